@@ -1,0 +1,167 @@
+/**
+ * The typed surface of the Ghost Inspector API v1: one method per endpoint of the service contract
+ * (`ghost-inspector-api-v1.md`, "Endpoints") plus the suite-result endpoints of the service facts.
+ * `createClient()` in `client.ts` returns an implementation; tests hand it the emulator's base URL.
+ *
+ * Every method resolves with the envelope's `data` and rejects with an `ApiError` (see `errors.ts`) whose
+ * message and endpoint are redacted.
+ */
+import type {
+  DataSource,
+  ExecuteOptions,
+  Folder,
+  Organization,
+  OrganizationSummary,
+  Paging,
+  SideDocument,
+  Suite,
+  SuiteResult,
+  Test,
+  TestDefinition,
+  TestResult,
+} from './types.js';
+
+/** Options shared by every request (cancellation). */
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface GhostInspectorApi {
+  // Suites (contract "Suite endpoints")
+  listSuites(opts?: RequestOptions): Promise<Suite[]>;
+  getSuite(suiteId: string, opts?: RequestOptions): Promise<Suite>;
+  createSuite(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Suite>;
+  /** Body: fields to change; `variables.<name>` keys take `{value}`. */
+  updateSuite(suiteId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Suite>;
+  deleteSuite(suiteId: string, opts?: RequestOptions): Promise<true>;
+  duplicateSuite(suiteId: string, opts?: RequestOptions): Promise<Suite>;
+  listSuiteTests(suiteId: string, opts?: RequestOptions): Promise<Test[]>;
+  listSuiteResults(suiteId: string, paging?: Paging, opts?: RequestOptions): Promise<SuiteResult[]>;
+  listSuiteResultsCsv(suiteId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  /** With `immediate`: one suite result, or an array for several variants or a data file. */
+  executeSuite(
+    suiteId: string,
+    options: ExecuteOptions,
+    opts?: RequestOptions,
+  ): Promise<SuiteResult | SuiteResult[] | TestResult[]>;
+  /** The badge image bytes and media type; no API key is sent. */
+  getSuiteStatusBadge(
+    suiteId: string,
+    screenshot?: boolean,
+    opts?: RequestOptions,
+  ): Promise<{ contentType: string; body: Buffer }>;
+
+  // Suite import and export
+  importTestJson(suiteId: string, test: TestDefinition, opts?: RequestOptions): Promise<Test>;
+  importTestRecorderHtml(
+    suiteId: string,
+    file: { name: string; content: string | Uint8Array },
+    opts?: RequestOptions,
+  ): Promise<Test>;
+  importTestRecorderSide(suiteId: string, side: SideDocument, opts?: RequestOptions): Promise<Test[]>;
+  /** Legacy combined import (discouraged): body sent as JSON as given. */
+  importTestLegacy(suiteId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Test>;
+  /** Zip archive bytes. */
+  exportSuiteJson(suiteId: string, includeImports?: boolean, opts?: RequestOptions): Promise<Buffer>;
+  exportSuiteRecorderSide(suiteId: string, opts?: RequestOptions): Promise<SideDocument>;
+  /** Zip archive bytes. */
+  exportSuiteRecorderHtml(suiteId: string, opts?: RequestOptions): Promise<Buffer>;
+
+  // Tests (contract "Test endpoints")
+  listTests(opts?: RequestOptions): Promise<Test[]>;
+  getTest(testId: string, opts?: RequestOptions): Promise<Test>;
+  updateTest(testId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Test>;
+  duplicateTest(testId: string, opts?: RequestOptions): Promise<Test>;
+  deleteTest(testId: string, opts?: RequestOptions): Promise<true>;
+  /** With `immediate`: one test result, or an array for several variants or a data file. */
+  executeTest(testId: string, options: ExecuteOptions, opts?: RequestOptions): Promise<TestResult | TestResult[]>;
+  executeOnDemand(
+    organizationId: string,
+    test: TestDefinition,
+    options: ExecuteOptions,
+    opts?: RequestOptions,
+  ): Promise<TestResult | TestResult[]>;
+  listTestRunning(testId: string, opts?: RequestOptions): Promise<TestResult[]>;
+  acceptScreenshot(testId: string, opts?: RequestOptions): Promise<Test>;
+  listTestResults(testId: string, paging?: Paging, opts?: RequestOptions): Promise<TestResult[]>;
+  listTestResultsCsv(testId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  exportTestJson(testId: string, includeImports?: boolean, opts?: RequestOptions): Promise<TestDefinition>;
+  exportTestRecorderSide(testId: string, opts?: RequestOptions): Promise<SideDocument>;
+  /** XHTML text. */
+  exportTestRecorderHtml(testId: string, opts?: RequestOptions): Promise<string>;
+  getTestStatusBadge(
+    testId: string,
+    screenshot?: boolean,
+    opts?: RequestOptions,
+  ): Promise<{ contentType: string; body: Buffer }>;
+
+  // Results (contract "Result endpoints")
+  getTestResult(resultId: string, opts?: RequestOptions): Promise<TestResult>;
+  cancelTestResult(resultId: string, opts?: RequestOptions): Promise<TestResult>;
+  commentOnTestResult(resultId: string, message: string, opts?: RequestOptions): Promise<TestResult>;
+
+  // Suite results (service facts)
+  getSuiteResult(suiteResultId: string, opts?: RequestOptions): Promise<SuiteResult>;
+  /** Creation order; `count` at most 50. */
+  listSuiteResultTestResults(
+    suiteResultId: string,
+    paging?: Paging,
+    opts?: RequestOptions,
+  ): Promise<TestResult[]>;
+  cancelSuiteResult(suiteResultId: string, opts?: RequestOptions): Promise<SuiteResult>;
+  /** xUnit.net v2 XML text. */
+  getSuiteResultXunit(suiteResultId: string, opts?: RequestOptions): Promise<string>;
+
+  // Organizations
+  listOrganizations(opts?: RequestOptions): Promise<OrganizationSummary[]>;
+  getOrganization(organizationId: string, opts?: RequestOptions): Promise<Organization>;
+  listOrganizationRunning(organizationId: string, opts?: RequestOptions): Promise<TestResult[]>;
+
+  // Data sources
+  listDataSources(organizationId: string, opts?: RequestOptions): Promise<DataSource[]>;
+  getDataSource(organizationId: string, dataSourceId: string, opts?: RequestOptions): Promise<DataSource>;
+  createDataSource(
+    organizationId: string,
+    body: { name: string; data: DataSource['data'] },
+    opts?: RequestOptions,
+  ): Promise<DataSource>;
+  updateDataSource(
+    organizationId: string,
+    dataSourceId: string,
+    body: { name: string; data: DataSource['data'] },
+    opts?: RequestOptions,
+  ): Promise<DataSource>;
+  deleteDataSource(organizationId: string, dataSourceId: string, opts?: RequestOptions): Promise<true>;
+
+  // Folders
+  listFolders(opts?: RequestOptions): Promise<Folder[]>;
+  getFolder(folderId: string, opts?: RequestOptions): Promise<Folder>;
+  createFolder(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Folder>;
+  updateFolder(folderId: string, body: { name: string }, opts?: RequestOptions): Promise<Folder>;
+  listFolderSuites(folderId: string, opts?: RequestOptions): Promise<Suite[]>;
+}
+
+/** Options of `createClient()`. */
+export interface ClientOptions {
+  apiKey: string;
+  /** Default `https://api.ghostinspector.com/v1`. */
+  baseUrl?: string;
+  /** Further secrets to redact from every message (HTTP auth password, private variable values). */
+  secrets?: string[];
+  /** Retries for reads and cancels (default 4). */
+  maxRetries?: number;
+  /** Per-request timeout in ms (default 30000). */
+  requestTimeoutMs?: number;
+  /** Injectable sleep (ms) for tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Injectable clock (ms since epoch). */
+  now?: () => number;
+  /** Random source in [0,1) for jitter. */
+  random?: () => number;
+  /** Debug log sink; receives redacted lines only. */
+  log?: (line: string) => void;
+  /** Called once per HTTP request sent (for counting), with method and redacted URL. */
+  onRequest?: (method: string, redactedUrl: string) => void;
+}
+
+export const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';

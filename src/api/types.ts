@@ -1,0 +1,445 @@
+/**
+ * Resource shapes of the Ghost Inspector API v1, as the service contract
+ * ("Resources and their fields") and the service facts (suite-result endpoints) describe them.
+ *
+ * Nulls and absent fields follow the contract: a field that is "string or null" is typed `string | null`;
+ * a field present only on some endpoints is optional (`?`). Timestamps are ISO 8601 UTC strings with
+ * milliseconds; a record that never ran shows the epoch `1970-01-01T00:00:00.000Z`.
+ */
+
+/** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`. */
+export type Timestamp = string;
+
+/** The success envelope every JSON response carries (contract "Conventions" 2). */
+export interface SuccessEnvelope<T> {
+  code: 'SUCCESS';
+  data: T;
+}
+
+/** Error types the service sends in an `ERROR` envelope (service facts "Shapes and behaviour"). */
+export type ErrorType = 'AUTHENTICATION_ERROR' | 'VALIDATION_ERROR' | 'TIMEOUT_ERROR' | 'SERVER_ERROR';
+
+/** The error envelope, sent with HTTP 200 as often as with an error status. */
+export interface ErrorEnvelope {
+  code: 'ERROR';
+  errorType: ErrorType | string;
+  message: string;
+}
+
+export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
+
+/** Region values (contract "Suite"). */
+export const REGIONS = [
+  'us-east-1',
+  'us-west-1',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-north-1',
+  'me-south-1',
+  'ap-east-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-south-1',
+  'sa-east-1',
+] as const;
+export type Region = (typeof REGIONS)[number];
+
+/** `{_id, name}` reference to another record. */
+export interface Ref {
+  _id: string;
+  name: string;
+}
+
+export interface ViewportSize {
+  height: number;
+  width: number;
+}
+
+export interface Variable {
+  name: string;
+  value: string;
+  private: boolean;
+}
+
+export interface UserRef {
+  _id: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** A notification channel setting; `webhooks` may carry `options.urls`. */
+export interface NotificationChannel {
+  enabled: boolean;
+  options?: { urls?: Array<{ condition: unknown | null; url: string }> };
+}
+export type Notifications = Record<string, NotificationChannel>;
+
+/** Contract "Suite". */
+export interface Suite {
+  _id: string;
+  name: string;
+  /** `{_id, name}`; the list endpoint adds `personal`; the folder-suites listing gives an identifier string. */
+  organization: (Ref & { personal?: boolean }) | string;
+  folder: string | null;
+  abortOnTestFailure: boolean;
+  autoRetry: boolean;
+  browser: string;
+  /** Absent from the list endpoint. */
+  dataSource?: string | null;
+  dateCreated: Timestamp;
+  /** Present on the duplicate response. */
+  dateExecutionTriggered?: Timestamp;
+  disableVisuals: boolean;
+  disallowInsecureCertificates: boolean;
+  failOnJavaScriptError: boolean;
+  finalDelay: number;
+  globalStepDelay: number;
+  language: string | null;
+  maxAjaxDelay: number;
+  maxWaitDelay: number;
+  maxConcurrentTests: number;
+  notifications?: Notifications;
+  notificationsSuite?: Notifications;
+  persistVariables: boolean;
+  publicStatusEnabled: boolean;
+  region: string;
+  screenshotCompareEnabled: boolean;
+  screenshotCompareThreshold: number;
+  startUrl: string;
+  testCount: number;
+  testFrequency: number;
+  testFrequencyAdvanced: unknown[];
+  /** Present on the duplicate response. */
+  user?: UserRef;
+  variables: Variable[];
+  viewportSize: ViewportSize;
+}
+
+/** A step target: a string, or selectors tried in order. */
+export type StepTarget = string | Array<{ selector: string }>;
+
+/** Contract "Step". Result-only fields are optional. */
+export interface Step {
+  /** Absent on steps in import/export payloads. */
+  _id?: string;
+  sequence: number;
+  command: string;
+  target: StepTarget;
+  value: string;
+  variableName: string;
+  /** In results also `result`. */
+  condition: null | { statement: string; result?: boolean };
+  optional: boolean;
+  private: boolean;
+  notes?: string;
+  /** Result steps only; null before execution (and after cancel). */
+  passing?: boolean | null;
+  /** Result steps only, once executed. */
+  dateExecuted?: Timestamp;
+  /** Result steps: page URL at execution. */
+  url?: string;
+  /** Failing steps carry an error string (service facts). */
+  error?: string;
+  extra?: { source: { sequence: number; test: string } };
+}
+
+/** Contract "Test". `steps` is present on single-test responses, absent from lists. */
+export interface Test {
+  _id: string;
+  name: string;
+  details: string;
+  /** `{_id, name}`; an empty object on an imported test. */
+  organization: Ref | Record<string, never>;
+  suite: Ref | Record<string, never>;
+  startUrl: string;
+  steps?: Step[];
+  autoRetry: boolean | null;
+  disableVisuals: boolean | null;
+  disallowInsecureCertificates: boolean | null;
+  failOnJavaScriptError: boolean | null;
+  browser: string | null;
+  language: string | null;
+  region: string | null;
+  finalDelay: number | null;
+  globalStepDelay: number | null;
+  maxAjaxDelay: number | null;
+  maxWaitDelay: number | null;
+  dataSource: string | null;
+  screenshotCompareEnabled: boolean | null;
+  screenshotCompareThreshold: number;
+  publicStatusEnabled: boolean;
+  viewportSize: ViewportSize | null;
+  filters: unknown[];
+  links: unknown[];
+  notifications: Notifications;
+  passing: boolean | null;
+  screenshotComparePassing: boolean | null;
+  dateCreated: Timestamp;
+  dateUpdated: Timestamp;
+  dateExecutionStarted: Timestamp;
+  dateExecutionFinished: Timestamp;
+  dateExecutionTriggered: Timestamp;
+  testFrequency: number;
+  testFrequencyAdvanced: unknown[];
+  /** An identifier string or `{_id, firstName, lastName}`, depending on the endpoint. */
+  user?: string | UserRef;
+}
+
+/**
+ * A test in the native JSON format (import body, export document, on-demand execute body): the Test fields
+ * minus identifiers, dates, organization, suite, user and outcomes; steps without `_id`.
+ */
+export type TestDefinition = Partial<
+  Omit<
+    Test,
+    | '_id'
+    | 'organization'
+    | 'suite'
+    | 'user'
+    | 'passing'
+    | 'screenshotComparePassing'
+    | 'dateCreated'
+    | 'dateUpdated'
+    | 'dateExecutionStarted'
+    | 'dateExecutionFinished'
+    | 'dateExecutionTriggered'
+    | 'steps'
+  >
+> & {
+  name: string;
+  steps: Array<Omit<Step, '_id' | 'passing' | 'dateExecuted' | 'url' | 'extra' | 'error'>>;
+};
+
+/** `{defaultUrl, dims, path, size}`: one stored image. */
+export interface ImageRef {
+  defaultUrl: string;
+  dims: { h: number; w: number };
+  path: string;
+  size: number;
+}
+
+export interface ConsoleEntry {
+  _id: string;
+  dateExecuted: Timestamp;
+  error: boolean;
+  output: string;
+  url: string;
+}
+
+/** Contract "Comment". */
+export interface Comment {
+  _id: string;
+  author: Ref;
+  message: string;
+  dateCreated: Timestamp;
+}
+
+/**
+ * Contract "Test result". Conditions (contract "States and transitions"):
+ * running: `passing` null, `executionTime` null, no finish date;
+ * finished: `passing` boolean, `executionTime` set;
+ * cancelled: `passing` null, `status` 8.
+ */
+export interface TestResult {
+  _id: string;
+  uuid: string;
+  name: string;
+  /** Null for an on-demand result. Organization and suite are identifier strings. */
+  test: { _id: string; name: string; organization: string; suite: string } | null;
+  suiteResult: string | null;
+  organization: string;
+  user: Ref;
+  browser: string | null;
+  region: string | null;
+  language: string | null;
+  startUrl: string;
+  endUrl: string;
+  urls: string[];
+  steps: Step[];
+  passing: boolean | null;
+  /** Appears on cancelled results (8). */
+  status?: number;
+  autoRetry: boolean;
+  autoRetryTriggered: boolean;
+  commentCount: number;
+  comments: Comment[];
+  console: ConsoleEntry[];
+  dateCreated: Timestamp;
+  dateExecutionStarted: Timestamp;
+  dateExecutionFinished?: Timestamp;
+  executionHost: string;
+  /** Milliseconds; null until finished. */
+  executionTime: number | null;
+  disableVisuals: boolean;
+  disallowInsecureCertificates: boolean;
+  failOnJavaScriptError: boolean;
+  finalDelay: number;
+  globalStepDelay: number;
+  maxAjaxDelay: number;
+  maxWaitDelay: number;
+  filters: unknown[];
+  extractions: Record<string, unknown>;
+  /** Present on the execute response; a failed result may carry `details`. */
+  error?: { details?: string; [key: string]: unknown };
+  screenshot?: { original: ImageRef; small: ImageRef };
+  /** Present when a comparison exists. */
+  screenshotCompare?: { compareOriginal: ImageRef; compareSmall: ImageRef };
+  screenshotCompareBaselineResult: string | null;
+  screenshotCompareDifference: number | null;
+  screenshotCompareEnabled: boolean | null;
+  screenshotComparePassing: boolean | null;
+  screenshotCompareThreshold: number;
+  screenshotExclusions?: string;
+  screenshotTarget?: string;
+  userAgent?: string;
+  variables: Record<string, string | number>;
+  video?: { dims: { h: number; w: number }; path: string; url: string } | null;
+  viewportSize: ViewportSize;
+}
+
+/** Contract "Suite result"; `passing` is null while running or cancelled (service facts). */
+export interface SuiteResult {
+  _id: string;
+  name: string;
+  passing: boolean | null;
+  screenshotComparePassing: boolean | null;
+  startUrl: string;
+  commentCount: number;
+  comments: Comment[];
+  countPassing: number;
+  countFailing: number;
+  countUnknown: number;
+  countScreenshotComparePassing: number;
+  countScreenshotCompareFailing: number;
+  countScreenshotCompareUnknown: number;
+  dateCreated: Timestamp;
+  dateExecutionStarted: Timestamp;
+  dateExecutionFinished?: Timestamp;
+  /** Milliseconds. */
+  executionTime: number | null;
+  suite: { _id: string; name: string; organization: string };
+  user: Ref;
+  /** Set on cancelled suite results by the emulator and the real service (8). */
+  status?: number;
+}
+
+/** Contract "Folder". */
+export interface Folder {
+  _id: string;
+  name: string;
+  organization: string;
+}
+
+export interface Plan {
+  advancedScheduling: boolean;
+  maxCsvUploadRows: number;
+  maxViewportSize: { width: number; height: number };
+  memberCount: number;
+  name: string;
+  overagePrice: number;
+  price: number;
+  retentionMonths: number;
+  screenshotSteps: boolean;
+  testRuns: number;
+  yearly: boolean;
+}
+
+/** Contract "Organization": list items carry `_id` and `name`; the single organization adds the rest. */
+export interface OrganizationSummary {
+  _id: string;
+  name: string;
+}
+export interface Organization extends OrganizationSummary {
+  address: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: string;
+  email: string;
+  emailBilling: string;
+  dateCreated: Timestamp;
+  suiteCount: number;
+  testCount: number;
+  /** Year-month key `YYYY-MM` to a run count. */
+  testRuns: Record<string, number>;
+  plan: Plan;
+}
+
+/** Contract "Data source". */
+export interface DataSource {
+  _id: string;
+  name: string;
+  organization: string;
+  data: Array<Record<string, string | number>>;
+}
+
+/** The recorder .side document (contract "Suite import and export"). */
+export interface SideDocument {
+  id: string;
+  version: string;
+  name: string;
+  url: string;
+  tests: Array<{
+    id: string;
+    name: string;
+    commands: Array<{ id?: string; command: string; target: string; value: string; comment?: string }>;
+  }>;
+  suites: Array<{
+    id: string;
+    name: string;
+    persistSession: boolean;
+    parallel: boolean;
+    timeout: number;
+    tests: string[];
+  }>;
+  plugins: unknown[];
+}
+
+/**
+ * Execute parameters (contract "Execute parameters (suite and test)"), in the service's names.
+ * Only parameters that are set are sent. `browser`, `region` and `viewport` may hold several values:
+ * one run per combination. `variables` become custom parameters of their own names.
+ */
+export interface ExecuteOptions {
+  startUrl?: string;
+  browser?: string | string[];
+  userAgent?: string;
+  dataSource?: string;
+  /** Milliseconds before start; at most 300000. */
+  delay?: number;
+  region?: string | string[];
+  httpAuthUsername?: string;
+  httpAuthPassword?: string;
+  /** Test execute only. */
+  webhook?: string | string[];
+  disableNotifications?: boolean;
+  immediate?: boolean;
+  /** A CSV file; sent as multipart (POST). */
+  dataFile?: { name: string; content: Uint8Array | string };
+  disableVisuals?: boolean;
+  maxConcurrentDataRows?: number;
+  screenshotCompareEnabled?: boolean;
+  /** 0.0 to 1.0. */
+  screenshotCompareThreshold?: number;
+  /** Test execute only: a completed test result id used as baseline. */
+  screenshotCompareBaselineResult?: string;
+  /** Comma-separated CSS selectors. */
+  screenshotExclusions?: string;
+  screenshotTarget?: string;
+  /** `{width}x{height}`; may repeat. */
+  viewport?: string | string[];
+  chatChannel?: string;
+  /** Custom variables: each becomes a parameter of its own name. */
+  variables?: Record<string, string>;
+}
+
+/** `count` (default 10, max 50) and `offset` (default 0) for result lists (contract "Paging"). */
+export interface Paging {
+  count?: number;
+  offset?: number;
+}

@@ -1,0 +1,92 @@
+/**
+ * What a run of the action produced: the plain data that `run/` hands to `report/`, `artifacts/` and the
+ * verdict. No I/O, no GitHub types. Durations are in milliseconds; dates are ISO 8601 strings.
+ */
+import type { SuiteResult, TestResult } from '../api/types.js';
+
+/**
+ * The state of one test result as the action saw it.
+ * - `passed` / `failed`: finished with `passing` true / false.
+ * - `flaky`: failed, then passed when re-run under `retry-failed`.
+ * - `timed-out`: still running at the action's deadline (cancelled remotely under `cancel-on-timeout`).
+ * - `cancelled`: cancelled (workflow cancel, or by someone else: `status` 8).
+ * - `error`: no result could be had (an API error that outlasted the retries, a result that vanished).
+ */
+export type TestState = 'passed' | 'failed' | 'flaky' | 'timed-out' | 'cancelled' | 'error';
+
+/** Which combination of execute options a run stands for. Absent fields were not varied. */
+export interface Variant {
+  browser?: string;
+  region?: string;
+  /** `{width}x{height}`. */
+  viewport?: string;
+  /** Zero-based row of the data file or data source. */
+  dataRow?: number;
+}
+
+/** One test result, with its earlier attempts when `retry-failed` re-ran it. */
+export interface TestRun {
+  /** Null for an on-demand run (a repository test file). */
+  testId: string | null;
+  testName: string;
+  state: TestState;
+  /** The final test result (the last attempt); null when none could be had. */
+  result: TestResult | null;
+  /** Earlier attempts, oldest first (a failed one before a passing retry makes the run `flaky`). */
+  attempts: TestResult[];
+  /** Why the state is `error` or `timed-out`: a short, redacted sentence. */
+  error?: string;
+  /** Test result ids' web app link, `https://app.ghostinspector.com/results/{id}`. */
+  url?: string;
+}
+
+/** What was asked to run. */
+export type RunKind = 'suite' | 'test' | 'file';
+
+/**
+ * One remote run: a suite result (kind `suite`), or a single test result (kind `test`, or `file` for a
+ * repository test file run on demand). A suite run with several variants or data rows is several SuiteRuns.
+ */
+export interface SuiteRun {
+  kind: RunKind;
+  /** Unique within one action run, stable for file names: e.g. `suite-<id>-0`. */
+  key: string;
+  /** Suite id for `suite`; the test's suite id for `test` when known; null for `file`. */
+  suiteId: string | null;
+  /** Suite name (for `file`: the file's path in the repository). */
+  suiteName: string;
+  /** For kind `test`: the test id; for `file`: null. */
+  testId?: string | null;
+  /** For kind `file`: the repository path. */
+  file?: string;
+  variant: Variant;
+  /** Kind `suite` only. */
+  suiteResultId?: string;
+  /** The last suite result seen (kind `suite`). */
+  suiteResult?: SuiteResult;
+  /** When the action triggered the run, ISO 8601. */
+  triggeredAt: string;
+  /** When the action knew the run was over (finished, cancelled, timed out), ISO 8601. */
+  endedAt?: string;
+  /** Test results of this run (for kind `test`/`file`: exactly one). */
+  tests: TestRun[];
+  /** Run-level problem (trigger failed, suite result vanished, deadline): a short, redacted sentence. */
+  error?: string;
+  /** True when the run was still going at the deadline. */
+  timedOut?: boolean;
+  /** True when the action cancelled it (deadline or workflow cancel). */
+  cancelled?: boolean;
+}
+
+/** Everything one action run produced, the input of every renderer. */
+export interface RunSummary {
+  runs: SuiteRun[];
+  /** ISO 8601. */
+  startedAt: string;
+  /** ISO 8601. */
+  finishedAt: string;
+  /** Why the action stopped waiting early, if it did. */
+  interrupted?: 'deadline' | 'signal';
+  /** Base of the web app links, default `https://app.ghostinspector.com`. */
+  appUrl: string;
+}
