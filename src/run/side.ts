@@ -1,0 +1,217 @@
+/**
+ * Conversion of recorder `.side` documents (contract "Suite import and export": `{id, version, name, url,
+ * tests: [{id, name, commands: [{command, target, value}]}], suites, plugins}`) into Ghost Inspector tests in
+ * the native JSON format, so that each recorder test can run through the on-demand execute.
+ *
+ * Pure: no I/O. Unsupported commands are reported, never silently dropped, except the few that have no
+ * meaning in a hosted run (window sizing, echo, close), which are listed in `IGNORED_COMMANDS`.
+ */
+import type { SideDocument, TestDefinition } from '../api/types.js';
+
+type StepDefinition = TestDefinition['steps'][number];
+
+/** A conversion problem: the recorder test, the command's zero-based index and what went wrong. */
+export class SideConversionError extends Error {
+  constructor(
+    readonly testName: string,
+    readonly commandIndex: number,
+    readonly command: string,
+    reason: string,
+  ) {
+    super(`test "${testName}", command ${commandIndex + 1} "${command}": ${reason}`);
+    this.name = 'SideConversionError';
+  }
+}
+
+/** Recorder commands without meaning in a hosted run; they are skipped. */
+export const IGNORED_COMMANDS: ReadonlySet<string> = new Set([
+  'setWindowSize',
+  'echo',
+  'close',
+  'selectFrame',
+  'selectWindow',
+  'setSpeed',
+]);
+
+/** Recorder command → Ghost Inspector step command, for commands whose meaning carries over one to one. */
+const SIMPLE: Record<string, string> = {
+  click: 'click',
+  clickAt: 'click',
+  doubleClick: 'dblclick',
+  doubleClickAt: 'dblclick',
+  mouseOver: 'mouseOver',
+  type: 'assign',
+  select: 'select',
+  check: 'check',
+  uncheck: 'uncheck',
+  assertText: 'assertText',
+  verifyText: 'assertText',
+  assertValue: 'assertText',
+  verifyValue: 'assertText',
+  assertElementPresent: 'assertElementPresent',
+  verifyElementPresent: 'assertElementPresent',
+  waitForElementPresent: 'assertElementPresent',
+  assertElementNotPresent: 'assertElementNotPresent',
+  verifyElementNotPresent: 'assertElementNotPresent',
+  waitForElementNotPresent: 'assertElementNotPresent',
+  waitForElementVisible: 'assertElementVisible',
+  assertElementVisible: 'assertElementVisible',
+  storeText: 'extract',
+};
+
+/** Recorder special keys (`${KEY_ENTER}`) → key codes, as Ghost Inspector's `keypress` step takes them. */
+const KEY_CODES: Record<string, string> = {
+  KEY_ENTER: '13',
+  KEY_TAB: '9',
+  KEY_ESC: '27',
+  KEY_ESCAPE: '27',
+  KEY_BACKSPACE: '8',
+  KEY_DELETE: '46',
+  KEY_UP: '38',
+  KEY_DOWN: '40',
+  KEY_LEFT: '37',
+  KEY_RIGHT: '39',
+  KEY_SPACE: '32',
+};
+
+/**
+ * Turns a recorder locator into a Ghost Inspector target: `css=` → CSS, `id=x` → `#x` (or an attribute
+ * selector when `x` is not a plain identifier), `name=x` → `[name="x"]`, `xpath=` → the XPath,
+ * `linkText=x` → an XPath on the link's text; a bare string is kept as is.
+ */
+export function convertLocator(locator: string): string {
+  const match = /^([a-zA-Z]+)=(.*)$/s.exec(locator);
+  if (!match) return locator;
+  const [, kind, rest] = match as unknown as [string, string, string];
+  switch (kind) {
+    case 'css':
+      return rest;
+    case 'id':
+      return /^[A-Za-z_][\w-]*$/.test(rest) ? `#${rest}` : `[id=${JSON.stringify(rest)}]`;
+    case 'name':
+      return `[name=${JSON.stringify(rest)}]`;
+    case 'xpath':
+      return rest;
+    case 'linkText':
+      return `//a[normalize-space(.)=${xpathLiteral(rest)}]`;
+    case 'partialLinkText':
+      return `//a[contains(normalize-space(.), ${xpathLiteral(rest)})]`;
+    default:
+      return locator;
+  }
+}
+
+function xpathLiteral(text: string): string {
+  if (!text.includes('"')) return `"${text}"`;
+  if (!text.includes("'")) return `'${text}'`;
+  return `concat(${text
+    .split('"')
+    .map((part) => `"${part}"`)
+    .join(`, '"', `)})`;
+}
+
+/** Resolves an `open` target against the document's base URL; absolute targets are kept. */
+export function resolveUrl(target: string, base: string): string {
+  try {
+    return new URL(target, base || undefined).toString();
+  } catch {
+    return target;
+  }
+}
+
+function step(command: string, target: string, value = '', variableName = ''): StepDefinition {
+  return {
+    sequence: 0,
+    command,
+    target,
+    value,
+    variableName,
+    condition: null,
+    optional: false,
+    private: false,
+  };
+}
+
+/**
+ * Converts one recorder document into native JSON tests, one per recorder test, in document order.
+ * The first `open` command becomes the test's start URL (resolved against the document's `url`); later
+ * `open` commands become `open` steps.
+ *
+ * @throws SideConversionError for a command with no Ghost Inspector equivalent, or a test with no start URL.
+ */
+export function convertSideDocument(side: SideDocument): TestDefinition[] {
+  return side.tests.map((test) => convertSideTest(test, side.url ?? ''));
+}
+
+function convertSideTest(test: SideDocument['tests'][number], baseUrl: string): TestDefinition {
+  const steps: StepDefinition[] = [];
+  let startUrl = '';
+  test.commands.forEach((entry, index) => {
+    const command = entry.command ?? '';
+    const target = entry.target ?? '';
+    const value = entry.value ?? '';
+    if (command === '' || command.startsWith('//')) return; // disabled or empty command
+    if (IGNORED_COMMANDS.has(command)) return;
+    const fail = (reason: string): never => {
+      throw new SideConversionError(test.name, index, command, reason);
+    };
+    if (command === 'open') {
+      const url = resolveUrl(target, baseUrl);
+      if (!startUrl && steps.length === 0) startUrl = url;
+      else steps.push(step('open', url));
+      return;
+    }
+    if (command in SIMPLE) {
+      const giCommand = SIMPLE[command] as string;
+      if (giCommand === 'extract') steps.push(step('extract', convertLocator(target), '', value));
+      else if (giCommand === 'select')
+        steps.push(step('select', convertLocator(target), value.replace(/^label=/, '')));
+      else steps.push(step(giCommand, convertLocator(target), value));
+      return;
+    }
+    switch (command) {
+      case 'sendKeys': {
+        const key = /^\$\{(KEY_[A-Z_]+)\}$/.exec(value);
+        if (key) {
+          const code = KEY_CODES[key[1] as string];
+          if (!code) fail(`special key ${value} is not supported`);
+          steps.push(step('keypress', convertLocator(target), code));
+        } else {
+          steps.push(step('assign', convertLocator(target), value));
+        }
+        return;
+      }
+      case 'pause':
+        steps.push(step('pause', '', String(Number(target || value) || 0)));
+        return;
+      case 'store':
+        steps.push(step('store', '', target, value));
+        return;
+      case 'executeScript':
+      case 'runScript':
+        steps.push(step('eval', '', target, value));
+        return;
+      case 'assertTitle':
+      case 'verifyTitle':
+        steps.push(step('assertEval', '', `return document.title === ${JSON.stringify(target)};`));
+        return;
+      case 'assertTextPresent':
+      case 'verifyTextPresent':
+        steps.push(step('assertTextPresent', 'body', target));
+        return;
+      default:
+        fail('no Ghost Inspector equivalent; edit the test or export it in the native JSON format');
+    }
+  });
+  if (!startUrl) startUrl = baseUrl;
+  if (!startUrl) {
+    throw new SideConversionError(
+      test.name,
+      0,
+      'open',
+      'no start URL: add an open command or the document url',
+    );
+  }
+  steps.forEach((s, i) => (s.sequence = i));
+  return { name: test.name, startUrl, steps };
+}

@@ -1,0 +1,181 @@
+/**
+ * Repository test files: finds them by glob (tinyglobby) and parses each into Ghost Inspector tests in the
+ * native JSON format (contract "Suite import and export": the Test fields minus identifiers, dates,
+ * organization, suite, user and outcomes; steps without `_id`), ready for the on-demand execute.
+ *
+ * Formats: `.json` (one native JSON test, or an array of them) and `.side` (a recorder document; each of its
+ * tests is one run, converted by `side.ts`).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import type { SideDocument, TestDefinition } from '../api/types.js';
+import { convertSideDocument, SideConversionError } from './side.js';
+
+/** One test found in a repository file. */
+export interface RepoTest {
+  /** Path relative to the workspace, with forward slashes. */
+  file: string;
+  /** Zero-based position of the test in its file. */
+  index: number;
+  name: string;
+  definition: TestDefinition;
+}
+
+/** A problem with one pattern or one file; `subject` is the pattern or the file path. */
+export class TestFileError extends Error {
+  constructor(
+    readonly subject: string,
+    readonly reason: string,
+  ) {
+    super(`${subject}: ${reason}`);
+    this.name = 'TestFileError';
+  }
+}
+
+/** Fields of an exported test that a definition must not carry (identifiers, dates, outcomes). */
+const DROPPED_FIELDS = [
+  '_id',
+  'organization',
+  'suite',
+  'user',
+  'passing',
+  'screenshotComparePassing',
+  'dateCreated',
+  'dateUpdated',
+  'dateExecutionStarted',
+  'dateExecutionFinished',
+  'dateExecutionTriggered',
+];
+
+/**
+ * Expands glob patterns (relative to `cwd`) and parses every matched file, in pattern order then path order;
+ * a file matched twice is read once.
+ *
+ * @throws TestFileError when a pattern matches no file, a file has another extension, cannot be read or
+ *   parsed, or holds no test.
+ */
+export async function loadTestFiles(patterns: string[], cwd: string): Promise<RepoTest[]> {
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const pattern of patterns) {
+    const matches = (
+      await glob(pattern, { cwd, onlyFiles: true, dot: false, expandDirectories: false })
+    ).sort();
+    if (matches.length === 0) throw new TestFileError(pattern, 'matches no file');
+    for (const match of matches) {
+      const rel = match.split(path.sep).join('/');
+      if (!seen.has(rel)) {
+        seen.add(rel);
+        files.push(rel);
+      }
+    }
+  }
+  const tests: RepoTest[] = [];
+  for (const file of files) {
+    const definitions = await parseTestFile(file, await readText(cwd, file));
+    definitions.forEach((definition, index) =>
+      tests.push({ file, index, name: definition.name, definition }),
+    );
+  }
+  return tests;
+}
+
+async function readText(cwd: string, file: string): Promise<string> {
+  try {
+    return await readFile(path.resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new TestFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/**
+ * Parses the text of one test file by its extension.
+ * @throws TestFileError for another extension, invalid JSON, or a document that is not a test.
+ */
+export function parseTestFile(file: string, text: string): TestDefinition[] {
+  const ext = path.extname(file).toLowerCase();
+  if (ext !== '.json' && ext !== '.side') {
+    throw new TestFileError(file, 'is neither a native JSON test (.json) nor a recorder file (.side)');
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new TestFileError(file, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (ext === '.side') {
+    if (!isSideDocument(doc)) {
+      throw new TestFileError(file, 'is not a recorder .side document (needs tests with commands)');
+    }
+    if (doc.tests.length === 0) throw new TestFileError(file, 'holds no test');
+    try {
+      return convertSideDocument(doc);
+    } catch (error) {
+      if (error instanceof SideConversionError) throw new TestFileError(file, error.message);
+      throw error;
+    }
+  }
+  const items = Array.isArray(doc) ? doc : [doc];
+  if (items.length === 0) throw new TestFileError(file, 'holds no test');
+  return items.map((item, i) => toDefinition(file, item, Array.isArray(doc) ? i : undefined));
+}
+
+function isSideDocument(doc: unknown): doc is SideDocument {
+  if (!doc || typeof doc !== 'object') return false;
+  const tests = (doc as { tests?: unknown }).tests;
+  return (
+    Array.isArray(tests) &&
+    tests.every(
+      (t) =>
+        t &&
+        typeof t === 'object' &&
+        typeof (t as { name?: unknown }).name === 'string' &&
+        Array.isArray((t as { commands?: unknown }).commands) &&
+        ((t as { commands: unknown[] }).commands as unknown[]).every(
+          (c) => c && typeof c === 'object' && typeof (c as { command?: unknown }).command === 'string',
+        ),
+    )
+  );
+}
+
+function toDefinition(file: string, item: unknown, position: number | undefined): TestDefinition {
+  const where = position === undefined ? '' : ` (item ${position + 1})`;
+  if (!item || typeof item !== 'object' || Array.isArray(item)) {
+    throw new TestFileError(file, `is not a native JSON test${where}: expected an object`);
+  }
+  const record = { ...(item as Record<string, unknown>) };
+  if (typeof record.name !== 'string' || record.name.trim() === '') {
+    throw new TestFileError(file, `is not a native JSON test${where}: "name" must be a non-empty string`);
+  }
+  if (!Array.isArray(record.steps)) {
+    throw new TestFileError(file, `is not a native JSON test${where}: "steps" must be an array`);
+  }
+  if (record.startUrl !== undefined && typeof record.startUrl !== 'string') {
+    throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string`);
+  }
+  for (const field of DROPPED_FIELDS) delete record[field];
+  const steps = (record.steps as unknown[]).map((raw, i) => {
+    if (!raw || typeof raw !== 'object' || typeof (raw as { command?: unknown }).command !== 'string') {
+      throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
+    }
+    const s = raw as Record<string, unknown>;
+    return {
+      sequence: i,
+      command: s.command as string,
+      target: (typeof s.target === 'string' || Array.isArray(s.target) ? s.target : '') as string,
+      value:
+        typeof s.value === 'string'
+          ? s.value
+          : s.value === undefined || s.value === null
+            ? ''
+            : String(s.value),
+      variableName: typeof s.variableName === 'string' ? s.variableName : '',
+      condition: (s.condition ?? null) as TestDefinition['steps'][number]['condition'],
+      optional: s.optional === true,
+      private: s.private === true,
+      ...(typeof s.notes === 'string' ? { notes: s.notes } : {}),
+    };
+  });
+  return { ...(record as Partial<TestDefinition>), name: record.name, steps } as TestDefinition;
+}
