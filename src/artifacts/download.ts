@@ -1,0 +1,302 @@
+/**
+ * Streams screenshots from object storage to disk: a bounded number at once, each request with its own
+ * deadline, retried on 5xx, 429 and network errors with jittered exponential backoff. Files are never held
+ * in memory whole: the HTTP response is piped into a temporary file that is renamed once complete.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+import { HttpClient } from '@actions/http-client';
+
+import type { ScreenshotJob } from './select.js';
+
+/** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */
+export interface Logger {
+  info(message: string): void;
+  warning(message: string): void;
+  debug?(message: string): void;
+}
+
+/** A screenshot on disk. */
+export interface DownloadedFile {
+  job: ScreenshotJob;
+  /** Absolute path of the file. */
+  path: string;
+  /** Bytes written. */
+  bytes: number;
+  /** Requests it took (1 = first try). */
+  attempts: number;
+}
+
+/** A screenshot that could not be had, and why (a short sentence without the URL's query string). */
+export interface MissingFile {
+  job: ScreenshotJob;
+  reason: string;
+}
+
+export interface DownloadOptions {
+  /** Downloads at once; default 4. */
+  concurrency?: number;
+  /** Extra tries after the first, for 5xx, 429, timeouts and network errors; default 3. */
+  retries?: number;
+  /** Deadline of one request, from sending it to the last byte, in ms; default 30000. */
+  timeoutMs?: number;
+  /** First backoff in ms (doubled each retry, jittered, capped at 10 s); default 500. */
+  backoffMs?: number;
+  /** Sleep used between retries (injectable for tests); default `setTimeout`. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Redacts text before it is logged or reported; applied after the URL's query string is dropped. */
+  redact?: (text: string) => string;
+  log?: Logger;
+  /** User agent sent with each request. */
+  userAgent?: string;
+}
+
+/** Result of {@link downloadScreenshots}. */
+export interface DownloadReport {
+  files: DownloadedFile[];
+  missing: MissingFile[];
+}
+
+const MAX_BACKOFF_MS = 10_000;
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** A failure of one attempt; `retryable` decides whether another attempt is made. */
+class AttemptError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'AttemptError';
+  }
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+]);
+
+/** The URL as it may be shown: no query string or fragment (object storage signatures live there). */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  const seconds = Number(v);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.min(seconds * 1000, MAX_RETRY_AFTER_MS));
+  const date = Date.parse(v);
+  if (Number.isFinite(date)) return Math.max(0, Math.min(date - Date.now(), MAX_RETRY_AFTER_MS));
+  return undefined;
+}
+
+/** Counts bytes passing through. */
+class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null, d?: Buffer) => void): void {
+    this.bytes += chunk.length;
+    cb(null, chunk);
+  }
+}
+
+/**
+ * One attempt: GET `job.url`, stream the body into `tmp`, check status and length.
+ * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
+ */
+async function attemptDownload(
+  client: HttpClient,
+  url: string,
+  tmp: string,
+  timeoutMs: number,
+): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  let response: Awaited<ReturnType<HttpClient['get']>> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      response?.message.destroy(new Error('timeout'));
+      reject(new AttemptError(`no complete answer within ${timeoutMs} ms`, true));
+    }, timeoutMs);
+  });
+  deadline.catch(() => undefined);
+  try {
+    const work = (async () => {
+      try {
+        response = await client.get(url, { Accept: 'image/png,image/*;q=0.9,*/*;q=0.5' });
+      } catch (e) {
+        throw toAttemptError(e, timeoutMs);
+      }
+      if (timedOut) {
+        response.message.destroy();
+        throw new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
+      }
+      const status = response.message.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        response.message.resume();
+        const retryable = status >= 500 || status === 429 || status === 408;
+        throw new AttemptError(
+          `HTTP ${status}`,
+          retryable,
+          retryable ? parseRetryAfter(response.message.headers['retry-after']) : undefined,
+        );
+      }
+      const counter = new ByteCounter();
+      try {
+        await pipeline(response.message, counter, createWriteStream(tmp));
+      } catch (e) {
+        if (timedOut) throw new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
+        throw toAttemptError(e, timeoutMs);
+      }
+      const declared = Number(response.message.headers['content-length']);
+      if (
+        Number.isFinite(declared) &&
+        response.message.headers['content-length'] &&
+        declared !== counter.bytes
+      ) {
+        throw new AttemptError(`body cut short: ${counter.bytes} of ${declared} bytes`, true);
+      }
+      if (counter.bytes === 0) throw new AttemptError('empty body', true);
+      return counter.bytes;
+    })();
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function toAttemptError(e: unknown, timeoutMs: number): AttemptError {
+  if (e instanceof AttemptError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const message = err?.message ?? String(e);
+  if (/^Request timeout/.test(message)) return new AttemptError(`no answer within ${timeoutMs} ms`, true);
+  if (err?.code && NETWORK_CODES.has(err.code)) return new AttemptError(`network error ${err.code}`, true);
+  if (/aborted|socket hang up|premature close/i.test(message))
+    return new AttemptError('connection lost', true);
+  if (err?.code && /^E[A-Z]+$/.test(err.code))
+    return new AttemptError(`error ${err.code}`, err.code !== 'ENOSPC');
+  return new AttemptError(
+    message.replace(/https?:\/\/\S+/g, (u) => displayUrl(u)),
+    false,
+  );
+}
+
+/** Runs `worker` over `items` with at most `limit` in flight; resolves when all are done. */
+export async function runPool<T>(
+  items: readonly T[],
+  limit: number,
+  worker: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await worker(item);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+/**
+ * Downloads screenshots into `dir`, each at `dir/<job.relativePath>` (folders are made as needed).
+ *
+ * Each request has a deadline of `timeoutMs` from sending to the last byte, so a URL that never answers
+ * fails in bounded time: at most `(retries + 1) * timeoutMs` plus backoff. 5xx, 408, 429, timeouts,
+ * cut-short bodies and network errors are retried with jittered exponential backoff (`backoffMs` doubled per
+ * retry, capped at 10 s; a `Retry-After` header up to 30 s wins). Other 4xx fail at once. A body is piped
+ * to `<file>.part` and renamed when complete, so a failed download leaves no file behind.
+ *
+ * Never throws for a download problem: every job ends in `files` or in `missing` (with a reason), in the
+ * order of `jobs`. Each missing file is logged with `log.info` (the caller gives one warning for all, to spare
+ * GitHub's 10 warnings per step); URLs are shown without their query string and passed through `redact`.
+ * @param jobs from {@link selectScreenshots}
+ * @param dir absolute target folder (created if missing)
+ * @param options concurrency (default 4), retries (3), timeoutMs (30000), backoffMs (500), sleep, redact, log
+ * @throws Error only when `dir` cannot be created
+ */
+export async function downloadScreenshots(
+  jobs: readonly ScreenshotJob[],
+  dir: string,
+  options: DownloadOptions = {},
+): Promise<DownloadReport> {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  const retries = Math.max(0, Math.floor(options.retries ?? 3));
+  const timeoutMs = Math.max(1, options.timeoutMs ?? 30_000);
+  const backoffMs = Math.max(0, options.backoffMs ?? 500);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const redact = options.redact ?? ((s: string) => s);
+  const log = options.log;
+  await mkdir(dir, { recursive: true });
+
+  const client = new HttpClient(options.userAgent ?? 'ghost-inspector-action', [], {
+    socketTimeout: timeoutMs,
+    keepAlive: true,
+    allowRetries: false,
+    maxSockets: concurrency,
+  });
+  const outcomes = new Map<ScreenshotJob, DownloadedFile | MissingFile>();
+  try {
+    await runPool(jobs, concurrency, async (job) => {
+      const target = path.join(dir, ...job.relativePath.split('/'));
+      const tmp = `${target}.part`;
+      let lastError = 'not attempted';
+      for (let attempt = 1; attempt <= retries + 1; attempt++) {
+        try {
+          await mkdir(path.dirname(target), { recursive: true });
+          const bytes = await attemptDownload(client, job.url, tmp, timeoutMs);
+          await rename(tmp, target);
+          outcomes.set(job, { job, path: target, bytes, attempts: attempt });
+          log?.debug?.(`Downloaded ${job.relativePath} (${bytes} bytes, attempt ${attempt})`);
+          return;
+        } catch (e) {
+          await rm(tmp, { force: true }).catch(() => undefined);
+          const err = e instanceof AttemptError ? e : toAttemptError(e, timeoutMs);
+          lastError = err.message;
+          if (!err.retryable || attempt > retries) break;
+          const exp = Math.min(backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
+          const wait = err.retryAfterMs ?? Math.round(exp / 2 + (Math.random() * exp) / 2);
+          log?.debug?.(
+            redact(
+              `Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`,
+            ),
+          );
+          await sleep(wait);
+        }
+      }
+      const reason = redact(`${lastError} (${displayUrl(job.url)})`);
+      outcomes.set(job, { job, reason });
+      log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
+    });
+  } finally {
+    client.dispose();
+  }
+  const files: DownloadedFile[] = [];
+  const missing: MissingFile[] = [];
+  for (const job of jobs) {
+    const o = outcomes.get(job);
+    if (!o) missing.push({ job, reason: 'not attempted' });
+    else if ('path' in o) files.push(o);
+    else missing.push(o);
+  }
+  return { files, missing };
+}

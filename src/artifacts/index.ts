@@ -1,0 +1,123 @@
+/**
+ * Screenshots as workflow artifacts: select (pure) -> download (streams, bounded, retried) -> upload
+ * (`@actions/artifact`) or keep in a local folder. Nothing here changes a test verdict.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { RunSummary } from '../run/types.js';
+import type { DownloadOptions, Logger, MissingFile } from './download.js';
+import { downloadScreenshots } from './download.js';
+import { defaultArtifactName } from './names.js';
+import type { ScreenshotMode } from './select.js';
+import { selectScreenshots } from './select.js';
+import type { ArtifactUploader } from './upload.js';
+import { uploadScreenshots } from './upload.js';
+
+export * from './download.js';
+export * from './names.js';
+export * from './select.js';
+export * from './upload.js';
+
+/** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
+export interface ScreenshotPaths {
+  screenshot?: string;
+  comparison?: string;
+}
+
+export interface PublishOptions {
+  /** The `screenshots` input. */
+  mode: ScreenshotMode;
+  /** The `artifact-name` input; default {@link defaultArtifactName}. */
+  artifactName?: string;
+  /** The `artifact-retention-days` input, in days. */
+  retentionDays?: number;
+  /** The `artifacts-dir` input: where files are kept outside GitHub or when the upload fails. */
+  artifactsDir: string;
+  /** Default `process.env`: RUNNER_TEMP, ACTIONS_RUNTIME_TOKEN, GITHUB_* (see uploadScreenshots). */
+  env?: NodeJS.ProcessEnv;
+  download?: Omit<DownloadOptions, 'log'>;
+  client?: ArtifactUploader;
+  log?: Logger;
+}
+
+export interface PublishReport {
+  /** Test result id -> its image paths relative to the artifact root (or to `localDir`). Only files that exist. */
+  files: Record<string, ScreenshotPaths>;
+  /** Screenshots that could not be downloaded, with a reason. */
+  missing: MissingFile[];
+  artifactId?: number;
+  artifactName?: string;
+  artifactUrl?: string;
+  /** Absolute folder holding the images when they were kept locally. */
+  localDir?: string;
+  /** Every warning given (download and upload). */
+  warnings: string[];
+}
+
+/**
+ * Selects, downloads and uploads the screenshots of a run.
+ *
+ * On GitHub (`ACTIONS_RUNTIME_TOKEN` set) images are downloaded under `RUNNER_TEMP` (else the OS temp folder)
+ * in a fresh folder and uploaded as one artifact; elsewhere they are downloaded straight into
+ * `artifactsDir`, whose path is logged. Missing downloads are listed in one warning and left out of the
+ * artifact; upload problems warn and keep the files in `artifactsDir`. Never throws for a download or upload
+ * problem.
+ * @param summary the run model
+ * @param options mode, artifactName, retentionDays (days), artifactsDir, env, download options, log
+ * @throws Error only when no folder can be created for the downloads
+ */
+export async function publishScreenshots(
+  summary: RunSummary,
+  options: PublishOptions,
+): Promise<PublishReport> {
+  const env = options.env ?? process.env;
+  const log = options.log;
+  const jobs = selectScreenshots(summary, options.mode);
+  if (jobs.length === 0) return { files: {}, missing: [], warnings: [] };
+
+  const onGitHub = !!env.ACTIONS_RUNTIME_TOKEN;
+  const dir = onGitHub
+    ? path.join(
+        env.RUNNER_TEMP || os.tmpdir(),
+        `ghost-inspector-screenshots-${randomBytes(4).toString('hex')}`,
+      )
+    : path.resolve(options.artifactsDir);
+  log?.info(`Downloading ${jobs.length} screenshot(s)...`);
+  const downloaded = await downloadScreenshots(jobs, dir, { ...options.download, log });
+  const warnings: string[] = [];
+  if (downloaded.missing.length > 0) {
+    const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
+    const message = `${downloaded.missing.length} of ${jobs.length} screenshot(s) missing: ${list}`;
+    const warning = message.length > 3000 ? `${message.slice(0, 3000)}...` : message;
+    warnings.push(warning);
+    log?.warning(warning);
+  }
+
+  const uploaded = await uploadScreenshots(downloaded.files, {
+    name: options.artifactName || defaultArtifactName(env),
+    retentionDays: options.retentionDays,
+    rootDirectory: dir,
+    artifactsDir: options.artifactsDir,
+    env,
+    client: options.client,
+    log,
+  });
+  warnings.push(...uploaded.warnings);
+
+  const files: Record<string, ScreenshotPaths> = {};
+  for (const f of downloaded.files) {
+    const entry = (files[f.job.resultId] ??= {});
+    entry[f.job.kind] = f.job.relativePath;
+  }
+  return {
+    files,
+    missing: downloaded.missing,
+    artifactId: uploaded.artifactId,
+    artifactName: uploaded.artifactName,
+    artifactUrl: uploaded.artifactUrl,
+    localDir: uploaded.localDir,
+    warnings,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Which screenshots of a run to keep: a pure choice over the run model (src/run/types.ts).
+ */
+import type { TestResult } from '../api/types.js';
+import type { RunSummary, SuiteRun, TestRun, TestState } from '../run/types.js';
+import { screenshotPath } from './names.js';
+
+/** The `screenshots` input: `failed` (default), `all` or `none`. */
+export type ScreenshotMode = 'failed' | 'all' | 'none';
+
+/** The values of the `screenshots` input. */
+export const SCREENSHOT_MODES: readonly ScreenshotMode[] = ['failed', 'all', 'none'];
+
+/** One image to fetch. */
+export interface ScreenshotJob {
+  /** The test result the image belongs to. */
+  resultId: string;
+  /** `screenshot`: the final screenshot (`screenshot.original`); `comparison`: `screenshotCompare.compareOriginal`. */
+  kind: 'screenshot' | 'comparison';
+  /** Where the image lives (public object storage). */
+  url: string;
+  /** Size the service reported, in bytes (0 when unknown). */
+  expectedBytes: number;
+  /** Path inside the artifact, forward slashes: `<suite>/<test> [<variant>]-<resultId>[-comparison].png`. */
+  relativePath: string;
+  suiteName: string;
+  testName: string;
+  /** `SuiteRun.key` of the run the result belongs to. */
+  runKey: string;
+  /** State of the test run the result belongs to. */
+  state: TestState;
+}
+
+/** States whose final screenshot `failed` mode keeps. */
+const FAILED_STATES: ReadonlySet<TestState> = new Set(['failed', 'error', 'timed-out']);
+
+function hasImage(result: TestResult): boolean {
+  return !!result.screenshot?.original?.defaultUrl || !!result.screenshotCompare?.compareOriginal?.defaultUrl;
+}
+
+/** The results of one test run that `mode` keeps, final result first, without duplicates. */
+function chosenResults(test: TestRun, mode: ScreenshotMode): TestResult[] {
+  const final = test.result;
+  const failedAttempts = test.attempts.filter((a) => a.passing === false);
+  const out: TestResult[] = [];
+  if (mode === 'all') {
+    if (final) out.push(final);
+    if (test.state === 'flaky') out.push(...failedAttempts);
+  } else if (mode === 'failed') {
+    if (final && (FAILED_STATES.has(test.state) || final.screenshotComparePassing === false)) out.push(final);
+    // A flaky test passed in the end: its failing attempts show what went wrong.
+    if (test.state === 'flaky') out.push(...failedAttempts);
+    for (const a of test.attempts) if (a.screenshotComparePassing === false) out.push(a);
+  }
+  return out;
+}
+
+function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJob[] {
+  const jobs: ScreenshotJob[] = [];
+  const base = {
+    resultId: result._id,
+    suiteName: run.suiteName,
+    testName: test.testName || result.name,
+    runKey: run.key,
+    state: test.state,
+  };
+  const original = result.screenshot?.original;
+  if (original?.defaultUrl) {
+    jobs.push({
+      ...base,
+      kind: 'screenshot',
+      url: original.defaultUrl,
+      expectedBytes: original.size ?? 0,
+      relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'screenshot'),
+    });
+  }
+  const compare = result.screenshotCompare?.compareOriginal;
+  if (compare?.defaultUrl) {
+    jobs.push({
+      ...base,
+      kind: 'comparison',
+      url: compare.defaultUrl,
+      expectedBytes: compare.size ?? 0,
+      relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'comparison'),
+    });
+  }
+  return jobs;
+}
+
+/**
+ * Picks the screenshots to download. Pure.
+ *
+ * - `none`: nothing.
+ * - `all`: the final test result of every test run, plus the failed attempts of flaky tests.
+ * - `failed`: final test results in state `failed`, `error` or `timed-out`; the failed attempts of `flaky`
+ *   tests; and any test result whose screenshot comparison failed (`screenshotComparePassing === false`),
+ *   passing or not.
+ *
+ * A chosen result yields its final screenshot (`screenshot.original.defaultUrl`) and, when a screenshot
+ * comparison exists, the comparison image (`screenshotCompare.compareOriginal.defaultUrl`). Results without
+ * a screenshot (still running, cancelled early, visuals disabled) yield nothing. Each test result appears
+ * once, even when reached twice. Order: runs, then tests, as in the summary.
+ * @param summary the run model
+ * @param mode the `screenshots` input
+ * @returns jobs with unique `relativePath`s
+ */
+export function selectScreenshots(summary: RunSummary, mode: ScreenshotMode): ScreenshotJob[] {
+  if (mode === 'none') return [];
+  const seen = new Set<string>();
+  const jobs: ScreenshotJob[] = [];
+  for (const run of summary.runs) {
+    for (const test of run.tests) {
+      for (const result of chosenResults(test, mode)) {
+        if (!hasImage(result)) continue;
+        if (seen.has(result._id)) continue;
+        seen.add(result._id);
+        jobs.push(...jobsFor(run, test, result));
+      }
+    }
+  }
+  return jobs;
+}

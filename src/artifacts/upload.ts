@@ -1,0 +1,213 @@
+/**
+ * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
+ * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. Service facts, "The GitHub platform".
+ */
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+import { DefaultArtifactClient } from '@actions/artifact';
+import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
+
+import type { DownloadedFile, Logger } from './download.js';
+import { runPool } from './download.js';
+import { sanitizeArtifactName, suffixedName } from './names.js';
+
+/** The part of `@actions/artifact`'s client the uploader uses (injectable). */
+export interface ArtifactUploader {
+  uploadArtifact(
+    name: string,
+    files: string[],
+    rootDirectory: string,
+    options?: UploadArtifactOptions,
+  ): Promise<UploadArtifactResponse>;
+}
+
+export interface UploadOptions {
+  /** Artifact name (sanitized); on a 409 name clash `-2`, `-3`... are tried. */
+  name: string;
+  /** Days to keep the artifact, 1..90 (capped by the repository setting); undefined = repository default. */
+  retentionDays?: number;
+  /** Folder the files are in; paths inside the artifact are relative to it. */
+  rootDirectory: string;
+  /** Where files are kept when there is no artifact service (outside GitHub) or the upload failed. */
+  artifactsDir: string;
+  /**
+   * Environment deciding GitHub vs local and building the artifact URL (default `process.env`). The
+   * `@actions/artifact` client itself always reads `process.env` (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL,
+   * GITHUB_SERVER_URL) at each call.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** Names tried before giving up on 409 clashes; default 10. */
+  maxNameAttempts?: number;
+  /** Tries of one name on a transient failure (beyond the client's own retries); default 2. */
+  attempts?: number;
+  /** Wait between those tries in ms; default 2000. */
+  retryDelayMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Zip compression level 0..9; default 0 (PNG is already compressed). */
+  compressionLevel?: number;
+  client?: ArtifactUploader;
+  log?: Logger;
+}
+
+export interface UploadReport {
+  /** Artifact id (GitHub only, on success). */
+  artifactId?: number;
+  /** The name the artifact got (may carry a `-N` suffix after a clash). */
+  artifactName?: string;
+  /** `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}/artifacts/${id}`, when known. */
+  artifactUrl?: string;
+  /** Zip size in bytes as uploaded. */
+  size?: number;
+  /** Absolute folder holding the files when they were kept locally (outside GitHub, or upload failed). */
+  localDir?: string;
+  /** Problems, each a sentence for the log; never fatal. */
+  warnings: string[];
+}
+
+/** True when the error says the artifact name is taken (HTTP 409 / Twirp `already_exists`). */
+export function isNameClash(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(message);
+}
+
+/** Errors no retry can fix. */
+function isPermanent(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    ['GHESNotSupportedError', 'UsageError', 'FilesNotFoundError'].includes(name) ||
+    /non-retryable|not valid|Unable to get the|invalid and\/or missing claims|does not exist|not a parent/i.test(
+      message,
+    )
+  );
+}
+
+/**
+ * The web link of an artifact: `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}/artifacts/${id}`.
+ * Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL` defaults to
+ * `https://github.com`.
+ */
+export function artifactUrl(id: number, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return undefined;
+  return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${id}`;
+}
+
+/** Copies files into `artifactsDir` keeping their paths relative to `rootDirectory`, 8 at once. */
+async function keepLocally(
+  files: readonly DownloadedFile[],
+  rootDirectory: string,
+  artifactsDir: string,
+): Promise<string> {
+  const target = path.resolve(artifactsDir);
+  const root = path.resolve(rootDirectory);
+  await mkdir(target, { recursive: true });
+  if (target === root) return target;
+  await runPool(files, 8, async (file) => {
+    const dest = path.join(target, path.relative(root, file.path));
+    await mkdir(path.dirname(dest), { recursive: true });
+    await copyFile(file.path, dest);
+  });
+  return target;
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0].slice(0, 500);
+}
+
+/**
+ * Uploads `files` as one artifact, or keeps them locally.
+ *
+ * - Outside GitHub (`env.ACTIONS_RUNTIME_TOKEN` unset): copies the files into `artifactsDir` (nothing to copy
+ *   when it is `rootDirectory`), logs the folder and returns `localDir`.
+ * - On GitHub: `DefaultArtifactClient().uploadArtifact(name, files, rootDirectory, {retentionDays,
+ *   compressionLevel})`. A 409 name clash tries `name-2`, `name-3`... up to `maxNameAttempts`; a transient
+ *   failure (after the client's own retries of 5xx/429) is tried again `attempts - 1` times after
+ *   `retryDelayMs`. Returns the artifact id, the name it got and `artifactUrl` (see {@link artifactUrl}).
+ * - When the upload fails for good (GHES, storage quota, network...), the files are copied to
+ *   `artifactsDir`, a warning says so and `localDir` is set.
+ *
+ * Never throws for an upload problem and never changes the test verdict; problems land in `warnings` (also
+ * sent to `log.warning`). With no files, does nothing.
+ * @param files from {@link downloadScreenshots}; every path must lie under `rootDirectory`
+ * @param options name, retentionDays (days), rootDirectory, artifactsDir, env, client, log...
+ */
+export async function uploadScreenshots(
+  files: readonly DownloadedFile[],
+  options: UploadOptions,
+): Promise<UploadReport> {
+  const env = options.env ?? process.env;
+  const log = options.log;
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    warnings.push(message);
+    log?.warning(message);
+  };
+  if (files.length === 0) return { warnings };
+
+  const keep = async (why: string): Promise<UploadReport> => {
+    try {
+      const localDir = await keepLocally(files, options.rootDirectory, options.artifactsDir);
+      if (why) warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
+      else log?.info(`Screenshots (${files.length}) written to ${localDir}`);
+      return { localDir, warnings };
+    } catch (e) {
+      warn(`${why} Keeping the screenshots in ${options.artifactsDir} failed too: ${describe(e)}`.trim());
+      return { warnings };
+    }
+  };
+
+  if (!env.ACTIONS_RUNTIME_TOKEN) return keep('');
+
+  let base: string;
+  try {
+    base = sanitizeArtifactName(options.name);
+  } catch (e) {
+    return keep(`Screenshot artifact not uploaded: ${describe(e)}.`);
+  }
+  const client = options.client ?? new DefaultArtifactClient();
+  const maxNames = Math.max(1, options.maxNameAttempts ?? 10);
+  const attempts = Math.max(1, options.attempts ?? 2);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const paths = files.map((f) => f.path);
+  const uploadOptions: UploadArtifactOptions = { compressionLevel: options.compressionLevel ?? 0 };
+  if (options.retentionDays !== undefined && options.retentionDays > 0) {
+    uploadOptions.retentionDays = options.retentionDays;
+  }
+
+  let lastError: unknown;
+  for (let n = 1; n <= maxNames; n++) {
+    const name = suffixedName(base, n);
+    let clash = false;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const response = await client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions);
+        if (response.id === undefined) throw new Error('the artifact service returned no artifact id');
+        if (n > 1) log?.info(`Artifact name ${base} was taken; uploaded as ${name}.`);
+        return {
+          artifactId: response.id,
+          artifactName: name,
+          artifactUrl: artifactUrl(response.id, env),
+          size: response.size,
+          warnings,
+        };
+      } catch (e) {
+        lastError = e;
+        if (isNameClash(e)) {
+          clash = true;
+          log?.info(`Artifact name ${name} is taken (409); trying ${suffixedName(base, n + 1)}.`);
+          break;
+        }
+        if (isPermanent(e) || attempt === attempts) break;
+        log?.info(
+          `Artifact upload failed (${describe(e)}); trying again in ${options.retryDelayMs ?? 2000} ms.`,
+        );
+        await sleep(options.retryDelayMs ?? 2000);
+      }
+    }
+    if (!clash) break;
+  }
+  return keep(`Screenshot artifact not uploaded: ${describe(lastError)}.`);
+}

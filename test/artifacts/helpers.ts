@@ -1,0 +1,209 @@
+/**
+ * Test helpers for screenshots: real PNG bytes (pngjs), a loopback screenshot server with fault routes,
+ * and builders for the run model.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { PNG } from 'pngjs';
+
+import type { ImageRef, TestResult } from '../../src/api/types.js';
+import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../src/run/types.js';
+
+/** A PNG of `width` x `height` random pixels (incompressible, so about 4 * w * h bytes). */
+export function randomPng(width: number, height: number): Buffer {
+  const png = new PNG({ width, height });
+  randomBytes(width * height * 4).copy(png.data);
+  return PNG.sync.write(png);
+}
+
+/**
+ * Screenshot server on 127.0.0.1. Routes (path -> behaviour):
+ * - `/img/<key>.png`: 200 with the PNG registered under `key`.
+ * - `/flaky/<key>.png`: answers `failures` times 500 (per key), then 200.
+ * - `/hang/<key>.png`: accepts and never answers.
+ * - `/gone/<key>.png`: 404.
+ * - `/slow/<key>.png`: sends headers and half the body, then stalls.
+ */
+export interface ScreenshotServer {
+  url: string;
+  images: Map<string, Buffer>;
+  /** Requests per path. */
+  hits: Map<string, number>;
+  add(key: string, png: Buffer): string;
+  close(): Promise<void>;
+}
+
+export async function startScreenshotServer(
+  options: { failures?: number; image?: (key: string) => Buffer } = {},
+): Promise<ScreenshotServer> {
+  const images = new Map<string, Buffer>();
+  const hits = new Map<string, number>();
+  const failures = options.failures ?? 1;
+  const held: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    const count = (hits.get(p) ?? 0) + 1;
+    hits.set(p, count);
+    const [, route, file] = p.split('/');
+    const key = (file ?? '').replace(/\.png$/, '');
+    const body = images.get(key) ?? options.image?.(key);
+    const ok = (): void => {
+      if (!body) {
+        res.writeHead(404).end('no such image');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(body.length) });
+      res.end(body);
+    };
+    if (route === 'img') return ok();
+    if (route === 'flaky') {
+      if (count <= failures) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('boom');
+      return ok();
+    }
+    if (route === 'hang') {
+      held.push(res);
+      return;
+    }
+    if (route === 'slow' && body) {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(body.length) });
+      res.write(body.subarray(0, body.length >> 1));
+      held.push(res);
+      return;
+    }
+    res.writeHead(404).end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    images,
+    hits,
+    add(key, png) {
+      images.set(key, png);
+      return `${url}/img/${key}.png`;
+    },
+    async close() {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function image(url: string, size = 0): ImageRef {
+  return { defaultUrl: url, dims: { h: 800, w: 1280 }, path: url, size };
+}
+
+/** A finished test result with only the fields artifacts/ reads set meaningfully. */
+export function makeResult(
+  id: string,
+  options: {
+    passing?: boolean | null;
+    name?: string;
+    screenshotUrl?: string;
+    compareUrl?: string;
+    comparePassing?: boolean | null;
+  } = {},
+): TestResult {
+  const passing = options.passing === undefined ? true : options.passing;
+  return {
+    _id: id,
+    uuid: `uuid-${id}`,
+    name: options.name ?? `Test ${id}`,
+    test: null,
+    suiteResult: null,
+    organization: 'org',
+    user: { _id: 'u', name: 'u' },
+    browser: 'chrome',
+    region: 'us-east-1',
+    language: null,
+    startUrl: 'https://example.com',
+    endUrl: 'https://example.com',
+    urls: [],
+    steps: [],
+    passing,
+    autoRetry: false,
+    autoRetryTriggered: false,
+    commentCount: 0,
+    comments: [],
+    console: [],
+    dateCreated: '2026-01-01T00:00:00.000Z',
+    dateExecutionStarted: '2026-01-01T00:00:00.000Z',
+    executionHost: 'host',
+    executionTime: 1000,
+    disableVisuals: false,
+    disallowInsecureCertificates: false,
+    failOnJavaScriptError: false,
+    finalDelay: 0,
+    globalStepDelay: 0,
+    maxAjaxDelay: 0,
+    maxWaitDelay: 0,
+    filters: [],
+    extractions: {},
+    screenshot: options.screenshotUrl
+      ? { original: image(options.screenshotUrl), small: image(options.screenshotUrl) }
+      : undefined,
+    screenshotCompare: options.compareUrl
+      ? { compareOriginal: image(options.compareUrl), compareSmall: image(options.compareUrl) }
+      : undefined,
+    screenshotCompareBaselineResult: null,
+    screenshotCompareDifference: null,
+    screenshotCompareEnabled: options.compareUrl ? true : null,
+    screenshotComparePassing: options.comparePassing ?? null,
+    screenshotCompareThreshold: 0.01,
+    variables: {},
+    viewportSize: { height: 800, width: 1280 },
+  };
+}
+
+export function makeTestRun(
+  state: TestState,
+  result: TestResult | null,
+  attempts: TestResult[] = [],
+): TestRun {
+  return { testId: result?._id ?? null, testName: result?.name ?? 'no result', state, result, attempts };
+}
+
+export function makeSuiteRun(
+  key: string,
+  suiteName: string,
+  tests: TestRun[],
+  variant: Variant = {},
+): SuiteRun {
+  return {
+    kind: 'suite',
+    key,
+    suiteId: key,
+    suiteName,
+    variant,
+    triggeredAt: '2026-01-01T00:00:00.000Z',
+    tests,
+  };
+}
+
+export function makeSummary(runs: SuiteRun[]): RunSummary {
+  return {
+    runs,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    appUrl: 'https://app.ghostinspector.com',
+  };
+}
+
+/** Sets environment variables for the duration of a test; returns a function restoring the old values. */
+export function setEnv(values: Record<string, string | undefined>): () => void {
+  const old: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(values)) {
+    old[k] = process.env[k];
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  return () => {
+    for (const [k, v] of Object.entries(old)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+}
