@@ -1,0 +1,99 @@
+/** Plain data builders for unit tests of the run model (no I/O). */
+import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { SuiteRun, TestRun, TestState } from '../../src/run/types.js';
+
+let counter = 0;
+function id(): string {
+  counter += 1;
+  return counter.toString(16).padStart(24, '0');
+}
+
+export function testResult(overrides: Partial<TestResult> = {}): TestResult {
+  return {
+    _id: id(),
+    uuid: 'u',
+    name: 'A test',
+    test: { _id: id(), name: 'A test', organization: 'o', suite: 's' },
+    suiteResult: null,
+    organization: 'o',
+    user: { _id: 'u', name: 'User' },
+    browser: 'chrome',
+    region: 'us-east-1',
+    language: null,
+    startUrl: 'https://example.test/',
+    endUrl: '',
+    urls: [],
+    steps: [],
+    passing: true,
+    autoRetry: false,
+    autoRetryTriggered: false,
+    commentCount: 0,
+    comments: [],
+    console: [],
+    dateCreated: '2026-01-01T00:00:00.000Z',
+    dateExecutionStarted: '2026-01-01T00:00:00.000Z',
+    dateExecutionFinished: '2026-01-01T00:00:05.000Z',
+    executionHost: 'h',
+    executionTime: 5000,
+    disableVisuals: false,
+    disallowInsecureCertificates: false,
+    failOnJavaScriptError: false,
+    finalDelay: 0,
+    globalStepDelay: 250,
+    maxAjaxDelay: 10000,
+    maxWaitDelay: 15000,
+    filters: [],
+    extractions: {},
+    screenshotCompareBaselineResult: null,
+    screenshotCompareDifference: null,
+    screenshotCompareEnabled: null,
+    screenshotComparePassing: null,
+    screenshotCompareThreshold: 0.1,
+    variables: {},
+    viewportSize: { width: 1024, height: 768 },
+    ...overrides,
+  };
+}
+
+export function suiteResult(overrides: Partial<SuiteResult> = {}): SuiteResult {
+  return {
+    _id: id(),
+    name: 'A suite',
+    passing: true,
+    screenshotComparePassing: null,
+    startUrl: '',
+    commentCount: 0,
+    comments: [],
+    countPassing: 1,
+    countFailing: 0,
+    countUnknown: 0,
+    countScreenshotComparePassing: 0,
+    countScreenshotCompareFailing: 0,
+    countScreenshotCompareUnknown: 0,
+    dateCreated: '2026-01-01T00:00:00.000Z',
+    dateExecutionStarted: '2026-01-01T00:00:00.000Z',
+    dateExecutionFinished: '2026-01-01T00:00:05.000Z',
+    executionTime: 5000,
+    suite: { _id: id(), name: 'A suite', organization: 'o' },
+    user: { _id: 'u', name: 'User' },
+    ...overrides,
+  };
+}
+
+export function testRun(state: TestState, result: Partial<TestResult> | null = {}): TestRun {
+  const r = result === null ? null : testResult(result);
+  return { testId: r?.test?._id ?? null, testName: r?.name ?? 'A test', state, result: r, attempts: [] };
+}
+
+export function suiteRun(tests: TestRun[], overrides: Partial<SuiteRun> = {}): SuiteRun {
+  return {
+    kind: 'suite',
+    key: `suite-${id()}-0`,
+    suiteId: id(),
+    suiteName: 'A suite',
+    variant: {},
+    triggeredAt: '2026-01-01T00:00:00.000Z',
+    tests,
+    ...overrides,
+  };
+}
