@@ -1,0 +1,112 @@
+/**
+ * The one error type the API client throws: `ApiError`, with a code (`errorType`) that says which stage
+ * failed and a message that tells the user what to do next. Every field is redacted before the error is
+ * built (no API key, HTTP auth password or private variable value can appear in it, nor in its stack).
+ */
+import type { ErrorType } from './types.js';
+
+/**
+ * Codes an `ApiError` carries.
+ * - The service's own error types, from an `ERROR` envelope (service facts "Shapes and behaviour"):
+ *   `AUTHENTICATION_ERROR`, `VALIDATION_ERROR`, `TIMEOUT_ERROR`, `SERVER_ERROR` (or any other string it sends).
+ * - `HTTP_ERROR`: a non-2xx status without an error envelope (429, 5xx, 404, a gateway page...).
+ * - `INVALID_RESPONSE`: a 2xx answer that is not the expected envelope (HTML, truncated JSON, bad gzip).
+ * - `NETWORK_ERROR`: the connection failed (refused, DNS, reset); `networkCode` holds the system code.
+ * - `REQUEST_TIMEOUT`: no complete answer within `ClientOptions.requestTimeoutMs`.
+ * - `ABORTED`: the caller's `AbortSignal` fired.
+ * - `TRIGGER_UNCERTAIN`: a request that triggers runs (execute) failed after it may have reached the
+ *   service; it was not repeated, and the run may have started.
+ * - `INVALID_REQUEST`: the call was rejected before anything was sent (e.g. a custom variable whose name
+ *   clashes with an execute parameter).
+ */
+export type ApiErrorType =
+  | ErrorType
+  | 'HTTP_ERROR'
+  | 'INVALID_RESPONSE'
+  | 'NETWORK_ERROR'
+  | 'REQUEST_TIMEOUT'
+  | 'ABORTED'
+  | 'TRIGGER_UNCERTAIN'
+  | 'INVALID_REQUEST'
+  | (string & {});
+
+/** Fields of an `ApiError` (all already redacted). */
+export interface ApiErrorInit {
+  errorType: ApiErrorType;
+  /** The full, user-facing sentence (becomes `Error.message`). */
+  message: string;
+  /** HTTP status of the last answer; absent when no answer came (network error, timeout, abort). */
+  status?: number;
+  /** Method, path and redacted query, e.g. `GET /v1/suites/abc/?apiKey=***`. */
+  endpoint: string;
+  /** The service's own message from an `ERROR` envelope, when there was one. */
+  serviceMessage?: string;
+  /** A short redacted excerpt (at most 200 characters) of a body that could not be read as expected. */
+  excerpt?: string;
+  /** System error code of a network failure (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`...). */
+  networkCode?: string;
+  /** Number of HTTP attempts made (1 when not retried). */
+  attempts: number;
+  /** For `TRIGGER_UNCERTAIN`: what went wrong (`HTTP_ERROR`, `SERVER_ERROR`, `NETWORK_ERROR`...). */
+  causeType?: ApiErrorType;
+}
+
+/**
+ * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
+ * says what to do; the fields carry the same facts for programs.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly errorType: ApiErrorType;
+  readonly status?: number;
+  readonly endpoint: string;
+  readonly serviceMessage?: string;
+  readonly excerpt?: string;
+  readonly networkCode?: string;
+  readonly attempts: number;
+  readonly causeType?: ApiErrorType;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.errorType = init.errorType;
+    this.status = init.status;
+    this.endpoint = init.endpoint;
+    this.serviceMessage = init.serviceMessage;
+    this.excerpt = init.excerpt;
+    this.networkCode = init.networkCode;
+    this.attempts = init.attempts;
+    this.causeType = init.causeType;
+  }
+
+  /** True when the service answered that the requested record does not exist (see `isNotFound`). */
+  get notFound(): boolean {
+    return isNotFound(this);
+  }
+}
+
+/** Messages with which the service and the emulator say an identifier is unknown. */
+const NOT_FOUND_MESSAGE =
+  /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
+
+/**
+ * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
+ * envelope whose message says the identifier is unknown or not found (the service and the emulator
+ * answer unknown ids that way). A result can answer "not found" for a short while right after a run
+ * is triggered (service facts), so pollers use this to wait rather than fail.
+ *
+ * @param err anything caught; non-`ApiError` values give false.
+ */
+export function isNotFound(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 404) return true;
+  if (err.errorType === 'NOT_FOUND') return true;
+  if (err.errorType === 'VALIDATION_ERROR') {
+    return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
+  }
+  return false;
+}
+
+/** Whether an error is an `ApiError` with the given code. */
+export function isApiErrorType(err: unknown, errorType: ApiErrorType): err is ApiError {
+  return err instanceof ApiError && err.errorType === errorType;
+}

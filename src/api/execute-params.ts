@@ -1,0 +1,142 @@
+/**
+ * Encoding of execute parameters (contract "Execute parameters (suite and test)") for the three ways the
+ * client sends them: a JSON body, form fields (multipart, with a data file) and a query string.
+ */
+import type { ExecuteOptions } from './types.js';
+
+/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+export const EXECUTE_PARAMETER_NAMES: ReadonlySet<string> = new Set([
+  'apiKey',
+  'startUrl',
+  'browser',
+  'userAgent',
+  'dataSource',
+  'delay',
+  'region',
+  'httpAuthUsername',
+  'httpAuthPassword',
+  'webhook',
+  'disableNotifications',
+  'immediate',
+  'dataFile',
+  'disableVisuals',
+  'maxConcurrentDataRows',
+  'screenshotCompareEnabled',
+  'screenshotCompareThreshold',
+  'screenshotCompareBaselineResult',
+  'screenshotExclusions',
+  'screenshotTarget',
+  'viewport',
+  'chatChannel',
+]);
+
+/** Parameters the contract allows for test execution only. */
+const TEST_ONLY: ReadonlyArray<keyof ExecuteOptions> = ['webhook', 'screenshotCompareBaselineResult'];
+
+const BOOLEANS = [
+  'disableNotifications',
+  'immediate',
+  'disableVisuals',
+  'screenshotCompareEnabled',
+] as const satisfies ReadonlyArray<keyof ExecuteOptions>;
+const NUMBERS = [
+  'delay',
+  'maxConcurrentDataRows',
+  'screenshotCompareThreshold',
+] as const satisfies ReadonlyArray<keyof ExecuteOptions>;
+const STRINGS = [
+  'startUrl',
+  'userAgent',
+  'dataSource',
+  'httpAuthUsername',
+  'httpAuthPassword',
+  'screenshotCompareBaselineResult',
+  'screenshotExclusions',
+  'screenshotTarget',
+  'chatChannel',
+] as const satisfies ReadonlyArray<keyof ExecuteOptions>;
+const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'] as const satisfies ReadonlyArray<
+  keyof ExecuteOptions
+>;
+
+/** The same parameters in the three shapes the client sends. */
+export interface EncodedExecuteOptions {
+  /** For a query string or form fields, in order; a repeatable parameter appears once per value. */
+  pairs: Array<[string, string]>;
+  /** For a JSON body: booleans as 1/0, numbers as numbers, repeated values as arrays. */
+  json: Record<string, unknown>;
+}
+
+/** A call that cannot be sent as asked (raised before any request). */
+export class ExecuteOptionsError extends Error {}
+
+/**
+ * Encode execute options, sending only the parameters that are set.
+ * - Booleans become `1` / `0` (contract "Conventions" 5).
+ * - `browser`, `region`, `viewport` and `webhook` may hold several values: one pair per value (the key
+ *   repeats) and a JSON array; a single value is sent as a plain string.
+ * - `chatChannel` is sent as the bare name (a leading `#` is dropped; the contract forbids a literal hash).
+ * - Each custom variable in `variables` becomes a parameter of its own name.
+ * - `dataFile` is not encoded here (it is a file part of a multipart body).
+ *
+ * @param target `suite` rejects the test-only parameters (`webhook`, `screenshotCompareBaselineResult`),
+ *   which the service would otherwise read as custom variables.
+ * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
+ *   parameter or `apiKey`, or a value that is not finite.
+ */
+export function encodeExecuteOptions(
+  options: ExecuteOptions,
+  target: 'suite' | 'test' | 'on-demand',
+): EncodedExecuteOptions {
+  const pairs: Array<[string, string]> = [];
+  const json: Record<string, unknown> = {};
+  if (target === 'suite') {
+    for (const name of TEST_ONLY) {
+      if (options[name] !== undefined) {
+        throw new ExecuteOptionsError(
+          `execute parameter "${name}" applies to test execution only, not to a suite`,
+        );
+      }
+    }
+  }
+  for (const name of STRINGS) {
+    let value = options[name];
+    if (value === undefined) continue;
+    if (name === 'chatChannel') value = value.replace(/^#+/, '');
+    pairs.push([name, value]);
+    json[name] = value;
+  }
+  for (const name of NUMBERS) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!Number.isFinite(value))
+      throw new ExecuteOptionsError(`execute parameter "${name}" must be a finite number`);
+    pairs.push([name, String(value)]);
+    json[name] = value;
+  }
+  for (const name of BOOLEANS) {
+    const value = options[name];
+    if (value === undefined) continue;
+    pairs.push([name, value ? '1' : '0']);
+    json[name] = value ? 1 : 0;
+  }
+  for (const name of REPEATABLE) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    if (values.length === 0) continue;
+    for (const v of values) pairs.push([name, v]);
+    json[name] = values.length === 1 ? values[0] : [...values];
+  }
+  for (const [name, value] of Object.entries(options.variables ?? {})) {
+    if (EXECUTE_PARAMETER_NAMES.has(name)) {
+      throw new ExecuteOptionsError(
+        `custom variable "${name}" has the name of an execute parameter; rename the variable`,
+      );
+    }
+    if (name === '') throw new ExecuteOptionsError('a custom variable needs a name');
+    pairs.push([name, String(value)]);
+    json[name] = String(value);
+  }
+  return { pairs, json };
+}

@@ -1,0 +1,188 @@
+/**
+ * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
+ * when the service compressed it), and reports a transport failure with its system code. No retries, no
+ * envelopes, no redaction here: `client.ts` does those.
+ */
+import { Readable } from 'node:stream';
+import { gunzip, inflate } from 'node:zlib';
+import { promisify } from 'node:util';
+import type {
+  IncomingHttpHeaders,
+  OutgoingHttpHeaders,
+  RequestOptions as NodeRequestOptions,
+} from 'node:http';
+import { HttpClient } from '@actions/http-client';
+import type { RequestHandler } from '@actions/http-client/lib/interfaces';
+
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+/** What to send. `body` is sent as is; a Buffer goes out as a stream with its exact length. */
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  headers: OutgoingHttpHeaders;
+  body?: string | Buffer;
+  /** Whole-exchange deadline in ms (connect, send, answer and body). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  userAgent?: string;
+}
+
+/** A complete answer, decompressed. */
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** How an exchange failed before a complete answer was read. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'decode',
+    readonly code?: string,
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    readonly answered = false,
+  ) {
+    super(message);
+  }
+}
+
+function systemCode(err: unknown): string | undefined {
+  if (err && typeof err === 'object') {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+    const parts = (err as { errors?: unknown }).errors;
+    if (Array.isArray(parts)) {
+      for (const part of parts) {
+        const c = systemCode(part);
+        if (c) return c;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Read a whole body; rejects when the stream errors or closes before its end. */
+function readAll(stream: NodeJS.ReadableStream & { destroyed?: boolean }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let done = false;
+    stream.on('data', (chunk: Buffer | string) =>
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)),
+    );
+    stream.on('end', () => {
+      done = true;
+      resolve(Buffer.concat(chunks));
+    });
+    stream.on('error', (err) => {
+      done = true;
+      reject(err);
+    });
+    stream.on('close', () => {
+      if (!done)
+        reject(
+          Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }),
+        );
+    });
+  });
+}
+
+async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  if (enc === '' || enc === 'identity') return body;
+  if (enc === 'gzip' || enc === 'x-gzip') return gunzipAsync(body);
+  if (enc === 'deflate') return inflateAsync(body);
+  throw new Error(`unsupported content-encoding ${enc}`);
+}
+
+/**
+ * Send one request and read its whole answer.
+ *
+ * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
+ * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
+ * decompressed.
+ *
+ * @returns status, headers and the decoded body, whatever the status.
+ * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
+ * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
+ */
+export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
+  if (req.signal?.aborted) throw new TransportError('aborted before sending', 'aborted');
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, req.timeoutMs);
+  const onCallerAbort = (): void => controller.abort();
+  req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let answered = false;
+
+  const handler: RequestHandler = {
+    prepareRequest(options: NodeRequestOptions): void {
+      options.signal = controller.signal;
+    },
+    canHandleAuthentication: () => false,
+    handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+  };
+  const client = new HttpClient(req.userAgent ?? 'ghost-inspector-action', [handler], {
+    allowRedirects: false,
+    allowRetries: false,
+    keepAlive: false,
+    // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+    socketTimeout: req.timeoutMs + 1000,
+  });
+  const headers: OutgoingHttpHeaders = { 'accept-encoding': 'gzip', ...req.headers };
+  let data: string | NodeJS.ReadableStream | null = null;
+  if (typeof req.body === 'string') {
+    data = req.body;
+  } else if (req.body) {
+    headers['content-length'] = req.body.length;
+    data = Readable.from([req.body]);
+  }
+  try {
+    const res = await client.request(req.method, req.url, data, headers);
+    answered = true;
+    const raw = await readAll(res.message);
+    let body: Buffer;
+    try {
+      body = await decode(raw, res.message.headers['content-encoding']);
+    } catch (err) {
+      throw new TransportError(
+        `could not decompress the answer: ${(err as Error).message}`,
+        'decode',
+        undefined,
+        true,
+      );
+    }
+    return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
+  } catch (err) {
+    if (err instanceof TransportError) throw err;
+    if (timedOut)
+      throw new TransportError(
+        `no complete answer within ${req.timeoutMs} ms`,
+        'timeout',
+        undefined,
+        answered,
+      );
+    if (req.signal?.aborted)
+      throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+    const message = err instanceof Error ? err.message : String(err);
+    if (/^Request timeout/.test(message)) {
+      throw new TransportError(
+        `no complete answer within ${req.timeoutMs} ms`,
+        'timeout',
+        undefined,
+        answered,
+      );
+    }
+    throw new TransportError(message, 'network', systemCode(err), answered);
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
+ * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
+ * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ */
+
+const CONTROL_ESCAPES: Record<string, string> = {
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/**
+ * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
+ * everything outside strings (including whitespace between tokens) untouched.
+ */
+export function escapeControlCharsInStrings(text: string): string {
+  let out = '';
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch === '\\') {
+        escaped = true;
+      } else if (ch === '"') {
+        inString = false;
+      } else if (ch < ' ') {
+        out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+        continue;
+      }
+    } else if (ch === '"') {
+      inString = true;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
+ * strings. A leading byte-order mark is ignored.
+ *
+ * @throws SyntaxError when the text is not JSON even then.
+ */
+export function parseJsonTolerant(text: string): unknown {
+  const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(clean);
+  } catch (first) {
+    const escaped = escapeControlCharsInStrings(clean);
+    if (escaped === clean) throw first;
+    return JSON.parse(escaped);
+  }
+}
+
+/**
+ * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
+ * first (so no secret is cut in half and left readable), then whitespace and control characters are
+ * collapsed and the result cut to `max` characters with `…` appended when longer.
+ */
+export function excerpt(text: string, redact: (t: string) => string, max = 200): string {
+  const flat = redact(text)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** What a parsed body turned out to be. */
+export type Envelope =
+  | { kind: 'success'; data: unknown }
+  | { kind: 'error'; errorType: string; message: string }
+  | { kind: 'other'; value: unknown };
+
+/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
+export function readEnvelope(value: unknown): Envelope {
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
+    const v = value as { code: unknown; data?: unknown; errorType?: unknown; message?: unknown };
+    if (v.code === 'SUCCESS') return { kind: 'success', data: v.data };
+    if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
+      return {
+        kind: 'error',
+        errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
+        message: typeof v.message === 'string' ? v.message : '',
+      };
+    }
+  }
+  return { kind: 'other', value };
+}
