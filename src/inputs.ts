@@ -376,6 +376,9 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
       execute.dataFile = { name: path.basename(dataFilePath), content };
     }
     if (dataSource) fail('data-file', dataFile, 'either data-file or data-source, not both');
+    if (testFilePatterns.length > 0) {
+      fail('data-file', dataFile, 'no data-file with test-files (the on-demand execute takes no data file)');
+    }
   }
   const maxConcurrentDataRows = integer('max-concurrent-data-rows', 1, 1000, 'rows');
   if (maxConcurrentDataRows !== undefined) execute.maxConcurrentDataRows = maxConcurrentDataRows;

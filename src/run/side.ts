@@ -37,13 +37,9 @@ export const IGNORED_COMMANDS: ReadonlySet<string> = new Set([
 const SIMPLE: Record<string, string> = {
   click: 'click',
   clickAt: 'click',
-  doubleClick: 'dblclick',
-  doubleClickAt: 'dblclick',
   mouseOver: 'mouseOver',
   type: 'assign',
   select: 'select',
-  check: 'check',
-  uncheck: 'uncheck',
   assertText: 'assertText',
   verifyText: 'assertText',
   assertValue: 'assertText',
@@ -56,6 +52,10 @@ const SIMPLE: Record<string, string> = {
   waitForElementNotPresent: 'assertElementNotPresent',
   waitForElementVisible: 'assertElementVisible',
   assertElementVisible: 'assertElementVisible',
+  waitForElementNotVisible: 'assertElementNotVisible',
+  assertElementNotVisible: 'assertElementNotVisible',
+  goBack: 'goBack',
+  refresh: 'refresh',
   storeText: 'extract',
 };
 

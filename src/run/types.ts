@@ -20,6 +20,8 @@ export interface Variant {
   region?: string;
   /** `{width}x{height}`. */
   viewport?: string;
+  /** The start URL given for this run (`start-url`), when several or one were set. */
+  startUrl?: string;
   /** Zero-based row of the data file or data source. */
   dataRow?: number;
 }

@@ -226,6 +226,12 @@ export const BAD_INPUTS: BadInputCase[] = [
     input: 'data-file',
     message: 'not both',
   },
+  {
+    name: 'data file with test files',
+    inputs: { 'data-file': 'data.csv', 'organization-id': ORG, 'test-files': 'tests/login.json' },
+    input: 'data-file',
+    message: 'on-demand',
+  },
   { name: 'data source id wrong', inputs: { 'data-source': 'rows' }, input: 'data-source', message: '24' },
   {
     name: 'concurrent rows zero',

@@ -1,0 +1,889 @@
+/**
+ * The run engine: triggers every run at once (bounded), waits for them with adaptive polling under one
+ * shared request budget, re-runs failed tests (`retry-failed`), and stops at the deadline or on a workflow
+ * cancel, cancelling what is still running remotely.
+ *
+ * Service facts followed: execute with `immediate=1`; suites: poll `GET /suite-results/{id}/` until it is
+ * over (`passing` not null, or cancelled: status 8 or a finish date), then page `GET /suite-results/{id}/
+ * results/?count=50`; tests and on-demand runs: poll `GET /results/{id}/`. A result that answers "not found"
+ * just after its trigger is asked again for up to `notFoundGraceMs`. Polling times: see `schedule.ts`.
+ */
+import type { GhostInspectorApi } from '../api/api.js';
+import { isNotFound } from '../api/errors.js';
+import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
+import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';
+import { RateBudget } from './budget.js';
+import { systemClock, type Clock } from './clock.js';
+import {
+  asArray,
+  optionsFor,
+  retryOptions,
+  slug,
+  variantAt,
+  variantCombinations,
+  variantFromResult,
+  type TriggerJob,
+  type UserExecuteOptions,
+} from './execute.js';
+import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
+import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
+import type { RepoTest } from './test-files.js';
+import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from './types.js';
+
+/** Where the engine writes progress (already redacted text). */
+export interface RunLog {
+  info(line: string): void;
+  warning(line: string): void;
+  /** A collapsible group: a title line and its body lines. */
+  group(title: string, lines: string[]): void;
+  debug?(line: string): void;
+}
+
+/** What to run and how to wait (a subset of `ActionInputs`). */
+export interface RunPlan {
+  suiteIds: string[];
+  folderIds: string[];
+  testIds: string[];
+  repoTests: RepoTest[];
+  organizationId: string | null;
+  execute: UserExecuteOptions;
+  /** Each start URL is a separate execute; empty: the suite's or test's own. */
+  startUrls: string[];
+  wait: boolean;
+  /** Overall deadline, ms after `startedAtMs`. */
+  timeoutMs: number;
+  cancelOnTimeout: boolean;
+  /** 0 to 3. */
+  retryFailed: number;
+}
+
+export interface EngineOptions {
+  api: GhostInspectorApi;
+  clock?: Clock;
+  budget?: RateBudget;
+  log?: RunLog;
+  /** Workflow cancel: when it fires, active runs are cancelled at once and the engine returns. */
+  signal?: AbortSignal;
+  /** Base of web app links (default `https://app.ghostinspector.com`). */
+  appUrl?: string;
+  /** Execute requests in flight at once (default 4). */
+  triggerConcurrency?: number;
+  /** How long a "not found" answer right after a trigger is retried, ms (default 30000). */
+  notFoundGraceMs?: number;
+  /** Heartbeat period, ms (default 60000). */
+  heartbeatMs?: number;
+  /** Consecutive failed polls before a run is given up as `error` (default 6). */
+  maxPollErrors?: number;
+  /** Action start (ms since epoch); the deadline counts from it. Default: now. */
+  startedAtMs?: number;
+  /** Timeout of each cancel request after a workflow cancel, ms (default 4000). */
+  signalCancelTimeoutMs?: number;
+}
+
+export const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+
+/** A remote result the engine may have to cancel. */
+interface Remote {
+  type: 'suite' | 'test';
+  id: string;
+  active: boolean;
+}
+
+/** One run being waited for. */
+interface Handle {
+  run: SuiteRun;
+  remote: Remote;
+  triggeredAtMs: number;
+  historyKey: string | null;
+  delayMs: number;
+  done: boolean;
+  /** True once the first result is over and `run.tests` holds it (retries may still be going). */
+  settled: boolean;
+  /** For retries of tests and files. */
+  job: TriggerJob;
+  /** The last test result seen (kind test/file). */
+  lastResult?: TestResult;
+}
+
+const noopLog: RunLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function variantLabel(v: Variant): string {
+  const parts = [
+    v.browser,
+    v.region,
+    v.viewport,
+    v.startUrl,
+    v.dataRow !== undefined ? `row ${v.dataRow + 1}` : '',
+  ].filter((p): p is string => !!p);
+  return parts.length ? ` [${parts.join(' · ')}]` : '';
+}
+
+const STATE_MARK: Record<TestState, string> = {
+  passed: '✓ passed',
+  failed: '✗ failed',
+  flaky: '~ flaky',
+  'timed-out': '⏱ timed out',
+  cancelled: '⊘ cancelled',
+  error: '! error',
+};
+
+/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
+export function isSuiteResultOver(result: SuiteResult): boolean {
+  if (result.passing !== null && result.passing !== undefined) return true;
+  if (result.status === STATUS_CANCELLED) return true;
+  const finished = result.dateExecutionFinished;
+  return !!finished && !finished.startsWith('1970-');
+}
+
+/**
+ * Runs everything in `plan` and returns the run model. Never throws for a remote problem: each shows as a
+ * run or test in state `error` with a redacted sentence. Returns early (with `interrupted`) at the deadline
+ * or when `options.signal` fires.
+ */
+export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<RunSummary> {
+  const engine = new Engine(plan, options);
+  return engine.run();
+}
+
+class Engine {
+  private readonly api: GhostInspectorApi;
+  private readonly clock: Clock;
+  private readonly budget: RateBudget;
+  private readonly log: RunLog;
+  private readonly appUrl: string;
+  private readonly startedAtMs: number;
+  private readonly deadlineMs: number;
+  /** Fires at the deadline or on a workflow cancel: every wait stops. */
+  private readonly stop = new AbortController();
+  private stopReason: 'deadline' | 'signal' | null = null;
+  private readonly runs: SuiteRun[] = [];
+  private readonly handles: Handle[] = [];
+  private readonly remotes = new Set<Remote>();
+  private readonly histories = new Map<string, Promise<ExpectedWindow | null>>();
+  private triggerSlots: number;
+  private readonly slotWaiters: Array<() => void> = [];
+  private counter = new Map<string, number>();
+  private finishedTests = 0;
+
+  constructor(
+    private readonly plan: RunPlan,
+    private readonly options: EngineOptions,
+  ) {
+    this.api = options.api;
+    this.clock = options.clock ?? systemClock;
+    this.budget = options.budget ?? new RateBudget({ clock: this.clock });
+    this.log = options.log ?? noopLog;
+    this.appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
+    this.startedAtMs = options.startedAtMs ?? this.clock.now();
+    this.deadlineMs = this.startedAtMs + plan.timeoutMs;
+    this.triggerSlots = options.triggerConcurrency ?? 4;
+  }
+
+  async run(): Promise<RunSummary> {
+    const onSignal = (): void => this.halt('signal');
+    if (this.options.signal?.aborted) this.halt('signal');
+    this.options.signal?.addEventListener('abort', onSignal, { once: true });
+    const deadlineTimer = this.watchDeadline();
+    try {
+      await this.triggerAll();
+      if (this.plan.wait && this.stopReason === null) {
+        const heartbeat = this.heartbeat();
+        await Promise.all(this.handles.map((h) => this.follow(h)));
+        this.quietHeartbeat = true;
+        void heartbeat;
+      }
+      if (this.stopReason === 'signal') await this.cancelForSignal();
+      else if (this.stopReason === 'deadline' && this.plan.wait) await this.settleAtDeadline();
+    } finally {
+      this.options.signal?.removeEventListener('abort', onSignal);
+      this.finishedAll.abort();
+      void deadlineTimer;
+    }
+    return {
+      runs: this.runs,
+      startedAt: iso(this.startedAtMs),
+      finishedAt: iso(this.clock.now()),
+      ...(this.stopReason ? { interrupted: this.stopReason } : {}),
+      appUrl: this.appUrl,
+    };
+  }
+
+  // --- stopping -------------------------------------------------------------------------------------
+
+  /** Aborted when the engine is done, to end the deadline watch and the heartbeat. */
+  private readonly finishedAll = new AbortController();
+  private quietHeartbeat = false;
+
+  private halt(reason: 'deadline' | 'signal'): void {
+    if (this.stopReason === 'signal') return;
+    this.stopReason = reason;
+    this.stop.abort();
+  }
+
+  private async watchDeadline(): Promise<void> {
+    const remaining = this.deadlineMs - this.clock.now();
+    await this.clock.sleep(remaining, this.finishedAll.signal);
+    if (this.finishedAll.signal.aborted) return;
+    if (this.handles.some((h) => !h.done) || this.triggering) {
+      this.log.warning(
+        `Timeout: ${Math.round(this.plan.timeoutMs / 600) / 100} min passed with runs still going; stopping the wait.`,
+      );
+      this.halt('deadline');
+    }
+  }
+
+  private async heartbeat(): Promise<void> {
+    const period = this.options.heartbeatMs ?? 60_000;
+    for (;;) {
+      await this.clock.sleep(period, this.finishedAll.signal);
+      if (this.stop.signal.aborted || this.finishedAll.signal.aborted || this.quietHeartbeat) return;
+      const running = this.handles.filter((h) => !h.done).length;
+      if (running === 0) return;
+      const elapsed = Math.round((this.clock.now() - this.startedAtMs) / 1000);
+      this.log.info(
+        `… ${running} run${running === 1 ? '' : 's'} still going, ${this.finishedTests} test${this.finishedTests === 1 ? '' : 's'} finished (${elapsed} s).`,
+      );
+    }
+  }
+
+  // --- triggering -----------------------------------------------------------------------------------
+
+  private triggering = false;
+
+  private async slot<T>(task: () => Promise<T>): Promise<T> {
+    while (this.triggerSlots <= 0) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    this.triggerSlots -= 1;
+    try {
+      return await task();
+    } finally {
+      this.triggerSlots += 1;
+      this.slotWaiters.shift()?.();
+    }
+  }
+
+  private nextKey(base: string): string {
+    const n = this.counter.get(base) ?? 0;
+    this.counter.set(base, n + 1);
+    return `${base}-${n}`;
+  }
+
+  private async triggerAll(): Promise<void> {
+    this.triggering = true;
+    try {
+      const suiteIds = [...this.plan.suiteIds];
+      for (const folderId of this.plan.folderIds) {
+        if (this.stopReason) break;
+        try {
+          await this.budget.acquire(this.stop.signal);
+          const suites = await this.api.listFolderSuites(folderId);
+          this.log.info(`Folder ${folderId}: ${suites.length} suite${suites.length === 1 ? '' : 's'}.`);
+          for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
+        } catch (error) {
+          if (this.stopReason) break;
+          this.runs.push({
+            kind: 'suite',
+            key: this.nextKey(`folder-${folderId}`),
+            suiteId: null,
+            suiteName: `Folder ${folderId}`,
+            variant: {},
+            triggeredAt: iso(this.clock.now()),
+            endedAt: iso(this.clock.now()),
+            tests: [],
+            error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}`,
+          });
+          this.log.warning(`Folder ${folderId}: ${messageOf(error)}`);
+        }
+      }
+      const starts: Array<string | undefined> = this.plan.startUrls.length
+        ? this.plan.startUrls
+        : [undefined];
+      const jobs: TriggerJob[] = [];
+      for (const startUrl of starts) {
+        const s = startUrl === undefined ? {} : { startUrl };
+        for (const suiteId of suiteIds) jobs.push({ kind: 'suite', suiteId, ...s });
+        for (const testId of this.plan.testIds) jobs.push({ kind: 'test', testId, ...s });
+        for (const t of this.plan.repoTests) {
+          jobs.push({
+            kind: 'file',
+            file: t.file,
+            index: t.index,
+            name: t.name,
+            definition: t.definition,
+            ...s,
+          });
+        }
+      }
+      await Promise.all(jobs.map((job) => this.slot(() => this.trigger(job))));
+    } finally {
+      this.triggering = false;
+    }
+  }
+
+  private async send(job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
+    if (job.kind === 'suite') return this.api.executeSuite(job.suiteId, options);
+    if (job.kind === 'test') return this.api.executeTest(job.testId, options);
+    return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options);
+  }
+
+  private async trigger(job: TriggerJob): Promise<void> {
+    // A workflow cancel or the deadline stops new triggers; a trigger in flight is never aborted (it may
+    // have started runs, which are then cancelled).
+    if (this.stopReason) return;
+    try {
+      await this.budget.acquire(this.stop.signal);
+    } catch {
+      return;
+    }
+    if (this.stopReason) return;
+    const options = optionsFor(job, this.plan.execute);
+    const base =
+      job.kind === 'suite'
+        ? `suite-${job.suiteId}`
+        : job.kind === 'test'
+          ? `test-${job.testId}`
+          : `file-${slug(job.file)}-${job.index}`;
+    const now = this.clock.now();
+    const label =
+      job.kind === 'suite'
+        ? `suite ${job.suiteId}`
+        : job.kind === 'test'
+          ? `test ${job.testId}`
+          : `${job.file} "${job.name}"`;
+    let data: unknown;
+    try {
+      data = await this.send(job, options);
+    } catch (error) {
+      this.runs.push({
+        kind: job.kind,
+        key: this.nextKey(base),
+        suiteId: job.kind === 'suite' ? job.suiteId : null,
+        suiteName:
+          job.kind === 'file'
+            ? job.file
+            : job.kind === 'suite'
+              ? `Suite ${job.suiteId}`
+              : `Test ${job.testId}`,
+        ...(job.kind === 'test' ? { testId: job.testId } : {}),
+        ...(job.kind === 'file' ? { file: job.file, testId: null } : {}),
+        variant: job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
+        triggeredAt: iso(now),
+        endedAt: iso(this.clock.now()),
+        tests: [],
+        error: `Could not start ${label}: ${messageOf(error)}`,
+      });
+      this.log.warning(`Could not start ${label}: ${messageOf(error)}`);
+      return;
+    }
+    const combos = variantCombinations(options);
+    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+    const results = asArray<SuiteResult | TestResult>(data);
+    if (results.length === 0) {
+      this.runs.push({
+        kind: job.kind,
+        key: this.nextKey(base),
+        suiteId: job.kind === 'suite' ? job.suiteId : null,
+        suiteName: job.kind === 'file' ? job.file : label,
+        variant: {},
+        triggeredAt: iso(now),
+        endedAt: iso(this.clock.now()),
+        tests: [],
+        error: `The execute of ${label} answered no result.`,
+      });
+      return;
+    }
+    results.forEach((result, i) => {
+      const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+      this.addHandle(job, result, variant, now, options.delay ?? 0);
+    });
+    this.log.info(
+      `Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${results.map((r) => r._id).join(', ')}).`,
+    );
+  }
+
+  private addHandle(
+    job: TriggerJob,
+    result: SuiteResult | TestResult,
+    variant: Variant,
+    now: number,
+    delayMs: number,
+  ) {
+    let run: SuiteRun;
+    let historyKey: string | null = null;
+    if (job.kind === 'suite') {
+      const sr = result as SuiteResult;
+      run = {
+        kind: 'suite',
+        key: this.nextKey(`suite-${job.suiteId}`),
+        suiteId: job.suiteId,
+        suiteName: sr.name || sr.suite?.name || `Suite ${job.suiteId}`,
+        variant,
+        suiteResultId: sr._id,
+        suiteResult: sr,
+        triggeredAt: iso(now),
+        tests: [],
+      };
+      historyKey = `suite:${job.suiteId}`;
+    } else {
+      const tr = result as TestResult;
+      const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
+      run = {
+        kind: job.kind,
+        key: this.nextKey(base),
+        suiteId: job.kind === 'test' ? (tr.test?.suite ?? null) : null,
+        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+        testId: job.kind === 'test' ? job.testId : null,
+        ...(job.kind === 'file' ? { file: job.file } : {}),
+        variant,
+        triggeredAt: iso(now),
+        tests: [],
+      };
+      if (job.kind === 'test') historyKey = `test:${job.testId}`;
+    }
+    const remote: Remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
+    this.remotes.add(remote);
+    this.runs.push(run);
+    this.handles.push({
+      run,
+      remote,
+      triggeredAtMs: now,
+      historyKey,
+      delayMs,
+      done: false,
+      settled: false,
+      job,
+      ...(job.kind !== 'suite' ? { lastResult: result as TestResult } : {}),
+    });
+  }
+
+  // --- waiting --------------------------------------------------------------------------------------
+
+  /** The expected window of a suite or test, from its last 5 results (read once per suite or test). */
+  private history(key: string | null, delayMs: number): Promise<ExpectedWindow | null> {
+    if (!key) return Promise.resolve(null);
+    let samples = this.histories.get(key);
+    if (!samples) {
+      samples = (async () => {
+        const [type, id] = key.split(':') as ['suite' | 'test', string];
+        try {
+          await this.budget.acquire(this.stop.signal);
+          const results =
+            type === 'suite'
+              ? await this.api.listSuiteResults(id, { count: 5 }, { signal: this.stop.signal })
+              : await this.api.listTestResults(id, { count: 5 }, { signal: this.stop.signal });
+          const durations = results.map((r) => wallTimeMs(r)).filter((n): n is number => n !== null);
+          return expectedWindow(durations, 0);
+        } catch {
+          return null;
+        }
+      })();
+      this.histories.set(key, samples);
+    }
+    return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
+  }
+
+  /**
+   * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
+   * @returns the last answer, or null when the wait stopped or the result could not be had.
+   */
+  private async pollRemote<T extends SuiteResult | TestResult>(
+    remote: Remote,
+    triggeredAtMs: number,
+    window: ExpectedWindow | null,
+    get: (signal: AbortSignal) => Promise<T>,
+    isOver: (value: T) => boolean,
+    onProblem: (reason: string) => void,
+  ): Promise<T | null> {
+    const grace = this.options.notFoundGraceMs ?? 30_000;
+    const maxErrors = this.options.maxPollErrors ?? 6;
+    let polls = 0;
+    let lastIntervalMs = 0;
+    let errors = 0;
+    let forceDelay: number | null = null;
+    for (;;) {
+      const elapsedMs = this.clock.now() - triggeredAtMs;
+      const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
+      lastIntervalMs = next.intervalMs;
+      await this.clock.sleep(forceDelay ?? next.delayMs, this.stop.signal);
+      forceDelay = null;
+      if (this.stop.signal.aborted) return null;
+      try {
+        await this.budget.acquire(this.stop.signal);
+      } catch {
+        return null;
+      }
+      polls += 1;
+      try {
+        const value = await get(this.stop.signal);
+        errors = 0;
+        if (isOver(value)) {
+          remote.active = false;
+          return value;
+        }
+      } catch (error) {
+        if (this.stop.signal.aborted) return null;
+        if (isNotFound(error) && this.clock.now() - triggeredAtMs < grace) {
+          forceDelay = 1_000;
+          continue;
+        }
+        errors += 1;
+        this.log.debug?.(`Poll of ${remote.type} result ${remote.id} failed: ${messageOf(error)}`);
+        if (isNotFound(error) || errors >= maxErrors) {
+          onProblem(`Its result could not be read: ${messageOf(error)}`);
+          return null;
+        }
+        forceDelay = Math.min(10_000, 1_000 * 2 ** errors);
+      }
+    }
+  }
+
+  private async follow(handle: Handle): Promise<void> {
+    const window = await this.history(handle.historyKey, handle.delayMs);
+    if (handle.remote.type === 'suite') await this.followSuite(handle, window);
+    else await this.followTest(handle, window);
+  }
+
+  private async followSuite(handle: Handle, window: ExpectedWindow | null): Promise<void> {
+    const id = handle.remote.id;
+    const result = await this.pollRemote<SuiteResult>(
+      handle.remote,
+      handle.triggeredAtMs,
+      window,
+      (signal) => this.api.getSuiteResult(id, { signal }),
+      isSuiteResultOver,
+      (reason) => (handle.run.error = reason),
+    );
+    if (!result) {
+      if (!this.stop.signal.aborted) this.end(handle);
+      return;
+    }
+    handle.run.suiteResult = result;
+    if (result.name) handle.run.suiteName = result.name;
+    const tests = await this.listSuiteTests(id);
+    if (tests === null) {
+      if (!this.stop.signal.aborted) {
+        handle.run.error = 'The test results of the suite result could not be listed.';
+        this.end(handle);
+      }
+      return;
+    }
+    const cancelled = result.passing === null;
+    handle.run.tests = tests.map((r) => this.testRunOf(r, cancelled ? 'cancelled' : 'error'));
+    if (tests[0]) handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
+    handle.settled = true;
+    for (const t of handle.run.tests) this.report(handle.run, t);
+    await this.retryFailures(handle);
+    this.end(handle);
+  }
+
+  private async followTest(handle: Handle, window: ExpectedWindow | null): Promise<void> {
+    const id = handle.remote.id;
+    const result = await this.pollRemote<TestResult>(
+      handle.remote,
+      handle.triggeredAtMs,
+      window,
+      (signal) => this.api.getTestResult(id, { signal }),
+      (r) => {
+        handle.lastResult = r;
+        return classifyTestResult(r) !== 'running';
+      },
+      (reason) => (handle.run.error = reason),
+    );
+    if (!result) {
+      if (!this.stop.signal.aborted) {
+        handle.run.tests = [
+          {
+            testId: handle.run.testId ?? null,
+            testName: handle.lastResult?.name || this.nameOf(handle.job),
+            state: 'error',
+            result: null,
+            attempts: [],
+            error: handle.run.error,
+          },
+        ];
+        this.end(handle);
+      }
+      return;
+    }
+    handle.run.variant = variantFromResult(handle.run.variant, result);
+    const testRun = this.testRunOf(result, 'error');
+    if (handle.job.kind === 'file') testRun.testName = result.name || handle.job.name;
+    handle.run.tests = [testRun];
+    handle.settled = true;
+    this.report(handle.run, testRun);
+    await this.retryFailures(handle);
+    this.end(handle);
+  }
+
+  private nameOf(job: TriggerJob): string {
+    return job.kind === 'file'
+      ? job.name
+      : job.kind === 'test'
+        ? `Test ${job.testId}`
+        : `Suite ${job.suiteId}`;
+  }
+
+  private end(handle: Handle): void {
+    handle.done = true;
+    handle.remote.active = false;
+    handle.run.endedAt = iso(this.clock.now());
+  }
+
+  /** Every test result of a suite result, in pages of 50; null when the listing failed or was stopped. */
+  private async listSuiteTests(
+    suiteResultId: string,
+    signal = this.stop.signal,
+  ): Promise<TestResult[] | null> {
+    const all: TestResult[] = [];
+    for (let offset = 0; ; offset += 50) {
+      let page: TestResult[] | null = null;
+      for (let attempt = 0; attempt < 3 && page === null; attempt++) {
+        try {
+          await this.budget.acquire(signal);
+          page = await this.api.listSuiteResultTestResults(suiteResultId, { count: 50, offset }, { signal });
+        } catch (error) {
+          if (signal.aborted) return null;
+          this.log.debug?.(`Listing the tests of suite result ${suiteResultId} failed: ${messageOf(error)}`);
+          await this.clock.sleep(1_000 * (attempt + 1), signal);
+        }
+      }
+      if (page === null) return null;
+      all.push(...page);
+      if (page.length < 50) return all;
+    }
+  }
+
+  private testRunOf(result: TestResult, ifRunning: TestState): TestRun {
+    const state = classifyTestResult(result);
+    const run: TestRun = {
+      testId: result.test?._id ?? null,
+      testName: result.name || result.test?.name || 'Test',
+      state: state === 'running' ? ifRunning : state,
+      result,
+      attempts: [],
+      url: `${this.appUrl}/results/${result._id}`,
+    };
+    if (state === 'running') run.error = 'The suite ended before this test finished.';
+    else if (state === 'error') run.error = 'The test result ended without a verdict.';
+    return run;
+  }
+
+  /** The grouped progress line of one finished test. */
+  private report(run: SuiteRun, test: TestRun, first = true): void {
+    if (first) this.finishedTests += 1;
+    const seconds = test.result?.executionTime
+      ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s`
+      : '';
+    const title = `${STATE_MARK[test.state]}  ${test.testName}${variantLabel(run.variant)}${seconds}`;
+    const lines: string[] = [];
+    if (run.kind === 'suite') lines.push(`Suite: ${run.suiteName}`);
+    if (run.file) lines.push(`File: ${run.file}`);
+    if (test.url) lines.push(`Result: ${test.url}`);
+    const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
+    if (failing) {
+      lines.push(
+        `Failing step ${failing.sequence + 1}: ${failing.command} ${typeof failing.target === 'string' ? failing.target : failing.target.map((t) => t.selector).join(' || ')}`,
+      );
+      if (failing.error) lines.push(`Error: ${failing.error}`);
+    }
+    if (test.error) lines.push(test.error);
+    if (test.attempts.length) lines.push(`Attempts before: ${test.attempts.length}`);
+    this.log.group(title, lines);
+  }
+
+  // --- retry-failed ---------------------------------------------------------------------------------
+
+  private async retryFailures(handle: Handle): Promise<void> {
+    if (this.plan.retryFailed <= 0) return;
+    const failed = handle.run.tests.filter((t) => t.state === 'failed');
+    await Promise.all(failed.map((t) => this.retryTest(handle, t)));
+  }
+
+  private async retryTest(handle: Handle, test: TestRun): Promise<void> {
+    const job = handle.job;
+    const testId = job.kind === 'file' ? null : test.testId;
+    if (job.kind !== 'file' && !testId) return;
+    const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
+    const options = retryOptions(this.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+    for (let attempt = 1; attempt <= this.plan.retryFailed; attempt++) {
+      if (this.stop.signal.aborted) return;
+      const label = `${test.testName}${variantLabel(variant)}`;
+      this.log.info(
+        `Re-running failed test ${label} (attempt ${attempt + 1} of ${this.plan.retryFailed + 1}).`,
+      );
+      let started: TestResult | undefined;
+      const triggeredAtMs = this.clock.now();
+      try {
+        started = await this.slot(async () => {
+          await this.budget.acquire(this.stop.signal);
+          const data =
+            job.kind === 'file'
+              ? await this.api.executeOnDemand(
+                  this.plan.organizationId ?? '',
+                  job.definition as TestDefinition,
+                  options,
+                )
+              : await this.api.executeTest(testId as string, options);
+          return asArray<TestResult>(data)[0];
+        });
+      } catch (error) {
+        if (this.stop.signal.aborted) return;
+        this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
+        return;
+      }
+      if (!started) return;
+      const startedId = started._id;
+      const remote: Remote = { type: 'test', id: startedId, active: true };
+      this.remotes.add(remote);
+      const window = await this.history(testId ? `test:${testId}` : null, 0);
+      const result = await this.pollRemote<TestResult>(
+        remote,
+        triggeredAtMs,
+        window,
+        (signal) => this.api.getTestResult(startedId, { signal }),
+        (r) => classifyTestResult(r) !== 'running',
+        (reason) => this.log.warning(`Re-run of ${label}: ${reason}`),
+      );
+      if (!result) return;
+      const state = classifyTestResult(result);
+      if (test.result) test.attempts.push(test.result);
+      test.result = result;
+      test.url = `${this.appUrl}/results/${result._id}`;
+      if (state === 'passed') {
+        test.state = 'flaky';
+        this.report(handle.run, test, false);
+        return;
+      }
+      if (state !== 'failed') {
+        test.state = state === 'running' ? 'error' : state;
+        this.report(handle.run, test, false);
+        return;
+      }
+    }
+    this.report(handle.run, test, false);
+  }
+
+  // --- deadline and workflow cancel -----------------------------------------------------------------
+
+  private async cancelRemote(remote: Remote, signal?: AbortSignal): Promise<SuiteResult | TestResult | null> {
+    try {
+      const result =
+        remote.type === 'suite'
+          ? await this.api.cancelSuiteResult(remote.id, { signal })
+          : await this.api.cancelTestResult(remote.id, { signal });
+      remote.active = false;
+      return result;
+    } catch (error) {
+      this.log.warning(`Could not cancel ${remote.type} result ${remote.id}: ${messageOf(error)}`);
+      return null;
+    }
+  }
+
+  /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
+  private async settleAtDeadline(): Promise<void> {
+    // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
+    for (const handle of this.handles.filter((h) => !h.done && h.settled)) this.end(handle);
+    const open = this.handles.filter((h) => !h.done);
+    const settle = new AbortController();
+    const timer = setTimeout(() => settle.abort(), 60_000);
+    try {
+      if (this.plan.cancelOnTimeout) {
+        const active = [...this.remotes].filter((r) => r.active);
+        await Promise.all(
+          active.map(async (r) => {
+            await this.budget.acquire();
+            return this.cancelRemote(r, settle.signal);
+          }),
+        );
+      }
+      await Promise.all(
+        open.map(async (handle) => {
+          handle.run.timedOut = true;
+          handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
+          handle.run.error = `Still running at the timeout (${this.plan.timeoutMs / 60_000} min)${handle.run.cancelled ? '; cancelled' : ''}.`;
+          if (handle.remote.type === 'suite') {
+            const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
+            handle.run.tests = (tests ?? []).map((r) => {
+              const t = this.testRunOf(r, 'timed-out');
+              if (t.state === 'cancelled' && handle.run.cancelled) t.state = 'timed-out';
+              if (t.state === 'timed-out') t.error = 'Still running at the timeout.';
+              return t;
+            });
+          } else {
+            const last = handle.lastResult ?? null;
+            handle.run.tests = [
+              {
+                testId: handle.run.testId ?? null,
+                testName: last?.name || this.nameOf(handle.job),
+                state: 'timed-out',
+                result: last,
+                attempts: [],
+                error: 'Still running at the timeout.',
+                ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+              },
+            ];
+          }
+          for (const t of handle.run.tests) if (t.state === 'timed-out') this.report(handle.run, t);
+          handle.done = true;
+          handle.run.endedAt = iso(this.clock.now());
+        }),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** On a workflow cancel: cancel every active remote run at once (no budget wait), then mark them. */
+  private async cancelForSignal(): Promise<void> {
+    const active = [...this.remotes].filter((r) => r.active);
+    if (active.length > 0) {
+      this.log.warning(
+        `Workflow cancelled: cancelling ${active.length} remote run${active.length === 1 ? '' : 's'}.`,
+      );
+    }
+    const timeoutMs = this.options.signalCancelTimeoutMs ?? 4_000;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const answers = await Promise.all(active.map((r) => this.cancelRemote(r, controller.signal)));
+      const byId = new Map<string, SuiteResult | TestResult>();
+      active.forEach((r, i) => {
+        const a = answers[i];
+        if (a) byId.set(r.id, a);
+      });
+      for (const handle of this.handles.filter((h) => !h.done && h.settled)) this.end(handle);
+      for (const handle of this.handles.filter((h) => !h.done)) {
+        handle.run.cancelled = true;
+        handle.run.error = 'Cancelled with the workflow.';
+        const answer = byId.get(handle.remote.id);
+        if (handle.remote.type === 'suite') {
+          if (answer) handle.run.suiteResult = answer as SuiteResult;
+        } else {
+          const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
+          handle.run.tests = [
+            {
+              testId: handle.run.testId ?? null,
+              testName: last?.name || this.nameOf(handle.job),
+              state: 'cancelled',
+              result: last,
+              attempts: [],
+              error: 'Cancelled with the workflow.',
+              ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+            },
+          ];
+        }
+        handle.done = true;
+        handle.run.endedAt = iso(this.clock.now());
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

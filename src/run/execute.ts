@@ -1,0 +1,132 @@
+/**
+ * What to trigger and with which execute parameters (contract "Execute parameters (suite and test)" and
+ * "Execute responses"; service facts: with `immediate=1` one result, or an array for several variants or a
+ * data file). Pure helpers; the engine (`engine.ts`) sends the requests.
+ */
+import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';
+import type { Variant } from './types.js';
+
+/** Execute options the user set, in the service's names (see `ActionInputs.execute`). */
+export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
+
+/** One execute request to send. */
+export type TriggerJob =
+  | { kind: 'suite'; suiteId: string; startUrl?: string }
+  | { kind: 'test'; testId: string; startUrl?: string }
+  | {
+      kind: 'file';
+      file: string;
+      index: number;
+      name: string;
+      definition: TestDefinition;
+      startUrl?: string;
+    };
+
+/** Parameters the contract allows on test execution only. */
+const TEST_ONLY: ReadonlyArray<keyof ExecuteOptions> = ['webhook', 'screenshotCompareBaselineResult'];
+
+/**
+ * The execute options of one trigger: the user's options, `startUrl` of the job, `immediate` (the action
+ * never holds a request open), minus the test-only parameters for a suite.
+ */
+export function optionsFor(job: TriggerJob, user: UserExecuteOptions): ExecuteOptions {
+  const options: ExecuteOptions = { ...user, immediate: true };
+  if (job.startUrl !== undefined) options.startUrl = job.startUrl;
+  if (job.kind === 'suite') for (const name of TEST_ONLY) delete options[name];
+  return options;
+}
+
+function asList(value: string | string[] | undefined): Array<string | undefined> {
+  if (value === undefined) return [undefined];
+  const list = Array.isArray(value) ? value : [value];
+  return list.length > 0 ? list : [undefined];
+}
+
+/**
+ * The variants one execute stands for, in the order the service answers: browser (outer), region, then
+ * viewport (inner). Dimensions the user did not vary are absent.
+ */
+export function variantCombinations(
+  options: Pick<ExecuteOptions, 'browser' | 'region' | 'viewport'>,
+): Variant[] {
+  const combos: Variant[] = [];
+  for (const browser of asList(options.browser)) {
+    for (const region of asList(options.region)) {
+      for (const viewport of asList(options.viewport)) {
+        const v: Variant = {};
+        if (browser !== undefined) v.browser = browser;
+        if (region !== undefined) v.region = region;
+        if (viewport !== undefined) v.viewport = viewport;
+        combos.push(v);
+      }
+    }
+  }
+  return combos;
+}
+
+/**
+ * The variant of the `index`-th element of an execute response: data rows (outer) × combinations (inner).
+ * @param hasRows whether a data file or data source was sent.
+ */
+export function variantAt(index: number, combos: Variant[], hasRows: boolean, startUrl?: string): Variant {
+  const n = Math.max(1, combos.length);
+  const v: Variant = { ...(combos[index % n] ?? {}) };
+  if (startUrl !== undefined) v.startUrl = startUrl;
+  if (hasRows) v.dataRow = Math.floor(index / n);
+  return v;
+}
+
+/** Corrects a variant from what a test result says it ran with (only for dimensions that were varied). */
+export function variantFromResult(variant: Variant, result: TestResult): Variant {
+  const v = { ...variant };
+  if (v.browser !== undefined && result.browser) v.browser = result.browser;
+  if (v.region !== undefined && result.region) v.region = result.region;
+  if (v.viewport !== undefined && result.viewportSize?.width && result.viewportSize?.height) {
+    v.viewport = `${result.viewportSize.width}x${result.viewportSize.height}`;
+  }
+  return v;
+}
+
+/** An execute response as a list (the service answers one object or an array). */
+export function asArray<T extends SuiteResult | TestResult>(data: T | T[] | unknown): T[] {
+  if (Array.isArray(data)) return data as T[];
+  return data && typeof data === 'object' ? [data as T] : [];
+}
+
+/**
+ * The options to re-run one failed test alone (`retry-failed`): the user's options minus data rows, with the
+ * failed run's variant (only the dimensions the user set) and, for a data row, that row's values as custom
+ * variables (read from the failed result's `variables`).
+ * @param reserved names that are execute parameters (never sent as variables).
+ */
+export function retryOptions(
+  user: UserExecuteOptions,
+  variant: Variant,
+  failed: TestResult | null,
+  reserved: ReadonlySet<string>,
+): ExecuteOptions {
+  const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
+  const options: ExecuteOptions = { ...rest, immediate: true };
+  if (user.browser !== undefined && variant.browser) options.browser = variant.browser;
+  if (user.region !== undefined && variant.region) options.region = variant.region;
+  if (user.viewport !== undefined && variant.viewport) options.viewport = variant.viewport;
+  if (variant.startUrl !== undefined) options.startUrl = variant.startUrl;
+  if (variant.dataRow !== undefined && failed?.variables) {
+    const rowVariables: Record<string, string> = {};
+    for (const [name, value] of Object.entries(failed.variables)) {
+      if (!reserved.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) rowVariables[name] = String(value);
+    }
+    options.variables = { ...rowVariables, ...(user.variables ?? {}) };
+  }
+  return options;
+}
+
+/** A file-name-safe slug of a repository path. */
+export function slug(text: string): string {
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'file'
+  );
+}
