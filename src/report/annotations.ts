@@ -1,0 +1,153 @@
+/**
+ * Workflow annotations from the report model, within GitHub's limits (service facts, "The GitHub
+ * platform": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
+ * 4096 characters).
+ *
+ * - error: one per test that fails the run (failed, error, timed out under `failOnTimeout`, screenshot
+ *   comparison failed under `failOnScreenshotCompare`); title `suite › test [variant]`, message the failing
+ *   step (or error) and the result link.
+ * - warning: flaky tests, screenshot comparisons that failed without failing the run, timed-out tests that
+ *   do not fail the run, cancelled tests.
+ * - Past 10 of a level, the 10th annotation counts the rest and names as many as fit.
+ */
+import * as core from '@actions/core';
+
+import { comparisonLine, failureMessage } from './junit.js';
+import type { Report, ReportSuiteRun, ReportTest } from './model.js';
+import { allTests } from './model.js';
+import { cleanText, truncate } from './text.js';
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice';
+
+export interface Annotation {
+  level: AnnotationLevel;
+  title: string;
+  message: string;
+}
+
+/** Annotations GitHub keeps per level and step. */
+export const MAX_ANNOTATIONS_PER_LEVEL = 10;
+/** Longest message GitHub keeps, in characters. */
+export const MAX_ANNOTATION_MESSAGE = 4096;
+/** Longest title we write, in characters. */
+export const MAX_ANNOTATION_TITLE = 255;
+
+/**
+ * Renders the annotations of a report (pure): at most {@link MAX_ANNOTATIONS_PER_LEVEL} per level, errors
+ * first, messages at most {@link MAX_ANNOTATION_MESSAGE} characters.
+ * @param report the report model
+ */
+export function renderAnnotations(report: Report): Annotation[] {
+  const errors: Annotation[] = [];
+  const warnings: Annotation[] = [];
+  for (const { run, test } of allTests(report)) {
+    if (test.failing) {
+      errors.push(annotation('error', run, test, errorMessage(report, test)));
+    } else if (test.state === 'flaky') {
+      warnings.push(annotation('warning', run, test, flakyMessage(test)));
+    } else if (test.screenshotCompareFailed) {
+      warnings.push(
+        annotation(
+          'warning',
+          run,
+          test,
+          `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`,
+        ),
+      );
+    } else if (test.state === 'timed-out') {
+      warnings.push(
+        annotation(
+          'warning',
+          run,
+          test,
+          `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`,
+        ),
+      );
+    } else if (test.state === 'cancelled') {
+      warnings.push(
+        annotation(
+          'warning',
+          run,
+          test,
+          `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`,
+        ),
+      );
+    }
+  }
+  return [...cap(errors, 'error', 'failing tests'), ...cap(warnings, 'warning', 'warnings')];
+}
+
+/**
+ * Emits annotations through `core.error`, `core.warning` and `core.notice`.
+ * @param list the output of {@link renderAnnotations}
+ */
+export function emitAnnotations(list: Annotation[]): void {
+  for (const a of list) {
+    const props = { title: a.title };
+    if (a.level === 'error') core.error(a.message, props);
+    else if (a.level === 'warning') core.warning(a.message, props);
+    else core.notice(a.message, props);
+  }
+}
+
+function annotation(
+  level: AnnotationLevel,
+  run: ReportSuiteRun,
+  test: ReportTest,
+  message: string,
+): Annotation {
+  return {
+    level,
+    title: truncate(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
+    message: truncate(cleanText(message), MAX_ANNOTATION_MESSAGE),
+  };
+}
+
+function titleOf(run: ReportSuiteRun, test: ReportTest): string {
+  return `${run.suiteName} › ${test.name}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
+}
+
+function errorMessage(report: Report, test: ReportTest): string {
+  let message: string;
+  if (test.state === 'failed' || test.state === 'error') message = failureMessage(test);
+  else if (test.state === 'timed-out')
+    message = `Timed out: ${test.error ?? 'still running at the deadline'}`;
+  else message = comparisonLine(test);
+  if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
+    message += `\n${comparisonLine(test)}`;
+  }
+  return message + linkSuffix(test);
+}
+
+function flakyMessage(test: ReportTest): string {
+  const first = test.attempts.find((a) => a.passing === false) ?? test.attempts[0];
+  const why = first?.failingStep
+    ? `Step #${first.failingStep.sequence + 1} ${first.failingStep.command}: ${first.failingStep.error}`
+    : (first?.error ?? 'failed');
+  const parts = [`Flaky: passed on attempt ${test.attempts.length + 1} after failing (${why}).`];
+  if (test.screenshotCompareFailed) parts.push(comparisonLine(test));
+  return parts.join('\n') + linkSuffix(test);
+}
+
+function linkSuffix(test: ReportTest): string {
+  return test.resultUrl ? `\n${test.resultUrl}` : '';
+}
+
+function oneLine(text: string): string {
+  return cleanText(text).replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+/** Keeps at most 10: past that, the 10th counts the rest and names as many as fit. */
+function cap(list: Annotation[], level: AnnotationLevel, what: string): Annotation[] {
+  if (list.length <= MAX_ANNOTATIONS_PER_LEVEL) return list;
+  const kept = list.slice(0, MAX_ANNOTATIONS_PER_LEVEL - 1);
+  const rest = list.slice(MAX_ANNOTATIONS_PER_LEVEL - 1);
+  const names = rest.map((a) => `- ${a.title}`).join('\n');
+  const message = `${rest.length} more ${what} (GitHub shows at most ${MAX_ANNOTATIONS_PER_LEVEL} annotations of a kind per step); see the job summary and the JUnit file.\n${names}`;
+  kept.push({
+    level,
+    title: `${rest.length} more ${what}`,
+    message: truncate(message, MAX_ANNOTATION_MESSAGE),
+  });
+  return kept;
+}

@@ -1,0 +1,142 @@
+/**
+ * The opt-in pull-request comment: one sticky comment per pull request (and per key), found by a hidden
+ * marker and updated in place. Rendering is pure; {@link upsertPullRequestComment} talks to the GitHub REST
+ * API through `@actions/github` (`GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
+ * `POST /repos/{owner}/{repo}/issues/{n}/comments`, `PATCH /repos/{owner}/{repo}/issues/comments/{id}`).
+ */
+import { getOctokit } from '@actions/github';
+
+import type { Report } from './model.js';
+import { allTests } from './model.js';
+import { failureMessage } from './junit.js';
+import { escapeInline, formatDuration, plural, truncate } from './text.js';
+import { safeUrl } from './summary.js';
+
+/** The marker's base; a key (e.g. the job name) gives one comment per key. */
+export const COMMENT_MARKER_BASE = 'ghost-inspector-action';
+
+/** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
+export const MAX_COMMENT_CHARS = 60_000;
+
+/** Failures listed in the comment before "N more". */
+const MAX_LISTED_FAILURES = 20;
+
+/**
+ * The hidden marker of the sticky comment: `<!-- ghost-inspector-action -->`, or
+ * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`).
+ */
+export function commentMarker(key?: string): string {
+  const clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) : '';
+  return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
+}
+
+export interface PullRequestCommentOptions {
+  /** Per-job key of the sticky comment (see {@link commentMarker}). */
+  key?: string;
+  /** Link to the workflow run (its job summary holds the details). */
+  runUrl?: string;
+}
+
+/**
+ * Renders the pull-request comment (pure): the marker, the verdict with counts, and the failures (at most
+ * 20, each with its failing step and result link), then a link to the workflow run.
+ * @param report the report model
+ * @param options key of the sticky comment, link to the workflow run
+ * @returns Markdown of at most {@link MAX_COMMENT_CHARS} characters
+ */
+export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
+  const t = report.totals;
+  const icon = report.verdict === 'passed' ? '✅' : report.verdict === 'failed' ? '❌' : '🚫';
+  const counts = [
+    t.failed ? `${t.failed} failed` : '',
+    t.error ? plural(t.error, 'error') : '',
+    t.timedOut ? `${t.timedOut} timed out` : '',
+    `${t.passed} passed`,
+    t.flaky ? `${t.flaky} flaky` : '',
+    t.cancelled ? `${t.cancelled} cancelled` : '',
+  ].filter(Boolean);
+  const lines = [
+    commentMarker(options.key),
+    `### ${icon} Ghost Inspector: ${report.verdict}`,
+    '',
+    `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}.` +
+      (t.screenshotCompareFailed
+        ? ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed.`
+        : ''),
+  ];
+  const failing = [...allTests(report)].filter(({ test }) => test.failing);
+  if (failing.length > 0) {
+    lines.push('');
+    for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
+      const name = `${escapeInline(truncate(run.name, 200))} › ${escapeInline(truncate(test.name, 200))}`;
+      const href = test.resultUrl ? safeUrl(test.resultUrl) : '';
+      const title = href ? `<a href="${href}">${name}</a>` : name;
+      const why =
+        test.state === 'failed' || test.state === 'error' ? failureMessage(test) : failingReason(test);
+      lines.push(`- ${title}: ${escapeInline(truncate(why, 500))}`);
+    }
+    if (failing.length > MAX_LISTED_FAILURES)
+      lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
+  }
+  const runHref = options.runUrl ? safeUrl(options.runUrl) : '';
+  if (runHref) lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
+  return truncate(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
+}
+
+function failingReason(test: import('./model.js').ReportTest): string {
+  if (test.state === 'timed-out') return `timed out${test.error ? `: ${test.error}` : ''}`;
+  if (test.screenshotCompareFailed) return 'screenshot comparison failed';
+  return test.state;
+}
+
+export interface UpsertCommentOptions {
+  /** A token allowed to write issues / pull requests (`github-token`). */
+  token: string;
+  owner: string;
+  repo: string;
+  /** The pull request's number. */
+  issueNumber: number;
+  /** The comment's Markdown; the marker is prepended when missing. */
+  body: string;
+  /** REST API base, default `GITHUB_API_URL` or `https://api.github.com`. */
+  baseUrl?: string;
+  /** Per-job key of the sticky comment (see {@link commentMarker}). */
+  key?: string;
+}
+
+/**
+ * Creates the sticky comment on a pull request, or updates it in place when a comment holding its marker
+ * exists (every page of comments is searched; the oldest match wins, so a comment is never duplicated).
+ * @returns the comment id and whether it was created
+ * @throws the Octokit `RequestError` of a failed request (e.g. 403 when the token may not write)
+ */
+export async function upsertPullRequestComment(
+  options: UpsertCommentOptions,
+): Promise<{ id: number; created: boolean }> {
+  const marker = commentMarker(options.key);
+  const body = options.body.includes(marker) ? options.body : `${marker}\n${options.body}`;
+  const octokit = getOctokit(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
+  const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
+  let existing: number | undefined;
+  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    ...params,
+    per_page: 100,
+  })) {
+    const found = page.data.find((c) => typeof c.body === 'string' && c.body.includes(marker));
+    if (found) {
+      existing = found.id;
+      break;
+    }
+  }
+  if (existing !== undefined) {
+    await octokit.rest.issues.updateComment({
+      owner: options.owner,
+      repo: options.repo,
+      comment_id: existing,
+      body,
+    });
+    return { id: existing, created: false };
+  }
+  const created = await octokit.rest.issues.createComment({ ...params, body });
+  return { id: created.data.id, created: true };
+}
