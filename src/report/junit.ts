@@ -34,7 +34,7 @@ import junitReportBuilder from 'junit-report-builder';
 import type { Builder, TestCase } from 'junit-report-builder';
 
 import type { FailingStep, Report, ReportStep, ReportSuiteRun, ReportTest } from './model.js';
-import { cleanText, formatDuration, truncate } from './text.js';
+import { cleanText, formatDuration, redactUrl, truncate } from './text.js';
 
 /** The builder instance, whichever way the CommonJS default export arrives (Node, bundler, test runner). */
 const rootBuilder: Builder =
@@ -61,6 +61,7 @@ export function renderJUnit(report: Report): string {
     if (run.variant.browser) suite.property('browser', xmlAttr(run.variant.browser));
     if (run.variant.region) suite.property('region', xmlAttr(run.variant.region));
     if (run.variant.viewport) suite.property('viewport', xmlAttr(run.variant.viewport));
+    if (run.variant.startUrl) suite.property('startUrl', xmlAttr(redactUrl(run.variant.startUrl)));
     if (run.variant.dataRow !== undefined) suite.property('dataRow', String(run.variant.dataRow));
     for (const test of run.tests) {
       const testCase = suite.testCase();

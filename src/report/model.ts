@@ -148,7 +148,7 @@ export interface ReportSuiteRun {
   suiteName: string;
   suiteId: string | null;
   variant: Variant;
-  /** `firefox · eu-west-1 · 1280x800 · row 3` (data rows counted from 1); '' when nothing varied. */
+  /** `firefox · eu-west-1 · 1280x800 · row 3` (see {@link variantLabel}); '' when nothing varied. */
   variantLabel: string;
   suiteResultId?: string;
   /** `${appUrl}/suite-results/{id}`. */
@@ -220,12 +220,16 @@ export function buildReport(
   };
 }
 
-/** `firefox · eu-west-1 · 1280x800 · row 3`: the parts of a variant that were varied; data rows from 1. */
+/**
+ * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the parts of a variant that were
+ * varied (start URL without password); data rows counted from 1.
+ */
 export function variantLabel(variant: Variant): string {
   const parts: string[] = [];
   if (variant.browser) parts.push(cleanText(variant.browser));
   if (variant.region) parts.push(cleanText(variant.region));
   if (variant.viewport) parts.push(cleanText(variant.viewport));
+  if (variant.startUrl) parts.push(redactUrl(cleanText(variant.startUrl)));
   if (variant.dataRow !== undefined && variant.dataRow !== null) parts.push(`row ${variant.dataRow + 1}`);
   return parts.join(' · ');
 }

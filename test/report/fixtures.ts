@@ -331,6 +331,7 @@ function variantSpec(variant: Variant | undefined): Partial<ResultSpec> {
   const out: Partial<ResultSpec> = {};
   if (variant.browser) out.browser = variant.browser;
   if (variant.region) out.region = variant.region;
+  if (variant.startUrl) out.startUrl = variant.startUrl;
   if (variant.viewport) {
     const [w, h] = variant.viewport.split('x').map(Number);
     out.viewport = { width: w!, height: h! };

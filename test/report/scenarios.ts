@@ -270,6 +270,7 @@ function variants(): Scenario {
     { browser: 'chrome', region: 'us-east-1', viewport: '1280x800' },
     { browser: 'firefox', region: 'eu-west-1', viewport: '1280x800' },
     { browser: 'chrome', region: 'us-east-1', viewport: '375x667' },
+    { startUrl: 'https://deploy:s3cret@staging.shop.example.com/' },
   ];
   const runs = combos.map((variant, i) =>
     suiteRun(fx, {
