@@ -48,8 +48,13 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined | null>
   };
 }
 
-/** `apiKey=<value>` in a query string or form-encoded text, case-insensitive on the name. */
-const API_KEY_PARAM = /([?&;]|^)(apiKey=)[^&#\s"'<>]*/gi;
+/**
+ * `apiKey=<value>` in a query string or form-encoded text, case-insensitive on the name. The value ends at
+ * the characters that cannot be raw in an encoded query value (`&`, `#`, space, quotes, `<>`, and `:`, `;`,
+ * `,`, `)` that punctuate text around a URL). A raw key holding one of those is still hidden by the
+ * redactor built from the key itself.
+ */
+const API_KEY_PARAM = /([?&;]|^)(apiKey=)[^&#\s"'<>:;,)\]]*/gi;
 
 /**
  * Replace the value of every `apiKey` query parameter in a URL (or in any text holding URLs or query
