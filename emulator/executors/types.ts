@@ -10,6 +10,8 @@ import type { Step } from '../../src/api/types.js';
 export interface RunRequest {
   /** Test name (for logs). */
   testName: string;
+  /** The stored test's id; null or absent for an on-demand run (the simulated executor finds scenarios by it). */
+  testId?: string | null;
   /** Steps in stored form (no results yet). */
   steps: Step[];
   startUrl: string;

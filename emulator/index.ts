@@ -1,0 +1,208 @@
+/**
+ * In-process start of the local Ghost Inspector v1 emulator, for tests, the demo and benchmarks.
+ *
+ * ```ts
+ * const emulator = await startEmulator({ timeScale: 0.01, quiet: true });
+ * const res = await fetch(`${emulator.baseUrl}/suites/?apiKey=demo-api-key`);
+ * await emulator.close();
+ * ```
+ */
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { adminRoutes } from './admin.js';
+import { apiRoutes } from './api.js';
+import { Engine, type FinishRecord } from './engine.js';
+import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
+import type { Executor } from './executors/types.js';
+import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults.js';
+import { renderPlaceholderScreenshot } from './formats/png.js';
+import { pngImageKit } from './images.js';
+import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
+import { createServer, listen, type RequestRecord } from './server.js';
+import { Store } from './store.js';
+
+export type { FinishRecord } from './engine.js';
+export type { RequestRecord } from './server.js';
+export type { Scenario } from './executors/simulated.js';
+export type { FaultSpec, FaultKind } from './faults.js';
+export type { SeedFile } from './seed.js';
+export { Store } from './store.js';
+
+/** The API key of the default seed. */
+export const DEFAULT_API_KEY = 'demo-api-key';
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks a free port. */
+  port?: number;
+  /** Host to bind; default 127.0.0.1. */
+  host?: string;
+  /** An extra API key that sees every seeded organization (added to the seed's keys). */
+  apiKey?: string;
+  /** Extra API keys that see every seeded organization. */
+  apiKeys?: string[];
+  /** A seed object or the path of a seed JSON file; default the shipped default seed. */
+  seed?: SeedFile | string;
+  /** Multiplies simulated durations and the run and suite-wait limits; default 1 (real time). */
+  timeScale?: number;
+  /** `simulated` (default), `browser` (headless Chromium, loaded lazily) or an Executor instance. */
+  executor?: 'simulated' | 'browser' | Executor;
+  /** Options of the browser executor. */
+  browser?: { executablePath?: string; maxConcurrent?: number };
+  /** Fault spec text (see faults.ts / README) or object. */
+  faults?: string | FaultSpec;
+  /** Default true: no log lines. (The emulator itself never logs requests to the console.) */
+  quiet?: boolean;
+}
+
+export interface Emulator {
+  /** e.g. `http://127.0.0.1:4010/v1` (no trailing slash). */
+  baseUrl: string;
+  /** e.g. `http://127.0.0.1:4010`. */
+  origin: string;
+  port: number;
+  /** Typed access to the records (tests may read and change them). */
+  store: Store;
+  /** Every non-admin request so far, oldest first (API key redacted). */
+  requests(): RequestRecord[];
+  /** Every ended run (test results and suite results), in the order they ended. */
+  runs(): FinishRecord[];
+  /** Clears the request log and the run records. */
+  resetLog(): void;
+  /** Attaches a scenario to a test (null removes it). Throws on an invalid scenario. */
+  setScenario(testId: string, scenario: Scenario | null): void;
+  /** Replaces the fault spec (text or object); `''` or `{}` turns faults off. */
+  setFaults(spec: string | FaultSpec): void;
+  /** Cancels running results, closes the executor and the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the executor named `name` (`simulated` or `browser`). The browser executor is imported lazily,
+ * so the simulated one needs no browser dependencies.
+ */
+async function makeExecutor(
+  name: EmulatorOptions['executor'],
+  store: Store,
+  browser: EmulatorOptions['browser'],
+): Promise<Executor> {
+  if (name && typeof name === 'object') return name;
+  if (name === undefined || name === 'simulated') {
+    return new SimulatedExecutor({
+      scenarioFor: (request) => (request.testId ? store.scenarios.get(request.testId) : undefined),
+      renderScreenshot: (width, height, label, variant) =>
+        renderPlaceholderScreenshot(label, width, height, variant),
+    });
+  }
+  if (name === 'browser') {
+    const path = './executors/browser.js';
+    const mod = (await import(path)) as {
+      BrowserExecutor: new (options: { executablePath?: string; maxConcurrent?: number }) => Executor;
+    };
+    return new mod.BrowserExecutor(browser ?? {});
+  }
+  throw new Error(`Unknown executor "${String(name)}"; expected simulated or browser`);
+}
+
+/**
+ * Starts an emulator on loopback. Resolves once it listens. Throws when the seed, fault spec or executor
+ * name is invalid, or the port is taken.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
+  const store = new Store();
+  const seed =
+    typeof options.seed === 'string' ? readSeedFile(options.seed) : (options.seed ?? defaultSeed());
+  loadSeed(store, seed);
+  for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
+    store.apiKeys.set(key, {
+      key,
+      user: store.users.keys().next().value ?? 'user-demo',
+      organizations: [...store.organizations.keys()],
+    });
+  }
+  const toSpec = (spec: string | FaultSpec | undefined) =>
+    typeof spec === 'string' ? parseFaultSpec(spec) : checkFaultSpec(spec ?? {});
+  let faults = new Faults(toSpec(options.faults));
+  let requests: RequestRecord[] = [];
+  let runs: FinishRecord[] = [];
+  let seq = 0;
+  let origin = '';
+  const executor = await makeExecutor(options.executor, store, options.browser);
+  const engine = new Engine({
+    store,
+    executor,
+    timeScale,
+    images: pngImageKit,
+    origin: () => origin,
+    onFinish: (record) => runs.push(record),
+  });
+  const setScenario = (testId: string, scenario: Scenario | null) => {
+    if (scenario === null) store.scenarios.delete(testId);
+    else store.scenarios.set(testId, parseScenario(scenario));
+  };
+  const setFaults = (spec: string | FaultSpec) => {
+    faults = new Faults(toSpec(spec));
+  };
+  const server: Server = createServer({
+    store,
+    routes: [
+      ...apiRoutes({ store, engine }),
+      ...adminRoutes({
+        store,
+        requests: () => requests,
+        runs: () => runs,
+        resetLog: () => {
+          requests = [];
+          runs = [];
+        },
+        faultSpec: () => faults.spec,
+        setFaults,
+        setScenario,
+        timeScale,
+        executorName: executor.name,
+      }),
+    ],
+    faults: () => faults,
+    record: (r) => requests.push(r),
+    nextSeq: () => ++seq,
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const host = options.host ?? '127.0.0.1';
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 0, host);
+  } catch (error) {
+    await executor.close();
+    throw error;
+  }
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    port,
+    store,
+    requests: () => [...requests],
+    runs: () => [...runs],
+    resetLog: () => {
+      requests = [];
+      runs = [];
+    },
+    setScenario,
+    setFaults,
+    close: () =>
+      (closing ??= (async () => {
+        engine.close();
+        await executor.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        });
+      })()),
+  };
+}

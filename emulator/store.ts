@@ -1,0 +1,265 @@
+/**
+ * The emulator's in-memory records. Suites, tests, folders, data sources and organizations are kept in a
+ * storage form (references as identifiers); `views.ts` turns them into the response shapes of the contract.
+ * Test results and suite results are kept in their response shape, since the engine updates them in place.
+ */
+import type {
+  Comment,
+  DataSource,
+  Folder,
+  Notifications,
+  Organization,
+  Step,
+  Suite,
+  SuiteResult,
+  Test,
+  TestResult,
+  Variable,
+} from '../src/api/types.js';
+import type { Scenario } from './executors/simulated.js';
+import { ApiError, invalid } from './util.js';
+
+export interface UserRecord {
+  _id: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** An API key: the user it stands for and the organizations it may see. */
+export interface ApiKeyRecord {
+  key: string;
+  user: string;
+  organizations: string[];
+}
+
+/** Organization without the counts, which are computed. */
+export type OrganizationRecord = Omit<Organization, 'suiteCount' | 'testCount'>;
+
+export type FolderRecord = Folder;
+export type DataSourceRecord = DataSource;
+
+/** A suite as stored: organization and user as identifiers. */
+export interface SuiteRecord extends Omit<
+  Suite,
+  'organization' | 'testCount' | 'user' | 'dataSource' | 'notifications' | 'notificationsSuite'
+> {
+  organization: string;
+  user: string;
+  dataSource: string | null;
+  notifications: Notifications;
+  notificationsSuite: Notifications;
+  dateExecutionTriggered: string;
+}
+
+/** A test as stored: organization, suite and user as identifiers; the accepted baseline and scenario. */
+export interface TestRecord extends Omit<Test, 'organization' | 'suite' | 'user' | 'steps'> {
+  organization: string;
+  suite: string;
+  user: string;
+  steps: Step[];
+  /** The test result whose screenshot is the accepted baseline for screenshot comparison. */
+  baselineResult: string | null;
+  /** Creation order of the result `passing` was last taken from (so an older run finishing late loses). */
+  passingFromSeq: number;
+}
+
+/** Internal bookkeeping of a test result that is not part of its response shape. */
+export interface ResultMeta {
+  seq: number;
+  testId: string | null;
+  suiteResultId: string | null;
+  controller: AbortController;
+  /** Final screenshot PNG (for comparison against later runs). */
+  screenshot?: Buffer;
+  /** Settles when the run ends (finished or cancelled). */
+  done: Promise<void>;
+  finished: boolean;
+}
+
+export interface SuiteResultMeta {
+  seq: number;
+  suiteId: string;
+  resultIds: string[];
+  /** Test runs still to create or finish. */
+  expected: number;
+  cancelled: boolean;
+  done: Promise<void>;
+}
+
+/** All records of one emulator instance. */
+export class Store {
+  readonly organizations = new Map<string, OrganizationRecord>();
+  readonly users = new Map<string, UserRecord>();
+  readonly apiKeys = new Map<string, ApiKeyRecord>();
+  readonly folders = new Map<string, FolderRecord>();
+  readonly dataSources = new Map<string, DataSourceRecord>();
+  readonly suites = new Map<string, SuiteRecord>();
+  readonly tests = new Map<string, TestRecord>();
+  readonly results = new Map<string, TestResult>();
+  readonly resultMeta = new Map<string, ResultMeta>();
+  readonly suiteResults = new Map<string, SuiteResult>();
+  readonly suiteResultMeta = new Map<string, SuiteResultMeta>();
+  /** Scenarios of the simulated executor, by test id. */
+  readonly scenarios = new Map<string, Scenario>();
+  /** Files served under `/_emulator/files/{name}` (screenshots, comparison images). */
+  readonly files = new Map<string, { contentType: string; body: Buffer }>();
+
+  private counter = 0;
+  private seqCounter = 0;
+
+  /** A new 24-hex-digit identifier, unique within this instance. */
+  newId(): string {
+    this.counter++;
+    return ('e' + this.counter.toString(16)).padStart(24, '0');
+  }
+
+  /** A new creation-order number. */
+  nextSeq(): number {
+    return ++this.seqCounter;
+  }
+
+  /** The API key record for `key`, or an AUTHENTICATION_ERROR. */
+  authenticate(key: string | undefined): ApiKeyRecord {
+    if (key === undefined || key === '')
+      throw new ApiError('AUTHENTICATION_ERROR', 'An API key is required.');
+    const record = this.apiKeys.get(key);
+    if (!record) throw new ApiError('AUTHENTICATION_ERROR', 'The API key is not valid.');
+    return record;
+  }
+
+  /** The user record of an API key. */
+  userOf(key: ApiKeyRecord): UserRecord {
+    return this.users.get(key.user) ?? { _id: key.user, firstName: 'Emulator', lastName: 'User' };
+  }
+
+  private owned<T extends { organization: string }>(
+    map: Map<string, T>,
+    kind: string,
+    id: string,
+    key: ApiKeyRecord,
+  ): T {
+    const record = map.get(id);
+    if (!record || !key.organizations.includes(record.organization)) invalid(`${kind} not found: ${id}`);
+    return record;
+  }
+
+  organization(id: string, key: ApiKeyRecord): OrganizationRecord {
+    const record = this.organizations.get(id);
+    if (!record || !key.organizations.includes(id)) invalid(`Organization not found: ${id}`);
+    return record;
+  }
+  suite(id: string, key: ApiKeyRecord): SuiteRecord {
+    return this.owned(this.suites, 'Suite', id, key);
+  }
+  test(id: string, key: ApiKeyRecord): TestRecord {
+    return this.owned(this.tests, 'Test', id, key);
+  }
+  folder(id: string, key: ApiKeyRecord): FolderRecord {
+    return this.owned(this.folders, 'Folder', id, key);
+  }
+  dataSource(orgId: string, id: string, key: ApiKeyRecord): DataSourceRecord {
+    const record = this.owned(this.dataSources, 'Data source', id, key);
+    if (record.organization !== orgId) invalid(`Data source not found: ${id}`);
+    return record;
+  }
+  result(id: string, key: ApiKeyRecord): TestResult {
+    return this.owned(this.results, 'Test result', id, key);
+  }
+  suiteResult(id: string, key: ApiKeyRecord): SuiteResult {
+    const record = this.suiteResults.get(id);
+    if (!record || !key.organizations.includes(record.suite.organization)) {
+      invalid(`Suite result not found: ${id}`);
+    }
+    return record;
+  }
+
+  /** Tests of a suite in creation order. */
+  testsOf(suiteId: string): TestRecord[] {
+    return [...this.tests.values()].filter((t) => t.suite === suiteId);
+  }
+
+  /** Comments are kept on the result records; a new one by the key's user. */
+  newComment(key: ApiKeyRecord, message: string, now: string): Comment {
+    const user = this.userOf(key);
+    return {
+      _id: this.newId(),
+      author: { _id: user._id, name: `${user.firstName} ${user.lastName}`.trim() },
+      message,
+      dateCreated: now,
+    };
+  }
+}
+
+/** Suite settings a new suite has (contract "Suite": "A newly created suite has"). */
+export function newSuiteDefaults(): Omit<
+  SuiteRecord,
+  '_id' | 'name' | 'organization' | 'user' | 'dateCreated' | 'dateExecutionTriggered'
+> {
+  return {
+    folder: null,
+    abortOnTestFailure: false,
+    autoRetry: false,
+    browser: 'chrome',
+    dataSource: null,
+    disableVisuals: false,
+    disallowInsecureCertificates: false,
+    failOnJavaScriptError: false,
+    finalDelay: 0,
+    globalStepDelay: 250,
+    language: null,
+    maxAjaxDelay: 10000,
+    maxConcurrentTests: 0,
+    maxWaitDelay: 15000,
+    notifications: {},
+    notificationsSuite: {},
+    persistVariables: false,
+    publicStatusEnabled: false,
+    region: 'us-east-1',
+    screenshotCompareEnabled: false,
+    screenshotCompareThreshold: 0.1,
+    startUrl: '',
+    testFrequency: 0,
+    testFrequencyAdvanced: [],
+    variables: [] as Variable[],
+    viewportSize: { height: 768, width: 1024 },
+  };
+}
+
+/** Settings of a new test: null where not set, so the suite's settings apply. */
+export function newTestDefaults(): Omit<
+  TestRecord,
+  '_id' | 'name' | 'organization' | 'suite' | 'user' | 'steps' | 'dateCreated' | 'dateUpdated'
+> {
+  return {
+    details: '',
+    startUrl: '',
+    autoRetry: null,
+    disableVisuals: null,
+    disallowInsecureCertificates: null,
+    failOnJavaScriptError: null,
+    browser: null,
+    language: null,
+    region: null,
+    finalDelay: null,
+    globalStepDelay: null,
+    maxAjaxDelay: null,
+    maxWaitDelay: null,
+    dataSource: null,
+    screenshotCompareEnabled: null,
+    screenshotCompareThreshold: 0.1,
+    publicStatusEnabled: false,
+    viewportSize: null,
+    filters: [],
+    links: [],
+    notifications: {},
+    passing: null,
+    screenshotComparePassing: null,
+    dateExecutionStarted: '1970-01-01T00:00:00.000Z',
+    dateExecutionFinished: '1970-01-01T00:00:00.000Z',
+    dateExecutionTriggered: '1970-01-01T00:00:00.000Z',
+    testFrequency: 0,
+    testFrequencyAdvanced: [],
+    baselineResult: null,
+    passingFromSeq: 0,
+  };
+}

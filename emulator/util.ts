@@ -1,0 +1,106 @@
+/**
+ * Small helpers shared by the emulator's modules: identifiers, dates, errors, a seeded PRNG and sleeping.
+ */
+
+/** The epoch date records show when they never ran, or were duplicated or imported (contract "Conventions" 4). */
+export const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** ISO 8601 UTC with milliseconds for an epoch-ms time. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * An error a handler throws to answer with an `ERROR` envelope (service facts "Shapes and behaviour"):
+ * `{code: "ERROR", errorType, message}`, sent with HTTP 200 like the real service.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly errorType: 'AUTHENTICATION_ERROR' | 'VALIDATION_ERROR' | 'TIMEOUT_ERROR' | 'SERVER_ERROR',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Throws a VALIDATION_ERROR with `message`. */
+export function invalid(message: string): never {
+  throw new ApiError('VALIDATION_ERROR', message);
+}
+
+/**
+ * Mulberry32: a small seeded PRNG returning floats in [0, 1). Deterministic for a given seed, used by fault
+ * injection and the simulated executor.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Resolves after `ms` milliseconds, or rejects with an `AbortError` when `signal` aborts first.
+ * A non-positive `ms` resolves on the next macrotask.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function abortError(): Error {
+  const error = new Error('aborted');
+  error.name = 'AbortError';
+  return error;
+}
+
+/** Deep copy of plain JSON data. */
+export function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** A counting semaphore: at most `limit` holders at once (`limit` 0 or less = unlimited). */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  /** Waits for a slot; returns the function that frees it. */
+  async acquire(): Promise<() => void> {
+    if (this.limit > 0 && this.active >= this.limit) {
+      // The releasing holder hands its slot over: `active` stays the same.
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.active++;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
