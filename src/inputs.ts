@@ -161,8 +161,12 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
 /** Inputs whose value is secret (shown as `***` in errors). */
 const SECRET_INPUTS = new Set(['api-key', 'http-auth-password', 'private-variables', 'github-token']);
 
-/** Identifier form of the service (MongoDB object ids: 24 hexadecimal characters). */
-export const ID_PATTERN = /^[0-9a-f]{24}$/i;
+/**
+ * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)
+ * are accepted so that other instances (a local emulator) work too. Anything else could not be a path segment.
+ */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
 const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
 const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
 const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -248,15 +252,14 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   const ids = (name: string): string[] => {
     const values = list(name);
     for (const value of values) {
-      if (!ID_PATTERN.test(value))
-        fail(name, value, 'ids of 24 hexadecimal characters, newline or comma separated');
+      if (!ID_PATTERN.test(value)) fail(name, value, `ids of ${ID_FORM}, newline or comma separated`);
     }
     return unique(values);
   };
   const singleId = (name: string): string | undefined => {
     const value = raw(name);
     if (value === '') return undefined;
-    if (!ID_PATTERN.test(value)) fail(name, value, 'an id of 24 hexadecimal characters');
+    if (!ID_PATTERN.test(value)) fail(name, value, `an id of ${ID_FORM}`);
     return value;
   };
   const integer = (name: string, min: number, max: number, unit: string): number | undefined => {

@@ -1,15 +1,302 @@
-import * as core from '@actions/core';
-
 /**
  * Entry point of the action: reads inputs, runs, reports, and sets the verdict.
  * The only place that calls `core.setFailed`.
+ *
+ * Order: mask the API key → read and validate every input (no remote call before) → trigger and wait
+ * (`run/engine.ts`) → remove secrets from the run model → verdict (`run/outcome.ts`) → screenshots →
+ * reports (results.json, JUnit, job summary, annotations, pull-request comment) → outputs → pass or fail.
+ *
+ * Workflow cancel: on SIGINT or SIGTERM every active remote run is cancelled at once, the reports that can be
+ * written quickly are written (no screenshot download), and the process exits non-zero.
+ *
+ * Outside GitHub (`node dist/index.js` with `INPUT_*` variables): when `GITHUB_OUTPUT` or
+ * `GITHUB_STEP_SUMMARY` is unset, outputs go to `ghost-inspector-outputs.txt` and the summary to
+ * `ghost-inspector-summary.md`, next to results.json; their paths are logged.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as core from '@actions/core';
+import { createClient } from './api/client.js';
+import { createRedactor } from './api/redact.js';
+import { publishScreenshots, type PublishReport } from './artifacts/index.js';
+import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import {
+  buildReport,
+  emitAnnotations,
+  renderAnnotations,
+  renderPullRequestComment,
+  renderSummary,
+  upsertPullRequestComment,
+  writeJUnit,
+  writeResultsJson,
+  type Report,
+  type ReportAttachments,
+} from './report/index.js';
+import { RateBudget } from './run/budget.js';
+import { runPlan, type RunLog } from './run/engine.js';
+import { countResults, decideVerdict, type Verdict } from './run/outcome.js';
+import { computeOutputs } from './run/outputs.js';
+import { redactSummary } from './run/redact-summary.js';
+import type { RunSummary } from './run/types.js';
+
+/** Local files used when the runner's files are not set. */
+export const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
+export const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Points `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` at local files when unset (outside GitHub). */
+async function ensureRunnerFiles(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (!process.env.GITHUB_OUTPUT) {
+    const file = path.join(dir, LOCAL_OUTPUTS_FILE);
+    await writeFile(file, '');
+    process.env.GITHUB_OUTPUT = file;
+    core.info(`GITHUB_OUTPUT is not set: outputs go to ${file}`);
+  }
+  if (!process.env.GITHUB_STEP_SUMMARY) {
+    const file = path.join(dir, LOCAL_SUMMARY_FILE);
+    await writeFile(file, '');
+    process.env.GITHUB_STEP_SUMMARY = file;
+    core.info(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
+  }
+}
+
+function runLog(redact: (text: string) => string): RunLog {
+  return {
+    info: (line) => core.info(redact(line)),
+    warning: (line) => core.warning(redact(line)),
+    debug: (line) => core.debug(redact(line)),
+    group: (title, lines) => {
+      core.startGroup(redact(title));
+      for (const line of lines) core.info(redact(line));
+      core.endGroup();
+    },
+  };
+}
+
+/** Writes a report; a failure warns and never changes the verdict. */
+async function attempt(what: string, task: () => Promise<unknown>): Promise<void> {
+  try {
+    await task();
+  } catch (error) {
+    core.warning(`Could not write ${what}: ${messageOf(error)}`);
+  }
+}
+
+/** The pull request of the triggering event, if any. */
+function pullRequestNumber(): number | null {
+  const eventPath = process.env.GITHUB_EVENT_PATH;
+  if (!eventPath) return null;
+  try {
+    const text = readFileSync(eventPath, 'utf8');
+    const event = JSON.parse(text) as { pull_request?: { number?: number }; number?: number };
+    return event.pull_request?.number ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function writeReports(
+  inputs: ActionInputs,
+  summary: RunSummary,
+  verdict: Verdict,
+  interrupted: boolean,
+): Promise<void> {
+  const policy = {
+    failOnScreenshotCompare: inputs.failOnScreenshotCompare,
+    failOnTimeout: inputs.failOnTimeout,
+  };
+  let published: PublishReport | null = null;
+  if (!interrupted && inputs.screenshots !== 'none') {
+    try {
+      published = await publishScreenshots(summary, {
+        mode: inputs.screenshots,
+        artifactName: inputs.artifactName,
+        ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
+        artifactsDir: inputs.artifactsDir,
+        log: { info: core.info, warning: core.warning, debug: core.debug },
+      });
+      if (published.localDir) core.info(`Screenshots: ${published.localDir}`);
+      if (published.artifactName) core.info(`Screenshot artifact: ${published.artifactName}`);
+    } catch (error) {
+      core.warning(`Could not publish screenshots: ${messageOf(error)}`);
+    }
+  }
+  const attachments: ReportAttachments = new Map();
+  for (const [resultId, files] of Object.entries(published?.files ?? {})) {
+    const base = published?.localDir;
+    attachments.set(resultId, {
+      ...(files.screenshot
+        ? { screenshot: base ? path.join(base, files.screenshot) : files.screenshot }
+        : {}),
+      ...(files.comparison
+        ? { comparison: base ? path.join(base, files.comparison) : files.comparison }
+        : {}),
+    });
+  }
+  const report: Report = buildReport(summary, policy, attachments);
+
+  await attempt('results.json', async () => {
+    await writeResultsJson(report, inputs.resultsPath);
+    core.info(`Results: ${inputs.resultsPath}`);
+  });
+  if (inputs.junitPath) {
+    const junitPath = inputs.junitPath;
+    await attempt('the JUnit report', async () => {
+      await writeJUnit(report, junitPath);
+      core.info(`JUnit report: ${junitPath}`);
+    });
+  }
+  if (inputs.summary) {
+    await attempt('the job summary', async () => {
+      const markdown = renderSummary(report, {
+        resultsPath: inputs.resultsPath,
+        ...(inputs.junitPath ? { junitPath: inputs.junitPath } : {}),
+      });
+      await core.summary.addRaw(markdown).write();
+    });
+  }
+  if (inputs.annotations) emitAnnotations(renderAnnotations(report));
+  if (inputs.prComment && !interrupted) {
+    const number = pullRequestNumber();
+    const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
+    if (number === null || !owner || !repo) core.info('pr-comment: not a pull request event; no comment.');
+    else if (!inputs.githubToken) core.warning('pr-comment: no github-token; no comment.');
+    else {
+      await attempt('the pull-request comment', () => {
+        const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
+        const runUrl = process.env.GITHUB_RUN_ID
+          ? `${server}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID}`
+          : undefined;
+        return upsertPullRequestComment({
+          token: inputs.githubToken,
+          owner,
+          repo,
+          issueNumber: number,
+          body: renderPullRequestComment(report, { ...(runUrl ? { runUrl } : {}) }),
+          ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
+        });
+      });
+    }
+  }
+  void verdict;
+}
+
+/**
+ * Runs the action. Sets outputs and the step's result; never throws.
  */
 export async function run(): Promise<void> {
+  const startedAtMs = Date.now();
+  const workflowCancel = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (workflowCancel.signal.aborted) return;
+    core.warning(`Received ${signal}: cancelling the remote runs.`);
+    workflowCancel.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let exitNow = false;
   try {
-    const apiKey = core.getInput('api-key', { required: true });
-    core.setSecret(apiKey);
-    core.info('ghost-inspector-action: skeleton');
+    // Mask the API key before anything can print it.
+    const rawKey = core.getInput('api-key');
+    if (rawKey) core.setSecret(rawKey);
+
+    let inputs: ActionInputs;
+    try {
+      inputs = await readInputs();
+    } catch (error) {
+      if (error instanceof InputError) {
+        core.setFailed(error.message);
+        return;
+      }
+      throw error;
+    }
+    for (const secret of inputs.secrets) core.setSecret(secret);
+    const redact = createRedactor(inputs.secrets);
+    await ensureRunnerFiles(path.dirname(inputs.resultsPath));
+
+    const api = createClient({
+      apiKey: inputs.apiKey,
+      baseUrl: inputs.apiBaseUrl,
+      secrets: inputs.secrets,
+      log: (line) => core.debug(redact(line)),
+    });
+    const raw = await runPlan(
+      {
+        suiteIds: inputs.suiteIds,
+        folderIds: inputs.folderIds,
+        testIds: inputs.testIds,
+        repoTests: inputs.repoTests,
+        organizationId: inputs.organizationId,
+        execute: inputs.execute,
+        startUrls: inputs.startUrls,
+        wait: inputs.wait,
+        timeoutMs: inputs.timeoutMs,
+        cancelOnTimeout: inputs.cancelOnTimeout,
+        retryFailed: inputs.retryFailed,
+      },
+      {
+        api,
+        budget: new RateBudget(),
+        log: runLog(redact),
+        signal: workflowCancel.signal,
+        startedAtMs,
+        ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
+      },
+    );
+    const summary = redactSummary(raw, inputs.secrets);
+    const interrupted = summary.interrupted === 'signal';
+    exitNow = interrupted;
+    const counts = countResults(summary.runs);
+    const policy = {
+      failOnScreenshotCompare: inputs.failOnScreenshotCompare,
+      failOnTimeout: inputs.failOnTimeout,
+      failOnEmpty: inputs.failOnEmpty,
+    };
+
+    if (!inputs.wait && !interrupted) {
+      const outputs = computeOutputs(summary, null, counts, '');
+      const started = summary.runs.filter((r) => !r.error).length;
+      const failedToStart = summary.runs.filter((r) => r.error);
+      await attempt('results.json', async () => {
+        await mkdir(path.dirname(inputs.resultsPath), { recursive: true });
+        await writeFile(
+          inputs.resultsPath,
+          `${JSON.stringify({ version: 1, waited: false, runs: summary.runs })}\n`,
+        );
+        outputs['results-json'] = inputs.resultsPath;
+      });
+      for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+      core.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
+      if (failedToStart.length > 0) {
+        core.setFailed(
+          `${failedToStart.length} run(s) could not be started: ${failedToStart[0]?.error ?? ''}`,
+        );
+      }
+      return;
+    }
+
+    const verdict = decideVerdict(summary, policy);
+    await writeReports(inputs, summary, verdict, interrupted);
+    const outputs = computeOutputs(summary, verdict, counts, inputs.resultsPath);
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+
+    const c = verdict.counts;
+    core.info(
+      `Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +
+        `${c.flaky} flaky, ${c.timedOut} timed out, ${c.cancelled} cancelled, ${c.error} error, ` +
+        `${c.screenshotCompareFailed} screenshot comparison(s) failed.`,
+    );
+    if (!verdict.passing) core.setFailed(verdict.reasons.join(' '));
   } catch (error) {
-    core.setFailed(error instanceof Error ? error.message : String(error));
+    core.setFailed(`Unexpected error: ${messageOf(error)}`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (exitNow || workflowCancel.signal.aborted) process.exit(process.exitCode || 1);
   }
 }

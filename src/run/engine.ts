@@ -441,6 +441,7 @@ class Engine {
         suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
         testId: job.kind === 'test' ? job.testId : null,
         ...(job.kind === 'file' ? { file: job.file } : {}),
+        testResultId: tr._id,
         variant,
         triggeredAt: iso(now),
         tests: [],

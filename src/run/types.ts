@@ -64,6 +64,8 @@ export interface SuiteRun {
   variant: Variant;
   /** Kind `suite` only. */
   suiteResultId?: string;
+  /** Kinds `test` and `file`: the test result id the execute answered (also set when not waiting). */
+  testResultId?: string;
   /** The last suite result seen (kind `suite`). */
   suiteResult?: SuiteResult;
   /** When the action triggered the run, ISO 8601. */

@@ -89,22 +89,22 @@ export const BAD_INPUTS: BadInputCase[] = [
     message: 'ending in /v1',
   },
   {
-    name: 'suite id too short',
-    inputs: { 'suite-ids': 'abc' },
+    name: 'suite id with a slash',
+    inputs: { 'suite-ids': 'abc/def' },
     input: 'suite-ids',
-    message: '24 hexadecimal',
+    message: 'letters, digits',
   },
   {
-    name: 'test id not hex',
-    inputs: { 'test-ids': 'zz1b2c3d4e5f60718293a4b6' },
+    name: 'test id with a space',
+    inputs: { 'test-ids': 'two words' },
     input: 'test-ids',
-    message: '24',
+    message: 'letters, digits',
   },
   {
-    name: 'folder id wrong',
-    inputs: { 'folder-ids': '123' },
+    name: 'folder id with dots',
+    inputs: { 'folder-ids': '../etc' },
     input: 'folder-ids',
-    message: '24 hexadecimal',
+    message: 'letters, digits',
   },
   { name: 'nothing to run', inputs: { 'suite-ids': '' }, input: 'suite-ids', message: 'at least one of' },
   {
@@ -151,9 +151,9 @@ export const BAD_INPUTS: BadInputCase[] = [
   },
   {
     name: 'organization id wrong',
-    inputs: { 'organization-id': 'org-1' },
+    inputs: { 'organization-id': 'org:1' },
     input: 'organization-id',
-    message: '24',
+    message: 'letters, digits',
   },
   {
     name: 'start URL not a URL',
@@ -232,7 +232,12 @@ export const BAD_INPUTS: BadInputCase[] = [
     input: 'data-file',
     message: 'on-demand',
   },
-  { name: 'data source id wrong', inputs: { 'data-source': 'rows' }, input: 'data-source', message: '24' },
+  {
+    name: 'data source id wrong',
+    inputs: { 'data-source': 'rows?x=1' },
+    input: 'data-source',
+    message: 'letters, digits',
+  },
   {
     name: 'concurrent rows zero',
     inputs: { 'max-concurrent-data-rows': '0' },
