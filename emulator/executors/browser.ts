@@ -1,0 +1,365 @@
+/**
+ * The `browser` executor: runs tests for real in headless Chromium through playwright-core (issue "Real
+ * browser runs in the emulator"). Step commands: `browser-steps.ts`.
+ *
+ * Browser and isolation: one Chromium process is shared by every run and launched on first use. Playwright
+ * launches it with a fresh temporary user data dir (removed when the browser closes), and each run gets its own
+ * browser context (cookies, storage, cache, permissions and HTTP credentials of its own, like a fresh
+ * profile). At most `maxConcurrent` runs use the browser at once; later runs wait for a slot. A browser that
+ * crashed or disconnected is launched again for the next run.
+ *
+ * Run settings honoured (contract "Test result" and "Execute parameters"): start URL, viewport, user agent,
+ * HTTP auth, variables (`{{name}}` in start URL, targets, values and conditions), globalStepDelay between
+ * steps, maxWaitDelay for element waits and assertions, maxAjaxDelay for pending requests after an action,
+ * finalDelay before the screenshot, failOnJavaScriptError (an uncaught page error fails the run), the
+ * run-time limit, screenshotExclusions, screenshotTarget and disableVisuals. Sleep-only delays
+ * (globalStepDelay, pause, finalDelay) are multiplied by the time scale; waits for a condition are not.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from './types.js';
+import {
+  StepError,
+  abortError,
+  isAction,
+  playwrightSelector,
+  poll,
+  runScript,
+  runStep,
+  shortError,
+  sleep,
+  substitute,
+  type StepContext,
+} from './browser-steps.js';
+
+/** Default Chromium: `CHROMIUM_PATH` when set, else `/usr/bin/chromium`. */
+export function defaultChromiumPath(): string {
+  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+}
+
+/** Whether a Chromium executable exists at `path` (default: `defaultChromiumPath()`). */
+export function chromiumAvailable(path: string = defaultChromiumPath()): boolean {
+  return existsSync(path);
+}
+
+/** Chromium flags: headless, no sandbox (containers), and no background traffic of its own. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface BrowserExecutorOptions {
+  /** Chromium executable; default `CHROMIUM_PATH` or `/usr/bin/chromium`. */
+  executablePath?: string;
+  /** Runs at once in the shared browser (default 2). */
+  maxConcurrent?: number;
+}
+
+/** A counting semaphore whose waiters leave the queue when their signal aborts. */
+class Slots {
+  private active = 0;
+  private readonly waiting: Array<{ grant: () => void }> = [];
+  constructor(private readonly limit: number) {}
+
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    if (signal.aborted) throw abortError();
+    if (this.active >= this.limit) {
+      await new Promise<void>((resolve, reject) => {
+        const entry = {
+          grant: () => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
+        const onAbort = () => {
+          const i = this.waiting.indexOf(entry);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(abortError());
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(entry);
+      });
+    } else {
+      this.active++;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next.grant();
+      else this.active--;
+    };
+  }
+}
+
+/** Runs tests in headless Chromium; see the module comment. */
+export class BrowserExecutor implements Executor {
+  readonly name = 'browser';
+  readonly executablePath: string;
+  readonly maxConcurrent: number;
+  private browser: Promise<Browser> | undefined;
+  private readonly slots: Slots;
+  private closed = false;
+
+  constructor(options: BrowserExecutorOptions = {}) {
+    this.executablePath = options.executablePath ?? defaultChromiumPath();
+    this.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent ?? 2));
+    this.slots = new Slots(this.maxConcurrent);
+  }
+
+  /** The shared browser, launched on first use and again after a crash. */
+  private async getBrowser(): Promise<Browser> {
+    if (this.closed) throw new Error('The browser executor is closed');
+    if (this.browser) {
+      const current = await this.browser.catch(() => undefined);
+      if (current?.isConnected()) return current;
+    }
+    if (!chromiumAvailable(this.executablePath)) {
+      throw new Error(`Chromium not found at ${this.executablePath} (set CHROMIUM_PATH)`);
+    }
+    this.browser = chromium
+      .launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS, headless: true })
+      .catch((error: unknown) => {
+        this.browser = undefined;
+        throw new Error(`Could not start Chromium at ${this.executablePath}: ${shortError(error)}`);
+      });
+    return this.browser;
+  }
+
+  /**
+   * Runs one test. Resolves with the outcome (one step outcome per request step, in order; steps after a
+   * failing non-optional step have `passing` null). Rejects with an AbortError when `request.signal` aborts
+   * (the run's context is closed at once), or with an Error when Chromium cannot start.
+   */
+  async run(request: RunRequest): Promise<RunOutcome> {
+    const release = await this.slots.acquire(request.signal);
+    try {
+      const browser = await this.getBrowser();
+      return await this.runInBrowser(browser, request);
+    } finally {
+      release();
+    }
+  }
+
+  /** Closes the shared browser; later runs fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const browser = await this.browser?.catch(() => undefined);
+    this.browser = undefined;
+    await browser?.close().catch(() => undefined);
+  }
+
+  private async runInBrowser(browser: Browser, request: RunRequest): Promise<RunOutcome> {
+    const control = new AbortController();
+    let limitHit = false;
+    const onCancel = () => control.abort();
+    request.signal.addEventListener('abort', onCancel, { once: true });
+    if (request.signal.aborted) control.abort();
+    const limitTimer = setTimeout(() => {
+      limitHit = true;
+      control.abort();
+    }, request.runTimeLimitMs);
+
+    const consoleEntries: ConsoleOutcome[] = [];
+    const urls: string[] = [];
+    const pageErrors: string[] = [];
+    const pending = new Set<Request>();
+    const variables: Record<string, string> = { ...request.variables };
+    const extractions: Record<string, string> = {};
+    const steps: StepOutcome[] = request.steps.map((step) => ({ step, passing: null }));
+    let context: BrowserContext | undefined;
+    const closeContext = () => void context?.close().catch(() => undefined);
+    control.signal.addEventListener('abort', closeContext, { once: true });
+
+    try {
+      context = await browser.newContext({
+        viewport: { width: request.viewport.width, height: request.viewport.height },
+        userAgent: request.userAgent || undefined,
+        httpCredentials: request.httpAuth
+          ? { username: request.httpAuth.username, password: request.httpAuth.password }
+          : undefined,
+        ignoreHTTPSErrors: true,
+      });
+      if (control.signal.aborted) closeContext();
+      const page = await context.newPage();
+      page.on('console', (msg) => {
+        consoleEntries.push({
+          dateExecuted: new Date().toISOString(),
+          error: msg.type() === 'error',
+          output: msg.text(),
+          url: page.url(),
+        });
+      });
+      page.on('pageerror', (error) => {
+        const output = `Uncaught ${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}`;
+        pageErrors.push(output);
+        consoleEntries.push({ dateExecuted: new Date().toISOString(), error: true, output, url: page.url() });
+      });
+      page.on('framenavigated', (frame) => {
+        if (frame !== page.mainFrame()) return;
+        const url = frame.url();
+        if (url !== 'about:blank' && urls[urls.length - 1] !== url) urls.push(url);
+      });
+      page.on('request', (r) => pending.add(r));
+      page.on('requestfinished', (r) => pending.delete(r));
+      page.on('requestfailed', (r) => pending.delete(r));
+
+      const ctx: StepContext = {
+        page,
+        variables,
+        extractions,
+        maxWaitDelay: request.maxWaitDelay,
+        timeScale: request.timeScale,
+        signal: control.signal,
+      };
+      const settle = () => this.settle(page, pending, request.maxAjaxDelay, control.signal);
+
+      let runError: string | undefined;
+      let failed = false;
+      const startUrl = substitute(request.startUrl, variables);
+      try {
+        await page.goto(startUrl, { waitUntil: 'load', timeout: Math.max(request.maxWaitDelay, 5000) });
+        await settle();
+      } catch (error) {
+        if (control.signal.aborted) throw abortError();
+        failed = true;
+        runError = `Could not open the start URL ${startUrl}: ${shortError(error)}`;
+      }
+
+      for (let i = 0; i < request.steps.length && !failed; i++) {
+        const step = request.steps[i]!;
+        const outcome = steps[i]!;
+        if (i > 0 && request.globalStepDelay > 0)
+          await sleep(request.globalStepDelay * request.timeScale, control.signal);
+        outcome.dateExecuted = new Date().toISOString();
+        outcome.url = page.url();
+        try {
+          if (step.condition?.statement) {
+            const result = Boolean(await runScript(page, substitute(step.condition.statement, variables)));
+            outcome.conditionResult = result;
+            if (!result) continue; // skipped: passing stays null
+          }
+          await runStep(ctx, step);
+          if (isAction(step.command)) await settle();
+          if (step.command === 'open' || step.command === 'goto') outcome.url = page.url();
+          outcome.passing = true;
+        } catch (error) {
+          if (control.signal.aborted) {
+            if (!limitHit) throw abortError();
+            outcome.passing = false;
+            outcome.error = `The run-time limit of ${Math.round(request.runTimeLimitMs / 1000)} s was reached`;
+            runError = outcome.error;
+            failed = true;
+            break;
+          }
+          outcome.passing = false;
+          outcome.error = error instanceof StepError ? error.message : shortError(error);
+          if (!step.optional) failed = true;
+        }
+      }
+
+      if (control.signal.aborted && !limitHit) throw abortError();
+      let screenshot: Buffer | undefined;
+      if (!control.signal.aborted) {
+        if (request.finalDelay > 0) await sleep(request.finalDelay * request.timeScale, control.signal);
+        if (!request.disableVisuals) screenshot = await this.capture(page, request, consoleEntries);
+      }
+      if (!failed && request.failOnJavaScriptError && pageErrors.length > 0) {
+        failed = true;
+        runError = `JavaScript error on the page: ${pageErrors[0]}`;
+      }
+      const endUrl = control.signal.aborted ? (urls[urls.length - 1] ?? startUrl) : page.url();
+      return {
+        passing: !failed,
+        steps,
+        console: consoleEntries,
+        urls,
+        endUrl,
+        ...(screenshot ? { screenshot } : {}),
+        extractions,
+        ...(runError ? { error: runError } : {}),
+      };
+    } catch (error) {
+      if (request.signal.aborted) throw abortError();
+      if (limitHit) {
+        return {
+          passing: false,
+          steps,
+          console: consoleEntries,
+          urls,
+          endUrl: urls[urls.length - 1] ?? request.startUrl,
+          extractions,
+          error: `The run-time limit of ${Math.round(request.runTimeLimitMs / 1000)} s was reached`,
+        };
+      }
+      throw error;
+    } finally {
+      clearTimeout(limitTimer);
+      request.signal.removeEventListener('abort', onCancel);
+      await context?.close().catch(() => undefined);
+    }
+  }
+
+  /** Waits for the page's load event and for pending requests to finish, each up to `maxAjaxDelay`. */
+  private async settle(
+    page: Page,
+    pending: Set<Request>,
+    maxAjaxDelay: number,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const deadline = Date.now() + maxAjaxDelay;
+    await page.waitForLoadState('load', { timeout: Math.max(1, maxAjaxDelay) }).catch(() => undefined);
+    const left = Math.max(0, deadline - Date.now());
+    await poll(async () => (pending.size === 0 ? true : undefined), left, signal);
+  }
+
+  /**
+   * The final screenshot: exclusions hidden (`visibility: hidden`), then the target element or the viewport.
+   * A target that is not found falls back to the viewport and leaves a console entry saying so.
+   */
+  private async capture(page: Page, request: RunRequest, consoleEntries: ConsoleOutcome[]): Promise<Buffer> {
+    const exclusions = (request.screenshotExclusions ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (exclusions.length > 0) {
+      await page
+        .evaluate((selectors) => {
+          for (const selector of selectors) {
+            try {
+              document.querySelectorAll<HTMLElement>(selector).forEach((el) => {
+                el.style.setProperty('visibility', 'hidden', 'important');
+              });
+            } catch {
+              // an invalid selector hides nothing
+            }
+          }
+        }, exclusions)
+        .catch(() => undefined);
+    }
+    const target = substitute(request.screenshotTarget ?? '', request.variables).trim();
+    if (target !== '') {
+      const locator = page.locator(playwrightSelector(target)).first();
+      if ((await locator.count().catch(() => 0)) > 0) {
+        try {
+          return await locator.screenshot({ timeout: Math.max(request.maxWaitDelay, 1000) });
+        } catch {
+          // fall back to the viewport below
+        }
+      }
+      consoleEntries.push({
+        dateExecuted: new Date().toISOString(),
+        error: false,
+        output: `Screenshot target not found: ${target}; the viewport was captured instead`,
+        url: page.url(),
+      });
+    }
+    return page.screenshot({ fullPage: false });
+  }
+}

@@ -1,0 +1,49 @@
+import type { Step } from '../../src/api/types.js';
+import { chromiumAvailable, defaultChromiumPath } from '../../emulator/executors/browser.js';
+import type { RunRequest } from '../../emulator/executors/types.js';
+
+export const hasChromium = chromiumAvailable();
+if (!hasChromium) {
+  console.log(`Browser executor tests skipped: no Chromium at ${defaultChromiumPath()} (set CHROMIUM_PATH)`);
+}
+
+/** A stored-form step. */
+export function step(
+  command: string,
+  target: Step['target'] = '',
+  value = '',
+  extra: Partial<Step> = {},
+): Step {
+  return {
+    sequence: 0,
+    command,
+    target,
+    value,
+    variableName: '',
+    condition: null,
+    optional: false,
+    private: false,
+    ...extra,
+  };
+}
+
+/** A run request with quick settings; steps are numbered in order. */
+export function request(startUrl: string, steps: Step[], over: Partial<RunRequest> = {}): RunRequest {
+  return {
+    testName: 'browser test',
+    steps: steps.map((s, i) => ({ ...s, sequence: i })),
+    startUrl,
+    viewport: { width: 800, height: 600 },
+    variables: {},
+    globalStepDelay: 0,
+    maxWaitDelay: 1500,
+    maxAjaxDelay: 2000,
+    finalDelay: 0,
+    failOnJavaScriptError: false,
+    runTimeLimitMs: 60_000,
+    disableVisuals: false,
+    signal: new AbortController().signal,
+    timeScale: 1,
+    ...over,
+  };
+}
