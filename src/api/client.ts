@@ -22,6 +22,13 @@ import type { DataSource, ExecuteOptions, Paging, TestDefinition } from './types
 
 /** Default per-request timeout (ms). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Timeouts (ms) of an execute that waits for completion (`immediate` not set): the contract tells clients
+ * to tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error),
+ * so the client waits that long plus a minute of margin, or its own timeout when longer.
+ */
+export const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
+export const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 
 /** How the answer's body is read. */
 type Expect =
@@ -48,6 +55,8 @@ interface Call {
   expect: Expect;
   /** False for the status badges, which take no key. */
   sendApiKey?: boolean;
+  /** Per-attempt timeout (ms) when not the client's default. */
+  timeoutMs?: number;
   opts?: RequestOptions;
 }
 
@@ -71,8 +80,10 @@ function pagingQuery(paging?: Paging): Array<[string, string]> {
   return q;
 }
 
-function advice(errorType: string): string {
-  return errorType === 'AUTHENTICATION_ERROR' ? ' Check the API key (the account settings show it).' : '';
+function advice(errorType: string, status?: number): string {
+  return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
+    ? ' Check the API key (the account settings show it).'
+    : '';
 }
 
 /**
@@ -134,7 +145,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
         errorType: env.errorType,
         status: res.status,
         serviceMessage: redact(env.message),
-        detail: `${env.errorType} (HTTP ${res.status}): ${redact(env.message)}`,
+        detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
       };
     }
     const ex = excerpt(text, redact);
@@ -153,7 +164,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
       errorType,
       status,
       serviceMessage: redact(message),
-      detail: `${errorType}: ${redact(message)}`,
+      detail: `${errorType}: ${excerpt(message, redact, 500)}`,
     };
   }
 
@@ -245,7 +256,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
         ),
       });
     }
-    let hint = advice(f.errorType);
+    let hint = advice(f.errorType, f.status);
     if (call.kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
       hint =
         " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
@@ -315,7 +326,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
           url: url.toString(),
           headers,
           body: built.data,
-          timeoutMs,
+          timeoutMs: call.timeoutMs ?? timeoutMs,
           signal,
         });
         log(`${endpoint} -> HTTP ${res.status} in ${Math.max(0, now() - started)} ms`);
@@ -336,7 +347,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
           failure = {
             failure: { kind: 'timeout' },
             errorType: 'REQUEST_TIMEOUT',
-            detail: `no complete answer within ${timeoutMs} ms`,
+            detail: `no complete answer within ${call.timeoutMs ?? timeoutMs} ms`,
           };
         } else if (err.kind === 'decode') {
           failure = {
@@ -405,7 +416,24 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
           file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
         }
       : { type: 'json', value: { apiKey, ...encoded.json } };
-    return request<T>({ method: 'POST', path, kind: 'trigger', body, expect: 'envelope', opts });
+    return request<T>({
+      method: 'POST',
+      path,
+      kind: 'trigger',
+      body,
+      expect: 'envelope',
+      opts,
+      timeoutMs: syncTimeout(target, execOptions),
+    });
+  }
+
+  /** The timeout of an execute that waits for completion; undefined (the default) with `immediate`. */
+  function syncTimeout(target: 'suite' | 'test', execOptions: ExecuteOptions): number | undefined {
+    if (execOptions.immediate) return undefined;
+    return Math.max(
+      timeoutMs,
+      target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS,
+    );
   }
 
   const single = (value: DataSource | DataSource[], endpoint: string): DataSource => {
@@ -521,6 +549,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
         body: { type: 'json', value: { ...test, apiKey } },
         expect: 'envelope',
         opts,
+        timeoutMs: syncTimeout('test', execOptions),
       });
     },
     listTestRunning: (testId, opts) => get(`/tests/${seg(testId)}/running/`, opts),

@@ -56,7 +56,6 @@ export interface ApiErrorInit {
  * says what to do; the fields carry the same facts for programs.
  */
 export class ApiError extends Error {
-  override readonly name = 'ApiError';
   readonly errorType: ApiErrorType;
   readonly status?: number;
   readonly endpoint: string;
@@ -83,6 +82,9 @@ export class ApiError extends Error {
     return isNotFound(this);
   }
 }
+
+// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
+Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
 
 /** Messages with which the service and the emulator say an identifier is unknown. */
 const NOT_FOUND_MESSAGE =

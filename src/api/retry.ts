@@ -13,7 +13,8 @@
  *   Retried only when the request certainly never reached the service (connection refused, DNS failure)
  *   or on HTTP 429: a rate limiter rejects the request before any run is started, so repeating it cannot
  *   start a run twice. Any other failure after the request may have been received (reset, timeout, 5xx,
- *   `SERVER_ERROR`) is not retried and becomes `TRIGGER_UNCERTAIN`.
+ *   `SERVER_ERROR`, an unreadable 2xx answer) is not retried and becomes `TRIGGER_UNCERTAIN`. A definite
+ *   rejection (4xx other than 429, `VALIDATION_ERROR`, `AUTHENTICATION_ERROR`) is thrown as it is.
  * - `write`: create, update, delete, duplicate, import, comment, accept screenshot. Retried only when the
  *   request certainly never reached the service, or on HTTP 429 (same reasoning as `trigger`).
  */
@@ -129,10 +130,12 @@ export function decideRetry(
   } else {
     retryable = neverReached || rateLimited;
   }
+  // A 2xx status here means an answer that could not be read: the service accepted the request.
   const mayHaveStarted =
     failure.kind === 'network' ||
     failure.kind === 'timeout' ||
-    (failure.kind === 'status' && failure.status >= 500) ||
+    (failure.kind === 'status' &&
+      (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
     (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
   if (!retryable || retry >= maxRetries) {
     return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };

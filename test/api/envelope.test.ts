@@ -44,6 +44,7 @@ describe('answers', () => {
       'GET /v1/suites/bad/?apiKey=***: AUTHENTICATION_ERROR: Invalid API key. Check the API key (the account settings show it).',
     );
     expect(err.name).toBe('ApiError');
+    expect(String(err.stack).startsWith('ApiError: GET /v1/suites/bad/?apiKey=***')).toBe(true);
     expect(err.notFound).toBe(false);
   });
 

@@ -275,6 +275,38 @@ describe('no run is triggered twice', () => {
     expect(count(path)).toBe(1);
   });
 
+  it('execute answered with an unreadable HTTP 200 page: sent once, TRIGGER_UNCERTAIN', async () => {
+    const path = '/v1/tests/thtml/execute/';
+    server.route('POST', path, { headers: { 'content-type': 'text/html' }, body: '<html>Accepted</html>' });
+    const { api } = recording({ baseUrl: server.baseUrl });
+    const err = await caught(api.executeTest('thtml', { immediate: true }));
+    expectUncertain(err);
+    expect(err.causeType).toBe('INVALID_RESPONSE');
+    expect(err.excerpt).toBe('<html>Accepted</html>');
+    expect(count(path)).toBe(1);
+  });
+
+  it('an execute that waits for completion is not cut by the short per-request timeout', async () => {
+    const path = '/v1/tests/tsync/execute/';
+    const late = (_req: unknown, res: http.ServerResponse) =>
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 'SUCCESS', data: { _id: 'rs', passing: true } }));
+      }, 400);
+    server.route('POST', path, late);
+    const { api } = recording({ baseUrl: server.baseUrl, requestTimeoutMs: 100 });
+    // Without immediate the service answers after the run: the client waits up to 11 minutes for a test.
+    await expect(api.executeTest('tsync', { immediate: false })).resolves.toEqual({
+      _id: 'rs',
+      passing: true,
+    });
+    // With immediate the short timeout applies.
+    const err = await caught(api.executeTest('tsync', { immediate: true }));
+    expectUncertain(err);
+    expect(err.causeType).toBe('REQUEST_TIMEOUT');
+    expect(count(path)).toBe(2);
+  });
+
   it('execute on 429 is retried (the rate limiter rejected it before any run)', async () => {
     const path = '/v1/tests/t429/execute/';
     server.route(
