@@ -1,0 +1,188 @@
+/**
+ * The sticky pull-request comment against a local fake of the GitHub REST endpoints it calls, served on
+ * 127.0.0.1 and reached through the client's baseUrl:
+ * GET /repos/{o}/{r}/issues/{n}/comments (paged with Link headers, at most PAGE_CAP per page),
+ * POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { buildReport } from '../../src/report/model.js';
+import {
+  commentMarker,
+  renderPullRequestComment,
+  upsertPullRequestComment,
+} from '../../src/report/pr-comment.js';
+import { SCENARIOS } from './scenarios.js';
+
+const PAGE_CAP = 3;
+const TOKEN = 'ghs_faketoken0123456789';
+
+interface FakeComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: { login: string };
+}
+
+class FakeGitHub {
+  comments: FakeComment[] = [];
+  requests: Array<{ method: string; url: string; auth?: string }> = [];
+  forbid = false;
+  private nextId = 1000;
+  private server: Server = createServer((req, res) => void this.handle(req, res));
+  baseUrl = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  add(issue: number, body: string, login = 'someone'): FakeComment {
+    const c = { id: this.nextId++, issue, body, user: { login } };
+    this.comments.push(c);
+    return c;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    this.requests.push({
+      method: req.method ?? '',
+      url: url.pathname + url.search,
+      auth: req.headers.authorization,
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length
+      ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: string })
+      : {};
+    const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      res.end(JSON.stringify(data));
+    };
+    if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
+    const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (list && req.method === 'GET') {
+      const issue = Number(list[3]);
+      const perPage = Math.min(PAGE_CAP, Number(url.searchParams.get('per_page') ?? 30));
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const all = this.comments.filter((c) => c.issue === issue);
+      const slice = all.slice((page - 1) * perPage, page * perPage);
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length) {
+        const next = new URL(url);
+        next.searchParams.set('page', String(page + 1));
+        next.searchParams.set('per_page', String(perPage));
+        headers.link = `<${next.toString()}>; rel="next"`;
+      }
+      return send(200, slice, headers);
+    }
+    if (list && req.method === 'POST') {
+      if (this.forbid) return send(403, { message: 'Resource not accessible by integration' });
+      const c = this.add(Number(list[3]), body.body ?? '', 'github-actions[bot]');
+      return send(201, c);
+    }
+    if (one && req.method === 'PATCH') {
+      const c = this.comments.find((x) => x.id === Number(one[3]));
+      if (!c) return send(404, { message: 'Not Found' });
+      c.body = body.body ?? '';
+      return send(200, c);
+    }
+    send(404, { message: 'Not Found' });
+  }
+}
+
+const fake = new FakeGitHub();
+beforeAll(() => fake.start());
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.comments = [];
+  fake.requests = [];
+  fake.forbid = false;
+});
+
+const base = () => ({ token: TOKEN, owner: 'acme', repo: 'shop', baseUrl: fake.baseUrl });
+const marked = (issue: number, marker = commentMarker()) =>
+  fake.comments.filter((c) => c.issue === issue && c.body.includes(marker));
+
+describe('upsertPullRequestComment', () => {
+  it('creates the comment first, then updates the same comment', async () => {
+    fake.add(7, 'LGTM');
+    const s = SCENARIOS.failures!();
+    const body = renderPullRequestComment(buildReport(s.summary, s.policy));
+    const first = await upsertPullRequestComment({ ...base(), issueNumber: 7, body });
+    expect(first.created).toBe(true);
+    expect(marked(7)).toHaveLength(1);
+    expect(marked(7)[0]!.body).toBe(body);
+
+    const second = await upsertPullRequestComment({ ...base(), issueNumber: 7, body: 'second run' });
+    expect(second).toEqual({ id: first.id, created: false });
+    expect(marked(7)).toHaveLength(1);
+    expect(marked(7)[0]!.body).toBe(`${commentMarker()}\nsecond run`);
+    expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(fake.requests.every((r) => r.auth === `token ${TOKEN}`)).toBe(true);
+  });
+
+  it('finds the marker on a later page and never duplicates the comment', async () => {
+    for (let i = 0; i < 4; i += 1) fake.add(9, `review comment ${i}`);
+    const existing = fake.add(9, `${commentMarker()}\nold report`, 'github-actions[bot]');
+    for (let i = 0; i < 5; i += 1) fake.add(9, `later comment ${i}`);
+    fake.add(10, `${commentMarker()}\nanother pull request`);
+
+    const result = await upsertPullRequestComment({ ...base(), issueNumber: 9, body: 'new report' });
+    expect(result).toEqual({ id: existing.id, created: false });
+    expect(marked(9)).toHaveLength(1);
+    expect(existing.body).toBe(`${commentMarker()}\nnew report`);
+    const gets = fake.requests.filter((r) => r.method === 'GET');
+    expect(gets.length).toBe(2); // page 1 (3 comments), page 2 holds the marker: no further page read
+    expect(gets[1]!.url).toContain('page=2');
+    expect(fake.requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('keeps one comment per key', async () => {
+    await upsertPullRequestComment({ ...base(), issueNumber: 11, body: 'default' });
+    const keyed = await upsertPullRequestComment({ ...base(), issueNumber: 11, body: 'job a', key: 'job a' });
+    expect(keyed.created).toBe(true);
+    const again = await upsertPullRequestComment({
+      ...base(),
+      issueNumber: 11,
+      body: 'job a 2',
+      key: 'job a',
+    });
+    expect(again).toEqual({ id: keyed.id, created: false });
+    expect(fake.comments.filter((c) => c.issue === 11)).toHaveLength(2);
+    expect(commentMarker('job a')).toBe('<!-- ghost-inspector-action:job_a -->');
+  });
+
+  it('throws the request error when the token may not write', async () => {
+    fake.forbid = true;
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 12, body: 'x' })).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+});
+
+describe('renderPullRequestComment', () => {
+  it('is short: the verdict, counts and failures with their step and link', () => {
+    const s = SCENARIOS.failures!();
+    const body = renderPullRequestComment(buildReport(s.summary, s.policy), {
+      key: 'e2e',
+      runUrl: 'https://github.com/acme/shop/actions/runs/1',
+    });
+    expect(body.startsWith('<!-- ghost-inspector-action:e2e -->\n### ❌ Ghost Inspector: failed')).toBe(true);
+    // A zero-width space keeps "#5" from referencing issue 5.
+    expect(body).toContain('Step #\u200B5 assertTextPresent .confirmation');
+    expect(body).toContain(
+      '<a href="https://github.com/acme/shop/actions/runs/1">Details in the job summary</a>',
+    );
+    expect(body.split('\n').length).toBeLessThan(20);
+  });
+});
