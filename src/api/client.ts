@@ -369,8 +369,9 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
       log(`${endpoint}: ${failure.detail}; retry ${attempt + 1} of ${maxRetries} in ${decision.delayMs} ms`);
       try {
         await sleep(decision.delayMs, signal);
-      } catch {
-        throw aborted(attempts, false);
+      } catch (err) {
+        if (signal?.aborted) throw aborted(attempts, false);
+        throw err;
       }
       if (signal?.aborted) throw aborted(attempts, false);
     }
