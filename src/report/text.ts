@@ -11,6 +11,10 @@ const XML_INVALID =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** A quick pre-check: most text has none of these, and then needs no replacing. */
+// eslint-disable-next-line no-control-regex
+const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** The character that stands in for a removed one. */
 export const REPLACEMENT_CHARACTER = '\uFFFD';
 
@@ -22,7 +26,7 @@ export const REPLACEMENT_CHARACTER = '\uFFFD';
 export function cleanText(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
   const s = String(text);
-  return s.replace(XML_INVALID, REPLACEMENT_CHARACTER);
+  return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
 }
 
 /**
