@@ -15,8 +15,7 @@ import { Engine, type FinishRecord } from './engine.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
 import type { Executor } from './executors/types.js';
 import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults.js';
-import { renderPlaceholderScreenshot } from './formats/png.js';
-import { pngImageKit } from './images.js';
+import { placeholderScreenshot, pngImageKit } from './images.js';
 import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
 import { createServer, listen, type RequestRecord } from './server.js';
 import { Store } from './store.js';
@@ -90,7 +89,7 @@ async function makeExecutor(
     return new SimulatedExecutor({
       scenarioFor: (request) => (request.testId ? store.scenarios.get(request.testId) : undefined),
       renderScreenshot: (width, height, label, variant) =>
-        renderPlaceholderScreenshot(label, width, height, variant),
+        placeholderScreenshot(label, width, height, variant),
     });
   }
   if (name === 'browser') {
