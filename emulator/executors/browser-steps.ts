@@ -287,7 +287,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
         await page.goto(url, { waitUntil: 'load', timeout: Math.max(ctx.maxWaitDelay, 5000) });
       } catch (error) {
         if (ctx.signal.aborted) throw abortError();
-        throw new StepError(`Could not open ${url}: ${shortError(error)}`);
+        throw new StepError(`Could not open ${url}: ${shortError(error).replace(/ at \S+$/, '')}`);
       }
       return;
     }
@@ -312,7 +312,8 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
     case 'select':
       return act('select an option in', async (el, timeout) => {
         const byValue = await el.evaluate(
-          (node, v) => node instanceof HTMLSelectElement && Array.from(node.options).some((o) => o.value === v),
+          (node, v) =>
+            node instanceof HTMLSelectElement && Array.from(node.options).some((o) => o.value === v),
           value,
         );
         await el.selectOption(byValue ? { value } : { label: value }, { timeout });

@@ -98,6 +98,11 @@ class Slots {
   }
 }
 
+/** The run error when the run-time limit is reached (`ms` shown in seconds). */
+function limitMessage(ms: number): string {
+  return `The run-time limit of ${Math.round(ms / 100) / 10} s was reached`;
+}
+
 /** Runs tests in headless Chromium; see the module comment. */
 export class BrowserExecutor implements Executor {
   readonly name = 'browser';
@@ -229,7 +234,7 @@ export class BrowserExecutor implements Executor {
       } catch (error) {
         if (control.signal.aborted) throw abortError();
         failed = true;
-        runError = `Could not open the start URL ${startUrl}: ${shortError(error)}`;
+        runError = `Could not open the start URL ${startUrl}: ${shortError(error).replace(/ at \S+$/, '')}`;
       }
 
       for (let i = 0; i < request.steps.length && !failed; i++) {
@@ -253,7 +258,7 @@ export class BrowserExecutor implements Executor {
           if (control.signal.aborted) {
             if (!limitHit) throw abortError();
             outcome.passing = false;
-            outcome.error = `The run-time limit of ${Math.round(request.runTimeLimitMs / 1000)} s was reached`;
+            outcome.error = limitMessage(request.runTimeLimitMs);
             runError = outcome.error;
             failed = true;
             break;
@@ -295,7 +300,7 @@ export class BrowserExecutor implements Executor {
           urls,
           endUrl: urls[urls.length - 1] ?? request.startUrl,
           extractions,
-          error: `The run-time limit of ${Math.round(request.runTimeLimitMs / 1000)} s was reached`,
+          error: limitMessage(request.runTimeLimitMs),
         };
       }
       throw error;
