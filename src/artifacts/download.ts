@@ -6,7 +6,6 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import { HttpClient } from '@actions/http-client';
@@ -110,15 +109,6 @@ function parseRetryAfter(value: string | string[] | undefined): number | undefin
   return undefined;
 }
 
-/** Counts bytes passing through. */
-class ByteCounter extends Transform {
-  bytes = 0;
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null, d?: Buffer) => void): void {
-    this.bytes += chunk.length;
-    cb(null, chunk);
-  }
-}
-
 /**
  * One attempt: GET `job.url`, stream the body into `tmp`, check status and length.
  * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
@@ -161,9 +151,9 @@ async function attemptDownload(
           retryable ? parseRetryAfter(response.message.headers['retry-after']) : undefined,
         );
       }
-      const counter = new ByteCounter();
+      const out = createWriteStream(tmp);
       try {
-        await pipeline(response.message, counter, createWriteStream(tmp));
+        await pipeline(response.message, out);
       } catch (e) {
         if (timedOut) throw new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
         throw toAttemptError(e, timeoutMs);
@@ -172,12 +162,12 @@ async function attemptDownload(
       if (
         Number.isFinite(declared) &&
         response.message.headers['content-length'] &&
-        declared !== counter.bytes
+        declared !== out.bytesWritten
       ) {
-        throw new AttemptError(`body cut short: ${counter.bytes} of ${declared} bytes`, true);
+        throw new AttemptError(`body cut short: ${out.bytesWritten} of ${declared} bytes`, true);
       }
-      if (counter.bytes === 0) throw new AttemptError('empty body', true);
-      return counter.bytes;
+      if (out.bytesWritten === 0) throw new AttemptError('empty body', true);
+      return out.bytesWritten;
     })();
     return await Promise.race([work, deadline]);
   } finally {

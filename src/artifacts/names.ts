@@ -41,15 +41,15 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 
 /**
  * Makes one path segment (a folder or file name, no slashes) safe for an artifact and every common file
- * system: illegal characters (`" : < > | * ? \r \n \ /` and other control characters) become `_`, runs of
- * white space become one space, leading/trailing spaces and dots are dropped, Windows device names get a `_`
+ * system: runs of white space (tabs and line breaks too) become one space, the other illegal characters
+ * (`" : < > | * ? \ /` and control characters) become `_`, leading/trailing spaces and dots are dropped, Windows device names get a `_`
  * prefix, and the result is cut to `maxBytes` UTF-8 bytes. Never returns an empty string (`fallback`).
  * @param text raw name from the service (suite name, test name)
  * @param maxBytes limit in UTF-8 bytes
  * @param fallback used when nothing printable is left; default `unnamed`
  */
 export function sanitizeSegment(text: string, maxBytes: number, fallback = 'unnamed'): string {
-  let s = text.replace(ILLEGAL, '_').replace(/\s+/g, ' ');
+  let s = text.replace(/\s+/g, ' ').replace(ILLEGAL, '_');
   s = truncateUtf8(s.trim(), maxBytes);
   s = s.replace(/^[ .]+|[ .]+$/g, '');
   if (s === '') s = fallback;

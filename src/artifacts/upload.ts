@@ -5,7 +5,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import { DefaultArtifactClient } from '@actions/artifact';
 import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
 
 import type { DownloadedFile, Logger } from './download.js';
@@ -167,7 +166,8 @@ export async function uploadScreenshots(
   } catch (e) {
     return keep(`Screenshot artifact not uploaded: ${describe(e)}.`);
   }
-  const client = options.client ?? new DefaultArtifactClient();
+  // Loaded on demand: the client and its Azure SDK weigh some 30 MB, needless outside GitHub.
+  const client = options.client ?? new (await import('@actions/artifact')).DefaultArtifactClient();
   const maxNames = Math.max(1, options.maxNameAttempts ?? 10);
   const attempts = Math.max(1, options.attempts ?? 2);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));

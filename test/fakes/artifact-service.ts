@@ -328,19 +328,18 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const xml = Buffer.concat(chunks).toString('utf8');
       const ids = [...xml.matchAll(/<(Latest|Committed|Uncommitted)>([^<]*)<\/\1>/g)].map((m) => m[2]);
-      const out = createWriteStream(pending.blobPath);
+      const files = ids.map((id) =>
+        path.join(pending.dir, 'blocks', Buffer.from(id, 'base64').toString('hex')),
+      );
       try {
-        for (const id of ids) {
-          const file = path.join(pending.dir, 'blocks', Buffer.from(id, 'base64').toString('hex'));
-          await pipeline(createReadStream(file), out, { end: false });
-        }
+        await Promise.all(files.map((f) => stat(f)));
       } catch {
-        out.destroy();
         return azureError(res, seen, 400, 'InvalidBlockList');
       }
-      await new Promise<void>((resolve, reject) =>
-        out.end((e?: Error | null) => (e ? reject(e) : resolve())),
-      );
+      // One pipeline through all blocks in order: streamed, never whole in memory.
+      await pipeline(async function* () {
+        for (const file of files) yield* createReadStream(file);
+      }, createWriteStream(pending.blobPath));
       await rm(path.join(pending.dir, 'blocks'), { recursive: true, force: true });
       pending.committed = true;
       return send(res, seen, 201, '', written);
