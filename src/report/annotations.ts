@@ -12,7 +12,7 @@
  */
 import * as core from '@actions/core';
 
-import { comparisonLine, failureMessage } from './junit.js';
+import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
@@ -121,9 +121,7 @@ function errorMessage(report: Report, test: ReportTest): string {
 
 function flakyMessage(test: ReportTest): string {
   const first = test.attempts.find((a) => a.passing === false) ?? test.attempts[0];
-  const why = first?.failingStep
-    ? `Step #${first.failingStep.sequence + 1} ${first.failingStep.command}: ${first.failingStep.error}`
-    : (first?.error ?? 'failed');
+  const why = first?.failingStep ? stepSentence(first.failingStep) : (first?.error ?? 'failed');
   const parts = [`Flaky: passed on attempt ${test.attempts.length + 1} after failing (${why}).`];
   if (test.screenshotCompareFailed) parts.push(comparisonLine(test));
   return parts.join('\n') + linkSuffix(test);

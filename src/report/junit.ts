@@ -10,7 +10,8 @@
  * - Failed: `<failure type="StepFailure" message="step #3 click .buy: error">` (type `TestFailure` when no
  *   step failed, e.g. a JavaScript error), text listing every step with its outcome, the console errors and
  *   the result link.
- * - Timed out: `<error type="Timeout">`; no result because of an API error: `<error type="Error">`.
+ * - Timed out: `<error type="Timeout">` whatever `failOnTimeout` says (the policy decides the verdict and
+ *   the annotation level, not what happened); no result because of an API error: `<error type="Error">`.
  * - Cancelled: `<skipped/>`, the reason in `<system-out>`.
  * - Screenshot comparison failed: under `failOnScreenshotCompare` a `<failure type="ScreenshotComparison">`
  *   (or, when the test failed anyway, a paragraph in its failure text); otherwise no failure, a
@@ -33,7 +34,8 @@ import { dirname } from 'node:path';
 import junitReportBuilder from 'junit-report-builder';
 import type { Builder, TestCase } from 'junit-report-builder';
 
-import type { FailingStep, Report, ReportStep, ReportSuiteRun, ReportTest } from './model.js';
+import type { Report, ReportSuiteRun, ReportTest } from './model.js';
+import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
 import { cleanText, formatDuration, redactUrl, truncate } from './text.js';
 
 /** The builder instance, whichever way the CommonJS default export arrives (Node, bundler, test runner). */
@@ -171,25 +173,6 @@ function renderTestCase(
   if (out.length > 0) tc.standardOutput(xmlCdata(out.join('\n')));
 }
 
-/** `Step #3 click .buy: Element not found` or the test's error. */
-export function failureMessage(test: ReportTest): string {
-  if (test.failingStep) return stepSentence(test.failingStep);
-  return test.error ?? 'Test failed (no step failed: see the console errors and the result).';
-}
-
-function stepSentence(step: FailingStep): string {
-  const target = step.target ? ` ${step.target}` : '';
-  return `Step #${step.sequence + 1} ${step.command}${target}: ${step.error}`;
-}
-
-const OUTCOME_MARK: Record<ReportStep['outcome'], string> = {
-  passed: 'passed ',
-  failed: 'FAILED ',
-  'failed-optional': 'failed (optional)',
-  skipped: 'skipped',
-  'not-run': 'not run',
-};
-
 function failureText(test: ReportTest): string[] {
   const lines: string[] = [];
   if (test.failingStep) lines.push(stepSentence(test.failingStep));
@@ -206,14 +189,6 @@ function failureText(test: ReportTest): string[] {
   return lines;
 }
 
-/** One line per step: `  #3 FAILED  click .buy = "x": error`. */
-export function stepLine(s: ReportStep): string {
-  const target = s.target ? ` ${s.target}` : '';
-  const value = s.value ? ` = "${s.value}"` : '';
-  const error = s.error && s.outcome !== 'passed' ? `: ${s.error}` : '';
-  return `  #${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
-}
-
 function linkLines(test: ReportTest, run: ReportSuiteRun): string[] {
   const lines: string[] = [];
   if (test.resultUrl) lines.push(`Result: ${test.resultUrl}`);
@@ -225,17 +200,6 @@ function linkLines(test: ReportTest, run: ReportSuiteRun): string[] {
   return lines;
 }
 
-/** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…`. */
-export function comparisonLine(test: ReportTest): string {
-  const c = test.screenshotCompare;
-  if (!c) return test.screenshotCompareFailed ? 'Screenshot comparison failed.' : '';
-  const verdict =
-    c.passing === true ? 'passed' : c.passing === false ? 'failed' : 'unknown (no baseline yet)';
-  const diff = c.difference === null ? 'unknown' : percent(c.difference);
-  const image = c.imageUrl ? `; image ${c.imageUrl}` : '';
-  return `Screenshot comparison ${verdict}: difference ${diff} (threshold ${percent(c.threshold)})${image}`;
-}
-
 function flakyLines(test: ReportTest): string[] {
   const n = test.attempts.length + 1;
   const lines = [`Flaky: passed on attempt ${n} of ${n} after ${test.attempts.length} failed.`];
@@ -244,10 +208,6 @@ function flakyLines(test: ReportTest): string[] {
     lines.push(`Attempt ${i + 1} (${formatDuration(a.durationMs)}): ${why}`, `  Result: ${a.resultUrl}`);
   });
   return lines;
-}
-
-function percent(fraction: number): string {
-  return `${Math.round(fraction * 10000) / 100}%`;
 }
 
 function seconds(ms: number | null): number {

@@ -8,9 +8,8 @@ import { getOctokit } from '@actions/github';
 
 import type { Report } from './model.js';
 import { allTests } from './model.js';
-import { failureMessage } from './junit.js';
-import { escapeInline, formatDuration, plural, truncate } from './text.js';
-import { safeUrl } from './summary.js';
+import { failureMessage } from './phrases.js';
+import { escapeInline, formatDuration, plural, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
 export const COMMENT_MARKER_BASE = 'ghost-inspector-action';

@@ -17,7 +17,8 @@ import * as core from '@actions/core';
 
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
-import { escapeBlock, escapeHtml, escapeInline, formatDuration, plural, truncate } from './text.js';
+import { percent } from './phrases.js';
+import { escapeBlock, escapeInline, formatDuration, plural, safeUrl, truncate } from './text.js';
 
 export interface SummaryOptions {
   /** Where the JUnit XML was written (shown in the pointer when the summary is cut). */
@@ -287,27 +288,8 @@ function details(report: Report, run: ReportSuiteRun, test: ReportTest): string 
   return `${lines.join('\n')}\n\n`;
 }
 
-function percent(fraction: number): string {
-  return `${Math.round(fraction * 10000) / 100}%`;
-}
-
 /** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
 function link(url: string, text: string): string {
   const href = safeUrl(url);
   return href ? `<a href="${href}">${text}</a>` : text;
-}
-
-/**
- * An http(s) URL made safe for an HTML attribute inside a Markdown table: characters that would end the
- * attribute, the tag or the table cell are percent-encoded. Anything else (javascript:, data:) gives ''.
- */
-export function safeUrl(url: string): string {
-  if (!/^https?:\/\//i.test(url)) return '';
-  // eslint-disable-next-line no-control-regex
-  const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) =>
-    Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
-      '',
-    ),
-  );
-  return escapeHtml(encoded);
 }

@@ -111,3 +111,18 @@ export function formatDuration(ms: number | null | undefined): string {
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/**
+ * An http(s) URL made safe for an HTML attribute inside a Markdown table: characters that would end the
+ * attribute, the tag or the table cell are percent-encoded. Anything else (javascript:, data:) gives ''.
+ */
+export function safeUrl(url: string): string {
+  if (!/^https?:\/\//i.test(url)) return '';
+  // eslint-disable-next-line no-control-regex
+  const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) =>
+    Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
+      '',
+    ),
+  );
+  return escapeHtml(encoded);
+}

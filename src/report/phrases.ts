@@ -1,0 +1,49 @@
+/**
+ * Sentences about a test that several renderers share (JUnit, annotations, PR comment): plain text, not
+ * escaped; each renderer escapes for its own format.
+ */
+import type { FailingStep, ReportStep, ReportTest } from './model.js';
+
+/** `Step #3 click .buy: Element not found` or the test's error. */
+export function failureMessage(test: ReportTest): string {
+  if (test.failingStep) return stepSentence(test.failingStep);
+  return test.error ?? 'Test failed (no step failed: see the console errors and the result).';
+}
+
+/** `Step #3 click .buy: Element not found` (numbered from 1). */
+export function stepSentence(step: FailingStep): string {
+  const target = step.target ? ` ${step.target}` : '';
+  return `Step #${step.sequence + 1} ${step.command}${target}: ${step.error}`;
+}
+
+const OUTCOME_MARK: Record<ReportStep['outcome'], string> = {
+  passed: 'passed ',
+  failed: 'FAILED ',
+  'failed-optional': 'failed (optional)',
+  skipped: 'skipped',
+  'not-run': 'not run',
+};
+
+/** One line per step: `  #3 FAILED  click .buy = "x": error`. */
+export function stepLine(s: ReportStep): string {
+  const target = s.target ? ` ${s.target}` : '';
+  const value = s.value ? ` = "${s.value}"` : '';
+  const error = s.error && s.outcome !== 'passed' ? `: ${s.error}` : '';
+  return `  #${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
+}
+
+/** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…`. */
+export function comparisonLine(test: ReportTest): string {
+  const c = test.screenshotCompare;
+  if (!c) return test.screenshotCompareFailed ? 'Screenshot comparison failed.' : '';
+  const verdict =
+    c.passing === true ? 'passed' : c.passing === false ? 'failed' : 'unknown (no baseline yet)';
+  const diff = c.difference === null ? 'unknown' : percent(c.difference);
+  const image = c.imageUrl ? `; image ${c.imageUrl}` : '';
+  return `Screenshot comparison ${verdict}: difference ${diff} (threshold ${percent(c.threshold)})${image}`;
+}
+
+/** `18.4%` from 0.184. */
+export function percent(fraction: number): string {
+  return `${Math.round(fraction * 10000) / 100}%`;
+}
