@@ -127,10 +127,14 @@ async function firstPresent(page: Page, selectors: string[]): Promise<Locator | 
 }
 
 /** Waits up to `maxWaitDelay` for an element of the target; throws `Element not found: ...`. */
-export async function findElement(ctx: StepContext, selectors: string[]): Promise<Locator> {
+export async function findElement(
+  ctx: StepContext,
+  selectors: string[],
+  shown: string = describeTarget(selectors),
+): Promise<Locator> {
   if (selectors.length === 0) throw new StepError('The step has no target element');
   const found = await poll(() => firstPresent(ctx.page, selectors), ctx.maxWaitDelay, ctx.signal);
-  if (!found) throw new StepError(`Element not found: ${describeTarget(selectors)}`);
+  if (!found) throw new StepError(`Element not found: ${shown}`);
   return found;
 }
 
@@ -261,10 +265,12 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
   const { page } = ctx;
   const value = substitute(step.value ?? '', ctx.variables);
   const selectors = selectorsOf(step.target ?? '', ctx.variables);
-  const where = describeTarget(selectors);
+  // Messages show targets and values as written ({{name}} kept), so no variable's value reaches a result.
+  const where = describeTarget(selectorsOf(step.target ?? '', {}));
+  const shownValue = step.value ?? '';
   const act = async (what: string, action: (el: Locator, timeout: number) => Promise<unknown>) => {
     const started = Date.now();
-    const el = await findElement(ctx, selectors);
+    const el = await findElement(ctx, selectors, where);
     try {
       await action(el, Math.max(1000, ctx.maxWaitDelay - (Date.now() - started)));
     } catch (error) {
@@ -275,19 +281,20 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
   switch (step.command) {
     case 'open':
     case 'goto': {
-      const raw = value || where;
+      const raw = value || selectors[0] || '';
       if (raw === '') throw new StepError('The open step has no URL');
       let url: string;
       try {
         url = new URL(raw, page.url() === 'about:blank' ? undefined : page.url()).toString();
       } catch {
-        throw new StepError(`Invalid URL: ${raw}`);
+        throw new StepError(`Invalid URL: ${shownValue || where}`);
       }
       try {
         await page.goto(url, { waitUntil: 'load', timeout: Math.max(ctx.maxWaitDelay, 5000) });
       } catch (error) {
         if (ctx.signal.aborted) throw abortError();
-        throw new StepError(`Could not open ${url}: ${shortError(error).replace(/ at \S+$/, '')}`);
+        const shownUrl = shownValue.includes('{{') || where.includes('{{') ? shownValue || where : url;
+        throw new StepError(`Could not open ${shownUrl}: ${shortError(error).replace(/ at \S+$/, '')}`);
       }
       return;
     }
@@ -327,7 +334,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
       return act('press a key in', (el, timeout) => el.press(key, { timeout }));
     }
     case 'assertElementPresent':
-      await findElement(ctx, selectors);
+      await findElement(ctx, selectors, where);
       return;
     case 'assertElementNotPresent': {
       const gone = await poll(
@@ -339,7 +346,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
       return;
     }
     case 'assertElementVisible': {
-      await findElement(ctx, selectors);
+      await findElement(ctx, selectors, where);
       const visible = await poll(
         async () => {
           for (const s of selectors)
@@ -366,7 +373,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
       return;
     }
     case 'assertText': {
-      const el = await findElement(ctx, selectors);
+      const el = await findElement(ctx, selectors, where);
       let last = '';
       const ok = await poll(
         async () => {
@@ -377,13 +384,15 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
         ctx.signal,
       );
       if (!ok)
-        throw new StepError(`Text ${quoteShort(value)} not found in ${where}; found ${quoteShort(last)}`);
+        throw new StepError(
+          `Text ${quoteShort(shownValue)} not found in ${where}; found ${quoteShort(last)}`,
+        );
       return;
     }
     case 'assertTextPresent':
     case 'assertTextNotPresent': {
       const wanted = step.command === 'assertTextPresent';
-      const el = selectors.length > 0 ? await findElement(ctx, selectors) : page.locator('body');
+      const el = selectors.length > 0 ? await findElement(ctx, selectors, where) : page.locator('body');
       const place = selectors.length > 0 ? `in ${where}` : 'on the page';
       const ok = await poll(
         async () => (textMatches(await elementText(el), value) === wanted ? true : undefined),
@@ -393,8 +402,8 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
       if (!ok) {
         throw new StepError(
           wanted
-            ? `Text ${quoteShort(value)} not present ${place}`
-            : `Text ${quoteShort(value)} is present ${place}`,
+            ? `Text ${quoteShort(shownValue)} not present ${place}`
+            : `Text ${quoteShort(shownValue)} is present ${place}`,
         );
       }
       return;
@@ -422,7 +431,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
       await runScript(page, value);
       return;
     case 'extract': {
-      const el = await findElement(ctx, selectors);
+      const el = await findElement(ctx, selectors, where);
       setVariable(ctx, step, normalizeText(await elementText(el)));
       return;
     }
@@ -435,9 +444,9 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
       setVariable(ctx, step, value);
       return;
     case 'pause': {
-      const ms = Number(value || where || 0);
+      const ms = Number(value || selectors[0] || 0);
       if (!Number.isFinite(ms) || ms < 0)
-        throw new StepError(`Invalid pause "${value}": expected milliseconds`);
+        throw new StepError(`Invalid pause "${shownValue}": expected milliseconds`);
       await sleep(ms * ctx.timeScale, ctx.signal);
       return;
     }

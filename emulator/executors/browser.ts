@@ -234,7 +234,7 @@ export class BrowserExecutor implements Executor {
       } catch (error) {
         if (control.signal.aborted) throw abortError();
         failed = true;
-        runError = `Could not open the start URL ${startUrl}: ${shortError(error).replace(/ at \S+$/, '')}`;
+        runError = `Could not open the start URL ${request.startUrl.includes('{{') ? request.startUrl : startUrl}: ${shortError(error).replace(/ at \S+$/, '')}`;
       }
 
       for (let i = 0; i < request.steps.length && !failed; i++) {
@@ -246,7 +246,13 @@ export class BrowserExecutor implements Executor {
         outcome.url = page.url();
         try {
           if (step.condition?.statement) {
-            const result = Boolean(await runScript(page, substitute(step.condition.statement, variables)));
+            const result = Boolean(
+              await runScript(page, substitute(step.condition.statement, variables)).catch(
+                (error: unknown) => {
+                  throw new StepError(`Condition: ${error instanceof Error ? error.message : String(error)}`);
+                },
+              ),
+            );
             outcome.conditionResult = result;
             if (!result) continue; // skipped: passing stays null
           }
@@ -361,7 +367,7 @@ export class BrowserExecutor implements Executor {
       consoleEntries.push({
         dateExecuted: new Date().toISOString(),
         error: false,
-        output: `Screenshot target not found: ${target}; the viewport was captured instead`,
+        output: `Screenshot target not found: ${request.screenshotTarget}; the viewport was captured instead`,
         url: page.url(),
       });
     }

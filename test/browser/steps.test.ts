@@ -174,6 +174,26 @@ describe.skipIf(!hasChromium)('browser executor: step commands', () => {
     expect(outcome.extractions).toEqual({ price: 'Price: $42', raw: '42', stored: 'x-42' });
   });
 
+  it('keeps variable values out of step errors and reports condition errors', async () => {
+    const outcome = await executor.run(
+      request(
+        `${site.url}/t/form`,
+        [
+          step('assertText', '{{where}}', 'token {{secret}}', { optional: true }),
+          step('click', '#{{secret}}', '', { optional: true }),
+          step('click', '#go', '', { condition: { statement: 'return undefinedThing.x' } }),
+        ],
+        { maxWaitDelay: 200, variables: { secret: 'hunter2', where: '#price' } },
+      ),
+    );
+    expect(outcome.steps.map((s) => s.error)).toEqual([
+      'Text "token {{secret}}" not found in {{where}}; found "Price: $42"',
+      'Element not found: #{{secret}}',
+      'Condition: JavaScript error: ReferenceError: undefinedThing is not defined',
+    ]);
+    expect(JSON.stringify(outcome)).not.toContain('hunter2');
+  });
+
   it('presses keys and pauses', async () => {
     const outcome = await executor.run(
       request(`${site.url}/t/form`, [
