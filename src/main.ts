@@ -201,9 +201,11 @@ export async function run(): Promise<void> {
   process.on('SIGTERM', onSignal);
   let exitNow = false;
   try {
-    // Mask the API key before anything can print it.
+    // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
+    // would itself print the secret: there, secrets are only redacted.
+    const onRunner = process.env.GITHUB_ACTIONS === 'true';
     const rawKey = core.getInput('api-key');
-    if (rawKey) core.setSecret(rawKey);
+    if (rawKey && onRunner) core.setSecret(rawKey);
 
     let inputs: ActionInputs;
     try {
@@ -215,7 +217,7 @@ export async function run(): Promise<void> {
       }
       throw error;
     }
-    for (const secret of inputs.secrets) core.setSecret(secret);
+    if (onRunner) for (const secret of inputs.secrets) core.setSecret(secret);
     const redact = createRedactor(inputs.secrets);
     await ensureRunnerFiles(path.dirname(inputs.resultsPath));
 

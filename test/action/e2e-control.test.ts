@@ -1,0 +1,143 @@
+/**
+ * The built action against the emulator: the deadline with remote cancel, a workflow cancel (SIGINT)
+ * mid-run, and retry-failed turning a test that fails once into a flaky one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
+import { makeWorkspace } from './fixtures.js';
+import { runAction, startAction, waitFor, type ActionRun } from './harness.js';
+
+const API_KEY = 'e2e-control-key-0815';
+let emulator: Emulator;
+let workspace: string;
+let saved: Map<string, Scenario>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  workspace = await makeWorkspace('gi-e2e-control-');
+  saved = new Map(emulator.store.scenarios);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+});
+
+beforeEach(() => emulator.resetLog());
+
+afterEach(() => {
+  for (const id of ['test-home', 'test-payment']) emulator.setScenario(id, saved.get(id) ?? null);
+});
+
+function inputs(extra: Record<string, string>): Record<string, string> {
+  return { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, screenshots: 'none', ...extra };
+}
+
+function counts(r: ActionRun): Record<string, number> {
+  return JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+}
+
+describe('deadline, workflow cancel and retries', () => {
+  it('at the timeout: cancels the remote suite run, keeps what finished, marks the rest timed out', async () => {
+    emulator.setScenario('test-home', { hang: true });
+    const r = await runAction({
+      workspace,
+      inputs: inputs({ 'suite-ids': 'suite-smoke', timeout: '0.08', 'fail-on-timeout': 'false' }),
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const c = counts(r);
+    expect(c['timed-out']).toBe(1);
+    expect(c.passed).toBe(2);
+    expect(c.failed).toBe(0);
+    expect(r.outputs.passing).toBe('true');
+    expect(
+      emulator
+        .requests()
+        .some((q) => q.method === 'POST' && /^\/v1\/suite-results\/[^/]+\/cancel\/?$/.test(q.path)),
+    ).toBe(true);
+    const ended = emulator.runs();
+    expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
+    expect(ended.some((f) => f.testId === 'test-home' && f.condition === 'cancelled')).toBe(true);
+    expect(r.stdout).toContain('Timeout');
+  });
+
+  it('at the timeout under fail-on-timeout (default): the step fails', async () => {
+    emulator.setScenario('test-home', { hang: true });
+    const r = await runAction({ workspace, inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05' }) });
+    expect(r.code).toBe(1);
+    expect(counts(r)['timed-out']).toBe(1);
+    expect(r.stdout).toContain('did not finish before the timeout');
+    expect(emulator.requests().some((q) => /^\/v1\/results\/[^/]+\/cancel\/?$/.test(q.path))).toBe(true);
+  });
+
+  it('SIGINT mid-run: every active remote run is cancelled, reports are written, exit non-zero', async () => {
+    emulator.setScenario('test-home', { hang: true });
+    await rm(path.join(workspace, 'ghost-inspector-results.json'), { force: true });
+    const { child, done } = await startAction({
+      workspace,
+      inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', timeout: '5' }),
+    });
+    // Both runs started and the action is polling.
+    await waitFor(
+      () =>
+        emulator.requests().filter((q) => q.path.endsWith('/execute/')).length === 2 &&
+        emulator.requests().some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
+    );
+    const signalledAt = Date.now();
+    child.kill('SIGINT');
+    const r = await done;
+    expect(Date.now() - signalledAt).toBeLessThan(9_000);
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    const cancels = emulator.requests().filter((q) => q.method === 'POST' && q.path.endsWith('/cancel/'));
+    expect(cancels.length).toBeGreaterThanOrEqual(2);
+    const ended = emulator.runs();
+    expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
+    expect(
+      ended.some((f) => f.kind === 'test-result' && f.suiteResultId === null && f.condition === 'cancelled'),
+    ).toBe(true);
+    expect(r.stdout).toContain('Received SIGINT');
+    expect(existsSync(path.join(workspace, 'ghost-inspector-results.json'))).toBe(true);
+    expect(readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8')).toContain('cancelled');
+  });
+
+  it('retry-failed: a test that fails once and then passes is flaky, not failed', async () => {
+    emulator.setScenario('test-payment', { outcome: 'fail', failingStep: 1, error: 'Flaky element' });
+    // The scenario flips to pass as soon as the first run of the test has ended.
+    let flipped = false;
+    const watcher = setInterval(() => {
+      if (!flipped && emulator.runs().some((f) => f.testId === 'test-payment' && f.kind === 'test-result')) {
+        emulator.setScenario('test-payment', { outcome: 'pass' });
+        flipped = true;
+      }
+    }, 5);
+    try {
+      const r = await runAction({
+        workspace,
+        inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '2' }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(counts(r)).toMatchObject({ total: 1, flaky: 1, failed: 0, passed: 0 });
+      expect(r.outputs.passing).toBe('true');
+      expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
+      expect(r.stdout).toContain('Re-running failed test');
+      const results = readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8');
+      expect(results).toContain('flaky');
+    } finally {
+      clearInterval(watcher);
+    }
+  });
+
+  it('retry-failed: a test that keeps failing stays failed after the re-runs', async () => {
+    const r = await runAction({
+      workspace,
+      inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '1' }),
+    });
+    expect(r.code).toBe(1);
+    expect(counts(r)).toMatchObject({ total: 1, failed: 1, flaky: 0 });
+    expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Bad inputs against the built action: each gives its message, a failed step, and not a single request to
+ * the service (the emulator's request log stays empty).
+ */
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { BAD_INPUTS, makeWorkspace } from './fixtures.js';
+import { runAction } from './harness.js';
+
+const API_KEY = 'e2e-inputs-key-2024';
+let emulator: Emulator;
+let workspace: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  workspace = await makeWorkspace('gi-e2e-inputs-');
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+});
+
+describe('bad inputs', () => {
+  it('has at least 30 cases', () => {
+    expect(BAD_INPUTS.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.concurrent.each(BAD_INPUTS.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const r = await runAction({
+      workspace,
+      inputs: {
+        'api-key': API_KEY,
+        'api-base-url': emulator.baseUrl,
+        'suite-ids': 'suite-smoke',
+        ...c.inputs,
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`Input "${c.input}"`);
+    expect(r.stdout).toContain(c.message);
+    expect(r.stdout).not.toContain(API_KEY);
+    expect(r.stdout).not.toContain('secret-value');
+    expect(r.stdout).not.toContain('pw-secret');
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  it('sent no request at all', () => {
+    // Runs after every case above (they share the emulator).
+    expect(emulator.requests()).toEqual([]);
+  });
+});
