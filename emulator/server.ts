@@ -4,6 +4,7 @@
  * behaviour"), fault injection and the request log.
  */
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
 import type { ApiKeyRecord, Store } from './store.js';
@@ -169,6 +170,27 @@ function redactQuery(params: URLSearchParams): string {
   return out.toString();
 }
 
+/**
+ * Writes an answer, gzip-compressed when the client accepts gzip and the body is over 1 KiB (the real
+ * service compresses when asked).
+ */
+function send(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer | string,
+): void {
+  const raw = typeof body === 'string' ? Buffer.from(body) : body;
+  if (raw.length > 1024 && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    res
+      .writeHead(status, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' })
+      .end(gzipSync(raw));
+  } else {
+    res.writeHead(status, headers).end(raw);
+  }
+}
+
 /** Creates the HTTP server answering the given routes. */
 export function createServer(deps: ServerDeps): http.Server {
   const server = http.createServer((req, res) => {
@@ -224,7 +246,7 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
       res.socket?.destroy();
       return;
     }
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(text);
+    send(req, res, status, { 'content-type': 'application/json; charset=utf-8', ...headers }, text);
     done(status, String(envelope.code));
   };
 
@@ -282,9 +304,13 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
         fault === 'malformed-json' && reply.contentType.includes('json')
           ? String(reply.raw).slice(0, 10)
           : reply.raw;
-      res
-        .writeHead(reply.status ?? 200, { 'content-type': reply.contentType, ...(reply.headers ?? {}) })
-        .end(body);
+      send(
+        req,
+        res,
+        reply.status ?? 200,
+        { 'content-type': reply.contentType, ...(reply.headers ?? {}) },
+        body,
+      );
       done(reply.status ?? 200);
     }
   } catch (error) {

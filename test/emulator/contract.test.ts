@@ -149,6 +149,24 @@ describe('envelope, authentication and errors', () => {
     }
   });
 
+  it('compresses answers with gzip when asked', async () => {
+    const { gunzipSync } = await import('node:zlib');
+    const http = await import('node:http');
+    const answer = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${em.baseUrl}/tests/?apiKey=${KEY}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+          );
+        })
+        .on('error', reject);
+    });
+    expect(answer.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(answer.body).toString()).code).toBe('SUCCESS');
+  });
+
   it('rejects a missing or unknown API key with AUTHENTICATION_ERROR (HTTP 200)', async () => {
     for (const key of [null, 'wrong']) {
       const res = await call(em, 'GET', '/suites/', { key });
@@ -542,7 +560,7 @@ describe('test endpoints', () => {
   });
 
   it('running/ lists the test results still executing', async () => {
-    em.setScenario('test-receipt', { runDurationMs: 60_000 });
+    em.setScenario('test-receipt', { runDurationMs: 600_000 });
     const r = await data(em, 'GET', '/tests/test-receipt/execute/', { query: { immediate: '1' } });
     for (const method of ['GET', 'POST']) {
       const running = await data(em, method, '/tests/test-receipt/running/');
@@ -611,7 +629,7 @@ describe('test endpoints', () => {
 
 describe('result endpoints', () => {
   it('GET /v1/results/{id}/, cancel/ and comment/', async () => {
-    em.setScenario('test-search', { runDurationMs: 60_000 });
+    em.setScenario('test-search', { runDurationMs: 600_000 });
     const r = await data(em, 'GET', '/tests/test-search/execute/', { query: { immediate: '1' } });
     const got = await data(em, 'GET', `/results/${r._id}/`);
     expectResultShape(got, 'running');

@@ -98,7 +98,7 @@ describe('test results', () => {
 
 describe('suite results', () => {
   it('keep counts, passing and dates consistent as tests finish', async () => {
-    em.setScenario('test-receipt', { runDurationMs: 60_000 });
+    em.setScenario('test-receipt', { runDurationMs: 300_000 });
     const sr = await data(em, 'GET', '/suites/suite-checkout/execute/', { query: { immediate: '1' } });
     expect(sr).toMatchObject({
       passing: null,
@@ -424,6 +424,36 @@ describe('screenshot comparison', () => {
       screenshotCompareDifference: 0,
       screenshotComparePassing: true,
     });
+  });
+});
+
+describe('status badges', () => {
+  const badge = async (path: string) => (await call(em, 'GET', path, { key: null })).text.toLowerCase();
+
+  it('follow the latest suite result: running, passing, partially failing, failing, unknown after cancel', async () => {
+    em.setScenario('test-receipt', { runDurationMs: 600_000 });
+    const sr = await data(em, 'GET', '/suites/suite-checkout/execute/', { query: { immediate: '1' } });
+    expect(await badge('/suites/suite-checkout/status-badge')).toContain('running');
+    await data(em, 'POST', `/suite-results/${sr._id}/cancel/`);
+    expect(await badge('/suites/suite-checkout/status-badge')).toContain('unknown');
+    em.setScenario('test-receipt', { outcome: 'pass' });
+    await data(em, 'GET', '/suites/suite-checkout/execute/');
+    expect(await badge('/suites/suite-checkout/status-badge')).toMatch(/partial/);
+    await data(em, 'GET', '/suites/suite-smoke/execute/');
+    expect(await badge('/suites/suite-smoke/status-badge')).toContain('passing');
+    for (const id of ['test-home', 'test-login', 'test-search']) em.setScenario(id, { outcome: 'fail' });
+    await data(em, 'GET', '/suites/suite-smoke/execute/');
+    const failing = await badge('/suites/suite-smoke/status-badge');
+    expect(failing).toContain('failing');
+    expect(failing).not.toMatch(/partial/);
+    for (const id of ['test-home', 'test-login', 'test-search']) em.setScenario(id, { outcome: 'pass' });
+  });
+
+  it('show the screenshot comparison state with `screenshot`', async () => {
+    await data(em, 'GET', '/suites/suite-visual/execute/');
+    const svg = await badge('/suites/suite-visual/status-badge?screenshot=1');
+    expect(svg).toContain('screenshot');
+    expect(svg).not.toBe(await badge('/suites/suite-visual/status-badge'));
   });
 });
 
