@@ -326,8 +326,14 @@ export class BrowserExecutor implements Executor {
   ): Promise<void> {
     const deadline = Date.now() + maxAjaxDelay;
     await page.waitForLoadState('load', { timeout: Math.max(1, maxAjaxDelay) }).catch(() => undefined);
-    const left = Math.max(0, deadline - Date.now());
-    await poll(async () => (pending.size === 0 ? true : undefined), left, signal);
+    await poll(
+      async () => (pending.size === 0 ? true : undefined),
+      Math.max(0, deadline - Date.now()),
+      signal,
+    );
+    // A navigation started by the action may have replaced the document meanwhile: wait for its load too.
+    const left = deadline - Date.now();
+    if (left > 0) await page.waitForLoadState('load', { timeout: left }).catch(() => undefined);
   }
 
   /**

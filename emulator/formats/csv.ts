@@ -51,10 +51,10 @@ export const TEST_RESULTS_CSV_COLUMNS = [
   'Date Completed',
 ] as const;
 
-/** Milliseconds to seconds as a decimal string (`12345` -> `12.345`); empty when unknown. */
+/** Milliseconds to seconds as a decimal string with millisecond precision (`2500` -> `2.500`); empty when unknown. */
 function seconds(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
-  return String(Math.round(ms) / 1000);
+  return (Math.round(ms) / 1000).toFixed(3);
 }
 
 /** An ISO 8601 UTC timestamp, or empty when absent or not a date. */

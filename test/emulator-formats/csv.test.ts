@@ -197,7 +197,7 @@ describe('testResultsCsv', () => {
       'true',
       '0.0123',
       '',
-      '2.5',
+      '2.500',
       '',
       'https://img.example/r1.png',
       '',
@@ -211,7 +211,7 @@ describe('testResultsCsv', () => {
       '',
       '',
       'Text "Total: $30" not found in #total;\nfound "Total: $25"',
-      '61',
+      '61.000',
     ]);
     expect(rows[3]?.[8]).toBe('cancelled');
     expect(rows[3]?.[13]).toBe('');
