@@ -3,14 +3,21 @@
  * the service facts. Paths answer with and without a trailing slash. Errors are `ERROR` envelopes with
  * HTTP 200 (thrown as ApiError); unknown ids are VALIDATION_ERRORs naming the id.
  */
-import type { Step, StepTarget, SuiteResult, TestDefinition, TestResult } from '../src/api/types.js';
+import {
+  REGIONS,
+  type Step,
+  type StepTarget,
+  type SuiteResult,
+  type TestDefinition,
+  type TestResult,
+} from '../src/api/types.js';
 import { badgeSvg, BADGE_CONTENT_TYPE, type BadgeState } from './formats/badge.js';
 import { suiteResultsCsv, testResultsCsv } from './formats/csv.js';
 import { recorderHtmlToTest, testToRecorderHtml } from './formats/recorder-html.js';
 import { sideToTests, testsToSide } from './formats/side.js';
 import { zipFiles } from './formats/zip.js';
 import type { Engine } from './engine.js';
-import { paging, parseExecuteParams, Params } from './params.js';
+import { BROWSER_PATTERN, paging, parseExecuteParams, Params } from './params.js';
 import type { RequestContext, Route, Handler } from './server.js';
 import {
   newSuiteDefaults,
@@ -82,8 +89,13 @@ const threshold: FieldCheck = (v, n) => {
   return x;
 };
 const browser: FieldCheck = (v, n) => {
-  if (typeof v !== 'string' || !/^(chrome|firefox)(-\d+(\.\d+)*)?$/.test(v))
+  if (typeof v !== 'string' || !BROWSER_PATTERN.test(v))
     invalid(`${n} must be chrome, chrome-<version>, firefox or firefox-<version>`);
+  return v;
+};
+const region: FieldCheck = (v, n) => {
+  if (typeof v !== 'string' || !(REGIONS as readonly string[]).includes(v))
+    invalid(`${n} must be one of ${REGIONS.join(', ')}`);
   return v;
 };
 const viewport: FieldCheck = (v, n) => {
@@ -126,7 +138,7 @@ const SUITE_FIELDS: Record<string, FieldCheck> = {
   notificationsSuite: object,
   persistVariables: bool,
   publicStatusEnabled: bool,
-  region: str,
+  region,
   screenshotCompareEnabled: bool,
   screenshotCompareThreshold: threshold,
   startUrl: str,
@@ -146,7 +158,7 @@ const TEST_FIELDS: Record<string, FieldCheck> = {
   failOnJavaScriptError: nullableBool,
   browser: (v, n) => (v === null ? null : browser(v, n)),
   language: nullableStr,
-  region: nullableStr,
+  region: (v, n) => (v === null ? null : region(v, n)),
   finalDelay: nullableNum,
   globalStepDelay: nullableNum,
   maxAjaxDelay: nullableNum,

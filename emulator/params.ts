@@ -112,7 +112,8 @@ export function paging(params: Params): { count: number; offset: number } {
 /** Maximum execute `delay` in ms (contract "Limits"). */
 export const MAX_DELAY_MS = 300_000;
 
-const BROWSER = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
+/** Browser forms: chrome, chrome-<version>, firefox, firefox-<version> (contract "Execute parameters"). */
+export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
 const VIEWPORT = /^(\d{1,5})x(\d{1,5})$/;
 
 /** Execute parameters after validation; settings left undefined fall back to the test's and suite's. */
@@ -187,7 +188,7 @@ function strings(params: Params, name: string): string[] {
 export function parseExecuteParams(params: Params, opts: { maxCsvUploadRows: number }): ExecuteParams {
   const browsers = strings(params, 'browser');
   for (const b of browsers) {
-    if (!BROWSER.test(b))
+    if (!BROWSER_PATTERN.test(b))
       invalid(`browser must be chrome, chrome-<version>, firefox or firefox-<version>, got "${b}"`);
   }
   const regions = strings(params, 'region');
