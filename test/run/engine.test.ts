@@ -1,0 +1,157 @@
+/**
+ * The run engine with the real client against the emulator on loopback.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { RateBudget } from '../../src/run/budget.js';
+import { runPlan, type RunLog, type RunPlan } from '../../src/run/engine.js';
+import { decideVerdict } from '../../src/run/outcome.js';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+
+const API_KEY = 'engine-test-key';
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => emulator.resetLog());
+
+function plan(overrides: Partial<RunPlan>): RunPlan {
+  return {
+    suiteIds: [],
+    folderIds: [],
+    testIds: [],
+    repoTests: [],
+    organizationId: 'org-acme',
+    execute: { disableVisuals: true },
+    startUrls: [],
+    wait: true,
+    timeoutMs: 120_000,
+    cancelOnTimeout: true,
+    retryFailed: 0,
+    ...overrides,
+  };
+}
+
+function collectingLog(): RunLog & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (l) => lines.push(l),
+    warning: (l) => lines.push(`warning: ${l}`),
+    group: (title, body) => lines.push(title, ...body),
+  };
+}
+
+describe('runPlan against the emulator', () => {
+  it('20 suites at once: all finish; the shared budget keeps every 1 s window at 8 requests or fewer', async () => {
+    const sent: number[] = [];
+    const api = createClient({
+      apiKey: API_KEY,
+      baseUrl: emulator.baseUrl,
+      onRequest: () => sent.push(Date.now()),
+    });
+    const suites = ['suite-smoke', 'suite-checkout', 'suite-visual', 'suite-data'];
+    const suiteIds = Array.from({ length: 20 }, (_, i) => suites[i % 4]!);
+    const summary = await runPlan(plan({ suiteIds }), {
+      api,
+      budget: new RateBudget(),
+      log: collectingLog(),
+    });
+    expect(summary.runs).toHaveLength(20);
+    expect(summary.runs.every((r) => r.endedAt && r.suiteResult && r.tests.length > 0 && !r.error)).toBe(
+      true,
+    );
+    expect(new Set(summary.runs.map((r) => r.key)).size).toBe(20);
+    for (const t of sent) expect(sent.filter((o) => o >= t && o < t + 1000).length).toBeLessThanOrEqual(8);
+    // History of each suite is read once, however many runs it has.
+    const history = emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
+    expect(history).toHaveLength(4);
+    expect(history.every((q) => q.query.includes('count=5'))).toBe(true);
+    // Every suite result's tests were read in pages of 50.
+    const pages = emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
+    expect(pages).toHaveLength(20);
+    expect(pages.every((q) => q.query.includes('count=50') && q.query.includes('offset=0'))).toBe(true);
+  });
+
+  it('a suite result: tests with their states, links and a failing verdict', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const log = collectingLog();
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, log });
+    const [run] = summary.runs;
+    expect(run!.kind).toBe('suite');
+    expect(run!.suiteName).toBe('Checkout');
+    expect(run!.tests.map((t) => [t.testName, t.state])).toEqual([
+      ['Add to cart', 'passed'],
+      ['Pay by card', 'failed'],
+      ['Receipt e-mail link', 'passed'],
+    ]);
+    expect(run!.tests[1]!.url).toBe(`https://app.ghostinspector.com/results/${run!.tests[1]!.result!._id}`);
+    expect(log.lines.some((l) => l.startsWith('✗ failed  Pay by card'))).toBe(true);
+    expect(log.lines).toContain('Error: Element not found: .confirmation');
+    const verdict = decideVerdict(summary, {
+      failOnEmpty: true,
+      failOnTimeout: true,
+      failOnScreenshotCompare: false,
+    });
+    expect(verdict.passing).toBe(false);
+  });
+
+  it('a trigger that fails becomes a run in error; the others go on', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke', 'no-such-suite'] }), { api });
+    const failed = summary.runs.find((r) => r.error);
+    expect(failed?.error).toContain('Could not start suite no-such-suite');
+    expect(summary.runs.find((r) => !r.error)?.tests).toHaveLength(3);
+  });
+
+  it('a workflow cancel before the start triggers nothing', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const controller = new AbortController();
+    controller.abort();
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, signal: controller.signal });
+    expect(summary.interrupted).toBe('signal');
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  it('several start URLs: one execute each, the variant names the start URL', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const startUrls = ['https://a.example.test/', 'https://b.example.test/'];
+    const summary = await runPlan(plan({ testIds: ['test-home'], startUrls }), { api });
+    expect(summary.runs.map((r) => r.variant.startUrl).sort()).toEqual(startUrls);
+    expect(summary.runs.map((r) => r.tests[0]!.result!.startUrl).sort()).toEqual(startUrls);
+  });
+
+  it('heartbeat while waiting, then at the deadline: cancel, keep the finished tests, the rest timed out', async () => {
+    const saved = emulator.store.scenarios.get('test-home') ?? null;
+    emulator.setScenario('test-home', { hang: true });
+    try {
+      const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+      const log = collectingLog();
+      const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 2_500 }), {
+        api,
+        log,
+        heartbeatMs: 700,
+      });
+      expect(summary.interrupted).toBe('deadline');
+      expect(log.lines.some((l) => /1 run still going, \d+ tests? finished/.test(l))).toBe(true);
+      const [run] = summary.runs;
+      expect(run!.timedOut).toBe(true);
+      expect(run!.cancelled).toBe(true);
+      const states = Object.fromEntries(run!.tests.map((t) => [t.testName, t.state]));
+      expect(states).toEqual({
+        'Home page loads': 'timed-out',
+        'Login works': 'passed',
+        'Search finds products': 'passed',
+      });
+      expect(emulator.runs().some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(
+        true,
+      );
+    } finally {
+      emulator.setScenario('test-home', saved);
+    }
+  });
+});
