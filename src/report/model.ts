@@ -253,7 +253,8 @@ function buildSuiteRun(
   const label = variantLabel(run.variant ?? {});
   const tests = run.tests.map((t, i) => buildTest(t, `${run.key}#${i}`, run, appUrl, policy, attachments));
   if (tests.length === 0 && (run.error || run.timedOut || run.cancelled)) {
-    const state: TestState = run.timedOut ? 'timed-out' : run.cancelled && !run.error ? 'cancelled' : 'error';
+    // Same order as the verdict's counts (run/outcome.ts countResults): timed out, cancelled, error.
+    const state: TestState = run.timedOut ? 'timed-out' : run.cancelled ? 'cancelled' : 'error';
     tests.push({
       key: `${run.key}#run`,
       resultId: null,
