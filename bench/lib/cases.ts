@@ -1,0 +1,552 @@
+/**
+ * The benchmark's cases, each run against one emulator by both clients where the official client can take
+ * part: detection lag and requests (suites and single tests whose runs last 3 s to 3 min, with and without
+ * an earlier result), overhead and start-up, scale (1,000 tests; a 100-row data file over 20 tests) and 20
+ * concurrent suites.
+ *
+ * Requests are told apart by path: every case and client has suites and tests of its own, and each request
+ * of a run names its suite or test (execute, history) or the result it created (polls, result pages).
+ * Finish times come from the emulator's run records (`Emulator.runs()`), taken when a result ended.
+ */
+import type { Emulator, FinishRecord, RequestRecord } from '../../emulator/index.js';
+import { runAction, type ActionRun } from './action.js';
+import type { OfficialClient } from './official.js';
+import { ACTION_KEY, OFFICIAL_KEY, type SeedBuilder } from './seed.js';
+import { maxInWindow } from './stats.js';
+
+export type ClientName = 'action' | 'official';
+export type RunKind = 'suite' | 'test';
+
+export interface Context {
+  emulator: Emulator;
+  official: OfficialClient;
+  /** Path of the bundled action. */
+  entry: string;
+  log: (line: string) => void;
+  /** Sequence numbers of every request a case claimed (to find requests no case accounts for). */
+  claimed: Set<number>;
+  failures: string[];
+}
+
+export interface LagSample {
+  client: ClientName;
+  kind: RunKind;
+  durationS: number;
+  /** Whether the suite or test had an earlier finished result when the run started. */
+  history: boolean;
+  /** ms from the emulator's finish record to the client knowing (results.json written / promise resolved). */
+  lagMs: number;
+  /** API requests this run sent (execute, history, polls, result pages). */
+  requests: number;
+  /** The run's own duration: finish minus creation, ms. */
+  runMs: number;
+}
+
+export interface OverheadSample {
+  client: ClientName;
+  history: boolean;
+  /** Action: whole process wall time; official: call to resolve. ms. */
+  wallMs: number;
+  runMs: number;
+  overheadMs: number;
+}
+
+export interface ScaleFigure {
+  name: string;
+  client: ClientName;
+  testResults: number;
+  requests: number;
+  /** Peak RSS of the action process, MB (null for the official client, which shares a worker). */
+  peakRssMb: number | null;
+  /** ms from the last finish record to every report written (action) or the promise resolved (official). */
+  afterLastFinishMs: number;
+  /** Requests sent after the last finish. */
+  requestsAfterLastFinish: number;
+  wallMs: number;
+}
+
+export interface ConcurrencyFigure {
+  client: ClientName;
+  history: boolean;
+  suites: number;
+  requests: number;
+  /** Most requests in any 1 s window. */
+  maxPerSecond: number;
+  /** Lag of each suite (ms from its finish to the client knowing); for the action all suites are known at once. */
+  lagsMs: number[];
+}
+
+export interface Durations {
+  durationS: number;
+  rounds: number;
+}
+
+export interface CasePlan {
+  lanes: Durations[];
+  overheadRounds: number;
+  startupSamples: number;
+  concurrencyRounds: number;
+  concurrentSuites: number;
+  concurrencyDurationS: number;
+  scaleTests: number;
+  dataRows: number;
+  dataSuiteTests: number;
+  scaleDurationS: number;
+}
+
+export const QUICK: CasePlan = {
+  lanes: [
+    { durationS: 3, rounds: 8 },
+    { durationS: 8, rounds: 6 },
+    { durationS: 20, rounds: 3 },
+    { durationS: 45, rounds: 2 },
+  ],
+  overheadRounds: 3,
+  startupSamples: 5,
+  concurrencyRounds: 2,
+  concurrentSuites: 20,
+  concurrencyDurationS: 20,
+  scaleTests: 1000,
+  dataRows: 100,
+  dataSuiteTests: 20,
+  scaleDurationS: 10,
+};
+
+export const FULL: CasePlan = {
+  ...QUICK,
+  lanes: [
+    { durationS: 3, rounds: 12 },
+    { durationS: 8, rounds: 10 },
+    { durationS: 20, rounds: 6 },
+    { durationS: 45, rounds: 4 },
+    { durationS: 90, rounds: 3 },
+    { durationS: 180, rounds: 3 },
+  ],
+  overheadRounds: 5,
+  startupSamples: 10,
+  concurrencyRounds: 3,
+};
+
+/** A one-minute check that the harness works (not for figures). */
+export const SMOKE: CasePlan = {
+  lanes: [{ durationS: 3, rounds: 2 }],
+  overheadRounds: 1,
+  startupSamples: 2,
+  concurrencyRounds: 1,
+  concurrentSuites: 3,
+  concurrencyDurationS: 3,
+  scaleTests: 60,
+  dataRows: 5,
+  dataSuiteTests: 4,
+  scaleDurationS: 3,
+};
+
+const tag = (client: ClientName) => (client === 'action' ? 'a' : 'o');
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Suite ids of the lag lanes: a reused ("history") one and a fresh one per round, per client and kind. */
+export const laneIds = {
+  historySuite: (c: ClientName, d: number) => `lag-${tag(c)}-s${d}-h`,
+  freshSuite: (c: ClientName, d: number, r: number) => `lag-${tag(c)}-s${d}-f${pad(r)}`,
+  testBox: (c: ClientName, d: number) => `lag-${tag(c)}-box${d}`,
+  historyTest: (c: ClientName, d: number) => `lag-${tag(c)}-t${d}-h`,
+  freshTest: (c: ClientName, d: number, r: number) => `lag-${tag(c)}-t${d}-f${pad(r)}`,
+};
+const overheadSuite = (c: ClientName) => `ovh-${tag(c)}`;
+const STARTUP_SUITE = 'startup-a';
+const concurrentSuite = (c: ClientName, i: number) => `conc-${tag(c)}-${pad(i)}`;
+const scaleSuite = (c: ClientName) => `scale-1k-${tag(c)}`;
+const DATA_SUITE = 'scale-rows-a';
+const CLIENTS: ClientName[] = ['action', 'official'];
+
+/** Adds every suite and test the plan needs to the seed. */
+export function seedCases(seed: SeedBuilder, plan: CasePlan): void {
+  for (const c of CLIENTS) {
+    for (const { durationS: d, rounds } of plan.lanes) {
+      const ms = d * 1000;
+      seed.suite({ id: laneIds.historySuite(c, d), tests: 3, runDurationMs: ms });
+      seed.suite({ id: laneIds.testBox(c, d), tests: 0, runDurationMs: ms });
+      seed.test(laneIds.testBox(c, d), laneIds.historyTest(c, d), ms);
+      for (let r = 1; r <= rounds; r++) {
+        seed.suite({ id: laneIds.freshSuite(c, d, r), tests: 3, runDurationMs: ms });
+        seed.test(laneIds.testBox(c, d), laneIds.freshTest(c, d, r), ms);
+      }
+    }
+    seed.suite({ id: overheadSuite(c), tests: 5, runDurationMs: 8000 });
+    for (let i = 1; i <= plan.concurrentSuites; i++) {
+      seed.suite({ id: concurrentSuite(c, i), tests: 3, runDurationMs: plan.concurrencyDurationS * 1000 });
+    }
+    seed.suite({ id: scaleSuite(c), tests: plan.scaleTests, runDurationMs: plan.scaleDurationS * 1000 });
+  }
+  seed.suite({ id: STARTUP_SUITE, tests: 1, runDurationMs: 3000 });
+  seed.suite({ id: DATA_SUITE, tests: plan.dataSuiteTests, runDurationMs: plan.scaleDurationS * 1000 });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Attribution
+
+interface Ids {
+  suites?: string[];
+  tests?: string[];
+  results?: string[];
+}
+
+/** Requests since `since` (epoch ms) whose path names one of the suites, tests or results; claims them. */
+function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
+  const needles = [
+    ...(ids.suites ?? []).map((id) => `/suites/${id}/`),
+    ...(ids.tests ?? []).map((id) => `/tests/${id}/`),
+    ...(ids.results ?? []).flatMap((id) => [`/suite-results/${id}/`, `/results/${id}/`]),
+  ];
+  const found = ctx.emulator.requests().filter((r) => {
+    if (r.time < since) return false;
+    const p = r.path.endsWith('/') ? r.path : `${r.path}/`;
+    return needles.some((n) => p.includes(n));
+  });
+  for (const r of found) ctx.claimed.add(r.seq);
+  return found;
+}
+
+/** Finish records of runs of a suite (suite results) or of a test run alone (test results) since `since`. */
+function finishes(ctx: Context, kind: RunKind, id: string, since: number): FinishRecord[] {
+  return ctx.emulator
+    .runs()
+    .filter((r) =>
+      kind === 'suite'
+        ? r.kind === 'suite-result' && r.suiteId === id && r.createdAt >= since
+        : r.kind === 'test-result' && r.testId === id && r.suiteResultId === null && r.createdAt >= since,
+    );
+}
+
+function fail(ctx: Context, what: string, detail: string): void {
+  ctx.failures.push(`${what}: ${detail}`);
+  ctx.log(`  ! ${what}: ${detail}`);
+}
+
+const inputsFor = (kind: RunKind, ids: string[]): Record<string, string> => ({
+  [kind === 'suite' ? 'suite-ids' : 'test-ids']: ids.join(','),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Detection lag and requests
+
+async function actionLagRun(
+  ctx: Context,
+  kind: RunKind,
+  id: string,
+  durationS: number,
+  history: boolean,
+): Promise<{ sample: LagSample; run: ActionRun } | null> {
+  const run = await runAction({
+    entry: ctx.entry,
+    baseUrl: ctx.emulator.baseUrl,
+    apiKey: ACTION_KEY,
+    inputs: inputsFor(kind, [id]),
+  });
+  const record = finishes(ctx, kind, id, run.spawnAt)[0];
+  if (!record || run.resultsWrittenAt === null || run.code !== 0) {
+    fail(ctx, `action ${kind} ${id}`, `exit ${run.code}, finish ${!!record}\n${run.logTail}`);
+    return null;
+  }
+  const requests = requestsFor(ctx, run.spawnAt, {
+    [kind === 'suite' ? 'suites' : 'tests']: [id],
+    results: [record.resultId],
+  }).length;
+  return {
+    run,
+    sample: {
+      client: 'action',
+      kind,
+      durationS,
+      history,
+      lagMs: run.resultsWrittenAt - record.finishedAt,
+      requests,
+      runMs: record.finishedAt - record.createdAt,
+    },
+  };
+}
+
+async function officialLagRun(
+  ctx: Context,
+  kind: RunKind,
+  id: string,
+  durationS: number,
+  history: boolean,
+): Promise<LagSample | null> {
+  const since = Date.now();
+  const run = await ctx.official.run(kind, id, OFFICIAL_KEY);
+  const record = finishes(ctx, kind, id, since)[0];
+  if (!record || run.error || run.passing !== true) {
+    fail(ctx, `official ${kind} ${id}`, run.error ?? `passing ${run.passing}, finish ${!!record}`);
+    return null;
+  }
+  const requests = requestsFor(ctx, since, {
+    [kind === 'suite' ? 'suites' : 'tests']: [id],
+    results: [record.resultId],
+  }).length;
+  return {
+    client: 'official',
+    kind,
+    durationS,
+    history,
+    lagMs: run.knownAt - record.finishedAt,
+    requests,
+    runMs: record.finishedAt - record.createdAt,
+  };
+}
+
+/**
+ * One lane: runs of `durationS` seconds, `rounds` times. Each round runs, for each client, the lane's
+ * history suite and history test (no earlier result in round 1, then the previous rounds' results) and a
+ * fresh suite and a fresh test (never run before), all at once.
+ */
+export async function runLane(ctx: Context, lane: Durations): Promise<LagSample[]> {
+  const samples: LagSample[] = [];
+  const d = lane.durationS;
+  for (let r = 1; r <= lane.rounds; r++) {
+    const history = r > 1;
+    const jobs: Array<Promise<LagSample | null>> = [];
+    for (const c of CLIENTS) {
+      const one = (kind: RunKind, id: string, h: boolean): Promise<LagSample | null> =>
+        c === 'action'
+          ? actionLagRun(ctx, kind, id, d, h).then((x) => x?.sample ?? null)
+          : officialLagRun(ctx, kind, id, d, h);
+      jobs.push(
+        one('suite', laneIds.historySuite(c, d), history),
+        one('test', laneIds.historyTest(c, d), history),
+        one('suite', laneIds.freshSuite(c, d, r), false),
+        one('test', laneIds.freshTest(c, d, r), false),
+      );
+    }
+    for (const s of await Promise.all(jobs)) if (s) samples.push(s);
+    ctx.log(`  lag ${d} s: round ${r}/${lane.rounds} done`);
+  }
+  return samples;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Overhead and start-up
+
+/** The 5-test suite (8 s runs) `rounds` times per client: round 1 without an earlier result. */
+export async function runOverhead(ctx: Context, rounds: number): Promise<OverheadSample[]> {
+  const out: OverheadSample[] = [];
+  for (let r = 1; r <= rounds; r++) {
+    const [a, o] = await Promise.all([
+      actionLagRun(ctx, 'suite', overheadSuite('action'), 8, r > 1),
+      (async () => {
+        const since = Date.now();
+        const run = await ctx.official.run('suite', overheadSuite('official'), OFFICIAL_KEY);
+        const record = finishes(ctx, 'suite', overheadSuite('official'), since)[0];
+        requestsFor(ctx, since, {
+          suites: [overheadSuite('official')],
+          results: record ? [record.resultId] : [],
+        });
+        return record && !run.error ? { run, record } : null;
+      })(),
+    ]);
+    if (a) {
+      const wallMs = a.run.exitAt - a.run.spawnAt;
+      out.push({
+        client: 'action',
+        history: r > 1,
+        wallMs,
+        runMs: a.sample.runMs,
+        overheadMs: wallMs - a.sample.runMs,
+      });
+    }
+    if (o) {
+      const wallMs = o.run.knownAt - o.run.startedAt;
+      const runMs = o.record.finishedAt - o.record.createdAt;
+      out.push({ client: 'official', history: r > 1, wallMs, runMs, overheadMs: wallMs - runMs });
+    } else fail(ctx, 'official overhead run', 'no finish record or an error');
+    ctx.log(`  overhead: round ${r}/${rounds} done`);
+  }
+  return out;
+}
+
+/**
+ * Start-up: process start to the first API request, `samples` times one after the other on a quiet
+ * emulator (`wait: false`, so the process triggers and ends). The first sample is the cold one.
+ */
+export async function runStartup(ctx: Context, samples: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const run = await runAction({
+      entry: ctx.entry,
+      baseUrl: ctx.emulator.baseUrl,
+      apiKey: ACTION_KEY,
+      inputs: { 'suite-ids': STARTUP_SUITE, wait: 'false' },
+    });
+    const first = requestsFor(ctx, run.spawnAt, { suites: [STARTUP_SUITE] }).filter(
+      (r) => r.time <= run.exitAt,
+    )[0];
+    if (!first || run.code !== 0) fail(ctx, 'start-up run', `exit ${run.code}\n${run.logTail}`);
+    else out.push(first.time - run.spawnAt);
+    // The triggered run goes on in the emulator; its results are claimed so they do not count as stray.
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Concurrency
+
+/** 20 suites at once per client, `rounds` times (round 1 without earlier results). */
+export async function runConcurrency(ctx: Context, plan: CasePlan): Promise<ConcurrencyFigure[]> {
+  const out: ConcurrencyFigure[] = [];
+  const idsOf = (c: ClientName) =>
+    Array.from({ length: plan.concurrentSuites }, (_, i) => concurrentSuite(c, i + 1));
+  for (let r = 1; r <= plan.concurrencyRounds; r++) {
+    const since = Date.now();
+    const [action, official] = await Promise.all([
+      runAction({
+        entry: ctx.entry,
+        baseUrl: ctx.emulator.baseUrl,
+        apiKey: ACTION_KEY,
+        inputs: inputsFor('suite', idsOf('action')),
+      }),
+      Promise.all(idsOf('official').map((id) => ctx.official.run('suite', id, OFFICIAL_KEY))),
+    ]);
+    for (const c of CLIENTS) {
+      const ids = idsOf(c);
+      const records = ids.map((id) => finishes(ctx, 'suite', id, since)[0]);
+      if (records.some((x) => !x)) {
+        fail(ctx, `${c} concurrency round ${r}`, 'a suite has no finish record');
+        continue;
+      }
+      const recs = records as FinishRecord[];
+      const requests = requestsFor(ctx, since, { suites: ids, results: recs.map((x) => x.resultId) });
+      let lagsMs: number[];
+      if (c === 'action') {
+        if (action.resultsWrittenAt === null) {
+          fail(ctx, `action concurrency round ${r}`, `exit ${action.code}\n${action.logTail}`);
+          continue;
+        }
+        lagsMs = recs.map((x) => (action.resultsWrittenAt as number) - x.finishedAt);
+      } else {
+        lagsMs = recs.map((x, i) => (official[i]?.knownAt ?? NaN) - x.finishedAt);
+      }
+      out.push({
+        client: c,
+        history: r > 1,
+        suites: ids.length,
+        requests: requests.length,
+        maxPerSecond: maxInWindow(requests.map((q) => q.time)),
+        lagsMs,
+      });
+    }
+    ctx.log(`  concurrency: round ${r}/${plan.concurrencyRounds} done`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Scale
+
+function afterLast(records: FinishRecord[], requests: RequestRecord[], knownAt: number) {
+  const last = Math.max(...records.map((x) => x.finishedAt));
+  return {
+    afterLastFinishMs: knownAt - last,
+    requestsAfterLastFinish: requests.filter((q) => q.time > last).length,
+  };
+}
+
+/** The 1,000-test suite (action, then the official client) and the 100-row data file over 20 tests (action). */
+export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigure[]> {
+  const out: ScaleFigure[] = [];
+  // 1,000 tests, our action.
+  {
+    const id = scaleSuite('action');
+    const run = await runAction({
+      entry: ctx.entry,
+      baseUrl: ctx.emulator.baseUrl,
+      apiKey: ACTION_KEY,
+      inputs: inputsFor('suite', [id]),
+      measureMemory: true,
+    });
+    const records = finishes(ctx, 'suite', id, run.spawnAt);
+    if (records.length !== 1 || run.reportsWrittenAt === null || run.code !== 0) {
+      fail(ctx, `action ${id}`, `exit ${run.code}\n${run.logTail}`);
+    } else {
+      const requests = requestsFor(ctx, run.spawnAt, {
+        suites: [id],
+        results: records.map((x) => x.resultId),
+      });
+      out.push({
+        name: `${plan.scaleTests.toLocaleString('en')}-test suite`,
+        client: 'action',
+        testResults: countTotal(run) ?? plan.scaleTests,
+        requests: requests.length,
+        peakRssMb: run.peakRssKb === null ? null : run.peakRssKb / 1024,
+        ...afterLast(records, requests, run.reportsWrittenAt),
+        wallMs: run.exitAt - run.spawnAt,
+      });
+    }
+    ctx.log('  scale: 1,000-test suite (action) done');
+  }
+  // 1,000 tests, the official client.
+  {
+    const id = scaleSuite('official');
+    const since = Date.now();
+    const run = await ctx.official.run('suite', id, OFFICIAL_KEY);
+    const records = finishes(ctx, 'suite', id, since);
+    if (records.length !== 1 || run.error) fail(ctx, `official ${id}`, run.error ?? 'no finish record');
+    else {
+      const requests = requestsFor(ctx, since, { suites: [id], results: records.map((x) => x.resultId) });
+      out.push({
+        name: `${plan.scaleTests.toLocaleString('en')}-test suite`,
+        client: 'official',
+        testResults: plan.scaleTests,
+        requests: requests.length,
+        peakRssMb: null,
+        ...afterLast(records, requests, run.knownAt),
+        wallMs: run.knownAt - run.startedAt,
+      });
+    }
+    ctx.log('  scale: 1,000-test suite (official client) done');
+  }
+  // A data file of 100 rows over a 20-test suite: 100 suite results, 2,000 test results.
+  {
+    const csv = [
+      'user,row',
+      ...Array.from({ length: plan.dataRows }, (_, i) => `user${i + 1},${i + 1}`),
+    ].join('\n');
+    const run = await runAction({
+      entry: ctx.entry,
+      baseUrl: ctx.emulator.baseUrl,
+      apiKey: ACTION_KEY,
+      inputs: { 'suite-ids': DATA_SUITE, 'data-file': 'rows.csv' },
+      files: { 'rows.csv': `${csv}\n` },
+      measureMemory: true,
+    });
+    const records = finishes(ctx, 'suite', DATA_SUITE, run.spawnAt);
+    if (records.length !== plan.dataRows || run.reportsWrittenAt === null || run.code !== 0) {
+      fail(ctx, `action ${DATA_SUITE}`, `exit ${run.code}, ${records.length} suite results\n${run.logTail}`);
+    } else {
+      const requests = requestsFor(ctx, run.spawnAt, {
+        suites: [DATA_SUITE],
+        results: records.map((x) => x.resultId),
+      });
+      out.push({
+        name: `data file: ${plan.dataRows} rows × ${plan.dataSuiteTests} tests`,
+        client: 'action',
+        testResults: countTotal(run) ?? plan.dataRows * plan.dataSuiteTests,
+        requests: requests.length,
+        peakRssMb: run.peakRssKb === null ? null : run.peakRssKb / 1024,
+        ...afterLast(records, requests, run.reportsWrittenAt),
+        wallMs: run.exitAt - run.spawnAt,
+      });
+    }
+    ctx.log('  scale: data file (action) done');
+  }
+  return out;
+}
+
+function countTotal(run: ActionRun): number | null {
+  try {
+    const counts = JSON.parse(run.outputs.counts ?? '') as { total?: number };
+    return typeof counts.total === 'number' ? counts.total : null;
+  } catch {
+    return null;
+  }
+}

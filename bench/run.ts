@@ -1,0 +1,164 @@
+/**
+ * `npm run bench` (quick mode, under 4 minutes) and `npm run bench:full` (runs of up to 3 minutes): the
+ * bundled action and the official Node client (npm `ghost-inspector`) side by side on one local emulator.
+ * Measures detection lag and requests per run, start-up and overhead, scale (1,000 tests; 2,000 results
+ * from a data file) and 20 concurrent suites; writes bench/RESULTS.md, refreshes the README's Performance
+ * block and prints the results.
+ *
+ * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`
+ * to describe it in RESULTS.md; `--no-readme` to leave the README alone; `--smoke` for a one-minute check of
+ * the harness (writes nothing).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '../emulator/index.js';
+import {
+  FULL,
+  QUICK,
+  runConcurrency,
+  runLane,
+  runOverhead,
+  runScale,
+  runStartup,
+  SMOKE,
+  seedCases,
+  type Context,
+  type LagSample,
+} from './lib/cases.js';
+import { ensureOfficialClient, OfficialClient, OFFICIAL_VERSION } from './lib/official.js';
+import { explain } from './lib/explain.js';
+import {
+  renderReadmeBlock,
+  renderResults,
+  withReadmeBlock,
+  type Machine,
+  type Results,
+} from './lib/render.js';
+import { SeedBuilder } from './lib/seed.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function gitHead(file?: string): string {
+  try {
+    const args = ['log', '-1', '--format=%h', ...(file ? ['--', file] : [])];
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function machine(loadStart: number[]): Machine {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown CPU',
+    memoryGb: os.totalmem() / 1024 ** 3,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    loadStart,
+    loadEnd: os.loadavg(),
+  };
+}
+
+async function main(): Promise<void> {
+  const full = process.argv.includes('--full');
+  const smoke = process.argv.includes('--smoke');
+  const plan = smoke ? SMOKE : full ? FULL : QUICK;
+  const given = argValue('--action');
+  const entry = given ? path.resolve(given) : path.join(ROOT, 'dist', 'index.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
+  if (!readFileSync(entry, 'utf8').includes('/suite-results/')) {
+    throw new Error(
+      `${path.relative(ROOT, entry)} does not contain the run engine (is dist/ still the skeleton?): ` +
+        'run npm run build, or pass --action <bundle>',
+    );
+  }
+  const actionLabel = given
+    ? (argValue('--action-label') ?? 'a bundle given with --action')
+    : `dist/index.js as committed (last built in commit ${gitHead('dist/index.js')})`;
+
+  ensureOfficialClient();
+  const loadStart = os.loadavg();
+  const began = Date.now();
+  const seed = new SeedBuilder();
+  seedCases(seed, plan);
+  const emulator = await startEmulator({ seed: seed.build(), timeScale: 1, quiet: true });
+  const official = await OfficialClient.start(emulator.origin);
+  const ctx: Context = {
+    emulator,
+    official,
+    entry,
+    log: (line) => console.log(`[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}`),
+    claimed: new Set(),
+    failures: [],
+  };
+  let results: Results;
+  try {
+    ctx.log(`${full ? 'Full' : 'Quick'} mode; emulator at ${emulator.origin}; measuring ${actionLabel}`);
+    ctx.log('Start-up (quiet emulator) ...');
+    const startupMs = await runStartup(ctx, plan.startupSamples);
+
+    ctx.log('Detection lag lanes, overhead and concurrency, all at once ...');
+    const stagger = (i: number) => new Promise((r) => setTimeout(r, i * 400));
+    const [lanes, overhead, concurrency] = await Promise.all([
+      Promise.all(plan.lanes.map(async (lane, i) => (await stagger(i), runLane(ctx, lane)))),
+      stagger(plan.lanes.length).then(() => runOverhead(ctx, plan.overheadRounds)),
+      stagger(plan.lanes.length + 1).then(() => runConcurrency(ctx, plan)),
+    ]);
+
+    ctx.log('Scale ...');
+    const scale = await runScale(ctx, plan);
+
+    const stray = emulator
+      .requests()
+      .filter((r) => !ctx.claimed.has(r.seq))
+      .map((r) => `${r.method} ${r.path}`);
+    results = {
+      mode: full ? 'full' : 'quick',
+      date: new Date().toISOString(),
+      benchSeconds: (Date.now() - began) / 1000,
+      machine: machine(loadStart),
+      action: actionLabel,
+      officialVersion: OFFICIAL_VERSION,
+      lag: lanes.flat() as LagSample[],
+      startupMs,
+      overhead,
+      scale,
+      concurrency,
+      failures: ctx.failures,
+      stray,
+    };
+  } finally {
+    official.close();
+    await emulator.close();
+  }
+
+  const text = renderResults(results, explain(results));
+  if (smoke) {
+    console.log(`\n${text}`);
+    return;
+  }
+  writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), text);
+  if (!process.argv.includes('--no-readme')) {
+    const readmePath = path.join(ROOT, 'README.md');
+    writeFileSync(readmePath, withReadmeBlock(readFileSync(readmePath, 'utf8'), renderReadmeBlock(results)));
+  }
+  console.log(`\n${text}`);
+  console.log(
+    `Wrote bench/RESULTS.md${process.argv.includes('--no-readme') ? '' : ' and the README Performance block'}.`,
+  );
+  if (results.failures.length) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
