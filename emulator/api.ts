@@ -830,5 +830,12 @@ export function apiRoutes({ store, engine }: ApiDeps): Route[] {
     );
   });
 
+  // The official Node client (npm `ghost-inspector` 7.0.1) calls the recorder exports by their former names,
+  // `export/selenium-side/` and `export/selenium-html/`: those paths answer like the recorder ones.
+  for (const route of [...routes]) {
+    const alias = route.pattern.replace(/\/export\/recorder-(side|html)$/, '/export/selenium-$1');
+    if (alias !== route.pattern) routes.push({ ...route, pattern: alias });
+  }
+
   return routes;
 }
