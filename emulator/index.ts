@@ -7,9 +7,11 @@
  * await emulator.close();
  * ```
  */
+import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
+import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
 import { apiRoutes } from './api.js';
 import { Engine, type FinishRecord } from './engine.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
@@ -17,7 +19,8 @@ import type { Executor } from './executors/types.js';
 import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults.js';
 import { placeholderScreenshot, pngImageKit } from './images.js';
 import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
-import { createServer, listen, type RequestRecord } from './server.js';
+import { demoSeed, type DemoSeed } from './seed/demo.js';
+import { createServer, listen, type RequestRecord, type Route } from './server.js';
 import { Store } from './store.js';
 
 export type { FinishRecord } from './engine.js';
@@ -25,6 +28,14 @@ export type { RequestRecord } from './server.js';
 export type { Scenario } from './executors/simulated.js';
 export type { FaultSpec, FaultKind } from './faults.js';
 export type { SeedFile } from './seed.js';
+export {
+  demoSeed,
+  demoTestId,
+  DEMO_FOLDER_ID,
+  DEMO_ORGANIZATION_ID,
+  DEMO_SUITE_ID,
+  type DemoSeed,
+} from './seed/demo.js';
 export { Store } from './store.js';
 
 /** The API key of the default seed. */
@@ -39,7 +50,11 @@ export interface EmulatorOptions {
   apiKey?: string;
   /** Extra API keys that see every seeded organization. */
   apiKeys?: string[];
-  /** A seed object or the path of a seed JSON file; default the shipped default seed. */
+  /**
+   * A seed object, the path of a seed JSON file, or `demo` for the demo seed (the demo shop site's suites,
+   * served by the emulator under `/demo/`; see README "Demo seed"). Default: the demo seed with the `browser`
+   * executor, else the shipped default seed.
+   */
   seed?: SeedFile | string;
   /** Multiplies simulated durations and the run and suite-wait limits; default 1 (real time). */
   timeScale?: number;
@@ -102,27 +117,82 @@ async function makeExecutor(
   throw new Error(`Unknown executor "${String(name)}"; expected simulated or browser`);
 }
 
+/** Routes serving the demo shop site's files under `/demo/` (`/demo` itself is its index page). */
+function demoSiteRoutes(): Route[] {
+  const serve = async (name: string) => {
+    const contentType = DEMO_SITE_FILES[name];
+    if (!contentType) return { raw: 'Not found', contentType: 'text/plain; charset=utf-8', status: 404 };
+    return {
+      raw: await readFile(`${demoSiteDir}/${name}`),
+      contentType,
+      headers: { 'cache-control': 'no-store' },
+    };
+  };
+  return [
+    { methods: ['GET', 'HEAD'], pattern: '/demo', handler: () => serve('index.html') },
+    { methods: ['GET', 'HEAD'], pattern: '/demo/:file', handler: (ctx) => serve(ctx.pathParams.file) },
+  ];
+}
+
 /**
- * Starts an emulator on loopback. Resolves once it listens. Throws when the seed, fault spec or executor
- * name is invalid, or the port is taken.
+ * Establishes the demo seed's screenshot comparison baseline through the emulator's own API: runs the
+ * visual test with its baseline variables (synchronous execute) and accepts that screenshot (contract
+ * "accept-screenshot"). Throws an Error when the run does not pass or gives no screenshot (e.g. no
+ * Chromium).
+ */
+async function establishDemoBaseline(baseUrl: string, apiKey: string, demo: DemoSeed): Promise<void> {
+  const { id, baseline } = demo.visual;
+  const query = new URLSearchParams({ apiKey, ...baseline });
+  const call = async (path: string) => {
+    const res = await fetch(`${baseUrl}${path}?${query.toString()}`, { method: 'POST' });
+    return (await res.json()) as { code: string; message?: string; data?: unknown };
+  };
+  const run = await call(`/tests/${id}/execute/`);
+  const result = run.data as
+    { passing: boolean | null; screenshot?: unknown; steps?: Array<{ error?: string }> } | undefined;
+  if (run.code !== 'SUCCESS' || !result?.passing || !result.screenshot) {
+    const why =
+      run.message ?? result?.steps?.find((s) => s.error)?.error ?? 'the run did not pass with a screenshot';
+    throw new Error(`Demo seed: the baseline run of test ${id} failed: ${why}`);
+  }
+  const accepted = await call(`/tests/${id}/accept-screenshot/`);
+  if (accepted.code !== 'SUCCESS') {
+    throw new Error(`Demo seed: cannot accept the baseline of test ${id}: ${accepted.message ?? ''}`);
+  }
+}
+
+/**
+ * Starts an emulator on loopback. Resolves once it listens (with the demo seed: once the screenshot
+ * comparison baseline of its visual test is accepted, about a second with Chromium). Throws when the seed,
+ * fault spec or executor name is invalid, the port is taken, or the demo baseline run fails.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
   const store = new Store();
-  const seed =
-    typeof options.seed === 'string' ? readSeedFile(options.seed) : (options.seed ?? defaultSeed());
-  loadSeed(store, seed);
-  for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
-    store.apiKeys.set(key, {
-      key,
-      user: store.users.keys().next().value ?? 'user-demo',
-      organizations: [...store.organizations.keys()],
-    });
+  // The demo seed needs the emulator's origin, so it is loaded once the server listens.
+  const useDemoSeed =
+    options.seed === 'demo' || (options.seed === undefined && options.executor === 'browser');
+  const applySeed = (seed: SeedFile) => {
+    loadSeed(store, seed);
+    for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
+      store.apiKeys.set(key, {
+        key,
+        user: store.users.keys().next().value ?? 'user-demo',
+        organizations: [...store.organizations.keys()],
+      });
+    }
+  };
+  if (!useDemoSeed) {
+    applySeed(
+      typeof options.seed === 'string' ? readSeedFile(options.seed) : (options.seed ?? defaultSeed()),
+    );
   }
   const toSpec = (spec: string | FaultSpec | undefined) =>
     typeof spec === 'string' ? parseFaultSpec(spec) : checkFaultSpec(spec ?? {});
-  let faults = new Faults(toSpec(options.faults));
+  const initialFaults = toSpec(options.faults);
+  // No faults while the demo baseline is being established.
+  let faults = new Faults(useDemoSeed ? {} : initialFaults);
   let requests: RequestRecord[] = [];
   let runs: FinishRecord[] = [];
   let seq = 0;
@@ -146,6 +216,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const server: Server = createServer({
     store,
     routes: [
+      ...demoSiteRoutes(),
       ...apiRoutes({ store, engine }),
       ...adminRoutes({
         store,
@@ -180,6 +251,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw error;
   }
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const shutdown = async () => {
+    engine.close();
+    await executor.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  };
+  if (useDemoSeed) {
+    try {
+      const demo = demoSeed(origin, DEFAULT_API_KEY);
+      applySeed(demo.seed);
+      await establishDemoBaseline(`${origin}/v1`, DEFAULT_API_KEY, demo);
+    } catch (error) {
+      await shutdown();
+      throw error;
+    }
+    requests = [];
+    runs = [];
+    faults = new Faults(initialFaults);
+  }
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}/v1`,
@@ -194,14 +286,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     setScenario,
     setFaults,
-    close: () =>
-      (closing ??= (async () => {
-        engine.close();
-        await executor.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          for (const socket of sockets) socket.destroy();
-        });
-      })()),
+    close: () => (closing ??= shutdown()),
   };
 }
