@@ -1,23 +1,115 @@
 /**
- * `npm run demo`: the built action (`dist/index.js`) against the local emulator with its default seed.
+ * `npm run demo [-- --executor browser|simulated] [--out DIR]`: the built action (`dist/index.js`) against
+ * the local emulator.
  *
- * Starts the emulator on loopback, runs the action as a child process the way the runner does (INPUT_*
- * variables), and prints the verdict and where the JUnit report, the job summary, results.json and the
- * screenshots went. The seed's Checkout suite holds a test that fails on purpose ("Pay by card"), so the
- * verdict is "failed"; the demo exits 0 when the run completed and the reports were written.
+ * With Chromium (`CHROMIUM_PATH`, else `/usr/bin/chromium`) the emulator uses the browser executor and its
+ * demo seed: real browser runs of the demo shop it serves under `/demo/`. The action runs the suite "Demo
+ * shop" with `theme=new`: "Cart total counts quantities" fails on purpose at step 7 (the site's cart bug)
+ * and "Products page looks right" differs from its baseline (the site's visual change). Without Chromium
+ * the demo says so and falls back to the simulated executor and the default seed (folder "Web shop", where
+ * "Pay by card" fails on purpose).
+ *
+ * It runs the action as a child process the way the runner does (INPUT_* variables), then prints the
+ * verdict, each test's outcome and where the JUnit report, the job summary (and its HTML preview),
+ * results.json and the screenshots went. Exit code 0 when the run completed and the reports were written
+ * (the failed verdict is expected), 1 otherwise, 2 for bad options.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_API_KEY, startEmulator } from '../emulator/index.js';
+import { DEFAULT_API_KEY, DEMO_SUITE_ID, startEmulator, type Emulator } from '../emulator/index.js';
+import { DEMO_BUG_ERROR } from '../emulator/demo-site/suites.js';
+import { chromiumAvailable, defaultChromiumPath } from '../emulator/executors/browser.js';
+import { renderSummaryPage, saveLinkedFiles } from './preview.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'index.js');
-const workspace = path.join(root, 'out', 'demo');
 /** Simulated durations run at a quarter of real time. */
-const TIME_SCALE = 0.25;
+const SIMULATED_TIME_SCALE = 0.25;
+const SUMMARY_FILE = 'ghost-inspector-summary.md';
+const PREVIEW_FILE = 'ghost-inspector-summary.html';
+const PREVIEW_FILES_DIR = 'ghost-inspector-summary-files';
+
+/** What one mode of the demo runs and what it expects. */
+interface Plan {
+  executor: 'browser' | 'simulated';
+  /** Why this executor (printed). */
+  reason: string;
+  inputs: Record<string, string>;
+  /** What the action is asked to run (printed). */
+  what: string;
+  /** The outcomes designed into the seed (printed after the run). */
+  designed: string;
+  /** Test name -> expected state, failing step (1-based, as reports show it) and error. */
+  expected: Record<
+    string,
+    { state: string; failingStep?: number; error?: string; screenshotDiffers?: boolean }
+  >;
+}
+
+function usage(message: string): never {
+  console.error(`${message}\nUsage: npm run demo -- [--executor browser|simulated] [--out DIR]`);
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): { executor?: 'browser' | 'simulated'; out: string } {
+  let executor: 'browser' | 'simulated' | undefined;
+  let out = path.join(root, 'out', 'demo');
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => argv[++i] ?? usage(`${arg} needs a value`);
+    if (arg === '--executor') {
+      const name = value();
+      if (name !== 'browser' && name !== 'simulated') usage('--executor must be browser or simulated');
+      executor = name;
+    } else if (arg === '--out') out = path.resolve(value());
+    else usage(`Unknown option ${arg}`);
+  }
+  return { executor, out };
+}
+
+function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
+  const chromium = defaultChromiumPath();
+  const hasChromium = chromiumAvailable(chromium);
+  if (asked === 'browser' && !hasChromium) {
+    return `No Chromium at ${chromium}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.`;
+  }
+  if (asked !== 'simulated' && hasChromium) {
+    return {
+      executor: 'browser',
+      reason: `browser (headless Chromium at ${chromium})`,
+      inputs: { 'SUITE-IDS': DEMO_SUITE_ID, VARIABLES: 'theme=new', SCREENSHOTS: 'all', TIMEOUT: '5' },
+      what: `the suite "Demo shop" (${DEMO_SUITE_ID}) with the variable theme=new`,
+      designed:
+        'The demo shop has a deliberate bug: "Cart total counts quantities" fails at step 7 (the cart total ' +
+        'ignores the second line\'s quantity). With theme=new, "Products page looks right" passes but its ' +
+        'screenshot differs from the baseline accepted at start-up. A failed verdict is expected.',
+      expected: {
+        'Sign in shows the products': { state: 'passed' },
+        'Sign in requires a username': { state: 'passed' },
+        'Add a product to the cart': { state: 'passed' },
+        'Cart total counts quantities': { state: 'failed', failingStep: 7, error: DEMO_BUG_ERROR },
+        'Products page looks right': { state: 'passed', screenshotDiffers: true },
+      },
+    };
+  }
+  return {
+    executor: 'simulated',
+    reason:
+      asked === 'simulated'
+        ? 'simulated (as asked)'
+        : `simulated: no Chromium at ${chromium} (install chromium or set CHROMIUM_PATH for real browser runs)`,
+    inputs: { 'FOLDER-IDS': 'folder-web', SCREENSHOTS: 'failed', TIMEOUT: '5' },
+    what: 'the folder "Web shop" (suites Smoke tests and Checkout) of the default seed',
+    designed:
+      'The Checkout suite holds a test that fails on purpose ("Pay by card", step 3). A failed verdict is expected.',
+    expected: {
+      'Pay by card': { state: 'failed', failingStep: 3, error: 'Element not found: .confirmation' },
+    },
+  };
+}
 
 function parseOutputs(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -32,42 +124,140 @@ function parseOutputs(text: string): Record<string, string> {
   return out;
 }
 
+/** The parts of a results.json result the demo prints. */
+interface ResultLine {
+  name: string;
+  state: string;
+  failingStep?: { sequence: number; command: string; target: string; error?: string };
+  screenshotCompare?: { difference: number | null; threshold: number; passing: boolean | null };
+}
+
+function readResults(file: string): ResultLine[] {
+  if (!existsSync(file)) return [];
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { results?: ResultLine[] }).results ?? [];
+  } catch {
+    return [];
+  }
+}
+
+function describe(result: ResultLine): string {
+  const mark = result.state === 'passed' ? '✓' : '✗';
+  let line = `  ${mark} ${result.state.padEnd(7)} ${result.name}`;
+  const step = result.failingStep;
+  if (step)
+    line += `\n              step ${step.sequence + 1} ${step.command} ${step.target}: ${step.error ?? ''}`;
+  const cmp = result.screenshotCompare;
+  if (cmp && cmp.passing === false && cmp.difference !== null) {
+    line +=
+      `\n              screenshot comparison failed: difference ${(cmp.difference * 100).toFixed(1)}%` +
+      ` (threshold ${(cmp.threshold * 100).toFixed(0)}%)`;
+  }
+  return line;
+}
+
+/** Differences between the designed outcomes and the results, as sentences (empty: as designed). */
+function mismatches(plan: Plan, results: ResultLine[]): string[] {
+  const problems: string[] = [];
+  for (const [name, want] of Object.entries(plan.expected)) {
+    const got = results.find((r) => r.name === name);
+    if (!got) {
+      problems.push(`"${name}" has no result`);
+      continue;
+    }
+    if (got.state !== want.state) problems.push(`"${name}" ${got.state}, designed to be ${want.state}`);
+    if (want.failingStep !== undefined && (got.failingStep?.sequence ?? -2) + 1 !== want.failingStep)
+      problems.push(`"${name}" did not fail at step ${want.failingStep}`);
+    if (want.error !== undefined && got.failingStep?.error !== want.error)
+      problems.push(`"${name}" failed with another error`);
+    if (want.screenshotDiffers && got.screenshotCompare?.passing !== false)
+      problems.push(`"${name}" shows no screenshot difference`);
+  }
+  if (plan.executor === 'browser') {
+    for (const r of results) {
+      if (!(r.name in plan.expected)) problems.push(`unexpected test "${r.name}"`);
+    }
+  }
+  return problems;
+}
+
+async function runAction(workspace: string, env: Record<string, string>): Promise<number | null> {
+  return new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [entry], {
+      cwd: workspace,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let rest = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (line && !line.startsWith('::debug::')) console.log(`  │ ${line}`);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (rest && !rest.startsWith('::debug::')) console.log(`  │ ${rest}`);
+      resolve(code);
+    });
+  });
+}
+
+/** Writes the HTML preview of the job summary, with the emulator's images saved beside it. */
+async function writePreview(workspace: string, emulator: Emulator): Promise<string | undefined> {
+  const summaryFile = path.join(workspace, SUMMARY_FILE);
+  if (!existsSync(summaryFile)) return undefined;
+  const { markdown } = await saveLinkedFiles(
+    readFileSync(summaryFile, 'utf8'),
+    emulator.origin,
+    path.join(workspace, PREVIEW_FILES_DIR),
+    PREVIEW_FILES_DIR,
+  );
+  const file = path.join(workspace, PREVIEW_FILE);
+  await writeFile(file, renderSummaryPage(markdown, 'Ghost Inspector job summary (preview of the demo run)'));
+  return file;
+}
+
 async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
   if (!existsSync(entry)) {
     console.error('dist/index.js is missing. Build the action first: npm run build');
     return 1;
   }
+  const plan = choosePlan(args.executor);
+  if (typeof plan === 'string') {
+    console.error(plan);
+    return 1;
+  }
+  const workspace = args.out;
   await rm(workspace, { recursive: true, force: true });
   await mkdir(workspace, { recursive: true });
-  const emulator = await startEmulator({ timeScale: TIME_SCALE, quiet: true });
-  console.log(`Emulator: ${emulator.baseUrl} (default seed, time scale ${TIME_SCALE})`);
-  console.log('Running the action on the folder "Web shop" (suites Smoke tests and Checkout)...\n');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    GITHUB_WORKSPACE: workspace,
-    'INPUT_API-KEY': DEFAULT_API_KEY,
-    'INPUT_API-BASE-URL': emulator.baseUrl,
-    'INPUT_FOLDER-IDS': 'folder-web',
-    INPUT_SCREENSHOTS: 'failed',
-    INPUT_TIMEOUT: '5',
-  };
+  console.log(`Executor: ${plan.reason}`);
+  const started = Date.now();
+  const emulator =
+    plan.executor === 'browser'
+      ? await startEmulator({ executor: 'browser', browser: { maxConcurrent: 3 } })
+      : await startEmulator({ timeScale: SIMULATED_TIME_SCALE });
   let code: number | null;
+  let preview: string | undefined;
   try {
-    code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [entry], {
-        cwd: workspace,
-        env,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      child.stdout.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString().split('\n')) {
-          if (line && !line.startsWith('::debug::')) console.log(`  │ ${line}`);
-        }
-      });
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
+    if (plan.executor === 'browser') {
+      console.log(`Emulator: ${emulator.baseUrl} (demo seed; demo shop at ${emulator.origin}/demo/)`);
+      console.log('Screenshot baseline of "Products page looks right" accepted at start-up (theme=classic).');
+    } else {
+      console.log(`Emulator: ${emulator.baseUrl} (default seed, time scale ${SIMULATED_TIME_SCALE})`);
+    }
+    console.log(`Running the action on ${plan.what}...\n`);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      GITHUB_WORKSPACE: workspace,
+      'INPUT_API-KEY': DEFAULT_API_KEY,
+      'INPUT_API-BASE-URL': emulator.baseUrl,
+    };
+    for (const [name, value] of Object.entries(plan.inputs)) env[`INPUT_${name}`] = value;
+    code = await runAction(workspace, env);
+    // Before the emulator stops: the summary's images live on it.
+    preview = await writePreview(workspace, emulator);
   } finally {
     await emulator.close();
   }
@@ -75,33 +265,47 @@ async function main(): Promise<number> {
   const outputsFile = path.join(workspace, 'ghost-inspector-outputs.txt');
   const outputs = existsSync(outputsFile) ? parseOutputs(readFileSync(outputsFile, 'utf8')) : {};
   const junit = path.join(workspace, 'ghost-inspector-junit.xml');
-  const summary = path.join(workspace, 'ghost-inspector-summary.md');
-  const results = path.join(workspace, 'ghost-inspector-results.json');
+  const summary = path.join(workspace, SUMMARY_FILE);
+  const resultsFile = path.join(workspace, 'ghost-inspector-results.json');
   const shots = path.join(workspace, 'ghost-inspector-screenshots');
   const shotFiles = existsSync(shots)
     ? readdirSync(shots, { recursive: true })
         .map(String)
         .filter((f) => f.endsWith('.png'))
+        .sort()
     : [];
+  const results = readResults(resultsFile);
+  const shown = (file: string) => path.relative(process.cwd(), file) || '.';
 
   console.log('');
   console.log(`Verdict: ${outputs.passing === 'true' ? 'passed' : 'failed'} (action exit code ${code})`);
   console.log(`Counts: ${outputs.counts ?? '(none)'}`);
+  console.log('Tests:');
+  for (const r of results) console.log(describe(r));
+  console.log('');
+  console.log(plan.designed);
+  const problems = mismatches(plan, results);
   console.log(
-    'The Checkout suite holds a test that fails on purpose ("Pay by card"): a failed verdict is expected.',
+    problems.length === 0
+      ? 'Outcomes: as designed.'
+      : `Outcomes differ from the design: ${problems.join('; ')}.`,
   );
   console.log('');
-  console.log(`JUnit report:  ${path.relative(root, junit)}`);
-  console.log(`Job summary:   ${path.relative(root, summary)}`);
-  console.log(`Results JSON:  ${path.relative(root, results)}`);
-  console.log(`Outputs:       ${path.relative(root, outputsFile)}`);
+  console.log(`JUnit report:     ${shown(junit)}`);
+  console.log(`Job summary:      ${shown(summary)}`);
+  console.log(`Summary preview:  ${preview ? `${shown(preview)} (open it in a browser)` : '(none)'}`);
+  console.log(`Results JSON:     ${shown(resultsFile)}`);
+  console.log(`Outputs:          ${shown(outputsFile)}`);
   console.log(
-    `Screenshots:   ${path.relative(root, shots)} (${shotFiles.length} file${shotFiles.length === 1 ? '' : 's'})`,
+    `Screenshots:      ${shown(shots)} (${shotFiles.length} file${shotFiles.length === 1 ? '' : 's'})`,
   );
-  for (const f of shotFiles) console.log(`               - ${f}`);
+  for (const f of shotFiles) console.log(`                  - ${f}`);
+  console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
-  const written = [junit, summary, results].every((f) => existsSync(f) && readFileSync(f, 'utf8').length > 0);
-  if (!written || outputs.counts === undefined) {
+  const written = [junit, summary, resultsFile].every(
+    (f) => existsSync(f) && readFileSync(f, 'utf8').length > 0,
+  );
+  if (!written || outputs.counts === undefined || results.length === 0) {
     console.error('\nThe run did not complete: some reports are missing.');
     return 1;
   }
