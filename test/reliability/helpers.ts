@@ -172,9 +172,33 @@ export function listFiles(dir: string): string[] {
 }
 
 /**
- * Where the secrets show up: stdout, stderr, the outputs, the summary, and every file the action wrote in
- * the workspace (JUnit, results.json, the outputs file, the summary file, the artifact folder: names and
- * contents). Returns one line per finding, e.g. `stdout: apiKey`; [] when clean.
+ * The forms a secret would take if it leaked: as is, percent-encoded, JSON-escaped, HTML-escaped, and
+ * either half of it (a secret cut by a truncation still leaks).
+ */
+export function leakForms(secret: string): string[] {
+  const html = secret
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+  const half = Math.ceil(secret.length / 2);
+  return [
+    ...new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+      JSON.stringify(secret).slice(1, -1),
+      html,
+      secret.slice(0, half),
+      secret.slice(secret.length - half),
+    ]),
+  ].filter((f) => f.length >= 6);
+}
+
+/**
+ * Where the secrets show up (see `leakForms`): stdout, stderr, the outputs, the summary, and every file the
+ * action wrote in the workspace (JUnit, results.json, the outputs file, the summary file, the artifact
+ * folder: names and contents). Returns one line per finding, e.g. `stdout: apiKey`; [] when clean.
  */
 export function findSecrets(run: ActionRun, workspace: string, secrets: Secrets): string[] {
   const values = Object.entries(secrets) as Array<[keyof Secrets, string]>;
@@ -186,12 +210,13 @@ export function findSecrets(run: ActionRun, workspace: string, secrets: Secrets)
   ];
   for (const file of listFiles(workspace)) {
     places.push([`file name ${file}`, file]);
-    places.push([`file ${file}`, readFileSync(path.join(workspace, file)).toString('latin1')]);
+    places.push([`file ${file}`, readFileSync(path.join(workspace, file)).toString('utf8')]);
   }
   const found: string[] = [];
   for (const [place, text] of places) {
     for (const [name, value] of values) {
-      if (text.includes(value) || text.includes(encodeURIComponent(value))) found.push(`${place}: ${name}`);
+      const form = leakForms(value).find((f) => text.includes(f));
+      if (form !== undefined) found.push(`${place}: ${name} (as "${form}")`);
     }
   }
   return found;
