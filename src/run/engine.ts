@@ -76,7 +76,7 @@ export interface EngineOptions {
   maxPollErrors?: number;
   /** Action start (ms since epoch); the deadline counts from it. Default: now. */
   startedAtMs?: number;
-  /** Timeout of each cancel request after a workflow cancel, ms (default 4000). */
+  /** Timeout of each cancel request after a workflow cancel, ms (default 3000). */
   signalCancelTimeoutMs?: number;
 }
 
@@ -193,7 +193,9 @@ class Engine {
     this.options.signal?.addEventListener('abort', onSignal, { once: true });
     const deadlineTimer = this.watchDeadline();
     try {
-      await this.triggerAll();
+      // After a workflow cancel, triggers in flight get 2.5 s to answer (their runs are then cancelled too);
+      // a trigger that answers later is cancelled on arrival.
+      await Promise.race([this.triggerAll(), this.signalGrace]);
       if (this.plan.wait && this.stopReason === null) {
         const heartbeat = this.heartbeat();
         await Promise.all(this.handles.map((h) => this.follow(h)));
@@ -226,7 +228,14 @@ class Engine {
     if (this.stopReason === 'signal') return;
     this.stopReason = reason;
     this.stop.abort();
+    if (reason === 'signal') void this.clock.sleep(2_500).then(() => this.releaseSignalGrace());
   }
+
+  private releaseSignalGrace: () => void = () => undefined;
+  /** Resolves 2.5 s after a workflow cancel; never without one. */
+  private readonly signalGrace = new Promise<void>((resolve) => (this.releaseSignalGrace = resolve));
+  /** Set once the workflow-cancel cancels were sent: later trigger answers are cancelled at once. */
+  private cancelledAll = false;
 
   private async watchDeadline(): Promise<void> {
     const remaining = this.deadlineMs - this.clock.now();
@@ -398,6 +407,16 @@ class Engine {
         error: `The execute of ${label} answered no result.`,
       });
       return;
+    }
+    if (this.cancelledAll) {
+      // The workflow was cancelled while this trigger was in flight and the others are already cancelled.
+      for (const result of results) {
+        void this.cancelRemote({
+          type: job.kind === 'suite' ? 'suite' : 'test',
+          id: result._id,
+          active: true,
+        });
+      }
     }
     results.forEach((result, i) => {
       const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
@@ -843,17 +862,41 @@ class Engine {
 
   /** On a workflow cancel: cancel every active remote run at once (no budget wait), then mark them. */
   private async cancelForSignal(): Promise<void> {
+    this.cancelledAll = true;
     const active = [...this.remotes].filter((r) => r.active);
     if (active.length > 0) {
       this.log.warning(
         `Workflow cancelled: cancelling ${active.length} remote run${active.length === 1 ? '' : 's'}.`,
       );
     }
-    const timeoutMs = this.options.signalCancelTimeoutMs ?? 4_000;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
+    // and 4.5 s overall (the suites' test listings), leaving time to write the reports.
+    const overall = new AbortController();
+    const timer = setTimeout(() => overall.abort(), 4_500);
+    const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
+    const suiteTests = new Map<string, TestResult[]>();
     try {
-      const answers = await Promise.all(active.map((r) => this.cancelRemote(r, controller.signal)));
+      const answers = await Promise.all(
+        active.map(async (r) => {
+          const answer = await this.cancelRemote(
+            r,
+            AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]),
+          );
+          if (r.type === 'suite' && !overall.signal.aborted) {
+            try {
+              const tests = await this.api.listSuiteResultTestResults(
+                r.id,
+                { count: 50, offset: 0 },
+                { signal: overall.signal },
+              );
+              suiteTests.set(r.id, tests);
+            } catch {
+              // Keep the run without its tests: it shows as cancelled.
+            }
+          }
+          return answer;
+        }),
+      );
       const byId = new Map<string, SuiteResult | TestResult>();
       active.forEach((r, i) => {
         const a = answers[i];
@@ -866,6 +909,11 @@ class Engine {
         const answer = byId.get(handle.remote.id);
         if (handle.remote.type === 'suite') {
           if (answer) handle.run.suiteResult = answer as SuiteResult;
+          handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
+            const t = this.testRunOf(r, 'cancelled');
+            if (t.state === 'cancelled') t.error = 'Cancelled with the workflow.';
+            return t;
+          });
         } else {
           const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
           handle.run.tests = [
