@@ -3,6 +3,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
 import { RateBudget } from '../../src/run/budget.js';
 import { runPlan, type RunLog, type RunPlan } from '../../src/run/engine.js';
 import { decideVerdict } from '../../src/run/outcome.js';
@@ -153,5 +154,31 @@ describe('runPlan against the emulator', () => {
     } finally {
       emulator.setScenario('test-home', saved);
     }
+  });
+
+  it('a result that answers "not found" just after its trigger is asked again, not given up', async () => {
+    const real = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    let notFound = 0;
+    // The real client, except that the first two reads of the test result answer as an unknown id does.
+    const api = {
+      ...real,
+      getTestResult: async (id: string, opts?: { signal?: AbortSignal }) => {
+        if (notFound < 2) {
+          notFound += 1;
+          throw new ApiError({
+            errorType: 'VALIDATION_ERROR',
+            message: 'GET /v1/results/x/: the service says: Result not found',
+            serviceMessage: 'Result not found',
+            status: 200,
+            endpoint: `GET /v1/results/${id}/`,
+            attempts: 1,
+          });
+        }
+        return real.getTestResult(id, opts);
+      },
+    };
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api });
+    expect(notFound).toBe(2);
+    expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
   });
 });
