@@ -149,10 +149,19 @@ async function establishDemoBaseline(baseUrl: string, apiKey: string, demo: Demo
   };
   const run = await call(`/tests/${id}/execute/`);
   const result = run.data as
-    { passing: boolean | null; screenshot?: unknown; steps?: Array<{ error?: string }> } | undefined;
+    | {
+        passing: boolean | null;
+        screenshot?: unknown;
+        error?: { details?: string };
+        steps?: Array<{ error?: string }>;
+      }
+    | undefined;
   if (run.code !== 'SUCCESS' || !result?.passing || !result.screenshot) {
     const why =
-      run.message ?? result?.steps?.find((s) => s.error)?.error ?? 'the run did not pass with a screenshot';
+      run.message ??
+      result?.error?.details ??
+      result?.steps?.find((s) => s.error)?.error ??
+      'the run did not pass with a screenshot';
     throw new Error(`Demo seed: the baseline run of test ${id} failed: ${why}`);
   }
   const accepted = await call(`/tests/${id}/accept-screenshot/`);
