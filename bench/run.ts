@@ -103,15 +103,15 @@ async function main(): Promise<void> {
   let results: Results;
   try {
     ctx.log(`${full ? 'Full' : 'Quick'} mode; emulator at ${emulator.origin}; measuring ${actionLabel}`);
-    ctx.log('Start-up (quiet emulator) ...');
-    const startupMs = await runStartup(ctx, plan.startupSamples);
+    ctx.log('Start-up and overhead (quiet emulator) ...');
+    const startup = await runStartup(ctx, plan.startupSamples);
+    const overhead = await runOverhead(ctx, plan.overheadRounds);
 
-    ctx.log('Detection lag lanes, overhead and concurrency, all at once ...');
+    ctx.log('Detection lag lanes and concurrency, all at once ...');
     const stagger = (i: number) => new Promise((r) => setTimeout(r, i * 400));
-    const [lanes, overhead, concurrency] = await Promise.all([
+    const [lanes, concurrency] = await Promise.all([
       Promise.all(plan.lanes.map(async (lane, i) => (await stagger(i), runLane(ctx, lane)))),
-      stagger(plan.lanes.length).then(() => runOverhead(ctx, plan.overheadRounds)),
-      stagger(plan.lanes.length + 1).then(() => runConcurrency(ctx, plan)),
+      stagger(plan.lanes.length).then(() => runConcurrency(ctx, plan)),
     ]);
 
     ctx.log('Scale ...');
@@ -129,7 +129,8 @@ async function main(): Promise<void> {
       action: actionLabel,
       officialVersion: OFFICIAL_VERSION,
       lag: lanes.flat() as LagSample[],
-      startupMs,
+      startupMs: startup.actionMs,
+      bareNodeStartupMs: startup.bareNodeMs,
       overhead,
       scale,
       concurrency,
@@ -141,6 +142,9 @@ async function main(): Promise<void> {
     await emulator.close();
   }
 
+  const raw = path.join(os.tmpdir(), 'ghost-inspector-bench-last.json');
+  writeFileSync(raw, JSON.stringify(results, null, 1));
+  console.log(`Raw figures: ${raw}`);
   const text = renderResults(results, explain(results));
   if (smoke) {
     console.log(`\n${text}`);

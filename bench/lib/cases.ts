@@ -8,11 +8,12 @@
  * of a run names its suite or test (execute, history) or the result it created (polls, result pages).
  * Finish times come from the emulator's run records (`Emulator.runs()`), taken when a result ended.
  */
+import { spawn } from 'node:child_process';
 import type { Emulator, FinishRecord, RequestRecord } from '../../emulator/index.js';
 import { runAction, type ActionRun } from './action.js';
 import type { OfficialClient } from './official.js';
 import { ACTION_KEY, OFFICIAL_KEY, type SeedBuilder } from './seed.js';
-import { maxInWindow } from './stats.js';
+import { busiestWindow } from './stats.js';
 
 export type ClientName = 'action' | 'official';
 export type RunKind = 'suite' | 'test';
@@ -40,6 +41,20 @@ export interface LagSample {
   requests: number;
   /** The run's own duration: finish minus creation, ms. */
   runMs: number;
+  /** ms from the finish to the first request of the run that arrived after it (the poll that saw it). */
+  pollDelayMs: number;
+  /** ms from the answer to the run's last request to the client knowing (its own work at the end). */
+  afterLastAnswerMs: number;
+}
+
+/** Lag parts of a run, from its requests (sorted by arrival) and its finish record. */
+function lagParts(requests: RequestRecord[], record: FinishRecord, knownAt: number) {
+  const after = requests.find((q) => q.time >= record.finishedAt);
+  const lastAnswer = Math.max(...requests.map((q) => q.time + q.durationMs));
+  return {
+    pollDelayMs: after ? after.time - record.finishedAt : NaN,
+    afterLastAnswerMs: knownAt - lastAnswer,
+  };
 }
 
 export interface OverheadSample {
@@ -49,6 +64,8 @@ export interface OverheadSample {
   wallMs: number;
   runMs: number;
   overheadMs: number;
+  /** Action only: spawn to the run's creation (start-up and the execute), finish to results.json, results.json to exit. ms. */
+  parts?: { toTriggerMs: number; lagMs: number; toExitMs: number };
 }
 
 export interface ScaleFigure {
@@ -60,8 +77,9 @@ export interface ScaleFigure {
   peakRssMb: number | null;
   /** ms from the last finish record to every report written (action) or the promise resolved (official). */
   afterLastFinishMs: number;
-  /** Requests sent after the last finish. */
+  /** Requests sent after the last finish, and how many of them were result pages. */
   requestsAfterLastFinish: number;
+  pagesAfterLastFinish: number;
   wallMs: number;
 }
 
@@ -72,6 +90,8 @@ export interface ConcurrencyFigure {
   requests: number;
   /** Most requests in any 1 s window. */
   maxPerSecond: number;
+  /** The requests of that window: ms after its first one, path kind, ms the service took to answer. */
+  busiest: Array<{ atMs: number; what: string; answerMs: number }>;
   /** Lag of each suite (ms from its finish to the client knowing); for the action all suites are known at once. */
   lagsMs: number[];
 }
@@ -109,7 +129,7 @@ export const QUICK: CasePlan = {
   scaleTests: 1000,
   dataRows: 100,
   dataSuiteTests: 20,
-  scaleDurationS: 10,
+  scaleDurationS: 12,
 };
 
 export const FULL: CasePlan = {
@@ -218,6 +238,14 @@ function finishes(ctx: Context, kind: RunKind, id: string, since: number): Finis
     );
 }
 
+/** What a request was: execute, history (a listing of earlier results), poll or result page. */
+export function kindOf(path: string): string {
+  if (/\/execute\/?$/.test(path)) return 'execute';
+  if (/\/(suites|tests)\/[^/]+\/results\/?$/.test(path)) return 'history';
+  if (/\/suite-results\/[^/]+\/results\/?$/.test(path)) return 'page';
+  return 'poll';
+}
+
 function fail(ctx: Context, what: string, detail: string): void {
   ctx.failures.push(`${what}: ${detail}`);
   ctx.log(`  ! ${what}: ${detail}`);
@@ -236,7 +264,7 @@ async function actionLagRun(
   id: string,
   durationS: number,
   history: boolean,
-): Promise<{ sample: LagSample; run: ActionRun } | null> {
+): Promise<{ sample: LagSample; run: ActionRun; record: FinishRecord } | null> {
   const run = await runAction({
     entry: ctx.entry,
     baseUrl: ctx.emulator.baseUrl,
@@ -251,17 +279,19 @@ async function actionLagRun(
   const requests = requestsFor(ctx, run.spawnAt, {
     [kind === 'suite' ? 'suites' : 'tests']: [id],
     results: [record.resultId],
-  }).length;
+  });
   return {
     run,
+    record,
     sample: {
       client: 'action',
       kind,
       durationS,
       history,
       lagMs: run.resultsWrittenAt - record.finishedAt,
-      requests,
+      requests: requests.length,
       runMs: record.finishedAt - record.createdAt,
+      ...lagParts(requests, record, run.resultsWrittenAt),
     },
   };
 }
@@ -283,15 +313,16 @@ async function officialLagRun(
   const requests = requestsFor(ctx, since, {
     [kind === 'suite' ? 'suites' : 'tests']: [id],
     results: [record.resultId],
-  }).length;
+  });
   return {
     client: 'official',
     kind,
     durationS,
     history,
     lagMs: run.knownAt - record.finishedAt,
-    requests,
+    requests: requests.length,
     runMs: record.finishedAt - record.createdAt,
+    ...lagParts(requests, record, run.knownAt),
   };
 }
 
@@ -352,6 +383,11 @@ export async function runOverhead(ctx: Context, rounds: number): Promise<Overhea
         wallMs,
         runMs: a.sample.runMs,
         overheadMs: wallMs - a.sample.runMs,
+        parts: {
+          toTriggerMs: a.record.createdAt - a.run.spawnAt,
+          lagMs: a.sample.lagMs,
+          toExitMs: a.run.exitAt - (a.run.resultsWrittenAt as number),
+        },
       });
     }
     if (o) {
@@ -366,10 +402,15 @@ export async function runOverhead(ctx: Context, rounds: number): Promise<Overhea
 
 /**
  * Start-up: process start to the first API request, `samples` times one after the other on a quiet
- * emulator (`wait: false`, so the process triggers and ends). The first sample is the cold one.
+ * emulator (`wait: false`, so the process triggers and ends). The first sample is the cold one. For scale,
+ * the same is measured for a bare Node process that sends one request (`bareNodeMs`).
  */
-export async function runStartup(ctx: Context, samples: number): Promise<number[]> {
-  const out: number[] = [];
+export async function runStartup(
+  ctx: Context,
+  samples: number,
+): Promise<{ actionMs: number[]; bareNodeMs: number[] }> {
+  const actionMs: number[] = [];
+  const bareNodeMs: number[] = [];
   for (let i = 0; i < samples; i++) {
     const run = await runAction({
       entry: ctx.entry,
@@ -381,11 +422,25 @@ export async function runStartup(ctx: Context, samples: number): Promise<number[
       (r) => r.time <= run.exitAt,
     )[0];
     if (!first || run.code !== 0) fail(ctx, 'start-up run', `exit ${run.code}\n${run.logTail}`);
-    else out.push(first.time - run.spawnAt);
-    // The triggered run goes on in the emulator; its results are claimed so they do not count as stray.
+    else actionMs.push(first.time - run.spawnAt);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return out;
+  for (let i = 0; i < samples; i++) {
+    const probe = `startup-probe-${i}`;
+    const spawnAt = Date.now();
+    const child = spawn(
+      process.execPath,
+      ['-e', `fetch(${JSON.stringify(`${ctx.emulator.baseUrl}/suites/${probe}/`)}).catch(() => {})`],
+      {
+        stdio: 'ignore',
+      },
+    );
+    await new Promise((r) => child.on('close', r));
+    const first = requestsFor(ctx, spawnAt, { suites: [probe] })[0];
+    if (first) bareNodeMs.push(first.time - spawnAt);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { actionMs, bareNodeMs };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -426,12 +481,16 @@ export async function runConcurrency(ctx: Context, plan: CasePlan): Promise<Conc
       } else {
         lagsMs = recs.map((x, i) => (official[i]?.knownAt ?? NaN) - x.finishedAt);
       }
+      const window = busiestWindow(requests.map((q) => q.time));
       out.push({
         client: c,
         history: r > 1,
         suites: ids.length,
         requests: requests.length,
-        maxPerSecond: maxInWindow(requests.map((q) => q.time)),
+        maxPerSecond: window.count,
+        busiest: requests
+          .filter((q) => q.time >= window.startsAt && q.time < window.startsAt + 1000)
+          .map((q) => ({ atMs: q.time - window.startsAt, what: kindOf(q.path), answerMs: q.durationMs })),
         lagsMs,
       });
     }
@@ -448,6 +507,9 @@ function afterLast(records: FinishRecord[], requests: RequestRecord[], knownAt: 
   return {
     afterLastFinishMs: knownAt - last,
     requestsAfterLastFinish: requests.filter((q) => q.time > last).length,
+    pagesAfterLastFinish: requests.filter(
+      (q) => q.time > last && /\/suite-results\/[^/]+\/results\/?$/.test(q.path),
+    ).length,
   };
 }
 
@@ -484,8 +546,8 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     }
     ctx.log('  scale: 1,000-test suite (action) done');
   }
-  // 1,000 tests, the official client.
-  {
+  // The official client's 1,000 tests alongside the data file (its requests and CPU are light next to it).
+  const officialThousand = (async () => {
     const id = scaleSuite('official');
     const since = Date.now();
     const run = await ctx.official.run('suite', id, OFFICIAL_KEY);
@@ -504,7 +566,7 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
       });
     }
     ctx.log('  scale: 1,000-test suite (official client) done');
-  }
+  })();
   // A data file of 100 rows over a 20-test suite: 100 suite results, 2,000 test results.
   {
     const csv = [
@@ -539,7 +601,8 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     }
     ctx.log('  scale: data file (action) done');
   }
-  return out;
+  await officialThousand;
+  return out.sort((a, b) => a.name.localeCompare(b.name) || a.client.localeCompare(b.client));
 }
 
 function countTotal(run: ActionRun): number | null {

@@ -39,12 +39,17 @@ export function spread(values: number[]): Spread {
  * are not in the same window). `times` are epoch ms in any order.
  */
 export function maxInWindow(times: number[], windowMs = 1000): number {
+  return busiestWindow(times, windowMs).count;
+}
+
+/** The busiest window of `windowMs`: how many events and when its first one happened (epoch ms). */
+export function busiestWindow(times: number[], windowMs = 1000): { count: number; startsAt: number } {
   const t = [...times].sort((a, b) => a - b);
-  let best = 0;
+  let best = { count: 0, startsAt: NaN };
   let start = 0;
   for (let end = 0; end < t.length; end++) {
     while ((t[end] as number) - (t[start] as number) >= windowMs) start++;
-    best = Math.max(best, end - start + 1);
+    if (end - start + 1 > best.count) best = { count: end - start + 1, startsAt: t[start] as number };
   }
   return best;
 }
