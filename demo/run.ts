@@ -233,10 +233,18 @@ async function main(): Promise<number> {
   await mkdir(workspace, { recursive: true });
   console.log(`Executor: ${plan.reason}`);
   const started = Date.now();
-  const emulator =
-    plan.executor === 'browser'
-      ? await startEmulator({ executor: 'browser', browser: { maxConcurrent: 3 } })
-      : await startEmulator({ timeScale: SIMULATED_TIME_SCALE });
+  let emulator: Emulator;
+  try {
+    emulator =
+      plan.executor === 'browser'
+        ? await startEmulator({ executor: 'browser', browser: { maxConcurrent: 3 } })
+        : await startEmulator({ timeScale: SIMULATED_TIME_SCALE });
+  } catch (error) {
+    console.error(`The emulator could not start: ${(error as Error).message}`);
+    if (plan.executor === 'browser')
+      console.error('Try the simulated executor: npm run demo -- --executor simulated');
+    return 1;
+  }
   let code: number | null;
   let preview: string | undefined;
   try {

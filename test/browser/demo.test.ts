@@ -58,7 +58,15 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', 'demo/run.ts', '--executor', 'browser', '--out', out],
-        { cwd: ROOT, env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? '',
+            ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
       );
       let stdout = '';
       let stderr = '';
