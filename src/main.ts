@@ -65,14 +65,25 @@ async function ensureRunnerFiles(dir: string): Promise<void> {
   }
 }
 
+/**
+ * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
+ * in service text (test names, step errors) become spaces, so that the service can never start a line of
+ * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
+ * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
+ */
+export function logLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
+
 function runLog(redact: (text: string) => string): RunLog {
   return {
-    info: (line) => core.info(redact(line)),
+    info: (line) => core.info(logLine(redact(line))),
     warning: (line) => core.warning(redact(line)),
     debug: (line) => core.debug(redact(line)),
     group: (title, lines) => {
       core.startGroup(redact(title));
-      for (const line of lines) core.info(redact(line));
+      for (const line of lines) core.info(logLine(redact(line)));
       core.endGroup();
     },
   };
@@ -118,7 +129,7 @@ async function writeReports(
         artifactName: inputs.artifactName,
         ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
         artifactsDir: inputs.artifactsDir,
-        log: { info: core.info, warning: core.warning, debug: core.debug },
+        log: { info: (line) => core.info(logLine(line)), warning: core.warning, debug: core.debug },
       });
       if (published.localDir) core.info(`Screenshots: ${published.localDir}`);
       if (published.artifactName) core.info(`Screenshot artifact: ${published.artifactName}`);
