@@ -171,7 +171,10 @@ async function writeReports(
       await core.summary.addRaw(markdown).write();
     });
   }
-  if (inputs.annotations) emitAnnotations(renderAnnotations(report));
+  // A failing verdict adds one error of its own (core.setFailed): keep a slot free for it.
+  if (inputs.annotations) {
+    emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }));
+  }
   if (inputs.prComment && !interrupted) {
     const number = pullRequestNumber();
     const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
@@ -194,7 +197,6 @@ async function writeReports(
       });
     }
   }
-  void verdict;
 }
 
 /**

@@ -32,12 +32,22 @@ export const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
 export const MAX_ANNOTATION_TITLE = 255;
 
+/** Options of {@link renderAnnotations}. */
+export interface AnnotationOptions {
+  /**
+   * Error annotations the step writes besides these (default 0): the step's own failure message
+   * (`core.setFailed`) is one, and GitHub drops every error past the 10th, the last ones first.
+   */
+  reservedErrors?: number;
+}
+
 /**
  * Renders the annotations of a report (pure): at most {@link MAX_ANNOTATIONS_PER_LEVEL} per level, errors
  * first, messages at most {@link MAX_ANNOTATION_MESSAGE} characters.
  * @param report the report model
+ * @param options error slots to leave free for errors written elsewhere in the step
  */
-export function renderAnnotations(report: Report): Annotation[] {
+export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
   const errors: Annotation[] = [];
   const warnings: Annotation[] = [];
   for (const { run, test } of allTests(report)) {
@@ -74,7 +84,11 @@ export function renderAnnotations(report: Report): Annotation[] {
       );
     }
   }
-  return [...cap(errors, 'error', 'failing tests'), ...cap(warnings, 'warning', 'warnings')];
+  const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
+  return [
+    ...cap(errors, 'error', 'failing tests', errorSlots),
+    ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
+  ];
 }
 
 /**
@@ -135,11 +149,11 @@ function oneLine(text: string): string {
   return cleanText(text).replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
-/** Keeps at most 10: past that, the 10th counts the rest and names as many as fit. */
-function cap(list: Annotation[], level: AnnotationLevel, what: string): Annotation[] {
-  if (list.length <= MAX_ANNOTATIONS_PER_LEVEL) return list;
-  const kept = list.slice(0, MAX_ANNOTATIONS_PER_LEVEL - 1);
-  const rest = list.slice(MAX_ANNOTATIONS_PER_LEVEL - 1);
+/** Keeps at most `slots`: past that, the last one counts the rest and names as many as fit. */
+function cap(list: Annotation[], level: AnnotationLevel, what: string, slots: number): Annotation[] {
+  if (list.length <= slots) return list;
+  const kept = list.slice(0, slots - 1);
+  const rest = list.slice(slots - 1);
   const names = rest.map((a) => `- ${a.title}`).join('\n');
   const message = `${rest.length} more ${what} (GitHub shows at most ${MAX_ANNOTATIONS_PER_LEVEL} annotations of a kind per step); see the job summary and the JUnit file.\n${names}`;
   kept.push({
