@@ -69843,8 +69843,9 @@ const MAX_ANNOTATION_TITLE = 255;
  * Renders the annotations of a report (pure): at most {@link MAX_ANNOTATIONS_PER_LEVEL} per level, errors
  * first, messages at most {@link MAX_ANNOTATION_MESSAGE} characters.
  * @param report the report model
+ * @param options error slots to leave free for errors written elsewhere in the step
  */
-function renderAnnotations(report) {
+function renderAnnotations(report, options = {}) {
     const errors = [];
     const warnings = [];
     for (const { run, test } of allTests(report)) {
@@ -69864,7 +69865,11 @@ function renderAnnotations(report) {
             warnings.push(annotation('warning', run, test, `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`));
         }
     }
-    return [...cap(errors, 'error', 'failing tests'), ...cap(warnings, 'warning', 'warnings')];
+    const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
+    return [
+        ...cap(errors, 'error', 'failing tests', errorSlots),
+        ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
+    ];
 }
 /**
  * Emits annotations through `core.error`, `core.warning` and `core.notice`.
@@ -69918,12 +69923,12 @@ function linkSuffix(test) {
 function oneLine(text) {
     return cleanText(text).replace(/\s*[\r\n]+\s*/g, ' ');
 }
-/** Keeps at most 10: past that, the 10th counts the rest and names as many as fit. */
-function cap(list, level, what) {
-    if (list.length <= MAX_ANNOTATIONS_PER_LEVEL)
+/** Keeps at most `slots`: past that, the last one counts the rest and names as many as fit. */
+function cap(list, level, what, slots) {
+    if (list.length <= slots)
         return list;
-    const kept = list.slice(0, MAX_ANNOTATIONS_PER_LEVEL - 1);
-    const rest = list.slice(MAX_ANNOTATIONS_PER_LEVEL - 1);
+    const kept = list.slice(0, slots - 1);
+    const rest = list.slice(slots - 1);
     const names = rest.map((a) => `- ${a.title}`).join('\n');
     const message = `${rest.length} more ${what} (GitHub shows at most ${MAX_ANNOTATIONS_PER_LEVEL} annotations of a kind per step); see the job summary and the JUnit file.\n${names}`;
     kept.push({
@@ -71102,9 +71107,13 @@ class Engine {
         handle.remote.active = false;
         handle.run.endedAt = iso(this.clock.now());
     }
-    /** Every test result of a suite result, in pages of 50; null when the listing failed or was stopped. */
+    /**
+     * Every test result of a suite result, in pages of 50, each once; null when the listing failed or was
+     * stopped.
+     */
     async listSuiteTests(suiteResultId, signal = this.stop.signal) {
         const all = [];
+        const seen = new Set();
         for (let offset = 0;; offset += 50) {
             let page = null;
             for (let attempt = 0; attempt < 3 && page === null; attempt++) {
@@ -71121,7 +71130,13 @@ class Engine {
             }
             if (page === null)
                 return null;
-            all.push(...page);
+            // A list that changes while it is paged (offset paging) shifts results across pages: keep each once.
+            for (const result of page) {
+                if (seen.has(result._id))
+                    continue;
+                seen.add(result._id);
+                all.push(result);
+            }
             if (page.length < 50)
                 return all;
         }
@@ -71520,15 +71535,25 @@ async function ensureRunnerFiles(dir) {
         lib_core/* info */.pq(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
     }
 }
+/**
+ * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
+ * in service text (test names, step errors) become spaces, so that the service can never start a line of
+ * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
+ * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
+ */
+function logLine(text) {
+    // eslint-disable-next-line no-control-regex
+    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
 function runLog(redact) {
     return {
-        info: (line) => lib_core/* info */.pq(redact(line)),
+        info: (line) => lib_core/* info */.pq(logLine(redact(line))),
         warning: (line) => lib_core/* warning */.$e(redact(line)),
         debug: (line) => lib_core/* debug */.Yz(redact(line)),
         group: (title, lines) => {
             lib_core/* startGroup */.Oh(redact(title));
             for (const line of lines)
-                lib_core/* info */.pq(redact(line));
+                lib_core/* info */.pq(logLine(redact(line)));
             lib_core/* endGroup */.N4();
         },
     };
@@ -71569,7 +71594,7 @@ async function writeReports(inputs, summary, verdict, interrupted) {
                 artifactName: inputs.artifactName,
                 ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
                 artifactsDir: inputs.artifactsDir,
-                log: { info: lib_core/* info */.pq, warning: lib_core/* warning */.$e, debug: lib_core/* debug */.Yz },
+                log: { info: (line) => lib_core/* info */.pq(logLine(line)), warning: lib_core/* warning */.$e, debug: lib_core/* debug */.Yz },
             });
             if (published.localDir)
                 lib_core/* info */.pq(`Screenshots: ${published.localDir}`);
@@ -71613,8 +71638,10 @@ async function writeReports(inputs, summary, verdict, interrupted) {
             await lib_core/* summary */.z.addRaw(markdown).write();
         });
     }
-    if (inputs.annotations)
-        emitAnnotations(renderAnnotations(report));
+    // A failing verdict adds one error of its own (core.setFailed): keep a slot free for it.
+    if (inputs.annotations) {
+        emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }));
+    }
     if (inputs.prComment && !interrupted) {
         const number = pullRequestNumber();
         const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
@@ -71639,7 +71666,6 @@ async function writeReports(inputs, summary, verdict, interrupted) {
             });
         }
     }
-    void verdict;
 }
 /**
  * Runs the action. Sets outputs and the step's result; never throws.

@@ -656,12 +656,16 @@ class Engine {
     handle.run.endedAt = iso(this.clock.now());
   }
 
-  /** Every test result of a suite result, in pages of 50; null when the listing failed or was stopped. */
+  /**
+   * Every test result of a suite result, in pages of 50, each once; null when the listing failed or was
+   * stopped.
+   */
   private async listSuiteTests(
     suiteResultId: string,
     signal = this.stop.signal,
   ): Promise<TestResult[] | null> {
     const all: TestResult[] = [];
+    const seen = new Set<string>();
     for (let offset = 0; ; offset += 50) {
       let page: TestResult[] | null = null;
       for (let attempt = 0; attempt < 3 && page === null; attempt++) {
@@ -675,7 +679,12 @@ class Engine {
         }
       }
       if (page === null) return null;
-      all.push(...page);
+      // A list that changes while it is paged (offset paging) shifts results across pages: keep each once.
+      for (const result of page) {
+        if (seen.has(result._id)) continue;
+        seen.add(result._id);
+        all.push(result);
+      }
       if (page.length < 50) return all;
     }
   }
