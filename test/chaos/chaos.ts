@@ -70,6 +70,11 @@ export interface ChaosOutcome {
   infraErrors: number;
   /** The explanations the infrastructure errors carried (run error, else test error). */
   infraMessages: string[];
+  /**
+   * Targets whose execute the emulator handled but whose answer was lost (reset, unreadable): the run
+   * started remotely, the action reported "could not start" and did not send it again.
+   */
+  orphanedRuns: number;
   /** Targets whose execute the emulator handled more than once. */
   duplicateTriggers: number;
   /** Places a secret showed up. */
@@ -111,6 +116,7 @@ export async function chaosRun(seed: number): Promise<ChaosOutcome> {
     wrongVerdicts: 0,
     infraErrors: 0,
     infraMessages: [],
+    orphanedRuns: 0,
     duplicateTriggers: 0,
     secretLeaks: 0,
     requests: 0,
@@ -226,6 +232,7 @@ function checkRun(
     const expectedIds = testsOf(target);
     if (expectedIds.some((id) => EXPECTED[id] === 'failed')) expectFail = true;
     if (handled === 0 && !entry.error) problem(`${target}: never triggered, yet no run error is reported`);
+    if (handled === 1 && entry.error?.startsWith('Could not start')) outcome.orphanedRuns += 1;
     const infraTests = tests.filter((t) => t.state === 'error' || t.state === 'timed-out');
     if (infraTests.length > 0 || entry.error) {
       infra = true;
@@ -304,6 +311,7 @@ export function totals(outcomes: ChaosOutcome[]) {
     wrongVerdicts: sum((o) => o.wrongVerdicts),
     infraErrors: sum((o) => o.infraErrors),
     runsWithInfraErrors: outcomes.filter((o) => o.infraErrors > 0).length,
+    orphanedRuns: sum((o) => o.orphanedRuns),
     duplicateTriggers: sum((o) => o.duplicateTriggers),
     secretLeaks: sum((o) => o.secretLeaks),
     runsWithProblems: outcomes.filter((o) => o.problems.length > 0).length,
