@@ -102,20 +102,30 @@ async function main(): Promise<void> {
   };
   let results: Results;
   try {
-    ctx.log(`${full ? 'Full' : 'Quick'} mode; emulator at ${emulator.origin}; measuring ${actionLabel}`);
+    ctx.log(
+      `${smoke ? 'Smoke' : full ? 'Full' : 'Quick'} mode; emulator at ${emulator.origin}; measuring ${actionLabel}`,
+    );
     ctx.log('Start-up and overhead (quiet emulator) ...');
     const startup = await runStartup(ctx, plan.startupSamples);
     const overhead = await runOverhead(ctx, plan.overheadRounds);
 
-    ctx.log('Detection lag lanes and concurrency, all at once ...');
+    ctx.log(
+      'Detection lag lanes and concurrency, all at once; scale once all but the longest lane are done ...',
+    );
     const stagger = (i: number) => new Promise((r) => setTimeout(r, i * 400));
-    const [lanes, concurrency] = await Promise.all([
-      Promise.all(plan.lanes.map(async (lane, i) => (await stagger(i), runLane(ctx, lane)))),
-      stagger(plan.lanes.length).then(() => runConcurrency(ctx, plan)),
+    const longest = Math.max(...plan.lanes.map((l) => l.durationS * l.rounds));
+    const lanes = plan.lanes.map(async (lane, i) => (await stagger(i), runLane(ctx, lane)));
+    const concurrency = stagger(plan.lanes.length).then(() => runConcurrency(ctx, plan));
+    const shorter = plan.lanes.flatMap((l, i) => (l.durationS * l.rounds === longest ? [] : [lanes[i]]));
+    const scale = Promise.all([...shorter, concurrency]).then(() => {
+      ctx.log('Scale ...');
+      return runScale(ctx, plan);
+    });
+    const [laneSamples, concurrencyFigures, scaleFigures] = await Promise.all([
+      Promise.all(lanes),
+      concurrency,
+      scale,
     ]);
-
-    ctx.log('Scale ...');
-    const scale = await runScale(ctx, plan);
 
     const stray = emulator
       .requests()
@@ -128,12 +138,12 @@ async function main(): Promise<void> {
       machine: machine(loadStart),
       action: actionLabel,
       officialVersion: OFFICIAL_VERSION,
-      lag: lanes.flat() as LagSample[],
+      lag: laneSamples.flat() as LagSample[],
       startupMs: startup.actionMs,
       bareNodeStartupMs: startup.bareNodeMs,
       overhead,
-      scale,
-      concurrency,
+      scale: scaleFigures,
+      concurrency: concurrencyFigures,
       failures: ctx.failures,
       stray,
     };

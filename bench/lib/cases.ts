@@ -80,6 +80,8 @@ export interface ScaleFigure {
   /** Requests sent after the last finish, and how many of them were result pages. */
   requestsAfterLastFinish: number;
   pagesAfterLastFinish: number;
+  /** ms from the last finish to the first request after it. */
+  pollDelayMs: number;
   wallMs: number;
 }
 
@@ -403,7 +405,7 @@ export async function runOverhead(ctx: Context, rounds: number): Promise<Overhea
 /**
  * Start-up: process start to the first API request, `samples` times one after the other on a quiet
  * emulator (`wait: false`, so the process triggers and ends). The first sample is the cold one. For scale,
- * the same is measured for a bare Node process that sends one request (`bareNodeMs`).
+ * the same is measured, turn about, for a bare Node process that sends one request (`bareNodeMs`).
  */
 export async function runStartup(
   ctx: Context,
@@ -424,8 +426,6 @@ export async function runStartup(
     if (!first || run.code !== 0) fail(ctx, 'start-up run', `exit ${run.code}\n${run.logTail}`);
     else actionMs.push(first.time - run.spawnAt);
     await new Promise((r) => setTimeout(r, 200));
-  }
-  for (let i = 0; i < samples; i++) {
     const probe = `startup-probe-${i}`;
     const spawnAt = Date.now();
     const child = spawn(
@@ -436,8 +436,8 @@ export async function runStartup(
       },
     );
     await new Promise((r) => child.on('close', r));
-    const first = requestsFor(ctx, spawnAt, { suites: [probe] })[0];
-    if (first) bareNodeMs.push(first.time - spawnAt);
+    const bare = requestsFor(ctx, spawnAt, { suites: [probe] })[0];
+    if (bare) bareNodeMs.push(bare.time - spawnAt);
     await new Promise((r) => setTimeout(r, 200));
   }
   return { actionMs, bareNodeMs };
@@ -506,6 +506,7 @@ function afterLast(records: FinishRecord[], requests: RequestRecord[], knownAt: 
   const last = Math.max(...records.map((x) => x.finishedAt));
   return {
     afterLastFinishMs: knownAt - last,
+    pollDelayMs: (requests.find((q) => q.time > last)?.time ?? NaN) - last,
     requestsAfterLastFinish: requests.filter((q) => q.time > last).length,
     pagesAfterLastFinish: requests.filter(
       (q) => q.time > last && /\/suite-results\/[^/]+\/results\/?$/.test(q.path),
