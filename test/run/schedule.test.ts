@@ -21,8 +21,8 @@ function fixedPolls(finishMs: number, every = 5_000): number {
 
 describe('expectedWindow', () => {
   it('spans the shortest to the longest sample, shifted by the delay', () => {
-    expect(expectedWindow([10_000, 12_000, 11_000])).toEqual({ lowMs: 9_000, highMs: 15_300 });
-    expect(expectedWindow([10_000], 2_000)).toEqual({ lowMs: 11_000, highMs: 14_999 + 1 });
+    expect(expectedWindow([10_000, 12_000, 11_000])).toEqual({ lowMs: 10_250, highMs: 14_200 });
+    expect(expectedWindow([10_000], 2_000)).toEqual({ lowMs: 12_250, highMs: 14_000 });
     expect(expectedWindow([])).toBeNull();
     expect(expectedWindow([0, Number.NaN])).toBeNull();
   });
@@ -48,14 +48,15 @@ describe('wallTimeMs', () => {
 describe('nextPollDelay', () => {
   const window = { lowMs: 9_000, highMs: 15_000 };
 
-  it('waits until the window opens, then polls every second, then backs off up to 10 s', () => {
+  it('waits until the window opens, then polls every 500 ms, then backs off from 1 s up to 10 s', () => {
     expect(nextPollDelay({ elapsedMs: 300, polls: 0, lastIntervalMs: 0, window }, 0.5).delayMs).toBe(8_700);
-    expect(nextPollDelay({ elapsedMs: 9_000, polls: 1, lastIntervalMs: 1_000, window }, 0.5).delayMs).toBe(
-      1_000,
-    );
-    expect(nextPollDelay({ elapsedMs: 9_000, polls: 1, lastIntervalMs: 1_000, window }, 0).delayMs).toBe(900);
-    const late = nextPollDelay({ elapsedMs: 16_000, polls: 8, lastIntervalMs: 1_000, window }, 0.5);
-    expect(late).toEqual({ delayMs: 1_500, intervalMs: 1_500 });
+    expect(nextPollDelay({ elapsedMs: 9_000, polls: 1, lastIntervalMs: 500, window }, 0.5).delayMs).toBe(500);
+    expect(nextPollDelay({ elapsedMs: 9_000, polls: 1, lastIntervalMs: 500, window }, 0).delayMs).toBe(450);
+    const late = nextPollDelay({ elapsedMs: 16_000, polls: 8, lastIntervalMs: 500, window }, 0.5);
+    expect(late).toEqual({ delayMs: 1_000, intervalMs: 1_000 });
+    expect(
+      nextPollDelay({ elapsedMs: 17_000, polls: 9, lastIntervalMs: 1_000, window }, 0.5).intervalMs,
+    ).toBe(1_500);
     expect(
       nextPollDelay({ elapsedMs: 60_000, polls: 20, lastIntervalMs: 9_000, window }, 0.5).intervalMs,
     ).toBe(10_000);
@@ -77,13 +78,17 @@ describe('nextPollDelay', () => {
     expect(times.length).toBeLessThanOrEqual(fixedPolls(60_000) + 2);
   });
 
-  it('with a good expectation: notices the finish within 1 s and sends no more polls than a fixed 5 s poll', () => {
-    for (const finish of [20_000, 45_000, 90_000, 180_000]) {
-      const w = expectedWindow([finish * 0.95, finish * 1.05]);
+  it('with a good expectation: notices the finish within 600 ms and sends no more polls than a fixed 5 s poll', () => {
+    for (const finish of [8_000, 20_000, 45_000, 90_000, 180_000]) {
+      const w = expectedWindow([finish * 0.97, finish * 1.03]);
       const times = simulate(w, finish);
       const latency = times[times.length - 1]! - finish;
-      expect(latency, `finish ${finish}`).toBeLessThanOrEqual(1_100);
-      expect(times.length, `finish ${finish}`).toBeLessThanOrEqual(fixedPolls(finish) + 1);
+      expect(latency, `finish ${finish}`).toBeLessThanOrEqual(600);
+      expect(times.length, `finish ${finish}`).toBeLessThanOrEqual(fixedPolls(finish));
     }
+  });
+
+  it('a run as long as the earlier ones costs one poll, seen 250 ms after its finish', () => {
+    expect(simulate(expectedWindow([12_000, 12_000]), 12_000)).toEqual([12_250]);
   });
 });
