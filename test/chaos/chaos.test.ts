@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chaosRun, CHAOS_RATE, totals, type ChaosOutcome } from './chaos.js';
+import { chaosRun, CHAOS_RATE, STORM_RATE, totals, type ChaosOutcome } from './chaos.js';
 import { pool } from '../reliability/helpers.js';
 
 const RUNS = Number(process.env.CHAOS_RUNS ?? 100);
@@ -15,7 +15,7 @@ const CONCURRENCY = Number(process.env.CHAOS_CONCURRENCY ?? 4);
 
 describe('chaos: the bundled action under injected faults', () => {
   it(
-    `${RUNS} seeded runs at a ${CHAOS_RATE * 100} % fault rate: right verdicts or labelled infrastructure errors, one trigger per run, no leak, no hang`,
+    `${RUNS} seeded runs at a ${CHAOS_RATE * 100} % fault rate (every 10th at ${STORM_RATE * 100} %): right verdicts or labelled infrastructure errors, one trigger per run, no leak, no hang`,
     async () => {
       const started = Date.now();
       const seeds = Array.from({ length: RUNS }, (_, i) => FIRST + i);

@@ -45,6 +45,13 @@ export const CHAOS_KINDS: FaultKind[] = [
 ];
 /** Probability that a `/v1` request gets a fault. */
 export const CHAOS_RATE = 0.12;
+/** Every 10th seed is a storm: faults at this rate outlast the retries of some reads too. */
+export const STORM_RATE = 0.4;
+
+/** The fault rate of seed `seed`. */
+export function rateFor(seed: number): number {
+  return seed % 10 === 0 ? STORM_RATE : CHAOS_RATE;
+}
 /** The action's `timeout` input, minutes. */
 export const ACTION_TIMEOUT_MIN = 0.5;
 /** A child still running this long after its start has hung (the deadline plus time for reports). */
@@ -127,7 +134,7 @@ export async function chaosRun(seed: number): Promise<ChaosOutcome> {
   const emulator = await startEmulator({
     timeScale: TIME_SCALE,
     seed: reliabilitySeed([secrets.apiKey]),
-    faults: { rate: CHAOS_RATE, kinds: CHAOS_KINDS, seed, delayMs: 300, retryAfterS: 1 },
+    faults: { rate: rateFor(seed), kinds: CHAOS_KINDS, seed, delayMs: 300, retryAfterS: 1 },
     quiet: true,
   });
   const workspace = await makeTempWorkspace(`gi-chaos-${seed}-`);
