@@ -70504,11 +70504,12 @@ function decideVerdict(summary, policy) {
  * 1. Expected duration. Before the first poll, the last results of the same suite or test are read once
  *    (`listSuiteResults(id, {count: 5})` / `listTestResults(id, {count: 5})`). Each finished result gives a
  *    sample: its wall time from creation to finish (queueing included), else its `executionTime`. The
- *    samples give a window `[low, high]`: low = 0.9 × the shortest sample, high = 1.15 × the longest + 1.5 s.
+ *    samples give a window `[low, high]`: low = the shortest sample + 250 ms, high = 1.1 × the longest + 1 s.
  *    An execute `delay` shifts the window by the delay.
- * 2. With a window: the first poll comes at `low` (at least 1 s after the trigger); inside the window polls
- *    come every 1 s (± 10 % jitter), so a finish near the expected time is seen within about 1 s. After
- *    `high` the run is late: the interval grows ×1.5 per poll from 1 s up to 10 s (± 20 % jitter).
+ * 2. With a window: the first poll comes at `low` (at least 1 s after the trigger), when a run as fast as
+ *    the fastest earlier one has just finished: a run of steady duration costs one poll. Inside the window
+ *    polls come every 500 ms (± 10 % jitter), so a finish is seen within about half a second. After `high`
+ *    the run is late: the interval grows ×1.5 per poll from 1 s up to 10 s (± 20 % jitter).
  * 3. Without history (a new test, a repository file): the first poll at 2 s, then ×1.3 per poll up to 5 s
  *    (± 20 % jitter) — no more requests than a fixed 5 s poll once settled.
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
@@ -70517,7 +70518,8 @@ function decideVerdict(summary, policy) {
  * all runs together under the service's rate limit.
  */
 const MIN_FIRST_POLL_MS = 1_000;
-const WINDOW_INTERVAL_MS = 1_000;
+const WINDOW_INTERVAL_MS = 500;
+const LATE_FIRST_INTERVAL_MS = 1_000;
 const LATE_MAX_INTERVAL_MS = 10_000;
 const NO_HISTORY_FIRST_MS = 2_000;
 const NO_HISTORY_MAX_INTERVAL_MS = 5_000;
@@ -70532,7 +70534,7 @@ function expectedWindow(samplesMs, delayMs = 0) {
         return null;
     const min = Math.min(...samples);
     const max = Math.max(...samples);
-    return { lowMs: Math.round(0.9 * min) + delayMs, highMs: Math.round(1.15 * max + 1_500) + delayMs };
+    return { lowMs: Math.round(min + 250) + delayMs, highMs: Math.round(1.1 * max + 1_000) + delayMs };
 }
 /**
  * The delay before the next poll, in ms, and the interval to remember as `lastIntervalMs`.
@@ -70552,7 +70554,7 @@ function nextPollDelay(state, random) {
         if (elapsedMs < window.highMs) {
             return { delayMs: jitter(WINDOW_INTERVAL_MS, 0.1), intervalMs: WINDOW_INTERVAL_MS };
         }
-        const interval = Math.min(LATE_MAX_INTERVAL_MS, Math.max(WINDOW_INTERVAL_MS, lastIntervalMs) * 1.5);
+        const interval = Math.min(LATE_MAX_INTERVAL_MS, lastIntervalMs < LATE_FIRST_INTERVAL_MS ? LATE_FIRST_INTERVAL_MS : lastIntervalMs * 1.5);
         return { delayMs: jitter(interval, 0.2), intervalMs: interval };
     }
     if (polls === 0) {
