@@ -150,6 +150,7 @@ describe('workflow cancel', () => {
     });
     const c = await cancelMidRun('SIGINT');
     await expectCancelledProperly(c, 'SIGINT', false);
+    console.log(`cancel figures: SIGINT with a slow service, exit ${c.exitedAt - c.signalledAt} ms`);
     expect(c.run.stdout).toMatch(/Could not cancel suite result/);
     expect(c.run.stdout).toMatch(/Could not cancel test result/);
   });
