@@ -55,6 +55,16 @@ function gitHead(file?: string): string {
   }
 }
 
+/** Whether dist/index.js differs from its committed version. */
+function distChanged(): boolean {
+  try {
+    execFileSync('git', ['diff', '--quiet', '--', 'dist/index.js'], { cwd: ROOT });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function machine(loadStart: number[]): Machine {
   const cpus = os.cpus();
   return {
@@ -83,7 +93,7 @@ async function main(): Promise<void> {
   }
   const actionLabel = given
     ? (argValue('--action-label') ?? 'a bundle given with --action')
-    : `dist/index.js as committed (last built in commit ${gitHead('dist/index.js')})`;
+    : `dist/index.js (last committed in ${gitHead('dist/index.js')}${distChanged() ? ', with uncommitted changes' : ''})`;
 
   ensureOfficialClient();
   const loadStart = os.loadavg();

@@ -35,7 +35,7 @@ export function explain(results: Results): string[] {
           `and the process's own work after its last answer (result pages read, reports rendered and written: p50 ${s(tail.p50)}, p95 ${s(tail.p95)}). ` +
           `Slowest runs: ${slowest.map((x) => `${s(x.lagMs)} (${x.durationS} s ${x.kind}: poll wait ${s(x.pollDelayMs)}, own work ${s(x.afterLastAnswerMs)})`).join('; ')}. ` +
           (h
-            ? 'With an earlier result the action polls every 1 s (±10 %) inside the expected window (src/run/schedule.ts), so the wait for the poll alone is up to about 1.1 s; with the end work and a busy machine (load average in the header) a few runs land above 1 s.'
+            ? 'With an earlier result the action polls densely inside the window where it expects the finish (src/run/schedule.ts); runs above 1 s are ones whose poll wait or end work was stretched (a run outside its expected window, or the busy machine: load average in the header).'
             : "Without an earlier result the action polls 2 s after the trigger, then at intervals growing ×1.3 up to 5 s (src/run/schedule.ts), so after a run longer than about 10 s a finish waits up to 5 s for the next poll: the lag grows with run duration up to the official client's 5 s spacing. That is the price of sending no more requests than a fixed 5 s poll; the plan meets the goal from the second run of a suite or test on."),
       );
     }
@@ -55,7 +55,7 @@ export function explain(results: Results): string[] {
         )
         .join('; ')}. ` +
         'Ours spends one request per run reading the last 5 results of the suite or test (to learn the expected duration), ' +
-        'and polls every 1 s inside the expected window; the official client sleeps 5 s before each poll, so a run shorter than 5 s costs it a single poll ' +
+        'and polls densely inside the window where it expects the finish (without an earlier result: from 2 s on, intervals growing to 5 s); the official client sleeps 5 s before each poll, so a run shorter than 5 s costs it a single poll ' +
         'and it needs fewer requests on short runs, at the cost of up to 5 s lag. On long runs the balance turns: its polls every 5 s add up, while ours wait until the expected finish.',
     );
   }
