@@ -19,20 +19,13 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import { createClient } from './api/client.js';
 import { createRedactor } from './api/redact.js';
-import { publishScreenshots, type PublishReport } from './artifacts/index.js';
+import type { PublishReport } from './artifacts/index.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
-import {
-  buildReport,
-  emitAnnotations,
-  renderAnnotations,
-  renderPullRequestComment,
-  renderSummary,
-  upsertPullRequestComment,
-  writeJUnit,
-  writeResultsJson,
-  type Report,
-  type ReportAttachments,
-} from './report/index.js';
+import { emitAnnotations, renderAnnotations } from './report/annotations.js';
+import { writeJUnit } from './report/junit.js';
+import { buildReport, type Report, type ReportAttachments } from './report/model.js';
+import { writeResultsJson } from './report/results-json.js';
+import { renderSummary } from './report/summary.js';
 import { RateBudget } from './run/budget.js';
 import { runPlan, type RunLog } from './run/engine.js';
 import { countResults, decideVerdict, type Verdict } from './run/outcome.js';
@@ -124,6 +117,8 @@ async function writeReports(
   let published: PublishReport | null = null;
   if (!interrupted && inputs.screenshots !== 'none') {
     try {
+      // Loaded on demand: the artifact client is large and most of the run does not need it.
+      const { publishScreenshots } = await import('./artifacts/index.js');
       published = await publishScreenshots(summary, {
         mode: inputs.screenshots,
         artifactName: inputs.artifactName,
@@ -181,7 +176,8 @@ async function writeReports(
     if (number === null || !owner || !repo) core.info('pr-comment: not a pull request event; no comment.');
     else if (!inputs.githubToken) core.warning('pr-comment: no github-token; no comment.');
     else {
-      await attempt('the pull-request comment', () => {
+      await attempt('the pull-request comment', async () => {
+        const { renderPullRequestComment, upsertPullRequestComment } = await import('./report/pr-comment.js');
         const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
         const runUrl = process.env.GITHUB_RUN_ID
           ? `${server}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID}`

@@ -1,0 +1,131 @@
+export const id = 914;
+export const ids = [914];
+export const modules = {
+
+/***/ 71914:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   renderPullRequestComment: () => (/* binding */ renderPullRequestComment),
+/* harmony export */   upsertPullRequestComment: () => (/* binding */ upsertPullRequestComment)
+/* harmony export */ });
+/* unused harmony exports COMMENT_MARKER_BASE, MAX_COMMENT_CHARS, commentMarker */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96867);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(65655);
+/**
+ * The opt-in pull-request comment: one sticky comment per pull request (and per key), found by a hidden
+ * marker and updated in place. Rendering is pure; {@link upsertPullRequestComment} talks to the GitHub REST
+ * API through `@actions/github` (`GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
+ * `POST /repos/{owner}/{repo}/issues/{n}/comments`, `PATCH /repos/{owner}/{repo}/issues/comments/{id}`).
+ */
+
+
+
+
+/** The marker's base; a key (e.g. the job name) gives one comment per key. */
+const COMMENT_MARKER_BASE = 'ghost-inspector-action';
+/** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
+const MAX_COMMENT_CHARS = 60_000;
+/** Failures listed in the comment before "N more". */
+const MAX_LISTED_FAILURES = 20;
+/**
+ * The hidden marker of the sticky comment: `<!-- ghost-inspector-action -->`, or
+ * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`).
+ */
+function commentMarker(key) {
+    const clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) : '';
+    return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
+}
+/**
+ * Renders the pull-request comment (pure): the marker, the verdict with counts, and the failures (at most
+ * 20, each with its failing step and result link), then a link to the workflow run.
+ * @param report the report model
+ * @param options key of the sticky comment, link to the workflow run
+ * @returns Markdown of at most {@link MAX_COMMENT_CHARS} characters
+ */
+function renderPullRequestComment(report, options = {}) {
+    const t = report.totals;
+    const icon = report.verdict === 'passed' ? '✅' : report.verdict === 'failed' ? '❌' : '🚫';
+    const counts = [
+        t.failed ? `${t.failed} failed` : '',
+        t.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .LS)(t.error, 'error') : '',
+        t.timedOut ? `${t.timedOut} timed out` : '',
+        `${t.passed} passed`,
+        t.flaky ? `${t.flaky} flaky` : '',
+        t.cancelled ? `${t.cancelled} cancelled` : '',
+    ].filter(Boolean);
+    const lines = [
+        commentMarker(options.key),
+        `### ${icon} Ghost Inspector: ${report.verdict}`,
+        '',
+        `${counts.join(', ')} of ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .LS)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(t.duration)}.` +
+            (t.screenshotCompareFailed
+                ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed.`
+                : ''),
+    ];
+    const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_1__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
+    if (failing.length > 0) {
+        lines.push('');
+        for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
+            const name = `${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(run.name, 200))} › ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(test.name, 200))}`;
+            const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .safeUrl */ .Pl)(test.resultUrl) : '';
+            const title = href ? `<a href="${href}">${name}</a>` : name;
+            const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .failureMessage */ .oh)(test) : failingReason(test);
+            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(why, 500))}`);
+        }
+        if (failing.length > MAX_LISTED_FAILURES)
+            lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
+    }
+    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .safeUrl */ .Pl)(options.runUrl) : '';
+    if (runHref)
+        lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
+}
+function failingReason(test) {
+    if (test.state === 'timed-out')
+        return `timed out${test.error ? `: ${test.error}` : ''}`;
+    if (test.screenshotCompareFailed)
+        return 'screenshot comparison failed';
+    return test.state;
+}
+/**
+ * Creates the sticky comment on a pull request, or updates it in place when a comment holding its marker
+ * exists (every page of comments is searched; the oldest match wins, so a comment is never duplicated).
+ * @returns the comment id and whether it was created
+ * @throws the Octokit `RequestError` of a failed request (e.g. 403 when the token may not write)
+ */
+async function upsertPullRequestComment(options) {
+    const marker = commentMarker(options.key);
+    const body = options.body.includes(marker) ? options.body : `${marker}\n${options.body}`;
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
+    const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
+    let existing;
+    for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+        ...params,
+        per_page: 100,
+    })) {
+        const found = page.data.find((c) => typeof c.body === 'string' && c.body.includes(marker));
+        if (found) {
+            existing = found.id;
+            break;
+        }
+    }
+    if (existing !== undefined) {
+        await octokit.rest.issues.updateComment({
+            owner: options.owner,
+            repo: options.repo,
+            comment_id: existing,
+            body,
+        });
+        return { id: existing, created: false };
+    }
+    const created = await octokit.rest.issues.createComment({ ...params, body });
+    return { id: created.data.id, created: true };
+}
+
+
+/***/ })
+
+};
