@@ -9,7 +9,8 @@ const USAGE = `Usage: npm run emulator -- [options]
   --port N          port to listen on (default 4010; 0 picks a free port)
   --host H          host to bind (default 127.0.0.1)
   --api-key KEY     an extra API key seeing every organization (the default seed has demo-api-key)
-  --seed FILE       seed JSON file (default: the shipped default seed)
+  --seed FILE       seed JSON file, or 'demo' for the demo shop (default: the shipped default seed;
+                    with --executor browser, the demo seed)
   --time-scale X    multiply simulated durations and limits by X (default 1, e.g. 0.01)
   --executor NAME   simulated (default) or browser
   --chromium PATH   browser executor: Chromium executable
