@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import * as prettier from 'prettier';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/index.js';
@@ -63,6 +64,12 @@ function distChanged(): boolean {
   } catch {
     return true;
   }
+}
+
+/** Formats Markdown with the project's Prettier settings, so `npm run lint` stays clean. */
+async function markdown(text: string, name: string): Promise<string> {
+  const options = (await prettier.resolveConfig(path.join(ROOT, name))) ?? {};
+  return prettier.format(text, { ...options, parser: 'markdown' });
 }
 
 function machine(loadStart: number[]): Machine {
@@ -165,7 +172,7 @@ async function main(): Promise<void> {
   const raw = path.join(os.tmpdir(), 'ghost-inspector-bench-last.json');
   writeFileSync(raw, JSON.stringify(results, null, 1));
   console.log(`Raw figures: ${raw}`);
-  const text = renderResults(results, explain(results));
+  const text = await markdown(renderResults(results, explain(results)), 'RESULTS.md');
   if (smoke) {
     console.log(`\n${text}`);
     return;
@@ -173,7 +180,8 @@ async function main(): Promise<void> {
   writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), text);
   if (!process.argv.includes('--no-readme')) {
     const readmePath = path.join(ROOT, 'README.md');
-    writeFileSync(readmePath, withReadmeBlock(readFileSync(readmePath, 'utf8'), renderReadmeBlock(results)));
+    const readme = withReadmeBlock(readFileSync(readmePath, 'utf8'), `\n${renderReadmeBlock(results)}\n`);
+    writeFileSync(readmePath, await markdown(readme, 'README.md'));
   }
   console.log(`\n${text}`);
   console.log(

@@ -89,7 +89,7 @@ export function explain(results: Results): string[] {
   if (tOurs && tTheirs && tOurs.afterLastFinishMs > tTheirs.afterLastFinishMs + 500) {
     notes.push(
       `**${tOurs.name}** (not a goal, measured): ours knew ${s(tOurs.afterLastFinishMs)} after the last finish, the official client ${s(tTheirs.afterLastFinishMs)}. ` +
-        `Ours first asked ${s(tOurs.pollDelayMs)} after the finish (a first run: no earlier result, polls up to 5 s apart), the official client ${s(tTheirs.pollDelayMs)} after it. ` +
+        `Ours first asked ${s(tOurs.pollDelayMs)} after the finish (a first run of the suite: no earlier result), the official client ${s(tTheirs.pollDelayMs)} after it. ` +
         `After the finish ours sent ${tOurs.requestsAfterLastFinish} requests (${tOurs.pagesAfterLastFinish} result pages of 50) under its 5/s budget, at least ${s((tOurs.requestsAfterLastFinish / 5) * 1000)}; ` +
         `the official client reads its ${tTheirs.pagesAfterLastFinish} pages back to back without a budget.`,
     );
