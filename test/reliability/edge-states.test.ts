@@ -6,7 +6,7 @@
  *   after the trigger), then `error` with the service's answer;
  * - a suite result whose tests list changes while it is paged: every test result is reported once.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { startEmulator, type Emulator, type SeedFile } from '../../emulator/index.js';
 import { runAction, waitFor } from '../action/harness.js';
 import {
@@ -29,11 +29,8 @@ const emulators: Emulator[] = [];
 const workspaces: string[] = [];
 const timers: NodeJS.Timeout[] = [];
 
-afterEach(() => {
-  for (const t of timers.splice(0)) clearInterval(t);
-});
-
 afterAll(async () => {
+  for (const t of timers) clearInterval(t);
   for (const e of emulators) await e.close();
   for (const w of workspaces) await removeWorkspace(w);
 });
@@ -68,8 +65,11 @@ async function setUp(timeScale: number) {
   return { emulator, workspace, run };
 }
 
-describe('odd states of the service', () => {
-  it('a suite of 0 tests: fails under fail-on-empty (default), passes without it; reports written', async () => {
+// Each test has its own emulator and workspace: they run at once (the vanish test waits out a 30 s grace).
+describe.concurrent('odd states of the service', () => {
+  it('a suite of 0 tests: fails under fail-on-empty (default), passes without it; reports written', async ({
+    expect,
+  }) => {
     const { workspace, run } = await setUp(0.01);
     const strict = await run({ 'suite-ids': 'suite-empty' });
     expect(strict.code).toBe(1);
@@ -83,10 +83,10 @@ describe('odd states of the service', () => {
     expect(findSecrets(lenient, workspace, secrets)).toEqual([]);
   });
 
-  it('a result that never finishes: timed out at the deadline and cancelled remotely', async () => {
+  it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
     const { emulator, workspace, run } = await setUp(0.05);
     emulator.setScenario('rel-red-ok', { hang: true });
-    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.05' });
+    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.15' });
     expect(r.code).toBe(1);
     const results = readResults(workspace)!;
     expect(results.interrupted).toBe('deadline');
@@ -100,7 +100,9 @@ describe('odd states of the service', () => {
     expect(findSecrets(r, workspace, secrets)).toEqual([]);
   });
 
-  it('results that vanish mid-poll (not found): asked again for the grace period, then error', async () => {
+  it('results that vanish mid-poll (not found): asked again for the grace period, then error', async ({
+    expect,
+  }) => {
     // Time scale 0.2: a hanging run is cut by the emulator only after 2 minutes.
     const { emulator, workspace, run } = await setUp(0.2);
     for (const id of ['rel-green-1', 'rel-green-2', 'rel-red-ok']) emulator.setScenario(id, { hang: true });
@@ -133,7 +135,9 @@ describe('odd states of the service', () => {
     expect(findSecrets(r, workspace, secrets)).toEqual([]);
   }, 90_000);
 
-  it('a suite result whose tests list changes while it is paged: each test result reported once', async () => {
+  it('a suite result whose tests list changes while it is paged: each test result reported once', async ({
+    expect,
+  }) => {
     const { emulator, workspace, run } = await setUp(0.01);
     // The first page is answered at once, the second one second late; in between, 5 test results are
     // put in front of the list, which shifts the second page back over the first.

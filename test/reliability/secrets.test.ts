@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { startEmulator, type Emulator, type FaultSpec } from '../../emulator/index.js';
 import { runAction, type ActionRun } from '../action/harness.js';
 import { echoEnvelope, startEchoProxy, type EchoProxy, type SeenRequest } from './echo-proxy.js';
@@ -80,12 +80,12 @@ async function scenario(
   return { run, workspace, emulator, secrets, ...(proxy ? { proxy } : {}) };
 }
 
-function expectNoLeak(s: Scenario): void {
+function expectNoLeak(s: Scenario, expect: ExpectStatic): void {
   expect(findSecrets(s.run, s.workspace, s.secrets)).toEqual([]);
 }
 
 describe('the secret scan itself', () => {
-  it('finds a planted secret in any form and place', async () => {
+  it('finds a planted secret in any form and place', async ({ expect }) => {
     const secrets = secretsFor('planted');
     const workspace = await makeTempWorkspace('gi-rel-planted-');
     workspaces.push(workspace);
@@ -107,21 +107,24 @@ describe('the secret scan itself', () => {
   });
 });
 
-describe('secrets stay out of every log, output and file', () => {
+// Every scenario has its own emulator and workspace: they run at once.
+describe.concurrent('secrets stay out of every log, output and file', () => {
   let clean: Scenario;
   beforeAll(async () => {
     clean = await scenario('clean');
   });
 
-  it('a run that works, screenshots of every test kept', () => {
+  it('a run that works, screenshots of every test kept', ({ expect }) => {
     expect(clean.run.code).toBe(1);
     expect(listFiles(`${clean.workspace}/ghost-inspector-screenshots`).length).toBeGreaterThan(0);
     // The run really sent them: the emulator got the password and the private variable.
     expect(clean.emulator.requests().some((q) => q.path.endsWith('/execute/'))).toBe(true);
-    expectNoLeak(clean);
+    expectNoLeak(clean, expect);
   });
 
-  it('requests failing in every way the emulator can: 5xx, 429, resets, malformed and control characters', async () => {
+  it('requests failing in every way the emulator can: 5xx, 429, resets, malformed and control characters', async ({
+    expect,
+  }) => {
     const s = await scenario('faults', {
       faults: {
         rate: 0.35,
@@ -147,10 +150,12 @@ describe('secrets stay out of every log, output and file', () => {
     });
     expect(s.emulator.requests().filter((q) => q.fault).length).toBeGreaterThanOrEqual(3);
     expect(s.run.stdout).toMatch(/Could not start suite suite-green: .*HTTP 502/);
-    expectNoLeak(s);
+    expectNoLeak(s, expect);
   });
 
-  it('reads failing: retried 5xx polls, then a listing that stays unreadable; errors reported without the key', async () => {
+  it('reads failing: retried 5xx polls, then a listing that stays unreadable; errors reported without the key', async ({
+    expect,
+  }) => {
     const s = await scenario('reads', {
       inputs: { 'suite-ids': 'suite-green', 'test-ids': '' },
       faults: {
@@ -163,17 +168,19 @@ describe('secrets stay out of every log, output and file', () => {
     expect(s.run.code).toBe(1);
     expect(s.emulator.requests().filter((q) => q.fault === '503')).toHaveLength(2);
     expect(s.run.stdout).toMatch(/could not be listed/);
-    expectNoLeak(s);
+    expectNoLeak(s, expect);
   });
 
-  it('a wrong API key (AUTHENTICATION_ERROR)', async () => {
+  it('a wrong API key (AUTHENTICATION_ERROR)', async ({ expect }) => {
     const s = await scenario('wrongkey', { keys: ['some-other-key'] });
     expect(s.run.code).toBe(1);
     expect(s.run.stdout).toMatch(/AUTHENTICATION_ERROR/);
-    expectNoLeak(s);
+    expectNoLeak(s, expect);
   });
 
-  it('a service that echoes the whole request (URL, body, headers) in its error messages', async () => {
+  it('a service that echoes the whole request (URL, body, headers) in its error messages', async ({
+    expect,
+  }) => {
     let polls = 0;
     const s = await scenario('echo', {
       proxy: (request) => {
@@ -193,10 +200,10 @@ describe('secrets stay out of every log, output and file', () => {
     // The echoed request reached the service and the action's logs, without the secrets.
     expect(s.proxy!.answered[0]!.body).toContain(s.secrets.httpAuthPassword);
     expect(s.run.stdout).toMatch(/Rejected POST/);
-    expectNoLeak(s);
+    expectNoLeak(s, expect);
   });
 
-  it('secrets with characters that need escaping, echoed back by the service', async () => {
+  it('secrets with characters that need escaping, echoed back by the service', async ({ expect }) => {
     const secrets: Secrets = {
       apiKey: 'RELKEY-esc-k9Xq2',
       httpAuthPassword: 'RELPW <&> "q" + 100%/é-p7Zt4',
@@ -209,6 +216,6 @@ describe('secrets stay out of every log, output and file', () => {
     });
     expect(s.proxy!.answered.length).toBe(1);
     expect(s.run.stdout).toMatch(/Rejected POST/);
-    expectNoLeak(s);
+    expectNoLeak(s, expect);
   });
 });
