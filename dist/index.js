@@ -63840,6 +63840,9 @@ function decideVerdict(summary, policy) {
  *    (± 20 % jitter) — no more requests than a fixed 5 s poll once settled.
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
  *
+ * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
+ * polled through the suite's or test's results list, 50 runs a request (`engine.ts`).
+ *
  * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
  * all runs together under the service's rate limit.
  */
@@ -63910,6 +63913,8 @@ function wallTimeMs(result) {
 
 
 const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+/** Runs of one suite or test from which on they are polled together through its results list. */
+const BATCH_MIN_RUNS = 4;
 const noopLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
 function iso(ms) {
     return new Date(ms).toISOString();
@@ -64355,6 +64360,102 @@ class Engine {
             }
         }
     }
+    /**
+     * Waits for one run's result: alone (`single`), or, when at least `BATCH_MIN_RUNS` runs of the same suite
+     * or test are waited for (variants, data rows), in a group polled through the suite's or test's results
+     * list: one request covers up to 50 runs (newest first), instead of one request per run.
+     */
+    waitResult(handle, window, single) {
+        const key = handle.historyKey;
+        if (!key || this.handles.filter((h) => h.historyKey === key).length < BATCH_MIN_RUNS)
+            return single();
+        let group = this.groups.get(key);
+        if (!group) {
+            group = { waiters: new Map() };
+            this.groups.set(key, group);
+            const g = group;
+            queueMicrotask(() => void this.pollGroup(key, g, handle.triggeredAtMs, window));
+        }
+        const g = group;
+        return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
+    }
+    groups = new Map();
+    async pollGroup(key, group, triggeredAtMs, window) {
+        const [type, id] = key.split(':');
+        const maxErrors = this.options.maxPollErrors ?? 6;
+        const misses = new Map();
+        let polls = 0;
+        let lastIntervalMs = 0;
+        let errors = 0;
+        const settle = (rid, value) => {
+            const waiter = group.waiters.get(rid);
+            if (!waiter)
+                return;
+            group.waiters.delete(rid);
+            if (value)
+                waiter.handle.remote.active = false;
+            waiter.resolve(value);
+        };
+        while (group.waiters.size > 0) {
+            const elapsedMs = this.clock.now() - triggeredAtMs;
+            const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
+            lastIntervalMs = next.intervalMs;
+            await this.clock.sleep(errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs, this.stop.signal);
+            if (this.stop.signal.aborted)
+                break;
+            polls += 1;
+            const seen = new Set();
+            const pages = Math.ceil(group.waiters.size / 50) + 2;
+            try {
+                for (let page = 0; page < pages && seen.size < group.waiters.size; page++) {
+                    await this.budget.acquire(this.stop.signal);
+                    const paging = { count: 50, offset: page * 50 };
+                    const list = type === 'suite'
+                        ? await this.api.listSuiteResults(id, paging, { signal: this.stop.signal })
+                        : await this.api.listTestResults(id, paging, { signal: this.stop.signal });
+                    for (const r of list) {
+                        const waiter = group.waiters.get(r._id);
+                        if (!waiter)
+                            continue;
+                        seen.add(r._id);
+                        if (type === 'test')
+                            waiter.handle.lastResult = r;
+                        const over = type === 'suite'
+                            ? isSuiteResultOver(r)
+                            : classifyTestResult(r) !== 'running';
+                        if (over)
+                            settle(r._id, r);
+                    }
+                    if (list.length < 50)
+                        break;
+                }
+                errors = 0;
+            }
+            catch (error) {
+                if (this.stop.signal.aborted)
+                    break;
+                errors += 1;
+                this.log.debug?.(`Listing the results of ${type} ${id} failed: ${messageOf(error)}`);
+                if (errors < maxErrors)
+                    continue;
+            }
+            // Runs the list does not show (others ran in between, or the list failed): followed one by one.
+            for (const [rid, waiter] of [...group.waiters]) {
+                if (seen.has(rid))
+                    continue;
+                const n = (misses.get(rid) ?? 0) + 1;
+                misses.set(rid, n);
+                if (n >= 2 || errors >= maxErrors) {
+                    group.waiters.delete(rid);
+                    void waiter.single().then(waiter.resolve);
+                }
+            }
+            if (errors >= maxErrors)
+                break;
+        }
+        for (const rid of [...group.waiters.keys()])
+            settle(rid, null);
+    }
     async follow(handle) {
         const window = await this.history(handle.historyKey, handle.delayMs);
         if (handle.remote.type === 'suite')
@@ -64364,7 +64465,8 @@ class Engine {
     }
     async followSuite(handle, window) {
         const id = handle.remote.id;
-        const result = await this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getSuiteResult(id, { signal }), isSuiteResultOver, (reason) => (handle.run.error = reason));
+        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getSuiteResult(id, { signal }), isSuiteResultOver, (reason) => (handle.run.error = reason));
+        const result = (await this.waitResult(handle, window, single));
         if (!result) {
             if (!this.stop.signal.aborted)
                 this.end(handle);
@@ -64393,10 +64495,11 @@ class Engine {
     }
     async followTest(handle, window) {
         const id = handle.remote.id;
-        const result = await this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getTestResult(id, { signal }), (r) => {
+        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getTestResult(id, { signal }), (r) => {
             handle.lastResult = r;
             return classifyTestResult(r) !== 'running';
         }, (reason) => (handle.run.error = reason));
+        const result = (await this.waitResult(handle, window, single));
         if (!result) {
             if (!this.stop.signal.aborted) {
                 handle.run.tests = [

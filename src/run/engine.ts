@@ -105,6 +105,21 @@ interface Handle {
   lastResult?: TestResult;
 }
 
+/** Runs of one suite or test from which on they are polled together through its results list. */
+export const BATCH_MIN_RUNS = 4;
+
+/** Runs of one suite or test waited for together (see `waitResult`). */
+interface Group {
+  waiters: Map<
+    string,
+    {
+      handle: Handle;
+      resolve: (value: SuiteResult | TestResult | null) => void;
+      single: () => Promise<SuiteResult | TestResult | null>;
+    }
+  >;
+}
+
 const noopLog: RunLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
 
 function iso(ms: number): string {
@@ -564,6 +579,100 @@ class Engine {
     }
   }
 
+  /**
+   * Waits for one run's result: alone (`single`), or, when at least `BATCH_MIN_RUNS` runs of the same suite
+   * or test are waited for (variants, data rows), in a group polled through the suite's or test's results
+   * list: one request covers up to 50 runs (newest first), instead of one request per run.
+   */
+  private waitResult(
+    handle: Handle,
+    window: ExpectedWindow | null,
+    single: () => Promise<SuiteResult | TestResult | null>,
+  ): Promise<SuiteResult | TestResult | null> {
+    const key = handle.historyKey;
+    if (!key || this.handles.filter((h) => h.historyKey === key).length < BATCH_MIN_RUNS) return single();
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { waiters: new Map() };
+      this.groups.set(key, group);
+      const g = group;
+      queueMicrotask(() => void this.pollGroup(key, g, handle.triggeredAtMs, window));
+    }
+    const g = group;
+    return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
+  }
+
+  private readonly groups = new Map<string, Group>();
+
+  private async pollGroup(key: string, group: Group, triggeredAtMs: number, window: ExpectedWindow | null) {
+    const [type, id] = key.split(':') as ['suite' | 'test', string];
+    const maxErrors = this.options.maxPollErrors ?? 6;
+    const misses = new Map<string, number>();
+    let polls = 0;
+    let lastIntervalMs = 0;
+    let errors = 0;
+    const settle = (rid: string, value: SuiteResult | TestResult | null): void => {
+      const waiter = group.waiters.get(rid);
+      if (!waiter) return;
+      group.waiters.delete(rid);
+      if (value) waiter.handle.remote.active = false;
+      waiter.resolve(value);
+    };
+    while (group.waiters.size > 0) {
+      const elapsedMs = this.clock.now() - triggeredAtMs;
+      const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
+      lastIntervalMs = next.intervalMs;
+      await this.clock.sleep(
+        errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs,
+        this.stop.signal,
+      );
+      if (this.stop.signal.aborted) break;
+      polls += 1;
+      const seen = new Set<string>();
+      const pages = Math.ceil(group.waiters.size / 50) + 2;
+      try {
+        for (let page = 0; page < pages && seen.size < group.waiters.size; page++) {
+          await this.budget.acquire(this.stop.signal);
+          const paging = { count: 50, offset: page * 50 };
+          const list: Array<SuiteResult | TestResult> =
+            type === 'suite'
+              ? await this.api.listSuiteResults(id, paging, { signal: this.stop.signal })
+              : await this.api.listTestResults(id, paging, { signal: this.stop.signal });
+          for (const r of list) {
+            const waiter = group.waiters.get(r._id);
+            if (!waiter) continue;
+            seen.add(r._id);
+            if (type === 'test') waiter.handle.lastResult = r as TestResult;
+            const over =
+              type === 'suite'
+                ? isSuiteResultOver(r as SuiteResult)
+                : classifyTestResult(r as TestResult) !== 'running';
+            if (over) settle(r._id, r);
+          }
+          if (list.length < 50) break;
+        }
+        errors = 0;
+      } catch (error) {
+        if (this.stop.signal.aborted) break;
+        errors += 1;
+        this.log.debug?.(`Listing the results of ${type} ${id} failed: ${messageOf(error)}`);
+        if (errors < maxErrors) continue;
+      }
+      // Runs the list does not show (others ran in between, or the list failed): followed one by one.
+      for (const [rid, waiter] of [...group.waiters]) {
+        if (seen.has(rid)) continue;
+        const n = (misses.get(rid) ?? 0) + 1;
+        misses.set(rid, n);
+        if (n >= 2 || errors >= maxErrors) {
+          group.waiters.delete(rid);
+          void waiter.single().then(waiter.resolve);
+        }
+      }
+      if (errors >= maxErrors) break;
+    }
+    for (const rid of [...group.waiters.keys()]) settle(rid, null);
+  }
+
   private async follow(handle: Handle): Promise<void> {
     const window = await this.history(handle.historyKey, handle.delayMs);
     if (handle.remote.type === 'suite') await this.followSuite(handle, window);
@@ -572,14 +681,16 @@ class Engine {
 
   private async followSuite(handle: Handle, window: ExpectedWindow | null): Promise<void> {
     const id = handle.remote.id;
-    const result = await this.pollRemote<SuiteResult>(
-      handle.remote,
-      handle.triggeredAtMs,
-      window,
-      (signal) => this.api.getSuiteResult(id, { signal }),
-      isSuiteResultOver,
-      (reason) => (handle.run.error = reason),
-    );
+    const single = (): Promise<SuiteResult | null> =>
+      this.pollRemote<SuiteResult>(
+        handle.remote,
+        handle.triggeredAtMs,
+        window,
+        (signal) => this.api.getSuiteResult(id, { signal }),
+        isSuiteResultOver,
+        (reason) => (handle.run.error = reason),
+      );
+    const result = (await this.waitResult(handle, window, single)) as SuiteResult | null;
     if (!result) {
       if (!this.stop.signal.aborted) this.end(handle);
       return;
@@ -605,17 +716,19 @@ class Engine {
 
   private async followTest(handle: Handle, window: ExpectedWindow | null): Promise<void> {
     const id = handle.remote.id;
-    const result = await this.pollRemote<TestResult>(
-      handle.remote,
-      handle.triggeredAtMs,
-      window,
-      (signal) => this.api.getTestResult(id, { signal }),
-      (r) => {
-        handle.lastResult = r;
-        return classifyTestResult(r) !== 'running';
-      },
-      (reason) => (handle.run.error = reason),
-    );
+    const single = (): Promise<TestResult | null> =>
+      this.pollRemote<TestResult>(
+        handle.remote,
+        handle.triggeredAtMs,
+        window,
+        (signal) => this.api.getTestResult(id, { signal }),
+        (r) => {
+          handle.lastResult = r;
+          return classifyTestResult(r) !== 'running';
+        },
+        (reason) => (handle.run.error = reason),
+      );
+    const result = (await this.waitResult(handle, window, single)) as TestResult | null;
     if (!result) {
       if (!this.stop.signal.aborted) {
         handle.run.tests = [

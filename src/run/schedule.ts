@@ -18,6 +18,9 @@
  *    (± 20 % jitter) — no more requests than a fixed 5 s poll once settled.
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
  *
+ * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
+ * polled through the suite's or test's results list, 50 runs a request (`engine.ts`).
+ *
  * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
  * all runs together under the service's rate limit.
  */

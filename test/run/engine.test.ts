@@ -68,10 +68,12 @@ describe('runPlan against the emulator', () => {
     );
     expect(new Set(summary.runs.map((r) => r.key)).size).toBe(20);
     for (const t of sent) expect(sent.filter((o) => o >= t && o < t + 1000).length).toBeLessThanOrEqual(8);
-    // History of each suite is read once, however many runs it has.
-    const history = emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
-    expect(history).toHaveLength(4);
-    expect(history.every((q) => q.query.includes('count=5'))).toBe(true);
+    // History of each suite is read once, however many runs it has; its 5 runs are then polled together
+    // through the suite's results list (count=50), not one suite result at a time.
+    const lists = emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
+    expect(lists.filter((q) => q.query.includes('count=5') && !q.query.includes('count=50'))).toHaveLength(4);
+    expect(lists.filter((q) => q.query.includes('count=50')).length).toBeGreaterThanOrEqual(4);
+    expect(emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/?$/.test(q.path))).toEqual([]);
     // Every suite result's tests were read in pages of 50.
     const pages = emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
     expect(pages).toHaveLength(20);
@@ -180,5 +182,29 @@ describe('runPlan against the emulator', () => {
     const summary = await runPlan(plan({ testIds: ['test-home'] }), { api });
     expect(notFound).toBe(2);
     expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
+  });
+
+  it('many runs of one test (variants): polled together through its results list, not one by one', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(
+      plan({
+        testIds: ['test-home'],
+        execute: {
+          disableVisuals: true,
+          browser: ['chrome', 'firefox'],
+          viewport: ['1280x800', '800x600', '375x667'],
+        },
+      }),
+      { api },
+    );
+    expect(summary.runs).toHaveLength(6);
+    expect(summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
+    expect(new Set(summary.runs.map((r) => `${r.variant.browser} ${r.variant.viewport}`)).size).toBe(6);
+    const requests = emulator.requests();
+    expect(requests.filter((q) => /^\/v1\/results\/[^/]+\/?$/.test(q.path))).toEqual([]);
+    const lists = requests.filter(
+      (q) => q.path === '/v1/tests/test-home/results/' && q.query.includes('count=50'),
+    );
+    expect(lists.length).toBeGreaterThan(0);
   });
 });
