@@ -65,6 +65,26 @@ async function setUp(timeScale: number) {
   return { emulator, workspace, run };
 }
 
+// Timed against the deadline: runs alone.
+describe('a result that never finishes', () => {
+  it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
+    const { emulator, workspace, run } = await setUp(0.05);
+    emulator.setScenario('rel-red-ok', { hang: true });
+    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.1' });
+    expect(r.code).toBe(1);
+    const results = readResults(workspace)!;
+    expect(results.interrupted).toBe('deadline');
+    expect(Object.fromEntries(results.results.map((t) => [t.testId, t.state]))).toEqual({
+      'rel-red-ok': 'timed-out',
+      'rel-red-bad': 'failed',
+    });
+    expect(emulator.requests().some((q) => /^\/v1\/suite-results\/[^/]+\/cancel\/?$/.test(q.path))).toBe(
+      true,
+    );
+    expect(findSecrets(r, workspace, secrets)).toEqual([]);
+  });
+});
+
 // Each test has its own emulator and workspace: they run at once (the vanish test waits out a 30 s grace).
 describe.concurrent('odd states of the service', () => {
   it('a suite of 0 tests: fails under fail-on-empty (default), passes without it; reports written', async ({
@@ -81,23 +101,6 @@ describe.concurrent('odd states of the service', () => {
     expect(lenient.outputs.passing).toBe('true');
     expect(readResults(workspace)?.results).toEqual([]);
     expect(findSecrets(lenient, workspace, secrets)).toEqual([]);
-  });
-
-  it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
-    const { emulator, workspace, run } = await setUp(0.05);
-    emulator.setScenario('rel-red-ok', { hang: true });
-    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.15' });
-    expect(r.code).toBe(1);
-    const results = readResults(workspace)!;
-    expect(results.interrupted).toBe('deadline');
-    expect(Object.fromEntries(results.results.map((t) => [t.testId, t.state]))).toEqual({
-      'rel-red-ok': 'timed-out',
-      'rel-red-bad': 'failed',
-    });
-    expect(emulator.requests().some((q) => /^\/v1\/suite-results\/[^/]+\/cancel\/?$/.test(q.path))).toBe(
-      true,
-    );
-    expect(findSecrets(r, workspace, secrets)).toEqual([]);
   });
 
   it('results that vanish mid-poll (not found): asked again for the grace period, then error', async ({
@@ -180,5 +183,6 @@ describe.concurrent('odd states of the service', () => {
     expect(countsOf(r).total).toBe(ids.length);
     expect(countsOf(r).failed).toBe(5);
     expect(r.code).toBe(1);
+    expect(findSecrets(r, workspace, secrets)).toEqual([]);
   });
 });
