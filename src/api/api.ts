@@ -74,7 +74,11 @@ export interface GhostInspectorApi {
   duplicateTest(testId: string, opts?: RequestOptions): Promise<Test>;
   deleteTest(testId: string, opts?: RequestOptions): Promise<true>;
   /** With `immediate`: one test result, or an array for several variants or a data file. */
-  executeTest(testId: string, options: ExecuteOptions, opts?: RequestOptions): Promise<TestResult | TestResult[]>;
+  executeTest(
+    testId: string,
+    options: ExecuteOptions,
+    opts?: RequestOptions,
+  ): Promise<TestResult | TestResult[]>;
   executeOnDemand(
     organizationId: string,
     test: TestDefinition,
