@@ -63548,67 +63548,122 @@ class ManualClock {
  * One shared request budget for every run of the action (service facts "Rate limit": burst 300, sustained
  * 10 requests/s per account, then HTTP 429).
  *
- * A token bucket: `burst` tokens at most, refilled at `ratePerSecond`; each API call the run engine makes
- * (trigger, poll, listing, retry) takes one token first, in arrival order (FIFO, so no run starves). In any
- * window of one second at most `burst + ratePerSecond` calls start: with the defaults (5/s, burst 2) at most
- * 7, well below the service's 10. Retries the client makes inside one call (429, 5xx) are not counted here;
- * they back off on their own.
+ * A sliding window on send times: at most `limit` requests (default 6) in any rolling `windowMs` (default
+ * 1000 ms). Each API call the run engine makes (trigger, poll, listing) takes a slot first, in arrival order
+ * (FIFO, so no run starves). Unlike a token bucket, grants that bunch (a busy event loop waking several
+ * waiters late) cannot exceed the limit in any window: the window counts the times requests were actually
+ * sent. `markSent()` (wired to the client's `onRequest` hook) moves a slot's time to its real send time, and a
+ * send without a slot (a retry inside the client) takes one. `clientSleep()` makes those client-internal
+ * retries (429, 5xx, network errors) wait for a slot after their back-off, so they count too. With the
+ * default 6 per second the service sees at most 6 requests in any second plus what the network bunches,
+ * leaving headroom under 8 (the action's own goal) and 10 (the service's limit).
  */
 
-const DEFAULT_RATE_PER_SECOND = 5;
-const DEFAULT_BURST = 2;
-/** Thrown by `acquire` when its signal fires before a token was had. */
+const DEFAULT_LIMIT = 6;
+const DEFAULT_WINDOW_MS = 1_000;
+/** Thrown by `acquire` when its signal fires before a slot was had. */
 class BudgetAbortedError extends Error {
     constructor() {
         super('The wait for the request budget was aborted.');
         this.name = 'BudgetAbortedError';
     }
 }
+/** A granted slot not seen sent within this time (the call never went out) counts as sent at its grant. */
+const UNSENT_EXPIRY_MS = 5_000;
 class RateBudget {
-    ratePerSecond;
-    burst;
+    limit;
+    windowMs;
     clock;
-    tokens;
-    updatedAt;
+    /** Slots of recent requests, in grant order. */
+    slots = [];
     queue = Promise.resolve();
     /** Calls granted so far. */
     granted = 0;
+    /** Sends seen through `markSent()`. */
+    sent = 0;
     constructor(options = {}) {
-        this.ratePerSecond = options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND;
-        this.burst = Math.max(1, options.burst ?? DEFAULT_BURST);
+        this.limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT));
+        this.windowMs = Math.max(1, options.windowMs ?? DEFAULT_WINDOW_MS);
         this.clock = options.clock ?? systemClock;
-        this.tokens = this.burst;
-        this.updatedAt = this.clock.now();
     }
-    refill() {
-        const now = this.clock.now();
-        this.tokens = Math.min(this.burst, this.tokens + ((now - this.updatedAt) * this.ratePerSecond) / 1000);
-        this.updatedAt = now;
+    /** Sustained requests per second the budget allows. */
+    get ratePerSecond() {
+        return (this.limit * 1000) / this.windowMs;
+    }
+    /** Drops slots that no longer matter: sent (or expired) before the current window. */
+    prune(now) {
+        for (const slot of this.slots) {
+            if (!slot.sent && now - slot.at > UNSENT_EXPIRY_MS)
+                slot.sent = true;
+        }
+        this.slots = this.slots.filter((slot) => !slot.sent || slot.at > now - this.windowMs);
+    }
+    /** ms until a slot is free (0 when one is free now). A granted slot not yet sent counts at its grant. */
+    waitMs(now) {
+        this.prune(now);
+        const times = this.slots
+            .map((slot) => slot.at)
+            .filter((at) => at > now - this.windowMs)
+            .sort((a, b) => a - b);
+        if (times.length < this.limit)
+            return 0;
+        const oldest = times[times.length - this.limit];
+        return Math.max(1, oldest + this.windowMs - now);
     }
     /**
-     * Waits for one token (FIFO among callers).
-     * @throws BudgetAbortedError when `signal` fires first (the token is not taken).
+     * Waits for one slot (FIFO among callers) and takes it.
+     * @throws BudgetAbortedError when `signal` fires first (the slot is not taken).
      */
     acquire(signal) {
         const turn = this.queue.then(async () => {
             for (;;) {
                 if (signal?.aborted)
                     throw new BudgetAbortedError();
-                this.refill();
-                if (this.tokens >= 1) {
-                    this.tokens -= 1;
+                const now = this.clock.now();
+                const waitMs = this.waitMs(now);
+                if (waitMs <= 0) {
+                    this.slots.push({ at: now, sent: false });
                     this.granted += 1;
                     return;
                 }
-                const waitMs = Math.ceil(((1 - this.tokens) * 1000) / this.ratePerSecond);
                 await this.clock.sleep(waitMs, signal);
             }
         });
-        // The next caller waits for this one, whether it got its token or gave up.
+        // The next caller waits for this one, whether it got its slot or gave up.
         this.queue = turn.catch(() => undefined);
         return turn;
     }
-    /** Runs `call` once a token is had. */
+    /**
+     * Notes that a request was sent now (the client's `onRequest` hook). The oldest granted slot not yet sent
+     * takes this send time (later than its grant when the event loop was busy); a send without a slot (a
+     * client-internal retry not routed through `clientSleep`) takes a new one, even over the limit.
+     */
+    markSent() {
+        this.sent += 1;
+        const now = this.clock.now();
+        const pending = this.slots.find((slot) => !slot.sent);
+        if (pending) {
+            pending.at = Math.max(pending.at, now);
+            pending.sent = true;
+        }
+        else {
+            this.slots.push({ at: now, sent: true });
+        }
+    }
+    /**
+     * A `sleep` for the API client's retries: the back-off, then a slot of this budget, so a retry is sent
+     * only when the window allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
+     * `markSent()` (pass `onRequest: () => budget.markSent()`).
+     */
+    clientSleep() {
+        return async (ms, signal) => {
+            await this.clock.sleep(ms, signal);
+            if (signal?.aborted)
+                return;
+            await this.acquire(signal);
+        };
+    }
+    /** Runs `call` once a slot is had. */
     async run(call, signal) {
         await this.acquire(signal);
         return call();
@@ -64822,9 +64877,20 @@ class Engine {
 }
 
 ;// CONCATENATED MODULE: ./src/run/outputs.ts
-/** `counts` as the output shows it (kebab-case keys). */
-function countsJson(counts) {
-    return JSON.stringify({
+/** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
+const COUNT_OUTPUTS = [
+    'total',
+    'passed',
+    'failed',
+    'flaky',
+    'timed-out',
+    'cancelled',
+    'error',
+    'screenshot-compare-failed',
+];
+/** The counts of a run the action waited for, by output name. */
+function countValues(counts) {
+    return {
         total: counts.total,
         passed: counts.passed,
         failed: counts.failed,
@@ -64833,11 +64899,36 @@ function countsJson(counts) {
         cancelled: counts.cancelled,
         error: counts.error,
         'screenshot-compare-failed': counts.screenshotCompareFailed,
-    });
+    };
 }
 /**
- * Computes every output.
- * @param verdict null when the action did not wait (`wait: false`): `passing` is then empty.
+ * The counts when the action did not wait (`wait: false`): `total` is every run the action triggered (one
+ * per suite result or test result asked for: each variant and data row counts; a suite counts once, as its
+ * tests are not known yet), `error` the runs among them that could not be started (so `total - error`
+ * runs were started). How the runs end is not known: the other counts are null.
+ */
+function startedCountValues(summary) {
+    return {
+        total: summary.runs.length,
+        passed: null,
+        failed: null,
+        flaky: null,
+        'timed-out': null,
+        cancelled: null,
+        error: summary.runs.filter((run) => run.error).length,
+        'screenshot-compare-failed': null,
+    };
+}
+/** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
+function countsJson(counts) {
+    return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
+}
+/**
+ * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
+ * strings), the result ids, the result links and the path of results.json.
+ * @param verdict null when the action did not wait (`wait: false`): `passing` is then empty and the counts
+ *   describe the triggered runs (see `startedCountValues`; unknown counts are empty strings, null in JSON).
+ * @param counts the counts of the runs waited for; not used when `verdict` is null.
  * @param resultsPath where results.json was written ('' when it could not be).
  */
 function computeOutputs(summary, verdict, counts, resultsPath) {
@@ -64868,9 +64959,12 @@ function computeOutputs(summary, verdict, counts, resultsPath) {
             }
         }
     }
+    const values = verdict ? countValues(counts) : startedCountValues(summary);
+    const countOutputs = Object.fromEntries(COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]));
     return {
         passing: verdict ? String(verdict.passing) : '',
-        counts: countsJson(counts),
+        counts: countsJson(values),
+        ...countOutputs,
         'suite-result-ids': suiteResultIds.join(','),
         'test-result-ids': testResultIds.join(','),
         'failed-test-ids': failedTestIds.join(','),
@@ -65142,11 +65236,15 @@ async function run() {
                 lib_core/* setSecret */.Pq(secret);
         const redact = createRedactor(inputs.secrets);
         await ensureRunnerFiles(external_node_path_default().dirname(inputs.resultsPath));
+        // One request budget for the engine's calls and the client's own retries (sent when the window allows).
+        const budget = new RateBudget();
         const api = createClient({
             apiKey: inputs.apiKey,
             baseUrl: inputs.apiBaseUrl,
             secrets: inputs.secrets,
             log: (line) => lib_core/* debug */.Yz(redact(line)),
+            sleep: budget.clientSleep(),
+            onRequest: () => budget.markSent(),
         });
         const raw = await runPlan({
             suiteIds: inputs.suiteIds,
@@ -65162,7 +65260,7 @@ async function run() {
             retryFailed: inputs.retryFailed,
         }, {
             api,
-            budget: new RateBudget(),
+            budget,
             log: runLog(redact),
             signal: workflowCancel.signal,
             startedAtMs,

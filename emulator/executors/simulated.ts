@@ -8,6 +8,9 @@ import { sleep } from '../util.js';
 /**
  * What a simulated run does. Every field is optional; without a scenario a test passes.
  * - `outcome`: `pass` (default) or `fail`.
+ * - `failFirst`: the first N runs of the test fail (at `failingStep`, with `error`), later runs pass. Runs
+ *   count in the order they start (any run of the test: alone, in a suite, each variant and data row), from
+ *   when the scenario was attached: attaching it again starts again at zero. Excludes `outcome: 'fail'`.
  * - `failingStep`: zero-based index of the step that fails (default: the last step); later steps are not
  *   executed (`passing` null).
  * - `error`: the failing step's error (default `Element not found: <target>`).
@@ -21,6 +24,7 @@ import { sleep } from '../util.js';
  */
 export interface Scenario {
   outcome?: 'pass' | 'fail';
+  failFirst?: number;
   failingStep?: number;
   error?: string;
   stepDurationsMs?: number | number[];
@@ -42,6 +46,7 @@ export function parseScenario(value: unknown): Scenario {
   const s = value as Record<string, unknown>;
   const known = [
     'outcome',
+    'failFirst',
     'failingStep',
     'error',
     'stepDurationsMs',
@@ -57,6 +62,12 @@ export function parseScenario(value: unknown): Scenario {
   const isMs = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
   if (s.outcome !== undefined && s.outcome !== 'pass' && s.outcome !== 'fail') {
     throw new Error('scenario.outcome must be "pass" or "fail"');
+  }
+  if (s.failFirst !== undefined && !(Number.isInteger(s.failFirst) && (s.failFirst as number) >= 0)) {
+    throw new Error('scenario.failFirst must be a non-negative integer');
+  }
+  if (s.failFirst !== undefined && s.outcome === 'fail') {
+    throw new Error('scenario.failFirst and outcome "fail" exclude each other');
   }
   if (s.failingStep !== undefined && !(Number.isInteger(s.failingStep) && (s.failingStep as number) >= 0)) {
     throw new Error('scenario.failingStep must be a non-negative integer');
@@ -86,7 +97,8 @@ export function parseScenario(value: unknown): Scenario {
   if (s.hang !== undefined && typeof s.hang !== 'boolean') throw new Error('scenario.hang must be a boolean');
   if (s.endUrl !== undefined && typeof s.endUrl !== 'string')
     throw new Error('scenario.endUrl must be a string');
-  return s as Scenario;
+  // A copy: each attached scenario is its own object, and `failFirst` counts runs per object.
+  return { ...s } as Scenario;
 }
 
 export interface SimulatedExecutorOptions {
@@ -107,17 +119,25 @@ export const DEFAULT_TAIL_MS = 3000;
 /** Executes runs by their scenario; deterministic apart from real dates. */
 export class SimulatedExecutor implements Executor {
   readonly name = 'simulated';
+  /** Runs started per scenario object (for `failFirst`); a scenario attached anew starts at zero. */
+  private readonly started = new WeakMap<Scenario, number>();
   constructor(private readonly options: SimulatedExecutorOptions) {}
 
   /**
    * Plays the scenario: sleeps each step's duration (scaled), fails at the failing step, waits out the
    * run duration and renders the screenshot. Rejects with an AbortError when `request.signal` aborts
-   * (cancel or run-time limit); a `hang` scenario only ends that way.
+   * (cancel or run-time limit); a `hang` scenario only ends that way. Under `failFirst: N` the first N runs
+   * of the scenario fail and later ones pass.
    */
   async run(request: RunRequest): Promise<RunOutcome> {
     const scenario = this.options.scenarioFor(request) ?? {};
     const scale = request.timeScale;
-    const fail = scenario.outcome === 'fail';
+    let fail = scenario.outcome === 'fail';
+    if (scenario.failFirst !== undefined) {
+      const earlier = this.started.get(scenario) ?? 0;
+      this.started.set(scenario, earlier + 1);
+      fail = earlier < scenario.failFirst;
+    }
     const failingStep = fail
       ? Math.min(scenario.failingStep ?? request.steps.length - 1, request.steps.length - 1)
       : -1;

@@ -5,10 +5,26 @@
 import type { Counts, Verdict } from './outcome.js';
 import type { RunSummary } from './types.js';
 
+/** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
+export const COUNT_OUTPUTS = [
+  'total',
+  'passed',
+  'failed',
+  'flaky',
+  'timed-out',
+  'cancelled',
+  'error',
+  'screenshot-compare-failed',
+] as const;
+
+/** Name of one count output. */
+export type CountOutput = (typeof COUNT_OUTPUTS)[number];
+
 /** Output name → value, as `core.setOutput` takes them. */
 export type Outputs = Record<
   | 'passing'
   | 'counts'
+  | CountOutput
   | 'suite-result-ids'
   | 'test-result-ids'
   | 'failed-test-ids'
@@ -17,9 +33,15 @@ export type Outputs = Record<
   string
 >;
 
-/** `counts` as the output shows it (kebab-case keys). */
-export function countsJson(counts: Counts): string {
-  return JSON.stringify({
+/**
+ * The counts by output name (kebab-case keys). A null value is not known: with `wait: false` only `total`
+ * and `error` are.
+ */
+export type CountValues = Record<CountOutput, number | null>;
+
+/** The counts of a run the action waited for, by output name. */
+export function countValues(counts: Counts): CountValues {
+  return {
     total: counts.total,
     passed: counts.passed,
     failed: counts.failed,
@@ -28,12 +50,39 @@ export function countsJson(counts: Counts): string {
     cancelled: counts.cancelled,
     error: counts.error,
     'screenshot-compare-failed': counts.screenshotCompareFailed,
-  });
+  };
 }
 
 /**
- * Computes every output.
- * @param verdict null when the action did not wait (`wait: false`): `passing` is then empty.
+ * The counts when the action did not wait (`wait: false`): `total` is every run the action triggered (one
+ * per suite result or test result asked for: each variant and data row counts; a suite counts once, as its
+ * tests are not known yet), `error` the runs among them that could not be started (so `total - error`
+ * runs were started). How the runs end is not known: the other counts are null.
+ */
+export function startedCountValues(summary: Pick<RunSummary, 'runs'>): CountValues {
+  return {
+    total: summary.runs.length,
+    passed: null,
+    failed: null,
+    flaky: null,
+    'timed-out': null,
+    cancelled: null,
+    error: summary.runs.filter((run) => run.error).length,
+    'screenshot-compare-failed': null,
+  };
+}
+
+/** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
+export function countsJson(counts: Counts | CountValues): string {
+  return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
+}
+
+/**
+ * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
+ * strings), the result ids, the result links and the path of results.json.
+ * @param verdict null when the action did not wait (`wait: false`): `passing` is then empty and the counts
+ *   describe the triggered runs (see `startedCountValues`; unknown counts are empty strings, null in JSON).
+ * @param counts the counts of the runs waited for; not used when `verdict` is null.
  * @param resultsPath where results.json was written ('' when it could not be).
  */
 export function computeOutputs(
@@ -70,9 +119,14 @@ export function computeOutputs(
       }
     }
   }
+  const values = verdict ? countValues(counts) : startedCountValues(summary);
+  const countOutputs = Object.fromEntries(
+    COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]),
+  ) as Record<CountOutput, string>;
   return {
     passing: verdict ? String(verdict.passing) : '',
-    counts: countsJson(counts),
+    counts: countsJson(values),
+    ...countOutputs,
     'suite-result-ids': suiteResultIds.join(','),
     'test-result-ids': testResultIds.join(','),
     'failed-test-ids': failedTestIds.join(','),

@@ -36,8 +36,28 @@ function inputs(extra: Record<string, string>): Record<string, string> {
   return { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, screenshots: 'none', ...extra };
 }
 
+const COUNT_NAMES = [
+  'total',
+  'passed',
+  'failed',
+  'flaky',
+  'timed-out',
+  'cancelled',
+  'error',
+  'screenshot-compare-failed',
+];
+
+/** The counts, read from the separate outputs, after checking that `counts` (JSON) holds the same. */
 function counts(r: ActionRun): Record<string, number> {
-  return JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+  const json = JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+  expect(Object.keys(json).sort()).toEqual([...COUNT_NAMES].sort());
+  const separate: Record<string, number> = {};
+  for (const name of COUNT_NAMES) {
+    expect(r.outputs[name], name).toMatch(/^\d+$/);
+    separate[name] = Number(r.outputs[name]);
+  }
+  expect(separate).toEqual(json);
+  return separate;
 }
 
 describe('deadline, workflow cancel and retries', () => {
@@ -50,6 +70,7 @@ describe('deadline, workflow cancel and retries', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const c = counts(r);
     expect(c['timed-out']).toBe(1);
+    expect(r.outputs['timed-out']).toBe('1');
     expect(c.passed).toBe(2);
     expect(c.failed).toBe(0);
     expect(r.outputs.passing).toBe('true');
@@ -105,30 +126,27 @@ describe('deadline, workflow cancel and retries', () => {
   });
 
   it('retry-failed: a test that fails once and then passes is flaky, not failed', async () => {
-    emulator.setScenario('test-payment', { outcome: 'fail', failingStep: 1, error: 'Flaky element' });
-    // The scenario flips to pass as soon as the first run of the test has ended.
-    let flipped = false;
-    const watcher = setInterval(() => {
-      if (!flipped && emulator.runs().some((f) => f.testId === 'test-payment' && f.kind === 'test-result')) {
-        emulator.setScenario('test-payment', { outcome: 'pass' });
-        flipped = true;
-      }
-    }, 5);
-    try {
-      const r = await runAction({
-        workspace,
-        inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '2' }),
-      });
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(counts(r)).toMatchObject({ total: 1, flaky: 1, failed: 0, passed: 0 });
-      expect(r.outputs.passing).toBe('true');
-      expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
-      expect(r.stdout).toContain('Re-running failed test');
-      const results = readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8');
-      expect(results).toContain('flaky');
-    } finally {
-      clearInterval(watcher);
-    }
+    // The emulator fails the first run of the test and passes the later ones.
+    emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    const r = await runAction({
+      workspace,
+      inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '2' }),
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(counts(r)).toMatchObject({ total: 1, flaky: 1, failed: 0, passed: 0 });
+    expect([r.outputs.total, r.outputs.flaky, r.outputs.failed]).toEqual(['1', '1', '0']);
+    expect(r.outputs.passing).toBe('true');
+    expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
+    expect(
+      emulator
+        .runs()
+        .filter((f) => f.testId === 'test-payment')
+        .map((f) => f.passing),
+    ).toEqual([false, true]);
+    expect(r.stdout).toContain('Re-running failed test');
+    const results = readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8');
+    expect(results).toContain('flaky');
+    expect(results).toContain('Flaky element');
   });
 
   it('retry-failed: a test that keeps failing stays failed after the re-runs', async () => {
@@ -138,6 +156,7 @@ describe('deadline, workflow cancel and retries', () => {
     });
     expect(r.code).toBe(1);
     expect(counts(r)).toMatchObject({ total: 1, failed: 1, flaky: 0 });
+    expect([r.outputs.total, r.outputs.failed, r.outputs.flaky]).toEqual(['1', '1', '0']);
     expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
   });
 });

@@ -41,8 +41,28 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
   });
 }
 
+const COUNT_NAMES = [
+  'total',
+  'passed',
+  'failed',
+  'flaky',
+  'timed-out',
+  'cancelled',
+  'error',
+  'screenshot-compare-failed',
+];
+
+/** The counts, read from the separate outputs, after checking that `counts` (JSON) holds the same. */
 function counts(r: ActionRun): Record<string, number> {
-  return JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+  const json = JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+  expect(Object.keys(json).sort()).toEqual([...COUNT_NAMES].sort());
+  const separate: Record<string, number> = {};
+  for (const name of COUNT_NAMES) {
+    expect(r.outputs[name], name).toMatch(/^\d+$/);
+    separate[name] = Number(r.outputs[name]);
+  }
+  expect(separate).toEqual(json);
+  return separate;
 }
 
 function executes() {
@@ -66,7 +86,17 @@ describe('the action against the emulator', () => {
     const r = await run({ 'suite-ids': 'suite-smoke' });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.outputs.passing).toBe('true');
-    expect(counts(r)).toMatchObject({ total: 3, passed: 3, failed: 0 });
+    expect(counts(r)).toEqual({
+      total: 3,
+      passed: 3,
+      failed: 0,
+      flaky: 0,
+      'timed-out': 0,
+      cancelled: 0,
+      error: 0,
+      'screenshot-compare-failed': 0,
+    });
+    expect(r.outputs.total).toBe('3');
     expect(r.outputs['suite-result-ids']!.split(',')).toHaveLength(1);
     expect(r.outputs['test-result-ids']!.split(',')).toHaveLength(3);
     expect(r.outputs['result-urls']).toMatch(/^https:\/\/app\.ghostinspector\.com\/suite-results\//);
@@ -85,7 +115,8 @@ describe('the action against the emulator', () => {
     const r = await run({ 'suite-ids': 'suite-checkout' });
     expect(r.code).toBe(1);
     expect(r.outputs.passing).toBe('false');
-    expect(counts(r)).toMatchObject({ total: 3, passed: 2, failed: 1 });
+    expect(counts(r)).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0, error: 0 });
+    expect([r.outputs.total, r.outputs.passed, r.outputs.failed]).toEqual(['3', '2', '1']);
     expect(r.outputs['failed-test-ids']).toBe('test-payment');
     expect(r.stdout).toContain('::error::1 test failed.');
     expect(r.stdout).toContain('Element not found: .confirmation');
@@ -102,7 +133,9 @@ describe('the action against the emulator', () => {
       'fail-on-empty': 'true',
     });
     expect(r.outputs['suite-result-ids']!.split(',')).toHaveLength(3);
-    expect(counts(r).total).toBe(8);
+    // suite-visual's landing page differs from its baseline by more than the threshold.
+    expect(counts(r)).toMatchObject({ total: 8, 'screenshot-compare-failed': 1 });
+    expect(r.outputs['screenshot-compare-failed']).toBe('1');
     const requests = emulator.requests();
     const lastExecute = Math.max(...requests.filter((q) => q.path.includes('/execute')).map((q) => q.seq));
     const firstPoll = Math.min(
@@ -183,6 +216,22 @@ describe('the action against the emulator', () => {
     expect(r.outputs.passing).toBe('');
     expect(r.outputs['suite-result-ids']!.split(',')).toHaveLength(1);
     expect(r.outputs['test-result-ids']!.split(',')).toHaveLength(1);
+    // Two runs triggered (the suite counts once), none failed to start; how they end is not known.
+    expect(r.outputs.total).toBe('2');
+    expect(r.outputs.error).toBe('0');
+    for (const name of ['passed', 'failed', 'flaky', 'timed-out', 'cancelled', 'screenshot-compare-failed']) {
+      expect(r.outputs[name], name).toBe('');
+    }
+    expect(JSON.parse(r.outputs.counts!)).toEqual({
+      total: 2,
+      passed: null,
+      failed: null,
+      flaky: null,
+      'timed-out': null,
+      cancelled: null,
+      error: 0,
+      'screenshot-compare-failed': null,
+    });
     expect(executes()).toHaveLength(2);
     expect(emulator.requests().filter((q) => q.method === 'GET')).toEqual([]);
   });

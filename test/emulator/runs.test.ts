@@ -94,6 +94,47 @@ describe('test results', () => {
     await data(em, 'POST', '/tests/test-receipt/', { body: { failOnJavaScriptError: null } });
     em.setScenario('test-receipt', { outcome: 'pass' });
   });
+
+  it('failFirst: N: the first N runs fail at the failing step, later ones pass; attaching it again restarts', async () => {
+    const saved = em.store.scenarios.get('test-login') ?? null;
+    try {
+      em.setScenario('test-login', { failFirst: 2, failingStep: 0, error: 'Not ready yet' });
+      const outcomes: boolean[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await data(em, 'GET', '/tests/test-login/execute/');
+        outcomes.push(r.passing);
+        if (!r.passing) {
+          expect(r.steps[0]).toMatchObject({ passing: false, error: 'Not ready yet' });
+          expect(r.steps.slice(1).every((s: any) => s.passing === null)).toBe(true);
+        } else {
+          expect(r.steps.every((s: any) => s.passing === true)).toBe(true);
+        }
+      }
+      expect(outcomes).toEqual([false, false, true, true]);
+
+      // Attached again: counting starts at zero. A run inside a suite counts like a run alone; without
+      // failingStep the last step fails with the default error.
+      em.setScenario('test-login', { failFirst: 1 });
+      const suite = await data(em, 'GET', '/suites/suite-smoke/execute/');
+      const login = suite.find((r: any) => r.test._id === 'test-login');
+      expect(login.passing).toBe(false);
+      expect(login.steps.at(-1)).toMatchObject({
+        passing: false,
+        error: expect.stringMatching(/^Element not found/),
+      });
+      expect(suite.filter((r: any) => r.test._id !== 'test-login').every((r: any) => r.passing)).toBe(true);
+      expect((await data(em, 'GET', '/tests/test-login/execute/')).passing).toBe(true);
+
+      // failFirst: 0 never fails; it is checked like the other fields.
+      em.setScenario('test-login', { failFirst: 0 });
+      expect((await data(em, 'GET', '/tests/test-login/execute/')).passing).toBe(true);
+      expect(() => em.setScenario('test-login', { failFirst: -1 })).toThrow(/failFirst/);
+      expect(() => em.setScenario('test-login', { failFirst: 1.5 })).toThrow(/failFirst/);
+      expect(() => em.setScenario('test-login', { failFirst: 1, outcome: 'fail' })).toThrow(/failFirst/);
+    } finally {
+      em.setScenario('test-login', saved);
+    }
+  });
 });
 
 describe('suite results', () => {
