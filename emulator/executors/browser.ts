@@ -340,7 +340,11 @@ export class BrowserExecutor implements Executor {
    * The final screenshot: exclusions hidden (`visibility: hidden`), then the target element or the viewport.
    * A target that is not found falls back to the viewport and leaves a console entry saying so.
    */
-  private async capture(page: Page, request: RunRequest, consoleEntries: ConsoleOutcome[]): Promise<Buffer> {
+  private async capture(
+    page: Page,
+    request: RunRequest,
+    consoleEntries: ConsoleOutcome[],
+  ): Promise<Buffer | undefined> {
     const exclusions = (request.screenshotExclusions ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -377,6 +381,18 @@ export class BrowserExecutor implements Executor {
         url: page.url(),
       });
     }
-    return page.screenshot({ fullPage: false });
+    try {
+      return await page.screenshot({ fullPage: false });
+    } catch (error) {
+      // Chromium sometimes refuses to capture its own error page (a start URL that could not be opened):
+      // the run's outcome stands, without a screenshot, and the console says why.
+      consoleEntries.push({
+        dateExecuted: new Date().toISOString(),
+        error: false,
+        output: `The final screenshot could not be captured: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        url: page.url(),
+      });
+      return undefined;
+    }
   }
 }
