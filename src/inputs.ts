@@ -152,7 +152,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'pr-comment': 'false',
   'github-token': '${{ github.token }}',
   screenshots: 'failed',
-  'artifact-name': 'ghost-inspector-screenshots',
+  'artifact-name': '',
   'artifact-retention-days': '',
   'artifacts-dir': 'ghost-inspector-screenshots',
   'results-path': 'ghost-inspector-results.json',
