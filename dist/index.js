@@ -62269,7 +62269,7 @@ const INPUT_DEFAULTS = {
     'pr-comment': 'false',
     'github-token': '${{ github.token }}',
     screenshots: 'failed',
-    'artifact-name': 'ghost-inspector-screenshots',
+    'artifact-name': '',
     'artifact-retention-days': '',
     'artifacts-dir': 'ghost-inspector-screenshots',
     'results-path': 'ghost-inspector-results.json',
@@ -63896,7 +63896,9 @@ function decideVerdict(summary, policy) {
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
  *
  * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
- * polled through the suite's or test's results list, 50 runs a request (`engine.ts`).
+ * polled through the suite's or test's results list, 50 runs a request (`engine.ts`). Without history such a
+ * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
+ * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
  *
  * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
  * all runs together under the service's rate limit.
@@ -63907,6 +63909,8 @@ const LATE_FIRST_INTERVAL_MS = 1_000;
 const LATE_MAX_INTERVAL_MS = 10_000;
 const NO_HISTORY_FIRST_MS = 2_000;
 const NO_HISTORY_MAX_INTERVAL_MS = 5_000;
+/** The shortest interval between polls of a group without history, ms. */
+const GROUP_MIN_INTERVAL_MS = 1_000;
 /**
  * The expected window from earlier durations (ms), or null when there are none.
  * @param samplesMs wall times of earlier finished runs, in ms.
@@ -63946,6 +63950,18 @@ function nextPollDelay(state, random) {
     }
     const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(NO_HISTORY_FIRST_MS, lastIntervalMs) * 1.3);
     return { delayMs: jitter(interval, 0.2), intervalMs: interval };
+}
+/**
+ * The delay before the next poll of a group of `runs` runs polled together, `pagesPerPoll` list requests per
+ * poll, in ms. With a window: as `nextPollDelay`. Without one: the first poll at 2 s, then every
+ * `5 s × pagesPerPoll / runs`, at least 1 s and at most 5 s (± 10 % jitter).
+ * @param random a number in [0, 1) for jitter.
+ */
+function groupPollDelay(state, runs, pagesPerPoll, random) {
+    if (state.window || state.polls === 0 || runs <= 0)
+        return nextPollDelay(state, random);
+    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(GROUP_MIN_INTERVAL_MS, (NO_HISTORY_MAX_INTERVAL_MS * Math.max(1, pagesPerPoll)) / runs));
+    return { delayMs: Math.round(interval * (1 + 0.1 * (2 * random - 1))), intervalMs: interval };
 }
 /** The wall time of a finished result in ms: finish minus creation, else its execution time; null if unknown. */
 function wallTimeMs(result) {
@@ -64453,7 +64469,8 @@ class Engine {
         };
         while (group.waiters.size > 0) {
             const elapsedMs = this.clock.now() - triggeredAtMs;
-            const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
+            const runs = group.waiters.size;
+            const next = groupPollDelay({ elapsedMs, polls, lastIntervalMs, window }, runs, Math.ceil(runs / 50), this.clock.random());
             lastIntervalMs = next.intervalMs;
             await this.clock.sleep(errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs, this.stop.signal);
             if (this.stop.signal.aborted)
@@ -64530,7 +64547,7 @@ class Engine {
         handle.run.suiteResult = result;
         if (result.name)
             handle.run.suiteName = result.name;
-        const tests = await this.listSuiteTests(id);
+        const tests = await this.suiteTestsOf(handle, result);
         if (tests === null) {
             if (!this.stop.signal.aborted) {
                 handle.run.error = 'The test results of the suite result could not be listed.';
@@ -64592,6 +64609,134 @@ class Engine {
         handle.done = true;
         handle.remote.active = false;
         handle.run.endedAt = iso(this.clock.now());
+    }
+    // --- test results of finished suite results ---------------------------------------------------------
+    readers = new Map();
+    /**
+     * The test results of a finished suite result. Alone: its own listing (`listSuiteTests`). Of a group (4 or
+     * more runs of one suite: data rows, variants), each suite result is read as soon as it is over, through a
+     * reader shared by the group: while few are waiting, one listing per suite result (20 tests: 1 request);
+     * when many are waiting at once (e.g. 100 data rows finishing together), the tests' own result lists
+     * (`listTestResults(testId, {count: 50})`, newest first) cover 50 suite results a request, so reading
+     * them costs `tests × ⌈runs / 50⌉` requests instead of one per suite result. Returns null when the listing
+     * failed or was stopped.
+     */
+    suiteTestsOf(handle, result) {
+        const key = handle.historyKey;
+        const groupSize = key ? this.handles.filter((h) => h.historyKey === key).length : 0;
+        if (!key || groupSize < BATCH_MIN_RUNS)
+            return this.listSuiteTests(handle.remote.id);
+        let reader = this.readers.get(key);
+        if (!reader) {
+            reader = { testIds: null, pending: new Map(), busy: false, groupSize };
+            this.readers.set(key, reader);
+        }
+        const r = reader;
+        return new Promise((resolve) => {
+            r.pending.set(result._id, { result, resolve });
+            void this.drainReader(r);
+        });
+    }
+    async drainReader(reader) {
+        if (reader.busy)
+            return;
+        reader.busy = true;
+        try {
+            // Let the suite results settled by the same poll join the queue first.
+            await new Promise((resolve) => setImmediate(resolve));
+            while (reader.pending.size > 0) {
+                if (this.stop.signal.aborted) {
+                    for (const p of reader.pending.values())
+                        p.resolve(null);
+                    reader.pending.clear();
+                    return;
+                }
+                const testIds = reader.testIds;
+                const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
+                const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / 50) + 0.5) : Infinity;
+                const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / 50);
+                const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
+                if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
+                    await this.readByTest(reader, testIds);
+                    continue;
+                }
+                const [id, entry] = alone ?? reader.pending.entries().next().value;
+                reader.pending.delete(id);
+                const tests = await this.listSuiteTests(id);
+                if (tests && reader.testIds === null) {
+                    const ids = tests.map((t) => t.test?._id);
+                    // Reading by test needs every test result to name its test, each once.
+                    reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
+                }
+                entry.resolve(tests);
+            }
+        }
+        finally {
+            reader.busy = false;
+        }
+    }
+    /**
+     * Reads the test results of every waiting suite result of a group through each test's results list;
+     * a suite result not complete that way (a test missing or still running, a list failing) is read on its
+     * own.
+     */
+    async readByTest(reader, testIds) {
+        const waiting = new Map(reader.pending);
+        reader.pending.clear();
+        const found = new Map();
+        for (const id of waiting.keys())
+            found.set(id, new Map());
+        const maxPages = Math.ceil(reader.groupSize / 50) + 2;
+        for (const testId of testIds) {
+            const need = new Set(waiting.keys());
+            for (let page = 0; page < maxPages && need.size > 0; page++) {
+                let list;
+                try {
+                    await this.budget.acquire(this.stop.signal);
+                    list = await this.api.listTestResults(testId, { count: 50, offset: page * 50 }, { signal: this.stop.signal });
+                }
+                catch (error) {
+                    if (this.stop.signal.aborted)
+                        break;
+                    this.log.debug?.(`Listing the results of test ${testId} failed: ${messageOf(error)}`);
+                    break;
+                }
+                for (const r of list) {
+                    const sr = r.suiteResult;
+                    if (!sr || !need.has(sr) || classifyTestResult(r) === 'running')
+                        continue;
+                    found.get(sr)?.set(testId, r);
+                    need.delete(sr);
+                }
+                if (list.length < 50)
+                    break;
+            }
+            if (this.stop.signal.aborted)
+                break;
+        }
+        for (const [id, entry] of waiting) {
+            const byTest = found.get(id);
+            const expected = this.testCountOf(entry.result);
+            const complete = !this.stop.signal.aborted &&
+                byTest !== undefined &&
+                byTest.size === testIds.length &&
+                (expected === null || expected === testIds.length);
+            if (complete) {
+                entry.resolve(testIds.map((t) => byTest.get(t)));
+            }
+            else if (this.stop.signal.aborted) {
+                entry.resolve(null);
+            }
+            else {
+                // Read on its own by the reader's loop.
+                reader.pending.set(id, { ...entry, alone: true });
+            }
+        }
+    }
+    /** The number of tests a suite result ran, from its counts; null when it does not say. */
+    testCountOf(result) {
+        const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
+        return n > 0 ? n : null;
     }
     /**
      * Every test result of a suite result, in pages of 50, each once; null when the listing failed or was

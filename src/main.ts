@@ -230,11 +230,15 @@ export async function run(): Promise<void> {
     const redact = createRedactor(inputs.secrets);
     await ensureRunnerFiles(path.dirname(inputs.resultsPath));
 
+    // One request budget for the engine's calls and the client's own retries (sent when the window allows).
+    const budget = new RateBudget();
     const api = createClient({
       apiKey: inputs.apiKey,
       baseUrl: inputs.apiBaseUrl,
       secrets: inputs.secrets,
       log: (line) => core.debug(redact(line)),
+      sleep: budget.clientSleep(),
+      onRequest: () => budget.markSent(),
     });
     const raw = await runPlan(
       {
@@ -252,7 +256,7 @@ export async function run(): Promise<void> {
       },
       {
         api,
-        budget: new RateBudget(),
+        budget,
         log: runLog(redact),
         signal: workflowCancel.signal,
         startedAtMs,

@@ -26,7 +26,13 @@ import {
   type UserExecuteOptions,
 } from './execute.js';
 import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
-import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
+import {
+  expectedWindow,
+  groupPollDelay,
+  nextPollDelay,
+  wallTimeMs,
+  type ExpectedWindow,
+} from './schedule.js';
 import type { RepoTest } from './test-files.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from './types.js';
 
@@ -118,6 +124,24 @@ interface Group {
       single: () => Promise<SuiteResult | TestResult | null>;
     }
   >;
+}
+
+/** A finished suite result whose test results are to be read. */
+interface PendingSuiteTests {
+  result: SuiteResult;
+  resolve: (tests: TestResult[] | null) => void;
+  /** Set when reading it by test did not give all of its tests: it is read on its own. */
+  alone?: boolean;
+}
+
+/** Reads the test results of a group's finished suite results (see `suiteTestsOf`). */
+interface TestReader {
+  /** The suite's test ids in listing order, learned from the first suite result read; [] when unusable. */
+  testIds: string[] | null;
+  pending: Map<string, PendingSuiteTests>;
+  busy: boolean;
+  /** Runs in the group. */
+  groupSize: number;
 }
 
 const noopLog: RunLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
@@ -620,7 +644,13 @@ class Engine {
     };
     while (group.waiters.size > 0) {
       const elapsedMs = this.clock.now() - triggeredAtMs;
-      const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
+      const runs = group.waiters.size;
+      const next = groupPollDelay(
+        { elapsedMs, polls, lastIntervalMs, window },
+        runs,
+        Math.ceil(runs / 50),
+        this.clock.random(),
+      );
       lastIntervalMs = next.intervalMs;
       await this.clock.sleep(
         errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs,
@@ -697,7 +727,7 @@ class Engine {
     }
     handle.run.suiteResult = result;
     if (result.name) handle.run.suiteName = result.name;
-    const tests = await this.listSuiteTests(id);
+    const tests = await this.suiteTestsOf(handle, result);
     if (tests === null) {
       if (!this.stop.signal.aborted) {
         handle.run.error = 'The test results of the suite result could not be listed.';
@@ -767,6 +797,133 @@ class Engine {
     handle.done = true;
     handle.remote.active = false;
     handle.run.endedAt = iso(this.clock.now());
+  }
+
+  // --- test results of finished suite results ---------------------------------------------------------
+
+  private readonly readers = new Map<string, TestReader>();
+
+  /**
+   * The test results of a finished suite result. Alone: its own listing (`listSuiteTests`). Of a group (4 or
+   * more runs of one suite: data rows, variants), each suite result is read as soon as it is over, through a
+   * reader shared by the group: while few are waiting, one listing per suite result (20 tests: 1 request);
+   * when many are waiting at once (e.g. 100 data rows finishing together), the tests' own result lists
+   * (`listTestResults(testId, {count: 50})`, newest first) cover 50 suite results a request, so reading
+   * them costs `tests × ⌈runs / 50⌉` requests instead of one per suite result. Returns null when the listing
+   * failed or was stopped.
+   */
+  private suiteTestsOf(handle: Handle, result: SuiteResult): Promise<TestResult[] | null> {
+    const key = handle.historyKey;
+    const groupSize = key ? this.handles.filter((h) => h.historyKey === key).length : 0;
+    if (!key || groupSize < BATCH_MIN_RUNS) return this.listSuiteTests(handle.remote.id);
+    let reader = this.readers.get(key);
+    if (!reader) {
+      reader = { testIds: null, pending: new Map(), busy: false, groupSize };
+      this.readers.set(key, reader);
+    }
+    const r = reader;
+    return new Promise((resolve) => {
+      r.pending.set(result._id, { result, resolve });
+      void this.drainReader(r);
+    });
+  }
+
+  private async drainReader(reader: TestReader): Promise<void> {
+    if (reader.busy) return;
+    reader.busy = true;
+    try {
+      // Let the suite results settled by the same poll join the queue first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (reader.pending.size > 0) {
+        if (this.stop.signal.aborted) {
+          for (const p of reader.pending.values()) p.resolve(null);
+          reader.pending.clear();
+          return;
+        }
+        const testIds = reader.testIds;
+        const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
+        const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / 50) + 0.5) : Infinity;
+        const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / 50);
+        const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
+        if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
+          await this.readByTest(reader, testIds);
+          continue;
+        }
+        const [id, entry] = alone ?? (reader.pending.entries().next().value as [string, PendingSuiteTests]);
+        reader.pending.delete(id);
+        const tests = await this.listSuiteTests(id);
+        if (tests && reader.testIds === null) {
+          const ids = tests.map((t) => t.test?._id);
+          // Reading by test needs every test result to name its test, each once.
+          reader.testIds = ids.every((t): t is string => !!t) && new Set(ids).size === ids.length ? ids : [];
+        }
+        entry.resolve(tests);
+      }
+    } finally {
+      reader.busy = false;
+    }
+  }
+
+  /**
+   * Reads the test results of every waiting suite result of a group through each test's results list;
+   * a suite result not complete that way (a test missing or still running, a list failing) is read on its
+   * own.
+   */
+  private async readByTest(reader: TestReader, testIds: string[]): Promise<void> {
+    const waiting = new Map(reader.pending);
+    reader.pending.clear();
+    const found = new Map<string, Map<string, TestResult>>();
+    for (const id of waiting.keys()) found.set(id, new Map());
+    const maxPages = Math.ceil(reader.groupSize / 50) + 2;
+    for (const testId of testIds) {
+      const need = new Set(waiting.keys());
+      for (let page = 0; page < maxPages && need.size > 0; page++) {
+        let list: TestResult[];
+        try {
+          await this.budget.acquire(this.stop.signal);
+          list = await this.api.listTestResults(
+            testId,
+            { count: 50, offset: page * 50 },
+            { signal: this.stop.signal },
+          );
+        } catch (error) {
+          if (this.stop.signal.aborted) break;
+          this.log.debug?.(`Listing the results of test ${testId} failed: ${messageOf(error)}`);
+          break;
+        }
+        for (const r of list) {
+          const sr = r.suiteResult;
+          if (!sr || !need.has(sr) || classifyTestResult(r) === 'running') continue;
+          found.get(sr)?.set(testId, r);
+          need.delete(sr);
+        }
+        if (list.length < 50) break;
+      }
+      if (this.stop.signal.aborted) break;
+    }
+    for (const [id, entry] of waiting) {
+      const byTest = found.get(id);
+      const expected = this.testCountOf(entry.result);
+      const complete =
+        !this.stop.signal.aborted &&
+        byTest !== undefined &&
+        byTest.size === testIds.length &&
+        (expected === null || expected === testIds.length);
+      if (complete) {
+        entry.resolve(testIds.map((t) => byTest.get(t) as TestResult));
+      } else if (this.stop.signal.aborted) {
+        entry.resolve(null);
+      } else {
+        // Read on its own by the reader's loop.
+        reader.pending.set(id, { ...entry, alone: true });
+      }
+    }
+  }
+
+  /** The number of tests a suite result ran, from its counts; null when it does not say. */
+  private testCountOf(result: SuiteResult): number | null {
+    const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
+    return n > 0 ? n : null;
   }
 
   /**

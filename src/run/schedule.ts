@@ -19,7 +19,9 @@
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
  *
  * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
- * polled through the suite's or test's results list, 50 runs a request (`engine.ts`).
+ * polled through the suite's or test's results list, 50 runs a request (`engine.ts`). Without history such a
+ * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
+ * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
  *
  * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
  * all runs together under the service's rate limit.
@@ -49,6 +51,8 @@ export const LATE_FIRST_INTERVAL_MS = 1_000;
 export const LATE_MAX_INTERVAL_MS = 10_000;
 export const NO_HISTORY_FIRST_MS = 2_000;
 export const NO_HISTORY_MAX_INTERVAL_MS = 5_000;
+/** The shortest interval between polls of a group without history, ms. */
+export const GROUP_MIN_INTERVAL_MS = 1_000;
 
 /**
  * The expected window from earlier durations (ms), or null when there are none.
@@ -92,6 +96,26 @@ export function nextPollDelay(state: PollState, random: number): { delayMs: numb
   }
   const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(NO_HISTORY_FIRST_MS, lastIntervalMs) * 1.3);
   return { delayMs: jitter(interval, 0.2), intervalMs: interval };
+}
+
+/**
+ * The delay before the next poll of a group of `runs` runs polled together, `pagesPerPoll` list requests per
+ * poll, in ms. With a window: as `nextPollDelay`. Without one: the first poll at 2 s, then every
+ * `5 s × pagesPerPoll / runs`, at least 1 s and at most 5 s (± 10 % jitter).
+ * @param random a number in [0, 1) for jitter.
+ */
+export function groupPollDelay(
+  state: PollState,
+  runs: number,
+  pagesPerPoll: number,
+  random: number,
+): { delayMs: number; intervalMs: number } {
+  if (state.window || state.polls === 0 || runs <= 0) return nextPollDelay(state, random);
+  const interval = Math.min(
+    NO_HISTORY_MAX_INTERVAL_MS,
+    Math.max(GROUP_MIN_INTERVAL_MS, (NO_HISTORY_MAX_INTERVAL_MS * Math.max(1, pagesPerPoll)) / runs),
+  );
+  return { delayMs: Math.round(interval * (1 + 0.1 * (2 * random - 1))), intervalMs: interval };
 }
 
 /** The wall time of a finished result in ms: finish minus creation, else its execution time; null if unknown. */

@@ -74,10 +74,62 @@ describe('runPlan against the emulator', () => {
     expect(lists.filter((q) => q.query.includes('count=5') && !q.query.includes('count=50'))).toHaveLength(4);
     expect(lists.filter((q) => q.query.includes('count=50')).length).toBeGreaterThanOrEqual(4);
     expect(emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/?$/.test(q.path))).toEqual([]);
-    // Every suite result's tests were read in pages of 50.
-    const pages = emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
-    expect(pages).toHaveLength(20);
-    expect(pages.every((q) => q.query.includes('count=50') && q.query.includes('offset=0'))).toBe(true);
+    // Every suite result's tests were read in pages of 50: on its own, or, for a suite whose 5 runs ended
+    // together, through its tests' results lists (3 requests for 5 suite results).
+    const pages = emulator
+      .requests()
+      .filter((q) => /^\/v1\/(suite-results|tests)\/[^/]+\/results\/?$/.test(q.path));
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    expect(pages.length).toBeLessThanOrEqual(20);
+    expect(pages.every((q) => q.query.includes('count=50'))).toBe(true);
+    for (const run of summary.runs) {
+      expect(run.tests.every((t) => t.result?.suiteResult === run.suiteResultId)).toBe(true);
+    }
+  });
+
+  it("a data file of 12 rows: the suite results that end together have their tests read through the tests' lists", async () => {
+    const sent: number[] = [];
+    const budget = new RateBudget();
+    const api = createClient({
+      apiKey: API_KEY,
+      baseUrl: emulator.baseUrl,
+      sleep: budget.clientSleep(),
+      onRequest: () => {
+        sent.push(Date.now());
+        budget.markSent();
+      },
+    });
+    const csv = ['user', ...Array.from({ length: 12 }, (_, i) => `user${i + 1}`)].join('\n');
+    const summary = await runPlan(
+      plan({
+        suiteIds: ['suite-checkout'],
+        execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
+      }),
+      { api, budget },
+    );
+    expect(summary.runs).toHaveLength(12);
+    const ids = new Set<string>();
+    for (const run of summary.runs) {
+      expect(run.error).toBeUndefined();
+      expect(run.tests.map((t) => [t.testName, t.state])).toEqual([
+        ['Add to cart', 'passed'],
+        ['Pay by card', 'failed'],
+        ['Receipt e-mail link', 'passed'],
+      ]);
+      for (const t of run.tests) {
+        expect(t.result?.suiteResult).toBe(run.suiteResultId);
+        ids.add(t.result!._id);
+      }
+    }
+    expect(ids.size).toBe(36);
+    const requests = emulator.requests();
+    const own = requests.filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
+    const byTest = requests.filter((q) => /^\/v1\/tests\/[^/]+\/results\/?$/.test(q.path));
+    // Far fewer than one listing per suite result: one to learn the tests, then one page per test.
+    expect(own.length + byTest.length).toBeLessThan(12);
+    expect(byTest.length).toBeGreaterThanOrEqual(3);
+    expect(byTest.every((q) => q.query.includes('count=50'))).toBe(true);
+    for (const t of sent) expect(sent.filter((o) => o >= t && o < t + 1000).length).toBeLessThanOrEqual(6);
   });
 
   it('a suite result: tests with their states, links and a failing verdict', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from '../../src/run/schedule.js';
+import {
+  expectedWindow,
+  groupPollDelay,
+  nextPollDelay,
+  wallTimeMs,
+  type ExpectedWindow,
+} from '../../src/run/schedule.js';
 
 /** Simulates polling a run that is over at `finishMs`: returns the poll times. */
 function simulate(window: ExpectedWindow | null, finishMs: number, random = 0.5): number[] {
@@ -90,5 +96,26 @@ describe('nextPollDelay', () => {
 
   it('a run as long as the earlier ones costs one poll, seen 250 ms after its finish', () => {
     expect(simulate(expectedWindow([12_000, 12_000]), 12_000)).toEqual([12_250]);
+  });
+});
+
+describe('groupPollDelay', () => {
+  it('without history polls a group every 5 s × pages / runs, 1 s to 5 s, after the first poll at 2 s', () => {
+    const state = { elapsedMs: 0, polls: 0, lastIntervalMs: 0, window: null };
+    expect(groupPollDelay(state, 100, 2, 0.5).delayMs).toBe(2_000);
+    const later = { ...state, elapsedMs: 2_000, polls: 1, lastIntervalMs: 2_000 };
+    expect(groupPollDelay(later, 100, 2, 0.5).delayMs).toBe(1_000);
+    expect(groupPollDelay(later, 4, 1, 0.5).delayMs).toBe(1_250);
+    expect(groupPollDelay(later, 1, 1, 0.5).delayMs).toBe(5_000);
+  });
+
+  it('with a window follows the single-run plan', () => {
+    const state = {
+      elapsedMs: 3_000,
+      polls: 1,
+      lastIntervalMs: 500,
+      window: { lowMs: 2_500, highMs: 6_000 },
+    };
+    expect(groupPollDelay(state, 100, 2, 0.5)).toEqual(nextPollDelay(state, 0.5));
   });
 });
