@@ -63549,7 +63549,7 @@ class ManualClock {
  * 10 requests/s per account, then HTTP 429).
  *
  * A sliding window on send times: at most `limit` requests (default 6) in any rolling `windowMs` (default
- * 1000 ms). Each API call the run engine makes (trigger, poll, listing) takes a slot first, in arrival order
+ * 1000 ms), and at least `minSpacingMs` (default 125 ms) between two sends. Each API call the run engine makes (trigger, poll, listing) takes a slot first, in arrival order
  * (FIFO, so no run starves). Unlike a token bucket, grants that bunch (a busy event loop waking several
  * waiters late) cannot exceed the limit in any window: the window counts the times requests were actually
  * sent. `markSent()` (wired to the client's `onRequest` hook) moves a slot's time to its real send time, and a
@@ -63561,6 +63561,11 @@ class ManualClock {
 
 const DEFAULT_LIMIT = 6;
 const DEFAULT_WINDOW_MS = 1_000;
+/**
+ * With sends at least 125 ms apart, 9 sends span at least 1,250 ms (6 in a window, then the spacing on both
+ * sides), so the service sees more than 8 in a second only if the network compresses them by over 250 ms.
+ */
+const DEFAULT_MIN_SPACING_MS = 125;
 /** Thrown by `acquire` when its signal fires before a slot was had. */
 class BudgetAbortedError extends Error {
     constructor() {
@@ -63573,6 +63578,7 @@ const UNSENT_EXPIRY_MS = 5_000;
 class RateBudget {
     limit;
     windowMs;
+    minSpacingMs;
     clock;
     /** Slots of recent requests, in grant order. */
     slots = [];
@@ -63584,6 +63590,7 @@ class RateBudget {
     constructor(options = {}) {
         this.limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT));
         this.windowMs = Math.max(1, options.windowMs ?? DEFAULT_WINDOW_MS);
+        this.minSpacingMs = Math.max(0, options.minSpacingMs ?? DEFAULT_MIN_SPACING_MS);
         this.clock = options.clock ?? systemClock;
     }
     /** Sustained requests per second the budget allows. */
@@ -63605,10 +63612,12 @@ class RateBudget {
             .map((slot) => slot.at)
             .filter((at) => at > now - this.windowMs)
             .sort((a, b) => a - b);
+        const last = times[times.length - 1];
+        const spacing = last === undefined ? 0 : Math.max(0, last + this.minSpacingMs - now);
         if (times.length < this.limit)
-            return 0;
+            return spacing;
         const oldest = times[times.length - this.limit];
-        return Math.max(1, oldest + this.windowMs - now);
+        return Math.max(1, spacing, oldest + this.windowMs - now);
     }
     /**
      * Waits for one slot (FIFO among callers) and takes it.

@@ -588,6 +588,8 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     } else {
       const requests = requestsFor(ctx, run.spawnAt, {
         suites: [DATA_SUITE],
+        // The suite's tests: their results lists are read for many finished suite results at once.
+        tests: Array.from({ length: plan.dataSuiteTests }, (_, i) => `${DATA_SUITE}-t${i + 1}`),
         results: records.map((x) => x.resultId),
       });
       out.push({

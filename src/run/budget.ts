@@ -3,7 +3,7 @@
  * 10 requests/s per account, then HTTP 429).
  *
  * A sliding window on send times: at most `limit` requests (default 6) in any rolling `windowMs` (default
- * 1000 ms). Each API call the run engine makes (trigger, poll, listing) takes a slot first, in arrival order
+ * 1000 ms), and at least `minSpacingMs` (default 125 ms) between two sends. Each API call the run engine makes (trigger, poll, listing) takes a slot first, in arrival order
  * (FIFO, so no run starves). Unlike a token bucket, grants that bunch (a busy event loop waking several
  * waiters late) cannot exceed the limit in any window: the window counts the times requests were actually
  * sent. `markSent()` (wired to the client's `onRequest` hook) moves a slot's time to its real send time, and a
@@ -19,11 +19,18 @@ export interface RateBudgetOptions {
   limit?: number;
   /** The window, ms (default 1000). */
   windowMs?: number;
+  /** Least time between two sends, ms (default 125): no burst of `limit` sends at once. */
+  minSpacingMs?: number;
   clock?: Clock;
 }
 
 export const DEFAULT_LIMIT = 6;
 export const DEFAULT_WINDOW_MS = 1_000;
+/**
+ * With sends at least 125 ms apart, 9 sends span at least 1,250 ms (6 in a window, then the spacing on both
+ * sides), so the service sees more than 8 in a second only if the network compresses them by over 250 ms.
+ */
+export const DEFAULT_MIN_SPACING_MS = 125;
 
 /** Thrown by `acquire` when its signal fires before a slot was had. */
 export class BudgetAbortedError extends Error {
@@ -45,6 +52,7 @@ const UNSENT_EXPIRY_MS = 5_000;
 export class RateBudget {
   readonly limit: number;
   readonly windowMs: number;
+  readonly minSpacingMs: number;
   private readonly clock: Clock;
   /** Slots of recent requests, in grant order. */
   private slots: Slot[] = [];
@@ -57,6 +65,7 @@ export class RateBudget {
   constructor(options: RateBudgetOptions = {}) {
     this.limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT));
     this.windowMs = Math.max(1, options.windowMs ?? DEFAULT_WINDOW_MS);
+    this.minSpacingMs = Math.max(0, options.minSpacingMs ?? DEFAULT_MIN_SPACING_MS);
     this.clock = options.clock ?? systemClock;
   }
 
@@ -80,9 +89,11 @@ export class RateBudget {
       .map((slot) => slot.at)
       .filter((at) => at > now - this.windowMs)
       .sort((a, b) => a - b);
-    if (times.length < this.limit) return 0;
+    const last = times[times.length - 1];
+    const spacing = last === undefined ? 0 : Math.max(0, last + this.minSpacingMs - now);
+    if (times.length < this.limit) return spacing;
     const oldest = times[times.length - this.limit]!;
-    return Math.max(1, oldest + this.windowMs - now);
+    return Math.max(1, spacing, oldest + this.windowMs - now);
   }
 
   /**

@@ -19,6 +19,10 @@ describe('RateBudget', () => {
     await Promise.all(all);
     expect(grants.map((g) => g.who)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     expect(mostInWindow(grants.map((g) => g.at))).toBeLessThanOrEqual(6);
+    // Never a burst: sends at least 125 ms apart.
+    for (let i = 1; i < grants.length; i++) {
+      expect(grants[i]!.at - grants[i - 1]!.at).toBeGreaterThanOrEqual(125);
+    }
     // Sustained rate: 40 calls need 6 windows of 1 s after the first 6.
     expect(grants[39]!.at).toBeGreaterThanOrEqual(6_000);
     expect(budget.granted).toBe(40);
@@ -27,7 +31,7 @@ describe('RateBudget', () => {
 
   it('counts late sends at their send time, so bunched sends stay within the limit', async () => {
     const clock = new ManualClock(0);
-    const budget = new RateBudget({ limit: 3, clock });
+    const budget = new RateBudget({ limit: 3, minSpacingMs: 0, clock });
     // Three slots granted at 0, but the calls go out only at 900 ms (a busy event loop).
     for (let i = 0; i < 3; i++) await budget.acquire();
     await clock.advance(900);
