@@ -65284,6 +65284,10 @@ async function writeReports(inputs, summary, verdict, interrupted) {
                 lib_core/* info */.pq(`Screenshots: ${published.localDir}`);
             if (published.artifactName)
                 lib_core/* info */.pq(`Screenshot artifact: ${published.artifactName}`);
+            if (published.artifactId !== undefined)
+                lib_core/* setOutput */.uH('artifact-id', String(published.artifactId));
+            if (published.artifactUrl)
+                lib_core/* setOutput */.uH('artifact-url', published.artifactUrl);
         }
         catch (error) {
             lib_core/* warning */.$e(`Could not publish screenshots: ${main_messageOf(error)}`);

@@ -128,6 +128,8 @@ async function writeReports(
       });
       if (published.localDir) core.info(`Screenshots: ${published.localDir}`);
       if (published.artifactName) core.info(`Screenshot artifact: ${published.artifactName}`);
+      if (published.artifactId !== undefined) core.setOutput('artifact-id', String(published.artifactId));
+      if (published.artifactUrl) core.setOutput('artifact-url', published.artifactUrl);
     } catch (error) {
       core.warning(`Could not publish screenshots: ${messageOf(error)}`);
     }
