@@ -62207,6 +62207,7 @@ function toDefinition(file, item, position) {
 
 
 
+
 /** Bad inputs: `problems` lists each; the message has one line per problem. */
 class InputError extends Error {
     problems;
@@ -62290,28 +62291,7 @@ const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * parameter of the contract, plus `apiKey`).
  */
 const RESERVED_VARIABLE_NAMES = new Set([
-    'apiKey',
-    'startUrl',
-    'browser',
-    'userAgent',
-    'dataSource',
-    'delay',
-    'region',
-    'httpAuthUsername',
-    'httpAuthPassword',
-    'webhook',
-    'disableNotifications',
-    'immediate',
-    'dataFile',
-    'disableVisuals',
-    'maxConcurrentDataRows',
-    'screenshotCompareEnabled',
-    'screenshotCompareThreshold',
-    'screenshotCompareBaselineResult',
-    'screenshotExclusions',
-    'screenshotTarget',
-    'viewport',
-    'chatChannel',
+    ...EXECUTE_PARAMETER_NAMES,
     'count',
     'offset',
     'includeImports',

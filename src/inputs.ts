@@ -11,6 +11,7 @@
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_BASE_URL } from './api/api.js';
+import { EXECUTE_PARAMETER_NAMES } from './api/execute-params.js';
 import type { ExecuteOptions } from './api/types.js';
 import { REGIONS } from './api/types.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './run/test-files.js';
@@ -176,28 +177,7 @@ const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * parameter of the contract, plus `apiKey`).
  */
 export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
-  'apiKey',
-  'startUrl',
-  'browser',
-  'userAgent',
-  'dataSource',
-  'delay',
-  'region',
-  'httpAuthUsername',
-  'httpAuthPassword',
-  'webhook',
-  'disableNotifications',
-  'immediate',
-  'dataFile',
-  'disableVisuals',
-  'maxConcurrentDataRows',
-  'screenshotCompareEnabled',
-  'screenshotCompareThreshold',
-  'screenshotCompareBaselineResult',
-  'screenshotExclusions',
-  'screenshotTarget',
-  'viewport',
-  'chatChannel',
+  ...EXECUTE_PARAMETER_NAMES,
   'count',
   'offset',
   'includeImports',
