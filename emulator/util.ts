@@ -69,7 +69,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function abortError(): Error {
+/** The error an aborted wait rejects with (`name` AbortError). */
+export function abortError(): Error {
   const error = new Error('aborted');
   error.name = 'AbortError';
   return error;
@@ -86,11 +87,27 @@ export class Semaphore {
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly limit: number) {}
 
-  /** Waits for a slot; returns the function that frees it. */
-  async acquire(): Promise<() => void> {
+  /**
+   * Waits for a slot; returns the function that frees it. When `signal` aborts while waiting, the waiter
+   * leaves the queue and the promise rejects with an AbortError.
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw abortError();
     if (this.limit > 0 && this.active >= this.limit) {
       // The releasing holder hands its slot over: `active` stays the same.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        const grant = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          const i = this.waiting.indexOf(grant);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(abortError());
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(grant);
+      });
     } else {
       this.active++;
     }

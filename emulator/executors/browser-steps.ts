@@ -24,6 +24,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import type { Step, StepTarget } from '../../src/api/types.js';
+import { abortError, sleep } from '../util.js';
 
 /** Per-run settings a step needs. */
 export interface StepContext {
@@ -68,28 +69,7 @@ export function describeTarget(selectors: string[]): string {
   return selectors.join(' or ');
 }
 
-/** Sleeps `ms`; rejects with an AbortError when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export function abortError(): Error {
-  return Object.assign(new Error('The run was aborted'), { name: 'AbortError' });
-}
+export { abortError, sleep };
 
 const POLL_MS = 50;
 

@@ -18,6 +18,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from './types.js';
+import { Semaphore } from '../util.js';
 import {
   StepError,
   abortError,
@@ -60,44 +61,6 @@ export interface BrowserExecutorOptions {
   maxConcurrent?: number;
 }
 
-/** A counting semaphore whose waiters leave the queue when their signal aborts. */
-class Slots {
-  private active = 0;
-  private readonly waiting: Array<{ grant: () => void }> = [];
-  constructor(private readonly limit: number) {}
-
-  async acquire(signal: AbortSignal): Promise<() => void> {
-    if (signal.aborted) throw abortError();
-    if (this.active >= this.limit) {
-      await new Promise<void>((resolve, reject) => {
-        const entry = {
-          grant: () => {
-            signal.removeEventListener('abort', onAbort);
-            resolve();
-          },
-        };
-        const onAbort = () => {
-          const i = this.waiting.indexOf(entry);
-          if (i >= 0) this.waiting.splice(i, 1);
-          reject(abortError());
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        this.waiting.push(entry);
-      });
-    } else {
-      this.active++;
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next.grant();
-      else this.active--;
-    };
-  }
-}
-
 /** The run error when the run-time limit is reached (`ms` shown in seconds). */
 function limitMessage(ms: number): string {
   return `The run-time limit of ${Math.round(ms / 100) / 10} s was reached`;
@@ -109,13 +72,13 @@ export class BrowserExecutor implements Executor {
   readonly executablePath: string;
   readonly maxConcurrent: number;
   private browser: Promise<Browser> | undefined;
-  private readonly slots: Slots;
+  private readonly slots: Semaphore;
   private closed = false;
 
   constructor(options: BrowserExecutorOptions = {}) {
     this.executablePath = options.executablePath ?? defaultChromiumPath();
     this.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent ?? 2));
-    this.slots = new Slots(this.maxConcurrent);
+    this.slots = new Semaphore(this.maxConcurrent);
   }
 
   /** The shared browser, launched on first use and again after a crash. */
