@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
-import { runAction, startAction, waitFor, type ActionRun } from './harness.js';
+import { counts, runAction, startAction, waitFor } from './harness.js';
 
 const API_KEY = 'e2e-control-key-0815';
 let emulator: Emulator;
@@ -34,30 +34,6 @@ afterEach(() => {
 
 function inputs(extra: Record<string, string>): Record<string, string> {
   return { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, screenshots: 'none', ...extra };
-}
-
-const COUNT_NAMES = [
-  'total',
-  'passed',
-  'failed',
-  'flaky',
-  'timed-out',
-  'cancelled',
-  'error',
-  'screenshot-compare-failed',
-];
-
-/** The counts, read from the separate outputs, after checking that `counts` (JSON) holds the same. */
-function counts(r: ActionRun): Record<string, number> {
-  const json = JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
-  expect(Object.keys(json).sort()).toEqual([...COUNT_NAMES].sort());
-  const separate: Record<string, number> = {};
-  for (const name of COUNT_NAMES) {
-    expect(r.outputs[name], name).toMatch(/^\d+$/);
-    separate[name] = Number(r.outputs[name]);
-  }
-  expect(separate).toEqual(json);
-  return separate;
 }
 
 describe('deadline, workflow cancel and retries', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
-import { runAction, type ActionRun } from './harness.js';
+import { counts, runAction, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-secret-key-4711';
 let emulator: Emulator;
@@ -39,30 +39,6 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
     workspace,
     inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '2', ...inputs },
   });
-}
-
-const COUNT_NAMES = [
-  'total',
-  'passed',
-  'failed',
-  'flaky',
-  'timed-out',
-  'cancelled',
-  'error',
-  'screenshot-compare-failed',
-];
-
-/** The counts, read from the separate outputs, after checking that `counts` (JSON) holds the same. */
-function counts(r: ActionRun): Record<string, number> {
-  const json = JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
-  expect(Object.keys(json).sort()).toEqual([...COUNT_NAMES].sort());
-  const separate: Record<string, number> = {};
-  for (const name of COUNT_NAMES) {
-    expect(r.outputs[name], name).toMatch(/^\d+$/);
-    separate[name] = Number(r.outputs[name]);
-  }
-  expect(separate).toEqual(json);
-  return separate;
 }
 
 function executes() {

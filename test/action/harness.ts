@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ENTRY = path.join(ROOT, 'dist', 'index.js');
@@ -108,4 +109,29 @@ export async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Every count output, as action.yml names them. */
+export const COUNT_NAMES = [
+  'total',
+  'passed',
+  'failed',
+  'flaky',
+  'timed-out',
+  'cancelled',
+  'error',
+  'screenshot-compare-failed',
+];
+
+/** The counts, read from the separate outputs, after checking that `counts` (JSON) holds the same. */
+export function counts(r: ActionRun): Record<string, number> {
+  const json = JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+  expect(Object.keys(json).sort()).toEqual([...COUNT_NAMES].sort());
+  const separate: Record<string, number> = {};
+  for (const name of COUNT_NAMES) {
+    expect(r.outputs[name], name).toMatch(/^\d+$/);
+    separate[name] = Number(r.outputs[name]);
+  }
+  expect(separate).toEqual(json);
+  return separate;
 }
