@@ -9,6 +9,7 @@
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
 import type { RunKind, RunSummary, SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';
+import type { Counts } from '../run/outcome.js';
 
 /** What counts as a failure beyond failed tests (action inputs `fail-on-screenshot-compare`, `fail-on-timeout`). */
 export interface ReportPolicy {
@@ -126,16 +127,8 @@ export interface ReportTest {
   viewport?: string;
 }
 
-export interface ReportTotals {
-  passed: number;
-  failed: number;
-  flaky: number;
-  timedOut: number;
-  cancelled: number;
-  error: number;
-  /** Tests whose screenshot comparison failed, whatever their state. */
-  screenshotCompareFailed: number;
-  total: number;
+/** The verdict's counts (`run/outcome.ts`), for one suite run or the whole report, plus a duration. */
+export interface ReportTotals extends Counts {
   /** Sum of test durations (ms) for a suite run; wall-clock of the action run for the report. */
   duration: number;
 }
