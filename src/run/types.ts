@@ -80,6 +80,16 @@ export interface SuiteRun {
   timedOut?: boolean;
   /** True when the action cancelled it (deadline or workflow cancel). */
   cancelled?: boolean;
+  /**
+   * Set when the run was never started because the deadline (`deadline`) or a workflow cancel (`signal`)
+   * came first. The run has no test result and counts as `error`; `error` says why in words.
+   */
+  notStarted?: 'deadline' | 'signal';
+  /**
+   * True when the execute may have reached the service but its run could not be found afterwards
+   * (reconciliation of an uncertain or interrupted trigger). Counts as `error`; `error` says why.
+   */
+  mayHaveStarted?: boolean;
 }
 
 /** Everything one action run produced, the input of every renderer. */
