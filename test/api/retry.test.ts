@@ -139,10 +139,16 @@ describe('retries over HTTP', () => {
       { status: 429, body: 'no header: backoff' },
       ok({ _id: 'b1', passing: null }),
     );
-    const { api, waits } = recording({ baseUrl: server.baseUrl });
+    const limited: Array<number | undefined> = [];
+    const { api, waits } = recording({
+      baseUrl: server.baseUrl,
+      onRateLimited: (ms) => limited.push(ms),
+    });
     await expect(api.getSuiteResult('b1')).resolves.toEqual({ _id: 'b1', passing: null });
     expect(waits).toEqual([7000, 3000, 1500]);
     expect(count(path)).toBe(4);
+    // Each 429 is reported to the budget, with its Retry-After (none on the third).
+    expect(limited).toEqual([7000, 3000, undefined]);
   });
 
   it('gives up after maxRetries with the last status and the attempt count', async () => {
