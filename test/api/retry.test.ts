@@ -67,6 +67,9 @@ describe('backoff and Retry-After (pure)', () => {
     expect(parseRetryAfter('86400', NOW)).toBe(MAX_RETRY_AFTER_MS);
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+    // A caller may set its own cap (the screenshot downloads wait 30 s at most).
+    expect(parseRetryAfter('86400', NOW, 30_000)).toBe(30_000);
+    expect(parseRetryAfter(new Date(NOW + 45_000).toUTCString(), NOW, 30_000)).toBe(30_000);
   });
 
   it('retries a trigger only when it never reached the service, or on 429', () => {
