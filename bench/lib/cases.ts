@@ -115,6 +115,10 @@ export interface CasePlan {
   dataRows: number;
   dataSuiteTests: number;
   scaleDurationS: number;
+  /** Several action processes on one account (shared-account.ts): processes, suites each, run seconds. */
+  sharedProcesses: number;
+  sharedSuitesPerProcess: number;
+  sharedDurationS: number;
 }
 
 export const QUICK: CasePlan = {
@@ -133,6 +137,9 @@ export const QUICK: CasePlan = {
   dataRows: 100,
   dataSuiteTests: 20,
   scaleDurationS: 12,
+  sharedProcesses: 10,
+  sharedSuitesPerProcess: 5,
+  sharedDurationS: 20,
 };
 
 export const FULL: CasePlan = {
@@ -162,6 +169,9 @@ export const SMOKE: CasePlan = {
   dataRows: 5,
   dataSuiteTests: 4,
   scaleDurationS: 3,
+  sharedProcesses: 3,
+  sharedSuitesPerProcess: 1,
+  sharedDurationS: 3,
 };
 
 const tag = (client: ClientName) => (client === 'action' ? 'a' : 'o');
@@ -245,7 +255,7 @@ interface Ids {
 }
 
 /** Requests since `since` (epoch ms) whose path names one of the suites, tests or results; claims them. */
-function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
+export function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
   const needles = [
     ...(ids.suites ?? []).map((id) => `/suites/${id}/`),
     ...(ids.tests ?? []).map((id) => `/tests/${id}/`),
@@ -261,7 +271,7 @@ function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
 }
 
 /** Finish records of runs of a suite (suite results) or of a test run alone (test results) since `since`. */
-function finishes(ctx: Context, kind: RunKind, id: string, since: number): FinishRecord[] {
+export function finishes(ctx: Context, kind: RunKind, id: string, since: number): FinishRecord[] {
   return ctx.emulator
     .runs()
     .filter((r) =>
@@ -279,12 +289,12 @@ export function kindOf(path: string): string {
   return 'poll';
 }
 
-function fail(ctx: Context, what: string, detail: string): void {
+export function fail(ctx: Context, what: string, detail: string): void {
   ctx.failures.push(`${what}: ${detail}`);
   ctx.log(`  ! ${what}: ${detail}`);
 }
 
-const inputsFor = (kind: RunKind, ids: string[]): Record<string, string> => ({
+export const inputsFor = (kind: RunKind, ids: string[]): Record<string, string> => ({
   [kind === 'suite' ? 'suite-ids' : 'test-ids']: ids.join(','),
 });
 

@@ -3,6 +3,7 @@
  * short "Performance" block of the README.
  */
 import type { ConcurrencyFigure, LagSample, OverheadSample, ScaleFigure } from './cases.js';
+import type { SharedAccountResult } from './shared-account.js';
 import { spread, type Spread } from './stats.js';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
 
@@ -34,6 +35,8 @@ export interface Results {
   overhead: OverheadSample[];
   scale: ScaleFigure[];
   concurrency: ConcurrencyFigure[];
+  /** Several action processes on one account, or why that case did not run (absent in older results). */
+  sharedAccount?: SharedAccountResult;
   failures: string[];
   /** Requests of the log that no case claimed (should be 0). */
   stray: string[];
@@ -155,6 +158,24 @@ export function goals(results: Results): Goal[] {
       by: peak <= BUDGET_PEAK ? '' : `${peak - BUDGET_PEAK} over`,
     });
   }
+  const shared = results.sharedAccount;
+  if (shared && 'figure' in shared) {
+    const f = shared.figure;
+    const ok = f.failedProcesses === 0 && f.meanPerSecond <= 10;
+    out.push({
+      goal: `${f.processes} action processes on one account: none fails (429s retried), aggregate rate ≤ 10/s`,
+      measured: `${f.failedProcesses} failed; ${f.rateLimited} answers 429; ${n1(f.meanPerSecond)} requests/s on average, at most ${f.maxPerSecond} in any 1 s`,
+      met: ok,
+      by: ok
+        ? ''
+        : [
+            f.failedProcesses ? `${f.failedProcesses} failed` : '',
+            f.meanPerSecond > 10 ? `${n1(f.meanPerSecond - 10)}/s over` : '',
+          ]
+            .filter(Boolean)
+            .join('; '),
+    });
+  }
   return out;
 }
 
@@ -262,6 +283,24 @@ export function renderResults(results: Results, notes: string[]): string {
     "For our action all suites are known at once (one results file), so its lag is measured from each suite's finish to that file; the max is the lag after the last finish.",
     '',
   );
+  const shared = results.sharedAccount;
+  if (shared) {
+    L.push('## Several action processes on one account', '');
+    if ('skipped' in shared) {
+      L.push(`Not measured: ${shared.skipped}.`, '');
+    } else {
+      const f = shared.figure;
+      const l = spread(f.lagsMs);
+      L.push(
+        '| Processes | Suites | Failed processes | Requests | 429 answers | Requests/s, mean | Most in any 1 s | Lag p50 | Lag max |',
+        '|---|---|---|---|---|---|---|---|---|',
+        `| ${f.processes} | ${f.suites} | ${f.failedProcesses} | ${f.requests} | ${f.rateLimited} | ${n1(f.meanPerSecond)} | ${f.maxPerSecond} | ${s(l.p50)} | ${s(l.max)} |`,
+        '',
+        "Every process uses the same API key, with the emulator's rate limit on (the service allows a burst of 300 and 10 requests/s per account).",
+        '',
+      );
+    }
+  }
   return `${L.join('\n')}\n`;
 }
 

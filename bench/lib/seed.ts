@@ -11,6 +11,12 @@ export const ORG = 'org-bench';
 /** API key of our action; the official client has its own, so the two are separate callers. */
 export const ACTION_KEY = 'bench-action-key';
 export const OFFICIAL_KEY = 'bench-official-key';
+/**
+ * API key of an account of its own, used only to probe whether the emulator limits the request rate
+ * (shared-account.ts), so the probe cannot spend the other clients' allowance.
+ */
+export const PROBE_KEY = 'bench-probe-key';
+const PROBE_ORG = 'org-bench-probe';
 
 export interface SuiteSpec {
   /** Suite id; must not be a prefix-and-slash of another id (ids are matched as `/suites/<id>/`). */
@@ -82,10 +88,12 @@ export class SeedBuilder {
       users: [{ _id: 'user-bench', firstName: 'Bench', lastName: 'User' }],
       organizations: [
         { _id: ORG, name: 'Benchmark', plan: { maxCsvUploadRows: 1000, testRuns: 10_000_000 } },
+        { _id: PROBE_ORG, name: 'Rate limit probe' },
       ],
       apiKeys: [
         { key: ACTION_KEY, user: 'user-bench', organizations: [ORG] },
         { key: OFFICIAL_KEY, user: 'user-bench', organizations: [ORG] },
+        { key: PROBE_KEY, user: 'user-bench', organizations: [PROBE_ORG] },
       ],
       suites: this.suites,
       tests: this.tests,
