@@ -2,7 +2,8 @@
  * `npm run bench` (quick mode, under 4 minutes) and `npm run bench:full` (runs of up to 3 minutes): the
  * bundled action and the official Node client (npm `ghost-inspector`) side by side on one local emulator.
  * Measures detection lag and requests per run, start-up and overhead, scale (1,000 tests; 2,000 results
- * from a data file) and 20 concurrent suites; writes bench/RESULTS.md, refreshes the README's Performance
+ * from a data file), 20 concurrent suites and, when the emulator limits the rate, 10 action processes on one
+ * account; writes bench/RESULTS.md, refreshes the README's Performance
  * block and prints the results.
  *
  * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`
@@ -39,6 +40,7 @@ import {
   type Results,
 } from './lib/render.js';
 import { SeedBuilder } from './lib/seed.js';
+import { runSharedAccount, seedSharedAccount } from './lib/shared-account.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
   const began = Date.now();
   const seed = new SeedBuilder();
   seedCases(seed, plan);
+  seedSharedAccount(seed, plan);
   const emulator = await startEmulator({ seed: seed.build(), timeScale: 1, quiet: true });
   const official = await OfficialClient.start(emulator.origin);
   const ctx: Context = {
@@ -143,6 +146,8 @@ async function main(): Promise<void> {
       concurrency,
       scale,
     ]);
+    ctx.log('Several action processes on one account (only when the emulator limits the rate) ...');
+    const sharedAccount = await runSharedAccount(ctx, plan);
 
     const stray = emulator
       .requests()
@@ -161,6 +166,7 @@ async function main(): Promise<void> {
       overhead,
       scale: scaleFigures,
       concurrency: concurrencyFigures,
+      sharedAccount,
       failures: ctx.failures,
       stray,
     };

@@ -232,7 +232,7 @@ export async function run(): Promise<void> {
     const redact = createRedactor(inputs.secrets);
     await ensureRunnerFiles(path.dirname(inputs.resultsPath));
 
-    // One request budget for the engine's calls and the client's own retries (sent when the window allows).
+    // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
     const budget = new RateBudget();
     const api = createClient({
       apiKey: inputs.apiKey,
@@ -241,6 +241,7 @@ export async function run(): Promise<void> {
       log: (line) => core.debug(redact(line)),
       sleep: budget.clientSleep(),
       onRequest: () => budget.markSent(),
+      onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
     });
     const raw = await runPlan(
       {

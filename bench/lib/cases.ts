@@ -1,8 +1,8 @@
 /**
  * The benchmark's cases, each run against one emulator by both clients where the official client can take
- * part: detection lag and requests (suites and single tests whose runs last 3 s to 3 min, with and without
- * an earlier result), overhead and start-up, scale (1,000 tests; a 100-row data file over 20 tests) and 20
- * concurrent suites.
+ * part: detection lag and requests (suites and single tests whose runs last 3 s to 3 min ±30 %, with and
+ * without an earlier result), overhead and start-up, scale (1,000 tests; a 100-row data file over 20 tests)
+ * and 20 concurrent suites (20 s ±30 %). Durations are jittered and seeded (jitter.ts).
  *
  * Requests are told apart by path: every case and client has suites and tests of its own, and each request
  * of a run names its suite or test (execute, history) or the result it created (polls, result pages).
@@ -11,8 +11,9 @@
 import { spawn } from 'node:child_process';
 import type { Emulator, FinishRecord, RequestRecord } from '../../emulator/index.js';
 import { runAction, type ActionRun } from './action.js';
+import { jittered } from './jitter.js';
 import type { OfficialClient } from './official.js';
-import { ACTION_KEY, OFFICIAL_KEY, type SeedBuilder } from './seed.js';
+import { ACTION_KEY, OFFICIAL_KEY, passingScenario, type SeedBuilder } from './seed.js';
 import { busiestWindow } from './stats.js';
 
 export type ClientName = 'action' | 'official';
@@ -114,6 +115,10 @@ export interface CasePlan {
   dataRows: number;
   dataSuiteTests: number;
   scaleDurationS: number;
+  /** Several action processes on one account (shared-account.ts): processes, suites each, run seconds. */
+  sharedProcesses: number;
+  sharedSuitesPerProcess: number;
+  sharedDurationS: number;
 }
 
 export const QUICK: CasePlan = {
@@ -132,6 +137,9 @@ export const QUICK: CasePlan = {
   dataRows: 100,
   dataSuiteTests: 20,
   scaleDurationS: 12,
+  sharedProcesses: 10,
+  sharedSuitesPerProcess: 5,
+  sharedDurationS: 20,
 };
 
 export const FULL: CasePlan = {
@@ -161,6 +169,9 @@ export const SMOKE: CasePlan = {
   dataRows: 5,
   dataSuiteTests: 4,
   scaleDurationS: 3,
+  sharedProcesses: 3,
+  sharedSuitesPerProcess: 1,
+  sharedDurationS: 3,
 };
 
 const tag = (client: ClientName) => (client === 'action' ? 'a' : 'o');
@@ -181,27 +192,57 @@ const scaleSuite = (c: ClientName) => `scale-1k-${tag(c)}`;
 const DATA_SUITE = 'scale-rows-a';
 const CLIENTS: ClientName[] = ['action', 'official'];
 
-/** Adds every suite and test the plan needs to the seed. */
+/**
+ * Run durations, the same for both clients: the nominal duration ±30 % (jitter.ts), drawn afresh for each
+ * round and each test of a suite (ms). `d` is the lane's nominal duration in s, `r` the round, `t` the test.
+ */
+const durationOf = {
+  historySuite: (d: number, r: number, t: number) => jittered(d * 1000, `s${d}-h-r${r}-t${t}`),
+  historyTest: (d: number, r: number) => jittered(d * 1000, `t${d}-h-r${r}`),
+  freshSuite: (d: number, r: number, t: number) => jittered(d * 1000, `s${d}-f${r}-t${t}`),
+  freshTest: (d: number, r: number) => jittered(d * 1000, `t${d}-f${r}`),
+  concurrent: (d: number, i: number, r: number, t: number) => jittered(d * 1000, `c${i}-r${r}-t${t}`),
+};
+const TESTS_PER_LANE_SUITE = 3;
+const TESTS_PER_CONCURRENT_SUITE = 3;
+
+/** Adds every suite and test the plan needs to the seed (durations of round 1; later rounds set theirs). */
 export function seedCases(seed: SeedBuilder, plan: CasePlan): void {
   for (const c of CLIENTS) {
     for (const { durationS: d, rounds } of plan.lanes) {
-      const ms = d * 1000;
-      seed.suite({ id: laneIds.historySuite(c, d), tests: 3, runDurationMs: ms });
-      seed.suite({ id: laneIds.testBox(c, d), tests: 0, runDurationMs: ms });
-      seed.test(laneIds.testBox(c, d), laneIds.historyTest(c, d), ms);
+      seed.suite({
+        id: laneIds.historySuite(c, d),
+        tests: TESTS_PER_LANE_SUITE,
+        runDurationMs: (t) => durationOf.historySuite(d, 1, t),
+      });
+      seed.suite({ id: laneIds.testBox(c, d), tests: 0, runDurationMs: d * 1000 });
+      seed.test(laneIds.testBox(c, d), laneIds.historyTest(c, d), durationOf.historyTest(d, 1));
       for (let r = 1; r <= rounds; r++) {
-        seed.suite({ id: laneIds.freshSuite(c, d, r), tests: 3, runDurationMs: ms });
-        seed.test(laneIds.testBox(c, d), laneIds.freshTest(c, d, r), ms);
+        seed.suite({
+          id: laneIds.freshSuite(c, d, r),
+          tests: TESTS_PER_LANE_SUITE,
+          runDurationMs: (t) => durationOf.freshSuite(d, r, t),
+        });
+        seed.test(laneIds.testBox(c, d), laneIds.freshTest(c, d, r), durationOf.freshTest(d, r));
       }
     }
     seed.suite({ id: overheadSuite(c), tests: 5, runDurationMs: 8000 });
     for (let i = 1; i <= plan.concurrentSuites; i++) {
-      seed.suite({ id: concurrentSuite(c, i), tests: 3, runDurationMs: plan.concurrencyDurationS * 1000 });
+      seed.suite({
+        id: concurrentSuite(c, i),
+        tests: TESTS_PER_CONCURRENT_SUITE,
+        runDurationMs: (t) => durationOf.concurrent(plan.concurrencyDurationS, i, 1, t),
+      });
     }
     seed.suite({ id: scaleSuite(c), tests: plan.scaleTests, runDurationMs: plan.scaleDurationS * 1000 });
   }
   seed.suite({ id: STARTUP_SUITE, tests: 1, runDurationMs: 3000 });
   seed.suite({ id: DATA_SUITE, tests: plan.dataSuiteTests, runDurationMs: plan.scaleDurationS * 1000 });
+}
+
+/** Gives the tests of suite `suiteId` (ids `<suite>-t<n>`) the durations of a new round. */
+function setSuiteDurations(ctx: Context, suiteId: string, tests: number, ms: (t: number) => number): void {
+  for (let t = 1; t <= tests; t++) ctx.emulator.setScenario(`${suiteId}-t${t}`, passingScenario(ms(t)));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -214,7 +255,7 @@ interface Ids {
 }
 
 /** Requests since `since` (epoch ms) whose path names one of the suites, tests or results; claims them. */
-function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
+export function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
   const needles = [
     ...(ids.suites ?? []).map((id) => `/suites/${id}/`),
     ...(ids.tests ?? []).map((id) => `/tests/${id}/`),
@@ -230,7 +271,7 @@ function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
 }
 
 /** Finish records of runs of a suite (suite results) or of a test run alone (test results) since `since`. */
-function finishes(ctx: Context, kind: RunKind, id: string, since: number): FinishRecord[] {
+export function finishes(ctx: Context, kind: RunKind, id: string, since: number): FinishRecord[] {
   return ctx.emulator
     .runs()
     .filter((r) =>
@@ -248,12 +289,12 @@ export function kindOf(path: string): string {
   return 'poll';
 }
 
-function fail(ctx: Context, what: string, detail: string): void {
+export function fail(ctx: Context, what: string, detail: string): void {
   ctx.failures.push(`${what}: ${detail}`);
   ctx.log(`  ! ${what}: ${detail}`);
 }
 
-const inputsFor = (kind: RunKind, ids: string[]): Record<string, string> => ({
+export const inputsFor = (kind: RunKind, ids: string[]): Record<string, string> => ({
   [kind === 'suite' ? 'suite-ids' : 'test-ids']: ids.join(','),
 });
 
@@ -340,6 +381,11 @@ export async function runLane(ctx: Context, lane: Durations): Promise<LagSample[
     const history = r > 1;
     const jobs: Array<Promise<LagSample | null>> = [];
     for (const c of CLIENTS) {
+      // The suite and the test run again: each lasts a new jittered time, as real runs do.
+      setSuiteDurations(ctx, laneIds.historySuite(c, d), TESTS_PER_LANE_SUITE, (t) =>
+        durationOf.historySuite(d, r, t),
+      );
+      ctx.emulator.setScenario(laneIds.historyTest(c, d), passingScenario(durationOf.historyTest(d, r)));
       const one = (kind: RunKind, id: string, h: boolean): Promise<LagSample | null> =>
         c === 'action'
           ? actionLagRun(ctx, kind, id, d, h).then((x) => x?.sample ?? null)
@@ -452,6 +498,13 @@ export async function runConcurrency(ctx: Context, plan: CasePlan): Promise<Conc
   const idsOf = (c: ClientName) =>
     Array.from({ length: plan.concurrentSuites }, (_, i) => concurrentSuite(c, i + 1));
   for (let r = 1; r <= plan.concurrencyRounds; r++) {
+    for (const c of CLIENTS) {
+      idsOf(c).forEach((id, i) =>
+        setSuiteDurations(ctx, id, TESTS_PER_CONCURRENT_SUITE, (t) =>
+          durationOf.concurrent(plan.concurrencyDurationS, i + 1, r, t),
+        ),
+      );
+    }
     const since = Date.now();
     const [action, official] = await Promise.all([
       runAction({

@@ -6,8 +6,10 @@ import type { LagSample } from './cases.js';
 import { goals, type Results } from './render.js';
 import { spread } from './stats.js';
 
-/** Requests per rolling second the action's budget allows (src/run/budget.ts `DEFAULT_LIMIT`). */
-const BUDGET = 6;
+import { DEFAULT_BURST as BURST, DEFAULT_RATE_PER_SECOND as RATE } from '../../src/run/budget.js';
+
+/** Least time the action's budget (a token bucket: `BURST` at once, then `RATE` per second) needs for `n` requests, ms. */
+const budgetMs = (n: number) => (Math.max(0, n - BURST) / RATE) * 1000;
 
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '–');
 const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
@@ -93,7 +95,7 @@ export function explain(results: Results): string[] {
     notes.push(
       `**${tOurs.name}** (not a goal, measured): ours knew ${s(tOurs.afterLastFinishMs)} after the last finish, the official client ${s(tTheirs.afterLastFinishMs)}. ` +
         `Ours first asked ${s(tOurs.pollDelayMs)} after the finish (a first run of the suite: no earlier result), the official client ${s(tTheirs.pollDelayMs)} after it. ` +
-        `After the finish ours sent ${tOurs.requestsAfterLastFinish} requests (${tOurs.pagesAfterLastFinish} result pages of 50) under its budget of ${BUDGET} per rolling second, at least ${s((tOurs.requestsAfterLastFinish / BUDGET) * 1000)}; ` +
+        `After the finish ours sent ${tOurs.requestsAfterLastFinish} requests (${tOurs.pagesAfterLastFinish} result pages of 50) under its budget (${BURST} at once, then ${RATE}/s), at least ${s(budgetMs(tOurs.requestsAfterLastFinish))}; ` +
         `the official client reads its ${tTheirs.pagesAfterLastFinish} pages back to back without a budget.`,
     );
   }
@@ -102,7 +104,7 @@ export function explain(results: Results): string[] {
   if (reports && data) {
     notes.push(
       `**${data.testResults.toLocaleString('en')} results after the last finish.** The ${data.name} execute makes ${data.testResults / 20} suite results of 20 tests. They are polled together through the suite's results list (50 a request) and each suite result's test results are read as soon as it is over; when many are over at once, through the 20 tests' own results lists (50 test results a request). ` +
-        `In the emulator all ${data.testResults / 20} rows run at once and finish within about a second, so their ${data.testResults.toLocaleString('en')} test results can only be read after the last finish: at least ${Math.ceil(data.testResults / 50)} requests of 50, ${s((Math.ceil(data.testResults / 50) / BUDGET) * 1000)} under the budget of ${BUDGET} requests per rolling second (src/run/budget.ts; the goal's own limit of 8/s would still need ${s((Math.ceil(data.testResults / 50) / 8) * 1000)}). ` +
+        `In the emulator all ${data.testResults / 20} rows run at once and finish within about a second, so their ${data.testResults.toLocaleString('en')} test results can only be read after the last finish: at least ${Math.ceil(data.testResults / 50)} requests of 50, ${s(budgetMs(Math.ceil(data.testResults / 50)))} under the budget of ${BURST} at once, then ${RATE} requests/s (src/run/budget.ts). ` +
         `Measured: ${data.requestsAfterLastFinish} requests after the last finish. Rendering and writing the reports is not the cost (see the 1,000-test suite row, and bench/report.bench.ts). ` +
         'The 2 s goal is reachable only when the suite results finish spread out (e.g. `max-concurrent-data-rows`), so their pages are read during the run.',
     );
@@ -122,7 +124,7 @@ export function explain(results: Results): string[] {
     const atMs = worst.busiest.map((q) => q.atMs);
     const slow = Math.max(...worst.busiest.map((q) => q.answerMs));
     notes.push(
-      `**Rate with ${worst.suites} suites at once.** The action's budget lets at most ${BUDGET} requests be sent in any rolling second, counted on send times (src/run/budget.ts), ` +
+      `**Rate with ${worst.suites} suites at once.** The action's budget lets at most ${BURST} requests go at once, then ${RATE} per second (a token bucket, src/run/budget.ts), ` +
         `but the service saw ${worst.maxPerSecond} arrive within one second (round ${worst.history ? 'with' : 'without'} earlier results: ` +
         `${[...kinds].map(([k, n]) => `${n} ${k}${n > 1 ? 's' : ''}`).join(', ')}; at ${atMs.map((x) => `+${x}`).join(', ')} ms; slowest answer ${slow} ms). ` +
         'Calls granted earlier but sent late (the process or the machine busy: the load average was high) arrive bunched with the ones granted on time, and the service counts arrivals. ' +
@@ -134,7 +136,7 @@ export function explain(results: Results): string[] {
     if (lagMax > 1000) {
       notes.push(
         `**Lag with ${concOurs[0]?.suites} suites at once** (not a goal, measured): ours up to ${s(lagMax)} after the last finish. ` +
-          `${concOurs[0]?.suites} suites share the one budget of ${BUDGET} requests/s, so each suite gets a poll about every ${n1((concOurs[0]?.suites ?? 0) / BUDGET)} s however short its expected window, ` +
+          `${concOurs[0]?.suites} suites share the one budget of ${RATE} requests/s (after its burst of ${BURST}), so each suite gets a poll about every ${n1((concOurs[0]?.suites ?? 0) / RATE)} s however short its expected window, ` +
           "and the results file waits for the last suite's poll and result pages. The official client has no shared budget: its 20 calls poll on their own every 5 s, at up to " +
           `${Math.max(...results.concurrency.filter((x) => x.client === 'official').map((x) => x.maxPerSecond))} requests in a second, above the account's 10/s limit.`,
       );

@@ -3,7 +3,12 @@
  * short "Performance" block of the README.
  */
 import type { ConcurrencyFigure, LagSample, OverheadSample, ScaleFigure } from './cases.js';
+import type { SharedAccountResult } from './shared-account.js';
 import { spread, type Spread } from './stats.js';
+import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
+
+/** The most requests the action's budget lets go in any 1 s: its burst, then its refill over that second. */
+const BUDGET_PEAK = DEFAULT_BURST + DEFAULT_RATE_PER_SECOND;
 
 export interface Machine {
   cores: number;
@@ -30,6 +35,8 @@ export interface Results {
   overhead: OverheadSample[];
   scale: ScaleFigure[];
   concurrency: ConcurrencyFigure[];
+  /** Several action processes on one account, or why that case did not run (absent in older results). */
+  sharedAccount?: SharedAccountResult;
   failures: string[];
   /** Requests of the log that no case claimed (should be 0). */
   stray: string[];
@@ -61,7 +68,7 @@ function lagTable(results: Results, history: boolean): string[] {
   const groups: Array<[string, (x: LagSample) => boolean]> = [
     ...[...new Set(sel.map((x) => x.durationS))]
       .sort((a, b) => a - b)
-      .map((d): [string, (x: LagSample) => boolean] => [`${d} s runs`, (x) => x.durationS === d]),
+      .map((d): [string, (x: LagSample) => boolean] => [`${d} s ±30 % runs`, (x) => x.durationS === d]),
     ['suites, all durations', (x) => x.kind === 'suite'],
     ['single tests, all durations', (x) => x.kind === 'test'],
     ['**all**', () => true],
@@ -145,10 +152,28 @@ export function goals(results: Results): Goal[] {
   if (conc.length) {
     const peak = Math.max(...conc.map((x) => x.maxPerSecond));
     out.push({
-      goal: `${conc[0]?.suites} concurrent suites: never above 8 requests in any second`,
+      goal: `${conc[0]?.suites} concurrent suites: never more than the budget (${BUDGET_PEAK} in any second: ${DEFAULT_BURST} at once, then ${DEFAULT_RATE_PER_SECOND}/s)`,
       measured: `at most ${peak} in any 1 s window`,
-      met: peak <= 8,
-      by: peak <= 8 ? '' : `${peak - 8} over`,
+      met: peak <= BUDGET_PEAK,
+      by: peak <= BUDGET_PEAK ? '' : `${peak - BUDGET_PEAK} over`,
+    });
+  }
+  const shared = results.sharedAccount;
+  if (shared && 'figure' in shared) {
+    const f = shared.figure;
+    const ok = f.failedProcesses === 0 && f.meanPerSecond <= 10;
+    out.push({
+      goal: `${f.processes} action processes on one account: none fails (429s retried), aggregate rate ≤ 10/s`,
+      measured: `${f.failedProcesses} failed; ${f.rateLimited} answers 429; ${n1(f.meanPerSecond)} requests/s on average, at most ${f.maxPerSecond} in any 1 s`,
+      met: ok,
+      by: ok
+        ? ''
+        : [
+            f.failedProcesses ? `${f.failedProcesses} failed` : '',
+            f.meanPerSecond > 10 ? `${n1(f.meanPerSecond - 10)}/s over` : '',
+          ]
+            .filter(Boolean)
+            .join('; '),
     });
   }
   return out;
@@ -190,7 +215,7 @@ export function renderResults(results: Results, notes: string[]): string {
   }
   L.push('## Detection lag and requests', '');
   L.push(
-    'Each round runs, per client, a suite of 3 tests and a single test that were run in the earlier rounds, and a suite and a test never run before, all at once; durations are per test.',
+    "Each round runs, per client, a suite of 3 tests and a single test that were run in the earlier rounds, and a suite and a test never run before, all at once; durations are per test, the row's nominal duration ±30 % (seeded, drawn afresh for each test and round, the same for both clients).",
     '',
   );
   L.push('### With an earlier result to learn from', '', ...lagTable(results, true), '');
@@ -258,6 +283,24 @@ export function renderResults(results: Results, notes: string[]): string {
     "For our action all suites are known at once (one results file), so its lag is measured from each suite's finish to that file; the max is the lag after the last finish.",
     '',
   );
+  const shared = results.sharedAccount;
+  if (shared) {
+    L.push('## Several action processes on one account', '');
+    if ('skipped' in shared) {
+      L.push(`Not measured: ${shared.skipped}.`, '');
+    } else {
+      const f = shared.figure;
+      const l = spread(f.lagsMs);
+      L.push(
+        '| Processes | Suites | Failed processes | Requests | 429 answers | Requests/s, mean | Most in any 1 s | Lag p50 | Lag max |',
+        '|---|---|---|---|---|---|---|---|---|',
+        `| ${f.processes} | ${f.suites} | ${f.failedProcesses} | ${f.requests} | ${f.rateLimited} | ${n1(f.meanPerSecond)} | ${f.maxPerSecond} | ${s(l.p50)} | ${s(l.max)} |`,
+        '',
+        "Every process uses the same API key, with the emulator's rate limit on (the service allows a burst of 300 and 10 requests/s per account).",
+        '',
+      );
+    }
+  }
   return `${L.join('\n')}\n`;
 }
 
@@ -302,7 +345,7 @@ export function renderReadmeBlock(results: Results): string {
   }
   if (conc.length) {
     L.push(
-      `| ${conc[0]?.suites} suites at once: most requests in any 1 s | ${Math.max(...conc.map((x) => x.maxPerSecond))} | ${concO.length ? Math.max(...concO.map((x) => x.maxPerSecond)) : '–'} | ≤ 8 |`,
+      `| ${conc[0]?.suites} suites at once: most requests in any 1 s | ${Math.max(...conc.map((x) => x.maxPerSecond))} | ${concO.length ? Math.max(...concO.map((x) => x.maxPerSecond)) : '–'} | ≤ ${BUDGET_PEAK} |`,
     );
   }
   const missed = goals(results).filter((g) => !g.met);

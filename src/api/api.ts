@@ -166,6 +166,11 @@ export interface ClientOptions {
   log?: (line: string) => void;
   /** Called once per HTTP request sent (for counting), with method and redacted URL. */
   onRequest?: (method: string, redactedUrl: string) => void;
+  /**
+   * Called once per HTTP 429 answer, before the retry's wait, with its `Retry-After` in ms (undefined when
+   * the answer had none or it was unreadable): lets a shared request budget slow down.
+   */
+  onRateLimited?: (retryAfterMs: number | undefined) => void;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';

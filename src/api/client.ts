@@ -104,7 +104,8 @@ function advice(errorType: string, status?: number): string {
  * again and rejects with `TRIGGER_UNCERTAIN`. An `AbortSignal` in `RequestOptions` stops at once (`ABORTED`).
  *
  * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
- *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`.
+ *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
+ *   `onRateLimited` (each 429, with its `Retry-After` in ms).
  * @returns an implementation of `GhostInspectorApi`.
  */
 export function createClient(options: ClientOptions): GhostInspectorApi {
@@ -139,6 +140,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
       env = undefined;
     }
     const retryAfterMs = res.status === 429 ? parseRetryAfter(res.headers['retry-after'], nowMs) : undefined;
+    if (res.status === 429) options.onRateLimited?.(retryAfterMs);
     if (env?.kind === 'error') {
       return {
         failure: { kind: 'status', status: res.status, retryAfterMs },

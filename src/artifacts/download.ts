@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 
 import { HttpClient } from '@actions/http-client';
 
+import { backoffMs, parseRetryAfter } from '../api/backoff.js';
 import type { ScreenshotJob } from './select.js';
 
 /** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */
@@ -43,7 +44,7 @@ export interface DownloadOptions {
   retries?: number;
   /** Deadline of one request, from sending it to the last byte, in ms; default 30000. */
   timeoutMs?: number;
-  /** First backoff in ms (doubled each retry, jittered, capped at 10 s); default 500. */
+  /** First backoff in ms (doubled each retry, jittered, capped at 10 s: `api/backoff.ts`); default 500. */
   backoffMs?: number;
   /** Sleep used between retries (injectable for tests); default `setTimeout`. */
   sleep?: (ms: number) => Promise<void>;
@@ -60,7 +61,10 @@ export interface DownloadReport {
   missing: MissingFile[];
 }
 
-const MAX_BACKOFF_MS = 10_000;
+/**
+ * The longest `Retry-After` a screenshot download waits for, ms: shorter than the API client's 2 minutes,
+ * because a screenshot is worth less than the run's outcome (a missing one is reported, not fatal).
+ */
 const MAX_RETRY_AFTER_MS = 30_000;
 
 /** A failure of one attempt; `retryable` decides whether another attempt is made. */
@@ -97,16 +101,6 @@ export function displayUrl(url: string): string {
   } catch {
     return '(invalid URL)';
   }
-}
-
-function parseRetryAfter(value: string | string[] | undefined): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return undefined;
-  const seconds = Number(v);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.min(seconds * 1000, MAX_RETRY_AFTER_MS));
-  const date = Date.parse(v);
-  if (Number.isFinite(date)) return Math.max(0, Math.min(date - Date.now(), MAX_RETRY_AFTER_MS));
-  return undefined;
 }
 
 /**
@@ -148,7 +142,9 @@ async function attemptDownload(
         throw new AttemptError(
           `HTTP ${status}`,
           retryable,
-          retryable ? parseRetryAfter(response.message.headers['retry-after']) : undefined,
+          retryable
+            ? parseRetryAfter(response.message.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS)
+            : undefined,
         );
       }
       const out = createWriteStream(tmp);
@@ -232,7 +228,7 @@ export async function downloadScreenshots(
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   const retries = Math.max(0, Math.floor(options.retries ?? 3));
   const timeoutMs = Math.max(1, options.timeoutMs ?? 30_000);
-  const backoffMs = Math.max(0, options.backoffMs ?? 500);
+  const baseMs = Math.max(0, options.backoffMs ?? 500);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const redact = options.redact ?? ((s: string) => s);
   const log = options.log;
@@ -263,8 +259,7 @@ export async function downloadScreenshots(
           const err = e instanceof AttemptError ? e : toAttemptError(e, timeoutMs);
           lastError = err.message;
           if (!err.retryable || attempt > retries) break;
-          const exp = Math.min(backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
-          const wait = err.retryAfterMs ?? Math.round(exp / 2 + (Math.random() * exp) / 2);
+          const wait = err.retryAfterMs ?? backoffMs(attempt - 1, Math.random, { baseMs });
           log?.debug?.(
             redact(
               `Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`,

@@ -1,38 +1,55 @@
 /**
- * One shared request budget for every run of the action (service facts "Rate limit": burst 300, sustained
- * 10 requests/s per account, then HTTP 429).
+ * One shared request budget for every API call of the action: a token bucket that uses the service's burst
+ * and backs off when the service answers 429 (service facts "Rate limit": burst 300, sustained 10
+ * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
  *
- * A sliding window on send times: at most `limit` requests (default 6) in any rolling `windowMs` (default
- * 1000 ms), and at least `minSpacingMs` (default 125 ms) between two sends. Each API call the run engine makes (trigger, poll, listing) takes a slot first, in arrival order
- * (FIFO, so no run starves). Unlike a token bucket, grants that bunch (a busy event loop waking several
- * waiters late) cannot exceed the limit in any window: the window counts the times requests were actually
- * sent. `markSent()` (wired to the client's `onRequest` hook) moves a slot's time to its real send time, and a
- * send without a slot (a retry inside the client) takes one. `clientSleep()` makes those client-internal
- * retries (429, 5xx, network errors) wait for a slot after their back-off, so they count too. With the
- * default 6 per second the service sees at most 6 requests in any second plus what the network bunches,
- * leaving headroom under 8 (the action's own goal) and 10 (the service's limit).
+ * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
+ *   every `1 / ratePerSecond` s. Callers take tokens in arrival order (FIFO, so no run starves).
+ * - **429.** `onRateLimited(retryAfterMs)` (wired to the API client's `onRateLimited` hook) empties the
+ *   bucket, stops every grant until the `Retry-After` time has passed, and halves the refill rate (at most
+ *   once per 429 wave: answers to requests that were already in flight do not halve it again), down to
+ *   `minRatePerSecond`.
+ * - **Recovery.** The rate then grows back slowly and linearly, `recoveryPerSecond` requests/s per second,
+ *   up to `ratePerSecond` (additive increase, multiplicative decrease: several processes sharing one account
+ *   converge on a fair share of the account's 10/s instead of retrying in lockstep).
+ *
+ * Defaults, and why. Several action processes may share one account (matrix legs, parallel workflows), and
+ * the account's bucket (burst 300, refill 10/s) is shared by all of them.
+ * - `ratePerSecond` 5: two processes at full speed stay within the account's 10/s; beyond two, the 429
+ *   back-off brings the sum down to what the account allows.
+ * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
+ *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
+ * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
+ *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s). Ten processes that each send as fast as their
+ *   budget allows for 5 minutes on one account (test/run/budget.test.ts) get about 7 % of their requests
+ *   answered 429 (each retried by the client), against about 78 % without the back-off; faster recovery
+ *   means more 429s (0.1: about 10 %).
+ *
+ * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
+ * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into
+ * debt. `clientSleep()` makes the client's own retries wait for a token after their back-off.
+ * Every wait goes through the injected `Clock`.
  */
 import { systemClock, type Clock } from './clock.js';
 
 export interface RateBudgetOptions {
-  /** Requests at most in any rolling window (default 6). */
-  limit?: number;
-  /** The window, ms (default 1000). */
-  windowMs?: number;
-  /** Least time between two sends, ms (default 125): no burst of `limit` sends at once. */
-  minSpacingMs?: number;
+  /** Size of the bucket: requests at most sent at once after a quiet spell (default 30). */
+  burst?: number;
+  /** Refill rate when no 429 was seen, requests/s (default 5). */
+  ratePerSecond?: number;
+  /** The lowest refill rate repeated 429s can bring it to, requests/s (default 0.5). */
+  minRatePerSecond?: number;
+  /** After a 429, how fast the refill rate grows back: requests/s gained per second (default 0.05). */
+  recoveryPerSecond?: number;
   clock?: Clock;
 }
 
-export const DEFAULT_LIMIT = 6;
-export const DEFAULT_WINDOW_MS = 1_000;
-/**
- * With sends at least 125 ms apart, 9 sends span at least 1,250 ms (6 in a window, then the spacing on both
- * sides), so the service sees more than 8 in a second only if the network compresses them by over 250 ms.
- */
-export const DEFAULT_MIN_SPACING_MS = 125;
+export const DEFAULT_BURST = 30;
+export const DEFAULT_RATE_PER_SECOND = 5;
+export const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
+export const DEFAULT_RECOVERY_PER_SECOND = 0.05;
 
-/** Thrown by `acquire` when its signal fires before a slot was had. */
+/** Thrown by `acquire` when its signal fires before a token was had. */
 export class BudgetAbortedError extends Error {
   constructor() {
     super('The wait for the request budget was aborted.');
@@ -40,65 +57,110 @@ export class BudgetAbortedError extends Error {
   }
 }
 
-interface Slot {
-  /** Send time, or grant time while not sent yet, ms. */
-  at: number;
-  sent: boolean;
+/** A grant not seen sent within this time (the call never went out) is forgotten, ms. */
+const UNSENT_EXPIRY_MS = 5_000;
+/** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
+const DECREASE_HOLD_MS = 1_000;
+
+function positive(name: string, value: number, min: number): number {
+  if (!Number.isFinite(value) || value < min) {
+    throw new RangeError(`RateBudget ${name} must be a number ≥ ${min}; got ${String(value)}.`);
+  }
+  return value;
 }
 
-/** A granted slot not seen sent within this time (the call never went out) counts as sent at its grant. */
-const UNSENT_EXPIRY_MS = 5_000;
-
 export class RateBudget {
-  readonly limit: number;
-  readonly windowMs: number;
-  readonly minSpacingMs: number;
+  readonly burst: number;
+  /** The refill rate without back-off, requests/s. */
+  readonly nominalRatePerSecond: number;
+  readonly minRatePerSecond: number;
+  readonly recoveryPerSecond: number;
   private readonly clock: Clock;
-  /** Slots of recent requests, in grant order. */
-  private slots: Slot[] = [];
+  private tokens: number;
+  private rate: number;
+  /** Time the bucket was last brought up to date, ms. */
+  private updatedAt: number;
+  /** No grant before this time (a `Retry-After`), ms. */
+  private pausedUntil = -Infinity;
+  /** No further halving before this time, ms. */
+  private holdUntil = -Infinity;
+  /** Grant times of calls not yet seen sent, oldest first, ms. */
+  private unsent: number[] = [];
   private queue: Promise<void> = Promise.resolve();
   /** Calls granted so far. */
   granted = 0;
   /** Sends seen through `markSent()`. */
   sent = 0;
+  /** 429 answers reported through `onRateLimited()`. */
+  rateLimited = 0;
+  /** Times the refill rate was halved. */
+  decreases = 0;
 
+  /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
   constructor(options: RateBudgetOptions = {}) {
-    this.limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT));
-    this.windowMs = Math.max(1, options.windowMs ?? DEFAULT_WINDOW_MS);
-    this.minSpacingMs = Math.max(0, options.minSpacingMs ?? DEFAULT_MIN_SPACING_MS);
+    this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
+    this.nominalRatePerSecond = positive(
+      'ratePerSecond',
+      options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND,
+      0.001,
+    );
+    this.minRatePerSecond = Math.min(
+      this.nominalRatePerSecond,
+      positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001),
+    );
+    this.recoveryPerSecond = positive(
+      'recoveryPerSecond',
+      options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND,
+      0,
+    );
     this.clock = options.clock ?? systemClock;
+    this.tokens = this.burst;
+    this.rate = this.nominalRatePerSecond;
+    this.updatedAt = this.clock.now();
   }
 
-  /** Sustained requests per second the budget allows. */
+  /** The refill rate now, requests/s (below the nominal rate while recovering from a 429). */
   get ratePerSecond(): number {
-    return (this.limit * 1000) / this.windowMs;
+    this.refill(this.clock.now());
+    return this.rate;
   }
 
-  /** Drops slots that no longer matter: sent (or expired) before the current window. */
-  private prune(now: number): void {
-    for (const slot of this.slots) {
-      if (!slot.sent && now - slot.at > UNSENT_EXPIRY_MS) slot.sent = true;
-    }
-    this.slots = this.slots.filter((slot) => !slot.sent || slot.at > now - this.windowMs);
-  }
-
-  /** ms until a slot is free (0 when one is free now). A granted slot not yet sent counts at its grant. */
-  private waitMs(now: number): number {
-    this.prune(now);
-    const times = this.slots
-      .map((slot) => slot.at)
-      .filter((at) => at > now - this.windowMs)
-      .sort((a, b) => a - b);
-    const last = times[times.length - 1];
-    const spacing = last === undefined ? 0 : Math.max(0, last + this.minSpacingMs - now);
-    if (times.length < this.limit) return spacing;
-    const oldest = times[times.length - this.limit]!;
-    return Math.max(1, spacing, oldest + this.windowMs - now);
+  /** Tokens in the bucket now (negative after sends without a grant). */
+  get available(): number {
+    this.refill(this.clock.now());
+    return this.tokens;
   }
 
   /**
-   * Waits for one slot (FIFO among callers) and takes it.
-   * @throws BudgetAbortedError when `signal` fires first (the slot is not taken).
+   * Brings the bucket up to `now`: tokens earned since the last update (none while paused), at a rate that
+   * grows linearly by `recoveryPerSecond` until it reaches the nominal rate.
+   */
+  private refill(now: number): void {
+    const from = Math.max(this.updatedAt, this.pausedUntil);
+    if (now > from) {
+      const seconds = (now - from) / 1000;
+      const r0 = this.rate;
+      const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recoveryPerSecond * seconds);
+      const rising = this.recoveryPerSecond > 0 ? (r1 - r0) / this.recoveryPerSecond : 0;
+      const earned = ((r0 + r1) / 2) * rising + r1 * (seconds - rising);
+      this.tokens = Math.min(this.burst, this.tokens + earned);
+      this.rate = r1;
+    }
+    this.updatedAt = Math.max(this.updatedAt, now);
+  }
+
+  /** ms until a token can be had (0 when one can now). */
+  private waitMs(now: number): number {
+    this.refill(now);
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    if (this.tokens >= 1) return 0;
+    // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
+    return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
+  }
+
+  /**
+   * Waits for one token (FIFO among callers) and takes it.
+   * @throws BudgetAbortedError when `signal` fires first (no token is taken).
    */
   acquire(signal?: AbortSignal): Promise<void> {
     const turn = this.queue.then(async () => {
@@ -107,38 +169,59 @@ export class RateBudget {
         const now = this.clock.now();
         const waitMs = this.waitMs(now);
         if (waitMs <= 0) {
-          this.slots.push({ at: now, sent: false });
+          this.tokens -= 1;
+          this.unsent.push(now);
           this.granted += 1;
           return;
         }
         await this.clock.sleep(waitMs, signal);
       }
     });
-    // The next caller waits for this one, whether it got its slot or gave up.
+    // The next caller waits for this one, whether it got its token or gave up.
     this.queue = turn.catch(() => undefined);
     return turn;
   }
 
   /**
-   * Notes that a request was sent now (the client's `onRequest` hook). The oldest granted slot not yet sent
-   * takes this send time (later than its grant when the event loop was busy); a send without a slot (a
-   * client-internal retry not routed through `clientSleep`) takes a new one, even over the limit.
+   * Notes that a request was sent now (the client's `onRequest` hook). The oldest grant not yet sent is
+   * matched to it; a send without a grant takes a token anyway, even into debt, so later grants wait for it.
    */
   markSent(): void {
     this.sent += 1;
     const now = this.clock.now();
-    const pending = this.slots.find((slot) => !slot.sent);
-    if (pending) {
-      pending.at = Math.max(pending.at, now);
-      pending.sent = true;
-    } else {
-      this.slots.push({ at: now, sent: true });
+    this.unsent = this.unsent.filter((at) => now - at <= UNSENT_EXPIRY_MS);
+    if (this.unsent.length > 0) {
+      this.unsent.shift();
+      return;
+    }
+    this.refill(now);
+    this.tokens -= 1;
+  }
+
+  /**
+   * Notes a 429 answer (the client's `onRateLimited` hook): empties the bucket, holds every grant until
+   * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
+   * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
+   * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
+   */
+  onRateLimited(retryAfterMs?: number): void {
+    const now = this.clock.now();
+    this.refill(now);
+    this.rateLimited += 1;
+    if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0) {
+      this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+    }
+    this.tokens = Math.min(this.tokens, 0);
+    if (now >= this.holdUntil) {
+      this.rate = Math.max(this.minRatePerSecond, this.rate / 2);
+      this.decreases += 1;
+      this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
     }
   }
 
   /**
-   * A `sleep` for the API client's retries: the back-off, then a slot of this budget, so a retry is sent
-   * only when the window allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
+   * A `sleep` for the API client's retries: the back-off, then a token of this budget, so a retry is sent
+   * only when the bucket allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
    * `markSent()` (pass `onRequest: () => budget.markSent()`).
    */
   clientSleep(): (ms: number, signal?: AbortSignal) => Promise<void> {
@@ -149,7 +232,7 @@ export class RateBudget {
     };
   }
 
-  /** Runs `call` once a slot is had. */
+  /** Runs `call` once a token is had. */
   async run<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     await this.acquire(signal);
     return call();

@@ -67,6 +67,9 @@ describe('backoff and Retry-After (pure)', () => {
     expect(parseRetryAfter('86400', NOW)).toBe(MAX_RETRY_AFTER_MS);
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+    // A caller may set its own cap (the screenshot downloads wait 30 s at most).
+    expect(parseRetryAfter('86400', NOW, 30_000)).toBe(30_000);
+    expect(parseRetryAfter(new Date(NOW + 45_000).toUTCString(), NOW, 30_000)).toBe(30_000);
   });
 
   it('retries a trigger only when it never reached the service, or on 429', () => {
@@ -139,10 +142,16 @@ describe('retries over HTTP', () => {
       { status: 429, body: 'no header: backoff' },
       ok({ _id: 'b1', passing: null }),
     );
-    const { api, waits } = recording({ baseUrl: server.baseUrl });
+    const limited: Array<number | undefined> = [];
+    const { api, waits } = recording({
+      baseUrl: server.baseUrl,
+      onRateLimited: (ms) => limited.push(ms),
+    });
     await expect(api.getSuiteResult('b1')).resolves.toEqual({ _id: 'b1', passing: null });
     expect(waits).toEqual([7000, 3000, 1500]);
     expect(count(path)).toBe(4);
+    // Each 429 is reported to the budget, with its Retry-After (none on the third).
+    expect(limited).toEqual([7000, 3000, undefined]);
   });
 
   it('gives up after maxRetries with the last status and the attempt count', async () => {

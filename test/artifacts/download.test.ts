@@ -187,6 +187,35 @@ describe('downloadScreenshots', () => {
     }
   });
 
+  it("reads Retry-After with the API client's parser (seconds or HTTP date), cut to 30 s", async () => {
+    const png = randomPng(8, 8);
+    const answers = new Map<string, string[]>([
+      ['/long.png', ['86400']],
+      ['/date.png', [new Date(Date.now() + 60_000).toUTCString()]],
+      ['/decimal.png', ['1.5']],
+    ]);
+    const server = http.createServer((req, res) => {
+      const next = answers.get(req.url!)?.shift();
+      if (next !== undefined) res.writeHead(429, { 'retry-after': next }).end();
+      else res.writeHead(200, { 'content-length': String(png.length) }).end(png);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sleeps: number[] = [];
+    try {
+      const report = await downloadScreenshots(
+        ['long', 'date', 'decimal'].map((n) => job(n, `${base}/${n}.png`)),
+        dir,
+        { concurrency: 1, sleep: async (ms) => void sleeps.push(ms) },
+      );
+      expect(report.missing).toEqual([]);
+      expect(sleeps).toEqual([30_000, 30_000, 1_500]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('a body shorter than its Content-Length is retried', async () => {
     const png = randomPng(40, 40);
     let n = 0;
