@@ -45,6 +45,9 @@ const PLACEHOLDER = 'your-org/ghost-inspector-action@v1';
 
 type Json = Record<string, unknown>;
 
+/** Keys that only a workflow has at its top level (a `permissions:` block shown on its own, ...). */
+const WORKFLOW_KEYS = new Set(['on', 'permissions', 'concurrency', 'defaults', 'env', 'name']);
+
 /** Completes a snippet into a workflow actionlint can check; undefined when it is no workflow part. */
 export function asWorkflow(doc: unknown): Json | undefined {
   const on = { workflow_dispatch: null };
@@ -54,6 +57,9 @@ export function asWorkflow(doc: unknown): Json | undefined {
   const map = doc as Json;
   if ('jobs' in map) return 'on' in map ? map : { on, ...map };
   if ('uses' in map || 'run' in map) return { on, jobs: { snippet: job([map]) } };
+  if (Object.keys(map).some((k) => WORKFLOW_KEYS.has(k))) {
+    return { on, ...map, jobs: { snippet: job([{ run: 'true' }]) } };
+  }
   if ('steps' in map) return { on, jobs: { snippet: { 'runs-on': 'ubuntu-latest', ...map } } };
   // A fragment of this action's inputs (e.g. the lines under `with:`).
   return { on, jobs: { snippet: job([{ uses: PLACEHOLDER, with: { 'api-key': 'x', ...map } }]) } };
