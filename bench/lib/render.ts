@@ -1,6 +1,6 @@
 /**
  * Turns the measured figures into bench/RESULTS.md (tables, goals met or missed and by how much) and the
- * short "Performance" block of the README.
+ * Performance block of docs/performance.md.
  */
 import type { ConcurrencyFigure, LagSample, OverheadSample, ScaleFigure } from './cases.js';
 import { spread, type Spread } from './stats.js';
