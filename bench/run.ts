@@ -3,11 +3,11 @@
  * bundled action and the official Node client (npm `ghost-inspector`) side by side on one local emulator.
  * Measures detection lag and requests per run, start-up and overhead, scale (1,000 tests; 2,000 results
  * from a data file), 20 concurrent suites and, when the emulator limits the rate, 10 action processes on one
- * account; writes bench/RESULTS.md, refreshes the README's Performance
- * block and prints the results.
+ * account; writes bench/RESULTS.md, refreshes the Performance block of docs/performance.md and prints the
+ * results.
  *
  * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`
- * to describe it in RESULTS.md; `--no-readme` to leave the README alone; `--smoke` for a one-minute check of
+ * to describe it in RESULTS.md; `--no-readme` to leave docs/performance.md alone; `--smoke` for a one-minute check of
  * the harness (writes nothing).
  */
 import { execFileSync } from 'node:child_process';
@@ -185,13 +185,13 @@ async function main(): Promise<void> {
   }
   writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), text);
   if (!process.argv.includes('--no-readme')) {
-    const readmePath = path.join(ROOT, 'README.md');
+    const readmePath = path.join(ROOT, 'docs', 'performance.md');
     const readme = withReadmeBlock(readFileSync(readmePath, 'utf8'), `\n${renderReadmeBlock(results)}\n`);
-    writeFileSync(readmePath, await markdown(readme, 'README.md'));
+    writeFileSync(readmePath, await markdown(readme, 'docs/performance.md'));
   }
   console.log(`\n${text}`);
   console.log(
-    `Wrote bench/RESULTS.md${process.argv.includes('--no-readme') ? '' : ' and the README Performance block'}.`,
+    `Wrote bench/RESULTS.md${process.argv.includes('--no-readme') ? '' : ' and the block of docs/performance.md'}.`,
   );
   if (results.failures.length) process.exitCode = 1;
 }

@@ -1,6 +1,6 @@
 /**
  * Turns the measured figures into bench/RESULTS.md (tables, goals met or missed and by how much) and the
- * short "Performance" block of the README.
+ * Performance block of docs/performance.md.
  */
 import type { ConcurrencyFigure, LagSample, OverheadSample, ScaleFigure } from './cases.js';
 import type { SharedAccountResult } from './shared-account.js';
@@ -304,7 +304,7 @@ export function renderResults(results: Results, notes: string[]): string {
   return `${L.join('\n')}\n`;
 }
 
-/** The README's performance block (between the perf markers), quoting the figures. */
+/** The block of docs/performance.md (between the perf markers), quoting the figures. */
 export function renderReadmeBlock(results: Results): string {
   const m = results.machine;
   const a = (h: boolean) => lagOf(results.lag.filter((x) => x.client === 'action' && x.history === h));
@@ -317,9 +317,9 @@ export function renderReadmeBlock(results: Results): string {
   const conc = results.concurrency.filter((x) => x.client === 'action');
   const concO = results.concurrency.filter((x) => x.client === 'official');
   const L = [
-    '## Performance',
+    '# Performance',
     '',
-    "The action learns a run's outcome soon after the service knows it, with few requests (accounts share a rate limit of 10 requests/s). `npm run bench` (about 4 minutes; `npm run bench:full` runs up to 3-minute runs) measures the bundled action side by side with the official Node client (`ghost-inspector`, which polls every 5 s) on the local emulator, and writes [bench/RESULTS.md](bench/RESULTS.md).",
+    "The action learns a run's outcome soon after the service knows it, with few requests (accounts share a rate limit of 10 requests/s). `npm run bench` (about 4 minutes; `npm run bench:full` runs up to 3-minute runs) measures the bundled action side by side with the official Node client (`ghost-inspector`, which polls every 5 s) on the local emulator, and writes [bench/RESULTS.md](../bench/RESULTS.md).",
     '',
     `Latest figures (${results.mode} mode, ${results.date.slice(0, 10)}, ${m.cores} cores, Node ${m.node}):`,
     '',

@@ -13,6 +13,13 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const ENTRY = path.join(ROOT, 'dist', 'index.js');
 /** For development only: `ACTION_FROM_SOURCE=1` runs `src/index.ts` through tsx instead of the bundle. */
 const FROM_SOURCE = process.env.ACTION_FROM_SOURCE === '1';
+/**
+ * The Node binary that runs the action: `GI_NODE_BINARY` when set (CI points it at Node 24, the runtime
+ * `action.yml` declares, with `npm run test:node24`), else the Node running the tests.
+ */
+export const NODE_BINARY = process.env.GI_NODE_BINARY
+  ? path.resolve(process.env.GI_NODE_BINARY)
+  : process.execPath;
 const ARGS = FROM_SOURCE
   ? ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), path.join(ROOT, 'src/index.ts')]
   : [ENTRY];
@@ -57,6 +64,7 @@ export async function startAction(
   options: StartOptions,
 ): Promise<{ child: ChildProcess; done: Promise<ActionRun> }> {
   if (!FROM_SOURCE && !existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
+  if (!existsSync(NODE_BINARY)) throw new Error(`GI_NODE_BINARY ${NODE_BINARY} does not exist`);
   const outputFile = path.join(options.workspace, '.runner-output.txt');
   const summaryFile = path.join(options.workspace, '.runner-summary.md');
   const env: Record<string, string> = {
@@ -72,7 +80,7 @@ export async function startAction(
   }
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
-  const child = spawn(process.execPath, ARGS, {
+  const child = spawn(NODE_BINARY, ARGS, {
     cwd: options.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
