@@ -153,6 +153,10 @@ export interface ReportSuiteRun {
   error?: string;
   timedOut: boolean;
   cancelled: boolean;
+  /** The run was never started: the deadline or a workflow cancel came first (`SuiteRun.notStarted`). */
+  notStarted?: 'deadline' | 'signal';
+  /** The execute may have reached the service but its run was not found (`SuiteRun.mayHaveStarted`). */
+  mayHaveStarted?: boolean;
   tests: ReportTest[];
   totals: ReportTotals;
 }
@@ -288,6 +292,8 @@ function buildSuiteRun(
     ...(run.error ? { error: cleanText(run.error) } : {}),
     timedOut: Boolean(run.timedOut),
     cancelled: Boolean(run.cancelled),
+    ...(run.notStarted ? { notStarted: run.notStarted } : {}),
+    ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
     tests,
     totals,
   };
