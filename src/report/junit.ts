@@ -88,14 +88,15 @@ export async function writeJUnit(report: Report, path: string): Promise<void> {
   await writeFile(path, renderJUnit(report), 'utf8');
 }
 
-/** True for the stand-in test the model makes for a run that produced no test result. */
-function isRunPlaceholder(test: ReportTest): boolean {
-  return test.resultId === null && test.key.endsWith('#run');
+/** True for the stand-in test the model makes for a run that produced no test result, when unnamed. */
+function isUnnamedRunPlaceholder(test: ReportTest): boolean {
+  return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
 }
 
 /**
- * `classname` = suite, `name` = test plus the variant once. A run without any test result is named for
- * what it stands for (`Suite run`, the test, `Test file run`); a test run alone gets the classname
+ * `classname` = suite, `name` = test plus the variant once. A run without any test result keeps the name
+ * the model gives its stand-in test (e.g. `could not start`); the legacy `(suite run)` becomes what it
+ * stands for (`Suite run`, the test, `Test file run`). A test run alone gets the classname
  * {@link STANDALONE_CLASSNAME} instead of repeating its own name.
  */
 function caseNames(
@@ -104,7 +105,7 @@ function caseNames(
   test: ReportTest,
 ): { classname: string; name: string } {
   let testName = test.name;
-  if (isRunPlaceholder(test)) {
+  if (isUnnamedRunPlaceholder(test)) {
     testName = run.kind === 'suite' ? 'Suite run' : run.kind === 'test' ? run.suiteName : 'Test file run';
   }
   const classname = xmlName(

@@ -143,7 +143,7 @@ export function checkJUnit(file: string, run: ActionRun): void {
     resultsPath && existsSync(resultsPath)
       ? ((
           JSON.parse(readFileSync(resultsPath, 'utf8')) as {
-            results?: Array<{ state: string; failing: boolean }>;
+            results?: Array<{ state: string; failing: boolean; countedAs?: string }>;
           }
         ).results ?? [])
       : [];

@@ -129,18 +129,22 @@ export interface StateCounts {
 
 /**
  * What a consumer must count, given the verdict's counts and the tests (results.json `results`, or the
- * report model's tests): failed = failed + error + timed out + tests that passed but whose failed screenshot
- * comparison fails the run (`failing`); skipped = cancelled; flaky = flaky tests not failed that way.
+ * report model's tests): failed = failed + error + timed out (+ tests that passed but whose failed
+ * screenshot comparison fails the run, when the counts do not already hold them as failed); skipped =
+ * cancelled; flaky = flaky tests not failed that way.
  */
 export function expectedConsumerCounts(
   counts: StateCounts,
-  tests: Iterable<{ state: string; failing: boolean }>,
+  tests: Iterable<{ state: string; failing: boolean; countedAs?: string }>,
 ): Partial<ConsumerCounts> {
+  // Tests whose comparison fails them but that the counts still hold as passed / flaky (a verdict that
+  // counts them as `failed`, `countedAs`, needs no correction).
   let comparePassed = 0;
   let compareFlaky = 0;
   for (const t of tests) {
-    if (t.failing && t.state === 'passed') comparePassed += 1;
-    if (t.failing && t.state === 'flaky') compareFlaky += 1;
+    if (!t.failing || t.countedAs === 'failed') continue;
+    if (t.state === 'passed') comparePassed += 1;
+    if (t.state === 'flaky') compareFlaky += 1;
   }
   return {
     tests: counts.total,
