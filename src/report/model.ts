@@ -153,9 +153,9 @@ export interface ReportSuiteRun {
   error?: string;
   timedOut: boolean;
   cancelled: boolean;
-  /** The run was never started: the deadline or a workflow cancel came first (`SuiteRun.notStarted`). */
+  /** The run was never started (see `SuiteRun.notStarted`). */
   notStarted?: 'deadline' | 'signal';
-  /** The execute may have reached the service but its run was not found (`SuiteRun.mayHaveStarted`). */
+  /** The run may have started but could not be found (see `SuiteRun.mayHaveStarted`). */
   mayHaveStarted?: boolean;
   tests: ReportTest[];
   totals: ReportTotals;
