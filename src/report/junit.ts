@@ -1,31 +1,29 @@
 /**
- * JUnit XML from the report model, built with junit-report-builder 5.
+ * JUnit XML from the report model: junit-report-builder 5 writes the document, `junit-finish.ts` adds what
+ * it cannot (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against the Jenkins
+ * xUnit `junit-10.xsd` as it is (service facts, "JUnit XML that every consumer reads").
  *
- * Layout (service facts, "JUnit XML that every consumer reads"):
- * - `<testsuites name="Ghost Inspector">`, one `<testsuite>` per suite run, named by suite and variant
- *   (`Checkout [firefox · row 2]`), with `timestamp` (ISO 8601 UTC), `time` (s) and properties `suiteId`,
- *   `suiteResultId`, `browser`, `region`, `viewport`, `dataRow` (zero-based) when known.
+ * Layout:
+ * - `<testsuites name="Ghost Inspector" time="…">`: `time` is the action's wall time in seconds (start to
+ *   finish of the run), not the sum of the suites (which ran in parallel).
+ * - One `<testsuite>` per suite run, named by suite and variant (`Checkout [firefox · row 2]`), with
+ *   `timestamp` (ISO 8601 UTC), `time` (s) and properties `suiteId`, `suiteResultId`, `browser`, `region`,
+ *   `viewport`, `startUrl`, `dataRow` (zero-based) when known.
  * - One `<testcase>` per test result: `classname` the suite name, `name` the test name plus the variant
- *   label (a ` (2)`, ` (3)` suffix keeps repeated names unique), `time` in seconds (3 decimals).
- * - Failed: `<failure type="StepFailure" message="step #3 click .buy: error">` (type `TestFailure` when no
- *   step failed, e.g. a JavaScript error), text listing every step with its outcome, the console errors and
- *   the result link.
- * - Timed out: `<error type="Timeout">` whatever `failOnTimeout` says (the policy decides the verdict and
- *   the annotation level, not what happened); no result because of an API error: `<error type="Error">`.
- * - Cancelled: `<skipped/>`, the reason in `<system-out>`.
- * - Screenshot comparison failed: under `failOnScreenshotCompare` a `<failure type="ScreenshotComparison">`
- *   (or, when the test failed anyway, a paragraph in its failure text); otherwise no failure, a
- *   `Screenshot comparison failed (not counted as a failure …)` line in `<system-out>` and the property
- *   `screenshotComparison=failed`. The property `screenshotComparison` is always set when a comparison ran.
- * - Flaky (failed, then passed on a retry): a passing test case with the property `flaky=true`, the
- *   property `attempts`, and each failed attempt (link, failing step, error) described in `<system-out>`;
- *   junit-report-builder cannot write `<flakyFailure>`.
- * - `<system-out>`: result link, suite result link, start and end URL, video link, screenshot and comparison
- *   URLs, and `[[ATTACHMENT|path]]` lines for downloaded screenshots.
- * - Test case properties: `browser`, `region`, `viewport`, `resultId`, `suiteResultId`, `state`, ...
+ *   label once (`Pay by card [firefox · row 2]`; a ` (2)`, ` (3)` suffix keeps repeated names unique). A test
+ *   run alone (not as part of a suite run) has the classname `Ghost Inspector`, never its own name again.
+ *   `time` in seconds (3 decimals).
+ * - State → element (see {@link renderTestCase}): failed → `<failure type="StepFailure|TestFailure">`;
+ *   a failed screenshot comparison that fails the run (`fail-on-screenshot-compare`) on a test that
+ *   otherwise passed → `<failure type="ScreenshotComparison">`; timed out → `<error type="Timeout"
+ *   message="Timed out: …">`; error → `<error type="Error">` (`NotStarted`, `MayHaveStarted` for runs never
+ *   started or not found after an uncertain trigger); cancelled → `<skipped message="Cancelled: …"/>`;
+ *   flaky → a passing test case with one `<flakyFailure>` per failed attempt; a test
+ *   that failed every attempt → its `<failure>` plus one `<rerunFailure>` per earlier attempt.
+ * - `<system-out>`: state, screenshot comparison, browser/region/viewport, test id, result link, suite
+ *   result link, start and end URL, video, screenshot URL, and `[[ATTACHMENT|path]]` lines for downloaded
+ *   screenshots (the schema allows no properties in a test case, so per-test details are lines here).
  *
- * Valid against the Jenkins xUnit `junit-10.xsd` except for two things junit-report-builder always does or
- * that this layout needs: the `skipped` attribute on `<testsuites>` and `<properties>` inside `<testcase>`.
  * Text from the service is cleaned of XML-invalid characters before it reaches the builder.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -34,7 +32,8 @@ import { dirname } from 'node:path';
 import junitReportBuilder from 'junit-report-builder';
 import type { Builder, TestCase } from 'junit-report-builder';
 
-import type { Report, ReportSuiteRun, ReportTest } from './model.js';
+import { finishJUnit, type CaseExtras, type Rerun } from './junit-finish.js';
+import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
 import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
 import { cleanText, formatDuration, redactUrl, truncate } from './text.js';
 
@@ -46,15 +45,19 @@ const rootBuilder: Builder =
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
 
+/** Classname of a test run alone: it has no suite run of its own. */
+export const STANDALONE_CLASSNAME = 'Ghost Inspector';
+
 /**
  * Renders the report as JUnit XML (pure).
  * @param report the report model
- * @returns the XML document (UTF-8 declaration, pretty printed)
+ * @returns the XML document (UTF-8 declaration, pretty printed), valid against the Jenkins `junit-10.xsd`
  */
 export function renderJUnit(report: Report): string {
   const builder = rootBuilder.newBuilder();
   builder.name('Ghost Inspector');
   const usedNames = new Set<string>();
+  const extras: CaseExtras[] = [];
   for (const run of report.runs) {
     const suite = builder.testSuite().name(xmlName(run.name));
     suite.timestamp(run.startedAt).time(seconds(run.durationMs));
@@ -66,11 +69,12 @@ export function renderJUnit(report: Report): string {
     if (run.variant.startUrl) suite.property('startUrl', xmlAttr(redactUrl(run.variant.startUrl)));
     if (run.variant.dataRow !== undefined) suite.property('dataRow', String(run.variant.dataRow));
     for (const test of run.tests) {
-      const testCase = suite.testCase();
-      renderTestCase(testCase, run, test, report, uniqueName(usedNames, run, test));
+      const names = caseNames(usedNames, run, test);
+      const testCase = suite.testCase().className(names.classname).name(names.name);
+      extras.push(renderTestCase(testCase.time(seconds(test.durationMs)), run, test));
     }
   }
-  return builder.build();
+  return finishJUnit(builder.build(), seconds(report.totals.duration), extras);
 }
 
 /**
@@ -84,108 +88,172 @@ export async function writeJUnit(report: Report, path: string): Promise<void> {
   await writeFile(path, renderJUnit(report), 'utf8');
 }
 
-function uniqueName(used: Set<string>, run: ReportSuiteRun, test: ReportTest): string {
-  const base = xmlName(run.variantLabel ? `${test.name} [${run.variantLabel}]` : test.name);
-  const classname = xmlName(run.suiteName);
+/** True for the stand-in test the model makes for a run that produced no test result, when unnamed. */
+function isUnnamedRunPlaceholder(test: ReportTest): boolean {
+  return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
+}
+
+/**
+ * `classname` = suite, `name` = test plus the variant once. A run without any test result keeps the name
+ * the model gives its stand-in test (e.g. `could not start`); the legacy `(suite run)` becomes what it
+ * stands for (`Suite run`, the test, `Test file run`). A test run alone gets the classname
+ * {@link STANDALONE_CLASSNAME} instead of repeating its own name.
+ */
+function caseNames(
+  used: Set<string>,
+  run: ReportSuiteRun,
+  test: ReportTest,
+): { classname: string; name: string } {
+  let testName = test.name;
+  if (isUnnamedRunPlaceholder(test)) {
+    testName = run.kind === 'suite' ? 'Suite run' : run.kind === 'test' ? run.suiteName : 'Test file run';
+  }
+  const classname = xmlName(
+    run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName,
+  );
+  const base = xmlName(run.variantLabel ? `${testName} [${run.variantLabel}]` : testName);
   let name = base;
   for (let n = 2; used.has(`${classname}\u0000${name}`); n += 1) name = `${base} (${n})`;
   used.add(`${classname}\u0000${name}`);
-  return name;
+  return { classname, name };
 }
 
-function renderTestCase(
-  tc: TestCase,
-  run: ReportSuiteRun,
-  test: ReportTest,
-  report: Report,
-  name: string,
-): void {
-  tc.className(xmlName(run.suiteName)).name(name).time(seconds(test.durationMs));
-
-  const props: Array<[string, string | undefined]> = [
-    ['state', test.state],
-    ['browser', test.browser],
-    ['region', test.region],
-    ['viewport', test.viewport],
-    ['resultId', test.resultId ?? undefined],
-    ['suiteResultId', run.suiteResultId],
-    ['testId', test.testId ?? undefined],
-  ];
-  if (run.variant.dataRow !== undefined) props.push(['dataRow', String(run.variant.dataRow)]);
-  if (test.state === 'flaky') props.push(['flaky', 'true']);
-  if (test.attempts.length > 0) props.push(['attempts', String(test.attempts.length + 1)]);
-  if (test.screenshotCompare) {
-    const c = test.screenshotCompare;
-    props.push([
-      'screenshotComparison',
-      c.passing === true ? 'passed' : c.passing === false ? 'failed' : 'unknown',
-    ]);
-    if (c.difference !== null) props.push(['screenshotCompareDifference', String(c.difference)]);
-  }
-  for (const [key, value] of props) if (value) tc.property(key, xmlAttr(value));
-
-  const compareFails = test.screenshotCompareFailed && report.policy.failOnScreenshotCompare;
-  const out: string[] = [];
+/** Writes the state's element and `<system-out>`; returns what the builder cannot write. */
+function renderTestCase(tc: TestCase, run: ReportSuiteRun, test: ReportTest): CaseExtras {
+  const extras: CaseExtras = { reruns: reruns(test) };
+  // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
+  const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
+  const out: string[] = [stateLine(test, compareFails)];
 
   switch (test.state) {
     case 'failed': {
-      const type = test.failingStep ? 'StepFailure' : 'TestFailure';
       const details = failureText(test);
       if (test.screenshotCompareFailed) details.push('', comparisonLine(test));
-      tc.failure(xmlAttr(failureMessage(test)), type).stacktrace(xmlCdata(details.join('\n')));
+      tc.failure(xmlAttr(failureMessage(test)), test.failingStep ? 'StepFailure' : 'TestFailure');
+      tc.stacktrace(xmlCdata(details.join('\n')));
       break;
     }
     case 'timed-out':
-      tc.error(
-        xmlAttr(test.error ?? 'Timed out: the test result was still running at the deadline.'),
-        'Timeout',
-        xmlCdata(failureText(test).join('\n')),
-      );
+      tc.error(xmlAttr(timedOutMessage(test)), 'Timeout', xmlCdata(failureText(test).join('\n')));
       break;
     case 'error':
-      tc.error(
-        xmlAttr(test.error ?? 'No test result could be had.'),
-        'Error',
-        xmlCdata(failureText(test).join('\n')),
-      );
+      tc.error(xmlAttr(errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
       break;
     case 'cancelled':
       tc.skipped();
-      out.push(`Cancelled${test.error ? `: ${test.error}` : '.'}`);
-      break;
-    case 'flaky':
-      out.push(...flakyLines(test));
+      extras.skippedMessage = xmlAttr(
+        `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
+      );
       break;
     case 'passed':
+    case 'flaky':
+      if (compareFails) {
+        const text = [comparisonLine(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])];
+        tc.failure(xmlAttr(comparisonLine(test)), 'ScreenshotComparison');
+        tc.stacktrace(xmlCdata(text.join('\n')));
+      }
       break;
   }
-  if (compareFails && test.state !== 'failed' && test.state !== 'error' && test.state !== 'timed-out') {
-    tc.failure(xmlAttr(comparisonLine(test)), 'ScreenshotComparison').stacktrace(
-      xmlCdata([comparisonLine(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])].join('\n')),
-    );
-  } else if (test.screenshotCompareFailed && !compareFails && test.state !== 'failed') {
-    out.push(`${comparisonLine(test)} (not counted as a failure: fail-on-screenshot-compare is off)`);
+  if (test.screenshotCompare || test.screenshotCompareFailed) {
+    const counted = compareFails || test.state === 'failed' || !test.screenshotCompareFailed;
+    const note = counted ? '' : ' (not counted as a failure: fail-on-screenshot-compare is off)';
+    out.push(comparisonLine(test) + note);
   }
-  out.push(...linkLines(test, run));
-  if (test.screenshotCompare && !test.screenshotCompareFailed) out.push(comparisonLine(test));
+  out.push(...detailLines(test, run), ...linkLines(test, run));
   if (test.screenshot?.path) out.push(`[[ATTACHMENT|${test.screenshot.path}]]`);
   if (test.screenshotCompare?.path) out.push(`[[ATTACHMENT|${test.screenshotCompare.path}]]`);
-  if (out.length > 0) tc.standardOutput(xmlCdata(out.join('\n')));
+  tc.standardOutput(xmlCdata(out.join('\n')));
+  return extras;
 }
 
+function stateLine(test: ReportTest, compareFails: boolean): string {
+  const n = test.attempts.length + 1;
+  const state =
+    test.state === 'flaky'
+      ? `flaky (passed on attempt ${n} of ${n} after ${test.attempts.length} failed)`
+      : test.state;
+  const compare = compareFails ? '; failed by its screenshot comparison (fail-on-screenshot-compare)' : '';
+  return `State: ${state}${compare}`;
+}
+
+function timedOutMessage(test: ReportTest): string {
+  const why = test.error ?? 'the test result was still running at the deadline.';
+  return /^timed out\b/i.test(why) ? why : `Timed out: ${why}`;
+}
+
+function errorType(run: ReportSuiteRun): string {
+  if (run.notStarted) return 'NotStarted';
+  if (run.mayHaveStarted) return 'MayHaveStarted';
+  return 'Error';
+}
+
+function errorMessage(run: ReportSuiteRun, test: ReportTest): string {
+  if (test.error) return test.error;
+  if (run.notStarted === 'deadline') return 'Not started before the timeout.';
+  if (run.notStarted === 'signal') return 'Not started before the workflow was cancelled.';
+  if (run.mayHaveStarted) return 'May have started: the run could not be found after its trigger.';
+  return 'No test result could be had.';
+}
+
+/** The failure body: the failing step (or the error) once, every step, console errors, the link. */
 function failureText(test: ReportTest): string[] {
   const lines: string[] = [];
-  if (test.failingStep) lines.push(stepSentence(test.failingStep));
-  if (test.error) lines.push(test.error);
+  const failing = test.failingStep;
+  if (failing) lines.push(stepSentence(failing));
+  if (test.error && !(failing && sameError(failing.error, test.error))) lines.push(test.error);
   if (test.steps.length > 0) {
     lines.push('', 'Steps:');
-    for (const s of test.steps) lines.push(stepLine(s));
+    for (const s of test.steps) {
+      // The failing step's error is the first line already: its step line does not repeat it.
+      const shown = failing && s.sequence === failing.sequence ? { ...s, error: undefined } : s;
+      lines.push(stepLine(shown));
+    }
   }
   if (test.consoleErrors.length > 0) {
     lines.push('', 'JavaScript console errors:');
     for (const c of test.consoleErrors) lines.push(`  ${c.output}${c.url ? ` (${c.url})` : ''}`);
   }
   if (test.resultUrl) lines.push('', `Result: ${test.resultUrl}`);
+  return lines;
+}
+
+/** The same error told twice (the service often repeats the step's error as the result's). */
+function sameError(a: string, b: string): boolean {
+  const x = a.trim();
+  const y = b.trim();
+  return x === y || x.includes(y) || y.includes(x);
+}
+
+/** Earlier attempts as Surefire rerun elements: flaky* when the test passed at last, rerun* otherwise. */
+function reruns(test: ReportTest): Rerun[] {
+  const total = test.attempts.length + 1;
+  return test.attempts.map((a: ReportAttempt, i): Rerun => {
+    const failure = a.passing === false;
+    const why = a.failingStep
+      ? stepSentence(a.failingStep)
+      : (a.error ?? (failure ? 'Test failed.' : 'Ended without a verdict.'));
+    return {
+      // Always the *Failure element (an attempt without a verdict too): it is the one consumers read.
+      element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
+      message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
+      type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
+      stackTrace: plainText(
+        [why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
+          .concat(`Duration: ${formatDuration(a.durationMs)}`, `Result: ${a.resultUrl}`)
+          .join('\n'),
+      ),
+      systemOut: plainText(`Result: ${a.resultUrl}`),
+    };
+  });
+}
+
+/** Per-test details the schema allows no properties for: where it ran and the test id. */
+function detailLines(test: ReportTest, run: ReportSuiteRun): string[] {
+  const where = [test.browser, test.region, test.viewport].filter(Boolean);
+  if (run.variant.dataRow !== undefined) where.push(`row ${run.variant.dataRow + 1}`);
+  const lines: string[] = [];
+  if (where.length > 0) lines.push(`Run on: ${where.join(' · ')}`);
+  if (test.testId) lines.push(`Test id: ${test.testId}`);
   return lines;
 }
 
@@ -200,16 +268,7 @@ function linkLines(test: ReportTest, run: ReportSuiteRun): string[] {
   return lines;
 }
 
-function flakyLines(test: ReportTest): string[] {
-  const n = test.attempts.length + 1;
-  const lines = [`Flaky: passed on attempt ${n} of ${n} after ${test.attempts.length} failed.`];
-  test.attempts.forEach((a, i) => {
-    const why = a.failingStep ? stepSentence(a.failingStep) : (a.error ?? 'failed');
-    lines.push(`Attempt ${i + 1} (${formatDuration(a.durationMs)}): ${why}`, `  Result: ${a.resultUrl}`);
-  });
-  return lines;
-}
-
+/** Seconds with at most 3 decimals, never negative (the schema's `SUREFIRE_TIME`). */
 function seconds(ms: number | null): number {
   return ms === null || !Number.isFinite(ms) || ms < 0 ? 0 : Math.round(ms) / 1000;
 }
@@ -223,12 +282,17 @@ function xmlName(text: string): string {
   return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
 
+/** Cleaned text with `\n` line ends (for `junit-finish.ts`, which writes CDATA itself). */
+function plainText(text: string): string {
+  return cleanText(text).replace(/\r\n?/g, '\n');
+}
+
 /**
- * Text for a CDATA section. xmlbuilder 15 splits only the first `]]>` of a CDATA text; every later one is
+ * Text for the builder's CDATA sections. xmlbuilder 15 splits only the first `]]>` of a CDATA text; every later one is
  * split here (`]]]]><![CDATA[>`), so the text survives whole.
  */
 function xmlCdata(text: string): string {
-  const clean = cleanText(text).replace(/\r\n?/g, '\n');
+  const clean = plainText(text);
   const first = clean.indexOf(']]>');
   if (first < 0) return clean;
   const head = clean.slice(0, first + 3);

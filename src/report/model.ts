@@ -153,6 +153,10 @@ export interface ReportSuiteRun {
   error?: string;
   timedOut: boolean;
   cancelled: boolean;
+  /** The run was never started (see `SuiteRun.notStarted`). */
+  notStarted?: 'deadline' | 'signal';
+  /** The run may have started but could not be found (see `SuiteRun.mayHaveStarted`). */
+  mayHaveStarted?: boolean;
   tests: ReportTest[];
   totals: ReportTotals;
 }
@@ -288,6 +292,8 @@ function buildSuiteRun(
     ...(run.error ? { error: cleanText(run.error) } : {}),
     timedOut: Boolean(run.timedOut),
     cancelled: Boolean(run.cancelled),
+    ...(run.notStarted ? { notStarted: run.notStarted } : {}),
+    ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
     tests,
     totals,
   };

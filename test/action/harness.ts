@@ -1,13 +1,17 @@
 /**
  * Runs the built action (`dist/index.js`) as a child process the way the runner does: `INPUT_<NAME>`
  * variables (dashes kept, upper case), `GITHUB_WORKSPACE`, and files for outputs and the step summary.
+ *
+ * Every JUnit file an action run writes is checked on the way out (see {@link checkJUnit}): valid against
+ * the Jenkins `junit-10.xsd` as it is, and counted by a consumer's reading as the action's outputs count.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { consumerCounts, expectedConsumerCounts, schemaErrors } from '../support/junit.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ENTRY = path.join(ROOT, 'dist', 'index.js');
@@ -80,6 +84,8 @@ export async function startAction(
   }
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
+  const junit = junitFile(options);
+  const junitBefore = fileStamp(junit);
   const child = spawn(NODE_BINARY, ARGS, {
     cwd: options.workspace,
     env,
@@ -91,18 +97,83 @@ export async function startAction(
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<ActionRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) =>
-      resolve({
+    child.on('close', (code, signal) => {
+      const run: ActionRun = {
         code,
         signal,
         stdout,
         stderr,
         outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
         summary: readFileSync(summaryFile, 'utf8'),
-      }),
-    );
+      };
+      try {
+        if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, run);
+        resolve(run);
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
   });
   return { child, done };
+}
+
+/** The JUnit file an action run writes (input `junit-path`, default `ghost-inspector-junit.xml`). */
+function junitFile(options: StartOptions): string | null {
+  const input = options.inputs['junit-path'];
+  if (input !== undefined && input.trim() === '') return null;
+  return path.resolve(options.workspace, input?.trim() || 'ghost-inspector-junit.xml');
+}
+
+/** Size and modification time, to tell whether a run wrote the file; '' when there is none. */
+function fileStamp(file: string | null): string {
+  if (!file || !existsSync(file)) return '';
+  const s = statSync(file);
+  return `${s.size}:${s.mtimeMs}`;
+}
+
+/**
+ * Checks a JUnit file an action run wrote: valid against the unmodified `junit-10.xsd`, and, when the run
+ * set its count outputs, read by a consumer (mikepenz/action-junit-report's way) with the same counts
+ * (failed = failed + error + timed out + screenshot comparisons that fail a passing test; skipped =
+ * cancelled; flaky = flaky). Test cases whose screenshot comparison fails the run are taken from
+ * results.json (`failing`).
+ * @throws Error naming the file and what differs
+ */
+export function checkJUnit(file: string, run: ActionRun): void {
+  const xml = readFileSync(file, 'utf8');
+  const invalid = schemaErrors(xml);
+  if (invalid) throw new Error(`${file} is not valid against junit-10.xsd:\n${invalid.slice(0, 2000)}`);
+  const c = run.outputs;
+  if (!c.total || !/^\d+$/.test(c.total)) return;
+  const n = (name: string): number => Number(c[name] ?? 0);
+  const resultsPath = c['results-json'];
+  const results =
+    resultsPath && existsSync(resultsPath)
+      ? ((
+          JSON.parse(readFileSync(resultsPath, 'utf8')) as {
+            results?: Array<{ state: string; failing: boolean; countedAs?: string }>;
+          }
+        ).results ?? [])
+      : [];
+  const expected = expectedConsumerCounts(
+    {
+      total: n('total'),
+      passed: n('passed'),
+      failed: n('failed'),
+      flaky: n('flaky'),
+      timedOut: n('timed-out'),
+      cancelled: n('cancelled'),
+      error: n('error'),
+    },
+    results,
+  );
+  const seen = consumerCounts(xml);
+  const differs = Object.entries(expected).filter(([k, v]) => seen[k as keyof typeof seen] !== v);
+  if (differs.length > 0) {
+    throw new Error(
+      `${file}: a consumer counts ${JSON.stringify(seen)}, the outputs say ${JSON.stringify(expected)}`,
+    );
+  }
 }
 
 /** Runs the action to its end. */

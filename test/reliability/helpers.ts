@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RequestRecord, SeedFile } from '../../emulator/index.js';
-import { ROOT, type ActionRun } from '../action/harness.js';
+import type { ActionRun } from '../action/harness.js';
 
 /** The organization of the reliability seed. */
 export const ORG = 'org-rel';
@@ -252,8 +252,8 @@ export function xmllint(file: string, schema?: string): Promise<{ code: number; 
   });
 }
 
-/** The relaxed JUnit schema committed with the report tests. */
-export const JUNIT_SCHEMA = path.join(ROOT, 'test', 'report', 'junit-10-relaxed.xsd');
+/** The Jenkins xUnit JUnit schema as it is (test/support). */
+export { JUNIT_XSD as JUNIT_SCHEMA } from '../support/junit.js';
 
 /** One workflow command line the action printed (`::error title=x::message`). */
 export interface Annotation {
