@@ -12,6 +12,7 @@ import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_BASE_URL } from './api/api.js';
 import { EXECUTE_PARAMETER_NAMES } from './api/execute-params.js';
+import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from './api/redact.js';
 import type { ExecuteOptions } from './api/types.js';
 import { REGIONS } from './api/types.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './run/test-files.js';
@@ -44,7 +45,8 @@ export class InputError extends Error {
 }
 
 function describeProblem(p: InputProblem): string {
-  const shown = p.value.length > 200 ? `${p.value.slice(0, 200)}…` : p.value;
+  const value = redactUrl(p.value);
+  const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
   return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
 }
 
@@ -106,8 +108,13 @@ export interface ActionInputs {
 
   /** The workspace every relative path is resolved against. */
   workspace: string;
-  /** Every secret value to mask and redact: API key, HTTP auth password, private variable values. */
+  /**
+   * Every secret value to mask and redact: API key, HTTP auth password, private variable values, GitHub
+   * token, and the user-info (and its password) of URL inputs.
+   */
   secrets: string[];
+  /** Warnings to log before the run (e.g. secrets too short to be removed from free text). */
+  warnings: string[];
 }
 
 /** Defaults of every optional input, as in `action.yml`. */
@@ -310,7 +317,10 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   // Execute parameters
   const execute: ActionInputs['execute'] = {};
   const startUrls = unique(list('start-url'));
-  for (const url of startUrls) if (!isHttpUrl(url)) fail('start-url', url, 'http or https URLs');
+  for (const url of startUrls) {
+    if (!isHttpUrl(url)) fail('start-url', url, 'http or https URLs');
+    secrets.push(...urlCredentials(url));
+  }
 
   const browsers = unique(list('browser'));
   for (const b of browsers) {
@@ -391,7 +401,10 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   if (target) execute.screenshotTarget = target;
 
   const webhooks = unique(list('webhook'));
-  for (const w of webhooks) if (!isHttpUrl(w)) fail('webhook', w, 'http or https URLs');
+  for (const w of webhooks) {
+    if (!isHttpUrl(w)) fail('webhook', w, 'http or https URLs');
+    secrets.push(...urlCredentials(w));
+  }
   if (webhooks.length > 0) execute.webhook = webhooks;
 
   const chatChannel = raw('chat-channel');
@@ -404,11 +417,18 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   const publicVars = parseVariables(getRaw('variables'), 'variables', fail);
   const privateVars = parseVariables(getRaw('private-variables'), 'private-variables', fail);
   for (const name of Object.keys(privateVars)) {
-    if (name in publicVars) fail('private-variables', name, 'names not also listed in variables');
+    if (Object.hasOwn(publicVars, name)) {
+      // The name is not secret: say which one clashes (the value stays hidden).
+      fail('private-variables', '***', `names not also listed in variables (${name} is in both)`);
+    }
   }
   const privateVariableNames = Object.keys(privateVars);
   for (const value of Object.values(privateVars)) if (value !== '') secrets.push(value);
-  const variables = { ...publicVars, ...privateVars };
+  const variables: Record<string, string> = Object.assign(
+    Object.create(null) as object,
+    publicVars,
+    privateVars,
+  );
   if (Object.keys(variables).length > 0) execute.variables = variables;
 
   // Waiting and verdict
@@ -462,7 +482,20 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     fail('screenshot-compare-baseline-result', baseline, 'test-ids or test-files to apply to (tests only)');
   }
 
+  checkDistinctPaths(
+    { 'results-path': resultsPath, 'junit-path': junitPath, 'artifacts-dir': artifactsDir },
+    fail,
+  );
+
   if (problems.length > 0) throw new InputError(problems);
+
+  const warnings = shortSecretWarnings({
+    'api-key': apiKey,
+    'http-auth-password': httpAuthPassword,
+    ...Object.fromEntries(
+      Object.entries(privateVars).map(([name, value]) => [`private-variables ${name}`, value]),
+    ),
+  });
 
   return {
     apiKey,
@@ -496,7 +529,56 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     resultsPath,
     workspace,
     secrets: unique(secrets),
+    warnings,
   };
+}
+
+/**
+ * Output files given by two inputs must differ: one would overwrite the other. Reports one problem naming
+ * both inputs.
+ */
+function checkDistinctPaths(
+  paths: Record<string, string | null>,
+  fail: (input: string, value: string, expected: string) => void,
+): void {
+  const seen = new Map<string, string>();
+  for (const [input, file] of Object.entries(paths)) {
+    if (file === null) continue;
+    const other = seen.get(file);
+    if (other !== undefined) fail(input, file, `a path different from ${other} (both name the same file)`);
+    else seen.set(file, input);
+  }
+}
+
+/**
+ * One warning per secret value too short to be removed from free text (`MIN_REDACTED_LENGTH`), naming the
+ * input (and variable), never the value.
+ */
+function shortSecretWarnings(values: Record<string, string>): string[] {
+  const warnings: string[] = [];
+  for (const [what, value] of Object.entries(values)) {
+    if (value === '' || isRedactable(value)) continue;
+    warnings.push(
+      `${what}: the value is shorter than ${MIN_REDACTED_LENGTH} characters, too short to be removed from ` +
+        'free text (error messages, step errors, console lines) without damaging other text. It is hidden ' +
+        "in the results' variables and GitHub masks it in the log, but may appear elsewhere in reports. " +
+        `Use a value of at least ${MIN_REDACTED_LENGTH} characters.`,
+    );
+  }
+  return warnings;
+}
+
+/** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
+function urlCredentials(value: string): string[] {
+  try {
+    const url = new URL(value);
+    const out: string[] = [];
+    if (url.password) out.push(url.password, decodeURIComponent(url.password));
+    if (url.username && url.password) out.push(`${url.username}:${url.password}`);
+    return out;
+  } catch {
+    return [];
+  }
 }
 
 /** Splits a list input on newlines and commas; trims; drops empty entries. */
@@ -552,7 +634,7 @@ export function parseVariables(
   input: string,
   fail: (input: string, value: string, expected: string) => void,
 ): Record<string, string> {
-  const result: Record<string, string> = {};
+  const result = Object.create(null) as Record<string, string>;
   const trimmed = text.trim();
   if (trimmed === '') return result;
   const secret = input === 'private-variables';
@@ -565,7 +647,7 @@ export function parseVariables(
       fail(input, shown, `a variable name that is not an execute parameter (${name} is reserved)`);
       return false;
     }
-    if (name in result) {
+    if (Object.hasOwn(result, name)) {
       fail(input, shown, `each variable name once (${name} repeats)`);
       return false;
     }
@@ -596,7 +678,7 @@ export function parseVariables(
     if (l === '' || l.startsWith('#')) continue;
     const eq = l.indexOf('=');
     if (eq <= 0) {
-      fail(input, secret ? l.split('=')[0] || '***' : l, 'NAME=VALUE lines or a JSON object');
+      fail(input, secret ? '***' : l, 'NAME=VALUE lines or a JSON object');
       continue;
     }
     const name = l.slice(0, eq).trim();

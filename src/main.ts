@@ -148,13 +148,13 @@ async function writeReports(
   }
   const report: Report = buildReport(summary, policy, attachments);
 
-  await attempt('results.json', async () => {
+  await attempt('results.json (results-path)', async () => {
     await writeResultsJson(report, inputs.resultsPath);
     core.info(`Results: ${inputs.resultsPath}`);
   });
   if (inputs.junitPath) {
     const junitPath = inputs.junitPath;
-    await attempt('the JUnit report', async () => {
+    await attempt('the JUnit report (junit-path)', async () => {
       await writeJUnit(report, junitPath);
       core.info(`JUnit report: ${junitPath}`);
     });
@@ -229,6 +229,7 @@ export async function run(): Promise<void> {
       throw error;
     }
     if (onRunner) for (const secret of inputs.secrets) core.setSecret(secret);
+    for (const warning of inputs.warnings) core.warning(warning);
     const redact = createRedactor(inputs.secrets);
     await ensureRunnerFiles(path.dirname(inputs.resultsPath));
 
@@ -265,7 +266,10 @@ export async function run(): Promise<void> {
         ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
       },
     );
-    const summary = redactSummary(raw, inputs.secrets);
+    const summary = redactSummary(raw, {
+      values: inputs.secrets,
+      privateVariableNames: inputs.privateVariableNames,
+    });
     const interrupted = summary.interrupted === 'signal';
     exitNow = interrupted;
     const counts = countResults(summary.runs);
@@ -279,7 +283,7 @@ export async function run(): Promise<void> {
       const outputs = computeOutputs(summary, null, counts, '');
       const started = summary.runs.filter((r) => !r.error).length;
       const failedToStart = summary.runs.filter((r) => r.error);
-      await attempt('results.json', async () => {
+      await attempt('results.json (results-path)', async () => {
         await mkdir(path.dirname(inputs.resultsPath), { recursive: true });
         await writeFile(
           inputs.resultsPath,

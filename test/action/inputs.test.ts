@@ -147,6 +147,55 @@ describe('readInputs with test files', () => {
   });
 });
 
+describe('variables, secrets and warnings', () => {
+  it('accepts names that are also Object.prototype members, in both forms', async () => {
+    const lines = await read({
+      'suite-ids': SUITE,
+      variables: 'constructor=a\ntoString=b\n__proto__=c',
+      'private-variables': 'hasOwnProperty=secret-1',
+    });
+    expect(Object.entries(lines.execute.variables!)).toEqual([
+      ['constructor', 'a'],
+      ['toString', 'b'],
+      ['__proto__', 'c'],
+      ['hasOwnProperty', 'secret-1'],
+    ]);
+    const json = await read({ 'suite-ids': SUITE, variables: '{"constructor": "a", "__proto__": "c"}' });
+    expect(Object.entries(json.execute.variables!)).toEqual([
+      ['constructor', 'a'],
+      ['__proto__', 'c'],
+    ]);
+    const problems = await problemsOf({ 'suite-ids': SUITE, variables: 'toString=a\ntoString=b' });
+    expect(problems[0]?.expected).toContain('toString repeats');
+  });
+
+  it('takes the credentials of URL inputs as secrets', async () => {
+    const inputs = await read({
+      'test-ids': TEST,
+      'start-url': 'https://qa:p%40ss-word@staging.test/',
+      webhook: 'https://hook:hook-pw@hooks.test/x',
+    });
+    expect(inputs.startUrls).toEqual(['https://qa:p%40ss-word@staging.test/']);
+    expect(inputs.secrets).toEqual(
+      expect.arrayContaining(['p%40ss-word', 'p@ss-word', 'qa:p%40ss-word', 'hook-pw', 'hook:hook-pw']),
+    );
+  });
+
+  it('warns about secret values too short to be removed from free text, never showing them', async () => {
+    const inputs = await read({
+      'suite-ids': SUITE,
+      'private-variables': 'PIN=1\nTOKEN=long-enough',
+      'http-auth-username': 'qa',
+      'http-auth-password': 'pw',
+    });
+    expect(inputs.warnings).toHaveLength(2);
+    expect(inputs.warnings[0]).toMatch(/^http-auth-password: the value is shorter than 4 characters/);
+    expect(inputs.warnings[1]).toMatch(/^private-variables PIN: the value is shorter than 4 characters/);
+    expect(inputs.secrets).toContain('1');
+    expect((await read({ 'suite-ids': SUITE })).warnings).toEqual([]);
+  });
+});
+
 describe('bad inputs', () => {
   it.each(BAD_INPUTS.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const problems = await problemsOf({ 'suite-ids': SUITE, ...c.inputs });
