@@ -115,6 +115,8 @@ export interface ActionInputs {
   secrets: string[];
   /** Warnings to log before the run (e.g. secrets too short to be removed from free text). */
   warnings: string[];
+  /** Notices to log before the run (e.g. recorder `open` targets rebased onto `start-url`). */
+  notices: string[];
 }
 
 /** Defaults of every optional input, as in `action.yml`. */
@@ -273,7 +275,12 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   }
   const organizationId = singleId('organization-id') ?? null;
 
-  // What to run
+  // What to run, and where (start URLs apply to repository test files as they are loaded)
+  const startUrls = unique(list('start-url'));
+  for (const url of startUrls) {
+    if (!isHttpUrl(url)) fail('start-url', url, 'http or https URLs');
+    secrets.push(...urlCredentials(url));
+  }
   const suiteIds = ids('suite-ids');
   const testIds = ids('test-ids');
   const folderIds = ids('folder-ids');
@@ -284,6 +291,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
       .filter((s) => s !== ''),
   );
   let repoTests: RepoTest[] = [];
+  const notices: string[] = [];
   if (testFilePatterns.length > 0) {
     if (!organizationId) {
       fail(
@@ -299,7 +307,10 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     }
     if (!problems.some((p) => p.input === 'test-files')) {
       try {
-        repoTests = await loadTestFiles(testFilePatterns, workspace);
+        repoTests = await loadTestFiles(testFilePatterns, workspace, {
+          startUrls: startUrls.filter(isHttpUrl),
+          notice: (line) => notices.push(line),
+        });
       } catch (error) {
         if (!(error instanceof TestFileError)) throw error;
         fail(
@@ -316,11 +327,6 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
 
   // Execute parameters
   const execute: ActionInputs['execute'] = {};
-  const startUrls = unique(list('start-url'));
-  for (const url of startUrls) {
-    if (!isHttpUrl(url)) fail('start-url', url, 'http or https URLs');
-    secrets.push(...urlCredentials(url));
-  }
 
   const browsers = unique(list('browser'));
   for (const b of browsers) {
@@ -530,6 +536,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     workspace,
     secrets: unique(secrets),
     warnings,
+    notices,
   };
 }
 

@@ -230,6 +230,7 @@ export async function run(): Promise<void> {
     }
     if (onRunner) for (const secret of inputs.secrets) core.setSecret(secret);
     for (const warning of inputs.warnings) core.warning(warning);
+    for (const notice of inputs.notices) core.notice(notice);
     const redact = createRedactor(inputs.secrets);
     await ensureRunnerFiles(path.dirname(inputs.resultsPath));
 

@@ -48,6 +48,23 @@ export async function makeWorkspace(prefix = 'gi-ws-'): Promise<string> {
     }),
   );
   await writeFile(path.join(workspace, 'tests', 'flows.side'), JSON.stringify(SIDE_DOC));
+  await writeFile(
+    path.join(workspace, 'own-site.side'),
+    JSON.stringify({
+      ...SIDE_DOC,
+      name: 'Own site',
+      tests: [
+        {
+          id: 'c',
+          name: 'Account',
+          commands: [
+            { command: 'open', target: '/login', value: '' },
+            { command: 'open', target: 'https://example.test/account', value: '' },
+          ],
+        },
+      ],
+    }),
+  );
   await writeFile(path.join(workspace, 'bad', 'broken.json'), '{ not json');
   await writeFile(path.join(workspace, 'bad', 'notes.txt'), 'hello');
   await writeFile(path.join(workspace, 'bad', 'nosteps.json'), JSON.stringify({ name: 'x' }));

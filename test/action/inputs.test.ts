@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, parseVariables, readInputs, splitList } from '../../src/inputs.js';
+import { definitionFor } from '../../src/run/test-files.js';
 import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from './fixtures.js';
 
 let workspace: string;
@@ -144,6 +145,31 @@ describe('readInputs with test files', () => {
       ['assign', '#q', 'shoes'],
       ['keypress', '#q', '13'],
     ]);
+  });
+});
+
+describe('test files under start-url', () => {
+  it('each test gets its definition per start URL: .side opens rebased with a notice, JSON start URL replaced', async () => {
+    const inputs = await read({
+      'organization-id': ORG,
+      'test-files': 'tests/login.json\ntests/flows.side\nown-site.side',
+      'start-url': 'https://staging.test/v2\nhttps://qa:pw-1234@preview.test/',
+    });
+    const [login, home, search, own] = inputs.repoTests;
+    expect(definitionFor(login!, undefined).startUrl).toBe('https://example.test/');
+    expect(definitionFor(login!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2');
+    expect(definitionFor(home!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2/');
+    expect(definitionFor(search!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2/search');
+    expect(definitionFor(search!, undefined).startUrl).toBe('https://example.test/search');
+    const opens = (startUrl: string) =>
+      definitionFor(own!, startUrl)
+        .steps.filter((s) => s.command === 'open')
+        .map((s) => s.target);
+    expect(opens('https://staging.test/v2')).toEqual(['https://staging.test/v2/account']);
+    expect(inputs.notices).toHaveLength(2);
+    expect(inputs.notices[0]).toContain('own-site.side: 1 open command to the file');
+    expect(inputs.notices[1]).toContain('https://***@preview.test/');
+    expect(inputs.notices.join('\n')).not.toContain('pw-1234');
   });
 });
 

@@ -24,6 +24,15 @@ describe('execute helpers', () => {
     expect(optionsFor({ kind: 'test', testId: 't' }, user)).toEqual({ ...user, immediate: true });
   });
 
+  it('optionsFor: a repository test sends the start URL of its definition made for the job start URL', () => {
+    const definition = { name: 'T', startUrl: 'https://staging.test/login', steps: [] };
+    const job = { kind: 'file', file: 'a.side', index: 0, name: 'T', definition } as const;
+    expect(optionsFor({ ...job, startUrl: 'https://staging.test' }, {}).startUrl).toBe(
+      'https://staging.test/login',
+    );
+    expect(optionsFor(job, {})).not.toHaveProperty('startUrl');
+  });
+
   it('variants in the service order: browser, region, viewport; data rows outside', () => {
     const combos = variantCombinations({ browser: ['chrome', 'firefox'], viewport: ['1x1', '2x2'] });
     expect(combos).toEqual([
