@@ -18,7 +18,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { createClient } from './api/client.js';
-import { createRedactor } from './api/redact.js';
+import { createRedactor, redactUrl } from './api/redact.js';
 import type { PublishReport } from './artifacts/index.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { emitAnnotations, renderAnnotations } from './report/annotations.js';
@@ -75,7 +75,8 @@ function runLog(redact: (text: string) => string): RunLog {
     warning: (line) => core.warning(redact(line)),
     debug: (line) => core.debug(redact(line)),
     group: (title, lines) => {
-      core.startGroup(redact(title));
+      // A title is a state, a test name and a variant: data, never rewritten; only URL credentials go.
+      core.startGroup(redactUrl(title));
       for (const line of lines) core.info(logLine(redact(line)));
       core.endGroup();
     },

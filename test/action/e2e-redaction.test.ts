@@ -98,7 +98,7 @@ describe('redaction never alters the action’s data', () => {
     const r = await run({ 'suite-ids': 'suite-checkout', 'private-variables': 'CARD=card' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/::error[^\n]*Pay by card/);
-    expect(r.stdout).toContain('Pay by card');
+    expect(r.stdout).toMatch(/::group::✗ failed {2}Pay by card/);
     expect(r.summary).toContain('Pay by card');
     expect(file('ghost-inspector-junit.xml')).toContain('Pay by card');
     expect(file('ghost-inspector-results.json')).toContain('Pay by card');
