@@ -20,7 +20,7 @@ import * as core from '@actions/core';
 import { createClient } from './api/client.js';
 import { createRedactor, redactUrl } from './api/redact.js';
 import type { PublishReport } from './artifacts/index.js';
-import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { InputError, readInputs, type ActionInputs } from './inputs/index.js';
 import { emitAnnotations, renderAnnotations } from './report/annotations.js';
 import { writeJUnit } from './report/junit.js';
 import { buildReport, type Report, type ReportAttachments } from './report/model.js';

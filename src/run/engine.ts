@@ -33,7 +33,7 @@ import {
   wallTimeMs,
   type ExpectedWindow,
 } from './schedule.js';
-import { definitionFor, type RepoTest } from './test-files.js';
+import { definitionFor, type RepoTest } from '../inputs/test-files.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from './types.js';
 
 /** Where the engine writes progress (already redacted text). */

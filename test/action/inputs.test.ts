@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, parseVariables, readInputs, splitList } from '../../src/inputs.js';
-import { definitionFor } from '../../src/run/test-files.js';
+import { InputError, parseVariables, readInputs, splitList } from '../../src/inputs/index.js';
+import { definitionFor } from '../../src/inputs/test-files.js';
 import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from './fixtures.js';
 
 let workspace: string;

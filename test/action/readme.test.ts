@@ -1,13 +1,13 @@
 /**
- * action.yml, the README and inputs.ts stay in step: the README's tables list exactly the inputs and outputs
- * of action.yml with the same defaults, and inputs.ts applies the same defaults (outside GitHub nobody else
- * does).
+ * action.yml, the README and inputs/schema.ts stay in step: the README's tables list exactly the inputs and
+ * outputs of action.yml with the same defaults, and inputs/schema.ts holds the same defaults (outside GitHub
+ * nobody else applies them).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { INPUT_DEFAULTS } from '../../src/inputs.js';
+import { INPUT_DEFAULTS } from '../../src/inputs/index.js';
 import { ROOT } from './harness.js';
 
 interface ActionYml {
@@ -64,7 +64,7 @@ describe('action.yml and the README', () => {
     expect([...table.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
   });
 
-  it('inputs.ts applies the defaults of action.yml to every optional input', () => {
+  it('inputs/schema.ts holds the defaults of action.yml for every optional input', () => {
     const optional = Object.entries(action.inputs).filter(([, i]) => !i.required);
     expect(Object.keys(INPUT_DEFAULTS).sort()).toEqual(optional.map(([n]) => n).sort());
     for (const [name, input] of optional) expect(INPUT_DEFAULTS[name], name).toBe(input.default);

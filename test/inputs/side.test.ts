@@ -4,7 +4,7 @@ import {
   convertSideDocument,
   rebaseOpenTarget,
   SideConversionError,
-} from '../../src/run/side.js';
+} from '../../src/inputs/side.js';
 import type { SideDocument } from '../../src/api/types.js';
 
 function doc(
