@@ -233,7 +233,13 @@ export async function run(): Promise<void> {
     for (const warning of inputs.warnings) core.warning(warning);
     for (const notice of inputs.notices) core.notice(notice);
     const redact = createRedactor(inputs.secrets);
-    await ensureRunnerFiles(path.dirname(inputs.resultsPath));
+    const resultsDir = path.dirname(inputs.resultsPath);
+    try {
+      await ensureRunnerFiles(resultsDir);
+    } catch (error) {
+      core.setFailed(`Could not create the directory of results-path (${resultsDir}): ${messageOf(error)}`);
+      return;
+    }
 
     // One request budget for the engine's calls and the client's own retries (sent when the window allows).
     const budget = new RateBudget();

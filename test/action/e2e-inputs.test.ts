@@ -71,6 +71,17 @@ describe('output files', () => {
       expect(r.code, r.stdout).toBe(0);
       expect(r.stdout).toMatch(/::warning::Could not write the JUnit report \(junit-path\): /);
       expect(r.outputs.passed).toBe('3');
+      const unusable = await runAction({
+        workspace: own,
+        inputs: {
+          'api-key': API_KEY,
+          'api-base-url': emulator.baseUrl,
+          'suite-ids': 'suite-smoke',
+          'results-path': 'blocker/results.json',
+        },
+      });
+      expect(unusable.code).toBe(1);
+      expect(unusable.stdout).toMatch(/::error::Could not create the directory of results-path \(/);
     } finally {
       await rm(own, { recursive: true, force: true });
     }

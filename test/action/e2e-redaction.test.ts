@@ -75,6 +75,8 @@ describe('redaction never alters the action’s data', () => {
     ]) {
       expect(ended).toContain(id);
     }
+    // The log links every test result, ids intact.
+    for (const id of r.outputs['test-result-ids']!.split(',')) expect(r.stdout).toContain(`/results/${id}`);
     // Only the private variable's value may be hidden in results.json (when the report lists variables).
     const results = JSON.parse(file('ghost-inspector-results.json')) as unknown;
     const hidden = strings(results).filter(([, v]) => v.includes('***'));
