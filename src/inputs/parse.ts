@@ -5,7 +5,7 @@
  * Implements the execute parameters of the contract ("Execute parameters (suite and test)").
  */
 import path from 'node:path';
-import { isRedactable, MIN_REDACTED_LENGTH } from '../api/redact.js';
+import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
 import {
   ID_FORM,
   ID_PATTERN,
@@ -26,7 +26,8 @@ export type Fail = (input: string, value: string, expected: string) => void;
 export class InputReader {
   readonly problems: InputProblem[] = [];
   readonly fail: Fail = (input, value, expected) => {
-    this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : value, expected });
+    // URL credentials are never shown either (a start URL with user-info).
+    this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : redactUrl(value), expected });
   };
 
   constructor(readonly getRaw: InputGetter) {}
