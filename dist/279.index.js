@@ -29,6 +29,8 @@ var promises_ = __webpack_require__(51455);
 var external_node_stream_promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
 var lib = __webpack_require__(44942);
+// EXTERNAL MODULE: ./src/api/backoff.ts
+var backoff = __webpack_require__(50304);
 ;// CONCATENATED MODULE: ./src/artifacts/download.ts
 /**
  * Streams screenshots from object storage to disk: a bounded number at once, each request with its own
@@ -40,7 +42,11 @@ var lib = __webpack_require__(44942);
 
 
 
-const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * The longest `Retry-After` a screenshot download waits for, ms: shorter than the API client's 2 minutes,
+ * because a screenshot is worth less than the run's outcome (a missing one is reported, not fatal).
+ */
 const MAX_RETRY_AFTER_MS = 30_000;
 /** A failure of one attempt; `retryable` decides whether another attempt is made. */
 class AttemptError extends Error {
@@ -76,18 +82,6 @@ function displayUrl(url) {
         return '(invalid URL)';
     }
 }
-function parseRetryAfter(value) {
-    const v = Array.isArray(value) ? value[0] : value;
-    if (!v)
-        return undefined;
-    const seconds = Number(v);
-    if (Number.isFinite(seconds))
-        return Math.max(0, Math.min(seconds * 1000, MAX_RETRY_AFTER_MS));
-    const date = Date.parse(v);
-    if (Number.isFinite(date))
-        return Math.max(0, Math.min(date - Date.now(), MAX_RETRY_AFTER_MS));
-    return undefined;
-}
 /**
  * One attempt: GET `job.url`, stream the body into `tmp`, check status and length.
  * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
@@ -120,7 +114,9 @@ async function attemptDownload(client, url, tmp, timeoutMs) {
             if (status < 200 || status >= 300) {
                 response.message.resume();
                 const retryable = status >= 500 || status === 429 || status === 408;
-                throw new AttemptError(`HTTP ${status}`, retryable, retryable ? parseRetryAfter(response.message.headers['retry-after']) : undefined);
+                throw new AttemptError(`HTTP ${status}`, retryable, retryable
+                    ? (0,backoff/* parseRetryAfter */.mu)(response.message.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS)
+                    : undefined);
             }
             const out = (0,external_node_fs_.createWriteStream)(tmp);
             try {
@@ -194,7 +190,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
     const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
     const retries = Math.max(0, Math.floor(options.retries ?? 3));
     const timeoutMs = Math.max(1, options.timeoutMs ?? 30_000);
-    const backoffMs = Math.max(0, options.backoffMs ?? 500);
+    const baseMs = Math.max(0, options.backoffMs ?? 500);
     const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     const redact = options.redact ?? ((s) => s);
     const log = options.log;
@@ -226,8 +222,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
                     lastError = err.message;
                     if (!err.retryable || attempt > retries)
                         break;
-                    const exp = Math.min(backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
-                    const wait = err.retryAfterMs ?? Math.round(exp / 2 + (Math.random() * exp) / 2);
+                    const wait = err.retryAfterMs ?? (0,backoff/* backoffMs */.jo)(attempt - 1, Math.random, { baseMs });
                     log?.debug?.(redact(`Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`));
                     await sleep(wait);
                 }

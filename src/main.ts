@@ -18,9 +18,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { createClient } from './api/client.js';
-import { createRedactor } from './api/redact.js';
+import { createRedactor, redactUrl } from './api/redact.js';
 import type { PublishReport } from './artifacts/index.js';
-import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { InputError, readInputs, type ActionInputs } from './inputs/index.js';
 import { emitAnnotations, renderAnnotations } from './report/annotations.js';
 import { writeJUnit } from './report/junit.js';
 import { buildReport, type Report, type ReportAttachments } from './report/model.js';
@@ -75,7 +75,8 @@ function runLog(redact: (text: string) => string): RunLog {
     warning: (line) => core.warning(redact(line)),
     debug: (line) => core.debug(redact(line)),
     group: (title, lines) => {
-      core.startGroup(redact(title));
+      // A title is a state, a test name and a variant: data, never rewritten; only URL credentials go.
+      core.startGroup(redactUrl(title));
       for (const line of lines) core.info(logLine(redact(line)));
       core.endGroup();
     },
@@ -148,13 +149,13 @@ async function writeReports(
   }
   const report: Report = buildReport(summary, policy, attachments);
 
-  await attempt('results.json', async () => {
+  await attempt('results.json (results-path)', async () => {
     await writeResultsJson(report, inputs.resultsPath);
     core.info(`Results: ${inputs.resultsPath}`);
   });
   if (inputs.junitPath) {
     const junitPath = inputs.junitPath;
-    await attempt('the JUnit report', async () => {
+    await attempt('the JUnit report (junit-path)', async () => {
       await writeJUnit(report, junitPath);
       core.info(`JUnit report: ${junitPath}`);
     });
@@ -229,8 +230,16 @@ export async function run(): Promise<void> {
       throw error;
     }
     if (onRunner) for (const secret of inputs.secrets) core.setSecret(secret);
+    for (const warning of inputs.warnings) core.warning(warning);
+    for (const notice of inputs.notices) core.notice(notice);
     const redact = createRedactor(inputs.secrets);
-    await ensureRunnerFiles(path.dirname(inputs.resultsPath));
+    const resultsDir = path.dirname(inputs.resultsPath);
+    try {
+      await ensureRunnerFiles(resultsDir);
+    } catch (error) {
+      core.setFailed(`Could not create the directory of results-path (${resultsDir}): ${messageOf(error)}`);
+      return;
+    }
 
     // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
     const budget = new RateBudget();
@@ -266,7 +275,10 @@ export async function run(): Promise<void> {
         ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
       },
     );
-    const summary = redactSummary(raw, inputs.secrets);
+    const summary = redactSummary(raw, {
+      values: inputs.secrets,
+      privateVariableNames: inputs.privateVariableNames,
+    });
     const interrupted = summary.interrupted === 'signal';
     exitNow = interrupted;
     const counts = countResults(summary.runs);
@@ -280,7 +292,7 @@ export async function run(): Promise<void> {
       const outputs = computeOutputs(summary, null, counts, '');
       const started = summary.runs.filter((r) => !r.error).length;
       const failedToStart = summary.runs.filter((r) => r.error);
-      await attempt('results.json', async () => {
+      await attempt('results.json (results-path)', async () => {
         await mkdir(path.dirname(inputs.resultsPath), { recursive: true });
         await writeFile(
           inputs.resultsPath,

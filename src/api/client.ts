@@ -5,11 +5,11 @@
  */
 import { DEFAULT_BASE_URL } from './api.js';
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from './api.js';
-import { ApiError, type ApiErrorType } from './errors.js';
+import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import { encodeExecuteOptions, ExecuteOptionsError } from './execute-params.js';
 import { sendHttp, TransportError, type HttpResponse } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
-import { createRedactor, redactUrl } from './redact.js';
+import { createRedactor } from './redact.js';
 import {
   decideRetry,
   defaultSleep,
@@ -125,7 +125,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
     secrets.add(secret);
     redactor = createRedactor([...secrets]);
   };
-  const redact = (text: string): string => redactor(redactUrl(text));
+  const redact = (text: string): string => redactor(text);
   const log = (line: string): void => options.log?.(redact(line));
   /** `METHOD /path` of an endpoint without its query, for errors raised before a request is built. */
   const endpointOf = (method: string, path: string): string =>
@@ -275,7 +275,7 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
       excerpt: f.excerpt,
       networkCode: f.networkCode,
       attempts,
-      message: redact(`${endpoint}: ${f.detail}${tries}.${hint}`),
+      message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
     });
   }
 

@@ -112,3 +112,11 @@ export function isNotFound(err: unknown): boolean {
 export function isApiErrorType(err: unknown, errorType: ApiErrorType): err is ApiError {
   return err instanceof ApiError && err.errorType === errorType;
 }
+
+/**
+ * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
+ * such as "The API key is not valid." must not become "valid..").
+ */
+export function endSentence(text: string): string {
+  return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
+}

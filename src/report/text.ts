@@ -29,14 +29,8 @@ export function cleanText(text: string | null | undefined): string {
   return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
 }
 
-/**
- * Removes a password from a URL's user information (`https://user:secret@host/` becomes
- * `https://user:***@host/`). A start URL may carry HTTP auth credentials; they must not reach a report.
- * Text that is not a URL is returned unchanged.
- */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:\s]*):[^/?#@\s]*@/i, '$1:***@');
-}
+/** The one URL redaction (user-info and `apiKey` values), re-exported for the renderers. */
+export { redactUrl } from '../api/redact.js';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

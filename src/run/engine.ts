@@ -33,7 +33,7 @@ import {
   wallTimeMs,
   type ExpectedWindow,
 } from './schedule.js';
-import type { RepoTest } from './test-files.js';
+import { definitionFor, type RepoTest } from '../inputs/test-files.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from './types.js';
 
 /** Where the engine writes progress (already redacted text). */
@@ -364,7 +364,7 @@ class Engine {
             file: t.file,
             index: t.index,
             name: t.name,
-            definition: t.definition,
+            definition: definitionFor(t, startUrl),
             ...s,
           });
         }
@@ -1011,6 +1011,10 @@ class Engine {
     if (job.kind !== 'file' && !testId) return;
     const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
     const options = retryOptions(this.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+    // A repository test carries the start URL it runs under (see optionsFor).
+    if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
+      options.startUrl = job.definition.startUrl;
+    }
     for (let attempt = 1; attempt <= this.plan.retryFailed; attempt++) {
       if (this.stop.signal.aborted) return;
       const label = `${test.testName}${variantLabel(variant)}`;

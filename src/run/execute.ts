@@ -26,12 +26,17 @@ export type TriggerJob =
 const TEST_ONLY: ReadonlyArray<keyof ExecuteOptions> = ['webhook', 'screenshotCompareBaselineResult'];
 
 /**
- * The execute options of one trigger: the user's options, `startUrl` of the job, `immediate` (the action
+ * The execute options of one trigger: the user's options, `startUrl` of the job (for a repository test, the
+ * start URL of its definition made for it), `immediate` (the action
  * never holds a request open), minus the test-only parameters for a suite.
  */
 export function optionsFor(job: TriggerJob, user: UserExecuteOptions): ExecuteOptions {
   const options: ExecuteOptions = { ...user, immediate: true };
-  if (job.startUrl !== undefined) options.startUrl = job.startUrl;
+  // A repository test's definition was made for its start URL (`definitionFor`): a recorder test's first
+  // open is rebased onto it (`START/login`), which the bare start URL would override.
+  if (job.startUrl !== undefined) {
+    options.startUrl = job.kind === 'file' ? job.definition.startUrl || job.startUrl : job.startUrl;
+  }
   if (job.kind === 'suite') for (const name of TEST_ONLY) delete options[name];
   return options;
 }

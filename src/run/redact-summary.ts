@@ -1,32 +1,135 @@
 /**
- * Removes secrets (API key, HTTP auth password, private variable values) from everything the run produced
- * before any report, output or file is made of it: every string in the run model is passed through the
- * redactor of `api/redact.ts`.
+ * Removes secrets from the run model before any report, output or file is made of it, field by field:
+ * redaction goes only where a secret can be, and never alters the action's own data.
+ *
+ * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
+ *   values of at least `MIN_REDACTED_LENGTH` characters): run and test errors, step errors, values and notes,
+ *   console lines, a result's error details, extractions and comments.
+ * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
+ *   variant, and the page URLs the service reports (start, end, visited, step and console URLs).
+ * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
+ *   other variables as free text).
+ * - Never rewritten: ids, keys, names (suite, test, file), timestamps, counts, states, and the URLs the action
+ *   builds or downloads from (result links, screenshots, videos).
  */
-import { createRedactor } from '../api/redact.js';
-import type { RunSummary } from './types.js';
+import { createRedactor, REDACTED } from '../api/redact.js';
+import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../api/types.js';
+import type { RunSummary, SuiteRun, TestRun } from './types.js';
 
-/**
- * A deep copy of `value` with every secret in every string (values and keys) replaced by `***`.
- * @param secrets values to hide; empty ones are ignored.
- */
-export function redactDeep<T>(value: T, secrets: ReadonlyArray<string>): T {
-  const redact = createRedactor(secrets);
-  if (secrets.every((s) => !s)) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(v as Record<string, unknown>)) out[redact(k)] = walk(inner);
-      return out;
-    }
-    return v;
-  };
-  return walk(value) as T;
+/** What to hide. */
+export interface Secrets {
+  /** Secret values: API key, HTTP auth password, private variable values, URL passwords. */
+  values: ReadonlyArray<string>;
+  /** Names of the private variables: their values are hidden wherever a result lists variables. */
+  privateVariableNames: ReadonlyArray<string>;
 }
 
-/** The run model with every secret removed (see `redactDeep`). */
-export function redactSummary(summary: RunSummary, secrets: ReadonlyArray<string>): RunSummary {
-  return redactDeep(summary, secrets);
+type Redact = (text: string) => string;
+
+function redactStep(step: Step, text: Redact): Step {
+  const out: Step = { ...step };
+  if (typeof step.value === 'string') out.value = text(step.value);
+  if (typeof step.notes === 'string') out.notes = text(step.notes);
+  if (typeof step.error === 'string') out.error = text(step.error);
+  if (typeof step.url === 'string') out.url = text(step.url);
+  return out;
+}
+
+function redactConsole(entry: ConsoleEntry, text: Redact): ConsoleEntry {
+  return {
+    ...entry,
+    ...(typeof entry.output === 'string' ? { output: text(entry.output) } : {}),
+    ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
+  };
+}
+
+/** Strings anywhere inside `value` (free text whose shape the contract leaves open), keys kept. */
+function redactStrings(value: unknown, text: Redact): unknown {
+  if (typeof value === 'string') return text(value);
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, text));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = redactStrings(v, text);
+    return out;
+  }
+  return value;
+}
+
+/** Private variables by name (however short the value); the others as free text (they may quote a secret). */
+function redactVariables(
+  variables: TestResult['variables'],
+  text: Redact,
+  privateNames: ReadonlySet<string>,
+): TestResult['variables'] {
+  const out = Object.create(null) as TestResult['variables'];
+  for (const [name, value] of Object.entries(variables)) {
+    out[name] = privateNames.has(name) ? REDACTED : typeof value === 'string' ? text(value) : value;
+  }
+  return out;
+}
+
+function redactTestResult(result: TestResult, text: Redact, privateNames: ReadonlySet<string>): TestResult {
+  const out: TestResult = { ...result };
+  if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
+  if (typeof result.endUrl === 'string') out.endUrl = text(result.endUrl);
+  if (Array.isArray(result.urls)) out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
+  if (Array.isArray(result.steps)) out.steps = result.steps.map((s) => redactStep(s, text));
+  if (Array.isArray(result.console)) out.console = result.console.map((c) => redactConsole(c, text));
+  if (Array.isArray(result.comments)) {
+    out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
+  }
+  if (result.error && typeof result.error === 'object') {
+    out.error = redactStrings(result.error, text) as TestResult['error'];
+  }
+  if (result.extractions && typeof result.extractions === 'object') {
+    out.extractions = redactStrings(result.extractions, text) as TestResult['extractions'];
+  }
+  if (result.variables && typeof result.variables === 'object') {
+    out.variables = redactVariables(result.variables, text, privateNames);
+  }
+  return out;
+}
+
+function redactSuiteResult(result: SuiteResult, text: Redact): SuiteResult {
+  const out: SuiteResult = { ...result };
+  if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
+  if (Array.isArray(result.comments)) {
+    out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
+  }
+  return out;
+}
+
+function redactTestRun(test: TestRun, text: Redact, privateNames: ReadonlySet<string>): TestRun {
+  return {
+    ...test,
+    result: test.result ? redactTestResult(test.result, text, privateNames) : null,
+    attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
+    ...(test.error !== undefined ? { error: text(test.error) } : {}),
+  };
+}
+
+function redactSuiteRun(run: SuiteRun, text: Redact, privateNames: ReadonlySet<string>): SuiteRun {
+  return {
+    ...run,
+    variant: {
+      ...run.variant,
+      ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),
+    },
+    ...(run.suiteResult ? { suiteResult: redactSuiteResult(run.suiteResult, text) } : {}),
+    tests: run.tests.map((t) => redactTestRun(t, text, privateNames)),
+    ...(run.error !== undefined ? { error: text(run.error) } : {}),
+  };
+}
+
+/**
+ * The run model with every secret removed where secrets can be (see the module comment); a new object, the
+ * original is left unchanged. URL user-info and `apiKey` values are removed even with no secret given.
+ *
+ * @param summary the run model as the engine produced it.
+ * @param secrets the secret values and the private variable names (from the inputs).
+ */
+export function redactSummary(summary: RunSummary, secrets: Secrets): RunSummary {
+  const text = createRedactor(secrets.values);
+  const privateNames = new Set(secrets.privateVariableNames);
+  return { ...summary, runs: summary.runs.map((r) => redactSuiteRun(r, text, privateNames)) };
 }

@@ -2,7 +2,8 @@
  * Bad inputs against the built action: each gives its message, a failed step, and not a single request to
  * the service (the emulator's request log stays empty).
  */
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { BAD_INPUTS, makeWorkspace } from './fixtures.js';
@@ -49,5 +50,40 @@ describe('bad inputs', () => {
   it('sent no request at all', () => {
     // Runs after every case above (they share the emulator).
     expect(emulator.requests()).toEqual([]);
+  });
+});
+
+describe('output files', () => {
+  it('a report that cannot be written is named by its input, and the run still reports', async () => {
+    const own = await makeWorkspace('gi-e2e-write-');
+    try {
+      await writeFile(path.join(own, 'blocker'), 'a file where a directory is expected');
+      const r = await runAction({
+        workspace: own,
+        inputs: {
+          'api-key': API_KEY,
+          'api-base-url': emulator.baseUrl,
+          'suite-ids': 'suite-smoke',
+          'junit-path': 'blocker/junit.xml',
+          timeout: '2',
+        },
+      });
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout).toMatch(/::warning::Could not write the JUnit report \(junit-path\): /);
+      expect(r.outputs.passed).toBe('3');
+      const unusable = await runAction({
+        workspace: own,
+        inputs: {
+          'api-key': API_KEY,
+          'api-base-url': emulator.baseUrl,
+          'suite-ids': 'suite-smoke',
+          'results-path': 'blocker/results.json',
+        },
+      });
+      expect(unusable.code).toBe(1);
+      expect(unusable.stdout).toMatch(/::error::Could not create the directory of results-path \(/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });

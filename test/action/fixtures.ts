@@ -48,6 +48,23 @@ export async function makeWorkspace(prefix = 'gi-ws-'): Promise<string> {
     }),
   );
   await writeFile(path.join(workspace, 'tests', 'flows.side'), JSON.stringify(SIDE_DOC));
+  await writeFile(
+    path.join(workspace, 'own-site.side'),
+    JSON.stringify({
+      ...SIDE_DOC,
+      name: 'Own site',
+      tests: [
+        {
+          id: 'c',
+          name: 'Account',
+          commands: [
+            { command: 'open', target: '/login', value: '' },
+            { command: 'open', target: 'https://example.test/account', value: '' },
+          ],
+        },
+      ],
+    }),
+  );
   await writeFile(path.join(workspace, 'bad', 'broken.json'), '{ not json');
   await writeFile(path.join(workspace, 'bad', 'notes.txt'), 'hello');
   await writeFile(path.join(workspace, 'bad', 'nosteps.json'), JSON.stringify({ name: 'x' }));
@@ -278,7 +295,25 @@ export const BAD_INPUTS: BadInputCase[] = [
     name: 'private variable also public',
     inputs: { variables: 'TOKEN=a', 'private-variables': 'TOKEN=secret-value' },
     input: 'private-variables',
-    message: 'not also listed',
+    message: 'not also listed in variables (TOKEN is in both)',
+  },
+  {
+    name: 'junit-path equal to results-path',
+    inputs: { 'junit-path': 'out/report.xml', 'results-path': './out/report.xml' },
+    input: 'junit-path',
+    message: 'a path different from results-path',
+  },
+  {
+    name: 'artifacts-dir equal to results-path',
+    inputs: { 'artifacts-dir': 'results.json', 'results-path': 'results.json' },
+    input: 'artifacts-dir',
+    message: 'a path different from results-path',
+  },
+  {
+    name: 'start URL shown without its credentials',
+    inputs: { 'start-url': 'ftp://qa:secret-value@host/' },
+    input: 'start-url',
+    message: 'ftp://***@host/',
   },
   {
     name: 'password without user name',

@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, parseVariables, readInputs, splitList } from '../../src/inputs.js';
+import { InputError, parseVariables, readInputs, splitList } from '../../src/inputs/index.js';
+import { definitionFor } from '../../src/inputs/test-files.js';
 import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from './fixtures.js';
 
 let workspace: string;
@@ -144,6 +145,80 @@ describe('readInputs with test files', () => {
       ['assign', '#q', 'shoes'],
       ['keypress', '#q', '13'],
     ]);
+  });
+});
+
+describe('test files under start-url', () => {
+  it('each test gets its definition per start URL: .side opens rebased with a notice, JSON start URL replaced', async () => {
+    const inputs = await read({
+      'organization-id': ORG,
+      'test-files': 'tests/login.json\ntests/flows.side\nown-site.side',
+      'start-url': 'https://staging.test/v2\nhttps://qa:pw-1234@preview.test/',
+    });
+    const [login, home, search, own] = inputs.repoTests;
+    expect(definitionFor(login!, undefined).startUrl).toBe('https://example.test/');
+    expect(definitionFor(login!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2');
+    expect(definitionFor(home!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2/');
+    expect(definitionFor(search!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2/search');
+    expect(definitionFor(search!, undefined).startUrl).toBe('https://example.test/search');
+    const opens = (startUrl: string) =>
+      definitionFor(own!, startUrl)
+        .steps.filter((s) => s.command === 'open')
+        .map((s) => s.target);
+    expect(opens('https://staging.test/v2')).toEqual(['https://staging.test/v2/account']);
+    expect(inputs.notices).toHaveLength(2);
+    expect(inputs.notices[0]).toContain('own-site.side: 1 open command to the file');
+    expect(inputs.notices[1]).toContain('https://***@preview.test/');
+    expect(inputs.notices.join('\n')).not.toContain('pw-1234');
+  });
+});
+
+describe('variables, secrets and warnings', () => {
+  it('accepts names that are also Object.prototype members, in both forms', async () => {
+    const lines = await read({
+      'suite-ids': SUITE,
+      variables: 'constructor=a\ntoString=b\n__proto__=c',
+      'private-variables': 'hasOwnProperty=secret-1',
+    });
+    expect(Object.entries(lines.execute.variables!)).toEqual([
+      ['constructor', 'a'],
+      ['toString', 'b'],
+      ['__proto__', 'c'],
+      ['hasOwnProperty', 'secret-1'],
+    ]);
+    const json = await read({ 'suite-ids': SUITE, variables: '{"constructor": "a", "__proto__": "c"}' });
+    expect(Object.entries(json.execute.variables!)).toEqual([
+      ['constructor', 'a'],
+      ['__proto__', 'c'],
+    ]);
+    const problems = await problemsOf({ 'suite-ids': SUITE, variables: 'toString=a\ntoString=b' });
+    expect(problems[0]?.expected).toContain('toString repeats');
+  });
+
+  it('takes the credentials of URL inputs as secrets', async () => {
+    const inputs = await read({
+      'test-ids': TEST,
+      'start-url': 'https://qa:p%40ss-word@staging.test/',
+      webhook: 'https://hook:hook-pw@hooks.test/x',
+    });
+    expect(inputs.startUrls).toEqual(['https://qa:p%40ss-word@staging.test/']);
+    expect(inputs.secrets).toEqual(
+      expect.arrayContaining(['p%40ss-word', 'p@ss-word', 'qa:p%40ss-word', 'hook-pw', 'hook:hook-pw']),
+    );
+  });
+
+  it('warns about secret values too short to be removed from free text, never showing them', async () => {
+    const inputs = await read({
+      'suite-ids': SUITE,
+      'private-variables': 'PIN=1\nTOKEN=long-enough',
+      'http-auth-username': 'qa',
+      'http-auth-password': 'pw',
+    });
+    expect(inputs.warnings).toHaveLength(2);
+    expect(inputs.warnings[0]).toMatch(/^http-auth-password: the value is shorter than 4 characters/);
+    expect(inputs.warnings[1]).toMatch(/^private-variables PIN: the value is shorter than 4 characters/);
+    expect(inputs.secrets).toContain('1');
+    expect((await read({ 'suite-ids': SUITE })).warnings).toEqual([]);
   });
 });
 

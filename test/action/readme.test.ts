@@ -2,14 +2,14 @@
  * action.yml, the README and the code stay in step: the README's input and output tables are what
  * `npm run docs` writes from action.yml, every YAML block of the README parses and passes actionlint, the
  * figures the README quotes are the code's, the error messages it explains are the ones the code writes, and
- * inputs.ts applies the defaults of action.yml (outside GitHub nobody else does).
+ * inputs/schema.ts applies the defaults of action.yml (outside GitHub nobody else does).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkMarkdown } from '../../scripts/check-readme-workflows.js';
 import { generateReadme, inputGroups, parseAction } from '../../scripts/gen-readme-io.js';
-import { INPUT_DEFAULTS } from '../../src/inputs.js';
+import { INPUT_DEFAULTS } from '../../src/inputs/index.js';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
 import { ROOT } from './harness.js';
 

@@ -48,6 +48,14 @@ describe('answers', () => {
     expect(err.notFound).toBe(false);
   });
 
+  it('a service message ending in a full stop gets no second one', async () => {
+    server.route('GET', '/v1/suites/bad2/', fail('AUTHENTICATION_ERROR', 'The API key is not valid.'));
+    const err = await caught(api.getSuite('bad2'));
+    expect(err.message).toBe(
+      'GET /v1/suites/bad2/?apiKey=***: AUTHENTICATION_ERROR: The API key is not valid. Check the API key (the account settings show it).',
+    );
+  });
+
   it('an ERROR envelope under an error status keeps both', async () => {
     server.route('POST', '/v1/folders/f1/', fail('VALIDATION_ERROR', 'name is required', 400));
     const err = await caught(api.updateFolder('f1', { name: '' }));

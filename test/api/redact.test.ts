@@ -8,22 +8,42 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { createRedactor, redactUrl } from '../../src/api/redact.js';
+import { createRedactor, isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../../src/api/redact.js';
 import type { FakeServer } from './fake-server.js';
 import { closedPort, startFakeServer } from './fake-server.js';
 
 describe('createRedactor', () => {
   it('replaces every secret, its URL-encoded and JSON-escaped forms, longest first', () => {
-    const redact = createRedactor(['p@ss word/1', 'abc', '', 'abcdef']);
+    const redact = createRedactor(['p@ss word/1', 'abcd', '', 'abcdefgh']);
     expect(redact('x p@ss word/1 y')).toBe('x *** y');
     expect(redact('q=p%40ss%20word%2F1&r=p%40ss+word%2F1')).toBe('q=***&r=***');
-    expect(redact('abcdef abc')).toBe('*** ***');
+    expect(redact('abcdefgh abcd')).toBe('*** ***');
     expect(createRedactor(['say "hi"\n'])('{"v":"say \\"hi\\"\\n"}')).toBe('{"v":"***"}');
   });
 
-  it('redacts even very short secrets and ignores empty ones', () => {
-    expect(createRedactor(['ab'])('tab ab')).toBe('t*** ***');
+  it('leaves secrets shorter than MIN_REDACTED_LENGTH alone, and ignores empty ones', () => {
+    expect(MIN_REDACTED_LENGTH).toBe(4);
+    expect(isRedactable('abc')).toBe(false);
+    expect(createRedactor(['ab', '1'])('tab ab 1 10')).toBe('tab ab 1 10');
+    expect(createRedactor(['abcd'])('xabcdx abcd')).toBe('x***x ***');
     expect(createRedactor(['', undefined, null])('nothing to hide')).toBe('nothing to hide');
+  });
+
+  it('never rewrites ids, UUIDs or timestamps that merely contain a secret', () => {
+    const redact = createRedactor(['1e31', '2026', 'beef']);
+    const line =
+      'result 000000000000000000001e31 at 2026-01-02T03:04:05.678Z, uuid 0000beef-0000-4000-8000-000000000000';
+    expect(redact(line)).toBe(line);
+    expect(redact('year 2026 then 1e31 and beef')).toBe('year *** then *** and ***');
+    // A secret that is a whole id is still hidden.
+    expect(createRedactor(['000000000000000000001e31'])('id 000000000000000000001e31')).toBe('id ***');
+  });
+
+  it('hides overlapping secrets as one and removes URL credentials too', () => {
+    expect(createRedactor(['abcd', 'cdef'])('xabcdefx')).toBe('x***x');
+    expect(createRedactor(['s3cret-pw'])('open https://qa:s3cret-pw@host/?apiKey=k1 now')).toBe(
+      'open https://***@host/?apiKey=*** now',
+    );
   });
 });
 
@@ -37,6 +57,15 @@ describe('redactUrl', () => {
       'GET /v1/x/?apiKey=***: failed, see /v1/y/?a=1&apiKey=***',
     );
     expect(redactUrl('no key here: /v1/x/?myapiKey=1')).toBe('no key here: /v1/x/?myapiKey=1');
+  });
+
+  it('replaces the user-info of every URL, and nothing else', () => {
+    expect(redactUrl('https://user:pass@host:8080/p?q=1#f')).toBe('https://***@host:8080/p?q=1#f');
+    expect(redactUrl('see http://token@a.test/ and ftp://u:p%40ss@b.test')).toBe(
+      'see http://***@a.test/ and ftp://***@b.test',
+    );
+    expect(redactUrl('https://host/a:b@c?mail=x@y.test')).toBe('https://host/a:b@c?mail=x@y.test');
+    expect(redactUrl('mail me at a@b.test')).toBe('mail me at a@b.test');
   });
 });
 

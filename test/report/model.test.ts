@@ -119,7 +119,7 @@ describe('buildReport', () => {
     expect(text).not.toContain('hunter2');
     // eslint-disable-next-line no-control-regex
     expect(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(text)).toBe(false);
-    expect(report.runs[0]!.tests[0]!.startUrl).toBe('https://ci-user:***@shop.example.com/?q=<x>&y="1"');
+    expect(report.runs[0]!.tests[0]!.startUrl).toBe('https://***@shop.example.com/?q=<x>&y="1"');
   });
 
   it('accepts a finished result without executionTime and a running one', () => {
@@ -148,8 +148,8 @@ describe('text helpers', () => {
     );
   });
 
-  it('redacts only the password of a URL', () => {
-    expect(redactUrl('https://user:pw@host/p?q=1')).toBe('https://user:***@host/p?q=1');
+  it('redacts the user-info of a URL', () => {
+    expect(redactUrl('https://user:pw@host/p?q=1')).toBe('https://***@host/p?q=1');
     expect(redactUrl('https://host/a:b@c')).toBe('https://host/a:b@c');
     expect(redactUrl('not a url')).toBe('not a url');
   });

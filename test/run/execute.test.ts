@@ -11,7 +11,6 @@ import {
 } from '../../src/run/execute.js';
 import { computeOutputs } from '../../src/run/outputs.js';
 import { countResults, decideVerdict } from '../../src/run/outcome.js';
-import { redactDeep } from '../../src/run/redact-summary.js';
 import { suiteResult, suiteRun, testResult, testRun } from './factories.js';
 
 describe('execute helpers', () => {
@@ -23,6 +22,15 @@ describe('execute helpers', () => {
       startUrl: 'https://x.test/',
     });
     expect(optionsFor({ kind: 'test', testId: 't' }, user)).toEqual({ ...user, immediate: true });
+  });
+
+  it('optionsFor: a repository test sends the start URL of its definition made for the job start URL', () => {
+    const definition = { name: 'T', startUrl: 'https://staging.test/login', steps: [] };
+    const job = { kind: 'file', file: 'a.side', index: 0, name: 'T', definition } as const;
+    expect(optionsFor({ ...job, startUrl: 'https://staging.test' }, {}).startUrl).toBe(
+      'https://staging.test/login',
+    );
+    expect(optionsFor(job, {})).not.toHaveProperty('startUrl');
   });
 
   it('variants in the service order: browser, region, viewport; data rows outside', () => {
@@ -111,17 +119,5 @@ describe('outputs', () => {
     ]);
     expect(JSON.parse(out.counts)).toMatchObject({ total: 3, failed: 1, 'timed-out': 0 });
     expect(computeOutputs(summary, null, counts, '').passing).toBe('');
-  });
-});
-
-describe('redactDeep', () => {
-  it('replaces secrets in every string, keys included, without touching the original', () => {
-    const original = { a: 'token=s3cret', list: ['x s3cret', 1, null], nested: { s3cret: true } };
-    expect(redactDeep(original, ['s3cret'])).toEqual({
-      a: 'token=***',
-      list: ['x ***', 1, null],
-      nested: { '***': true },
-    });
-    expect(original.a).toBe('token=s3cret');
   });
 });

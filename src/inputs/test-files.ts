@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { SideDocument, TestDefinition } from '../api/types.js';
-import { convertSideDocument, SideConversionError } from './side.js';
+import { redactUrl } from '../api/redact.js';
+import { convertSideDocument, SideConversionError, type SideConversionOptions } from './side.js';
 
 /** One test found in a repository file. */
 export interface RepoTest {
@@ -20,6 +21,28 @@ export interface RepoTest {
   index: number;
   name: string;
   definition: TestDefinition;
+  /**
+   * The test as it runs under each start URL (`start-url`), when any is set: a recorder test with its `open`
+   * targets rebased onto the start URL (`side.ts`), a native JSON test with its `startUrl` replaced by it
+   * (what the service does with the parameter). See `definitionFor`.
+   */
+  byStartUrl?: ReadonlyMap<string, TestDefinition>;
+}
+
+/** Options of `loadTestFiles`. */
+export interface LoadTestFilesOptions {
+  /** The `start-url` values: each test also gets its definition under each (`RepoTest.byStartUrl`). */
+  startUrls?: ReadonlyArray<string>;
+  /** Receives one line per recorder file whose absolute `open` targets on its own site were rebased. */
+  notice?: (line: string) => void;
+}
+
+/**
+ * The definition to execute for `test` under `startUrl` (a `start-url` value, or undefined for the test's
+ * own): its start URL is the one to send with the execute.
+ */
+export function definitionFor(test: RepoTest, startUrl: string | undefined): TestDefinition {
+  return (startUrl !== undefined ? test.byStartUrl?.get(startUrl) : undefined) ?? test.definition;
 }
 
 /** A problem with one pattern or one file; `subject` is the pattern or the file path. */
@@ -55,7 +78,11 @@ const DROPPED_FIELDS = [
  * @throws TestFileError when a pattern matches no file, a file has another extension, cannot be read or
  *   parsed, or holds no test.
  */
-export async function loadTestFiles(patterns: string[], cwd: string): Promise<RepoTest[]> {
+export async function loadTestFiles(
+  patterns: string[],
+  cwd: string,
+  options: LoadTestFilesOptions = {},
+): Promise<RepoTest[]> {
   const seen = new Set<string>();
   const files: string[] = [];
   for (const pattern of patterns) {
@@ -73,9 +100,35 @@ export async function loadTestFiles(patterns: string[], cwd: string): Promise<Re
   }
   const tests: RepoTest[] = [];
   for (const file of files) {
-    const definitions = await parseTestFile(file, await readText(cwd, file));
+    const text = await readText(cwd, file);
+    const definitions = parseTestFile(file, text);
+    const byStartUrl = definitions.map(() => new Map<string, TestDefinition>());
+    for (const startUrl of options.startUrls ?? []) {
+      const moved: Array<[string, string]> = [];
+      const rebased = parseTestFile(file, text, {
+        startUrl,
+        onRebase: (_test, from, to) => moved.push([from, to]),
+      });
+      rebased.forEach((definition, i) => byStartUrl[i]?.set(startUrl, definition));
+      const [first] = moved;
+      if (first) {
+        options.notice?.(
+          redactUrl(
+            `${file}: ${moved.length} open command${moved.length === 1 ? '' : 's'} to the file's own site ` +
+              `now go to start-url ${startUrl} (e.g. ${first[0]} → ${first[1]}), as Selenium IDE runs a ` +
+              'recorder file against another base URL.',
+          ),
+        );
+      }
+    }
     definitions.forEach((definition, index) =>
-      tests.push({ file, index, name: definition.name, definition }),
+      tests.push({
+        file,
+        index,
+        name: definition.name,
+        definition,
+        ...(options.startUrls?.length ? { byStartUrl: byStartUrl[index] } : {}),
+      }),
     );
   }
   return tests;
@@ -90,10 +143,15 @@ async function readText(cwd: string, file: string): Promise<string> {
 }
 
 /**
- * Parses the text of one test file by its extension.
+ * Parses the text of one test file by its extension. With `options.startUrl`, a recorder file's `open`
+ * targets are rebased onto it (`side.ts`) and a native JSON test's `startUrl` is replaced by it.
  * @throws TestFileError for another extension, invalid JSON, or a document that is not a test.
  */
-export function parseTestFile(file: string, text: string): TestDefinition[] {
+export function parseTestFile(
+  file: string,
+  text: string,
+  options: SideConversionOptions = {},
+): TestDefinition[] {
   const ext = path.extname(file).toLowerCase();
   if (ext !== '.json' && ext !== '.side') {
     throw new TestFileError(file, 'is neither a native JSON test (.json) nor a recorder file (.side)');
@@ -110,7 +168,7 @@ export function parseTestFile(file: string, text: string): TestDefinition[] {
     }
     if (doc.tests.length === 0) throw new TestFileError(file, 'holds no test');
     try {
-      return convertSideDocument(doc);
+      return convertSideDocument(doc, options);
     } catch (error) {
       if (error instanceof SideConversionError) throw new TestFileError(file, error.message);
       throw error;
@@ -118,7 +176,9 @@ export function parseTestFile(file: string, text: string): TestDefinition[] {
   }
   const items = Array.isArray(doc) ? doc : [doc];
   if (items.length === 0) throw new TestFileError(file, 'holds no test');
-  return items.map((item, i) => toDefinition(file, item, Array.isArray(doc) ? i : undefined));
+  const tests = items.map((item, i) => toDefinition(file, item, Array.isArray(doc) ? i : undefined));
+  const { startUrl } = options;
+  return startUrl === undefined ? tests : tests.map((t) => ({ ...t, startUrl }));
 }
 
 function isSideDocument(doc: unknown): doc is SideDocument {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { convertLocator, convertSideDocument, SideConversionError } from '../../src/run/side.js';
+import {
+  convertLocator,
+  convertSideDocument,
+  rebaseOpenTarget,
+  SideConversionError,
+} from '../../src/inputs/side.js';
 import type { SideDocument } from '../../src/api/types.js';
 
 function doc(
@@ -82,5 +87,66 @@ describe('convertSideDocument', () => {
     expect(() => convertSideDocument(doc([{ command: 'click', target: 'id=x', value: '' }], ''))).toThrow(
       'start URL',
     );
+  });
+});
+
+describe('convertSideDocument with a start URL (base-URL override)', () => {
+  const commands: SideDocument['tests'][number]['commands'] = [
+    { command: 'open', target: '/login', value: '' },
+    { command: 'click', target: 'id=go', value: '' },
+    { command: 'open', target: '/cart?x=1', value: '' },
+    { command: 'open', target: 'https://shop.example.test/account#top', value: '' },
+    { command: 'open', target: 'https://other.example.test/x', value: '' },
+    { command: 'open', target: 'help', value: '' },
+  ];
+
+  it('resolves relative opens against the start URL, first open included, and rebases own-site ones', () => {
+    const moved: string[] = [];
+    const [test] = convertSideDocument(doc(commands), {
+      startUrl: 'https://staging.test/app/',
+      onRebase: (name, from, to) => moved.push(`${name}: ${from} -> ${to}`),
+    });
+    expect(test!.startUrl).toBe('https://staging.test/app/login');
+    expect(test!.steps.filter((s) => s.command === 'open').map((s) => s.target)).toEqual([
+      'https://staging.test/app/cart?x=1',
+      'https://staging.test/app/account#top',
+      'https://other.example.test/x',
+      'https://staging.test/app/help',
+    ]);
+    expect(moved).toEqual([
+      'T: https://shop.example.test/account#top -> https://staging.test/app/account#top',
+    ]);
+  });
+
+  it('without a start URL, behaviour is unchanged: opens resolve against the document url', () => {
+    const [test] = convertSideDocument(doc(commands));
+    expect(test!.startUrl).toBe('https://shop.example.test/login');
+    expect(test!.steps.filter((s) => s.command === 'open').map((s) => s.target)).toEqual([
+      'https://shop.example.test/cart?x=1',
+      'https://shop.example.test/account#top',
+      'https://other.example.test/x',
+      'https://shop.example.test/help',
+    ]);
+  });
+
+  it('rebases own-site paths under the document url path, and a test without open starts at the start URL', () => {
+    expect(rebaseOpenTarget('https://shop.test/app/a?b', 'https://shop.test/app', 'https://s.test')).toEqual({
+      url: 'https://s.test/a?b',
+      moved: true,
+    });
+    expect(rebaseOpenTarget('https://shop.test/else', 'https://shop.test/app', 'https://s.test/v2/')).toEqual(
+      {
+        url: 'https://s.test/v2/else',
+        moved: true,
+      },
+    );
+    expect(rebaseOpenTarget('', 'https://shop.test', 'https://s.test')).toEqual({
+      url: 'https://s.test/',
+      moved: false,
+    });
+    const [test] = convertSideDocument(doc([{ command: 'click', target: 'id=go', value: '' }]), {
+      startUrl: 'https://s.test/',
+    });
+    expect(test!.startUrl).toBe('https://s.test/');
   });
 });

@@ -119,6 +119,48 @@ export function resolveUrl(target: string, base: string): string {
   }
 }
 
+/** True when `target` is an absolute URL (has a scheme). */
+function isAbsolute(target: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(target);
+}
+
+/**
+ * An `open` target under a base-URL override, as Selenium IDE runs a recorder file against another base URL:
+ * a relative target is appended to the base (`/login` under `https://staging.test/app` gives
+ * `https://staging.test/app/login`), and an absolute target on the document's own site (same origin as its
+ * `url`, under its path) is moved to the base with the rest of its path. Other absolute targets are kept.
+ *
+ * @param target the command's target as recorded.
+ * @param documentUrl the `.side` document's `url` (may be empty).
+ * @param baseUrl the override (the `start-url` of a run).
+ * @returns the URL to open, and whether an absolute target was moved (worth a notice).
+ */
+export function rebaseOpenTarget(
+  target: string,
+  documentUrl: string,
+  baseUrl: string,
+): { url: string; moved: boolean } {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (target.startsWith('//')) return { url: resolveUrl(target, baseUrl), moved: false };
+  if (!isAbsolute(target)) {
+    const rest = target === '' ? '/' : /^[/?#]/.test(target) ? target : `/${target}`;
+    return { url: base + rest, moved: false };
+  }
+  let own: URL;
+  let url: URL;
+  try {
+    own = new URL(documentUrl);
+    url = new URL(target);
+  } catch {
+    return { url: target, moved: false };
+  }
+  if (url.origin !== own.origin) return { url: target, moved: false };
+  const ownPath = own.pathname.replace(/\/+$/, '');
+  const inside = url.pathname === ownPath || url.pathname.startsWith(`${ownPath}/`);
+  const path = inside ? url.pathname.slice(ownPath.length) : url.pathname;
+  return { url: `${base}${path || '/'}${url.search}${url.hash}`, moved: true };
+}
+
 function step(command: string, target: string, value = '', variableName = ''): StepDefinition {
   return {
     sequence: 0,
@@ -132,18 +174,46 @@ function step(command: string, target: string, value = '', variableName = ''): S
   };
 }
 
+/** Options of `convertSideDocument`. */
+export interface SideConversionOptions {
+  /**
+   * A base-URL override (the `start-url` input): `open` targets are rebased onto it (see
+   * `rebaseOpenTarget`). Absent: targets resolve against the document's own `url`.
+   */
+  startUrl?: string;
+  /** Called for each absolute `open` target on the document's own site that was moved to `startUrl`. */
+  onRebase?: (testName: string, from: string, to: string) => void;
+}
+
 /**
  * Converts one recorder document into native JSON tests, one per recorder test, in document order.
- * The first `open` command becomes the test's start URL (resolved against the document's `url`); later
- * `open` commands become `open` steps.
+ * The first `open` command becomes the test's start URL (resolved against the document's `url`, or rebased
+ * onto `options.startUrl`); later `open` commands become `open` steps, resolved the same way.
  *
  * @throws SideConversionError for a command with no Ghost Inspector equivalent, or a test with no start URL.
  */
-export function convertSideDocument(side: SideDocument): TestDefinition[] {
-  return side.tests.map((test) => convertSideTest(test, side.url ?? ''));
+export function convertSideDocument(
+  side: SideDocument,
+  options: SideConversionOptions = {},
+): TestDefinition[] {
+  const documentUrl = side.url ?? '';
+  const { startUrl, onRebase } = options;
+  return side.tests.map((test) => {
+    const openUrl = (target: string): string => {
+      if (startUrl === undefined) return resolveUrl(target, documentUrl);
+      const { url, moved } = rebaseOpenTarget(target, documentUrl, startUrl);
+      if (moved) onRebase?.(test.name, target, url);
+      return url;
+    };
+    return convertSideTest(test, startUrl ?? documentUrl, openUrl);
+  });
 }
 
-function convertSideTest(test: SideDocument['tests'][number], baseUrl: string): TestDefinition {
+function convertSideTest(
+  test: SideDocument['tests'][number],
+  baseUrl: string,
+  openUrl: (target: string) => string,
+): TestDefinition {
   const steps: StepDefinition[] = [];
   let startUrl = '';
   test.commands.forEach((entry, index) => {
@@ -156,7 +226,7 @@ function convertSideTest(test: SideDocument['tests'][number], baseUrl: string): 
       throw new SideConversionError(test.name, index, command, reason);
     };
     if (command === 'open') {
-      const url = resolveUrl(target, baseUrl);
+      const url = openUrl(target);
       if (!startUrl && steps.length === 0) startUrl = url;
       else steps.push(step('open', url));
       return;

@@ -1,0 +1,336 @@
+/**
+ * Pure parsing and validation of the raw input strings: no environment, no files. Every problem is
+ * collected (one `InputProblem` per bad value) so that all of them are reported together.
+ *
+ * Implements the execute parameters of the contract ("Execute parameters (suite and test)").
+ */
+import path from 'node:path';
+import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
+import {
+  ID_FORM,
+  ID_PATTERN,
+  INPUT_DEFAULTS,
+  SECRET_INPUTS,
+  type ActionInputs,
+  type InputGetter,
+  type InputProblem,
+} from './schema.js';
+
+/** Records one problem: the input, its value (masked for secret inputs) and the expected form. */
+export type Fail = (input: string, value: string, expected: string) => void;
+
+/**
+ * Typed access to the raw inputs with the defaults applied; each accessor records a problem for a value of
+ * the wrong form and returns `undefined` (or a safe value) for it.
+ */
+export class InputReader {
+  readonly problems: InputProblem[] = [];
+  readonly fail: Fail = (input, value, expected) => {
+    // URL credentials are never shown either (a start URL with user-info).
+    this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : redactUrl(value), expected });
+  };
+
+  constructor(readonly getRaw: InputGetter) {}
+
+  /** The trimmed value, or the input's default when empty. */
+  raw(name: string): string {
+    const value = this.getRaw(name).trim();
+    return value !== '' ? value : (INPUT_DEFAULTS[name] ?? '');
+  }
+
+  /** A list input (newlines and commas), without duplicates. */
+  list(name: string): string[] {
+    return unique(splitList(this.raw(name)));
+  }
+
+  bool(name: string): boolean | undefined {
+    const value = this.raw(name);
+    if (value === '') return undefined;
+    const parsed = parseBoolean(value);
+    if (parsed === undefined) this.fail(name, value, 'true or false');
+    return parsed;
+  }
+
+  boolWithDefault(name: string): boolean {
+    return this.bool(name) ?? parseBoolean(INPUT_DEFAULTS[name] ?? '') ?? false;
+  }
+
+  ids(name: string): string[] {
+    const values = this.list(name);
+    for (const value of values) {
+      if (!ID_PATTERN.test(value)) this.fail(name, value, `ids of ${ID_FORM}, newline or comma separated`);
+    }
+    return values;
+  }
+
+  singleId(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === '') return undefined;
+    if (!ID_PATTERN.test(value)) this.fail(name, value, `an id of ${ID_FORM}`);
+    return value;
+  }
+
+  integer(name: string, min: number, max: number, unit: string): number | undefined {
+    const value = this.raw(name);
+    if (value === '') return undefined;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.fail(name, value, `an integer from ${min} to ${max}${unit ? ` (${unit})` : ''}`);
+      return undefined;
+    }
+    return Number(value);
+  }
+}
+
+/** Splits a list input on newlines and commas; trims; drops empty entries. */
+export function splitList(value: string): string[] {
+  return value
+    .split(/[\r\n,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** `true`/`True`/`TRUE` and `false`/`False`/`FALSE` (YAML 1.2 core schema, as `core.getBooleanInput`). */
+export function parseBoolean(value: string): boolean | undefined {
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  return undefined;
+}
+
+export function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
+export function urlCredentials(value: string): string[] {
+  try {
+    const url = new URL(value);
+    const out: string[] = [];
+    if (url.password) out.push(url.password, decodeURIComponent(url.password));
+    if (url.username && url.password) out.push(`${url.username}:${url.password}`);
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+/** Connection inputs: `api-key`, `api-base-url`, `organization-id`. */
+export function parseConnection(r: InputReader): {
+  apiKey: string;
+  apiBaseUrl: string;
+  organizationId: string | null;
+} {
+  const apiKey = r.getRaw('api-key').trim();
+  if (apiKey === '') r.fail('api-key', '', 'the Ghost Inspector API key (required)');
+  else if (/\s/.test(apiKey)) r.fail('api-key', apiKey, 'an API key without spaces or line breaks');
+  let apiBaseUrl = r.raw('api-base-url');
+  const expected = 'an http or https URL ending in /v1';
+  if (!isHttpUrl(apiBaseUrl)) r.fail('api-base-url', apiBaseUrl, expected);
+  else {
+    apiBaseUrl = apiBaseUrl.replace(/\/+$/, '');
+    if (!apiBaseUrl.endsWith('/v1')) r.fail('api-base-url', apiBaseUrl, expected);
+  }
+  return { apiKey, apiBaseUrl, organizationId: r.singleId('organization-id') ?? null };
+}
+
+/** What to run and where: start URLs, suite, test and folder ids, test-file patterns (not yet loaded). */
+export function parseTargets(
+  r: InputReader,
+  organizationId: string | null,
+): Pick<ActionInputs, 'startUrls' | 'suiteIds' | 'testIds' | 'folderIds' | 'testFilePatterns'> {
+  const startUrls = r.list('start-url');
+  for (const url of startUrls) if (!isHttpUrl(url)) r.fail('start-url', url, 'http or https URLs');
+  const suiteIds = r.ids('suite-ids');
+  const testIds = r.ids('test-ids');
+  const folderIds = r.ids('folder-ids');
+  const testFilePatterns = unique(
+    r
+      .raw('test-files')
+      .split(/\r?\n/)
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
+  if (testFilePatterns.length > 0 && !organizationId) {
+    r.fail(
+      'organization-id',
+      r.raw('organization-id'),
+      'an organization id when test-files is set (on-demand runs)',
+    );
+  }
+  for (const pattern of testFilePatterns) {
+    if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..')) {
+      r.fail('test-files', pattern, 'glob patterns relative to the workspace, without ".."');
+    }
+  }
+  return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
+}
+
+/** Waiting and verdict: `wait`, `timeout` (minutes, returned in ms), cancel and fail policies, retries. */
+export function parseWaiting(
+  r: InputReader,
+): Pick<
+  ActionInputs,
+  | 'wait'
+  | 'timeoutMs'
+  | 'cancelOnTimeout'
+  | 'failOnScreenshotCompare'
+  | 'failOnTimeout'
+  | 'failOnEmpty'
+  | 'retryFailed'
+> {
+  const wait = r.boolWithDefault('wait');
+  const timeoutRaw = r.raw('timeout');
+  const timeoutMinutes = Number(timeoutRaw);
+  if (!/^\d+(\.\d+)?$/.test(timeoutRaw) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
+    r.fail('timeout', timeoutRaw, 'a positive number of minutes (at most 1440)');
+  }
+  return {
+    wait,
+    timeoutMs: Math.round(timeoutMinutes * 60_000),
+    cancelOnTimeout: r.boolWithDefault('cancel-on-timeout'),
+    failOnScreenshotCompare: r.boolWithDefault('fail-on-screenshot-compare'),
+    failOnTimeout: r.boolWithDefault('fail-on-timeout'),
+    failOnEmpty: r.boolWithDefault('fail-on-empty'),
+    retryFailed: r.integer('retry-failed', 0, 3, 'runs') ?? 0,
+  };
+}
+
+/** What `parseReports` needs from the environment. */
+export interface ReportContext {
+  workspace: string;
+  /** True when `junit-path` was set explicitly empty (the JUnit file is off). */
+  junitOff: boolean;
+  /** The workflow's token (`GITHUB_TOKEN`), used when `github-token` is empty or an unexpanded expression. */
+  envToken: string;
+}
+
+/** Reports and artifacts: paths (absolute), switches, screenshots, the GitHub token. */
+export function parseReports(
+  r: InputReader,
+  context: ReportContext,
+): Pick<
+  ActionInputs,
+  | 'junitPath'
+  | 'summary'
+  | 'annotations'
+  | 'prComment'
+  | 'githubToken'
+  | 'screenshots'
+  | 'artifactName'
+  | 'artifactRetentionDays'
+  | 'artifactsDir'
+  | 'resultsPath'
+> {
+  const { workspace } = context;
+  const junitRaw = r.getRaw('junit-path').trim();
+  const junitPath = context.junitOff
+    ? null
+    : path.resolve(workspace, junitRaw || (INPUT_DEFAULTS['junit-path'] as string));
+  const summary = r.boolWithDefault('summary');
+  const annotations = r.boolWithDefault('annotations');
+  const prComment = r.boolWithDefault('pr-comment');
+  let githubToken = r.getRaw('github-token').trim();
+  if (githubToken === '' || githubToken.startsWith('${{')) githubToken = context.envToken;
+  const screenshots = r.raw('screenshots');
+  if (screenshots !== 'failed' && screenshots !== 'all' && screenshots !== 'none') {
+    r.fail('screenshots', screenshots, 'failed, all or none');
+  }
+  const artifactName = r.raw('artifact-name');
+  if (/[":<>|*?\r\n\\/]/.test(artifactName)) {
+    r.fail('artifact-name', artifactName, 'a name without " : < > | * ? \\ / or line breaks');
+  }
+  const artifactRetentionDays = r.integer('artifact-retention-days', 1, 90, 'days') ?? null;
+  const artifactsDir = path.resolve(workspace, r.raw('artifacts-dir'));
+  const resultsPath = path.resolve(workspace, r.raw('results-path'));
+  return {
+    junitPath,
+    summary,
+    annotations,
+    prComment,
+    githubToken,
+    screenshots: screenshots as ActionInputs['screenshots'],
+    artifactName,
+    artifactRetentionDays,
+    artifactsDir,
+    resultsPath,
+  };
+}
+
+/**
+ * Checks across inputs: test-only parameters need tests to apply to; output files given by two inputs must
+ * differ (one would overwrite the other).
+ */
+export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
+  const hasTests = inputs.testIds.length > 0 || inputs.testFilePatterns.length > 0;
+  const { webhook, screenshotCompareBaselineResult: baseline } = inputs.execute;
+  if (!hasTests && webhook !== undefined) {
+    const list = Array.isArray(webhook) ? webhook : [webhook];
+    r.fail(
+      'webhook',
+      list.join(','),
+      'test-ids or test-files to apply to (suites take no webhook parameter)',
+    );
+  }
+  if (!hasTests && baseline) {
+    r.fail('screenshot-compare-baseline-result', baseline, 'test-ids or test-files to apply to (tests only)');
+  }
+  const paths: Record<string, string | null> = {
+    'results-path': inputs.resultsPath,
+    'junit-path': inputs.junitPath,
+    'artifacts-dir': inputs.artifactsDir,
+  };
+  const seen = new Map<string, string>();
+  for (const [input, file] of Object.entries(paths)) {
+    if (file === null) continue;
+    const other = seen.get(file);
+    if (other !== undefined) r.fail(input, file, `a path different from ${other} (both name the same file)`);
+    else seen.set(file, input);
+  }
+}
+
+/**
+ * Every secret value to mask and redact: the API key, the HTTP auth password, private variable values, the
+ * GitHub token and the credentials of URL inputs (start URLs, webhooks).
+ */
+export function collectSecrets(
+  inputs: Omit<ActionInputs, 'secrets' | 'warnings' | 'notices'>,
+  privateValues: string[],
+): string[] {
+  const { execute } = inputs;
+  const webhooks = execute.webhook === undefined ? [] : [execute.webhook].flat();
+  const secrets = [
+    inputs.apiKey,
+    ...inputs.startUrls.flatMap(urlCredentials),
+    execute.httpAuthPassword ?? '',
+    ...webhooks.flatMap(urlCredentials),
+    ...privateValues,
+    inputs.githubToken,
+  ];
+  return unique(secrets.filter((s) => s !== ''));
+}
+
+/**
+ * One warning per secret value too short to be removed from free text (`MIN_REDACTED_LENGTH`), naming the
+ * input (and variable), never the value.
+ */
+export function shortSecretWarnings(values: Record<string, string>): string[] {
+  const warnings: string[] = [];
+  for (const [what, value] of Object.entries(values)) {
+    if (value === '' || isRedactable(value)) continue;
+    warnings.push(
+      `${what}: the value is shorter than ${MIN_REDACTED_LENGTH} characters, too short to be removed from ` +
+        'free text (error messages, step errors, console lines) without damaging other text. It is hidden ' +
+        "in the results' variables and GitHub masks it in the log, but may appear elsewhere in reports. " +
+        `Use a value of at least ${MIN_REDACTED_LENGTH} characters.`,
+    );
+  }
+  return warnings;
+}

@@ -1,0 +1,137 @@
+/**
+ * Reads every input of `action.yml` once, from the environment and the files they name, into one typed,
+ * validated object (`ActionInputs`).
+ *
+ * Validation happens before any remote call: every bad input is collected and reported together in one
+ * `InputError` whose lines each name the input, the value (masked for secrets) and the expected form.
+ * Defaults are applied here as well as in `action.yml` (outside GitHub nobody fills them in); a test keeps the
+ * two in step.
+ */
+import { access, constants, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  checkCombinations,
+  collectSecrets,
+  isHttpUrl,
+  parseConnection,
+  parseReports,
+  parseTargets,
+  parseWaiting,
+  shortSecretWarnings,
+  InputReader,
+} from './parse.js';
+import { parseExecute, type DataFileContent } from './execute-options.js';
+import { InputError, type ActionInputs, type InputGetter } from './schema.js';
+import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
+
+export interface ReadInputsOptions {
+  /** Default: `INPUT_<NAME>` from `env`, as `@actions/core` reads them. */
+  getInput?: InputGetter;
+  /** Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Where relative paths point; default `GITHUB_WORKSPACE`, else the current directory. */
+  workspace?: string;
+}
+
+/** `INPUT_<NAME>` with spaces as underscores and upper case, as `@actions/core` reads them (dashes stay). */
+export function envInputGetter(env: NodeJS.ProcessEnv): InputGetter {
+  return (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '';
+}
+
+/**
+ * Reads and validates every input.
+ *
+ * @returns the typed inputs; files named by `data-file` and `test-files` are read and parsed.
+ * @throws InputError listing every bad input (nothing remote has happened yet).
+ */
+export async function readInputs(options: ReadInputsOptions = {}): Promise<ActionInputs> {
+  const env = options.env ?? process.env;
+  const r = new InputReader(options.getInput ?? envInputGetter(env));
+  const workspace = path.resolve(options.workspace ?? (env.GITHUB_WORKSPACE || process.cwd()));
+
+  const connection = parseConnection(r);
+  const targets = parseTargets(r, connection.organizationId);
+  const notices: string[] = [];
+  const repoTests = await readTestFiles(r, targets.testFilePatterns, workspace, {
+    startUrls: targets.startUrls.filter(isHttpUrl),
+    notice: (line) => notices.push(line),
+  });
+  const { suiteIds, testIds, folderIds, testFilePatterns } = targets;
+  if (suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length === 0) {
+    r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids or test-files');
+  }
+  const dataFileRaw = r.raw('data-file');
+  const dataFilePath = dataFileRaw ? path.resolve(workspace, dataFileRaw) : null;
+  const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
+  const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
+  const waiting = parseWaiting(r);
+  // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
+  const junitOff =
+    r.getRaw('junit-path').trim() === '' &&
+    options.getInput === undefined &&
+    env['INPUT_JUNIT-PATH'] !== undefined;
+  const reports = parseReports(r, { workspace, junitOff, envToken: env.GITHUB_TOKEN ?? '' });
+
+  const base = {
+    ...connection,
+    ...targets,
+    repoTests,
+    execute,
+    privateVariableNames: Object.keys(privateVariables),
+    dataFilePath,
+    ...waiting,
+    ...reports,
+    workspace,
+  };
+  const secrets = collectSecrets(base, Object.values(privateVariables));
+  const inputs: ActionInputs = { ...base, secrets, warnings: [], notices };
+  checkCombinations(r, inputs);
+  if (r.problems.length > 0) throw new InputError(r.problems);
+
+  inputs.warnings = shortSecretWarnings({
+    'api-key': connection.apiKey,
+    'http-auth-password': execute.httpAuthPassword ?? '',
+    ...Object.fromEntries(
+      Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+    ),
+  });
+  return inputs;
+}
+
+/** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */
+async function readTestFiles(
+  r: InputReader,
+  patterns: string[],
+  workspace: string,
+  options: Parameters<typeof loadTestFiles>[2],
+): Promise<RepoTest[]> {
+  if (patterns.length === 0 || r.problems.some((p) => p.input === 'test-files')) return [];
+  try {
+    return await loadTestFiles(patterns, workspace, options);
+  } catch (error) {
+    if (!(error instanceof TestFileError)) throw error;
+    r.fail(
+      'test-files',
+      error.subject,
+      `glob patterns matching native JSON tests (.json) or recorder files (.side): ${error.reason}`,
+    );
+    return [];
+  }
+}
+
+/** Reads the data file: its name and bytes, or a short reason why not. */
+async function readDataFile(file: string): Promise<DataFileContent> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return { problem: 'not a file' };
+    await access(file, constants.R_OK);
+    const content = await readFile(file);
+    if (content.length === 0) return { problem: 'the file is empty' };
+    return { name: path.basename(file), content: new Uint8Array(content) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      problem: code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read',
+    };
+  }
+}

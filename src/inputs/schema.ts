@@ -1,0 +1,187 @@
+/**
+ * The inputs of `action.yml` as the action knows them: names, defaults, the typed result (`ActionInputs`),
+ * the forms ids and values must take, and the error that lists bad inputs. No parsing, no I/O.
+ */
+import { DEFAULT_BASE_URL } from '../api/api.js';
+import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
+import { redactUrl } from '../api/redact.js';
+import type { ExecuteOptions } from '../api/types.js';
+import type { RepoTest } from './test-files.js';
+
+/** One problem with one input. */
+export interface InputProblem {
+  input: string;
+  /** The value as given; `***` for secrets. */
+  value: string;
+  /** What was expected, e.g. `an integer from 0 to 300000 (milliseconds)`. */
+  expected: string;
+}
+
+/** Bad inputs: `problems` lists each; the message has one line per problem. */
+export class InputError extends Error {
+  readonly problems: InputProblem[];
+  constructor(problems: InputProblem[]) {
+    super(
+      problems.length === 1
+        ? describeProblem(problems[0] as InputProblem)
+        : `${problems.length} inputs are not valid:\n${problems.map((p) => `- ${describeProblem(p)}`).join('\n')}`,
+    );
+    this.name = 'InputError';
+    this.problems = problems;
+  }
+  /** The first bad input's name. */
+  get input(): string {
+    return this.problems[0]?.input ?? '';
+  }
+}
+
+function describeProblem(p: InputProblem): string {
+  const value = redactUrl(p.value);
+  const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
+}
+
+/** Which screenshots to download and upload. */
+export type ScreenshotSelection = 'failed' | 'all' | 'none';
+
+/** Everything the action was asked to do, validated. Paths are absolute. */
+export interface ActionInputs {
+  apiKey: string;
+  apiBaseUrl: string;
+  organizationId: string | null;
+
+  suiteIds: string[];
+  testIds: string[];
+  folderIds: string[];
+  /** The `test-files` patterns as given. */
+  testFilePatterns: string[];
+  /** Every test found in the repository test files, parsed. */
+  repoTests: RepoTest[];
+
+  /**
+   * Execute parameters the user set, in the service's names (never the action's own settings). Lists
+   * (`browser`, `region`, `viewport`, `webhook`) are arrays; `variables` holds public and private variables.
+   * `startUrl` is absent here: several start URLs are separate executes (see `startUrls`).
+   */
+  execute: Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
+  /** Start URLs (each a separate execute); empty: the suite's or test's own. */
+  startUrls: string[];
+  /** Names of the private variables (values are in `execute.variables` and in `secrets`). */
+  privateVariableNames: string[];
+  /** Absolute path of the data file, when set (its content is in `execute.dataFile`). */
+  dataFilePath: string | null;
+
+  wait: boolean;
+  /** Overall deadline in milliseconds. */
+  timeoutMs: number;
+  cancelOnTimeout: boolean;
+  failOnScreenshotCompare: boolean;
+  failOnTimeout: boolean;
+  failOnEmpty: boolean;
+  /** 0 to 3. */
+  retryFailed: number;
+
+  /** Absolute path, or null when `junit-path` is empty. */
+  junitPath: string | null;
+  summary: boolean;
+  annotations: boolean;
+  prComment: boolean;
+  /** Empty when none is available. */
+  githubToken: string;
+  screenshots: ScreenshotSelection;
+  artifactName: string;
+  /** 1 to 90, or null for the repository setting. */
+  artifactRetentionDays: number | null;
+  /** Absolute path. */
+  artifactsDir: string;
+  /** Absolute path. */
+  resultsPath: string;
+
+  /** The workspace every relative path is resolved against. */
+  workspace: string;
+  /**
+   * Every secret value to mask and redact: API key, HTTP auth password, private variable values, GitHub
+   * token, and the user-info (and its password) of URL inputs.
+   */
+  secrets: string[];
+  /** Warnings to log before the run (e.g. secrets too short to be removed from free text). */
+  warnings: string[];
+  /** Notices to log before the run (e.g. recorder `open` targets rebased onto `start-url`). */
+  notices: string[];
+}
+
+/** Defaults of every optional input, as in `action.yml`. */
+export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
+  'api-base-url': DEFAULT_BASE_URL,
+  'organization-id': '',
+  'suite-ids': '',
+  'test-ids': '',
+  'folder-ids': '',
+  'test-files': '',
+  'start-url': '',
+  browser: '',
+  region: '',
+  viewport: '',
+  'user-agent': '',
+  'http-auth-username': '',
+  'http-auth-password': '',
+  'data-source': '',
+  'data-file': '',
+  'max-concurrent-data-rows': '',
+  delay: '',
+  'disable-notifications': '',
+  'disable-visuals': '',
+  'screenshot-compare-enabled': '',
+  'screenshot-compare-threshold': '',
+  'screenshot-compare-baseline-result': '',
+  'screenshot-exclusions': '',
+  'screenshot-target': '',
+  webhook: '',
+  'chat-channel': '',
+  variables: '',
+  'private-variables': '',
+  wait: 'true',
+  timeout: '30',
+  'cancel-on-timeout': 'true',
+  'fail-on-screenshot-compare': 'false',
+  'fail-on-timeout': 'true',
+  'fail-on-empty': 'true',
+  'retry-failed': '0',
+  'junit-path': 'ghost-inspector-junit.xml',
+  summary: 'true',
+  annotations: 'true',
+  'pr-comment': 'false',
+  'github-token': '${{ github.token }}',
+  screenshots: 'failed',
+  'artifact-name': '',
+  'artifact-retention-days': '',
+  'artifacts-dir': 'ghost-inspector-screenshots',
+  'results-path': 'ghost-inspector-results.json',
+};
+
+/** Inputs whose value is secret (shown as `***` in errors). */
+export const SECRET_INPUTS = new Set(['api-key', 'http-auth-password', 'private-variables', 'github-token']);
+
+/**
+ * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)
+ * are accepted so that other instances (a local emulator) work too. Anything else could not be a path segment.
+ */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
+export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
+export const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
+export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Execute parameter names a custom variable may not take: it would change the run's settings (every
+ * parameter of the contract, plus `apiKey`).
+ */
+export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
+  ...EXECUTE_PARAMETER_NAMES,
+  'count',
+  'offset',
+  'includeImports',
+]);
+
+/** Reads one raw input (`''` when unset). */
+export type InputGetter = (name: string) => string;
