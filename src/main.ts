@@ -23,12 +23,12 @@ import type { PublishReport } from './artifacts/index.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { emitAnnotations, renderAnnotations } from './report/annotations.js';
 import { writeJUnit } from './report/junit.js';
-import { buildReport, type Report, type ReportAttachments } from './report/model.js';
+import { buildReport, buildStartedReport, type Report, type ReportAttachments } from './report/model.js';
 import { writeResultsJson } from './report/results-json.js';
 import { renderSummary } from './report/summary.js';
 import { RateBudget } from './run/budget.js';
 import { runPlan, type RunLog } from './run/engine.js';
-import { countResults, decideVerdict, type Verdict } from './run/outcome.js';
+import { decideStartedVerdict, decideVerdict, type Verdict } from './run/outcome.js';
 import { computeOutputs } from './run/outputs.js';
 import { redactSummary } from './run/redact-summary.js';
 import type { RunSummary } from './run/types.js';
@@ -110,12 +110,8 @@ async function writeReports(
   verdict: Verdict,
   interrupted: boolean,
 ): Promise<void> {
-  const policy = {
-    failOnScreenshotCompare: inputs.failOnScreenshotCompare,
-    failOnTimeout: inputs.failOnTimeout,
-  };
   let published: PublishReport | null = null;
-  if (!interrupted && inputs.screenshots !== 'none') {
+  if (!interrupted && verdict.waited && inputs.screenshots !== 'none') {
     try {
       // Loaded on demand: the artifact client is large and most of the run does not need it.
       const { publishScreenshots } = await import('./artifacts/index.js');
@@ -146,13 +142,15 @@ async function writeReports(
         : {}),
     });
   }
-  const report: Report = buildReport(summary, policy, attachments);
+  const report: Report = verdict.waited
+    ? buildReport(summary, verdict.policy, attachments, verdict)
+    : buildStartedReport(summary, verdict.policy);
 
   await attempt('results.json', async () => {
     await writeResultsJson(report, inputs.resultsPath);
     core.info(`Results: ${inputs.resultsPath}`);
   });
-  if (inputs.junitPath) {
+  if (inputs.junitPath && verdict.waited) {
     const junitPath = inputs.junitPath;
     await attempt('the JUnit report', async () => {
       await writeJUnit(report, junitPath);
@@ -169,10 +167,10 @@ async function writeReports(
     });
   }
   // A failing verdict adds one error of its own (core.setFailed): keep a slot free for it.
-  if (inputs.annotations) {
+  if (inputs.annotations && verdict.waited) {
     emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }));
   }
-  if (inputs.prComment && !interrupted) {
+  if (inputs.prComment && !interrupted && verdict.waited) {
     const number = pullRequestNumber();
     const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
     if (number === null || !owner || !repo) core.info('pr-comment: not a pull request event; no comment.');
@@ -268,39 +266,23 @@ export async function run(): Promise<void> {
     const summary = redactSummary(raw, inputs.secrets);
     const interrupted = summary.interrupted === 'signal';
     exitNow = interrupted;
-    const counts = countResults(summary.runs);
     const policy = {
       failOnScreenshotCompare: inputs.failOnScreenshotCompare,
       failOnTimeout: inputs.failOnTimeout,
       failOnEmpty: inputs.failOnEmpty,
     };
-
-    if (!inputs.wait && !interrupted) {
-      const outputs = computeOutputs(summary, null, counts, '');
-      const started = summary.runs.filter((r) => !r.error).length;
-      const failedToStart = summary.runs.filter((r) => r.error);
-      await attempt('results.json', async () => {
-        await mkdir(path.dirname(inputs.resultsPath), { recursive: true });
-        await writeFile(
-          inputs.resultsPath,
-          `${JSON.stringify({ version: 1, waited: false, runs: summary.runs })}\n`,
-        );
-        outputs['results-json'] = inputs.resultsPath;
-      });
-      for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+    // The one verdict: every report, output and the step result render it.
+    const verdict =
+      inputs.wait || interrupted ? decideVerdict(summary, policy) : decideStartedVerdict(summary, policy);
+    await writeReports(inputs, summary, verdict, interrupted);
+    const outputs = computeOutputs(summary, verdict, inputs.resultsPath);
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+    if (!verdict.waited) {
+      const started = verdict.counts.total - verdict.counts.error;
       core.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
-      if (failedToStart.length > 0) {
-        core.setFailed(
-          `${failedToStart.length} run(s) could not be started: ${failedToStart[0]?.error ?? ''}`,
-        );
-      }
+      if (!verdict.passing) core.setFailed(verdict.reasons.join(' '));
       return;
     }
-
-    const verdict = decideVerdict(summary, policy);
-    await writeReports(inputs, summary, verdict, interrupted);
-    const outputs = computeOutputs(summary, verdict, counts, inputs.resultsPath);
-    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
 
     const c = verdict.counts;
     core.info(

@@ -146,6 +146,8 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   passed: '✅ Ghost Inspector: passed',
   failed: '❌ Ghost Inspector: failed',
   cancelled: '🚫 Ghost Inspector: cancelled',
+  started: '▶️ Ghost Inspector: started',
+  'not-started': '❌ Ghost Inspector: runs not started',
 };
 
 function headline(report: Report): string {
