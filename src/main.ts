@@ -104,6 +104,14 @@ function pullRequestNumber(): number | null {
   }
 }
 
+/**
+ * The key of the sticky pull-request comment: the job id (`GITHUB_JOB`) and the `comment-key` input (set it
+ * to the matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
+ */
+function commentKey(): string {
+  return [process.env.GITHUB_JOB ?? '', core.getInput('comment-key')].filter(Boolean).join('-');
+}
+
 async function writeReports(
   inputs: ActionInputs,
   summary: RunSummary,
@@ -161,7 +169,8 @@ async function writeReports(
     await attempt('the job summary', async () => {
       const markdown = renderSummary(report, {
         resultsPath: inputs.resultsPath,
-        ...(inputs.junitPath ? { junitPath: inputs.junitPath } : {}),
+        ...(inputs.junitPath && verdict.waited ? { junitPath: inputs.junitPath } : {}),
+        ...(published?.artifactUrl ? { artifactUrl: published.artifactUrl } : {}),
       });
       await core.summary.addRaw(markdown).write();
     });
@@ -182,12 +191,14 @@ async function writeReports(
         const runUrl = process.env.GITHUB_RUN_ID
           ? `${server}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID}`
           : undefined;
+        const key = commentKey();
         return upsertPullRequestComment({
           token: inputs.githubToken,
           owner,
           repo,
           issueNumber: number,
-          body: renderPullRequestComment(report, { ...(runUrl ? { runUrl } : {}) }),
+          key,
+          body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
           ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
         });
       });

@@ -170,6 +170,8 @@ export interface ReportSuiteRun {
   suiteResultId?: string;
   /** `${appUrl}/suite-results/{id}`. */
   suiteResultUrl?: string;
+  /** Kinds `test` and `file`: `${appUrl}/results/{id}` of the test result the execute answered. */
+  resultUrl?: string;
   startedAt: string;
   endedAt?: string;
   /** The suite result's `executionTime`, else ended minus triggered; null when unknown. */
@@ -298,6 +300,9 @@ function buildSuiteRun(
     variant: { ...run.variant },
     variantLabel: label,
     ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
+    ...(run.kind !== 'suite' && run.testResultId
+      ? { resultUrl: `${appUrl}/results/${run.testResultId}` }
+      : {}),
     startedAt: run.triggeredAt,
     ...(run.endedAt ? { endedAt: run.endedAt } : {}),
     durationMs,

@@ -31,6 +31,8 @@ class FakeGitHub {
   comments: FakeComment[] = [];
   requests: Array<{ method: string; url: string; auth?: string }> = [];
   forbid = false;
+  /** When set, the list of comments is answered with this instead of an array. */
+  listAnswer: unknown = undefined;
   private nextId = 1000;
   private server: Server = createServer((req, res) => void this.handle(req, res));
   baseUrl = '';
@@ -70,6 +72,7 @@ class FakeGitHub {
     const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (list && req.method === 'GET') {
+      if (this.listAnswer !== undefined) return send(200, this.listAnswer);
       const issue = Number(list[3]);
       const perPage = Math.min(PAGE_CAP, Number(url.searchParams.get('per_page') ?? 30));
       const page = Number(url.searchParams.get('page') ?? 1);
@@ -106,6 +109,7 @@ beforeEach(() => {
   fake.comments = [];
   fake.requests = [];
   fake.forbid = false;
+  fake.listAnswer = undefined;
 });
 
 const base = () => ({ token: TOKEN, owner: 'acme', repo: 'shop', baseUrl: fake.baseUrl });
@@ -160,6 +164,18 @@ describe('upsertPullRequestComment', () => {
     expect(again).toEqual({ id: keyed.id, created: false });
     expect(fake.comments.filter((c) => c.issue === 11)).toHaveLength(2);
     expect(commentMarker('job a')).toBe('<!-- ghost-inspector-action:job_a -->');
+  });
+
+  it('names an answer of the wrong shape instead of failing on it', async () => {
+    fake.listAnswer = { message: 'a proxy page', comments: [] };
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
+      /answered the list of comments of pull request #13 with an object instead of a list of comments/,
+    );
+    fake.listAnswer = [{ id: 'not-a-number', body: commentMarker() }];
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
+      /a comment without a numeric id/,
+    );
+    expect(fake.requests.some((r) => r.method === 'POST' || r.method === 'PATCH')).toBe(false);
   });
 
   it('throws the request error when the token may not write', async () => {
