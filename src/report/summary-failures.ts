@@ -11,7 +11,7 @@
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { percent } from './phrases.js';
-import { escapeCode, escapeInline, plural, safeUrl, truncate } from './text.js';
+import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
 
 /** Longest error text shown per failure, in characters. */
 export const MAX_ERROR_CHARS = 2000;
