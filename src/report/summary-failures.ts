@@ -125,7 +125,7 @@ function reasonLines(test: ReportTest): string[] {
     );
     lines.push(`<pre>${escapeCode(truncate(s.error, MAX_ERROR_CHARS), true)}</pre>`);
   }
-  if (test.error && (!s || !s.error.includes(test.error))) {
+  if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
     lines.push(`<pre>${escapeCode(truncate(test.error, MAX_ERROR_CHARS), true)}</pre>`);
   }
   return lines;

@@ -94,6 +94,16 @@ describe('one verdict everywhere', () => {
     expect(/<testsuites[^>]*\sfailures="(\d+)"/.exec(junit)?.[1]).toBe('0');
   });
 
+  it('titles: a test run alone is named once; a run that could not start says so in words', async () => {
+    const r = await run({ 'test-ids': 'test-payment', 'suite-ids': 'suite-missing' });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout + r.summary).not.toContain('Pay by card › Pay by card');
+    expect(r.stdout).toMatch(/::error title=Pay by card::/);
+    expect(r.summary).toContain('❌ Failed: Pay by card</h4>');
+    expect(r.summary).toMatch(/Suite suite-missing \(could not start\)/);
+    expect(r.summary).not.toContain('(suite run)');
+  });
+
   it('wait: false writes results.json in the same schema and a job summary with the runs started', async () => {
     const r = await run({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', wait: 'false' });
     expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -100,6 +100,15 @@ describe('renderSummary', () => {
     expect(decoded).toBe('#pay @click a[href*="x"] > `b` | c');
   });
 
+  it('prints the failing step error once, even when the result error repeats it', () => {
+    const s = SCENARIOS.failures!();
+    const pay = s.summary.runs[0]!.tests[1]!;
+    const stepError = 'Element ".confirmation" not found within 15000 ms';
+    pay.result!.error = { details: `Step 5 failed: ${stepError}` } as never;
+    const md = renderSummary(buildReport(s.summary, s.policy));
+    expect(md.split('not found within 15000 ms').length - 1).toBe(1);
+  });
+
   it('groups one test failing on several variants, each variant linked, and collapses past ten failures', () => {
     const s = SCENARIOS.variants!();
     const menu = s.summary.runs[2]!.tests[1]!;
