@@ -77,16 +77,19 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   const failing = count(failures);
   if (failing > 0) cut.add(`### Failures (${failing})\n\n`);
   let shown = 0;
-  for (const group of failures) {
+  let collapsed = false;
+  for (const [i, group] of failures.entries()) {
+    if (i === OPEN_FAILURES) collapsed = cut.add('<details><summary>More failures</summary>\n\n');
+    if (i >= OPEN_FAILURES && !collapsed) break;
     if (!cut.add(groupBlock(report, group))) break;
     shown += group.matching.length;
   }
   const rest = failing - shown;
-  let tail = '';
+  let tail = collapsed ? '</details>\n\n' : '';
   if (rest > 0) {
-    tail = `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+    tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
   } else if (failing === 0) {
-    tail = `No test failed. The per-test tables are left out.${pointer(options)}\n`;
+    tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
   }
   return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }

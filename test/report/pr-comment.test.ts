@@ -164,6 +164,13 @@ describe('upsertPullRequestComment', () => {
     expect(again).toEqual({ id: keyed.id, created: false });
     expect(fake.comments.filter((c) => c.issue === 11)).toHaveLength(2);
     expect(commentMarker('job a')).toBe('<!-- ghost-inspector-action:job_a -->');
+    // Matrix legs: the job and the matrix values (comment-key) give each leg its own comment, even when long.
+    const leg = (browser: string) =>
+      commentMarker(
+        `e2e-${JSON.stringify({ browser, viewport: '1280x800', region: 'eu-west-1', site: 'x'.repeat(80) })}`,
+      );
+    expect(leg('chrome')).not.toBe(leg('firefox'));
+    expect(leg('chrome').length).toBeLessThanOrEqual('<!-- ghost-inspector-action: -->'.length + 100);
   });
 
   it('names an answer of the wrong shape instead of failing on it', async () => {
