@@ -3,10 +3,11 @@
  * results.json, job summary and JUnit agree, for `fail-on-empty` and `fail-on-screenshot-compare`.
  */
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { FakeGitHub, TOKEN } from '../fakes/github.js';
 import { makeWorkspace } from './fixtures.js';
 import { counts, runAction, type ActionRun } from './harness.js';
 
@@ -115,5 +116,48 @@ describe('one verdict everywhere', () => {
     expect(r.summary).toContain('Smoke tests');
     expect(r.summary).toMatch(/href="https:\/\/app\.ghostinspector\.com\/suite-results\/[0-9a-f]+"/);
     expect(r.summary).toMatch(/href="https:\/\/app\.ghostinspector\.com\/results\/[0-9a-f]+"/);
+  });
+
+  it('pull-request comment: each matrix leg (comment-key) keeps its own sticky comment', async () => {
+    const github = new FakeGitHub();
+    await github.start();
+    try {
+      const event = path.join(workspace, 'event.json');
+      await writeFile(event, JSON.stringify({ pull_request: { number: 5 } }));
+      const leg = (browser: string) =>
+        runAction({
+          workspace,
+          inputs: {
+            'api-key': API_KEY,
+            'api-base-url': emulator.baseUrl,
+            timeout: '5',
+            'suite-ids': 'suite-smoke',
+            'pr-comment': 'true',
+            'github-token': TOKEN,
+            'comment-key': JSON.stringify({ browser }),
+            screenshots: 'none',
+          },
+          env: {
+            GITHUB_EVENT_PATH: event,
+            GITHUB_REPOSITORY: 'acme/shop',
+            GITHUB_API_URL: github.baseUrl,
+            GITHUB_JOB: 'ghost',
+          },
+        });
+      for (const browser of ['chrome', 'firefox', 'chrome']) {
+        const r = await leg(browser);
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        expect(r.stdout).not.toContain('Could not write');
+      }
+      const comments = github.comments.filter((c) => c.issue === 5);
+      expect(comments).toHaveLength(2);
+      expect(comments.map((c) => c.body.split('\n')[0])).toEqual([
+        '<!-- ghost-inspector-action:ghost-__browser___chrome__ -->',
+        '<!-- ghost-inspector-action:ghost-__browser___firefox__ -->',
+      ]);
+      expect(github.requests.filter((q) => q.method === 'PATCH')).toHaveLength(1);
+    } finally {
+      await github.stop();
+    }
   });
 });
