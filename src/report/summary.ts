@@ -32,7 +32,7 @@ import {
   MAX_ERROR_CHARS,
   MAX_NAME_CHARS,
 } from './summary-failures.js';
-import { escapeInline, formatDuration, plural, truncate } from './text.js';
+import { escapeCode, escapeInline, formatDuration, plural, truncate } from './text.js';
 
 export interface SummaryOptions {
   /** Where the JUnit XML was written (shown in the pointer when the summary is cut). */
@@ -128,8 +128,8 @@ function truncateBytes(text: string, maxBytes: number): string {
 
 function pointer(options: SummaryOptions): string {
   const files: string[] = [];
-  if (options.junitPath) files.push(`the JUnit file <code>${escapeInline(options.junitPath)}</code>`);
-  if (options.resultsPath) files.push(`the results file <code>${escapeInline(options.resultsPath)}</code>`);
+  if (options.junitPath) files.push(`the JUnit file <code>${escapeCode(options.junitPath)}</code>`);
+  if (options.resultsPath) files.push(`the results file <code>${escapeCode(options.resultsPath)}</code>`);
   return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 
