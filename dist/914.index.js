@@ -10,10 +10,12 @@ export const modules = {
 /* harmony export */   upsertPullRequestComment: () => (/* binding */ upsertPullRequestComment)
 /* harmony export */ });
 /* unused harmony exports COMMENT_MARKER_BASE, MAX_COMMENT_CHARS, commentMarker */
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96867);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(65655);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(61351);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(18119);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(65655);
 /**
  * The opt-in pull-request comment: one sticky comment per pull request (and per key), found by a hidden
  * marker and updated in place. Rendering is pure; {@link upsertPullRequestComment} talks to the GitHub REST
@@ -24,18 +26,30 @@ export const modules = {
 
 
 
+
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
 const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 const MAX_COMMENT_CHARS = 60_000;
+const VERDICT_ICON = {
+    passed: '✅',
+    failed: '❌',
+    cancelled: '🚫',
+    started: '▶️',
+    'not-started': '❌',
+};
 /** Failures listed in the comment before "N more". */
 const MAX_LISTED_FAILURES = 20;
 /**
  * The hidden marker of the sticky comment: `<!-- ghost-inspector-action -->`, or
- * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`).
+ * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`;
+ * a key longer than 100 characters keeps its first 80 and a digest of the whole).
  */
 function commentMarker(key) {
-    const clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) : '';
+    let clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_') : '';
+    // A long key (e.g. every matrix value) keeps its start and a digest of the whole, so keys stay distinct.
+    if (clean.length > 100)
+        clean = `${clean.slice(0, 80)}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(key).digest('hex').slice(0, 16)}`;
     return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
 }
 /**
@@ -47,10 +61,10 @@ function commentMarker(key) {
  */
 function renderPullRequestComment(report, options = {}) {
     const t = report.totals;
-    const icon = report.verdict === 'passed' ? '✅' : report.verdict === 'failed' ? '❌' : '🚫';
+    const icon = VERDICT_ICON[report.verdict];
     const counts = [
         t.failed ? `${t.failed} failed` : '',
-        t.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .LS)(t.error, 'error') : '',
+        t.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .plural */ .LS)(t.error, 'error') : '',
         t.timedOut ? `${t.timedOut} timed out` : '',
         `${t.passed} passed`,
         t.flaky ? `${t.flaky} flaky` : '',
@@ -60,32 +74,38 @@ function renderPullRequestComment(report, options = {}) {
         commentMarker(options.key),
         `### ${icon} Ghost Inspector: ${report.verdict}`,
         '',
-        `${counts.join(', ')} of ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .LS)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(t.duration)}.` +
+        `${counts.join(', ')} of ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .plural */ .LS)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(t.duration)}.` +
             (t.screenshotCompareFailed
-                ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed.`
+                ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .plural */ .LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
                 : ''),
     ];
-    const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_1__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
+    if (!report.passing && report.reasons.length > 0) {
+        lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
+    }
+    const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_2__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
     if (failing.length > 0) {
         lines.push('');
         for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-            const name = `${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(run.name, 200))} › ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(test.name, 200))}`;
-            const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .safeUrl */ .Pl)(test.resultUrl) : '';
+            const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
+            const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .truncate */ .xv)(`${test.title}${variant}`, 400));
+            const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeUrl */ .Pl)(test.resultUrl) : '';
             const title = href ? `<a href="${href}">${name}</a>` : name;
-            const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .failureMessage */ .oh)(test) : failingReason(test);
-            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(why, 500))}`);
+            const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_3__/* .failureMessage */ .oh)(test) : failingReason(test);
+            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .truncate */ .xv)(why, 500))}`);
         }
         if (failing.length > MAX_LISTED_FAILURES)
             lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
     }
-    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .safeUrl */ .Pl)(options.runUrl) : '';
+    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeUrl */ .Pl)(options.runUrl) : '';
     if (runHref)
         lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
 }
 function failingReason(test) {
     if (test.state === 'timed-out')
         return `timed out${test.error ? `: ${test.error}` : ''}`;
+    if (test.state === 'cancelled')
+        return `cancelled${test.error ? `: ${test.error}` : ''}`;
     if (test.screenshotCompareFailed)
         return 'screenshot comparison failed';
     return test.state;
@@ -99,15 +119,22 @@ function failingReason(test) {
 async function upsertPullRequestComment(options) {
     const marker = commentMarker(options.key);
     const body = options.body.includes(marker) ? options.body : `${marker}\n${options.body}`;
-    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
     const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
     let existing;
     for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
         ...params,
         per_page: 100,
     })) {
-        const found = page.data.find((c) => typeof c.body === 'string' && c.body.includes(marker));
+        const comments = page.data;
+        if (!Array.isArray(comments)) {
+            throw new Error(`the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`);
+        }
+        const found = comments.find((c) => c !== null && typeof c === 'object' && typeof c.body === 'string' && c.body.includes(marker));
         if (found) {
+            if (typeof found.id !== 'number') {
+                throw new Error(`the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`);
+            }
             existing = found.id;
             break;
         }
@@ -123,6 +150,16 @@ async function upsertPullRequestComment(options) {
     }
     const created = await octokit.rest.issues.createComment({ ...params, body });
     return { id: created.data.id, created: true };
+}
+/** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
+function describeShape(value) {
+    if (value === null)
+        return 'null';
+    if (value === undefined)
+        return 'nothing';
+    if (Array.isArray(value))
+        return 'a list';
+    return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }
 
 

@@ -64680,155 +64680,58 @@ function redactUrl(url) {
 
 /***/ }),
 
-/***/ 96867:
+/***/ 18119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   DD: () => (/* binding */ allTests),
-/* harmony export */   FK: () => (/* binding */ buildReport)
-/* harmony export */ });
-/* unused harmony exports variantLabel, isFailing, targetText */
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  DD: () => (/* binding */ allTests),
+  FK: () => (/* binding */ buildReport),
+  yv: () => (/* binding */ buildStartedReport)
+});
+
+// UNUSED EXPORTS: targetText, testlessPhrase, variantLabel
+
+// EXTERNAL MODULE: ./src/run/outcome.ts
+var outcome = __nccwpck_require__(36497);
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(65655);
+;// CONCATENATED MODULE: ./src/report/model-test.ts
+
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
-/**
- * Builds the report model from what the run produced.
- *
- * A suite run that ended without any test result (the trigger failed, the suite result vanished, the
- * deadline passed before the list was read) becomes one test named `(suite run)` in state `error`
- * (`timed-out` / `cancelled` when the run was), so that every renderer shows it.
- *
- * @param summary the run model (`run/types.ts`)
- * @param policy which outcomes fail the run besides failed tests
- * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
- * @returns the report; never throws on odd service data (missing fields give empty values)
- */
-function buildReport(summary, policy, attachments = new Map()) {
-    const appUrl = summary.appUrl.replace(/\/+$/, '');
-    const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, policy, attachments));
-    const totals = sumTotals(runs.map((r) => r.totals));
-    totals.duration = Math.max(0, dateMs(summary.finishedAt) - dateMs(summary.startedAt)) || 0;
-    const anyFailing = runs.some((r) => r.tests.some((t) => t.failing));
-    const verdict = anyFailing
-        ? 'failed'
-        : totals.cancelled > 0 || summary.interrupted === 'signal'
-            ? 'cancelled'
-            : 'passed';
-    return {
-        verdict,
-        policy: { ...policy },
-        appUrl,
-        startedAt: summary.startedAt,
-        finishedAt: summary.finishedAt,
-        ...(summary.interrupted ? { interrupted: summary.interrupted } : {}),
-        runs,
-        totals,
-    };
-}
-/**
- * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the parts of a variant that were
- * varied (start URL without password); data rows counted from 1.
- */
-function variantLabel(variant) {
-    const parts = [];
-    if (variant.browser)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.browser));
-    if (variant.region)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.region));
-    if (variant.viewport)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.viewport));
-    if (variant.startUrl)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.startUrl)));
-    if (variant.dataRow !== undefined && variant.dataRow !== null)
-        parts.push(`row ${variant.dataRow + 1}`);
-    return parts.join(' · ');
-}
-/** Whether a test makes the run fail under a policy (see {@link ReportTest.failing}). */
-function isFailing(state, screenshotCompareFailed, policy) {
-    if (state === 'failed' || state === 'error')
-        return true;
-    if (state === 'timed-out')
-        return policy.failOnTimeout;
-    if (screenshotCompareFailed && (state === 'passed' || state === 'flaky'))
-        return policy.failOnScreenshotCompare;
-    return false;
-}
-function buildSuiteRun(run, appUrl, policy, attachments) {
-    const suiteName = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(run.suiteName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(run.file) || '(unnamed suite)';
-    const label = variantLabel(run.variant ?? {});
-    const tests = run.tests.map((t, i) => buildTest(t, `${run.key}#${i}`, run, appUrl, policy, attachments));
-    if (tests.length === 0 && (run.error || run.timedOut || run.cancelled)) {
-        // Same order as the verdict's counts (run/outcome.ts countResults): timed out, cancelled, error.
-        const state = run.timedOut ? 'timed-out' : run.cancelled ? 'cancelled' : 'error';
-        tests.push({
-            key: `${run.key}#run`,
-            resultId: null,
-            testId: null,
-            name: '(suite run)',
-            state,
-            failing: isFailing(state, false, policy),
-            durationMs: null,
-            error: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(run.error) ||
-                (state === 'timed-out' ? 'Timed out before any test result was seen.' : 'Cancelled.'),
-            steps: [],
-            consoleErrors: [],
-            screenshotCompareFailed: false,
-            attempts: [],
-            ...variantFields(run.variant ?? {}),
-        });
-    }
-    const suiteResult = run.suiteResult;
-    const suiteResultId = run.suiteResultId ?? suiteResult?._id;
-    const durationMs = numberOrNull(suiteResult?.executionTime) ??
-        (run.endedAt ? Math.max(0, dateMs(run.endedAt) - dateMs(run.triggeredAt)) || null : null);
-    const totals = sumTotals([]);
-    for (const t of tests)
-        addToTotals(totals, t);
-    return {
-        key: run.key,
-        kind: run.kind,
-        name: label ? `${suiteName} [${label}]` : suiteName,
-        suiteName,
-        suiteId: run.suiteId,
-        variant: { ...run.variant },
-        variantLabel: label,
-        ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
-        startedAt: run.triggeredAt,
-        ...(run.endedAt ? { endedAt: run.endedAt } : {}),
-        durationMs,
-        ...(run.error ? { error: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(run.error) } : {}),
-        timedOut: Boolean(run.timedOut),
-        cancelled: Boolean(run.cancelled),
-        ...(run.notStarted ? { notStarted: run.notStarted } : {}),
-        ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
-        tests,
-        totals,
-    };
-}
 function variantFields(variant) {
     return {
-        ...(variant.browser ? { browser: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.browser) } : {}),
-        ...(variant.region ? { region: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.region) } : {}),
-        ...(variant.viewport ? { viewport: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(variant.viewport) } : {}),
+        ...(variant.browser ? { browser: (0,report_text/* cleanText */.X5)(variant.browser) } : {}),
+        ...(variant.region ? { region: (0,report_text/* cleanText */.X5)(variant.region) } : {}),
+        ...(variant.viewport ? { viewport: (0,report_text/* cleanText */.X5)(variant.viewport) } : {}),
     };
 }
-function buildTest(test, fallbackKey, run, appUrl, policy, attachments) {
+/**
+ * One test of the report model from a test run; `countedAs` and `failing` come from the verdict's rules
+ * (`run/outcome.ts`). The title is `suite › test`, or the test's name alone for a test run on its own.
+ */
+function buildTest(test, ctx) {
+    const { run, appUrl, policy, attachments } = ctx;
+    const fallbackKey = ctx.key;
     const r = test.result;
-    const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(test.testName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r?.test?.name) || (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r?.name) || '(unnamed test)';
+    const name = (0,report_text/* cleanText */.X5)(test.testName) || (0,report_text/* cleanText */.X5)(r?.test?.name) || (0,report_text/* cleanText */.X5)(r?.name) || '(unnamed test)';
     const steps = (r?.steps ?? []).map(buildStep);
     const failingStep = firstFailingStep(steps);
     const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
     const screenshotCompareFailed = r?.screenshotComparePassing === false;
     const state = test.state;
-    const errorText = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(test.error) || (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r?.error?.details) || undefined;
-    const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(test.url) : undefined;
+    const counted = (0,outcome/* countedAs */.DV)(state, screenshotCompareFailed, policy);
+    const errorText = (0,report_text/* cleanText */.X5)(test.error) || (0,report_text/* cleanText */.X5)(r?.error?.details) || undefined;
+    const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? (0,report_text/* cleanText */.X5)(test.url) : undefined;
     const variant = variantFields(run.variant ?? {});
     const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
     const screenshot = r?.screenshot
         ? {
-            originalUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.screenshot.original?.defaultUrl),
-            smallUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.screenshot.small?.defaultUrl) || (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.screenshot.original?.defaultUrl),
+            originalUrl: (0,report_text/* cleanText */.X5)(r.screenshot.original?.defaultUrl),
+            smallUrl: (0,report_text/* cleanText */.X5)(r.screenshot.small?.defaultUrl) || (0,report_text/* cleanText */.X5)(r.screenshot.original?.defaultUrl),
             ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id).screenshot } : {}),
         }
         : undefined;
@@ -64837,8 +64740,10 @@ function buildTest(test, fallbackKey, run, appUrl, policy, attachments) {
         resultId: r?._id ?? null,
         testId: test.testId ?? r?.test?._id ?? null,
         name,
+        title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
         state,
-        failing: isFailing(state, screenshotCompareFailed, policy),
+        countedAs: counted,
+        failing: (0,outcome/* failsStep */.ug)(counted, policy),
         durationMs: r ? resultDuration(r) : null,
         ...(r && validDate(r.dateExecutionStarted) ? { startedAt: r.dateExecutionStarted } : {}),
         ...(r && validDate(r.dateExecutionFinished) ? { finishedAt: r.dateExecutionFinished } : {}),
@@ -64847,22 +64752,22 @@ function buildTest(test, fallbackKey, run, appUrl, policy, attachments) {
         steps,
         consoleErrors: (r?.console ?? []).filter((c) => c.error).map(buildConsole),
         ...(resultUrl ? { resultUrl } : {}),
-        ...(r?.startUrl ? { startUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.startUrl)) } : {}),
-        ...(r?.endUrl ? { endUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.endUrl)) } : {}),
-        ...(r?.video?.url ? { videoUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.video.url) } : {}),
+        ...(r?.startUrl ? { startUrl: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(r.startUrl)) } : {}),
+        ...(r?.endUrl ? { endUrl: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(r.endUrl)) } : {}),
+        ...(r?.video?.url ? { videoUrl: (0,report_text/* cleanText */.X5)(r.video.url) } : {}),
         ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
         ...(compare ? { screenshotCompare: compare } : {}),
         screenshotCompareFailed,
         attempts: test.attempts.map((a) => buildAttempt(a, appUrl)),
         ...variant,
-        ...(r?.browser ? { browser: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.browser) } : {}),
-        ...(r?.region ? { region: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.region) } : {}),
+        ...(r?.browser ? { browser: (0,report_text/* cleanText */.X5)(r.browser) } : {}),
+        ...(r?.region ? { region: (0,report_text/* cleanText */.X5)(r.region) } : {}),
         ...(viewport ? { viewport } : {}),
     };
 }
 function buildAttempt(r, appUrl) {
     const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
-    const error = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.error?.details);
+    const error = (0,report_text/* cleanText */.X5)(r.error?.details);
     return {
         resultId: r._id,
         resultUrl: `${appUrl}/results/${r._id}`,
@@ -64876,8 +64781,8 @@ function buildCompare(r, path) {
     const hasImage = Boolean(r.screenshotCompare);
     if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
         return undefined;
-    const imageUrl = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.screenshotCompare?.compareOriginal?.defaultUrl);
-    const smallUrl = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
+    const imageUrl = (0,report_text/* cleanText */.X5)(r.screenshotCompare?.compareOriginal?.defaultUrl);
+    const smallUrl = (0,report_text/* cleanText */.X5)(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
     return {
         difference: numberOrNull(r.screenshotCompareDifference),
         threshold: r.screenshotCompareThreshold,
@@ -64898,16 +64803,16 @@ function buildStep(step) {
                     ? 'failed-optional'
                     : 'failed'
                 : 'not-run';
-    const error = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(step.error);
+    const error = (0,report_text/* cleanText */.X5)(step.error);
     return {
         sequence: step.sequence,
-        command: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(step.command),
+        command: (0,report_text/* cleanText */.X5)(step.command),
         target: targetText(step.target),
-        value: step.private ? (step.value ? PRIVATE_VALUE : '') : (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(step.value),
+        value: step.private ? (step.value ? PRIVATE_VALUE : '') : (0,report_text/* cleanText */.X5)(step.value),
         optional: Boolean(step.optional),
         outcome,
         ...(error ? { error } : {}),
-        ...(step.url ? { url: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(step.url)) } : {}),
+        ...(step.url ? { url: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(step.url)) } : {}),
     };
 }
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
@@ -64915,8 +64820,8 @@ function targetText(target) {
     if (target === null || target === undefined)
         return '';
     if (typeof target === 'string')
-        return (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(target);
-    return target.map((t) => (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(t?.selector)).join(' || ');
+        return (0,report_text/* cleanText */.X5)(target);
+    return target.map((t) => (0,report_text/* cleanText */.X5)(t?.selector)).join(' || ');
 }
 function firstFailingStep(steps) {
     const step = steps.find((s) => s.outcome === 'failed');
@@ -64931,8 +64836,8 @@ function firstFailingStep(steps) {
 }
 function buildConsole(entry) {
     return {
-        output: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(entry.output),
-        url: (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cleanText */ .X5)(entry.url)),
+        output: (0,report_text/* cleanText */.X5)(entry.output),
+        url: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(entry.url)),
         dateExecuted: entry.dateExecuted,
     };
 }
@@ -64955,49 +64860,164 @@ function dateMs(value) {
 function numberOrNull(value) {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
-function sumTotals(list) {
-    const totals = {
-        passed: 0,
-        failed: 0,
-        flaky: 0,
-        timedOut: 0,
-        cancelled: 0,
-        error: 0,
-        screenshotCompareFailed: 0,
-        total: 0,
-        duration: 0,
+
+;// CONCATENATED MODULE: ./src/report/model.ts
+/**
+ * The report model: one normalized picture of a run, built once from the run model (`run/types.ts`) and
+ * the service's resources (`api/types.ts`), and read by every renderer (JUnit, job summary, annotations,
+ * results.json, pull-request comment). Building is pure; renderers are pure functions of a {@link Report}.
+ *
+ * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
+ * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
+ */
+
+
+
+
+/**
+ * Builds the report model from what the run produced, around the one verdict (`run/outcome.ts`).
+ *
+ * A run that ended without any test result (never started, the trigger failed, the suite result vanished,
+ * the deadline passed before the list was read) becomes one stand-in test in the state the verdict counts
+ * it as (`run/outcome.ts` `testlessRunState`), named in words ("could not start", "not started before the
+ * timeout", ...), so that every renderer shows it.
+ *
+ * @param summary the run model (`run/types.ts`)
+ * @param policy which outcomes fail the run besides failed tests
+ * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
+ * @param verdict the verdict decided once by the caller; by default decided here from `summary` and
+ *   `policy` (`decideVerdict`, or `decideStartedVerdict` when `summary` has no waited run)
+ * @returns the report; never throws on odd service data (missing fields give empty values)
+ */
+function buildReport(summary, policy, attachments = new Map(), verdict = (0,outcome/* decideVerdict */.AU)(summary, { failOnEmpty: false, ...policy })) {
+    const appUrl = summary.appUrl.replace(/\/+$/, '');
+    const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, verdict, attachments));
+    const duration = Math.max(0, dateMs(summary.finishedAt) - dateMs(summary.startedAt)) || 0;
+    return {
+        verdict: verdict.status,
+        passing: verdict.passing,
+        reasons: [...verdict.reasons],
+        waited: verdict.waited,
+        policy: { ...verdict.policy },
+        appUrl,
+        startedAt: summary.startedAt,
+        finishedAt: summary.finishedAt,
+        ...(summary.interrupted ? { interrupted: summary.interrupted } : {}),
+        runs,
+        totals: { ...verdict.counts, duration },
     };
-    for (const t of list) {
-        for (const k of Object.keys(totals))
-            totals[k] += t[k];
-    }
-    return totals;
 }
-function addToTotals(totals, test) {
-    totals.total += 1;
-    totals.duration += test.durationMs ?? 0;
-    if (test.screenshotCompareFailed)
-        totals.screenshotCompareFailed += 1;
-    switch (test.state) {
-        case 'passed':
-            totals.passed += 1;
-            break;
-        case 'failed':
-            totals.failed += 1;
-            break;
-        case 'flaky':
-            totals.flaky += 1;
-            break;
-        case 'timed-out':
-            totals.timedOut += 1;
-            break;
-        case 'cancelled':
-            totals.cancelled += 1;
-            break;
-        case 'error':
-            totals.error += 1;
-            break;
-    }
+/**
+ * The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests
+ * (a run that could not be started gets its stand-in test), around {@link decideStartedVerdict}.
+ */
+function buildStartedReport(summary, policy) {
+    return buildReport(summary, policy, new Map(), (0,outcome/* decideStartedVerdict */.T_)(summary, policy));
+}
+/**
+ * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the parts of a variant that were
+ * varied (start URL without password); data rows counted from 1.
+ */
+function variantLabel(variant) {
+    const parts = [];
+    if (variant.browser)
+        parts.push((0,report_text/* cleanText */.X5)(variant.browser));
+    if (variant.region)
+        parts.push((0,report_text/* cleanText */.X5)(variant.region));
+    if (variant.viewport)
+        parts.push((0,report_text/* cleanText */.X5)(variant.viewport));
+    if (variant.startUrl)
+        parts.push((0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(variant.startUrl)));
+    if (variant.dataRow !== undefined && variant.dataRow !== null)
+        parts.push(`row ${variant.dataRow + 1}`);
+    return parts.join(' · ');
+}
+function buildSuiteRun(run, appUrl, verdict, attachments) {
+    const suiteName = (0,report_text/* cleanText */.X5)(run.suiteName) || (0,report_text/* cleanText */.X5)(run.file) || '(unnamed suite)';
+    const label = variantLabel(run.variant ?? {});
+    const policy = verdict.policy;
+    const tests = run.tests.map((t, i) => buildTest(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }));
+    const testless = verdict.waited ? (0,outcome/* testlessRunState */.c0)(run) : run.tests.length === 0 ? startedState(run) : null;
+    if (testless)
+        tests.push(standIn(run, suiteName, testless, verdict));
+    const per = (0,outcome/* countResults */.aD)([run], policy);
+    const suiteResult = run.suiteResult;
+    const suiteResultId = run.suiteResultId ?? suiteResult?._id;
+    const durationMs = numberOrNull(suiteResult?.executionTime) ??
+        (run.endedAt ? Math.max(0, dateMs(run.endedAt) - dateMs(run.triggeredAt)) || null : null);
+    const totals = { ...per, duration: tests.reduce((n, t) => n + (t.durationMs ?? 0), 0) };
+    if (!verdict.waited)
+        Object.assign(totals, { total: 1, error: testless ? 1 : 0 });
+    return {
+        key: run.key,
+        kind: run.kind,
+        name: label ? `${suiteName} [${label}]` : suiteName,
+        suiteName,
+        suiteId: run.suiteId,
+        variant: { ...run.variant },
+        variantLabel: label,
+        ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
+        ...(run.kind !== 'suite' && run.testResultId
+            ? { resultUrl: `${appUrl}/results/${run.testResultId}` }
+            : {}),
+        startedAt: run.triggeredAt,
+        ...(run.endedAt ? { endedAt: run.endedAt } : {}),
+        durationMs,
+        ...(run.error ? { error: (0,report_text/* cleanText */.X5)(run.error) } : {}),
+        timedOut: Boolean(run.timedOut),
+        cancelled: Boolean(run.cancelled),
+        ...(run.notStarted ? { notStarted: run.notStarted } : {}),
+        ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
+        tests,
+        totals,
+    };
+}
+/** With `wait: false`: a run that could not be started counts as `error`; a started one has no state yet. */
+function startedState(run) {
+    return run.error || run.notStarted || run.mayHaveStarted ? 'error' : null;
+}
+/**
+ * What a run without any test result is, in words: `not started before the timeout`, `not started before
+ * the workflow was cancelled`, `may have started but could not be found`, `could not start` (the trigger
+ * failed), `no test result before the timeout`, `cancelled before any test result`, `no test result`.
+ */
+function testlessPhrase(run, state) {
+    if (run.notStarted === 'deadline')
+        return 'not started before the timeout';
+    if (run.notStarted === 'signal')
+        return 'not started before the workflow was cancelled';
+    if (run.mayHaveStarted)
+        return 'may have started but could not be found';
+    if (state === 'timed-out')
+        return 'no test result before the timeout';
+    if (state === 'cancelled')
+        return 'cancelled before any test result';
+    if (!run.suiteResultId && !run.testResultId && !run.suiteResult)
+        return 'could not start';
+    return 'no test result';
+}
+function standIn(run, suiteName, state, verdict) {
+    const phrase = testlessPhrase(run, state);
+    const sentence = `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}.`;
+    return {
+        key: `${run.key}#run`,
+        resultId: null,
+        testId: null,
+        name: phrase,
+        title: `${suiteName} (${phrase})`,
+        state,
+        countedAs: state,
+        failing: (0,outcome/* failsStep */.ug)(state, verdict.policy),
+        ...(run.notStarted ? { notStarted: run.notStarted } : {}),
+        ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
+        durationMs: null,
+        error: (0,report_text/* cleanText */.X5)(run.error) || sentence,
+        steps: [],
+        consoleErrors: [],
+        screenshotCompareFailed: false,
+        attempts: [],
+        ...variantFields(run.variant ?? {}),
+    };
 }
 /** Every test of the report with its suite run, in report order. */
 function* allTests(report) {
@@ -65066,16 +65086,16 @@ function percent(fraction) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $o: () => (/* binding */ escapeBlock),
 /* harmony export */   BO: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.BO),
 /* harmony export */   LS: () => (/* binding */ plural),
 /* harmony export */   Pl: () => (/* binding */ safeUrl),
 /* harmony export */   VV: () => (/* binding */ escapeInline),
 /* harmony export */   X5: () => (/* binding */ cleanText),
 /* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   tn: () => (/* binding */ escapeCode),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-/* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml */
+/* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml, escapeBlock */
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
 /**
  * Text helpers shared by the renderers in `report/`: cleaning service text, escaping for Markdown/HTML,
@@ -65129,17 +65149,30 @@ function escapeInline(text) {
     return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
 /**
- * Escapes service text for the inside of a `<pre>` in Markdown: like {@link escapeInline} but line breaks
- * become `&#10;` so the text keeps its lines while the HTML block holds no blank line (a blank line would
- * end the block and let Markdown parse the rest).
+ * Escapes service text for the inside of a `<pre>` in Markdown: {@link escapeCode} in block mode, line
+ * breaks become `&#10;` so the text keeps its lines while the HTML block holds no blank line (a blank line
+ * would end the block and let Markdown parse the rest).
  */
 function escapeBlock(text) {
-    return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r/g, '\n')).replace(/\n/g, '&#10;');
+    return escapeCode(text, true);
+}
+/**
+ * Escapes service text for the inside of `<code>` or `<pre>` so that a copy gives exactly the text: like
+ * {@link escapeInline} (every special character a character reference) but with no invisible character
+ * added (GitHub links no mention or issue reference inside `code` and `pre`).
+ * @param text any string
+ * @param block true inside `<pre>`: line breaks become `&#10;`; otherwise they become spaces
+ */
+function escapeCode(text, block = false) {
+    const one = cleanText(text).replace(/\r\n|\r/g, '\n');
+    const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));
+    return block ? escaped.replace(/\n/g, '&#10;') : escaped;
 }
 function escapeMarkdownChars(text) {
-    return text
-        .replace(/([@#])(?=\w)/g, '$1\u200B')
-        .replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
+    return escapeSpecials(text.replace(/([@#])(?=\w)/g, '$1\u200B'));
+}
+function escapeSpecials(text) {
+    return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
 }
 /**
  * Cuts text to at most `max` UTF-16 code units, ending with `…` when cut, never splitting a surrogate pair.
@@ -65188,6 +65221,194 @@ function safeUrl(url) {
     // eslint-disable-next-line no-control-regex
     const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) => Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
     return escapeHtml(encoded);
+}
+
+
+/***/ }),
+
+/***/ 36497:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AI: () => (/* binding */ classifyTestResult),
+/* harmony export */   AU: () => (/* binding */ decideVerdict),
+/* harmony export */   DV: () => (/* binding */ countedAs),
+/* harmony export */   T_: () => (/* binding */ decideStartedVerdict),
+/* harmony export */   aD: () => (/* binding */ countResults),
+/* harmony export */   b8: () => (/* binding */ STATUS_CANCELLED),
+/* harmony export */   c0: () => (/* binding */ testlessRunState),
+/* harmony export */   ug: () => (/* binding */ failsStep)
+/* harmony export */ });
+/* unused harmony export emptyCounts */
+/** The cancelled status of a test result (service facts). */
+const STATUS_CANCELLED = 8;
+/**
+ * The state of one test result as the service shows it (contract "States and transitions"):
+ * `passing` true/false → passed/failed; `passing` null with `status` 8 → cancelled; `passing` null with a
+ * finish (execution time or finish date) → error (ended without a verdict); otherwise `running`.
+ */
+function classifyTestResult(result) {
+    if (result.passing === true)
+        return 'passed';
+    if (result.passing === false)
+        return 'failed';
+    if (result.status === STATUS_CANCELLED)
+        return 'cancelled';
+    const finished = (result.executionTime !== null && result.executionTime !== undefined) ||
+        (result.dateExecutionFinished !== undefined && !result.dateExecutionFinished.startsWith('1970-'));
+    return finished ? 'error' : 'running';
+}
+/**
+ * What a test is counted as under a policy: its state, except that a passed or flaky test whose
+ * screenshot comparison failed counts as `failed` under `fail-on-screenshot-compare`.
+ */
+function countedAs(state, screenshotCompareFailed, policy) {
+    if (screenshotCompareFailed && policy.failOnScreenshotCompare && (state === 'passed' || state === 'flaky'))
+        return 'failed';
+    return state;
+}
+/** Whether a test counted as `counted` (see {@link countedAs}) fails the step under a policy. */
+function failsStep(counted, policy) {
+    if (counted === 'failed' || counted === 'error' || counted === 'cancelled')
+        return true;
+    if (counted === 'timed-out')
+        return policy.failOnTimeout;
+    return false;
+}
+/**
+ * The state a run with no test result counts as (once), or null when it simply held no test: `error` when
+ * it was never started or may have started, else timed out, cancelled, or `error` for a run-level error.
+ */
+function testlessRunState(run) {
+    if (run.tests.length > 0)
+        return null;
+    if (run.notStarted || run.mayHaveStarted)
+        return 'error';
+    if (run.timedOut)
+        return 'timed-out';
+    if (run.cancelled)
+        return 'cancelled';
+    if (run.error)
+        return 'error';
+    return null;
+}
+const NO_POLICY = { failOnScreenshotCompare: false };
+/** Zero counts. */
+function emptyCounts() {
+    return {
+        total: 0,
+        passed: 0,
+        failed: 0,
+        flaky: 0,
+        timedOut: 0,
+        cancelled: 0,
+        error: 0,
+        screenshotCompareFailed: 0,
+    };
+}
+const COUNT_KEY = {
+    passed: 'passed',
+    failed: 'failed',
+    flaky: 'flaky',
+    'timed-out': 'timedOut',
+    cancelled: 'cancelled',
+    error: 'error',
+};
+/**
+ * Counts by what each test is counted as (see `Counts`, {@link countedAs}).
+ * @param runs the runs to count
+ * @param policy the policy; without it no test is re-counted for its screenshot comparison
+ */
+function countResults(runs, policy = NO_POLICY) {
+    const counts = emptyCounts();
+    const add = (state) => {
+        counts.total += 1;
+        counts[COUNT_KEY[state]] += 1;
+    };
+    for (const run of runs) {
+        const testless = testlessRunState(run);
+        if (testless)
+            add(testless);
+        for (const test of run.tests) {
+            const compareFailed = test.result?.screenshotComparePassing === false;
+            add(countedAs(test.state, compareFailed, policy));
+            if (compareFailed)
+                counts.screenshotCompareFailed += 1;
+        }
+    }
+    return counts;
+}
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/**
+ * Decides the verdict of a run the action waited for.
+ * @param summary every run, as `run/` produced it.
+ * @param policy the `fail-on-*` inputs.
+ */
+function decideVerdict(summary, policy) {
+    const counts = countResults(summary.runs, policy);
+    const reasons = [];
+    const signal = summary.interrupted === 'signal';
+    const notStarted = summary.runs.filter((r) => r.tests.length === 0 && r.notStarted).length;
+    const mayHave = summary.runs.filter((r) => r.tests.length === 0 && !r.notStarted && r.mayHaveStarted).length;
+    const otherErrors = counts.error - notStarted - mayHave;
+    if (signal)
+        reasons.push('The workflow was cancelled while the tests ran.');
+    const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
+    const plainFailed = counts.failed - compareAsFailed;
+    if (plainFailed > 0)
+        reasons.push(`${plural(plainFailed, 'test')} failed.`);
+    if (otherErrors > 0)
+        reasons.push(`${plural(otherErrors, 'test')} ended without a result.`);
+    if (notStarted > 0)
+        reasons.push(`${plural(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
+    if (mayHave > 0)
+        reasons.push(`${plural(mayHave, 'run')} may have started but could not be found.`);
+    if (counts.cancelled > 0 && !signal)
+        reasons.push(`${plural(counts.cancelled, 'test')} were cancelled.`);
+    if (counts.timedOut > 0 && policy.failOnTimeout) {
+        reasons.push(`${plural(counts.timedOut, 'test')} did not finish before the timeout.`);
+    }
+    if (counts.screenshotCompareFailed > 0 && policy.failOnScreenshotCompare) {
+        reasons.push(`${plural(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
+    }
+    if (counts.total === 0 && policy.failOnEmpty)
+        reasons.push('No test ran (empty suites or folders).');
+    const passing = reasons.length === 0;
+    const cancelReasons = signal ? 1 : counts.cancelled > 0 ? 1 : 0;
+    const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
+    const status = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
+    return { passing, status, waited: true, counts, reasons, policy: { ...policy } };
+}
+/** Tests counted as failed only because their screenshot comparison failed. */
+function screenshotOnlyFailures(runs) {
+    let n = 0;
+    for (const run of runs)
+        for (const t of run.tests)
+            if ((t.state === 'passed' || t.state === 'flaky') && t.result?.screenshotComparePassing === false)
+                n += 1;
+    return n;
+}
+/**
+ * The verdict of a run the action did not wait for (`wait: false`): `total` is every run asked for (a
+ * suite counts once, its tests are not known yet), `error` the runs that could not be started; the other
+ * counts are 0 and not known (outputs show them empty). Fails when a run could not be started.
+ */
+function decideStartedVerdict(summary, policy) {
+    const counts = emptyCounts();
+    counts.total = summary.runs.length;
+    const failed = summary.runs.filter((run) => run.error || run.notStarted || run.mayHaveStarted);
+    counts.error = failed.length;
+    const reasons = failed.length > 0
+        ? [`${plural(failed.length, 'run')} could not be started: ${failed[0]?.error ?? 'no reason given'}`]
+        : [];
+    return {
+        passing: reasons.length === 0,
+        status: reasons.length === 0 ? 'started' : 'not-started',
+        waited: false,
+        counts,
+        reasons,
+        policy: { ...policy },
+    };
 }
 
 
@@ -69870,6 +70091,7 @@ const INPUT_DEFAULTS = {
     summary: 'true',
     annotations: 'true',
     'pr-comment': 'false',
+    'comment-key': '',
     'github-token': '${{ github.token }}',
     screenshots: 'failed',
     'artifact-name': '',
@@ -70083,6 +70305,7 @@ function parseReports(r, context) {
     const summary = r.boolWithDefault('summary');
     const annotations = r.boolWithDefault('annotations');
     const prComment = r.boolWithDefault('pr-comment');
+    const commentKey = r.raw('comment-key').trim();
     let githubToken = r.getRaw('github-token').trim();
     if (githubToken === '' || githubToken.startsWith('${{'))
         githubToken = context.envToken;
@@ -70102,6 +70325,7 @@ function parseReports(r, context) {
         summary,
         annotations,
         prComment,
+        commentKey,
         githubToken,
         screenshots: screenshots,
         artifactName,
@@ -71884,8 +72108,8 @@ async function readDataFile(file) {
 
 // EXTERNAL MODULE: ./src/report/phrases.ts
 var phrases = __nccwpck_require__(64792);
-// EXTERNAL MODULE: ./src/report/model.ts
-var model = __nccwpck_require__(96867);
+// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
+var model = __nccwpck_require__(18119);
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
@@ -71894,11 +72118,12 @@ var report_text = __nccwpck_require__(65655);
  * platform": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
  * 4096 characters).
  *
- * - error: one per test that fails the run (failed, error, timed out under `failOnTimeout`, screenshot
- *   comparison failed under `failOnScreenshotCompare`); title `suite › test [variant]`, message the failing
+ * - error: one per test that fails the step (`ReportTest.failing`, from the verdict's rules: failed, error,
+ *   cancelled, timed out under `failOnTimeout`, screenshot comparison failed under
+ *   `failOnScreenshotCompare`); title `suite › test [variant]` (the model's title), message the failing
  *   step (or error) and the result link.
- * - warning: flaky tests, screenshot comparisons that failed without failing the run, timed-out tests that
- *   do not fail the run, cancelled tests.
+ * - warning: flaky tests, screenshot comparisons that failed without failing the step, timed-out tests that
+ *   do not fail the step.
  * - Past 10 of a level, the 10th annotation counts the rest and names as many as fit.
  */
 
@@ -71966,7 +72191,7 @@ function annotation(level, run, test, message) {
     };
 }
 function titleOf(run, test) {
-    return `${run.suiteName} › ${test.name}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
+    return `${test.title}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
 }
 function errorMessage(report, test) {
     let message;
@@ -71974,6 +72199,8 @@ function errorMessage(report, test) {
         message = (0,phrases/* failureMessage */.oh)(test);
     else if (test.state === 'timed-out')
         message = `Timed out: ${test.error ?? 'still running at the deadline'}`;
+    else if (test.state === 'cancelled')
+        message = `Cancelled${test.error ? `: ${test.error}` : '.'}`;
     else
         message = (0,phrases/* comparisonLine */.iF)(test);
     if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
@@ -72421,14 +72648,123 @@ function xmlCdata(text) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(78474);
+// EXTERNAL MODULE: ./src/run/outcome.ts
+var outcome = __nccwpck_require__(36497);
+;// CONCATENATED MODULE: ./src/run/outputs.ts
+/**
+ * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
+ * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
+ */
+
+/** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
+const COUNT_OUTPUTS = [
+    'total',
+    'passed',
+    'failed',
+    'flaky',
+    'timed-out',
+    'cancelled',
+    'error',
+    'screenshot-compare-failed',
+];
+/** The counts of a run the action waited for, by output name. */
+function countValues(counts) {
+    return {
+        total: counts.total,
+        passed: counts.passed,
+        failed: counts.failed,
+        flaky: counts.flaky,
+        'timed-out': counts.timedOut,
+        cancelled: counts.cancelled,
+        error: counts.error,
+        'screenshot-compare-failed': counts.screenshotCompareFailed,
+    };
+}
+/**
+ * The counts when the action did not wait (`wait: false`, see `decideStartedVerdict`): `total` is every run
+ * the action asked for (one per suite result or test result: each variant and data row counts; a suite
+ * counts once, as its tests are not known yet), `error` the runs among them that could not be started.
+ * How the runs end is not known: the other counts are null.
+ */
+function startedCountValues(counts) {
+    return {
+        total: counts.total,
+        passed: null,
+        failed: null,
+        flaky: null,
+        'timed-out': null,
+        cancelled: null,
+        error: counts.error,
+        'screenshot-compare-failed': null,
+    };
+}
+/** The counts of a verdict by output name: every count when waited, else only `total` and `error`. */
+function verdictCountValues(verdict) {
+    return verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
+}
+/** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
+function countsJson(counts) {
+    return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
+}
+/**
+ * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
+ * strings), the result ids, the result links and the path of results.json.
+ * @param verdict the one verdict (`run/outcome.ts`). When it did not wait (`wait: false`), `passing` is
+ *   empty and the counts describe the runs asked for (unknown counts are empty strings, null in JSON).
+ * @param resultsPath where results.json was written ('' when it could not be).
+ */
+function computeOutputs(summary, verdict, resultsPath) {
+    const suiteResultIds = [];
+    const testResultIds = [];
+    const failedTestIds = [];
+    const urls = [];
+    const app = summary.appUrl.replace(/\/+$/, '');
+    for (const run of summary.runs) {
+        if (run.suiteResultId) {
+            suiteResultIds.push(run.suiteResultId);
+            urls.push(`${app}/suite-results/${run.suiteResultId}`);
+        }
+        if (run.tests.length === 0 && run.testResultId) {
+            testResultIds.push(run.testResultId);
+            urls.push(`${app}/results/${run.testResultId}`);
+        }
+        for (const test of run.tests) {
+            if (test.result) {
+                testResultIds.push(test.result._id);
+                if (run.kind !== 'suite')
+                    urls.push(`${app}/results/${test.result._id}`);
+            }
+            const counted = (0,outcome/* countedAs */.DV)(test.state, test.result?.screenshotComparePassing === false, verdict.policy);
+            if ((counted === 'failed' || counted === 'error') &&
+                test.testId &&
+                !failedTestIds.includes(test.testId)) {
+                failedTestIds.push(test.testId);
+            }
+        }
+    }
+    const values = verdictCountValues(verdict);
+    const countOutputs = Object.fromEntries(COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]));
+    return {
+        passing: verdict.waited ? String(verdict.passing) : '',
+        counts: countsJson(values),
+        ...countOutputs,
+        'suite-result-ids': suiteResultIds.join(','),
+        'test-result-ids': testResultIds.join(','),
+        'failed-test-ids': failedTestIds.join(','),
+        'result-urls': urls.join('\n'),
+        'results-json': resultsPath,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
 /**
  * results.json: every normalized result in one file, so that the action's outputs stay small (service
  * facts, "The GitHub platform": about 1 MiB of outputs per job) while a later step can read everything.
  *
- * Shape (version 1):
+ * Shape (version 1), one schema whether the action waited or not (`wait: false`):
  * ```
- * {"version":1,"verdict":"failed","policy":{…},"appUrl":"…","startedAt":"…","finishedAt":"…",
+ * {"version":1,"waited":true,"verdict":"failed","passing":false,"reasons":["1 test failed."],
+ *  "counts":{…the `counts` output…},"policy":{…},"appUrl":"…","startedAt":"…","finishedAt":"…",
  *  "totals":{…},"runs":[{key, kind, name, suiteName, suiteId, variant, variantLabel, suiteResultId,
  *  suiteResultUrl, startedAt, endedAt, durationMs, error, timedOut, cancelled, totals}, …],
  *  "results":[
@@ -72436,9 +72772,14 @@ var external_node_events_ = __nccwpck_require__(78474);
  * …
  * ]}
  * ```
+ * `verdict`, `passing`, `reasons`, `counts` and `totals` are the one verdict (`run/outcome.ts`): the step
+ * fails exactly when `passing` is false. With `wait: false`, `verdict` is `started` (or `not-started`),
+ * `counts` has only `total` and `error` (the rest null), and `results` holds one entry per run that could
+ * not be started.
  * One result per line, so the file streams: a reader can split lines between `"results":[` and `]}`, and
  * the writer never holds the whole text in memory.
  */
+
 
 
 
@@ -72475,7 +72816,11 @@ async function writeResultsJson(report, path) {
 function* resultsJsonChunks(report) {
     const head = {
         version: RESULTS_JSON_VERSION,
+        waited: report.waited,
         verdict: report.verdict,
+        passing: report.passing,
+        reasons: report.reasons,
+        counts: report.waited ? countValues(report.totals) : startedCountValues(report.totals),
         policy: report.policy,
         appUrl: report.appUrl,
         startedAt: report.startedAt,
@@ -72496,28 +72841,10 @@ function* resultsJsonChunks(report) {
     yield '\n]}\n';
 }
 
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/**
- * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the service facts ("The GitHub
- * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
- *
- * Layout: a headline (verdict, counts, duration); a table per suite run (status, test, variant, duration,
- * link); then failures, each in a `<details>` block (failing step, error, console errors, thumbnail of the
- * final screenshot, link to the comparison image); then flaky, timed out, cancelled tests and screenshot
- * comparisons that failed without failing the run.
- *
- * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
- * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
- * Every piece of service text is escaped ({@link escapeInline}, {@link escapeBlock}); links are only
- * `http(s)` URLs, percent-encoded where HTML or a table could break.
- */
+;// CONCATENATED MODULE: ./src/report/summary-failures.ts
 
 
 
-
-/** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
-const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 /** Longest error text shown per failure, in characters. */
 const MAX_ERROR_CHARS = 2000;
 /** Console errors shown per failure, and their longest text. */
@@ -72525,8 +72852,6 @@ const MAX_CONSOLE_ERRORS = 5;
 const MAX_CONSOLE_CHARS = 500;
 /** Longest name in a table cell or heading. */
 const MAX_NAME_CHARS = 300;
-/** Bytes kept free for the closing "N more" note. */
-const TAIL_RESERVE = 1024;
 const STATE_LABEL = {
     passed: '✅ Passed',
     failed: '❌ Failed',
@@ -72535,55 +72860,267 @@ const STATE_LABEL = {
     cancelled: '🚫 Cancelled',
     error: '⚠️ Error',
 };
+/** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
+function stateLabel(report, test) {
+    if (test.countedAs === 'failed' && test.state !== 'failed') {
+        return `❌ Screenshot comparison failed (${test.state} otherwise)`;
+    }
+    let label = STATE_LABEL[test.state];
+    if (test.screenshotCompareFailed) {
+        label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
+    }
+    return label;
+}
+/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
+function summary_failures_link(url, text) {
+    const href = url ? (0,report_text/* safeUrl */.Pl)(url) : '';
+    return href ? `<a href="${href}">${text}</a>` : text;
+}
+/** Groups the tests matching `match` by suite and test, across variants and data rows, in report order. */
+function groupTests(report, match) {
+    const byKey = new Map();
+    const keyOf = ({ run, test }) => `${run.suiteId ?? run.suiteName}\u0000${test.testId ?? test.title}`;
+    for (const entry of (0,model/* allTests */.DD)(report)) {
+        const key = keyOf(entry);
+        let group = byKey.get(key);
+        if (!group) {
+            group = { all: [], matching: [] };
+            byKey.set(key, group);
+        }
+        group.all.push(entry);
+        if (match(entry.test))
+            group.matching.push(entry);
+    }
+    return [...byKey.values()].filter((g) => g.matching.length > 0);
+}
+/** `suite › test` (the model's title), escaped and cut. */
+function titleHtml(test) {
+    return (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.title, MAX_NAME_CHARS));
+}
+function variantOf({ run }) {
+    return run.variantLabel;
+}
+/**
+ * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
+ * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
+ */
+function variantsLine(group, verb) {
+    const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
+    if (group.all.length <= 1)
+        return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
+    return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
+}
+/** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
+function verbOf(test) {
+    if (test.countedAs === 'failed' && test.state !== 'failed')
+        return 'screenshot comparison failed';
+    return {
+        passed: 'passed',
+        failed: 'failed',
+        flaky: 'flaky',
+        'timed-out': 'timed out',
+        cancelled: 'cancelled',
+        error: 'error',
+    }[test.state];
+}
+/** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
+function reasonLines(test) {
+    const lines = [];
+    const s = test.failingStep;
+    if (s) {
+        const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
+        lines.push(`<p><strong>Step #${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
+        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
+    }
+    if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
+        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
+    }
+    return lines;
+}
+function comparisonText(test) {
+    const c = test.screenshotCompare;
+    if (!c)
+        return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
+    const diff = c.difference === null ? '' : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
+    return `${summary_failures_link(c.imageUrl, 'Screenshot comparison')}${diff}`;
+}
+function linksLine({ run, test }) {
+    const links = [];
+    if (test.resultUrl)
+        links.push(summary_failures_link(test.resultUrl, 'Result'));
+    if (run.suiteResultUrl)
+        links.push(summary_failures_link(run.suiteResultUrl, 'Suite result'));
+    if (test.videoUrl)
+        links.push(summary_failures_link(test.videoUrl, 'Video'));
+    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
+        links.push(comparisonText(test));
+    return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
+}
+/** The final screenshot's thumbnail, and the comparison image's when the comparison failed. */
+function thumbnail(test) {
+    const images = [];
+    const add = (small, original, alt) => {
+        const thumb = small ? (0,report_text/* safeUrl */.Pl)(small) : '';
+        if (!thumb)
+            return;
+        const img = `<img src="${thumb}" alt="${alt}" width="320">`;
+        const href = original ? (0,report_text/* safeUrl */.Pl)(original) : '';
+        images.push(href ? `<a href="${href}">${img}</a>` : img);
+    };
+    add(test.screenshot?.smallUrl, test.screenshot?.originalUrl, 'Final screenshot');
+    if (test.screenshotCompareFailed) {
+        add(test.screenshotCompare?.smallUrl, test.screenshotCompare?.imageUrl, 'Screenshot comparison');
+    }
+    return images.length > 0 ? `<p>${images.join(' ')}</p>` : '';
+}
+function consoleLines(test) {
+    if (test.consoleErrors.length === 0)
+        return '';
+    const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
+    const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
+    const count = shown.length < test.consoleErrors.length
+        ? `${shown.length} of ${test.consoleErrors.length}`
+        : `${shown.length}`;
+    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,report_text/* escapeCode */.tn)(text, true)}</pre></details>`;
+}
+function attemptsLine(test) {
+    if (test.state !== 'flaky' || test.attempts.length === 0)
+        return '';
+    const items = test.attempts.map((a, i) => {
+        const why = a.failingStep
+            ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeCode */.tn)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
+            : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
+        return `<li>Attempt ${i + 1} failed: ${why} (${summary_failures_link(a.resultUrl, 'result')})</li>`;
+    });
+    return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
+}
+/**
+ * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
+ * thumbnail and links; entries of other variants whose reason differs add their own reason.
+ */
+function groupBlock(report, group) {
+    const first = group.matching[0];
+    const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
+    const variants = variantsLine(group, verbOf(first.test));
+    if (variants)
+        lines.push(variants);
+    lines.push(...reasonLines(first.test), attemptsLine(first.test), thumbnail(first.test));
+    lines.push(linksLine(first), consoleLines(first.test));
+    const firstReason = reasonLines(first.test).join('');
+    for (const other of group.matching.slice(1)) {
+        const reason = reasonLines(other.test);
+        if (reason.join('') === firstReason)
+            continue;
+        lines.push(`<p>On ${summary_failures_link(other.test.resultUrl, (0,report_text/* escapeInline */.VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
+    }
+    return `${lines.filter(Boolean).join('\n')}\n\n`;
+}
+/** Failures shown open before the rest is collapsed. */
+const OPEN_FAILURES = 10;
+/**
+ * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
+ * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
+ */
+function* otherSections(report) {
+    const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
+    if (flaky.length > 0) {
+        yield `### 🔁 Flaky tests (${count(flaky)})\n\nFailed, then passed when re-run (\`retry-failed\`): not failures.\n\n`;
+        for (const g of flaky)
+            yield groupBlock(report, g);
+    }
+    const late = groupTests(report, (t) => !t.failing && t.state === 'timed-out');
+    if (late.length > 0) {
+        yield `### ⏱️ Timed out (${count(late)})\n\nStill running at the deadline; not failures, as \`fail-on-timeout\` is off.\n\n`;
+        for (const g of late)
+            yield groupBlock(report, g);
+    }
+    const compared = report.totals.screenshotCompareFailed;
+    if (compared > 0) {
+        const counted = report.policy.failOnScreenshotCompare;
+        yield `### 🖼️ Screenshot comparisons (${compared} failed)\n\n${counted
+            ? `Counted as failures (\`fail-on-screenshot-compare\`): listed under Failures above.`
+            : `Not counted as failures (\`fail-on-screenshot-compare\` is off):`}\n\n`;
+        if (!counted) {
+            for (const g of groupTests(report, (t) => t.screenshotCompareFailed && !t.failing && t.state !== 'flaky'))
+                yield groupBlock(report, g);
+        }
+    }
+}
+/** Entries in groups. */
+function count(groups) {
+    return groups.reduce((n, g) => n + g.matching.length, 0);
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/**
+ * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
+ * with `core.summary` (the writer). Implements the step summary limits of the service facts ("The GitHub
+ * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
+ *
+ * Layout (what a reviewer needs first comes first):
+ * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
+ *    (screenshots artifact when uploaded).
+ * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
+ *    (`summary-failures.ts`); past the first ten, collapsed.
+ * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
+ * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
+ * 5. Every test, per suite run, inside `<details>`.
+ *
+ * With `wait: false`: the verdict line and one row per run started, with its link.
+ *
+ * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
+ * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
+ */
+
+
+
+/** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
+const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
+/** Bytes kept free for the closing "N more" note. */
+const TAIL_RESERVE = 1024;
 /**
  * Renders the job summary (pure).
  * @param report the report model
- * @param options paths for the pointer when the summary is cut, and the byte budget
+ * @param options paths for the pointer when the summary is cut, the artifact link, the byte budget
  * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
  */
 function renderSummary(report, options = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-    const head = headline(report);
+    const head = headline(report, options);
+    if (!report.waited)
+        return startedSummary(report, head, options, maxBytes);
+    const failures = groupTests(report, (t) => t.failing);
     const full = new Budget(maxBytes);
-    full.add(head);
-    let fits = true;
-    for (const run of report.runs) {
-        if (!full.add(runTable(report, run))) {
-            fits = false;
-            break;
-        }
-    }
-    if (fits) {
-        for (const section of detailSections(report)) {
-            if (!full.add(section)) {
-                fits = false;
-                break;
-            }
-        }
-    }
-    if (fits)
+    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
+    pieces.push(...allTestsSection(report));
+    if (pieces.every((piece) => full.add(piece)))
         return full.text();
     // Failures only, cut at the budget.
     const cut = new Budget(maxBytes - TAIL_RESERVE);
     cut.add(head);
-    const failing = [...(0,model/* allTests */.DD)(report)].filter(({ test }) => test.failing);
     cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,report_text/* plural */.LS)(report.totals.total, 'test')}): ` +
         `showing failures only.${pointer(options)}\n\n`);
-    if (failing.length > 0)
-        cut.add(`### Failures (${failing.length})\n\n`);
+    const failing = count(failures);
+    if (failing > 0)
+        cut.add(`### Failures (${failing})\n\n`);
     let shown = 0;
-    for (const { run, test } of failing) {
-        if (!cut.add(details(report, run, test)))
+    let collapsed = false;
+    for (const [i, group] of failures.entries()) {
+        if (i === OPEN_FAILURES)
+            collapsed = cut.add('<details><summary>More failures</summary>\n\n');
+        if (i >= OPEN_FAILURES && !collapsed)
             break;
-        shown += 1;
+        if (!cut.add(groupBlock(report, group)))
+            break;
+        shown += group.matching.length;
     }
-    const rest = failing.length - shown;
-    let tail = '';
+    const rest = failing - shown;
+    let tail = collapsed ? '</details>\n\n' : '';
     if (rest > 0) {
-        tail = `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+        tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
     }
-    else if (failing.length === 0) {
-        tail = `No test failed. The per-test tables are left out.${pointer(options)}\n`;
+    else if (failing === 0) {
+        tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
     }
     return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
@@ -72624,160 +73161,148 @@ function truncateBytes(text, maxBytes) {
 function pointer(options) {
     const files = [];
     if (options.junitPath)
-        files.push(`the JUnit file <code>${(0,report_text/* escapeInline */.VV)(options.junitPath)}</code>`);
+        files.push(`the JUnit file <code>${(0,report_text/* escapeCode */.tn)(options.junitPath)}</code>`);
     if (options.resultsPath)
-        files.push(`the results file <code>${(0,report_text/* escapeInline */.VV)(options.resultsPath)}</code>`);
+        files.push(`the results file <code>${(0,report_text/* escapeCode */.tn)(options.resultsPath)}</code>`);
     return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 const VERDICT_LINE = {
     passed: '✅ Ghost Inspector: passed',
     failed: '❌ Ghost Inspector: failed',
     cancelled: '🚫 Ghost Inspector: cancelled',
+    started: '▶️ Ghost Inspector: started',
+    'not-started': '❌ Ghost Inspector: runs not started',
 };
-function headline(report) {
+/** The counts of the verdict in words, failing ones in bold. */
+function countsLine(report) {
     const t = report.totals;
+    const bold = (on, text) => (on ? `**${text}**` : text);
     const counts = [];
     if (t.failed)
-        counts.push(`**${t.failed} failed**`);
+        counts.push(bold(true, `${t.failed} failed`));
     if (t.error)
-        counts.push(`**${(0,report_text/* plural */.LS)(t.error, 'error')}**`);
+        counts.push(bold(true, (0,report_text/* plural */.LS)(t.error, 'error')));
     if (t.timedOut)
-        counts.push(`${report.policy.failOnTimeout ? '**' : ''}${t.timedOut} timed out${report.policy.failOnTimeout ? '**' : ''}`);
+        counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
     counts.push(`${t.passed} passed`);
     if (t.flaky)
         counts.push(`${t.flaky} flaky`);
     if (t.cancelled)
-        counts.push(`${t.cancelled} cancelled`);
-    let line = `## ${VERDICT_LINE[report.verdict]}\n\n${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
+        counts.push(bold(true, `${t.cancelled} cancelled`));
+    let line = `${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
     if (report.runs.length > 1)
         line += ` (${(0,report_text/* plural */.LS)(report.runs.length, 'suite run')})`;
     line += '.';
     if (t.screenshotCompareFailed) {
-        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed${report.policy.failOnScreenshotCompare ? '' : ' (not counted as failures)'}.`;
+        const counted = report.policy.failOnScreenshotCompare;
+        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+    }
+    return line;
+}
+function headline(report, options) {
+    let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
+    if (report.waited)
+        line += countsLine(report);
+    else {
+        const started = report.totals.total - report.totals.error;
+        line += `Started ${(0,report_text/* plural */.LS)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
     }
     if (report.interrupted === 'deadline')
         line += ' The action stopped waiting at its deadline.';
     if (report.interrupted === 'signal')
         line += ' The workflow was cancelled.';
+    if (!report.passing && report.reasons.length > 0) {
+        line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
+    }
+    if (options.artifactUrl)
+        line += `\n\nScreenshots: ${summary_failures_link(options.artifactUrl, 'artifact')}.`;
     return `${line}\n\n`;
 }
-function stateLabel(report, test) {
-    let label = STATE_LABEL[test.state];
-    if (test.screenshotCompareFailed) {
-        label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
+/** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
+function failureSection(report, groups) {
+    if (groups.length === 0)
+        return [];
+    const out = [`### Failures (${count(groups)})\n\n`];
+    for (const g of groups.slice(0, OPEN_FAILURES))
+        out.push(groupBlock(report, g));
+    const rest = groups.slice(OPEN_FAILURES);
+    if (rest.length > 0) {
+        out.push(`<details><summary>${(0,report_text/* plural */.LS)(count(rest), 'more failure')}</summary>\n\n`);
+        for (const g of rest)
+            out.push(groupBlock(report, g));
+        out.push('</details>\n\n');
     }
-    return label;
+    return out;
 }
-function runTable(report, run) {
-    const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS));
-    const title = run.suiteResultUrl ? summary_link(run.suiteResultUrl, name) : name;
-    const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
-    const t = run.totals;
-    const bits = [`${(0,report_text/* plural */.LS)(t.total, 'test')}`];
-    if (t.failed)
-        bits.push(`${t.failed} failed`);
-    if (t.error)
-        bits.push((0,report_text/* plural */.LS)(t.error, 'error'));
-    if (t.timedOut)
-        bits.push(`${t.timedOut} timed out`);
-    if (t.cancelled)
-        bits.push(`${t.cancelled} cancelled`);
-    if (t.flaky)
-        bits.push(`${t.flaky} flaky`);
-    let out = `### ${title}${variant}\n\n${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}`;
-    if (run.error)
-        out += ` · ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS))}`;
-    out += '\n\n| Status | Test | Variant | Duration | Result |\n| --- | --- | --- | --- | --- |\n';
-    for (const test of run.tests) {
-        const variantCell = (0,report_text/* escapeInline */.VV)(run.variantLabel || testVariant(test)) || '–';
-        const result = test.resultUrl ? summary_link(test.resultUrl, 'result') : '–';
-        out += `| ${stateLabel(report, test)} | ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))} | ${variantCell} | ${(0,report_text/* formatDuration */.a3)(test.durationMs)} | ${result} |\n`;
+/** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
+function suiteTable(report) {
+    const suites = new Map();
+    for (const run of report.runs) {
+        const key = `${run.kind}\u0000${run.suiteId ?? run.suiteName}`;
+        suites.set(key, [...(suites.get(key) ?? []), run]);
+    }
+    let out = '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
+    for (const runs of suites.values()) {
+        const sum = (k) => runs.reduce((n, r) => n + r.totals[k], 0);
+        const failing = runs.some((r) => r.tests.some((t) => t.failing));
+        const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
+        const other = [
+            sum('error') ? (0,report_text/* plural */.LS)(sum('error'), 'error') : '',
+            sum('flaky') ? `${sum('flaky')} flaky` : '',
+            sum('timedOut') ? `${sum('timedOut')} timed out` : '',
+            sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
+        ].filter(Boolean);
+        const perRun = runs.map((r) => {
+            const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
+            const label = (0,report_text/* escapeInline */.VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+            const ratio = `${r.totals.passed}/${r.totals.total}`;
+            return label ? `${summary_failures_link(url, label)} ${ratio}` : ratio;
+        });
+        const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(runs[0].suiteName, MAX_NAME_CHARS));
+        out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
     }
     return `${out}\n`;
 }
-function testVariant(test) {
-    return [test.browser, test.region, test.viewport].filter(Boolean).join(' · ');
-}
-function* detailSections(report) {
-    const groups = [
-        { title: 'Failures', match: (t) => t.failing },
-        { title: 'Flaky tests', match: (t) => !t.failing && t.state === 'flaky' },
-        { title: 'Timed out', match: (t) => !t.failing && t.state === 'timed-out' },
-        { title: 'Cancelled', match: (t) => !t.failing && t.state === 'cancelled' },
-        {
-            title: 'Screenshot comparisons that failed (not counted as failures)',
-            match: (t) => !t.failing && t.screenshotCompareFailed && t.state !== 'flaky',
-        },
-    ];
-    for (const group of groups) {
-        const matches = [...(0,model/* allTests */.DD)(report)].filter(({ test }) => group.match(test));
-        if (matches.length === 0)
-            continue;
-        yield `### ${group.title} (${matches.length})\n\n`;
-        for (const { run, test } of matches)
-            yield details(report, run, test);
-    }
-}
-/** One test in a `<details>` block: no blank line inside, so Markdown never resumes within it. */
-function details(report, run, test) {
-    const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
-    const lines = [];
-    lines.push(`<details><summary>${stateLabel(report, test)}: <strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} › ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</strong>${variant}</summary>`);
-    if (test.failingStep) {
-        const s = test.failingStep;
-        const target = s.target ? ` <code>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
-        lines.push(`<p><strong>Failing step #${s.sequence + 1}:</strong> <code>${(0,report_text/* escapeInline */.VV)(s.command)}</code>${target}</p>`);
-        lines.push(`<pre>${(0,report_text/* escapeBlock */.$o)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS))}</pre>`);
-    }
-    if (test.error)
-        lines.push(`<pre>${(0,report_text/* escapeBlock */.$o)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS))}</pre>`);
-    if (test.state === 'flaky' && test.attempts.length > 0) {
-        const items = test.attempts.map((a, i) => {
-            const why = a.failingStep
-                ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeInline */.VV)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-                : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-            return `<li>Attempt ${i + 1} failed: ${why} (${summary_link(a.resultUrl, 'result')})</li>`;
+/** Every test per suite run, each run in its own `<details>` (an HTML table: no blank line inside). */
+function* allTestsSection(report) {
+    yield `### All tests (${report.totals.total})\n\n`;
+    for (const run of report.runs) {
+        const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
+        const bits = [(0,report_text/* plural */.LS)(run.totals.total, 'test'), `${run.totals.passed} passed`];
+        if (run.totals.failed)
+            bits.push(`${run.totals.failed} failed`);
+        const rows = run.tests.map((test) => {
+            const result = test.resultUrl ? summary_failures_link(test.resultUrl, 'result') : '–';
+            return `<tr><td>${stateLabel(report, test)}</td><td>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</td><td>${(0,report_text/* formatDuration */.a3)(test.durationMs)}</td><td>${result}</td></tr>`;
         });
-        lines.push(`<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`);
+        const about = [
+            run.suiteResultUrl ? summary_failures_link(run.suiteResultUrl, 'suite result') : '',
+            run.error ? (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS)) : '',
+        ].filter(Boolean);
+        yield `<details><summary><strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
     }
-    if (test.consoleErrors.length > 0) {
-        const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
-        const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
-        const more = test.consoleErrors.length - shown.length;
-        lines.push(`<p><strong>JavaScript console errors${more > 0 ? ` (${shown.length} of ${test.consoleErrors.length})` : ''}:</strong></p><pre>${(0,report_text/* escapeBlock */.$o)(text)}</pre>`);
-    }
-    const links = [];
-    if (test.resultUrl)
-        links.push(summary_link(test.resultUrl, 'Result'));
-    if (run.suiteResultUrl)
-        links.push(summary_link(run.suiteResultUrl, 'Suite result'));
-    if (test.videoUrl)
-        links.push(summary_link(test.videoUrl, 'Video'));
-    const c = test.screenshotCompare;
-    if (c?.imageUrl) {
-        const diff = c.difference === null
-            ? ''
-            : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
-        links.push(`${summary_link(c.imageUrl, 'Screenshot comparison')}${diff}`);
-    }
-    else if (test.screenshotCompareFailed && c?.difference != null) {
-        links.push(`Screenshot comparison: difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)}`);
-    }
-    if (links.length > 0)
-        lines.push(`<p>${links.join(' · ')}</p>`);
-    const shot = test.screenshot;
-    const thumb = shot ? (0,report_text/* safeUrl */.Pl)(shot.smallUrl) : '';
-    if (shot && thumb) {
-        const img = `<img src="${thumb}" alt="Final screenshot" width="320">`;
-        lines.push(`<p>${(0,report_text/* safeUrl */.Pl)(shot.originalUrl) ? `<a href="${(0,report_text/* safeUrl */.Pl)(shot.originalUrl)}">${img}</a>` : img}</p>`);
-    }
-    lines.push('</details>');
-    return `${lines.join('\n')}\n\n`;
 }
-/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
-function summary_link(url, text) {
-    const href = (0,report_text/* safeUrl */.Pl)(url);
-    return href ? `<a href="${href}">${text}</a>` : text;
+/** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
+function startedSummary(report, head, options, maxBytes) {
+    const cut = new Budget(maxBytes - TAIL_RESERVE);
+    cut.add(head);
+    cut.add('| Run | Variant | Status | Link |\n| --- | --- | --- | --- |\n');
+    let shown = 0;
+    for (const run of report.runs) {
+        const standIn = run.tests[0];
+        const status = standIn
+            ? `${STATE_LABEL.error}: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
+            : '▶️ Started';
+        const url = run.suiteResultUrl ?? run.resultUrl;
+        const row = `| ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} | ${(0,report_text/* escapeInline */.VV)(run.variantLabel) || '–'} | ${status} | ${url ? summary_failures_link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+        if (!cut.add(row))
+            break;
+        shown += 1;
+    }
+    const rest = report.runs.length - shown;
+    const tail = rest > 0 ? `\n**${rest} more runs not shown.**${pointer(options)}\n` : '\n';
+    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
 ;// CONCATENATED MODULE: ./src/run/clock.ts
@@ -73177,100 +73702,6 @@ function slug(text) {
         .slice(0, 80) || 'file');
 }
 
-;// CONCATENATED MODULE: ./src/run/outcome.ts
-/** The cancelled status of a test result (service facts). */
-const STATUS_CANCELLED = 8;
-/**
- * The state of one test result as the service shows it (contract "States and transitions"):
- * `passing` true/false → passed/failed; `passing` null with `status` 8 → cancelled; `passing` null with a
- * finish (execution time or finish date) → error (ended without a verdict); otherwise `running`.
- */
-function classifyTestResult(result) {
-    if (result.passing === true)
-        return 'passed';
-    if (result.passing === false)
-        return 'failed';
-    if (result.status === STATUS_CANCELLED)
-        return 'cancelled';
-    const finished = (result.executionTime !== null && result.executionTime !== undefined) ||
-        (result.dateExecutionFinished !== undefined && !result.dateExecutionFinished.startsWith('1970-'));
-    return finished ? 'error' : 'running';
-}
-/** Counts by state over every run (see `Counts`). */
-function countResults(runs) {
-    const counts = {
-        total: 0,
-        passed: 0,
-        failed: 0,
-        flaky: 0,
-        timedOut: 0,
-        cancelled: 0,
-        error: 0,
-        screenshotCompareFailed: 0,
-    };
-    const add = (state) => {
-        counts.total += 1;
-        if (state === 'passed')
-            counts.passed += 1;
-        else if (state === 'failed')
-            counts.failed += 1;
-        else if (state === 'flaky')
-            counts.flaky += 1;
-        else if (state === 'timed-out')
-            counts.timedOut += 1;
-        else if (state === 'cancelled')
-            counts.cancelled += 1;
-        else
-            counts.error += 1;
-    };
-    for (const run of runs) {
-        if (run.tests.length === 0) {
-            // A run with no test result: it counts by its own state, unless it simply held no test.
-            if (run.timedOut)
-                add('timed-out');
-            else if (run.cancelled)
-                add('cancelled');
-            else if (run.error)
-                add('error');
-            continue;
-        }
-        for (const test of run.tests) {
-            add(test.state);
-            if (test.result?.screenshotComparePassing === false)
-                counts.screenshotCompareFailed += 1;
-        }
-    }
-    return counts;
-}
-/**
- * Decides the verdict.
- * @param summary every run, as `run/` produced it.
- * @param policy the `fail-on-*` inputs.
- */
-function decideVerdict(summary, policy) {
-    const counts = countResults(summary.runs);
-    const reasons = [];
-    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    if (summary.interrupted === 'signal')
-        reasons.push('The workflow was cancelled while the tests ran.');
-    if (counts.failed > 0)
-        reasons.push(`${plural(counts.failed, 'test')} failed.`);
-    if (counts.error > 0)
-        reasons.push(`${plural(counts.error, 'test')} ended without a result.`);
-    if (counts.cancelled > 0 && summary.interrupted !== 'signal') {
-        reasons.push(`${plural(counts.cancelled, 'test')} were cancelled.`);
-    }
-    if (counts.timedOut > 0 && policy.failOnTimeout) {
-        reasons.push(`${plural(counts.timedOut, 'test')} did not finish before the timeout.`);
-    }
-    if (counts.screenshotCompareFailed > 0 && policy.failOnScreenshotCompare) {
-        reasons.push(`${plural(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
-    }
-    if (counts.total === 0 && policy.failOnEmpty)
-        reasons.push('No test ran (empty suites or folders).');
-    return { passing: reasons.length === 0, counts, reasons };
-}
-
 ;// CONCATENATED MODULE: ./src/run/schedule.ts
 /**
  * When to poll a run: the adaptive polling plan (pure).
@@ -73413,7 +73844,7 @@ const STATE_MARK = {
 function isSuiteResultOver(result) {
     if (result.passing !== null && result.passing !== undefined)
         return true;
-    if (result.status === STATUS_CANCELLED)
+    if (result.status === outcome/* STATUS_CANCELLED */.b8)
         return true;
     const finished = result.dateExecutionFinished;
     return !!finished && !finished.startsWith('1970-');
@@ -73892,7 +74323,7 @@ class Engine {
                             waiter.handle.lastResult = r;
                         const over = type === 'suite'
                             ? isSuiteResultOver(r)
-                            : classifyTestResult(r) !== 'running';
+                            : (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
                         if (over)
                             settle(r._id, r);
                     }
@@ -73967,7 +74398,7 @@ class Engine {
         const id = handle.remote.id;
         const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getTestResult(id, { signal }), (r) => {
             handle.lastResult = r;
-            return classifyTestResult(r) !== 'running';
+            return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
         }, (reason) => (handle.run.error = reason));
         const result = (await this.waitResult(handle, window, single));
         if (!result) {
@@ -74101,7 +74532,7 @@ class Engine {
                 }
                 for (const r of list) {
                     const sr = r.suiteResult;
-                    if (!sr || !need.has(sr) || classifyTestResult(r) === 'running')
+                    if (!sr || !need.has(sr) || (0,outcome/* classifyTestResult */.AI)(r) === 'running')
                         continue;
                     found.get(sr)?.set(testId, r);
                     need.delete(sr);
@@ -74171,7 +74602,7 @@ class Engine {
         }
     }
     testRunOf(result, ifRunning) {
-        const state = classifyTestResult(result);
+        const state = (0,outcome/* classifyTestResult */.AI)(result);
         const run = {
             testId: result.test?._id ?? null,
             testName: result.name || result.test?.name || 'Test',
@@ -74259,10 +74690,10 @@ class Engine {
             const remote = { type: 'test', id: startedId, active: true };
             this.remotes.add(remote);
             const window = await this.history(testId ? `test:${testId}` : null, 0);
-            const result = await this.pollRemote(remote, triggeredAtMs, window, (signal) => this.api.getTestResult(startedId, { signal }), (r) => classifyTestResult(r) !== 'running', (reason) => this.log.warning(`Re-run of ${label}: ${reason}`));
+            const result = await this.pollRemote(remote, triggeredAtMs, window, (signal) => this.api.getTestResult(startedId, { signal }), (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running', (reason) => this.log.warning(`Re-run of ${label}: ${reason}`));
             if (!result)
                 return;
-            const state = classifyTestResult(result);
+            const state = (0,outcome/* classifyTestResult */.AI)(result);
             if (test.result)
                 test.attempts.push(test.result);
             test.result = result;
@@ -74421,103 +74852,6 @@ class Engine {
             clearTimeout(timer);
         }
     }
-}
-
-;// CONCATENATED MODULE: ./src/run/outputs.ts
-/** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
-const COUNT_OUTPUTS = [
-    'total',
-    'passed',
-    'failed',
-    'flaky',
-    'timed-out',
-    'cancelled',
-    'error',
-    'screenshot-compare-failed',
-];
-/** The counts of a run the action waited for, by output name. */
-function countValues(counts) {
-    return {
-        total: counts.total,
-        passed: counts.passed,
-        failed: counts.failed,
-        flaky: counts.flaky,
-        'timed-out': counts.timedOut,
-        cancelled: counts.cancelled,
-        error: counts.error,
-        'screenshot-compare-failed': counts.screenshotCompareFailed,
-    };
-}
-/**
- * The counts when the action did not wait (`wait: false`): `total` is every run the action triggered (one
- * per suite result or test result asked for: each variant and data row counts; a suite counts once, as its
- * tests are not known yet), `error` the runs among them that could not be started (so `total - error`
- * runs were started). How the runs end is not known: the other counts are null.
- */
-function startedCountValues(summary) {
-    return {
-        total: summary.runs.length,
-        passed: null,
-        failed: null,
-        flaky: null,
-        'timed-out': null,
-        cancelled: null,
-        error: summary.runs.filter((run) => run.error).length,
-        'screenshot-compare-failed': null,
-    };
-}
-/** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
-function countsJson(counts) {
-    return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
-}
-/**
- * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
- * strings), the result ids, the result links and the path of results.json.
- * @param verdict null when the action did not wait (`wait: false`): `passing` is then empty and the counts
- *   describe the triggered runs (see `startedCountValues`; unknown counts are empty strings, null in JSON).
- * @param counts the counts of the runs waited for; not used when `verdict` is null.
- * @param resultsPath where results.json was written ('' when it could not be).
- */
-function computeOutputs(summary, verdict, counts, resultsPath) {
-    const suiteResultIds = [];
-    const testResultIds = [];
-    const failedTestIds = [];
-    const urls = [];
-    const app = summary.appUrl.replace(/\/+$/, '');
-    for (const run of summary.runs) {
-        if (run.suiteResultId) {
-            suiteResultIds.push(run.suiteResultId);
-            urls.push(`${app}/suite-results/${run.suiteResultId}`);
-        }
-        if (run.tests.length === 0 && run.testResultId) {
-            testResultIds.push(run.testResultId);
-            urls.push(`${app}/results/${run.testResultId}`);
-        }
-        for (const test of run.tests) {
-            if (test.result) {
-                testResultIds.push(test.result._id);
-                if (run.kind !== 'suite')
-                    urls.push(`${app}/results/${test.result._id}`);
-            }
-            if ((test.state === 'failed' || test.state === 'error') &&
-                test.testId &&
-                !failedTestIds.includes(test.testId)) {
-                failedTestIds.push(test.testId);
-            }
-        }
-    }
-    const values = verdict ? countValues(counts) : startedCountValues(summary);
-    const countOutputs = Object.fromEntries(COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]));
-    return {
-        passing: verdict ? String(verdict.passing) : '',
-        counts: countsJson(values),
-        ...countOutputs,
-        'suite-result-ids': suiteResultIds.join(','),
-        'test-result-ids': testResultIds.join(','),
-        'failed-test-ids': failedTestIds.join(','),
-        'result-urls': urls.join('\n'),
-        'results-json': resultsPath,
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/redact-summary.ts
@@ -74747,13 +75081,16 @@ function pullRequestNumber() {
         return null;
     }
 }
+/**
+ * The key of the sticky pull-request comment: the job id (`GITHUB_JOB`) and the `comment-key` input (set it
+ * to the matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
+ */
+function commentKey(inputs) {
+    return [process.env.GITHUB_JOB ?? '', inputs.commentKey].filter(Boolean).join('-');
+}
 async function writeReports(inputs, summary, verdict, interrupted) {
-    const policy = {
-        failOnScreenshotCompare: inputs.failOnScreenshotCompare,
-        failOnTimeout: inputs.failOnTimeout,
-    };
     let published = null;
-    if (!interrupted && inputs.screenshots !== 'none') {
+    if (!interrupted && verdict.waited && inputs.screenshots !== 'none') {
         try {
             // Loaded on demand: the artifact client is large and most of the run does not need it.
             const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 74279));
@@ -74789,12 +75126,14 @@ async function writeReports(inputs, summary, verdict, interrupted) {
                 : {}),
         });
     }
-    const report = (0,model/* buildReport */.FK)(summary, policy, attachments);
+    const report = verdict.waited
+        ? (0,model/* buildReport */.FK)(summary, verdict.policy, attachments, verdict)
+        : (0,model/* buildStartedReport */.yv)(summary, verdict.policy);
     await attempt('results.json (results-path)', async () => {
         await writeResultsJson(report, inputs.resultsPath);
         lib_core/* info */.pq(`Results: ${inputs.resultsPath}`);
     });
-    if (inputs.junitPath) {
+    if (inputs.junitPath && verdict.waited) {
         const junitPath = inputs.junitPath;
         await attempt('the JUnit report (junit-path)', async () => {
             await writeJUnit(report, junitPath);
@@ -74805,16 +75144,17 @@ async function writeReports(inputs, summary, verdict, interrupted) {
         await attempt('the job summary', async () => {
             const markdown = renderSummary(report, {
                 resultsPath: inputs.resultsPath,
-                ...(inputs.junitPath ? { junitPath: inputs.junitPath } : {}),
+                ...(inputs.junitPath && verdict.waited ? { junitPath: inputs.junitPath } : {}),
+                ...(published?.artifactUrl ? { artifactUrl: published.artifactUrl } : {}),
             });
             await lib_core/* summary */.z.addRaw(markdown).write();
         });
     }
     // A failing verdict adds one error of its own (core.setFailed): keep a slot free for it.
-    if (inputs.annotations) {
+    if (inputs.annotations && verdict.waited) {
         emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }));
     }
-    if (inputs.prComment && !interrupted) {
+    if (inputs.prComment && !interrupted && verdict.waited) {
         const number = pullRequestNumber();
         const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
         if (number === null || !owner || !repo)
@@ -74828,12 +75168,14 @@ async function writeReports(inputs, summary, verdict, interrupted) {
                 const runUrl = process.env.GITHUB_RUN_ID
                     ? `${server}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID}`
                     : undefined;
+                const key = commentKey(inputs);
                 return upsertPullRequestComment({
                     token: inputs.githubToken,
                     owner,
                     repo,
                     issueNumber: number,
-                    body: renderPullRequestComment(report, { ...(runUrl ? { runUrl } : {}) }),
+                    key,
+                    body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
                     ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
                 });
             });
@@ -74926,34 +75268,24 @@ async function run() {
         });
         const interrupted = summary.interrupted === 'signal';
         exitNow = interrupted;
-        const counts = countResults(summary.runs);
         const policy = {
             failOnScreenshotCompare: inputs.failOnScreenshotCompare,
             failOnTimeout: inputs.failOnTimeout,
             failOnEmpty: inputs.failOnEmpty,
         };
-        if (!inputs.wait && !interrupted) {
-            const outputs = computeOutputs(summary, null, counts, '');
-            const started = summary.runs.filter((r) => !r.error).length;
-            const failedToStart = summary.runs.filter((r) => r.error);
-            await attempt('results.json (results-path)', async () => {
-                await (0,promises_.mkdir)(external_node_path_default().dirname(inputs.resultsPath), { recursive: true });
-                await (0,promises_.writeFile)(inputs.resultsPath, `${JSON.stringify({ version: 1, waited: false, runs: summary.runs })}\n`);
-                outputs['results-json'] = inputs.resultsPath;
-            });
-            for (const [name, value] of Object.entries(outputs))
-                lib_core/* setOutput */.uH(name, value);
-            lib_core/* info */.pq(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
-            if (failedToStart.length > 0) {
-                lib_core/* setFailed */.C1(`${failedToStart.length} run(s) could not be started: ${failedToStart[0]?.error ?? ''}`);
-            }
-            return;
-        }
-        const verdict = decideVerdict(summary, policy);
+        // The one verdict: every report, output and the step result render it.
+        const verdict = inputs.wait || interrupted ? (0,outcome/* decideVerdict */.AU)(summary, policy) : (0,outcome/* decideStartedVerdict */.T_)(summary, policy);
         await writeReports(inputs, summary, verdict, interrupted);
-        const outputs = computeOutputs(summary, verdict, counts, inputs.resultsPath);
+        const outputs = computeOutputs(summary, verdict, inputs.resultsPath);
         for (const [name, value] of Object.entries(outputs))
             lib_core/* setOutput */.uH(name, value);
+        if (!verdict.waited) {
+            const started = verdict.counts.total - verdict.counts.error;
+            lib_core/* info */.pq(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
+            if (!verdict.passing)
+                lib_core/* setFailed */.C1(verdict.reasons.join(' '));
+            return;
+        }
         const c = verdict.counts;
         lib_core/* info */.pq(`Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +
             `${c.flaky} flaky, ${c.timedOut} timed out, ${c.cancelled} cancelled, ${c.error} error, ` +

@@ -23,12 +23,12 @@ import type { PublishReport } from './artifacts/index.js';
 import { InputError, readInputs, type ActionInputs } from './inputs/index.js';
 import { emitAnnotations, renderAnnotations } from './report/annotations.js';
 import { writeJUnit } from './report/junit.js';
-import { buildReport, type Report, type ReportAttachments } from './report/model.js';
+import { buildReport, buildStartedReport, type Report, type ReportAttachments } from './report/model.js';
 import { writeResultsJson } from './report/results-json.js';
 import { renderSummary } from './report/summary.js';
 import { RateBudget } from './run/budget.js';
 import { runPlan, type RunLog } from './run/engine.js';
-import { countResults, decideVerdict, type Verdict } from './run/outcome.js';
+import { decideStartedVerdict, decideVerdict, type Verdict } from './run/outcome.js';
 import { computeOutputs } from './run/outputs.js';
 import { redactSummary } from './run/redact-summary.js';
 import type { RunSummary } from './run/types.js';
@@ -105,18 +105,22 @@ function pullRequestNumber(): number | null {
   }
 }
 
+/**
+ * The key of the sticky pull-request comment: the job id (`GITHUB_JOB`) and the `comment-key` input (set it
+ * to the matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
+ */
+function commentKey(inputs: ActionInputs): string {
+  return [process.env.GITHUB_JOB ?? '', inputs.commentKey].filter(Boolean).join('-');
+}
+
 async function writeReports(
   inputs: ActionInputs,
   summary: RunSummary,
   verdict: Verdict,
   interrupted: boolean,
 ): Promise<void> {
-  const policy = {
-    failOnScreenshotCompare: inputs.failOnScreenshotCompare,
-    failOnTimeout: inputs.failOnTimeout,
-  };
   let published: PublishReport | null = null;
-  if (!interrupted && inputs.screenshots !== 'none') {
+  if (!interrupted && verdict.waited && inputs.screenshots !== 'none') {
     try {
       // Loaded on demand: the artifact client is large and most of the run does not need it.
       const { publishScreenshots } = await import('./artifacts/index.js');
@@ -147,13 +151,15 @@ async function writeReports(
         : {}),
     });
   }
-  const report: Report = buildReport(summary, policy, attachments);
+  const report: Report = verdict.waited
+    ? buildReport(summary, verdict.policy, attachments, verdict)
+    : buildStartedReport(summary, verdict.policy);
 
   await attempt('results.json (results-path)', async () => {
     await writeResultsJson(report, inputs.resultsPath);
     core.info(`Results: ${inputs.resultsPath}`);
   });
-  if (inputs.junitPath) {
+  if (inputs.junitPath && verdict.waited) {
     const junitPath = inputs.junitPath;
     await attempt('the JUnit report (junit-path)', async () => {
       await writeJUnit(report, junitPath);
@@ -164,16 +170,17 @@ async function writeReports(
     await attempt('the job summary', async () => {
       const markdown = renderSummary(report, {
         resultsPath: inputs.resultsPath,
-        ...(inputs.junitPath ? { junitPath: inputs.junitPath } : {}),
+        ...(inputs.junitPath && verdict.waited ? { junitPath: inputs.junitPath } : {}),
+        ...(published?.artifactUrl ? { artifactUrl: published.artifactUrl } : {}),
       });
       await core.summary.addRaw(markdown).write();
     });
   }
   // A failing verdict adds one error of its own (core.setFailed): keep a slot free for it.
-  if (inputs.annotations) {
+  if (inputs.annotations && verdict.waited) {
     emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }));
   }
-  if (inputs.prComment && !interrupted) {
+  if (inputs.prComment && !interrupted && verdict.waited) {
     const number = pullRequestNumber();
     const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
     if (number === null || !owner || !repo) core.info('pr-comment: not a pull request event; no comment.');
@@ -185,12 +192,14 @@ async function writeReports(
         const runUrl = process.env.GITHUB_RUN_ID
           ? `${server}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID}`
           : undefined;
+        const key = commentKey(inputs);
         return upsertPullRequestComment({
           token: inputs.githubToken,
           owner,
           repo,
           issueNumber: number,
-          body: renderPullRequestComment(report, { ...(runUrl ? { runUrl } : {}) }),
+          key,
+          body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
           ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
         });
       });
@@ -281,39 +290,23 @@ export async function run(): Promise<void> {
     });
     const interrupted = summary.interrupted === 'signal';
     exitNow = interrupted;
-    const counts = countResults(summary.runs);
     const policy = {
       failOnScreenshotCompare: inputs.failOnScreenshotCompare,
       failOnTimeout: inputs.failOnTimeout,
       failOnEmpty: inputs.failOnEmpty,
     };
-
-    if (!inputs.wait && !interrupted) {
-      const outputs = computeOutputs(summary, null, counts, '');
-      const started = summary.runs.filter((r) => !r.error).length;
-      const failedToStart = summary.runs.filter((r) => r.error);
-      await attempt('results.json (results-path)', async () => {
-        await mkdir(path.dirname(inputs.resultsPath), { recursive: true });
-        await writeFile(
-          inputs.resultsPath,
-          `${JSON.stringify({ version: 1, waited: false, runs: summary.runs })}\n`,
-        );
-        outputs['results-json'] = inputs.resultsPath;
-      });
-      for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+    // The one verdict: every report, output and the step result render it.
+    const verdict =
+      inputs.wait || interrupted ? decideVerdict(summary, policy) : decideStartedVerdict(summary, policy);
+    await writeReports(inputs, summary, verdict, interrupted);
+    const outputs = computeOutputs(summary, verdict, inputs.resultsPath);
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+    if (!verdict.waited) {
+      const started = verdict.counts.total - verdict.counts.error;
       core.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
-      if (failedToStart.length > 0) {
-        core.setFailed(
-          `${failedToStart.length} run(s) could not be started: ${failedToStart[0]?.error ?? ''}`,
-        );
-      }
+      if (!verdict.passing) core.setFailed(verdict.reasons.join(' '));
       return;
     }
-
-    const verdict = decideVerdict(summary, policy);
-    await writeReports(inputs, summary, verdict, interrupted);
-    const outputs = computeOutputs(summary, verdict, counts, inputs.resultsPath);
-    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
 
     const c = verdict.counts;
     core.info(

@@ -222,6 +222,7 @@ export function parseReports(
   | 'summary'
   | 'annotations'
   | 'prComment'
+  | 'commentKey'
   | 'githubToken'
   | 'screenshots'
   | 'artifactName'
@@ -237,6 +238,7 @@ export function parseReports(
   const summary = r.boolWithDefault('summary');
   const annotations = r.boolWithDefault('annotations');
   const prComment = r.boolWithDefault('pr-comment');
+  const commentKey = r.raw('comment-key').trim();
   let githubToken = r.getRaw('github-token').trim();
   if (githubToken === '' || githubToken.startsWith('${{')) githubToken = context.envToken;
   const screenshots = r.raw('screenshots');
@@ -255,6 +257,7 @@ export function parseReports(
     summary,
     annotations,
     prComment,
+    commentKey,
     githubToken,
     screenshots: screenshots as ActionInputs['screenshots'],
     artifactName,

@@ -86,6 +86,8 @@ export interface ActionInputs {
   summary: boolean;
   annotations: boolean;
   prComment: boolean;
+  /** Extra key of the sticky pull-request comment (after the job id); empty for none. */
+  commentKey: string;
   /** Empty when none is available. */
   githubToken: string;
   screenshots: ScreenshotSelection;
@@ -151,6 +153,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   summary: 'true',
   annotations: 'true',
   'pr-comment': 'false',
+  'comment-key': '',
   'github-token': '${{ github.token }}',
   screenshots: 'failed',
   'artifact-name': '',

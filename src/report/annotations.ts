@@ -3,11 +3,12 @@
  * platform": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
  * 4096 characters).
  *
- * - error: one per test that fails the run (failed, error, timed out under `failOnTimeout`, screenshot
- *   comparison failed under `failOnScreenshotCompare`); title `suite › test [variant]`, message the failing
+ * - error: one per test that fails the step (`ReportTest.failing`, from the verdict's rules: failed, error,
+ *   cancelled, timed out under `failOnTimeout`, screenshot comparison failed under
+ *   `failOnScreenshotCompare`); title `suite › test [variant]` (the model's title), message the failing
  *   step (or error) and the result link.
- * - warning: flaky tests, screenshot comparisons that failed without failing the run, timed-out tests that
- *   do not fail the run, cancelled tests.
+ * - warning: flaky tests, screenshot comparisons that failed without failing the step, timed-out tests that
+ *   do not fail the step.
  * - Past 10 of a level, the 10th annotation counts the rest and names as many as fit.
  */
 import * as core from '@actions/core';
@@ -118,7 +119,7 @@ function annotation(
 }
 
 function titleOf(run: ReportSuiteRun, test: ReportTest): string {
-  return `${run.suiteName} › ${test.name}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
+  return `${test.title}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
 }
 
 function errorMessage(report: Report, test: ReportTest): string {
@@ -126,6 +127,7 @@ function errorMessage(report: Report, test: ReportTest): string {
   if (test.state === 'failed' || test.state === 'error') message = failureMessage(test);
   else if (test.state === 'timed-out')
     message = `Timed out: ${test.error ?? 'still running at the deadline'}`;
+  else if (test.state === 'cancelled') message = `Cancelled${test.error ? `: ${test.error}` : '.'}`;
   else message = comparisonLine(test);
   if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
     message += `\n${comparisonLine(test)}`;

@@ -6,18 +6,28 @@
  * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
  * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
  */
-import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
-import type { RunKind, RunSummary, SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
+import {
+  countResults,
+  decideStartedVerdict,
+  decideVerdict,
+  failsStep,
+  testlessRunState,
+  type Counts,
+  type Verdict,
+  type VerdictPolicy,
+  type VerdictStatus,
+} from '../run/outcome.js';
+import type { RunKind, RunSummary, SuiteRun, TestState, Variant } from '../run/types.js';
+import { buildTest, dateMs, numberOrNull, variantFields } from './model-test.js';
 import { cleanText, redactUrl } from './text.js';
-import type { Counts } from '../run/outcome.js';
 
-/** What counts as a failure beyond failed tests (action inputs `fail-on-screenshot-compare`, `fail-on-timeout`). */
-export interface ReportPolicy {
-  /** A failed screenshot comparison fails the test (and the run). */
-  failOnScreenshotCompare: boolean;
-  /** A test still running at the deadline fails the run; otherwise it is a warning. */
-  failOnTimeout: boolean;
-}
+export { targetText } from './model-test.js';
+
+/**
+ * The verdict's policy (`run/outcome.ts`): what counts as a failure beyond failed tests (action inputs
+ * `fail-on-screenshot-compare`, `fail-on-timeout`, `fail-on-empty`; the last defaults to false).
+ */
+export type ReportPolicy = Omit<VerdictPolicy, 'failOnEmpty'> & { failOnEmpty?: boolean };
 
 /** Files downloaded for a test result, by test result id: paths relative to the workspace, or absolute. */
 export type ReportAttachments = Map<string, { screenshot?: string; comparison?: string }>;
@@ -96,12 +106,26 @@ export interface ReportTest {
   resultId: string | null;
   testId: string | null;
   name: string;
+  /**
+   * `suite › test` for a test of a suite or a test file, the test's name alone for a test run on its own,
+   * `suite (could not start)` and the like for a run without any test result. No variant.
+   */
+  title: string;
   state: TestState;
   /**
-   * True when this test makes the run fail: failed or error, timed out under `failOnTimeout`, a failed
-   * screenshot comparison under `failOnScreenshotCompare`.
+   * What the verdict counts this test as (`run/outcome.ts` `countedAs`): its state, or `failed` for a
+   * passed or flaky test whose screenshot comparison failed under `failOnScreenshotCompare`.
+   */
+  countedAs: TestState;
+  /**
+   * True when this test makes the step fail (`run/outcome.ts` `failsStep`): counted as failed, error or
+   * cancelled, or timed out under `failOnTimeout`.
    */
   failing: boolean;
+  /** Set on the stand-in test of a run that was never started (see `SuiteRun.notStarted`). */
+  notStarted?: 'deadline' | 'signal';
+  /** Set on the stand-in test of a run that may have started but could not be found. */
+  mayHaveStarted?: boolean;
   /** Execution time in ms (the service's `executionTime`, else finish minus start); null when unknown. */
   durationMs: number | null;
   startedAt?: string;
@@ -146,6 +170,8 @@ export interface ReportSuiteRun {
   suiteResultId?: string;
   /** `${appUrl}/suite-results/{id}`. */
   suiteResultUrl?: string;
+  /** Kinds `test` and `file`: `${appUrl}/results/{id}` of the test result the execute answered. */
+  resultUrl?: string;
   startedAt: string;
   endedAt?: string;
   /** The suite result's `executionTime`, else ended minus triggered; null when unknown. */
@@ -161,12 +187,19 @@ export interface ReportSuiteRun {
   totals: ReportTotals;
 }
 
-/** The verdict the report shows: `cancelled` when nothing failed but something was cancelled. */
-export type ReportVerdict = 'passed' | 'failed' | 'cancelled';
+/** The verdict the report shows: the one verdict's status (`run/outcome.ts`). */
+export type ReportVerdict = VerdictStatus;
 
 export interface Report {
+  /** The verdict's status (`passed`, `failed`, `cancelled`; `started` / `not-started` for `wait: false`). */
   verdict: ReportVerdict;
-  policy: ReportPolicy;
+  /** The verdict's pass or fail: the step fails exactly when this is false. */
+  passing: boolean;
+  /** Why the step fails, one sentence each (the verdict's reasons); empty when passing. */
+  reasons: string[];
+  /** False for `wait: false`: the runs were started, their outcome is not known (only `total`, `error`). */
+  waited: boolean;
+  policy: VerdictPolicy;
   appUrl: string;
   startedAt: string;
   finishedAt: string;
@@ -175,46 +208,51 @@ export interface Report {
   totals: ReportTotals;
 }
 
-const EPOCH = '1970-01-01T00:00:00.000Z';
-const PRIVATE_VALUE = '********';
-
 /**
- * Builds the report model from what the run produced.
+ * Builds the report model from what the run produced, around the one verdict (`run/outcome.ts`).
  *
- * A suite run that ended without any test result (the trigger failed, the suite result vanished, the
- * deadline passed before the list was read) becomes one test named `(suite run)` in state `error`
- * (`timed-out` / `cancelled` when the run was), so that every renderer shows it.
+ * A run that ended without any test result (never started, the trigger failed, the suite result vanished,
+ * the deadline passed before the list was read) becomes one stand-in test in the state the verdict counts
+ * it as (`run/outcome.ts` `testlessRunState`), named in words ("could not start", "not started before the
+ * timeout", ...), so that every renderer shows it.
  *
  * @param summary the run model (`run/types.ts`)
  * @param policy which outcomes fail the run besides failed tests
  * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
+ * @param verdict the verdict decided once by the caller; by default decided here from `summary` and
+ *   `policy` (`decideVerdict`, or `decideStartedVerdict` when `summary` has no waited run)
  * @returns the report; never throws on odd service data (missing fields give empty values)
  */
 export function buildReport(
   summary: RunSummary,
   policy: ReportPolicy,
   attachments: ReportAttachments = new Map(),
+  verdict: Verdict = decideVerdict(summary, { failOnEmpty: false, ...policy }),
 ): Report {
   const appUrl = summary.appUrl.replace(/\/+$/, '');
-  const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, policy, attachments));
-  const totals = sumTotals(runs.map((r) => r.totals));
-  totals.duration = Math.max(0, dateMs(summary.finishedAt) - dateMs(summary.startedAt)) || 0;
-  const anyFailing = runs.some((r) => r.tests.some((t) => t.failing));
-  const verdict: ReportVerdict = anyFailing
-    ? 'failed'
-    : totals.cancelled > 0 || summary.interrupted === 'signal'
-      ? 'cancelled'
-      : 'passed';
+  const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, verdict, attachments));
+  const duration = Math.max(0, dateMs(summary.finishedAt) - dateMs(summary.startedAt)) || 0;
   return {
-    verdict,
-    policy: { ...policy },
+    verdict: verdict.status,
+    passing: verdict.passing,
+    reasons: [...verdict.reasons],
+    waited: verdict.waited,
+    policy: { ...verdict.policy },
     appUrl,
     startedAt: summary.startedAt,
     finishedAt: summary.finishedAt,
     ...(summary.interrupted ? { interrupted: summary.interrupted } : {}),
     runs,
-    totals,
+    totals: { ...verdict.counts, duration },
   };
+}
+
+/**
+ * The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests
+ * (a run that could not be started gets its stand-in test), around {@link decideStartedVerdict}.
+ */
+export function buildStartedReport(summary: RunSummary, policy: VerdictPolicy): Report {
+  return buildReport(summary, policy, new Map(), decideStartedVerdict(summary, policy));
 }
 
 /**
@@ -231,52 +269,28 @@ export function variantLabel(variant: Variant): string {
   return parts.join(' · ');
 }
 
-/** Whether a test makes the run fail under a policy (see {@link ReportTest.failing}). */
-export function isFailing(state: TestState, screenshotCompareFailed: boolean, policy: ReportPolicy): boolean {
-  if (state === 'failed' || state === 'error') return true;
-  if (state === 'timed-out') return policy.failOnTimeout;
-  if (screenshotCompareFailed && (state === 'passed' || state === 'flaky'))
-    return policy.failOnScreenshotCompare;
-  return false;
-}
-
 function buildSuiteRun(
   run: SuiteRun,
   appUrl: string,
-  policy: ReportPolicy,
+  verdict: Verdict,
   attachments: ReportAttachments,
 ): ReportSuiteRun {
   const suiteName = cleanText(run.suiteName) || cleanText(run.file) || '(unnamed suite)';
   const label = variantLabel(run.variant ?? {});
-  const tests = run.tests.map((t, i) => buildTest(t, `${run.key}#${i}`, run, appUrl, policy, attachments));
-  if (tests.length === 0 && (run.error || run.timedOut || run.cancelled)) {
-    // Same order as the verdict's counts (run/outcome.ts countResults): timed out, cancelled, error.
-    const state: TestState = run.timedOut ? 'timed-out' : run.cancelled ? 'cancelled' : 'error';
-    tests.push({
-      key: `${run.key}#run`,
-      resultId: null,
-      testId: null,
-      name: '(suite run)',
-      state,
-      failing: isFailing(state, false, policy),
-      durationMs: null,
-      error:
-        cleanText(run.error) ||
-        (state === 'timed-out' ? 'Timed out before any test result was seen.' : 'Cancelled.'),
-      steps: [],
-      consoleErrors: [],
-      screenshotCompareFailed: false,
-      attempts: [],
-      ...variantFields(run.variant ?? {}),
-    });
-  }
+  const policy = verdict.policy;
+  const tests = run.tests.map((t, i) =>
+    buildTest(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }),
+  );
+  const testless = verdict.waited ? testlessRunState(run) : run.tests.length === 0 ? startedState(run) : null;
+  if (testless) tests.push(standIn(run, suiteName, testless, verdict));
+  const per = countResults([run], policy);
   const suiteResult = run.suiteResult;
   const suiteResultId = run.suiteResultId ?? suiteResult?._id;
   const durationMs =
     numberOrNull(suiteResult?.executionTime) ??
     (run.endedAt ? Math.max(0, dateMs(run.endedAt) - dateMs(run.triggeredAt)) || null : null);
-  const totals = sumTotals([]);
-  for (const t of tests) addToTotals(totals, t);
+  const totals: ReportTotals = { ...per, duration: tests.reduce((n, t) => n + (t.durationMs ?? 0), 0) };
+  if (!verdict.waited) Object.assign(totals, { total: 1, error: testless ? 1 : 0 });
   return {
     key: run.key,
     kind: run.kind,
@@ -286,6 +300,9 @@ function buildSuiteRun(
     variant: { ...run.variant },
     variantLabel: label,
     ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
+    ...(run.kind !== 'suite' && run.testResultId
+      ? { resultUrl: `${appUrl}/results/${run.testResultId}` }
+      : {}),
     startedAt: run.triggeredAt,
     ...(run.endedAt ? { endedAt: run.endedAt } : {}),
     durationMs,
@@ -299,212 +316,48 @@ function buildSuiteRun(
   };
 }
 
-function variantFields(variant: Variant): Pick<ReportTest, 'browser' | 'region' | 'viewport'> {
-  return {
-    ...(variant.browser ? { browser: cleanText(variant.browser) } : {}),
-    ...(variant.region ? { region: cleanText(variant.region) } : {}),
-    ...(variant.viewport ? { viewport: cleanText(variant.viewport) } : {}),
-  };
+/** With `wait: false`: a run that could not be started counts as `error`; a started one has no state yet. */
+function startedState(run: SuiteRun): TestState | null {
+  return run.error || run.notStarted || run.mayHaveStarted ? 'error' : null;
 }
 
-function buildTest(
-  test: TestRun,
-  fallbackKey: string,
-  run: SuiteRun,
-  appUrl: string,
-  policy: ReportPolicy,
-  attachments: ReportAttachments,
-): ReportTest {
-  const r = test.result;
-  const name = cleanText(test.testName) || cleanText(r?.test?.name) || cleanText(r?.name) || '(unnamed test)';
-  const steps = (r?.steps ?? []).map(buildStep);
-  const failingStep = firstFailingStep(steps);
-  const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
-  const screenshotCompareFailed = r?.screenshotComparePassing === false;
-  const state = test.state;
-  const errorText = cleanText(test.error) || cleanText(r?.error?.details) || undefined;
-  const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? cleanText(test.url) : undefined;
-  const variant = variantFields(run.variant ?? {});
-  const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-  const screenshot = r?.screenshot
-    ? {
-        originalUrl: cleanText(r.screenshot.original?.defaultUrl),
-        smallUrl: cleanText(r.screenshot.small?.defaultUrl) || cleanText(r.screenshot.original?.defaultUrl),
-        ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
-      }
-    : undefined;
+/**
+ * What a run without any test result is, in words: `not started before the timeout`, `not started before
+ * the workflow was cancelled`, `may have started but could not be found`, `could not start` (the trigger
+ * failed), `no test result before the timeout`, `cancelled before any test result`, `no test result`.
+ */
+export function testlessPhrase(run: SuiteRun, state: TestState): string {
+  if (run.notStarted === 'deadline') return 'not started before the timeout';
+  if (run.notStarted === 'signal') return 'not started before the workflow was cancelled';
+  if (run.mayHaveStarted) return 'may have started but could not be found';
+  if (state === 'timed-out') return 'no test result before the timeout';
+  if (state === 'cancelled') return 'cancelled before any test result';
+  if (!run.suiteResultId && !run.testResultId && !run.suiteResult) return 'could not start';
+  return 'no test result';
+}
+
+function standIn(run: SuiteRun, suiteName: string, state: TestState, verdict: Verdict): ReportTest {
+  const phrase = testlessPhrase(run, state);
+  const sentence = `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}.`;
   return {
-    key: r?._id ?? fallbackKey,
-    resultId: r?._id ?? null,
-    testId: test.testId ?? r?.test?._id ?? null,
-    name,
+    key: `${run.key}#run`,
+    resultId: null,
+    testId: null,
+    name: phrase,
+    title: `${suiteName} (${phrase})`,
     state,
-    failing: isFailing(state, screenshotCompareFailed, policy),
-    durationMs: r ? resultDuration(r) : null,
-    ...(r && validDate(r.dateExecutionStarted) ? { startedAt: r.dateExecutionStarted } : {}),
-    ...(r && validDate(r.dateExecutionFinished) ? { finishedAt: r.dateExecutionFinished } : {}),
-    ...(failingStep ? { failingStep } : {}),
-    ...(errorText ? { error: errorText } : {}),
-    steps,
-    consoleErrors: (r?.console ?? []).filter((c) => c.error).map(buildConsole),
-    ...(resultUrl ? { resultUrl } : {}),
-    ...(r?.startUrl ? { startUrl: redactUrl(cleanText(r.startUrl)) } : {}),
-    ...(r?.endUrl ? { endUrl: redactUrl(cleanText(r.endUrl)) } : {}),
-    ...(r?.video?.url ? { videoUrl: cleanText(r.video.url) } : {}),
-    ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
-    ...(compare ? { screenshotCompare: compare } : {}),
-    screenshotCompareFailed,
-    attempts: test.attempts.map((a) => buildAttempt(a, appUrl)),
-    ...variant,
-    ...(r?.browser ? { browser: cleanText(r.browser) } : {}),
-    ...(r?.region ? { region: cleanText(r.region) } : {}),
-    ...(viewport ? { viewport } : {}),
+    countedAs: state,
+    failing: failsStep(state, verdict.policy),
+    ...(run.notStarted ? { notStarted: run.notStarted } : {}),
+    ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
+    durationMs: null,
+    error: cleanText(run.error) || sentence,
+    steps: [],
+    consoleErrors: [],
+    screenshotCompareFailed: false,
+    attempts: [],
+    ...variantFields(run.variant ?? {}),
   };
-}
-
-function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
-  const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
-  const error = cleanText(r.error?.details);
-  return {
-    resultId: r._id,
-    resultUrl: `${appUrl}/results/${r._id}`,
-    passing: r.passing,
-    durationMs: resultDuration(r),
-    ...(failingStep ? { failingStep } : {}),
-    ...(error ? { error } : {}),
-  };
-}
-
-function buildCompare(r: TestResult, path: string | undefined): ReportScreenshotCompare | undefined {
-  const hasImage = Boolean(r.screenshotCompare);
-  if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
-    return undefined;
-  const imageUrl = cleanText(r.screenshotCompare?.compareOriginal?.defaultUrl);
-  const smallUrl = cleanText(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
-  return {
-    difference: numberOrNull(r.screenshotCompareDifference),
-    threshold: r.screenshotCompareThreshold,
-    passing: r.screenshotComparePassing ?? null,
-    ...(imageUrl ? { imageUrl, smallUrl } : {}),
-    baselineResultId: r.screenshotCompareBaselineResult ?? null,
-    ...(path ? { path } : {}),
-  };
-}
-
-function buildStep(step: Step): ReportStep {
-  const skipped = step.condition?.result === false;
-  const outcome: StepOutcome = skipped
-    ? 'skipped'
-    : step.passing === true
-      ? 'passed'
-      : step.passing === false
-        ? step.optional
-          ? 'failed-optional'
-          : 'failed'
-        : 'not-run';
-  const error = cleanText(step.error);
-  return {
-    sequence: step.sequence,
-    command: cleanText(step.command),
-    target: targetText(step.target),
-    value: step.private ? (step.value ? PRIVATE_VALUE : '') : cleanText(step.value),
-    optional: Boolean(step.optional),
-    outcome,
-    ...(error ? { error } : {}),
-    ...(step.url ? { url: redactUrl(cleanText(step.url)) } : {}),
-  };
-}
-
-/** A step target as one string: several selectors (tried in order) are joined with ` || `. */
-export function targetText(target: StepTarget | null | undefined): string {
-  if (target === null || target === undefined) return '';
-  if (typeof target === 'string') return cleanText(target);
-  return target.map((t) => cleanText(t?.selector)).join(' || ');
-}
-
-function firstFailingStep(steps: ReportStep[]): FailingStep | undefined {
-  const step = steps.find((s) => s.outcome === 'failed');
-  if (!step) return undefined;
-  return {
-    sequence: step.sequence,
-    command: step.command,
-    target: step.target,
-    error: step.error ?? 'Step failed (the service gave no error text).',
-  };
-}
-
-function buildConsole(entry: ConsoleEntry): ReportConsoleError {
-  return {
-    output: cleanText(entry.output),
-    url: redactUrl(cleanText(entry.url)),
-    dateExecuted: entry.dateExecuted,
-  };
-}
-
-function resultDuration(r: TestResult): number | null {
-  const time = numberOrNull(r.executionTime);
-  if (time !== null) return time;
-  if (validDate(r.dateExecutionStarted) && validDate(r.dateExecutionFinished)) {
-    return Math.max(0, dateMs(r.dateExecutionFinished!) - dateMs(r.dateExecutionStarted));
-  }
-  return null;
-}
-
-function validDate(value: string | undefined | null): value is string {
-  return typeof value === 'string' && value !== EPOCH && Number.isFinite(Date.parse(value));
-}
-
-function dateMs(value: string): number {
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? ms : 0;
-}
-
-function numberOrNull(value: number | null | undefined): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function sumTotals(list: ReportTotals[]): ReportTotals {
-  const totals: ReportTotals = {
-    passed: 0,
-    failed: 0,
-    flaky: 0,
-    timedOut: 0,
-    cancelled: 0,
-    error: 0,
-    screenshotCompareFailed: 0,
-    total: 0,
-    duration: 0,
-  };
-  for (const t of list) {
-    for (const k of Object.keys(totals) as Array<keyof ReportTotals>) totals[k] += t[k];
-  }
-  return totals;
-}
-
-function addToTotals(totals: ReportTotals, test: ReportTest): void {
-  totals.total += 1;
-  totals.duration += test.durationMs ?? 0;
-  if (test.screenshotCompareFailed) totals.screenshotCompareFailed += 1;
-  switch (test.state) {
-    case 'passed':
-      totals.passed += 1;
-      break;
-    case 'failed':
-      totals.failed += 1;
-      break;
-    case 'flaky':
-      totals.flaky += 1;
-      break;
-    case 'timed-out':
-      totals.timedOut += 1;
-      break;
-    case 'cancelled':
-      totals.cancelled += 1;
-      break;
-    case 'error':
-      totals.error += 1;
-      break;
-  }
 }
 
 /** Every test of the report with its suite run, in report order. */

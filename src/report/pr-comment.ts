@@ -4,9 +4,11 @@
  * API through `@actions/github` (`GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
  * `POST /repos/{owner}/{repo}/issues/{n}/comments`, `PATCH /repos/{owner}/{repo}/issues/comments/{id}`).
  */
+import { createHash } from 'node:crypto';
+
 import { getOctokit } from '@actions/github';
 
-import type { Report } from './model.js';
+import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { escapeInline, formatDuration, plural, safeUrl, truncate } from './text.js';
@@ -17,15 +19,27 @@ export const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 export const MAX_COMMENT_CHARS = 60_000;
 
+const VERDICT_ICON: Record<Report['verdict'], string> = {
+  passed: '✅',
+  failed: '❌',
+  cancelled: '🚫',
+  started: '▶️',
+  'not-started': '❌',
+};
+
 /** Failures listed in the comment before "N more". */
 const MAX_LISTED_FAILURES = 20;
 
 /**
  * The hidden marker of the sticky comment: `<!-- ghost-inspector-action -->`, or
- * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`).
+ * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`;
+ * a key longer than 100 characters keeps its first 80 and a digest of the whole).
  */
 export function commentMarker(key?: string): string {
-  const clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) : '';
+  let clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_') : '';
+  // A long key (e.g. every matrix value) keeps its start and a digest of the whole, so keys stay distinct.
+  if (clean.length > 100)
+    clean = `${clean.slice(0, 80)}-${createHash('sha256').update(key!).digest('hex').slice(0, 16)}`;
   return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
 }
 
@@ -45,7 +59,7 @@ export interface PullRequestCommentOptions {
  */
 export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
   const t = report.totals;
-  const icon = report.verdict === 'passed' ? '✅' : report.verdict === 'failed' ? '❌' : '🚫';
+  const icon = VERDICT_ICON[report.verdict];
   const counts = [
     t.failed ? `${t.failed} failed` : '',
     t.error ? plural(t.error, 'error') : '',
@@ -60,14 +74,20 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
     '',
     `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}.` +
       (t.screenshotCompareFailed
-        ? ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed.`
+        ? ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed (${
+            report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'
+          }).`
         : ''),
   ];
+  if (!report.passing && report.reasons.length > 0) {
+    lines.push('', `**The step fails:** ${escapeInline(report.reasons.join(' '))}`);
+  }
   const failing = [...allTests(report)].filter(({ test }) => test.failing);
   if (failing.length > 0) {
     lines.push('');
     for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-      const name = `${escapeInline(truncate(run.name, 200))} › ${escapeInline(truncate(test.name, 200))}`;
+      const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
+      const name = escapeInline(truncate(`${test.title}${variant}`, 400));
       const href = test.resultUrl ? safeUrl(test.resultUrl) : '';
       const title = href ? `<a href="${href}">${name}</a>` : name;
       const why =
@@ -82,8 +102,9 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   return truncate(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
 }
 
-function failingReason(test: import('./model.js').ReportTest): string {
+function failingReason(test: ReportTest): string {
   if (test.state === 'timed-out') return `timed out${test.error ? `: ${test.error}` : ''}`;
+  if (test.state === 'cancelled') return `cancelled${test.error ? `: ${test.error}` : ''}`;
   if (test.screenshotCompareFailed) return 'screenshot comparison failed';
   return test.state;
 }
@@ -121,8 +142,21 @@ export async function upsertPullRequestComment(
     ...params,
     per_page: 100,
   })) {
-    const found = page.data.find((c) => typeof c.body === 'string' && c.body.includes(marker));
+    const comments: unknown = page.data;
+    if (!Array.isArray(comments)) {
+      throw new Error(
+        `the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`,
+      );
+    }
+    const found = (comments as Array<{ id?: unknown; body?: unknown }>).find(
+      (c) => c !== null && typeof c === 'object' && typeof c.body === 'string' && c.body.includes(marker),
+    );
     if (found) {
+      if (typeof found.id !== 'number') {
+        throw new Error(
+          `the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`,
+        );
+      }
       existing = found.id;
       break;
     }
@@ -138,4 +172,12 @@ export async function upsertPullRequestComment(
   }
   const created = await octokit.rest.issues.createComment({ ...params, body });
   return { id: created.data.id, created: true };
+}
+
+/** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
+function describeShape(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }

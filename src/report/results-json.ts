@@ -2,9 +2,10 @@
  * results.json: every normalized result in one file, so that the action's outputs stay small (service
  * facts, "The GitHub platform": about 1 MiB of outputs per job) while a later step can read everything.
  *
- * Shape (version 1):
+ * Shape (version 1), one schema whether the action waited or not (`wait: false`):
  * ```
- * {"version":1,"verdict":"failed","policy":{…},"appUrl":"…","startedAt":"…","finishedAt":"…",
+ * {"version":1,"waited":true,"verdict":"failed","passing":false,"reasons":["1 test failed."],
+ *  "counts":{…the `counts` output…},"policy":{…},"appUrl":"…","startedAt":"…","finishedAt":"…",
  *  "totals":{…},"runs":[{key, kind, name, suiteName, suiteId, variant, variantLabel, suiteResultId,
  *  suiteResultUrl, startedAt, endedAt, durationMs, error, timedOut, cancelled, totals}, …],
  *  "results":[
@@ -12,6 +13,10 @@
  * …
  * ]}
  * ```
+ * `verdict`, `passing`, `reasons`, `counts` and `totals` are the one verdict (`run/outcome.ts`): the step
+ * fails exactly when `passing` is false. With `wait: false`, `verdict` is `started` (or `not-started`),
+ * `counts` has only `total` and `error` (the rest null), and `results` holds one entry per run that could
+ * not be started.
  * One result per line, so the file streams: a reader can split lines between `"results":[` and `]}`, and
  * the writer never holds the whole text in memory.
  */
@@ -21,6 +26,7 @@ import { dirname } from 'node:path';
 import { once } from 'node:events';
 
 import type { Report } from './model.js';
+import { countValues, startedCountValues } from '../run/outputs.js';
 
 /** Version of the results.json layout; raised on a breaking change. */
 export const RESULTS_JSON_VERSION = 1;
@@ -56,7 +62,11 @@ export async function writeResultsJson(report: Report, path: string): Promise<vo
 export function* resultsJsonChunks(report: Report): Generator<string> {
   const head = {
     version: RESULTS_JSON_VERSION,
+    waited: report.waited,
     verdict: report.verdict,
+    passing: report.passing,
+    reasons: report.reasons,
+    counts: report.waited ? countValues(report.totals) : startedCountValues(report.totals),
     policy: report.policy,
     appUrl: report.appUrl,
     startedAt: report.startedAt,

@@ -3,28 +3,44 @@
  * with `core.summary` (the writer). Implements the step summary limits of the service facts ("The GitHub
  * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
  *
- * Layout: a headline (verdict, counts, duration); a table per suite run (status, test, variant, duration,
- * link); then failures, each in a `<details>` block (failing step, error, console errors, thumbnail of the
- * final screenshot, link to the comparison image); then flaky, timed out, cancelled tests and screenshot
- * comparisons that failed without failing the run.
+ * Layout (what a reviewer needs first comes first):
+ * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
+ *    (screenshots artifact when uploaded).
+ * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
+ *    (`summary-failures.ts`); past the first ten, collapsed.
+ * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
+ * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
+ * 5. Every test, per suite run, inside `<details>`.
+ *
+ * With `wait: false`: the verdict line and one row per run started, with its link.
  *
  * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
  * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
- * Every piece of service text is escaped ({@link escapeInline}, {@link escapeBlock}); links are only
- * `http(s)` URLs, percent-encoded where HTML or a table could break.
  */
 import * as core from '@actions/core';
 
-import type { Report, ReportSuiteRun, ReportTest } from './model.js';
-import { allTests } from './model.js';
-import { percent } from './phrases.js';
-import { escapeBlock, escapeInline, formatDuration, plural, safeUrl, truncate } from './text.js';
+import type { Report, ReportSuiteRun } from './model.js';
+import {
+  OPEN_FAILURES,
+  STATE_LABEL,
+  count,
+  groupBlock,
+  groupTests,
+  link,
+  otherSections,
+  stateLabel,
+  MAX_ERROR_CHARS,
+  MAX_NAME_CHARS,
+} from './summary-failures.js';
+import { escapeCode, escapeInline, formatDuration, plural, truncate } from './text.js';
 
 export interface SummaryOptions {
   /** Where the JUnit XML was written (shown in the pointer when the summary is cut). */
   junitPath?: string;
   /** Where results.json was written. */
   resultsPath?: string;
+  /** Link to the uploaded screenshots artifact, when one was uploaded. */
+  artifactUrl?: string;
   /** Upper bound of the summary in UTF-8 bytes; default {@link DEFAULT_SUMMARY_MAX_BYTES}. */
   maxBytes?: number;
 }
@@ -32,73 +48,48 @@ export interface SummaryOptions {
 /** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
 export const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 
-/** Longest error text shown per failure, in characters. */
-const MAX_ERROR_CHARS = 2000;
-/** Console errors shown per failure, and their longest text. */
-const MAX_CONSOLE_ERRORS = 5;
-const MAX_CONSOLE_CHARS = 500;
-/** Longest name in a table cell or heading. */
-const MAX_NAME_CHARS = 300;
 /** Bytes kept free for the closing "N more" note. */
 const TAIL_RESERVE = 1024;
-
-const STATE_LABEL: Record<ReportTest['state'], string> = {
-  passed: '✅ Passed',
-  failed: '❌ Failed',
-  flaky: '🔁 Flaky',
-  'timed-out': '⏱️ Timed out',
-  cancelled: '🚫 Cancelled',
-  error: '⚠️ Error',
-};
 
 /**
  * Renders the job summary (pure).
  * @param report the report model
- * @param options paths for the pointer when the summary is cut, and the byte budget
+ * @param options paths for the pointer when the summary is cut, the artifact link, the byte budget
  * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-  const head = headline(report);
+  const head = headline(report, options);
+  if (!report.waited) return startedSummary(report, head, options, maxBytes);
+  const failures = groupTests(report, (t) => t.failing);
   const full = new Budget(maxBytes);
-  full.add(head);
-  let fits = true;
-  for (const run of report.runs) {
-    if (!full.add(runTable(report, run))) {
-      fits = false;
-      break;
-    }
-  }
-  if (fits) {
-    for (const section of detailSections(report)) {
-      if (!full.add(section)) {
-        fits = false;
-        break;
-      }
-    }
-  }
-  if (fits) return full.text();
+  const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
+  pieces.push(...allTestsSection(report));
+  if (pieces.every((piece) => full.add(piece))) return full.text();
 
   // Failures only, cut at the budget.
   const cut = new Budget(maxBytes - TAIL_RESERVE);
   cut.add(head);
-  const failing = [...allTests(report)].filter(({ test }) => test.failing);
   cut.add(
     `> [!NOTE]\n> The full report does not fit in a job summary (${plural(report.totals.total, 'test')}): ` +
       `showing failures only.${pointer(options)}\n\n`,
   );
-  if (failing.length > 0) cut.add(`### Failures (${failing.length})\n\n`);
+  const failing = count(failures);
+  if (failing > 0) cut.add(`### Failures (${failing})\n\n`);
   let shown = 0;
-  for (const { run, test } of failing) {
-    if (!cut.add(details(report, run, test))) break;
-    shown += 1;
+  let collapsed = false;
+  for (const [i, group] of failures.entries()) {
+    if (i === OPEN_FAILURES) collapsed = cut.add('<details><summary>More failures</summary>\n\n');
+    if (i >= OPEN_FAILURES && !collapsed) break;
+    if (!cut.add(groupBlock(report, group))) break;
+    shown += group.matching.length;
   }
-  const rest = failing.length - shown;
-  let tail = '';
+  const rest = failing - shown;
+  let tail = collapsed ? '</details>\n\n' : '';
   if (rest > 0) {
-    tail = `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
-  } else if (failing.length === 0) {
-    tail = `No test failed. The per-test tables are left out.${pointer(options)}\n`;
+    tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+  } else if (failing === 0) {
+    tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
   }
   return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
@@ -137,8 +128,8 @@ function truncateBytes(text: string, maxBytes: number): string {
 
 function pointer(options: SummaryOptions): string {
   const files: string[] = [];
-  if (options.junitPath) files.push(`the JUnit file <code>${escapeInline(options.junitPath)}</code>`);
-  if (options.resultsPath) files.push(`the results file <code>${escapeInline(options.resultsPath)}</code>`);
+  if (options.junitPath) files.push(`the JUnit file <code>${escapeCode(options.junitPath)}</code>`);
+  if (options.resultsPath) files.push(`the results file <code>${escapeCode(options.resultsPath)}</code>`);
   return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 
@@ -146,150 +137,133 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   passed: '✅ Ghost Inspector: passed',
   failed: '❌ Ghost Inspector: failed',
   cancelled: '🚫 Ghost Inspector: cancelled',
+  started: '▶️ Ghost Inspector: started',
+  'not-started': '❌ Ghost Inspector: runs not started',
 };
 
-function headline(report: Report): string {
+/** The counts of the verdict in words, failing ones in bold. */
+function countsLine(report: Report): string {
   const t = report.totals;
+  const bold = (on: boolean, text: string): string => (on ? `**${text}**` : text);
   const counts: string[] = [];
-  if (t.failed) counts.push(`**${t.failed} failed**`);
-  if (t.error) counts.push(`**${plural(t.error, 'error')}**`);
-  if (t.timedOut)
-    counts.push(
-      `${report.policy.failOnTimeout ? '**' : ''}${t.timedOut} timed out${report.policy.failOnTimeout ? '**' : ''}`,
-    );
+  if (t.failed) counts.push(bold(true, `${t.failed} failed`));
+  if (t.error) counts.push(bold(true, plural(t.error, 'error')));
+  if (t.timedOut) counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
   counts.push(`${t.passed} passed`);
   if (t.flaky) counts.push(`${t.flaky} flaky`);
-  if (t.cancelled) counts.push(`${t.cancelled} cancelled`);
-  let line = `## ${VERDICT_LINE[report.verdict]}\n\n${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}`;
+  if (t.cancelled) counts.push(bold(true, `${t.cancelled} cancelled`));
+  let line = `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}`;
   if (report.runs.length > 1) line += ` (${plural(report.runs.length, 'suite run')})`;
   line += '.';
   if (t.screenshotCompareFailed) {
-    line += ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed${
-      report.policy.failOnScreenshotCompare ? '' : ' (not counted as failures)'
-    }.`;
+    const counted = report.policy.failOnScreenshotCompare;
+    line += ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed (${
+      counted ? 'counted as failed' : 'not counted as failures'
+    }).`;
+  }
+  return line;
+}
+
+function headline(report: Report, options: SummaryOptions): string {
+  let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
+  if (report.waited) line += countsLine(report);
+  else {
+    const started = report.totals.total - report.totals.error;
+    line += `Started ${plural(started, 'run')} without waiting (\`wait: false\`)`;
+    line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
   }
   if (report.interrupted === 'deadline') line += ' The action stopped waiting at its deadline.';
   if (report.interrupted === 'signal') line += ' The workflow was cancelled.';
+  if (!report.passing && report.reasons.length > 0) {
+    line += `\n\n**The step fails:** ${escapeInline(report.reasons.join(' '))}`;
+  }
+  if (options.artifactUrl) line += `\n\nScreenshots: ${link(options.artifactUrl, 'artifact')}.`;
   return `${line}\n\n`;
 }
 
-function stateLabel(report: Report, test: ReportTest): string {
-  let label = STATE_LABEL[test.state];
-  if (test.screenshotCompareFailed) {
-    label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
+/** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
+function failureSection(report: Report, groups: ReturnType<typeof groupTests>): string[] {
+  if (groups.length === 0) return [];
+  const out = [`### Failures (${count(groups)})\n\n`];
+  for (const g of groups.slice(0, OPEN_FAILURES)) out.push(groupBlock(report, g));
+  const rest = groups.slice(OPEN_FAILURES);
+  if (rest.length > 0) {
+    out.push(`<details><summary>${plural(count(rest), 'more failure')}</summary>\n\n`);
+    for (const g of rest) out.push(groupBlock(report, g));
+    out.push('</details>\n\n');
   }
-  return label;
+  return out;
 }
 
-function runTable(report: Report, run: ReportSuiteRun): string {
-  const name = escapeInline(truncate(run.suiteName, MAX_NAME_CHARS));
-  const title = run.suiteResultUrl ? link(run.suiteResultUrl, name) : name;
-  const variant = run.variantLabel ? ` <sub>${escapeInline(run.variantLabel)}</sub>` : '';
-  const t = run.totals;
-  const bits = [`${plural(t.total, 'test')}`];
-  if (t.failed) bits.push(`${t.failed} failed`);
-  if (t.error) bits.push(plural(t.error, 'error'));
-  if (t.timedOut) bits.push(`${t.timedOut} timed out`);
-  if (t.cancelled) bits.push(`${t.cancelled} cancelled`);
-  if (t.flaky) bits.push(`${t.flaky} flaky`);
-  let out = `### ${title}${variant}\n\n${bits.join(', ')} · ${formatDuration(run.durationMs)}`;
-  if (run.error) out += ` · ${escapeInline(truncate(run.error, MAX_ERROR_CHARS))}`;
-  out += '\n\n| Status | Test | Variant | Duration | Result |\n| --- | --- | --- | --- | --- |\n';
-  for (const test of run.tests) {
-    const variantCell = escapeInline(run.variantLabel || testVariant(test)) || '–';
-    const result = test.resultUrl ? link(test.resultUrl, 'result') : '–';
-    out += `| ${stateLabel(report, test)} | ${escapeInline(truncate(test.name, MAX_NAME_CHARS))} | ${variantCell} | ${formatDuration(test.durationMs)} | ${result} |\n`;
+/** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
+function suiteTable(report: Report): string {
+  const suites = new Map<string, ReportSuiteRun[]>();
+  for (const run of report.runs) {
+    const key = `${run.kind}\u0000${run.suiteId ?? run.suiteName}`;
+    suites.set(key, [...(suites.get(key) ?? []), run]);
+  }
+  let out =
+    '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
+  for (const runs of suites.values()) {
+    const sum = (k: 'total' | 'passed' | 'failed' | 'error' | 'flaky' | 'timedOut' | 'cancelled'): number =>
+      runs.reduce((n, r) => n + r.totals[k], 0);
+    const failing = runs.some((r) => r.tests.some((t) => t.failing));
+    const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
+    const other = [
+      sum('error') ? plural(sum('error'), 'error') : '',
+      sum('flaky') ? `${sum('flaky')} flaky` : '',
+      sum('timedOut') ? `${sum('timedOut')} timed out` : '',
+      sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
+    ].filter(Boolean);
+    const perRun = runs.map((r) => {
+      const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
+      const label =
+        escapeInline(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+      const ratio = `${r.totals.passed}/${r.totals.total}`;
+      return label ? `${link(url, label)} ${ratio}` : ratio;
+    });
+    const name = escapeInline(truncate(runs[0]!.suiteName, MAX_NAME_CHARS));
+    out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
   }
   return `${out}\n`;
 }
 
-function testVariant(test: ReportTest): string {
-  return [test.browser, test.region, test.viewport].filter(Boolean).join(' · ');
-}
-
-function* detailSections(report: Report): Generator<string> {
-  const groups: Array<{ title: string; match: (t: ReportTest) => boolean }> = [
-    { title: 'Failures', match: (t) => t.failing },
-    { title: 'Flaky tests', match: (t) => !t.failing && t.state === 'flaky' },
-    { title: 'Timed out', match: (t) => !t.failing && t.state === 'timed-out' },
-    { title: 'Cancelled', match: (t) => !t.failing && t.state === 'cancelled' },
-    {
-      title: 'Screenshot comparisons that failed (not counted as failures)',
-      match: (t) => !t.failing && t.screenshotCompareFailed && t.state !== 'flaky',
-    },
-  ];
-  for (const group of groups) {
-    const matches = [...allTests(report)].filter(({ test }) => group.match(test));
-    if (matches.length === 0) continue;
-    yield `### ${group.title} (${matches.length})\n\n`;
-    for (const { run, test } of matches) yield details(report, run, test);
-  }
-}
-
-/** One test in a `<details>` block: no blank line inside, so Markdown never resumes within it. */
-function details(report: Report, run: ReportSuiteRun, test: ReportTest): string {
-  const variant = run.variantLabel ? ` <sub>${escapeInline(run.variantLabel)}</sub>` : '';
-  const lines: string[] = [];
-  lines.push(
-    `<details><summary>${stateLabel(report, test)}: <strong>${escapeInline(truncate(run.suiteName, MAX_NAME_CHARS))} › ${escapeInline(truncate(test.name, MAX_NAME_CHARS))}</strong>${variant}</summary>`,
-  );
-  if (test.failingStep) {
-    const s = test.failingStep;
-    const target = s.target ? ` <code>${escapeInline(truncate(s.target, MAX_NAME_CHARS))}</code>` : '';
-    lines.push(
-      `<p><strong>Failing step #${s.sequence + 1}:</strong> <code>${escapeInline(s.command)}</code>${target}</p>`,
-    );
-    lines.push(`<pre>${escapeBlock(truncate(s.error, MAX_ERROR_CHARS))}</pre>`);
-  }
-  if (test.error) lines.push(`<pre>${escapeBlock(truncate(test.error, MAX_ERROR_CHARS))}</pre>`);
-  if (test.state === 'flaky' && test.attempts.length > 0) {
-    const items = test.attempts.map((a, i) => {
-      const why = a.failingStep
-        ? `step #${a.failingStep.sequence + 1} <code>${escapeInline(a.failingStep.command)}</code>: ${escapeInline(truncate(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-        : escapeInline(truncate(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-      return `<li>Attempt ${i + 1} failed: ${why} (${link(a.resultUrl, 'result')})</li>`;
+/** Every test per suite run, each run in its own `<details>` (an HTML table: no blank line inside). */
+function* allTestsSection(report: Report): Generator<string> {
+  yield `### All tests (${report.totals.total})\n\n`;
+  for (const run of report.runs) {
+    const variant = run.variantLabel ? ` <sub>${escapeInline(run.variantLabel)}</sub>` : '';
+    const bits = [plural(run.totals.total, 'test'), `${run.totals.passed} passed`];
+    if (run.totals.failed) bits.push(`${run.totals.failed} failed`);
+    const rows = run.tests.map((test) => {
+      const result = test.resultUrl ? link(test.resultUrl, 'result') : '–';
+      return `<tr><td>${stateLabel(report, test)}</td><td>${escapeInline(truncate(test.name, MAX_NAME_CHARS))}</td><td>${formatDuration(test.durationMs)}</td><td>${result}</td></tr>`;
     });
-    lines.push(`<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`);
+    const about = [
+      run.suiteResultUrl ? link(run.suiteResultUrl, 'suite result') : '',
+      run.error ? escapeInline(truncate(run.error, MAX_ERROR_CHARS)) : '',
+    ].filter(Boolean);
+    yield `<details><summary><strong>${escapeInline(truncate(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${formatDuration(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
   }
-  if (test.consoleErrors.length > 0) {
-    const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
-    const text = shown.map((c) => truncate(c.output, MAX_CONSOLE_CHARS)).join('\n');
-    const more = test.consoleErrors.length - shown.length;
-    lines.push(
-      `<p><strong>JavaScript console errors${more > 0 ? ` (${shown.length} of ${test.consoleErrors.length})` : ''}:</strong></p><pre>${escapeBlock(text)}</pre>`,
-    );
-  }
-  const links: string[] = [];
-  if (test.resultUrl) links.push(link(test.resultUrl, 'Result'));
-  if (run.suiteResultUrl) links.push(link(run.suiteResultUrl, 'Suite result'));
-  if (test.videoUrl) links.push(link(test.videoUrl, 'Video'));
-  const c = test.screenshotCompare;
-  if (c?.imageUrl) {
-    const diff =
-      c.difference === null
-        ? ''
-        : ` (difference ${percent(c.difference)}, threshold ${percent(c.threshold)})`;
-    links.push(`${link(c.imageUrl, 'Screenshot comparison')}${diff}`);
-  } else if (test.screenshotCompareFailed && c?.difference != null) {
-    links.push(
-      `Screenshot comparison: difference ${percent(c.difference)}, threshold ${percent(c.threshold)}`,
-    );
-  }
-  if (links.length > 0) lines.push(`<p>${links.join(' · ')}</p>`);
-  const shot = test.screenshot;
-  const thumb = shot ? safeUrl(shot.smallUrl) : '';
-  if (shot && thumb) {
-    const img = `<img src="${thumb}" alt="Final screenshot" width="320">`;
-    lines.push(
-      `<p>${safeUrl(shot.originalUrl) ? `<a href="${safeUrl(shot.originalUrl)}">${img}</a>` : img}</p>`,
-    );
-  }
-  lines.push('</details>');
-  return `${lines.join('\n')}\n\n`;
 }
 
-/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
-function link(url: string, text: string): string {
-  const href = safeUrl(url);
-  return href ? `<a href="${href}">${text}</a>` : text;
+/** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
+function startedSummary(report: Report, head: string, options: SummaryOptions, maxBytes: number): string {
+  const cut = new Budget(maxBytes - TAIL_RESERVE);
+  cut.add(head);
+  cut.add('| Run | Variant | Status | Link |\n| --- | --- | --- | --- |\n');
+  let shown = 0;
+  for (const run of report.runs) {
+    const standIn = run.tests[0];
+    const status = standIn
+      ? `${STATE_LABEL.error}: ${escapeInline(truncate(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
+      : '▶️ Started';
+    const url = run.suiteResultUrl ?? run.resultUrl;
+    const row = `| ${escapeInline(truncate(run.suiteName, MAX_NAME_CHARS))} | ${escapeInline(run.variantLabel) || '–'} | ${status} | ${url ? link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+    if (!cut.add(row)) break;
+    shown += 1;
+  }
+  const rest = report.runs.length - shown;
+  const tail = rest > 0 ? `\n**${rest} more runs not shown.**${pointer(options)}\n` : '\n';
+  return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }

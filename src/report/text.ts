@@ -58,18 +58,33 @@ export function escapeInline(text: string): string {
 }
 
 /**
- * Escapes service text for the inside of a `<pre>` in Markdown: like {@link escapeInline} but line breaks
- * become `&#10;` so the text keeps its lines while the HTML block holds no blank line (a blank line would
- * end the block and let Markdown parse the rest).
+ * Escapes service text for the inside of a `<pre>` in Markdown: {@link escapeCode} in block mode, line
+ * breaks become `&#10;` so the text keeps its lines while the HTML block holds no blank line (a blank line
+ * would end the block and let Markdown parse the rest).
  */
 export function escapeBlock(text: string): string {
-  return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r/g, '\n')).replace(/\n/g, '&#10;');
+  return escapeCode(text, true);
+}
+
+/**
+ * Escapes service text for the inside of `<code>` or `<pre>` so that a copy gives exactly the text: like
+ * {@link escapeInline} (every special character a character reference) but with no invisible character
+ * added (GitHub links no mention or issue reference inside `code` and `pre`).
+ * @param text any string
+ * @param block true inside `<pre>`: line breaks become `&#10;`; otherwise they become spaces
+ */
+export function escapeCode(text: string, block = false): string {
+  const one = cleanText(text).replace(/\r\n|\r/g, '\n');
+  const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));
+  return block ? escaped.replace(/\n/g, '&#10;') : escaped;
 }
 
 function escapeMarkdownChars(text: string): string {
-  return text
-    .replace(/([@#])(?=\w)/g, '$1\u200B')
-    .replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
+  return escapeSpecials(text.replace(/([@#])(?=\w)/g, '$1\u200B'));
+}
+
+function escapeSpecials(text: string): string {
+  return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
 }
 
 /**

@@ -1,14 +1,19 @@
 /**
- * The verdict: one pure function from every result and the policy inputs to pass or fail, with counts and
- * the reasons. Nothing else in the action decides whether the step fails.
+ * The verdict: one pure module from every result and the policy inputs to what each result is counted as,
+ * the counts, pass or fail, and the reasons. Nothing else in the action classifies, counts or decides:
+ * the step result, the outputs, results.json, the job summary, JUnit, annotations and the pull-request
+ * comment all render a {@link Verdict} (and {@link countedAs} / {@link failsStep} per test).
  *
  * Rules (contract "States and transitions"; service facts on cancelled results):
  * - `passing: null` is never a pass: a cancelled result (status 8) or one that ended without a verdict
  *   counts as cancelled or error, and fails the verdict.
- * - A screenshot comparison that did not run (`screenshotComparePassing: null`) is neutral; one that failed
- *   (`false`) is counted, and fails the verdict only under `fail-on-screenshot-compare`.
+ * - A screenshot comparison that did not run (`screenshotComparePassing: null`) is neutral. One that failed
+ *   (`false`) is always counted in `screenshotCompareFailed`; under `fail-on-screenshot-compare` the test
+ *   is also counted as `failed` (a passed or flaky test included), otherwise it keeps its state.
  * - A test that failed and then passed when re-run (`retry-failed`) is flaky: counted, not a failure.
  * - A run still going at the deadline is timed out: its own state, a failure only under `fail-on-timeout`.
+ * - A run never started (deadline or workflow cancel came first) or that may have started but could not be
+ *   found is counted once as `error`, and fails.
  * - Nothing run at all fails under `fail-on-empty`.
  * - A workflow cancel (signal) always fails.
  */
@@ -35,11 +40,22 @@ export interface Counts {
   screenshotCompareFailed: number;
 }
 
+/**
+ * What the verdict says, in one word: `passed`; `failed`; `cancelled` when the only causes are cancelled
+ * tests or a workflow cancel; `started` / `not-started` for `wait: false` (every run started / some could
+ * not be).
+ */
+export type VerdictStatus = 'passed' | 'failed' | 'cancelled' | 'started' | 'not-started';
+
 export interface Verdict {
   passing: boolean;
+  status: VerdictStatus;
+  /** False for `wait: false`: only `total` and `error` are known then (the other counts are 0). */
+  waited: boolean;
   counts: Counts;
   /** Why the verdict fails, one short sentence each; empty when passing. */
   reasons: string[];
+  policy: VerdictPolicy;
 }
 
 /** The cancelled status of a test result (service facts). */
@@ -62,9 +78,45 @@ export function classifyTestResult(
   return finished ? 'error' : 'running';
 }
 
-/** Counts by state over every run (see `Counts`). */
-export function countResults(runs: SuiteRun[]): Counts {
-  const counts: Counts = {
+/**
+ * What a test is counted as under a policy: its state, except that a passed or flaky test whose
+ * screenshot comparison failed counts as `failed` under `fail-on-screenshot-compare`.
+ */
+export function countedAs(
+  state: TestState,
+  screenshotCompareFailed: boolean,
+  policy: Pick<VerdictPolicy, 'failOnScreenshotCompare'>,
+): TestState {
+  if (screenshotCompareFailed && policy.failOnScreenshotCompare && (state === 'passed' || state === 'flaky'))
+    return 'failed';
+  return state;
+}
+
+/** Whether a test counted as `counted` (see {@link countedAs}) fails the step under a policy. */
+export function failsStep(counted: TestState, policy: Pick<VerdictPolicy, 'failOnTimeout'>): boolean {
+  if (counted === 'failed' || counted === 'error' || counted === 'cancelled') return true;
+  if (counted === 'timed-out') return policy.failOnTimeout;
+  return false;
+}
+
+/**
+ * The state a run with no test result counts as (once), or null when it simply held no test: `error` when
+ * it was never started or may have started, else timed out, cancelled, or `error` for a run-level error.
+ */
+export function testlessRunState(run: SuiteRun): TestState | null {
+  if (run.tests.length > 0) return null;
+  if (run.notStarted || run.mayHaveStarted) return 'error';
+  if (run.timedOut) return 'timed-out';
+  if (run.cancelled) return 'cancelled';
+  if (run.error) return 'error';
+  return null;
+}
+
+const NO_POLICY: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = { failOnScreenshotCompare: false };
+
+/** Zero counts. */
+export function emptyCounts(): Counts {
+  return {
     total: 0,
     passed: 0,
     failed: 0,
@@ -74,33 +126,47 @@ export function countResults(runs: SuiteRun[]): Counts {
     error: 0,
     screenshotCompareFailed: 0,
   };
+}
+
+const COUNT_KEY: Record<TestState, keyof Counts> = {
+  passed: 'passed',
+  failed: 'failed',
+  flaky: 'flaky',
+  'timed-out': 'timedOut',
+  cancelled: 'cancelled',
+  error: 'error',
+};
+
+/**
+ * Counts by what each test is counted as (see `Counts`, {@link countedAs}).
+ * @param runs the runs to count
+ * @param policy the policy; without it no test is re-counted for its screenshot comparison
+ */
+export function countResults(
+  runs: SuiteRun[],
+  policy: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = NO_POLICY,
+): Counts {
+  const counts = emptyCounts();
   const add = (state: TestState): void => {
     counts.total += 1;
-    if (state === 'passed') counts.passed += 1;
-    else if (state === 'failed') counts.failed += 1;
-    else if (state === 'flaky') counts.flaky += 1;
-    else if (state === 'timed-out') counts.timedOut += 1;
-    else if (state === 'cancelled') counts.cancelled += 1;
-    else counts.error += 1;
+    counts[COUNT_KEY[state]] += 1;
   };
   for (const run of runs) {
-    if (run.tests.length === 0) {
-      // A run with no test result: it counts by its own state, unless it simply held no test.
-      if (run.timedOut) add('timed-out');
-      else if (run.cancelled) add('cancelled');
-      else if (run.error) add('error');
-      continue;
-    }
+    const testless = testlessRunState(run);
+    if (testless) add(testless);
     for (const test of run.tests) {
-      add(test.state);
-      if (test.result?.screenshotComparePassing === false) counts.screenshotCompareFailed += 1;
+      const compareFailed = test.result?.screenshotComparePassing === false;
+      add(countedAs(test.state, compareFailed, policy));
+      if (compareFailed) counts.screenshotCompareFailed += 1;
     }
   }
   return counts;
 }
 
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /**
- * Decides the verdict.
+ * Decides the verdict of a run the action waited for.
  * @param summary every run, as `run/` produced it.
  * @param policy the `fail-on-*` inputs.
  */
@@ -108,15 +174,23 @@ export function decideVerdict(
   summary: Pick<RunSummary, 'runs' | 'interrupted'>,
   policy: VerdictPolicy,
 ): Verdict {
-  const counts = countResults(summary.runs);
+  const counts = countResults(summary.runs, policy);
   const reasons: string[] = [];
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (summary.interrupted === 'signal') reasons.push('The workflow was cancelled while the tests ran.');
-  if (counts.failed > 0) reasons.push(`${plural(counts.failed, 'test')} failed.`);
-  if (counts.error > 0) reasons.push(`${plural(counts.error, 'test')} ended without a result.`);
-  if (counts.cancelled > 0 && summary.interrupted !== 'signal') {
-    reasons.push(`${plural(counts.cancelled, 'test')} were cancelled.`);
-  }
+  const signal = summary.interrupted === 'signal';
+  const notStarted = summary.runs.filter((r) => r.tests.length === 0 && r.notStarted).length;
+  const mayHave = summary.runs.filter(
+    (r) => r.tests.length === 0 && !r.notStarted && r.mayHaveStarted,
+  ).length;
+  const otherErrors = counts.error - notStarted - mayHave;
+  if (signal) reasons.push('The workflow was cancelled while the tests ran.');
+  const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
+  const plainFailed = counts.failed - compareAsFailed;
+  if (plainFailed > 0) reasons.push(`${plural(plainFailed, 'test')} failed.`);
+  if (otherErrors > 0) reasons.push(`${plural(otherErrors, 'test')} ended without a result.`);
+  if (notStarted > 0)
+    reasons.push(`${plural(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
+  if (mayHave > 0) reasons.push(`${plural(mayHave, 'run')} may have started but could not be found.`);
+  if (counts.cancelled > 0 && !signal) reasons.push(`${plural(counts.cancelled, 'test')} were cancelled.`);
   if (counts.timedOut > 0 && policy.failOnTimeout) {
     reasons.push(`${plural(counts.timedOut, 'test')} did not finish before the timeout.`);
   }
@@ -124,5 +198,43 @@ export function decideVerdict(
     reasons.push(`${plural(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
   }
   if (counts.total === 0 && policy.failOnEmpty) reasons.push('No test ran (empty suites or folders).');
-  return { passing: reasons.length === 0, counts, reasons };
+  const passing = reasons.length === 0;
+  const cancelReasons = signal ? 1 : counts.cancelled > 0 ? 1 : 0;
+  const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
+  const status: VerdictStatus = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
+  return { passing, status, waited: true, counts, reasons, policy: { ...policy } };
+}
+
+/** Tests counted as failed only because their screenshot comparison failed. */
+function screenshotOnlyFailures(runs: SuiteRun[]): number {
+  let n = 0;
+  for (const run of runs)
+    for (const t of run.tests)
+      if ((t.state === 'passed' || t.state === 'flaky') && t.result?.screenshotComparePassing === false)
+        n += 1;
+  return n;
+}
+
+/**
+ * The verdict of a run the action did not wait for (`wait: false`): `total` is every run asked for (a
+ * suite counts once, its tests are not known yet), `error` the runs that could not be started; the other
+ * counts are 0 and not known (outputs show them empty). Fails when a run could not be started.
+ */
+export function decideStartedVerdict(summary: Pick<RunSummary, 'runs'>, policy: VerdictPolicy): Verdict {
+  const counts = emptyCounts();
+  counts.total = summary.runs.length;
+  const failed = summary.runs.filter((run) => run.error || run.notStarted || run.mayHaveStarted);
+  counts.error = failed.length;
+  const reasons =
+    failed.length > 0
+      ? [`${plural(failed.length, 'run')} could not be started: ${failed[0]?.error ?? 'no reason given'}`]
+      : [];
+  return {
+    passing: reasons.length === 0,
+    status: reasons.length === 0 ? 'started' : 'not-started',
+    waited: false,
+    counts,
+    reasons,
+    policy: { ...policy },
+  };
 }

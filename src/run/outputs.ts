@@ -2,7 +2,7 @@
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
  * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
  */
-import type { Counts, Verdict } from './outcome.js';
+import { countedAs, type Counts, type Verdict } from './outcome.js';
 import type { RunSummary } from './types.js';
 
 /** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
@@ -54,22 +54,27 @@ export function countValues(counts: Counts): CountValues {
 }
 
 /**
- * The counts when the action did not wait (`wait: false`): `total` is every run the action triggered (one
- * per suite result or test result asked for: each variant and data row counts; a suite counts once, as its
- * tests are not known yet), `error` the runs among them that could not be started (so `total - error`
- * runs were started). How the runs end is not known: the other counts are null.
+ * The counts when the action did not wait (`wait: false`, see `decideStartedVerdict`): `total` is every run
+ * the action asked for (one per suite result or test result: each variant and data row counts; a suite
+ * counts once, as its tests are not known yet), `error` the runs among them that could not be started.
+ * How the runs end is not known: the other counts are null.
  */
-export function startedCountValues(summary: Pick<RunSummary, 'runs'>): CountValues {
+export function startedCountValues(counts: Pick<Counts, 'total' | 'error'>): CountValues {
   return {
-    total: summary.runs.length,
+    total: counts.total,
     passed: null,
     failed: null,
     flaky: null,
     'timed-out': null,
     cancelled: null,
-    error: summary.runs.filter((run) => run.error).length,
+    error: counts.error,
     'screenshot-compare-failed': null,
   };
+}
+
+/** The counts of a verdict by output name: every count when waited, else only `total` and `error`. */
+export function verdictCountValues(verdict: Verdict): CountValues {
+  return verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
 }
 
 /** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
@@ -80,17 +85,11 @@ export function countsJson(counts: Counts | CountValues): string {
 /**
  * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
  * strings), the result ids, the result links and the path of results.json.
- * @param verdict null when the action did not wait (`wait: false`): `passing` is then empty and the counts
- *   describe the triggered runs (see `startedCountValues`; unknown counts are empty strings, null in JSON).
- * @param counts the counts of the runs waited for; not used when `verdict` is null.
+ * @param verdict the one verdict (`run/outcome.ts`). When it did not wait (`wait: false`), `passing` is
+ *   empty and the counts describe the runs asked for (unknown counts are empty strings, null in JSON).
  * @param resultsPath where results.json was written ('' when it could not be).
  */
-export function computeOutputs(
-  summary: RunSummary,
-  verdict: Verdict | null,
-  counts: Counts,
-  resultsPath: string,
-): Outputs {
+export function computeOutputs(summary: RunSummary, verdict: Verdict, resultsPath: string): Outputs {
   const suiteResultIds: string[] = [];
   const testResultIds: string[] = [];
   const failedTestIds: string[] = [];
@@ -110,8 +109,9 @@ export function computeOutputs(
         testResultIds.push(test.result._id);
         if (run.kind !== 'suite') urls.push(`${app}/results/${test.result._id}`);
       }
+      const counted = countedAs(test.state, test.result?.screenshotComparePassing === false, verdict.policy);
       if (
-        (test.state === 'failed' || test.state === 'error') &&
+        (counted === 'failed' || counted === 'error') &&
         test.testId &&
         !failedTestIds.includes(test.testId)
       ) {
@@ -119,12 +119,12 @@ export function computeOutputs(
       }
     }
   }
-  const values = verdict ? countValues(counts) : startedCountValues(summary);
+  const values = verdictCountValues(verdict);
   const countOutputs = Object.fromEntries(
     COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]),
   ) as Record<CountOutput, string>;
   return {
-    passing: verdict ? String(verdict.passing) : '',
+    passing: verdict.waited ? String(verdict.passing) : '',
     counts: countsJson(values),
     ...countOutputs,
     'suite-result-ids': suiteResultIds.join(','),

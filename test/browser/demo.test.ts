@@ -193,7 +193,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
     expect(junit).toMatch(/Screenshot comparison failed: difference \d+\.\d+% \(threshold 1%\)/);
     const summary = readFileSync(path.join(out, 'ghost-inspector-summary.md'), 'utf8');
     expect(summary).toContain('## ❌ Ghost Inspector: failed');
-    expect(summary).toContain('Failing step #7:');
+    expect(summary).toContain('<strong>Step #7</strong> <code>assertText</code> <code>#total</code>');
     expect(summary).toContain('Products page looks right');
   });
 
@@ -210,10 +210,12 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
       const seen = await page.evaluate(() => ({
         title: document.title,
         heading: document.querySelector('h2')?.textContent ?? '',
-        rows: Array.from(document.querySelectorAll('table tbody tr')).map(
-          (tr) => tr.children[1]?.textContent,
-        ),
-        failure: document.querySelector('details pre')?.textContent ?? '',
+        // The per-test table (inside <details>): its rows with cells, second cell the test's name.
+        rows: Array.from(document.querySelectorAll('details table tr'))
+          .filter((tr) => tr.querySelector('td'))
+          .map((tr) => tr.children[1]?.textContent),
+        // Failures come first, open: the failing step's error right under the verdict.
+        failure: document.querySelector('h4 ~ pre')?.textContent ?? '',
         images: Array.from(document.querySelectorAll('img')).map((img) => ({
           src: img.getAttribute('src'),
           width: img.naturalWidth,
@@ -223,8 +225,9 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
       expect(seen.heading).toContain('Ghost Inspector: failed');
       expect(seen.rows).toEqual(DESIGN.tests.map((t) => t.name));
       expect(seen.failure.replace(/\u200b/g, '')).toBe(DEMO_BUG_ERROR);
-      // Thumbnails of the failed test and of the changed screenshot, served from files beside the page.
-      expect(seen.images).toHaveLength(2);
+      // Thumbnails of the failed test, and of the changed screenshot with its comparison image, served from
+      // files beside the page.
+      expect(seen.images).toHaveLength(3);
       for (const image of seen.images) {
         expect(image.src).toMatch(/^ghost-inspector-summary-files\//);
         expect(image.width, image.src ?? '').toBeGreaterThan(0);

@@ -12,7 +12,13 @@ describe('buildReport', () => {
   it('counts every state and finds the first failing required step', () => {
     const s = SCENARIOS.failures!();
     const report = buildReport(s.summary, strict, s.attachments);
-    expect(report.totals).toMatchObject({ passed: 2, failed: 2, total: 4, screenshotCompareFailed: 1 });
+    // Under fail-on-screenshot-compare the passed test whose comparison failed counts as failed.
+    expect(report.totals).toMatchObject({ passed: 1, failed: 3, total: 4, screenshotCompareFailed: 1 });
+    expect(buildReport(s.summary, { ...strict, failOnScreenshotCompare: false }).totals).toMatchObject({
+      passed: 2,
+      failed: 2,
+      screenshotCompareFailed: 1,
+    });
     expect(report.verdict).toBe('failed');
     const pay = report.runs[0]!.tests[1]!;
     // Step 4 failed but is optional: the first failing required step is #5 (sequence 4).
@@ -66,19 +72,56 @@ describe('buildReport', () => {
     expect(endless(lenient).failing).toBe(false);
   });
 
-  it('turns a suite run without test results into one "(suite run)" test', () => {
+  it('turns a suite run without test results into one test that says why in words', () => {
     const s = SCENARIOS['timed-out']!();
     const report = buildReport(s.summary, strict);
     const payments = report.runs[2]!;
     expect(payments.tests).toHaveLength(1);
     expect(payments.tests[0]).toMatchObject({
-      name: '(suite run)',
+      name: 'could not start',
+      title: 'Payments (could not start)',
       state: 'error',
       failing: true,
       error: 'Execute failed: VALIDATION_ERROR "Invalid region: mars-north-1".',
     });
     expect(report.totals).toMatchObject({ passed: 1, timedOut: 1, error: 2, total: 4 });
     expect(report.interrupted).toBe('deadline');
+  });
+
+  it('names runs never started, or not found after an uncertain trigger, and counts them as error', () => {
+    const s = SCENARIOS['timed-out']!();
+    const [first] = s.summary.runs;
+    const never = { ...first!, key: 'n', tests: [], suiteResultId: undefined, suiteResult: undefined };
+    const runs = [
+      { ...never, key: 'a', notStarted: 'deadline' as const, error: undefined },
+      { ...never, key: 'b', notStarted: 'signal' as const, error: undefined },
+      { ...never, key: 'c', mayHaveStarted: true, error: undefined },
+    ];
+    const report = buildReport({ ...s.summary, runs }, lenient);
+    expect(report.runs.map((r) => r.tests[0]!.name)).toEqual([
+      'not started before the timeout',
+      'not started before the workflow was cancelled',
+      'may have started but could not be found',
+    ]);
+    expect(report.runs.every((r) => r.tests[0]!.state === 'error' && r.tests[0]!.failing)).toBe(true);
+    expect(report.totals).toMatchObject({ total: 3, error: 3 });
+    expect(report.passing).toBe(false);
+    expect(report.reasons).toEqual([
+      '2 runs were never started.',
+      '1 run may have started but could not be found.',
+    ]);
+  });
+
+  it('titles a test run on its own by its name, a suite test as suite › test', () => {
+    const s = SCENARIOS.failures!();
+    const report = buildReport(s.summary, lenient);
+    expect(report.runs[0]!.tests[0]!.title).toBe(
+      `${report.runs[0]!.suiteName} › ${report.runs[0]!.tests[0]!.name}`,
+    );
+    const single = { ...s.summary.runs[0]!, kind: 'test' as const, tests: [s.summary.runs[0]!.tests[0]!] };
+    single.suiteName = single.tests[0]!.testName;
+    const alone = buildReport({ ...s.summary, runs: [single] }, lenient);
+    expect(alone.runs[0]!.tests[0]!.title).toBe(single.tests[0]!.testName);
   });
 
   it('gives the verdict "cancelled" when nothing failed but tests were cancelled', () => {

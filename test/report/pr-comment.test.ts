@@ -4,9 +4,6 @@
  * GET /repos/{o}/{r}/issues/{n}/comments (paged with Link headers, at most PAGE_CAP per page),
  * POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { buildReport } from '../../src/report/model.js';
@@ -15,89 +12,8 @@ import {
   renderPullRequestComment,
   upsertPullRequestComment,
 } from '../../src/report/pr-comment.js';
+import { FakeGitHub, TOKEN } from '../fakes/github.js';
 import { SCENARIOS } from './scenarios.js';
-
-const PAGE_CAP = 3;
-const TOKEN = 'ghs_faketoken0123456789';
-
-interface FakeComment {
-  id: number;
-  issue: number;
-  body: string;
-  user: { login: string };
-}
-
-class FakeGitHub {
-  comments: FakeComment[] = [];
-  requests: Array<{ method: string; url: string; auth?: string }> = [];
-  forbid = false;
-  private nextId = 1000;
-  private server: Server = createServer((req, res) => void this.handle(req, res));
-  baseUrl = '';
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  add(issue: number, body: string, login = 'someone'): FakeComment {
-    const c = { id: this.nextId++, issue, body, user: { login } };
-    this.comments.push(c);
-    return c;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', this.baseUrl);
-    this.requests.push({
-      method: req.method ?? '',
-      url: url.pathname + url.search,
-      auth: req.headers.authorization,
-    });
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = chunks.length
-      ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: string })
-      : {};
-    const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-      res.end(JSON.stringify(data));
-    };
-    if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
-    const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
-    const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
-    if (list && req.method === 'GET') {
-      const issue = Number(list[3]);
-      const perPage = Math.min(PAGE_CAP, Number(url.searchParams.get('per_page') ?? 30));
-      const page = Number(url.searchParams.get('page') ?? 1);
-      const all = this.comments.filter((c) => c.issue === issue);
-      const slice = all.slice((page - 1) * perPage, page * perPage);
-      const headers: Record<string, string> = {};
-      if (page * perPage < all.length) {
-        const next = new URL(url);
-        next.searchParams.set('page', String(page + 1));
-        next.searchParams.set('per_page', String(perPage));
-        headers.link = `<${next.toString()}>; rel="next"`;
-      }
-      return send(200, slice, headers);
-    }
-    if (list && req.method === 'POST') {
-      if (this.forbid) return send(403, { message: 'Resource not accessible by integration' });
-      const c = this.add(Number(list[3]), body.body ?? '', 'github-actions[bot]');
-      return send(201, c);
-    }
-    if (one && req.method === 'PATCH') {
-      const c = this.comments.find((x) => x.id === Number(one[3]));
-      if (!c) return send(404, { message: 'Not Found' });
-      c.body = body.body ?? '';
-      return send(200, c);
-    }
-    send(404, { message: 'Not Found' });
-  }
-}
 
 const fake = new FakeGitHub();
 beforeAll(() => fake.start());
@@ -106,6 +22,7 @@ beforeEach(() => {
   fake.comments = [];
   fake.requests = [];
   fake.forbid = false;
+  fake.listAnswer = undefined;
 });
 
 const base = () => ({ token: TOKEN, owner: 'acme', repo: 'shop', baseUrl: fake.baseUrl });
@@ -160,6 +77,25 @@ describe('upsertPullRequestComment', () => {
     expect(again).toEqual({ id: keyed.id, created: false });
     expect(fake.comments.filter((c) => c.issue === 11)).toHaveLength(2);
     expect(commentMarker('job a')).toBe('<!-- ghost-inspector-action:job_a -->');
+    // Matrix legs: the job and the matrix values (comment-key) give each leg its own comment, even when long.
+    const leg = (browser: string) =>
+      commentMarker(
+        `e2e-${JSON.stringify({ browser, viewport: '1280x800', region: 'eu-west-1', site: 'x'.repeat(80) })}`,
+      );
+    expect(leg('chrome')).not.toBe(leg('firefox'));
+    expect(leg('chrome').length).toBeLessThanOrEqual('<!-- ghost-inspector-action: -->'.length + 100);
+  });
+
+  it('names an answer of the wrong shape instead of failing on it', async () => {
+    fake.listAnswer = { message: 'a proxy page', comments: [] };
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
+      /answered the list of comments of pull request #13 with an object instead of a list of comments/,
+    );
+    fake.listAnswer = [{ id: 'not-a-number', body: commentMarker() }];
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
+      /a comment without a numeric id/,
+    );
+    expect(fake.requests.some((r) => r.method === 'POST' || r.method === 'PATCH')).toBe(false);
   });
 
   it('throws the request error when the token may not write', async () => {

@@ -10,7 +10,7 @@ import {
   variantFromResult,
 } from '../../src/run/execute.js';
 import { computeOutputs } from '../../src/run/outputs.js';
-import { countResults, decideVerdict } from '../../src/run/outcome.js';
+import { decideStartedVerdict, decideVerdict } from '../../src/run/outcome.js';
 import { suiteResult, suiteRun, testResult, testRun } from './factories.js';
 
 describe('execute helpers', () => {
@@ -101,13 +101,9 @@ describe('outputs', () => {
       finishedAt: '',
       appUrl: 'https://app.test/',
     };
-    const counts = countResults(summary.runs);
-    const verdict = decideVerdict(summary, {
-      failOnEmpty: true,
-      failOnTimeout: true,
-      failOnScreenshotCompare: false,
-    });
-    const out = computeOutputs(summary, verdict, counts, '/w/results.json');
+    const policy = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
+    const verdict = decideVerdict(summary, policy);
+    const out = computeOutputs(summary, verdict, '/w/results.json');
     expect(out.passing).toBe('false');
     expect(out['suite-result-ids']).toBe('sr1');
     expect(out['test-result-ids'].split(',')).toHaveLength(4);
@@ -118,6 +114,6 @@ describe('outputs', () => {
       'https://app.test/results/tr9',
     ]);
     expect(JSON.parse(out.counts)).toMatchObject({ total: 3, failed: 1, 'timed-out': 0 });
-    expect(computeOutputs(summary, null, counts, '').passing).toBe('');
+    expect(computeOutputs(summary, decideStartedVerdict(summary, policy), '').passing).toBe('');
   });
 });

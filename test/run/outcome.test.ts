@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyTestResult,
+  countedAs,
   countResults,
+  decideStartedVerdict,
   decideVerdict,
   type VerdictPolicy,
 } from '../../src/run/outcome.js';
@@ -35,6 +37,9 @@ describe('decideVerdict', () => {
     const v = decideVerdict({ runs: [suiteRun([testRun('passed'), testRun('passed')])] }, POLICY);
     expect(v).toEqual({
       passing: true,
+      status: 'passed',
+      waited: true,
+      policy: POLICY,
       reasons: [],
       counts: {
         total: 2,
@@ -92,6 +97,51 @@ describe('decideVerdict', () => {
     const strict = decideVerdict({ runs }, { ...POLICY, failOnScreenshotCompare: true });
     expect(strict.passing).toBe(false);
     expect(strict.reasons).toEqual(['1 screenshot comparison failed.']);
+    // One classification: the test whose comparison failed counts as failed under the policy, everywhere.
+    expect(strict.counts).toMatchObject({ passed: 2, failed: 1, screenshotCompareFailed: 1, total: 3 });
+    expect(lenient.counts).toMatchObject({ passed: 3, failed: 0, screenshotCompareFailed: 1, total: 3 });
+    expect(countedAs('flaky', true, { failOnScreenshotCompare: true })).toBe('failed');
+    expect(countedAs('timed-out', true, { failOnScreenshotCompare: true })).toBe('timed-out');
+  });
+
+  it('fail-on-empty: the verdict, its status and reasons agree', () => {
+    const v = decideVerdict({ runs: [] }, POLICY);
+    expect(v).toMatchObject({ passing: false, status: 'failed', counts: { total: 0 } });
+  });
+
+  it('runs never started or not found count once as error and always fail', () => {
+    const runs = [
+      suiteRun([], { notStarted: 'deadline', error: 'Not started before the timeout.' }),
+      suiteRun([], { notStarted: 'signal' }),
+      suiteRun([], { mayHaveStarted: true }),
+    ];
+    const v = decideVerdict({ runs }, { ...POLICY, failOnTimeout: false });
+    expect(v.counts).toMatchObject({ total: 3, error: 3 });
+    expect(v.passing).toBe(false);
+    expect(v.reasons).toEqual([
+      '2 runs were never started.',
+      '1 run may have started but could not be found.',
+    ]);
+  });
+
+  it('wait: false counts the runs asked for and fails when one could not be started', () => {
+    const ok = decideStartedVerdict({ runs: [suiteRun([]), suiteRun([])] }, POLICY);
+    expect(ok).toMatchObject({
+      passing: true,
+      status: 'started',
+      waited: false,
+      counts: { total: 2, error: 0 },
+    });
+    const bad = decideStartedVerdict({ runs: [suiteRun([]), suiteRun([], { error: 'HTTP 500' })] }, POLICY);
+    expect(bad).toMatchObject({ passing: false, status: 'not-started', counts: { total: 2, error: 1 } });
+    expect(bad.reasons).toEqual(['1 run could not be started: HTTP 500']);
+  });
+
+  it('status is cancelled only when cancellation is the sole cause', () => {
+    const cancelled = suiteRun([testRun('cancelled', { passing: null, status: 8 })]);
+    expect(decideVerdict({ runs: [cancelled] }, POLICY).status).toBe('cancelled');
+    const failed = suiteRun([testRun('failed', { passing: false })]);
+    expect(decideVerdict({ runs: [cancelled, failed] }, POLICY).status).toBe('failed');
   });
 
   it('nothing ran fails only under fail-on-empty', () => {

@@ -1,0 +1,199 @@
+/**
+ * Building one test of the report model from a test result (pure): steps, failing step, console errors,
+ * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
+ */
+import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
+import { countedAs, failsStep, type VerdictPolicy } from '../run/outcome.js';
+import type { SuiteRun, TestRun, Variant } from '../run/types.js';
+import type {
+  FailingStep,
+  ReportAttachments,
+  ReportAttempt,
+  ReportConsoleError,
+  ReportScreenshotCompare,
+  ReportStep,
+  ReportTest,
+  StepOutcome,
+} from './model.js';
+import { cleanText, redactUrl } from './text.js';
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+const PRIVATE_VALUE = '********';
+
+export function variantFields(variant: Variant): Pick<ReportTest, 'browser' | 'region' | 'viewport'> {
+  return {
+    ...(variant.browser ? { browser: cleanText(variant.browser) } : {}),
+    ...(variant.region ? { region: cleanText(variant.region) } : {}),
+    ...(variant.viewport ? { viewport: cleanText(variant.viewport) } : {}),
+  };
+}
+
+/** Where a test sits: its fallback key, its suite's name and run, and what the report needs. */
+export interface TestContext {
+  /** Key when the test has no result: `<suite run key>#<index>`. */
+  key: string;
+  /** The cleaned suite name of the run. */
+  suiteName: string;
+  run: SuiteRun;
+  appUrl: string;
+  policy: Pick<VerdictPolicy, 'failOnScreenshotCompare' | 'failOnTimeout'>;
+  attachments: ReportAttachments;
+}
+
+/**
+ * One test of the report model from a test run; `countedAs` and `failing` come from the verdict's rules
+ * (`run/outcome.ts`). The title is `suite › test`, or the test's name alone for a test run on its own.
+ */
+export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
+  const { run, appUrl, policy, attachments } = ctx;
+  const fallbackKey = ctx.key;
+  const r = test.result;
+  const name = cleanText(test.testName) || cleanText(r?.test?.name) || cleanText(r?.name) || '(unnamed test)';
+  const steps = (r?.steps ?? []).map(buildStep);
+  const failingStep = firstFailingStep(steps);
+  const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
+  const screenshotCompareFailed = r?.screenshotComparePassing === false;
+  const state = test.state;
+  const counted = countedAs(state, screenshotCompareFailed, policy);
+  const errorText = cleanText(test.error) || cleanText(r?.error?.details) || undefined;
+  const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? cleanText(test.url) : undefined;
+  const variant = variantFields(run.variant ?? {});
+  const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
+  const screenshot = r?.screenshot
+    ? {
+        originalUrl: cleanText(r.screenshot.original?.defaultUrl),
+        smallUrl: cleanText(r.screenshot.small?.defaultUrl) || cleanText(r.screenshot.original?.defaultUrl),
+        ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
+      }
+    : undefined;
+  return {
+    key: r?._id ?? fallbackKey,
+    resultId: r?._id ?? null,
+    testId: test.testId ?? r?.test?._id ?? null,
+    name,
+    title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
+    state,
+    countedAs: counted,
+    failing: failsStep(counted, policy),
+    durationMs: r ? resultDuration(r) : null,
+    ...(r && validDate(r.dateExecutionStarted) ? { startedAt: r.dateExecutionStarted } : {}),
+    ...(r && validDate(r.dateExecutionFinished) ? { finishedAt: r.dateExecutionFinished } : {}),
+    ...(failingStep ? { failingStep } : {}),
+    ...(errorText ? { error: errorText } : {}),
+    steps,
+    consoleErrors: (r?.console ?? []).filter((c) => c.error).map(buildConsole),
+    ...(resultUrl ? { resultUrl } : {}),
+    ...(r?.startUrl ? { startUrl: redactUrl(cleanText(r.startUrl)) } : {}),
+    ...(r?.endUrl ? { endUrl: redactUrl(cleanText(r.endUrl)) } : {}),
+    ...(r?.video?.url ? { videoUrl: cleanText(r.video.url) } : {}),
+    ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
+    ...(compare ? { screenshotCompare: compare } : {}),
+    screenshotCompareFailed,
+    attempts: test.attempts.map((a) => buildAttempt(a, appUrl)),
+    ...variant,
+    ...(r?.browser ? { browser: cleanText(r.browser) } : {}),
+    ...(r?.region ? { region: cleanText(r.region) } : {}),
+    ...(viewport ? { viewport } : {}),
+  };
+}
+
+function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
+  const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
+  const error = cleanText(r.error?.details);
+  return {
+    resultId: r._id,
+    resultUrl: `${appUrl}/results/${r._id}`,
+    passing: r.passing,
+    durationMs: resultDuration(r),
+    ...(failingStep ? { failingStep } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+function buildCompare(r: TestResult, path: string | undefined): ReportScreenshotCompare | undefined {
+  const hasImage = Boolean(r.screenshotCompare);
+  if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
+    return undefined;
+  const imageUrl = cleanText(r.screenshotCompare?.compareOriginal?.defaultUrl);
+  const smallUrl = cleanText(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
+  return {
+    difference: numberOrNull(r.screenshotCompareDifference),
+    threshold: r.screenshotCompareThreshold,
+    passing: r.screenshotComparePassing ?? null,
+    ...(imageUrl ? { imageUrl, smallUrl } : {}),
+    baselineResultId: r.screenshotCompareBaselineResult ?? null,
+    ...(path ? { path } : {}),
+  };
+}
+
+function buildStep(step: Step): ReportStep {
+  const skipped = step.condition?.result === false;
+  const outcome: StepOutcome = skipped
+    ? 'skipped'
+    : step.passing === true
+      ? 'passed'
+      : step.passing === false
+        ? step.optional
+          ? 'failed-optional'
+          : 'failed'
+        : 'not-run';
+  const error = cleanText(step.error);
+  return {
+    sequence: step.sequence,
+    command: cleanText(step.command),
+    target: targetText(step.target),
+    value: step.private ? (step.value ? PRIVATE_VALUE : '') : cleanText(step.value),
+    optional: Boolean(step.optional),
+    outcome,
+    ...(error ? { error } : {}),
+    ...(step.url ? { url: redactUrl(cleanText(step.url)) } : {}),
+  };
+}
+
+/** A step target as one string: several selectors (tried in order) are joined with ` || `. */
+export function targetText(target: StepTarget | null | undefined): string {
+  if (target === null || target === undefined) return '';
+  if (typeof target === 'string') return cleanText(target);
+  return target.map((t) => cleanText(t?.selector)).join(' || ');
+}
+
+function firstFailingStep(steps: ReportStep[]): FailingStep | undefined {
+  const step = steps.find((s) => s.outcome === 'failed');
+  if (!step) return undefined;
+  return {
+    sequence: step.sequence,
+    command: step.command,
+    target: step.target,
+    error: step.error ?? 'Step failed (the service gave no error text).',
+  };
+}
+
+function buildConsole(entry: ConsoleEntry): ReportConsoleError {
+  return {
+    output: cleanText(entry.output),
+    url: redactUrl(cleanText(entry.url)),
+    dateExecuted: entry.dateExecuted,
+  };
+}
+
+function resultDuration(r: TestResult): number | null {
+  const time = numberOrNull(r.executionTime);
+  if (time !== null) return time;
+  if (validDate(r.dateExecutionStarted) && validDate(r.dateExecutionFinished)) {
+    return Math.max(0, dateMs(r.dateExecutionFinished!) - dateMs(r.dateExecutionStarted));
+  }
+  return null;
+}
+
+export function validDate(value: string | undefined | null): value is string {
+  return typeof value === 'string' && value !== EPOCH && Number.isFinite(Date.parse(value));
+}
+
+export function dateMs(value: string): number {
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+export function numberOrNull(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
