@@ -6,6 +6,7 @@
  * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
  * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
  */
+import { resultImages } from '../api/screenshots.js';
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
 import type { RunKind, RunSummary, SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';
@@ -326,13 +327,15 @@ function buildTest(
   const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? cleanText(test.url) : undefined;
   const variant = variantFields(run.variant ?? {});
   const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-  const screenshot = r?.screenshot
-    ? {
-        originalUrl: cleanText(r.screenshot.original?.defaultUrl),
-        smallUrl: cleanText(r.screenshot.small?.defaultUrl) || cleanText(r.screenshot.original?.defaultUrl),
-        ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
-      }
-    : undefined;
+  const shot = r ? resultImages(r).screenshot : undefined;
+  const screenshot =
+    r && shot
+      ? {
+          originalUrl: cleanText(shot.url),
+          smallUrl: cleanText(shot.smallUrl) || cleanText(shot.url),
+          ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
+        }
+      : undefined;
   return {
     key: r?._id ?? fallbackKey,
     resultId: r?._id ?? null,
@@ -379,8 +382,9 @@ function buildCompare(r: TestResult, path: string | undefined): ReportScreenshot
   const hasImage = Boolean(r.screenshotCompare);
   if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
     return undefined;
-  const imageUrl = cleanText(r.screenshotCompare?.compareOriginal?.defaultUrl);
-  const smallUrl = cleanText(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
+  const image = resultImages(r).comparison;
+  const imageUrl = cleanText(image?.url);
+  const smallUrl = cleanText(image?.smallUrl) || imageUrl;
   return {
     difference: numberOrNull(r.screenshotCompareDifference),
     threshold: r.screenshotCompareThreshold,
