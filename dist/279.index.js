@@ -403,14 +403,21 @@ function suffixedName(name, attempt) {
     return `${name.slice(0, MAX_ARTIFACT_NAME_LENGTH - suffix.length)}${suffix}`;
 }
 
+// EXTERNAL MODULE: ./src/api/screenshots.ts
+var screenshots = __webpack_require__(45309);
 ;// CONCATENATED MODULE: ./src/artifacts/select.ts
+/**
+ * Which screenshots of a run to keep: a pure choice over the run model (src/run/types.ts).
+ */
+
 
 /** The values of the `screenshots` input. */
 const SCREENSHOT_MODES = (/* unused pure expression or super */ null && (['failed', 'all', 'none']));
 /** States whose final screenshot `failed` mode keeps. */
 const FAILED_STATES = new Set(['failed', 'error', 'timed-out']);
 function hasImage(result) {
-    return !!result.screenshot?.original?.defaultUrl || !!result.screenshotCompare?.compareOriginal?.defaultUrl;
+    const images = (0,screenshots/* resultImages */.m)(result);
+    return !!images.screenshot || !!images.comparison;
 }
 /** The results of one test run that `mode` keeps, final result first, without duplicates. */
 function chosenResults(test, mode) {
@@ -444,23 +451,22 @@ function jobsFor(run, test, result) {
         runKey: run.key,
         state: test.state,
     };
-    const original = result.screenshot?.original;
-    if (original?.defaultUrl) {
+    const images = (0,screenshots/* resultImages */.m)(result);
+    if (images.screenshot) {
         jobs.push({
             ...base,
             kind: 'screenshot',
-            url: original.defaultUrl,
-            expectedBytes: original.size ?? 0,
+            url: images.screenshot.url,
+            expectedBytes: images.screenshot.bytes,
             relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'screenshot'),
         });
     }
-    const compare = result.screenshotCompare?.compareOriginal;
-    if (compare?.defaultUrl) {
+    if (images.comparison) {
         jobs.push({
             ...base,
             kind: 'comparison',
-            url: compare.defaultUrl,
-            expectedBytes: compare.size ?? 0,
+            url: images.comparison.url,
+            expectedBytes: images.comparison.bytes,
             relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'comparison'),
         });
     }

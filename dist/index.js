@@ -64680,6 +64680,40 @@ function redactUrl(url) {
 
 /***/ }),
 
+/***/ 45309:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ resultImages)
+/* harmony export */ });
+function urlOf(image) {
+    const url = image?.defaultUrl;
+    return typeof url === 'string' && url !== '' ? url : undefined;
+}
+function imageOf(original, small) {
+    const url = urlOf(original);
+    if (url === undefined)
+        return undefined;
+    const smallUrl = urlOf(small);
+    return { url, ...(smallUrl !== undefined ? { smallUrl } : {}), bytes: original?.size ?? 0 };
+}
+/**
+ * The final screenshot and the comparison image of a test result. An image counts only when its full-size
+ * `defaultUrl` is a non-empty string; missing objects (a result still running, cancelled early, with
+ * visuals disabled, or with no comparison) give no image. Pure; does not clean or redact the URLs.
+ *
+ * @param result a test result as the service sends it (only `screenshot` and `screenshotCompare` are read).
+ * @returns `{screenshot?, comparison?}`.
+ */
+function resultImages(result) {
+    const screenshot = imageOf(result.screenshot?.original, result.screenshot?.small);
+    const comparison = imageOf(result.screenshotCompare?.compareOriginal, result.screenshotCompare?.compareSmall);
+    return { ...(screenshot ? { screenshot } : {}), ...(comparison ? { comparison } : {}) };
+}
+
+
+/***/ }),
+
 /***/ 18119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -64695,9 +64729,16 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/run/outcome.ts
 var outcome = __nccwpck_require__(36497);
+// EXTERNAL MODULE: ./src/api/screenshots.ts
+var screenshots = __nccwpck_require__(45309);
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/model-test.ts
+/**
+ * Building one test of the report model from a test result (pure): steps, failing step, console errors,
+ * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
+ */
+
 
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
@@ -64728,10 +64769,11 @@ function buildTest(test, ctx) {
     const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? (0,report_text/* cleanText */.X5)(test.url) : undefined;
     const variant = variantFields(run.variant ?? {});
     const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-    const screenshot = r?.screenshot
+    const shot = r ? (0,screenshots/* resultImages */.m)(r).screenshot : undefined;
+    const screenshot = r && shot
         ? {
-            originalUrl: (0,report_text/* cleanText */.X5)(r.screenshot.original?.defaultUrl),
-            smallUrl: (0,report_text/* cleanText */.X5)(r.screenshot.small?.defaultUrl) || (0,report_text/* cleanText */.X5)(r.screenshot.original?.defaultUrl),
+            originalUrl: (0,report_text/* cleanText */.X5)(shot.url),
+            smallUrl: (0,report_text/* cleanText */.X5)(shot.smallUrl) || (0,report_text/* cleanText */.X5)(shot.url),
             ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id).screenshot } : {}),
         }
         : undefined;
@@ -64781,8 +64823,9 @@ function buildCompare(r, path) {
     const hasImage = Boolean(r.screenshotCompare);
     if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
         return undefined;
-    const imageUrl = (0,report_text/* cleanText */.X5)(r.screenshotCompare?.compareOriginal?.defaultUrl);
-    const smallUrl = (0,report_text/* cleanText */.X5)(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
+    const image = (0,screenshots/* resultImages */.m)(r).comparison;
+    const imageUrl = (0,report_text/* cleanText */.X5)(image?.url);
+    const smallUrl = (0,report_text/* cleanText */.X5)(image?.smallUrl) || imageUrl;
     return {
         difference: numberOrNull(r.screenshotCompareDifference),
         threshold: r.screenshotCompareThreshold,
@@ -68968,9 +69011,6 @@ var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
 var lib_core = __nccwpck_require__(77094);
-;// CONCATENATED MODULE: ./src/api/api.ts
-const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
-
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /**
  * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
@@ -69035,6 +69075,114 @@ function isApiErrorType(err, errorType) {
  */
 function endSentence(text) {
     return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
+/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
+const seg = (id) => encodeURIComponent(id);
+/**
+ * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
+ * Polling a run: `count` at most `PAGE_SIZE`, 50).
+ */
+function pagingQuery(paging) {
+    const q = [];
+    if (paging?.count !== undefined)
+        q.push(['count', String(paging.count)]);
+    if (paging?.offset !== undefined)
+        q.push(['offset', String(paging.offset)]);
+    return q;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
+
+
+/**
+ * One data source out of an answer that may hold one or a list of them (the service answers a list).
+ *
+ * @throws ApiError `INVALID_RESPONSE` for an empty list.
+ */
+function single(t, value, endpoint) {
+    if (!Array.isArray(value))
+        return value;
+    if (value.length > 0)
+        return value[0];
+    throw new ApiError({
+        errorType: 'INVALID_RESPONSE',
+        endpoint: t.redact(endpoint),
+        attempts: 1,
+        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
+    });
+}
+/**
+ * Data sources: list, read, create, update (each resolving with one data source, also when the service
+ * answers a one-element list), delete.
+ */
+function dataSourceEndpoints(t) {
+    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
+    return {
+        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
+        getDataSource: async (organizationId, dataSourceId, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
+        },
+        createDataSource: async (organizationId, body, opts) => {
+            const path = base(organizationId);
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
+
+/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
+function folderEndpoints(t) {
+    return {
+        listFolders: (opts) => t.get('/folders/', opts),
+        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
+        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
+        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
+        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
+
+const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
+/**
+ * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
+ * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
+ * document (enveloped or bare), a `.side` document, or XHTML text.
+ */
+function importExportEndpoints(t) {
+    return {
+        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
+        importTestRecorderHtml: (suiteId, file, opts) => t.request({
+            method: 'POST',
+            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
+            kind: 'write',
+            body: {
+                type: 'multipart',
+                fields: [['apiKey', t.apiKey]],
+                file: { name: file.name, content: file.content, type: 'text/html' },
+            },
+            expect: 'envelope',
+            opts,
+        }),
+        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
+        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
+        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
+        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
+        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
+            .body,
+        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
+        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
+        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/api/execute-params.ts
@@ -69161,6 +69309,638 @@ function encodeExecuteOptions(options, target) {
         json[name] = String(value);
     }
     return { pairs, json };
+}
+
+;// CONCATENATED MODULE: ./src/api/limits.ts
+/**
+ * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
+ * Polling a run, Rate limit). All times in ms.
+ */
+/**
+ * Largest `count` a result list accepts, and so the page size the action reads lists in
+ * (docs/api-contract.md: Polling a run, "at most 50").
+ */
+const PAGE_SIZE = 50;
+/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
+const DEFAULT_LIST_COUNT = 10;
+/**
+ * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
+ * docs/api-contract.md: Endpoints the action calls).
+ */
+const DURATION_HISTORY_COUNT = 5;
+/**
+ * How long after a trigger a "not found" answer for the new result means "not there yet"
+ * (docs/api-contract.md: Polling a run).
+ */
+const NOT_FOUND_GRACE_MS = 30_000;
+/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
+const MAX_EXECUTE_DELAY_MS = 300_000;
+/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_PER_SECOND = 10;
+/** The service's request burst per account (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_BURST = 300;
+/** Default per-request timeout of the client. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
+ * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
+ * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
+ * (docs/api-contract.md: Limits, "Suite execute held open").
+ */
+const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
+const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
+
+;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
+
+
+/**
+ * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
+ * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
+ * `immediate` (docs/api-contract.md: Limits).
+ */
+function syncTimeout(t, target, execOptions) {
+    if (execOptions.immediate)
+        return undefined;
+    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
+}
+/**
+ * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
+ *
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
+ *   like an execute parameter).
+ */
+function encodeForExecute(t, path, target, execOptions) {
+    t.addSecret(execOptions.httpAuthPassword);
+    try {
+        return encodeExecuteOptions(execOptions, target);
+    }
+    catch (err) {
+        if (err instanceof ExecuteOptionsError)
+            throw t.notSent('POST', path, t.redact(err.message));
+        throw err;
+    }
+}
+/**
+ * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
+ * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
+ * parameters, "Encodings").
+ *
+ * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
+ * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ */
+async function execute(t, path, target, execOptions, opts) {
+    const encoded = encodeForExecute(t, path, target, execOptions);
+    const body = execOptions.dataFile
+        ? {
+            type: 'multipart',
+            fields: [['apiKey', t.apiKey], ...encoded.pairs],
+            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
+        }
+        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
+    return t.request({
+        method: 'POST',
+        path,
+        kind: 'trigger',
+        body,
+        expect: 'envelope',
+        opts,
+        timeoutMs: syncTimeout(t, target, execOptions),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
+
+
+/**
+ * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
+ * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
+ * refused before sending (`INVALID_REQUEST`): the body is the test.
+ */
+function onDemandEndpoints(t) {
+    return {
+        executeOnDemand: async (organizationId, test, execOptions, opts) => {
+            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
+            if (execOptions.dataFile) {
+                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
+            }
+            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+            return t.request({
+                method: 'POST',
+                path,
+                query: encoded.pairs,
+                kind: 'trigger',
+                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+                expect: 'envelope',
+                opts,
+                timeoutMs: syncTimeout(t, 'test', execOptions),
+            });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
+
+/**
+ * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
+ * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
+ */
+function organizationEndpoints(t) {
+    return {
+        listOrganizations: (opts) => t.get('/organizations/', opts),
+        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
+        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
+
+/**
+ * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
+ * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ */
+function resultEndpoints(t) {
+    return {
+        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
+        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
+        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
+
+/**
+ * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
+ * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * its xUnit.net v2 XML text.
+ */
+function suiteResultEndpoints(t) {
+    return {
+        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
+        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
+        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
+        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
+
+
+/**
+ * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
+ * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
+ * the status badge (no API key sent).
+ */
+function suiteEndpoints(t) {
+    return {
+        listSuites: (opts) => t.get('/suites/', opts),
+        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
+        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
+        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
+        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
+        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
+        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
+        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
+        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
+        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
+
+
+/**
+ * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
+ * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
+ * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
+ */
+function testEndpoints(t) {
+    return {
+        listTests: (opts) => t.get('/tests/', opts),
+        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
+        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
+        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
+        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
+        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
+        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
+        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
+        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
+        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/api.ts
+const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
+
+;// CONCATENATED MODULE: ./src/api/parse.ts
+/**
+ * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
+ * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
+ * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ */
+const CONTROL_ESCAPES = {
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+};
+/**
+ * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
+ * everything outside strings (including whitespace between tokens) untouched.
+ */
+function escapeControlCharsInStrings(text) {
+    let out = '';
+    let inString = false;
+    let escaped = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text[i];
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            }
+            else if (ch === '\\') {
+                escaped = true;
+            }
+            else if (ch === '"') {
+                inString = false;
+            }
+            else if (ch < ' ') {
+                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+                continue;
+            }
+        }
+        else if (ch === '"') {
+            inString = true;
+        }
+        out += ch;
+    }
+    return out;
+}
+/**
+ * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
+ * strings. A leading byte-order mark is ignored.
+ *
+ * @throws SyntaxError when the text is not JSON even then.
+ */
+function parseJsonTolerant(text) {
+    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+        return JSON.parse(clean);
+    }
+    catch (first) {
+        const escaped = escapeControlCharsInStrings(clean);
+        if (escaped === clean)
+            throw first;
+        return JSON.parse(escaped);
+    }
+}
+/**
+ * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
+ * first (so no secret is cut in half and left readable), then whitespace and control characters are
+ * collapsed and the result cut to `max` characters with `…` appended when longer.
+ */
+function excerpt(text, redact, max = 200) {
+    const flat = redact(text)
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+        .trim();
+    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
+function readEnvelope(value) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
+        const v = value;
+        if (v.code === 'SUCCESS')
+            return { kind: 'success', data: v.data };
+        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
+            return {
+                kind: 'error',
+                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
+                message: typeof v.message === 'string' ? v.message : '',
+            };
+        }
+    }
+    return { kind: 'other', value };
+}
+
+// EXTERNAL MODULE: ./src/api/backoff.ts
+var api_backoff = __nccwpck_require__(50304);
+;// CONCATENATED MODULE: ./src/api/retry.ts
+/**
+ * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
+ * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
+ *
+ * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ */
+
+const DEFAULT_MAX_RETRIES = 4;
+// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
+
+/**
+ * Network error codes that prove the request never reached the service: the connection was refused or
+ * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
+ * request be repeated.
+ */
+const NEVER_REACHED_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EAI_NONAME',
+    'EAI_FAIL',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+]);
+/**
+ * Decide whether a failed attempt is retried and after how long.
+ *
+ * @param kind what the request does (see `RequestKind`).
+ * @param failure how the attempt failed.
+ * @param retry zero-based number of the retry this would be (retries already made).
+ * @param maxRetries retries allowed in total.
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
+ * run-triggering request failed after it may have reached the service.
+ */
+function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
+    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
+    const rateLimited = failure.kind === 'status' && failure.status === 429;
+    let retryable;
+    if (kind === 'read' || kind === 'cancel') {
+        retryable =
+            failure.kind === 'network' ||
+                failure.kind === 'timeout' ||
+                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
+                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    }
+    else {
+        retryable = neverReached || rateLimited;
+    }
+    // A 2xx status here means an answer that could not be read: the service accepted the request.
+    const mayHaveStarted = failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
+        (failure.kind === 'status' &&
+            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
+        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    if (!retryable || retry >= maxRetries) {
+        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
+    }
+    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
+        ? failure.retryAfterMs
+        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
+    return { retry: true, delayMs };
+}
+/** The error a sleep rejects with when its signal fires. */
+class AbortedError extends Error {
+    name = 'AbortError';
+}
+/**
+ * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
+ */
+function defaultSleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(new AbortedError('aborted'));
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new AbortedError('aborted'));
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/failures.ts
+/**
+ * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
+ * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
+ * leaves here went through the caller's `redact`.
+ */
+
+
+
+/**
+ * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
+ * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
+ * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
+ */
+function failureFromResponse(res, nowMs, redact, onRateLimited) {
+    const text = res.body.toString('utf8');
+    let env;
+    try {
+        env = readEnvelope(parseJsonTolerant(text));
+    }
+    catch {
+        env = undefined;
+    }
+    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
+    if (res.status === 429)
+        onRateLimited?.(retryAfterMs);
+    if (env?.kind === 'error') {
+        return {
+            failure: { kind: 'status', status: res.status, retryAfterMs },
+            errorType: env.errorType,
+            status: res.status,
+            serviceMessage: redact(env.message),
+            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
+        };
+    }
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status: res.status, retryAfterMs },
+        errorType: 'HTTP_ERROR',
+        status: res.status,
+        excerpt: ex,
+        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
+    };
+}
+/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
+function envelopeFailure(status, errorType, message, redact) {
+    return {
+        failure: { kind: 'envelope', errorType },
+        errorType,
+        status,
+        serviceMessage: redact(message),
+        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
+    };
+}
+/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
+function invalidBody(status, text, why, redact) {
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status },
+        errorType: 'INVALID_RESPONSE',
+        status,
+        excerpt: ex,
+        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
+    };
+}
+/**
+ * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
+ * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
+ * not a failure (the caller handles it before).
+ */
+function failureFromTransport(err, timeoutMs, redact) {
+    if (err.kind === 'timeout') {
+        return {
+            failure: { kind: 'timeout' },
+            errorType: 'REQUEST_TIMEOUT',
+            detail: `no complete answer within ${timeoutMs} ms`,
+        };
+    }
+    if (err.kind === 'decode') {
+        return {
+            failure: { kind: 'network', code: 'EDECODE' },
+            errorType: 'INVALID_RESPONSE',
+            detail: redact(err.message),
+        };
+    }
+    return {
+        failure: { kind: 'network', code: err.code },
+        errorType: 'NETWORK_ERROR',
+        networkCode: err.code,
+        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
+    };
+}
+function advice(errorType, status) {
+    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
+        ? ' Check the API key (the account settings show it).'
+        : '';
+}
+/**
+ * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
+ * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
+ * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
+ * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
+ *
+ * @param kind what the request does.
+ * @param endpoint the redacted `METHOD /path?query` of the request.
+ * @param attempts HTTP attempts made (1 when not retried).
+ */
+function failureError(kind, endpoint, f, attempts, uncertain, redact) {
+    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+    if (uncertain) {
+        return new ApiError({
+            errorType: 'TRIGGER_UNCERTAIN',
+            causeType: f.errorType,
+            status: f.status,
+            endpoint,
+            serviceMessage: f.serviceMessage,
+            excerpt: f.excerpt,
+            networkCode: f.networkCode,
+            attempts,
+            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
+                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
+                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
+                `or the Ghost Inspector app) before re-running.`),
+        });
+    }
+    let hint = advice(f.errorType, f.status);
+    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
+        hint =
+            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
+                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
+    }
+    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
+        hint += ' The request never reached the service.';
+    }
+    return new ApiError({
+        errorType: f.errorType,
+        status: f.status,
+        endpoint,
+        serviceMessage: f.serviceMessage,
+        excerpt: f.excerpt,
+        networkCode: f.networkCode,
+        attempts,
+        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/answer.ts
+
+
+/**
+ * Read a 2xx answer per `expect`.
+ *
+ * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
+ *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
+ * - `document`: like `envelope`, but a bare JSON document is the value.
+ * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
+ * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
+ *
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ */
+function readSuccess(res, expect, redact) {
+    const contentType = String(res.headers['content-type'] ?? '');
+    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
+    if (expect === 'envelope' || expect === 'document') {
+        let parsed;
+        try {
+            parsed = parseJsonTolerant(text);
+        }
+        catch {
+            return invalidBody(res.status, text, 'the answer is not JSON', redact);
+        }
+        const env = readEnvelope(parsed);
+        if (env.kind === 'success')
+            return { value: env.data };
+        if (env.kind === 'error')
+            return envelopeFailure(res.status, env.errorType, env.message, redact);
+        if (expect === 'document')
+            return { value: env.value };
+        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+    }
+    // Text and binary answers: an error envelope in their place is still an error.
+    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
+        try {
+            const env = readEnvelope(parseJsonTolerant(text));
+            if (env.kind === 'error')
+                return envelopeFailure(res.status, env.errorType, env.message, redact);
+            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
+                return { value: env.data };
+        }
+        catch {
+            // not JSON after all: the body is the value
+        }
+    }
+    if (expect === 'text')
+        return { value: text };
+    const binary = { contentType, body: res.body };
+    return { value: binary };
+}
+
+;// CONCATENATED MODULE: ./src/api/body.ts
+/**
+ * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
+ * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
+ */
+/**
+ * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
+ * `content-type`. No body gives `{}`.
+ *
+ * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
+ */
+async function encodeBody(body) {
+    if (!body)
+        return {};
+    if (body.type === 'json')
+        return { data: JSON.stringify(body.value), contentType: 'application/json' };
+    const form = new FormData();
+    for (const [k, v] of body.fields)
+        form.append(k, v);
+    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
+    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
+    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
+    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
+    return {
+        data: Buffer.from(await request.arrayBuffer()),
+        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
+    };
 }
 
 // EXTERNAL MODULE: external "node:stream"
@@ -69324,196 +70104,227 @@ async function sendHttp(req) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/api/parse.ts
-/**
- * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
- * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
- */
-const CONTROL_ESCAPES = {
-    '\b': '\\b',
-    '\f': '\\f',
-    '\n': '\\n',
-    '\r': '\\r',
-    '\t': '\\t',
-};
-/**
- * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
- * everything outside strings (including whitespace between tokens) untouched.
- */
-function escapeControlCharsInStrings(text) {
-    let out = '';
-    let inString = false;
-    let escaped = false;
-    for (let i = 0; i < text.length; i++) {
-        const ch = text[i];
-        if (inString) {
-            if (escaped) {
-                escaped = false;
-            }
-            else if (ch === '\\') {
-                escaped = true;
-            }
-            else if (ch === '"') {
-                inString = false;
-            }
-            else if (ch < ' ') {
-                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-                continue;
-            }
-        }
-        else if (ch === '"') {
-            inString = true;
-        }
-        out += ch;
-    }
-    return out;
-}
-/**
- * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
- * strings. A leading byte-order mark is ignored.
- *
- * @throws SyntaxError when the text is not JSON even then.
- */
-function parseJsonTolerant(text) {
-    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    try {
-        return JSON.parse(clean);
-    }
-    catch (first) {
-        const escaped = escapeControlCharsInStrings(clean);
-        if (escaped === clean)
-            throw first;
-        return JSON.parse(escaped);
-    }
-}
-/**
- * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
- * first (so no secret is cut in half and left readable), then whitespace and control characters are
- * collapsed and the result cut to `max` characters with `…` appended when longer.
- */
-function excerpt(text, redact, max = 200) {
-    const flat = redact(text)
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
-        .trim();
-    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
-function readEnvelope(value) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
-        const v = value;
-        if (v.code === 'SUCCESS')
-            return { kind: 'success', data: v.data };
-        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
-            return {
-                kind: 'error',
-                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
-                message: typeof v.message === 'string' ? v.message : '',
-            };
-        }
-    }
-    return { kind: 'other', value };
-}
-
 // EXTERNAL MODULE: ./src/api/redact.ts
 var api_redact = __nccwpck_require__(22799);
-// EXTERNAL MODULE: ./src/api/backoff.ts
-var api_backoff = __nccwpck_require__(50304);
-;// CONCATENATED MODULE: ./src/api/retry.ts
+;// CONCATENATED MODULE: ./src/api/transport.ts
 /**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
- * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
- *
- * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
+ * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
+ * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
+ * modules under `endpoints/` describe each call; this module knows nothing of resources.
  */
 
-const DEFAULT_MAX_RETRIES = 4;
-// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
+
+
+
+
+
+
+
 
 /**
- * Network error codes that prove the request never reached the service: the connection was refused or
- * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
- * request be repeated.
+ * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
+ * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
+ * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
+ * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
+ * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
  */
-const NEVER_REACHED_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EAI_NONAME',
-    'EAI_FAIL',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-]);
-/**
- * Decide whether a failed attempt is retried and after how long.
- *
- * @param kind what the request does (see `RequestKind`).
- * @param failure how the attempt failed.
- * @param retry zero-based number of the retry this would be (retries already made).
- * @param maxRetries retries allowed in total.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
- * run-triggering request failed after it may have reached the service.
- */
-function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
-    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
-    const rateLimited = failure.kind === 'status' && failure.status === 429;
-    let retryable;
-    if (kind === 'read' || kind === 'cancel') {
-        retryable =
-            failure.kind === 'network' ||
-                failure.kind === 'timeout' ||
-                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
-                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+class Transport {
+    options;
+    /** The account's API key (also sent in the body of executes and multipart imports). */
+    apiKey;
+    /** Default per-attempt timeout (ms). */
+    timeoutMs;
+    baseUrl;
+    maxRetries;
+    sleep;
+    now;
+    random;
+    secrets;
+    redactor;
+    constructor(options) {
+        this.options = options;
+        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+        this.apiKey = options.apiKey;
+        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+        this.sleep = options.sleep ?? defaultSleep;
+        this.now = options.now ?? Date.now;
+        this.random = options.random ?? Math.random;
+        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
     }
-    else {
-        retryable = neverReached || rateLimited;
-    }
-    // A 2xx status here means an answer that could not be read: the service accepted the request.
-    const mayHaveStarted = failure.kind === 'network' ||
-        failure.kind === 'timeout' ||
-        (failure.kind === 'status' &&
-            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
-        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    if (!retryable || retry >= maxRetries) {
-        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
-    }
-    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
-        ? failure.retryAfterMs
-        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
-    return { retry: true, delayMs };
-}
-/** The error a sleep rejects with when its signal fires. */
-class AbortedError extends Error {
-    name = 'AbortError';
-}
-/**
- * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
- */
-function defaultSleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(new AbortedError('aborted'));
+    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
+    redact = (text) => this.redactor(text);
+    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
+    addSecret(secret) {
+        if (!secret || this.secrets.has(secret))
             return;
+        this.secrets.add(secret);
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
+    endpointOf(method, path) {
+        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
+    }
+    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
+    notSent(method, path, reason) {
+        const endpoint = this.endpointOf(method, path);
+        return new ApiError({
+            errorType: 'INVALID_REQUEST',
+            endpoint,
+            attempts: 0,
+            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
+        });
+    }
+    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
+    get(path, opts, query, expect = 'envelope') {
+        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts });
+    }
+    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
+    postJson(path, value, opts, kind = 'write') {
+        return this.request({
+            method: 'POST',
+            path,
+            kind,
+            body: { type: 'json', value },
+            expect: 'envelope',
+            opts,
+        });
+    }
+    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+    del(path, opts) {
+        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+    }
+    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+    badge(path, screenshot, opts) {
+        const query = screenshot ? [['screenshot', '1']] : [];
+        return this.request({
+            method: 'GET',
+            path,
+            query,
+            kind: 'read',
+            expect: 'binary',
+            sendApiKey: false,
+            opts,
+        });
+    }
+    /**
+     * Send a call, retrying per its kind, and resolve with its answer.
+     *
+     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
+     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
+     *   wait), `INVALID_REQUEST` when the body could not be built.
+     */
+    async request(call) {
+        const p = await this.prepare(call);
+        const signal = call.opts?.signal;
+        for (let attempt = 0;; attempt++) {
+            if (signal?.aborted)
+                throw this.aborted(p, attempt, false);
+            const attempts = attempt + 1;
+            const outcome = await this.attempt(p, attempts);
+            if ('value' in outcome)
+                return outcome.value;
+            const decision = decideRetry(call.kind, outcome.failure, attempt, this.maxRetries, this.random);
+            if (!decision.retry)
+                throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
+            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} of ${this.maxRetries} in ${decision.delayMs} ms`);
+            try {
+                await this.sleep(decision.delayMs, signal);
+            }
+            catch (err) {
+                if (signal?.aborted)
+                    throw this.aborted(p, attempts, false);
+                throw err;
+            }
+            if (signal?.aborted)
+                throw this.aborted(p, attempts, false);
         }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new AbortedError('aborted'));
+    }
+    log(line) {
+        this.options.log?.(this.redact(line));
+    }
+    async prepare(call) {
+        const url = new URL(this.baseUrl + call.path);
+        const query = new URLSearchParams();
+        if (call.sendApiKey !== false)
+            query.append('apiKey', this.apiKey);
+        for (const [k, v] of call.query ?? [])
+            query.append(k, v);
+        url.search = query.toString();
+        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
+        let body;
+        try {
+            body = await encodeBody(call.body);
+        }
+        catch (err) {
+            throw new ApiError({
+                errorType: 'INVALID_REQUEST',
+                endpoint,
+                attempts: 0,
+                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
+            });
+        }
+        const headers = {};
+        if (call.expect === 'envelope' || call.expect === 'document')
+            headers.accept = 'application/json';
+        if (body.contentType)
+            headers['content-type'] = body.contentType;
+        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
+        return {
+            call,
+            url: url.toString(),
+            endpoint,
+            redactedUrl: this.redact(url.toString()),
+            headers,
+            body,
+            timeoutMs,
         };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    }
+    /** One HTTP exchange: the value, or the failure to decide on. */
+    async attempt(p, attempts) {
+        const { call } = p;
+        this.options.onRequest?.(call.method, p.redactedUrl);
+        const started = this.now();
+        try {
+            const res = await sendHttp({
+                method: call.method,
+                url: p.url,
+                headers: p.headers,
+                body: p.body.data,
+                timeoutMs: p.timeoutMs,
+                signal: call.opts?.signal,
+            });
+            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+            if (res.status >= 200 && res.status < 300)
+                return readSuccess(res, call.expect, this.redact);
+            return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
+        }
+        catch (err) {
+            if (!(err instanceof TransportError))
+                throw err;
+            if (err.kind === 'aborted')
+                throw this.aborted(p, attempts, true);
+            const code = err.code ? ` ${err.code}` : '';
+            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+            return failureFromTransport(err, p.timeoutMs, this.redact);
+        }
+    }
+    aborted(p, attempts, inFlight) {
+        return new ApiError({
+            errorType: 'ABORTED',
+            endpoint: p.endpoint,
+            attempts,
+            message: this.redact(`${p.endpoint}: aborted.` +
+                (p.call.kind === 'trigger' && inFlight
+                    ? " The run may have started: check the organization's running list before re-running."
+                    : '')),
+        });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/api/client.ts
-/**
- * The Ghost Inspector API v1 client: one method per endpoint of the service contract
- * (`ghost-inspector-api-v1.md`, "Endpoints") and the suite-result endpoints of the service facts, with
- * envelope checks, explicit retries (`retry.ts`) and redaction (`redact.ts`) of every text it emits.
- */
 
 
 
@@ -69521,39 +70332,22 @@ function defaultSleep(ms, signal) {
 
 
 
-/** Default per-request timeout (ms). */
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * Timeouts (ms) of an execute that waits for completion (`immediate` not set): the contract tells clients
- * to tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error),
- * so the client waits that long plus a minute of margin, or its own timeout when longer.
- */
-const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
-const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
-const seg = (id) => encodeURIComponent(id);
-function pagingQuery(paging) {
-    const q = [];
-    if (paging?.count !== undefined)
-        q.push(['count', String(paging.count)]);
-    if (paging?.offset !== undefined)
-        q.push(['offset', String(paging.offset)]);
-    return q;
-}
-function advice(errorType, status) {
-    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
-        ? ' Check the API key (the account settings show it).'
-        : '';
-}
+
+
+
+
 /**
  * Create a client for the Ghost Inspector API v1.
  *
  * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
- * (contract "Authentication"), and also in the body of execute requests and the multipart import. Paths keep
- * the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are decompressed.
+ * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
+ * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
+ * decompressed.
  *
  * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
  * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
- * endpoint and excerpt are redacted. Raw control characters inside JSON strings are tolerated.
+ * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
+ * strings are tolerated.
  *
  * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
  * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
@@ -69567,458 +70361,17 @@ function advice(errorType, status) {
  * @returns an implementation of `GhostInspectorApi`.
  */
 function createClient(options) {
-    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const apiKey = options.apiKey;
-    const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-    const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const sleep = options.sleep ?? defaultSleep;
-    const now = options.now ?? Date.now;
-    const random = options.random ?? Math.random;
-    const secrets = new Set([apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
-    let redactor = (0,api_redact/* createRedactor */.lY)([...secrets]);
-    const addSecret = (secret) => {
-        if (!secret || secrets.has(secret))
-            return;
-        secrets.add(secret);
-        redactor = (0,api_redact/* createRedactor */.lY)([...secrets]);
-    };
-    const redact = (text) => redactor(text);
-    const log = (line) => options.log?.(redact(line));
-    /** `METHOD /path` of an endpoint without its query, for errors raised before a request is built. */
-    const endpointOf = (method, path) => redact(`${method} ${new URL(baseUrl + path).pathname}`);
-    function failureFromResponse(res, endpoint, nowMs) {
-        const text = res.body.toString('utf8');
-        let env;
-        try {
-            env = readEnvelope(parseJsonTolerant(text));
-        }
-        catch {
-            env = undefined;
-        }
-        const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
-        if (res.status === 429)
-            options.onRateLimited?.(retryAfterMs);
-        if (env?.kind === 'error') {
-            return {
-                failure: { kind: 'status', status: res.status, retryAfterMs },
-                errorType: env.errorType,
-                status: res.status,
-                serviceMessage: redact(env.message),
-                detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
-            };
-        }
-        const ex = excerpt(text, redact);
-        return {
-            failure: { kind: 'status', status: res.status, retryAfterMs },
-            errorType: 'HTTP_ERROR',
-            status: res.status,
-            excerpt: ex,
-            detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
-        };
-    }
-    function envelopeFailure(status, errorType, message) {
-        return {
-            failure: { kind: 'envelope', errorType },
-            errorType,
-            status,
-            serviceMessage: redact(message),
-            detail: `${errorType}: ${excerpt(message, redact, 500)}`,
-        };
-    }
-    function invalidBody(status, text, why) {
-        const ex = excerpt(text, redact);
-        return {
-            failure: { kind: 'status', status },
-            errorType: 'INVALID_RESPONSE',
-            status,
-            excerpt: ex,
-            detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
-        };
-    }
-    /** Read a 2xx answer per `expect`; returns the value or a Failure. */
-    function readSuccess(res, expect) {
-        const contentType = String(res.headers['content-type'] ?? '');
-        const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
-        if (expect === 'envelope' || expect === 'document') {
-            let parsed;
-            try {
-                parsed = parseJsonTolerant(text);
-            }
-            catch {
-                return invalidBody(res.status, text, 'the answer is not JSON');
-            }
-            const env = readEnvelope(parsed);
-            if (env.kind === 'success')
-                return { value: env.data };
-            if (env.kind === 'error')
-                return envelopeFailure(res.status, env.errorType, env.message);
-            if (expect === 'document')
-                return { value: env.value };
-            return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")');
-        }
-        // Text and binary answers: an error envelope in their place is still an error.
-        if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
-            try {
-                const env = readEnvelope(parseJsonTolerant(text));
-                if (env.kind === 'error')
-                    return envelopeFailure(res.status, env.errorType, env.message);
-                if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
-                    return { value: env.data };
-            }
-            catch {
-                // not JSON after all: the body is the value
-            }
-        }
-        if (expect === 'text')
-            return { value: text };
-        return { value: { contentType, body: res.body } };
-    }
-    async function buildBody(body) {
-        if (!body)
-            return {};
-        if (body.type === 'json')
-            return { data: JSON.stringify(body.value), contentType: 'application/json' };
-        const form = new FormData();
-        for (const [k, v] of body.fields)
-            form.append(k, v);
-        // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
-        const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
-        form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
-        const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
-        return {
-            data: Buffer.from(await request.arrayBuffer()),
-            contentType: request.headers.get('content-type') ?? 'multipart/form-data',
-        };
-    }
-    function makeError(call, endpoint, f, attempts, uncertain) {
-        const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-        if (uncertain) {
-            return new ApiError({
-                errorType: 'TRIGGER_UNCERTAIN',
-                causeType: f.errorType,
-                status: f.status,
-                endpoint,
-                serviceMessage: f.serviceMessage,
-                excerpt: f.excerpt,
-                networkCode: f.networkCode,
-                attempts,
-                message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
-                    `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
-                    `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
-                    `or the Ghost Inspector app) before re-running.`),
-            });
-        }
-        let hint = advice(f.errorType, f.status);
-        if (call.kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
-            hint =
-                " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
-                    '(GET /v1/organizations/{organizationId}/running/) before re-running.';
-        }
-        if (f.networkCode && call.kind !== 'read' && call.kind !== 'cancel') {
-            hint += ' The request never reached the service.';
-        }
-        return new ApiError({
-            errorType: f.errorType,
-            status: f.status,
-            endpoint,
-            serviceMessage: f.serviceMessage,
-            excerpt: f.excerpt,
-            networkCode: f.networkCode,
-            attempts,
-            message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
-        });
-    }
-    async function request(call) {
-        const url = new URL(baseUrl + call.path);
-        const query = new URLSearchParams();
-        if (call.sendApiKey !== false)
-            query.append('apiKey', apiKey);
-        for (const [k, v] of call.query ?? [])
-            query.append(k, v);
-        url.search = query.toString();
-        const endpoint = redact(`${call.method} ${url.pathname}${url.search}`);
-        const redactedUrl = redact(url.toString());
-        const signal = call.opts?.signal;
-        const aborted = (attempts, inFlight) => new ApiError({
-            errorType: 'ABORTED',
-            endpoint,
-            attempts,
-            message: redact(`${endpoint}: aborted.` +
-                (call.kind === 'trigger' && inFlight
-                    ? " The run may have started: check the organization's running list before re-running."
-                    : '')),
-        });
-        let built;
-        try {
-            built = await buildBody(call.body);
-        }
-        catch (err) {
-            throw new ApiError({
-                errorType: 'INVALID_REQUEST',
-                endpoint,
-                attempts: 0,
-                message: redact(`${endpoint}: could not build the request body: ${err.message}`),
-            });
-        }
-        const headers = {};
-        if (call.expect === 'envelope' || call.expect === 'document')
-            headers.accept = 'application/json';
-        if (built.contentType)
-            headers['content-type'] = built.contentType;
-        for (let attempt = 0;; attempt++) {
-            if (signal?.aborted)
-                throw aborted(attempt, false);
-            const attempts = attempt + 1;
-            options.onRequest?.(call.method, redactedUrl);
-            const started = now();
-            let failure;
-            try {
-                const res = await sendHttp({
-                    method: call.method,
-                    url: url.toString(),
-                    headers,
-                    body: built.data,
-                    timeoutMs: call.timeoutMs ?? timeoutMs,
-                    signal,
-                });
-                log(`${endpoint} -> HTTP ${res.status} in ${Math.max(0, now() - started)} ms`);
-                if (res.status >= 200 && res.status < 300) {
-                    const read = readSuccess(res, call.expect);
-                    if ('value' in read)
-                        return read.value;
-                    failure = read;
-                }
-                else {
-                    failure = failureFromResponse(res, endpoint, now());
-                }
-            }
-            catch (err) {
-                if (!(err instanceof TransportError))
-                    throw err;
-                if (err.kind === 'aborted')
-                    throw aborted(attempts, true);
-                log(`${endpoint} -> ${err.kind} error${err.code ? ` ${err.code}` : ''} after ${Math.max(0, now() - started)} ms`);
-                if (err.kind === 'timeout') {
-                    failure = {
-                        failure: { kind: 'timeout' },
-                        errorType: 'REQUEST_TIMEOUT',
-                        detail: `no complete answer within ${call.timeoutMs ?? timeoutMs} ms`,
-                    };
-                }
-                else if (err.kind === 'decode') {
-                    failure = {
-                        failure: { kind: 'network', code: 'EDECODE' },
-                        errorType: 'INVALID_RESPONSE',
-                        detail: redact(err.message),
-                    };
-                }
-                else {
-                    failure = {
-                        failure: { kind: 'network', code: err.code },
-                        errorType: 'NETWORK_ERROR',
-                        networkCode: err.code,
-                        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
-                    };
-                }
-            }
-            const decision = decideRetry(call.kind, failure.failure, attempt, maxRetries, random);
-            if (!decision.retry)
-                throw makeError(call, endpoint, failure, attempts, decision.uncertainTrigger);
-            log(`${endpoint}: ${failure.detail}; retry ${attempt + 1} of ${maxRetries} in ${decision.delayMs} ms`);
-            try {
-                await sleep(decision.delayMs, signal);
-            }
-            catch (err) {
-                if (signal?.aborted)
-                    throw aborted(attempts, false);
-                throw err;
-            }
-            if (signal?.aborted)
-                throw aborted(attempts, false);
-        }
-    }
-    const get = (path, opts, query, expect = 'envelope') => request({ method: 'GET', path, query, kind: 'read', expect, opts });
-    const postJson = (path, value, opts, kind = 'write') => request({ method: 'POST', path, kind, body: { type: 'json', value }, expect: 'envelope', opts });
-    const del = (path, opts) => request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-    /** Execute a suite or test: JSON body normally, multipart with a data file. */
-    async function execute(path, target, execOptions, opts) {
-        addSecret(execOptions.httpAuthPassword);
-        let encoded;
-        try {
-            encoded = encodeExecuteOptions(execOptions, target);
-        }
-        catch (err) {
-            if (err instanceof ExecuteOptionsError) {
-                throw new ApiError({
-                    errorType: 'INVALID_REQUEST',
-                    endpoint: endpointOf('POST', path),
-                    attempts: 0,
-                    message: `${endpointOf('POST', path)}: ${redact(err.message)}. Nothing was sent.`,
-                });
-            }
-            throw err;
-        }
-        const body = execOptions.dataFile
-            ? {
-                type: 'multipart',
-                fields: [['apiKey', apiKey], ...encoded.pairs],
-                file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
-            }
-            : { type: 'json', value: { apiKey, ...encoded.json } };
-        return request({
-            method: 'POST',
-            path,
-            kind: 'trigger',
-            body,
-            expect: 'envelope',
-            opts,
-            timeoutMs: syncTimeout(target, execOptions),
-        });
-    }
-    /** The timeout of an execute that waits for completion; undefined (the default) with `immediate`. */
-    function syncTimeout(target, execOptions) {
-        if (execOptions.immediate)
-            return undefined;
-        return Math.max(timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
-    }
-    const single = (value, endpoint) => {
-        if (!Array.isArray(value))
-            return value;
-        if (value.length > 0)
-            return value[0];
-        throw new ApiError({
-            errorType: 'INVALID_RESPONSE',
-            endpoint: redact(endpoint),
-            attempts: 1,
-            message: redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
-        });
-    };
-    const badge = (path, screenshot, opts) => request({
-        method: 'GET',
-        path,
-        query: screenshot ? [['screenshot', '1']] : [],
-        kind: 'read',
-        expect: 'binary',
-        sendApiKey: false,
-        opts,
-    });
+    const t = new Transport(options);
     return {
-        // Suites
-        listSuites: (opts) => get('/suites/', opts),
-        getSuite: (suiteId, opts) => get(`/suites/${seg(suiteId)}/`, opts),
-        createSuite: (body, opts) => postJson('/suites/', body, opts),
-        updateSuite: (suiteId, body, opts) => postJson(`/suites/${seg(suiteId)}/`, body, opts),
-        deleteSuite: (suiteId, opts) => del(`/suites/${seg(suiteId)}/`, opts),
-        duplicateSuite: (suiteId, opts) => postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
-        listSuiteTests: (suiteId, opts) => get(`/suites/${seg(suiteId)}/tests/`, opts),
-        listSuiteResults: (suiteId, paging, opts) => get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
-        listSuiteResultsCsv: (suiteId, paging, opts) => get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        executeSuite: (suiteId, execOptions, opts) => execute(`/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
-        getSuiteStatusBadge: (suiteId, screenshot, opts) => badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
-        // Suite import and export
-        importTestJson: (suiteId, test, opts) => postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
-        importTestRecorderHtml: (suiteId, file, opts) => request({
-            method: 'POST',
-            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
-            kind: 'write',
-            body: {
-                type: 'multipart',
-                fields: [['apiKey', apiKey]],
-                file: { name: file.name, content: file.content, type: 'text/html' },
-            },
-            expect: 'envelope',
-            opts,
-        }),
-        importTestRecorderSide: (suiteId, side, opts) => postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
-        importTestLegacy: (suiteId, body, opts) => postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
-        exportSuiteJson: async (suiteId, includeImports, opts) => (await get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImports ? [['includeImports', '1']] : [], 'binary')).body,
-        exportSuiteRecorderSide: (suiteId, opts) => get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
-        exportSuiteRecorderHtml: async (suiteId, opts) => (await get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary')).body,
-        // Tests
-        listTests: (opts) => get('/tests/', opts),
-        getTest: (testId, opts) => get(`/tests/${seg(testId)}/`, opts),
-        updateTest: (testId, body, opts) => postJson(`/tests/${seg(testId)}/`, body, opts),
-        duplicateTest: (testId, opts) => postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
-        deleteTest: (testId, opts) => del(`/tests/${seg(testId)}/`, opts),
-        executeTest: (testId, execOptions, opts) => execute(`/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
-        executeOnDemand: async (organizationId, test, execOptions, opts) => {
-            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
-            if (execOptions.dataFile) {
-                throw new ApiError({
-                    errorType: 'INVALID_REQUEST',
-                    endpoint: endpointOf('POST', path),
-                    attempts: 0,
-                    message: redact(`${endpointOf('POST', path)}: a data file cannot be sent with an on-demand execution (its body is the test). Nothing was sent.`),
-                });
-            }
-            addSecret(execOptions.httpAuthPassword);
-            let encoded;
-            try {
-                encoded = encodeExecuteOptions(execOptions, 'on-demand');
-            }
-            catch (err) {
-                if (!(err instanceof ExecuteOptionsError))
-                    throw err;
-                throw new ApiError({
-                    errorType: 'INVALID_REQUEST',
-                    endpoint: endpointOf('POST', path),
-                    attempts: 0,
-                    message: `${endpointOf('POST', path)}: ${redact(err.message)}. Nothing was sent.`,
-                });
-            }
-            return request({
-                method: 'POST',
-                path,
-                query: encoded.pairs,
-                kind: 'trigger',
-                body: { type: 'json', value: { ...test, apiKey } },
-                expect: 'envelope',
-                opts,
-                timeoutMs: syncTimeout('test', execOptions),
-            });
-        },
-        listTestRunning: (testId, opts) => get(`/tests/${seg(testId)}/running/`, opts),
-        acceptScreenshot: (testId, opts) => postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
-        listTestResults: (testId, paging, opts) => get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
-        listTestResultsCsv: (testId, paging, opts) => get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        exportTestJson: (testId, includeImports, opts) => get(`/tests/${seg(testId)}/export/json/`, opts, includeImports ? [['includeImports', '1']] : [], 'document'),
-        exportTestRecorderSide: (testId, opts) => get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
-        exportTestRecorderHtml: (testId, opts) => get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
-        getTestStatusBadge: (testId, screenshot, opts) => badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
-        // Results
-        getTestResult: (resultId, opts) => get(`/results/${seg(resultId)}/`, opts),
-        cancelTestResult: (resultId, opts) => postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
-        commentOnTestResult: (resultId, message, opts) => postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
-        // Suite results
-        getSuiteResult: (suiteResultId, opts) => get(`/suite-results/${seg(suiteResultId)}/`, opts),
-        listSuiteResultTestResults: (suiteResultId, paging, opts) => get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
-        cancelSuiteResult: (suiteResultId, opts) => postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
-        getSuiteResultXunit: (suiteResultId, opts) => get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
-        // Organizations
-        listOrganizations: (opts) => get('/organizations/', opts),
-        getOrganization: (organizationId, opts) => get(`/organizations/${seg(organizationId)}/`, opts),
-        listOrganizationRunning: (organizationId, opts) => get(`/organizations/${seg(organizationId)}/running/`, opts),
-        // Data sources
-        listDataSources: (organizationId, opts) => get(`/organizations/${seg(organizationId)}/data-sources/`, opts),
-        getDataSource: async (organizationId, dataSourceId, opts) => {
-            const path = `/organizations/${seg(organizationId)}/data-sources/${seg(dataSourceId)}/`;
-            return single(await get(path, opts), endpointOf('GET', path));
-        },
-        createDataSource: async (organizationId, body, opts) => {
-            const path = `/organizations/${seg(organizationId)}/data-sources/`;
-            return single(await postJson(path, body, opts), endpointOf('POST', path));
-        },
-        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
-            const path = `/organizations/${seg(organizationId)}/data-sources/${seg(dataSourceId)}/`;
-            return single(await postJson(path, body, opts), endpointOf('POST', path));
-        },
-        deleteDataSource: (organizationId, dataSourceId, opts) => del(`/organizations/${seg(organizationId)}/data-sources/${seg(dataSourceId)}/`, opts),
-        // Folders
-        listFolders: (opts) => get('/folders/', opts),
-        getFolder: (folderId, opts) => get(`/folders/${seg(folderId)}/`, opts),
-        createFolder: (body, opts) => postJson('/folders/', body, opts),
-        updateFolder: (folderId, body, opts) => postJson(`/folders/${seg(folderId)}/`, body, opts),
-        listFolderSuites: (folderId, opts) => get(`/folders/${seg(folderId)}/suites/`, opts),
+        ...suiteEndpoints(t),
+        ...importExportEndpoints(t),
+        ...testEndpoints(t),
+        ...onDemandEndpoints(t),
+        ...resultEndpoints(t),
+        ...suiteResultEndpoints(t),
+        ...organizationEndpoints(t),
+        ...dataSourceEndpoints(t),
+        ...folderEndpoints(t),
     };
 }
 
@@ -70398,14 +70751,11 @@ function shortSecretWarnings(values) {
     return warnings;
 }
 
-;// CONCATENATED MODULE: ./src/api/types.ts
+;// CONCATENATED MODULE: ./src/api/request-types.ts
 /**
- * Resource shapes of the Ghost Inspector API v1, as the service contract
- * ("Resources and their fields") and the service facts (suite-result endpoints) describe them.
- *
- * Nulls and absent fields follow the contract: a field that is "string or null" is typed `string | null`;
- * a field present only on some endpoints is optional (`?`). Timestamps are ISO 8601 UTC strings with
- * milliseconds; a record that never ran shows the epoch `1970-01-01T00:00:00.000Z`.
+ * What the client sends: execute parameters with their region values, and paging of result lists
+ * (docs/api-contract.md: Execute parameters, Polling a run, Limits). Moved out of `types.ts` unchanged;
+ * `types.ts` re-exports them.
  */
 /** Region values (contract "Suite"). */
 const REGIONS = [

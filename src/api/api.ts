@@ -106,7 +106,7 @@ export interface GhostInspectorApi {
 
   // Suite results (service facts)
   getSuiteResult(suiteResultId: string, opts?: RequestOptions): Promise<SuiteResult>;
-  /** Creation order; `count` at most 50. */
+  /** Creation order; `count` at most `PAGE_SIZE` (50, `limits.ts`). */
   listSuiteResultTestResults(
     suiteResultId: string,
     paging?: Paging,

@@ -10,45 +10,6 @@
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`. */
 export type Timestamp = string;
 
-/** The success envelope every JSON response carries (contract "Conventions" 2). */
-export interface SuccessEnvelope<T> {
-  code: 'SUCCESS';
-  data: T;
-}
-
-/** Error types the service sends in an `ERROR` envelope (service facts "Shapes and behaviour"). */
-export type ErrorType = 'AUTHENTICATION_ERROR' | 'VALIDATION_ERROR' | 'TIMEOUT_ERROR' | 'SERVER_ERROR';
-
-/** The error envelope, sent with HTTP 200 as often as with an error status. */
-export interface ErrorEnvelope {
-  code: 'ERROR';
-  errorType: ErrorType | string;
-  message: string;
-}
-
-export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
-
-/** Region values (contract "Suite"). */
-export const REGIONS = [
-  'us-east-1',
-  'us-west-1',
-  'ca-central-1',
-  'eu-central-1',
-  'eu-west-1',
-  'eu-west-2',
-  'eu-west-3',
-  'eu-north-1',
-  'me-south-1',
-  'ap-east-1',
-  'ap-northeast-1',
-  'ap-northeast-2',
-  'ap-southeast-1',
-  'ap-southeast-2',
-  'ap-south-1',
-  'sa-east-1',
-] as const;
-export type Region = (typeof REGIONS)[number];
-
 /** `{_id, name}` reference to another record. */
 export interface Ref {
   _id: string;
@@ -190,31 +151,6 @@ export interface Test {
   user?: string | UserRef;
 }
 
-/**
- * A test in the native JSON format (import body, export document, on-demand execute body): the Test fields
- * minus identifiers, dates, organization, suite, user and outcomes; steps without `_id`.
- */
-export type TestDefinition = Partial<
-  Omit<
-    Test,
-    | '_id'
-    | 'organization'
-    | 'suite'
-    | 'user'
-    | 'passing'
-    | 'screenshotComparePassing'
-    | 'dateCreated'
-    | 'dateUpdated'
-    | 'dateExecutionStarted'
-    | 'dateExecutionFinished'
-    | 'dateExecutionTriggered'
-    | 'steps'
-  >
-> & {
-  name: string;
-  steps: Array<Omit<Step, '_id' | 'passing' | 'dateExecuted' | 'url' | 'extra' | 'error'>>;
-};
-
 /** `{defaultUrl, dims, path, size}`: one stored image. */
 export interface ImageRef {
   defaultUrl: string;
@@ -335,41 +271,6 @@ export interface Folder {
   organization: string;
 }
 
-export interface Plan {
-  advancedScheduling: boolean;
-  maxCsvUploadRows: number;
-  maxViewportSize: { width: number; height: number };
-  memberCount: number;
-  name: string;
-  overagePrice: number;
-  price: number;
-  retentionMonths: number;
-  screenshotSteps: boolean;
-  testRuns: number;
-  yearly: boolean;
-}
-
-/** Contract "Organization": list items carry `_id` and `name`; the single organization adds the rest. */
-export interface OrganizationSummary {
-  _id: string;
-  name: string;
-}
-export interface Organization extends OrganizationSummary {
-  address: string;
-  city: string;
-  state: string;
-  postalCode: string;
-  country: string;
-  email: string;
-  emailBilling: string;
-  dateCreated: Timestamp;
-  suiteCount: number;
-  testCount: number;
-  /** Year-month key `YYYY-MM` to a run count. */
-  testRuns: Record<string, number>;
-  plan: Plan;
-}
-
 /** Contract "Data source". */
 export interface DataSource {
   _id: string;
@@ -378,68 +279,9 @@ export interface DataSource {
   data: Array<Record<string, string | number>>;
 }
 
-/** The recorder .side document (contract "Suite import and export"). */
-export interface SideDocument {
-  id: string;
-  version: string;
-  name: string;
-  url: string;
-  tests: Array<{
-    id: string;
-    name: string;
-    commands: Array<{ id?: string; command: string; target: string; value: string; comment?: string }>;
-  }>;
-  suites: Array<{
-    id: string;
-    name: string;
-    persistSession: boolean;
-    parallel: boolean;
-    timeout: number;
-    tests: string[];
-  }>;
-  plugins: unknown[];
-}
-
-/**
- * Execute parameters (contract "Execute parameters (suite and test)"), in the service's names.
- * Only parameters that are set are sent. `browser`, `region` and `viewport` may hold several values:
- * one run per combination. `variables` become custom parameters of their own names.
- */
-export interface ExecuteOptions {
-  startUrl?: string;
-  browser?: string | string[];
-  userAgent?: string;
-  dataSource?: string;
-  /** Milliseconds before start; at most 300000. */
-  delay?: number;
-  region?: string | string[];
-  httpAuthUsername?: string;
-  httpAuthPassword?: string;
-  /** Test execute only. */
-  webhook?: string | string[];
-  disableNotifications?: boolean;
-  immediate?: boolean;
-  /** A CSV file; sent as multipart (POST). */
-  dataFile?: { name: string; content: Uint8Array | string };
-  disableVisuals?: boolean;
-  maxConcurrentDataRows?: number;
-  screenshotCompareEnabled?: boolean;
-  /** 0.0 to 1.0. */
-  screenshotCompareThreshold?: number;
-  /** Test execute only: a completed test result id used as baseline. */
-  screenshotCompareBaselineResult?: string;
-  /** Comma-separated CSS selectors. */
-  screenshotExclusions?: string;
-  screenshotTarget?: string;
-  /** `{width}x{height}`; may repeat. */
-  viewport?: string | string[];
-  chatChannel?: string;
-  /** Custom variables: each becomes a parameter of its own name. */
-  variables?: Record<string, string>;
-}
-
-/** `count` (default 10, max 50) and `offset` (default 0) for result lists (contract "Paging"). */
-export interface Paging {
-  count?: number;
-  offset?: number;
-}
+// Declarations kept in their own modules (each under the size limit); re-exported so that every importer
+// of './types.js' keeps working.
+export type { ErrorType, SuccessEnvelope, ErrorEnvelope, Envelope } from './envelope-types.js';
+export { REGIONS, type Region, type ExecuteOptions, type Paging } from './request-types.js';
+export type { TestDefinition, SideDocument } from './definitions.js';
+export type { Plan, OrganizationSummary, Organization } from './organization-types.js';

@@ -1,6 +1,7 @@
 /**
  * Which screenshots of a run to keep: a pure choice over the run model (src/run/types.ts).
  */
+import { resultImages } from '../api/screenshots.js';
 import type { TestResult } from '../api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../run/types.js';
 import { screenshotPath } from './names.js';
@@ -35,7 +36,8 @@ export interface ScreenshotJob {
 const FAILED_STATES: ReadonlySet<TestState> = new Set(['failed', 'error', 'timed-out']);
 
 function hasImage(result: TestResult): boolean {
-  return !!result.screenshot?.original?.defaultUrl || !!result.screenshotCompare?.compareOriginal?.defaultUrl;
+  const images = resultImages(result);
+  return !!images.screenshot || !!images.comparison;
 }
 
 /** The results of one test run that `mode` keeps, final result first, without duplicates. */
@@ -64,23 +66,22 @@ function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJo
     runKey: run.key,
     state: test.state,
   };
-  const original = result.screenshot?.original;
-  if (original?.defaultUrl) {
+  const images = resultImages(result);
+  if (images.screenshot) {
     jobs.push({
       ...base,
       kind: 'screenshot',
-      url: original.defaultUrl,
-      expectedBytes: original.size ?? 0,
+      url: images.screenshot.url,
+      expectedBytes: images.screenshot.bytes,
       relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'screenshot'),
     });
   }
-  const compare = result.screenshotCompare?.compareOriginal;
-  if (compare?.defaultUrl) {
+  if (images.comparison) {
     jobs.push({
       ...base,
       kind: 'comparison',
-      url: compare.defaultUrl,
-      expectedBytes: compare.size ?? 0,
+      url: images.comparison.url,
+      expectedBytes: images.comparison.bytes,
       relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'comparison'),
     });
   }

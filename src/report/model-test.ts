@@ -2,6 +2,7 @@
  * Building one test of the report model from a test result (pure): steps, failing step, console errors,
  * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
  */
+import { resultImages } from '../api/screenshots.js';
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
 import { countedAs, failsStep, type VerdictPolicy } from '../run/outcome.js';
 import type { SuiteRun, TestRun, Variant } from '../run/types.js';
@@ -59,13 +60,15 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? cleanText(test.url) : undefined;
   const variant = variantFields(run.variant ?? {});
   const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-  const screenshot = r?.screenshot
-    ? {
-        originalUrl: cleanText(r.screenshot.original?.defaultUrl),
-        smallUrl: cleanText(r.screenshot.small?.defaultUrl) || cleanText(r.screenshot.original?.defaultUrl),
-        ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
-      }
-    : undefined;
+  const shot = r ? resultImages(r).screenshot : undefined;
+  const screenshot =
+    r && shot
+      ? {
+          originalUrl: cleanText(shot.url),
+          smallUrl: cleanText(shot.smallUrl) || cleanText(shot.url),
+          ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
+        }
+      : undefined;
   return {
     key: r?._id ?? fallbackKey,
     resultId: r?._id ?? null,
@@ -114,8 +117,9 @@ function buildCompare(r: TestResult, path: string | undefined): ReportScreenshot
   const hasImage = Boolean(r.screenshotCompare);
   if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
     return undefined;
-  const imageUrl = cleanText(r.screenshotCompare?.compareOriginal?.defaultUrl);
-  const smallUrl = cleanText(r.screenshotCompare?.compareSmall?.defaultUrl) || imageUrl;
+  const image = resultImages(r).comparison;
+  const imageUrl = cleanText(image?.url);
+  const smallUrl = cleanText(image?.smallUrl) || imageUrl;
   return {
     difference: numberOrNull(r.screenshotCompareDifference),
     threshold: r.screenshotCompareThreshold,

@@ -1,0 +1,64 @@
+/**
+ * Reading a 2xx answer of the service into the value an endpoint resolves with: the envelope's `data`, a
+ * bare JSON document, a text or bytes (docs/api-contract.md: Conventions, Errors). An `ERROR` envelope is a
+ * failure whatever the status and whatever the expected form.
+ */
+import type { HttpResponse } from './http.js';
+import { envelopeFailure, invalidBody, type Failure, type Redact } from './failures.js';
+import { parseJsonTolerant, readEnvelope } from './parse.js';
+
+/** How the answer's body is read. */
+export type Expect =
+  | 'envelope' // JSON envelope; resolves with `data`
+  | 'document' // a JSON document, enveloped or bare (exports)
+  | 'text' // CSV, XML, XHTML
+  | 'binary'; // zip archives, badge images
+
+/** A binary answer: its media type and bytes. */
+export interface BinaryAnswer {
+  contentType: string;
+  body: Buffer;
+}
+
+/**
+ * Read a 2xx answer per `expect`.
+ *
+ * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
+ *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
+ * - `document`: like `envelope`, but a bare JSON document is the value.
+ * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
+ * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
+ *
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ */
+export function readSuccess(res: HttpResponse, expect: Expect, redact: Redact): { value: unknown } | Failure {
+  const contentType = String(res.headers['content-type'] ?? '');
+  const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
+  if (expect === 'envelope' || expect === 'document') {
+    let parsed: unknown;
+    try {
+      parsed = parseJsonTolerant(text);
+    } catch {
+      return invalidBody(res.status, text, 'the answer is not JSON', redact);
+    }
+    const env = readEnvelope(parsed);
+    if (env.kind === 'success') return { value: env.data };
+    if (env.kind === 'error') return envelopeFailure(res.status, env.errorType, env.message, redact);
+    if (expect === 'document') return { value: env.value };
+    return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+  }
+  // Text and binary answers: an error envelope in their place is still an error.
+  if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
+    try {
+      const env = readEnvelope(parseJsonTolerant(text));
+      if (env.kind === 'error') return envelopeFailure(res.status, env.errorType, env.message, redact);
+      if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
+        return { value: env.data };
+    } catch {
+      // not JSON after all: the body is the value
+    }
+  }
+  if (expect === 'text') return { value: text };
+  const binary: BinaryAnswer = { contentType, body: res.body };
+  return { value: binary };
+}

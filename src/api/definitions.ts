@@ -1,0 +1,52 @@
+/**
+ * Test definitions as files and request bodies: the native JSON format and the recorder `.side` document
+ * (docs/api-contract.md: Test definitions). Moved out of `types.ts` unchanged; `types.ts` re-exports them.
+ */
+import type { Step, Test } from './types.js';
+
+/**
+ * A test in the native JSON format (import body, export document, on-demand execute body): the Test fields
+ * minus identifiers, dates, organization, suite, user and outcomes; steps without `_id`.
+ */
+export type TestDefinition = Partial<
+  Omit<
+    Test,
+    | '_id'
+    | 'organization'
+    | 'suite'
+    | 'user'
+    | 'passing'
+    | 'screenshotComparePassing'
+    | 'dateCreated'
+    | 'dateUpdated'
+    | 'dateExecutionStarted'
+    | 'dateExecutionFinished'
+    | 'dateExecutionTriggered'
+    | 'steps'
+  >
+> & {
+  name: string;
+  steps: Array<Omit<Step, '_id' | 'passing' | 'dateExecuted' | 'url' | 'extra' | 'error'>>;
+};
+
+/** The recorder .side document (contract "Suite import and export"). */
+export interface SideDocument {
+  id: string;
+  version: string;
+  name: string;
+  url: string;
+  tests: Array<{
+    id: string;
+    name: string;
+    commands: Array<{ id?: string; command: string; target: string; value: string; comment?: string }>;
+  }>;
+  suites: Array<{
+    id: string;
+    name: string;
+    persistSession: boolean;
+    parallel: boolean;
+    timeout: number;
+    tests: string[];
+  }>;
+  plugins: unknown[];
+}

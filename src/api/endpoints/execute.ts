@@ -1,0 +1,83 @@
+/**
+ * Starting runs: the execute requests of suites, tests and on-demand tests (docs/api-contract.md: Execute
+ * parameters, Execute answers). An execute is a `trigger`: never sent again once it may have reached the
+ * service (`retry.ts`).
+ */
+import type { RequestOptions } from '../api.js';
+import type { Body } from '../body.js';
+import { encodeExecuteOptions, ExecuteOptionsError, type EncodedExecuteOptions } from '../execute-params.js';
+import { SYNC_SUITE_EXECUTE_TIMEOUT_MS, SYNC_TEST_EXECUTE_TIMEOUT_MS } from '../limits.js';
+import type { Transport } from '../transport.js';
+import type { ExecuteOptions } from '../types.js';
+
+/**
+ * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
+ * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
+ * `immediate` (docs/api-contract.md: Limits).
+ */
+export function syncTimeout(
+  t: Transport,
+  target: 'suite' | 'test',
+  execOptions: ExecuteOptions,
+): number | undefined {
+  if (execOptions.immediate) return undefined;
+  return Math.max(
+    t.timeoutMs,
+    target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS,
+  );
+}
+
+/**
+ * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
+ *
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
+ *   like an execute parameter).
+ */
+export function encodeForExecute(
+  t: Transport,
+  path: string,
+  target: 'suite' | 'test' | 'on-demand',
+  execOptions: ExecuteOptions,
+): EncodedExecuteOptions {
+  t.addSecret(execOptions.httpAuthPassword);
+  try {
+    return encodeExecuteOptions(execOptions, target);
+  } catch (err) {
+    if (err instanceof ExecuteOptionsError) throw t.notSent('POST', path, t.redact(err.message));
+    throw err;
+  }
+}
+
+/**
+ * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
+ * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
+ * parameters, "Encodings").
+ *
+ * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
+ * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ */
+export async function execute<T>(
+  t: Transport,
+  path: string,
+  target: 'suite' | 'test',
+  execOptions: ExecuteOptions,
+  opts?: RequestOptions,
+): Promise<T> {
+  const encoded = encodeForExecute(t, path, target, execOptions);
+  const body: Body = execOptions.dataFile
+    ? {
+        type: 'multipart',
+        fields: [['apiKey', t.apiKey], ...encoded.pairs],
+        file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
+      }
+    : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
+  return t.request<T>({
+    method: 'POST',
+    path,
+    kind: 'trigger',
+    body,
+    expect: 'envelope',
+    opts,
+    timeoutMs: syncTimeout(t, target, execOptions),
+  });
+}

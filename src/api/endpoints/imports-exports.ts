@@ -1,0 +1,73 @@
+/**
+ * Importing tests into a suite and exporting suites and tests (the service's API v1 reference, "Suite
+ * import and export" and "Tests"): native JSON, recorder `.side` documents and recorder HTML.
+ */
+import type { GhostInspectorApi } from '../api.js';
+import type { Transport } from '../transport.js';
+import { seg } from './paths.js';
+
+/** The import and export methods of the client. */
+export type ImportExportEndpoints = Pick<
+  GhostInspectorApi,
+  | 'importTestJson'
+  | 'importTestRecorderHtml'
+  | 'importTestRecorderSide'
+  | 'importTestLegacy'
+  | 'exportSuiteJson'
+  | 'exportSuiteRecorderSide'
+  | 'exportSuiteRecorderHtml'
+  | 'exportTestJson'
+  | 'exportTestRecorderSide'
+  | 'exportTestRecorderHtml'
+>;
+
+const includeImportsQuery = (includeImports?: boolean): Array<[string, string]> =>
+  includeImports ? [['includeImports', '1']] : [];
+
+/**
+ * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
+ * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
+ * document (enveloped or bare), a `.side` document, or XHTML text.
+ */
+export function importExportEndpoints(t: Transport): ImportExportEndpoints {
+  return {
+    importTestJson: (suiteId, test, opts) =>
+      t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
+    importTestRecorderHtml: (suiteId, file, opts) =>
+      t.request({
+        method: 'POST',
+        path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
+        kind: 'write',
+        body: {
+          type: 'multipart',
+          fields: [['apiKey', t.apiKey]],
+          file: { name: file.name, content: file.content, type: 'text/html' },
+        },
+        expect: 'envelope',
+        opts,
+      }),
+    importTestRecorderSide: (suiteId, side, opts) =>
+      t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
+    importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
+    exportSuiteJson: async (suiteId, includeImports, opts) =>
+      (
+        await t.get<{ body: Buffer }>(
+          `/suites/${seg(suiteId)}/export/json/`,
+          opts,
+          includeImportsQuery(includeImports),
+          'binary',
+        )
+      ).body,
+    exportSuiteRecorderSide: (suiteId, opts) =>
+      t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
+    exportSuiteRecorderHtml: async (suiteId, opts) =>
+      (await t.get<{ body: Buffer }>(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
+        .body,
+    exportTestJson: (testId, includeImports, opts) =>
+      t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
+    exportTestRecorderSide: (testId, opts) =>
+      t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
+    exportTestRecorderHtml: (testId, opts) =>
+      t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * On-demand runs: a repository test file executed without storing it
+ * (`POST /v1/organizations/{organizationId}/on-demand/execute`, docs/api-contract.md: Endpoints the action
+ * calls, Test definitions).
+ */
+import type { GhostInspectorApi } from '../api.js';
+import type { Transport } from '../transport.js';
+import type { TestDefinition } from '../types.js';
+import { encodeForExecute, syncTimeout } from './execute.js';
+import { seg } from './paths.js';
+
+/** The on-demand method of the client. */
+export type OnDemandEndpoints = Pick<GhostInspectorApi, 'executeOnDemand'>;
+
+/**
+ * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
+ * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
+ * refused before sending (`INVALID_REQUEST`): the body is the test.
+ */
+export function onDemandEndpoints(t: Transport): OnDemandEndpoints {
+  return {
+    executeOnDemand: async (organizationId, test: TestDefinition, execOptions, opts) => {
+      const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
+      if (execOptions.dataFile) {
+        throw t.notSent(
+          'POST',
+          path,
+          'a data file cannot be sent with an on-demand execution (its body is the test)',
+        );
+      }
+      const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+      return t.request({
+        method: 'POST',
+        path,
+        query: encoded.pairs,
+        kind: 'trigger',
+        body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+        expect: 'envelope',
+        opts,
+        timeoutMs: syncTimeout(t, 'test', execOptions),
+      });
+    },
+  };
+}

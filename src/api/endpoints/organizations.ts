@@ -1,0 +1,25 @@
+/**
+ * Organization endpoints (the service's API v1 reference, "Organizations").
+ */
+import type { GhostInspectorApi } from '../api.js';
+import type { Transport } from '../transport.js';
+import { seg } from './paths.js';
+
+/** The organization methods of the client. */
+export type OrganizationEndpoints = Pick<
+  GhostInspectorApi,
+  'listOrganizations' | 'getOrganization' | 'listOrganizationRunning'
+>;
+
+/**
+ * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
+ * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
+ */
+export function organizationEndpoints(t: Transport): OrganizationEndpoints {
+  return {
+    listOrganizations: (opts) => t.get('/organizations/', opts),
+    getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
+    listOrganizationRunning: (organizationId, opts) =>
+      t.get(`/organizations/${seg(organizationId)}/running/`, opts),
+  };
+}

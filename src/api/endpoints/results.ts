@@ -1,0 +1,26 @@
+/**
+ * Test result endpoints (docs/api-contract.md: Endpoints the action calls, "Poll a test run" and "Cancel a
+ * test run").
+ */
+import type { GhostInspectorApi } from '../api.js';
+import type { Transport } from '../transport.js';
+import { seg } from './paths.js';
+
+/** The test result methods of the client. */
+export type ResultEndpoints = Pick<
+  GhostInspectorApi,
+  'getTestResult' | 'cancelTestResult' | 'commentOnTestResult'
+>;
+
+/**
+ * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
+ * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ */
+export function resultEndpoints(t: Transport): ResultEndpoints {
+  return {
+    getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
+    cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
+    commentOnTestResult: (resultId, message, opts) =>
+      t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
+  };
+}

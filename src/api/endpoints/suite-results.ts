@@ -1,0 +1,31 @@
+/**
+ * Suite result endpoints: missing from the public reference but used by every official integration
+ * (docs/api-contract.md: Endpoints the action calls, "Poll a suite run", "Tests of a suite run", "Cancel a
+ * suite run").
+ */
+import type { GhostInspectorApi } from '../api.js';
+import type { Transport } from '../transport.js';
+import { pagingQuery, seg } from './paths.js';
+
+/** The suite result methods of the client. */
+export type SuiteResultEndpoints = Pick<
+  GhostInspectorApi,
+  'getSuiteResult' | 'listSuiteResultTestResults' | 'cancelSuiteResult' | 'getSuiteResultXunit'
+>;
+
+/**
+ * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
+ * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * its xUnit.net v2 XML text.
+ */
+export function suiteResultEndpoints(t: Transport): SuiteResultEndpoints {
+  return {
+    getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
+    listSuiteResultTestResults: (suiteResultId, paging, opts) =>
+      t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
+    cancelSuiteResult: (suiteResultId, opts) =>
+      t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
+    getSuiteResultXunit: (suiteResultId, opts) =>
+      t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+  };
+}

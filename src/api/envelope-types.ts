@@ -1,0 +1,22 @@
+/**
+ * The envelopes every JSON answer of the service comes in (docs/api-contract.md: Conventions, Errors).
+ * Moved out of `types.ts` unchanged; `types.ts` re-exports them.
+ */
+
+/** The success envelope every JSON response carries (contract "Conventions" 2). */
+export interface SuccessEnvelope<T> {
+  code: 'SUCCESS';
+  data: T;
+}
+
+/** Error types the service sends in an `ERROR` envelope (service facts "Shapes and behaviour"). */
+export type ErrorType = 'AUTHENTICATION_ERROR' | 'VALIDATION_ERROR' | 'TIMEOUT_ERROR' | 'SERVER_ERROR';
+
+/** The error envelope, sent with HTTP 200 as often as with an error status. */
+export interface ErrorEnvelope {
+  code: 'ERROR';
+  errorType: ErrorType | string;
+  message: string;
+}
+
+export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;

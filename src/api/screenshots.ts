@@ -1,0 +1,57 @@
+/**
+ * The one place that reads image URLs out of a test result: its final screenshot (`screenshot.original`,
+ * `screenshot.small`) and, when a screenshot comparison exists, the comparison image
+ * (`screenshotCompare.compareOriginal`, `compareSmall`) (docs/api-contract.md: Resources, "Test result").
+ * The URLs point at public storage and are fetched without the API key.
+ */
+import type { ImageRef, TestResult } from './types.js';
+
+/** One image of a test result. */
+export interface ResultImage {
+  /** The full-size image (`defaultUrl` of `original` / `compareOriginal`); never empty. */
+  url: string;
+  /** The thumbnail (`defaultUrl` of `small` / `compareSmall`), when the service sent a non-empty one. */
+  smallUrl?: string;
+  /** Size of the full-size image in bytes, as the service reported it (0 when unknown). */
+  bytes: number;
+}
+
+/** The images of a test result; each absent when the result has none (running, cancelled, visuals off). */
+export interface ResultImages {
+  /** The final screenshot. */
+  screenshot?: ResultImage;
+  /** The screenshot comparison's image. */
+  comparison?: ResultImage;
+}
+
+function urlOf(image: Partial<ImageRef> | undefined | null): string | undefined {
+  const url = image?.defaultUrl;
+  return typeof url === 'string' && url !== '' ? url : undefined;
+}
+
+function imageOf(
+  original: Partial<ImageRef> | undefined | null,
+  small: Partial<ImageRef> | undefined | null,
+): ResultImage | undefined {
+  const url = urlOf(original);
+  if (url === undefined) return undefined;
+  const smallUrl = urlOf(small);
+  return { url, ...(smallUrl !== undefined ? { smallUrl } : {}), bytes: original?.size ?? 0 };
+}
+
+/**
+ * The final screenshot and the comparison image of a test result. An image counts only when its full-size
+ * `defaultUrl` is a non-empty string; missing objects (a result still running, cancelled early, with
+ * visuals disabled, or with no comparison) give no image. Pure; does not clean or redact the URLs.
+ *
+ * @param result a test result as the service sends it (only `screenshot` and `screenshotCompare` are read).
+ * @returns `{screenshot?, comparison?}`.
+ */
+export function resultImages(result: Pick<TestResult, 'screenshot' | 'screenshotCompare'>): ResultImages {
+  const screenshot = imageOf(result.screenshot?.original, result.screenshot?.small);
+  const comparison = imageOf(
+    result.screenshotCompare?.compareOriginal,
+    result.screenshotCompare?.compareSmall,
+  );
+  return { ...(screenshot ? { screenshot } : {}), ...(comparison ? { comparison } : {}) };
+}

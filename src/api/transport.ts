@@ -1,0 +1,248 @@
+/**
+ * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
+ * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
+ * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
+ * modules under `endpoints/` describe each call; this module knows nothing of resources.
+ */
+import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
+import { readSuccess, type BinaryAnswer, type Expect } from './answer.js';
+import { encodeBody, type Body, type EncodedBody } from './body.js';
+import { ApiError } from './errors.js';
+import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';
+import { sendHttp, TransportError } from './http.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
+import { createRedactor } from './redact.js';
+import { decideRetry, defaultSleep, DEFAULT_MAX_RETRIES, type RequestKind } from './retry.js';
+
+/** One call of an endpoint, as the endpoint modules describe it. */
+export interface Call {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path below the base URL, with its trailing slash as the contract shows it. */
+  path: string;
+  query?: Array<[string, string]>;
+  kind: RequestKind;
+  body?: Body;
+  expect: Expect;
+  /** False for the status badges, which take no key. */
+  sendApiKey?: boolean;
+  /** Per-attempt timeout (ms) when not the client's default. */
+  timeoutMs?: number;
+  opts?: RequestOptions;
+}
+
+/** A call made ready to send: its URL, redacted forms, headers and encoded body. */
+interface Prepared {
+  call: Call;
+  url: string;
+  /** `METHOD /path?query`, redacted. */
+  endpoint: string;
+  redactedUrl: string;
+  headers: Record<string, string>;
+  body: EncodedBody;
+  timeoutMs: number;
+}
+
+/**
+ * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
+ * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
+ * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
+ * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
+ * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
+ */
+export class Transport {
+  /** The account's API key (also sent in the body of executes and multipart imports). */
+  readonly apiKey: string;
+  /** Default per-attempt timeout (ms). */
+  readonly timeoutMs: number;
+  private readonly baseUrl: string;
+  private readonly maxRetries: number;
+  private readonly sleep: NonNullable<ClientOptions['sleep']>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly secrets: Set<string>;
+  private redactor: (text: string) => string;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.secrets = new Set<string>(
+      [this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''),
+    );
+    this.redactor = createRedactor([...this.secrets]);
+  }
+
+  /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
+  readonly redact = (text: string): string => this.redactor(text);
+
+  /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
+  addSecret(secret: string | undefined): void {
+    if (!secret || this.secrets.has(secret)) return;
+    this.secrets.add(secret);
+    this.redactor = createRedactor([...this.secrets]);
+  }
+
+  /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
+  endpointOf(method: string, path: string): string {
+    return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
+  }
+
+  /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
+  notSent(method: string, path: string, reason: string): ApiError {
+    const endpoint = this.endpointOf(method, path);
+    return new ApiError({
+      errorType: 'INVALID_REQUEST',
+      endpoint,
+      attempts: 0,
+      message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
+    });
+  }
+
+  /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
+  get<T>(path: string, opts?: RequestOptions, query?: Array<[string, string]>, expect: Expect = 'envelope') {
+    return this.request<T>({ method: 'GET', path, query, kind: 'read', expect, opts });
+  }
+
+  /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
+  postJson<T>(path: string, value: unknown, opts?: RequestOptions, kind: RequestKind = 'write') {
+    return this.request<T>({
+      method: 'POST',
+      path,
+      kind,
+      body: { type: 'json', value },
+      expect: 'envelope',
+      opts,
+    });
+  }
+
+  /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+  del(path: string, opts?: RequestOptions) {
+    return this.request<true>({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+  }
+
+  /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+  badge(path: string, screenshot: boolean | undefined, opts?: RequestOptions): Promise<BinaryAnswer> {
+    const query: Array<[string, string]> = screenshot ? [['screenshot', '1']] : [];
+    return this.request({
+      method: 'GET',
+      path,
+      query,
+      kind: 'read',
+      expect: 'binary',
+      sendApiKey: false,
+      opts,
+    });
+  }
+
+  /**
+   * Send a call, retrying per its kind, and resolve with its answer.
+   *
+   * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
+   *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
+   *   wait), `INVALID_REQUEST` when the body could not be built.
+   */
+  async request<T>(call: Call): Promise<T> {
+    const p = await this.prepare(call);
+    const signal = call.opts?.signal;
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw this.aborted(p, attempt, false);
+      const attempts = attempt + 1;
+      const outcome = await this.attempt(p, attempts);
+      if ('value' in outcome) return outcome.value as T;
+      const decision = decideRetry(call.kind, outcome.failure, attempt, this.maxRetries, this.random);
+      if (!decision.retry)
+        throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
+      this.log(
+        `${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} of ${this.maxRetries} in ${decision.delayMs} ms`,
+      );
+      try {
+        await this.sleep(decision.delayMs, signal);
+      } catch (err) {
+        if (signal?.aborted) throw this.aborted(p, attempts, false);
+        throw err;
+      }
+      if (signal?.aborted) throw this.aborted(p, attempts, false);
+    }
+  }
+
+  private log(line: string): void {
+    this.options.log?.(this.redact(line));
+  }
+
+  private async prepare(call: Call): Promise<Prepared> {
+    const url = new URL(this.baseUrl + call.path);
+    const query = new URLSearchParams();
+    if (call.sendApiKey !== false) query.append('apiKey', this.apiKey);
+    for (const [k, v] of call.query ?? []) query.append(k, v);
+    url.search = query.toString();
+    const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
+    let body: EncodedBody;
+    try {
+      body = await encodeBody(call.body);
+    } catch (err) {
+      throw new ApiError({
+        errorType: 'INVALID_REQUEST',
+        endpoint,
+        attempts: 0,
+        message: this.redact(`${endpoint}: could not build the request body: ${(err as Error).message}`),
+      });
+    }
+    const headers: Record<string, string> = {};
+    if (call.expect === 'envelope' || call.expect === 'document') headers.accept = 'application/json';
+    if (body.contentType) headers['content-type'] = body.contentType;
+    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
+    return {
+      call,
+      url: url.toString(),
+      endpoint,
+      redactedUrl: this.redact(url.toString()),
+      headers,
+      body,
+      timeoutMs,
+    };
+  }
+
+  /** One HTTP exchange: the value, or the failure to decide on. */
+  private async attempt(p: Prepared, attempts: number): Promise<{ value: unknown } | Failure> {
+    const { call } = p;
+    this.options.onRequest?.(call.method, p.redactedUrl);
+    const started = this.now();
+    try {
+      const res = await sendHttp({
+        method: call.method,
+        url: p.url,
+        headers: p.headers,
+        body: p.body.data,
+        timeoutMs: p.timeoutMs,
+        signal: call.opts?.signal,
+      });
+      this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+      if (res.status >= 200 && res.status < 300) return readSuccess(res, call.expect, this.redact);
+      return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
+    } catch (err) {
+      if (!(err instanceof TransportError)) throw err;
+      if (err.kind === 'aborted') throw this.aborted(p, attempts, true);
+      const code = err.code ? ` ${err.code}` : '';
+      this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+      return failureFromTransport(err, p.timeoutMs, this.redact);
+    }
+  }
+
+  private aborted(p: Prepared, attempts: number, inFlight: boolean): ApiError {
+    return new ApiError({
+      errorType: 'ABORTED',
+      endpoint: p.endpoint,
+      attempts,
+      message: this.redact(
+        `${p.endpoint}: aborted.` +
+          (p.call.kind === 'trigger' && inFlight
+            ? " The run may have started: check the organization's running list before re-running."
+            : ''),
+      ),
+    });
+  }
+}
