@@ -28,6 +28,7 @@ import { writeResultsJson } from './report/results-json.js';
 import { renderSummary } from './report/summary.js';
 import { RateBudget } from './run/budget.js';
 import { runPlan, type RunLog } from './run/engine.js';
+import { armHardExit, DEADLINE_BACKSTOP_MS, forceExit, HARD_EXIT_MS } from './run/deadline.js';
 import { countResults, decideVerdict, type Verdict } from './run/outcome.js';
 import { computeOutputs } from './run/outputs.js';
 import { redactSummary } from './run/redact-summary.js';
@@ -207,6 +208,13 @@ export async function run(): Promise<void> {
     if (workflowCancel.signal.aborted) return;
     core.warning(`Received ${signal}: cancelling the remote runs.`);
     workflowCancel.abort();
+    // The runner kills the process 10 s after SIGINT: whatever the main flow is doing, it ends before.
+    armHardExit(() => {
+      core.setFailed(
+        `Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`,
+      );
+      forceExit();
+    });
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -242,6 +250,14 @@ export async function run(): Promise<void> {
       sleep: budget.clientSleep(),
       onRequest: () => budget.markSent(),
     });
+    // A backstop: the engine returns within the wrap-up time after the deadline (run/deadline.ts).
+    const disarmBackstop = armHardExit(
+      () => {
+        core.setFailed('The run did not stop at the timeout; stopped.');
+        forceExit();
+      },
+      startedAtMs + inputs.timeoutMs + DEADLINE_BACKSTOP_MS - Date.now(),
+    );
     const raw = await runPlan(
       {
         suiteIds: inputs.suiteIds,
@@ -265,6 +281,7 @@ export async function run(): Promise<void> {
         ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
       },
     );
+    disarmBackstop();
     const summary = redactSummary(raw, inputs.secrets);
     const interrupted = summary.interrupted === 'signal';
     exitNow = interrupted;
