@@ -9,8 +9,8 @@
  * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
  *
  * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, and (when the trigger set one) has the same
- * start URL. The engine adopts what is found (polls it, or cancels it when the action is stopping) and
+ * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
+ * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
  * reports the trigger as "may have started" only when nothing is found.
  */
 import type { GhostInspectorApi } from '../api/api.js';
@@ -69,15 +69,19 @@ async function listCandidates(api: GhostInspectorApi, req: LookupRequest): Promi
 export function matchTriggered(candidates: Found[], req: LookupRequest): Found[] {
   const since = req.triggeredAtMs - CLOCK_SKEW_MS;
   const startUrl = req.job.startUrl;
-  return candidates
-    .filter((r) => !!r?._id && !req.known.has(r._id))
-    .filter((r) => {
-      const created = Date.parse(r.dateCreated ?? '');
-      return Number.isFinite(created) && created >= since;
-    })
-    .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
-    .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
-    .slice(0, Math.max(1, req.expected));
+  return (
+    candidates
+      .filter((r) => !!r?._id && !req.known.has(r._id))
+      .filter((r) => {
+        const created = Date.parse(r.dateCreated ?? '');
+        return Number.isFinite(created) && created >= since;
+      })
+      .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
+      // A test's results list also holds the test results of suite runs: never this trigger's.
+      .filter((r) => req.job.kind === 'suite' || !(r as TestResult).suiteResult)
+      .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
+      .slice(0, Math.max(1, req.expected))
+  );
 }
 
 /**

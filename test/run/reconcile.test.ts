@@ -123,6 +123,19 @@ describe('matchTriggered', () => {
     expect(found.map((r) => r._id)).toEqual(['b']);
   });
 
+  it('a test: never the test result of a suite run of the same test', () => {
+    const inSuite = { ...result('in-suite', 10), suiteResult: 'sr1' } as unknown as SuiteResult;
+    const alone = result('alone', 20);
+    const found = matchTriggered([inSuite, alone], {
+      job: { kind: 'test', testId: 't' },
+      triggeredAtMs: at,
+      expected: 1,
+      known: new Set(),
+      organizationId: null,
+    });
+    expect(found.map((r) => r._id)).toEqual(['alone']);
+  });
+
   it('mayHaveStarted: uncertain triggers and aborts after sending, not aborts before', () => {
     const err = (errorType: string, attempts: number) =>
       new ApiError({ errorType, attempts, endpoint: 'POST /v1/suites/s/execute/', message: 'x' });
