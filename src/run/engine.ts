@@ -26,6 +26,7 @@ import {
 import {
   asArray,
   expectedVariants,
+  jobId,
   jobKeyBase,
   jobLabel,
   optionsFor,
@@ -374,17 +375,12 @@ class Engine {
             this.notStartedFolder(folderId, this.stopReason);
             continue;
           }
-          this.runs.push({
-            kind: 'suite',
-            key: this.nextKey(`folder-${folderId}`),
-            suiteId: null,
-            suiteName: `Folder ${folderId}`,
-            variant: {},
-            triggeredAt: iso(this.clock.now()),
-            endedAt: iso(this.clock.now()),
-            tests: [],
-            error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}`,
-          });
+          this.pushResultless(
+            { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` },
+            `folder-${folderId}`,
+            {},
+            { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` },
+          );
           this.log.warning(`Folder ${folderId}: ${messageOf(error)}`);
         }
       }
@@ -427,19 +423,13 @@ class Engine {
 
   /** A folder whose suites were never listed because the action stopped first: one run, not started. */
   private notStartedFolder(folderId: string, reason: StopReason): void {
-    const now = iso(this.clock.now());
-    this.runs.push({
-      kind: 'suite',
-      key: this.nextKey(`folder-${folderId}`),
-      suiteId: null,
-      suiteName: `Folder ${folderId}`,
-      variant: {},
-      triggeredAt: now,
-      endedAt: now,
-      tests: [],
-      error: NOT_STARTED_ERROR[reason],
-      notStarted: reason,
-    });
+    const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` } as const;
+    this.pushResultless(
+      base,
+      `folder-${folderId}`,
+      {},
+      { error: NOT_STARTED_ERROR[reason], notStarted: reason },
+    );
     this.problems.add(NOT_STARTED_ERROR[reason], {
       label: `folder ${folderId}`,
       id: folderId,
@@ -447,24 +437,41 @@ class Engine {
     });
   }
 
+  /**
+   * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
+   * @param triggeredAtMs when its execute was sent; default now.
+   */
+  private pushResultless(
+    base: Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>,
+    keyBase: string,
+    variant: Variant,
+    outcome: Pick<SuiteRun, 'error' | 'notStarted' | 'mayHaveStarted'>,
+    triggeredAtMs = this.clock.now(),
+  ): void {
+    const now = iso(this.clock.now());
+    const key = this.nextKey(keyBase);
+    this.runs.push({
+      ...base,
+      key,
+      variant,
+      triggeredAt: iso(triggeredAtMs),
+      endedAt: now,
+      tests: [],
+      ...outcome,
+    });
+  }
+
   /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
   private notStarted(job: TriggerJob, options: ExecuteOptions, reason: StopReason): void {
-    const now = iso(this.clock.now());
     for (const variant of expectedVariants(options, job.startUrl)) {
-      this.runs.push({
-        ...runBaseOf(job),
-        key: this.nextKey(jobKeyBase(job)),
-        variant,
-        triggeredAt: now,
-        endedAt: now,
-        tests: [],
+      this.pushResultless(runBaseOf(job), jobKeyBase(job), variant, {
         error: NOT_STARTED_ERROR[reason],
         notStarted: reason,
       });
     }
     this.problems.add(NOT_STARTED_ERROR[reason], {
       label: jobLabel(job),
-      id: job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file,
+      id: jobId(job),
       message: NOT_STARTED_ERROR[reason],
     });
   }
@@ -496,21 +503,16 @@ class Engine {
     );
     const label = jobLabel(job);
     if (found.length === 0) {
-      const now = iso(this.clock.now());
-      const error_ = `${label}: ${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`;
-      this.runs.push({
-        ...runBaseOf(job),
-        key: this.nextKey(jobKeyBase(job)),
-        variant: job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
-        triggeredAt: iso(triggeredAtMs),
-        endedAt: now,
-        tests: [],
-        error: error_,
-        mayHaveStarted: true,
-      });
+      this.pushResultless(
+        runBaseOf(job),
+        jobKeyBase(job),
+        job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
+        { error: `${label}: ${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`, mayHaveStarted: true },
+        triggeredAtMs,
+      );
       this.problems.add('may have started; not found', {
         label,
-        id: jobKeyBase(job),
+        id: jobId(job),
         message: `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`,
       });
       return;
@@ -555,32 +557,27 @@ class Engine {
     } catch (error) {
       if (mayHaveStarted(error)) return this.reconcile(job, options, now, error);
       if (this.stopReason) return this.notStarted(job, options, this.stopReason);
-      this.runs.push({
-        ...runBaseOf(job),
-        key: this.nextKey(jobKeyBase(job)),
-        variant: job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
-        triggeredAt: iso(now),
-        endedAt: iso(this.clock.now()),
-        tests: [],
-        error: `Could not start ${label}: ${messageOf(error)}`,
-      });
+      this.pushResultless(
+        runBaseOf(job),
+        jobKeyBase(job),
+        job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
+        { error: `Could not start ${label}: ${messageOf(error)}` },
+        now,
+      );
       const kind = error instanceof ApiError ? error.errorType : 'error';
-      const id = job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
-      this.problems.add(kind, { label, id, message: messageOf(error) });
+      this.problems.add(kind, { label, id: jobId(job), message: messageOf(error) });
       return;
     }
     const results = asArray<SuiteResult | TestResult>(data);
     if (results.length === 0) {
-      this.runs.push({
-        ...runBaseOf(job),
-        key: this.nextKey(jobKeyBase(job)),
-        suiteName: job.kind === 'file' ? job.file : label,
-        variant: {},
-        triggeredAt: iso(now),
-        endedAt: iso(this.clock.now()),
-        tests: [],
-        error: `The execute of ${label} answered no result.`,
-      });
+      const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+      this.pushResultless(
+        base,
+        jobKeyBase(job),
+        {},
+        { error: `The execute of ${label} answered no result.` },
+        now,
+      );
       return;
     }
     this.adopt(job, options, results, now);

@@ -171,6 +171,11 @@ export function jobKeyBase(job: TriggerJob): string {
   return `file-${slug(job.file)}-${job.index}`;
 }
 
+/** The id a job names: the suite id, the test id or the file's path. */
+export function jobId(job: TriggerJob): string {
+  return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
+}
+
 /** How the log names a job: `suite <id>`, `test <id>`, `<file> "<name>"`. */
 export function jobLabel(job: TriggerJob): string {
   if (job.kind === 'suite') return `suite ${job.suiteId}`;
