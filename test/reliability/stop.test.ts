@@ -130,6 +130,36 @@ describe('every requested run is accounted for when the action stops early', () 
   });
 });
 
+describe('every requested run is accounted for on a workflow cancel', () => {
+  it('SIGINT while executes are still being sent: the rest are "not started", total = asked, exit within 7.5 s', async () => {
+    emulator.setFaults({
+      routes: [{ method: 'POST', pattern: '/v1/tests/*/execute', kind: 'slow' }],
+      delayMs: 1_500,
+    });
+    const t = await act(
+      {
+        'test-ids': 'rel-green-1,rel-green-2,rel-red-ok,rel-red-bad',
+        'start-url': 'https://a.example/\nhttps://b.example/\nhttps://c.example/\nhttps://d.example/',
+        timeout: '5',
+      },
+      { signal: 'SIGINT', ready: () => emulator.requests().some((q) => q.method === 'POST') },
+    );
+    console.log(`stop figures: SIGINT mid-trigger, exit ${t.afterSignalMs} ms after the signal`);
+    expect(t.afterSignalMs).toBeLessThan(7_500);
+    expect(t.run.code).not.toBe(0);
+    expect(counts(t.run).total).toBe(16);
+    const results = readResults(t.workspace);
+    expect(results?.runs).toHaveLength(16);
+    const notStarted = results!.runs.filter(
+      (r) => r.error === 'Not started before the workflow was cancelled',
+    );
+    expect(notStarted.length).toBeGreaterThan(0);
+    // Never sent twice: at most one execute per test and start URL reached the service.
+    const executes = emulator.requests().filter((q) => q.method === 'POST' && isExecute(q.path));
+    expect(executes.length).toBeLessThanOrEqual(16);
+  });
+});
+
 describe('a trigger in flight is reconciled, never re-sent', () => {
   it('SIGTERM while an execute is sent but not answered: its run is found and cancelled, and reported', async () => {
     emulator.setScenario('rel-green-1', { hang: true });
