@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import type { SuiteResult } from '../../src/api/types.js';
+import type { SuiteResult, TestDefinition } from '../../src/api/types.js';
 import { runPlan, type RunLog, type RunPlan } from '../../src/run/engine.js';
 import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted } from '../../src/run/reconcile.js';
 import { ApiError } from '../../src/api/errors.js';
@@ -78,6 +78,28 @@ describe('an execute whose answer is lost', () => {
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.testResultId).toBeTruthy();
     expect(summary.runs[0]?.tests.map((t) => t.state)).not.toContain('error');
+  });
+
+  it('a repository test file (on demand): found in the organization running list by its name', async () => {
+    // Real time: the run is still running (in the running list) when it is looked up.
+    const slow = await startEmulator({ timeScale: 1, apiKey: API_KEY, quiet: true });
+    slow.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
+    const api = createClient({ apiKey: API_KEY, baseUrl: slow.baseUrl });
+    const definition = {
+      name: 'Reconciled on demand',
+      startUrl: 'https://a.test',
+      steps: [{ sequence: 0, command: 'assertElementPresent', target: 'body', value: '' }],
+    } as unknown as TestDefinition;
+    const summary = await runPlan(
+      plan({ repoTests: [{ file: 'tests/a.json', index: 0, name: definition.name, definition }] }),
+      { api, log: collectingLog() },
+    ).finally(() => slow.close());
+    expect(slow.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))).toHaveLength(
+      1,
+    );
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.error).toBeUndefined();
+    expect(summary.runs[0]?.testResultId).toBeTruthy();
   });
 
   it('when no run can be found: reported as "may have started", an error, never re-sent', async () => {
