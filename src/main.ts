@@ -7,7 +7,9 @@
  * reports (results.json, JUnit, job summary, annotations, pull-request comment) → outputs → pass or fail.
  *
  * Workflow cancel: on SIGINT or SIGTERM every active remote run is cancelled at once, the reports that can be
- * written quickly are written (no screenshot download), and the process exits non-zero.
+ * written quickly are written (no screenshot download), and the process exits non-zero; 6.5 s after the
+ * signal it ends whatever the main flow is doing (a hanging request or file-system call). The deadline is
+ * backed the same way: the engine not returned 9.5 s after it ends the process (`run/deadline.ts`).
  *
  * Outside GitHub (`node dist/index.js` with `INPUT_*` variables): when `GITHUB_OUTPUT` or
  * `GITHUB_STEP_SUMMARY` is unset, outputs go to `ghost-inspector-outputs.txt` and the summary to
