@@ -1154,13 +1154,11 @@ class Engine {
           return asArray<TestResult>(data)[0];
         });
       } catch (error) {
-        if (this.stop.signal.aborted) {
-          if (mayHaveStarted(error))
-            this.log.warning(`The re-run of ${label} may have started: ${messageOf(error)}`);
+        if (mayHaveStarted(error)) started = await this.findRerun(job, testId, options, triggeredAtMs, label);
+        if (!started) {
+          if (!this.stop.signal.aborted) this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
           return;
         }
-        this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
-        return;
       }
       if (!started) return;
       const startedId = started._id;
@@ -1192,6 +1190,43 @@ class Engine {
       }
     }
     this.report(handle.run, test, false);
+  }
+
+  /**
+   * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
+   * when the action is stopping; never sent again.
+   */
+  private async findRerun(
+    job: TriggerJob,
+    testId: string | null,
+    options: ExecuteOptions,
+    triggeredAtMs: number,
+    label: string,
+  ): Promise<TestResult | undefined> {
+    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+    const lookup: TriggerJob =
+      job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+    const request = {
+      job: lookup,
+      triggeredAtMs,
+      expected: 1,
+      known: new Set([...this.remotes].map((r) => r.id)),
+      organizationId: this.plan.organizationId,
+      signal: this.lookupEnd.signal,
+    };
+    const found = await findTriggeredRuns(this.api, request, this.clock, (signal) =>
+      this.budget.acquire(signal),
+    );
+    const first = found[0] as TestResult | undefined;
+    if (!first) {
+      this.log.warning(`The re-run of ${label} may have started; not found.`);
+      return undefined;
+    }
+    if (this.stop.signal.aborted) {
+      await this.cancelRemote({ type: 'test', id: first._id, active: true }, this.wrapUpEnd.signal);
+      return undefined;
+    }
+    return first;
   }
 
   // --- deadline and workflow cancel -----------------------------------------------------------------

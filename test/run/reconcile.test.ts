@@ -116,6 +116,26 @@ describe('an execute whose answer is lost', () => {
   });
 });
 
+describe('a re-run (retry-failed) whose execute answer is lost', () => {
+  it('is found and followed: the test is flaky, the re-run sent once', async () => {
+    emulator.setScenario('test-login', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    // The first execute is answered; the second (the re-run) is handled and its answer lost.
+    emulator.setFaults('route=POST /v1/tests/test-login/execute:reset-afterx2');
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    try {
+      // The first execute's answer is lost too: reconciled, then the re-run's.
+      const summary = await runPlan(plan({ testIds: ['test-login'], retryFailed: 1 }), {
+        api,
+        log: collectingLog(),
+      });
+      expect(executes()).toHaveLength(2);
+      expect(summary.runs[0]?.tests.map((t) => t.state)).toEqual(['flaky']);
+    } finally {
+      emulator.setScenario('test-login', null);
+    }
+  });
+});
+
 describe('matchTriggered', () => {
   const at = Date.parse('2026-01-01T10:00:00Z');
   const result = (id: string, offsetMs: number, startUrl?: string) =>
