@@ -73938,6 +73938,69 @@ class RateBudget {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/deadline.ts
+/**
+ * The time bounds of stopping, in one place.
+ *
+ * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
+ *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
+ *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
+ *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
+ *   whatever the service does (never answers, hangs mid-answer).
+ * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
+ *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
+ *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
+ *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
+ */
+
+/**
+ * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
+ * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
+ * already known are cancelled meanwhile).
+ */
+const TRIGGER_GRACE_MS = { deadline: 0, signal: 1_500 };
+/** When the lookups of interrupted triggers end, ms after the stop. */
+const LOOKUP_END_MS = { deadline: 3_000, signal: 3_000 };
+/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
+const WRAP_UP_MS = { deadline: 6_000, signal: 4_500 };
+/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
+const HARD_EXIT_MS = 6_500;
+/** The `error` of a run never started, by reason. */
+const NOT_STARTED_ERROR = {
+    deadline: 'Not started before the timeout',
+    signal: 'Not started before the workflow was cancelled',
+};
+/** The `error` of a trigger that may have started a run that could not be found. */
+const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
+    '(may have started; not found).';
+/** A signal that fires after the wrap-up time of `reason`. */
+function wrapUpSignal(reason) {
+    return AbortSignal.timeout(WRAP_UP_MS[reason]);
+}
+/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
+function describeTimeout(timeoutMs) {
+    return (0,report_text/* formatDuration */.a3)(timeoutMs);
+}
+/**
+ * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
+ * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
+ * itself, yet fires when something else (a hanging request or file-system call) does.
+ */
+function armHardExit(onExpire, ms = HARD_EXIT_MS) {
+    const timer = setTimeout(onExpire, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+}
+/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
+const DEADLINE_BACKSTOP_MS = 9_500;
+/**
+ * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
+ * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
+ */
+function forceExit() {
+    process.kill(process.pid, 'SIGKILL');
+}
+
 ;// CONCATENATED MODULE: ./src/run/execute.ts
 /** Parameters the contract allows on test execution only. */
 const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
@@ -74051,6 +74114,74 @@ function slug(text) {
         .replace(/^-+|-+$/g, '')
         .slice(0, 80) || 'file');
 }
+/**
+ * The number of data rows of a CSV data file: records after the header, quoted fields (with their commas
+ * and line breaks) kept whole, blank lines skipped.
+ */
+function csvDataRows(content) {
+    const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+    let records = 0;
+    let quoted = false;
+    let filled = false;
+    for (const ch of text) {
+        if (ch === '"')
+            quoted = !quoted;
+        if (!quoted && (ch === '\n' || ch === '\r')) {
+            if (filled)
+                records += 1;
+            filled = false;
+        }
+        else if (!/\s/.test(ch))
+            filled = true;
+    }
+    if (filled)
+        records += 1;
+    return Math.max(0, records - 1);
+}
+/**
+ * The variants one execute stands for, in the service's answer order (data rows outer, combinations
+ * inner): what a trigger that never happened would have started. Rows of a data source are unknown: one
+ * per combination then.
+ */
+function expectedVariants(options, startUrl) {
+    const combos = variantCombinations(options);
+    const rows = options.dataFile ? Math.max(1, csvDataRows(options.dataFile.content)) : 1;
+    const hasRows = options.dataFile !== undefined && rows > 1;
+    const count = Math.max(1, combos.length) * rows;
+    return Array.from({ length: count }, (_, i) => variantAt(i, combos, hasRows, startUrl));
+}
+/** The key base of a job's runs (`suite-<id>`, `test-<id>`, `file-<slug>-<index>`); keys add `-<n>`. */
+function jobKeyBase(job) {
+    if (job.kind === 'suite')
+        return `suite-${job.suiteId}`;
+    if (job.kind === 'test')
+        return `test-${job.testId}`;
+    return `file-${slug(job.file)}-${job.index}`;
+}
+/** The id a job names: the suite id, the test id or the file's path. */
+function jobId(job) {
+    return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
+}
+/** How the log names a job: `suite <id>`, `test <id>`, `<file> "<name>"`. */
+function jobLabel(job) {
+    if (job.kind === 'suite')
+        return `suite ${job.suiteId}`;
+    if (job.kind === 'test')
+        return `test ${job.testId}`;
+    return `${job.file} "${job.name}"`;
+}
+/**
+ * The fields of a run of `job` known before any answer (no result yet): kind, suite id, names, test id or
+ * file. `key`, `variant`, dates, tests and error are the caller's.
+ */
+function runBaseOf(job) {
+    if (job.kind === 'suite')
+        return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
+    if (job.kind === 'test') {
+        return { kind: 'test', suiteId: null, suiteName: `Test ${job.testId}`, testId: job.testId };
+    }
+    return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
+}
 
 ;// CONCATENATED MODULE: ./src/run/schedule.ts
 /**
@@ -74153,7 +74284,123 @@ function wallTimeMs(result) {
     return typeof result.executionTime === 'number' && result.executionTime > 0 ? result.executionTime : null;
 }
 
+;// CONCATENATED MODULE: ./src/run/progress.ts
+/** Ids shown before a list is folded. */
+const SHOWN_IDS = 5;
+/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
+function foldIds(ids, max = SHOWN_IDS) {
+    if (ids.length <= max)
+        return ids.join(', ');
+    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
+}
+/**
+ * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) and writes
+ * one warning per kind: the full message when the kind has one problem, else the count, the first few ids
+ * and the first message.
+ */
+class ProblemLog {
+    kinds = new Map();
+    add(kind, problem) {
+        const list = this.kinds.get(kind) ?? [];
+        list.push(problem);
+        this.kinds.set(kind, list);
+    }
+    /** Writes the warnings and forgets them. */
+    flush(log, verb = 'Could not start') {
+        for (const [kind, list] of this.kinds) {
+            const first = list[0];
+            if (list.length === 1)
+                log.warning(`${verb} ${first.label}: ${first.message}`);
+            else {
+                log.warning(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
+            }
+        }
+        this.kinds.clear();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/reconcile.ts
+
+/** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
+const CLOCK_SKEW_MS = 2_000;
+/** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
+const LOOKUP_ATTEMPTS = 3;
+const LOOKUP_PAUSE_MS = 1_000;
+/**
+ * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
+ * attempt was sent (an abort before sending started nothing).
+ */
+function mayHaveStarted(error) {
+    if (!(error instanceof ApiError))
+        return false;
+    if (error.errorType === 'TRIGGER_UNCERTAIN')
+        return true;
+    return error.errorType === 'ABORTED' && error.attempts > 0;
+}
+async function listCandidates(api, req) {
+    const opts = req.signal ? { signal: req.signal } : {};
+    const { job } = req;
+    if (job.kind === 'suite')
+        return api.listSuiteResults(job.suiteId, { count: 50 }, opts);
+    if (job.kind === 'test') {
+        const running = await api.listTestRunning(job.testId, opts);
+        if (running.length > 0)
+            return running;
+        return api.listTestResults(job.testId, { count: 50 }, opts);
+    }
+    if (!req.organizationId)
+        return [];
+    const running = await api.listOrganizationRunning(req.organizationId, opts);
+    return running.filter((r) => r.name === job.definition.name && !r.test?._id);
+}
+/** The candidates that belong to the trigger, oldest first, at most `expected`. */
+function matchTriggered(candidates, req) {
+    const since = req.triggeredAtMs - CLOCK_SKEW_MS;
+    const startUrl = req.job.startUrl;
+    return (candidates
+        .filter((r) => !!r?._id && !req.known.has(r._id))
+        .filter((r) => {
+        const created = Date.parse(r.dateCreated ?? '');
+        return Number.isFinite(created) && created >= since;
+    })
+        .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
+        // A test's results list also holds the test results of suite runs: never this trigger's.
+        .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
+        .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
+        .slice(0, Math.max(1, req.expected)));
+}
+/**
+ * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
+ * `LOOKUP_PAUSE_MS` apart, until one finds any.
+ * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
+ * Never throws: a failed lookup counts as "not found yet".
+ */
+async function findTriggeredRuns(api, req, clock, acquire = async () => undefined) {
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
+        if (req.signal?.aborted)
+            return [];
+        if (attempt > 0) {
+            await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
+            if (req.signal?.aborted)
+                return [];
+        }
+        try {
+            await acquire(req.signal);
+            const found = matchTriggered(await listCandidates(api, req), req);
+            if (found.length > 0)
+                return found;
+        }
+        catch {
+            // Not found yet: try again.
+        }
+    }
+    return [];
+}
+
 ;// CONCATENATED MODULE: ./src/run/engine.ts
+
+
+
 
 
 
@@ -74248,9 +74495,10 @@ class Engine {
         this.options.signal?.addEventListener('abort', onSignal, { once: true });
         const deadlineTimer = this.watchDeadline();
         try {
-            // After a workflow cancel, triggers in flight get 2.5 s to answer (their runs are then cancelled too);
-            // a trigger that answers later is cancelled on arrival.
-            await Promise.race([this.triggerAll(), this.signalGrace]);
+            // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
+            // A workflow cancel does not wait for that: the runs already known are cancelled at once.
+            const triggering = this.triggerAll();
+            await Promise.race([triggering, this.signalled]);
             if (this.plan.wait && this.stopReason === null) {
                 const heartbeat = this.heartbeat();
                 await Promise.all(this.handles.map((h) => this.follow(h)));
@@ -74258,9 +74506,12 @@ class Engine {
                 void heartbeat;
             }
             if (this.stopReason === 'signal')
-                await this.cancelForSignal();
-            else if (this.stopReason === 'deadline' && this.plan.wait)
-                await this.settleAtDeadline();
+                await this.cancelForSignal(triggering);
+            else {
+                await triggering;
+                if (this.stopReason === 'deadline' && this.plan.wait)
+                    await this.settleAtDeadline();
+            }
         }
         finally {
             this.options.signal?.removeEventListener('abort', onSignal);
@@ -74282,23 +74533,36 @@ class Engine {
     halt(reason) {
         if (this.stopReason === 'signal')
             return;
+        const first = this.stopReason === null;
         this.stopReason = reason;
         this.stop.abort();
         if (reason === 'signal')
-            void this.clock.sleep(2_500).then(() => this.releaseSignalGrace());
+            this.releaseSignalled();
+        if (!first)
+            return;
+        // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
+        // the first half of it, everything ends with it (see deadline.ts).
+        const at = (ms, controller) => void this.clock.sleep(ms, this.finishedAll.signal).then(() => controller.abort());
+        at(TRIGGER_GRACE_MS[reason], this.triggerStop);
+        at(LOOKUP_END_MS[reason], this.lookupEnd);
+        at(WRAP_UP_MS[reason], this.wrapUpEnd);
     }
-    releaseSignalGrace = () => undefined;
-    /** Resolves 2.5 s after a workflow cancel; never without one. */
-    signalGrace = new Promise((resolve) => (this.releaseSignalGrace = resolve));
-    /** Set once the workflow-cancel cancels were sent: later trigger answers are cancelled at once. */
-    cancelledAll = false;
+    releaseSignalled = () => undefined;
+    /** Resolves on a workflow cancel; never without one. */
+    signalled = new Promise((resolve) => (this.releaseSignalled = resolve));
+    /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
+    triggerStop = new AbortController();
+    /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
+    lookupEnd = new AbortController();
+    /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
+    wrapUpEnd = new AbortController();
     async watchDeadline() {
         const remaining = this.deadlineMs - this.clock.now();
         await this.clock.sleep(remaining, this.finishedAll.signal);
         if (this.finishedAll.signal.aborted)
             return;
         if (this.handles.some((h) => !h.done) || this.triggering) {
-            this.log.warning(`Timeout: ${Math.round(this.plan.timeoutMs / 600) / 100} min passed with runs still going; stopping the wait.`);
+            this.log.warning(`Timeout: ${describeTimeout(this.plan.timeoutMs)} passed with runs still going; stopping the wait.`);
             this.halt('deadline');
         }
     }
@@ -74339,30 +74603,24 @@ class Engine {
         try {
             const suiteIds = [...this.plan.suiteIds];
             for (const folderId of this.plan.folderIds) {
-                if (this.stopReason)
-                    break;
+                if (this.stopReason) {
+                    this.notStartedFolder(folderId, this.stopReason);
+                    continue;
+                }
                 try {
                     await this.budget.acquire(this.stop.signal);
-                    const suites = await this.api.listFolderSuites(folderId);
+                    const suites = await this.api.listFolderSuites(folderId, { signal: this.stop.signal });
                     this.log.info(`Folder ${folderId}: ${suites.length} suite${suites.length === 1 ? '' : 's'}.`);
                     for (const suite of suites)
                         if (!suiteIds.includes(suite._id))
                             suiteIds.push(suite._id);
                 }
                 catch (error) {
-                    if (this.stopReason)
-                        break;
-                    this.runs.push({
-                        kind: 'suite',
-                        key: this.nextKey(`folder-${folderId}`),
-                        suiteId: null,
-                        suiteName: `Folder ${folderId}`,
-                        variant: {},
-                        triggeredAt: iso(this.clock.now()),
-                        endedAt: iso(this.clock.now()),
-                        tests: [],
-                        error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}`,
-                    });
+                    if (this.stopReason) {
+                        this.notStartedFolder(folderId, this.stopReason);
+                        continue;
+                    }
+                    this.pushResultless({ kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` });
                     this.log.warning(`Folder ${folderId}: ${messageOf(error)}`);
                 }
             }
@@ -74391,97 +74649,136 @@ class Engine {
         }
         finally {
             this.triggering = false;
+            this.problems.flush(this.log);
         }
     }
+    /** Trigger failures, written as one warning per kind once every trigger is done. */
+    problems = new ProblemLog();
     async send(job, options) {
+        // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
+        const opts = { signal: this.triggerStop.signal };
         if (job.kind === 'suite')
-            return this.api.executeSuite(job.suiteId, options);
+            return this.api.executeSuite(job.suiteId, options, opts);
         if (job.kind === 'test')
-            return this.api.executeTest(job.testId, options);
-        return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options);
+            return this.api.executeTest(job.testId, options, opts);
+        return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, opts);
+    }
+    /** A folder whose suites were never listed because the action stopped first: one run, not started. */
+    notStartedFolder(folderId, reason) {
+        const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
+        this.pushResultless(base, `folder-${folderId}`, {}, { error: NOT_STARTED_ERROR[reason], notStarted: reason });
+        this.problems.add(NOT_STARTED_ERROR[reason], {
+            label: `folder ${folderId}`,
+            id: folderId,
+            message: NOT_STARTED_ERROR[reason],
+        });
+    }
+    /**
+     * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
+     * @param triggeredAtMs when its execute was sent; default now.
+     */
+    pushResultless(base, keyBase, variant, outcome, triggeredAtMs = this.clock.now()) {
+        const now = iso(this.clock.now());
+        const key = this.nextKey(keyBase);
+        this.runs.push({
+            ...base,
+            key,
+            variant,
+            triggeredAt: iso(triggeredAtMs),
+            endedAt: now,
+            tests: [],
+            ...outcome,
+        });
+    }
+    /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+    notStarted(job, options, reason) {
+        for (const variant of expectedVariants(options, job.startUrl)) {
+            this.pushResultless(runBaseOf(job), jobKeyBase(job), variant, {
+                error: NOT_STARTED_ERROR[reason],
+                notStarted: reason,
+            });
+        }
+        this.problems.add(NOT_STARTED_ERROR[reason], {
+            label: jobLabel(job),
+            id: jobId(job),
+            message: NOT_STARTED_ERROR[reason],
+        });
+    }
+    /**
+     * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
+     * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
+     * the action is stopping), else report it as "may have started". Never sends the execute again.
+     */
+    async reconcile(job, options, triggeredAtMs, error) {
+        const variants = expectedVariants(options, job.startUrl);
+        const found = await findTriggeredRuns(this.api, {
+            job,
+            triggeredAtMs,
+            expected: variants.length,
+            known: new Set([...this.remotes].map((r) => r.id)),
+            organizationId: this.plan.organizationId,
+            signal: this.lookupEnd.signal,
+        }, this.clock, (signal) => this.budget.acquire(signal));
+        const label = jobLabel(job);
+        if (found.length === 0) {
+            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `${label}: ${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`, mayHaveStarted: true }, triggeredAtMs);
+            this.problems.add('may have started; not found', {
+                label,
+                id: jobId(job),
+                message: `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`,
+            });
+            return;
+        }
+        this.adopt(job, options, found, triggeredAtMs);
+        this.log.info(`Found the run${found.length === 1 ? '' : 's'} of ${label} after its execute was not answered: ${foldIds(found.map((r) => r._id))}.`);
+    }
+    /** Follows the results an execute started (its answer, or what reconciliation found). */
+    adopt(job, options, results, triggeredAtMs) {
+        const combos = variantCombinations(options);
+        const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+        results.forEach((result, i) => {
+            const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+            this.addHandle(job, result, variant, triggeredAtMs, options.delay ?? 0);
+        });
     }
     async trigger(job) {
-        // A workflow cancel or the deadline stops new triggers; a trigger in flight is never aborted (it may
-        // have started runs, which are then cancelled).
+        // A workflow cancel or the deadline stops new triggers: the runs not triggered are reported as not
+        // started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+        const options = optionsFor(job, this.plan.execute);
         if (this.stopReason)
-            return;
+            return this.notStarted(job, options, this.stopReason);
         try {
             await this.budget.acquire(this.stop.signal);
         }
         catch {
-            return;
+            return this.notStarted(job, options, this.stopReason ?? 'deadline');
         }
         if (this.stopReason)
-            return;
-        const options = optionsFor(job, this.plan.execute);
-        const base = job.kind === 'suite'
-            ? `suite-${job.suiteId}`
-            : job.kind === 'test'
-                ? `test-${job.testId}`
-                : `file-${slug(job.file)}-${job.index}`;
+            return this.notStarted(job, options, this.stopReason);
         const now = this.clock.now();
-        const label = job.kind === 'suite'
-            ? `suite ${job.suiteId}`
-            : job.kind === 'test'
-                ? `test ${job.testId}`
-                : `${job.file} "${job.name}"`;
+        const label = jobLabel(job);
         let data;
         try {
             data = await this.send(job, options);
         }
         catch (error) {
-            this.runs.push({
-                kind: job.kind,
-                key: this.nextKey(base),
-                suiteId: job.kind === 'suite' ? job.suiteId : null,
-                suiteName: job.kind === 'file'
-                    ? job.file
-                    : job.kind === 'suite'
-                        ? `Suite ${job.suiteId}`
-                        : `Test ${job.testId}`,
-                ...(job.kind === 'test' ? { testId: job.testId } : {}),
-                ...(job.kind === 'file' ? { file: job.file, testId: null } : {}),
-                variant: job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
-                triggeredAt: iso(now),
-                endedAt: iso(this.clock.now()),
-                tests: [],
-                error: `Could not start ${label}: ${messageOf(error)}`,
-            });
-            this.log.warning(`Could not start ${label}: ${messageOf(error)}`);
+            if (mayHaveStarted(error))
+                return this.reconcile(job, options, now, error);
+            if (this.stopReason)
+                return this.notStarted(job, options, this.stopReason);
+            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `Could not start ${label}: ${messageOf(error)}` }, now);
+            const kind = error instanceof ApiError ? error.errorType : 'error';
+            this.problems.add(kind, { label, id: jobId(job), message: messageOf(error) });
             return;
         }
-        const combos = variantCombinations(options);
-        const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
         const results = asArray(data);
         if (results.length === 0) {
-            this.runs.push({
-                kind: job.kind,
-                key: this.nextKey(base),
-                suiteId: job.kind === 'suite' ? job.suiteId : null,
-                suiteName: job.kind === 'file' ? job.file : label,
-                variant: {},
-                triggeredAt: iso(now),
-                endedAt: iso(this.clock.now()),
-                tests: [],
-                error: `The execute of ${label} answered no result.`,
-            });
+            const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+            this.pushResultless(base, jobKeyBase(job), {}, { error: `The execute of ${label} answered no result.` }, now);
             return;
         }
-        if (this.cancelledAll) {
-            // The workflow was cancelled while this trigger was in flight and the others are already cancelled.
-            for (const result of results) {
-                void this.cancelRemote({
-                    type: job.kind === 'suite' ? 'suite' : 'test',
-                    id: result._id,
-                    active: true,
-                });
-            }
-        }
-        results.forEach((result, i) => {
-            const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-            this.addHandle(job, result, variant, now, options.delay ?? 0);
-        });
-        this.log.info(`Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${results.map((r) => r._id).join(', ')}).`);
+        this.adopt(job, options, results, now);
+        this.log.info(`Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${foldIds(results.map((r) => r._id))}).`);
     }
     addHandle(job, result, variant, now, delayMs) {
         let run;
@@ -75023,16 +75320,19 @@ class Engine {
                 started = await this.slot(async () => {
                     await this.budget.acquire(this.stop.signal);
                     const data = job.kind === 'file'
-                        ? await this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options)
-                        : await this.api.executeTest(testId, options);
+                        ? await this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, { signal: this.stop.signal })
+                        : await this.api.executeTest(testId, options, { signal: this.stop.signal });
                     return asArray(data)[0];
                 });
             }
             catch (error) {
-                if (this.stop.signal.aborted)
+                if (mayHaveStarted(error))
+                    started = await this.findRerun(job, testId, options, triggeredAtMs, label);
+                if (!started) {
+                    if (!this.stop.signal.aborted)
+                        this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
                     return;
-                this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
-                return;
+                }
             }
             if (!started)
                 return;
@@ -75061,6 +75361,33 @@ class Engine {
         }
         this.report(handle.run, test, false);
     }
+    /**
+     * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
+     * when the action is stopping; never sent again.
+     */
+    async findRerun(job, testId, options, triggeredAtMs, label) {
+        const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+        const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+        const request = {
+            job: lookup,
+            triggeredAtMs,
+            expected: 1,
+            known: new Set([...this.remotes].map((r) => r.id)),
+            organizationId: this.plan.organizationId,
+            signal: this.lookupEnd.signal,
+        };
+        const found = await findTriggeredRuns(this.api, request, this.clock, (signal) => this.budget.acquire(signal));
+        const first = found[0];
+        if (!first) {
+            this.log.warning(`The re-run of ${label} may have started; not found.`);
+            return undefined;
+        }
+        if (this.stop.signal.aborted) {
+            await this.cancelRemote({ type: 'test', id: first._id, active: true }, this.wrapUpEnd.signal);
+            return undefined;
+        }
+        return first;
+    }
     // --- deadline and workflow cancel -----------------------------------------------------------------
     async cancelRemote(remote, signal) {
         try {
@@ -75081,125 +75408,129 @@ class Engine {
         for (const handle of this.handles.filter((h) => !h.done && h.settled))
             this.end(handle);
         const open = this.handles.filter((h) => !h.done);
-        const settle = new AbortController();
-        const timer = setTimeout(() => settle.abort(), 60_000);
-        try {
-            if (this.plan.cancelOnTimeout) {
-                const active = [...this.remotes].filter((r) => r.active);
-                await Promise.all(active.map(async (r) => {
-                    await this.budget.acquire();
-                    return this.cancelRemote(r, settle.signal);
-                }));
-            }
-            await Promise.all(open.map(async (handle) => {
-                handle.run.timedOut = true;
-                handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
-                handle.run.error = `Still running at the timeout (${this.plan.timeoutMs / 60_000} min)${handle.run.cancelled ? '; cancelled' : ''}.`;
-                if (handle.remote.type === 'suite') {
-                    const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
-                    handle.run.tests = (tests ?? []).map((r) => {
-                        const t = this.testRunOf(r, 'timed-out');
-                        if (t.state === 'cancelled' && handle.run.cancelled)
-                            t.state = 'timed-out';
-                        if (t.state === 'timed-out')
-                            t.error = 'Still running at the timeout.';
-                        return t;
-                    });
+        // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
+        const settle = { signal: this.wrapUpEnd.signal };
+        if (this.plan.cancelOnTimeout) {
+            const active = [...this.remotes].filter((r) => r.active);
+            await Promise.all(active.map(async (r) => {
+                try {
+                    await this.budget.acquire(settle.signal);
                 }
-                else {
-                    const last = handle.lastResult ?? null;
-                    handle.run.tests = [
-                        {
-                            testId: handle.run.testId ?? null,
-                            testName: last?.name || this.nameOf(handle.job),
-                            state: 'timed-out',
-                            result: last,
-                            attempts: [],
-                            error: 'Still running at the timeout.',
-                            ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-                        },
-                    ];
+                catch {
+                    return null;
                 }
-                for (const t of handle.run.tests)
-                    if (t.state === 'timed-out')
-                        this.report(handle.run, t);
-                handle.done = true;
-                handle.run.endedAt = iso(this.clock.now());
+                return this.cancelRemote(r, settle.signal);
             }));
         }
-        finally {
-            clearTimeout(timer);
-        }
+        await Promise.all(open.map(async (handle) => {
+            handle.run.timedOut = true;
+            handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
+            handle.run.error = `Still running at the timeout (${describeTimeout(this.plan.timeoutMs)})${handle.run.cancelled ? '; cancelled' : ''}.`;
+            if (handle.remote.type === 'suite') {
+                const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
+                handle.run.tests = (tests ?? []).map((r) => {
+                    const t = this.testRunOf(r, 'timed-out');
+                    if (t.state === 'cancelled' && handle.run.cancelled)
+                        t.state = 'timed-out';
+                    if (t.state === 'timed-out')
+                        t.error = 'Still running at the timeout.';
+                    return t;
+                });
+            }
+            else {
+                const last = handle.lastResult ?? null;
+                handle.run.tests = [
+                    {
+                        testId: handle.run.testId ?? null,
+                        testName: last?.name || this.nameOf(handle.job),
+                        state: 'timed-out',
+                        result: last,
+                        attempts: [],
+                        error: 'Still running at the timeout.',
+                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+                    },
+                ];
+            }
+            for (const t of handle.run.tests)
+                if (t.state === 'timed-out')
+                    this.report(handle.run, t);
+            handle.done = true;
+            handle.run.endedAt = iso(this.clock.now());
+        }));
     }
-    /** On a workflow cancel: cancel every active remote run at once (no budget wait), then mark them. */
-    async cancelForSignal() {
-        this.cancelledAll = true;
-        const active = [...this.remotes].filter((r) => r.active);
-        if (active.length > 0) {
-            this.log.warning(`Workflow cancelled: cancelling ${active.length} remote run${active.length === 1 ? '' : 's'}.`);
+    /**
+     * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
+     * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+     */
+    async cancelForSignal(triggering) {
+        const first = [...this.remotes].filter((r) => r.active);
+        if (first.length > 0) {
+            this.log.warning(`Workflow cancelled: cancelling ${first.length} remote run${first.length === 1 ? '' : 's'}.`);
         }
         // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
-        // and 4.5 s overall (the suites' test listings), leaving time to write the reports.
-        const overall = new AbortController();
-        const timer = setTimeout(() => overall.abort(), 4_500);
+        // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+        const overall = this.wrapUpEnd;
         const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
         const suiteTests = new Map();
-        try {
-            const answers = await Promise.all(active.map(async (r) => {
-                const answer = await this.cancelRemote(r, AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]));
-                if (r.type === 'suite' && !overall.signal.aborted) {
-                    try {
-                        const tests = await this.api.listSuiteResultTestResults(r.id, { count: 50, offset: 0 }, { signal: overall.signal });
-                        suiteTests.set(r.id, tests);
-                    }
-                    catch {
-                        // Keep the run without its tests: it shows as cancelled.
-                    }
+        const cancelOne = async (r) => {
+            const answer = await this.cancelRemote(r, AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]));
+            if (r.type === 'suite' && !overall.signal.aborted) {
+                try {
+                    const tests = await this.api.listSuiteResultTestResults(r.id, { count: 50, offset: 0 }, { signal: overall.signal });
+                    suiteTests.set(r.id, tests);
                 }
-                return answer;
-            }));
-            const byId = new Map();
-            active.forEach((r, i) => {
-                const a = answers[i];
-                if (a)
-                    byId.set(r.id, a);
-            });
-            for (const handle of this.handles.filter((h) => !h.done && h.settled))
-                this.end(handle);
-            for (const handle of this.handles.filter((h) => !h.done)) {
-                handle.run.cancelled = true;
-                handle.run.error = 'Cancelled with the workflow.';
-                const answer = byId.get(handle.remote.id);
-                if (handle.remote.type === 'suite') {
-                    if (answer)
-                        handle.run.suiteResult = answer;
-                    handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
-                        const t = this.testRunOf(r, 'cancelled');
-                        if (t.state === 'cancelled')
-                            t.error = 'Cancelled with the workflow.';
-                        return t;
-                    });
+                catch {
+                    // Keep the run without its tests: it shows as cancelled.
                 }
-                else {
-                    const last = answer ?? handle.lastResult ?? null;
-                    handle.run.tests = [
-                        {
-                            testId: handle.run.testId ?? null,
-                            testName: last?.name || this.nameOf(handle.job),
-                            state: 'cancelled',
-                            result: last,
-                            attempts: [],
-                            error: 'Cancelled with the workflow.',
-                            ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-                        },
-                    ];
-                }
-                handle.done = true;
-                handle.run.endedAt = iso(this.clock.now());
             }
+            return answer;
+        };
+        const firstAnswers = Promise.all(first.map(cancelOne));
+        await triggering;
+        const late = [...this.remotes].filter((r) => r.active && !first.includes(r));
+        if (late.length > 0) {
+            this.log.warning(`Workflow cancelled: cancelling ${late.length} more remote run${late.length === 1 ? '' : 's'} started by triggers in flight.`);
         }
-        finally {
-            clearTimeout(timer);
+        const active = [...first, ...late];
+        const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
+        const byId = new Map();
+        active.forEach((r, i) => {
+            const a = answers[i];
+            if (a)
+                byId.set(r.id, a);
+        });
+        for (const handle of this.handles.filter((h) => !h.done && h.settled))
+            this.end(handle);
+        for (const handle of this.handles.filter((h) => !h.done)) {
+            handle.run.cancelled = true;
+            handle.run.error = 'Cancelled with the workflow.';
+            const answer = byId.get(handle.remote.id);
+            if (handle.remote.type === 'suite') {
+                if (answer)
+                    handle.run.suiteResult = answer;
+                handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
+                    const t = this.testRunOf(r, 'cancelled');
+                    if (t.state === 'cancelled')
+                        t.error = 'Cancelled with the workflow.';
+                    return t;
+                });
+            }
+            else {
+                const last = answer ?? handle.lastResult ?? null;
+                handle.run.tests = [
+                    {
+                        testId: handle.run.testId ?? null,
+                        testName: last?.name || this.nameOf(handle.job),
+                        state: 'cancelled',
+                        result: last,
+                        attempts: [],
+                        error: 'Cancelled with the workflow.',
+                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+                    },
+                ];
+            }
+            handle.done = true;
+            handle.run.endedAt = iso(this.clock.now());
         }
     }
 }
@@ -75339,12 +75670,15 @@ function redactSummary(summary, secrets) {
  * reports (results.json, JUnit, job summary, annotations, pull-request comment) → outputs → pass or fail.
  *
  * Workflow cancel: on SIGINT or SIGTERM every active remote run is cancelled at once, the reports that can be
- * written quickly are written (no screenshot download), and the process exits non-zero.
+ * written quickly are written (no screenshot download), and the process exits non-zero; 6.5 s after the
+ * signal it ends whatever the main flow is doing (a hanging request or file-system call). The deadline is
+ * backed the same way: the engine not returned 9.5 s after it ends the process (`run/deadline.ts`).
  *
  * Outside GitHub (`node dist/index.js` with `INPUT_*` variables): when `GITHUB_OUTPUT` or
  * `GITHUB_STEP_SUMMARY` is unset, outputs go to `ghost-inspector-outputs.txt` and the summary to
  * `ghost-inspector-summary.md`, next to results.json; their paths are logged.
  */
+
 
 
 
@@ -75543,6 +75877,11 @@ async function run() {
             return;
         lib_core/* warning */.$e(`Received ${signal}: cancelling the remote runs.`);
         workflowCancel.abort();
+        // The runner kills the process 10 s after SIGINT: whatever the main flow is doing, it ends before.
+        armHardExit(() => {
+            lib_core/* setFailed */.C1(`Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`);
+            forceExit();
+        });
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -75592,6 +75931,11 @@ async function run() {
             onRequest: () => budget.markSent(),
             onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
         });
+        // A backstop: the engine returns within the wrap-up time after the deadline (run/deadline.ts).
+        const disarmBackstop = armHardExit(() => {
+            lib_core/* setFailed */.C1('The run did not stop at the timeout; stopped.');
+            forceExit();
+        }, startedAtMs + inputs.timeoutMs + DEADLINE_BACKSTOP_MS - Date.now());
         const raw = await runPlan({
             suiteIds: inputs.suiteIds,
             folderIds: inputs.folderIds,
@@ -75612,6 +75956,7 @@ async function run() {
             startedAtMs,
             ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
         });
+        disarmBackstop();
         const summary = redactSummary(raw, {
             values: inputs.secrets,
             privateVariableNames: inputs.privateVariableNames,

@@ -7,7 +7,9 @@
  * reports (results.json, JUnit, job summary, annotations, pull-request comment) → outputs → pass or fail.
  *
  * Workflow cancel: on SIGINT or SIGTERM every active remote run is cancelled at once, the reports that can be
- * written quickly are written (no screenshot download), and the process exits non-zero.
+ * written quickly are written (no screenshot download), and the process exits non-zero; 6.5 s after the
+ * signal it ends whatever the main flow is doing (a hanging request or file-system call). The deadline is
+ * backed the same way: the engine not returned 9.5 s after it ends the process (`run/deadline.ts`).
  *
  * Outside GitHub (`node dist/index.js` with `INPUT_*` variables): when `GITHUB_OUTPUT` or
  * `GITHUB_STEP_SUMMARY` is unset, outputs go to `ghost-inspector-outputs.txt` and the summary to
@@ -28,6 +30,7 @@ import { writeResultsJson } from './report/results-json.js';
 import { renderSummary } from './report/summary.js';
 import { RateBudget } from './run/budget.js';
 import { runPlan, type RunLog } from './run/engine.js';
+import { armHardExit, DEADLINE_BACKSTOP_MS, forceExit, HARD_EXIT_MS } from './run/deadline.js';
 import { decideStartedVerdict, decideVerdict, type Verdict } from './run/outcome.js';
 import { computeOutputs } from './run/outputs.js';
 import { redactSummary } from './run/redact-summary.js';
@@ -217,6 +220,13 @@ export async function run(): Promise<void> {
     if (workflowCancel.signal.aborted) return;
     core.warning(`Received ${signal}: cancelling the remote runs.`);
     workflowCancel.abort();
+    // The runner kills the process 10 s after SIGINT: whatever the main flow is doing, it ends before.
+    armHardExit(() => {
+      core.setFailed(
+        `Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`,
+      );
+      forceExit();
+    });
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -261,6 +271,14 @@ export async function run(): Promise<void> {
       onRequest: () => budget.markSent(),
       onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
     });
+    // A backstop: the engine returns within the wrap-up time after the deadline (run/deadline.ts).
+    const disarmBackstop = armHardExit(
+      () => {
+        core.setFailed('The run did not stop at the timeout; stopped.');
+        forceExit();
+      },
+      startedAtMs + inputs.timeoutMs + DEADLINE_BACKSTOP_MS - Date.now(),
+    );
     const raw = await runPlan(
       {
         suiteIds: inputs.suiteIds,
@@ -284,6 +302,7 @@ export async function run(): Promise<void> {
         ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
       },
     );
+    disarmBackstop();
     const summary = redactSummary(raw, {
       values: inputs.secrets,
       privateVariableNames: inputs.privateVariableNames,

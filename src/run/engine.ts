@@ -9,14 +9,28 @@
  * just after its trigger is asked again for up to `notFoundGraceMs`. Polling times: see `schedule.ts`.
  */
 import type { GhostInspectorApi } from '../api/api.js';
-import { isNotFound } from '../api/errors.js';
+import { ApiError, isNotFound } from '../api/errors.js';
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
 import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';
 import { RateBudget } from './budget.js';
 import { systemClock, type Clock } from './clock.js';
 import {
+  describeTimeout,
+  LOOKUP_END_MS,
+  MAY_HAVE_STARTED_ERROR,
+  NOT_STARTED_ERROR,
+  TRIGGER_GRACE_MS,
+  WRAP_UP_MS,
+  type StopReason,
+} from './deadline.js';
+import {
   asArray,
+  expectedVariants,
+  jobId,
+  jobKeyBase,
+  jobLabel,
   optionsFor,
+  runBaseOf,
   retryOptions,
   slug,
   variantAt,
@@ -34,6 +48,8 @@ import {
   type ExpectedWindow,
 } from './schedule.js';
 import { definitionFor, type RepoTest } from '../inputs/test-files.js';
+import { foldIds, ProblemLog } from './progress.js';
+import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from './types.js';
 
 /** Where the engine writes progress (already redacted text). */
@@ -232,17 +248,21 @@ class Engine {
     this.options.signal?.addEventListener('abort', onSignal, { once: true });
     const deadlineTimer = this.watchDeadline();
     try {
-      // After a workflow cancel, triggers in flight get 2.5 s to answer (their runs are then cancelled too);
-      // a trigger that answers later is cancelled on arrival.
-      await Promise.race([this.triggerAll(), this.signalGrace]);
+      // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
+      // A workflow cancel does not wait for that: the runs already known are cancelled at once.
+      const triggering = this.triggerAll();
+      await Promise.race([triggering, this.signalled]);
       if (this.plan.wait && this.stopReason === null) {
         const heartbeat = this.heartbeat();
         await Promise.all(this.handles.map((h) => this.follow(h)));
         this.quietHeartbeat = true;
         void heartbeat;
       }
-      if (this.stopReason === 'signal') await this.cancelForSignal();
-      else if (this.stopReason === 'deadline' && this.plan.wait) await this.settleAtDeadline();
+      if (this.stopReason === 'signal') await this.cancelForSignal(triggering);
+      else {
+        await triggering;
+        if (this.stopReason === 'deadline' && this.plan.wait) await this.settleAtDeadline();
+      }
     } finally {
       this.options.signal?.removeEventListener('abort', onSignal);
       this.finishedAll.abort();
@@ -263,18 +283,31 @@ class Engine {
   private readonly finishedAll = new AbortController();
   private quietHeartbeat = false;
 
-  private halt(reason: 'deadline' | 'signal'): void {
+  private halt(reason: StopReason): void {
     if (this.stopReason === 'signal') return;
+    const first = this.stopReason === null;
     this.stopReason = reason;
     this.stop.abort();
-    if (reason === 'signal') void this.clock.sleep(2_500).then(() => this.releaseSignalGrace());
+    if (reason === 'signal') this.releaseSignalled();
+    if (!first) return;
+    // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
+    // the first half of it, everything ends with it (see deadline.ts).
+    const at = (ms: number, controller: AbortController): void =>
+      void this.clock.sleep(ms, this.finishedAll.signal).then(() => controller.abort());
+    at(TRIGGER_GRACE_MS[reason], this.triggerStop);
+    at(LOOKUP_END_MS[reason], this.lookupEnd);
+    at(WRAP_UP_MS[reason], this.wrapUpEnd);
   }
 
-  private releaseSignalGrace: () => void = () => undefined;
-  /** Resolves 2.5 s after a workflow cancel; never without one. */
-  private readonly signalGrace = new Promise<void>((resolve) => (this.releaseSignalGrace = resolve));
-  /** Set once the workflow-cancel cancels were sent: later trigger answers are cancelled at once. */
-  private cancelledAll = false;
+  private releaseSignalled: () => void = () => undefined;
+  /** Resolves on a workflow cancel; never without one. */
+  private readonly signalled = new Promise<void>((resolve) => (this.releaseSignalled = resolve));
+  /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
+  private readonly triggerStop = new AbortController();
+  /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
+  private readonly lookupEnd = new AbortController();
+  /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
+  private readonly wrapUpEnd = new AbortController();
 
   private async watchDeadline(): Promise<void> {
     const remaining = this.deadlineMs - this.clock.now();
@@ -282,7 +315,7 @@ class Engine {
     if (this.finishedAll.signal.aborted) return;
     if (this.handles.some((h) => !h.done) || this.triggering) {
       this.log.warning(
-        `Timeout: ${Math.round(this.plan.timeoutMs / 600) / 100} min passed with runs still going; stopping the wait.`,
+        `Timeout: ${describeTimeout(this.plan.timeoutMs)} passed with runs still going; stopping the wait.`,
       );
       this.halt('deadline');
     }
@@ -328,25 +361,26 @@ class Engine {
     try {
       const suiteIds = [...this.plan.suiteIds];
       for (const folderId of this.plan.folderIds) {
-        if (this.stopReason) break;
+        if (this.stopReason) {
+          this.notStartedFolder(folderId, this.stopReason);
+          continue;
+        }
         try {
           await this.budget.acquire(this.stop.signal);
-          const suites = await this.api.listFolderSuites(folderId);
+          const suites = await this.api.listFolderSuites(folderId, { signal: this.stop.signal });
           this.log.info(`Folder ${folderId}: ${suites.length} suite${suites.length === 1 ? '' : 's'}.`);
           for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
         } catch (error) {
-          if (this.stopReason) break;
-          this.runs.push({
-            kind: 'suite',
-            key: this.nextKey(`folder-${folderId}`),
-            suiteId: null,
-            suiteName: `Folder ${folderId}`,
-            variant: {},
-            triggeredAt: iso(this.clock.now()),
-            endedAt: iso(this.clock.now()),
-            tests: [],
-            error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}`,
-          });
+          if (this.stopReason) {
+            this.notStartedFolder(folderId, this.stopReason);
+            continue;
+          }
+          this.pushResultless(
+            { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` },
+            `folder-${folderId}`,
+            {},
+            { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` },
+          );
           this.log.warning(`Folder ${folderId}: ${messageOf(error)}`);
         }
       }
@@ -372,97 +406,183 @@ class Engine {
       await Promise.all(jobs.map((job) => this.slot(() => this.trigger(job))));
     } finally {
       this.triggering = false;
+      this.problems.flush(this.log);
     }
   }
 
+  /** Trigger failures, written as one warning per kind once every trigger is done. */
+  private readonly problems = new ProblemLog();
+
   private async send(job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
-    if (job.kind === 'suite') return this.api.executeSuite(job.suiteId, options);
-    if (job.kind === 'test') return this.api.executeTest(job.testId, options);
-    return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options);
+    // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
+    const opts = { signal: this.triggerStop.signal };
+    if (job.kind === 'suite') return this.api.executeSuite(job.suiteId, options, opts);
+    if (job.kind === 'test') return this.api.executeTest(job.testId, options, opts);
+    return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, opts);
+  }
+
+  /** A folder whose suites were never listed because the action stopped first: one run, not started. */
+  private notStartedFolder(folderId: string, reason: StopReason): void {
+    const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` } as const;
+    this.pushResultless(
+      base,
+      `folder-${folderId}`,
+      {},
+      { error: NOT_STARTED_ERROR[reason], notStarted: reason },
+    );
+    this.problems.add(NOT_STARTED_ERROR[reason], {
+      label: `folder ${folderId}`,
+      id: folderId,
+      message: NOT_STARTED_ERROR[reason],
+    });
+  }
+
+  /**
+   * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
+   * @param triggeredAtMs when its execute was sent; default now.
+   */
+  private pushResultless(
+    base: Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>,
+    keyBase: string,
+    variant: Variant,
+    outcome: Pick<SuiteRun, 'error' | 'notStarted' | 'mayHaveStarted'>,
+    triggeredAtMs = this.clock.now(),
+  ): void {
+    const now = iso(this.clock.now());
+    const key = this.nextKey(keyBase);
+    this.runs.push({
+      ...base,
+      key,
+      variant,
+      triggeredAt: iso(triggeredAtMs),
+      endedAt: now,
+      tests: [],
+      ...outcome,
+    });
+  }
+
+  /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+  private notStarted(job: TriggerJob, options: ExecuteOptions, reason: StopReason): void {
+    for (const variant of expectedVariants(options, job.startUrl)) {
+      this.pushResultless(runBaseOf(job), jobKeyBase(job), variant, {
+        error: NOT_STARTED_ERROR[reason],
+        notStarted: reason,
+      });
+    }
+    this.problems.add(NOT_STARTED_ERROR[reason], {
+      label: jobLabel(job),
+      id: jobId(job),
+      message: NOT_STARTED_ERROR[reason],
+    });
+  }
+
+  /**
+   * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
+   * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
+   * the action is stopping), else report it as "may have started". Never sends the execute again.
+   */
+  private async reconcile(
+    job: TriggerJob,
+    options: ExecuteOptions,
+    triggeredAtMs: number,
+    error: unknown,
+  ): Promise<void> {
+    const variants = expectedVariants(options, job.startUrl);
+    const found = await findTriggeredRuns(
+      this.api,
+      {
+        job,
+        triggeredAtMs,
+        expected: variants.length,
+        known: new Set([...this.remotes].map((r) => r.id)),
+        organizationId: this.plan.organizationId,
+        signal: this.lookupEnd.signal,
+      },
+      this.clock,
+      (signal) => this.budget.acquire(signal),
+    );
+    const label = jobLabel(job);
+    if (found.length === 0) {
+      this.pushResultless(
+        runBaseOf(job),
+        jobKeyBase(job),
+        job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
+        { error: `${label}: ${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`, mayHaveStarted: true },
+        triggeredAtMs,
+      );
+      this.problems.add('may have started; not found', {
+        label,
+        id: jobId(job),
+        message: `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`,
+      });
+      return;
+    }
+    this.adopt(job, options, found, triggeredAtMs);
+    this.log.info(
+      `Found the run${found.length === 1 ? '' : 's'} of ${label} after its execute was not answered: ${foldIds(found.map((r) => r._id))}.`,
+    );
+  }
+
+  /** Follows the results an execute started (its answer, or what reconciliation found). */
+  private adopt(
+    job: TriggerJob,
+    options: ExecuteOptions,
+    results: Array<SuiteResult | TestResult>,
+    triggeredAtMs: number,
+  ): void {
+    const combos = variantCombinations(options);
+    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+    results.forEach((result, i) => {
+      const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+      this.addHandle(job, result, variant, triggeredAtMs, options.delay ?? 0);
+    });
   }
 
   private async trigger(job: TriggerJob): Promise<void> {
-    // A workflow cancel or the deadline stops new triggers; a trigger in flight is never aborted (it may
-    // have started runs, which are then cancelled).
-    if (this.stopReason) return;
+    // A workflow cancel or the deadline stops new triggers: the runs not triggered are reported as not
+    // started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+    const options = optionsFor(job, this.plan.execute);
+    if (this.stopReason) return this.notStarted(job, options, this.stopReason);
     try {
       await this.budget.acquire(this.stop.signal);
     } catch {
-      return;
+      return this.notStarted(job, options, this.stopReason ?? 'deadline');
     }
-    if (this.stopReason) return;
-    const options = optionsFor(job, this.plan.execute);
-    const base =
-      job.kind === 'suite'
-        ? `suite-${job.suiteId}`
-        : job.kind === 'test'
-          ? `test-${job.testId}`
-          : `file-${slug(job.file)}-${job.index}`;
+    if (this.stopReason) return this.notStarted(job, options, this.stopReason);
     const now = this.clock.now();
-    const label =
-      job.kind === 'suite'
-        ? `suite ${job.suiteId}`
-        : job.kind === 'test'
-          ? `test ${job.testId}`
-          : `${job.file} "${job.name}"`;
+    const label = jobLabel(job);
     let data: unknown;
     try {
       data = await this.send(job, options);
     } catch (error) {
-      this.runs.push({
-        kind: job.kind,
-        key: this.nextKey(base),
-        suiteId: job.kind === 'suite' ? job.suiteId : null,
-        suiteName:
-          job.kind === 'file'
-            ? job.file
-            : job.kind === 'suite'
-              ? `Suite ${job.suiteId}`
-              : `Test ${job.testId}`,
-        ...(job.kind === 'test' ? { testId: job.testId } : {}),
-        ...(job.kind === 'file' ? { file: job.file, testId: null } : {}),
-        variant: job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
-        triggeredAt: iso(now),
-        endedAt: iso(this.clock.now()),
-        tests: [],
-        error: `Could not start ${label}: ${messageOf(error)}`,
-      });
-      this.log.warning(`Could not start ${label}: ${messageOf(error)}`);
+      if (mayHaveStarted(error)) return this.reconcile(job, options, now, error);
+      if (this.stopReason) return this.notStarted(job, options, this.stopReason);
+      this.pushResultless(
+        runBaseOf(job),
+        jobKeyBase(job),
+        job.startUrl !== undefined ? { startUrl: job.startUrl } : {},
+        { error: `Could not start ${label}: ${messageOf(error)}` },
+        now,
+      );
+      const kind = error instanceof ApiError ? error.errorType : 'error';
+      this.problems.add(kind, { label, id: jobId(job), message: messageOf(error) });
       return;
     }
-    const combos = variantCombinations(options);
-    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
     const results = asArray<SuiteResult | TestResult>(data);
     if (results.length === 0) {
-      this.runs.push({
-        kind: job.kind,
-        key: this.nextKey(base),
-        suiteId: job.kind === 'suite' ? job.suiteId : null,
-        suiteName: job.kind === 'file' ? job.file : label,
-        variant: {},
-        triggeredAt: iso(now),
-        endedAt: iso(this.clock.now()),
-        tests: [],
-        error: `The execute of ${label} answered no result.`,
-      });
+      const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+      this.pushResultless(
+        base,
+        jobKeyBase(job),
+        {},
+        { error: `The execute of ${label} answered no result.` },
+        now,
+      );
       return;
     }
-    if (this.cancelledAll) {
-      // The workflow was cancelled while this trigger was in flight and the others are already cancelled.
-      for (const result of results) {
-        void this.cancelRemote({
-          type: job.kind === 'suite' ? 'suite' : 'test',
-          id: result._id,
-          active: true,
-        });
-      }
-    }
-    results.forEach((result, i) => {
-      const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-      this.addHandle(job, result, variant, now, options.delay ?? 0);
-    });
+    this.adopt(job, options, results, now);
     this.log.info(
-      `Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${results.map((r) => r._id).join(', ')}).`,
+      `Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${foldIds(results.map((r) => r._id))}).`,
     );
   }
 
@@ -1032,14 +1152,17 @@ class Engine {
                   this.plan.organizationId ?? '',
                   job.definition as TestDefinition,
                   options,
+                  { signal: this.stop.signal },
                 )
-              : await this.api.executeTest(testId as string, options);
+              : await this.api.executeTest(testId as string, options, { signal: this.stop.signal });
           return asArray<TestResult>(data)[0];
         });
       } catch (error) {
-        if (this.stop.signal.aborted) return;
-        this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
-        return;
+        if (mayHaveStarted(error)) started = await this.findRerun(job, testId, options, triggeredAtMs, label);
+        if (!started) {
+          if (!this.stop.signal.aborted) this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
+          return;
+        }
       }
       if (!started) return;
       const startedId = started._id;
@@ -1073,6 +1196,43 @@ class Engine {
     this.report(handle.run, test, false);
   }
 
+  /**
+   * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
+   * when the action is stopping; never sent again.
+   */
+  private async findRerun(
+    job: TriggerJob,
+    testId: string | null,
+    options: ExecuteOptions,
+    triggeredAtMs: number,
+    label: string,
+  ): Promise<TestResult | undefined> {
+    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+    const lookup: TriggerJob =
+      job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+    const request = {
+      job: lookup,
+      triggeredAtMs,
+      expected: 1,
+      known: new Set([...this.remotes].map((r) => r.id)),
+      organizationId: this.plan.organizationId,
+      signal: this.lookupEnd.signal,
+    };
+    const found = await findTriggeredRuns(this.api, request, this.clock, (signal) =>
+      this.budget.acquire(signal),
+    );
+    const first = found[0] as TestResult | undefined;
+    if (!first) {
+      this.log.warning(`The re-run of ${label} may have started; not found.`);
+      return undefined;
+    }
+    if (this.stop.signal.aborted) {
+      await this.cancelRemote({ type: 'test', id: first._id, active: true }, this.wrapUpEnd.signal);
+      return undefined;
+    }
+    return first;
+  }
+
   // --- deadline and workflow cancel -----------------------------------------------------------------
 
   private async cancelRemote(remote: Remote, signal?: AbortSignal): Promise<SuiteResult | TestResult | null> {
@@ -1094,128 +1254,133 @@ class Engine {
     // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
     for (const handle of this.handles.filter((h) => !h.done && h.settled)) this.end(handle);
     const open = this.handles.filter((h) => !h.done);
-    const settle = new AbortController();
-    const timer = setTimeout(() => settle.abort(), 60_000);
-    try {
-      if (this.plan.cancelOnTimeout) {
-        const active = [...this.remotes].filter((r) => r.active);
-        await Promise.all(
-          active.map(async (r) => {
-            await this.budget.acquire();
-            return this.cancelRemote(r, settle.signal);
-          }),
-        );
-      }
+    // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
+    const settle = { signal: this.wrapUpEnd.signal };
+    if (this.plan.cancelOnTimeout) {
+      const active = [...this.remotes].filter((r) => r.active);
       await Promise.all(
-        open.map(async (handle) => {
-          handle.run.timedOut = true;
-          handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
-          handle.run.error = `Still running at the timeout (${this.plan.timeoutMs / 60_000} min)${handle.run.cancelled ? '; cancelled' : ''}.`;
-          if (handle.remote.type === 'suite') {
-            const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
-            handle.run.tests = (tests ?? []).map((r) => {
-              const t = this.testRunOf(r, 'timed-out');
-              if (t.state === 'cancelled' && handle.run.cancelled) t.state = 'timed-out';
-              if (t.state === 'timed-out') t.error = 'Still running at the timeout.';
-              return t;
-            });
-          } else {
-            const last = handle.lastResult ?? null;
-            handle.run.tests = [
-              {
-                testId: handle.run.testId ?? null,
-                testName: last?.name || this.nameOf(handle.job),
-                state: 'timed-out',
-                result: last,
-                attempts: [],
-                error: 'Still running at the timeout.',
-                ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-              },
-            ];
-          }
-          for (const t of handle.run.tests) if (t.state === 'timed-out') this.report(handle.run, t);
-          handle.done = true;
-          handle.run.endedAt = iso(this.clock.now());
-        }),
-      );
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** On a workflow cancel: cancel every active remote run at once (no budget wait), then mark them. */
-  private async cancelForSignal(): Promise<void> {
-    this.cancelledAll = true;
-    const active = [...this.remotes].filter((r) => r.active);
-    if (active.length > 0) {
-      this.log.warning(
-        `Workflow cancelled: cancelling ${active.length} remote run${active.length === 1 ? '' : 's'}.`,
-      );
-    }
-    // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
-    // and 4.5 s overall (the suites' test listings), leaving time to write the reports.
-    const overall = new AbortController();
-    const timer = setTimeout(() => overall.abort(), 4_500);
-    const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
-    const suiteTests = new Map<string, TestResult[]>();
-    try {
-      const answers = await Promise.all(
         active.map(async (r) => {
-          const answer = await this.cancelRemote(
-            r,
-            AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]),
-          );
-          if (r.type === 'suite' && !overall.signal.aborted) {
-            try {
-              const tests = await this.api.listSuiteResultTestResults(
-                r.id,
-                { count: 50, offset: 0 },
-                { signal: overall.signal },
-              );
-              suiteTests.set(r.id, tests);
-            } catch {
-              // Keep the run without its tests: it shows as cancelled.
-            }
+          try {
+            await this.budget.acquire(settle.signal);
+          } catch {
+            return null;
           }
-          return answer;
+          return this.cancelRemote(r, settle.signal);
         }),
       );
-      const byId = new Map<string, SuiteResult | TestResult>();
-      active.forEach((r, i) => {
-        const a = answers[i];
-        if (a) byId.set(r.id, a);
-      });
-      for (const handle of this.handles.filter((h) => !h.done && h.settled)) this.end(handle);
-      for (const handle of this.handles.filter((h) => !h.done)) {
-        handle.run.cancelled = true;
-        handle.run.error = 'Cancelled with the workflow.';
-        const answer = byId.get(handle.remote.id);
+    }
+    await Promise.all(
+      open.map(async (handle) => {
+        handle.run.timedOut = true;
+        handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
+        handle.run.error = `Still running at the timeout (${describeTimeout(this.plan.timeoutMs)})${handle.run.cancelled ? '; cancelled' : ''}.`;
         if (handle.remote.type === 'suite') {
-          if (answer) handle.run.suiteResult = answer as SuiteResult;
-          handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
-            const t = this.testRunOf(r, 'cancelled');
-            if (t.state === 'cancelled') t.error = 'Cancelled with the workflow.';
+          const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
+          handle.run.tests = (tests ?? []).map((r) => {
+            const t = this.testRunOf(r, 'timed-out');
+            if (t.state === 'cancelled' && handle.run.cancelled) t.state = 'timed-out';
+            if (t.state === 'timed-out') t.error = 'Still running at the timeout.';
             return t;
           });
         } else {
-          const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
+          const last = handle.lastResult ?? null;
           handle.run.tests = [
             {
               testId: handle.run.testId ?? null,
               testName: last?.name || this.nameOf(handle.job),
-              state: 'cancelled',
+              state: 'timed-out',
               result: last,
               attempts: [],
-              error: 'Cancelled with the workflow.',
+              error: 'Still running at the timeout.',
               ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
             },
           ];
         }
+        for (const t of handle.run.tests) if (t.state === 'timed-out') this.report(handle.run, t);
         handle.done = true;
         handle.run.endedAt = iso(this.clock.now());
+      }),
+    );
+  }
+
+  /**
+   * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
+   * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+   */
+  private async cancelForSignal(triggering: Promise<void>): Promise<void> {
+    const first = [...this.remotes].filter((r) => r.active);
+    if (first.length > 0) {
+      this.log.warning(
+        `Workflow cancelled: cancelling ${first.length} remote run${first.length === 1 ? '' : 's'}.`,
+      );
+    }
+    // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
+    // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+    const overall = this.wrapUpEnd;
+    const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
+    const suiteTests = new Map<string, TestResult[]>();
+    const cancelOne = async (r: Remote): Promise<SuiteResult | TestResult | null> => {
+      const answer = await this.cancelRemote(
+        r,
+        AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]),
+      );
+      if (r.type === 'suite' && !overall.signal.aborted) {
+        try {
+          const tests = await this.api.listSuiteResultTestResults(
+            r.id,
+            { count: 50, offset: 0 },
+            { signal: overall.signal },
+          );
+          suiteTests.set(r.id, tests);
+        } catch {
+          // Keep the run without its tests: it shows as cancelled.
+        }
       }
-    } finally {
-      clearTimeout(timer);
+      return answer;
+    };
+    const firstAnswers = Promise.all(first.map(cancelOne));
+    await triggering;
+    const late = [...this.remotes].filter((r) => r.active && !first.includes(r));
+    if (late.length > 0) {
+      this.log.warning(
+        `Workflow cancelled: cancelling ${late.length} more remote run${late.length === 1 ? '' : 's'} started by triggers in flight.`,
+      );
+    }
+    const active = [...first, ...late];
+    const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
+    const byId = new Map<string, SuiteResult | TestResult>();
+    active.forEach((r, i) => {
+      const a = answers[i];
+      if (a) byId.set(r.id, a);
+    });
+    for (const handle of this.handles.filter((h) => !h.done && h.settled)) this.end(handle);
+    for (const handle of this.handles.filter((h) => !h.done)) {
+      handle.run.cancelled = true;
+      handle.run.error = 'Cancelled with the workflow.';
+      const answer = byId.get(handle.remote.id);
+      if (handle.remote.type === 'suite') {
+        if (answer) handle.run.suiteResult = answer as SuiteResult;
+        handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
+          const t = this.testRunOf(r, 'cancelled');
+          if (t.state === 'cancelled') t.error = 'Cancelled with the workflow.';
+          return t;
+        });
+      } else {
+        const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
+        handle.run.tests = [
+          {
+            testId: handle.run.testId ?? null,
+            testName: last?.name || this.nameOf(handle.job),
+            state: 'cancelled',
+            result: last,
+            attempts: [],
+            error: 'Cancelled with the workflow.',
+            ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+          },
+        ];
+      }
+      handle.done = true;
+      handle.run.endedAt = iso(this.clock.now());
     }
   }
 }

@@ -4,7 +4,7 @@
  * data file). Pure helpers; the engine (`engine.ts`) sends the requests.
  */
 import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';
-import type { Variant } from './types.js';
+import type { SuiteRun, Variant } from './types.js';
 
 /** Execute options the user set, in the service's names (see `ActionInputs.execute`). */
 export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
@@ -134,4 +134,70 @@ export function slug(text: string): string {
       .replace(/^-+|-+$/g, '')
       .slice(0, 80) || 'file'
   );
+}
+
+/**
+ * The number of data rows of a CSV data file: records after the header, quoted fields (with their commas
+ * and line breaks) kept whole, blank lines skipped.
+ */
+export function csvDataRows(content: Uint8Array | string): number {
+  const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+  let records = 0;
+  let quoted = false;
+  let filled = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    if (!quoted && (ch === '\n' || ch === '\r')) {
+      if (filled) records += 1;
+      filled = false;
+    } else if (!/\s/.test(ch)) filled = true;
+  }
+  if (filled) records += 1;
+  return Math.max(0, records - 1);
+}
+
+/**
+ * The variants one execute stands for, in the service's answer order (data rows outer, combinations
+ * inner): what a trigger that never happened would have started. Rows of a data source are unknown: one
+ * per combination then.
+ */
+export function expectedVariants(options: ExecuteOptions, startUrl?: string): Variant[] {
+  const combos = variantCombinations(options);
+  const rows = options.dataFile ? Math.max(1, csvDataRows(options.dataFile.content)) : 1;
+  const hasRows = options.dataFile !== undefined && rows > 1;
+  const count = Math.max(1, combos.length) * rows;
+  return Array.from({ length: count }, (_, i) => variantAt(i, combos, hasRows, startUrl));
+}
+
+/** The key base of a job's runs (`suite-<id>`, `test-<id>`, `file-<slug>-<index>`); keys add `-<n>`. */
+export function jobKeyBase(job: TriggerJob): string {
+  if (job.kind === 'suite') return `suite-${job.suiteId}`;
+  if (job.kind === 'test') return `test-${job.testId}`;
+  return `file-${slug(job.file)}-${job.index}`;
+}
+
+/** The id a job names: the suite id, the test id or the file's path. */
+export function jobId(job: TriggerJob): string {
+  return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
+}
+
+/** How the log names a job: `suite <id>`, `test <id>`, `<file> "<name>"`. */
+export function jobLabel(job: TriggerJob): string {
+  if (job.kind === 'suite') return `suite ${job.suiteId}`;
+  if (job.kind === 'test') return `test ${job.testId}`;
+  return `${job.file} "${job.name}"`;
+}
+
+/**
+ * The fields of a run of `job` known before any answer (no result yet): kind, suite id, names, test id or
+ * file. `key`, `variant`, dates, tests and error are the caller's.
+ */
+export function runBaseOf(
+  job: TriggerJob,
+): Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'> {
+  if (job.kind === 'suite') return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
+  if (job.kind === 'test') {
+    return { kind: 'test', suiteId: null, suiteName: `Test ${job.testId}`, testId: job.testId };
+  }
+  return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }

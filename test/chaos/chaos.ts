@@ -78,8 +78,9 @@ export interface ChaosOutcome {
   /** The explanations the infrastructure errors carried (run error, else test error). */
   infraMessages: string[];
   /**
-   * Targets whose execute the emulator handled but whose answer was lost (reset, unreadable): the run
-   * started remotely, the action reported "could not start" and did not send it again.
+   * Targets whose execute the emulator handled but whose answer was lost (reset, unreadable), and whose run
+   * the action did not find afterwards (reported "could not start" or "may have started"): the run started
+   * remotely and nobody followed it. Reconciliation (looking the run up) keeps this at 0.
    */
   orphanedRuns: number;
   /** Targets whose execute the emulator handled more than once. */
@@ -239,7 +240,14 @@ function checkRun(
     const expectedIds = testsOf(target);
     if (expectedIds.some((id) => EXPECTED[id] === 'failed')) expectFail = true;
     if (handled === 0 && !entry.error) problem(`${target}: never triggered, yet no run error is reported`);
-    if (handled === 1 && entry.error?.startsWith('Could not start')) outcome.orphanedRuns += 1;
+    // Started remotely but not followed: "could not start", or "may have started" (reconciliation found
+    // nothing) although the emulator handled the execute.
+    if (
+      handled === 1 &&
+      (entry.error?.startsWith('Could not start') || /may have started/.test(entry.error ?? ''))
+    ) {
+      outcome.orphanedRuns += 1;
+    }
     const infraTests = tests.filter((t) => t.state === 'error' || t.state === 'timed-out');
     if (infraTests.length > 0 || entry.error) {
       infra = true;

@@ -149,7 +149,8 @@ describe.concurrent('secrets stay out of every log, output and file', () => {
       },
     });
     expect(s.emulator.requests().filter((q) => q.fault).length).toBeGreaterThanOrEqual(3);
-    expect(s.run.stdout).toMatch(/Could not start suite suite-green: .*HTTP 502/);
+    // The 502 may have come after the service received the execute: looked up, not found, never re-sent.
+    expect(s.run.stdout).toMatch(/suite suite-green: .*may have started; not found.*HTTP 502/);
     expectNoLeak(s, expect);
   });
 
