@@ -12,7 +12,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
 import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
-import { apiRoutes } from './api.js';
+import { apiRoutes } from './routes/index.js';
 import { Engine, type FinishRecord } from './engine.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
 import type { Executor } from './executors/types.js';
