@@ -6,6 +6,7 @@
  * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
  * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
  */
+import { refId, refName } from '../api/refs.js';
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
 import type { RunKind, RunSummary, SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';
@@ -310,7 +311,8 @@ function buildTest(
   attachments: ReportAttachments,
 ): ReportTest {
   const r = test.result;
-  const name = cleanText(test.testName) || cleanText(r?.test?.name) || cleanText(r?.name) || '(unnamed test)';
+  const name =
+    cleanText(test.testName) || cleanText(refName(r?.test)) || cleanText(r?.name) || '(unnamed test)';
   const steps = (r?.steps ?? []).map(buildStep);
   const failingStep = firstFailingStep(steps);
   const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
@@ -330,7 +332,7 @@ function buildTest(
   return {
     key: r?._id ?? fallbackKey,
     resultId: r?._id ?? null,
-    testId: test.testId ?? r?.test?._id ?? null,
+    testId: test.testId ?? refId(r?.test),
     name,
     state,
     failing: isFailing(state, screenshotCompareFailed, policy),
