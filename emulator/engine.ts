@@ -5,10 +5,18 @@
  * transitions", "Limits"; service facts "Shapes and behaviour").
  */
 import { randomUUID } from 'node:crypto';
-import type { Step, SuiteResult, TestResult } from '../src/api/types.js';
+import type { Step, StepTarget } from '../src/api/types.js';
 import type { Executor, RunOutcome } from './executors/types.js';
 import type { ExecuteParams } from './params.js';
-import type { ApiKeyRecord, ResultMeta, Store, SuiteRecord, TestRecord } from './store.js';
+import type {
+  ApiKeyRecord,
+  ResultMeta,
+  Store,
+  SuiteRecord,
+  SuiteResult,
+  TestRecord,
+  TestResult,
+} from './store.js';
 import { ApiError, iso, invalid, Semaphore, sleep } from './util.js';
 import type { ImageKit } from './images.js';
 
@@ -54,6 +62,19 @@ interface RunPlan {
   viewport?: { width: number; height: number };
   dataRow?: Record<string, string | number>;
   suiteResultId: string | null;
+}
+
+/** `{{name}}` in `text` replaced by the variable's value; unknown names stay as they are. */
+export function substitute(text: string, variables: Record<string, string>): string {
+  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) =>
+    Object.hasOwn(variables, name) ? variables[name] : whole,
+  );
+}
+
+function substituteTarget(target: StepTarget, variables: Record<string, string>): StepTarget {
+  return typeof target === 'string'
+    ? substitute(target, variables)
+    : target.map((t) => ({ ...t, selector: substitute(t.selector, variables) }));
 }
 
 /** Variants of one execute: browsers x regions x viewports. */
@@ -282,12 +303,15 @@ export class Engine {
         : suite.screenshotCompareThreshold);
     const region = plan.region ?? test.region ?? suite?.region ?? 'us-east-1';
     const variables: Record<string, string | number> = { ...(plan.dataRow ?? {}), ...params.variables };
+    const known: Record<string, string> = {};
+    for (const v of suite?.variables ?? []) known[v.name] = v.value;
+    for (const [k, v] of Object.entries(variables)) known[k] = String(v);
     const steps: Step[] = test.steps.map((s, i) => ({
       _id: this.store.newId(),
       sequence: i,
       command: s.command,
-      target: s.target,
-      value: s.value,
+      target: substituteTarget(s.target, known),
+      value: substitute(s.value, known),
       variableName: s.variableName,
       condition: s.condition,
       optional: s.optional,
@@ -342,6 +366,7 @@ export class Engine {
       screenshotTarget: params.screenshotTarget ?? '',
       userAgent: params.userAgent ?? '',
       variables,
+      error: null,
       video: null,
       viewportSize: plan.viewport ?? test.viewportSize ?? suite?.viewportSize ?? { height: 768, width: 1024 },
     };
@@ -447,14 +472,15 @@ export class Engine {
       if (o.dateExecuted) step.dateExecuted = o.dateExecuted;
       if (o.url !== undefined) step.url = o.url;
       if (o.error !== undefined) step.error = o.error;
-      if (o.conditionResult !== undefined && step.condition)
-        step.condition = { ...step.condition, result: o.conditionResult };
+      if (step.condition)
+        step.condition = { ...step.condition, result: o.conditionResult ?? o.passing !== null };
     });
     result.console = outcome.console.map((c) => ({ _id: this.store.newId(), ...c }));
     result.urls = outcome.urls;
     result.endUrl = outcome.endUrl;
     result.extractions = outcome.extractions;
-    if (outcome.error) result.error = { details: outcome.error };
+    result.error = outcome.error ? { details: outcome.error } : null;
+    if (outcome.video) result.video = this.storeVideo(result);
     if (outcome.screenshot && !result.disableVisuals) {
       meta.screenshot = outcome.screenshot;
       const original = this.storeImage(`${result._id}-original.png`, outcome.screenshot);
@@ -490,12 +516,16 @@ export class Engine {
     const baselineId = result.screenshotCompareBaselineResult ?? test?.baselineResult ?? null;
     const baseline = baselineId ? this.store.resultMeta.get(baselineId)?.screenshot : undefined;
     const images = this.options.images;
+    const forced = outcome.forcedScreenshotDifference;
+    if (!baseline && test && !test.baselineResult) test.baselineResult = result._id;
+    // The first run without a baseline becomes the baseline and reports no comparison, like the service; a
+    // simulated scenario's `screenshotDifference` stands for a baseline that differs by that much.
+    if (!baseline && forced === undefined) return;
     let difference = 0;
     let diff: Buffer | undefined;
     if (baseline) ({ difference, diff } = images.compare(baseline, meta.screenshot!));
     // The simulated executor forces the difference it was told to show (its pixels differ about as much).
-    if (outcome.forcedScreenshotDifference !== undefined) difference = outcome.forcedScreenshotDifference;
-    if (!baseline && test && !test.baselineResult) test.baselineResult = result._id;
+    if (forced !== undefined) difference = forced;
     result.screenshotCompareBaselineResult = baseline ? baselineId : null;
     result.screenshotCompareDifference = difference;
     result.screenshotComparePassing = difference <= result.screenshotCompareThreshold;
@@ -505,6 +535,18 @@ export class Engine {
         compareSmall: this.storeImage(`${result._id}-compare-small.png`, images.thumbnail(diff)),
       };
     }
+  }
+
+  /** A placeholder recording served under `/_emulator/files/` (the service's `video` shape). */
+  private storeVideo(result: TestResult): NonNullable<TestResult['video']> {
+    const name = `${result._id}-video.mp4`;
+    this.store.files.set(name, { contentType: 'video/mp4', body: Buffer.from('emulator placeholder video') });
+    const { width, height } = result.viewportSize;
+    return {
+      dims: { h: height, w: width },
+      path: `videos/${name}`,
+      url: `${this.options.origin()}/_emulator/files/${name}`,
+    };
   }
 
   private storeImage(name: string, png: Buffer) {
@@ -621,12 +663,20 @@ export class Engine {
    * Throws VALIDATION_ERROR when the test has no finished result with a screenshot.
    */
   acceptScreenshot(test: TestRecord): void {
+    const suite = this.store.suites.get(test.suite);
+    if (!(test.screenshotCompareEnabled ?? suite?.screenshotCompareEnabled ?? false))
+      invalid(`Unable to accept screenshot: screenshot comparison is not enabled for test ${test._id}`);
+    if (test.screenshotComparePassing === true)
+      invalid(
+        `Unable to accept screenshot: the screenshot comparison of test ${test._id} is already passing`,
+      );
     let best: { seq: number; id: string } | undefined;
     for (const [id, meta] of this.store.resultMeta) {
       if (meta.testId !== test._id || !meta.screenshot) continue;
       if (!best || meta.seq > best.seq) best = { seq: meta.seq, id };
     }
-    if (!best) invalid(`Test ${test._id} has no finished result with a screenshot to accept`);
+    if (!best)
+      invalid(`Unable to accept screenshot: test ${test._id} has no finished result with a screenshot`);
     test.baselineResult = best.id;
     const result = this.store.results.get(best.id)!;
     test.screenshotComparePassing = result.screenshotCompareEnabled ? true : test.screenshotComparePassing;

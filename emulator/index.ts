@@ -22,12 +22,19 @@ import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
 import { demoSeed, type DemoSeed } from './seed/demo.js';
 import { createServer, listen, type RequestRecord, type Route } from './server.js';
 import { Store } from './store.js';
+import {
+  DEFAULT_NOT_FOUND_WINDOW_MS,
+  DEFAULT_RATE_LIMIT,
+  RateLimiter,
+  type RateLimitSpec,
+} from './limits.js';
 
 export type { FinishRecord } from './engine.js';
 export type { RequestRecord } from './server.js';
 export type { Scenario } from './executors/simulated.js';
 export type { FaultSpec, FaultKind } from './faults.js';
 export type { SeedFile } from './seed.js';
+export type { RateLimitSpec } from './limits.js';
 export {
   demoSeed,
   demoTestId,
@@ -64,6 +71,16 @@ export interface EmulatorOptions {
   browser?: { executablePath?: string; maxConcurrent?: number };
   /** Fault spec text (see faults.ts / README) or object. */
   faults?: string | FaultSpec;
+  /**
+   * The service's rate limit (service facts): default on, burst 300 then 10 requests/s per account, then
+   * HTTP 429. `false` turns it off; a partial spec changes the figures (`retryAfterS` adds `Retry-After`).
+   */
+  rateLimit?: false | Partial<RateLimitSpec>;
+  /**
+   * ms during which a new test result or suite result answers "not found" to GET (service facts); default
+   * 1000, 0 turns the window off.
+   */
+  notFoundWindowMs?: number;
   /** Default true: no log lines. (The emulator itself never logs requests to the console.) */
   quiet?: boolean;
 }
@@ -178,6 +195,13 @@ async function establishDemoBaseline(baseUrl: string, apiKey: string, demo: Demo
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
+  const notFoundWindowMs = options.notFoundWindowMs ?? DEFAULT_NOT_FOUND_WINDOW_MS;
+  if (!(notFoundWindowMs >= 0))
+    throw new Error(`notFoundWindowMs must be a non-negative number of ms, got ${notFoundWindowMs}`);
+  const rateLimiter =
+    options.rateLimit === false
+      ? undefined
+      : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
   const store = new Store();
   // The demo seed needs the emulator's origin, so it is loaded once the server listens.
   const useDemoSeed =
@@ -202,6 +226,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const initialFaults = toSpec(options.faults);
   // No faults while the demo baseline is being established.
   let faults = new Faults(useDemoSeed ? {} : initialFaults);
+  let baselineDone = !useDemoSeed;
   let requests: RequestRecord[] = [];
   let runs: FinishRecord[] = [];
   let seq = 0;
@@ -226,7 +251,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     routes: [
       ...demoSiteRoutes(),
-      ...apiRoutes({ store, engine }),
+      ...apiRoutes({ store, engine, notFoundWindowMs }),
       ...adminRoutes({
         store,
         requests: () => requests,
@@ -245,6 +270,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: () => faults,
     record: (r) => requests.push(r),
     nextSeq: () => ++seq,
+    // No limit while the demo baseline is being established.
+    rateLimiter: () => (baselineDone ? rateLimiter : undefined),
   });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
@@ -280,6 +307,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests = [];
     runs = [];
     faults = new Faults(initialFaults);
+    baselineDone = true;
   }
   let closing: Promise<void> | undefined;
   return {

@@ -11,6 +11,7 @@ import type { ApiKeyRecord, Store } from './store.js';
 import { Params, type UploadedFile } from './params.js';
 import { ApiError, sleep } from './util.js';
 import { type FaultKind, type Faults, jsonWithControlChars } from './faults.js';
+import type { RateLimiter } from './limits.js';
 
 /** One request as the log keeps it (`GET /_emulator/requests`). The API key is redacted in `query`. */
 export interface RequestRecord {
@@ -68,6 +69,8 @@ export interface ServerDeps {
   faults: () => Faults;
   record: (r: RequestRecord) => void;
   nextSeq: () => number;
+  /** The rate limiter of `/v1` requests, undefined when the limit is off. */
+  rateLimiter: () => RateLimiter | undefined;
 }
 
 /** Matches a path against `pattern`; returns the path parameters or undefined. */
@@ -275,6 +278,16 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
       }
       return;
     }
+    if (!isAdmin && path.startsWith('/v1') && overRateLimit(deps, params)) {
+      const retryAfter = deps.rateLimiter()?.spec.retryAfterS;
+      const headers: Record<string, string> =
+        retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+      res
+        .writeHead(429, { 'content-type': 'text/plain; charset=utf-8', ...headers })
+        .end('Too Many Requests');
+      done(429);
+      return;
+    }
     if (!found) {
       const allowed = deps.routes.some((r) => match(r.pattern, path));
       const message = allowed
@@ -325,6 +338,19 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
       });
     }
   }
+}
+
+/** Takes one request from the account of the request's API key (the key itself when unknown). */
+function overRateLimit(deps: ServerDeps, params: Params): boolean {
+  const limiter = deps.rateLimiter();
+  if (!limiter) return false;
+  let key = '';
+  try {
+    key = params.apiKey() ?? '';
+  } catch {
+    // A malformed key counts as no key; the handler answers the error.
+  }
+  return !limiter.take(deps.store.apiKeys.get(key)?.user ?? `key:${key}`);
 }
 
 function findRoute(

@@ -1,9 +1,19 @@
-/** Export routes of suites and tests (contract "Export"): native JSON, .side and recorder HTML. */
+/**
+ * Export routes of suites and tests (contract "Export"): native JSON, .side and recorder HTML. Every export
+ * answers the document itself (JSON, zip or XHTML), never an envelope, so that a downloaded file imports back
+ * (service facts, official client's tests); errors stay ERROR envelopes.
+ */
 import type { TestDefinition } from '../../src/api/types.js';
 import { testToRecorderHtml } from '../formats/recorder-html.js';
 import { testsToSide } from '../formats/side.js';
 import { testExport } from '../views.js';
-import { fileName, importedTests, ok, sideTest, zipReply, type RouteDeps } from './shared.js';
+import { fileName, importedTests, sideTest, zipReply, type RouteDeps } from './shared.js';
+
+/** A JSON document answered as itself. */
+const jsonDocument = (doc: unknown) => ({
+  raw: JSON.stringify(doc, null, 2),
+  contentType: 'application/json; charset=utf-8',
+});
 
 /** Registers the export routes of suites. */
 function suiteExportRoutes(deps: RouteDeps): void {
@@ -31,7 +41,9 @@ function suiteExportRoutes(deps: RouteDeps): void {
   on('GET', '/v1/suites/:suiteId/export/recorder-side', (ctx) => {
     const suite = store.suite(ctx.pathParams.suiteId, ctx.auth());
     const tests = store.testsOf(suite._id);
-    return ok(testsToSide(suite.name, suite.startUrl || tests[0]?.startUrl || '', tests.map(sideTest)));
+    return jsonDocument(
+      testsToSide(suite.name, suite.startUrl || tests[0]?.startUrl || '', tests.map(sideTest)),
+    );
   });
   on('GET', '/v1/suites/:suiteId/export/recorder-html', (ctx) => {
     const suite = store.suite(ctx.pathParams.suiteId, ctx.auth());
@@ -50,11 +62,11 @@ function testExportRoutes(deps: RouteDeps): void {
     const doc: TestDefinition & { imports?: TestDefinition[] } = testExport(test);
     if (ctx.params.get('includeImports') !== undefined)
       doc.imports = importedTests(store, test).map(testExport);
-    return ok(doc);
+    return jsonDocument(doc);
   });
   on('GET', '/v1/tests/:testId/export/recorder-side', (ctx) => {
     const test = store.test(ctx.pathParams.testId, ctx.auth());
-    return ok(testsToSide(test.name, test.startUrl, [sideTest(test)]));
+    return jsonDocument(testsToSide(test.name, test.startUrl, [sideTest(test)]));
   });
   on('GET', '/v1/tests/:testId/export/recorder-html', (ctx) => {
     const test = store.test(ctx.pathParams.testId, ctx.auth());

@@ -181,7 +181,10 @@ export function normaliseSteps(store: Store, value: unknown, withIds: boolean): 
   });
 }
 
-/** Applies checked fields onto a record; unknown fields are a VALIDATION_ERROR naming them. */
+/**
+ * Applies checked fields onto a record. Unknown and read-only fields are ignored, as the service does (an
+ * exported or listed record imports back); a known field with a bad value is a VALIDATION_ERROR naming it.
+ */
 export function applyFields(
   target: Record<string, unknown>,
   body: Record<string, unknown>,
@@ -191,7 +194,7 @@ export function applyFields(
   for (const [name, value] of Object.entries(body)) {
     if (skip.includes(name) || name.startsWith('variables.')) continue;
     const check = fields[name];
-    if (!check) invalid(`Unknown or read-only field: ${name}`);
+    if (!check) continue;
     target[name] = check(value, name);
   }
 }

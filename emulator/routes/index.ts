@@ -10,6 +10,7 @@ import { folderRoutes } from './folders.js';
 import { importRoutes } from './imports.js';
 import { organizationRoutes } from './organizations.js';
 import { resultRoutes, suiteResultRoutes } from './results.js';
+import { runnerIpRoutes } from './runner-ips.js';
 import { routeDeps, type ApiDeps } from './shared.js';
 import { suiteRoutes } from './suites.js';
 import { testRoutes } from './tests.js';
@@ -29,10 +30,14 @@ export function apiRoutes(apiDeps: ApiDeps): Route[] {
   organizationRoutes(deps);
   dataSourceRoutes(deps);
   folderRoutes(deps);
+  runnerIpRoutes(deps);
   // The official Node client (npm `ghost-inspector` 7.0.1) calls the recorder exports by their former names,
-  // `export/selenium-side/` and `export/selenium-html/`: those paths answer like the recorder ones.
+  // `export/selenium-side/` and `export/selenium-html/`, and the JSON export as `export/selenium-json/`
+  // (suites: zip; tests: JSON): those paths answer like the current ones.
   for (const route of [...routes]) {
-    const alias = route.pattern.replace(/\/export\/recorder-(side|html)$/, '/export/selenium-$1');
+    const alias = route.pattern
+      .replace(/\/export\/recorder-(side|html)$/, '/export/selenium-$1')
+      .replace(/\/export\/json$/, '/export/selenium-json');
     if (alias !== route.pattern) routes.push({ ...route, pattern: alias });
   }
   return routes;

@@ -27,6 +27,25 @@ function organizationRecordRoutes(deps: RouteDeps): void {
   });
 }
 
+/** Custom variables of an on-demand body: `{name: value}` or `[{name, value}]`; anything else is refused. */
+function bodyVariables(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (value === undefined || value === null) return out;
+  if (Array.isArray(value)) {
+    value.forEach((v: unknown, i) => {
+      const entry = v as { name?: unknown; value?: unknown } | null;
+      if (!entry || typeof entry.name !== 'string' || entry.value === undefined)
+        invalid(`variables[${i}] must be {name, value}`);
+      out[entry.name] = String(entry.value);
+    });
+    return out;
+  }
+  if (typeof value !== 'object')
+    invalid('variables must be an object of name: value or an array of {name, value}');
+  for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return out;
+}
+
 /** Registers the on-demand execute: a test definition in the body, run without being stored. */
 function onDemandRoutes(deps: RouteDeps): void {
   const { store, engine, on } = deps;
@@ -53,15 +72,14 @@ function onDemandRoutes(deps: RouteDeps): void {
       ...IGNORED_ON_IMPORT,
     ]);
     test.steps = normaliseSteps(store, body.steps, false);
-    // Execute parameters come from the query string (the body is the test definition).
+    // Execute parameters come from the query string (the body is the test definition); `immediate` is read
+    // from the query and the body alike, and a body's `variables` are custom variables.
     const params = parseExecuteParams(new Params(ctx.url.searchParams, undefined), {
       maxCsvUploadRows: org.plan.maxCsvUploadRows,
     });
-    if (ctx.json && (ctx.json as Record<string, unknown>).immediate !== undefined) {
-      params.immediate = ['1', 'true', 1, true].includes(
-        (ctx.json as Record<string, unknown>).immediate as never,
-      );
-    }
+    const immediate = ctx.params.boolean('immediate');
+    if (immediate !== undefined) params.immediate = immediate;
+    Object.assign(params.variables, bodyVariables(body.variables));
     const { results, many } = engine.executeOnDemand(key, test, params);
     if (!params.immediate) await engine.waitResults(results.map((r) => r._id));
     return ok(clone(many ? results : results[0]));

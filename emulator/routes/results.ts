@@ -2,19 +2,23 @@
  * Test result routes (contract "Results": get, cancel, comment) and suite result routes (service facts
  * "Endpoints the reference omits": get, test results, cancel, xUnit).
  */
-import { invalid, iso } from '../util.js';
+import { iso } from '../util.js';
 import { suiteResultXunit } from '../xunit.js';
 import { bodyFields, requireString } from './fields.js';
 import { ok, type RouteDeps } from './shared.js';
 
 /** Registers the test result routes. */
 export function resultRoutes(deps: RouteDeps): void {
-  const { store, engine, on } = deps;
-  on('GET', '/v1/results/:resultId', (ctx) => ok(store.result(ctx.pathParams.resultId, ctx.auth())));
+  const { store, engine, on, hideWhileNew } = deps;
+  on('GET', '/v1/results/:resultId', (ctx) => {
+    const result = store.result(ctx.pathParams.resultId, ctx.auth());
+    hideWhileNew('Test result', result._id, result.dateCreated);
+    return ok(result);
+  });
   on('POST', '/v1/results/:resultId/cancel', (ctx) => {
     const result = store.result(ctx.pathParams.resultId, ctx.auth());
-    if (!engine.cancelResult(result._id))
-      invalid(`Test result ${result._id} is not active: only running results can be cancelled`);
+    // Cancelling a result that already ended answers it unchanged (service facts, official client's tests).
+    engine.cancelResult(result._id);
     return ok(result);
   });
   on('POST', '/v1/results/:resultId/comment', (ctx) => {
@@ -29,12 +33,15 @@ export function resultRoutes(deps: RouteDeps): void {
 
 /** Registers the suite result routes. */
 export function suiteResultRoutes(deps: RouteDeps): void {
-  const { store, engine, on, page } = deps;
-  on('GET', '/v1/suite-results/:suiteResultId', (ctx) =>
-    ok(store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth())),
-  );
+  const { store, engine, on, page, hideWhileNew } = deps;
+  on('GET', '/v1/suite-results/:suiteResultId', (ctx) => {
+    const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
+    hideWhileNew('Suite result', sr._id, sr.dateCreated);
+    return ok(sr);
+  });
   on('GET', '/v1/suite-results/:suiteResultId/results', (ctx) => {
     const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
+    hideWhileNew('Suite result', sr._id, sr.dateCreated);
     const ids = store.suiteResultMeta.get(sr._id)?.resultIds ?? [];
     return ok(
       page(
@@ -45,8 +52,7 @@ export function suiteResultRoutes(deps: RouteDeps): void {
   });
   on('POST', '/v1/suite-results/:suiteResultId/cancel', (ctx) => {
     const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
-    if (!engine.cancelSuiteResult(sr._id))
-      invalid(`Suite result ${sr._id} is not active: only running suite results can be cancelled`);
+    engine.cancelSuiteResult(sr._id);
     return ok(sr);
   });
   on('GET', '/v1/suite-results/:suiteResultId/xunit', (ctx) => {

@@ -2,14 +2,14 @@
  * What every route module shares: the dependencies and queries over the store, the `on` registrar, and
  * helpers used by more than one resource (badges, imported tests, duplication, file names, zip answers).
  */
-import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { SuiteResult, TestResult } from '../store.js';
 import { badgeSvg, BADGE_CONTENT_TYPE, type BadgeState } from '../formats/badge.js';
 import { zipFiles } from '../formats/zip.js';
 import type { Engine } from '../engine.js';
 import { paging, type Params } from '../params.js';
 import type { Handler, Route } from '../server.js';
 import type { ApiKeyRecord, Store, SuiteRecord, TestRecord } from '../store.js';
-import { clone, EPOCH, iso } from '../util.js';
+import { clone, EPOCH, invalid, iso } from '../util.js';
 
 /** Web app base used in CSV links, as the real service writes them (service facts "Pages in the web app"). */
 export const APP_URL = 'https://app.ghostinspector.com';
@@ -19,6 +19,8 @@ export const COPY_MARKER = ' (Copy)';
 export interface ApiDeps {
   store: Store;
   engine: Engine;
+  /** ms during which a new result answers "not found" to GET (service facts); 0 = off. */
+  notFoundWindowMs?: number;
 }
 
 /** A success answer: the envelope's `data`. */
@@ -42,13 +44,18 @@ export interface RouteDeps extends ApiDeps {
   running(filter: (r: TestResult) => boolean): TestResult[];
   /** The organization's limit of data rows in an uploaded CSV. */
   maxCsvRows(orgId: string): number;
+  /** Throws the "not found" error of `kind` while a result created at `dateCreated` is in the not-found window. */
+  hideWhileNew(kind: string, id: string, dateCreated: string): void;
 }
 
 /** Builds the route dependencies, registering into `routes`. */
-export function routeDeps({ store, engine }: ApiDeps, routes: Route[]): RouteDeps {
+export function routeDeps({ store, engine, notFoundWindowMs = 0 }: ApiDeps, routes: Route[]): RouteDeps {
   return {
     store,
     engine,
+    hideWhileNew: (kind, id, dateCreated) => {
+      if (Date.now() - Date.parse(dateCreated) < notFoundWindowMs) invalid(`${kind} not found: ${id}`);
+    },
     on: (methods, pattern, handler) =>
       routes.push({ methods: Array.isArray(methods) ? methods : [methods], pattern, handler }),
     orgsOf: (key) => key.organizations,

@@ -114,7 +114,11 @@ function suiteActionRoutes(deps: RouteDeps): void {
     const suite = store.suite(ctx.pathParams.suiteId, key);
     const params = parseExecuteParams(ctx.params, { maxCsvUploadRows: maxCsvRows(suite.organization) });
     const { suiteResults, many } = engine.executeSuite(key, suite, params);
-    if (params.immediate) return ok(clone(many ? suiteResults : suiteResults[0]));
+    if (params.immediate) {
+      // The immediate answer names the suite by its id (service facts, official client's tests); GET keeps the object.
+      const answers = suiteResults.map((sr) => ({ ...clone(sr), suite: sr.suite._id }));
+      return ok(many ? answers : answers[0]);
+    }
     await engine.waitSuiteResults(suiteResults.map((r) => r._id));
     if (many) return ok(clone(suiteResults));
     const ids = store.suiteResultMeta.get(suiteResults[0]._id)!.resultIds;
