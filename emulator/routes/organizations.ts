@@ -4,6 +4,7 @@ import { Params, parseExecuteParams } from '../params.js';
 import { clone, invalid, iso } from '../util.js';
 import { organizationView } from '../views.js';
 import { applyFields, bodyFields, IGNORED_ON_IMPORT, normaliseSteps, TEST_FIELDS } from './fields.js';
+import { waitResults } from '../waits.js';
 import { ok, type RouteDeps } from './shared.js';
 
 /** Registers list, get and running of organizations. */
@@ -81,7 +82,11 @@ function onDemandRoutes(deps: RouteDeps): void {
     if (immediate !== undefined) params.immediate = immediate;
     Object.assign(params.variables, bodyVariables(body.variables));
     const { results, many } = engine.executeOnDemand(key, test, params);
-    if (!params.immediate) await engine.waitResults(results.map((r) => r._id));
+    if (!params.immediate)
+      await waitResults(
+        store,
+        results.map((r) => r._id),
+      );
     return ok(clone(many ? results : results[0]));
   });
 }

@@ -5,6 +5,7 @@ import { newSuiteDefaults, type SuiteRecord } from '../store.js';
 import { clone, EPOCH, invalid, iso } from '../util.js';
 import { suiteView, testView } from '../views.js';
 import { applyFields, bodyFields, requireString, SUITE_FIELDS } from './fields.js';
+import { waitSuiteResults } from '../waits.js';
 import { APP_URL, badge, badgeState, COPY_MARKER, duplicateTest, ok, type RouteDeps } from './shared.js';
 
 /** Registers list, create, get, update and delete of suites. */
@@ -119,7 +120,11 @@ function suiteActionRoutes(deps: RouteDeps): void {
       const answers = suiteResults.map((sr) => ({ ...clone(sr), suite: sr.suite._id }));
       return ok(many ? answers : answers[0]);
     }
-    await engine.waitSuiteResults(suiteResults.map((r) => r._id));
+    await waitSuiteResults(
+      store,
+      suiteResults.map((r) => r._id),
+      engine.scale,
+    );
     if (many) return ok(clone(suiteResults));
     const ids = store.suiteResultMeta.get(suiteResults[0]._id)!.resultIds;
     return ok(ids.map((id) => clone(store.results.get(id)!)));

@@ -4,6 +4,7 @@ import { parseExecuteParams } from '../params.js';
 import { clone, invalid, iso } from '../util.js';
 import { testView } from '../views.js';
 import { applyFields, bodyFields, normaliseSteps, TEST_FIELDS } from './fields.js';
+import { waitResults } from '../waits.js';
 import { APP_URL, badge, badgeState, COPY_MARKER, duplicateTest, ok, type RouteDeps } from './shared.js';
 
 /** Registers list, get, update, delete and duplicate of tests. */
@@ -52,7 +53,11 @@ function testActionRoutes(deps: RouteDeps): void {
     const test = store.test(ctx.pathParams.testId, key);
     const params = parseExecuteParams(ctx.params, { maxCsvUploadRows: maxCsvRows(test.organization) });
     const { results, many } = engine.executeTest(key, test, params);
-    if (!params.immediate) await engine.waitResults(results.map((r) => r._id));
+    if (!params.immediate)
+      await waitResults(
+        store,
+        results.map((r) => r._id),
+      );
     return ok(clone(many ? results : results[0]));
   });
   on(['GET', 'POST'], '/v1/tests/:testId/running', (ctx) => {

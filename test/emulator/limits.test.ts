@@ -43,21 +43,19 @@ describe('rate limit', () => {
 
   it('is on by default: the 301st request at once answers HTTP 429 without Retry-After', async () => {
     em = await startEmulator({ timeScale: 0.01, quiet: true });
-    const statuses: number[] = [];
+    const answers: Array<{ status: number; headers: Headers }> = [];
     for (let batch = 0; batch < 7; batch++) {
-      const answers = await Promise.all(
-        Array.from({ length: 50 }, () => call(em!, 'GET', '/organizations/')),
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 50 }, () => call(em!, 'GET', '/organizations/')))),
       );
-      statuses.push(...answers.map((a) => a.status));
     }
-    const limited = statuses.filter((s) => s === 429).length;
+    const statuses = answers.map((a) => a.status);
     // 350 requests within well under a second: 300 pass plus the few the sustained rate refilled.
-    expect(limited).toBeGreaterThan(20);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(20);
     expect(statuses.slice(0, 300).every((s) => s === 200)).toBe(true);
-    const last = await call(em, 'GET', '/organizations/');
-    expect(last.status).toBe(429);
-    expect(last.headers.get('retry-after')).toBeNull();
-    expect(em.requests().at(-1)!.status).toBe(429);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect(em.requests().filter((r) => r.status === 429).length).toBeGreaterThan(20);
   });
 
   it('counts per account, sends the configured Retry-After, and admin requests are never limited', async () => {
