@@ -8,7 +8,7 @@ import type { Step, StepTarget } from '../src/api/types.js';
 import type { RunRequest } from './executors/types.js';
 import type { ExecuteParams } from './params.js';
 import type { ApiKeyRecord, Store, SuiteRecord, SuiteResult, TestRecord, TestResult } from './store.js';
-import { invalid, iso } from './util.js';
+import { invalid, iso, substitute } from './util.js';
 
 /** A test to run with its effective settings (stored test or on-demand definition). */
 export interface RunPlan {
@@ -20,13 +20,6 @@ export interface RunPlan {
   viewport?: { width: number; height: number };
   dataRow?: Record<string, string | number>;
   suiteResultId: string | null;
-}
-
-/** `{{name}}` in `text` replaced by the variable's value; unknown names stay as they are. */
-export function substitute(text: string, variables: Record<string, string>): string {
-  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) =>
-    Object.hasOwn(variables, name) ? variables[name] : whole,
-  );
 }
 
 export function substituteTarget(target: StepTarget, variables: Record<string, string>): StepTarget {
