@@ -2,7 +2,8 @@
  * Page helpers of the browser executor's steps: the step context, selectors, waiting and polling, element
  * text, JavaScript, key names and step errors.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContextOptions, Locator, Page, Request } from 'playwright-core';
+import type { ConsoleOutcome, RunRequest } from './types.js';
 import type { Step, StepTarget } from '../../src/api/types.js';
 import { abortError, sleep, substitute } from '../util.js';
 
@@ -209,4 +210,50 @@ export function setVariable(ctx: StepContext, step: Step, value: string): void {
   if (name === '') throw new StepError(`The ${step.command} step has no variable name`);
   ctx.variables[name] = value;
   ctx.extractions[name] = value;
+}
+
+/** What a page reports while a run goes on. */
+export interface PageWatch {
+  consoleEntries: ConsoleOutcome[];
+  urls: string[];
+  pageErrors: string[];
+  pending: Set<Request>;
+}
+
+/** Records the page's console output, uncaught errors, visited URLs and pending requests. */
+export function watchPage(page: Page, watch: PageWatch): void {
+  const { consoleEntries, urls, pageErrors, pending } = watch;
+  page.on('console', (msg) => {
+    consoleEntries.push({
+      dateExecuted: new Date().toISOString(),
+      error: msg.type() === 'error',
+      output: msg.text(),
+      url: page.url(),
+    });
+  });
+  page.on('pageerror', (error) => {
+    const output = `Uncaught ${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}`;
+    pageErrors.push(output);
+    consoleEntries.push({ dateExecuted: new Date().toISOString(), error: true, output, url: page.url() });
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame()) return;
+    const url = frame.url();
+    if (url !== 'about:blank' && urls[urls.length - 1] !== url) urls.push(url);
+  });
+  page.on('request', (r) => pending.add(r));
+  page.on('requestfinished', (r) => pending.delete(r));
+  page.on('requestfailed', (r) => pending.delete(r));
+}
+
+/** The browser context of a run: viewport, user agent, HTTP authentication; HTTPS errors ignored. */
+export function contextOptions(request: RunRequest): BrowserContextOptions {
+  return {
+    viewport: { width: request.viewport.width, height: request.viewport.height },
+    userAgent: request.userAgent || undefined,
+    httpCredentials: request.httpAuth
+      ? { username: request.httpAuth.username, password: request.httpAuth.password }
+      : undefined,
+    ignoreHTTPSErrors: true,
+  };
 }
