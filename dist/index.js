@@ -64680,6 +64680,35 @@ function redactUrl(url) {
 
 /***/ }),
 
+/***/ 93916:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   N: () => (/* binding */ refId),
+/* harmony export */   P: () => (/* binding */ refName)
+/* harmony export */ });
+/**
+ * References between records. The service sends a reference (a result's `test`, `suite`, `organization`,
+ * `user`) either as an id string or as a populated `{_id, name, …}` object, depending on the endpoint: the
+ * immediate suite execute names the suite by id, GET of the same suite result populates it (service facts,
+ * "Evidence from the official client's integration tests"). Read references only through these helpers.
+ */
+/** The id of a reference in either form; null when absent or empty. */
+function refId(ref) {
+    if (typeof ref === 'string')
+        return ref === '' ? null : ref;
+    if (ref && typeof ref === 'object' && typeof ref._id === 'string' && ref._id !== '')
+        return ref._id;
+    return null;
+}
+/** The name of a populated reference; undefined for an id string or when absent. */
+function refName(ref) {
+    return ref && typeof ref === 'object' && typeof ref.name === 'string' ? ref.name : undefined;
+}
+
+
+/***/ }),
+
 /***/ 45309:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -64729,6 +64758,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/run/outcome.ts
 var outcome = __nccwpck_require__(36497);
+// EXTERNAL MODULE: ./src/api/refs.ts
+var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/api/screenshots.ts
 var screenshots = __nccwpck_require__(45309);
 // EXTERNAL MODULE: ./src/report/text.ts
@@ -64738,6 +64769,7 @@ var report_text = __nccwpck_require__(65655);
  * Building one test of the report model from a test result (pure): steps, failing step, console errors,
  * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
  */
+
 
 
 
@@ -64758,7 +64790,7 @@ function buildTest(test, ctx) {
     const { run, appUrl, policy, attachments } = ctx;
     const fallbackKey = ctx.key;
     const r = test.result;
-    const name = (0,report_text/* cleanText */.X5)(test.testName) || (0,report_text/* cleanText */.X5)(r?.test?.name) || (0,report_text/* cleanText */.X5)(r?.name) || '(unnamed test)';
+    const name = (0,report_text/* cleanText */.X5)(test.testName) || (0,report_text/* cleanText */.X5)((0,refs/* refName */.P)(r?.test)) || (0,report_text/* cleanText */.X5)(r?.name) || '(unnamed test)';
     const steps = (r?.steps ?? []).map(buildStep);
     const failingStep = firstFailingStep(steps);
     const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
@@ -64780,7 +64812,7 @@ function buildTest(test, ctx) {
     return {
         key: r?._id ?? fallbackKey,
         resultId: r?._id ?? null,
-        testId: test.testId ?? r?.test?._id ?? null,
+        testId: test.testId ?? (0,refs/* refId */.N)(r?.test),
         name,
         title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
         state,
@@ -73938,6 +73970,8 @@ class RateBudget {
     }
 }
 
+// EXTERNAL MODULE: ./src/api/refs.ts
+var refs = __nccwpck_require__(93916);
 ;// CONCATENATED MODULE: ./src/run/deadline.ts
 /**
  * The time bounds of stopping, in one place.
@@ -74320,6 +74354,22 @@ class ProblemLog {
 }
 
 ;// CONCATENATED MODULE: ./src/run/reconcile.ts
+/**
+ * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
+ * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
+ * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
+ * execute could start the runs twice); instead the runs it may have started are looked up:
+ *
+ * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
+ * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
+ * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
+ *
+ * A result counts as this trigger's when it was created at or after the trigger time (less
+ * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
+ * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
+ * reports the trigger as "may have started" only when nothing is found.
+ */
+
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 const CLOCK_SKEW_MS = 2_000;
@@ -74351,7 +74401,7 @@ async function listCandidates(api, req) {
     if (!req.organizationId)
         return [];
     const running = await api.listOrganizationRunning(req.organizationId, opts);
-    return running.filter((r) => r.name === job.definition.name && !r.test?._id);
+    return running.filter((r) => r.name === job.definition.name && !(0,refs/* refId */.N)(r.test));
 }
 /** The candidates that belong to the trigger, oldest first, at most `expected`. */
 function matchTriggered(candidates, req) {
@@ -74398,6 +74448,7 @@ async function findTriggeredRuns(api, req, clock, acquire = async () => undefine
 }
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
+
 
 
 
@@ -74789,7 +74840,7 @@ class Engine {
                 kind: 'suite',
                 key: this.nextKey(`suite-${job.suiteId}`),
                 suiteId: job.suiteId,
-                suiteName: sr.name || sr.suite?.name || `Suite ${job.suiteId}`,
+                suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
                 variant,
                 suiteResultId: sr._id,
                 suiteResult: sr,
@@ -74804,7 +74855,7 @@ class Engine {
             run = {
                 kind: job.kind,
                 key: this.nextKey(base),
-                suiteId: job.kind === 'test' ? (tr.test?.suite ?? null) : null,
+                suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
                 suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
                 testId: job.kind === 'test' ? job.testId : null,
                 ...(job.kind === 'file' ? { file: job.file } : {}),
@@ -75140,7 +75191,7 @@ class Engine {
                 reader.pending.delete(id);
                 const tests = await this.listSuiteTests(id);
                 if (tests && reader.testIds === null) {
-                    const ids = tests.map((t) => t.test?._id);
+                    const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
                     // Reading by test needs every test result to name its test, each once.
                     reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
                 }
@@ -75251,8 +75302,8 @@ class Engine {
     testRunOf(result, ifRunning) {
         const state = (0,outcome/* classifyTestResult */.AI)(result);
         const run = {
-            testId: result.test?._id ?? null,
-            testName: result.name || result.test?.name || 'Test',
+            testId: (0,refs/* refId */.N)(result.test),
+            testName: result.name || (0,refs/* refName */.P)(result.test) || 'Test',
             state: state === 'running' ? ifRunning : state,
             result,
             attempts: [],

@@ -1,9 +1,11 @@
 /**
  * Command line: `npm run emulator -- [--port N] [--host H] [--api-key KEY] [--seed FILE] [--time-scale X]
- * [--executor simulated|browser] [--faults SPEC] [--chromium PATH]`.
+ * [--executor simulated|browser] [--faults SPEC] [--chromium PATH] [--rate-limit off|SPEC]
+ * [--not-found-window MS]`.
  * First line printed: `Ghost Inspector emulator listening on http://HOST:PORT/v1`. Stops on SIGINT/SIGTERM.
  */
 import { startEmulator, type EmulatorOptions } from './index.js';
+import { parseRateLimit } from './limits.js';
 
 const USAGE = `Usage: npm run emulator -- [options]
   --port N          port to listen on (default 4010; 0 picks a free port)
@@ -15,6 +17,9 @@ const USAGE = `Usage: npm run emulator -- [options]
   --executor NAME   simulated (default) or browser
   --chromium PATH   browser executor: Chromium executable
   --faults SPEC     fault injection, e.g. rate=0.1,kinds=500+429+reset-after,seed=42,route=/v1/results/*:503x2
+  --rate-limit SPEC the service's rate limit: on (default: burst=300,rate=10 per account, then HTTP 429),
+                    off, or burst=N,rate=N,retry-after=S (retry-after adds a Retry-After header)
+  --not-found-window MS  a new result answers "not found" to GET for MS ms (default 1000; 0 = off)
   --help            this text`;
 
 /** Parses the arguments into emulator options; throws an Error naming a bad option. */
@@ -66,6 +71,15 @@ function parseArgs(argv: string[]): EmulatorOptions & { help?: boolean } {
       case '--faults':
         options.faults = value();
         break;
+      case '--rate-limit':
+        options.rateLimit = parseRateLimit(value());
+        break;
+      case '--not-found-window': {
+        const ms = Number(value());
+        if (!(ms >= 0)) throw new Error('--not-found-window must be a non-negative number of ms');
+        options.notFoundWindowMs = ms;
+        break;
+      }
       case '--help':
       case '-h':
         options.help = true;

@@ -4,34 +4,36 @@
  * runs at the run-time limit, cancels, and does the screenshot comparison bookkeeping (contract "States and
  * transitions", "Limits"; service facts "Shapes and behaviour").
  */
-import { randomUUID } from 'node:crypto';
-import type { Step, SuiteResult, TestResult } from '../src/api/types.js';
 import type { Executor, RunOutcome } from './executors/types.js';
 import type { ExecuteParams } from './params.js';
-import type { ApiKeyRecord, ResultMeta, Store, SuiteRecord, TestRecord } from './store.js';
-import { ApiError, iso, invalid, Semaphore, sleep } from './util.js';
+import type {
+  ApiKeyRecord,
+  ResultMeta,
+  Store,
+  SuiteRecord,
+  SuiteResult,
+  TestRecord,
+  TestResult,
+} from './store.js';
+import { RunFiles } from './run-files.js';
+export type { FinishRecord } from './run-records.js';
+import {
+  checkBaseline,
+  runRequest,
+  type FinishRecord,
+  dataRows,
+  newSuiteResult,
+  newTestResult,
+  variants,
+  type RunPlan,
+} from './run-records.js';
+import { iso, Semaphore, sleep } from './util.js';
 import type { ImageKit } from './images.js';
 
 /** Test run-time limit in ms before time scaling (contract "Limits": 10 minutes). */
 export const RUN_LIMIT_MS = 10 * 60_000;
-/** Suite execute wait limit in ms before time scaling (contract "Limits": 20 minutes). */
-export const SUITE_WAIT_MS = 20 * 60_000;
 /** `status` of a cancelled result (contract "States and transitions"). */
 export const STATUS_CANCELLED = 8;
-
-/** The moment a run ended, kept for tests (`GET /_emulator/runs`). Times are epoch ms. */
-export interface FinishRecord {
-  kind: 'test-result' | 'suite-result';
-  /** Test result id (kind test-result) or suite result id (kind suite-result). */
-  resultId: string;
-  suiteResultId: string | null;
-  testId: string | null;
-  suiteId: string | null;
-  condition: 'finished' | 'cancelled';
-  passing: boolean | null;
-  createdAt: number;
-  finishedAt: number;
-}
 
 export interface EngineOptions {
   store: Store;
@@ -44,63 +46,17 @@ export interface EngineOptions {
   onFinish: (record: FinishRecord) => void;
 }
 
-/** A test to run with its effective settings (stored test or on-demand definition). */
-interface RunPlan {
-  test: TestRecord;
-  stored: boolean;
-  suite: SuiteRecord | undefined;
-  browser?: string;
-  region?: string;
-  viewport?: { width: number; height: number };
-  dataRow?: Record<string, string | number>;
-  suiteResultId: string | null;
-}
-
-/** Variants of one execute: browsers x regions x viewports. */
-function variants(params: ExecuteParams): Array<Pick<RunPlan, 'browser' | 'region' | 'viewport'>> {
-  const browsers = params.browsers.length ? params.browsers : [undefined];
-  const regions = params.regions.length ? params.regions : [undefined];
-  const viewports = params.viewports.length ? params.viewports : [undefined];
-  const out: Array<Pick<RunPlan, 'browser' | 'region' | 'viewport'>> = [];
-  for (const browser of browsers)
-    for (const region of regions) for (const viewport of viewports) out.push({ browser, region, viewport });
-  return out;
-}
-
 export class Engine {
   private readonly store: Store;
+  private readonly files: RunFiles;
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
+    this.files = new RunFiles(options.store, options.images, options.origin);
   }
 
-  private get scale(): number {
+  /** The time scale: multiplies every simulated duration and limit. */
+  get scale(): number {
     return this.options.timeScale;
-  }
-
-  /** Data rows of an execute: the uploaded data file, else the data source (parameter, test, suite). */
-  private dataRows(
-    key: ApiKeyRecord,
-    orgId: string,
-    params: ExecuteParams,
-    fallbackDataSource: string | null,
-  ): Array<Record<string, string | number>> | undefined {
-    if (params.dataFileRows) return params.dataFileRows;
-    const id = params.dataSource ?? fallbackDataSource;
-    if (!id) return undefined;
-    const source = this.store.dataSources.get(id);
-    if (!source || source.organization !== orgId || !key.organizations.includes(orgId))
-      invalid(`dataSource not found: ${id}`);
-    if (source.data.length === 0) invalid(`dataSource ${id} has no rows`);
-    return source.data;
-  }
-
-  private checkBaseline(key: ApiKeyRecord, params: ExecuteParams) {
-    const id = params.screenshotCompareBaselineResult;
-    if (id === undefined) return;
-    const result = this.store.results.get(id);
-    if (!result || !key.organizations.includes(result.organization) || typeof result.passing !== 'boolean') {
-      invalid(`screenshotCompareBaselineResult must be a completed test result of the organization: ${id}`);
-    }
   }
 
   /**
@@ -112,9 +68,15 @@ export class Engine {
     test: TestRecord,
     params: ExecuteParams,
   ): { results: TestResult[]; many: boolean } {
-    this.checkBaseline(key, params);
+    checkBaseline(this.store, key, params);
     const suite = this.store.suites.get(test.suite);
-    const rows = this.dataRows(key, test.organization, params, test.dataSource ?? suite?.dataSource ?? null);
+    const rows = dataRows(
+      this.store,
+      key,
+      test.organization,
+      params,
+      test.dataSource ?? suite?.dataSource ?? null,
+    );
     return this.executeRuns(key, test, true, suite, params, rows);
   }
 
@@ -124,7 +86,7 @@ export class Engine {
     test: TestRecord,
     params: ExecuteParams,
   ): { results: TestResult[]; many: boolean } {
-    const rows = this.dataRows(key, test.organization, params, test.dataSource);
+    const rows = dataRows(this.store, key, test.organization, params, test.dataSource);
     return this.executeRuns(key, test, false, undefined, params, rows);
   }
 
@@ -161,37 +123,17 @@ export class Engine {
     suite: SuiteRecord,
     params: ExecuteParams,
   ): { suiteResults: SuiteResult[]; many: boolean } {
-    const rows = this.dataRows(key, suite.organization, params, suite.dataSource);
+    const rows = dataRows(this.store, key, suite.organization, params, suite.dataSource);
     const vs = variants(params);
     const gate = new Semaphore(params.maxConcurrentDataRows ?? 0);
     const tests = this.store.testsOf(suite._id);
-    const user = this.store.userOf(key);
     const suiteResults: SuiteResult[] = [];
     const now = Date.now();
     suite.dateExecutionTriggered = iso(now);
     for (const dataRow of rows ?? [undefined]) {
       for (const v of vs) {
-        const id = this.store.newId();
-        const suiteResult: SuiteResult = {
-          _id: id,
-          name: suite.name,
-          passing: null,
-          screenshotComparePassing: null,
-          startUrl: params.startUrl ?? suite.startUrl,
-          commentCount: 0,
-          comments: [],
-          countPassing: 0,
-          countFailing: 0,
-          countUnknown: tests.length,
-          countScreenshotComparePassing: 0,
-          countScreenshotCompareFailing: 0,
-          countScreenshotCompareUnknown: tests.length,
-          dateCreated: iso(now),
-          dateExecutionStarted: iso(now),
-          executionTime: null,
-          suite: { _id: suite._id, name: suite.name, organization: suite.organization },
-          user: { _id: user._id, name: `${user.firstName} ${user.lastName}`.trim() },
-        };
+        const suiteResult = newSuiteResult(this.store, key, suite, params, tests.length, now);
+        const id = suiteResult._id;
         let resolveDone!: () => void;
         const done = new Promise<void>((resolve) => (resolveDone = resolve));
         this.store.suiteResults.set(id, suiteResult);
@@ -236,115 +178,11 @@ export class Engine {
   /** Suite results being cancelled: their updates wait until every test is cancelled. */
   private readonly suspended = new Set<string>();
 
-  /** Waits until every given test result has ended. */
-  async waitResults(ids: string[]): Promise<void> {
-    await Promise.all(ids.map((id) => this.store.resultMeta.get(id)?.done));
-  }
-
-  /**
-   * Waits until the suite results end, at most the suite wait limit (20 minutes, scaled); then rejects with
-   * TIMEOUT_ERROR while the tests go on (contract "Errors" 2).
-   */
-  async waitSuiteResults(ids: string[]): Promise<void> {
-    const all = Promise.all(ids.map((id) => this.store.suiteResultMeta.get(id)?.done));
-    const controller = new AbortController();
-    const timeout = sleep(SUITE_WAIT_MS * this.scale, controller.signal).then(
-      () => 'timeout' as const,
-      () => 'aborted' as const,
-    );
-    const winner = await Promise.race([all.then(() => 'done' as const), timeout]);
-    controller.abort();
-    if (winner === 'timeout') {
-      throw new ApiError(
-        'TIMEOUT_ERROR',
-        'The suite execution did not complete within 20 minutes; its tests are still running.',
-      );
-    }
-  }
-
   private createResult(key: ApiKeyRecord, plan: RunPlan, params: ExecuteParams): TestResult {
-    const { test, suite } = plan;
-    const id = this.store.newId();
     const now = Date.now();
-    const user = this.store.userOf(key);
-    const pick = <T>(p: T | undefined, t: T | null | undefined, s: T | undefined, d: T): T =>
-      p !== undefined ? p : t !== null && t !== undefined ? t : s !== undefined ? s : d;
-    const compareEnabled = pick(
-      params.screenshotCompareEnabled,
-      test.screenshotCompareEnabled,
-      suite?.screenshotCompareEnabled,
-      false,
-    );
-    const threshold =
-      params.screenshotCompareThreshold ??
-      (test.screenshotCompareEnabled !== null || !suite
-        ? test.screenshotCompareThreshold
-        : suite.screenshotCompareThreshold);
-    const region = plan.region ?? test.region ?? suite?.region ?? 'us-east-1';
-    const variables: Record<string, string | number> = { ...(plan.dataRow ?? {}), ...params.variables };
-    const steps: Step[] = test.steps.map((s, i) => ({
-      _id: this.store.newId(),
-      sequence: i,
-      command: s.command,
-      target: s.target,
-      value: s.value,
-      variableName: s.variableName,
-      condition: s.condition,
-      optional: s.optional,
-      private: s.private,
-      notes: s.notes ?? '',
-      passing: null,
-      extra: { source: { sequence: i, test: test._id } },
-    }));
-    const result: TestResult = {
-      _id: id,
-      uuid: randomUUID(),
-      name: test.name,
-      test: plan.stored
-        ? { _id: test._id, name: test.name, organization: test.organization, suite: test.suite }
-        : null,
-      suiteResult: plan.suiteResultId,
-      organization: test.organization,
-      user: { _id: user._id, name: `${user.firstName} ${user.lastName}`.trim() },
-      browser: plan.browser ?? test.browser ?? suite?.browser ?? 'chrome',
-      region,
-      language: test.language ?? suite?.language ?? null,
-      startUrl: params.startUrl ?? (test.startUrl || suite?.startUrl || ''),
-      endUrl: '',
-      urls: [],
-      steps,
-      passing: null,
-      autoRetry: test.autoRetry ?? suite?.autoRetry ?? false,
-      autoRetryTriggered: false,
-      commentCount: 0,
-      comments: [],
-      console: [],
-      dateCreated: iso(now),
-      dateExecutionStarted: iso(now),
-      executionHost: `emulator.${region}`,
-      executionTime: null,
-      disableVisuals: pick(params.disableVisuals, test.disableVisuals, suite?.disableVisuals, false),
-      disallowInsecureCertificates:
-        test.disallowInsecureCertificates ?? suite?.disallowInsecureCertificates ?? false,
-      failOnJavaScriptError: test.failOnJavaScriptError ?? suite?.failOnJavaScriptError ?? false,
-      finalDelay: test.finalDelay ?? suite?.finalDelay ?? 0,
-      globalStepDelay: test.globalStepDelay ?? suite?.globalStepDelay ?? 250,
-      maxAjaxDelay: test.maxAjaxDelay ?? suite?.maxAjaxDelay ?? 10000,
-      maxWaitDelay: test.maxWaitDelay ?? suite?.maxWaitDelay ?? 15000,
-      filters: [],
-      extractions: {},
-      screenshotCompareBaselineResult: params.screenshotCompareBaselineResult ?? null,
-      screenshotCompareDifference: null,
-      screenshotCompareEnabled: compareEnabled,
-      screenshotComparePassing: null,
-      screenshotCompareThreshold: threshold,
-      screenshotExclusions: params.screenshotExclusions ?? '',
-      screenshotTarget: params.screenshotTarget ?? '',
-      userAgent: params.userAgent ?? '',
-      variables,
-      video: null,
-      viewportSize: plan.viewport ?? test.viewportSize ?? suite?.viewportSize ?? { height: 768, width: 1024 },
-    };
+    const result = newTestResult(this.store, key, plan, params, now);
+    const { test } = plan;
+    const id = result._id;
     let resolveDone!: () => void;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     const meta: ResultMeta = {
@@ -392,31 +230,9 @@ export class Engine {
         limitHit = true;
         meta.controller.abort();
       }, limitMs);
-      const suite = plan.suite;
-      const variables: Record<string, string> = {};
-      for (const v of suite?.variables ?? []) variables[v.name] = v.value;
-      for (const [k, v] of Object.entries(result.variables)) variables[k] = String(v);
-      const outcome = await this.options.executor.run({
-        testName: plan.test.name,
-        testId: meta.testId,
-        steps: plan.test.steps,
-        startUrl: result.startUrl,
-        viewport: result.viewportSize,
-        userAgent: params.userAgent,
-        httpAuth: params.httpAuth,
-        variables,
-        globalStepDelay: result.globalStepDelay,
-        maxWaitDelay: result.maxWaitDelay,
-        maxAjaxDelay: result.maxAjaxDelay,
-        finalDelay: result.finalDelay,
-        failOnJavaScriptError: result.failOnJavaScriptError,
-        runTimeLimitMs: limitMs,
-        screenshotExclusions: params.screenshotExclusions,
-        screenshotTarget: params.screenshotTarget,
-        disableVisuals: result.disableVisuals,
-        signal,
-        timeScale: this.scale,
-      });
+      const outcome = await this.options.executor.run(
+        runRequest(plan, result, params, { testId: meta.testId, signal, limitMs, timeScale: this.scale }),
+      );
       if (meta.finished) return;
       this.finish(result, plan, outcome, started);
     } catch (error) {
@@ -440,31 +256,7 @@ export class Engine {
   private finish(result: TestResult, plan: RunPlan, outcome: RunOutcome, started: number): void {
     const meta = this.store.resultMeta.get(result._id)!;
     const now = Date.now();
-    outcome.steps.forEach((o, i) => {
-      const step = result.steps[i];
-      if (!step) return;
-      step.passing = o.passing;
-      if (o.dateExecuted) step.dateExecuted = o.dateExecuted;
-      if (o.url !== undefined) step.url = o.url;
-      if (o.error !== undefined) step.error = o.error;
-      if (o.conditionResult !== undefined && step.condition)
-        step.condition = { ...step.condition, result: o.conditionResult };
-    });
-    result.console = outcome.console.map((c) => ({ _id: this.store.newId(), ...c }));
-    result.urls = outcome.urls;
-    result.endUrl = outcome.endUrl;
-    result.extractions = outcome.extractions;
-    if (outcome.error) result.error = { details: outcome.error };
-    if (outcome.screenshot && !result.disableVisuals) {
-      meta.screenshot = outcome.screenshot;
-      const original = this.storeImage(`${result._id}-original.png`, outcome.screenshot);
-      const small = this.storeImage(
-        `${result._id}-small.png`,
-        this.options.images.thumbnail(outcome.screenshot),
-      );
-      result.screenshot = { original, small };
-      if (result.screenshotCompareEnabled) this.compare(result, plan, outcome);
-    }
+    this.files.recordOutcome(result, plan, outcome, meta);
     result.passing = outcome.passing;
     result.executionTime = now - started;
     result.dateExecutionFinished = iso(now);
@@ -482,40 +274,6 @@ export class Engine {
       for (const id of this.store.suiteResultMeta.get(plan.suiteResultId)?.resultIds ?? [])
         this.cancelResult(id);
     }
-  }
-
-  private compare(result: TestResult, plan: RunPlan, outcome: RunOutcome): void {
-    const meta = this.store.resultMeta.get(result._id)!;
-    const test = plan.stored ? this.store.tests.get(plan.test._id) : undefined;
-    const baselineId = result.screenshotCompareBaselineResult ?? test?.baselineResult ?? null;
-    const baseline = baselineId ? this.store.resultMeta.get(baselineId)?.screenshot : undefined;
-    const images = this.options.images;
-    let difference = 0;
-    let diff: Buffer | undefined;
-    if (baseline) ({ difference, diff } = images.compare(baseline, meta.screenshot!));
-    // The simulated executor forces the difference it was told to show (its pixels differ about as much).
-    if (outcome.forcedScreenshotDifference !== undefined) difference = outcome.forcedScreenshotDifference;
-    if (!baseline && test && !test.baselineResult) test.baselineResult = result._id;
-    result.screenshotCompareBaselineResult = baseline ? baselineId : null;
-    result.screenshotCompareDifference = difference;
-    result.screenshotComparePassing = difference <= result.screenshotCompareThreshold;
-    if (diff) {
-      result.screenshotCompare = {
-        compareOriginal: this.storeImage(`${result._id}-compare-original.png`, diff),
-        compareSmall: this.storeImage(`${result._id}-compare-small.png`, images.thumbnail(diff)),
-      };
-    }
-  }
-
-  private storeImage(name: string, png: Buffer) {
-    this.store.files.set(name, { contentType: 'image/png', body: png });
-    const { width, height } = this.options.images.size(png);
-    return {
-      defaultUrl: `${this.options.origin()}/_emulator/files/${name}`,
-      dims: { h: height, w: width },
-      path: `screenshots/${name}`,
-      size: png.length,
-    };
   }
 
   /** Marks a result ended, records the finish, and updates its suite result. */
@@ -618,18 +376,10 @@ export class Engine {
 
   /**
    * Makes the screenshot of the test's latest finished result its baseline (contract "accept-screenshot").
-   * Throws VALIDATION_ERROR when the test has no finished result with a screenshot.
+   * Throws a VALIDATION_ERROR "Unable to accept screenshot" otherwise (see RunFiles.acceptScreenshot).
    */
   acceptScreenshot(test: TestRecord): void {
-    let best: { seq: number; id: string } | undefined;
-    for (const [id, meta] of this.store.resultMeta) {
-      if (meta.testId !== test._id || !meta.screenshot) continue;
-      if (!best || meta.seq > best.seq) best = { seq: meta.seq, id };
-    }
-    if (!best) invalid(`Test ${test._id} has no finished result with a screenshot to accept`);
-    test.baselineResult = best.id;
-    const result = this.store.results.get(best.id)!;
-    test.screenshotComparePassing = result.screenshotCompareEnabled ? true : test.screenshotComparePassing;
+    this.files.acceptScreenshot(test);
   }
 
   /** Cancels every active run (used when the emulator closes). */

@@ -12,7 +12,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
 import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
-import { apiRoutes } from './api.js';
+import { apiRoutes } from './routes/index.js';
 import { Engine, type FinishRecord } from './engine.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
 import type { Executor } from './executors/types.js';
@@ -22,12 +22,19 @@ import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
 import { demoSeed, type DemoSeed } from './seed/demo.js';
 import { createServer, listen, type RequestRecord, type Route } from './server.js';
 import { Store } from './store.js';
+import {
+  DEFAULT_NOT_FOUND_WINDOW_MS,
+  DEFAULT_RATE_LIMIT,
+  RateLimiter,
+  type RateLimitSpec,
+} from './limits.js';
 
 export type { FinishRecord } from './engine.js';
 export type { RequestRecord } from './server.js';
 export type { Scenario } from './executors/simulated.js';
 export type { FaultSpec, FaultKind } from './faults.js';
 export type { SeedFile } from './seed.js';
+export type { RateLimitSpec } from './limits.js';
 export {
   demoSeed,
   demoTestId,
@@ -64,6 +71,16 @@ export interface EmulatorOptions {
   browser?: { executablePath?: string; maxConcurrent?: number };
   /** Fault spec text (see faults.ts / README) or object. */
   faults?: string | FaultSpec;
+  /**
+   * The service's rate limit (service facts): default on, burst 300 then 10 requests/s per account, then
+   * HTTP 429. `false` turns it off; a partial spec changes the figures (`retryAfterS` adds `Retry-After`).
+   */
+  rateLimit?: false | Partial<RateLimitSpec>;
+  /**
+   * ms during which a new test result or suite result answers "not found" to GET (service facts); default
+   * 1000, 0 turns the window off.
+   */
+  notFoundWindowMs?: number;
   /** Default true: no log lines. (The emulator itself never logs requests to the console.) */
   quiet?: boolean;
 }
@@ -170,28 +187,74 @@ async function establishDemoBaseline(baseUrl: string, apiKey: string, demo: Demo
   }
 }
 
+/** The checked time scale, not-found window and rate limiter of the options; throws an Error naming a bad one. */
+function checkedOptions(options: EmulatorOptions) {
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
+  const notFoundWindowMs = options.notFoundWindowMs ?? DEFAULT_NOT_FOUND_WINDOW_MS;
+  if (!(notFoundWindowMs >= 0))
+    throw new Error(`notFoundWindowMs must be a non-negative number of ms, got ${notFoundWindowMs}`);
+  const rateLimiter =
+    options.rateLimit === false
+      ? undefined
+      : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
+  return { timeScale, notFoundWindowMs, rateLimiter };
+}
+
+/** Loads a seed, then the options' extra API keys (each seeing every organization). */
+function loadSeedWithKeys(store: Store, seed: SeedFile, options: EmulatorOptions): void {
+  loadSeed(store, seed);
+  for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
+    store.apiKeys.set(key, {
+      key,
+      user: store.users.keys().next().value ?? 'user-demo',
+      organizations: [...store.organizations.keys()],
+    });
+  }
+}
+
+/** Listens on the options' host and port (default 127.0.0.1, a free port); closes the executor on failure. */
+async function listenOrClose(server: Server, options: EmulatorOptions, executor: Executor): Promise<number> {
+  try {
+    return await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  } catch (error) {
+    await executor.close();
+    throw error;
+  }
+}
+
+const originOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** Attaches a checked scenario to a test; null removes it. Throws an Error naming a bad field. */
+function attachScenario(store: Store, testId: string, scenario: Scenario | null): void {
+  if (scenario === null) store.scenarios.delete(testId);
+  else store.scenarios.set(testId, parseScenario(scenario));
+}
+
+/** Keeps the server's open sockets; returns a function destroying them (for a prompt close). */
+function trackSockets(server: Server): () => void {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return () => {
+    for (const socket of sockets) socket.destroy();
+  };
+}
+
 /**
  * Starts an emulator on loopback. Resolves once it listens (with the demo seed: once the screenshot
  * comparison baseline of its visual test is accepted, about a second with Chromium). Throws when the seed,
  * fault spec or executor name is invalid, the port is taken, or the demo baseline run fails.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const timeScale = options.timeScale ?? 1;
-  if (!(timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
+  const { timeScale, notFoundWindowMs, rateLimiter } = checkedOptions(options);
   const store = new Store();
   // The demo seed needs the emulator's origin, so it is loaded once the server listens.
   const useDemoSeed =
     options.seed === 'demo' || (options.seed === undefined && options.executor === 'browser');
-  const applySeed = (seed: SeedFile) => {
-    loadSeed(store, seed);
-    for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
-      store.apiKeys.set(key, {
-        key,
-        user: store.users.keys().next().value ?? 'user-demo',
-        organizations: [...store.organizations.keys()],
-      });
-    }
-  };
+  const applySeed = (seed: SeedFile) => loadSeedWithKeys(store, seed, options);
   if (!useDemoSeed) {
     applySeed(
       typeof options.seed === 'string' ? readSeedFile(options.seed) : (options.seed ?? defaultSeed()),
@@ -202,10 +265,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const initialFaults = toSpec(options.faults);
   // No faults while the demo baseline is being established.
   let faults = new Faults(useDemoSeed ? {} : initialFaults);
+  let baselineDone = !useDemoSeed;
   let requests: RequestRecord[] = [];
   let runs: FinishRecord[] = [];
   let seq = 0;
   let origin = '';
+  const resetLog = () => {
+    requests = [];
+    runs = [];
+  };
   const executor = await makeExecutor(options.executor, store, options.browser);
   const engine = new Engine({
     store,
@@ -215,10 +283,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     origin: () => origin,
     onFinish: (record) => runs.push(record),
   });
-  const setScenario = (testId: string, scenario: Scenario | null) => {
-    if (scenario === null) store.scenarios.delete(testId);
-    else store.scenarios.set(testId, parseScenario(scenario));
-  };
+  const setScenario = (testId: string, scenario: Scenario | null) => attachScenario(store, testId, scenario);
   const setFaults = (spec: string | FaultSpec) => {
     faults = new Faults(toSpec(spec));
   };
@@ -226,15 +291,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     routes: [
       ...demoSiteRoutes(),
-      ...apiRoutes({ store, engine }),
+      ...apiRoutes({ store, engine, notFoundWindowMs }),
       ...adminRoutes({
         store,
         requests: () => requests,
         runs: () => runs,
-        resetLog: () => {
-          requests = [];
-          runs = [];
-        },
+        resetLog,
         faultSpec: () => faults.spec,
         setFaults,
         setScenario,
@@ -245,27 +307,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: () => faults,
     record: (r) => requests.push(r),
     nextSeq: () => ++seq,
+    // No limit while the demo baseline is being established.
+    rateLimiter: () => (baselineDone ? rateLimiter : undefined),
   });
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const host = options.host ?? '127.0.0.1';
-  let port: number;
-  try {
-    port = await listen(server, options.port ?? 0, host);
-  } catch (error) {
-    await executor.close();
-    throw error;
-  }
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const destroySockets = trackSockets(server);
+  const port = await listenOrClose(server, options, executor);
+  origin = originOf(options.host ?? '127.0.0.1', port);
   const shutdown = async () => {
     engine.close();
     await executor.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
+      destroySockets();
     });
   };
   if (useDemoSeed) {
@@ -277,9 +330,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await shutdown();
       throw error;
     }
-    requests = [];
-    runs = [];
+    resetLog();
     faults = new Faults(initialFaults);
+    baselineDone = true;
   }
   let closing: Promise<void> | undefined;
   return {
@@ -289,10 +342,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     requests: () => [...requests],
     runs: () => [...runs],
-    resetLog: () => {
-      requests = [];
-      runs = [];
-    },
+    resetLog,
     setScenario,
     setFaults,
     close: () => (closing ??= shutdown()),

@@ -11,6 +11,7 @@ import type { ApiKeyRecord, Store } from './store.js';
 import { Params, type UploadedFile } from './params.js';
 import { ApiError, sleep } from './util.js';
 import { type FaultKind, type Faults, jsonWithControlChars } from './faults.js';
+import type { RateLimiter } from './limits.js';
 
 /** One request as the log keeps it (`GET /_emulator/requests`). The API key is redacted in `query`. */
 export interface RequestRecord {
@@ -68,6 +69,8 @@ export interface ServerDeps {
   faults: () => Faults;
   record: (r: RequestRecord) => void;
   nextSeq: () => number;
+  /** The rate limiter of `/v1` requests, undefined when the limit is off. */
+  rateLimiter: () => RateLimiter | undefined;
 }
 
 /** Matches a path against `pattern`; returns the path parameters or undefined. */
@@ -164,6 +167,19 @@ async function parseRequest(req: http.IncomingMessage, url: URL): Promise<{ para
   return { params: new Params(url.searchParams, object), json };
 }
 
+/** A request's log record before it is answered (status 0). */
+function newRecord(seq: number, method: string, url: URL, time: number): RequestRecord {
+  return {
+    seq,
+    method,
+    path: url.pathname,
+    query: redactQuery(url.searchParams),
+    time,
+    durationMs: 0,
+    status: 0,
+  };
+}
+
 function redactQuery(params: URLSearchParams): string {
   const out = new URLSearchParams();
   for (const [k, v] of params) out.append(k, /^(apiKey|httpAuthPassword)(\[\])?$/.test(k) ? '***' : v);
@@ -214,15 +230,7 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
   const path =
     url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
   const isAdmin = path.startsWith('/_emulator/') && !path.startsWith('/_emulator/files/');
-  const record: RequestRecord = {
-    seq: deps.nextSeq(),
-    method,
-    path: url.pathname,
-    query: redactQuery(url.searchParams),
-    time: start,
-    durationMs: 0,
-    status: 0,
-  };
+  const record = newRecord(deps.nextSeq(), method, url, start);
   const done = (status: number, code?: string) => {
     record.status = status;
     if (code) record.code = code;
@@ -259,28 +267,21 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
     if (fault === 'slow') await sleep(faults.delayMs);
     const found = findRoute(deps.routes, method, path);
     const { params, json } = await parseRequest(req, url);
-    if (fault && ['500', '502', '503', '429', 'server-error'].includes(fault)) {
-      if (fault === 'server-error') {
-        sendJson(200, { code: 'ERROR', errorType: 'SERVER_ERROR', message: 'Injected server error.' });
-      } else {
-        const status = Number(fault);
-        const headers: Record<string, string> =
-          status === 429 ? { 'retry-after': String(faults.retryAfterS) } : {};
-        const body =
-          status === 502 ? '<html><body><h1>502 Bad Gateway</h1></body></html>' : `Injected HTTP ${status}`;
-        res
-          .writeHead(status, { 'content-type': status === 502 ? 'text/html' : 'text/plain', ...headers })
-          .end(body);
-        done(status);
-      }
+    if (fault === 'server-error') {
+      sendJson(200, { code: 'ERROR', errorType: 'SERVER_ERROR', message: 'Injected server error.' });
+      return;
+    }
+    if (fault && ['500', '502', '503', '429'].includes(fault)) {
+      done(answerStatusFault(res, Number(fault), faults.retryAfterS));
+      return;
+    }
+    if (!isAdmin && path.startsWith('/v1') && answerRateLimited(deps, params, res)) {
+      done(429);
       return;
     }
     if (!found) {
-      const allowed = deps.routes.some((r) => match(r.pattern, path));
-      const message = allowed
-        ? `Method ${method} is not allowed on ${url.pathname}`
-        : `Unknown endpoint: ${method} ${url.pathname}`;
-      sendJson(allowed ? 405 : 404, { code: 'ERROR', errorType: 'VALIDATION_ERROR', message });
+      const { status, message } = noRoute(deps.routes, method, path, url.pathname);
+      sendJson(status, { code: 'ERROR', errorType: 'VALIDATION_ERROR', message });
       return;
     }
     let key: ApiKeyRecord | undefined;
@@ -294,25 +295,8 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
       auth: () => (key ??= deps.store.authenticate(params.apiKey())),
     };
     const reply = await found.route.handler(ctx);
-    if ('data' in reply) {
-      sendJson(200, { code: 'SUCCESS', data: reply.data });
-    } else if (fault === 'reset-after') {
-      done(0);
-      res.socket?.destroy();
-    } else {
-      const body =
-        fault === 'malformed-json' && reply.contentType.includes('json')
-          ? String(reply.raw).slice(0, 10)
-          : reply.raw;
-      send(
-        req,
-        res,
-        reply.status ?? 200,
-        { 'content-type': reply.contentType, ...(reply.headers ?? {}) },
-        body,
-      );
-      done(reply.status ?? 200);
-    }
+    if ('data' in reply) sendJson(200, { code: 'SUCCESS', data: reply.data });
+    else done(sendRaw(req, res, reply, fault));
   } catch (error) {
     if (res.headersSent || res.destroyed) return;
     if (error instanceof ApiError) {
@@ -325,6 +309,69 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
       });
     }
   }
+}
+
+/**
+ * Takes one request from the account of the request's API key (the key itself when unknown); when the account
+ * is over the limit, answers HTTP 429 (with `Retry-After` when configured) and returns true.
+ */
+function answerRateLimited(deps: ServerDeps, params: Params, res: http.ServerResponse): boolean {
+  const limiter = deps.rateLimiter();
+  if (!limiter) return false;
+  let key = '';
+  try {
+    key = params.apiKey() ?? '';
+  } catch {
+    // A malformed key counts as no key; the handler answers the error.
+  }
+  if (limiter.take(deps.store.apiKeys.get(key)?.user ?? `key:${key}`)) return false;
+  const retryAfter = limiter.spec.retryAfterS;
+  const headers: Record<string, string> =
+    retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+  res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end('Too Many Requests');
+  return true;
+}
+
+/** Answers an injected HTTP status (500, 502 as a gateway's HTML page, 503, 429 with Retry-After); returns it. */
+function answerStatusFault(res: http.ServerResponse, status: number, retryAfterS: number): number {
+  const headers: Record<string, string> = status === 429 ? { 'retry-after': String(retryAfterS) } : {};
+  const body =
+    status === 502 ? '<html><body><h1>502 Bad Gateway</h1></body></html>' : `Injected HTTP ${status}`;
+  res
+    .writeHead(status, { 'content-type': status === 502 ? 'text/html' : 'text/plain', ...headers })
+    .end(body);
+  return status;
+}
+
+/**
+ * Writes a raw reply (document, zip, CSV, image...), spoiled by a `reset-after` or `malformed-json` fault;
+ * returns the status sent (0 when the connection was reset).
+ */
+function sendRaw(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  reply: Extract<Reply, { raw: unknown }>,
+  fault: FaultKind | undefined,
+): number {
+  if (fault === 'reset-after') {
+    res.socket?.destroy();
+    return 0;
+  }
+  const body =
+    fault === 'malformed-json' && reply.contentType.includes('json')
+      ? String(reply.raw).slice(0, 10)
+      : reply.raw;
+  const status = reply.status ?? 200;
+  send(req, res, status, { 'content-type': reply.contentType, ...(reply.headers ?? {}) }, body);
+  return status;
+}
+
+/** HTTP 405 when the path is known for other methods, else 404, with the message naming the request. */
+function noRoute(routes: Route[], method: string, path: string, pathname: string) {
+  const allowed = routes.some((r) => match(r.pattern, path));
+  return allowed
+    ? { status: 405, message: `Method ${method} is not allowed on ${pathname}` }
+    : { status: 404, message: `Unknown endpoint: ${method} ${pathname}` };
 }
 
 function findRoute(

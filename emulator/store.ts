@@ -10,13 +10,30 @@ import type {
   Notifications,
   Organization,
   Step,
+  Ref,
   Suite,
-  SuiteResult,
+  SuiteResult as ServiceSuiteResult,
   Test,
-  TestResult,
+  TestResult as ServiceTestResult,
   Variable,
 } from '../src/api/types.js';
 import type { Scenario } from './executors/simulated.js';
+
+/**
+ * A test result as the emulator stores it: references populated (`test` with id strings inside,
+ * `organization` an id, `user` an object). Answers that name a reference by id are shaped by the route.
+ */
+export type TestResult = Omit<ServiceTestResult, 'test' | 'organization' | 'user'> & {
+  test: { _id: string; name: string; organization: string; suite: string } | null;
+  organization: string;
+  user: Ref;
+};
+
+/** A suite result as the emulator stores it: `suite` populated (GET answers it so). */
+export type SuiteResult = Omit<ServiceSuiteResult, 'suite' | 'user'> & {
+  suite: { _id: string; name: string; organization: string };
+  user: Ref;
+};
 import { ApiError, invalid } from './util.js';
 
 export interface UserRecord {

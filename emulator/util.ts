@@ -121,3 +121,10 @@ export class Semaphore {
     };
   }
 }
+
+/** Replaces `{{name}}` by the variable's value; unknown names are left as they are. */
+export function substitute(text: string, variables: Record<string, string>): string {
+  return text.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) =>
+    Object.hasOwn(variables, name) ? (variables[name] ?? '') : whole,
+  );
+}

@@ -1,7 +1,7 @@
 /**
  * The xUnit.net v2 XML report of a suite result (service facts: `GET /v1/suite-results/{id}/xunit/`).
  */
-import type { SuiteResult, TestResult } from '../src/api/types.js';
+import type { SuiteResult, TestResult } from './store.js';
 
 function esc(text: string): string {
   return (

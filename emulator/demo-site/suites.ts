@@ -85,13 +85,9 @@ const d = (
 /** The error of the failing demo test: the cart total ignores the second line's quantity. */
 export const DEMO_BUG_ERROR = 'Text "Total: $30" not found in #total; found "Total: $25"';
 
-/**
- * The demo suites for the demo site served at `baseUrl` (e.g. `http://127.0.0.1:4010/demo`, no trailing
- * slash needed). Every test starts with an empty cart: each run has a fresh browser context.
- */
-export function demoSuites(baseUrl: string): DemoSuiteDefinition[] {
-  const base = baseUrl.replace(/\/+$/, '');
-  const tests: DemoTestDefinition[] = [
+/** The demo shop's tests against the site at `base` (no trailing slash). */
+function demoTests(base: string): DemoTestDefinition[] {
+  return [
     {
       name: 'Sign in shows the products',
       details: 'Signs in and checks the greeting and the product list.',
@@ -175,6 +171,15 @@ export function demoSuites(baseUrl: string): DemoSuiteDefinition[] {
       ]),
     },
   ];
+}
+
+/**
+ * The demo suites for the demo site served at `baseUrl` (e.g. `http://127.0.0.1:4010/demo`, no trailing
+ * slash needed). Every test starts with an empty cart: each run has a fresh browser context.
+ */
+export function demoSuites(baseUrl: string): DemoSuiteDefinition[] {
+  const base = baseUrl.replace(/\/+$/, '');
+  const tests = demoTests(base);
   return [
     {
       name: 'Demo shop',

@@ -22,6 +22,7 @@ import { Semaphore } from '../util.js';
 import {
   StepError,
   abortError,
+  contextOptions,
   isAction,
   playwrightSelector,
   poll,
@@ -30,6 +31,7 @@ import {
   shortError,
   sleep,
   substitute,
+  watchPage,
   type StepContext,
 } from './browser-steps.js';
 
@@ -146,37 +148,10 @@ export class BrowserExecutor implements Executor {
     control.signal.addEventListener('abort', closeContext, { once: true });
 
     try {
-      context = await browser.newContext({
-        viewport: { width: request.viewport.width, height: request.viewport.height },
-        userAgent: request.userAgent || undefined,
-        httpCredentials: request.httpAuth
-          ? { username: request.httpAuth.username, password: request.httpAuth.password }
-          : undefined,
-        ignoreHTTPSErrors: true,
-      });
+      context = await browser.newContext(contextOptions(request));
       if (control.signal.aborted) closeContext();
       const page = await context.newPage();
-      page.on('console', (msg) => {
-        consoleEntries.push({
-          dateExecuted: new Date().toISOString(),
-          error: msg.type() === 'error',
-          output: msg.text(),
-          url: page.url(),
-        });
-      });
-      page.on('pageerror', (error) => {
-        const output = `Uncaught ${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}`;
-        pageErrors.push(output);
-        consoleEntries.push({ dateExecuted: new Date().toISOString(), error: true, output, url: page.url() });
-      });
-      page.on('framenavigated', (frame) => {
-        if (frame !== page.mainFrame()) return;
-        const url = frame.url();
-        if (url !== 'about:blank' && urls[urls.length - 1] !== url) urls.push(url);
-      });
-      page.on('request', (r) => pending.add(r));
-      page.on('requestfinished', (r) => pending.delete(r));
-      page.on('requestfailed', (r) => pending.delete(r));
+      watchPage(page, { consoleEntries, urls, pageErrors, pending });
 
       const ctx: StepContext = {
         page,
@@ -200,42 +175,10 @@ export class BrowserExecutor implements Executor {
         runError = `Could not open the start URL ${request.startUrl.includes('{{') ? request.startUrl : startUrl}: ${shortError(error).replace(/ at \S+$/, '')}`;
       }
 
-      for (let i = 0; i < request.steps.length && !failed; i++) {
-        const step = request.steps[i]!;
-        const outcome = steps[i]!;
-        if (i > 0 && request.globalStepDelay > 0)
-          await sleep(request.globalStepDelay * request.timeScale, control.signal);
-        outcome.dateExecuted = new Date().toISOString();
-        outcome.url = page.url();
-        try {
-          if (step.condition?.statement) {
-            const result = Boolean(
-              await runScript(page, substitute(step.condition.statement, variables)).catch(
-                (error: unknown) => {
-                  throw new StepError(`Condition: ${error instanceof Error ? error.message : String(error)}`);
-                },
-              ),
-            );
-            outcome.conditionResult = result;
-            if (!result) continue; // skipped: passing stays null
-          }
-          await runStep(ctx, step);
-          if (isAction(step.command)) await settle();
-          if (step.command === 'open' || step.command === 'goto') outcome.url = page.url();
-          outcome.passing = true;
-        } catch (error) {
-          if (control.signal.aborted) {
-            if (!limitHit) throw abortError();
-            outcome.passing = false;
-            outcome.error = limitMessage(request.runTimeLimitMs);
-            runError = outcome.error;
-            failed = true;
-            break;
-          }
-          outcome.passing = false;
-          outcome.error = error instanceof StepError ? error.message : shortError(error);
-          if (!step.optional) failed = true;
-        }
+      if (!failed) {
+        const ran = await this.runSteps(request, ctx, steps, settle, () => limitHit);
+        failed = ran.failed;
+        runError = ran.runError ?? runError;
       }
 
       if (control.signal.aborted && !limitHit) throw abortError();
@@ -278,6 +221,59 @@ export class BrowserExecutor implements Executor {
       request.signal.removeEventListener('abort', onCancel);
       await context?.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Runs the steps in order until one that is not optional fails: a step whose condition is false is
+   * skipped (`passing` null, `conditionResult` false). Throws an AbortError when the run is cancelled; the
+   * run-time limit fails the current step.
+   */
+  private async runSteps(
+    request: RunRequest,
+    ctx: StepContext,
+    steps: StepOutcome[],
+    settle: () => Promise<void>,
+    limitHit: () => boolean,
+  ): Promise<{ failed: boolean; runError?: string }> {
+    const { page, variables } = ctx;
+    let failed = false;
+    let runError: string | undefined;
+    for (let i = 0; i < request.steps.length && !failed; i++) {
+      const step = request.steps[i]!;
+      const outcome = steps[i]!;
+      if (i > 0 && request.globalStepDelay > 0)
+        await sleep(request.globalStepDelay * request.timeScale, ctx.signal);
+      outcome.dateExecuted = new Date().toISOString();
+      outcome.url = page.url();
+      try {
+        if (step.condition?.statement) {
+          const result = Boolean(
+            await runScript(page, substitute(step.condition.statement, variables)).catch((error: unknown) => {
+              throw new StepError(`Condition: ${error instanceof Error ? error.message : String(error)}`);
+            }),
+          );
+          outcome.conditionResult = result;
+          if (!result) continue; // skipped: passing stays null
+        }
+        await runStep(ctx, step);
+        if (isAction(step.command)) await settle();
+        if (step.command === 'open' || step.command === 'goto') outcome.url = page.url();
+        outcome.passing = true;
+      } catch (error) {
+        if (ctx.signal.aborted) {
+          if (!limitHit()) throw abortError();
+          outcome.passing = false;
+          outcome.error = limitMessage(request.runTimeLimitMs);
+          runError = outcome.error;
+          failed = true;
+          break;
+        }
+        outcome.passing = false;
+        outcome.error = error instanceof StepError ? error.message : shortError(error);
+        if (!step.optional) failed = true;
+      }
+    }
+    return { failed, runError };
   }
 
   /** Waits for the page's load event and for pending requests to finish, each up to `maxAjaxDelay`. */

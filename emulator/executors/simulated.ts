@@ -20,6 +20,7 @@ import { sleep } from '../util.js';
  * - `consoleErrors`, `consoleLogs`: console entries (errors fail the run when `failOnJavaScriptError`).
  * - `screenshotDifference`: the screenshot difference (0..1) reported against the baseline.
  * - `hang`: the run never finishes; the engine cuts it at the run-time limit.
+ * - `video`: the run records a video (the result's `video` is an object; otherwise null).
  * - `endUrl`: the last URL (default the start URL).
  */
 export interface Scenario {
@@ -34,6 +35,7 @@ export interface Scenario {
   screenshotDifference?: number;
   hang?: boolean;
   endUrl?: string;
+  video?: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export function parseScenario(value: unknown): Scenario {
     'screenshotDifference',
     'hang',
     'endUrl',
+    'video',
   ];
   for (const key of Object.keys(s))
     if (!known.includes(key)) throw new Error(`scenario: unknown field ${key}`);
@@ -95,6 +98,8 @@ export function parseScenario(value: unknown): Scenario {
     throw new Error('scenario.screenshotDifference must be a number from 0 to 1');
   }
   if (s.hang !== undefined && typeof s.hang !== 'boolean') throw new Error('scenario.hang must be a boolean');
+  if (s.video !== undefined && typeof s.video !== 'boolean')
+    throw new Error('scenario.video must be a boolean');
   if (s.endUrl !== undefined && typeof s.endUrl !== 'string')
     throw new Error('scenario.endUrl must be a string');
   // A copy: each attached scenario is its own object, and `failFirst` counts runs per object.
@@ -219,6 +224,7 @@ export class SimulatedExecutor implements Executor {
       extractions: {},
       error,
       forcedScreenshotDifference: scenario.screenshotDifference,
+      video: scenario.video === true,
     };
   }
 

@@ -75,6 +75,8 @@ export interface RunOutcome {
   error?: string;
   /** For the simulated executor: the forced screenshot difference (0..1) against the baseline, if any. */
   forcedScreenshotDifference?: number;
+  /** True when the run recorded a video (the result's `video` becomes an object). */
+  video?: boolean;
 }
 
 export interface Executor {

@@ -5,7 +5,7 @@
  * breaks are quoted. Rows are written in the order given (the endpoints pass them newest first).
  */
 import { stringify } from 'csv-stringify/sync';
-import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { SuiteResult, TestResult } from '../store.js';
 
 /** Contract: suite results CSV header columns, in order. */
 export const SUITE_RESULTS_CSV_COLUMNS = [

@@ -33,6 +33,7 @@
  * as `css=...` or `xpath=...`.
  */
 import type { Step, StepTarget } from '../../src/api/types.js';
+import { KEY_CODES, KEY_NAMES, NATIVE_COMMANDS } from './recorder-tables.js';
 
 /** A step in import/export form: no `_id`, no result fields. */
 export type PortableStep = Omit<Step, '_id' | 'passing' | 'dateExecuted' | 'url' | 'extra' | 'error'>;
@@ -46,82 +47,6 @@ export interface RecorderCommand {
   /** Alternate locators (`.side` `targets`: `[locator, strategy]` pairs). */
   targets?: string[][];
 }
-
-/** Key names used by the recorder's `${KEY_...}` and the key codes Ghost Inspector's `keypress` takes. */
-const KEY_CODES: Record<string, number> = {
-  BACKSPACE: 8,
-  BKSP: 8,
-  TAB: 9,
-  ENTER: 13,
-  SHIFT: 16,
-  CONTROL: 17,
-  CTRL: 17,
-  ALT: 18,
-  PAUSE: 19,
-  ESC: 27,
-  ESCAPE: 27,
-  SPACE: 32,
-  PAGE_UP: 33,
-  PGUP: 33,
-  PAGE_DOWN: 34,
-  PGDN: 34,
-  END: 35,
-  HOME: 36,
-  LEFT: 37,
-  UP: 38,
-  RIGHT: 39,
-  DOWN: 40,
-  INSERT: 45,
-  DELETE: 46,
-  DEL: 46,
-};
-const KEY_NAMES: Record<number, string> = {
-  8: 'BACKSPACE',
-  9: 'TAB',
-  13: 'ENTER',
-  16: 'SHIFT',
-  17: 'CONTROL',
-  18: 'ALT',
-  19: 'PAUSE',
-  27: 'ESC',
-  32: 'SPACE',
-  33: 'PAGE_UP',
-  34: 'PAGE_DOWN',
-  35: 'END',
-  36: 'HOME',
-  37: 'LEFT',
-  38: 'UP',
-  39: 'RIGHT',
-  40: 'DOWN',
-  45: 'INSERT',
-  46: 'DELETE',
-};
-
-/** Ghost Inspector step commands that a recorder file may carry under their own names. */
-const NATIVE_COMMANDS = new Set([
-  'open',
-  'click',
-  'assign',
-  'keypress',
-  'select',
-  'assertText',
-  'assertTextPresent',
-  'assertTextNotPresent',
-  'assertElementPresent',
-  'assertElementNotPresent',
-  'assertElementVisible',
-  'assertElementNotVisible',
-  'assertEval',
-  'execute',
-  'eval',
-  'extract',
-  'extractEval',
-  'store',
-  'pause',
-  'mouseOver',
-  'goBack',
-  'refresh',
-]);
 
 /** Escapes a string for use inside a double-quoted CSS attribute value or XPath/JS string. */
 function quote(text: string): string {
@@ -221,49 +146,18 @@ function newStep(sequence: number, command: string, fields: Partial<PortableStep
   };
 }
 
-/**
- * Converts one recorder command to a step (or null for a comment or an empty command).
- * `baseUrl` resolves relative `open` targets. `where` names the command in error messages.
- * Throws an Error naming the command when it has no Ghost Inspector equivalent.
- */
-export function commandToStep(
-  cmd: RecorderCommand,
-  sequence: number,
-  baseUrl: string,
-  where: string,
-): PortableStep | null {
-  const name = cmd.command.trim();
-  if (name === '' || name.startsWith('//')) return null;
-  const base = name.replace(/AndWait$/, '');
-  const value = recorderVarsToSteps(cmd.value ?? '');
-  const rawTarget = cmd.target ?? '';
-  const notes = cmd.comment ? { notes: cmd.comment } : {};
-  const target = (): StepTarget => targetFromCommand(cmd);
+/** The parts of a recorder command an assertion step is made of. */
+interface CommandParts {
+  value: string;
+  rawTarget: string;
+  notes: { notes?: string };
+  target: () => StepTarget;
+}
+
+/** An assertion command (`assert…`, `verify…`, `waitFor…`) as a step; undefined for any other command. */
+function assertionStep(base: string, sequence: number, parts: CommandParts): PortableStep | undefined {
+  const { value, rawTarget, notes, target } = parts;
   switch (base) {
-    case 'open': {
-      const url = recorderVarsToSteps(resolveUrl(rawTarget || cmd.value, baseUrl, where));
-      return newStep(sequence, 'open', { value: url, ...notes });
-    }
-    case 'click':
-    case 'clickAt':
-      return newStep(sequence, 'click', { target: target(), ...notes });
-    case 'type':
-      return newStep(sequence, 'assign', { target: target(), value, ...notes });
-    case 'sendKeys': {
-      const key = /^\$\{KEY_([A-Z_]+)\}$/.exec(cmd.value ?? '');
-      const code = key ? KEY_CODES[key[1] ?? ''] : undefined;
-      if (code !== undefined)
-        return newStep(sequence, 'keypress', { target: target(), value: String(code), ...notes });
-      return newStep(sequence, 'assign', { target: target(), value, ...notes });
-    }
-    case 'keypress':
-      return newStep(sequence, 'keypress', { target: target(), value, ...notes });
-    case 'select':
-      return newStep(sequence, 'select', {
-        target: target(),
-        value: value.replace(/^(label|value)=/, ''),
-        ...notes,
-      });
     case 'assertText':
     case 'verifyText':
     case 'waitForText':
@@ -310,6 +204,56 @@ export function commandToStep(
       });
     case 'assertEval':
       return newStep(sequence, 'assertEval', { value: value || recorderVarsToSteps(rawTarget), ...notes });
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Converts one recorder command to a step (or null for a comment or an empty command).
+ * `baseUrl` resolves relative `open` targets. `where` names the command in error messages.
+ * Throws an Error naming the command when it has no Ghost Inspector equivalent.
+ */
+export function commandToStep(
+  cmd: RecorderCommand,
+  sequence: number,
+  baseUrl: string,
+  where: string,
+): PortableStep | null {
+  const name = cmd.command.trim();
+  if (name === '' || name.startsWith('//')) return null;
+  const base = name.replace(/AndWait$/, '');
+  const value = recorderVarsToSteps(cmd.value ?? '');
+  const rawTarget = cmd.target ?? '';
+  const notes = cmd.comment ? { notes: cmd.comment } : {};
+  const target = (): StepTarget => targetFromCommand(cmd);
+  const assertion = assertionStep(base, sequence, { value, rawTarget, notes, target });
+  if (assertion) return assertion;
+  switch (base) {
+    case 'open': {
+      const url = recorderVarsToSteps(resolveUrl(rawTarget || cmd.value, baseUrl, where));
+      return newStep(sequence, 'open', { value: url, ...notes });
+    }
+    case 'click':
+    case 'clickAt':
+      return newStep(sequence, 'click', { target: target(), ...notes });
+    case 'type':
+      return newStep(sequence, 'assign', { target: target(), value, ...notes });
+    case 'sendKeys': {
+      const key = /^\$\{KEY_([A-Z_]+)\}$/.exec(cmd.value ?? '');
+      const code = key ? KEY_CODES[key[1] ?? ''] : undefined;
+      if (code !== undefined)
+        return newStep(sequence, 'keypress', { target: target(), value: String(code), ...notes });
+      return newStep(sequence, 'assign', { target: target(), value, ...notes });
+    }
+    case 'keypress':
+      return newStep(sequence, 'keypress', { target: target(), value, ...notes });
+    case 'select':
+      return newStep(sequence, 'select', {
+        target: target(),
+        value: value.replace(/^(label|value)=/, ''),
+        ...notes,
+      });
     case 'storeText':
     case 'extract':
       return newStep(sequence, 'extract', { target: target(), variableName: cmd.value.trim(), ...notes });

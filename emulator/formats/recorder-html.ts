@@ -40,12 +40,12 @@ function cell(text: string): string {
 }
 
 /**
- * Renders one test as a well-formed XHTML recorder document. The first row opens the start URL; then one
- * row per step (in `sequence` order) of command, target, value.
+ * Renders one test as a well-formed XHTML recorder document: one row per step (in `sequence` order) of
+ * command, target, value, as the service writes it; the start URL is the `selenium.base` link.
  */
 export function testToRecorderHtml(test: RecorderHtmlTest): string {
   const steps = [...test.steps].sort((a, b) => a.sequence - b.sequence);
-  const rows = [{ command: 'open', target: test.startUrl, value: '' }, ...steps.map((s) => stepToCommand(s))];
+  const rows = steps.map((s) => stepToCommand(s));
   const name = escapeXml(test.name);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -6,6 +6,9 @@
  * a field present only on some endpoints is optional (`?`). Timestamps are ISO 8601 UTC strings with
  * milliseconds; a record that never ran shows the epoch `1970-01-01T00:00:00.000Z`.
  */
+import type { RefOrId } from './refs.js';
+
+export type { RefOrId } from './refs.js';
 
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`. */
 export type Timestamp = string;
@@ -185,11 +188,14 @@ export interface TestResult {
   _id: string;
   uuid: string;
   name: string;
-  /** Null for an on-demand result. Organization and suite are identifier strings. */
-  test: { _id: string; name: string; organization: string; suite: string } | null;
+  /**
+   * Null for an on-demand result; else exactly `_id, name, organization, suite` (service facts). Every
+   * reference may come as an id string or an object: read it with `refId` (refs.ts).
+   */
+  test: RefOrId<{ _id: string; name: string; organization: RefOrId<Ref>; suite: RefOrId<Ref> }> | null;
   suiteResult: string | null;
-  organization: string;
-  user: Ref;
+  organization: RefOrId<Ref>;
+  user: RefOrId<Ref>;
   browser: string | null;
   region: string | null;
   language: string | null;
@@ -220,8 +226,8 @@ export interface TestResult {
   maxWaitDelay: number;
   filters: unknown[];
   extractions: Record<string, unknown>;
-  /** Present on the execute response; a failed result may carry `details`. */
-  error?: { details?: string; [key: string]: unknown };
+  /** Null on passing results; a failed run may carry `details` (service facts). */
+  error?: { details?: string; [key: string]: unknown } | null;
   screenshot?: { original: ImageRef; small: ImageRef };
   /** Present when a comparison exists. */
   screenshotCompare?: { compareOriginal: ImageRef; compareSmall: ImageRef };
@@ -258,8 +264,12 @@ export interface SuiteResult {
   dateExecutionFinished?: Timestamp;
   /** Milliseconds. */
   executionTime: number | null;
-  suite: { _id: string; name: string; organization: string };
-  user: Ref;
+  /**
+   * The immediate execute names the suite by id; GET populates `{_id, name, organization}` (service facts).
+   * Read it with `refId` (refs.ts).
+   */
+  suite: RefOrId<{ _id: string; name: string; organization: RefOrId<Ref> }>;
+  user: RefOrId<Ref>;
   /** Set on cancelled suite results by the emulator and the real service (8). */
   status?: number;
 }

@@ -2,6 +2,7 @@
  * Building one test of the report model from a test result (pure): steps, failing step, console errors,
  * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
  */
+import { refId, refName } from '../api/refs.js';
 import { resultImages } from '../api/screenshots.js';
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
 import { countedAs, failsStep, type VerdictPolicy } from '../run/outcome.js';
@@ -49,7 +50,8 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const { run, appUrl, policy, attachments } = ctx;
   const fallbackKey = ctx.key;
   const r = test.result;
-  const name = cleanText(test.testName) || cleanText(r?.test?.name) || cleanText(r?.name) || '(unnamed test)';
+  const name =
+    cleanText(test.testName) || cleanText(refName(r?.test)) || cleanText(r?.name) || '(unnamed test)';
   const steps = (r?.steps ?? []).map(buildStep);
   const failingStep = firstFailingStep(steps);
   const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
@@ -72,7 +74,7 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   return {
     key: r?._id ?? fallbackKey,
     resultId: r?._id ?? null,
-    testId: test.testId ?? r?.test?._id ?? null,
+    testId: test.testId ?? refId(r?.test),
     name,
     title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
     state,

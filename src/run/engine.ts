@@ -10,6 +10,7 @@
  */
 import type { GhostInspectorApi } from '../api/api.js';
 import { ApiError, isNotFound } from '../api/errors.js';
+import { refId, refName } from '../api/refs.js';
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
 import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';
 import { RateBudget } from './budget.js';
@@ -601,7 +602,7 @@ class Engine {
         kind: 'suite',
         key: this.nextKey(`suite-${job.suiteId}`),
         suiteId: job.suiteId,
-        suiteName: sr.name || sr.suite?.name || `Suite ${job.suiteId}`,
+        suiteName: sr.name || refName(sr.suite) || `Suite ${job.suiteId}`,
         variant,
         suiteResultId: sr._id,
         suiteResult: sr,
@@ -615,7 +616,7 @@ class Engine {
       run = {
         kind: job.kind,
         key: this.nextKey(base),
-        suiteId: job.kind === 'test' ? (tr.test?.suite ?? null) : null,
+        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null,
         suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
         testId: job.kind === 'test' ? job.testId : null,
         ...(job.kind === 'file' ? { file: job.file } : {}),
@@ -973,7 +974,7 @@ class Engine {
         reader.pending.delete(id);
         const tests = await this.listSuiteTests(id);
         if (tests && reader.testIds === null) {
-          const ids = tests.map((t) => t.test?._id);
+          const ids = tests.map((t) => refId(t.test));
           // Reading by test needs every test result to name its test, each once.
           reader.testIds = ids.every((t): t is string => !!t) && new Set(ids).size === ids.length ? ids : [];
         }
@@ -1082,8 +1083,8 @@ class Engine {
   private testRunOf(result: TestResult, ifRunning: TestState): TestRun {
     const state = classifyTestResult(result);
     const run: TestRun = {
-      testId: result.test?._id ?? null,
-      testName: result.name || result.test?.name || 'Test',
+      testId: refId(result.test),
+      testName: result.name || refName(result.test) || 'Test',
       state: state === 'running' ? ifRunning : state,
       result,
       attempts: [],

@@ -13,6 +13,7 @@
  * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
  * reports the trigger as "may have started" only when nothing is found.
  */
+import { refId } from '../api/refs.js';
 import type { GhostInspectorApi } from '../api/api.js';
 import { ApiError } from '../api/errors.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
@@ -62,7 +63,7 @@ async function listCandidates(api: GhostInspectorApi, req: LookupRequest): Promi
   }
   if (!req.organizationId) return [];
   const running = await api.listOrganizationRunning(req.organizationId, opts);
-  return running.filter((r) => r.name === job.definition.name && !r.test?._id);
+  return running.filter((r) => r.name === job.definition.name && !refId(r.test));
 }
 
 /** The candidates that belong to the trigger, oldest first, at most `expected`. */

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { SuiteResult, TestResult } from '../../emulator/store.js';
 import {
   SUITE_RESULTS_CSV_COLUMNS,
   TEST_RESULTS_CSV_COLUMNS,

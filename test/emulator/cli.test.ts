@@ -77,4 +77,40 @@ describe('npm run emulator', () => {
     expect(code).toBe(2);
     expect(err).toContain('--executor');
   });
+
+  it('takes --rate-limit and --not-found-window', async () => {
+    const { child, firstLine } = await spawnCli([
+      '--port=0',
+      '--rate-limit',
+      'burst=2,rate=0.01,retry-after=3',
+      '--not-found-window',
+      '0',
+    ]);
+    const base = /listening on (\S+)$/.exec(firstLine)![1];
+    const run = (await (
+      await fetch(`${base}/tests/test-home/execute/?apiKey=demo-api-key&immediate=1`, { method: 'POST' })
+    ).json()) as { data: { _id: string } };
+    // Window 0: found at once.
+    const got = (await (await fetch(`${base}/results/${run.data._id}/?apiKey=demo-api-key`)).json()) as {
+      code: string;
+    };
+    expect(got.code).toBe('SUCCESS');
+    const limited = await fetch(`${base}/suites/?apiKey=demo-api-key`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  });
+
+  it('refuses a bad --rate-limit naming it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', '--rate-limit', 'speed=1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(err).toContain('speed');
+  });
 });

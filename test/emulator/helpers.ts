@@ -5,9 +5,12 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulat
 
 export const KEY = 'demo-api-key';
 
-/** Starts an emulator on a free loopback port (quiet, scaled time). */
+/**
+ * Starts an emulator on a free loopback port (quiet, scaled time). The rate limit and the not-found window are
+ * off unless a test asks for them: these tests check one behaviour at a time.
+ */
 export function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  return startEmulator({ timeScale: 0.01, quiet: true, ...options });
+  return startEmulator({ timeScale: 0.01, quiet: true, rateLimit: false, notFoundWindowMs: 0, ...options });
 }
 
 export interface Call {

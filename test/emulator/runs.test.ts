@@ -235,7 +235,7 @@ describe('suite results', () => {
       query: { immediate: '1', 'browser[]': ['chrome', 'firefox'] },
     });
     expect(many).toHaveLength(2);
-    expect(many[0]).toMatchObject({ passing: null, suite: { _id: 'suite-smoke' } });
+    expect(many[0]).toMatchObject({ passing: null, suite: 'suite-smoke' });
     const manyWaited = await data(em, 'GET', '/suites/suite-smoke/execute/', {
       query: { region: ['eu-west-1', 'ap-south-1'] },
     });
@@ -444,6 +444,7 @@ describe('screenshot comparison', () => {
   });
 
   it('measures real differences with pixelmatch; accept-screenshot and screenshotCompareBaselineResult pick the baseline', async () => {
+    await data(em, 'POST', '/tests/test-home/', { body: { screenshotCompareEnabled: true } });
     em.setScenario('test-home', { screenshotDifference: 0.3 });
     const changed = await data(em, 'GET', '/tests/test-home/execute/', {
       query: { screenshotCompareEnabled: '1' },

@@ -12,12 +12,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { refId } from '../../src/api/refs.js';
 import type { Folder, Suite, SuiteResult, Test, TestResult } from '../../src/api/types.js';
 
 const KEY = 'demo-api-key';
 const ORG = 'org-acme';
+/**
+ * The emulator's not-found window after a trigger (ms). The service has one too; the official client gets
+ * through it because it sleeps a poll interval before its first poll (5000 ms by default, longer than the
+ * window): the same ordering here, scaled down.
+ */
+const NOT_FOUND_WINDOW_MS = 100;
 /** Poll interval (ms) handed to the official client's own polling (its default is 5000). */
-const POLL = { pollInterval: 20 };
+const POLL = { pollInterval: 150 };
 
 /** Execute methods of the official client resolve with `[data, passing, screenshotComparePassing]`. */
 type Outcome<T> = [T, boolean | null, boolean | null];
@@ -69,6 +76,8 @@ interface OfficialClient {
   downloadSuiteSeleniumHtml(suiteId: string, dest: string): Promise<unknown>;
   downloadTestSeleniumSide(testId: string, dest: string): Promise<unknown>;
   downloadTestSeleniumHtml(testId: string, dest: string): Promise<unknown>;
+  downloadSuiteSeleniumJson(suiteId: string, dest: string): Promise<unknown>;
+  downloadTestSeleniumJson(testId: string, dest: string): Promise<unknown>;
 }
 
 const require = createRequire(import.meta.url);
@@ -79,7 +88,8 @@ let gi: OfficialClient;
 let dir: string;
 
 beforeAll(async () => {
-  em = await startEmulator({ timeScale: 0.01, quiet: true });
+  // The rate limit stays on (the service's default); the not-found window is on, scaled like the poll interval.
+  em = await startEmulator({ timeScale: 0.01, quiet: true, notFoundWindowMs: NOT_FOUND_WINDOW_MS });
   gi = officialClient(KEY);
   gi.host = em.origin;
   dir = mkdtempSync(join(tmpdir(), 'gi-official-'));
@@ -139,11 +149,11 @@ describe('official Node client 7.0.1 against the emulator', () => {
     const [data, passing, screenshotPassing] = (await gi.executeSuite('suite-smoke', { ...POLL })) as Outcome<
       TestResult[]
     >;
-    expect(data.map((r) => r.test?._id).sort()).toEqual(['test-home', 'test-login', 'test-search']);
+    expect(data.map((r) => refId(r.test)).sort()).toEqual(['test-home', 'test-login', 'test-search']);
     for (const r of data) {
       expect(r.passing).toBe(true);
       // The client sends its options verbatim: its poll interval arrives as a custom variable.
-      expect(r.variables).toMatchObject({ pollInterval: '20' });
+      expect(r.variables).toMatchObject({ pollInterval: String(POLL.pollInterval) });
     }
     expect(passing).toBe(true);
     expect(screenshotPassing).not.toBe(false);
@@ -193,7 +203,7 @@ describe('official Node client 7.0.1 against the emulator', () => {
     expect((await gi.getSuiteResult(sr._id)) as SuiteResult).toEqual(done);
 
     const results = (await gi.getSuiteResultTestResults(sr._id)) as TestResult[];
-    expect(results.map((r) => r.test?._id)).toEqual(['test-cart', 'test-payment', 'test-receipt']);
+    expect(results.map((r) => refId(r.test))).toEqual(['test-cart', 'test-payment', 'test-receipt']);
 
     const xml = (await gi.getSuiteResultXUnit(sr._id)) as string;
     expect(typeof xml).toBe('string');
@@ -232,7 +242,7 @@ describe('official Node client 7.0.1 against the emulator', () => {
     })) as Outcome<TestResult>;
     expect(Array.isArray(r)).toBe(false);
     expect(r).toMatchObject({ passing: true, suiteResult: null });
-    expect(r.test?._id).toBe('test-login');
+    expect(refId(r.test)).toBe('test-login');
     expect(r.variables).toMatchObject({ shopper: 'dana' });
     expect(passing).toBe(true);
     const seen = requestsSince(seq);
@@ -308,7 +318,7 @@ describe('official Node client 7.0.1 against the emulator', () => {
   it('lists test results with count and accepts a screenshot', async () => {
     const results = (await gi.getTestResults('test-payment', { count: 2 })) as TestResult[];
     expect(results).toHaveLength(2);
-    for (const r of results) expect(r.test?._id).toBe('test-payment');
+    for (const r of results) expect(refId(r.test)).toBe('test-payment');
     expect(Date.parse(results[0].dateCreated)).toBeGreaterThanOrEqual(Date.parse(results[1].dateCreated));
 
     await gi.executeTest('test-landing', { ...POLL });
@@ -366,39 +376,69 @@ describe('official Node client 7.0.1 against the emulator', () => {
     expect(inWeb.map((s) => s._id).sort()).toEqual(['suite-checkout', 'suite-smoke']);
   });
 
-  it('downloads exports: test JSON, suite zip, and the .side and .html exports under their selenium-* paths', async () => {
+  it('downloads exports as the documents themselves (JSON, .side, recorder HTML, zips, selenium-json)', async () => {
+    // The service answers each export with the document itself, so a downloaded file imports back.
     const testJson = join(dir, 'test.json');
     await gi.downloadTestJson('test-home', testJson);
-    const doc = JSON.parse(readFileSync(testJson, 'utf8')) as { code: string; data: { name: string } };
-    expect(doc.code).toBe('SUCCESS');
-    expect(doc.data.name).toBe('Home page loads');
+    const doc = JSON.parse(readFileSync(testJson, 'utf8')) as {
+      code?: string;
+      name: string;
+      steps: unknown[];
+    };
+    expect(doc.code).toBeUndefined();
+    expect(doc.name).toBe('Home page loads');
+    const reimported = (await gi.importTest('suite-data', doc)) as Test;
+    expect(reimported.name).toBe('Home page loads');
+
+    const seleniumJson = join(dir, 'test-selenium.json');
+    await gi.downloadTestSeleniumJson('test-home', seleniumJson);
+    expect(JSON.parse(readFileSync(seleniumJson, 'utf8'))).toMatchObject({ name: 'Home page loads' });
 
     // The client reads every download as text, so only the archive's ASCII signature survives intact.
-    const zip = join(dir, 'suite.zip');
-    await gi.downloadSuiteJson('suite-smoke', zip);
-    expect(readFileSync(zip).subarray(0, 4)).toEqual(Buffer.from('PK\x03\x04', 'latin1'));
+    for (const [name, download] of [
+      ['suite.zip', (dest: string) => gi.downloadSuiteJson('suite-smoke', dest)],
+      ['suite-selenium-json.zip', (dest: string) => gi.downloadSuiteSeleniumJson('suite-smoke', dest)],
+      ['suite-html.zip', (dest: string) => gi.downloadSuiteSeleniumHtml('suite-smoke', dest)],
+    ] as const) {
+      await download(join(dir, name));
+      expect(readFileSync(join(dir, name)).subarray(0, 2).toString('latin1'), name).toBe('PK');
+    }
 
     const suiteSide = join(dir, 'suite.side');
     await gi.downloadSuiteSeleniumSide('suite-smoke', suiteSide);
-    const side = JSON.parse(readFileSync(suiteSide, 'utf8')) as { data: { tests: Array<{ name: string }> } };
-    expect(side.data.tests.map((t) => t.name)).toEqual([
+    const side = JSON.parse(readFileSync(suiteSide, 'utf8')) as { tests: Array<{ name: string }> };
+    expect(side.tests.map((t) => t.name)).toEqual([
       'Home page loads',
       'Login works',
       'Search finds products',
     ]);
 
-    const suiteHtml = join(dir, 'suite-html.zip');
-    await gi.downloadSuiteSeleniumHtml('suite-smoke', suiteHtml);
-    expect(readFileSync(suiteHtml).subarray(0, 2).toString('latin1')).toBe('PK');
-
     const testSide = join(dir, 'test.side');
     await gi.downloadTestSeleniumSide('test-home', testSide);
-    const one = JSON.parse(readFileSync(testSide, 'utf8')) as { data: { tests: Array<{ name: string }> } };
-    expect(one.data.tests.map((t) => t.name)).toEqual(['Home page loads']);
+    const one = JSON.parse(readFileSync(testSide, 'utf8')) as { tests: Array<{ name: string }> };
+    expect(one.tests.map((t) => t.name)).toEqual(['Home page loads']);
 
+    // Recorder HTML: the test's name as title, one row per step.
     const testHtml = join(dir, 'test.html');
     await gi.downloadTestSeleniumHtml('test-home', testHtml);
-    expect(readFileSync(testHtml, 'utf8')).toMatch(/<table[\s\S]*<td>click<\/td>/);
+    const html = readFileSync(testHtml, 'utf8');
+    expect(html).toContain('<title>Home page loads</title>');
+    const home = (await gi.getTest('test-home')) as Test;
+    expect(html.match(/<tr>\s*<td>/g)).toHaveLength(home.steps!.length);
+
+    // An error stays an ERROR envelope, which the client turns into a rejection.
+    expect(await failure(gi.downloadTestJson('no-such-test', join(dir, 'missing.json')))).toMatch(
+      /not found/i,
+    );
+  });
+
+  it('the test runner IP addresses, as the client CLI reads them (no API key): data.<region>.ips[]', async () => {
+    const res = await fetch(`${em.baseUrl}/test-runner-ip-addresses`);
+    const body = (await res.json()) as { code: string; data: Record<string, { ips: string[] }> };
+    expect(body.code).toBe('SUCCESS');
+    const ips = Object.values(body.data).flatMap((region) => region.ips);
+    expect(ips.length).toBeGreaterThan(0);
+    for (const ip of ips) expect(ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   });
 
   it('throws the service message on an unknown id and on an unknown API key', async () => {
@@ -407,5 +447,171 @@ describe('official Node client 7.0.1 against the emulator', () => {
     const stranger = officialClient('not-a-real-key');
     stranger.host = em.origin;
     expect(await failure(stranger.getSuites())).toMatch(/API key/i);
+  });
+});
+
+/** The shapes the official client's own integration tests (run against the real service) assert. */
+describe('official client 7.0.1: what its integration tests against the real service assert', () => {
+  it('execute a suite immediate, one browser: one suite result whose suite is the id string; GET populates it', async () => {
+    const [sr, passing] = (await gi.executeSuite('suite-smoke', { immediate: true })) as Outcome<SuiteResult>;
+    expect(sr.suite).toBe('suite-smoke');
+    expect(sr.passing).toBeNull();
+    expect(passing).toBeNull();
+    const [several] = (await gi.executeSuite('suite-smoke', {
+      immediate: true,
+      browser: ['chrome', 'firefox'],
+    })) as Outcome<SuiteResult[]>;
+    expect(several).toHaveLength(2);
+    for (const one of several) expect(one).toMatchObject({ passing: null, suite: 'suite-smoke' });
+    const done = (await gi.waitForSuiteResult(sr._id, { ...POLL })) as SuiteResult;
+    expect(done.suite).toEqual({ _id: 'suite-smoke', name: 'Smoke tests', organization: ORG });
+  });
+
+  it('execute a test immediate: test has exactly _id, name, organization, suite; a start URL override shows', async () => {
+    const [r] = (await gi.executeTest('test-home', {
+      immediate: true,
+      startUrl: 'https://staging.acme.example/',
+    })) as Outcome<TestResult>;
+    expect(Object.keys(r.test!).sort()).toEqual(['_id', 'name', 'organization', 'suite']);
+    expect(r.passing).toBeNull();
+    expect(r.startUrl).toBe('https://staging.acme.example/');
+  });
+
+  it('a one-row data file, waiting: an array of one result with the row substituted into the steps', async () => {
+    const csv = join(dir, 'one-row.csv');
+    writeFileSync(csv, 'username,password\nfoo,bar\n');
+    const [rows, passing] = (await gi.executeTest('test-login-data', { dataFile: csv })) as Outcome<
+      TestResult[]
+    >;
+    expect(Array.isArray(rows)).toBe(true);
+    expect(rows).toHaveLength(1);
+    expect(passing).toBe(true);
+    expect(rows[0].steps.map((s) => s.value)).toContain('foo');
+    expect(rows[0].steps.some((s) => s.value.includes('{{username}}'))).toBe(false);
+    // A suite variable and a custom variable substitute the same way; a data source row too.
+    const [custom] = (await gi.executeTest('test-login-data', {
+      ...POLL,
+      username: 'dana',
+      password: 'x',
+    })) as Outcome<TestResult>;
+    expect(custom.steps.map((s) => s.value)).toEqual(expect.arrayContaining(['dana', 'Welcome']));
+    const [fromSource] = (await gi.executeTest('test-login-data', { dataSource: 'ds-logins' })) as Outcome<
+      TestResult[]
+    >;
+    const users = fromSource.map((r) => r.steps.find((s) => s.target === '#username')!.value).sort();
+    expect(users).toEqual(['alice', 'bob', 'carol']);
+  });
+
+  it('on-demand execute with immediate false waits for a passing result; body variables substitute', async () => {
+    const [r, passing] = (await gi.executeTestOnDemand(
+      ORG,
+      {
+        name: 'On-demand with variables',
+        startUrl: 'https://shop.acme.example/',
+        steps: [{ command: 'assertTextPresent', target: 'h1', value: '{{brand}}' }],
+        variables: { brand: 'Acme' },
+        someFieldTheEmulatorDoesNotKnow: true,
+      },
+      { immediate: false, ...POLL },
+    )) as Outcome<TestResult>;
+    expect(r.passing).toBe(true);
+    expect(passing).toBe(true);
+    expect(r.steps[0].value).toBe('Acme');
+    // `immediate` in the query or the JSON body answers at once.
+    const res = await fetch(`${em.baseUrl}/organizations/${ORG}/on-demand/execute/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: KEY, immediate: true, name: 'Now', steps: [] }),
+    });
+    expect(((await res.json()) as { data: TestResult }).data.passing).toBeNull();
+  });
+
+  it('accept screenshot on a test without screenshot comparison: "Unable to accept screenshot"', async () => {
+    expect(await failure(gi.acceptTestScreenshot('test-home'))).toContain('Unable to accept screenshot');
+  });
+
+  it('suite-result xUnit starts with the XML declaration; cancelling ended results answers them', async () => {
+    const [results] = (await gi.executeSuite('suite-smoke', { ...POLL })) as Outcome<TestResult[]>;
+    const suiteResultId = results[0].suiteResult!;
+    const xml = (await gi.getSuiteResultXUnit(suiteResultId)) as string;
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    const sr = (await gi.cancelSuiteResult(suiteResultId)) as SuiteResult;
+    expect(sr).toMatchObject({ _id: suiteResultId, name: 'Smoke tests', passing: true });
+    const tr = (await gi.cancelTestResult(results[0]._id)) as TestResult;
+    expect(tr).toMatchObject({ _id: results[0]._id, passing: true, error: null });
+    expect(((await gi.getSuiteResultTestResults(suiteResultId)) as TestResult[]).length).toBe(3);
+  });
+
+  it('video is an object when the run records one, else null; passing results carry error null', async () => {
+    const [plain] = (await gi.executeTest('test-home', { ...POLL })) as Outcome<TestResult>;
+    expect(plain.video).toBeNull();
+    expect(plain.error).toBeNull();
+    em.setScenario('test-home', { video: true });
+    try {
+      const [filmed] = (await gi.executeTest('test-home', { ...POLL })) as Outcome<TestResult>;
+      expect(filmed.video).toEqual({
+        dims: { h: expect.any(Number), w: expect.any(Number) },
+        path: expect.any(String),
+        url: expect.stringMatching(/^http/),
+      });
+    } finally {
+      em.setScenario('test-home', null);
+    }
+  });
+
+  it('first screenshot comparison without a baseline: no comparison; step conditions carry their result', async () => {
+    const suite = (await gi.createSuite(ORG, 'Evidence suite')) as Suite;
+    await gi.updateSuite(suite._id, { screenshotCompareEnabled: true, notAField: 'ignored' });
+    const test = (await gi.importTest(suite._id, {
+      name: 'Conditional',
+      startUrl: 'https://shop.acme.example/',
+      steps: [
+        { command: 'click', target: '#go', value: '', condition: { statement: 'return true;' } },
+        { command: 'assertTextPresent', target: 'h1', value: 'Acme' },
+      ],
+      unknownImportField: 1,
+    })) as Test;
+    const [first] = (await gi.executeTest(test._id, { ...POLL })) as Outcome<TestResult>;
+    expect(first).toMatchObject({
+      screenshotComparePassing: null,
+      screenshotCompareDifference: null,
+      screenshotCompareBaselineResult: null,
+    });
+    expect(first.screenshotCompare).toBeUndefined();
+    expect(first.steps[0].condition).toEqual({ statement: 'return true;', result: true });
+    const [second] = (await gi.executeTest(test._id, { ...POLL })) as Outcome<TestResult>;
+    expect(second.screenshotCompareBaselineResult).toBe(first._id);
+    expect(typeof second.screenshotComparePassing).toBe('boolean');
+    const renamed = (await gi.updateTest(test._id, { name: 'Still conditional', alsoUnknown: [] })) as Test;
+    expect(renamed.name).toBe('Still conditional');
+  });
+
+  it('a result answers "not found" right after its trigger, then is found (the client polls after a wait)', async () => {
+    const [r] = (await gi.executeTest('test-home', { immediate: true })) as Outcome<TestResult>;
+    expect(await failure(gi.getTestResult(r._id))).toMatch(/not found/i);
+    await new Promise((resolve) => setTimeout(resolve, NOT_FOUND_WINDOW_MS + 20));
+    expect(((await gi.getTestResult(r._id)) as TestResult)._id).toBe(r._id);
+  });
+
+  it('the rate limit answers HTTP 429 once an account has spent its burst (Retry-After when configured)', async () => {
+    const limited = await startEmulator({
+      timeScale: 0.01,
+      quiet: true,
+      rateLimit: { burst: 5, perSecond: 1, retryAfterS: 2 },
+    });
+    try {
+      const client = officialClient(KEY);
+      client.host = limited.origin;
+      for (let i = 0; i < 5; i++) await client.getSuites();
+      const error = await client.getSuites().then(
+        () => undefined,
+        (e: unknown) => e as { statusCode?: number; response?: { headers: Record<string, string> } },
+      );
+      expect(error?.statusCode).toBe(429);
+      expect(error?.response?.headers['retry-after']).toBe('2');
+      expect(limited.requests().at(-1)!.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type RequestRecord } from '../../emulator/index.js';
+import { refId } from '../../src/api/refs.js';
 import { startAction, waitFor, type ActionRun } from '../action/harness.js';
 import {
   FILES,
@@ -166,7 +167,7 @@ describe('workflow cancel', () => {
     );
     await expectCancelledProperly(c, 'SIGINT');
     const suiteResults = [...emulator.store.suiteResults.values()].filter(
-      (s) => s.suite._id === 'suite-green',
+      (s) => refId(s.suite) === 'suite-green',
     );
     const last = suiteResults[suiteResults.length - 1];
     expect(last?.dateExecutionFinished, 'the suite result started during the cancel has ended').toBeTruthy();

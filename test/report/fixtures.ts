@@ -3,6 +3,7 @@
  * required field, shaped like the service's answers (contract "Test result", "Suite result").
  * Deterministic: ids and dates come from counters and a fixed clock, never from randomness.
  */
+import { refId } from '../../src/api/refs.js';
 import type { ConsoleEntry, ImageRef, Step, SuiteResult, TestResult } from '../../src/api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../src/run/types.js';
 
@@ -297,7 +298,7 @@ export function suiteRun(
             ? 'cancelled'
             : 'timed-out');
     return {
-      testId: result.test?._id ?? null,
+      testId: refId(result.test),
       testName: spec.name,
       state,
       result,

@@ -1,4 +1,5 @@
 /** Plain data builders for unit tests of the run model (no I/O). */
+import { refId } from '../../src/api/refs.js';
 import type { SuiteResult, TestResult } from '../../src/api/types.js';
 import type { SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 
@@ -82,7 +83,7 @@ export function suiteResult(overrides: Partial<SuiteResult> = {}): SuiteResult {
 
 export function testRun(state: TestState, result: Partial<TestResult> | null = {}): TestRun {
   const r = result === null ? null : testResult(result);
-  return { testId: r?.test?._id ?? null, testName: r?.name ?? 'A test', state, result: r, attempts: [] };
+  return { testId: refId(r?.test), testName: r?.name ?? 'A test', state, result: r, attempts: [] };
 }
 
 export function suiteRun(tests: TestRun[], overrides: Partial<SuiteRun> = {}): SuiteRun {

@@ -1,0 +1,63 @@
+/**
+ * Test result routes (contract "Results": get, cancel, comment) and suite result routes (service facts
+ * "Endpoints the reference omits": get, test results, cancel, xUnit).
+ */
+import { iso } from '../util.js';
+import { suiteResultXunit } from '../xunit.js';
+import { bodyFields, requireString } from './fields.js';
+import { ok, type RouteDeps } from './shared.js';
+
+/** Registers the test result routes. */
+export function resultRoutes(deps: RouteDeps): void {
+  const { store, engine, on, hideWhileNew } = deps;
+  on('GET', '/v1/results/:resultId', (ctx) => {
+    const result = store.result(ctx.pathParams.resultId, ctx.auth());
+    hideWhileNew('Test result', result._id, result.dateCreated);
+    return ok(result);
+  });
+  on('POST', '/v1/results/:resultId/cancel', (ctx) => {
+    const result = store.result(ctx.pathParams.resultId, ctx.auth());
+    // Cancelling a result that already ended answers it unchanged (service facts, official client's tests).
+    engine.cancelResult(result._id);
+    return ok(result);
+  });
+  on('POST', '/v1/results/:resultId/comment', (ctx) => {
+    const key = ctx.auth();
+    const result = store.result(ctx.pathParams.resultId, key);
+    const message = requireString(bodyFields(ctx).message ?? ctx.params.get('message'), 'message');
+    result.comments.push(store.newComment(key, message, iso(Date.now())));
+    result.commentCount = result.comments.length;
+    return ok(result);
+  });
+}
+
+/** Registers the suite result routes. */
+export function suiteResultRoutes(deps: RouteDeps): void {
+  const { store, engine, on, page, hideWhileNew } = deps;
+  on('GET', '/v1/suite-results/:suiteResultId', (ctx) => {
+    const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
+    hideWhileNew('Suite result', sr._id, sr.dateCreated);
+    return ok(sr);
+  });
+  on('GET', '/v1/suite-results/:suiteResultId/results', (ctx) => {
+    const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
+    hideWhileNew('Suite result', sr._id, sr.dateCreated);
+    const ids = store.suiteResultMeta.get(sr._id)?.resultIds ?? [];
+    return ok(
+      page(
+        ids.map((id) => store.results.get(id)!),
+        ctx.params,
+      ),
+    );
+  });
+  on('POST', '/v1/suite-results/:suiteResultId/cancel', (ctx) => {
+    const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
+    engine.cancelSuiteResult(sr._id);
+    return ok(sr);
+  });
+  on('GET', '/v1/suite-results/:suiteResultId/xunit', (ctx) => {
+    const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
+    const results = (store.suiteResultMeta.get(sr._id)?.resultIds ?? []).map((id) => store.results.get(id)!);
+    return { raw: suiteResultXunit(sr, results), contentType: 'application/xml; charset=utf-8' };
+  });
+}

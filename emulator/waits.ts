@@ -1,0 +1,34 @@
+/**
+ * Waiting for runs to end, for an execute that is not immediate (contract "Execute responses", "Errors" 2).
+ */
+import type { Store } from './store.js';
+import { ApiError, sleep } from './util.js';
+
+/** Suite execute wait limit in ms before time scaling (contract "Limits": 20 minutes). */
+export const SUITE_WAIT_MS = 20 * 60_000;
+
+/** Waits until every given test result has ended. */
+export async function waitResults(store: Store, ids: string[]): Promise<void> {
+  await Promise.all(ids.map((id) => store.resultMeta.get(id)?.done));
+}
+
+/**
+ * Waits until the suite results end, at most the suite wait limit (20 minutes, scaled); then rejects with
+ * TIMEOUT_ERROR while the tests go on (contract "Errors" 2).
+ */
+export async function waitSuiteResults(store: Store, ids: string[], timeScale: number): Promise<void> {
+  const all = Promise.all(ids.map((id) => store.suiteResultMeta.get(id)?.done));
+  const controller = new AbortController();
+  const timeout = sleep(SUITE_WAIT_MS * timeScale, controller.signal).then(
+    () => 'timeout' as const,
+    () => 'aborted' as const,
+  );
+  const winner = await Promise.race([all.then(() => 'done' as const), timeout]);
+  controller.abort();
+  if (winner === 'timeout') {
+    throw new ApiError(
+      'TIMEOUT_ERROR',
+      'The suite execution did not complete within 20 minutes; its tests are still running.',
+    );
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * References between records. The service sends a reference (a result's `test`, `suite`, `organization`,
+ * `user`) either as an id string or as a populated `{_id, name, …}` object, depending on the endpoint: the
+ * immediate suite execute names the suite by id, GET of the same suite result populates it (service facts,
+ * "Evidence from the official client's integration tests"). Read references only through these helpers.
+ */
+
+/** A reference sent as an id string or as a populated object. */
+export type RefOrId<T extends { _id: string }> = string | T;
+
+/** The id of a reference in either form; null when absent or empty. */
+export function refId(ref: string | { _id?: unknown } | null | undefined): string | null {
+  if (typeof ref === 'string') return ref === '' ? null : ref;
+  if (ref && typeof ref === 'object' && typeof ref._id === 'string' && ref._id !== '') return ref._id;
+  return null;
+}
+
+/** The name of a populated reference; undefined for an id string or when absent. */
+export function refName(ref: string | { name?: unknown } | null | undefined): string | undefined {
+  return ref && typeof ref === 'object' && typeof ref.name === 'string' ? ref.name : undefined;
+}

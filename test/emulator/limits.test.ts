@@ -1,0 +1,109 @@
+/**
+ * The service behaviours the emulator reproduces by default: the rate limit (burst 300, then 10 requests/s per
+ * account, then HTTP 429) and the "not found" window right after a trigger.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+import {
+  DEFAULT_NOT_FOUND_WINDOW_MS,
+  DEFAULT_RATE_LIMIT,
+  parseRateLimit,
+  RateLimiter,
+} from '../../emulator/limits.js';
+import { call, data, start } from './helpers.js';
+
+let em: Emulator | undefined;
+afterEach(async () => {
+  await em?.close();
+  em = undefined;
+});
+
+describe('rate limit', () => {
+  it('parses off, on and burst/rate/retry-after; refuses unknown settings naming them', () => {
+    expect(parseRateLimit('off')).toBe(false);
+    expect(parseRateLimit('on')).toEqual(DEFAULT_RATE_LIMIT);
+    expect(parseRateLimit('burst=5,rate=2,retry-after=1')).toEqual({
+      burst: 5,
+      perSecond: 2,
+      retryAfterS: 1,
+    });
+    expect(() => parseRateLimit('speed=3')).toThrow(/speed/);
+    expect(() => parseRateLimit('burst=-1')).toThrow(/burst=-1/);
+  });
+
+  it('a token bucket per account: the burst at once, then the sustained rate', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ burst: 3, perSecond: 2 }, () => now);
+    expect([1, 2, 3, 4].map(() => limiter.take('a'))).toEqual([true, true, true, false]);
+    expect(limiter.take('b')).toBe(true);
+    now = 500;
+    expect(limiter.take('a')).toBe(true);
+    expect(limiter.take('a')).toBe(false);
+  });
+
+  it('is on by default: the 301st request at once answers HTTP 429 without Retry-After', async () => {
+    em = await startEmulator({ timeScale: 0.01, quiet: true });
+    const answers: Array<{ status: number; headers: Headers }> = [];
+    for (let batch = 0; batch < 7; batch++) {
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 50 }, () => call(em!, 'GET', '/organizations/')))),
+      );
+    }
+    const statuses = answers.map((a) => a.status);
+    // 350 requests within well under a second: 300 pass plus the few the sustained rate refilled.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(20);
+    expect(statuses.slice(0, 300).every((s) => s === 200)).toBe(true);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect(em.requests().filter((r) => r.status === 429).length).toBeGreaterThan(20);
+  });
+
+  it('counts per account, sends the configured Retry-After, and admin requests are never limited', async () => {
+    em = await start({ rateLimit: { burst: 2, perSecond: 0.001, retryAfterS: 7 } });
+    await data(em, 'GET', '/suites/');
+    await data(em, 'GET', '/suites/');
+    const refused = await call(em, 'GET', '/suites/');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('7');
+    // Another account (here an unknown key) has its own bucket.
+    expect((await call(em, 'GET', '/suites/', { key: 'unknown-key' })).status).toBe(200);
+    expect((await fetch(`${em.origin}/_emulator/health`)).status).toBe(200);
+  });
+
+  it('rateLimit: false turns it off', async () => {
+    em = await start({ rateLimit: false });
+    const answers = await Promise.all(Array.from({ length: 400 }, () => call(em!, 'GET', '/folders/')));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+  });
+});
+
+describe('not-found window after a trigger', () => {
+  it('is on by default for about a second', () => {
+    expect(DEFAULT_NOT_FOUND_WINDOW_MS).toBeGreaterThan(0);
+    expect(DEFAULT_NOT_FOUND_WINDOW_MS).toBeLessThanOrEqual(2000);
+  });
+
+  it('test results and suite results answer "not found" to GET within the window, then are found', async () => {
+    em = await start({ notFoundWindowMs: 1500 });
+    const r = await data(em, 'POST', '/tests/test-home/execute/', { query: { immediate: '1' } });
+    const sr = await data(em, 'POST', '/suites/suite-smoke/execute/', { query: { immediate: '1' } });
+    for (const path of [
+      `/results/${r._id}/`,
+      `/suite-results/${sr._id}/`,
+      `/suite-results/${sr._id}/results/`,
+    ]) {
+      const hidden = await call(em, 'GET', path);
+      expect(hidden.json, path).toMatchObject({ code: 'ERROR', errorType: 'VALIDATION_ERROR' });
+      expect(hidden.json.message, path).toMatch(/not found/i);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1550));
+    expect((await data(em, 'GET', `/results/${r._id}/`))._id).toBe(r._id);
+    expect((await data(em, 'GET', `/suite-results/${sr._id}/`))._id).toBe(sr._id);
+  });
+
+  it('0 turns the window off', async () => {
+    em = await start({ notFoundWindowMs: 0 });
+    const r = await data(em, 'POST', '/tests/test-home/execute/', { query: { immediate: '1' } });
+    expect((await data(em, 'GET', `/results/${r._id}/`))._id).toBe(r._id);
+  });
+});
