@@ -12,7 +12,7 @@ let emulator: Emulator;
 let ctx: Context;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seed: new SeedBuilder().build(), quiet: true });
+  emulator = await startEmulator({ seed: new SeedBuilder().build(), quiet: true, rateLimit: false });
   ctx = {
     emulator,
     official: undefined as never,
@@ -41,6 +41,15 @@ describe('bench: the rate-limit probe', () => {
       expect(await probeRateLimit(ctx, 0)).toBe(true);
     } finally {
       emulator.setFaults('');
+    }
+  });
+
+  it("finds the emulator's own rate limit, on by default (burst 300, then 10/s)", async () => {
+    const limited = await startEmulator({ seed: new SeedBuilder().build(), quiet: true });
+    try {
+      expect(await probeRateLimit({ ...ctx, emulator: limited, claimed: new Set() }, 0)).toBe(true);
+    } finally {
+      await limited.close();
     }
   });
 });
