@@ -35,6 +35,8 @@ export interface GitHubContext {
   serverUrl: string;
   /** REST API base (`GITHUB_API_URL`); null: the client's default `https://api.github.com`. */
   apiUrl: string | null;
+  /** The checked-out repository (`GITHUB_WORKSPACE`); relative input paths point here. Null when unset. */
+  workspace: string | null;
   /** The runner's file for step outputs (`GITHUB_OUTPUT`); null when unset. */
   outputFile: string | null;
   /** The runner's file for the job summary (`GITHUB_STEP_SUMMARY`); null when unset. */
@@ -73,6 +75,7 @@ export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubC
     step: env.GITHUB_ACTION || null,
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
     apiUrl: env.GITHUB_API_URL || null,
+    workspace: env.GITHUB_WORKSPACE || null,
     outputFile: env.GITHUB_OUTPUT || null,
     summaryFile: env.GITHUB_STEP_SUMMARY || null,
     runnerTemp: env.RUNNER_TEMP || null,

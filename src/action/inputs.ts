@@ -18,7 +18,10 @@ export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs |
   if (rawKey && github.onRunner) sink.setSecret(rawKey);
   let inputs: ActionInputs;
   try {
-    inputs = await readInputs({ env: deps.env });
+    inputs = await readInputs({
+      env: deps.env,
+      ...(github.workspace ? { workspace: github.workspace } : {}),
+    });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     sink.setFailed(error.message);

@@ -1,5 +1,6 @@
 /**
- * One verdict everywhere (issue: "One verdict, computed once"): the built action's step result, outputs,
+ * One verdict everywhere (issue: "One verdict, computed once"): the action's step result (run in-process,
+ * `run(deps)`; the bundle itself is proven by e2e.test.ts), outputs,
  * results.json, job summary and JUnit agree, for `fail-on-empty` and `fail-on-screenshot-compare`.
  */
 import { readFileSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../fakes/github.js';
 import { makeWorkspace } from './fixtures.js';
-import { counts, runAction, type ActionRun } from './harness.js';
+import { runActionInProcess as runAction } from '../support/run-action.js';
+import { scaledClock } from '../support/scaled-clock.js';
+import { counts, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-verdict-key-2288';
 let emulator: Emulator;
@@ -29,6 +32,7 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
   return runAction({
     workspace,
     inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '5', ...inputs },
+    clock: scaledClock(10),
   });
 }
 
