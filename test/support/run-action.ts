@@ -51,7 +51,7 @@ function command(name: string, message: string, properties: AnnotationProperties
 }
 
 /** A sink recording into a transcript, an output map and a summary string. */
-class RecordingSink implements ActionSink {
+export class RecordingSink implements ActionSink {
   stdout = '';
   outputs: Record<string, string> = {};
   summary = '';
