@@ -1,3 +1,4 @@
+import { processDeps } from './action/deps.js';
 import { run } from './main.js';
 
-void run();
+void run(processDeps());

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 
+import { readGitHubContext } from '../github.js';
 import type { RunSummary } from '../run/types.js';
 import type { DownloadOptions, Logger, MissingFile } from './download.js';
 import { downloadScreenshots } from './download.js';
@@ -77,10 +78,10 @@ export async function publishScreenshots(
   const jobs = selectScreenshots(summary, options.mode);
   if (jobs.length === 0) return { files: {}, missing: [], warnings: [] };
 
-  const onGitHub = !!env.ACTIONS_RUNTIME_TOKEN;
-  const dir = onGitHub
+  const github = readGitHubContext(env);
+  const dir = github.artifactService
     ? path.join(
-        env.RUNNER_TEMP || os.tmpdir(),
+        github.runnerTemp || os.tmpdir(),
         `ghost-inspector-screenshots-${randomBytes(4).toString('hex')}`,
       )
     : path.resolve(options.artifactsDir);

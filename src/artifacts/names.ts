@@ -5,7 +5,9 @@
  * `\ /` (service facts, "The GitHub platform"). Windows also refuses trailing dots and spaces and a few
  * reserved device names, and most file systems cap one name at 255 bytes.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+
+import { readGitHubContext } from '../github.js';
 
 import type { Variant } from '../run/types.js';
 
@@ -100,37 +102,21 @@ export function screenshotPath(
   return `${folder}/${stem}${suffix}`;
 }
 
-/** Environment variables the default artifact name is made of. */
-const NAME_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
-/** Inputs whose values must not feed a hash that ends up in a name (secrets). */
-const SECRET_INPUT = /KEY|TOKEN|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL/i;
-
 /**
  * The default artifact name:
- * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the first 8 hex
- * digits of a SHA-256 over the step id (`GITHUB_ACTION`, distinct for two uses in one job), `RUNNER_OS`,
- * `RUNNER_ARCH` and every non-secret `INPUT_*` value (so matrix legs that pass different inputs differ).
- * Secret-looking inputs (`api-key`, `*-password`, `*token*`...) are left out of the hash. Outside GitHub
- * (no `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
+ * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the GitHub
+ * context's matrix digest (`src/github.ts`: the step id, `RUNNER_OS`, `RUNNER_ARCH` and every non-secret
+ * `INPUT_*` value, so matrix legs that pass different inputs differ; never a secret). Outside GitHub (no
+ * `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
  * same OS can still collide: the uploader then adds `-2`, `-3`... on the 409 it gets.
- * @param env environment (default `process.env`)
+ * @param env environment (default `process.env`), read through {@link readGitHubContext}
  * @returns a name without characters GitHub refuses
  */
 export function defaultArtifactName(env: NodeJS.ProcessEnv = process.env): string {
-  const job = env.GITHUB_JOB ? sanitizeSegment(env.GITHUB_JOB, 80, 'job') : 'local';
-  const attempt = env.GITHUB_RUN_ATTEMPT ? sanitizeSegment(env.GITHUB_RUN_ATTEMPT, 10, '1') : '1';
-  let hash: string;
-  if (env.GITHUB_JOB) {
-    const h = createHash('sha256');
-    for (const key of NAME_ENV_KEYS) h.update(`${key}=${env[key] ?? ''}\n`);
-    const inputs = Object.keys(env)
-      .filter((k) => k.startsWith('INPUT_') && !SECRET_INPUT.test(k))
-      .sort();
-    for (const key of inputs) h.update(`${key}=${env[key] ?? ''}\n`);
-    hash = h.digest('hex').slice(0, 8);
-  } else {
-    hash = randomBytes(4).toString('hex');
-  }
+  const context = readGitHubContext(env);
+  const job = context.job ? sanitizeSegment(context.job, 80, 'job') : 'local';
+  const attempt = context.runAttempt ? sanitizeSegment(context.runAttempt, 10, '1') : '1';
+  const hash = context.matrixDigest ?? randomBytes(4).toString('hex');
   return sanitizeArtifactName(`ghost-inspector-screenshots-${job}-${attempt}-${hash}`);
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 
 import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
 
+import { readGitHubContext, workflowRunUrl } from '../github.js';
 import type { DownloadedFile, Logger } from './download.js';
 import { runPool } from './download.js';
 import { sanitizeArtifactName, suffixedName } from './names.js';
@@ -83,14 +84,15 @@ function isPermanent(error: unknown): boolean {
 }
 
 /**
- * The web link of an artifact: `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}/artifacts/${id}`.
- * Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL` defaults to
- * `https://github.com`.
+ * The web link of an artifact: the workflow run's page (`src/github.ts`, {@link workflowRunUrl}) +
+ * `/artifacts/<id>`. Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL`
+ * defaults to `https://github.com`.
+ * @param id the artifact id
+ * @param env environment (default `process.env`), read through {@link readGitHubContext}
  */
 export function artifactUrl(id: number, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return undefined;
-  return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${id}`;
+  const run = workflowRunUrl(readGitHubContext(env));
+  return run ? `${run}/artifacts/${id}` : undefined;
 }
 
 /** Copies files into `artifactsDir` keeping their paths relative to `rootDirectory`, 8 at once. */
@@ -158,7 +160,7 @@ export async function uploadScreenshots(
     }
   };
 
-  if (!env.ACTIONS_RUNTIME_TOKEN) return keep('');
+  if (!readGitHubContext(env).artifactService) return keep('');
 
   let base: string;
   try {

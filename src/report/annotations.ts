@@ -92,16 +92,23 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
   ];
 }
 
+/** Where annotations go: `@actions/core` or the action's sink (`action/sink.ts`). */
+export interface AnnotationSink {
+  error(message: string, properties: { title: string }): void;
+  warning(message: string, properties: { title: string }): void;
+  notice(message: string, properties: { title: string }): void;
+}
+
 /**
- * Emits annotations through `core.error`, `core.warning` and `core.notice`.
+ * Emits annotations through `error`, `warning` and `notice` of `sink` (default `@actions/core`).
  * @param list the output of {@link renderAnnotations}
  */
-export function emitAnnotations(list: Annotation[]): void {
+export function emitAnnotations(list: Annotation[], sink: AnnotationSink = core): void {
   for (const a of list) {
     const props = { title: a.title };
-    if (a.level === 'error') core.error(a.message, props);
-    else if (a.level === 'warning') core.warning(a.message, props);
-    else core.notice(a.message, props);
+    if (a.level === 'error') sink.error(a.message, props);
+    else if (a.level === 'warning') sink.warning(a.message, props);
+    else sink.notice(a.message, props);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The bundled action's JUnit file as consumers read it, against the emulator. The harness already checks
+ * The action's JUnit file as consumers read it (the action in-process, `run(deps)`), against the emulator. The harness already checks
  * every JUnit file of every e2e run (valid against the unmodified junit-10.xsd, consumer counts equal the
  * outputs); these cases pin what consumers show: the wall time, flaky and re-run attempts, a screenshot
  * comparison under fail-on-screenshot-compare, a timed-out and a cancelled test, names, and the failing
@@ -12,7 +12,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
 import { consumerCounts, xpath } from '../support/junit.js';
 import { makeWorkspace } from './fixtures.js';
-import { counts, runAction, startAction, waitFor, type ActionRun } from './harness.js';
+import { runActionInProcess, startActionInProcess, type InProcessOptions } from '../support/run-action.js';
+import { scaledClock } from '../support/scaled-clock.js';
+import { counts, waitFor, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-junit-key-2342';
 let emulator: Emulator;
@@ -49,6 +51,11 @@ function inputs(extra: Record<string, string>): Record<string, string> {
   };
 }
 
+/** Runs the action in-process on a clock 10 times faster than real time (the engine's waits shrink). */
+function runAction(options: InProcessOptions): Promise<ActionRun> {
+  return runActionInProcess({ clock: scaledClock(10), ...options });
+}
+
 function junitOf(r: ActionRun): string {
   expect(r.stderr).not.toMatch(/JUnit/i);
   return readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
@@ -57,7 +64,8 @@ function junitOf(r: ActionRun): string {
 describe('JUnit as consumers read it', () => {
   it('several suites in parallel: <testsuites time> is the wall time, not the sum of the suites', async () => {
     const started = Date.now();
-    const r = await runAction({
+    // Real time: the file's time is compared with the wall clock.
+    const r = await runActionInProcess({
       workspace,
       inputs: inputs({ 'suite-ids': 'suite-smoke\nsuite-checkout\nsuite-visual' }),
     });
@@ -142,14 +150,15 @@ describe('JUnit as consumers read it', () => {
 
   it('cancelled by the workflow: <skipped message="Cancelled: …">', async () => {
     emulator.setScenario('test-home', { hang: true });
-    const { child, done } = await startAction({
+    const { cancel, done } = startActionInProcess({
+      clock: scaledClock(10),
       workspace,
       inputs: inputs({ 'test-ids': 'test-home', timeout: '5' }),
     });
     await waitFor(() =>
       emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),
     );
-    child.kill('SIGINT');
+    cancel('SIGINT');
     const r = await done;
     expect(r.code).not.toBe(0);
     const xml = junitOf(r);

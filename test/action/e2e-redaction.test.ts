@@ -1,5 +1,5 @@
 /**
- * Redaction end to end (the bundle against the emulator): secrets go where they can be, and the action's own
+ * Redaction end to end (the action in-process, `run(deps)`, against the emulator): secrets go where they can be, and the action's own
  * data (ids, result links, dates, screenshot downloads, names) is never rewritten, however short a private
  * value is. User-info of a URL is written nowhere.
  */
@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
-import { runAction, type ActionRun } from './harness.js';
+import { runActionInProcess as runAction } from '../support/run-action.js';
+import { scaledClock } from '../support/scaled-clock.js';
+import type { ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-redaction-key-4711';
 let emulator: Emulator;
@@ -40,6 +42,7 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
   return runAction({
     workspace,
     inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '2', ...inputs },
+    clock: scaledClock(10),
   });
 }
 

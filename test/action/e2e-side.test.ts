@@ -1,5 +1,5 @@
 /**
- * Recorder (.side) files under `start-url`, end to end: the bundle against the emulator. Relative `open`
+ * Recorder (.side) files under `start-url`, end to end: the action in-process (`run(deps)`) against the emulator. Relative `open`
  * targets resolve against the start URL as Selenium IDE's base-URL override does (the first one included),
  * absolute ones to the file's own site are rebased with a notice; without `start-url` nothing changes.
  */
@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import type { TestResult } from '../../src/api/types.js';
 import { makeWorkspace } from './fixtures.js';
-import { runAction, type ActionRun } from './harness.js';
+import { runActionInProcess as runAction } from '../support/run-action.js';
+import { scaledClock } from '../support/scaled-clock.js';
+import type { ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-side-key-0042';
 let emulator: Emulator;
@@ -35,6 +37,7 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
       timeout: '2',
       ...inputs,
     },
+    clock: scaledClock(10),
   });
 }
 

@@ -1,6 +1,8 @@
 /**
- * One verdict everywhere (issue: "One verdict, computed once"): the built action's step result, outputs,
- * results.json, job summary and JUnit agree, for `fail-on-empty` and `fail-on-screenshot-compare`.
+ * One verdict everywhere (issue: "One verdict, computed once"): the action's step result, outputs,
+ * results.json, job summary and JUnit agree, for `fail-on-empty` and `fail-on-screenshot-compare`. The
+ * action runs in-process (`run(deps)`, on a 10x clock); the pull-request comment runs the bundle
+ * (`dist/index.js`), whose comment client is a chunk of its own.
  */
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -9,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../fakes/github.js';
 import { makeWorkspace } from './fixtures.js';
-import { counts, runAction, type ActionRun } from './harness.js';
+import { runActionInProcess as runAction } from '../support/run-action.js';
+import { scaledClock } from '../support/scaled-clock.js';
+import { counts, runAction as runBundle, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-verdict-key-2288';
 let emulator: Emulator;
@@ -29,6 +33,7 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
   return runAction({
     workspace,
     inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '5', ...inputs },
+    clock: scaledClock(10),
   });
 }
 
@@ -124,8 +129,9 @@ describe('one verdict everywhere', () => {
     try {
       const event = path.join(workspace, 'event.json');
       await writeFile(event, JSON.stringify({ pull_request: { number: 5 } }));
+      // The bundle itself: the comment's client is a chunk of its own in dist/.
       const leg = (browser: string) =>
-        runAction({
+        runBundle({
           workspace,
           inputs: {
             'api-key': API_KEY,

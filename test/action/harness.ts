@@ -118,14 +118,14 @@ export async function startAction(
 }
 
 /** The JUnit file an action run writes (input `junit-path`, default `ghost-inspector-junit.xml`). */
-function junitFile(options: StartOptions): string | null {
+export function junitFile(options: StartOptions): string | null {
   const input = options.inputs['junit-path'];
   if (input !== undefined && input.trim() === '') return null;
   return path.resolve(options.workspace, input?.trim() || 'ghost-inspector-junit.xml');
 }
 
 /** Size and modification time, to tell whether a run wrote the file; '' when there is none. */
-function fileStamp(file: string | null): string {
+export function fileStamp(file: string | null): string {
   if (!file || !existsSync(file)) return '';
   const s = statSync(file);
   return `${s.size}:${s.mtimeMs}`;

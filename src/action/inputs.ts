@@ -1,0 +1,34 @@
+/**
+ * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
+ * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
+ */
+import { envInputGetter, InputError, readInputs, type ActionInputs } from '../inputs/index.js';
+import type { ActionDeps } from './deps.js';
+
+/**
+ * Reads and validates the inputs from `deps.env`.
+ * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
+ * @throws what `readInputs` throws besides `InputError` (an unexpected error)
+ */
+export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs | null> {
+  const { sink, github } = deps;
+  // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
+  // would itself print the secret: there, secrets are only redacted.
+  const rawKey = envInputGetter(deps.env)('api-key').trim();
+  if (rawKey && github.onRunner) sink.setSecret(rawKey);
+  let inputs: ActionInputs;
+  try {
+    inputs = await readInputs({
+      env: deps.env,
+      ...(github.workspace ? { workspace: github.workspace } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    sink.setFailed(error.message);
+    return null;
+  }
+  if (github.onRunner) for (const secret of inputs.secrets) sink.setSecret(secret);
+  for (const warning of inputs.warnings) sink.warning(warning);
+  for (const notice of inputs.notices) sink.notice(notice);
+  return inputs;
+}

@@ -1,0 +1,72 @@
+/**
+ * The action's run: one request budget, the API client, the engine (`run/engine.ts` `runPlan`) under the
+ * deadline's backstop, then the run model without secrets.
+ */
+import { createClient } from '../api/client.js';
+import { createRedactor } from '../api/redact.js';
+import type { ActionInputs } from '../inputs/index.js';
+import { RateBudget } from '../run/budget.js';
+import { runPlan } from '../run/engine.js';
+import { redactSummary } from '../run/redact-summary.js';
+import type { RunSummary } from '../run/types.js';
+import type { ActionDeps } from './deps.js';
+import { runLog } from './log.js';
+import { armDeadlineBackstop } from './stop.js';
+
+/**
+ * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
+ * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
+ * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
+ * @returns the run model, secrets and private variable values removed
+ */
+export async function runTests(
+  inputs: ActionInputs,
+  deps: ActionDeps,
+  startedAtMs: number,
+  signal: AbortSignal,
+): Promise<RunSummary> {
+  const redact = createRedactor(inputs.secrets);
+  // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
+  const budget = new RateBudget({ clock: deps.clock });
+  const api = createClient({
+    apiKey: inputs.apiKey,
+    baseUrl: inputs.apiBaseUrl,
+    secrets: inputs.secrets,
+    log: (line) => deps.sink.debug(redact(line)),
+    sleep: budget.clientSleep(),
+    onRequest: () => budget.markSent(),
+    onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+  });
+  const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
+  const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
+  try {
+    const raw = await runPlan(
+      {
+        suiteIds: inputs.suiteIds,
+        folderIds: inputs.folderIds,
+        testIds: inputs.testIds,
+        repoTests: inputs.repoTests,
+        organizationId: inputs.organizationId,
+        execute: inputs.execute,
+        startUrls: inputs.startUrls,
+        wait: inputs.wait,
+        timeoutMs: inputs.timeoutMs,
+        cancelOnTimeout: inputs.cancelOnTimeout,
+        retryFailed: inputs.retryFailed,
+      },
+      {
+        ...deps.engine,
+        api,
+        budget,
+        clock: deps.clock,
+        log: runLog(deps.sink, redact),
+        signal,
+        startedAtMs,
+        ...(appUrl ? { appUrl } : {}),
+      },
+    );
+    return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
+  } finally {
+    disarmBackstop();
+  }
+}

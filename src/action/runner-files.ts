@@ -1,0 +1,34 @@
+/**
+ * The runner's files outside GitHub: when `GITHUB_OUTPUT` or `GITHUB_STEP_SUMMARY` is unset
+ * (`node dist/index.js` with `INPUT_*` variables), outputs go to `ghost-inspector-outputs.txt` and the
+ * summary to `ghost-inspector-summary.md`, next to results.json; their paths are logged.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GitHubContext } from '../github.js';
+import type { ActionSink } from './sink.js';
+
+/** Local files used when the runner's files are not set. */
+export const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
+export const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
+
+/**
+ * Creates `dir` (the folder of results.json) and, for each runner file the GitHub context lacks, an empty
+ * local file in it that the sink then writes to.
+ * @throws the file-system error when `dir` or a file cannot be created
+ */
+export async function ensureRunnerFiles(dir: string, github: GitHubContext, sink: ActionSink): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (!github.outputFile) {
+    const file = path.join(dir, LOCAL_OUTPUTS_FILE);
+    await writeFile(file, '');
+    sink.useRunnerFiles({ outputFile: file });
+    sink.info(`GITHUB_OUTPUT is not set: outputs go to ${file}`);
+  }
+  if (!github.summaryFile) {
+    const file = path.join(dir, LOCAL_SUMMARY_FILE);
+    await writeFile(file, '');
+    sink.useRunnerFiles({ summaryFile: file });
+    sink.info(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
+ * {@link ActionSink} is the part of `@actions/core` the action uses; {@link actionsCoreSink} is the real one
+ * (workflow commands on stdout, the runner's output and summary files), a test hands in its own to run the
+ * action in-process.
+ */
+import * as core from '@actions/core';
+
+/** An annotation's place and title (as `@actions/core` takes them). */
+export type AnnotationProperties = core.AnnotationProperties;
+
+/** The runner's files, when the action has to choose them itself (outside GitHub). */
+export interface RunnerFiles {
+  outputFile?: string;
+  summaryFile?: string;
+}
+
+/** The `@actions/core`-like sink the action writes to. None of these throws except `appendSummary`. */
+export interface ActionSink {
+  /** A plain log line, written as is (escape it first: `action/log.ts`). */
+  info(message: string): void;
+  /** A debug line (shown when step debug logging is on). */
+  debug(message: string): void;
+  warning(message: string, properties?: AnnotationProperties): void;
+  error(message: string, properties?: AnnotationProperties): void;
+  notice(message: string, properties?: AnnotationProperties): void;
+  startGroup(title: string): void;
+  endGroup(): void;
+  /** Masks a value in every later log line (on a runner). */
+  setSecret(secret: string): void;
+  /** One step output. */
+  setOutput(name: string, value: string): void;
+  /** Fails the step with an error annotation; the process exit code becomes 1. */
+  setFailed(message: string): void;
+  /**
+   * Appends Markdown to the job summary.
+   * @throws when the summary file is not set or cannot be written
+   */
+  appendSummary(markdown: string): Promise<void>;
+  /** Sends later outputs and summary to these files (outside GitHub, when the runner gave none). */
+  useRunnerFiles(files: RunnerFiles): void;
+}
+
+/**
+ * The real sink: `@actions/core`. Outputs and the summary go to the files `GITHUB_OUTPUT` and
+ * `GITHUB_STEP_SUMMARY` name at the time of each call; {@link ActionSink.useRunnerFiles} sets those
+ * variables in `process.env`, which is where `@actions/core` reads them.
+ */
+export function actionsCoreSink(): ActionSink {
+  return {
+    info: (message) => core.info(message),
+    debug: (message) => core.debug(message),
+    warning: (message, properties) => core.warning(message, properties),
+    error: (message, properties) => core.error(message, properties),
+    notice: (message, properties) => core.notice(message, properties),
+    startGroup: (title) => core.startGroup(title),
+    endGroup: () => core.endGroup(),
+    setSecret: (secret) => core.setSecret(secret),
+    setOutput: (name, value) => core.setOutput(name, value),
+    setFailed: (message) => core.setFailed(message),
+    appendSummary: async (markdown) => {
+      await core.summary.addRaw(markdown).write();
+    },
+    useRunnerFiles: (files) => {
+      if (files.outputFile) process.env.GITHUB_OUTPUT = files.outputFile;
+      if (files.summaryFile) process.env.GITHUB_STEP_SUMMARY = files.summaryFile;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The verdict's two ends in the action: deciding it once from the run model (`run/outcome.ts`), and
+ * announcing it last (a log line and, when failing, the step's failure with every reason).
+ */
+import type { ActionInputs } from '../inputs/index.js';
+import { decideStartedVerdict, decideVerdict, type Verdict } from '../run/outcome.js';
+import type { RunSummary } from '../run/types.js';
+import type { ActionSink } from './sink.js';
+
+/**
+ * The one verdict every report, output and the step result render. A run that did not wait (`wait: false`)
+ * is judged on its triggers, unless a workflow cancel interrupted it.
+ */
+export function decideRunVerdict(inputs: ActionInputs, summary: RunSummary): Verdict {
+  const policy = {
+    failOnScreenshotCompare: inputs.failOnScreenshotCompare,
+    failOnTimeout: inputs.failOnTimeout,
+    failOnEmpty: inputs.failOnEmpty,
+  };
+  const interrupted = summary.interrupted === 'signal';
+  return inputs.wait || interrupted ? decideVerdict(summary, policy) : decideStartedVerdict(summary, policy);
+}
+
+/** Logs the verdict with its counts and fails the step (`setFailed`, every reason) when it does not pass. */
+export function announceVerdict(sink: ActionSink, verdict: Verdict): void {
+  const c = verdict.counts;
+  if (!verdict.waited) {
+    const started = c.total - c.error;
+    sink.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
+  } else {
+    sink.info(
+      `Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +
+        `${c.flaky} flaky, ${c.timedOut} timed out, ${c.cancelled} cancelled, ${c.error} error, ` +
+        `${c.screenshotCompareFailed} screenshot comparison(s) failed.`,
+    );
+  }
+  if (!verdict.passing) sink.setFailed(verdict.reasons.join(' '));
+}

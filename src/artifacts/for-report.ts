@@ -1,0 +1,69 @@
+/**
+ * The screenshots step of the action: publish the run's screenshots (`screenshots` input) and tell the
+ * reports where each test result's images are. A problem warns and never changes the verdict.
+ */
+import path from 'node:path';
+import type { ActionInputs } from '../inputs/index.js';
+import type { ReportAttachments } from '../report/model.js';
+import type { RunSummary } from '../run/types.js';
+import type { ActionSink } from '../action/sink.js';
+import { artifactsLog, messageOf } from '../action/log.js';
+import type { PublishReport } from './index.js';
+
+/** What the screenshots step gives the reports. */
+export interface PublishedScreenshots {
+  /** Null when nothing was published (off, not waited, interrupted, or the step failed). */
+  published: PublishReport | null;
+  /** Test result id → its image paths, for the JUnit file and the summary. */
+  attachments: ReportAttachments;
+}
+
+/**
+ * Publishes the screenshots when the run waited, was not interrupted and `screenshots` is not `none`; sets
+ * the `artifact-id` and `artifact-url` outputs when an artifact was uploaded.
+ * @param env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
+ */
+export async function publishForReport(
+  inputs: ActionInputs,
+  summary: RunSummary,
+  options: { waited: boolean; interrupted: boolean; sink: ActionSink; env: NodeJS.ProcessEnv },
+): Promise<PublishedScreenshots> {
+  const { sink } = options;
+  if (options.interrupted || !options.waited || inputs.screenshots === 'none') {
+    return { published: null, attachments: new Map() };
+  }
+  let published: PublishReport | null = null;
+  try {
+    // Loaded on demand: the artifact client is large and most of the run does not need it.
+    const { publishScreenshots } = await import('./index.js');
+    published = await publishScreenshots(summary, {
+      mode: inputs.screenshots,
+      artifactName: inputs.artifactName,
+      ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
+      artifactsDir: inputs.artifactsDir,
+      env: options.env,
+      log: artifactsLog(sink),
+    });
+    if (published.localDir) sink.info(`Screenshots: ${published.localDir}`);
+    if (published.artifactName) sink.info(`Screenshot artifact: ${published.artifactName}`);
+    if (published.artifactId !== undefined) sink.setOutput('artifact-id', String(published.artifactId));
+    if (published.artifactUrl) sink.setOutput('artifact-url', published.artifactUrl);
+  } catch (error) {
+    sink.warning(`Could not publish screenshots: ${messageOf(error)}`);
+  }
+  return { published, attachments: attachmentsOf(published) };
+}
+
+/** Each test result's image paths: absolute under `localDir` when kept locally, else artifact paths. */
+function attachmentsOf(published: PublishReport | null): ReportAttachments {
+  const attachments: ReportAttachments = new Map();
+  const base = published?.localDir;
+  const at = (file: string): string => (base ? path.join(base, file) : file);
+  for (const [resultId, files] of Object.entries(published?.files ?? {})) {
+    attachments.set(resultId, {
+      ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
+      ...(files.comparison ? { comparison: at(files.comparison) } : {}),
+    });
+  }
+  return attachments;
+}

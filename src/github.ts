@@ -1,0 +1,123 @@
+/**
+ * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
+ * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
+ * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (service facts, "The GitHub platform");
+ * the rest of the code takes a {@link GitHubContext}.
+ *
+ * Outside GitHub (`node dist/index.js` on a laptop) every field is empty or has its documented default.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** The repository the workflow runs for (`GITHUB_REPOSITORY`, `owner/repo`). */
+export interface Repository {
+  owner: string;
+  repo: string;
+}
+
+/** What the action knows about the workflow run it is part of; read with {@link readGitHubContext}. */
+export interface GitHubContext {
+  /** True on a GitHub runner (`GITHUB_ACTIONS=true`): workflow commands such as `::add-mask::` are read. */
+  onRunner: boolean;
+  /** `GITHUB_REPOSITORY` split in two; null when unset or not `owner/repo`. */
+  repository: Repository | null;
+  /** The pull request of the triggering event (`pull_request.number` in `GITHUB_EVENT_PATH`); else null. */
+  pullRequest: number | null;
+  /** The job id (`GITHUB_JOB`); null outside GitHub. */
+  job: string | null;
+  /** The workflow run id (`GITHUB_RUN_ID`). */
+  runId: string | null;
+  /** The attempt of the workflow run, from 1 (`GITHUB_RUN_ATTEMPT`), as given. */
+  runAttempt: string | null;
+  /** The step id (`GITHUB_ACTION`): distinct for two uses of the action in one job. */
+  step: string | null;
+  /** Web server, no trailing slash (`GITHUB_SERVER_URL`, default `https://github.com`). */
+  serverUrl: string;
+  /** REST API base (`GITHUB_API_URL`); null: the client's default `https://api.github.com`. */
+  apiUrl: string | null;
+  /** The checked-out repository (`GITHUB_WORKSPACE`); relative input paths point here. Null when unset. */
+  workspace: string | null;
+  /** The runner's file for step outputs (`GITHUB_OUTPUT`); null when unset. */
+  outputFile: string | null;
+  /** The runner's file for the job summary (`GITHUB_STEP_SUMMARY`); null when unset. */
+  summaryFile: string | null;
+  /** The runner's temp folder (`RUNNER_TEMP`); null when unset. */
+  runnerTemp: string | null;
+  /** True when the artifact service can be reached (`ACTIONS_RUNTIME_TOKEN` set). */
+  artifactService: boolean;
+  /**
+   * 8 hex digits telling matrix legs and steps apart: a SHA-256 over the step id, `RUNNER_OS`, `RUNNER_ARCH`
+   * and every non-secret `INPUT_*` value (so legs that pass different inputs differ); null outside GitHub
+   * (no `GITHUB_JOB`). Secret-looking inputs (`api-key`, `*-password`, `*token*`...) are left out.
+   */
+  matrixDigest: string | null;
+}
+
+/** Environment variables, besides the inputs, the matrix digest is made of. */
+const DIGEST_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
+/** Inputs whose values must not feed a digest that ends up in a name (secrets). */
+const SECRET_INPUT = /KEY|TOKEN|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL/i;
+
+/**
+ * Reads the GitHub context from the environment (and the event file it names). Never throws: an unreadable
+ * or malformed event file means "no pull request".
+ * @param env environment; default `process.env`
+ */
+export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubContext {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  return {
+    onRunner: env.GITHUB_ACTIONS === 'true',
+    repository: owner && repo ? { owner, repo } : null,
+    pullRequest: pullRequestNumber(env.GITHUB_EVENT_PATH),
+    job: env.GITHUB_JOB || null,
+    runId: env.GITHUB_RUN_ID || null,
+    runAttempt: env.GITHUB_RUN_ATTEMPT || null,
+    step: env.GITHUB_ACTION || null,
+    serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+    apiUrl: env.GITHUB_API_URL || null,
+    workspace: env.GITHUB_WORKSPACE || null,
+    outputFile: env.GITHUB_OUTPUT || null,
+    summaryFile: env.GITHUB_STEP_SUMMARY || null,
+    runnerTemp: env.RUNNER_TEMP || null,
+    artifactService: !!env.ACTIONS_RUNTIME_TOKEN,
+    matrixDigest: env.GITHUB_JOB ? matrixDigest(env) : null,
+  };
+}
+
+/** The pull request number in the event file at `eventPath`, or null. */
+function pullRequestNumber(eventPath: string | undefined): number | null {
+  if (!eventPath) return null;
+  try {
+    const event = JSON.parse(readFileSync(eventPath, 'utf8')) as { pull_request?: { number?: number } };
+    return event.pull_request?.number ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function matrixDigest(env: NodeJS.ProcessEnv): string {
+  const h = createHash('sha256');
+  for (const key of DIGEST_ENV_KEYS) h.update(`${key}=${env[key] ?? ''}\n`);
+  const inputs = Object.keys(env)
+    .filter((k) => k.startsWith('INPUT_') && !SECRET_INPUT.test(k))
+    .sort();
+  for (const key of inputs) h.update(`${key}=${env[key] ?? ''}\n`);
+  return h.digest('hex').slice(0, 8);
+}
+
+/** The web page of the workflow run (`<server>/<owner>/<repo>/actions/runs/<run id>`), when known. */
+export function workflowRunUrl(context: GitHubContext): string | undefined {
+  const { repository, runId } = context;
+  if (!repository || !runId) return undefined;
+  return `${context.serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`;
+}
+
+/**
+ * The key of the sticky pull-request comment: the job id and the `comment-key` input (set it to the
+ * matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
+ * @param context the GitHub context (its `job`)
+ * @param commentKeyInput the `comment-key` input, may be empty
+ */
+export function commentKey(context: GitHubContext, commentKeyInput: string): string {
+  return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
+}

@@ -1,0 +1,146 @@
+/**
+ * The list of report writers: results.json, JUnit, job summary, annotations, pull-request comment, in
+ * that order. Each renders from the one report model (`report/model.ts`) and names the input that turns it
+ * on or says where it writes. A writer that fails warns naming that input and never changes the verdict.
+ */
+import type { ActionSink } from '../action/sink.js';
+import { messageOf } from '../action/log.js';
+import { commentKey, workflowRunUrl, type GitHubContext } from '../github.js';
+import type { ActionInputs } from '../inputs/index.js';
+import type { Verdict } from '../run/outcome.js';
+import { emitAnnotations, renderAnnotations } from './annotations.js';
+import { writeJUnit } from './junit.js';
+import type { Report } from './model.js';
+import { writeResultsJson } from './results-json.js';
+import { renderSummary } from './summary.js';
+
+/** What every writer may read. */
+export interface ReportContext {
+  report: Report;
+  inputs: ActionInputs;
+  verdict: Verdict;
+  /** True after a workflow cancel: only the quick, local reports are written. */
+  interrupted: boolean;
+  /** The uploaded screenshot artifact's web link, when there is one. */
+  artifactUrl?: string;
+  github: GitHubContext;
+  sink: ActionSink;
+}
+
+/** One report: when it is written, and how. */
+export interface ReportWriter {
+  /** The report in a warning: `Could not write <what>: <reason>`. */
+  what: string;
+  /** The input that turns it on or names its path. */
+  input: string;
+  /** Whether to write it for this run. */
+  wanted(context: ReportContext): boolean;
+  /** Writes it; may throw (the caller warns). */
+  write(context: ReportContext): Promise<void>;
+}
+
+/** The JUnit file, when `junit-path` is set and the run waited. */
+function junitPathOf({ inputs, verdict }: ReportContext): string | null {
+  return inputs.junitPath && verdict.waited ? inputs.junitPath : null;
+}
+
+const resultsJson: ReportWriter = {
+  what: 'results.json (results-path)',
+  input: 'results-path',
+  wanted: () => true,
+  write: async ({ report, inputs, sink }) => {
+    await writeResultsJson(report, inputs.resultsPath);
+    sink.info(`Results: ${inputs.resultsPath}`);
+  },
+};
+
+const junit: ReportWriter = {
+  what: 'the JUnit report (junit-path)',
+  input: 'junit-path',
+  wanted: (context) => junitPathOf(context) !== null,
+  write: async (context) => {
+    const file = junitPathOf(context) as string;
+    await writeJUnit(context.report, file);
+    context.sink.info(`JUnit report: ${file}`);
+  },
+};
+
+const jobSummary: ReportWriter = {
+  what: 'the job summary',
+  input: 'summary',
+  wanted: ({ inputs }) => inputs.summary,
+  write: async (context) => {
+    const junitPath = junitPathOf(context);
+    const markdown = renderSummary(context.report, {
+      resultsPath: context.inputs.resultsPath,
+      ...(junitPath ? { junitPath } : {}),
+      ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
+    });
+    await context.sink.appendSummary(markdown);
+  },
+};
+
+const annotations: ReportWriter = {
+  what: 'the annotations',
+  input: 'annotations',
+  wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
+  write: async ({ report, verdict, sink }) => {
+    // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
+    emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+  },
+};
+
+const pullRequestComment: ReportWriter = {
+  what: 'the pull-request comment',
+  input: 'pr-comment',
+  wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
+  write: async ({ report, inputs, github, sink }) => {
+    const number = github.pullRequest;
+    if (number === null || !github.repository) {
+      sink.info('pr-comment: not a pull request event; no comment.');
+      return;
+    }
+    if (!inputs.githubToken) {
+      sink.warning('pr-comment: no github-token; no comment.');
+      return;
+    }
+    const { renderPullRequestComment, upsertPullRequestComment } = await import('./pr-comment.js');
+    const runUrl = workflowRunUrl(github);
+    const key = commentKey(github, inputs.commentKey);
+    await upsertPullRequestComment({
+      token: inputs.githubToken,
+      ...github.repository,
+      issueNumber: number,
+      key,
+      body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+      ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+    });
+  },
+};
+
+/** Every report writer, in the order they run. */
+export const REPORT_WRITERS: readonly ReportWriter[] = [
+  resultsJson,
+  junit,
+  jobSummary,
+  annotations,
+  pullRequestComment,
+];
+
+/**
+ * Runs the wanted writers in order. A writer that throws warns `Could not write <what>: <reason>` and the
+ * next one runs; nothing here changes the verdict. Never throws.
+ */
+export async function writeReports(
+  context: ReportContext,
+  writers: readonly ReportWriter[] = REPORT_WRITERS,
+): Promise<void> {
+  for (const writer of writers) {
+    if (!writer.wanted(context)) continue;
+    try {
+      await writer.write(context);
+    } catch (error) {
+      context.sink.warning(`Could not write ${writer.what}: ${messageOf(error)}`);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Runs the action in-process (`run(deps)` of `src/main.ts`) the way `test/action/harness.ts` runs the
+ * built bundle as a child process: same inputs, same {@link ActionRun} back, no build and no process start.
+ *
+ * The sink records what `@actions/core` would have done: log lines and workflow commands become the
+ * runner's stdout (commands escaped as `@actions/core` escapes them), outputs and the job summary are kept
+ * in memory, `setFailed` makes the exit code 1. A workflow cancel is sent with `cancel(signal)`; the
+ * forced exit ends the run at once with `signal: 'SIGKILL'` (the flow is left to finish unobserved).
+ * Tests that prove the bundle (`dist/index.js`) keep using the child-process harness.
+ */
+import { run } from '../../src/main.js';
+import type { ActionDeps, EngineTuning } from '../../src/action/deps.js';
+import type { ActionSink, AnnotationProperties } from '../../src/action/sink.js';
+import { readGitHubContext } from '../../src/github.js';
+import { systemClock, type Clock } from '../../src/run/clock.js';
+import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from '../action/harness.js';
+
+/** Options of an in-process run: those of the child-process harness, plus the clock and engine waits. */
+export interface InProcessOptions extends StartOptions {
+  clock?: Clock;
+  engine?: EngineTuning;
+}
+
+/** An in-process run under way. */
+export interface InProcessRun {
+  /** Sends a workflow cancel, as the runner's SIGINT or SIGTERM would. */
+  cancel(signal?: NodeJS.Signals): void;
+  /** The run's stdout so far. */
+  stdout(): string;
+  /** Resolves when the action returns (or is force-exited). */
+  done: Promise<ActionRun>;
+}
+
+/** `%`, CR and LF escaped as in a workflow command's message (`@actions/core` `escapeData`). */
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A property value escaped as `@actions/core` escapes it (`escapeProperty`). */
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** A workflow command line as `@actions/core` writes it: `::name key=value,...::message`. */
+function command(name: string, message: string, properties: AnnotationProperties = {}): string {
+  const props = Object.entries(properties)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
+    .join(',');
+  return `::${name}${props ? ` ${props}` : ''}::${escapeData(message)}\n`;
+}
+
+/** A sink recording into a transcript, an output map and a summary string. */
+export class RecordingSink implements ActionSink {
+  stdout = '';
+  outputs: Record<string, string> = {};
+  summary = '';
+  failed = false;
+  info(message: string): void {
+    this.stdout += `${message}\n`;
+  }
+  debug(message: string): void {
+    this.stdout += command('debug', message);
+  }
+  warning(message: string, properties?: AnnotationProperties): void {
+    this.stdout += command('warning', message, properties);
+  }
+  error(message: string, properties?: AnnotationProperties): void {
+    this.stdout += command('error', message, properties);
+  }
+  notice(message: string, properties?: AnnotationProperties): void {
+    this.stdout += command('notice', message, properties);
+  }
+  startGroup(title: string): void {
+    this.stdout += command('group', title);
+  }
+  endGroup(): void {
+    this.stdout += '::endgroup::\n';
+  }
+  setSecret(secret: string): void {
+    this.stdout += command('add-mask', secret);
+  }
+  setOutput(name: string, value: string): void {
+    this.outputs[name] = value;
+  }
+  setFailed(message: string): void {
+    this.failed = true;
+    this.error(message);
+  }
+  appendSummary(markdown: string): Promise<void> {
+    this.summary += markdown;
+    return Promise.resolve();
+  }
+  useRunnerFiles(): void {}
+}
+
+/**
+ * Starts the action in-process with `INPUT_<NAME>` variables built from `options.inputs`, `GITHUB_WORKSPACE`
+ * and `options.env` (never this process's environment). Each JUnit file the run writes is checked as the
+ * child-process harness checks it.
+ */
+export function startActionInProcess(options: InProcessOptions): InProcessRun {
+  const env: NodeJS.ProcessEnv = {
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_OUTPUT: `${options.workspace}/.runner-output.txt`,
+    GITHUB_STEP_SUMMARY: `${options.workspace}/.runner-summary.md`,
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs)) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  }
+  const sink = new RecordingSink();
+  const junit = junitFile(options);
+  const junitBefore = fileStamp(junit);
+  let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
+  let exitedAfterCancel = false;
+  let finish: (signal: NodeJS.Signals | null) => void = () => {};
+  const ended = new Promise<NodeJS.Signals | null>((resolve) => (finish = resolve));
+  const deps: ActionDeps = {
+    env,
+    github: readGitHubContext(env),
+    sink,
+    clock: options.clock ?? systemClock,
+    ...(options.engine ? { engine: options.engine } : {}),
+    listenForSignals: (handler) => {
+      onSignal = handler;
+      return () => (onSignal = null);
+    },
+    exitAfterCancel: () => (exitedAfterCancel = true),
+    forceExit: () => finish('SIGKILL'),
+  };
+  void run(deps).then(() => finish(null));
+  const done = ended.then((signal): ActionRun => {
+    const result: ActionRun = {
+      code: signal ? null : sink.failed ? 1 : 0,
+      signal,
+      stdout: sink.stdout,
+      stderr: '',
+      outputs: { ...sink.outputs },
+      summary: sink.summary,
+    };
+    // After a workflow cancel the process exits non-zero whatever the verdict (`process.exitCode || 1`).
+    if (exitedAfterCancel) result.code = 1;
+    if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, result);
+    return result;
+  });
+  return {
+    cancel: (signal = 'SIGINT') => onSignal?.(signal),
+    stdout: () => sink.stdout,
+    done,
+  };
+}
+
+/** Runs the action in-process to its end. */
+export function runActionInProcess(options: InProcessOptions): Promise<ActionRun> {
+  return startActionInProcess(options).done;
+}
