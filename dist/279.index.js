@@ -21,6 +21,8 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/github.ts
+var src_github = __webpack_require__(69248);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -258,6 +260,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
  * reserved device names, and most file systems cap one name at 255 bytes.
  */
 
+
 /** Characters GitHub refuses in an artifact name or in one segment of an artifact path, plus controls. */
 // eslint-disable-next-line no-control-regex
 const ILLEGAL = /[":<>|*?\r\n\\/\u0000-\u001f\u007f]/g;
@@ -345,39 +348,21 @@ function screenshotPath(suiteName, testName, variant, resultId, kind) {
     const stem = truncateUtf8(`${test}${variantPart}`, room);
     return `${folder}/${stem}${suffix}`;
 }
-/** Environment variables the default artifact name is made of. */
-const NAME_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
-/** Inputs whose values must not feed a hash that ends up in a name (secrets). */
-const SECRET_INPUT = /KEY|TOKEN|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL/i;
 /**
  * The default artifact name:
- * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the first 8 hex
- * digits of a SHA-256 over the step id (`GITHUB_ACTION`, distinct for two uses in one job), `RUNNER_OS`,
- * `RUNNER_ARCH` and every non-secret `INPUT_*` value (so matrix legs that pass different inputs differ).
- * Secret-looking inputs (`api-key`, `*-password`, `*token*`...) are left out of the hash. Outside GitHub
- * (no `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
+ * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the GitHub
+ * context's matrix digest (`src/github.ts`: the step id, `RUNNER_OS`, `RUNNER_ARCH` and every non-secret
+ * `INPUT_*` value, so matrix legs that pass different inputs differ; never a secret). Outside GitHub (no
+ * `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
  * same OS can still collide: the uploader then adds `-2`, `-3`... on the 409 it gets.
- * @param env environment (default `process.env`)
+ * @param env environment (default `process.env`), read through {@link readGitHubContext}
  * @returns a name without characters GitHub refuses
  */
 function defaultArtifactName(env = process.env) {
-    const job = env.GITHUB_JOB ? sanitizeSegment(env.GITHUB_JOB, 80, 'job') : 'local';
-    const attempt = env.GITHUB_RUN_ATTEMPT ? sanitizeSegment(env.GITHUB_RUN_ATTEMPT, 10, '1') : '1';
-    let hash;
-    if (env.GITHUB_JOB) {
-        const h = (0,external_node_crypto_.createHash)('sha256');
-        for (const key of NAME_ENV_KEYS)
-            h.update(`${key}=${env[key] ?? ''}\n`);
-        const inputs = Object.keys(env)
-            .filter((k) => k.startsWith('INPUT_') && !SECRET_INPUT.test(k))
-            .sort();
-        for (const key of inputs)
-            h.update(`${key}=${env[key] ?? ''}\n`);
-        hash = h.digest('hex').slice(0, 8);
-    }
-    else {
-        hash = (0,external_node_crypto_.randomBytes)(4).toString('hex');
-    }
+    const context = (0,src_github/* readGitHubContext */.L7)(env);
+    const job = context.job ? sanitizeSegment(context.job, 80, 'job') : 'local';
+    const attempt = context.runAttempt ? sanitizeSegment(context.runAttempt, 10, '1') : '1';
+    const hash = context.matrixDigest ?? (0,external_node_crypto_.randomBytes)(4).toString('hex');
     return sanitizeArtifactName(`ghost-inspector-screenshots-${job}-${attempt}-${hash}`);
 }
 /**
@@ -518,6 +503,7 @@ function selectScreenshots(summary, mode) {
 
 
 
+
 /** True when the error says the artifact name is taken (HTTP 409 / Twirp `already_exists`). */
 function isNameClash(error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -531,15 +517,15 @@ function isPermanent(error) {
         /non-retryable|not valid|Unable to get the|invalid and\/or missing claims|does not exist|not a parent/i.test(message));
 }
 /**
- * The web link of an artifact: `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}/artifacts/${id}`.
- * Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL` defaults to
- * `https://github.com`.
+ * The web link of an artifact: the workflow run's page (`src/github.ts`, {@link workflowRunUrl}) +
+ * `/artifacts/<id>`. Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL`
+ * defaults to `https://github.com`.
+ * @param id the artifact id
+ * @param env environment (default `process.env`), read through {@link readGitHubContext}
  */
 function artifactUrl(id, env = process.env) {
-    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
-        return undefined;
-    return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${id}`;
+    const run = (0,src_github/* workflowRunUrl */.CX)((0,src_github/* readGitHubContext */.L7)(env));
+    return run ? `${run}/artifacts/${id}` : undefined;
 }
 /** Copies files into `artifactsDir` keeping their paths relative to `rootDirectory`, 8 at once. */
 async function keepLocally(files, rootDirectory, artifactsDir) {
@@ -600,7 +586,7 @@ async function uploadScreenshots(files, options) {
             return { warnings };
         }
     };
-    if (!env.ACTIONS_RUNTIME_TOKEN)
+    if (!(0,src_github/* readGitHubContext */.L7)(env).artifactService)
         return keep('');
     let base;
     try {
@@ -673,6 +659,7 @@ async function uploadScreenshots(files, options) {
 
 
 
+
 /**
  * Selects, downloads and uploads the screenshots of a run.
  *
@@ -691,9 +678,9 @@ async function publishScreenshots(summary, options) {
     const jobs = selectScreenshots(summary, options.mode);
     if (jobs.length === 0)
         return { files: {}, missing: [], warnings: [] };
-    const onGitHub = !!env.ACTIONS_RUNTIME_TOKEN;
-    const dir = onGitHub
-        ? external_node_path_default().join(env.RUNNER_TEMP || external_node_os_default().tmpdir(), `ghost-inspector-screenshots-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`)
+    const github = (0,src_github/* readGitHubContext */.L7)(env);
+    const dir = github.artifactService
+        ? external_node_path_default().join(github.runnerTemp || external_node_os_default().tmpdir(), `ghost-inspector-screenshots-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`)
         : external_node_path_default().resolve(options.artifactsDir);
     log?.info(`Downloading ${jobs.length} screenshot(s)...`);
     const downloaded = await downloadScreenshots(jobs, dir, { ...options.download, log });

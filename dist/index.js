@@ -64743,6 +64743,100 @@ function resultImages(result) {
 
 /***/ }),
 
+/***/ 69248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CX: () => (/* binding */ workflowRunUrl),
+/* harmony export */   L7: () => (/* binding */ readGitHubContext),
+/* harmony export */   Td: () => (/* binding */ commentKey)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
+ * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
+ * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (service facts, "The GitHub platform");
+ * the rest of the code takes a {@link GitHubContext}.
+ *
+ * Outside GitHub (`node dist/index.js` on a laptop) every field is empty or has its documented default.
+ */
+
+
+/** Environment variables, besides the inputs, the matrix digest is made of. */
+const DIGEST_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
+/** Inputs whose values must not feed a digest that ends up in a name (secrets). */
+const SECRET_INPUT = /KEY|TOKEN|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL/i;
+/**
+ * Reads the GitHub context from the environment (and the event file it names). Never throws: an unreadable
+ * or malformed event file means "no pull request".
+ * @param env environment; default `process.env`
+ */
+function readGitHubContext(env = process.env) {
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    return {
+        onRunner: env.GITHUB_ACTIONS === 'true',
+        repository: owner && repo ? { owner, repo } : null,
+        pullRequest: pullRequestNumber(env.GITHUB_EVENT_PATH),
+        job: env.GITHUB_JOB || null,
+        runId: env.GITHUB_RUN_ID || null,
+        runAttempt: env.GITHUB_RUN_ATTEMPT || null,
+        step: env.GITHUB_ACTION || null,
+        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+        apiUrl: env.GITHUB_API_URL || null,
+        workspace: env.GITHUB_WORKSPACE || null,
+        outputFile: env.GITHUB_OUTPUT || null,
+        summaryFile: env.GITHUB_STEP_SUMMARY || null,
+        runnerTemp: env.RUNNER_TEMP || null,
+        artifactService: !!env.ACTIONS_RUNTIME_TOKEN,
+        matrixDigest: env.GITHUB_JOB ? matrixDigest(env) : null,
+    };
+}
+/** The pull request number in the event file at `eventPath`, or null. */
+function pullRequestNumber(eventPath) {
+    if (!eventPath)
+        return null;
+    try {
+        const event = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(eventPath, 'utf8'));
+        return event.pull_request?.number ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+function matrixDigest(env) {
+    const h = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
+    for (const key of DIGEST_ENV_KEYS)
+        h.update(`${key}=${env[key] ?? ''}\n`);
+    const inputs = Object.keys(env)
+        .filter((k) => k.startsWith('INPUT_') && !SECRET_INPUT.test(k))
+        .sort();
+    for (const key of inputs)
+        h.update(`${key}=${env[key] ?? ''}\n`);
+    return h.digest('hex').slice(0, 8);
+}
+/** The web page of the workflow run (`<server>/<owner>/<repo>/actions/runs/<run id>`), when known. */
+function workflowRunUrl(context) {
+    const { repository, runId } = context;
+    if (!repository || !runId)
+        return undefined;
+    return `${context.serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`;
+}
+/**
+ * The key of the sticky pull-request comment: the job id and the `comment-key` input (set it to the
+ * matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
+ * @param context the GitHub context (its `job`)
+ * @param commentKeyInput the `comment-key` input, may be empty
+ */
+function commentKey(context, commentKeyInput) {
+    return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
+}
+
+
+/***/ }),
+
 /***/ 18119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -65828,24 +65922,52 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 /***/ 77094:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
+// ESM COMPAT FLAG
+__nccwpck_require__.r(__webpack_exports__);
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  Yz: () => (/* binding */ core_debug),
-  N4: () => (/* binding */ endGroup),
-  z3: () => (/* binding */ error),
-  V4: () => (/* binding */ getInput),
-  pq: () => (/* binding */ info),
-  lm: () => (/* binding */ notice),
-  C1: () => (/* binding */ setFailed),
-  uH: () => (/* binding */ setOutput),
-  Pq: () => (/* binding */ core_setSecret),
-  Oh: () => (/* binding */ startGroup),
-  z: () => (/* reexport */ summary),
-  $e: () => (/* binding */ warning)
+  ExitCode: () => (/* binding */ ExitCode),
+  addPath: () => (/* binding */ addPath),
+  debug: () => (/* binding */ debug),
+  endGroup: () => (/* binding */ endGroup),
+  error: () => (/* binding */ error),
+  exportVariable: () => (/* binding */ exportVariable),
+  getBooleanInput: () => (/* binding */ getBooleanInput),
+  getIDToken: () => (/* binding */ getIDToken),
+  getInput: () => (/* binding */ getInput),
+  getMultilineInput: () => (/* binding */ getMultilineInput),
+  getState: () => (/* binding */ getState),
+  group: () => (/* binding */ group),
+  info: () => (/* binding */ info),
+  isDebug: () => (/* binding */ isDebug),
+  markdownSummary: () => (/* reexport */ markdownSummary),
+  notice: () => (/* binding */ notice),
+  platform: () => (/* reexport */ platform_namespaceObject),
+  saveState: () => (/* binding */ saveState),
+  setCommandEcho: () => (/* binding */ setCommandEcho),
+  setFailed: () => (/* binding */ setFailed),
+  setOutput: () => (/* binding */ setOutput),
+  setSecret: () => (/* binding */ setSecret),
+  startGroup: () => (/* binding */ startGroup),
+  summary: () => (/* reexport */ summary),
+  toPlatformPath: () => (/* reexport */ toPlatformPath),
+  toPosixPath: () => (/* reexport */ toPosixPath),
+  toWin32Path: () => (/* reexport */ toWin32Path),
+  warning: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: ExitCode, addPath, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, platform, saveState, setCommandEcho, toPlatformPath, toPosixPath, toWin32Path
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+var platform_namespaceObject = {};
+__nccwpck_require__.r(platform_namespaceObject);
+__nccwpck_require__.d(platform_namespaceObject, {
+  arch: () => (arch),
+  getDetails: () => (getDetails),
+  isLinux: () => (isLinux),
+  isMacOS: () => (isMacOS),
+  isWindows: () => (isWindows),
+  platform: () => (platform)
+});
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(70857);
@@ -65856,7 +65978,7 @@ var external_os_ = __nccwpck_require__(70857);
  * Sanitizes an input into a string so it can be passed into issueCommand safely
  * @param input input to sanitize into a string
  */
-function utils_toCommandValue(input) {
+function toCommandValue(input) {
     if (input === null || input === undefined) {
         return '';
     }
@@ -65921,12 +66043,12 @@ function toCommandProperties(annotationProperties) {
  * This is an internal utility function that powers the public API functions
  * such as setSecret, warning, error, and exportVariable.
  */
-function command_issueCommand(command, properties, message) {
+function issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
     process.stdout.write(cmd.toString() + external_os_.EOL);
 }
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
 }
 const CMD_STRING = '::';
 class Command {
@@ -65963,13 +66085,13 @@ class Command {
     }
 }
 function escapeData(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A');
 }
 function escapeProperty(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A')
@@ -65989,7 +66111,7 @@ var external_fs_ = __nccwpck_require__(79896);
 
 
 
-function file_command_issueFileCommand(command, message) {
+function issueFileCommand(command, message) {
     const filePath = process.env[`GITHUB_${command}`];
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
@@ -65997,13 +66119,13 @@ function file_command_issueFileCommand(command, message) {
     if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
-function file_command_prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key, value) {
     const delimiter = `ghadelimiter_${external_crypto_.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
+    const convertedValue = toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain
     // the delimiter.
@@ -66035,13 +66157,13 @@ var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _argume
 
 
 
-class oidc_utils_OidcClient {
+class OidcClient {
     static createHttpClient(allowRetry = true, maxRetry = 10) {
         const requestOptions = {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+        return new lib/* HttpClient */.Qq('actions/oidc-client', [new auth/* BearerCredentialHandler */.tZ(OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -66060,7 +66182,7 @@ class oidc_utils_OidcClient {
     static getCall(id_token_url) {
         return __awaiter(this, void 0, void 0, function* () {
             var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const httpclient = OidcClient.createHttpClient();
             const res = yield httpclient
                 .getJson(id_token_url)
                 .catch(error => {
@@ -66079,13 +66201,13 @@ class oidc_utils_OidcClient {
         return __awaiter(this, void 0, void 0, function* () {
             try {
                 // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                let id_token_url = OidcClient.getIDTokenUrl();
                 if (audience) {
                     const encodedAudience = encodeURIComponent(audience);
                     id_token_url = `${id_token_url}&audience=${encodedAudience}`;
                 }
                 debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                const id_token = yield OidcClient.getCall(id_token_url);
                 setSecret(id_token);
                 return id_token;
             }
@@ -66374,7 +66496,7 @@ const _summary = new Summary();
 /**
  * @deprecated use `core.summary`
  */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const markdownSummary = _summary;
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
@@ -66408,7 +66530,7 @@ function toWin32Path(pth) {
  * @return string The platform-specific path.
  */
 function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
+    return pth.replace(/[/\\]/g, external_path_.sep);
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: external "string_decoder"
@@ -67483,16 +67605,16 @@ var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
  * @param     options            optional exec options.  See ExecOptions
  * @returns   Promise<number>    exit code
  */
-function exec_exec(commandLine, args, options) {
+function exec(commandLine, args, options) {
     return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
+        const commandArgs = argStringToArray(commandLine);
         if (commandArgs.length === 0) {
             throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
         }
         // Path to tool to execute should be first arg
         const toolPath = commandArgs[0];
         args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
+        const runner = new ToolRunner(toolPath, args, options);
         return runner.exec();
     });
 }
@@ -67512,8 +67634,8 @@ function getExecOutput(commandLine, args, options) {
         let stdout = '';
         let stderr = '';
         //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
         const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
         const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
         const stdErrListener = (data) => {
@@ -67529,7 +67651,7 @@ function getExecOutput(commandLine, args, options) {
             }
         };
         const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
         //flush any remaining characters
         stdout += stdoutDecoder.end();
         stderr += stderrDecoder.end();
@@ -67554,10 +67676,10 @@ var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, 
 
 
 const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
         silent: true
     });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
         silent: true
     });
     return {
@@ -67567,7 +67689,7 @@ const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* 
 });
 const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
     var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
         silent: true
     });
     const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
@@ -67578,7 +67700,7 @@ const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
     };
 });
 const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
         silent: true
     });
     const [name, version] = stdout.trim().split('\n');
@@ -67683,8 +67805,8 @@ function exportVariable(name, val) {
  * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
  * ```
  */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)
@@ -67698,7 +67820,7 @@ function addPath(inputPath) {
     else {
         issueCommand('add-path', {}, inputPath);
     }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+    process.env['PATH'] = `${inputPath}${external_path_.delimiter}${process.env['PATH']}`;
 }
 /**
  * Gets the value of an input.
@@ -67767,10 +67889,10 @@ function getBooleanInput(name, options) {
 function setOutput(name, value) {
     const filePath = process.env['GITHUB_OUTPUT'] || '';
     if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
     }
     process.stdout.write(external_os_.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+    issueCommand('set-output', { name }, toCommandValue(value));
 }
 /**
  * Enables or disables the echoing of commands into stdout for the rest of the step.
@@ -67805,8 +67927,8 @@ function isDebug() {
  * Writes debug message to user log
  * @param message debug message
  */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
+function debug(message) {
+    issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -67814,7 +67936,7 @@ function core_debug(message) {
  * @param properties optional properties to add to the annotation.
  */
 function error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a warning issue
@@ -67822,7 +67944,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -67830,7 +67952,7 @@ function warning(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -67847,13 +67969,13 @@ function info(message) {
  * @param name The name of the output group
  */
 function startGroup(name) {
-    command_issue('group', name);
+    issue('group', name);
 }
 /**
  * End an output group.
  */
 function endGroup() {
-    command_issue('endgroup');
+    issue('endgroup');
 }
 /**
  * Wrap an asynchronous function call in a group.
@@ -69034,188 +69156,224 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 /************************************************************************/
 var __webpack_exports__ = {};
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: ./src/github.ts
+var src_github = __nccwpck_require__(69248);
+;// CONCATENATED MODULE: ./src/run/clock.ts
+/**
+ * Time as the run engine sees it: a clock, a sleep that ends early when a signal fires, and a random
+ * source for jitter. Injected everywhere waiting happens so unit tests can run without real time.
+ */
+/** Real time. */
+const systemClock = {
+    now: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted || ms <= 0) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+/**
+ * A manual clock for tests: time moves only when every sleeper is waiting, jumping to the earliest wake-up
+ * (`runUntilIdle` style). `advance(ms)` moves time by hand.
+ */
+class ManualClock {
+    rand;
+    time;
+    sleepers = [];
+    constructor(start = 0, rand = () => 0.5) {
+        this.rand = rand;
+        this.time = start;
+    }
+    now() {
+        return this.time;
+    }
+    random() {
+        return this.rand();
+    }
+    sleep(ms, signal) {
+        if (signal?.aborted || ms <= 0)
+            return Promise.resolve();
+        return new Promise((resolve) => {
+            const entry = { at: this.time + ms, resolve };
+            this.sleepers.push(entry);
+            signal?.addEventListener('abort', () => {
+                this.sleepers = this.sleepers.filter((s) => s !== entry);
+                resolve();
+            }, { once: true });
+        });
+    }
+    /** Moves time forward by `ms`, waking every sleeper due by then, in order. */
+    async advance(ms) {
+        const target = this.time + ms;
+        for (;;) {
+            this.sleepers.sort((a, b) => a.at - b.at);
+            const next = this.sleepers[0];
+            if (!next || next.at > target)
+                break;
+            this.sleepers.shift();
+            this.time = next.at;
+            next.resolve();
+            // Let the woken task run until it sleeps again.
+            await new Promise((r) => setImmediate(r));
+        }
+        this.time = target;
+    }
+    /** Number of pending sleeps. */
+    get pending() {
+        return this.sleepers.length;
+    }
+}
+
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(65655);
+;// CONCATENATED MODULE: ./src/run/deadline.ts
+/**
+ * The time bounds of stopping, in one place.
+ *
+ * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
+ *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
+ *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
+ *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
+ *   whatever the service does (never answers, hangs mid-answer).
+ * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
+ *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
+ *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
+ *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
+ */
+
+/**
+ * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
+ * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
+ * already known are cancelled meanwhile).
+ */
+const TRIGGER_GRACE_MS = { deadline: 0, signal: 1_500 };
+/** When the lookups of interrupted triggers end, ms after the stop. */
+const LOOKUP_END_MS = { deadline: 3_000, signal: 3_000 };
+/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
+const WRAP_UP_MS = { deadline: 6_000, signal: 4_500 };
+/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
+const HARD_EXIT_MS = 6_500;
+/** The `error` of a run never started, by reason. */
+const NOT_STARTED_ERROR = {
+    deadline: 'Not started before the timeout',
+    signal: 'Not started before the workflow was cancelled',
+};
+/** The `error` of a trigger that may have started a run that could not be found. */
+const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
+    '(may have started; not found).';
+/** A signal that fires after the wrap-up time of `reason`. */
+function wrapUpSignal(reason) {
+    return AbortSignal.timeout(WRAP_UP_MS[reason]);
+}
+/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
+function describeTimeout(timeoutMs) {
+    return (0,report_text/* formatDuration */.a3)(timeoutMs);
+}
+/**
+ * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
+ * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
+ * itself, yet fires when something else (a hanging request or file-system call) does.
+ */
+function armHardExit(onExpire, ms = HARD_EXIT_MS) {
+    const timer = setTimeout(onExpire, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+}
+/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
+const DEADLINE_BACKSTOP_MS = 9_500;
+/**
+ * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
+ * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
+ */
+function forceExit() {
+    process.kill(process.pid, 'SIGKILL');
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
+var lib_core = __nccwpck_require__(77094);
+;// CONCATENATED MODULE: ./src/action/sink.ts
+/**
+ * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
+ * {@link ActionSink} is the part of `@actions/core` the action uses; {@link actionsCoreSink} is the real one
+ * (workflow commands on stdout, the runner's output and summary files), a test hands in its own to run the
+ * action in-process.
+ */
+
+/**
+ * The real sink: `@actions/core`. Outputs and the summary go to the files `GITHUB_OUTPUT` and
+ * `GITHUB_STEP_SUMMARY` name at the time of each call; {@link ActionSink.useRunnerFiles} sets those
+ * variables in `process.env`, which is where `@actions/core` reads them.
+ */
+function actionsCoreSink() {
+    return {
+        info: (message) => lib_core.info(message),
+        debug: (message) => lib_core.debug(message),
+        warning: (message, properties) => lib_core.warning(message, properties),
+        error: (message, properties) => lib_core.error(message, properties),
+        notice: (message, properties) => lib_core.notice(message, properties),
+        startGroup: (title) => lib_core.startGroup(title),
+        endGroup: () => lib_core.endGroup(),
+        setSecret: (secret) => lib_core.setSecret(secret),
+        setOutput: (name, value) => lib_core.setOutput(name, value),
+        setFailed: (message) => lib_core.setFailed(message),
+        appendSummary: async (markdown) => {
+            await lib_core.summary.addRaw(markdown).write();
+        },
+        useRunnerFiles: (files) => {
+            if (files.outputFile)
+                process.env.GITHUB_OUTPUT = files.outputFile;
+            if (files.summaryFile)
+                process.env.GITHUB_STEP_SUMMARY = files.summaryFile;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/deps.ts
+
+
+
+
+/**
+ * The real dependencies: `process.env`, `@actions/core`, real time, `SIGINT`/`SIGTERM` of this process,
+ * `process.exit` and a SIGKILL of itself for the forced exit.
+ */
+function processDeps() {
+    return {
+        env: process.env,
+        github: (0,src_github/* readGitHubContext */.L7)(process.env),
+        sink: actionsCoreSink(),
+        clock: systemClock,
+        listenForSignals: (handler) => {
+            process.on('SIGINT', handler);
+            process.on('SIGTERM', handler);
+            return () => {
+                process.off('SIGINT', handler);
+                process.off('SIGTERM', handler);
+            };
+        },
+        exitAfterCancel: () => process.exit(process.exitCode || 1),
+        forceExit: forceExit,
+    };
+}
+
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
-var lib_core = __nccwpck_require__(77094);
-;// CONCATENATED MODULE: ./src/api/errors.ts
-/**
- * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
- * says what to do; the fields carry the same facts for programs.
- */
-class ApiError extends Error {
-    errorType;
-    status;
-    endpoint;
-    serviceMessage;
-    excerpt;
-    networkCode;
-    attempts;
-    causeType;
-    constructor(init) {
-        super(init.message);
-        this.errorType = init.errorType;
-        this.status = init.status;
-        this.endpoint = init.endpoint;
-        this.serviceMessage = init.serviceMessage;
-        this.excerpt = init.excerpt;
-        this.networkCode = init.networkCode;
-        this.attempts = init.attempts;
-        this.causeType = init.causeType;
-    }
-    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-    get notFound() {
-        return isNotFound(this);
-    }
-}
-// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
-Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
-/** Messages with which the service and the emulator say an identifier is unknown. */
-const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
-/**
- * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
- * envelope whose message says the identifier is unknown or not found (the service and the emulator
- * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (service facts), so pollers use this to wait rather than fail.
- *
- * @param err anything caught; non-`ApiError` values give false.
- */
-function isNotFound(err) {
-    if (!(err instanceof ApiError))
-        return false;
-    if (err.status === 404)
-        return true;
-    if (err.errorType === 'NOT_FOUND')
-        return true;
-    if (err.errorType === 'VALIDATION_ERROR') {
-        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
-    }
-    return false;
-}
-/** Whether an error is an `ApiError` with the given code. */
-function isApiErrorType(err, errorType) {
-    return err instanceof ApiError && err.errorType === errorType;
-}
-/**
- * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
- * such as "The API key is not valid." must not become "valid..").
- */
-function endSentence(text) {
-    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
-/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
-const seg = (id) => encodeURIComponent(id);
-/**
- * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
- * Polling a run: `count` at most `PAGE_SIZE`, 50).
- */
-function pagingQuery(paging) {
-    const q = [];
-    if (paging?.count !== undefined)
-        q.push(['count', String(paging.count)]);
-    if (paging?.offset !== undefined)
-        q.push(['offset', String(paging.offset)]);
-    return q;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
-
-
-/**
- * One data source out of an answer that may hold one or a list of them (the service answers a list).
- *
- * @throws ApiError `INVALID_RESPONSE` for an empty list.
- */
-function single(t, value, endpoint) {
-    if (!Array.isArray(value))
-        return value;
-    if (value.length > 0)
-        return value[0];
-    throw new ApiError({
-        errorType: 'INVALID_RESPONSE',
-        endpoint: t.redact(endpoint),
-        attempts: 1,
-        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
-    });
-}
-/**
- * Data sources: list, read, create, update (each resolving with one data source, also when the service
- * answers a one-element list), delete.
- */
-function dataSourceEndpoints(t) {
-    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
-    return {
-        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
-        getDataSource: async (organizationId, dataSourceId, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
-        },
-        createDataSource: async (organizationId, body, opts) => {
-            const path = base(organizationId);
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
-
-/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
-function folderEndpoints(t) {
-    return {
-        listFolders: (opts) => t.get('/folders/', opts),
-        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
-        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
-        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
-        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
-
-const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
-/**
- * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
- * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
- * document (enveloped or bare), a `.side` document, or XHTML text.
- */
-function importExportEndpoints(t) {
-    return {
-        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
-        importTestRecorderHtml: (suiteId, file, opts) => t.request({
-            method: 'POST',
-            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
-            kind: 'write',
-            body: {
-                type: 'multipart',
-                fields: [['apiKey', t.apiKey]],
-                file: { name: file.name, content: file.content, type: 'text/html' },
-            },
-            expect: 'envelope',
-            opts,
-        }),
-        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
-        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
-        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
-        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
-        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
-            .body,
-        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
-        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
-        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
-    };
-}
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: ./src/api/redact.ts
+var api_redact = __nccwpck_require__(22799);
+;// CONCATENATED MODULE: ./src/api/api.ts
+const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
 
 ;// CONCATENATED MODULE: ./src/api/execute-params.ts
 /** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
@@ -69341,1070 +69499,6 @@ function encodeExecuteOptions(options, target) {
         json[name] = String(value);
     }
     return { pairs, json };
-}
-
-;// CONCATENATED MODULE: ./src/api/limits.ts
-/**
- * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
- * Polling a run, Rate limit). All times in ms.
- */
-/**
- * Largest `count` a result list accepts, and so the page size the action reads lists in
- * (docs/api-contract.md: Polling a run, "at most 50").
- */
-const PAGE_SIZE = 50;
-/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
-const DEFAULT_LIST_COUNT = 10;
-/**
- * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
- * docs/api-contract.md: Endpoints the action calls).
- */
-const DURATION_HISTORY_COUNT = 5;
-/**
- * How long after a trigger a "not found" answer for the new result means "not there yet"
- * (docs/api-contract.md: Polling a run).
- */
-const NOT_FOUND_GRACE_MS = 30_000;
-/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
-const MAX_EXECUTE_DELAY_MS = 300_000;
-/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_PER_SECOND = 10;
-/** The service's request burst per account (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_BURST = 300;
-/** Default per-request timeout of the client. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
- * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
- * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
- * (docs/api-contract.md: Limits, "Suite execute held open").
- */
-const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
-const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
-
-;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
-
-
-/**
- * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
- * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
- * `immediate` (docs/api-contract.md: Limits).
- */
-function syncTimeout(t, target, execOptions) {
-    if (execOptions.immediate)
-        return undefined;
-    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
-}
-/**
- * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- *
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
- *   like an execute parameter).
- */
-function encodeForExecute(t, path, target, execOptions) {
-    t.addSecret(execOptions.httpAuthPassword);
-    try {
-        return encodeExecuteOptions(execOptions, target);
-    }
-    catch (err) {
-        if (err instanceof ExecuteOptionsError)
-            throw t.notSent('POST', path, t.redact(err.message));
-        throw err;
-    }
-}
-/**
- * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
- * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
- * parameters, "Encodings").
- *
- * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
- * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
- */
-async function execute(t, path, target, execOptions, opts) {
-    const encoded = encodeForExecute(t, path, target, execOptions);
-    const body = execOptions.dataFile
-        ? {
-            type: 'multipart',
-            fields: [['apiKey', t.apiKey], ...encoded.pairs],
-            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
-        }
-        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
-    return t.request({
-        method: 'POST',
-        path,
-        kind: 'trigger',
-        body,
-        expect: 'envelope',
-        opts,
-        timeoutMs: syncTimeout(t, target, execOptions),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
-
-
-/**
- * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
- * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
- * refused before sending (`INVALID_REQUEST`): the body is the test.
- */
-function onDemandEndpoints(t) {
-    return {
-        executeOnDemand: async (organizationId, test, execOptions, opts) => {
-            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
-            if (execOptions.dataFile) {
-                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
-            }
-            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
-            return t.request({
-                method: 'POST',
-                path,
-                query: encoded.pairs,
-                kind: 'trigger',
-                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
-                expect: 'envelope',
-                opts,
-                timeoutMs: syncTimeout(t, 'test', execOptions),
-            });
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
-
-/**
- * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
- * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
- */
-function organizationEndpoints(t) {
-    return {
-        listOrganizations: (opts) => t.get('/organizations/', opts),
-        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
-        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
-
-/**
- * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
- * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
- */
-function resultEndpoints(t) {
-    return {
-        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
-        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
-        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
-
-/**
- * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
- * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
- * its xUnit.net v2 XML text.
- */
-function suiteResultEndpoints(t) {
-    return {
-        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
-        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
-        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
-        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
-
-
-/**
- * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
- * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
- * the status badge (no API key sent).
- */
-function suiteEndpoints(t) {
-    return {
-        listSuites: (opts) => t.get('/suites/', opts),
-        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
-        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
-        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
-        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
-        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
-        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
-        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
-        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
-        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
-
-
-/**
- * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
- * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
- * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
- */
-function testEndpoints(t) {
-    return {
-        listTests: (opts) => t.get('/tests/', opts),
-        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
-        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
-        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
-        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
-        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
-        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
-        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
-        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
-        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/api.ts
-const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
-
-;// CONCATENATED MODULE: ./src/api/parse.ts
-/**
- * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
- * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
- */
-const CONTROL_ESCAPES = {
-    '\b': '\\b',
-    '\f': '\\f',
-    '\n': '\\n',
-    '\r': '\\r',
-    '\t': '\\t',
-};
-/**
- * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
- * everything outside strings (including whitespace between tokens) untouched.
- */
-function escapeControlCharsInStrings(text) {
-    let out = '';
-    let inString = false;
-    let escaped = false;
-    for (let i = 0; i < text.length; i++) {
-        const ch = text[i];
-        if (inString) {
-            if (escaped) {
-                escaped = false;
-            }
-            else if (ch === '\\') {
-                escaped = true;
-            }
-            else if (ch === '"') {
-                inString = false;
-            }
-            else if (ch < ' ') {
-                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-                continue;
-            }
-        }
-        else if (ch === '"') {
-            inString = true;
-        }
-        out += ch;
-    }
-    return out;
-}
-/**
- * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
- * strings. A leading byte-order mark is ignored.
- *
- * @throws SyntaxError when the text is not JSON even then.
- */
-function parseJsonTolerant(text) {
-    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    try {
-        return JSON.parse(clean);
-    }
-    catch (first) {
-        const escaped = escapeControlCharsInStrings(clean);
-        if (escaped === clean)
-            throw first;
-        return JSON.parse(escaped);
-    }
-}
-/**
- * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
- * first (so no secret is cut in half and left readable), then whitespace and control characters are
- * collapsed and the result cut to `max` characters with `…` appended when longer.
- */
-function excerpt(text, redact, max = 200) {
-    const flat = redact(text)
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
-        .trim();
-    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
-function readEnvelope(value) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
-        const v = value;
-        if (v.code === 'SUCCESS')
-            return { kind: 'success', data: v.data };
-        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
-            return {
-                kind: 'error',
-                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
-                message: typeof v.message === 'string' ? v.message : '',
-            };
-        }
-    }
-    return { kind: 'other', value };
-}
-
-// EXTERNAL MODULE: ./src/api/backoff.ts
-var api_backoff = __nccwpck_require__(50304);
-;// CONCATENATED MODULE: ./src/api/retry.ts
-/**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
- * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
- *
- * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
- */
-
-const DEFAULT_MAX_RETRIES = 4;
-// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
-
-/**
- * Network error codes that prove the request never reached the service: the connection was refused or
- * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
- * request be repeated.
- */
-const NEVER_REACHED_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EAI_NONAME',
-    'EAI_FAIL',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-]);
-/**
- * Decide whether a failed attempt is retried and after how long.
- *
- * @param kind what the request does (see `RequestKind`).
- * @param failure how the attempt failed.
- * @param retry zero-based number of the retry this would be (retries already made).
- * @param maxRetries retries allowed in total.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
- * run-triggering request failed after it may have reached the service.
- */
-function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
-    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
-    const rateLimited = failure.kind === 'status' && failure.status === 429;
-    let retryable;
-    if (kind === 'read' || kind === 'cancel') {
-        retryable =
-            failure.kind === 'network' ||
-                failure.kind === 'timeout' ||
-                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
-                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    }
-    else {
-        retryable = neverReached || rateLimited;
-    }
-    // A 2xx status here means an answer that could not be read: the service accepted the request.
-    const mayHaveStarted = failure.kind === 'network' ||
-        failure.kind === 'timeout' ||
-        (failure.kind === 'status' &&
-            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
-        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    if (!retryable || retry >= maxRetries) {
-        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
-    }
-    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
-        ? failure.retryAfterMs
-        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
-    return { retry: true, delayMs };
-}
-/** The error a sleep rejects with when its signal fires. */
-class AbortedError extends Error {
-    name = 'AbortError';
-}
-/**
- * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
- */
-function defaultSleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(new AbortedError('aborted'));
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new AbortedError('aborted'));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/failures.ts
-/**
- * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
- * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
- * leaves here went through the caller's `redact`.
- */
-
-
-
-/**
- * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
- * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
- * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
- */
-function failureFromResponse(res, nowMs, redact, onRateLimited) {
-    const text = res.body.toString('utf8');
-    let env;
-    try {
-        env = readEnvelope(parseJsonTolerant(text));
-    }
-    catch {
-        env = undefined;
-    }
-    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
-    if (res.status === 429)
-        onRateLimited?.(retryAfterMs);
-    if (env?.kind === 'error') {
-        return {
-            failure: { kind: 'status', status: res.status, retryAfterMs },
-            errorType: env.errorType,
-            status: res.status,
-            serviceMessage: redact(env.message),
-            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
-        };
-    }
-    const ex = excerpt(text, redact);
-    return {
-        failure: { kind: 'status', status: res.status, retryAfterMs },
-        errorType: 'HTTP_ERROR',
-        status: res.status,
-        excerpt: ex,
-        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
-    };
-}
-/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
-function envelopeFailure(status, errorType, message, redact) {
-    return {
-        failure: { kind: 'envelope', errorType },
-        errorType,
-        status,
-        serviceMessage: redact(message),
-        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
-    };
-}
-/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
-function invalidBody(status, text, why, redact) {
-    const ex = excerpt(text, redact);
-    return {
-        failure: { kind: 'status', status },
-        errorType: 'INVALID_RESPONSE',
-        status,
-        excerpt: ex,
-        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
-    };
-}
-/**
- * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
- * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
- * not a failure (the caller handles it before).
- */
-function failureFromTransport(err, timeoutMs, redact) {
-    if (err.kind === 'timeout') {
-        return {
-            failure: { kind: 'timeout' },
-            errorType: 'REQUEST_TIMEOUT',
-            detail: `no complete answer within ${timeoutMs} ms`,
-        };
-    }
-    if (err.kind === 'decode') {
-        return {
-            failure: { kind: 'network', code: 'EDECODE' },
-            errorType: 'INVALID_RESPONSE',
-            detail: redact(err.message),
-        };
-    }
-    return {
-        failure: { kind: 'network', code: err.code },
-        errorType: 'NETWORK_ERROR',
-        networkCode: err.code,
-        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
-    };
-}
-function advice(errorType, status) {
-    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
-        ? ' Check the API key (the account settings show it).'
-        : '';
-}
-/**
- * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
- * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
- * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
- * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
- *
- * @param kind what the request does.
- * @param endpoint the redacted `METHOD /path?query` of the request.
- * @param attempts HTTP attempts made (1 when not retried).
- */
-function failureError(kind, endpoint, f, attempts, uncertain, redact) {
-    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-    if (uncertain) {
-        return new ApiError({
-            errorType: 'TRIGGER_UNCERTAIN',
-            causeType: f.errorType,
-            status: f.status,
-            endpoint,
-            serviceMessage: f.serviceMessage,
-            excerpt: f.excerpt,
-            networkCode: f.networkCode,
-            attempts,
-            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
-                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
-                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
-                `or the Ghost Inspector app) before re-running.`),
-        });
-    }
-    let hint = advice(f.errorType, f.status);
-    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
-        hint =
-            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
-                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
-    }
-    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
-        hint += ' The request never reached the service.';
-    }
-    return new ApiError({
-        errorType: f.errorType,
-        status: f.status,
-        endpoint,
-        serviceMessage: f.serviceMessage,
-        excerpt: f.excerpt,
-        networkCode: f.networkCode,
-        attempts,
-        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/answer.ts
-
-
-/**
- * Read a 2xx answer per `expect`.
- *
- * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
- *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
- * - `document`: like `envelope`, but a bare JSON document is the value.
- * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
- *
- * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
- */
-function readSuccess(res, expect, redact) {
-    const contentType = String(res.headers['content-type'] ?? '');
-    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
-    if (expect === 'envelope' || expect === 'document') {
-        let parsed;
-        try {
-            parsed = parseJsonTolerant(text);
-        }
-        catch {
-            return invalidBody(res.status, text, 'the answer is not JSON', redact);
-        }
-        const env = readEnvelope(parsed);
-        if (env.kind === 'success')
-            return { value: env.data };
-        if (env.kind === 'error')
-            return envelopeFailure(res.status, env.errorType, env.message, redact);
-        if (expect === 'document')
-            return { value: env.value };
-        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
-    }
-    // Text and binary answers: an error envelope in their place is still an error.
-    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
-        try {
-            const env = readEnvelope(parseJsonTolerant(text));
-            if (env.kind === 'error')
-                return envelopeFailure(res.status, env.errorType, env.message, redact);
-            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
-                return { value: env.data };
-        }
-        catch {
-            // not JSON after all: the body is the value
-        }
-    }
-    if (expect === 'text')
-        return { value: text };
-    const binary = { contentType, body: res.body };
-    return { value: binary };
-}
-
-;// CONCATENATED MODULE: ./src/api/body.ts
-/**
- * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
- * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
- */
-/**
- * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
- * `content-type`. No body gives `{}`.
- *
- * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
- */
-async function encodeBody(body) {
-    if (!body)
-        return {};
-    if (body.type === 'json')
-        return { data: JSON.stringify(body.value), contentType: 'application/json' };
-    const form = new FormData();
-    for (const [k, v] of body.fields)
-        form.append(k, v);
-    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
-    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
-    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
-    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
-    return {
-        data: Buffer.from(await request.arrayBuffer()),
-        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
-    };
-}
-
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(38522);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(44942);
-;// CONCATENATED MODULE: ./src/api/http.ts
-/**
- * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. No retries, no
- * envelopes, no redaction here: `client.ts` does those.
- */
-
-
-
-
-const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
-const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
-/** How an exchange failed before a complete answer was read. */
-class TransportError extends Error {
-    kind;
-    code;
-    answered;
-    constructor(message, 
-    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
-    kind, code, 
-    /** Whether an answer had started to arrive (the request certainly reached the server). */
-    answered = false) {
-        super(message);
-        this.kind = kind;
-        this.code = code;
-        this.answered = answered;
-    }
-}
-function systemCode(err) {
-    if (err && typeof err === 'object') {
-        const code = err.code;
-        if (typeof code === 'string')
-            return code;
-        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
-        const parts = err.errors;
-        if (Array.isArray(parts)) {
-            for (const part of parts) {
-                const c = systemCode(part);
-                if (c)
-                    return c;
-            }
-        }
-    }
-    return undefined;
-}
-/** Read a whole body; rejects when the stream errors or closes before its end. */
-function readAll(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let done = false;
-        stream.on('data', (chunk) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
-        stream.on('end', () => {
-            done = true;
-            resolve(Buffer.concat(chunks));
-        });
-        stream.on('error', (err) => {
-            done = true;
-            reject(err);
-        });
-        stream.on('close', () => {
-            if (!done)
-                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
-        });
-    });
-}
-async function decode(body, encoding) {
-    const enc = (encoding ?? '').trim().toLowerCase();
-    if (enc === '' || enc === 'identity')
-        return body;
-    if (enc === 'gzip' || enc === 'x-gzip')
-        return gunzipAsync(body);
-    if (enc === 'deflate')
-        return inflateAsync(body);
-    throw new Error(`unsupported content-encoding ${enc}`);
-}
-/**
- * Send one request and read its whole answer.
- *
- * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
- * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
- * decompressed.
- *
- * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
- */
-async function sendHttp(req) {
-    if (req.signal?.aborted)
-        throw new TransportError('aborted before sending', 'aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-    }, req.timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let answered = false;
-    const handler = {
-        prepareRequest(options) {
-            options.signal = controller.signal;
-        },
-        canHandleAuthentication: () => false,
-        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-    };
-    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: false,
-        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-        socketTimeout: req.timeoutMs + 1000,
-    });
-    const headers = { 'accept-encoding': 'gzip', ...req.headers };
-    let data = null;
-    if (typeof req.body === 'string') {
-        data = req.body;
-    }
-    else if (req.body) {
-        headers['content-length'] = req.body.length;
-        data = external_node_stream_.Readable.from([req.body]);
-    }
-    try {
-        const res = await client.request(req.method, req.url, data, headers);
-        answered = true;
-        const raw = await readAll(res.message);
-        let body;
-        try {
-            body = await decode(raw, res.message.headers['content-encoding']);
-        }
-        catch (err) {
-            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
-        }
-        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-    }
-    catch (err) {
-        if (err instanceof TransportError)
-            throw err;
-        if (timedOut)
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        if (req.signal?.aborted)
-            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
-        const message = err instanceof Error ? err.message : String(err);
-        if (/^Request timeout/.test(message)) {
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        }
-        throw new TransportError(message, 'network', systemCode(err), answered);
-    }
-    finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onCallerAbort);
-    }
-}
-
-// EXTERNAL MODULE: ./src/api/redact.ts
-var api_redact = __nccwpck_require__(22799);
-;// CONCATENATED MODULE: ./src/api/transport.ts
-/**
- * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
- * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
- * modules under `endpoints/` describe each call; this module knows nothing of resources.
- */
-
-
-
-
-
-
-
-
-
-/**
- * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
- * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
- * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
- * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
- * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
- */
-class Transport {
-    options;
-    /** The account's API key (also sent in the body of executes and multipart imports). */
-    apiKey;
-    /** Default per-attempt timeout (ms). */
-    timeoutMs;
-    baseUrl;
-    maxRetries;
-    sleep;
-    now;
-    random;
-    secrets;
-    redactor;
-    constructor(options) {
-        this.options = options;
-        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-        this.apiKey = options.apiKey;
-        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-        this.sleep = options.sleep ?? defaultSleep;
-        this.now = options.now ?? Date.now;
-        this.random = options.random ?? Math.random;
-        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
-        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
-    }
-    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
-    redact = (text) => this.redactor(text);
-    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
-    addSecret(secret) {
-        if (!secret || this.secrets.has(secret))
-            return;
-        this.secrets.add(secret);
-        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
-    }
-    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
-    endpointOf(method, path) {
-        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
-    }
-    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
-    notSent(method, path, reason) {
-        const endpoint = this.endpointOf(method, path);
-        return new ApiError({
-            errorType: 'INVALID_REQUEST',
-            endpoint,
-            attempts: 0,
-            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
-        });
-    }
-    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-    get(path, opts, query, expect = 'envelope') {
-        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts });
-    }
-    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
-    postJson(path, value, opts, kind = 'write') {
-        return this.request({
-            method: 'POST',
-            path,
-            kind,
-            body: { type: 'json', value },
-            expect: 'envelope',
-            opts,
-        });
-    }
-    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
-    del(path, opts) {
-        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-    }
-    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
-    badge(path, screenshot, opts) {
-        const query = screenshot ? [['screenshot', '1']] : [];
-        return this.request({
-            method: 'GET',
-            path,
-            query,
-            kind: 'read',
-            expect: 'binary',
-            sendApiKey: false,
-            opts,
-        });
-    }
-    /**
-     * Send a call, retrying per its kind, and resolve with its answer.
-     *
-     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
-     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
-     *   wait), `INVALID_REQUEST` when the body could not be built.
-     */
-    async request(call) {
-        const p = await this.prepare(call);
-        const signal = call.opts?.signal;
-        for (let attempt = 0;; attempt++) {
-            if (signal?.aborted)
-                throw this.aborted(p, attempt, false);
-            const attempts = attempt + 1;
-            const outcome = await this.attempt(p, attempts);
-            if ('value' in outcome)
-                return outcome.value;
-            const decision = decideRetry(call.kind, outcome.failure, attempt, this.maxRetries, this.random);
-            if (!decision.retry)
-                throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
-            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} of ${this.maxRetries} in ${decision.delayMs} ms`);
-            try {
-                await this.sleep(decision.delayMs, signal);
-            }
-            catch (err) {
-                if (signal?.aborted)
-                    throw this.aborted(p, attempts, false);
-                throw err;
-            }
-            if (signal?.aborted)
-                throw this.aborted(p, attempts, false);
-        }
-    }
-    log(line) {
-        this.options.log?.(this.redact(line));
-    }
-    async prepare(call) {
-        const url = new URL(this.baseUrl + call.path);
-        const query = new URLSearchParams();
-        if (call.sendApiKey !== false)
-            query.append('apiKey', this.apiKey);
-        for (const [k, v] of call.query ?? [])
-            query.append(k, v);
-        url.search = query.toString();
-        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
-        let body;
-        try {
-            body = await encodeBody(call.body);
-        }
-        catch (err) {
-            throw new ApiError({
-                errorType: 'INVALID_REQUEST',
-                endpoint,
-                attempts: 0,
-                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
-            });
-        }
-        const headers = {};
-        if (call.expect === 'envelope' || call.expect === 'document')
-            headers.accept = 'application/json';
-        if (body.contentType)
-            headers['content-type'] = body.contentType;
-        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
-        return {
-            call,
-            url: url.toString(),
-            endpoint,
-            redactedUrl: this.redact(url.toString()),
-            headers,
-            body,
-            timeoutMs,
-        };
-    }
-    /** One HTTP exchange: the value, or the failure to decide on. */
-    async attempt(p, attempts) {
-        const { call } = p;
-        this.options.onRequest?.(call.method, p.redactedUrl);
-        const started = this.now();
-        try {
-            const res = await sendHttp({
-                method: call.method,
-                url: p.url,
-                headers: p.headers,
-                body: p.body.data,
-                timeoutMs: p.timeoutMs,
-                signal: call.opts?.signal,
-            });
-            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
-            if (res.status >= 200 && res.status < 300)
-                return readSuccess(res, call.expect, this.redact);
-            return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
-        }
-        catch (err) {
-            if (!(err instanceof TransportError))
-                throw err;
-            if (err.kind === 'aborted')
-                throw this.aborted(p, attempts, true);
-            const code = err.code ? ` ${err.code}` : '';
-            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
-            return failureFromTransport(err, p.timeoutMs, this.redact);
-        }
-    }
-    aborted(p, attempts, inFlight) {
-        return new ApiError({
-            errorType: 'ABORTED',
-            endpoint: p.endpoint,
-            attempts,
-            message: this.redact(`${p.endpoint}: aborted.` +
-                (p.call.kind === 'trigger' && inFlight
-                    ? " The run may have started: check the organization's running list before re-running."
-                    : '')),
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Create a client for the Ghost Inspector API v1.
- *
- * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
- * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
- * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
- * decompressed.
- *
- * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
- * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
- * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
- * strings are tolerated.
- *
- * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
- * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
- * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
- * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
- * again and rejects with `TRIGGER_UNCERTAIN`. An `AbortSignal` in `RequestOptions` stops at once (`ABORTED`).
- *
- * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
- *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
- *   `onRateLimited` (each 429, with its `Retry-After` in ms).
- * @returns an implementation of `GhostInspectorApi`.
- */
-function createClient(options) {
-    const t = new Transport(options);
-    return {
-        ...suiteEndpoints(t),
-        ...importExportEndpoints(t),
-        ...testEndpoints(t),
-        ...onDemandEndpoints(t),
-        ...resultEndpoints(t),
-        ...suiteResultEndpoints(t),
-        ...organizationEndpoints(t),
-        ...dataSourceEndpoints(t),
-        ...folderEndpoints(t),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/schema.ts
@@ -72488,12 +71582,3446 @@ async function readDataFile(file) {
 
 
 
-// EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(64792);
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
+ * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
+ */
+
+/**
+ * Reads and validates the inputs from `deps.env`.
+ * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
+ * @throws what `readInputs` throws besides `InputError` (an unexpected error)
+ */
+async function readActionInputs(deps) {
+    const { sink, github } = deps;
+    // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
+    // would itself print the secret: there, secrets are only redacted.
+    const rawKey = envInputGetter(deps.env)('api-key').trim();
+    if (rawKey && github.onRunner)
+        sink.setSecret(rawKey);
+    let inputs;
+    try {
+        inputs = await readInputs({
+            env: deps.env,
+            ...(github.workspace ? { workspace: github.workspace } : {}),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        sink.setFailed(error.message);
+        return null;
+    }
+    if (github.onRunner)
+        for (const secret of inputs.secrets)
+            sink.setSecret(secret);
+    for (const warning of inputs.warnings)
+        sink.warning(warning);
+    for (const notice of inputs.notices)
+        sink.notice(notice);
+    return inputs;
+}
+
+;// CONCATENATED MODULE: ./src/action/log.ts
+/**
+ * The action's log: the engine's {@link RunLog} and the artifacts' logger written to the sink, redacted and
+ * unable to start a workflow command of their own.
+ */
+
+/**
+ * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
+ * in service text (test names, step errors) become spaces, so that the service can never start a line of
+ * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
+ * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
+ */
+function logLine(text) {
+    // eslint-disable-next-line no-control-regex
+    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
+/**
+ * The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out).
+ * @param sink where lines go
+ * @param redact removes the run's secrets from a line
+ */
+function runLog(sink, redact) {
+    return {
+        info: (line) => sink.info(logLine(redact(line))),
+        warning: (line) => sink.warning(redact(line)),
+        debug: (line) => sink.debug(redact(line)),
+        group: (title, lines) => {
+            // A title is a state, a test name and a variant: data, never rewritten; only URL credentials go.
+            sink.startGroup((0,api_redact/* redactUrl */.BO)(title));
+            for (const line of lines)
+                sink.info(logLine(redact(line)));
+            sink.endGroup();
+        },
+    };
+}
+/** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
+function artifactsLog(sink) {
+    return {
+        info: (line) => sink.info(logLine(line)),
+        warning: (line) => sink.warning(line),
+        debug: (line) => sink.debug(line),
+    };
+}
+/** The message of a thrown value. */
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+;// CONCATENATED MODULE: ./src/action/runner-files.ts
+/**
+ * The runner's files outside GitHub: when `GITHUB_OUTPUT` or `GITHUB_STEP_SUMMARY` is unset
+ * (`node dist/index.js` with `INPUT_*` variables), outputs go to `ghost-inspector-outputs.txt` and the
+ * summary to `ghost-inspector-summary.md`, next to results.json; their paths are logged.
+ */
+
+
+/** Local files used when the runner's files are not set. */
+const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
+const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
+/**
+ * Creates `dir` (the folder of results.json) and, for each runner file the GitHub context lacks, an empty
+ * local file in it that the sink then writes to.
+ * @throws the file-system error when `dir` or a file cannot be created
+ */
+async function ensureRunnerFiles(dir, github, sink) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    if (!github.outputFile) {
+        const file = external_node_path_default().join(dir, LOCAL_OUTPUTS_FILE);
+        await (0,promises_.writeFile)(file, '');
+        sink.useRunnerFiles({ outputFile: file });
+        sink.info(`GITHUB_OUTPUT is not set: outputs go to ${file}`);
+    }
+    if (!github.summaryFile) {
+        const file = external_node_path_default().join(dir, LOCAL_SUMMARY_FILE);
+        await (0,promises_.writeFile)(file, '');
+        sink.useRunnerFiles({ summaryFile: file });
+        sink.info(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/errors.ts
+/**
+ * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
+ * says what to do; the fields carry the same facts for programs.
+ */
+class ApiError extends Error {
+    errorType;
+    status;
+    endpoint;
+    serviceMessage;
+    excerpt;
+    networkCode;
+    attempts;
+    causeType;
+    constructor(init) {
+        super(init.message);
+        this.errorType = init.errorType;
+        this.status = init.status;
+        this.endpoint = init.endpoint;
+        this.serviceMessage = init.serviceMessage;
+        this.excerpt = init.excerpt;
+        this.networkCode = init.networkCode;
+        this.attempts = init.attempts;
+        this.causeType = init.causeType;
+    }
+    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
+    get notFound() {
+        return isNotFound(this);
+    }
+}
+// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
+Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
+/** Messages with which the service and the emulator say an identifier is unknown. */
+const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
+/**
+ * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
+ * envelope whose message says the identifier is unknown or not found (the service and the emulator
+ * answer unknown ids that way). A result can answer "not found" for a short while right after a run
+ * is triggered (service facts), so pollers use this to wait rather than fail.
+ *
+ * @param err anything caught; non-`ApiError` values give false.
+ */
+function isNotFound(err) {
+    if (!(err instanceof ApiError))
+        return false;
+    if (err.status === 404)
+        return true;
+    if (err.errorType === 'NOT_FOUND')
+        return true;
+    if (err.errorType === 'VALIDATION_ERROR') {
+        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
+    }
+    return false;
+}
+/** Whether an error is an `ApiError` with the given code. */
+function isApiErrorType(err, errorType) {
+    return err instanceof ApiError && err.errorType === errorType;
+}
+/**
+ * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
+ * such as "The API key is not valid." must not become "valid..").
+ */
+function endSentence(text) {
+    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
+/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
+const seg = (id) => encodeURIComponent(id);
+/**
+ * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
+ * Polling a run: `count` at most `PAGE_SIZE`, 50).
+ */
+function pagingQuery(paging) {
+    const q = [];
+    if (paging?.count !== undefined)
+        q.push(['count', String(paging.count)]);
+    if (paging?.offset !== undefined)
+        q.push(['offset', String(paging.offset)]);
+    return q;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
+
+
+/**
+ * One data source out of an answer that may hold one or a list of them (the service answers a list).
+ *
+ * @throws ApiError `INVALID_RESPONSE` for an empty list.
+ */
+function single(t, value, endpoint) {
+    if (!Array.isArray(value))
+        return value;
+    if (value.length > 0)
+        return value[0];
+    throw new ApiError({
+        errorType: 'INVALID_RESPONSE',
+        endpoint: t.redact(endpoint),
+        attempts: 1,
+        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
+    });
+}
+/**
+ * Data sources: list, read, create, update (each resolving with one data source, also when the service
+ * answers a one-element list), delete.
+ */
+function dataSourceEndpoints(t) {
+    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
+    return {
+        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
+        getDataSource: async (organizationId, dataSourceId, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
+        },
+        createDataSource: async (organizationId, body, opts) => {
+            const path = base(organizationId);
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
+
+/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
+function folderEndpoints(t) {
+    return {
+        listFolders: (opts) => t.get('/folders/', opts),
+        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
+        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
+        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
+        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
+
+const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
+/**
+ * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
+ * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
+ * document (enveloped or bare), a `.side` document, or XHTML text.
+ */
+function importExportEndpoints(t) {
+    return {
+        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
+        importTestRecorderHtml: (suiteId, file, opts) => t.request({
+            method: 'POST',
+            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
+            kind: 'write',
+            body: {
+                type: 'multipart',
+                fields: [['apiKey', t.apiKey]],
+                file: { name: file.name, content: file.content, type: 'text/html' },
+            },
+            expect: 'envelope',
+            opts,
+        }),
+        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
+        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
+        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
+        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
+        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
+            .body,
+        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
+        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
+        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/limits.ts
+/**
+ * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
+ * Polling a run, Rate limit). All times in ms.
+ */
+/**
+ * Largest `count` a result list accepts, and so the page size the action reads lists in
+ * (docs/api-contract.md: Polling a run, "at most 50").
+ */
+const PAGE_SIZE = 50;
+/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
+const DEFAULT_LIST_COUNT = 10;
+/**
+ * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
+ * docs/api-contract.md: Endpoints the action calls).
+ */
+const DURATION_HISTORY_COUNT = 5;
+/**
+ * How long after a trigger a "not found" answer for the new result means "not there yet"
+ * (docs/api-contract.md: Polling a run).
+ */
+const NOT_FOUND_GRACE_MS = 30_000;
+/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
+const MAX_EXECUTE_DELAY_MS = 300_000;
+/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_PER_SECOND = 10;
+/** The service's request burst per account (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_BURST = 300;
+/** Default per-request timeout of the client. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
+ * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
+ * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
+ * (docs/api-contract.md: Limits, "Suite execute held open").
+ */
+const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
+const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
+
+;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
+
+
+/**
+ * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
+ * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
+ * `immediate` (docs/api-contract.md: Limits).
+ */
+function syncTimeout(t, target, execOptions) {
+    if (execOptions.immediate)
+        return undefined;
+    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
+}
+/**
+ * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
+ *
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
+ *   like an execute parameter).
+ */
+function encodeForExecute(t, path, target, execOptions) {
+    t.addSecret(execOptions.httpAuthPassword);
+    try {
+        return encodeExecuteOptions(execOptions, target);
+    }
+    catch (err) {
+        if (err instanceof ExecuteOptionsError)
+            throw t.notSent('POST', path, t.redact(err.message));
+        throw err;
+    }
+}
+/**
+ * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
+ * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
+ * parameters, "Encodings").
+ *
+ * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
+ * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ */
+async function execute(t, path, target, execOptions, opts) {
+    const encoded = encodeForExecute(t, path, target, execOptions);
+    const body = execOptions.dataFile
+        ? {
+            type: 'multipart',
+            fields: [['apiKey', t.apiKey], ...encoded.pairs],
+            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
+        }
+        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
+    return t.request({
+        method: 'POST',
+        path,
+        kind: 'trigger',
+        body,
+        expect: 'envelope',
+        opts,
+        timeoutMs: syncTimeout(t, target, execOptions),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
+
+
+/**
+ * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
+ * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
+ * refused before sending (`INVALID_REQUEST`): the body is the test.
+ */
+function onDemandEndpoints(t) {
+    return {
+        executeOnDemand: async (organizationId, test, execOptions, opts) => {
+            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
+            if (execOptions.dataFile) {
+                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
+            }
+            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+            return t.request({
+                method: 'POST',
+                path,
+                query: encoded.pairs,
+                kind: 'trigger',
+                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+                expect: 'envelope',
+                opts,
+                timeoutMs: syncTimeout(t, 'test', execOptions),
+            });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
+
+/**
+ * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
+ * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
+ */
+function organizationEndpoints(t) {
+    return {
+        listOrganizations: (opts) => t.get('/organizations/', opts),
+        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
+        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
+
+/**
+ * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
+ * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ */
+function resultEndpoints(t) {
+    return {
+        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
+        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
+        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
+
+/**
+ * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
+ * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * its xUnit.net v2 XML text.
+ */
+function suiteResultEndpoints(t) {
+    return {
+        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
+        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
+        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
+        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
+
+
+/**
+ * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
+ * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
+ * the status badge (no API key sent).
+ */
+function suiteEndpoints(t) {
+    return {
+        listSuites: (opts) => t.get('/suites/', opts),
+        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
+        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
+        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
+        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
+        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
+        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
+        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
+        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
+        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
+
+
+/**
+ * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
+ * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
+ * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
+ */
+function testEndpoints(t) {
+    return {
+        listTests: (opts) => t.get('/tests/', opts),
+        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
+        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
+        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
+        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
+        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
+        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
+        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
+        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
+        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/parse.ts
+/**
+ * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
+ * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
+ * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ */
+const CONTROL_ESCAPES = {
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+};
+/**
+ * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
+ * everything outside strings (including whitespace between tokens) untouched.
+ */
+function escapeControlCharsInStrings(text) {
+    let out = '';
+    let inString = false;
+    let escaped = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text[i];
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            }
+            else if (ch === '\\') {
+                escaped = true;
+            }
+            else if (ch === '"') {
+                inString = false;
+            }
+            else if (ch < ' ') {
+                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+                continue;
+            }
+        }
+        else if (ch === '"') {
+            inString = true;
+        }
+        out += ch;
+    }
+    return out;
+}
+/**
+ * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
+ * strings. A leading byte-order mark is ignored.
+ *
+ * @throws SyntaxError when the text is not JSON even then.
+ */
+function parseJsonTolerant(text) {
+    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+        return JSON.parse(clean);
+    }
+    catch (first) {
+        const escaped = escapeControlCharsInStrings(clean);
+        if (escaped === clean)
+            throw first;
+        return JSON.parse(escaped);
+    }
+}
+/**
+ * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
+ * first (so no secret is cut in half and left readable), then whitespace and control characters are
+ * collapsed and the result cut to `max` characters with `…` appended when longer.
+ */
+function excerpt(text, redact, max = 200) {
+    const flat = redact(text)
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+        .trim();
+    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
+function readEnvelope(value) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
+        const v = value;
+        if (v.code === 'SUCCESS')
+            return { kind: 'success', data: v.data };
+        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
+            return {
+                kind: 'error',
+                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
+                message: typeof v.message === 'string' ? v.message : '',
+            };
+        }
+    }
+    return { kind: 'other', value };
+}
+
+// EXTERNAL MODULE: ./src/api/backoff.ts
+var api_backoff = __nccwpck_require__(50304);
+;// CONCATENATED MODULE: ./src/api/retry.ts
+/**
+ * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
+ * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
+ *
+ * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ */
+
+const DEFAULT_MAX_RETRIES = 4;
+// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
+
+/**
+ * Network error codes that prove the request never reached the service: the connection was refused or
+ * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
+ * request be repeated.
+ */
+const NEVER_REACHED_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EAI_NONAME',
+    'EAI_FAIL',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+]);
+/**
+ * Decide whether a failed attempt is retried and after how long.
+ *
+ * @param kind what the request does (see `RequestKind`).
+ * @param failure how the attempt failed.
+ * @param retry zero-based number of the retry this would be (retries already made).
+ * @param maxRetries retries allowed in total.
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
+ * run-triggering request failed after it may have reached the service.
+ */
+function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
+    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
+    const rateLimited = failure.kind === 'status' && failure.status === 429;
+    let retryable;
+    if (kind === 'read' || kind === 'cancel') {
+        retryable =
+            failure.kind === 'network' ||
+                failure.kind === 'timeout' ||
+                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
+                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    }
+    else {
+        retryable = neverReached || rateLimited;
+    }
+    // A 2xx status here means an answer that could not be read: the service accepted the request.
+    const mayHaveStarted = failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
+        (failure.kind === 'status' &&
+            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
+        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    if (!retryable || retry >= maxRetries) {
+        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
+    }
+    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
+        ? failure.retryAfterMs
+        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
+    return { retry: true, delayMs };
+}
+/** The error a sleep rejects with when its signal fires. */
+class AbortedError extends Error {
+    name = 'AbortError';
+}
+/**
+ * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
+ */
+function defaultSleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(new AbortedError('aborted'));
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new AbortedError('aborted'));
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/failures.ts
+/**
+ * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
+ * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
+ * leaves here went through the caller's `redact`.
+ */
+
+
+
+/**
+ * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
+ * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
+ * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
+ */
+function failureFromResponse(res, nowMs, redact, onRateLimited) {
+    const text = res.body.toString('utf8');
+    let env;
+    try {
+        env = readEnvelope(parseJsonTolerant(text));
+    }
+    catch {
+        env = undefined;
+    }
+    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
+    if (res.status === 429)
+        onRateLimited?.(retryAfterMs);
+    if (env?.kind === 'error') {
+        return {
+            failure: { kind: 'status', status: res.status, retryAfterMs },
+            errorType: env.errorType,
+            status: res.status,
+            serviceMessage: redact(env.message),
+            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
+        };
+    }
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status: res.status, retryAfterMs },
+        errorType: 'HTTP_ERROR',
+        status: res.status,
+        excerpt: ex,
+        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
+    };
+}
+/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
+function envelopeFailure(status, errorType, message, redact) {
+    return {
+        failure: { kind: 'envelope', errorType },
+        errorType,
+        status,
+        serviceMessage: redact(message),
+        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
+    };
+}
+/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
+function invalidBody(status, text, why, redact) {
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status },
+        errorType: 'INVALID_RESPONSE',
+        status,
+        excerpt: ex,
+        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
+    };
+}
+/**
+ * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
+ * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
+ * not a failure (the caller handles it before).
+ */
+function failureFromTransport(err, timeoutMs, redact) {
+    if (err.kind === 'timeout') {
+        return {
+            failure: { kind: 'timeout' },
+            errorType: 'REQUEST_TIMEOUT',
+            detail: `no complete answer within ${timeoutMs} ms`,
+        };
+    }
+    if (err.kind === 'decode') {
+        return {
+            failure: { kind: 'network', code: 'EDECODE' },
+            errorType: 'INVALID_RESPONSE',
+            detail: redact(err.message),
+        };
+    }
+    return {
+        failure: { kind: 'network', code: err.code },
+        errorType: 'NETWORK_ERROR',
+        networkCode: err.code,
+        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
+    };
+}
+function advice(errorType, status) {
+    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
+        ? ' Check the API key (the account settings show it).'
+        : '';
+}
+/**
+ * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
+ * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
+ * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
+ * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
+ *
+ * @param kind what the request does.
+ * @param endpoint the redacted `METHOD /path?query` of the request.
+ * @param attempts HTTP attempts made (1 when not retried).
+ */
+function failureError(kind, endpoint, f, attempts, uncertain, redact) {
+    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+    if (uncertain) {
+        return new ApiError({
+            errorType: 'TRIGGER_UNCERTAIN',
+            causeType: f.errorType,
+            status: f.status,
+            endpoint,
+            serviceMessage: f.serviceMessage,
+            excerpt: f.excerpt,
+            networkCode: f.networkCode,
+            attempts,
+            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
+                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
+                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
+                `or the Ghost Inspector app) before re-running.`),
+        });
+    }
+    let hint = advice(f.errorType, f.status);
+    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
+        hint =
+            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
+                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
+    }
+    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
+        hint += ' The request never reached the service.';
+    }
+    return new ApiError({
+        errorType: f.errorType,
+        status: f.status,
+        endpoint,
+        serviceMessage: f.serviceMessage,
+        excerpt: f.excerpt,
+        networkCode: f.networkCode,
+        attempts,
+        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/answer.ts
+
+
+/**
+ * Read a 2xx answer per `expect`.
+ *
+ * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
+ *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
+ * - `document`: like `envelope`, but a bare JSON document is the value.
+ * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
+ * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
+ *
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ */
+function readSuccess(res, expect, redact) {
+    const contentType = String(res.headers['content-type'] ?? '');
+    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
+    if (expect === 'envelope' || expect === 'document') {
+        let parsed;
+        try {
+            parsed = parseJsonTolerant(text);
+        }
+        catch {
+            return invalidBody(res.status, text, 'the answer is not JSON', redact);
+        }
+        const env = readEnvelope(parsed);
+        if (env.kind === 'success')
+            return { value: env.data };
+        if (env.kind === 'error')
+            return envelopeFailure(res.status, env.errorType, env.message, redact);
+        if (expect === 'document')
+            return { value: env.value };
+        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+    }
+    // Text and binary answers: an error envelope in their place is still an error.
+    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
+        try {
+            const env = readEnvelope(parseJsonTolerant(text));
+            if (env.kind === 'error')
+                return envelopeFailure(res.status, env.errorType, env.message, redact);
+            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
+                return { value: env.data };
+        }
+        catch {
+            // not JSON after all: the body is the value
+        }
+    }
+    if (expect === 'text')
+        return { value: text };
+    const binary = { contentType, body: res.body };
+    return { value: binary };
+}
+
+;// CONCATENATED MODULE: ./src/api/body.ts
+/**
+ * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
+ * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
+ */
+/**
+ * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
+ * `content-type`. No body gives `{}`.
+ *
+ * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
+ */
+async function encodeBody(body) {
+    if (!body)
+        return {};
+    if (body.type === 'json')
+        return { data: JSON.stringify(body.value), contentType: 'application/json' };
+    const form = new FormData();
+    for (const [k, v] of body.fields)
+        form.append(k, v);
+    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
+    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
+    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
+    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
+    return {
+        data: Buffer.from(await request.arrayBuffer()),
+        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
+    };
+}
+
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(57075);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(38522);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(44942);
+;// CONCATENATED MODULE: ./src/api/http.ts
+/**
+ * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
+ * when the service compressed it), and reports a transport failure with its system code. No retries, no
+ * envelopes, no redaction here: `client.ts` does those.
+ */
+
+
+
+
+const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
+const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
+/** How an exchange failed before a complete answer was read. */
+class TransportError extends Error {
+    kind;
+    code;
+    answered;
+    constructor(message, 
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    kind, code, 
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    answered = false) {
+        super(message);
+        this.kind = kind;
+        this.code = code;
+        this.answered = answered;
+    }
+}
+function systemCode(err) {
+    if (err && typeof err === 'object') {
+        const code = err.code;
+        if (typeof code === 'string')
+            return code;
+        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+        const parts = err.errors;
+        if (Array.isArray(parts)) {
+            for (const part of parts) {
+                const c = systemCode(part);
+                if (c)
+                    return c;
+            }
+        }
+    }
+    return undefined;
+}
+/** Read a whole body; rejects when the stream errors or closes before its end. */
+function readAll(stream) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let done = false;
+        stream.on('data', (chunk) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+        stream.on('end', () => {
+            done = true;
+            resolve(Buffer.concat(chunks));
+        });
+        stream.on('error', (err) => {
+            done = true;
+            reject(err);
+        });
+        stream.on('close', () => {
+            if (!done)
+                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
+        });
+    });
+}
+async function decode(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    if (enc === '' || enc === 'identity')
+        return body;
+    if (enc === 'gzip' || enc === 'x-gzip')
+        return gunzipAsync(body);
+    if (enc === 'deflate')
+        return inflateAsync(body);
+    throw new Error(`unsupported content-encoding ${enc}`);
+}
+/**
+ * Send one request and read its whole answer.
+ *
+ * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
+ * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
+ * decompressed.
+ *
+ * @returns status, headers and the decoded body, whatever the status.
+ * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
+ * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
+ */
+async function sendHttp(req) {
+    if (req.signal?.aborted)
+        throw new TransportError('aborted before sending', 'aborted');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, req.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let answered = false;
+    const handler = {
+        prepareRequest(options) {
+            options.signal = controller.signal;
+        },
+        canHandleAuthentication: () => false,
+        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+    };
+    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
+        allowRedirects: false,
+        allowRetries: false,
+        keepAlive: false,
+        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+        socketTimeout: req.timeoutMs + 1000,
+    });
+    const headers = { 'accept-encoding': 'gzip', ...req.headers };
+    let data = null;
+    if (typeof req.body === 'string') {
+        data = req.body;
+    }
+    else if (req.body) {
+        headers['content-length'] = req.body.length;
+        data = external_node_stream_.Readable.from([req.body]);
+    }
+    try {
+        const res = await client.request(req.method, req.url, data, headers);
+        answered = true;
+        const raw = await readAll(res.message);
+        let body;
+        try {
+            body = await decode(raw, res.message.headers['content-encoding']);
+        }
+        catch (err) {
+            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
+        }
+        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
+    }
+    catch (err) {
+        if (err instanceof TransportError)
+            throw err;
+        if (timedOut)
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        if (req.signal?.aborted)
+            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+        const message = err instanceof Error ? err.message : String(err);
+        if (/^Request timeout/.test(message)) {
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        }
+        throw new TransportError(message, 'network', systemCode(err), answered);
+    }
+    finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/transport.ts
+/**
+ * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
+ * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
+ * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
+ * modules under `endpoints/` describe each call; this module knows nothing of resources.
+ */
+
+
+
+
+
+
+
+
+
+/**
+ * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
+ * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
+ * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
+ * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
+ * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
+ */
+class Transport {
+    options;
+    /** The account's API key (also sent in the body of executes and multipart imports). */
+    apiKey;
+    /** Default per-attempt timeout (ms). */
+    timeoutMs;
+    baseUrl;
+    maxRetries;
+    sleep;
+    now;
+    random;
+    secrets;
+    redactor;
+    constructor(options) {
+        this.options = options;
+        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+        this.apiKey = options.apiKey;
+        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+        this.sleep = options.sleep ?? defaultSleep;
+        this.now = options.now ?? Date.now;
+        this.random = options.random ?? Math.random;
+        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
+    redact = (text) => this.redactor(text);
+    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
+    addSecret(secret) {
+        if (!secret || this.secrets.has(secret))
+            return;
+        this.secrets.add(secret);
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
+    endpointOf(method, path) {
+        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
+    }
+    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
+    notSent(method, path, reason) {
+        const endpoint = this.endpointOf(method, path);
+        return new ApiError({
+            errorType: 'INVALID_REQUEST',
+            endpoint,
+            attempts: 0,
+            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
+        });
+    }
+    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
+    get(path, opts, query, expect = 'envelope') {
+        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts });
+    }
+    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
+    postJson(path, value, opts, kind = 'write') {
+        return this.request({
+            method: 'POST',
+            path,
+            kind,
+            body: { type: 'json', value },
+            expect: 'envelope',
+            opts,
+        });
+    }
+    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+    del(path, opts) {
+        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+    }
+    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+    badge(path, screenshot, opts) {
+        const query = screenshot ? [['screenshot', '1']] : [];
+        return this.request({
+            method: 'GET',
+            path,
+            query,
+            kind: 'read',
+            expect: 'binary',
+            sendApiKey: false,
+            opts,
+        });
+    }
+    /**
+     * Send a call, retrying per its kind, and resolve with its answer.
+     *
+     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
+     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
+     *   wait), `INVALID_REQUEST` when the body could not be built.
+     */
+    async request(call) {
+        const p = await this.prepare(call);
+        const signal = call.opts?.signal;
+        for (let attempt = 0;; attempt++) {
+            if (signal?.aborted)
+                throw this.aborted(p, attempt, false);
+            const attempts = attempt + 1;
+            const outcome = await this.attempt(p, attempts);
+            if ('value' in outcome)
+                return outcome.value;
+            const decision = decideRetry(call.kind, outcome.failure, attempt, this.maxRetries, this.random);
+            if (!decision.retry)
+                throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
+            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} of ${this.maxRetries} in ${decision.delayMs} ms`);
+            try {
+                await this.sleep(decision.delayMs, signal);
+            }
+            catch (err) {
+                if (signal?.aborted)
+                    throw this.aborted(p, attempts, false);
+                throw err;
+            }
+            if (signal?.aborted)
+                throw this.aborted(p, attempts, false);
+        }
+    }
+    log(line) {
+        this.options.log?.(this.redact(line));
+    }
+    async prepare(call) {
+        const url = new URL(this.baseUrl + call.path);
+        const query = new URLSearchParams();
+        if (call.sendApiKey !== false)
+            query.append('apiKey', this.apiKey);
+        for (const [k, v] of call.query ?? [])
+            query.append(k, v);
+        url.search = query.toString();
+        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
+        let body;
+        try {
+            body = await encodeBody(call.body);
+        }
+        catch (err) {
+            throw new ApiError({
+                errorType: 'INVALID_REQUEST',
+                endpoint,
+                attempts: 0,
+                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
+            });
+        }
+        const headers = {};
+        if (call.expect === 'envelope' || call.expect === 'document')
+            headers.accept = 'application/json';
+        if (body.contentType)
+            headers['content-type'] = body.contentType;
+        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
+        return {
+            call,
+            url: url.toString(),
+            endpoint,
+            redactedUrl: this.redact(url.toString()),
+            headers,
+            body,
+            timeoutMs,
+        };
+    }
+    /** One HTTP exchange: the value, or the failure to decide on. */
+    async attempt(p, attempts) {
+        const { call } = p;
+        this.options.onRequest?.(call.method, p.redactedUrl);
+        const started = this.now();
+        try {
+            const res = await sendHttp({
+                method: call.method,
+                url: p.url,
+                headers: p.headers,
+                body: p.body.data,
+                timeoutMs: p.timeoutMs,
+                signal: call.opts?.signal,
+            });
+            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+            if (res.status >= 200 && res.status < 300)
+                return readSuccess(res, call.expect, this.redact);
+            return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
+        }
+        catch (err) {
+            if (!(err instanceof TransportError))
+                throw err;
+            if (err.kind === 'aborted')
+                throw this.aborted(p, attempts, true);
+            const code = err.code ? ` ${err.code}` : '';
+            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+            return failureFromTransport(err, p.timeoutMs, this.redact);
+        }
+    }
+    aborted(p, attempts, inFlight) {
+        return new ApiError({
+            errorType: 'ABORTED',
+            endpoint: p.endpoint,
+            attempts,
+            message: this.redact(`${p.endpoint}: aborted.` +
+                (p.call.kind === 'trigger' && inFlight
+                    ? " The run may have started: check the organization's running list before re-running."
+                    : '')),
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/client.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Create a client for the Ghost Inspector API v1.
+ *
+ * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
+ * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
+ * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
+ * decompressed.
+ *
+ * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
+ * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
+ * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
+ * strings are tolerated.
+ *
+ * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
+ * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
+ * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
+ * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
+ * again and rejects with `TRIGGER_UNCERTAIN`. An `AbortSignal` in `RequestOptions` stops at once (`ABORTED`).
+ *
+ * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
+ *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
+ *   `onRateLimited` (each 429, with its `Retry-After` in ms).
+ * @returns an implementation of `GhostInspectorApi`.
+ */
+function createClient(options) {
+    const t = new Transport(options);
+    return {
+        ...suiteEndpoints(t),
+        ...importExportEndpoints(t),
+        ...testEndpoints(t),
+        ...onDemandEndpoints(t),
+        ...resultEndpoints(t),
+        ...suiteResultEndpoints(t),
+        ...organizationEndpoints(t),
+        ...dataSourceEndpoints(t),
+        ...folderEndpoints(t),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/budget.ts
+/**
+ * One shared request budget for every API call of the action: a token bucket that uses the service's burst
+ * and backs off when the service answers 429 (service facts "Rate limit": burst 300, sustained 10
+ * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
+ *
+ * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
+ *   every `1 / ratePerSecond` s. Callers take tokens in arrival order (FIFO, so no run starves).
+ * - **429.** `onRateLimited(retryAfterMs)` (wired to the API client's `onRateLimited` hook) empties the
+ *   bucket, stops every grant until the `Retry-After` time has passed, and halves the refill rate (at most
+ *   once per 429 wave: answers to requests that were already in flight do not halve it again), down to
+ *   `minRatePerSecond`.
+ * - **Recovery.** The rate then grows back slowly and linearly, `recoveryPerSecond` requests/s per second,
+ *   up to `ratePerSecond` (additive increase, multiplicative decrease: several processes sharing one account
+ *   converge on a fair share of the account's 10/s instead of retrying in lockstep).
+ *
+ * Defaults, and why. Several action processes may share one account (matrix legs, parallel workflows), and
+ * the account's bucket (burst 300, refill 10/s) is shared by all of them.
+ * - `ratePerSecond` 5: two processes at full speed stay within the account's 10/s; beyond two, the 429
+ *   back-off brings the sum down to what the account allows.
+ * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
+ *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
+ * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
+ *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s). Ten processes that each send as fast as their
+ *   budget allows for 5 minutes on one account (test/run/budget.test.ts) get about 7 % of their requests
+ *   answered 429 (each retried by the client), against about 78 % without the back-off; faster recovery
+ *   means more 429s (0.1: about 10 %).
+ *
+ * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
+ * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into
+ * debt. `clientSleep()` makes the client's own retries wait for a token after their back-off.
+ * Every wait goes through the injected `Clock`.
+ */
+
+const DEFAULT_BURST = 30;
+const DEFAULT_RATE_PER_SECOND = 5;
+const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
+const DEFAULT_RECOVERY_PER_SECOND = 0.05;
+/** Thrown by `acquire` when its signal fires before a token was had. */
+class BudgetAbortedError extends Error {
+    constructor() {
+        super('The wait for the request budget was aborted.');
+        this.name = 'BudgetAbortedError';
+    }
+}
+/** A grant not seen sent within this time (the call never went out) is forgotten, ms. */
+const UNSENT_EXPIRY_MS = 5_000;
+/** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
+const DECREASE_HOLD_MS = 1_000;
+function positive(name, value, min) {
+    if (!Number.isFinite(value) || value < min) {
+        throw new RangeError(`RateBudget ${name} must be a number ≥ ${min}; got ${String(value)}.`);
+    }
+    return value;
+}
+class RateBudget {
+    burst;
+    /** The refill rate without back-off, requests/s. */
+    nominalRatePerSecond;
+    minRatePerSecond;
+    recoveryPerSecond;
+    clock;
+    tokens;
+    rate;
+    /** Time the bucket was last brought up to date, ms. */
+    updatedAt;
+    /** No grant before this time (a `Retry-After`), ms. */
+    pausedUntil = -Infinity;
+    /** No further halving before this time, ms. */
+    holdUntil = -Infinity;
+    /** Grant times of calls not yet seen sent, oldest first, ms. */
+    unsent = [];
+    queue = Promise.resolve();
+    /** Calls granted so far. */
+    granted = 0;
+    /** Sends seen through `markSent()`. */
+    sent = 0;
+    /** 429 answers reported through `onRateLimited()`. */
+    rateLimited = 0;
+    /** Times the refill rate was halved. */
+    decreases = 0;
+    /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
+    constructor(options = {}) {
+        this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
+        this.nominalRatePerSecond = positive('ratePerSecond', options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND, 0.001);
+        this.minRatePerSecond = Math.min(this.nominalRatePerSecond, positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001));
+        this.recoveryPerSecond = positive('recoveryPerSecond', options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND, 0);
+        this.clock = options.clock ?? systemClock;
+        this.tokens = this.burst;
+        this.rate = this.nominalRatePerSecond;
+        this.updatedAt = this.clock.now();
+    }
+    /** The refill rate now, requests/s (below the nominal rate while recovering from a 429). */
+    get ratePerSecond() {
+        this.refill(this.clock.now());
+        return this.rate;
+    }
+    /** Tokens in the bucket now (negative after sends without a grant). */
+    get available() {
+        this.refill(this.clock.now());
+        return this.tokens;
+    }
+    /**
+     * Brings the bucket up to `now`: tokens earned since the last update (none while paused), at a rate that
+     * grows linearly by `recoveryPerSecond` until it reaches the nominal rate.
+     */
+    refill(now) {
+        const from = Math.max(this.updatedAt, this.pausedUntil);
+        if (now > from) {
+            const seconds = (now - from) / 1000;
+            const r0 = this.rate;
+            const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recoveryPerSecond * seconds);
+            const rising = this.recoveryPerSecond > 0 ? (r1 - r0) / this.recoveryPerSecond : 0;
+            const earned = ((r0 + r1) / 2) * rising + r1 * (seconds - rising);
+            this.tokens = Math.min(this.burst, this.tokens + earned);
+            this.rate = r1;
+        }
+        this.updatedAt = Math.max(this.updatedAt, now);
+    }
+    /** ms until a token can be had (0 when one can now). */
+    waitMs(now) {
+        this.refill(now);
+        if (now < this.pausedUntil)
+            return this.pausedUntil - now;
+        if (this.tokens >= 1)
+            return 0;
+        // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
+        return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
+    }
+    /**
+     * Waits for one token (FIFO among callers) and takes it.
+     * @throws BudgetAbortedError when `signal` fires first (no token is taken).
+     */
+    acquire(signal) {
+        const turn = this.queue.then(async () => {
+            for (;;) {
+                if (signal?.aborted)
+                    throw new BudgetAbortedError();
+                const now = this.clock.now();
+                const waitMs = this.waitMs(now);
+                if (waitMs <= 0) {
+                    this.tokens -= 1;
+                    this.unsent.push(now);
+                    this.granted += 1;
+                    return;
+                }
+                await this.clock.sleep(waitMs, signal);
+            }
+        });
+        // The next caller waits for this one, whether it got its token or gave up.
+        this.queue = turn.catch(() => undefined);
+        return turn;
+    }
+    /**
+     * Notes that a request was sent now (the client's `onRequest` hook). The oldest grant not yet sent is
+     * matched to it; a send without a grant takes a token anyway, even into debt, so later grants wait for it.
+     */
+    markSent() {
+        this.sent += 1;
+        const now = this.clock.now();
+        this.unsent = this.unsent.filter((at) => now - at <= UNSENT_EXPIRY_MS);
+        if (this.unsent.length > 0) {
+            this.unsent.shift();
+            return;
+        }
+        this.refill(now);
+        this.tokens -= 1;
+    }
+    /**
+     * Notes a 429 answer (the client's `onRateLimited` hook): empties the bucket, holds every grant until
+     * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
+     * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
+     * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
+     */
+    onRateLimited(retryAfterMs) {
+        const now = this.clock.now();
+        this.refill(now);
+        this.rateLimited += 1;
+        if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0) {
+            this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+        }
+        this.tokens = Math.min(this.tokens, 0);
+        if (now >= this.holdUntil) {
+            this.rate = Math.max(this.minRatePerSecond, this.rate / 2);
+            this.decreases += 1;
+            this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
+        }
+    }
+    /**
+     * A `sleep` for the API client's retries: the back-off, then a token of this budget, so a retry is sent
+     * only when the bucket allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
+     * `markSent()` (pass `onRequest: () => budget.markSent()`).
+     */
+    clientSleep() {
+        return async (ms, signal) => {
+            await this.clock.sleep(ms, signal);
+            if (signal?.aborted)
+                return;
+            await this.acquire(signal);
+        };
+    }
+    /** Runs `call` once a token is had. */
+    async run(call, signal) {
+        await this.acquire(signal);
+        return call();
+    }
+}
+
+// EXTERNAL MODULE: ./src/api/refs.ts
+var refs = __nccwpck_require__(93916);
+;// CONCATENATED MODULE: ./src/run/execute.ts
+/** Parameters the contract allows on test execution only. */
+const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
+/**
+ * The execute options of one trigger: the user's options, `startUrl` of the job (for a repository test, the
+ * start URL of its definition made for it), `immediate` (the action
+ * never holds a request open), minus the test-only parameters for a suite.
+ */
+function optionsFor(job, user) {
+    const options = { ...user, immediate: true };
+    // A repository test's definition was made for its start URL (`definitionFor`): a recorder test's first
+    // open is rebased onto it (`START/login`), which the bare start URL would override.
+    if (job.startUrl !== undefined) {
+        options.startUrl = job.kind === 'file' ? job.definition.startUrl || job.startUrl : job.startUrl;
+    }
+    if (job.kind === 'suite')
+        for (const name of execute_TEST_ONLY)
+            delete options[name];
+    return options;
+}
+function asList(value) {
+    if (value === undefined)
+        return [undefined];
+    const list = Array.isArray(value) ? value : [value];
+    return list.length > 0 ? list : [undefined];
+}
+/**
+ * The variants one execute stands for, in the order the service answers: browser (outer), region, then
+ * viewport (inner). Dimensions the user did not vary are absent.
+ */
+function variantCombinations(options) {
+    const combos = [];
+    for (const browser of asList(options.browser)) {
+        for (const region of asList(options.region)) {
+            for (const viewport of asList(options.viewport)) {
+                const v = {};
+                if (browser !== undefined)
+                    v.browser = browser;
+                if (region !== undefined)
+                    v.region = region;
+                if (viewport !== undefined)
+                    v.viewport = viewport;
+                combos.push(v);
+            }
+        }
+    }
+    return combos;
+}
+/**
+ * The variant of the `index`-th element of an execute response: data rows (outer) × combinations (inner).
+ * @param hasRows whether a data file or data source was sent.
+ */
+function variantAt(index, combos, hasRows, startUrl) {
+    const n = Math.max(1, combos.length);
+    const v = { ...(combos[index % n] ?? {}) };
+    if (startUrl !== undefined)
+        v.startUrl = startUrl;
+    if (hasRows)
+        v.dataRow = Math.floor(index / n);
+    return v;
+}
+/** Corrects a variant from what a test result says it ran with (only for dimensions that were varied). */
+function variantFromResult(variant, result) {
+    const v = { ...variant };
+    if (v.browser !== undefined && result.browser)
+        v.browser = result.browser;
+    if (v.region !== undefined && result.region)
+        v.region = result.region;
+    if (v.viewport !== undefined && result.viewportSize?.width && result.viewportSize?.height) {
+        v.viewport = `${result.viewportSize.width}x${result.viewportSize.height}`;
+    }
+    return v;
+}
+/** An execute response as a list (the service answers one object or an array). */
+function asArray(data) {
+    if (Array.isArray(data))
+        return data;
+    return data && typeof data === 'object' ? [data] : [];
+}
+/**
+ * The options to re-run one failed test alone (`retry-failed`): the user's options minus data rows, with the
+ * failed run's variant (only the dimensions the user set) and, for a data row, that row's values as custom
+ * variables (read from the failed result's `variables`).
+ * @param reserved names that are execute parameters (never sent as variables).
+ */
+function retryOptions(user, variant, failed, reserved) {
+    const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
+    const options = { ...rest, immediate: true };
+    if (user.browser !== undefined && variant.browser)
+        options.browser = variant.browser;
+    if (user.region !== undefined && variant.region)
+        options.region = variant.region;
+    if (user.viewport !== undefined && variant.viewport)
+        options.viewport = variant.viewport;
+    if (variant.startUrl !== undefined)
+        options.startUrl = variant.startUrl;
+    if (variant.dataRow !== undefined && failed?.variables) {
+        const rowVariables = {};
+        for (const [name, value] of Object.entries(failed.variables)) {
+            if (!reserved.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+                rowVariables[name] = String(value);
+        }
+        options.variables = { ...rowVariables, ...(user.variables ?? {}) };
+    }
+    return options;
+}
+/** A file-name-safe slug of a repository path. */
+function slug(text) {
+    return (text
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 80) || 'file');
+}
+/**
+ * The number of data rows of a CSV data file: records after the header, quoted fields (with their commas
+ * and line breaks) kept whole, blank lines skipped.
+ */
+function csvDataRows(content) {
+    const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+    let records = 0;
+    let quoted = false;
+    let filled = false;
+    for (const ch of text) {
+        if (ch === '"')
+            quoted = !quoted;
+        if (!quoted && (ch === '\n' || ch === '\r')) {
+            if (filled)
+                records += 1;
+            filled = false;
+        }
+        else if (!/\s/.test(ch))
+            filled = true;
+    }
+    if (filled)
+        records += 1;
+    return Math.max(0, records - 1);
+}
+/**
+ * The variants one execute stands for, in the service's answer order (data rows outer, combinations
+ * inner): what a trigger that never happened would have started. Rows of a data source are unknown: one
+ * per combination then.
+ */
+function expectedVariants(options, startUrl) {
+    const combos = variantCombinations(options);
+    const rows = options.dataFile ? Math.max(1, csvDataRows(options.dataFile.content)) : 1;
+    const hasRows = options.dataFile !== undefined && rows > 1;
+    const count = Math.max(1, combos.length) * rows;
+    return Array.from({ length: count }, (_, i) => variantAt(i, combos, hasRows, startUrl));
+}
+/** The key base of a job's runs (`suite-<id>`, `test-<id>`, `file-<slug>-<index>`); keys add `-<n>`. */
+function jobKeyBase(job) {
+    if (job.kind === 'suite')
+        return `suite-${job.suiteId}`;
+    if (job.kind === 'test')
+        return `test-${job.testId}`;
+    return `file-${slug(job.file)}-${job.index}`;
+}
+/** The id a job names: the suite id, the test id or the file's path. */
+function jobId(job) {
+    return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
+}
+/** How the log names a job: `suite <id>`, `test <id>`, `<file> "<name>"`. */
+function jobLabel(job) {
+    if (job.kind === 'suite')
+        return `suite ${job.suiteId}`;
+    if (job.kind === 'test')
+        return `test ${job.testId}`;
+    return `${job.file} "${job.name}"`;
+}
+/**
+ * The fields of a run of `job` known before any answer (no result yet): kind, suite id, names, test id or
+ * file. `key`, `variant`, dates, tests and error are the caller's.
+ */
+function runBaseOf(job) {
+    if (job.kind === 'suite')
+        return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
+    if (job.kind === 'test') {
+        return { kind: 'test', suiteId: null, suiteName: `Test ${job.testId}`, testId: job.testId };
+    }
+    return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
+}
+
+// EXTERNAL MODULE: ./src/run/outcome.ts
+var outcome = __nccwpck_require__(36497);
+;// CONCATENATED MODULE: ./src/run/schedule.ts
+/**
+ * When to poll a run: the adaptive polling plan (pure).
+ *
+ * Goal: notice a finish within about 1 s, while sending no more requests than a fixed 5 s poll would.
+ * A fixed poll wastes requests while a run cannot be done yet and is slow to notice the end; the plan
+ * instead spends its requests where the finish is likely, using how long earlier runs took.
+ *
+ * 1. Expected duration. Before the first poll, the last results of the same suite or test are read once
+ *    (`listSuiteResults(id, {count: 5})` / `listTestResults(id, {count: 5})`). Each finished result gives a
+ *    sample: its wall time from creation to finish (queueing included), else its `executionTime`. The
+ *    samples give a window `[low, high]`: low = the shortest sample + 250 ms, high = 1.1 × the longest + 1 s.
+ *    An execute `delay` shifts the window by the delay.
+ * 2. With a window: the first poll comes at `low` (at least 1 s after the trigger), when a run as fast as
+ *    the fastest earlier one has just finished: a run of steady duration costs one poll. Inside the window
+ *    polls come every 500 ms (± 10 % jitter), so a finish is seen within about half a second. After `high`
+ *    the run is late: the interval grows ×1.5 per poll from 1 s up to 10 s (± 20 % jitter).
+ * 3. Without history (a new test, a repository file): the first poll at 2 s, then ×1.3 per poll up to 5 s
+ *    (± 20 % jitter) — no more requests than a fixed 5 s poll once settled.
+ * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
+ *
+ * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
+ * polled through the suite's or test's results list, 50 runs a request (`engine.ts`). Without history such a
+ * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
+ * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
+ *
+ * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
+ * all runs together under the service's rate limit.
+ */
+const MIN_FIRST_POLL_MS = 1_000;
+const WINDOW_INTERVAL_MS = 500;
+const LATE_FIRST_INTERVAL_MS = 1_000;
+const LATE_MAX_INTERVAL_MS = 10_000;
+const NO_HISTORY_FIRST_MS = 2_000;
+const NO_HISTORY_MAX_INTERVAL_MS = 5_000;
+/** The shortest interval between polls of a group without history, ms. */
+const GROUP_MIN_INTERVAL_MS = 1_000;
+/**
+ * The expected window from earlier durations (ms), or null when there are none.
+ * @param samplesMs wall times of earlier finished runs, in ms.
+ * @param delayMs the execute `delay` of this run, in ms.
+ */
+function expectedWindow(samplesMs, delayMs = 0) {
+    const samples = samplesMs.filter((n) => Number.isFinite(n) && n > 0);
+    if (samples.length === 0)
+        return null;
+    const min = Math.min(...samples);
+    const max = Math.max(...samples);
+    return { lowMs: Math.round(min + 250) + delayMs, highMs: Math.round(1.1 * max + 1_000) + delayMs };
+}
+/**
+ * The delay before the next poll, in ms, and the interval to remember as `lastIntervalMs`.
+ * @param random a number in [0, 1) for jitter.
+ */
+function nextPollDelay(state, random) {
+    const jitter = (ms, spread) => Math.round(ms * (1 + spread * (2 * random - 1)));
+    const { window, elapsedMs, polls, lastIntervalMs } = state;
+    if (window) {
+        if (polls === 0) {
+            const first = Math.max(MIN_FIRST_POLL_MS, window.lowMs);
+            return { delayMs: Math.max(0, first - elapsedMs), intervalMs: WINDOW_INTERVAL_MS };
+        }
+        if (elapsedMs < window.lowMs) {
+            return { delayMs: window.lowMs - elapsedMs, intervalMs: WINDOW_INTERVAL_MS };
+        }
+        if (elapsedMs < window.highMs) {
+            return { delayMs: jitter(WINDOW_INTERVAL_MS, 0.1), intervalMs: WINDOW_INTERVAL_MS };
+        }
+        const interval = Math.min(LATE_MAX_INTERVAL_MS, lastIntervalMs < LATE_FIRST_INTERVAL_MS ? LATE_FIRST_INTERVAL_MS : lastIntervalMs * 1.5);
+        return { delayMs: jitter(interval, 0.2), intervalMs: interval };
+    }
+    if (polls === 0) {
+        return { delayMs: Math.max(0, NO_HISTORY_FIRST_MS - elapsedMs), intervalMs: NO_HISTORY_FIRST_MS };
+    }
+    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(NO_HISTORY_FIRST_MS, lastIntervalMs) * 1.3);
+    return { delayMs: jitter(interval, 0.2), intervalMs: interval };
+}
+/**
+ * The delay before the next poll of a group of `runs` runs polled together, `pagesPerPoll` list requests per
+ * poll, in ms. With a window: as `nextPollDelay`. Without one: the first poll at 2 s, then every
+ * `5 s × pagesPerPoll / runs`, at least 1 s and at most 5 s (± 10 % jitter).
+ * @param random a number in [0, 1) for jitter.
+ */
+function groupPollDelay(state, runs, pagesPerPoll, random) {
+    if (state.window || state.polls === 0 || runs <= 0)
+        return nextPollDelay(state, random);
+    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(GROUP_MIN_INTERVAL_MS, (NO_HISTORY_MAX_INTERVAL_MS * Math.max(1, pagesPerPoll)) / runs));
+    return { delayMs: Math.round(interval * (1 + 0.1 * (2 * random - 1))), intervalMs: interval };
+}
+/** The wall time of a finished result in ms: finish minus creation, else its execution time; null if unknown. */
+function wallTimeMs(result) {
+    if (result.passing === null || result.passing === undefined)
+        return null;
+    const created = Date.parse(result.dateCreated ?? '');
+    const finished = Date.parse(result.dateExecutionFinished ?? '');
+    if (Number.isFinite(created) && Number.isFinite(finished) && created > 0 && finished > created) {
+        return finished - created;
+    }
+    return typeof result.executionTime === 'number' && result.executionTime > 0 ? result.executionTime : null;
+}
+
+;// CONCATENATED MODULE: ./src/run/progress.ts
+/** Ids shown before a list is folded. */
+const SHOWN_IDS = 5;
+/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
+function foldIds(ids, max = SHOWN_IDS) {
+    if (ids.length <= max)
+        return ids.join(', ');
+    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
+}
+/**
+ * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) and writes
+ * one warning per kind: the full message when the kind has one problem, else the count, the first few ids
+ * and the first message.
+ */
+class ProblemLog {
+    kinds = new Map();
+    add(kind, problem) {
+        const list = this.kinds.get(kind) ?? [];
+        list.push(problem);
+        this.kinds.set(kind, list);
+    }
+    /** Writes the warnings and forgets them. */
+    flush(log, verb = 'Could not start') {
+        for (const [kind, list] of this.kinds) {
+            const first = list[0];
+            if (list.length === 1)
+                log.warning(`${verb} ${first.label}: ${first.message}`);
+            else {
+                log.warning(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
+            }
+        }
+        this.kinds.clear();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/reconcile.ts
+/**
+ * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
+ * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
+ * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
+ * execute could start the runs twice); instead the runs it may have started are looked up:
+ *
+ * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
+ * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
+ * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
+ *
+ * A result counts as this trigger's when it was created at or after the trigger time (less
+ * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
+ * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
+ * reports the trigger as "may have started" only when nothing is found.
+ */
+
+
+/** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
+const CLOCK_SKEW_MS = 2_000;
+/** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
+const LOOKUP_ATTEMPTS = 3;
+const LOOKUP_PAUSE_MS = 1_000;
+/**
+ * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
+ * attempt was sent (an abort before sending started nothing).
+ */
+function mayHaveStarted(error) {
+    if (!(error instanceof ApiError))
+        return false;
+    if (error.errorType === 'TRIGGER_UNCERTAIN')
+        return true;
+    return error.errorType === 'ABORTED' && error.attempts > 0;
+}
+async function listCandidates(api, req) {
+    const opts = req.signal ? { signal: req.signal } : {};
+    const { job } = req;
+    if (job.kind === 'suite')
+        return api.listSuiteResults(job.suiteId, { count: 50 }, opts);
+    if (job.kind === 'test') {
+        const running = await api.listTestRunning(job.testId, opts);
+        if (running.length > 0)
+            return running;
+        return api.listTestResults(job.testId, { count: 50 }, opts);
+    }
+    if (!req.organizationId)
+        return [];
+    const running = await api.listOrganizationRunning(req.organizationId, opts);
+    return running.filter((r) => r.name === job.definition.name && !(0,refs/* refId */.N)(r.test));
+}
+/** The candidates that belong to the trigger, oldest first, at most `expected`. */
+function matchTriggered(candidates, req) {
+    const since = req.triggeredAtMs - CLOCK_SKEW_MS;
+    const startUrl = req.job.startUrl;
+    return (candidates
+        .filter((r) => !!r?._id && !req.known.has(r._id))
+        .filter((r) => {
+        const created = Date.parse(r.dateCreated ?? '');
+        return Number.isFinite(created) && created >= since;
+    })
+        .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
+        // A test's results list also holds the test results of suite runs: never this trigger's.
+        .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
+        .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
+        .slice(0, Math.max(1, req.expected)));
+}
+/**
+ * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
+ * `LOOKUP_PAUSE_MS` apart, until one finds any.
+ * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
+ * Never throws: a failed lookup counts as "not found yet".
+ */
+async function findTriggeredRuns(api, req, clock, acquire = async () => undefined) {
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
+        if (req.signal?.aborted)
+            return [];
+        if (attempt > 0) {
+            await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
+            if (req.signal?.aborted)
+                return [];
+        }
+        try {
+            await acquire(req.signal);
+            const found = matchTriggered(await listCandidates(api, req), req);
+            if (found.length > 0)
+                return found;
+        }
+        catch {
+            // Not found yet: try again.
+        }
+    }
+    return [];
+}
+
+;// CONCATENATED MODULE: ./src/run/engine.ts
+
+
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+/** Runs of one suite or test from which on they are polled together through its results list. */
+const BATCH_MIN_RUNS = 4;
+const noopLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
+function iso(ms) {
+    return new Date(ms).toISOString();
+}
+function engine_messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+function variantLabel(v) {
+    const parts = [
+        v.browser,
+        v.region,
+        v.viewport,
+        v.startUrl,
+        v.dataRow !== undefined ? `row ${v.dataRow + 1}` : '',
+    ].filter((p) => !!p);
+    return parts.length ? ` [${parts.join(' · ')}]` : '';
+}
+const STATE_MARK = {
+    passed: '✓ passed',
+    failed: '✗ failed',
+    flaky: '~ flaky',
+    'timed-out': '⏱ timed out',
+    cancelled: '⊘ cancelled',
+    error: '! error',
+};
+/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
+function isSuiteResultOver(result) {
+    if (result.passing !== null && result.passing !== undefined)
+        return true;
+    if (result.status === outcome/* STATUS_CANCELLED */.b8)
+        return true;
+    const finished = result.dateExecutionFinished;
+    return !!finished && !finished.startsWith('1970-');
+}
+/**
+ * Runs everything in `plan` and returns the run model. Never throws for a remote problem: each shows as a
+ * run or test in state `error` with a redacted sentence. Returns early (with `interrupted`) at the deadline
+ * or when `options.signal` fires.
+ */
+async function runPlan(plan, options) {
+    const engine = new Engine(plan, options);
+    return engine.run();
+}
+class Engine {
+    plan;
+    options;
+    api;
+    clock;
+    budget;
+    log;
+    appUrl;
+    startedAtMs;
+    deadlineMs;
+    /** Fires at the deadline or on a workflow cancel: every wait stops. */
+    stop = new AbortController();
+    stopReason = null;
+    runs = [];
+    handles = [];
+    remotes = new Set();
+    histories = new Map();
+    triggerSlots;
+    slotWaiters = [];
+    counter = new Map();
+    finishedTests = 0;
+    constructor(plan, options) {
+        this.plan = plan;
+        this.options = options;
+        this.api = options.api;
+        this.clock = options.clock ?? systemClock;
+        this.budget = options.budget ?? new RateBudget({ clock: this.clock });
+        this.log = options.log ?? noopLog;
+        this.appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
+        this.startedAtMs = options.startedAtMs ?? this.clock.now();
+        this.deadlineMs = this.startedAtMs + plan.timeoutMs;
+        this.triggerSlots = options.triggerConcurrency ?? 4;
+    }
+    async run() {
+        const onSignal = () => this.halt('signal');
+        if (this.options.signal?.aborted)
+            this.halt('signal');
+        this.options.signal?.addEventListener('abort', onSignal, { once: true });
+        const deadlineTimer = this.watchDeadline();
+        try {
+            // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
+            // A workflow cancel does not wait for that: the runs already known are cancelled at once.
+            const triggering = this.triggerAll();
+            await Promise.race([triggering, this.signalled]);
+            if (this.plan.wait && this.stopReason === null) {
+                const heartbeat = this.heartbeat();
+                await Promise.all(this.handles.map((h) => this.follow(h)));
+                this.quietHeartbeat = true;
+                void heartbeat;
+            }
+            if (this.stopReason === 'signal')
+                await this.cancelForSignal(triggering);
+            else {
+                await triggering;
+                if (this.stopReason === 'deadline' && this.plan.wait)
+                    await this.settleAtDeadline();
+            }
+        }
+        finally {
+            this.options.signal?.removeEventListener('abort', onSignal);
+            this.finishedAll.abort();
+            void deadlineTimer;
+        }
+        return {
+            runs: this.runs,
+            startedAt: iso(this.startedAtMs),
+            finishedAt: iso(this.clock.now()),
+            ...(this.stopReason ? { interrupted: this.stopReason } : {}),
+            appUrl: this.appUrl,
+        };
+    }
+    // --- stopping -------------------------------------------------------------------------------------
+    /** Aborted when the engine is done, to end the deadline watch and the heartbeat. */
+    finishedAll = new AbortController();
+    quietHeartbeat = false;
+    halt(reason) {
+        if (this.stopReason === 'signal')
+            return;
+        const first = this.stopReason === null;
+        this.stopReason = reason;
+        this.stop.abort();
+        if (reason === 'signal')
+            this.releaseSignalled();
+        if (!first)
+            return;
+        // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
+        // the first half of it, everything ends with it (see deadline.ts).
+        const at = (ms, controller) => void this.clock.sleep(ms, this.finishedAll.signal).then(() => controller.abort());
+        at(TRIGGER_GRACE_MS[reason], this.triggerStop);
+        at(LOOKUP_END_MS[reason], this.lookupEnd);
+        at(WRAP_UP_MS[reason], this.wrapUpEnd);
+    }
+    releaseSignalled = () => undefined;
+    /** Resolves on a workflow cancel; never without one. */
+    signalled = new Promise((resolve) => (this.releaseSignalled = resolve));
+    /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
+    triggerStop = new AbortController();
+    /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
+    lookupEnd = new AbortController();
+    /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
+    wrapUpEnd = new AbortController();
+    async watchDeadline() {
+        const remaining = this.deadlineMs - this.clock.now();
+        await this.clock.sleep(remaining, this.finishedAll.signal);
+        if (this.finishedAll.signal.aborted)
+            return;
+        if (this.handles.some((h) => !h.done) || this.triggering) {
+            this.log.warning(`Timeout: ${describeTimeout(this.plan.timeoutMs)} passed with runs still going; stopping the wait.`);
+            this.halt('deadline');
+        }
+    }
+    async heartbeat() {
+        const period = this.options.heartbeatMs ?? 60_000;
+        for (;;) {
+            await this.clock.sleep(period, this.finishedAll.signal);
+            if (this.stop.signal.aborted || this.finishedAll.signal.aborted || this.quietHeartbeat)
+                return;
+            const running = this.handles.filter((h) => !h.done).length;
+            if (running === 0)
+                return;
+            const elapsed = Math.round((this.clock.now() - this.startedAtMs) / 1000);
+            this.log.info(`… ${running} run${running === 1 ? '' : 's'} still going, ${this.finishedTests} test${this.finishedTests === 1 ? '' : 's'} finished (${elapsed} s).`);
+        }
+    }
+    // --- triggering -----------------------------------------------------------------------------------
+    triggering = false;
+    async slot(task) {
+        while (this.triggerSlots <= 0)
+            await new Promise((resolve) => this.slotWaiters.push(resolve));
+        this.triggerSlots -= 1;
+        try {
+            return await task();
+        }
+        finally {
+            this.triggerSlots += 1;
+            this.slotWaiters.shift()?.();
+        }
+    }
+    nextKey(base) {
+        const n = this.counter.get(base) ?? 0;
+        this.counter.set(base, n + 1);
+        return `${base}-${n}`;
+    }
+    async triggerAll() {
+        this.triggering = true;
+        try {
+            const suiteIds = [...this.plan.suiteIds];
+            for (const folderId of this.plan.folderIds) {
+                if (this.stopReason) {
+                    this.notStartedFolder(folderId, this.stopReason);
+                    continue;
+                }
+                try {
+                    await this.budget.acquire(this.stop.signal);
+                    const suites = await this.api.listFolderSuites(folderId, { signal: this.stop.signal });
+                    this.log.info(`Folder ${folderId}: ${suites.length} suite${suites.length === 1 ? '' : 's'}.`);
+                    for (const suite of suites)
+                        if (!suiteIds.includes(suite._id))
+                            suiteIds.push(suite._id);
+                }
+                catch (error) {
+                    if (this.stopReason) {
+                        this.notStartedFolder(folderId, this.stopReason);
+                        continue;
+                    }
+                    this.pushResultless({ kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${engine_messageOf(error)}` });
+                    this.log.warning(`Folder ${folderId}: ${engine_messageOf(error)}`);
+                }
+            }
+            const starts = this.plan.startUrls.length
+                ? this.plan.startUrls
+                : [undefined];
+            const jobs = [];
+            for (const startUrl of starts) {
+                const s = startUrl === undefined ? {} : { startUrl };
+                for (const suiteId of suiteIds)
+                    jobs.push({ kind: 'suite', suiteId, ...s });
+                for (const testId of this.plan.testIds)
+                    jobs.push({ kind: 'test', testId, ...s });
+                for (const t of this.plan.repoTests) {
+                    jobs.push({
+                        kind: 'file',
+                        file: t.file,
+                        index: t.index,
+                        name: t.name,
+                        definition: definitionFor(t, startUrl),
+                        ...s,
+                    });
+                }
+            }
+            await Promise.all(jobs.map((job) => this.slot(() => this.trigger(job))));
+        }
+        finally {
+            this.triggering = false;
+            this.problems.flush(this.log);
+        }
+    }
+    /** Trigger failures, written as one warning per kind once every trigger is done. */
+    problems = new ProblemLog();
+    async send(job, options) {
+        // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
+        const opts = { signal: this.triggerStop.signal };
+        if (job.kind === 'suite')
+            return this.api.executeSuite(job.suiteId, options, opts);
+        if (job.kind === 'test')
+            return this.api.executeTest(job.testId, options, opts);
+        return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, opts);
+    }
+    /** A folder whose suites were never listed because the action stopped first: one run, not started. */
+    notStartedFolder(folderId, reason) {
+        const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
+        this.pushResultless(base, `folder-${folderId}`, {}, { error: NOT_STARTED_ERROR[reason], notStarted: reason });
+        this.problems.add(NOT_STARTED_ERROR[reason], {
+            label: `folder ${folderId}`,
+            id: folderId,
+            message: NOT_STARTED_ERROR[reason],
+        });
+    }
+    /**
+     * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
+     * @param triggeredAtMs when its execute was sent; default now.
+     */
+    pushResultless(base, keyBase, variant, outcome, triggeredAtMs = this.clock.now()) {
+        const now = iso(this.clock.now());
+        const key = this.nextKey(keyBase);
+        this.runs.push({
+            ...base,
+            key,
+            variant,
+            triggeredAt: iso(triggeredAtMs),
+            endedAt: now,
+            tests: [],
+            ...outcome,
+        });
+    }
+    /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+    notStarted(job, options, reason) {
+        for (const variant of expectedVariants(options, job.startUrl)) {
+            this.pushResultless(runBaseOf(job), jobKeyBase(job), variant, {
+                error: NOT_STARTED_ERROR[reason],
+                notStarted: reason,
+            });
+        }
+        this.problems.add(NOT_STARTED_ERROR[reason], {
+            label: jobLabel(job),
+            id: jobId(job),
+            message: NOT_STARTED_ERROR[reason],
+        });
+    }
+    /**
+     * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
+     * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
+     * the action is stopping), else report it as "may have started". Never sends the execute again.
+     */
+    async reconcile(job, options, triggeredAtMs, error) {
+        const variants = expectedVariants(options, job.startUrl);
+        const found = await findTriggeredRuns(this.api, {
+            job,
+            triggeredAtMs,
+            expected: variants.length,
+            known: new Set([...this.remotes].map((r) => r.id)),
+            organizationId: this.plan.organizationId,
+            signal: this.lookupEnd.signal,
+        }, this.clock, (signal) => this.budget.acquire(signal));
+        const label = jobLabel(job);
+        if (found.length === 0) {
+            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `${label}: ${MAY_HAVE_STARTED_ERROR} ${engine_messageOf(error)}`, mayHaveStarted: true }, triggeredAtMs);
+            this.problems.add('may have started; not found', {
+                label,
+                id: jobId(job),
+                message: `${MAY_HAVE_STARTED_ERROR} ${engine_messageOf(error)}`,
+            });
+            return;
+        }
+        this.adopt(job, options, found, triggeredAtMs);
+        this.log.info(`Found the run${found.length === 1 ? '' : 's'} of ${label} after its execute was not answered: ${foldIds(found.map((r) => r._id))}.`);
+    }
+    /** Follows the results an execute started (its answer, or what reconciliation found). */
+    adopt(job, options, results, triggeredAtMs) {
+        const combos = variantCombinations(options);
+        const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+        results.forEach((result, i) => {
+            const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+            this.addHandle(job, result, variant, triggeredAtMs, options.delay ?? 0);
+        });
+    }
+    async trigger(job) {
+        // A workflow cancel or the deadline stops new triggers: the runs not triggered are reported as not
+        // started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+        const options = optionsFor(job, this.plan.execute);
+        if (this.stopReason)
+            return this.notStarted(job, options, this.stopReason);
+        try {
+            await this.budget.acquire(this.stop.signal);
+        }
+        catch {
+            return this.notStarted(job, options, this.stopReason ?? 'deadline');
+        }
+        if (this.stopReason)
+            return this.notStarted(job, options, this.stopReason);
+        const now = this.clock.now();
+        const label = jobLabel(job);
+        let data;
+        try {
+            data = await this.send(job, options);
+        }
+        catch (error) {
+            if (mayHaveStarted(error))
+                return this.reconcile(job, options, now, error);
+            if (this.stopReason)
+                return this.notStarted(job, options, this.stopReason);
+            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `Could not start ${label}: ${engine_messageOf(error)}` }, now);
+            const kind = error instanceof ApiError ? error.errorType : 'error';
+            this.problems.add(kind, { label, id: jobId(job), message: engine_messageOf(error) });
+            return;
+        }
+        const results = asArray(data);
+        if (results.length === 0) {
+            const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+            this.pushResultless(base, jobKeyBase(job), {}, { error: `The execute of ${label} answered no result.` }, now);
+            return;
+        }
+        this.adopt(job, options, results, now);
+        this.log.info(`Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${foldIds(results.map((r) => r._id))}).`);
+    }
+    addHandle(job, result, variant, now, delayMs) {
+        let run;
+        let historyKey = null;
+        if (job.kind === 'suite') {
+            const sr = result;
+            run = {
+                kind: 'suite',
+                key: this.nextKey(`suite-${job.suiteId}`),
+                suiteId: job.suiteId,
+                suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
+                variant,
+                suiteResultId: sr._id,
+                suiteResult: sr,
+                triggeredAt: iso(now),
+                tests: [],
+            };
+            historyKey = `suite:${job.suiteId}`;
+        }
+        else {
+            const tr = result;
+            const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
+            run = {
+                kind: job.kind,
+                key: this.nextKey(base),
+                suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
+                suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+                testId: job.kind === 'test' ? job.testId : null,
+                ...(job.kind === 'file' ? { file: job.file } : {}),
+                testResultId: tr._id,
+                variant,
+                triggeredAt: iso(now),
+                tests: [],
+            };
+            if (job.kind === 'test')
+                historyKey = `test:${job.testId}`;
+        }
+        const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
+        this.remotes.add(remote);
+        this.runs.push(run);
+        this.handles.push({
+            run,
+            remote,
+            triggeredAtMs: now,
+            historyKey,
+            delayMs,
+            done: false,
+            settled: false,
+            job,
+            ...(job.kind !== 'suite' ? { lastResult: result } : {}),
+        });
+    }
+    // --- waiting --------------------------------------------------------------------------------------
+    /** The expected window of a suite or test, from its last 5 results (read once per suite or test). */
+    history(key, delayMs) {
+        if (!key)
+            return Promise.resolve(null);
+        let samples = this.histories.get(key);
+        if (!samples) {
+            samples = (async () => {
+                const [type, id] = key.split(':');
+                try {
+                    await this.budget.acquire(this.stop.signal);
+                    const results = type === 'suite'
+                        ? await this.api.listSuiteResults(id, { count: 5 }, { signal: this.stop.signal })
+                        : await this.api.listTestResults(id, { count: 5 }, { signal: this.stop.signal });
+                    const durations = results.map((r) => wallTimeMs(r)).filter((n) => n !== null);
+                    return expectedWindow(durations, 0);
+                }
+                catch {
+                    return null;
+                }
+            })();
+            this.histories.set(key, samples);
+        }
+        return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
+    }
+    /**
+     * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
+     * @returns the last answer, or null when the wait stopped or the result could not be had.
+     */
+    async pollRemote(remote, triggeredAtMs, window, get, isOver, onProblem) {
+        const grace = this.options.notFoundGraceMs ?? 30_000;
+        const maxErrors = this.options.maxPollErrors ?? 6;
+        let polls = 0;
+        let lastIntervalMs = 0;
+        let errors = 0;
+        let forceDelay = null;
+        for (;;) {
+            const elapsedMs = this.clock.now() - triggeredAtMs;
+            const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
+            lastIntervalMs = next.intervalMs;
+            await this.clock.sleep(forceDelay ?? next.delayMs, this.stop.signal);
+            forceDelay = null;
+            if (this.stop.signal.aborted)
+                return null;
+            try {
+                await this.budget.acquire(this.stop.signal);
+            }
+            catch {
+                return null;
+            }
+            polls += 1;
+            try {
+                const value = await get(this.stop.signal);
+                errors = 0;
+                if (isOver(value)) {
+                    remote.active = false;
+                    return value;
+                }
+            }
+            catch (error) {
+                if (this.stop.signal.aborted)
+                    return null;
+                if (isNotFound(error) && this.clock.now() - triggeredAtMs < grace) {
+                    forceDelay = 1_000;
+                    continue;
+                }
+                errors += 1;
+                this.log.debug?.(`Poll of ${remote.type} result ${remote.id} failed: ${engine_messageOf(error)}`);
+                if (isNotFound(error) || errors >= maxErrors) {
+                    onProblem(`Its result could not be read: ${engine_messageOf(error)}`);
+                    return null;
+                }
+                forceDelay = Math.min(10_000, 1_000 * 2 ** errors);
+            }
+        }
+    }
+    /**
+     * Waits for one run's result: alone (`single`), or, when at least `BATCH_MIN_RUNS` runs of the same suite
+     * or test are waited for (variants, data rows), in a group polled through the suite's or test's results
+     * list: one request covers up to 50 runs (newest first), instead of one request per run.
+     */
+    waitResult(handle, window, single) {
+        const key = handle.historyKey;
+        if (!key || this.handles.filter((h) => h.historyKey === key).length < BATCH_MIN_RUNS)
+            return single();
+        let group = this.groups.get(key);
+        if (!group) {
+            group = { waiters: new Map() };
+            this.groups.set(key, group);
+            const g = group;
+            queueMicrotask(() => void this.pollGroup(key, g, handle.triggeredAtMs, window));
+        }
+        const g = group;
+        return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
+    }
+    groups = new Map();
+    async pollGroup(key, group, triggeredAtMs, window) {
+        const [type, id] = key.split(':');
+        const maxErrors = this.options.maxPollErrors ?? 6;
+        const misses = new Map();
+        let polls = 0;
+        let lastIntervalMs = 0;
+        let errors = 0;
+        const settle = (rid, value) => {
+            const waiter = group.waiters.get(rid);
+            if (!waiter)
+                return;
+            group.waiters.delete(rid);
+            if (value)
+                waiter.handle.remote.active = false;
+            waiter.resolve(value);
+        };
+        while (group.waiters.size > 0) {
+            const elapsedMs = this.clock.now() - triggeredAtMs;
+            const runs = group.waiters.size;
+            const next = groupPollDelay({ elapsedMs, polls, lastIntervalMs, window }, runs, Math.ceil(runs / 50), this.clock.random());
+            lastIntervalMs = next.intervalMs;
+            await this.clock.sleep(errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs, this.stop.signal);
+            if (this.stop.signal.aborted)
+                break;
+            polls += 1;
+            const seen = new Set();
+            const pages = Math.ceil(group.waiters.size / 50) + 2;
+            try {
+                for (let page = 0; page < pages && seen.size < group.waiters.size; page++) {
+                    await this.budget.acquire(this.stop.signal);
+                    const paging = { count: 50, offset: page * 50 };
+                    const list = type === 'suite'
+                        ? await this.api.listSuiteResults(id, paging, { signal: this.stop.signal })
+                        : await this.api.listTestResults(id, paging, { signal: this.stop.signal });
+                    for (const r of list) {
+                        const waiter = group.waiters.get(r._id);
+                        if (!waiter)
+                            continue;
+                        seen.add(r._id);
+                        if (type === 'test')
+                            waiter.handle.lastResult = r;
+                        const over = type === 'suite'
+                            ? isSuiteResultOver(r)
+                            : (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
+                        if (over)
+                            settle(r._id, r);
+                    }
+                    if (list.length < 50)
+                        break;
+                }
+                errors = 0;
+            }
+            catch (error) {
+                if (this.stop.signal.aborted)
+                    break;
+                errors += 1;
+                this.log.debug?.(`Listing the results of ${type} ${id} failed: ${engine_messageOf(error)}`);
+                if (errors < maxErrors)
+                    continue;
+            }
+            // Runs the list does not show (others ran in between, or the list failed): followed one by one.
+            for (const [rid, waiter] of [...group.waiters]) {
+                if (seen.has(rid))
+                    continue;
+                const n = (misses.get(rid) ?? 0) + 1;
+                misses.set(rid, n);
+                if (n >= 2 || errors >= maxErrors) {
+                    group.waiters.delete(rid);
+                    void waiter.single().then(waiter.resolve);
+                }
+            }
+            if (errors >= maxErrors)
+                break;
+        }
+        for (const rid of [...group.waiters.keys()])
+            settle(rid, null);
+    }
+    async follow(handle) {
+        const window = await this.history(handle.historyKey, handle.delayMs);
+        if (handle.remote.type === 'suite')
+            await this.followSuite(handle, window);
+        else
+            await this.followTest(handle, window);
+    }
+    async followSuite(handle, window) {
+        const id = handle.remote.id;
+        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getSuiteResult(id, { signal }), isSuiteResultOver, (reason) => (handle.run.error = reason));
+        const result = (await this.waitResult(handle, window, single));
+        if (!result) {
+            if (!this.stop.signal.aborted)
+                this.end(handle);
+            return;
+        }
+        handle.run.suiteResult = result;
+        if (result.name)
+            handle.run.suiteName = result.name;
+        const tests = await this.suiteTestsOf(handle, result);
+        if (tests === null) {
+            if (!this.stop.signal.aborted) {
+                handle.run.error = 'The test results of the suite result could not be listed.';
+                this.end(handle);
+            }
+            return;
+        }
+        const cancelled = result.passing === null;
+        handle.run.tests = tests.map((r) => this.testRunOf(r, cancelled ? 'cancelled' : 'error'));
+        if (tests[0])
+            handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
+        handle.settled = true;
+        for (const t of handle.run.tests)
+            this.report(handle.run, t);
+        await this.retryFailures(handle);
+        this.end(handle);
+    }
+    async followTest(handle, window) {
+        const id = handle.remote.id;
+        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getTestResult(id, { signal }), (r) => {
+            handle.lastResult = r;
+            return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
+        }, (reason) => (handle.run.error = reason));
+        const result = (await this.waitResult(handle, window, single));
+        if (!result) {
+            if (!this.stop.signal.aborted) {
+                handle.run.tests = [
+                    {
+                        testId: handle.run.testId ?? null,
+                        testName: handle.lastResult?.name || this.nameOf(handle.job),
+                        state: 'error',
+                        result: null,
+                        attempts: [],
+                        error: handle.run.error,
+                    },
+                ];
+                this.end(handle);
+            }
+            return;
+        }
+        handle.run.variant = variantFromResult(handle.run.variant, result);
+        const testRun = this.testRunOf(result, 'error');
+        if (handle.job.kind === 'file')
+            testRun.testName = result.name || handle.job.name;
+        handle.run.tests = [testRun];
+        handle.settled = true;
+        this.report(handle.run, testRun);
+        await this.retryFailures(handle);
+        this.end(handle);
+    }
+    nameOf(job) {
+        return job.kind === 'file'
+            ? job.name
+            : job.kind === 'test'
+                ? `Test ${job.testId}`
+                : `Suite ${job.suiteId}`;
+    }
+    end(handle) {
+        handle.done = true;
+        handle.remote.active = false;
+        handle.run.endedAt = iso(this.clock.now());
+    }
+    // --- test results of finished suite results ---------------------------------------------------------
+    readers = new Map();
+    /**
+     * The test results of a finished suite result. Alone: its own listing (`listSuiteTests`). Of a group (4 or
+     * more runs of one suite: data rows, variants), each suite result is read as soon as it is over, through a
+     * reader shared by the group: while few are waiting, one listing per suite result (20 tests: 1 request);
+     * when many are waiting at once (e.g. 100 data rows finishing together), the tests' own result lists
+     * (`listTestResults(testId, {count: 50})`, newest first) cover 50 suite results a request, so reading
+     * them costs `tests × ⌈runs / 50⌉` requests instead of one per suite result. Returns null when the listing
+     * failed or was stopped.
+     */
+    suiteTestsOf(handle, result) {
+        const key = handle.historyKey;
+        const groupSize = key ? this.handles.filter((h) => h.historyKey === key).length : 0;
+        if (!key || groupSize < BATCH_MIN_RUNS)
+            return this.listSuiteTests(handle.remote.id);
+        let reader = this.readers.get(key);
+        if (!reader) {
+            reader = { testIds: null, pending: new Map(), busy: false, groupSize };
+            this.readers.set(key, reader);
+        }
+        const r = reader;
+        return new Promise((resolve) => {
+            r.pending.set(result._id, { result, resolve });
+            void this.drainReader(r);
+        });
+    }
+    async drainReader(reader) {
+        if (reader.busy)
+            return;
+        reader.busy = true;
+        try {
+            // Let the suite results settled by the same poll join the queue first.
+            await new Promise((resolve) => setImmediate(resolve));
+            while (reader.pending.size > 0) {
+                if (this.stop.signal.aborted) {
+                    for (const p of reader.pending.values())
+                        p.resolve(null);
+                    reader.pending.clear();
+                    return;
+                }
+                const testIds = reader.testIds;
+                const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
+                const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / 50) + 0.5) : Infinity;
+                const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / 50);
+                const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
+                if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
+                    await this.readByTest(reader, testIds);
+                    continue;
+                }
+                const [id, entry] = alone ?? reader.pending.entries().next().value;
+                reader.pending.delete(id);
+                const tests = await this.listSuiteTests(id);
+                if (tests && reader.testIds === null) {
+                    const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
+                    // Reading by test needs every test result to name its test, each once.
+                    reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
+                }
+                entry.resolve(tests);
+            }
+        }
+        finally {
+            reader.busy = false;
+        }
+    }
+    /**
+     * Reads the test results of every waiting suite result of a group through each test's results list;
+     * a suite result not complete that way (a test missing or still running, a list failing) is read on its
+     * own.
+     */
+    async readByTest(reader, testIds) {
+        const waiting = new Map(reader.pending);
+        reader.pending.clear();
+        const found = new Map();
+        for (const id of waiting.keys())
+            found.set(id, new Map());
+        const maxPages = Math.ceil(reader.groupSize / 50) + 2;
+        for (const testId of testIds) {
+            const need = new Set(waiting.keys());
+            for (let page = 0; page < maxPages && need.size > 0; page++) {
+                let list;
+                try {
+                    await this.budget.acquire(this.stop.signal);
+                    list = await this.api.listTestResults(testId, { count: 50, offset: page * 50 }, { signal: this.stop.signal });
+                }
+                catch (error) {
+                    if (this.stop.signal.aborted)
+                        break;
+                    this.log.debug?.(`Listing the results of test ${testId} failed: ${engine_messageOf(error)}`);
+                    break;
+                }
+                for (const r of list) {
+                    const sr = r.suiteResult;
+                    if (!sr || !need.has(sr) || (0,outcome/* classifyTestResult */.AI)(r) === 'running')
+                        continue;
+                    found.get(sr)?.set(testId, r);
+                    need.delete(sr);
+                }
+                if (list.length < 50)
+                    break;
+            }
+            if (this.stop.signal.aborted)
+                break;
+        }
+        for (const [id, entry] of waiting) {
+            const byTest = found.get(id);
+            const expected = this.testCountOf(entry.result);
+            const complete = !this.stop.signal.aborted &&
+                byTest !== undefined &&
+                byTest.size === testIds.length &&
+                (expected === null || expected === testIds.length);
+            if (complete) {
+                entry.resolve(testIds.map((t) => byTest.get(t)));
+            }
+            else if (this.stop.signal.aborted) {
+                entry.resolve(null);
+            }
+            else {
+                // Read on its own by the reader's loop.
+                reader.pending.set(id, { ...entry, alone: true });
+            }
+        }
+    }
+    /** The number of tests a suite result ran, from its counts; null when it does not say. */
+    testCountOf(result) {
+        const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
+        return n > 0 ? n : null;
+    }
+    /**
+     * Every test result of a suite result, in pages of 50, each once; null when the listing failed or was
+     * stopped.
+     */
+    async listSuiteTests(suiteResultId, signal = this.stop.signal) {
+        const all = [];
+        const seen = new Set();
+        for (let offset = 0;; offset += 50) {
+            let page = null;
+            for (let attempt = 0; attempt < 3 && page === null; attempt++) {
+                try {
+                    await this.budget.acquire(signal);
+                    page = await this.api.listSuiteResultTestResults(suiteResultId, { count: 50, offset }, { signal });
+                }
+                catch (error) {
+                    if (signal.aborted)
+                        return null;
+                    this.log.debug?.(`Listing the tests of suite result ${suiteResultId} failed: ${engine_messageOf(error)}`);
+                    await this.clock.sleep(1_000 * (attempt + 1), signal);
+                }
+            }
+            if (page === null)
+                return null;
+            // A list that changes while it is paged (offset paging) shifts results across pages: keep each once.
+            for (const result of page) {
+                if (seen.has(result._id))
+                    continue;
+                seen.add(result._id);
+                all.push(result);
+            }
+            if (page.length < 50)
+                return all;
+        }
+    }
+    testRunOf(result, ifRunning) {
+        const state = (0,outcome/* classifyTestResult */.AI)(result);
+        const run = {
+            testId: (0,refs/* refId */.N)(result.test),
+            testName: result.name || (0,refs/* refName */.P)(result.test) || 'Test',
+            state: state === 'running' ? ifRunning : state,
+            result,
+            attempts: [],
+            url: `${this.appUrl}/results/${result._id}`,
+        };
+        if (state === 'running')
+            run.error = 'The suite ended before this test finished.';
+        else if (state === 'error')
+            run.error = 'The test result ended without a verdict.';
+        return run;
+    }
+    /** The grouped progress line of one finished test. */
+    report(run, test, first = true) {
+        if (first)
+            this.finishedTests += 1;
+        const seconds = test.result?.executionTime
+            ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s`
+            : '';
+        const title = `${STATE_MARK[test.state]}  ${test.testName}${variantLabel(run.variant)}${seconds}`;
+        const lines = [];
+        if (run.kind === 'suite')
+            lines.push(`Suite: ${run.suiteName}`);
+        if (run.file)
+            lines.push(`File: ${run.file}`);
+        if (test.url)
+            lines.push(`Result: ${test.url}`);
+        const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
+        if (failing) {
+            lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${typeof failing.target === 'string' ? failing.target : failing.target.map((t) => t.selector).join(' || ')}`);
+            if (failing.error)
+                lines.push(`Error: ${failing.error}`);
+        }
+        if (test.error)
+            lines.push(test.error);
+        if (test.attempts.length)
+            lines.push(`Attempts before: ${test.attempts.length}`);
+        this.log.group(title, lines);
+    }
+    // --- retry-failed ---------------------------------------------------------------------------------
+    async retryFailures(handle) {
+        if (this.plan.retryFailed <= 0)
+            return;
+        const failed = handle.run.tests.filter((t) => t.state === 'failed');
+        await Promise.all(failed.map((t) => this.retryTest(handle, t)));
+    }
+    async retryTest(handle, test) {
+        const job = handle.job;
+        const testId = job.kind === 'file' ? null : test.testId;
+        if (job.kind !== 'file' && !testId)
+            return;
+        const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
+        const options = retryOptions(this.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+        // A repository test carries the start URL it runs under (see optionsFor).
+        if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
+            options.startUrl = job.definition.startUrl;
+        }
+        for (let attempt = 1; attempt <= this.plan.retryFailed; attempt++) {
+            if (this.stop.signal.aborted)
+                return;
+            const label = `${test.testName}${variantLabel(variant)}`;
+            this.log.info(`Re-running failed test ${label} (attempt ${attempt + 1} of ${this.plan.retryFailed + 1}).`);
+            let started;
+            const triggeredAtMs = this.clock.now();
+            try {
+                started = await this.slot(async () => {
+                    await this.budget.acquire(this.stop.signal);
+                    const data = job.kind === 'file'
+                        ? await this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, { signal: this.stop.signal })
+                        : await this.api.executeTest(testId, options, { signal: this.stop.signal });
+                    return asArray(data)[0];
+                });
+            }
+            catch (error) {
+                if (mayHaveStarted(error))
+                    started = await this.findRerun(job, testId, options, triggeredAtMs, label);
+                if (!started) {
+                    if (!this.stop.signal.aborted)
+                        this.log.warning(`Could not re-run ${label}: ${engine_messageOf(error)}`);
+                    return;
+                }
+            }
+            if (!started)
+                return;
+            const startedId = started._id;
+            const remote = { type: 'test', id: startedId, active: true };
+            this.remotes.add(remote);
+            const window = await this.history(testId ? `test:${testId}` : null, 0);
+            const result = await this.pollRemote(remote, triggeredAtMs, window, (signal) => this.api.getTestResult(startedId, { signal }), (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running', (reason) => this.log.warning(`Re-run of ${label}: ${reason}`));
+            if (!result)
+                return;
+            const state = (0,outcome/* classifyTestResult */.AI)(result);
+            if (test.result)
+                test.attempts.push(test.result);
+            test.result = result;
+            test.url = `${this.appUrl}/results/${result._id}`;
+            if (state === 'passed') {
+                test.state = 'flaky';
+                this.report(handle.run, test, false);
+                return;
+            }
+            if (state !== 'failed') {
+                test.state = state === 'running' ? 'error' : state;
+                this.report(handle.run, test, false);
+                return;
+            }
+        }
+        this.report(handle.run, test, false);
+    }
+    /**
+     * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
+     * when the action is stopping; never sent again.
+     */
+    async findRerun(job, testId, options, triggeredAtMs, label) {
+        const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+        const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+        const request = {
+            job: lookup,
+            triggeredAtMs,
+            expected: 1,
+            known: new Set([...this.remotes].map((r) => r.id)),
+            organizationId: this.plan.organizationId,
+            signal: this.lookupEnd.signal,
+        };
+        const found = await findTriggeredRuns(this.api, request, this.clock, (signal) => this.budget.acquire(signal));
+        const first = found[0];
+        if (!first) {
+            this.log.warning(`The re-run of ${label} may have started; not found.`);
+            return undefined;
+        }
+        if (this.stop.signal.aborted) {
+            await this.cancelRemote({ type: 'test', id: first._id, active: true }, this.wrapUpEnd.signal);
+            return undefined;
+        }
+        return first;
+    }
+    // --- deadline and workflow cancel -----------------------------------------------------------------
+    async cancelRemote(remote, signal) {
+        try {
+            const result = remote.type === 'suite'
+                ? await this.api.cancelSuiteResult(remote.id, { signal })
+                : await this.api.cancelTestResult(remote.id, { signal });
+            remote.active = false;
+            return result;
+        }
+        catch (error) {
+            this.log.warning(`Could not cancel ${remote.type} result ${remote.id}: ${engine_messageOf(error)}`);
+            return null;
+        }
+    }
+    /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
+    async settleAtDeadline() {
+        // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
+        for (const handle of this.handles.filter((h) => !h.done && h.settled))
+            this.end(handle);
+        const open = this.handles.filter((h) => !h.done);
+        // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
+        const settle = { signal: this.wrapUpEnd.signal };
+        if (this.plan.cancelOnTimeout) {
+            const active = [...this.remotes].filter((r) => r.active);
+            await Promise.all(active.map(async (r) => {
+                try {
+                    await this.budget.acquire(settle.signal);
+                }
+                catch {
+                    return null;
+                }
+                return this.cancelRemote(r, settle.signal);
+            }));
+        }
+        await Promise.all(open.map(async (handle) => {
+            handle.run.timedOut = true;
+            handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
+            handle.run.error = `Still running at the timeout (${describeTimeout(this.plan.timeoutMs)})${handle.run.cancelled ? '; cancelled' : ''}.`;
+            if (handle.remote.type === 'suite') {
+                const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
+                handle.run.tests = (tests ?? []).map((r) => {
+                    const t = this.testRunOf(r, 'timed-out');
+                    if (t.state === 'cancelled' && handle.run.cancelled)
+                        t.state = 'timed-out';
+                    if (t.state === 'timed-out')
+                        t.error = 'Still running at the timeout.';
+                    return t;
+                });
+            }
+            else {
+                const last = handle.lastResult ?? null;
+                handle.run.tests = [
+                    {
+                        testId: handle.run.testId ?? null,
+                        testName: last?.name || this.nameOf(handle.job),
+                        state: 'timed-out',
+                        result: last,
+                        attempts: [],
+                        error: 'Still running at the timeout.',
+                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+                    },
+                ];
+            }
+            for (const t of handle.run.tests)
+                if (t.state === 'timed-out')
+                    this.report(handle.run, t);
+            handle.done = true;
+            handle.run.endedAt = iso(this.clock.now());
+        }));
+    }
+    /**
+     * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
+     * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+     */
+    async cancelForSignal(triggering) {
+        const first = [...this.remotes].filter((r) => r.active);
+        if (first.length > 0) {
+            this.log.warning(`Workflow cancelled: cancelling ${first.length} remote run${first.length === 1 ? '' : 's'}.`);
+        }
+        // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
+        // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+        const overall = this.wrapUpEnd;
+        const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
+        const suiteTests = new Map();
+        const cancelOne = async (r) => {
+            const answer = await this.cancelRemote(r, AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]));
+            if (r.type === 'suite' && !overall.signal.aborted) {
+                try {
+                    const tests = await this.api.listSuiteResultTestResults(r.id, { count: 50, offset: 0 }, { signal: overall.signal });
+                    suiteTests.set(r.id, tests);
+                }
+                catch {
+                    // Keep the run without its tests: it shows as cancelled.
+                }
+            }
+            return answer;
+        };
+        const firstAnswers = Promise.all(first.map(cancelOne));
+        await triggering;
+        const late = [...this.remotes].filter((r) => r.active && !first.includes(r));
+        if (late.length > 0) {
+            this.log.warning(`Workflow cancelled: cancelling ${late.length} more remote run${late.length === 1 ? '' : 's'} started by triggers in flight.`);
+        }
+        const active = [...first, ...late];
+        const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
+        const byId = new Map();
+        active.forEach((r, i) => {
+            const a = answers[i];
+            if (a)
+                byId.set(r.id, a);
+        });
+        for (const handle of this.handles.filter((h) => !h.done && h.settled))
+            this.end(handle);
+        for (const handle of this.handles.filter((h) => !h.done)) {
+            handle.run.cancelled = true;
+            handle.run.error = 'Cancelled with the workflow.';
+            const answer = byId.get(handle.remote.id);
+            if (handle.remote.type === 'suite') {
+                if (answer)
+                    handle.run.suiteResult = answer;
+                handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
+                    const t = this.testRunOf(r, 'cancelled');
+                    if (t.state === 'cancelled')
+                        t.error = 'Cancelled with the workflow.';
+                    return t;
+                });
+            }
+            else {
+                const last = answer ?? handle.lastResult ?? null;
+                handle.run.tests = [
+                    {
+                        testId: handle.run.testId ?? null,
+                        testName: last?.name || this.nameOf(handle.job),
+                        state: 'cancelled',
+                        result: last,
+                        attempts: [],
+                        error: 'Cancelled with the workflow.',
+                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
+                    },
+                ];
+            }
+            handle.done = true;
+            handle.run.endedAt = iso(this.clock.now());
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/redact-summary.ts
+/**
+ * Removes secrets from the run model before any report, output or file is made of it, field by field:
+ * redaction goes only where a secret can be, and never alters the action's own data.
+ *
+ * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
+ *   values of at least `MIN_REDACTED_LENGTH` characters): run and test errors, step errors, values and notes,
+ *   console lines, a result's error details, extractions and comments.
+ * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
+ *   variant, and the page URLs the service reports (start, end, visited, step and console URLs).
+ * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
+ *   other variables as free text).
+ * - Never rewritten: ids, keys, names (suite, test, file), timestamps, counts, states, and the URLs the action
+ *   builds or downloads from (result links, screenshots, videos).
+ */
+
+function redactStep(step, text) {
+    const out = { ...step };
+    if (typeof step.value === 'string')
+        out.value = text(step.value);
+    if (typeof step.notes === 'string')
+        out.notes = text(step.notes);
+    if (typeof step.error === 'string')
+        out.error = text(step.error);
+    if (typeof step.url === 'string')
+        out.url = text(step.url);
+    return out;
+}
+function redactConsole(entry, text) {
+    return {
+        ...entry,
+        ...(typeof entry.output === 'string' ? { output: text(entry.output) } : {}),
+        ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
+    };
+}
+/** Strings anywhere inside `value` (free text whose shape the contract leaves open), keys kept. */
+function redactStrings(value, text) {
+    if (typeof value === 'string')
+        return text(value);
+    if (Array.isArray(value))
+        return value.map((v) => redactStrings(v, text));
+    if (value && typeof value === 'object') {
+        const out = {};
+        for (const [k, v] of Object.entries(value))
+            out[k] = redactStrings(v, text);
+        return out;
+    }
+    return value;
+}
+/** Private variables by name (however short the value); the others as free text (they may quote a secret). */
+function redactVariables(variables, text, privateNames) {
+    const out = Object.create(null);
+    for (const [name, value] of Object.entries(variables)) {
+        out[name] = privateNames.has(name) ? api_redact/* REDACTED */.XF : typeof value === 'string' ? text(value) : value;
+    }
+    return out;
+}
+function redactTestResult(result, text, privateNames) {
+    const out = { ...result };
+    if (typeof result.startUrl === 'string')
+        out.startUrl = text(result.startUrl);
+    if (typeof result.endUrl === 'string')
+        out.endUrl = text(result.endUrl);
+    if (Array.isArray(result.urls))
+        out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
+    if (Array.isArray(result.steps))
+        out.steps = result.steps.map((s) => redactStep(s, text));
+    if (Array.isArray(result.console))
+        out.console = result.console.map((c) => redactConsole(c, text));
+    if (Array.isArray(result.comments)) {
+        out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
+    }
+    if (result.error && typeof result.error === 'object') {
+        out.error = redactStrings(result.error, text);
+    }
+    if (result.extractions && typeof result.extractions === 'object') {
+        out.extractions = redactStrings(result.extractions, text);
+    }
+    if (result.variables && typeof result.variables === 'object') {
+        out.variables = redactVariables(result.variables, text, privateNames);
+    }
+    return out;
+}
+function redactSuiteResult(result, text) {
+    const out = { ...result };
+    if (typeof result.startUrl === 'string')
+        out.startUrl = text(result.startUrl);
+    if (Array.isArray(result.comments)) {
+        out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
+    }
+    return out;
+}
+function redactTestRun(test, text, privateNames) {
+    return {
+        ...test,
+        result: test.result ? redactTestResult(test.result, text, privateNames) : null,
+        attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
+        ...(test.error !== undefined ? { error: text(test.error) } : {}),
+    };
+}
+function redactSuiteRun(run, text, privateNames) {
+    return {
+        ...run,
+        variant: {
+            ...run.variant,
+            ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),
+        },
+        ...(run.suiteResult ? { suiteResult: redactSuiteResult(run.suiteResult, text) } : {}),
+        tests: run.tests.map((t) => redactTestRun(t, text, privateNames)),
+        ...(run.error !== undefined ? { error: text(run.error) } : {}),
+    };
+}
+/**
+ * The run model with every secret removed where secrets can be (see the module comment); a new object, the
+ * original is left unchanged. URL user-info and `apiKey` values are removed even with no secret given.
+ *
+ * @param summary the run model as the engine produced it.
+ * @param secrets the secret values and the private variable names (from the inputs).
+ */
+function redactSummary(summary, secrets) {
+    const text = (0,api_redact/* createRedactor */.lY)(secrets.values);
+    const privateNames = new Set(secrets.privateVariableNames);
+    return { ...summary, runs: summary.runs.map((r) => redactSuiteRun(r, text, privateNames)) };
+}
+
+;// CONCATENATED MODULE: ./src/action/stop.ts
+/**
+ * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline.
+ *
+ * On SIGINT or SIGTERM every active remote run is cancelled at once (the engine watches the returned
+ * signal), the reports that can be written quickly are written (no screenshot download), and the process
+ * exits non-zero; `HARD_EXIT_MS` after the signal it ends whatever the main flow is doing (a hanging request
+ * or file-system call). The deadline is backed the same way: the engine not returned `DEADLINE_BACKSTOP_MS`
+ * after it ends the process. The time bounds themselves live in `run/deadline.ts`.
+ */
+
+/**
+ * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
+ * forced exit `HARD_EXIT_MS` (6.5 s) later, which fails the step and ends the process. Later signals are
+ * ignored. The runner kills the process 10 s after SIGINT (7.5 s after SIGTERM): the action ends before.
+ */
+function listenForWorkflowCancel(deps) {
+    const controller = new AbortController();
+    const stopListening = deps.listenForSignals((signal) => {
+        if (controller.signal.aborted)
+            return;
+        deps.sink.warning(`Received ${signal}: cancelling the remote runs.`);
+        controller.abort();
+        armHardExit(() => {
+            deps.sink.setFailed(`Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`);
+            deps.forceExit();
+        });
+    });
+    return { signal: controller.signal, dispose: stopListening };
+}
+/**
+ * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` (9.5 s) after the
+ * deadline the step fails and the process ends (the engine returns within its wrap-up time before that).
+ * @param deadlineInMs time left until the deadline, ms (may be negative)
+ * @returns the disarm function
+ */
+function armDeadlineBackstop(deps, deadlineInMs) {
+    return armHardExit(() => {
+        deps.sink.setFailed('The run did not stop at the timeout; stopped.');
+        deps.forceExit();
+    }, deadlineInMs + DEADLINE_BACKSTOP_MS);
+}
+
+;// CONCATENATED MODULE: ./src/action/run-tests.ts
+/**
+ * The action's run: one request budget, the API client, the engine (`run/engine.ts` `runPlan`) under the
+ * deadline's backstop, then the run model without secrets.
+ */
+
+
+
+
+
+
+
+/**
+ * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
+ * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
+ * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
+ * @returns the run model, secrets and private variable values removed
+ */
+async function runTests(inputs, deps, startedAtMs, signal) {
+    const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
+    // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
+    const budget = new RateBudget({ clock: deps.clock });
+    const api = createClient({
+        apiKey: inputs.apiKey,
+        baseUrl: inputs.apiBaseUrl,
+        secrets: inputs.secrets,
+        log: (line) => deps.sink.debug(redact(line)),
+        sleep: budget.clientSleep(),
+        onRequest: () => budget.markSent(),
+        onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+    });
+    const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
+    const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
+    try {
+        const raw = await runPlan({
+            suiteIds: inputs.suiteIds,
+            folderIds: inputs.folderIds,
+            testIds: inputs.testIds,
+            repoTests: inputs.repoTests,
+            organizationId: inputs.organizationId,
+            execute: inputs.execute,
+            startUrls: inputs.startUrls,
+            wait: inputs.wait,
+            timeoutMs: inputs.timeoutMs,
+            cancelOnTimeout: inputs.cancelOnTimeout,
+            retryFailed: inputs.retryFailed,
+        }, {
+            ...deps.engine,
+            api,
+            budget,
+            clock: deps.clock,
+            log: runLog(deps.sink, redact),
+            signal,
+            startedAtMs,
+            ...(appUrl ? { appUrl } : {}),
+        });
+        return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
+    }
+    finally {
+        disarmBackstop();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/verdict.ts
+
+/**
+ * The one verdict every report, output and the step result render. A run that did not wait (`wait: false`)
+ * is judged on its triggers, unless a workflow cancel interrupted it.
+ */
+function decideRunVerdict(inputs, summary) {
+    const policy = {
+        failOnScreenshotCompare: inputs.failOnScreenshotCompare,
+        failOnTimeout: inputs.failOnTimeout,
+        failOnEmpty: inputs.failOnEmpty,
+    };
+    const interrupted = summary.interrupted === 'signal';
+    return inputs.wait || interrupted ? (0,outcome/* decideVerdict */.AU)(summary, policy) : (0,outcome/* decideStartedVerdict */.T_)(summary, policy);
+}
+/** Logs the verdict with its counts and fails the step (`setFailed`, every reason) when it does not pass. */
+function announceVerdict(sink, verdict) {
+    const c = verdict.counts;
+    if (!verdict.waited) {
+        const started = c.total - c.error;
+        sink.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
+    }
+    else {
+        sink.info(`Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +
+            `${c.flaky} flaky, ${c.timedOut} timed out, ${c.cancelled} cancelled, ${c.error} error, ` +
+            `${c.screenshotCompareFailed} screenshot comparison(s) failed.`);
+    }
+    if (!verdict.passing)
+        sink.setFailed(verdict.reasons.join(' '));
+}
+
+;// CONCATENATED MODULE: ./src/artifacts/for-report.ts
+/**
+ * The screenshots step of the action: publish the run's screenshots (`screenshots` input) and tell the
+ * reports where each test result's images are. A problem warns and never changes the verdict.
+ */
+
+
+/**
+ * Publishes the screenshots when the run waited, was not interrupted and `screenshots` is not `none`; sets
+ * the `artifact-id` and `artifact-url` outputs when an artifact was uploaded.
+ * @param env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
+ */
+async function publishForReport(inputs, summary, options) {
+    const { sink } = options;
+    if (options.interrupted || !options.waited || inputs.screenshots === 'none') {
+        return { published: null, attachments: new Map() };
+    }
+    let published = null;
+    try {
+        // Loaded on demand: the artifact client is large and most of the run does not need it.
+        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 74279));
+        published = await publishScreenshots(summary, {
+            mode: inputs.screenshots,
+            artifactName: inputs.artifactName,
+            ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
+            artifactsDir: inputs.artifactsDir,
+            env: options.env,
+            log: artifactsLog(sink),
+        });
+        if (published.localDir)
+            sink.info(`Screenshots: ${published.localDir}`);
+        if (published.artifactName)
+            sink.info(`Screenshot artifact: ${published.artifactName}`);
+        if (published.artifactId !== undefined)
+            sink.setOutput('artifact-id', String(published.artifactId));
+        if (published.artifactUrl)
+            sink.setOutput('artifact-url', published.artifactUrl);
+    }
+    catch (error) {
+        sink.warning(`Could not publish screenshots: ${messageOf(error)}`);
+    }
+    return { published, attachments: attachmentsOf(published) };
+}
+/** Each test result's image paths: absolute under `localDir` when kept locally, else artifact paths. */
+function attachmentsOf(published) {
+    const attachments = new Map();
+    const base = published?.localDir;
+    const at = (file) => (base ? external_node_path_default().join(base, file) : file);
+    for (const [resultId, files] of Object.entries(published?.files ?? {})) {
+        attachments.set(resultId, {
+            ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
+            ...(files.comparison ? { comparison: at(files.comparison) } : {}),
+        });
+    }
+    return attachments;
+}
+
 // EXTERNAL MODULE: ./src/report/model.ts + 1 modules
 var model = __nccwpck_require__(18119);
-// EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
+// EXTERNAL MODULE: ./src/report/phrases.ts
+var phrases = __nccwpck_require__(64792);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Workflow annotations from the report model, within GitHub's limits (service facts, "The GitHub
@@ -72551,18 +75079,18 @@ function renderAnnotations(report, options = {}) {
     ];
 }
 /**
- * Emits annotations through `core.error`, `core.warning` and `core.notice`.
+ * Emits annotations through `error`, `warning` and `notice` of `sink` (default `@actions/core`).
  * @param list the output of {@link renderAnnotations}
  */
-function emitAnnotations(list) {
+function emitAnnotations(list, sink = lib_core) {
     for (const a of list) {
         const props = { title: a.title };
         if (a.level === 'error')
-            lib_core/* error */.z3(a.message, props);
+            sink.error(a.message, props);
         else if (a.level === 'warning')
-            lib_core/* warning */.$e(a.message, props);
+            sink.warning(a.message, props);
         else
-            lib_core/* notice */.lm(a.message, props);
+            sink.notice(a.message, props);
     }
 }
 function annotation(level, run, test, message) {
@@ -73028,10 +75556,10 @@ function xmlCdata(text) {
     return head + clean.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(78474);
-// EXTERNAL MODULE: ./src/run/outcome.ts
-var outcome = __nccwpck_require__(36497);
 ;// CONCATENATED MODULE: ./src/run/outputs.ts
 /**
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
@@ -73687,2047 +76215,124 @@ function startedSummary(report, head, options, maxBytes) {
     return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
-;// CONCATENATED MODULE: ./src/run/clock.ts
-/**
- * Time as the run engine sees it: a clock, a sleep that ends early when a signal fires, and a random
- * source for jitter. Injected everywhere waiting happens so unit tests can run without real time.
- */
-/** Real time. */
-const systemClock = {
-    now: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted || ms <= 0) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
+;// CONCATENATED MODULE: ./src/report/writers.ts
+
+
+
+
+
+
+/** The JUnit file, when `junit-path` is set and the run waited. */
+function junitPathOf({ inputs, verdict }) {
+    return inputs.junitPath && verdict.waited ? inputs.junitPath : null;
+}
+const resultsJson = {
+    what: 'results.json (results-path)',
+    input: 'results-path',
+    wanted: () => true,
+    write: async ({ report, inputs, sink }) => {
+        await writeResultsJson(report, inputs.resultsPath);
+        sink.info(`Results: ${inputs.resultsPath}`);
+    },
 };
-/**
- * A manual clock for tests: time moves only when every sleeper is waiting, jumping to the earliest wake-up
- * (`runUntilIdle` style). `advance(ms)` moves time by hand.
- */
-class ManualClock {
-    rand;
-    time;
-    sleepers = [];
-    constructor(start = 0, rand = () => 0.5) {
-        this.rand = rand;
-        this.time = start;
-    }
-    now() {
-        return this.time;
-    }
-    random() {
-        return this.rand();
-    }
-    sleep(ms, signal) {
-        if (signal?.aborted || ms <= 0)
-            return Promise.resolve();
-        return new Promise((resolve) => {
-            const entry = { at: this.time + ms, resolve };
-            this.sleepers.push(entry);
-            signal?.addEventListener('abort', () => {
-                this.sleepers = this.sleepers.filter((s) => s !== entry);
-                resolve();
-            }, { once: true });
-        });
-    }
-    /** Moves time forward by `ms`, waking every sleeper due by then, in order. */
-    async advance(ms) {
-        const target = this.time + ms;
-        for (;;) {
-            this.sleepers.sort((a, b) => a.at - b.at);
-            const next = this.sleepers[0];
-            if (!next || next.at > target)
-                break;
-            this.sleepers.shift();
-            this.time = next.at;
-            next.resolve();
-            // Let the woken task run until it sleeps again.
-            await new Promise((r) => setImmediate(r));
-        }
-        this.time = target;
-    }
-    /** Number of pending sleeps. */
-    get pending() {
-        return this.sleepers.length;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/budget.ts
-/**
- * One shared request budget for every API call of the action: a token bucket that uses the service's burst
- * and backs off when the service answers 429 (service facts "Rate limit": burst 300, sustained 10
- * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
- *
- * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
- *   every `1 / ratePerSecond` s. Callers take tokens in arrival order (FIFO, so no run starves).
- * - **429.** `onRateLimited(retryAfterMs)` (wired to the API client's `onRateLimited` hook) empties the
- *   bucket, stops every grant until the `Retry-After` time has passed, and halves the refill rate (at most
- *   once per 429 wave: answers to requests that were already in flight do not halve it again), down to
- *   `minRatePerSecond`.
- * - **Recovery.** The rate then grows back slowly and linearly, `recoveryPerSecond` requests/s per second,
- *   up to `ratePerSecond` (additive increase, multiplicative decrease: several processes sharing one account
- *   converge on a fair share of the account's 10/s instead of retrying in lockstep).
- *
- * Defaults, and why. Several action processes may share one account (matrix legs, parallel workflows), and
- * the account's bucket (burst 300, refill 10/s) is shared by all of them.
- * - `ratePerSecond` 5: two processes at full speed stay within the account's 10/s; beyond two, the 429
- *   back-off brings the sum down to what the account allows.
- * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
- *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
- * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
- *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s). Ten processes that each send as fast as their
- *   budget allows for 5 minutes on one account (test/run/budget.test.ts) get about 7 % of their requests
- *   answered 429 (each retried by the client), against about 78 % without the back-off; faster recovery
- *   means more 429s (0.1: about 10 %).
- *
- * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
- * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into
- * debt. `clientSleep()` makes the client's own retries wait for a token after their back-off.
- * Every wait goes through the injected `Clock`.
- */
-
-const DEFAULT_BURST = 30;
-const DEFAULT_RATE_PER_SECOND = 5;
-const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
-const DEFAULT_RECOVERY_PER_SECOND = 0.05;
-/** Thrown by `acquire` when its signal fires before a token was had. */
-class BudgetAbortedError extends Error {
-    constructor() {
-        super('The wait for the request budget was aborted.');
-        this.name = 'BudgetAbortedError';
-    }
-}
-/** A grant not seen sent within this time (the call never went out) is forgotten, ms. */
-const UNSENT_EXPIRY_MS = 5_000;
-/** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
-const DECREASE_HOLD_MS = 1_000;
-function positive(name, value, min) {
-    if (!Number.isFinite(value) || value < min) {
-        throw new RangeError(`RateBudget ${name} must be a number ≥ ${min}; got ${String(value)}.`);
-    }
-    return value;
-}
-class RateBudget {
-    burst;
-    /** The refill rate without back-off, requests/s. */
-    nominalRatePerSecond;
-    minRatePerSecond;
-    recoveryPerSecond;
-    clock;
-    tokens;
-    rate;
-    /** Time the bucket was last brought up to date, ms. */
-    updatedAt;
-    /** No grant before this time (a `Retry-After`), ms. */
-    pausedUntil = -Infinity;
-    /** No further halving before this time, ms. */
-    holdUntil = -Infinity;
-    /** Grant times of calls not yet seen sent, oldest first, ms. */
-    unsent = [];
-    queue = Promise.resolve();
-    /** Calls granted so far. */
-    granted = 0;
-    /** Sends seen through `markSent()`. */
-    sent = 0;
-    /** 429 answers reported through `onRateLimited()`. */
-    rateLimited = 0;
-    /** Times the refill rate was halved. */
-    decreases = 0;
-    /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
-    constructor(options = {}) {
-        this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
-        this.nominalRatePerSecond = positive('ratePerSecond', options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND, 0.001);
-        this.minRatePerSecond = Math.min(this.nominalRatePerSecond, positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001));
-        this.recoveryPerSecond = positive('recoveryPerSecond', options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND, 0);
-        this.clock = options.clock ?? systemClock;
-        this.tokens = this.burst;
-        this.rate = this.nominalRatePerSecond;
-        this.updatedAt = this.clock.now();
-    }
-    /** The refill rate now, requests/s (below the nominal rate while recovering from a 429). */
-    get ratePerSecond() {
-        this.refill(this.clock.now());
-        return this.rate;
-    }
-    /** Tokens in the bucket now (negative after sends without a grant). */
-    get available() {
-        this.refill(this.clock.now());
-        return this.tokens;
-    }
-    /**
-     * Brings the bucket up to `now`: tokens earned since the last update (none while paused), at a rate that
-     * grows linearly by `recoveryPerSecond` until it reaches the nominal rate.
-     */
-    refill(now) {
-        const from = Math.max(this.updatedAt, this.pausedUntil);
-        if (now > from) {
-            const seconds = (now - from) / 1000;
-            const r0 = this.rate;
-            const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recoveryPerSecond * seconds);
-            const rising = this.recoveryPerSecond > 0 ? (r1 - r0) / this.recoveryPerSecond : 0;
-            const earned = ((r0 + r1) / 2) * rising + r1 * (seconds - rising);
-            this.tokens = Math.min(this.burst, this.tokens + earned);
-            this.rate = r1;
-        }
-        this.updatedAt = Math.max(this.updatedAt, now);
-    }
-    /** ms until a token can be had (0 when one can now). */
-    waitMs(now) {
-        this.refill(now);
-        if (now < this.pausedUntil)
-            return this.pausedUntil - now;
-        if (this.tokens >= 1)
-            return 0;
-        // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
-        return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
-    }
-    /**
-     * Waits for one token (FIFO among callers) and takes it.
-     * @throws BudgetAbortedError when `signal` fires first (no token is taken).
-     */
-    acquire(signal) {
-        const turn = this.queue.then(async () => {
-            for (;;) {
-                if (signal?.aborted)
-                    throw new BudgetAbortedError();
-                const now = this.clock.now();
-                const waitMs = this.waitMs(now);
-                if (waitMs <= 0) {
-                    this.tokens -= 1;
-                    this.unsent.push(now);
-                    this.granted += 1;
-                    return;
-                }
-                await this.clock.sleep(waitMs, signal);
-            }
-        });
-        // The next caller waits for this one, whether it got its token or gave up.
-        this.queue = turn.catch(() => undefined);
-        return turn;
-    }
-    /**
-     * Notes that a request was sent now (the client's `onRequest` hook). The oldest grant not yet sent is
-     * matched to it; a send without a grant takes a token anyway, even into debt, so later grants wait for it.
-     */
-    markSent() {
-        this.sent += 1;
-        const now = this.clock.now();
-        this.unsent = this.unsent.filter((at) => now - at <= UNSENT_EXPIRY_MS);
-        if (this.unsent.length > 0) {
-            this.unsent.shift();
-            return;
-        }
-        this.refill(now);
-        this.tokens -= 1;
-    }
-    /**
-     * Notes a 429 answer (the client's `onRateLimited` hook): empties the bucket, holds every grant until
-     * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
-     * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
-     * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
-     */
-    onRateLimited(retryAfterMs) {
-        const now = this.clock.now();
-        this.refill(now);
-        this.rateLimited += 1;
-        if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0) {
-            this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-        }
-        this.tokens = Math.min(this.tokens, 0);
-        if (now >= this.holdUntil) {
-            this.rate = Math.max(this.minRatePerSecond, this.rate / 2);
-            this.decreases += 1;
-            this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
-        }
-    }
-    /**
-     * A `sleep` for the API client's retries: the back-off, then a token of this budget, so a retry is sent
-     * only when the bucket allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
-     * `markSent()` (pass `onRequest: () => budget.markSent()`).
-     */
-    clientSleep() {
-        return async (ms, signal) => {
-            await this.clock.sleep(ms, signal);
-            if (signal?.aborted)
-                return;
-            await this.acquire(signal);
-        };
-    }
-    /** Runs `call` once a token is had. */
-    async run(call, signal) {
-        await this.acquire(signal);
-        return call();
-    }
-}
-
-// EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
-;// CONCATENATED MODULE: ./src/run/deadline.ts
-/**
- * The time bounds of stopping, in one place.
- *
- * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
- *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
- *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
- *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
- *   whatever the service does (never answers, hangs mid-answer).
- * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
- *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
- *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
- *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
- */
-
-/**
- * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
- * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
- * already known are cancelled meanwhile).
- */
-const TRIGGER_GRACE_MS = { deadline: 0, signal: 1_500 };
-/** When the lookups of interrupted triggers end, ms after the stop. */
-const LOOKUP_END_MS = { deadline: 3_000, signal: 3_000 };
-/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
-const WRAP_UP_MS = { deadline: 6_000, signal: 4_500 };
-/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
-const HARD_EXIT_MS = 6_500;
-/** The `error` of a run never started, by reason. */
-const NOT_STARTED_ERROR = {
-    deadline: 'Not started before the timeout',
-    signal: 'Not started before the workflow was cancelled',
+const junit = {
+    what: 'the JUnit report (junit-path)',
+    input: 'junit-path',
+    wanted: (context) => junitPathOf(context) !== null,
+    write: async (context) => {
+        const file = junitPathOf(context);
+        await writeJUnit(context.report, file);
+        context.sink.info(`JUnit report: ${file}`);
+    },
 };
-/** The `error` of a trigger that may have started a run that could not be found. */
-const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
-    '(may have started; not found).';
-/** A signal that fires after the wrap-up time of `reason`. */
-function wrapUpSignal(reason) {
-    return AbortSignal.timeout(WRAP_UP_MS[reason]);
-}
-/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
-function describeTimeout(timeoutMs) {
-    return (0,report_text/* formatDuration */.a3)(timeoutMs);
-}
-/**
- * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
- * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
- * itself, yet fires when something else (a hanging request or file-system call) does.
- */
-function armHardExit(onExpire, ms = HARD_EXIT_MS) {
-    const timer = setTimeout(onExpire, ms);
-    timer.unref();
-    return () => clearTimeout(timer);
-}
-/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
-const DEADLINE_BACKSTOP_MS = 9_500;
-/**
- * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
- * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
- */
-function forceExit() {
-    process.kill(process.pid, 'SIGKILL');
-}
-
-;// CONCATENATED MODULE: ./src/run/execute.ts
-/** Parameters the contract allows on test execution only. */
-const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
-/**
- * The execute options of one trigger: the user's options, `startUrl` of the job (for a repository test, the
- * start URL of its definition made for it), `immediate` (the action
- * never holds a request open), minus the test-only parameters for a suite.
- */
-function optionsFor(job, user) {
-    const options = { ...user, immediate: true };
-    // A repository test's definition was made for its start URL (`definitionFor`): a recorder test's first
-    // open is rebased onto it (`START/login`), which the bare start URL would override.
-    if (job.startUrl !== undefined) {
-        options.startUrl = job.kind === 'file' ? job.definition.startUrl || job.startUrl : job.startUrl;
-    }
-    if (job.kind === 'suite')
-        for (const name of execute_TEST_ONLY)
-            delete options[name];
-    return options;
-}
-function asList(value) {
-    if (value === undefined)
-        return [undefined];
-    const list = Array.isArray(value) ? value : [value];
-    return list.length > 0 ? list : [undefined];
-}
-/**
- * The variants one execute stands for, in the order the service answers: browser (outer), region, then
- * viewport (inner). Dimensions the user did not vary are absent.
- */
-function variantCombinations(options) {
-    const combos = [];
-    for (const browser of asList(options.browser)) {
-        for (const region of asList(options.region)) {
-            for (const viewport of asList(options.viewport)) {
-                const v = {};
-                if (browser !== undefined)
-                    v.browser = browser;
-                if (region !== undefined)
-                    v.region = region;
-                if (viewport !== undefined)
-                    v.viewport = viewport;
-                combos.push(v);
-            }
-        }
-    }
-    return combos;
-}
-/**
- * The variant of the `index`-th element of an execute response: data rows (outer) × combinations (inner).
- * @param hasRows whether a data file or data source was sent.
- */
-function variantAt(index, combos, hasRows, startUrl) {
-    const n = Math.max(1, combos.length);
-    const v = { ...(combos[index % n] ?? {}) };
-    if (startUrl !== undefined)
-        v.startUrl = startUrl;
-    if (hasRows)
-        v.dataRow = Math.floor(index / n);
-    return v;
-}
-/** Corrects a variant from what a test result says it ran with (only for dimensions that were varied). */
-function variantFromResult(variant, result) {
-    const v = { ...variant };
-    if (v.browser !== undefined && result.browser)
-        v.browser = result.browser;
-    if (v.region !== undefined && result.region)
-        v.region = result.region;
-    if (v.viewport !== undefined && result.viewportSize?.width && result.viewportSize?.height) {
-        v.viewport = `${result.viewportSize.width}x${result.viewportSize.height}`;
-    }
-    return v;
-}
-/** An execute response as a list (the service answers one object or an array). */
-function asArray(data) {
-    if (Array.isArray(data))
-        return data;
-    return data && typeof data === 'object' ? [data] : [];
-}
-/**
- * The options to re-run one failed test alone (`retry-failed`): the user's options minus data rows, with the
- * failed run's variant (only the dimensions the user set) and, for a data row, that row's values as custom
- * variables (read from the failed result's `variables`).
- * @param reserved names that are execute parameters (never sent as variables).
- */
-function retryOptions(user, variant, failed, reserved) {
-    const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
-    const options = { ...rest, immediate: true };
-    if (user.browser !== undefined && variant.browser)
-        options.browser = variant.browser;
-    if (user.region !== undefined && variant.region)
-        options.region = variant.region;
-    if (user.viewport !== undefined && variant.viewport)
-        options.viewport = variant.viewport;
-    if (variant.startUrl !== undefined)
-        options.startUrl = variant.startUrl;
-    if (variant.dataRow !== undefined && failed?.variables) {
-        const rowVariables = {};
-        for (const [name, value] of Object.entries(failed.variables)) {
-            if (!reserved.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-                rowVariables[name] = String(value);
-        }
-        options.variables = { ...rowVariables, ...(user.variables ?? {}) };
-    }
-    return options;
-}
-/** A file-name-safe slug of a repository path. */
-function slug(text) {
-    return (text
-        .replace(/[^A-Za-z0-9._-]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 80) || 'file');
-}
-/**
- * The number of data rows of a CSV data file: records after the header, quoted fields (with their commas
- * and line breaks) kept whole, blank lines skipped.
- */
-function csvDataRows(content) {
-    const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
-    let records = 0;
-    let quoted = false;
-    let filled = false;
-    for (const ch of text) {
-        if (ch === '"')
-            quoted = !quoted;
-        if (!quoted && (ch === '\n' || ch === '\r')) {
-            if (filled)
-                records += 1;
-            filled = false;
-        }
-        else if (!/\s/.test(ch))
-            filled = true;
-    }
-    if (filled)
-        records += 1;
-    return Math.max(0, records - 1);
-}
-/**
- * The variants one execute stands for, in the service's answer order (data rows outer, combinations
- * inner): what a trigger that never happened would have started. Rows of a data source are unknown: one
- * per combination then.
- */
-function expectedVariants(options, startUrl) {
-    const combos = variantCombinations(options);
-    const rows = options.dataFile ? Math.max(1, csvDataRows(options.dataFile.content)) : 1;
-    const hasRows = options.dataFile !== undefined && rows > 1;
-    const count = Math.max(1, combos.length) * rows;
-    return Array.from({ length: count }, (_, i) => variantAt(i, combos, hasRows, startUrl));
-}
-/** The key base of a job's runs (`suite-<id>`, `test-<id>`, `file-<slug>-<index>`); keys add `-<n>`. */
-function jobKeyBase(job) {
-    if (job.kind === 'suite')
-        return `suite-${job.suiteId}`;
-    if (job.kind === 'test')
-        return `test-${job.testId}`;
-    return `file-${slug(job.file)}-${job.index}`;
-}
-/** The id a job names: the suite id, the test id or the file's path. */
-function jobId(job) {
-    return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
-}
-/** How the log names a job: `suite <id>`, `test <id>`, `<file> "<name>"`. */
-function jobLabel(job) {
-    if (job.kind === 'suite')
-        return `suite ${job.suiteId}`;
-    if (job.kind === 'test')
-        return `test ${job.testId}`;
-    return `${job.file} "${job.name}"`;
-}
-/**
- * The fields of a run of `job` known before any answer (no result yet): kind, suite id, names, test id or
- * file. `key`, `variant`, dates, tests and error are the caller's.
- */
-function runBaseOf(job) {
-    if (job.kind === 'suite')
-        return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
-    if (job.kind === 'test') {
-        return { kind: 'test', suiteId: null, suiteName: `Test ${job.testId}`, testId: job.testId };
-    }
-    return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
-}
-
-;// CONCATENATED MODULE: ./src/run/schedule.ts
-/**
- * When to poll a run: the adaptive polling plan (pure).
- *
- * Goal: notice a finish within about 1 s, while sending no more requests than a fixed 5 s poll would.
- * A fixed poll wastes requests while a run cannot be done yet and is slow to notice the end; the plan
- * instead spends its requests where the finish is likely, using how long earlier runs took.
- *
- * 1. Expected duration. Before the first poll, the last results of the same suite or test are read once
- *    (`listSuiteResults(id, {count: 5})` / `listTestResults(id, {count: 5})`). Each finished result gives a
- *    sample: its wall time from creation to finish (queueing included), else its `executionTime`. The
- *    samples give a window `[low, high]`: low = the shortest sample + 250 ms, high = 1.1 × the longest + 1 s.
- *    An execute `delay` shifts the window by the delay.
- * 2. With a window: the first poll comes at `low` (at least 1 s after the trigger), when a run as fast as
- *    the fastest earlier one has just finished: a run of steady duration costs one poll. Inside the window
- *    polls come every 500 ms (± 10 % jitter), so a finish is seen within about half a second. After `high`
- *    the run is late: the interval grows ×1.5 per poll from 1 s up to 10 s (± 20 % jitter).
- * 3. Without history (a new test, a repository file): the first poll at 2 s, then ×1.3 per poll up to 5 s
- *    (± 20 % jitter) — no more requests than a fixed 5 s poll once settled.
- * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
- *
- * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
- * polled through the suite's or test's results list, 50 runs a request (`engine.ts`). Without history such a
- * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
- * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
- *
- * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
- * all runs together under the service's rate limit.
- */
-const MIN_FIRST_POLL_MS = 1_000;
-const WINDOW_INTERVAL_MS = 500;
-const LATE_FIRST_INTERVAL_MS = 1_000;
-const LATE_MAX_INTERVAL_MS = 10_000;
-const NO_HISTORY_FIRST_MS = 2_000;
-const NO_HISTORY_MAX_INTERVAL_MS = 5_000;
-/** The shortest interval between polls of a group without history, ms. */
-const GROUP_MIN_INTERVAL_MS = 1_000;
-/**
- * The expected window from earlier durations (ms), or null when there are none.
- * @param samplesMs wall times of earlier finished runs, in ms.
- * @param delayMs the execute `delay` of this run, in ms.
- */
-function expectedWindow(samplesMs, delayMs = 0) {
-    const samples = samplesMs.filter((n) => Number.isFinite(n) && n > 0);
-    if (samples.length === 0)
-        return null;
-    const min = Math.min(...samples);
-    const max = Math.max(...samples);
-    return { lowMs: Math.round(min + 250) + delayMs, highMs: Math.round(1.1 * max + 1_000) + delayMs };
-}
-/**
- * The delay before the next poll, in ms, and the interval to remember as `lastIntervalMs`.
- * @param random a number in [0, 1) for jitter.
- */
-function nextPollDelay(state, random) {
-    const jitter = (ms, spread) => Math.round(ms * (1 + spread * (2 * random - 1)));
-    const { window, elapsedMs, polls, lastIntervalMs } = state;
-    if (window) {
-        if (polls === 0) {
-            const first = Math.max(MIN_FIRST_POLL_MS, window.lowMs);
-            return { delayMs: Math.max(0, first - elapsedMs), intervalMs: WINDOW_INTERVAL_MS };
-        }
-        if (elapsedMs < window.lowMs) {
-            return { delayMs: window.lowMs - elapsedMs, intervalMs: WINDOW_INTERVAL_MS };
-        }
-        if (elapsedMs < window.highMs) {
-            return { delayMs: jitter(WINDOW_INTERVAL_MS, 0.1), intervalMs: WINDOW_INTERVAL_MS };
-        }
-        const interval = Math.min(LATE_MAX_INTERVAL_MS, lastIntervalMs < LATE_FIRST_INTERVAL_MS ? LATE_FIRST_INTERVAL_MS : lastIntervalMs * 1.5);
-        return { delayMs: jitter(interval, 0.2), intervalMs: interval };
-    }
-    if (polls === 0) {
-        return { delayMs: Math.max(0, NO_HISTORY_FIRST_MS - elapsedMs), intervalMs: NO_HISTORY_FIRST_MS };
-    }
-    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(NO_HISTORY_FIRST_MS, lastIntervalMs) * 1.3);
-    return { delayMs: jitter(interval, 0.2), intervalMs: interval };
-}
-/**
- * The delay before the next poll of a group of `runs` runs polled together, `pagesPerPoll` list requests per
- * poll, in ms. With a window: as `nextPollDelay`. Without one: the first poll at 2 s, then every
- * `5 s × pagesPerPoll / runs`, at least 1 s and at most 5 s (± 10 % jitter).
- * @param random a number in [0, 1) for jitter.
- */
-function groupPollDelay(state, runs, pagesPerPoll, random) {
-    if (state.window || state.polls === 0 || runs <= 0)
-        return nextPollDelay(state, random);
-    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(GROUP_MIN_INTERVAL_MS, (NO_HISTORY_MAX_INTERVAL_MS * Math.max(1, pagesPerPoll)) / runs));
-    return { delayMs: Math.round(interval * (1 + 0.1 * (2 * random - 1))), intervalMs: interval };
-}
-/** The wall time of a finished result in ms: finish minus creation, else its execution time; null if unknown. */
-function wallTimeMs(result) {
-    if (result.passing === null || result.passing === undefined)
-        return null;
-    const created = Date.parse(result.dateCreated ?? '');
-    const finished = Date.parse(result.dateExecutionFinished ?? '');
-    if (Number.isFinite(created) && Number.isFinite(finished) && created > 0 && finished > created) {
-        return finished - created;
-    }
-    return typeof result.executionTime === 'number' && result.executionTime > 0 ? result.executionTime : null;
-}
-
-;// CONCATENATED MODULE: ./src/run/progress.ts
-/** Ids shown before a list is folded. */
-const SHOWN_IDS = 5;
-/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
-function foldIds(ids, max = SHOWN_IDS) {
-    if (ids.length <= max)
-        return ids.join(', ');
-    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
-}
-/**
- * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) and writes
- * one warning per kind: the full message when the kind has one problem, else the count, the first few ids
- * and the first message.
- */
-class ProblemLog {
-    kinds = new Map();
-    add(kind, problem) {
-        const list = this.kinds.get(kind) ?? [];
-        list.push(problem);
-        this.kinds.set(kind, list);
-    }
-    /** Writes the warnings and forgets them. */
-    flush(log, verb = 'Could not start') {
-        for (const [kind, list] of this.kinds) {
-            const first = list[0];
-            if (list.length === 1)
-                log.warning(`${verb} ${first.label}: ${first.message}`);
-            else {
-                log.warning(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
-            }
-        }
-        this.kinds.clear();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/reconcile.ts
-/**
- * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
- * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
- * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
- * execute could start the runs twice); instead the runs it may have started are looked up:
- *
- * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
- * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
- * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
- *
- * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
- * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
- * reports the trigger as "may have started" only when nothing is found.
- */
-
-
-/** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
-const CLOCK_SKEW_MS = 2_000;
-/** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
-const LOOKUP_ATTEMPTS = 3;
-const LOOKUP_PAUSE_MS = 1_000;
-/**
- * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
- * attempt was sent (an abort before sending started nothing).
- */
-function mayHaveStarted(error) {
-    if (!(error instanceof ApiError))
-        return false;
-    if (error.errorType === 'TRIGGER_UNCERTAIN')
-        return true;
-    return error.errorType === 'ABORTED' && error.attempts > 0;
-}
-async function listCandidates(api, req) {
-    const opts = req.signal ? { signal: req.signal } : {};
-    const { job } = req;
-    if (job.kind === 'suite')
-        return api.listSuiteResults(job.suiteId, { count: 50 }, opts);
-    if (job.kind === 'test') {
-        const running = await api.listTestRunning(job.testId, opts);
-        if (running.length > 0)
-            return running;
-        return api.listTestResults(job.testId, { count: 50 }, opts);
-    }
-    if (!req.organizationId)
-        return [];
-    const running = await api.listOrganizationRunning(req.organizationId, opts);
-    return running.filter((r) => r.name === job.definition.name && !(0,refs/* refId */.N)(r.test));
-}
-/** The candidates that belong to the trigger, oldest first, at most `expected`. */
-function matchTriggered(candidates, req) {
-    const since = req.triggeredAtMs - CLOCK_SKEW_MS;
-    const startUrl = req.job.startUrl;
-    return (candidates
-        .filter((r) => !!r?._id && !req.known.has(r._id))
-        .filter((r) => {
-        const created = Date.parse(r.dateCreated ?? '');
-        return Number.isFinite(created) && created >= since;
-    })
-        .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
-        // A test's results list also holds the test results of suite runs: never this trigger's.
-        .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
-        .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
-        .slice(0, Math.max(1, req.expected)));
-}
-/**
- * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
- * `LOOKUP_PAUSE_MS` apart, until one finds any.
- * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
- * Never throws: a failed lookup counts as "not found yet".
- */
-async function findTriggeredRuns(api, req, clock, acquire = async () => undefined) {
-    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
-        if (req.signal?.aborted)
-            return [];
-        if (attempt > 0) {
-            await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
-            if (req.signal?.aborted)
-                return [];
-        }
-        try {
-            await acquire(req.signal);
-            const found = matchTriggered(await listCandidates(api, req), req);
-            if (found.length > 0)
-                return found;
-        }
-        catch {
-            // Not found yet: try again.
-        }
-    }
-    return [];
-}
-
-;// CONCATENATED MODULE: ./src/run/engine.ts
-
-
-
-
-
-
-
-
-
-
-
-
-const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
-/** Runs of one suite or test from which on they are polled together through its results list. */
-const BATCH_MIN_RUNS = 4;
-const noopLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
-function iso(ms) {
-    return new Date(ms).toISOString();
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-function variantLabel(v) {
-    const parts = [
-        v.browser,
-        v.region,
-        v.viewport,
-        v.startUrl,
-        v.dataRow !== undefined ? `row ${v.dataRow + 1}` : '',
-    ].filter((p) => !!p);
-    return parts.length ? ` [${parts.join(' · ')}]` : '';
-}
-const STATE_MARK = {
-    passed: '✓ passed',
-    failed: '✗ failed',
-    flaky: '~ flaky',
-    'timed-out': '⏱ timed out',
-    cancelled: '⊘ cancelled',
-    error: '! error',
-};
-/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
-function isSuiteResultOver(result) {
-    if (result.passing !== null && result.passing !== undefined)
-        return true;
-    if (result.status === outcome/* STATUS_CANCELLED */.b8)
-        return true;
-    const finished = result.dateExecutionFinished;
-    return !!finished && !finished.startsWith('1970-');
-}
-/**
- * Runs everything in `plan` and returns the run model. Never throws for a remote problem: each shows as a
- * run or test in state `error` with a redacted sentence. Returns early (with `interrupted`) at the deadline
- * or when `options.signal` fires.
- */
-async function runPlan(plan, options) {
-    const engine = new Engine(plan, options);
-    return engine.run();
-}
-class Engine {
-    plan;
-    options;
-    api;
-    clock;
-    budget;
-    log;
-    appUrl;
-    startedAtMs;
-    deadlineMs;
-    /** Fires at the deadline or on a workflow cancel: every wait stops. */
-    stop = new AbortController();
-    stopReason = null;
-    runs = [];
-    handles = [];
-    remotes = new Set();
-    histories = new Map();
-    triggerSlots;
-    slotWaiters = [];
-    counter = new Map();
-    finishedTests = 0;
-    constructor(plan, options) {
-        this.plan = plan;
-        this.options = options;
-        this.api = options.api;
-        this.clock = options.clock ?? systemClock;
-        this.budget = options.budget ?? new RateBudget({ clock: this.clock });
-        this.log = options.log ?? noopLog;
-        this.appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
-        this.startedAtMs = options.startedAtMs ?? this.clock.now();
-        this.deadlineMs = this.startedAtMs + plan.timeoutMs;
-        this.triggerSlots = options.triggerConcurrency ?? 4;
-    }
-    async run() {
-        const onSignal = () => this.halt('signal');
-        if (this.options.signal?.aborted)
-            this.halt('signal');
-        this.options.signal?.addEventListener('abort', onSignal, { once: true });
-        const deadlineTimer = this.watchDeadline();
-        try {
-            // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
-            // A workflow cancel does not wait for that: the runs already known are cancelled at once.
-            const triggering = this.triggerAll();
-            await Promise.race([triggering, this.signalled]);
-            if (this.plan.wait && this.stopReason === null) {
-                const heartbeat = this.heartbeat();
-                await Promise.all(this.handles.map((h) => this.follow(h)));
-                this.quietHeartbeat = true;
-                void heartbeat;
-            }
-            if (this.stopReason === 'signal')
-                await this.cancelForSignal(triggering);
-            else {
-                await triggering;
-                if (this.stopReason === 'deadline' && this.plan.wait)
-                    await this.settleAtDeadline();
-            }
-        }
-        finally {
-            this.options.signal?.removeEventListener('abort', onSignal);
-            this.finishedAll.abort();
-            void deadlineTimer;
-        }
-        return {
-            runs: this.runs,
-            startedAt: iso(this.startedAtMs),
-            finishedAt: iso(this.clock.now()),
-            ...(this.stopReason ? { interrupted: this.stopReason } : {}),
-            appUrl: this.appUrl,
-        };
-    }
-    // --- stopping -------------------------------------------------------------------------------------
-    /** Aborted when the engine is done, to end the deadline watch and the heartbeat. */
-    finishedAll = new AbortController();
-    quietHeartbeat = false;
-    halt(reason) {
-        if (this.stopReason === 'signal')
-            return;
-        const first = this.stopReason === null;
-        this.stopReason = reason;
-        this.stop.abort();
-        if (reason === 'signal')
-            this.releaseSignalled();
-        if (!first)
-            return;
-        // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
-        // the first half of it, everything ends with it (see deadline.ts).
-        const at = (ms, controller) => void this.clock.sleep(ms, this.finishedAll.signal).then(() => controller.abort());
-        at(TRIGGER_GRACE_MS[reason], this.triggerStop);
-        at(LOOKUP_END_MS[reason], this.lookupEnd);
-        at(WRAP_UP_MS[reason], this.wrapUpEnd);
-    }
-    releaseSignalled = () => undefined;
-    /** Resolves on a workflow cancel; never without one. */
-    signalled = new Promise((resolve) => (this.releaseSignalled = resolve));
-    /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
-    triggerStop = new AbortController();
-    /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
-    lookupEnd = new AbortController();
-    /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
-    wrapUpEnd = new AbortController();
-    async watchDeadline() {
-        const remaining = this.deadlineMs - this.clock.now();
-        await this.clock.sleep(remaining, this.finishedAll.signal);
-        if (this.finishedAll.signal.aborted)
-            return;
-        if (this.handles.some((h) => !h.done) || this.triggering) {
-            this.log.warning(`Timeout: ${describeTimeout(this.plan.timeoutMs)} passed with runs still going; stopping the wait.`);
-            this.halt('deadline');
-        }
-    }
-    async heartbeat() {
-        const period = this.options.heartbeatMs ?? 60_000;
-        for (;;) {
-            await this.clock.sleep(period, this.finishedAll.signal);
-            if (this.stop.signal.aborted || this.finishedAll.signal.aborted || this.quietHeartbeat)
-                return;
-            const running = this.handles.filter((h) => !h.done).length;
-            if (running === 0)
-                return;
-            const elapsed = Math.round((this.clock.now() - this.startedAtMs) / 1000);
-            this.log.info(`… ${running} run${running === 1 ? '' : 's'} still going, ${this.finishedTests} test${this.finishedTests === 1 ? '' : 's'} finished (${elapsed} s).`);
-        }
-    }
-    // --- triggering -----------------------------------------------------------------------------------
-    triggering = false;
-    async slot(task) {
-        while (this.triggerSlots <= 0)
-            await new Promise((resolve) => this.slotWaiters.push(resolve));
-        this.triggerSlots -= 1;
-        try {
-            return await task();
-        }
-        finally {
-            this.triggerSlots += 1;
-            this.slotWaiters.shift()?.();
-        }
-    }
-    nextKey(base) {
-        const n = this.counter.get(base) ?? 0;
-        this.counter.set(base, n + 1);
-        return `${base}-${n}`;
-    }
-    async triggerAll() {
-        this.triggering = true;
-        try {
-            const suiteIds = [...this.plan.suiteIds];
-            for (const folderId of this.plan.folderIds) {
-                if (this.stopReason) {
-                    this.notStartedFolder(folderId, this.stopReason);
-                    continue;
-                }
-                try {
-                    await this.budget.acquire(this.stop.signal);
-                    const suites = await this.api.listFolderSuites(folderId, { signal: this.stop.signal });
-                    this.log.info(`Folder ${folderId}: ${suites.length} suite${suites.length === 1 ? '' : 's'}.`);
-                    for (const suite of suites)
-                        if (!suiteIds.includes(suite._id))
-                            suiteIds.push(suite._id);
-                }
-                catch (error) {
-                    if (this.stopReason) {
-                        this.notStartedFolder(folderId, this.stopReason);
-                        continue;
-                    }
-                    this.pushResultless({ kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` });
-                    this.log.warning(`Folder ${folderId}: ${messageOf(error)}`);
-                }
-            }
-            const starts = this.plan.startUrls.length
-                ? this.plan.startUrls
-                : [undefined];
-            const jobs = [];
-            for (const startUrl of starts) {
-                const s = startUrl === undefined ? {} : { startUrl };
-                for (const suiteId of suiteIds)
-                    jobs.push({ kind: 'suite', suiteId, ...s });
-                for (const testId of this.plan.testIds)
-                    jobs.push({ kind: 'test', testId, ...s });
-                for (const t of this.plan.repoTests) {
-                    jobs.push({
-                        kind: 'file',
-                        file: t.file,
-                        index: t.index,
-                        name: t.name,
-                        definition: definitionFor(t, startUrl),
-                        ...s,
-                    });
-                }
-            }
-            await Promise.all(jobs.map((job) => this.slot(() => this.trigger(job))));
-        }
-        finally {
-            this.triggering = false;
-            this.problems.flush(this.log);
-        }
-    }
-    /** Trigger failures, written as one warning per kind once every trigger is done. */
-    problems = new ProblemLog();
-    async send(job, options) {
-        // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
-        const opts = { signal: this.triggerStop.signal };
-        if (job.kind === 'suite')
-            return this.api.executeSuite(job.suiteId, options, opts);
-        if (job.kind === 'test')
-            return this.api.executeTest(job.testId, options, opts);
-        return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, opts);
-    }
-    /** A folder whose suites were never listed because the action stopped first: one run, not started. */
-    notStartedFolder(folderId, reason) {
-        const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
-        this.pushResultless(base, `folder-${folderId}`, {}, { error: NOT_STARTED_ERROR[reason], notStarted: reason });
-        this.problems.add(NOT_STARTED_ERROR[reason], {
-            label: `folder ${folderId}`,
-            id: folderId,
-            message: NOT_STARTED_ERROR[reason],
+const jobSummary = {
+    what: 'the job summary',
+    input: 'summary',
+    wanted: ({ inputs }) => inputs.summary,
+    write: async (context) => {
+        const junitPath = junitPathOf(context);
+        const markdown = renderSummary(context.report, {
+            resultsPath: context.inputs.resultsPath,
+            ...(junitPath ? { junitPath } : {}),
+            ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
         });
-    }
-    /**
-     * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
-     * @param triggeredAtMs when its execute was sent; default now.
-     */
-    pushResultless(base, keyBase, variant, outcome, triggeredAtMs = this.clock.now()) {
-        const now = iso(this.clock.now());
-        const key = this.nextKey(keyBase);
-        this.runs.push({
-            ...base,
+        await context.sink.appendSummary(markdown);
+    },
+};
+const annotations = {
+    what: 'the annotations',
+    input: 'annotations',
+    wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
+    write: async ({ report, verdict, sink }) => {
+        // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
+        emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+    },
+};
+const pullRequestComment = {
+    what: 'the pull-request comment',
+    input: 'pr-comment',
+    wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
+    write: async ({ report, inputs, github, sink }) => {
+        const number = github.pullRequest;
+        if (number === null || !github.repository) {
+            sink.info('pr-comment: not a pull request event; no comment.');
+            return;
+        }
+        if (!inputs.githubToken) {
+            sink.warning('pr-comment: no github-token; no comment.');
+            return;
+        }
+        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
+        const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
+        const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
+        await upsertPullRequestComment({
+            token: inputs.githubToken,
+            ...github.repository,
+            issueNumber: number,
             key,
-            variant,
-            triggeredAt: iso(triggeredAtMs),
-            endedAt: now,
-            tests: [],
-            ...outcome,
+            body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+            ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
         });
-    }
-    /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
-    notStarted(job, options, reason) {
-        for (const variant of expectedVariants(options, job.startUrl)) {
-            this.pushResultless(runBaseOf(job), jobKeyBase(job), variant, {
-                error: NOT_STARTED_ERROR[reason],
-                notStarted: reason,
-            });
-        }
-        this.problems.add(NOT_STARTED_ERROR[reason], {
-            label: jobLabel(job),
-            id: jobId(job),
-            message: NOT_STARTED_ERROR[reason],
-        });
-    }
-    /**
-     * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
-     * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
-     * the action is stopping), else report it as "may have started". Never sends the execute again.
-     */
-    async reconcile(job, options, triggeredAtMs, error) {
-        const variants = expectedVariants(options, job.startUrl);
-        const found = await findTriggeredRuns(this.api, {
-            job,
-            triggeredAtMs,
-            expected: variants.length,
-            known: new Set([...this.remotes].map((r) => r.id)),
-            organizationId: this.plan.organizationId,
-            signal: this.lookupEnd.signal,
-        }, this.clock, (signal) => this.budget.acquire(signal));
-        const label = jobLabel(job);
-        if (found.length === 0) {
-            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `${label}: ${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`, mayHaveStarted: true }, triggeredAtMs);
-            this.problems.add('may have started; not found', {
-                label,
-                id: jobId(job),
-                message: `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`,
-            });
-            return;
-        }
-        this.adopt(job, options, found, triggeredAtMs);
-        this.log.info(`Found the run${found.length === 1 ? '' : 's'} of ${label} after its execute was not answered: ${foldIds(found.map((r) => r._id))}.`);
-    }
-    /** Follows the results an execute started (its answer, or what reconciliation found). */
-    adopt(job, options, results, triggeredAtMs) {
-        const combos = variantCombinations(options);
-        const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-        results.forEach((result, i) => {
-            const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-            this.addHandle(job, result, variant, triggeredAtMs, options.delay ?? 0);
-        });
-    }
-    async trigger(job) {
-        // A workflow cancel or the deadline stops new triggers: the runs not triggered are reported as not
-        // started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
-        const options = optionsFor(job, this.plan.execute);
-        if (this.stopReason)
-            return this.notStarted(job, options, this.stopReason);
+    },
+};
+/** Every report writer, in the order they run. */
+const REPORT_WRITERS = [
+    resultsJson,
+    junit,
+    jobSummary,
+    annotations,
+    pullRequestComment,
+];
+/**
+ * Runs the wanted writers in order. A writer that throws warns `Could not write <what>: <reason>` and the
+ * next one runs; nothing here changes the verdict. Never throws.
+ */
+async function writeReports(context, writers = REPORT_WRITERS) {
+    for (const writer of writers) {
+        if (!writer.wanted(context))
+            continue;
         try {
-            await this.budget.acquire(this.stop.signal);
-        }
-        catch {
-            return this.notStarted(job, options, this.stopReason ?? 'deadline');
-        }
-        if (this.stopReason)
-            return this.notStarted(job, options, this.stopReason);
-        const now = this.clock.now();
-        const label = jobLabel(job);
-        let data;
-        try {
-            data = await this.send(job, options);
+            await writer.write(context);
         }
         catch (error) {
-            if (mayHaveStarted(error))
-                return this.reconcile(job, options, now, error);
-            if (this.stopReason)
-                return this.notStarted(job, options, this.stopReason);
-            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `Could not start ${label}: ${messageOf(error)}` }, now);
-            const kind = error instanceof ApiError ? error.errorType : 'error';
-            this.problems.add(kind, { label, id: jobId(job), message: messageOf(error) });
-            return;
-        }
-        const results = asArray(data);
-        if (results.length === 0) {
-            const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
-            this.pushResultless(base, jobKeyBase(job), {}, { error: `The execute of ${label} answered no result.` }, now);
-            return;
-        }
-        this.adopt(job, options, results, now);
-        this.log.info(`Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${foldIds(results.map((r) => r._id))}).`);
-    }
-    addHandle(job, result, variant, now, delayMs) {
-        let run;
-        let historyKey = null;
-        if (job.kind === 'suite') {
-            const sr = result;
-            run = {
-                kind: 'suite',
-                key: this.nextKey(`suite-${job.suiteId}`),
-                suiteId: job.suiteId,
-                suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
-                variant,
-                suiteResultId: sr._id,
-                suiteResult: sr,
-                triggeredAt: iso(now),
-                tests: [],
-            };
-            historyKey = `suite:${job.suiteId}`;
-        }
-        else {
-            const tr = result;
-            const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
-            run = {
-                kind: job.kind,
-                key: this.nextKey(base),
-                suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
-                suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-                testId: job.kind === 'test' ? job.testId : null,
-                ...(job.kind === 'file' ? { file: job.file } : {}),
-                testResultId: tr._id,
-                variant,
-                triggeredAt: iso(now),
-                tests: [],
-            };
-            if (job.kind === 'test')
-                historyKey = `test:${job.testId}`;
-        }
-        const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
-        this.remotes.add(remote);
-        this.runs.push(run);
-        this.handles.push({
-            run,
-            remote,
-            triggeredAtMs: now,
-            historyKey,
-            delayMs,
-            done: false,
-            settled: false,
-            job,
-            ...(job.kind !== 'suite' ? { lastResult: result } : {}),
-        });
-    }
-    // --- waiting --------------------------------------------------------------------------------------
-    /** The expected window of a suite or test, from its last 5 results (read once per suite or test). */
-    history(key, delayMs) {
-        if (!key)
-            return Promise.resolve(null);
-        let samples = this.histories.get(key);
-        if (!samples) {
-            samples = (async () => {
-                const [type, id] = key.split(':');
-                try {
-                    await this.budget.acquire(this.stop.signal);
-                    const results = type === 'suite'
-                        ? await this.api.listSuiteResults(id, { count: 5 }, { signal: this.stop.signal })
-                        : await this.api.listTestResults(id, { count: 5 }, { signal: this.stop.signal });
-                    const durations = results.map((r) => wallTimeMs(r)).filter((n) => n !== null);
-                    return expectedWindow(durations, 0);
-                }
-                catch {
-                    return null;
-                }
-            })();
-            this.histories.set(key, samples);
-        }
-        return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
-    }
-    /**
-     * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
-     * @returns the last answer, or null when the wait stopped or the result could not be had.
-     */
-    async pollRemote(remote, triggeredAtMs, window, get, isOver, onProblem) {
-        const grace = this.options.notFoundGraceMs ?? 30_000;
-        const maxErrors = this.options.maxPollErrors ?? 6;
-        let polls = 0;
-        let lastIntervalMs = 0;
-        let errors = 0;
-        let forceDelay = null;
-        for (;;) {
-            const elapsedMs = this.clock.now() - triggeredAtMs;
-            const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
-            lastIntervalMs = next.intervalMs;
-            await this.clock.sleep(forceDelay ?? next.delayMs, this.stop.signal);
-            forceDelay = null;
-            if (this.stop.signal.aborted)
-                return null;
-            try {
-                await this.budget.acquire(this.stop.signal);
-            }
-            catch {
-                return null;
-            }
-            polls += 1;
-            try {
-                const value = await get(this.stop.signal);
-                errors = 0;
-                if (isOver(value)) {
-                    remote.active = false;
-                    return value;
-                }
-            }
-            catch (error) {
-                if (this.stop.signal.aborted)
-                    return null;
-                if (isNotFound(error) && this.clock.now() - triggeredAtMs < grace) {
-                    forceDelay = 1_000;
-                    continue;
-                }
-                errors += 1;
-                this.log.debug?.(`Poll of ${remote.type} result ${remote.id} failed: ${messageOf(error)}`);
-                if (isNotFound(error) || errors >= maxErrors) {
-                    onProblem(`Its result could not be read: ${messageOf(error)}`);
-                    return null;
-                }
-                forceDelay = Math.min(10_000, 1_000 * 2 ** errors);
-            }
+            context.sink.warning(`Could not write ${writer.what}: ${messageOf(error)}`);
         }
     }
-    /**
-     * Waits for one run's result: alone (`single`), or, when at least `BATCH_MIN_RUNS` runs of the same suite
-     * or test are waited for (variants, data rows), in a group polled through the suite's or test's results
-     * list: one request covers up to 50 runs (newest first), instead of one request per run.
-     */
-    waitResult(handle, window, single) {
-        const key = handle.historyKey;
-        if (!key || this.handles.filter((h) => h.historyKey === key).length < BATCH_MIN_RUNS)
-            return single();
-        let group = this.groups.get(key);
-        if (!group) {
-            group = { waiters: new Map() };
-            this.groups.set(key, group);
-            const g = group;
-            queueMicrotask(() => void this.pollGroup(key, g, handle.triggeredAtMs, window));
-        }
-        const g = group;
-        return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
-    }
-    groups = new Map();
-    async pollGroup(key, group, triggeredAtMs, window) {
-        const [type, id] = key.split(':');
-        const maxErrors = this.options.maxPollErrors ?? 6;
-        const misses = new Map();
-        let polls = 0;
-        let lastIntervalMs = 0;
-        let errors = 0;
-        const settle = (rid, value) => {
-            const waiter = group.waiters.get(rid);
-            if (!waiter)
-                return;
-            group.waiters.delete(rid);
-            if (value)
-                waiter.handle.remote.active = false;
-            waiter.resolve(value);
-        };
-        while (group.waiters.size > 0) {
-            const elapsedMs = this.clock.now() - triggeredAtMs;
-            const runs = group.waiters.size;
-            const next = groupPollDelay({ elapsedMs, polls, lastIntervalMs, window }, runs, Math.ceil(runs / 50), this.clock.random());
-            lastIntervalMs = next.intervalMs;
-            await this.clock.sleep(errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs, this.stop.signal);
-            if (this.stop.signal.aborted)
-                break;
-            polls += 1;
-            const seen = new Set();
-            const pages = Math.ceil(group.waiters.size / 50) + 2;
-            try {
-                for (let page = 0; page < pages && seen.size < group.waiters.size; page++) {
-                    await this.budget.acquire(this.stop.signal);
-                    const paging = { count: 50, offset: page * 50 };
-                    const list = type === 'suite'
-                        ? await this.api.listSuiteResults(id, paging, { signal: this.stop.signal })
-                        : await this.api.listTestResults(id, paging, { signal: this.stop.signal });
-                    for (const r of list) {
-                        const waiter = group.waiters.get(r._id);
-                        if (!waiter)
-                            continue;
-                        seen.add(r._id);
-                        if (type === 'test')
-                            waiter.handle.lastResult = r;
-                        const over = type === 'suite'
-                            ? isSuiteResultOver(r)
-                            : (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
-                        if (over)
-                            settle(r._id, r);
-                    }
-                    if (list.length < 50)
-                        break;
-                }
-                errors = 0;
-            }
-            catch (error) {
-                if (this.stop.signal.aborted)
-                    break;
-                errors += 1;
-                this.log.debug?.(`Listing the results of ${type} ${id} failed: ${messageOf(error)}`);
-                if (errors < maxErrors)
-                    continue;
-            }
-            // Runs the list does not show (others ran in between, or the list failed): followed one by one.
-            for (const [rid, waiter] of [...group.waiters]) {
-                if (seen.has(rid))
-                    continue;
-                const n = (misses.get(rid) ?? 0) + 1;
-                misses.set(rid, n);
-                if (n >= 2 || errors >= maxErrors) {
-                    group.waiters.delete(rid);
-                    void waiter.single().then(waiter.resolve);
-                }
-            }
-            if (errors >= maxErrors)
-                break;
-        }
-        for (const rid of [...group.waiters.keys()])
-            settle(rid, null);
-    }
-    async follow(handle) {
-        const window = await this.history(handle.historyKey, handle.delayMs);
-        if (handle.remote.type === 'suite')
-            await this.followSuite(handle, window);
-        else
-            await this.followTest(handle, window);
-    }
-    async followSuite(handle, window) {
-        const id = handle.remote.id;
-        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getSuiteResult(id, { signal }), isSuiteResultOver, (reason) => (handle.run.error = reason));
-        const result = (await this.waitResult(handle, window, single));
-        if (!result) {
-            if (!this.stop.signal.aborted)
-                this.end(handle);
-            return;
-        }
-        handle.run.suiteResult = result;
-        if (result.name)
-            handle.run.suiteName = result.name;
-        const tests = await this.suiteTestsOf(handle, result);
-        if (tests === null) {
-            if (!this.stop.signal.aborted) {
-                handle.run.error = 'The test results of the suite result could not be listed.';
-                this.end(handle);
-            }
-            return;
-        }
-        const cancelled = result.passing === null;
-        handle.run.tests = tests.map((r) => this.testRunOf(r, cancelled ? 'cancelled' : 'error'));
-        if (tests[0])
-            handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
-        handle.settled = true;
-        for (const t of handle.run.tests)
-            this.report(handle.run, t);
-        await this.retryFailures(handle);
-        this.end(handle);
-    }
-    async followTest(handle, window) {
-        const id = handle.remote.id;
-        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getTestResult(id, { signal }), (r) => {
-            handle.lastResult = r;
-            return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
-        }, (reason) => (handle.run.error = reason));
-        const result = (await this.waitResult(handle, window, single));
-        if (!result) {
-            if (!this.stop.signal.aborted) {
-                handle.run.tests = [
-                    {
-                        testId: handle.run.testId ?? null,
-                        testName: handle.lastResult?.name || this.nameOf(handle.job),
-                        state: 'error',
-                        result: null,
-                        attempts: [],
-                        error: handle.run.error,
-                    },
-                ];
-                this.end(handle);
-            }
-            return;
-        }
-        handle.run.variant = variantFromResult(handle.run.variant, result);
-        const testRun = this.testRunOf(result, 'error');
-        if (handle.job.kind === 'file')
-            testRun.testName = result.name || handle.job.name;
-        handle.run.tests = [testRun];
-        handle.settled = true;
-        this.report(handle.run, testRun);
-        await this.retryFailures(handle);
-        this.end(handle);
-    }
-    nameOf(job) {
-        return job.kind === 'file'
-            ? job.name
-            : job.kind === 'test'
-                ? `Test ${job.testId}`
-                : `Suite ${job.suiteId}`;
-    }
-    end(handle) {
-        handle.done = true;
-        handle.remote.active = false;
-        handle.run.endedAt = iso(this.clock.now());
-    }
-    // --- test results of finished suite results ---------------------------------------------------------
-    readers = new Map();
-    /**
-     * The test results of a finished suite result. Alone: its own listing (`listSuiteTests`). Of a group (4 or
-     * more runs of one suite: data rows, variants), each suite result is read as soon as it is over, through a
-     * reader shared by the group: while few are waiting, one listing per suite result (20 tests: 1 request);
-     * when many are waiting at once (e.g. 100 data rows finishing together), the tests' own result lists
-     * (`listTestResults(testId, {count: 50})`, newest first) cover 50 suite results a request, so reading
-     * them costs `tests × ⌈runs / 50⌉` requests instead of one per suite result. Returns null when the listing
-     * failed or was stopped.
-     */
-    suiteTestsOf(handle, result) {
-        const key = handle.historyKey;
-        const groupSize = key ? this.handles.filter((h) => h.historyKey === key).length : 0;
-        if (!key || groupSize < BATCH_MIN_RUNS)
-            return this.listSuiteTests(handle.remote.id);
-        let reader = this.readers.get(key);
-        if (!reader) {
-            reader = { testIds: null, pending: new Map(), busy: false, groupSize };
-            this.readers.set(key, reader);
-        }
-        const r = reader;
-        return new Promise((resolve) => {
-            r.pending.set(result._id, { result, resolve });
-            void this.drainReader(r);
-        });
-    }
-    async drainReader(reader) {
-        if (reader.busy)
-            return;
-        reader.busy = true;
-        try {
-            // Let the suite results settled by the same poll join the queue first.
-            await new Promise((resolve) => setImmediate(resolve));
-            while (reader.pending.size > 0) {
-                if (this.stop.signal.aborted) {
-                    for (const p of reader.pending.values())
-                        p.resolve(null);
-                    reader.pending.clear();
-                    return;
-                }
-                const testIds = reader.testIds;
-                const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
-                const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / 50) + 0.5) : Infinity;
-                const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / 50);
-                const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
-                if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
-                    await this.readByTest(reader, testIds);
-                    continue;
-                }
-                const [id, entry] = alone ?? reader.pending.entries().next().value;
-                reader.pending.delete(id);
-                const tests = await this.listSuiteTests(id);
-                if (tests && reader.testIds === null) {
-                    const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
-                    // Reading by test needs every test result to name its test, each once.
-                    reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
-                }
-                entry.resolve(tests);
-            }
-        }
-        finally {
-            reader.busy = false;
-        }
-    }
-    /**
-     * Reads the test results of every waiting suite result of a group through each test's results list;
-     * a suite result not complete that way (a test missing or still running, a list failing) is read on its
-     * own.
-     */
-    async readByTest(reader, testIds) {
-        const waiting = new Map(reader.pending);
-        reader.pending.clear();
-        const found = new Map();
-        for (const id of waiting.keys())
-            found.set(id, new Map());
-        const maxPages = Math.ceil(reader.groupSize / 50) + 2;
-        for (const testId of testIds) {
-            const need = new Set(waiting.keys());
-            for (let page = 0; page < maxPages && need.size > 0; page++) {
-                let list;
-                try {
-                    await this.budget.acquire(this.stop.signal);
-                    list = await this.api.listTestResults(testId, { count: 50, offset: page * 50 }, { signal: this.stop.signal });
-                }
-                catch (error) {
-                    if (this.stop.signal.aborted)
-                        break;
-                    this.log.debug?.(`Listing the results of test ${testId} failed: ${messageOf(error)}`);
-                    break;
-                }
-                for (const r of list) {
-                    const sr = r.suiteResult;
-                    if (!sr || !need.has(sr) || (0,outcome/* classifyTestResult */.AI)(r) === 'running')
-                        continue;
-                    found.get(sr)?.set(testId, r);
-                    need.delete(sr);
-                }
-                if (list.length < 50)
-                    break;
-            }
-            if (this.stop.signal.aborted)
-                break;
-        }
-        for (const [id, entry] of waiting) {
-            const byTest = found.get(id);
-            const expected = this.testCountOf(entry.result);
-            const complete = !this.stop.signal.aborted &&
-                byTest !== undefined &&
-                byTest.size === testIds.length &&
-                (expected === null || expected === testIds.length);
-            if (complete) {
-                entry.resolve(testIds.map((t) => byTest.get(t)));
-            }
-            else if (this.stop.signal.aborted) {
-                entry.resolve(null);
-            }
-            else {
-                // Read on its own by the reader's loop.
-                reader.pending.set(id, { ...entry, alone: true });
-            }
-        }
-    }
-    /** The number of tests a suite result ran, from its counts; null when it does not say. */
-    testCountOf(result) {
-        const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
-        return n > 0 ? n : null;
-    }
-    /**
-     * Every test result of a suite result, in pages of 50, each once; null when the listing failed or was
-     * stopped.
-     */
-    async listSuiteTests(suiteResultId, signal = this.stop.signal) {
-        const all = [];
-        const seen = new Set();
-        for (let offset = 0;; offset += 50) {
-            let page = null;
-            for (let attempt = 0; attempt < 3 && page === null; attempt++) {
-                try {
-                    await this.budget.acquire(signal);
-                    page = await this.api.listSuiteResultTestResults(suiteResultId, { count: 50, offset }, { signal });
-                }
-                catch (error) {
-                    if (signal.aborted)
-                        return null;
-                    this.log.debug?.(`Listing the tests of suite result ${suiteResultId} failed: ${messageOf(error)}`);
-                    await this.clock.sleep(1_000 * (attempt + 1), signal);
-                }
-            }
-            if (page === null)
-                return null;
-            // A list that changes while it is paged (offset paging) shifts results across pages: keep each once.
-            for (const result of page) {
-                if (seen.has(result._id))
-                    continue;
-                seen.add(result._id);
-                all.push(result);
-            }
-            if (page.length < 50)
-                return all;
-        }
-    }
-    testRunOf(result, ifRunning) {
-        const state = (0,outcome/* classifyTestResult */.AI)(result);
-        const run = {
-            testId: (0,refs/* refId */.N)(result.test),
-            testName: result.name || (0,refs/* refName */.P)(result.test) || 'Test',
-            state: state === 'running' ? ifRunning : state,
-            result,
-            attempts: [],
-            url: `${this.appUrl}/results/${result._id}`,
-        };
-        if (state === 'running')
-            run.error = 'The suite ended before this test finished.';
-        else if (state === 'error')
-            run.error = 'The test result ended without a verdict.';
-        return run;
-    }
-    /** The grouped progress line of one finished test. */
-    report(run, test, first = true) {
-        if (first)
-            this.finishedTests += 1;
-        const seconds = test.result?.executionTime
-            ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s`
-            : '';
-        const title = `${STATE_MARK[test.state]}  ${test.testName}${variantLabel(run.variant)}${seconds}`;
-        const lines = [];
-        if (run.kind === 'suite')
-            lines.push(`Suite: ${run.suiteName}`);
-        if (run.file)
-            lines.push(`File: ${run.file}`);
-        if (test.url)
-            lines.push(`Result: ${test.url}`);
-        const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
-        if (failing) {
-            lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${typeof failing.target === 'string' ? failing.target : failing.target.map((t) => t.selector).join(' || ')}`);
-            if (failing.error)
-                lines.push(`Error: ${failing.error}`);
-        }
-        if (test.error)
-            lines.push(test.error);
-        if (test.attempts.length)
-            lines.push(`Attempts before: ${test.attempts.length}`);
-        this.log.group(title, lines);
-    }
-    // --- retry-failed ---------------------------------------------------------------------------------
-    async retryFailures(handle) {
-        if (this.plan.retryFailed <= 0)
-            return;
-        const failed = handle.run.tests.filter((t) => t.state === 'failed');
-        await Promise.all(failed.map((t) => this.retryTest(handle, t)));
-    }
-    async retryTest(handle, test) {
-        const job = handle.job;
-        const testId = job.kind === 'file' ? null : test.testId;
-        if (job.kind !== 'file' && !testId)
-            return;
-        const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
-        const options = retryOptions(this.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
-        // A repository test carries the start URL it runs under (see optionsFor).
-        if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
-            options.startUrl = job.definition.startUrl;
-        }
-        for (let attempt = 1; attempt <= this.plan.retryFailed; attempt++) {
-            if (this.stop.signal.aborted)
-                return;
-            const label = `${test.testName}${variantLabel(variant)}`;
-            this.log.info(`Re-running failed test ${label} (attempt ${attempt + 1} of ${this.plan.retryFailed + 1}).`);
-            let started;
-            const triggeredAtMs = this.clock.now();
-            try {
-                started = await this.slot(async () => {
-                    await this.budget.acquire(this.stop.signal);
-                    const data = job.kind === 'file'
-                        ? await this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, { signal: this.stop.signal })
-                        : await this.api.executeTest(testId, options, { signal: this.stop.signal });
-                    return asArray(data)[0];
-                });
-            }
-            catch (error) {
-                if (mayHaveStarted(error))
-                    started = await this.findRerun(job, testId, options, triggeredAtMs, label);
-                if (!started) {
-                    if (!this.stop.signal.aborted)
-                        this.log.warning(`Could not re-run ${label}: ${messageOf(error)}`);
-                    return;
-                }
-            }
-            if (!started)
-                return;
-            const startedId = started._id;
-            const remote = { type: 'test', id: startedId, active: true };
-            this.remotes.add(remote);
-            const window = await this.history(testId ? `test:${testId}` : null, 0);
-            const result = await this.pollRemote(remote, triggeredAtMs, window, (signal) => this.api.getTestResult(startedId, { signal }), (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running', (reason) => this.log.warning(`Re-run of ${label}: ${reason}`));
-            if (!result)
-                return;
-            const state = (0,outcome/* classifyTestResult */.AI)(result);
-            if (test.result)
-                test.attempts.push(test.result);
-            test.result = result;
-            test.url = `${this.appUrl}/results/${result._id}`;
-            if (state === 'passed') {
-                test.state = 'flaky';
-                this.report(handle.run, test, false);
-                return;
-            }
-            if (state !== 'failed') {
-                test.state = state === 'running' ? 'error' : state;
-                this.report(handle.run, test, false);
-                return;
-            }
-        }
-        this.report(handle.run, test, false);
-    }
-    /**
-     * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
-     * when the action is stopping; never sent again.
-     */
-    async findRerun(job, testId, options, triggeredAtMs, label) {
-        const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-        const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
-        const request = {
-            job: lookup,
-            triggeredAtMs,
-            expected: 1,
-            known: new Set([...this.remotes].map((r) => r.id)),
-            organizationId: this.plan.organizationId,
-            signal: this.lookupEnd.signal,
-        };
-        const found = await findTriggeredRuns(this.api, request, this.clock, (signal) => this.budget.acquire(signal));
-        const first = found[0];
-        if (!first) {
-            this.log.warning(`The re-run of ${label} may have started; not found.`);
-            return undefined;
-        }
-        if (this.stop.signal.aborted) {
-            await this.cancelRemote({ type: 'test', id: first._id, active: true }, this.wrapUpEnd.signal);
-            return undefined;
-        }
-        return first;
-    }
-    // --- deadline and workflow cancel -----------------------------------------------------------------
-    async cancelRemote(remote, signal) {
-        try {
-            const result = remote.type === 'suite'
-                ? await this.api.cancelSuiteResult(remote.id, { signal })
-                : await this.api.cancelTestResult(remote.id, { signal });
-            remote.active = false;
-            return result;
-        }
-        catch (error) {
-            this.log.warning(`Could not cancel ${remote.type} result ${remote.id}: ${messageOf(error)}`);
-            return null;
-        }
-    }
-    /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
-    async settleAtDeadline() {
-        // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
-        for (const handle of this.handles.filter((h) => !h.done && h.settled))
-            this.end(handle);
-        const open = this.handles.filter((h) => !h.done);
-        // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
-        const settle = { signal: this.wrapUpEnd.signal };
-        if (this.plan.cancelOnTimeout) {
-            const active = [...this.remotes].filter((r) => r.active);
-            await Promise.all(active.map(async (r) => {
-                try {
-                    await this.budget.acquire(settle.signal);
-                }
-                catch {
-                    return null;
-                }
-                return this.cancelRemote(r, settle.signal);
-            }));
-        }
-        await Promise.all(open.map(async (handle) => {
-            handle.run.timedOut = true;
-            handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
-            handle.run.error = `Still running at the timeout (${describeTimeout(this.plan.timeoutMs)})${handle.run.cancelled ? '; cancelled' : ''}.`;
-            if (handle.remote.type === 'suite') {
-                const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
-                handle.run.tests = (tests ?? []).map((r) => {
-                    const t = this.testRunOf(r, 'timed-out');
-                    if (t.state === 'cancelled' && handle.run.cancelled)
-                        t.state = 'timed-out';
-                    if (t.state === 'timed-out')
-                        t.error = 'Still running at the timeout.';
-                    return t;
-                });
-            }
-            else {
-                const last = handle.lastResult ?? null;
-                handle.run.tests = [
-                    {
-                        testId: handle.run.testId ?? null,
-                        testName: last?.name || this.nameOf(handle.job),
-                        state: 'timed-out',
-                        result: last,
-                        attempts: [],
-                        error: 'Still running at the timeout.',
-                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-                    },
-                ];
-            }
-            for (const t of handle.run.tests)
-                if (t.state === 'timed-out')
-                    this.report(handle.run, t);
-            handle.done = true;
-            handle.run.endedAt = iso(this.clock.now());
-        }));
-    }
-    /**
-     * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
-     * triggers still in flight started (answered late or found by reconciliation), then mark them all.
-     */
-    async cancelForSignal(triggering) {
-        const first = [...this.remotes].filter((r) => r.active);
-        if (first.length > 0) {
-            this.log.warning(`Workflow cancelled: cancelling ${first.length} remote run${first.length === 1 ? '' : 's'}.`);
-        }
-        // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
-        // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
-        const overall = this.wrapUpEnd;
-        const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
-        const suiteTests = new Map();
-        const cancelOne = async (r) => {
-            const answer = await this.cancelRemote(r, AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]));
-            if (r.type === 'suite' && !overall.signal.aborted) {
-                try {
-                    const tests = await this.api.listSuiteResultTestResults(r.id, { count: 50, offset: 0 }, { signal: overall.signal });
-                    suiteTests.set(r.id, tests);
-                }
-                catch {
-                    // Keep the run without its tests: it shows as cancelled.
-                }
-            }
-            return answer;
-        };
-        const firstAnswers = Promise.all(first.map(cancelOne));
-        await triggering;
-        const late = [...this.remotes].filter((r) => r.active && !first.includes(r));
-        if (late.length > 0) {
-            this.log.warning(`Workflow cancelled: cancelling ${late.length} more remote run${late.length === 1 ? '' : 's'} started by triggers in flight.`);
-        }
-        const active = [...first, ...late];
-        const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
-        const byId = new Map();
-        active.forEach((r, i) => {
-            const a = answers[i];
-            if (a)
-                byId.set(r.id, a);
-        });
-        for (const handle of this.handles.filter((h) => !h.done && h.settled))
-            this.end(handle);
-        for (const handle of this.handles.filter((h) => !h.done)) {
-            handle.run.cancelled = true;
-            handle.run.error = 'Cancelled with the workflow.';
-            const answer = byId.get(handle.remote.id);
-            if (handle.remote.type === 'suite') {
-                if (answer)
-                    handle.run.suiteResult = answer;
-                handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
-                    const t = this.testRunOf(r, 'cancelled');
-                    if (t.state === 'cancelled')
-                        t.error = 'Cancelled with the workflow.';
-                    return t;
-                });
-            }
-            else {
-                const last = answer ?? handle.lastResult ?? null;
-                handle.run.tests = [
-                    {
-                        testId: handle.run.testId ?? null,
-                        testName: last?.name || this.nameOf(handle.job),
-                        state: 'cancelled',
-                        result: last,
-                        attempts: [],
-                        error: 'Cancelled with the workflow.',
-                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-                    },
-                ];
-            }
-            handle.done = true;
-            handle.run.endedAt = iso(this.clock.now());
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/redact-summary.ts
-/**
- * Removes secrets from the run model before any report, output or file is made of it, field by field:
- * redaction goes only where a secret can be, and never alters the action's own data.
- *
- * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
- *   values of at least `MIN_REDACTED_LENGTH` characters): run and test errors, step errors, values and notes,
- *   console lines, a result's error details, extractions and comments.
- * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
- *   variant, and the page URLs the service reports (start, end, visited, step and console URLs).
- * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
- *   other variables as free text).
- * - Never rewritten: ids, keys, names (suite, test, file), timestamps, counts, states, and the URLs the action
- *   builds or downloads from (result links, screenshots, videos).
- */
-
-function redactStep(step, text) {
-    const out = { ...step };
-    if (typeof step.value === 'string')
-        out.value = text(step.value);
-    if (typeof step.notes === 'string')
-        out.notes = text(step.notes);
-    if (typeof step.error === 'string')
-        out.error = text(step.error);
-    if (typeof step.url === 'string')
-        out.url = text(step.url);
-    return out;
-}
-function redactConsole(entry, text) {
-    return {
-        ...entry,
-        ...(typeof entry.output === 'string' ? { output: text(entry.output) } : {}),
-        ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
-    };
-}
-/** Strings anywhere inside `value` (free text whose shape the contract leaves open), keys kept. */
-function redactStrings(value, text) {
-    if (typeof value === 'string')
-        return text(value);
-    if (Array.isArray(value))
-        return value.map((v) => redactStrings(v, text));
-    if (value && typeof value === 'object') {
-        const out = {};
-        for (const [k, v] of Object.entries(value))
-            out[k] = redactStrings(v, text);
-        return out;
-    }
-    return value;
-}
-/** Private variables by name (however short the value); the others as free text (they may quote a secret). */
-function redactVariables(variables, text, privateNames) {
-    const out = Object.create(null);
-    for (const [name, value] of Object.entries(variables)) {
-        out[name] = privateNames.has(name) ? api_redact/* REDACTED */.XF : typeof value === 'string' ? text(value) : value;
-    }
-    return out;
-}
-function redactTestResult(result, text, privateNames) {
-    const out = { ...result };
-    if (typeof result.startUrl === 'string')
-        out.startUrl = text(result.startUrl);
-    if (typeof result.endUrl === 'string')
-        out.endUrl = text(result.endUrl);
-    if (Array.isArray(result.urls))
-        out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
-    if (Array.isArray(result.steps))
-        out.steps = result.steps.map((s) => redactStep(s, text));
-    if (Array.isArray(result.console))
-        out.console = result.console.map((c) => redactConsole(c, text));
-    if (Array.isArray(result.comments)) {
-        out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
-    }
-    if (result.error && typeof result.error === 'object') {
-        out.error = redactStrings(result.error, text);
-    }
-    if (result.extractions && typeof result.extractions === 'object') {
-        out.extractions = redactStrings(result.extractions, text);
-    }
-    if (result.variables && typeof result.variables === 'object') {
-        out.variables = redactVariables(result.variables, text, privateNames);
-    }
-    return out;
-}
-function redactSuiteResult(result, text) {
-    const out = { ...result };
-    if (typeof result.startUrl === 'string')
-        out.startUrl = text(result.startUrl);
-    if (Array.isArray(result.comments)) {
-        out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
-    }
-    return out;
-}
-function redactTestRun(test, text, privateNames) {
-    return {
-        ...test,
-        result: test.result ? redactTestResult(test.result, text, privateNames) : null,
-        attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
-        ...(test.error !== undefined ? { error: text(test.error) } : {}),
-    };
-}
-function redactSuiteRun(run, text, privateNames) {
-    return {
-        ...run,
-        variant: {
-            ...run.variant,
-            ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),
-        },
-        ...(run.suiteResult ? { suiteResult: redactSuiteResult(run.suiteResult, text) } : {}),
-        tests: run.tests.map((t) => redactTestRun(t, text, privateNames)),
-        ...(run.error !== undefined ? { error: text(run.error) } : {}),
-    };
-}
-/**
- * The run model with every secret removed where secrets can be (see the module comment); a new object, the
- * original is left unchanged. URL user-info and `apiKey` values are removed even with no secret given.
- *
- * @param summary the run model as the engine produced it.
- * @param secrets the secret values and the private variable names (from the inputs).
- */
-function redactSummary(summary, secrets) {
-    const text = (0,api_redact/* createRedactor */.lY)(secrets.values);
-    const privateNames = new Set(secrets.privateVariableNames);
-    return { ...summary, runs: summary.runs.map((r) => redactSuiteRun(r, text, privateNames)) };
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * Entry point of the action: reads inputs, runs, reports, and sets the verdict.
- * The only place that calls `core.setFailed`.
+ * The action, as a table of contents: read inputs → run → verdict → screenshots → report writers →
+ * outputs → pass or fail. The only place that fails the step for a verdict.
  *
- * Order: mask the API key → read and validate every input (no remote call before) → trigger and wait
- * (`run/engine.ts`) → remove secrets from the run model → verdict (`run/outcome.ts`) → screenshots →
- * reports (results.json, JUnit, job summary, annotations, pull-request comment) → outputs → pass or fail.
+ * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/run-tests.ts` (the engine
+ * under the deadline), `action/verdict.ts`, `artifacts/for-report.ts` (screenshots), `report/writers.ts`
+ * (results.json, JUnit, job summary, annotations, PR comment), `run/outputs.ts`; the GitHub context is
+ * `github.ts`, the signal and exit handling `action/stop.ts`, and every dependency on the world comes in
+ * through `deps` (`action/deps.ts`), so a test can run the action in-process.
  *
- * Workflow cancel: on SIGINT or SIGTERM every active remote run is cancelled at once, the reports that can be
- * written quickly are written (no screenshot download), and the process exits non-zero; 6.5 s after the
- * signal it ends whatever the main flow is doing (a hanging request or file-system call). The deadline is
- * backed the same way: the engine not returned 9.5 s after it ends the process (`run/deadline.ts`).
- *
- * Outside GitHub (`node dist/index.js` with `INPUT_*` variables): when `GITHUB_OUTPUT` or
- * `GITHUB_STEP_SUMMARY` is unset, outputs go to `ghost-inspector-outputs.txt` and the summary to
- * `ghost-inspector-summary.md`, next to results.json; their paths are logged.
+ * Workflow cancel: on SIGINT or SIGTERM the remote runs are cancelled, the quick reports are written and
+ * the process exits non-zero within 6.5 s of the signal (`action/stop.ts`, `run/deadline.ts`).
  */
 
 
@@ -75741,316 +76346,63 @@ function redactSummary(summary, secrets) {
 
 
 
-
-
-
-
-
-
-/** Local files used when the runner's files are not set. */
-const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
-const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
-function main_messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-/** Points `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` at local files when unset (outside GitHub). */
-async function ensureRunnerFiles(dir) {
-    await (0,promises_.mkdir)(dir, { recursive: true });
-    if (!process.env.GITHUB_OUTPUT) {
-        const file = external_node_path_default().join(dir, LOCAL_OUTPUTS_FILE);
-        await (0,promises_.writeFile)(file, '');
-        process.env.GITHUB_OUTPUT = file;
-        lib_core/* info */.pq(`GITHUB_OUTPUT is not set: outputs go to ${file}`);
-    }
-    if (!process.env.GITHUB_STEP_SUMMARY) {
-        const file = external_node_path_default().join(dir, LOCAL_SUMMARY_FILE);
-        await (0,promises_.writeFile)(file, '');
-        process.env.GITHUB_STEP_SUMMARY = file;
-        lib_core/* info */.pq(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
-    }
-}
 /**
- * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
- * in service text (test names, step errors) become spaces, so that the service can never start a line of
- * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
- * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
+ * Runs the action. Sets outputs and the step's result through `deps.sink`; never throws. After a workflow
+ * cancel it ends with `deps.exitAfterCancel()`.
+ * @param deps the world the action runs in; default the real one ({@link processDeps})
  */
-function logLine(text) {
-    // eslint-disable-next-line no-control-regex
-    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
-function runLog(redact) {
-    return {
-        info: (line) => lib_core/* info */.pq(logLine(redact(line))),
-        warning: (line) => lib_core/* warning */.$e(redact(line)),
-        debug: (line) => lib_core/* debug */.Yz(redact(line)),
-        group: (title, lines) => {
-            // A title is a state, a test name and a variant: data, never rewritten; only URL credentials go.
-            lib_core/* startGroup */.Oh((0,api_redact/* redactUrl */.BO)(title));
-            for (const line of lines)
-                lib_core/* info */.pq(logLine(redact(line)));
-            lib_core/* endGroup */.N4();
-        },
-    };
-}
-/** Writes a report; a failure warns and never changes the verdict. */
-async function attempt(what, task) {
+async function run(deps = processDeps()) {
+    const { sink, github } = deps;
+    const startedAtMs = deps.clock.now();
+    const cancel = listenForWorkflowCancel(deps);
+    let interrupted = false;
     try {
-        await task();
-    }
-    catch (error) {
-        lib_core/* warning */.$e(`Could not write ${what}: ${main_messageOf(error)}`);
-    }
-}
-/** The pull request of the triggering event, if any. */
-function pullRequestNumber() {
-    const eventPath = process.env.GITHUB_EVENT_PATH;
-    if (!eventPath)
-        return null;
-    try {
-        const text = (0,external_node_fs_.readFileSync)(eventPath, 'utf8');
-        const event = JSON.parse(text);
-        return event.pull_request?.number ?? null;
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * The key of the sticky pull-request comment: the job id (`GITHUB_JOB`) and the `comment-key` input (set it
- * to the matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
- */
-function commentKey(inputs) {
-    return [process.env.GITHUB_JOB ?? '', inputs.commentKey].filter(Boolean).join('-');
-}
-async function writeReports(inputs, summary, verdict, interrupted) {
-    let published = null;
-    if (!interrupted && verdict.waited && inputs.screenshots !== 'none') {
-        try {
-            // Loaded on demand: the artifact client is large and most of the run does not need it.
-            const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 74279));
-            published = await publishScreenshots(summary, {
-                mode: inputs.screenshots,
-                artifactName: inputs.artifactName,
-                ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
-                artifactsDir: inputs.artifactsDir,
-                log: { info: (line) => lib_core/* info */.pq(logLine(line)), warning: lib_core/* warning */.$e, debug: lib_core/* debug */.Yz },
-            });
-            if (published.localDir)
-                lib_core/* info */.pq(`Screenshots: ${published.localDir}`);
-            if (published.artifactName)
-                lib_core/* info */.pq(`Screenshot artifact: ${published.artifactName}`);
-            if (published.artifactId !== undefined)
-                lib_core/* setOutput */.uH('artifact-id', String(published.artifactId));
-            if (published.artifactUrl)
-                lib_core/* setOutput */.uH('artifact-url', published.artifactUrl);
-        }
-        catch (error) {
-            lib_core/* warning */.$e(`Could not publish screenshots: ${main_messageOf(error)}`);
-        }
-    }
-    const attachments = new Map();
-    for (const [resultId, files] of Object.entries(published?.files ?? {})) {
-        const base = published?.localDir;
-        attachments.set(resultId, {
-            ...(files.screenshot
-                ? { screenshot: base ? external_node_path_default().join(base, files.screenshot) : files.screenshot }
-                : {}),
-            ...(files.comparison
-                ? { comparison: base ? external_node_path_default().join(base, files.comparison) : files.comparison }
-                : {}),
-        });
-    }
-    const report = verdict.waited
-        ? (0,model/* buildReport */.FK)(summary, verdict.policy, attachments, verdict)
-        : (0,model/* buildStartedReport */.yv)(summary, verdict.policy);
-    await attempt('results.json (results-path)', async () => {
-        await writeResultsJson(report, inputs.resultsPath);
-        lib_core/* info */.pq(`Results: ${inputs.resultsPath}`);
-    });
-    if (inputs.junitPath && verdict.waited) {
-        const junitPath = inputs.junitPath;
-        await attempt('the JUnit report (junit-path)', async () => {
-            await writeJUnit(report, junitPath);
-            lib_core/* info */.pq(`JUnit report: ${junitPath}`);
-        });
-    }
-    if (inputs.summary) {
-        await attempt('the job summary', async () => {
-            const markdown = renderSummary(report, {
-                resultsPath: inputs.resultsPath,
-                ...(inputs.junitPath && verdict.waited ? { junitPath: inputs.junitPath } : {}),
-                ...(published?.artifactUrl ? { artifactUrl: published.artifactUrl } : {}),
-            });
-            await lib_core/* summary */.z.addRaw(markdown).write();
-        });
-    }
-    // A failing verdict adds one error of its own (core.setFailed): keep a slot free for it.
-    if (inputs.annotations && verdict.waited) {
-        emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }));
-    }
-    if (inputs.prComment && !interrupted && verdict.waited) {
-        const number = pullRequestNumber();
-        const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
-        if (number === null || !owner || !repo)
-            lib_core/* info */.pq('pr-comment: not a pull request event; no comment.');
-        else if (!inputs.githubToken)
-            lib_core/* warning */.$e('pr-comment: no github-token; no comment.');
-        else {
-            await attempt('the pull-request comment', async () => {
-                const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
-                const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
-                const runUrl = process.env.GITHUB_RUN_ID
-                    ? `${server}/${owner}/${repo}/actions/runs/${process.env.GITHUB_RUN_ID}`
-                    : undefined;
-                const key = commentKey(inputs);
-                return upsertPullRequestComment({
-                    token: inputs.githubToken,
-                    owner,
-                    repo,
-                    issueNumber: number,
-                    key,
-                    body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
-                    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
-                });
-            });
-        }
-    }
-}
-/**
- * Runs the action. Sets outputs and the step's result; never throws.
- */
-async function run() {
-    const startedAtMs = Date.now();
-    const workflowCancel = new AbortController();
-    const onSignal = (signal) => {
-        if (workflowCancel.signal.aborted)
+        const inputs = await readActionInputs(deps);
+        if (!inputs)
             return;
-        lib_core/* warning */.$e(`Received ${signal}: cancelling the remote runs.`);
-        workflowCancel.abort();
-        // The runner kills the process 10 s after SIGINT: whatever the main flow is doing, it ends before.
-        armHardExit(() => {
-            lib_core/* setFailed */.C1(`Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`);
-            forceExit();
-        });
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    let exitNow = false;
-    try {
-        // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
-        // would itself print the secret: there, secrets are only redacted.
-        const onRunner = process.env.GITHUB_ACTIONS === 'true';
-        const rawKey = lib_core/* getInput */.V4('api-key');
-        if (rawKey && onRunner)
-            lib_core/* setSecret */.Pq(rawKey);
-        let inputs;
-        try {
-            inputs = await readInputs();
-        }
-        catch (error) {
-            if (error instanceof InputError) {
-                lib_core/* setFailed */.C1(error.message);
-                return;
-            }
-            throw error;
-        }
-        if (onRunner)
-            for (const secret of inputs.secrets)
-                lib_core/* setSecret */.Pq(secret);
-        for (const warning of inputs.warnings)
-            lib_core/* warning */.$e(warning);
-        for (const notice of inputs.notices)
-            lib_core/* notice */.lm(notice);
-        const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
         const resultsDir = external_node_path_default().dirname(inputs.resultsPath);
         try {
-            await ensureRunnerFiles(resultsDir);
+            await ensureRunnerFiles(resultsDir, github, sink);
         }
         catch (error) {
-            lib_core/* setFailed */.C1(`Could not create the directory of results-path (${resultsDir}): ${main_messageOf(error)}`);
+            sink.setFailed(`Could not create the directory of results-path (${resultsDir}): ${messageOf(error)}`);
             return;
         }
-        // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
-        const budget = new RateBudget();
-        const api = createClient({
-            apiKey: inputs.apiKey,
-            baseUrl: inputs.apiBaseUrl,
-            secrets: inputs.secrets,
-            log: (line) => lib_core/* debug */.Yz(redact(line)),
-            sleep: budget.clientSleep(),
-            onRequest: () => budget.markSent(),
-            onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+        const summary = await runTests(inputs, deps, startedAtMs, cancel.signal);
+        interrupted = summary.interrupted === 'signal';
+        const verdict = decideRunVerdict(inputs, summary);
+        const waited = verdict.waited;
+        const shots = await publishForReport(inputs, summary, { waited, interrupted, sink, env: deps.env });
+        const report = waited
+            ? (0,model/* buildReport */.FK)(summary, verdict.policy, shots.attachments, verdict)
+            : (0,model/* buildStartedReport */.yv)(summary, verdict.policy);
+        const artifactUrl = shots.published?.artifactUrl;
+        await writeReports({
+            report,
+            inputs,
+            verdict,
+            interrupted,
+            github,
+            sink,
+            ...(artifactUrl ? { artifactUrl } : {}),
         });
-        // A backstop: the engine returns within the wrap-up time after the deadline (run/deadline.ts).
-        const disarmBackstop = armHardExit(() => {
-            lib_core/* setFailed */.C1('The run did not stop at the timeout; stopped.');
-            forceExit();
-        }, startedAtMs + inputs.timeoutMs + DEADLINE_BACKSTOP_MS - Date.now());
-        const raw = await runPlan({
-            suiteIds: inputs.suiteIds,
-            folderIds: inputs.folderIds,
-            testIds: inputs.testIds,
-            repoTests: inputs.repoTests,
-            organizationId: inputs.organizationId,
-            execute: inputs.execute,
-            startUrls: inputs.startUrls,
-            wait: inputs.wait,
-            timeoutMs: inputs.timeoutMs,
-            cancelOnTimeout: inputs.cancelOnTimeout,
-            retryFailed: inputs.retryFailed,
-        }, {
-            api,
-            budget,
-            log: runLog(redact),
-            signal: workflowCancel.signal,
-            startedAtMs,
-            ...(process.env.GHOST_INSPECTOR_APP_URL ? { appUrl: process.env.GHOST_INSPECTOR_APP_URL } : {}),
-        });
-        disarmBackstop();
-        const summary = redactSummary(raw, {
-            values: inputs.secrets,
-            privateVariableNames: inputs.privateVariableNames,
-        });
-        const interrupted = summary.interrupted === 'signal';
-        exitNow = interrupted;
-        const policy = {
-            failOnScreenshotCompare: inputs.failOnScreenshotCompare,
-            failOnTimeout: inputs.failOnTimeout,
-            failOnEmpty: inputs.failOnEmpty,
-        };
-        // The one verdict: every report, output and the step result render it.
-        const verdict = inputs.wait || interrupted ? (0,outcome/* decideVerdict */.AU)(summary, policy) : (0,outcome/* decideStartedVerdict */.T_)(summary, policy);
-        await writeReports(inputs, summary, verdict, interrupted);
-        const outputs = computeOutputs(summary, verdict, inputs.resultsPath);
-        for (const [name, value] of Object.entries(outputs))
-            lib_core/* setOutput */.uH(name, value);
-        if (!verdict.waited) {
-            const started = verdict.counts.total - verdict.counts.error;
-            lib_core/* info */.pq(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
-            if (!verdict.passing)
-                lib_core/* setFailed */.C1(verdict.reasons.join(' '));
-            return;
+        for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
+            sink.setOutput(name, value);
         }
-        const c = verdict.counts;
-        lib_core/* info */.pq(`Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +
-            `${c.flaky} flaky, ${c.timedOut} timed out, ${c.cancelled} cancelled, ${c.error} error, ` +
-            `${c.screenshotCompareFailed} screenshot comparison(s) failed.`);
-        if (!verdict.passing)
-            lib_core/* setFailed */.C1(verdict.reasons.join(' '));
+        announceVerdict(sink, verdict);
     }
     catch (error) {
-        lib_core/* setFailed */.C1(`Unexpected error: ${main_messageOf(error)}`);
+        sink.setFailed(`Unexpected error: ${messageOf(error)}`);
     }
     finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        if (exitNow || workflowCancel.signal.aborted)
-            process.exit(process.exitCode || 1);
+        cancel.dispose();
+        if (interrupted || cancel.signal.aborted)
+            deps.exitAfterCancel();
     }
 }
 
 ;// CONCATENATED MODULE: ./src/index.ts
 
-void run();
+
+void run(processDeps());
 
