@@ -192,7 +192,7 @@ function isSideDocument(doc: unknown): doc is SideDocument {
         typeof t === 'object' &&
         typeof (t as { name?: unknown }).name === 'string' &&
         Array.isArray((t as { commands?: unknown }).commands) &&
-        ((t as { commands: unknown[] }).commands as unknown[]).every(
+        (t as { commands: unknown[] }).commands.every(
           (c) => c && typeof c === 'object' && typeof (c as { command?: unknown }).command === 'string',
         ),
     )
@@ -237,5 +237,5 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
       ...(typeof s.notes === 'string' ? { notes: s.notes } : {}),
     };
   });
-  return { ...(record as Partial<TestDefinition>), name: record.name, steps } as TestDefinition;
+  return { ...(record as Partial<TestDefinition>), name: record.name, steps };
 }
