@@ -220,16 +220,22 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
       throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
     }
     const s = raw as Record<string, unknown>;
+    // The value itself stays out of the message: a private step's value may be a password.
+    if (
+      s.value !== undefined &&
+      s.value !== null &&
+      !['string', 'number', 'boolean'].includes(typeof s.value)
+    ) {
+      throw new TestFileError(
+        file,
+        `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(s.value) ? 'an array' : 'an object'}`,
+      );
+    }
     return {
       sequence: i,
       command: s.command as string,
       target: (typeof s.target === 'string' || Array.isArray(s.target) ? s.target : '') as string,
-      value:
-        typeof s.value === 'string'
-          ? s.value
-          : s.value === undefined || s.value === null
-            ? ''
-            : String(s.value),
+      value: stepValue(s.value as string | number | boolean | null | undefined),
       variableName: typeof s.variableName === 'string' ? s.variableName : '',
       condition: (s.condition ?? null) as TestDefinition['steps'][number]['condition'],
       optional: s.optional === true,
@@ -238,4 +244,9 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
     };
   });
   return { ...(record as Partial<TestDefinition>), name: record.name, steps };
+}
+
+/** A step value as the service stores it: text; numbers and booleans written out, none as ''. */
+function stepValue(value: string | number | boolean | null | undefined): string {
+  return value === undefined || value === null ? '' : String(value);
 }
