@@ -286,7 +286,7 @@ export class BrowserExecutor implements Executor {
     const deadline = Date.now() + maxAjaxDelay;
     await page.waitForLoadState('load', { timeout: Math.max(1, maxAjaxDelay) }).catch(() => undefined);
     await poll(
-      async () => (pending.size === 0 ? true : undefined),
+      () => Promise.resolve(pending.size === 0 ? true : undefined),
       Math.max(0, deadline - Date.now()),
       signal,
     );
