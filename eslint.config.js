@@ -4,9 +4,10 @@ import tseslint from 'typescript-eslint';
 
 // Type-aware rules (typescript-eslint's recommendedTypeChecked) cover the product and the tools around it.
 // Tests, benchmarks and the demo stay on the syntax-only rules: type-checking them would cost only about 2 s
-// more, but they read JSON answers as `any` on purpose (about 880 findings, 870 of them in test/, most
-// no-unsafe-* and non-null marks), and `npm run typecheck` still checks their types. The type-aware pass takes `eslint .` from about
-// 6.5 s to 17 s of CPU on 2 cores; a separate, smaller tsconfig saved only about 1 s. See docs/lint.md.
+// more, but they read JSON answers as `any` on purpose (about 880 findings, 870 of them in test/, mostly
+// no-unsafe-* and non-null marks), and `npm run typecheck` still checks their types. The type-aware pass
+// takes `eslint .` from about 6.5 s to 17 s of CPU on 2 cores; a separate, smaller tsconfig saved only
+// about 1 s. See docs/lint.md.
 const TYPE_CHECKED = ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts', 'scripts/**/*.ts'];
 
 export default defineConfig(
