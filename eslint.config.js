@@ -1,10 +1,21 @@
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+// Type-aware rules (typescript-eslint's recommendedTypeChecked) cover the product and the tools around it.
+// Tests, benchmarks and the demo stay on the syntax-only rules: type-checking them would cost only about 2 s
+// more, but they read JSON answers as `any` on purpose (about 880 findings, 870 of them in test/, mostly
+// no-unsafe-* and non-null marks), and `npm run typecheck` still checks their types. The type-aware pass
+// takes `eslint .` from about 6.5 s to 17 s of CPU on 2 cores; a separate, smaller tsconfig saved only
+// about 1 s. See docs/lint.md.
+const TYPE_CHECKED = ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts', 'scripts/**/*.ts'];
+
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.official-client/', '**/*.golden.*'] },
+  // A disable comment that no longer disables anything is an error: it would hide the next real finding.
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     languageOptions: {
       globals: {
@@ -23,11 +34,31 @@ export default tseslint.config(
     },
   },
   {
-    // Small modules: the emulator and the probe keep files under 400 lines and functions under 100.
-    files: ['emulator/**/*.ts', 'probe/**/*.ts'],
+    files: TYPE_CHECKED,
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
+    // Small modules: no file over 400 lines and no function over 100. Every line counts, blank lines and
+    // comments included (no skipBlankLines/skipComments): the limit is what a reader scrolls through, the
+    // figure `wc -l` gives, and the one the emulator already met.
+    files: ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { max: 100 }],
+    },
+  },
+  {
+    // TEMPORARY: delete this block once the rewrites are merged. src/run/engine.ts (1,387 lines, being split
+    // into modules) and src/main.ts (`run` is 129 lines, being reduced to a table of contents) keep their old
+    // shape until then; these are the only rules they break. Every other file passes with no override.
+    files: ['src/run/engine.ts', 'src/main.ts'],
+    rules: {
+      'max-lines': 'off',
+      'max-lines-per-function': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
 );

@@ -148,9 +148,7 @@ export class Engine {
         this.suiteDone.set(id, resolveDone);
         suiteResults.push(suiteResult);
         const concurrency = new Semaphore(suite.maxConcurrentTests);
-        const plans = tests.map(
-          (test) => ({ test, stored: true, suite, ...v, dataRow, suiteResultId: id }) as RunPlan,
-        );
+        const plans = tests.map((test) => ({ test, stored: true, suite, ...v, dataRow, suiteResultId: id }));
         const created = plans.map((plan) => {
           const result = this.createResult(key, plan, params);
           this.store.suiteResultMeta.get(id)!.resultIds.push(result._id);

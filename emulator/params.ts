@@ -62,7 +62,8 @@ export class Params {
   string(name: string): string | undefined {
     const value = this.get(name);
     if (value === undefined || value === null) return undefined;
-    if (typeof value === 'object') invalid(`${name} must be a string`);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+      invalid(`${name} must be a string`);
     return String(value);
   }
 
@@ -173,7 +174,8 @@ const EXECUTE_NAMES = new Set([
 function strings(params: Params, name: string): string[] {
   return params.all(name).flatMap((v) => {
     if (v === undefined || v === null || v === '') return [];
-    if (typeof v === 'object') invalid(`${name} must be a string or a list of strings`);
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      invalid(`${name} must be a string or a list of strings`);
     return [String(v)];
   });
 }

@@ -128,3 +128,14 @@ export function substitute(text: string, variables: Record<string, string>): str
     Object.hasOwn(variables, name) ? (variables[name] ?? '') : whole,
   );
 }
+
+/**
+ * A body value stored in a string field (a step value, a variable value), converted as JavaScript's
+ * `String()` does: numbers and booleans written out. What the service does with an object or an array there
+ * is not known (neither the contract nor the service facts say), so the emulator keeps this plain conversion
+ * rather than guess a refusal. One place for that choice: the type-aware lint flags `String()` of a value
+ * that may be an object.
+ */
+export function fieldText(value: unknown): string {
+  return String(value);
+}

@@ -9,7 +9,7 @@ export const SUITE_WAIT_MS = 20 * 60_000;
 
 /** Waits until every given test result has ended. */
 export async function waitResults(store: Store, ids: string[]): Promise<void> {
-  await Promise.all(ids.map((id) => store.resultMeta.get(id)?.done));
+  await Promise.all(ids.flatMap((id) => store.resultMeta.get(id)?.done ?? []));
 }
 
 /**
@@ -17,7 +17,7 @@ export async function waitResults(store: Store, ids: string[]): Promise<void> {
  * TIMEOUT_ERROR while the tests go on (contract "Errors" 2).
  */
 export async function waitSuiteResults(store: Store, ids: string[], timeScale: number): Promise<void> {
-  const all = Promise.all(ids.map((id) => store.suiteResultMeta.get(id)?.done));
+  const all = Promise.all(ids.flatMap((id) => store.suiteResultMeta.get(id)?.done ?? []));
   const controller = new AbortController();
   const timeout = sleep(SUITE_WAIT_MS * timeScale, controller.signal).then(
     () => 'timeout' as const,

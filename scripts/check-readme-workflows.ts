@@ -30,10 +30,10 @@ export function yamlBlocks(markdown: string): YamlBlock[] {
   const blocks: YamlBlock[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*```ya?ml\s*$/.test(lines[i]!)) continue;
+    if (!/^\s*```ya?ml\s*$/.test(lines[i])) continue;
     const body: string[] = [];
     const start = i + 2;
-    for (i++; i < lines.length && !/^\s*```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    for (i++; i < lines.length && !/^\s*```\s*$/.test(lines[i]); i++) body.push(lines[i]);
     blocks.push({ text: `${body.join('\n')}\n`, line: start });
   }
   return blocks;
@@ -88,7 +88,7 @@ export function checkActionUse(workflow: Json, blockText: string, action: Action
     if (!('api-key' in inputs)) problems.push('a step using the action has no api-key');
   }
   for (const m of blockText.matchAll(/steps\.([A-Za-z_][\w-]*)\.outputs\.([\w-]+)/g)) {
-    if (ids.has(m[1]!) && !(m[2]! in action.outputs)) problems.push(`output "${m[2]}" is not in action.yml`);
+    if (ids.has(m[1]) && !(m[2] in action.outputs)) problems.push(`output "${m[2]}" is not in action.yml`);
   }
   return problems;
 }

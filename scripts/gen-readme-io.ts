@@ -52,10 +52,10 @@ export function inputGroups(text: string): InputGroup[] {
     if (!inInputs) continue;
     const comment = /^ {2}#\s*(.+?)\s*$/.exec(line);
     const name = /^ {2}([a-z0-9][a-z0-9-]*):\s*$/.exec(line);
-    if (comment) groups.push({ title: comment[1]!, names: [] });
+    if (comment) groups.push({ title: comment[1], names: [] });
     else if (name) {
       if (groups.length === 0) groups.push({ title: 'Inputs', names: [] });
-      groups[groups.length - 1]!.names.push(name[1]!);
+      groups[groups.length - 1].names.push(name[1]);
     }
   }
   return groups.filter((g) => g.names.length > 0);
@@ -86,7 +86,7 @@ export function renderInputs(text: string): string {
   for (const group of inputGroups(text)) {
     parts.push(`### ${group.title}`, '', '| Input | Description | Default |', '| --- | --- | --- |');
     for (const name of group.names) {
-      const input = action.inputs[name]!;
+      const input = action.inputs[name];
       parts.push(`| \`${name}\` | ${cell(input.description)} | ${defaultCell(input)} |`);
     }
     parts.push('');

@@ -239,8 +239,8 @@ export class BrowserExecutor implements Executor {
     let failed = false;
     let runError: string | undefined;
     for (let i = 0; i < request.steps.length && !failed; i++) {
-      const step = request.steps[i]!;
-      const outcome = steps[i]!;
+      const step = request.steps[i];
+      const outcome = steps[i];
       if (i > 0 && request.globalStepDelay > 0)
         await sleep(request.globalStepDelay * request.timeScale, ctx.signal);
       outcome.dateExecuted = new Date().toISOString();
@@ -286,7 +286,7 @@ export class BrowserExecutor implements Executor {
     const deadline = Date.now() + maxAjaxDelay;
     await page.waitForLoadState('load', { timeout: Math.max(1, maxAjaxDelay) }).catch(() => undefined);
     await poll(
-      async () => (pending.size === 0 ? true : undefined),
+      () => Promise.resolve(pending.size === 0 ? true : undefined),
       Math.max(0, deadline - Date.now()),
       signal,
     );

@@ -103,7 +103,7 @@ export function parseScenario(value: unknown): Scenario {
   if (s.endUrl !== undefined && typeof s.endUrl !== 'string')
     throw new Error('scenario.endUrl must be a string');
   // A copy: each attached scenario is its own object, and `failFirst` counts runs per object.
-  return { ...s } as Scenario;
+  return { ...s };
 }
 
 export interface SimulatedExecutorOptions {

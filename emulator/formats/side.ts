@@ -104,8 +104,8 @@ export function sideToTests(doc: SideDocument): SideImportedTest[] {
       if (c.targets !== undefined && !Array.isArray(c.targets)) fail(`${cat}.targets`, 'must be an array');
       return {
         command: c.command,
-        target: (c.target as string | undefined) ?? '',
-        value: (c.value as string | undefined) ?? '',
+        target: c.target ?? '',
+        value: c.value ?? '',
         comment: typeof c.comment === 'string' ? c.comment : undefined,
         targets: c.targets as string[][] | undefined,
       };

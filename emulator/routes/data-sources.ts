@@ -6,7 +6,8 @@ import { ok, type RouteDeps } from './shared.js';
 /** Checks the rows of a data source: objects mapping variable names to strings or numbers. */
 function checkRows(value: unknown): Array<Record<string, string | number>> {
   if (!Array.isArray(value)) invalid('data must be an array of row objects');
-  value.forEach((row, i) => {
+  const rows: unknown[] = value;
+  rows.forEach((row, i) => {
     if (!row || typeof row !== 'object' || Array.isArray(row))
       invalid(`data[${i}] must be an object mapping variable names to values`);
     for (const [k, v] of Object.entries(row)) {
@@ -14,7 +15,7 @@ function checkRows(value: unknown): Array<Record<string, string | number>> {
         invalid(`data[${i}].${k} must be a string or a number`);
     }
   });
-  return value;
+  return rows as Array<Record<string, string | number>>;
 }
 
 /** Registers the data source routes. */

@@ -7,7 +7,7 @@ import { REGIONS, type Step, type StepTarget } from '../../src/api/types.js';
 import { BROWSER_PATTERN } from '../params.js';
 import type { RequestContext } from '../server.js';
 import { newTestDefaults, type Store, type SuiteRecord, type TestRecord } from '../store.js';
-import { invalid, iso } from '../util.js';
+import { fieldText, invalid, iso } from '../util.js';
 
 /** The body fields of a create/update request: the JSON object, else form fields; never the API key. */
 export function bodyFields(ctx: RequestContext): Record<string, unknown> {
@@ -73,7 +73,7 @@ const viewport: FieldCheck = (v, n) => {
 const nullableViewport: FieldCheck = (v, n) => (v === null ? null : viewport(v, n));
 const array: FieldCheck = (v, n) => {
   if (!Array.isArray(v)) invalid(`${n} must be an array`);
-  return v;
+  return v as unknown[];
 };
 const object: FieldCheck = (v, n) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) invalid(`${n} must be an object`);
@@ -170,7 +170,7 @@ export function normaliseSteps(store: Store, value: unknown, withIds: boolean): 
       sequence: i,
       command: s.command,
       target: target as StepTarget,
-      value: s.value === undefined || s.value === null ? '' : String(s.value),
+      value: s.value === undefined || s.value === null ? '' : fieldText(s.value),
       variableName: typeof s.variableName === 'string' ? s.variableName : '',
       condition: cond === null ? null : { statement: (cond as { statement: string }).statement },
       optional: s.optional === true,

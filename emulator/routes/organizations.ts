@@ -1,7 +1,7 @@
 /** Organization routes (contract "Organizations"): list, get, running, and the on-demand execute. */
 import { newTestDefaults, type TestRecord } from '../store.js';
 import { Params, parseExecuteParams } from '../params.js';
-import { clone, invalid, iso } from '../util.js';
+import { clone, fieldText, invalid, iso } from '../util.js';
 import { organizationView } from '../views.js';
 import { applyFields, bodyFields, IGNORED_ON_IMPORT, normaliseSteps, TEST_FIELDS } from './fields.js';
 import { waitResults } from '../waits.js';
@@ -37,7 +37,7 @@ function bodyVariables(value: unknown): Record<string, string> {
       const entry = v as { name?: unknown; value?: unknown } | null;
       if (!entry || typeof entry.name !== 'string' || entry.value === undefined)
         invalid(`variables[${i}] must be {name, value}`);
-      out[entry.name] = String(entry.value);
+      out[entry.name] = fieldText(entry.value);
     });
     return out;
   }

@@ -33,19 +33,19 @@ export type On = (methods: string | string[], pattern: string, handler: Handler)
 export interface RouteDeps extends ApiDeps {
   on: On;
   /** The organization ids an API key sees. */
-  orgsOf(key: ApiKeyRecord): string[];
+  orgsOf: (key: ApiKeyRecord) => string[];
   /** Test results of a test, newest first. */
-  testResultsOf(testId: string): TestResult[];
+  testResultsOf: (testId: string) => TestResult[];
   /** Suite results of a suite, newest first. */
-  suiteResultsOf(suiteId: string): SuiteResult[];
+  suiteResultsOf: (suiteId: string) => SuiteResult[];
   /** One page of rows by the `count` and `offset` parameters (contract "Paging"). */
-  page<T>(rows: T[], params: Params): T[];
+  page: <T>(rows: T[], params: Params) => T[];
   /** Running test results that match `filter`. */
-  running(filter: (r: TestResult) => boolean): TestResult[];
+  running: (filter: (r: TestResult) => boolean) => TestResult[];
   /** The organization's limit of data rows in an uploaded CSV. */
-  maxCsvRows(orgId: string): number;
+  maxCsvRows: (orgId: string) => number;
   /** Throws the "not found" error of `kind` while a result created at `dateCreated` is in the not-found window. */
-  hideWhileNew(kind: string, id: string, dateCreated: string): void;
+  hideWhileNew: (kind: string, id: string, dateCreated: string) => void;
 }
 
 /** Builds the route dependencies, registering into `routes`. */

@@ -2,7 +2,7 @@
 import { suiteResultsCsv } from '../formats/csv.js';
 import { parseExecuteParams } from '../params.js';
 import { newSuiteDefaults, type SuiteRecord } from '../store.js';
-import { clone, EPOCH, invalid, iso } from '../util.js';
+import { clone, EPOCH, fieldText, invalid, iso } from '../util.js';
 import { suiteView, testView } from '../views.js';
 import { applyFields, bodyFields, requireString, SUITE_FIELDS } from './fields.js';
 import { waitSuiteResults } from '../waits.js';
@@ -58,7 +58,7 @@ function suiteRecordRoutes(deps: RouteDeps): void {
       const existing = next.variables.find((x) => x.name === varName);
       const entry = {
         name: varName,
-        value: String(v.value),
+        value: fieldText(v.value),
         private: v.private === true || (existing?.private ?? false),
       };
       if (existing) Object.assign(existing, entry);

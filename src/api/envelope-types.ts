@@ -15,7 +15,8 @@ export type ErrorType = 'AUTHENTICATION_ERROR' | 'VALIDATION_ERROR' | 'TIMEOUT_E
 /** The error envelope, sent with HTTP 200 as often as with an error status. */
 export interface ErrorEnvelope {
   code: 'ERROR';
-  errorType: ErrorType | string;
+  /** One of `ErrorType`, or another type the service may add (`string & {}` keeps the known ones listed). */
+  errorType: ErrorType | (string & {});
   message: string;
 }
 

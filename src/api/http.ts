@@ -78,7 +78,7 @@ function readAll(stream: NodeJS.ReadableStream & { destroyed?: boolean }): Promi
       done = true;
       resolve(Buffer.concat(chunks));
     });
-    stream.on('error', (err) => {
+    stream.on('error', (err: Error) => {
       done = true;
       reject(err);
     });

@@ -39,7 +39,7 @@ export interface UserRef {
 /** A notification channel setting; `webhooks` may carry `options.urls`. */
 export interface NotificationChannel {
   enabled: boolean;
-  options?: { urls?: Array<{ condition: unknown | null; url: string }> };
+  options?: { urls?: Array<{ condition: unknown; url: string }> };
 }
 export type Notifications = Record<string, NotificationChannel>;
 

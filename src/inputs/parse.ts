@@ -234,7 +234,7 @@ export function parseReports(
   const junitRaw = r.getRaw('junit-path').trim();
   const junitPath = context.junitOff
     ? null
-    : path.resolve(workspace, junitRaw || (INPUT_DEFAULTS['junit-path'] as string));
+    : path.resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
   const summary = r.boolWithDefault('summary');
   const annotations = r.boolWithDefault('annotations');
   const prComment = r.boolWithDefault('pr-comment');

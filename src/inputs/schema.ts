@@ -23,7 +23,7 @@ export class InputError extends Error {
   constructor(problems: InputProblem[]) {
     super(
       problems.length === 1
-        ? describeProblem(problems[0] as InputProblem)
+        ? describeProblem(problems[0])
         : `${problems.length} inputs are not valid:\n${problems.map((p) => `- ${describeProblem(p)}`).join('\n')}`,
     );
     this.name = 'InputError';

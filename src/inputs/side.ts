@@ -232,7 +232,7 @@ function convertSideTest(
       return;
     }
     if (command in SIMPLE) {
-      const giCommand = SIMPLE[command] as string;
+      const giCommand = SIMPLE[command];
       if (giCommand === 'extract') steps.push(step('extract', convertLocator(target), '', value));
       else if (giCommand === 'select')
         steps.push(step('select', convertLocator(target), value.replace(/^label=/, '')));
@@ -243,7 +243,7 @@ function convertSideTest(
       case 'sendKeys': {
         const key = /^\$\{(KEY_[A-Z_]+)\}$/.exec(value);
         if (key) {
-          const code = KEY_CODES[key[1] as string];
+          const code = KEY_CODES[key[1]];
           if (!code) fail(`special key ${value} is not supported`);
           steps.push(step('keypress', convertLocator(target), code));
         } else {

@@ -192,7 +192,7 @@ function isSideDocument(doc: unknown): doc is SideDocument {
         typeof t === 'object' &&
         typeof (t as { name?: unknown }).name === 'string' &&
         Array.isArray((t as { commands?: unknown }).commands) &&
-        ((t as { commands: unknown[] }).commands as unknown[]).every(
+        (t as { commands: unknown[] }).commands.every(
           (c) => c && typeof c === 'object' && typeof (c as { command?: unknown }).command === 'string',
         ),
     )
@@ -220,16 +220,22 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
       throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
     }
     const s = raw as Record<string, unknown>;
+    // The value itself stays out of the message: a private step's value may be a password.
+    if (
+      s.value !== undefined &&
+      s.value !== null &&
+      !['string', 'number', 'boolean'].includes(typeof s.value)
+    ) {
+      throw new TestFileError(
+        file,
+        `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(s.value) ? 'an array' : 'an object'}`,
+      );
+    }
     return {
       sequence: i,
       command: s.command as string,
       target: (typeof s.target === 'string' || Array.isArray(s.target) ? s.target : '') as string,
-      value:
-        typeof s.value === 'string'
-          ? s.value
-          : s.value === undefined || s.value === null
-            ? ''
-            : String(s.value),
+      value: stepValue(s.value as string | number | boolean | null | undefined),
       variableName: typeof s.variableName === 'string' ? s.variableName : '',
       condition: (s.condition ?? null) as TestDefinition['steps'][number]['condition'],
       optional: s.optional === true,
@@ -237,5 +243,10 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
       ...(typeof s.notes === 'string' ? { notes: s.notes } : {}),
     };
   });
-  return { ...(record as Partial<TestDefinition>), name: record.name, steps } as TestDefinition;
+  return { ...(record as Partial<TestDefinition>), name: record.name, steps };
+}
+
+/** A step value as the service stores it: text; numbers and booleans written out, none as ''. */
+function stepValue(value: string | number | boolean | null | undefined): string {
+  return value === undefined || value === null ? '' : String(value);
 }

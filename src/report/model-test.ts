@@ -186,7 +186,7 @@ function resultDuration(r: TestResult): number | null {
   const time = numberOrNull(r.executionTime);
   if (time !== null) return time;
   if (validDate(r.dateExecutionStarted) && validDate(r.dateExecutionFinished)) {
-    return Math.max(0, dateMs(r.dateExecutionFinished!) - dateMs(r.dateExecutionStarted));
+    return Math.max(0, dateMs(r.dateExecutionFinished) - dateMs(r.dateExecutionStarted));
   }
   return null;
 }

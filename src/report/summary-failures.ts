@@ -97,7 +97,7 @@ function variantsLine(group: Group, verb: string): string {
   const links = group.matching.map((e) =>
     link(e.test.resultUrl ?? e.run.suiteResultUrl, escapeInline(variantOf(e) || 'no variant')),
   );
-  if (group.all.length <= 1) return variantOf(group.matching[0]!) ? `<p>On ${links.join('')}</p>` : '';
+  if (group.all.length <= 1) return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
   return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
 }
 
@@ -192,7 +192,7 @@ function attemptsLine(test: ReportTest): string {
  * thumbnail and links; entries of other variants whose reason differs add their own reason.
  */
 export function groupBlock(report: Report, group: Group): string {
-  const first = group.matching[0]!;
+  const first = group.matching[0];
   const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
   const variants = variantsLine(group, verbOf(first.test));
   if (variants) lines.push(variants);

@@ -222,7 +222,7 @@ function suiteTable(report: Report): string {
       const ratio = `${r.totals.passed}/${r.totals.total}`;
       return label ? `${link(url, label)} ${ratio}` : ratio;
     });
-    const name = escapeInline(truncate(runs[0]!.suiteName, MAX_NAME_CHARS));
+    const name = escapeInline(truncate(runs[0].suiteName, MAX_NAME_CHARS));
     out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
   }
   return `${out}\n`;

@@ -42,7 +42,7 @@ const HTML_ESCAPES: Record<string, string> = {
 
 /** Escapes `& < > " '` for HTML text and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /**

@@ -93,7 +93,7 @@ export function variantFromResult(variant: Variant, result: TestResult): Variant
 }
 
 /** An execute response as a list (the service answers one object or an array). */
-export function asArray<T extends SuiteResult | TestResult>(data: T | T[] | unknown): T[] {
+export function asArray<T extends SuiteResult | TestResult>(data: unknown): T[] {
   if (Array.isArray(data)) return data as T[];
   return data && typeof data === 'object' ? [data as T] : [];
 }

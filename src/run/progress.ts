@@ -39,7 +39,7 @@ export class ProblemLog {
   /** Writes the warnings and forgets them. */
   flush(log: RunLog, verb = 'Could not start'): void {
     for (const [kind, list] of this.kinds) {
-      const first = list[0] as Problem;
+      const first = list[0];
       if (list.length === 1) log.warning(`${verb} ${first.label}: ${first.message}`);
       else {
         log.warning(

@@ -95,7 +95,7 @@ export async function findTriggeredRuns(
   api: GhostInspectorApi,
   req: LookupRequest,
   clock: Clock,
-  acquire: (signal?: AbortSignal) => Promise<void> = async () => undefined,
+  acquire: (signal?: AbortSignal) => Promise<void> = () => Promise.resolve(),
 ): Promise<Found[]> {
   for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
     if (req.signal?.aborted) return [];
