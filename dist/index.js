@@ -71443,15 +71443,17 @@ function toDefinition(file, item, position) {
             throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
         }
         const s = raw;
+        // The value itself stays out of the message: a private step's value may be a password.
+        if (s.value !== undefined &&
+            s.value !== null &&
+            !['string', 'number', 'boolean'].includes(typeof s.value)) {
+            throw new TestFileError(file, `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(s.value) ? 'an array' : 'an object'}`);
+        }
         return {
             sequence: i,
             command: s.command,
             target: (typeof s.target === 'string' || Array.isArray(s.target) ? s.target : ''),
-            value: typeof s.value === 'string'
-                ? s.value
-                : s.value === undefined || s.value === null
-                    ? ''
-                    : String(s.value),
+            value: stepValue(s.value),
             variableName: typeof s.variableName === 'string' ? s.variableName : '',
             condition: (s.condition ?? null),
             optional: s.optional === true,
@@ -71460,6 +71462,10 @@ function toDefinition(file, item, position) {
         };
     });
     return { ...record, name: record.name, steps };
+}
+/** A step value as the service stores it: text; numbers and booleans written out, none as ''. */
+function stepValue(value) {
+    return value === undefined || value === null ? '' : String(value);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
@@ -73538,7 +73544,7 @@ function matchTriggered(candidates, req) {
  * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
  * Never throws: a failed lookup counts as "not found yet".
  */
-async function findTriggeredRuns(api, req, clock, acquire = async () => undefined) {
+async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolve()) {
     for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
         if (req.signal?.aborted)
             return [];
@@ -76263,9 +76269,10 @@ const annotations = {
     what: 'the annotations',
     input: 'annotations',
     wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
-    write: async ({ report, verdict, sink }) => {
+    write: ({ report, verdict, sink }) => {
         // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
         emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+        return Promise.resolve();
     },
 };
 const pullRequestComment = {

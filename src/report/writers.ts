@@ -84,9 +84,10 @@ const annotations: ReportWriter = {
   what: 'the annotations',
   input: 'annotations',
   wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
-  write: async ({ report, verdict, sink }) => {
+  write: ({ report, verdict, sink }) => {
     // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
     emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+    return Promise.resolve();
   },
 };
 
