@@ -1,8 +1,7 @@
 /**
  * The run engine: creates test results and suite results in the running condition, runs them in the
  * background through the executor, keeps suite results' counts and dates consistent as tests finish, cuts
- * runs at the run-time limit, cancels, and does the screenshot comparison bookkeeping (contract "States and
- * transitions", "Limits"; service facts "Shapes and behaviour").
+ * runs at the run-time limit, cancels, and does the screenshot comparison bookkeeping (docs/api-contract.md, "States and transitions", "Limits"; docs/api-contract.md, "Resources").
  */
 import type { Executor, RunOutcome } from './executors/types.js';
 import type { ExecuteParams } from './params.js';
@@ -30,9 +29,9 @@ import {
 import { iso, Semaphore, sleep } from './util.js';
 import type { ImageKit } from './images.js';
 
-/** Test run-time limit in ms before time scaling (contract "Limits": 10 minutes). */
+/** Test run-time limit in ms before time scaling (docs/api-contract.md, "Limits": 10 minutes). */
 export const RUN_LIMIT_MS = 10 * 60_000;
-/** `status` of a cancelled result (contract "States and transitions"). */
+/** `status` of a cancelled result (docs/api-contract.md, "States and transitions"). */
 export const STATUS_CANCELLED = 8;
 
 export interface EngineOptions {
@@ -60,7 +59,7 @@ export class Engine {
   }
 
   /**
-   * Execute a stored test (contract "Test endpoints", execute). Creates one test result per variant and
+   * Execute a stored test (docs/api-contract.md, "Endpoints the action calls", execute). Creates one test result per variant and
    * data row in the running condition and starts them. `many` tells whether the response is an array.
    */
   executeTest(
@@ -80,7 +79,7 @@ export class Engine {
     return this.executeRuns(key, test, true, suite, params, rows);
   }
 
-  /** Execute an on-demand test definition (contract "Test endpoints", on-demand execute). */
+  /** Execute an on-demand test definition (docs/api-contract.md, "Endpoints the action calls", on-demand execute). */
   executeOnDemand(
     key: ApiKeyRecord,
     test: TestRecord,
@@ -115,7 +114,7 @@ export class Engine {
   }
 
   /**
-   * Execute a suite (contract "Suite endpoints", execute). One suite result per variant and data row, each
+   * Execute a suite (docs/api-contract.md, "Endpoints the action calls", execute). One suite result per variant and data row, each
    * with one test result per test of the suite, run at most `maxConcurrentTests` at once (0 = unlimited).
    */
   executeSuite(
@@ -295,7 +294,7 @@ export class Engine {
   }
 
   /**
-   * Cancels an active test result (contract "States and transitions": running -> cancelled): `passing` null,
+   * Cancels an active test result (docs/api-contract.md, "States and transitions": running -> cancelled): `passing` null,
    * `status` 8, steps `passing` null. Returns false when the result already ended.
    */
   cancelResult(id: string): boolean {
@@ -314,7 +313,7 @@ export class Engine {
   }
 
   /**
-   * Cancels an active suite result and its active tests (service facts): the suite result keeps `passing`
+   * Cancels an active suite result and its active tests (docs/api-contract.md): the suite result keeps `passing`
    * null with `dateExecutionFinished` set and `status` 8. Returns false when it already ended.
    */
   cancelSuiteResult(id: string): boolean {
@@ -373,7 +372,7 @@ export class Engine {
   }
 
   /**
-   * Makes the screenshot of the test's latest finished result its baseline (contract "accept-screenshot").
+   * Makes the screenshot of the test's latest finished result its baseline (docs/api-contract.md, "Endpoints the action calls").
    * Throws a VALIDATION_ERROR "Unable to accept screenshot" otherwise (see RunFiles.acceptScreenshot).
    */
   acceptScreenshot(test: TestRecord): void {

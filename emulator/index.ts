@@ -72,12 +72,12 @@ export interface EmulatorOptions {
   /** Fault spec text (see faults.ts / README) or object. */
   faults?: string | FaultSpec;
   /**
-   * The service's rate limit (service facts): default on, burst 300 then 10 requests/s per account, then
+   * The service's rate limit (docs/api-contract.md): default on, burst 300 then 10 requests/s per account, then
    * HTTP 429. `false` turns it off; a partial spec changes the figures (`retryAfterS` adds `Retry-After`).
    */
   rateLimit?: false | Partial<RateLimitSpec>;
   /**
-   * ms during which a new test result or suite result answers "not found" to GET (service facts); default
+   * ms during which a new test result or suite result answers "not found" to GET (docs/api-contract.md); default
    * 1000, 0 turns the window off.
    */
   notFoundWindowMs?: number;

@@ -1,6 +1,5 @@
 /**
- * Two behaviours of the real service the emulator reproduces by default (service facts "Shapes and
- * behaviour"): the rate limit (burst 300 requests, then 10 requests/s per account, then HTTP 429) and the
+ * Two behaviours of the real service the emulator reproduces by default (docs/api-contract.md, "Resources"): the rate limit (burst 300 requests, then 10 requests/s per account, then HTTP 429) and the
  * short "not found" window right after a run is triggered (node-ghost-inspector #48).
  */
 

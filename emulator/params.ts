@@ -1,6 +1,6 @@
 /**
  * Request parameters: query string, JSON body, urlencoded form and multipart form merged into one view
- * (body values override query values, contract "Conventions" 6), and the execute parameters of the contract
+ * (body values override query values, docs/api-contract.md, "Conventions" 6), and the execute parameters of the contract
  * ("Execute parameters (suite and test)") parsed and validated.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -110,10 +110,10 @@ export function paging(params: Params): { count: number; offset: number } {
   return { count: Math.min(count, 50), offset };
 }
 
-/** Maximum execute `delay` in ms (contract "Limits"). */
+/** Maximum execute `delay` in ms (docs/api-contract.md, "Limits"). */
 export const MAX_DELAY_MS = 300_000;
 
-/** Browser forms: chrome, chrome-<version>, firefox, firefox-<version> (contract "Execute parameters"). */
+/** Browser forms: chrome, chrome-<version>, firefox, firefox-<version> (docs/api-contract.md, "Execute parameters"). */
 export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
 const VIEWPORT = /^(\d{1,5})x(\d{1,5})$/;
 
@@ -181,7 +181,7 @@ function strings(params: Params, name: string): string[] {
 }
 
 /**
- * Parses and validates the execute parameters (contract "Execute parameters (suite and test)").
+ * Parses and validates the execute parameters (docs/api-contract.md, "Execute parameters").
  * Throws a VALIDATION_ERROR naming the parameter and the expected form for: a browser not of the forms
  * chrome|chrome-N|firefox|firefox-N, an unknown region, a viewport not `{width}x{height}`, a delay outside
  * 0..300000 ms, a threshold outside 0..1, a boolean not 1/0/true/false, a data file that is not CSV with a

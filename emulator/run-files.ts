@@ -1,5 +1,5 @@
 /**
- * The files of runs and the screenshot comparison bookkeeping (contract "accept-screenshot", screenshot
+ * The files of runs and the screenshot comparison bookkeeping (docs/api-contract.md, "Endpoints the action calls", screenshot
  * comparison): screenshots and comparison images served under `/_emulator/files/`, placeholder videos, the
  * comparison against the baseline and accepting a screenshot as the new baseline.
  */
@@ -105,7 +105,7 @@ export class RunFiles {
   }
 
   /**
-   * Makes the screenshot of the test's latest finished result its baseline (contract "accept-screenshot").
+   * Makes the screenshot of the test's latest finished result its baseline (docs/api-contract.md, "Endpoints the action calls").
    * Throws VALIDATION_ERROR when the test has no finished result with a screenshot.
    */
   acceptScreenshot(test: TestRecord): void {

@@ -1,5 +1,5 @@
 /**
- * The records of one execute (contract "Test result", "Suite result"; service facts): which runs an execute
+ * The records of one execute (docs/api-contract.md, "Resources", "Suite result"; docs/api-contract.md): which runs an execute
  * makes (variants x data rows), the data rows, and new test results and suite results in the running
  * condition with their effective settings.
  */
@@ -68,7 +68,7 @@ export function checkBaseline(store: Store, key: ApiKeyRecord, params: ExecutePa
 }
 
 /**
- * A new test result in the running condition for `plan` (contract "Test result"): effective settings (execute
+ * A new test result in the running condition for `plan` (docs/api-contract.md, "Resources"): effective settings (execute
  * parameter, else test, else suite, else default), `{{name}}` substituted into the steps' values and targets
  * (suite variables, data row, custom variables), `error` and `video` null.
  */
@@ -167,7 +167,7 @@ export function newTestResult(
   return result;
 }
 
-/** A new suite result in the running condition (contract "Suite result"), counts all unknown. */
+/** A new suite result in the running condition (docs/api-contract.md, "Resources"), counts all unknown. */
 export function newSuiteResult(
   store: Store,
   key: ApiKeyRecord,

@@ -1,7 +1,7 @@
 /**
  * Seed files: the records an emulator starts with. A seed is JSON (see emulator/README.md, "Seed format"):
  * `{users?, organizations, apiKeys?, folders?, dataSources?, suites?, tests?}`. Suites and tests take any of
- * their settings; what is left out gets the documented defaults of a new suite (contract "Suite") and null
+ * their settings; what is left out gets the documented defaults of a new suite (docs/api-contract.md, "Resources") and null
  * test settings. A test may carry a `scenario` for the simulated executor.
  */
 import { readFileSync } from 'node:fs';

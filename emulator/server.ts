@@ -1,7 +1,6 @@
 /**
  * The HTTP layer: body parsing (JSON, urlencoded form, multipart via busboy), routing with and without
- * trailing slashes, envelopes (errors with HTTP 200 like the real service, service facts "Shapes and
- * behaviour"), fault injection and the request log.
+ * trailing slashes, envelopes (errors with HTTP 200 like the real service, docs/api-contract.md, "Resources"), fault injection and the request log.
  */
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';

@@ -207,7 +207,7 @@ export class Store {
   }
 }
 
-/** Suite settings a new suite has (contract "Suite": "A newly created suite has"). */
+/** Suite settings a new suite has (docs/api-contract.md, "Resources": "A newly created suite has"). */
 export function newSuiteDefaults(): Omit<
   SuiteRecord,
   '_id' | 'name' | 'organization' | 'user' | 'dateCreated' | 'dateExecutionTriggered'

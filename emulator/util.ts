@@ -2,7 +2,7 @@
  * Small helpers shared by the emulator's modules: identifiers, dates, errors, a seeded PRNG and sleeping.
  */
 
-/** The epoch date records show when they never ran, or were duplicated or imported (contract "Conventions" 4). */
+/** The epoch date records show when they never ran, or were duplicated or imported (docs/api-contract.md, "Conventions" 4). */
 export const EPOCH = '1970-01-01T00:00:00.000Z';
 
 /** ISO 8601 UTC with milliseconds for an epoch-ms time. */
@@ -11,7 +11,7 @@ export function iso(ms: number): string {
 }
 
 /**
- * An error a handler throws to answer with an `ERROR` envelope (service facts "Shapes and behaviour"):
+ * An error a handler throws to answer with an `ERROR` envelope (docs/api-contract.md, "Resources"):
  * `{code: "ERROR", errorType, message}`, sent with HTTP 200 like the real service.
  */
 export class ApiError extends Error {
@@ -132,7 +132,7 @@ export function substitute(text: string, variables: Record<string, string>): str
 /**
  * A body value stored in a string field (a step value, a variable value), converted as JavaScript's
  * `String()` does: numbers and booleans written out. What the service does with an object or an array there
- * is not known (neither the contract nor the service facts say), so the emulator keeps this plain conversion
+ * is not known (neither the contract nor the docs/api-contract.md say), so the emulator keeps this plain conversion
  * rather than guess a refusal. One place for that choice: the type-aware lint flags `String()` of a value
  * that may be an object.
  */

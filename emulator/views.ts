@@ -52,7 +52,7 @@ export function suiteView(
  * A test as an endpoint returns it.
  * - `get`: with steps, user as identifier.
  * - `list`: without steps.
- * - `import`: organization and suite as empty objects (contract "Test": "empty object on imported test").
+ * - `import`: organization and suite as empty objects (docs/api-contract.md, "Resources": "empty object on imported test").
  * - `duplicate`: with steps, user as `{_id, firstName, lastName}`.
  */
 export function testView(store: Store, t: TestRecord, mode: 'get' | 'list' | 'import' | 'duplicate'): Test {
@@ -91,7 +91,7 @@ export function portableStep(s: Step): TestDefinition['steps'][number] {
 }
 
 /**
- * The native JSON test document (contract "Test endpoints", export json): the Test fields minus identifiers,
+ * The native JSON test document (docs/api-contract.md, "Endpoints the action calls", export json): the Test fields minus identifiers,
  * dates, organization, suite, user and outcomes, with notifications and steps (without `_id`).
  */
 export function testExport(t: TestRecord): TestDefinition {

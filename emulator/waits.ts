@@ -1,10 +1,10 @@
 /**
- * Waiting for runs to end, for an execute that is not immediate (contract "Execute responses", "Errors" 2).
+ * Waiting for runs to end, for an execute that is not immediate (docs/api-contract.md, "Execute answers", "Errors" 2).
  */
 import type { Store } from './store.js';
 import { ApiError, sleep } from './util.js';
 
-/** Suite execute wait limit in ms before time scaling (contract "Limits": 20 minutes). */
+/** Suite execute wait limit in ms before time scaling (docs/api-contract.md, "Limits": 20 minutes). */
 export const SUITE_WAIT_MS = 20 * 60_000;
 
 /** Waits until every given test result has ended. */
@@ -14,7 +14,7 @@ export async function waitResults(store: Store, ids: string[]): Promise<void> {
 
 /**
  * Waits until the suite results end, at most the suite wait limit (20 minutes, scaled); then rejects with
- * TIMEOUT_ERROR while the tests go on (contract "Errors" 2).
+ * TIMEOUT_ERROR while the tests go on (docs/api-contract.md, "Errors" 2).
  */
 export async function waitSuiteResults(store: Store, ids: string[], timeScale: number): Promise<void> {
   const all = Promise.all(ids.flatMap((id) => store.suiteResultMeta.get(id)?.done ?? []));

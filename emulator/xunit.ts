@@ -1,5 +1,5 @@
 /**
- * The xUnit.net v2 XML report of a suite result (service facts: `GET /v1/suite-results/{id}/xunit/`).
+ * The xUnit.net v2 XML report of a suite result (docs/api-contract.md: `GET /v1/suite-results/{id}/xunit/`).
  */
 import type { SuiteResult, TestResult } from './store.js';
 

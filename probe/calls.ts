@@ -1,5 +1,5 @@
 /**
- * The probe's calls: every read endpoint of the contract and the service facts, ids discovered from the
+ * The probe's calls: every read endpoint of the contract and the docs/api-contract.md, ids discovered from the
  * answers (the first organization, folder, suite, test, result...), and with `write` a self-cleaning
  * sequence: create a suite and a test, execute them immediately, poll until they end, cancel the ended
  * results, export, delete.

@@ -42,7 +42,7 @@ export interface CallSpec {
   as?: string;
 }
 
-/** Parses JSON that may hold raw control characters (the service sends some: service facts). */
+/** Parses JSON that may hold raw control characters (the service sends some: docs/api-contract.md). */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -20,7 +20,7 @@ export interface WriteOptions {
 /**
  * Polls `spec` until the answer has ended (`passing` not null, or a finish date for a cancelled suite
  * result); records only the last answer, under `spec.as`. "Not found" answers right after the trigger are
- * polled through (service facts).
+ * polled through (docs/api-contract.md).
  */
 async function pollUntilEnded(ctx: ProbeContext, spec: CallSpec, options: WriteOptions): Promise<unknown> {
   const deadline = Date.now() + (options.pollTimeoutMs ?? 300_000);

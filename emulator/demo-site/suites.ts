@@ -35,7 +35,7 @@ export interface DemoTestDefinition {
 export interface DemoSuiteDefinition {
   name: string;
   startUrl: string;
-  /** ms (contract "Suite" settings). */
+  /** ms (docs/api-contract.md, "Resources" settings). */
   globalStepDelay: number;
   maxWaitDelay: number;
   maxAjaxDelay: number;

@@ -1,5 +1,5 @@
 /**
- * Step commands of the browser executor: how one Ghost Inspector step (contract "Step") runs in a
+ * Step commands of the browser executor: how one Ghost Inspector step (docs/api-contract.md, "Resources") runs in a
  * Playwright page. Used by `browser.ts`, which owns the browser, the run loop and the outcome.
  *
  * Commands (Ghost Inspector names, Selenium IDE style):

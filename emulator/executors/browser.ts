@@ -8,7 +8,7 @@
  * profile). At most `maxConcurrent` runs use the browser at once; later runs wait for a slot. A browser that
  * crashed or disconnected is launched again for the next run.
  *
- * Run settings honoured (contract "Test result" and "Execute parameters"): start URL, viewport, user agent,
+ * Run settings honoured (docs/api-contract.md, "Resources" and "Execute parameters"): start URL, viewport, user agent,
  * HTTP auth, variables (`{{name}}` in start URL, targets, values and conditions), globalStepDelay between
  * steps, maxWaitDelay for element waits and assertions, maxAjaxDelay for pending requests after an action,
  * finalDelay before the screenshot, failOnJavaScriptError (an uncaught page error fails the run), the

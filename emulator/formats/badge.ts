@@ -1,5 +1,5 @@
 /**
- * Status badge images (contract "States and transitions": status badge states, and "Status badge
+ * Status badge images (docs/api-contract.md, "States and transitions": status badge states, and "Status badge
  * endpoints"). A badge is a flat, shields-style SVG: a grey label on the left and a coloured message on the
  * right. States: passing, partially failing (suites only: some tests failed), failing, running, unknown (no
  * previous execution, or the last one was cancelled), and, with `screenshot` given, the screenshot

@@ -1,5 +1,5 @@
 /**
- * CSV listings of suite results and test results (contract "Suite endpoints": `results/csv/`, and "Test
+ * CSV listings of suite results and test results (docs/api-contract.md, "Endpoints the action calls": `results/csv/`, and "Test
  * endpoints": `results/csv/`), written with csv-stringify. Header columns are exactly the contract's, in its
  * order; Duration is in seconds as a decimal; dates are ISO 8601; fields holding commas, quotes or line
  * breaks are quoted. Rows are written in the order given (the endpoints pass them newest first).

@@ -1,5 +1,5 @@
 /**
- * PNG images for screenshots and screenshot comparison (contract "Test result": `screenshot` with
+ * PNG images for screenshots and screenshot comparison (docs/api-contract.md, "Resources": `screenshot` with
  * `original` and `small`, `screenshotCompare` with `compareOriginal` and `compareSmall`,
  * `screenshotCompareDifference`, `screenshotComparePassing`, `screenshotCompareThreshold`).
  *

@@ -1,6 +1,5 @@
 /**
- * The browser recorder's HTML test format (the Selenium IDE table), both ways (contract "Suite import and
- * export": `import-test/recorder-html` and the test/suite `export/recorder-html/` endpoints: "an XHTML document:
+ * The browser recorder's HTML test format (the Selenium IDE table), both ways (docs/api-contract.md, "Test definitions (repository test files)": `import-test/recorder-html` and the test/suite `export/recorder-html/` endpoints: "an XHTML document:
  * a table with one row per step of command, target, value").
  *
  * Shape: `<link rel="selenium.base" href="...">` gives the base URL, `<title>` and the `<thead>` cell give

@@ -1,5 +1,5 @@
 /**
- * The browser recorder's `.side` JSON document, both ways (contract "Suite import and export":
+ * The browser recorder's `.side` JSON document, both ways (docs/api-contract.md, "Test definitions (repository test files)":
  * `import-test/recorder-side` and `export/recorder-side/`). Command and locator mapping: `recorder-commands.ts`.
  *
  * Export: each test becomes a `.side` test whose first command opens its start URL, followed by one command

@@ -1,5 +1,5 @@
 /**
- * Zip archives for the suite export endpoints (contract "Suite import and export": `export/json/` and
+ * Zip archives for the suite export endpoints (docs/api-contract.md, "Test definitions (repository test files)": `export/json/` and
  * `export/recorder-html/` answer a zip archive of one file per test), built with fflate.
  */
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';

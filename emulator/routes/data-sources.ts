@@ -1,4 +1,4 @@
-/** Data source routes (contract "Data sources"): list, create, get, update, delete. */
+/** Data source routes (docs/api-contract.md, "Endpoints the action calls"): list, create, get, update, delete. */
 import { invalid } from '../util.js';
 import { bodyFields, requireString } from './fields.js';
 import { ok, type RouteDeps } from './shared.js';

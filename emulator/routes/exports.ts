@@ -1,7 +1,7 @@
 /**
- * Export routes of suites and tests (contract "Export"): native JSON, .side and recorder HTML. Every export
+ * Export routes of suites and tests (docs/api-contract.md, "Endpoints the action calls"): native JSON, .side and recorder HTML. Every export
  * answers the document itself (JSON, zip or XHTML), never an envelope, so that a downloaded file imports back
- * (service facts, official client's tests); errors stay ERROR envelopes.
+ * (docs/api-contract.md, official client's tests); errors stay ERROR envelopes.
  */
 import type { TestDefinition } from '../../src/api/types.js';
 import { testToRecorderHtml } from '../formats/recorder-html.js';

@@ -1,6 +1,6 @@
 /**
  * Request bodies of create, update, import and on-demand requests: the body's fields (never the API key),
- * field checks for suite and test settings (contract "Suites" and "Tests" settings), step normalisation and
+ * field checks for suite and test settings (docs/api-contract.md, "Endpoints the action calls" and "Tests" settings), step normalisation and
  * the creation of a stored test from a definition.
  */
 import { REGIONS, type Step, type StepTarget } from '../../src/api/types.js';

@@ -1,4 +1,4 @@
-/** Folder routes (contract "Folders"): list, create, get, rename, suites of a folder. */
+/** Folder routes (docs/api-contract.md, "Endpoints the action calls"): list, create, get, rename, suites of a folder. */
 import { suiteView } from '../views.js';
 import { bodyFields, requireString } from './fields.js';
 import { ok, type RouteDeps } from './shared.js';

@@ -1,4 +1,4 @@
-/** Test import routes (contract "Import a test"): native JSON, recorder HTML, .side and the legacy combined one. */
+/** Test import routes (docs/api-contract.md, "Endpoints the action calls"): native JSON, recorder HTML, .side and the legacy combined one. */
 import { recorderHtmlToTest } from '../formats/recorder-html.js';
 import { sideToTests } from '../formats/side.js';
 import type { RequestContext } from '../server.js';

@@ -1,6 +1,6 @@
 /**
  * The `/v1` endpoints: every row of the contract's "Endpoints" section plus the suite-result endpoints of
- * the service facts, one module per resource. Paths answer with and without a trailing slash. Errors are
+ * the docs/api-contract.md, one module per resource. Paths answer with and without a trailing slash. Errors are
  * `ERROR` envelopes with HTTP 200 (thrown as ApiError); unknown ids are VALIDATION_ERRORs naming the id.
  */
 import type { Route } from '../server.js';

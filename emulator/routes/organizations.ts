@@ -1,4 +1,4 @@
-/** Organization routes (contract "Organizations"): list, get, running, and the on-demand execute. */
+/** Organization routes (docs/api-contract.md, "Endpoints the action calls"): list, get, running, and the on-demand execute. */
 import { newTestDefaults, type TestRecord } from '../store.js';
 import { Params, parseExecuteParams } from '../params.js';
 import { clone, fieldText, invalid, iso } from '../util.js';

@@ -1,5 +1,5 @@
 /**
- * Test result routes (contract "Results": get, cancel, comment) and suite result routes (service facts
+ * Test result routes (docs/api-contract.md, "Endpoints the action calls": get, cancel, comment) and suite result routes (docs/api-contract.md
  * "Endpoints the reference omits": get, test results, cancel, xUnit).
  */
 import { iso } from '../util.js';
@@ -17,7 +17,7 @@ export function resultRoutes(deps: RouteDeps): void {
   });
   on('POST', '/v1/results/:resultId/cancel', (ctx) => {
     const result = store.result(ctx.pathParams.resultId, ctx.auth());
-    // Cancelling a result that already ended answers it unchanged (service facts, official client's tests).
+    // Cancelling a result that already ended answers it unchanged (docs/api-contract.md, official client's tests).
     engine.cancelResult(result._id);
     return ok(result);
   });

@@ -11,7 +11,7 @@ import type { Handler, Route } from '../server.js';
 import type { ApiKeyRecord, Store, SuiteRecord, TestRecord } from '../store.js';
 import { clone, EPOCH, invalid, iso } from '../util.js';
 
-/** Web app base used in CSV links, as the real service writes them (service facts "Pages in the web app"). */
+/** Web app base used in CSV links, as the real service writes them (docs/api-contract.md, "Resources"). */
 export const APP_URL = 'https://app.ghostinspector.com';
 /** Appended to the name of a duplicated suite or test. */
 export const COPY_MARKER = ' (Copy)';
@@ -19,7 +19,7 @@ export const COPY_MARKER = ' (Copy)';
 export interface ApiDeps {
   store: Store;
   engine: Engine;
-  /** ms during which a new result answers "not found" to GET (service facts); 0 = off. */
+  /** ms during which a new result answers "not found" to GET (docs/api-contract.md); 0 = off. */
   notFoundWindowMs?: number;
 }
 
@@ -38,7 +38,7 @@ export interface RouteDeps extends ApiDeps {
   testResultsOf: (testId: string) => TestResult[];
   /** Suite results of a suite, newest first. */
   suiteResultsOf: (suiteId: string) => SuiteResult[];
-  /** One page of rows by the `count` and `offset` parameters (contract "Paging"). */
+  /** One page of rows by the `count` and `offset` parameters (docs/api-contract.md, "Polling a run"). */
   page: <T>(rows: T[], params: Params) => T[];
   /** Running test results that match `filter`. */
   running: (filter: (r: TestResult) => boolean) => TestResult[];
@@ -97,7 +97,7 @@ export function fileName(name: string, ext: string): string {
   return `${name.replace(/[^\w.() -]+/g, '_').trim() || 'test'}.${ext}`;
 }
 
-/** The badge state of a test (latest result) or a suite (latest suite result); see contract "States". */
+/** The badge state of a test (latest result) or a suite (latest suite result); see docs/api-contract.md, "States and transitions". */
 export function badgeState(
   latest: TestResult | SuiteResult | undefined,
   screenshot: boolean,

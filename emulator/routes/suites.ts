@@ -1,4 +1,4 @@
-/** Suite routes (contract "Suites"): list, create, get, update, delete, duplicate, tests, results, execute, badge. */
+/** Suite routes (docs/api-contract.md, "Endpoints the action calls"): list, create, get, update, delete, duplicate, tests, results, execute, badge. */
 import { suiteResultsCsv } from '../formats/csv.js';
 import { parseExecuteParams } from '../params.js';
 import { newSuiteDefaults, type SuiteRecord } from '../store.js';
@@ -116,7 +116,7 @@ function suiteActionRoutes(deps: RouteDeps): void {
     const params = parseExecuteParams(ctx.params, { maxCsvUploadRows: maxCsvRows(suite.organization) });
     const { suiteResults, many } = engine.executeSuite(key, suite, params);
     if (params.immediate) {
-      // The immediate answer names the suite by its id (service facts, official client's tests); GET keeps the object.
+      // The immediate answer names the suite by its id (docs/api-contract.md, official client's tests); GET keeps the object.
       const answers = suiteResults.map((sr) => ({ ...clone(sr), suite: sr.suite._id }));
       return ok(many ? answers : answers[0]);
     }

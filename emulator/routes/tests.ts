@@ -1,4 +1,4 @@
-/** Test routes (contract "Tests"): list, get, update, delete, duplicate, execute, running, accept-screenshot, results, badge. */
+/** Test routes (docs/api-contract.md, "Endpoints the action calls"): list, get, update, delete, duplicate, execute, running, accept-screenshot, results, badge. */
 import { testResultsCsv } from '../formats/csv.js';
 import { parseExecuteParams } from '../params.js';
 import { clone, invalid, iso } from '../util.js';

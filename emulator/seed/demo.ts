@@ -44,7 +44,7 @@ export interface DemoSeed {
  * organization "Demo Shop" (`org-demo`), folder `folder-demo`, suite `suite-demo-shop` holding the demo
  * tests with ids from `demoTestId`, and the API key `apiKey` (default `demo-api-key`). The suite's start URL
  * and the tests' start URLs point at `${origin}/demo/`. The screenshot comparison test gets the suite's
- * comparison threshold (contract "Suite": screenshotCompareThreshold, 0..1).
+ * comparison threshold (docs/api-contract.md, "Resources": screenshotCompareThreshold, 0..1).
  */
 export function demoSeed(origin: string, apiKey = 'demo-api-key'): DemoSeed {
   const [suite] = demoSuites(`${origin.replace(/\/+$/, '')}/demo/`);

@@ -1,6 +1,6 @@
 /**
  * The typed surface of the Ghost Inspector API v1: one method per endpoint of the service contract
- * (`ghost-inspector-api-v1.md`, "Endpoints") plus the suite-result endpoints of the service facts.
+ * (docs/api-contract.md, "Endpoints the action calls") plus the suite-result endpoints of the docs/api-contract.md.
  * `createClient()` in `client.ts` returns an implementation; tests hand it the emulator's base URL.
  *
  * Every method resolves with the envelope's `data` and rejects with an `ApiError` (see `errors.ts`) whose
@@ -27,7 +27,7 @@ export interface RequestOptions {
 }
 
 export interface GhostInspectorApi {
-  // Suites (contract "Suite endpoints")
+  // Suites (docs/api-contract.md, "Endpoints the action calls")
   listSuites(opts?: RequestOptions): Promise<Suite[]>;
   getSuite(suiteId: string, opts?: RequestOptions): Promise<Suite>;
   createSuite(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Suite>;
@@ -67,7 +67,7 @@ export interface GhostInspectorApi {
   /** Zip archive bytes. */
   exportSuiteRecorderHtml(suiteId: string, opts?: RequestOptions): Promise<Buffer>;
 
-  // Tests (contract "Test endpoints")
+  // Tests (docs/api-contract.md, "Endpoints the action calls")
   listTests(opts?: RequestOptions): Promise<Test[]>;
   getTest(testId: string, opts?: RequestOptions): Promise<Test>;
   updateTest(testId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Test>;
@@ -99,12 +99,12 @@ export interface GhostInspectorApi {
     opts?: RequestOptions,
   ): Promise<{ contentType: string; body: Buffer }>;
 
-  // Results (contract "Result endpoints")
+  // Results (docs/api-contract.md, "Endpoints the action calls")
   getTestResult(resultId: string, opts?: RequestOptions): Promise<TestResult>;
   cancelTestResult(resultId: string, opts?: RequestOptions): Promise<TestResult>;
   commentOnTestResult(resultId: string, message: string, opts?: RequestOptions): Promise<TestResult>;
 
-  // Suite results (service facts)
+  // Suite results (docs/api-contract.md)
   getSuiteResult(suiteResultId: string, opts?: RequestOptions): Promise<SuiteResult>;
   /** Creation order; `count` at most `PAGE_SIZE` (50, `limits.ts`). */
   listSuiteResultTestResults(

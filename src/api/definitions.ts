@@ -29,7 +29,7 @@ export type TestDefinition = Partial<
   steps: Array<Omit<Step, '_id' | 'passing' | 'dateExecuted' | 'url' | 'extra' | 'error'>>;
 };
 
-/** The recorder .side document (contract "Suite import and export"). */
+/** The recorder .side document (docs/api-contract.md, "Test definitions (repository test files)"). */
 export interface SideDocument {
   id: string;
   version: string;

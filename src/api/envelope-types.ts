@@ -3,13 +3,13 @@
  * Moved out of `types.ts` unchanged; `types.ts` re-exports them.
  */
 
-/** The success envelope every JSON response carries (contract "Conventions" 2). */
+/** The success envelope every JSON response carries (docs/api-contract.md, "Conventions" 2). */
 export interface SuccessEnvelope<T> {
   code: 'SUCCESS';
   data: T;
 }
 
-/** Error types the service sends in an `ERROR` envelope (service facts "Shapes and behaviour"). */
+/** Error types the service sends in an `ERROR` envelope (docs/api-contract.md, "Resources"). */
 export type ErrorType = 'AUTHENTICATION_ERROR' | 'VALIDATION_ERROR' | 'TIMEOUT_ERROR' | 'SERVER_ERROR';
 
 /** The error envelope, sent with HTTP 200 as often as with an error status. */

@@ -7,7 +7,7 @@ import type { ErrorType } from './types.js';
 
 /**
  * Codes an `ApiError` carries.
- * - The service's own error types, from an `ERROR` envelope (service facts "Shapes and behaviour"):
+ * - The service's own error types, from an `ERROR` envelope (docs/api-contract.md, "Resources"):
  *   `AUTHENTICATION_ERROR`, `VALIDATION_ERROR`, `TIMEOUT_ERROR`, `SERVER_ERROR` (or any other string it sends).
  * - `HTTP_ERROR`: a non-2xx status without an error envelope (429, 5xx, 404, a gateway page...).
  * - `INVALID_RESPONSE`: a 2xx answer that is not the expected envelope (HTML, truncated JSON, bad gzip).
@@ -94,7 +94,7 @@ const NOT_FOUND_MESSAGE =
  * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
  * envelope whose message says the identifier is unknown or not found (the service and the emulator
  * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (service facts), so pollers use this to wait rather than fail.
+ * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
  *
  * @param err anything caught; non-`ApiError` values give false.
  */

@@ -1,5 +1,5 @@
 /**
- * Encoding of execute parameters (contract "Execute parameters (suite and test)") for the three ways the
+ * Encoding of execute parameters (docs/api-contract.md, "Execute parameters") for the three ways the
  * client sends them: a JSON body, form fields (multipart, with a data file) and a query string.
  */
 import type { ExecuteOptions } from './types.js';
@@ -72,7 +72,7 @@ export class ExecuteOptionsError extends Error {}
 
 /**
  * Encode execute options, sending only the parameters that are set.
- * - Booleans become `1` / `0` (contract "Conventions" 5).
+ * - Booleans become `1` / `0` (docs/api-contract.md, "Conventions" 5).
  * - `browser`, `region`, `viewport` and `webhook` may hold several values: one pair per value (the key
  *   repeats) and a JSON array; a single value is sent as a plain string.
  * - `chatChannel` is sent as the bare name (a leading `#` is dropped; the contract forbids a literal hash).

@@ -1,7 +1,7 @@
 /**
  * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
- * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
+ * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
  */
 
 const CONTROL_ESCAPES: Record<string, string> = {

@@ -4,7 +4,7 @@
  * lines, response excerpts, `onRequest` URLs).
  *
  * Design principle 7: secrets never reach a log line, a file or an output. The API key rides in query
- * strings (contract "Authentication" 1), so every text is passed through `redactUrl()` as well.
+ * strings (docs/api-contract.md, "Authentication" 1), so every text is passed through `redactUrl()` as well.
  *
  * What is never rewritten: the action's own data that sits in free text, i.e. service ids (24 hexadecimal
  * characters), UUIDs and ISO 8601 timestamps. A secret found only inside one of those is left alone, so that a

@@ -4,7 +4,7 @@
  * `types.ts` re-exports them.
  */
 
-/** Region values (contract "Suite"). */
+/** Region values (docs/api-contract.md, "Resources"). */
 export const REGIONS = [
   'us-east-1',
   'us-west-1',
@@ -26,7 +26,7 @@ export const REGIONS = [
 export type Region = (typeof REGIONS)[number];
 
 /**
- * Execute parameters (contract "Execute parameters (suite and test)"), in the service's names.
+ * Execute parameters (docs/api-contract.md, "Execute parameters"), in the service's names.
  * Only parameters that are set are sent. `browser`, `region` and `viewport` may hold several values:
  * one run per combination. `variables` become custom parameters of their own names.
  */
@@ -63,7 +63,7 @@ export interface ExecuteOptions {
   variables?: Record<string, string>;
 }
 
-/** `count` (default 10, max 50) and `offset` (default 0) for result lists (contract "Paging"). */
+/** `count` (default 10, max 50) and `offset` (default 0) for result lists (docs/api-contract.md, "Polling a run"). */
 export interface Paging {
   count?: number;
   offset?: number;

@@ -1,6 +1,6 @@
 /**
  * Resource shapes of the Ghost Inspector API v1, as the service contract
- * ("Resources and their fields") and the service facts (suite-result endpoints) describe them.
+ * ("Resources and their fields") and the docs/api-contract.md (suite-result endpoints) describe them.
  *
  * Nulls and absent fields follow the contract: a field that is "string or null" is typed `string | null`;
  * a field present only on some endpoints is optional (`?`). Timestamps are ISO 8601 UTC strings with
@@ -107,7 +107,7 @@ export interface Step {
   dateExecuted?: Timestamp;
   /** Result steps: page URL at execution. */
   url?: string;
-  /** Failing steps carry an error string (service facts). */
+  /** Failing steps carry an error string (docs/api-contract.md). */
   error?: string;
   extra?: { source: { sequence: number; test: string } };
 }
@@ -179,7 +179,7 @@ export interface Comment {
 }
 
 /**
- * Contract "Test result". Conditions (contract "States and transitions"):
+ * Contract "Test result". Conditions (docs/api-contract.md, "States and transitions"):
  * running: `passing` null, `executionTime` null, no finish date;
  * finished: `passing` boolean, `executionTime` set;
  * cancelled: `passing` null, `status` 8.
@@ -189,7 +189,7 @@ export interface TestResult {
   uuid: string;
   name: string;
   /**
-   * Null for an on-demand result; else exactly `_id, name, organization, suite` (service facts). Every
+   * Null for an on-demand result; else exactly `_id, name, organization, suite` (docs/api-contract.md). Every
    * reference may come as an id string or an object: read it with `refId` (refs.ts).
    */
   test: RefOrId<{ _id: string; name: string; organization: RefOrId<Ref>; suite: RefOrId<Ref> }> | null;
@@ -226,7 +226,7 @@ export interface TestResult {
   maxWaitDelay: number;
   filters: unknown[];
   extractions: Record<string, unknown>;
-  /** Null on passing results; a failed run may carry `details` (service facts). */
+  /** Null on passing results; a failed run may carry `details` (docs/api-contract.md). */
   error?: { details?: string; [key: string]: unknown } | null;
   screenshot?: { original: ImageRef; small: ImageRef };
   /** Present when a comparison exists. */
@@ -244,7 +244,7 @@ export interface TestResult {
   viewportSize: ViewportSize;
 }
 
-/** Contract "Suite result"; `passing` is null while running or cancelled (service facts). */
+/** Contract "Suite result"; `passing` is null while running or cancelled (docs/api-contract.md). */
 export interface SuiteResult {
   _id: string;
   name: string;
@@ -265,7 +265,7 @@ export interface SuiteResult {
   /** Milliseconds. */
   executionTime: number | null;
   /**
-   * The immediate execute names the suite by id; GET populates `{_id, name, organization}` (service facts).
+   * The immediate execute names the suite by id; GET populates `{_id, name, organization}` (docs/api-contract.md).
    * Read it with `refId` (refs.ts).
    */
   suite: RefOrId<{ _id: string; name: string; organization: RefOrId<Ref> }>;

@@ -2,7 +2,7 @@
  * Safe, readable names for screenshot files and the screenshot artifact.
  *
  * GitHub rejects artifact file paths holding `" : < > | * ? \r \n` and artifact names holding those plus
- * `\ /` (service facts, "The GitHub platform"). Windows also refuses trailing dots and spaces and a few
+ * `\ /` (docs/github-platform.md). Windows also refuses trailing dots and spaces and a few
  * reserved device names, and most file systems cap one name at 255 bytes.
  */
 import { randomBytes } from 'node:crypto';

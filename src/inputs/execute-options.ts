@@ -1,5 +1,5 @@
 /**
- * Pure parsing of the execute parameters the user set (contract "Execute parameters (suite and test)"),
+ * Pure parsing of the execute parameters the user set (docs/api-contract.md, "Execute parameters"),
  * in the service's names: browsing dimensions, data rows, run settings and custom variables.
  */
 import { REGIONS } from '../api/types.js';

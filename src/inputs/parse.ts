@@ -2,7 +2,7 @@
  * Pure parsing and validation of the raw input strings: no environment, no files. Every problem is
  * collected (one `InputProblem` per bad value) so that all of them are reported together.
  *
- * Implements the execute parameters of the contract ("Execute parameters (suite and test)").
+ * Implements the execute parameters of the docs/api-contract.md, "Execute parameters".
  */
 import path from 'node:path';
 import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';

@@ -1,5 +1,5 @@
 /**
- * Conversion of recorder `.side` documents (contract "Suite import and export": `{id, version, name, url,
+ * Conversion of recorder `.side` documents (docs/api-contract.md, "Test definitions (repository test files)": `{id, version, name, url,
  * tests: [{id, name, commands: [{command, target, value}]}], suites, plugins}`) into Ghost Inspector tests in
  * the native JSON format, so that each recorder test can run through the on-demand execute.
  *

@@ -1,6 +1,6 @@
 /**
  * Repository test files: finds them by glob (tinyglobby) and parses each into Ghost Inspector tests in the
- * native JSON format (contract "Suite import and export": the Test fields minus identifiers, dates,
+ * native JSON format (docs/api-contract.md, "Test definitions (repository test files)": the Test fields minus identifiers, dates,
  * organization, suite, user and outcomes; steps without `_id`), ready for the on-demand execute.
  *
  * Formats: `.json` (one native JSON test, or an array of them) and `.side` (a recorder document; each of its

@@ -1,6 +1,5 @@
 /**
- * Workflow annotations from the report model, within GitHub's limits (service facts, "The GitHub
- * platform": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
+ * Workflow annotations from the report model, within GitHub's limits (docs/github-platform.md, "Annotations": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
  * 4096 characters).
  *
  * - error: one per test that fails the step (`ReportTest.failing`, from the verdict's rules: failed, error,

@@ -1,7 +1,7 @@
 /**
  * JUnit XML from the report model: junit-report-builder 5 writes the document, `junit-finish.ts` adds what
  * it cannot (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against the Jenkins
- * xUnit `junit-10.xsd` as it is (service facts, "JUnit XML that every consumer reads").
+ * xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
  *
  * Layout:
  * - `<testsuites name="Ghost Inspector" time="…">`: `time` is the action's wall time in seconds (start to

@@ -1,6 +1,6 @@
 /**
  * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the service facts ("The GitHub
+ * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
  * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
  *
  * Layout (what a reviewer needs first comes first):
