@@ -1,7 +1,7 @@
 /**
  * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
  * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
- * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (service facts, "The GitHub platform");
+ * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (docs/github-platform.md);
  * the rest of the code takes a {@link GitHubContext}.
  *
  * Outside GitHub (`node dist/index.js` on a laptop) every field is empty or has its documented default.

@@ -1,6 +1,6 @@
 /**
  * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. Service facts, "The GitHub platform".
+ * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. See docs/github-platform.md, "Artifacts".
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * results.json: every normalized result in one file, so that the action's outputs stay small (service
- * facts, "The GitHub platform": about 1 MiB of outputs per job) while a later step can read everything.
+ * results.json: every normalized result in one file, so that the action's outputs stay small (docs/github-platform.md,
+ * "Outputs": about 1 MiB of outputs per job) while a later step can read everything.
  *
  * Shape (version 1), one schema whether the action waited or not (`wait: false`):
  * ```
