@@ -12,6 +12,7 @@
  *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
  */
 import { formatDuration } from '../report/text.js';
+import { unrefTimer } from './clock.js';
 
 /** Why the engine stopped early. */
 export type StopReason = 'deadline' | 'signal';
@@ -59,9 +60,7 @@ export function describeTimeout(timeoutMs: number): string {
  * itself, yet fires when something else (a hanging request or file-system call) does.
  */
 export function armHardExit(onExpire: () => void, ms = HARD_EXIT_MS): () => void {
-  const timer = setTimeout(onExpire, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
+  return unrefTimer(ms, onExpire);
 }
 
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
