@@ -21,18 +21,25 @@ export interface RunLog {
 }
 
 /**
- * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the parts of a variant that were
- * varied (start URL without password); data rows counted from 1. '' when nothing varied. The one label of
- * a variant: the console, the reports and the screenshot file names all use it.
+ * The parts of a variant that were varied, in order: browser, region, viewport, start URL (without
+ * password; left out with `withStartUrl: false`), `row <n>` (data rows counted from 1).
  */
-export function variantLabel(variant: Variant): string {
+export function variantParts(variant: Variant, withStartUrl = true): string[] {
   const parts: string[] = [];
   if (variant.browser) parts.push(cleanText(variant.browser));
   if (variant.region) parts.push(cleanText(variant.region));
   if (variant.viewport) parts.push(cleanText(variant.viewport));
-  if (variant.startUrl) parts.push(redactUrl(cleanText(variant.startUrl)));
+  if (variant.startUrl && withStartUrl) parts.push(redactUrl(cleanText(variant.startUrl)));
   if (variant.dataRow !== undefined && variant.dataRow !== null) parts.push(`row ${variant.dataRow + 1}`);
-  return parts.join(' · ');
+  return parts;
+}
+
+/**
+ * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the one label of a variant
+ * (`variantParts`), used by the console, every report and the screenshot file names. '' when nothing varied.
+ */
+export function variantLabel(variant: Variant): string {
+  return variantParts(variant).join(' · ');
 }
 
 /** ` [<variantLabel>]`, or '' when nothing varied: what follows a test name in a log line. */
