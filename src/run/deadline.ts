@@ -44,11 +44,6 @@ export const MAY_HAVE_STARTED_ERROR =
   'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
   '(may have started; not found).';
 
-/** A signal that fires after the wrap-up time of `reason`. */
-export function wrapUpSignal(reason: StopReason): AbortSignal {
-  return AbortSignal.timeout(WRAP_UP_MS[reason]);
-}
-
 /** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
 export function describeTimeout(timeoutMs: number): string {
   return formatDuration(timeoutMs);

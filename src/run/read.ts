@@ -5,6 +5,7 @@
  * own results list instead (`GET /tests/{id}/results/`, newest first): `tests × ⌈runs / 50⌉` requests
  * instead of one per suite result. `forEachPage` is the one paging loop of the engine.
  */
+import { metered } from './action-api.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
@@ -57,8 +58,9 @@ export async function listSuiteTests(
   const readPage = async (paging: Paging): Promise<TestResult[]> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await ctx.budget.acquire(signal);
-        return await ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal });
+        return await metered(ctx.budget, signal, (s) =>
+          ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal: s }),
+        );
       } catch (error) {
         if (signal.aborted) throw error;
         ctx.emit({
@@ -181,10 +183,8 @@ async function readTestList(
 ): Promise<void> {
   const need = new Set(found.keys());
   const signal = ctx.stop.signal;
-  const read = async (paging: Paging): Promise<TestResult[]> => {
-    await ctx.budget.acquire(signal);
-    return ctx.api.listTestResults(testId, paging, { signal });
-  };
+  const read = (paging: Paging): Promise<TestResult[]> =>
+    metered(ctx.budget, signal, (s) => ctx.api.listTestResults(testId, paging, { signal: s }));
   try {
     await forEachPage(
       read,

@@ -4,6 +4,7 @@
  * `GET /tests/{id}/results/`, newest first): one request covers up to `PAGE_SIZE` runs instead of one
  * request per run. A run the list does not show twice in a row is polled on its own.
  */
+import { metered } from './action-api.js';
 import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import { messageOf, type EngineContext, type Handle } from './context.js';
@@ -67,12 +68,12 @@ function settle(group: Group, rid: string, value: Answer | null): void {
 async function pollOnce(ctx: EngineContext, key: string, group: Group, seen: Set<string>): Promise<void> {
   const [type, id] = key.split(':') as ['suite' | 'test', string];
   const signal = ctx.stop.signal;
-  const read = async (paging: Paging): Promise<Answer[]> => {
-    await ctx.budget.acquire(signal);
-    return type === 'suite'
-      ? ctx.api.listSuiteResults(id, paging, { signal })
-      : ctx.api.listTestResults(id, paging, { signal });
-  };
+  const read = (paging: Paging): Promise<Answer[]> =>
+    metered<Answer[]>(ctx.budget, signal, (s) =>
+      type === 'suite'
+        ? ctx.api.listSuiteResults(id, paging, { signal: s })
+        : ctx.api.listTestResults(id, paging, { signal: s }),
+    );
   const visit = (list: Answer[]): boolean => {
     for (const r of list) {
       const waiter = group.waiters.get(r._id);

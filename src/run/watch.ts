@@ -6,6 +6,7 @@
  * (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
  * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
  */
+import { metered } from './action-api.js';
 import { backoffMs } from '../api/backoff.js';
 import { isNotFound } from '../api/errors.js';
 import { DURATION_HISTORY_COUNT } from '../api/limits.js';
@@ -59,13 +60,15 @@ export function history(
     samples = (async () => {
       const [type, id] = key.split(':') as ['suite' | 'test', string];
       const paging = { count: DURATION_HISTORY_COUNT };
-      const opts = { signal: ctx.stop.signal };
       try {
-        await ctx.budget.acquire(ctx.stop.signal);
-        const results =
-          type === 'suite'
-            ? await ctx.api.listSuiteResults(id, paging, opts)
-            : await ctx.api.listTestResults(id, paging, opts);
+        const results = await metered<Array<SuiteResult | TestResult>>(
+          ctx.budget,
+          ctx.stop.signal,
+          (signal) =>
+            type === 'suite'
+              ? ctx.api.listSuiteResults(id, paging, { signal })
+              : ctx.api.listTestResults(id, paging, { signal }),
+        );
         const durations = results.map((r) => wallTimeMs(r)).filter((n): n is number => n !== null);
         return expectedWindow(durations, 0);
       } catch {
