@@ -27,6 +27,11 @@ export { DEFAULT_APP_URL } from './context.js';
 export { BATCH_MIN_RUNS } from './read.js';
 export { isSuiteResultOver } from './watch.js';
 
+/** Period of the heartbeat while waiting, ms. */
+export const DEFAULT_HEARTBEAT_MS = 60_000;
+/** Timeout of each cancel request after a workflow cancel, ms. */
+export const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
+
 export interface EngineOptions {
   api: ActionApi;
   clock?: Clock;
@@ -102,12 +107,12 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
     await Promise.race([triggering, signalled]);
     if (ctx.plan.wait && ctx.stopReason === null) {
       let quiet = false;
-      void heartbeat(ctx, options.heartbeatMs ?? 60_000, () => quiet);
+      void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
       await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
       quiet = true;
     }
     if (ctx.stopReason === 'signal')
-      await cancelForSignal(ctx, triggering, options.signalCancelTimeoutMs ?? 3_000);
+      await cancelForSignal(ctx, triggering, options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS);
     else {
       await triggering;
       if (ctx.stopReason === 'deadline' && ctx.plan.wait) await settleAtDeadline(ctx);
