@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   publishScreenshots: () => (/* binding */ publishScreenshots)
 });
 
-// UNUSED EXPORTS: MAX_ARTIFACT_NAME_LENGTH, MAX_FILE_NAME_BYTES, MAX_SUITE_SEGMENT_BYTES, SCREENSHOT_MODES, artifactUrl, defaultArtifactName, displayUrl, downloadScreenshots, isNameClash, runPool, sanitizeArtifactName, sanitizeSegment, screenshotPath, selectScreenshots, suffixedName, truncateUtf8, uploadScreenshots, variantLabel
+// UNUSED EXPORTS: MAX_ARTIFACT_NAME_LENGTH, MAX_FILE_NAME_BYTES, MAX_SUITE_SEGMENT_BYTES, SCREENSHOT_MODES, artifactUrl, defaultArtifactName, displayUrl, downloadScreenshots, fileVariantLabel, isNameClash, runPool, sanitizeArtifactName, sanitizeSegment, screenshotPath, selectScreenshots, suffixedName, truncateUtf8, uploadScreenshots
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
@@ -23,6 +23,8 @@ var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __webpack_require__(69248);
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __webpack_require__(70370);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -39,6 +41,7 @@ var backoff = __webpack_require__(50304);
  * deadline, retried on 5xx, 429 and network errors with jittered exponential backoff. Files are never held
  * in memory whole: the HTTP response is piped into a temporary file that is renamed once complete.
  */
+
 
 
 
@@ -160,16 +163,13 @@ function toAttemptError(e, timeoutMs) {
         return new AttemptError(`error ${err.code}`, err.code !== 'ENOSPC');
     return new AttemptError(message.replace(/https?:\/\/\S+/g, (u) => displayUrl(u)), false);
 }
-/** Runs `worker` over `items` with at most `limit` in flight; resolves when all are done. */
+/**
+ * Runs `worker` over `items` with at most `limit` in flight (`p-limit`, the one concurrency limiter of the
+ * action); resolves when all are done, rejects with the first error of a worker.
+ */
 async function runPool(items, limit, worker) {
-    let next = 0;
-    const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-        while (next < items.length) {
-            const item = items[next++];
-            await worker(item);
-        }
-    });
-    await Promise.all(lanes);
+    const pool = (0,p_limit/* default */.A)(Math.max(1, Math.floor(limit)));
+    await Promise.all(items.map((item) => pool(() => worker(item))));
 }
 /**
  * Downloads screenshots into `dir`, each at `dir/<job.relativePath>` (folders are made as needed).
@@ -251,14 +251,17 @@ async function downloadScreenshots(jobs, dir, options = {}) {
     return { files, missing };
 }
 
+// EXTERNAL MODULE: ./src/report/console.ts
+var console = __webpack_require__(39475);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
 /**
  * Safe, readable names for screenshot files and the screenshot artifact.
  *
  * GitHub rejects artifact file paths holding `" : < > | * ? \r \n` and artifact names holding those plus
- * `\ /` (service facts, "The GitHub platform"). Windows also refuses trailing dots and spaces and a few
+ * `\ /` (docs/github-platform.md). Windows also refuses trailing dots and spaces and a few
  * reserved device names, and most file systems cap one name at 255 bytes.
  */
+
 
 
 /** Characters GitHub refuses in an artifact name or in one segment of an artifact path, plus controls. */
@@ -310,20 +313,12 @@ function sanitizeSegment(text, maxBytes, fallback = 'unnamed') {
     return s;
 }
 /**
- * Human-readable variant label, e.g. `chrome, us-east-1, 1280x800, row 3` (data rows shown 1-based).
+ * The variant part of a screenshot's file name, e.g. `chrome, us-east-1, 1280x800, row 3`: the parts of
+ * the one variant label (`variantParts`, report/console.ts) without the start URL, comma-separated.
  * Empty string when nothing was varied.
  */
-function variantLabel(variant) {
-    const parts = [];
-    if (variant.browser)
-        parts.push(variant.browser);
-    if (variant.region)
-        parts.push(variant.region);
-    if (variant.viewport)
-        parts.push(variant.viewport);
-    if (variant.dataRow !== undefined)
-        parts.push(`row ${variant.dataRow + 1}`);
-    return parts.join(', ');
+function fileVariantLabel(variant) {
+    return (0,console/* variantParts */.cN)(variant, false).join(', ');
 }
 /**
  * The path of a screenshot inside the artifact, with forward slashes:
@@ -341,7 +336,7 @@ function screenshotPath(suiteName, testName, variant, resultId, kind) {
     const folder = sanitizeSegment(suiteName, MAX_SUITE_SEGMENT_BYTES);
     const suffix = `-${sanitizeSegment(resultId, 64, 'result')}${kind === 'comparison' ? '-comparison' : ''}.png`;
     const room = MAX_FILE_NAME_BYTES - Buffer.byteLength(suffix, 'utf8');
-    const label = variantLabel(variant);
+    const label = fileVariantLabel(variant);
     const variantPart = label ? ` [${sanitizeSegment(label, 60, 'variant')}]` : '';
     const testRoom = Math.max(16, room - Buffer.byteLength(variantPart, 'utf8'));
     const test = sanitizeSegment(testName, testRoom);
@@ -497,7 +492,7 @@ function selectScreenshots(summary, mode) {
 ;// CONCATENATED MODULE: ./src/artifacts/upload.ts
 /**
  * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. Service facts, "The GitHub platform".
+ * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. See docs/github-platform.md, "Artifacts".
  */
 
 

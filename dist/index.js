@@ -64554,7 +64554,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
  * lines, response excerpts, `onRequest` URLs).
  *
  * Design principle 7: secrets never reach a log line, a file or an output. The API key rides in query
- * strings (contract "Authentication" 1), so every text is passed through `redactUrl()` as well.
+ * strings (docs/api-contract.md, "Authentication" 1), so every text is passed through `redactUrl()` as well.
  *
  * What is never rewritten: the action's own data that sits in free text, i.e. service ids (24 hexadecimal
  * characters), UUIDs and ISO 8601 timestamps. A secret found only inside one of those is left alone, so that a
@@ -64690,7 +64690,7 @@ function redactUrl(url) {
 /**
  * References between records. The service sends a reference (a result's `test`, `suite`, `organization`,
  * `user`) either as an id string or as a populated `{_id, name, …}` object, depending on the endpoint: the
- * immediate suite execute names the suite by id, GET of the same suite result populates it (service facts,
+ * immediate suite execute names the suite by id, GET of the same suite result populates it (docs/api-contract.md,
  * "Evidence from the official client's integration tests"). Read references only through these helpers.
  */
 /** The id of a reference in either form; null when absent or empty. */
@@ -64758,7 +64758,7 @@ function resultImages(result) {
 /**
  * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
  * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
- * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (service facts, "The GitHub platform");
+ * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (docs/github-platform.md);
  * the rest of the code takes a {@link GitHubContext}.
  *
  * Outside GitHub (`node dist/index.js` on a laptop) every field is empty or has its documented default.
@@ -64832,6 +64832,154 @@ function workflowRunUrl(context) {
  */
 function commentKey(context, commentKeyInput) {
     return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
+}
+
+
+/***/ }),
+
+/***/ 39475:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ps: () => (/* binding */ consoleReporter),
+/* harmony export */   _q: () => (/* binding */ variantLabel),
+/* harmony export */   cN: () => (/* binding */ variantParts)
+/* harmony export */ });
+/* harmony import */ var _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38249);
+/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(66358);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
+
+
+
+/**
+ * The parts of a variant that were varied, in order: browser, region, viewport, start URL (without
+ * password; left out with `withStartUrl: false`), `row <n>` (data rows counted from 1).
+ */
+function variantParts(variant, withStartUrl = true) {
+    const parts = [];
+    if (variant.browser)
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.browser));
+    if (variant.region)
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.region));
+    if (variant.viewport)
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.viewport));
+    if (variant.startUrl && withStartUrl)
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.startUrl)));
+    if (variant.dataRow !== undefined && variant.dataRow !== null)
+        parts.push(`row ${variant.dataRow + 1}`);
+    return parts;
+}
+/**
+ * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the one label of a variant
+ * (`variantParts`), used by the console, every report and the screenshot file names. '' when nothing varied.
+ */
+function variantLabel(variant) {
+    return variantParts(variant).join(' · ');
+}
+/** ` [<variantLabel>]`, or '' when nothing varied: what follows a test name in a log line. */
+function bracketed(variant) {
+    const label = variantLabel(variant);
+    return label ? ` [${label}]` : '';
+}
+const STATE_MARK = {
+    passed: '✓ passed',
+    failed: '✗ failed',
+    flaky: '~ flaky',
+    'timed-out': '⏱ timed out',
+    cancelled: '⊘ cancelled',
+    error: '! error',
+};
+function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+/** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
+function testGroup(run, test) {
+    const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
+    const title = `${STATE_MARK[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
+    const lines = [];
+    if (run.kind === 'suite')
+        lines.push(`Suite: ${run.suiteName}`);
+    if (run.file)
+        lines.push(`File: ${run.file}`);
+    if (test.url)
+        lines.push(`Result: ${test.url}`);
+    const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
+    if (failing) {
+        const target = typeof failing.target === 'string'
+            ? failing.target
+            : failing.target.map((t) => t.selector).join(' || ');
+        lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${target}`);
+        if (failing.error)
+            lines.push(`Error: ${failing.error}`);
+    }
+    if (test.error)
+        lines.push(test.error);
+    if (test.attempts.length)
+        lines.push(`Attempts before: ${test.attempts.length}`);
+    return { title, lines };
+}
+/** Renders the events about retries and stopping (see `consoleReporter`). */
+function renderStop(event, log) {
+    switch (event.type) {
+        case 'retrying':
+            log.info(`Re-running failed test ${event.testName}${bracketed(event.variant)} (attempt ${event.attempt} of ${event.attempts}).`);
+            return;
+        case 'retry-problem': {
+            const label = `${event.testName}${bracketed(event.variant)}`;
+            if (event.problem === 'not-sent')
+                log.warning(`Could not re-run ${label}: ${event.message}`);
+            else if (event.problem === 'not-read')
+                log.warning(`Re-run of ${label}: ${event.message}`);
+            else
+                log.warning(`The re-run of ${label} may have started; not found.`);
+            return;
+        }
+        case 'timed-out':
+            log.warning(`Timeout: ${(0,_run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
+            return;
+        case 'cancelling':
+            log.warning(event.late
+                ? `Workflow cancelled: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
+                : `Workflow cancelled: cancelling ${plural(event.count, 'remote run')}.`);
+            return;
+        case 'cancel-failed':
+            log.warning(`Could not cancel ${event.remoteType} result ${event.id}: ${event.message}`);
+            return;
+        default:
+            return;
+    }
+}
+/**
+ * A listener that writes each event as the log lines of the step (the texts the action has always
+ * written; the end-to-end tests read them).
+ */
+function consoleReporter(log) {
+    return (event) => {
+        switch (event.type) {
+            case 'folder-listed':
+                return log.info(`Folder ${event.folderId}: ${plural(event.suiteCount, 'suite')}.`);
+            case 'folder-failed':
+                return log.warning(`Folder ${event.folderId}: ${event.message}`);
+            case 'run-started':
+                return log.info(`Started ${event.label}: ${plural(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(event.resultIds)}).`);
+            case 'runs-found':
+                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(event.resultIds)}.`);
+            case 'trigger-problems':
+                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .problemLines */ .pb)(event.problems))
+                    log.warning(line);
+                return;
+            case 'test-finished': {
+                const { title, lines } = testGroup(event.run, event.test);
+                return log.group(title, lines);
+            }
+            case 'heartbeat':
+                return log.info(`… ${plural(event.running, 'run')} still going, ${plural(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
+            case 'detail':
+                return log.debug?.(event.message);
+            default:
+                return renderStop(event, log);
+        }
+    };
 }
 
 
@@ -65030,6 +65178,8 @@ function numberOrNull(value) {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+// EXTERNAL MODULE: ./src/report/console.ts
+var console = __nccwpck_require__(39475);
 ;// CONCATENATED MODULE: ./src/report/model.ts
 /**
  * The report model: one normalized picture of a run, built once from the run model (`run/types.ts`) and
@@ -65039,6 +65189,8 @@ function numberOrNull(value) {
  * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
  * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
  */
+
+
 
 
 
@@ -65083,27 +65235,9 @@ function buildReport(summary, policy, attachments = new Map(), verdict = (0,outc
 function buildStartedReport(summary, policy) {
     return buildReport(summary, policy, new Map(), (0,outcome/* decideStartedVerdict */.T_)(summary, policy));
 }
-/**
- * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the parts of a variant that were
- * varied (start URL without password); data rows counted from 1.
- */
-function variantLabel(variant) {
-    const parts = [];
-    if (variant.browser)
-        parts.push((0,report_text/* cleanText */.X5)(variant.browser));
-    if (variant.region)
-        parts.push((0,report_text/* cleanText */.X5)(variant.region));
-    if (variant.viewport)
-        parts.push((0,report_text/* cleanText */.X5)(variant.viewport));
-    if (variant.startUrl)
-        parts.push((0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(variant.startUrl)));
-    if (variant.dataRow !== undefined && variant.dataRow !== null)
-        parts.push(`row ${variant.dataRow + 1}`);
-    return parts.join(' · ');
-}
 function buildSuiteRun(run, appUrl, verdict, attachments) {
     const suiteName = (0,report_text/* cleanText */.X5)(run.suiteName) || (0,report_text/* cleanText */.X5)(run.file) || '(unnamed suite)';
-    const label = variantLabel(run.variant ?? {});
+    const label = (0,console/* variantLabel */._q)(run.variant ?? {});
     const policy = verdict.policy;
     const tests = run.tests.map((t, i) => buildTest(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }));
     const testless = verdict.waited ? (0,outcome/* testlessRunState */.c0)(run) : run.tests.length === 0 ? startedState(run) : null;
@@ -65395,6 +65529,190 @@ function safeUrl(url) {
 
 /***/ }),
 
+/***/ 54219:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kg: () => (/* binding */ unrefTimer),
+/* harmony export */   _: () => (/* binding */ timeoutSignal),
+/* harmony export */   ml: () => (/* binding */ systemClock)
+/* harmony export */ });
+/* unused harmony export ManualClock */
+/**
+ * Time as the run engine sees it: a clock, a sleep that ends early when a signal fires, and a random
+ * source for jitter. Injected everywhere waiting happens so unit tests can run without real time.
+ */
+/** Real time. */
+const systemClock = {
+    now: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted || ms <= 0) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+/**
+ * A manual clock for tests: time moves only when every sleeper is waiting, jumping to the earliest wake-up
+ * (`runUntilIdle` style). `advance(ms)` moves time by hand.
+ */
+class ManualClock {
+    rand;
+    time;
+    sleepers = [];
+    constructor(start = 0, rand = () => 0.5) {
+        this.rand = rand;
+        this.time = start;
+    }
+    now() {
+        return this.time;
+    }
+    random() {
+        return this.rand();
+    }
+    sleep(ms, signal) {
+        if (signal?.aborted || ms <= 0)
+            return Promise.resolve();
+        return new Promise((resolve) => {
+            const entry = { at: this.time + ms, resolve };
+            this.sleepers.push(entry);
+            signal?.addEventListener('abort', () => {
+                this.sleepers = this.sleepers.filter((s) => s !== entry);
+                resolve();
+            }, { once: true });
+        });
+    }
+    /** Moves time forward by `ms`, waking every sleeper due by then, in order. */
+    async advance(ms) {
+        const target = this.time + ms;
+        for (;;) {
+            this.sleepers.sort((a, b) => a.at - b.at);
+            const next = this.sleepers[0];
+            if (!next || next.at > target)
+                break;
+            this.sleepers.shift();
+            this.time = next.at;
+            next.resolve();
+            // Let the woken task run until it sleeps again.
+            await new Promise((r) => setImmediate(r));
+        }
+        this.time = target;
+    }
+    /** Number of pending sleeps. */
+    get pending() {
+        return this.sleepers.length;
+    }
+}
+/**
+ * A signal that fires `ms` after the call on `clock`; the wait ends early (the signal then never fires) when
+ * `until` fires, so no timer outlives its user.
+ */
+function timeoutSignal(clock, ms, until) {
+    const controller = new AbortController();
+    void clock.sleep(ms, until).then(() => {
+        if (!until.aborted)
+            controller.abort();
+    });
+    return controller.signal;
+}
+/**
+ * A real-time timer that never keeps the process alive by itself (unref'd): for the process backstops,
+ * which must fire whatever the injected clock does. Returns a function that clears it.
+ */
+function unrefTimer(ms, onExpire) {
+    const timer = setTimeout(onExpire, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+}
+
+
+/***/ }),
+
+/***/ 38249:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $B: () => (/* binding */ NOT_STARTED_ERROR),
+/* harmony export */   AB: () => (/* binding */ forceExit),
+/* harmony export */   Au: () => (/* binding */ DEADLINE_BACKSTOP_MS),
+/* harmony export */   Mu: () => (/* binding */ HARD_EXIT_MS),
+/* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
+/* harmony export */   by: () => (/* binding */ describeTimeout),
+/* harmony export */   iv: () => (/* binding */ LOOKUP_END_MS),
+/* harmony export */   lg: () => (/* binding */ TRIGGER_GRACE_MS),
+/* harmony export */   u2: () => (/* binding */ WRAP_UP_MS),
+/* harmony export */   wv: () => (/* binding */ armHardExit)
+/* harmony export */ });
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54219);
+/**
+ * The time bounds of stopping, in one place.
+ *
+ * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
+ *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
+ *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
+ *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
+ *   whatever the service does (never answers, hangs mid-answer).
+ * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
+ *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
+ *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
+ *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
+ */
+
+
+/**
+ * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
+ * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
+ * already known are cancelled meanwhile).
+ */
+const TRIGGER_GRACE_MS = { deadline: 0, signal: 1_500 };
+/** When the lookups of interrupted triggers end, ms after the stop. */
+const LOOKUP_END_MS = { deadline: 3_000, signal: 3_000 };
+/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
+const WRAP_UP_MS = { deadline: 6_000, signal: 4_500 };
+/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
+const HARD_EXIT_MS = 6_500;
+/** The `error` of a run never started, by reason. */
+const NOT_STARTED_ERROR = {
+    deadline: 'Not started before the timeout',
+    signal: 'Not started before the workflow was cancelled',
+};
+/** The `error` of a trigger that may have started a run that could not be found. */
+const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
+    '(may have started; not found).';
+/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
+function describeTimeout(timeoutMs) {
+    return (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(timeoutMs);
+}
+/**
+ * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
+ * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
+ * itself, yet fires when something else (a hanging request or file-system call) does.
+ */
+function armHardExit(onExpire, ms = HARD_EXIT_MS) {
+    return (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .unrefTimer */ .Kg)(ms, onExpire);
+}
+/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
+const DEADLINE_BACKSTOP_MS = 9_500;
+/**
+ * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
+ * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
+ */
+function forceExit() {
+    process.kill(process.pid, 'SIGKILL');
+}
+
+
+/***/ }),
+
 /***/ 36497:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -65409,10 +65727,10 @@ function safeUrl(url) {
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
 /* unused harmony export emptyCounts */
-/** The cancelled status of a test result (service facts). */
+/** The cancelled status of a test result (docs/api-contract.md). */
 const STATUS_CANCELLED = 8;
 /**
- * The state of one test result as the service shows it (contract "States and transitions"):
+ * The state of one test result as the service shows it (docs/api-contract.md, "States and transitions"):
  * `passing` true/false → passed/failed; `passing` null with `status` 8 → cancelled; `passing` null with a
  * finish (execution time or finish date) → error (ended without a verdict); otherwise `running`.
  */
@@ -65578,6 +65896,67 @@ function decideStartedVerdict(summary, policy) {
         reasons,
         policy: { ...policy },
     };
+}
+
+
+/***/ }),
+
+/***/ 66358:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   WU: () => (/* binding */ foldIds),
+/* harmony export */   mT: () => (/* binding */ ProblemLog),
+/* harmony export */   pb: () => (/* binding */ problemLines)
+/* harmony export */ });
+/* unused harmony export SHOWN_IDS */
+/** Ids shown before a list is folded. */
+const SHOWN_IDS = 5;
+/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
+function foldIds(ids, max = SHOWN_IDS) {
+    if (ids.length <= max)
+        return ids.join(', ');
+    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
+}
+/**
+ * The warnings of trigger problems: one per kind (insertion order), the full message when the kind has
+ * one problem, else the count, the first few ids and the first message.
+ */
+function problemLines(problems, verb = 'Could not start') {
+    const kinds = new Map();
+    for (const p of problems)
+        kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
+    const lines = [];
+    for (const [kind, list] of kinds) {
+        const first = list[0];
+        if (list.length === 1)
+            lines.push(`${verb} ${first.label}: ${first.message}`);
+        else {
+            lines.push(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
+        }
+    }
+    return lines;
+}
+/**
+ * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) until every
+ * trigger is done; `take` hands them over for one `trigger-problems` event.
+ */
+class ProblemLog {
+    problems = [];
+    add(kind, problem) {
+        this.problems.push({ kind, ...problem });
+    }
+    /** The problems collected, in order; forgets them. */
+    take() {
+        const taken = this.problems;
+        this.problems = [];
+        return taken;
+    }
+    /** Writes the warnings (`problemLines`) and forgets them. */
+    flush(log, verb = 'Could not start') {
+        for (const line of problemLines(this.take(), verb))
+            log.warning(line);
+    }
 }
 
 
@@ -68945,6 +69324,262 @@ class HttpClient {
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
 
+/***/ }),
+
+/***/ 70370:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  A: () => (/* binding */ pLimit)
+});
+
+// UNUSED EXPORTS: limitFunction
+
+;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
+/*
+How it works:
+`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
+*/
+
+class Node {
+	value;
+	next;
+
+	constructor(value) {
+		this.value = value;
+	}
+}
+
+class Queue {
+	#head;
+	#tail;
+	#size;
+
+	constructor() {
+		this.clear();
+	}
+
+	enqueue(value) {
+		const node = new Node(value);
+
+		if (this.#head) {
+			this.#tail.next = node;
+			this.#tail = node;
+		} else {
+			this.#head = node;
+			this.#tail = node;
+		}
+
+		this.#size++;
+	}
+
+	dequeue() {
+		const current = this.#head;
+		if (!current) {
+			return;
+		}
+
+		this.#head = this.#head.next;
+		this.#size--;
+
+		// Clean up tail reference when queue becomes empty
+		if (!this.#head) {
+			this.#tail = undefined;
+		}
+
+		return current.value;
+	}
+
+	peek() {
+		if (!this.#head) {
+			return;
+		}
+
+		return this.#head.value;
+
+		// TODO: Node.js 18.
+		// return this.#head?.value;
+	}
+
+	clear() {
+		this.#head = undefined;
+		this.#tail = undefined;
+		this.#size = 0;
+	}
+
+	get size() {
+		return this.#size;
+	}
+
+	* [Symbol.iterator]() {
+		let current = this.#head;
+
+		while (current) {
+			yield current.value;
+			current = current.next;
+		}
+	}
+
+	* drain() {
+		while (this.#head) {
+			yield this.dequeue();
+		}
+	}
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
+
+
+function pLimit(concurrency) {
+	let rejectOnClear = false;
+
+	if (typeof concurrency === 'object') {
+		({concurrency, rejectOnClear = false} = concurrency);
+	}
+
+	validateConcurrency(concurrency);
+
+	if (typeof rejectOnClear !== 'boolean') {
+		throw new TypeError('Expected `rejectOnClear` to be a boolean');
+	}
+
+	const queue = new Queue();
+	let activeCount = 0;
+
+	const resumeNext = () => {
+		// Process the next queued function if we're under the concurrency limit
+		if (activeCount < concurrency && queue.size > 0) {
+			activeCount++;
+			queue.dequeue().run();
+		}
+	};
+
+	const next = () => {
+		activeCount--;
+		resumeNext();
+	};
+
+	const run = async (function_, resolve, arguments_) => {
+		// Execute the function and capture the result promise
+		const result = (async () => function_(...arguments_))();
+
+		// Resolve immediately with the promise (don't wait for completion)
+		resolve(result);
+
+		// Wait for the function to complete (success or failure)
+		// We catch errors here to prevent unhandled rejections,
+		// but the original promise rejection is preserved for the caller
+		try {
+			await result;
+		} catch {}
+
+		// Decrement active count and process next queued function
+		next();
+	};
+
+	const enqueue = (function_, resolve, reject, arguments_) => {
+		const queueItem = {reject};
+
+		// Queue the internal resolve function instead of the run function
+		// to preserve the asynchronous execution context.
+		new Promise(internalResolve => { // eslint-disable-line promise/param-names
+			queueItem.run = internalResolve;
+			queue.enqueue(queueItem);
+		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
+
+		// Start processing immediately if we haven't reached the concurrency limit
+		if (activeCount < concurrency) {
+			resumeNext();
+		}
+	};
+
+	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
+		enqueue(function_, resolve, reject, arguments_);
+	});
+
+	Object.defineProperties(generator, {
+		activeCount: {
+			get: () => activeCount,
+		},
+		pendingCount: {
+			get: () => queue.size,
+		},
+		clearQueue: {
+			value() {
+				if (!rejectOnClear) {
+					queue.clear();
+					return;
+				}
+
+				const abortError = AbortSignal.abort().reason;
+
+				while (queue.size > 0) {
+					queue.dequeue().reject(abortError);
+				}
+			},
+		},
+		concurrency: {
+			get: () => concurrency,
+
+			set(newConcurrency) {
+				validateConcurrency(newConcurrency);
+				concurrency = newConcurrency;
+
+				queueMicrotask(() => {
+					// eslint-disable-next-line no-unmodified-loop-condition
+					while (activeCount < concurrency && queue.size > 0) {
+						resumeNext();
+					}
+				});
+			},
+		},
+		map: {
+			async value(iterable, function_) {
+				const promises = [];
+
+				try {
+					Array.from(iterable, (value, index) => {
+						const promise = generator(function_, value, index);
+						promises.push(promise);
+						return promise;
+					});
+				} catch (error) {
+					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
+					for (const promise of promises) {
+						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
+					}
+
+					throw error;
+				}
+
+				return Promise.all(promises);
+			},
+		},
+	});
+
+	return generator;
+}
+
+function limitFunction(function_, options) {
+	const limit = pLimit(options);
+
+	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
+	Object.defineProperty(limitedFunction, 'clearQueue', {
+		value: limit.clearQueue,
+	});
+
+	return limitedFunction;
+}
+
+function validateConcurrency(concurrency) {
+	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
+	}
+}
+
+
 /***/ })
 
 /******/ });
@@ -69158,146 +69793,10 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __nccwpck_require__(69248);
-;// CONCATENATED MODULE: ./src/run/clock.ts
-/**
- * Time as the run engine sees it: a clock, a sleep that ends early when a signal fires, and a random
- * source for jitter. Injected everywhere waiting happens so unit tests can run without real time.
- */
-/** Real time. */
-const systemClock = {
-    now: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted || ms <= 0) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-};
-/**
- * A manual clock for tests: time moves only when every sleeper is waiting, jumping to the earliest wake-up
- * (`runUntilIdle` style). `advance(ms)` moves time by hand.
- */
-class ManualClock {
-    rand;
-    time;
-    sleepers = [];
-    constructor(start = 0, rand = () => 0.5) {
-        this.rand = rand;
-        this.time = start;
-    }
-    now() {
-        return this.time;
-    }
-    random() {
-        return this.rand();
-    }
-    sleep(ms, signal) {
-        if (signal?.aborted || ms <= 0)
-            return Promise.resolve();
-        return new Promise((resolve) => {
-            const entry = { at: this.time + ms, resolve };
-            this.sleepers.push(entry);
-            signal?.addEventListener('abort', () => {
-                this.sleepers = this.sleepers.filter((s) => s !== entry);
-                resolve();
-            }, { once: true });
-        });
-    }
-    /** Moves time forward by `ms`, waking every sleeper due by then, in order. */
-    async advance(ms) {
-        const target = this.time + ms;
-        for (;;) {
-            this.sleepers.sort((a, b) => a.at - b.at);
-            const next = this.sleepers[0];
-            if (!next || next.at > target)
-                break;
-            this.sleepers.shift();
-            this.time = next.at;
-            next.resolve();
-            // Let the woken task run until it sleeps again.
-            await new Promise((r) => setImmediate(r));
-        }
-        this.time = target;
-    }
-    /** Number of pending sleeps. */
-    get pending() {
-        return this.sleepers.length;
-    }
-}
-
-// EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
-;// CONCATENATED MODULE: ./src/run/deadline.ts
-/**
- * The time bounds of stopping, in one place.
- *
- * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
- *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
- *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
- *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
- *   whatever the service does (never answers, hangs mid-answer).
- * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
- *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
- *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
- *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
- */
-
-/**
- * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
- * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
- * already known are cancelled meanwhile).
- */
-const TRIGGER_GRACE_MS = { deadline: 0, signal: 1_500 };
-/** When the lookups of interrupted triggers end, ms after the stop. */
-const LOOKUP_END_MS = { deadline: 3_000, signal: 3_000 };
-/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
-const WRAP_UP_MS = { deadline: 6_000, signal: 4_500 };
-/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
-const HARD_EXIT_MS = 6_500;
-/** The `error` of a run never started, by reason. */
-const NOT_STARTED_ERROR = {
-    deadline: 'Not started before the timeout',
-    signal: 'Not started before the workflow was cancelled',
-};
-/** The `error` of a trigger that may have started a run that could not be found. */
-const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
-    '(may have started; not found).';
-/** A signal that fires after the wrap-up time of `reason`. */
-function wrapUpSignal(reason) {
-    return AbortSignal.timeout(WRAP_UP_MS[reason]);
-}
-/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
-function describeTimeout(timeoutMs) {
-    return (0,report_text/* formatDuration */.a3)(timeoutMs);
-}
-/**
- * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
- * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
- * itself, yet fires when something else (a hanging request or file-system call) does.
- */
-function armHardExit(onExpire, ms = HARD_EXIT_MS) {
-    const timer = setTimeout(onExpire, ms);
-    timer.unref();
-    return () => clearTimeout(timer);
-}
-/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
-const DEADLINE_BACKSTOP_MS = 9_500;
-/**
- * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
- * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
- */
-function forceExit() {
-    process.kill(process.pid, 'SIGKILL');
-}
-
+// EXTERNAL MODULE: ./src/run/clock.ts
+var run_clock = __nccwpck_require__(54219);
+// EXTERNAL MODULE: ./src/run/deadline.ts
+var deadline = __nccwpck_require__(38249);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
 var lib_core = __nccwpck_require__(77094);
 ;// CONCATENATED MODULE: ./src/action/sink.ts
@@ -69351,7 +69850,7 @@ function processDeps() {
         env: process.env,
         github: (0,src_github/* readGitHubContext */.L7)(process.env),
         sink: actionsCoreSink(),
-        clock: systemClock,
+        clock: run_clock/* systemClock */.ml,
         listenForSignals: (handler) => {
             process.on('SIGINT', handler);
             process.on('SIGTERM', handler);
@@ -69361,7 +69860,7 @@ function processDeps() {
             };
         },
         exitAfterCancel: () => process.exit(process.exitCode || 1),
-        forceExit: forceExit,
+        forceExit: deadline/* forceExit */.AB,
     };
 }
 
@@ -69431,7 +69930,7 @@ class ExecuteOptionsError extends Error {
 }
 /**
  * Encode execute options, sending only the parameters that are set.
- * - Booleans become `1` / `0` (contract "Conventions" 5).
+ * - Booleans become `1` / `0` (docs/api-contract.md, "Conventions" 5).
  * - `browser`, `region`, `viewport` and `webhook` may hold several values: one pair per value (the key
  *   repeats) and a JSON array; a single value is sent as a plain string.
  * - `chatChannel` is sent as the bare name (a leading `#` is dropped; the contract forbids a literal hash).
@@ -69605,7 +70104,7 @@ const RESERVED_VARIABLE_NAMES = new Set([
  * Pure parsing and validation of the raw input strings: no environment, no files. Every problem is
  * collected (one `InputProblem` per bad value) so that all of them are reported together.
  *
- * Implements the execute parameters of the contract ("Execute parameters (suite and test)").
+ * Implements the execute parameters of the docs/api-contract.md, "Execute parameters".
  */
 
 
@@ -69883,7 +70382,7 @@ function shortSecretWarnings(values) {
  * (docs/api-contract.md: Execute parameters, Polling a run, Limits). Moved out of `types.ts` unchanged;
  * `types.ts` re-exports them.
  */
-/** Region values (contract "Suite"). */
+/** Region values (docs/api-contract.md, "Resources"). */
 const REGIONS = [
     'us-east-1',
     'us-west-1',
@@ -69979,7 +70478,7 @@ function parseVariables(text, input, fail) {
 
 ;// CONCATENATED MODULE: ./src/inputs/execute-options.ts
 /**
- * Pure parsing of the execute parameters the user set (contract "Execute parameters (suite and test)"),
+ * Pure parsing of the execute parameters the user set (docs/api-contract.md, "Execute parameters"),
  * in the service's names: browsing dimensions, data rows, run settings and custom variables.
  */
 
@@ -71269,7 +71768,7 @@ function convertSideTest(test, baseUrl, openUrl) {
 ;// CONCATENATED MODULE: ./src/inputs/test-files.ts
 /**
  * Repository test files: finds them by glob (tinyglobby) and parses each into Ghost Inspector tests in the
- * native JSON format (contract "Suite import and export": the Test fields minus identifiers, dates,
+ * native JSON format (docs/api-contract.md, "Test definitions (repository test files)": the Test fields minus identifiers, dates,
  * organization, suite, user and outcomes; steps without `_id`), ready for the on-demand execute.
  *
  * Formats: `.json` (one native JSON test, or an array of them) and `.side` (a recorder document; each of its
@@ -71747,7 +72246,7 @@ const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n
  * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
  * envelope whose message says the identifier is unknown or not found (the service and the emulator
  * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (service facts), so pollers use this to wait rather than fail.
+ * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
  *
  * @param err anything caught; non-`ApiError` values give false.
  */
@@ -72105,8 +72604,8 @@ function testEndpoints(t) {
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /**
  * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: service facts "Shapes and behaviour"), envelope
- * recognition (contract "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
+ * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
  */
 const CONTROL_ESCAPES = {
     '\b': '\\b',
@@ -72945,7 +73444,7 @@ function createClient(options) {
 ;// CONCATENATED MODULE: ./src/run/budget.ts
 /**
  * One shared request budget for every API call of the action: a token bucket that uses the service's burst
- * and backs off when the service answers 429 (service facts "Rate limit": burst 300, sustained 10
+ * and backs off when the service answers 429 (docs/api-contract.md, "Rate limit": burst 300, sustained 10
  * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
  *
  * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
@@ -73029,7 +73528,7 @@ class RateBudget {
         this.nominalRatePerSecond = positive('ratePerSecond', options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND, 0.001);
         this.minRatePerSecond = Math.min(this.nominalRatePerSecond, positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001));
         this.recoveryPerSecond = positive('recoveryPerSecond', options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND, 0);
-        this.clock = options.clock ?? systemClock;
+        this.clock = options.clock ?? run_clock/* systemClock */.ml;
         this.tokens = this.burst;
         this.rate = this.nominalRatePerSecond;
         this.updatedAt = this.clock.now();
@@ -73150,8 +73649,543 @@ class RateBudget {
     }
 }
 
+// EXTERNAL MODULE: ./src/report/console.ts
+var report_console = __nccwpck_require__(39475);
 // EXTERNAL MODULE: ./src/api/refs.ts
 var refs = __nccwpck_require__(93916);
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
+// EXTERNAL MODULE: ./src/run/outcome.ts
+var outcome = __nccwpck_require__(36497);
+// EXTERNAL MODULE: ./src/run/progress.ts
+var progress = __nccwpck_require__(66358);
+;// CONCATENATED MODULE: ./src/run/context.ts
+/**
+ * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
+ * the injected parts (API, clock, budget, event listener), the runs and their handles, the stop signals,
+ * and the small helpers every module needs (run keys, runs without a result, ending a run).
+ */
+
+
+
+
+
+
+
+const DEFAULT_WAITS = {
+    notFoundGraceMs: NOT_FOUND_GRACE_MS,
+    notFoundRetryMs: 1_000,
+    listRetryMs: 1_000,
+    pollBackoffMs: 1_000,
+};
+/** Largest back-off between failed polls, ms. */
+const POLL_BACKOFF_CAP_MS = 10_000;
+const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+/** A fresh context for one engine run. */
+function createContext(plan, options) {
+    const clock = options.clock ?? run_clock/* systemClock */.ml;
+    const startedAtMs = options.startedAtMs ?? clock.now();
+    return {
+        plan,
+        api: options.api,
+        clock,
+        budget: options.budget ?? new RateBudget({ clock }),
+        emit: options.onEvent ?? (() => undefined),
+        appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ''),
+        startedAtMs,
+        waits: { ...DEFAULT_WAITS, ...options.waits },
+        maxPollErrors: options.maxPollErrors ?? 6,
+        limit: (0,p_limit/* default */.A)(options.triggerConcurrency ?? 4),
+        stop: new AbortController(),
+        stopReason: null,
+        triggerStop: new AbortController(),
+        lookupEnd: new AbortController(),
+        wrapUpEnd: new AbortController(),
+        finishedAll: new AbortController(),
+        runs: [],
+        handles: [],
+        remotes: new Set(),
+        problems: new progress/* ProblemLog */.mT(),
+        keys: new Map(),
+        histories: new Map(),
+        triggering: false,
+        finishedTests: 0,
+    };
+}
+function iso(ms) {
+    return new Date(ms).toISOString();
+}
+function context_messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+/** The next run key of `base`: `<base>-0`, `<base>-1`, … */
+function nextKey(ctx, base) {
+    const n = ctx.keys.get(base) ?? 0;
+    ctx.keys.set(base, n + 1);
+    return `${base}-${n}`;
+}
+/**
+ * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
+ * @param triggeredAtMs when its execute was sent; default now.
+ */
+function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ctx.clock.now()) {
+    ctx.runs.push({
+        ...base,
+        key: nextKey(ctx, keyBase),
+        variant,
+        triggeredAt: iso(triggeredAtMs),
+        endedAt: iso(ctx.clock.now()),
+        tests: [],
+        ...outcome,
+    });
+}
+/** A run is over: no longer waited for, nothing to cancel. */
+function endRun(ctx, handle) {
+    handle.done = true;
+    handle.remote.active = false;
+    handle.run.endedAt = iso(ctx.clock.now());
+}
+/** The name of a job's test or suite before any answer named it. */
+function nameOf(job) {
+    return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
+}
+/** The run model of a test result; a result still running counts as `ifRunning`. */
+function testRunOf(ctx, result, ifRunning) {
+    const state = (0,outcome/* classifyTestResult */.AI)(result);
+    const run = {
+        testId: (0,refs/* refId */.N)(result.test),
+        testName: result.name || (0,refs/* refName */.P)(result.test) || 'Test',
+        state: state === 'running' ? ifRunning : state,
+        result,
+        attempts: [],
+        url: `${ctx.appUrl}/results/${result._id}`,
+    };
+    if (state === 'running')
+        run.error = 'The suite ended before this test finished.';
+    else if (state === 'error')
+        run.error = 'The test result ended without a verdict.';
+    return run;
+}
+/** A test of `run` has its state: counted (unless a retry's) and told. */
+function testFinished(ctx, run, test, first = true) {
+    if (first)
+        ctx.finishedTests += 1;
+    ctx.emit({ type: 'test-finished', run, test });
+}
+/** The run model of a test or file run that ended without a usable result (timed out, cancelled). */
+function standInTest(ctx, handle, last, state, error) {
+    return {
+        testId: handle.run.testId ?? null,
+        testName: last?.name || nameOf(handle.job),
+        state,
+        result: last,
+        attempts: [],
+        error,
+        ...(last ? { url: `${ctx.appUrl}/results/${last._id}` } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/action-api.ts
+/**
+ * Runs `call` once the budget grants a request. Throws `BudgetAbortedError` when `signal` fires while
+ * waiting for the budget, and whatever `call` throws.
+ */
+async function metered(budget, signal, call) {
+    await budget.acquire(signal);
+    return call(signal);
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/run/read.ts
+/**
+ * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
+ * (`GET /suite-results/{id}/results/`), each once. Runs of one suite waited for together (4 or more: data
+ * rows, variants) share a reader that, when many suite results finish at once, reads through each test's
+ * own results list instead (`GET /tests/{id}/results/`, newest first): `tests × ⌈runs / 50⌉` requests
+ * instead of one per suite result. `forEachPage` is the one paging loop of the engine.
+ */
+
+
+
+
+
+
+/** Runs of one suite or test from which on they are polled and read together. */
+const BATCH_MIN_RUNS = 4;
+/** Attempts at each page of a suite result's tests before the listing counts as failed. */
+const PAGE_ATTEMPTS = 3;
+/**
+ * Reads a list page by page from offset 0 until a short page, `maxPages` pages, or `visit` returns false.
+ * Errors of `read` propagate.
+ */
+async function forEachPage(read, visit, maxPages = Infinity) {
+    for (let page = 0; page < maxPages; page++) {
+        const list = await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE });
+        if (visit(list) === false || list.length < PAGE_SIZE)
+            return;
+    }
+}
+/** The number of runs waited for under one history key (0 without one). */
+function groupSize(ctx, key) {
+    return key ? ctx.handles.filter((h) => h.historyKey === key).length : 0;
+}
+/**
+ * Every test result of a suite result, each once (a list that changes while it is paged shifts results
+ * across pages); each page tried `PAGE_ATTEMPTS` times. Null when the listing failed or was stopped.
+ */
+async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal) {
+    const all = [];
+    const seen = new Set();
+    const readPage = async (paging) => {
+        for (let attempt = 0;; attempt++) {
+            try {
+                return await metered(ctx.budget, signal, (s) => ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal: s }));
+            }
+            catch (error) {
+                if (signal.aborted)
+                    throw error;
+                ctx.emit({
+                    type: 'detail',
+                    message: `Listing the tests of suite result ${suiteResultId} failed: ${context_messageOf(error)}`,
+                });
+                if (attempt + 1 >= PAGE_ATTEMPTS)
+                    throw error;
+                await ctx.clock.sleep(ctx.waits.listRetryMs * (attempt + 1), signal);
+            }
+        }
+    };
+    try {
+        await forEachPage(readPage, (page) => {
+            for (const result of page) {
+                if (seen.has(result._id))
+                    continue;
+                seen.add(result._id);
+                all.push(result);
+            }
+        });
+    }
+    catch {
+        return null;
+    }
+    return all;
+}
+const readers = new WeakMap();
+/**
+ * The test results of a finished suite result: alone, its own listing; in a group (`BATCH_MIN_RUNS` or
+ * more runs of one suite), through the group's shared reader. Null when the listing failed or was stopped.
+ */
+function suiteTestsOf(ctx, handle, result) {
+    const key = handle.historyKey;
+    const size = groupSize(ctx, key);
+    if (!key || size < BATCH_MIN_RUNS)
+        return listSuiteTests(ctx, handle.remote.id);
+    const byKey = readers.get(ctx) ?? new Map();
+    readers.set(ctx, byKey);
+    let reader = byKey.get(key);
+    if (!reader) {
+        reader = { testIds: null, pending: new Map(), busy: false, groupSize: size };
+        byKey.set(key, reader);
+    }
+    const r = reader;
+    return new Promise((resolve) => {
+        r.pending.set(result._id, { result, resolve });
+        void drainReader(ctx, r);
+    });
+}
+async function drainReader(ctx, reader) {
+    if (reader.busy)
+        return;
+    reader.busy = true;
+    try {
+        // Let the suite results settled by the same poll join the queue first.
+        await (0,external_node_timers_promises_namespaceObject.setImmediate)();
+        while (reader.pending.size > 0) {
+            if (ctx.stop.signal.aborted) {
+                for (const p of reader.pending.values())
+                    p.resolve(null);
+                reader.pending.clear();
+                return;
+            }
+            const testIds = reader.testIds;
+            const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
+            const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / PAGE_SIZE) + 0.5) : Infinity;
+            const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / PAGE_SIZE);
+            const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
+            if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
+                await readByTest(ctx, reader, testIds);
+                continue;
+            }
+            const first = reader.pending.entries().next();
+            const picked = alone ?? (first.done ? undefined : first.value);
+            if (!picked)
+                break;
+            const [id, entry] = picked;
+            reader.pending.delete(id);
+            const tests = await listSuiteTests(ctx, id);
+            if (tests && reader.testIds === null) {
+                const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
+                // Reading by test needs every test result to name its test, each once.
+                reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
+            }
+            entry.resolve(tests);
+        }
+    }
+    finally {
+        reader.busy = false;
+    }
+}
+/** The number of tests a suite result ran, from its counts; null when it does not say. */
+function testCountOf(result) {
+    const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
+    return n > 0 ? n : null;
+}
+/** Reads one test's results list for the suite results in `found`, until each has its result of it. */
+async function readTestList(ctx, testId, found, maxPages) {
+    const need = new Set(found.keys());
+    const signal = ctx.stop.signal;
+    const read = (paging) => metered(ctx.budget, signal, (s) => ctx.api.listTestResults(testId, paging, { signal: s }));
+    try {
+        await forEachPage(read, (list) => {
+            for (const r of list) {
+                const sr = r.suiteResult;
+                if (!sr || !need.has(sr) || (0,outcome/* classifyTestResult */.AI)(r) === 'running')
+                    continue;
+                found.get(sr)?.set(testId, r);
+                need.delete(sr);
+            }
+            return need.size > 0;
+        }, maxPages);
+    }
+    catch (error) {
+        if (!signal.aborted) {
+            ctx.emit({
+                type: 'detail',
+                message: `Listing the results of test ${testId} failed: ${context_messageOf(error)}`,
+            });
+        }
+    }
+}
+/**
+ * Reads the test results of every waiting suite result of a group through each test's results list;
+ * a suite result not complete that way (a test missing or still running, a list failing) is read on its
+ * own.
+ */
+async function readByTest(ctx, reader, testIds) {
+    const waiting = new Map(reader.pending);
+    reader.pending.clear();
+    const found = new Map();
+    for (const id of waiting.keys())
+        found.set(id, new Map());
+    const maxPages = Math.ceil(reader.groupSize / PAGE_SIZE) + 2;
+    for (const testId of testIds) {
+        await readTestList(ctx, testId, found, maxPages);
+        if (ctx.stop.signal.aborted)
+            break;
+    }
+    for (const [id, entry] of waiting) {
+        const byTest = found.get(id);
+        const expected = testCountOf(entry.result);
+        const complete = !ctx.stop.signal.aborted &&
+            byTest !== undefined &&
+            byTest.size === testIds.length &&
+            (expected === null || expected === testIds.length);
+        if (complete)
+            entry.resolve(testIds.map((t) => byTest.get(t)));
+        else if (ctx.stop.signal.aborted)
+            entry.resolve(null);
+        // Read on its own by the reader's loop.
+        else
+            reader.pending.set(id, { ...entry, alone: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/stop.ts
+/**
+ * Stopping: the deadline (`timeout`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
+ * once; what follows (lookups of interrupted triggers, cancels, listings) is bounded by the wrap-up times of
+ * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
+ * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
+ */
+
+
+
+
+
+/** Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins. */
+function halt(ctx, reason, onSignal) {
+    if (ctx.stopReason === 'signal')
+        return;
+    const first = ctx.stopReason === null;
+    ctx.stopReason = reason;
+    ctx.stop.abort();
+    if (reason === 'signal')
+        onSignal();
+    if (!first)
+        return;
+    // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
+    // the first half of it, everything ends with it (see deadline.ts).
+    const at = (ms, controller) => void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
+    at(deadline/* TRIGGER_GRACE_MS */.lg[reason], ctx.triggerStop);
+    at(deadline/* LOOKUP_END_MS */.iv[reason], ctx.lookupEnd);
+    at(deadline/* WRAP_UP_MS */.u2[reason], ctx.wrapUpEnd);
+}
+/** Sleeps until the deadline; then, if runs are still going or triggering, tells it and calls `onDeadline`. */
+async function watchDeadline(ctx, onDeadline) {
+    const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
+    await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
+    if (ctx.finishedAll.signal.aborted)
+        return;
+    if (ctx.handles.some((h) => !h.done) || ctx.triggering) {
+        ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
+        onDeadline();
+    }
+}
+/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs. */
+async function heartbeat(ctx, periodMs, quiet) {
+    for (;;) {
+        await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
+        if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet())
+            return;
+        const running = ctx.handles.filter((h) => !h.done).length;
+        if (running === 0)
+            return;
+        const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
+        ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
+    }
+}
+/** Cancels one remote result; the cancel's answer, or null (told) when it failed. */
+async function cancelRemote(ctx, remote, signal) {
+    try {
+        const result = remote.type === 'suite'
+            ? await ctx.api.cancelSuiteResult(remote.id, { signal })
+            : await ctx.api.cancelTestResult(remote.id, { signal });
+        remote.active = false;
+        return result;
+    }
+    catch (error) {
+        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: context_messageOf(error) });
+        return null;
+    }
+}
+/** One run still open at the deadline: timed out (cancelled if it was), with the tests it got. */
+async function timeOut(ctx, handle, signal) {
+    const { run } = handle;
+    run.timedOut = true;
+    run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
+    run.error = `Still running at the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
+    if (handle.remote.type === 'suite') {
+        const tests = await listSuiteTests(ctx, handle.remote.id, signal);
+        run.tests = (tests ?? []).map((r) => {
+            const t = testRunOf(ctx, r, 'timed-out');
+            if (t.state === 'cancelled' && run.cancelled)
+                t.state = 'timed-out';
+            if (t.state === 'timed-out')
+                t.error = 'Still running at the timeout.';
+            return t;
+        });
+    }
+    else {
+        run.tests = [
+            standInTest(ctx, handle, handle.lastResult ?? null, 'timed-out', 'Still running at the timeout.'),
+        ];
+    }
+    for (const t of run.tests)
+        if (t.state === 'timed-out')
+            testFinished(ctx, run, t);
+    handle.done = true;
+    run.endedAt = iso(ctx.clock.now());
+}
+/** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
+async function settleAtDeadline(ctx) {
+    // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
+    for (const handle of ctx.handles.filter((h) => !h.done && h.settled))
+        endRun(ctx, handle);
+    const open = ctx.handles.filter((h) => !h.done);
+    // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
+    const signal = ctx.wrapUpEnd.signal;
+    if (ctx.plan.cancelOnTimeout) {
+        const active = [...ctx.remotes].filter((r) => r.active);
+        await Promise.all(active.map(async (r) => {
+            try {
+                await ctx.budget.acquire(signal);
+            }
+            catch {
+                return null;
+            }
+            return cancelRemote(ctx, r, signal);
+        }));
+    }
+    await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
+}
+/** One run still open at a workflow cancel: cancelled, with the cancel's answer and the tests listed. */
+function markCancelled(ctx, handle, answer, tests) {
+    const error = 'Cancelled with the workflow.';
+    handle.run.cancelled = true;
+    handle.run.error = error;
+    if (handle.remote.type === 'suite') {
+        if (answer)
+            handle.run.suiteResult = answer;
+        handle.run.tests = tests.map((r) => {
+            const t = testRunOf(ctx, r, 'cancelled');
+            if (t.state === 'cancelled')
+                t.error = error;
+            return t;
+        });
+    }
+    else {
+        const last = answer ?? handle.lastResult ?? null;
+        handle.run.tests = [standInTest(ctx, handle, last, 'cancelled', error)];
+    }
+    handle.done = true;
+    handle.run.endedAt = iso(ctx.clock.now());
+}
+/**
+ * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
+ * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+ * @param cancelTimeoutMs timeout of each cancel request, ms.
+ */
+async function cancelForSignal(ctx, triggering, cancelTimeoutMs) {
+    const first = [...ctx.remotes].filter((r) => r.active);
+    if (first.length > 0)
+        ctx.emit({ type: 'cancelling', count: first.length, late: false });
+    // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
+    // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+    const overall = ctx.wrapUpEnd.signal;
+    const suiteTests = new Map();
+    const cancelOne = async (r) => {
+        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,run_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]));
+        if (r.type === 'suite' && !overall.aborted) {
+            try {
+                const paging = { count: PAGE_SIZE, offset: 0 };
+                suiteTests.set(r.id, await ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall }));
+            }
+            catch {
+                // Keep the run without its tests: it shows as cancelled.
+            }
+        }
+        return answer;
+    };
+    const firstAnswers = Promise.all(first.map(cancelOne));
+    await triggering;
+    const late = [...ctx.remotes].filter((r) => r.active && !first.includes(r));
+    if (late.length > 0)
+        ctx.emit({ type: 'cancelling', count: late.length, late: true });
+    const active = [...first, ...late];
+    const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
+    const byId = new Map();
+    active.forEach((r, i) => {
+        const a = answers[i];
+        if (a)
+            byId.set(r.id, a);
+    });
+    for (const handle of ctx.handles.filter((h) => !h.done && h.settled))
+        endRun(ctx, handle);
+    for (const handle of ctx.handles.filter((h) => !h.done)) {
+        markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? []);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/execute.ts
 /** Parameters the contract allows on test execution only. */
 const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
@@ -73334,8 +74368,492 @@ function runBaseOf(job) {
     return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
-// EXTERNAL MODULE: ./src/run/outcome.ts
-var outcome = __nccwpck_require__(36497);
+;// CONCATENATED MODULE: ./src/run/plan.ts
+/**
+ * Plan: the targets of the plan (suites, folders, tests, repository test files) × start URLs become trigger
+ * jobs. Folders are expanded into their suites first (`GET /folders/{id}/suites/`); each job later starts
+ * one run per variant and data row (see `execute.ts`).
+ */
+
+
+
+
+/** A folder whose suites were never listed because the action stopped first: one run, not started. */
+function notStartedFolder(ctx, folderId, reason) {
+    const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
+    pushResultless(ctx, base, `folder-${folderId}`, {}, { error: deadline/* NOT_STARTED_ERROR */.$B[reason], notStarted: reason });
+    ctx.problems.add(deadline/* NOT_STARTED_ERROR */.$B[reason], {
+        label: `folder ${folderId}`,
+        id: folderId,
+        message: deadline/* NOT_STARTED_ERROR */.$B[reason],
+    });
+}
+/**
+ * The suite ids to run: the plan's, then each folder's suites (each suite once, in order). A folder that
+ * cannot be listed becomes one run in error; after a stop, one run not started.
+ */
+async function expandFolders(ctx) {
+    const suiteIds = [...ctx.plan.suiteIds];
+    for (const folderId of ctx.plan.folderIds) {
+        if (ctx.stopReason) {
+            notStartedFolder(ctx, folderId, ctx.stopReason);
+            continue;
+        }
+        try {
+            const suites = await metered(ctx.budget, ctx.stop.signal, (signal) => ctx.api.listFolderSuites(folderId, { signal }));
+            ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
+            for (const suite of suites)
+                if (!suiteIds.includes(suite._id))
+                    suiteIds.push(suite._id);
+        }
+        catch (error) {
+            if (ctx.stopReason) {
+                notStartedFolder(ctx, folderId, ctx.stopReason);
+                continue;
+            }
+            pushResultless(ctx, { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${context_messageOf(error)}` });
+            ctx.emit({ type: 'folder-failed', folderId, message: context_messageOf(error) });
+        }
+    }
+    return suiteIds;
+}
+/**
+ * The trigger jobs of a plan: for each start URL (or once, with the targets' own), every suite, then every
+ * test, then every repository test file (its definition under that start URL). Pure.
+ */
+function planJobs(plan, suiteIds) {
+    const starts = plan.startUrls.length ? plan.startUrls : [undefined];
+    const jobs = [];
+    for (const startUrl of starts) {
+        const s = startUrl === undefined ? {} : { startUrl };
+        for (const suiteId of suiteIds)
+            jobs.push({ kind: 'suite', suiteId, ...s });
+        for (const testId of plan.testIds)
+            jobs.push({ kind: 'test', testId, ...s });
+        for (const t of plan.repoTests) {
+            jobs.push({
+                kind: 'file',
+                file: t.file,
+                index: t.index,
+                name: t.name,
+                definition: definitionFor(t, startUrl),
+                ...s,
+            });
+        }
+    }
+    return jobs;
+}
+
+;// CONCATENATED MODULE: ./src/run/reconcile.ts
+/**
+ * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
+ * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
+ * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
+ * execute could start the runs twice); instead the runs it may have started are looked up:
+ *
+ * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
+ * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
+ * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
+ *
+ * A result counts as this trigger's when it was created at or after the trigger time (less
+ * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
+ * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
+ * reports the trigger as "may have started" only when nothing is found.
+ */
+
+
+
+/** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
+const CLOCK_SKEW_MS = 2_000;
+/** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
+const LOOKUP_ATTEMPTS = 3;
+const LOOKUP_PAUSE_MS = 1_000;
+/**
+ * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
+ * attempt was sent (an abort before sending started nothing).
+ */
+function mayHaveStarted(error) {
+    if (!(error instanceof ApiError))
+        return false;
+    if (error.errorType === 'TRIGGER_UNCERTAIN')
+        return true;
+    return error.errorType === 'ABORTED' && error.attempts > 0;
+}
+async function listCandidates(api, req) {
+    const opts = req.signal ? { signal: req.signal } : {};
+    const { job } = req;
+    if (job.kind === 'suite')
+        return api.listSuiteResults(job.suiteId, { count: PAGE_SIZE }, opts);
+    if (job.kind === 'test') {
+        const running = await api.listTestRunning(job.testId, opts);
+        if (running.length > 0)
+            return running;
+        return api.listTestResults(job.testId, { count: PAGE_SIZE }, opts);
+    }
+    if (!req.organizationId)
+        return [];
+    const running = await api.listOrganizationRunning(req.organizationId, opts);
+    return running.filter((r) => r.name === job.definition.name && !(0,refs/* refId */.N)(r.test));
+}
+/** The candidates that belong to the trigger, oldest first, at most `expected`. */
+function matchTriggered(candidates, req) {
+    const since = req.triggeredAtMs - CLOCK_SKEW_MS;
+    const startUrl = req.job.startUrl;
+    return (candidates
+        .filter((r) => !!r?._id && !req.known.has(r._id))
+        .filter((r) => {
+        const created = Date.parse(r.dateCreated ?? '');
+        return Number.isFinite(created) && created >= since;
+    })
+        .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
+        // A test's results list also holds the test results of suite runs: never this trigger's.
+        .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
+        .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
+        .slice(0, Math.max(1, req.expected)));
+}
+/**
+ * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
+ * `LOOKUP_PAUSE_MS` apart, until one finds any.
+ * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
+ * Never throws: a failed lookup counts as "not found yet".
+ */
+async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolve()) {
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
+        if (req.signal?.aborted)
+            return [];
+        if (attempt > 0) {
+            await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
+            if (req.signal?.aborted)
+                return [];
+        }
+        try {
+            await acquire(req.signal);
+            const found = matchTriggered(await listCandidates(api, req), req);
+            if (found.length > 0)
+                return found;
+        }
+        catch {
+            // Not found yet: try again.
+        }
+    }
+    return [];
+}
+
+;// CONCATENATED MODULE: ./src/run/trigger.ts
+/**
+ * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
+ * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
+ * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
+ * (one result or an array) becomes one handle per run, followed by `watch.ts`.
+ */
+
+
+
+
+
+
+
+/**
+ * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Trigger problems are told at the end as one `trigger-problems` event.
+ */
+async function triggerAll(ctx) {
+    ctx.triggering = true;
+    try {
+        const jobs = planJobs(ctx.plan, await expandFolders(ctx));
+        await Promise.all(jobs.map((job) => ctx.limit(() => trigger(ctx, job))));
+    }
+    finally {
+        ctx.triggering = false;
+        const problems = ctx.problems.take();
+        if (problems.length > 0)
+            ctx.emit({ type: 'trigger-problems', problems });
+    }
+}
+function send(ctx, job, options) {
+    // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
+    const opts = { signal: ctx.triggerStop.signal };
+    if (job.kind === 'suite')
+        return ctx.api.executeSuite(job.suiteId, options, opts);
+    if (job.kind === 'test')
+        return ctx.api.executeTest(job.testId, options, opts);
+    return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
+}
+/** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+function notStarted(ctx, job, options, reason) {
+    for (const variant of expectedVariants(options, job.startUrl)) {
+        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, {
+            error: deadline/* NOT_STARTED_ERROR */.$B[reason],
+            notStarted: reason,
+        });
+    }
+    ctx.problems.add(deadline/* NOT_STARTED_ERROR */.$B[reason], {
+        label: jobLabel(job),
+        id: jobId(job),
+        message: deadline/* NOT_STARTED_ERROR */.$B[reason],
+    });
+}
+/** The variant of the start URL a job set, or none. */
+function startUrlVariant(job) {
+    return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
+}
+/**
+ * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
+ * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
+ * the action is stopping), else report it as "may have started". Never sends the execute again.
+ */
+async function reconcile(ctx, job, options, triggeredAtMs, error) {
+    const request = {
+        job,
+        triggeredAtMs,
+        expected: expectedVariants(options, job.startUrl).length,
+        known: new Set([...ctx.remotes].map((r) => r.id)),
+        organizationId: ctx.plan.organizationId,
+        signal: ctx.lookupEnd.signal,
+    };
+    const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+    const label = jobLabel(job);
+    if (found.length === 0) {
+        const error_ = `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${context_messageOf(error)}`;
+        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
+        ctx.problems.add('may have started; not found', { label, id: jobId(job), message: error_ });
+        return;
+    }
+    adopt(ctx, job, options, found, triggeredAtMs);
+    ctx.emit({ type: 'runs-found', label, resultIds: found.map((r) => r._id) });
+}
+/** Follows the results an execute started (its answer, or what reconciliation found). */
+function adopt(ctx, job, options, results, triggeredAtMs) {
+    const combos = variantCombinations(options);
+    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+    results.forEach((result, i) => {
+        const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+        addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
+    });
+}
+/**
+ * Triggers one job. A workflow cancel or the deadline stops new triggers: the runs not triggered are
+ * reported as not started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+ */
+async function trigger(ctx, job) {
+    const options = optionsFor(job, ctx.plan.execute);
+    if (ctx.stopReason)
+        return notStarted(ctx, job, options, ctx.stopReason);
+    try {
+        await ctx.budget.acquire(ctx.stop.signal);
+    }
+    catch {
+        return notStarted(ctx, job, options, ctx.stopReason ?? 'deadline');
+    }
+    if (ctx.stopReason)
+        return notStarted(ctx, job, options, ctx.stopReason);
+    const now = ctx.clock.now();
+    const label = jobLabel(job);
+    let data;
+    try {
+        data = await send(ctx, job, options);
+    }
+    catch (error) {
+        if (mayHaveStarted(error))
+            return reconcile(ctx, job, options, now, error);
+        if (ctx.stopReason)
+            return notStarted(ctx, job, options, ctx.stopReason);
+        const message = context_messageOf(error);
+        const outcome = { error: `Could not start ${label}: ${message}` };
+        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
+        const kind = error instanceof ApiError ? error.errorType : 'error';
+        ctx.problems.add(kind, { label, id: jobId(job), message });
+        return;
+    }
+    const results = asArray(data);
+    if (results.length === 0) {
+        const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+        const outcome = { error: `The execute of ${label} answered no result.` };
+        pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
+        return;
+    }
+    adopt(ctx, job, options, results, now);
+    ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+}
+/** The run model of a started run, before its result is over; and its history key. */
+function startedRun(ctx, job, result, variant, now) {
+    if (job.kind === 'suite') {
+        const sr = result;
+        const run = {
+            kind: 'suite',
+            key: nextKey(ctx, `suite-${job.suiteId}`),
+            suiteId: job.suiteId,
+            suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
+            variant,
+            suiteResultId: sr._id,
+            suiteResult: sr,
+            triggeredAt: iso(now),
+            tests: [],
+        };
+        return { run, historyKey: `suite:${job.suiteId}` };
+    }
+    const tr = result;
+    const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
+    const run = {
+        kind: job.kind,
+        key: nextKey(ctx, base),
+        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
+        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+        testId: job.kind === 'test' ? job.testId : null,
+        ...(job.kind === 'file' ? { file: job.file } : {}),
+        testResultId: tr._id,
+        variant,
+        triggeredAt: iso(now),
+        tests: [],
+    };
+    return { run, historyKey: job.kind === 'test' ? `test:${job.testId}` : null };
+}
+function addHandle(ctx, job, result, variant, now, delayMs) {
+    const { run, historyKey } = startedRun(ctx, job, result, variant, now);
+    const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
+    ctx.remotes.add(remote);
+    ctx.runs.push(run);
+    ctx.handles.push({
+        run,
+        remote,
+        triggeredAtMs: now,
+        historyKey,
+        delayMs,
+        done: false,
+        settled: false,
+        job,
+        ...(job.kind !== 'suite' ? { lastResult: result } : {}),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/run/retry.ts
+/**
+ * Retry: under `retry-failed` (0–3), each failed test of a run is executed again on its own, with the
+ * variant it ran under (`retryOptions`), up to that many times; a test that passes on a re-run is `flaky`.
+ * A re-run whose execute may have started one but was not answered is looked up (`reconcile.ts`), never
+ * sent again. Re-runs share the one execute limiter with the first triggers.
+ */
+
+
+
+
+
+
+
+/** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
+async function retryFailures(ctx, handle) {
+    if (ctx.plan.retryFailed <= 0)
+        return;
+    const failed = handle.run.tests.filter((t) => t.state === 'failed');
+    await Promise.all(failed.map((t) => retryTest(ctx, handle, t)));
+}
+/** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
+async function sendRerun(ctx, rerun) {
+    const { handle, testId, options } = rerun;
+    const job = handle.job;
+    const signal = ctx.stop.signal;
+    const triggeredAtMs = ctx.clock.now();
+    try {
+        return await ctx.limit(async () => {
+            await ctx.budget.acquire(signal);
+            const data = job.kind === 'file'
+                ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, {
+                    signal,
+                })
+                : await ctx.api.executeTest(testId, options, { signal });
+            return asArray(data)[0];
+        });
+    }
+    catch (error) {
+        const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
+        if (!found && !signal.aborted) {
+            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: context_messageOf(error) });
+        }
+        return found;
+    }
+}
+function names(rerun) {
+    return { testName: rerun.test.testName, variant: rerun.variant };
+}
+/** Waits for a re-run's result; null when it could not be had or the engine stopped. */
+async function waitRerun(ctx, rerun, started, triggeredAtMs) {
+    const startedId = started._id;
+    const remote = { type: 'test', id: startedId, active: true };
+    ctx.remotes.add(remote);
+    const window = await watch_history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
+    return pollRemote(ctx, remote, triggeredAtMs, window, {
+        get: (signal) => ctx.api.getTestResult(startedId, { signal }),
+        isOver: (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running',
+        onProblem: (reason) => ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),
+    });
+}
+async function retryTest(ctx, handle, test) {
+    const job = handle.job;
+    const testId = job.kind === 'file' ? null : test.testId;
+    if (job.kind !== 'file' && !testId)
+        return;
+    const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
+    const options = retryOptions(ctx.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+    // A repository test carries the start URL it runs under (see optionsFor).
+    if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
+        options.startUrl = job.definition.startUrl;
+    }
+    const rerun = { handle, test, testId, options, variant };
+    const attempts = ctx.plan.retryFailed + 1;
+    for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
+        if (ctx.stop.signal.aborted)
+            return;
+        ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
+        const triggeredAtMs = ctx.clock.now();
+        const started = await sendRerun(ctx, rerun);
+        if (!started)
+            return;
+        const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
+        if (!result)
+            return;
+        const state = (0,outcome/* classifyTestResult */.AI)(result);
+        if (test.result)
+            test.attempts.push(test.result);
+        test.result = result;
+        test.url = `${ctx.appUrl}/results/${result._id}`;
+        if (state !== 'failed') {
+            test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
+            testFinished(ctx, handle.run, test, false);
+            return;
+        }
+    }
+    testFinished(ctx, handle.run, test, false);
+}
+/**
+ * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
+ * when the action is stopping; never sent again.
+ */
+async function findRerun(ctx, rerun, triggeredAtMs) {
+    const { handle, testId, options } = rerun;
+    const job = handle.job;
+    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+    const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+    const request = {
+        job: lookup,
+        triggeredAtMs,
+        expected: 1,
+        known: new Set([...ctx.remotes].map((r) => r.id)),
+        organizationId: ctx.plan.organizationId,
+        signal: ctx.lookupEnd.signal,
+    };
+    const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+    const first = found[0];
+    if (!first) {
+        ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
+        return undefined;
+    }
+    if (ctx.stop.signal.aborted) {
+        await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+        return undefined;
+    }
+    return first;
+}
+
 ;// CONCATENATED MODULE: ./src/run/schedule.ts
 /**
  * When to poll a run: the adaptive polling plan (pure).
@@ -73358,7 +74876,7 @@ var outcome = __nccwpck_require__(36497);
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
  *
  * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
- * polled through the suite's or test's results list, 50 runs a request (`engine.ts`). Without history such a
+ * polled through the suite's or test's results list, 50 runs a request (`watch-group.ts`). Without history such a
  * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
  * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
  *
@@ -73437,136 +74955,138 @@ function wallTimeMs(result) {
     return typeof result.executionTime === 'number' && result.executionTime > 0 ? result.executionTime : null;
 }
 
-;// CONCATENATED MODULE: ./src/run/progress.ts
-/** Ids shown before a list is folded. */
-const SHOWN_IDS = 5;
-/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
-function foldIds(ids, max = SHOWN_IDS) {
-    if (ids.length <= max)
-        return ids.join(', ');
-    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
-}
+;// CONCATENATED MODULE: ./src/run/watch-group.ts
 /**
- * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) and writes
- * one warning per kind: the full message when the kind has one problem, else the count, the first few ids
- * and the first message.
+ * Group polling: when `BATCH_MIN_RUNS` or more runs of one suite or test are waited for (variants, data
+ * rows), they are polled together through the suite's or test's results list (`GET /suites/{id}/results/`,
+ * `GET /tests/{id}/results/`, newest first): one request covers up to `PAGE_SIZE` runs instead of one
+ * request per run. A run the list does not show twice in a row is polled on its own.
  */
-class ProblemLog {
-    kinds = new Map();
-    add(kind, problem) {
-        const list = this.kinds.get(kind) ?? [];
-        list.push(problem);
-        this.kinds.set(kind, list);
+
+
+
+
+
+
+
+const groups = new WeakMap();
+/**
+ * Waits for one run's result: alone (`single`), or in its suite's or test's group when it has at least
+ * `BATCH_MIN_RUNS` runs. Resolves with the result once over, or null when the wait stopped or failed.
+ */
+function waitResult(ctx, handle, window, single) {
+    const key = handle.historyKey;
+    if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS)
+        return single();
+    const byKey = groups.get(ctx) ?? new Map();
+    groups.set(ctx, byKey);
+    let group = byKey.get(key);
+    if (!group) {
+        const g = { waiters: new Map() };
+        byKey.set(key, g);
+        queueMicrotask(() => void pollGroup(ctx, key, g, handle.triggeredAtMs, window));
+        group = g;
     }
-    /** Writes the warnings and forgets them. */
-    flush(log, verb = 'Could not start') {
-        for (const [kind, list] of this.kinds) {
-            const first = list[0];
-            if (list.length === 1)
-                log.warning(`${verb} ${first.label}: ${first.message}`);
-            else {
-                log.warning(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
+    const g = group;
+    return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
+}
+/** Hands a waiter its answer (null: not had) and forgets it. */
+function settle(group, rid, value) {
+    const waiter = group.waiters.get(rid);
+    if (!waiter)
+        return;
+    group.waiters.delete(rid);
+    if (value)
+        waiter.handle.remote.active = false;
+    waiter.resolve(value);
+}
+/** One poll of the group's list; settles the runs that are over and adds the ids the list showed to `seen`. */
+async function pollOnce(ctx, key, group, seen) {
+    const [type, id] = key.split(':');
+    const signal = ctx.stop.signal;
+    const read = (paging) => metered(ctx.budget, signal, (s) => type === 'suite'
+        ? ctx.api.listSuiteResults(id, paging, { signal: s })
+        : ctx.api.listTestResults(id, paging, { signal: s }));
+    const visit = (list) => {
+        for (const r of list) {
+            const waiter = group.waiters.get(r._id);
+            if (!waiter)
+                continue;
+            seen.add(r._id);
+            if (type === 'test')
+                waiter.handle.lastResult = r;
+            const over = type === 'suite'
+                ? isSuiteResultOver(r)
+                : (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
+            if (over)
+                settle(group, r._id, r);
+        }
+        return seen.size < group.waiters.size;
+    };
+    await forEachPage(read, visit, Math.ceil(group.waiters.size / PAGE_SIZE) + 2);
+}
+/** Polls a group until each of its runs is over, followed alone, or the engine stops. */
+async function pollGroup(ctx, key, group, triggeredAtMs, window) {
+    const misses = new Map();
+    let polls = 0;
+    let lastIntervalMs = 0;
+    let errors = 0;
+    while (group.waiters.size > 0) {
+        const elapsedMs = ctx.clock.now() - triggeredAtMs;
+        const runs = group.waiters.size;
+        const state = { elapsedMs, polls, lastIntervalMs, window };
+        const next = groupPollDelay(state, runs, Math.ceil(runs / PAGE_SIZE), ctx.clock.random());
+        lastIntervalMs = next.intervalMs;
+        await ctx.clock.sleep(errors > 0 ? pollBackoffMs(ctx, errors) : next.delayMs, ctx.stop.signal);
+        if (ctx.stop.signal.aborted)
+            break;
+        polls += 1;
+        const seen = new Set();
+        try {
+            await pollOnce(ctx, key, group, seen);
+            errors = 0;
+        }
+        catch (error) {
+            if (ctx.stop.signal.aborted)
+                break;
+            errors += 1;
+            const [type, id] = key.split(':');
+            ctx.emit({
+                type: 'detail',
+                message: `Listing the results of ${type} ${id} failed: ${context_messageOf(error)}`,
+            });
+            if (errors < ctx.maxPollErrors)
+                continue;
+        }
+        // Runs the list does not show (others ran in between, or the list failed): followed one by one.
+        for (const [rid, waiter] of [...group.waiters]) {
+            if (seen.has(rid))
+                continue;
+            const n = (misses.get(rid) ?? 0) + 1;
+            misses.set(rid, n);
+            if (n >= 2 || errors >= ctx.maxPollErrors) {
+                group.waiters.delete(rid);
+                void waiter.single().then(waiter.resolve);
             }
         }
-        this.kinds.clear();
+        if (errors >= ctx.maxPollErrors)
+            break;
     }
+    for (const rid of [...group.waiters.keys()])
+        settle(group, rid, null);
 }
 
-;// CONCATENATED MODULE: ./src/run/reconcile.ts
+;// CONCATENATED MODULE: ./src/run/watch.ts
 /**
- * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
- * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
- * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
- * execute could start the runs twice); instead the runs it may have started are looked up:
- *
- * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
- * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
- * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
- *
- * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
- * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
- * reports the trigger as "may have started" only when nothing is found.
+ * Watch: knowing when each run ends. Each run is polled on its own adaptive schedule (`schedule.ts`),
+ * learned from its suite's or test's last `DURATION_HISTORY_COUNT` results; runs of one suite or test are
+ * polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A result that answers "not
+ * found" just after its trigger is asked again for `notFoundGraceMs`; failed polls back off
+ * (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
+ * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
  */
 
 
-/** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
-const CLOCK_SKEW_MS = 2_000;
-/** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
-const LOOKUP_ATTEMPTS = 3;
-const LOOKUP_PAUSE_MS = 1_000;
-/**
- * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
- * attempt was sent (an abort before sending started nothing).
- */
-function mayHaveStarted(error) {
-    if (!(error instanceof ApiError))
-        return false;
-    if (error.errorType === 'TRIGGER_UNCERTAIN')
-        return true;
-    return error.errorType === 'ABORTED' && error.attempts > 0;
-}
-async function listCandidates(api, req) {
-    const opts = req.signal ? { signal: req.signal } : {};
-    const { job } = req;
-    if (job.kind === 'suite')
-        return api.listSuiteResults(job.suiteId, { count: 50 }, opts);
-    if (job.kind === 'test') {
-        const running = await api.listTestRunning(job.testId, opts);
-        if (running.length > 0)
-            return running;
-        return api.listTestResults(job.testId, { count: 50 }, opts);
-    }
-    if (!req.organizationId)
-        return [];
-    const running = await api.listOrganizationRunning(req.organizationId, opts);
-    return running.filter((r) => r.name === job.definition.name && !(0,refs/* refId */.N)(r.test));
-}
-/** The candidates that belong to the trigger, oldest first, at most `expected`. */
-function matchTriggered(candidates, req) {
-    const since = req.triggeredAtMs - CLOCK_SKEW_MS;
-    const startUrl = req.job.startUrl;
-    return (candidates
-        .filter((r) => !!r?._id && !req.known.has(r._id))
-        .filter((r) => {
-        const created = Date.parse(r.dateCreated ?? '');
-        return Number.isFinite(created) && created >= since;
-    })
-        .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
-        // A test's results list also holds the test results of suite runs: never this trigger's.
-        .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
-        .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
-        .slice(0, Math.max(1, req.expected)));
-}
-/**
- * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
- * `LOOKUP_PAUSE_MS` apart, until one finds any.
- * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
- * Never throws: a failed lookup counts as "not found yet".
- */
-async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolve()) {
-    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
-        if (req.signal?.aborted)
-            return [];
-        if (attempt > 0) {
-            await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
-            if (req.signal?.aborted)
-                return [];
-        }
-        try {
-            await acquire(req.signal);
-            const found = matchTriggered(await listCandidates(api, req), req);
-            if (found.length > 0)
-                return found;
-        }
-        catch {
-            // Not found yet: try again.
-        }
-    }
-    return [];
-}
-
-;// CONCATENATED MODULE: ./src/run/engine.ts
 
 
 
@@ -73576,37 +75096,6 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
 
 
 
-
-
-
-const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
-/** Runs of one suite or test from which on they are polled together through its results list. */
-const BATCH_MIN_RUNS = 4;
-const noopLog = { info: () => undefined, warning: () => undefined, group: () => undefined };
-function iso(ms) {
-    return new Date(ms).toISOString();
-}
-function engine_messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-function variantLabel(v) {
-    const parts = [
-        v.browser,
-        v.region,
-        v.viewport,
-        v.startUrl,
-        v.dataRow !== undefined ? `row ${v.dataRow + 1}` : '',
-    ].filter((p) => !!p);
-    return parts.length ? ` [${parts.join(' · ')}]` : '';
-}
-const STATE_MARK = {
-    passed: '✓ passed',
-    failed: '✗ failed',
-    flaky: '~ flaky',
-    'timed-out': '⏱ timed out',
-    cancelled: '⊘ cancelled',
-    error: '! error',
-};
 /** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
 function isSuiteResultOver(result) {
     if (result.passing !== null && result.passing !== undefined)
@@ -73616,1092 +75105,258 @@ function isSuiteResultOver(result) {
     const finished = result.dateExecutionFinished;
     return !!finished && !finished.startsWith('1970-');
 }
+/** The wait before poll number `errors` after that many failures in a row, ms (jittered, capped). */
+function pollBackoffMs(ctx, errors) {
+    return (0,api_backoff/* backoffMs */.jo)(errors, () => ctx.clock.random(), {
+        baseMs: ctx.waits.pollBackoffMs,
+        capMs: POLL_BACKOFF_CAP_MS,
+    });
+}
+/**
+ * The expected window of a suite or test (`suite:<id>`, `test:<id>`), from its last results, read once
+ * per suite or test, shifted by the execute's `delay`; null without history.
+ */
+function watch_history(ctx, key, delayMs) {
+    if (!key)
+        return Promise.resolve(null);
+    let samples = ctx.histories.get(key);
+    if (!samples) {
+        samples = (async () => {
+            const [type, id] = key.split(':');
+            const paging = { count: DURATION_HISTORY_COUNT };
+            try {
+                const results = await metered(ctx.budget, ctx.stop.signal, (signal) => type === 'suite'
+                    ? ctx.api.listSuiteResults(id, paging, { signal })
+                    : ctx.api.listTestResults(id, paging, { signal }));
+                const durations = results.map((r) => wallTimeMs(r)).filter((n) => n !== null);
+                return expectedWindow(durations, 0);
+            }
+            catch {
+                return null;
+            }
+        })();
+        ctx.histories.set(key, samples);
+    }
+    return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
+}
+/**
+ * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
+ * @returns the last answer, or null when the wait stopped or the result could not be had.
+ */
+async function pollRemote(ctx, remote, triggeredAtMs, window, target) {
+    const signal = ctx.stop.signal;
+    let polls = 0;
+    let lastIntervalMs = 0;
+    let errors = 0;
+    let forceDelay = null;
+    for (;;) {
+        const elapsedMs = ctx.clock.now() - triggeredAtMs;
+        const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
+        lastIntervalMs = next.intervalMs;
+        await ctx.clock.sleep(forceDelay ?? next.delayMs, signal);
+        forceDelay = null;
+        if (signal.aborted)
+            return null;
+        try {
+            await ctx.budget.acquire(signal);
+        }
+        catch {
+            return null;
+        }
+        polls += 1;
+        try {
+            const value = await target.get(signal);
+            errors = 0;
+            if (target.isOver(value)) {
+                remote.active = false;
+                return value;
+            }
+        }
+        catch (error) {
+            if (signal.aborted)
+                return null;
+            if (isNotFound(error) && ctx.clock.now() - triggeredAtMs < ctx.waits.notFoundGraceMs) {
+                forceDelay = ctx.waits.notFoundRetryMs;
+                continue;
+            }
+            errors += 1;
+            ctx.emit({
+                type: 'detail',
+                message: `Poll of ${remote.type} result ${remote.id} failed: ${context_messageOf(error)}`,
+            });
+            if (isNotFound(error) || errors >= ctx.maxPollErrors) {
+                target.onProblem(`Its result could not be read: ${context_messageOf(error)}`);
+                return null;
+            }
+            forceDelay = pollBackoffMs(ctx, errors);
+        }
+    }
+}
+/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
+async function follow(ctx, handle) {
+    const window = await watch_history(ctx, handle.historyKey, handle.delayMs);
+    if (handle.remote.type === 'suite')
+        await followSuite(ctx, handle, window);
+    else
+        await followTest(ctx, handle, window);
+}
+async function followSuite(ctx, handle, window) {
+    const id = handle.remote.id;
+    const single = () => pollRemote(ctx, handle.remote, handle.triggeredAtMs, window, {
+        get: (signal) => ctx.api.getSuiteResult(id, { signal }),
+        isOver: isSuiteResultOver,
+        onProblem: (reason) => (handle.run.error = reason),
+    });
+    const result = (await waitResult(ctx, handle, window, single));
+    if (!result) {
+        if (!ctx.stop.signal.aborted)
+            endRun(ctx, handle);
+        return;
+    }
+    handle.run.suiteResult = result;
+    if (result.name)
+        handle.run.suiteName = result.name;
+    const tests = await suiteTestsOf(ctx, handle, result);
+    if (tests === null) {
+        if (!ctx.stop.signal.aborted) {
+            handle.run.error = 'The test results of the suite result could not be listed.';
+            endRun(ctx, handle);
+        }
+        return;
+    }
+    const cancelled = result.passing === null;
+    handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
+    if (tests[0])
+        handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
+    handle.settled = true;
+    for (const t of handle.run.tests)
+        testFinished(ctx, handle.run, t);
+    await retryFailures(ctx, handle);
+    endRun(ctx, handle);
+}
+async function followTest(ctx, handle, window) {
+    const id = handle.remote.id;
+    const single = () => pollRemote(ctx, handle.remote, handle.triggeredAtMs, window, {
+        get: (signal) => ctx.api.getTestResult(id, { signal }),
+        isOver: (r) => {
+            handle.lastResult = r;
+            return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
+        },
+        onProblem: (reason) => (handle.run.error = reason),
+    });
+    const result = (await waitResult(ctx, handle, window, single));
+    if (!result) {
+        if (!ctx.stop.signal.aborted) {
+            handle.run.tests = [
+                {
+                    testId: handle.run.testId ?? null,
+                    testName: handle.lastResult?.name || nameOf(handle.job),
+                    state: 'error',
+                    result: null,
+                    attempts: [],
+                    error: handle.run.error,
+                },
+            ];
+            endRun(ctx, handle);
+        }
+        return;
+    }
+    handle.run.variant = variantFromResult(handle.run.variant, result);
+    const testRun = testRunOf(ctx, result, 'error');
+    if (handle.job.kind === 'file')
+        testRun.testName = result.name || handle.job.name;
+    handle.run.tests = [testRun];
+    handle.settled = true;
+    testFinished(ctx, handle.run, testRun);
+    await retryFailures(ctx, handle);
+    endRun(ctx, handle);
+}
+
+;// CONCATENATED MODULE: ./src/run/engine.ts
+/**
+ * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for them
+ * with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
+ * (`read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a workflow cancel,
+ * cancelling what is still running remotely (`stop.ts`). It tells what happens as typed events
+ * (`events.ts`); the console reporter (`src/report/console.ts`) renders them.
+ *
+ * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; suites: poll `GET /suite-results/{id}/` until it is
+ * over (`passing` not null, or cancelled: status 8 or a finish date), then page `GET /suite-results/{id}/
+ * results/?count=50`; tests and on-demand runs: poll `GET /results/{id}/`. A result that answers "not found"
+ * just after its trigger is asked again for up to `notFoundGraceMs`. Polling times: see `schedule.ts`.
+ */
+
+
+
+
+
+
+
+
+/** Period of the heartbeat while waiting, ms. */
+const DEFAULT_HEARTBEAT_MS = 60_000;
+/** Timeout of each cancel request after a workflow cancel, ms. */
+const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
+/** The listener of `options.onEvent` and the console reporter of `options.log`, together. */
+function listenerOf(options) {
+    const listeners = [options.onEvent, options.log ? (0,report_console/* consoleReporter */.Ps)(options.log) : undefined].filter((l) => !!l);
+    if (listeners.length <= 1)
+        return listeners[0];
+    return (event) => listeners.forEach((l) => l(event));
+}
 /**
  * Runs everything in `plan` and returns the run model. Never throws for a remote problem: each shows as a
  * run or test in state `error` with a redacted sentence. Returns early (with `interrupted`) at the deadline
  * or when `options.signal` fires.
  */
 async function runPlan(plan, options) {
-    const engine = new Engine(plan, options);
-    return engine.run();
+    const waits = {
+        ...(options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {}),
+        ...options.waits,
+    };
+    const ctx = createContext(plan, { ...options, onEvent: listenerOf(options), waits });
+    await runContext(ctx, options);
+    return {
+        runs: ctx.runs,
+        startedAt: iso(ctx.startedAtMs),
+        finishedAt: iso(ctx.clock.now()),
+        ...(ctx.stopReason ? { interrupted: ctx.stopReason } : {}),
+        appUrl: ctx.appUrl,
+    };
 }
-class Engine {
-    plan;
-    options;
-    api;
-    clock;
-    budget;
-    log;
-    appUrl;
-    startedAtMs;
-    deadlineMs;
-    /** Fires at the deadline or on a workflow cancel: every wait stops. */
-    stop = new AbortController();
-    stopReason = null;
-    runs = [];
-    handles = [];
-    remotes = new Set();
-    histories = new Map();
-    triggerSlots;
-    slotWaiters = [];
-    counter = new Map();
-    finishedTests = 0;
-    constructor(plan, options) {
-        this.plan = plan;
-        this.options = options;
-        this.api = options.api;
-        this.clock = options.clock ?? systemClock;
-        this.budget = options.budget ?? new RateBudget({ clock: this.clock });
-        this.log = options.log ?? noopLog;
-        this.appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
-        this.startedAtMs = options.startedAtMs ?? this.clock.now();
-        this.deadlineMs = this.startedAtMs + plan.timeoutMs;
-        this.triggerSlots = options.triggerConcurrency ?? 4;
-    }
-    async run() {
-        const onSignal = () => this.halt('signal');
-        if (this.options.signal?.aborted)
-            this.halt('signal');
-        this.options.signal?.addEventListener('abort', onSignal, { once: true });
-        const deadlineTimer = this.watchDeadline();
-        try {
-            // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
-            // A workflow cancel does not wait for that: the runs already known are cancelled at once.
-            const triggering = this.triggerAll();
-            await Promise.race([triggering, this.signalled]);
-            if (this.plan.wait && this.stopReason === null) {
-                const heartbeat = this.heartbeat();
-                await Promise.all(this.handles.map((h) => this.follow(h)));
-                this.quietHeartbeat = true;
-                void heartbeat;
-            }
-            if (this.stopReason === 'signal')
-                await this.cancelForSignal(triggering);
-            else {
-                await triggering;
-                if (this.stopReason === 'deadline' && this.plan.wait)
-                    await this.settleAtDeadline();
-            }
-        }
-        finally {
-            this.options.signal?.removeEventListener('abort', onSignal);
-            this.finishedAll.abort();
-            void deadlineTimer;
-        }
-        return {
-            runs: this.runs,
-            startedAt: iso(this.startedAtMs),
-            finishedAt: iso(this.clock.now()),
-            ...(this.stopReason ? { interrupted: this.stopReason } : {}),
-            appUrl: this.appUrl,
-        };
-    }
-    // --- stopping -------------------------------------------------------------------------------------
-    /** Aborted when the engine is done, to end the deadline watch and the heartbeat. */
-    finishedAll = new AbortController();
-    quietHeartbeat = false;
-    halt(reason) {
-        if (this.stopReason === 'signal')
-            return;
-        const first = this.stopReason === null;
-        this.stopReason = reason;
-        this.stop.abort();
-        if (reason === 'signal')
-            this.releaseSignalled();
-        if (!first)
-            return;
-        // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
-        // the first half of it, everything ends with it (see deadline.ts).
-        const at = (ms, controller) => void this.clock.sleep(ms, this.finishedAll.signal).then(() => controller.abort());
-        at(TRIGGER_GRACE_MS[reason], this.triggerStop);
-        at(LOOKUP_END_MS[reason], this.lookupEnd);
-        at(WRAP_UP_MS[reason], this.wrapUpEnd);
-    }
-    releaseSignalled = () => undefined;
+/** The engine's flow: trigger; wait (with a heartbeat); at a stop, settle at the deadline or cancel. */
+async function runContext(ctx, options) {
+    let releaseSignalled = () => undefined;
     /** Resolves on a workflow cancel; never without one. */
-    signalled = new Promise((resolve) => (this.releaseSignalled = resolve));
-    /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
-    triggerStop = new AbortController();
-    /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
-    lookupEnd = new AbortController();
-    /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
-    wrapUpEnd = new AbortController();
-    async watchDeadline() {
-        const remaining = this.deadlineMs - this.clock.now();
-        await this.clock.sleep(remaining, this.finishedAll.signal);
-        if (this.finishedAll.signal.aborted)
-            return;
-        if (this.handles.some((h) => !h.done) || this.triggering) {
-            this.log.warning(`Timeout: ${describeTimeout(this.plan.timeoutMs)} passed with runs still going; stopping the wait.`);
-            this.halt('deadline');
+    const signalled = new Promise((resolve) => (releaseSignalled = resolve));
+    const stopFor = (reason) => () => halt(ctx, reason, releaseSignalled);
+    const onSignal = stopFor('signal');
+    if (options.signal?.aborted)
+        onSignal();
+    options.signal?.addEventListener('abort', onSignal, { once: true });
+    void watchDeadline(ctx, stopFor('deadline'));
+    try {
+        // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
+        // A workflow cancel does not wait for that: the runs already known are cancelled at once.
+        const triggering = triggerAll(ctx);
+        await Promise.race([triggering, signalled]);
+        if (ctx.plan.wait && ctx.stopReason === null) {
+            let quiet = false;
+            void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+            await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
+            quiet = true;
         }
-    }
-    async heartbeat() {
-        const period = this.options.heartbeatMs ?? 60_000;
-        for (;;) {
-            await this.clock.sleep(period, this.finishedAll.signal);
-            if (this.stop.signal.aborted || this.finishedAll.signal.aborted || this.quietHeartbeat)
-                return;
-            const running = this.handles.filter((h) => !h.done).length;
-            if (running === 0)
-                return;
-            const elapsed = Math.round((this.clock.now() - this.startedAtMs) / 1000);
-            this.log.info(`… ${running} run${running === 1 ? '' : 's'} still going, ${this.finishedTests} test${this.finishedTests === 1 ? '' : 's'} finished (${elapsed} s).`);
-        }
-    }
-    // --- triggering -----------------------------------------------------------------------------------
-    triggering = false;
-    async slot(task) {
-        while (this.triggerSlots <= 0)
-            await new Promise((resolve) => this.slotWaiters.push(resolve));
-        this.triggerSlots -= 1;
-        try {
-            return await task();
-        }
-        finally {
-            this.triggerSlots += 1;
-            this.slotWaiters.shift()?.();
-        }
-    }
-    nextKey(base) {
-        const n = this.counter.get(base) ?? 0;
-        this.counter.set(base, n + 1);
-        return `${base}-${n}`;
-    }
-    async triggerAll() {
-        this.triggering = true;
-        try {
-            const suiteIds = [...this.plan.suiteIds];
-            for (const folderId of this.plan.folderIds) {
-                if (this.stopReason) {
-                    this.notStartedFolder(folderId, this.stopReason);
-                    continue;
-                }
-                try {
-                    await this.budget.acquire(this.stop.signal);
-                    const suites = await this.api.listFolderSuites(folderId, { signal: this.stop.signal });
-                    this.log.info(`Folder ${folderId}: ${suites.length} suite${suites.length === 1 ? '' : 's'}.`);
-                    for (const suite of suites)
-                        if (!suiteIds.includes(suite._id))
-                            suiteIds.push(suite._id);
-                }
-                catch (error) {
-                    if (this.stopReason) {
-                        this.notStartedFolder(folderId, this.stopReason);
-                        continue;
-                    }
-                    this.pushResultless({ kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${engine_messageOf(error)}` });
-                    this.log.warning(`Folder ${folderId}: ${engine_messageOf(error)}`);
-                }
-            }
-            const starts = this.plan.startUrls.length
-                ? this.plan.startUrls
-                : [undefined];
-            const jobs = [];
-            for (const startUrl of starts) {
-                const s = startUrl === undefined ? {} : { startUrl };
-                for (const suiteId of suiteIds)
-                    jobs.push({ kind: 'suite', suiteId, ...s });
-                for (const testId of this.plan.testIds)
-                    jobs.push({ kind: 'test', testId, ...s });
-                for (const t of this.plan.repoTests) {
-                    jobs.push({
-                        kind: 'file',
-                        file: t.file,
-                        index: t.index,
-                        name: t.name,
-                        definition: definitionFor(t, startUrl),
-                        ...s,
-                    });
-                }
-            }
-            await Promise.all(jobs.map((job) => this.slot(() => this.trigger(job))));
-        }
-        finally {
-            this.triggering = false;
-            this.problems.flush(this.log);
-        }
-    }
-    /** Trigger failures, written as one warning per kind once every trigger is done. */
-    problems = new ProblemLog();
-    async send(job, options) {
-        // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
-        const opts = { signal: this.triggerStop.signal };
-        if (job.kind === 'suite')
-            return this.api.executeSuite(job.suiteId, options, opts);
-        if (job.kind === 'test')
-            return this.api.executeTest(job.testId, options, opts);
-        return this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, opts);
-    }
-    /** A folder whose suites were never listed because the action stopped first: one run, not started. */
-    notStartedFolder(folderId, reason) {
-        const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
-        this.pushResultless(base, `folder-${folderId}`, {}, { error: NOT_STARTED_ERROR[reason], notStarted: reason });
-        this.problems.add(NOT_STARTED_ERROR[reason], {
-            label: `folder ${folderId}`,
-            id: folderId,
-            message: NOT_STARTED_ERROR[reason],
-        });
-    }
-    /**
-     * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
-     * @param triggeredAtMs when its execute was sent; default now.
-     */
-    pushResultless(base, keyBase, variant, outcome, triggeredAtMs = this.clock.now()) {
-        const now = iso(this.clock.now());
-        const key = this.nextKey(keyBase);
-        this.runs.push({
-            ...base,
-            key,
-            variant,
-            triggeredAt: iso(triggeredAtMs),
-            endedAt: now,
-            tests: [],
-            ...outcome,
-        });
-    }
-    /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
-    notStarted(job, options, reason) {
-        for (const variant of expectedVariants(options, job.startUrl)) {
-            this.pushResultless(runBaseOf(job), jobKeyBase(job), variant, {
-                error: NOT_STARTED_ERROR[reason],
-                notStarted: reason,
-            });
-        }
-        this.problems.add(NOT_STARTED_ERROR[reason], {
-            label: jobLabel(job),
-            id: jobId(job),
-            message: NOT_STARTED_ERROR[reason],
-        });
-    }
-    /**
-     * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
-     * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
-     * the action is stopping), else report it as "may have started". Never sends the execute again.
-     */
-    async reconcile(job, options, triggeredAtMs, error) {
-        const variants = expectedVariants(options, job.startUrl);
-        const found = await findTriggeredRuns(this.api, {
-            job,
-            triggeredAtMs,
-            expected: variants.length,
-            known: new Set([...this.remotes].map((r) => r.id)),
-            organizationId: this.plan.organizationId,
-            signal: this.lookupEnd.signal,
-        }, this.clock, (signal) => this.budget.acquire(signal));
-        const label = jobLabel(job);
-        if (found.length === 0) {
-            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `${label}: ${MAY_HAVE_STARTED_ERROR} ${engine_messageOf(error)}`, mayHaveStarted: true }, triggeredAtMs);
-            this.problems.add('may have started; not found', {
-                label,
-                id: jobId(job),
-                message: `${MAY_HAVE_STARTED_ERROR} ${engine_messageOf(error)}`,
-            });
-            return;
-        }
-        this.adopt(job, options, found, triggeredAtMs);
-        this.log.info(`Found the run${found.length === 1 ? '' : 's'} of ${label} after its execute was not answered: ${foldIds(found.map((r) => r._id))}.`);
-    }
-    /** Follows the results an execute started (its answer, or what reconciliation found). */
-    adopt(job, options, results, triggeredAtMs) {
-        const combos = variantCombinations(options);
-        const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-        results.forEach((result, i) => {
-            const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-            this.addHandle(job, result, variant, triggeredAtMs, options.delay ?? 0);
-        });
-    }
-    async trigger(job) {
-        // A workflow cancel or the deadline stops new triggers: the runs not triggered are reported as not
-        // started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
-        const options = optionsFor(job, this.plan.execute);
-        if (this.stopReason)
-            return this.notStarted(job, options, this.stopReason);
-        try {
-            await this.budget.acquire(this.stop.signal);
-        }
-        catch {
-            return this.notStarted(job, options, this.stopReason ?? 'deadline');
-        }
-        if (this.stopReason)
-            return this.notStarted(job, options, this.stopReason);
-        const now = this.clock.now();
-        const label = jobLabel(job);
-        let data;
-        try {
-            data = await this.send(job, options);
-        }
-        catch (error) {
-            if (mayHaveStarted(error))
-                return this.reconcile(job, options, now, error);
-            if (this.stopReason)
-                return this.notStarted(job, options, this.stopReason);
-            this.pushResultless(runBaseOf(job), jobKeyBase(job), job.startUrl !== undefined ? { startUrl: job.startUrl } : {}, { error: `Could not start ${label}: ${engine_messageOf(error)}` }, now);
-            const kind = error instanceof ApiError ? error.errorType : 'error';
-            this.problems.add(kind, { label, id: jobId(job), message: engine_messageOf(error) });
-            return;
-        }
-        const results = asArray(data);
-        if (results.length === 0) {
-            const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
-            this.pushResultless(base, jobKeyBase(job), {}, { error: `The execute of ${label} answered no result.` }, now);
-            return;
-        }
-        this.adopt(job, options, results, now);
-        this.log.info(`Started ${label}: ${results.length} run${results.length === 1 ? '' : 's'} (${foldIds(results.map((r) => r._id))}).`);
-    }
-    addHandle(job, result, variant, now, delayMs) {
-        let run;
-        let historyKey = null;
-        if (job.kind === 'suite') {
-            const sr = result;
-            run = {
-                kind: 'suite',
-                key: this.nextKey(`suite-${job.suiteId}`),
-                suiteId: job.suiteId,
-                suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
-                variant,
-                suiteResultId: sr._id,
-                suiteResult: sr,
-                triggeredAt: iso(now),
-                tests: [],
-            };
-            historyKey = `suite:${job.suiteId}`;
-        }
+        if (ctx.stopReason === 'signal')
+            await cancelForSignal(ctx, triggering, options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS);
         else {
-            const tr = result;
-            const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
-            run = {
-                kind: job.kind,
-                key: this.nextKey(base),
-                suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
-                suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-                testId: job.kind === 'test' ? job.testId : null,
-                ...(job.kind === 'file' ? { file: job.file } : {}),
-                testResultId: tr._id,
-                variant,
-                triggeredAt: iso(now),
-                tests: [],
-            };
-            if (job.kind === 'test')
-                historyKey = `test:${job.testId}`;
-        }
-        const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
-        this.remotes.add(remote);
-        this.runs.push(run);
-        this.handles.push({
-            run,
-            remote,
-            triggeredAtMs: now,
-            historyKey,
-            delayMs,
-            done: false,
-            settled: false,
-            job,
-            ...(job.kind !== 'suite' ? { lastResult: result } : {}),
-        });
-    }
-    // --- waiting --------------------------------------------------------------------------------------
-    /** The expected window of a suite or test, from its last 5 results (read once per suite or test). */
-    history(key, delayMs) {
-        if (!key)
-            return Promise.resolve(null);
-        let samples = this.histories.get(key);
-        if (!samples) {
-            samples = (async () => {
-                const [type, id] = key.split(':');
-                try {
-                    await this.budget.acquire(this.stop.signal);
-                    const results = type === 'suite'
-                        ? await this.api.listSuiteResults(id, { count: 5 }, { signal: this.stop.signal })
-                        : await this.api.listTestResults(id, { count: 5 }, { signal: this.stop.signal });
-                    const durations = results.map((r) => wallTimeMs(r)).filter((n) => n !== null);
-                    return expectedWindow(durations, 0);
-                }
-                catch {
-                    return null;
-                }
-            })();
-            this.histories.set(key, samples);
-        }
-        return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
-    }
-    /**
-     * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
-     * @returns the last answer, or null when the wait stopped or the result could not be had.
-     */
-    async pollRemote(remote, triggeredAtMs, window, get, isOver, onProblem) {
-        const grace = this.options.notFoundGraceMs ?? 30_000;
-        const maxErrors = this.options.maxPollErrors ?? 6;
-        let polls = 0;
-        let lastIntervalMs = 0;
-        let errors = 0;
-        let forceDelay = null;
-        for (;;) {
-            const elapsedMs = this.clock.now() - triggeredAtMs;
-            const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, this.clock.random());
-            lastIntervalMs = next.intervalMs;
-            await this.clock.sleep(forceDelay ?? next.delayMs, this.stop.signal);
-            forceDelay = null;
-            if (this.stop.signal.aborted)
-                return null;
-            try {
-                await this.budget.acquire(this.stop.signal);
-            }
-            catch {
-                return null;
-            }
-            polls += 1;
-            try {
-                const value = await get(this.stop.signal);
-                errors = 0;
-                if (isOver(value)) {
-                    remote.active = false;
-                    return value;
-                }
-            }
-            catch (error) {
-                if (this.stop.signal.aborted)
-                    return null;
-                if (isNotFound(error) && this.clock.now() - triggeredAtMs < grace) {
-                    forceDelay = 1_000;
-                    continue;
-                }
-                errors += 1;
-                this.log.debug?.(`Poll of ${remote.type} result ${remote.id} failed: ${engine_messageOf(error)}`);
-                if (isNotFound(error) || errors >= maxErrors) {
-                    onProblem(`Its result could not be read: ${engine_messageOf(error)}`);
-                    return null;
-                }
-                forceDelay = Math.min(10_000, 1_000 * 2 ** errors);
-            }
+            await triggering;
+            if (ctx.stopReason === 'deadline' && ctx.plan.wait)
+                await settleAtDeadline(ctx);
         }
     }
-    /**
-     * Waits for one run's result: alone (`single`), or, when at least `BATCH_MIN_RUNS` runs of the same suite
-     * or test are waited for (variants, data rows), in a group polled through the suite's or test's results
-     * list: one request covers up to 50 runs (newest first), instead of one request per run.
-     */
-    waitResult(handle, window, single) {
-        const key = handle.historyKey;
-        if (!key || this.handles.filter((h) => h.historyKey === key).length < BATCH_MIN_RUNS)
-            return single();
-        let group = this.groups.get(key);
-        if (!group) {
-            group = { waiters: new Map() };
-            this.groups.set(key, group);
-            const g = group;
-            queueMicrotask(() => void this.pollGroup(key, g, handle.triggeredAtMs, window));
-        }
-        const g = group;
-        return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
-    }
-    groups = new Map();
-    async pollGroup(key, group, triggeredAtMs, window) {
-        const [type, id] = key.split(':');
-        const maxErrors = this.options.maxPollErrors ?? 6;
-        const misses = new Map();
-        let polls = 0;
-        let lastIntervalMs = 0;
-        let errors = 0;
-        const settle = (rid, value) => {
-            const waiter = group.waiters.get(rid);
-            if (!waiter)
-                return;
-            group.waiters.delete(rid);
-            if (value)
-                waiter.handle.remote.active = false;
-            waiter.resolve(value);
-        };
-        while (group.waiters.size > 0) {
-            const elapsedMs = this.clock.now() - triggeredAtMs;
-            const runs = group.waiters.size;
-            const next = groupPollDelay({ elapsedMs, polls, lastIntervalMs, window }, runs, Math.ceil(runs / 50), this.clock.random());
-            lastIntervalMs = next.intervalMs;
-            await this.clock.sleep(errors > 0 ? Math.min(10_000, 1_000 * 2 ** errors) : next.delayMs, this.stop.signal);
-            if (this.stop.signal.aborted)
-                break;
-            polls += 1;
-            const seen = new Set();
-            const pages = Math.ceil(group.waiters.size / 50) + 2;
-            try {
-                for (let page = 0; page < pages && seen.size < group.waiters.size; page++) {
-                    await this.budget.acquire(this.stop.signal);
-                    const paging = { count: 50, offset: page * 50 };
-                    const list = type === 'suite'
-                        ? await this.api.listSuiteResults(id, paging, { signal: this.stop.signal })
-                        : await this.api.listTestResults(id, paging, { signal: this.stop.signal });
-                    for (const r of list) {
-                        const waiter = group.waiters.get(r._id);
-                        if (!waiter)
-                            continue;
-                        seen.add(r._id);
-                        if (type === 'test')
-                            waiter.handle.lastResult = r;
-                        const over = type === 'suite'
-                            ? isSuiteResultOver(r)
-                            : (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
-                        if (over)
-                            settle(r._id, r);
-                    }
-                    if (list.length < 50)
-                        break;
-                }
-                errors = 0;
-            }
-            catch (error) {
-                if (this.stop.signal.aborted)
-                    break;
-                errors += 1;
-                this.log.debug?.(`Listing the results of ${type} ${id} failed: ${engine_messageOf(error)}`);
-                if (errors < maxErrors)
-                    continue;
-            }
-            // Runs the list does not show (others ran in between, or the list failed): followed one by one.
-            for (const [rid, waiter] of [...group.waiters]) {
-                if (seen.has(rid))
-                    continue;
-                const n = (misses.get(rid) ?? 0) + 1;
-                misses.set(rid, n);
-                if (n >= 2 || errors >= maxErrors) {
-                    group.waiters.delete(rid);
-                    void waiter.single().then(waiter.resolve);
-                }
-            }
-            if (errors >= maxErrors)
-                break;
-        }
-        for (const rid of [...group.waiters.keys()])
-            settle(rid, null);
-    }
-    async follow(handle) {
-        const window = await this.history(handle.historyKey, handle.delayMs);
-        if (handle.remote.type === 'suite')
-            await this.followSuite(handle, window);
-        else
-            await this.followTest(handle, window);
-    }
-    async followSuite(handle, window) {
-        const id = handle.remote.id;
-        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getSuiteResult(id, { signal }), isSuiteResultOver, (reason) => (handle.run.error = reason));
-        const result = (await this.waitResult(handle, window, single));
-        if (!result) {
-            if (!this.stop.signal.aborted)
-                this.end(handle);
-            return;
-        }
-        handle.run.suiteResult = result;
-        if (result.name)
-            handle.run.suiteName = result.name;
-        const tests = await this.suiteTestsOf(handle, result);
-        if (tests === null) {
-            if (!this.stop.signal.aborted) {
-                handle.run.error = 'The test results of the suite result could not be listed.';
-                this.end(handle);
-            }
-            return;
-        }
-        const cancelled = result.passing === null;
-        handle.run.tests = tests.map((r) => this.testRunOf(r, cancelled ? 'cancelled' : 'error'));
-        if (tests[0])
-            handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
-        handle.settled = true;
-        for (const t of handle.run.tests)
-            this.report(handle.run, t);
-        await this.retryFailures(handle);
-        this.end(handle);
-    }
-    async followTest(handle, window) {
-        const id = handle.remote.id;
-        const single = () => this.pollRemote(handle.remote, handle.triggeredAtMs, window, (signal) => this.api.getTestResult(id, { signal }), (r) => {
-            handle.lastResult = r;
-            return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
-        }, (reason) => (handle.run.error = reason));
-        const result = (await this.waitResult(handle, window, single));
-        if (!result) {
-            if (!this.stop.signal.aborted) {
-                handle.run.tests = [
-                    {
-                        testId: handle.run.testId ?? null,
-                        testName: handle.lastResult?.name || this.nameOf(handle.job),
-                        state: 'error',
-                        result: null,
-                        attempts: [],
-                        error: handle.run.error,
-                    },
-                ];
-                this.end(handle);
-            }
-            return;
-        }
-        handle.run.variant = variantFromResult(handle.run.variant, result);
-        const testRun = this.testRunOf(result, 'error');
-        if (handle.job.kind === 'file')
-            testRun.testName = result.name || handle.job.name;
-        handle.run.tests = [testRun];
-        handle.settled = true;
-        this.report(handle.run, testRun);
-        await this.retryFailures(handle);
-        this.end(handle);
-    }
-    nameOf(job) {
-        return job.kind === 'file'
-            ? job.name
-            : job.kind === 'test'
-                ? `Test ${job.testId}`
-                : `Suite ${job.suiteId}`;
-    }
-    end(handle) {
-        handle.done = true;
-        handle.remote.active = false;
-        handle.run.endedAt = iso(this.clock.now());
-    }
-    // --- test results of finished suite results ---------------------------------------------------------
-    readers = new Map();
-    /**
-     * The test results of a finished suite result. Alone: its own listing (`listSuiteTests`). Of a group (4 or
-     * more runs of one suite: data rows, variants), each suite result is read as soon as it is over, through a
-     * reader shared by the group: while few are waiting, one listing per suite result (20 tests: 1 request);
-     * when many are waiting at once (e.g. 100 data rows finishing together), the tests' own result lists
-     * (`listTestResults(testId, {count: 50})`, newest first) cover 50 suite results a request, so reading
-     * them costs `tests × ⌈runs / 50⌉` requests instead of one per suite result. Returns null when the listing
-     * failed or was stopped.
-     */
-    suiteTestsOf(handle, result) {
-        const key = handle.historyKey;
-        const groupSize = key ? this.handles.filter((h) => h.historyKey === key).length : 0;
-        if (!key || groupSize < BATCH_MIN_RUNS)
-            return this.listSuiteTests(handle.remote.id);
-        let reader = this.readers.get(key);
-        if (!reader) {
-            reader = { testIds: null, pending: new Map(), busy: false, groupSize };
-            this.readers.set(key, reader);
-        }
-        const r = reader;
-        return new Promise((resolve) => {
-            r.pending.set(result._id, { result, resolve });
-            void this.drainReader(r);
-        });
-    }
-    async drainReader(reader) {
-        if (reader.busy)
-            return;
-        reader.busy = true;
-        try {
-            // Let the suite results settled by the same poll join the queue first.
-            await new Promise((resolve) => setImmediate(resolve));
-            while (reader.pending.size > 0) {
-                if (this.stop.signal.aborted) {
-                    for (const p of reader.pending.values())
-                        p.resolve(null);
-                    reader.pending.clear();
-                    return;
-                }
-                const testIds = reader.testIds;
-                const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
-                const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / 50) + 0.5) : Infinity;
-                const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / 50);
-                const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
-                if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
-                    await this.readByTest(reader, testIds);
-                    continue;
-                }
-                const [id, entry] = alone ?? reader.pending.entries().next().value;
-                reader.pending.delete(id);
-                const tests = await this.listSuiteTests(id);
-                if (tests && reader.testIds === null) {
-                    const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
-                    // Reading by test needs every test result to name its test, each once.
-                    reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
-                }
-                entry.resolve(tests);
-            }
-        }
-        finally {
-            reader.busy = false;
-        }
-    }
-    /**
-     * Reads the test results of every waiting suite result of a group through each test's results list;
-     * a suite result not complete that way (a test missing or still running, a list failing) is read on its
-     * own.
-     */
-    async readByTest(reader, testIds) {
-        const waiting = new Map(reader.pending);
-        reader.pending.clear();
-        const found = new Map();
-        for (const id of waiting.keys())
-            found.set(id, new Map());
-        const maxPages = Math.ceil(reader.groupSize / 50) + 2;
-        for (const testId of testIds) {
-            const need = new Set(waiting.keys());
-            for (let page = 0; page < maxPages && need.size > 0; page++) {
-                let list;
-                try {
-                    await this.budget.acquire(this.stop.signal);
-                    list = await this.api.listTestResults(testId, { count: 50, offset: page * 50 }, { signal: this.stop.signal });
-                }
-                catch (error) {
-                    if (this.stop.signal.aborted)
-                        break;
-                    this.log.debug?.(`Listing the results of test ${testId} failed: ${engine_messageOf(error)}`);
-                    break;
-                }
-                for (const r of list) {
-                    const sr = r.suiteResult;
-                    if (!sr || !need.has(sr) || (0,outcome/* classifyTestResult */.AI)(r) === 'running')
-                        continue;
-                    found.get(sr)?.set(testId, r);
-                    need.delete(sr);
-                }
-                if (list.length < 50)
-                    break;
-            }
-            if (this.stop.signal.aborted)
-                break;
-        }
-        for (const [id, entry] of waiting) {
-            const byTest = found.get(id);
-            const expected = this.testCountOf(entry.result);
-            const complete = !this.stop.signal.aborted &&
-                byTest !== undefined &&
-                byTest.size === testIds.length &&
-                (expected === null || expected === testIds.length);
-            if (complete) {
-                entry.resolve(testIds.map((t) => byTest.get(t)));
-            }
-            else if (this.stop.signal.aborted) {
-                entry.resolve(null);
-            }
-            else {
-                // Read on its own by the reader's loop.
-                reader.pending.set(id, { ...entry, alone: true });
-            }
-        }
-    }
-    /** The number of tests a suite result ran, from its counts; null when it does not say. */
-    testCountOf(result) {
-        const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
-        return n > 0 ? n : null;
-    }
-    /**
-     * Every test result of a suite result, in pages of 50, each once; null when the listing failed or was
-     * stopped.
-     */
-    async listSuiteTests(suiteResultId, signal = this.stop.signal) {
-        const all = [];
-        const seen = new Set();
-        for (let offset = 0;; offset += 50) {
-            let page = null;
-            for (let attempt = 0; attempt < 3 && page === null; attempt++) {
-                try {
-                    await this.budget.acquire(signal);
-                    page = await this.api.listSuiteResultTestResults(suiteResultId, { count: 50, offset }, { signal });
-                }
-                catch (error) {
-                    if (signal.aborted)
-                        return null;
-                    this.log.debug?.(`Listing the tests of suite result ${suiteResultId} failed: ${engine_messageOf(error)}`);
-                    await this.clock.sleep(1_000 * (attempt + 1), signal);
-                }
-            }
-            if (page === null)
-                return null;
-            // A list that changes while it is paged (offset paging) shifts results across pages: keep each once.
-            for (const result of page) {
-                if (seen.has(result._id))
-                    continue;
-                seen.add(result._id);
-                all.push(result);
-            }
-            if (page.length < 50)
-                return all;
-        }
-    }
-    testRunOf(result, ifRunning) {
-        const state = (0,outcome/* classifyTestResult */.AI)(result);
-        const run = {
-            testId: (0,refs/* refId */.N)(result.test),
-            testName: result.name || (0,refs/* refName */.P)(result.test) || 'Test',
-            state: state === 'running' ? ifRunning : state,
-            result,
-            attempts: [],
-            url: `${this.appUrl}/results/${result._id}`,
-        };
-        if (state === 'running')
-            run.error = 'The suite ended before this test finished.';
-        else if (state === 'error')
-            run.error = 'The test result ended without a verdict.';
-        return run;
-    }
-    /** The grouped progress line of one finished test. */
-    report(run, test, first = true) {
-        if (first)
-            this.finishedTests += 1;
-        const seconds = test.result?.executionTime
-            ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s`
-            : '';
-        const title = `${STATE_MARK[test.state]}  ${test.testName}${variantLabel(run.variant)}${seconds}`;
-        const lines = [];
-        if (run.kind === 'suite')
-            lines.push(`Suite: ${run.suiteName}`);
-        if (run.file)
-            lines.push(`File: ${run.file}`);
-        if (test.url)
-            lines.push(`Result: ${test.url}`);
-        const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
-        if (failing) {
-            lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${typeof failing.target === 'string' ? failing.target : failing.target.map((t) => t.selector).join(' || ')}`);
-            if (failing.error)
-                lines.push(`Error: ${failing.error}`);
-        }
-        if (test.error)
-            lines.push(test.error);
-        if (test.attempts.length)
-            lines.push(`Attempts before: ${test.attempts.length}`);
-        this.log.group(title, lines);
-    }
-    // --- retry-failed ---------------------------------------------------------------------------------
-    async retryFailures(handle) {
-        if (this.plan.retryFailed <= 0)
-            return;
-        const failed = handle.run.tests.filter((t) => t.state === 'failed');
-        await Promise.all(failed.map((t) => this.retryTest(handle, t)));
-    }
-    async retryTest(handle, test) {
-        const job = handle.job;
-        const testId = job.kind === 'file' ? null : test.testId;
-        if (job.kind !== 'file' && !testId)
-            return;
-        const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
-        const options = retryOptions(this.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
-        // A repository test carries the start URL it runs under (see optionsFor).
-        if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
-            options.startUrl = job.definition.startUrl;
-        }
-        for (let attempt = 1; attempt <= this.plan.retryFailed; attempt++) {
-            if (this.stop.signal.aborted)
-                return;
-            const label = `${test.testName}${variantLabel(variant)}`;
-            this.log.info(`Re-running failed test ${label} (attempt ${attempt + 1} of ${this.plan.retryFailed + 1}).`);
-            let started;
-            const triggeredAtMs = this.clock.now();
-            try {
-                started = await this.slot(async () => {
-                    await this.budget.acquire(this.stop.signal);
-                    const data = job.kind === 'file'
-                        ? await this.api.executeOnDemand(this.plan.organizationId ?? '', job.definition, options, { signal: this.stop.signal })
-                        : await this.api.executeTest(testId, options, { signal: this.stop.signal });
-                    return asArray(data)[0];
-                });
-            }
-            catch (error) {
-                if (mayHaveStarted(error))
-                    started = await this.findRerun(job, testId, options, triggeredAtMs, label);
-                if (!started) {
-                    if (!this.stop.signal.aborted)
-                        this.log.warning(`Could not re-run ${label}: ${engine_messageOf(error)}`);
-                    return;
-                }
-            }
-            if (!started)
-                return;
-            const startedId = started._id;
-            const remote = { type: 'test', id: startedId, active: true };
-            this.remotes.add(remote);
-            const window = await this.history(testId ? `test:${testId}` : null, 0);
-            const result = await this.pollRemote(remote, triggeredAtMs, window, (signal) => this.api.getTestResult(startedId, { signal }), (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running', (reason) => this.log.warning(`Re-run of ${label}: ${reason}`));
-            if (!result)
-                return;
-            const state = (0,outcome/* classifyTestResult */.AI)(result);
-            if (test.result)
-                test.attempts.push(test.result);
-            test.result = result;
-            test.url = `${this.appUrl}/results/${result._id}`;
-            if (state === 'passed') {
-                test.state = 'flaky';
-                this.report(handle.run, test, false);
-                return;
-            }
-            if (state !== 'failed') {
-                test.state = state === 'running' ? 'error' : state;
-                this.report(handle.run, test, false);
-                return;
-            }
-        }
-        this.report(handle.run, test, false);
-    }
-    /**
-     * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
-     * when the action is stopping; never sent again.
-     */
-    async findRerun(job, testId, options, triggeredAtMs, label) {
-        const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-        const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
-        const request = {
-            job: lookup,
-            triggeredAtMs,
-            expected: 1,
-            known: new Set([...this.remotes].map((r) => r.id)),
-            organizationId: this.plan.organizationId,
-            signal: this.lookupEnd.signal,
-        };
-        const found = await findTriggeredRuns(this.api, request, this.clock, (signal) => this.budget.acquire(signal));
-        const first = found[0];
-        if (!first) {
-            this.log.warning(`The re-run of ${label} may have started; not found.`);
-            return undefined;
-        }
-        if (this.stop.signal.aborted) {
-            await this.cancelRemote({ type: 'test', id: first._id, active: true }, this.wrapUpEnd.signal);
-            return undefined;
-        }
-        return first;
-    }
-    // --- deadline and workflow cancel -----------------------------------------------------------------
-    async cancelRemote(remote, signal) {
-        try {
-            const result = remote.type === 'suite'
-                ? await this.api.cancelSuiteResult(remote.id, { signal })
-                : await this.api.cancelTestResult(remote.id, { signal });
-            remote.active = false;
-            return result;
-        }
-        catch (error) {
-            this.log.warning(`Could not cancel ${remote.type} result ${remote.id}: ${engine_messageOf(error)}`);
-            return null;
-        }
-    }
-    /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
-    async settleAtDeadline() {
-        // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
-        for (const handle of this.handles.filter((h) => !h.done && h.settled))
-            this.end(handle);
-        const open = this.handles.filter((h) => !h.done);
-        // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
-        const settle = { signal: this.wrapUpEnd.signal };
-        if (this.plan.cancelOnTimeout) {
-            const active = [...this.remotes].filter((r) => r.active);
-            await Promise.all(active.map(async (r) => {
-                try {
-                    await this.budget.acquire(settle.signal);
-                }
-                catch {
-                    return null;
-                }
-                return this.cancelRemote(r, settle.signal);
-            }));
-        }
-        await Promise.all(open.map(async (handle) => {
-            handle.run.timedOut = true;
-            handle.run.cancelled = this.plan.cancelOnTimeout && !handle.remote.active;
-            handle.run.error = `Still running at the timeout (${describeTimeout(this.plan.timeoutMs)})${handle.run.cancelled ? '; cancelled' : ''}.`;
-            if (handle.remote.type === 'suite') {
-                const tests = await this.listSuiteTests(handle.remote.id, settle.signal);
-                handle.run.tests = (tests ?? []).map((r) => {
-                    const t = this.testRunOf(r, 'timed-out');
-                    if (t.state === 'cancelled' && handle.run.cancelled)
-                        t.state = 'timed-out';
-                    if (t.state === 'timed-out')
-                        t.error = 'Still running at the timeout.';
-                    return t;
-                });
-            }
-            else {
-                const last = handle.lastResult ?? null;
-                handle.run.tests = [
-                    {
-                        testId: handle.run.testId ?? null,
-                        testName: last?.name || this.nameOf(handle.job),
-                        state: 'timed-out',
-                        result: last,
-                        attempts: [],
-                        error: 'Still running at the timeout.',
-                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-                    },
-                ];
-            }
-            for (const t of handle.run.tests)
-                if (t.state === 'timed-out')
-                    this.report(handle.run, t);
-            handle.done = true;
-            handle.run.endedAt = iso(this.clock.now());
-        }));
-    }
-    /**
-     * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
-     * triggers still in flight started (answered late or found by reconciliation), then mark them all.
-     */
-    async cancelForSignal(triggering) {
-        const first = [...this.remotes].filter((r) => r.active);
-        if (first.length > 0) {
-            this.log.warning(`Workflow cancelled: cancelling ${first.length} remote run${first.length === 1 ? '' : 's'}.`);
-        }
-        // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `signalCancelTimeoutMs` (cancels)
-        // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
-        const overall = this.wrapUpEnd;
-        const cancelTimeoutMs = this.options.signalCancelTimeoutMs ?? 3_000;
-        const suiteTests = new Map();
-        const cancelOne = async (r) => {
-            const answer = await this.cancelRemote(r, AbortSignal.any([overall.signal, AbortSignal.timeout(cancelTimeoutMs)]));
-            if (r.type === 'suite' && !overall.signal.aborted) {
-                try {
-                    const tests = await this.api.listSuiteResultTestResults(r.id, { count: 50, offset: 0 }, { signal: overall.signal });
-                    suiteTests.set(r.id, tests);
-                }
-                catch {
-                    // Keep the run without its tests: it shows as cancelled.
-                }
-            }
-            return answer;
-        };
-        const firstAnswers = Promise.all(first.map(cancelOne));
-        await triggering;
-        const late = [...this.remotes].filter((r) => r.active && !first.includes(r));
-        if (late.length > 0) {
-            this.log.warning(`Workflow cancelled: cancelling ${late.length} more remote run${late.length === 1 ? '' : 's'} started by triggers in flight.`);
-        }
-        const active = [...first, ...late];
-        const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
-        const byId = new Map();
-        active.forEach((r, i) => {
-            const a = answers[i];
-            if (a)
-                byId.set(r.id, a);
-        });
-        for (const handle of this.handles.filter((h) => !h.done && h.settled))
-            this.end(handle);
-        for (const handle of this.handles.filter((h) => !h.done)) {
-            handle.run.cancelled = true;
-            handle.run.error = 'Cancelled with the workflow.';
-            const answer = byId.get(handle.remote.id);
-            if (handle.remote.type === 'suite') {
-                if (answer)
-                    handle.run.suiteResult = answer;
-                handle.run.tests = (suiteTests.get(handle.remote.id) ?? []).map((r) => {
-                    const t = this.testRunOf(r, 'cancelled');
-                    if (t.state === 'cancelled')
-                        t.error = 'Cancelled with the workflow.';
-                    return t;
-                });
-            }
-            else {
-                const last = answer ?? handle.lastResult ?? null;
-                handle.run.tests = [
-                    {
-                        testId: handle.run.testId ?? null,
-                        testName: last?.name || this.nameOf(handle.job),
-                        state: 'cancelled',
-                        result: last,
-                        attempts: [],
-                        error: 'Cancelled with the workflow.',
-                        ...(last ? { url: `${this.appUrl}/results/${last._id}` } : {}),
-                    },
-                ];
-            }
-            handle.done = true;
-            handle.run.endedAt = iso(this.clock.now());
-        }
+    finally {
+        options.signal?.removeEventListener('abort', onSignal);
+        ctx.finishedAll.abort();
     }
 }
 
@@ -74853,8 +75508,8 @@ function listenForWorkflowCancel(deps) {
             return;
         deps.sink.warning(`Received ${signal}: cancelling the remote runs.`);
         controller.abort();
-        armHardExit(() => {
-            deps.sink.setFailed(`Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`);
+        (0,deadline/* armHardExit */.wv)(() => {
+            deps.sink.setFailed(`Workflow cancelled: the action did not finish within ${deadline/* HARD_EXIT_MS */.Mu / 1000} s of ${signal}; stopped.`);
             deps.forceExit();
         });
     });
@@ -74867,10 +75522,10 @@ function listenForWorkflowCancel(deps) {
  * @returns the disarm function
  */
 function armDeadlineBackstop(deps, deadlineInMs) {
-    return armHardExit(() => {
+    return (0,deadline/* armHardExit */.wv)(() => {
         deps.sink.setFailed('The run did not stop at the timeout; stopped.');
         deps.forceExit();
-    }, deadlineInMs + DEADLINE_BACKSTOP_MS);
+    }, deadlineInMs + deadline/* DEADLINE_BACKSTOP_MS */.Au);
 }
 
 ;// CONCATENATED MODULE: ./src/action/run-tests.ts
@@ -75028,10 +75683,11 @@ function attachmentsOf(published) {
 var model = __nccwpck_require__(18119);
 // EXTERNAL MODULE: ./src/report/phrases.ts
 var phrases = __nccwpck_require__(64792);
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
- * Workflow annotations from the report model, within GitHub's limits (service facts, "The GitHub
- * platform": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
+ * Workflow annotations from the report model, within GitHub's limits (docs/github-platform.md, "Annotations": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
  * 4096 characters).
  *
  * - error: one per test that fails the step (`ReportTest.failing`, from the verdict's rules: failed, error,
@@ -75272,7 +75928,7 @@ function appendCdata(doc, parent, text) {
 /**
  * JUnit XML from the report model: junit-report-builder 5 writes the document, `junit-finish.ts` adds what
  * it cannot (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against the Jenkins
- * xUnit `junit-10.xsd` as it is (service facts, "JUnit XML that every consumer reads").
+ * xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
  *
  * Layout:
  * - `<testsuites name="Ghost Inspector" time="…">`: `time` is the action's wall time in seconds (start to
@@ -75674,8 +76330,8 @@ function computeOutputs(summary, verdict, resultsPath) {
 
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
 /**
- * results.json: every normalized result in one file, so that the action's outputs stay small (service
- * facts, "The GitHub platform": about 1 MiB of outputs per job) while a later step can read everything.
+ * results.json: every normalized result in one file, so that the action's outputs stay small (docs/github-platform.md,
+ * "Outputs": about 1 MiB of outputs per job) while a later step can read everything.
  *
  * Shape (version 1), one schema whether the action waited or not (`wait: false`):
  * ```
@@ -75970,7 +76626,7 @@ function count(groups) {
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /**
  * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the service facts ("The GitHub
+ * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
  * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
  *
  * Layout (what a reviewer needs first comes first):

@@ -3,6 +3,7 @@
  * deadline, retried on 5xx, 429 and network errors with jittered exponential backoff. Files are never held
  * in memory whole: the HTTP response is piped into a temporary file that is renamed once complete.
  */
+import pLimit from 'p-limit';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -187,20 +188,17 @@ function toAttemptError(e: unknown, timeoutMs: number): AttemptError {
   );
 }
 
-/** Runs `worker` over `items` with at most `limit` in flight; resolves when all are done. */
+/**
+ * Runs `worker` over `items` with at most `limit` in flight (`p-limit`, the one concurrency limiter of the
+ * action); resolves when all are done, rejects with the first error of a worker.
+ */
 export async function runPool<T>(
   items: readonly T[],
   limit: number,
   worker: (item: T) => Promise<void>,
 ): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      await worker(item);
-    }
-  });
-  await Promise.all(lanes);
+  const pool = pLimit(Math.max(1, Math.floor(limit)));
+  await Promise.all(items.map((item) => pool(() => worker(item))));
 }
 
 /**

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readGitHubContext } from '../github.js';
 
 import type { Variant } from '../run/types.js';
+import { variantParts } from '../report/console.js';
 
 /** Characters GitHub refuses in an artifact name or in one segment of an artifact path, plus controls. */
 // eslint-disable-next-line no-control-regex
@@ -60,16 +61,12 @@ export function sanitizeSegment(text: string, maxBytes: number, fallback = 'unna
 }
 
 /**
- * Human-readable variant label, e.g. `chrome, us-east-1, 1280x800, row 3` (data rows shown 1-based).
+ * The variant part of a screenshot's file name, e.g. `chrome, us-east-1, 1280x800, row 3`: the parts of
+ * the one variant label (`variantParts`, report/console.ts) without the start URL, comma-separated.
  * Empty string when nothing was varied.
  */
-export function variantLabel(variant: Variant): string {
-  const parts: string[] = [];
-  if (variant.browser) parts.push(variant.browser);
-  if (variant.region) parts.push(variant.region);
-  if (variant.viewport) parts.push(variant.viewport);
-  if (variant.dataRow !== undefined) parts.push(`row ${variant.dataRow + 1}`);
-  return parts.join(', ');
+export function fileVariantLabel(variant: Variant): string {
+  return variantParts(variant, false).join(', ');
 }
 
 /**
@@ -94,7 +91,7 @@ export function screenshotPath(
   const folder = sanitizeSegment(suiteName, MAX_SUITE_SEGMENT_BYTES);
   const suffix = `-${sanitizeSegment(resultId, 64, 'result')}${kind === 'comparison' ? '-comparison' : ''}.png`;
   const room = MAX_FILE_NAME_BYTES - Buffer.byteLength(suffix, 'utf8');
-  const label = variantLabel(variant);
+  const label = fileVariantLabel(variant);
   const variantPart = label ? ` [${sanitizeSegment(label, 60, 'variant')}]` : '';
   const testRoom = Math.max(16, room - Buffer.byteLength(variantPart, 'utf8'));
   const test = sanitizeSegment(testName, testRoom);

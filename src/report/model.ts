@@ -19,7 +19,10 @@ import {
 } from '../run/outcome.js';
 import type { RunKind, RunSummary, SuiteRun, TestState, Variant } from '../run/types.js';
 import { buildTest, dateMs, numberOrNull, variantFields } from './model-test.js';
-import { cleanText, redactUrl } from './text.js';
+import { variantLabel } from './console.js';
+import { cleanText } from './text.js';
+
+export { variantLabel } from './console.js';
 
 export { targetText } from './model-test.js';
 
@@ -253,20 +256,6 @@ export function buildReport(
  */
 export function buildStartedReport(summary: RunSummary, policy: VerdictPolicy): Report {
   return buildReport(summary, policy, new Map(), decideStartedVerdict(summary, policy));
-}
-
-/**
- * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the parts of a variant that were
- * varied (start URL without password); data rows counted from 1.
- */
-export function variantLabel(variant: Variant): string {
-  const parts: string[] = [];
-  if (variant.browser) parts.push(cleanText(variant.browser));
-  if (variant.region) parts.push(cleanText(variant.region));
-  if (variant.viewport) parts.push(cleanText(variant.viewport));
-  if (variant.startUrl) parts.push(redactUrl(cleanText(variant.startUrl)));
-  if (variant.dataRow !== undefined && variant.dataRow !== null) parts.push(`row ${variant.dataRow + 1}`);
-  return parts.join(' · ');
 }
 
 function buildSuiteRun(

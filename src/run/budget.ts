@@ -1,6 +1,6 @@
 /**
  * One shared request budget for every API call of the action: a token bucket that uses the service's burst
- * and backs off when the service answers 429 (service facts "Rate limit": burst 300, sustained 10
+ * and backs off when the service answers 429 (docs/api-contract.md, "Rate limit": burst 300, sustained 10
  * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
  *
  * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back

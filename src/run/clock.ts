@@ -86,3 +86,25 @@ export class ManualClock implements Clock {
     return this.sleepers.length;
   }
 }
+
+/**
+ * A signal that fires `ms` after the call on `clock`; the wait ends early (the signal then never fires) when
+ * `until` fires, so no timer outlives its user.
+ */
+export function timeoutSignal(clock: Clock, ms: number, until: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  void clock.sleep(ms, until).then(() => {
+    if (!until.aborted) controller.abort();
+  });
+  return controller.signal;
+}
+
+/**
+ * A real-time timer that never keeps the process alive by itself (unref'd): for the process backstops,
+ * which must fire whatever the injected clock does. Returns a function that clears it.
+ */
+export function unrefTimer(ms: number, onExpire: () => void): () => void {
+  const timer = setTimeout(onExpire, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}

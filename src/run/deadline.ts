@@ -12,6 +12,7 @@
  *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
  */
 import { formatDuration } from '../report/text.js';
+import { unrefTimer } from './clock.js';
 
 /** Why the engine stopped early. */
 export type StopReason = 'deadline' | 'signal';
@@ -43,11 +44,6 @@ export const MAY_HAVE_STARTED_ERROR =
   'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
   '(may have started; not found).';
 
-/** A signal that fires after the wrap-up time of `reason`. */
-export function wrapUpSignal(reason: StopReason): AbortSignal {
-  return AbortSignal.timeout(WRAP_UP_MS[reason]);
-}
-
 /** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
 export function describeTimeout(timeoutMs: number): string {
   return formatDuration(timeoutMs);
@@ -59,9 +55,7 @@ export function describeTimeout(timeoutMs: number): string {
  * itself, yet fires when something else (a hanging request or file-system call) does.
  */
 export function armHardExit(onExpire: () => void, ms = HARD_EXIT_MS): () => void {
-  const timer = setTimeout(onExpire, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
+  return unrefTimer(ms, onExpire);
 }
 
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */

@@ -1,6 +1,6 @@
 /**
- * What to trigger and with which execute parameters (contract "Execute parameters (suite and test)" and
- * "Execute responses"; service facts: with `immediate=1` one result, or an array for several variants or a
+ * What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters" and
+ * "Execute responses"; docs/api-contract.md: with `immediate=1` one result, or an array for several variants or a
  * data file). Pure helpers; the engine (`engine.ts`) sends the requests.
  */
 import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';

@@ -4,7 +4,7 @@
  * the step result, the outputs, results.json, the job summary, JUnit, annotations and the pull-request
  * comment all render a {@link Verdict} (and {@link countedAs} / {@link failsStep} per test).
  *
- * Rules (contract "States and transitions"; service facts on cancelled results):
+ * Rules (docs/api-contract.md, "States and transitions"; docs/api-contract.md on cancelled results):
  * - `passing: null` is never a pass: a cancelled result (status 8) or one that ended without a verdict
  *   counts as cancelled or error, and fails the verdict.
  * - A screenshot comparison that did not run (`screenshotComparePassing: null`) is neutral. One that failed
@@ -58,11 +58,11 @@ export interface Verdict {
   policy: VerdictPolicy;
 }
 
-/** The cancelled status of a test result (service facts). */
+/** The cancelled status of a test result (docs/api-contract.md). */
 export const STATUS_CANCELLED = 8;
 
 /**
- * The state of one test result as the service shows it (contract "States and transitions"):
+ * The state of one test result as the service shows it (docs/api-contract.md, "States and transitions"):
  * `passing` true/false → passed/failed; `passing` null with `status` 8 → cancelled; `passing` null with a
  * finish (execution time or finish date) → error (ended without a verdict); otherwise `running`.
  */

@@ -2,7 +2,8 @@
  * Log lines that stay short however many runs there are: id lists folded after a few ids, and one grouped
  * warning per kind of trigger failure (with a count and the first few ids) instead of one line per run.
  */
-import type { RunLog } from './engine.js';
+import type { RunLog } from '../report/console.js';
+import type { TriggerProblem } from './events.js';
 
 /** Ids shown before a list is folded. */
 export const SHOWN_IDS = 5;
@@ -13,40 +14,46 @@ export function foldIds(ids: readonly string[], max = SHOWN_IDS): string {
   return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 
-/** One run that could not be started, as the grouped warning sees it. */
-interface Problem {
-  /** What the trigger was for: `suite abc`, `test xyz`, a file name. */
-  label: string;
-  /** The id shown in a grouped line. */
-  id: string;
-  message: string;
+/**
+ * The warnings of trigger problems: one per kind (insertion order), the full message when the kind has
+ * one problem, else the count, the first few ids and the first message.
+ */
+export function problemLines(problems: readonly TriggerProblem[], verb = 'Could not start'): string[] {
+  const kinds = new Map<string, TriggerProblem[]>();
+  for (const p of problems) kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
+  const lines: string[] = [];
+  for (const [kind, list] of kinds) {
+    const first = list[0];
+    if (list.length === 1) lines.push(`${verb} ${first.label}: ${first.message}`);
+    else {
+      lines.push(
+        `${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`,
+      );
+    }
+  }
+  return lines;
 }
 
 /**
- * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) and writes
- * one warning per kind: the full message when the kind has one problem, else the count, the first few ids
- * and the first message.
+ * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) until every
+ * trigger is done; `take` hands them over for one `trigger-problems` event.
  */
 export class ProblemLog {
-  private readonly kinds = new Map<string, Problem[]>();
+  private problems: TriggerProblem[] = [];
 
-  add(kind: string, problem: Problem): void {
-    const list = this.kinds.get(kind) ?? [];
-    list.push(problem);
-    this.kinds.set(kind, list);
+  add(kind: string, problem: Omit<TriggerProblem, 'kind'>): void {
+    this.problems.push({ kind, ...problem });
   }
 
-  /** Writes the warnings and forgets them. */
+  /** The problems collected, in order; forgets them. */
+  take(): TriggerProblem[] {
+    const taken = this.problems;
+    this.problems = [];
+    return taken;
+  }
+
+  /** Writes the warnings (`problemLines`) and forgets them. */
   flush(log: RunLog, verb = 'Could not start'): void {
-    for (const [kind, list] of this.kinds) {
-      const first = list[0];
-      if (list.length === 1) log.warning(`${verb} ${first.label}: ${first.message}`);
-      else {
-        log.warning(
-          `${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`,
-        );
-      }
-    }
-    this.kinds.clear();
+    for (const line of problemLines(this.take(), verb)) log.warning(line);
   }
 }

@@ -14,8 +14,9 @@
  * reports the trigger as "may have started" only when nothing is found.
  */
 import { refId } from '../api/refs.js';
-import type { GhostInspectorApi } from '../api/api.js';
+import type { ActionApi } from './action-api.js';
 import { ApiError } from '../api/errors.js';
+import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import type { Clock } from './clock.js';
 import type { TriggerJob } from './execute.js';
@@ -52,14 +53,14 @@ export interface LookupRequest {
 
 type Found = SuiteResult | TestResult;
 
-async function listCandidates(api: GhostInspectorApi, req: LookupRequest): Promise<Found[]> {
+async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Found[]> {
   const opts = req.signal ? { signal: req.signal } : {};
   const { job } = req;
-  if (job.kind === 'suite') return api.listSuiteResults(job.suiteId, { count: 50 }, opts);
+  if (job.kind === 'suite') return api.listSuiteResults(job.suiteId, { count: PAGE_SIZE }, opts);
   if (job.kind === 'test') {
     const running = await api.listTestRunning(job.testId, opts);
     if (running.length > 0) return running;
-    return api.listTestResults(job.testId, { count: 50 }, opts);
+    return api.listTestResults(job.testId, { count: PAGE_SIZE }, opts);
   }
   if (!req.organizationId) return [];
   const running = await api.listOrganizationRunning(req.organizationId, opts);
@@ -92,7 +93,7 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Found[]
  * Never throws: a failed lookup counts as "not found yet".
  */
 export async function findTriggeredRuns(
-  api: GhostInspectorApi,
+  api: ActionApi,
   req: LookupRequest,
   clock: Clock,
   acquire: (signal?: AbortSignal) => Promise<void> = () => Promise.resolve(),

@@ -19,7 +19,7 @@
  * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
  *
  * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
- * polled through the suite's or test's results list, 50 runs a request (`engine.ts`). Without history such a
+ * polled through the suite's or test's results list, 50 runs a request (`watch-group.ts`). Without history such a
  * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
  * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
  *

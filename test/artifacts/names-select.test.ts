@@ -9,7 +9,7 @@ import {
   selectScreenshots,
   suffixedName,
   truncateUtf8,
-  variantLabel,
+  fileVariantLabel as variantLabel,
   artifactUrl,
   MAX_FILE_NAME_BYTES,
 } from '../../src/artifacts/index.js';

@@ -6,6 +6,7 @@ import { createClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { RateBudget } from '../../src/run/budget.js';
 import { runPlan, type RunLog, type RunPlan } from '../../src/run/engine.js';
+import type { RunEvent } from '../../src/run/events.js';
 import { decideVerdict } from '../../src/run/outcome.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 
@@ -238,9 +239,46 @@ describe('runPlan against the emulator', () => {
         return real.getTestResult(id, opts);
       },
     };
-    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api });
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, waits: { notFoundRetryMs: 50 } });
     expect(notFound).toBe(2);
     expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
+  });
+
+  it('the not-found grace is an option: with none, a result never found is given up at once', async () => {
+    const real = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    let reads = 0;
+    const api = {
+      ...real,
+      getTestResult: async (id: string) => {
+        reads += 1;
+        throw new ApiError({
+          errorType: 'VALIDATION_ERROR',
+          message: 'GET /v1/results/x/: the service says: Result not found',
+          serviceMessage: 'Result not found',
+          status: 200,
+          endpoint: `GET /v1/results/${id}/`,
+          attempts: 1,
+        });
+      },
+    };
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, notFoundGraceMs: 0 });
+    expect(reads).toBe(1);
+    const [test] = summary.runs[0]!.tests;
+    expect(test!.state).toBe('error');
+    expect(test!.error).toMatch(/Its result could not be read: .*Result not found/);
+  });
+
+  it('events: each step is told as a typed event, in order; the log gets the same as lines', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const events: RunEvent[] = [];
+    const log = collectingLog();
+    await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, log, onEvent: (e) => events.push(e) });
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('run-started');
+    expect(types.filter((t) => t === 'test-finished').length).toBeGreaterThan(0);
+    const started = events[0] as Extract<RunEvent, { type: 'run-started' }>;
+    expect(started.label).toBe('suite suite-checkout');
+    expect(log.lines[0]).toBe(`Started suite suite-checkout: 1 run (${started.resultIds[0]}).`);
   });
 
   it('many runs of one test (variants): polled together through its results list, not one by one', async () => {

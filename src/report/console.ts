@@ -1,0 +1,157 @@
+/**
+ * The console reporter: renders the run engine's events (`src/run/events.ts`) as the lines of the step's
+ * log: one line per trigger, a collapsible group per finished test, warnings for what went wrong, a
+ * heartbeat while waiting. Also the one label of a variant (`variantLabel`), used by every report.
+ *
+ * Lines are written through a `RunLog`; the action's `RunLog` redacts secrets and URL credentials.
+ */
+import type { RunEvent, RunEventListener } from '../run/events.js';
+import { describeTimeout } from '../run/deadline.js';
+import { foldIds, problemLines } from '../run/progress.js';
+import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
+import { cleanText, redactUrl } from './text.js';
+
+/** Where the console reporter writes (text still to be redacted by the writer). */
+export interface RunLog {
+  info(line: string): void;
+  warning(line: string): void;
+  /** A collapsible group: a title line and its body lines. */
+  group(title: string, lines: string[]): void;
+  debug?(line: string): void;
+}
+
+/**
+ * The parts of a variant that were varied, in order: browser, region, viewport, start URL (without
+ * password; left out with `withStartUrl: false`), `row <n>` (data rows counted from 1).
+ */
+export function variantParts(variant: Variant, withStartUrl = true): string[] {
+  const parts: string[] = [];
+  if (variant.browser) parts.push(cleanText(variant.browser));
+  if (variant.region) parts.push(cleanText(variant.region));
+  if (variant.viewport) parts.push(cleanText(variant.viewport));
+  if (variant.startUrl && withStartUrl) parts.push(redactUrl(cleanText(variant.startUrl)));
+  if (variant.dataRow !== undefined && variant.dataRow !== null) parts.push(`row ${variant.dataRow + 1}`);
+  return parts;
+}
+
+/**
+ * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the one label of a variant
+ * (`variantParts`), used by the console, every report and the screenshot file names. '' when nothing varied.
+ */
+export function variantLabel(variant: Variant): string {
+  return variantParts(variant).join(' · ');
+}
+
+/** ` [<variantLabel>]`, or '' when nothing varied: what follows a test name in a log line. */
+function bracketed(variant: Variant): string {
+  const label = variantLabel(variant);
+  return label ? ` [${label}]` : '';
+}
+
+const STATE_MARK: Record<TestState, string> = {
+  passed: '✓ passed',
+  failed: '✗ failed',
+  flaky: '~ flaky',
+  'timed-out': '⏱ timed out',
+  cancelled: '⊘ cancelled',
+  error: '! error',
+};
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
+function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string[] } {
+  const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
+  const title = `${STATE_MARK[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
+  const lines: string[] = [];
+  if (run.kind === 'suite') lines.push(`Suite: ${run.suiteName}`);
+  if (run.file) lines.push(`File: ${run.file}`);
+  if (test.url) lines.push(`Result: ${test.url}`);
+  const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
+  if (failing) {
+    const target =
+      typeof failing.target === 'string'
+        ? failing.target
+        : failing.target.map((t) => t.selector).join(' || ');
+    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${target}`);
+    if (failing.error) lines.push(`Error: ${failing.error}`);
+  }
+  if (test.error) lines.push(test.error);
+  if (test.attempts.length) lines.push(`Attempts before: ${test.attempts.length}`);
+  return { title, lines };
+}
+
+/** Renders the events about retries and stopping (see `consoleReporter`). */
+function renderStop(event: RunEvent, log: RunLog): void {
+  switch (event.type) {
+    case 'retrying':
+      log.info(
+        `Re-running failed test ${event.testName}${bracketed(event.variant)} (attempt ${event.attempt} of ${event.attempts}).`,
+      );
+      return;
+    case 'retry-problem': {
+      const label = `${event.testName}${bracketed(event.variant)}`;
+      if (event.problem === 'not-sent') log.warning(`Could not re-run ${label}: ${event.message}`);
+      else if (event.problem === 'not-read') log.warning(`Re-run of ${label}: ${event.message}`);
+      else log.warning(`The re-run of ${label} may have started; not found.`);
+      return;
+    }
+    case 'timed-out':
+      log.warning(
+        `Timeout: ${describeTimeout(event.timeoutMs)} passed with runs still going; stopping the wait.`,
+      );
+      return;
+    case 'cancelling':
+      log.warning(
+        event.late
+          ? `Workflow cancelled: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
+          : `Workflow cancelled: cancelling ${plural(event.count, 'remote run')}.`,
+      );
+      return;
+    case 'cancel-failed':
+      log.warning(`Could not cancel ${event.remoteType} result ${event.id}: ${event.message}`);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * A listener that writes each event as the log lines of the step (the texts the action has always
+ * written; the end-to-end tests read them).
+ */
+export function consoleReporter(log: RunLog): RunEventListener {
+  return (event) => {
+    switch (event.type) {
+      case 'folder-listed':
+        return log.info(`Folder ${event.folderId}: ${plural(event.suiteCount, 'suite')}.`);
+      case 'folder-failed':
+        return log.warning(`Folder ${event.folderId}: ${event.message}`);
+      case 'run-started':
+        return log.info(
+          `Started ${event.label}: ${plural(event.resultIds.length, 'run')} (${foldIds(event.resultIds)}).`,
+        );
+      case 'runs-found':
+        return log.info(
+          `Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${foldIds(event.resultIds)}.`,
+        );
+      case 'trigger-problems':
+        for (const line of problemLines(event.problems)) log.warning(line);
+        return;
+      case 'test-finished': {
+        const { title, lines } = testGroup(event.run, event.test);
+        return log.group(title, lines);
+      }
+      case 'heartbeat':
+        return log.info(
+          `… ${plural(event.running, 'run')} still going, ${plural(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`,
+        );
+      case 'detail':
+        return log.debug?.(event.message);
+      default:
+        return renderStop(event, log);
+    }
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
+ * the injected parts (API, clock, budget, event listener), the runs and their handles, the stop signals,
+ * and the small helpers every module needs (run keys, runs without a result, ending a run).
+ */
+import { refId, refName } from '../api/refs.js';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
+import type { TestResult } from '../api/types.js';
+import type { ActionApi } from './action-api.js';
+import { RateBudget } from './budget.js';
+import { systemClock, type Clock } from './clock.js';
+import type { StopReason } from './deadline.js';
+import type { RunEvent, RunEventListener } from './events.js';
+import type { TriggerJob, UserExecuteOptions } from './execute.js';
+import { classifyTestResult } from './outcome.js';
+import { ProblemLog } from './progress.js';
+import type { ExpectedWindow } from './schedule.js';
+import type { RepoTest } from '../inputs/test-files.js';
+import type { SuiteRun, TestRun, TestState, Variant } from './types.js';
+
+/** What to run and how to wait (a subset of `ActionInputs`). */
+export interface RunPlan {
+  suiteIds: string[];
+  folderIds: string[];
+  testIds: string[];
+  repoTests: RepoTest[];
+  organizationId: string | null;
+  execute: UserExecuteOptions;
+  /** Each start URL is a separate execute; empty: the suite's or test's own. */
+  startUrls: string[];
+  wait: boolean;
+  /** Overall deadline, ms after `startedAtMs`. */
+  timeoutMs: number;
+  cancelOnTimeout: boolean;
+  /** 0 to 3. */
+  retryFailed: number;
+}
+
+/** The engine's waits, ms; every one can be shortened for tests. */
+export interface EngineWaits {
+  /** How long a "not found" answer right after a trigger is retried (default `NOT_FOUND_GRACE_MS`). */
+  notFoundGraceMs: number;
+  /** Pause before asking again for a result not found yet (default 1000). */
+  notFoundRetryMs: number;
+  /** First pause before a failed page of a suite result's tests is read again; grows per attempt (default 1000). */
+  listRetryMs: number;
+  /** First back-off after a failed poll; doubled per failure, jittered, at most 10 s (default 1000). */
+  pollBackoffMs: number;
+}
+
+export const DEFAULT_WAITS: Readonly<EngineWaits> = {
+  notFoundGraceMs: NOT_FOUND_GRACE_MS,
+  notFoundRetryMs: 1_000,
+  listRetryMs: 1_000,
+  pollBackoffMs: 1_000,
+};
+
+/** Largest back-off between failed polls, ms. */
+export const POLL_BACKOFF_CAP_MS = 10_000;
+
+/** A remote result the engine may have to cancel. */
+export interface Remote {
+  type: 'suite' | 'test';
+  id: string;
+  active: boolean;
+}
+
+/** One run being waited for. */
+export interface Handle {
+  run: SuiteRun;
+  remote: Remote;
+  triggeredAtMs: number;
+  /** `suite:<id>` or `test:<id>`: its duration history and its group; null for a repository test. */
+  historyKey: string | null;
+  delayMs: number;
+  done: boolean;
+  /** True once the first result is over and `run.tests` holds it (retries may still be going). */
+  settled: boolean;
+  /** For retries of tests and files. */
+  job: TriggerJob;
+  /** The last test result seen (kind test/file). */
+  lastResult?: TestResult;
+}
+
+/** The engine's options as the modules see them (`EngineOptions` resolved). */
+export interface EngineContext {
+  readonly plan: RunPlan;
+  readonly api: ActionApi;
+  readonly clock: Clock;
+  readonly budget: RateBudget;
+  readonly emit: (event: RunEvent) => void;
+  readonly appUrl: string;
+  readonly startedAtMs: number;
+  readonly waits: EngineWaits;
+  readonly maxPollErrors: number;
+  /** The one limit on executes in flight (first triggers and re-runs alike). */
+  readonly limit: LimitFunction;
+  /** Fires at the deadline or on a workflow cancel: every wait stops. */
+  readonly stop: AbortController;
+  stopReason: StopReason | null;
+  /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
+  readonly triggerStop: AbortController;
+  /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
+  readonly lookupEnd: AbortController;
+  /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
+  readonly wrapUpEnd: AbortController;
+  /** Aborted when the engine is done, to end the deadline watch and the heartbeat. */
+  readonly finishedAll: AbortController;
+  readonly runs: SuiteRun[];
+  readonly handles: Handle[];
+  readonly remotes: Set<Remote>;
+  /** Trigger problems, written as one event once every trigger is done. */
+  readonly problems: ProblemLog;
+  readonly keys: Map<string, number>;
+  readonly histories: Map<string, Promise<ExpectedWindow | null>>;
+  triggering: boolean;
+  finishedTests: number;
+}
+
+export const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+
+/** The parts of `EngineOptions` the context is made from. */
+export interface ContextOptions {
+  api: ActionApi;
+  clock?: Clock;
+  budget?: RateBudget;
+  onEvent?: RunEventListener;
+  appUrl?: string;
+  triggerConcurrency?: number;
+  maxPollErrors?: number;
+  startedAtMs?: number;
+  waits?: Partial<EngineWaits>;
+}
+
+/** A fresh context for one engine run. */
+export function createContext(plan: RunPlan, options: ContextOptions): EngineContext {
+  const clock = options.clock ?? systemClock;
+  const startedAtMs = options.startedAtMs ?? clock.now();
+  return {
+    plan,
+    api: options.api,
+    clock,
+    budget: options.budget ?? new RateBudget({ clock }),
+    emit: options.onEvent ?? (() => undefined),
+    appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ''),
+    startedAtMs,
+    waits: { ...DEFAULT_WAITS, ...options.waits },
+    maxPollErrors: options.maxPollErrors ?? 6,
+    limit: pLimit(options.triggerConcurrency ?? 4),
+    stop: new AbortController(),
+    stopReason: null,
+    triggerStop: new AbortController(),
+    lookupEnd: new AbortController(),
+    wrapUpEnd: new AbortController(),
+    finishedAll: new AbortController(),
+    runs: [],
+    handles: [],
+    remotes: new Set(),
+    problems: new ProblemLog(),
+    keys: new Map(),
+    histories: new Map(),
+    triggering: false,
+    finishedTests: 0,
+  };
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The next run key of `base`: `<base>-0`, `<base>-1`, … */
+export function nextKey(ctx: EngineContext, base: string): string {
+  const n = ctx.keys.get(base) ?? 0;
+  ctx.keys.set(base, n + 1);
+  return `${base}-${n}`;
+}
+
+/**
+ * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
+ * @param triggeredAtMs when its execute was sent; default now.
+ */
+export function pushResultless(
+  ctx: EngineContext,
+  base: Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>,
+  keyBase: string,
+  variant: Variant,
+  outcome: Pick<SuiteRun, 'error' | 'notStarted' | 'mayHaveStarted'>,
+  triggeredAtMs = ctx.clock.now(),
+): void {
+  ctx.runs.push({
+    ...base,
+    key: nextKey(ctx, keyBase),
+    variant,
+    triggeredAt: iso(triggeredAtMs),
+    endedAt: iso(ctx.clock.now()),
+    tests: [],
+    ...outcome,
+  });
+}
+
+/** A run is over: no longer waited for, nothing to cancel. */
+export function endRun(ctx: EngineContext, handle: Handle): void {
+  handle.done = true;
+  handle.remote.active = false;
+  handle.run.endedAt = iso(ctx.clock.now());
+}
+
+/** The name of a job's test or suite before any answer named it. */
+export function nameOf(job: TriggerJob): string {
+  return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
+}
+
+/** The run model of a test result; a result still running counts as `ifRunning`. */
+export function testRunOf(ctx: EngineContext, result: TestResult, ifRunning: TestState): TestRun {
+  const state = classifyTestResult(result);
+  const run: TestRun = {
+    testId: refId(result.test),
+    testName: result.name || refName(result.test) || 'Test',
+    state: state === 'running' ? ifRunning : state,
+    result,
+    attempts: [],
+    url: `${ctx.appUrl}/results/${result._id}`,
+  };
+  if (state === 'running') run.error = 'The suite ended before this test finished.';
+  else if (state === 'error') run.error = 'The test result ended without a verdict.';
+  return run;
+}
+
+/** A test of `run` has its state: counted (unless a retry's) and told. */
+export function testFinished(ctx: EngineContext, run: SuiteRun, test: TestRun, first = true): void {
+  if (first) ctx.finishedTests += 1;
+  ctx.emit({ type: 'test-finished', run, test });
+}
+
+/** The run model of a test or file run that ended without a usable result (timed out, cancelled). */
+export function standInTest(
+  ctx: EngineContext,
+  handle: Handle,
+  last: TestResult | null,
+  state: TestState,
+  error: string | undefined,
+): TestRun {
+  return {
+    testId: handle.run.testId ?? null,
+    testName: last?.name || nameOf(handle.job),
+    state,
+    result: last,
+    attempts: [],
+    error,
+    ...(last ? { url: `${ctx.appUrl}/results/${last._id}` } : {}),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What the run engine tells while it works, as typed events (never log text): a console reporter
+ * (`src/report/console.ts`) turns them into log lines; tests and other reporters may listen too. Events
+ * carry ids, counts, names and variants as the service gave them; the reporter redacts when it renders.
+ */
+import type { SuiteRun, TestRun, Variant } from './types.js';
+
+/** A trigger that did not start its run(s), grouped by `kind` (an API error type, `not started`, …). */
+export interface TriggerProblem {
+  kind: string;
+  /** What the trigger was for: `suite abc`, `test xyz`, `<file> "<name>"`, `folder f`. */
+  label: string;
+  /** The id shown when problems of one kind are folded. */
+  id: string;
+  message: string;
+}
+
+/** Every event of the engine; `type` tells which. Times in ms. */
+export type RunEvent =
+  /** A folder's suites were listed. */
+  | { type: 'folder-listed'; folderId: string; suiteCount: number }
+  /** A folder's suites could not be listed: the folder is one run in error. */
+  | { type: 'folder-failed'; folderId: string; message: string }
+  /** An execute answered: its results are followed. `label` as `jobLabel` gives it. */
+  | { type: 'run-started'; label: string; resultIds: string[] }
+  /** The runs of an execute that was not answered were found afterwards (reconciliation). */
+  | { type: 'runs-found'; label: string; resultIds: string[] }
+  /** Every trigger is done: the ones that did not start a run, at once. */
+  | { type: 'trigger-problems'; problems: TriggerProblem[] }
+  /** A test of a run has its state (first result, a retry's, or at the timeout). */
+  | { type: 'test-finished'; run: SuiteRun; test: TestRun }
+  /** A failed test is sent again (`retry-failed`); `attempt` counts from 2, of `attempts`. */
+  | { type: 'retrying'; testName: string; variant: Variant; attempt: number; attempts: number }
+  /** A retry went wrong: could not be sent, its result could not be read, or it may have started. */
+  | {
+      type: 'retry-problem';
+      testName: string;
+      variant: Variant;
+      problem: 'not-sent' | 'not-read' | 'not-found';
+      message: string;
+    }
+  /** The deadline passed with runs still going: the wait stops. */
+  | { type: 'timed-out'; timeoutMs: number }
+  /** A workflow cancel: `count` remote runs are being cancelled (`late`: started by triggers in flight). */
+  | { type: 'cancelling'; count: number; late: boolean }
+  /** A cancel request failed. */
+  | { type: 'cancel-failed'; remoteType: 'suite' | 'test'; id: string; message: string }
+  /** Still waiting: runs going, tests finished so far, time since the action started. */
+  | { type: 'heartbeat'; running: number; finishedTests: number; elapsedMs: number }
+  /** A detail for the debug log (a poll or listing that failed and is retried). */
+  | { type: 'detail'; message: string };
+
+/** Receives the engine's events. */
+export type RunEventListener = (event: RunEvent) => void;

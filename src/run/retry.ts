@@ -1,0 +1,142 @@
+/**
+ * Retry: under `retry-failed` (0–3), each failed test of a run is executed again on its own, with the
+ * variant it ran under (`retryOptions`), up to that many times; a test that passes on a re-run is `flaky`.
+ * A re-run whose execute may have started one but was not answered is looked up (`reconcile.ts`), never
+ * sent again. Re-runs share the one execute limiter with the first triggers.
+ */
+import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
+import type { ExecuteOptions, TestResult } from '../api/types.js';
+import { messageOf, testFinished, type EngineContext, type Handle, type Remote } from './context.js';
+import { cancelRemote } from './stop.js';
+import { asArray, retryOptions, variantFromResult, type TriggerJob } from './execute.js';
+import { classifyTestResult } from './outcome.js';
+import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
+import type { TestRun, Variant } from './types.js';
+import { history, pollRemote } from './watch.js';
+
+/** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
+export async function retryFailures(ctx: EngineContext, handle: Handle): Promise<void> {
+  if (ctx.plan.retryFailed <= 0) return;
+  const failed = handle.run.tests.filter((t) => t.state === 'failed');
+  await Promise.all(failed.map((t) => retryTest(ctx, handle, t)));
+}
+
+/** What one test's re-runs need. */
+interface Rerun {
+  handle: Handle;
+  test: TestRun;
+  testId: string | null;
+  options: ExecuteOptions;
+  variant: Variant;
+}
+
+/** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
+async function sendRerun(ctx: EngineContext, rerun: Rerun): Promise<TestResult | undefined> {
+  const { handle, testId, options } = rerun;
+  const job = handle.job;
+  const signal = ctx.stop.signal;
+  const triggeredAtMs = ctx.clock.now();
+  try {
+    return await ctx.limit(async () => {
+      await ctx.budget.acquire(signal);
+      const data =
+        job.kind === 'file'
+          ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, {
+              signal,
+            })
+          : await ctx.api.executeTest(testId as string, options, { signal });
+      return asArray<TestResult>(data)[0];
+    });
+  } catch (error) {
+    const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
+    if (!found && !signal.aborted) {
+      ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: messageOf(error) });
+    }
+    return found;
+  }
+}
+
+function names(rerun: Rerun): { testName: string; variant: Variant } {
+  return { testName: rerun.test.testName, variant: rerun.variant };
+}
+
+/** Waits for a re-run's result; null when it could not be had or the engine stopped. */
+async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
+  const startedId = started._id;
+  const remote: Remote = { type: 'test', id: startedId, active: true };
+  ctx.remotes.add(remote);
+  const window = await history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
+  return pollRemote<TestResult>(ctx, remote, triggeredAtMs, window, {
+    get: (signal) => ctx.api.getTestResult(startedId, { signal }),
+    isOver: (r) => classifyTestResult(r) !== 'running',
+    onProblem: (reason) =>
+      ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),
+  });
+}
+
+async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Promise<void> {
+  const job = handle.job;
+  const testId = job.kind === 'file' ? null : test.testId;
+  if (job.kind !== 'file' && !testId) return;
+  const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
+  const options = retryOptions(ctx.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+  // A repository test carries the start URL it runs under (see optionsFor).
+  if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
+    options.startUrl = job.definition.startUrl;
+  }
+  const rerun: Rerun = { handle, test, testId, options, variant };
+  const attempts = ctx.plan.retryFailed + 1;
+  for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
+    if (ctx.stop.signal.aborted) return;
+    ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
+    const triggeredAtMs = ctx.clock.now();
+    const started = await sendRerun(ctx, rerun);
+    if (!started) return;
+    const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
+    if (!result) return;
+    const state = classifyTestResult(result);
+    if (test.result) test.attempts.push(test.result);
+    test.result = result;
+    test.url = `${ctx.appUrl}/results/${result._id}`;
+    if (state !== 'failed') {
+      test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
+      testFinished(ctx, handle.run, test, false);
+      return;
+    }
+  }
+  testFinished(ctx, handle.run, test, false);
+}
+
+/**
+ * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
+ * when the action is stopping; never sent again.
+ */
+async function findRerun(
+  ctx: EngineContext,
+  rerun: Rerun,
+  triggeredAtMs: number,
+): Promise<TestResult | undefined> {
+  const { handle, testId, options } = rerun;
+  const job = handle.job;
+  const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+  const lookup: TriggerJob = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+  const request = {
+    job: lookup,
+    triggeredAtMs,
+    expected: 1,
+    known: new Set([...ctx.remotes].map((r) => r.id)),
+    organizationId: ctx.plan.organizationId,
+    signal: ctx.lookupEnd.signal,
+  };
+  const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+  const first = found[0] as TestResult | undefined;
+  if (!first) {
+    ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
+    return undefined;
+  }
+  if (ctx.stop.signal.aborted) {
+    await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+    return undefined;
+  }
+  return first;
+}

@@ -1,0 +1,204 @@
+/**
+ * Stopping: the deadline (`timeout`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
+ * once; what follows (lookups of interrupted triggers, cancels, listings) is bounded by the wrap-up times of
+ * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
+ * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
+ */
+import { PAGE_SIZE } from '../api/limits.js';
+import type { SuiteResult, TestResult } from '../api/types.js';
+import { timeoutSignal } from './clock.js';
+import {
+  endRun,
+  iso,
+  messageOf,
+  standInTest,
+  testFinished,
+  testRunOf,
+  type EngineContext,
+  type Handle,
+  type Remote,
+} from './context.js';
+import { LOOKUP_END_MS, TRIGGER_GRACE_MS, WRAP_UP_MS, describeTimeout, type StopReason } from './deadline.js';
+import { listSuiteTests } from './read.js';
+
+type Answer = SuiteResult | TestResult;
+
+/** Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins. */
+export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => void): void {
+  if (ctx.stopReason === 'signal') return;
+  const first = ctx.stopReason === null;
+  ctx.stopReason = reason;
+  ctx.stop.abort();
+  if (reason === 'signal') onSignal();
+  if (!first) return;
+  // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
+  // the first half of it, everything ends with it (see deadline.ts).
+  const at = (ms: number, controller: AbortController): void =>
+    void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
+  at(TRIGGER_GRACE_MS[reason], ctx.triggerStop);
+  at(LOOKUP_END_MS[reason], ctx.lookupEnd);
+  at(WRAP_UP_MS[reason], ctx.wrapUpEnd);
+}
+
+/** Sleeps until the deadline; then, if runs are still going or triggering, tells it and calls `onDeadline`. */
+export async function watchDeadline(ctx: EngineContext, onDeadline: () => void): Promise<void> {
+  const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
+  await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
+  if (ctx.finishedAll.signal.aborted) return;
+  if (ctx.handles.some((h) => !h.done) || ctx.triggering) {
+    ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
+    onDeadline();
+  }
+}
+
+/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs. */
+export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () => boolean): Promise<void> {
+  for (;;) {
+    await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
+    if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet()) return;
+    const running = ctx.handles.filter((h) => !h.done).length;
+    if (running === 0) return;
+    const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
+    ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
+  }
+}
+
+/** Cancels one remote result; the cancel's answer, or null (told) when it failed. */
+export async function cancelRemote(
+  ctx: EngineContext,
+  remote: Remote,
+  signal?: AbortSignal,
+): Promise<Answer | null> {
+  try {
+    const result =
+      remote.type === 'suite'
+        ? await ctx.api.cancelSuiteResult(remote.id, { signal })
+        : await ctx.api.cancelTestResult(remote.id, { signal });
+    remote.active = false;
+    return result;
+  } catch (error) {
+    ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: messageOf(error) });
+    return null;
+  }
+}
+
+/** One run still open at the deadline: timed out (cancelled if it was), with the tests it got. */
+async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal): Promise<void> {
+  const { run } = handle;
+  run.timedOut = true;
+  run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
+  run.error = `Still running at the timeout (${describeTimeout(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
+  if (handle.remote.type === 'suite') {
+    const tests = await listSuiteTests(ctx, handle.remote.id, signal);
+    run.tests = (tests ?? []).map((r) => {
+      const t = testRunOf(ctx, r, 'timed-out');
+      if (t.state === 'cancelled' && run.cancelled) t.state = 'timed-out';
+      if (t.state === 'timed-out') t.error = 'Still running at the timeout.';
+      return t;
+    });
+  } else {
+    run.tests = [
+      standInTest(ctx, handle, handle.lastResult ?? null, 'timed-out', 'Still running at the timeout.'),
+    ];
+  }
+  for (const t of run.tests) if (t.state === 'timed-out') testFinished(ctx, run, t);
+  handle.done = true;
+  run.endedAt = iso(ctx.clock.now());
+}
+
+/** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
+export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
+  // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
+  for (const handle of ctx.handles.filter((h) => !h.done && h.settled)) endRun(ctx, handle);
+  const open = ctx.handles.filter((h) => !h.done);
+  // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
+  const signal = ctx.wrapUpEnd.signal;
+  if (ctx.plan.cancelOnTimeout) {
+    const active = [...ctx.remotes].filter((r) => r.active);
+    await Promise.all(
+      active.map(async (r) => {
+        try {
+          await ctx.budget.acquire(signal);
+        } catch {
+          return null;
+        }
+        return cancelRemote(ctx, r, signal);
+      }),
+    );
+  }
+  await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
+}
+
+/** One run still open at a workflow cancel: cancelled, with the cancel's answer and the tests listed. */
+function markCancelled(
+  ctx: EngineContext,
+  handle: Handle,
+  answer: Answer | undefined,
+  tests: TestResult[],
+): void {
+  const error = 'Cancelled with the workflow.';
+  handle.run.cancelled = true;
+  handle.run.error = error;
+  if (handle.remote.type === 'suite') {
+    if (answer) handle.run.suiteResult = answer as SuiteResult;
+    handle.run.tests = tests.map((r) => {
+      const t = testRunOf(ctx, r, 'cancelled');
+      if (t.state === 'cancelled') t.error = error;
+      return t;
+    });
+  } else {
+    const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
+    handle.run.tests = [standInTest(ctx, handle, last, 'cancelled', error)];
+  }
+  handle.done = true;
+  handle.run.endedAt = iso(ctx.clock.now());
+}
+
+/**
+ * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
+ * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+ * @param cancelTimeoutMs timeout of each cancel request, ms.
+ */
+export async function cancelForSignal(
+  ctx: EngineContext,
+  triggering: Promise<void>,
+  cancelTimeoutMs: number,
+): Promise<void> {
+  const first = [...ctx.remotes].filter((r) => r.active);
+  if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false });
+  // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
+  // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+  const overall = ctx.wrapUpEnd.signal;
+  const suiteTests = new Map<string, TestResult[]>();
+  const cancelOne = async (r: Remote): Promise<Answer | null> => {
+    const answer = await cancelRemote(
+      ctx,
+      r,
+      AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]),
+    );
+    if (r.type === 'suite' && !overall.aborted) {
+      try {
+        const paging = { count: PAGE_SIZE, offset: 0 };
+        suiteTests.set(r.id, await ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall }));
+      } catch {
+        // Keep the run without its tests: it shows as cancelled.
+      }
+    }
+    return answer;
+  };
+  const firstAnswers = Promise.all(first.map(cancelOne));
+  await triggering;
+  const late = [...ctx.remotes].filter((r) => r.active && !first.includes(r));
+  if (late.length > 0) ctx.emit({ type: 'cancelling', count: late.length, late: true });
+  const active = [...first, ...late];
+  const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
+  const byId = new Map<string, Answer>();
+  active.forEach((r, i) => {
+    const a = answers[i];
+    if (a) byId.set(r.id, a);
+  });
+  for (const handle of ctx.handles.filter((h) => !h.done && h.settled)) endRun(ctx, handle);
+  for (const handle of ctx.handles.filter((h) => !h.done)) {
+    markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? []);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
+ * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
+ * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
+ * (one result or an array) becomes one handle per run, followed by `watch.ts`.
+ */
+import { refId, refName } from '../api/refs.js';
+import { ApiError } from '../api/errors.js';
+import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
+import { iso, messageOf, nextKey, pushResultless, type EngineContext, type Remote } from './context.js';
+import { MAY_HAVE_STARTED_ERROR, NOT_STARTED_ERROR, type StopReason } from './deadline.js';
+import {
+  asArray,
+  expectedVariants,
+  jobId,
+  jobKeyBase,
+  jobLabel,
+  optionsFor,
+  runBaseOf,
+  slug,
+  variantAt,
+  variantCombinations,
+  type TriggerJob,
+} from './execute.js';
+import { expandFolders, planJobs } from './plan.js';
+import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
+import type { SuiteRun, Variant } from './types.js';
+
+/**
+ * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Trigger problems are told at the end as one `trigger-problems` event.
+ */
+export async function triggerAll(ctx: EngineContext): Promise<void> {
+  ctx.triggering = true;
+  try {
+    const jobs = planJobs(ctx.plan, await expandFolders(ctx));
+    await Promise.all(jobs.map((job) => ctx.limit(() => trigger(ctx, job))));
+  } finally {
+    ctx.triggering = false;
+    const problems = ctx.problems.take();
+    if (problems.length > 0) ctx.emit({ type: 'trigger-problems', problems });
+  }
+}
+
+function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
+  // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
+  const opts = { signal: ctx.triggerStop.signal };
+  if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
+  if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
+  return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
+}
+
+/** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+function notStarted(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions, reason: StopReason): void {
+  for (const variant of expectedVariants(options, job.startUrl)) {
+    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, {
+      error: NOT_STARTED_ERROR[reason],
+      notStarted: reason,
+    });
+  }
+  ctx.problems.add(NOT_STARTED_ERROR[reason], {
+    label: jobLabel(job),
+    id: jobId(job),
+    message: NOT_STARTED_ERROR[reason],
+  });
+}
+
+/** The variant of the start URL a job set, or none. */
+function startUrlVariant(job: TriggerJob): Variant {
+  return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
+}
+
+/**
+ * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
+ * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
+ * the action is stopping), else report it as "may have started". Never sends the execute again.
+ */
+async function reconcile(
+  ctx: EngineContext,
+  job: TriggerJob,
+  options: ExecuteOptions,
+  triggeredAtMs: number,
+  error: unknown,
+): Promise<void> {
+  const request = {
+    job,
+    triggeredAtMs,
+    expected: expectedVariants(options, job.startUrl).length,
+    known: new Set([...ctx.remotes].map((r) => r.id)),
+    organizationId: ctx.plan.organizationId,
+    signal: ctx.lookupEnd.signal,
+  };
+  const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+  const label = jobLabel(job);
+  if (found.length === 0) {
+    const error_ = `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`;
+    pushResultless(
+      ctx,
+      runBaseOf(job),
+      jobKeyBase(job),
+      startUrlVariant(job),
+      { error: `${label}: ${error_}`, mayHaveStarted: true },
+      triggeredAtMs,
+    );
+    ctx.problems.add('may have started; not found', { label, id: jobId(job), message: error_ });
+    return;
+  }
+  adopt(ctx, job, options, found, triggeredAtMs);
+  ctx.emit({ type: 'runs-found', label, resultIds: found.map((r) => r._id) });
+}
+
+/** Follows the results an execute started (its answer, or what reconciliation found). */
+function adopt(
+  ctx: EngineContext,
+  job: TriggerJob,
+  options: ExecuteOptions,
+  results: Array<SuiteResult | TestResult>,
+  triggeredAtMs: number,
+): void {
+  const combos = variantCombinations(options);
+  const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+  results.forEach((result, i) => {
+    const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+    addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
+  });
+}
+
+/**
+ * Triggers one job. A workflow cancel or the deadline stops new triggers: the runs not triggered are
+ * reported as not started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+ */
+async function trigger(ctx: EngineContext, job: TriggerJob): Promise<void> {
+  const options = optionsFor(job, ctx.plan.execute);
+  if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+  try {
+    await ctx.budget.acquire(ctx.stop.signal);
+  } catch {
+    return notStarted(ctx, job, options, ctx.stopReason ?? 'deadline');
+  }
+  if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+  const now = ctx.clock.now();
+  const label = jobLabel(job);
+  let data: unknown;
+  try {
+    data = await send(ctx, job, options);
+  } catch (error) {
+    if (mayHaveStarted(error)) return reconcile(ctx, job, options, now, error);
+    if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+    const message = messageOf(error);
+    const outcome = { error: `Could not start ${label}: ${message}` };
+    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
+    const kind = error instanceof ApiError ? error.errorType : 'error';
+    ctx.problems.add(kind, { label, id: jobId(job), message });
+    return;
+  }
+  const results = asArray<SuiteResult | TestResult>(data);
+  if (results.length === 0) {
+    const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+    const outcome = { error: `The execute of ${label} answered no result.` };
+    pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
+    return;
+  }
+  adopt(ctx, job, options, results, now);
+  ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+}
+
+/** The run model of a started run, before its result is over; and its history key. */
+function startedRun(
+  ctx: EngineContext,
+  job: TriggerJob,
+  result: SuiteResult | TestResult,
+  variant: Variant,
+  now: number,
+): { run: SuiteRun; historyKey: string | null } {
+  if (job.kind === 'suite') {
+    const sr = result as SuiteResult;
+    const run: SuiteRun = {
+      kind: 'suite',
+      key: nextKey(ctx, `suite-${job.suiteId}`),
+      suiteId: job.suiteId,
+      suiteName: sr.name || refName(sr.suite) || `Suite ${job.suiteId}`,
+      variant,
+      suiteResultId: sr._id,
+      suiteResult: sr,
+      triggeredAt: iso(now),
+      tests: [],
+    };
+    return { run, historyKey: `suite:${job.suiteId}` };
+  }
+  const tr = result as TestResult;
+  const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
+  const run: SuiteRun = {
+    kind: job.kind,
+    key: nextKey(ctx, base),
+    suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null,
+    suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+    testId: job.kind === 'test' ? job.testId : null,
+    ...(job.kind === 'file' ? { file: job.file } : {}),
+    testResultId: tr._id,
+    variant,
+    triggeredAt: iso(now),
+    tests: [],
+  };
+  return { run, historyKey: job.kind === 'test' ? `test:${job.testId}` : null };
+}
+
+function addHandle(
+  ctx: EngineContext,
+  job: TriggerJob,
+  result: SuiteResult | TestResult,
+  variant: Variant,
+  now: number,
+  delayMs: number,
+): void {
+  const { run, historyKey } = startedRun(ctx, job, result, variant, now);
+  const remote: Remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
+  ctx.remotes.add(remote);
+  ctx.runs.push(run);
+  ctx.handles.push({
+    run,
+    remote,
+    triggeredAtMs: now,
+    historyKey,
+    delayMs,
+    done: false,
+    settled: false,
+    job,
+    ...(job.kind !== 'suite' ? { lastResult: result as TestResult } : {}),
+  });
+}

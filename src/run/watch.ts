@@ -1,0 +1,222 @@
+/**
+ * Watch: knowing when each run ends. Each run is polled on its own adaptive schedule (`schedule.ts`),
+ * learned from its suite's or test's last `DURATION_HISTORY_COUNT` results; runs of one suite or test are
+ * polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A result that answers "not
+ * found" just after its trigger is asked again for `notFoundGraceMs`; failed polls back off
+ * (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
+ * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
+ */
+import { metered } from './action-api.js';
+import { backoffMs } from '../api/backoff.js';
+import { isNotFound } from '../api/errors.js';
+import { DURATION_HISTORY_COUNT } from '../api/limits.js';
+import type { SuiteResult, TestResult } from '../api/types.js';
+import {
+  endRun,
+  messageOf,
+  nameOf,
+  POLL_BACKOFF_CAP_MS,
+  testFinished,
+  testRunOf,
+  type EngineContext,
+  type Handle,
+  type Remote,
+} from './context.js';
+import { variantFromResult } from './execute.js';
+import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
+import { suiteTestsOf } from './read.js';
+import { retryFailures } from './retry.js';
+import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
+import { waitResult } from './watch-group.js';
+
+/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
+export function isSuiteResultOver(result: SuiteResult): boolean {
+  if (result.passing !== null && result.passing !== undefined) return true;
+  if (result.status === STATUS_CANCELLED) return true;
+  const finished = result.dateExecutionFinished;
+  return !!finished && !finished.startsWith('1970-');
+}
+
+/** The wait before poll number `errors` after that many failures in a row, ms (jittered, capped). */
+export function pollBackoffMs(ctx: EngineContext, errors: number): number {
+  return backoffMs(errors, () => ctx.clock.random(), {
+    baseMs: ctx.waits.pollBackoffMs,
+    capMs: POLL_BACKOFF_CAP_MS,
+  });
+}
+
+/**
+ * The expected window of a suite or test (`suite:<id>`, `test:<id>`), from its last results, read once
+ * per suite or test, shifted by the execute's `delay`; null without history.
+ */
+export function history(
+  ctx: EngineContext,
+  key: string | null,
+  delayMs: number,
+): Promise<ExpectedWindow | null> {
+  if (!key) return Promise.resolve(null);
+  let samples = ctx.histories.get(key);
+  if (!samples) {
+    samples = (async () => {
+      const [type, id] = key.split(':') as ['suite' | 'test', string];
+      const paging = { count: DURATION_HISTORY_COUNT };
+      try {
+        const results = await metered<Array<SuiteResult | TestResult>>(
+          ctx.budget,
+          ctx.stop.signal,
+          (signal) =>
+            type === 'suite'
+              ? ctx.api.listSuiteResults(id, paging, { signal })
+              : ctx.api.listTestResults(id, paging, { signal }),
+        );
+        const durations = results.map((r) => wallTimeMs(r)).filter((n): n is number => n !== null);
+        return expectedWindow(durations, 0);
+      } catch {
+        return null;
+      }
+    })();
+    ctx.histories.set(key, samples);
+  }
+  return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
+}
+
+/** How one remote result is read and when it is over. */
+export interface PollTarget<T> {
+  get: (signal: AbortSignal) => Promise<T>;
+  isOver: (value: T) => boolean;
+  /** Told why the result could not be had. */
+  onProblem: (reason: string) => void;
+}
+
+/**
+ * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
+ * @returns the last answer, or null when the wait stopped or the result could not be had.
+ */
+export async function pollRemote<T extends SuiteResult | TestResult>(
+  ctx: EngineContext,
+  remote: Remote,
+  triggeredAtMs: number,
+  window: ExpectedWindow | null,
+  target: PollTarget<T>,
+): Promise<T | null> {
+  const signal = ctx.stop.signal;
+  let polls = 0;
+  let lastIntervalMs = 0;
+  let errors = 0;
+  let forceDelay: number | null = null;
+  for (;;) {
+    const elapsedMs = ctx.clock.now() - triggeredAtMs;
+    const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
+    lastIntervalMs = next.intervalMs;
+    await ctx.clock.sleep(forceDelay ?? next.delayMs, signal);
+    forceDelay = null;
+    if (signal.aborted) return null;
+    try {
+      await ctx.budget.acquire(signal);
+    } catch {
+      return null;
+    }
+    polls += 1;
+    try {
+      const value = await target.get(signal);
+      errors = 0;
+      if (target.isOver(value)) {
+        remote.active = false;
+        return value;
+      }
+    } catch (error) {
+      if (signal.aborted) return null;
+      if (isNotFound(error) && ctx.clock.now() - triggeredAtMs < ctx.waits.notFoundGraceMs) {
+        forceDelay = ctx.waits.notFoundRetryMs;
+        continue;
+      }
+      errors += 1;
+      ctx.emit({
+        type: 'detail',
+        message: `Poll of ${remote.type} result ${remote.id} failed: ${messageOf(error)}`,
+      });
+      if (isNotFound(error) || errors >= ctx.maxPollErrors) {
+        target.onProblem(`Its result could not be read: ${messageOf(error)}`);
+        return null;
+      }
+      forceDelay = pollBackoffMs(ctx, errors);
+    }
+  }
+}
+
+/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
+export async function follow(ctx: EngineContext, handle: Handle): Promise<void> {
+  const window = await history(ctx, handle.historyKey, handle.delayMs);
+  if (handle.remote.type === 'suite') await followSuite(ctx, handle, window);
+  else await followTest(ctx, handle, window);
+}
+
+async function followSuite(ctx: EngineContext, handle: Handle, window: ExpectedWindow | null): Promise<void> {
+  const id = handle.remote.id;
+  const single = (): Promise<SuiteResult | null> =>
+    pollRemote<SuiteResult>(ctx, handle.remote, handle.triggeredAtMs, window, {
+      get: (signal) => ctx.api.getSuiteResult(id, { signal }),
+      isOver: isSuiteResultOver,
+      onProblem: (reason) => (handle.run.error = reason),
+    });
+  const result = (await waitResult(ctx, handle, window, single)) as SuiteResult | null;
+  if (!result) {
+    if (!ctx.stop.signal.aborted) endRun(ctx, handle);
+    return;
+  }
+  handle.run.suiteResult = result;
+  if (result.name) handle.run.suiteName = result.name;
+  const tests = await suiteTestsOf(ctx, handle, result);
+  if (tests === null) {
+    if (!ctx.stop.signal.aborted) {
+      handle.run.error = 'The test results of the suite result could not be listed.';
+      endRun(ctx, handle);
+    }
+    return;
+  }
+  const cancelled = result.passing === null;
+  handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
+  if (tests[0]) handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
+  handle.settled = true;
+  for (const t of handle.run.tests) testFinished(ctx, handle.run, t);
+  await retryFailures(ctx, handle);
+  endRun(ctx, handle);
+}
+
+async function followTest(ctx: EngineContext, handle: Handle, window: ExpectedWindow | null): Promise<void> {
+  const id = handle.remote.id;
+  const single = (): Promise<TestResult | null> =>
+    pollRemote<TestResult>(ctx, handle.remote, handle.triggeredAtMs, window, {
+      get: (signal) => ctx.api.getTestResult(id, { signal }),
+      isOver: (r) => {
+        handle.lastResult = r;
+        return classifyTestResult(r) !== 'running';
+      },
+      onProblem: (reason) => (handle.run.error = reason),
+    });
+  const result = (await waitResult(ctx, handle, window, single)) as TestResult | null;
+  if (!result) {
+    if (!ctx.stop.signal.aborted) {
+      handle.run.tests = [
+        {
+          testId: handle.run.testId ?? null,
+          testName: handle.lastResult?.name || nameOf(handle.job),
+          state: 'error',
+          result: null,
+          attempts: [],
+          error: handle.run.error,
+        },
+      ];
+      endRun(ctx, handle);
+    }
+    return;
+  }
+  handle.run.variant = variantFromResult(handle.run.variant, result);
+  const testRun = testRunOf(ctx, result, 'error');
+  if (handle.job.kind === 'file') testRun.testName = result.name || handle.job.name;
+  handle.run.tests = [testRun];
+  handle.settled = true;
+  testFinished(ctx, handle.run, testRun);
+  await retryFailures(ctx, handle);
+  endRun(ctx, handle);
+}
