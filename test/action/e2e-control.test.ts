@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
 import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
-import { scaledClock } from '../support/scaled-clock.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import { counts, startAction, waitFor } from './harness.js';
 
 const API_KEY = 'e2e-control-key-0815';
@@ -20,7 +20,12 @@ let workspace: string;
 let saved: Map<string, Scenario>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-control-');
   saved = new Map(emulator.store.scenarios);
 });

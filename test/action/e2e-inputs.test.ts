@@ -9,14 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { BAD_INPUTS, makeWorkspace } from './fixtures.js';
 import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
-import { scaledClock } from '../support/scaled-clock.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 
 const API_KEY = 'e2e-inputs-key-2024';
 let emulator: Emulator;
 let workspace: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-inputs-');
 });
 
