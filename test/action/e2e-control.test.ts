@@ -1,6 +1,8 @@
 /**
- * The built action against the emulator: the deadline with remote cancel, a workflow cancel (SIGINT)
- * mid-run, and retry-failed turning a test that fails once into a flaky one.
+ * The action against the emulator: the deadline with remote cancel, a workflow cancel (SIGINT) mid-run, and
+ * retry-failed turning a test that fails once into a flaky one. The deadline and retry cases run in-process
+ * (`run(deps)`, on a 10x clock, so a 0.4 min timeout takes 2.4 s); the SIGINT case runs the bundle
+ * (`dist/index.js`) as a child process, since it proves the process's signal handling.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -8,7 +10,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
-import { counts, runAction, startAction, waitFor } from './harness.js';
+import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+import { counts, startAction, waitFor } from './harness.js';
 
 const API_KEY = 'e2e-control-key-0815';
 let emulator: Emulator;
@@ -16,7 +20,12 @@ let workspace: string;
 let saved: Map<string, Scenario>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-control-');
   saved = new Map(emulator.store.scenarios);
 });
@@ -36,12 +45,17 @@ function inputs(extra: Record<string, string>): Record<string, string> {
   return { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, screenshots: 'none', ...extra };
 }
 
+/** Runs the action in-process on a clock 10 times faster than real time (the deadline shrinks too). */
+function runAction(options: InProcessOptions) {
+  return runActionInProcess({ clock: scaledClock(10), ...options });
+}
+
 describe('deadline, workflow cancel and retries', () => {
   it('at the timeout: cancels the remote suite run, keeps what finished, marks the rest timed out', async () => {
     emulator.setScenario('test-home', { hang: true });
     const r = await runAction({
       workspace,
-      inputs: inputs({ 'suite-ids': 'suite-smoke', timeout: '0.08', 'fail-on-timeout': 'false' }),
+      inputs: inputs({ 'suite-ids': 'suite-smoke', timeout: '0.4', 'fail-on-timeout': 'false' }),
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const c = counts(r);

@@ -1,20 +1,27 @@
 /**
- * Bad inputs against the built action: each gives its message, a failed step, and not a single request to
- * the service (the emulator's request log stays empty).
+ * Bad inputs: each gives its message, a failed step, and not a single request to the service (the
+ * emulator's request log stays empty). The action runs in-process (`run(deps)`, on a 10x clock): input
+ * checking is the same code in the bundle, which `e2e.test.ts` proves.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { BAD_INPUTS, makeWorkspace } from './fixtures.js';
-import { runAction } from './harness.js';
+import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 
 const API_KEY = 'e2e-inputs-key-2024';
 let emulator: Emulator;
 let workspace: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-inputs-');
 });
 
@@ -22,6 +29,11 @@ afterAll(async () => {
   await emulator?.close();
   if (workspace) await rm(workspace, { recursive: true, force: true });
 });
+
+/** Runs the action in-process on a clock 10 times faster than real time. */
+function runAction(options: InProcessOptions) {
+  return runActionInProcess({ clock: scaledClock(10), ...options });
+}
 
 describe('bad inputs', () => {
   it('has at least 30 cases', () => {

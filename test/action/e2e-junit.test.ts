@@ -13,7 +13,7 @@ import { startEmulator, type Emulator, type Scenario } from '../../emulator/inde
 import { consumerCounts, xpath } from '../support/junit.js';
 import { makeWorkspace } from './fixtures.js';
 import { runActionInProcess, startActionInProcess, type InProcessOptions } from '../support/run-action.js';
-import { scaledClock } from '../support/scaled-clock.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import { counts, waitFor, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-junit-key-2342';
@@ -22,7 +22,12 @@ let workspace: string;
 let saved: Map<string, Scenario>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-junit-');
   saved = new Map(emulator.store.scenarios);
 });

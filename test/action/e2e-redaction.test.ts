@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
 import { runActionInProcess as runAction } from '../support/run-action.js';
-import { scaledClock } from '../support/scaled-clock.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import type { ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-redaction-key-4711';
@@ -18,7 +18,12 @@ let emulator: Emulator;
 let workspace: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-redaction-');
 });
 

@@ -9,7 +9,7 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import type { TestResult } from '../../src/api/types.js';
 import { makeWorkspace } from './fixtures.js';
 import { runActionInProcess as runAction } from '../support/run-action.js';
-import { scaledClock } from '../support/scaled-clock.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import type { ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-side-key-0042';
@@ -17,7 +17,12 @@ let emulator: Emulator;
 let workspace: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-side-');
 });
 

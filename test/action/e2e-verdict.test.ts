@@ -12,7 +12,7 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../fakes/github.js';
 import { makeWorkspace } from './fixtures.js';
 import { runActionInProcess as runAction } from '../support/run-action.js';
-import { scaledClock } from '../support/scaled-clock.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import { counts, runAction as runBundle, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-verdict-key-2288';
@@ -20,7 +20,12 @@ let emulator: Emulator;
 let workspace: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
   workspace = await makeWorkspace('gi-e2e-verdict-');
 });
 

@@ -1,64 +1,54 @@
 /**
- * The built action against the emulator, as GitHub runs it: a child process with INPUT_* variables.
+ * The built action against the emulator, as GitHub runs it: a child process with INPUT_* variables. Each
+ * case has its own emulator and workspace, and the cases run at once.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { makeWorkspace } from './fixtures.js';
 import { counts, runAction, type ActionRun } from './harness.js';
 
 const API_KEY = 'e2e-secret-key-4711';
-let emulator: Emulator;
-let workspace: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
-  workspace = await makeWorkspace('gi-e2e-');
-});
+const cleanups: Array<() => Promise<void>> = [];
 
 afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+  for (const cleanup of cleanups) await cleanup();
 });
 
-beforeEach(async () => {
-  emulator.resetLog();
-  for (const name of [
-    'ghost-inspector-junit.xml',
-    'ghost-inspector-results.json',
-    'ghost-inspector-screenshots',
-  ]) {
-    await rm(path.join(workspace, name), { recursive: true, force: true });
-  }
-});
-
-function run(inputs: Record<string, string>): Promise<ActionRun> {
-  return runAction({
-    workspace,
-    inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '2', ...inputs },
+/** One case's own emulator and workspace, so that the cases can run at once. */
+async function setUp() {
+  const emulator: Emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  const workspace = await makeWorkspace('gi-e2e-');
+  cleanups.push(async () => {
+    await emulator.close();
+    await rm(workspace, { recursive: true, force: true });
   });
+  const run = (inputs: Record<string, string>): Promise<ActionRun> =>
+    runAction({
+      workspace,
+      inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '2', ...inputs },
+    });
+  const executes = () => emulator.requests().filter((q) => /\/execute\/?$/.test(q.path));
+  /** Secrets never reach the log, the outputs or a file. */
+  const expectNoSecret = (r: ActionRun, secret = API_KEY): void => {
+    expect(r.stdout).not.toContain(secret);
+    expect(r.stderr).not.toContain(secret);
+    expect(JSON.stringify(r.outputs)).not.toContain(secret);
+    expect(r.summary).not.toContain(secret);
+    for (const file of ['ghost-inspector-junit.xml', 'ghost-inspector-results.json']) {
+      const p = path.join(workspace, file);
+      if (existsSync(p)) expect(readFileSync(p, 'utf8')).not.toContain(secret);
+    }
+  };
+  return { emulator, workspace, run, executes, expectNoSecret };
 }
 
-function executes() {
-  return emulator.requests().filter((q) => /\/execute\/?$/.test(q.path));
-}
-
-/** Secrets never reach the log, the outputs or a file. */
-function expectNoSecret(r: ActionRun, secret = API_KEY): void {
-  expect(r.stdout).not.toContain(secret);
-  expect(r.stderr).not.toContain(secret);
-  expect(JSON.stringify(r.outputs)).not.toContain(secret);
-  expect(r.summary).not.toContain(secret);
-  for (const file of ['ghost-inspector-junit.xml', 'ghost-inspector-results.json']) {
-    const p = path.join(workspace, file);
-    if (existsSync(p)) expect(readFileSync(p, 'utf8')).not.toContain(secret);
-  }
-}
-
-describe('the action against the emulator', () => {
+// Each case has its own emulator and workspace: they run at once (each waits on its bundle process).
+describe.concurrent('the action against the emulator', () => {
   it('one suite passing: exit 0, outputs, JUnit, summary and results.json', async () => {
+    const { workspace, run, executes, expectNoSecret } = await setUp();
     const r = await run({ 'suite-ids': 'suite-smoke' });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.outputs.passing).toBe('true');
@@ -88,6 +78,7 @@ describe('the action against the emulator', () => {
   });
 
   it('a suite with a failure: exit 1, the failed test named, its screenshot kept', async () => {
+    const { workspace, run, expectNoSecret } = await setUp();
     const r = await run({ 'suite-ids': 'suite-checkout' });
     expect(r.code).toBe(1);
     expect(r.outputs.passing).toBe('false');
@@ -104,6 +95,7 @@ describe('the action against the emulator', () => {
   });
 
   it('several suites at once: one execute each, all started before any poll', async () => {
+    const { emulator, run, executes } = await setUp();
     const r = await run({
       'suite-ids': 'suite-smoke\nsuite-checkout, suite-visual',
       'fail-on-empty': 'true',
@@ -122,6 +114,7 @@ describe('the action against the emulator', () => {
   });
 
   it('test ids: each test run alone and polled by its test result', async () => {
+    const { emulator, run, executes } = await setUp();
     const r = await run({ 'test-ids': 'test-home,test-payment' });
     expect(r.code).toBe(1);
     expect(counts(r)).toMatchObject({ total: 2, passed: 1, failed: 1 });
@@ -136,6 +129,7 @@ describe('the action against the emulator', () => {
   });
 
   it('a folder: every suite in it runs', async () => {
+    const { emulator, run, executes } = await setUp();
     const r = await run({ 'folder-ids': 'folder-web' });
     expect(emulator.requests().some((q) => q.path === '/v1/folders/folder-web/suites/')).toBe(true);
     expect(
@@ -147,6 +141,7 @@ describe('the action against the emulator', () => {
   });
 
   it('repository test files: native JSON and .side, each test on demand', async () => {
+    const { workspace, run, executes } = await setUp();
     const r = await run({ 'organization-id': 'org-acme', 'test-files': 'tests/*.json\ntests/*.side' });
     expect(r.code, r.stdout).toBe(0);
     expect(counts(r)).toMatchObject({ total: 3, passed: 3 });
@@ -158,6 +153,7 @@ describe('the action against the emulator', () => {
   });
 
   it('a data file of several rows: one suite result per row', async () => {
+    const { workspace, run, executes } = await setUp();
     const r = await run({ 'suite-ids': 'suite-data', 'data-file': 'data.csv' });
     expect(r.code, r.stdout).toBe(0);
     expect(executes()).toHaveLength(1);
@@ -167,6 +163,7 @@ describe('the action against the emulator', () => {
   });
 
   it('several browsers and viewports: one execute, one run per combination', async () => {
+    const { emulator, workspace, run, executes } = await setUp();
     const r = await run({
       'test-ids': 'test-home',
       browser: 'chrome, firefox',
@@ -187,6 +184,7 @@ describe('the action against the emulator', () => {
   });
 
   it('wait: false starts the runs, outputs their ids and does not poll', async () => {
+    const { emulator, run, executes } = await setUp();
     const r = await run({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', wait: 'false' });
     expect(r.code, r.stdout).toBe(0);
     expect(r.outputs.passing).toBe('');
@@ -213,6 +211,7 @@ describe('the action against the emulator', () => {
   });
 
   it('private variables and the HTTP auth password stay out of logs, outputs and files', async () => {
+    const { run, expectNoSecret } = await setUp();
     const r = await run({
       'test-ids': 'test-home',
       'http-auth-username': 'qa',

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type RequestRecord } from '../../emulator/index.js';
 import { refId } from '../../src/api/refs.js';
 import { startAction, waitFor, type ActionRun } from '../action/harness.js';
@@ -24,28 +24,25 @@ import {
 } from './helpers.js';
 
 const secrets = secretsFor('cancel');
-let emulator: Emulator;
 const workspaces: string[] = [];
+const emulators: Emulator[] = [];
 
-beforeAll(async () => {
-  emulator = await startEmulator({
+afterAll(async () => {
+  for (const e of emulators) await e.close();
+  for (const w of workspaces) await removeWorkspace(w);
+});
+
+/** One case's own emulator, so that the cases run at once. */
+async function setUp(): Promise<Emulator> {
+  const emulator = await startEmulator({
     // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
     timeScale: 0.05,
     seed: reliabilitySeed([secrets.apiKey]),
     quiet: true,
   });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  for (const w of workspaces) await removeWorkspace(w);
-});
-
-afterEach(() => {
-  emulator.setFaults('');
-  for (const id of ['rel-green-1', 'rel-green-2']) emulator.setScenario(id, null);
-  emulator.resetLog();
-});
+  emulators.push(emulator);
+  return emulator;
+}
 
 const isCancel = (q: RequestRecord) => q.method === 'POST' && /\/cancel\/?$/.test(q.path);
 const isPoll = (q: RequestRecord) => q.method === 'GET' && /^\/v1\/(suite-)?results\/[^/]+\/?$/.test(q.path);
@@ -58,10 +55,11 @@ interface Cancelled {
 }
 
 /**
- * Starts the action on suite-green and test rel-green-1 (both hanging), waits until `ready` holds, sends
+ * Starts the action against `emulator` on suite-green and test rel-green-1 (both hanging), waits until `ready` holds, sends
  * `signal` and waits for the exit.
  */
 async function cancelMidRun(
+  emulator: Emulator,
   signal: NodeJS.Signals,
   ready: () => boolean = () => emulator.requests().some(isPoll),
 ): Promise<Cancelled> {
@@ -89,6 +87,7 @@ async function cancelMidRun(
 
 /** The checks every cancel scenario shares; returns the latest cancel request's delay after the signal. */
 async function expectCancelledProperly(
+  emulator: Emulator,
   c: Cancelled,
   signal: NodeJS.Signals,
   cancelsLogged = true,
@@ -127,45 +126,50 @@ async function expectCancelledProperly(
   return latest;
 }
 
-describe('workflow cancel', () => {
+// Every case has its own emulator: they run at once.
+describe.concurrent('workflow cancel', () => {
   it('SIGINT mid-run: remote cancels within 2 s, exit within 7.5 s, reports with the cancelled runs', async () => {
-    const c = await cancelMidRun('SIGINT');
-    const latest = await expectCancelledProperly(c, 'SIGINT');
+    const emulator = await setUp();
+    const c = await cancelMidRun(emulator, 'SIGINT');
+    const latest = await expectCancelledProperly(emulator, c, 'SIGINT');
     console.log(`cancel figures: SIGINT cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
     // The emulator saw the cancels: both remote runs ended cancelled.
     await waitFor(() => emulator.runs().filter((f) => f.condition === 'cancelled').length >= 2, 5_000);
   });
 
   it('SIGTERM alone behaves the same', async () => {
-    const c = await cancelMidRun('SIGTERM');
-    const latest = await expectCancelledProperly(c, 'SIGTERM');
+    const emulator = await setUp();
+    const c = await cancelMidRun(emulator, 'SIGTERM');
+    const latest = await expectCancelledProperly(emulator, c, 'SIGTERM');
     console.log(`cancel figures: SIGTERM cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
   });
 
   it('SIGINT while the service is slow to cancel: the process still exits within 7.5 s', async () => {
+    const emulator = await setUp();
     // Every cancel answer takes 6 s: longer than the action may wait for it. (The emulator logs a request
     // when it answers, and it never answers one whose client left: the action's own lines tell.)
     emulator.setFaults({
       routes: [{ method: 'POST', pattern: '/v1/*/cancel', kind: 'slow' }],
       delayMs: 6_000,
     });
-    const c = await cancelMidRun('SIGINT');
-    await expectCancelledProperly(c, 'SIGINT', false);
+    const c = await cancelMidRun(emulator, 'SIGINT');
+    await expectCancelledProperly(emulator, c, 'SIGINT', false);
     console.log(`cancel figures: SIGINT with a slow service, exit ${c.exitedAt - c.signalledAt} ms`);
     expect(c.run.stdout).toMatch(/Could not cancel suite result/);
     expect(c.run.stdout).toMatch(/Could not cancel test result/);
   });
 
   it('SIGINT while a trigger is in flight: the run it starts is cancelled too, never left running', async () => {
+    const emulator = await setUp();
     // The suite's execute is answered 1 s late; the signal comes while it is in flight.
     emulator.setFaults({
       routes: [{ method: 'POST', pattern: '/v1/suites/*/execute', kind: 'slow' }],
       delayMs: 1_000,
     });
-    const c = await cancelMidRun('SIGINT', () =>
+    const c = await cancelMidRun(emulator, 'SIGINT', () =>
       emulator.requests().some((q) => q.path.startsWith('/v1/tests/rel-green-1/execute')),
     );
-    await expectCancelledProperly(c, 'SIGINT');
+    await expectCancelledProperly(emulator, c, 'SIGINT');
     const suiteResults = [...emulator.store.suiteResults.values()].filter(
       (s) => refId(s.suite) === 'suite-green',
     );

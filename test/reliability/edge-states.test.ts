@@ -5,10 +5,16 @@
  * - a result that vanishes (not found) mid-poll: asked again during the not-found grace period (30 s
  *   after the trigger), then `error` with the service's answer;
  * - a suite result whose tests list changes while it is paged: every test result is reported once.
+ * The action runs in-process (`run(deps)`). The deadline and not-found cases run on a clock 10 times faster
+ * than real time: the deadline and the 30 s grace keep their production values in the action's time and
+ * take a tenth of it in real time. The others keep real time: their emulator shares the thread and its
+ * work (55 test results with screenshots) would count ten times over on a fast clock.
  */
 import { afterAll, describe, it } from 'vitest';
 import { startEmulator, type Emulator, type SeedFile } from '../../emulator/index.js';
-import { runAction, waitFor } from '../action/harness.js';
+import { waitFor } from '../action/harness.js';
+import { runActionInProcess } from '../support/run-action.js';
+import { scaledClock } from '../support/scaled-clock.js';
 import {
   countsOf,
   FILES,
@@ -52,25 +58,28 @@ function edgeSeed(): SeedFile {
   return seed;
 }
 
-async function setUp(timeScale: number) {
+/** An emulator, a workspace and a runner of the action in-process on a clock `factor` times real time. */
+async function setUp(timeScale: number, factor = 1) {
   const emulator = await startEmulator({ timeScale, seed: edgeSeed(), quiet: true });
   emulators.push(emulator);
   const workspace = await makeTempWorkspace('gi-rel-edge-');
   workspaces.push(workspace);
+  const clock = scaledClock(factor);
   const run = (inputs: Record<string, string>) =>
-    runAction({
+    runActionInProcess({
       workspace,
       inputs: { ...secretInputs(secrets), 'api-base-url': emulator.baseUrl, timeout: '1', ...inputs },
+      clock,
     });
-  return { emulator, workspace, run };
+  return { emulator, workspace, run, clock };
 }
 
-// Timed against the deadline: runs alone.
-describe('a result that never finishes', () => {
+// Timed against the deadline and the grace on a fast clock: they run alone.
+describe('a result that never finishes, results that vanish', () => {
   it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
-    const { emulator, workspace, run } = await setUp(0.05);
+    const { emulator, workspace, run } = await setUp(0.05, 10);
     emulator.setScenario('rel-red-ok', { hang: true });
-    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.1' });
+    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.5' });
     expect(r.code).toBe(1);
     const results = readResults(workspace)!;
     expect(results.interrupted).toBe('deadline');
@@ -83,9 +92,46 @@ describe('a result that never finishes', () => {
     );
     expect(findSecrets(r, workspace, secrets)).toEqual([]);
   });
+
+  it('results that vanish mid-poll (not found): asked again for the grace period, then error', async ({
+    expect,
+  }) => {
+    // Time scale 0.2: a hanging run is cut by the emulator only after 2 minutes.
+    const { emulator, workspace, run, clock } = await setUp(0.2, 10);
+    for (const id of ['rel-green-1', 'rel-green-2', 'rel-red-ok']) emulator.setScenario(id, { hang: true });
+    const vanished = new Set<string>();
+    timers.push(
+      setInterval(() => {
+        for (const q of emulator.requests()) {
+          const m = /^\/v1\/(suite-results|results)\/([^/]+)\/?$/.exec(q.path);
+          if (!m || q.method !== 'GET' || vanished.has(m[2]!)) continue;
+          vanished.add(m[2]!);
+          if (m[1] === 'suite-results') emulator.store.suiteResults.delete(m[2]!);
+          else emulator.store.results.delete(m[2]!);
+        }
+      }, 5),
+    );
+    const started = clock.now();
+    // A deadline far beyond the grace: the runs end by the grace, not by the deadline.
+    const r = await run({ 'suite-ids': 'suite-green', 'test-ids': 'rel-red-ok', timeout: '10' });
+    expect(vanished.size).toBe(2);
+    expect(r.code).toBe(1);
+    const results = readResults(workspace)!;
+    expect(results.interrupted).toBeUndefined();
+    expect(results.results.map((t) => t.state)).toEqual(['error', 'error']);
+    for (const t of results.results) expect(t.error).toMatch(/could not be read: .*not found/i);
+    // It kept asking during the grace period instead of giving up at the first "not found".
+    const polls = emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && vanished.has(q.path.split('/')[3]!));
+    expect(polls.length).toBeGreaterThan(10);
+    // The grace is 30 s of the action's time.
+    expect(clock.now() - started).toBeGreaterThan(30_000);
+    expect(findSecrets(r, workspace, secrets)).toEqual([]);
+  });
 });
 
-// Each test has its own emulator and workspace: they run at once (the vanish test waits out a 30 s grace).
+// Each test has its own emulator and workspace: they run at once.
 describe.concurrent('odd states of the service', () => {
   it('a suite of 0 tests: fails under fail-on-empty (default), passes without it; reports written', async ({
     expect,
@@ -102,41 +148,6 @@ describe.concurrent('odd states of the service', () => {
     expect(readResults(workspace)?.results).toEqual([]);
     expect(findSecrets(lenient, workspace, secrets)).toEqual([]);
   });
-
-  it('results that vanish mid-poll (not found): asked again for the grace period, then error', async ({
-    expect,
-  }) => {
-    // Time scale 0.2: a hanging run is cut by the emulator only after 2 minutes.
-    const { emulator, workspace, run } = await setUp(0.2);
-    for (const id of ['rel-green-1', 'rel-green-2', 'rel-red-ok']) emulator.setScenario(id, { hang: true });
-    const vanished = new Set<string>();
-    timers.push(
-      setInterval(() => {
-        for (const q of emulator.requests()) {
-          const m = /^\/v1\/(suite-results|results)\/([^/]+)\/?$/.exec(q.path);
-          if (!m || q.method !== 'GET' || vanished.has(m[2]!)) continue;
-          vanished.add(m[2]!);
-          if (m[1] === 'suite-results') emulator.store.suiteResults.delete(m[2]!);
-          else emulator.store.results.delete(m[2]!);
-        }
-      }, 5),
-    );
-    const started = Date.now();
-    const r = await run({ 'suite-ids': 'suite-green', 'test-ids': 'rel-red-ok' });
-    expect(vanished.size).toBe(2);
-    expect(r.code).toBe(1);
-    const results = readResults(workspace)!;
-    expect(results.interrupted).toBeUndefined();
-    expect(results.results.map((t) => t.state)).toEqual(['error', 'error']);
-    for (const t of results.results) expect(t.error).toMatch(/could not be read: .*not found/i);
-    // It kept asking during the grace period instead of giving up at the first "not found".
-    const polls = emulator
-      .requests()
-      .filter((q) => q.method === 'GET' && vanished.has(q.path.split('/')[3]!));
-    expect(polls.length).toBeGreaterThan(10);
-    expect(Date.now() - started).toBeGreaterThan(30_000);
-    expect(findSecrets(r, workspace, secrets)).toEqual([]);
-  }, 90_000);
 
   it('a suite result whose tests list changes while it is paged: each test result reported once', async ({
     expect,
