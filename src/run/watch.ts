@@ -25,6 +25,7 @@ import {
 import { variantFromResult } from './execute.js';
 import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
 import { suiteTestsOf } from './read.js';
+import { failFastOn } from './fail-fast.js';
 import { retryFailures } from './retry.js';
 import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
 import { waitResult } from './watch-group.js';
@@ -181,6 +182,7 @@ async function followSuite(ctx: EngineContext, handle: Handle, window: ExpectedW
   for (const t of handle.run.tests) testFinished(ctx, handle.run, t);
   await retryFailures(ctx, handle);
   endRun(ctx, handle);
+  failFastOn(ctx, handle);
 }
 
 async function followTest(ctx: EngineContext, handle: Handle, window: ExpectedWindow | null): Promise<void> {
@@ -219,4 +221,5 @@ async function followTest(ctx: EngineContext, handle: Handle, window: ExpectedWi
   testFinished(ctx, handle.run, testRun);
   await retryFailures(ctx, handle);
   endRun(ctx, handle);
+  failFastOn(ctx, handle);
 }
