@@ -17,6 +17,7 @@ import type { Clock } from './clock.js';
 import { createContext, iso, type EngineContext, type EngineWaits, type RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
 import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop.js';
+import { watchRunning } from './running-list.js';
 import { triggerAll } from './trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './watch.js';
@@ -108,6 +109,7 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
     if (ctx.plan.wait && ctx.stopReason === null) {
       let quiet = false;
       void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+      void watchRunning(ctx);
       await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
       quiet = true;
     }

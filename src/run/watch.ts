@@ -27,6 +27,7 @@ import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
 import { suiteTestsOf } from './read.js';
 import { failFastOn } from './fail-fast.js';
 import { retryFailures } from './retry.js';
+import { sleepBeforePoll } from './running-list.js';
 import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
 import { waitResult } from './watch-group.js';
 
@@ -109,7 +110,8 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
     const elapsedMs = ctx.clock.now() - triggeredAtMs;
     const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
     lastIntervalMs = next.intervalMs;
-    await ctx.clock.sleep(forceDelay ?? next.delayMs, signal);
+    const delayMs = forceDelay ?? next.delayMs;
+    await sleepBeforePoll(ctx, remote.id, triggeredAtMs, delayMs, forceDelay !== null, signal);
     forceDelay = null;
     if (signal.aborted) return null;
     try {
