@@ -53,6 +53,7 @@ export async function runTests(
         timeoutMs: inputs.timeoutMs,
         cancelOnTimeout: inputs.cancelOnTimeout,
         retryFailed: inputs.retryFailed,
+        failFast: inputs.failFast,
       },
       {
         ...deps.engine,

@@ -185,6 +185,7 @@ export function parseWaiting(
   | 'failOnTimeout'
   | 'failOnEmpty'
   | 'retryFailed'
+  | 'failFast'
 > {
   const wait = r.boolWithDefault('wait');
   const timeoutRaw = r.raw('timeout');
@@ -200,6 +201,7 @@ export function parseWaiting(
     failOnTimeout: r.boolWithDefault('fail-on-timeout'),
     failOnEmpty: r.boolWithDefault('fail-on-empty'),
     retryFailed: r.integer('retry-failed', 0, 3, 'runs') ?? 0,
+    failFast: r.boolWithDefault('fail-fast'),
   };
 }
 

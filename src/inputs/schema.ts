@@ -80,6 +80,8 @@ export interface ActionInputs {
   failOnEmpty: boolean;
   /** 0 to 3. */
   retryFailed: number;
+  /** At the first test failed for good, cancel the other runs and start no more. */
+  failFast: boolean;
 
   /** Absolute path, or null when `junit-path` is empty. */
   junitPath: string | null;
@@ -149,6 +151,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'fail-on-timeout': 'true',
   'fail-on-empty': 'true',
   'retry-failed': '0',
+  'fail-fast': 'false',
   'junit-path': 'ghost-inspector-junit.xml',
   summary: 'true',
   annotations: 'true',

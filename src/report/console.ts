@@ -103,13 +103,22 @@ function renderStop(event: RunEvent, log: RunLog): void {
         `Timeout: ${describeTimeout(event.timeoutMs)} passed with runs still going; stopping the wait.`,
       );
       return;
-    case 'cancelling':
+    case 'fail-fast':
       log.warning(
-        event.late
-          ? `Workflow cancelled: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-          : `Workflow cancelled: cancelling ${plural(event.count, 'remote run')}.`,
+        `Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`,
       );
       return;
+    case 'cancelling': {
+      // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
+      if (event.reason === 'fail-fast' && !event.late) return;
+      const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
+      log.warning(
+        event.late
+          ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
+          : `${why}: cancelling ${plural(event.count, 'remote run')}.`,
+      );
+      return;
+    }
     case 'cancel-failed':
       log.warning(`Could not cancel ${event.remoteType} result ${event.id}: ${event.message}`);
       return;

@@ -191,6 +191,7 @@ function errorMessage(run: ReportSuiteRun, test: ReportTest): string {
   if (test.error) return test.error;
   if (run.notStarted === 'deadline') return 'Not started before the timeout.';
   if (run.notStarted === 'signal') return 'Not started before the workflow was cancelled.';
+  if (run.notStarted === 'fail-fast') return 'Not started: fail-fast (a test had failed).';
   if (run.mayHaveStarted) return 'May have started: the run could not be found after its trigger.';
   return 'No test result could be had.';
 }

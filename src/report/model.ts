@@ -126,7 +126,7 @@ export interface ReportTest {
    */
   failing: boolean;
   /** Set on the stand-in test of a run that was never started (see `SuiteRun.notStarted`). */
-  notStarted?: 'deadline' | 'signal';
+  notStarted?: 'deadline' | 'signal' | 'fail-fast';
   /** Set on the stand-in test of a run that may have started but could not be found. */
   mayHaveStarted?: boolean;
   /** Execution time in ms (the service's `executionTime`, else finish minus start); null when unknown. */
@@ -183,7 +183,7 @@ export interface ReportSuiteRun {
   timedOut: boolean;
   cancelled: boolean;
   /** The run was never started (see `SuiteRun.notStarted`). */
-  notStarted?: 'deadline' | 'signal';
+  notStarted?: 'deadline' | 'signal' | 'fail-fast';
   /** The run may have started but could not be found (see `SuiteRun.mayHaveStarted`). */
   mayHaveStarted?: boolean;
   tests: ReportTest[];
@@ -206,7 +206,7 @@ export interface Report {
   appUrl: string;
   startedAt: string;
   finishedAt: string;
-  interrupted?: 'deadline' | 'signal';
+  interrupted?: 'deadline' | 'signal' | 'fail-fast';
   runs: ReportSuiteRun[];
   totals: ReportTotals;
 }
@@ -312,12 +312,13 @@ function startedState(run: SuiteRun): TestState | null {
 
 /**
  * What a run without any test result is, in words: `not started before the timeout`, `not started before
- * the workflow was cancelled`, `may have started but could not be found`, `could not start` (the trigger
+ * the workflow was cancelled`, `not started: fail-fast`, `may have started but could not be found`, `could not start` (the trigger
  * failed), `no test result before the timeout`, `cancelled before any test result`, `no test result`.
  */
 export function testlessPhrase(run: SuiteRun, state: TestState): string {
   if (run.notStarted === 'deadline') return 'not started before the timeout';
   if (run.notStarted === 'signal') return 'not started before the workflow was cancelled';
+  if (run.notStarted === 'fail-fast') return 'not started: fail-fast';
   if (run.mayHaveStarted) return 'may have started but could not be found';
   if (state === 'timed-out') return 'no test result before the timeout';
   if (state === 'cancelled') return 'cancelled before any test result';

@@ -174,6 +174,8 @@ function headline(report: Report, options: SummaryOptions): string {
   }
   if (report.interrupted === 'deadline') line += ' The action stopped waiting at its deadline.';
   if (report.interrupted === 'signal') line += ' The workflow was cancelled.';
+  if (report.interrupted === 'fail-fast')
+    line += ' A test failed: the other runs were cancelled (`fail-fast`).';
   if (!report.passing && report.reasons.length > 0) {
     line += `\n\n**The step fails:** ${escapeInline(report.reasons.join(' '))}`;
   }

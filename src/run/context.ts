@@ -35,6 +35,8 @@ export interface RunPlan {
   cancelOnTimeout: boolean;
   /** 0 to 3. */
   retryFailed: number;
+  /** At the first test failed for good, cancel every other active run and start no more (default false). */
+  failFast?: boolean;
 }
 
 /** The engine's waits, ms; every one can be shortened for tests. */

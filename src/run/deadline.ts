@@ -14,21 +14,39 @@
 import { formatDuration } from '../report/text.js';
 import { unrefTimer } from './clock.js';
 
-/** Why the engine stopped early. */
-export type StopReason = 'deadline' | 'signal';
+/**
+ * Why the engine stopped early: the deadline, a workflow cancel, or `fail-fast` (a test failed for good:
+ * every other active run is cancelled, the runs not yet triggered are not started).
+ */
+export type StopReason = 'deadline' | 'signal' | 'fail-fast';
 
 /**
  * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
  * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
  * already known are cancelled meanwhile).
  */
-export const TRIGGER_GRACE_MS: Readonly<Record<StopReason, number>> = { deadline: 0, signal: 1_500 };
+export const TRIGGER_GRACE_MS: Readonly<Record<StopReason, number>> = {
+  deadline: 0,
+  signal: 1_500,
+  'fail-fast': 5_000,
+};
 
 /** When the lookups of interrupted triggers end, ms after the stop. */
-export const LOOKUP_END_MS: Readonly<Record<StopReason, number>> = { deadline: 3_000, signal: 3_000 };
+export const LOOKUP_END_MS: Readonly<Record<StopReason, number>> = {
+  deadline: 3_000,
+  signal: 3_000,
+  'fail-fast': 10_000,
+};
 
-/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
-export const WRAP_UP_MS: Readonly<Record<StopReason, number>> = { deadline: 6_000, signal: 4_500 };
+/**
+ * How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. Fail-fast has
+ * no runner waiting to kill the process: its cancels go through the request budget, so it gets longer.
+ */
+export const WRAP_UP_MS: Readonly<Record<StopReason, number>> = {
+  deadline: 6_000,
+  signal: 4_500,
+  'fail-fast': 30_000,
+};
 
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
 export const HARD_EXIT_MS = 6_500;
@@ -37,7 +55,11 @@ export const HARD_EXIT_MS = 6_500;
 export const NOT_STARTED_ERROR: Readonly<Record<StopReason, string>> = {
   deadline: 'Not started before the timeout',
   signal: 'Not started before the workflow was cancelled',
+  'fail-fast': 'Not started: fail-fast (a test had failed)',
 };
+
+/** The `error` of a run (and of its tests still going) cancelled because another test failed. */
+export const FAIL_FAST_CANCEL_ERROR = 'Cancelled by fail-fast: another test failed.';
 
 /** The `error` of a trigger that may have started a run that could not be found. */
 export const MAY_HAVE_STARTED_ERROR =

@@ -16,7 +16,8 @@ import type { RateBudget } from './budget.js';
 import type { Clock } from './clock.js';
 import { createContext, iso, type EngineContext, type EngineWaits, type RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
-import { cancelForSignal, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop.js';
+import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop.js';
+import { watchRunning } from './running-list.js';
 import { triggerAll } from './trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './watch.js';
@@ -108,12 +109,14 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
     if (ctx.plan.wait && ctx.stopReason === null) {
       let quiet = false;
       void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+      void watchRunning(ctx);
       await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
       quiet = true;
     }
-    if (ctx.stopReason === 'signal')
-      await cancelForSignal(ctx, triggering, options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS);
-    else {
+    if (ctx.stopReason === 'signal' || ctx.stopReason === 'fail-fast') {
+      const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
+      await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopReason);
+    } else {
       await triggering;
       if (ctx.stopReason === 'deadline' && ctx.plan.wait) await settleAtDeadline(ctx);
     }

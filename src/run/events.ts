@@ -41,8 +41,16 @@ export type RunEvent =
     }
   /** The deadline passed with runs still going: the wait stops. */
   | { type: 'timed-out'; timeoutMs: number }
-  /** A workflow cancel: `count` remote runs are being cancelled (`late`: started by triggers in flight). */
-  | { type: 'cancelling'; count: number; late: boolean }
+  /**
+   * A workflow cancel (or `fail-fast` when `reason` says so): `count` remote runs are being cancelled
+   * (`late`: started by triggers in flight).
+   */
+  | { type: 'cancelling'; count: number; late: boolean; reason?: 'fail-fast' }
+  /**
+   * `fail-fast`: `test` of `run` failed for good (its re-runs spent): the `others` remote runs still going are
+   * cancelled and no more runs are started.
+   */
+  | { type: 'fail-fast'; run: SuiteRun; test: TestRun; others: number }
   /** A cancel request failed. */
   | { type: 'cancel-failed'; remoteType: 'suite' | 'test'; id: string; message: string }
   /** Still waiting: runs going, tests finished so far, time since the action started. */

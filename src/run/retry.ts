@@ -7,6 +7,7 @@
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../api/types.js';
 import { messageOf, testFinished, type EngineContext, type Handle, type Remote } from './context.js';
+import { failFastOn } from './fail-fast.js';
 import { cancelRemote } from './stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from './execute.js';
 import { classifyTestResult } from './outcome.js';
@@ -105,6 +106,8 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
     }
   }
   testFinished(ctx, handle.run, test, false);
+  // Its re-runs are spent and it still failed: a failure for good.
+  failFastOn(ctx, handle, test);
 }
 
 /**

@@ -18,14 +18,25 @@ import {
   type Handle,
   type Remote,
 } from './context.js';
-import { LOOKUP_END_MS, TRIGGER_GRACE_MS, WRAP_UP_MS, describeTimeout, type StopReason } from './deadline.js';
+import {
+  FAIL_FAST_CANCEL_ERROR,
+  LOOKUP_END_MS,
+  TRIGGER_GRACE_MS,
+  WRAP_UP_MS,
+  describeTimeout,
+  type StopReason,
+} from './deadline.js';
 import { listSuiteTests } from './read.js';
 
 type Answer = SuiteResult | TestResult;
 
-/** Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins. */
+/**
+ * Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins; a deadline
+ * during a fail-fast wrap-up changes nothing (its wrap-up is bounded too).
+ */
 export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => void): void {
   if (ctx.stopReason === 'signal') return;
+  if (ctx.stopReason === 'fail-fast' && reason !== 'signal') return;
   const first = ctx.stopReason === null;
   ctx.stopReason = reason;
   ctx.stop.abort();
@@ -129,14 +140,26 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
   await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
 
-/** One run still open at a workflow cancel: cancelled, with the cancel's answer and the tests listed. */
+/** Why runs are cancelled at once: a workflow cancel, or `fail-fast` (a test failed). */
+export type CancelReason = 'signal' | 'fail-fast';
+
+const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
+  signal: 'Cancelled with the workflow.',
+  'fail-fast': FAIL_FAST_CANCEL_ERROR,
+};
+
+/**
+ * One run still open at a workflow cancel or fail-fast: cancelled, with the cancel's answer and the tests
+ * listed (those already over keep their state; those still going are `cancelled`, with the reason).
+ */
 function markCancelled(
   ctx: EngineContext,
   handle: Handle,
   answer: Answer | undefined,
   tests: TestResult[],
+  reason: CancelReason,
 ): void {
-  const error = 'Cancelled with the workflow.';
+  const error = CANCEL_ERROR[reason];
   handle.run.cancelled = true;
   handle.run.error = error;
   if (handle.remote.type === 'suite') {
@@ -155,22 +178,33 @@ function markCancelled(
 }
 
 /**
- * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
- * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+ * On a workflow cancel or fail-fast: cancel every active remote run, then those that the triggers still in
+ * flight started (answered late or found by reconciliation), then mark them all cancelled. A workflow
+ * cancel sends its cancels at once (no budget wait: the runner kills the process soon); fail-fast sends
+ * them through the request budget.
  * @param cancelTimeoutMs timeout of each cancel request, ms.
  */
-export async function cancelForSignal(
+export async function cancelActive(
   ctx: EngineContext,
   triggering: Promise<void>,
   cancelTimeoutMs: number,
+  reason: CancelReason,
 ): Promise<void> {
+  const tag = reason === 'fail-fast' ? { reason } : {};
   const first = [...ctx.remotes].filter((r) => r.active);
-  if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false });
+  if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
   // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
   // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
   const overall = ctx.wrapUpEnd.signal;
   const suiteTests = new Map<string, TestResult[]>();
   const cancelOne = async (r: Remote): Promise<Answer | null> => {
+    if (reason === 'fail-fast') {
+      try {
+        await ctx.budget.acquire(overall);
+      } catch {
+        return null;
+      }
+    }
     const answer = await cancelRemote(
       ctx,
       r,
@@ -189,7 +223,7 @@ export async function cancelForSignal(
   const firstAnswers = Promise.all(first.map(cancelOne));
   await triggering;
   const late = [...ctx.remotes].filter((r) => r.active && !first.includes(r));
-  if (late.length > 0) ctx.emit({ type: 'cancelling', count: late.length, late: true });
+  if (late.length > 0) ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
   const active = [...first, ...late];
   const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
   const byId = new Map<string, Answer>();
@@ -199,6 +233,6 @@ export async function cancelForSignal(
   });
   for (const handle of ctx.handles.filter((h) => !h.done && h.settled)) endRun(ctx, handle);
   for (const handle of ctx.handles.filter((h) => !h.done)) {
-    markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? []);
+    markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
   }
 }

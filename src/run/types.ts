@@ -81,10 +81,11 @@ export interface SuiteRun {
   /** True when the action cancelled it (deadline or workflow cancel). */
   cancelled?: boolean;
   /**
-   * Set when the run was never started because the deadline (`deadline`) or a workflow cancel (`signal`)
-   * came first. The run has no test result and counts as `error`; `error` says why in words.
+   * Set when the run was never started because the deadline (`deadline`), a workflow cancel (`signal`) or
+   * `fail-fast` (a test had failed) came first. The run has no test result and counts as `error`; `error`
+   * says why in words.
    */
-  notStarted?: 'deadline' | 'signal';
+  notStarted?: 'deadline' | 'signal' | 'fail-fast';
   /**
    * True when the execute may have reached the service but its run could not be found afterwards
    * (reconciliation of an uncertain or interrupted trigger). Counts as `error`; `error` says why.
@@ -99,8 +100,8 @@ export interface RunSummary {
   startedAt: string;
   /** ISO 8601. */
   finishedAt: string;
-  /** Why the action stopped waiting early, if it did. */
-  interrupted?: 'deadline' | 'signal';
+  /** Why the action stopped waiting early, if it did (`fail-fast`: a test failed, the rest was cancelled). */
+  interrupted?: 'deadline' | 'signal' | 'fail-fast';
   /** Base of the web app links, default `https://app.ghostinspector.com`. */
   appUrl: string;
 }

@@ -25,7 +25,9 @@ import {
 import { variantFromResult } from './execute.js';
 import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
 import { suiteTestsOf } from './read.js';
+import { failFastOn } from './fail-fast.js';
 import { retryFailures } from './retry.js';
+import { sleepBeforePoll } from './running-list.js';
 import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
 import { waitResult } from './watch-group.js';
 
@@ -108,7 +110,8 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
     const elapsedMs = ctx.clock.now() - triggeredAtMs;
     const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
     lastIntervalMs = next.intervalMs;
-    await ctx.clock.sleep(forceDelay ?? next.delayMs, signal);
+    const delayMs = forceDelay ?? next.delayMs;
+    await sleepBeforePoll(ctx, remote.id, triggeredAtMs, delayMs, forceDelay !== null, signal);
     forceDelay = null;
     if (signal.aborted) return null;
     try {
@@ -181,6 +184,7 @@ async function followSuite(ctx: EngineContext, handle: Handle, window: ExpectedW
   for (const t of handle.run.tests) testFinished(ctx, handle.run, t);
   await retryFailures(ctx, handle);
   endRun(ctx, handle);
+  failFastOn(ctx, handle);
 }
 
 async function followTest(ctx: EngineContext, handle: Handle, window: ExpectedWindow | null): Promise<void> {
@@ -219,4 +223,5 @@ async function followTest(ctx: EngineContext, handle: Handle, window: ExpectedWi
   testFinished(ctx, handle.run, testRun);
   await retryFailures(ctx, handle);
   endRun(ctx, handle);
+  failFastOn(ctx, handle);
 }

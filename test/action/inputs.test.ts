@@ -45,6 +45,7 @@ describe('readInputs', () => {
     expect(inputs.failOnTimeout).toBe(true);
     expect(inputs.failOnEmpty).toBe(true);
     expect(inputs.retryFailed).toBe(0);
+    expect(inputs.failFast).toBe(false);
     expect(inputs.junitPath).toBe(path.join(workspace, 'ghost-inspector-junit.xml'));
     expect(inputs.resultsPath).toBe(path.join(workspace, 'ghost-inspector-results.json'));
     expect(inputs.screenshots).toBe('failed');
@@ -79,6 +80,7 @@ describe('readInputs', () => {
       'private-variables': '{"TOKEN": "s3cr3t", "PIN": 1234}',
       timeout: '2.5',
       'retry-failed': '2',
+      'fail-fast': 'true',
     });
     expect(inputs.suiteIds).toHaveLength(2);
     expect(inputs.startUrls).toEqual(['https://preview.example.test/']);
@@ -108,6 +110,7 @@ describe('readInputs', () => {
     expect(inputs.secrets).toEqual(['key-123', 'p4ss', 's3cr3t', '1234']);
     expect(inputs.timeoutMs).toBe(150_000);
     expect(inputs.retryFailed).toBe(2);
+    expect(inputs.failFast).toBe(true);
   });
 });
 
