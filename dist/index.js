@@ -64937,11 +64937,19 @@ function renderStop(event, log) {
         case 'timed-out':
             log.warning(`Timeout: ${(0,_run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
             return;
-        case 'cancelling':
-            log.warning(event.late
-                ? `Workflow cancelled: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-                : `Workflow cancelled: cancelling ${plural(event.count, 'remote run')}.`);
+        case 'fail-fast':
+            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`);
             return;
+        case 'cancelling': {
+            // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
+            if (event.reason === 'fail-fast' && !event.late)
+                return;
+            const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
+            log.warning(event.late
+                ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
+                : `${why}: cancelling ${plural(event.count, 'remote run')}.`);
+            return;
+        }
         case 'cancel-failed':
             log.warning(`Could not cancel ${event.remoteType} result ${event.id}: ${event.message}`);
             return;
@@ -65281,7 +65289,7 @@ function startedState(run) {
 }
 /**
  * What a run without any test result is, in words: `not started before the timeout`, `not started before
- * the workflow was cancelled`, `may have started but could not be found`, `could not start` (the trigger
+ * the workflow was cancelled`, `not started: fail-fast`, `may have started but could not be found`, `could not start` (the trigger
  * failed), `no test result before the timeout`, `cancelled before any test result`, `no test result`.
  */
 function testlessPhrase(run, state) {
@@ -65289,6 +65297,8 @@ function testlessPhrase(run, state) {
         return 'not started before the timeout';
     if (run.notStarted === 'signal')
         return 'not started before the workflow was cancelled';
+    if (run.notStarted === 'fail-fast')
+        return 'not started: fail-fast';
     if (run.mayHaveStarted)
         return 'may have started but could not be found';
     if (state === 'timed-out')
@@ -65643,6 +65653,7 @@ function unrefTimer(ms, onExpire) {
 /* harmony export */   $B: () => (/* binding */ NOT_STARTED_ERROR),
 /* harmony export */   AB: () => (/* binding */ forceExit),
 /* harmony export */   Au: () => (/* binding */ DEADLINE_BACKSTOP_MS),
+/* harmony export */   G3: () => (/* binding */ FAIL_FAST_CANCEL_ERROR),
 /* harmony export */   Mu: () => (/* binding */ HARD_EXIT_MS),
 /* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
 /* harmony export */   by: () => (/* binding */ describeTimeout),
@@ -65673,18 +65684,36 @@ function unrefTimer(ms, onExpire) {
  * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
  * already known are cancelled meanwhile).
  */
-const TRIGGER_GRACE_MS = { deadline: 0, signal: 1_500 };
+const TRIGGER_GRACE_MS = {
+    deadline: 0,
+    signal: 1_500,
+    'fail-fast': 5_000,
+};
 /** When the lookups of interrupted triggers end, ms after the stop. */
-const LOOKUP_END_MS = { deadline: 3_000, signal: 3_000 };
-/** How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. */
-const WRAP_UP_MS = { deadline: 6_000, signal: 4_500 };
+const LOOKUP_END_MS = {
+    deadline: 3_000,
+    signal: 3_000,
+    'fail-fast': 10_000,
+};
+/**
+ * How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. Fail-fast has
+ * no runner waiting to kill the process: its cancels go through the request budget, so it gets longer.
+ */
+const WRAP_UP_MS = {
+    deadline: 6_000,
+    signal: 4_500,
+    'fail-fast': 30_000,
+};
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
 const HARD_EXIT_MS = 6_500;
 /** The `error` of a run never started, by reason. */
 const NOT_STARTED_ERROR = {
     deadline: 'Not started before the timeout',
     signal: 'Not started before the workflow was cancelled',
+    'fail-fast': 'Not started: fail-fast (a test had failed)',
 };
+/** The `error` of a run (and of its tests still going) cancelled because another test failed. */
+const FAIL_FAST_CANCEL_ERROR = 'Cancelled by fail-fast: another test failed.';
 /** The `error` of a trigger that may have started a run that could not be found. */
 const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
     '(may have started; not found).';
@@ -70065,6 +70094,7 @@ const INPUT_DEFAULTS = {
     'fail-on-timeout': 'true',
     'fail-on-empty': 'true',
     'retry-failed': '0',
+    'fail-fast': 'false',
     'junit-path': 'ghost-inspector-junit.xml',
     summary: 'true',
     annotations: 'true',
@@ -70271,6 +70301,7 @@ function parseWaiting(r) {
         failOnTimeout: r.boolWithDefault('fail-on-timeout'),
         failOnEmpty: r.boolWithDefault('fail-on-empty'),
         retryFailed: r.integer('retry-failed', 0, 3, 'runs') ?? 0,
+        failFast: r.boolWithDefault('fail-fast'),
     };
 }
 /** Reports and artifacts: paths (absolute), switches, screenshots, the GitHub token. */
@@ -74012,9 +74043,14 @@ async function readByTest(ctx, reader, testIds) {
 
 
 
-/** Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins. */
+/**
+ * Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins; a deadline
+ * during a fail-fast wrap-up changes nothing (its wrap-up is bounded too).
+ */
 function halt(ctx, reason, onSignal) {
     if (ctx.stopReason === 'signal')
+        return;
+    if (ctx.stopReason === 'fail-fast' && reason !== 'signal')
         return;
     const first = ctx.stopReason === null;
     ctx.stopReason = reason;
@@ -74118,9 +74154,16 @@ async function settleAtDeadline(ctx) {
     }
     await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
-/** One run still open at a workflow cancel: cancelled, with the cancel's answer and the tests listed. */
-function markCancelled(ctx, handle, answer, tests) {
-    const error = 'Cancelled with the workflow.';
+const CANCEL_ERROR = {
+    signal: 'Cancelled with the workflow.',
+    'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
+};
+/**
+ * One run still open at a workflow cancel or fail-fast: cancelled, with the cancel's answer and the tests
+ * listed (those already over keep their state; those still going are `cancelled`, with the reason).
+ */
+function markCancelled(ctx, handle, answer, tests, reason) {
+    const error = CANCEL_ERROR[reason];
     handle.run.cancelled = true;
     handle.run.error = error;
     if (handle.remote.type === 'suite') {
@@ -74141,19 +74184,30 @@ function markCancelled(ctx, handle, answer, tests) {
     handle.run.endedAt = iso(ctx.clock.now());
 }
 /**
- * On a workflow cancel: cancel every active remote run at once (no budget wait), then those that the
- * triggers still in flight started (answered late or found by reconciliation), then mark them all.
+ * On a workflow cancel or fail-fast: cancel every active remote run, then those that the triggers still in
+ * flight started (answered late or found by reconciliation), then mark them all cancelled. A workflow
+ * cancel sends its cancels at once (no budget wait: the runner kills the process soon); fail-fast sends
+ * them through the request budget.
  * @param cancelTimeoutMs timeout of each cancel request, ms.
  */
-async function cancelForSignal(ctx, triggering, cancelTimeoutMs) {
+async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
+    const tag = reason === 'fail-fast' ? { reason } : {};
     const first = [...ctx.remotes].filter((r) => r.active);
     if (first.length > 0)
-        ctx.emit({ type: 'cancelling', count: first.length, late: false });
+        ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
     // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
     // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
     const overall = ctx.wrapUpEnd.signal;
     const suiteTests = new Map();
     const cancelOne = async (r) => {
+        if (reason === 'fail-fast') {
+            try {
+                await ctx.budget.acquire(overall);
+            }
+            catch {
+                return null;
+            }
+        }
         const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,run_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]));
         if (r.type === 'suite' && !overall.aborted) {
             try {
@@ -74170,7 +74224,7 @@ async function cancelForSignal(ctx, triggering, cancelTimeoutMs) {
     await triggering;
     const late = [...ctx.remotes].filter((r) => r.active && !first.includes(r));
     if (late.length > 0)
-        ctx.emit({ type: 'cancelling', count: late.length, late: true });
+        ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
     const active = [...first, ...late];
     const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
     const byId = new Map();
@@ -74182,7 +74236,186 @@ async function cancelForSignal(ctx, triggering, cancelTimeoutMs) {
     for (const handle of ctx.handles.filter((h) => !h.done && h.settled))
         endRun(ctx, handle);
     for (const handle of ctx.handles.filter((h) => !h.done)) {
-        markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? []);
+        markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/running-list.ts
+/**
+ * One request watches every run: while anything runs, `GET /v1/organizations/{id}/running/` (every
+ * executing test result of the organization, docs/api-contract.md "Endpoints the action calls") is asked
+ * about once a second (`RUNNING_LIST_MS`), through the request budget. The list is a hint, never the truth:
+ * a run whose test results leave the list has its own result read at once (`pollRemote` wakes up), and only
+ * that answer says the run is over. While the list shows a run, its own poll slows to a safety poll every
+ * `SAFETY_POLL_MS`; a run the list does not show, or a list that fails, keeps the adaptive schedule
+ * (`schedule.ts`). The organization id is the plan's, else the first one an execute answer names.
+ */
+
+
+/** Period of the running-list request while anything runs, ms. */
+const RUNNING_LIST_MS = 1_000;
+/** Own poll of a run the running list shows, ms (the safety poll: nothing depends on the list alone). */
+const SAFETY_POLL_MS = 10_000;
+/** The safety polls of all runs together stay under one per this many ms (it spaces them out), ms. */
+const SAFETY_SPACING_MS = 1_000;
+/** Failed running-list requests in a row after which the list is given up for this engine run. */
+const RUNNING_LIST_MAX_ERRORS = 3;
+/**
+ * A run triggered this long before a list answer, yet never shown by the list, is taken as having ended
+ * before the list saw it: its own result is read once at once (history never delays an early finish), ms.
+ */
+const UNSEEN_AFTER_MS = 2 * RUNNING_LIST_MS;
+/** What the pollers see of the running list. */
+class RunningList {
+    /** Ids (test results and their suite results) in the last answer; empty while unhealthy. */
+    current = new Set();
+    healthy = false;
+    /** Every id any answer showed. */
+    seen = new Set();
+    /** Ids never shown whose own result was read once because of that (never again for that reason). */
+    probed = new Set();
+    waiters = new Map();
+    /** Whether the last answer of a healthy list showed `id` (a test result or suite result) running. */
+    shows(id) {
+        return this.healthy && this.current.has(id);
+    }
+    /**
+     * Calls `wake` when a later answer no longer shows `id` after showing it, or (once per id) when an
+     * answer asked `UNSEEN_AFTER_MS` after `triggeredAtMs` has never shown it. Returns the unsubscribe.
+     */
+    onLeave(id, triggeredAtMs, wake) {
+        const set = this.waiters.get(id) ?? new Set();
+        const waiter = { triggeredAtMs, wake };
+        set.add(waiter);
+        this.waiters.set(id, set);
+        return () => {
+            set.delete(waiter);
+            if (set.size === 0)
+                this.waiters.delete(id);
+        };
+    }
+    /** A new answer, asked at `askedAtMs`: whoever left the list since the last answer is woken. */
+    update(results, askedAtMs) {
+        const next = new Set();
+        for (const r of results) {
+            next.add(r._id);
+            const suiteResult = (0,refs/* refId */.N)(r.suiteResult);
+            if (suiteResult)
+                next.add(suiteResult);
+        }
+        const before = this.healthy ? this.current : new Set();
+        this.current = next;
+        this.healthy = true;
+        for (const id of next)
+            this.seen.add(id);
+        for (const id of before)
+            if (!next.has(id))
+                this.wake(id, () => true);
+        for (const id of [...this.waiters.keys()]) {
+            if (this.seen.has(id) || this.probed.has(id))
+                continue;
+            const due = (w) => askedAtMs - w.triggeredAtMs >= UNSEEN_AFTER_MS;
+            if ([...(this.waiters.get(id) ?? [])].some(due)) {
+                this.probed.add(id);
+                this.wake(id, due);
+            }
+        }
+    }
+    /** The list could not be had: no run counts as shown, so each keeps (or returns to) its own schedule. */
+    fail() {
+        this.healthy = false;
+        this.current = new Set();
+    }
+    wake(id, which) {
+        for (const w of [...(this.waiters.get(id) ?? [])])
+            if (which(w))
+                w.wake();
+    }
+}
+const lists = new WeakMap();
+/** The running list of an engine run, once `watchRunning` started it; undefined otherwise. */
+function runningListOf(ctx) {
+    return lists.get(ctx);
+}
+/** The organization whose running list to ask: the plan's, else the first an execute answer names. */
+function organizationOf(ctx) {
+    if (ctx.plan.organizationId)
+        return ctx.plan.organizationId;
+    for (const h of ctx.handles) {
+        const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
+        if (fromTest)
+            return fromTest;
+        const suite = h.run.suiteResult?.suite;
+        const fromSuite = suite && typeof suite === 'object' ? (0,refs/* refId */.N)(suite.organization) : null;
+        if (fromSuite)
+            return fromSuite;
+    }
+    return null;
+}
+/** Whether any run is still waited for. */
+function anythingRuns(ctx) {
+    return ctx.handles.some((h) => !h.done);
+}
+/**
+ * Asks the running list every `RUNNING_LIST_MS` while anything runs; ends when nothing runs, at a stop,
+ * without an organization id, or after `RUNNING_LIST_MAX_ERRORS` failures in a row (the runs then keep
+ * their own schedules). Never throws.
+ */
+async function watchRunning(ctx) {
+    const organizationId = organizationOf(ctx);
+    if (!organizationId)
+        return;
+    const list = new RunningList();
+    lists.set(ctx, list);
+    const signal = ctx.stop.signal;
+    let errors = 0;
+    try {
+        while (anythingRuns(ctx) && !signal.aborted) {
+            try {
+                await ctx.budget.acquire(signal);
+                const askedAtMs = ctx.clock.now();
+                list.update(await ctx.api.listOrganizationRunning(organizationId, { signal }), askedAtMs);
+                errors = 0;
+            }
+            catch (error) {
+                list.fail();
+                if (signal.aborted)
+                    return;
+                errors += 1;
+                ctx.emit({ type: 'detail', message: `Running list of the organization failed: ${context_messageOf(error)}` });
+                if (errors >= RUNNING_LIST_MAX_ERRORS)
+                    return;
+            }
+            await ctx.clock.sleep(RUNNING_LIST_MS, AbortSignal.any([signal, ctx.finishedAll.signal]));
+        }
+    }
+    finally {
+        list.fail();
+        lists.delete(ctx);
+    }
+}
+/**
+ * Sleeps before a run's next own poll: `delayMs` (its adaptive schedule), or the safety poll
+ * (`SAFETY_POLL_MS`, longer with more than 10 runs going: `SAFETY_SPACING_MS` each) while the running list
+ * shows the run; either way it wakes as soon as the list stops showing the run (or never
+ * showed it `UNSEEN_AFTER_MS` after its trigger: see `RunningList.onLeave`). Times in ms.
+ * @param forced true for a back-off or not-found retry delay, which the list never lengthens.
+ */
+async function sleepBeforePoll(ctx, id, triggeredAtMs, delayMs, forced, signal) {
+    const list = runningListOf(ctx);
+    if (!list)
+        return ctx.clock.sleep(delayMs, signal);
+    // With many runs the safety polls are spread: together at most one per `SAFETY_SPACING_MS`.
+    const active = [...ctx.remotes].filter((r) => r.active).length;
+    const safetyMs = Math.max(SAFETY_POLL_MS, active * SAFETY_SPACING_MS);
+    const ms = !forced && list.shows(id) ? Math.max(delayMs, safetyMs) : delayMs;
+    const wake = new AbortController();
+    const off = list.onLeave(id, triggeredAtMs, () => wake.abort());
+    try {
+        await ctx.clock.sleep(ms, AbortSignal.any([signal, wake.signal]));
+    }
+    finally {
+        off();
     }
 }
 
@@ -74726,6 +74959,23 @@ function addHandle(ctx, job, result, variant, now, delayMs) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/run/fail-fast.ts
+
+/**
+ * Stops the engine for fail-fast when `plan.failFast` is on, nothing stopped it yet, and `test` (default:
+ * the first test of the run) is `failed`. Call it only when the test's state is final (its re-runs spent).
+ */
+function failFastOn(ctx, handle, test) {
+    if (!ctx.plan.failFast || ctx.stopReason !== null)
+        return;
+    const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
+    if (failed?.state !== 'failed')
+        return;
+    const others = [...ctx.remotes].filter((r) => r.active).length;
+    ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
+    halt(ctx, 'fail-fast', () => undefined);
+}
+
 ;// CONCATENATED MODULE: ./src/run/retry.ts
 /**
  * Retry: under `retry-failed` (0–3), each failed test of a run is executed again on its own, with the
@@ -74733,6 +74983,7 @@ function addHandle(ctx, job, result, variant, now, delayMs) {
  * A re-run whose execute may have started one but was not answered is looked up (`reconcile.ts`), never
  * sent again. Re-runs share the one execute limiter with the first triggers.
  */
+
 
 
 
@@ -74823,6 +75074,8 @@ async function retryTest(ctx, handle, test) {
         }
     }
     testFinished(ctx, handle.run, test, false);
+    // Its re-runs are spent and it still failed: a failure for good.
+    failFastOn(ctx, handle, test);
 }
 /**
  * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
@@ -75096,6 +75349,8 @@ async function pollGroup(ctx, key, group, triggeredAtMs, window) {
 
 
 
+
+
 /** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
 function isSuiteResultOver(result) {
     if (result.passing !== null && result.passing !== undefined)
@@ -75153,7 +75408,8 @@ async function pollRemote(ctx, remote, triggeredAtMs, window, target) {
         const elapsedMs = ctx.clock.now() - triggeredAtMs;
         const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
         lastIntervalMs = next.intervalMs;
-        await ctx.clock.sleep(forceDelay ?? next.delayMs, signal);
+        const delayMs = forceDelay ?? next.delayMs;
+        await sleepBeforePoll(ctx, remote.id, triggeredAtMs, delayMs, forceDelay !== null, signal);
         forceDelay = null;
         if (signal.aborted)
             return null;
@@ -75233,6 +75489,7 @@ async function followSuite(ctx, handle, window) {
         testFinished(ctx, handle.run, t);
     await retryFailures(ctx, handle);
     endRun(ctx, handle);
+    failFastOn(ctx, handle);
 }
 async function followTest(ctx, handle, window) {
     const id = handle.remote.id;
@@ -75270,6 +75527,7 @@ async function followTest(ctx, handle, window) {
     testFinished(ctx, handle.run, testRun);
     await retryFailures(ctx, handle);
     endRun(ctx, handle);
+    failFastOn(ctx, handle);
 }
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
@@ -75285,6 +75543,7 @@ async function followTest(ctx, handle, window) {
  * results/?count=50`; tests and on-demand runs: poll `GET /results/{id}/`. A result that answers "not found"
  * just after its trigger is asked again for up to `notFoundGraceMs`. Polling times: see `schedule.ts`.
  */
+
 
 
 
@@ -75343,11 +75602,14 @@ async function runContext(ctx, options) {
         if (ctx.plan.wait && ctx.stopReason === null) {
             let quiet = false;
             void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+            void watchRunning(ctx);
             await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
             quiet = true;
         }
-        if (ctx.stopReason === 'signal')
-            await cancelForSignal(ctx, triggering, options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS);
+        if (ctx.stopReason === 'signal' || ctx.stopReason === 'fail-fast') {
+            const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
+            await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopReason);
+        }
         else {
             await triggering;
             if (ctx.stopReason === 'deadline' && ctx.plan.wait)
@@ -75574,6 +75836,7 @@ async function runTests(inputs, deps, startedAtMs, signal) {
             timeoutMs: inputs.timeoutMs,
             cancelOnTimeout: inputs.cancelOnTimeout,
             retryFailed: inputs.retryFailed,
+            failFast: inputs.failFast,
         }, {
             ...deps.engine,
             api,
@@ -76107,6 +76370,8 @@ function junit_errorMessage(run, test) {
         return 'Not started before the timeout.';
     if (run.notStarted === 'signal')
         return 'Not started before the workflow was cancelled.';
+    if (run.notStarted === 'fail-fast')
+        return 'Not started: fail-fast (a test had failed).';
     if (run.mayHaveStarted)
         return 'May have started: the run could not be found after its trigger.';
     return 'No test result could be had.';
@@ -76784,6 +77049,8 @@ function headline(report, options) {
         line += ' The action stopped waiting at its deadline.';
     if (report.interrupted === 'signal')
         line += ' The workflow was cancelled.';
+    if (report.interrupted === 'fail-fast')
+        line += ' A test failed: the other runs were cancelled (`fail-fast`).';
     if (!report.passing && report.reasons.length > 0) {
         line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
     }
