@@ -5,9 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { RateBudget } from '../../src/run/budget.js';
-import { runPlan, type RunLog, type RunPlan } from '../../src/run/engine.js';
+import { runPlan, type RunLog } from '../../src/run/engine.js';
 import type { RunEvent } from '../../src/run/events.js';
 import { decideVerdict } from '../../src/run/outcome.js';
+import { runPlanOf } from './factories.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 
 const API_KEY = 'engine-test-key';
@@ -21,22 +22,7 @@ afterAll(async () => {
 });
 beforeEach(() => emulator.resetLog());
 
-function plan(overrides: Partial<RunPlan>): RunPlan {
-  return {
-    suiteIds: [],
-    folderIds: [],
-    testIds: [],
-    repoTests: [],
-    organizationId: 'org-acme',
-    execute: { disableVisuals: true },
-    startUrls: [],
-    wait: true,
-    timeoutMs: 120_000,
-    cancelOnTimeout: true,
-    retryFailed: 0,
-    ...overrides,
-  };
-}
+const plan = runPlanOf;
 
 function collectingLog(): RunLog & { lines: string[] } {
   const lines: string[] = [];

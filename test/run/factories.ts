@@ -1,6 +1,7 @@
 /** Plain data builders for unit tests of the run model (no I/O). */
 import { refId } from '../../src/api/refs.js';
 import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { RunPlan } from '../../src/run/engine.js';
 import type { SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 
 let counter = 0;
@@ -95,6 +96,24 @@ export function suiteRun(tests: TestRun[], overrides: Partial<SuiteRun> = {}): S
     variant: {},
     triggeredAt: '2026-01-01T00:00:00.000Z',
     tests,
+    ...overrides,
+  };
+}
+
+/** A run plan for engine tests against the emulator: organization `org-acme`, visuals off, 120 s timeout. */
+export function runPlanOf(overrides: Partial<RunPlan>): RunPlan {
+  return {
+    suiteIds: [],
+    folderIds: [],
+    testIds: [],
+    repoTests: [],
+    organizationId: 'org-acme',
+    execute: { disableVisuals: true },
+    startUrls: [],
+    wait: true,
+    timeoutMs: 120_000,
+    cancelOnTimeout: true,
+    retryFailed: 0,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import type { SuiteResult, TestDefinition } from '../../src/api/types.js';
 import { runPlan, type RunLog, type RunPlan } from '../../src/run/engine.js';
 import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted } from '../../src/run/reconcile.js';
 import { ApiError } from '../../src/api/errors.js';
+import { runPlanOf } from './factories.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 
 const API_KEY = 'reconcile-test-key';
@@ -25,22 +26,7 @@ beforeEach(() => {
   emulator.setFaults('');
 });
 
-function plan(overrides: Partial<RunPlan>): RunPlan {
-  return {
-    suiteIds: [],
-    folderIds: [],
-    testIds: [],
-    repoTests: [],
-    organizationId: 'org-acme',
-    execute: { disableVisuals: true },
-    startUrls: [],
-    wait: true,
-    timeoutMs: 60_000,
-    cancelOnTimeout: true,
-    retryFailed: 0,
-    ...overrides,
-  };
-}
+const plan = (overrides: Partial<RunPlan>): RunPlan => runPlanOf({ timeoutMs: 60_000, ...overrides });
 
 function collectingLog(): RunLog & { lines: string[] } {
   const lines: string[] = [];

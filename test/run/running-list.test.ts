@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { runPlan, type RunPlan } from '../../src/run/engine.js';
+import { runPlan } from '../../src/run/engine.js';
 import { RunningList, UNSEEN_AFTER_MS } from '../../src/run/running-list.js';
 import type { TestResult } from '../../src/api/types.js';
+import { runPlanOf } from './factories.js';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 
 const API_KEY = 'running-list-test-key';
@@ -21,22 +22,7 @@ afterAll(async () => {
 });
 beforeEach(() => emulator.resetLog());
 
-function plan(overrides: Partial<RunPlan>): RunPlan {
-  return {
-    suiteIds: [],
-    folderIds: [],
-    testIds: [],
-    repoTests: [],
-    organizationId: 'org-acme',
-    execute: { disableVisuals: true },
-    startUrls: [],
-    wait: true,
-    timeoutMs: 120_000,
-    cancelOnTimeout: true,
-    retryFailed: 0,
-    ...overrides,
-  };
-}
+const plan = runPlanOf;
 
 describe('the running list', () => {
   it('an early finish is noticed within 1.5 s although the history says 10 minutes', async () => {
