@@ -9,11 +9,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOW_FIRST = [
   'test/chaos/',
-  'test/browser/',
   'test/run/engine.test.ts',
   'test/reliability/',
   'test/emulator/runs.test.ts',
   'test/action/e2e-control.test.ts',
+  // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the
+  // two cores with the chaos run at once (a cancelled browser run missed its 60 s bound once that way).
+  'test/browser/',
 ];
 
 class SlowFirstSequencer extends BaseSequencer {
