@@ -8,14 +8,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * time of the whole run.
  */
 const SLOW_FIRST = [
-  'test/chaos/',
-  'test/run/engine.test.ts',
-  'test/reliability/',
+  'test/e2e/chaos.test.ts',
+  'test/unit/run/engine.test.ts',
+  'test/e2e/reliability/',
   'test/emulator/runs.test.ts',
-  'test/action/e2e-control.test.ts',
+  'test/e2e/control.test.ts',
   // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the
   // two cores with the chaos run at once (a cancelled browser run missed its 60 s bound once that way).
-  'test/browser/',
+  'test/emulator/browser/',
 ];
 
 class SlowFirstSequencer extends BaseSequencer {

@@ -1,7 +1,7 @@
 /**
  * Screenshot artifacts benchmark: 500 screenshots of about 200 KB each, downloaded from a loopback
  * screenshot server and uploaded through the real `@actions/artifact` client to the local artifact-service
- * fake (test/fakes/artifact-service.ts). Reports MB/s for both legs and the peak RSS of the process doing
+ * fake (test/support/fakes/artifact-service.ts). Reports MB/s for both legs and the peak RSS of the process doing
  * the work (sampled every 50 ms), which must stay under 150 MB.
  *
  * Run: `node --import tsx bench/artifacts.bench.ts [count] [concurrency]`. Not part of `npm test`.
@@ -158,7 +158,7 @@ async function parent(): Promise<void> {
   const { randomBytes } = await import('node:crypto');
   const { PNG } = await import('pngjs');
   const { unzipSync } = await import('fflate');
-  const { startFakeArtifactService } = await import('../test/fakes/artifact-service.js');
+  const { startFakeArtifactService } = await import('../test/support/fakes/artifact-service.js');
 
   const count = Number(process.argv[2] ?? 500);
   const concurrency = Number(process.argv[3] ?? 4);

@@ -14,7 +14,7 @@ import { renderJUnit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
 import { renderResultsJson } from '../src/report/results-json.js';
 import { renderSummary } from '../src/report/summary.js';
-import { largeSummary } from '../test/report/fixtures.js';
+import { largeSummary } from '../test/unit/report/fixtures.js';
 
 const count = Number(process.argv[2] ?? 2000);
 const policy = { failOnScreenshotCompare: false, failOnTimeout: true };

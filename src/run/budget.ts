@@ -21,7 +21,7 @@
  *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
  * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
  *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s). Ten processes that each send as fast as their
- *   budget allows for 5 minutes on one account (test/run/budget.test.ts) get about 7 % of their requests
+ *   budget allows for 5 minutes on one account (test/unit/run/budget.test.ts) get about 7 % of their requests
  *   answered 429 (each retried by the client), against about 78 % without the back-off; faster recovery
  *   means more 429s (0.1: about 10 %).
  *

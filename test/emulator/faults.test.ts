@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
 import { parseFaultSpec } from '../../emulator/faults.js';
-import { call, data, KEY, start } from './helpers.js';
+import { call, data, KEY, start } from '../support/emulator.js';
 
 let em: Emulator;
 beforeAll(async () => {

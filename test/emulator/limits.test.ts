@@ -10,7 +10,7 @@ import {
   parseRateLimit,
   RateLimiter,
 } from '../../emulator/limits.js';
-import { call, data, start } from './helpers.js';
+import { call, data, start } from '../support/emulator.js';
 
 let em: Emulator | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
-import { call, data, ISO, KEY, start, until } from './helpers.js';
+import { call, data, ISO, KEY, start, until } from '../support/emulator.js';
 
 let em: Emulator;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
 import type { Executor, RunRequest } from '../../emulator/executors/types.js';
-import { data, EPOCH, start } from './helpers.js';
+import { data, EPOCH, start } from '../support/emulator.js';
 
 const open: Emulator[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * Runs the action in-process (`run(deps)` of `src/main.ts`) the way `test/action/harness.ts` runs the
+ * Runs the action in-process (`run(deps)` of `src/main.ts`) the way `test/support/harness.ts` runs the
  * built bundle as a child process: same inputs, same {@link ActionRun} back, no build and no process start.
  *
  * The sink records what `@actions/core` would have done: log lines and workflow commands become the
@@ -13,7 +13,7 @@ import type { ActionDeps, EngineTuning } from '../../src/action/deps.js';
 import type { ActionSink, AnnotationProperties } from '../../src/action/sink.js';
 import { readGitHubContext } from '../../src/github.js';
 import { systemClock, type Clock } from '../../src/run/clock.js';
-import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from '../action/harness.js';
+import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from './harness.js';
 
 /** Options of an in-process run: those of the child-process harness, plus the clock and engine waits. */
 export interface InProcessOptions extends StartOptions {

@@ -1,0 +1,80 @@
+/**
+ * The bundled action, as GitHub runs it, uploads the screenshots of failed tests as one workflow artifact
+ * through the real `@actions/artifact` client against a local fake of the artifact service, and reports the
+ * artifact in its outputs, its log and the JUnit attachment lines.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { startFakeArtifactService, type FakeArtifactService } from '../support/fakes/artifact-service.js';
+import { runAction } from '../support/harness.js';
+
+describe('the action uploads screenshots as a workflow artifact', () => {
+  let emulator: Emulator;
+  let fake: FakeArtifactService;
+  let workspace: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ timeScale: 0.01, quiet: true });
+    fake = await startFakeArtifactService();
+    workspace = await mkdtemp(path.join(os.tmpdir(), 'gi-action-artifacts-'));
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+    await fake?.close();
+    if (workspace) await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('uploads exactly the failed test’s screenshot, byte for byte, and sets artifact-id and artifact-url', async () => {
+    const run = await runAction({
+      workspace,
+      inputs: {
+        'api-key': 'demo-api-key',
+        'api-base-url': emulator.baseUrl,
+        'suite-ids': 'suite-checkout',
+        screenshots: 'failed',
+        'artifact-name': 'checkout-shots',
+      },
+      env: {
+        ...fake.env({ runId: 'run-9', jobId: 'job-3' }),
+        RUNNER_TEMP: workspace,
+        GITHUB_REPOSITORY: 'octo/shop',
+        GITHUB_RUN_ID: '4242',
+        GITHUB_RUN_ATTEMPT: '1',
+        GITHUB_JOB: 'browser-tests',
+      },
+    });
+    expect(run.outputs.failed).toBe('1');
+    expect(run.code).toBe(1);
+
+    expect(fake.artifacts).toHaveLength(1);
+    const artifact = fake.artifacts[0]!;
+    expect(artifact.name).toBe('checkout-shots');
+    expect(run.outputs['artifact-id']).toBe(String(artifact.id));
+    expect(run.outputs['artifact-url']).toMatch(
+      new RegExp(`/octo/shop/actions/runs/4242/artifacts/${artifact.id}$`),
+    );
+
+    // The failed test result of the suite run, and its screenshot as the emulator serves it.
+    const failed = [...emulator.store.results.values()].filter(
+      (r) => r.suiteResult !== null && r.passing === false,
+    );
+    expect(failed).toHaveLength(1);
+    const shot = failed[0]!.screenshot!.original.defaultUrl;
+    const served = Buffer.from(await (await fetch(shot)).arrayBuffer());
+
+    const entries = unzipSync(new Uint8Array(await fake.readZip(artifact)));
+    const names = Object.keys(entries);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(new RegExp(`${failed[0]!._id}\\.png$`));
+    expect(Buffer.from(entries[names[0]!]!).equals(served)).toBe(true);
+
+    const junit = await readFile(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+    expect(junit).toContain(`[[ATTACHMENT|`);
+    expect(junit).toContain(`${failed[0]!._id}.png]]`);
+  });
+});

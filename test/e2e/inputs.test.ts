@@ -1,0 +1,101 @@
+/**
+ * Bad inputs: each gives its message, a failed step, and not a single request to the service (the
+ * emulator's request log stays empty). The action runs in-process (`run(deps)`, on a 10x clock): input
+ * checking is the same code in the bundle, which `e2e.test.ts` proves.
+ */
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { BAD_INPUTS, makeWorkspace } from '../support/action-fixtures.js';
+import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+
+const API_KEY = 'e2e-inputs-key-2024';
+let emulator: Emulator;
+let workspace: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
+  workspace = await makeWorkspace('gi-e2e-inputs-');
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+});
+
+/** Runs the action in-process on a clock 10 times faster than real time. */
+function runAction(options: InProcessOptions) {
+  return runActionInProcess({ clock: scaledClock(10), ...options });
+}
+
+describe('bad inputs', () => {
+  it('has at least 30 cases', () => {
+    expect(BAD_INPUTS.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.concurrent.each(BAD_INPUTS.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const r = await runAction({
+      workspace,
+      inputs: {
+        'api-key': API_KEY,
+        'api-base-url': emulator.baseUrl,
+        'suite-ids': 'suite-smoke',
+        ...c.inputs,
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`Input "${c.input}"`);
+    expect(r.stdout).toContain(c.message);
+    expect(r.stdout).not.toContain(API_KEY);
+    expect(r.stdout).not.toContain('secret-value');
+    expect(r.stdout).not.toContain('pw-secret');
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  it('sent no request at all', () => {
+    // Runs after every case above (they share the emulator).
+    expect(emulator.requests()).toEqual([]);
+  });
+});
+
+describe('output files', () => {
+  it('a report that cannot be written is named by its input, and the run still reports', async () => {
+    const own = await makeWorkspace('gi-e2e-write-');
+    try {
+      await writeFile(path.join(own, 'blocker'), 'a file where a directory is expected');
+      const r = await runAction({
+        workspace: own,
+        inputs: {
+          'api-key': API_KEY,
+          'api-base-url': emulator.baseUrl,
+          'suite-ids': 'suite-smoke',
+          'junit-path': 'blocker/junit.xml',
+          timeout: '2',
+        },
+      });
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout).toMatch(/::warning::Could not write the JUnit report \(junit-path\): /);
+      expect(r.outputs.passed).toBe('3');
+      const unusable = await runAction({
+        workspace: own,
+        inputs: {
+          'api-key': API_KEY,
+          'api-base-url': emulator.baseUrl,
+          'suite-ids': 'suite-smoke',
+          'results-path': 'blocker/results.json',
+        },
+      });
+      expect(unusable.code).toBe(1);
+      expect(unusable.stdout).toMatch(/::error::Could not create the directory of results-path \(/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  });
+});

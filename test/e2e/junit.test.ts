@@ -1,0 +1,174 @@
+/**
+ * The action's JUnit file as consumers read it (the action in-process, `run(deps)`), against the emulator. The harness already checks
+ * every JUnit file of every e2e run (valid against the unmodified junit-10.xsd, consumer counts equal the
+ * outputs); these cases pin what consumers show: the wall time, flaky and re-run attempts, a screenshot
+ * comparison under fail-on-screenshot-compare, a timed-out and a cancelled test, names, and the failing
+ * step's error once.
+ */
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
+import { consumerCounts, xpath } from '../support/junit.js';
+import { makeWorkspace } from '../support/action-fixtures.js';
+import { runActionInProcess, startActionInProcess, type InProcessOptions } from '../support/run-action.js';
+import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+import { counts, waitFor, type ActionRun } from '../support/harness.js';
+
+const API_KEY = 'e2e-junit-key-2342';
+let emulator: Emulator;
+let workspace: string;
+let saved: Map<string, Scenario>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
+  });
+  workspace = await makeWorkspace('gi-e2e-junit-');
+  saved = new Map(emulator.store.scenarios);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  emulator.resetLog();
+  await rm(path.join(workspace, 'ghost-inspector-junit.xml'), { force: true });
+});
+
+afterEach(() => {
+  for (const id of ['test-home', 'test-payment']) emulator.setScenario(id, saved.get(id) ?? null);
+});
+
+function inputs(extra: Record<string, string>): Record<string, string> {
+  return {
+    'api-key': API_KEY,
+    'api-base-url': emulator.baseUrl,
+    screenshots: 'none',
+    timeout: '2',
+    ...extra,
+  };
+}
+
+/** Runs the action in-process on a clock 10 times faster than real time (the engine's waits shrink). */
+function runAction(options: InProcessOptions): Promise<ActionRun> {
+  return runActionInProcess({ clock: scaledClock(10), ...options });
+}
+
+function junitOf(r: ActionRun): string {
+  expect(r.stderr).not.toMatch(/JUnit/i);
+  return readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+}
+
+describe('JUnit as consumers read it', () => {
+  it('several suites in parallel: <testsuites time> is the wall time, not the sum of the suites', async () => {
+    const started = Date.now();
+    // Real time: the file's time is compared with the wall clock.
+    const r = await runActionInProcess({
+      workspace,
+      inputs: inputs({ 'suite-ids': 'suite-smoke\nsuite-checkout\nsuite-visual' }),
+    });
+    const elapsedS = (Date.now() - started) / 1000;
+    const xml = junitOf(r);
+    const time = Number(xpath(xml, 'string(/testsuites/@time)'));
+    expect(time).toBeGreaterThan(0);
+    expect(time).toBeLessThanOrEqual(elapsedS);
+    expect(xml).not.toMatch(/<testsuites [^>]*skipped=/);
+    expect(xpath(xml, 'count(//testcase/properties)')).toBe('0');
+    expect(consumerCounts(xml).tests).toBe(counts(r).total);
+  });
+
+  it('fail-on-screenshot-compare: the comparison failure is a failed test case, as the verdict says', async () => {
+    const strict = await runAction({
+      workspace,
+      inputs: inputs({ 'suite-ids': 'suite-visual', 'fail-on-screenshot-compare': 'true' }),
+    });
+    expect(strict.code).toBe(1);
+    expect(counts(strict)).toMatchObject({ total: 2, 'screenshot-compare-failed': 1 });
+    const xml = junitOf(strict);
+    expect(xpath(xml, 'count(//testcase/failure[@type="ScreenshotComparison"])')).toBe('1');
+    expect(consumerCounts(xml)).toMatchObject({ tests: 2, failed: 1, passed: 1 });
+
+    const lenient = await runAction({ workspace, inputs: inputs({ 'suite-ids': 'suite-visual' }) });
+    expect(lenient.code).toBe(0);
+    expect(consumerCounts(junitOf(lenient))).toMatchObject({ tests: 2, failed: 0, passed: 2 });
+  });
+
+  it('a suite with a failure: the failing step’s error once in the failure body', async () => {
+    const r = await runAction({ workspace, inputs: inputs({ 'suite-ids': 'suite-checkout' }) });
+    expect(r.code).toBe(1);
+    const xml = junitOf(r);
+    const body = xpath(xml, 'string(//testcase[failure]/failure)');
+    const error = xpath(xml, 'string(//testcase[failure]/failure/@message)').replace(
+      /^Step #\d+ [^:]*: /,
+      '',
+    );
+    expect(error.length).toBeGreaterThan(5);
+    expect(body.split(error).length - 1).toBe(1);
+  });
+
+  it('retry-failed, flaky: a passing test case with a <flakyFailure>, named once', async () => {
+    emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    const r = await runAction({
+      workspace,
+      inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '2' }),
+    });
+    expect(counts(r)).toMatchObject({ total: 1, flaky: 1 });
+    const xml = junitOf(r);
+    expect(consumerCounts(xml)).toMatchObject({ tests: 1, passed: 1, failed: 0, flaky: 1, retries: 1 });
+    expect(xpath(xml, 'string(//testcase/flakyFailure/@message)')).toMatch(
+      /^Attempt 1 of 2: .*Flaky element/,
+    );
+    // A test run alone: its suite is not repeated as "Pay by card › Pay by card".
+    const classname = xpath(xml, 'string(//testcase/@classname)');
+    const name = xpath(xml, 'string(//testcase/@name)');
+    expect(classname).toBe('Ghost Inspector');
+    expect(name).not.toContain(classname);
+  });
+
+  it('retry-failed, failing every attempt: <failure> plus a <rerunFailure> per earlier attempt', async () => {
+    const r = await runAction({
+      workspace,
+      inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '1' }),
+    });
+    expect(counts(r)).toMatchObject({ total: 1, failed: 1 });
+    expect(consumerCounts(junitOf(r))).toMatchObject({ tests: 1, failed: 1, flaky: 0, reruns: 1 });
+  });
+
+  it('timed out: an error test case whose message says so', async () => {
+    emulator.setScenario('test-home', { hang: true });
+    const r = await runAction({
+      workspace,
+      inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05', 'fail-on-timeout': 'false' }),
+    });
+    expect(counts(r)['timed-out']).toBe(1);
+    const xml = junitOf(r);
+    expect(xpath(xml, 'string(//testcase/error/@type)')).toBe('Timeout');
+    expect(xpath(xml, 'string(//testcase/error/@message)')).toMatch(/^Timed out\b/);
+  });
+
+  it('cancelled by the workflow: <skipped message="Cancelled: …">', async () => {
+    emulator.setScenario('test-home', { hang: true });
+    const { cancel, done } = startActionInProcess({
+      clock: scaledClock(10),
+      workspace,
+      inputs: inputs({ 'test-ids': 'test-home', timeout: '5' }),
+    });
+    await waitFor(() =>
+      emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),
+    );
+    cancel('SIGINT');
+    const r = await done;
+    expect(r.code).not.toBe(0);
+    const xml = junitOf(r);
+    const tc = consumerCounts(xml);
+    expect(tc).toMatchObject({ tests: 1, skipped: 1 });
+    expect(xpath(xml, 'string(//testcase/skipped/@message)')).toMatch(/^Cancelled: /);
+  });
+});

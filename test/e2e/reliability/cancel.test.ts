@@ -1,0 +1,180 @@
+/**
+ * Workflow cancel, timed as the runner does it: SIGINT, then SIGTERM 7.5 s later, then a kill 2.5 s after
+ * (service facts, "The GitHub platform"). Deadlines asserted here are correctness deadlines: remote cancels
+ * sent within 2 s of the signal, the process gone within 7.5 s, the JUnit file, the summary and
+ * results.json written with the cancelled runs marked.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator, type RequestRecord } from '../../../emulator/index.js';
+import { refId } from '../../../src/api/refs.js';
+import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import {
+  FILES,
+  findSecrets,
+  JUNIT_SCHEMA,
+  makeTempWorkspace,
+  readResults,
+  reliabilitySeed,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+  xmllint,
+} from '../../support/reliability.js';
+
+const secrets = secretsFor('cancel');
+const workspaces: string[] = [];
+const emulators: Emulator[] = [];
+
+afterAll(async () => {
+  for (const e of emulators) await e.close();
+  for (const w of workspaces) await removeWorkspace(w);
+});
+
+/** One case's own emulator, so that the cases run at once. */
+async function setUp(): Promise<Emulator> {
+  const emulator = await startEmulator({
+    // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
+    timeScale: 0.05,
+    seed: reliabilitySeed([secrets.apiKey]),
+    quiet: true,
+  });
+  emulators.push(emulator);
+  return emulator;
+}
+
+const isCancel = (q: RequestRecord) => q.method === 'POST' && /\/cancel\/?$/.test(q.path);
+const isPoll = (q: RequestRecord) => q.method === 'GET' && /^\/v1\/(suite-)?results\/[^/]+\/?$/.test(q.path);
+
+interface Cancelled {
+  run: ActionRun;
+  workspace: string;
+  signalledAt: number;
+  exitedAt: number;
+}
+
+/**
+ * Starts the action against `emulator` on suite-green and test rel-green-1 (both hanging), waits until `ready` holds, sends
+ * `signal` and waits for the exit.
+ */
+async function cancelMidRun(
+  emulator: Emulator,
+  signal: NodeJS.Signals,
+  ready: () => boolean = () => emulator.requests().some(isPoll),
+): Promise<Cancelled> {
+  emulator.setScenario('rel-green-1', { hang: true });
+  emulator.setScenario('rel-green-2', { hang: true });
+  const workspace = await makeTempWorkspace('gi-rel-cancel-');
+  workspaces.push(workspace);
+  const { child, done } = await startAction({
+    workspace,
+    inputs: {
+      ...secretInputs(secrets),
+      'api-base-url': emulator.baseUrl,
+      'suite-ids': 'suite-green',
+      'test-ids': 'rel-green-1',
+      timeout: '5',
+    },
+  });
+  await waitFor(ready, 20_000);
+  const signalledAt = Date.now();
+  child.kill(signal);
+  const run = await done;
+  const exitedAt = Date.now();
+  return { run, workspace, signalledAt, exitedAt };
+}
+
+/** The checks every cancel scenario shares; returns the latest cancel request's delay after the signal. */
+async function expectCancelledProperly(
+  emulator: Emulator,
+  c: Cancelled,
+  signal: NodeJS.Signals,
+  cancelsLogged = true,
+): Promise<number> {
+  const { run, workspace, signalledAt, exitedAt } = c;
+  expect(exitedAt - signalledAt, 'exit after the signal (ms)').toBeLessThan(7_500);
+  expect(run.signal, 'ended by itself, not killed').toBeNull();
+  expect(run.code).not.toBe(0);
+  expect(run.stdout).toContain(`Received ${signal}`);
+
+  // Remote cancels: one per active run (the suite result and the test result), each sent within 2 s.
+  let latest = NaN;
+  if (cancelsLogged) {
+    await waitFor(() => emulator.requests().filter(isCancel).length >= 2, 10_000);
+    const cancels = emulator.requests().filter(isCancel);
+    expect(cancels.map((q) => q.path.split('/')[2]).sort()).toEqual(['results', 'suite-results']);
+    latest = Math.max(...cancels.map((q) => q.time - signalledAt));
+    expect(latest, 'cancel sent after the signal (ms)').toBeLessThan(2_000);
+  }
+
+  // Reports: cancelled runs marked in results.json, the JUnit file (skipped) and the summary.
+  const results = readResults(workspace);
+  expect(results?.interrupted).toBe('signal');
+  const states = results!.results.map((t) => t.state);
+  expect(states.length).toBeGreaterThanOrEqual(2);
+  expect(states.every((s) => s === 'cancelled' || s === 'passed')).toBe(true);
+  expect(states.filter((s) => s === 'cancelled').length).toBeGreaterThanOrEqual(2);
+  const junitFile = path.join(workspace, FILES.junit);
+  const junit = readFileSync(junitFile, 'utf8');
+  expect(junit.match(/<skipped/g)?.length ?? 0).toBe(states.filter((s) => s === 'cancelled').length);
+  expect(junit).toMatch(/Cancelled/);
+  expect((await xmllint(junitFile, JUNIT_SCHEMA)).code).toBe(0);
+  expect(run.summary).toMatch(/cancel/i);
+  expect(run.outputs.passing).toBe('false');
+  expect(findSecrets(run, workspace, secrets)).toEqual([]);
+  return latest;
+}
+
+// Every case has its own emulator: they run at once.
+describe.concurrent('workflow cancel', () => {
+  it('SIGINT mid-run: remote cancels within 2 s, exit within 7.5 s, reports with the cancelled runs', async () => {
+    const emulator = await setUp();
+    const c = await cancelMidRun(emulator, 'SIGINT');
+    const latest = await expectCancelledProperly(emulator, c, 'SIGINT');
+    console.log(`cancel figures: SIGINT cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
+    // The emulator saw the cancels: both remote runs ended cancelled.
+    await waitFor(() => emulator.runs().filter((f) => f.condition === 'cancelled').length >= 2, 5_000);
+  });
+
+  it('SIGTERM alone behaves the same', async () => {
+    const emulator = await setUp();
+    const c = await cancelMidRun(emulator, 'SIGTERM');
+    const latest = await expectCancelledProperly(emulator, c, 'SIGTERM');
+    console.log(`cancel figures: SIGTERM cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
+  });
+
+  it('SIGINT while the service is slow to cancel: the process still exits within 7.5 s', async () => {
+    const emulator = await setUp();
+    // Every cancel answer takes 6 s: longer than the action may wait for it. (The emulator logs a request
+    // when it answers, and it never answers one whose client left: the action's own lines tell.)
+    emulator.setFaults({
+      routes: [{ method: 'POST', pattern: '/v1/*/cancel', kind: 'slow' }],
+      delayMs: 6_000,
+    });
+    const c = await cancelMidRun(emulator, 'SIGINT');
+    await expectCancelledProperly(emulator, c, 'SIGINT', false);
+    console.log(`cancel figures: SIGINT with a slow service, exit ${c.exitedAt - c.signalledAt} ms`);
+    expect(c.run.stdout).toMatch(/Could not cancel suite result/);
+    expect(c.run.stdout).toMatch(/Could not cancel test result/);
+  });
+
+  it('SIGINT while a trigger is in flight: the run it starts is cancelled too, never left running', async () => {
+    const emulator = await setUp();
+    // The suite's execute is answered 1 s late; the signal comes while it is in flight.
+    emulator.setFaults({
+      routes: [{ method: 'POST', pattern: '/v1/suites/*/execute', kind: 'slow' }],
+      delayMs: 1_000,
+    });
+    const c = await cancelMidRun(emulator, 'SIGINT', () =>
+      emulator.requests().some((q) => q.path.startsWith('/v1/tests/rel-green-1/execute')),
+    );
+    await expectCancelledProperly(emulator, c, 'SIGINT');
+    const suiteResults = [...emulator.store.suiteResults.values()].filter(
+      (s) => refId(s.suite) === 'suite-green',
+    );
+    const last = suiteResults[suiteResults.length - 1];
+    expect(last?.dateExecutionFinished, 'the suite result started during the cancel has ended').toBeTruthy();
+    expect(last?.passing).toBeNull();
+  });
+});

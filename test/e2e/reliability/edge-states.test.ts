@@ -1,0 +1,199 @@
+/**
+ * Odd states of the service, each ending in a defined, documented state (README "Reliability"):
+ * - a suite of 0 tests: nothing ran; the step fails under `fail-on-empty` (default), passes without it;
+ * - a result that never finishes: `timed-out` at the action's deadline, cancelled remotely;
+ * - a result that vanishes (not found) mid-poll: asked again during the not-found grace period (30 s
+ *   after the trigger), then `error` with the service's answer;
+ * - a suite result whose tests list changes while it is paged: every test result is reported once.
+ * The action runs in-process (`run(deps)`). The deadline and not-found cases run on a clock 10 times faster
+ * than real time: the deadline and the 30 s grace keep their production values in the action's time and
+ * take a tenth of it in real time. The others keep real time: their emulator shares the thread and its
+ * work (55 test results with screenshots) would count ten times over on a fast clock.
+ */
+import { afterAll, describe, it } from 'vitest';
+import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
+import { waitFor } from '../../support/harness.js';
+import { runActionInProcess } from '../../support/run-action.js';
+import { scaledClock } from '../../support/scaled-clock.js';
+import {
+  countsOf,
+  FILES,
+  findSecrets,
+  JUNIT_SCHEMA,
+  makeTempWorkspace,
+  ORG,
+  readResults,
+  reliabilitySeed,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+  xmllint,
+} from '../../support/reliability.js';
+
+const secrets = secretsFor('edge');
+const emulators: Emulator[] = [];
+const workspaces: string[] = [];
+const timers: NodeJS.Timeout[] = [];
+
+afterAll(async () => {
+  for (const t of timers) clearInterval(t);
+  for (const e of emulators) await e.close();
+  for (const w of workspaces) await removeWorkspace(w);
+});
+
+const BIG = 55;
+
+function edgeSeed(): SeedFile {
+  const seed = reliabilitySeed([secrets.apiKey]);
+  seed.suites!.push({ _id: 'suite-big', name: 'Big suite', organization: ORG });
+  for (let i = 0; i < BIG; i++) {
+    seed.tests!.push({
+      _id: `big-${i}`,
+      name: `Big ${i}`,
+      suite: 'suite-big',
+      steps: [{ command: 'open', target: '/' }],
+      scenario: { outcome: i % 11 === 3 ? 'fail' : 'pass', stepDurationsMs: 50, runDurationMs: 100 },
+    });
+  }
+  return seed;
+}
+
+/** An emulator, a workspace and a runner of the action in-process on a clock `factor` times real time. */
+async function setUp(timeScale: number, factor = 1) {
+  const emulator = await startEmulator({ timeScale, seed: edgeSeed(), quiet: true });
+  emulators.push(emulator);
+  const workspace = await makeTempWorkspace('gi-rel-edge-');
+  workspaces.push(workspace);
+  const clock = scaledClock(factor);
+  const run = (inputs: Record<string, string>) =>
+    runActionInProcess({
+      workspace,
+      inputs: { ...secretInputs(secrets), 'api-base-url': emulator.baseUrl, timeout: '1', ...inputs },
+      clock,
+    });
+  return { emulator, workspace, run, clock };
+}
+
+// Timed against the deadline and the grace on a fast clock: they run alone.
+describe('a result that never finishes, results that vanish', () => {
+  it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
+    const { emulator, workspace, run } = await setUp(0.05, 10);
+    emulator.setScenario('rel-red-ok', { hang: true });
+    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.5' });
+    expect(r.code).toBe(1);
+    const results = readResults(workspace)!;
+    expect(results.interrupted).toBe('deadline');
+    expect(Object.fromEntries(results.results.map((t) => [t.testId, t.state]))).toEqual({
+      'rel-red-ok': 'timed-out',
+      'rel-red-bad': 'failed',
+    });
+    expect(emulator.requests().some((q) => /^\/v1\/suite-results\/[^/]+\/cancel\/?$/.test(q.path))).toBe(
+      true,
+    );
+    expect(findSecrets(r, workspace, secrets)).toEqual([]);
+  });
+
+  it('results that vanish mid-poll (not found): asked again for the grace period, then error', async ({
+    expect,
+  }) => {
+    // Time scale 0.2: a hanging run is cut by the emulator only after 2 minutes.
+    const { emulator, workspace, run, clock } = await setUp(0.2, 10);
+    for (const id of ['rel-green-1', 'rel-green-2', 'rel-red-ok']) emulator.setScenario(id, { hang: true });
+    const vanished = new Set<string>();
+    timers.push(
+      setInterval(() => {
+        for (const q of emulator.requests()) {
+          const m = /^\/v1\/(suite-results|results)\/([^/]+)\/?$/.exec(q.path);
+          if (!m || q.method !== 'GET' || vanished.has(m[2]!)) continue;
+          vanished.add(m[2]!);
+          if (m[1] === 'suite-results') emulator.store.suiteResults.delete(m[2]!);
+          else emulator.store.results.delete(m[2]!);
+        }
+      }, 5),
+    );
+    const started = clock.now();
+    // A deadline far beyond the grace: the runs end by the grace, not by the deadline.
+    const r = await run({ 'suite-ids': 'suite-green', 'test-ids': 'rel-red-ok', timeout: '10' });
+    expect(vanished.size).toBe(2);
+    expect(r.code).toBe(1);
+    const results = readResults(workspace)!;
+    expect(results.interrupted).toBeUndefined();
+    expect(results.results.map((t) => t.state)).toEqual(['error', 'error']);
+    for (const t of results.results) expect(t.error).toMatch(/could not be read: .*not found/i);
+    // It kept asking during the grace period instead of giving up at the first "not found".
+    const polls = emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && vanished.has(q.path.split('/')[3]!));
+    expect(polls.length).toBeGreaterThan(10);
+    // The grace is 30 s of the action's time.
+    expect(clock.now() - started).toBeGreaterThan(30_000);
+    expect(findSecrets(r, workspace, secrets)).toEqual([]);
+  });
+});
+
+// Each test has its own emulator and workspace: they run at once.
+describe.concurrent('odd states of the service', () => {
+  it('a suite of 0 tests: fails under fail-on-empty (default), passes without it; reports written', async ({
+    expect,
+  }) => {
+    const { workspace, run } = await setUp(0.01);
+    const strict = await run({ 'suite-ids': 'suite-empty' });
+    expect(strict.code).toBe(1);
+    expect(countsOf(strict)).toMatchObject({ total: 0 });
+    expect(strict.stdout).toMatch(/::error::No test ran/);
+    expect((await xmllint(`${workspace}/${FILES.junit}`, JUNIT_SCHEMA)).code).toBe(0);
+    const lenient = await run({ 'suite-ids': 'suite-empty', 'fail-on-empty': 'false' });
+    expect(lenient.code).toBe(0);
+    expect(lenient.outputs.passing).toBe('true');
+    expect(readResults(workspace)?.results).toEqual([]);
+    expect(findSecrets(lenient, workspace, secrets)).toEqual([]);
+  });
+
+  it('a suite result whose tests list changes while it is paged: each test result reported once', async ({
+    expect,
+  }) => {
+    const { emulator, workspace, run } = await setUp(0.01);
+    // The first page is answered at once, the second one second late; in between, 5 test results are
+    // put in front of the list, which shifts the second page back over the first.
+    emulator.setFaults({
+      delayMs: 1_000,
+      routes: [
+        { method: 'GET', pattern: '/v1/suite-results/*/results', kind: 'control-chars', times: 1 },
+        { method: 'GET', pattern: '/v1/suite-results/*/results', kind: 'slow', times: 1 },
+      ],
+    });
+    let inserted = 0;
+    timers.push(
+      setInterval(() => {
+        if (inserted) return;
+        const first = emulator.requests().find((q) => q.fault === 'control-chars');
+        if (!first) return;
+        const meta = emulator.store.suiteResultMeta.get(first.path.split('/')[3]!);
+        if (!meta) return;
+        const model = emulator.store.results.get(meta.resultIds[0]!)!;
+        for (let i = 0; i < 5; i++) {
+          const id = emulator.store.newId();
+          emulator.store.results.set(id, {
+            ...model,
+            _id: id,
+            name: `Late ${i}`,
+            test: { ...model.test!, _id: `late-${i}`, name: `Late ${i}` },
+          });
+          meta.resultIds.unshift(id);
+        }
+        inserted = 5;
+      }, 2),
+    );
+    const r = await run({ 'suite-ids': 'suite-big' });
+    await waitFor(() => inserted === 5, 1_000);
+    const results = readResults(workspace)!;
+    const ids = results.results.map((t) => t.resultId);
+    expect(new Set(ids).size, 'no test result twice').toBe(ids.length);
+    const testIds = results.results.map((t) => t.testId).filter((id) => id?.startsWith('big-'));
+    expect(new Set(testIds).size).toBe(BIG);
+    expect(countsOf(r).total).toBe(ids.length);
+    expect(countsOf(r).failed).toBe(5);
+    expect(r.code).toBe(1);
+    expect(findSecrets(r, workspace, secrets)).toEqual([]);
+  });
+});

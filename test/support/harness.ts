@@ -1,0 +1,216 @@
+/**
+ * Runs the built action (`dist/index.js`) as a child process the way the runner does: `INPUT_<NAME>`
+ * variables (dashes kept, upper case), `GITHUB_WORKSPACE`, and files for outputs and the step summary.
+ *
+ * Every JUnit file an action run writes is checked on the way out (see {@link checkJUnit}): valid against
+ * the Jenkins `junit-10.xsd` as it is, and counted by a consumer's reading as the action's outputs count.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { consumerCounts, expectedConsumerCounts, schemaErrors } from './junit.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ENTRY = path.join(ROOT, 'dist', 'index.js');
+/** For development only: `ACTION_FROM_SOURCE=1` runs `src/index.ts` through tsx instead of the bundle. */
+const FROM_SOURCE = process.env.ACTION_FROM_SOURCE === '1';
+/**
+ * The Node binary that runs the action: `GI_NODE_BINARY` when set (CI points it at Node 24, the runtime
+ * `action.yml` declares, with `npm run test:node24`), else the Node running the tests.
+ */
+export const NODE_BINARY = process.env.GI_NODE_BINARY
+  ? path.resolve(process.env.GI_NODE_BINARY)
+  : process.execPath;
+const ARGS = FROM_SOURCE
+  ? ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), path.join(ROOT, 'src/index.ts')]
+  : [ENTRY];
+
+export interface ActionRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** Parses the runner's output file (`name<<delimiter` blocks, or `name=value` lines). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const [, name, delimiter] = heredoc as unknown as [string, string, string];
+      const body: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) body.push(lines[i] ?? '');
+      out[name] = body.join('\n');
+    } else if (line.includes('=')) {
+      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return out;
+}
+
+export interface StartOptions {
+  workspace: string;
+  inputs: Record<string, string>;
+  /** Extra environment. */
+  env?: Record<string, string>;
+}
+
+/** Starts the action; `done` resolves when it exits. */
+export async function startAction(
+  options: StartOptions,
+): Promise<{ child: ChildProcess; done: Promise<ActionRun> }> {
+  if (!FROM_SOURCE && !existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
+  if (!existsSync(NODE_BINARY)) throw new Error(`GI_NODE_BINARY ${NODE_BINARY} does not exist`);
+  const outputFile = path.join(options.workspace, '.runner-output.txt');
+  const summaryFile = path.join(options.workspace, '.runner-summary.md');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs)) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  }
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  const junit = junitFile(options);
+  const junitBefore = fileStamp(junit);
+  const child = spawn(NODE_BINARY, ARGS, {
+    cwd: options.workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<ActionRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const run: ActionRun = {
+        code,
+        signal,
+        stdout,
+        stderr,
+        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+        summary: readFileSync(summaryFile, 'utf8'),
+      };
+      try {
+        if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, run);
+        resolve(run);
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
+  });
+  return { child, done };
+}
+
+/** The JUnit file an action run writes (input `junit-path`, default `ghost-inspector-junit.xml`). */
+export function junitFile(options: StartOptions): string | null {
+  const input = options.inputs['junit-path'];
+  if (input !== undefined && input.trim() === '') return null;
+  return path.resolve(options.workspace, input?.trim() || 'ghost-inspector-junit.xml');
+}
+
+/** Size and modification time, to tell whether a run wrote the file; '' when there is none. */
+export function fileStamp(file: string | null): string {
+  if (!file || !existsSync(file)) return '';
+  const s = statSync(file);
+  return `${s.size}:${s.mtimeMs}`;
+}
+
+/**
+ * Checks a JUnit file an action run wrote: valid against the unmodified `junit-10.xsd`, and, when the run
+ * set its count outputs, read by a consumer (mikepenz/action-junit-report's way) with the same counts
+ * (failed = failed + error + timed out + screenshot comparisons that fail a passing test; skipped =
+ * cancelled; flaky = flaky). Test cases whose screenshot comparison fails the run are taken from
+ * results.json (`failing`).
+ * @throws Error naming the file and what differs
+ */
+export function checkJUnit(file: string, run: ActionRun): void {
+  const xml = readFileSync(file, 'utf8');
+  const invalid = schemaErrors(xml);
+  if (invalid) throw new Error(`${file} is not valid against junit-10.xsd:\n${invalid.slice(0, 2000)}`);
+  const c = run.outputs;
+  if (!c.total || !/^\d+$/.test(c.total)) return;
+  const n = (name: string): number => Number(c[name] ?? 0);
+  const resultsPath = c['results-json'];
+  const results =
+    resultsPath && existsSync(resultsPath)
+      ? ((
+          JSON.parse(readFileSync(resultsPath, 'utf8')) as {
+            results?: Array<{ state: string; failing: boolean; countedAs?: string }>;
+          }
+        ).results ?? [])
+      : [];
+  const expected = expectedConsumerCounts(
+    {
+      total: n('total'),
+      passed: n('passed'),
+      failed: n('failed'),
+      flaky: n('flaky'),
+      timedOut: n('timed-out'),
+      cancelled: n('cancelled'),
+      error: n('error'),
+    },
+    results,
+  );
+  const seen = consumerCounts(xml);
+  const differs = Object.entries(expected).filter(([k, v]) => seen[k as keyof typeof seen] !== v);
+  if (differs.length > 0) {
+    throw new Error(
+      `${file}: a consumer counts ${JSON.stringify(seen)}, the outputs say ${JSON.stringify(expected)}`,
+    );
+  }
+}
+
+/** Runs the action to its end. */
+export async function runAction(options: StartOptions): Promise<ActionRun> {
+  return (await startAction(options)).done;
+}
+
+/** Waits until `check` holds, polling every 20 ms, for at most `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every count output, as action.yml names them. */
+export const COUNT_NAMES = [
+  'total',
+  'passed',
+  'failed',
+  'flaky',
+  'timed-out',
+  'cancelled',
+  'error',
+  'screenshot-compare-failed',
+];
+
+/** The counts, read from the separate outputs, after checking that `counts` (JSON) holds the same. */
+export function counts(r: ActionRun): Record<string, number> {
+  const json = JSON.parse(r.outputs.counts ?? '{}') as Record<string, number>;
+  expect(Object.keys(json).sort()).toEqual([...COUNT_NAMES].sort());
+  const separate: Record<string, number> = {};
+  for (const name of COUNT_NAMES) {
+    expect(r.outputs[name], name).toMatch(/^\d+$/);
+    separate[name] = Number(r.outputs[name]);
+  }
+  expect(separate).toEqual(json);
+  return separate;
+}

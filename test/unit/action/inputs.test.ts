@@ -1,0 +1,286 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputError, parseVariables, readInputs, splitList } from '../../../src/inputs/index.js';
+import { definitionFor } from '../../../src/inputs/test-files.js';
+import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
+
+let workspace: string;
+
+beforeAll(async () => {
+  workspace = await makeWorkspace('gi-inputs-');
+});
+
+afterAll(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+function reader(values: Record<string, string>) {
+  return (name: string) => values[name] ?? '';
+}
+
+async function read(values: Record<string, string>) {
+  return readInputs({ getInput: reader({ 'api-key': 'key-123', ...values }), env: {}, workspace });
+}
+
+async function problemsOf(values: Record<string, string>) {
+  try {
+    await read(values);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as InputError).problems;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('readInputs', () => {
+  it('applies the defaults and sends no execute parameter the user did not set', async () => {
+    const inputs = await read({ 'suite-ids': SUITE });
+    expect(inputs.apiBaseUrl).toBe('https://api.ghostinspector.com/v1');
+    expect(inputs.execute).toEqual({});
+    expect(inputs.wait).toBe(true);
+    expect(inputs.timeoutMs).toBe(30 * 60_000);
+    expect(inputs.cancelOnTimeout).toBe(true);
+    expect(inputs.failOnScreenshotCompare).toBe(false);
+    expect(inputs.failOnTimeout).toBe(true);
+    expect(inputs.failOnEmpty).toBe(true);
+    expect(inputs.retryFailed).toBe(0);
+    expect(inputs.failFast).toBe(false);
+    expect(inputs.junitPath).toBe(path.join(workspace, 'ghost-inspector-junit.xml'));
+    expect(inputs.resultsPath).toBe(path.join(workspace, 'ghost-inspector-results.json'));
+    expect(inputs.screenshots).toBe('failed');
+    expect(inputs.summary && inputs.annotations && !inputs.prComment).toBe(true);
+    expect(inputs.secrets).toEqual(['key-123']);
+  });
+
+  it('reads lists separated by newlines and commas, and every execute parameter', async () => {
+    const inputs = await read({
+      'suite-ids': `${SUITE},\n${SUITE.replace('5', '1')}`,
+      'test-ids': TEST,
+      browser: 'chrome, firefox-120',
+      region: 'us-east-1\neu-west-1',
+      viewport: '1280x800,375x667',
+      'start-url': 'https://preview.example.test/',
+      'user-agent': 'Bot/1',
+      'http-auth-username': 'u',
+      'http-auth-password': 'p4ss',
+      'data-file': 'data.csv',
+      'max-concurrent-data-rows': '2',
+      delay: '1500',
+      'disable-notifications': 'true',
+      'disable-visuals': 'FALSE',
+      'screenshot-compare-enabled': 'True',
+      'screenshot-compare-threshold': '0.05',
+      'screenshot-compare-baseline-result': TEST,
+      'screenshot-exclusions': '.ad, .clock',
+      'screenshot-target': '#main',
+      webhook: 'https://hooks.example.test/a',
+      'chat-channel': '#qa',
+      variables: 'PLAN=pro\nGREETING = hello = world\n# comment',
+      'private-variables': '{"TOKEN": "s3cr3t", "PIN": 1234}',
+      timeout: '2.5',
+      'retry-failed': '2',
+      'fail-fast': 'true',
+    });
+    expect(inputs.suiteIds).toHaveLength(2);
+    expect(inputs.startUrls).toEqual(['https://preview.example.test/']);
+    expect(inputs.execute).toMatchObject({
+      browser: ['chrome', 'firefox-120'],
+      region: ['us-east-1', 'eu-west-1'],
+      viewport: ['1280x800', '375x667'],
+      userAgent: 'Bot/1',
+      httpAuthUsername: 'u',
+      httpAuthPassword: 'p4ss',
+      maxConcurrentDataRows: 2,
+      delay: 1500,
+      disableNotifications: true,
+      disableVisuals: false,
+      screenshotCompareEnabled: true,
+      screenshotCompareThreshold: 0.05,
+      screenshotCompareBaselineResult: TEST,
+      screenshotExclusions: '.ad, .clock',
+      screenshotTarget: '#main',
+      webhook: ['https://hooks.example.test/a'],
+      chatChannel: 'qa',
+      variables: { PLAN: 'pro', GREETING: 'hello = world', TOKEN: 's3cr3t', PIN: '1234' },
+    });
+    expect(inputs.execute.dataFile?.name).toBe('data.csv');
+    expect(Buffer.from(inputs.execute.dataFile!.content).toString()).toContain('alice');
+    expect(inputs.privateVariableNames).toEqual(['TOKEN', 'PIN']);
+    expect(inputs.secrets).toEqual(['key-123', 'p4ss', 's3cr3t', '1234']);
+    expect(inputs.timeoutMs).toBe(150_000);
+    expect(inputs.retryFailed).toBe(2);
+    expect(inputs.failFast).toBe(true);
+  });
+});
+
+describe('readInputs with test files', () => {
+  it('parses native JSON and .side files', async () => {
+    const inputs = await read({ 'organization-id': ORG, 'test-files': 'tests/login.json\nbad/*.side' }).catch(
+      (e: InputError) => e,
+    );
+    // bad.side matches *.side and fails conversion: the error names the file and the command.
+    expect(inputs).toBeInstanceOf(InputError);
+    expect((inputs as InputError).message).toContain('bad/drag.side');
+    expect((inputs as InputError).message).toContain('dragAndDropToObject');
+
+    const ok = await read({ 'organization-id': ORG, 'test-files': 'tests/login.json\ntests/flows.side' });
+    expect(ok.repoTests.map((t) => `${t.file}#${t.index}:${t.name}`)).toEqual([
+      'tests/login.json#0:Login',
+      'tests/flows.side#0:Home',
+      'tests/flows.side#1:Search',
+    ]);
+    const login = ok.repoTests[0]!.definition;
+    expect(login).not.toHaveProperty('_id');
+    expect(login.steps[0]).toEqual({
+      sequence: 0,
+      command: 'click',
+      target: '#go',
+      value: '',
+      variableName: '',
+      condition: null,
+      optional: false,
+      private: false,
+    });
+    const search = ok.repoTests[2]!.definition;
+    expect(search.startUrl).toBe('https://example.test/search');
+    expect(search.steps.map((s) => [s.command, s.target, s.value])).toEqual([
+      ['assign', '#q', 'shoes'],
+      ['keypress', '#q', '13'],
+    ]);
+  });
+});
+
+describe('test files under start-url', () => {
+  it('each test gets its definition per start URL: .side opens rebased with a notice, JSON start URL replaced', async () => {
+    const inputs = await read({
+      'organization-id': ORG,
+      'test-files': 'tests/login.json\ntests/flows.side\nown-site.side',
+      'start-url': 'https://staging.test/v2\nhttps://qa:pw-1234@preview.test/',
+    });
+    const [login, home, search, own] = inputs.repoTests;
+    expect(definitionFor(login!, undefined).startUrl).toBe('https://example.test/');
+    expect(definitionFor(login!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2');
+    expect(definitionFor(home!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2/');
+    expect(definitionFor(search!, 'https://staging.test/v2').startUrl).toBe('https://staging.test/v2/search');
+    expect(definitionFor(search!, undefined).startUrl).toBe('https://example.test/search');
+    const opens = (startUrl: string) =>
+      definitionFor(own!, startUrl)
+        .steps.filter((s) => s.command === 'open')
+        .map((s) => s.target);
+    expect(opens('https://staging.test/v2')).toEqual(['https://staging.test/v2/account']);
+    expect(inputs.notices).toHaveLength(2);
+    expect(inputs.notices[0]).toContain('own-site.side: 1 open command to the file');
+    expect(inputs.notices[1]).toContain('https://***@preview.test/');
+    expect(inputs.notices.join('\n')).not.toContain('pw-1234');
+  });
+});
+
+describe('variables, secrets and warnings', () => {
+  it('accepts names that are also Object.prototype members, in both forms', async () => {
+    const lines = await read({
+      'suite-ids': SUITE,
+      variables: 'constructor=a\ntoString=b\n__proto__=c',
+      'private-variables': 'hasOwnProperty=secret-1',
+    });
+    expect(Object.entries(lines.execute.variables!)).toEqual([
+      ['constructor', 'a'],
+      ['toString', 'b'],
+      ['__proto__', 'c'],
+      ['hasOwnProperty', 'secret-1'],
+    ]);
+    const json = await read({ 'suite-ids': SUITE, variables: '{"constructor": "a", "__proto__": "c"}' });
+    expect(Object.entries(json.execute.variables!)).toEqual([
+      ['constructor', 'a'],
+      ['__proto__', 'c'],
+    ]);
+    const problems = await problemsOf({ 'suite-ids': SUITE, variables: 'toString=a\ntoString=b' });
+    expect(problems[0]?.expected).toContain('toString repeats');
+  });
+
+  it('takes the credentials of URL inputs as secrets', async () => {
+    const inputs = await read({
+      'test-ids': TEST,
+      'start-url': 'https://qa:p%40ss-word@staging.test/',
+      webhook: 'https://hook:hook-pw@hooks.test/x',
+    });
+    expect(inputs.startUrls).toEqual(['https://qa:p%40ss-word@staging.test/']);
+    expect(inputs.secrets).toEqual(
+      expect.arrayContaining(['p%40ss-word', 'p@ss-word', 'qa:p%40ss-word', 'hook-pw', 'hook:hook-pw']),
+    );
+  });
+
+  it('warns about secret values too short to be removed from free text, never showing them', async () => {
+    const inputs = await read({
+      'suite-ids': SUITE,
+      'private-variables': 'PIN=1\nTOKEN=long-enough',
+      'http-auth-username': 'qa',
+      'http-auth-password': 'pw',
+    });
+    expect(inputs.warnings).toHaveLength(2);
+    expect(inputs.warnings[0]).toMatch(/^http-auth-password: the value is shorter than 4 characters/);
+    expect(inputs.warnings[1]).toMatch(/^private-variables PIN: the value is shorter than 4 characters/);
+    expect(inputs.secrets).toContain('1');
+    expect((await read({ 'suite-ids': SUITE })).warnings).toEqual([]);
+  });
+});
+
+describe('bad inputs', () => {
+  it.each(BAD_INPUTS.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const problems = await problemsOf({ 'suite-ids': SUITE, ...c.inputs });
+    const named = problems.filter((p) => p.input === c.input);
+    expect(named.length, JSON.stringify(problems)).toBeGreaterThan(0);
+    const message = new InputError(problems).message;
+    expect(message).toContain(`Input "${c.input}"`);
+    expect(message).toContain(c.message);
+    // Secrets never show in a message.
+    expect(message).not.toContain('secret-value');
+    expect(message).not.toContain('pw-secret');
+  });
+
+  it('lists every bad input in one error', async () => {
+    const problems = await problemsOf({ 'suite-ids': SUITE, browser: 'safari', delay: 'x', region: 'mars' });
+    expect(problems.map((p) => p.input)).toEqual(['browser', 'region', 'delay']);
+  });
+
+  it('masks the value of secret inputs', async () => {
+    const problems = await problemsOf({ 'suite-ids': SUITE, 'private-variables': '{"A": ' });
+    expect(problems[0]).toMatchObject({ input: 'private-variables', value: '***' });
+  });
+});
+
+describe('helpers', () => {
+  it('splitList splits on newlines and commas', () => {
+    expect(splitList(' a, b\n\nc ,\r\nd')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('parseVariables reads lines and JSON', () => {
+    const problems: string[] = [];
+    const fail = (input: string) => problems.push(input);
+    expect(parseVariables('A=1\nB= two words \n', 'variables', fail)).toEqual({ A: '1', B: 'two words' });
+    expect(parseVariables('{"A": 1, "B": "x"}', 'variables', fail)).toEqual({ A: '1', B: 'x' });
+    expect(problems).toEqual([]);
+    parseVariables('A=1\nA=2', 'variables', fail);
+    expect(problems).toEqual(['variables']);
+  });
+
+  it('reads INPUT_* variables with dashes kept, and an explicitly empty junit-path turns JUnit off', async () => {
+    const inputs = await readInputs({
+      env: {
+        'INPUT_API-KEY': 'k',
+        'INPUT_SUITE-IDS': SUITE,
+        'INPUT_JUNIT-PATH': '',
+        GITHUB_TOKEN: 'gh-token',
+      },
+      workspace,
+    });
+    expect(inputs.suiteIds).toEqual([SUITE]);
+    expect(inputs.junitPath).toBeNull();
+    expect(inputs.githubToken).toBe('gh-token');
+    const withDefault = await readInputs({
+      env: { 'INPUT_API-KEY': 'k', 'INPUT_SUITE-IDS': SUITE },
+      workspace,
+    });
+    expect(withDefault.junitPath).toBe(path.join(workspace, 'ghost-inspector-junit.xml'));
+  });
+});

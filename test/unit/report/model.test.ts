@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+
+import { buildReport, variantLabel } from '../../../src/report/model.js';
+import { cleanText, escapeInline, redactUrl } from '../../../src/report/text.js';
+import { APP_URL, Fixtures, summaryOf, suiteRun } from './fixtures.js';
+import { HOSTILE, SCENARIOS } from './scenarios.js';
+
+const lenient = { failOnScreenshotCompare: false, failOnTimeout: false };
+const strict = { failOnScreenshotCompare: true, failOnTimeout: true };
+
+describe('buildReport', () => {
+  it('counts every state and finds the first failing required step', () => {
+    const s = SCENARIOS.failures!();
+    const report = buildReport(s.summary, strict, s.attachments);
+    // Under fail-on-screenshot-compare the passed test whose comparison failed counts as failed.
+    expect(report.totals).toMatchObject({ passed: 1, failed: 3, total: 4, screenshotCompareFailed: 1 });
+    expect(buildReport(s.summary, { ...strict, failOnScreenshotCompare: false }).totals).toMatchObject({
+      passed: 2,
+      failed: 2,
+      screenshotCompareFailed: 1,
+    });
+    expect(report.verdict).toBe('failed');
+    const pay = report.runs[0]!.tests[1]!;
+    // Step 4 failed but is optional: the first failing required step is #5 (sequence 4).
+    expect(pay.failingStep).toEqual({
+      sequence: 4,
+      command: 'assertTextPresent',
+      target: '.confirmation',
+      error: 'Element ".confirmation" not found within 15000 ms',
+    });
+    expect(pay.steps.map((st) => st.outcome)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'failed-optional',
+      'failed',
+      'not-run',
+    ]);
+    expect(pay.steps[2]!.target).toBe('button.pay || #pay');
+    expect(pay.consoleErrors.map((c) => c.output)).toEqual([
+      'Uncaught TypeError: Cannot read properties of null (reading "submit")',
+    ]);
+    expect(pay.resultUrl).toBe(`${APP_URL}/results/${pay.resultId}`);
+    expect(report.runs[0]!.suiteResultUrl).toBe(`${APP_URL}/suite-results/6e0000000000000000000002`);
+    expect(pay.durationMs).toBe(18_750);
+    expect(pay.screenshot?.path).toBe('ghost-inspector/Checkout/Pay-with-card.png');
+    expect(pay.videoUrl).toMatch(/^https:\/\/.*\.mp4$/);
+  });
+
+  it('masks private step values', () => {
+    const s = SCENARIOS.failures!();
+    const report = buildReport(s.summary, strict);
+    const assign = report.runs[0]!.tests[1]!.steps[1]!;
+    expect(assign.value).toBe('********');
+    expect(JSON.stringify(report)).not.toContain('4111111111111111');
+  });
+
+  it('applies the policy to screenshot comparisons and timeouts', () => {
+    const failures = SCENARIOS.failures!();
+    const visual = (p: typeof strict) => buildReport(failures.summary, p).runs[0]!.tests[2]!;
+    expect(visual(strict)).toMatchObject({ state: 'passed', screenshotCompareFailed: true, failing: true });
+    expect(visual(lenient)).toMatchObject({ state: 'passed', screenshotCompareFailed: true, failing: false });
+    expect(visual(strict).screenshotCompare).toMatchObject({
+      difference: 0.184,
+      threshold: 0.1,
+      passing: false,
+    });
+
+    const timedOut = SCENARIOS['timed-out']!();
+    const endless = (p: typeof strict) => buildReport(timedOut.summary, p).runs[0]!.tests[1]!;
+    expect(endless(strict).failing).toBe(true);
+    expect(endless(lenient).failing).toBe(false);
+  });
+
+  it('turns a suite run without test results into one test that says why in words', () => {
+    const s = SCENARIOS['timed-out']!();
+    const report = buildReport(s.summary, strict);
+    const payments = report.runs[2]!;
+    expect(payments.tests).toHaveLength(1);
+    expect(payments.tests[0]).toMatchObject({
+      name: 'could not start',
+      title: 'Payments (could not start)',
+      state: 'error',
+      failing: true,
+      error: 'Execute failed: VALIDATION_ERROR "Invalid region: mars-north-1".',
+    });
+    expect(report.totals).toMatchObject({ passed: 1, timedOut: 1, error: 2, total: 4 });
+    expect(report.interrupted).toBe('deadline');
+  });
+
+  it('names runs never started, or not found after an uncertain trigger, and counts them as error', () => {
+    const s = SCENARIOS['timed-out']!();
+    const [first] = s.summary.runs;
+    const never = { ...first!, key: 'n', tests: [], suiteResultId: undefined, suiteResult: undefined };
+    const runs = [
+      { ...never, key: 'a', notStarted: 'deadline' as const, error: undefined },
+      { ...never, key: 'b', notStarted: 'signal' as const, error: undefined },
+      { ...never, key: 'c', mayHaveStarted: true, error: undefined },
+    ];
+    const report = buildReport({ ...s.summary, runs }, lenient);
+    expect(report.runs.map((r) => r.tests[0]!.name)).toEqual([
+      'not started before the timeout',
+      'not started before the workflow was cancelled',
+      'may have started but could not be found',
+    ]);
+    expect(report.runs.every((r) => r.tests[0]!.state === 'error' && r.tests[0]!.failing)).toBe(true);
+    expect(report.totals).toMatchObject({ total: 3, error: 3 });
+    expect(report.passing).toBe(false);
+    expect(report.reasons).toEqual([
+      '2 runs were never started.',
+      '1 run may have started but could not be found.',
+    ]);
+  });
+
+  it('titles a test run on its own by its name, a suite test as suite › test', () => {
+    const s = SCENARIOS.failures!();
+    const report = buildReport(s.summary, lenient);
+    expect(report.runs[0]!.tests[0]!.title).toBe(
+      `${report.runs[0]!.suiteName} › ${report.runs[0]!.tests[0]!.name}`,
+    );
+    const single = { ...s.summary.runs[0]!, kind: 'test' as const, tests: [s.summary.runs[0]!.tests[0]!] };
+    single.suiteName = single.tests[0]!.testName;
+    const alone = buildReport({ ...s.summary, runs: [single] }, lenient);
+    expect(alone.runs[0]!.tests[0]!.title).toBe(single.tests[0]!.testName);
+  });
+
+  it('gives the verdict "cancelled" when nothing failed but tests were cancelled', () => {
+    const s = SCENARIOS.cancelled!();
+    const report = buildReport(s.summary, strict);
+    expect(report.verdict).toBe('cancelled');
+    expect(report.totals).toMatchObject({ passed: 1, cancelled: 2 });
+  });
+
+  it('keeps earlier attempts of a flaky test', () => {
+    const s = SCENARIOS.flaky!();
+    const report = buildReport(s.summary, lenient);
+    const flaky = report.runs[0]!.tests[0]!;
+    expect(flaky.state).toBe('flaky');
+    expect(flaky.failing).toBe(false);
+    expect(flaky.attempts).toHaveLength(1);
+    expect(flaky.attempts[0]).toMatchObject({
+      passing: false,
+      failingStep: { command: 'assertElementPresent' },
+    });
+    expect(report.verdict).toBe('passed');
+  });
+
+  it('names suite runs by suite and variant', () => {
+    expect(variantLabel({ browser: 'firefox', region: 'eu-west-1', viewport: '1280x800', dataRow: 2 })).toBe(
+      'firefox · eu-west-1 · 1280x800 · row 3',
+    );
+    expect(variantLabel({})).toBe('');
+    const s = SCENARIOS['data-driven']!();
+    const report = buildReport(s.summary, lenient);
+    expect(report.runs.map((r) => r.name)).toEqual(['Sign-up [row 1]', 'Sign-up [row 2]', 'Sign-up [row 3]']);
+  });
+
+  it('cleans service text and removes passwords from URLs', () => {
+    const s = SCENARIOS['hostile-text']!();
+    const report = buildReport(s.summary, lenient);
+    const text = JSON.stringify(report);
+    expect(text).not.toContain('hunter2');
+    // eslint-disable-next-line no-control-regex
+    expect(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(text)).toBe(false);
+    expect(report.runs[0]!.tests[0]!.startUrl).toBe('https://***@shop.example.com/?q=<x>&y="1"');
+  });
+
+  it('accepts a finished result without executionTime and a running one', () => {
+    const fx = new Fixtures();
+    const run = suiteRun(fx, {
+      key: 'k',
+      suiteId: 's',
+      suiteName: 'S',
+      suiteResultId: 'sr',
+      tests: [
+        { name: 'finished', outcome: 'passed' },
+        { name: 'running', outcome: 'running', state: 'timed-out' },
+      ],
+    });
+    run.tests[0]!.result!.executionTime = null;
+    const report = buildReport(summaryOf([run]), lenient);
+    expect(report.runs[0]!.tests[0]!.durationMs).toBe(4321);
+    expect(report.runs[0]!.tests[1]!.durationMs).toBeNull();
+  });
+});
+
+describe('text helpers', () => {
+  it('replaces XML-invalid characters and lone surrogates', () => {
+    expect(cleanText('a\u0000b\u000Bc\uD800d\uDC00e\uFFFEf\t\n\r😀')).toBe(
+      'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\t\n\r😀',
+    );
+  });
+
+  it('redacts the user-info of a URL', () => {
+    expect(redactUrl('https://user:pw@host/p?q=1')).toBe('https://***@host/p?q=1');
+    expect(redactUrl('https://host/a:b@c')).toBe('https://host/a:b@c');
+    expect(redactUrl('not a url')).toBe('not a url');
+  });
+
+  it('escapes Markdown and HTML so that nothing from the service is interpreted', () => {
+    const out = escapeInline(HOSTILE);
+    expect(out).not.toMatch(/[<>|`*_[\]~$]/);
+    expect(out).not.toMatch(/@\w/);
+    expect(out).not.toContain('\n');
+  });
+});

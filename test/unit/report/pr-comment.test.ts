@@ -1,0 +1,124 @@
+/**
+ * The sticky pull-request comment against a local fake of the GitHub REST endpoints it calls, served on
+ * 127.0.0.1 and reached through the client's baseUrl:
+ * GET /repos/{o}/{r}/issues/{n}/comments (paged with Link headers, at most PAGE_CAP per page),
+ * POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { buildReport } from '../../../src/report/model.js';
+import {
+  commentMarker,
+  renderPullRequestComment,
+  upsertPullRequestComment,
+} from '../../../src/report/pr-comment.js';
+import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
+import { SCENARIOS } from './scenarios.js';
+
+const fake = new FakeGitHub();
+beforeAll(() => fake.start());
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.comments = [];
+  fake.requests = [];
+  fake.forbid = false;
+  fake.listAnswer = undefined;
+});
+
+const base = () => ({ token: TOKEN, owner: 'acme', repo: 'shop', baseUrl: fake.baseUrl });
+const marked = (issue: number, marker = commentMarker()) =>
+  fake.comments.filter((c) => c.issue === issue && c.body.includes(marker));
+
+describe('upsertPullRequestComment', () => {
+  it('creates the comment first, then updates the same comment', async () => {
+    fake.add(7, 'LGTM');
+    const s = SCENARIOS.failures!();
+    const body = renderPullRequestComment(buildReport(s.summary, s.policy));
+    const first = await upsertPullRequestComment({ ...base(), issueNumber: 7, body });
+    expect(first.created).toBe(true);
+    expect(marked(7)).toHaveLength(1);
+    expect(marked(7)[0]!.body).toBe(body);
+
+    const second = await upsertPullRequestComment({ ...base(), issueNumber: 7, body: 'second run' });
+    expect(second).toEqual({ id: first.id, created: false });
+    expect(marked(7)).toHaveLength(1);
+    expect(marked(7)[0]!.body).toBe(`${commentMarker()}\nsecond run`);
+    expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(fake.requests.every((r) => r.auth === `token ${TOKEN}`)).toBe(true);
+  });
+
+  it('finds the marker on a later page and never duplicates the comment', async () => {
+    for (let i = 0; i < 4; i += 1) fake.add(9, `review comment ${i}`);
+    const existing = fake.add(9, `${commentMarker()}\nold report`, 'github-actions[bot]');
+    for (let i = 0; i < 5; i += 1) fake.add(9, `later comment ${i}`);
+    fake.add(10, `${commentMarker()}\nanother pull request`);
+
+    const result = await upsertPullRequestComment({ ...base(), issueNumber: 9, body: 'new report' });
+    expect(result).toEqual({ id: existing.id, created: false });
+    expect(marked(9)).toHaveLength(1);
+    expect(existing.body).toBe(`${commentMarker()}\nnew report`);
+    const gets = fake.requests.filter((r) => r.method === 'GET');
+    expect(gets.length).toBe(2); // page 1 (3 comments), page 2 holds the marker: no further page read
+    expect(gets[1]!.url).toContain('page=2');
+    expect(fake.requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('keeps one comment per key', async () => {
+    await upsertPullRequestComment({ ...base(), issueNumber: 11, body: 'default' });
+    const keyed = await upsertPullRequestComment({ ...base(), issueNumber: 11, body: 'job a', key: 'job a' });
+    expect(keyed.created).toBe(true);
+    const again = await upsertPullRequestComment({
+      ...base(),
+      issueNumber: 11,
+      body: 'job a 2',
+      key: 'job a',
+    });
+    expect(again).toEqual({ id: keyed.id, created: false });
+    expect(fake.comments.filter((c) => c.issue === 11)).toHaveLength(2);
+    expect(commentMarker('job a')).toBe('<!-- ghost-inspector-action:job_a -->');
+    // Matrix legs: the job and the matrix values (comment-key) give each leg its own comment, even when long.
+    const leg = (browser: string) =>
+      commentMarker(
+        `e2e-${JSON.stringify({ browser, viewport: '1280x800', region: 'eu-west-1', site: 'x'.repeat(80) })}`,
+      );
+    expect(leg('chrome')).not.toBe(leg('firefox'));
+    expect(leg('chrome').length).toBeLessThanOrEqual('<!-- ghost-inspector-action: -->'.length + 100);
+  });
+
+  it('names an answer of the wrong shape instead of failing on it', async () => {
+    fake.listAnswer = { message: 'a proxy page', comments: [] };
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
+      /answered the list of comments of pull request #13 with an object instead of a list of comments/,
+    );
+    fake.listAnswer = [{ id: 'not-a-number', body: commentMarker() }];
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
+      /a comment without a numeric id/,
+    );
+    expect(fake.requests.some((r) => r.method === 'POST' || r.method === 'PATCH')).toBe(false);
+  });
+
+  it('throws the request error when the token may not write', async () => {
+    fake.forbid = true;
+    await expect(upsertPullRequestComment({ ...base(), issueNumber: 12, body: 'x' })).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+});
+
+describe('renderPullRequestComment', () => {
+  it('is short: the verdict, counts and failures with their step and link', () => {
+    const s = SCENARIOS.failures!();
+    const body = renderPullRequestComment(buildReport(s.summary, s.policy), {
+      key: 'e2e',
+      runUrl: 'https://github.com/acme/shop/actions/runs/1',
+    });
+    expect(body.startsWith('<!-- ghost-inspector-action:e2e -->\n### ❌ Ghost Inspector: failed')).toBe(true);
+    // A zero-width space keeps "#5" from referencing issue 5.
+    expect(body).toContain('Step #\u200B5 assertTextPresent .confirmation');
+    expect(body).toContain(
+      '<a href="https://github.com/acme/shop/actions/runs/1">Details in the job summary</a>',
+    );
+    expect(body.split('\n').length).toBeLessThan(20);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The list of report writers (`src/report/writers.ts`): the order, the input each names, and a writer
+ * that fails warning with its name while the next ones still run.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  REPORT_WRITERS,
+  writeReports,
+  type ReportContext,
+  type ReportWriter,
+} from '../../../src/report/writers.js';
+import { RecordingSink } from '../../support/run-action.js';
+
+describe('report writers', () => {
+  it('results.json, JUnit, job summary, annotations, PR comment, each naming its input', () => {
+    expect(REPORT_WRITERS.map((w) => w.input)).toEqual([
+      'results-path',
+      'junit-path',
+      'summary',
+      'annotations',
+      'pr-comment',
+    ]);
+  });
+
+  it('a writer that throws warns "Could not write <what>" and the next ones still run', async () => {
+    const sink = new RecordingSink();
+    const ran: string[] = [];
+    const writer = (what: string, fail: boolean, wanted = true): ReportWriter => ({
+      what,
+      input: what,
+      wanted: () => wanted,
+      write: () => {
+        ran.push(what);
+        return fail ? Promise.reject(new Error('disk full')) : Promise.resolve();
+      },
+    });
+    const context = { sink } as unknown as ReportContext;
+    await writeReports(context, [writer('one', true), writer('skipped', false, false), writer('two', false)]);
+    expect(ran).toEqual(['one', 'two']);
+    expect(sink.stdout).toBe('::warning::Could not write one: disk full\n');
+    expect(sink.failed).toBe(false);
+  });
+});

@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import { BudgetAbortedError, RateBudget } from '../../../src/run/budget.js';
+import { ManualClock } from '../../../src/run/clock.js';
+
+/**
+ * Moves the manual clock by `ms`, then lets every task woken by it run until it waits again (the clock
+ * alone does not yield when no sleeper is due, so time would run ahead of the promise chains).
+ */
+async function advance(clock: ManualClock, ms: number): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  await clock.advance(ms);
+  await new Promise((r) => setImmediate(r));
+}
+
+/** Starts `n` acquires at once and records who got a token when; advances the clock until all have. */
+async function grantTimes(
+  clock: ManualClock,
+  budget: RateBudget,
+  n: number,
+  stepMs = 50,
+): Promise<Array<{ who: number; at: number }>> {
+  const grants: Array<{ who: number; at: number }> = [];
+  const all = Array.from({ length: n }, (_, who) =>
+    budget.acquire().then(() => {
+      grants.push({ who, at: clock.now() });
+      budget.markSent();
+    }),
+  );
+  while (grants.length < n) await advance(clock, stepMs);
+  await Promise.all(all);
+  return grants;
+}
+
+describe('RateBudget (token bucket)', () => {
+  it('grants the burst at once, then one token per 1/rate s, in arrival order', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 10, ratePerSecond: 5, clock });
+    const grants = await grantTimes(clock, budget, 30, 10);
+    // FIFO: grants in the order the calls arrived.
+    expect(grants.map((g) => g.who)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    // The burst: the first 10 at once.
+    expect(grants.slice(0, 10).every((g) => g.at === 0)).toBe(true);
+    // Then the refill rate: one every 200 ms.
+    for (let k = 10; k < 30; k++) expect(grants[k]!.at).toBe((k - 9) * 200);
+    expect(budget.granted).toBe(30);
+    expect(budget.sent).toBe(30);
+    // A quiet spell refills the bucket up to the burst, not beyond.
+    await advance(clock, 60_000);
+    expect(budget.available).toBe(10);
+  });
+
+  it('uses defaults of a burst of 30 and 5 requests/s', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ clock });
+    const grants = await grantTimes(clock, budget, 40, 10);
+    expect(grants.filter((g) => g.at === 0)).toHaveLength(30);
+    expect(grants[39]!.at).toBe(2_000);
+    expect(budget.ratePerSecond).toBe(5);
+  });
+
+  it('halves the rate on a 429, once per wave, and recovers it slowly and linearly', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({
+      burst: 4,
+      ratePerSecond: 4,
+      minRatePerSecond: 0.5,
+      recoveryPerSecond: 0.2,
+      clock,
+    });
+    budget.onRateLimited(undefined);
+    // The bucket is emptied and the rate halved.
+    expect(budget.available).toBe(0);
+    expect(budget.ratePerSecond).toBe(2);
+    // Answers to requests already in flight (same second) do not halve it again.
+    budget.onRateLimited(undefined);
+    budget.onRateLimited(undefined);
+    expect(budget.ratePerSecond).toBe(2);
+    expect(budget.rateLimited).toBe(3);
+    expect(budget.decreases).toBe(1);
+    // The next token comes at the halved rate: 500 ms.
+    const grants = await grantTimes(clock, budget, 1, 10);
+    expect(grants[0]!.at).toBe(500);
+    // Additive increase: +0.2 requests/s per second, from 2 back to 4 in 10 s, then no further.
+    await advance(clock, 4_500); // t = 5 s
+    expect(budget.ratePerSecond).toBeCloseTo(3, 6);
+    await advance(clock, 5_000); // t = 10 s
+    expect(budget.ratePerSecond).toBeCloseTo(4, 6);
+    await advance(clock, 10_000);
+    expect(budget.ratePerSecond).toBe(4);
+    // Repeated 429 waves halve down to the floor, not below.
+    for (let i = 0; i < 6; i++) {
+      budget.onRateLimited(undefined);
+      await advance(clock, 1_000);
+    }
+    expect(budget.ratePerSecond).toBeLessThanOrEqual(0.5 + 6 * 0.2);
+    expect(budget.ratePerSecond).toBeGreaterThanOrEqual(0.5);
+    expect(budget.decreases).toBe(7);
+  });
+
+  it('earns tokens at the rising rate while recovering (the integral of a linear ramp)', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 100, ratePerSecond: 4, recoveryPerSecond: 0.2, clock });
+    budget.onRateLimited(undefined); // rate 2, bucket empty
+    await advance(clock, 10_000);
+    // 10 s rising linearly from 2 to 4 requests/s: 30 tokens.
+    expect(budget.available).toBeCloseTo(30, 6);
+    await advance(clock, 5_000);
+    // Then 5 s at 4 requests/s.
+    expect(budget.available).toBeCloseTo(50, 6);
+  });
+
+  it('honours Retry-After: no grant before it has passed, for any caller', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 10, ratePerSecond: 4, recoveryPerSecond: 0, clock });
+    budget.onRateLimited(3_000);
+    const grants = await grantTimes(clock, budget, 3, 10);
+    // Paused until 3 s; then the bucket refills from empty at the halved rate (2/s).
+    expect(grants.map((g) => g.at)).toEqual([3_500, 4_000, 4_500]);
+    // A 429 after the pause halves again (new information, not an answer to the same wave).
+    budget.onRateLimited(undefined);
+    expect(budget.ratePerSecond).toBe(1);
+  });
+
+  it("makes the client's retries wait for their back-off and then a token", async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 2, ratePerSecond: 1, clock });
+    await budget.acquire();
+    budget.markSent();
+    budget.markSent(); // a send without a grant (a retry the client sent on its own) takes a token too
+    expect(budget.sent).toBe(2);
+    expect(budget.available).toBe(0);
+    let retried = -1;
+    const retry = budget
+      .clientSleep()(100)
+      .then(() => (retried = clock.now()));
+    while (retried < 0) await advance(clock, 50);
+    await retry;
+    // Back-off of 100 ms, then the bucket needs 1 s for a token.
+    expect(retried).toBe(1_000);
+    expect(budget.granted).toBe(2);
+  });
+
+  it('gives back the turn when a waiter is aborted', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 1, ratePerSecond: 1, clock });
+    await budget.acquire();
+    const controller = new AbortController();
+    const aborted = budget.acquire(controller.signal);
+    let laterAt = -1;
+    const later = budget.acquire().then(() => (laterAt = clock.now()));
+    await advance(clock, 100);
+    controller.abort();
+    await expect(aborted).rejects.toBeInstanceOf(BudgetAbortedError);
+    await advance(clock, 1_000);
+    await later;
+    // The aborted caller took no token: the next one gets the first token that comes.
+    expect(laterAt).toBe(1_000);
+    expect(budget.granted).toBe(2);
+  });
+
+  it('rejects options out of range, naming the option and the value', () => {
+    expect(() => new RateBudget({ burst: 0 })).toThrow(/burst must be a number ≥ 1; got 0/);
+    expect(() => new RateBudget({ ratePerSecond: Number.NaN })).toThrow(/ratePerSecond .* got NaN/);
+    expect(() => new RateBudget({ recoveryPerSecond: -1 })).toThrow(/recoveryPerSecond/);
+  });
+});
+
+/**
+ * The service's own limit as its 2020 docs describe it: a bucket of 300 refilled at 10 requests/s per
+ * account; a request finding it empty is answered 429 with `Retry-After: 1`.
+ */
+class AccountLimit {
+  private tokens = 300;
+  private at = 0;
+  accepted: number[] = [];
+  rejected = 0;
+  take(now: number): boolean {
+    this.tokens = Math.min(300, this.tokens + ((now - this.at) / 1000) * 10);
+    this.at = now;
+    if (this.tokens < 1) {
+      this.rejected += 1;
+      return false;
+    }
+    this.tokens -= 1;
+    this.accepted.push(now);
+    return true;
+  }
+}
+
+/** Ten processes on one account, each sending as fast as its budget allows for `seconds`. */
+async function shareOneAccount(seconds: number, backOff: boolean) {
+  const clock = new ManualClock(0);
+  const account = new AccountLimit();
+  const budgets = Array.from({ length: 10 }, () => new RateBudget({ clock }));
+  const endAt = seconds * 1000;
+  const loops = budgets.map(async (budget) => {
+    while (clock.now() < endAt) {
+      await budget.acquire();
+      budget.markSent();
+      if (!account.take(clock.now()) && backOff) budget.onRateLimited(1_000);
+    }
+  });
+  while (clock.now() < endAt) await advance(clock, 100);
+  await advance(clock, 10_000);
+  await Promise.all(loops);
+  return { account, budgets };
+}
+
+describe('RateBudget: several processes on one account', () => {
+  it('stay under the account limit together without a 429 storm', async () => {
+    const seconds = 300;
+    const { account, budgets } = await shareOneAccount(seconds, true);
+    const sent = account.accepted.length + account.rejected;
+    // Without back-off, ten processes at 5/s would send 50/s and four in five would be answered 429.
+    const blind = await shareOneAccount(seconds, false);
+    const blindSent = blind.account.accepted.length + blind.account.rejected;
+    expect(blind.account.rejected / blindSent).toBeGreaterThan(0.7);
+    // With it, few 429s: under 8 % of what was sent (about 7 %, each retried by the real client).
+    expect(account.rejected / sent).toBeLessThan(0.08);
+    // And the account is used well: over 80 % of its 300 + 10/s.
+    expect(account.accepted.length).toBeGreaterThan(0.8 * (300 + 10 * seconds));
+    // Each process got a fair share (within a factor of 2 of the mean).
+    const mean = sent / budgets.length;
+    for (const b of budgets) {
+      expect(b.sent).toBeGreaterThan(mean / 2);
+      expect(b.sent).toBeLessThan(mean * 2);
+    }
+  });
+});

@@ -1,0 +1,293 @@
+/**
+ * The run engine with the real client against the emulator on loopback.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../../src/api/client.js';
+import { ApiError } from '../../../src/api/errors.js';
+import { RateBudget } from '../../../src/run/budget.js';
+import { runPlan, type RunLog } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
+import { decideVerdict } from '../../../src/run/outcome.js';
+import { runPlanOf } from '../../support/run-factories.js';
+import { startEmulator, type Emulator } from '../../../emulator/index.js';
+
+const API_KEY = 'engine-test-key';
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => emulator.resetLog());
+
+const plan = runPlanOf;
+
+function collectingLog(): RunLog & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (l) => lines.push(l),
+    warning: (l) => lines.push(`warning: ${l}`),
+    group: (title, body) => lines.push(title, ...body),
+  };
+}
+
+describe('runPlan against the emulator', () => {
+  it('20 suites at once: all finish; the shared budget keeps to its bucket (30 at once, then 5 requests/s)', async () => {
+    const sent: number[] = [];
+    const api = createClient({
+      apiKey: API_KEY,
+      baseUrl: emulator.baseUrl,
+      onRequest: () => sent.push(Date.now()),
+    });
+    const suites = ['suite-smoke', 'suite-checkout', 'suite-visual', 'suite-data'];
+    const suiteIds = Array.from({ length: 20 }, (_, i) => suites[i % 4]!);
+    const summary = await runPlan(plan({ suiteIds }), {
+      api,
+      budget: new RateBudget(),
+      log: collectingLog(),
+    });
+    expect(summary.runs).toHaveLength(20);
+    expect(summary.runs.every((r) => r.endedAt && r.suiteResult && r.tests.length > 0 && !r.error)).toBe(
+      true,
+    );
+    expect(new Set(summary.runs.map((r) => r.key)).size).toBe(20);
+    // Any stretch of sends fits the token bucket: at most the burst plus the refill over its length (and 1
+    // of slack: a send leaves a little after its grant, so sends can bunch by a few ms).
+    const { burst, nominalRatePerSecond: rate } = new RateBudget();
+    for (let i = 0; i < sent.length; i++) {
+      for (let j = i; j < sent.length; j++) {
+        expect(j - i + 1).toBeLessThanOrEqual(burst + (rate * (sent[j]! - sent[i]!)) / 1000 + 1);
+      }
+    }
+    // History of each suite is read once, however many runs it has; its 5 runs are then polled together
+    // through the suite's results list (count=50), not one suite result at a time.
+    const lists = emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
+    expect(lists.filter((q) => q.query.includes('count=5') && !q.query.includes('count=50'))).toHaveLength(4);
+    expect(lists.filter((q) => q.query.includes('count=50')).length).toBeGreaterThanOrEqual(4);
+    expect(emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/?$/.test(q.path))).toEqual([]);
+    // Every suite result's tests were read in pages of 50: on its own, or, for a suite whose 5 runs ended
+    // together, through its tests' results lists (3 requests for 5 suite results).
+    const pages = emulator
+      .requests()
+      .filter((q) => /^\/v1\/(suite-results|tests)\/[^/]+\/results\/?$/.test(q.path));
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    expect(pages.length).toBeLessThanOrEqual(20);
+    expect(pages.every((q) => q.query.includes('count=50'))).toBe(true);
+    for (const run of summary.runs) {
+      expect(run.tests.every((t) => t.result?.suiteResult === run.suiteResultId)).toBe(true);
+    }
+  });
+
+  it("a data file of 12 rows: the suite results that end together have their tests read through the tests' lists", async () => {
+    const sent: number[] = [];
+    const budget = new RateBudget();
+    const api = createClient({
+      apiKey: API_KEY,
+      baseUrl: emulator.baseUrl,
+      sleep: budget.clientSleep(),
+      onRequest: () => {
+        sent.push(Date.now());
+        budget.markSent();
+      },
+    });
+    const csv = ['user', ...Array.from({ length: 12 }, (_, i) => `user${i + 1}`)].join('\n');
+    const summary = await runPlan(
+      plan({
+        suiteIds: ['suite-checkout'],
+        execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
+      }),
+      { api, budget },
+    );
+    expect(summary.runs).toHaveLength(12);
+    const ids = new Set<string>();
+    for (const run of summary.runs) {
+      expect(run.error).toBeUndefined();
+      expect(run.tests.map((t) => [t.testName, t.state])).toEqual([
+        ['Add to cart', 'passed'],
+        ['Pay by card', 'failed'],
+        ['Receipt e-mail link', 'passed'],
+      ]);
+      for (const t of run.tests) {
+        expect(t.result?.suiteResult).toBe(run.suiteResultId);
+        ids.add(t.result!._id);
+      }
+    }
+    expect(ids.size).toBe(36);
+    const requests = emulator.requests();
+    const own = requests.filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
+    const byTest = requests.filter((q) => /^\/v1\/tests\/[^/]+\/results\/?$/.test(q.path));
+    // Far fewer than one listing per suite result: one to learn the tests, then one page per test.
+    expect(own.length + byTest.length).toBeLessThan(12);
+    expect(byTest.length).toBeGreaterThanOrEqual(3);
+    expect(byTest.every((q) => q.query.includes('count=50'))).toBe(true);
+    for (const t of sent) expect(sent.filter((o) => o >= t && o < t + 1000).length).toBeLessThanOrEqual(6);
+  });
+
+  it('a suite result: tests with their states, links and a failing verdict', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const log = collectingLog();
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, log });
+    const [run] = summary.runs;
+    expect(run!.kind).toBe('suite');
+    expect(run!.suiteName).toBe('Checkout');
+    expect(run!.tests.map((t) => [t.testName, t.state])).toEqual([
+      ['Add to cart', 'passed'],
+      ['Pay by card', 'failed'],
+      ['Receipt e-mail link', 'passed'],
+    ]);
+    expect(run!.tests[1]!.url).toBe(`https://app.ghostinspector.com/results/${run!.tests[1]!.result!._id}`);
+    expect(log.lines.some((l) => l.startsWith('✗ failed  Pay by card'))).toBe(true);
+    expect(log.lines).toContain('Error: Element not found: .confirmation');
+    const verdict = decideVerdict(summary, {
+      failOnEmpty: true,
+      failOnTimeout: true,
+      failOnScreenshotCompare: false,
+    });
+    expect(verdict.passing).toBe(false);
+  });
+
+  it('a trigger that fails becomes a run in error; the others go on', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke', 'no-such-suite'] }), { api });
+    const failed = summary.runs.find((r) => r.error);
+    expect(failed?.error).toContain('Could not start suite no-such-suite');
+    expect(summary.runs.find((r) => !r.error)?.tests).toHaveLength(3);
+  });
+
+  it('a workflow cancel before the start triggers nothing', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const controller = new AbortController();
+    controller.abort();
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, signal: controller.signal });
+    expect(summary.interrupted).toBe('signal');
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  it('several start URLs: one execute each, the variant names the start URL', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const startUrls = ['https://a.example.test/', 'https://b.example.test/'];
+    const summary = await runPlan(plan({ testIds: ['test-home'], startUrls }), { api });
+    expect(summary.runs.map((r) => r.variant.startUrl).sort()).toEqual(startUrls);
+    expect(summary.runs.map((r) => r.tests[0]!.result!.startUrl).sort()).toEqual(startUrls);
+  });
+
+  it('heartbeat while waiting, then at the deadline: cancel, keep the finished tests, the rest timed out', async () => {
+    const saved = emulator.store.scenarios.get('test-home') ?? null;
+    emulator.setScenario('test-home', { hang: true });
+    try {
+      const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+      const log = collectingLog();
+      const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 2_500 }), {
+        api,
+        log,
+        heartbeatMs: 700,
+      });
+      expect(summary.interrupted).toBe('deadline');
+      expect(log.lines.some((l) => /1 run still going, \d+ tests? finished/.test(l))).toBe(true);
+      const [run] = summary.runs;
+      expect(run!.timedOut).toBe(true);
+      expect(run!.cancelled).toBe(true);
+      const states = Object.fromEntries(run!.tests.map((t) => [t.testName, t.state]));
+      expect(states).toEqual({
+        'Home page loads': 'timed-out',
+        'Login works': 'passed',
+        'Search finds products': 'passed',
+      });
+      expect(emulator.runs().some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(
+        true,
+      );
+    } finally {
+      emulator.setScenario('test-home', saved);
+    }
+  });
+
+  it('a result that answers "not found" just after its trigger is asked again, not given up', async () => {
+    const real = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    let notFound = 0;
+    // The real client, except that the first two reads of the test result answer as an unknown id does.
+    const api = {
+      ...real,
+      getTestResult: async (id: string, opts?: { signal?: AbortSignal }) => {
+        if (notFound < 2) {
+          notFound += 1;
+          throw new ApiError({
+            errorType: 'VALIDATION_ERROR',
+            message: 'GET /v1/results/x/: the service says: Result not found',
+            serviceMessage: 'Result not found',
+            status: 200,
+            endpoint: `GET /v1/results/${id}/`,
+            attempts: 1,
+          });
+        }
+        return real.getTestResult(id, opts);
+      },
+    };
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, waits: { notFoundRetryMs: 50 } });
+    expect(notFound).toBe(2);
+    expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
+  });
+
+  it('the not-found grace is an option: with none, a result never found is given up at once', async () => {
+    const real = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    let reads = 0;
+    const api = {
+      ...real,
+      getTestResult: async (id: string) => {
+        reads += 1;
+        throw new ApiError({
+          errorType: 'VALIDATION_ERROR',
+          message: 'GET /v1/results/x/: the service says: Result not found',
+          serviceMessage: 'Result not found',
+          status: 200,
+          endpoint: `GET /v1/results/${id}/`,
+          attempts: 1,
+        });
+      },
+    };
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, notFoundGraceMs: 0 });
+    expect(reads).toBe(1);
+    const [test] = summary.runs[0]!.tests;
+    expect(test!.state).toBe('error');
+    expect(test!.error).toMatch(/Its result could not be read: .*Result not found/);
+  });
+
+  it('events: each step is told as a typed event, in order; the log gets the same as lines', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const events: RunEvent[] = [];
+    const log = collectingLog();
+    await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, log, onEvent: (e) => events.push(e) });
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('run-started');
+    expect(types.filter((t) => t === 'test-finished').length).toBeGreaterThan(0);
+    const started = events[0] as Extract<RunEvent, { type: 'run-started' }>;
+    expect(started.label).toBe('suite suite-checkout');
+    expect(log.lines[0]).toBe(`Started suite suite-checkout: 1 run (${started.resultIds[0]}).`);
+  });
+
+  it('many runs of one test (variants): polled together through its results list, not one by one', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(
+      plan({
+        testIds: ['test-home'],
+        execute: {
+          disableVisuals: true,
+          browser: ['chrome', 'firefox'],
+          viewport: ['1280x800', '800x600', '375x667'],
+        },
+      }),
+      { api },
+    );
+    expect(summary.runs).toHaveLength(6);
+    expect(summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
+    expect(new Set(summary.runs.map((r) => `${r.variant.browser} ${r.variant.viewport}`)).size).toBe(6);
+    const requests = emulator.requests();
+    expect(requests.filter((q) => /^\/v1\/results\/[^/]+\/?$/.test(q.path))).toEqual([]);
+    const lists = requests.filter(
+      (q) => q.path === '/v1/tests/test-home/results/' && q.query.includes('count=50'),
+    );
+    expect(lists.length).toBeGreaterThan(0);
+  });
+});

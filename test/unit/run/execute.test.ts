@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { EXECUTE_PARAMETER_NAMES } from '../../../src/api/execute-params.js';
+import {
+  asArray,
+  optionsFor,
+  retryOptions,
+  slug,
+  variantAt,
+  variantCombinations,
+  variantFromResult,
+} from '../../../src/run/execute.js';
+import { computeOutputs } from '../../../src/run/outputs.js';
+import { decideStartedVerdict, decideVerdict } from '../../../src/run/outcome.js';
+import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
+
+describe('execute helpers', () => {
+  it('optionsFor: immediate always, the job start URL, no test-only parameters on a suite', () => {
+    const user = { browser: ['chrome'], webhook: ['https://h.test/'], screenshotCompareBaselineResult: 'r1' };
+    expect(optionsFor({ kind: 'suite', suiteId: 's', startUrl: 'https://x.test/' }, user)).toEqual({
+      browser: ['chrome'],
+      immediate: true,
+      startUrl: 'https://x.test/',
+    });
+    expect(optionsFor({ kind: 'test', testId: 't' }, user)).toEqual({ ...user, immediate: true });
+  });
+
+  it('optionsFor: a repository test sends the start URL of its definition made for the job start URL', () => {
+    const definition = { name: 'T', startUrl: 'https://staging.test/login', steps: [] };
+    const job = { kind: 'file', file: 'a.side', index: 0, name: 'T', definition } as const;
+    expect(optionsFor({ ...job, startUrl: 'https://staging.test' }, {}).startUrl).toBe(
+      'https://staging.test/login',
+    );
+    expect(optionsFor(job, {})).not.toHaveProperty('startUrl');
+  });
+
+  it('variants in the service order: browser, region, viewport; data rows outside', () => {
+    const combos = variantCombinations({ browser: ['chrome', 'firefox'], viewport: ['1x1', '2x2'] });
+    expect(combos).toEqual([
+      { browser: 'chrome', viewport: '1x1' },
+      { browser: 'chrome', viewport: '2x2' },
+      { browser: 'firefox', viewport: '1x1' },
+      { browser: 'firefox', viewport: '2x2' },
+    ]);
+    expect(variantCombinations({})).toEqual([{}]);
+    expect(variantAt(5, combos, true)).toEqual({ browser: 'chrome', viewport: '2x2', dataRow: 1 });
+    expect(variantAt(0, [{}], false, 'https://s.test/')).toEqual({ startUrl: 'https://s.test/' });
+  });
+
+  it('variantFromResult corrects only the varied dimensions', () => {
+    const r = testResult({
+      browser: 'firefox',
+      region: 'eu-west-1',
+      viewportSize: { width: 375, height: 667 },
+    });
+    expect(variantFromResult({ browser: 'chrome', viewport: '1x1' }, r)).toEqual({
+      browser: 'firefox',
+      viewport: '375x667',
+    });
+  });
+
+  it('asArray accepts one result or an array', () => {
+    const one = suiteResult();
+    expect(asArray([one, one])).toHaveLength(2);
+    expect(asArray(one)).toEqual([one]);
+    expect(asArray(null)).toEqual([]);
+  });
+
+  it('retryOptions: same variant, no data file, the data row as variables (never a parameter name)', () => {
+    const failed = testResult({ variables: { user: 'bob', browser: 'x', 'bad name': 'y', pin: 42 } });
+    const options = retryOptions(
+      {
+        browser: ['chrome', 'firefox'],
+        dataFile: { name: 'd.csv', content: 'a' },
+        variables: { PLAN: 'pro' },
+      },
+      { browser: 'firefox', dataRow: 1, startUrl: 'https://s.test/' },
+      failed,
+      EXECUTE_PARAMETER_NAMES,
+    );
+    expect(options).toEqual({
+      browser: 'firefox',
+      immediate: true,
+      startUrl: 'https://s.test/',
+      variables: { user: 'bob', pin: '42', PLAN: 'pro' },
+    });
+  });
+
+  it('slug keeps file names safe', () => {
+    expect(slug('tests/a b/c.side')).toBe('tests-a-b-c.side');
+  });
+});
+
+describe('outputs', () => {
+  it('ids, failed stored tests and links; passing empty without a verdict', () => {
+    const sr = suiteRun([testRun('passed'), testRun('failed', { passing: false })], { suiteResultId: 'sr1' });
+    const single = suiteRun([testRun('passed')], { kind: 'test' });
+    const started = suiteRun([], { kind: 'file', testResultId: 'tr9' });
+    const summary = {
+      runs: [sr, single, started],
+      startedAt: '',
+      finishedAt: '',
+      appUrl: 'https://app.test/',
+    };
+    const policy = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
+    const verdict = decideVerdict(summary, policy);
+    const out = computeOutputs(summary, verdict, '/w/results.json');
+    expect(out.passing).toBe('false');
+    expect(out['suite-result-ids']).toBe('sr1');
+    expect(out['test-result-ids'].split(',')).toHaveLength(4);
+    expect(out['failed-test-ids']).toBe(sr.tests[1]!.testId);
+    expect(out['result-urls'].split('\n')).toEqual([
+      'https://app.test/suite-results/sr1',
+      `https://app.test/results/${single.tests[0]!.result!._id}`,
+      'https://app.test/results/tr9',
+    ]);
+    expect(JSON.parse(out.counts)).toMatchObject({ total: 3, failed: 1, 'timed-out': 0 });
+    expect(computeOutputs(summary, decideStartedVerdict(summary, policy), '').passing).toBe('');
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * `fail-fast` in the run engine, with the real client against the emulator on loopback: the first test
+ * failed for good cancels every other active run remotely; those runs are reported cancelled by fail-fast.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../../src/api/client.js';
+import { runPlan } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
+import { decideVerdict } from '../../../src/run/outcome.js';
+import { runPlanOf } from '../../support/run-factories.js';
+import { startEmulator, type Emulator } from '../../../emulator/index.js';
+
+const API_KEY = 'fail-fast-test-key';
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  // The smoke suite's first test never ends by itself: only a cancel ends its runs.
+  emulator.setScenario('test-home', { hang: true });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => emulator.resetLog());
+
+const plan = runPlanOf;
+
+const POLICY = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
+
+/** The ids the action asked the emulator to cancel, suite results and test results. */
+function cancelled(): string[] {
+  return emulator
+    .requests()
+    .filter((q) => q.method === 'POST' && /\/cancel\/?$/.test(q.path))
+    .map((q) => q.path.replace(/^\/v1\/(suite-results|results)\/([^/]+)\/cancel\/?$/, '$2'));
+}
+
+describe('fail-fast', () => {
+  it('the first failed test cancels every other active run remotely; they are reported cancelled by fail-fast', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const events: RunEvent[] = [];
+    const summary = await runPlan(
+      plan({
+        testIds: ['test-payment', 'test-home'],
+        suiteIds: ['suite-smoke', 'suite-smoke'],
+        failFast: true,
+      }),
+      { api, onEvent: (e) => events.push(e) },
+    );
+    expect(summary.interrupted).toBe('fail-fast');
+    const failed = summary.runs.find((r) => r.testId === 'test-payment')!;
+    expect(failed.tests.map((t) => t.state)).toEqual(['failed']);
+    const others = summary.runs.filter((r) => r !== failed);
+    expect(others).toHaveLength(3);
+    for (const run of others) {
+      expect(run.cancelled).toBe(true);
+      expect(run.error).toBe('Cancelled by fail-fast: another test failed.');
+    }
+    // Each other run was cancelled remotely, once; the failed one never.
+    const ids = others.map((r) => r.suiteResultId ?? r.testResultId);
+    expect(cancelled().sort()).toEqual([...ids].sort());
+    expect(cancelled()).not.toContain(failed.testResultId);
+    expect(
+      emulator
+        .runs()
+        .filter((f) => f.condition === 'cancelled')
+        .map((f) => f.resultId),
+    ).toEqual(expect.arrayContaining(ids));
+    // The hanging test is cancelled with the reason; the smoke suites' other tests may have passed.
+    const home = others.flatMap((r) => r.tests).filter((t) => t.testName === 'Home page loads');
+    expect(home).toHaveLength(3);
+    for (const t of home) {
+      expect(t.state).toBe('cancelled');
+      expect(t.error).toBe('Cancelled by fail-fast: another test failed.');
+    }
+    const ff = events.find((e) => e.type === 'fail-fast');
+    expect(ff).toMatchObject({ type: 'fail-fast', test: { testName: 'Pay by card' }, others: 3 });
+    const verdict = decideVerdict(summary, POLICY);
+    expect(verdict.status).toBe('failed');
+    expect(verdict.counts.failed).toBe(1);
+    expect(verdict.counts.cancelled).toBe(3);
+    expect(verdict.counts.total).toBe(1 + 1 + 3 + 3);
+  });
+
+  it('under retry-failed a failed test stops the others only once its re-runs are spent', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const events: RunEvent[] = [];
+    const summary = await runPlan(
+      plan({ testIds: ['test-payment', 'test-home'], retryFailed: 2, failFast: true }),
+      { api, onEvent: (e) => events.push(e) },
+    );
+    const types = events.map((e) => e.type).filter((t) => t === 'retrying' || t === 'fail-fast');
+    expect(types).toEqual(['retrying', 'retrying', 'fail-fast']);
+    const failed = summary.runs.find((r) => r.testId === 'test-payment')!;
+    expect(failed.tests[0]!.state).toBe('failed');
+    expect(failed.tests[0]!.attempts).toHaveLength(2);
+    const home = summary.runs.find((r) => r.testId === 'test-home')!;
+    expect(home.cancelled).toBe(true);
+    expect(home.tests[0]!.state).toBe('cancelled');
+    expect(cancelled()).toEqual([home.testResultId]);
+  });
+
+  it('under retry-failed a test that fails and then passes (flaky) stops nothing', async () => {
+    const saved = emulator.store.scenarios.get('test-payment') ?? null;
+    emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    try {
+      const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+      const summary = await runPlan(
+        plan({ testIds: ['test-payment', 'test-login'], retryFailed: 1, failFast: true }),
+        { api },
+      );
+      expect(summary.interrupted).toBeUndefined();
+      expect(summary.runs.map((r) => r.tests[0]!.state).sort()).toEqual(['flaky', 'passed']);
+      expect(cancelled()).toEqual([]);
+    } finally {
+      emulator.setScenario('test-payment', saved);
+    }
+  });
+
+  it('off (the default): a failed test cancels nothing', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout', 'suite-checkout'] }), { api });
+    expect(summary.interrupted).toBeUndefined();
+    expect(summary.runs.every((r) => !r.cancelled)).toBe(true);
+    expect(cancelled()).toEqual([]);
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classifyTestResult,
+  countedAs,
+  countResults,
+  decideStartedVerdict,
+  decideVerdict,
+  type VerdictPolicy,
+} from '../../../src/run/outcome.js';
+import { suiteRun, testResult, testRun } from '../../support/run-factories.js';
+
+const POLICY: VerdictPolicy = { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: true };
+
+describe('classifyTestResult', () => {
+  it('reads passing, cancelled (status 8), ended without verdict, and running', () => {
+    expect(classifyTestResult(testResult({ passing: true }))).toBe('passed');
+    expect(classifyTestResult(testResult({ passing: false }))).toBe('failed');
+    expect(classifyTestResult(testResult({ passing: null, status: 8, executionTime: null }))).toBe(
+      'cancelled',
+    );
+    expect(classifyTestResult(testResult({ passing: null, executionTime: 1200 }))).toBe('error');
+    expect(
+      classifyTestResult(
+        testResult({ passing: null, executionTime: null, dateExecutionFinished: '1970-01-01T00:00:00.000Z' }),
+      ),
+    ).toBe('running');
+    expect(
+      classifyTestResult(
+        testResult({ passing: null, executionTime: null, dateExecutionFinished: undefined }),
+      ),
+    ).toBe('running');
+  });
+});
+
+describe('decideVerdict', () => {
+  it('passes when every test passed', () => {
+    const v = decideVerdict({ runs: [suiteRun([testRun('passed'), testRun('passed')])] }, POLICY);
+    expect(v).toEqual({
+      passing: true,
+      status: 'passed',
+      waited: true,
+      policy: POLICY,
+      reasons: [],
+      counts: {
+        total: 2,
+        passed: 2,
+        failed: 0,
+        flaky: 0,
+        timedOut: 0,
+        cancelled: 0,
+        error: 0,
+        screenshotCompareFailed: 0,
+      },
+    });
+  });
+
+  it('fails on a failed test and names the count', () => {
+    const v = decideVerdict(
+      { runs: [suiteRun([testRun('passed'), testRun('failed', { passing: false })])] },
+      POLICY,
+    );
+    expect(v.passing).toBe(false);
+    expect(v.reasons).toEqual(['1 test failed.']);
+  });
+
+  it('counts a flaky test as no failure', () => {
+    const v = decideVerdict({ runs: [suiteRun([testRun('flaky'), testRun('passed')])] }, POLICY);
+    expect(v.passing).toBe(true);
+    expect(v.counts.flaky).toBe(1);
+  });
+
+  it('never counts a null verdict as a pass: cancelled and error fail', () => {
+    expect(
+      decideVerdict({ runs: [suiteRun([testRun('cancelled', { passing: null })])] }, POLICY).passing,
+    ).toBe(false);
+    expect(decideVerdict({ runs: [suiteRun([testRun('error', null)])] }, POLICY).passing).toBe(false);
+  });
+
+  it('timed out fails only under fail-on-timeout', () => {
+    const runs = [suiteRun([testRun('passed'), testRun('timed-out', { passing: null })])];
+    expect(decideVerdict({ runs }, POLICY).passing).toBe(false);
+    expect(decideVerdict({ runs }, POLICY).reasons[0]).toContain('timeout');
+    expect(decideVerdict({ runs }, { ...POLICY, failOnTimeout: false }).passing).toBe(true);
+  });
+
+  it('a failed screenshot comparison fails only under fail-on-screenshot-compare; null is neutral', () => {
+    const runs = [
+      suiteRun([
+        testRun('passed', { screenshotComparePassing: false }),
+        testRun('passed', { screenshotComparePassing: null }),
+        testRun('passed', { screenshotComparePassing: true }),
+      ]),
+    ];
+    const lenient = decideVerdict({ runs }, POLICY);
+    expect(lenient.passing).toBe(true);
+    expect(lenient.counts.screenshotCompareFailed).toBe(1);
+    const strict = decideVerdict({ runs }, { ...POLICY, failOnScreenshotCompare: true });
+    expect(strict.passing).toBe(false);
+    expect(strict.reasons).toEqual(['1 screenshot comparison failed.']);
+    // One classification: the test whose comparison failed counts as failed under the policy, everywhere.
+    expect(strict.counts).toMatchObject({ passed: 2, failed: 1, screenshotCompareFailed: 1, total: 3 });
+    expect(lenient.counts).toMatchObject({ passed: 3, failed: 0, screenshotCompareFailed: 1, total: 3 });
+    expect(countedAs('flaky', true, { failOnScreenshotCompare: true })).toBe('failed');
+    expect(countedAs('timed-out', true, { failOnScreenshotCompare: true })).toBe('timed-out');
+  });
+
+  it('fail-on-empty: the verdict, its status and reasons agree', () => {
+    const v = decideVerdict({ runs: [] }, POLICY);
+    expect(v).toMatchObject({ passing: false, status: 'failed', counts: { total: 0 } });
+  });
+
+  it('runs never started or not found count once as error and always fail', () => {
+    const runs = [
+      suiteRun([], { notStarted: 'deadline', error: 'Not started before the timeout.' }),
+      suiteRun([], { notStarted: 'signal' }),
+      suiteRun([], { mayHaveStarted: true }),
+    ];
+    const v = decideVerdict({ runs }, { ...POLICY, failOnTimeout: false });
+    expect(v.counts).toMatchObject({ total: 3, error: 3 });
+    expect(v.passing).toBe(false);
+    expect(v.reasons).toEqual([
+      '2 runs were never started.',
+      '1 run may have started but could not be found.',
+    ]);
+  });
+
+  it('wait: false counts the runs asked for and fails when one could not be started', () => {
+    const ok = decideStartedVerdict({ runs: [suiteRun([]), suiteRun([])] }, POLICY);
+    expect(ok).toMatchObject({
+      passing: true,
+      status: 'started',
+      waited: false,
+      counts: { total: 2, error: 0 },
+    });
+    const bad = decideStartedVerdict({ runs: [suiteRun([]), suiteRun([], { error: 'HTTP 500' })] }, POLICY);
+    expect(bad).toMatchObject({ passing: false, status: 'not-started', counts: { total: 2, error: 1 } });
+    expect(bad.reasons).toEqual(['1 run could not be started: HTTP 500']);
+  });
+
+  it('status is cancelled only when cancellation is the sole cause', () => {
+    const cancelled = suiteRun([testRun('cancelled', { passing: null, status: 8 })]);
+    expect(decideVerdict({ runs: [cancelled] }, POLICY).status).toBe('cancelled');
+    const failed = suiteRun([testRun('failed', { passing: false })]);
+    expect(decideVerdict({ runs: [cancelled, failed] }, POLICY).status).toBe('failed');
+  });
+
+  it('nothing ran fails only under fail-on-empty', () => {
+    const runs = [suiteRun([])];
+    expect(decideVerdict({ runs }, POLICY).reasons).toEqual(['No test ran (empty suites or folders).']);
+    expect(decideVerdict({ runs }, { ...POLICY, failOnEmpty: false }).passing).toBe(true);
+  });
+
+  it('a run with no test result counts by its own state', () => {
+    const counts = countResults([
+      suiteRun([], { timedOut: true }),
+      suiteRun([], { cancelled: true }),
+      suiteRun([], { error: 'The trigger failed.' }),
+    ]);
+    expect(counts).toMatchObject({ total: 3, timedOut: 1, cancelled: 1, error: 1 });
+  });
+
+  it('a workflow cancel always fails', () => {
+    const v = decideVerdict(
+      {
+        runs: [suiteRun([testRun('passed'), testRun('cancelled', { passing: null })])],
+        interrupted: 'signal',
+      },
+      POLICY,
+    );
+    expect(v.passing).toBe(false);
+    expect(v.reasons).toEqual(['The workflow was cancelled while the tests ran.']);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Short log lines whatever the number of runs: folded id lists, one grouped warning per kind of trigger
+ * failure; what a trigger that never happened stands for; timeouts in words.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../../src/api/client.js';
+import { describeTimeout } from '../../../src/run/deadline.js';
+import { runPlan, type RunLog } from '../../../src/run/engine.js';
+import { csvDataRows, expectedVariants } from '../../../src/run/execute.js';
+import { foldIds, ProblemLog } from '../../../src/run/progress.js';
+import { startEmulator, type Emulator } from '../../../emulator/index.js';
+
+const API_KEY = 'progress-test-key';
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+function collectingLog(): RunLog & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (l) => lines.push(l),
+    warning: (l) => lines.push(`warning: ${l}`),
+    group: (title, body) => lines.push(title, ...body),
+  };
+}
+
+describe('log lines', () => {
+  it('foldIds: up to 5 ids in full, then "and N more"', () => {
+    expect(foldIds(['a', 'b'])).toBe('a, b');
+    expect(foldIds(Array.from({ length: 12 }, (_, i) => `r${i}`))).toBe('r0, r1, r2, r3, r4 and 7 more');
+  });
+
+  it('ProblemLog: one warning per kind, the full message for a single problem', () => {
+    const problems = new ProblemLog();
+    for (let i = 0; i < 40; i++)
+      problems.add('VALIDATION_ERROR', { label: `test t${i}`, id: `t${i}`, message: 'not found' });
+    problems.add('NETWORK_ERROR', { label: 'suite s', id: 's', message: 'refused' });
+    const log = collectingLog();
+    problems.flush(log);
+    expect(log.lines).toEqual([
+      'warning: Could not start 40 runs (VALIDATION_ERROR): t0, t1, t2, t3, t4 and 35 more. First: test t0: not found',
+      'warning: Could not start suite s: refused',
+    ]);
+  });
+
+  it('many bad test ids: one grouped warning, not one line each; every run is still in the summary', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const log = collectingLog();
+    const testIds = Array.from({ length: 30 }, (_, i) => `no-such-test-${i}`);
+    const summary = await runPlan(
+      {
+        suiteIds: [],
+        folderIds: [],
+        testIds,
+        repoTests: [],
+        organizationId: 'org-acme',
+        execute: {},
+        startUrls: [],
+        wait: true,
+        timeoutMs: 60_000,
+        cancelOnTimeout: true,
+        retryFailed: 0,
+      },
+      { api, log },
+    );
+    expect(summary.runs).toHaveLength(30);
+    expect(summary.runs.every((r) => r.error)).toBe(true);
+    const warnings = log.lines.filter((l) => l.startsWith('warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^warning: Could not start 30 runs \(\w+\): no-such-test-\d+, .* and 25 more\. First: /,
+    );
+  });
+
+  it('the "Started" line folds its result ids past 5', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const log = collectingLog();
+    const csv = ['name', ...Array.from({ length: 8 }, (_, i) => `row${i}`)].join('\n');
+    await runPlan(
+      {
+        suiteIds: [],
+        folderIds: [],
+        testIds: ['test-home'],
+        repoTests: [],
+        organizationId: 'org-acme',
+        execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
+        startUrls: [],
+        wait: false,
+        timeoutMs: 60_000,
+        cancelOnTimeout: true,
+        retryFailed: 0,
+      },
+      { api, log },
+    );
+    const started = log.lines.find((l) => l.startsWith('Started test test-home'));
+    expect(started).toMatch(/^Started test test-home: 8 runs \((\w+, ){4}\w+ and 3 more\)\.$/);
+  });
+
+  it('describeTimeout: seconds under a minute, never "0 min"', () => {
+    expect(describeTimeout(12_000)).toBe('12.0 s');
+    expect(describeTimeout(300_000)).toBe('5 min 00 s');
+  });
+});
+
+describe('what a trigger never sent stands for', () => {
+  it('csvDataRows: records after the header, quoted line breaks kept, blank lines skipped', () => {
+    expect(csvDataRows('a,b\n1,2\n3,4\n')).toBe(2);
+    expect(csvDataRows('a,b\r\n"x\ny",2\r\n\r\n3,4')).toBe(2);
+    expect(csvDataRows('a,b\n')).toBe(0);
+  });
+
+  it('expectedVariants: data rows × browsers × viewports, in the answer order', () => {
+    const variants = expectedVariants(
+      {
+        browser: ['chrome', 'firefox'],
+        viewport: ['800x600'],
+        dataFile: { name: 'd.csv', content: 'h\n1\n2\n3' },
+      },
+      'https://start/',
+    );
+    expect(variants).toHaveLength(6);
+    expect(variants[0]).toEqual({
+      browser: 'chrome',
+      viewport: '800x600',
+      startUrl: 'https://start/',
+      dataRow: 0,
+    });
+    expect(variants[5]).toEqual({
+      browser: 'firefox',
+      viewport: '800x600',
+      startUrl: 'https://start/',
+      dataRow: 2,
+    });
+    expect(expectedVariants({})).toEqual([{}]);
+  });
+});

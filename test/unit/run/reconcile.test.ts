@@ -1,0 +1,176 @@
+/**
+ * Reconciliation of an execute that may have started runs (`TRIGGER_UNCERTAIN`): the engine with the real
+ * client against the emulator, whose fault injection loses the execute's answer after handling it
+ * (`reset-after`) or rejects it unhandled (`500`). The execute is never sent again.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../../src/api/client.js';
+import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
+import { runPlan, type RunLog, type RunPlan } from '../../../src/run/engine.js';
+import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted } from '../../../src/run/reconcile.js';
+import { ApiError } from '../../../src/api/errors.js';
+import { runPlanOf } from '../../support/run-factories.js';
+import { startEmulator, type Emulator } from '../../../emulator/index.js';
+
+const API_KEY = 'reconcile-test-key';
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => {
+  emulator.resetLog();
+  emulator.setFaults('');
+});
+
+const plan = (overrides: Partial<RunPlan>): RunPlan => runPlanOf({ timeoutMs: 60_000, ...overrides });
+
+function collectingLog(): RunLog & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (l) => lines.push(l),
+    warning: (l) => lines.push(`warning: ${l}`),
+    group: (title, body) => lines.push(title, ...body),
+  };
+}
+
+const executes = () => emulator.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path));
+
+describe('an execute whose answer is lost', () => {
+  it('after the service handled it: the run is found in the suite results, followed to its end, never re-sent', async () => {
+    emulator.setFaults('route=POST /v1/suites/*/execute:reset-afterx1');
+    const log = collectingLog();
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, log });
+    expect(executes()).toHaveLength(1);
+    expect(summary.runs).toHaveLength(1);
+    const run = summary.runs[0]!;
+    expect(run.error).toBeUndefined();
+    expect(run.mayHaveStarted).toBeUndefined();
+    expect(run.suiteResultId).toBeTruthy();
+    expect(run.tests.length).toBeGreaterThan(0);
+    expect(log.lines.some((l) => l.startsWith('Found the run of suite suite-smoke'))).toBe(true);
+  });
+
+  it('a test: found through its running list or results, followed to its end', async () => {
+    emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, log: collectingLog() });
+    expect(executes()).toHaveLength(1);
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.testResultId).toBeTruthy();
+    expect(summary.runs[0]?.tests.map((t) => t.state)).not.toContain('error');
+  });
+
+  it('a repository test file (on demand): found in the organization running list by its name', async () => {
+    // Real time: the run is still running (in the running list) when it is looked up.
+    const slow = await startEmulator({ timeScale: 1, apiKey: API_KEY, quiet: true });
+    slow.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
+    const api = createClient({ apiKey: API_KEY, baseUrl: slow.baseUrl });
+    const definition = {
+      name: 'Reconciled on demand',
+      startUrl: 'https://a.test',
+      steps: [{ sequence: 0, command: 'assertElementPresent', target: 'body', value: '' }],
+    } as unknown as TestDefinition;
+    const summary = await runPlan(
+      plan({ repoTests: [{ file: 'tests/a.json', index: 0, name: definition.name, definition }] }),
+      { api, log: collectingLog() },
+    ).finally(() => slow.close());
+    expect(slow.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))).toHaveLength(
+      1,
+    );
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.error).toBeUndefined();
+    expect(summary.runs[0]?.testResultId).toBeTruthy();
+  });
+
+  it('when no run can be found: reported as "may have started", an error, never re-sent', async () => {
+    // A 502 is not handled by the emulator: no run exists, yet the execute may have arrived.
+    emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    const log = collectingLog();
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, log });
+    expect(executes()).toHaveLength(1);
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.mayHaveStarted).toBe(true);
+    expect(summary.runs[0]?.error).toMatch(/may have started; not found/);
+    expect(log.lines.filter((l) => l.startsWith('warning:'))).toHaveLength(1);
+  });
+});
+
+describe('a re-run (retry-failed) whose execute answer is lost', () => {
+  it('is found and followed: the test is flaky, the re-run sent once', async () => {
+    emulator.setScenario('test-login', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    // The first execute is answered; the second (the re-run) is handled and its answer lost.
+    emulator.setFaults('route=POST /v1/tests/test-login/execute:reset-afterx2');
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    try {
+      // The first execute's answer is lost too: reconciled, then the re-run's.
+      const summary = await runPlan(plan({ testIds: ['test-login'], retryFailed: 1 }), {
+        api,
+        log: collectingLog(),
+      });
+      expect(executes()).toHaveLength(2);
+      expect(summary.runs[0]?.tests.map((t) => t.state)).toEqual(['flaky']);
+    } finally {
+      emulator.setScenario('test-login', null);
+    }
+  });
+});
+
+describe('matchTriggered', () => {
+  const at = Date.parse('2026-01-01T10:00:00Z');
+  const result = (id: string, offsetMs: number, startUrl?: string) =>
+    ({
+      _id: id,
+      dateCreated: new Date(at + offsetMs).toISOString(),
+      ...(startUrl ? { startUrl } : {}),
+    }) as unknown as SuiteResult;
+  const job = { kind: 'suite' as const, suiteId: 's' };
+
+  it('keeps results created at or after the trigger (less the skew), not known, oldest first, at most expected', () => {
+    const found = matchTriggered(
+      [result('new2', 500), result('new1', 100), result('old', -CLOCK_SKEW_MS - 1), result('mine', 200)],
+      { job, triggeredAtMs: at, expected: 1, known: new Set(['mine']), organizationId: null },
+    );
+    expect(found.map((r) => r._id)).toEqual(['new1']);
+  });
+
+  it('with a start URL: only results with that start URL (or none said)', () => {
+    const found = matchTriggered([result('a', 10, 'https://a/'), result('b', 20, 'https://b/')], {
+      job: { ...job, startUrl: 'https://b/' },
+      triggeredAtMs: at,
+      expected: 2,
+      known: new Set(),
+      organizationId: null,
+    });
+    expect(found.map((r) => r._id)).toEqual(['b']);
+  });
+
+  it('a test: never the test result of a suite run of the same test', () => {
+    const inSuite = { ...result('in-suite', 10), suiteResult: 'sr1' } as unknown as SuiteResult;
+    const alone = result('alone', 20);
+    const found = matchTriggered([inSuite, alone], {
+      job: { kind: 'test', testId: 't' },
+      triggeredAtMs: at,
+      expected: 1,
+      known: new Set(),
+      organizationId: null,
+    });
+    expect(found.map((r) => r._id)).toEqual(['alone']);
+  });
+
+  it('mayHaveStarted: uncertain triggers and aborts after sending, not aborts before', () => {
+    const err = (errorType: string, attempts: number) =>
+      new ApiError({ errorType, attempts, endpoint: 'POST /v1/suites/s/execute/', message: 'x' });
+    expect(mayHaveStarted(err('TRIGGER_UNCERTAIN', 1))).toBe(true);
+    expect(mayHaveStarted(err('ABORTED', 1))).toBe(true);
+    expect(mayHaveStarted(err('ABORTED', 0))).toBe(false);
+    expect(mayHaveStarted(err('VALIDATION_ERROR', 1))).toBe(false);
+    expect(mayHaveStarted(new Error('x'))).toBe(false);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Redaction of the run model: secrets go where they can be (free text, page URLs, private variables by
+ * name); the action's own data (ids, names, timestamps, counts, links, screenshot URLs) is never rewritten.
+ */
+import { describe, expect, it } from 'vitest';
+import { redactSummary } from '../../../src/run/redact-summary.js';
+import type { RunSummary } from '../../../src/run/types.js';
+import { suiteResult, suiteRun, testResult } from '../../support/run-factories.js';
+
+function summaryWith(secretText: string): RunSummary {
+  const image = (p: string) => ({
+    defaultUrl: `https://shots.test/${p}.png`,
+    dims: { h: 1, w: 1 },
+    path: p,
+    size: 1,
+  });
+  const result = testResult({
+    _id: '0000000000000000000001e3',
+    name: 'Pay by card 1',
+    dateCreated: '2026-01-01T01:11:11.111Z',
+    startUrl: 'https://qa:pw-in-url@shop.test/?apiKey=k&pin=' + secretText,
+    urls: ['https://shop.test/card/1'],
+    steps: [
+      {
+        sequence: 1,
+        command: 'assign',
+        target: '#pin',
+        value: secretText,
+        variableName: '',
+        condition: null,
+        optional: false,
+        private: false,
+        error: `Expected ${secretText} in card field 1`,
+        url: 'https://shop.test/card',
+      },
+    ],
+    console: [
+      {
+        _id: 'c1',
+        dateExecuted: '2026-01-01T00:00:01.000Z',
+        error: false,
+        output: `pin=${secretText}`,
+        url: 'https://u:p@shop.test/',
+      },
+    ],
+    variables: { PIN: secretText, CARD: 'card', PLAN: 'pro' },
+    screenshot: { original: image('o1'), small: image('s1') },
+    executionTime: 1111,
+  });
+  return {
+    runs: [
+      suiteRun(
+        [
+          {
+            testId: '0000000000000000000000e1',
+            testName: 'Pay by card 1',
+            state: 'failed',
+            result,
+            attempts: [result],
+            url: 'https://app.test/results/0000000000000000000001e3',
+            error: `failed with ${secretText}`,
+          },
+        ],
+        {
+          key: 'suite-0000000000000000000000a1-0',
+          suiteId: '0000000000000000000000a1',
+          suiteName: 'Checkout card 1',
+          suiteResultId: '0000000000000000000001a1',
+          suiteResult: suiteResult({
+            _id: '0000000000000000000001a1',
+            name: 'Checkout card 1',
+            countPassing: 1,
+          }),
+          variant: { startUrl: 'https://user:pass@staging.test/', browser: 'chrome-1' },
+          error: `run error ${secretText}`,
+        },
+      ),
+    ],
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:11.000Z',
+    appUrl: 'https://app.test',
+  };
+}
+
+describe('redactSummary', () => {
+  it('with a one-character private value: data intact, the variable hidden by name', () => {
+    const raw = summaryWith('1');
+    const out = redactSummary(raw, { values: ['1'], privateVariableNames: ['PIN'] });
+    const run = out.runs[0]!;
+    const test = run.tests[0]!;
+    // Never rewritten: ids, names, dates, counts, links, screenshots.
+    expect(run.key).toBe(raw.runs[0]!.key);
+    expect(run.suiteResultId).toBe('0000000000000000000001a1');
+    expect(run.suiteName).toBe('Checkout card 1');
+    expect(run.suiteResult?.countPassing).toBe(1);
+    expect(test.result?._id).toBe('0000000000000000000001e3');
+    expect(test.result?.name).toBe('Pay by card 1');
+    expect(test.result?.dateCreated).toBe('2026-01-01T01:11:11.111Z');
+    expect(test.result?.executionTime).toBe(1111);
+    expect(test.url).toBe('https://app.test/results/0000000000000000000001e3');
+    expect(test.result?.screenshot?.original.defaultUrl).toBe('https://shots.test/o1.png');
+    expect(out.finishedAt).toBe('2026-01-01T00:01:11.000Z');
+    expect(run.variant.browser).toBe('chrome-1');
+    // Too short for free text: left there (the inputs warn); hidden by name in variables.
+    expect(test.result?.steps[0]?.error).toBe('Expected 1 in card field 1');
+    expect(test.result?.variables).toEqual({ PIN: '***', CARD: 'card', PLAN: 'pro' });
+    expect(test.attempts[0]?.variables.PIN).toBe('***');
+    // URL credentials and apiKey values always go.
+    expect(run.variant.startUrl).toBe('https://***@staging.test/');
+    expect(test.result?.startUrl).toBe('https://***@shop.test/?apiKey=***&pin=1');
+    expect(test.result?.console[0]?.url).toBe('https://***@shop.test/');
+    expect(raw.runs[0]!.variant.startUrl).toBe('https://user:pass@staging.test/');
+  });
+
+  it('a long enough value is removed from free text and page URLs, names stay', () => {
+    const secret = 'card';
+    const out = redactSummary(summaryWith(secret), { values: [secret], privateVariableNames: ['PIN'] });
+    const run = out.runs[0]!;
+    const test = run.tests[0]!;
+    expect(run.suiteName).toBe('Checkout card 1');
+    expect(test.testName).toBe('Pay by card 1');
+    expect(test.result?.name).toBe('Pay by card 1');
+    expect(test.error).toBe('failed with ***');
+    expect(run.error).toBe('run error ***');
+    expect(test.result?.steps[0]?.value).toBe('***');
+    expect(test.result?.steps[0]?.error).toBe('Expected *** in *** field 1');
+    expect(test.result?.steps[0]?.url).toBe('https://shop.test/***');
+    expect(test.result?.console[0]?.output).toBe('pin=***');
+    expect(test.result?.urls).toEqual(['https://shop.test/***/1']);
+    expect(test.result?.variables).toEqual({ PIN: '***', CARD: '***', PLAN: 'pro' });
+    expect(test.result?.screenshot?.original.defaultUrl).toBe('https://shots.test/o1.png');
+  });
+});
