@@ -7,54 +7,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counts, startAction, waitFor } from '../support/harness.js';
+import { useE2ESetup } from '../support/e2e-setup.js';
 
-const API_KEY = 'e2e-control-key-0815';
-let emulator: Emulator;
-let workspace: string;
-let saved: Map<string, Scenario>;
+const setup = useE2ESetup('control');
 
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
-  });
-  workspace = await makeWorkspace('gi-e2e-control-');
-  saved = new Map(emulator.store.scenarios);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
-
-beforeEach(() => emulator.resetLog());
+beforeEach(() => setup.emulator.resetLog());
 
 afterEach(() => {
-  for (const id of ['test-home', 'test-payment']) emulator.setScenario(id, saved.get(id) ?? null);
+  for (const id of ['test-home', 'test-payment'])
+    setup.emulator.setScenario(id, setup.seedScenarios.get(id) ?? null);
 });
 
 function inputs(extra: Record<string, string>): Record<string, string> {
-  return { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, screenshots: 'none', ...extra };
-}
-
-/** Runs the action in-process on a clock 10 times faster than real time (the deadline shrinks too). */
-function runAction(options: InProcessOptions) {
-  return runActionInProcess({ clock: scaledClock(10), ...options });
+  return { ...setup.connection(), screenshots: 'none', ...extra };
 }
 
 describe('deadline, workflow cancel and retries', () => {
   it('at the timeout: cancels the remote suite run, keeps what finished, marks the rest timed out', async () => {
-    emulator.setScenario('test-home', { hang: true });
-    const r = await runAction({
-      workspace,
+    setup.emulator.setScenario('test-home', { hang: true });
+    const r = await setup.run({
       inputs: inputs({ 'suite-ids': 'suite-smoke', timeout: '0.4', 'fail-on-timeout': 'false' }),
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -65,37 +38,39 @@ describe('deadline, workflow cancel and retries', () => {
     expect(c.failed).toBe(0);
     expect(r.outputs.passing).toBe('true');
     expect(
-      emulator
+      setup.emulator
         .requests()
         .some((q) => q.method === 'POST' && /^\/v1\/suite-results\/[^/]+\/cancel\/?$/.test(q.path)),
     ).toBe(true);
-    const ended = emulator.runs();
+    const ended = setup.emulator.runs();
     expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
     expect(ended.some((f) => f.testId === 'test-home' && f.condition === 'cancelled')).toBe(true);
     expect(r.stdout).toContain('Timeout');
   });
 
   it('at the timeout under fail-on-timeout (default): the step fails', async () => {
-    emulator.setScenario('test-home', { hang: true });
-    const r = await runAction({ workspace, inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05' }) });
+    setup.emulator.setScenario('test-home', { hang: true });
+    const r = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05' }) });
     expect(r.code).toBe(1);
     expect(counts(r)['timed-out']).toBe(1);
     expect(r.stdout).toContain('did not finish before the timeout');
-    expect(emulator.requests().some((q) => /^\/v1\/results\/[^/]+\/cancel\/?$/.test(q.path))).toBe(true);
+    expect(setup.emulator.requests().some((q) => /^\/v1\/results\/[^/]+\/cancel\/?$/.test(q.path))).toBe(
+      true,
+    );
   });
 
   it('SIGINT mid-run: every active remote run is cancelled, reports are written, exit non-zero', async () => {
-    emulator.setScenario('test-home', { hang: true });
-    await rm(path.join(workspace, 'ghost-inspector-results.json'), { force: true });
+    setup.emulator.setScenario('test-home', { hang: true });
+    await rm(path.join(setup.workspace, 'ghost-inspector-results.json'), { force: true });
     const { child, done } = await startAction({
-      workspace,
+      workspace: setup.workspace,
       inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', timeout: '5' }),
     });
     // Both runs started and the action is polling.
     await waitFor(
       () =>
-        emulator.requests().filter((q) => q.path.endsWith('/execute/')).length === 2 &&
-        emulator.requests().some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
+        setup.emulator.requests().filter((q) => q.path.endsWith('/execute/')).length === 2 &&
+        setup.emulator.requests().some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
     );
     const signalledAt = Date.now();
     child.kill('SIGINT');
@@ -103,50 +78,56 @@ describe('deadline, workflow cancel and retries', () => {
     expect(Date.now() - signalledAt).toBeLessThan(9_000);
     expect(r.code).not.toBe(0);
     expect(r.code).not.toBeNull();
-    const cancels = emulator.requests().filter((q) => q.method === 'POST' && q.path.endsWith('/cancel/'));
+    const cancels = setup.emulator
+      .requests()
+      .filter((q) => q.method === 'POST' && q.path.endsWith('/cancel/'));
     expect(cancels.length).toBeGreaterThanOrEqual(2);
-    const ended = emulator.runs();
+    const ended = setup.emulator.runs();
     expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
     expect(
       ended.some((f) => f.kind === 'test-result' && f.suiteResultId === null && f.condition === 'cancelled'),
     ).toBe(true);
     expect(r.stdout).toContain('Received SIGINT');
-    expect(existsSync(path.join(workspace, 'ghost-inspector-results.json'))).toBe(true);
-    expect(readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8')).toContain('cancelled');
+    expect(existsSync(path.join(setup.workspace, 'ghost-inspector-results.json'))).toBe(true);
+    expect(readFileSync(path.join(setup.workspace, 'ghost-inspector-results.json'), 'utf8')).toContain(
+      'cancelled',
+    );
   });
 
   it('retry-failed: a test that fails once and then passes is flaky, not failed', async () => {
-    // The emulator fails the first run of the test and passes the later ones.
-    emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
-    const r = await runAction({
-      workspace,
+    // The setup.emulator fails the first run of the test and passes the later ones.
+    setup.emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    const r = await setup.run({
       inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '2' }),
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(counts(r)).toMatchObject({ total: 1, flaky: 1, failed: 0, passed: 0 });
     expect([r.outputs.total, r.outputs.flaky, r.outputs.failed]).toEqual(['1', '1', '0']);
     expect(r.outputs.passing).toBe('true');
-    expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
     expect(
-      emulator
+      setup.emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/'),
+    ).toHaveLength(2);
+    expect(
+      setup.emulator
         .runs()
         .filter((f) => f.testId === 'test-payment')
         .map((f) => f.passing),
     ).toEqual([false, true]);
     expect(r.stdout).toContain('Re-running failed test');
-    const results = readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8');
+    const results = readFileSync(path.join(setup.workspace, 'ghost-inspector-results.json'), 'utf8');
     expect(results).toContain('flaky');
     expect(results).toContain('Flaky element');
   });
 
   it('retry-failed: a test that keeps failing stays failed after the re-runs', async () => {
-    const r = await runAction({
-      workspace,
+    const r = await setup.run({
       inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '1' }),
     });
     expect(r.code).toBe(1);
     expect(counts(r)).toMatchObject({ total: 1, failed: 1, flaky: 0 });
     expect([r.outputs.total, r.outputs.failed, r.outputs.flaky]).toEqual(['1', '1', '0']);
-    expect(emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/')).toHaveLength(2);
+    expect(
+      setup.emulator.requests().filter((q) => q.path === '/v1/tests/test-payment/execute/'),
+    ).toHaveLength(2);
   });
 });

@@ -5,35 +5,12 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { BAD_INPUTS, makeWorkspace } from '../support/action-fixtures.js';
-import { runActionInProcess, type InProcessOptions } from '../support/run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+import { useE2ESetup } from '../support/e2e-setup.js';
 
-const API_KEY = 'e2e-inputs-key-2024';
-let emulator: Emulator;
-let workspace: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
-  });
-  workspace = await makeWorkspace('gi-e2e-inputs-');
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
-
-/** Runs the action in-process on a clock 10 times faster than real time. */
-function runAction(options: InProcessOptions) {
-  return runActionInProcess({ clock: scaledClock(10), ...options });
-}
+const setup = useE2ESetup('inputs');
+const API_KEY = setup.apiKey;
 
 describe('bad inputs', () => {
   it('has at least 30 cases', () => {
@@ -41,11 +18,9 @@ describe('bad inputs', () => {
   });
 
   it.concurrent.each(BAD_INPUTS.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const r = await runAction({
-      workspace,
+    const r = await setup.run({
       inputs: {
-        'api-key': API_KEY,
-        'api-base-url': emulator.baseUrl,
+        ...setup.connection(),
         'suite-ids': 'suite-smoke',
         ...c.inputs,
       },
@@ -56,12 +31,12 @@ describe('bad inputs', () => {
     expect(r.stdout).not.toContain(API_KEY);
     expect(r.stdout).not.toContain('secret-value');
     expect(r.stdout).not.toContain('pw-secret');
-    expect(emulator.requests()).toEqual([]);
+    expect(setup.emulator.requests()).toEqual([]);
   });
 
   it('sent no request at all', () => {
-    // Runs after every case above (they share the emulator).
-    expect(emulator.requests()).toEqual([]);
+    // Runs after every case above (they share the setup.emulator).
+    expect(setup.emulator.requests()).toEqual([]);
   });
 });
 
@@ -70,11 +45,10 @@ describe('output files', () => {
     const own = await makeWorkspace('gi-e2e-write-');
     try {
       await writeFile(path.join(own, 'blocker'), 'a file where a directory is expected');
-      const r = await runAction({
+      const r = await setup.run({
         workspace: own,
         inputs: {
-          'api-key': API_KEY,
-          'api-base-url': emulator.baseUrl,
+          ...setup.connection(),
           'suite-ids': 'suite-smoke',
           'junit-path': 'blocker/junit.xml',
           timeout: '2',
@@ -83,11 +57,10 @@ describe('output files', () => {
       expect(r.code, r.stdout).toBe(0);
       expect(r.stdout).toMatch(/::warning::Could not write the JUnit report \(junit-path\): /);
       expect(r.outputs.passed).toBe('3');
-      const unusable = await runAction({
+      const unusable = await setup.run({
         workspace: own,
         inputs: {
-          'api-key': API_KEY,
-          'api-base-url': emulator.baseUrl,
+          ...setup.connection(),
           'suite-ids': 'suite-smoke',
           'results-path': 'blocker/results.json',
         },

@@ -8,62 +8,36 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consumerCounts, xpath } from '../support/junit.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { runActionInProcess, startActionInProcess, type InProcessOptions } from '../support/run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+import { runActionInProcess } from '../support/run-action.js';
 import { counts, waitFor, type ActionRun } from '../support/harness.js';
+import { useE2ESetup } from '../support/e2e-setup.js';
 
-const API_KEY = 'e2e-junit-key-2342';
-let emulator: Emulator;
-let workspace: string;
-let saved: Map<string, Scenario>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
-  });
-  workspace = await makeWorkspace('gi-e2e-junit-');
-  saved = new Map(emulator.store.scenarios);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
+const setup = useE2ESetup('junit');
 
 beforeEach(async () => {
-  emulator.resetLog();
-  await rm(path.join(workspace, 'ghost-inspector-junit.xml'), { force: true });
+  setup.emulator.resetLog();
+  await rm(path.join(setup.workspace, 'ghost-inspector-junit.xml'), { force: true });
 });
 
 afterEach(() => {
-  for (const id of ['test-home', 'test-payment']) emulator.setScenario(id, saved.get(id) ?? null);
+  for (const id of ['test-home', 'test-payment'])
+    setup.emulator.setScenario(id, setup.seedScenarios.get(id) ?? null);
 });
 
 function inputs(extra: Record<string, string>): Record<string, string> {
   return {
-    'api-key': API_KEY,
-    'api-base-url': emulator.baseUrl,
+    ...setup.connection(),
     screenshots: 'none',
     timeout: '2',
     ...extra,
   };
 }
 
-/** Runs the action in-process on a clock 10 times faster than real time (the engine's waits shrink). */
-function runAction(options: InProcessOptions): Promise<ActionRun> {
-  return runActionInProcess({ clock: scaledClock(10), ...options });
-}
-
 function junitOf(r: ActionRun): string {
   expect(r.stderr).not.toMatch(/JUnit/i);
-  return readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+  return readFileSync(path.join(setup.workspace, 'ghost-inspector-junit.xml'), 'utf8');
 }
 
 describe('JUnit as consumers read it', () => {
@@ -71,7 +45,7 @@ describe('JUnit as consumers read it', () => {
     const started = Date.now();
     // Real time: the file's time is compared with the wall clock.
     const r = await runActionInProcess({
-      workspace,
+      workspace: setup.workspace,
       inputs: inputs({ 'suite-ids': 'suite-smoke\nsuite-checkout\nsuite-visual' }),
     });
     const elapsedS = (Date.now() - started) / 1000;
@@ -85,8 +59,7 @@ describe('JUnit as consumers read it', () => {
   });
 
   it('fail-on-screenshot-compare: the comparison failure is a failed test case, as the verdict says', async () => {
-    const strict = await runAction({
-      workspace,
+    const strict = await setup.run({
       inputs: inputs({ 'suite-ids': 'suite-visual', 'fail-on-screenshot-compare': 'true' }),
     });
     expect(strict.code).toBe(1);
@@ -95,13 +68,13 @@ describe('JUnit as consumers read it', () => {
     expect(xpath(xml, 'count(//testcase/failure[@type="ScreenshotComparison"])')).toBe('1');
     expect(consumerCounts(xml)).toMatchObject({ tests: 2, failed: 1, passed: 1 });
 
-    const lenient = await runAction({ workspace, inputs: inputs({ 'suite-ids': 'suite-visual' }) });
+    const lenient = await setup.run({ inputs: inputs({ 'suite-ids': 'suite-visual' }) });
     expect(lenient.code).toBe(0);
     expect(consumerCounts(junitOf(lenient))).toMatchObject({ tests: 2, failed: 0, passed: 2 });
   });
 
   it('a suite with a failure: the failing step’s error once in the failure body', async () => {
-    const r = await runAction({ workspace, inputs: inputs({ 'suite-ids': 'suite-checkout' }) });
+    const r = await setup.run({ inputs: inputs({ 'suite-ids': 'suite-checkout' }) });
     expect(r.code).toBe(1);
     const xml = junitOf(r);
     const body = xpath(xml, 'string(//testcase[failure]/failure)');
@@ -114,9 +87,8 @@ describe('JUnit as consumers read it', () => {
   });
 
   it('retry-failed, flaky: a passing test case with a <flakyFailure>, named once', async () => {
-    emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
-    const r = await runAction({
-      workspace,
+    setup.emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    const r = await setup.run({
       inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '2' }),
     });
     expect(counts(r)).toMatchObject({ total: 1, flaky: 1 });
@@ -133,8 +105,7 @@ describe('JUnit as consumers read it', () => {
   });
 
   it('retry-failed, failing every attempt: <failure> plus a <rerunFailure> per earlier attempt', async () => {
-    const r = await runAction({
-      workspace,
+    const r = await setup.run({
       inputs: inputs({ 'test-ids': 'test-payment', 'retry-failed': '1' }),
     });
     expect(counts(r)).toMatchObject({ total: 1, failed: 1 });
@@ -142,9 +113,8 @@ describe('JUnit as consumers read it', () => {
   });
 
   it('timed out: an error test case whose message says so', async () => {
-    emulator.setScenario('test-home', { hang: true });
-    const r = await runAction({
-      workspace,
+    setup.emulator.setScenario('test-home', { hang: true });
+    const r = await setup.run({
       inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05', 'fail-on-timeout': 'false' }),
     });
     expect(counts(r)['timed-out']).toBe(1);
@@ -154,14 +124,12 @@ describe('JUnit as consumers read it', () => {
   });
 
   it('cancelled by the workflow: <skipped message="Cancelled: …">', async () => {
-    emulator.setScenario('test-home', { hang: true });
-    const { cancel, done } = startActionInProcess({
-      clock: scaledClock(10),
-      workspace,
+    setup.emulator.setScenario('test-home', { hang: true });
+    const { cancel, done } = setup.start({
       inputs: inputs({ 'test-ids': 'test-home', timeout: '5' }),
     });
     await waitFor(() =>
-      emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),
+      setup.emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),
     );
     cancel('SIGINT');
     const r = await done;

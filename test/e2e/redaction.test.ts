@@ -6,53 +6,32 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { runActionInProcess as runAction } from '../support/run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ActionRun } from '../support/harness.js';
+import { useE2ESetup } from '../support/e2e-setup.js';
 
-const API_KEY = 'e2e-redaction-key-4711';
-let emulator: Emulator;
-let workspace: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
-  });
-  workspace = await makeWorkspace('gi-e2e-redaction-');
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
+const setup = useE2ESetup('redaction');
+const API_KEY = setup.apiKey;
 
 beforeEach(async () => {
-  emulator.resetLog();
+  setup.emulator.resetLog();
   for (const name of [
     'ghost-inspector-junit.xml',
     'ghost-inspector-results.json',
     'ghost-inspector-screenshots',
   ]) {
-    await rm(path.join(workspace, name), { recursive: true, force: true });
+    await rm(path.join(setup.workspace, name), { recursive: true, force: true });
   }
 });
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
-  return runAction({
-    workspace,
-    inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '2', ...inputs },
-    clock: scaledClock(10),
+  return setup.run({
+    inputs: { ...setup.connection(), timeout: '2', ...inputs },
   });
 }
 
 function file(name: string): string {
-  const p = path.join(workspace, name);
+  const p = path.join(setup.workspace, name);
   return existsSync(p) ? readFileSync(p, 'utf8') : '';
 }
 
@@ -76,7 +55,7 @@ describe('redaction never alters the action’s data', () => {
       expect(r.outputs[name], name).not.toContain('***');
     }
     // The ids are the emulator's own.
-    const ended = emulator.runs().map((x) => x.resultId);
+    const ended = setup.emulator.runs().map((x) => x.resultId);
     for (const id of [
       ...r.outputs['test-result-ids']!.split(','),
       ...r.outputs['suite-result-ids']!.split(','),
@@ -94,9 +73,9 @@ describe('redaction never alters the action’s data', () => {
     for (const [at, v] of strings(results)) {
       if (/(^|\.)(date\w*|\w+At)$/.test(at)) expect(Number.isNaN(Date.parse(v)), `${at} = ${v}`).toBe(false);
     }
-    const shots = readdirSync(path.join(workspace, 'ghost-inspector-screenshots'), { recursive: true }).map(
-      String,
-    );
+    const shots = readdirSync(path.join(setup.workspace, 'ghost-inspector-screenshots'), {
+      recursive: true,
+    }).map(String);
     expect(shots.some((f) => f.endsWith('.png') && f.includes('Pay by card'))).toBe(true);
     expect(r.stdout).toMatch(/::warning::private-variables PIN: the value is shorter than 4 characters/);
     expect(r.stdout).not.toContain('Could not download');
@@ -127,7 +106,7 @@ describe('URL user-info is written nowhere', () => {
     const suiteResults = r.outputs['suite-result-ids']!.split(',');
     const startUrls = await Promise.all(
       suiteResults.map(async (id) => {
-        const res = await fetch(`${emulator.baseUrl}/suite-results/${id}/?apiKey=${API_KEY}`);
+        const res = await fetch(`${setup.emulator.baseUrl}/suite-results/${id}/?apiKey=${API_KEY}`);
         return ((await res.json()) as { data: { startUrl: string } }).data.startUrl;
       }),
     );

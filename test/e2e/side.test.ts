@@ -3,46 +3,23 @@
  * targets resolve against the start URL as Selenium IDE's base-URL override does (the first one included),
  * absolute ones to the file's own site are rebased with a notice; without `start-url` nothing changes.
  */
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { TestResult } from '../../src/api/types.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { runActionInProcess as runAction } from '../support/run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import type { ActionRun } from '../support/harness.js';
+import { useE2ESetup } from '../support/e2e-setup.js';
 
-const API_KEY = 'e2e-side-key-0042';
-let emulator: Emulator;
-let workspace: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
-  });
-  workspace = await makeWorkspace('gi-e2e-side-');
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
+const setup = useE2ESetup('side');
+const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
-  return runAction({
-    workspace,
+  return setup.run({
     inputs: {
-      'api-key': API_KEY,
-      'api-base-url': emulator.baseUrl,
+      ...setup.connection(),
       'organization-id': 'org-acme',
       'test-files': 'own-site.side',
       timeout: '2',
       ...inputs,
     },
-    clock: scaledClock(10),
   });
 }
 
@@ -51,7 +28,7 @@ async function ranAt(r: ActionRun): Promise<Array<{ start: string; opens: string
   const ids = r.outputs['test-result-ids']!.split(',');
   return Promise.all(
     ids.map(async (id) => {
-      const res = await fetch(`${emulator.baseUrl}/results/${id}/?apiKey=${API_KEY}`);
+      const res = await fetch(`${setup.emulator.baseUrl}/results/${id}/?apiKey=${API_KEY}`);
       const result = ((await res.json()) as { data: TestResult }).data;
       return {
         start: result.startUrl,

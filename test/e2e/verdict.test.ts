@@ -5,40 +5,19 @@
  * (`dist/index.js`), whose comment client is a chunk of its own.
  */
 import { readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { runActionInProcess as runAction } from '../support/run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from '../support/scaled-clock.js';
 import { counts, runAction as runBundle, type ActionRun } from '../support/harness.js';
+import { useE2ESetup } from '../support/e2e-setup.js';
 
-const API_KEY = 'e2e-verdict-key-2288';
-let emulator: Emulator;
-let workspace: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
-  });
-  workspace = await makeWorkspace('gi-e2e-verdict-');
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
+const setup = useE2ESetup('verdict');
+const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
-  return runAction({
-    workspace,
-    inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '5', ...inputs },
-    clock: scaledClock(10),
+  return setup.run({
+    inputs: { ...setup.connection(), timeout: '5', ...inputs },
   });
 }
 
@@ -56,7 +35,7 @@ function resultsJson(r: ActionRun): ResultsJson {
 
 /** A suite with no test, created through the API. */
 async function emptySuite(): Promise<string> {
-  const response = await fetch(`${emulator.baseUrl}/suites/?apiKey=${API_KEY}`, {
+  const response = await fetch(`${setup.emulator.baseUrl}/suites/?apiKey=${API_KEY}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Nothing here', organization: 'org-acme' }),
@@ -89,7 +68,7 @@ describe('one verdict everywhere', () => {
     expect(json.counts).toEqual(c);
     expect(json.totals).toMatchObject({ failed: 1, passed: 1, screenshotCompareFailed: 1 });
     expect(r.summary).toContain('**1 failed**, 1 passed of 2 tests');
-    const junit = readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+    const junit = readFileSync(path.join(setup.workspace, 'ghost-inspector-junit.xml'), 'utf8');
     const failures = /<testsuites[^>]*\sfailures="(\d+)"/.exec(junit)?.[1];
     expect(Number(failures)).toBe(c.failed);
   });
@@ -101,7 +80,7 @@ describe('one verdict everywhere', () => {
     expect(c).toMatchObject({ total: 2, failed: 0, passed: 2, 'screenshot-compare-failed': 1 });
     expect(resultsJson(r)).toMatchObject({ verdict: 'passed', passing: true, counts: c });
     expect(r.summary).toMatch(/^## ✅ Ghost Inspector: passed/m);
-    const junit = readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+    const junit = readFileSync(path.join(setup.workspace, 'ghost-inspector-junit.xml'), 'utf8');
     expect(/<testsuites[^>]*\sfailures="(\d+)"/.exec(junit)?.[1]).toBe('0');
   });
 
@@ -132,15 +111,14 @@ describe('one verdict everywhere', () => {
     const github = new FakeGitHub();
     await github.start();
     try {
-      const event = path.join(workspace, 'event.json');
+      const event = path.join(setup.workspace, 'event.json');
       await writeFile(event, JSON.stringify({ pull_request: { number: 5 } }));
       // The bundle itself: the comment's client is a chunk of its own in dist/.
       const leg = (browser: string) =>
         runBundle({
-          workspace,
+          workspace: setup.workspace,
           inputs: {
-            'api-key': API_KEY,
-            'api-base-url': emulator.baseUrl,
+            ...setup.connection(),
             timeout: '5',
             'suite-ids': 'suite-smoke',
             'pr-comment': 'true',
