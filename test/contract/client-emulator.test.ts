@@ -18,6 +18,7 @@ import { createClient } from '../../src/api/client.js';
 import { ApiError, isNotFound } from '../../src/api/errors.js';
 import { refId } from '../../src/api/refs.js';
 import type { Suite, SuiteResult, TestResult } from '../../src/api/types.js';
+import { NEW_SUITE_SETTINGS } from '../support/contract.js';
 
 const KEY = 'demo-api-key';
 const ORG = 'org-acme';
@@ -426,29 +427,7 @@ describe('suites', () => {
     expect(suite).toMatchObject({
       name: 'Integration suite',
       organization: { _id: ORG, name: 'Acme Shop' },
-      abortOnTestFailure: false,
-      autoRetry: false,
-      browser: 'chrome',
-      disableVisuals: false,
-      disallowInsecureCertificates: false,
-      failOnJavaScriptError: false,
-      finalDelay: 0,
-      folder: null,
-      globalStepDelay: 250,
-      language: null,
-      maxAjaxDelay: 10000,
-      maxConcurrentTests: 0,
-      maxWaitDelay: 15000,
-      persistVariables: false,
-      publicStatusEnabled: false,
-      region: 'us-east-1',
-      screenshotCompareEnabled: false,
-      screenshotCompareThreshold: 0.1,
-      startUrl: '',
-      testCount: 0,
-      testFrequency: 0,
-      testFrequencyAdvanced: [],
-      viewportSize: { height: 768, width: 1024 },
+      ...NEW_SUITE_SETTINGS,
     });
 
     const updated = await api.updateSuite(suite._id, {

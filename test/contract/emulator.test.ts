@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { Emulator } from '../../emulator/index.js';
 import { call, data, EPOCH, ISO, KEY, start, until } from '../support/emulator.js';
+import { NEW_SUITE_SETTINGS as SUITE_DEFAULTS } from '../support/contract.js';
 
 let em: Emulator;
 beforeAll(async () => {
@@ -20,32 +21,6 @@ beforeAll(async () => {
   em.store.apiKeys.set('other-key', { key: 'other-key', user: 'user-demo', organizations: ['org-other'] });
 });
 afterAll(() => em.close());
-
-const SUITE_DEFAULTS = {
-  abortOnTestFailure: false,
-  autoRetry: false,
-  browser: 'chrome',
-  disableVisuals: false,
-  disallowInsecureCertificates: false,
-  failOnJavaScriptError: false,
-  finalDelay: 0,
-  folder: null,
-  globalStepDelay: 250,
-  language: null,
-  maxAjaxDelay: 10000,
-  maxConcurrentTests: 0,
-  maxWaitDelay: 15000,
-  persistVariables: false,
-  publicStatusEnabled: false,
-  region: 'us-east-1',
-  screenshotCompareEnabled: false,
-  screenshotCompareThreshold: 0.1,
-  startUrl: '',
-  testCount: 0,
-  testFrequency: 0,
-  testFrequencyAdvanced: [],
-  viewportSize: { height: 768, width: 1024 },
-};
 
 function expectSuiteShape(s: Record<string, unknown>) {
   expect(typeof s._id).toBe('string');
