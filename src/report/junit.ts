@@ -1,7 +1,7 @@
 /**
- * JUnit XML from the report model: junit-report-builder 5 writes the document, `junit-finish.ts` adds what
- * it cannot (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against the Jenkins
- * xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
+ * JUnit XML from the report model: junit-report-builder 5 writes the document, extended in `junit-builder.ts`
+ * with what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
+ * the Jenkins xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
  *
  * Layout:
  * - `<testsuites name="Ghost Inspector" time="…">`: `time` is the action's wall time in seconds (start to
@@ -29,18 +29,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import junitReportBuilder from 'junit-report-builder';
-import type { Builder, TestCase } from 'junit-report-builder';
-
-import { finishJUnit, type CaseExtras, type Rerun } from './junit-finish.js';
+import { newJUnitReport, type JUnitTestCase, type Rerun } from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
 import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
 import { cleanText, formatDuration, redactUrl, truncate } from './text.js';
-
-/** The builder instance, whichever way the CommonJS default export arrives (Node, bundler, test runner). */
-const rootBuilder: Builder =
-  (junitReportBuilder as unknown as { default?: Builder }).default ??
-  (junitReportBuilder as unknown as Builder);
 
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
@@ -54,12 +46,10 @@ export const STANDALONE_CLASSNAME = 'Ghost Inspector';
  * @returns the XML document (UTF-8 declaration, pretty printed), valid against the Jenkins `junit-10.xsd`
  */
 export function renderJUnit(report: Report): string {
-  const builder = rootBuilder.newBuilder();
-  builder.name('Ghost Inspector');
+  const suites = newJUnitReport().name('Ghost Inspector').time(seconds(report.totals.duration));
   const usedNames = new Set<string>();
-  const extras: CaseExtras[] = [];
   for (const run of report.runs) {
-    const suite = builder.testSuite().name(xmlName(run.name));
+    const suite = suites.testSuite().name(xmlName(run.name));
     suite.timestamp(run.startedAt).time(seconds(run.durationMs));
     if (run.suiteId) suite.property('suiteId', xmlAttr(run.suiteId));
     if (run.suiteResultId) suite.property('suiteResultId', xmlAttr(run.suiteResultId));
@@ -71,10 +61,10 @@ export function renderJUnit(report: Report): string {
     for (const test of run.tests) {
       const names = caseNames(usedNames, run, test);
       const testCase = suite.testCase().className(names.classname).name(names.name);
-      extras.push(renderTestCase(testCase.time(seconds(test.durationMs)), run, test));
+      renderTestCase(testCase.time(seconds(test.durationMs)), run, test);
     }
   }
-  return finishJUnit(builder.build(), seconds(report.totals.duration), extras);
+  return suites.toXml();
 }
 
 /**
@@ -118,9 +108,9 @@ function caseNames(
   return { classname, name };
 }
 
-/** Writes the state's element and `<system-out>`; returns what the builder cannot write. */
-function renderTestCase(tc: TestCase, run: ReportSuiteRun, test: ReportTest): CaseExtras {
-  const extras: CaseExtras = { reruns: reruns(test) };
+/** Writes the state's element, the earlier attempts and `<system-out>`. */
+function renderTestCase(tc: JUnitTestCase, run: ReportSuiteRun, test: ReportTest): void {
+  for (const rerun of reruns(test)) tc.rerun(rerun);
   // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
   const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
   const out: string[] = [stateLine(test, compareFails)];
@@ -140,10 +130,7 @@ function renderTestCase(tc: TestCase, run: ReportSuiteRun, test: ReportTest): Ca
       tc.error(xmlAttr(errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
       break;
     case 'cancelled':
-      tc.skipped();
-      extras.skippedMessage = xmlAttr(
-        `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
-      );
+      tc.skipped(xmlAttr(`Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`));
       break;
     case 'passed':
     case 'flaky':
@@ -163,7 +150,6 @@ function renderTestCase(tc: TestCase, run: ReportSuiteRun, test: ReportTest): Ca
   if (test.screenshot?.path) out.push(`[[ATTACHMENT|${test.screenshot.path}]]`);
   if (test.screenshotCompare?.path) out.push(`[[ATTACHMENT|${test.screenshotCompare.path}]]`);
   tc.standardOutput(xmlCdata(out.join('\n')));
-  return extras;
 }
 
 function stateLine(test: ReportTest, compareFails: boolean): string {
@@ -238,12 +224,12 @@ function reruns(test: ReportTest): Rerun[] {
       element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
       message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
       type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-      stackTrace: plainText(
+      stackTrace: xmlCdata(
         [why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
           .concat(`Duration: ${formatDuration(a.durationMs)}`, `Result: ${a.resultUrl}`)
           .join('\n'),
       ),
-      systemOut: plainText(`Result: ${a.resultUrl}`),
+      systemOut: xmlCdata(`Result: ${a.resultUrl}`),
     };
   });
 }
@@ -283,19 +269,7 @@ function xmlName(text: string): string {
   return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
 
-/** Cleaned text with `\n` line ends (for `junit-finish.ts`, which writes CDATA itself). */
-function plainText(text: string): string {
-  return cleanText(text).replace(/\r\n?/g, '\n');
-}
-
-/**
- * Text for the builder's CDATA sections. xmlbuilder 15 splits only the first `]]>` of a CDATA text; every later one is
- * split here (`]]]]><![CDATA[>`), so the text survives whole.
- */
+/** Text for CDATA sections: cleaned, `\n` line ends (`junit-builder.ts` keeps every `]]>` whole). */
 function xmlCdata(text: string): string {
-  const clean = plainText(text);
-  const first = clean.indexOf(']]>');
-  if (first < 0) return clean;
-  const head = clean.slice(0, first + 3);
-  return head + clean.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
+  return cleanText(text).replace(/\r\n?/g, '\n');
 }
