@@ -141,8 +141,11 @@ function renderTestCase(tc: TestCase, run: ReportSuiteRun, test: ReportTest): Ca
       break;
     case 'cancelled':
       tc.skipped();
+      // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
       extras.skippedMessage = xmlAttr(
-        `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
+        test.notStarted
+          ? (test.error ?? 'Not started.')
+          : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
       );
       break;
     case 'passed':
