@@ -196,7 +196,9 @@ export function decideVerdict(
   if (notStarted > 0)
     reasons.push(`${plural(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
   if (mayHave > 0) reasons.push(`${plural(mayHave, 'run')} may have started but could not be found.`);
-  if (cancelled > 0 && !signal) reasons.push(`${plural(cancelled, 'test')} were cancelled.`);
+  if (cancelled > 0 && !signal) {
+    reasons.push(`${plural(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
+  }
   if (skipped > 0) {
     reasons.push(`${plural(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
   }
