@@ -73,8 +73,9 @@ export async function triggerAll(
 }
 
 function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
-  // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
-  const opts = { signal: ctx.triggerStop.signal };
+  // The execute is aborted by a stop (after its grace time: `triggerStop`); the runs it may have started
+  // are then looked up (`reconcile`). An execute waiting to be sent again (after a 429) stops at once.
+  const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
   if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
   if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
   return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
