@@ -164,7 +164,8 @@ export class Transport {
     const p = await this.prepare(call);
     const signal = call.opts?.signal;
     const retrySignal = call.opts?.retrySignal;
-    const waitSignal = retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
+    const waitSignal =
+      retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted || (attempt > 0 && retrySignal?.aborted)) throw this.aborted(p, attempt, false);
       const attempts = attempt + 1;
