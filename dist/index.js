@@ -56997,12 +56997,15 @@ function failsStep(counted, policy) {
     return false;
 }
 /**
- * The state a run with no test result counts as (once), or null when it simply held no test: `error` when
- * it was never started or may have started, else timed out, cancelled, or `error` for a run-level error.
+ * The state a run with no test result counts as (once), or null when it simply held no test: `cancelled`
+ * when fail-fast kept it from starting, `error` when it was otherwise never started or may have started,
+ * else timed out, cancelled, or `error` for a run-level error.
  */
 function testlessRunState(run) {
     if (run.tests.length > 0)
         return null;
+    if (run.notStarted === 'fail-fast')
+        return 'cancelled';
     if (run.notStarted || run.mayHaveStarted)
         return 'error';
     if (run.timedOut)
@@ -57069,9 +57072,12 @@ function decideVerdict(summary, policy) {
     const counts = countResults(summary.runs, policy);
     const reasons = [];
     const signal = summary.interrupted === 'signal';
-    const notStarted = summary.runs.filter((r) => r.tests.length === 0 && r.notStarted).length;
-    const mayHave = summary.runs.filter((r) => r.tests.length === 0 && !r.notStarted && r.mayHaveStarted).length;
+    const testless = summary.runs.filter((r) => r.tests.length === 0);
+    const skipped = testless.filter((r) => r.notStarted === 'fail-fast').length;
+    const notStarted = testless.filter((r) => r.notStarted && r.notStarted !== 'fail-fast').length;
+    const mayHave = testless.filter((r) => !r.notStarted && r.mayHaveStarted).length;
     const otherErrors = counts.error - notStarted - mayHave;
+    const cancelled = counts.cancelled - skipped;
     if (signal)
         reasons.push('The workflow was cancelled while the tests ran.');
     const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
@@ -57084,8 +57090,12 @@ function decideVerdict(summary, policy) {
         reasons.push(`${plural(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
     if (mayHave > 0)
         reasons.push(`${plural(mayHave, 'run')} may have started but could not be found.`);
-    if (counts.cancelled > 0 && !signal)
-        reasons.push(`${plural(counts.cancelled, 'test')} were cancelled.`);
+    if (cancelled > 0 && !signal) {
+        reasons.push(`${plural(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
+    }
+    if (skipped > 0) {
+        reasons.push(`${plural(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
+    }
     if (counts.timedOut > 0 && policy.failOnTimeout) {
         reasons.push(`${plural(counts.timedOut, 'test')} did not finish before the timeout.`);
     }
@@ -57095,7 +57105,7 @@ function decideVerdict(summary, policy) {
     if (counts.total === 0 && policy.failOnEmpty)
         reasons.push('No test ran (empty suites or folders).');
     const passing = reasons.length === 0;
-    const cancelReasons = signal ? 1 : counts.cancelled > 0 ? 1 : 0;
+    const cancelReasons = (signal ? 1 : cancelled > 0 ? 1 : 0) + (skipped > 0 ? 1 : 0);
     const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
     const status = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
     return { passing, status, waited: true, counts, reasons, policy: { ...policy } };
@@ -63458,6 +63468,7 @@ class ApiError extends Error {
     networkCode;
     attempts;
     causeType;
+    inFlight;
     constructor(init) {
         super(init.message);
         this.errorType = init.errorType;
@@ -63468,6 +63479,8 @@ class ApiError extends Error {
         this.networkCode = init.networkCode;
         this.attempts = init.attempts;
         this.causeType = init.causeType;
+        if (init.inFlight !== undefined)
+            this.inFlight = init.inFlight;
     }
     /** True when the service answered that the requested record does not exist (see `isNotFound`). */
     get notFound() {
@@ -64424,12 +64437,20 @@ async function sendHttp(req) {
 
 
 
+/** Whether an attempt was refused with HTTP 429 (rate limited). */
+function isRateLimited(failure) {
+    return failure.kind === 'status' && failure.status === 429;
+}
 /**
  * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
  * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
  * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
  * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
  * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
+ * A 429 is retried (after its `Retry-After`, else the back-off, then the client's `sleep`, which waits for
+ * the request budget) for as long as the call's signal allows, not counted against `maxRetries`: the
+ * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
+ * counts like any other retry, so no call waits forever.
  */
 class Transport {
     options;
@@ -64521,26 +64542,33 @@ class Transport {
     async request(call) {
         const p = await this.prepare(call);
         const signal = call.opts?.signal;
+        const retrySignal = call.opts?.retrySignal;
+        const waitSignal = retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
         for (let attempt = 0;; attempt++) {
-            if (signal?.aborted)
+            if (signal?.aborted || (attempt > 0 && retrySignal?.aborted))
                 throw this.aborted(p, attempt, false);
             const attempts = attempt + 1;
             const outcome = await this.attempt(p, attempts);
             if ('value' in outcome)
                 return outcome.value;
-            const decision = decideRetry(call.kind, outcome.failure, attempt, this.maxRetries, this.random);
+            // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
+            // (the action's deadline), it is retried until the signal fires, however many times it comes.
+            const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+            const maxRetries = untilAborted ? Infinity : this.maxRetries;
+            const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
             if (!decision.retry)
                 throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
-            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} of ${this.maxRetries} in ${decision.delayMs} ms`);
+            const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
+            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
             try {
-                await this.sleep(decision.delayMs, signal);
+                await this.sleep(decision.delayMs, waitSignal);
             }
             catch (err) {
-                if (signal?.aborted)
+                if (waitSignal?.aborted)
                     throw this.aborted(p, attempts, false);
                 throw err;
             }
-            if (signal?.aborted)
+            if (waitSignal?.aborted)
                 throw this.aborted(p, attempts, false);
         }
     }
@@ -64618,6 +64646,7 @@ class Transport {
             errorType: 'ABORTED',
             endpoint: p.endpoint,
             attempts,
+            inFlight,
             message: this.redact(`${p.endpoint}: aborted.` +
                 (p.call.kind === 'trigger' && inFlight
                     ? " The run may have started: check the organization's running list before re-running."
@@ -64655,7 +64684,9 @@ class Transport {
  * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
  * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
  * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
- * again and rejects with `TRIGGER_UNCERTAIN`. An `AbortSignal` in `RequestOptions` stops at once (`ABORTED`).
+ * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
+ * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
+ * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
  *
  * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
  *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
@@ -64944,6 +64975,7 @@ function createContext(plan, options) {
         problems: new progress/* ProblemLog */.mT(),
         keys: new Map(),
         histories: new Map(),
+        plannedRuns: new Map(),
         triggering: false,
         finishedTests: 0,
     };
@@ -65062,9 +65094,15 @@ async function forEachPage(read, visit, maxPages = Infinity) {
             return;
     }
 }
-/** The number of runs waited for under one history key (0 without one). */
+/**
+ * The number of runs waited for under one history key (0 without one): those started, or those planned
+ * when more (the executes of the others are not answered yet; they join the group when they are).
+ */
 function groupSize(ctx, key) {
-    return key ? ctx.handles.filter((h) => h.historyKey === key).length : 0;
+    if (!key)
+        return 0;
+    const started = ctx.handles.filter((h) => h.historyKey === key).length;
+    return Math.max(started, ctx.plannedRuns.get(key) ?? 0);
 }
 /**
  * Every test result of a suite result, each once (a list that changes while it is paged shifts results
@@ -65123,6 +65161,8 @@ function suiteTestsOf(ctx, handle, result) {
         reader = { testIds: null, pending: new Map(), busy: false, groupSize: size };
         byKey.set(key, reader);
     }
+    // Runs of the suite keep joining while later executes are answered.
+    reader.groupSize = Math.max(reader.groupSize, size);
     const r = reader;
     return new Promise((resolve) => {
         r.pending.set(result._id, { result, resolve });
@@ -65282,15 +65322,18 @@ async function watchDeadline(ctx, onDeadline) {
         onDeadline();
     }
 }
-/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs. */
+/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs or triggers. */
 async function heartbeat(ctx, periodMs, quiet) {
     for (;;) {
         await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
         if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet())
             return;
         const running = ctx.handles.filter((h) => !h.done).length;
-        if (running === 0)
+        // Runs are watched while later ones are still being triggered: none running yet is no end then.
+        if (running === 0 && !ctx.triggering)
             return;
+        if (running === 0)
+            continue;
         const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
         ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
     }
@@ -65907,15 +65950,16 @@ const CLOCK_SKEW_MS = 2_000;
 const LOOKUP_ATTEMPTS = 3;
 const LOOKUP_PAUSE_MS = 1_000;
 /**
- * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
- * attempt was sent (an abort before sending started nothing).
+ * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while an attempt was
+ * in flight. An abort before sending, or during the wait before a retry (the attempts so far were refused
+ * with 429 or never arrived), started nothing.
  */
 function mayHaveStarted(error) {
     if (!(error instanceof ApiError))
         return false;
     if (error.errorType === 'TRIGGER_UNCERTAIN')
         return true;
-    return error.errorType === 'ABORTED' && error.attempts > 0;
+    return error.errorType === 'ABORTED' && error.inFlight === true;
 }
 async function listCandidates(api, req) {
     const opts = req.signal ? { signal: req.signal } : {};
@@ -65982,7 +66026,8 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
  * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
  * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
  * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
- * (one result or an array) becomes one handle per run, followed by `watch.ts`.
+ * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
+ * watching it (`watch.ts`) while later executes still wait for their turn.
  */
 
 
@@ -65993,13 +66038,24 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
 
 /**
  * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
- * Trigger problems are told at the end as one `trigger-problems` event.
+ * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
+ * one `trigger-problems` event.
  */
-async function triggerAll(ctx) {
+async function triggerAll(ctx, onStarted = () => undefined) {
     ctx.triggering = true;
     try {
         const jobs = planJobs(ctx.plan, await expandFolders(ctx));
-        await Promise.all(jobs.map((job) => ctx.limit(() => trigger(ctx, job))));
+        for (const job of jobs) {
+            const key = historyKeyOf(job);
+            const runs = expectedVariants(optionsFor(job, ctx.plan.execute), job.startUrl).length;
+            if (key)
+                ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
+        }
+        await Promise.all(jobs.map(async (job) => {
+            const handles = await ctx.limit(() => trigger(ctx, job));
+            if (handles.length > 0)
+                onStarted(handles);
+        }));
     }
     finally {
         ctx.triggering = false;
@@ -66009,8 +66065,9 @@ async function triggerAll(ctx) {
     }
 }
 function send(ctx, job, options) {
-    // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
-    const opts = { signal: ctx.triggerStop.signal };
+    // The execute is aborted by a stop (after its grace time: `triggerStop`); the runs it may have started
+    // are then looked up (`reconcile`). An execute waiting to be sent again (after a 429) stops at once.
+    const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
     if (job.kind === 'suite')
         return ctx.api.executeSuite(job.suiteId, options, opts);
     if (job.kind === 'test')
@@ -66030,6 +66087,7 @@ function notStarted(ctx, job, options, reason) {
         id: jobId(job),
         message: deadline/* NOT_STARTED_ERROR */.$B[reason],
     });
+    return [];
 }
 /** The variant of the start URL a job set, or none. */
 function startUrlVariant(job) {
@@ -66055,23 +66113,25 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
         const error_ = `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${context_messageOf(error)}`;
         pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
         ctx.problems.add('may have started; not found', { label, id: jobId(job), message: error_ });
-        return;
+        return [];
     }
-    adopt(ctx, job, options, found, triggeredAtMs);
+    const handles = adopt(ctx, job, options, found, triggeredAtMs);
     ctx.emit({ type: 'runs-found', label, resultIds: found.map((r) => r._id) });
+    return handles;
 }
-/** Follows the results an execute started (its answer, or what reconciliation found). */
+/** Follows the results an execute started (its answer, or what reconciliation found); their handles. */
 function adopt(ctx, job, options, results, triggeredAtMs) {
     const combos = variantCombinations(options);
     const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-    results.forEach((result, i) => {
+    return results.map((result, i) => {
         const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-        addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
+        return addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
     });
 }
 /**
- * Triggers one job. A workflow cancel or the deadline stops new triggers: the runs not triggered are
- * reported as not started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+ * Triggers one job; the handles of the runs it started (none when it started nothing). A workflow cancel,
+ * fail-fast or the deadline stops new triggers: the runs not triggered are reported as not started. A
+ * trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
  */
 async function trigger(ctx, job) {
     const options = optionsFor(job, ctx.plan.execute);
@@ -66101,17 +66161,24 @@ async function trigger(ctx, job) {
         pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
         const kind = error instanceof ApiError ? error.errorType : 'error';
         ctx.problems.add(kind, { label, id: jobId(job), message });
-        return;
+        return [];
     }
     const results = asArray(data);
     if (results.length === 0) {
         const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
         const outcome = { error: `The execute of ${label} answered no result.` };
         pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
-        return;
+        return [];
     }
-    adopt(ctx, job, options, results, now);
+    const handles = adopt(ctx, job, options, results, now);
     ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+    return handles;
+}
+/** The history key of a job's runs (`suite:<id>`, `test:<id>`; null for a repository test file). */
+function historyKeyOf(job) {
+    if (job.kind === 'suite')
+        return `suite:${job.suiteId}`;
+    return job.kind === 'test' ? `test:${job.testId}` : null;
 }
 /** The run model of a started run, before its result is over; and its history key. */
 function startedRun(ctx, job, result, variant, now) {
@@ -66128,7 +66195,7 @@ function startedRun(ctx, job, result, variant, now) {
             triggeredAt: iso(now),
             tests: [],
         };
-        return { run, historyKey: `suite:${job.suiteId}` };
+        return { run, historyKey: historyKeyOf(job) };
     }
     const tr = result;
     const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
@@ -66144,14 +66211,14 @@ function startedRun(ctx, job, result, variant, now) {
         triggeredAt: iso(now),
         tests: [],
     };
-    return { run, historyKey: job.kind === 'test' ? `test:${job.testId}` : null };
+    return { run, historyKey: historyKeyOf(job) };
 }
 function addHandle(ctx, job, result, variant, now, delayMs) {
     const { run, historyKey } = startedRun(ctx, job, result, variant, now);
     const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
     ctx.remotes.add(remote);
     ctx.runs.push(run);
-    ctx.handles.push({
+    const handle = {
         run,
         remote,
         triggeredAtMs: now,
@@ -66161,7 +66228,9 @@ function addHandle(ctx, job, result, variant, now, delayMs) {
         settled: false,
         job,
         ...(job.kind !== 'suite' ? { lastResult: result } : {}),
-    });
+    };
+    ctx.handles.push(handle);
+    return handle;
 }
 
 ;// CONCATENATED MODULE: ./src/run/fail-fast.ts
@@ -66532,6 +66601,9 @@ async function pollGroup(ctx, key, group, triggeredAtMs, window) {
     }
     for (const rid of [...group.waiters.keys()])
         settle(group, rid, null);
+    // Runs of this suite or test started later (their executes answered after this one) form a new group.
+    if (groups.get(ctx)?.get(key) === group)
+        groups.get(ctx)?.delete(key);
 }
 
 ;// CONCATENATED MODULE: ./src/run/watch.ts
@@ -66737,8 +66809,8 @@ async function followTest(ctx, handle, window) {
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
 /**
- * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for them
- * with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
+ * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for each
+ * from the moment its own execute is answered, with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
  * (`read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a workflow cancel,
  * cancelling what is still running remotely (`stop.ts`). It tells what happens as typed events
  * (`events.ts`); the console reporter (`src/report/console.ts`) renders them.
@@ -66788,7 +66860,14 @@ async function runPlan(plan, options) {
         appUrl: ctx.appUrl,
     };
 }
-/** The engine's flow: trigger; wait (with a heartbeat); at a stop, settle at the deadline or cancel. */
+/**
+ * The engine's flow. Every run is watched from the moment its own execute is answered, while later
+ * executes still wait for their turn (the limiter), so an early failure is noticed at once. A stop
+ * (deadline, workflow cancel, fail-fast) ends every wait; the executes not yet sent are not sent (their
+ * runs are reported not started), those in flight are aborted after their grace time and reconciled. At
+ * the deadline what still runs is settled (timed out, cancelled under `cancel-on-timeout`); on a workflow
+ * cancel or fail-fast every active remote run is cancelled at once, without waiting for the triggers.
+ */
 async function runContext(ctx, options) {
     let releaseSignalled = () => undefined;
     /** Resolves on a workflow cancel; never without one. */
@@ -66799,32 +66878,77 @@ async function runContext(ctx, options) {
         onSignal();
     options.signal?.addEventListener('abort', onSignal, { once: true });
     void watchDeadline(ctx, stopFor('deadline'));
+    const follows = [];
+    const keepRunningList = runningListKeeper(ctx);
+    const watchStarted = (handles) => {
+        if (!ctx.plan.wait || ctx.stopReason !== null)
+            return;
+        for (const handle of handles)
+            follows.push(follow(ctx, handle));
+        keepRunningList();
+    };
+    let quiet = false;
     try {
-        // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
-        // A workflow cancel does not wait for that: the runs already known are cancelled at once.
-        const triggering = triggerAll(ctx);
-        await Promise.race([triggering, signalled]);
-        if (ctx.plan.wait && ctx.stopReason === null) {
-            let quiet = false;
+        if (ctx.plan.wait)
             void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
-            void watchRunning(ctx);
-            await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
-            quiet = true;
-        }
+        const triggering = triggerAll(ctx, watchStarted);
+        // Every execute answered, then every run watched; or a workflow cancel / fail-fast first.
+        const watched = triggering.then(() => Promise.all(follows));
+        await Promise.race([watched, signalled, failFastStop(ctx)]);
+        quiet = true;
         if (ctx.stopReason === 'signal' || ctx.stopReason === 'fail-fast') {
             const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
             await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopReason);
+            // The watches ended with the stop; none may outlive the engine.
+            await Promise.all(follows);
         }
         else {
-            await triggering;
+            await watched;
             if (ctx.stopReason === 'deadline' && ctx.plan.wait)
                 await settleAtDeadline(ctx);
         }
     }
     finally {
+        quiet = true;
         options.signal?.removeEventListener('abort', onSignal);
         ctx.finishedAll.abort();
     }
+}
+/** Resolves when fail-fast stops the engine; never otherwise. */
+function failFastStop(ctx) {
+    return new Promise((resolve) => {
+        const onStop = () => {
+            if (ctx.stopReason === 'fail-fast')
+                resolve();
+        };
+        if (ctx.stop.signal.aborted)
+            onStop();
+        else
+            ctx.stop.signal.addEventListener('abort', onStop, { once: true });
+    });
+}
+/** After this many ends of the running list while runs still went (it failed, or found no organization), it is not started again. */
+const RUNNING_LIST_GIVE_UPS = 2;
+/**
+ * Keeps the organization's running list (`running-list.ts`) going while runs are watched: the returned
+ * function, called whenever runs start, starts it unless it is going. It ends by itself when nothing runs
+ * (the next runs to start start it again) and at a stop; when it ended while runs still went (its
+ * requests failed, or no organization id is known) it is started again by later runs, at most
+ * `RUNNING_LIST_GIVE_UPS` times in all.
+ */
+function runningListKeeper(ctx) {
+    let going = false;
+    let giveUps = 0;
+    return () => {
+        if (going || giveUps >= RUNNING_LIST_GIVE_UPS || ctx.stop.signal.aborted)
+            return;
+        going = true;
+        void watchRunning(ctx).finally(() => {
+            going = false;
+            if (!ctx.stop.signal.aborted && ctx.handles.some((h) => !h.done))
+                giveUps += 1;
+        });
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/redact-summary.ts
@@ -67554,7 +67678,10 @@ function renderTestCase(tc, run, test) {
             tc.error(xmlAttr(junit_errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
             break;
         case 'cancelled':
-            tc.skipped(xmlAttr(`Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`));
+            // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
+            tc.skipped(xmlAttr(test.notStarted
+                ? (test.error ?? 'Not started.')
+                : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`));
             break;
         case 'passed':
         case 'flaky':

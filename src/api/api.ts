@@ -23,7 +23,13 @@ import type {
 
 /** Options shared by every request (cancellation). */
 export interface RequestOptions {
+  /** Ends the call at once: a request in flight, or the wait before a retry (`ABORTED`). */
   signal?: AbortSignal;
+  /**
+   * Ends only the waits before a retry (`ABORTED`, not `inFlight`), never a request in flight: a caller
+   * that stops lets an execute already sent be answered, yet sends no further attempt.
+   */
+  retrySignal?: AbortSignal;
 }
 
 export interface GhostInspectorApi {
@@ -152,7 +158,10 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Further secrets to redact from every message (HTTP auth password, private variable values). */
   secrets?: string[];
-  /** Retries for reads and cancels (default 4). */
+  /**
+   * Retries of one call (default 4); a 429 is not counted when the call has an `AbortSignal` (it is
+   * retried until the signal fires).
+   */
   maxRetries?: number;
   /** Per-request timeout in ms (default 30000). */
   requestTimeoutMs?: number;

@@ -38,7 +38,9 @@ export {
  * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
  * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
  * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
- * again and rejects with `TRIGGER_UNCERTAIN`. An `AbortSignal` in `RequestOptions` stops at once (`ABORTED`).
+ * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
+ * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
+ * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
  *
  * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
  *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,

@@ -49,6 +49,12 @@ export interface ApiErrorInit {
   attempts: number;
   /** For `TRIGGER_UNCERTAIN`: what went wrong (`HTTP_ERROR`, `SERVER_ERROR`, `NETWORK_ERROR`...). */
   causeType?: ApiErrorType;
+  /**
+   * For `ABORTED`: true when the signal fired while a request was on its way (it may have reached the
+   * service); false when it fired before the first attempt or during the wait before a retry (every
+   * attempt so far was answered or certainly never arrived).
+   */
+  inFlight?: boolean;
 }
 
 /**
@@ -64,6 +70,7 @@ export class ApiError extends Error {
   readonly networkCode?: string;
   readonly attempts: number;
   readonly causeType?: ApiErrorType;
+  readonly inFlight?: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -75,6 +82,7 @@ export class ApiError extends Error {
     this.networkCode = init.networkCode;
     this.attempts = init.attempts;
     this.causeType = init.causeType;
+    if (init.inFlight !== undefined) this.inFlight = init.inFlight;
   }
 
   /** True when the service answered that the requested record does not exist (see `isNotFound`). */

@@ -12,7 +12,18 @@ import { failureError, failureFromResponse, failureFromTransport, type Failure }
 import { sendHttp, TransportError } from './http.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { createRedactor } from './redact.js';
-import { decideRetry, defaultSleep, DEFAULT_MAX_RETRIES, type RequestKind } from './retry.js';
+import {
+  decideRetry,
+  defaultSleep,
+  DEFAULT_MAX_RETRIES,
+  type AttemptFailure,
+  type RequestKind,
+} from './retry.js';
+
+/** Whether an attempt was refused with HTTP 429 (rate limited). */
+function isRateLimited(failure: AttemptFailure): boolean {
+  return failure.kind === 'status' && failure.status === 429;
+}
 
 /** One call of an endpoint, as the endpoint modules describe it. */
 export interface Call {
@@ -48,6 +59,10 @@ interface Prepared {
  * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
  * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
  * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
+ * A 429 is retried (after its `Retry-After`, else the back-off, then the client's `sleep`, which waits for
+ * the request budget) for as long as the call's signal allows, not counted against `maxRetries`: the
+ * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
+ * counts like any other retry, so no call waits forever.
  */
 export class Transport {
   /** The account's API key (also sent in the body of executes and multipart imports). */
@@ -148,24 +163,30 @@ export class Transport {
   async request<T>(call: Call): Promise<T> {
     const p = await this.prepare(call);
     const signal = call.opts?.signal;
+    const retrySignal = call.opts?.retrySignal;
+    const waitSignal =
+      retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw this.aborted(p, attempt, false);
+      if (signal?.aborted || (attempt > 0 && retrySignal?.aborted)) throw this.aborted(p, attempt, false);
       const attempts = attempt + 1;
       const outcome = await this.attempt(p, attempts);
       if ('value' in outcome) return outcome.value as T;
-      const decision = decideRetry(call.kind, outcome.failure, attempt, this.maxRetries, this.random);
+      // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
+      // (the action's deadline), it is retried until the signal fires, however many times it comes.
+      const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+      const maxRetries = untilAborted ? Infinity : this.maxRetries;
+      const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
       if (!decision.retry)
         throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
-      this.log(
-        `${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} of ${this.maxRetries} in ${decision.delayMs} ms`,
-      );
+      const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
+      this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
       try {
-        await this.sleep(decision.delayMs, signal);
+        await this.sleep(decision.delayMs, waitSignal);
       } catch (err) {
-        if (signal?.aborted) throw this.aborted(p, attempts, false);
+        if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
         throw err;
       }
-      if (signal?.aborted) throw this.aborted(p, attempts, false);
+      if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
     }
   }
 
@@ -237,6 +258,7 @@ export class Transport {
       errorType: 'ABORTED',
       endpoint: p.endpoint,
       attempts,
+      inFlight,
       message: this.redact(
         `${p.endpoint}: aborted.` +
           (p.call.kind === 'trigger' && inFlight

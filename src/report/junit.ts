@@ -130,7 +130,14 @@ function renderTestCase(tc: JUnitTestCase, run: ReportSuiteRun, test: ReportTest
       tc.error(xmlAttr(errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
       break;
     case 'cancelled':
-      tc.skipped(xmlAttr(`Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`));
+      // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
+      tc.skipped(
+        xmlAttr(
+          test.notStarted
+            ? (test.error ?? 'Not started.')
+            : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
+        ),
+      );
       break;
     case 'passed':
     case 'flaky':

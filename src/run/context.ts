@@ -116,6 +116,12 @@ export interface EngineContext {
   readonly problems: ProblemLog;
   readonly keys: Map<string, number>;
   readonly histories: Map<string, Promise<ExpectedWindow | null>>;
+  /**
+   * Runs planned per history key (`suite:<id>`, `test:<id>`), known before any execute is answered: runs
+   * are watched as their executes are answered, so whether a suite's runs are polled together is decided
+   * from what was planned, not only from what has started yet.
+   */
+  readonly plannedRuns: Map<string, number>;
   triggering: boolean;
   finishedTests: number;
 }
@@ -162,6 +168,7 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
     problems: new ProblemLog(),
     keys: new Map(),
     histories: new Map(),
+    plannedRuns: new Map(),
     triggering: false,
     finishedTests: 0,
   };

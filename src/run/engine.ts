@@ -1,6 +1,6 @@
 /**
- * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for them
- * with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
+ * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for each
+ * from the moment its own execute is answered, with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
  * (`read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a workflow cancel,
  * cancelling what is still running remotely (`stop.ts`). It tells what happens as typed events
  * (`events.ts`); the console reporter (`src/report/console.ts`) renders them.
@@ -14,7 +14,14 @@ import { consoleReporter, type RunLog } from '../report/console.js';
 import type { ActionApi } from './action-api.js';
 import type { RateBudget } from './budget.js';
 import type { Clock } from './clock.js';
-import { createContext, iso, type EngineContext, type EngineWaits, type RunPlan } from './context.js';
+import {
+  createContext,
+  iso,
+  type EngineContext,
+  type EngineWaits,
+  type Handle,
+  type RunPlan,
+} from './context.js';
 import type { RunEventListener } from './events.js';
 import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop.js';
 import { watchRunning } from './running-list.js';
@@ -91,7 +98,14 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   };
 }
 
-/** The engine's flow: trigger; wait (with a heartbeat); at a stop, settle at the deadline or cancel. */
+/**
+ * The engine's flow. Every run is watched from the moment its own execute is answered, while later
+ * executes still wait for their turn (the limiter), so an early failure is noticed at once. A stop
+ * (deadline, workflow cancel, fail-fast) ends every wait; the executes not yet sent are not sent (their
+ * runs are reported not started), those in flight are aborted after their grace time and reconciled. At
+ * the deadline what still runs is settled (timed out, cancelled under `cancel-on-timeout`); on a workflow
+ * cancel or fail-fast every active remote run is cancelled at once, without waiting for the triggers.
+ */
 async function runContext(ctx: EngineContext, options: EngineOptions): Promise<void> {
   let releaseSignalled: () => void = () => undefined;
   /** Resolves on a workflow cancel; never without one. */
@@ -101,27 +115,67 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });
   void watchDeadline(ctx, stopFor('deadline'));
+  const follows: Array<Promise<void>> = [];
+  const keepRunningList = runningListKeeper(ctx);
+  const watchStarted = (handles: Handle[]): void => {
+    if (!ctx.plan.wait || ctx.stopReason !== null) return;
+    for (const handle of handles) follows.push(follow(ctx, handle));
+    keepRunningList();
+  };
+  let quiet = false;
   try {
-    // A stop aborts the executes in flight; their runs are looked up (reconciled) within the wrap-up time.
-    // A workflow cancel does not wait for that: the runs already known are cancelled at once.
-    const triggering = triggerAll(ctx);
-    await Promise.race([triggering, signalled]);
-    if (ctx.plan.wait && ctx.stopReason === null) {
-      let quiet = false;
-      void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
-      void watchRunning(ctx);
-      await Promise.all(ctx.handles.map((h) => follow(ctx, h)));
-      quiet = true;
-    }
+    if (ctx.plan.wait) void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+    const triggering = triggerAll(ctx, watchStarted);
+    // Every execute answered, then every run watched; or a workflow cancel / fail-fast first.
+    const watched = triggering.then(() => Promise.all(follows));
+    await Promise.race([watched, signalled, failFastStop(ctx)]);
+    quiet = true;
     if (ctx.stopReason === 'signal' || ctx.stopReason === 'fail-fast') {
       const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
       await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopReason);
+      // The watches ended with the stop; none may outlive the engine.
+      await Promise.all(follows);
     } else {
-      await triggering;
+      await watched;
       if (ctx.stopReason === 'deadline' && ctx.plan.wait) await settleAtDeadline(ctx);
     }
   } finally {
+    quiet = true;
     options.signal?.removeEventListener('abort', onSignal);
     ctx.finishedAll.abort();
   }
+}
+
+/** Resolves when fail-fast stops the engine; never otherwise. */
+function failFastStop(ctx: EngineContext): Promise<void> {
+  return new Promise((resolve) => {
+    const onStop = (): void => {
+      if (ctx.stopReason === 'fail-fast') resolve();
+    };
+    if (ctx.stop.signal.aborted) onStop();
+    else ctx.stop.signal.addEventListener('abort', onStop, { once: true });
+  });
+}
+
+/** After this many ends of the running list while runs still went (it failed, or found no organization), it is not started again. */
+const RUNNING_LIST_GIVE_UPS = 2;
+
+/**
+ * Keeps the organization's running list (`running-list.ts`) going while runs are watched: the returned
+ * function, called whenever runs start, starts it unless it is going. It ends by itself when nothing runs
+ * (the next runs to start start it again) and at a stop; when it ended while runs still went (its
+ * requests failed, or no organization id is known) it is started again by later runs, at most
+ * `RUNNING_LIST_GIVE_UPS` times in all.
+ */
+function runningListKeeper(ctx: EngineContext): () => void {
+  let going = false;
+  let giveUps = 0;
+  return () => {
+    if (going || giveUps >= RUNNING_LIST_GIVE_UPS || ctx.stop.signal.aborted) return;
+    going = true;
+    void watchRunning(ctx).finally(() => {
+      going = false;
+      if (!ctx.stop.signal.aborted && ctx.handles.some((h) => !h.done)) giveUps += 1;
+    });
+  };
 }

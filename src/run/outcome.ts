@@ -12,8 +12,11 @@
  *   is also counted as `failed` (a passed or flaky test included), otherwise it keeps its state.
  * - A test that failed and then passed when re-run (`retry-failed`) is flaky: counted, not a failure.
  * - A run still going at the deadline is timed out: its own state, a failure only under `fail-on-timeout`.
- * - A run never started (deadline or workflow cancel came first) or that may have started but could not be
- *   found is counted once as `error`, and fails.
+ * - A run never started because the deadline or a workflow cancel came first, or that may have started but
+ *   could not be found, is counted once as `error`, and fails.
+ * - A run never started because `fail-fast` stopped the action (a test had failed for good) is counted once
+ *   as `cancelled`, like the runs fail-fast cancelled: the user asked to stop at the first failure, so the
+ *   runs left out are skipped, not errors. They still count in `total`, and the failed test fails the step.
  * - Nothing run at all fails under `fail-on-empty`.
  * - A workflow cancel (signal) always fails.
  */
@@ -100,11 +103,13 @@ export function failsStep(counted: TestState, policy: Pick<VerdictPolicy, 'failO
 }
 
 /**
- * The state a run with no test result counts as (once), or null when it simply held no test: `error` when
- * it was never started or may have started, else timed out, cancelled, or `error` for a run-level error.
+ * The state a run with no test result counts as (once), or null when it simply held no test: `cancelled`
+ * when fail-fast kept it from starting, `error` when it was otherwise never started or may have started,
+ * else timed out, cancelled, or `error` for a run-level error.
  */
 export function testlessRunState(run: SuiteRun): TestState | null {
   if (run.tests.length > 0) return null;
+  if (run.notStarted === 'fail-fast') return 'cancelled';
   if (run.notStarted || run.mayHaveStarted) return 'error';
   if (run.timedOut) return 'timed-out';
   if (run.cancelled) return 'cancelled';
@@ -177,11 +182,12 @@ export function decideVerdict(
   const counts = countResults(summary.runs, policy);
   const reasons: string[] = [];
   const signal = summary.interrupted === 'signal';
-  const notStarted = summary.runs.filter((r) => r.tests.length === 0 && r.notStarted).length;
-  const mayHave = summary.runs.filter(
-    (r) => r.tests.length === 0 && !r.notStarted && r.mayHaveStarted,
-  ).length;
+  const testless = summary.runs.filter((r) => r.tests.length === 0);
+  const skipped = testless.filter((r) => r.notStarted === 'fail-fast').length;
+  const notStarted = testless.filter((r) => r.notStarted && r.notStarted !== 'fail-fast').length;
+  const mayHave = testless.filter((r) => !r.notStarted && r.mayHaveStarted).length;
   const otherErrors = counts.error - notStarted - mayHave;
+  const cancelled = counts.cancelled - skipped;
   if (signal) reasons.push('The workflow was cancelled while the tests ran.');
   const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
   const plainFailed = counts.failed - compareAsFailed;
@@ -190,7 +196,12 @@ export function decideVerdict(
   if (notStarted > 0)
     reasons.push(`${plural(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
   if (mayHave > 0) reasons.push(`${plural(mayHave, 'run')} may have started but could not be found.`);
-  if (counts.cancelled > 0 && !signal) reasons.push(`${plural(counts.cancelled, 'test')} were cancelled.`);
+  if (cancelled > 0 && !signal) {
+    reasons.push(`${plural(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
+  }
+  if (skipped > 0) {
+    reasons.push(`${plural(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
+  }
   if (counts.timedOut > 0 && policy.failOnTimeout) {
     reasons.push(`${plural(counts.timedOut, 'test')} did not finish before the timeout.`);
   }
@@ -199,7 +210,7 @@ export function decideVerdict(
   }
   if (counts.total === 0 && policy.failOnEmpty) reasons.push('No test ran (empty suites or folders).');
   const passing = reasons.length === 0;
-  const cancelReasons = signal ? 1 : counts.cancelled > 0 ? 1 : 0;
+  const cancelReasons = (signal ? 1 : cancelled > 0 ? 1 : 0) + (skipped > 0 ? 1 : 0);
   const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
   const status: VerdictStatus = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
   return { passing, status, waited: true, counts, reasons, policy: { ...policy } };

@@ -40,9 +40,14 @@ export async function forEachPage<T>(
   }
 }
 
-/** The number of runs waited for under one history key (0 without one). */
+/**
+ * The number of runs waited for under one history key (0 without one): those started, or those planned
+ * when more (the executes of the others are not answered yet; they join the group when they are).
+ */
 export function groupSize(ctx: EngineContext, key: string | null): number {
-  return key ? ctx.handles.filter((h) => h.historyKey === key).length : 0;
+  if (!key) return 0;
+  const started = ctx.handles.filter((h) => h.historyKey === key).length;
+  return Math.max(started, ctx.plannedRuns.get(key) ?? 0);
 }
 
 /**
@@ -126,6 +131,8 @@ export function suiteTestsOf(
     reader = { testIds: null, pending: new Map(), busy: false, groupSize: size };
     byKey.set(key, reader);
   }
+  // Runs of the suite keep joining while later executes are answered.
+  reader.groupSize = Math.max(reader.groupSize, size);
   const r = reader;
   return new Promise((resolve) => {
     r.pending.set(result._id, { result, resolve });

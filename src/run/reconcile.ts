@@ -28,13 +28,14 @@ export const LOOKUP_ATTEMPTS = 3;
 export const LOOKUP_PAUSE_MS = 1_000;
 
 /**
- * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` after at least one
- * attempt was sent (an abort before sending started nothing).
+ * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while an attempt was
+ * in flight. An abort before sending, or during the wait before a retry (the attempts so far were refused
+ * with 429 or never arrived), started nothing.
  */
 export function mayHaveStarted(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   if (error.errorType === 'TRIGGER_UNCERTAIN') return true;
-  return error.errorType === 'ABORTED' && error.attempts > 0;
+  return error.errorType === 'ABORTED' && error.inFlight === true;
 }
 
 /** What to look up. */

@@ -62,13 +62,15 @@ export async function watchDeadline(ctx: EngineContext, onDeadline: () => void):
   }
 }
 
-/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs. */
+/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs or triggers. */
 export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () => boolean): Promise<void> {
   for (;;) {
     await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
     if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet()) return;
     const running = ctx.handles.filter((h) => !h.done).length;
-    if (running === 0) return;
+    // Runs are watched while later ones are still being triggered: none running yet is no end then.
+    if (running === 0 && !ctx.triggering) return;
+    if (running === 0) continue;
     const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
     ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
   }

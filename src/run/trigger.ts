@@ -2,12 +2,21 @@
  * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
  * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
  * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
- * (one result or an array) becomes one handle per run, followed by `watch.ts`.
+ * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
+ * watching it (`watch.ts`) while later executes still wait for their turn.
  */
 import { refId, refName } from '../api/refs.js';
 import { ApiError } from '../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
-import { iso, messageOf, nextKey, pushResultless, type EngineContext, type Remote } from './context.js';
+import {
+  iso,
+  messageOf,
+  nextKey,
+  pushResultless,
+  type EngineContext,
+  type Handle,
+  type Remote,
+} from './context.js';
 import { MAY_HAVE_STARTED_ERROR, NOT_STARTED_ERROR, type StopReason } from './deadline.js';
 import {
   asArray,
@@ -27,14 +36,35 @@ import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
 import type { SuiteRun, Variant } from './types.js';
 
 /**
- * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
- * Trigger problems are told at the end as one `trigger-problems` event.
+ * Told the runs of each execute as soon as it is answered (or its runs were found by reconciliation), all
+ * runs of one execute at once (variants, data rows): the engine starts watching them then, while later
+ * executes are still waiting for their turn.
  */
-export async function triggerAll(ctx: EngineContext): Promise<void> {
+export type OnRunsStarted = (handles: Handle[]) => void;
+
+/**
+ * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
+ * one `trigger-problems` event.
+ */
+export async function triggerAll(
+  ctx: EngineContext,
+  onStarted: OnRunsStarted = () => undefined,
+): Promise<void> {
   ctx.triggering = true;
   try {
     const jobs = planJobs(ctx.plan, await expandFolders(ctx));
-    await Promise.all(jobs.map((job) => ctx.limit(() => trigger(ctx, job))));
+    for (const job of jobs) {
+      const key = historyKeyOf(job);
+      const runs = expectedVariants(optionsFor(job, ctx.plan.execute), job.startUrl).length;
+      if (key) ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
+    }
+    await Promise.all(
+      jobs.map(async (job) => {
+        const handles = await ctx.limit(() => trigger(ctx, job));
+        if (handles.length > 0) onStarted(handles);
+      }),
+    );
   } finally {
     ctx.triggering = false;
     const problems = ctx.problems.take();
@@ -43,15 +73,21 @@ export async function triggerAll(ctx: EngineContext): Promise<void> {
 }
 
 function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
-  // The execute is aborted by a stop; the runs it may have started are then looked up (`reconcile`).
-  const opts = { signal: ctx.triggerStop.signal };
+  // The execute is aborted by a stop (after its grace time: `triggerStop`); the runs it may have started
+  // are then looked up (`reconcile`). An execute waiting to be sent again (after a 429) stops at once.
+  const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
   if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
   if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
   return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
 }
 
 /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
-function notStarted(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions, reason: StopReason): void {
+function notStarted(
+  ctx: EngineContext,
+  job: TriggerJob,
+  options: ExecuteOptions,
+  reason: StopReason,
+): Handle[] {
   for (const variant of expectedVariants(options, job.startUrl)) {
     pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, {
       error: NOT_STARTED_ERROR[reason],
@@ -63,6 +99,7 @@ function notStarted(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions
     id: jobId(job),
     message: NOT_STARTED_ERROR[reason],
   });
+  return [];
 }
 
 /** The variant of the start URL a job set, or none. */
@@ -81,7 +118,7 @@ async function reconcile(
   options: ExecuteOptions,
   triggeredAtMs: number,
   error: unknown,
-): Promise<void> {
+): Promise<Handle[]> {
   const request = {
     job,
     triggeredAtMs,
@@ -103,33 +140,35 @@ async function reconcile(
       triggeredAtMs,
     );
     ctx.problems.add('may have started; not found', { label, id: jobId(job), message: error_ });
-    return;
+    return [];
   }
-  adopt(ctx, job, options, found, triggeredAtMs);
+  const handles = adopt(ctx, job, options, found, triggeredAtMs);
   ctx.emit({ type: 'runs-found', label, resultIds: found.map((r) => r._id) });
+  return handles;
 }
 
-/** Follows the results an execute started (its answer, or what reconciliation found). */
+/** Follows the results an execute started (its answer, or what reconciliation found); their handles. */
 function adopt(
   ctx: EngineContext,
   job: TriggerJob,
   options: ExecuteOptions,
   results: Array<SuiteResult | TestResult>,
   triggeredAtMs: number,
-): void {
+): Handle[] {
   const combos = variantCombinations(options);
   const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-  results.forEach((result, i) => {
+  return results.map((result, i) => {
     const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-    addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
+    return addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
   });
 }
 
 /**
- * Triggers one job. A workflow cancel or the deadline stops new triggers: the runs not triggered are
- * reported as not started. A trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
+ * Triggers one job; the handles of the runs it started (none when it started nothing). A workflow cancel,
+ * fail-fast or the deadline stops new triggers: the runs not triggered are reported as not started. A
+ * trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
  */
-async function trigger(ctx: EngineContext, job: TriggerJob): Promise<void> {
+async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
   if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
   try {
@@ -151,17 +190,24 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<void> {
     pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
     const kind = error instanceof ApiError ? error.errorType : 'error';
     ctx.problems.add(kind, { label, id: jobId(job), message });
-    return;
+    return [];
   }
   const results = asArray<SuiteResult | TestResult>(data);
   if (results.length === 0) {
     const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
     const outcome = { error: `The execute of ${label} answered no result.` };
     pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
-    return;
+    return [];
   }
-  adopt(ctx, job, options, results, now);
+  const handles = adopt(ctx, job, options, results, now);
   ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+  return handles;
+}
+
+/** The history key of a job's runs (`suite:<id>`, `test:<id>`; null for a repository test file). */
+export function historyKeyOf(job: TriggerJob): string | null {
+  if (job.kind === 'suite') return `suite:${job.suiteId}`;
+  return job.kind === 'test' ? `test:${job.testId}` : null;
 }
 
 /** The run model of a started run, before its result is over; and its history key. */
@@ -185,7 +231,7 @@ function startedRun(
       triggeredAt: iso(now),
       tests: [],
     };
-    return { run, historyKey: `suite:${job.suiteId}` };
+    return { run, historyKey: historyKeyOf(job) };
   }
   const tr = result as TestResult;
   const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
@@ -201,7 +247,7 @@ function startedRun(
     triggeredAt: iso(now),
     tests: [],
   };
-  return { run, historyKey: job.kind === 'test' ? `test:${job.testId}` : null };
+  return { run, historyKey: historyKeyOf(job) };
 }
 
 function addHandle(
@@ -211,12 +257,12 @@ function addHandle(
   variant: Variant,
   now: number,
   delayMs: number,
-): void {
+): Handle {
   const { run, historyKey } = startedRun(ctx, job, result, variant, now);
   const remote: Remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
   ctx.remotes.add(remote);
   ctx.runs.push(run);
-  ctx.handles.push({
+  const handle: Handle = {
     run,
     remote,
     triggeredAtMs: now,
@@ -226,5 +272,7 @@ function addHandle(
     settled: false,
     job,
     ...(job.kind !== 'suite' ? { lastResult: result as TestResult } : {}),
-  });
+  };
+  ctx.handles.push(handle);
+  return handle;
 }

@@ -139,4 +139,6 @@ async function pollGroup(
     if (errors >= ctx.maxPollErrors) break;
   }
   for (const rid of [...group.waiters.keys()]) settle(group, rid, null);
+  // Runs of this suite or test started later (their executes answered after this one) form a new group.
+  if (groups.get(ctx)?.get(key) === group) groups.get(ctx)?.delete(key);
 }

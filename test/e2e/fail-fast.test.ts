@@ -72,3 +72,56 @@ describe('fail-fast', () => {
     expect(emulator.requests().filter((q) => q.path.endsWith('/cancel/'))).toEqual([]);
   });
 });
+
+describe('fail-fast with runs still to trigger', () => {
+  /** How long the emulator holds each execute before handling it, ms: four at a time, 18 take 12.5 s. */
+  const EXECUTE_MS = 2_500;
+  let slow: Emulator;
+  beforeAll(async () => {
+    slow = await startEmulator({
+      timeScale: 0.02,
+      apiKey: API_KEY,
+      quiet: true,
+      notFoundWindowMs: 0,
+      faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
+    });
+    slow.setScenario('test-home', { hang: true });
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('the executes not sent when a test fails are never sent; their runs count as cancelled, "Not started: fail-fast"', async () => {
+    // Payment first (it fails at once), then the other 8 tests; each under 2 start URLs: 18 executes, 4 at a
+    // time. The failure is seen while the second four are in flight: the last 10 are never sent.
+    const testIds = ['test-payment', 'test-home', 'test-login', 'test-search', 'test-cart', 'test-receipt'];
+    testIds.push('test-landing', 'test-pricing', 'test-login-data');
+    const r = await runAction({
+      workspace,
+      inputs: {
+        'api-key': API_KEY,
+        'api-base-url': slow.baseUrl,
+        screenshots: 'none',
+        'test-ids': testIds.join(','),
+        'start-url': 'https://a.example/,https://b.example/',
+        'fail-fast': 'true',
+        timeout: '5',
+      },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const executes = slow.requests().filter((q) => q.method === 'POST' && q.path.endsWith('/execute/'));
+    expect(executes).toHaveLength(8);
+    // Every run asked for is counted: the failure, the runs cancelled or passed, the 10 never started.
+    const c = counts(r);
+    expect(c).toMatchObject({ total: 18, failed: 1, error: 0 });
+    expect(c.cancelled + c.passed).toBe(17);
+    expect(c.cancelled).toBeGreaterThanOrEqual(10 + 4 + 1);
+    const results = JSON.parse(
+      readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8'),
+    ) as { reasons: string[]; runs: Array<{ notStarted?: string; error?: string }> };
+    const notStarted = results.runs.filter((run) => run.notStarted === 'fail-fast');
+    expect(notStarted).toHaveLength(10);
+    expect(notStarted.every((run) => run.error === 'Not started: fail-fast (a test had failed)')).toBe(true);
+    expect(results.reasons).toContain('10 runs were not started (fail-fast).');
+  });
+});

@@ -333,6 +333,45 @@ describe('no run is triggered twice', () => {
     expect(count(path)).toBe(2);
   });
 
+  it('execute on 429: with a signal, retried past maxRetries until it goes through; without one, counted', async () => {
+    const path = '/v1/tests/t429many/execute/';
+    const limited = { status: 429, body: 'slow down' };
+    const answers = [...Array.from({ length: 9 }, () => limited), ok({ _id: 'r9', passing: null })];
+    server.route('POST', path, ...answers);
+    const { api, waits } = recording({ baseUrl: server.baseUrl });
+    const signal = new AbortController().signal;
+    await expect(api.executeTest('t429many', { immediate: true }, { signal })).resolves.toMatchObject({
+      _id: 'r9',
+    });
+    expect(count(path)).toBe(10);
+    // The one back-off, growing to its cap (no Retry-After here).
+    expect(waits).toEqual([375, 750, 1500, 3000, 6000, 7500, 7500, 7500, 7500]);
+    server.route('POST', '/v1/tests/t429few/execute/', limited);
+    const err = await caught(recording({ baseUrl: server.baseUrl }).api.executeTest('t429few', {}));
+    expect(err.status).toBe(429);
+    expect(count('/v1/tests/t429few/execute/')).toBe(5);
+  });
+
+  it('execute on 429: the retry signal ends the wait (not in flight: nothing started), never an answer', async () => {
+    const path = '/v1/tests/t429stop/execute/';
+    server.route('POST', path, { status: 429, body: 'slow down' });
+    const stop = new AbortController();
+    const api = createClient({
+      apiKey: KEY,
+      baseUrl: server.baseUrl,
+      sleep: (ms, signal) => {
+        stop.abort();
+        return defaultSleep(ms, signal);
+      },
+    });
+    const err = await caught(
+      api.executeTest('t429stop', {}, { signal: new AbortController().signal, retrySignal: stop.signal }),
+    );
+    expect(err.errorType).toBe('ABORTED');
+    expect(err.inFlight).toBe(false);
+    expect(count(path)).toBe(1);
+  });
+
   it('execute with a TIMEOUT_ERROR envelope is not retried and says the tests stay triggered', async () => {
     const path = '/v1/suites/stimeout/execute/';
     server.route('POST', path, fail('TIMEOUT_ERROR', 'Suite execution timed out'));
@@ -433,6 +472,7 @@ describe('abort', () => {
     const api = createClient({ apiKey: KEY, baseUrl: server.baseUrl, requestTimeoutMs: 60_000 });
     const err = await caught(api.getTestResult('ab2', { signal: controller.signal }));
     expect(err.errorType).toBe('ABORTED');
+    expect(err.inFlight).toBe(true);
     const again = await caught(api.getTestResult('ab2', { signal: controller.signal }));
     expect(again.errorType).toBe('ABORTED');
     expect(server.requests.filter((r) => r.path === path)).toHaveLength(1);

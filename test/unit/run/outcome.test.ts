@@ -124,6 +124,23 @@ describe('decideVerdict', () => {
     ]);
   });
 
+  it('runs fail-fast kept from starting count once as cancelled (skipped), with their own reason', () => {
+    const runs = [
+      suiteRun([testRun('failed')]),
+      suiteRun([testRun('cancelled')], { cancelled: true }),
+      suiteRun([], { notStarted: 'fail-fast', error: 'Not started: fail-fast (a test had failed)' }),
+      suiteRun([], { notStarted: 'fail-fast', error: 'Not started: fail-fast (a test had failed)' }),
+    ];
+    const v = decideVerdict({ runs, interrupted: 'fail-fast' }, POLICY);
+    expect(v.counts).toMatchObject({ total: 4, failed: 1, cancelled: 3, error: 0 });
+    expect(v.status).toBe('failed');
+    expect(v.reasons).toEqual([
+      '1 test failed.',
+      '1 test was cancelled.',
+      '2 runs were not started (fail-fast).',
+    ]);
+  });
+
   it('wait: false counts the runs asked for and fails when one could not be started', () => {
     const ok = decideStartedVerdict({ runs: [suiteRun([]), suiteRun([])] }, POLICY);
     expect(ok).toMatchObject({

@@ -165,11 +165,13 @@ describe('matchTriggered', () => {
   });
 
   it('mayHaveStarted: uncertain triggers and aborts after sending, not aborts before', () => {
-    const err = (errorType: string, attempts: number) =>
-      new ApiError({ errorType, attempts, endpoint: 'POST /v1/suites/s/execute/', message: 'x' });
+    const err = (errorType: string, attempts: number, inFlight?: boolean) =>
+      new ApiError({ errorType, attempts, inFlight, endpoint: 'POST /v1/suites/s/execute/', message: 'x' });
     expect(mayHaveStarted(err('TRIGGER_UNCERTAIN', 1))).toBe(true);
-    expect(mayHaveStarted(err('ABORTED', 1))).toBe(true);
-    expect(mayHaveStarted(err('ABORTED', 0))).toBe(false);
+    expect(mayHaveStarted(err('ABORTED', 1, true))).toBe(true);
+    expect(mayHaveStarted(err('ABORTED', 0, false))).toBe(false);
+    // Aborted while waiting to retry after a 429: nothing was started.
+    expect(mayHaveStarted(err('ABORTED', 3, false))).toBe(false);
     expect(mayHaveStarted(err('VALIDATION_ERROR', 1))).toBe(false);
     expect(mayHaveStarted(new Error('x'))).toBe(false);
   });

@@ -1,0 +1,110 @@
+/**
+ * Each run is watched from the moment its own execute is answered, not once every execute is: with many
+ * runs and few executes in flight, an early failure is noticed while later executes still wait, and
+ * `fail-fast` keeps those from being sent at all (they are reported "Not started: fail-fast"). The real
+ * client against the emulator on loopback; every execute is slowed down (a fault of the emulator) so that
+ * triggering takes seconds, as it does with many runs against the service.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../../src/api/client.js';
+import { runPlan } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
+import { decideVerdict } from '../../../src/run/outcome.js';
+import { runPlanOf } from '../../support/run-factories.js';
+import { startEmulator, type Emulator } from '../../../emulator/index.js';
+
+const API_KEY = 'trigger-early-test-key';
+/** How long the emulator holds each execute before handling it, ms. */
+const EXECUTE_MS = 400;
+/** Runs asked for: the failing test first, then `RUNS - 1` more. */
+const RUNS = 12;
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    timeScale: 0.02,
+    apiKey: API_KEY,
+    quiet: true,
+    faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
+  });
+  // test-home never ends by itself: only a cancel ends its runs.
+  emulator.setScenario('test-home', { hang: true });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => emulator.resetLog());
+
+const POLICY = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
+
+/** The execute requests the emulator received so far. */
+function executes(): number {
+  return emulator.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path)).length;
+}
+
+describe('runs are watched as soon as their own execute is answered', () => {
+  it('an early failure is noticed before the last execute is sent (one execute at a time)', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    let executesAtFailure: number | null = null;
+    const testIds = ['test-payment', ...Array.from({ length: RUNS - 1 }, () => 'test-login')];
+    const summary = await runPlan(runPlanOf({ testIds }), {
+      api,
+      triggerConcurrency: 1,
+      onEvent: (e) => {
+        if (e.type === 'test-finished' && e.test.state === 'failed') executesAtFailure ??= executes();
+      },
+    });
+    expect(summary.runs).toHaveLength(RUNS);
+    expect(summary.runs.map((r) => r.tests[0]?.state).sort()).toEqual([
+      'failed',
+      ...Array.from({ length: RUNS - 1 }, () => 'passed'),
+    ]);
+    // With all executes sent one after the other (RUNS × EXECUTE_MS), the failure of the first run is seen
+    // while most are still to come.
+    expect(executesAtFailure).not.toBeNull();
+    expect(executesAtFailure!).toBeLessThan(RUNS / 2);
+  });
+
+  it('fail-fast: executes not sent yet are never sent; their runs are reported not started (cancelled)', async () => {
+    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const events: RunEvent[] = [];
+    const RUNS = 16;
+    const testIds = ['test-payment', ...Array.from({ length: RUNS - 1 }, () => 'test-home')];
+    const summary = await runPlan(runPlanOf({ testIds, failFast: true }), {
+      api,
+      triggerConcurrency: 2,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.interrupted).toBe('fail-fast');
+    // Every run asked for is there: the failed one, those started and cancelled, those never started.
+    expect(summary.runs).toHaveLength(RUNS);
+    // Two at a time, the executes would take RUNS / 2 × EXECUTE_MS; the failure is seen well before.
+    const sent = executes();
+    expect(sent).toBeLessThanOrEqual(RUNS - 4);
+    const started = summary.runs.filter((r) => r.testResultId);
+    const notStarted = summary.runs.filter((r) => r.notStarted);
+    expect(started).toHaveLength(sent);
+    expect(notStarted).toHaveLength(RUNS - sent);
+    for (const run of notStarted) {
+      expect(run.notStarted).toBe('fail-fast');
+      expect(run.error).toBe('Not started: fail-fast (a test had failed)');
+      expect(run.tests).toEqual([]);
+    }
+    // The started runs of the hanging test were cancelled remotely, each once.
+    const cancels = emulator.requests().filter((q) => q.method === 'POST' && /\/cancel\/?$/.test(q.path));
+    expect(cancels).toHaveLength(sent - 1);
+    const failed = summary.runs.find((r) => r.testId === 'test-payment')!;
+    expect(failed.tests.map((t) => t.state)).toEqual(['failed']);
+    for (const run of started.filter((r) => r !== failed)) {
+      expect(run.cancelled).toBe(true);
+      expect(run.tests.map((t) => t.state)).toEqual(['cancelled']);
+    }
+    // One verdict: the failure fails the step; the runs left out count as cancelled (skipped), not errors,
+    // and total is still every run asked for.
+    const verdict = decideVerdict(summary, POLICY);
+    expect(verdict.status).toBe('failed');
+    expect(verdict.counts).toMatchObject({ total: RUNS, failed: 1, cancelled: RUNS - 1, error: 0 });
+    expect(verdict.reasons).toContain(`${RUNS - sent} runs were not started (fail-fast).`);
+    expect(events.find((e) => e.type === 'fail-fast')).toMatchObject({ test: { testName: 'Pay by card' } });
+  });
+});
