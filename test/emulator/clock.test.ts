@@ -42,7 +42,8 @@ describe('the emulator on a virtual clock', () => {
     expect(finish).toMatchObject({ resultId: started._id, createdAt: t0, finishedAt: t0 + 60_000 });
     // The request log is on the same clock: the last poll at +60 s.
     expect(emulator.requests().at(-1)!.time).toBe(t0 + 60_000);
-    expect(performance.now() - began).toBeLessThan(3_000);
+    // Well under the minute it stands for, even on a loaded machine (typically tens of ms).
+    expect(performance.now() - began).toBeLessThan(20_000);
   });
 
   it('the not-found window ends at exactly its length after the trigger', async () => {
