@@ -104,6 +104,17 @@ describe('the emulator on a virtual clock', () => {
     expect(suiteResult).toMatchObject({ countPassing: 3, executionTime: 27 * 60_000 });
   });
 
+  it('a request whose connection is reset before an answer is no longer counted in flight', async () => {
+    world = await startVirtualWorld({ rateLimit: false, faults: 'route=GET /v1/suites:reset-beforex1' });
+    const { clock, emulator } = world;
+    const t0 = clock.now();
+    // The client retries the read after its back-off, on the clock.
+    expect((await world.client().listSuites()).length).toBeGreaterThan(0);
+    expect(emulator.requests().map((r) => r.status)).toEqual([0, 200]);
+    expect(emulator.requests()[1]!.time).toBeGreaterThan(t0);
+    expect(emulator.requestsInFlight()).toEqual({ answering: 0, waiting: 0 });
+  });
+
   it('a slow answer takes its delay on the clock (time moves while the request is parked)', async () => {
     world = await startVirtualWorld({ rateLimit: false, faults: 'delay=45000,route=GET /v1/suites:slowx1' });
     const { clock, emulator } = world;

@@ -148,9 +148,16 @@ export class VirtualClock implements Clock {
     notify?.();
   }
 
-  /** The next change (or a stop). */
-  private nextChange(): Promise<void> {
-    return new Promise<void>((resolve) => (this.notify = resolve));
+  /** The next change (or a stop), or `realMs` of real time when given, whichever comes first. */
+  private nextChange(realMs?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = realMs === undefined ? undefined : setTimeout(done, realMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.notify = done;
+    });
   }
 
   private busy(): boolean {
@@ -199,9 +206,9 @@ export class VirtualClock implements Clock {
     while (quiet < this.quietTurns && this.running) {
       if (this.busy()) {
         quiet = 0;
-        // Tracked work tells when it settles (no spinning while a request is out); a probe does not, so
-        // look again after a turn.
-        await (this.tracked > 0 ? this.nextChange() : turn());
+        // Tracked work tells when it settles (no spinning while a request is out); a probe does not (a
+        // request parked at the emulator), so look again after a turn, or after 2 real ms at the latest.
+        await (this.tracked > 0 ? this.nextChange(2) : turn());
         seen = this.changes;
         continue;
       }
