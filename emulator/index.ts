@@ -218,9 +218,9 @@ function checkedOptions(options: EmulatorOptions) {
   return { timeScale, notFoundWindowMs, rateLimiter, clock };
 }
 
-/** Loads a seed, then the options' extra API keys (each seeing every organization). */
+/** Loads a seed (dated on the options' clock), then the options' extra API keys (each seeing every organization). */
 function loadSeedWithKeys(store: Store, seed: SeedFile, options: EmulatorOptions): void {
-  loadSeed(store, seed);
+  loadSeed(store, seed, (options.clock ?? realClock).now());
   for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
     store.apiKeys.set(key, {
       key,

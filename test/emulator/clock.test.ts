@@ -46,6 +46,16 @@ describe('the emulator on a virtual clock', () => {
     expect(performance.now() - began).toBeLessThan(20_000);
   });
 
+  it('seeded and created records are dated on the clock', async () => {
+    const start = Date.parse('2031-02-03T04:05:06.000Z');
+    world = await startVirtualWorld({ rateLimit: false }, { start });
+    const { clock, emulator } = world;
+    expect(emulator.store.suites.get('suite-smoke')!.dateCreated).toBe('2031-02-03T04:05:06.000Z');
+    await clock.sleep(1_500);
+    const suite = await world.client().createSuite({ name: 'New', organization: 'org-acme' });
+    expect(suite.dateCreated).toBe('2031-02-03T04:05:07.500Z');
+  });
+
   it('the not-found window ends at exactly its length after the trigger', async () => {
     world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 1_000 });
     const { clock } = world;
