@@ -26,8 +26,9 @@ import {
   variants,
   type RunPlan,
 } from './run-records.js';
-import { iso, Semaphore, sleep } from './util.js';
+import { iso, Semaphore } from './util.js';
 import type { ImageKit } from './images.js';
+import { realClock, sleepOn, type EmulatorClock } from './clock.js';
 
 /** Test run-time limit in ms before time scaling (docs/api-contract.md, "Limits": 10 minutes). */
 export const RUN_LIMIT_MS = 10 * 60_000;
@@ -39,6 +40,8 @@ export interface EngineOptions {
   executor: Executor;
   /** Multiplies every simulated duration and limit (1 = real time). */
   timeScale: number;
+  /** The time runs progress on and records are dated with (default real time). */
+  clock?: EmulatorClock;
   images: ImageKit;
   /** Origin the emulator serves files from, e.g. `http://127.0.0.1:4010`. */
   origin: () => string;
@@ -48,8 +51,11 @@ export interface EngineOptions {
 export class Engine {
   private readonly store: Store;
   private readonly files: RunFiles;
+  /** The time runs progress on and records are dated with. */
+  readonly clock: EmulatorClock;
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
+    this.clock = options.clock ?? realClock;
     this.files = new RunFiles(options.store, options.images, options.origin);
   }
 
@@ -101,7 +107,7 @@ export class Engine {
     const rowList = rows ?? [undefined];
     const gate = new Semaphore(params.maxConcurrentDataRows ?? 0);
     const results: TestResult[] = [];
-    if (stored) test.dateExecutionTriggered = iso(Date.now());
+    if (stored) test.dateExecutionTriggered = iso(this.clock.now());
     for (const dataRow of rowList) {
       for (const v of vs) {
         const plan: RunPlan = { test, stored, suite, ...v, dataRow, suiteResultId: null };
@@ -127,7 +133,7 @@ export class Engine {
     const gate = new Semaphore(params.maxConcurrentDataRows ?? 0);
     const tests = this.store.testsOf(suite._id);
     const suiteResults: SuiteResult[] = [];
-    const now = Date.now();
+    const now = this.clock.now();
     suite.dateExecutionTriggered = iso(now);
     for (const dataRow of rows ?? [undefined]) {
       for (const v of vs) {
@@ -176,7 +182,7 @@ export class Engine {
   private readonly suspended = new Set<string>();
 
   private createResult(key: ApiKeyRecord, plan: RunPlan, params: ExecuteParams): TestResult {
-    const now = Date.now();
+    const now = this.clock.now();
     const result = newTestResult(this.store, key, plan, params, now);
     const { test } = plan;
     const id = result._id;
@@ -213,22 +219,30 @@ export class Engine {
     const meta = this.store.resultMeta.get(result._id)!;
     const signal = meta.controller.signal;
     let limitHit = false;
-    let limitTimer: NodeJS.Timeout | undefined;
+    // Ends the run-time limit's wait when the run ends first.
+    const limitOver = new AbortController();
     const releases: Array<() => void> = [];
     try {
-      if (params.delay > 0) await sleep(params.delay * this.scale, signal);
+      if (params.delay > 0) await sleepOn(this.clock, params.delay * this.scale, signal);
       if (rowGate) releases.push(await rowGate.acquire());
       if (testGate) releases.push(await testGate.acquire());
       if (meta.finished) return;
-      const started = Date.now();
+      const started = this.clock.now();
       result.dateExecutionStarted = iso(started);
       const limitMs = RUN_LIMIT_MS * this.scale;
-      limitTimer = setTimeout(() => {
+      void this.clock.sleep(limitMs, limitOver.signal).then(() => {
+        if (limitOver.signal.aborted) return;
         limitHit = true;
         meta.controller.abort();
-      }, limitMs);
+      });
       const outcome = await this.options.executor.run(
-        runRequest(plan, result, params, { testId: meta.testId, signal, limitMs, timeScale: this.scale }),
+        runRequest(plan, result, params, {
+          testId: meta.testId,
+          signal,
+          limitMs,
+          timeScale: this.scale,
+          clock: this.clock,
+        }),
       );
       if (meta.finished) return;
       this.finish(result, plan, outcome, started);
@@ -245,14 +259,14 @@ export class Engine {
         started,
       );
     } finally {
-      clearTimeout(limitTimer);
+      limitOver.abort();
       for (const release of releases) release();
     }
   }
 
   private finish(result: TestResult, plan: RunPlan, outcome: RunOutcome, started: number): void {
     const meta = this.store.resultMeta.get(result._id)!;
-    const now = Date.now();
+    const now = this.clock.now();
     this.files.recordOutcome(result, plan, outcome, meta);
     result.passing = outcome.passing;
     result.executionTime = now - started;
@@ -301,7 +315,7 @@ export class Engine {
     const result = this.store.results.get(id);
     const meta = this.store.resultMeta.get(id);
     if (!result || !meta || meta.finished) return false;
-    const now = Date.now();
+    const now = this.clock.now();
     result.passing = null;
     result.status = STATUS_CANCELLED;
     for (const step of result.steps) step.passing = null;
@@ -345,7 +359,7 @@ export class Engine {
     const ended =
       results.length === meta.expected && meta.resultIds.every((r) => this.store.resultMeta.get(r)!.finished);
     if (!ended && !meta.cancelled) return;
-    const now = Date.now();
+    const now = this.clock.now();
     sr.dateExecutionFinished = iso(now);
     sr.executionTime = Math.max(0, now - Date.parse(sr.dateExecutionStarted));
     if (meta.cancelled) {

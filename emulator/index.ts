@@ -9,8 +9,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
+import { realClock, RequestsInFlight, type EmulatorClock } from './clock.js';
 import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
 import { apiRoutes } from './routes/index.js';
 import { Engine, type FinishRecord } from './engine.js';
@@ -20,7 +21,7 @@ import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults
 import { placeholderScreenshot, pngImageKit } from './images.js';
 import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
 import { demoSeed, type DemoSeed } from './seed/demo.js';
-import { createServer, listen, type RequestRecord, type Route } from './server.js';
+import { createServer, type RequestRecord, type Route } from './server.js';
 import { Store } from './store.js';
 import {
   DEFAULT_NOT_FOUND_WINDOW_MS,
@@ -35,6 +36,7 @@ export type { Scenario } from './executors/simulated.js';
 export type { FaultSpec, FaultKind } from './faults.js';
 export type { SeedFile } from './seed.js';
 export type { RateLimitSpec } from './limits.js';
+export type { EmulatorClock } from './clock.js';
 export {
   demoSeed,
   demoTestId,
@@ -65,6 +67,12 @@ export interface EmulatorOptions {
   seed?: SeedFile | string;
   /** Multiplies simulated durations and the run and suite-wait limits; default 1 (real time). */
   timeScale?: number;
+  /**
+   * The time runs progress on (simulated executor), records are dated with, and the run-time limit, the
+   * not-found window, the rate limit's refill, the suite execute wait and the `slow` fault run on. Default
+   * real time; tests pass a virtual clock shared with the action (the shape of the action's `Clock`).
+   */
+  clock?: EmulatorClock;
   /** `simulated` (default), `browser` (headless Chromium, loaded lazily) or an Executor instance. */
   executor?: 'simulated' | 'browser' | Executor;
   /** Options of the browser executor. */
@@ -103,6 +111,11 @@ export interface Emulator {
   setScenario(testId: string, scenario: Scenario | null): void;
   /** Replaces the fault spec (text or object); `''` or `{}` turns faults off. */
   setFaults(spec: string | FaultSpec): void;
+  /**
+   * The requests being answered now: `answering` (being worked on) and `waiting` (parked on the clock: a
+   * `slow` fault, an execute that is not immediate). A virtual clock moves time only when none is answering.
+   */
+  requestsInFlight(): { answering: number; waiting: number };
   /** Cancels running results, closes the executor and the server. */
   close(): Promise<void>;
 }
@@ -187,8 +200,12 @@ async function establishDemoBaseline(baseUrl: string, apiKey: string, demo: Demo
   }
 }
 
-/** The checked time scale, not-found window and rate limiter of the options; throws an Error naming a bad one. */
+/**
+ * The checked time scale, not-found window, clock and rate limiter of the options; throws an Error naming a
+ * bad one.
+ */
 function checkedOptions(options: EmulatorOptions) {
+  const clock = options.clock ?? realClock;
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
   const notFoundWindowMs = options.notFoundWindowMs ?? DEFAULT_NOT_FOUND_WINDOW_MS;
@@ -197,13 +214,13 @@ function checkedOptions(options: EmulatorOptions) {
   const rateLimiter =
     options.rateLimit === false
       ? undefined
-      : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
-  return { timeScale, notFoundWindowMs, rateLimiter };
+      : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, () => clock.now());
+  return { timeScale, notFoundWindowMs, rateLimiter, clock };
 }
 
-/** Loads a seed, then the options' extra API keys (each seeing every organization). */
+/** Loads a seed (dated on the options' clock), then the options' extra API keys (each seeing every organization). */
 function loadSeedWithKeys(store: Store, seed: SeedFile, options: EmulatorOptions): void {
-  loadSeed(store, seed);
+  loadSeed(store, seed, (options.clock ?? realClock).now());
   for (const key of [...(options.apiKeys ?? []), ...(options.apiKey ? [options.apiKey] : [])]) {
     store.apiKeys.set(key, {
       key,
@@ -211,6 +228,17 @@ function loadSeedWithKeys(store: Store, seed: SeedFile, options: EmulatorOptions
       organizations: [...store.organizations.keys()],
     });
   }
+}
+
+/** Listens on host:port (0 = a free port); resolves with the bound port. */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }
 
 /** Listens on the options' host and port (default 127.0.0.1, a free port); closes the executor on failure. */
@@ -243,25 +271,30 @@ function trackSockets(server: Server): () => void {
   };
 }
 
+/** The seed of the `seed` option other than `demo`: a seed file's path, a seed object, or the default seed. */
+function seedOf(seed: SeedFile | string | undefined): SeedFile {
+  return typeof seed === 'string' ? readSeedFile(seed) : (seed ?? defaultSeed());
+}
+
+/** A fault spec from its text or object; throws an Error naming a bad part. */
+function toSpec(spec: string | FaultSpec | undefined): FaultSpec {
+  return typeof spec === 'string' ? parseFaultSpec(spec) : checkFaultSpec(spec ?? {});
+}
+
 /**
  * Starts an emulator on loopback. Resolves once it listens (with the demo seed: once the screenshot
  * comparison baseline of its visual test is accepted, about a second with Chromium). Throws when the seed,
  * fault spec or executor name is invalid, the port is taken, or the demo baseline run fails.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const { timeScale, notFoundWindowMs, rateLimiter } = checkedOptions(options);
+  const { timeScale, notFoundWindowMs, rateLimiter, clock } = checkedOptions(options);
+  const inFlight = new RequestsInFlight();
   const store = new Store();
   // The demo seed needs the emulator's origin, so it is loaded once the server listens.
   const useDemoSeed =
     options.seed === 'demo' || (options.seed === undefined && options.executor === 'browser');
   const applySeed = (seed: SeedFile) => loadSeedWithKeys(store, seed, options);
-  if (!useDemoSeed) {
-    applySeed(
-      typeof options.seed === 'string' ? readSeedFile(options.seed) : (options.seed ?? defaultSeed()),
-    );
-  }
-  const toSpec = (spec: string | FaultSpec | undefined) =>
-    typeof spec === 'string' ? parseFaultSpec(spec) : checkFaultSpec(spec ?? {});
+  if (!useDemoSeed) applySeed(seedOf(options.seed));
   const initialFaults = toSpec(options.faults);
   // No faults while the demo baseline is being established.
   let faults = new Faults(useDemoSeed ? {} : initialFaults);
@@ -279,6 +312,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     executor,
     timeScale,
+    clock,
     images: pngImageKit,
     origin: () => origin,
     onFinish: (record) => runs.push(record),
@@ -291,7 +325,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     routes: [
       ...demoSiteRoutes(),
-      ...apiRoutes({ store, engine, notFoundWindowMs }),
+      ...apiRoutes({ store, engine, notFoundWindowMs, clock, inFlight }),
       ...adminRoutes({
         store,
         requests: () => requests,
@@ -307,6 +341,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: () => faults,
     record: (r) => requests.push(r),
     nextSeq: () => ++seq,
+    clock,
+    inFlight,
     // No limit while the demo baseline is being established.
     rateLimiter: () => (baselineDone ? rateLimiter : undefined),
   });
@@ -345,6 +381,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     resetLog,
     setScenario,
     setFaults,
+    requestsInFlight: () => ({ answering: inFlight.answering, waiting: inFlight.waiting }),
     close: () => (closing ??= shutdown()),
   };
 }

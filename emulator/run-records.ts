@@ -9,6 +9,7 @@ import type { RunRequest } from './executors/types.js';
 import type { ExecuteParams } from './params.js';
 import type { ApiKeyRecord, Store, SuiteRecord, SuiteResult, TestRecord, TestResult } from './store.js';
 import { invalid, iso, substitute } from './util.js';
+import type { EmulatorClock } from './clock.js';
 
 /** A test to run with its effective settings (stored test or on-demand definition). */
 export interface RunPlan {
@@ -221,7 +222,13 @@ export function runRequest(
   plan: RunPlan,
   result: TestResult,
   params: ExecuteParams,
-  run: { testId: string | null; signal: AbortSignal; limitMs: number; timeScale: number },
+  run: {
+    testId: string | null;
+    signal: AbortSignal;
+    limitMs: number;
+    timeScale: number;
+    clock: EmulatorClock;
+  },
 ): RunRequest {
   const variables: Record<string, string> = {};
   for (const v of plan.suite?.variables ?? []) variables[v.name] = v.value;
@@ -246,5 +253,6 @@ export function runRequest(
     disableVisuals: result.disableVisuals,
     signal: run.signal,
     timeScale: run.timeScale,
+    clock: run.clock,
   };
 }

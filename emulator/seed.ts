@@ -76,11 +76,11 @@ export function readSeedFile(path: string): SeedFile {
 }
 
 /**
- * Loads a seed into an empty store. Throws an Error naming the record when a reference is unknown or a
- * scenario is invalid.
+ * Loads a seed into an empty store, its records dated `nowMs` (epoch ms; default the real time). Throws an
+ * Error naming the record when a reference is unknown or a scenario is invalid.
  */
-export function loadSeed(store: Store, seed: SeedFile): void {
-  const now = iso(Date.now());
+export function loadSeed(store: Store, seed: SeedFile, nowMs = Date.now()): void {
+  const now = iso(nowMs);
   const users = seed.users?.length ? seed.users : [{ _id: 'user-demo', firstName: 'Demo', lastName: 'User' }];
   for (const u of users) store.users.set(u._id, { ...u });
   for (const o of seed.organizations ?? []) {

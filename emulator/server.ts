@@ -4,11 +4,11 @@
  */
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
 import type { ApiKeyRecord, Store } from './store.js';
 import { Params, type UploadedFile } from './params.js';
-import { ApiError, sleep } from './util.js';
+import { ApiError } from './util.js';
+import { sleepOn, type EmulatorClock, type RequestsInFlight } from './clock.js';
 import { type FaultKind, type Faults, jsonWithControlChars } from './faults.js';
 import type { RateLimiter } from './limits.js';
 
@@ -19,7 +19,7 @@ export interface RequestRecord {
   path: string;
   /** Query string with `apiKey` and `httpAuthPassword` values replaced by `***` (no leading `?`). */
   query: string;
-  /** Epoch ms when the request arrived. */
+  /** Epoch ms when the request arrived (on the emulator's clock). */
   time: number;
   /** ms until answered (or dropped). */
   durationMs: number;
@@ -70,6 +70,10 @@ export interface ServerDeps {
   nextSeq: () => number;
   /** The rate limiter of `/v1` requests, undefined when the limit is off. */
   rateLimiter: () => RateLimiter | undefined;
+  /** The emulator's clock: request times, the `slow` fault's delay. */
+  clock: EmulatorClock;
+  /** Counts the requests being answered (for a virtual clock's idleness check). */
+  inFlight: RequestsInFlight;
 }
 
 /** Matches a path against `pattern`; returns the path parameters or undefined. */
@@ -217,7 +221,8 @@ export function createServer(deps: ServerDeps): http.Server {
 }
 
 async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const start = Date.now();
+  res.on('close', deps.inFlight.begin());
+  const start = deps.clock.now();
   const method = (req.method ?? 'GET').toUpperCase();
   let url: URL;
   try {
@@ -233,7 +238,7 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
   const done = (status: number, code?: string) => {
     record.status = status;
     if (code) record.code = code;
-    record.durationMs = Date.now() - start;
+    record.durationMs = deps.clock.now() - start;
     if (!isAdmin) deps.record(record);
   };
   const faults = deps.faults();
@@ -263,7 +268,7 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
     return;
   }
   try {
-    if (fault === 'slow') await sleep(faults.delayMs);
+    if (fault === 'slow') await deps.inFlight.parked(sleepOn(deps.clock, faults.delayMs));
     const found = findRoute(deps.routes, method, path);
     const { params, json } = await parseRequest(req, url);
     if (fault === 'server-error') {
@@ -384,15 +389,4 @@ function findRoute(
     if (pathParams) return { route, pathParams };
   }
   return undefined;
-}
-
-/** Listens on host:port (0 = a free port); resolves with the bound port. */
-export function listen(server: http.Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }

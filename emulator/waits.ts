@@ -2,7 +2,8 @@
  * Waiting for runs to end, for an execute that is not immediate (docs/api-contract.md, "Execute answers", "Errors" 2).
  */
 import type { Store } from './store.js';
-import { ApiError, sleep } from './util.js';
+import { ApiError } from './util.js';
+import type { EmulatorClock } from './clock.js';
 
 /** Suite execute wait limit in ms before time scaling (docs/api-contract.md, "Limits": 20 minutes). */
 export const SUITE_WAIT_MS = 20 * 60_000;
@@ -13,16 +14,20 @@ export async function waitResults(store: Store, ids: string[]): Promise<void> {
 }
 
 /**
- * Waits until the suite results end, at most the suite wait limit (20 minutes, scaled); then rejects with
- * TIMEOUT_ERROR while the tests go on (docs/api-contract.md, "Errors" 2).
+ * Waits until the suite results end, at most the suite wait limit (20 minutes, scaled, on `clock`); then
+ * rejects with TIMEOUT_ERROR while the tests go on (docs/api-contract.md, "Errors" 2).
  */
-export async function waitSuiteResults(store: Store, ids: string[], timeScale: number): Promise<void> {
+export async function waitSuiteResults(
+  store: Store,
+  ids: string[],
+  timeScale: number,
+  clock: EmulatorClock,
+): Promise<void> {
   const all = Promise.all(ids.flatMap((id) => store.suiteResultMeta.get(id)?.done ?? []));
   const controller = new AbortController();
-  const timeout = sleep(SUITE_WAIT_MS * timeScale, controller.signal).then(
-    () => 'timeout' as const,
-    () => 'aborted' as const,
-  );
+  const timeout = clock
+    .sleep(SUITE_WAIT_MS * timeScale, controller.signal)
+    .then(() => (controller.signal.aborted ? ('aborted' as const) : ('timeout' as const)));
   const winner = await Promise.race([all.then(() => 'done' as const), timeout]);
   controller.abort();
   if (winner === 'timeout') {

@@ -3,7 +3,8 @@
  * `POST /_emulator/scenarios`). No browser is started; every duration is multiplied by the time scale.
  */
 import type { Executor, RunOutcome, RunRequest, StepOutcome } from './types.js';
-import { sleep } from '../util.js';
+import { iso } from '../util.js';
+import { realClock, sleepOn } from '../clock.js';
 
 /**
  * What a simulated run does. Every field is optional; without a scenario a test passes.
@@ -137,6 +138,7 @@ export class SimulatedExecutor implements Executor {
   async run(request: RunRequest): Promise<RunOutcome> {
     const scenario = this.options.scenarioFor(request) ?? {};
     const scale = request.timeScale;
+    const clock = request.clock ?? realClock;
     let fail = scenario.outcome === 'fail';
     if (scenario.failFirst !== undefined) {
       const earlier = this.started.get(scenario) ?? 0;
@@ -162,12 +164,12 @@ export class SimulatedExecutor implements Executor {
         steps.push({ step, passing: null });
         continue;
       }
-      await sleep(durationOf(i) * scale, request.signal);
+      await sleepOn(clock, durationOf(i) * scale, request.signal);
       spent += durationOf(i);
       const outcome: StepOutcome = {
         step,
         passing: true,
-        dateExecuted: new Date().toISOString(),
+        dateExecuted: iso(clock.now()),
         url: startUrl,
       };
       if (i === failingStep) {
@@ -188,8 +190,8 @@ export class SimulatedExecutor implements Executor {
       });
     }
     const total = scenario.runDurationMs ?? spent + DEFAULT_TAIL_MS;
-    await sleep(Math.max(0, total - spent) * scale, request.signal);
-    const now = new Date().toISOString();
+    await sleepOn(clock, Math.max(0, total - spent) * scale, request.signal);
+    const now = iso(clock.now());
     const endUrl = scenario.endUrl ?? startUrl;
     const consoleErrors = scenario.consoleErrors ?? [];
     const console = [

@@ -6,6 +6,7 @@
  * Executors: `simulated` (deterministic scenarios) and `browser` (headless Chromium via playwright-core).
  */
 import type { Step } from '../../src/api/types.js';
+import type { EmulatorClock } from '../clock.js';
 
 export interface RunRequest {
   /** Test name (for logs). */
@@ -40,6 +41,11 @@ export interface RunRequest {
   signal: AbortSignal;
   /** Emulator's time scale (1 = real time); simulated durations are multiplied by it. */
   timeScale: number;
+  /**
+   * The emulator's clock (default real time): the simulated executor waits and dates its steps on it. The
+   * browser executor drives a real browser, in real time, whatever the clock.
+   */
+  clock?: EmulatorClock;
 }
 
 export interface StepOutcome {

@@ -199,14 +199,18 @@ export function applyFields(
   }
 }
 
-/** Creates a stored test from a definition (import, duplicate); execution dates epoch, `passing` null. */
+/**
+ * Creates a stored test from a definition (import, duplicate), dated `nowMs` (epoch ms); execution dates
+ * epoch, `passing` null.
+ */
 export function createTest(
   store: Store,
   suite: SuiteRecord,
   user: string,
   def: Record<string, unknown>,
+  nowMs: number,
 ): TestRecord {
-  const now = iso(Date.now());
+  const now = iso(nowMs);
   const test: TestRecord = {
     ...newTestDefaults(),
     _id: store.newId(),

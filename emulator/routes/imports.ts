@@ -10,11 +10,11 @@ import { ok, type RouteDeps } from './shared.js';
 
 /** Registers the import routes of a suite. */
 export function importRoutes(deps: RouteDeps): void {
-  const { store, on } = deps;
+  const { store, on, clock } = deps;
   const importJson = (ctx: RequestContext, suite: SuiteRecord, key: ApiKeyRecord) => {
     const body = bodyFields(ctx);
     if (body.steps === undefined) invalid('steps is required: an array of steps');
-    return testView(store, createTest(store, suite, key.user, body), 'import');
+    return testView(store, createTest(store, suite, key.user, body, clock.now()), 'import');
   };
   const importHtml = (ctx: RequestContext, suite: SuiteRecord, key: ApiKeyRecord) => {
     const file = ctx.params.files.get('dataFile');
@@ -25,7 +25,7 @@ export function importRoutes(deps: RouteDeps): void {
     } catch (error) {
       invalid(`dataFile is not a valid recorder HTML test: ${(error as Error).message}`);
     }
-    return testView(store, createTest(store, suite, key.user, { ...parsed }), 'import');
+    return testView(store, createTest(store, suite, key.user, { ...parsed }, clock.now()), 'import');
   };
   const importSide = (ctx: RequestContext, suite: SuiteRecord, key: ApiKeyRecord) => {
     const doc = ctx.json as Record<string, unknown> | undefined;
@@ -37,7 +37,9 @@ export function importRoutes(deps: RouteDeps): void {
     } catch (error) {
       invalid(`The .side document is not valid: ${(error as Error).message}`);
     }
-    return tests.map((t) => testView(store, createTest(store, suite, key.user, { ...t }), 'import'));
+    return tests.map((t) =>
+      testView(store, createTest(store, suite, key.user, { ...t }, clock.now()), 'import'),
+    );
   };
   on('POST', '/v1/suites/:suiteId/import-test/json', (ctx) => {
     const key = ctx.auth();

@@ -55,7 +55,7 @@ function onDemandRoutes(deps: RouteDeps): void {
     const org = store.organization(ctx.pathParams.organizationId, key);
     const body = bodyFields(ctx);
     if (body.steps === undefined) invalid('steps is required: an array of steps');
-    const now = iso(Date.now());
+    const now = iso(deps.clock.now());
     const test: TestRecord = {
       ...newTestDefaults(),
       _id: store.newId(),
@@ -83,9 +83,11 @@ function onDemandRoutes(deps: RouteDeps): void {
     Object.assign(params.variables, bodyVariables(body.variables));
     const { results, many } = engine.executeOnDemand(key, test, params);
     if (!params.immediate)
-      await waitResults(
-        store,
-        results.map((r) => r._id),
+      await deps.inFlight.parked(
+        waitResults(
+          store,
+          results.map((r) => r._id),
+        ),
       );
     return ok(clone(many ? results : results[0]));
   });

@@ -25,7 +25,7 @@ export function resultRoutes(deps: RouteDeps): void {
     const key = ctx.auth();
     const result = store.result(ctx.pathParams.resultId, key);
     const message = requireString(bodyFields(ctx).message ?? ctx.params.get('message'), 'message');
-    result.comments.push(store.newComment(key, message, iso(Date.now())));
+    result.comments.push(store.newComment(key, message, iso(deps.clock.now())));
     result.commentCount = result.comments.length;
     return ok(result);
   });

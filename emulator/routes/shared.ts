@@ -10,6 +10,7 @@ import { paging, type Params } from '../params.js';
 import type { Handler, Route } from '../server.js';
 import type { ApiKeyRecord, Store, SuiteRecord, TestRecord } from '../store.js';
 import { clone, EPOCH, invalid, iso } from '../util.js';
+import { realClock, RequestsInFlight, type EmulatorClock } from '../clock.js';
 
 /** Web app base used in CSV links, as the real service writes them (docs/api-contract.md, "Resources"). */
 export const APP_URL = 'https://app.ghostinspector.com';
@@ -21,6 +22,10 @@ export interface ApiDeps {
   engine: Engine;
   /** ms during which a new result answers "not found" to GET (docs/api-contract.md); 0 = off. */
   notFoundWindowMs?: number;
+  /** The time records are dated with and the not-found window runs on (default real time). */
+  clock?: EmulatorClock;
+  /** Counts the requests being answered; an execute that waits for its runs is parked there. */
+  inFlight?: RequestsInFlight;
 }
 
 /** A success answer: the envelope's `data`. */
@@ -31,6 +36,8 @@ export type On = (methods: string | string[], pattern: string, handler: Handler)
 
 /** The dependencies of a route module: the store, the engine, the registrar and the shared queries. */
 export interface RouteDeps extends ApiDeps {
+  clock: EmulatorClock;
+  inFlight: RequestsInFlight;
   on: On;
   /** The organization ids an API key sees. */
   orgsOf: (key: ApiKeyRecord) => string[];
@@ -49,12 +56,14 @@ export interface RouteDeps extends ApiDeps {
 }
 
 /** Builds the route dependencies, registering into `routes`. */
-export function routeDeps({ store, engine, notFoundWindowMs = 0 }: ApiDeps, routes: Route[]): RouteDeps {
+export function routeDeps(deps: ApiDeps, routes: Route[]): RouteDeps {
+  const { store, notFoundWindowMs = 0, clock = realClock } = deps;
   return {
-    store,
-    engine,
+    ...deps,
+    clock,
+    inFlight: deps.inFlight ?? new RequestsInFlight(),
     hideWhileNew: (kind, id, dateCreated) => {
-      if (Date.now() - Date.parse(dateCreated) < notFoundWindowMs) invalid(`${kind} not found: ${id}`);
+      if (clock.now() - Date.parse(dateCreated) < notFoundWindowMs) invalid(`${kind} not found: ${id}`);
     },
     on: (methods, pattern, handler) =>
       routes.push({ methods: Array.isArray(methods) ? methods : [methods], pattern, handler }),
@@ -124,15 +133,19 @@ export function badge(state: BadgeState) {
   return { raw: badgeSvg(state), contentType: BADGE_CONTENT_TYPE, headers: { 'cache-control': 'no-cache' } };
 }
 
-/** Copies a test into `suite` under `name`, with fresh ids and no outcome (duplicate a suite or a test). */
+/**
+ * Copies a test into `suite` under `name`, with fresh ids and no outcome (duplicate a suite or a test), dated
+ * `nowMs` (epoch ms).
+ */
 export function duplicateTest(
   store: Store,
   test: TestRecord,
   suite: SuiteRecord,
   key: ApiKeyRecord,
   name: string,
+  nowMs: number,
 ): TestRecord {
-  const now = iso(Date.now());
+  const now = iso(nowMs);
   const copy: TestRecord = {
     ...clone(test),
     ...{ passing: null, screenshotComparePassing: null, baselineResult: null, passingFromSeq: 0 },

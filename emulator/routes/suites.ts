@@ -25,7 +25,7 @@ function suiteRecordRoutes(deps: RouteDeps): void {
     const name = requireString(body.name, 'name');
     const orgId = body.organization ?? (orgsOf(key).length === 1 ? orgsOf(key)[0] : undefined);
     store.organization(requireString(orgId, 'organization'), key);
-    const now = iso(Date.now());
+    const now = iso(deps.clock.now());
     const suite: SuiteRecord = {
       ...newSuiteDefaults(),
       _id: store.newId(),
@@ -88,11 +88,12 @@ function suiteActionRoutes(deps: RouteDeps): void {
       _id: store.newId(),
       name: suite.name + COPY_MARKER,
       user: key.user,
-      dateCreated: iso(Date.now()),
+      dateCreated: iso(deps.clock.now()),
       dateExecutionTriggered: EPOCH,
     };
     store.suites.set(copy._id, copy);
-    for (const test of store.testsOf(suite._id)) duplicateTest(store, test, copy, key, test.name);
+    for (const test of store.testsOf(suite._id))
+      duplicateTest(store, test, copy, key, test.name, deps.clock.now());
     return ok(suiteView(store, copy, 'duplicate'));
   });
   on('GET', '/v1/suites/:suiteId/tests', (ctx) => {
@@ -120,10 +121,13 @@ function suiteActionRoutes(deps: RouteDeps): void {
       const answers = suiteResults.map((sr) => ({ ...clone(sr), suite: sr.suite._id }));
       return ok(many ? answers : answers[0]);
     }
-    await waitSuiteResults(
-      store,
-      suiteResults.map((r) => r._id),
-      engine.scale,
+    await deps.inFlight.parked(
+      waitSuiteResults(
+        store,
+        suiteResults.map((r) => r._id),
+        engine.scale,
+        deps.clock,
+      ),
     );
     if (many) return ok(clone(suiteResults));
     const ids = store.suiteResultMeta.get(suiteResults[0]._id)!.resultIds;

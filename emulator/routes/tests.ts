@@ -28,7 +28,7 @@ function testRecordRoutes(deps: RouteDeps): void {
     const next = clone(test);
     applyFields(next as unknown as Record<string, unknown>, body, TEST_FIELDS, ['steps']);
     if (body.steps !== undefined) next.steps = normaliseSteps(store, body.steps, true);
-    next.dateUpdated = iso(Date.now());
+    next.dateUpdated = iso(deps.clock.now());
     Object.assign(test, next);
     return ok(testView(store, test, 'get'));
   });
@@ -41,7 +41,13 @@ function testRecordRoutes(deps: RouteDeps): void {
     const key = ctx.auth();
     const test = store.test(ctx.pathParams.testId, key);
     const suite = store.suites.get(test.suite)!;
-    return ok(testView(store, duplicateTest(store, test, suite, key, test.name + COPY_MARKER), 'duplicate'));
+    return ok(
+      testView(
+        store,
+        duplicateTest(store, test, suite, key, test.name + COPY_MARKER, deps.clock.now()),
+        'duplicate',
+      ),
+    );
   });
 }
 
@@ -54,9 +60,11 @@ function testActionRoutes(deps: RouteDeps): void {
     const params = parseExecuteParams(ctx.params, { maxCsvUploadRows: maxCsvRows(test.organization) });
     const { results, many } = engine.executeTest(key, test, params);
     if (!params.immediate)
-      await waitResults(
-        store,
-        results.map((r) => r._id),
+      await deps.inFlight.parked(
+        waitResults(
+          store,
+          results.map((r) => r._id),
+        ),
       );
     return ok(clone(many ? results : results[0]));
   });

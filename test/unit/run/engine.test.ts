@@ -2,23 +2,27 @@
  * The run engine with the real client against the emulator on loopback.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { RateBudget } from '../../../src/run/budget.js';
 import { runPlan, type RunLog } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'engine-test-key';
-let emulator: Emulator;
+let world: VirtualWorld;
+let emulator: VirtualWorld['emulator'];
+let clock: VirtualWorld['clock'];
 
+// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`): production durations
+// and waits, every time exact.
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  world = await startVirtualWorld({ apiKey: API_KEY });
+  ({ emulator, clock } = world);
 });
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
 });
 beforeEach(() => emulator.resetLog());
 
@@ -34,19 +38,29 @@ function collectingLog(): RunLog & { lines: string[] } {
   };
 }
 
+/**
+ * Any stretch of sends (virtual ms) fits the budget's token bucket: at most the burst plus the refill over
+ * its length. Exact: on the virtual clock a send leaves at the very ms of its grant.
+ */
+function expectWithinBucket(sent: number[], budget: RateBudget): void {
+  const { burst, nominalRatePerSecond: rate } = budget;
+  for (let i = 0; i < sent.length; i++) {
+    for (let j = i; j < sent.length; j++) {
+      expect(j - i + 1).toBeLessThanOrEqual(burst + (rate * (sent[j]! - sent[i]!)) / 1000);
+    }
+  }
+}
+
 describe('runPlan against the emulator', () => {
   it('20 suites at once: all finish; the shared budget keeps to its bucket (30 at once, then 5 requests/s)', async () => {
     const sent: number[] = [];
-    const api = createClient({
-      apiKey: API_KEY,
-      baseUrl: emulator.baseUrl,
-      onRequest: () => sent.push(Date.now()),
-    });
+    const api = world.client({ apiKey: API_KEY, onRequest: () => sent.push(clock.now()) });
     const suites = ['suite-smoke', 'suite-checkout', 'suite-visual', 'suite-data'];
     const suiteIds = Array.from({ length: 20 }, (_, i) => suites[i % 4]!);
     const summary = await runPlan(plan({ suiteIds }), {
       api,
-      budget: new RateBudget(),
+      budget: new RateBudget({ clock }),
+      clock,
       log: collectingLog(),
     });
     expect(summary.runs).toHaveLength(20);
@@ -54,14 +68,7 @@ describe('runPlan against the emulator', () => {
       true,
     );
     expect(new Set(summary.runs.map((r) => r.key)).size).toBe(20);
-    // Any stretch of sends fits the token bucket: at most the burst plus the refill over its length (and 1
-    // of slack: a send leaves a little after its grant, so sends can bunch by a few ms).
-    const { burst, nominalRatePerSecond: rate } = new RateBudget();
-    for (let i = 0; i < sent.length; i++) {
-      for (let j = i; j < sent.length; j++) {
-        expect(j - i + 1).toBeLessThanOrEqual(burst + (rate * (sent[j]! - sent[i]!)) / 1000 + 1);
-      }
-    }
+    expectWithinBucket(sent, new RateBudget());
     // History of each suite is read once, however many runs it has; its 5 runs are then polled together
     // through the suite's results list (count=50), not one suite result at a time.
     const lists = emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
@@ -83,13 +90,12 @@ describe('runPlan against the emulator', () => {
 
   it("a data file of 12 rows: the suite results that end together have their tests read through the tests' lists", async () => {
     const sent: number[] = [];
-    const budget = new RateBudget();
-    const api = createClient({
+    const budget = new RateBudget({ clock });
+    const api = world.client({
       apiKey: API_KEY,
-      baseUrl: emulator.baseUrl,
       sleep: budget.clientSleep(),
       onRequest: () => {
-        sent.push(Date.now());
+        sent.push(clock.now());
         budget.markSent();
       },
     });
@@ -99,7 +105,7 @@ describe('runPlan against the emulator', () => {
         suiteIds: ['suite-checkout'],
         execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
       }),
-      { api, budget },
+      { api, budget, clock },
     );
     expect(summary.runs).toHaveLength(12);
     const ids = new Set<string>();
@@ -123,13 +129,14 @@ describe('runPlan against the emulator', () => {
     expect(own.length + byTest.length).toBeLessThan(12);
     expect(byTest.length).toBeGreaterThanOrEqual(3);
     expect(byTest.every((q) => q.query.includes('count=50'))).toBe(true);
-    for (const t of sent) expect(sent.filter((o) => o >= t && o < t + 1000).length).toBeLessThanOrEqual(6);
+    // Every send, the client's own retries included, kept to the budget's bucket.
+    expectWithinBucket(sent, budget);
   });
 
   it('a suite result: tests with their states, links and a failing verdict', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const log = collectingLog();
-    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, log });
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, clock, log });
     const [run] = summary.runs;
     expect(run!.kind).toBe('suite');
     expect(run!.suiteName).toBe('Checkout');
@@ -150,26 +157,30 @@ describe('runPlan against the emulator', () => {
   });
 
   it('a trigger that fails becomes a run in error; the others go on', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke', 'no-such-suite'] }), { api });
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke', 'no-such-suite'] }), { api, clock });
     const failed = summary.runs.find((r) => r.error);
     expect(failed?.error).toContain('Could not start suite no-such-suite');
     expect(summary.runs.find((r) => !r.error)?.tests).toHaveLength(3);
   });
 
   it('a workflow cancel before the start triggers nothing', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const controller = new AbortController();
     controller.abort();
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, signal: controller.signal });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api,
+      clock,
+      signal: controller.signal,
+    });
     expect(summary.interrupted).toBe('signal');
     expect(emulator.requests()).toEqual([]);
   });
 
   it('several start URLs: one execute each, the variant names the start URL', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const startUrls = ['https://a.example.test/', 'https://b.example.test/'];
-    const summary = await runPlan(plan({ testIds: ['test-home'], startUrls }), { api });
+    const summary = await runPlan(plan({ testIds: ['test-home'], startUrls }), { api, clock });
     expect(summary.runs.map((r) => r.variant.startUrl).sort()).toEqual(startUrls);
     expect(summary.runs.map((r) => r.tests[0]!.result!.startUrl).sort()).toEqual(startUrls);
   });
@@ -178,15 +189,21 @@ describe('runPlan against the emulator', () => {
     const saved = emulator.store.scenarios.get('test-home') ?? null;
     emulator.setScenario('test-home', { hang: true });
     try {
-      const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+      const api = world.client({ apiKey: API_KEY });
       const log = collectingLog();
-      const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 2_500 }), {
+      // Production figures: a 2-minute timeout, the heartbeat every minute (DEFAULT_HEARTBEAT_MS).
+      const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 120_000 }), {
         api,
+        clock,
         log,
-        heartbeatMs: 700,
       });
       expect(summary.interrupted).toBe('deadline');
-      expect(log.lines.some((l) => /1 run still going, \d+ tests? finished/.test(l))).toBe(true);
+      // One heartbeat, at exactly 60 s; the cancel and the wrap-up take no time past the deadline.
+      expect(log.lines.filter((l) => /1 run still going, \d+ tests? finished \(60 s\)/.test(l))).toHaveLength(
+        1,
+      );
+      expect(log.lines.filter((l) => /runs? still going, /.test(l))).toHaveLength(1);
+      expect(Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)).toBe(120_000);
       const [run] = summary.runs;
       expect(run!.timedOut).toBe(true);
       expect(run!.cancelled).toBe(true);
@@ -205,7 +222,7 @@ describe('runPlan against the emulator', () => {
   });
 
   it('a result that answers "not found" just after its trigger is asked again, not given up', async () => {
-    const real = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const real = world.client({ apiKey: API_KEY });
     let notFound = 0;
     // The real client, except that the first two reads of the test result answer as an unknown id does.
     const api = {
@@ -225,13 +242,14 @@ describe('runPlan against the emulator', () => {
         return real.getTestResult(id, opts);
       },
     };
-    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, waits: { notFoundRetryMs: 50 } });
+    // The production retry delay: on the virtual clock it costs no real time.
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, clock });
     expect(notFound).toBe(2);
     expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
   });
 
   it('the not-found grace is an option: with none, a result never found is given up at once', async () => {
-    const real = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const real = world.client({ apiKey: API_KEY });
     let reads = 0;
     const api = {
       ...real,
@@ -247,7 +265,7 @@ describe('runPlan against the emulator', () => {
         });
       },
     };
-    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, notFoundGraceMs: 0 });
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, clock, notFoundGraceMs: 0 });
     expect(reads).toBe(1);
     const [test] = summary.runs[0]!.tests;
     expect(test!.state).toBe('error');
@@ -255,10 +273,15 @@ describe('runPlan against the emulator', () => {
   });
 
   it('events: each step is told as a typed event, in order; the log gets the same as lines', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const events: RunEvent[] = [];
     const log = collectingLog();
-    await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, log, onEvent: (e) => events.push(e) });
+    await runPlan(plan({ suiteIds: ['suite-checkout'] }), {
+      api,
+      clock,
+      log,
+      onEvent: (e) => events.push(e),
+    });
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('run-started');
     expect(types.filter((t) => t === 'test-finished').length).toBeGreaterThan(0);
@@ -268,7 +291,7 @@ describe('runPlan against the emulator', () => {
   });
 
   it('many runs of one test (variants): polled together through its results list, not one by one', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const summary = await runPlan(
       plan({
         testIds: ['test-home'],
@@ -278,7 +301,7 @@ describe('runPlan against the emulator', () => {
           viewport: ['1280x800', '800x600', '375x667'],
         },
       }),
-      { api },
+      { api, clock },
     );
     expect(summary.runs).toHaveLength(6);
     expect(summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);

@@ -3,23 +3,28 @@
  * failed for good cancels every other active run remotely; those runs are reported cancelled by fail-fast.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
 import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'fail-fast-test-key';
-let emulator: Emulator;
+let world: VirtualWorld;
+let emulator: VirtualWorld['emulator'];
 
+// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
-  // The smoke suite's first test never ends by itself: only a cancel ends its runs.
+  world = await startVirtualWorld({ apiKey: API_KEY });
+  emulator = world.emulator;
+  // The smoke suite's first test never ends by itself: only a cancel ends its runs. Its other two tests
+  // pass after 3 s, well before Pay by card fails (7.5 s: three steps of 1.5 s and the 3 s tail).
   emulator.setScenario('test-home', { hang: true });
+  emulator.setScenario('test-login', { outcome: 'pass', runDurationMs: 3_000 });
+  emulator.setScenario('test-search', { outcome: 'pass', runDurationMs: 3_000 });
 });
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
 });
 beforeEach(() => emulator.resetLog());
 
@@ -37,7 +42,7 @@ function cancelled(): string[] {
 
 describe('fail-fast', () => {
   it('the first failed test cancels every other active run remotely; they are reported cancelled by fail-fast', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const events: RunEvent[] = [];
     const summary = await runPlan(
       plan({
@@ -45,7 +50,7 @@ describe('fail-fast', () => {
         suiteIds: ['suite-smoke', 'suite-smoke'],
         failFast: true,
       }),
-      { api, onEvent: (e) => events.push(e) },
+      { api, clock: world.clock, onEvent: (e) => events.push(e) },
     );
     expect(summary.interrupted).toBe('fail-fast');
     const failed = summary.runs.find((r) => r.testId === 'test-payment')!;
@@ -66,7 +71,7 @@ describe('fail-fast', () => {
         .filter((f) => f.condition === 'cancelled')
         .map((f) => f.resultId),
     ).toEqual(expect.arrayContaining(ids));
-    // The hanging test is cancelled with the reason; the smoke suites' other tests may have passed.
+    // The hanging test is cancelled with the reason; the smoke suites' other tests had passed.
     const home = others.flatMap((r) => r.tests).filter((t) => t.testName === 'Home page loads');
     expect(home).toHaveLength(3);
     for (const t of home) {
@@ -83,11 +88,11 @@ describe('fail-fast', () => {
   });
 
   it('under retry-failed a failed test stops the others only once its re-runs are spent', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const events: RunEvent[] = [];
     const summary = await runPlan(
       plan({ testIds: ['test-payment', 'test-home'], retryFailed: 2, failFast: true }),
-      { api, onEvent: (e) => events.push(e) },
+      { api, clock: world.clock, onEvent: (e) => events.push(e) },
     );
     const types = events.map((e) => e.type).filter((t) => t === 'retrying' || t === 'fail-fast');
     expect(types).toEqual(['retrying', 'retrying', 'fail-fast']);
@@ -104,10 +109,10 @@ describe('fail-fast', () => {
     const saved = emulator.store.scenarios.get('test-payment') ?? null;
     emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
     try {
-      const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+      const api = world.client({ apiKey: API_KEY });
       const summary = await runPlan(
         plan({ testIds: ['test-payment', 'test-login'], retryFailed: 1, failFast: true }),
-        { api },
+        { api, clock: world.clock },
       );
       expect(summary.interrupted).toBeUndefined();
       expect(summary.runs.map((r) => r.tests[0]!.state).sort()).toEqual(['flaky', 'passed']);
@@ -118,8 +123,11 @@ describe('fail-fast', () => {
   });
 
   it('off (the default): a failed test cancels nothing', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
-    const summary = await runPlan(plan({ suiteIds: ['suite-checkout', 'suite-checkout'] }), { api });
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout', 'suite-checkout'] }), {
+      api,
+      clock: world.clock,
+    });
     expect(summary.interrupted).toBeUndefined();
     expect(summary.runs.every((r) => !r.cancelled)).toBe(true);
     expect(cancelled()).toEqual([]);

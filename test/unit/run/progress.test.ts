@@ -3,21 +3,21 @@
  * failure; what a trigger that never happened stands for; timeouts in words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
 import { describeTimeout } from '../../../src/run/deadline.js';
 import { runPlan, type RunLog } from '../../../src/run/engine.js';
 import { csvDataRows, expectedVariants } from '../../../src/run/execute.js';
 import { foldIds, ProblemLog } from '../../../src/run/progress.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'progress-test-key';
-let emulator: Emulator;
+let world: VirtualWorld;
 
+// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  world = await startVirtualWorld({ apiKey: API_KEY });
 });
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
 });
 
 function collectingLog(): RunLog & { lines: string[] } {
@@ -50,7 +50,7 @@ describe('log lines', () => {
   });
 
   it('many bad test ids: one grouped warning, not one line each; every run is still in the summary', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const log = collectingLog();
     const testIds = Array.from({ length: 30 }, (_, i) => `no-such-test-${i}`);
     const summary = await runPlan(
@@ -67,7 +67,7 @@ describe('log lines', () => {
         cancelOnTimeout: true,
         retryFailed: 0,
       },
-      { api, log },
+      { api, log, clock: world.clock },
     );
     expect(summary.runs).toHaveLength(30);
     expect(summary.runs.every((r) => r.error)).toBe(true);
@@ -79,7 +79,7 @@ describe('log lines', () => {
   });
 
   it('the "Started" line folds its result ids past 5', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     const log = collectingLog();
     const csv = ['name', ...Array.from({ length: 8 }, (_, i) => `row${i}`)].join('\n');
     await runPlan(
@@ -96,7 +96,7 @@ describe('log lines', () => {
         cancelOnTimeout: true,
         retryFailed: 0,
       },
-      { api, log },
+      { api, log, clock: world.clock },
     );
     const started = log.lines.find((l) => l.startsWith('Started test test-home'));
     expect(started).toMatch(/^Started test test-home: 8 runs \((\w+, ){4}\w+ and 3 more\)\.$/);

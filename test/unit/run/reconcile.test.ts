@@ -4,22 +4,24 @@
  * (`reset-after`) or rejects it unhandled (`500`). The execute is never sent again.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
 import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
 import { runPlan, type RunLog, type RunPlan } from '../../../src/run/engine.js';
 import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted } from '../../../src/run/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'reconcile-test-key';
-let emulator: Emulator;
+let world: VirtualWorld;
+let emulator: VirtualWorld['emulator'];
 
+// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  world = await startVirtualWorld({ apiKey: API_KEY });
+  emulator = world.emulator;
 });
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
 });
 beforeEach(() => {
   emulator.resetLog();
@@ -44,8 +46,8 @@ describe('an execute whose answer is lost', () => {
   it('after the service handled it: the run is found in the suite results, followed to its end, never re-sent', async () => {
     emulator.setFaults('route=POST /v1/suites/*/execute:reset-afterx1');
     const log = collectingLog();
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, log });
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, clock: world.clock, log });
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
     const run = summary.runs[0]!;
@@ -58,8 +60,12 @@ describe('an execute whose answer is lost', () => {
 
   it('a test: found through its running list or results, followed to its end', async () => {
     emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
-    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, log: collectingLog() });
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), {
+      api,
+      clock: world.clock,
+      log: collectingLog(),
+    });
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.testResultId).toBeTruthy();
@@ -67,10 +73,9 @@ describe('an execute whose answer is lost', () => {
   });
 
   it('a repository test file (on demand): found in the organization running list by its name', async () => {
-    // Real time: the run is still running (in the running list) when it is looked up.
-    const slow = await startEmulator({ timeScale: 1, apiKey: API_KEY, quiet: true });
-    slow.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
-    const api = createClient({ apiKey: API_KEY, baseUrl: slow.baseUrl });
+    // Production durations: the run is still running (in the running list) when it is looked up.
+    emulator.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
+    const api = world.client({ apiKey: API_KEY });
     const definition = {
       name: 'Reconciled on demand',
       startUrl: 'https://a.test',
@@ -78,11 +83,9 @@ describe('an execute whose answer is lost', () => {
     } as unknown as TestDefinition;
     const summary = await runPlan(
       plan({ repoTests: [{ file: 'tests/a.json', index: 0, name: definition.name, definition }] }),
-      { api, log: collectingLog() },
-    ).finally(() => slow.close());
-    expect(slow.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))).toHaveLength(
-      1,
+      { api, clock: world.clock, log: collectingLog() },
     );
+    expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.error).toBeUndefined();
     expect(summary.runs[0]?.testResultId).toBeTruthy();
@@ -92,8 +95,8 @@ describe('an execute whose answer is lost', () => {
     // A 502 is not handled by the emulator: no run exists, yet the execute may have arrived.
     emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
     const log = collectingLog();
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, log });
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, clock: world.clock, log });
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.mayHaveStarted).toBe(true);
@@ -107,11 +110,12 @@ describe('a re-run (retry-failed) whose execute answer is lost', () => {
     emulator.setScenario('test-login', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
     // The first execute is answered; the second (the re-run) is handled and its answer lost.
     emulator.setFaults('route=POST /v1/tests/test-login/execute:reset-afterx2');
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     try {
       // The first execute's answer is lost too: reconciled, then the re-run's.
       const summary = await runPlan(plan({ testIds: ['test-login'], retryFailed: 1 }), {
         api,
+        clock: world.clock,
         log: collectingLog(),
       });
       expect(executes()).toHaveLength(2);

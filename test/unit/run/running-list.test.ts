@@ -4,31 +4,34 @@
  * emulator on loopback.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
 import { runPlan } from '../../../src/run/engine.js';
-import { RunningList, UNSEEN_AFTER_MS } from '../../../src/run/running-list.js';
+import { RUNNING_LIST_MS, RunningList, UNSEEN_AFTER_MS } from '../../../src/run/running-list.js';
 import type { TestResult } from '../../../src/api/types.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'running-list-test-key';
-let emulator: Emulator;
+let world: VirtualWorld;
+let emulator: VirtualWorld['emulator'];
 
+// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+  world = await startVirtualWorld({ apiKey: API_KEY });
+  emulator = world.emulator;
 });
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
 });
 beforeEach(() => emulator.resetLog());
 
 const plan = runPlanOf;
 
 describe('the running list', () => {
-  it('an early finish is noticed within 1.5 s although the history says 10 minutes', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+  it('an early finish is noticed at the next ask of the list (700 ms later) although the history says 10 minutes', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const clock = world.clock;
     // One earlier result of the test, made to say it took 10 minutes.
-    await runPlan(plan({ testIds: ['test-payment'] }), { api });
+    await runPlan(plan({ testIds: ['test-payment'] }), { api, clock });
     for (const r of emulator.store.results.values()) {
       if (r.test && (typeof r.test === 'string' ? r.test : r.test._id) === 'test-payment') {
         r.dateExecutionFinished = new Date(Date.parse(r.dateCreated) + 600_000).toISOString();
@@ -37,21 +40,24 @@ describe('the running list', () => {
     }
     emulator.resetLog();
     const saved = emulator.store.scenarios.get('test-payment') ?? null;
-    // This run fails after 1.5 s (75 s at the emulator's time scale of 0.02).
-    emulator.setScenario('test-payment', { outcome: 'fail', runDurationMs: 75_000 });
+    // This run fails after 75.3 s.
+    emulator.setScenario('test-payment', { outcome: 'fail', runDurationMs: 75_300 });
     try {
-      const summary = await runPlan(plan({ testIds: ['test-payment'] }), { api });
+      const summary = await runPlan(plan({ testIds: ['test-payment'] }), { api, clock });
       const [run] = summary.runs;
       expect(run!.tests[0]!.state).toBe('failed');
       const ended = emulator.runs().find((f) => f.resultId === run!.testResultId)!;
       const lagMs = Date.parse(run!.endedAt!) - ended.finishedAt;
-      expect(lagMs).toBeLessThan(1_500);
+      expect(ended.finishedAt - ended.createdAt).toBe(75_300);
+      // The list is asked every second from the trigger (a request takes no virtual time): the run ends
+      // 300 ms after an ask and is read at the next one.
+      expect(lagMs).toBe(RUNNING_LIST_MS - 300);
       const lists = emulator.requests().filter((q) => q.path === '/v1/organizations/org-acme/running/');
       expect(lists.length).toBeGreaterThan(0);
     } finally {
       emulator.setScenario('test-payment', saved);
     }
-  }, 20_000);
+  });
 });
 
 /** A running test result as the list gives it (only the fields the list reader uses). */

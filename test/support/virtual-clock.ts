@@ -1,0 +1,224 @@
+/**
+ * Virtual time for tests that run the action's engine against the emulator in one process: both wait on one
+ * `VirtualClock` (the engine through `Clock`, the emulator through its `clock` option), and time jumps to the
+ * next due wait only when the whole system is idle. A 60 s run polled every second takes milliseconds of
+ * real time, and the order of events is that of production: every wake-up happens at its exact virtual time,
+ * after everything due earlier has run to its next wait.
+ *
+ * Idle means all of:
+ * - no tracked work in flight (`track`): the API calls of the client under test, from the call until its
+ *   answer is decoded (the HTTP exchange, gunzip on the thread pool, JSON), less the parts spent waiting on
+ *   this clock (`untracked`: a retry's back-off);
+ * - no probe saying busy (`addProbe`): e.g. the emulator's requests being answered;
+ * - nothing new (a wait registered or ended, tracked work started or settled) for `quietTurns` turns of the
+ *   event loop (`setImmediate`), so that work woken by a wait reaches its next wait or request first.
+ *
+ * Wake-ups due at the same virtual ms run one after the other in the order they were registered, each
+ * followed by an event-loop turn, as real timers do. A tracked call that never settles (a request held by a
+ * proxy) stops time; do not track such calls.
+ */
+import type { Clock } from '../../src/run/clock.js';
+import { seededRandom } from '../../emulator/util.js';
+
+interface Sleeper {
+  at: number;
+  seq: number;
+  resolve: () => void;
+}
+
+export interface VirtualClockOptions {
+  /** Virtual time at the start, ms since the epoch (default: the real time now). */
+  start?: number;
+  /** Random source of `random()` (default: a PRNG seeded with 1, so jitter is the same on every run). */
+  random?: () => number;
+  /** Event-loop turns of quiet before time moves (default 5). */
+  quietTurns?: number;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class VirtualClock implements Clock {
+  private time: number;
+  private seq = 0;
+  private sleepers: Sleeper[] = [];
+  /** Tracked work in flight (less the parts in `untracked`). */
+  private tracked = 0;
+  private readonly probes: Array<() => number> = [];
+  /** Bumped by every change the idleness check must see. */
+  private changes = 0;
+  private notify: (() => void) | undefined;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private readonly rand: () => number;
+  private readonly quietTurns: number;
+  /** Virtual ms jumped over so far and the number of jumps (for figures). */
+  readonly stats = { jumps: 0, advancedMs: 0 };
+
+  constructor(options: VirtualClockOptions = {}) {
+    this.time = options.start ?? Date.now();
+    this.rand = options.random ?? seededRandom(1);
+    this.quietTurns = options.quietTurns ?? 5;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  random(): number {
+    return this.rand();
+  }
+
+  /** Waits `ms` virtual ms; resolves early (never rejects) when `signal` fires. A non-positive `ms` resolves at once. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted || !(ms > 0)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const onAbort = (): void => {
+        this.sleepers = this.sleepers.filter((s) => s !== entry);
+        this.changed();
+        resolve();
+      };
+      const entry: Sleeper = {
+        at: this.time + ms,
+        seq: this.seq++,
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      this.sleepers.push(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.changed();
+    });
+  }
+
+  /** Counts `work` as activity until it settles (time stands still meanwhile); resolves or rejects as it does. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.tracked += 1;
+    this.changed();
+    return work.finally(() => {
+      this.tracked -= 1;
+      this.changed();
+    });
+  }
+
+  /** Inside tracked work, lets time move while `wait` is pending (a wait on this clock); settles as it does. */
+  untracked<T>(wait: Promise<T>): Promise<T> {
+    this.tracked -= 1;
+    this.changed();
+    return wait.finally(() => {
+      this.tracked += 1;
+      this.changed();
+    });
+  }
+
+  /**
+   * Adds a busy count read before every jump (e.g. the emulator's requests being answered); the system is
+   * busy while the tracked work plus every probe's count is above zero. A probe may return a negative count
+   * to discount tracked work that waits on this clock elsewhere (a request parked at the emulator).
+   */
+  addProbe(probe: () => number): void {
+    this.probes.push(probe);
+  }
+
+  /** Pending waits. */
+  get pending(): number {
+    return this.sleepers.length;
+  }
+
+  /** Starts moving time (idempotent). */
+  start(): this {
+    if (!this.running) {
+      this.running = true;
+      this.loop = this.run();
+    }
+    return this;
+  }
+
+  /** Stops moving time; pending waits stay pending. Resolves once the loop has ended. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.changed();
+    await this.loop;
+  }
+
+  private changed(): void {
+    this.changes += 1;
+    const notify = this.notify;
+    this.notify = undefined;
+    notify?.();
+  }
+
+  /** The next change (or a stop), or `realMs` of real time when given, whichever comes first. */
+  private nextChange(realMs?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = realMs === undefined ? undefined : setTimeout(done, realMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.notify = done;
+    });
+  }
+
+  private busy(): boolean {
+    return this.probes.reduce((sum, probe) => sum + probe(), this.tracked) > 0;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      await this.settle();
+      if (!this.running) return;
+      const next = this.earliest();
+      if (!next) {
+        await this.nextChange();
+        continue;
+      }
+      if (next.at > this.time) {
+        this.stats.jumps += 1;
+        this.stats.advancedMs += next.at - this.time;
+        this.time = next.at;
+      }
+      await this.wakeDue();
+    }
+  }
+
+  private earliest(): Sleeper | undefined {
+    let best: Sleeper | undefined;
+    for (const s of this.sleepers)
+      if (!best || s.at < best.at || (s.at === best.at && s.seq < best.seq)) best = s;
+    return best;
+  }
+
+  /** Wakes every wait due by now, in order, one event-loop turn apart. */
+  private async wakeDue(): Promise<void> {
+    for (let next = this.earliest(); next && next.at <= this.time; next = this.earliest()) {
+      this.sleepers = this.sleepers.filter((s) => s !== next);
+      this.changes += 1;
+      next.resolve();
+      await turn();
+    }
+  }
+
+  /** Resolves once nothing is busy and nothing changed for `quietTurns` turns (or on a stop). */
+  private async settle(): Promise<void> {
+    let quiet = 0;
+    let seen = this.changes;
+    while (quiet < this.quietTurns && this.running) {
+      if (this.busy()) {
+        quiet = 0;
+        // Tracked work tells when it settles (no spinning while a request is out); a probe does not (a
+        // request parked at the emulator), so look again after a turn, or after 2 real ms at the latest.
+        await (this.tracked > 0 ? this.nextChange(2) : turn());
+        seen = this.changes;
+        continue;
+      }
+      await turn();
+      if (this.changes !== seen) {
+        quiet = 0;
+        seen = this.changes;
+      } else {
+        quiet += 1;
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The emulator and the action's API client on one virtual clock (`virtual-clock.ts`), for engine tests:
+ * runs take their production durations (time scale 1) in virtual time, the engine's polls and the request
+ * budget wait on the same clock, and time moves only when neither side has work in flight.
+ *
+ * ```ts
+ * const world = await startVirtualWorld({ apiKey: KEY });
+ * const summary = await runPlan(plan, { api: world.client({ apiKey: KEY }), clock: world.clock });
+ * await world.close();
+ * ```
+ */
+import type { ClientOptions, GhostInspectorApi } from '../../src/api/api.js';
+import { createClient } from '../../src/api/client.js';
+import { AbortedError } from '../../src/api/retry.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
+import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
+
+export type Client = GhostInspectorApi;
+
+export interface VirtualWorld {
+  clock: VirtualClock;
+  emulator: Emulator;
+  /**
+   * The real API client against the emulator on the virtual clock (its `now`, `random` and retry waits),
+   * every call tracked as activity. `options` override the defaults (API key `demo-api-key`, the emulator's
+   * base URL); a `sleep` given there (e.g. a budget's `clientSleep()`) is still counted as idle time.
+   */
+  client(options?: Partial<ClientOptions>): Client;
+  /** Closes the emulator, then stops the clock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an emulator on a new (started) virtual clock: quiet, time scale 1 (production durations), the rate
+ * limit and the not-found window at their defaults unless `options` say otherwise.
+ */
+export async function startVirtualWorld(
+  options: EmulatorOptions = {},
+  clockOptions: VirtualClockOptions = {},
+): Promise<VirtualWorld> {
+  const clock = new VirtualClock(clockOptions);
+  const emulator = await startEmulator({ quiet: true, ...options, clock });
+  // Requests being answered keep time still; a request parked on the clock at the emulator (a slow answer,
+  // an execute waiting for its runs) is one of the tracked calls waiting on time.
+  clock.addProbe(() => {
+    const { answering, waiting } = emulator.requestsInFlight();
+    return answering - waiting;
+  });
+  clock.start();
+  const client = (options: Partial<ClientOptions> = {}): Client => {
+    const sleep = options.sleep ?? clockSleep(clock);
+    const api = createClient({
+      apiKey: 'demo-api-key',
+      baseUrl: emulator.baseUrl,
+      now: () => clock.now(),
+      random: () => clock.random(),
+      ...options,
+      sleep: (ms, signal) => clock.untracked(sleep(ms, signal)),
+    });
+    return trackCalls(clock, api);
+  };
+  return {
+    clock,
+    emulator,
+    client,
+    close: async () => {
+      await emulator.close();
+      await clock.stop();
+    },
+  };
+}
+
+/** The client's retry sleep on `clock`: rejects with the client's `AbortedError` when `signal` fires. */
+function clockSleep(clock: VirtualClock) {
+  return async (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) throw new AbortedError('aborted');
+    await clock.sleep(ms, signal);
+    if (signal?.aborted) throw new AbortedError('aborted');
+  };
+}
+
+/** `api` with every method that returns a promise tracked on `clock` until it settles. */
+function trackCalls<T extends object>(clock: VirtualClock, api: T): T {
+  return new Proxy(api, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        return out instanceof Promise ? clock.track(out) : out;
+      };
+    },
+  });
+}
