@@ -149,7 +149,9 @@ export class BrowserExecutor implements Executor {
 
     try {
       context = await browser.newContext(contextOptions(request));
-      if (control.signal.aborted) closeContext();
+      // Cancelled while the context was being made: no page is opened on a context that is closing (a
+      // `newPage` racing the close can stay pending); the `finally` closes it.
+      if (control.signal.aborted) throw abortError();
       const page = await context.newPage();
       watchPage(page, { consoleEntries, urls, pageErrors, pending });
 
