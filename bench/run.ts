@@ -10,7 +10,8 @@
  * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`
  * to describe it in RESULTS.md; `--no-readme` to leave docs/performance.md alone; `--smoke` for a one-minute
  * check of the harness; `--case <names>` (comma-separated: startup, lag, concurrency, scale, early, shared)
- * to run only those cases. `--smoke` and `--case` print the results and write nothing.
+ * to run only those cases. `--smoke` and `--case` print the results and write nothing. `--render <file>`
+ * renders the raw figures a run saved (its last line names the file) again, without measuring.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -109,13 +110,14 @@ function machine(loadStart: number[]): Machine {
   };
 }
 
-async function main(): Promise<void> {
+/** Runs the cases; returns the figures and whether they are only a check (smoke or some cases). */
+async function measure(): Promise<{ results: Results; smoke: boolean }> {
   const full = process.argv.includes('--full');
   const cases = selectedCases();
   const only = (name: CaseName) => cases.has(name);
   const partial = cases.size < CASE_NAMES.length;
+  const plan = process.argv.includes('--smoke') ? SMOKE : full ? FULL : QUICK;
   const smoke = process.argv.includes('--smoke') || partial;
-  const plan = smoke ? SMOKE : full ? FULL : QUICK;
   const given = argValue('--action');
   const entry = given ? path.resolve(given) : path.join(ROOT, 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
@@ -150,7 +152,7 @@ async function main(): Promise<void> {
   let results: Results;
   try {
     ctx.log(
-      `${smoke ? 'Smoke' : full ? 'Full' : 'Quick'} mode; emulator at ${emulator.origin}; measuring ${actionLabel}`,
+      `${process.argv.includes('--smoke') ? 'Smoke' : full ? 'Full' : 'Quick'} mode${partial ? ` (cases: ${[...cases].join(', ')}; nothing written)` : ''}; emulator at ${emulator.origin}; measuring ${actionLabel}`,
     );
     ctx.log('Start-up and overhead (quiet emulator) ...');
     const startup = only('startup')
@@ -159,7 +161,7 @@ async function main(): Promise<void> {
     const overhead = only('startup') ? await runOverhead(ctx, plan.overheadRounds) : [];
 
     ctx.log(
-      'Lag lanes, then suites at once and several processes on one account, early failure and cancel: all at once; scale once all but the longest lane are done ...',
+      'Lag lanes, suites at once, early failure and cancel: all at once; then several processes on one account, then scale ...',
     );
     const stagger = (i: number) => new Promise((r) => setTimeout(r, i * 400));
     const longest = Math.max(...plan.lanes.map((l) => l.durationS * l.rounds));
@@ -169,14 +171,16 @@ async function main(): Promise<void> {
     const concurrency: Promise<ConcurrencyFigure[]> = only('concurrency')
       ? stagger(plan.lanes.length).then(() => runConcurrency(ctx, plan))
       : Promise.resolve([]);
-    const shared = concurrency.then(async () => {
+    const early: Promise<EarlyFigure[]> = only('early')
+      ? stagger(plan.lanes.length + 10).then(() => runEarly(ctx, plan))
+      : Promise.resolve([]);
+    // The 10 processes on their own account once the lag lanes are done (their CPU would blur the lags),
+    // beside the suites at once; scale after them.
+    const shared = Promise.all([...lanes, early]).then(async () => {
       if (!only('shared')) return undefined;
       ctx.log('Several action processes on one account (only when the emulator limits the rate) ...');
       return runSharedAccount(ctx, plan);
     });
-    const early: Promise<EarlyFigure[]> = only('early')
-      ? stagger(plan.lanes.length + 10).then(() => runEarly(ctx, plan))
-      : Promise.resolve([]);
     const shorter = plan.lanes.flatMap((l, i) => (l.durationS * l.rounds === longest ? [] : [lanes[i]]));
     const scale = Promise.all([...shorter, shared, early]).then(() => {
       if (!only('scale')) return [];
@@ -220,7 +224,15 @@ async function main(): Promise<void> {
 
   const raw = path.join(os.tmpdir(), 'ghost-inspector-bench-last.json');
   writeFileSync(raw, JSON.stringify(results, null, 1));
-  console.log(`Raw figures: ${raw}`);
+  console.log(`Raw figures: ${raw} (render them again with --render <file>)`);
+  return { results, smoke };
+}
+
+/**
+ * Renders the figures: prints RESULTS.md; unless `smoke`, writes it and the block of docs/performance.md
+ * (not with `--no-readme`).
+ */
+async function write(results: Results, smoke: boolean): Promise<void> {
   const text = await markdown(renderResults(results, explain(results)), 'RESULTS.md');
   if (smoke) {
     console.log(`\n${text}`);
@@ -237,6 +249,16 @@ async function main(): Promise<void> {
     `Wrote bench/RESULTS.md${process.argv.includes('--no-readme') ? '' : ' and the block of docs/performance.md'}.`,
   );
   if (results.failures.length) process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  const rendered = argValue('--render');
+  if (rendered) {
+    const results = JSON.parse(readFileSync(rendered, 'utf8')) as Results;
+    return write(results, process.argv.includes('--smoke'));
+  }
+  const { results, smoke } = await measure();
+  return write(results, smoke);
 }
 
 main().catch((error: unknown) => {

@@ -45,6 +45,10 @@ export interface LagSample {
   requests: number;
   /** Its share of the organization running-list requests (attribute.ts; 0 for the official client). */
   listShare: number;
+  /** Its requests by kind (`kindOf`; the running list by its share). */
+  kinds?: Record<string, number>;
+  /** Ours: ms from the finish to the first running-list request after it (NaN: none). */
+  listAfterFinishMs?: number;
   /** The run's own duration: finish minus creation, ms. */
   runMs: number;
   /** ms from the finish to the first request of the run that arrived after it (the poll that saw it). */
@@ -330,6 +334,13 @@ export function finishes(ctx: Context, kind: RunKind, id: string, since: number)
     );
 }
 
+/** Requests by kind (`kindOf`). */
+export function kindsOf(requests: RequestRecord[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of requests) out[kindOf(q.path)] = (out[kindOf(q.path)] ?? 0) + 1;
+  return out;
+}
+
 /** What a request was: execute, history (a listing of earlier results), poll or result page. */
 export function kindOf(path: string): string {
   if (runningListOrg(path)) return 'running list';
@@ -404,6 +415,7 @@ export async function actionLagRun(
     { fromMs: run.spawnAt, toMs: run.exitAt },
   ]);
   const listShare = list.shares[0] ?? 0;
+  const listAfter = list.requests.find((q) => q.time >= record.finishedAt);
   return {
     run,
     record,
@@ -415,6 +427,8 @@ export async function actionLagRun(
       lagMs: run.killed || run.resultsWrittenAt === null ? NaN : run.resultsWrittenAt - record.finishedAt,
       requests: requests.length + listShare,
       listShare,
+      kinds: { ...kindsOf(requests), ...(listShare ? { 'running list': listShare } : {}) },
+      listAfterFinishMs: listAfter ? listAfter.time - record.finishedAt : NaN,
       runMs: record.finishedAt - record.createdAt,
       ...lagParts(requests, record, run.resultsWrittenAt ?? NaN),
     },
@@ -605,12 +619,7 @@ function afterLast(records: FinishRecord[], requests: RequestRecord[], knownAt: 
     pagesAfterLastFinish: requests.filter(
       (q) => q.time > last && /\/suite-results\/[^/]+\/results\/?$/.test(q.path),
     ).length,
-    kindsAfterLastFinish: requests
-      .filter((q) => q.time > last)
-      .reduce<Record<string, number>>(
-        (m, q) => ({ ...m, [kindOf(q.path)]: (m[kindOf(q.path)] ?? 0) + 1 }),
-        {},
-      ),
+    kindsAfterLastFinish: kindsOf(requests.filter((q) => q.time > last)),
     /** The requests after the last finish: ms after it, kind, ms answered in (where the time goes). */
     timelineAfterLastFinish: requests
       .filter((q) => q.time > last)

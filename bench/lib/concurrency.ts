@@ -18,6 +18,7 @@ import {
   finishes,
   inputsFor,
   kindOf,
+  kindsOf,
   pad,
   requestsFor,
   runningListShares,
@@ -55,6 +56,8 @@ export interface ConcurrencyFigure {
   maxPerSecond: number;
   /** The requests of that window: ms after its first one, path kind, ms the service took to answer. */
   busiest: Array<{ atMs: number; what: string; answerMs: number }>;
+  /** Requests by kind (`kindOf`). */
+  kinds: Record<string, number>;
   /** Lag of each suite, ms (see the module comment). */
   lagsMs: number[];
   /** Ours: the last finish to the results file written, ms; official: the last finish to its last call resolved. */
@@ -115,6 +118,7 @@ function figureOf(
     meanPerSecond: requests.length / span,
     steadyPerSecond: steady ? ratePerSecond(times, steady.fromMs, steady.toMs) : NaN,
     maxPerSecond: window.count,
+    kinds: kindsOf(requests),
     busiest: requests
       .filter((q) => q.time >= window.startsAt && q.time < window.startsAt + 1000)
       .map((q) => ({ atMs: q.time - window.startsAt, what: kindOf(q.path), answerMs: q.durationMs })),

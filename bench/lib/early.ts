@@ -43,6 +43,8 @@ export interface EarlyFigure {
   /** ms from the finish record to the client knowing; NaN when it did not within its wait. */
   noticedMs: number;
   requests: number;
+  /** Ours: its requests by kind (the running list by its share). */
+  kinds?: Record<string, number>;
   /** Why there is no time, when there is none. */
   note?: string;
 }
@@ -199,6 +201,7 @@ async function ours(ctx: Context, plan: CasePlan, c: EarlyCase, kind: RunKind): 
     runMs: x.sample.runMs,
     noticedMs: x.sample.lagMs,
     requests: x.sample.requests,
+    ...(x.sample.kinds ? { kinds: x.sample.kinds } : {}),
     ...(x.run.killed
       ? { note: `not noticed within ${OURS_WAIT_MS / 1000} s of its start (process stopped then)` }
       : {}),
