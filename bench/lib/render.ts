@@ -248,7 +248,7 @@ export function renderReadmeBlock(results: Results): string {
   const L = [
     '# Performance',
     '',
-    "The action learns a run's outcome soon after the service knows it, with few requests (accounts share a rate limit of 10 requests/s). `npm run bench` (about 4 minutes; `npm run bench:full` runs up to 3-minute runs) measures the bundled action side by side with the official Node client (`ghost-inspector`, which polls every 5 s) on the local emulator, and writes [bench/RESULTS.md](../bench/RESULTS.md).",
+    "The action learns a run's outcome soon after the service knows it, with few requests (accounts share a rate limit of 10 requests/s). `npm run bench` (about 5 minutes on 2 cores; `npm run bench:full` runs up to 3-minute runs; `npm run bench -- --case early,concurrency` runs single cases and writes nothing; `--render <raw figures>` renders a saved run again) measures the bundled action side by side with the official Node client (`ghost-inspector`, which polls every 5 s) on the local emulator, and writes [bench/RESULTS.md](../bench/RESULTS.md).",
     '',
     `Latest figures (${results.mode} mode, ${results.date.slice(0, 10)}, ${m.cores} cores, Node ${m.node}):`,
     '',
