@@ -11,7 +11,8 @@
  * to describe it in RESULTS.md; `--no-readme` to leave docs/performance.md alone; `--smoke` for a one-minute
  * check of the harness; `--case <names>` (comma-separated: startup, lag, concurrency, scale, early, shared)
  * to run only those cases. `--smoke` and `--case` print the results and write nothing. `--render <file>`
- * renders the raw figures a run saved (its last line names the file) again, without measuring.
+ * renders the raw figures a run saved (its last line names the file) again, without measuring; `--note <text>`
+ * quotes a line under the title of RESULTS.md.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -251,14 +252,20 @@ async function write(results: Results, smoke: boolean): Promise<void> {
   if (results.failures.length) process.exitCode = 1;
 }
 
+/** The figures with the `--note` text, when one is given. */
+function withNote(results: Results): Results {
+  const note = argValue('--note');
+  return note ? { ...results, note } : results;
+}
+
 async function main(): Promise<void> {
   const rendered = argValue('--render');
   if (rendered) {
     const results = JSON.parse(readFileSync(rendered, 'utf8')) as Results;
-    return write(results, process.argv.includes('--smoke'));
+    return write(withNote(results), process.argv.includes('--smoke'));
   }
   const { results, smoke } = await measure();
-  return write(results, smoke);
+  return write(withNote(results), smoke);
 }
 
 main().catch((error: unknown) => {

@@ -116,21 +116,31 @@ function scaleNote(results: Results): string | null {
     return kinds(m);
   };
   const answer = spread(t.map((q) => q.answerMs));
+  const pages = data.kindsAfterLastFinish?.page ?? 0;
+  const lists = data.kindsAfterLastFinish?.['results list'] ?? 0;
   return (
     `**2,000 results after the last finish** (${data.name}: ${data.testResults / 20} suite results of 20 tests, finishing within about a second). ${s(data.afterLastFinishMs)} from the last finish to the reports; ${data.requestsAfterLastFinish} requests after it (${kinds(data.kindsAfterLastFinish)}); the service answered each in ${Math.round(answer.p50)} ms (median), ${Math.round(answer.max)} ms at most. ` +
     (t.length
       ? `First ${burst} requests back to back within ${t[burst - 1]?.atMs ?? 0} ms (${byKindIn(t.slice(0, burst))}: the budget's burst of ${BURST}), then ${slow.length} at the budget's refill rate, one every ${Math.round(spread(gaps.slice(burst - 1)).p50)} ms (${byKindIn(slow)}) until ${s(slow.at(-1)?.atMs ?? NaN)}. `
       : '') +
-    (data.kindsAfterLastFinish?.page && data.kindsAfterLastFinish['results list']
-      ? READ_ORDER
+    (pages && lists
+      ? readOrder(pages, lists, data.requestsAfterLastFinish)
       : 'Rendering and writing the reports is not the cost (bench/report.bench.ts); the requests after the last finish are. ') +
-    `Reading all 100 by test at once would be 40 requests: 30 in the burst and 10 at ${RATE}/s, about 2 s; reading them during the run (rows finishing spread out, e.g. \`max-concurrent-data-rows\`) would leave less for the end.`
+    'Reading them during the run (rows finishing spread out, e.g. `max-concurrent-data-rows`) would leave less for the end.'
   );
 }
 
-/** Where the 2,000 results' reads go, when the figures show pages of single suite results, then results lists. */
-const READ_ORDER =
-  'The cost is in src/run/read.ts: `drainReader` reads a finished suite result on its own (`listSuiteTests`, one page per suite result) while fewer are waiting than reading by test would cost (`perTest < perSuite`, where `perSuite` counts only the suite results already waiting, not the rest of the group about to finish), so the first finished rows spend the burst one page each; then `readByTest` reads the 20 tests’ results lists (2 pages each for 100 rows) one after another, at the refill rate. ';
+/**
+ * Where the 2,000 results' reads go, when the figures show single suite results' pages and the tests'
+ * results lists after the last finish (src/run/read.ts).
+ */
+function readOrder(pages: number, lists: number, all: number): string {
+  return (
+    `The rows finish over about a second, so src/run/read.ts reads them in two ways: ${pages} suite results one page each (\`drainReader\` reads a finished suite result on its own, \`listSuiteTests\`, while fewer are waiting than reading by test would cost: \`perTest < perSuite\`, which counts only the suite results waiting at that moment), then the rest through the 20 tests' results lists (\`readByTest\`: each test's list 2 pages deep for 100 rows; ${lists} results-list requests, the group's polls included). ` +
+    `Each choice is the cheaper one for the rows waiting at that moment, but together they make ${all} requests where one sweep by test after the last finish would be 40; ` +
+    `with the burst of ${BURST} spent on the first pages, the rest go at the refill rate: at least ${n1(Math.max(0, all - BURST) / RATE)} s for ${all} requests, about ${n1(Math.max(0, 40 - BURST) / RATE)} s for 40. The budget, not the service, sets the time. `
+  );
+}
 
 function costNotes(results: Results, missed: Goal[]): string[] {
   const notes: string[] = [];

@@ -43,6 +43,8 @@ export interface Results {
   failures: string[];
   /** Requests of the log that no case claimed (should be 0). */
   stray: string[];
+  /** A line quoted under the title (`--note`), e.g. what was measured and when it will be measured again. */
+  note?: string;
 }
 
 function lagOf(samples: LagSample[]): { lag: Spread; req: Spread } {
@@ -82,6 +84,7 @@ export function renderResults(results: Results, notes: string[]): string {
     `Written by \`npm run ${results.mode === 'full' ? 'bench:full' : 'bench'}\` (${results.mode} mode) on ${results.date}; the run took ${Math.round(results.benchSeconds)} s.`,
     '',
   );
+  if (results.note) L.push(`> ${results.note}`, '');
   L.push(
     `- Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb.toFixed(0)} GB memory, ${m.os}, Node ${m.node}; load average ${m.loadStart.map((x) => x.toFixed(2)).join(' ')} at start, ${m.loadEnd.map((x) => x.toFixed(2)).join(' ')} at the end.`,
     `- Our action: ${results.action}, run as a child process with \`INPUT_*\` variables like the runner does.`,
