@@ -27,6 +27,8 @@ export interface ActionOptions {
   files?: Record<string, string>;
   /** Sample the child's memory (/proc, every 20 ms) and read its VmHWM at exit. */
   measureMemory?: boolean;
+  /** Stop the process with SIGTERM (as a workflow cancel) when it runs this long, ms; `killed` says so. */
+  killAfterMs?: number;
 }
 
 export interface ActionRun {
@@ -34,6 +36,8 @@ export interface ActionRun {
   spawnAt: number;
   exitAt: number;
   code: number | null;
+  /** Whether it was stopped at `killAfterMs` (then its reports are the stop's, not a finish's). */
+  killed: boolean;
   /** Epoch ms results.json was last written (mtime), null if it was not written. */
   resultsWrittenAt: number | null;
   /** Epoch ms the last of results.json, the JUnit file, the step summary and the outputs was written. */
@@ -122,10 +126,19 @@ export async function runAction(options: ActionOptions): Promise<ActionRun> {
           if (child.pid) sampled = Math.max(sampled, readPeakKb(child.pid));
         }, 20)
       : undefined;
+    let killed = false;
+    const killer =
+      options.killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            killed = true;
+            child.kill('SIGTERM');
+          }, options.killAfterMs);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (c) => resolve(c));
     });
+    clearTimeout(killer);
     const exitAt = Date.now();
     if (sampler) clearInterval(sampler);
 
@@ -142,6 +155,7 @@ export async function runAction(options: ActionOptions): Promise<ActionRun> {
       spawnAt,
       exitAt,
       code,
+      killed,
       resultsWrittenAt,
       reportsWrittenAt: resultsWrittenAt === null ? null : Math.max(...written),
       peakRssKb,

@@ -13,8 +13,8 @@ import type { Emulator, FinishRecord, RequestRecord } from '../../emulator/index
 import { runAction, type ActionRun } from './action.js';
 import { jittered } from './jitter.js';
 import type { OfficialClient } from './official.js';
-import { ACTION_KEY, OFFICIAL_KEY, passingScenario, type SeedBuilder } from './seed.js';
-import { busiestWindow } from './stats.js';
+import { runningListOrg, shareListRequests } from './attribute.js';
+import { account, passingScenario, type SeedBuilder } from './seed.js';
 
 export type ClientName = 'action' | 'official';
 export type RunKind = 'suite' | 'test';
@@ -38,8 +38,17 @@ export interface LagSample {
   history: boolean;
   /** ms from the emulator's finish record to the client knowing (results.json written / promise resolved). */
   lagMs: number;
-  /** API requests this run sent (execute, history, polls, result pages). */
+  /**
+   * API requests this run sent (execute, history, polls, result pages), plus its share of its process's
+   * running-list requests (`listShare`).
+   */
   requests: number;
+  /** Its share of the organization running-list requests (attribute.ts; 0 for the official client). */
+  listShare: number;
+  /** Its requests by kind (`kindOf`; the running list by its share). */
+  kinds?: Record<string, number>;
+  /** Ours: ms from the finish to the first running-list request after it (NaN: none). */
+  listAfterFinishMs?: number;
   /** The run's own duration: finish minus creation, ms. */
   runMs: number;
   /** ms from the finish to the first request of the run that arrived after it (the poll that saw it). */
@@ -81,22 +90,12 @@ export interface ScaleFigure {
   /** Requests sent after the last finish, and how many of them were result pages. */
   requestsAfterLastFinish: number;
   pagesAfterLastFinish: number;
+  /** Requests after the last finish by kind (kindOf). */
+  kindsAfterLastFinish: Record<string, number>;
+  timelineAfterLastFinish: Array<{ atMs: number; what: string; answerMs: number; status: number }>;
   /** ms from the last finish to the first request after it. */
   pollDelayMs: number;
   wallMs: number;
-}
-
-export interface ConcurrencyFigure {
-  client: ClientName;
-  history: boolean;
-  suites: number;
-  requests: number;
-  /** Most requests in any 1 s window. */
-  maxPerSecond: number;
-  /** The requests of that window: ms after its first one, path kind, ms the service took to answer. */
-  busiest: Array<{ atMs: number; what: string; answerMs: number }>;
-  /** Lag of each suite (ms from its finish to the client knowing); for the action all suites are known at once. */
-  lagsMs: number[];
 }
 
 export interface Durations {
@@ -109,8 +108,11 @@ export interface CasePlan {
   overheadRounds: number;
   startupSamples: number;
   concurrencyRounds: number;
-  concurrentSuites: number;
+  /** Suites at once in the concurrency case (concurrency.ts): one process of ours, one call each of the official client. */
+  concurrentSuites: number[];
   concurrencyDurationS: number;
+  /** Early failure with a long history and a run cancelled in the app (early.ts): histories in s. */
+  earlyHistoryS: { test: number; suite: number };
   scaleTests: number;
   dataRows: number;
   dataSuiteTests: number;
@@ -131,8 +133,9 @@ export const QUICK: CasePlan = {
   overheadRounds: 3,
   startupSamples: 5,
   concurrencyRounds: 2,
-  concurrentSuites: 20,
+  concurrentSuites: [20, 100],
   concurrencyDurationS: 20,
+  earlyHistoryS: { test: 65, suite: 600 },
   scaleTests: 1000,
   dataRows: 100,
   dataSuiteTests: 20,
@@ -163,8 +166,9 @@ export const SMOKE: CasePlan = {
   overheadRounds: 1,
   startupSamples: 2,
   concurrencyRounds: 1,
-  concurrentSuites: 3,
+  concurrentSuites: [3, 6],
   concurrencyDurationS: 3,
+  earlyHistoryS: { test: 65, suite: 600 },
   scaleTests: 60,
   dataRows: 5,
   dataSuiteTests: 4,
@@ -174,23 +178,30 @@ export const SMOKE: CasePlan = {
   sharedDurationS: 3,
 };
 
-const tag = (client: ClientName) => (client === 'action' ? 'a' : 'o');
-const pad = (n: number) => String(n).padStart(2, '0');
+export const tag = (client: ClientName) => (client === 'action' ? 'a' : 'o');
+export const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Suite ids of the lag lanes: a reused ("history") one and a fresh one per round, per client and kind. */
 export const laneIds = {
   historySuite: (c: ClientName, d: number) => `lag-${tag(c)}-s${d}-h`,
   freshSuite: (c: ClientName, d: number, r: number) => `lag-${tag(c)}-s${d}-f${pad(r)}`,
-  testBox: (c: ClientName, d: number) => `lag-${tag(c)}-box${d}`,
+  testBox: (c: ClientName, d: number, h: boolean) => `lag-${tag(c)}-box${d}-${h ? 'h' : 'f'}`,
   historyTest: (c: ClientName, d: number) => `lag-${tag(c)}-t${d}-h`,
   freshTest: (c: ClientName, d: number, r: number) => `lag-${tag(c)}-t${d}-f${pad(r)}`,
 };
+/**
+ * Accounts (seed.ts) of the lag lanes. Each of our lag runs is a process of its own, as one workflow's
+ * step: each slot of a lane (history suite, history test, fresh suite, fresh test) has an account of its
+ * own, so its process's requests, running list included, are its alone and no process spends another's
+ * allowance. The official client's lag runs share one account of its own (5 s polls: light).
+ */
+export const laneAccount = (c: ClientName, d: number, slot: 'hs' | 'ht' | 'fs' | 'ft'): string =>
+  c === 'action' ? `lag-a-${d}-${slot}` : 'lag-o';
 const overheadSuite = (c: ClientName) => `ovh-${tag(c)}`;
 const STARTUP_SUITE = 'startup-a';
-const concurrentSuite = (c: ClientName, i: number) => `conc-${tag(c)}-${pad(i)}`;
 const scaleSuite = (c: ClientName) => `scale-1k-${tag(c)}`;
 const DATA_SUITE = 'scale-rows-a';
-const CLIENTS: ClientName[] = ['action', 'official'];
+export const CLIENTS: ClientName[] = ['action', 'official'];
 
 /**
  * Run durations, the same for both clients: the nominal duration ±30 % (jitter.ts), drawn afresh for each
@@ -201,47 +212,62 @@ const durationOf = {
   historyTest: (d: number, r: number) => jittered(d * 1000, `t${d}-h-r${r}`),
   freshSuite: (d: number, r: number, t: number) => jittered(d * 1000, `s${d}-f${r}-t${t}`),
   freshTest: (d: number, r: number) => jittered(d * 1000, `t${d}-f${r}`),
-  concurrent: (d: number, i: number, r: number, t: number) => jittered(d * 1000, `c${i}-r${r}-t${t}`),
 };
 const TESTS_PER_LANE_SUITE = 3;
-const TESTS_PER_CONCURRENT_SUITE = 3;
 
 /** Adds every suite and test the plan needs to the seed (durations of round 1; later rounds set theirs). */
 export function seedCases(seed: SeedBuilder, plan: CasePlan): void {
   for (const c of CLIENTS) {
     for (const { durationS: d, rounds } of plan.lanes) {
       seed.suite({
+        account: laneAccount(c, d, 'hs'),
         id: laneIds.historySuite(c, d),
         tests: TESTS_PER_LANE_SUITE,
         runDurationMs: (t) => durationOf.historySuite(d, 1, t),
       });
-      seed.suite({ id: laneIds.testBox(c, d), tests: 0, runDurationMs: d * 1000 });
-      seed.test(laneIds.testBox(c, d), laneIds.historyTest(c, d), durationOf.historyTest(d, 1));
+      for (const h of [true, false]) {
+        seed.suite({
+          account: laneAccount(c, d, h ? 'ht' : 'ft'),
+          id: laneIds.testBox(c, d, h),
+          tests: 0,
+          runDurationMs: d * 1000,
+        });
+      }
+      seed.test(laneIds.testBox(c, d, true), laneIds.historyTest(c, d), durationOf.historyTest(d, 1));
       for (let r = 1; r <= rounds; r++) {
         seed.suite({
+          account: laneAccount(c, d, 'fs'),
           id: laneIds.freshSuite(c, d, r),
           tests: TESTS_PER_LANE_SUITE,
           runDurationMs: (t) => durationOf.freshSuite(d, r, t),
         });
-        seed.test(laneIds.testBox(c, d), laneIds.freshTest(c, d, r), durationOf.freshTest(d, r));
+        seed.test(laneIds.testBox(c, d, false), laneIds.freshTest(c, d, r), durationOf.freshTest(d, r));
       }
     }
-    seed.suite({ id: overheadSuite(c), tests: 5, runDurationMs: 8000 });
-    for (let i = 1; i <= plan.concurrentSuites; i++) {
-      seed.suite({
-        id: concurrentSuite(c, i),
-        tests: TESTS_PER_CONCURRENT_SUITE,
-        runDurationMs: (t) => durationOf.concurrent(plan.concurrencyDurationS, i, 1, t),
-      });
-    }
-    seed.suite({ id: scaleSuite(c), tests: plan.scaleTests, runDurationMs: plan.scaleDurationS * 1000 });
+    seed.suite({ account: `ovh-${tag(c)}`, id: overheadSuite(c), tests: 5, runDurationMs: 8000 });
+    seed.suite({
+      account: `scale-${tag(c)}`,
+      id: scaleSuite(c),
+      tests: plan.scaleTests,
+      runDurationMs: plan.scaleDurationS * 1000,
+    });
   }
-  seed.suite({ id: STARTUP_SUITE, tests: 1, runDurationMs: 3000 });
-  seed.suite({ id: DATA_SUITE, tests: plan.dataSuiteTests, runDurationMs: plan.scaleDurationS * 1000 });
+  seed.suite({ account: 'startup-a', id: STARTUP_SUITE, tests: 1, runDurationMs: 3000 });
+  seed.suite({
+    account: 'scale-a',
+    id: DATA_SUITE,
+    tests: plan.dataSuiteTests,
+    runDurationMs: plan.scaleDurationS * 1000,
+  });
 }
 
 /** Gives the tests of suite `suiteId` (ids `<suite>-t<n>`) the durations of a new round. */
-function setSuiteDurations(ctx: Context, suiteId: string, tests: number, ms: (t: number) => number): void {
+export function setSuiteDurations(
+  ctx: Context,
+  suiteId: string,
+  tests: number,
+  ms: (t: number) => number,
+): void {
   for (let t = 1; t <= tests; t++) ctx.emulator.setScenario(`${suiteId}-t${t}`, passingScenario(ms(t)));
 }
 
@@ -254,7 +280,10 @@ interface Ids {
   results?: string[];
 }
 
-/** Requests since `since` (epoch ms) whose path names one of the suites, tests or results; claims them. */
+/**
+ * Requests since `since` (epoch ms) whose path names one of the suites, tests or results, and that no case
+ * claimed before (e.g. a third party's cancel); claims them.
+ */
 export function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecord[] {
   const needles = [
     ...(ids.suites ?? []).map((id) => `/suites/${id}/`),
@@ -262,12 +291,36 @@ export function requestsFor(ctx: Context, since: number, ids: Ids): RequestRecor
     ...(ids.results ?? []).flatMap((id) => [`/suite-results/${id}/`, `/results/${id}/`]),
   ];
   const found = ctx.emulator.requests().filter((r) => {
-    if (r.time < since) return false;
+    if (r.time < since || ctx.claimed.has(r.seq)) return false;
     const p = r.path.endsWith('/') ? r.path : `${r.path}/`;
     return needles.some((n) => p.includes(n));
   });
   for (const r of found) ctx.claimed.add(r.seq);
   return found;
+}
+
+/**
+ * The running-list requests of organization `org` from `fromMs` to `toMs` (epoch ms), claimed, and each
+ * run's share of them: every request divided among the `runs` active at its time (attribute.ts).
+ */
+export function runningListShares(
+  ctx: Context,
+  org: string,
+  fromMs: number,
+  toMs: number,
+  runs: Array<{ fromMs: number; toMs: number }>,
+): { requests: RequestRecord[]; shares: number[]; unattributed: number } {
+  const requests = ctx.emulator
+    .requests()
+    .filter(
+      (r) => r.time >= fromMs && r.time <= toMs && !ctx.claimed.has(r.seq) && runningListOrg(r.path) === org,
+    );
+  for (const r of requests) ctx.claimed.add(r.seq);
+  const { shares, unattributed } = shareListRequests(
+    requests.map((r) => ({ org, time: r.time })),
+    runs.map((r) => ({ org, ...r })),
+  );
+  return { requests, shares, unattributed };
 }
 
 /** Finish records of runs of a suite (suite results) or of a test run alone (test results) since `since`. */
@@ -281,10 +334,18 @@ export function finishes(ctx: Context, kind: RunKind, id: string, since: number)
     );
 }
 
+/** Requests by kind (`kindOf`). */
+export function kindsOf(requests: RequestRecord[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of requests) out[kindOf(q.path)] = (out[kindOf(q.path)] ?? 0) + 1;
+  return out;
+}
+
 /** What a request was: execute, history (a listing of earlier results), poll or result page. */
 export function kindOf(path: string): string {
+  if (runningListOrg(path)) return 'running list';
   if (/\/execute\/?$/.test(path)) return 'execute';
-  if (/\/(suites|tests)\/[^/]+\/results\/?$/.test(path)) return 'history';
+  if (/\/(suites|tests)\/[^/]+\/results\/?$/.test(path)) return 'results list';
   if (/\/suite-results\/[^/]+\/results\/?$/.test(path)) return 'page';
   return 'poll';
 }
@@ -301,21 +362,48 @@ export const inputsFor = (kind: RunKind, ids: string[]): Record<string, string> 
 // ---------------------------------------------------------------------------------------------------------
 // Detection lag and requests
 
-async function actionLagRun(
+/** One run of our action in a process of its own. */
+export interface ActionLagRun {
+  kind: RunKind;
+  id: string;
+  /** Name of the account (seed.ts) whose key the process uses; its organization holds the suite or test. */
+  account: string;
+  durationS: number;
+  history: boolean;
+  /** The run is expected to fail (exit code 1 is then no problem of the bench). */
+  failing?: boolean;
+  /** Called once the process is spawned, with its spawn time (e.g. to cancel the run from outside). */
+  onSpawn?: (spawnAt: number) => void;
+  /**
+   * Stop the process (SIGTERM) when it runs this long, ms: the run then counts as not noticed (lag NaN),
+   * not as a failure of the bench.
+   */
+  killAfterMs?: number;
+}
+
+/**
+ * Runs our action for one suite or test in a process of its own and measures it: lag, requests (its own,
+ * by path, plus its share of its process's running-list requests: the account's organization has no
+ * other process at that time, so the share is all of them).
+ */
+export async function actionLagRun(
   ctx: Context,
-  kind: RunKind,
-  id: string,
-  durationS: number,
-  history: boolean,
+  x: ActionLagRun,
 ): Promise<{ sample: LagSample; run: ActionRun; record: FinishRecord } | null> {
-  const run = await runAction({
+  const { kind, id, durationS, history } = x;
+  const spawned = Date.now();
+  const pending = runAction({
     entry: ctx.entry,
     baseUrl: ctx.emulator.baseUrl,
-    apiKey: ACTION_KEY,
+    apiKey: account(x.account).key,
     inputs: inputsFor(kind, [id]),
+    ...(x.killAfterMs === undefined ? {} : { killAfterMs: x.killAfterMs }),
   });
+  x.onSpawn?.(spawned);
+  const run = await pending;
   const record = finishes(ctx, kind, id, run.spawnAt)[0];
-  if (!record || run.resultsWrittenAt === null || run.code !== 0) {
+  const okCode = run.code === 0 || (x.failing === true && run.code === 1) || run.killed;
+  if (!record || (run.resultsWrittenAt === null && !run.killed) || !okCode) {
     fail(ctx, `action ${kind} ${id}`, `exit ${run.code}, finish ${!!record}\n${run.logTail}`);
     return null;
   }
@@ -323,6 +411,11 @@ async function actionLagRun(
     [kind === 'suite' ? 'suites' : 'tests']: [id],
     results: [record.resultId],
   });
+  const list = runningListShares(ctx, account(x.account).org, run.spawnAt, run.exitAt, [
+    { fromMs: run.spawnAt, toMs: run.exitAt },
+  ]);
+  const listShare = list.shares[0] ?? 0;
+  const listAfter = list.requests.find((q) => q.time >= record.finishedAt);
   return {
     run,
     record,
@@ -331,25 +424,31 @@ async function actionLagRun(
       kind,
       durationS,
       history,
-      lagMs: run.resultsWrittenAt - record.finishedAt,
-      requests: requests.length,
+      lagMs: run.killed || run.resultsWrittenAt === null ? NaN : run.resultsWrittenAt - record.finishedAt,
+      requests: requests.length + listShare,
+      listShare,
+      kinds: { ...kindsOf(requests), ...(listShare ? { 'running list': listShare } : {}) },
+      listAfterFinishMs: listAfter ? listAfter.time - record.finishedAt : NaN,
       runMs: record.finishedAt - record.createdAt,
-      ...lagParts(requests, record, run.resultsWrittenAt),
+      ...lagParts(requests, record, run.resultsWrittenAt ?? NaN),
     },
   };
 }
 
-async function officialLagRun(
+/** One run of the official client, on account `accountName` (seed.ts). */
+export async function officialLagRun(
   ctx: Context,
   kind: RunKind,
   id: string,
+  accountName: string,
   durationS: number,
   history: boolean,
+  expectPassing: boolean | null = true,
 ): Promise<LagSample | null> {
   const since = Date.now();
-  const run = await ctx.official.run(kind, id, OFFICIAL_KEY);
+  const run = await ctx.official.run(kind, id, account(accountName).key);
   const record = finishes(ctx, kind, id, since)[0];
-  if (!record || run.error || run.passing !== true) {
+  if (!record || run.error || run.passing !== expectPassing) {
     fail(ctx, `official ${kind} ${id}`, run.error ?? `passing ${run.passing}, finish ${!!record}`);
     return null;
   }
@@ -364,6 +463,7 @@ async function officialLagRun(
     history,
     lagMs: run.knownAt - record.finishedAt,
     requests: requests.length,
+    listShare: 0,
     runMs: record.finishedAt - record.createdAt,
     ...lagParts(requests, record, run.knownAt),
   };
@@ -386,15 +486,22 @@ export async function runLane(ctx: Context, lane: Durations): Promise<LagSample[
         durationOf.historySuite(d, r, t),
       );
       ctx.emulator.setScenario(laneIds.historyTest(c, d), passingScenario(durationOf.historyTest(d, r)));
-      const one = (kind: RunKind, id: string, h: boolean): Promise<LagSample | null> =>
+      const one = (
+        kind: RunKind,
+        id: string,
+        h: boolean,
+        slot: 'hs' | 'ht' | 'fs' | 'ft',
+      ): Promise<LagSample | null> =>
         c === 'action'
-          ? actionLagRun(ctx, kind, id, d, h).then((x) => x?.sample ?? null)
-          : officialLagRun(ctx, kind, id, d, h);
+          ? actionLagRun(ctx, { kind, id, account: laneAccount(c, d, slot), durationS: d, history: h }).then(
+              (x) => x?.sample ?? null,
+            )
+          : officialLagRun(ctx, kind, id, laneAccount(c, d, slot), d, h);
       jobs.push(
-        one('suite', laneIds.historySuite(c, d), history),
-        one('test', laneIds.historyTest(c, d), history),
-        one('suite', laneIds.freshSuite(c, d, r), false),
-        one('test', laneIds.freshTest(c, d, r), false),
+        one('suite', laneIds.historySuite(c, d), history, 'hs'),
+        one('test', laneIds.historyTest(c, d), history, 'ht'),
+        one('suite', laneIds.freshSuite(c, d, r), false, 'fs'),
+        one('test', laneIds.freshTest(c, d, r), false, 'ft'),
       );
     }
     for (const s of await Promise.all(jobs)) if (s) samples.push(s);
@@ -411,10 +518,16 @@ export async function runOverhead(ctx: Context, rounds: number): Promise<Overhea
   const out: OverheadSample[] = [];
   for (let r = 1; r <= rounds; r++) {
     const [a, o] = await Promise.all([
-      actionLagRun(ctx, 'suite', overheadSuite('action'), 8, r > 1),
+      actionLagRun(ctx, {
+        kind: 'suite',
+        id: overheadSuite('action'),
+        account: 'ovh-a',
+        durationS: 8,
+        history: r > 1,
+      }),
       (async () => {
         const since = Date.now();
-        const run = await ctx.official.run('suite', overheadSuite('official'), OFFICIAL_KEY);
+        const run = await ctx.official.run('suite', overheadSuite('official'), account('ovh-o').key);
         const record = finishes(ctx, 'suite', overheadSuite('official'), since)[0];
         requestsFor(ctx, since, {
           suites: [overheadSuite('official')],
@@ -463,7 +576,7 @@ export async function runStartup(
     const run = await runAction({
       entry: ctx.entry,
       baseUrl: ctx.emulator.baseUrl,
-      apiKey: ACTION_KEY,
+      apiKey: account('startup-a').key,
       inputs: { 'suite-ids': STARTUP_SUITE, wait: 'false' },
     });
     const first = requestsFor(ctx, run.spawnAt, { suites: [STARTUP_SUITE] }).filter(
@@ -490,70 +603,12 @@ export async function runStartup(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Concurrency
-
-/** 20 suites at once per client, `rounds` times (round 1 without earlier results). */
-export async function runConcurrency(ctx: Context, plan: CasePlan): Promise<ConcurrencyFigure[]> {
-  const out: ConcurrencyFigure[] = [];
-  const idsOf = (c: ClientName) =>
-    Array.from({ length: plan.concurrentSuites }, (_, i) => concurrentSuite(c, i + 1));
-  for (let r = 1; r <= plan.concurrencyRounds; r++) {
-    for (const c of CLIENTS) {
-      idsOf(c).forEach((id, i) =>
-        setSuiteDurations(ctx, id, TESTS_PER_CONCURRENT_SUITE, (t) =>
-          durationOf.concurrent(plan.concurrencyDurationS, i + 1, r, t),
-        ),
-      );
-    }
-    const since = Date.now();
-    const [action, official] = await Promise.all([
-      runAction({
-        entry: ctx.entry,
-        baseUrl: ctx.emulator.baseUrl,
-        apiKey: ACTION_KEY,
-        inputs: inputsFor('suite', idsOf('action')),
-      }),
-      Promise.all(idsOf('official').map((id) => ctx.official.run('suite', id, OFFICIAL_KEY))),
-    ]);
-    for (const c of CLIENTS) {
-      const ids = idsOf(c);
-      const records = ids.map((id) => finishes(ctx, 'suite', id, since)[0]);
-      if (records.some((x) => !x)) {
-        fail(ctx, `${c} concurrency round ${r}`, 'a suite has no finish record');
-        continue;
-      }
-      const recs = records as FinishRecord[];
-      const requests = requestsFor(ctx, since, { suites: ids, results: recs.map((x) => x.resultId) });
-      let lagsMs: number[];
-      if (c === 'action') {
-        if (action.resultsWrittenAt === null) {
-          fail(ctx, `action concurrency round ${r}`, `exit ${action.code}\n${action.logTail}`);
-          continue;
-        }
-        lagsMs = recs.map((x) => (action.resultsWrittenAt as number) - x.finishedAt);
-      } else {
-        lagsMs = recs.map((x, i) => (official[i]?.knownAt ?? NaN) - x.finishedAt);
-      }
-      const window = busiestWindow(requests.map((q) => q.time));
-      out.push({
-        client: c,
-        history: r > 1,
-        suites: ids.length,
-        requests: requests.length,
-        maxPerSecond: window.count,
-        busiest: requests
-          .filter((q) => q.time >= window.startsAt && q.time < window.startsAt + 1000)
-          .map((q) => ({ atMs: q.time - window.startsAt, what: kindOf(q.path), answerMs: q.durationMs })),
-        lagsMs,
-      });
-    }
-    ctx.log(`  concurrency: round ${r}/${plan.concurrencyRounds} done`);
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Scale
+
+/** The running-list requests of a scale process (alone in account scale-a's organization while it runs). */
+function listRequestsOf(ctx: Context, run: ActionRun): RequestRecord[] {
+  return runningListShares(ctx, account('scale-a').org, run.spawnAt, run.exitAt, []).requests;
+}
 
 function afterLast(records: FinishRecord[], requests: RequestRecord[], knownAt: number) {
   const last = Math.max(...records.map((x) => x.finishedAt));
@@ -564,6 +619,11 @@ function afterLast(records: FinishRecord[], requests: RequestRecord[], knownAt: 
     pagesAfterLastFinish: requests.filter(
       (q) => q.time > last && /\/suite-results\/[^/]+\/results\/?$/.test(q.path),
     ).length,
+    kindsAfterLastFinish: kindsOf(requests.filter((q) => q.time > last)),
+    /** The requests after the last finish: ms after it, kind, ms answered in (where the time goes). */
+    timelineAfterLastFinish: requests
+      .filter((q) => q.time > last)
+      .map((q) => ({ atMs: q.time - last, what: kindOf(q.path), answerMs: q.durationMs, status: q.status })),
   };
 }
 
@@ -576,7 +636,7 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     const run = await runAction({
       entry: ctx.entry,
       baseUrl: ctx.emulator.baseUrl,
-      apiKey: ACTION_KEY,
+      apiKey: account('scale-a').key,
       inputs: inputsFor('suite', [id]),
       measureMemory: true,
     });
@@ -584,10 +644,10 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     if (records.length !== 1 || run.reportsWrittenAt === null || run.code !== 0) {
       fail(ctx, `action ${id}`, `exit ${run.code}\n${run.logTail}`);
     } else {
-      const requests = requestsFor(ctx, run.spawnAt, {
-        suites: [id],
-        results: records.map((x) => x.resultId),
-      });
+      const requests = [
+        ...requestsFor(ctx, run.spawnAt, { suites: [id], results: records.map((x) => x.resultId) }),
+        ...listRequestsOf(ctx, run),
+      ].sort((a, b) => a.time - b.time);
       out.push({
         name: `${plan.scaleTests.toLocaleString('en')}-test suite`,
         client: 'action',
@@ -604,7 +664,7 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
   const officialThousand = (async () => {
     const id = scaleSuite('official');
     const since = Date.now();
-    const run = await ctx.official.run('suite', id, OFFICIAL_KEY);
+    const run = await ctx.official.run('suite', id, account('scale-o').key);
     const records = finishes(ctx, 'suite', id, since);
     if (records.length !== 1 || run.error) fail(ctx, `official ${id}`, run.error ?? 'no finish record');
     else {
@@ -630,7 +690,7 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     const run = await runAction({
       entry: ctx.entry,
       baseUrl: ctx.emulator.baseUrl,
-      apiKey: ACTION_KEY,
+      apiKey: account('scale-a').key,
       inputs: { 'suite-ids': DATA_SUITE, 'data-file': 'rows.csv' },
       files: { 'rows.csv': `${csv}\n` },
       measureMemory: true,
@@ -639,12 +699,15 @@ export async function runScale(ctx: Context, plan: CasePlan): Promise<ScaleFigur
     if (records.length !== plan.dataRows || run.reportsWrittenAt === null || run.code !== 0) {
       fail(ctx, `action ${DATA_SUITE}`, `exit ${run.code}, ${records.length} suite results\n${run.logTail}`);
     } else {
-      const requests = requestsFor(ctx, run.spawnAt, {
-        suites: [DATA_SUITE],
-        // The suite's tests: their results lists are read for many finished suite results at once.
-        tests: Array.from({ length: plan.dataSuiteTests }, (_, i) => `${DATA_SUITE}-t${i + 1}`),
-        results: records.map((x) => x.resultId),
-      });
+      const requests = [
+        ...requestsFor(ctx, run.spawnAt, {
+          suites: [DATA_SUITE],
+          // The suite's tests: their results lists are read for many finished suite results at once.
+          tests: Array.from({ length: plan.dataSuiteTests }, (_, i) => `${DATA_SUITE}-t${i + 1}`),
+          results: records.map((x) => x.resultId),
+        }),
+        ...listRequestsOf(ctx, run),
+      ].sort((a, b) => a.time - b.time);
       out.push({
         name: `data file: ${plan.dataRows} rows × ${plan.dataSuiteTests} tests`,
         client: 'action',

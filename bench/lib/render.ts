@@ -2,13 +2,14 @@
  * Turns the measured figures into bench/RESULTS.md (tables, goals met or missed and by how much) and the
  * Performance block of docs/performance.md.
  */
-import type { ConcurrencyFigure, LagSample, OverheadSample, ScaleFigure } from './cases.js';
+import type { LagSample, OverheadSample, ScaleFigure } from './cases.js';
+import type { ConcurrencyFigure } from './concurrency.js';
+import type { EarlyFigure } from './early.js';
+import { BUDGET_PEAK, goals, n1, ratio, s } from './goals.js';
 import type { SharedAccountResult } from './shared-account.js';
 import { spread, type Spread } from './stats.js';
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
 
-/** The most requests the action's budget lets go in any 1 s: its burst, then its refill over that second. */
-const BUDGET_PEAK = DEFAULT_BURST + DEFAULT_RATE_PER_SECOND;
+export { goals, type Goal } from './goals.js';
 
 export interface Machine {
   cores: number;
@@ -35,25 +36,16 @@ export interface Results {
   overhead: OverheadSample[];
   scale: ScaleFigure[];
   concurrency: ConcurrencyFigure[];
+  /** Early failure and cancel in the app against a long history. */
+  early: EarlyFigure[];
   /** Several action processes on one account, or why that case did not run (absent in older results). */
   sharedAccount?: SharedAccountResult;
   failures: string[];
   /** Requests of the log that no case claimed (should be 0). */
   stray: string[];
+  /** A line quoted under the title (`--note`), e.g. what was measured and when it will be measured again. */
+  note?: string;
 }
-
-export interface Goal {
-  goal: string;
-  measured: string;
-  met: boolean;
-  /** How far off, when missed. */
-  by: string;
-  why?: string;
-}
-
-const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '–');
-const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
-const ratio = (a: number, b: number) => (Number.isFinite(a / b) && b !== 0 ? `${(a / b).toFixed(2)}×` : '–');
 
 function lagOf(samples: LagSample[]): { lag: Spread; req: Spread } {
   return { lag: spread(samples.map((x) => x.lagMs)), req: spread(samples.map((x) => x.requests)) };
@@ -83,102 +75,6 @@ function lagTable(results: Results, history: boolean): string[] {
   return rows;
 }
 
-/** Goals of the issue, read against the figures. */
-export function goals(results: Results): Goal[] {
-  const out: Goal[] = [];
-  const ours = (h?: boolean) =>
-    results.lag.filter((x) => x.client === 'action' && (h === undefined || x.history === h));
-  const theirs = (h?: boolean) =>
-    results.lag.filter((x) => x.client === 'official' && (h === undefined || x.history === h));
-  for (const [label, h] of [
-    ['with an earlier result', true],
-    ['without an earlier result', false],
-    ['all runs', undefined],
-  ] as Array<[string, boolean | undefined]>) {
-    const a = lagOf(ours(h));
-    const o = lagOf(theirs(h));
-    const lagOk = a.lag.p95 <= 1000;
-    const reqOk = a.req.mean <= o.req.mean;
-    const misses = [
-      lagOk ? '' : `lag p95 ${s(a.lag.p95 - 1000)} over 1 s`,
-      reqOk ? '' : `${n1(a.req.mean - o.req.mean)} more requests per run (${ratio(a.req.mean, o.req.mean)})`,
-    ].filter(Boolean);
-    out.push({
-      goal: `Lag p95 ≤ 1 s and requests per run ≤ official (${label})`,
-      measured: `lag p95 ${s(a.lag.p95)} (official ${s(o.lag.p95)}); ${n1(a.req.mean)} requests per run (official ${n1(o.req.mean)})`,
-      met: lagOk && reqOk,
-      by: misses.join('; '),
-    });
-  }
-  const st = spread(results.startupMs);
-  const cold = results.startupMs[0] ?? NaN;
-  const worst = Math.max(cold, st.p50);
-  out.push({
-    goal: 'Start-up to first request < 300 ms',
-    measured: `cold ${Math.round(cold)} ms, median ${Math.round(st.p50)} ms, max ${Math.round(st.max)} ms (${st.n} runs)`,
-    met: worst < 300,
-    by: worst < 300 ? '' : `${Math.round(worst - 300)} ms over`,
-  });
-  for (const h of [true, false]) {
-    const ovh = spread(
-      results.overhead.filter((x) => x.client === 'action' && x.history === h).map((x) => x.overheadMs),
-    );
-    if (!ovh.n) continue;
-    out.push({
-      goal: `Overhead < 1.5 s (process wall time − run duration, 5-test suite, ${h ? 'with an earlier result' : 'first run, no earlier result'})`,
-      measured: `median ${s(ovh.p50)}, max ${s(ovh.max)} (${ovh.n} run${ovh.n > 1 ? 's' : ''})`,
-      met: ovh.p50 < 1500,
-      by: ovh.p50 < 1500 ? '' : `${s(ovh.p50 - 1500)} over (median)`,
-    });
-  }
-  const data = results.scale.find((x) => x.client === 'action' && x.name.startsWith('data file'));
-  if (data) {
-    const memOk = data.peakRssMb !== null && data.peakRssMb < 200;
-    const timeOk = data.afterLastFinishMs < 2000;
-    out.push({
-      goal: `${data.testResults.toLocaleString('en')} results: peak memory < 200 MB`,
-      measured: data.peakRssMb === null ? 'not measured' : `${data.peakRssMb.toFixed(0)} MB`,
-      met: memOk,
-      by: memOk || data.peakRssMb === null ? '' : `${(data.peakRssMb - 200).toFixed(0)} MB over`,
-    });
-    out.push({
-      goal: `${data.testResults.toLocaleString('en')} results: reports written < 2 s after the last finish`,
-      measured: `${s(data.afterLastFinishMs)} (${data.requestsAfterLastFinish} requests after the last finish)`,
-      met: timeOk,
-      by: timeOk ? '' : `${s(data.afterLastFinishMs - 2000)} over`,
-    });
-  }
-  const conc = results.concurrency.filter((x) => x.client === 'action');
-  if (conc.length) {
-    const peak = Math.max(...conc.map((x) => x.maxPerSecond));
-    out.push({
-      goal: `${conc[0]?.suites} concurrent suites: never more than the budget (${BUDGET_PEAK} in any second: ${DEFAULT_BURST} at once, then ${DEFAULT_RATE_PER_SECOND}/s)`,
-      measured: `at most ${peak} in any 1 s window`,
-      met: peak <= BUDGET_PEAK,
-      by: peak <= BUDGET_PEAK ? '' : `${peak - BUDGET_PEAK} over`,
-    });
-  }
-  const shared = results.sharedAccount;
-  if (shared && 'figure' in shared) {
-    const f = shared.figure;
-    const ok = f.failedProcesses === 0 && f.meanPerSecond <= 10;
-    out.push({
-      goal: `${f.processes} action processes on one account: none fails (429s retried), aggregate rate ≤ 10/s`,
-      measured: `${f.failedProcesses} failed; ${f.rateLimited} answers 429; ${n1(f.meanPerSecond)} requests/s on average, at most ${f.maxPerSecond} in any 1 s`,
-      met: ok,
-      by: ok
-        ? ''
-        : [
-            f.failedProcesses ? `${f.failedProcesses} failed` : '',
-            f.meanPerSecond > 10 ? `${n1(f.meanPerSecond - 10)}/s over` : '',
-          ]
-            .filter(Boolean)
-            .join('; '),
-    });
-  }
-  return out;
-}
-
 /** The whole of bench/RESULTS.md. `notes` are the explanations of missed goals, one paragraph each. */
 export function renderResults(results: Results, notes: string[]): string {
   const m = results.machine;
@@ -188,11 +84,13 @@ export function renderResults(results: Results, notes: string[]): string {
     `Written by \`npm run ${results.mode === 'full' ? 'bench:full' : 'bench'}\` (${results.mode} mode) on ${results.date}; the run took ${Math.round(results.benchSeconds)} s.`,
     '',
   );
+  if (results.note) L.push(`> ${results.note}`, '');
   L.push(
     `- Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb.toFixed(0)} GB memory, ${m.os}, Node ${m.node}; load average ${m.loadStart.map((x) => x.toFixed(2)).join(' ')} at start, ${m.loadEnd.map((x) => x.toFixed(2)).join(' ')} at the end.`,
     `- Our action: ${results.action}, run as a child process with \`INPUT_*\` variables like the runner does.`,
     `- Official client: npm \`ghost-inspector\` ${results.officialVersion} (executes with \`immediate\`, sleeps 5 s before every poll), in a worker process of its own.`,
-    '- Service: the local emulator, simulated executor, real time (time scale 1), visuals disabled. Both clients at once on the same emulator, with separate API keys and suites; requests told apart by the suite, test or result they name.',
+    "- Service: the local emulator, simulated executor, real time (time scale 1), visuals disabled, **rate limit on as the service has it** (burst 300, then 10 requests/s per account; the emulator keys the bucket on the API key's user). Both clients at once on the same emulator, **each on accounts of its own** (user, organization and API key): every lag run of ours is a process on an account of its own, as one workflow's step; the official client's runs of a case share one account (its 5 s polls are light). Only the case about 10 processes on one account shares an account on purpose.",
+    "- Requests are told apart by the suite, test or result they name. The organization running list (`GET /v1/organizations/{id}/running/`) names none: each such request is divided equally among our runs active in its organization at that moment (bench/lib/attribute.ts), and the shares are counted in those runs' requests. Every lag, early and concurrency process has its organization to itself, so there it is all of its own list requests; in the case of several processes on one account it is divided among all their runs active at each request.",
     "- Lag: from the emulator's finish record to the client knowing (ours: `ghost-inspector-results.json` written, by its mtime; official: its promise resolved).",
     '',
   );
@@ -205,9 +103,12 @@ export function renderResults(results: Results, notes: string[]): string {
       );
     L.push('');
   }
-  L.push('## Goals', '', '| Goal | Measured | Verdict |', '|---|---|---|');
-  for (const g of goals(results))
-    L.push(`| ${g.goal} | ${g.measured} | ${g.met ? 'met' : `**missed**: ${g.by}`} |`);
+  const all = goals(results);
+  const verdict = (g: (typeof all)[number]) => (g.met ? 'met' : `**missed**: ${g.by}`);
+  L.push('## Goals of issue 13', '', '| Goal | Measured | Verdict |', '|---|---|---|');
+  for (const g of all.filter((x) => x.issue13)) L.push(`| ${g.goal} | ${g.measured} | ${verdict(g)} |`);
+  L.push('', '### Earlier goals, still measured', '', '| Goal | Measured | Verdict |', '|---|---|---|');
+  for (const g of all.filter((x) => !x.issue13)) L.push(`| ${g.goal} | ${g.measured} | ${verdict(g)} |`);
   L.push('');
   if (notes.length) {
     L.push('### Where a goal is missed, and why', '');
@@ -266,23 +167,7 @@ export function renderResults(results: Results, notes: string[]): string {
     'The official client cannot wait for a data-file execute (it returns at once when `dataFile` is given), so it has no row for the data file.',
     '',
   );
-  L.push(
-    '## Concurrency',
-    '',
-    '| Suites at once | Client | Earlier result | Requests | Most requests in any 1 s | Lag p50 | Lag max |',
-    '|---|---|---|---|---|---|---|',
-  );
-  for (const x of results.concurrency) {
-    const l = spread(x.lagsMs);
-    L.push(
-      `| ${x.suites} | ${x.client === 'action' ? 'ours (one process)' : 'official (one client, 20 calls)'} | ${x.history ? 'yes' : 'no'} | ${x.requests} | ${x.maxPerSecond} | ${s(l.p50)} | ${s(l.max)} |`,
-    );
-  }
-  L.push(
-    '',
-    "For our action all suites are known at once (one results file), so its lag is measured from each suite's finish to that file; the max is the lag after the last finish.",
-    '',
-  );
+  L.push(...concurrencySection(results), ...earlySection(results));
   const shared = results.sharedAccount;
   if (shared) {
     L.push('## Several action processes on one account', '');
@@ -292,16 +177,63 @@ export function renderResults(results: Results, notes: string[]): string {
       const f = shared.figure;
       const l = spread(f.lagsMs);
       L.push(
-        '| Processes | Suites | Failed processes | Requests | 429 answers | Requests/s, mean | Most in any 1 s | Lag p50 | Lag max |',
-        '|---|---|---|---|---|---|---|---|---|',
-        `| ${f.processes} | ${f.suites} | ${f.failedProcesses} | ${f.requests} | ${f.rateLimited} | ${n1(f.meanPerSecond)} | ${f.maxPerSecond} | ${s(l.p50)} | ${s(l.max)} |`,
+        '| Processes | Suites | Failed processes | Requests (running list) | 429 answers | Requests/s, mean (answered) | Requests/s, steady state | Most in any 1 s | Lag p50 | Lag max |',
+        '|---|---|---|---|---|---|---|---|---|---|',
+        `| ${f.processes} | ${f.suites} | ${f.failedProcesses} | ${f.requests} (${f.listRequests ?? '–'}) | ${f.rateLimited} | ${n1(f.meanPerSecond)} (${n1(f.answeredPerSecond ?? NaN)}) | ${n1(f.steadyPerSecond ?? NaN)} | ${f.maxPerSecond} | ${s(l.p50)} | ${s(l.max)} |`,
         '',
-        "Every process uses the same API key, with the emulator's rate limit on (the service allows a burst of 300 and 10 requests/s per account).",
+        "Every process uses the same API key (account `shared`, which nothing else uses), with the emulator's rate limit on (the service allows a burst of 300 and 10 requests/s per account). Mean: from the case's first request to its last, 429s included; steady state: from 2 s after the last run was created to the first finish.",
         '',
       );
     }
   }
   return `${L.join('\n')}\n`;
+}
+
+function concurrencySection(results: Results): string[] {
+  const L = [
+    '## Suites at once',
+    '',
+    'One process of ours for all suites (its own account), the official client one call per suite (its own account; each round on a user of its own, so it does not start with the bucket the previous round emptied). 3 tests a suite, 20 s ±30 %.',
+    '',
+    '| Suites | Client | Earlier result | Requests (running list) | 429 | Failed | Requests/s mean | Requests/s steady | Most in any 1 s | Lag p50 | Lag p95 | Lag max | Last finish → results file / last call resolved |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const x of results.concurrency) {
+    const l = spread(x.lagsMs);
+    L.push(
+      `| ${x.suites} | ${x.client === 'action' ? 'ours (one process)' : `official (${x.suites} calls)`} | ${x.history ? 'yes' : 'no'} | ${x.requests} (${x.listRequests}) | ${x.rateLimited} | ${x.failed} | ${n1(x.meanPerSecond)} | ${n1(x.steadyPerSecond)} | ${x.maxPerSecond} | ${s(l.p50)} | ${s(l.p95)} | ${s(l.max)} | ${s(x.reportsAfterLastFinishMs)} |`,
+    );
+  }
+  const errors = results.concurrency.filter((x) => x.error);
+  L.push(
+    '',
+    "Lag of a suite: ours, from its finish to the answer of the last request naming its result (the poll that saw it over, or its last page of test results), i.e. when the process knew it; the results file is written once for all suites (last column). Official: its call's promise resolved. Steady state: from 2 s after the last run was created to the first finish ('–': the triggers were still going at the first finish). The official client's calls that failed are not in its lag.",
+    ...errors.map(
+      (x) =>
+        `\nOfficial, ${x.suites} suites, round ${x.history ? 2 : 1}: ${x.failed} calls failed, e.g. "${x.error}".`,
+    ),
+    '',
+  );
+  return L;
+}
+
+function earlySection(results: Results): string[] {
+  if (!results.early.length) return [];
+  const L = [
+    '## Early failure and a run cancelled in the app',
+    '',
+    'Each suite or test has one earlier result, made to say it took the history shown. Early failure: the run fails at step 1 after about 2 s (±30 %). Cancelled in the app: a third party (a user of its own) cancels the running result through the API about 4 s (±30 %) in. Time to notice: from the finish record (the failure or the cancel) to the client knowing.',
+    '',
+    '| Case | Kind | History | Client | Run until it ended | Time to notice | Requests |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const x of results.early) {
+    L.push(
+      `| ${x.case} | ${x.kind} | ${x.historyS >= 120 ? `${x.historyS / 60} min` : `${x.historyS} s`} | ${x.client === 'action' ? 'ours' : 'official'} | ${s(x.runMs)} | ${Number.isFinite(x.noticedMs) ? s(x.noticedMs) : (x.note ?? '–')} | ${n1(x.requests)} |`,
+    );
+  }
+  L.push('');
+  return L;
 }
 
 /** The block of docs/performance.md (between the perf markers), quoting the figures. */
@@ -319,13 +251,13 @@ export function renderReadmeBlock(results: Results): string {
   const L = [
     '# Performance',
     '',
-    "The action learns a run's outcome soon after the service knows it, with few requests (accounts share a rate limit of 10 requests/s). `npm run bench` (about 4 minutes; `npm run bench:full` runs up to 3-minute runs) measures the bundled action side by side with the official Node client (`ghost-inspector`, which polls every 5 s) on the local emulator, and writes [bench/RESULTS.md](../bench/RESULTS.md).",
+    "The action learns a run's outcome soon after the service knows it, with few requests (accounts share a rate limit of 10 requests/s). `npm run bench` (about 5 minutes on 2 cores; `npm run bench:full` runs up to 3-minute runs; `npm run bench -- --case early,concurrency` runs single cases and writes nothing; `--render <raw figures>` renders a saved run again) measures the bundled action side by side with the official Node client (`ghost-inspector`, which polls every 5 s) on the local emulator, and writes [bench/RESULTS.md](../bench/RESULTS.md).",
     '',
     `Latest figures (${results.mode} mode, ${results.date.slice(0, 10)}, ${m.cores} cores, Node ${m.node}):`,
     '',
     '| Measure | This action | Official client | Goal |',
     '|---|---|---|---|',
-    `| Lag p95, with an earlier result | ${s(a(true).lag.p95)} | ${s(o(true).lag.p95)} | ≤ 1 s |`,
+    `| Lag p95, with an earlier result | ${s(a(true).lag.p95)} | ${s(o(true).lag.p95)} | ≤ 0.5 s |`,
     `| Lag p95, without an earlier result | ${s(a(false).lag.p95)} | ${s(o(false).lag.p95)} | ≤ 1 s |`,
     `| Requests per run (with / without an earlier result) | ${n1(a(true).req.mean)} / ${n1(a(false).req.mean)} | ${n1(o(true).req.mean)} / ${n1(o(false).req.mean)} | ≤ official |`,
     `| Start-up to first request (cold / median) | ${Math.round(results.startupMs[0] ?? NaN)} ms / ${Math.round(st.p50)} ms | – | < 300 ms |`,
@@ -343,9 +275,11 @@ export function renderReadmeBlock(results: Results): string {
       `| ${data.testResults.toLocaleString('en')} results (data file): peak memory; last finish → reports | ${data.peakRssMb?.toFixed(0) ?? '–'} MB; ${s(data.afterLastFinishMs)} | n/a | < 200 MB; < 2 s |`,
     );
   }
-  if (conc.length) {
+  for (const n of [...new Set(conc.map((x) => x.suites))]) {
+    const a = conc.filter((x) => x.suites === n);
+    const o = concO.filter((x) => x.suites === n);
     L.push(
-      `| ${conc[0]?.suites} suites at once: most requests in any 1 s | ${Math.max(...conc.map((x) => x.maxPerSecond))} | ${concO.length ? Math.max(...concO.map((x) => x.maxPerSecond)) : '–'} | ≤ ${BUDGET_PEAK} |`,
+      `| ${n} suites at once: lag p95; most requests in any 1 s | ${s(spread(a.flatMap((x) => x.lagsMs)).p95)}; ${Math.max(...a.map((x) => x.maxPerSecond))} | ${o.length ? `${s(spread(o.flatMap((x) => x.lagsMs)).p95)}; ${Math.max(...o.map((x) => x.maxPerSecond))}` : '–'} | ≤ 1.5 s; ≤ ${BUDGET_PEAK} |`,
     );
   }
   const missed = goals(results).filter((g) => !g.met);

@@ -1,5 +1,5 @@
 /**
- * The benchmark's emulator seed: one organization, one API key per client, and generated suites and tests
+ * The benchmark's emulator seed: accounts (user, organization and API key; see `Account`), and generated suites and tests
  * whose simulated runs last a set time (scenario `runDurationMs`, real time at time scale 1).
  *
  * Visuals are disabled on every suite: the emulator renders placeholder screenshots synchronously (about
@@ -7,18 +7,43 @@
  */
 import type { Scenario, SeedFile } from '../../emulator/index.js';
 
-export const ORG = 'org-bench';
-/** API key of our action; the official client has its own, so the two are separate callers. */
-export const ACTION_KEY = 'bench-action-key';
-export const OFFICIAL_KEY = 'bench-official-key';
 /**
- * API key of an account of its own, used only to probe whether the emulator limits the request rate
- * (shared-account.ts), so the probe cannot spend the other clients' allowance.
+ * A caller of the service with a rate-limit bucket of its own. The service limits requests per account
+ * (burst 300, then 10/s); the emulator keys that bucket on the API key's user, so every account here has a
+ * user, an organization and an API key of its own. Cases that must not spend each other's allowance (the
+ * two clients, each lag run) use different accounts; a case about several processes on one account shares
+ * one on purpose.
  */
-export const PROBE_KEY = 'bench-probe-key';
-const PROBE_ORG = 'org-bench-probe';
+export interface Account {
+  /** API key (its user is `user-<name>`). */
+  key: string;
+  /** Organization id: its suites, and the running list its action processes ask (`/organizations/{org}/running/`). */
+  org: string;
+}
+
+/** The account named `name` (deterministic: cases compute it without asking the seed). */
+export function account(name: string): Account {
+  return { key: `bench-${name}-key`, org: `org-bench-${name}` };
+}
+
+/**
+ * A second caller of account `name`'s organization with a user, hence a rate-limit bucket, of its own (e.g. a
+ * later round of a case, so it does not start with the bucket an earlier round emptied). Seed it with
+ * `SeedBuilder.caller`.
+ */
+export function callerKey(name: string, caller: string): string {
+  return `bench-${name}-${caller}-key`;
+}
+
+/**
+ * API key of a third party (a user in the web app) that sees every organization: it cancels runs "in the
+ * app" (early.ts). A user of its own, so its requests never spend the clients' allowance.
+ */
+export const APP_KEY = 'bench-app-key';
 
 export interface SuiteSpec {
+  /** Name of the account (`account(name)`) whose organization holds the suite. */
+  account: string;
   /** Suite id; must not be a prefix-and-slash of another id (ids are matched as `/suites/<id>/`). */
   id: string;
   tests: number;
@@ -44,13 +69,29 @@ export function passingScenario(runDurationMs: number, steps = 3): Scenario {
 export class SeedBuilder {
   private readonly suites: SeedSuite[] = [];
   private readonly tests: SeedTest[] = [];
+  private readonly accounts = new Set<string>();
+  private readonly callers: Array<{ name: string; caller: string }> = [];
+
+  /** Adds the account named `name` (also done by `suite`); returns it. */
+  account(name: string): Account {
+    this.accounts.add(name);
+    return account(name);
+  }
+
+  /** Adds a second caller of account `name` (`callerKey`), a user of its own; returns its API key. */
+  caller(name: string, caller: string): string {
+    this.account(name);
+    this.callers.push({ name, caller });
+    return callerKey(name, caller);
+  }
 
   /** Adds a suite of `tests` tests (ids `<suite id>-t<n>`), each lasting `runDurationMs`. */
   suite(spec: SuiteSpec): string {
+    this.account(spec.account);
     this.suites.push({
       _id: spec.id,
       name: `Bench ${spec.id}`,
-      organization: ORG,
+      organization: account(spec.account).org,
       startUrl: 'https://shop.bench.example/',
       disableVisuals: true,
     });
@@ -84,16 +125,30 @@ export class SeedBuilder {
   }
 
   build(): SeedFile {
+    const names = [...this.accounts].sort();
     return {
-      users: [{ _id: 'user-bench', firstName: 'Bench', lastName: 'User' }],
-      organizations: [
-        { _id: ORG, name: 'Benchmark', plan: { maxCsvUploadRows: 1000, testRuns: 10_000_000 } },
-        { _id: PROBE_ORG, name: 'Rate limit probe' },
+      users: [
+        ...names.map((n) => ({ _id: `user-${n}`, firstName: 'Bench', lastName: n })),
+        ...this.callers.map((c) => ({
+          _id: `user-${c.name}-${c.caller}`,
+          firstName: 'Bench',
+          lastName: c.caller,
+        })),
+        { _id: 'user-app', firstName: 'App', lastName: 'User' },
       ],
+      organizations: names.map((n) => ({
+        _id: account(n).org,
+        name: `Benchmark ${n}`,
+        plan: { maxCsvUploadRows: 1000, testRuns: 10_000_000 },
+      })),
       apiKeys: [
-        { key: ACTION_KEY, user: 'user-bench', organizations: [ORG] },
-        { key: OFFICIAL_KEY, user: 'user-bench', organizations: [ORG] },
-        { key: PROBE_KEY, user: 'user-bench', organizations: [PROBE_ORG] },
+        ...names.map((n) => ({ key: account(n).key, user: `user-${n}`, organizations: [account(n).org] })),
+        ...this.callers.map((c) => ({
+          key: callerKey(c.name, c.caller),
+          user: `user-${c.name}-${c.caller}`,
+          organizations: [account(c.name).org],
+        })),
+        { key: APP_KEY, user: 'user-app', organizations: names.map((n) => account(n).org) },
       ],
       suites: this.suites,
       tests: this.tests,

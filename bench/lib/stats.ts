@@ -53,3 +53,28 @@ export function busiestWindow(times: number[], windowMs = 1000): { count: number
   }
   return best;
 }
+
+/**
+ * Events per second between `fromMs` and `toMs` (epoch ms; events at `fromMs` count, at `toMs` not). NaN when
+ * the span is shorter than `minSpanMs` (too short to call a rate).
+ */
+export function ratePerSecond(times: number[], fromMs: number, toMs: number, minSpanMs = 1000): number {
+  if (!(toMs - fromMs >= minSpanMs)) return NaN;
+  return times.filter((t) => t >= fromMs && t < toMs).length / ((toMs - fromMs) / 1000);
+}
+
+/**
+ * The steady state of runs triggered together: from `settleMs` after the last run was created (every
+ * trigger and its first reads done) to the first finish. Null when that is shorter than `minSpanMs` (the
+ * triggers were still going when the first run ended). Epoch ms.
+ */
+export function steadyWindow(
+  runs: Array<{ createdAt: number; finishedAt: number }>,
+  settleMs = 2000,
+  minSpanMs = 3000,
+): { fromMs: number; toMs: number } | null {
+  if (runs.length === 0) return null;
+  const fromMs = Math.max(...runs.map((r) => r.createdAt)) + settleMs;
+  const toMs = Math.min(...runs.map((r) => r.finishedAt));
+  return toMs - fromMs >= minSpanMs ? { fromMs, toMs } : null;
+}

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 describe('bench: the rate-limit probe', () => {
   it('finds no limit on an emulator that never answers 429, so the case is skipped and says why', async () => {
-    expect(await probeRateLimit(ctx, 0)).toBe(false);
+    expect(await probeRateLimit(ctx)).toBe(false);
     const result = await runSharedAccount(ctx, SMOKE);
     expect(result).toEqual({ skipped: expect.stringMatching(/no rate limit on/) as unknown });
     // Its requests are accounted for (not reported as stray).
@@ -38,7 +38,7 @@ describe('bench: the rate-limit probe', () => {
   it('finds the limit when the emulator answers 429', async () => {
     emulator.setFaults('rate=1,kinds=429,retry-after=1');
     try {
-      expect(await probeRateLimit(ctx, 0)).toBe(true);
+      expect(await probeRateLimit(ctx)).toBe(true);
     } finally {
       emulator.setFaults('');
     }
@@ -47,7 +47,7 @@ describe('bench: the rate-limit probe', () => {
   it("finds the emulator's own rate limit, on by default (burst 300, then 10/s)", async () => {
     const limited = await startEmulator({ seed: new SeedBuilder().build(), quiet: true });
     try {
-      expect(await probeRateLimit({ ...ctx, emulator: limited, claimed: new Set() }, 0)).toBe(true);
+      expect(await probeRateLimit({ ...ctx, emulator: limited, claimed: new Set() })).toBe(true);
     } finally {
       await limited.close();
     }
