@@ -35,8 +35,9 @@ const POLICY = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare
  * Another process on the same account, on the virtual clock: for `ms` from now it takes every token the
  * account earns within half a ms of its earning, so that the account is over its limit the whole time.
  * It asks at half-ms offsets (the action's requests leave at whole virtual ms, so the two never meet in one
- * ms), once a ms while a token is due, again at once after a 200 (the burst), and rests for most of the
- * refill time (`1000 / perSecond` ms) after its last 200. Each request is tracked on the clock, as the
+ * ms): again at once after a 200 (the burst), and after its first 429 it rests until 2 ms before the next
+ * token is due (a token takes `1000 / perSecond` ms to earn; what is left of one after a 200 is under 1 %),
+ * then asks once a ms until it gets it. Each request is tracked on the clock, as the
  * action's are, so that time stands still while it is in flight. Resolves when done.
  */
 async function busyAccount(ms: number): Promise<void> {
@@ -55,7 +56,7 @@ async function busyAccount(ms: number): Promise<void> {
       last = 200;
       continue;
     }
-    await clock.sleep(last === 200 ? 1000 / LIMIT.perSecond - 10 : 1);
+    await clock.sleep(last === 200 ? 1000 / LIMIT.perSecond - 2 : 1);
     last = status;
   }
 }
