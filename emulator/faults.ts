@@ -5,7 +5,7 @@
  * - `rate=R`            probability 0..1 that a `/v1` request gets a fault (default 0)
  * - `kinds=A+B+...`     kinds picked from at random for rate faults (default 500+502+503+429)
  * - `seed=N`            PRNG seed (default 1): the same seed and request sequence give the same faults
- * - `delay=MS`          how long a `slow` answer waits (default 2000 ms; not time-scaled)
+ * - `delay=MS`          how long a `slow` answer waits, on the emulator's clock (default 2000 ms; not time-scaled)
  * - `retry-after=S`     Retry-After seconds of a 429 (default 1)
  * - `route=[METHOD ]PATTERN:KIND[xN]`  the first N requests (every request without xN) whose path matches
  *                       PATTERN get KIND; `*` matches any characters, including `/`; trailing slashes ignored.

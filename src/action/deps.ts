@@ -4,6 +4,7 @@
  * `src/index.ts` runs the action with {@link processDeps}; a test builds its own to run the action
  * in-process against the emulator on loopback.
  */
+import type { ClientOptions, GhostInspectorApi } from '../api/api.js';
 import type { EngineOptions } from '../run/engine.js';
 import { readGitHubContext, type GitHubContext } from '../github.js';
 import { systemClock, type Clock } from '../run/clock.js';
@@ -31,6 +32,13 @@ export interface ActionDeps extends StopDeps {
   exitAfterCancel(): void;
   /** Shorter engine waits, for tests. */
   engine?: EngineTuning;
+  /**
+   * Makes the action's API client from the options the action builds (default `createClient` of
+   * `api/client.ts`). Never set by the action itself: a test that runs the action on a virtual clock wraps
+   * the real client to see each call in flight (time stands still meanwhile) and gives it the clock's
+   * `now` and `random`.
+   */
+  createApi?: (options: ClientOptions) => GhostInspectorApi;
 }
 
 /**

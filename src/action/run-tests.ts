@@ -28,7 +28,7 @@ export async function runTests(
   const redact = createRedactor(inputs.secrets);
   // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
   const budget = new RateBudget({ clock: deps.clock });
-  const api = createClient({
+  const api = (deps.createApi ?? createClient)({
     apiKey: inputs.apiKey,
     baseUrl: inputs.apiBaseUrl,
     secrets: inputs.secrets,

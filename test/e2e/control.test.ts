@@ -1,8 +1,10 @@
 /**
  * The action against the emulator: the deadline with remote cancel, a workflow cancel (SIGINT) mid-run, and
  * retry-failed turning a test that fails once into a flaky one. The deadline and retry cases run in-process
- * (`run(deps)`, on a 10x clock, so a 0.4 min timeout takes 2.4 s); the SIGINT case runs the bundle
- * (`dist/index.js`) as a child process, since it proves the process's signal handling.
+ * (`run(deps)`) with their emulator on one virtual clock (`useE2ESetup(name, { virtual: true })`: production
+ * durations and waits, so a 0.4 min timeout is 24 s of the clock and milliseconds of real time, and its time
+ * figures are exact); the SIGINT case runs the bundle (`dist/index.js`) as a child process against an
+ * emulator of its own on real time, since it proves the process's signal handling.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -11,25 +13,35 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counts, startAction, waitFor } from '../support/harness.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 
-const setup = useE2ESetup('control');
+const setup = useE2ESetup('control', { virtual: true });
+/** The bundle's emulator, on real time. */
+const bundle = useE2ESetup('control-bundle');
 
-beforeEach(() => setup.emulator.resetLog());
-
-afterEach(() => {
-  for (const id of ['test-home', 'test-payment'])
-    setup.emulator.setScenario(id, setup.seedScenarios.get(id) ?? null);
+beforeEach(() => {
+  setup.emulator.resetLog();
+  bundle.emulator.resetLog();
 });
 
-function inputs(extra: Record<string, string>): Record<string, string> {
-  return { ...setup.connection(), screenshots: 'none', ...extra };
+afterEach(() => {
+  for (const s of [setup, bundle])
+    for (const id of ['test-home', 'test-payment'])
+      s.emulator.setScenario(id, s.seedScenarios.get(id) ?? null);
+});
+
+function inputs(extra: Record<string, string>, s = setup): Record<string, string> {
+  return { ...s.connection(), screenshots: 'none', ...extra };
 }
 
 describe('deadline, workflow cancel and retries', () => {
   it('at the timeout: cancels the remote suite run, keeps what finished, marks the rest timed out', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
+    const clock = setup.world!.clock;
+    const t0 = clock.now();
     const r = await setup.run({
       inputs: inputs({ 'suite-ids': 'suite-smoke', timeout: '0.4', 'fail-on-timeout': 'false' }),
     });
+    // The action ends at exactly its 0.4 min deadline, the remote cancel sent at that ms.
+    expect(clock.now() - t0).toBe(24_000);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const c = counts(r);
     expect(c['timed-out']).toBe(1);
@@ -45,12 +57,26 @@ describe('deadline, workflow cancel and retries', () => {
     const ended = setup.emulator.runs();
     expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
     expect(ended.some((f) => f.testId === 'test-home' && f.condition === 'cancelled')).toBe(true);
+    const cancel = setup.emulator.requests().find((q) => q.path.endsWith('/cancel/'))!;
+    expect(cancel.time - t0).toBe(24_000);
+    // Login (9 s) and search (7.5 s, production durations) had passed well before.
+    expect(ended.filter((f) => f.condition === 'finished').map((f) => [f.testId, f.finishedAt - t0])).toEqual(
+      [
+        ['test-search', 7_500],
+        ['test-login', 9_000],
+      ],
+    );
     expect(r.stdout).toContain('Timeout');
   });
 
   it('at the timeout under fail-on-timeout (default): the step fails', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
+    const clock = setup.world!.clock;
+    const t0 = clock.now();
     const r = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05' }) });
+    // At exactly the 3 s deadline: the cancel sent, the action done.
+    expect(clock.now() - t0).toBe(3_000);
+    expect(setup.emulator.requests().at(-1)).toMatchObject({ method: 'POST', time: t0 + 3_000 });
     expect(r.code).toBe(1);
     expect(counts(r)['timed-out']).toBe(1);
     expect(r.stdout).toContain('did not finish before the timeout');
@@ -60,17 +86,19 @@ describe('deadline, workflow cancel and retries', () => {
   });
 
   it('SIGINT mid-run: every active remote run is cancelled, reports are written, exit non-zero', async () => {
-    setup.emulator.setScenario('test-home', { hang: true });
-    await rm(path.join(setup.workspace, 'ghost-inspector-results.json'), { force: true });
+    bundle.emulator.setScenario('test-home', { hang: true });
+    await rm(path.join(bundle.workspace, 'ghost-inspector-results.json'), { force: true });
     const { child, done } = await startAction({
-      workspace: setup.workspace,
-      inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', timeout: '5' }),
+      workspace: bundle.workspace,
+      inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', timeout: '5' }, bundle),
     });
     // Both runs started and the action is polling.
     await waitFor(
       () =>
-        setup.emulator.requests().filter((q) => q.path.endsWith('/execute/')).length === 2 &&
-        setup.emulator.requests().some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
+        bundle.emulator.requests().filter((q) => q.path.endsWith('/execute/')).length === 2 &&
+        bundle.emulator
+          .requests()
+          .some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
     );
     const signalledAt = Date.now();
     child.kill('SIGINT');
@@ -78,18 +106,18 @@ describe('deadline, workflow cancel and retries', () => {
     expect(Date.now() - signalledAt).toBeLessThan(9_000);
     expect(r.code).not.toBe(0);
     expect(r.code).not.toBeNull();
-    const cancels = setup.emulator
+    const cancels = bundle.emulator
       .requests()
       .filter((q) => q.method === 'POST' && q.path.endsWith('/cancel/'));
     expect(cancels.length).toBeGreaterThanOrEqual(2);
-    const ended = setup.emulator.runs();
+    const ended = bundle.emulator.runs();
     expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
     expect(
       ended.some((f) => f.kind === 'test-result' && f.suiteResultId === null && f.condition === 'cancelled'),
     ).toBe(true);
     expect(r.stdout).toContain('Received SIGINT');
-    expect(existsSync(path.join(setup.workspace, 'ghost-inspector-results.json'))).toBe(true);
-    expect(readFileSync(path.join(setup.workspace, 'ghost-inspector-results.json'), 'utf8')).toContain(
+    expect(existsSync(path.join(bundle.workspace, 'ghost-inspector-results.json'))).toBe(true);
+    expect(readFileSync(path.join(bundle.workspace, 'ghost-inspector-results.json'), 'utf8')).toContain(
       'cancelled',
     );
   });

@@ -15,10 +15,14 @@ import { readGitHubContext } from '../../src/github.js';
 import { systemClock, type Clock } from '../../src/run/clock.js';
 import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from './harness.js';
 
-/** Options of an in-process run: those of the child-process harness, plus the clock and engine waits. */
+/**
+ * Options of an in-process run: those of the child-process harness, plus the clock, engine waits and the
+ * API client's factory (`ActionDeps`).
+ */
 export interface InProcessOptions extends StartOptions {
   clock?: Clock;
   engine?: EngineTuning;
+  createApi?: ActionDeps['createApi'];
 }
 
 /** An in-process run under way. */
@@ -122,6 +126,7 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
     sink,
     clock: options.clock ?? systemClock,
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.createApi ? { createApi: options.createApi } : {}),
     listenForSignals: (handler) => {
       onSignal = handler;
       return () => (onSignal = null);

@@ -9,7 +9,7 @@
  * - no tracked work in flight (`track`): the API calls of the client under test, from the call until its
  *   answer is decoded (the HTTP exchange, gunzip on the thread pool, JSON), less the parts spent waiting on
  *   this clock (`untracked`: a retry's back-off);
- * - no probe saying busy (`addProbe`): e.g. the emulator's requests being answered;
+ * - no probe saying busy (`addProbe`): e.g. the emulator's requests being answered, file-system requests;
  * - nothing new (a wait registered or ended, tracked work started or settled) for `quietTurns` turns of the
  *   event loop (`setImmediate`), so that work woken by a wait reaches its next wait or request first.
  *

@@ -1,7 +1,8 @@
 /**
  * The emulator and the action's API client on one virtual clock (`virtual-clock.ts`), for engine tests:
  * runs take their production durations (time scale 1) in virtual time, the engine's polls and the request
- * budget wait on the same clock, and time moves only when neither side has work in flight.
+ * budget wait on the same clock, and time moves only when neither side has work in flight (nor the file
+ * system: a request of this process to it counts as work too).
  *
  * ```ts
  * const world = await startVirtualWorld({ apiKey: KEY });
@@ -46,6 +47,9 @@ export async function startVirtualWorld(
     const { answering, waiting } = emulator.requestsInFlight();
     return answering - waiting;
   });
+  // File-system requests in flight (an action run in-process reading its test files, writing its reports)
+  // keep time still too.
+  clock.addProbe(fileRequestsInFlight);
   clock.start();
   const client = (options: Partial<ClientOptions> = {}): Client => {
     const sleep = options.sleep ?? clockSleep(clock);
@@ -68,6 +72,14 @@ export async function startVirtualWorld(
       await clock.stop();
     },
   };
+}
+
+/**
+ * This process's file-system requests in flight: Node's active `FSReqCallback`, `FSReqPromise` and
+ * `CloseReq` (a file handle being closed) resources.
+ */
+function fileRequestsInFlight(): number {
+  return process.getActiveResourcesInfo().filter((name) => /^(FSReq|CloseReq)/.test(name)).length;
 }
 
 /** The client's retry sleep on `clock`: rejects with the client's `AbortedError` when `signal` fires. */

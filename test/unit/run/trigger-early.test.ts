@@ -2,36 +2,43 @@
  * Each run is watched from the moment its own execute is answered, not once every execute is: with many
  * runs and few executes in flight, an early failure is noticed while later executes still wait, and
  * `fail-fast` keeps those from being sent at all (they are reported "Not started: fail-fast"). The real
- * client against the emulator on loopback; every execute is slowed down (a fault of the emulator) so that
- * triggering takes seconds, as it does with many runs against the service.
+ * client against the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`:
+ * production run durations and engine waits, time figures exact); every execute is held (the emulator's
+ * `slow` fault, on the same clock) so that triggering takes seconds, as it does with many runs against the
+ * service.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
 import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
+import { RUNNING_LIST_MS } from '../../../src/run/running-list.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'trigger-early-test-key';
-/** How long the emulator holds each execute before handling it, ms. */
-const EXECUTE_MS = 400;
+/**
+ * How long the emulator holds each execute before handling it, ms (virtual). Not a multiple of the running
+ * list's second, so that no execute is answered at the ms a run's end is noticed.
+ */
+const EXECUTE_MS = 1_800;
+/** How long a run of Pay by card takes to fail (the seed: three steps of 1.5 s and the 3 s tail), ms. */
+const PAYMENT_MS = 7_500;
 /** Runs asked for: the failing test first, then `RUNS - 1` more. */
 const RUNS = 12;
-let emulator: Emulator;
+let world: VirtualWorld;
+let emulator: VirtualWorld['emulator'];
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
+  world = await startVirtualWorld({
     apiKey: API_KEY,
-    quiet: true,
     faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
   });
+  emulator = world.emulator;
   // test-home never ends by itself: only a cancel ends its runs.
   emulator.setScenario('test-home', { hang: true });
 });
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
 });
 beforeEach(() => emulator.resetLog());
 
@@ -44,14 +51,19 @@ function executes(): number {
 
 describe('runs are watched as soon as their own execute is answered', () => {
   it('an early failure is noticed before the last execute is sent (one execute at a time)', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
+    const api = world.client({ apiKey: API_KEY });
     let executesAtFailure: number | null = null;
+    let failedAt: number | null = null;
+    const t0 = world.clock.now();
     const testIds = ['test-payment', ...Array.from({ length: RUNS - 1 }, () => 'test-login')];
     const summary = await runPlan(runPlanOf({ testIds }), {
       api,
+      clock: world.clock,
       triggerConcurrency: 1,
       onEvent: (e) => {
-        if (e.type === 'test-finished' && e.test.state === 'failed') executesAtFailure ??= executes();
+        if (e.type !== 'test-finished' || e.test.state !== 'failed') return;
+        executesAtFailure ??= executes();
+        failedAt ??= world.clock.now() - t0;
       },
     });
     expect(summary.runs).toHaveLength(RUNS);
@@ -60,26 +72,36 @@ describe('runs are watched as soon as their own execute is answered', () => {
       ...Array.from({ length: RUNS - 1 }, () => 'passed'),
     ]);
     // With all executes sent one after the other (RUNS × EXECUTE_MS), the failure of the first run is seen
-    // while most are still to come.
-    expect(executesAtFailure).not.toBeNull();
+    // while most are still to come. Exactly: the run ends PAYMENT_MS after its execute is answered; the
+    // running list, asked every second from that answer, notices it at its next ask (9.8 s), when 5
+    // executes have been answered (the 5th at 5 × 1.8 = 9 s) and the 6th is held.
+    expect(failedAt).toBe(EXECUTE_MS + Math.ceil(PAYMENT_MS / RUNNING_LIST_MS) * RUNNING_LIST_MS);
+    expect(executesAtFailure).toBe(Math.floor(failedAt! / EXECUTE_MS));
     expect(executesAtFailure!).toBeLessThan(RUNS / 2);
   });
 
   it('fail-fast: executes not sent yet are never sent; their runs are reported not started (cancelled)', async () => {
-    const api = createClient({ apiKey: API_KEY, baseUrl: emulator.baseUrl });
-    const events: RunEvent[] = [];
+    const api = world.client({ apiKey: API_KEY });
+    const events: Array<RunEvent & { at: number }> = [];
     const RUNS = 16;
+    const t0 = world.clock.now();
     const testIds = ['test-payment', ...Array.from({ length: RUNS - 1 }, () => 'test-home')];
     const summary = await runPlan(runPlanOf({ testIds, failFast: true }), {
       api,
+      clock: world.clock,
       triggerConcurrency: 2,
-      onEvent: (e) => events.push(e),
+      onEvent: (e) => events.push({ ...e, at: world.clock.now() - t0 }),
     });
     expect(summary.interrupted).toBe('fail-fast');
     // Every run asked for is there: the failed one, those started and cancelled, those never started.
     expect(summary.runs).toHaveLength(RUNS);
-    // Two at a time, the executes would take RUNS / 2 × EXECUTE_MS; the failure is seen well before.
+    // Two at a time, the executes would take RUNS / 2 × EXECUTE_MS (14.4 s); the failure is seen well
+    // before, at 9.8 s (as above), while executes 11 and 12 are held: those two are answered (they may
+    // have started a run), the last 4 are never sent.
+    const failFastAt = events.find((e) => e.type === 'fail-fast')!.at;
+    expect(failFastAt).toBe(EXECUTE_MS + Math.ceil(PAYMENT_MS / RUNNING_LIST_MS) * RUNNING_LIST_MS);
     const sent = executes();
+    expect(sent).toBe(2 * Math.ceil(failFastAt / EXECUTE_MS));
     expect(sent).toBeLessThanOrEqual(RUNS - 4);
     const started = summary.runs.filter((r) => r.testResultId);
     const notStarted = summary.runs.filter((r) => r.notStarted);

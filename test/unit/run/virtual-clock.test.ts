@@ -2,8 +2,12 @@
  * The virtual clock of the engine tests (`test/support/virtual-clock.ts`): time jumps to the next due wait
  * only when nothing is in flight, in the order real timers would fire.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../support/virtual-clock.js';
+import { startVirtualWorld } from '../../support/virtual-world.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 let clock: VirtualClock;
@@ -140,5 +144,27 @@ describe('VirtualClock', () => {
     expect([other.random(), other.random()]).toEqual(a);
     expect(a[0]).toBeGreaterThanOrEqual(0);
     expect(a[0]).toBeLessThan(1);
+  });
+});
+
+describe('the virtual world', () => {
+  it('stands still while this process waits on the file system (an action run writing its reports)', async () => {
+    const world = await startVirtualWorld({ rateLimit: false });
+    const dir = await mkdtemp(path.join(tmpdir(), 'virtual-world-'));
+    try {
+      const { clock } = world;
+      const t0 = clock.now();
+      const woke = clock.sleep(1_000).then(() => clock.now());
+      const file = path.join(dir, 'results.json');
+      for (let i = 0; i < 5; i++) {
+        await writeFile(file, 'x'.repeat(4_000_000));
+        await readFile(file);
+      }
+      expect(clock.now()).toBe(t0);
+      expect(await woke).toBe(t0 + 1_000);
+    } finally {
+      await world.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
