@@ -11,7 +11,6 @@ const SLOW_FIRST = [
   'test/e2e/chaos.test.ts',
   'test/e2e/reliability/',
   'test/emulator/runs.test.ts',
-  'test/e2e/control.test.ts',
   // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the
   // two cores with the chaos run at once (a cancelled browser run missed its 60 s bound once that way).
   'test/emulator/browser/',

@@ -67141,7 +67141,7 @@ async function runTests(inputs, deps, startedAtMs, signal) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
     // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
     const budget = new RateBudget({ clock: deps.clock });
-    const api = createClient({
+    const api = (deps.createApi ?? createClient)({
         apiKey: inputs.apiKey,
         baseUrl: inputs.apiBaseUrl,
         secrets: inputs.secrets,
