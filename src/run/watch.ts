@@ -27,9 +27,10 @@ import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
 import { suiteTestsOf } from './read.js';
 import { failFastOn } from './fail-fast.js';
 import { retryFailures } from './retry.js';
-import { sleepBeforePoll } from './running-list.js';
+import { sleepBeforePoll, watchRun } from './running-list.js';
 import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
 import { waitResult } from './watch-group.js';
+import { HISTORY_MAX_RUNS } from './watch-plan.js';
 
 /** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
 export function isSuiteResultOver(result: SuiteResult): boolean {
@@ -101,6 +102,21 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
   window: ExpectedWindow | null,
   target: PollTarget<T>,
 ): Promise<T | null> {
+  const unwatch = watchRun(ctx, remote.id, triggeredAtMs, window);
+  try {
+    return await pollUntilOver(ctx, remote, triggeredAtMs, window, target);
+  } finally {
+    unwatch();
+  }
+}
+
+async function pollUntilOver<T extends SuiteResult | TestResult>(
+  ctx: EngineContext,
+  remote: Remote,
+  triggeredAtMs: number,
+  window: ExpectedWindow | null,
+  target: PollTarget<T>,
+): Promise<T | null> {
   const signal = ctx.stop.signal;
   let polls = 0;
   let lastIntervalMs = 0;
@@ -111,7 +127,7 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
     const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
     lastIntervalMs = next.intervalMs;
     const delayMs = forceDelay ?? next.delayMs;
-    await sleepBeforePoll(ctx, remote.id, triggeredAtMs, delayMs, forceDelay !== null, signal);
+    await sleepBeforePoll(ctx, remote.id, triggeredAtMs, window, delayMs, forceDelay !== null, signal);
     forceDelay = null;
     if (signal.aborted) return null;
     try {
@@ -147,9 +163,13 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
   }
 }
 
-/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
+/**
+ * Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped.
+ * Its history is read only with at most `HISTORY_MAX_RUNS` runs in the engine run (see watch-plan.ts).
+ */
 export async function follow(ctx: EngineContext, handle: Handle): Promise<void> {
-  const window = await history(ctx, handle.historyKey, handle.delayMs);
+  const key = ctx.handles.length > HISTORY_MAX_RUNS ? null : handle.historyKey;
+  const window = await history(ctx, key, handle.delayMs);
   if (handle.remote.type === 'suite') await followSuite(ctx, handle, window);
   else await followTest(ctx, handle, window);
 }
