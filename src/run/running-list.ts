@@ -14,10 +14,12 @@
  */
 import { refId } from '../api/refs.js';
 import type { TestResult } from '../api/types.js';
+import { timeoutSignal } from './clock.js';
 import { messageOf, type EngineContext } from './context.js';
 import type { ExpectedWindow } from './schedule.js';
 import {
   RUNNING_LIST_MAX_ERRORS,
+  RUNNING_LIST_TIMEOUT_MS,
   SafetySlots,
   UNSEEN_AFTER_MS,
   watchPeriodMs,
@@ -43,6 +45,8 @@ export class RunningList {
   /** Ids (test results and their suite results) in the last answer; empty while unhealthy. */
   private current = new Set<string>();
   private healthy = false;
+  /** Whether an answer came (or lone mode began) since the list was started or last failed. */
+  private answered = false;
   /** The one run polled on its own at the watch period instead of the list (lone mode), if any. */
   private lone: string | null = null;
   /** Every id any answer showed. */
@@ -55,6 +59,14 @@ export class RunningList {
   shows(id: string): boolean {
     return this.lone === id || (this.healthy && this.current.has(id));
   }
+
+  /** True until the first answer (or lone mode), and again after a failure until the next answer. */
+  get pending(): boolean {
+    return !this.answered && !this.failed;
+  }
+
+  /** Whether the last request failed. */
+  private failed = false;
 
   /** Whether a poller of `id` is sleeping now. */
   hasWaiter(id: string): boolean {
@@ -92,12 +104,16 @@ export class RunningList {
       if (suiteResult) next.add(suiteResult);
     }
     const before = this.healthy ? this.current : new Set<string>();
+    const first = !this.answered;
     this.current = next;
     this.healthy = true;
+    this.answered = true;
+    this.failed = false;
     this.lone = null;
     for (const id of next) this.seen.add(id);
     for (const id of before) if (!next.has(id)) this.wake(id, () => true);
-    for (const id of next) if (!before.has(id)) this.replan(id);
+    // The first answer ends every "wait for the list" sleep; later ones replan the runs they newly show.
+    for (const id of first ? [...this.waiters.keys()] : next) if (first || !before.has(id)) this.replan(id);
     for (const id of [...this.waiters.keys()]) {
       if (this.seen.has(id) || this.probed.has(id)) continue;
       const due = (w: Waiter): boolean => askedAtMs - w.triggeredAtMs >= UNSEEN_AFTER_MS;
@@ -115,19 +131,20 @@ export class RunningList {
   pollLone(id: string): void {
     this.lone = id;
     this.healthy = false;
+    this.answered = true;
+    this.failed = false;
     this.current = new Set();
     this.wake(id, (w) => !w.forced);
   }
 
   /** The list could not be had: no run counts as shown, so each returns to its own schedule at once. */
   fail(): void {
-    const shown = [...this.current];
-    const lone = this.lone;
     this.healthy = false;
+    this.answered = false;
+    this.failed = true;
     this.current = new Set();
     this.lone = null;
-    for (const id of shown) this.replan(id);
-    if (lone) this.replan(lone);
+    for (const id of [...this.waiters.keys()]) this.replan(id);
   }
 
   private wake(id: string, which: (w: Waiter) => boolean): void {
@@ -222,10 +239,14 @@ export async function watchRunning(ctx: EngineContext): Promise<void> {
       if (lone) {
         list.pollLone(lone);
       } else {
+        const answered = new AbortController();
         try {
           await ctx.budget.acquire(signal);
           const askedAtMs = ctx.clock.now();
-          list.update(await ctx.api.listOrganizationRunning(organizationId, { signal }), askedAtMs);
+          // A list that does not answer in time (the client's own retries included) counts as failed.
+          const late = timeoutSignal(ctx.clock, RUNNING_LIST_TIMEOUT_MS, answered.signal);
+          const options = { signal: AbortSignal.any([signal, late]) };
+          list.update(await ctx.api.listOrganizationRunning(organizationId, options), askedAtMs);
           errors = 0;
         } catch (error) {
           list.fail();
@@ -236,6 +257,8 @@ export async function watchRunning(ctx: EngineContext): Promise<void> {
             message: `Running list of the organization failed: ${messageOf(error)}`,
           });
           if (errors >= RUNNING_LIST_MAX_ERRORS) return;
+        } finally {
+          answered.abort();
         }
       }
       const periodMs = watchPeriodMs([...watch.runs.values()], ctx.clock.now());
@@ -270,6 +293,9 @@ function planSleep(
   adaptiveDueAtMs: number,
 ): SleepPlan {
   const now = ctx.clock.now();
+  // Before the list's first answer: wait for it (it replans), at most `UNSEEN_AFTER_MS`.
+  if (watch.list?.pending)
+    return { dueAtMs: Math.max(adaptiveDueAtMs, now + UNSEEN_AFTER_MS), slotAtMs: null };
   if (!watch.list?.shows(id)) return { dueAtMs: adaptiveDueAtMs, slotAtMs: null };
   const slotAtMs = watch.safety.reserve(now);
   const expectedAtMs = window ? triggeredAtMs + window.lowMs : Infinity;

@@ -35,6 +35,11 @@ export const SAFETY_POLL_MS = 10_000;
  * number of runs; with N runs each is safety-polled about every max(`SAFETY_POLL_MS`, N × this).
  */
 export const SAFETY_SPACING_MS = 2_000;
+/**
+ * A running-list request not answered this long after it was sent (the API client's own retries
+ * included) counts as failed, so the runs it shows go back to their own schedules, ms.
+ */
+export const RUNNING_LIST_TIMEOUT_MS = 2 * WATCH_COLD_MS;
 /** Failed running-list requests in a row after which the list is given up for this engine run. */
 export const RUNNING_LIST_MAX_ERRORS = 3;
 /**
