@@ -90,7 +90,7 @@ export class SafetySlots {
 
   /** Reserves the next safety poll time at or after `nowMs + SAFETY_POLL_MS`; returns it (ms). */
   reserve(nowMs: number): number {
-    for (let i = this.ahead.length - 1; i >= 0; i--) if (this.ahead[i]! < nowMs) this.ahead.splice(i, 1);
+    for (let i = this.ahead.length - 1; i >= 0; i--) if (this.ahead[i] < nowMs) this.ahead.splice(i, 1);
     // A time already past was used (or missed); the new one is SAFETY_POLL_MS ahead, so far enough from it.
     const latest = this.ahead.length > 0 ? Math.max(...this.ahead) : -Infinity;
     const at = Math.max(nowMs + SAFETY_POLL_MS, latest + SAFETY_SPACING_MS);
