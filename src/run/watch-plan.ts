@@ -48,11 +48,12 @@ export const RUNNING_LIST_MAX_ERRORS = 3;
  */
 export const UNSEEN_AFTER_MS = 2_000;
 /**
- * Above this many runs in one engine run the history of each suite or test is not read: the watch is hot
- * almost all the time anyway (some run is always new or in its window), so a history would only buy one
- * poll at the expected finish, and costs one request per suite or test (100 suites: 20 s of a 5/s budget).
+ * With more than this many different suites and tests in one engine run their histories are not read: the
+ * watch is hot almost all the time anyway (some run is always new or in its window), so a history would only
+ * buy one poll at the expected finish, and it costs one request per suite or test (100 suites: 20 s of a 5/s
+ * budget, and 100 of the 300 requests of such a run).
  */
-export const HISTORY_MAX_RUNS = 10;
+export const HISTORY_MAX_KEYS = 10;
 
 /** What the watch period depends on, per run waited for. */
 export interface WatchedRun {

@@ -30,7 +30,7 @@ import { retryFailures } from './retry.js';
 import { sleepBeforePoll, watchRun } from './running-list.js';
 import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
 import { waitResult } from './watch-group.js';
-import { HISTORY_MAX_RUNS } from './watch-plan.js';
+import { HISTORY_MAX_KEYS } from './watch-plan.js';
 
 /** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
 export function isSuiteResultOver(result: SuiteResult): boolean {
@@ -165,10 +165,11 @@ async function pollUntilOver<T extends SuiteResult | TestResult>(
 
 /**
  * Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped.
- * Its history is read only with at most `HISTORY_MAX_RUNS` runs in the engine run (see watch-plan.ts).
+ * Its history is read only with at most `HISTORY_MAX_KEYS` suites and tests in the engine run (watch-plan.ts).
  */
 export async function follow(ctx: EngineContext, handle: Handle): Promise<void> {
-  const key = ctx.handles.length > HISTORY_MAX_RUNS ? null : handle.historyKey;
+  const keys = new Set(ctx.handles.map((h) => h.historyKey));
+  const key = keys.size > HISTORY_MAX_KEYS ? null : handle.historyKey;
   const window = await history(ctx, key, handle.delayMs);
   if (handle.remote.type === 'suite') await followSuite(ctx, handle, window);
   else await followTest(ctx, handle, window);
