@@ -221,7 +221,8 @@ function loneRun(ctx: EngineContext, watch: Watch, list: RunningList): string | 
 
 /**
  * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
- * the running list; ends when nothing runs, at a stop, without an organization id, or after
+ * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
+ * not use it); ends when nothing runs, at a stop, without an organization id, or after
  * `RUNNING_LIST_MAX_ERRORS` failed lists in a row (the runs then keep their own schedules). Never throws.
  */
 export async function watchRunning(ctx: EngineContext): Promise<void> {
@@ -238,7 +239,7 @@ export async function watchRunning(ctx: EngineContext): Promise<void> {
       const lone = loneRun(ctx, watch, list);
       if (lone) {
         list.pollLone(lone);
-      } else {
+      } else if (watch.runs.size > 0) {
         const answered = new AbortController();
         try {
           await ctx.budget.acquire(signal);
