@@ -1,9 +1,13 @@
 /**
- * Watch: knowing when each run ends. Each run is polled on its own adaptive schedule (`schedule.ts`),
- * learned from its suite's or test's last `DURATION_HISTORY_COUNT` results; runs of one suite or test are
- * polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A result that answers "not
- * found" just after its trigger is asked again for `notFoundGraceMs`; failed polls back off
- * (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
+ * Watch: knowing when each run ends. One shared watch request (the organization's running list, or the
+ * lone run's own poll) looks at every run about once a second (`running-list.ts`, periods in
+ * `watch-plan.ts`, the arithmetic in docs/watch.md); a run it shows has only safety polls and, with
+ * history, one poll at its expected finish of its own; a run it does not show, or all runs when the list
+ * fails, follow their adaptive schedule (`schedule.ts`), learned from the suite's or test's last
+ * `DURATION_HISTORY_COUNT` results (not read with more than `HISTORY_MAX_KEYS` suites and tests). Runs of
+ * one suite or test are polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A
+ * result that answers "not found" just after its trigger is asked again for `notFoundGraceMs`; failed polls
+ * back off (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
  * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
  */
 import { metered } from './action-api.js';
