@@ -19,6 +19,7 @@ import { messageOf, type EngineContext } from './context.js';
 import type { ExpectedWindow } from './schedule.js';
 import {
   RUNNING_LIST_MAX_ERRORS,
+  RUNNING_LIST_PAUSE_MS,
   RUNNING_LIST_TIMEOUT_MS,
   SafetySlots,
   UNSEEN_AFTER_MS,
@@ -220,10 +221,37 @@ function loneRun(ctx: EngineContext, watch: Watch, list: RunningList): string | 
 }
 
 /**
+ * Asks the running list once through the budget and updates `list`; false (told as a detail) when the
+ * request failed or did not answer within `RUNNING_LIST_TIMEOUT_MS` (the client's own retries included).
+ */
+async function askList(ctx: EngineContext, list: RunningList, organizationId: string): Promise<boolean> {
+  const signal = ctx.stop.signal;
+  const answered = new AbortController();
+  try {
+    await ctx.budget.acquire(signal);
+    const askedAtMs = ctx.clock.now();
+    const late = timeoutSignal(ctx.clock, RUNNING_LIST_TIMEOUT_MS, answered.signal);
+    const options = { signal: AbortSignal.any([signal, late]) };
+    list.update(await ctx.api.listOrganizationRunning(organizationId, options), askedAtMs);
+    return true;
+  } catch (error) {
+    list.fail();
+    if (!signal.aborted) {
+      const message = `Running list of the organization failed: ${messageOf(error)}`;
+      ctx.emit({ type: 'detail', message });
+    }
+    return false;
+  } finally {
+    answered.abort();
+  }
+}
+
+/**
  * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
  * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
- * not use it); ends when nothing runs, at a stop, without an organization id, or after
- * `RUNNING_LIST_MAX_ERRORS` failed lists in a row (the runs then keep their own schedules). Never throws.
+ * not use it). After `RUNNING_LIST_MAX_ERRORS` failed lists in a row it pauses `RUNNING_LIST_PAUSE_MS`
+ * (the runs keep their own schedules meanwhile), then tries again. Ends when nothing runs, at a stop, or
+ * without an organization id. Never throws.
  */
 export async function watchRunning(ctx: EngineContext): Promise<void> {
   const organizationId = organizationOf(ctx);
@@ -232,39 +260,21 @@ export async function watchRunning(ctx: EngineContext): Promise<void> {
   const list = new RunningList();
   watch.list = list;
   const signal = ctx.stop.signal;
+  const until = AbortSignal.any([signal, ctx.finishedAll.signal]);
   let errors = 0;
   try {
     while (ctx.handles.some((h) => !h.done) && !signal.aborted) {
       const tickAtMs = ctx.clock.now();
       const lone = loneRun(ctx, watch, list);
-      if (lone) {
-        list.pollLone(lone);
-      } else if (watch.runs.size > 0) {
-        const answered = new AbortController();
-        try {
-          await ctx.budget.acquire(signal);
-          const askedAtMs = ctx.clock.now();
-          // A list that does not answer in time (the client's own retries included) counts as failed.
-          const late = timeoutSignal(ctx.clock, RUNNING_LIST_TIMEOUT_MS, answered.signal);
-          const options = { signal: AbortSignal.any([signal, late]) };
-          list.update(await ctx.api.listOrganizationRunning(organizationId, options), askedAtMs);
-          errors = 0;
-        } catch (error) {
-          list.fail();
-          if (signal.aborted) return;
-          errors += 1;
-          ctx.emit({
-            type: 'detail',
-            message: `Running list of the organization failed: ${messageOf(error)}`,
-          });
-          if (errors >= RUNNING_LIST_MAX_ERRORS) return;
-        } finally {
-          answered.abort();
-        }
+      if (lone) list.pollLone(lone);
+      else if (watch.runs.size > 0) errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
+      if (errors >= RUNNING_LIST_MAX_ERRORS) {
+        errors = 0;
+        await ctx.clock.sleep(RUNNING_LIST_PAUSE_MS, until);
+        continue;
       }
       const periodMs = watchPeriodMs([...watch.runs.values()], ctx.clock.now());
-      const waitMs = Math.max(0, tickAtMs + periodMs - ctx.clock.now());
-      await ctx.clock.sleep(waitMs, AbortSignal.any([signal, ctx.finishedAll.signal]));
+      await ctx.clock.sleep(Math.max(0, tickAtMs + periodMs - ctx.clock.now()), until);
     }
   } finally {
     list.fail();

@@ -40,8 +40,13 @@ export const SAFETY_SPACING_MS = 2_000;
  * included) counts as failed, so the runs it shows go back to their own schedules, ms.
  */
 export const RUNNING_LIST_TIMEOUT_MS = 2 * WATCH_COLD_MS;
-/** Failed running-list requests in a row after which the list is given up for this engine run. */
+/** Failed running-list requests in a row after which the list is left alone for `RUNNING_LIST_PAUSE_MS`. */
 export const RUNNING_LIST_MAX_ERRORS = 3;
+/**
+ * How long the list is left alone after `RUNNING_LIST_MAX_ERRORS` failures in a row (the runs follow their
+ * adaptive schedules meanwhile), ms: one request per 30 s tells when it is back.
+ */
+export const RUNNING_LIST_PAUSE_MS = 30_000;
 /**
  * A run triggered this long before a list answer, yet never shown by the list, is taken as having ended
  * before the list saw it: its own result is read once at once (history never delays an early finish), ms.
