@@ -176,11 +176,6 @@ function watchOf(ctx: EngineContext): Watch {
   return watch;
 }
 
-/** The running list of an engine run, once `watchRunning` started it; undefined otherwise. */
-export function runningListOf(ctx: EngineContext): RunningList | undefined {
-  return watches.get(ctx)?.list;
-}
-
 /**
  * Registers a run polled on its own (by `pollRemote`) so the watch period counts it; returns the
  * unregister. `window` (ms after the trigger) is null without history.
@@ -209,15 +204,15 @@ function organizationOf(ctx: EngineContext): string | null {
   return null;
 }
 
-/** The only remote result still active, when its poller is the only one and is sleeping; else null. */
-function loneRun(ctx: EngineContext, watch: Watch, list: RunningList): string | null {
+/** The only remote result still active, when it is the only run polled on its own; else null. */
+function loneRun(ctx: EngineContext, watch: Watch): string | null {
   let only: string | null = null;
   for (const r of ctx.remotes) {
     if (!r.active) continue;
     if (only !== null) return null;
     only = r.id;
   }
-  return only !== null && watch.runs.size === 1 && watch.runs.has(only) && list.hasWaiter(only) ? only : null;
+  return only !== null && watch.runs.size === 1 && watch.runs.has(only) ? only : null;
 }
 
 /**
@@ -265,7 +260,7 @@ export async function watchRunning(ctx: EngineContext): Promise<void> {
   try {
     while (ctx.handles.some((h) => !h.done) && !signal.aborted) {
       const tickAtMs = ctx.clock.now();
-      const lone = loneRun(ctx, watch, list);
+      const lone = loneRun(ctx, watch);
       if (lone) list.pollLone(lone);
       else if (watch.runs.size > 0) errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
       if (errors >= RUNNING_LIST_MAX_ERRORS) {
@@ -292,8 +287,8 @@ interface SleepPlan {
 
 /**
  * When a run's next own poll is due. Shown by the list (or the lone run): its safety slot, or its expected
- * finish (`window.lowMs` after the trigger) when that comes first. Otherwise its adaptive delay from
- * `sleptAtMs`.
+ * finish (`window.lowMs` after the trigger) when that comes first. Before the list's first answer: that
+ * answer, at most `UNSEEN_AFTER_MS` away. Otherwise its adaptive time, `adaptiveDueAtMs`.
  */
 function planSleep(
   ctx: EngineContext,
@@ -343,11 +338,16 @@ export async function sleepBeforePoll(
       : planSleep(ctx, watch, id, triggeredAtMs, window, adaptiveDueAtMs);
     const wake = new AbortController();
     let again = false;
+    let pollNow = false;
     const replan = (): void => {
       again = true;
       wake.abort();
     };
-    const off = list.onLeave(id, triggeredAtMs, () => wake.abort(), forced ? undefined : replan, forced);
+    const poll = (): void => {
+      pollNow = true;
+      wake.abort();
+    };
+    const off = list.onLeave(id, triggeredAtMs, poll, forced ? undefined : replan, forced);
     try {
       await ctx.clock.sleep(plan.dueAtMs - ctx.clock.now(), AbortSignal.any([signal, wake.signal]));
     } finally {
@@ -355,6 +355,7 @@ export async function sleepBeforePoll(
     }
     const early = ctx.clock.now() < plan.dueAtMs;
     if (plan.slotAtMs !== null && early) watch.safety.release(plan.slotAtMs);
-    if (!again || signal.aborted) return;
+    // A wake to poll wins over a replan that came with it (the first answer replans all, then probes).
+    if (pollNow || !again || signal.aborted) return;
   }
 }
