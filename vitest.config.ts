@@ -10,6 +10,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW_FIRST = [
   'test/chaos/',
   'test/run/engine.test.ts',
+  // About 45 s, mostly waiting: 100 runs on a 5x clock, early failures and cancels in real time.
+  'test/run/watch-cost.test.ts',
   'test/reliability/',
   'test/emulator/runs.test.ts',
   'test/action/e2e-control.test.ts',
