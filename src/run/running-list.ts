@@ -138,6 +138,13 @@ export class RunningList {
     this.wake(id, (w) => !w.forced);
   }
 
+  /** Lone mode is over without a list answer (another run came, and no list can be asked): replans that run. */
+  endLone(): void {
+    const lone = this.lone;
+    this.lone = null;
+    if (lone) this.replan(lone);
+  }
+
   /** The list could not be had: no run counts as shown, so each returns to its own schedule at once. */
   fail(): void {
     this.healthy = false;
@@ -245,24 +252,29 @@ async function askList(ctx: EngineContext, list: RunningList, organizationId: st
  * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
  * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
  * not use it). After `RUNNING_LIST_MAX_ERRORS` failed lists in a row it pauses `RUNNING_LIST_PAUSE_MS`
- * (the runs keep their own schedules meanwhile), then tries again. Ends when nothing runs, at a stop, or
- * without an organization id. Never throws.
+ * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (the plan's,
+ * else the first an execute answer names) only lone mode works. Ends when nothing runs or at a stop.
+ * Never throws.
  */
 export async function watchRunning(ctx: EngineContext): Promise<void> {
-  const organizationId = organizationOf(ctx);
-  if (!organizationId) return;
+  let organizationId = organizationOf(ctx);
   const watch = watchOf(ctx);
   const list = new RunningList();
   watch.list = list;
+  // Without an organization id (yet) there is no list: only the lone run is watched; the others poll.
+  if (!organizationId) list.fail();
   const signal = ctx.stop.signal;
   const until = AbortSignal.any([signal, ctx.finishedAll.signal]);
   let errors = 0;
   try {
     while (ctx.handles.some((h) => !h.done) && !signal.aborted) {
       const tickAtMs = ctx.clock.now();
+      organizationId ??= organizationOf(ctx);
       const lone = loneRun(ctx, watch);
       if (lone) list.pollLone(lone);
-      else if (watch.runs.size > 0) errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
+      else if (watch.runs.size > 0 && organizationId) {
+        errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
+      } else list.endLone();
       if (errors >= RUNNING_LIST_MAX_ERRORS) {
         errors = 0;
         await ctx.clock.sleep(RUNNING_LIST_PAUSE_MS, until);

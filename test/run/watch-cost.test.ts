@@ -43,6 +43,7 @@ const slow = (id: string, kind: 'suite' | 'test' = 'test'): RunSpec => ({
 const early: RunSpec[] = [slow('early-a'), slow('early-b'), slow('early-s', 'suite'), slow('early-c')];
 const cancel: RunSpec[] = [slow('cancel-a'), slow('cancel-b')];
 const lone: RunSpec = slow('lone-a');
+const loneSuite: RunSpec = { kind: 'suite', id: 'lone-s', durationsMs: [40_000] };
 const loneCost: RunSpec = slow('lone-b');
 const fallback: RunSpec[] = [slow('fall-a'), { kind: 'test', id: 'fall-b', durationsMs: [20_000] }];
 
@@ -53,7 +54,7 @@ let realBed: WatchBed;
 
 beforeAll(async () => {
   bed = await startWatchBed([...hundred, ...twenty, loneCost, ...fallback], FACTOR);
-  realBed = await startWatchBed([...early, ...cancel, lone], 1);
+  realBed = await startWatchBed([...early, ...cancel, lone, loneSuite], 1);
 });
 afterAll(async () => {
   await bed?.close();
@@ -76,11 +77,12 @@ async function giveHistory(on: WatchBed, specs: RunSpec[], ms: number[]): Promis
   }
 }
 
-/** Starts `specs` in one engine run on `on`; resolves with its summary. */
-function start(on: WatchBed, specs: RunSpec[]) {
+/** Starts `specs` in one engine run on `on` (without the organization id: `noOrganization`). */
+function start(on: WatchBed, specs: RunSpec[], noOrganization = false) {
   for (const s of specs) setDurations(on, s);
   const api = createClient({ apiKey: WATCH_KEY, baseUrl: on.emulator.baseUrl });
-  return runPlan(planOf(specs), { api, clock: on.clock, budget: new RateBudget({ clock: on.clock }) });
+  const plan = { ...planOf(specs), ...(noOrganization ? { organizationId: null } : {}) };
+  return runPlan(plan, { api, clock: on.clock, budget: new RateBudget({ clock: on.clock }) });
 }
 
 describe('the watch (cost and notice)', () => {
@@ -110,16 +112,24 @@ describe('the watch (cost and notice)', () => {
   }, 60_000);
 
   it('an early failure is noticed within 1.5 s although the history says 10 minutes (list and lone run)', async () => {
-    await giveHistory(realBed, [...early, lone], [MINUTES_10]);
-    for (const specs of [early, [lone]]) {
+    await giveHistory(realBed, [...early, lone, loneSuite], [MINUTES_10]);
+    // The list; a lone test; a lone suite without the organization-id input (its execute answer names no
+    // organization, so no list can be asked: lone mode needs none).
+    const cases: Array<[RunSpec[], boolean]> = [
+      [early, false],
+      [[lone], false],
+      [[loneSuite], true],
+    ];
+    for (const [specs, noOrganization] of cases) {
       const failing = { ...specs[0]!, durationsMs: [2_000], outcome: 'fail' as const };
       const rest = specs.slice(1).map((s) => ({ ...s, durationsMs: s.durationsMs.map(() => 3_000) }));
       realBed.emulator.resetLog();
-      const summary = await start(realBed, [failing, ...rest]);
-      const run = summary.runs.find((r) => r.testId === failing.id)!;
+      const summary = await start(realBed, [failing, ...rest], noOrganization);
+      const run = summary.runs.find((r) => (r.testId ?? r.suiteId) === failing.id)!;
       expect(run.tests[0]!.state).toBe('failed');
-      const record = realBed.emulator.runs().find((r) => r.resultId === run.testResultId)!;
-      expect(Date.parse(run.endedAt!) - record.finishedAt).toBeLessThan(1_500);
+      const id = run.kind === 'suite' ? run.suiteResultId : run.testResultId;
+      const record = realBed.emulator.runs().find((r) => r.resultId === id)!;
+      expect(Date.parse(run.endedAt!) - record.finishedAt, failing.id).toBeLessThan(1_500);
       setDurations(realBed, { ...failing, outcome: 'pass' });
     }
   }, 60_000);
