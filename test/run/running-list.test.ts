@@ -147,9 +147,20 @@ describe('RunningList: first answer, lone run, failure', () => {
     expect(list.hasWaiter('r1')).toBe(true);
     list.pollLone('r1');
     expect(woken).toEqual(['poll']);
-    // A list answer ends lone mode.
+    // A list answer ends lone mode; so does endLone (no list to ask), which replans the run.
     list.update([], 5_000);
     expect(list.shows('r1')).toBe(false);
+    const replans: string[] = [];
+    list.onLeave(
+      'r2',
+      0,
+      () => undefined,
+      () => replans.push('r2'),
+    );
+    list.pollLone('r2');
+    list.endLone();
+    expect(list.shows('r2')).toBe(false);
+    expect(replans).toEqual(['r2']);
   });
 });
 
