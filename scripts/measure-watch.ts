@@ -73,17 +73,23 @@ async function main(): Promise<void> {
   const all: RunSpec[] = [];
   for (const d of [20, 45]) for (let r = 1; r <= 3; r++) all.push(...round(d, r, 'a'), ...round(d, r, 'b'));
   const lone: RunSpec = { kind: 'test', id: 'lone', durationsMs: [20_000] };
+  const loneSuite: RunSpec = { kind: 'suite', id: 'lone-s', durationsMs: [20_000, 20_000, 20_000] };
   const many = (n: number): RunSpec[] =>
     Array.from({ length: n }, (_, i) => ({
       kind: 'suite' as const,
       id: `c${n}-${i}`,
       durationsMs: [1, 2, 3].map(() => jittered(20_000)),
     }));
-  const bed = await startWatchBed([...all, lone, ...many(20), ...many(100)], factor);
+  const bed = await startWatchBed([...all, lone, loneSuite, ...many(20), ...many(100)], factor);
   try {
     for (let r = 1; r <= 2; r++) {
       const specs = [{ ...lone, durationsMs: [jittered(20_000)] }];
       line(`lone 20 s test, round ${r}`, specs, await runWatch(bed, specs));
+      stretchHistory(bed);
+    }
+    for (let r = 1; r <= 2; r++) {
+      const specs = [{ ...loneSuite, durationsMs: loneSuite.durationsMs.map(() => jittered(20_000)) }];
+      line(`lone 20 s suite, no organization id, round ${r}`, specs, await runWatch(bed, specs, true, false));
       stretchHistory(bed);
     }
     for (const d of [20, 45]) {

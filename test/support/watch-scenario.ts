@@ -171,9 +171,15 @@ export function officialRequests(kind: 'suite' | 'test', ms: number): number {
 
 /**
  * Runs `specs` at once: in one engine run (`together`), or each in an engine run of its own (as separate
- * action processes do), and measures.
+ * action processes do), and measures. `organization` false: the plan has no organization id (as without
+ * the `organization-id` input).
  */
-export async function runWatch(bed: WatchBed, specs: RunSpec[], together = true): Promise<WatchFigures> {
+export async function runWatch(
+  bed: WatchBed,
+  specs: RunSpec[],
+  together = true,
+  organization = true,
+): Promise<WatchFigures> {
   bed.emulator.resetLog();
   for (const s of specs) setDurations(bed, s);
   const groups = together ? [specs] : specs.map((s) => [s]);
@@ -182,7 +188,8 @@ export async function runWatch(bed: WatchBed, specs: RunSpec[], together = true)
     groups.map((g) => {
       const api = createClient({ apiKey: WATCH_KEY, baseUrl: bed.emulator.baseUrl });
       const budget = new RateBudget({ clock: bed.clock });
-      return runPlan(planOf(g), { api, clock: bed.clock, budget });
+      const plan = { ...planOf(g), ...(organization ? {} : { organizationId: null }) };
+      return runPlan(plan, { api, clock: bed.clock, budget });
     }),
   );
   const endedAt = bed.clock.now();
