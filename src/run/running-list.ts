@@ -9,8 +9,10 @@
  * list shows a run, its own poll is a safety poll from one shared stream (`SafetySlots`: all runs together
  * at most one per `SAFETY_SPACING_MS`, each at least every max(10 s, N × 2 s)), plus, for a run with
  * history, one poll at its expected finish; a run the list does not show, or a list that fails, keeps the
- * adaptive schedule (`schedule.ts`). The organization id is the plan's, else the first an execute answer
- * names. docs/watch.md gives the arithmetic.
+ * adaptive schedule (`schedule.ts`): a list that fails or does not answer within
+ * `RUNNING_LIST_TIMEOUT_MS` hands every run back to it at once, and after `RUNNING_LIST_MAX_ERRORS`
+ * failures in a row is left alone for `RUNNING_LIST_PAUSE_MS`. The organization id is the plan's, else the
+ * first an execute answer names; lone mode needs none. docs/watch.md gives the arithmetic.
  */
 import { refId } from '../api/refs.js';
 import type { TestResult } from '../api/types.js';
