@@ -9,6 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOW_FIRST = [
   'test/e2e/chaos.test.ts',
+  // About 45 s, mostly waiting: 100 runs on a 5x clock, early failures and cancels in real time.
+  'test/unit/run/watch-cost.test.ts',
   'test/e2e/reliability/',
   'test/emulator/runs.test.ts',
   // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the

@@ -65488,52 +65488,151 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/running-list.ts
+;// CONCATENATED MODULE: ./src/run/watch-plan.ts
 /**
- * One request watches every run: while anything runs, `GET /v1/organizations/{id}/running/` (every
- * executing test result of the organization, docs/api-contract.md "Endpoints the action calls") is asked
- * about once a second (`RUNNING_LIST_MS`), through the request budget. The list is a hint, never the truth:
- * a run whose test results leave the list has its own result read at once (`pollRemote` wakes up), and only
- * that answer says the run is over. While the list shows a run, its own poll slows to a safety poll every
- * `SAFETY_POLL_MS`; a run the list does not show, or a list that fails, keeps the adaptive schedule
- * (`schedule.ts`). The organization id is the plan's, else the first one an execute answer names.
+ * Watch period while some run is "hot": it has no history (so lag p95 ≤ 1 s needs a look every second),
+ * or it is inside its expected-finish window, ms.
  */
-
-
-/** Period of the running-list request while anything runs, ms. */
-const RUNNING_LIST_MS = 1_000;
-/** Own poll of a run the running list shows, ms (the safety poll: nothing depends on the list alone). */
+const WATCH_HOT_MS = 1_000;
+/**
+ * Watch period otherwise: every run has history and is before its window or late. 1.4 s plus the request's
+ * own time keeps an early failure or an outside cancel noticed within 1.5 s, ms.
+ */
+const WATCH_COLD_MS = 1_400;
+/** A run is hot from this long before its window's low edge (so the look before the finish is dense), ms. */
+const HOT_LEAD_MS = WATCH_HOT_MS;
+/** The slowest own poll of a run the running list shows (the safety poll), ms. */
 const SAFETY_POLL_MS = 10_000;
-/** The safety polls of all runs together stay under one per this many ms (it spaces them out), ms. */
-const SAFETY_SPACING_MS = 1_000;
-/** Failed running-list requests in a row after which the list is given up for this engine run. */
+/**
+ * The safety polls of all runs together are at least this far apart, ms: at most 0.5 per second whatever the
+ * number of runs; with N runs each is safety-polled about every max(`SAFETY_POLL_MS`, N × this).
+ */
+const SAFETY_SPACING_MS = 2_000;
+/**
+ * A running-list request not answered this long after it was sent (the API client's own retries
+ * included) counts as failed, so the runs it shows go back to their own schedules, ms.
+ */
+const RUNNING_LIST_TIMEOUT_MS = 2 * WATCH_COLD_MS;
+/** Failed running-list requests in a row after which the list is left alone for `RUNNING_LIST_PAUSE_MS`. */
 const RUNNING_LIST_MAX_ERRORS = 3;
+/**
+ * How long the list is left alone after `RUNNING_LIST_MAX_ERRORS` failures in a row (the runs follow their
+ * adaptive schedules meanwhile), ms: one request per 30 s tells when it is back.
+ */
+const RUNNING_LIST_PAUSE_MS = 30_000;
 /**
  * A run triggered this long before a list answer, yet never shown by the list, is taken as having ended
  * before the list saw it: its own result is read once at once (history never delays an early finish), ms.
  */
-const UNSEEN_AFTER_MS = 2 * RUNNING_LIST_MS;
+const UNSEEN_AFTER_MS = 2_000;
+/**
+ * With more than this many different suites and tests in one engine run their histories are not read: the
+ * watch is hot almost all the time anyway (some run is always new or in its window), so a history would only
+ * buy one poll at the expected finish, and it costs one request per suite or test (100 suites: 20 s of a 5/s
+ * budget, and 100 of the 300 requests of such a run).
+ */
+const HISTORY_MAX_KEYS = 10;
+/** Whether a run needs the hot watch period at `nowMs`: no (known) history, or in its window. */
+function isHot(run, nowMs) {
+    if (!run.window)
+        return true;
+    const elapsed = nowMs - run.triggeredAtMs;
+    return elapsed >= run.window.lowMs - HOT_LEAD_MS && elapsed <= run.window.highMs;
+}
+/**
+ * The period of the shared watch request at `nowMs`, ms: `WATCH_HOT_MS` while any run is hot, else
+ * `WATCH_COLD_MS` (also with no run at all).
+ */
+function watchPeriodMs(runs, nowMs) {
+    return runs.some((r) => isHot(r, nowMs)) ? WATCH_HOT_MS : WATCH_COLD_MS;
+}
+/**
+ * The one stream of safety polls: each reservation gets a time at least `SAFETY_POLL_MS` after it is made
+ * and at least `SAFETY_SPACING_MS` after every other reservation still ahead, so all runs' safety polls
+ * together stay at or under one per `SAFETY_SPACING_MS` (round robin in the order runs go to sleep). A run
+ * woken before its time (it left the list, or its expected finish came) releases its reservation, so unused
+ * times do not push the others out.
+ */
+class SafetySlots {
+    /** Reserved times still ahead, ms. */
+    ahead = [];
+    /** Reserves the next safety poll time at or after `nowMs + SAFETY_POLL_MS`; returns it (ms). */
+    reserve(nowMs) {
+        for (let i = this.ahead.length - 1; i >= 0; i--)
+            if (this.ahead[i] < nowMs)
+                this.ahead.splice(i, 1);
+        // A time already past was used (or missed); the new one is SAFETY_POLL_MS ahead, so far enough from it.
+        const latest = this.ahead.length > 0 ? Math.max(...this.ahead) : -Infinity;
+        const at = Math.max(nowMs + SAFETY_POLL_MS, latest + SAFETY_SPACING_MS);
+        this.ahead.push(at);
+        return at;
+    }
+    /** Gives back a reserved time that was not used. */
+    release(atMs) {
+        const i = this.ahead.lastIndexOf(atMs);
+        if (i >= 0)
+            this.ahead.splice(i, 1);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/running-list.ts
+/**
+ * One request watches every run: while anything runs, `GET /v1/organizations/{id}/running/` (every
+ * executing test result of the organization, docs/api-contract.md "Endpoints the action calls") is asked
+ * through the request budget every `WATCH_HOT_MS` (1 s) while some run has no history or is inside its
+ * expected-finish window, every `WATCH_COLD_MS` (1.4 s) otherwise (`watch-plan.ts`). When exactly one run
+ * is waited for, that request is the run's own poll instead (its own answer is worth the list's and needs
+ * no confirming read). The list is a hint, never the truth: a run whose test results leave the list has
+ * its own result read at once (`pollRemote` wakes up), and only that answer says the run is over. While the
+ * list shows a run, its own poll is a safety poll from one shared stream (`SafetySlots`: all runs together
+ * at most one per `SAFETY_SPACING_MS`, each at least every max(10 s, N × 2 s)), plus, for a run with
+ * history, one poll at its expected finish; a run the list does not show, or a list that fails, keeps the
+ * adaptive schedule (`schedule.ts`): a list that fails or does not answer within
+ * `RUNNING_LIST_TIMEOUT_MS` hands every run back to it at once, and after `RUNNING_LIST_MAX_ERRORS`
+ * failures in a row is left alone for `RUNNING_LIST_PAUSE_MS`. The organization id is the plan's, else the
+ * first an execute answer names; lone mode needs none. docs/watch.md gives the arithmetic.
+ */
+
+
+
+
+
 /** What the pollers see of the running list. */
 class RunningList {
     /** Ids (test results and their suite results) in the last answer; empty while unhealthy. */
     current = new Set();
     healthy = false;
+    /** Whether an answer came (or lone mode began) since the list was started or last failed. */
+    answered = false;
+    /** The one run polled on its own at the watch period instead of the list (lone mode), if any. */
+    lone = null;
     /** Every id any answer showed. */
     seen = new Set();
     /** Ids never shown whose own result was read once because of that (never again for that reason). */
     probed = new Set();
     waiters = new Map();
-    /** Whether the last answer of a healthy list showed `id` (a test result or suite result) running. */
+    /** Whether the last answer of a healthy list showed `id` (a test result or suite result) running, or it is the lone run. */
     shows(id) {
-        return this.healthy && this.current.has(id);
+        return this.lone === id || (this.healthy && this.current.has(id));
+    }
+    /** True until the first answer (or lone mode), and again after a failure until the next answer. */
+    get pending() {
+        return !this.answered && !this.failed;
+    }
+    /** Whether the last request failed. */
+    failed = false;
+    /** Whether a poller of `id` is sleeping now. */
+    hasWaiter(id) {
+        return (this.waiters.get(id)?.size ?? 0) > 0;
     }
     /**
      * Calls `wake` when a later answer no longer shows `id` after showing it, or (once per id) when an
-     * answer asked `UNSEEN_AFTER_MS` after `triggeredAtMs` has never shown it. Returns the unsubscribe.
+     * answer asked `UNSEEN_AFTER_MS` after `triggeredAtMs` has never shown it; `replan` when an answer first
+     * shows it or the list fails. Returns the unsubscribe.
      */
-    onLeave(id, triggeredAtMs, wake) {
+    onLeave(id, triggeredAtMs, wake, replan, forced = false) {
         const set = this.waiters.get(id) ?? new Set();
-        const waiter = { triggeredAtMs, wake };
+        const waiter = { triggeredAtMs, wake, replan, forced };
         set.add(waiter);
         this.waiters.set(id, set);
         return () => {
@@ -65552,13 +65651,21 @@ class RunningList {
                 next.add(suiteResult);
         }
         const before = this.healthy ? this.current : new Set();
+        const first = !this.answered;
         this.current = next;
         this.healthy = true;
+        this.answered = true;
+        this.failed = false;
+        this.lone = null;
         for (const id of next)
             this.seen.add(id);
         for (const id of before)
             if (!next.has(id))
                 this.wake(id, () => true);
+        // The first answer ends every "wait for the list" sleep; later ones replan the runs they newly show.
+        for (const id of first ? [...this.waiters.keys()] : next)
+            if (first || !before.has(id))
+                this.replan(id);
         for (const id of [...this.waiters.keys()]) {
             if (this.seen.has(id) || this.probed.has(id))
                 continue;
@@ -65569,21 +65676,62 @@ class RunningList {
             }
         }
     }
-    /** The list could not be had: no run counts as shown, so each keeps (or returns to) its own schedule. */
+    /**
+     * Lone mode: the list is not asked; `id`, the only run waited for, counts as shown and its sleeping
+     * poller (unless in a forced wait) polls now. The next `update` ends lone mode.
+     */
+    pollLone(id) {
+        this.lone = id;
+        this.healthy = false;
+        this.answered = true;
+        this.failed = false;
+        this.current = new Set();
+        this.wake(id, (w) => !w.forced);
+    }
+    /** Lone mode is over without a list answer (another run came, and no list can be asked): replans that run. */
+    endLone() {
+        const lone = this.lone;
+        this.lone = null;
+        if (lone)
+            this.replan(lone);
+    }
+    /** The list could not be had: no run counts as shown, so each returns to its own schedule at once. */
     fail() {
         this.healthy = false;
+        this.answered = false;
+        this.failed = true;
         this.current = new Set();
+        this.lone = null;
+        for (const id of [...this.waiters.keys()])
+            this.replan(id);
     }
     wake(id, which) {
         for (const w of [...(this.waiters.get(id) ?? [])])
             if (which(w))
                 w.wake();
     }
+    replan(id) {
+        for (const w of [...(this.waiters.get(id) ?? [])])
+            w.replan?.();
+    }
 }
-const lists = new WeakMap();
-/** The running list of an engine run, once `watchRunning` started it; undefined otherwise. */
-function runningListOf(ctx) {
-    return lists.get(ctx);
+const watches = new WeakMap();
+function watchOf(ctx) {
+    let watch = watches.get(ctx);
+    if (!watch) {
+        watch = { runs: new Map(), safety: new SafetySlots() };
+        watches.set(ctx, watch);
+    }
+    return watch;
+}
+/**
+ * Registers a run polled on its own (by `pollRemote`) so the watch period counts it; returns the
+ * unregister. `window` (ms after the trigger) is null without history.
+ */
+function watchRun(ctx, id, triggeredAtMs, window) {
+    const runs = watchOf(ctx).runs;
+    runs.set(id, { triggeredAtMs, window });
+    return () => runs.delete(id);
 }
 /** The organization whose running list to ask: the plan's, else the first an execute answer names. */
 function organizationOf(ctx) {
@@ -65600,70 +65748,151 @@ function organizationOf(ctx) {
     }
     return null;
 }
-/** Whether any run is still waited for. */
-function anythingRuns(ctx) {
-    return ctx.handles.some((h) => !h.done);
+/** The only remote result still active, when it is the only run polled on its own; else null. */
+function loneRun(ctx, watch) {
+    let only = null;
+    for (const r of ctx.remotes) {
+        if (!r.active)
+            continue;
+        if (only !== null)
+            return null;
+        only = r.id;
+    }
+    return only !== null && watch.runs.size === 1 && watch.runs.has(only) ? only : null;
 }
 /**
- * Asks the running list every `RUNNING_LIST_MS` while anything runs; ends when nothing runs, at a stop,
- * without an organization id, or after `RUNNING_LIST_MAX_ERRORS` failures in a row (the runs then keep
- * their own schedules). Never throws.
+ * Asks the running list once through the budget and updates `list`; false (told as a detail) when the
+ * request failed or did not answer within `RUNNING_LIST_TIMEOUT_MS` (the client's own retries included).
+ */
+async function askList(ctx, list, organizationId) {
+    const signal = ctx.stop.signal;
+    const answered = new AbortController();
+    try {
+        await ctx.budget.acquire(signal);
+        const askedAtMs = ctx.clock.now();
+        const late = (0,run_clock/* timeoutSignal */._)(ctx.clock, RUNNING_LIST_TIMEOUT_MS, answered.signal);
+        const options = { signal: AbortSignal.any([signal, late]) };
+        list.update(await ctx.api.listOrganizationRunning(organizationId, options), askedAtMs);
+        return true;
+    }
+    catch (error) {
+        list.fail();
+        if (!signal.aborted) {
+            const message = `Running list of the organization failed: ${context_messageOf(error)}`;
+            ctx.emit({ type: 'detail', message });
+        }
+        return false;
+    }
+    finally {
+        answered.abort();
+    }
+}
+/**
+ * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
+ * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
+ * not use it). After `RUNNING_LIST_MAX_ERRORS` failed lists in a row it pauses `RUNNING_LIST_PAUSE_MS`
+ * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (the plan's,
+ * else the first an execute answer names) only lone mode works. Ends when nothing runs or at a stop.
+ * Never throws.
  */
 async function watchRunning(ctx) {
-    const organizationId = organizationOf(ctx);
-    if (!organizationId)
-        return;
+    let organizationId = organizationOf(ctx);
+    const watch = watchOf(ctx);
     const list = new RunningList();
-    lists.set(ctx, list);
+    watch.list = list;
+    // Without an organization id (yet) there is no list: only the lone run is watched; the others poll.
+    if (!organizationId)
+        list.fail();
     const signal = ctx.stop.signal;
+    const until = AbortSignal.any([signal, ctx.finishedAll.signal]);
     let errors = 0;
     try {
-        while (anythingRuns(ctx) && !signal.aborted) {
-            try {
-                await ctx.budget.acquire(signal);
-                const askedAtMs = ctx.clock.now();
-                list.update(await ctx.api.listOrganizationRunning(organizationId, { signal }), askedAtMs);
+        while (ctx.handles.some((h) => !h.done) && !signal.aborted) {
+            const tickAtMs = ctx.clock.now();
+            organizationId ??= organizationOf(ctx);
+            const lone = loneRun(ctx, watch);
+            if (lone)
+                list.pollLone(lone);
+            else if (watch.runs.size > 0 && organizationId) {
+                errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
+            }
+            else
+                list.endLone();
+            if (errors >= RUNNING_LIST_MAX_ERRORS) {
                 errors = 0;
+                await ctx.clock.sleep(RUNNING_LIST_PAUSE_MS, until);
+                continue;
             }
-            catch (error) {
-                list.fail();
-                if (signal.aborted)
-                    return;
-                errors += 1;
-                ctx.emit({ type: 'detail', message: `Running list of the organization failed: ${context_messageOf(error)}` });
-                if (errors >= RUNNING_LIST_MAX_ERRORS)
-                    return;
-            }
-            await ctx.clock.sleep(RUNNING_LIST_MS, AbortSignal.any([signal, ctx.finishedAll.signal]));
+            const periodMs = watchPeriodMs([...watch.runs.values()], ctx.clock.now());
+            await ctx.clock.sleep(Math.max(0, tickAtMs + periodMs - ctx.clock.now()), until);
         }
     }
     finally {
         list.fail();
-        lists.delete(ctx);
+        watch.list = undefined;
     }
 }
 /**
- * Sleeps before a run's next own poll: `delayMs` (its adaptive schedule), or the safety poll
- * (`SAFETY_POLL_MS`, longer with more than 10 runs going: `SAFETY_SPACING_MS` each) while the running list
- * shows the run; either way it wakes as soon as the list stops showing the run (or never
- * showed it `UNSEEN_AFTER_MS` after its trigger: see `RunningList.onLeave`). Times in ms.
+ * When a run's next own poll is due. Shown by the list (or the lone run): its safety slot, or its expected
+ * finish (`window.lowMs` after the trigger) when that comes first. Before the list's first answer: that
+ * answer, at most `UNSEEN_AFTER_MS` away. Otherwise its adaptive time, `adaptiveDueAtMs`.
+ */
+function planSleep(ctx, watch, id, triggeredAtMs, window, adaptiveDueAtMs) {
+    const now = ctx.clock.now();
+    // Before the list's first answer: wait for it (it replans), at most `UNSEEN_AFTER_MS`.
+    if (watch.list?.pending)
+        return { dueAtMs: Math.max(adaptiveDueAtMs, now + UNSEEN_AFTER_MS), slotAtMs: null };
+    if (!watch.list?.shows(id))
+        return { dueAtMs: adaptiveDueAtMs, slotAtMs: null };
+    const slotAtMs = watch.safety.reserve(now);
+    const expectedAtMs = window ? triggeredAtMs + window.lowMs : Infinity;
+    if (expectedAtMs > now && expectedAtMs < slotAtMs) {
+        watch.safety.release(slotAtMs);
+        return { dueAtMs: expectedAtMs, slotAtMs: null };
+    }
+    return { dueAtMs: slotAtMs, slotAtMs };
+}
+/**
+ * Sleeps before a run's next own poll: `delayMs` (its adaptive schedule), or, while the running list shows
+ * the run, until its safety slot or its expected finish (see `planSleep`); either way it wakes as soon as
+ * the list stops showing the run (or never showed it `UNSEEN_AFTER_MS` after its trigger: see
+ * `RunningList.onLeave`), and plans again when the list first shows it or fails. Times in ms.
  * @param forced true for a back-off or not-found retry delay, which the list never lengthens.
  */
-async function sleepBeforePoll(ctx, id, triggeredAtMs, delayMs, forced, signal) {
-    const list = runningListOf(ctx);
-    if (!list)
-        return ctx.clock.sleep(delayMs, signal);
-    // With many runs the safety polls are spread: together at most one per `SAFETY_SPACING_MS`.
-    const active = [...ctx.remotes].filter((r) => r.active).length;
-    const safetyMs = Math.max(SAFETY_POLL_MS, active * SAFETY_SPACING_MS);
-    const ms = !forced && list.shows(id) ? Math.max(delayMs, safetyMs) : delayMs;
-    const wake = new AbortController();
-    const off = list.onLeave(id, triggeredAtMs, () => wake.abort());
-    try {
-        await ctx.clock.sleep(ms, AbortSignal.any([signal, wake.signal]));
-    }
-    finally {
-        off();
+async function sleepBeforePoll(ctx, id, triggeredAtMs, window, delayMs, forced, signal) {
+    const watch = watchOf(ctx);
+    const adaptiveDueAtMs = ctx.clock.now() + delayMs;
+    for (;;) {
+        const list = watch.list;
+        if (!list)
+            return ctx.clock.sleep(adaptiveDueAtMs - ctx.clock.now(), signal);
+        const plan = forced
+            ? { dueAtMs: adaptiveDueAtMs, slotAtMs: null }
+            : planSleep(ctx, watch, id, triggeredAtMs, window, adaptiveDueAtMs);
+        const wake = new AbortController();
+        let again = false;
+        let pollNow = false;
+        const replan = () => {
+            again = true;
+            wake.abort();
+        };
+        const poll = () => {
+            pollNow = true;
+            wake.abort();
+        };
+        const off = list.onLeave(id, triggeredAtMs, poll, forced ? undefined : replan, forced);
+        try {
+            await ctx.clock.sleep(plan.dueAtMs - ctx.clock.now(), AbortSignal.any([signal, wake.signal]));
+        }
+        finally {
+            off();
+        }
+        const early = ctx.clock.now() < plan.dueAtMs;
+        if (plan.slotAtMs !== null && early)
+            watch.safety.release(plan.slotAtMs);
+        // A wake to poll wins over a replan that came with it (the first answer replans all, then probes).
+        if (pollNow || !again || signal.aborted)
+            return;
     }
 }
 
@@ -66608,13 +66837,18 @@ async function pollGroup(ctx, key, group, triggeredAtMs, window) {
 
 ;// CONCATENATED MODULE: ./src/run/watch.ts
 /**
- * Watch: knowing when each run ends. Each run is polled on its own adaptive schedule (`schedule.ts`),
- * learned from its suite's or test's last `DURATION_HISTORY_COUNT` results; runs of one suite or test are
- * polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A result that answers "not
- * found" just after its trigger is asked again for `notFoundGraceMs`; failed polls back off
- * (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
+ * Watch: knowing when each run ends. One shared watch request (the organization's running list, or the
+ * lone run's own poll) looks at every run about once a second (`running-list.ts`, periods in
+ * `watch-plan.ts`, the arithmetic in docs/watch.md); a run it shows has only safety polls and, with
+ * history, one poll at its expected finish of its own; a run it does not show, or all runs when the list
+ * fails, follow their adaptive schedule (`schedule.ts`), learned from the suite's or test's last
+ * `DURATION_HISTORY_COUNT` results (not read with more than `HISTORY_MAX_KEYS` suites and tests). Runs of
+ * one suite or test are polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A
+ * result that answers "not found" just after its trigger is asked again for `notFoundGraceMs`; failed polls
+ * back off (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
  * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
  */
+
 
 
 
@@ -66676,6 +66910,15 @@ function watch_history(ctx, key, delayMs) {
  * @returns the last answer, or null when the wait stopped or the result could not be had.
  */
 async function pollRemote(ctx, remote, triggeredAtMs, window, target) {
+    const unwatch = watchRun(ctx, remote.id, triggeredAtMs, window);
+    try {
+        return await pollUntilOver(ctx, remote, triggeredAtMs, window, target);
+    }
+    finally {
+        unwatch();
+    }
+}
+async function pollUntilOver(ctx, remote, triggeredAtMs, window, target) {
     const signal = ctx.stop.signal;
     let polls = 0;
     let lastIntervalMs = 0;
@@ -66686,7 +66929,7 @@ async function pollRemote(ctx, remote, triggeredAtMs, window, target) {
         const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
         lastIntervalMs = next.intervalMs;
         const delayMs = forceDelay ?? next.delayMs;
-        await sleepBeforePoll(ctx, remote.id, triggeredAtMs, delayMs, forceDelay !== null, signal);
+        await sleepBeforePoll(ctx, remote.id, triggeredAtMs, window, delayMs, forceDelay !== null, signal);
         forceDelay = null;
         if (signal.aborted)
             return null;
@@ -66725,9 +66968,16 @@ async function pollRemote(ctx, remote, triggeredAtMs, window, target) {
         }
     }
 }
-/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
+/**
+ * Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped.
+ * Its history is read only with at most `HISTORY_MAX_KEYS` suites and tests in the engine run (watch-plan.ts).
+ */
 async function follow(ctx, handle) {
-    const window = await watch_history(ctx, handle.historyKey, handle.delayMs);
+    // The suites and tests of the whole plan, not only of the runs started so far (runs are watched as
+    // soon as their own execute answers, before the later executes are sent).
+    const keys = new Set([...ctx.plannedRuns.keys(), ...ctx.handles.map((h) => h.historyKey)]);
+    const key = keys.size > HISTORY_MAX_KEYS ? null : handle.historyKey;
+    const window = await watch_history(ctx, key, handle.delayMs);
     if (handle.remote.type === 'suite')
         await followSuite(ctx, handle, window);
     else

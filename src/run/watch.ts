@@ -1,9 +1,13 @@
 /**
- * Watch: knowing when each run ends. Each run is polled on its own adaptive schedule (`schedule.ts`),
- * learned from its suite's or test's last `DURATION_HISTORY_COUNT` results; runs of one suite or test are
- * polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A result that answers "not
- * found" just after its trigger is asked again for `notFoundGraceMs`; failed polls back off
- * (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
+ * Watch: knowing when each run ends. One shared watch request (the organization's running list, or the
+ * lone run's own poll) looks at every run about once a second (`running-list.ts`, periods in
+ * `watch-plan.ts`, the arithmetic in docs/watch.md); a run it shows has only safety polls and, with
+ * history, one poll at its expected finish of its own; a run it does not show, or all runs when the list
+ * fails, follow their adaptive schedule (`schedule.ts`), learned from the suite's or test's last
+ * `DURATION_HISTORY_COUNT` results (not read with more than `HISTORY_MAX_KEYS` suites and tests). Runs of
+ * one suite or test are polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A
+ * result that answers "not found" just after its trigger is asked again for `notFoundGraceMs`; failed polls
+ * back off (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
  * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
  */
 import { metered } from './action-api.js';
@@ -27,9 +31,10 @@ import { classifyTestResult, STATUS_CANCELLED } from './outcome.js';
 import { suiteTestsOf } from './read.js';
 import { failFastOn } from './fail-fast.js';
 import { retryFailures } from './retry.js';
-import { sleepBeforePoll } from './running-list.js';
+import { sleepBeforePoll, watchRun } from './running-list.js';
 import { expectedWindow, nextPollDelay, wallTimeMs, type ExpectedWindow } from './schedule.js';
 import { waitResult } from './watch-group.js';
+import { HISTORY_MAX_KEYS } from './watch-plan.js';
 
 /** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
 export function isSuiteResultOver(result: SuiteResult): boolean {
@@ -101,6 +106,21 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
   window: ExpectedWindow | null,
   target: PollTarget<T>,
 ): Promise<T | null> {
+  const unwatch = watchRun(ctx, remote.id, triggeredAtMs, window);
+  try {
+    return await pollUntilOver(ctx, remote, triggeredAtMs, window, target);
+  } finally {
+    unwatch();
+  }
+}
+
+async function pollUntilOver<T extends SuiteResult | TestResult>(
+  ctx: EngineContext,
+  remote: Remote,
+  triggeredAtMs: number,
+  window: ExpectedWindow | null,
+  target: PollTarget<T>,
+): Promise<T | null> {
   const signal = ctx.stop.signal;
   let polls = 0;
   let lastIntervalMs = 0;
@@ -111,7 +131,7 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
     const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
     lastIntervalMs = next.intervalMs;
     const delayMs = forceDelay ?? next.delayMs;
-    await sleepBeforePoll(ctx, remote.id, triggeredAtMs, delayMs, forceDelay !== null, signal);
+    await sleepBeforePoll(ctx, remote.id, triggeredAtMs, window, delayMs, forceDelay !== null, signal);
     forceDelay = null;
     if (signal.aborted) return null;
     try {
@@ -147,9 +167,16 @@ export async function pollRemote<T extends SuiteResult | TestResult>(
   }
 }
 
-/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
+/**
+ * Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped.
+ * Its history is read only with at most `HISTORY_MAX_KEYS` suites and tests in the engine run (watch-plan.ts).
+ */
 export async function follow(ctx: EngineContext, handle: Handle): Promise<void> {
-  const window = await history(ctx, handle.historyKey, handle.delayMs);
+  // The suites and tests of the whole plan, not only of the runs started so far (runs are watched as
+  // soon as their own execute answers, before the later executes are sent).
+  const keys = new Set([...ctx.plannedRuns.keys(), ...ctx.handles.map((h) => h.historyKey)]);
+  const key = keys.size > HISTORY_MAX_KEYS ? null : handle.historyKey;
+  const window = await history(ctx, key, handle.delayMs);
   if (handle.remote.type === 'suite') await followSuite(ctx, handle, window);
   else await followTest(ctx, handle, window);
 }

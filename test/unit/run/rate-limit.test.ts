@@ -6,7 +6,7 @@
  * virtual clock (`test/support/virtual-world.ts`: time figures exact); another process on the same account
  * is played by a loop on the same clock that takes every request the account is allowed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../src/run/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
@@ -20,14 +20,15 @@ const LIMIT: RateLimitSpec = { burst: 5, perSecond: 2, retryAfterS: 1 };
 let world: VirtualWorld;
 let emulator: VirtualWorld['emulator'];
 
-beforeAll(async () => {
+// A world of its own for each test: the account's bucket starts full at time 0, so which request earns
+// which token does not depend on what an earlier test left in the bucket.
+beforeEach(async () => {
   world = await startVirtualWorld({ apiKey: API_KEY, rateLimit: LIMIT });
   emulator = world.emulator;
 });
-afterAll(async () => {
+afterEach(async () => {
   await world?.close();
 });
-beforeEach(() => emulator.resetLog());
 
 const POLICY = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
 

@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runPlan } from '../../../src/run/engine.js';
-import { RUNNING_LIST_MS, RunningList, UNSEEN_AFTER_MS } from '../../../src/run/running-list.js';
+import { RunningList, UNSEEN_AFTER_MS } from '../../../src/run/running-list.js';
+import {
+  SAFETY_POLL_MS,
+  SAFETY_SPACING_MS,
+  SafetySlots,
+  WATCH_COLD_MS,
+  WATCH_HOT_MS,
+  watchPeriodMs,
+} from '../../../src/run/watch-plan.js';
 import type { TestResult } from '../../../src/api/types.js';
 import { runPlanOf } from '../../support/run-factories.js';
 import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
@@ -48,12 +56,10 @@ describe('the running list', () => {
       expect(run!.tests[0]!.state).toBe('failed');
       const ended = emulator.runs().find((f) => f.resultId === run!.testResultId)!;
       const lagMs = Date.parse(run!.endedAt!) - ended.finishedAt;
-      expect(ended.finishedAt - ended.createdAt).toBe(75_300);
-      // The list is asked every second from the trigger (a request takes no virtual time): the run ends
-      // 300 ms after an ask and is read at the next one.
-      expect(lagMs).toBe(RUNNING_LIST_MS - 300);
-      const lists = emulator.requests().filter((q) => q.path === '/v1/organizations/org-acme/running/');
-      expect(lists.length).toBeGreaterThan(0);
+      expect(lagMs).toBeLessThan(1_500);
+      // Alone, the run is watched by its own poll at the watch period (its answer is worth the list's).
+      const polls = emulator.requests().filter((q) => q.path === `/v1/results/${run!.testResultId}/`);
+      expect(polls.length).toBeGreaterThan(0);
     } finally {
       emulator.setScenario('test-payment', saved);
     }
@@ -100,5 +106,91 @@ describe('RunningList (a hint, never the truth)', () => {
     list.onLeave('r2', 0, () => after.push('r2'));
     list.update([], 12_000);
     expect(after).toEqual([]);
+  });
+});
+
+describe('RunningList: first answer, lone run, failure', () => {
+  it('is pending until its first answer, which replans every sleeper; a failure replans them all', () => {
+    const list = new RunningList();
+    const replans: string[] = [];
+    list.onLeave(
+      'r1',
+      0,
+      () => undefined,
+      () => replans.push('r1'),
+    );
+    list.onLeave(
+      'r2',
+      0,
+      () => undefined,
+      () => replans.push('r2'),
+    );
+    expect(list.pending).toBe(true);
+    list.update([running('r1')], 500);
+    expect(list.pending).toBe(false);
+    expect(replans.sort()).toEqual(['r1', 'r2']);
+    list.update([running('r1'), running('r2')], 1_500);
+    expect(replans.sort()).toEqual(['r1', 'r2', 'r2']);
+    replans.length = 0;
+    list.fail();
+    expect(list.pending).toBe(false);
+    expect(list.shows('r1')).toBe(false);
+    expect(replans.sort()).toEqual(['r1', 'r2']);
+  });
+
+  it('lone mode shows the lone run and wakes its poller, except in a forced (back-off) wait', () => {
+    const list = new RunningList();
+    const woken: string[] = [];
+    const offForced = list.onLeave('r1', 0, () => woken.push('forced'), undefined, true);
+    list.pollLone('r1');
+    expect(list.shows('r1')).toBe(true);
+    expect(woken).toEqual([]);
+    offForced();
+    list.onLeave('r1', 0, () => woken.push('poll'));
+    expect(list.hasWaiter('r1')).toBe(true);
+    list.pollLone('r1');
+    expect(woken).toEqual(['poll']);
+    // A list answer ends lone mode; so does endLone (no list to ask), which replans the run.
+    list.update([], 5_000);
+    expect(list.shows('r1')).toBe(false);
+    const replans: string[] = [];
+    list.onLeave(
+      'r2',
+      0,
+      () => undefined,
+      () => replans.push('r2'),
+    );
+    list.pollLone('r2');
+    list.endLone();
+    expect(list.shows('r2')).toBe(false);
+    expect(replans).toEqual(['r2']);
+  });
+});
+
+describe('watch plan', () => {
+  it('watches every 1 s while a run has no history or is in its window, every 1.4 s otherwise', () => {
+    const withHistory = { triggeredAtMs: 0, window: { lowMs: 20_000, highMs: 30_000 } };
+    expect(watchPeriodMs([], 0)).toBe(WATCH_COLD_MS);
+    expect(watchPeriodMs([withHistory], 5_000)).toBe(WATCH_COLD_MS);
+    expect(watchPeriodMs([withHistory], 19_500)).toBe(WATCH_HOT_MS);
+    expect(watchPeriodMs([withHistory], 25_000)).toBe(WATCH_HOT_MS);
+    expect(watchPeriodMs([withHistory], 31_000)).toBe(WATCH_COLD_MS);
+    expect(watchPeriodMs([withHistory, { triggeredAtMs: 0, window: null }], 5_000)).toBe(WATCH_HOT_MS);
+    expect(watchPeriodMs([{ triggeredAtMs: 0, window: undefined }], 5_000)).toBe(WATCH_HOT_MS);
+  });
+
+  it('spaces the safety polls of all runs: one stream, at most one per SAFETY_SPACING_MS', () => {
+    const slots = new SafetySlots();
+    const times = Array.from({ length: 100 }, () => slots.reserve(0));
+    expect(times[0]).toBe(SAFETY_POLL_MS);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBe(SAFETY_SPACING_MS);
+    // A released time is not taken again by the next run, nor does it push the stream out.
+    const slots2 = new SafetySlots();
+    const a = slots2.reserve(0);
+    const b = slots2.reserve(0);
+    slots2.release(b);
+    expect(slots2.reserve(0)).toBe(a + SAFETY_SPACING_MS);
+    // Past times are forgotten: a run going to sleep later waits SAFETY_POLL_MS.
+    expect(slots2.reserve(60_000)).toBe(60_000 + SAFETY_POLL_MS);
   });
 });

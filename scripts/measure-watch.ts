@@ -1,0 +1,105 @@
+/**
+ * Measures the watch's cost and lag in process, against the emulator, on a clock 10× faster than real time
+ * (figures on the production scale): a lone 20 s run, rounds of 4 runs (a 3-test suite and a single test
+ * with history, a new suite and a new test, durations ±30 % seeded) at 20 s and 45 s, both in one engine run
+ * and as four engine runs at once (as four action processes), and 20 and 100 suites at once. Prints requests
+ * per run next to the official client's (1 execute + one poll per started 5 s, + 1 page for a suite), the
+ * request rate and lag. Usage: `npx tsx scripts/measure-watch.ts [factor]` (default 10). Not a benchmark:
+ * bench/ is the reference; this is the quick check docs/watch.md quotes.
+ */
+import {
+  officialRequests,
+  percentile,
+  runWatch,
+  startWatchBed,
+  stretchHistory,
+  type RunSpec,
+  type WatchBed,
+  type WatchFigures,
+} from '../test/support/watch-scenario.js';
+
+const factor = Number(process.argv[2] ?? 10);
+
+/** A seeded uniform number in [0, 1) (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seeded(13);
+const jittered = (ms: number): number => Math.round(ms * (0.7 + 0.6 * random()));
+
+function round(d: number, r: number, tag: string): RunSpec[] {
+  return [
+    { kind: 'suite', id: `hs${d}${tag}`, durationsMs: [1, 2, 3].map(() => jittered(d * 1000)) },
+    { kind: 'test', id: `ht${d}${tag}`, durationsMs: [jittered(d * 1000)] },
+    { kind: 'suite', id: `fs${d}${tag}-${r}`, durationsMs: [1, 2, 3].map(() => jittered(d * 1000)) },
+    { kind: 'test', id: `ft${d}${tag}-${r}`, durationsMs: [jittered(d * 1000)] },
+  ];
+}
+
+function official(specs: RunSpec[]): number {
+  const total = specs.reduce((n, s) => n + officialRequests(s.kind, Math.max(...s.durationsMs)), 0);
+  return total / specs.length;
+}
+
+function line(name: string, specs: RunSpec[], f: WatchFigures): void {
+  const kinds = Object.entries(f.byKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  console.log(
+    `${name.padEnd(44)} runs ${String(f.runs).padStart(3)}  req/run ${f.perRun.toFixed(1).padStart(5)}` +
+      ` (official ${official(specs).toFixed(1)})  rate ${f.ratePerSecond.toFixed(2)}/s  busiest 1 s ${f.busiestSecond}` +
+      `  lag p50 ${(percentile(f.lagsMs, 0.5) / 1000).toFixed(2)} s p95 ${(percentile(f.lagsMs, 0.95) / 1000).toFixed(2)} s` +
+      `  [${kinds}]`,
+  );
+}
+
+async function lanes(bed: WatchBed, d: number, together: boolean): Promise<void> {
+  for (let r = 1; r <= 3; r++) {
+    const specs = round(d, r, together ? 'a' : 'b');
+    const f = await runWatch(bed, specs, together);
+    stretchHistory(bed);
+    line(`${d} s round ${r} of 4 (${together ? 'one engine' : '4 engines'})`, specs, f);
+  }
+}
+
+async function main(): Promise<void> {
+  const all: RunSpec[] = [];
+  for (const d of [20, 45]) for (let r = 1; r <= 3; r++) all.push(...round(d, r, 'a'), ...round(d, r, 'b'));
+  const lone: RunSpec = { kind: 'test', id: 'lone', durationsMs: [20_000] };
+  const loneSuite: RunSpec = { kind: 'suite', id: 'lone-s', durationsMs: [20_000, 20_000, 20_000] };
+  const many = (n: number): RunSpec[] =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'suite' as const,
+      id: `c${n}-${i}`,
+      durationsMs: [1, 2, 3].map(() => jittered(20_000)),
+    }));
+  const bed = await startWatchBed([...all, lone, loneSuite, ...many(20), ...many(100)], factor);
+  try {
+    for (let r = 1; r <= 2; r++) {
+      const specs = [{ ...lone, durationsMs: [jittered(20_000)] }];
+      line(`lone 20 s test, round ${r}`, specs, await runWatch(bed, specs));
+      stretchHistory(bed);
+    }
+    for (let r = 1; r <= 2; r++) {
+      const specs = [{ ...loneSuite, durationsMs: loneSuite.durationsMs.map(() => jittered(20_000)) }];
+      line(`lone 20 s suite, no organization id, round ${r}`, specs, await runWatch(bed, specs, true, false));
+      stretchHistory(bed);
+    }
+    for (const d of [20, 45]) {
+      await lanes(bed, d, true);
+      await lanes(bed, d, false);
+    }
+    for (const n of [20, 100]) line(`${n} suites at once`, many(n), await runWatch(bed, many(n)));
+  } finally {
+    await bed.close();
+  }
+}
+
+await main();

@@ -1,0 +1,233 @@
+/**
+ * Watch cost scenarios: suites and single tests of chosen durations run by the engine, in process, against
+ * the emulator on loopback, on a clock `factor` times faster than real time (the emulator's durations and
+ * its not-found window shrink by the same factor, its rate limit is off since real-time rates grow by the
+ * factor). Every figure is given on the engine's (production) scale: requests counted at the emulator, by
+ * kind; per run; the busiest second; lag from the emulator's finish record to the run's end in the engine.
+ * Used by test/run/watch-cost.test.ts and scripts/measure-watch.ts.
+ */
+import { createClient } from '../../src/api/client.js';
+import { RateBudget } from '../../src/run/budget.js';
+import { systemClock, type Clock } from '../../src/run/clock.js';
+import { runPlan, type RunPlan } from '../../src/run/engine.js';
+import type { RunSummary } from '../../src/run/types.js';
+import { startEmulator, type Emulator, type RequestRecord, type SeedFile } from '../../emulator/index.js';
+
+export const WATCH_ORG = 'org-watch';
+export const WATCH_KEY = 'watch-cost-key';
+
+/** A suite of tests, each lasting its own time (ms, production scale), or a single test. */
+export interface RunSpec {
+  kind: 'suite' | 'test';
+  id: string;
+  /** One duration per test of the suite; one for a single test. ms. */
+  durationsMs: number[];
+  /** Outcome of every test (default pass). */
+  outcome?: 'pass' | 'fail';
+}
+
+/** A clock `factor` times faster than real time that can map its times back to real ones. */
+export interface ScaledClock extends Clock {
+  /** The real epoch ms of engine time `ms`. */
+  toReal(ms: number): number;
+  /** The engine time of real epoch ms `ms`. */
+  fromReal(ms: number): number;
+}
+
+export function scaledClockOf(factor: number): ScaledClock {
+  const origin = Date.now();
+  return {
+    now: () => origin + (Date.now() - origin) * factor,
+    random: () => Math.random(),
+    sleep: (ms, signal) => systemClock.sleep(ms / factor, signal),
+    toReal: (ms) => origin + (ms - origin) / factor,
+    fromReal: (ms) => origin + (ms - origin) * factor,
+  };
+}
+
+const STEPS = 3;
+
+/** A simulated run of `ms` (production scale: the emulator's time scale shrinks it). */
+function scenario(ms: number, outcome: 'pass' | 'fail' = 'pass') {
+  return { outcome, stepDurationsMs: ms / (STEPS + 1), runDurationMs: ms };
+}
+
+/** A seed with one organization, suites of `suiteTests` tests and single tests (in a box suite). */
+function seedOf(specs: RunSpec[]): SeedFile {
+  const suites: NonNullable<SeedFile['suites']> = [
+    { _id: 'box', name: 'Box', organization: WATCH_ORG, disableVisuals: true },
+  ];
+  const tests: NonNullable<SeedFile['tests']> = [];
+  const steps = Array.from({ length: STEPS }, (_, i) => ({ command: 'click', target: `#s${i}`, value: '' }));
+  for (const spec of specs) {
+    if (spec.kind === 'suite') {
+      suites.push({ _id: spec.id, name: spec.id, organization: WATCH_ORG, disableVisuals: true });
+    }
+    spec.durationsMs.forEach((ms, i) => {
+      const id = spec.kind === 'suite' ? `${spec.id}-t${i + 1}` : spec.id;
+      const suite = spec.kind === 'suite' ? spec.id : 'box';
+      tests.push({ _id: id, name: id, suite, steps, scenario: scenario(ms, spec.outcome) });
+    });
+  }
+  return {
+    users: [{ _id: 'user-watch', firstName: 'Watch', lastName: 'User' }],
+    organizations: [{ _id: WATCH_ORG, name: 'Watch', plan: { testRuns: 10_000_000 } }],
+    apiKeys: [{ key: WATCH_KEY, user: 'user-watch', organizations: [WATCH_ORG] }],
+    suites,
+    tests,
+  } as SeedFile;
+}
+
+/** The emulator and clock of a scenario set. */
+export interface WatchBed {
+  emulator: Emulator;
+  clock: ScaledClock;
+  factor: number;
+  close(): Promise<void>;
+}
+
+/** Starts the emulator with every suite and test of `specs` at `factor` times real speed. */
+export async function startWatchBed(specs: RunSpec[], factor: number): Promise<WatchBed> {
+  const emulator = await startEmulator({
+    seed: seedOf(specs),
+    timeScale: 1 / factor,
+    notFoundWindowMs: 1_000 / factor,
+    rateLimit: false,
+    quiet: true,
+  });
+  return { emulator, clock: scaledClockOf(factor), factor, close: () => emulator.close() };
+}
+
+/** Gives the tests of `spec` new durations (production ms) and outcome. */
+export function setDurations(bed: WatchBed, spec: RunSpec): void {
+  spec.durationsMs.forEach((ms, i) => {
+    const id = spec.kind === 'suite' ? `${spec.id}-t${i + 1}` : spec.id;
+    bed.emulator.setScenario(id, scenario(ms, spec.outcome));
+  });
+}
+
+/** Stretches every stored result's finish date by the factor, so histories read production durations. */
+export function stretchHistory(bed: WatchBed): void {
+  const store = bed.emulator.store;
+  for (const r of [...store.results.values(), ...store.suiteResults.values()]) {
+    const created = Date.parse(r.dateCreated);
+    const finished = Date.parse(r.dateExecutionFinished ?? '');
+    if (!Number.isFinite(created) || !Number.isFinite(finished) || finished <= created) continue;
+    if ((r as { stretched?: boolean }).stretched) continue;
+    const ms = (finished - created) * bed.factor;
+    r.dateExecutionFinished = new Date(created + ms).toISOString();
+    if (typeof r.executionTime === 'number') r.executionTime = ms;
+    (r as { stretched?: boolean }).stretched = true;
+  }
+}
+
+export function planOf(specs: RunSpec[]): RunPlan {
+  return {
+    suiteIds: specs.filter((s) => s.kind === 'suite').map((s) => s.id),
+    folderIds: [],
+    testIds: specs.filter((s) => s.kind === 'test').map((s) => s.id),
+    repoTests: [],
+    organizationId: WATCH_ORG,
+    execute: { disableVisuals: true },
+    startUrls: [],
+    wait: true,
+    timeoutMs: 600_000,
+    cancelOnTimeout: true,
+    retryFailed: 0,
+  };
+}
+
+/** What a request was. */
+export function requestKind(path: string): 'execute' | 'history' | 'list' | 'page' | 'poll' | 'other' {
+  if (/\/execute\/?$/.test(path)) return 'execute';
+  if (/\/organizations\/[^/]+\/running\/?$/.test(path)) return 'list';
+  if (/\/(suites|tests)\/[^/]+\/results\/?$/.test(path)) return 'history';
+  if (/\/suite-results\/[^/]+\/results\/?$/.test(path)) return 'page';
+  if (/\/(suite-results|results)\/[^/]+\/?$/.test(path)) return 'poll';
+  return 'other';
+}
+
+/** Figures of one scenario run, on the production scale. */
+export interface WatchFigures {
+  summaries: RunSummary[];
+  runs: number;
+  requests: number;
+  byKind: Record<string, number>;
+  perRun: number;
+  /** Requests per second over the engine runs' whole wall time. */
+  ratePerSecond: number;
+  /** Most requests in any 1 s window (production scale). */
+  busiestSecond: number;
+  /** Per run: ms from the emulator's finish record to the run's end in the engine. */
+  lagsMs: number[];
+  /** Requests (production-scale ms since the first) in order. */
+  times: number[];
+}
+
+/** The official client's requests for a run of `ms` (1 execute + one poll per started 5 s, + 1 page for a suite). */
+export function officialRequests(kind: 'suite' | 'test', ms: number): number {
+  return 1 + Math.ceil(ms / 5_000) + (kind === 'suite' ? 1 : 0);
+}
+
+/**
+ * Runs `specs` at once: in one engine run (`together`), or each in an engine run of its own (as separate
+ * action processes do), and measures. `organization` false: the plan has no organization id (as without
+ * the `organization-id` input).
+ */
+export async function runWatch(
+  bed: WatchBed,
+  specs: RunSpec[],
+  together = true,
+  organization = true,
+): Promise<WatchFigures> {
+  bed.emulator.resetLog();
+  for (const s of specs) setDurations(bed, s);
+  const groups = together ? [specs] : specs.map((s) => [s]);
+  const startedAt = bed.clock.now();
+  const summaries = await Promise.all(
+    groups.map((g) => {
+      const api = createClient({ apiKey: WATCH_KEY, baseUrl: bed.emulator.baseUrl });
+      const budget = new RateBudget({ clock: bed.clock });
+      const plan = { ...planOf(g), ...(organization ? {} : { organizationId: null }) };
+      return runPlan(plan, { api, clock: bed.clock, budget });
+    }),
+  );
+  const endedAt = bed.clock.now();
+  const requests = bed.emulator.requests();
+  const byKind: Record<string, number> = {};
+  for (const q of requests) byKind[requestKind(q.path)] = (byKind[requestKind(q.path)] ?? 0) + 1;
+  const times = requests.map((q: RequestRecord) => bed.clock.fromReal(q.time)).sort((a, b) => a - b);
+  let busiest = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= 1_000) j++;
+    busiest = Math.max(busiest, i - j + 1);
+  }
+  const records = bed.emulator.runs();
+  const lagsMs: number[] = [];
+  for (const summary of summaries) {
+    for (const run of summary.runs) {
+      const id = run.kind === 'suite' ? run.suiteResultId : run.testResultId;
+      const record = records.find((r) => r.resultId === id);
+      if (record && run.endedAt) lagsMs.push(Date.parse(run.endedAt) - bed.clock.fromReal(record.finishedAt));
+    }
+  }
+  const runs = summaries.reduce((n, s) => n + s.runs.length, 0);
+  return {
+    summaries,
+    runs,
+    requests: requests.length,
+    byKind,
+    perRun: requests.length / runs,
+    ratePerSecond: requests.length / ((endedAt - startedAt) / 1_000),
+    busiestSecond: busiest,
+    lagsMs,
+    times: times.map((t) => t - (times[0] ?? 0)),
+  };
+}
+
+/** The p-th percentile (0..1) of `values`. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+}
