@@ -1,6 +1,6 @@
 /**
  * The part of the Ghost Inspector client the run engine uses: the dozen calls of the flow (list a folder's
- * suites, execute, poll, list results, cancel, look up interrupted triggers), not the whole client
+ * suites, read a suite (its organization), execute, poll, list results, cancel, look up interrupted triggers), not the whole client
  * (`GhostInspectorApi`, `src/api/api.ts`). Tests may hand in any object with these methods; the action
  * hands in the client made by `createClient`. Every call takes `{ signal }`; each is preceded by one token
  * of the shared request budget (`metered`), except the cancels of a workflow cancel, which never wait.
@@ -12,6 +12,7 @@ import type { RateBudget } from './budget.js';
 export type ActionApi = Pick<
   GhostInspectorApi,
   | 'listFolderSuites'
+  | 'getSuite'
   | 'executeSuite'
   | 'executeTest'
   | 'executeOnDemand'

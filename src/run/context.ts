@@ -122,6 +122,10 @@ export interface EngineContext {
    * from what was planned, not only from what has started yet.
    */
   readonly plannedRuns: Map<string, number>;
+  /** The organization read from a suite (`organization.ts`) when no input or answer named one. */
+  learnedOrganizationId?: string;
+  /** Whether that suite was read already (once per engine run). */
+  organizationLookedUp?: boolean;
   triggering: boolean;
   finishedTests: number;
 }

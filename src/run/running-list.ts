@@ -17,6 +17,7 @@
 import { refId } from '../api/refs.js';
 import type { TestResult } from '../api/types.js';
 import { timeoutSignal } from './clock.js';
+import { learnOrganization, organizationOf } from './organization.js';
 import { messageOf, type EngineContext } from './context.js';
 import type { ExpectedWindow } from './schedule.js';
 import {
@@ -200,19 +201,6 @@ export function watchRun(
   return () => runs.delete(id);
 }
 
-/** The organization whose running list to ask: the plan's, else the first an execute answer names. */
-function organizationOf(ctx: EngineContext): string | null {
-  if (ctx.plan.organizationId) return ctx.plan.organizationId;
-  for (const h of ctx.handles) {
-    const fromTest = refId(h.lastResult?.organization);
-    if (fromTest) return fromTest;
-    const suite = h.run.suiteResult?.suite;
-    const fromSuite = suite && typeof suite === 'object' ? refId(suite.organization) : null;
-    if (fromSuite) return fromSuite;
-  }
-  return null;
-}
-
 /** The only remote result still active, when it is the only run polled on its own; else null. */
 function loneRun(ctx: EngineContext, watch: Watch): string | null {
   let only: string | null = null;
@@ -254,8 +242,8 @@ async function askList(ctx: EngineContext, list: RunningList, organizationId: st
  * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
  * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
  * not use it). After `RUNNING_LIST_MAX_ERRORS` failed lists in a row it pauses `RUNNING_LIST_PAUSE_MS`
- * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (the plan's,
- * else the first an execute answer names) only lone mode works. Ends when nothing runs or at a stop.
+ * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (`organization.ts`: the plan's, an
+ * answer's, or read once from a suite) only lone mode works. Ends when nothing runs or at a stop.
  * Never throws.
  */
 export async function watchRunning(ctx: EngineContext): Promise<void> {
@@ -273,6 +261,7 @@ export async function watchRunning(ctx: EngineContext): Promise<void> {
       const tickAtMs = ctx.clock.now();
       organizationId ??= organizationOf(ctx);
       const lone = loneRun(ctx, watch);
+      if (!lone && watch.runs.size > 1) organizationId ??= await learnOrganization(ctx);
       if (lone) list.pollLone(lone);
       else if (watch.runs.size > 0 && organizationId) {
         errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
