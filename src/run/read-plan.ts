@@ -25,10 +25,11 @@
  *    (the running ones are read again later), else alone.
  *
  * Reading page by page as each one's runs are over spreads the group's `T × ⌈N / 50⌉` requests over the
- * finishes instead of leaving them all for after the last one: with rows ending in creation order, the older
- * page is read while the newer rows still run, and after the last finish only `T` requests remain (within
- * the budget's burst of 30 for `T ≤ 30`: the reports follow at once). When every page is over at the same
- * poll, the whole `T × ⌈N / 50⌉` goes at once: 30 at once from a full bucket, then 5/s (40 requests: 2 s).
+ * finishes instead of leaving them all for after the last one; a page whose runs are all over is read once. The
+ * time after the last finish is set by the budget (burst 30, then 5/s): from the first run seen over (`t₀`),
+ * the `1 + T × ⌈N / 50⌉` reads and the polls `P` meanwhile are granted no sooner than
+ * `t₀ + (1 + T × ⌈N / 50⌉ + P − 30) / 5` s, whatever their order; 100 rows × 20 tests ending within a second
+ * are read about 2.5 s after the last finish (docs/read.md).
  *
  * When the group's positions are not known (runs planned but their executes not answered yet), the unit is
  * the whole group: a sweep of every test's list from offset 0, `T × ⌈N / 50⌉` requests.
