@@ -19,7 +19,7 @@
  * 2. `W = U` (every run on the page is over): the page is read, `T` requests, at once.
  * 3. Otherwise the waiting runs are **held** for the rest of the page: runs of one execute started together
  *    and end together, so the others are expected soon. A run is held at most `holdMs` of its own duration
- *    (25 %, 2 s to 30 s); reports are written only after the last run anyway, so a hold costs no time at
+ *    (25 %, 2 s to 30 s), and never into the last 10 s before the deadline; reports are written only after the last run anyway, so a hold costs no time at
  *    the end. When a hold ends (or for a run that may not wait: a failure under `fail-fast` or
  *    `retry-failed`), the waiting runs are read by the cheaper way for them now: the page when `T < |W| × A`
  *    (the running ones are read again later), else alone.
@@ -48,6 +48,19 @@ export const HOLD_MAX_MS = 30_000;
  */
 export function holdMs(durationMs: number): number {
   return Math.min(HOLD_MAX_MS, Math.max(HOLD_MIN_MS, Math.round(HOLD_SHARE * Math.max(0, durationMs))));
+}
+
+/** No run is held past this long before the deadline (`timeout`), ms: its tests are read before it. */
+export const HOLD_DEADLINE_MARGIN_MS = 10_000;
+
+/**
+ * Until when (ms) a run that ended at `nowMs`, `durationMs` after its trigger, may be held: `holdMs` after
+ * `nowMs`, but never past `HOLD_DEADLINE_MARGIN_MS` before `deadlineMs` (a run held at the deadline would be
+ * reported as timed out). `-Infinity`: not held.
+ */
+export function heldUntil(nowMs: number, durationMs: number, deadlineMs: number): number {
+  const until = Math.min(nowMs + holdMs(durationMs), deadlineMs - HOLD_DEADLINE_MARGIN_MS);
+  return until > nowMs ? until : -Infinity;
 }
 
 /** The page (0 = newest) of each test's results list that holds the run of `rank` (0 = oldest) of `runs`. */

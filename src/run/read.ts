@@ -18,7 +18,7 @@ import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import { messageOf, type EngineContext, type Handle } from './context.js';
 import { classifyTestResult } from './outcome.js';
-import { holdMs, pageOfRank, planReads, type PlanRun, type ReadStep } from './read-plan.js';
+import { heldUntil, pageOfRank, planReads, type PlanRun, type ReadStep } from './read-plan.js';
 
 /** Runs of one suite or test from which on they are polled and read together. */
 export const BATCH_MIN_RUNS = 4;
@@ -147,7 +147,8 @@ export function suiteTestsOf(
   const now = ctx.clock.now();
   // A failure that fail-fast or a retry acts on is read at once.
   const urgent = (ctx.plan.failFast || ctx.plan.retryFailed > 0) && isFailing(result);
-  const heldUntilMs = urgent ? -Infinity : now + holdMs(now - handle.triggeredAtMs);
+  const deadline = ctx.startedAtMs + ctx.plan.timeoutMs;
+  const heldUntilMs = urgent ? -Infinity : heldUntil(now, now - handle.triggeredAtMs, deadline);
   return new Promise((resolve) => {
     r.waiting.set(handle.remote.id, { result, resolve, heldUntilMs });
     r.wake?.abort();
@@ -202,7 +203,11 @@ async function drainReader(ctx: EngineContext, reader: TestReader): Promise<void
         await Promise.all(plan.steps.map((step) => runStep(ctx, reader, testIds, step)));
         continue;
       }
-      if (plan.wakeAtMs === null) break;
+      if (plan.wakeAtMs === null) {
+        // Not expected (every waiting run is read or held); never leave one waiting.
+        await readAlone(ctx, take(reader, [...reader.waiting.keys()]));
+        continue;
+      }
       // Every waiting run is held: wait for its hold to end or for another run to join.
       const wake = new AbortController();
       reader.wake = wake;

@@ -9,7 +9,7 @@ import { defaultSeed } from '../../../emulator/seed.js';
 import type { Executor, RunOutcome, RunRequest } from '../../../emulator/executors/types.js';
 import { RateBudget } from '../../../src/run/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
-import { holdMs, pageOfRank, planReads, type PlanRun } from '../../../src/run/read-plan.js';
+import { heldUntil, holdMs, pageOfRank, planReads, type PlanRun } from '../../../src/run/read-plan.js';
 import { runPlanOf } from '../../support/run-factories.js';
 import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 
@@ -214,6 +214,12 @@ describe('planReads', () => {
 
   it('holds a run 25 % of its duration, 2 s to 30 s', () => {
     expect([1_000, 12_000, 60_000, 600_000].map(holdMs)).toEqual([2_000, 3_000, 15_000, 30_000]);
+  });
+
+  it('holds no run into the last 10 s before the deadline', () => {
+    expect(heldUntil(100_000, 12_000, 200_000)).toBe(103_000);
+    expect(heldUntil(100_000, 12_000, 112_000)).toBe(102_000);
+    expect(heldUntil(100_000, 12_000, 110_000)).toBe(-Infinity);
   });
 
   it('reads a page once every run on it is over; holds the waiting runs of a page still running', () => {
