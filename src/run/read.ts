@@ -34,14 +34,21 @@ export interface Paging {
 
 /**
  * Reads a list page by page from offset 0 until a short page, `maxPages` pages, or `visit` returns false.
- * Errors of `read` propagate.
+ * The first `atOnce` pages (when the list's length is known) are asked at once, each under the budget, and
+ * visited in order; the rest one after the other. Errors of `read` propagate.
  */
 export async function forEachPage<T>(
   read: (paging: Paging) => Promise<T[]>,
   visit: (page: T[]) => boolean | void,
   maxPages = Infinity,
+  atOnce = 1,
 ): Promise<void> {
-  for (let page = 0; page < maxPages; page++) {
+  const first = Math.max(1, Math.min(atOnce, maxPages));
+  const lists = await Promise.all(
+    Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })),
+  );
+  for (const list of lists) if (visit(list) === false || list.length < PAGE_SIZE) return;
+  for (let page = first; page < maxPages; page++) {
     const list = await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE });
     if (visit(list) === false || list.length < PAGE_SIZE) return;
   }
@@ -59,12 +66,14 @@ export function groupSize(ctx: EngineContext, key: string | null): number {
 
 /**
  * Every test result of a suite result, each once (a list that changes while it is paged shifts results
- * across pages); each page tried `PAGE_ATTEMPTS` times. Null when the listing failed or was stopped.
+ * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
+ * tests) lets its pages be asked at once. Null when the listing failed or was stopped.
  */
 export async function listSuiteTests(
   ctx: EngineContext,
   suiteResultId: string,
   signal = ctx.stop.signal,
+  expectedTests: number | null = null,
 ): Promise<TestResult[] | null> {
   const all: TestResult[] = [];
   const seen = new Set<string>();
@@ -86,13 +95,14 @@ export async function listSuiteTests(
     }
   };
   try {
-    await forEachPage(readPage, (page) => {
+    const visit = (page: TestResult[]): void => {
       for (const result of page) {
         if (seen.has(result._id)) continue;
         seen.add(result._id);
         all.push(result);
       }
-    });
+    };
+    await forEachPage(readPage, visit, Infinity, Math.ceil((expectedTests ?? 0) / PAGE_SIZE));
   } catch {
     return null;
   }
@@ -133,7 +143,9 @@ export function suiteTestsOf(
   result: SuiteResult,
 ): Promise<TestResult[] | null> {
   const key = handle.historyKey;
-  if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS) return listSuiteTests(ctx, handle.remote.id);
+  if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS) {
+    return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, testCountOf(result));
+  }
   const byKey = readers.get(ctx) ?? new Map<string, TestReader>();
   readers.set(ctx, byKey);
   let reader = byKey.get(key);
@@ -238,7 +250,7 @@ async function learnTests(ctx: EngineContext, reader: TestReader): Promise<void>
   const urgent = [...reader.waiting].find(([, w]) => w.heldUntilMs === -Infinity);
   const [id] = urgent ?? reader.waiting.entries().next().value!;
   const entry = take(reader, [id]).get(id)!;
-  const tests = await listSuiteTests(ctx, id);
+  const tests = await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(entry.result));
   if (tests && reader.testIds === null) {
     const ids = tests.map((t) => refId(t.test));
     // Reading by test needs every test result to name its test, each once.
@@ -264,9 +276,11 @@ async function runStep(
   const runs = ctx.handles.filter((h) => h.historyKey === reader.key).length;
   const pages =
     step.kind === 'page'
-      ? { offset: step.page * PAGE_SIZE, maxPages: 1 }
-      : { offset: 0, maxPages: Math.ceil(runs / PAGE_SIZE) + 2 };
-  await Promise.all(testIds.map((t) => readTestList(ctx, t, found, pages.offset, pages.maxPages)));
+      ? { offset: step.page * PAGE_SIZE, maxPages: 1, atOnce: 1 }
+      : { offset: 0, maxPages: Math.ceil(runs / PAGE_SIZE) + 2, atOnce: 1 };
+  await Promise.all(
+    testIds.map((t) => readTestList(ctx, t, found, pages.offset, pages.maxPages, pages.atOnce)),
+  );
   const incomplete = new Map<string, Waiting>();
   for (const [id, entry] of taken) {
     const byTest = found.get(id);
@@ -285,7 +299,11 @@ async function runStep(
 
 /** Reads each suite result alone, at once (each under the budget). */
 async function readAlone(ctx: EngineContext, taken: Map<string, Waiting>): Promise<void> {
-  await Promise.all([...taken].map(async ([id, w]) => w.resolve(await listSuiteTests(ctx, id))));
+  await Promise.all(
+    [...taken].map(async ([id, w]) =>
+      w.resolve(await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(w.result))),
+    ),
+  );
 }
 
 /** The number of tests a suite result ran, from its counts; null when it does not say. */
@@ -295,8 +313,8 @@ function testCountOf(result: SuiteResult): number | null {
 }
 
 /**
- * Reads one test's results list from `offset`, at most `maxPages` pages, for the suite results in `found`,
- * until each has its (finished) result of the test. A failing list is told and leaves them without it.
+ * Reads one test's results list from `offset`, at most `maxPages` pages (the first `atOnce` at once), for
+ * the suite results in `found`, until each has its (finished) result of the test. A failing list is told and leaves them without it.
  */
 async function readTestList(
   ctx: EngineContext,
@@ -304,6 +322,7 @@ async function readTestList(
   found: Map<string, Map<string, TestResult>>,
   offset: number,
   maxPages: number,
+  atOnce: number,
 ): Promise<void> {
   const need = new Set(found.keys());
   const signal = ctx.stop.signal;
@@ -324,6 +343,7 @@ async function readTestList(
         return need.size > 0;
       },
       maxPages,
+      atOnce,
     );
   } catch (error) {
     if (!signal.aborted) {

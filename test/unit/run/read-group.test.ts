@@ -19,6 +19,8 @@ const TESTS = 20;
 /** A run's duration, and the step between the ends of two rows: 100 rows end over 990 ms. */
 const RUN_MS = 12_000;
 const ROW_STEP_MS = 10;
+/** Tests of the wide suite: 3 pages of a suite result's tests. */
+const WIDE_TESTS = 120;
 
 /** The order in which the rows end (row numbers 1..100 → their place); set by each test. */
 let endPlace: (row: number) => number = (row) => row - 1;
@@ -57,6 +59,10 @@ function seedWithRowsSuite(): SeedFile {
       ...(seed.tests ?? []),
       { _id: `rows-t${t}`, name: `Row step ${t}`, suite: 'suite-rows', steps },
     ];
+  }
+  seed.suites.push({ _id: 'suite-wide', name: 'Wide', organization: 'org-acme' });
+  for (let t = 1; t <= WIDE_TESTS; t++) {
+    seed.tests.push({ _id: `wide-t${t}`, name: `Wide step ${t}`, suite: 'suite-wide', steps });
   }
   return seed;
 }
@@ -179,6 +185,23 @@ describe('reading a group of suite results on the virtual world', () => {
     expectEveryTestRead(m.summary, 60, TESTS);
     expect(m.reads).toBeLessThanOrEqual(60);
     expect(m.msAfterLastFinish).toBeLessThanOrEqual(250);
+  });
+
+  it('a suite result of 120 tests: its 3 pages asked at once (its count of tests says how many)', async () => {
+    // Each page of a suite result's tests answers after 300 ms (on the virtual clock).
+    world.emulator.setFaults('delay=300,route=/v1/suite-results/*/results:slow');
+    try {
+      const m = await measure({ suiteIds: ['suite-wide'] });
+      expectEveryTestRead(m.summary, 1, WIDE_TESTS);
+      const pages = world.emulator
+        .requests()
+        .filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
+      expect(pages.map((q) => q.query.match(/offset=(\d+)/)?.[1])).toEqual(['0', '50', '100']);
+      // One after the other they would arrive 300 ms apart.
+      expect(new Set(pages.map((q) => q.time)).size).toBe(1);
+    } finally {
+      world.emulator.setFaults('');
+    }
   });
 
   // Main: 1 read, reports at the last finish.
