@@ -52,18 +52,19 @@ const rowsExecutor: Executor = {
 
 function seedWithRowsSuite(): SeedFile {
   const seed = defaultSeed();
-  seed.suites = [...(seed.suites ?? []), { _id: 'suite-rows', name: 'Rows', organization: 'org-acme' }];
   const steps = [{ command: 'assertTextPresent', target: 'h1', value: 'Shop' }];
-  for (let t = 1; t <= TESTS; t++) {
-    seed.tests = [
-      ...(seed.tests ?? []),
-      { _id: `rows-t${t}`, name: `Row step ${t}`, suite: 'suite-rows', steps },
-    ];
-  }
-  seed.suites.push({ _id: 'suite-wide', name: 'Wide', organization: 'org-acme' });
-  for (let t = 1; t <= WIDE_TESTS; t++) {
-    seed.tests.push({ _id: `wide-t${t}`, name: `Wide step ${t}`, suite: 'suite-wide', steps });
-  }
+  const suite = (id: string, name: string, prefix: string, tests: number) => ({
+    suite: { _id: id, name, organization: 'org-acme' },
+    tests: Array.from({ length: tests }, (_, i) => ({
+      _id: `${prefix}-t${i + 1}`,
+      name: `${name} step ${i + 1}`,
+      suite: id,
+      steps,
+    })),
+  });
+  const added = [suite('suite-rows', 'Rows', 'rows', TESTS), suite('suite-wide', 'Wide', 'wide', WIDE_TESTS)];
+  seed.suites = [...(seed.suites ?? []), ...added.map((x) => x.suite)];
+  seed.tests = [...(seed.tests ?? []), ...added.flatMap((x) => x.tests)];
   return seed;
 }
 
