@@ -65063,16 +65063,141 @@ async function metered(budget, signal, call) {
     return call(signal);
 }
 
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(78474);
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/run/read-plan.ts
+/**
+ * How a group's finished suite results have their test results read (pure; `read.ts` does the requests).
+ * A group is the runs of one suite waited for together (4 or more: data rows, variants); every run has the
+ * same `T` tests. Two ways to read a finished suite result's tests:
+ *
+ * - **Alone**: `GET /suite-results/{id}/results/`, `A = ⌈T / 50⌉` requests for that run.
+ * - **By test**: `GET /tests/{id}/results/?count=50&offset=50·p`, one request per test, newest first. Page
+ *   `p` of every test's list holds the same 50 runs of the group: the runs were created one after the other
+ *   (the execute's answer order), a run's test results with it, so the run of rank `k` (0 = the oldest) of
+ *   the group's `N` runs sits at position `N − 1 − k` of each list, on page `⌊(N − 1 − k) / 50⌋`. Reading a
+ *   page costs `T` requests for up to 50 runs; a run still running when its page is read must be read again.
+ *
+ * Whole group: by test `T × ⌈N / 50⌉` requests, alone `N × A`; for 100 rows of 20 tests, 40 against 100. The
+ * rule, for each page (the unit a read by test covers) and the runs on it not read yet (`U`, running or
+ * finished) of which `W` are finished and waiting:
+ *
+ * 1. `T ≥ |U| × A`: reading the page can never be cheaper than reading its runs alone: the waiting runs are
+ *    read alone at once (one suite, a few variants, the last stragglers of a page).
+ * 2. `W = U` (every run on the page is over): the page is read, `T` requests, at once.
+ * 3. Otherwise the waiting runs are **held** for the rest of the page: runs of one execute started together
+ *    and end together, so the others are expected soon. A run is held at most `holdMs` of its own duration
+ *    (25 %, 2 s to 30 s), and never into the last 10 s before the deadline; reports are written only after the last run anyway, so a hold costs no time at
+ *    the end. When a hold ends (or for a run that may not wait: a failure under `fail-fast` or
+ *    `retry-failed`), the waiting runs are read by the cheaper way for them now: the page when `T < |W| × A`
+ *    (the running ones are read again later), else alone.
+ *
+ * Reading page by page as each one's runs are over spreads the group's `T × ⌈N / 50⌉` requests over the
+ * finishes instead of leaving them all for after the last one; a page whose runs are all over is read once. The
+ * time after the last finish is set by the budget (burst 30, then 5/s): from the first run seen over (`t₀`),
+ * the `1 + T × ⌈N / 50⌉` reads and the polls `P` meanwhile are granted no sooner than
+ * `t₀ + (1 + T × ⌈N / 50⌉ + P − 30) / 5` s, whatever their order; 100 rows × 20 tests ending within a second
+ * are read about 2.5 s after the last finish (docs/read.md).
+ *
+ * When the group's positions are not known (runs planned but their executes not answered yet), the unit is
+ * the whole group: a sweep of every test's list from offset 0, `T × ⌈N / 50⌉` requests.
+ */
+
+/** A held run waits at most this share of its own duration (trigger to finish) for the rest of its page. */
+const HOLD_SHARE = 0.25;
+/** The shortest and longest hold of a finished run, ms. */
+const HOLD_MIN_MS = 2_000;
+const HOLD_MAX_MS = 30_000;
+/**
+ * How long a run that ended `durationMs` after its trigger may be held for the rest of its page, ms:
+ * `HOLD_SHARE` of the duration, within `HOLD_MIN_MS`…`HOLD_MAX_MS`.
+ */
+function holdMs(durationMs) {
+    return Math.min(HOLD_MAX_MS, Math.max(HOLD_MIN_MS, Math.round(HOLD_SHARE * Math.max(0, durationMs))));
+}
+/** No run is held past this long before the deadline (`timeout`), ms: its tests are read before it. */
+const HOLD_DEADLINE_MARGIN_MS = 10_000;
+/**
+ * Until when (ms) a run that ended at `nowMs`, `durationMs` after its trigger, may be held: `holdMs` after
+ * `nowMs`, but never past `HOLD_DEADLINE_MARGIN_MS` before `deadlineMs` (a run held at the deadline would be
+ * reported as timed out). `-Infinity`: not held.
+ */
+function heldUntil(nowMs, durationMs, deadlineMs) {
+    const until = Math.min(nowMs + holdMs(durationMs), deadlineMs - HOLD_DEADLINE_MARGIN_MS);
+    return until > nowMs ? until : -Infinity;
+}
+/** The page (0 = newest) of each test's results list that holds the run of `rank` (0 = oldest) of `runs`. */
+function pageOfRank(rank, runs) {
+    return Math.floor((runs - 1 - rank) / PAGE_SIZE);
+}
+/**
+ * The reads to do now for a group whose runs have `tests` tests each (the rule of this module's docstring),
+ * and when to look again. `nowMs` is the clock's time.
+ */
+function planReads(runs, tests, nowMs) {
+    const alone = Math.ceil(tests / PAGE_SIZE);
+    const known = runs.every((r) => r.page !== null);
+    const units = new Map();
+    for (const r of runs) {
+        if (r.state === 'read')
+            continue;
+        const unit = known ? r.page : -1;
+        units.set(unit, [...(units.get(unit) ?? []), r]);
+    }
+    const steps = [];
+    let wakeAtMs = null;
+    const byTest = (unit, ids) => unit < 0 ? { kind: 'sweep', runs: ids } : { kind: 'page', page: unit, runs: ids };
+    for (const [unit, open] of units) {
+        const waiting = open.filter((r) => r.state === 'waiting');
+        if (waiting.length === 0)
+            continue;
+        const ids = waiting.map((r) => r.id);
+        const unitCost = tests * (unit < 0 ? Math.ceil(runs.length / PAGE_SIZE) : 1);
+        if (unitCost >= open.length * alone) {
+            steps.push({ kind: 'alone', runs: ids });
+        }
+        else if (waiting.length === open.length) {
+            steps.push(byTest(unit, ids));
+        }
+        else {
+            const due = waiting.filter((r) => (r.heldUntilMs ?? -Infinity) <= nowMs);
+            if (due.length === 0) {
+                const next = Math.min(...waiting.map((r) => r.heldUntilMs ?? -Infinity));
+                wakeAtMs = wakeAtMs === null ? next : Math.min(wakeAtMs, next);
+            }
+            else if (unitCost < waiting.length * alone) {
+                steps.push(byTest(unit, ids));
+            }
+            else {
+                steps.push({ kind: 'alone', runs: due.map((r) => r.id) });
+                const rest = waiting.filter((r) => !due.includes(r));
+                if (rest.length > 0) {
+                    const next = Math.min(...rest.map((r) => r.heldUntilMs ?? -Infinity));
+                    wakeAtMs = wakeAtMs === null ? next : Math.min(wakeAtMs, next);
+                }
+            }
+        }
+    }
+    return { steps, wakeAtMs };
+}
+
 ;// CONCATENATED MODULE: ./src/run/read.ts
 /**
  * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
  * (`GET /suite-results/{id}/results/`), each once. Runs of one suite waited for together (4 or more: data
- * rows, variants) share a reader that, when many suite results finish at once, reads through each test's
- * own results list instead (`GET /tests/{id}/results/`, newest first): `tests × ⌈runs / 50⌉` requests
- * instead of one per suite result. `forEachPage` is the one paging loop of the engine.
+ * rows, variants) share a reader that reads, for the whole group, by the cheaper way: each test's own
+ * results list (`GET /tests/{id}/results/`, newest first, one page of it covers 50 runs for `T` requests)
+ * or each suite result alone (`⌈T / 50⌉` requests each). Which, and when, is decided for the group's runs
+ * still running as well as the finished ones (`read-plan.ts`: the rule and its arithmetic): the pages of
+ * every test's list are read as the runs on them are over, finished runs held a short while for the rest
+ * of their page, so that 100 rows of 20 tests cost 40 requests spread over the finishes, not 80 mostly
+ * after the last one. The requests of one step go at once, each under the shared budget (its burst first).
+ * `forEachPage` is the one paging loop of the engine.
  */
+
+
 
 
 
@@ -65085,10 +65210,16 @@ const BATCH_MIN_RUNS = 4;
 const PAGE_ATTEMPTS = 3;
 /**
  * Reads a list page by page from offset 0 until a short page, `maxPages` pages, or `visit` returns false.
- * Errors of `read` propagate.
+ * The first `atOnce` pages (when the list's length is known) are asked at once, each under the budget, and
+ * visited in order; the rest one after the other. Errors of `read` propagate.
  */
-async function forEachPage(read, visit, maxPages = Infinity) {
-    for (let page = 0; page < maxPages; page++) {
+async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
+    const first = Math.max(1, Math.min(atOnce, maxPages));
+    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })));
+    for (const list of lists)
+        if (visit(list) === false || list.length < PAGE_SIZE)
+            return;
+    for (let page = first; page < maxPages; page++) {
         const list = await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE });
         if (visit(list) === false || list.length < PAGE_SIZE)
             return;
@@ -65106,9 +65237,10 @@ function groupSize(ctx, key) {
 }
 /**
  * Every test result of a suite result, each once (a list that changes while it is paged shifts results
- * across pages); each page tried `PAGE_ATTEMPTS` times. Null when the listing failed or was stopped.
+ * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
+ * tests) lets its pages be asked at once. Null when the listing failed or was stopped.
  */
-async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal) {
+async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal, expectedTests = null) {
     const all = [];
     const seen = new Set();
     const readPage = async (paging) => {
@@ -65130,14 +65262,15 @@ async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal) {
         }
     };
     try {
-        await forEachPage(readPage, (page) => {
+        const visit = (page) => {
             for (const result of page) {
                 if (seen.has(result._id))
                     continue;
                 seen.add(result._id);
                 all.push(result);
             }
-        });
+        };
+        await forEachPage(readPage, visit, Infinity, Math.ceil((expectedTests ?? 0) / PAGE_SIZE));
     }
     catch {
         return null;
@@ -65147,26 +65280,53 @@ async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal) {
 const readers = new WeakMap();
 /**
  * The test results of a finished suite result: alone, its own listing; in a group (`BATCH_MIN_RUNS` or
- * more runs of one suite), through the group's shared reader. Null when the listing failed or was stopped.
+ * more runs of one suite), through the group's shared reader, which reads by test or alone by the rule of
+ * `read-plan.ts`. Null when the listing failed or was stopped.
  */
 function suiteTestsOf(ctx, handle, result) {
     const key = handle.historyKey;
-    const size = groupSize(ctx, key);
-    if (!key || size < BATCH_MIN_RUNS)
-        return listSuiteTests(ctx, handle.remote.id);
+    if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS) {
+        return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, testCountOf(result));
+    }
     const byKey = readers.get(ctx) ?? new Map();
     readers.set(ctx, byKey);
     let reader = byKey.get(key);
     if (!reader) {
-        reader = { testIds: null, pending: new Map(), busy: false, groupSize: size };
+        reader = { key, testIds: null, waiting: new Map(), read: new Set(), busy: false, wake: null };
         byKey.set(key, reader);
+        // A step's requests (one per test) wait on the engine's stop signal at once.
+        (0,external_node_events_.setMaxListeners)(0, ctx.stop.signal);
     }
-    // Runs of the suite keep joining while later executes are answered.
-    reader.groupSize = Math.max(reader.groupSize, size);
     const r = reader;
+    const now = ctx.clock.now();
+    // A failure that fail-fast or a retry acts on is read at once.
+    const urgent = (ctx.plan.failFast || ctx.plan.retryFailed > 0) && isFailing(result);
+    const deadline = ctx.startedAtMs + ctx.plan.timeoutMs;
+    const heldUntilMs = urgent ? -Infinity : heldUntil(now, now - handle.triggeredAtMs, deadline);
     return new Promise((resolve) => {
-        r.pending.set(result._id, { result, resolve });
+        r.waiting.set(handle.remote.id, { result, resolve, heldUntilMs });
+        r.wake?.abort();
         void drainReader(ctx, r);
+    });
+}
+function isFailing(result) {
+    return result.passing === false || (result.countFailing ?? 0) > 0;
+}
+/** The group's runs for the plan, in creation order (the execute answers' order). */
+function planRuns(ctx, reader) {
+    const handles = ctx.handles.filter((h) => h.historyKey === reader.key);
+    // Runs planned but not answered yet take positions not known yet.
+    const known = handles.length >= groupSize(ctx, reader.key);
+    return handles.map((h, rank) => {
+        const id = h.remote.id;
+        const waiting = reader.waiting.get(id);
+        const state = waiting ? 'waiting' : reader.read.has(id) || h.done ? 'read' : 'running';
+        return {
+            id,
+            state,
+            page: known ? pageOfRank(rank, handles.length) : null,
+            ...(waiting ? { heldUntilMs: waiting.heldUntilMs } : {}),
+        };
     });
 }
 async function drainReader(ctx, reader) {
@@ -65176,51 +65336,117 @@ async function drainReader(ctx, reader) {
     try {
         // Let the suite results settled by the same poll join the queue first.
         await (0,external_node_timers_promises_namespaceObject.setImmediate)();
-        while (reader.pending.size > 0) {
+        while (reader.waiting.size > 0) {
             if (ctx.stop.signal.aborted) {
-                for (const p of reader.pending.values())
-                    p.resolve(null);
-                reader.pending.clear();
+                for (const w of reader.waiting.values())
+                    w.resolve(null);
+                reader.waiting.clear();
                 return;
             }
-            const testIds = reader.testIds;
-            const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
-            const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / PAGE_SIZE) + 0.5) : Infinity;
-            const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / PAGE_SIZE);
-            const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
-            if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
-                await readByTest(ctx, reader, testIds);
+            if (reader.testIds === null) {
+                await learnTests(ctx, reader);
                 continue;
             }
-            const first = reader.pending.entries().next();
-            const picked = alone ?? (first.done ? undefined : first.value);
-            if (!picked)
-                break;
-            const [id, entry] = picked;
-            reader.pending.delete(id);
-            const tests = await listSuiteTests(ctx, id);
-            if (tests && reader.testIds === null) {
-                const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
-                // Reading by test needs every test result to name its test, each once.
-                reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
+            const testIds = reader.testIds;
+            const plan = testIds.length > 0
+                ? planReads(planRuns(ctx, reader), testIds.length, ctx.clock.now())
+                : { steps: [{ kind: 'alone', runs: [...reader.waiting.keys()] }], wakeAtMs: null };
+            if (plan.steps.length > 0) {
+                await Promise.all(plan.steps.map((step) => runStep(ctx, reader, testIds, step)));
+                continue;
             }
-            entry.resolve(tests);
+            if (plan.wakeAtMs === null) {
+                // Not expected (every waiting run is read or held); never leave one waiting.
+                await readAlone(ctx, take(reader, [...reader.waiting.keys()]));
+                continue;
+            }
+            // Every waiting run is held: wait for its hold to end or for another run to join.
+            const wake = new AbortController();
+            reader.wake = wake;
+            const signal = AbortSignal.any([wake.signal, ctx.stop.signal]);
+            await ctx.clock.sleep(Math.max(1, plan.wakeAtMs - ctx.clock.now()), signal);
+            reader.wake = null;
         }
     }
     finally {
         reader.busy = false;
     }
 }
+/** Takes waiting runs out of the queue (they are being read). */
+function take(reader, ids) {
+    const taken = new Map();
+    for (const id of ids) {
+        const w = reader.waiting.get(id);
+        if (!w)
+            continue;
+        reader.waiting.delete(id);
+        reader.read.add(id);
+        taken.set(id, w);
+    }
+    return taken;
+}
+/** Reads the first waiting suite result alone and learns the suite's test ids from it. */
+async function learnTests(ctx, reader) {
+    const urgent = [...reader.waiting].find(([, w]) => w.heldUntilMs === -Infinity);
+    const [id] = urgent ?? reader.waiting.entries().next().value;
+    const entry = take(reader, [id]).get(id);
+    const tests = await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(entry.result));
+    if (tests && reader.testIds === null) {
+        const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
+        // Reading by test needs every test result to name its test, each once.
+        reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
+    }
+    entry.resolve(tests);
+}
+/** Does one step of the plan: the runs read alone, or through every test's list (a page, or a sweep). */
+async function runStep(ctx, reader, testIds, step) {
+    const taken = take(reader, step.runs);
+    if (step.kind === 'alone') {
+        await readAlone(ctx, taken);
+        return;
+    }
+    const found = new Map();
+    for (const id of taken.keys())
+        found.set(id, new Map());
+    const runs = ctx.handles.filter((h) => h.historyKey === reader.key).length;
+    const pages = step.kind === 'page'
+        ? { offset: step.page * PAGE_SIZE, maxPages: 1, atOnce: 1 }
+        : { offset: 0, maxPages: Math.ceil(runs / PAGE_SIZE) + 2, atOnce: 1 };
+    await Promise.all(testIds.map((t) => readTestList(ctx, t, found, pages.offset, pages.maxPages, pages.atOnce)));
+    const incomplete = new Map();
+    for (const [id, entry] of taken) {
+        const byTest = found.get(id);
+        const expected = testCountOf(entry.result);
+        const complete = byTest !== undefined &&
+            byTest.size === testIds.length &&
+            (expected === null || expected === testIds.length);
+        if (ctx.stop.signal.aborted)
+            entry.resolve(null);
+        else if (complete)
+            entry.resolve(testIds.map((t) => byTest.get(t)));
+        // Not where the plan put it (another run of a test came between), or a list failed: read alone.
+        else
+            incomplete.set(id, entry);
+    }
+    await readAlone(ctx, incomplete);
+}
+/** Reads each suite result alone, at once (each under the budget). */
+async function readAlone(ctx, taken) {
+    await Promise.all([...taken].map(async ([id, w]) => w.resolve(await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(w.result)))));
+}
 /** The number of tests a suite result ran, from its counts; null when it does not say. */
 function testCountOf(result) {
     const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
     return n > 0 ? n : null;
 }
-/** Reads one test's results list for the suite results in `found`, until each has its result of it. */
-async function readTestList(ctx, testId, found, maxPages) {
+/**
+ * Reads one test's results list from `offset`, at most `maxPages` pages (the first `atOnce` at once), for
+ * the suite results in `found`, until each has its (finished) result of the test. A failing list is told and leaves them without it.
+ */
+async function readTestList(ctx, testId, found, offset, maxPages, atOnce) {
     const need = new Set(found.keys());
     const signal = ctx.stop.signal;
-    const read = (paging) => metered(ctx.budget, signal, (s) => ctx.api.listTestResults(testId, paging, { signal: s }));
+    const read = (paging) => metered(ctx.budget, signal, (s) => ctx.api.listTestResults(testId, { ...paging, offset: paging.offset + offset }, { signal: s }));
     try {
         await forEachPage(read, (list) => {
             for (const r of list) {
@@ -65231,7 +65457,7 @@ async function readTestList(ctx, testId, found, maxPages) {
                 need.delete(sr);
             }
             return need.size > 0;
-        }, maxPages);
+        }, maxPages, atOnce);
     }
     catch (error) {
         if (!signal.aborted) {
@@ -65240,39 +65466,6 @@ async function readTestList(ctx, testId, found, maxPages) {
                 message: `Listing the results of test ${testId} failed: ${context_messageOf(error)}`,
             });
         }
-    }
-}
-/**
- * Reads the test results of every waiting suite result of a group through each test's results list;
- * a suite result not complete that way (a test missing or still running, a list failing) is read on its
- * own.
- */
-async function readByTest(ctx, reader, testIds) {
-    const waiting = new Map(reader.pending);
-    reader.pending.clear();
-    const found = new Map();
-    for (const id of waiting.keys())
-        found.set(id, new Map());
-    const maxPages = Math.ceil(reader.groupSize / PAGE_SIZE) + 2;
-    for (const testId of testIds) {
-        await readTestList(ctx, testId, found, maxPages);
-        if (ctx.stop.signal.aborted)
-            break;
-    }
-    for (const [id, entry] of waiting) {
-        const byTest = found.get(id);
-        const expected = testCountOf(entry.result);
-        const complete = !ctx.stop.signal.aborted &&
-            byTest !== undefined &&
-            byTest.size === testIds.length &&
-            (expected === null || expected === testIds.length);
-        if (complete)
-            entry.resolve(testIds.map((t) => byTest.get(t)));
-        else if (ctx.stop.signal.aborted)
-            entry.resolve(null);
-        // Read on its own by the reader's loop.
-        else
-            reader.pending.set(id, { ...entry, alone: true });
     }
 }
 
@@ -65488,6 +65681,59 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/organization.ts
+/**
+ * Which organization's running list to ask (`running-list.ts`). The plan's (the `organization-id` input),
+ * else the first one an answer names: a test's execute answer names it (`test.organization`), a suite's
+ * does not (its immediate answer names the suite by id only, docs/api-contract.md "Resources"). When
+ * several runs are watched and none of that is known, the first suite run's suite is read once
+ * (`GET /suites/{id}/`, through the request budget): one request for the whole engine run, so that suites
+ * run without the `organization-id` input are watched by the list too.
+ */
+
+
+/** The organization id known without a request, or null. */
+function organizationOf(ctx) {
+    if (ctx.plan.organizationId)
+        return ctx.plan.organizationId;
+    if (ctx.learnedOrganizationId)
+        return ctx.learnedOrganizationId;
+    for (const h of ctx.handles) {
+        const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
+        if (fromTest)
+            return fromTest;
+        const suite = h.run.suiteResult?.suite;
+        const fromSuite = suite && typeof suite === 'object' ? (0,refs/* refId */.N)(suite.organization) : null;
+        if (fromSuite)
+            return fromSuite;
+    }
+    return null;
+}
+/**
+ * The organization id, reading the suite of the first suite run when nothing else names it. Reads at most
+ * once per engine run (a failed read is not repeated: the runs keep their own schedules). Resolves null when
+ * no suite run is known yet or the read failed; never throws.
+ */
+async function learnOrganization(ctx) {
+    const known = organizationOf(ctx);
+    if (known)
+        return known;
+    if (ctx.organizationLookedUp)
+        return null;
+    const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
+    if (!suiteId)
+        return null;
+    ctx.organizationLookedUp = true;
+    try {
+        const suite = await metered(ctx.budget, ctx.stop.signal, (signal) => ctx.api.getSuite(suiteId, { signal }));
+        ctx.learnedOrganizationId = (0,refs/* refId */.N)(suite.organization) ?? undefined;
+    }
+    catch {
+        // The list stays unused; every run keeps its own adaptive schedule.
+    }
+    return ctx.learnedOrganizationId ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/run/watch-plan.ts
 /**
  * Watch period while some run is "hot": it has no history (so lag p95 ≤ 1 s needs a look every second),
@@ -65592,6 +65838,7 @@ class SafetySlots {
  * failures in a row is left alone for `RUNNING_LIST_PAUSE_MS`. The organization id is the plan's, else the
  * first an execute answer names; lone mode needs none. docs/watch.md gives the arithmetic.
  */
+
 
 
 
@@ -65733,21 +65980,6 @@ function watchRun(ctx, id, triggeredAtMs, window) {
     runs.set(id, { triggeredAtMs, window });
     return () => runs.delete(id);
 }
-/** The organization whose running list to ask: the plan's, else the first an execute answer names. */
-function organizationOf(ctx) {
-    if (ctx.plan.organizationId)
-        return ctx.plan.organizationId;
-    for (const h of ctx.handles) {
-        const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
-        if (fromTest)
-            return fromTest;
-        const suite = h.run.suiteResult?.suite;
-        const fromSuite = suite && typeof suite === 'object' ? (0,refs/* refId */.N)(suite.organization) : null;
-        if (fromSuite)
-            return fromSuite;
-    }
-    return null;
-}
 /** The only remote result still active, when it is the only run polled on its own; else null. */
 function loneRun(ctx, watch) {
     let only = null;
@@ -65791,8 +66023,8 @@ async function askList(ctx, list, organizationId) {
  * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
  * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
  * not use it). After `RUNNING_LIST_MAX_ERRORS` failed lists in a row it pauses `RUNNING_LIST_PAUSE_MS`
- * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (the plan's,
- * else the first an execute answer names) only lone mode works. Ends when nothing runs or at a stop.
+ * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (`organization.ts`: the plan's, an
+ * answer's, or read once from a suite) only lone mode works. Ends when nothing runs or at a stop.
  * Never throws.
  */
 async function watchRunning(ctx) {
@@ -65811,6 +66043,8 @@ async function watchRunning(ctx) {
             const tickAtMs = ctx.clock.now();
             organizationId ??= organizationOf(ctx);
             const lone = loneRun(ctx, watch);
+            if (!lone && watch.runs.size > 1)
+                organizationId ??= await learnOrganization(ctx);
             if (lone)
                 list.pollLone(lone);
             else if (watch.runs.size > 0 && organizationId) {
@@ -66763,6 +66997,8 @@ async function pollOnce(ctx, key, group, seen) {
     const read = (paging) => metered(ctx.budget, signal, (s) => type === 'suite'
         ? ctx.api.listSuiteResults(id, paging, { signal: s })
         : ctx.api.listTestResults(id, paging, { signal: s }));
+    // Every run waited for at the start of the poll is looked for (settling a run removes it from the group).
+    const looked = group.waiters.size;
     const visit = (list) => {
         for (const r of list) {
             const waiter = group.waiters.get(r._id);
@@ -66777,9 +67013,9 @@ async function pollOnce(ctx, key, group, seen) {
             if (over)
                 settle(group, r._id, r);
         }
-        return seen.size < group.waiters.size;
+        return seen.size < looked;
     };
-    await forEachPage(read, visit, Math.ceil(group.waiters.size / PAGE_SIZE) + 2);
+    await forEachPage(read, visit, Math.ceil(looked / PAGE_SIZE) + 2);
 }
 /** Polls a group until each of its runs is over, followed alone, or the engine stops. */
 async function pollGroup(ctx, key, group, triggeredAtMs, window) {
@@ -68083,8 +68319,6 @@ function xmlCdata(text) {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(73024);
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(78474);
 ;// CONCATENATED MODULE: ./src/run/outputs.ts
 /**
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the

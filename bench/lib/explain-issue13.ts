@@ -131,14 +131,14 @@ function scaleNote(results: Results): string | null {
 }
 
 /**
- * Where the 2,000 results' reads go, when the figures show single suite results' pages and the tests'
- * results lists after the last finish (src/run/read.ts).
+ * Where the 2,000 results' reads go, when the figures show a single suite result's page and the tests'
+ * results lists after the last finish (src/run/read.ts, src/run/read-plan.ts).
  */
 function readOrder(pages: number, lists: number, all: number): string {
+  const floor = Math.max(0, all - BURST) / RATE;
   return (
-    `The rows finish over about a second, so src/run/read.ts reads them in two ways: ${pages} suite results one page each (\`drainReader\` reads a finished suite result on its own, \`listSuiteTests\`, while fewer are waiting than reading by test would cost: \`perTest < perSuite\`, which counts only the suite results waiting at that moment), then the rest through the 20 tests' results lists (\`readByTest\`: each test's list 2 pages deep for 100 rows; ${lists} results-list requests, the group's polls included). ` +
-    `Each choice is the cheaper one for the rows waiting at that moment, but together they make ${all} requests where one sweep by test after the last finish would be 40; ` +
-    `with the burst of ${BURST} spent on the first pages, the rest go at the refill rate: at least ${n1(Math.max(0, all - BURST) / RATE)} s for ${all} requests, about ${n1(Math.max(0, 40 - BURST) / RATE)} s for 40. The budget, not the service, sets the time. `
+    `src/run/read.ts reads the group by test, page by page of the 20 tests' results lists as the rows on each page are over (src/run/read-plan.ts): ${pages} suite result read alone (the first, to learn the suite's tests) and ${lists} results-list requests (2 pages of each test's list for 100 rows, the group's polls included) after the last finish. ` +
+    `When the first rows seen over are seen at about the last finish, every page is read after it: ${all} requests from a bucket of at most ${BURST} take at least ${n1(floor)} s at ${RATE}/s, whatever the order. The budget's burst, not the reading, sets the time: a burst of 40 (the 40 pages at once) brings it near the detection lag. `
   );
 }
 

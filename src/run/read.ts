@@ -1,17 +1,24 @@
 /**
  * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
  * (`GET /suite-results/{id}/results/`), each once. Runs of one suite waited for together (4 or more: data
- * rows, variants) share a reader that, when many suite results finish at once, reads through each test's
- * own results list instead (`GET /tests/{id}/results/`, newest first): `tests × ⌈runs / 50⌉` requests
- * instead of one per suite result. `forEachPage` is the one paging loop of the engine.
+ * rows, variants) share a reader that reads, for the whole group, by the cheaper way: each test's own
+ * results list (`GET /tests/{id}/results/`, newest first, one page of it covers 50 runs for `T` requests)
+ * or each suite result alone (`⌈T / 50⌉` requests each). Which, and when, is decided for the group's runs
+ * still running as well as the finished ones (`read-plan.ts`: the rule and its arithmetic): the pages of
+ * every test's list are read as the runs on them are over, finished runs held a short while for the rest
+ * of their page, so that 100 rows of 20 tests cost 40 requests spread over the finishes, not 80 mostly
+ * after the last one. The requests of one step go at once, each under the shared budget (its burst first).
+ * `forEachPage` is the one paging loop of the engine.
  */
 import { refId } from '../api/refs.js';
 import { metered } from './action-api.js';
+import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import { messageOf, type EngineContext, type Handle } from './context.js';
 import { classifyTestResult } from './outcome.js';
+import { heldUntil, pageOfRank, planReads, type PlanRun, type ReadStep } from './read-plan.js';
 
 /** Runs of one suite or test from which on they are polled and read together. */
 export const BATCH_MIN_RUNS = 4;
@@ -27,14 +34,21 @@ export interface Paging {
 
 /**
  * Reads a list page by page from offset 0 until a short page, `maxPages` pages, or `visit` returns false.
- * Errors of `read` propagate.
+ * The first `atOnce` pages (when the list's length is known) are asked at once, each under the budget, and
+ * visited in order; the rest one after the other. Errors of `read` propagate.
  */
 export async function forEachPage<T>(
   read: (paging: Paging) => Promise<T[]>,
   visit: (page: T[]) => boolean | void,
   maxPages = Infinity,
+  atOnce = 1,
 ): Promise<void> {
-  for (let page = 0; page < maxPages; page++) {
+  const first = Math.max(1, Math.min(atOnce, maxPages));
+  const lists = await Promise.all(
+    Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })),
+  );
+  for (const list of lists) if (visit(list) === false || list.length < PAGE_SIZE) return;
+  for (let page = first; page < maxPages; page++) {
     const list = await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE });
     if (visit(list) === false || list.length < PAGE_SIZE) return;
   }
@@ -52,12 +66,14 @@ export function groupSize(ctx: EngineContext, key: string | null): number {
 
 /**
  * Every test result of a suite result, each once (a list that changes while it is paged shifts results
- * across pages); each page tried `PAGE_ATTEMPTS` times. Null when the listing failed or was stopped.
+ * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
+ * tests) lets its pages be asked at once. Null when the listing failed or was stopped.
  */
 export async function listSuiteTests(
   ctx: EngineContext,
   suiteResultId: string,
   signal = ctx.stop.signal,
+  expectedTests: number | null = null,
 ): Promise<TestResult[] | null> {
   const all: TestResult[] = [];
   const seen = new Set<string>();
@@ -79,42 +95,47 @@ export async function listSuiteTests(
     }
   };
   try {
-    await forEachPage(readPage, (page) => {
+    const visit = (page: TestResult[]): void => {
       for (const result of page) {
         if (seen.has(result._id)) continue;
         seen.add(result._id);
         all.push(result);
       }
-    });
+    };
+    await forEachPage(readPage, visit, Infinity, Math.ceil((expectedTests ?? 0) / PAGE_SIZE));
   } catch {
     return null;
   }
   return all;
 }
 
-/** A finished suite result whose test results are to be read. */
-interface PendingSuiteTests {
+/** A finished suite result of a group whose test results are to be read. */
+interface Waiting {
   result: SuiteResult;
   resolve: (tests: TestResult[] | null) => void;
-  /** Set when reading it by test did not give all of its tests: it is read on its own. */
-  alone?: boolean;
+  /** Held for the rest of its page until this time, ms (`holdMs`; -Infinity: may not wait). */
+  heldUntilMs: number;
 }
 
-/** Reads the test results of a group's finished suite results. */
+/** Reads the test results of a group's finished suite results (`read-plan.ts`). */
 interface TestReader {
+  key: string;
   /** The suite's test ids in listing order, learned from the first suite result read; [] when unusable. */
   testIds: string[] | null;
-  pending: Map<string, PendingSuiteTests>;
+  waiting: Map<string, Waiting>;
+  /** Suite results read (or given up), by id. */
+  read: Set<string>;
   busy: boolean;
-  /** Runs in the group. */
-  groupSize: number;
+  /** Ends the reader's wait for a hold when a suite result joins. */
+  wake: AbortController | null;
 }
 
 const readers = new WeakMap<EngineContext, Map<string, TestReader>>();
 
 /**
  * The test results of a finished suite result: alone, its own listing; in a group (`BATCH_MIN_RUNS` or
- * more runs of one suite), through the group's shared reader. Null when the listing failed or was stopped.
+ * more runs of one suite), through the group's shared reader, which reads by test or alone by the rule of
+ * `read-plan.ts`. Null when the listing failed or was stopped.
  */
 export function suiteTestsOf(
   ctx: EngineContext,
@@ -122,21 +143,50 @@ export function suiteTestsOf(
   result: SuiteResult,
 ): Promise<TestResult[] | null> {
   const key = handle.historyKey;
-  const size = groupSize(ctx, key);
-  if (!key || size < BATCH_MIN_RUNS) return listSuiteTests(ctx, handle.remote.id);
+  if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS) {
+    return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, testCountOf(result));
+  }
   const byKey = readers.get(ctx) ?? new Map<string, TestReader>();
   readers.set(ctx, byKey);
   let reader = byKey.get(key);
   if (!reader) {
-    reader = { testIds: null, pending: new Map(), busy: false, groupSize: size };
+    reader = { key, testIds: null, waiting: new Map(), read: new Set(), busy: false, wake: null };
     byKey.set(key, reader);
+    // A step's requests (one per test) wait on the engine's stop signal at once.
+    setMaxListeners(0, ctx.stop.signal);
   }
-  // Runs of the suite keep joining while later executes are answered.
-  reader.groupSize = Math.max(reader.groupSize, size);
   const r = reader;
+  const now = ctx.clock.now();
+  // A failure that fail-fast or a retry acts on is read at once.
+  const urgent = (ctx.plan.failFast || ctx.plan.retryFailed > 0) && isFailing(result);
+  const deadline = ctx.startedAtMs + ctx.plan.timeoutMs;
+  const heldUntilMs = urgent ? -Infinity : heldUntil(now, now - handle.triggeredAtMs, deadline);
   return new Promise((resolve) => {
-    r.pending.set(result._id, { result, resolve });
+    r.waiting.set(handle.remote.id, { result, resolve, heldUntilMs });
+    r.wake?.abort();
     void drainReader(ctx, r);
+  });
+}
+
+function isFailing(result: SuiteResult): boolean {
+  return result.passing === false || (result.countFailing ?? 0) > 0;
+}
+
+/** The group's runs for the plan, in creation order (the execute answers' order). */
+function planRuns(ctx: EngineContext, reader: TestReader): PlanRun[] {
+  const handles = ctx.handles.filter((h) => h.historyKey === reader.key);
+  // Runs planned but not answered yet take positions not known yet.
+  const known = handles.length >= groupSize(ctx, reader.key);
+  return handles.map((h, rank) => {
+    const id = h.remote.id;
+    const waiting = reader.waiting.get(id);
+    const state = waiting ? 'waiting' : reader.read.has(id) || h.done ? 'read' : 'running';
+    return {
+      id,
+      state,
+      page: known ? pageOfRank(rank, handles.length) : null,
+      ...(waiting ? { heldUntilMs: waiting.heldUntilMs } : {}),
+    };
   });
 }
 
@@ -146,37 +196,114 @@ async function drainReader(ctx: EngineContext, reader: TestReader): Promise<void
   try {
     // Let the suite results settled by the same poll join the queue first.
     await nextTurn();
-    while (reader.pending.size > 0) {
+    while (reader.waiting.size > 0) {
       if (ctx.stop.signal.aborted) {
-        for (const p of reader.pending.values()) p.resolve(null);
-        reader.pending.clear();
+        for (const w of reader.waiting.values()) w.resolve(null);
+        reader.waiting.clear();
         return;
       }
-      const testIds = reader.testIds;
-      const byTest = [...reader.pending.values()].filter((p) => !p.alone).length;
-      const perTest = testIds ? testIds.length * (Math.ceil(reader.groupSize / PAGE_SIZE) + 0.5) : Infinity;
-      const perSuite = byTest * Math.ceil((testIds?.length ?? 1) / PAGE_SIZE);
-      const alone = [...reader.pending.entries()].find(([, p]) => p.alone);
-      if (!alone && testIds && testIds.length > 0 && perTest < perSuite) {
-        await readByTest(ctx, reader, testIds);
+      if (reader.testIds === null) {
+        await learnTests(ctx, reader);
         continue;
       }
-      const first = reader.pending.entries().next();
-      const picked = alone ?? (first.done ? undefined : first.value);
-      if (!picked) break;
-      const [id, entry] = picked;
-      reader.pending.delete(id);
-      const tests = await listSuiteTests(ctx, id);
-      if (tests && reader.testIds === null) {
-        const ids = tests.map((t) => refId(t.test));
-        // Reading by test needs every test result to name its test, each once.
-        reader.testIds = ids.every((t): t is string => !!t) && new Set(ids).size === ids.length ? ids : [];
+      const testIds = reader.testIds;
+      const plan =
+        testIds.length > 0
+          ? planReads(planRuns(ctx, reader), testIds.length, ctx.clock.now())
+          : { steps: [{ kind: 'alone' as const, runs: [...reader.waiting.keys()] }], wakeAtMs: null };
+      if (plan.steps.length > 0) {
+        await Promise.all(plan.steps.map((step) => runStep(ctx, reader, testIds, step)));
+        continue;
       }
-      entry.resolve(tests);
+      if (plan.wakeAtMs === null) {
+        // Not expected (every waiting run is read or held); never leave one waiting.
+        await readAlone(ctx, take(reader, [...reader.waiting.keys()]));
+        continue;
+      }
+      // Every waiting run is held: wait for its hold to end or for another run to join.
+      const wake = new AbortController();
+      reader.wake = wake;
+      const signal = AbortSignal.any([wake.signal, ctx.stop.signal]);
+      await ctx.clock.sleep(Math.max(1, plan.wakeAtMs - ctx.clock.now()), signal);
+      reader.wake = null;
     }
   } finally {
     reader.busy = false;
   }
+}
+
+/** Takes waiting runs out of the queue (they are being read). */
+function take(reader: TestReader, ids: string[]): Map<string, Waiting> {
+  const taken = new Map<string, Waiting>();
+  for (const id of ids) {
+    const w = reader.waiting.get(id);
+    if (!w) continue;
+    reader.waiting.delete(id);
+    reader.read.add(id);
+    taken.set(id, w);
+  }
+  return taken;
+}
+
+/** Reads the first waiting suite result alone and learns the suite's test ids from it. */
+async function learnTests(ctx: EngineContext, reader: TestReader): Promise<void> {
+  const urgent = [...reader.waiting].find(([, w]) => w.heldUntilMs === -Infinity);
+  const [id] = urgent ?? reader.waiting.entries().next().value!;
+  const entry = take(reader, [id]).get(id)!;
+  const tests = await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(entry.result));
+  if (tests && reader.testIds === null) {
+    const ids = tests.map((t) => refId(t.test));
+    // Reading by test needs every test result to name its test, each once.
+    reader.testIds = ids.every((t): t is string => !!t) && new Set(ids).size === ids.length ? ids : [];
+  }
+  entry.resolve(tests);
+}
+
+/** Does one step of the plan: the runs read alone, or through every test's list (a page, or a sweep). */
+async function runStep(
+  ctx: EngineContext,
+  reader: TestReader,
+  testIds: string[],
+  step: ReadStep,
+): Promise<void> {
+  const taken = take(reader, step.runs);
+  if (step.kind === 'alone') {
+    await readAlone(ctx, taken);
+    return;
+  }
+  const found = new Map<string, Map<string, TestResult>>();
+  for (const id of taken.keys()) found.set(id, new Map());
+  const runs = ctx.handles.filter((h) => h.historyKey === reader.key).length;
+  const pages =
+    step.kind === 'page'
+      ? { offset: step.page * PAGE_SIZE, maxPages: 1, atOnce: 1 }
+      : { offset: 0, maxPages: Math.ceil(runs / PAGE_SIZE) + 2, atOnce: 1 };
+  await Promise.all(
+    testIds.map((t) => readTestList(ctx, t, found, pages.offset, pages.maxPages, pages.atOnce)),
+  );
+  const incomplete = new Map<string, Waiting>();
+  for (const [id, entry] of taken) {
+    const byTest = found.get(id);
+    const expected = testCountOf(entry.result);
+    const complete =
+      byTest !== undefined &&
+      byTest.size === testIds.length &&
+      (expected === null || expected === testIds.length);
+    if (ctx.stop.signal.aborted) entry.resolve(null);
+    else if (complete) entry.resolve(testIds.map((t) => byTest.get(t) as TestResult));
+    // Not where the plan put it (another run of a test came between), or a list failed: read alone.
+    else incomplete.set(id, entry);
+  }
+  await readAlone(ctx, incomplete);
+}
+
+/** Reads each suite result alone, at once (each under the budget). */
+async function readAlone(ctx: EngineContext, taken: Map<string, Waiting>): Promise<void> {
+  await Promise.all(
+    [...taken].map(async ([id, w]) =>
+      w.resolve(await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(w.result))),
+    ),
+  );
 }
 
 /** The number of tests a suite result ran, from its counts; null when it does not say. */
@@ -185,17 +312,24 @@ function testCountOf(result: SuiteResult): number | null {
   return n > 0 ? n : null;
 }
 
-/** Reads one test's results list for the suite results in `found`, until each has its result of it. */
+/**
+ * Reads one test's results list from `offset`, at most `maxPages` pages (the first `atOnce` at once), for
+ * the suite results in `found`, until each has its (finished) result of the test. A failing list is told and leaves them without it.
+ */
 async function readTestList(
   ctx: EngineContext,
   testId: string,
   found: Map<string, Map<string, TestResult>>,
+  offset: number,
   maxPages: number,
+  atOnce: number,
 ): Promise<void> {
   const need = new Set(found.keys());
   const signal = ctx.stop.signal;
   const read = (paging: Paging): Promise<TestResult[]> =>
-    metered(ctx.budget, signal, (s) => ctx.api.listTestResults(testId, paging, { signal: s }));
+    metered(ctx.budget, signal, (s) =>
+      ctx.api.listTestResults(testId, { ...paging, offset: paging.offset + offset }, { signal: s }),
+    );
   try {
     await forEachPage(
       read,
@@ -209,6 +343,7 @@ async function readTestList(
         return need.size > 0;
       },
       maxPages,
+      atOnce,
     );
   } catch (error) {
     if (!signal.aborted) {
@@ -217,35 +352,5 @@ async function readTestList(
         message: `Listing the results of test ${testId} failed: ${messageOf(error)}`,
       });
     }
-  }
-}
-
-/**
- * Reads the test results of every waiting suite result of a group through each test's results list;
- * a suite result not complete that way (a test missing or still running, a list failing) is read on its
- * own.
- */
-async function readByTest(ctx: EngineContext, reader: TestReader, testIds: string[]): Promise<void> {
-  const waiting = new Map(reader.pending);
-  reader.pending.clear();
-  const found = new Map<string, Map<string, TestResult>>();
-  for (const id of waiting.keys()) found.set(id, new Map());
-  const maxPages = Math.ceil(reader.groupSize / PAGE_SIZE) + 2;
-  for (const testId of testIds) {
-    await readTestList(ctx, testId, found, maxPages);
-    if (ctx.stop.signal.aborted) break;
-  }
-  for (const [id, entry] of waiting) {
-    const byTest = found.get(id);
-    const expected = testCountOf(entry.result);
-    const complete =
-      !ctx.stop.signal.aborted &&
-      byTest !== undefined &&
-      byTest.size === testIds.length &&
-      (expected === null || expected === testIds.length);
-    if (complete) entry.resolve(testIds.map((t) => byTest.get(t) as TestResult));
-    else if (ctx.stop.signal.aborted) entry.resolve(null);
-    // Read on its own by the reader's loop.
-    else reader.pending.set(id, { ...entry, alone: true });
   }
 }

@@ -74,6 +74,8 @@ async function pollOnce(ctx: EngineContext, key: string, group: Group, seen: Set
         ? ctx.api.listSuiteResults(id, paging, { signal: s })
         : ctx.api.listTestResults(id, paging, { signal: s }),
     );
+  // Every run waited for at the start of the poll is looked for (settling a run removes it from the group).
+  const looked = group.waiters.size;
   const visit = (list: Answer[]): boolean => {
     for (const r of list) {
       const waiter = group.waiters.get(r._id);
@@ -86,9 +88,9 @@ async function pollOnce(ctx: EngineContext, key: string, group: Group, seen: Set
           : classifyTestResult(r as TestResult) !== 'running';
       if (over) settle(group, r._id, r);
     }
-    return seen.size < group.waiters.size;
+    return seen.size < looked;
   };
-  await forEachPage(read, visit, Math.ceil(group.waiters.size / PAGE_SIZE) + 2);
+  await forEachPage(read, visit, Math.ceil(looked / PAGE_SIZE) + 2);
 }
 
 /** Polls a group until each of its runs is over, followed alone, or the engine stops. */
