@@ -56177,10 +56177,17 @@ function consoleReporter(log) {
                 return log.info(`Started ${event.label}: ${plural(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(event.resultIds)}).`);
             case 'runs-found':
                 return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(event.resultIds)}.`);
-            case 'trigger-problems':
-                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .problemLines */ .pb)(event.problems))
+            case 'trigger-problems': {
+                // Runs fail-fast kept from starting were not asked for in vain: an info line, not a warning.
+                const skipped = event.problems.filter((p) => p.kind === _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
+                if (skipped.length > 0) {
+                    log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
+                }
+                const problems = event.problems.filter((p) => p.kind !== _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
+                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .problemLines */ .pb)(problems))
                     log.warning(line);
                 return;
+            }
             case 'test-finished': {
                 const { title, lines } = testGroup(event.run, event.test);
                 return log.group(title, lines);

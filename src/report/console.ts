@@ -6,7 +6,7 @@
  * Lines are written through a `RunLog`; the action's `RunLog` redacts secrets and URL credentials.
  */
 import type { RunEvent, RunEventListener } from '../run/events.js';
-import { describeTimeout } from '../run/deadline.js';
+import { describeTimeout, NOT_STARTED_ERROR } from '../run/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';
@@ -146,9 +146,16 @@ export function consoleReporter(log: RunLog): RunEventListener {
         return log.info(
           `Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${foldIds(event.resultIds)}.`,
         );
-      case 'trigger-problems':
-        for (const line of problemLines(event.problems)) log.warning(line);
+      case 'trigger-problems': {
+        // Runs fail-fast kept from starting were not asked for in vain: an info line, not a warning.
+        const skipped = event.problems.filter((p) => p.kind === NOT_STARTED_ERROR['fail-fast']);
+        if (skipped.length > 0) {
+          log.info(`Not started, fail-fast (a test had failed): ${foldIds(skipped.map((p) => p.label))}.`);
+        }
+        const problems = event.problems.filter((p) => p.kind !== NOT_STARTED_ERROR['fail-fast']);
+        for (const line of problemLines(problems)) log.warning(line);
         return;
+      }
       case 'test-finished': {
         const { title, lines } = testGroup(event.run, event.test);
         return log.group(title, lines);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleReporter, variantLabel, type RunLog } from '../../../src/report/console.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { SuiteRun } from '../../../src/run/types.js';
+import { NOT_STARTED_ERROR } from '../../../src/run/deadline.js';
 import { testResult } from '../../support/run-factories.js';
 
 function render(events: RunEvent[]): string[] {
@@ -37,6 +38,23 @@ describe('console reporter', () => {
             { kind: 'NETWORK_ERROR', label: 'suite s3', id: 's3', message: 'refused' },
           ],
         },
+        {
+          type: 'trigger-problems',
+          problems: [
+            {
+              kind: NOT_STARTED_ERROR['fail-fast'],
+              label: 'test t7',
+              id: 't7',
+              message: NOT_STARTED_ERROR['fail-fast'],
+            },
+            {
+              kind: NOT_STARTED_ERROR['fail-fast'],
+              label: 'test t8',
+              id: 't8',
+              message: NOT_STARTED_ERROR['fail-fast'],
+            },
+          ],
+        },
         { type: 'retrying', testName: 'Login', variant, attempt: 2, attempts: 3 },
         { type: 'retry-problem', testName: 'Login', variant, problem: 'not-sent', message: 'nope' },
         { type: 'retry-problem', testName: 'Login', variant: {}, problem: 'not-found', message: '' },
@@ -53,6 +71,7 @@ describe('console reporter', () => {
       'Started suite s1: 2 runs (a, b).',
       'Found the run of test t1 after its execute was not answered: c.',
       'warning: Could not start 2 runs (NETWORK_ERROR): s2, s3. First: suite s2: refused',
+      'Not started, fail-fast (a test had failed): test t7, test t8.',
       'Re-running failed test Login [firefox · row 3] (attempt 2 of 3).',
       'warning: Could not re-run Login [firefox · row 3]: nope',
       'warning: The re-run of Login may have started; not found.',
