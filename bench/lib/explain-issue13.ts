@@ -132,7 +132,7 @@ function concurrencyWhy(ours: ConcurrencyFigure[], n: number, lagMissed: boolean
     out.push(
       `**Average, trade-off:** the goal is an average over the case, and the 3 requests per suite alone make ${n1(fixed / span)}/s of it over ${n1(span)} s. ` +
         (atRate
-          ? `At this size the process is bound by the budget: even those ${n1(fixed)} need ${n1(Math.max(0, fixed - BURST) / RATE)} s, so its average is the budget's rate, not the watch's. **What would meet it:** a refill of at most 3/s (\`DEFAULT_RATE_PER_SECOND\`), lengthening every such case and its lag.`
+          ? `At this size the process is bound by the budget: even those ${n1(fixed)} need ${n1(Math.max(0, fixed - BURST) / RATE)} s, so its average is the budget's rate, not the watch's. **What would meet it:** a refill below 3/s (\`DEFAULT_RATE_PER_SECOND\`), which lengthens such a case and its lag in proportion.`
           : watchAllowed > 0
             ? `**What would meet it:** a watch of at most ${n1(watchAllowed)} requests over the case, a period of about ${n1(span / watchAllowed)} s, which gives up the lag goal without history (\`WATCH_HOT_MS\` = ${s(WATCH_HOT_MS)}) and the early-notice bound (\`WATCH_COLD_MS\` = ${s(WATCH_COLD_MS)}); or longer runs: the same requests with runs of 45 s ±30 % would average about ${n1((fixed + ((list + other) / span) * (span + 1.3 * (45 - d))) / (span + 1.3 * (45 - d)))}/s. The watch's own rate is the steady-state goal (met below 2/s).`
             : 'It cannot be met at this run length even without a watch.'),
