@@ -2,7 +2,7 @@
  * Many suites at once (20 and 100 in quick mode), `concurrencyRounds` rounds (round 1 without earlier
  * results): one process of our action for all of them, and the official client with one call per suite,
  * each client on an account of its own (the official client's rounds each on a user of their own, so a
- * round does not start with the bucket the previous one emptied). Durations `concurrencyDurationS` ±30 %.
+ * round does not start with the bucket the previous one emptied). Durations `concurrencyDurationS` ±30 % (`concurrencyDurationBySuitesS` for some sizes).
  *
  * Figures: requests (ours: its running-list requests included; its organization has no other process),
  * the mean rate, the rate in the steady state (stats.ts `steadyWindow`), the most in any 1 s window, 429s,
@@ -14,6 +14,7 @@ import type { FinishRecord, RequestRecord } from '../../emulator/index.js';
 import { runAction } from './action.js';
 import {
   CLIENTS,
+  concurrencyDurationS,
   fail,
   finishes,
   inputsFor,
@@ -38,6 +39,8 @@ export interface ConcurrencyFigure {
   client: ClientName;
   history: boolean;
   suites: number;
+  /** Nominal run duration, s (±30 %); absent in figures saved before it was recorded (then 20 s). */
+  durationS?: number;
   /** Requests of the round (ours: its running-list requests included). */
   requests: number;
   /** Of which running-list requests. */
@@ -67,7 +70,7 @@ export interface ConcurrencyFigure {
 const suiteId = (c: ClientName, n: number, i: number) => `conc${n}-${tag(c)}-${pad(i)}`;
 const accountOf = (c: ClientName, n: number) => `conc${n}-${tag(c)}`;
 const durationMs = (plan: CasePlan, n: number, i: number, r: number, t: number) =>
-  jittered(plan.concurrencyDurationS * 1000, `c${n}-${i}-r${r}-t${t}`);
+  jittered(concurrencyDurationS(plan, n) * 1000, `c${n}-${i}-r${r}-t${t}`);
 
 /** Adds the case's suites and accounts to the seed. */
 export function seedConcurrency(seed: SeedBuilder, plan: CasePlan): void {
@@ -103,7 +106,10 @@ function figureOf(
   ids: string[],
   records: FinishRecord[],
   requests: RequestRecord[],
-  extra: Pick<ConcurrencyFigure, 'listRequests' | 'failed' | 'error' | 'lagsMs' | 'reportsAfterLastFinishMs'>,
+  extra: Pick<
+    ConcurrencyFigure,
+    'durationS' | 'listRequests' | 'failed' | 'error' | 'lagsMs' | 'reportsAfterLastFinishMs'
+  >,
 ): ConcurrencyFigure {
   const times = requests.map((q) => q.time).sort((a, b) => a - b);
   const window = busiestWindow(times);
@@ -161,6 +167,7 @@ async function round(ctx: Context, plan: CasePlan, n: number, r: number): Promis
       const requests = [...own, ...list.requests].sort((a, b) => a.time - b.time);
       out.push(
         figureOf(c, r, ids, records, requests, {
+          durationS: concurrencyDurationS(plan, n),
           listRequests: list.requests.length,
           failed: ok ? 0 : 1,
           lagsMs: knownLags(records, requests),
@@ -176,6 +183,7 @@ async function round(ctx: Context, plan: CasePlan, n: number, r: number): Promis
       });
       out.push(
         figureOf(c, r, ids, records, own, {
+          durationS: concurrencyDurationS(plan, n),
           listRequests: 0,
           failed: errors.length,
           ...(errors[0]?.error ? { error: errors[0].error } : {}),

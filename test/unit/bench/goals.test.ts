@@ -67,3 +67,74 @@ describe('bench: goals of issue 13', () => {
     expect(met?.met).toBe(true);
   });
 });
+
+describe('bench: the steady-state goal and the shared-account goal', () => {
+  const round = (suites: number, history: boolean, steadyPerSecond: number | null) =>
+    ({
+      client: 'action' as const,
+      history,
+      suites,
+      requests: 100,
+      listRequests: 20,
+      rateLimited: 0,
+      failed: 0,
+      meanPerSecond: 3,
+      steadyPerSecond: steadyPerSecond as number,
+      maxPerSecond: 20,
+      busiest: [],
+      kinds: {},
+      lagsMs: [500],
+      reportsAfterLastFinishMs: 500,
+    }) satisfies Results['concurrency'][number];
+  const steady = (concurrency: Results['concurrency']) =>
+    goals({ ...empty, concurrency }).find((g) => g.goal.startsWith('Total request rate'));
+
+  it('is met where measured, with the sizes that had no steady state named (null in saved figures)', () => {
+    const g = steady([
+      round(20, false, 1.3),
+      round(20, true, 1.2),
+      round(100, false, null),
+      round(100, true, NaN),
+    ]);
+    expect(g?.met).toBe(true);
+    expect(g?.by).toBe(
+      'where measured (20 suites); no steady state to measure at 100 suites (triggers still going at the first finish)',
+    );
+  });
+
+  it('is met without a reservation when every size was measured under 2/s', () => {
+    expect(steady([round(20, false, 1.3), round(100, false, 1.9)])).toMatchObject({ met: true, by: '' });
+  });
+
+  it('is missed when any size is over 2/s, even if another had no steady state', () => {
+    const g = steady([round(20, false, 2.5), round(100, false, null)]);
+    expect(g?.met).toBe(false);
+    expect(g?.by).toMatch(/^0\.5\/s over at the worst; no steady state to measure at 100 suites/);
+  });
+
+  it('is not measured when no size had a steady state', () => {
+    const g = steady([round(100, false, null)]);
+    expect(g).toMatchObject({ met: false });
+    expect(g?.by).toMatch(/^not measured: no steady state to measure at 100 suites/);
+  });
+
+  it('misses the shared-account goal on its steady rate too', () => {
+    const figure = {
+      processes: 10,
+      suites: 50,
+      failedProcesses: 0,
+      requests: 200,
+      listRequests: 100,
+      rateLimited: 0,
+      maxPerSecond: 40,
+      meanPerSecond: 9,
+      answeredPerSecond: 9,
+      steadyPerSecond: 12,
+      lagsMs: [500],
+    };
+    const shared = (f: typeof figure) =>
+      goals({ ...empty, sharedAccount: { figure: f } }).find((g) => g.goal.startsWith('10 action processes'));
+    expect(shared(figure)).toMatchObject({ met: false, by: '2.0/s over in steady state' });
+    expect(shared({ ...figure, steadyPerSecond: 8 })).toMatchObject({ met: true, by: '' });
+  });
+});
