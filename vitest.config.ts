@@ -3,14 +3,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that take longest (measured in CI: chaos about 70 s, the Chromium tests 20–25 s each, the stop
- * and edge-state tests about 15 s; the engine tests, on virtual time, now take about 3 s), in the order they
- * should start. vitest sorts by the durations it cached on an earlier run, but a clean clone (CI) has none,
- * and a 70 s file that starts last decides the wall time of the whole run.
+ * and edge-state tests about 15 s; the engine tests, watch-cost included, are on virtual time and take 1-3 s
+ * each), in the order they should start. vitest sorts by the durations it cached on an earlier run, but a
+ * clean clone (CI) has none, and a 70 s file that starts last decides the wall time of the whole run.
  */
 const SLOW_FIRST = [
   'test/e2e/chaos.test.ts',
-  // About 45 s, mostly waiting: 100 runs on a 5x clock, early failures and cancels in real time.
-  'test/unit/run/watch-cost.test.ts',
   'test/e2e/reliability/',
   'test/emulator/runs.test.ts',
   // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the

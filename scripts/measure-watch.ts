@@ -1,10 +1,10 @@
 /**
- * Measures the watch's cost and lag in process, against the emulator, on a clock 10× faster than real time
- * (figures on the production scale): a lone 20 s run, rounds of 4 runs (a 3-test suite and a single test
+ * Measures the watch's cost and lag in process, against the emulator, both on one virtual clock
+ * (production durations and waits, figures exact and the same on every run): a lone 20 s run, rounds of 4 runs (a 3-test suite and a single test
  * with history, a new suite and a new test, durations ±30 % seeded) at 20 s and 45 s, both in one engine run
  * and as four engine runs at once (as four action processes), and 20 and 100 suites at once. Prints requests
  * per run next to the official client's (1 execute + one poll per started 5 s, + 1 page for a suite), the
- * request rate and lag. Usage: `npx tsx scripts/measure-watch.ts [factor]` (default 10). Not a benchmark:
+ * request rate and lag. Usage: `npx tsx scripts/measure-watch.ts` (a few seconds). Not a benchmark:
  * bench/ is the reference; this is the quick check docs/watch.md quotes.
  */
 import {
@@ -12,13 +12,18 @@ import {
   percentile,
   runWatch,
   startWatchBed,
-  stretchHistory,
   type RunSpec,
   type WatchBed,
   type WatchFigures,
 } from '../test/support/watch-scenario.js';
 
-const factor = Number(process.argv[2] ?? 10);
+if (process.argv.length > 2) {
+  console.log(
+    'Usage: npx tsx scripts/measure-watch.ts\n' +
+      'Prints the watch cost and lag figures of docs/watch.md (in process, on virtual time; no options).',
+  );
+  process.exit(process.argv.includes('--help') || process.argv.includes('-h') ? 0 : 2);
+}
 
 /** A seeded uniform number in [0, 1) (mulberry32). */
 function seeded(seed: number): () => number {
@@ -64,7 +69,6 @@ async function lanes(bed: WatchBed, d: number, together: boolean): Promise<void>
   for (let r = 1; r <= 3; r++) {
     const specs = round(d, r, together ? 'a' : 'b');
     const f = await runWatch(bed, specs, together);
-    stretchHistory(bed);
     line(`${d} s round ${r} of 4 (${together ? 'one engine' : '4 engines'})`, specs, f);
   }
 }
@@ -80,17 +84,15 @@ async function main(): Promise<void> {
       id: `c${n}-${i}`,
       durationsMs: [1, 2, 3].map(() => jittered(20_000)),
     }));
-  const bed = await startWatchBed([...all, lone, loneSuite, ...many(20), ...many(100)], factor);
+  const bed = await startWatchBed([...all, lone, loneSuite, ...many(20), ...many(100)]);
   try {
     for (let r = 1; r <= 2; r++) {
       const specs = [{ ...lone, durationsMs: [jittered(20_000)] }];
       line(`lone 20 s test, round ${r}`, specs, await runWatch(bed, specs));
-      stretchHistory(bed);
     }
     for (let r = 1; r <= 2; r++) {
       const specs = [{ ...loneSuite, durationsMs: loneSuite.durationsMs.map(() => jittered(20_000)) }];
       line(`lone 20 s suite, no organization id, round ${r}`, specs, await runWatch(bed, specs, true, false));
-      stretchHistory(bed);
     }
     for (const d of [20, 45]) {
       await lanes(bed, d, true);

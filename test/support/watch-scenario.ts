@@ -1,22 +1,22 @@
 /**
  * Watch cost scenarios: suites and single tests of chosen durations run by the engine, in process, against
- * the emulator on loopback, on a clock `factor` times faster than real time (the emulator's durations and
- * its not-found window shrink by the same factor, its rate limit is off since real-time rates grow by the
- * factor). Every figure is given on the engine's (production) scale: requests counted at the emulator, by
+ * the emulator on loopback, both on one virtual clock (`virtual-world.ts`: production durations, the
+ * emulator's not-found window and rate limit at their defaults, time figures exact virtual ms). The client
+ * and the request budget are wired as the action wires them. Figures: requests counted at the emulator, by
  * kind; per run; the busiest second; lag from the emulator's finish record to the run's end in the engine.
- * Used by test/run/watch-cost.test.ts and scripts/measure-watch.ts.
+ * Used by test/unit/run/watch-cost.test.ts and scripts/measure-watch.ts.
  */
-import { createClient } from '../../src/api/client.js';
 import { RateBudget } from '../../src/run/budget.js';
-import { systemClock, type Clock } from '../../src/run/clock.js';
 import { runPlan, type RunPlan } from '../../src/run/engine.js';
 import type { RunSummary } from '../../src/run/types.js';
-import { startEmulator, type Emulator, type RequestRecord, type SeedFile } from '../../emulator/index.js';
+import type { Emulator, SeedFile } from '../../emulator/index.js';
+import type { VirtualClock } from './virtual-clock.js';
+import { startVirtualWorld, type Client, type VirtualWorld } from './virtual-world.js';
 
 export const WATCH_ORG = 'org-watch';
 export const WATCH_KEY = 'watch-cost-key';
 
-/** A suite of tests, each lasting its own time (ms, production scale), or a single test. */
+/** A suite of tests, each lasting its own time (ms), or a single test. */
 export interface RunSpec {
   kind: 'suite' | 'test';
   id: string;
@@ -26,28 +26,9 @@ export interface RunSpec {
   outcome?: 'pass' | 'fail';
 }
 
-/** A clock `factor` times faster than real time that can map its times back to real ones. */
-export interface ScaledClock extends Clock {
-  /** The real epoch ms of engine time `ms`. */
-  toReal(ms: number): number;
-  /** The engine time of real epoch ms `ms`. */
-  fromReal(ms: number): number;
-}
-
-export function scaledClockOf(factor: number): ScaledClock {
-  const origin = Date.now();
-  return {
-    now: () => origin + (Date.now() - origin) * factor,
-    random: () => Math.random(),
-    sleep: (ms, signal) => systemClock.sleep(ms / factor, signal),
-    toReal: (ms) => origin + (ms - origin) / factor,
-    fromReal: (ms) => origin + (ms - origin) * factor,
-  };
-}
-
 const STEPS = 3;
 
-/** A simulated run of `ms` (production scale: the emulator's time scale shrinks it). */
+/** A simulated run of `ms`. */
 function scenario(ms: number, outcome: 'pass' | 'fail' = 'pass') {
   return { outcome, stepDurationsMs: ms / (STEPS + 1), runDurationMs: ms };
 }
@@ -78,27 +59,21 @@ function seedOf(specs: RunSpec[]): SeedFile {
   } as SeedFile;
 }
 
-/** The emulator and clock of a scenario set. */
+/** The emulator and virtual clock of a scenario set. */
 export interface WatchBed {
+  world: VirtualWorld;
   emulator: Emulator;
-  clock: ScaledClock;
-  factor: number;
+  clock: VirtualClock;
   close(): Promise<void>;
 }
 
-/** Starts the emulator with every suite and test of `specs` at `factor` times real speed. */
-export async function startWatchBed(specs: RunSpec[], factor: number): Promise<WatchBed> {
-  const emulator = await startEmulator({
-    seed: seedOf(specs),
-    timeScale: 1 / factor,
-    notFoundWindowMs: 1_000 / factor,
-    rateLimit: false,
-    quiet: true,
-  });
-  return { emulator, clock: scaledClockOf(factor), factor, close: () => emulator.close() };
+/** Starts the emulator with every suite and test of `specs`, on a virtual world. */
+export async function startWatchBed(specs: RunSpec[]): Promise<WatchBed> {
+  const world = await startVirtualWorld({ seed: seedOf(specs) });
+  return { world, emulator: world.emulator, clock: world.clock, close: () => world.close() };
 }
 
-/** Gives the tests of `spec` new durations (production ms) and outcome. */
+/** Gives the tests of `spec` new durations (ms) and outcome. */
 export function setDurations(bed: WatchBed, spec: RunSpec): void {
   spec.durationsMs.forEach((ms, i) => {
     const id = spec.kind === 'suite' ? `${spec.id}-t${i + 1}` : spec.id;
@@ -106,19 +81,23 @@ export function setDurations(bed: WatchBed, spec: RunSpec): void {
   });
 }
 
-/** Stretches every stored result's finish date by the factor, so histories read production durations. */
-export function stretchHistory(bed: WatchBed): void {
-  const store = bed.emulator.store;
-  for (const r of [...store.results.values(), ...store.suiteResults.values()]) {
-    const created = Date.parse(r.dateCreated);
-    const finished = Date.parse(r.dateExecutionFinished ?? '');
-    if (!Number.isFinite(created) || !Number.isFinite(finished) || finished <= created) continue;
-    if ((r as { stretched?: boolean }).stretched) continue;
-    const ms = (finished - created) * bed.factor;
-    r.dateExecutionFinished = new Date(created + ms).toISOString();
-    if (typeof r.executionTime === 'number') r.executionTime = ms;
-    (r as { stretched?: boolean }).stretched = true;
-  }
+/** The API client and request budget of one action process, wired as the action wires them. */
+export function actionApi(bed: WatchBed): { api: Client; budget: RateBudget } {
+  const budget = new RateBudget({ clock: bed.clock });
+  const api = bed.world.client({
+    apiKey: WATCH_KEY,
+    sleep: budget.clientSleep(),
+    onRequest: () => budget.markSent(),
+    onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+  });
+  return { api, budget };
+}
+
+/** Starts `specs` in one engine run (one action process); `organization` false: without the organization id. */
+export function startRuns(bed: WatchBed, specs: RunSpec[], organization = true): Promise<RunSummary> {
+  for (const s of specs) setDurations(bed, s);
+  const plan = { ...planOf(specs), ...(organization ? {} : { organizationId: null }) };
+  return runPlan(plan, { ...actionApi(bed), clock: bed.clock });
 }
 
 export function planOf(specs: RunSpec[]): RunPlan {
@@ -147,7 +126,7 @@ export function requestKind(path: string): 'execute' | 'history' | 'list' | 'pag
   return 'other';
 }
 
-/** Figures of one scenario run, on the production scale. */
+/** Figures of one scenario run. */
 export interface WatchFigures {
   summaries: RunSummary[];
   runs: number;
@@ -156,11 +135,11 @@ export interface WatchFigures {
   perRun: number;
   /** Requests per second over the engine runs' whole wall time. */
   ratePerSecond: number;
-  /** Most requests in any 1 s window (production scale). */
+  /** Most requests in any 1 s window. */
   busiestSecond: number;
   /** Per run: ms from the emulator's finish record to the run's end in the engine. */
   lagsMs: number[];
-  /** Requests (production-scale ms since the first) in order. */
+  /** Requests (ms since the first) in order. */
   times: number[];
 }
 
@@ -181,22 +160,14 @@ export async function runWatch(
   organization = true,
 ): Promise<WatchFigures> {
   bed.emulator.resetLog();
-  for (const s of specs) setDurations(bed, s);
   const groups = together ? [specs] : specs.map((s) => [s]);
   const startedAt = bed.clock.now();
-  const summaries = await Promise.all(
-    groups.map((g) => {
-      const api = createClient({ apiKey: WATCH_KEY, baseUrl: bed.emulator.baseUrl });
-      const budget = new RateBudget({ clock: bed.clock });
-      const plan = { ...planOf(g), ...(organization ? {} : { organizationId: null }) };
-      return runPlan(plan, { api, clock: bed.clock, budget });
-    }),
-  );
+  const summaries = await Promise.all(groups.map((g) => startRuns(bed, g, organization)));
   const endedAt = bed.clock.now();
   const requests = bed.emulator.requests();
   const byKind: Record<string, number> = {};
   for (const q of requests) byKind[requestKind(q.path)] = (byKind[requestKind(q.path)] ?? 0) + 1;
-  const times = requests.map((q: RequestRecord) => bed.clock.fromReal(q.time)).sort((a, b) => a - b);
+  const times = requests.map((q) => q.time).sort((a, b) => a - b);
   let busiest = 0;
   for (let i = 0, j = 0; i < times.length; i++) {
     while (times[i]! - times[j]! >= 1_000) j++;
@@ -208,7 +179,7 @@ export async function runWatch(
     for (const run of summary.runs) {
       const id = run.kind === 'suite' ? run.suiteResultId : run.testResultId;
       const record = records.find((r) => r.resultId === id);
-      if (record && run.endedAt) lagsMs.push(Date.parse(run.endedAt) - bed.clock.fromReal(record.finishedAt));
+      if (record && run.endedAt) lagsMs.push(Date.parse(run.endedAt) - record.finishedAt);
     }
   }
   const runs = summaries.reduce((n, s) => n + s.runs.length, 0);
