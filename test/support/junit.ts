@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { XMLParser } from 'fast-xml-parser';
+import type { Counts } from '../../src/run/outcome.js';
 
 /** The Jenkins xUnit plugin's JUnit schema (MIT), unmodified. */
 export const JUNIT_XSD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'junit-10.xsd');
@@ -116,16 +117,8 @@ export function consumerCounts(xml: string): ConsumerCounts {
   return counts;
 }
 
-/** The verdict's counts (`Counts` of `src/run/outcome.ts`; the action's count outputs). */
-export interface StateCounts {
-  total: number;
-  passed: number;
-  failed: number;
-  flaky: number;
-  timedOut: number;
-  cancelled: number;
-  error: number;
-}
+/** The verdict's counts by state (`Counts` of `src/run/outcome.ts`; the action's count outputs). */
+export type StateCounts = Omit<Counts, 'screenshotCompareFailed'>;
 
 /**
  * What a consumer must count, given the verdict's counts and the tests (results.json `results`, or the

@@ -3,6 +3,7 @@ import { refId } from '../../src/api/refs.js';
 import type { SuiteResult, TestResult } from '../../src/api/types.js';
 import type { RunPlan } from '../../src/run/engine.js';
 import type { SuiteRun, TestRun, TestState } from '../../src/run/types.js';
+import type { RunLog } from '../../src/report/console.js';
 
 let counter = 0;
 function id(): string {
@@ -115,5 +116,16 @@ export function runPlanOf(overrides: Partial<RunPlan>): RunPlan {
     cancelOnTimeout: true,
     retryFailed: 0,
     ...overrides,
+  };
+}
+
+/** A `RunLog` that keeps every line (warnings prefixed `warning: `, a group as its title then its lines). */
+export function collectingLog(): RunLog & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (l) => lines.push(l),
+    warning: (l) => lines.push(`warning: ${l}`),
+    group: (title, body) => lines.push(title, ...body),
   };
 }

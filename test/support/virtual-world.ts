@@ -13,6 +13,7 @@
 import type { ClientOptions, GhostInspectorApi } from '../../src/api/api.js';
 import { createClient } from '../../src/api/client.js';
 import { AbortedError } from '../../src/api/retry.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
 import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
 
@@ -103,4 +104,24 @@ function trackCalls<T extends object>(clock: VirtualClock, api: T): T {
       };
     },
   });
+}
+
+/**
+ * Registers a test file's hooks for one virtual world shared by its tests: started before them (options
+ * as `startVirtualWorld`), its request log reset before each, closed after them. Returns the world, whose
+ * fields are set once the file's `beforeAll` hooks run (a file's own `beforeAll` runs after this one).
+ */
+export function useVirtualWorld(
+  options: EmulatorOptions = {},
+  clockOptions: VirtualClockOptions = {},
+): VirtualWorld {
+  const world = {} as VirtualWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startVirtualWorld(options, clockOptions));
+  });
+  afterAll(async () => {
+    await world.close?.();
+  });
+  beforeEach(() => world.emulator.resetLog());
+  return world;
 }

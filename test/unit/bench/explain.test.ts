@@ -6,41 +6,17 @@ import { describe, expect, it } from 'vitest';
 import type { LagSample } from '../../../bench/lib/cases.js';
 import { explain } from '../../../bench/lib/explain.js';
 import type { Results } from '../../../bench/lib/render.js';
+import { concurrencyRound, EMPTY_RESULTS } from '../../support/bench-results.js';
 
-const empty: Results = {
-  mode: 'quick',
-  date: '2026-01-01T00:00:00.000Z',
-  benchSeconds: 0,
-  machine: { cores: 2, cpuModel: 'x', memoryGb: 1, node: 'v20', os: 'Linux', loadStart: [], loadEnd: [] },
-  action: 'dist/index.js',
-  officialVersion: '7.0.1',
-  lag: [],
-  startupMs: [],
-  bareNodeStartupMs: [],
-  overhead: [],
-  scale: [],
-  concurrency: [],
-  early: [],
-  failures: [],
-  stray: [],
-};
+const empty = EMPTY_RESULTS;
 
-const round = (suites: number, steadyPerSecond: number | null): Results['concurrency'][number] => ({
-  client: 'action',
-  history: false,
-  suites,
-  requests: 93,
-  listRequests: 26,
-  rateLimited: 0,
-  failed: 0,
-  meanPerSecond: 2.5,
-  steadyPerSecond: steadyPerSecond as number,
-  maxPerSecond: 20,
-  busiest: [],
-  kinds: { execute: suites, poll: suites + 7, 'running list': 26, page: suites },
-  lagsMs: [500],
-  reportsAfterLastFinishMs: 500,
-});
+const round = (suites: number, steadyPerSecond: number | null): Results['concurrency'][number] =>
+  concurrencyRound(suites, steadyPerSecond, {
+    requests: 93,
+    listRequests: 26,
+    meanPerSecond: 2.5,
+    kinds: { execute: suites, poll: suites + 7, 'running list': 26, page: suites },
+  });
 
 describe('bench: explanations of the goals', () => {
   it('explain a steady-state goal met where measured and not measurable at another size', () => {

@@ -5,24 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { goals } from '../../../bench/lib/goals.js';
 import type { Results } from '../../../bench/lib/render.js';
+import { concurrencyRound, EMPTY_RESULTS } from '../../support/bench-results.js';
 
-const empty: Results = {
-  mode: 'quick',
-  date: '2026-01-01T00:00:00.000Z',
-  benchSeconds: 0,
-  machine: { cores: 2, cpuModel: 'x', memoryGb: 1, node: 'v20', os: 'Linux', loadStart: [], loadEnd: [] },
-  action: 'dist/index.js',
-  officialVersion: '7.0.1',
-  lag: [],
-  startupMs: [],
-  bareNodeStartupMs: [],
-  overhead: [],
-  scale: [],
-  concurrency: [],
-  early: [],
-  failures: [],
-  stray: [],
-};
+const empty = EMPTY_RESULTS;
 
 describe('bench: goals of issue 13', () => {
   it('are all listed, as not measured, when no case ran', () => {
@@ -70,22 +55,7 @@ describe('bench: goals of issue 13', () => {
 
 describe('bench: the steady-state goal and the shared-account goal', () => {
   const round = (suites: number, history: boolean, steadyPerSecond: number | null) =>
-    ({
-      client: 'action' as const,
-      history,
-      suites,
-      requests: 100,
-      listRequests: 20,
-      rateLimited: 0,
-      failed: 0,
-      meanPerSecond: 3,
-      steadyPerSecond: steadyPerSecond as number,
-      maxPerSecond: 20,
-      busiest: [],
-      kinds: {},
-      lagsMs: [500],
-      reportsAfterLastFinishMs: 500,
-    }) satisfies Results['concurrency'][number];
+    concurrencyRound(suites, steadyPerSecond, { history });
   const steady = (concurrency: Results['concurrency']) =>
     goals({ ...empty, concurrency }).find((g) => g.goal.startsWith('Total request rate'));
 

@@ -1,42 +1,22 @@
 /**
  * The run engine with the real client against the emulator on loopback.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { RateBudget } from '../../../src/run/budget.js';
-import { runPlan, type RunLog } from '../../../src/run/engine.js';
+import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
-import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { collectingLog, runPlanOf } from '../../support/run-factories.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'engine-test-key';
-let world: VirtualWorld;
-let emulator: VirtualWorld['emulator'];
-let clock: VirtualWorld['clock'];
 
 // The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`): production durations
 // and waits, every time exact.
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY });
-  ({ emulator, clock } = world);
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => emulator.resetLog());
+const world = useVirtualWorld({ apiKey: API_KEY });
 
 const plan = runPlanOf;
-
-function collectingLog(): RunLog & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (l) => lines.push(l),
-    warning: (l) => lines.push(`warning: ${l}`),
-    group: (title, body) => lines.push(title, ...body),
-  };
-}
 
 /**
  * Any stretch of sends (virtual ms) fits the budget's token bucket: at most the burst plus the refill over
@@ -54,13 +34,13 @@ function expectWithinBucket(sent: number[], budget: RateBudget): void {
 describe('runPlan against the emulator', () => {
   it('20 suites at once: all finish; the shared budget keeps to its bucket (30 at once, then 5 requests/s)', async () => {
     const sent: number[] = [];
-    const api = world.client({ apiKey: API_KEY, onRequest: () => sent.push(clock.now()) });
+    const api = world.client({ apiKey: API_KEY, onRequest: () => sent.push(world.clock.now()) });
     const suites = ['suite-smoke', 'suite-checkout', 'suite-visual', 'suite-data'];
     const suiteIds = Array.from({ length: 20 }, (_, i) => suites[i % 4]!);
     const summary = await runPlan(plan({ suiteIds }), {
       api,
-      budget: new RateBudget({ clock }),
-      clock,
+      budget: new RateBudget({ clock: world.clock }),
+      clock: world.clock,
       log: collectingLog(),
     });
     expect(summary.runs).toHaveLength(20);
@@ -71,13 +51,15 @@ describe('runPlan against the emulator', () => {
     expectWithinBucket(sent, new RateBudget());
     // History of each suite is read once, however many runs it has; its 5 runs are then polled together
     // through the suite's results list (count=50), not one suite result at a time.
-    const lists = emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
+    const lists = world.emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
     expect(lists.filter((q) => q.query.includes('count=5') && !q.query.includes('count=50'))).toHaveLength(4);
     expect(lists.filter((q) => q.query.includes('count=50')).length).toBeGreaterThanOrEqual(4);
-    expect(emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/?$/.test(q.path))).toEqual([]);
+    expect(world.emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/?$/.test(q.path))).toEqual(
+      [],
+    );
     // Every suite result's tests were read in pages of 50: on its own, or, for a suite whose 5 runs ended
     // together, through its tests' results lists (3 requests for 5 suite results).
-    const pages = emulator
+    const pages = world.emulator
       .requests()
       .filter((q) => /^\/v1\/(suite-results|tests)\/[^/]+\/results\/?$/.test(q.path));
     expect(pages.length).toBeGreaterThanOrEqual(4);
@@ -90,12 +72,12 @@ describe('runPlan against the emulator', () => {
 
   it("a data file of 12 rows: the suite results that end together have their tests read through the tests' lists", async () => {
     const sent: number[] = [];
-    const budget = new RateBudget({ clock });
+    const budget = new RateBudget({ clock: world.clock });
     const api = world.client({
       apiKey: API_KEY,
       sleep: budget.clientSleep(),
       onRequest: () => {
-        sent.push(clock.now());
+        sent.push(world.clock.now());
         budget.markSent();
       },
     });
@@ -105,7 +87,7 @@ describe('runPlan against the emulator', () => {
         suiteIds: ['suite-checkout'],
         execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
       }),
-      { api, budget, clock },
+      { api, budget, clock: world.clock },
     );
     expect(summary.runs).toHaveLength(12);
     const ids = new Set<string>();
@@ -122,7 +104,7 @@ describe('runPlan against the emulator', () => {
       }
     }
     expect(ids.size).toBe(36);
-    const requests = emulator.requests();
+    const requests = world.emulator.requests();
     const own = requests.filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
     const byTest = requests.filter((q) => /^\/v1\/tests\/[^/]+\/results\/?$/.test(q.path));
     // Far fewer than one listing per suite result: one to learn the tests, then one page per test.
@@ -136,7 +118,7 @@ describe('runPlan against the emulator', () => {
   it('a suite result: tests with their states, links and a failing verdict', async () => {
     const api = world.client({ apiKey: API_KEY });
     const log = collectingLog();
-    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, clock, log });
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, clock: world.clock, log });
     const [run] = summary.runs;
     expect(run!.kind).toBe('suite');
     expect(run!.suiteName).toBe('Checkout');
@@ -158,7 +140,10 @@ describe('runPlan against the emulator', () => {
 
   it('a trigger that fails becomes a run in error; the others go on', async () => {
     const api = world.client({ apiKey: API_KEY });
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke', 'no-such-suite'] }), { api, clock });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke', 'no-such-suite'] }), {
+      api,
+      clock: world.clock,
+    });
     const failed = summary.runs.find((r) => r.error);
     expect(failed?.error).toContain('Could not start suite no-such-suite');
     expect(summary.runs.find((r) => !r.error)?.tests).toHaveLength(3);
@@ -170,31 +155,31 @@ describe('runPlan against the emulator', () => {
     controller.abort();
     const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
       api,
-      clock,
+      clock: world.clock,
       signal: controller.signal,
     });
     expect(summary.interrupted).toBe('signal');
-    expect(emulator.requests()).toEqual([]);
+    expect(world.emulator.requests()).toEqual([]);
   });
 
   it('several start URLs: one execute each, the variant names the start URL', async () => {
     const api = world.client({ apiKey: API_KEY });
     const startUrls = ['https://a.example.test/', 'https://b.example.test/'];
-    const summary = await runPlan(plan({ testIds: ['test-home'], startUrls }), { api, clock });
+    const summary = await runPlan(plan({ testIds: ['test-home'], startUrls }), { api, clock: world.clock });
     expect(summary.runs.map((r) => r.variant.startUrl).sort()).toEqual(startUrls);
     expect(summary.runs.map((r) => r.tests[0]!.result!.startUrl).sort()).toEqual(startUrls);
   });
 
   it('heartbeat while waiting, then at the deadline: cancel, keep the finished tests, the rest timed out', async () => {
-    const saved = emulator.store.scenarios.get('test-home') ?? null;
-    emulator.setScenario('test-home', { hang: true });
+    const saved = world.emulator.store.scenarios.get('test-home') ?? null;
+    world.emulator.setScenario('test-home', { hang: true });
     try {
       const api = world.client({ apiKey: API_KEY });
       const log = collectingLog();
       // Production figures: a 2-minute timeout, the heartbeat every minute (DEFAULT_HEARTBEAT_MS).
       const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 120_000 }), {
         api,
-        clock,
+        clock: world.clock,
         log,
       });
       expect(summary.interrupted).toBe('deadline');
@@ -213,11 +198,11 @@ describe('runPlan against the emulator', () => {
         'Login works': 'passed',
         'Search finds products': 'passed',
       });
-      expect(emulator.runs().some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(
-        true,
-      );
+      expect(
+        world.emulator.runs().some((f) => f.kind === 'suite-result' && f.condition === 'cancelled'),
+      ).toBe(true);
     } finally {
-      emulator.setScenario('test-home', saved);
+      world.emulator.setScenario('test-home', saved);
     }
   });
 
@@ -243,7 +228,7 @@ describe('runPlan against the emulator', () => {
       },
     };
     // The production retry delay: on the virtual clock it costs no real time.
-    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, clock });
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, clock: world.clock });
     expect(notFound).toBe(2);
     expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
   });
@@ -265,7 +250,11 @@ describe('runPlan against the emulator', () => {
         });
       },
     };
-    const summary = await runPlan(plan({ testIds: ['test-home'] }), { api, clock, notFoundGraceMs: 0 });
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), {
+      api,
+      clock: world.clock,
+      notFoundGraceMs: 0,
+    });
     expect(reads).toBe(1);
     const [test] = summary.runs[0]!.tests;
     expect(test!.state).toBe('error');
@@ -278,7 +267,7 @@ describe('runPlan against the emulator', () => {
     const log = collectingLog();
     await runPlan(plan({ suiteIds: ['suite-checkout'] }), {
       api,
-      clock,
+      clock: world.clock,
       log,
       onEvent: (e) => events.push(e),
     });
@@ -301,12 +290,12 @@ describe('runPlan against the emulator', () => {
           viewport: ['1280x800', '800x600', '375x667'],
         },
       }),
-      { api, clock },
+      { api, clock: world.clock },
     );
     expect(summary.runs).toHaveLength(6);
     expect(summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
     expect(new Set(summary.runs.map((r) => `${r.variant.browser} ${r.variant.viewport}`)).size).toBe(6);
-    const requests = emulator.requests();
+    const requests = world.emulator.requests();
     expect(requests.filter((q) => /^\/v1\/results\/[^/]+\/?$/.test(q.path))).toEqual([]);
     const lists = requests.filter(
       (q) => q.path === '/v1/tests/test-home/results/' && q.query.includes('count=50'),

@@ -2,31 +2,24 @@
  * `fail-fast` in the run engine, with the real client against the emulator on loopback: the first test
  * failed for good cancels every other active run remotely; those runs are reported cancelled by fail-fast.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'fail-fast-test-key';
-let world: VirtualWorld;
-let emulator: VirtualWorld['emulator'];
 
 // The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY });
-  emulator = world.emulator;
+const world = useVirtualWorld({ apiKey: API_KEY });
+beforeAll(() => {
   // The smoke suite's first test never ends by itself: only a cancel ends its runs. Its other two tests
   // pass after 3 s, well before Pay by card fails (7.5 s: three steps of 1.5 s and the 3 s tail).
-  emulator.setScenario('test-home', { hang: true });
-  emulator.setScenario('test-login', { outcome: 'pass', runDurationMs: 3_000 });
-  emulator.setScenario('test-search', { outcome: 'pass', runDurationMs: 3_000 });
+  world.emulator.setScenario('test-home', { hang: true });
+  world.emulator.setScenario('test-login', { outcome: 'pass', runDurationMs: 3_000 });
+  world.emulator.setScenario('test-search', { outcome: 'pass', runDurationMs: 3_000 });
 });
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => emulator.resetLog());
 
 const plan = runPlanOf;
 
@@ -34,7 +27,7 @@ const POLICY = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare
 
 /** The ids the action asked the emulator to cancel, suite results and test results. */
 function cancelled(): string[] {
-  return emulator
+  return world.emulator
     .requests()
     .filter((q) => q.method === 'POST' && /\/cancel\/?$/.test(q.path))
     .map((q) => q.path.replace(/^\/v1\/(suite-results|results)\/([^/]+)\/cancel\/?$/, '$2'));
@@ -66,7 +59,7 @@ describe('fail-fast', () => {
     expect(cancelled().sort()).toEqual([...ids].sort());
     expect(cancelled()).not.toContain(failed.testResultId);
     expect(
-      emulator
+      world.emulator
         .runs()
         .filter((f) => f.condition === 'cancelled')
         .map((f) => f.resultId),
@@ -106,8 +99,8 @@ describe('fail-fast', () => {
   });
 
   it('under retry-failed a test that fails and then passes (flaky) stops nothing', async () => {
-    const saved = emulator.store.scenarios.get('test-payment') ?? null;
-    emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    const saved = world.emulator.store.scenarios.get('test-payment') ?? null;
+    world.emulator.setScenario('test-payment', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
     try {
       const api = world.client({ apiKey: API_KEY });
       const summary = await runPlan(
@@ -118,7 +111,7 @@ describe('fail-fast', () => {
       expect(summary.runs.map((r) => r.tests[0]!.state).sort()).toEqual(['flaky', 'passed']);
       expect(cancelled()).toEqual([]);
     } finally {
-      emulator.setScenario('test-payment', saved);
+      world.emulator.setScenario('test-payment', saved);
     }
   });
 

@@ -4,21 +4,14 @@
  * on its own. The engine now reads the first suite once (`GET /suites/{id}/`) and watches them all through
  * the list. Engine and emulator on one virtual clock.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runPlan } from '../../../src/run/engine.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'organization-test-key';
-let world: VirtualWorld;
 
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY });
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => world.emulator.resetLog());
+const world = useVirtualWorld({ apiKey: API_KEY });
 
 describe('the organization of suites run without organization-id', () => {
   it('is read once from a suite, and the running list then watches every suite', async () => {

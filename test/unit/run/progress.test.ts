@@ -2,33 +2,18 @@
  * Short log lines whatever the number of runs: folded id lists, one grouped warning per kind of trigger
  * failure; what a trigger that never happened stands for; timeouts in words.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeTimeout } from '../../../src/run/deadline.js';
-import { runPlan, type RunLog } from '../../../src/run/engine.js';
+import { runPlan } from '../../../src/run/engine.js';
 import { csvDataRows, expectedVariants } from '../../../src/run/execute.js';
 import { foldIds, ProblemLog } from '../../../src/run/progress.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
+import { collectingLog } from '../../support/run-factories.js';
 
 const API_KEY = 'progress-test-key';
-let world: VirtualWorld;
 
 // The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY });
-});
-afterAll(async () => {
-  await world?.close();
-});
-
-function collectingLog(): RunLog & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (l) => lines.push(l),
-    warning: (l) => lines.push(`warning: ${l}`),
-    group: (title, body) => lines.push(title, ...body),
-  };
-}
+const world = useVirtualWorld({ apiKey: API_KEY });
 
 describe('log lines', () => {
   it('foldIds: up to 5 ids in full, then "and N more"', () => {

@@ -3,7 +3,7 @@
  * and the emulator on one virtual clock, production durations and the production budget (burst 30, 5/s).
  * The data-file case is the bench's "2,000 results": 100 rows of a 20-test suite ending over about a second.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
 import { defaultSeed } from '../../../emulator/seed.js';
 import type { Executor, RunOutcome, RunRequest } from '../../../emulator/executors/types.js';
@@ -11,7 +11,7 @@ import { RateBudget } from '../../../src/run/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
 import { heldUntil, holdMs, pageOfRank, planReads, type PlanRun } from '../../../src/run/read-plan.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 import { WATCH_HOT_MS } from '../../../src/run/watch-plan.js';
 
 const API_KEY = 'read-group-key';
@@ -69,32 +69,24 @@ function seedWithRowsSuite(): SeedFile {
   return seed;
 }
 
-let world: VirtualWorld;
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY, seed: seedWithRowsSuite(), executor: rowsExecutor });
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = useVirtualWorld({ apiKey: API_KEY, seed: seedWithRowsSuite(), executor: rowsExecutor });
 beforeEach(() => {
-  world.emulator.resetLog();
   endPlace = (row) => row - 1;
 });
 
 /** Runs `plan` with the production budget wired as the action wires it; figures after the last finish. */
 async function measure(overrides: Parameters<typeof runPlanOf>[0], burst?: number) {
-  const { clock, emulator } = world;
-  const budget = new RateBudget({ clock, ...(burst ? { burst } : {}) });
+  const budget = new RateBudget({ clock: world.clock, ...(burst ? { burst } : {}) });
   const api = world.client({
     apiKey: API_KEY,
     sleep: budget.clientSleep(),
     onRequest: () => budget.markSent(),
   });
-  const summary = await runPlan(runPlanOf(overrides), { api, budget, clock });
-  const endAt = clock.now();
-  const finishes = emulator.runs().filter((r) => r.kind === 'suite-result');
+  const summary = await runPlan(runPlanOf(overrides), { api, budget, clock: world.clock });
+  const endAt = world.clock.now();
+  const finishes = world.emulator.runs().filter((r) => r.kind === 'suite-result');
   const lastFinish = Math.max(...finishes.map((r) => r.finishedAt));
-  const requests = emulator.requests();
+  const requests = world.emulator.requests();
   const reads = requests.filter((q) => /^\/v1\/(suite-results|tests)\/[^/]+\/results\/?$/.test(q.path));
   // The group's polls (its suite's results list from the top) after the last finish.
   const groupPolls = requests.filter(

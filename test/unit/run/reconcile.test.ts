@@ -3,48 +3,30 @@
  * client against the emulator, whose fault injection loses the execute's answer after handling it
  * (`reset-after`) or rejects it unhandled (`500`). The execute is never sent again.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
-import { runPlan, type RunLog, type RunPlan } from '../../../src/run/engine.js';
+import { runPlan, type RunPlan } from '../../../src/run/engine.js';
 import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted } from '../../../src/run/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { collectingLog, runPlanOf } from '../../support/run-factories.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'reconcile-test-key';
-let world: VirtualWorld;
-let emulator: VirtualWorld['emulator'];
 
 // The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY });
-  emulator = world.emulator;
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = useVirtualWorld({ apiKey: API_KEY });
 beforeEach(() => {
-  emulator.resetLog();
-  emulator.setFaults('');
+  world.emulator.setFaults('');
 });
 
 const plan = (overrides: Partial<RunPlan>): RunPlan => runPlanOf({ timeoutMs: 60_000, ...overrides });
 
-function collectingLog(): RunLog & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (l) => lines.push(l),
-    warning: (l) => lines.push(`warning: ${l}`),
-    group: (title, body) => lines.push(title, ...body),
-  };
-}
-
-const executes = () => emulator.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path));
+const executes = () =>
+  world.emulator.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path));
 
 describe('an execute whose answer is lost', () => {
   it('after the service handled it: the run is found in the suite results, followed to its end, never re-sent', async () => {
-    emulator.setFaults('route=POST /v1/suites/*/execute:reset-afterx1');
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:reset-afterx1');
     const log = collectingLog();
     const api = world.client({ apiKey: API_KEY });
     const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, clock: world.clock, log });
@@ -59,7 +41,7 @@ describe('an execute whose answer is lost', () => {
   });
 
   it('a test: found through its running list or results, followed to its end', async () => {
-    emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
     const api = world.client({ apiKey: API_KEY });
     const summary = await runPlan(plan({ testIds: ['test-home'] }), {
       api,
@@ -74,7 +56,7 @@ describe('an execute whose answer is lost', () => {
 
   it('a repository test file (on demand): found in the organization running list by its name', async () => {
     // Production durations: the run is still running (in the running list) when it is looked up.
-    emulator.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
+    world.emulator.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
     const api = world.client({ apiKey: API_KEY });
     const definition = {
       name: 'Reconciled on demand',
@@ -93,7 +75,7 @@ describe('an execute whose answer is lost', () => {
 
   it('when no run can be found: reported as "may have started", an error, never re-sent', async () => {
     // A 502 is not handled by the emulator: no run exists, yet the execute may have arrived.
-    emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
     const log = collectingLog();
     const api = world.client({ apiKey: API_KEY });
     const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, clock: world.clock, log });
@@ -107,9 +89,9 @@ describe('an execute whose answer is lost', () => {
 
 describe('a re-run (retry-failed) whose execute answer is lost', () => {
   it('is found and followed: the test is flaky, the re-run sent once', async () => {
-    emulator.setScenario('test-login', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    world.emulator.setScenario('test-login', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
     // The first execute is answered; the second (the re-run) is handled and its answer lost.
-    emulator.setFaults('route=POST /v1/tests/test-login/execute:reset-afterx2');
+    world.emulator.setFaults('route=POST /v1/tests/test-login/execute:reset-afterx2');
     const api = world.client({ apiKey: API_KEY });
     try {
       // The first execute's answer is lost too: reconciled, then the re-run's.
@@ -121,7 +103,7 @@ describe('a re-run (retry-failed) whose execute answer is lost', () => {
       expect(executes()).toHaveLength(2);
       expect(summary.runs[0]?.tests.map((t) => t.state)).toEqual(['flaky']);
     } finally {
-      emulator.setScenario('test-login', null);
+      world.emulator.setScenario('test-login', null);
     }
   });
 });

@@ -3,7 +3,7 @@
  * run's own poll as soon as its test results leave the list, whatever its history says. Real client,
  * emulator on loopback.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runPlan } from '../../../src/run/engine.js';
 import { RunningList, UNSEEN_AFTER_MS } from '../../../src/run/running-list.js';
 import {
@@ -16,52 +16,42 @@ import {
 } from '../../../src/run/watch-plan.js';
 import type { TestResult } from '../../../src/api/types.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'running-list-test-key';
-let world: VirtualWorld;
-let emulator: VirtualWorld['emulator'];
 
 // The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-beforeAll(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY });
-  emulator = world.emulator;
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => emulator.resetLog());
+const world = useVirtualWorld({ apiKey: API_KEY });
 
 const plan = runPlanOf;
 
 describe('the running list', () => {
   it('an early finish is noticed at the next ask of the list (700 ms later) although the history says 10 minutes', async () => {
     const api = world.client({ apiKey: API_KEY });
-    const clock = world.clock;
     // One earlier result of the test, made to say it took 10 minutes.
-    await runPlan(plan({ testIds: ['test-payment'] }), { api, clock });
-    for (const r of emulator.store.results.values()) {
+    await runPlan(plan({ testIds: ['test-payment'] }), { api, clock: world.clock });
+    for (const r of world.emulator.store.results.values()) {
       if (r.test && (typeof r.test === 'string' ? r.test : r.test._id) === 'test-payment') {
         r.dateExecutionFinished = new Date(Date.parse(r.dateCreated) + 600_000).toISOString();
         r.executionTime = 600_000;
       }
     }
-    emulator.resetLog();
-    const saved = emulator.store.scenarios.get('test-payment') ?? null;
+    world.emulator.resetLog();
+    const saved = world.emulator.store.scenarios.get('test-payment') ?? null;
     // This run fails after 75.3 s.
-    emulator.setScenario('test-payment', { outcome: 'fail', runDurationMs: 75_300 });
+    world.emulator.setScenario('test-payment', { outcome: 'fail', runDurationMs: 75_300 });
     try {
-      const summary = await runPlan(plan({ testIds: ['test-payment'] }), { api, clock });
+      const summary = await runPlan(plan({ testIds: ['test-payment'] }), { api, clock: world.clock });
       const [run] = summary.runs;
       expect(run!.tests[0]!.state).toBe('failed');
-      const ended = emulator.runs().find((f) => f.resultId === run!.testResultId)!;
+      const ended = world.emulator.runs().find((f) => f.resultId === run!.testResultId)!;
       const lagMs = Date.parse(run!.endedAt!) - ended.finishedAt;
       expect(lagMs).toBeLessThan(1_500);
       // Alone, the run is watched by its own poll at the watch period (its answer is worth the list's).
-      const polls = emulator.requests().filter((q) => q.path === `/v1/results/${run!.testResultId}/`);
+      const polls = world.emulator.requests().filter((q) => q.path === `/v1/results/${run!.testResultId}/`);
       expect(polls.length).toBeGreaterThan(0);
     } finally {
-      emulator.setScenario('test-payment', saved);
+      world.emulator.setScenario('test-payment', saved);
     }
   });
 });

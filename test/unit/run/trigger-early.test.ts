@@ -7,13 +7,13 @@
  * `slow` fault, on the same clock) so that triggering takes seconds, as it does with many runs against the
  * service.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
 import { WATCH_COLD_MS } from '../../../src/run/watch-plan.js';
 import { runPlanOf } from '../../support/run-factories.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'trigger-early-test-key';
 /**
@@ -25,28 +25,21 @@ const EXECUTE_MS = 1_800;
 const PAYMENT_MS = 7_500;
 /** Runs asked for: the failing test first, then `RUNS - 1` more. */
 const RUNS = 12;
-let world: VirtualWorld;
-let emulator: VirtualWorld['emulator'];
 
-beforeAll(async () => {
-  world = await startVirtualWorld({
-    apiKey: API_KEY,
-    faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
-  });
-  emulator = world.emulator;
+const world = useVirtualWorld({
+  apiKey: API_KEY,
+  faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
+});
+beforeAll(() => {
   // test-home never ends by itself: only a cancel ends its runs.
-  emulator.setScenario('test-home', { hang: true });
+  world.emulator.setScenario('test-home', { hang: true });
 });
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(() => emulator.resetLog());
 
 const POLICY = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
 
 /** The execute requests the emulator received so far. */
 function executes(): number {
-  return emulator.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path)).length;
+  return world.emulator.requests().filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path)).length;
 }
 
 describe('runs are watched as soon as their own execute is answered', () => {
@@ -116,7 +109,9 @@ describe('runs are watched as soon as their own execute is answered', () => {
       expect(run.tests).toEqual([]);
     }
     // The started runs of the hanging test were cancelled remotely, each once.
-    const cancels = emulator.requests().filter((q) => q.method === 'POST' && /\/cancel\/?$/.test(q.path));
+    const cancels = world.emulator
+      .requests()
+      .filter((q) => q.method === 'POST' && /\/cancel\/?$/.test(q.path));
     expect(cancels).toHaveLength(sent - 1);
     const failed = summary.runs.find((r) => r.testId === 'test-payment')!;
     expect(failed.tests.map((t) => t.state)).toEqual(['failed']);
