@@ -16,6 +16,7 @@ import {
   type WatchBed,
   type WatchFigures,
 } from '../test/support/watch-scenario.js';
+import { seededRandom } from '../emulator/util.js';
 
 if (process.argv.length > 2) {
   console.log(
@@ -25,18 +26,7 @@ if (process.argv.length > 2) {
   process.exit(process.argv.includes('--help') || process.argv.includes('-h') ? 0 : 2);
 }
 
-/** A seeded uniform number in [0, 1) (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(13);
+const random = seededRandom(13);
 const jittered = (ms: number): number => Math.round(ms * (0.7 + 0.6 * random()));
 
 function round(d: number, r: number, tag: string): RunSpec[] {
