@@ -1,4 +1,5 @@
 import { processDeps } from './action/deps.js';
 import { run } from './main.js';
 
-void run(processDeps());
+// The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open.
+void run(processDeps()).then(() => process.exit());

@@ -1,10 +1,11 @@
 /**
- * The action, as a table of contents: read inputs → run → verdict → screenshots → report writers →
- * outputs → pass or fail. The only place that fails the step for a verdict.
+ * The action, as a table of contents: read inputs → run → verdict → reports → outputs → pass or fail →
+ * extras (screenshots, PR comment). The only place that fails the step for a verdict.
  *
  * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/run-tests.ts` (the engine
- * under the deadline), `action/verdict.ts`, `artifacts/for-report.ts` (screenshots), `report/writers.ts`
- * (results.json, JUnit, job summary, annotations, PR comment), `run/outputs.ts`; the GitHub context is
+ * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
+ * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
+ * limit, after every report and output is written); the GitHub context is
  * `github.ts`, the signal and exit handling `action/stop.ts`, and every dependency on the world comes in
  * through `deps` (`action/deps.ts`), so a test can run the action in-process.
  *
@@ -19,7 +20,7 @@ import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
 import { listenForWorkflowCancel } from './action/stop.js';
 import { announceVerdict, decideRunVerdict } from './action/verdict.js';
-import { publishForReport } from './artifacts/for-report.js';
+import { runExtras } from './action/extras.js';
 import { buildReport, buildStartedReport } from './report/model.js';
 import { writeReports } from './report/writers.js';
 import { computeOutputs } from './run/outputs.js';
@@ -50,26 +51,16 @@ export async function run(deps: ActionDeps = processDeps()): Promise<void> {
     const summary = await runTests(inputs, deps, startedAtMs, cancel.signal);
     interrupted = summary.interrupted === 'signal';
     const verdict = decideRunVerdict(inputs, summary);
-    const waited = verdict.waited;
-    const shots = await publishForReport(inputs, summary, { waited, interrupted, sink, env: deps.env });
-    const report = waited
-      ? buildReport(summary, verdict.policy, shots.attachments, verdict)
+    const report = verdict.waited
+      ? buildReport(summary, verdict.policy, new Map(), verdict)
       : buildStartedReport(summary, verdict.policy);
-    const artifactUrl = shots.published?.artifactUrl;
-    await writeReports({
-      report,
-      inputs,
-      verdict,
-      interrupted,
-      github,
-      sink,
-      ...(artifactUrl ? { artifactUrl } : {}),
-    });
-
+    const context = { report, inputs, verdict, interrupted, github, sink };
+    await writeReports(context);
     for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
       sink.setOutput(name, value);
     }
     announceVerdict(sink, verdict);
+    await runExtras(context, { summary, env: deps.env, signal: cancel.signal });
   } catch (error) {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);
   } finally {

@@ -11,7 +11,10 @@ import { pipeline } from 'node:stream/promises';
 
 import { HttpClient } from '@actions/http-client';
 
+import { stopReason } from '../action/time-limit.js';
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
+import { systemClock } from '../run/clock.js';
+import { checkImageUrl, imageGuard, MAX_REDIRECTS, MAX_SCREENSHOT_BYTES, RefusedDownload } from './image-guard.js';
 import type { ScreenshotJob } from './select.js';
 
 /** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */
@@ -54,6 +57,12 @@ export interface DownloadOptions {
   log?: Logger;
   /** User agent sent with each request. */
   userAgent?: string;
+  /** Allow `http` URLs (when the API base URL is `http` itself); default false: `https` only. */
+  allowHttp?: boolean;
+  /** Largest body kept, bytes; default {@link MAX_SCREENSHOT_BYTES} (20 MiB). */
+  maxBytes?: number;
+  /** Stops every download (a time limit, the workflow cancel); what is not done is reported missing. */
+  signal?: AbortSignal;
 }
 
 /** Result of {@link downloadScreenshots}. */
@@ -98,43 +107,69 @@ const NETWORK_CODES = new Set([
 export function displayUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
+    return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
     return '(invalid URL)';
   }
 }
 
+/** How one attempt may go: its deadline, the schemes it may use, the workflow cancel. */
+interface AttemptRules {
+  timeoutMs: number;
+  allowHttp: boolean;
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
 /**
- * One attempt: GET `job.url`, stream the body into `tmp`, check status and length.
+ * One attempt: GET `url` (following at most {@link MAX_REDIRECTS} redirects, each checked by
+ * `checkImageUrl`), stream the body through the image guard into `tmp`, check status and length.
  * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
  */
 async function attemptDownload(
   client: HttpClient,
   url: string,
   tmp: string,
-  timeoutMs: number,
+  rules: AttemptRules,
 ): Promise<number> {
+  const { timeoutMs, signal } = rules;
   let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
+  let stopped = false;
   let response: Awaited<ReturnType<HttpClient['get']>> | undefined;
+  let onAbort: (() => void) | undefined;
+  const timeout = (): AttemptError => new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      response?.message.destroy(new Error('timeout'));
-      reject(new AttemptError(`no complete answer within ${timeoutMs} ms`, true));
-    }, timeoutMs);
+    const stop = (error: AttemptError): void => {
+      stopped = true;
+      response?.message.destroy(new Error(error.message));
+      reject(error);
+    };
+    timer = setTimeout(() => stop(timeout()), timeoutMs);
+    onAbort = () => stop(new AttemptError(`stopped: ${stopReason(signal as AbortSignal)}`, false));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
   deadline.catch(() => undefined);
   try {
     const work = (async () => {
-      try {
-        response = await client.get(url, { Accept: 'image/png,image/*;q=0.9,*/*;q=0.5' });
-      } catch (e) {
-        throw toAttemptError(e, timeoutMs);
-      }
-      if (timedOut) {
-        response.message.destroy();
-        throw new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
+      let current = url;
+      for (let hop = 0; ; hop++) {
+        checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
+        try {
+          response = await client.get(current, { Accept: 'image/png,image/*;q=0.9,*/*;q=0.5' });
+        } catch (e) {
+          throw toAttemptError(e, timeoutMs);
+        }
+        if (stopped) {
+          response.message.destroy();
+          throw timeout();
+        }
+        const status = response.message.statusCode ?? 0;
+        const location = response.message.headers.location;
+        if (status < 300 || status >= 400 || !location) break;
+        response.message.resume();
+        if (hop >= MAX_REDIRECTS) throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
+        current = new URL(location, current).href;
       }
       const status = response.message.statusCode ?? 0;
       if (status < 200 || status >= 300) {
@@ -148,19 +183,20 @@ async function attemptDownload(
             : undefined,
         );
       }
+      const declared = Number(response.message.headers['content-length']);
+      const hasLength = Number.isFinite(declared) && !!response.message.headers['content-length'];
+      if (hasLength && declared > rules.maxBytes) {
+        response.message.destroy();
+        throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
+      }
       const out = createWriteStream(tmp);
       try {
-        await pipeline(response.message, out);
+        await pipeline(response.message, imageGuard(rules.maxBytes), out);
       } catch (e) {
-        if (timedOut) throw new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
+        if (stopped && !(e instanceof RefusedDownload)) throw timeout();
         throw toAttemptError(e, timeoutMs);
       }
-      const declared = Number(response.message.headers['content-length']);
-      if (
-        Number.isFinite(declared) &&
-        response.message.headers['content-length'] &&
-        declared !== out.bytesWritten
-      ) {
+      if (hasLength && declared !== out.bytesWritten) {
         throw new AttemptError(`body cut short: ${out.bytesWritten} of ${declared} bytes`, true);
       }
       if (out.bytesWritten === 0) throw new AttemptError('empty body', true);
@@ -169,11 +205,13 @@ async function attemptDownload(
     return await Promise.race([work, deadline]);
   } finally {
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
 
 function toAttemptError(e: unknown, timeoutMs: number): AttemptError {
   if (e instanceof AttemptError) return e;
+  if (e instanceof RefusedDownload) return new AttemptError(e.message, false);
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
   if (/^Request timeout/.test(message)) return new AttemptError(`no answer within ${timeoutMs} ms`, true);
@@ -205,7 +243,9 @@ export async function runPool<T>(
  * Downloads screenshots into `dir`, each at `dir/<job.relativePath>` (folders are made as needed).
  *
  * Each request has a deadline of `timeoutMs` from sending to the last byte, so a URL that never answers
- * fails in bounded time: at most `(retries + 1) * timeoutMs` plus backoff. 5xx, 408, 429, timeouts,
+ * fails in bounded time: at most `(retries + 1) * timeoutMs` plus backoff; `signal` stops them all at once.
+ * A URL, a redirect or a body the image guard refuses (`image-guard.ts`: scheme, more than 3 redirects, over
+ * `maxBytes`, not a PNG or JPEG) fails at once and nothing is saved. 5xx, 408, 429, timeouts,
  * cut-short bodies and network errors are retried with jittered exponential backoff (`backoffMs` doubled per
  * retry, capped at 10 s; a `Retry-After` header up to 30 s wins). Other 4xx fail at once. A body is piped
  * to `<file>.part` and renamed when complete, so a failed download leaves no file behind.
@@ -215,7 +255,8 @@ export async function runPool<T>(
  * GitHub's 10 warnings per step); URLs are shown without their query string and passed through `redact`.
  * @param jobs from {@link selectScreenshots}
  * @param dir absolute target folder (created if missing)
- * @param options concurrency (default 4), retries (3), timeoutMs (30000), backoffMs (500), sleep, redact, log
+ * @param options concurrency (default 4), retries (3), timeoutMs (30000), backoffMs (500), allowHttp (false),
+ *   maxBytes (20 MiB), signal, sleep, redact, log
  * @throws Error only when `dir` cannot be created
  */
 export async function downloadScreenshots(
@@ -227,9 +268,16 @@ export async function downloadScreenshots(
   const retries = Math.max(0, Math.floor(options.retries ?? 3));
   const timeoutMs = Math.max(1, options.timeoutMs ?? 30_000);
   const baseMs = Math.max(0, options.backoffMs ?? 500);
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const signal = options.signal;
+  const sleep = options.sleep ?? ((ms: number) => systemClock.sleep(ms, signal));
   const redact = options.redact ?? ((s: string) => s);
   const log = options.log;
+  const rules: AttemptRules = {
+    timeoutMs,
+    allowHttp: options.allowHttp ?? false,
+    maxBytes: options.maxBytes ?? MAX_SCREENSHOT_BYTES,
+    ...(signal ? { signal } : {}),
+  };
   await mkdir(dir, { recursive: true });
 
   const client = new HttpClient(options.userAgent ?? 'ghost-inspector-action', [], {
@@ -247,7 +295,7 @@ export async function downloadScreenshots(
       for (let attempt = 1; attempt <= retries + 1; attempt++) {
         try {
           await mkdir(path.dirname(target), { recursive: true });
-          const bytes = await attemptDownload(client, job.url, tmp, timeoutMs);
+          const bytes = await attemptDownload(client, job.url, tmp, rules);
           await rename(tmp, target);
           outcomes.set(job, { job, path: target, bytes, attempts: attempt });
           log?.debug?.(`Downloaded ${job.relativePath} (${bytes} bytes, attempt ${attempt})`);

@@ -19,17 +19,19 @@ export interface PublishedScreenshots {
 }
 
 /**
- * Publishes the screenshots when the run waited, was not interrupted and `screenshots` is not `none`; sets
- * the `artifact-id` and `artifact-url` outputs when an artifact was uploaded.
- * @param env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
+ * Publishes the screenshots when the run waited and `screenshots` is not `none`; sets the `artifact-id` and
+ * `artifact-url` outputs when an artifact was uploaded. Downloads are allowed over `http` only when the API
+ * base URL is `http` itself (a local service).
+ * @param options.env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
+ * @param options.signal the workflow cancel: stops the downloads and the upload
  */
 export async function publishForReport(
   inputs: ActionInputs,
   summary: RunSummary,
-  options: { waited: boolean; interrupted: boolean; sink: ActionSink; env: NodeJS.ProcessEnv },
+  options: { waited: boolean; sink: ActionSink; env: NodeJS.ProcessEnv; signal?: AbortSignal },
 ): Promise<PublishedScreenshots> {
   const { sink } = options;
-  if (options.interrupted || !options.waited || inputs.screenshots === 'none') {
+  if (!options.waited || inputs.screenshots === 'none') {
     return { published: null, attachments: new Map() };
   }
   let published: PublishReport | null = null;
@@ -42,6 +44,8 @@ export async function publishForReport(
       ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
       artifactsDir: inputs.artifactsDir,
       env: options.env,
+      download: { allowHttp: new URL(inputs.apiBaseUrl).protocol === 'http:' },
+      ...(options.signal ? { signal: options.signal } : {}),
       log: artifactsLog(sink),
     });
     if (published.localDir) sink.info(`Screenshots: ${published.localDir}`);

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 
+import { timeLimited } from '../action/time-limit.js';
 import { readGitHubContext } from '../github.js';
 import type { RunSummary } from '../run/types.js';
 import type { DownloadOptions, Logger, MissingFile } from './download.js';
@@ -22,6 +23,12 @@ export * from './select.js';
 export * from './upload.js';
 
 /** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
+/** Time limit of the screenshot downloads, all together, ms. */
+export const DOWNLOAD_TIME_LIMIT_MS = 120_000;
+
+/** Time limit of the artifact upload, ms. */
+export const UPLOAD_TIME_LIMIT_MS = 120_000;
+
 export interface ScreenshotPaths {
   screenshot?: string;
   comparison?: string;
@@ -38,7 +45,9 @@ export interface PublishOptions {
   artifactsDir: string;
   /** Default `process.env`: RUNNER_TEMP, ACTIONS_RUNTIME_TOKEN, GITHUB_* (see uploadScreenshots). */
   env?: NodeJS.ProcessEnv;
-  download?: Omit<DownloadOptions, 'log'>;
+  download?: Omit<DownloadOptions, 'log' | 'signal'>;
+  /** The workflow cancel: stops the downloads and the upload. */
+  signal?: AbortSignal;
   client?: ArtifactUploader;
   log?: Logger;
 }
@@ -63,8 +72,9 @@ export interface PublishReport {
  * On GitHub (`ACTIONS_RUNTIME_TOKEN` set) images are downloaded under `RUNNER_TEMP` (else the OS temp folder)
  * in a fresh folder and uploaded as one artifact; elsewhere they are downloaded straight into
  * `artifactsDir`, whose path is logged. Missing downloads are listed in one warning and left out of the
- * artifact; upload problems warn and keep the files in `artifactsDir`. Never throws for a download or upload
- * problem.
+ * artifact; upload problems warn and keep the files in `artifactsDir`. The downloads stop after
+ * {@link DOWNLOAD_TIME_LIMIT_MS}, the upload after {@link UPLOAD_TIME_LIMIT_MS}, both on `signal`: what is
+ * not done then is reported like any other problem. Never throws for a download or upload problem.
  * @param summary the run model
  * @param options mode, artifactName, retentionDays (days), artifactsDir, env, download options, log
  * @throws Error only when no folder can be created for the downloads
@@ -86,7 +96,11 @@ export async function publishScreenshots(
       )
     : path.resolve(options.artifactsDir);
   log?.info(`Downloading ${jobs.length} screenshot(s)...`);
-  const downloaded = await downloadScreenshots(jobs, dir, { ...options.download, log });
+  const downloaded = await downloadScreenshots(jobs, dir, {
+    ...options.download,
+    log,
+    signal: timeLimited(options.signal, DOWNLOAD_TIME_LIMIT_MS),
+  });
   const warnings: string[] = [];
   if (downloaded.missing.length > 0) {
     const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
@@ -104,6 +118,7 @@ export async function publishScreenshots(
     env,
     client: options.client,
     log,
+    signal: timeLimited(options.signal, UPLOAD_TIME_LIMIT_MS),
   });
   warnings.push(...uploaded.warnings);
 

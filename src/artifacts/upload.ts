@@ -7,6 +7,7 @@ import path from 'node:path';
 
 import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
 
+import { stopReason } from '../action/time-limit.js';
 import { readGitHubContext, workflowRunUrl } from '../github.js';
 import type { DownloadedFile, Logger } from './download.js';
 import { runPool } from './download.js';
@@ -48,6 +49,8 @@ export interface UploadOptions {
   compressionLevel?: number;
   client?: ArtifactUploader;
   log?: Logger;
+  /** Stops the upload (a time limit, the workflow cancel): the files are then kept locally. */
+  signal?: AbortSignal;
 }
 
 export interface UploadReport {
@@ -69,6 +72,20 @@ export interface UploadReport {
 export function isNameClash(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(message);
+}
+
+/**
+ * `work`, or a rejection `stopped: <why>` as soon as `signal` fires (the work itself cannot be aborted:
+ * the artifact client takes no signal; the process ends without waiting for it).
+ */
+function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error(`stopped: ${stopReason(signal)}`));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Errors no retry can fix. */
@@ -127,8 +144,8 @@ function describe(error: unknown): string {
  *   compressionLevel})`. A 409 name clash tries `name-2`, `name-3`... up to `maxNameAttempts`; a transient
  *   failure (after the client's own retries of 5xx/429) is tried again `attempts - 1` times after
  *   `retryDelayMs`. Returns the artifact id, the name it got and `artifactUrl` (see {@link artifactUrl}).
- * - When the upload fails for good (GHES, storage quota, network...), the files are copied to
- *   `artifactsDir`, a warning says so and `localDir` is set.
+ * - When the upload fails for good (GHES, storage quota, network...) or `signal` stops it, the files are
+ *   copied to `artifactsDir`, a warning says so and `localDir` is set.
  *
  * Never throws for an upload problem and never changes the test verdict; problems land in `warnings` (also
  * sent to `log.warning`). With no files, does nothing.
@@ -185,7 +202,10 @@ export async function uploadScreenshots(
     let clash = false;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const response = await client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions);
+        const response = await untilStopped(
+          client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions),
+          options.signal,
+        );
         if (response.id === undefined) throw new Error('the artifact service returned no artifact id');
         if (n > 1) log?.info(`Artifact name ${base} was taken; uploaded as ${name}.`);
         return {
@@ -202,14 +222,14 @@ export async function uploadScreenshots(
           log?.info(`Artifact name ${name} is taken (409); trying ${suffixedName(base, n + 1)}.`);
           break;
         }
-        if (isPermanent(e) || attempt === attempts) break;
+        if (options.signal?.aborted || isPermanent(e) || attempt === attempts) break;
         log?.info(
           `Artifact upload failed (${describe(e)}); trying again in ${options.retryDelayMs ?? 2000} ms.`,
         );
         await sleep(options.retryDelayMs ?? 2000);
       }
     }
-    if (!clash) break;
+    if (!clash || options.signal?.aborted) break;
   }
   return keep(`Screenshot artifact not uploaded: ${describe(lastError)}.`);
 }

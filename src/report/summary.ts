@@ -39,8 +39,6 @@ export interface SummaryOptions {
   junitPath?: string;
   /** Where results.json was written. */
   resultsPath?: string;
-  /** Link to the uploaded screenshots artifact, when one was uploaded. */
-  artifactUrl?: string;
   /** Upper bound of the summary in UTF-8 bytes; default {@link DEFAULT_SUMMARY_MAX_BYTES}. */
   maxBytes?: number;
 }
@@ -52,9 +50,17 @@ export const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 const TAIL_RESERVE = 1024;
 
 /**
+ * The line added to the job summary once the screenshots artifact is uploaded (pure).
+ * @param artifactUrl the artifact's web page
+ */
+export function renderArtifactLine(artifactUrl: string): string {
+  return `Screenshots: ${link(artifactUrl, 'artifact')}.\n\n`;
+}
+
+/**
  * Renders the job summary (pure).
  * @param report the report model
- * @param options paths for the pointer when the summary is cut, the artifact link, the byte budget
+ * @param options paths for the pointer when the summary is cut, the byte budget
  * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
@@ -179,7 +185,6 @@ function headline(report: Report, options: SummaryOptions): string {
   if (!report.passing && report.reasons.length > 0) {
     line += `\n\n**The step fails:** ${escapeInline(report.reasons.join(' '))}`;
   }
-  if (options.artifactUrl) line += `\n\nScreenshots: ${link(options.artifactUrl, 'artifact')}.`;
   return `${line}\n\n`;
 }
 

@@ -1,10 +1,13 @@
 /**
- * The list of report writers: results.json, JUnit, job summary, annotations, pull-request comment, in
- * that order. Each renders from the one report model (`report/model.ts`) and names the input that turns it
- * on or says where it writes. A writer that fails warns naming that input and never changes the verdict.
+ * The report writers: results.json, JUnit, job summary and annotations, written as soon as the verdict is
+ * known ({@link REPORT_WRITERS}); then, after the screenshots, results.json and JUnit again with the
+ * screenshots' paths, the artifact's link in the job summary and the pull-request comment (`action/extras.ts`).
+ * Each renders from the one report model (`report/model.ts`) and names the input that turns it on or says
+ * where it writes. A writer that fails warns naming that input and never changes the verdict.
  */
 import type { ActionSink } from '../action/sink.js';
 import { messageOf } from '../action/log.js';
+import { stopReason, timeLimited } from '../action/time-limit.js';
 import { commentKey, workflowRunUrl, type GitHubContext } from '../github.js';
 import type { ActionInputs } from '../inputs/index.js';
 import type { Verdict } from '../run/outcome.js';
@@ -12,7 +15,7 @@ import { emitAnnotations, renderAnnotations } from './annotations.js';
 import { writeJUnit } from './junit.js';
 import type { Report } from './model.js';
 import { writeResultsJson } from './results-json.js';
-import { renderSummary } from './summary.js';
+import { renderArtifactLine, renderSummary } from './summary.js';
 
 /** What every writer may read. */
 export interface ReportContext {
@@ -25,6 +28,8 @@ export interface ReportContext {
   artifactUrl?: string;
   github: GitHubContext;
   sink: ActionSink;
+  /** The workflow cancel: stops a writer that talks to the network (the pull-request comment). */
+  signal?: AbortSignal;
 }
 
 /** One report: when it is written, and how. */
@@ -44,7 +49,8 @@ function junitPathOf({ inputs, verdict }: ReportContext): string | null {
   return inputs.junitPath && verdict.waited ? inputs.junitPath : null;
 }
 
-const resultsJson: ReportWriter = {
+/** results.json; written again after the screenshots with their paths. */
+export const resultsJson: ReportWriter = {
   what: 'results.json (results-path)',
   input: 'results-path',
   wanted: () => true,
@@ -54,7 +60,8 @@ const resultsJson: ReportWriter = {
   },
 };
 
-const junit: ReportWriter = {
+/** The JUnit file; written again after the screenshots with their attachment lines. */
+export const junit: ReportWriter = {
   what: 'the JUnit report (junit-path)',
   input: 'junit-path',
   wanted: (context) => junitPathOf(context) !== null,
@@ -74,10 +81,17 @@ const jobSummary: ReportWriter = {
     const markdown = renderSummary(context.report, {
       resultsPath: context.inputs.resultsPath,
       ...(junitPath ? { junitPath } : {}),
-      ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
     });
     await context.sink.appendSummary(markdown);
   },
+};
+
+/** The screenshot artifact's link, added to the job summary once the artifact is uploaded. */
+export const artifactLink: ReportWriter = {
+  what: 'the job summary',
+  input: 'summary',
+  wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
+  write: ({ sink, artifactUrl }) => sink.appendSummary(renderArtifactLine(artifactUrl as string)),
 };
 
 const annotations: ReportWriter = {
@@ -91,11 +105,12 @@ const annotations: ReportWriter = {
   },
 };
 
-const pullRequestComment: ReportWriter = {
+/** The sticky pull-request comment, within its time limit and stopped by a workflow cancel. */
+export const pullRequestComment: ReportWriter = {
   what: 'the pull-request comment',
   input: 'pr-comment',
   wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
-  write: async ({ report, inputs, github, sink }) => {
+  write: async ({ report, inputs, github, sink, signal: cancel }) => {
     const number = github.pullRequest;
     if (number === null || !github.repository) {
       sink.info('pr-comment: not a pull request event; no comment.');
@@ -105,28 +120,31 @@ const pullRequestComment: ReportWriter = {
       sink.warning('pr-comment: no github-token; no comment.');
       return;
     }
-    const { renderPullRequestComment, upsertPullRequestComment } = await import('./pr-comment.js');
+    const { PR_COMMENT_TIME_LIMIT_MS, renderPullRequestComment, upsertPullRequestComment } = await import(
+      './pr-comment.js'
+    );
     const runUrl = workflowRunUrl(github);
     const key = commentKey(github, inputs.commentKey);
-    await upsertPullRequestComment({
-      token: inputs.githubToken,
-      ...github.repository,
-      issueNumber: number,
-      key,
-      body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
-      ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
-    });
+    const signal = timeLimited(cancel, PR_COMMENT_TIME_LIMIT_MS);
+    try {
+      await upsertPullRequestComment({
+        token: inputs.githubToken,
+        ...github.repository,
+        issueNumber: number,
+        key,
+        body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+        ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw new Error(`stopped: ${stopReason(signal)}`);
+      throw error;
+    }
   },
 };
 
-/** Every report writer, in the order they run. */
-export const REPORT_WRITERS: readonly ReportWriter[] = [
-  resultsJson,
-  junit,
-  jobSummary,
-  annotations,
-  pullRequestComment,
-];
+/** The reports written as soon as the verdict is known, in the order they run. */
+export const REPORT_WRITERS: readonly ReportWriter[] = [resultsJson, junit, jobSummary, annotations];
 
 /**
  * Runs the wanted writers in order. A writer that throws warns `Could not write <what>: <reason>` and the

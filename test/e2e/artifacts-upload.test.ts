@@ -109,6 +109,7 @@ describe('upload through the real @actions/artifact client', () => {
   it('stores exactly the downloaded PNG files, byte for byte, and reports id and url', async () => {
     const { summary, expected } = failedRun(5, { withComparison: true });
     const report = await publishScreenshots(summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'shots',
       retentionDays: 3,
@@ -154,6 +155,7 @@ describe('upload through the real @actions/artifact client', () => {
     fake.reserveName('shots');
     fake.reserveName('shots-2');
     const report = await publishScreenshots(summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'shots',
       artifactsDir: tmp,
@@ -175,12 +177,14 @@ describe('upload through the real @actions/artifact client', () => {
     const first = failedRun(1, { prefix: 'a' });
     const second = failedRun(1, { prefix: 'b' });
     const r1 = await publishScreenshots(first.summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'same',
       artifactsDir: tmp,
       log,
     });
     const r2 = await publishScreenshots(second.summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'same',
       artifactsDir: tmp,
@@ -195,6 +199,7 @@ describe('upload through the real @actions/artifact client', () => {
     const { summary, expected } = failedRun(3);
     fake.failNext('PutBlock', 503);
     const report = await publishScreenshots(summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'retry-blob',
       artifactsDir: tmp,
@@ -212,6 +217,7 @@ describe('upload through the real @actions/artifact client', () => {
     const { summary, expected } = failedRun(2);
     fake.failNext('CreateArtifact', 503);
     const report = await publishScreenshots(summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'retry-twirp',
       artifactsDir: tmp,
@@ -230,6 +236,7 @@ describe('upload through the real @actions/artifact client', () => {
     fake.failNext('CreateArtifact', 400, 5);
     const localDir = path.join(tmp, 'kept');
     const report = await publishScreenshots(summary, {
+      download: { allowHttp: true },
       mode: 'failed',
       artifactName: 'bad',
       artifactsDir: localDir,
@@ -276,7 +283,7 @@ describe('upload through the real @actions/artifact client', () => {
       artifactName: 'partial',
       artifactsDir: tmp,
       log,
-      download: { timeoutMs: 300, retries: 1, backoffMs: 10 },
+      download: { timeoutMs: 300, retries: 1, backoffMs: 10, allowHttp: true },
     });
     expect(report.missing.map((m) => m.job.resultId)).toEqual(['hangA']);
     expect(report.missing[0].reason).toMatch(/answer within 300 ms/);
@@ -297,6 +304,7 @@ describe('upload through the real @actions/artifact client', () => {
     const restore = setEnv({ GITHUB_SERVER_URL: 'http://github.localhost' });
     try {
       const ok = await publishScreenshots(summary, {
+        download: { allowHttp: true },
         mode: 'failed',
         artifactName: 'local-host',
         artifactsDir: tmp,
@@ -308,6 +316,7 @@ describe('upload through the real @actions/artifact client', () => {
       process.env.GITHUB_SERVER_URL = 'https://ghes.example.com';
       const localDir = path.join(tmp, 'ghes');
       const ghes = await publishScreenshots(summary, {
+        download: { allowHttp: true },
         mode: 'failed',
         artifactName: 'ghes',
         artifactsDir: localDir,
@@ -333,7 +342,7 @@ describe('uploadScreenshots alone', () => {
     const { summary, expected } = failedRun(2, { prefix: 'l' });
     const jobs = selectScreenshots(summary, 'failed');
     const dir = path.join(tmp, 'downloads');
-    const { files } = await downloadScreenshots(jobs, dir);
+    const { files } = await downloadScreenshots(jobs, dir, { allowHttp: true });
     const artifactsDir = path.join(tmp, 'artifacts-dir');
     const report = await uploadScreenshots(files as DownloadedFile[], {
       name: 'x',

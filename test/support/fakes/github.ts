@@ -1,6 +1,7 @@
 /**
  * A local fake of the GitHub REST endpoints the pull-request comment calls, served on 127.0.0.1 and reached
- * through the client's base URL (`GITHUB_API_URL` for the action):
+ * through the client's base URL (`GITHUB_API_URL` for the action): GET /user (403 for an installation
+ * token such as GITHUB_TOKEN, the default; the login when `tokenUser` is set),
  * GET /repos/{o}/{r}/issues/{n}/comments (paged with Link headers, at most PAGE_CAP per page),
  * POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}.
  */
@@ -21,6 +22,12 @@ export class FakeGitHub {
   comments: FakeComment[] = [];
   requests: Array<{ method: string; url: string; auth?: string }> = [];
   forbid = false;
+  /** The token's user (a personal token); null: an installation token, which writes as github-actions[bot]. */
+  tokenUser: string | null = null;
+  /** When set, requests whose path matches are never answered. */
+  hang: RegExp | null = null;
+  /** When set, the list of comments links its next page here. */
+  nextPageUrl: string | null = null;
   /** When set, the list of comments is answered with this instead of an array. */
   listAnswer: unknown = undefined;
   private nextId = 1000;
@@ -33,6 +40,7 @@ export class FakeGitHub {
   }
 
   async stop(): Promise<void> {
+    this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
@@ -58,7 +66,12 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(data));
     };
+    if (this.hang?.test(url.pathname)) return;
     if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
+    if (url.pathname === '/user' && req.method === 'GET') {
+      if (this.tokenUser === null) return send(403, { message: 'Resource not accessible by integration' });
+      return send(200, { login: this.tokenUser, id: 1, type: 'User' });
+    }
     const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (list && req.method === 'GET') {
@@ -69,7 +82,8 @@ export class FakeGitHub {
       const all = this.comments.filter((c) => c.issue === issue);
       const slice = all.slice((page - 1) * perPage, page * perPage);
       const headers: Record<string, string> = {};
-      if (page * perPage < all.length) {
+      if (this.nextPageUrl) headers.link = `<${this.nextPageUrl}>; rel="next"`;
+      else if (page * perPage < all.length) {
         const next = new URL(url);
         next.searchParams.set('page', String(page + 1));
         next.searchParams.set('per_page', String(perPage));
@@ -79,7 +93,7 @@ export class FakeGitHub {
     }
     if (list && req.method === 'POST') {
       if (this.forbid) return send(403, { message: 'Resource not accessible by integration' });
-      const c = this.add(Number(list[3]), body.body ?? '', 'github-actions[bot]');
+      const c = this.add(Number(list[3]), body.body ?? '', this.tokenUser ?? 'github-actions[bot]');
       return send(201, c);
     }
     if (one && req.method === 'PATCH') {

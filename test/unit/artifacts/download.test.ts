@@ -6,8 +6,8 @@ import path from 'node:path';
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { downloadScreenshots, displayUrl } from '../../../src/artifacts/index.js';
-import type { ScreenshotJob } from '../../../src/artifacts/index.js';
+import { downloadScreenshots as download, displayUrl } from '../../../src/artifacts/index.js';
+import type { DownloadOptions, ScreenshotJob } from '../../../src/artifacts/index.js';
 import { randomPng, startScreenshotServer } from '../../support/screenshots.js';
 import type { ScreenshotServer } from '../../support/screenshots.js';
 
@@ -26,6 +26,11 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The screenshot servers of these tests are plain http on loopback. */
+function downloadScreenshots(jobs: ScreenshotJob[], dir: string, options: DownloadOptions = {}) {
+  return download(jobs, dir, { allowHttp: true, ...options });
+}
 
 function job(id: string, url: string, relativePath = `Suite/${id}.png`): ScreenshotJob {
   return {

@@ -23,6 +23,9 @@ beforeEach(() => {
   fake.requests = [];
   fake.forbid = false;
   fake.listAnswer = undefined;
+  fake.tokenUser = null;
+  fake.hang = null;
+  fake.nextPageUrl = null;
 });
 
 const base = () => ({ token: TOKEN, owner: 'acme', repo: 'shop', baseUrl: fake.baseUrl });
@@ -58,7 +61,7 @@ describe('upsertPullRequestComment', () => {
     expect(result).toEqual({ id: existing.id, created: false });
     expect(marked(9)).toHaveLength(1);
     expect(existing.body).toBe(`${commentMarker()}\nnew report`);
-    const gets = fake.requests.filter((r) => r.method === 'GET');
+    const gets = fake.requests.filter((r) => r.method === 'GET' && r.url.includes('/comments'));
     expect(gets.length).toBe(2); // page 1 (3 comments), page 2 holds the marker: no further page read
     expect(gets[1]!.url).toContain('page=2');
     expect(fake.requests.some((r) => r.method === 'POST')).toBe(false);
@@ -91,11 +94,67 @@ describe('upsertPullRequestComment', () => {
     await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
       /answered the list of comments of pull request #13 with an object instead of a list of comments/,
     );
-    fake.listAnswer = [{ id: 'not-a-number', body: commentMarker() }];
+    fake.listAnswer = [{ id: 'not-a-number', body: commentMarker(), user: { login: 'github-actions[bot]' } }];
     await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
       /a comment without a numeric id/,
     );
     expect(fake.requests.some((r) => r.method === 'POST' || r.method === 'PATCH')).toBe(false);
+  });
+
+  it('adopts only its own comment: by the token’s identity and starting with the marker', async () => {
+    const quoted = fake.add(15, `${commentMarker()}\nforged ✅ by a reviewer`, 'mallory');
+    const inside = fake.add(15, `see ${commentMarker()} above`, 'github-actions[bot]');
+    const result = await upsertPullRequestComment({ ...base(), issueNumber: 15, body: 'report' });
+    expect(result.created).toBe(true);
+    expect(quoted.body).toBe(`${commentMarker()}\nforged ✅ by a reviewer`);
+    expect(inside.body).toBe(`see ${commentMarker()} above`);
+    const own = fake.comments.find((c) => c.id === result.id)!;
+    expect(own).toMatchObject({ body: `${commentMarker()}\nreport`, user: { login: 'github-actions[bot]' } });
+    expect(fake.requests.some((r) => r.method === 'PATCH')).toBe(false);
+  });
+
+  it('with a personal token, its user’s marked comment is its own, and the bot’s is not', async () => {
+    fake.tokenUser = 'octo-dev';
+    const bot = fake.add(16, `${commentMarker()}\nby the workflow token`, 'github-actions[bot]');
+    const mine = fake.add(16, `${commentMarker()}\nold`, 'octo-dev');
+    const result = await upsertPullRequestComment({ ...base(), issueNumber: 16, body: 'new' });
+    expect(result).toEqual({ id: mine.id, created: false });
+    expect(mine.body).toBe(`${commentMarker()}\nnew`);
+    expect(bot.body).toBe(`${commentMarker()}\nby the workflow token`);
+  });
+
+  it('among several own marked comments, updates the oldest and leaves the others', async () => {
+    const oldest = fake.add(17, `${commentMarker()}\nfirst`, 'github-actions[bot]');
+    for (let i = 0; i < 4; i += 1) fake.add(17, `review ${i}`);
+    const newer = fake.add(17, `${commentMarker()}\nsecond`, 'github-actions[bot]');
+    const result = await upsertPullRequestComment({ ...base(), issueNumber: 17, body: 'third' });
+    expect(result).toEqual({ id: oldest.id, created: false });
+    expect(oldest.body).toBe(`${commentMarker()}\nthird`);
+    expect(newer.body).toBe(`${commentMarker()}\nsecond`);
+  });
+
+  it('refuses a next-page link to another origin and never sends the token there', async () => {
+    const elsewhere = new FakeGitHub();
+    await elsewhere.start();
+    try {
+      fake.add(18, 'first page');
+      fake.nextPageUrl = `${elsewhere.baseUrl}/repos/acme/shop/issues/18/comments?page=2`;
+      await expect(upsertPullRequestComment({ ...base(), issueNumber: 18, body: 'x' })).rejects.toThrow(
+        /pointed the action to http:\/\/127\.0\.0\.1:\d+; refused/,
+      );
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
+  it('stops on its signal when the API never answers', async () => {
+    fake.hang = /\/comments$/;
+    const started = Date.now();
+    await expect(
+      upsertPullRequestComment({ ...base(), issueNumber: 19, body: 'x', signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow(/abort/i);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('throws the request error when the token may not write', async () => {

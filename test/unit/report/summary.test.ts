@@ -10,7 +10,12 @@ import {
   renderAnnotations,
 } from '../../../src/report/annotations.js';
 import { buildReport, buildStartedReport } from '../../../src/report/model.js';
-import { DEFAULT_SUMMARY_MAX_BYTES, renderSummary, writeSummary } from '../../../src/report/summary.js';
+import {
+  DEFAULT_SUMMARY_MAX_BYTES,
+  renderArtifactLine,
+  renderSummary,
+  writeSummary,
+} from '../../../src/report/summary.js';
 import { largeSummary } from './fixtures.js';
 import { SCENARIOS } from './scenarios.js';
 
@@ -138,12 +143,10 @@ describe('renderSummary', () => {
   it('states why the step fails under the verdict line (fail-on-empty) and links the screenshots artifact', () => {
     const s = SCENARIOS['all-passing']!();
     const empty = buildReport({ ...s.summary, runs: [] }, { ...s.policy, failOnEmpty: true });
-    const md = renderSummary(empty, {
-      artifactUrl: 'https://github.com/acme/shop/actions/runs/1/artifacts/2',
-    });
+    const md = renderSummary(empty);
     expect(md).toMatch(/^## ❌ Ghost Inspector: failed/);
     expect(md).toContain('**The step fails:** No test ran (empty suites or folders).');
-    expect(md).toContain(
+    expect(renderArtifactLine('https://github.com/acme/shop/actions/runs/1/artifacts/2')).toContain(
       'Screenshots: <a href="https://github.com/acme/shop/actions/runs/1/artifacts/2">artifact</a>',
     );
   });

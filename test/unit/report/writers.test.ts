@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  pullRequestComment,
   REPORT_WRITERS,
   writeReports,
   type ReportContext,
@@ -12,14 +13,14 @@ import {
 import { RecordingSink } from '../../support/run-action.js';
 
 describe('report writers', () => {
-  it('results.json, JUnit, job summary, annotations, PR comment, each naming its input', () => {
+  it('results.json, JUnit, job summary, annotations, each naming its input; the PR comment comes later', () => {
     expect(REPORT_WRITERS.map((w) => w.input)).toEqual([
       'results-path',
       'junit-path',
       'summary',
       'annotations',
-      'pr-comment',
     ]);
+    expect(pullRequestComment.input).toBe('pr-comment');
   });
 
   it('a writer that throws warns "Could not write <what>" and the next ones still run', async () => {

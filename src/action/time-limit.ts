@@ -1,0 +1,26 @@
+/**
+ * Time limits of the extras (screenshots, artifact upload, pull-request comment): a signal that fires on
+ * a workflow cancel or when the limit has passed, and says which in its reason.
+ */
+
+/**
+ * A signal that fires when `signal` fires (a workflow cancel) or `ms` after the call; its reason is an
+ * Error whose message says which (read it with {@link stopReason}). The timer never keeps the process alive.
+ * @param signal the workflow cancel; none: the time limit only
+ * @param ms the time limit, ms
+ */
+export function timeLimited(signal: AbortSignal | undefined, ms: number): AbortSignal {
+  const controller = new AbortController();
+  const stop = (why: string): void => {
+    if (!controller.signal.aborted) controller.abort(new Error(why));
+  };
+  setTimeout(() => stop(`time limit of ${Math.round(ms / 1000)} s reached`), ms).unref();
+  if (signal?.aborted) stop('the workflow was cancelled');
+  else signal?.addEventListener('abort', () => stop('the workflow was cancelled'), { once: true });
+  return controller.signal;
+}
+
+/** Why a {@link timeLimited} signal fired: `time limit of 20 s reached`, `the workflow was cancelled`. */
+export function stopReason(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : 'stopped';
+}
