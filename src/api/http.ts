@@ -1,7 +1,9 @@
 /**
  * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. No retries, no
- * envelopes, no redaction here: `client.ts` does those.
+ * when the service compressed it), and reports a transport failure with its system code. An answer is
+ * read up to {@link MAX_ANSWER_BYTES}, as sent and decompressed (zlib's `maxOutputLength`): a larger one, or
+ * a gzip bomb, is refused before it fills the memory. No retries, no envelopes, no redaction here:
+ * `client.ts` does those.
  */
 import { Readable } from 'node:stream';
 import { gunzip, inflate } from 'node:zlib';
@@ -16,6 +18,11 @@ import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
+
+/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+const tooLarge = (): Error => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
 
 /** What to send. `body` is sent as is; a Buffer goes out as a stream with its exact length. */
 export interface HttpRequest {
@@ -66,14 +73,26 @@ function systemCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Read a whole body; rejects when the stream errors or closes before its end. */
-function readAll(stream: NodeJS.ReadableStream & { destroyed?: boolean }): Promise<Buffer> {
+/**
+ * Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects when the stream errors, closes before its
+ * end, or passes the cap (then it is destroyed).
+ */
+function readAll(stream: NodeJS.ReadableStream & { destroy(): void }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let done = false;
-    stream.on('data', (chunk: Buffer | string) =>
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)),
-    );
+    let bytes = 0;
+    stream.on('data', (chunk: Buffer | string) => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      bytes += buffer.length;
+      if (bytes > MAX_ANSWER_BYTES && !done) {
+        done = true;
+        stream.destroy();
+        reject(new TransportError(tooLarge().message, 'decode', undefined, true));
+        return;
+      }
+      chunks.push(buffer);
+    });
     stream.on('end', () => {
       done = true;
       resolve(Buffer.concat(chunks));
@@ -94,8 +113,14 @@ function readAll(stream: NodeJS.ReadableStream & { destroyed?: boolean }): Promi
 async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
   const enc = (encoding ?? '').trim().toLowerCase();
   if (enc === '' || enc === 'identity') return body;
-  if (enc === 'gzip' || enc === 'x-gzip') return gunzipAsync(body);
-  if (enc === 'deflate') return inflateAsync(body);
+  const options = { maxOutputLength: MAX_ANSWER_BYTES };
+  try {
+    if (enc === 'gzip' || enc === 'x-gzip') return await gunzipAsync(body, options);
+    if (enc === 'deflate') return await inflateAsync(body, options);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+    throw err;
+  }
   throw new Error(`unsupported content-encoding ${enc}`);
 }
 
@@ -108,7 +133,8 @@ async function decode(body: Buffer, encoding: string | undefined): Promise<Buffe
  *
  * @returns status, headers and the decoded body, whatever the status.
  * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
+ * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt or the answer
+ * is larger than {@link MAX_ANSWER_BYTES} (as sent or decompressed).
  */
 export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
   if (req.signal?.aborted) throw new TransportError('aborted before sending', 'aborted');

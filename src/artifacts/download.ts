@@ -14,7 +14,13 @@ import { HttpClient } from '@actions/http-client';
 import { stopReason } from '../action/time-limit.js';
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
 import { systemClock } from '../run/clock.js';
-import { checkImageUrl, imageGuard, MAX_REDIRECTS, MAX_SCREENSHOT_BYTES, RefusedDownload } from './image-guard.js';
+import {
+  checkImageUrl,
+  imageGuard,
+  MAX_REDIRECTS,
+  MAX_SCREENSHOT_BYTES,
+  RefusedDownload,
+} from './image-guard.js';
 import type { ScreenshotJob } from './select.js';
 
 /** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */

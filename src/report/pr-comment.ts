@@ -188,8 +188,7 @@ export async function upsertPullRequestComment(
       );
     }
     const found = (comments as unknown[]).find((c) => isOwnComment(c, login, marker)) as
-      | { id?: unknown }
-      | undefined;
+      { id?: unknown } | undefined;
     if (found) {
       if (typeof found.id !== 'number') {
         throw new Error(

@@ -120,9 +120,8 @@ export const pullRequestComment: ReportWriter = {
       sink.warning('pr-comment: no github-token; no comment.');
       return;
     }
-    const { PR_COMMENT_TIME_LIMIT_MS, renderPullRequestComment, upsertPullRequestComment } = await import(
-      './pr-comment.js'
-    );
+    const { PR_COMMENT_TIME_LIMIT_MS, renderPullRequestComment, upsertPullRequestComment } =
+      await import('./pr-comment.js');
     const runUrl = workflowRunUrl(github);
     const key = commentKey(github, inputs.commentKey);
     const signal = timeLimited(cancel, PR_COMMENT_TIME_LIMIT_MS);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/api/client.js';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { ApiError, isNotFound } from '../../../src/api/errors.js';
+import { MAX_ANSWER_BYTES } from '../../../src/api/http.js';
 import { escapeControlCharsInStrings, parseJsonTolerant } from '../../../src/api/parse.js';
 import type { FakeServer } from '../../support/fake-server.js';
 import { fail, ok, startFakeServer } from '../../support/fake-server.js';
@@ -126,6 +127,31 @@ describe('answers', () => {
       gzip: true,
     });
     await expect(api.exportSuiteRecorderHtml('s1')).resolves.toEqual(zipped);
+  });
+
+  it('a gzip bomb is refused at the size cap, before it fills the memory', async () => {
+    // About 70 KB on the wire, 70 MiB once decompressed.
+    const bomb = gzipSync(Buffer.alloc(MAX_ANSWER_BYTES + 6 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    server.route('GET', '/v1/folders/bomb/', {
+      headers: { 'content-encoding': 'gzip', 'content-type': 'application/json' },
+      body: bomb,
+    });
+    const before = process.memoryUsage().arrayBuffers;
+    const err = await caught(api.getFolder('bomb'));
+    expect(err.errorType).toBe('INVALID_RESPONSE');
+    expect(err.message).toMatch(/larger than 64 MiB/);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 * MAX_ANSWER_BYTES);
+  });
+
+  it('an answer larger than the cap as sent is refused too', async () => {
+    server.route('GET', '/v1/folders/huge/', {
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(MAX_ANSWER_BYTES + 1024, 0x20),
+    });
+    const err = await caught(api.getFolder('huge'));
+    expect(err.errorType).toBe('INVALID_RESPONSE');
+    expect(err.message).toMatch(/larger than 64 MiB/);
   });
 
   it('a corrupt gzip body is INVALID_RESPONSE', async () => {
