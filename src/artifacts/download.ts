@@ -290,6 +290,7 @@ export async function downloadScreenshots(
     socketTimeout: timeoutMs,
     keepAlive: true,
     allowRetries: false,
+    allowRedirects: false,
     maxSockets: concurrency,
   });
   const outcomes = new Map<ScreenshotJob, DownloadedFile | MissingFile>();

@@ -65,7 +65,7 @@ export function renderArtifactLine(artifactUrl: string): string {
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-  const head = headline(report, options);
+  const head = headline(report);
   if (!report.waited) return startedSummary(report, head, options, maxBytes);
   const failures = groupTests(report, (t) => t.failing);
   const full = new Budget(maxBytes);
@@ -170,7 +170,7 @@ function countsLine(report: Report): string {
   return line;
 }
 
-function headline(report: Report, options: SummaryOptions): string {
+function headline(report: Report): string {
   let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
   if (report.waited) line += countsLine(report);
   else {

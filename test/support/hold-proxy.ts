@@ -2,7 +2,8 @@
  * A service that does not answer: a loopback proxy in front of the emulator that forwards requests, but
  * holds some of them open forever, either before forwarding (`hold-before`: the service never saw it) or
  * after (`hold-after`: the service handled it, its side effects happened, and the answer never comes).
- * Held connections end only when the client gives up or the proxy closes.
+ * Held connections end only when the client gives up or the proxy closes. With `bend`, every forwarded
+ * answer's text is rewritten on the way back (e.g. screenshot URLs pointed at another host).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,8 +19,15 @@ export interface HoldProxy {
   close(): Promise<void>;
 }
 
-/** Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`). */
-export async function startHoldProxy(targetOrigin: string, rule: HoldRule): Promise<HoldProxy> {
+/**
+ * Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`).
+ * @param bend rewrites the text of every forwarded answer (asked for uncompressed)
+ */
+export async function startHoldProxy(
+  targetOrigin: string,
+  rule: HoldRule,
+  bend?: (body: string) => string,
+): Promise<HoldProxy> {
   const held: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,6 +41,7 @@ export async function startHoldProxy(targetOrigin: string, rule: HoldRule): Prom
       if (action === 'hold-before') return;
       const headers = { ...req.headers };
       delete headers.host;
+      if (bend) delete headers['accept-encoding'];
       const upstream = http.request(
         new URL(url, targetOrigin),
         { method, headers: { ...headers, 'content-length': String(body.length) } },
@@ -41,8 +50,19 @@ export async function startHoldProxy(targetOrigin: string, rule: HoldRule): Prom
             answer.resume();
             return;
           }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          if (!bend) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const text = Buffer.from(bend(Buffer.concat(parts).toString('utf8')));
+            const { 'transfer-encoding': _chunked, ...rest } = answer.headers;
+            res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': text.length });
+            res.end(text);
+          });
         },
       );
       upstream.on('error', () => res.destroy());

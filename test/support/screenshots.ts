@@ -25,12 +25,18 @@ export function randomPng(width: number, height: number): Buffer {
  * - `/hang/<key>.png`: accepts and never answers.
  * - `/gone/<key>.png`: 404.
  * - `/slow/<key>.png`: sends headers and half the body, then stalls.
+ * - `/html/<key>.png`: 200 with an HTML page (a login or error page where an image was expected).
+ * - `/huge/<key>.png`: 200, a PNG signature and then 1 MiB chunks without end (no Content-Length), until
+ *   the client stops reading; `sentBytes` counts what was written.
+ * - `/redirect/<key>.png?to=<url>`: 302 to `url`.
  */
 export interface ScreenshotServer {
   url: string;
   images: Map<string, Buffer>;
   /** Requests per path. */
   hits: Map<string, number>;
+  /** Bytes written by the `huge` route, all requests together. */
+  sentBytes(): number;
   add(key: string, png: Buffer): string;
   close(): Promise<void>;
 }
@@ -42,8 +48,10 @@ export async function startScreenshotServer(
   const hits = new Map<string, number>();
   const failures = options.failures ?? 1;
   const held: http.ServerResponse[] = [];
+  let sent = 0;
   const server = http.createServer((req, res) => {
-    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    const parsed = new URL(req.url ?? '/', 'http://x');
+    const p = parsed.pathname;
     const count = (hits.get(p) ?? 0) + 1;
     hits.set(p, count);
     const [, route, file] = p.split('/');
@@ -61,6 +69,28 @@ export async function startScreenshotServer(
     if (route === 'flaky') {
       if (count <= failures) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('boom');
       return ok();
+    }
+    if (route === 'html') {
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><html><body>Please sign in</body></html>');
+    }
+    if (route === 'redirect') {
+      return void res.writeHead(302, { location: parsed.searchParams.get('to') ?? '/' }).end();
+    }
+    if (route === 'huge') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      randomPng(1, 1).copy(chunk, 0, 0, 8);
+      const pump = (): void => {
+        while (!res.destroyed && sent < 512 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('error', () => undefined);
+      return pump();
     }
     if (route === 'hang') {
       held.push(res);
@@ -80,6 +110,7 @@ export async function startScreenshotServer(
     url,
     images,
     hits,
+    sentBytes: () => sent,
     add(key, png) {
       images.set(key, png);
       return `${url}/img/${key}.png`;

@@ -246,3 +246,83 @@ describe('downloadScreenshots', () => {
     }
   });
 });
+
+describe('downloadScreenshots refuses what is not a screenshot', () => {
+  it('file:, ftp: and (for an https API) http: URLs are refused without a request, naming the screenshot', async () => {
+    const logs: string[] = [];
+    const before = shots.hits.size;
+    const report = await download(
+      [
+        job('file', 'file:///etc/passwd'),
+        job('ftp', 'ftp://files.example/shot.png'),
+        job('http', `${shots.url}/img/never.png`),
+      ],
+      dir,
+      { retries: 3, log: { info: (m) => logs.push(m), warning: (m) => logs.push(m) } },
+    );
+    expect(report.files).toEqual([]);
+    expect(report.missing.map((m) => [m.job.resultId, m.reason])).toEqual([
+      ['file', 'URL scheme file refused (only https) (file:///etc/passwd)'],
+      ['ftp', 'URL scheme ftp refused (only https) (ftp://files.example/shot.png)'],
+      ['http', expect.stringMatching(/^URL scheme http refused \(only https\)/)],
+    ]);
+    expect(shots.hits.size).toBe(before);
+    expect(logs.join('\n')).toContain('Screenshot not downloaded: Suite/file.png');
+    expect(await listFiles(dir)).toEqual([]);
+  });
+
+  it('a redirect to another scheme is refused; one to an allowed URL is followed', async () => {
+    const png = randomPng(8, 8);
+    const good = shots.add('dl-redirected', png);
+    const to = (url: string) => `${shots.url}/redirect/r.png?to=${encodeURIComponent(url)}`;
+    const report = await downloadScreenshots(
+      [
+        job('bad', to('file:///etc/passwd')),
+        job('ftp', to('ftp://files.example/x.png')),
+        job('ok', to(good)),
+      ],
+      dir,
+    );
+    expect(report.files.map((f) => f.job.resultId)).toEqual(['ok']);
+    expect(report.missing.map((m) => [m.job.resultId, m.reason.replace(/ \(http.*$/, '')])).toEqual([
+      ['bad', 'redirected to file URL refused (only https or http)'],
+      ['ftp', 'redirected to ftp URL refused (only https or http)'],
+    ]);
+    expect((await readFile(path.join(dir, 'Suite', 'ok.png'))).equals(png)).toBe(true);
+  });
+
+  it('an HTML body is not saved as .png', async () => {
+    const report = await downloadScreenshots([job('h', `${shots.url}/html/login.png`)], dir, { retries: 3 });
+    expect(report.missing[0]?.reason).toMatch(/^not a PNG or JPEG image/);
+    expect(shots.hits.get('/html/login.png')).toBe(1);
+    expect(await listFiles(dir)).toEqual([]);
+  });
+
+  it('a body without end is cut at the byte cap while it streams, and nothing is saved', async () => {
+    const report = await downloadScreenshots([job('x', `${shots.url}/huge/big.png`)], dir, {
+      maxBytes: 2 * 1024 * 1024,
+      retries: 3,
+    });
+    expect(report.missing[0]?.reason).toMatch(/^larger than 2 MiB/);
+    expect(shots.hits.get('/huge/big.png')).toBe(1);
+    // The server writes on until the client goes: socket buffers hold a few MiB, never the whole body.
+    expect(shots.sentBytes()).toBeLessThan(64 * 1024 * 1024);
+    expect(await listFiles(dir)).toEqual([]);
+  });
+
+  it('a signal stops every download at once, the hanging ones included', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('the workflow was cancelled')), 200);
+    const started = Date.now();
+    const report = await downloadScreenshots(
+      [job('a', `${shots.url}/hang/a.png`), job('b', `${shots.url}/hang/b.png`)],
+      dir,
+      { timeoutMs: 60_000, signal: controller.signal },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(report.missing.map((m) => m.reason.replace(/ \(http.*$/, ''))).toEqual([
+      'stopped: the workflow was cancelled',
+      'stopped: the workflow was cancelled',
+    ]);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * Reports first, extras after: the bundled action writes results.json, JUnit, the job summary and its
+ * outputs before the screenshots and the pull-request comment, so that a GitHub API that never answers, a
+ * screenshot host that hangs, a workflow cancel during the downloads, a hostile screenshot URL or another
+ * user's comment quoting the marker never costs a report, an output or someone else's text. Each case has
+ * its own emulator and the cases run at once.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
+import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { startHoldProxy } from '../../support/hold-proxy.js';
+import {
+  FILES,
+  listFiles,
+  makeTempWorkspace,
+  readResults,
+  reliabilitySeed,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+} from '../../support/reliability.js';
+import { startScreenshotServer } from '../../support/screenshots.js';
+
+const secrets = secretsFor('extras');
+const workspaces: string[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+  for (const w of workspaces) await removeWorkspace(w);
+});
+
+async function emulatorOfItsOwn(): Promise<Emulator> {
+  const emulator = await startEmulator({
+    timeScale: 0.05,
+    seed: reliabilitySeed([secrets.apiKey]),
+    quiet: true,
+  });
+  cleanups.push(() => emulator.close());
+  return emulator;
+}
+
+/** The emulator's API behind a proxy that points every screenshot URL at `imageBase` instead. */
+async function withScreenshotsAt(emulator: Emulator, imageBase: string): Promise<string> {
+  const files = `${emulator.origin}/_emulator/files/`;
+  const proxy = await startHoldProxy(
+    emulator.origin,
+    () => 'forward',
+    (body) => body.split(files).join(imageBase),
+  );
+  cleanups.unshift(() => proxy.close());
+  return proxy.baseUrl;
+}
+
+async function fakeGitHub(): Promise<FakeGitHub> {
+  const github = new FakeGitHub();
+  await github.start();
+  cleanups.unshift(() => github.stop());
+  return github;
+}
+
+interface Timed {
+  run: ActionRun;
+  workspace: string;
+  durationMs: number;
+  afterSignalMs: number;
+}
+
+/**
+ * Runs the bundle against `baseUrl` with the reliability secrets; a pull request event when `github` is
+ * given; `signal` is sent once `ready` holds.
+ */
+async function act(
+  baseUrl: string,
+  inputs: Record<string, string>,
+  options: { github?: FakeGitHub; signal?: NodeJS.Signals; ready?: () => boolean } = {},
+): Promise<Timed> {
+  const workspace = await makeTempWorkspace('gi-rel-extras-');
+  workspaces.push(workspace);
+  const env: Record<string, string> = { GITHUB_REPOSITORY: 'acme/shop', GITHUB_JOB: 'ghost' };
+  if (options.github) {
+    const event = path.join(workspace, 'event.json');
+    await writeFile(event, JSON.stringify({ pull_request: { number: 7 } }));
+    Object.assign(env, { GITHUB_EVENT_PATH: event, GITHUB_API_URL: options.github.baseUrl });
+  }
+  const started = Date.now();
+  const { child, done } = await startAction({
+    workspace,
+    inputs: {
+      ...secretInputs(secrets),
+      'api-base-url': baseUrl,
+      timeout: '1',
+      ...(options.github ? { 'pr-comment': 'true', 'github-token': TOKEN } : {}),
+      ...inputs,
+    },
+    env,
+  });
+  let signalledAt = NaN;
+  if (options.signal) {
+    await waitFor(options.ready ?? (() => true), 30_000);
+    signalledAt = Date.now();
+    child.kill(options.signal);
+  }
+  const hang = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const run = await done;
+  clearTimeout(hang);
+  const exitedAt = Date.now();
+  return { run, workspace, durationMs: exitedAt - started, afterSignalMs: exitedAt - signalledAt };
+}
+
+/** Every report and output of a run whose verdict is known: results.json, JUnit, summary, outputs. */
+function expectEveryReport(t: Timed, verdict: 'passed' | 'failed'): void {
+  expect(readResults(t.workspace)?.verdict).toBe(verdict);
+  expect(existsSync(path.join(t.workspace, FILES.junit))).toBe(true);
+  expect(t.run.summary).toContain(`Ghost Inspector: ${verdict}`);
+  expect(t.run.outputs.passing).toBe(String(verdict === 'passed'));
+  expect(t.run.outputs['results-json']).toBe(path.join(t.workspace, FILES.results));
+  expect(counts(t.run).total).toBeGreaterThan(0);
+}
+
+describe.concurrent('reports first, extras after', () => {
+  it('a GitHub API that never answers: the step ends at the comment’s time limit with every report and output', async () => {
+    const emulator = await emulatorOfItsOwn();
+    const github = await fakeGitHub();
+    github.hang = /./;
+    const t = await act(emulator.baseUrl, { 'suite-ids': 'suite-green', screenshots: 'none' }, { github });
+    console.log(`extras figures: GitHub API never answers, step ${t.durationMs} ms`);
+    expect(t.run.code, t.run.stdout + t.run.stderr).toBe(0);
+    expectEveryReport(t, 'passed');
+    expect(t.run.stdout).toMatch(
+      /::warning::Could not write the pull-request comment: stopped: time limit of 20 s reached/,
+    );
+    expect(github.requests.length).toBeGreaterThan(0);
+    expect(t.durationMs).toBeLessThan(20_000 + 20_000);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} while a screenshot host hangs: results.json, JUnit, summary and outputs are all there`, async () => {
+      const emulator = await emulatorOfItsOwn();
+      const shots = await startScreenshotServer();
+      cleanups.unshift(() => shots.close());
+      const baseUrl = await withScreenshotsAt(emulator, `${shots.url}/hang/`);
+      const t = await act(
+        baseUrl,
+        { 'suite-ids': 'suite-red', screenshots: 'failed' },
+        { signal, ready: () => [...shots.hits.keys()].some((p) => p.startsWith('/hang/')) },
+      );
+      console.log(`extras figures: ${signal} during downloads, exit ${t.afterSignalMs} ms after the signal`);
+      expect(t.afterSignalMs).toBeLessThan(7_500);
+      expect(t.run.signal).toBeNull();
+      expect(t.run.code).not.toBe(0);
+      expectEveryReport(t, 'failed');
+      expect(listFiles(path.join(t.workspace, FILES.artifacts)).filter((f) => f.endsWith('.png'))).toEqual(
+        [],
+      );
+    });
+  }
+
+  it('a screenshot URL of another scheme (file:) is refused with a warning naming the screenshot', async () => {
+    const emulator = await emulatorOfItsOwn();
+    const baseUrl = await withScreenshotsAt(emulator, 'file:///etc/');
+    const t = await act(baseUrl, { 'suite-ids': 'suite-red', screenshots: 'failed' });
+    expect(t.run.code, t.run.stdout + t.run.stderr).toBe(1);
+    expectEveryReport(t, 'failed');
+    const warning = t.run.stdout
+      .split('\n')
+      .find((l) => l.startsWith('::warning::') && l.includes('missing'));
+    expect(warning).toMatch(/Red suite\/Red and broken-[0-9a-f]+\.png \(URL scheme file refused/);
+    expect(listFiles(path.join(t.workspace, FILES.artifacts))).toEqual([]);
+  });
+
+  it('another user’s comment quoting the marker is left untouched; the action keeps its own comment', async () => {
+    const emulator = await emulatorOfItsOwn();
+    const github = await fakeGitHub();
+    const marker = '<!-- ghost-inspector-action:ghost -->';
+    const quoted = github.add(7, `${marker}\n### ✅ Ghost Inspector: passed (forged)`, 'mallory');
+    const first = await act(
+      emulator.baseUrl,
+      { 'suite-ids': 'suite-green', screenshots: 'none' },
+      { github },
+    );
+    const second = await act(
+      emulator.baseUrl,
+      { 'suite-ids': 'suite-green', screenshots: 'none' },
+      { github },
+    );
+    for (const t of [first, second]) {
+      expect(t.run.code, t.run.stdout + t.run.stderr).toBe(0);
+      expect(t.run.stdout).not.toContain('Could not write');
+    }
+    expect(quoted.body).toBe(`${marker}\n### ✅ Ghost Inspector: passed (forged)`);
+    const own = github.comments.filter((c) => c.user.login === 'github-actions[bot]');
+    expect(own).toHaveLength(1);
+    expect(own[0]!.body.startsWith(`${marker}\n### ✅ Ghost Inspector: passed`)).toBe(true);
+    expect(github.requests.filter((q) => q.method === 'PATCH').map((q) => q.url)).toEqual([
+      `/repos/acme/shop/issues/comments/${own[0]!.id}`,
+    ]);
+  });
+});
