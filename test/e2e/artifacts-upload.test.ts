@@ -18,6 +18,7 @@ import {
 import type { DownloadedFile, Logger } from '../../src/artifacts/index.js';
 import { startFakeArtifactService } from '../support/fakes/artifact-service.js';
 import type { FakeArtifactService } from '../support/fakes/artifact-service.js';
+import { waitFor } from '../support/harness.js';
 import {
   makeResult,
   makeSuiteRun,
@@ -247,6 +248,37 @@ describe('upload through the real @actions/artifact client', () => {
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings[0]).toMatch(/Screenshot artifact not uploaded: .*400.*kept in/);
     expect(fake.artifacts).toHaveLength(0);
+    const { readFile } = await import('node:fs/promises');
+    for (const [rel, bytes] of expected) {
+      expect((await readFile(path.join(localDir, rel))).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('an upload the service never answers stops on the signal, keeps the files locally and does not throw', async () => {
+    const { summary, expected } = failedRun(2);
+    fake.failNext('CreateArtifact', 0, 5);
+    const localDir = path.join(tmp, 'kept-on-stop');
+    const controller = new AbortController();
+    const heldBefore = fake.heldCount();
+    const started = Date.now();
+    const publishing = publishScreenshots(summary, {
+      download: { allowHttp: true },
+      mode: 'failed',
+      artifactName: 'held',
+      artifactsDir: localDir,
+      signal: controller.signal,
+      log,
+    });
+    await waitFor(() => fake.heldCount() > heldBefore);
+    controller.abort();
+    const report = await publishing;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.artifactId).toBeUndefined();
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^Screenshot artifact not uploaded: stopped: the workflow was cancelled\. .*kept in/,
+      ),
+    ]);
     const { readFile } = await import('node:fs/promises');
     for (const [rel, bytes] of expected) {
       expect((await readFile(path.join(localDir, rel))).equals(bytes)).toBe(true);

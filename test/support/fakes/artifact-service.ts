@@ -79,6 +79,8 @@ export interface FakeArtifactService {
    * `status: 0` means: accept and never answer (connection held open until close()).
    */
   failNext(operation: FakeOperation, status: number, count?: number): void;
+  /** Requests held unanswered so far (`failNext` with status 0). */
+  heldCount(): number;
   /** Marks a name as taken in the run, so CreateArtifact answers 409 for it. */
   reserveName(name: string): void;
   /** The environment `@actions/artifact` needs to talk to this fake. */
@@ -380,6 +382,7 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     url,
     artifacts,
     requests,
+    heldCount: () => held.length,
     failNext(operation, status, count = 1) {
       const list = faults.get(operation) ?? [];
       for (let i = 0; i < count; i++) list.push(status);
