@@ -291,11 +291,29 @@ describe('downloadScreenshots refuses what is not a screenshot', () => {
     expect((await readFile(path.join(dir, 'Suite', 'ok.png'))).equals(png)).toBe(true);
   });
 
-  it('an HTML body is not saved as .png', async () => {
-    const report = await downloadScreenshots([job('h', `${shots.url}/html/login.png`)], dir, { retries: 3 });
-    expect(report.missing[0]?.reason).toMatch(/^not a PNG or JPEG image/);
+  it('an HTML body is not saved as .png; a JPEG is', async () => {
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 1)]);
+    const report = await downloadScreenshots(
+      [job('h', `${shots.url}/html/login.png`), job('j', shots.add('dl-jpeg', jpeg))],
+      dir,
+      { retries: 3 },
+    );
+    expect(report.missing.map((m) => [m.job.resultId, m.reason.replace(/ \(http.*$/, '')])).toEqual([
+      ['h', 'not a PNG or JPEG image'],
+    ]);
     expect(shots.hits.get('/html/login.png')).toBe(1);
-    expect(await listFiles(dir)).toEqual([]);
+    expect(await listFiles(dir)).toEqual(['Suite/j.png']);
+  });
+
+  it('more than 3 redirects are refused', async () => {
+    const png = shots.add('dl-far', randomPng(4, 4));
+    const hop = (url: string) => `${shots.url}/redirect/r.png?to=${encodeURIComponent(url)}`;
+    const report = await downloadScreenshots(
+      [job('three', hop(hop(hop(png)))), job('four', hop(hop(hop(hop(png)))))],
+      dir,
+    );
+    expect(report.files.map((f) => f.job.resultId)).toEqual(['three']);
+    expect(report.missing[0]?.reason).toMatch(/^more than 3 redirects/);
   });
 
   it('a body without end is cut at the byte cap while it streams, and nothing is saved', async () => {
