@@ -1,8 +1,6 @@
 /**
- * The extras, run after the reports and outputs are written: the screenshots (download, then artifact
- * upload), results.json and JUnit written again with the screenshots' paths, the artifact's link in the job
- * summary, and the pull-request comment. Each network part has a time limit and stops on a workflow
- * cancel; a stop or a failure warns and never costs a report, an output or the verdict.
+ * The extras, after the reports and outputs: screenshots, the reports again with their paths, the artifact
+ * link, the pull-request comment. Each has a time limit and stops on a workflow cancel; a stop warns.
  */
 import { publishForReport } from '../artifacts/for-report.js';
 import { buildReport } from '../report/model.js';
@@ -10,20 +8,16 @@ import { artifactLink, junit, pullRequestComment, resultsJson, writeReports } fr
 import type { ReportContext } from '../report/writers.js';
 import type { RunSummary } from '../run/types.js';
 
-/** What the extras need besides the reports' context. */
+/** The run model the reports were built from, the artifact client's environment, the workflow cancel. */
 export interface ExtrasOptions {
-  /** The run model the reports were built from. */
   summary: RunSummary;
-  /** The environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...). */
   env: NodeJS.ProcessEnv;
-  /** The workflow cancel. */
   signal: AbortSignal;
 }
 
 /**
- * Runs the extras in order (screenshots, reports with their paths, artifact link, pull-request comment).
- * Never throws. Skipped after a workflow cancel during the run (`context.interrupted`); a cancel during
- * the extras stops the one under way and skips the rest.
+ * Runs the extras in order; never throws. None after a cancel during the run; a cancel during them stops
+ * the one under way and skips the rest (docs/action-entry.md).
  * @param context the context the reports were written with
  */
 export async function runExtras(context: ReportContext, options: ExtrasOptions): Promise<void> {

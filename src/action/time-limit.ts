@@ -1,13 +1,8 @@
-/**
- * Time limits of the extras (screenshots, artifact upload, pull-request comment): a signal that fires on
- * a workflow cancel or when the limit has passed, and says which in its reason.
- */
+/** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 
 /**
- * A signal that fires when `signal` fires (a workflow cancel) or `ms` after the call; its reason is an
- * Error whose message says which (read it with {@link stopReason}). The timer never keeps the process alive.
- * @param signal the workflow cancel; none: the time limit only
- * @param ms the time limit, ms
+ * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
+ * saying which ({@link stopReason}). The timer never keeps the process alive.
  */
 export function timeLimited(signal: AbortSignal | undefined, ms: number): AbortSignal {
   const controller = new AbortController();
