@@ -5,9 +5,8 @@
  * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/run-tests.ts` (the engine
  * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
  * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
- * limit, after every report and output is written); the GitHub context is
- * `github.ts`, the signal and exit handling `action/stop.ts`, and every dependency on the world comes in
- * through `deps` (`action/deps.ts`), so a test can run the action in-process.
+ * limit); the GitHub context is `github.ts`, the signal and exit handling `action/stop.ts`, and every
+ * dependency on the world comes in through `deps` (`action/deps.ts`), so a test can run it in-process.
  *
  * Workflow cancel: on SIGINT or SIGTERM the remote runs are cancelled, the quick reports are written and
  * the process exits non-zero within 6.5 s of the signal (`action/stop.ts`, `run/deadline.ts`).
