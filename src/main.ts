@@ -53,7 +53,7 @@ export async function run(deps: ActionDeps = processDeps()): Promise<void> {
     const waited = verdict.waited;
     const shots = await publishForReport(inputs, summary, { waited, interrupted, sink, env: deps.env });
     const report = waited
-      ? buildReport(summary, verdict.policy, shots.attachments, verdict)
+      ? buildReport(summary, verdict, shots.attachments)
       : buildStartedReport(summary, verdict.policy);
     const artifactUrl = shots.published?.artifactUrl;
     await writeReports({

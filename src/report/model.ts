@@ -9,7 +9,6 @@
 import {
   countResults,
   decideStartedVerdict,
-  decideVerdict,
   failsStep,
   testlessRunState,
   type Counts,
@@ -25,12 +24,6 @@ import { cleanText } from './text.js';
 export { variantLabel } from './console.js';
 
 export { targetText } from './model-test.js';
-
-/**
- * The verdict's policy (`run/outcome.ts`): what counts as a failure beyond failed tests (action inputs
- * `fail-on-screenshot-compare`, `fail-on-timeout`, `fail-on-empty`; the last defaults to false).
- */
-export type ReportPolicy = Omit<VerdictPolicy, 'failOnEmpty'> & { failOnEmpty?: boolean };
 
 /** Files downloaded for a test result, by test result id: paths relative to the workspace, or absolute. */
 export type ReportAttachments = Map<string, { screenshot?: string; comparison?: string }>;
@@ -220,17 +213,15 @@ export interface Report {
  * timeout", ...), so that every renderer shows it.
  *
  * @param summary the run model (`run/types.ts`)
- * @param policy which outcomes fail the run besides failed tests
+ * @param verdict the verdict the caller decided once (`decideVerdict`, or `decideStartedVerdict` for
+ *   `wait: false`); its policy says which outcomes fail the run besides failed tests
  * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
- * @param verdict the verdict decided once by the caller; by default decided here from `summary` and
- *   `policy` (`decideVerdict`, or `decideStartedVerdict` when `summary` has no waited run)
  * @returns the report; never throws on odd service data (missing fields give empty values)
  */
 export function buildReport(
   summary: RunSummary,
-  policy: ReportPolicy,
+  verdict: Verdict,
   attachments: ReportAttachments = new Map(),
-  verdict: Verdict = decideVerdict(summary, { failOnEmpty: false, ...policy }),
 ): Report {
   const appUrl = summary.appUrl.replace(/\/+$/, '');
   const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, verdict, attachments));
@@ -255,7 +246,7 @@ export function buildReport(
  * (a run that could not be started gets its stand-in test), around {@link decideStartedVerdict}.
  */
 export function buildStartedReport(summary: RunSummary, policy: VerdictPolicy): Report {
-  return buildReport(summary, policy, new Map(), decideStartedVerdict(summary, policy));
+  return buildReport(summary, decideStartedVerdict(summary, policy));
 }
 
 function buildSuiteRun(

@@ -5,25 +5,25 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderJUnit, writeJUnit } from '../../../src/report/junit.js';
-import { allTests, buildReport } from '../../../src/report/model.js';
+import { allTests } from '../../../src/report/model.js';
 import { cleanText } from '../../../src/report/text.js';
 import { consumerCounts, hasXmllint, schemaErrors, xpath } from '../../support/junit.js';
 import type { SuiteRun } from '../../../src/run/types.js';
 import { expectedConsumerCounts } from '../../support/junit.js';
 import { Fixtures, largeSummary, suiteRun, summaryOf, type TestSpec } from './fixtures.js';
-import { HOSTILE, SCENARIOS } from './scenarios.js';
+import { HOSTILE, reportOf, SCENARIOS } from './scenarios.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'junit-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function render(name: string, policy?: { failOnScreenshotCompare: boolean; failOnTimeout: boolean }) {
   const s = SCENARIOS[name]!();
-  return renderJUnit(buildReport(s.summary, policy ?? s.policy, s.attachments));
+  return renderJUnit(reportOf(s.summary, policy ?? s.policy, s.attachments));
 }
 
 /** A report of hand-made runs (fixtures shaped like the service's answers). */
-function reportOf(runs: SuiteRun[], policy = { failOnScreenshotCompare: false, failOnTimeout: true }) {
-  return buildReport(summaryOf(runs), policy);
+function reportOfRuns(runs: SuiteRun[], policy = { failOnScreenshotCompare: false, failOnTimeout: true }) {
+  return reportOf(summaryOf(runs), policy);
 }
 
 const STEP_ERROR = 'Element ".confirmation" not found within 15000 ms';
@@ -91,7 +91,7 @@ describe('renderJUnit', () => {
       suiteResultId: '6e0000000000000000000001',
       tests: [{ name: 'Pay', outcome: 'failed', steps: failingSteps(), errorDetails: STEP_ERROR }],
     });
-    const xml = renderJUnit(reportOf([run]));
+    const xml = renderJUnit(reportOfRuns([run]));
     const body = xpath(xml, 'string(//testcase[1]/failure)');
     expect(body.split(STEP_ERROR).length - 1).toBe(1);
     expect(body).toMatch(/^Step #2 assertTextPresent \.confirmation: Element/);
@@ -117,7 +117,7 @@ describe('renderJUnit', () => {
       // The failing tests of the report model are exactly the failed test cases a consumer sees.
       for (const policy of [true, false]) {
         const s = SCENARIOS.failures!();
-        const report = buildReport(s.summary, { failOnScreenshotCompare: policy, failOnTimeout: true });
+        const report = reportOf(s.summary, { failOnScreenshotCompare: policy, failOnTimeout: true });
         const failing = report.runs.flatMap((r) => r.tests).filter((t) => t.failing).length;
         expect(consumerCounts(renderJUnit(report)).failed).toBe(failing);
       }
@@ -153,7 +153,7 @@ describe('renderJUnit', () => {
         suiteResultId: '6e0000000000000000000001',
         tests: [{ ...attempt, attempts: [attempt, attempt], state: 'failed' }],
       });
-      const xml = renderJUnit(reportOf([run]));
+      const xml = renderJUnit(reportOfRuns([run]));
       expect(schemaErrors(xml)).toBe('');
       expect(xpath(xml, 'count(//testcase/failure)')).toBe('1');
       expect(xpath(xml, 'count(//testcase/rerunFailure)')).toBe('2');
@@ -209,7 +209,7 @@ describe('renderJUnit', () => {
       tests: [],
       error: 'Could not start test test-refund: HTTP 500.',
     };
-    const xml = renderJUnit(reportOf([standalone, never]));
+    const xml = renderJUnit(reportOfRuns([standalone, never]));
     expect(xml).toContain('<testcase classname="Ghost Inspector" name="Pay by card [firefox]"');
     // The run that could not start: named in words, never "x › x" (classname and name the same).
     const cases = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)];
@@ -237,7 +237,7 @@ describe('renderJUnit', () => {
         pending('b', { notStarted: 'signal', error: 'Not started before the workflow was cancelled.' }),
         pending('c', { mayHaveStarted: true, error: 'May have started: no run found after the trigger.' }),
       ];
-      const xml = renderJUnit(reportOf(runs));
+      const xml = renderJUnit(reportOfRuns(runs));
       expect(schemaErrors(xml)).toBe('');
       expect(xpath(xml, 'string(//testsuite[1]/testcase/error/@type)')).toBe('NotStarted');
       expect(xpath(xml, 'string(//testsuite[1]/testcase/error/@message)')).toBe(
@@ -258,7 +258,7 @@ describe('renderJUnit', () => {
   it.skipIf(!hasXmllint)('consumers count what the report counts, in every scenario', () => {
     for (const name of Object.keys(SCENARIOS)) {
       const s = SCENARIOS[name]!();
-      const report = buildReport(s.summary, s.policy, s.attachments);
+      const report = reportOf(s.summary, s.policy, s.attachments);
       expect(consumerCounts(renderJUnit(report)), name).toMatchObject(
         expectedConsumerCounts(
           report.totals,
@@ -285,7 +285,7 @@ describe('renderJUnit', () => {
   );
 
   it.skipIf(!hasXmllint)('stays valid for a large run (2,000 results)', () => {
-    const report = buildReport(largeSummary(2000), { failOnScreenshotCompare: false, failOnTimeout: true });
+    const report = reportOf(largeSummary(2000), { failOnScreenshotCompare: false, failOnTimeout: true });
     const xml = renderJUnit(report);
     expect(schemaErrors(xml)).toBe('');
     expect(xpath(xml, 'count(//testcase)')).toBe('2000');
@@ -302,7 +302,7 @@ describe('renderJUnit', () => {
 describe('writeJUnit', () => {
   it('creates the folder and writes the XML', async () => {
     const s = SCENARIOS['all-passing']!();
-    const report = buildReport(s.summary, s.policy);
+    const report = reportOf(s.summary, s.policy);
     const path = join(tmp, 'nested', 'deeper', 'junit.xml');
     await writeJUnit(report, path);
     expect(readFileSync(path, 'utf8')).toBe(renderJUnit(report));

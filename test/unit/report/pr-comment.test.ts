@@ -6,14 +6,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { buildReport } from '../../../src/report/model.js';
 import {
   commentMarker,
   renderPullRequestComment,
   upsertPullRequestComment,
 } from '../../../src/report/pr-comment.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { SCENARIOS } from './scenarios.js';
+import { reportOf, SCENARIOS } from './scenarios.js';
 
 const fake = new FakeGitHub();
 beforeAll(() => fake.start());
@@ -33,7 +32,7 @@ describe('upsertPullRequestComment', () => {
   it('creates the comment first, then updates the same comment', async () => {
     fake.add(7, 'LGTM');
     const s = SCENARIOS.failures!();
-    const body = renderPullRequestComment(buildReport(s.summary, s.policy));
+    const body = renderPullRequestComment(reportOf(s.summary, s.policy));
     const first = await upsertPullRequestComment({ ...base(), issueNumber: 7, body });
     expect(first.created).toBe(true);
     expect(marked(7)).toHaveLength(1);
@@ -109,7 +108,7 @@ describe('upsertPullRequestComment', () => {
 describe('renderPullRequestComment', () => {
   it('is short: the verdict, counts and failures with their step and link', () => {
     const s = SCENARIOS.failures!();
-    const body = renderPullRequestComment(buildReport(s.summary, s.policy), {
+    const body = renderPullRequestComment(reportOf(s.summary, s.policy), {
       key: 'e2e',
       runUrl: 'https://github.com/acme/shop/actions/runs/1',
     });
