@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
 import { processDeps, type ActionDeps } from './action/deps.js';
-import { messageOf } from './action/log.js';
+import { messageOf } from './common/log.js';
 import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
 import { listenForWorkflowCancel } from './action/stop.js';

@@ -12,14 +12,10 @@ import { pipeline } from 'node:stream/promises';
 import { HttpClient } from '@actions/http-client';
 
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
+import type { Logger } from '../common/log.js';
 import type { ScreenshotJob } from './select.js';
 
-/** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */
-export interface Logger {
-  info(message: string): void;
-  warning(message: string): void;
-  debug?(message: string): void;
-}
+export type { Logger } from '../common/log.js';
 
 /** A screenshot on disk. */
 export interface DownloadedFile {
