@@ -1,5 +1,5 @@
 /**
- * The import check of `npm run lint` (dependency-cruiser with `.dependency-cruiser.cjs`): run on small
+ * The import check of `npm run lint` (dependency-cruiser with `.dependency-cruiser.mjs`): run on small
  * projects written here, it fails on a cycle (type-only imports too) and on report/ importing action/,
  * and passes on imports that point one way.
  */
@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.mjs');
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

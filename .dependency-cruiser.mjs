@@ -3,7 +3,7 @@
  * (type-only imports count), and arrows between rooms point down (docs/architecture.md).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
-module.exports = {
+export default {
   forbidden: [
     {
       name: 'no-circular',
