@@ -6,7 +6,16 @@
  * Every method resolves with the envelope's `data` and rejects with an `ApiError` (see `errors.ts`) whose
  * message and endpoint are redacted.
  */
-import type { DataSource, ExecuteOptions, Folder, Paging, Suite, SuiteResult, Test, TestResult } from './types.js';
+import type {
+  DataSource,
+  ExecuteOptions,
+  Folder,
+  Paging,
+  Suite,
+  SuiteResult,
+  Test,
+  TestResult,
+} from './types.js';
 import type { SideDocument, TestDefinition } from './definitions.js';
 import type { Organization, OrganizationSummary } from './organization-types.js';
 

@@ -6,6 +6,7 @@
  * Lines are written through a `RunLog`; the action's `RunLog` redacts secrets and URL credentials.
  */
 import type { RunLog } from '../common/log.js';
+import { plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
 import { describeTimeout, NOT_STARTED_ERROR } from '../run/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
@@ -50,10 +51,6 @@ const STATE_MARK: Record<TestState, string> = {
   cancelled: '⊘ cancelled',
   error: '! error',
 };
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string[] } {
