@@ -1,8 +1,9 @@
 /**
- * A hostile service for the secret tests: a loopback proxy in front of the emulator that forwards every
- * request, except those a rule answers itself, typically with an error that echoes the whole request
- * (URL with the API key, body with the HTTP auth password and private variables) the way careless services
- * do. The action must keep all of it out of its logs and files.
+ * A service that misbehaves: a loopback proxy in front of the emulator that forwards every request except
+ * those its rule handles itself. A rule may answer a request (e.g. an error that echoes the whole request,
+ * URL with the API key and body with the secrets, as careless services do), or hold it open forever, before
+ * forwarding (`hold-before`: the service never saw it) or after (`hold-after`: the service handled it and
+ * the answer never comes). Held connections end only when the client gives up or the proxy closes.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,23 +24,26 @@ export interface ProxyReply {
   body: string;
 }
 
-export interface EchoProxy {
+/** What the proxy does with one request. */
+export type ProxyAction = 'forward' | 'hold-before' | 'hold-after' | ProxyReply;
+
+export interface Proxy {
   /** e.g. `http://127.0.0.1:4011/v1`. */
   baseUrl: string;
-  /** Requests answered by a rule, oldest first. */
+  /** Requests answered by the rule, oldest first. */
   answered: SeenRequest[];
+  /** Requests held, oldest first (`METHOD path?query`). */
+  held: string[];
   close(): Promise<void>;
 }
 
-/**
- * Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`).
- * @param rule returns a reply to answer a request itself, or null to forward it unchanged.
- */
-export async function startEchoProxy(
+/** Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`). */
+export async function startProxy(
   targetOrigin: string,
-  rule: (request: SeenRequest) => ProxyReply | null,
-): Promise<EchoProxy> {
+  rule: (request: SeenRequest) => ProxyAction,
+): Promise<Proxy> {
   const answered: SeenRequest[] = [];
+  const held: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -51,20 +55,26 @@ export async function startEchoProxy(
         headers: req.headers,
         body: body.toString('utf8'),
       };
-      const reply = rule(seen);
-      if (reply) {
+      const action = rule(seen);
+      if (typeof action === 'object') {
         answered.push(seen);
         res
-          .writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json' })
-          .end(reply.body);
+          .writeHead(action.status, { 'content-type': action.contentType ?? 'application/json' })
+          .end(action.body);
         return;
       }
+      if (action !== 'forward') held.push(`${seen.method} ${seen.url}`);
+      if (action === 'hold-before') return;
       const headers = { ...req.headers };
       delete headers.host;
       const upstream = http.request(
         new URL(seen.url, targetOrigin),
         { method: seen.method, headers: { ...headers, 'content-length': String(body.length) } },
         (answer) => {
+          if (action === 'hold-after') {
+            answer.resume();
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },
@@ -78,6 +88,7 @@ export async function startEchoProxy(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     answered,
+    held,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -85,6 +96,24 @@ export async function startEchoProxy(
       }),
   };
 }
+
+/** A proxy that answers what `rule` replies to and forwards the rest. */
+export function startEchoProxy(
+  targetOrigin: string,
+  rule: (request: SeenRequest) => ProxyReply | null,
+): Promise<Proxy> {
+  return startProxy(targetOrigin, (request) => rule(request) ?? 'forward');
+}
+
+/** A proxy that holds what `rule` says and forwards the rest. */
+export function startHoldProxy(targetOrigin: string, rule: HoldRule): Promise<Proxy> {
+  return startProxy(targetOrigin, rule);
+}
+
+/** Which requests {@link startHoldProxy} holds. */
+export type HoldRule = (request: { method: string; url: string }) => 'forward' | 'hold-before' | 'hold-after';
+export type EchoProxy = Proxy;
+export type HoldProxy = Proxy;
 
 /** An error envelope (HTTP 200, like the service) whose message repeats the whole request. */
 export function echoEnvelope(request: SeenRequest, errorType = 'VALIDATION_ERROR'): ProxyReply {
