@@ -3,7 +3,19 @@
  * storage form (references as identifiers); `views.ts` turns them into the response shapes of the contract.
  * Test results and suite results are kept in their response shape, since the engine updates them in place.
  */
-import type { Comment, DataSource, Folder, Notifications, Step, Ref, Suite, SuiteResult as ServiceSuiteResult, Test, TestResult as ServiceTestResult, Variable } from '../src/api/types.js';
+import type {
+  Comment,
+  DataSource,
+  Folder,
+  Notifications,
+  Step,
+  Ref,
+  Suite,
+  SuiteResult as ServiceSuiteResult,
+  Test,
+  TestResult as ServiceTestResult,
+  Variable,
+} from '../src/api/types.js';
 import type { Organization } from '../src/api/organization-types.js';
 import type { Scenario } from './executors/simulated.js';
 
