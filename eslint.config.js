@@ -3,11 +3,8 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 // Type-aware rules (typescript-eslint's recommendedTypeChecked) cover the product and the tools around it.
-// Tests, benchmarks and the demo stay on the syntax-only rules: type-checking them would cost only about 2 s
-// more, but they read JSON answers as `any` on purpose (about 880 findings, 870 of them in test/, mostly
-// no-unsafe-* and non-null marks), and `npm run typecheck` still checks their types. The type-aware pass
-// takes `eslint .` from about 6.5 s to 17 s of CPU on 2 cores; a separate, smaller tsconfig saved only
-// about 1 s. See docs/lint.md.
+// Tests, benchmarks and the demo stay on the syntax-only rules: they read JSON answers as `any` on purpose,
+// and `npm run typecheck` still checks their types. See docs/lint.md.
 const TYPE_CHECKED = ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts', 'scripts/**/*.ts'];
 
 export default defineConfig(
@@ -41,9 +38,7 @@ export default defineConfig(
     },
   },
   {
-    // Small modules: no file over 400 lines and no function over 100. Every line counts, blank lines and
-    // comments included (no skipBlankLines/skipComments): the limit is what a reader scrolls through, the
-    // figure `wc -l` gives, and the one the emulator already met.
+    // Small modules: no file over 400 lines and no function over 100, blank lines and comments included.
     files: ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400 }],

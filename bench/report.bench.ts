@@ -12,12 +12,13 @@ import { resourceUsage } from 'node:process';
 import { renderAnnotations } from '../src/report/annotations.js';
 import { renderJUnit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
+import { decideVerdict } from '../src/run/outcome.js';
 import { renderResultsJson } from '../src/report/results-json.js';
 import { renderSummary } from '../src/report/summary.js';
 import { largeSummary } from '../test/unit/report/fixtures.js';
 
 const count = Number(process.argv[2] ?? 2000);
-const policy = { failOnScreenshotCompare: false, failOnTimeout: true };
+const policy = { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: false };
 
 const summary = largeSummary(count);
 const timings: Array<[string, number, string]> = [];
@@ -39,7 +40,7 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 const total0 = performance.now();
 const report = time(
   'buildReport',
-  () => buildReport(summary, policy),
+  () => buildReport(summary, decideVerdict(summary, policy)),
   (r) => `${r.totals.total} results`,
 );
 time(

@@ -4,11 +4,11 @@
  * with the emulator's rate limit on (per account, as the service: every client and case on an account of
  * its own, seed.ts). Measures detection lag and requests per run, start-up and overhead, scale (1,000 tests;
  * 2,000 results from a data file), 20 and 100 suites at once, an early failure and a run cancelled in the
- * app against a long history, and 10 action processes on one account; writes bench/RESULTS.md, refreshes
- * the Performance block of docs/performance.md and prints the results.
+ * app against a long history, and 10 action processes on one account; writes the goals against the figures
+ * to bench/RESULTS.md and prints them.
  *
  * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`
- * to describe it in RESULTS.md; `--no-readme` to leave docs/performance.md alone; `--smoke` for a one-minute
+ * to describe it in RESULTS.md; `--smoke` for a one-minute
  * check of the harness; `--case <names>` (comma-separated: startup, lag, concurrency, scale, early, shared)
  * to run only those cases. `--smoke` and `--case` print the results and write nothing. `--render <file>`
  * renders the raw figures a run saved (its last line names the file) again, without measuring; `--note <text>`
@@ -34,14 +34,7 @@ import {
   type LagSample,
 } from './lib/cases.js';
 import { ensureOfficialClient, OfficialClient, OFFICIAL_VERSION } from './lib/official.js';
-import { explain } from './lib/explain.js';
-import {
-  renderReadmeBlock,
-  renderResults,
-  withReadmeBlock,
-  type Machine,
-  type Results,
-} from './lib/render.js';
+import { renderResults, type Machine, type Results } from './lib/render.js';
 import { SeedBuilder } from './lib/seed.js';
 import { runSharedAccount, seedSharedAccount } from './lib/shared-account.js';
 import { runConcurrency, seedConcurrency, type ConcurrencyFigure } from './lib/concurrency.js';
@@ -229,26 +222,13 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
   return { results, smoke };
 }
 
-/**
- * Renders the figures: prints RESULTS.md; unless `smoke`, writes it and the block of docs/performance.md
- * (not with `--no-readme`).
- */
+/** Renders the figures: prints RESULTS.md and, unless `smoke`, writes it. */
 async function write(results: Results, smoke: boolean): Promise<void> {
-  const text = await markdown(renderResults(results, explain(results)), 'RESULTS.md');
-  if (smoke) {
-    console.log(`\n${text}`);
-    return;
-  }
-  writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), text);
-  if (!process.argv.includes('--no-readme')) {
-    const readmePath = path.join(ROOT, 'docs', 'performance.md');
-    const readme = withReadmeBlock(readFileSync(readmePath, 'utf8'), `\n${renderReadmeBlock(results)}\n`);
-    writeFileSync(readmePath, await markdown(readme, 'docs/performance.md'));
-  }
+  const text = await markdown(renderResults(results), 'RESULTS.md');
   console.log(`\n${text}`);
-  console.log(
-    `Wrote bench/RESULTS.md${process.argv.includes('--no-readme') ? '' : ' and the block of docs/performance.md'}.`,
-  );
+  if (smoke) return;
+  writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), text);
+  console.log('Wrote bench/RESULTS.md.');
   if (results.failures.length) process.exitCode = 1;
 }
 

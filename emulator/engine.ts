@@ -24,7 +24,7 @@ import {
   newSuiteResult,
   newTestResult,
   variants,
-  type RunPlan,
+  type PlannedTest,
 } from './run-records.js';
 import { iso, Semaphore } from './util.js';
 import type { ImageKit } from './images.js';
@@ -110,7 +110,7 @@ export class Engine {
     if (stored) test.dateExecutionTriggered = iso(this.clock.now());
     for (const dataRow of rowList) {
       for (const v of vs) {
-        const plan: RunPlan = { test, stored, suite, ...v, dataRow, suiteResultId: null };
+        const plan: PlannedTest = { test, stored, suite, ...v, dataRow, suiteResultId: null };
         const result = this.createResult(key, plan, params);
         results.push(result);
         void this.runResult(result, plan, params, rows ? gate : undefined, undefined);
@@ -181,7 +181,7 @@ export class Engine {
   /** Suite results being cancelled: their updates wait until every test is cancelled. */
   private readonly suspended = new Set<string>();
 
-  private createResult(key: ApiKeyRecord, plan: RunPlan, params: ExecuteParams): TestResult {
+  private createResult(key: ApiKeyRecord, plan: PlannedTest, params: ExecuteParams): TestResult {
     const now = this.clock.now();
     const result = newTestResult(this.store, key, plan, params, now);
     const { test } = plan;
@@ -211,7 +211,7 @@ export class Engine {
 
   private async runResult(
     result: TestResult,
-    plan: RunPlan,
+    plan: PlannedTest,
     params: ExecuteParams,
     rowGate: Semaphore | undefined,
     testGate: Semaphore | undefined,
@@ -264,7 +264,7 @@ export class Engine {
     }
   }
 
-  private finish(result: TestResult, plan: RunPlan, outcome: RunOutcome, started: number): void {
+  private finish(result: TestResult, plan: PlannedTest, outcome: RunOutcome, started: number): void {
     const meta = this.store.resultMeta.get(result._id)!;
     const now = this.clock.now();
     this.files.recordOutcome(result, plan, outcome, meta);

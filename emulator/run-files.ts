@@ -5,7 +5,7 @@
  */
 import type { RunOutcome } from './executors/types.js';
 import type { ImageKit } from './images.js';
-import type { RunPlan } from './run-records.js';
+import type { PlannedTest } from './run-records.js';
 import type { ResultMeta, Store, TestRecord, TestResult } from './store.js';
 import { invalid } from './util.js';
 
@@ -22,7 +22,7 @@ export class RunFiles {
    * `condition.result`), console, URLs, extractions, `error` (null when none), video, screenshots and the
    * comparison. The caller sets `passing` and the dates.
    */
-  recordOutcome(result: TestResult, plan: RunPlan, outcome: RunOutcome, meta: ResultMeta): void {
+  recordOutcome(result: TestResult, plan: PlannedTest, outcome: RunOutcome, meta: ResultMeta): void {
     outcome.steps.forEach((o, i) => {
       const step = result.steps[i];
       if (!step) return;
@@ -53,7 +53,7 @@ export class RunFiles {
    * the first run without a baseline becomes it and reports no comparison. Sets the result's comparison
    * fields and images.
    */
-  compare(result: TestResult, plan: RunPlan, outcome: RunOutcome): void {
+  compare(result: TestResult, plan: PlannedTest, outcome: RunOutcome): void {
     const meta = this.store.resultMeta.get(result._id)!;
     const test = plan.stored ? this.store.tests.get(plan.test._id) : undefined;
     const baselineId = result.screenshotCompareBaselineResult ?? test?.baselineResult ?? null;

@@ -12,7 +12,7 @@ import { invalid, iso, substitute } from './util.js';
 import type { EmulatorClock } from './clock.js';
 
 /** A test to run with its effective settings (stored test or on-demand definition). */
-export interface RunPlan {
+export interface PlannedTest {
   test: TestRecord;
   stored: boolean;
   suite: SuiteRecord | undefined;
@@ -30,11 +30,11 @@ export function substituteTarget(target: StepTarget, variables: Record<string, s
 }
 
 /** Variants of one execute: browsers x regions x viewports. */
-export function variants(params: ExecuteParams): Array<Pick<RunPlan, 'browser' | 'region' | 'viewport'>> {
+export function variants(params: ExecuteParams): Array<Pick<PlannedTest, 'browser' | 'region' | 'viewport'>> {
   const browsers = params.browsers.length ? params.browsers : [undefined];
   const regions = params.regions.length ? params.regions : [undefined];
   const viewports = params.viewports.length ? params.viewports : [undefined];
-  const out: Array<Pick<RunPlan, 'browser' | 'region' | 'viewport'>> = [];
+  const out: Array<Pick<PlannedTest, 'browser' | 'region' | 'viewport'>> = [];
   for (const browser of browsers)
     for (const region of regions) for (const viewport of viewports) out.push({ browser, region, viewport });
   return out;
@@ -76,7 +76,7 @@ export function checkBaseline(store: Store, key: ApiKeyRecord, params: ExecutePa
 export function newTestResult(
   store: Store,
   key: ApiKeyRecord,
-  plan: RunPlan,
+  plan: PlannedTest,
   params: ExecuteParams,
   now: number,
 ): TestResult {
@@ -219,7 +219,7 @@ export interface FinishRecord {
  * result's effective settings, and suite variables merged under the result's variables.
  */
 export function runRequest(
-  plan: RunPlan,
+  plan: PlannedTest,
   result: TestResult,
   params: ExecuteParams,
   run: {

@@ -8,7 +8,6 @@ import type {
   DataSource,
   Folder,
   Notifications,
-  Organization,
   Step,
   Ref,
   Suite,
@@ -17,6 +16,7 @@ import type {
   TestResult as ServiceTestResult,
   Variable,
 } from '../src/api/types.js';
+import type { Organization } from '../src/api/organization-types.js';
 import type { Scenario } from './executors/simulated.js';
 
 /**

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
 import { processDeps, type ActionDeps } from './action/deps.js';
-import { messageOf } from './action/log.js';
+import { messageOf } from './common/log.js';
 import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
 import { listenForWorkflowCancel } from './action/stop.js';
@@ -51,7 +51,7 @@ export async function run(deps: ActionDeps = processDeps()): Promise<void> {
     interrupted = summary.interrupted === 'signal';
     const verdict = decideRunVerdict(inputs, summary);
     const report = verdict.waited
-      ? buildReport(summary, verdict.policy, new Map(), verdict)
+      ? buildReport(summary, verdict)
       : buildStartedReport(summary, verdict.policy);
     const context = { report, inputs, verdict, interrupted, github, sink };
     await writeReports(context);

@@ -1,17 +1,14 @@
 /**
- * The goals, read against the figures: every goal of issue 13 ("Notice every finish within a second, at a
- * cost that does not grow with the number of runs"), then the earlier goals still measured (start-up,
- * overhead, memory). Ratios and side figures are against the official client in the same run.
+ * The goals, read against the figures: detection lag, cost in requests, scale, and start-up, overhead and
+ * memory. Ratios and side figures are against the official client in the same run.
  */
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
 import type { LagSample } from './cases.js';
-import type { Results } from './render.js';
+import type { Results } from './results.js';
 import { spread } from './stats.js';
 
 /** The most requests the action's budget lets go in any 1 s: its burst, then its refill over that second. */
 export const BUDGET_PEAK = DEFAULT_BURST + DEFAULT_RATE_PER_SECOND;
-/** The official client (npm `ghost-inspector` 7.0.1) sleeps this long before every poll, ms. */
-export const OFFICIAL_SLEEP_MS = 5_000;
 
 export interface Goal {
   goal: string;
@@ -22,8 +19,6 @@ export interface Goal {
    * size where the goal could not be measured), shown after the verdict.
    */
   by: string;
-  /** An issue-13 goal (else an earlier one). */
-  issue13: boolean;
 }
 
 export const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '–');
@@ -48,7 +43,6 @@ function atMost(
     measured,
     met,
     by: met ? '' : Number.isFinite(value) ? over(value - limit) : 'not measured',
-    issue13: true,
   };
 }
 
@@ -93,7 +87,6 @@ function earlyGoal(results: Results): Goal {
       measured,
       met: false,
       by: `${missing.map((x) => `${x.case === 'early failure' ? 'failure' : 'cancel'} of a ${x.kind}`).join(', ')} not noticed (${missing[0]?.note ?? ''})`,
-      issue13: true,
     };
   }
   return atMost(goal, measured, ours.length === 4 ? worst : NaN, 1500, (d) => `slowest ${s(d)} over`);
@@ -123,7 +116,6 @@ function concurrencyGoals(results: Results): Goal[] {
         `at most ${peak} in 1 s (official ${Math.max(...theirs.map((x) => x.maxPerSecond))}); ${ours.length} rounds`,
       met: misses.length === 0 && ours.length > 0,
       by: ours.length ? misses.join('; ') : 'not measured',
-      issue13: true,
     });
   }
   return out;
@@ -193,7 +185,6 @@ export function steadyGoal(results: Results): Goal {
         .join('; ') || '–',
     met,
     by,
-    issue13: true,
   };
 }
 
@@ -201,7 +192,7 @@ function sharedGoal(results: Results): Goal {
   const shared = results.sharedAccount;
   const goal = '10 action processes on one account: 0 failed steps, 429s retried, aggregate rate ≤ 10/s';
   if (!shared || !('figure' in shared)) {
-    return { goal, measured: shared ? shared.skipped : '–', met: false, by: 'not measured', issue13: true };
+    return { goal, measured: shared ? shared.skipped : '–', met: false, by: 'not measured' };
   }
   const f = shared.figure;
   const steadyOver = typeof f.steadyPerSecond === 'number' && f.steadyPerSecond > 10;
@@ -219,7 +210,6 @@ function sharedGoal(results: Results): Goal {
         ]
           .filter(Boolean)
           .join('; '),
-    issue13: true,
   };
 }
 
@@ -234,7 +224,6 @@ function earlierGoals(results: Results): Goal[] {
       measured: `cold ${Math.round(cold)} ms, median ${Math.round(st.p50)} ms, max ${Math.round(st.max)} ms (${st.n} runs)`,
       met: worst < 300,
       by: worst < 300 ? '' : `${Math.round(worst - 300)} ms over`,
-      issue13: false,
     });
   }
   for (const h of [true, false]) {
@@ -247,7 +236,6 @@ function earlierGoals(results: Results): Goal[] {
       measured: `median ${s(ovh.p50)}, max ${s(ovh.max)} (${ovh.n} run${ovh.n > 1 ? 's' : ''})`,
       met: ovh.p50 < 1500,
       by: ovh.p50 < 1500 ? '' : `${s(ovh.p50 - 1500)} over (median)`,
-      issue13: false,
     });
   }
   const data = results.scale.find((x) => x.client === 'action' && x.name.startsWith('data file'));
@@ -258,13 +246,12 @@ function earlierGoals(results: Results): Goal[] {
       measured: data.peakRssMb === null ? 'not measured' : `${data.peakRssMb.toFixed(0)} MB`,
       met: memOk,
       by: memOk || data.peakRssMb === null ? '' : `${(data.peakRssMb - 200).toFixed(0)} MB over`,
-      issue13: false,
     });
   }
   return out;
 }
 
-/** Every goal of issue 13 (always listed, "not measured" when its case did not run), then the earlier ones. */
+/** Every goal (the lag, cost and scale goals listed as "not measured" when their case did not run). */
 export function goals(results: Results): Goal[] {
   const conc = concurrencyGoals(results);
   const concGoals = conc.length
@@ -275,7 +262,6 @@ export function goals(results: Results): Goal[] {
           measured: '–',
           met: false,
           by: 'not measured',
-          issue13: true,
         },
       ];
   return [

@@ -9,7 +9,7 @@ import type { EngineOptions } from '../run/engine.js';
 import { readGitHubContext, type GitHubContext } from '../github.js';
 import { systemClock, type Clock } from '../run/clock.js';
 import { forceExit } from '../run/deadline.js';
-import { actionsCoreSink, type ActionSink } from './sink.js';
+import { actionsCoreSink, type ActionSink } from '../common/sink.js';
 import type { StopDeps } from './stop.js';
 
 /** Engine waits a test may shorten (defaults: `run/engine.ts`). Never set by the action itself. */

@@ -32,7 +32,7 @@ export async function runExtras(context: ReportContext, options: ExtrasOptions):
   });
   if (signal.aborted) return;
   if (shots.attachments.size > 0) {
-    const report = buildReport(options.summary, verdict.policy, shots.attachments, verdict);
+    const report = buildReport(options.summary, verdict, shots.attachments);
     await writeReports({ ...context, report }, [resultsJson, junit]);
   }
   const artifactUrl = shots.published?.artifactUrl;

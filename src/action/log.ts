@@ -1,22 +1,7 @@
-/**
- * The action's log: the engine's {@link RunLog} and the artifacts' logger written to the sink, redacted and
- * unable to start a workflow command of their own.
- */
+/** The engine's {@link RunLog} on the sink: redacted, and unable to start a workflow command of its own. */
 import { redactUrl } from '../api/redact.js';
-import type { Logger } from '../artifacts/download.js';
-import type { RunLog } from '../run/engine.js';
-import type { ActionSink } from './sink.js';
-
-/**
- * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
- * in service text (test names, step errors) become spaces, so that the service can never start a line of
- * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
- * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
- */
-export function logLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
+import { logLine, type RunLog } from '../common/log.js';
+import type { ActionSink } from '../common/sink.js';
 
 /**
  * The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out).
@@ -35,18 +20,4 @@ export function runLog(sink: ActionSink, redact: (text: string) => string): RunL
       sink.endGroup();
     },
   };
-}
-
-/** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
-export function artifactsLog(sink: ActionSink): Logger {
-  return {
-    info: (line) => sink.info(logLine(line)),
-    warning: (line) => sink.warning(line),
-    debug: (line) => sink.debug(line),
-  };
-}
-
-/** The message of a thrown value. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitHubContext } from '../github.js';
-import type { ActionSink } from './sink.js';
+import type { ActionSink } from '../common/sink.js';
 
 /** Local files used when the runner's files are not set. */
 export const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';

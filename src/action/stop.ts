@@ -8,7 +8,7 @@
  * after it ends the process. The time bounds themselves live in `run/deadline.ts`.
  */
 import { armHardExit, DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/deadline.js';
-import type { ActionSink } from './sink.js';
+import type { ActionSink } from '../common/sink.js';
 
 /** What stopping needs from the action's environment (a subset of `ActionDeps`). */
 export interface StopDeps {

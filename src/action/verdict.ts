@@ -5,7 +5,7 @@
 import type { ActionInputs } from '../inputs/index.js';
 import { decideStartedVerdict, decideVerdict, type Verdict } from '../run/outcome.js';
 import type { RunSummary } from '../run/types.js';
-import type { ActionSink } from './sink.js';
+import type { ActionSink } from '../common/sink.js';
 
 /**
  * The one verdict every report, output and the step result render. A run that did not wait (`wait: false`)

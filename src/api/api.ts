@@ -10,16 +10,14 @@ import type {
   DataSource,
   ExecuteOptions,
   Folder,
-  Organization,
-  OrganizationSummary,
   Paging,
-  SideDocument,
   Suite,
   SuiteResult,
   Test,
-  TestDefinition,
   TestResult,
 } from './types.js';
+import type { SideDocument, TestDefinition } from './definitions.js';
+import type { Organization, OrganizationSummary } from './organization-types.js';
 
 /** Options shared by every request (cancellation). */
 export interface RequestOptions {

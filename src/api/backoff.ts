@@ -1,6 +1,6 @@
 /**
  * The one back-off rule and `Retry-After` reader of the action, used by the API client's retries
- * (`retry.ts`) and by the screenshot downloads (`artifacts/download.ts`): jittered exponential back-off
+ * (`retry-rules.ts`) and by the screenshot downloads (`artifacts/download.ts`): jittered exponential back-off
  * ("equal jitter") and an HTTP `Retry-After` header read as delay-seconds or as an HTTP date, cut to a cap.
  * All times in ms.
  */

@@ -34,7 +34,7 @@ export {
  * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
  * strings are tolerated.
  *
- * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
+ * Retries (see `retry-rules.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
  * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
  * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
  * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent

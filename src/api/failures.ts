@@ -6,7 +6,7 @@
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import type { HttpResponse, TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
-import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry.js';
+import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry-rules.js';
 
 /** Redacts secrets (and URL credentials) from a text. */
 export type Redact = (text: string) => string;

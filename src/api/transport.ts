@@ -1,6 +1,6 @@
 /**
  * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
+ * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry-rules.ts`, calls the budget hooks
  * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
  * modules under `endpoints/` describe each call; this module knows nothing of resources.
  */
@@ -18,7 +18,7 @@ import {
   DEFAULT_MAX_RETRIES,
   type AttemptFailure,
   type RequestKind,
-} from './retry.js';
+} from './retry-rules.js';
 
 /** Whether an attempt was refused with HTTP 429 (rate limited). */
 function isRateLimited(failure: AttemptFailure): boolean {

@@ -293,5 +293,3 @@ export interface DataSource {
 // of './types.js' keeps working.
 export type { ErrorType, SuccessEnvelope, ErrorEnvelope, Envelope } from './envelope-types.js';
 export { REGIONS, type Region, type ExecuteOptions, type Paging } from './request-types.js';
-export type { TestDefinition, SideDocument } from './definitions.js';
-export type { Plan, OrganizationSummary, Organization } from './organization-types.js';

@@ -11,8 +11,9 @@ import { pipeline } from 'node:stream/promises';
 
 import { HttpClient } from '@actions/http-client';
 
-import { stopReason } from '../action/time-limit.js';
+import { stopReason } from '../common/time-limit.js';
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
+import type { Logger } from '../common/log.js';
 import { systemClock } from '../run/clock.js';
 import {
   checkImageUrl,
@@ -23,12 +24,7 @@ import {
 } from './image-guard.js';
 import type { ScreenshotJob } from './select.js';
 
-/** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */
-export interface Logger {
-  info(message: string): void;
-  warning(message: string): void;
-  debug?(message: string): void;
-}
+export type { Logger } from '../common/log.js';
 
 /** A screenshot on disk. */
 export interface DownloadedFile {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { ActionInputs } from '../inputs/index.js';
 import type { ReportAttachments } from '../report/model.js';
 import type { RunSummary } from '../run/types.js';
-import type { ActionSink } from '../action/sink.js';
-import { artifactsLog, messageOf } from '../action/log.js';
+import { artifactsLog, messageOf } from '../common/log.js';
+import type { ActionSink } from '../common/sink.js';
 import type { PublishReport } from './index.js';
 
 /** What the screenshots step gives the reports. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 
-import { timeLimited } from '../action/time-limit.js';
+import { timeLimited } from '../common/time-limit.js';
 import { readGitHubContext } from '../github.js';
 import type { RunSummary } from '../run/types.js';
 import type { DownloadOptions, Logger, MissingFile } from './download.js';

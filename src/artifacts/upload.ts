@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
 
-import { stopReason } from '../action/time-limit.js';
+import { stopReason } from '../common/time-limit.js';
 import { readGitHubContext, workflowRunUrl } from '../github.js';
 import type { DownloadedFile, Logger } from './download.js';
 import { runPool } from './download.js';

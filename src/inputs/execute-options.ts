@@ -41,7 +41,7 @@ function parseBrowsing(r: InputReader, execute: ActionInputs['execute']): void {
   }
 }
 
-/** The data file as read by `read.ts`: its bytes, or why it could not be read; null when not set. */
+/** The data file as read by `from-env.ts`: its bytes, or why it could not be read; null when not set. */
 export type DataFileContent = { name: string; content: Uint8Array } | { problem: string } | null;
 
 /** Data rows: `data-source`, `data-file` (already read), `max-concurrent-data-rows`. */

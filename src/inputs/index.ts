@@ -1,9 +1,9 @@
 /**
  * The action's inputs: `schema.ts` (names, defaults, the typed result, the error), `parse.ts` and
- * `variables.ts` (pure parsing and validation), `read.ts` (from the environment and the files they name),
+ * `variables.ts` (pure parsing and validation), `from-env.ts` (from the environment and the files they name),
  * `test-files.ts` and `side.ts` (repository test files: native JSON and recorder documents).
  */
-export { readInputs, envInputGetter, type ReadInputsOptions } from './read.js';
+export { readInputs, envInputGetter, type ReadInputsOptions } from './from-env.js';
 export { parseBoolean, splitList } from './parse.js';
 export { parseVariables } from './variables.js';
 export {

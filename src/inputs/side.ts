@@ -6,7 +6,7 @@
  * Pure: no I/O. Unsupported commands are reported, never silently dropped, except the few that have no
  * meaning in a hosted run (window sizing, echo, close), which are listed in `IGNORED_COMMANDS`.
  */
-import type { SideDocument, TestDefinition } from '../api/types.js';
+import type { SideDocument, TestDefinition } from '../api/definitions.js';
 
 type StepDefinition = TestDefinition['steps'][number];
 

@@ -91,7 +91,7 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
   ];
 }
 
-/** Where annotations go: `@actions/core` or the action's sink (`action/sink.ts`). */
+/** Where annotations go: `@actions/core` or the action's sink (`common/sink.ts`). */
 export interface AnnotationSink {
   error(message: string, properties: { title: string }): void;
   warning(message: string, properties: { title: string }): void;

@@ -5,20 +5,15 @@
  *
  * Lines are written through a `RunLog`; the action's `RunLog` redacts secrets and URL credentials.
  */
+import type { RunLog } from '../common/log.js';
+import { plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
 import { describeTimeout, NOT_STARTED_ERROR } from '../run/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';
 
-/** Where the console reporter writes (text still to be redacted by the writer). */
-export interface RunLog {
-  info(line: string): void;
-  warning(line: string): void;
-  /** A collapsible group: a title line and its body lines. */
-  group(title: string, lines: string[]): void;
-  debug?(line: string): void;
-}
+export type { RunLog } from '../common/log.js';
 
 /**
  * The parts of a variant that were varied, in order: browser, region, viewport, start URL (without
@@ -56,10 +51,6 @@ const STATE_MARK: Record<TestState, string> = {
   cancelled: '⊘ cancelled',
   error: '! error',
 };
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string[] } {

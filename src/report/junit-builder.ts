@@ -1,27 +1,15 @@
 /**
- * junit-report-builder 5, extended through its own classes with what it cannot write: Surefire's rerun
- * elements (`<flakyFailure>`, `<rerunFailure>`, … each with `<stackTrace>` and `<system-out>`), a `message`
- * on `<skipped>`, and the `<testsuites>` attributes the Jenkins xUnit `junit-10.xsd` wants: `time` (the
- * action's wall time, seconds) and no `skipped` attribute (the schema forbids it there; each `<testsuite>`
- * keeps its own). Each node's `build` adds its extras to the xmlbuilder element the library made (the
- * library's own dependency, reached through the elements it returns): no second XML library, no editing of
- * the text.
+ * JUnit documents through junit-report-builder's public API (checked against 5.1.2), then what that API
+ * cannot write added to the built text: Surefire's rerun elements (`<flakyFailure>`, `<rerunFailure>`, with
+ * `<stackTrace>` and `<system-out>`), a `message` on `<skipped>`, and on `<testsuites>` the action's wall
+ * time as `time` and no `skipped` attribute (the Jenkins xUnit `junit-10.xsd` forbids it there).
  *
- * junit-report-builder 5 exports only a ready builder, not its classes (`TestCase`, `TestSuite`, their base
- * `TestGroup`, `Factory` are in its typings only): the classes are taken from the nodes that builder makes,
- * and `<testsuites>` is our own `TestGroup`, as the library's `TestSuites` is.
- *
- * Text for CDATA sections (system-out, failure and error bodies, rerun texts) is written whole: xmlbuilder
- * splits only the first `]]>` of a CDATA text, every later one is split here.
+ * The additions are careful string work on the library's output: outside CDATA sections its text holds `<`
+ * only where a tag starts and `"` only around attribute values, so tags are found by a scan that steps over
+ * CDATA. xmlbuilder (the library's writer) splits only the first `]]>` of a CDATA text; {@link cdataText}
+ * splits the rest.
  */
-import junitReportBuilder from 'junit-report-builder';
-import type { Builder, TestCase, TestSuite } from 'junit-report-builder';
-import type { Factory } from 'junit-report-builder/dist/factory.js';
-import type { TestGroup } from 'junit-report-builder/dist/test_group.js';
-
-/** The xmlbuilder element a node's `build` returns. */
-type XmlElement = ReturnType<TestCase['build']>;
-type XmlNode = XmlElement['children'][number];
+import junitReportBuilder, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 
 /**
  * Surefire's elements for earlier attempts: `flakyFailure` when the test passed at last, `rerunFailure`
@@ -42,146 +30,130 @@ export interface Rerun {
   systemOut?: string;
 }
 
-/** The builder instance, whichever way the CommonJS default export arrives (Node, bundler, test runner). */
-const stockBuilder: Builder =
-  (junitReportBuilder as unknown as { default?: Builder }).default ??
-  (junitReportBuilder as unknown as Builder);
-const probe = stockBuilder.newBuilder();
-const TestCaseBase = probe.testCase().constructor as new () => TestCase;
-const TestSuiteBase = probe.testSuite().constructor as new (factory: Factory) => TestSuite;
-const TestGroupBase = Object.getPrototypeOf(TestSuiteBase) as typeof TestGroup;
+/** What a test case gets beyond the library's API. */
+export interface TestCaseExtras {
+  /** Written as `message` on `<skipped>` (the case must be `skipped()`). */
+  skippedMessage?: string;
+  /** Earlier attempts, oldest first, written before `<system-out>` as Surefire does. */
+  reruns: Rerun[];
+}
+
+/** The library's ready builder, whichever way its CommonJS default export arrives (Node, bundler). */
+const loaded: Builder | { default: Builder } = junitReportBuilder;
+const stock: Builder = 'default' in loaded ? loaded.default : loaded;
 
 /**
  * Text xmlbuilder writes whole into a CDATA section: it splits the first `]]>` itself (`]]]]><![CDATA[>`),
  * every later one is split here the same way.
  */
-function cdataText(text: string): string {
+export function cdataText(text: string): string {
   const first = text.indexOf(']]>');
   if (first < 0) return text;
   return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
 
-function childElement(parent: XmlElement, name: string): XmlElement | undefined {
-  return parent.children.find((n: XmlNode): n is XmlElement => 'name' in n && n.name === name);
-}
+/** A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. */
+export class JUnitReport {
+  private readonly builder: Builder = stock.newBuilder();
+  private readonly suites: Array<{ suite: TestSuite; extras: TestCaseExtras[] }> = [];
+  private wallTimeSeconds?: number;
 
-/** A `<testcase>` that also writes a skipped message and Surefire's rerun elements. */
-export class JUnitTestCase extends TestCaseBase {
-  private skippedMessage?: string;
-  private readonly reruns: Rerun[] = [];
-
-  /**
-   * Marks the test case skipped.
-   * @param message written as `message` on `<skipped>` when given
-   */
-  override skipped(message?: string): this {
-    if (message !== undefined) this.skippedMessage = message;
-    return super.skipped();
+  /** @param name the `<testsuites>` name */
+  constructor(name: string) {
+    this.builder.name(name);
   }
 
-  /**
-   * Adds an earlier attempt, written before `<system-out>` as Surefire does (oldest first).
-   * @param rerun the attempt
-   */
-  rerun(rerun: Rerun): this {
-    this.reruns.push(rerun);
+  /** @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum */
+  time(seconds: number): this {
+    this.wallTimeSeconds = seconds;
     return this;
   }
 
-  override stacktrace(stacktrace?: string): this {
-    return super.stacktrace(stacktrace === undefined ? undefined : cdataText(stacktrace));
-  }
-
-  override error(message?: string, type?: string, content?: string): this {
-    return super.error(message, type, content === undefined ? undefined : cdataText(content));
-  }
-
-  override standardOutput(log?: string): this {
-    return super.standardOutput(log === undefined ? undefined : cdataText(log));
-  }
-
-  override standardError(log?: string): this {
-    return super.standardError(log === undefined ? undefined : cdataText(log));
-  }
-
-  override build(parentElement: XmlElement): XmlElement {
-    const element = super.build(parentElement);
-    if (this.skippedMessage !== undefined) {
-      childElement(element, 'skipped')?.att('message', this.skippedMessage);
-    }
-    const before = childElement(element, 'system-out') ?? childElement(element, 'system-err');
-    for (const rerun of this.reruns) {
-      const attributes = { message: rerun.message, type: rerun.type };
-      const added = before
-        ? before.insertBefore(rerun.element, attributes)
-        : element.ele(rerun.element, attributes);
-      added.ele('stackTrace').cdata(cdataText(rerun.stackTrace));
-      if (rerun.systemOut) added.ele('system-out').cdata(cdataText(rerun.systemOut));
-    }
-    return element;
-  }
-}
-
-/** A `<testsuite>` whose test cases are {@link JUnitTestCase}s. */
-export class JUnitTestSuite extends TestSuiteBase {
-  override testCase(): JUnitTestCase {
-    const testCase = new JUnitTestCase();
-    this._children.push(testCase);
-    return testCase;
-  }
-}
-
-/** The `<testsuites>` root: `time` is the wall time given, and it has no `skipped` attribute. */
-export class JUnitTestSuites extends TestGroupBase {
-  private wallTimeSeconds?: number;
-
-  constructor(factory: Factory) {
-    super(factory, 'testsuites');
-  }
-
-  /** @returns a new `<testsuite>` */
-  testSuite(): JUnitTestSuite {
-    const suite = new JUnitTestSuite(this._factory);
-    this._children.push(suite);
+  /** @returns a new `<testsuite>` of the library */
+  testSuite(): TestSuite {
+    const suite = this.builder.testSuite();
+    this.suites.push({ suite, extras: [] });
     return suite;
   }
 
   /**
-   * Sets `time`, written after the counts.
-   * @param timeInSeconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+   * Adds a test case to a suite of this report.
+   * @returns the library's test case and its extras to fill in
+   * @throws when `suite` is not one of this report's
    */
-  override time(timeInSeconds: number): this {
-    this.wallTimeSeconds = timeInSeconds;
-    return this;
-  }
-
-  override build(parentElement?: XmlElement): XmlElement {
-    const element = super.build(parentElement);
-    element.removeAttribute('skipped');
-    if (this.wallTimeSeconds !== undefined) element.att('time', this.wallTimeSeconds);
-    return element;
+  testCase(suite: TestSuite): { testCase: TestCase; extras: TestCaseExtras } {
+    const entry = this.suites.find((s) => s.suite === suite);
+    if (!entry) throw new Error('JUnitReport.testCase: the suite is not one of this report’s.');
+    const extras: TestCaseExtras = { reruns: [] };
+    entry.extras.push(extras);
+    return { testCase: suite.testCase(), extras };
   }
 
   /** @returns the document: UTF-8 declaration, pretty printed (two spaces a level) */
   toXml(): string {
-    return this.build().end({ pretty: true });
+    const extras = this.suites.flatMap((s) => s.extras);
+    return withExtras(this.builder.build(), extras, this.wallTimeSeconds);
   }
 }
 
-/** The library's factory, making the extended nodes (a `JUnitReportBuilder` would write its own root). */
-const factory: Factory = {
-  newBuilder: () => {
-    throw new Error('JUnit reports start at newJUnitReport(), not at a junit-report-builder builder.');
-  },
-  newTestSuites: () => new JUnitTestSuites(factory),
-  newTestSuite: () => new JUnitTestSuite(factory),
-  newTestCase: () => new JUnitTestCase(),
-};
+/** Escapes an attribute value as xmlbuilder does. */
+function attr(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('\t', '&#x9;')
+    .replaceAll('\n', '&#xA;')
+    .replaceAll('\r', '&#xD;');
+}
 
-/**
- * Starts a JUnit document.
- * @returns an empty `<testsuites>` root; add suites with `testSuite()`, write with `toXml()`
- */
-export function newJUnitReport(): JUnitTestSuites {
-  return new JUnitTestSuites(factory);
+/** A CDATA section of any text: every `]]>` split across two sections. */
+function cdata(text: string): string {
+  return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
+/** A rerun element at the depth of a test case's children (6 spaces), as xmlbuilder prints it. */
+function rerunXml(r: Rerun): string {
+  const out = r.systemOut === undefined ? '' : `\n        <system-out>${cdata(r.systemOut)}</system-out>`;
+  return (
+    `      <${r.element} message="${attr(r.message)}" type="${attr(r.type)}">\n` +
+    `        <stackTrace>${cdata(r.stackTrace)}</stackTrace>${out}\n      </${r.element}>\n`
+  );
+}
+
+const TAGS =
+  /<!\[CDATA\[[\s\S]*?\]\]>|<testsuites\b[^>]*>|<testcase\b(?:\s+[\w:-]+="[^"]*")*\s*(\/?)>|<\/testcase>|<skipped\/>|<system-(?:out|err)>/g;
+
+/** Adds the extras, the n-th to the n-th `<testcase>` (the library writes them in the order they were made). */
+function withExtras(xml: string, extras: TestCaseExtras[], wallTimeSeconds: number | undefined): string {
+  const edits: Array<{ at: number; cut: number; text: string }> = [];
+  let index = -1;
+  let current: TestCaseExtras | undefined;
+  let rerunsAt: number | undefined;
+  for (const m of xml.matchAll(TAGS)) {
+    const tag = m[0];
+    const at = m.index;
+    if (tag.startsWith('<![CDATA[')) continue;
+    if (tag.startsWith('<testsuites')) {
+      const time = wallTimeSeconds === undefined ? '' : ` time="${wallTimeSeconds}"`;
+      edits.push({ at, cut: tag.length, text: tag.replace(/ skipped="\d+"/, time) });
+    } else if (tag.startsWith('<testcase')) {
+      current = extras[(index += 1)];
+      rerunsAt = undefined;
+      if (m[1] === '/' && current?.reruns.length) {
+        const reruns = current.reruns.map(rerunXml).join('');
+        edits.push({ at, cut: tag.length, text: `${tag.slice(0, -2)}>\n${reruns}    </testcase>` });
+      }
+    } else if (tag === '<skipped/>' && current?.skippedMessage !== undefined) {
+      edits.push({ at, cut: tag.length, text: `<skipped message="${attr(current.skippedMessage)}"/>` });
+    } else if (tag.startsWith('<system-') || tag === '</testcase>') {
+      if (rerunsAt === undefined && current?.reruns.length) {
+        rerunsAt = xml.lastIndexOf('\n', at) + 1;
+        edits.push({ at: rerunsAt, cut: 0, text: current.reruns.map(rerunXml).join('') });
+      }
+    }
+  }
+  let out = xml;
+  for (const e of edits.reverse()) out = out.slice(0, e.at) + e.text + out.slice(e.at + e.cut);
+  return out;
 }

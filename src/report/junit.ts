@@ -1,6 +1,6 @@
 /**
- * JUnit XML from the report model: junit-report-builder 5 writes the document, extended in `junit-builder.ts`
- * with what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
+ * JUnit XML from the report model: junit-report-builder writes the document; `junit-builder.ts` adds
+ * what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
  * the Jenkins xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
  *
  * Layout:
@@ -29,7 +29,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import { newJUnitReport, type JUnitTestCase, type Rerun } from './junit-builder.js';
+import type { TestCase } from 'junit-report-builder';
+import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
 import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
 import { cleanText, formatDuration, redactUrl, truncate } from './text.js';
@@ -46,10 +47,10 @@ export const STANDALONE_CLASSNAME = 'Ghost Inspector';
  * @returns the XML document (UTF-8 declaration, pretty printed), valid against the Jenkins `junit-10.xsd`
  */
 export function renderJUnit(report: Report): string {
-  const suites = newJUnitReport().name('Ghost Inspector').time(seconds(report.totals.duration));
+  const doc = new JUnitReport('Ghost Inspector').time(seconds(report.totals.duration));
   const usedNames = new Set<string>();
   for (const run of report.runs) {
-    const suite = suites.testSuite().name(xmlName(run.name));
+    const suite = doc.testSuite().name(xmlName(run.name));
     suite.timestamp(run.startedAt).time(seconds(run.durationMs));
     if (run.suiteId) suite.property('suiteId', xmlAttr(run.suiteId));
     if (run.suiteResultId) suite.property('suiteResultId', xmlAttr(run.suiteResultId));
@@ -60,11 +61,12 @@ export function renderJUnit(report: Report): string {
     if (run.variant.dataRow !== undefined) suite.property('dataRow', String(run.variant.dataRow));
     for (const test of run.tests) {
       const names = caseNames(usedNames, run, test);
-      const testCase = suite.testCase().className(names.classname).name(names.name);
-      renderTestCase(testCase.time(seconds(test.durationMs)), run, test);
+      const { testCase, extras } = doc.testCase(suite);
+      testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
+      renderTestCase(testCase, extras, run, test);
     }
   }
-  return suites.toXml();
+  return doc.toXml();
 }
 
 /**
@@ -109,8 +111,8 @@ function caseNames(
 }
 
 /** Writes the state's element, the earlier attempts and `<system-out>`. */
-function renderTestCase(tc: JUnitTestCase, run: ReportSuiteRun, test: ReportTest): void {
-  for (const rerun of reruns(test)) tc.rerun(rerun);
+function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRun, test: ReportTest): void {
+  extras.reruns.push(...reruns(test));
   // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
   const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
   const out: string[] = [stateLine(test, compareFails)];
@@ -131,12 +133,11 @@ function renderTestCase(tc: JUnitTestCase, run: ReportSuiteRun, test: ReportTest
       break;
     case 'cancelled':
       // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
-      tc.skipped(
-        xmlAttr(
-          test.notStarted
-            ? (test.error ?? 'Not started.')
-            : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
-        ),
+      tc.skipped();
+      extras.skippedMessage = xmlAttr(
+        test.notStarted
+          ? (test.error ?? 'Not started.')
+          : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
       );
       break;
     case 'passed':
@@ -231,12 +232,12 @@ function reruns(test: ReportTest): Rerun[] {
       element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
       message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
       type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-      stackTrace: xmlCdata(
+      stackTrace: xmlText(
         [why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
           .concat(`Duration: ${formatDuration(a.durationMs)}`, `Result: ${a.resultUrl}`)
           .join('\n'),
       ),
-      systemOut: xmlCdata(`Result: ${a.resultUrl}`),
+      systemOut: xmlText(`Result: ${a.resultUrl}`),
     };
   });
 }
@@ -276,7 +277,12 @@ function xmlName(text: string): string {
   return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
 
-/** Text for CDATA sections: cleaned, `\n` line ends (`junit-builder.ts` keeps every `]]>` whole). */
-function xmlCdata(text: string): string {
+/** Text for CDATA sections: cleaned, `\n` line ends. */
+function xmlText(text: string): string {
   return cleanText(text).replace(/\r\n?/g, '\n');
+}
+
+/** {@link xmlText} for the library's CDATA sections, every `]]>` kept whole. */
+function xmlCdata(text: string): string {
+  return cdataText(xmlText(text));
 }

@@ -16,7 +16,7 @@ import type {
   ReportStep,
   ReportTest,
   StepOutcome,
-} from './model.js';
+} from './model-types.js';
 import { cleanText, redactUrl } from './text.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';

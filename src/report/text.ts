@@ -116,10 +116,7 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${m} min ${String(s).padStart(2, '0')} s`;
 }
 
-/** `1 test`, `2 tests`. */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+export { plural } from '../common/words.js';
 
 /**
  * An http(s) URL made safe for an HTML attribute inside a Markdown table: characters that would end the

@@ -5,9 +5,9 @@
  * Each renders from the one report model (`report/model.ts`) and names the input that turns it on or says
  * where it writes. A writer that fails warns naming that input and never changes the verdict.
  */
-import type { ActionSink } from '../action/sink.js';
-import { messageOf } from '../action/log.js';
-import { stopReason, timeLimited } from '../action/time-limit.js';
+import { messageOf } from '../common/log.js';
+import type { ActionSink } from '../common/sink.js';
+import { stopReason, timeLimited } from '../common/time-limit.js';
 import { commentKey, workflowRunUrl, type GitHubContext } from '../github.js';
 import type { ActionInputs } from '../inputs/index.js';
 import type { Verdict } from '../run/outcome.js';

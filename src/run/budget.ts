@@ -20,10 +20,8 @@
  * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
  *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
  * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
- *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s). Ten processes that each send as fast as their
- *   budget allows for 5 minutes on one account (test/unit/run/budget.test.ts) get about 7 % of their requests
- *   answered 429 (each retried by the client), against about 78 % without the back-off; faster recovery
- *   means more 429s (0.1: about 10 %).
+ *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s): slow enough that processes sharing an
+ *   account settle below its limit (test/unit/run/budget.test.ts).
  *
  * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
  * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into

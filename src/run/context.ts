@@ -182,9 +182,7 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { messageOf } from '../common/log.js';
 
 /** The next run key of `base`: `<base>-0`, `<base>-1`, … */
 export function nextKey(ctx: EngineContext, base: string): string {

@@ -20,6 +20,7 @@
  * - Nothing run at all fails under `fail-on-empty`.
  * - A workflow cancel (signal) always fails.
  */
+import { plural } from '../common/words.js';
 import type { TestResult } from '../api/types.js';
 import type { RunSummary, SuiteRun, TestState } from './types.js';
 
@@ -167,8 +168,6 @@ export function countResults(
   }
   return counts;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Decides the verdict of a run the action waited for.

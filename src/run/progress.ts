@@ -2,7 +2,7 @@
  * Log lines that stay short however many runs there are: id lists folded after a few ids, and one grouped
  * warning per kind of trigger failure (with a count and the first few ids) instead of one line per run.
  */
-import type { RunLog } from '../report/console.js';
+import type { RunLog } from '../common/log.js';
 import type { TriggerProblem } from './events.js';
 
 /** Ids shown before a list is folded. */

@@ -39,7 +39,8 @@ async function setUp() {
     expect(r.summary).not.toContain(secret);
     for (const file of ['ghost-inspector-junit.xml', 'ghost-inspector-results.json']) {
       const p = path.join(workspace, file);
-      if (existsSync(p)) expect(readFileSync(p, 'utf8')).not.toContain(secret);
+      expect(existsSync(p), `${file} is written`).toBe(true);
+      expect(readFileSync(p, 'utf8')).not.toContain(secret);
     }
   };
   return { emulator, workspace, run, executes, expectNoSecret };

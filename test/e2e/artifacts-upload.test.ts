@@ -321,7 +321,8 @@ describe('upload through the real @actions/artifact client', () => {
     expect(report.missing[0].reason).toMatch(/answer within 300 ms/);
     expect(report.warnings[0]).toMatch(/1 of 3 screenshot\(s\) missing: Suite\/hang-hangA.png/);
     expect(Object.keys(report.files).sort()).toEqual(['flakyA', 'okA']);
-    expect(report.artifactId).toBeDefined();
+    expect(fake.artifacts).toHaveLength(1);
+    expect(report.artifactId).toBe(fake.artifacts[0].id);
     expectSameFiles(
       await unzipArtifact(),
       new Map([

@@ -2,7 +2,7 @@
  * Bench figures for the tests of bench/lib: a run in which no case ran, and one round of the
  * "suites at once" case.
  */
-import type { Results } from '../../bench/lib/render.js';
+import type { Results } from '../../bench/lib/results.js';
 
 /** Figures of a quick run in which no case ran. */
 export const EMPTY_RESULTS: Results = {

@@ -1,42 +1,58 @@
 /**
  * JUnit checks shared by the report, end-to-end and reliability tests: validation against the Jenkins xUnit
- * `junit-10.xsd` as it is (this folder, unmodified) with xmllint (Debian `libxml2-utils`), and a reading of
+ * `junit-10.xsd` as it is (this folder, unmodified) with xmllint (Debian `libxml2-utils`, which CI installs;
+ * a missing xmllint fails the check), XPath read in-process (`xpath` over `@xmldom/xmldom`), and a reading of
  * the file the way a consumer does (mikepenz/action-junit-report: a test case with `<failure>` or `<error>`
  * and no `<skipped>` failed, one with `<skipped>` was skipped, the rest passed; `<flakyFailure>` elements
  * are retries), with a different XML library (fast-xml-parser) than the one that wrote it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { DOMParser } from '@xmldom/xmldom';
 import { XMLParser } from 'fast-xml-parser';
+import * as xpathLib from 'xpath';
 import type { Counts } from '../../src/run/outcome.js';
 
 /** The Jenkins xUnit plugin's JUnit schema (MIT), unmodified. */
 export const JUNIT_XSD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'junit-10.xsd');
 
-export const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
-if (!hasXmllint) console.warn('xmllint is missing (Debian libxml2-utils): JUnit schema checks are skipped.');
-
 /**
- * Validates a JUnit document against {@link JUNIT_XSD}.
- * @returns xmllint's complaints, '' when valid (also '' when xmllint is missing: see {@link hasXmllint})
+ * Validates a JUnit document against {@link JUNIT_XSD} with xmllint.
+ * @returns xmllint's complaints, '' when valid
+ * @throws when xmllint is not installed (Debian `libxml2-utils`)
  */
 export function schemaErrors(xml: string): string {
-  if (!hasXmllint) return '';
   const r = spawnSync('xmllint', ['--noout', '--schema', JUNIT_XSD, '-'], {
     input: xml,
     maxBuffer: 256 * 1024 * 1024,
   });
+  if (r.error)
+    throw new Error(`xmllint is needed to validate JUnit (Debian libxml2-utils): ${r.error.message}`);
   const out = `${r.stdout.toString()}${r.stderr.toString()}`.replace(/^- validates\n$/, '');
   return r.status === 0 ? '' : out || `xmllint exited with ${r.status}`;
 }
 
-/** Evaluates an XPath string expression with xmllint (a real XML parser). */
+/**
+ * Parses an XML document in-process.
+ * @throws on a document that is not well-formed, with the parser's message
+ */
+export function parseXml(xml: string): ReturnType<DOMParser['parseFromString']> {
+  return new DOMParser({
+    onError: (level, message) => {
+      if (level !== 'warning') throw new Error(`not well-formed XML: ${message}`);
+    },
+  }).parseFromString(xml, 'text/xml');
+}
+
+/** Evaluates an XPath 1.0 expression that gives a string or a number (`string(…)`, `count(…)`), as text. */
 export function xpath(xml: string, expr: string): string {
-  return execFileSync('xmllint', ['--xpath', expr, '-'], { input: xml, maxBuffer: 256 * 1024 * 1024 })
-    .toString()
-    .replace(/\n$/, '');
+  // xmldom's document is a DOM Node at run time; its own types do not say so.
+  const doc = parseXml(xml) as unknown as Parameters<typeof xpathLib.select>[1];
+  const value = xpathLib.select(expr, doc);
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  throw new Error(`${expr} selects nodes: wrap it in string() or count()`);
 }
 
 /** What a consumer counts in a JUnit file. */

@@ -10,6 +10,7 @@ import { PNG } from 'pngjs';
 
 import type { ImageRef, TestResult } from '../../src/api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../src/run/types.js';
+import { testResult } from './run-factories.js';
 
 /** A PNG of `width` x `height` random pixels (incompressible, so about 4 * w * h bytes). */
 export function randomPng(width: number, height: number): Buffer {
@@ -138,55 +139,21 @@ export function makeResult(
     comparePassing?: boolean | null;
   } = {},
 ): TestResult {
-  const passing = options.passing === undefined ? true : options.passing;
-  return {
+  return testResult({
     _id: id,
     uuid: `uuid-${id}`,
     name: options.name ?? `Test ${id}`,
     test: null,
-    suiteResult: null,
-    organization: 'org',
-    user: { _id: 'u', name: 'u' },
-    browser: 'chrome',
-    region: 'us-east-1',
-    language: null,
-    startUrl: 'https://example.com',
-    endUrl: 'https://example.com',
-    urls: [],
-    steps: [],
-    passing,
-    autoRetry: false,
-    autoRetryTriggered: false,
-    commentCount: 0,
-    comments: [],
-    console: [],
-    dateCreated: '2026-01-01T00:00:00.000Z',
-    dateExecutionStarted: '2026-01-01T00:00:00.000Z',
-    executionHost: 'host',
-    executionTime: 1000,
-    disableVisuals: false,
-    disallowInsecureCertificates: false,
-    failOnJavaScriptError: false,
-    finalDelay: 0,
-    globalStepDelay: 0,
-    maxAjaxDelay: 0,
-    maxWaitDelay: 0,
-    filters: [],
-    extractions: {},
+    passing: options.passing === undefined ? true : options.passing,
     screenshot: options.screenshotUrl
       ? { original: image(options.screenshotUrl), small: image(options.screenshotUrl) }
       : undefined,
     screenshotCompare: options.compareUrl
       ? { compareOriginal: image(options.compareUrl), compareSmall: image(options.compareUrl) }
       : undefined,
-    screenshotCompareBaselineResult: null,
-    screenshotCompareDifference: null,
     screenshotCompareEnabled: options.compareUrl ? true : null,
     screenshotComparePassing: options.comparePassing ?? null,
-    screenshotCompareThreshold: 0.01,
-    variables: {},
-    viewportSize: { height: 800, width: 1280 },
-  };
+  });
 }
 
 export function makeTestRun(

@@ -12,7 +12,7 @@
  */
 import type { ClientOptions, GhostInspectorApi } from '../../src/api/api.js';
 import { createClient } from '../../src/api/client.js';
-import { AbortedError } from '../../src/api/retry.js';
+import { AbortedError } from '../../src/api/retry-rules.js';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
 import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';

@@ -1,7 +1,7 @@
 /**
  * Starting runs: the execute requests of suites, tests and on-demand tests (docs/api-contract.md: Execute
  * parameters, Execute answers). An execute is a `trigger`: never sent again once it may have reached the
- * service (`retry.ts`).
+ * service (`retry-rules.ts`).
  */
 import type { RequestOptions } from '../api.js';
 import type { Body } from '../body.js';

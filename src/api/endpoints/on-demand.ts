@@ -5,7 +5,7 @@
  */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
-import type { TestDefinition } from '../types.js';
+import type { TestDefinition } from '../definitions.js';
 import { encodeForExecute, syncTimeout } from './execute.js';
 import { seg } from './paths.js';
 

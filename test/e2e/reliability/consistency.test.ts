@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/index.js';
-import { countResults } from '../../../src/run/outcome.js';
+import { countResults, decideVerdict } from '../../../src/run/outcome.js';
 import type { RunSummary, SuiteRun } from '../../../src/run/types.js';
 
 const SHAPES: Array<[string, string, Partial<SuiteRun>]> = [
@@ -45,7 +45,10 @@ describe('reports agree with the verdict on runs without test results', () => {
   it.each(SHAPES)('%s: one test in state %s in both', (_name, state, extra) => {
     const summary = summaryWith(extra);
     const counts = countResults(summary.runs);
-    const report = buildReport(summary, { failOnScreenshotCompare: false, failOnTimeout: true });
+    const report = buildReport(
+      summary,
+      decideVerdict(summary, { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: false }),
+    );
     expect(report.runs[0]!.tests.map((t) => t.state)).toEqual([state]);
     expect({
       total: report.totals.total,

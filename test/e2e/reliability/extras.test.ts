@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy } from '../../support/hold-proxy.js';
+import { startHoldProxy } from '../../support/proxy.js';
 import {
   FILES,
   listFiles,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { startEmulator, type Emulator, type FaultSpec } from '../../../emulator/index.js';
 import { runAction, type ActionRun } from '../../support/harness.js';
-import { echoEnvelope, startEchoProxy, type EchoProxy, type SeenRequest } from '../../support/echo-proxy.js';
+import { echoEnvelope, startEchoProxy, type EchoProxy, type SeenRequest } from '../../support/proxy.js';
 import {
   findSecrets,
   listFiles,

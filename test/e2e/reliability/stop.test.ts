@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../emulator/index.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/hold-proxy.js';
+import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/proxy.js';
 import {
   executesOf,
   makeTempWorkspace,

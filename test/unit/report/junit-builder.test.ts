@@ -1,34 +1,36 @@
 /**
- * junit-builder.ts: junit-report-builder extended with what it cannot write (Surefire rerun elements,
- * `<skipped message>`, `<testsuites time>` without `skipped`), read back with xmllint.
+ * junit-builder.ts: junit-report-builder's document with what its API cannot write (Surefire rerun elements,
+ * `<skipped message>`, `<testsuites time>` without `skipped`), validated with xmllint and read back.
  */
 import { describe, expect, it } from 'vitest';
 
-import { newJUnitReport } from '../../../src/report/junit-builder.js';
-import { hasXmllint, schemaErrors, xpath } from '../../support/junit.js';
+import { cdataText, JUnitReport } from '../../../src/report/junit-builder.js';
+import { schemaErrors, xpath } from '../../support/junit.js';
 
 /** Two test cases: `a` with nothing of its own, `b` skipped with a `<system-out>`. */
 function twoCases() {
-  const suites = newJUnitReport().name('Ghost Inspector');
+  const suites = new JUnitReport('Ghost Inspector');
   const suite = suites.testSuite().name('S');
-  const a = suite.testCase().className('S').name('a');
-  const b = suite.testCase().className('S').name('b');
-  b.standardOutput('out');
+  const a = suites.testCase(suite);
+  const b = suites.testCase(suite);
+  a.testCase.className('S').name('a');
+  b.testCase.className('S').name('b').standardOutput('out');
   return { suites, a, b };
 }
 
 describe('newJUnitReport', () => {
-  it.skipIf(!hasXmllint)('adds reruns to an empty test case, a skipped message, the wall time', () => {
+  it('adds reruns to an empty test case, a skipped message, the wall time', () => {
     const { suites, a, b } = twoCases();
     suites.time(9.7);
-    a.rerun({
+    a.extras.reruns.push({
       element: 'flakyFailure',
       message: 'Attempt 1 of 2: <b>',
       type: 'StepFailure',
       stackTrace: 'ends ]]> and ]]> again',
       systemOut: 'Result: x',
     });
-    b.skipped('Cancelled: by the workflow');
+    b.testCase.skipped();
+    b.extras.skippedMessage = 'Cancelled: by the workflow';
     const xml = suites.toXml();
     expect(schemaErrors(xml)).toBe('');
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
@@ -44,7 +46,7 @@ describe('newJUnitReport', () => {
 
   it('writes the <testsuites> time after the counts, and no skipped attribute', () => {
     const { suites, b } = twoCases();
-    b.skipped();
+    b.testCase.skipped();
     const xml = suites.time(1.5).toXml();
     expect(xml).toContain(
       '\n<testsuites name="Ghost Inspector" tests="2" failures="0" errors="0" time="1.5">\n',
@@ -54,9 +56,9 @@ describe('newJUnitReport', () => {
 
   it('puts reruns before <system-out>, as Surefire does, oldest first', () => {
     const { suites, b } = twoCases();
-    b.skipped();
-    b.rerun({ element: 'rerunFailure', message: 'm1', type: 'TestFailure', stackTrace: 's' });
-    b.rerun({ element: 'rerunFailure', message: 'm2', type: 'TestFailure', stackTrace: 's' });
+    b.testCase.skipped();
+    b.extras.reruns.push({ element: 'rerunFailure', message: 'm1', type: 'TestFailure', stackTrace: 's' });
+    b.extras.reruns.push({ element: 'rerunFailure', message: 'm2', type: 'TestFailure', stackTrace: 's' });
     const xml = suites.toXml();
     expect(xml.indexOf('<rerunFailure')).toBeGreaterThan(xml.indexOf('<skipped'));
     expect(xml.indexOf('message="m1"')).toBeLessThan(xml.indexOf('message="m2"'));
@@ -65,14 +67,30 @@ describe('newJUnitReport', () => {
 
   it('keeps every ]]> of a CDATA text whole (xmlbuilder splits only the first)', () => {
     const { suites, a, b } = twoCases();
-    a.failure('m', 'TestFailure').stacktrace('one ]]> two ]]> three ]]>');
-    b.standardOutput('x]]>y]]>z');
-    a.standardError(']]>]]>');
+    a.testCase.failure('m', 'TestFailure').stacktrace(cdataText('one ]]> two ]]> three ]]>'));
+    b.testCase.standardOutput(cdataText('x]]>y]]>z'));
+    a.testCase.standardError(cdataText(']]>]]>'));
     const xml = suites.toXml();
     expect(xml).toContain(
       '<failure message="m" type="TestFailure"><![CDATA[one ]]]]><![CDATA[> two ]]]]><![CDATA[> three ]]]]><![CDATA[>]]></failure>',
     );
     expect(xml).toContain('<system-out><![CDATA[x]]]]><![CDATA[>y]]]]><![CDATA[>z]]></system-out>');
     expect(xml).toContain('<system-err><![CDATA[]]]]><![CDATA[>]]]]><![CDATA[>]]></system-err>');
+  });
+
+  it('finds the test cases past CDATA text that looks like tags', () => {
+    const { suites, a, b } = twoCases();
+    a.testCase.standardOutput('<testcase name="x"/> <skipped/> </testcase> <system-out>');
+    b.testCase.skipped();
+    b.extras.skippedMessage = 'why';
+    b.extras.reruns.push({ element: 'rerunFailure', message: 'm', type: 'Error', stackTrace: 's' });
+    const xml = suites.toXml();
+    expect(schemaErrors(xml)).toBe('');
+    expect(xpath(xml, 'string(//testcase[1]/system-out)')).toBe(
+      '<testcase name="x"/> <skipped/> </testcase> <system-out>',
+    );
+    expect(xpath(xml, 'count(//testcase[1]/*)')).toBe('1');
+    expect(xpath(xml, 'string(//testcase[2]/skipped/@message)')).toBe('why');
+    expect(xpath(xml, 'count(//testcase[2]/rerunFailure)')).toBe('1');
   });
 });

@@ -5,25 +5,25 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderJUnit, writeJUnit } from '../../../src/report/junit.js';
-import { allTests, buildReport } from '../../../src/report/model.js';
+import { allTests } from '../../../src/report/model.js';
 import { cleanText } from '../../../src/report/text.js';
-import { consumerCounts, hasXmllint, schemaErrors, xpath } from '../../support/junit.js';
+import { consumerCounts, schemaErrors, xpath } from '../../support/junit.js';
 import type { SuiteRun } from '../../../src/run/types.js';
 import { expectedConsumerCounts } from '../../support/junit.js';
 import { Fixtures, largeSummary, suiteRun, summaryOf, type TestSpec } from './fixtures.js';
-import { HOSTILE, SCENARIOS } from './scenarios.js';
+import { HOSTILE, reportOf, SCENARIOS } from './scenarios.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'junit-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function render(name: string, policy?: { failOnScreenshotCompare: boolean; failOnTimeout: boolean }) {
   const s = SCENARIOS[name]!();
-  return renderJUnit(buildReport(s.summary, policy ?? s.policy, s.attachments));
+  return renderJUnit(reportOf(s.summary, policy ?? s.policy, s.attachments));
 }
 
 /** A report of hand-made runs (fixtures shaped like the service's answers). */
-function reportOf(runs: SuiteRun[], policy = { failOnScreenshotCompare: false, failOnTimeout: true }) {
-  return buildReport(summaryOf(runs), policy);
+function reportOfRuns(runs: SuiteRun[], policy = { failOnScreenshotCompare: false, failOnTimeout: true }) {
+  return reportOf(summaryOf(runs), policy);
 }
 
 const STEP_ERROR = 'Element ".confirmation" not found within 15000 ms';
@@ -48,7 +48,7 @@ describe('renderJUnit', () => {
     expect(xml).toContain('name="Menu [chrome · us-east-1 · 375x667] (2)"');
   });
 
-  it.skipIf(!hasXmllint)('every scenario is valid against the junit-10 schema as it is', () => {
+  it('every scenario is valid against the junit-10 schema as it is', () => {
     for (const name of Object.keys(SCENARIOS)) expect(schemaErrors(render(name)), name).toBe('');
   });
 
@@ -81,7 +81,7 @@ describe('renderJUnit', () => {
     expect(sum).not.toBe(153.5);
   });
 
-  it.skipIf(!hasXmllint)('prints the failing step’s error once in the failure body', () => {
+  it('prints the failing step’s error once in the failure body', () => {
     const fx = new Fixtures();
     // The service repeats the failing step's error as the result's error details.
     const run = suiteRun(fx, {
@@ -91,40 +91,37 @@ describe('renderJUnit', () => {
       suiteResultId: '6e0000000000000000000001',
       tests: [{ name: 'Pay', outcome: 'failed', steps: failingSteps(), errorDetails: STEP_ERROR }],
     });
-    const xml = renderJUnit(reportOf([run]));
+    const xml = renderJUnit(reportOfRuns([run]));
     const body = xpath(xml, 'string(//testcase[1]/failure)');
     expect(body.split(STEP_ERROR).length - 1).toBe(1);
     expect(body).toMatch(/^Step #2 assertTextPresent \.confirmation: Element/);
     expect(body).toContain('#2 FAILED  assertTextPresent .confirmation\n');
   });
 
-  it.skipIf(!hasXmllint)(
-    'a failed screenshot comparison fails the test case exactly when the verdict says so',
-    () => {
-      const strict = render('failures', { failOnScreenshotCompare: true, failOnTimeout: true });
-      const lenient = render('failures', { failOnScreenshotCompare: false, failOnTimeout: true });
-      const sel = '//testcase[@name="Visual check of the basket"]';
-      expect(xpath(strict, `string(${sel}/failure/@type)`)).toBe('ScreenshotComparison');
-      expect(xpath(strict, `string(${sel}/system-out)`)).toContain(
-        'State: passed; failed by its screenshot comparison (fail-on-screenshot-compare)',
-      );
-      expect(xpath(lenient, `count(${sel}/failure)`)).toBe('0');
-      expect(xpath(lenient, `string(${sel}/system-out)`)).toContain(
-        'Screenshot comparison failed: difference 18.4% (threshold 10%)',
-      );
-      expect(strict).toMatch(/<testsuites [^>]*failures="3"/);
-      expect(lenient).toMatch(/<testsuites [^>]*failures="2"/);
-      // The failing tests of the report model are exactly the failed test cases a consumer sees.
-      for (const policy of [true, false]) {
-        const s = SCENARIOS.failures!();
-        const report = buildReport(s.summary, { failOnScreenshotCompare: policy, failOnTimeout: true });
-        const failing = report.runs.flatMap((r) => r.tests).filter((t) => t.failing).length;
-        expect(consumerCounts(renderJUnit(report)).failed).toBe(failing);
-      }
-    },
-  );
+  it('a failed screenshot comparison fails the test case exactly when the verdict says so', () => {
+    const strict = render('failures', { failOnScreenshotCompare: true, failOnTimeout: true });
+    const lenient = render('failures', { failOnScreenshotCompare: false, failOnTimeout: true });
+    const sel = '//testcase[@name="Visual check of the basket"]';
+    expect(xpath(strict, `string(${sel}/failure/@type)`)).toBe('ScreenshotComparison');
+    expect(xpath(strict, `string(${sel}/system-out)`)).toContain(
+      'State: passed; failed by its screenshot comparison (fail-on-screenshot-compare)',
+    );
+    expect(xpath(lenient, `count(${sel}/failure)`)).toBe('0');
+    expect(xpath(lenient, `string(${sel}/system-out)`)).toContain(
+      'Screenshot comparison failed: difference 18.4% (threshold 10%)',
+    );
+    expect(strict).toMatch(/<testsuites [^>]*failures="3"/);
+    expect(lenient).toMatch(/<testsuites [^>]*failures="2"/);
+    // The failing tests of the report model are exactly the failed test cases a consumer sees.
+    for (const policy of [true, false]) {
+      const s = SCENARIOS.failures!();
+      const report = reportOf(s.summary, { failOnScreenshotCompare: policy, failOnTimeout: true });
+      const failing = report.runs.flatMap((r) => r.tests).filter((t) => t.failing).length;
+      expect(consumerCounts(renderJUnit(report)).failed).toBe(failing);
+    }
+  });
 
-  it.skipIf(!hasXmllint)('shows a flaky test as passing with a <flakyFailure> per failed attempt', () => {
+  it('shows a flaky test as passing with a <flakyFailure> per failed attempt', () => {
     const xml = render('flaky');
     const sel = '//testcase[@name="Search suggestions"]';
     expect(xpath(xml, `count(${sel}/failure | ${sel}/error)`)).toBe('0');
@@ -141,50 +138,39 @@ describe('renderJUnit', () => {
     expect(consumerCounts(xml)).toMatchObject({ tests: 3, passed: 3, failed: 0, flaky: 1, retries: 1 });
   });
 
-  it.skipIf(!hasXmllint)(
-    'a test that failed every attempt: <failure> plus a <rerunFailure> per earlier one',
-    () => {
-      const fx = new Fixtures();
-      const attempt = { name: 'Pay', outcome: 'failed' as const, steps: failingSteps() };
-      const run = suiteRun(fx, {
-        key: 'suite-1',
-        suiteId: '5d0000000000000000000001',
-        suiteName: 'Checkout',
-        suiteResultId: '6e0000000000000000000001',
-        tests: [{ ...attempt, attempts: [attempt, attempt], state: 'failed' }],
-      });
-      const xml = renderJUnit(reportOf([run]));
-      expect(schemaErrors(xml)).toBe('');
-      expect(xpath(xml, 'count(//testcase/failure)')).toBe('1');
-      expect(xpath(xml, 'count(//testcase/rerunFailure)')).toBe('2');
-      expect(xpath(xml, 'string(//testcase/rerunFailure[2]/@message)')).toMatch(/^Attempt 2 of 3: Step #2/);
-      expect(consumerCounts(xml)).toMatchObject({ tests: 1, failed: 1, flaky: 0, reruns: 2 });
-    },
-  );
+  it('a test that failed every attempt: <failure> plus a <rerunFailure> per earlier one', () => {
+    const fx = new Fixtures();
+    const attempt = { name: 'Pay', outcome: 'failed' as const, steps: failingSteps() };
+    const run = suiteRun(fx, {
+      key: 'suite-1',
+      suiteId: '5d0000000000000000000001',
+      suiteName: 'Checkout',
+      suiteResultId: '6e0000000000000000000001',
+      tests: [{ ...attempt, attempts: [attempt, attempt], state: 'failed' }],
+    });
+    const xml = renderJUnit(reportOfRuns([run]));
+    expect(schemaErrors(xml)).toBe('');
+    expect(xpath(xml, 'count(//testcase/failure)')).toBe('1');
+    expect(xpath(xml, 'count(//testcase/rerunFailure)')).toBe('2');
+    expect(xpath(xml, 'string(//testcase/rerunFailure[2]/@message)')).toMatch(/^Attempt 2 of 3: Step #2/);
+    expect(consumerCounts(xml)).toMatchObject({ tests: 1, failed: 1, flaky: 0, reruns: 2 });
+  });
 
-  it.skipIf(!hasXmllint)(
-    'keeps per-test details out of <testcase> properties: system-out lines instead',
-    () => {
-      const xml = render('failures');
-      expect(xpath(xml, 'count(//testcase/properties)')).toBe('0');
-      expect(xpath(xml, 'count(/testsuites/testsuite[1]/properties/property[@name="suiteResultId"])')).toBe(
-        '1',
-      );
-      const out = xpath(xml, 'string(//testcase[@name="Visual check of the basket"]/system-out)');
-      expect(out).toContain('[[ATTACHMENT|ghost-inspector/Checkout/Visual-check.png]]');
-      expect(out).toContain('[[ATTACHMENT|ghost-inspector/Checkout/Visual-check.comparison.png]]');
-      for (const label of [
-        'State: passed',
-        'Run on: chrome · us-east-1 · 1024x768',
-        'Test id: ',
-        'Result: ',
-      ]) {
-        expect(out).toContain(label);
-      }
-      for (const label of ['Suite result: ', 'Start URL: ', 'End URL: ', 'Video: '])
-        expect(out).toContain(label);
-    },
-  );
+  it('keeps per-test details out of <testcase> properties: system-out lines instead', () => {
+    const xml = render('failures');
+    expect(xpath(xml, 'count(//testcase/properties)')).toBe('0');
+    expect(xpath(xml, 'count(/testsuites/testsuite[1]/properties/property[@name="suiteResultId"])')).toBe(
+      '1',
+    );
+    const out = xpath(xml, 'string(//testcase[@name="Visual check of the basket"]/system-out)');
+    expect(out).toContain('[[ATTACHMENT|ghost-inspector/Checkout/Visual-check.png]]');
+    expect(out).toContain('[[ATTACHMENT|ghost-inspector/Checkout/Visual-check.comparison.png]]');
+    for (const label of ['State: passed', 'Run on: chrome · us-east-1 · 1024x768', 'Test id: ', 'Result: ']) {
+      expect(out).toContain(label);
+    }
+    for (const label of ['Suite result: ', 'Start URL: ', 'End URL: ', 'Video: '])
+      expect(out).toContain(label);
+  });
 
   it('names a test run alone by itself once: classname Ghost Inspector, no "x › x"', () => {
     const fx = new Fixtures();
@@ -209,7 +195,7 @@ describe('renderJUnit', () => {
       tests: [],
       error: 'Could not start test test-refund: HTTP 500.',
     };
-    const xml = renderJUnit(reportOf([standalone, never]));
+    const xml = renderJUnit(reportOfRuns([standalone, never]));
     expect(xml).toContain('<testcase classname="Ghost Inspector" name="Pay by card [firefox]"');
     // The run that could not start: named in words, never "x › x" (classname and name the same).
     const cases = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)];
@@ -218,47 +204,44 @@ describe('renderJUnit', () => {
     expect(xml).not.toContain('(suite run)');
   });
 
-  it.skipIf(!hasXmllint)(
-    'runs never started or not found after their trigger are error test cases with the reason',
-    () => {
-      const fx = new Fixtures();
-      const pending = (key: string, extra: Partial<SuiteRun>): SuiteRun => ({
-        kind: 'suite',
-        key,
-        suiteId: '5d00000000000000000000aa',
-        suiteName: `Suite ${key}`,
-        variant: {},
-        triggeredAt: fx.at(),
-        tests: [],
-        ...extra,
-      });
-      const runs = [
-        pending('a', { notStarted: 'deadline', error: 'Not started before the timeout.' }),
-        pending('b', { notStarted: 'signal', error: 'Not started before the workflow was cancelled.' }),
-        pending('c', { mayHaveStarted: true, error: 'May have started: no run found after the trigger.' }),
-      ];
-      const xml = renderJUnit(reportOf(runs));
-      expect(schemaErrors(xml)).toBe('');
-      expect(xpath(xml, 'string(//testsuite[1]/testcase/error/@type)')).toBe('NotStarted');
-      expect(xpath(xml, 'string(//testsuite[1]/testcase/error/@message)')).toBe(
-        'Not started before the timeout.',
-      );
-      expect(xpath(xml, 'string(//testsuite[2]/testcase/error/@message)')).toBe(
-        'Not started before the workflow was cancelled.',
-      );
-      expect(xpath(xml, 'string(//testsuite[3]/testcase/error/@type)')).toBe('MayHaveStarted');
-      // Named in words (the model's stand-in name, e.g. "not started before the timeout"), not "(suite run)".
-      expect(xpath(xml, 'string(//testsuite[1]/testcase/@name)')).toMatch(
-        /^(Suite run|not started before the timeout)$/,
-      );
-      expect(consumerCounts(xml)).toMatchObject({ tests: 3, failed: 3, errors: 3 });
-    },
-  );
+  it('runs never started or not found after their trigger are error test cases with the reason', () => {
+    const fx = new Fixtures();
+    const pending = (key: string, extra: Partial<SuiteRun>): SuiteRun => ({
+      kind: 'suite',
+      key,
+      suiteId: '5d00000000000000000000aa',
+      suiteName: `Suite ${key}`,
+      variant: {},
+      triggeredAt: fx.at(),
+      tests: [],
+      ...extra,
+    });
+    const runs = [
+      pending('a', { notStarted: 'deadline', error: 'Not started before the timeout.' }),
+      pending('b', { notStarted: 'signal', error: 'Not started before the workflow was cancelled.' }),
+      pending('c', { mayHaveStarted: true, error: 'May have started: no run found after the trigger.' }),
+    ];
+    const xml = renderJUnit(reportOfRuns(runs));
+    expect(schemaErrors(xml)).toBe('');
+    expect(xpath(xml, 'string(//testsuite[1]/testcase/error/@type)')).toBe('NotStarted');
+    expect(xpath(xml, 'string(//testsuite[1]/testcase/error/@message)')).toBe(
+      'Not started before the timeout.',
+    );
+    expect(xpath(xml, 'string(//testsuite[2]/testcase/error/@message)')).toBe(
+      'Not started before the workflow was cancelled.',
+    );
+    expect(xpath(xml, 'string(//testsuite[3]/testcase/error/@type)')).toBe('MayHaveStarted');
+    // Named in words (the model's stand-in name, e.g. "not started before the timeout"), not "(suite run)".
+    expect(xpath(xml, 'string(//testsuite[1]/testcase/@name)')).toMatch(
+      /^(Suite run|not started before the timeout)$/,
+    );
+    expect(consumerCounts(xml)).toMatchObject({ tests: 3, failed: 3, errors: 3 });
+  });
 
-  it.skipIf(!hasXmllint)('consumers count what the report counts, in every scenario', () => {
+  it('consumers count what the report counts, in every scenario', () => {
     for (const name of Object.keys(SCENARIOS)) {
       const s = SCENARIOS[name]!();
-      const report = buildReport(s.summary, s.policy, s.attachments);
+      const report = reportOf(s.summary, s.policy, s.attachments);
       expect(consumerCounts(renderJUnit(report)), name).toMatchObject(
         expectedConsumerCounts(
           report.totals,
@@ -268,24 +251,21 @@ describe('renderJUnit', () => {
     }
   });
 
-  it.skipIf(!hasXmllint)(
-    'keeps hostile service text whole and well-formed (CDATA ends, controls, surrogates)',
-    () => {
-      const xml = render('hostile-text');
-      expect(schemaErrors(xml)).toBe('');
-      const failure = xpath(xml, 'string(//testcase[1]/failure)');
-      const expected = cleanText(HOSTILE).replace(/\r\n?/g, '\n');
-      expect(failure).toContain(`Error ${expected}`);
-      // Step sentence (command, target, error), step line (command, target), console error; the test's
-      // error repeats the step's and is left out.
-      expect(failure.split(expected).length - 1).toBe(6);
-      expect(failure.split(']]>').length - 1).toBe(12);
-      expect(failure).not.toContain('hunter2');
-    },
-  );
+  it('keeps hostile service text whole and well-formed (CDATA ends, controls, surrogates)', () => {
+    const xml = render('hostile-text');
+    expect(schemaErrors(xml)).toBe('');
+    const failure = xpath(xml, 'string(//testcase[1]/failure)');
+    const expected = cleanText(HOSTILE).replace(/\r\n?/g, '\n');
+    expect(failure).toContain(`Error ${expected}`);
+    // Step sentence (command, target, error), step line (command, target), console error; the test's
+    // error repeats the step's and is left out.
+    expect(failure.split(expected).length - 1).toBe(6);
+    expect(failure.split(']]>').length - 1).toBe(12);
+    expect(failure).not.toContain('hunter2');
+  });
 
-  it.skipIf(!hasXmllint)('stays valid for a large run (2,000 results)', () => {
-    const report = buildReport(largeSummary(2000), { failOnScreenshotCompare: false, failOnTimeout: true });
+  it('stays valid for a large run (2,000 results)', () => {
+    const report = reportOf(largeSummary(2000), { failOnScreenshotCompare: false, failOnTimeout: true });
     const xml = renderJUnit(report);
     expect(schemaErrors(xml)).toBe('');
     expect(xpath(xml, 'count(//testcase)')).toBe('2000');
@@ -302,7 +282,7 @@ describe('renderJUnit', () => {
 describe('writeJUnit', () => {
   it('creates the folder and writes the XML', async () => {
     const s = SCENARIOS['all-passing']!();
-    const report = buildReport(s.summary, s.policy);
+    const report = reportOf(s.summary, s.policy);
     const path = join(tmp, 'nested', 'deeper', 'junit.xml');
     await writeJUnit(report, path);
     expect(readFileSync(path, 'utf8')).toBe(renderJUnit(report));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildReport, variantLabel } from '../../../src/report/model.js';
+import { variantLabel } from '../../../src/report/model.js';
 import { cleanText, escapeInline, redactUrl } from '../../../src/report/text.js';
 import { APP_URL, Fixtures, summaryOf, suiteRun } from './fixtures.js';
-import { HOSTILE, SCENARIOS } from './scenarios.js';
+import { HOSTILE, reportOf, SCENARIOS } from './scenarios.js';
 
 const lenient = { failOnScreenshotCompare: false, failOnTimeout: false };
 const strict = { failOnScreenshotCompare: true, failOnTimeout: true };
@@ -11,10 +11,10 @@ const strict = { failOnScreenshotCompare: true, failOnTimeout: true };
 describe('buildReport', () => {
   it('counts every state and finds the first failing required step', () => {
     const s = SCENARIOS.failures!();
-    const report = buildReport(s.summary, strict, s.attachments);
+    const report = reportOf(s.summary, strict, s.attachments);
     // Under fail-on-screenshot-compare the passed test whose comparison failed counts as failed.
     expect(report.totals).toMatchObject({ passed: 1, failed: 3, total: 4, screenshotCompareFailed: 1 });
-    expect(buildReport(s.summary, { ...strict, failOnScreenshotCompare: false }).totals).toMatchObject({
+    expect(reportOf(s.summary, { ...strict, failOnScreenshotCompare: false }).totals).toMatchObject({
       passed: 2,
       failed: 2,
       screenshotCompareFailed: 1,
@@ -49,7 +49,7 @@ describe('buildReport', () => {
 
   it('masks private step values', () => {
     const s = SCENARIOS.failures!();
-    const report = buildReport(s.summary, strict);
+    const report = reportOf(s.summary, strict);
     const assign = report.runs[0]!.tests[1]!.steps[1]!;
     expect(assign.value).toBe('********');
     expect(JSON.stringify(report)).not.toContain('4111111111111111');
@@ -57,7 +57,7 @@ describe('buildReport', () => {
 
   it('applies the policy to screenshot comparisons and timeouts', () => {
     const failures = SCENARIOS.failures!();
-    const visual = (p: typeof strict) => buildReport(failures.summary, p).runs[0]!.tests[2]!;
+    const visual = (p: typeof strict) => reportOf(failures.summary, p).runs[0]!.tests[2]!;
     expect(visual(strict)).toMatchObject({ state: 'passed', screenshotCompareFailed: true, failing: true });
     expect(visual(lenient)).toMatchObject({ state: 'passed', screenshotCompareFailed: true, failing: false });
     expect(visual(strict).screenshotCompare).toMatchObject({
@@ -67,14 +67,14 @@ describe('buildReport', () => {
     });
 
     const timedOut = SCENARIOS['timed-out']!();
-    const endless = (p: typeof strict) => buildReport(timedOut.summary, p).runs[0]!.tests[1]!;
+    const endless = (p: typeof strict) => reportOf(timedOut.summary, p).runs[0]!.tests[1]!;
     expect(endless(strict).failing).toBe(true);
     expect(endless(lenient).failing).toBe(false);
   });
 
   it('turns a suite run without test results into one test that says why in words', () => {
     const s = SCENARIOS['timed-out']!();
-    const report = buildReport(s.summary, strict);
+    const report = reportOf(s.summary, strict);
     const payments = report.runs[2]!;
     expect(payments.tests).toHaveLength(1);
     expect(payments.tests[0]).toMatchObject({
@@ -97,7 +97,7 @@ describe('buildReport', () => {
       { ...never, key: 'b', notStarted: 'signal' as const, error: undefined },
       { ...never, key: 'c', mayHaveStarted: true, error: undefined },
     ];
-    const report = buildReport({ ...s.summary, runs }, lenient);
+    const report = reportOf({ ...s.summary, runs }, lenient);
     expect(report.runs.map((r) => r.tests[0]!.name)).toEqual([
       'not started before the timeout',
       'not started before the workflow was cancelled',
@@ -114,26 +114,26 @@ describe('buildReport', () => {
 
   it('titles a test run on its own by its name, a suite test as suite › test', () => {
     const s = SCENARIOS.failures!();
-    const report = buildReport(s.summary, lenient);
+    const report = reportOf(s.summary, lenient);
     expect(report.runs[0]!.tests[0]!.title).toBe(
       `${report.runs[0]!.suiteName} › ${report.runs[0]!.tests[0]!.name}`,
     );
     const single = { ...s.summary.runs[0]!, kind: 'test' as const, tests: [s.summary.runs[0]!.tests[0]!] };
     single.suiteName = single.tests[0]!.testName;
-    const alone = buildReport({ ...s.summary, runs: [single] }, lenient);
+    const alone = reportOf({ ...s.summary, runs: [single] }, lenient);
     expect(alone.runs[0]!.tests[0]!.title).toBe(single.tests[0]!.testName);
   });
 
   it('gives the verdict "cancelled" when nothing failed but tests were cancelled', () => {
     const s = SCENARIOS.cancelled!();
-    const report = buildReport(s.summary, strict);
+    const report = reportOf(s.summary, strict);
     expect(report.verdict).toBe('cancelled');
     expect(report.totals).toMatchObject({ passed: 1, cancelled: 2 });
   });
 
   it('keeps earlier attempts of a flaky test', () => {
     const s = SCENARIOS.flaky!();
-    const report = buildReport(s.summary, lenient);
+    const report = reportOf(s.summary, lenient);
     const flaky = report.runs[0]!.tests[0]!;
     expect(flaky.state).toBe('flaky');
     expect(flaky.failing).toBe(false);
@@ -151,13 +151,13 @@ describe('buildReport', () => {
     );
     expect(variantLabel({})).toBe('');
     const s = SCENARIOS['data-driven']!();
-    const report = buildReport(s.summary, lenient);
+    const report = reportOf(s.summary, lenient);
     expect(report.runs.map((r) => r.name)).toEqual(['Sign-up [row 1]', 'Sign-up [row 2]', 'Sign-up [row 3]']);
   });
 
   it('cleans service text and removes passwords from URLs', () => {
     const s = SCENARIOS['hostile-text']!();
-    const report = buildReport(s.summary, lenient);
+    const report = reportOf(s.summary, lenient);
     const text = JSON.stringify(report);
     expect(text).not.toContain('hunter2');
     // eslint-disable-next-line no-control-regex
@@ -178,7 +178,7 @@ describe('buildReport', () => {
       ],
     });
     run.tests[0]!.result!.executionTime = null;
-    const report = buildReport(summaryOf([run]), lenient);
+    const report = reportOf(summaryOf([run]), lenient);
     expect(report.runs[0]!.tests[0]!.durationMs).toBe(4321);
     expect(report.runs[0]!.tests[1]!.durationMs).toBeNull();
   });

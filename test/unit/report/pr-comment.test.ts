@@ -6,14 +6,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { buildReport } from '../../../src/report/model.js';
 import {
   commentMarker,
   renderPullRequestComment,
   upsertPullRequestComment,
 } from '../../../src/report/pr-comment.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { SCENARIOS } from './scenarios.js';
+import { reportOf, SCENARIOS } from './scenarios.js';
 
 const fake = new FakeGitHub();
 beforeAll(() => fake.start());
@@ -36,7 +35,7 @@ describe('upsertPullRequestComment', () => {
   it('creates the comment first, then updates the same comment', async () => {
     fake.add(7, 'LGTM');
     const s = SCENARIOS.failures!();
-    const body = renderPullRequestComment(buildReport(s.summary, s.policy));
+    const body = renderPullRequestComment(reportOf(s.summary, s.policy));
     const first = await upsertPullRequestComment({ ...base(), issueNumber: 7, body });
     expect(first.created).toBe(true);
     expect(marked(7)).toHaveLength(1);
@@ -168,12 +167,12 @@ describe('upsertPullRequestComment', () => {
 describe('renderPullRequestComment', () => {
   it('is short: the verdict, counts and failures with their step and link', () => {
     const s = SCENARIOS.failures!();
-    const body = renderPullRequestComment(buildReport(s.summary, s.policy), {
+    const body = renderPullRequestComment(reportOf(s.summary, s.policy), {
       key: 'e2e',
       runUrl: 'https://github.com/acme/shop/actions/runs/1',
     });
     expect(body.startsWith('<!-- ghost-inspector-action:e2e -->\n### ❌ Ghost Inspector: failed')).toBe(true);
-    // A zero-width space keeps "#5" from referencing issue 5.
+    // A zero-width space keeps "#5" from linking to an issue or pull request.
     expect(body).toContain('Step #\u200B5 assertTextPresent .confirmation');
     expect(body).toContain(
       '<a href="https://github.com/acme/shop/actions/runs/1">Details in the job summary</a>',

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { buildReport, type Report, type ReportTest } from '../../../src/report/model.js';
+import { type Report, type ReportTest } from '../../../src/report/model.js';
 import {
   RESULTS_JSON_VERSION,
   renderResultsJson,
   writeResultsJson,
 } from '../../../src/report/results-json.js';
 import { largeSummary } from './fixtures.js';
-import { SCENARIOS } from './scenarios.js';
+import { reportOf, SCENARIOS } from './scenarios.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'results-json-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ type ResultsFile = Omit<Report, 'runs'> & {
 describe('results.json', () => {
   it('holds every normalized result, one per line', () => {
     const s = SCENARIOS['timed-out']!();
-    const report = buildReport(s.summary, s.policy);
+    const report = reportOf(s.summary, s.policy);
     const text = renderResultsJson(report);
     const parsed = JSON.parse(text) as ResultsFile;
     expect(parsed.version).toBe(RESULTS_JSON_VERSION);
@@ -45,7 +45,7 @@ describe('results.json', () => {
   });
 
   it('writes 2,000 results by streaming, equal to the rendered text', async () => {
-    const report = buildReport(largeSummary(2000), { failOnScreenshotCompare: false, failOnTimeout: true });
+    const report = reportOf(largeSummary(2000), { failOnScreenshotCompare: false, failOnTimeout: true });
     const path = join(dir, 'out', 'results.json');
     await writeResultsJson(report, path);
     const text = readFileSync(path, 'utf8');
@@ -55,7 +55,7 @@ describe('results.json', () => {
 
   it('rejects when the file cannot be written', async () => {
     const s = SCENARIOS['all-passing']!();
-    const report = buildReport(s.summary, s.policy);
+    const report = reportOf(s.summary, s.policy);
     writeFileSync(join(dir, 'a-file'), '');
     await expect(writeResultsJson(report, join(dir, 'a-file', 'results.json'))).rejects.toThrow(
       /ENOTDIR|EEXIST/,

@@ -1,7 +1,8 @@
 /**
  * The scenarios the golden files show: each a RunSummary, a policy and downloaded attachments.
  */
-import type { ReportAttachments, ReportPolicy } from '../../../src/report/model.js';
+import { buildReport, type Report, type ReportAttachments } from '../../../src/report/model.js';
+import { decideVerdict, type VerdictPolicy } from '../../../src/run/outcome.js';
 import type { RunSummary } from '../../../src/run/types.js';
 import { Fixtures, summaryOf, suiteRun } from './fixtures.js';
 
@@ -9,6 +10,14 @@ export interface Scenario {
   summary: RunSummary;
   policy: ReportPolicy;
   attachments?: ReportAttachments;
+}
+
+/** What fails a run besides failed tests (`run/outcome.ts`); `failOnEmpty` false when not given. */
+export type ReportPolicy = Omit<VerdictPolicy, 'failOnEmpty'> & { failOnEmpty?: boolean };
+
+/** The report of `summary` around the verdict decided from it under `policy`, as the action builds it. */
+export function reportOf(summary: RunSummary, policy: ReportPolicy, attachments?: ReportAttachments): Report {
+  return buildReport(summary, decideVerdict(summary, { failOnEmpty: false, ...policy }), attachments);
 }
 
 const DEFAULT_POLICY: ReportPolicy = { failOnScreenshotCompare: false, failOnTimeout: true };

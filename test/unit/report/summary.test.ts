@@ -9,7 +9,7 @@ import {
   emitAnnotations,
   renderAnnotations,
 } from '../../../src/report/annotations.js';
-import { buildReport, buildStartedReport } from '../../../src/report/model.js';
+import { buildStartedReport } from '../../../src/report/model.js';
 import {
   DEFAULT_SUMMARY_MAX_BYTES,
   renderArtifactLine,
@@ -17,7 +17,7 @@ import {
   writeSummary,
 } from '../../../src/report/summary.js';
 import { largeSummary } from './fixtures.js';
-import { SCENARIOS } from './scenarios.js';
+import { reportOf, SCENARIOS } from './scenarios.js';
 
 const MiB = 1024 * 1024;
 const policy = { failOnScreenshotCompare: false, failOnTimeout: true };
@@ -26,7 +26,7 @@ const paths = { junitPath: 'reports/junit.xml', resultsPath: 'reports/results.js
 
 describe('renderSummary', () => {
   it('stays under 1 MiB with 20,000 results, showing failures first and pointing at the files', () => {
-    const report = buildReport(largeSummary(20_000), policy);
+    const report = reportOf(largeSummary(20_000), policy);
     expect(report.totals.total).toBe(20_000);
     const md = renderSummary(report, paths);
     expect(bytes(md)).toBeLessThanOrEqual(DEFAULT_SUMMARY_MAX_BYTES);
@@ -43,7 +43,7 @@ describe('renderSummary', () => {
   });
 
   it('never passes maxBytes, whatever the budget', () => {
-    const report = buildReport(largeSummary(300), policy);
+    const report = reportOf(largeSummary(300), policy);
     for (const maxBytes of [2_000, 5_000, 20_000, 60_000, 200_000]) {
       const md = renderSummary(report, { ...paths, maxBytes });
       expect(bytes(md), `maxBytes ${maxBytes}`).toBeLessThanOrEqual(maxBytes);
@@ -53,7 +53,7 @@ describe('renderSummary', () => {
 
   it('shows the full report when it fits: failures first, a row per suite, then flaky, timed out, all tests', () => {
     const s = SCENARIOS.flaky!();
-    const md = renderSummary(buildReport(s.summary, s.policy), paths);
+    const md = renderSummary(reportOf(s.summary, s.policy), paths);
     expect(md).not.toContain('showing failures only');
     expect(md).toContain('| | Suite | Tests | Passed | Failed | Other | Runs |');
     expect(md.indexOf('### 🔁 Flaky tests (1)')).toBeGreaterThan(md.indexOf('| | Suite |'));
@@ -64,9 +64,7 @@ describe('renderSummary', () => {
       md.indexOf('### All tests'),
     );
     const t = SCENARIOS['timed-out']!();
-    const md2 = renderSummary(
-      buildReport(t.summary, { failOnScreenshotCompare: false, failOnTimeout: false }),
-    );
+    const md2 = renderSummary(reportOf(t.summary, { failOnScreenshotCompare: false, failOnTimeout: false }));
     expect(md2).toContain('### ⏱️ Timed out (1)');
     expect(md2.indexOf('### Failures (2)')).toBeLessThan(md2.indexOf('### ⏱️ Timed out (1)'));
     // Failures come right after the verdict line, before any table.
@@ -75,7 +73,7 @@ describe('renderSummary', () => {
 
   it('escapes service text: no raw markup, no broken table row, no blank line inside a details block', () => {
     const s = SCENARIOS['hostile-text']!();
-    const md = renderSummary(buildReport(s.summary, s.policy, s.attachments));
+    const md = renderSummary(reportOf(s.summary, s.policy, s.attachments));
     expect(md).not.toContain('<script>');
     expect(md).not.toContain('<!-- comment');
     expect(md).not.toMatch(/\[link\]\(javascript/);
@@ -94,7 +92,7 @@ describe('renderSummary', () => {
 
   it('code spans hold exactly the selector: no invisible character, entities only', () => {
     const s = SCENARIOS.failures!();
-    const report = buildReport(s.summary, s.policy);
+    const report = reportOf(s.summary, s.policy);
     report.runs[0]!.tests[1]!.failingStep!.target = '#pay @click a[href*="x"] > `b` | c';
     const md = renderSummary(report);
     const code = /<strong>Step #5<\/strong> <code>[^<]*<\/code> <code>([^<]*)<\/code>/.exec(md)![1]!;
@@ -114,7 +112,7 @@ describe('renderSummary', () => {
     const pay = s.summary.runs[0]!.tests[1]!;
     const stepError = 'Element ".confirmation" not found within 15000 ms';
     pay.result!.error = { details: `Step 5 failed: ${stepError}` } as never;
-    const md = renderSummary(buildReport(s.summary, s.policy));
+    const md = renderSummary(reportOf(s.summary, s.policy));
     expect(md.split('not found within 15000 ms').length - 1).toBe(1);
   });
 
@@ -126,14 +124,14 @@ describe('renderSummary', () => {
       run.tests[1]!.testId = menu.testId;
     }
     s.summary.runs[0]!.tests[1] = { ...menu, result: { ...menu.result!, _id: '6f00000000000000000000ff' } };
-    const md = renderSummary(buildReport(s.summary, s.policy));
+    const md = renderSummary(reportOf(s.summary, s.policy));
     expect(md).toMatch(
       /failed on 2 of 4 variants: <a href="[^"]+6f00000000000000000000ff">chrome · us-east-1 · 1280x800<\/a>, <a href="[^"]+">chrome · us-east-1 · 375x667<\/a>/,
     );
     expect(md.match(/<h4>/g)).toHaveLength(1);
     expect(md).toContain('### Failures (2)');
 
-    const many = buildReport(largeSummary(300), policy);
+    const many = reportOf(largeSummary(300), policy);
     const md2 = renderSummary(many, { maxBytes: 10 * MiB });
     const open = md2.slice(0, md2.search(/<details><summary>\d+ more failures/));
     expect(open.match(/<h4>/g)).toHaveLength(10);
@@ -142,7 +140,7 @@ describe('renderSummary', () => {
 
   it('states why the step fails under the verdict line (fail-on-empty) and links the screenshots artifact', () => {
     const s = SCENARIOS['all-passing']!();
-    const empty = buildReport({ ...s.summary, runs: [] }, { ...s.policy, failOnEmpty: true });
+    const empty = reportOf({ ...s.summary, runs: [] }, { ...s.policy, failOnEmpty: true });
     const md = renderSummary(empty);
     expect(md).toMatch(/^## ❌ Ghost Inspector: failed/);
     expect(md).toContain('**The step fails:** No test ran (empty suites or folders).');
@@ -186,7 +184,7 @@ describe('writeSummary', () => {
 
 describe('renderAnnotations', () => {
   it('keeps at most 10 errors and 10 warnings with 20,000 results; the 10th counts the rest', () => {
-    const report = buildReport(largeSummary(20_000), policy);
+    const report = reportOf(largeSummary(20_000), policy);
     const list = renderAnnotations(report);
     const errors = list.filter((a) => a.level === 'error');
     const warnings = list.filter((a) => a.level === 'warning');
@@ -201,7 +199,7 @@ describe('renderAnnotations', () => {
   });
 
   it('cuts long messages at 4096 characters', () => {
-    const report = buildReport(largeSummary(10), policy);
+    const report = reportOf(largeSummary(10), policy);
     report.runs[0]!.tests[3]!.failingStep!.error = 'x'.repeat(10_000);
     const [first] = renderAnnotations(report);
     expect(first!.message.length).toBe(MAX_ANNOTATION_MESSAGE);
@@ -211,10 +209,10 @@ describe('renderAnnotations', () => {
   it('warns about flaky tests and comparisons that do not fail the run; errors when they do', () => {
     const s = SCENARIOS.failures!();
     const lenient = renderAnnotations(
-      buildReport(s.summary, { failOnScreenshotCompare: false, failOnTimeout: true }),
+      reportOf(s.summary, { failOnScreenshotCompare: false, failOnTimeout: true }),
     );
     const strict = renderAnnotations(
-      buildReport(s.summary, { failOnScreenshotCompare: true, failOnTimeout: true }),
+      reportOf(s.summary, { failOnScreenshotCompare: true, failOnTimeout: true }),
     );
     expect(lenient.map((a) => a.level)).toEqual(['error', 'error', 'warning']);
     expect(strict.map((a) => a.level)).toEqual(['error', 'error', 'error']);

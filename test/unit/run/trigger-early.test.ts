@@ -66,7 +66,7 @@ describe('runs are watched as soon as their own execute is answered', () => {
     ]);
     // With all executes sent one after the other (RUNS × EXECUTE_MS), the failure of the first run is seen
     // while most are still to come: the run ends PAYMENT_MS after its execute is answered, and the watch
-    // (its own poll while it runs alone, then the running list) notices it within 1.5 s (issue 13's bound;
+    // (its own poll while it runs alone, then the running list) notices it within 1.5 s (the bound in docs/performance.md;
     // the watch period is at most WATCH_COLD_MS), when 5 executes have been answered (the 5th at 9 s).
     const endedAt = EXECUTE_MS + PAYMENT_MS;
     expect(failedAt).toBeGreaterThanOrEqual(endedAt);

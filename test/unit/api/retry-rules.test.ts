@@ -15,7 +15,7 @@ import {
   defaultSleep,
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
-} from '../../../src/api/retry.js';
+} from '../../../src/api/retry-rules.js';
 import type { FakeServer } from '../../support/fake-server.js';
 import { closedPort, fail, ok, startFakeServer } from '../../support/fake-server.js';
 

@@ -17,7 +17,7 @@ export interface RunnerFiles {
 
 /** The `@actions/core`-like sink the action writes to. None of these throws except `appendSummary`. */
 export interface ActionSink {
-  /** A plain log line, written as is (escape it first: `action/log.ts`). */
+  /** A plain log line, written as is (escape it first: `common/log.ts` `logLine`). */
   info(message: string): void;
   /** A debug line (shown when step debug logging is on). */
   debug(message: string): void;

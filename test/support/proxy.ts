@@ -1,0 +1,146 @@
+/**
+ * A service that misbehaves: a loopback proxy in front of the emulator that forwards every request except
+ * those its rule handles itself. A rule may answer a request (e.g. an error that echoes the whole request,
+ * URL with the API key and body with the secrets, as careless services do), or hold it open forever, before
+ * forwarding (`hold-before`: the service never saw it) or after (`hold-after`: the service handled it and
+ * the answer never comes). Held connections end only when the client gives up or the proxy closes. With
+ * `bend`, every forwarded answer's text is rewritten on the way back (e.g. screenshot URLs pointed elsewhere).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the proxy saw it. */
+export interface SeenRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** What a rule answers instead of forwarding. */
+export interface ProxyReply {
+  status: number;
+  contentType?: string;
+  body: string;
+}
+
+/** What the proxy does with one request. */
+export type ProxyAction = 'forward' | 'hold-before' | 'hold-after' | ProxyReply;
+
+export interface Proxy {
+  /** e.g. `http://127.0.0.1:4011/v1`. */
+  baseUrl: string;
+  /** Requests answered by the rule, oldest first. */
+  answered: SeenRequest[];
+  /** Requests held, oldest first (`METHOD path?query`). */
+  held: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`). */
+export async function startProxy(
+  targetOrigin: string,
+  rule: (request: SeenRequest) => ProxyAction,
+  bend?: (body: string) => string,
+): Promise<Proxy> {
+  const answered: SeenRequest[] = [];
+  const held: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const seen: SeenRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: body.toString('utf8'),
+      };
+      const action = rule(seen);
+      if (typeof action === 'object') {
+        answered.push(seen);
+        res
+          .writeHead(action.status, { 'content-type': action.contentType ?? 'application/json' })
+          .end(action.body);
+        return;
+      }
+      if (action !== 'forward') held.push(`${seen.method} ${seen.url}`);
+      if (action === 'hold-before') return;
+      const headers = { ...req.headers };
+      delete headers.host;
+      if (bend) delete headers['accept-encoding'];
+      const upstream = http.request(
+        new URL(seen.url, targetOrigin),
+        { method: seen.method, headers: { ...headers, 'content-length': String(body.length) } },
+        (answer) => {
+          if (action === 'hold-after') {
+            answer.resume();
+            return;
+          }
+          if (!bend) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const text = Buffer.from(bend(Buffer.concat(parts).toString('utf8')));
+            const { 'transfer-encoding': _chunked, ...rest } = answer.headers;
+            res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': text.length });
+            res.end(text);
+          });
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    answered,
+    held,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A proxy that answers what `rule` replies to and forwards the rest. */
+export function startEchoProxy(
+  targetOrigin: string,
+  rule: (request: SeenRequest) => ProxyReply | null,
+): Promise<Proxy> {
+  return startProxy(targetOrigin, (request) => rule(request) ?? 'forward');
+}
+
+/** A proxy that holds what `rule` says and forwards the rest, its answers rewritten by `bend` if given. */
+export function startHoldProxy(
+  targetOrigin: string,
+  rule: HoldRule,
+  bend?: (body: string) => string,
+): Promise<Proxy> {
+  return startProxy(targetOrigin, rule, bend);
+}
+
+/** Which requests {@link startHoldProxy} holds. */
+export type HoldRule = (request: { method: string; url: string }) => 'forward' | 'hold-before' | 'hold-after';
+export type EchoProxy = Proxy;
+export type HoldProxy = Proxy;
+
+/** An error envelope (HTTP 200, like the service) whose message repeats the whole request. */
+export function echoEnvelope(request: SeenRequest, errorType = 'VALIDATION_ERROR'): ProxyReply {
+  return {
+    status: 200,
+    body: JSON.stringify({
+      code: 'ERROR',
+      errorType,
+      message: `Rejected ${request.method} ${request.url} with body ${request.body} and headers ${JSON.stringify(request.headers)}`,
+    }),
+  };
+}
