@@ -14,7 +14,8 @@
  * server-error (HTTP 200 `SERVER_ERROR` envelope, not handled), reset-before (socket destroyed before the body
  * is read, not handled), reset-after (request handled, side effects happen, then the socket is destroyed
  * instead of answering), slow (answer after `delay` ms), malformed-json (handled, answer cut in the middle),
- * control-chars (handled, raw control characters in the answer's strings).
+ * control-chars (handled, raw control characters in the answer's strings), signed-urls (handled, every
+ * screenshot and video URL in the answer carries a signature query string, as signed object-storage URLs do).
  *
  * Example: `rate=0.1,kinds=500+429+reset-after,seed=42,route=/v1/results/*:503x2`
  */
@@ -31,6 +32,7 @@ export const FAULT_KINDS = [
   'slow',
   'malformed-json',
   'control-chars',
+  'signed-urls',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -216,4 +218,23 @@ export function jsonWithControlChars(value: unknown): string {
             ? '\r'
             : String.fromCharCode(parseInt(esc.slice(1), 16))),
   );
+}
+
+/** The query string the `signed-urls` fault appends to screenshot and video URLs. */
+export const SIGNED_URL_QUERY = 'X-Amz-Signature=0f1e2d3c4b5a69788796a5b4c3d2e1f0&X-Amz-Expires=300';
+
+/** Serialises a JSON envelope whose screenshot (`defaultUrl`) and video (`video.url`) URLs are signed. */
+export function jsonWithSignedUrls(value: unknown): string {
+  const sign = (url: unknown) => (typeof url === 'string' && url ? `${url}?${SIGNED_URL_QUERY}` : url);
+  const walk = (v: unknown, key: string): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => {
+        if (k === 'defaultUrl' || (key === 'video' && k === 'url')) return [k, sign(x)];
+        return [k, walk(x, k)];
+      }),
+    );
+  };
+  return JSON.stringify(walk(value, ''));
 }

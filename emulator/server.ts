@@ -9,7 +9,7 @@ import type { ApiKeyRecord, Store } from './store.js';
 import { Params, type UploadedFile } from './params.js';
 import { ApiError } from './util.js';
 import { sleepOn, type EmulatorClock, type RequestsInFlight } from './clock.js';
-import { type FaultKind, type Faults, jsonWithControlChars } from './faults.js';
+import { type FaultKind, type Faults, jsonWithControlChars, jsonWithSignedUrls } from './faults.js';
 import type { RateLimiter } from './limits.js';
 
 /** One request as the log keeps it (`GET /_emulator/requests`). The API key is redacted in `query`. */
@@ -252,6 +252,7 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
   ) => {
     let text = JSON.stringify(envelope);
     if (fault === 'control-chars') text = jsonWithControlChars(envelope);
+    if (fault === 'signed-urls') text = jsonWithSignedUrls(envelope);
     if (fault === 'malformed-json') text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     if (fault === 'reset-after') {
       done(0, String(envelope.code));

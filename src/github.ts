@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { withoutQuery } from './api/redact.js';
 
 /** The repository the workflow runs for (`GITHUB_REPOSITORY`, `owner/repo`). */
 export interface Repository {
@@ -47,16 +48,36 @@ export interface GitHubContext {
   artifactService: boolean;
   /**
    * 8 hex digits telling matrix legs and steps apart: a SHA-256 over the step id, `RUNNER_OS`, `RUNNER_ARCH`
-   * and every non-secret `INPUT_*` value (so legs that pass different inputs differ); null outside GitHub
-   * (no `GITHUB_JOB`). Secret-looking inputs (`api-key`, `*-password`, `*token*`...) are left out.
+   * and an allow-list of inputs that hold no secret (targets, variant, paths; the start URL without
+   * credentials or query), so legs that pass different targets or variants differ; null outside GitHub
+   * (no `GITHUB_JOB`). Never a private variable, a password, a token or the API key.
    */
   matrixDigest: string | null;
 }
 
 /** Environment variables, besides the inputs, the matrix digest is made of. */
 const DIGEST_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
-/** Inputs whose values must not feed a digest that ends up in a name (secrets). */
-const SECRET_INPUT = /KEY|TOKEN|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL/i;
+/**
+ * The inputs the matrix digest is made of: an allow-list of inputs that never hold a secret and that
+ * matrix legs vary. The start URL counts without user-info, query and fragment (where credentials ride).
+ */
+const DIGEST_INPUTS = [
+  'suite-ids',
+  'test-ids',
+  'folder-ids',
+  'test-files',
+  'organization-id',
+  'browser',
+  'region',
+  'viewport',
+  'data-file',
+  'data-source',
+  'start-url',
+  'results-path',
+  'junit-path',
+  'artifacts-dir',
+  'comment-key',
+];
 
 /**
  * Reads the GitHub context from the environment (and the event file it names). Never throws: an unreadable
@@ -98,10 +119,10 @@ function pullRequestNumber(eventPath: string | undefined): number | null {
 function matrixDigest(env: NodeJS.ProcessEnv): string {
   const h = createHash('sha256');
   for (const key of DIGEST_ENV_KEYS) h.update(`${key}=${env[key] ?? ''}\n`);
-  const inputs = Object.keys(env)
-    .filter((k) => k.startsWith('INPUT_') && !SECRET_INPUT.test(k))
-    .sort();
-  for (const key of inputs) h.update(`${key}=${env[key] ?? ''}\n`);
+  for (const input of DIGEST_INPUTS) {
+    const value = env[`INPUT_${input.toUpperCase()}`] ?? '';
+    h.update(`${input}=${input === 'start-url' ? withoutQuery(value) : value}\n`);
+  }
   return h.digest('hex').slice(0, 8);
 }
 

@@ -37,6 +37,8 @@ function encodedForms(secret: string): string[] {
   forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
   // Inside a JSON document (a response excerpt or a request body echoed back).
   forms.add(JSON.stringify(secret).slice(1, -1));
+  // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
+  for (const form of [...forms]) forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   return [...forms].filter((f) => f.length > 0);
 }
 
@@ -76,8 +78,8 @@ function replaceSpans(text: string, hits: Span[]): string {
 
 /**
  * Build a redactor for free text: URL credentials and `apiKey` values go (`redactUrl`), then every occurrence
- * of each secret, in raw, URL-encoded (`encodeURIComponent`, and `+` for spaces) and JSON-escaped forms,
- * becomes `***`. Overlapping occurrences are hidden as one.
+ * of each secret, in raw, URL-encoded (`encodeURIComponent`, and `+` for spaces; upper- or lower-case hex)
+ * and JSON-escaped forms, becomes `***`. Overlapping occurrences are hidden as one.
  *
  * Never rewritten: secrets shorter than `MIN_REDACTED_LENGTH`, and occurrences that lie inside a service id,
  * UUID or timestamp without being all of it (see the module comment).
@@ -134,4 +136,15 @@ export function redactUrl(url: string): string {
   return String(url)
     .replace(API_KEY_PARAM, (_m, sep: string, name: string) => `${sep}${name}${REDACTED}`)
     .replace(URL_USER_INFO, `$1${REDACTED}@`);
+}
+
+/**
+ * A URL as the reports write it: without its query string and fragment (a signed URL's signature, or an
+ * `apiKey`, never reaches a file), and without user-info. Text that is not an absolute URL is only
+ * passed through `redactUrl`.
+ */
+export function withoutQuery(url: string): string {
+  const text = String(url);
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return redactUrl(text);
+  return redactUrl(text.replace(/[?#].*$/s, ''));
 }

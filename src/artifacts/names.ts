@@ -15,6 +15,8 @@ import { variantParts } from '../report/console.js';
 /** Characters GitHub refuses in an artifact name or in one segment of an artifact path, plus controls. */
 // eslint-disable-next-line no-control-regex
 const ILLEGAL = /[":<>|*?\r\n\\/\u0000-\u001f\u007f]/g;
+/** Bidirectional controls and zero-width characters: they make a name read other than it is; removed. */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /** Longest suite folder name, in UTF-8 bytes. */
@@ -45,14 +47,15 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 /**
  * Makes one path segment (a folder or file name, no slashes) safe for an artifact and every common file
  * system: runs of white space (tabs and line breaks too) become one space, the other illegal characters
- * (`" : < > | * ? \ /` and control characters) become `_`, leading/trailing spaces and dots are dropped, Windows device names get a `_`
- * prefix, and the result is cut to `maxBytes` UTF-8 bytes. Never returns an empty string (`fallback`).
+ * (`" : < > | * ? \ /` and control characters) become `_`, bidi and zero-width characters go,
+ * leading/trailing spaces and dots are dropped, Windows device names get a `_` prefix, and the result is
+ * cut to `maxBytes` UTF-8 bytes. Never returns an empty string (`fallback`).
  * @param text raw name from the service (suite name, test name)
  * @param maxBytes limit in UTF-8 bytes
  * @param fallback used when nothing printable is left; default `unnamed`
  */
 export function sanitizeSegment(text: string, maxBytes: number, fallback = 'unnamed'): string {
-  let s = text.replace(/\s+/g, ' ').replace(ILLEGAL, '_');
+  let s = text.replace(INVISIBLE, '').replace(/\s+/g, ' ').replace(ILLEGAL, '_');
   s = truncateUtf8(s.trim(), maxBytes);
   s = s.replace(/^[ .]+|[ .]+$/g, '');
   if (s === '') s = fallback;
@@ -102,9 +105,9 @@ export function screenshotPath(
 /**
  * The default artifact name:
  * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the GitHub
- * context's matrix digest (`src/github.ts`: the step id, `RUNNER_OS`, `RUNNER_ARCH` and every non-secret
- * `INPUT_*` value, so matrix legs that pass different inputs differ; never a secret). Outside GitHub (no
- * `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
+ * context's matrix digest (`src/github.ts`: the step id, `RUNNER_OS`, `RUNNER_ARCH` and an allow-list of
+ * non-secret inputs, so matrix legs that pass different targets or variants differ; never a private
+ * variable, credential or key). Outside GitHub (no `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
  * same OS can still collide: the uploader then adds `-2`, `-3`... on the 409 it gets.
  * @param env environment (default `process.env`), read through {@link readGitHubContext}
  * @returns a name without characters GitHub refuses
@@ -123,7 +126,7 @@ export function defaultArtifactName(env: NodeJS.ProcessEnv = process.env): strin
  * @throws Error when nothing is left (empty name)
  */
 export function sanitizeArtifactName(name: string): string {
-  const s = name.replace(ILLEGAL, '_').trim().slice(0, MAX_ARTIFACT_NAME_LENGTH);
+  const s = name.replace(INVISIBLE, '').replace(ILLEGAL, '_').trim().slice(0, MAX_ARTIFACT_NAME_LENGTH);
   if (!s) throw new Error('artifact-name is empty: give a name such as "ghost-inspector-screenshots"');
   return s;
 }

@@ -17,7 +17,7 @@ import type {
   ReportTest,
   StepOutcome,
 } from './model-types.js';
-import { cleanText, redactUrl } from './text.js';
+import { cleanText, redactUrl, withoutQuery } from './text.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
@@ -66,8 +66,8 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const screenshot =
     r && shot
       ? {
-          originalUrl: cleanText(shot.url),
-          smallUrl: cleanText(shot.smallUrl) || cleanText(shot.url),
+          originalUrl: writtenUrl(shot.url),
+          smallUrl: writtenUrl(shot.smallUrl) || writtenUrl(shot.url),
           ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
         }
       : undefined;
@@ -90,7 +90,7 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
     ...(resultUrl ? { resultUrl } : {}),
     ...(r?.startUrl ? { startUrl: redactUrl(cleanText(r.startUrl)) } : {}),
     ...(r?.endUrl ? { endUrl: redactUrl(cleanText(r.endUrl)) } : {}),
-    ...(r?.video?.url ? { videoUrl: cleanText(r.video.url) } : {}),
+    ...(r?.video?.url ? { videoUrl: writtenUrl(r.video.url) } : {}),
     ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
     ...(compare ? { screenshotCompare: compare } : {}),
     screenshotCompareFailed,
@@ -100,6 +100,12 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
     ...(r?.region ? { region: cleanText(r.region) } : {}),
     ...(viewport ? { viewport } : {}),
   };
+}
+
+/** A screenshot or video URL as the reports write it: cleaned, without its query string (signed URLs). */
+function writtenUrl(url: string | null | undefined): string {
+  const text = cleanText(url);
+  return text ? withoutQuery(text) : '';
 }
 
 function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
@@ -120,8 +126,8 @@ function buildCompare(r: TestResult, path: string | undefined): ReportScreenshot
   if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
     return undefined;
   const image = resultImages(r).comparison;
-  const imageUrl = cleanText(image?.url);
-  const smallUrl = cleanText(image?.smallUrl) || imageUrl;
+  const imageUrl = writtenUrl(image?.url);
+  const smallUrl = writtenUrl(image?.smallUrl) || imageUrl;
   return {
     difference: numberOrNull(r.screenshotCompareDifference),
     threshold: r.screenshotCompareThreshold,

@@ -121,7 +121,7 @@ function reasonLines(test: ReportTest): string[] {
   if (s) {
     const target = s.target ? ` <code>${escapeCode(truncate(s.target, MAX_NAME_CHARS))}</code>` : '';
     lines.push(
-      `<p><strong>Step #${s.sequence + 1}</strong> <code>${escapeCode(s.command)}</code>${target}</p>`,
+      `<p><strong>Step ${s.sequence + 1}</strong> <code>${escapeCode(s.command)}</code>${target}</p>`,
     );
     lines.push(`<pre>${escapeCode(truncate(s.error, MAX_ERROR_CHARS), true)}</pre>`);
   }

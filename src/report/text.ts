@@ -29,8 +29,8 @@ export function cleanText(text: string | null | undefined): string {
   return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
 }
 
-/** The one URL redaction (user-info and `apiKey` values), re-exported for the renderers. */
-export { redactUrl } from '../api/redact.js';
+/** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
+export { redactUrl, withoutQuery } from '../api/redact.js';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

@@ -66,6 +66,13 @@ export interface Remote {
   type: 'suite' | 'test';
   id: string;
   active: boolean;
+  /** Adopted after a lost execute answer without showing every variant field sent: never cancelled. */
+  inferred?: boolean;
+}
+
+/** Whether the stop phase may cancel a remote run: still active, and known to be the action's own. */
+export function cancellable(remote: Remote): boolean {
+  return remote.active && !remote.inferred;
 }
 
 /** One run being waited for. */

@@ -66,6 +66,15 @@ export const MAY_HAVE_STARTED_ERROR =
   'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
   '(may have started; not found).';
 
+/** The error of an unanswered execute whose runs could not be told apart from other runs started then. */
+export function mayHaveStartedAmong(candidates: number, expected: number): string {
+  return (
+    `The execute may have started ${expected === 1 ? 'a run' : `${expected} runs`}, but it was not answered, and ` +
+    `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}: ` +
+    'not followed, not cancelled (may have started; not told apart).'
+  );
+}
+
 /** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
 export function describeTimeout(timeoutMs: number): string {
   return formatDuration(timeoutMs);

@@ -9,15 +9,18 @@
  * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
  *
  * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
- * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
- * reports the trigger as "may have started" only when nothing is found.
+ * `CLOCK_SKEW_MS`), is not already followed by the action, for a test or file is not part of a suite run,
+ * and shows no variant field (browser, region, viewport, start URL, variables) other than the one sent.
+ * The runs are adopted only when exactly the expected number fit; otherwise (none, too few, or more: a
+ * matrix leg started the same target at the same time) the trigger is reported as "may have started" with
+ * the candidates' links. An adopted run is cancelled on the action's behalf only when it showed every field
+ * sent (docs/reliability.md).
  */
 import { refId } from '../api/refs.js';
 import type { ActionApi } from './action-api.js';
 import { ApiError } from '../api/errors.js';
 import { PAGE_SIZE } from '../api/limits.js';
-import type { SuiteResult, TestResult } from '../api/types.js';
+import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
 import type { Clock } from './clock.js';
 import type { TriggerJob } from './execute.js';
 
@@ -41,6 +44,8 @@ export function mayHaveStarted(error: unknown): boolean {
 /** What to look up. */
 export interface LookupRequest {
   job: TriggerJob;
+  /** The options the execute sent: the variant a run must show to be this trigger's. */
+  options?: ExecuteOptions;
   /** When the execute was sent, ms since the epoch. */
   triggeredAtMs: number;
   /** How many results the execute would have started (variants × data rows; at least 1). */
@@ -53,6 +58,16 @@ export interface LookupRequest {
 }
 
 type Found = SuiteResult | TestResult;
+
+/** What a lookup found. */
+export interface Lookup {
+  /** The runs to adopt: exactly `expected` of them, or none. */
+  adopted: Found[];
+  /** True when every adopted run showed every variant field that was sent, equal to it. */
+  certain: boolean;
+  /** The results that could be this trigger's (none showed a different variant), oldest first. */
+  candidates: Found[];
+}
 
 async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Found[]> {
   const opts = req.signal ? { signal: req.signal } : {};
@@ -68,10 +83,53 @@ async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Found
   return running.filter((r) => r.name === job.definition.name && !refId(r.test));
 }
 
-/** The candidates that belong to the trigger, oldest first, at most `expected`. */
-export function matchTriggered(candidates: Found[], req: LookupRequest): Found[] {
+/** How a result's own fields compare with what was sent: equal, not shown, or different. */
+type Fit = 'match' | 'unknown' | 'mismatch';
+
+function listOf(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map((v) => v.toLowerCase());
+}
+
+/** One field: `shown` (the result's, '' when absent) against the values sent (none sent: no evidence). */
+function fieldFit(shown: string, sent: string[]): Fit {
+  if (sent.length === 0) return 'match';
+  if (!shown) return 'unknown';
+  return sent.includes(shown.toLowerCase()) ? 'match' : 'mismatch';
+}
+
+/**
+ * How a result fits the variant sent: browser, region, viewport, start URL and variables, as far as its
+ * fields show them (a suite result shows only its start URL; a test result shows them all).
+ */
+export function variantFit(result: Found, options: ExecuteOptions, startUrl?: string): Fit {
+  const r = result as Partial<TestResult>;
+  const size = r.viewportSize;
+  const fits: Fit[] = [
+    fieldFit(typeof r.browser === 'string' ? r.browser : '', listOf(options.browser)),
+    fieldFit(typeof r.region === 'string' ? r.region : '', listOf(options.region)),
+    fieldFit(size?.width && size?.height ? `${size.width}x${size.height}` : '', listOf(options.viewport)),
+    fieldFit(typeof r.startUrl === 'string' ? r.startUrl.toLowerCase() : '', listOf(startUrl)),
+  ];
+  const shownVariables = r.variables && typeof r.variables === 'object' ? r.variables : null;
+  for (const [name, value] of Object.entries(options.variables ?? {})) {
+    const shown = shownVariables?.[name];
+    fits.push(
+      shown === undefined || shown === null ? 'unknown' : String(shown) === value ? 'match' : 'mismatch',
+    );
+  }
+  if (fits.includes('mismatch')) return 'mismatch';
+  return fits.includes('unknown') ? 'unknown' : 'match';
+}
+
+/**
+ * The candidates that may belong to the trigger, oldest first: created at or after the trigger (less
+ * the skew), not known, not a test of a suite run (for a test), and showing no variant field that differs
+ * from what was sent. Each with its fit (`match` when every sent field was shown and equal).
+ */
+export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{ result: Found; fit: Fit }> {
   const since = req.triggeredAtMs - CLOCK_SKEW_MS;
-  const startUrl = req.job.startUrl;
+  const options = req.options ?? {};
   return (
     candidates
       .filter((r) => !!r?._id && !req.known.has(r._id))
@@ -79,18 +137,19 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Found[]
         const created = Date.parse(r.dateCreated ?? '');
         return Number.isFinite(created) && created >= since;
       })
-      .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
       // A test's results list also holds the test results of suite runs: never this trigger's.
       .filter((r) => req.job.kind === 'suite' || !(r as TestResult).suiteResult)
-      .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
-      .slice(0, Math.max(1, req.expected))
+      .map((result) => ({ result, fit: variantFit(result, options, options.startUrl ?? req.job.startUrl) }))
+      .filter((c) => c.fit !== 'mismatch')
+      .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated))
   );
 }
 
 /**
  * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
- * `LOOKUP_PAUSE_MS` apart, until one finds any.
- * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
+ * `LOOKUP_PAUSE_MS` apart, until exactly `expected` candidates fit (adopted), or more than that do
+ * (ambiguous: another run of the same target, e.g. a matrix leg, started at the same time).
+ * @returns the lookup (nothing adopted when the fit is not exact, or the signal ended the search).
  * Never throws: a failed lookup counts as "not found yet".
  */
 export async function findTriggeredRuns(
@@ -98,20 +157,24 @@ export async function findTriggeredRuns(
   req: LookupRequest,
   clock: Clock,
   acquire: (signal?: AbortSignal) => Promise<void> = () => Promise.resolve(),
-): Promise<Found[]> {
+): Promise<Lookup> {
+  let fitting: Array<{ result: Found; fit: Fit }> = [];
+  const expected = Math.max(1, req.expected);
   for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
-    if (req.signal?.aborted) return [];
+    if (req.signal?.aborted) break;
     if (attempt > 0) {
       await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
-      if (req.signal?.aborted) return [];
+      if (req.signal?.aborted) break;
     }
     try {
       await acquire(req.signal);
-      const found = matchTriggered(await listCandidates(api, req), req);
-      if (found.length > 0) return found;
+      fitting = matchTriggered(await listCandidates(api, req), req);
+      if (fitting.length >= expected) break;
     } catch {
       // Not found yet: try again.
     }
   }
-  return [];
+  const candidates = fitting.map((c) => c.result);
+  if (fitting.length !== expected) return { adopted: [], certain: false, candidates };
+  return { adopted: candidates, certain: fitting.every((c) => c.fit === 'match'), candidates };
 }

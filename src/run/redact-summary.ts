@@ -3,14 +3,15 @@
  * redaction goes only where a secret can be, and never alters the action's own data.
  *
  * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
- *   values of at least `MIN_REDACTED_LENGTH` characters): run and test errors, step errors, values and notes,
- *   console lines, a result's error details, extractions and comments.
+ *   values of at least `MIN_REDACTED_LENGTH` characters): names (suite, test, file), run and test errors,
+ *   every string field of a step (target, value, notes, error, URL, condition; each selector of an array
+ *   target), console lines, a result's error details, extractions and comments.
  * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
- *   variant, and the page URLs the service reports (start, end, visited, step and console URLs).
+ *   variant, the page URLs the service reports (start, end, visited, console URLs) and the screenshot and
+ *   video URLs (the report model writes those without their query string).
  * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
  *   other variables as free text).
- * - Never rewritten: ids, keys, names (suite, test, file), timestamps, counts, states, and the URLs the action
- *   builds or downloads from (result links, screenshots, videos).
+ * - Never rewritten: ids, keys, timestamps, counts, states, and the result links the action builds.
  */
 import { createRedactor, REDACTED } from '../api/redact.js';
 import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../api/types.js';
@@ -26,13 +27,9 @@ export interface Secrets {
 
 type Redact = (text: string) => string;
 
+/** Every string field of a step, however deep (an array target's selectors, a condition's statement). */
 function redactStep(step: Step, text: Redact): Step {
-  const out: Step = { ...step };
-  if (typeof step.value === 'string') out.value = text(step.value);
-  if (typeof step.notes === 'string') out.notes = text(step.notes);
-  if (typeof step.error === 'string') out.error = text(step.error);
-  if (typeof step.url === 'string') out.url = text(step.url);
-  return out;
+  return redactStrings(step, text) as Step;
 }
 
 function redactConsole(entry: ConsoleEntry, text: Redact): ConsoleEntry {
@@ -70,6 +67,16 @@ function redactVariables(
 
 function redactTestResult(result: TestResult, text: Redact, privateNames: ReadonlySet<string>): TestResult {
   const out: TestResult = { ...result };
+  if (typeof result.name === 'string') out.name = text(result.name);
+  if (result.test && typeof result.test === 'object') {
+    out.test = {
+      ...result.test,
+      ...(typeof result.test.name === 'string' ? { name: text(result.test.name) } : {}),
+    };
+  }
+  for (const key of ['screenshot', 'screenshotCompare', 'video'] as const) {
+    if (result[key] && typeof result[key] === 'object') out[key] = redactStrings(result[key], text) as never;
+  }
   if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
   if (typeof result.endUrl === 'string') out.endUrl = text(result.endUrl);
   if (Array.isArray(result.urls)) out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
@@ -92,6 +99,10 @@ function redactTestResult(result: TestResult, text: Redact, privateNames: Readon
 
 function redactSuiteResult(result: SuiteResult, text: Redact): SuiteResult {
   const out: SuiteResult = { ...result };
+  if (typeof result.name === 'string') out.name = text(result.name);
+  if (result.suite && typeof result.suite === 'object' && typeof result.suite.name === 'string') {
+    out.suite = { ...result.suite, name: text(result.suite.name) };
+  }
   if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
   if (Array.isArray(result.comments)) {
     out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
@@ -102,6 +113,7 @@ function redactSuiteResult(result: SuiteResult, text: Redact): SuiteResult {
 function redactTestRun(test: TestRun, text: Redact, privateNames: ReadonlySet<string>): TestRun {
   return {
     ...test,
+    testName: text(test.testName),
     result: test.result ? redactTestResult(test.result, text, privateNames) : null,
     attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
     ...(test.error !== undefined ? { error: text(test.error) } : {}),
@@ -111,6 +123,8 @@ function redactTestRun(test: TestRun, text: Redact, privateNames: ReadonlySet<st
 function redactSuiteRun(run: SuiteRun, text: Redact, privateNames: ReadonlySet<string>): SuiteRun {
   return {
     ...run,
+    suiteName: text(run.suiteName),
+    ...(run.file !== undefined ? { file: text(run.file) } : {}),
     variant: {
       ...run.variant,
       ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),

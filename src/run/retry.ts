@@ -61,10 +61,14 @@ function names(rerun: Rerun): { testName: string; variant: Variant } {
   return { testName: rerun.test.testName, variant: rerun.variant };
 }
 
+/** Re-runs adopted after a lost answer without showing every variant field sent (never cancelled). */
+const inferred = new WeakSet<TestResult>();
+
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
   const startedId = started._id;
   const remote: Remote = { type: 'test', id: startedId, active: true };
+  if (inferred.has(started)) remote.inferred = true;
   ctx.remotes.add(remote);
   const window = await history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
   return pollRemote<TestResult>(ctx, remote, triggeredAtMs, window, {
@@ -125,6 +129,7 @@ async function findRerun(
   const lookup: TriggerJob = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
   const request = {
     job: lookup,
+    options,
     triggeredAtMs,
     expected: 1,
     known: new Set([...ctx.remotes].map((r) => r.id)),
@@ -132,14 +137,17 @@ async function findRerun(
     signal: ctx.lookupEnd.signal,
   };
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
-  const first = found[0] as TestResult | undefined;
+  const first = found.adopted[0] as TestResult | undefined;
   if (!first) {
     ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
     return undefined;
   }
   if (ctx.stop.signal.aborted) {
-    await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+    // Cancelled only when it matched beyond doubt (reconcile.ts).
+    if (found.certain)
+      await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
     return undefined;
   }
+  if (!found.certain) inferred.add(first);
   return first;
 }

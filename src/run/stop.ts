@@ -8,6 +8,7 @@ import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import { timeoutSignal } from './clock.js';
 import {
+  cancellable,
   endRun,
   iso,
   messageOf,
@@ -127,7 +128,7 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
   // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
   const signal = ctx.wrapUpEnd.signal;
   if (ctx.plan.cancelOnTimeout) {
-    const active = [...ctx.remotes].filter((r) => r.active);
+    const active = [...ctx.remotes].filter(cancellable);
     await Promise.all(
       active.map(async (r) => {
         try {
@@ -145,6 +146,9 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
 /** Why runs are cancelled at once: a workflow cancel, or `fail-fast` (a test failed). */
 export type CancelReason = 'signal' | 'fail-fast';
 
+const INFERRED_NOT_CANCELLED =
+  'Not followed further and not cancelled: found after a lost execute answer, it could not be proven this run.';
+
 const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
   signal: 'Cancelled with the workflow.',
   'fail-fast': FAIL_FAST_CANCEL_ERROR,
@@ -161,8 +165,10 @@ function markCancelled(
   tests: TestResult[],
   reason: CancelReason,
 ): void {
-  const error = CANCEL_ERROR[reason];
-  handle.run.cancelled = true;
+  // A run adopted by inference was not cancelled (cancellable): the action only stopped following it.
+  const inferred = handle.remote.inferred === true;
+  const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
+  handle.run.cancelled = !inferred;
   handle.run.error = error;
   if (handle.remote.type === 'suite') {
     if (answer) handle.run.suiteResult = answer as SuiteResult;
@@ -193,7 +199,7 @@ export async function cancelActive(
   reason: CancelReason,
 ): Promise<void> {
   const tag = reason === 'fail-fast' ? { reason } : {};
-  const first = [...ctx.remotes].filter((r) => r.active);
+  const first = [...ctx.remotes].filter(cancellable);
   if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
   // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
   // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
@@ -224,7 +230,7 @@ export async function cancelActive(
   };
   const firstAnswers = Promise.all(first.map(cancelOne));
   await triggering;
-  const late = [...ctx.remotes].filter((r) => r.active && !first.includes(r));
+  const late = [...ctx.remotes].filter((r) => cancellable(r) && !first.includes(r));
   if (late.length > 0) ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
   const active = [...first, ...late];
   const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];

@@ -17,7 +17,12 @@ import {
   type Handle,
   type Remote,
 } from './context.js';
-import { MAY_HAVE_STARTED_ERROR, NOT_STARTED_ERROR, type StopReason } from './deadline.js';
+import {
+  MAY_HAVE_STARTED_ERROR,
+  mayHaveStartedAmong,
+  NOT_STARTED_ERROR,
+  type StopReason,
+} from './deadline.js';
 import {
   asArray,
   expectedVariants,
@@ -121,6 +126,7 @@ async function reconcile(
 ): Promise<Handle[]> {
   const request = {
     job,
+    options,
     triggeredAtMs,
     expected: expectedVariants(options, job.startUrl).length,
     known: new Set([...ctx.remotes].map((r) => r.id)),
@@ -129,8 +135,12 @@ async function reconcile(
   };
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
   const label = jobLabel(job);
-  if (found.length === 0) {
-    const error_ = `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`;
+  if (found.adopted.length === 0) {
+    const links = found.candidates.map((r) => candidateLink(ctx, job, r));
+    const error_ =
+      links.length === 0
+        ? `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`
+        : `${mayHaveStartedAmong(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
     pushResultless(
       ctx,
       runBaseOf(job),
@@ -139,12 +149,20 @@ async function reconcile(
       { error: `${label}: ${error_}`, mayHaveStarted: true },
       triggeredAtMs,
     );
-    ctx.problems.add('may have started; not found', { label, id: jobId(job), message: error_ });
+    const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not told apart';
+    ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
     return [];
   }
-  const handles = adopt(ctx, job, options, found, triggeredAtMs);
-  ctx.emit({ type: 'runs-found', label, resultIds: found.map((r) => r._id) });
+  const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs);
+  // A run adopted by inference is never cancelled on the action's behalf unless it matched beyond doubt.
+  if (!found.certain) for (const h of handles) h.remote.inferred = true;
+  ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
   return handles;
+}
+
+/** The web app's page of a candidate run (a suite result or a test result). */
+function candidateLink(ctx: EngineContext, job: TriggerJob, result: SuiteResult | TestResult): string {
+  return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
 }
 
 /** Follows the results an execute started (its answer, or what reconciliation found); their handles. */

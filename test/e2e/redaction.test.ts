@@ -1,7 +1,7 @@
 /**
  * Redaction end to end (the action in-process, `run(deps)`, against the emulator): secrets go where they can be, and the action's own
- * data (ids, result links, dates, screenshot downloads, names) is never rewritten, however short a private
- * value is. User-info of a URL is written nowhere.
+ * data (ids, result links, dates, screenshot downloads) is never rewritten, however short a private value
+ * is; names are redacted like any service text. User-info of a URL is written nowhere.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -83,14 +83,22 @@ describe('redaction never alters the action’s data', () => {
     expect(r.summary).not.toContain('***');
   });
 
-  it('a private value that is part of test names: names intact in annotations, reports and the log', async () => {
+  it('a private value that is part of test names: redacted alike in annotations, reports and the log', async () => {
     const r = await run({ 'suite-ids': 'suite-checkout', 'private-variables': 'CARD=card' });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/::error[^\n]*Pay by card/);
-    expect(r.stdout).toMatch(/::group::✗ failed {2}Pay by card/);
-    expect(r.summary).toContain('Pay by card');
-    expect(file('ghost-inspector-junit.xml')).toContain('Pay by card');
-    expect(file('ghost-inspector-results.json')).toContain('Pay by card');
+    expect(r.stdout).toMatch(/::error[^\n]*Pay by \*\*\*/);
+    expect(r.stdout).toMatch(/::group::✗ failed {2}Pay by \*\*\*/);
+    expect(r.summary).toContain('Pay by &#42;&#42;&#42;');
+    expect(file('ghost-inspector-junit.xml')).toContain('Pay by ***');
+    expect(file('ghost-inspector-results.json')).toContain('Pay by ***');
+    for (const text of [
+      r.stdout,
+      r.summary,
+      file('ghost-inspector-junit.xml'),
+      file('ghost-inspector-results.json'),
+    ]) {
+      expect(text).not.toContain('Pay by card');
+    }
     expect(r.stdout).not.toMatch(/::warning::private-variables CARD/);
   });
 });

@@ -223,7 +223,7 @@ export function findSecrets(run: ActionRun, workspace: string, secrets: Secrets)
 }
 
 /** Fault kinds after which the emulator handled the request (its side effects happened). */
-const HANDLED_FAULTS = new Set(['reset-after', 'slow', 'malformed-json', 'control-chars']);
+const HANDLED_FAULTS = new Set(['reset-after', 'slow', 'malformed-json', 'control-chars', 'signed-urls']);
 
 /** Whether the emulator handled this request (no fault, or a fault that answers after handling). */
 export function wasHandled(record: RequestRecord): boolean {

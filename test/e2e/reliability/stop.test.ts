@@ -178,8 +178,9 @@ describe.concurrent('stopping early', () => {
         method === 'POST' && isExecute(url) ? 'hold-after' : 'forward',
       );
       const before = new Set(emulator.store.suiteResults.keys());
+      // No variables: a suite result shows all that was sent, so the adopted run is cancelled.
       const t = await act(
-        { 'suite-ids': 'suite-green', timeout: '5' },
+        { 'suite-ids': 'suite-green', timeout: '5', variables: '', 'private-variables': '' },
         {
           baseUrl: p.baseUrl,
           signal: 'SIGTERM',

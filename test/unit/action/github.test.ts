@@ -85,6 +85,23 @@ describe('readGitHubContext', () => {
     expect(digest).toMatch(/^[0-9a-f]{8}$/);
     expect(readGitHubContext({ ...leg, INPUT_API_KEY: 'k2' }).matrixDigest).toBe(digest);
     expect(readGitHubContext({ ...leg, INPUT_BROWSER: 'firefox' }).matrixDigest).not.toBe(digest);
+    // Private values, passwords and credentials in a start URL or webhook never change it.
+    for (const secret of [
+      { 'INPUT_PRIVATE-VARIABLES': 'PIN=4712' },
+      { 'INPUT_HTTP-AUTH-PASSWORD': 'pw2' },
+      { 'INPUT_HTTP-AUTH-USERNAME': 'someone' },
+      { INPUT_WEBHOOK: 'https://u:p2@hooks.test/x?token=2' },
+      { INPUT_VARIABLES: 'TOKEN=2' },
+    ]) {
+      expect(readGitHubContext({ ...leg, ...secret }).matrixDigest, JSON.stringify(secret)).toBe(digest);
+    }
+    const url = { ...leg, 'INPUT_START-URL': 'https://u:p1@shop.test/a?sig=1' };
+    expect(
+      readGitHubContext({ ...url, 'INPUT_START-URL': 'https://u:p2@shop.test/a?sig=2' }).matrixDigest,
+    ).toBe(readGitHubContext(url).matrixDigest);
+    expect(readGitHubContext({ ...url, 'INPUT_START-URL': 'https://shop.test/b' }).matrixDigest).not.toBe(
+      readGitHubContext(url).matrixDigest,
+    );
   });
 });
 

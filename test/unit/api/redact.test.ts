@@ -8,7 +8,13 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { createRedactor, isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../../../src/api/redact.js';
+import {
+  createRedactor,
+  isRedactable,
+  MIN_REDACTED_LENGTH,
+  redactUrl,
+  withoutQuery,
+} from '../../../src/api/redact.js';
 import type { FakeServer } from '../../support/fake-server.js';
 import { closedPort, startFakeServer } from '../../support/fake-server.js';
 
@@ -44,6 +50,21 @@ describe('createRedactor', () => {
     expect(createRedactor(['s3cret-pw'])('open https://qa:s3cret-pw@host/?apiKey=k1 now')).toBe(
       'open https://***@host/?apiKey=*** now',
     );
+  });
+});
+
+describe('lower-case percent-encoding and signed URLs', () => {
+  it('a secret percent-encoded with lower-case hex digits is replaced too', () => {
+    const redact = createRedactor(['p/w:Zq9 é']);
+    expect(redact('x=p%2fw%3aZq9%20%c3%a9&y')).toBe('x=***&y');
+    expect(redact('x=p%2Fw%3AZq9+%C3%A9&y')).toBe('x=***&y');
+  });
+
+  it('withoutQuery: an absolute URL loses its query, fragment and user-info; other text is only redacted', () => {
+    expect(withoutQuery('https://u:p@shots.test/a/b.png?X-Amz-Signature=abc&apiKey=k#f')).toBe(
+      'https://***@shots.test/a/b.png',
+    );
+    expect(withoutQuery('/v1/x?apiKey=k&b=1')).toBe('/v1/x?apiKey=***&b=1');
   });
 });
 

@@ -70,15 +70,17 @@ describe('names', () => {
       GITHUB_RUN_ATTEMPT: '3',
       GITHUB_ACTION: '__ghost',
       RUNNER_OS: 'Linux',
-      INPUT_SUITE_ID: 'abc',
+      'INPUT_SUITE-IDS': 'abc',
       INPUT_API_KEY: 'secret-1',
+      'INPUT_PRIVATE-VARIABLES': 'PIN=4711',
     };
     const name = defaultArtifactName(env);
     expect(name).toMatch(/^ghost-inspector-screenshots-browser-tests-3-[0-9a-f]{8}$/);
     // Deterministic for the same leg, different for another matrix leg's inputs, independent of the API key.
     expect(defaultArtifactName({ ...env })).toBe(name);
     expect(defaultArtifactName({ ...env, INPUT_API_KEY: 'secret-2' })).toBe(name);
-    expect(defaultArtifactName({ ...env, INPUT_SUITE_ID: 'def' })).not.toBe(name);
+    expect(defaultArtifactName({ ...env, 'INPUT_PRIVATE-VARIABLES': 'PIN=4712' })).toBe(name);
+    expect(defaultArtifactName({ ...env, 'INPUT_SUITE-IDS': 'def' })).not.toBe(name);
     expect(defaultArtifactName({ ...env, RUNNER_OS: 'Windows' })).not.toBe(name);
     expect(defaultArtifactName({ ...env, GITHUB_ACTION: '__ghost_2' })).not.toBe(name);
     expect(defaultArtifactName({ ...env, GITHUB_RUN_ATTEMPT: '4' })).toMatch(/-browser-tests-4-/);

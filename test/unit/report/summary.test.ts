@@ -95,7 +95,7 @@ describe('renderSummary', () => {
     const report = reportOf(s.summary, s.policy);
     report.runs[0]!.tests[1]!.failingStep!.target = '#pay @click a[href*="x"] > `b` | c';
     const md = renderSummary(report);
-    const code = /<strong>Step #5<\/strong> <code>[^<]*<\/code> <code>([^<]*)<\/code>/.exec(md)![1]!;
+    const code = /<strong>Step 5<\/strong> <code>[^<]*<\/code> <code>([^<]*)<\/code>/.exec(md)![1]!;
     expect(code).not.toContain('\u200B');
     const decoded = code
       .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteResult } from '../../../src/api/types.js';
 import type { TestDefinition } from '../../../src/api/definitions.js';
 import { runPlan, type RunPlan } from '../../../src/run/engine.js';
-import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted } from '../../../src/run/reconcile.js';
+import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted, variantFit } from '../../../src/run/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
@@ -119,23 +119,29 @@ describe('matchTriggered', () => {
     }) as unknown as SuiteResult;
   const job = { kind: 'suite' as const, suiteId: 's' };
 
-  it('keeps results created at or after the trigger (less the skew), not known, oldest first, at most expected', () => {
+  it('keeps results created at or after the trigger (less the skew), not known, oldest first', () => {
     const found = matchTriggered(
       [result('new2', 500), result('new1', 100), result('old', -CLOCK_SKEW_MS - 1), result('mine', 200)],
       { job, triggeredAtMs: at, expected: 1, known: new Set(['mine']), organizationId: null },
     );
-    expect(found.map((r) => r._id)).toEqual(['new1']);
+    expect(found.map((c) => c.result._id)).toEqual(['new1', 'new2']);
   });
 
-  it('with a start URL: only results with that start URL (or none said)', () => {
-    const found = matchTriggered([result('a', 10, 'https://a/'), result('b', 20, 'https://b/')], {
-      job: { ...job, startUrl: 'https://b/' },
-      triggeredAtMs: at,
-      expected: 2,
-      known: new Set(),
-      organizationId: null,
-    });
-    expect(found.map((r) => r._id)).toEqual(['b']);
+  it('with a start URL: only results with that start URL (or none said, then not beyond doubt)', () => {
+    const found = matchTriggered(
+      [result('a', 10, 'https://a/'), result('b', 20, 'https://b/'), result('c', 30)],
+      {
+        job: { ...job, startUrl: 'https://b/' },
+        triggeredAtMs: at,
+        expected: 2,
+        known: new Set(),
+        organizationId: null,
+      },
+    );
+    expect(found.map((c) => [c.result._id, c.fit])).toEqual([
+      ['b', 'match'],
+      ['c', 'unknown'],
+    ]);
   });
 
   it('a test: never the test result of a suite run of the same test', () => {
@@ -148,7 +154,27 @@ describe('matchTriggered', () => {
       known: new Set(),
       organizationId: null,
     });
-    expect(found.map((r) => r._id)).toEqual(['alone']);
+    expect(found.map((c) => c.result._id)).toEqual(['alone']);
+  });
+
+  it("a variant shown differently (browser, region, viewport, variables) is never this trigger's", () => {
+    const shown = {
+      ...result('t1', 10),
+      browser: 'firefox',
+      region: 'eu-west-1',
+      viewportSize: { width: 800, height: 600 },
+      variables: { PLAN: 'a' },
+    } as unknown as SuiteResult;
+    expect(variantFit(shown, { browser: 'chrome' })).toBe('mismatch');
+    expect(variantFit(shown, { region: 'us-east-1' })).toBe('mismatch');
+    expect(variantFit(shown, { viewport: '1024x768' })).toBe('mismatch');
+    expect(variantFit(shown, { variables: { PLAN: 'b' } })).toBe('mismatch');
+    expect(
+      variantFit(shown, { browser: ['chrome', 'firefox'], region: 'eu-west-1', viewport: '800x600' }),
+    ).toBe('match');
+    // A suite result shows no browser: it may be the trigger's, never beyond doubt.
+    expect(variantFit(result('s1', 10), { browser: 'chrome' })).toBe('unknown');
+    expect(variantFit(result('s1', 10), {})).toBe('match');
   });
 
   it('mayHaveStarted: uncertain triggers and aborts after sending, not aborts before', () => {

@@ -1,6 +1,7 @@
 /**
- * Redaction of the run model: secrets go where they can be (free text, page URLs, private variables by
- * name); the action's own data (ids, names, timestamps, counts, links, screenshot URLs) is never rewritten.
+ * Redaction of the run model: secrets go where they can be (names, free text, every string of a step, page
+ * and screenshot URLs, private variables by name); the action's own data (ids, timestamps, counts, links)
+ * is never rewritten.
  */
 import { describe, expect, it } from 'vitest';
 import { redactSummary } from '../../../src/run/redact-summary.js';
@@ -24,14 +25,25 @@ function summaryWith(secretText: string): RunSummary {
       {
         sequence: 1,
         command: 'assign',
-        target: '#pin',
+        target: `#pin-${secretText}`,
         value: secretText,
+        notes: `note ${secretText}`,
         variableName: '',
         condition: null,
         optional: false,
         private: false,
         error: `Expected ${secretText} in card field 1`,
         url: 'https://shop.test/card',
+      },
+      {
+        sequence: 2,
+        command: 'click',
+        target: [{ selector: `#pin-${secretText}` }, { selector: '#other' }],
+        value: '',
+        variableName: '',
+        condition: { statement: `return "${secretText}"` },
+        optional: false,
+        private: false,
       },
     ],
     console: [
@@ -112,15 +124,20 @@ describe('redactSummary', () => {
     expect(raw.runs[0]!.variant.startUrl).toBe('https://user:pass@staging.test/');
   });
 
-  it('a long enough value is removed from free text and page URLs, names stay', () => {
+  it('a long enough value is removed from names, free text, every string of a step and page URLs', () => {
     const secret = 'card';
     const out = redactSummary(summaryWith(secret), { values: [secret], privateVariableNames: ['PIN'] });
     const run = out.runs[0]!;
     const test = run.tests[0]!;
-    expect(run.suiteName).toBe('Checkout card 1');
-    expect(test.testName).toBe('Pay by card 1');
-    expect(test.result?.name).toBe('Pay by card 1');
+    expect(run.suiteName).toBe('Checkout *** 1');
+    expect(run.suiteResult?.name).toBe('Checkout *** 1');
+    expect(test.testName).toBe('Pay by *** 1');
+    expect(test.result?.name).toBe('Pay by *** 1');
     expect(test.error).toBe('failed with ***');
+    expect(test.result?.steps[0]?.target).toBe('#pin-***');
+    expect(test.result?.steps[0]?.notes).toBe('note ***');
+    expect(test.result?.steps[1]?.target).toEqual([{ selector: '#pin-***' }, { selector: '#other' }]);
+    expect(test.result?.steps[1]?.condition?.statement).toBe('return "***"');
     expect(run.error).toBe('run error ***');
     expect(test.result?.steps[0]?.value).toBe('***');
     expect(test.result?.steps[0]?.error).toBe('Expected *** in *** field 1');
