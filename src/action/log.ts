@@ -1,5 +1,4 @@
 /** The engine's {@link RunLog} on the sink: redacted, and unable to start a workflow command of its own. */
-import { redactUrl } from '../api/redact.js';
 import { logLine, type RunLog } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
 
