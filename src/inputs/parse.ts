@@ -15,6 +15,7 @@ import {
   type InputGetter,
   type InputProblem,
 } from './schema.js';
+import { isVariableStartUrl } from './tunnel.js';
 
 /** Records one problem: the input, its value (masked for secret inputs) and the expected form. */
 export type Fail = (input: string, value: string, expected: string) => void;
@@ -147,7 +148,11 @@ export function parseTargets(
   organizationId: string | null,
 ): Pick<ActionInputs, 'startUrls' | 'suiteIds' | 'testIds' | 'folderIds' | 'testFilePatterns'> {
   const startUrls = r.list('start-url');
-  for (const url of startUrls) if (!isHttpUrl(url)) r.fail('start-url', url, 'http or https URLs');
+  for (const url of startUrls) {
+    if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
+      r.fail('start-url', url, 'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}');
+    }
+  }
   const suiteIds = r.ids('suite-ids');
   const testIds = r.ids('test-ids');
   const folderIds = r.ids('folder-ids');
@@ -303,7 +308,7 @@ export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
 
 /**
  * Every secret value to mask and redact: the API key, the HTTP auth password, private variable values, the
- * GitHub token and the credentials of URL inputs (start URLs, webhooks).
+ * GitHub token, the ngrok authtoken and the credentials of URL inputs (start URLs, webhooks, tunnel).
  */
 export function collectSecrets(
   inputs: Omit<ActionInputs, 'secrets' | 'warnings' | 'notices'>,
@@ -314,10 +319,12 @@ export function collectSecrets(
   const secrets = [
     inputs.apiKey,
     ...inputs.startUrls.flatMap(urlCredentials),
+    ...(inputs.tunnel ? urlCredentials(inputs.tunnel.address) : []),
     execute.httpAuthPassword ?? '',
     ...webhooks.flatMap(urlCredentials),
     ...privateValues,
     inputs.githubToken,
+    inputs.tunnel?.authtoken ?? '',
   ];
   return unique(secrets.filter((s) => s !== ''));
 }

@@ -7,6 +7,7 @@ import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
 import { redactUrl } from '../api/redact.js';
 import type { ExecuteOptions } from '../api/types.js';
 import type { RepoTest } from './test-files.js';
+import type { TunnelInputs } from './tunnel.js';
 
 /** One problem with one input. */
 export interface InputProblem {
@@ -101,11 +102,14 @@ export interface ActionInputs {
   /** Absolute path. */
   resultsPath: string;
 
+  /** The tunnel to the app started in the job, or null (`tunnel` empty). */
+  tunnel: TunnelInputs | null;
+
   /** The workspace every relative path is resolved against. */
   workspace: string;
   /**
    * Every secret value to mask and redact: API key, HTTP auth password, private variable values, GitHub
-   * token, and the user-info (and its password) of URL inputs.
+   * token, the ngrok authtoken, and the user-info (and its password) of URL inputs.
    */
   secrets: string[];
   /** Warnings to log before the run (e.g. secrets too short to be removed from free text). */
@@ -163,10 +167,21 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'artifact-retention-days': '',
   'artifacts-dir': 'ghost-inspector-screenshots',
   'results-path': 'ghost-inspector-results.json',
+  tunnel: '',
+  'tunnel-provider': 'ngrok',
+  'ngrok-authtoken': '',
+  'tunnel-url-variable': 'ngrokUrl',
+  'tunnel-host-header': '',
 };
 
 /** Inputs whose value is secret (shown as `***` in errors). */
-export const SECRET_INPUTS = new Set(['api-key', 'http-auth-password', 'private-variables', 'github-token']);
+export const SECRET_INPUTS = new Set([
+  'api-key',
+  'http-auth-password',
+  'private-variables',
+  'github-token',
+  'ngrok-authtoken',
+]);
 
 /**
  * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)

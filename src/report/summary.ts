@@ -41,6 +41,8 @@ export interface SummaryOptions {
   resultsPath?: string;
   /** Link to the uploaded screenshots artifact, when one was uploaded. */
   artifactUrl?: string;
+  /** The tunnel the runs reached the app through: its public URL and the local address. */
+  tunnel?: { url: string; address: string };
   /** Upper bound of the summary in UTF-8 bytes; default {@link DEFAULT_SUMMARY_MAX_BYTES}. */
   maxBytes?: number;
 }
@@ -180,6 +182,10 @@ function headline(report: Report, options: SummaryOptions): string {
     line += `\n\n**The step fails:** ${escapeInline(report.reasons.join(' '))}`;
   }
   if (options.artifactUrl) line += `\n\nScreenshots: ${link(options.artifactUrl, 'artifact')}.`;
+  if (options.tunnel) {
+    const { url, address } = options.tunnel;
+    line += `\n\nTunnel: <code>${escapeCode(url)}</code> → <code>${escapeCode(address)}</code>.`;
+  }
   return `${line}\n\n`;
 }
 

@@ -23,6 +23,8 @@ export interface ReportContext {
   interrupted: boolean;
   /** The uploaded screenshot artifact's web link, when there is one. */
   artifactUrl?: string;
+  /** The tunnel the runs reached the app through, when there was one. */
+  tunnel?: { url: string; address: string };
   github: GitHubContext;
   sink: ActionSink;
 }
@@ -75,6 +77,7 @@ const jobSummary: ReportWriter = {
       resultsPath: context.inputs.resultsPath,
       ...(junitPath ? { junitPath } : {}),
       ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
+      ...(context.tunnel ? { tunnel: context.tunnel } : {}),
     });
     await context.sink.appendSummary(markdown);
   },
