@@ -33,7 +33,7 @@ export async function openTunnel(
     deps.sink.setOutput('tunnel-url', tunnel.url);
     return tunnel;
   } catch (error) {
-    deps.sink.setFailed(redact(`Input "tunnel": ${messageOf(error)} No run was triggered.`));
+    deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
     return null;
   }
 }
