@@ -3,20 +3,24 @@
  * downloaded once for this OS and architecture and kept in the tool cache for the jobs after this one
  * (`@actions/tool-cache`).
  */
-import { chmod } from 'node:fs/promises';
+import { access, chmod, constants } from 'node:fs/promises';
 import path from 'node:path';
-import { which } from '@actions/io';
 import * as toolCache from '@actions/tool-cache';
 import type { TunnelProvider } from './providers.js';
 
 /**
  * The path of the agent's executable.
+ * @param searchPath the `PATH` to look in first (the agent's environment)
  * @param log progress lines (the download)
  * @throws Error when the agent is not installed and there is no download for this OS and architecture, or
  *   the download fails
  */
-export async function findAgent(provider: TunnelProvider, log: (line: string) => void): Promise<string> {
-  const onPath = await which(provider.command, false);
+export async function findAgent(
+  provider: TunnelProvider,
+  searchPath: string,
+  log: (line: string) => void,
+): Promise<string> {
+  const onPath = await onSearchPath(provider.command, searchPath);
   if (onPath) return onPath;
   const asset = provider.asset(process.platform, process.arch);
   if (!asset) {
@@ -38,4 +42,19 @@ export async function findAgent(provider: TunnelProvider, log: (line: string) =>
     asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
   const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
   return path.join(dir, exe);
+}
+
+/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
+async function onSearchPath(command: string, searchPath: string): Promise<string | null> {
+  const name = process.platform === 'win32' ? `${command}.exe` : command;
+  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, name);
+    try {
+      await access(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+      return file;
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
 }

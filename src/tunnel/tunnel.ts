@@ -59,7 +59,7 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   const { tunnel, log } = options;
   const provider = tunnelProvider(tunnel.provider);
   const bound = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? TUNNEL_START_MS)]);
-  const agentPath = await findAgent(provider, log);
+  const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
   const child = spawn(agentPath, provider.args(tunnel), {
     env: { ...options.env, ...provider.env(tunnel) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,10 +73,12 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   try {
     const url = await publicUrl(child, provider.readLine, bound, tunnel, exited);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-    await waitUntilAnswering(url, tunnel.address, bound, options.signal);
+    await waitUntilAnswering(url, tunnel.address, bound);
     return { url, address: tunnel.address, stop };
   } catch (error) {
     await stop();
+    if (options.signal.aborted)
+      throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
     throw error;
   }
 }
@@ -128,12 +130,7 @@ function publicUrl(
  * gateway" (5xx from the tunnel when nothing answers at the local address).
  * @throws Error naming the local address, and what it answers directly, when the bound ends first
  */
-async function waitUntilAnswering(
-  url: string,
-  address: string,
-  bound: AbortSignal,
-  cancel: AbortSignal,
-): Promise<void> {
+async function waitUntilAnswering(url: string, address: string, bound: AbortSignal): Promise<void> {
   let last = 'no answer';
   while (!bound.aborted) {
     const answer = await tryUrl(url, bound);
@@ -141,7 +138,7 @@ async function waitUntilAnswering(
     last = answer.why;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
-  if (cancel.aborted) throw new Error(`Cancelled while the tunnel to ${address} was opening.`);
+  if ((bound.reason as Error | undefined)?.name !== 'TimeoutError') throw new Error('Cancelled.');
   const direct = await tryUrl(address, AbortSignal.timeout(TRY_TIMEOUT_MS));
   const local = direct.ok
     ? `the app answers at ${address} itself, but not through the tunnel`
@@ -173,7 +170,7 @@ async function tryUrl(url: string, bound: AbortSignal): Promise<{ ok: boolean; w
 
 /** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
 async function stopAgent(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
