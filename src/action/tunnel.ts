@@ -38,9 +38,9 @@ export async function openTunnel(
   }
 }
 
-/** The agent's environment: the action's, without its inputs (the API key stays in this process). */
+/** The action's environment without its inputs, the runner's `ACTIONS_*` variables and any token. */
 function agentEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.toUpperCase().startsWith('INPUT_')));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(INPUT_|ACTIONS_)|TOKEN/i.test(name)));
 }
 
 /** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */

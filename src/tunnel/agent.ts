@@ -49,12 +49,14 @@ async function onSearchPath(command: string, searchPath: string): Promise<string
   const name = process.platform === 'win32' ? `${command}.exe` : command;
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
     const file = path.join(dir, name);
-    try {
-      await access(file, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+    const mode = process.platform === 'win32' ? constants.F_OK : constants.X_OK;
+    if (
+      await access(file, mode).then(
+        () => true,
+        () => false,
+      )
+    )
       return file;
-    } catch {
-      // not in this folder
-    }
   }
   return null;
 }

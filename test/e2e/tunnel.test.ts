@@ -87,7 +87,9 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok 
 
   it('loads {{ngrokUrl}} in Chromium through the tunnel; the run passes and the agent is stopped', async () => {
     const inputs = await inputsFor({});
-    const run = await runAction({ workspace, inputs, env: { ...agent.env(), NGROK_AUTHTOKEN: TOKEN } });
+    const runner = { ACTIONS_RUNTIME_TOKEN: 'runtime-token-5Hd8', GITHUB_TOKEN: 'ghs_token9Kq2' };
+    const env = { ...agent.env(), ...runner, NGROK_AUTHTOKEN: TOKEN };
+    const run = await runAction({ workspace, inputs, env });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs.passed).toBe('1');
     const tunnelUrl = run.outputs['tunnel-url'] ?? '';
@@ -101,7 +103,11 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok 
     expect(result?.variables.ngrokUrl).toBe(tunnelUrl);
     expect(run.summary).toContain(tunnelUrl);
     expect(run.summary).toContain(app.url);
-    expect(await agent.args()).toEqual(['http', app.url, '--log', 'stdout', '--log-format', 'json']);
+    // The agent gets its token and none of the action's inputs or the runner's credentials.
+    expect(await agent.started()).toEqual({
+      args: ['http', app.url, '--log', 'stdout', '--log-format', 'json'],
+      secretEnv: ['NGROK_AUTHTOKEN'],
+    });
     expectNoToken(run, await workspaceText(workspace));
     expect(await agent.alive()).toEqual([]);
     await rm(workspace, { recursive: true, force: true });

@@ -17,8 +17,11 @@ export interface FakeAgent {
   pids(): Promise<number[]>;
   /** Pids of the agents still running. */
   alive(): Promise<number[]>;
-  /** The arguments the last agent was started with (the token's value shown as `<token>`). */
-  args(): Promise<string[]>;
+  /**
+   * How the last agent was started: its arguments (the token's value shown as `<token>`) and the names of
+   * the input, runner (`ACTIONS_*`) and token variables in its environment.
+   */
+  started(): Promise<{ args: string[]; secretEnv: string[] }>;
   remove(): Promise<void>;
 }
 
@@ -41,7 +44,8 @@ export async function installFakeAgent(): Promise<FakeAgent> {
     }),
     pids,
     alive: async () => (await pids()).filter(isAlive),
-    args: async () => JSON.parse(await readFile(argsFile, 'utf8')) as string[],
+    started: async () =>
+      JSON.parse(await readFile(argsFile, 'utf8')) as { args: string[]; secretEnv: string[] },
     remove: () => rm(binDir, { recursive: true, force: true }),
   };
 }

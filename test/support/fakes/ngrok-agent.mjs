@@ -7,7 +7,7 @@
  * 502 with an `ngrok-error-code` header when nothing answers there, as the real edge does.
  *
  * For the tests: `FAKE_NGROK_PIDS` names a file each agent appends its pid to; `FAKE_NGROK_ARGS` a file it
- * writes its arguments to (never the token's value).
+ * writes its arguments to (never the token's value) with the names of its input, runner and token variables.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -40,7 +40,8 @@ if (process.env.FAKE_NGROK_ARGS) {
   const shown = args.map((a) =>
     flags.get('authtoken') && a.includes(flags.get('authtoken')) ? '<token>' : a,
   );
-  writeFileSync(process.env.FAKE_NGROK_ARGS, JSON.stringify(shown));
+  const secretEnv = Object.keys(process.env).filter((name) => /^(INPUT_|ACTIONS_)|TOKEN/i.test(name));
+  writeFileSync(process.env.FAKE_NGROK_ARGS, JSON.stringify({ args: shown, secretEnv }));
 }
 if (unknown || positional[0] !== 'http' || positional.length !== 2) {
   process.stderr.write(`ERROR:  unknown command or flag: ${unknown ?? positional.join(' ')}\n`);
