@@ -5,7 +5,6 @@
  */
 import { access, chmod, constants } from 'node:fs/promises';
 import path from 'node:path';
-import * as toolCache from '@actions/tool-cache';
 import type { TunnelProvider } from './providers.js';
 
 /**
@@ -29,6 +28,8 @@ export async function findAgent(
     );
   }
   const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
+  // Loaded only here: most runs never download an agent.
+  const toolCache = await import('@actions/tool-cache');
   const cached = toolCache.find(provider.command, asset.version, process.arch);
   if (cached) return path.join(cached, exe);
   log(`Downloading ${provider.command} from ${asset.url}`);
