@@ -6,10 +6,11 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   PR_COMMENT_TIME_LIMIT_MS: () => (/* binding */ PR_COMMENT_TIME_LIMIT_MS),
 /* harmony export */   renderPullRequestComment: () => (/* binding */ renderPullRequestComment),
 /* harmony export */   upsertPullRequestComment: () => (/* binding */ upsertPullRequestComment)
 /* harmony export */ });
-/* unused harmony exports COMMENT_MARKER_BASE, MAX_COMMENT_CHARS, commentMarker */
+/* unused harmony exports COMMENT_MARKER_BASE, ACTIONS_BOT_LOGIN, MAX_COMMENT_CHARS, commentMarker */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(61351);
@@ -18,8 +19,9 @@ export const modules = {
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(65655);
 /**
  * The opt-in pull-request comment: one sticky comment per pull request (and per key), found by a hidden
- * marker and updated in place. Rendering is pure; {@link upsertPullRequestComment} talks to the GitHub REST
- * API through `@actions/github` (`GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
+ * marker at its start and the token's identity as its author, and updated in place. Rendering is pure;
+ * {@link upsertPullRequestComment} talks to the GitHub REST API through `@actions/github` (`GET /user`,
+ * `GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
  * `POST /repos/{owner}/{repo}/issues/{n}/comments`, `PATCH /repos/{owner}/{repo}/issues/comments/{id}`).
  */
 
@@ -29,6 +31,10 @@ export const modules = {
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
 const COMMENT_MARKER_BASE = 'ghost-inspector-action';
+/** The login of comments written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
+const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+/** Time limit of the pull-request comment (every request it makes), ms. */
+const PR_COMMENT_TIME_LIMIT_MS = 20_000;
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 const MAX_COMMENT_CHARS = 60_000;
 const VERDICT_ICON = {
@@ -111,15 +117,47 @@ function failingReason(test) {
     return test.state;
 }
 /**
- * Creates the sticky comment on a pull request, or updates it in place when a comment holding its marker
- * exists (every page of comments is searched; the oldest match wins, so a comment is never duplicated).
+ * The login of the token's identity: `GET /user` for a personal or OAuth token; a GitHub App installation
+ * token (`GITHUB_TOKEN`) may not read it (403), and then the identity is {@link ACTIONS_BOT_LOGIN}.
+ * @throws the request error of any other failure
+ */
+async function tokenLogin(octokit) {
+    try {
+        const { data } = await octokit.rest.users.getAuthenticated();
+        const login = data?.login;
+        if (typeof login !== 'string') {
+            throw new Error(`the GitHub API answered GET /user with ${describeShape(login)} as the login`);
+        }
+        return login;
+    }
+    catch (error) {
+        if (error.status === 403)
+            return ACTIONS_BOT_LOGIN;
+        throw error;
+    }
+}
+/**
+ * Creates the sticky comment on a pull request, or updates it in place. Only the action's own comment is
+ * updated: written by the token's identity (see {@link tokenLogin}) and starting with its marker; a comment
+ * by anyone else, or one that only quotes the marker, is never touched. Every page of comments is searched
+ * (oldest first) and the oldest own comment wins, so a comment is never duplicated. Every request stays on
+ * the API's origin (a next-page link elsewhere is refused) and stops on `signal`.
  * @returns the comment id and whether it was created
- * @throws the Octokit `RequestError` of a failed request (e.g. 403 when the token may not write)
+ * @throws the Octokit `RequestError` of a failed request (e.g. 403 when the token may not write), an Error
+ *   naming an answer of the wrong shape or a next-page link to another origin, the abort error on `signal`
  */
 async function upsertPullRequestComment(options) {
     const marker = commentMarker(options.key);
-    const body = options.body.includes(marker) ? options.body : `${marker}\n${options.body}`;
+    const body = options.body.startsWith(marker) ? options.body : `${marker}\n${options.body}`;
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
+    const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
+    octokit.hook.before('request', (request) => {
+        const url = new URL(request.url, `${request.baseUrl}/`);
+        if (url.origin !== origin)
+            throw new Error(`the GitHub API pointed the action to ${url.origin}; refused`);
+        request.request = { ...request.request, ...(options.signal ? { signal: options.signal } : {}) };
+    });
+    const login = await tokenLogin(octokit);
     const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
     let existing;
     for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
@@ -130,7 +168,7 @@ async function upsertPullRequestComment(options) {
         if (!Array.isArray(comments)) {
             throw new Error(`the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`);
         }
-        const found = comments.find((c) => c !== null && typeof c === 'object' && typeof c.body === 'string' && c.body.includes(marker));
+        const found = comments.find((c) => isOwnComment(c, login, marker));
         if (found) {
             if (typeof found.id !== 'number') {
                 throw new Error(`the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`);
@@ -150,6 +188,13 @@ async function upsertPullRequestComment(options) {
     }
     const created = await octokit.rest.issues.createComment({ ...params, body });
     return { id: created.data.id, created: true };
+}
+/** Whether a listed comment is the action's own: by `login`, its body starting with `marker`. */
+function isOwnComment(comment, login, marker) {
+    if (comment === null || typeof comment !== 'object')
+        return false;
+    const c = comment;
+    return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
 }
 /** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
 function describeShape(value) {

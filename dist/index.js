@@ -55690,7 +55690,7 @@ module.exports = {
 /* unused harmony exports DEFAULT_BACKOFF, MAX_RETRY_AFTER_MS */
 /**
  * The one back-off rule and `Retry-After` reader of the action, used by the API client's retries
- * (`retry.ts`) and by the screenshot downloads (`artifacts/download.ts`): jittered exponential back-off
+ * (`retry-rules.ts`) and by the screenshot downloads (`artifacts/download.ts`): jittered exponential back-off
  * ("equal jitter") and an HTTP `Retry-After` header read as delay-seconds or as an HTTP date, cut to a cap.
  * All times in ms.
  */
@@ -55750,6 +55750,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 /* harmony export */   BO: () => (/* binding */ redactUrl),
 /* harmony export */   Pt: () => (/* binding */ MIN_REDACTED_LENGTH),
 /* harmony export */   XF: () => (/* binding */ REDACTED),
+/* harmony export */   j$: () => (/* binding */ withoutQuery),
 /* harmony export */   lY: () => (/* binding */ createRedactor),
 /* harmony export */   sv: () => (/* binding */ isRedactable)
 /* harmony export */ });
@@ -55788,6 +55789,9 @@ function encodedForms(secret) {
     forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
     // Inside a JSON document (a response excerpt or a request body echoed back).
     forms.add(JSON.stringify(secret).slice(1, -1));
+    // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
+    for (const form of [...forms])
+        forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
     return [...forms].filter((f) => f.length > 0);
 }
 /** Data inside free text that is never rewritten: service ids, UUIDs, ISO 8601 timestamps. */
@@ -55821,8 +55825,8 @@ function replaceSpans(text, hits) {
 }
 /**
  * Build a redactor for free text: URL credentials and `apiKey` values go (`redactUrl`), then every occurrence
- * of each secret, in raw, URL-encoded (`encodeURIComponent`, and `+` for spaces) and JSON-escaped forms,
- * becomes `***`. Overlapping occurrences are hidden as one.
+ * of each secret, in raw, URL-encoded (`encodeURIComponent`, and `+` for spaces; upper- or lower-case hex)
+ * and JSON-escaped forms, becomes `***`. Overlapping occurrences are hidden as one.
  *
  * Never rewritten: secrets shorter than `MIN_REDACTED_LENGTH`, and occurrences that lie inside a service id,
  * UUID or timestamp without being all of it (see the module comment).
@@ -55880,6 +55884,17 @@ function redactUrl(url) {
     return String(url)
         .replace(API_KEY_PARAM, (_m, sep, name) => `${sep}${name}${REDACTED}`)
         .replace(URL_USER_INFO, `$1${REDACTED}@`);
+}
+/**
+ * A URL as the reports write it: without its query string and fragment (a signed URL's signature, or an
+ * `apiKey`, never reaches a file), and without user-info. Text that is not an absolute URL is only
+ * passed through `redactUrl`.
+ */
+function withoutQuery(url) {
+    const text = String(url);
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
+        return redactUrl(text);
+    return redactUrl(text.replace(/[?#].*$/s, ''));
 }
 
 
@@ -55948,6 +55963,54 @@ function resultImages(result) {
 
 /***/ }),
 
+/***/ 51418:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ stopReason),
+/* harmony export */   g: () => (/* binding */ timeLimited)
+/* harmony export */ });
+/** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
+/**
+ * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
+ * saying which ({@link stopReason}). The timer never keeps the process alive.
+ */
+function timeLimited(signal, ms) {
+    const controller = new AbortController();
+    const stop = (why) => {
+        if (!controller.signal.aborted)
+            controller.abort(new Error(why));
+    };
+    setTimeout(() => stop(`time limit of ${Math.round(ms / 1000)} s reached`), ms).unref();
+    if (signal?.aborted)
+        stop('the workflow was cancelled');
+    else
+        signal?.addEventListener('abort', () => stop('the workflow was cancelled'), { once: true });
+    return controller.signal;
+}
+/** Why a {@link timeLimited} signal fired: `time limit of 20 s reached`, `the workflow was cancelled`. */
+function stopReason(signal) {
+    return signal.reason instanceof Error ? signal.reason.message : 'stopped';
+}
+
+
+/***/ }),
+
+/***/ 73596:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ plural)
+/* harmony export */ });
+/** Words every room writes the same way. */
+/** `1 test`, `2 tests`; `many` for an irregular plural. */
+function plural(count, one, many = `${one}s`) {
+    return `${count} ${count === 1 ? one : many}`;
+}
+
+
+/***/ }),
+
 /***/ 69248:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -55960,6 +56023,7 @@ function resultImages(result) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
 /**
  * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
  * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
@@ -55970,10 +56034,30 @@ function resultImages(result) {
  */
 
 
+
 /** Environment variables, besides the inputs, the matrix digest is made of. */
 const DIGEST_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
-/** Inputs whose values must not feed a digest that ends up in a name (secrets). */
-const SECRET_INPUT = /KEY|TOKEN|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL/i;
+/**
+ * The inputs the matrix digest is made of: an allow-list of inputs that never hold a secret and that
+ * matrix legs vary. The start URL counts without user-info, query and fragment (where credentials ride).
+ */
+const DIGEST_INPUTS = [
+    'suite-ids',
+    'test-ids',
+    'folder-ids',
+    'test-files',
+    'organization-id',
+    'browser',
+    'region',
+    'viewport',
+    'data-file',
+    'data-source',
+    'start-url',
+    'results-path',
+    'junit-path',
+    'artifacts-dir',
+    'comment-key',
+];
 /**
  * Reads the GitHub context from the environment (and the event file it names). Never throws: an unreadable
  * or malformed event file means "no pull request".
@@ -56015,11 +56099,10 @@ function matrixDigest(env) {
     const h = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
     for (const key of DIGEST_ENV_KEYS)
         h.update(`${key}=${env[key] ?? ''}\n`);
-    const inputs = Object.keys(env)
-        .filter((k) => k.startsWith('INPUT_') && !SECRET_INPUT.test(k))
-        .sort();
-    for (const key of inputs)
-        h.update(`${key}=${env[key] ?? ''}\n`);
+    for (const input of DIGEST_INPUTS) {
+        const value = env[`INPUT_${input.toUpperCase()}`] ?? '';
+        h.update(`${input}=${input === 'start-url' ? (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutQuery */ .j$)(value) : value}\n`);
+    }
     return h.digest('hex').slice(0, 8);
 }
 /** The web page of the workflow run (`<server>/<owner>/<repo>/actions/runs/<run id>`), when known. */
@@ -56050,9 +56133,11 @@ function commentKey(context, commentKeyInput) {
 /* harmony export */   _q: () => (/* binding */ variantLabel),
 /* harmony export */   cN: () => (/* binding */ variantParts)
 /* harmony export */ });
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73596);
 /* harmony import */ var _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38249);
-/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(66358);
+/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(66358);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
+
 
 
 
@@ -56094,9 +56179,6 @@ const STATE_MARK = {
     cancelled: '⊘ cancelled',
     error: '! error',
 };
-function plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 /** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run, test) {
     const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
@@ -56143,7 +56225,7 @@ function renderStop(event, log) {
             log.warning(`Timeout: ${(0,_run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
             return;
         case 'fail-fast':
-            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`);
+            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.others, 'other remote run')} and starting no more.`);
             return;
         case 'cancelling': {
             // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
@@ -56152,7 +56234,7 @@ function renderStop(event, log) {
             const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
             log.warning(event.late
                 ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-                : `${why}: cancelling ${plural(event.count, 'remote run')}.`);
+                : `${why}: cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.count, 'remote run')}.`);
             return;
         }
         case 'cancel-failed':
@@ -56170,21 +56252,21 @@ function consoleReporter(log) {
     return (event) => {
         switch (event.type) {
             case 'folder-listed':
-                return log.info(`Folder ${event.folderId}: ${plural(event.suiteCount, 'suite')}.`);
+                return log.info(`Folder ${event.folderId}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.suiteCount, 'suite')}.`);
             case 'folder-failed':
                 return log.warning(`Folder ${event.folderId}: ${event.message}`);
             case 'run-started':
-                return log.info(`Started ${event.label}: ${plural(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(event.resultIds)}).`);
+                return log.info(`Started ${event.label}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(event.resultIds)}).`);
             case 'runs-found':
-                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(event.resultIds)}.`);
+                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(event.resultIds)}.`);
             case 'trigger-problems': {
                 // Runs fail-fast kept from starting were not asked for in vain: an info line, not a warning.
                 const skipped = event.problems.filter((p) => p.kind === _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
                 if (skipped.length > 0) {
-                    log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
+                    log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
                 }
                 const problems = event.problems.filter((p) => p.kind !== _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
-                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_2__/* .problemLines */ .pb)(problems))
+                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .problemLines */ .pb)(problems))
                     log.warning(line);
                 return;
             }
@@ -56193,7 +56275,7 @@ function consoleReporter(log) {
                 return log.group(title, lines);
             }
             case 'heartbeat':
-                return log.info(`… ${plural(event.running, 'run')} still going, ${plural(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
+                return log.info(`… ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.running, 'run')} still going, ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
             case 'detail':
                 return log.debug?.(event.message);
             default:
@@ -56266,8 +56348,8 @@ function buildTest(test, ctx) {
     const shot = r ? (0,screenshots/* resultImages */.m)(r).screenshot : undefined;
     const screenshot = r && shot
         ? {
-            originalUrl: (0,report_text/* cleanText */.X5)(shot.url),
-            smallUrl: (0,report_text/* cleanText */.X5)(shot.smallUrl) || (0,report_text/* cleanText */.X5)(shot.url),
+            originalUrl: writtenUrl(shot.url),
+            smallUrl: writtenUrl(shot.smallUrl) || writtenUrl(shot.url),
             ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id).screenshot } : {}),
         }
         : undefined;
@@ -56290,7 +56372,7 @@ function buildTest(test, ctx) {
         ...(resultUrl ? { resultUrl } : {}),
         ...(r?.startUrl ? { startUrl: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(r.startUrl)) } : {}),
         ...(r?.endUrl ? { endUrl: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(r.endUrl)) } : {}),
-        ...(r?.video?.url ? { videoUrl: (0,report_text/* cleanText */.X5)(r.video.url) } : {}),
+        ...(r?.video?.url ? { videoUrl: writtenUrl(r.video.url) } : {}),
         ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
         ...(compare ? { screenshotCompare: compare } : {}),
         screenshotCompareFailed,
@@ -56300,6 +56382,11 @@ function buildTest(test, ctx) {
         ...(r?.region ? { region: (0,report_text/* cleanText */.X5)(r.region) } : {}),
         ...(viewport ? { viewport } : {}),
     };
+}
+/** A screenshot or video URL as the reports write it: cleaned, without its query string (signed URLs). */
+function writtenUrl(url) {
+    const text = (0,report_text/* cleanText */.X5)(url);
+    return text ? (0,report_text/* withoutQuery */.j$)(text) : '';
 }
 function buildAttempt(r, appUrl) {
     const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
@@ -56318,8 +56405,8 @@ function buildCompare(r, path) {
     if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
         return undefined;
     const image = (0,screenshots/* resultImages */.m)(r).comparison;
-    const imageUrl = (0,report_text/* cleanText */.X5)(image?.url);
-    const smallUrl = (0,report_text/* cleanText */.X5)(image?.smallUrl) || imageUrl;
+    const imageUrl = writtenUrl(image?.url);
+    const smallUrl = writtenUrl(image?.smallUrl) || imageUrl;
     return {
         difference: numberOrNull(r.screenshotCompareDifference),
         threshold: r.screenshotCompareThreshold,
@@ -56424,13 +56511,12 @@ var console = __nccwpck_require__(39475);
  * timeout", ...), so that every renderer shows it.
  *
  * @param summary the run model (`run/types.ts`)
- * @param policy which outcomes fail the run besides failed tests
+ * @param verdict the verdict the caller decided once (`decideVerdict`, or `decideStartedVerdict` for
+ *   `wait: false`); its policy says which outcomes fail the run besides failed tests
  * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
- * @param verdict the verdict decided once by the caller; by default decided here from `summary` and
- *   `policy` (`decideVerdict`, or `decideStartedVerdict` when `summary` has no waited run)
  * @returns the report; never throws on odd service data (missing fields give empty values)
  */
-function buildReport(summary, policy, attachments = new Map(), verdict = (0,outcome/* decideVerdict */.AU)(summary, { failOnEmpty: false, ...policy })) {
+function buildReport(summary, verdict, attachments = new Map()) {
     const appUrl = summary.appUrl.replace(/\/+$/, '');
     const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, verdict, attachments));
     const duration = Math.max(0, dateMs(summary.finishedAt) - dateMs(summary.startedAt)) || 0;
@@ -56453,7 +56539,7 @@ function buildReport(summary, policy, attachments = new Map(), verdict = (0,outc
  * (a run that could not be started gets its stand-in test), around {@link decideStartedVerdict}.
  */
 function buildStartedReport(summary, policy) {
-    return buildReport(summary, policy, new Map(), (0,outcome/* decideStartedVerdict */.T_)(summary, policy));
+    return buildReport(summary, (0,outcome/* decideStartedVerdict */.T_)(summary, policy));
 }
 function buildSuiteRun(run, appUrl, verdict, attachments) {
     const suiteName = (0,report_text/* cleanText */.X5)(run.suiteName) || (0,report_text/* cleanText */.X5)(run.file) || '(unnamed suite)';
@@ -56612,16 +56698,18 @@ function percent(fraction) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BO: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.BO),
-/* harmony export */   LS: () => (/* binding */ plural),
+/* harmony export */   LS: () => (/* reexport safe */ _common_words_js__WEBPACK_IMPORTED_MODULE_1__.L),
 /* harmony export */   Pl: () => (/* binding */ safeUrl),
 /* harmony export */   VV: () => (/* binding */ escapeInline),
 /* harmony export */   X5: () => (/* binding */ cleanText),
 /* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   j$: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.j$),
 /* harmony export */   tn: () => (/* binding */ escapeCode),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
 /* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml, escapeBlock */
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
 /**
  * Text helpers shared by the renderers in `report/`: cleaning service text, escaping for Markdown/HTML,
  * cutting to a size and formatting durations. All pure.
@@ -56649,7 +56737,7 @@ function cleanText(text) {
     const s = String(text);
     return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
 }
-/** The one URL redaction (user-info and `apiKey` values), re-exported for the renderers. */
+/** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
 
 const HTML_ESCAPES = {
     '&': '&amp;',
@@ -56732,10 +56820,7 @@ function formatDuration(ms) {
         return `${h} h ${String(m).padStart(2, '0')} min`;
     return `${m} min ${String(s).padStart(2, '0')} s`;
 }
-/** `1 test`, `2 tests`. */
-function plural(count, one, many = `${one}s`) {
-    return `${count} ${count === 1 ? one : many}`;
-}
+
 /**
  * An http(s) URL made safe for an HTML attribute inside a Markdown table: characters that would end the
  * attribute, the tag or the table cell are percent-encoded. Anything else (javascript:, data:) gives ''.
@@ -56867,6 +56952,7 @@ function unrefTimer(ms, onExpire) {
 /* harmony export */   Au: () => (/* binding */ DEADLINE_BACKSTOP_MS),
 /* harmony export */   G3: () => (/* binding */ FAIL_FAST_CANCEL_ERROR),
 /* harmony export */   Mu: () => (/* binding */ HARD_EXIT_MS),
+/* harmony export */   Pi: () => (/* binding */ mayHaveStartedAmong),
 /* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
 /* harmony export */   by: () => (/* binding */ describeTimeout),
 /* harmony export */   iv: () => (/* binding */ LOOKUP_END_MS),
@@ -56929,6 +57015,12 @@ const FAIL_FAST_CANCEL_ERROR = 'Cancelled by fail-fast: another test failed.';
 /** The `error` of a trigger that may have started a run that could not be found. */
 const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
     '(may have started; not found).';
+/** The error of an unanswered execute whose runs could not be told apart from other runs started then. */
+function mayHaveStartedAmong(candidates, expected) {
+    return (`The execute may have started ${expected === 1 ? 'a run' : `${expected} runs`}, but it was not answered, and ` +
+        `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}: ` +
+        'not followed, not cancelled (may have started; not told apart).');
+}
 /** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
 function describeTimeout(timeoutMs) {
     return (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(timeoutMs);
@@ -56968,6 +57060,30 @@ function forceExit() {
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
 /* unused harmony export emptyCounts */
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
+/**
+ * The verdict: one pure module from every result and the policy inputs to what each result is counted as,
+ * the counts, pass or fail, and the reasons. Nothing else in the action classifies, counts or decides:
+ * the step result, the outputs, results.json, the job summary, JUnit, annotations and the pull-request
+ * comment all render a {@link Verdict} (and {@link countedAs} / {@link failsStep} per test).
+ *
+ * Rules (docs/api-contract.md, "States and transitions"; docs/api-contract.md on cancelled results):
+ * - `passing: null` is never a pass: a cancelled result (status 8) or one that ended without a verdict
+ *   counts as cancelled or error, and fails the verdict.
+ * - A screenshot comparison that did not run (`screenshotComparePassing: null`) is neutral. One that failed
+ *   (`false`) is always counted in `screenshotCompareFailed`; under `fail-on-screenshot-compare` the test
+ *   is also counted as `failed` (a passed or flaky test included), otherwise it keeps its state.
+ * - A test that failed and then passed when re-run (`retry-failed`) is flaky: counted, not a failure.
+ * - A run still going at the deadline is timed out: its own state, a failure only under `fail-on-timeout`.
+ * - A run never started because the deadline or a workflow cancel came first, or that may have started but
+ *   could not be found, is counted once as `error`, and fails.
+ * - A run never started because `fail-fast` stopped the action (a test had failed for good) is counted once
+ *   as `cancelled`, like the runs fail-fast cancelled: the user asked to stop at the first failure, so the
+ *   runs left out are skipped, not errors. They still count in `total`, and the failed test fails the step.
+ * - Nothing run at all fails under `fail-on-empty`.
+ * - A workflow cancel (signal) always fails.
+ */
+
 /** The cancelled status of a test result (docs/api-contract.md). */
 const STATUS_CANCELLED = 8;
 /**
@@ -57069,7 +57185,6 @@ function countResults(runs, policy = NO_POLICY) {
     }
     return counts;
 }
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /**
  * Decides the verdict of a run the action waited for.
  * @param summary every run, as `run/` produced it.
@@ -57090,24 +57205,24 @@ function decideVerdict(summary, policy) {
     const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
     const plainFailed = counts.failed - compareAsFailed;
     if (plainFailed > 0)
-        reasons.push(`${plural(plainFailed, 'test')} failed.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(plainFailed, 'test')} failed.`);
     if (otherErrors > 0)
-        reasons.push(`${plural(otherErrors, 'test')} ended without a result.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(otherErrors, 'test')} ended without a result.`);
     if (notStarted > 0)
-        reasons.push(`${plural(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
     if (mayHave > 0)
-        reasons.push(`${plural(mayHave, 'run')} may have started but could not be found.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(mayHave, 'run')} may have started but could not be found.`);
     if (cancelled > 0 && !signal) {
-        reasons.push(`${plural(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
     }
     if (skipped > 0) {
-        reasons.push(`${plural(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
     }
     if (counts.timedOut > 0 && policy.failOnTimeout) {
-        reasons.push(`${plural(counts.timedOut, 'test')} did not finish before the timeout.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(counts.timedOut, 'test')} did not finish before the timeout.`);
     }
     if (counts.screenshotCompareFailed > 0 && policy.failOnScreenshotCompare) {
-        reasons.push(`${plural(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
     }
     if (counts.total === 0 && policy.failOnEmpty)
         reasons.push('No test ran (empty suites or folders).');
@@ -57137,7 +57252,7 @@ function decideStartedVerdict(summary, policy) {
     const failed = summary.runs.filter((run) => run.error || run.notStarted || run.mayHaveStarted);
     counts.error = failed.length;
     const reasons = failed.length > 0
-        ? [`${plural(failed.length, 'run')} could not be started: ${failed[0]?.error ?? 'no reason given'}`]
+        ? [`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(failed.length, 'run')} could not be started: ${failed[0]?.error ?? 'no reason given'}`]
         : [];
     return {
         passing: reasons.length === 0,
@@ -61050,7 +61165,7 @@ var run_clock = __nccwpck_require__(54219);
 var deadline = __nccwpck_require__(38249);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
 var lib_core = __nccwpck_require__(77094);
-;// CONCATENATED MODULE: ./src/action/sink.ts
+;// CONCATENATED MODULE: ./src/common/sink.ts
 /**
  * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
  * {@link ActionSink} is the part of `@actions/core` the action uses; {@link actionsCoreSink} is the real one
@@ -63220,7 +63335,7 @@ function stepValue(value) {
     return value === undefined || value === null ? '' : String(value);
 }
 
-;// CONCATENATED MODULE: ./src/inputs/read.ts
+;// CONCATENATED MODULE: ./src/inputs/from-env.ts
 /**
  * Reads every input of `action.yml` once, from the environment and the files they name, into one typed,
  * validated object (`ActionInputs`).
@@ -63331,7 +63446,7 @@ async function readDataFile(file) {
 ;// CONCATENATED MODULE: ./src/inputs/index.ts
 /**
  * The action's inputs: `schema.ts` (names, defaults, the typed result, the error), `parse.ts` and
- * `variables.ts` (pure parsing and validation), `read.ts` (from the environment and the files they name),
+ * `variables.ts` (pure parsing and validation), `from-env.ts` (from the environment and the files they name),
  * `test-files.ts` and `side.ts` (repository test files: native JSON and recorder documents).
  */
 
@@ -63381,12 +63496,7 @@ async function readActionInputs(deps) {
     return inputs;
 }
 
-;// CONCATENATED MODULE: ./src/action/log.ts
-/**
- * The action's log: the engine's {@link RunLog} and the artifacts' logger written to the sink, redacted and
- * unable to start a workflow command of their own.
- */
-
+;// CONCATENATED MODULE: ./src/common/log.ts
 /**
  * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
  * in service text (test names, step errors) become spaces, so that the service can never start a line of
@@ -63396,25 +63506,6 @@ async function readActionInputs(deps) {
 function logLine(text) {
     // eslint-disable-next-line no-control-regex
     return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
-/**
- * The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out).
- * @param sink where lines go
- * @param redact removes the run's secrets from a line
- */
-function runLog(sink, redact) {
-    return {
-        info: (line) => sink.info(logLine(redact(line))),
-        warning: (line) => sink.warning(redact(line)),
-        debug: (line) => sink.debug(redact(line)),
-        group: (title, lines) => {
-            // A title is a state, a test name and a variant: data, never rewritten; only URL credentials go.
-            sink.startGroup((0,api_redact/* redactUrl */.BO)(title));
-            for (const line of lines)
-                sink.info(logLine(redact(line)));
-            sink.endGroup();
-        },
-    };
 }
 /** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
 function artifactsLog(sink) {
@@ -63951,7 +64042,7 @@ function readEnvelope(value) {
 
 // EXTERNAL MODULE: ./src/api/backoff.ts
 var api_backoff = __nccwpck_require__(50304);
-;// CONCATENATED MODULE: ./src/api/retry.ts
+;// CONCATENATED MODULE: ./src/api/retry-rules.ts
 /**
  * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
  * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
@@ -64278,8 +64369,10 @@ var lib = __nccwpck_require__(44942);
 ;// CONCATENATED MODULE: ./src/api/http.ts
 /**
  * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. No retries, no
- * envelopes, no redaction here: `client.ts` does those.
+ * when the service compressed it), and reports a transport failure with its system code. An answer is
+ * read up to {@link MAX_ANSWER_BYTES}, as sent and decompressed (zlib's `maxOutputLength`): a larger one, or
+ * a gzip bomb, is refused before it fills the memory. No retries, no envelopes, no redaction here:
+ * `client.ts` does those.
  */
 
 
@@ -64287,6 +64380,9 @@ var lib = __nccwpck_require__(44942);
 
 const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
 const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
+/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
 /** How an exchange failed before a complete answer was read. */
 class TransportError extends Error {
     kind;
@@ -64320,12 +64416,26 @@ function systemCode(err) {
     }
     return undefined;
 }
-/** Read a whole body; rejects when the stream errors or closes before its end. */
+/**
+ * Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects when the stream errors, closes before its
+ * end, or passes the cap (then it is destroyed).
+ */
 function readAll(stream) {
     return new Promise((resolve, reject) => {
         const chunks = [];
         let done = false;
-        stream.on('data', (chunk) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+        let bytes = 0;
+        stream.on('data', (chunk) => {
+            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+            bytes += buffer.length;
+            if (bytes > MAX_ANSWER_BYTES && !done) {
+                done = true;
+                stream.destroy();
+                reject(new TransportError(tooLarge().message, 'decode', undefined, true));
+                return;
+            }
+            chunks.push(buffer);
+        });
         stream.on('end', () => {
             done = true;
             resolve(Buffer.concat(chunks));
@@ -64344,10 +64454,18 @@ async function decode(body, encoding) {
     const enc = (encoding ?? '').trim().toLowerCase();
     if (enc === '' || enc === 'identity')
         return body;
-    if (enc === 'gzip' || enc === 'x-gzip')
-        return gunzipAsync(body);
-    if (enc === 'deflate')
-        return inflateAsync(body);
+    const options = { maxOutputLength: MAX_ANSWER_BYTES };
+    try {
+        if (enc === 'gzip' || enc === 'x-gzip')
+            return await gunzipAsync(body, options);
+        if (enc === 'deflate')
+            return await inflateAsync(body, options);
+    }
+    catch (err) {
+        if (err.code === 'ERR_BUFFER_TOO_LARGE')
+            throw tooLarge();
+        throw err;
+    }
     throw new Error(`unsupported content-encoding ${enc}`);
 }
 /**
@@ -64359,7 +64477,8 @@ async function decode(body, encoding) {
  *
  * @returns status, headers and the decoded body, whatever the status.
  * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
+ * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt or the answer
+ * is larger than {@link MAX_ANSWER_BYTES} (as sent or decompressed).
  */
 async function sendHttp(req) {
     if (req.signal?.aborted)
@@ -64431,7 +64550,7 @@ async function sendHttp(req) {
 ;// CONCATENATED MODULE: ./src/api/transport.ts
 /**
  * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
+ * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry-rules.ts`, calls the budget hooks
  * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
  * modules under `endpoints/` describe each call; this module knows nothing of resources.
  */
@@ -64687,7 +64806,7 @@ class Transport {
  * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
  * strings are tolerated.
  *
- * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
+ * Retries (see `retry-rules.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
  * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
  * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
  * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
@@ -64738,10 +64857,8 @@ function createClient(options) {
  * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
  *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
  * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
- *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s). Ten processes that each send as fast as their
- *   budget allows for 5 minutes on one account (test/unit/run/budget.test.ts) get about 7 % of their requests
- *   answered 429 (each retried by the client), against about 78 % without the back-off; faster recovery
- *   means more 429s (0.1: about 10 %).
+ *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s): slow enough that processes sharing an
+ *   account settle below its limit (test/unit/run/budget.test.ts).
  *
  * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
  * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into
@@ -64954,6 +65071,10 @@ const DEFAULT_WAITS = {
 };
 /** Largest back-off between failed polls, ms. */
 const POLL_BACKOFF_CAP_MS = 10_000;
+/** Whether the stop phase may cancel a remote run: still active, and known to be the action's own. */
+function cancellable(remote) {
+    return remote.active && !remote.inferred;
+}
 const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 /** A fresh context for one engine run. */
 function createContext(plan, options) {
@@ -64990,9 +65111,7 @@ function createContext(plan, options) {
 function iso(ms) {
     return new Date(ms).toISOString();
 }
-function context_messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
+
 /** The next run key of `base`: `<base>-0`, `<base>-1`, … */
 function nextKey(ctx, base) {
     const n = ctx.keys.get(base) ?? 0;
@@ -65260,7 +65379,7 @@ async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal, expe
                     throw error;
                 ctx.emit({
                     type: 'detail',
-                    message: `Listing the tests of suite result ${suiteResultId} failed: ${context_messageOf(error)}`,
+                    message: `Listing the tests of suite result ${suiteResultId} failed: ${messageOf(error)}`,
                 });
                 if (attempt + 1 >= PAGE_ATTEMPTS)
                     throw error;
@@ -65470,7 +65589,7 @@ async function readTestList(ctx, testId, found, offset, maxPages, atOnce) {
         if (!signal.aborted) {
             ctx.emit({
                 type: 'detail',
-                message: `Listing the results of test ${testId} failed: ${context_messageOf(error)}`,
+                message: `Listing the results of test ${testId} failed: ${messageOf(error)}`,
             });
         }
     }
@@ -65548,7 +65667,7 @@ async function cancelRemote(ctx, remote, signal) {
         return result;
     }
     catch (error) {
-        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: context_messageOf(error) });
+        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: messageOf(error) });
         return null;
     }
 }
@@ -65589,7 +65708,7 @@ async function settleAtDeadline(ctx) {
     // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
     const signal = ctx.wrapUpEnd.signal;
     if (ctx.plan.cancelOnTimeout) {
-        const active = [...ctx.remotes].filter((r) => r.active);
+        const active = [...ctx.remotes].filter(cancellable);
         await Promise.all(active.map(async (r) => {
             try {
                 await ctx.budget.acquire(signal);
@@ -65602,6 +65721,7 @@ async function settleAtDeadline(ctx) {
     }
     await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
+const INFERRED_NOT_CANCELLED = 'Not followed further and not cancelled: found after a lost execute answer, it could not be proven this run.';
 const CANCEL_ERROR = {
     signal: 'Cancelled with the workflow.',
     'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
@@ -65611,8 +65731,10 @@ const CANCEL_ERROR = {
  * listed (those already over keep their state; those still going are `cancelled`, with the reason).
  */
 function markCancelled(ctx, handle, answer, tests, reason) {
-    const error = CANCEL_ERROR[reason];
-    handle.run.cancelled = true;
+    // A run adopted by inference was not cancelled (cancellable): the action only stopped following it.
+    const inferred = handle.remote.inferred === true;
+    const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
+    handle.run.cancelled = !inferred;
     handle.run.error = error;
     if (handle.remote.type === 'suite') {
         if (answer)
@@ -65640,7 +65762,7 @@ function markCancelled(ctx, handle, answer, tests, reason) {
  */
 async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     const tag = reason === 'fail-fast' ? { reason } : {};
-    const first = [...ctx.remotes].filter((r) => r.active);
+    const first = [...ctx.remotes].filter(cancellable);
     if (first.length > 0)
         ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
     // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
@@ -65670,7 +65792,7 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     };
     const firstAnswers = Promise.all(first.map(cancelOne));
     await triggering;
-    const late = [...ctx.remotes].filter((r) => r.active && !first.includes(r));
+    const late = [...ctx.remotes].filter((r) => cancellable(r) && !first.includes(r));
     if (late.length > 0)
         ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
     const active = [...first, ...late];
@@ -66017,7 +66139,7 @@ async function askList(ctx, list, organizationId) {
     catch (error) {
         list.fail();
         if (!signal.aborted) {
-            const message = `Running list of the organization failed: ${context_messageOf(error)}`;
+            const message = `Running list of the organization failed: ${messageOf(error)}`;
             ctx.emit({ type: 'detail', message });
         }
         return false;
@@ -66362,8 +66484,8 @@ async function expandFolders(ctx) {
                 notStartedFolder(ctx, folderId, ctx.stopReason);
                 continue;
             }
-            pushResultless(ctx, { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${context_messageOf(error)}` });
-            ctx.emit({ type: 'folder-failed', folderId, message: context_messageOf(error) });
+            pushResultless(ctx, { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` });
+            ctx.emit({ type: 'folder-failed', folderId, message: messageOf(error) });
         }
     }
     return suiteIds;
@@ -66407,9 +66529,12 @@ function planJobs(plan, suiteIds) {
  * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
  *
  * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, (when the trigger set one) has the same start
- * URL, and, for a test or file, is not part of a suite result (a suite run of the same test). The engine adopts what is found (polls it, or cancels it when the action is stopping) and
- * reports the trigger as "may have started" only when nothing is found.
+ * `CLOCK_SKEW_MS`), is not already followed by the action, for a test or file is not part of a suite run,
+ * and shows no variant field (browser, region, viewport, start URL, variables) other than the one sent.
+ * The runs are adopted only when exactly the expected number fit; otherwise (none, too few, or more: a
+ * matrix leg started the same target at the same time) the trigger is reported as "may have started" with
+ * the candidates' links. An adopted run is cancelled on the action's behalf only when it showed every field
+ * sent (docs/reliability.md).
  */
 
 
@@ -66447,48 +66572,93 @@ async function listCandidates(api, req) {
     const running = await api.listOrganizationRunning(req.organizationId, opts);
     return running.filter((r) => r.name === job.definition.name && !(0,refs/* refId */.N)(r.test));
 }
-/** The candidates that belong to the trigger, oldest first, at most `expected`. */
+function listOf(value) {
+    if (value === undefined)
+        return [];
+    return (Array.isArray(value) ? value : [value]).map((v) => v.toLowerCase());
+}
+/** One field: `shown` (the result's, '' when absent) against the values sent (none sent: no evidence). */
+function fieldFit(shown, sent) {
+    if (sent.length === 0)
+        return 'match';
+    if (!shown)
+        return 'unknown';
+    return sent.includes(shown.toLowerCase()) ? 'match' : 'mismatch';
+}
+/**
+ * How a result fits the variant sent: browser, region, viewport, start URL and variables, as far as its
+ * fields show them (a suite result shows only its start URL; a test result shows them all).
+ */
+function variantFit(result, options, startUrl) {
+    const r = result;
+    const size = r.viewportSize;
+    const fits = [
+        fieldFit(typeof r.browser === 'string' ? r.browser : '', listOf(options.browser)),
+        fieldFit(typeof r.region === 'string' ? r.region : '', listOf(options.region)),
+        fieldFit(size?.width && size?.height ? `${size.width}x${size.height}` : '', listOf(options.viewport)),
+        fieldFit(typeof r.startUrl === 'string' ? r.startUrl.toLowerCase() : '', listOf(startUrl)),
+    ];
+    const shownVariables = r.variables && typeof r.variables === 'object' ? r.variables : null;
+    for (const [name, value] of Object.entries(options.variables ?? {})) {
+        const shown = shownVariables?.[name];
+        fits.push(shown === undefined || shown === null ? 'unknown' : String(shown) === value ? 'match' : 'mismatch');
+    }
+    if (fits.includes('mismatch'))
+        return 'mismatch';
+    return fits.includes('unknown') ? 'unknown' : 'match';
+}
+/**
+ * The candidates that may belong to the trigger, oldest first: created at or after the trigger (less
+ * the skew), not known, not a test of a suite run (for a test), and showing no variant field that differs
+ * from what was sent. Each with its fit (`match` when every sent field was shown and equal).
+ */
 function matchTriggered(candidates, req) {
     const since = req.triggeredAtMs - CLOCK_SKEW_MS;
-    const startUrl = req.job.startUrl;
+    const options = req.options ?? {};
     return (candidates
         .filter((r) => !!r?._id && !req.known.has(r._id))
         .filter((r) => {
         const created = Date.parse(r.dateCreated ?? '');
         return Number.isFinite(created) && created >= since;
     })
-        .filter((r) => startUrl === undefined || !r.startUrl || r.startUrl === startUrl)
         // A test's results list also holds the test results of suite runs: never this trigger's.
         .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
-        .sort((a, b) => Date.parse(a.dateCreated) - Date.parse(b.dateCreated))
-        .slice(0, Math.max(1, req.expected)));
+        .map((result) => ({ result, fit: variantFit(result, options, options.startUrl ?? req.job.startUrl) }))
+        .filter((c) => c.fit !== 'mismatch')
+        .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated)));
 }
 /**
  * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
- * `LOOKUP_PAUSE_MS` apart, until one finds any.
- * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
+ * `LOOKUP_PAUSE_MS` apart, until exactly `expected` candidates fit (adopted), or more than that do
+ * (ambiguous: another run of the same target, e.g. a matrix leg, started at the same time).
+ * @returns the lookup (nothing adopted when the fit is not exact, or the signal ended the search).
  * Never throws: a failed lookup counts as "not found yet".
  */
 async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolve()) {
+    let fitting = [];
+    const expected = Math.max(1, req.expected);
     for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
         if (req.signal?.aborted)
-            return [];
+            break;
         if (attempt > 0) {
             await clock.sleep(LOOKUP_PAUSE_MS, req.signal);
             if (req.signal?.aborted)
-                return [];
+                break;
         }
         try {
             await acquire(req.signal);
-            const found = matchTriggered(await listCandidates(api, req), req);
-            if (found.length > 0)
-                return found;
+            fitting = matchTriggered(await listCandidates(api, req), req);
+            if (fitting.length >= expected)
+                break;
         }
         catch {
             // Not found yet: try again.
         }
     }
-    return [];
+    const candidates = fitting.map((c) => c.result);
+    if (fitting.length !== expected)
+        return { adopted: [], certain: false, candidates };
+    return { adopted: candidates, certain: fitting.every((c) => c.fit === 'match'), candidates };
 }
 
 ;// CONCATENATED MODULE: ./src/run/trigger.ts
@@ -66571,6 +66741,7 @@ function startUrlVariant(job) {
 async function reconcile(ctx, job, options, triggeredAtMs, error) {
     const request = {
         job,
+        options,
         triggeredAtMs,
         expected: expectedVariants(options, job.startUrl).length,
         known: new Set([...ctx.remotes].map((r) => r.id)),
@@ -66579,15 +66750,27 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
     };
     const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
     const label = jobLabel(job);
-    if (found.length === 0) {
-        const error_ = `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${context_messageOf(error)}`;
+    if (found.adopted.length === 0) {
+        const links = found.candidates.map((r) => candidateLink(ctx, job, r));
+        const error_ = links.length === 0
+            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
+            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
         pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
-        ctx.problems.add('may have started; not found', { label, id: jobId(job), message: error_ });
+        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not told apart';
+        ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
         return [];
     }
-    const handles = adopt(ctx, job, options, found, triggeredAtMs);
-    ctx.emit({ type: 'runs-found', label, resultIds: found.map((r) => r._id) });
+    const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs);
+    // A run adopted by inference is never cancelled on the action's behalf unless it matched beyond doubt.
+    if (!found.certain)
+        for (const h of handles)
+            h.remote.inferred = true;
+    ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
     return handles;
+}
+/** The web app's page of a candidate run (a suite result or a test result). */
+function candidateLink(ctx, job, result) {
+    return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
 }
 /** Follows the results an execute started (its answer, or what reconciliation found); their handles. */
 function adopt(ctx, job, options, results, triggeredAtMs) {
@@ -66626,7 +66809,7 @@ async function trigger(ctx, job) {
             return reconcile(ctx, job, options, now, error);
         if (ctx.stopReason)
             return notStarted(ctx, job, options, ctx.stopReason);
-        const message = context_messageOf(error);
+        const message = messageOf(error);
         const outcome = { error: `Could not start ${label}: ${message}` };
         pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
         const kind = error instanceof ApiError ? error.errorType : 'error';
@@ -66762,7 +66945,7 @@ async function sendRerun(ctx, rerun) {
     catch (error) {
         const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
         if (!found && !signal.aborted) {
-            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: context_messageOf(error) });
+            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: messageOf(error) });
         }
         return found;
     }
@@ -66770,10 +66953,14 @@ async function sendRerun(ctx, rerun) {
 function names(rerun) {
     return { testName: rerun.test.testName, variant: rerun.variant };
 }
+/** Re-runs adopted after a lost answer without showing every variant field sent (never cancelled). */
+const inferred = new WeakSet();
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx, rerun, started, triggeredAtMs) {
     const startedId = started._id;
     const remote = { type: 'test', id: startedId, active: true };
+    if (inferred.has(started))
+        remote.inferred = true;
     ctx.remotes.add(remote);
     const window = await watch_history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
     return pollRemote(ctx, remote, triggeredAtMs, window, {
@@ -66832,6 +67019,7 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
     const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
     const request = {
         job: lookup,
+        options,
         triggeredAtMs,
         expected: 1,
         known: new Set([...ctx.remotes].map((r) => r.id)),
@@ -66839,15 +67027,19 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
         signal: ctx.lookupEnd.signal,
     };
     const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
-    const first = found[0];
+    const first = found.adopted[0];
     if (!first) {
         ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
         return undefined;
     }
     if (ctx.stop.signal.aborted) {
-        await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+        // Cancelled only when it matched beyond doubt (reconcile.ts).
+        if (found.certain)
+            await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
         return undefined;
     }
+    if (!found.certain)
+        inferred.add(first);
     return first;
 }
 
@@ -67052,7 +67244,7 @@ async function pollGroup(ctx, key, group, triggeredAtMs, window) {
             const [type, id] = key.split(':');
             ctx.emit({
                 type: 'detail',
-                message: `Listing the results of ${type} ${id} failed: ${context_messageOf(error)}`,
+                message: `Listing the results of ${type} ${id} failed: ${messageOf(error)}`,
             });
             if (errors < ctx.maxPollErrors)
                 continue;
@@ -67201,10 +67393,10 @@ async function pollUntilOver(ctx, remote, triggeredAtMs, window, target) {
             errors += 1;
             ctx.emit({
                 type: 'detail',
-                message: `Poll of ${remote.type} result ${remote.id} failed: ${context_messageOf(error)}`,
+                message: `Poll of ${remote.type} result ${remote.id} failed: ${messageOf(error)}`,
             });
             if (isNotFound(error) || errors >= ctx.maxPollErrors) {
-                target.onProblem(`Its result could not be read: ${context_messageOf(error)}`);
+                target.onProblem(`Its result could not be read: ${messageOf(error)}`);
                 return null;
             }
             forceDelay = pollBackoffMs(ctx, errors);
@@ -67450,27 +67642,20 @@ function runningListKeeper(ctx) {
  * redaction goes only where a secret can be, and never alters the action's own data.
  *
  * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
- *   values of at least `MIN_REDACTED_LENGTH` characters): run and test errors, step errors, values and notes,
- *   console lines, a result's error details, extractions and comments.
+ *   values of at least `MIN_REDACTED_LENGTH` characters): names (suite, test, file), run and test errors,
+ *   every string field of a step (target, value, notes, error, URL, condition; each selector of an array
+ *   target), console lines, a result's error details, extractions and comments.
  * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
- *   variant, and the page URLs the service reports (start, end, visited, step and console URLs).
+ *   variant, the page URLs the service reports (start, end, visited, console URLs) and the screenshot and
+ *   video URLs (the report model writes those without their query string).
  * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
  *   other variables as free text).
- * - Never rewritten: ids, keys, names (suite, test, file), timestamps, counts, states, and the URLs the action
- *   builds or downloads from (result links, screenshots, videos).
+ * - Never rewritten: ids, keys, timestamps, counts, states, and the result links the action builds.
  */
 
+/** Every string field of a step, however deep (an array target's selectors, a condition's statement). */
 function redactStep(step, text) {
-    const out = { ...step };
-    if (typeof step.value === 'string')
-        out.value = text(step.value);
-    if (typeof step.notes === 'string')
-        out.notes = text(step.notes);
-    if (typeof step.error === 'string')
-        out.error = text(step.error);
-    if (typeof step.url === 'string')
-        out.url = text(step.url);
-    return out;
+    return redactStrings(step, text);
 }
 function redactConsole(entry, text) {
     return {
@@ -67503,6 +67688,18 @@ function redactVariables(variables, text, privateNames) {
 }
 function redactTestResult(result, text, privateNames) {
     const out = { ...result };
+    if (typeof result.name === 'string')
+        out.name = text(result.name);
+    if (result.test && typeof result.test === 'object') {
+        out.test = {
+            ...result.test,
+            ...(typeof result.test.name === 'string' ? { name: text(result.test.name) } : {}),
+        };
+    }
+    for (const key of ['screenshot', 'screenshotCompare', 'video']) {
+        if (result[key] && typeof result[key] === 'object')
+            out[key] = redactStrings(result[key], text);
+    }
     if (typeof result.startUrl === 'string')
         out.startUrl = text(result.startUrl);
     if (typeof result.endUrl === 'string')
@@ -67529,6 +67726,11 @@ function redactTestResult(result, text, privateNames) {
 }
 function redactSuiteResult(result, text) {
     const out = { ...result };
+    if (typeof result.name === 'string')
+        out.name = text(result.name);
+    if (result.suite && typeof result.suite === 'object' && typeof result.suite.name === 'string') {
+        out.suite = { ...result.suite, name: text(result.suite.name) };
+    }
     if (typeof result.startUrl === 'string')
         out.startUrl = text(result.startUrl);
     if (Array.isArray(result.comments)) {
@@ -67539,6 +67741,7 @@ function redactSuiteResult(result, text) {
 function redactTestRun(test, text, privateNames) {
     return {
         ...test,
+        testName: text(test.testName),
         result: test.result ? redactTestResult(test.result, text, privateNames) : null,
         attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
         ...(test.error !== undefined ? { error: text(test.error) } : {}),
@@ -67547,6 +67750,8 @@ function redactTestRun(test, text, privateNames) {
 function redactSuiteRun(run, text, privateNames) {
     return {
         ...run,
+        suiteName: text(run.suiteName),
+        ...(run.file !== undefined ? { file: text(run.file) } : {}),
         variant: {
             ...run.variant,
             ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),
@@ -67567,6 +67772,40 @@ function redactSummary(summary, secrets) {
     const text = (0,api_redact/* createRedactor */.lY)(secrets.values);
     const privateNames = new Set(secrets.privateVariableNames);
     return { ...summary, runs: summary.runs.map((r) => redactSuiteRun(r, text, privateNames)) };
+}
+
+;// CONCATENATED MODULE: ./src/action/log.ts
+/** The engine's {@link RunLog} on the sink: redacted, and unable to start a workflow command of its own. */
+
+/** Terminal escape sequences: CSI (`ESC [ ... m`, colours) and OSC (`ESC ] 8 ;; url BEL`, links). */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
+/**
+ * A group title from service text (a test name): terminal escape sequences removed whole, every other
+ * control character (C0, DEL, C1, NUL, BEL, line breaks) and line or paragraph separator removed.
+ */
+function titleText(text) {
+    // eslint-disable-next-line no-control-regex
+    return text.replace(ESCAPE_SEQUENCE, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
+}
+/**
+ * The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out).
+ * @param sink where lines go
+ * @param redact removes the run's secrets from a line
+ */
+function runLog(sink, redact) {
+    return {
+        info: (line) => sink.info(logLine(redact(line))),
+        warning: (line) => sink.warning(redact(line)),
+        debug: (line) => sink.debug(redact(line)),
+        group: (title, lines) => {
+            // Redacted before `@actions/core` escapes it: the runner's mask misses a secret's `%25` form.
+            sink.startGroup(titleText(redact(title)));
+            for (const line of lines)
+                sink.info(logLine(redact(line)));
+            sink.endGroup();
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/stop.ts
@@ -67715,25 +67954,29 @@ function announceVerdict(sink, verdict) {
 
 
 /**
- * Publishes the screenshots when the run waited, was not interrupted and `screenshots` is not `none`; sets
- * the `artifact-id` and `artifact-url` outputs when an artifact was uploaded.
- * @param env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
+ * Publishes the screenshots when the run waited and `screenshots` is not `none`; sets the `artifact-id` and
+ * `artifact-url` outputs when an artifact was uploaded. Downloads are allowed over `http` only when the API
+ * base URL is `http` itself (a local service).
+ * @param options.env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
+ * @param options.signal the workflow cancel: stops the downloads and the upload
  */
 async function publishForReport(inputs, summary, options) {
     const { sink } = options;
-    if (options.interrupted || !options.waited || inputs.screenshots === 'none') {
+    if (!options.waited || inputs.screenshots === 'none') {
         return { published: null, attachments: new Map() };
     }
     let published = null;
     try {
         // Loaded on demand: the artifact client is large and most of the run does not need it.
-        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 74279));
+        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 554).then(__nccwpck_require__.bind(__nccwpck_require__, 16554));
         published = await publishScreenshots(summary, {
             mode: inputs.screenshots,
             artifactName: inputs.artifactName,
             ...(inputs.artifactRetentionDays !== null ? { retentionDays: inputs.artifactRetentionDays } : {}),
             artifactsDir: inputs.artifactsDir,
             env: options.env,
+            download: { allowHttp: new URL(inputs.apiBaseUrl).protocol === 'http:' },
+            ...(options.signal ? { signal: options.signal } : {}),
             log: artifactsLog(sink),
         });
         if (published.localDir)
@@ -67766,6 +68009,8 @@ function attachmentsOf(published) {
 
 // EXTERNAL MODULE: ./src/report/model.ts + 1 modules
 var model = __nccwpck_require__(18119);
+// EXTERNAL MODULE: ./src/common/time-limit.ts
+var time_limit = __nccwpck_require__(51418);
 // EXTERNAL MODULE: ./src/report/phrases.ts
 var phrases = __nccwpck_require__(64792);
 // EXTERNAL MODULE: ./src/report/text.ts
@@ -67900,29 +68145,20 @@ var dist = __nccwpck_require__(51072);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
- * junit-report-builder 5, extended through its own classes with what it cannot write: Surefire's rerun
- * elements (`<flakyFailure>`, `<rerunFailure>`, … each with `<stackTrace>` and `<system-out>`), a `message`
- * on `<skipped>`, and the `<testsuites>` attributes the Jenkins xUnit `junit-10.xsd` wants: `time` (the
- * action's wall time, seconds) and no `skipped` attribute (the schema forbids it there; each `<testsuite>`
- * keeps its own). Each node's `build` adds its extras to the xmlbuilder element the library made (the
- * library's own dependency, reached through the elements it returns): no second XML library, no editing of
- * the text.
+ * JUnit documents through junit-report-builder's public API (checked against 5.1.2), then what that API
+ * cannot write added to the built text: Surefire's rerun elements (`<flakyFailure>`, `<rerunFailure>`, with
+ * `<stackTrace>` and `<system-out>`), a `message` on `<skipped>`, and on `<testsuites>` the action's wall
+ * time as `time` and no `skipped` attribute (the Jenkins xUnit `junit-10.xsd` forbids it there).
  *
- * junit-report-builder 5 exports only a ready builder, not its classes (`TestCase`, `TestSuite`, their base
- * `TestGroup`, `Factory` are in its typings only): the classes are taken from the nodes that builder makes,
- * and `<testsuites>` is our own `TestGroup`, as the library's `TestSuites` is.
- *
- * Text for CDATA sections (system-out, failure and error bodies, rerun texts) is written whole: xmlbuilder
- * splits only the first `]]>` of a CDATA text, every later one is split here.
+ * The additions are careful string work on the library's output: outside CDATA sections its text holds `<`
+ * only where a tag starts and `"` only around attribute values, so tags are found by a scan that steps over
+ * CDATA. xmlbuilder (the library's writer) splits only the first `]]>` of a CDATA text; {@link cdataText}
+ * splits the rest.
  */
 
-/** The builder instance, whichever way the CommonJS default export arrives (Node, bundler, test runner). */
-const stockBuilder = (dist_default())["default"] ??
-    (dist_default());
-const probe = stockBuilder.newBuilder();
-const TestCaseBase = probe.testCase().constructor;
-const TestSuiteBase = probe.testSuite().constructor;
-const TestGroupBase = Object.getPrototypeOf(TestSuiteBase);
+/** The library's ready builder, whichever way its CommonJS default export arrives (Node, bundler). */
+const loaded = (dist_default());
+const stock = 'default' in loaded ? loaded.default : loaded;
 /**
  * Text xmlbuilder writes whole into a CDATA section: it splits the first `]]>` itself (`]]]]><![CDATA[>`),
  * every later one is split here the same way.
@@ -67933,121 +68169,109 @@ function cdataText(text) {
         return text;
     return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
-function childElement(parent, name) {
-    return parent.children.find((n) => 'name' in n && n.name === name);
-}
-/** A `<testcase>` that also writes a skipped message and Surefire's rerun elements. */
-class JUnitTestCase extends TestCaseBase {
-    skippedMessage;
-    reruns = [];
-    /**
-     * Marks the test case skipped.
-     * @param message written as `message` on `<skipped>` when given
-     */
-    skipped(message) {
-        if (message !== undefined)
-            this.skippedMessage = message;
-        return super.skipped();
+/** A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. */
+class JUnitReport {
+    builder = stock.newBuilder();
+    suites = [];
+    wallTimeSeconds;
+    /** @param name the `<testsuites>` name */
+    constructor(name) {
+        this.builder.name(name);
     }
-    /**
-     * Adds an earlier attempt, written before `<system-out>` as Surefire does (oldest first).
-     * @param rerun the attempt
-     */
-    rerun(rerun) {
-        this.reruns.push(rerun);
+    /** @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum */
+    time(seconds) {
+        this.wallTimeSeconds = seconds;
         return this;
     }
-    stacktrace(stacktrace) {
-        return super.stacktrace(stacktrace === undefined ? undefined : cdataText(stacktrace));
-    }
-    error(message, type, content) {
-        return super.error(message, type, content === undefined ? undefined : cdataText(content));
-    }
-    standardOutput(log) {
-        return super.standardOutput(log === undefined ? undefined : cdataText(log));
-    }
-    standardError(log) {
-        return super.standardError(log === undefined ? undefined : cdataText(log));
-    }
-    build(parentElement) {
-        const element = super.build(parentElement);
-        if (this.skippedMessage !== undefined) {
-            childElement(element, 'skipped')?.att('message', this.skippedMessage);
-        }
-        const before = childElement(element, 'system-out') ?? childElement(element, 'system-err');
-        for (const rerun of this.reruns) {
-            const attributes = { message: rerun.message, type: rerun.type };
-            const added = before
-                ? before.insertBefore(rerun.element, attributes)
-                : element.ele(rerun.element, attributes);
-            added.ele('stackTrace').cdata(cdataText(rerun.stackTrace));
-            if (rerun.systemOut)
-                added.ele('system-out').cdata(cdataText(rerun.systemOut));
-        }
-        return element;
-    }
-}
-/** A `<testsuite>` whose test cases are {@link JUnitTestCase}s. */
-class JUnitTestSuite extends TestSuiteBase {
-    testCase() {
-        const testCase = new JUnitTestCase();
-        this._children.push(testCase);
-        return testCase;
-    }
-}
-/** The `<testsuites>` root: `time` is the wall time given, and it has no `skipped` attribute. */
-class JUnitTestSuites extends TestGroupBase {
-    wallTimeSeconds;
-    constructor(factory) {
-        super(factory, 'testsuites');
-    }
-    /** @returns a new `<testsuite>` */
+    /** @returns a new `<testsuite>` of the library */
     testSuite() {
-        const suite = new JUnitTestSuite(this._factory);
-        this._children.push(suite);
+        const suite = this.builder.testSuite();
+        this.suites.push({ suite, extras: [] });
         return suite;
     }
     /**
-     * Sets `time`, written after the counts.
-     * @param timeInSeconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+     * Adds a test case to a suite of this report.
+     * @returns the library's test case and its extras to fill in
+     * @throws when `suite` is not one of this report's
      */
-    time(timeInSeconds) {
-        this.wallTimeSeconds = timeInSeconds;
-        return this;
-    }
-    build(parentElement) {
-        const element = super.build(parentElement);
-        element.removeAttribute('skipped');
-        if (this.wallTimeSeconds !== undefined)
-            element.att('time', this.wallTimeSeconds);
-        return element;
+    testCase(suite) {
+        const entry = this.suites.find((s) => s.suite === suite);
+        if (!entry)
+            throw new Error('JUnitReport.testCase: the suite is not one of this report’s.');
+        const extras = { reruns: [] };
+        entry.extras.push(extras);
+        return { testCase: suite.testCase(), extras };
     }
     /** @returns the document: UTF-8 declaration, pretty printed (two spaces a level) */
     toXml() {
-        return this.build().end({ pretty: true });
+        const extras = this.suites.flatMap((s) => s.extras);
+        return withExtras(this.builder.build(), extras, this.wallTimeSeconds);
     }
 }
-/** The library's factory, making the extended nodes (a `JUnitReportBuilder` would write its own root). */
-const factory = {
-    newBuilder: () => {
-        throw new Error('JUnit reports start at newJUnitReport(), not at a junit-report-builder builder.');
-    },
-    newTestSuites: () => new JUnitTestSuites(factory),
-    newTestSuite: () => new JUnitTestSuite(factory),
-    newTestCase: () => new JUnitTestCase(),
-};
-/**
- * Starts a JUnit document.
- * @returns an empty `<testsuites>` root; add suites with `testSuite()`, write with `toXml()`
- */
-function newJUnitReport() {
-    return new JUnitTestSuites(factory);
+/** Escapes an attribute value as xmlbuilder does. */
+function attr(value) {
+    return value
+        .replaceAll('&', '&amp;')
+        .replaceAll('<', '&lt;')
+        .replaceAll('"', '&quot;')
+        .replaceAll('\t', '&#x9;')
+        .replaceAll('\n', '&#xA;')
+        .replaceAll('\r', '&#xD;');
+}
+/** A CDATA section of any text: every `]]>` split across two sections. */
+function cdata(text) {
+    return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+/** A rerun element at the depth of a test case's children (6 spaces), as xmlbuilder prints it. */
+function rerunXml(r) {
+    const out = r.systemOut === undefined ? '' : `\n        <system-out>${cdata(r.systemOut)}</system-out>`;
+    return (`      <${r.element} message="${attr(r.message)}" type="${attr(r.type)}">\n` +
+        `        <stackTrace>${cdata(r.stackTrace)}</stackTrace>${out}\n      </${r.element}>\n`);
+}
+const TAGS = /<!\[CDATA\[[\s\S]*?\]\]>|<testsuites\b[^>]*>|<testcase\b(?:\s+[\w:-]+="[^"]*")*\s*(\/?)>|<\/testcase>|<skipped\/>|<system-(?:out|err)>/g;
+/** Adds the extras, the n-th to the n-th `<testcase>` (the library writes them in the order they were made). */
+function withExtras(xml, extras, wallTimeSeconds) {
+    const edits = [];
+    let index = -1;
+    let current;
+    let rerunsAt;
+    for (const m of xml.matchAll(TAGS)) {
+        const tag = m[0];
+        const at = m.index;
+        if (tag.startsWith('<![CDATA['))
+            continue;
+        if (tag.startsWith('<testsuites')) {
+            const time = wallTimeSeconds === undefined ? '' : ` time="${wallTimeSeconds}"`;
+            edits.push({ at, cut: tag.length, text: tag.replace(/ skipped="\d+"/, time) });
+        }
+        else if (tag.startsWith('<testcase')) {
+            current = extras[(index += 1)];
+            rerunsAt = undefined;
+            if (m[1] === '/' && current?.reruns.length) {
+                const reruns = current.reruns.map(rerunXml).join('');
+                edits.push({ at, cut: tag.length, text: `${tag.slice(0, -2)}>\n${reruns}    </testcase>` });
+            }
+        }
+        else if (tag === '<skipped/>' && current?.skippedMessage !== undefined) {
+            edits.push({ at, cut: tag.length, text: `<skipped message="${attr(current.skippedMessage)}"/>` });
+        }
+        else if (tag.startsWith('<system-') || tag === '</testcase>') {
+            if (rerunsAt === undefined && current?.reruns.length) {
+                rerunsAt = xml.lastIndexOf('\n', at) + 1;
+                edits.push({ at: rerunsAt, cut: 0, text: current.reruns.map(rerunXml).join('') });
+            }
+        }
+    }
+    let out = xml;
+    for (const e of edits.reverse())
+        out = out.slice(0, e.at) + e.text + out.slice(e.at + e.cut);
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
 /**
- * JUnit XML from the report model: junit-report-builder 5 writes the document, extended in `junit-builder.ts`
- * with what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
+ * JUnit XML from the report model: junit-report-builder writes the document; `junit-builder.ts` adds
+ * what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
  * the Jenkins xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
  *
  * Layout:
@@ -68088,10 +68312,10 @@ const STANDALONE_CLASSNAME = 'Ghost Inspector';
  * @returns the XML document (UTF-8 declaration, pretty printed), valid against the Jenkins `junit-10.xsd`
  */
 function renderJUnit(report) {
-    const suites = newJUnitReport().name('Ghost Inspector').time(seconds(report.totals.duration));
+    const doc = new JUnitReport('Ghost Inspector').time(seconds(report.totals.duration));
     const usedNames = new Set();
     for (const run of report.runs) {
-        const suite = suites.testSuite().name(xmlName(run.name));
+        const suite = doc.testSuite().name(xmlName(run.name));
         suite.timestamp(run.startedAt).time(seconds(run.durationMs));
         if (run.suiteId)
             suite.property('suiteId', xmlAttr(run.suiteId));
@@ -68109,11 +68333,12 @@ function renderJUnit(report) {
             suite.property('dataRow', String(run.variant.dataRow));
         for (const test of run.tests) {
             const names = caseNames(usedNames, run, test);
-            const testCase = suite.testCase().className(names.classname).name(names.name);
-            renderTestCase(testCase.time(seconds(test.durationMs)), run, test);
+            const { testCase, extras } = doc.testCase(suite);
+            testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
+            renderTestCase(testCase, extras, run, test);
         }
     }
-    return suites.toXml();
+    return doc.toXml();
 }
 /**
  * Writes the JUnit XML of a report, creating the folder when needed.
@@ -68149,9 +68374,8 @@ function caseNames(used, run, test) {
     return { classname, name };
 }
 /** Writes the state's element, the earlier attempts and `<system-out>`. */
-function renderTestCase(tc, run, test) {
-    for (const rerun of reruns(test))
-        tc.rerun(rerun);
+function renderTestCase(tc, extras, run, test) {
+    extras.reruns.push(...reruns(test));
     // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
     const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
     const out = [stateLine(test, compareFails)];
@@ -68172,9 +68396,10 @@ function renderTestCase(tc, run, test) {
             break;
         case 'cancelled':
             // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
-            tc.skipped(xmlAttr(test.notStarted
+            tc.skipped();
+            extras.skippedMessage = xmlAttr(test.notStarted
                 ? (test.error ?? 'Not started.')
-                : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`));
+                : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`);
             break;
         case 'passed':
         case 'flaky':
@@ -68273,10 +68498,10 @@ function reruns(test) {
             element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
             message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
             type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-            stackTrace: xmlCdata([why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
+            stackTrace: xmlText([why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
                 .concat(`Duration: ${(0,report_text/* formatDuration */.a3)(a.durationMs)}`, `Result: ${a.resultUrl}`)
                 .join('\n')),
-            systemOut: xmlCdata(`Result: ${a.resultUrl}`),
+            systemOut: xmlText(`Result: ${a.resultUrl}`),
         };
     });
 }
@@ -68319,9 +68544,13 @@ function xmlAttr(text) {
 function xmlName(text) {
     return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
-/** Text for CDATA sections: cleaned, `\n` line ends (`junit-builder.ts` keeps every `]]>` whole). */
-function xmlCdata(text) {
+/** Text for CDATA sections: cleaned, `\n` line ends. */
+function xmlText(text) {
     return (0,report_text/* cleanText */.X5)(text).replace(/\r\n?/g, '\n');
+}
+/** {@link xmlText} for the library's CDATA sections, every `]]>` kept whole. */
+function xmlCdata(text) {
+    return cdataText(xmlText(text));
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -68605,7 +68834,7 @@ function reasonLines(test) {
     const s = test.failingStep;
     if (s) {
         const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
-        lines.push(`<p><strong>Step #${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
+        lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
         lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
     }
     if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
@@ -68755,14 +68984,21 @@ const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 /** Bytes kept free for the closing "N more" note. */
 const TAIL_RESERVE = 1024;
 /**
+ * The line added to the job summary once the screenshots artifact is uploaded (pure).
+ * @param artifactUrl the artifact's web page
+ */
+function renderArtifactLine(artifactUrl) {
+    return `Screenshots: ${summary_failures_link(artifactUrl, 'artifact')}.\n\n`;
+}
+/**
  * Renders the job summary (pure).
  * @param report the report model
- * @param options paths for the pointer when the summary is cut, the artifact link, the byte budget
+ * @param options paths for the pointer when the summary is cut, the byte budget
  * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
  */
 function renderSummary(report, options = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-    const head = headline(report, options);
+    const head = headline(report);
     if (!report.waited)
         return startedSummary(report, head, options, maxBytes);
     const failures = groupTests(report, (t) => t.failing);
@@ -68875,7 +69111,7 @@ function countsLine(report) {
     }
     return line;
 }
-function headline(report, options) {
+function headline(report) {
     let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
     if (report.waited)
         line += countsLine(report);
@@ -68893,8 +69129,6 @@ function headline(report, options) {
     if (!report.passing && report.reasons.length > 0) {
         line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
     }
-    if (options.artifactUrl)
-        line += `\n\nScreenshots: ${summary_failures_link(options.artifactUrl, 'artifact')}.`;
     return `${line}\n\n`;
 }
 /** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
@@ -68984,6 +69218,14 @@ function startedSummary(report, head, options, maxBytes) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/writers.ts
+/**
+ * The report writers: results.json, JUnit, job summary and annotations, written as soon as the verdict is
+ * known ({@link REPORT_WRITERS}); then, after the screenshots, results.json and JUnit again with the
+ * screenshots' paths, the artifact's link in the job summary and the pull-request comment (`action/extras.ts`).
+ * Each renders from the one report model (`report/model.ts`) and names the input that turns it on or says
+ * where it writes. A writer that fails warns naming that input and never changes the verdict.
+ */
+
 
 
 
@@ -68994,6 +69236,7 @@ function startedSummary(report, head, options, maxBytes) {
 function junitPathOf({ inputs, verdict }) {
     return inputs.junitPath && verdict.waited ? inputs.junitPath : null;
 }
+/** results.json; written again after the screenshots with their paths. */
 const resultsJson = {
     what: 'results.json (results-path)',
     input: 'results-path',
@@ -69003,6 +69246,7 @@ const resultsJson = {
         sink.info(`Results: ${inputs.resultsPath}`);
     },
 };
+/** The JUnit file; written again after the screenshots with their attachment lines. */
 const junit = {
     what: 'the JUnit report (junit-path)',
     input: 'junit-path',
@@ -69022,10 +69266,16 @@ const jobSummary = {
         const markdown = renderSummary(context.report, {
             resultsPath: context.inputs.resultsPath,
             ...(junitPath ? { junitPath } : {}),
-            ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
         });
         await context.sink.appendSummary(markdown);
     },
+};
+/** The screenshot artifact's link, added to the job summary once the artifact is uploaded. */
+const artifactLink = {
+    what: 'the job summary',
+    input: 'summary',
+    wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
+    write: ({ sink, artifactUrl }) => sink.appendSummary(renderArtifactLine(artifactUrl)),
 };
 const annotations = {
     what: 'the annotations',
@@ -69037,11 +69287,12 @@ const annotations = {
         return Promise.resolve();
     },
 };
+/** The sticky pull-request comment, within its time limit and stopped by a workflow cancel. */
 const pullRequestComment = {
     what: 'the pull-request comment',
     input: 'pr-comment',
     wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
-    write: async ({ report, inputs, github, sink }) => {
+    write: async ({ report, inputs, github, sink, signal: cancel }) => {
         const number = github.pullRequest;
         if (number === null || !github.repository) {
             sink.info('pr-comment: not a pull request event; no comment.');
@@ -69051,27 +69302,30 @@ const pullRequestComment = {
             sink.warning('pr-comment: no github-token; no comment.');
             return;
         }
-        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
+        const { PR_COMMENT_TIME_LIMIT_MS, renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
         const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
         const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
-        await upsertPullRequestComment({
-            token: inputs.githubToken,
-            ...github.repository,
-            issueNumber: number,
-            key,
-            body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
-            ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
-        });
+        const signal = (0,time_limit/* timeLimited */.g)(cancel, PR_COMMENT_TIME_LIMIT_MS);
+        try {
+            await upsertPullRequestComment({
+                token: inputs.githubToken,
+                ...github.repository,
+                issueNumber: number,
+                key,
+                body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+                ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+                signal,
+            });
+        }
+        catch (error) {
+            if (signal.aborted)
+                throw new Error(`stopped: ${(0,time_limit/* stopReason */.P)(signal)}`);
+            throw error;
+        }
     },
 };
-/** Every report writer, in the order they run. */
-const REPORT_WRITERS = [
-    resultsJson,
-    junit,
-    jobSummary,
-    annotations,
-    pullRequestComment,
-];
+/** The reports written as soon as the verdict is known, in the order they run. */
+const REPORT_WRITERS = [resultsJson, junit, jobSummary, annotations];
 /**
  * Runs the wanted writers in order. A writer that throws warns `Could not write <what>: <reason>` and the
  * next one runs; nothing here changes the verdict. Never throws.
@@ -69089,16 +69343,53 @@ async function writeReports(context, writers = REPORT_WRITERS) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/action/extras.ts
+/**
+ * The extras, after the reports and outputs: screenshots, the reports again with their paths, the artifact
+ * link, the pull-request comment. Each has a time limit and stops on a workflow cancel; a stop warns.
+ */
+
+
+
+/**
+ * Runs the extras in order; never throws. None after a cancel during the run; a cancel during them stops
+ * the one under way and skips the rest (docs/action-entry.md).
+ * @param context the context the reports were written with
+ */
+async function runExtras(context, options) {
+    const { inputs, verdict, sink, interrupted } = context;
+    const { signal } = options;
+    if (interrupted || signal.aborted)
+        return;
+    const shots = await publishForReport(inputs, options.summary, {
+        waited: verdict.waited,
+        sink,
+        env: options.env,
+        signal,
+    });
+    if (signal.aborted)
+        return;
+    if (shots.attachments.size > 0) {
+        const report = (0,model/* buildReport */.FK)(options.summary, verdict, shots.attachments);
+        await writeReports({ ...context, report }, [resultsJson, junit]);
+    }
+    const artifactUrl = shots.published?.artifactUrl;
+    await writeReports({ ...context, ...(artifactUrl ? { artifactUrl } : {}) }, [artifactLink]);
+    if (signal.aborted)
+        return;
+    await writeReports({ ...context, signal }, [pullRequestComment]);
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action, as a table of contents: read inputs → run → verdict → screenshots → report writers →
- * outputs → pass or fail. The only place that fails the step for a verdict.
+ * The action, as a table of contents: read inputs → run → verdict → reports → outputs → pass or fail →
+ * extras (screenshots, PR comment). The only place that fails the step for a verdict.
  *
  * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/run-tests.ts` (the engine
- * under the deadline), `action/verdict.ts`, `artifacts/for-report.ts` (screenshots), `report/writers.ts`
- * (results.json, JUnit, job summary, annotations, PR comment), `run/outputs.ts`; the GitHub context is
- * `github.ts`, the signal and exit handling `action/stop.ts`, and every dependency on the world comes in
- * through `deps` (`action/deps.ts`), so a test can run the action in-process.
+ * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
+ * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
+ * limit); the GitHub context is `github.ts`, the signal and exit handling `action/stop.ts`, and every
+ * dependency on the world comes in through `deps` (`action/deps.ts`), so a test can run it in-process.
  *
  * Workflow cancel: on SIGINT or SIGTERM the remote runs are cancelled, the quick reports are written and
  * the process exits non-zero within 6.5 s of the signal (`action/stop.ts`, `run/deadline.ts`).
@@ -69140,25 +69431,16 @@ async function run(deps = processDeps()) {
         const summary = await runTests(inputs, deps, startedAtMs, cancel.signal);
         interrupted = summary.interrupted === 'signal';
         const verdict = decideRunVerdict(inputs, summary);
-        const waited = verdict.waited;
-        const shots = await publishForReport(inputs, summary, { waited, interrupted, sink, env: deps.env });
-        const report = waited
-            ? (0,model/* buildReport */.FK)(summary, verdict.policy, shots.attachments, verdict)
+        const report = verdict.waited
+            ? (0,model/* buildReport */.FK)(summary, verdict)
             : (0,model/* buildStartedReport */.yv)(summary, verdict.policy);
-        const artifactUrl = shots.published?.artifactUrl;
-        await writeReports({
-            report,
-            inputs,
-            verdict,
-            interrupted,
-            github,
-            sink,
-            ...(artifactUrl ? { artifactUrl } : {}),
-        });
+        const context = { report, inputs, verdict, interrupted, github, sink };
+        await writeReports(context);
         for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
             sink.setOutput(name, value);
         }
         announceVerdict(sink, verdict);
+        await runExtras(context, { summary, env: deps.env, signal: cancel.signal });
     }
     catch (error) {
         sink.setFailed(`Unexpected error: ${messageOf(error)}`);
@@ -69173,5 +69455,6 @@ async function run(deps = processDeps()) {
 ;// CONCATENATED MODULE: ./src/index.ts
 
 
-void run(processDeps());
+// The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open.
+void run(processDeps()).then(() => process.exit());
 

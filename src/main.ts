@@ -1,8 +1,9 @@
 /**
- * The action, as a table of contents: read inputs → run → verdict → reports → outputs → pass or fail →
+ * The action, as a table of contents: read inputs → tunnel → run → verdict → reports → outputs → pass or fail →
  * extras (screenshots, PR comment). The only place that fails the step for a verdict.
  *
- * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/run-tests.ts` (the engine
+ * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/tunnel.ts`
+ * (the tunnel to the app started in the job, stopped once the runs end), `action/run-tests.ts` (the engine
  * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
  * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
  * limit); the GitHub context is `github.ts`, the signal and exit handling `action/stop.ts`, and every
@@ -18,11 +19,13 @@ import { messageOf } from './common/log.js';
 import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
 import { listenForWorkflowCancel } from './action/stop.js';
+import { killingAgentsOnForceExit, openTunnel } from './action/tunnel.js';
 import { announceVerdict, decideRunVerdict } from './action/verdict.js';
 import { runExtras } from './action/extras.js';
 import { buildReport, buildStartedReport } from './report/model.js';
 import { writeReports } from './report/writers.js';
 import { computeOutputs } from './run/outputs.js';
+import type { Tunnel } from './tunnel/tunnel.js';
 
 export type { ActionDeps } from './action/deps.js';
 
@@ -31,11 +34,13 @@ export type { ActionDeps } from './action/deps.js';
  * cancel it ends with `deps.exitAfterCancel()`.
  * @param deps the world the action runs in; default the real one ({@link processDeps})
  */
-export async function run(deps: ActionDeps = processDeps()): Promise<void> {
+export async function run(world: ActionDeps = processDeps()): Promise<void> {
+  const deps = killingAgentsOnForceExit(world);
   const { sink, github } = deps;
   const startedAtMs = deps.clock.now();
   const cancel = listenForWorkflowCancel(deps);
   let interrupted = false;
+  let tunnel: Tunnel | null = null;
   try {
     const inputs = await readActionInputs(deps);
     if (!inputs) return;
@@ -47,13 +52,24 @@ export async function run(deps: ActionDeps = processDeps()): Promise<void> {
       return;
     }
 
-    const summary = await runTests(inputs, deps, startedAtMs, cancel.signal);
+    if (inputs.tunnel) {
+      tunnel = await openTunnel(
+        { ...inputs, tunnel: inputs.tunnel },
+        deps,
+        startedAtMs + inputs.timeoutMs,
+        cancel.signal,
+      );
+      if (!tunnel) return;
+    }
+    const summary = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+    await tunnel?.stop();
     interrupted = summary.interrupted === 'signal';
     const verdict = decideRunVerdict(inputs, summary);
     const report = verdict.waited
       ? buildReport(summary, verdict)
       : buildStartedReport(summary, verdict.policy);
-    const context = { report, inputs, verdict, interrupted, github, sink };
+    const tunnelInfo = tunnel ? { tunnel: { url: tunnel.url, address: tunnel.address } } : {};
+    const context = { report, inputs, verdict, interrupted, github, sink, ...tunnelInfo };
     await writeReports(context);
     for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
       sink.setOutput(name, value);
@@ -63,6 +79,7 @@ export async function run(deps: ActionDeps = processDeps()): Promise<void> {
   } catch (error) {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);
   } finally {
+    await tunnel?.stop();
     cancel.dispose();
     if (interrupted || cancel.signal.aborted) deps.exitAfterCancel();
   }

@@ -12,10 +12,11 @@ import type { ActionDeps } from './deps.js';
  */
 export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs | null> {
   const { sink, github } = deps;
-  // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
-  // would itself print the secret: there, secrets are only redacted.
-  const rawKey = envInputGetter(deps.env)('api-key').trim();
-  if (rawKey && github.onRunner) sink.setSecret(rawKey);
+  // Mask the API key and the tunnel's token before anything can print them. Outside GitHub nobody consumes
+  // the mask command, which would itself print the secret: there, secrets are only redacted.
+  const getInput = envInputGetter(deps.env);
+  const rawSecrets = [getInput('api-key'), getInput('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN ?? ''];
+  for (const raw of rawSecrets) if (raw.trim() && github.onRunner) sink.setSecret(raw.trim());
   let inputs: ActionInputs;
   try {
     inputs = await readInputs({

@@ -17,6 +17,7 @@ import { armDeadlineBackstop } from './stop.js';
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
  * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
  * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
+ * @param tunnelUrl the tunnel's public URL, sent on every execute as the `tunnel-url-variable` variable
  * @returns the run model, secrets and private variable values removed
  */
 export async function runTests(
@@ -24,6 +25,7 @@ export async function runTests(
   deps: ActionDeps,
   startedAtMs: number,
   signal: AbortSignal,
+  tunnelUrl?: string,
 ): Promise<RunSummary> {
   const redact = createRedactor(inputs.secrets);
   // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
@@ -47,7 +49,13 @@ export async function runTests(
         testIds: inputs.testIds,
         repoTests: inputs.repoTests,
         organizationId: inputs.organizationId,
-        execute: inputs.execute,
+        execute:
+          inputs.tunnel && tunnelUrl
+            ? {
+                ...inputs.execute,
+                variables: { ...inputs.execute.variables, [inputs.tunnel.urlVariable]: tunnelUrl },
+              }
+            : inputs.execute,
         startUrls: inputs.startUrls,
         wait: inputs.wait,
         timeoutMs: inputs.timeoutMs,

@@ -23,6 +23,7 @@ import {
 import { parseExecute, type DataFileContent } from './execute-options.js';
 import { InputError, type ActionInputs, type InputGetter } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
+import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
 export interface ReadInputsOptions {
   /** Default: `INPUT_<NAME>` from `env`, as `@actions/core` reads them. */
@@ -71,6 +72,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     options.getInput === undefined &&
     env['INPUT_JUNIT-PATH'] !== undefined;
   const reports = parseReports(r, { workspace, junitOff, envToken: env.GITHUB_TOKEN ?? '' });
+  const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
 
   const base = {
     ...connection,
@@ -81,16 +83,19 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     dataFilePath,
     ...waiting,
     ...reports,
+    tunnel,
     workspace,
   };
   const secrets = collectSecrets(base, Object.values(privateVariables));
   const inputs: ActionInputs = { ...base, secrets, warnings: [], notices };
   checkCombinations(r, inputs);
+  checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
 
   inputs.warnings = shortSecretWarnings({
     'api-key': connection.apiKey,
     'http-auth-password': execute.httpAuthPassword ?? '',
+    'ngrok-authtoken': tunnel?.authtoken ?? '',
     ...Object.fromEntries(
       Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
     ),

@@ -147,7 +147,11 @@ export function parseTargets(
   organizationId: string | null,
 ): Pick<ActionInputs, 'startUrls' | 'suiteIds' | 'testIds' | 'folderIds' | 'testFilePatterns'> {
   const startUrls = r.list('start-url');
-  for (const url of startUrls) if (!isHttpUrl(url)) r.fail('start-url', url, 'http or https URLs');
+  for (const url of startUrls) {
+    if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
+      r.fail('start-url', url, 'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}');
+    }
+  }
   const suiteIds = r.ids('suite-ids');
   const testIds = r.ids('test-ids');
   const folderIds = r.ids('folder-ids');
@@ -303,7 +307,7 @@ export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
 
 /**
  * Every secret value to mask and redact: the API key, the HTTP auth password, private variable values, the
- * GitHub token and the credentials of URL inputs (start URLs, webhooks).
+ * GitHub token, the ngrok authtoken and the credentials of URL inputs (start URLs, webhooks, tunnel).
  */
 export function collectSecrets(
   inputs: Omit<ActionInputs, 'secrets' | 'warnings' | 'notices'>,
@@ -314,10 +318,12 @@ export function collectSecrets(
   const secrets = [
     inputs.apiKey,
     ...inputs.startUrls.flatMap(urlCredentials),
+    ...(inputs.tunnel ? urlCredentials(inputs.tunnel.address) : []),
     execute.httpAuthPassword ?? '',
     ...webhooks.flatMap(urlCredentials),
     ...privateValues,
     inputs.githubToken,
+    inputs.tunnel?.authtoken ?? '',
   ];
   return unique(secrets.filter((s) => s !== ''));
 }
@@ -338,4 +344,18 @@ export function shortSecretWarnings(values: Record<string, string>): string[] {
     );
   }
   return warnings;
+}
+
+/** `{{name}}` at the start of a start URL, the rest of it after the name. */
+const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
+
+/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
+export function isVariableStartUrl(value: string): boolean {
+  const rest = VARIABLE_URL.exec(value)?.[2];
+  return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
+}
+
+/** The variable a start URL begins with (`{{name}}…`), else null. */
+export function startUrlVariable(value: string): string | null {
+  return VARIABLE_URL.exec(value)?.[1] ?? null;
 }

@@ -101,11 +101,14 @@ export interface ActionInputs {
   /** Absolute path. */
   resultsPath: string;
 
+  /** The tunnel to the app started in the job, or null (`tunnel` empty). */
+  tunnel: TunnelInputs | null;
+
   /** The workspace every relative path is resolved against. */
   workspace: string;
   /**
    * Every secret value to mask and redact: API key, HTTP auth password, private variable values, GitHub
-   * token, and the user-info (and its password) of URL inputs.
+   * token, the ngrok authtoken, and the user-info (and its password) of URL inputs.
    */
   secrets: string[];
   /** Warnings to log before the run (e.g. secrets too short to be removed from free text). */
@@ -163,10 +166,21 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'artifact-retention-days': '',
   'artifacts-dir': 'ghost-inspector-screenshots',
   'results-path': 'ghost-inspector-results.json',
+  tunnel: '',
+  'tunnel-provider': 'ngrok',
+  'ngrok-authtoken': '',
+  'tunnel-url-variable': 'ngrokUrl',
+  'tunnel-host-header': '',
 };
 
 /** Inputs whose value is secret (shown as `***` in errors). */
-export const SECRET_INPUTS = new Set(['api-key', 'http-auth-password', 'private-variables', 'github-token']);
+export const SECRET_INPUTS = new Set([
+  'api-key',
+  'http-auth-password',
+  'private-variables',
+  'github-token',
+  'ngrok-authtoken',
+]);
 
 /**
  * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)
@@ -191,3 +205,20 @@ export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
 
 /** Reads one raw input (`''` when unset). */
 export type InputGetter = (name: string) => string;
+
+/** The tunnel agents the action can start. */
+export const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'] as const;
+export type TunnelProviderName = (typeof TUNNEL_PROVIDERS)[number];
+
+/** A tunnel to start before any run. */
+export interface TunnelInputs {
+  /** The local address to expose, an http or https URL (e.g. `http://localhost:3000`). */
+  address: string;
+  provider: TunnelProviderName;
+  /** The ngrok authtoken (secret); empty for cloudflared. */
+  authtoken: string;
+  /** The custom variable that receives the public URL on every execute. */
+  urlVariable: string;
+  /** Host header sent to the app: empty (the public host), `rewrite` (the local address's host) or a host. */
+  hostHeader: string;
+}

@@ -39,6 +39,8 @@ export interface SummaryOptions {
   junitPath?: string;
   /** Where results.json was written. */
   resultsPath?: string;
+  /** The tunnel the runs reached the app through: its public URL and the local address. */
+  tunnel?: { url: string; address: string };
   /** Upper bound of the summary in UTF-8 bytes; default {@link DEFAULT_SUMMARY_MAX_BYTES}. */
   maxBytes?: number;
 }
@@ -65,7 +67,7 @@ export function renderArtifactLine(artifactUrl: string): string {
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-  const head = headline(report);
+  const head = headline(report, options);
   if (!report.waited) return startedSummary(report, head, options, maxBytes);
   const failures = groupTests(report, (t) => t.failing);
   const full = new Budget(maxBytes);
@@ -170,7 +172,7 @@ function countsLine(report: Report): string {
   return line;
 }
 
-function headline(report: Report): string {
+function headline(report: Report, options: SummaryOptions): string {
   let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
   if (report.waited) line += countsLine(report);
   else {
@@ -184,6 +186,10 @@ function headline(report: Report): string {
     line += ' A test failed: the other runs were cancelled (`fail-fast`).';
   if (!report.passing && report.reasons.length > 0) {
     line += `\n\n**The step fails:** ${escapeInline(report.reasons.join(' '))}`;
+  }
+  if (options.tunnel) {
+    const { url, address } = options.tunnel;
+    line += `\n\nTunnel: <code>${escapeCode(url)}</code> → <code>${escapeCode(address)}</code>.`;
   }
   return `${line}\n\n`;
 }

@@ -26,6 +26,8 @@ export interface ReportContext {
   interrupted: boolean;
   /** The uploaded screenshot artifact's web link, when there is one. */
   artifactUrl?: string;
+  /** The tunnel the runs reached the app through, when there was one. */
+  tunnel?: { url: string; address: string };
   github: GitHubContext;
   sink: ActionSink;
   /** The workflow cancel: stops a writer that talks to the network (the pull-request comment). */
@@ -81,6 +83,7 @@ const jobSummary: ReportWriter = {
     const markdown = renderSummary(context.report, {
       resultsPath: context.inputs.resultsPath,
       ...(junitPath ? { junitPath } : {}),
+      ...(context.tunnel ? { tunnel: context.tunnel } : {}),
     });
     await context.sink.appendSummary(markdown);
   },

@@ -1,0 +1,105 @@
+/**
+ * The tunnel inputs (`tunnel`, `tunnel-provider`, `ngrok-authtoken`, `tunnel-url-variable`,
+ * `tunnel-host-header`): the local address of an app started in the job, exposed through a tunnel agent so
+ * that the service's browsers reach it (docs/tunnel.md). Pure validation; the token may also come from
+ * `NGROK_AUTHTOKEN`.
+ */
+import type { InputReader } from './parse.js';
+import { isHttpUrl, startUrlVariable } from './parse.js';
+
+export type { TunnelInputs, TunnelProviderName } from './schema.js';
+import {
+  RESERVED_VARIABLE_NAMES,
+  TUNNEL_PROVIDERS,
+  VARIABLE_NAME_PATTERN,
+  type ActionInputs,
+  type TunnelInputs,
+  type TunnelProviderName,
+} from './schema.js';
+
+/**
+ * Reads the tunnel inputs; problems are recorded in `r`.
+ * @param envToken `NGROK_AUTHTOKEN` from the environment, used when `ngrok-authtoken` is empty
+ * @returns the tunnel, or null when `tunnel` is empty
+ */
+export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | null {
+  const address = r.raw('tunnel');
+  const provider = r.raw('tunnel-provider');
+  const urlVariable = r.raw('tunnel-url-variable');
+  const hostHeader = r.raw('tunnel-host-header');
+  const authtoken = r.getRaw('ngrok-authtoken').trim() || envToken.trim();
+  if (!(TUNNEL_PROVIDERS as readonly string[]).includes(provider)) {
+    r.fail('tunnel-provider', provider, TUNNEL_PROVIDERS.join(' or '));
+  }
+  if (!VARIABLE_NAME_PATTERN.test(urlVariable) || RESERVED_VARIABLE_NAMES.has(urlVariable)) {
+    r.fail(
+      'tunnel-url-variable',
+      urlVariable,
+      'a variable name of letters, digits and underscores, not starting with a digit, not an execute parameter',
+    );
+  }
+  if (hostHeader !== '' && hostHeader !== 'rewrite' && !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(hostHeader)) {
+    r.fail('tunnel-host-header', hostHeader, 'empty, rewrite, or a host name such as app.test');
+  }
+  if (address === '') return null;
+  if (!isHttpUrl(address)) {
+    r.fail(
+      'tunnel',
+      address,
+      'the local address of the app, an http or https URL such as http://localhost:3000',
+    );
+  }
+  if (provider === 'ngrok' && authtoken === '') {
+    r.fail(
+      'ngrok-authtoken',
+      '',
+      'your ngrok authtoken (from a secret), or NGROK_AUTHTOKEN in the environment, when tunnel is set with tunnel-provider ngrok',
+    );
+  } else if (/\s/.test(authtoken)) {
+    r.fail('ngrok-authtoken', authtoken, 'an authtoken without spaces or line breaks');
+  }
+  return {
+    address,
+    provider: provider as TunnelProviderName,
+    authtoken: provider === 'ngrok' ? authtoken : '',
+    urlVariable,
+    hostHeader,
+  };
+}
+
+/**
+ * Checks the tunnel against the other inputs: `wait: false` is refused (the runs would outlive the tunnel),
+ * the URL variable may not also be a user variable, and a start URL that begins with `{{name}}` must name
+ * the tunnel's variable or a variable of `variables`/`private-variables`.
+ */
+export function checkTunnelCombinations(r: InputReader, inputs: Omit<ActionInputs, 'secrets'>): void {
+  const { tunnel, execute } = inputs;
+  const defined = new Set(Object.keys(execute.variables ?? {}));
+  if (tunnel) {
+    if (!inputs.wait) {
+      r.fail(
+        'wait',
+        'false',
+        `true when tunnel is set (tunnel: ${tunnel.address}): the runs would outlive the tunnel, which stops with the step`,
+      );
+    }
+    if (defined.has(tunnel.urlVariable)) {
+      r.fail(
+        'tunnel-url-variable',
+        tunnel.urlVariable,
+        `a name not also set in variables or private-variables (${tunnel.urlVariable} receives the tunnel's public URL)`,
+      );
+    }
+    defined.add(tunnel.urlVariable);
+  }
+  for (const url of inputs.startUrls) {
+    const name = startUrlVariable(url);
+    if (name !== null && !defined.has(name)) {
+      r.fail(
+        'start-url',
+        url,
+        `{{${name}}} to be the tunnel-url-variable with tunnel set, or a variable of variables or private-variables`,
+      );
+    }
+  }
+}
