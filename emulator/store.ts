@@ -156,13 +156,13 @@ export class Store {
     key: ApiKeyRecord,
   ): T {
     const record = map.get(id);
-    if (!record || !key.organizations.includes(record.organization)) invalid(`${kind} not found: ${id}`);
+    if (!record || !key.organizations.includes(record.organization)) invalid(`${kind} not found`);
     return record;
   }
 
   organization(id: string, key: ApiKeyRecord): OrganizationRecord {
     const record = this.organizations.get(id);
-    if (!record || !key.organizations.includes(id)) invalid(`Organization not found: ${id}`);
+    if (!record || !key.organizations.includes(id)) invalid('Organization not found');
     return record;
   }
   suite(id: string, key: ApiKeyRecord): SuiteRecord {
@@ -176,16 +176,16 @@ export class Store {
   }
   dataSource(orgId: string, id: string, key: ApiKeyRecord): DataSourceRecord {
     const record = this.owned(this.dataSources, 'Data source', id, key);
-    if (record.organization !== orgId) invalid(`Data source not found: ${id}`);
+    if (record.organization !== orgId) invalid('Data source not found');
     return record;
   }
   result(id: string, key: ApiKeyRecord): TestResult {
-    return this.owned(this.results, 'Test result', id, key);
+    return this.owned(this.results, 'Result', id, key);
   }
   suiteResult(id: string, key: ApiKeyRecord): SuiteResult {
     const record = this.suiteResults.get(id);
     if (!record || !key.organizations.includes(record.suite.organization)) {
-      invalid(`Suite result not found: ${id}`);
+      invalid('Suite result not found');
     }
     return record;
   }
