@@ -57,7 +57,7 @@ export function dataRows(
   if (!id) return undefined;
   const source = store.dataSources.get(id);
   if (!source || source.organization !== orgId || !key.organizations.includes(orgId))
-    invalid('Data source not found');
+    invalid(`dataSource not found: ${id}`);
   if (source.data.length === 0) invalid(`dataSource ${id} has no rows`);
   return source.data;
 }

@@ -74,8 +74,11 @@ export interface TestRecord extends Omit<Test, 'organization' | 'suite' | 'user'
   suite: string;
   user: string;
   steps: Step[];
-  /** The test result whose screenshot is the accepted baseline for screenshot comparison. */
-  baselineResult: string | null;
+  /**
+   * Screenshot comparison baselines by browser, viewport and region (`baselineKey`): the test result of the
+   * last passing run with a passing (or first) comparison, or the accepted screenshot.
+   */
+  baselines: Record<string, string>;
   /** Creation order of the result `passing` was last taken from (so an older run finishing late loses). */
   passingFromSeq: number;
 }
@@ -276,7 +279,7 @@ export function newTestDefaults(): Omit<
     dateExecutionTriggered: '1970-01-01T00:00:00.000Z',
     testFrequency: 0,
     testFrequencyAdvanced: [],
-    baselineResult: null,
+    baselines: {},
     passingFromSeq: 0,
   };
 }

@@ -163,7 +163,7 @@ export function duplicateTest(
   const now = iso(nowMs);
   const copy: TestRecord = {
     ...clone(test),
-    ...{ passing: null, screenshotComparePassing: null, baselineResult: null, passingFromSeq: 0 },
+    ...{ passing: null, screenshotComparePassing: null, baselines: {}, passingFromSeq: 0 },
     _id: store.newId(),
     name,
     suite: suite._id,

@@ -271,8 +271,9 @@ describe.skipIf(!hasChromium)('emulator with the browser executor and the demo s
     expect(tests.map((t) => t._id)).toEqual(DESIGN.tests.map((t) => demoTestId(t.name)));
 
     const visual = emulator.store.tests.get(visualId)!;
-    expect(visual.baselineResult).toMatch(/\S/);
-    const baseline = emulator.store.results.get(visual.baselineResult!)!;
+    const baselineIds = Object.values(visual.baselines);
+    expect(baselineIds).toHaveLength(1);
+    const baseline = emulator.store.results.get(baselineIds[0]!)!;
     expect(baseline).toMatchObject({ passing: true, variables: { theme: 'classic' } });
     expect(baseline.endUrl).toBe(`${emulator.origin}/demo/products.html?theme=classic`);
   });
@@ -286,7 +287,7 @@ describe.skipIf(!hasChromium)('emulator with the browser executor and the demo s
       return ((await res.json()) as { data: TestResult }).data;
     };
     const [same, changed] = await Promise.all([execute('classic'), execute('new')]);
-    const baselineId = emulator.store.tests.get(visualId)!.baselineResult;
+    const baselineId = Object.values(emulator.store.tests.get(visualId)!.baselines)[0];
     expect(same).toMatchObject({
       passing: true,
       screenshotCompareBaselineResult: baselineId,
