@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the emulator, checked field by field */
 /**
  * Screenshot comparison baselines: one per test x browser x viewport x region, taken from the last passing
  * run whose comparison did not fail (never from a failed run); `screenshotCompareBaselineResult` overrides.
