@@ -249,7 +249,7 @@ export function runRequest(
     startUrl: result.startUrl,
     viewport: result.viewportSize,
     userAgent: params.userAgent,
-    httpAuth: params.httpAuth,
+    httpAuth: params.httpAuth ?? storedHttpAuth(plan),
     variables,
     globalStepDelay: result.globalStepDelay,
     maxWaitDelay: result.maxWaitDelay,
@@ -264,4 +264,13 @@ export function runRequest(
     timeScale: run.timeScale,
     clock: run.clock,
   };
+}
+
+/** The test's HTTP authentication, else the suite's; undefined when neither sets a username. */
+function storedHttpAuth(plan: RunPlan): { username: string; password: string } | undefined {
+  const { test, suite } = plan;
+  if (test.httpAuthUsername)
+    return { username: test.httpAuthUsername, password: test.httpAuthPassword ?? '' };
+  if (suite?.httpAuthUsername) return { username: suite.httpAuthUsername, password: suite.httpAuthPassword };
+  return undefined;
 }

@@ -66,6 +66,9 @@ export interface SuiteRecord extends Omit<
   notifications: Notifications;
   notificationsSuite: Notifications;
   dateExecutionTriggered: string;
+  /** HTTP authentication for the suite's runs; empty strings when unset. */
+  httpAuthUsername: string;
+  httpAuthPassword: string;
 }
 
 /** A test as stored: organization, suite and user as identifiers; the accepted baseline and scenario. */
@@ -81,6 +84,11 @@ export interface TestRecord extends Omit<Test, 'organization' | 'suite' | 'user'
   baselines: Record<string, string>;
   /** Creation order of the result `passing` was last taken from (so an older run finishing late loses). */
   passingFromSeq: number;
+  /** A module: a test only imported by other tests' steps. */
+  importOnly: boolean;
+  /** HTTP authentication for the test's runs; null when unset (the suite's applies). */
+  httpAuthUsername: string | null;
+  httpAuthPassword: string | null;
 }
 
 /** Internal bookkeeping of a test result that is not part of its response shape. */
@@ -217,6 +225,8 @@ export function newSuiteDefaults(): Omit<
 > {
   return {
     folder: null,
+    httpAuthUsername: '',
+    httpAuthPassword: '',
     abortOnTestFailure: false,
     autoRetry: false,
     browser: 'chrome',
@@ -281,5 +291,8 @@ export function newTestDefaults(): Omit<
     testFrequencyAdvanced: [],
     baselines: {},
     passingFromSeq: 0,
+    importOnly: false,
+    httpAuthUsername: null,
+    httpAuthPassword: null,
   };
 }

@@ -40,7 +40,10 @@ function testRecordRoutes(deps: RouteDeps): void {
   on(['GET', 'POST'], '/v1/tests/:testId/duplicate', (ctx) => {
     const key = ctx.auth();
     const test = store.test(ctx.pathParams.testId, key);
-    const suite = store.suites.get(test.suite)!;
+    // `suiteId` (JSON body, form or query) copies the test into that suite.
+    const suiteId = bodyFields(ctx).suiteId ?? ctx.params.get('suiteId');
+    if (suiteId !== undefined && typeof suiteId !== 'string') invalid('suiteId must be a suite id string');
+    const suite = suiteId ? store.suite(suiteId, key) : store.suites.get(test.suite)!;
     return ok(
       testView(
         store,
