@@ -20,6 +20,7 @@ import os from 'node:os';
 import * as prettier from 'prettier';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { startEmulator } from '../emulator/index.js';
 import {
   FULL,
@@ -46,7 +47,7 @@ type CaseName = (typeof CASE_NAMES)[number];
 
 /** The cases `--case` names (all without it). Throws on an unknown name, naming it and the known ones. */
 function selectedCases(): Set<CaseName> {
-  const given = argValue('--case');
+  const given = ARGS.case;
   if (given === undefined) return new Set(CASE_NAMES);
   const names = given.split(',').map((x) => x.trim());
   for (const n of names) {
@@ -61,10 +62,35 @@ function selectedCases(): Set<CaseName> {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const USAGE =
+  'Usage: npm run bench -- [--full | --smoke] [--case NAMES] [--action FILE] [--action-label TEXT] ' +
+  '[--render FILE] [--note TEXT]';
+
+/** The command line, parsed by `util.parseArgs`: bad options print the usage and exit with code 2. */
+const ARGS = (() => {
+  try {
+    const { values } = parseArgs({
+      options: {
+        full: { type: 'boolean' },
+        smoke: { type: 'boolean' },
+        case: { type: 'string' },
+        action: { type: 'string' },
+        'action-label': { type: 'string' },
+        render: { type: 'string' },
+        note: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    return values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
 
 function gitHead(file?: string): string {
   try {
@@ -106,13 +132,13 @@ function machine(loadStart: number[]): Machine {
 
 /** Runs the cases; returns the figures and whether they are only a check (smoke or some cases). */
 async function measure(): Promise<{ results: Results; smoke: boolean }> {
-  const full = process.argv.includes('--full');
+  const full = ARGS.full === true;
   const cases = selectedCases();
   const only = (name: CaseName) => cases.has(name);
   const partial = cases.size < CASE_NAMES.length;
-  const plan = process.argv.includes('--smoke') ? SMOKE : full ? FULL : QUICK;
-  const smoke = process.argv.includes('--smoke') || partial;
-  const given = argValue('--action');
+  const plan = ARGS.smoke === true ? SMOKE : full ? FULL : QUICK;
+  const smoke = ARGS.smoke === true || partial;
+  const given = ARGS.action;
   const entry = given ? path.resolve(given) : path.join(ROOT, 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
   if (!readFileSync(entry, 'utf8').includes('/suite-results/')) {
@@ -122,7 +148,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
     );
   }
   const actionLabel = given
-    ? (argValue('--action-label') ?? 'a bundle given with --action')
+    ? (ARGS['action-label'] ?? 'a bundle given with --action')
     : `dist/index.js (last committed in ${gitHead('dist/index.js')}${distChanged() ? ', with uncommitted changes' : ''})`;
 
   ensureOfficialClient();
@@ -146,7 +172,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
   let results: Results;
   try {
     ctx.log(
-      `${process.argv.includes('--smoke') ? 'Smoke' : full ? 'Full' : 'Quick'} mode${partial ? ` (cases: ${[...cases].join(', ')}; nothing written)` : ''}; emulator at ${emulator.origin}; measuring ${actionLabel}`,
+      `${ARGS.smoke === true ? 'Smoke' : full ? 'Full' : 'Quick'} mode${partial ? ` (cases: ${[...cases].join(', ')}; nothing written)` : ''}; emulator at ${emulator.origin}; measuring ${actionLabel}`,
     );
     ctx.log('Start-up and overhead (quiet emulator) ...');
     const startup = only('startup')
@@ -234,15 +260,15 @@ async function write(results: Results, smoke: boolean): Promise<void> {
 
 /** The figures with the `--note` text, when one is given. */
 function withNote(results: Results): Results {
-  const note = argValue('--note');
+  const note = ARGS.note;
   return note ? { ...results, note } : results;
 }
 
 async function main(): Promise<void> {
-  const rendered = argValue('--render');
+  const rendered = ARGS.render;
   if (rendered) {
     const results = JSON.parse(readFileSync(rendered, 'utf8')) as Results;
-    return write(withNote(results), process.argv.includes('--smoke'));
+    return write(withNote(results), ARGS.smoke === true);
   }
   const { results, smoke } = await measure();
   return write(withNote(results), smoke);

@@ -11,17 +11,20 @@
  *
  * It runs the action as a child process the way the runner does (INPUT_* variables), then prints the
  * verdict, each test's outcome and where the JUnit report, the job summary (and its HTML preview),
- * results.json and the screenshots went. Exit code 0 when the run completed and the reports were written
- * (the failed verdict is expected), 1 otherwise, 2 for bad options.
+ * results.json and the screenshots went. The reports' web app links point at the emulator's pages; every
+ * link of the job summary is opened before the emulator stops. Exit code 0 when the run completed, the
+ * reports were written and every link opens (the failed verdict is expected), 1 otherwise, 2 for bad options.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { DEFAULT_API_KEY, DEMO_SUITE_ID, startEmulator, type Emulator } from '../emulator/index.js';
 import { DEMO_BUG_ERROR } from '../emulator/demo-site/suites.js';
 import { chromiumAvailable, defaultChromiumPath } from '../emulator/executors/browser.js';
+import { checkLinks } from './links.js';
 import { renderSummaryPage, saveLinkedFiles } from './preview.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,25 +52,35 @@ interface Plan {
   >;
 }
 
+const USAGE = 'Usage: npm run demo -- [--executor browser|simulated] [--out DIR]';
+
 function usage(message: string): never {
-  console.error(`${message}\nUsage: npm run demo -- [--executor browser|simulated] [--out DIR]`);
+  console.error(`${message}\n${USAGE}`);
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): { executor?: 'browser' | 'simulated'; out: string } {
-  let executor: 'browser' | 'simulated' | undefined;
-  let out = path.join(root, 'out', 'demo');
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => argv[++i] ?? usage(`${arg} needs a value`);
-    if (arg === '--executor') {
-      const name = value();
-      if (name !== 'browser' && name !== 'simulated') usage('--executor must be browser or simulated');
-      executor = name;
-    } else if (arg === '--out') out = path.resolve(value());
-    else usage(`Unknown option ${arg}`);
+function parseCli(argv: string[]): { executor?: 'browser' | 'simulated'; out: string } {
+  let values: { executor?: string; out?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        executor: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    usage((error as Error).message);
   }
-  return { executor, out };
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const { executor } = values;
+  if (executor !== undefined && executor !== 'browser' && executor !== 'simulated')
+    usage(`--executor must be browser or simulated, got "${executor}"`);
+  return { executor, out: values.out ? path.resolve(values.out) : path.join(root, 'out', 'demo') };
 }
 
 function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
@@ -181,6 +194,10 @@ function mismatches(plan: Plan, results: ResultLine[]): string[] {
   return problems;
 }
 
+function readIfExists(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
 async function runAction(workspace: string, env: Record<string, string>): Promise<number | null> {
   return new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [entry], {
@@ -218,7 +235,7 @@ async function writePreview(workspace: string, emulator: Emulator): Promise<stri
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseCli(process.argv.slice(2));
   if (!existsSync(entry)) {
     console.error('dist/index.js is missing. Build the action first: npm run build');
     return 1;
@@ -247,6 +264,7 @@ async function main(): Promise<number> {
   }
   let code: number | null;
   let preview: string | undefined;
+  let links: Awaited<ReturnType<typeof checkLinks>>;
   try {
     if (plan.executor === 'browser') {
       console.log(`Emulator: ${emulator.baseUrl} (demo seed; demo shop at ${emulator.origin}/demo/)`);
@@ -261,10 +279,13 @@ async function main(): Promise<number> {
       GITHUB_WORKSPACE: workspace,
       'INPUT_API-KEY': DEFAULT_API_KEY,
       'INPUT_API-BASE-URL': emulator.baseUrl,
+      // The reports' web app links open the emulator's pages.
+      GHOST_INSPECTOR_APP_URL: emulator.origin,
     };
     for (const [name, value] of Object.entries(plan.inputs)) env[`INPUT_${name}`] = value;
     code = await runAction(workspace, env);
-    // Before the emulator stops: the summary's images live on it.
+    // Before the emulator stops: the summary's links and images live on it.
+    links = await checkLinks(readIfExists(path.join(workspace, SUMMARY_FILE)), emulator.origin);
     preview = await writePreview(workspace, emulator);
   } finally {
     await emulator.close();
@@ -308,6 +329,11 @@ async function main(): Promise<number> {
     `Screenshots:      ${shown(shots)} (${shotFiles.length} file${shotFiles.length === 1 ? '' : 's'})`,
   );
   for (const f of shotFiles) console.log(`                  - ${f}`);
+  console.log(
+    links.broken.length === 0
+      ? `Summary links:    ${links.checked} checked, all open`
+      : `Summary links:    ${links.broken.length} of ${links.checked} do not open: ${links.broken.join(', ')}`,
+  );
   console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
   const written = [junit, summary, resultsFile].every(
@@ -315,6 +341,10 @@ async function main(): Promise<number> {
   );
   if (!written || outputs.counts === undefined || results.length === 0) {
     console.error('\nThe run did not complete: some reports are missing.');
+    return 1;
+  }
+  if (links.broken.length > 0) {
+    console.error('\nSome links of the job summary do not open.');
     return 1;
   }
   return 0;

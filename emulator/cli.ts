@@ -1,9 +1,9 @@
 /**
- * Command line: `npm run emulator -- [--port N] [--host H] [--api-key KEY] [--seed FILE] [--time-scale X]
- * [--executor simulated|browser] [--faults SPEC] [--chromium PATH] [--rate-limit off|SPEC]
- * [--not-found-window MS]`.
+ * Command line: `npm run emulator -- [options]` (see USAGE), arguments parsed by Node's `util.parseArgs`.
  * First line printed: `Ghost Inspector emulator listening on http://HOST:PORT/v1`. Stops on SIGINT/SIGTERM.
+ * Bad options exit with code 2.
  */
+import { parseArgs } from 'node:util';
 import { startEmulator, type EmulatorOptions } from './index.js';
 import { parseRateLimit } from './limits.js';
 
@@ -19,82 +19,69 @@ const USAGE = `Usage: npm run emulator -- [options]
   --faults SPEC     fault injection, e.g. rate=0.1,kinds=500+429+reset-after,seed=42,route=/v1/results/*:503x2
   --rate-limit SPEC the service's rate limit: on (default: burst=300,rate=10 per account, then HTTP 429),
                     off, or burst=N,rate=N,retry-after=S (retry-after adds a Retry-After header)
-  --not-found-window MS  a new result answers "not found" to GET for MS ms (default 1000; 0 = off)
+  --not-found-window MS  a fault: a new result answers "not found" to GET for MS ms x time scale (default 0)
+  --verdict-before-timing  a fault: a finished result shows its verdict one read before its timing fields
+  --no-webhooks     send no webhooks (default: POST each ended run's result to its webhooks)
   --help            this text`;
 
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string' },
+  seed: { type: 'string' },
+  'time-scale': { type: 'string' },
+  executor: { type: 'string' },
+  chromium: { type: 'string' },
+  faults: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'not-found-window': { type: 'string' },
+  'verdict-before-timing': { type: 'boolean' },
+  'no-webhooks': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A number option's value; throws an Error naming the option and the expected form when `ok` refuses it. */
+function numberOf(name: string, text: string, ok: (n: number) => boolean, expected: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !ok(n)) throw new Error(`--${name} must be ${expected}, got "${text}"`);
+  return n;
+}
+
 /** Parses the arguments into emulator options; throws an Error naming a bad option. */
-function parseArgs(argv: string[]): EmulatorOptions & { help?: boolean } {
-  const options: EmulatorOptions & { help?: boolean } = { port: 4010 };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] =
-      arg.includes('=') && arg.startsWith('--')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--port': {
-        const port = Number(value());
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be 0..65535');
-        options.port = port;
-        break;
-      }
-      case '--host':
-        options.host = value();
-        break;
-      case '--api-key':
-        options.apiKey = value();
-        break;
-      case '--seed':
-        options.seed = value();
-        break;
-      case '--time-scale': {
-        const scale = Number(value());
-        if (!(scale > 0)) throw new Error('--time-scale must be a positive number');
-        options.timeScale = scale;
-        break;
-      }
-      case '--executor': {
-        const name = value();
-        if (name !== 'simulated' && name !== 'browser')
-          throw new Error('--executor must be simulated or browser');
-        options.executor = name;
-        break;
-      }
-      case '--chromium':
-        options.browser = { ...options.browser, executablePath: value() };
-        break;
-      case '--faults':
-        options.faults = value();
-        break;
-      case '--rate-limit':
-        options.rateLimit = parseRateLimit(value());
-        break;
-      case '--not-found-window': {
-        const ms = Number(value());
-        if (!(ms >= 0)) throw new Error('--not-found-window must be a non-negative number of ms');
-        options.notFoundWindowMs = ms;
-        break;
-      }
-      case '--help':
-      case '-h':
-        options.help = true;
-        break;
-      default:
-        throw new Error(`Unknown option ${arg}`);
-    }
+function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
+  const { values: v } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+  const options: EmulatorOptions & { help?: boolean } = { port: 4010, help: v.help };
+  if (v.port !== undefined)
+    options.port = numberOf('port', v.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, '0..65535');
+  if (v.host !== undefined) options.host = v.host;
+  if (v['api-key'] !== undefined) options.apiKey = v['api-key'];
+  if (v.seed !== undefined) options.seed = v.seed;
+  if (v['time-scale'] !== undefined)
+    options.timeScale = numberOf('time-scale', v['time-scale'], (n) => n > 0, 'a positive number');
+  if (v.executor !== undefined) {
+    if (v.executor !== 'simulated' && v.executor !== 'browser')
+      throw new Error(`--executor must be simulated or browser, got "${v.executor}"`);
+    options.executor = v.executor;
   }
+  if (v.chromium !== undefined) options.browser = { executablePath: v.chromium };
+  if (v.faults !== undefined) options.faults = v.faults;
+  if (v['rate-limit'] !== undefined) options.rateLimit = parseRateLimit(v['rate-limit']);
+  if (v['not-found-window'] !== undefined)
+    options.notFoundWindowMs = numberOf(
+      'not-found-window',
+      v['not-found-window'],
+      (n) => n >= 0,
+      'a non-negative number of ms',
+    );
+  if (v['verdict-before-timing']) options.verdictBeforeTiming = true;
+  if (v['no-webhooks']) options.webhooks = false;
   return options;
 }
 
 async function main(): Promise<void> {
   let options;
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseCli(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);

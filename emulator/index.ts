@@ -7,12 +7,12 @@
  * await emulator.close();
  * ```
  */
-import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
+import { appPageRoutes } from './app-pages.js';
 import { realClock, RequestsInFlight, type EmulatorClock } from './clock.js';
-import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
+import { demoSiteRoutes, loadDemoSeed } from './demo-start.js';
 import { apiRoutes } from './routes/index.js';
 import { Engine, type FinishRecord } from './engine.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
@@ -20,9 +20,9 @@ import type { Executor } from './executors/types.js';
 import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults.js';
 import { placeholderScreenshot, pngImageKit } from './images.js';
 import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
-import { demoSeed, type DemoSeed } from './seed/demo.js';
-import { createServer, type RequestRecord, type Route } from './server.js';
+import { createServer, type RequestRecord } from './server.js';
 import { Store } from './store.js';
+import { Webhooks } from './webhooks.js';
 import {
   DEFAULT_NOT_FOUND_WINDOW_MS,
   DEFAULT_RATE_LIMIT,
@@ -85,10 +85,20 @@ export interface EmulatorOptions {
    */
   rateLimit?: false | Partial<RateLimitSpec>;
   /**
-   * ms during which a new test result or suite result answers "not found" to GET (docs/api-contract.md); default
-   * 1000, 0 turns the window off.
+   * An opt-in fault: ms (at time scale 1, multiplied by `timeScale`) during which a new test result or suite
+   * result answers "not found" to GET. Default 0: the service answers a triggered result at once.
    */
   notFoundWindowMs?: number;
+  /**
+   * POST each ended run's result to its webhooks (the execute's `webhook`, the test's or suite's
+   * notification webhooks); default true, `false` sends none.
+   */
+  webhooks?: boolean;
+  /**
+   * An opt-in fault: the first read of a finished test result (GET, or a suite result's list) shows its
+   * `passing` while `executionTime` and `dateExecutionFinished` are still null.
+   */
+  verdictBeforeTiming?: boolean;
   /** Default true: no log lines. (The emulator itself never logs requests to the console.) */
   quiet?: boolean;
 }
@@ -147,59 +157,6 @@ async function makeExecutor(
   throw new Error(`Unknown executor "${String(name)}"; expected simulated or browser`);
 }
 
-/** Routes serving the demo shop site's files under `/demo/` (`/demo` itself is its index page). */
-function demoSiteRoutes(): Route[] {
-  const serve = async (name: string) => {
-    const contentType = DEMO_SITE_FILES[name];
-    if (!contentType) return { raw: 'Not found', contentType: 'text/plain; charset=utf-8', status: 404 };
-    return {
-      raw: await readFile(`${demoSiteDir}/${name}`),
-      contentType,
-      headers: { 'cache-control': 'no-store' },
-    };
-  };
-  return [
-    { methods: ['GET', 'HEAD'], pattern: '/demo', handler: () => serve('index.html') },
-    { methods: ['GET', 'HEAD'], pattern: '/demo/:file', handler: (ctx) => serve(ctx.pathParams.file) },
-  ];
-}
-
-/**
- * Establishes the demo seed's screenshot comparison baseline through the emulator's own API: runs the
- * visual test with its baseline variables (synchronous execute) and accepts that screenshot (contract
- * "accept-screenshot"). Throws an Error when the run does not pass or gives no screenshot (e.g. no
- * Chromium).
- */
-async function establishDemoBaseline(baseUrl: string, apiKey: string, demo: DemoSeed): Promise<void> {
-  const { id, baseline } = demo.visual;
-  const query = new URLSearchParams({ apiKey, ...baseline });
-  const call = async (path: string) => {
-    const res = await fetch(`${baseUrl}${path}?${query.toString()}`, { method: 'POST' });
-    return (await res.json()) as { code: string; message?: string; data?: unknown };
-  };
-  const run = await call(`/tests/${id}/execute/`);
-  const result = run.data as
-    | {
-        passing: boolean | null;
-        screenshot?: unknown;
-        error?: { details?: string };
-        steps?: Array<{ error?: string }>;
-      }
-    | undefined;
-  if (run.code !== 'SUCCESS' || !result?.passing || !result.screenshot) {
-    const why =
-      run.message ??
-      result?.error?.details ??
-      result?.steps?.find((s) => s.error)?.error ??
-      'the run did not pass with a screenshot';
-    throw new Error(`Demo seed: the baseline run of test ${id} failed: ${why}`);
-  }
-  const accepted = await call(`/tests/${id}/accept-screenshot/`);
-  if (accepted.code !== 'SUCCESS') {
-    throw new Error(`Demo seed: cannot accept the baseline of test ${id}: ${accepted.message ?? ''}`);
-  }
-}
-
 /**
  * The checked time scale, not-found window, clock and rate limiter of the options; throws an Error naming a
  * bad one.
@@ -215,7 +172,7 @@ function checkedOptions(options: EmulatorOptions) {
     options.rateLimit === false
       ? undefined
       : new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, () => clock.now());
-  return { timeScale, notFoundWindowMs, rateLimiter, clock };
+  return { timeScale, notFoundWindowMs: notFoundWindowMs * timeScale, rateLimiter, clock };
 }
 
 /** Loads a seed (dated on the options' clock), then the options' extra API keys (each seeing every organization). */
@@ -259,6 +216,14 @@ function attachScenario(store: Store, testId: string, scenario: Scenario | null)
   else store.scenarios.set(testId, parseScenario(scenario));
 }
 
+/** Closes the server, destroying its open sockets (`destroySockets`) for a prompt close. */
+function closeServer(server: Server, destroySockets: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    destroySockets();
+  });
+}
+
 /** Keeps the server's open sockets; returns a function destroying them (for a prompt close). */
 function trackSockets(server: Server): () => void {
   const sockets = new Set<Socket>();
@@ -288,6 +253,7 @@ function toSpec(spec: string | FaultSpec | undefined): FaultSpec {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const { timeScale, notFoundWindowMs, rateLimiter, clock } = checkedOptions(options);
+  const { verdictBeforeTiming } = options;
   const inFlight = new RequestsInFlight();
   const store = new Store();
   // The demo seed needs the emulator's origin, so it is loaded once the server listens.
@@ -308,6 +274,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     runs = [];
   };
   const executor = await makeExecutor(options.executor, store, options.browser);
+  const webhooks = new Webhooks(store, options.webhooks !== false);
+  const onFinish = (record: FinishRecord) => {
+    runs.push(record);
+    webhooks.onFinish(record);
+  };
   const engine = new Engine({
     store,
     executor,
@@ -315,7 +286,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clock,
     images: pngImageKit,
     origin: () => origin,
-    onFinish: (record) => runs.push(record),
+    onFinish,
   });
   const setScenario = (testId: string, scenario: Scenario | null) => attachScenario(store, testId, scenario);
   const setFaults = (spec: string | FaultSpec) => {
@@ -325,7 +296,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     routes: [
       ...demoSiteRoutes(),
-      ...apiRoutes({ store, engine, notFoundWindowMs, clock, inFlight }),
+      ...appPageRoutes(store),
+      ...apiRoutes({ store, engine, notFoundWindowMs, clock, inFlight, webhooks, verdictBeforeTiming }),
       ...adminRoutes({
         store,
         requests: () => requests,
@@ -350,22 +322,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const port = await listenOrClose(server, options, executor);
   origin = originOf(options.host ?? '127.0.0.1', port);
   const shutdown = async () => {
+    webhooks.stop();
     engine.close();
     await executor.close();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      destroySockets();
-    });
+    await closeServer(server, destroySockets);
   };
   if (useDemoSeed) {
-    try {
-      const demo = demoSeed(origin, DEFAULT_API_KEY);
-      applySeed(demo.seed);
-      await establishDemoBaseline(`${origin}/v1`, DEFAULT_API_KEY, demo);
-    } catch (error) {
+    await loadDemoSeed(origin, DEFAULT_API_KEY, applySeed).catch(async (error: unknown) => {
       await shutdown();
       throw error;
-    }
+    });
     resetLog();
     faults = new Faults(initialFaults);
     baselineDone = true;

@@ -1,6 +1,7 @@
 /**
- * Two behaviours of the real service the emulator reproduces by default (docs/api-contract.md, "Resources"): the rate limit (burst 300 requests, then 10 requests/s per account, then HTTP 429) and the
- * short "not found" window right after a run is triggered (node-ghost-inspector #48).
+ * The service's rate limit, reproduced by default (docs/api-contract.md, "Resources": burst 300 requests, then
+ * 10 requests/s per account, then HTTP 429), and the opt-in "not found" window after a trigger (a fault: the
+ * service answers a triggered result at once).
  */
 
 /** Rate limit settings. `retryAfterS` adds a `Retry-After` header to 429 answers (the service documents none). */
@@ -17,10 +18,10 @@ export interface RateLimitSpec {
 export const DEFAULT_RATE_LIMIT: RateLimitSpec = { burst: 300, perSecond: 10 };
 
 /**
- * How long, in ms, a test result or suite result answers "not found" after it is created (default 1000; 0 turns
- * the window off). Short so that ordinary tests pass through it quickly; clients must retry within it.
+ * How long, in ms at time scale 1, a test result or suite result answers "not found" after it is created:
+ * 0 (off), as the service answers a triggered result at once. A longer window is an opt-in fault.
  */
-export const DEFAULT_NOT_FOUND_WINDOW_MS = 1000;
+export const DEFAULT_NOT_FOUND_WINDOW_MS = 0;
 
 /**
  * Parses `off`, or `burst=N,rate=N[,retry-after=S]` (any subset; the rest from the default). Throws an Error

@@ -9,6 +9,12 @@ import type { PlannedTest } from './run-records.js';
 import type { ResultMeta, Store, TestRecord, TestResult } from './store.js';
 import { invalid } from './util.js';
 
+/** The key of a test's screenshot baseline: the run's browser, viewport and region. */
+export function baselineKey(result: TestResult): string {
+  const { width, height } = result.viewportSize;
+  return `${result.browser ?? 'chrome'} ${width}x${height} ${result.region ?? 'us-east-1'}`;
+}
+
 export class RunFiles {
   constructor(
     private readonly store: Store,
@@ -49,21 +55,25 @@ export class RunFiles {
   }
 
   /**
-   * Compares the run's screenshot with the baseline (the parameter's result, else the test's accepted one);
-   * the first run without a baseline becomes it and reports no comparison. Sets the result's comparison
-   * fields and images.
+   * Compares the run's screenshot with the baseline: the `screenshotCompareBaselineResult` parameter's
+   * result, else the test's baseline for the run's browser, viewport and region. Without one the run reports
+   * no comparison. A passing run whose comparison did not fail becomes the baseline for its key (a failed
+   * run never does). Sets the result's comparison fields and images.
    */
   compare(result: TestResult, plan: PlannedTest, outcome: RunOutcome): void {
     const meta = this.store.resultMeta.get(result._id)!;
     const test = plan.stored ? this.store.tests.get(plan.test._id) : undefined;
-    const baselineId = result.screenshotCompareBaselineResult ?? test?.baselineResult ?? null;
+    const key = baselineKey(result);
+    const baselineId = result.screenshotCompareBaselineResult ?? test?.baselines[key] ?? null;
     const baseline = baselineId ? this.store.resultMeta.get(baselineId)?.screenshot : undefined;
     const images = this.images;
     const forced = outcome.forcedScreenshotDifference;
-    if (!baseline && test && !test.baselineResult) test.baselineResult = result._id;
-    // The first run without a baseline becomes the baseline and reports no comparison, like the service; a
-    // simulated scenario's `screenshotDifference` stands for a baseline that differs by that much.
-    if (!baseline && forced === undefined) return;
+    const keep = () => {
+      if (test && outcome.passing === true && result.screenshotComparePassing !== false)
+        test.baselines[key] = result._id;
+    };
+    // A simulated scenario's `screenshotDifference` stands for a baseline that differs by that much.
+    if (!baseline && forced === undefined) return keep();
     let difference = 0;
     let diff: Buffer | undefined;
     if (baseline) ({ difference, diff } = images.compare(baseline, meta.screenshot!));
@@ -72,6 +82,7 @@ export class RunFiles {
     result.screenshotCompareBaselineResult = baseline ? baselineId : null;
     result.screenshotCompareDifference = difference;
     result.screenshotComparePassing = difference <= result.screenshotCompareThreshold;
+    keep();
     if (diff) {
       result.screenshotCompare = {
         compareOriginal: this.storeImage(`${result._id}-compare-original.png`, diff),
@@ -123,8 +134,8 @@ export class RunFiles {
     }
     if (!best)
       invalid(`Unable to accept screenshot: test ${test._id} has no finished result with a screenshot`);
-    test.baselineResult = best.id;
     const result = this.store.results.get(best.id)!;
+    test.baselines[baselineKey(result)] = best.id;
     test.screenshotComparePassing = result.screenshotCompareEnabled ? true : test.screenshotComparePassing;
   }
 }

@@ -23,10 +23,14 @@ export interface PlannedTest {
   suiteResultId: string | null;
 }
 
-export function substituteTarget(target: StepTarget, variables: Record<string, string>): StepTarget {
+export function substituteTarget(
+  target: StepTarget,
+  variables: Record<string, string>,
+  unknown: 'keep' | 'empty' = 'keep',
+): StepTarget {
   return typeof target === 'string'
-    ? substitute(target, variables)
-    : target.map((t) => ({ ...t, selector: substitute(t.selector, variables) }));
+    ? substitute(target, variables, unknown)
+    : target.map((t) => ({ ...t, selector: substitute(t.selector, variables, unknown) }));
 }
 
 /** Variants of one execute: browsers x regions x viewports. */
@@ -70,8 +74,9 @@ export function checkBaseline(store: Store, key: ApiKeyRecord, params: ExecutePa
 
 /**
  * A new test result in the running condition for `plan` (docs/api-contract.md, "Resources"): effective settings (execute
- * parameter, else test, else suite, else default), `{{name}}` substituted into the steps' values and targets
- * (suite variables, data row, custom variables), `error` and `video` null.
+ * parameter, else test, else suite, else default), `{{name}}` substituted into the start URL and the steps'
+ * values and targets (suite variables, data row, custom variables; unknown names kept, "" in on-demand runs),
+ * `error` and `video` null.
  */
 export function newTestResult(
   store: Store,
@@ -101,12 +106,13 @@ export function newTestResult(
   const known: Record<string, string> = {};
   for (const v of suite?.variables ?? []) known[v.name] = v.value;
   for (const [k, v] of Object.entries(variables)) known[k] = String(v);
+  const unknown = plan.stored ? 'keep' : 'empty';
   const steps: Step[] = test.steps.map((s, i) => ({
     _id: store.newId(),
     sequence: i,
     command: s.command,
-    target: substituteTarget(s.target, known),
-    value: substitute(s.value, known),
+    target: substituteTarget(s.target, known, unknown),
+    value: substitute(s.value, known, unknown),
     variableName: s.variableName,
     condition: s.condition,
     optional: s.optional,
@@ -128,7 +134,7 @@ export function newTestResult(
     browser: plan.browser ?? test.browser ?? suite?.browser ?? 'chrome',
     region,
     language: test.language ?? suite?.language ?? null,
-    startUrl: params.startUrl ?? (test.startUrl || suite?.startUrl || ''),
+    startUrl: substitute(params.startUrl ?? (test.startUrl || suite?.startUrl || ''), known, unknown),
     endUrl: '',
     urls: [],
     steps,
@@ -183,7 +189,10 @@ export function newSuiteResult(
     name: suite.name,
     passing: null,
     screenshotComparePassing: null,
-    startUrl: params.startUrl ?? suite.startUrl,
+    startUrl: substitute(params.startUrl ?? suite.startUrl, {
+      ...Object.fromEntries(suite.variables.map((v) => [v.name, v.value])),
+      ...Object.fromEntries(Object.entries(params.variables).map(([k, v]) => [k, String(v)])),
+    }),
     commentCount: 0,
     comments: [],
     countPassing: 0,
@@ -240,7 +249,7 @@ export function runRequest(
     startUrl: result.startUrl,
     viewport: result.viewportSize,
     userAgent: params.userAgent,
-    httpAuth: params.httpAuth,
+    httpAuth: params.httpAuth ?? storedHttpAuth(plan),
     variables,
     globalStepDelay: result.globalStepDelay,
     maxWaitDelay: result.maxWaitDelay,
@@ -255,4 +264,13 @@ export function runRequest(
     timeScale: run.timeScale,
     clock: run.clock,
   };
+}
+
+/** The test's HTTP authentication, else the suite's; undefined when neither sets a username. */
+function storedHttpAuth(plan: PlannedTest): { username: string; password: string } | undefined {
+  const { test, suite } = plan;
+  if (test.httpAuthUsername)
+    return { username: test.httpAuthUsername, password: test.httpAuthPassword ?? '' };
+  if (suite?.httpAuthUsername) return { username: suite.httpAuthUsername, password: suite.httpAuthPassword };
+  return undefined;
 }

@@ -285,8 +285,12 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
       return;
     }
     if (!found) {
-      const { status, message } = noRoute(deps.routes, method, path, url.pathname);
-      sendJson(status, { code: 'ERROR', errorType: 'VALIDATION_ERROR', message });
+      if (isAdmin) {
+        sendJson(404, { code: 'ERROR', errorType: 'VALIDATION_ERROR', message: `Unknown ${method} ${path}` });
+      } else {
+        send(req, res, 404, { 'content-type': 'text/html; charset=utf-8' }, NOT_FOUND_PAGE);
+        done(404);
+      }
       return;
     }
     let key: ApiKeyRecord | undefined;
@@ -371,13 +375,9 @@ function sendRaw(
   return status;
 }
 
-/** HTTP 405 when the path is known for other methods, else 404, with the message naming the request. */
-function noRoute(routes: Route[], method: string, path: string, pathname: string) {
-  const allowed = routes.some((r) => match(r.pattern, path));
-  return allowed
-    ? { status: 405, message: `Method ${method} is not allowed on ${pathname}` }
-    : { status: 404, message: `Unknown endpoint: ${method} ${pathname}` };
-}
+/** The page an unknown route answers with HTTP 404, as the service's web server does. */
+const NOT_FOUND_PAGE =
+  '<!DOCTYPE html><html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>';
 
 function findRoute(
   routes: Route[],

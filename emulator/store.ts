@@ -66,6 +66,9 @@ export interface SuiteRecord extends Omit<
   notifications: Notifications;
   notificationsSuite: Notifications;
   dateExecutionTriggered: string;
+  /** HTTP authentication for the suite's runs; empty strings when unset. */
+  httpAuthUsername: string;
+  httpAuthPassword: string;
 }
 
 /** A test as stored: organization, suite and user as identifiers; the accepted baseline and scenario. */
@@ -74,10 +77,18 @@ export interface TestRecord extends Omit<Test, 'organization' | 'suite' | 'user'
   suite: string;
   user: string;
   steps: Step[];
-  /** The test result whose screenshot is the accepted baseline for screenshot comparison. */
-  baselineResult: string | null;
+  /**
+   * Screenshot comparison baselines by browser, viewport and region (`baselineKey`): the test result of the
+   * last passing run with a passing (or first) comparison, or the accepted screenshot.
+   */
+  baselines: Record<string, string>;
   /** Creation order of the result `passing` was last taken from (so an older run finishing late loses). */
   passingFromSeq: number;
+  /** A module: a test only imported by other tests' steps. */
+  importOnly: boolean;
+  /** HTTP authentication for the test's runs; null when unset (the suite's applies). */
+  httpAuthUsername: string | null;
+  httpAuthPassword: string | null;
 }
 
 /** Internal bookkeeping of a test result that is not part of its response shape. */
@@ -156,13 +167,13 @@ export class Store {
     key: ApiKeyRecord,
   ): T {
     const record = map.get(id);
-    if (!record || !key.organizations.includes(record.organization)) invalid(`${kind} not found: ${id}`);
+    if (!record || !key.organizations.includes(record.organization)) invalid(`${kind} not found`);
     return record;
   }
 
   organization(id: string, key: ApiKeyRecord): OrganizationRecord {
     const record = this.organizations.get(id);
-    if (!record || !key.organizations.includes(id)) invalid(`Organization not found: ${id}`);
+    if (!record || !key.organizations.includes(id)) invalid('Organization not found');
     return record;
   }
   suite(id: string, key: ApiKeyRecord): SuiteRecord {
@@ -176,16 +187,16 @@ export class Store {
   }
   dataSource(orgId: string, id: string, key: ApiKeyRecord): DataSourceRecord {
     const record = this.owned(this.dataSources, 'Data source', id, key);
-    if (record.organization !== orgId) invalid(`Data source not found: ${id}`);
+    if (record.organization !== orgId) invalid('Data source not found');
     return record;
   }
   result(id: string, key: ApiKeyRecord): TestResult {
-    return this.owned(this.results, 'Test result', id, key);
+    return this.owned(this.results, 'Result', id, key);
   }
   suiteResult(id: string, key: ApiKeyRecord): SuiteResult {
     const record = this.suiteResults.get(id);
     if (!record || !key.organizations.includes(record.suite.organization)) {
-      invalid(`Suite result not found: ${id}`);
+      invalid('Suite result not found');
     }
     return record;
   }
@@ -214,6 +225,8 @@ export function newSuiteDefaults(): Omit<
 > {
   return {
     folder: null,
+    httpAuthUsername: '',
+    httpAuthPassword: '',
     abortOnTestFailure: false,
     autoRetry: false,
     browser: 'chrome',
@@ -276,7 +289,10 @@ export function newTestDefaults(): Omit<
     dateExecutionTriggered: '1970-01-01T00:00:00.000Z',
     testFrequency: 0,
     testFrequencyAdvanced: [],
-    baselineResult: null,
+    baselines: {},
     passingFromSeq: 0,
+    importOnly: false,
+    httpAuthUsername: null,
+    httpAuthPassword: null,
   };
 }

@@ -122,10 +122,17 @@ export class Semaphore {
   }
 }
 
-/** Replaces `{{name}}` by the variable's value; unknown names are left as they are. */
-export function substitute(text: string, variables: Record<string, string>): string {
+/**
+ * Replaces `{{name}}` by the variable's value; unknown names are left as they are, or become "" with
+ * `unknown: 'empty'` (on-demand runs).
+ */
+export function substitute(
+  text: string,
+  variables: Record<string, string>,
+  unknown: 'keep' | 'empty' = 'keep',
+): string {
   return text.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) =>
-    Object.hasOwn(variables, name) ? (variables[name] ?? '') : whole,
+    Object.hasOwn(variables, name) ? (variables[name] ?? '') : unknown === 'keep' ? whole : '',
   );
 }
 

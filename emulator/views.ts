@@ -58,7 +58,7 @@ export function suiteView(
  * - `duplicate`: with steps, user as `{_id, firstName, lastName}`.
  */
 export function testView(store: Store, t: TestRecord, mode: 'get' | 'list' | 'import' | 'duplicate'): Test {
-  const { organization, suite, user, steps, baselineResult: _b, passingFromSeq: _p, ...rest } = clone(t);
+  const { organization, suite, user, steps, baselines: _b, passingFromSeq: _p, ...rest } = clone(t);
   const org = store.organizations.get(organization);
   const s = store.suites.get(suite);
   const view: Test = {

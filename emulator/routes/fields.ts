@@ -90,8 +90,11 @@ export const SUITE_FIELDS: Record<string, FieldCheck> = {
   disallowInsecureCertificates: bool,
   failOnJavaScriptError: bool,
   finalDelay: num,
-  folder: nullableStr,
+  // "" takes the suite out of its folder.
+  folder: (v, n) => (v === '' ? null : nullableStr(v, n)),
   globalStepDelay: num,
+  httpAuthUsername: str,
+  httpAuthPassword: str,
   language: nullableStr,
   maxAjaxDelay: num,
   maxWaitDelay: num,
@@ -139,6 +142,9 @@ export const TEST_FIELDS: Record<string, FieldCheck> = {
   notifications: object,
   testFrequency: num,
   testFrequencyAdvanced: array,
+  importOnly: bool,
+  httpAuthUsername: nullableStr,
+  httpAuthPassword: nullableStr,
 };
 
 /** Normalises steps of a body (create, update, import, on-demand) into stored steps with fresh ids. */

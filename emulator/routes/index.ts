@@ -1,7 +1,7 @@
 /**
  * The `/v1` endpoints: every row of the contract's "Endpoints" section plus the suite-result endpoints of
  * the docs/api-contract.md, one module per resource. Paths answer with and without a trailing slash. Errors are
- * `ERROR` envelopes with HTTP 200 (thrown as ApiError); unknown ids are VALIDATION_ERRORs naming the id.
+ * `ERROR` envelopes with HTTP 200 (thrown as ApiError); unknown ids are VALIDATION_ERRORs ("Test not found").
  */
 import type { Route } from '../server.js';
 import { dataSourceRoutes } from './data-sources.js';

@@ -82,6 +82,10 @@ function onDemandRoutes(deps: RouteDeps): void {
     if (immediate !== undefined) params.immediate = immediate;
     Object.assign(params.variables, bodyVariables(body.variables));
     const { results, many } = engine.executeOnDemand(key, test, params);
+    deps.webhooks?.register(
+      results.map((r) => r._id),
+      params,
+    );
     if (!params.immediate)
       await deps.inFlight.parked(
         waitResults(

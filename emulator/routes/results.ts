@@ -9,11 +9,11 @@ import { ok, type RouteDeps } from './shared.js';
 
 /** Registers the test result routes. */
 export function resultRoutes(deps: RouteDeps): void {
-  const { store, engine, on, hideWhileNew } = deps;
+  const { store, engine, on, hideWhileNew, readResult } = deps;
   on('GET', '/v1/results/:resultId', (ctx) => {
     const result = store.result(ctx.pathParams.resultId, ctx.auth());
-    hideWhileNew('Test result', result._id, result.dateCreated);
-    return ok(result);
+    hideWhileNew('Result', result.dateCreated);
+    return ok(readResult(result));
   });
   on('POST', '/v1/results/:resultId/cancel', (ctx) => {
     const result = store.result(ctx.pathParams.resultId, ctx.auth());
@@ -33,19 +33,19 @@ export function resultRoutes(deps: RouteDeps): void {
 
 /** Registers the suite result routes. */
 export function suiteResultRoutes(deps: RouteDeps): void {
-  const { store, engine, on, page, hideWhileNew } = deps;
+  const { store, engine, on, page, hideWhileNew, readResult } = deps;
   on('GET', '/v1/suite-results/:suiteResultId', (ctx) => {
     const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
-    hideWhileNew('Suite result', sr._id, sr.dateCreated);
+    hideWhileNew('Suite result', sr.dateCreated);
     return ok(sr);
   });
   on('GET', '/v1/suite-results/:suiteResultId/results', (ctx) => {
     const sr = store.suiteResult(ctx.pathParams.suiteResultId, ctx.auth());
-    hideWhileNew('Suite result', sr._id, sr.dateCreated);
+    hideWhileNew('Suite result', sr.dateCreated);
     const ids = store.suiteResultMeta.get(sr._id)?.resultIds ?? [];
     return ok(
       page(
-        ids.map((id) => store.results.get(id)!),
+        ids.map((id) => readResult(store.results.get(id)!)),
         ctx.params,
       ),
     );

@@ -6,7 +6,7 @@ import type { SuiteResult, TestResult } from '../store.js';
 import { badgeSvg, BADGE_CONTENT_TYPE, type BadgeState } from '../formats/badge.js';
 import { zipFiles } from '../formats/zip.js';
 import type { Engine } from '../engine.js';
-import { paging, type Params } from '../params.js';
+import { paging, type ExecuteParams, type Params } from '../params.js';
 import type { Handler, Route } from '../server.js';
 import type { ApiKeyRecord, Store, SuiteRecord, TestRecord } from '../store.js';
 import { clone, EPOCH, invalid, iso } from '../util.js';
@@ -20,12 +20,16 @@ export const COPY_MARKER = ' (Copy)';
 export interface ApiDeps {
   store: Store;
   engine: Engine;
-  /** ms during which a new result answers "not found" to GET (docs/api-contract.md); 0 = off. */
+  /** An opt-in fault: ms during which a new result answers "not found" to GET; 0 = off. */
   notFoundWindowMs?: number;
   /** The time records are dated with and the not-found window runs on (default real time). */
   clock?: EmulatorClock;
   /** Counts the requests being answered; an execute that waits for its runs is parked there. */
   inFlight?: RequestsInFlight;
+  /** Takes each execute's webhooks (default: none are sent). */
+  webhooks?: { register(resultIds: string[], params: ExecuteParams): void };
+  /** An opt-in fault: the first read of a finished test result shows its verdict without its timing fields. */
+  verdictBeforeTiming?: boolean;
 }
 
 /** A success answer: the envelope's `data`. */
@@ -52,18 +56,29 @@ export interface RouteDeps extends ApiDeps {
   /** The organization's limit of data rows in an uploaded CSV. */
   maxCsvRows: (orgId: string) => number;
   /** Throws the "not found" error of `kind` while a result created at `dateCreated` is in the not-found window. */
-  hideWhileNew: (kind: string, id: string, dateCreated: string) => void;
+  hideWhileNew: (kind: string, dateCreated: string) => void;
+  /**
+   * A test result as a read answers it: itself, or with the `verdictBeforeTiming` fault the first read after
+   * it finished gets a copy whose `executionTime` and `dateExecutionFinished` are still null.
+   */
+  readResult: (result: TestResult) => TestResult;
 }
 
 /** Builds the route dependencies, registering into `routes`. */
 export function routeDeps(deps: ApiDeps, routes: Route[]): RouteDeps {
   const { store, notFoundWindowMs = 0, clock = realClock } = deps;
+  const timingShown = new Set<string>();
   return {
     ...deps,
+    readResult: (result) => {
+      if (!deps.verdictBeforeTiming || result.passing === null || timingShown.has(result._id)) return result;
+      timingShown.add(result._id);
+      return { ...result, executionTime: null, dateExecutionFinished: null } as unknown as TestResult;
+    },
     clock,
     inFlight: deps.inFlight ?? new RequestsInFlight(),
-    hideWhileNew: (kind, id, dateCreated) => {
-      if (clock.now() - Date.parse(dateCreated) < notFoundWindowMs) invalid(`${kind} not found: ${id}`);
+    hideWhileNew: (kind, dateCreated) => {
+      if (clock.now() - Date.parse(dateCreated) < notFoundWindowMs) invalid(`${kind} not found`);
     },
     on: (methods, pattern, handler) =>
       routes.push({ methods: Array.isArray(methods) ? methods : [methods], pattern, handler }),
@@ -148,7 +163,7 @@ export function duplicateTest(
   const now = iso(nowMs);
   const copy: TestRecord = {
     ...clone(test),
-    ...{ passing: null, screenshotComparePassing: null, baselineResult: null, passingFromSeq: 0 },
+    ...{ passing: null, screenshotComparePassing: null, baselines: {}, passingFromSeq: 0 },
     _id: store.newId(),
     name,
     suite: suite._id,

@@ -116,6 +116,10 @@ function suiteActionRoutes(deps: RouteDeps): void {
     const suite = store.suite(ctx.pathParams.suiteId, key);
     const params = parseExecuteParams(ctx.params, { maxCsvUploadRows: maxCsvRows(suite.organization) });
     const { suiteResults, many } = engine.executeSuite(key, suite, params);
+    deps.webhooks?.register(
+      suiteResults.map((r) => r._id),
+      params,
+    );
     if (params.immediate) {
       // The immediate answer names the suite by its id (docs/api-contract.md, official client's tests); GET keeps the object.
       const answers = suiteResults.map((sr) => ({ ...clone(sr), suite: sr.suite._id }));
@@ -135,7 +139,7 @@ function suiteActionRoutes(deps: RouteDeps): void {
   });
   on('GET', '/v1/suites/:suiteId/status-badge', (ctx) => {
     const suite = store.suites.get(ctx.pathParams.suiteId);
-    if (!suite) invalid(`Suite not found: ${ctx.pathParams.suiteId}`);
+    if (!suite) invalid('Suite not found');
     if (!suite.publicStatusEnabled)
       invalid('The status badge is not enabled for this suite (publicStatusEnabled is false)');
     return badge(badgeState(suiteResultsOf(suite._id)[0], ctx.params.get('screenshot') !== undefined, true));

@@ -40,7 +40,10 @@ function testRecordRoutes(deps: RouteDeps): void {
   on(['GET', 'POST'], '/v1/tests/:testId/duplicate', (ctx) => {
     const key = ctx.auth();
     const test = store.test(ctx.pathParams.testId, key);
-    const suite = store.suites.get(test.suite)!;
+    // `suiteId` (JSON body, form or query) copies the test into that suite.
+    const suiteId = bodyFields(ctx).suiteId ?? ctx.params.get('suiteId');
+    if (suiteId !== undefined && typeof suiteId !== 'string') invalid('suiteId must be a suite id string');
+    const suite = suiteId ? store.suite(suiteId, key) : store.suites.get(test.suite)!;
     return ok(
       testView(
         store,
@@ -59,6 +62,10 @@ function testActionRoutes(deps: RouteDeps): void {
     const test = store.test(ctx.pathParams.testId, key);
     const params = parseExecuteParams(ctx.params, { maxCsvUploadRows: maxCsvRows(test.organization) });
     const { results, many } = engine.executeTest(key, test, params);
+    deps.webhooks?.register(
+      results.map((r) => r._id),
+      params,
+    );
     if (!params.immediate)
       await deps.inFlight.parked(
         waitResults(
@@ -90,7 +97,7 @@ function testActionRoutes(deps: RouteDeps): void {
   });
   on('GET', '/v1/tests/:testId/status-badge', (ctx) => {
     const test = store.tests.get(ctx.pathParams.testId);
-    if (!test) invalid(`Test not found: ${ctx.pathParams.testId}`);
+    if (!test) invalid('Test not found');
     if (!test.publicStatusEnabled)
       invalid('The status badge is not enabled for this test (publicStatusEnabled is false)');
     return badge(badgeState(testResultsOf(test._id)[0], ctx.params.get('screenshot') !== undefined, false));

@@ -170,7 +170,7 @@ describe('envelope, authentication and errors', () => {
     expect(res.json).toMatchObject({
       code: 'ERROR',
       errorType: 'VALIDATION_ERROR',
-      message: expect.stringContaining('suite-smoke'),
+      message: 'Suite not found',
     });
     expect(await data(em, 'GET', '/suites/', { key: 'other-key' })).toEqual([]);
     expect(await data(em, 'GET', '/organizations/', { key: 'other-key' })).toEqual([
@@ -186,16 +186,32 @@ describe('envelope, authentication and errors', () => {
       errorType: 'VALIDATION_ERROR',
       message: expect.stringMatching(/JSON/),
     });
-    const unknown = await call(em, 'GET', '/tests/nope/');
-    expect(unknown.json.message).toContain('nope');
+    // The service's wording names no id.
+    const unknownTest = await call(em, 'GET', '/tests/nope/');
+    expect(unknownTest.status).toBe(200);
+    expect(unknownTest.json).toEqual({
+      code: 'ERROR',
+      errorType: 'VALIDATION_ERROR',
+      message: 'Test not found',
+    });
+    expect((await call(em, 'GET', '/results/nope/')).json.message).toBe('Result not found');
+    expect((await call(em, 'GET', '/suite-results/nope/')).json.message).toBe('Suite result not found');
+    expect((await call(em, 'POST', '/results/nope/cancel/')).json.message).toBe('Result not found');
     const count = await call(em, 'GET', '/tests/test-home/results/', { query: { count: 'ten' } });
     expect(count.json).toMatchObject({
       errorType: 'VALIDATION_ERROR',
       message: expect.stringContaining('count'),
     });
-    const route = await call(em, 'GET', '/no-such-thing/');
-    expect(route.status).toBe(404);
-    expect(route.json.code).toBe('ERROR');
+    // Unknown routes, and known paths with another method: HTTP 404 with an HTML page.
+    for (const [method, path] of [
+      ['GET', '/no-such-thing/'],
+      ['DELETE', '/results/nope/cancel/'],
+    ]) {
+      const res = await fetch(`${em.baseUrl}${path}?apiKey=demo-api-key`, { method });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(await res.text(), path).toMatch(/<html[\s\S]*Not Found/);
+    }
     // The service still answers after failing handlers.
     expect((await call(em, 'GET', '/suites/')).json.code).toBe('SUCCESS');
   });

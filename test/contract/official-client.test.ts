@@ -17,12 +17,6 @@ import type { Folder, Suite, SuiteResult, Test, TestResult } from '../../src/api
 
 const KEY = 'demo-api-key';
 const ORG = 'org-acme';
-/**
- * The emulator's not-found window after a trigger (ms). The service has one too; the official client gets
- * through it because it sleeps a poll interval before its first poll (5000 ms by default, longer than the
- * window): the same ordering here, scaled down.
- */
-const NOT_FOUND_WINDOW_MS = 100;
 /** Poll interval (ms) handed to the official client's own polling (its default is 5000). */
 const POLL = { pollInterval: 150 };
 
@@ -88,8 +82,8 @@ let gi: OfficialClient;
 let dir: string;
 
 beforeAll(async () => {
-  // The rate limit stays on (the service's default); the not-found window is on, scaled like the poll interval.
-  em = await startEmulator({ timeScale: 0.01, quiet: true, notFoundWindowMs: NOT_FOUND_WINDOW_MS });
+  // The emulator's defaults (rate limit on, a triggered result found at once) but a short time scale.
+  em = await startEmulator({ timeScale: 0.01, quiet: true });
   gi = officialClient(KEY);
   gi.host = em.origin;
   dir = mkdtempSync(join(tmpdir(), 'gi-official-'));
@@ -586,10 +580,8 @@ describe('official client 7.0.1: what its integration tests against the real ser
     expect(renamed.name).toBe('Still conditional');
   });
 
-  it('a result answers "not found" right after its trigger, then is found (the client polls after a wait)', async () => {
+  it('a result is found right after its trigger', async () => {
     const [r] = (await gi.executeTest('test-home', { immediate: true })) as Outcome<TestResult>;
-    expect(await failure(gi.getTestResult(r._id))).toMatch(/not found/i);
-    await new Promise((resolve) => setTimeout(resolve, NOT_FOUND_WINDOW_MS + 20));
     expect(((await gi.getTestResult(r._id)) as TestResult)._id).toBe(r._id);
   });
 
@@ -614,4 +606,36 @@ describe('official client 7.0.1: what its integration tests against the real ser
       await limited.close();
     }
   });
+});
+
+describe('official Node client 7.0.1 against the emulator with its default options', () => {
+  let plain: Emulator;
+  beforeAll(async () => {
+    plain = await startEmulator({ quiet: true });
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it.concurrent.each([250, 500])(
+    'executes and polls a test and a suite with pollInterval %i; every call succeeds',
+    async (pollInterval) => {
+      const client = officialClient(KEY);
+      client.host = plain.origin;
+      const since = plain.requests().at(-1)?.seq ?? 0;
+      const [[test, testPassing], [suite, suitePassing]] = (await Promise.all([
+        client.executeTest('test-home', { pollInterval }),
+        client.executeSuite('suite-smoke', { pollInterval }),
+      ])) as [Outcome<TestResult>, Outcome<TestResult[]>];
+      expect(test).toMatchObject({ passing: true, test: { _id: 'test-home' } });
+      expect(testPassing).toBe(true);
+      expect(suite.map((r) => refId(r.test)).sort()).toEqual(['test-home', 'test-login', 'test-search']);
+      expect(suitePassing).toBe(true);
+      const calls = plain.requests().filter((r) => r.seq > since);
+      // Execute, at least one poll each, the suite's paged test results: every answer a success.
+      expect(calls.length).toBeGreaterThanOrEqual(5);
+      expect(calls.filter((r) => r.status !== 200 || r.code !== 'SUCCESS')).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -126,6 +126,8 @@ describe('demo script without Chromium', () => {
       /✗ failed {2}Pay by card\n\s+step 3 \S+ \S+: Element not found: \.confirmation/,
     );
     expect(run.stdout).toContain('Outcomes: as designed.');
+    // The reports' web app links point at the emulator's pages, and every link of the summary opened.
+    expect(run.stdout).toMatch(/Summary links: +([1-9]\d*) checked, all open/);
     for (const name of [
       'ghost-inspector-junit.xml',
       'ghost-inspector-summary.md',
@@ -142,6 +144,8 @@ describe('demo script without Chromium', () => {
     expect(run.stdout).toMatch(new RegExp(`Screenshots: +${shown}/ghost-inspector-screenshots \\(1 file\\)`));
     const page = readFileSync(path.join(out, 'ghost-inspector-summary.html'), 'utf8');
     expect(page).toContain('Pay by card');
+    expect(page).not.toContain('app.ghostinspector.com');
+    expect(page).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/results\/\w+"/);
     // The failed test's thumbnail was saved beside the page: it shows after the emulator stopped.
     const images = [...page.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1] as string);
     expect(images.length).toBeGreaterThan(0);
@@ -163,7 +167,7 @@ describe('demo script without Chromium', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--executor must be browser or simulated');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Unknown option --fast');
+    expect(unknown.stderr).toContain("Unknown option '--fast'");
   });
 });
 

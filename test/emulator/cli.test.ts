@@ -82,24 +82,51 @@ describe('npm run emulator', () => {
     const { child, firstLine } = await spawnCli([
       '--port=0',
       '--rate-limit',
-      'burst=2,rate=0.01,retry-after=3',
+      'burst=3,rate=0.01,retry-after=3',
       '--not-found-window',
-      '0',
+      '60000',
     ]);
     const base = /listening on (\S+)$/.exec(firstLine)![1];
     const run = (await (
       await fetch(`${base}/tests/test-home/execute/?apiKey=demo-api-key&immediate=1`, { method: 'POST' })
     ).json()) as { data: { _id: string } };
-    // Window 0: found at once.
-    const got = (await (await fetch(`${base}/results/${run.data._id}/?apiKey=demo-api-key`)).json()) as {
-      code: string;
-    };
-    expect(got.code).toBe('SUCCESS');
+    const read = async () =>
+      (await (await fetch(`${base}/results/${run.data._id}/?apiKey=demo-api-key`)).json()) as {
+        code: string;
+        message?: string;
+      };
+    expect(await read()).toMatchObject({ code: 'ERROR', message: 'Result not found' });
+    expect((await read()).code).toBe('ERROR');
     const limited = await fetch(`${base}/suites/?apiKey=demo-api-key`);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('3');
     child.kill('SIGTERM');
     await once(child, 'exit');
+  });
+
+  it('prints its usage for --help and refuses unknown options with exit code 2', async () => {
+    const run = async (args: string[]) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      const [code] = (await once(child, 'exit')) as [number];
+      return { code, out };
+    };
+    const [help, unknown, port] = await Promise.all([
+      run(['--help']),
+      run(['--fast']),
+      run(['--port', 'many']),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--no-webhooks');
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toContain("'--fast'");
+    expect(port.code).toBe(2);
+    expect(port.out).toContain('--port must be 0..65535, got "many"');
   });
 
   it('refuses a bad --rate-limit naming it', async () => {

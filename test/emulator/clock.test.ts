@@ -56,8 +56,8 @@ describe('the emulator on a virtual clock', () => {
     expect(suite.dateCreated).toBe('2031-02-03T04:05:07.500Z');
   });
 
-  it('the not-found window ends at exactly its length after the trigger', async () => {
-    world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 1_000 });
+  it('the not-found window (a fault) ends at exactly its length times the time scale after the trigger', async () => {
+    world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 2_000, timeScale: 0.5 });
     const { clock } = world;
     const api = world.client({ maxRetries: 0 });
     const started = one(await api.executeTest('test-home', { immediate: true }));

@@ -435,6 +435,8 @@ describe('screenshot comparison', () => {
       countScreenshotComparePassing: 1,
       countScreenshotCompareFailing: 1,
     });
+    // A failed comparison is no baseline until it is accepted.
+    await data(em, 'POST', '/tests/test-landing/accept-screenshot/');
     const second = await data(em, 'GET', '/tests/test-landing/execute/');
     expect(second.screenshotCompareBaselineResult).toBe(landing._id);
     const image = await fetch(second.screenshotCompare.compareOriginal.defaultUrl);

@@ -1,10 +1,10 @@
 /**
- * The set-up most end-to-end files share: an emulator of their own (runs at 1/50 of their durations, the
- * not-found window on the scale of a 10x clock) and a workspace with the fixture files, both made before the
- * file's tests and removed after them; in-process runs on a clock 10 times faster than real time.
+ * The set-up most end-to-end files share: an emulator of their own (runs at 1/50 of their durations) and a
+ * workspace with the fixture files, both made before the file's tests and removed after them; in-process
+ * runs on a clock 10 times faster than real time.
  *
  * With `{ virtual: true }` the emulator and the in-process runs share one virtual clock instead
- * (`virtual-world.ts`): production run durations, not-found window and engine waits, time figures exact
+ * (`virtual-world.ts`): production run durations and engine waits, time figures exact
  * (`setup.world.clock.now()`), and a run takes milliseconds. Such an emulator must not serve the bundle
  * (`dist/index.js` as a child process): the child's calls are not tracked, so time would jump under it;
  * a file with bundle cases keeps a second, real-time set-up for them.
@@ -21,7 +21,7 @@ import {
   type InProcessOptions,
   type InProcessRun,
 } from './run-action.js';
-import { NOT_FOUND_WINDOW_MS_AT_10X, scaledClock } from './scaled-clock.js';
+import { scaledClock } from './scaled-clock.js';
 
 /** What a file's tests use; the fields are set once `beforeAll` has run. */
 export interface E2ESetup {
@@ -58,7 +58,6 @@ export function useE2ESetup(name: string, options: { virtual?: boolean } = {}): 
         timeScale: 0.02,
         apiKey: setup.apiKey,
         quiet: true,
-        notFoundWindowMs: NOT_FOUND_WINDOW_MS_AT_10X,
       });
     }
     setup.workspace = await makeWorkspace(`gi-e2e-${name}-`);

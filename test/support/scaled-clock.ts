@@ -16,11 +16,3 @@ export function scaledClock(factor: number): Clock {
     sleep: (ms, signal) => systemClock.sleep(ms / factor, signal),
   };
 }
-
-/**
- * The emulator's not-found window (ms; its default is 1000) on the scale of a 10x clock, for in-process
- * runs: a new result still answers "not found" for the first polls, as on the real scale, but the wait
- * through the window shrinks with the engine's poll intervals. Tests of the window itself and the bundle's
- * tests keep the default.
- */
-export const NOT_FOUND_WINDOW_MS_AT_10X = 100;
