@@ -26,8 +26,9 @@ export type Fail = (input: string, value: string, expected: string) => void;
 export class InputReader {
   readonly problems: InputProblem[] = [];
   readonly fail: Fail = (input, value, expected) => {
-    // URL credentials are never shown either (a start URL with user-info).
-    this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : redactUrl(value), expected });
+    // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
+    const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : redactUrl(value);
+    this.problems.push({ input, value: shown, expected });
   };
 
   constructor(readonly getRaw: InputGetter) {}

@@ -246,6 +246,14 @@ describe('bad inputs', () => {
   it('masks the value of secret inputs', async () => {
     const problems = await problemsOf({ 'suite-ids': SUITE, 'private-variables': '{"A": ' });
     expect(problems[0]).toMatchObject({ input: 'private-variables', value: '***' });
+    const spaced = await problemsOf({ 'suite-ids': SUITE, 'api-key': 'secret key' });
+    expect(spaced[0]).toMatchObject({ input: 'api-key', value: '***' });
+  });
+
+  it('shows an empty secret as empty, as README documents', async () => {
+    await expect(read({ 'suite-ids': SUITE, 'api-key': '' })).rejects.toThrow(
+      'Input "api-key" has value ""; expected the Ghost Inspector API key (required).',
+    );
   });
 });
 
