@@ -11,6 +11,7 @@ import { redactSummary } from '../run/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionDeps } from './deps.js';
 import { runLog } from './log.js';
+import { runStateRecorder } from './post.js';
 import { armDeadlineBackstop } from './stop.js';
 
 /**
@@ -39,6 +40,8 @@ export async function runTests(
   });
   const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
   const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
+  // The post step cancels what a killed main step left going; runs meant to go on are never recorded.
+  const recorder = inputs.wait ? runStateRecorder(deps.sink) : null;
   try {
     const raw = await runPlan(
       {
@@ -64,8 +67,10 @@ export async function runTests(
         signal,
         startedAtMs,
         ...(appUrl ? { appUrl } : {}),
+        ...(recorder ? { onRemote: recorder.onRemote } : {}),
       },
     );
+    if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout) recorder?.clear();
     return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
   } finally {
     disarmBackstop();

@@ -68,6 +68,9 @@ export interface Remote {
   active: boolean;
 }
 
+/** Told when a remote result starts being followed (`active` true) and when it ends or is cancelled. */
+export type RemoteListener = (remote: Readonly<Remote>) => void;
+
 /** One run being waited for. */
 export interface Handle {
   run: SuiteRun;
@@ -112,6 +115,7 @@ export interface EngineContext {
   readonly runs: SuiteRun[];
   readonly handles: Handle[];
   readonly remotes: Set<Remote>;
+  readonly onRemote: RemoteListener;
   /** Trigger problems, written as one event once every trigger is done. */
   readonly problems: ProblemLog;
   readonly keys: Map<string, number>;
@@ -143,6 +147,7 @@ export interface ContextOptions {
   maxPollErrors?: number;
   startedAtMs?: number;
   waits?: Partial<EngineWaits>;
+  onRemote?: RemoteListener;
 }
 
 /** A fresh context for one engine run. */
@@ -169,6 +174,7 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
     runs: [],
     handles: [],
     remotes: new Set(),
+    onRemote: options.onRemote ?? (() => undefined),
     problems: new ProblemLog(),
     keys: new Map(),
     histories: new Map(),
@@ -214,6 +220,29 @@ export function pushResultless(
     tests: [],
     ...outcome,
   });
+}
+
+/**
+ * Follows a started remote result: adds it to `ctx.remotes` as active; the listener hears of it now and
+ * again when `active` turns false.
+ */
+export function addRemote(ctx: EngineContext, type: Remote['type'], id: string): Remote {
+  let active = true;
+  const remote: Remote = {
+    type,
+    id,
+    get active() {
+      return active;
+    },
+    set active(value: boolean) {
+      if (value === active) return;
+      active = value;
+      ctx.onRemote(remote);
+    },
+  };
+  ctx.remotes.add(remote);
+  ctx.onRemote(remote);
+  return remote;
 }
 
 /** A run is over: no longer waited for, nothing to cancel. */

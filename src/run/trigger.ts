@@ -9,13 +9,13 @@ import { refId, refName } from '../api/refs.js';
 import { ApiError } from '../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
 import {
+  addRemote,
   iso,
   messageOf,
   nextKey,
   pushResultless,
   type EngineContext,
   type Handle,
-  type Remote,
 } from './context.js';
 import { MAY_HAVE_STARTED_ERROR, NOT_STARTED_ERROR, type StopReason } from './deadline.js';
 import {
@@ -259,8 +259,7 @@ function addHandle(
   delayMs: number,
 ): Handle {
   const { run, historyKey } = startedRun(ctx, job, result, variant, now);
-  const remote: Remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
-  ctx.remotes.add(remote);
+  const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
   ctx.runs.push(run);
   const handle: Handle = {
     run,

@@ -89,7 +89,15 @@ describe('the secret scan itself', () => {
     const secrets = secretsFor('planted');
     const workspace = await makeTempWorkspace('gi-rel-planted-');
     workspaces.push(workspace);
-    const base: ActionRun = { code: 0, signal: null, stdout: '', stderr: '', outputs: {}, summary: '' };
+    const base: ActionRun = {
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: '',
+      outputs: {},
+      summary: '',
+      state: {},
+    };
     expect(findSecrets(base, workspace, secrets)).toEqual([]);
     const half = secrets.apiKey.slice(0, Math.ceil(secrets.apiKey.length / 2));
     expect(findSecrets({ ...base, stdout: `key=${half}…` }, workspace, secrets)).toHaveLength(1);
