@@ -16,7 +16,7 @@ import { armDeadlineBackstop } from './stop.js';
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
+ * (`timeout-minutes`, counted from `startedAtMs`) or a workflow cancel (`signal`).
  * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
  * @returns the run model, secrets and private variable values removed
  */

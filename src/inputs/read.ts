@@ -88,13 +88,16 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   checkCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
 
-  inputs.warnings = shortSecretWarnings({
-    'api-key': connection.apiKey,
-    'http-auth-password': execute.httpAuthPassword ?? '',
-    ...Object.fromEntries(
-      Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
-    ),
-  });
+  inputs.warnings = [
+    ...r.warnings,
+    ...shortSecretWarnings({
+      'api-key': connection.apiKey,
+      'http-auth-password': execute.httpAuthPassword ?? '',
+      ...Object.fromEntries(
+        Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+      ),
+    }),
+  ];
   return inputs;
 }
 

@@ -30,7 +30,7 @@ function inputs(extra: Record<string, string>): Record<string, string> {
   return {
     ...setup.connection(),
     screenshots: 'none',
-    timeout: '2',
+    'timeout-minutes': '2',
     ...extra,
   };
 }
@@ -115,7 +115,7 @@ describe('JUnit as consumers read it', () => {
   it('timed out: an error test case whose message says so', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
     const r = await setup.run({
-      inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05', 'fail-on-timeout': 'false' }),
+      inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '0.05', 'fail-on-timeout': 'false' }),
     });
     expect(counts(r)['timed-out']).toBe(1);
     const xml = junitOf(r);
@@ -126,7 +126,7 @@ describe('JUnit as consumers read it', () => {
   it('cancelled by the workflow: <skipped message="Cancelled: …">', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
     const { cancel, done } = setup.start({
-      inputs: inputs({ 'test-ids': 'test-home', timeout: '5' }),
+      inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '5' }),
     });
     await waitFor(() =>
       setup.emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),

@@ -17,7 +17,7 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
       ...setup.connection(),
       'organization-id': 'org-acme',
       'test-files': 'own-site.side',
-      timeout: '2',
+      'timeout-minutes': '2',
       ...inputs,
     },
   });

@@ -72,7 +72,7 @@ async function scenario(
       'api-base-url': proxy?.baseUrl ?? emulator.baseUrl,
       'suite-ids': 'suite-red,suite-green',
       'test-ids': 'rel-red-bad',
-      timeout: '0.5',
+      'timeout-minutes': '0.5',
       screenshots: 'all',
       ...options.inputs,
     },
