@@ -240,6 +240,7 @@ export function parseReports(
   ActionInputs,
   | 'junitPath'
   | 'summary'
+  | 'summaryTitle'
   | 'annotations'
   | 'prComment'
   | 'commentKey'
@@ -256,6 +257,10 @@ export function parseReports(
     ? null
     : path.resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
   const summary = r.boolWithDefault('summary');
+  const summaryTitle = r.raw('summary-title');
+  if (summaryTitle.length > 100 || /[\r\n]/.test(summaryTitle)) {
+    r.fail('summary-title', summaryTitle, 'one line of at most 100 characters');
+  }
   const annotations = r.boolWithDefault('annotations');
   const prComment = r.boolWithDefault('pr-comment');
   const commentKey = r.raw('comment-key').trim();
@@ -275,6 +280,7 @@ export function parseReports(
   return {
     junitPath,
     summary,
+    summaryTitle,
     annotations,
     prComment,
     commentKey,

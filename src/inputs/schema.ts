@@ -86,6 +86,8 @@ export interface ActionInputs {
   /** Absolute path, or null when `junit-path` is empty. */
   junitPath: string | null;
   summary: boolean;
+  /** Heading of the job summary and the pull-request comment, before the verdict. */
+  summaryTitle: string;
   annotations: boolean;
   prComment: boolean;
   /** Extra key of the sticky pull-request comment (after the job id); empty for none. */
@@ -155,6 +157,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'fail-fast': 'false',
   'junit-path': 'ghost-inspector-junit.xml',
   summary: 'true',
+  'summary-title': 'Ghost Inspector',
   annotations: 'true',
   'pr-comment': 'false',
   'comment-key': '',

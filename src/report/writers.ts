@@ -73,6 +73,7 @@ const jobSummary: ReportWriter = {
     const junitPath = junitPathOf(context);
     const markdown = renderSummary(context.report, {
       resultsPath: context.inputs.resultsPath,
+      title: context.inputs.summaryTitle,
       ...(junitPath ? { junitPath } : {}),
       ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
     });
@@ -113,7 +114,11 @@ const pullRequestComment: ReportWriter = {
       ...github.repository,
       issueNumber: number,
       key,
-      body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+      body: renderPullRequestComment(report, {
+        key,
+        title: inputs.summaryTitle,
+        ...(runUrl ? { runUrl } : {}),
+      }),
       ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
     });
   },

@@ -229,6 +229,12 @@ export const BAD_INPUTS: BadInputCase[] = [
   },
   { name: 'retry 4', inputs: { 'retry-failed': '4' }, input: 'retry-failed', message: '0 to 3' },
   {
+    name: 'summary-title on two lines',
+    inputs: { 'summary-title': 'a\nb' },
+    input: 'summary-title',
+    message: 'one line',
+  },
+  {
     name: 'timeout-minutes zero',
     inputs: { 'timeout-minutes': '0' },
     input: 'timeout-minutes',

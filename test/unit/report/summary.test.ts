@@ -10,6 +10,7 @@ import {
   renderAnnotations,
 } from '../../../src/report/annotations.js';
 import { buildReport, buildStartedReport } from '../../../src/report/model.js';
+import { renderPullRequestComment } from '../../../src/report/pr-comment.js';
 import { DEFAULT_SUMMARY_MAX_BYTES, renderSummary, writeSummary } from '../../../src/report/summary.js';
 import { largeSummary } from './fixtures.js';
 import { SCENARIOS } from './scenarios.js';
@@ -20,6 +21,17 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const paths = { junitPath: 'reports/junit.xml', resultsPath: 'reports/results.json' };
 
 describe('renderSummary', () => {
+  it('heads the summary and the pull-request comment with summary-title, so matrix legs differ', () => {
+    const { summary, policy: scenarioPolicy } = SCENARIOS['all-passing']!();
+    const report = buildReport(summary, scenarioPolicy);
+    expect(renderSummary(report)).toMatch(/^## ✅ Ghost Inspector: passed\n/);
+    const leg = renderSummary(report, { title: 'Ghost Inspector (firefox, *eu*)' });
+    expect(leg).toMatch(/^## ✅ Ghost Inspector \(firefox, &#42;eu&#42;\): passed\n/);
+    expect(renderPullRequestComment(report, { title: 'Smoke (firefox)' })).toContain(
+      '### ✅ Smoke (firefox): passed',
+    );
+  });
+
   it('stays under 1 MiB with 20,000 results, showing failures first and pointing at the files', () => {
     const report = buildReport(largeSummary(20_000), policy);
     expect(report.totals.total).toBe(20_000);
