@@ -49,6 +49,7 @@ export async function runTests(
         folderIds: inputs.folderIds,
         testIds: inputs.testIds,
         repoTests: inputs.repoTests,
+        resultIds: inputs.resultIds,
         organizationId: inputs.organizationId,
         execute: inputs.execute,
         startUrls: inputs.startUrls,

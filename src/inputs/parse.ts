@@ -14,6 +14,7 @@ import {
   type ActionInputs,
   type InputGetter,
   type InputProblem,
+  type ResultRef,
 } from './schema.js';
 
 /** Records one problem: the input, its value (masked for secret inputs) and the expected form. */
@@ -174,6 +175,28 @@ export function parseTargets(
     }
   }
   return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
+}
+
+/**
+ * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
+ * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ */
+export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
+  const refs = r.list('result-ids').map((entry): ResultRef => {
+    const match = /^(suite|test)-result:(.*)$/.exec(entry);
+    return match ? { type: match[1] as 'suite' | 'test', id: match[2] ?? '' } : { type: null, id: entry };
+  });
+  for (const ref of refs) {
+    if (!ID_PATTERN.test(ref.id)) {
+      r.fail(
+        'result-ids',
+        ref.id,
+        `result ids of ${ID_FORM}, each optionally after suite-result: or test-result:`,
+      );
+    }
+  }
+  if (refs.length > 0 && !wait) r.fail('wait', 'false', 'true when result-ids is set (they are waited for)');
+  return refs;
 }
 
 /**

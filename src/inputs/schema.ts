@@ -41,6 +41,12 @@ function describeProblem(p: InputProblem): string {
   return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
 }
 
+/** One id of `result-ids`: its kind when a prefix named it, else null (looked up). */
+export interface ResultRef {
+  type: 'suite' | 'test' | null;
+  id: string;
+}
+
 /** Which screenshots to download and upload. */
 export type ScreenshotSelection = 'failed' | 'all' | 'none';
 
@@ -57,6 +63,8 @@ export interface ActionInputs {
   testFilePatterns: string[];
   /** Every test found in the repository test files, parsed. */
   repoTests: RepoTest[];
+  /** Results started elsewhere to wait for (`result-ids`). */
+  resultIds: ResultRef[];
 
   /**
    * Execute parameters the user set, in the service's names (never the action's own settings). Lists
@@ -124,6 +132,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'test-ids': '',
   'folder-ids': '',
   'test-files': '',
+  'result-ids': '',
   'start-url': '',
   browser: '',
   region: '',

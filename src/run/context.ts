@@ -17,6 +17,7 @@ import { classifyTestResult } from './outcome.js';
 import { ProblemLog } from './progress.js';
 import type { ExpectedWindow } from './schedule.js';
 import type { RepoTest } from '../inputs/test-files.js';
+import type { ResultRef } from '../inputs/schema.js';
 import type { SuiteRun, TestRun, TestState, Variant } from './types.js';
 
 /** What to run and how to wait (a subset of `ActionInputs`). */
@@ -25,6 +26,8 @@ export interface RunPlan {
   folderIds: string[];
   testIds: string[];
   repoTests: RepoTest[];
+  /** Results started elsewhere, to follow without triggering (`follow-results.ts`). */
+  resultIds?: ResultRef[];
   organizationId: string | null;
   execute: UserExecuteOptions;
   /** Each start URL is a separate execute; empty: the suite's or test's own. */

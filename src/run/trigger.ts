@@ -31,6 +31,7 @@ import {
   variantCombinations,
   type TriggerJob,
 } from './execute.js';
+import { followResult } from './follow-results.js';
 import { expandFolders, planJobs } from './plan.js';
 import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
 import type { SuiteRun, Variant } from './types.js';
@@ -43,7 +44,7 @@ import type { SuiteRun, Variant } from './types.js';
 export type OnRunsStarted = (handles: Handle[]) => void;
 
 /**
- * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Plans and triggers every run of the plan, and follows the results of `resultIds`; resolves when every execute is answered, failed or reconciled.
  * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
  * one `trigger-problems` event.
  */
@@ -59,12 +60,14 @@ export async function triggerAll(
       const runs = expectedVariants(optionsFor(job, ctx.plan.execute), job.startUrl).length;
       if (key) ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
     }
-    await Promise.all(
-      jobs.map(async (job) => {
-        const handles = await ctx.limit(() => trigger(ctx, job));
-        if (handles.length > 0) onStarted(handles);
-      }),
-    );
+    const started = async (start: () => Promise<Handle[]>): Promise<void> => {
+      const handles = await ctx.limit(start);
+      if (handles.length > 0) onStarted(handles);
+    };
+    await Promise.all([
+      ...jobs.map((job) => started(() => trigger(ctx, job))),
+      ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
+    ]);
   } finally {
     ctx.triggering = false;
     const problems = ctx.problems.take();
@@ -250,7 +253,8 @@ function startedRun(
   return { run, historyKey: historyKeyOf(job) };
 }
 
-function addHandle(
+/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
+export function addHandle(
   ctx: EngineContext,
   job: TriggerJob,
   result: SuiteResult | TestResult,
