@@ -61,6 +61,7 @@ export function renderJUnit(report: Report): string {
     for (const test of run.tests) {
       const names = caseNames(usedNames, run, test);
       const testCase = suite.testCase().className(names.classname).name(names.name);
+      if (run.file) testCase.file(xmlAttr(run.file));
       renderTestCase(testCase.time(seconds(test.durationMs)), run, test);
     }
   }

@@ -167,6 +167,8 @@ export interface ReportSuiteRun {
   name: string;
   suiteName: string;
   suiteId: string | null;
+  /** Kind `file`: the repository test file, relative to the workspace with forward slashes. */
+  file?: string;
   variant: Variant;
   /** `firefox · eu-west-1 · 1280x800 · row 3` (see {@link variantLabel}); '' when nothing varied. */
   variantLabel: string;
@@ -286,6 +288,7 @@ function buildSuiteRun(
     name: label ? `${suiteName} [${label}]` : suiteName,
     suiteName,
     suiteId: run.suiteId,
+    ...(run.kind === 'file' && run.file ? { file: run.file } : {}),
     variant: { ...run.variant },
     variantLabel: label,
     ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
