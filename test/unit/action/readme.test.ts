@@ -188,12 +188,16 @@ describe('the README', () => {
     }
   });
 
-  it("quotes the request budget the code applies (src/run/budget.ts's defaults)", () => {
-    const prose = readme.replace(/\*\*/g, '').replace(/\s+/g, ' ');
+  it("docs/requests.md quotes the request budget the code applies (src/run/budget.ts's defaults)", () => {
+    const requests = readFileSync(path.join(ROOT, 'docs', 'requests.md'), 'utf8');
+    const prose = requests.replace(/\*\*/g, '').replace(/\s+/g, ' ');
     expect(prose).toContain(
       `a token bucket of ${DEFAULT_BURST} requests that refills at ${DEFAULT_RATE_PER_SECOND} requests/s`,
     );
-    expect(readme).not.toMatch(/bursts of 2\b/);
+    expect(requests).not.toMatch(/bursts of 2\b/);
+    // The README is a user's page: the internals are linked, not repeated.
+    expect(readme).toContain('[docs/requests.md](docs/requests.md)');
+    expect(readme).not.toContain('token bucket');
   });
 
   it('Troubleshooting explains messages the code writes, in the words the code uses', () => {
