@@ -20,6 +20,7 @@ import os from 'node:os';
 import * as prettier from 'prettier';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { startEmulator } from '../emulator/index.js';
 import {
   FULL,
@@ -53,7 +54,7 @@ type CaseName = (typeof CASE_NAMES)[number];
 
 /** The cases `--case` names (all without it). Throws on an unknown name, naming it and the known ones. */
 function selectedCases(): Set<CaseName> {
-  const given = argValue('--case');
+  const given = argValue('case');
   if (given === undefined) return new Set(CASE_NAMES);
   const names = given.split(',').map((x) => x.trim());
   for (const n of names) {
@@ -68,9 +69,41 @@ function selectedCases(): Set<CaseName> {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
+const USAGE = `Usage: npm run bench [-- options]   (npm run bench:full for --full)
+  --full                 runs of up to 3 minutes (default: quick mode)
+  --smoke                a one-minute check of the harness; writes nothing
+  --case <names>         only these cases, comma-separated (${CASE_NAMES.join(', ')}); writes nothing
+  --action <file>        measure this bundle instead of dist/index.js
+  --action-label <text>  how RESULTS.md describes that bundle
+  --no-readme            leave docs/performance.md alone
+  --render <file>        render the raw figures a run saved, without measuring
+  --note <text>          a line quoted under the title of RESULTS.md
+  --help                 this text`;
+
+/** The command line (`node:util` parseArgs: an unknown option or a missing value is an error). */
+const args = (() => {
+  try {
+    return parseArgs({
+      options: {
+        full: { type: 'boolean' },
+        smoke: { type: 'boolean' },
+        case: { type: 'string' },
+        action: { type: 'string' },
+        'action-label': { type: 'string' },
+        'no-readme': { type: 'boolean' },
+        render: { type: 'string' },
+        note: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+
+function argValue(name: 'case' | 'action' | 'action-label' | 'render' | 'note'): string | undefined {
+  return args[name];
 }
 
 function gitHead(file?: string): string {
@@ -113,13 +146,13 @@ function machine(loadStart: number[]): Machine {
 
 /** Runs the cases; returns the figures and whether they are only a check (smoke or some cases). */
 async function measure(): Promise<{ results: Results; smoke: boolean }> {
-  const full = process.argv.includes('--full');
+  const full = args.full === true;
   const cases = selectedCases();
   const only = (name: CaseName) => cases.has(name);
   const partial = cases.size < CASE_NAMES.length;
-  const plan = process.argv.includes('--smoke') ? SMOKE : full ? FULL : QUICK;
-  const smoke = process.argv.includes('--smoke') || partial;
-  const given = argValue('--action');
+  const plan = args.smoke === true ? SMOKE : full ? FULL : QUICK;
+  const smoke = args.smoke === true || partial;
+  const given = argValue('action');
   const entry = given ? path.resolve(given) : path.join(ROOT, 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
   if (!readFileSync(entry, 'utf8').includes('/suite-results/')) {
@@ -129,7 +162,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
     );
   }
   const actionLabel = given
-    ? (argValue('--action-label') ?? 'a bundle given with --action')
+    ? (argValue('action-label') ?? 'a bundle given with --action')
     : `dist/index.js (last committed in ${gitHead('dist/index.js')}${distChanged() ? ', with uncommitted changes' : ''})`;
 
   ensureOfficialClient();
@@ -153,7 +186,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
   let results: Results;
   try {
     ctx.log(
-      `${process.argv.includes('--smoke') ? 'Smoke' : full ? 'Full' : 'Quick'} mode${partial ? ` (cases: ${[...cases].join(', ')}; nothing written)` : ''}; emulator at ${emulator.origin}; measuring ${actionLabel}`,
+      `${args.smoke === true ? 'Smoke' : full ? 'Full' : 'Quick'} mode${partial ? ` (cases: ${[...cases].join(', ')}; nothing written)` : ''}; emulator at ${emulator.origin}; measuring ${actionLabel}`,
     );
     ctx.log('Start-up and overhead (quiet emulator) ...');
     const startup = only('startup')
@@ -240,29 +273,33 @@ async function write(results: Results, smoke: boolean): Promise<void> {
     return;
   }
   writeFileSync(path.join(ROOT, 'bench', 'RESULTS.md'), text);
-  if (!process.argv.includes('--no-readme')) {
+  if (!args['no-readme'] === true) {
     const readmePath = path.join(ROOT, 'docs', 'performance.md');
     const readme = withReadmeBlock(readFileSync(readmePath, 'utf8'), `\n${renderReadmeBlock(results)}\n`);
     writeFileSync(readmePath, await markdown(readme, 'docs/performance.md'));
   }
   console.log(`\n${text}`);
   console.log(
-    `Wrote bench/RESULTS.md${process.argv.includes('--no-readme') ? '' : ' and the block of docs/performance.md'}.`,
+    `Wrote bench/RESULTS.md${args['no-readme'] === true ? '' : ' and the block of docs/performance.md'}.`,
   );
   if (results.failures.length) process.exitCode = 1;
 }
 
 /** The figures with the `--note` text, when one is given. */
 function withNote(results: Results): Results {
-  const note = argValue('--note');
+  const note = argValue('note');
   return note ? { ...results, note } : results;
 }
 
 async function main(): Promise<void> {
-  const rendered = argValue('--render');
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const rendered = argValue('render');
   if (rendered) {
     const results = JSON.parse(readFileSync(rendered, 'utf8')) as Results;
-    return write(withNote(results), process.argv.includes('--smoke'));
+    return write(withNote(results), args.smoke === true);
   }
   const { results, smoke } = await measure();
   return write(withNote(results), smoke);
