@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 51072:
+/***/ 51046:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -24809,13 +24809,13 @@ module.exports = index;
 
 /***/ }),
 
-/***/ 14006:
+/***/ 70636:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(98016);
-const utils = __nccwpck_require__(64059);
+const pico = __nccwpck_require__(61366);
+const utils = __nccwpck_require__(85313);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -24833,7 +24833,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 5595:
+/***/ 54701:
 /***/ ((module) => {
 
 
@@ -25024,13 +25024,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 78265:
+/***/ 79915:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(5595);
-const utils = __nccwpck_require__(64059);
+const constants = __nccwpck_require__(54701);
+const utils = __nccwpck_require__(85313);
 
 /**
  * Constants
@@ -26456,15 +26456,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 98016:
+/***/ 61366:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(31781);
-const parse = __nccwpck_require__(78265);
-const utils = __nccwpck_require__(64059);
-const constants = __nccwpck_require__(5595);
+const scan = __nccwpck_require__(45607);
+const parse = __nccwpck_require__(79915);
+const utils = __nccwpck_require__(85313);
+const constants = __nccwpck_require__(54701);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -26824,12 +26824,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 31781:
+/***/ 45607:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(64059);
+const utils = __nccwpck_require__(85313);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -26846,7 +26846,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(5595);
+} = __nccwpck_require__(54701);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -27234,7 +27234,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 64059:
+/***/ 85313:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -27245,7 +27245,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(5595);
+} = __nccwpck_require__(54701);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -27313,15 +27313,15 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 20770:
+/***/ 20408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(20218);
+module.exports = __nccwpck_require__(376);
 
 
 /***/ }),
 
-/***/ 20218:
+/***/ 376:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -27592,33 +27592,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 46752:
+/***/ 64718:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(23701)
-const Dispatcher = __nccwpck_require__(30883)
-const Pool = __nccwpck_require__(30628)
-const BalancedPool = __nccwpck_require__(837)
-const Agent = __nccwpck_require__(57405)
-const ProxyAgent = __nccwpck_require__(76672)
-const EnvHttpProxyAgent = __nccwpck_require__(53137)
-const RetryAgent = __nccwpck_require__(30050)
-const errors = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
+const Client = __nccwpck_require__(30271)
+const Dispatcher = __nccwpck_require__(22377)
+const Pool = __nccwpck_require__(28014)
+const BalancedPool = __nccwpck_require__(3207)
+const Agent = __nccwpck_require__(55539)
+const ProxyAgent = __nccwpck_require__(99710)
+const EnvHttpProxyAgent = __nccwpck_require__(76699)
+const RetryAgent = __nccwpck_require__(99176)
+const errors = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(56615)
-const buildConnector = __nccwpck_require__(59136)
-const MockClient = __nccwpck_require__(47365)
-const MockAgent = __nccwpck_require__(47501)
-const MockPool = __nccwpck_require__(94004)
-const mockErrors = __nccwpck_require__(52429)
-const RetryHandler = __nccwpck_require__(17816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(32581)
-const DecoratorHandler = __nccwpck_require__(58155)
-const RedirectHandler = __nccwpck_require__(8754)
-const createRedirectInterceptor = __nccwpck_require__(25092)
+const api = __nccwpck_require__(25889)
+const buildConnector = __nccwpck_require__(45106)
+const MockClient = __nccwpck_require__(62839)
+const MockAgent = __nccwpck_require__(70587)
+const MockPool = __nccwpck_require__(13926)
+const mockErrors = __nccwpck_require__(75347)
+const RetryHandler = __nccwpck_require__(3174)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(14743)
+const DecoratorHandler = __nccwpck_require__(96949)
+const RedirectHandler = __nccwpck_require__(33216)
+const createRedirectInterceptor = __nccwpck_require__(95306)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -27636,10 +27636,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(21514),
-  retry: __nccwpck_require__(92026),
-  dump: __nccwpck_require__(88060),
-  dns: __nccwpck_require__(70379)
+  redirect: __nccwpck_require__(71068),
+  retry: __nccwpck_require__(39636),
+  dump: __nccwpck_require__(75786),
+  dns: __nccwpck_require__(36149)
 }
 
 module.exports.buildConnector = buildConnector
@@ -27701,7 +27701,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(54398).fetch)
+const fetchImpl = (__nccwpck_require__(96860).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -27713,39 +27713,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(60660).Headers
-module.exports.Response = __nccwpck_require__(99051).Response
-module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(35910).FormData
+module.exports.Headers = __nccwpck_require__(25662).Headers
+module.exports.Response = __nccwpck_require__(89317).Response
+module.exports.Request = __nccwpck_require__(93713).Request
+module.exports.FormData = __nccwpck_require__(78440).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(48355).FileReader
+module.exports.FileReader = __nccwpck_require__(94881).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(51059)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(98709)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(3245)
-const { kConstruct } = __nccwpck_require__(20109)
+const { CacheStorage } = __nccwpck_require__(97403)
+const { kConstruct } = __nccwpck_require__(78271)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(79061)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(18495)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(51900)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(30782)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(15188)
-module.exports.WebSocket = __nccwpck_require__(13726).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(96814)
+module.exports.WebSocket = __nccwpck_require__(15816).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -27761,18 +27761,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(21238)
+const { EventSource } = __nccwpck_require__(36376)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 80158:
+/***/ 86128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(68707)
+const { addAbortListener } = __nccwpck_require__(55386)
+const { RequestAbortedError } = __nccwpck_require__(26593)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -27832,16 +27832,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 34660:
+/***/ 42574:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
+const { addSignal, removeSignal } = __nccwpck_require__(86128)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -27947,7 +27947,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 76862:
+/***/ 60884:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -27961,10 +27961,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
+} = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const { addSignal, removeSignal } = __nccwpck_require__(86128)
 const assert = __nccwpck_require__(34589)
 
 const kResume = Symbol('resume')
@@ -28205,16 +28205,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 14043:
+/***/ 70865:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { Readable } = __nccwpck_require__(49927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
+const { Readable } = __nccwpck_require__(23897)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(56425)
 const { AsyncResource } = __nccwpck_require__(16698)
 
 class RequestHandler extends AsyncResource {
@@ -28426,18 +28426,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 3560:
+/***/ 94754:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { finished, PassThrough } = __nccwpck_require__(57075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(56425)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const { addSignal, removeSignal } = __nccwpck_require__(86128)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -28653,15 +28653,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 61882:
+/***/ 63408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(26593)
 const { AsyncResource } = __nccwpck_require__(16698)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const util = __nccwpck_require__(55386)
+const { addSignal, removeSignal } = __nccwpck_require__(86128)
 const assert = __nccwpck_require__(34589)
 
 class UpgradeHandler extends AsyncResource {
@@ -28768,21 +28768,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 56615:
+/***/ 25889:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(14043)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(76862)
-module.exports.upgrade = __nccwpck_require__(61882)
-module.exports.connect = __nccwpck_require__(34660)
+module.exports.request = __nccwpck_require__(70865)
+module.exports.stream = __nccwpck_require__(94754)
+module.exports.pipeline = __nccwpck_require__(60884)
+module.exports.upgrade = __nccwpck_require__(63408)
+module.exports.connect = __nccwpck_require__(42574)
 
 
 /***/ }),
 
-/***/ 49927:
+/***/ 23897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -28791,9 +28791,9 @@ module.exports.connect = __nccwpck_require__(34660)
 
 const assert = __nccwpck_require__(34589)
 const { Readable } = __nccwpck_require__(57075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { ReadableStreamFrom } = __nccwpck_require__(3440)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
+const { ReadableStreamFrom } = __nccwpck_require__(55386)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -29174,15 +29174,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 87655:
+/***/ 56425:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(34589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(26593)
 
-const { chunksDecode } = __nccwpck_require__(49927)
+const { chunksDecode } = __nccwpck_require__(23897)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -29274,16 +29274,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 59136:
+/***/ 45106:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(77030)
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(68707)
-const timers = __nccwpck_require__(96603)
+const util = __nccwpck_require__(55386)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(26593)
+const timers = __nccwpck_require__(35929)
 
 function noop () {}
 
@@ -29521,7 +29521,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 10735:
+/***/ 64037:
 /***/ ((module) => {
 
 
@@ -29646,7 +29646,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 42414:
+/***/ 36644:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29855,7 +29855,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 68707:
+/***/ 26593:
 /***/ ((module) => {
 
 
@@ -30287,7 +30287,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 44655:
+/***/ 28957:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30295,7 +30295,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(26593)
 const assert = __nccwpck_require__(34589)
 const {
   isValidHTTPToken,
@@ -30310,9 +30310,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(42414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
+} = __nccwpck_require__(55386)
+const { channels } = __nccwpck_require__(36644)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(64037)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -30776,7 +30776,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 36443:
+/***/ 43377:
 /***/ ((module) => {
 
 module.exports = {
@@ -30850,7 +30850,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 67752:
+/***/ 33838:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30858,7 +30858,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(10735)
+} = __nccwpck_require__(64037)
 
 class TstNode {
   /** @type {any} */
@@ -31009,13 +31009,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3440:
+/***/ 55386:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(36443)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(43377)
 const { IncomingMessage } = __nccwpck_require__(37067)
 const stream = __nccwpck_require__(57075)
 const net = __nccwpck_require__(77030)
@@ -31023,9 +31023,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 const { stringify } = __nccwpck_require__(41792)
 const { EventEmitter: EE } = __nccwpck_require__(78474)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
-const { tree } = __nccwpck_require__(67752)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(64037)
+const { tree } = __nccwpck_require__(33838)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -31735,18 +31735,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 57405:
+/***/ 55539:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
-const DispatcherBase = __nccwpck_require__(21841)
-const Pool = __nccwpck_require__(30628)
-const Client = __nccwpck_require__(23701)
-const util = __nccwpck_require__(3440)
-const createRedirectInterceptor = __nccwpck_require__(25092)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(43377)
+const DispatcherBase = __nccwpck_require__(803)
+const Pool = __nccwpck_require__(28014)
+const Client = __nccwpck_require__(30271)
+const util = __nccwpck_require__(55386)
+const createRedirectInterceptor = __nccwpck_require__(95306)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -31875,7 +31875,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 837:
+/***/ 3207:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -31883,7 +31883,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(26593)
 const {
   PoolBase,
   kClients,
@@ -31891,10 +31891,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(42128)
-const Pool = __nccwpck_require__(30628)
-const { kUrl, kInterceptors } = __nccwpck_require__(36443)
-const { parseOrigin } = __nccwpck_require__(3440)
+} = __nccwpck_require__(61278)
+const Pool = __nccwpck_require__(28014)
+const { kUrl, kInterceptors } = __nccwpck_require__(43377)
+const { parseOrigin } = __nccwpck_require__(55386)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -32091,7 +32091,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 637:
+/***/ 48939:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32099,9 +32099,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(42414)
-const timers = __nccwpck_require__(96603)
+const util = __nccwpck_require__(55386)
+const { channels } = __nccwpck_require__(36644)
+const timers = __nccwpck_require__(35929)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -32114,7 +32114,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(26593)
 const {
   kUrl,
   kReset,
@@ -32147,9 +32147,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(36443)
+} = __nccwpck_require__(43377)
 
-const constants = __nccwpck_require__(52824)
+const constants = __nccwpck_require__(56402)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -32161,11 +32161,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(63870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(49240) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(53434))
+    mod = await WebAssembly.compile(__nccwpck_require__(59968))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -32173,7 +32173,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(63870))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(49240))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -33088,7 +33088,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(84492).extractBody)
+      extractBody = (__nccwpck_require__(6962).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -33611,7 +33611,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 88788:
+/***/ 47726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -33619,13 +33619,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(34589)
 const { errorMonitor } = __nccwpck_require__(78474)
 const { pipeline } = __nccwpck_require__(57075)
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(55386)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(26593)
 const {
   kUrl,
   kReset,
@@ -33644,7 +33644,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(36443)
+} = __nccwpck_require__(43377)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -34050,7 +34050,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(84492).extractBody)
+    extractBody ??= (__nccwpck_require__(6962).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -34410,7 +34410,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 23701:
+/***/ 30271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -34420,16 +34420,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(34589)
 const net = __nccwpck_require__(77030)
 const http = __nccwpck_require__(37067)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(42414)
-const Request = __nccwpck_require__(44655)
-const DispatcherBase = __nccwpck_require__(21841)
+const util = __nccwpck_require__(55386)
+const { channels } = __nccwpck_require__(36644)
+const Request = __nccwpck_require__(28957)
+const DispatcherBase = __nccwpck_require__(803)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(68707)
-const buildConnector = __nccwpck_require__(59136)
+} = __nccwpck_require__(26593)
+const buildConnector = __nccwpck_require__(45106)
 const {
   kUrl,
   kServerName,
@@ -34471,9 +34471,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(36443)
-const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(88788)
+} = __nccwpck_require__(43377)
+const connectH1 = __nccwpck_require__(48939)
+const connectH2 = __nccwpck_require__(47726)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -34781,7 +34781,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(25092)
+const createRedirectInterceptor = __nccwpck_require__(95306)
 
 function onError (client, err) {
   if (
@@ -35041,19 +35041,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 21841:
+/***/ 803:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(30883)
+const Dispatcher = __nccwpck_require__(22377)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(68707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(36443)
+} = __nccwpck_require__(26593)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(43377)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -35256,7 +35256,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 30883:
+/***/ 22377:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35328,15 +35328,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 53137:
+/***/ 76699:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(21841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(36443)
-const ProxyAgent = __nccwpck_require__(76672)
-const Agent = __nccwpck_require__(57405)
+const DispatcherBase = __nccwpck_require__(803)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(43377)
+const ProxyAgent = __nccwpck_require__(99710)
+const Agent = __nccwpck_require__(55539)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -35495,7 +35495,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 64660:
+/***/ 42190:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -35619,15 +35619,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 42128:
+/***/ 61278:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(21841)
-const FixedQueue = __nccwpck_require__(64660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(36443)
-const PoolStats = __nccwpck_require__(43246)
+const DispatcherBase = __nccwpck_require__(803)
+const FixedQueue = __nccwpck_require__(42190)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(43377)
+const PoolStats = __nccwpck_require__(1680)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -35820,10 +35820,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 43246:
+/***/ 1680:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(36443)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(43377)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -35861,7 +35861,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 30628:
+/***/ 28014:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35872,14 +35872,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(42128)
-const Client = __nccwpck_require__(23701)
+} = __nccwpck_require__(61278)
+const Client = __nccwpck_require__(30271)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { kUrl, kInterceptors } = __nccwpck_require__(36443)
-const buildConnector = __nccwpck_require__(59136)
+} = __nccwpck_require__(26593)
+const util = __nccwpck_require__(55386)
+const { kUrl, kInterceptors } = __nccwpck_require__(43377)
+const buildConnector = __nccwpck_require__(45106)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -35975,19 +35975,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 76672:
+/***/ 99710:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(43377)
 const { URL } = __nccwpck_require__(73136)
-const Agent = __nccwpck_require__(57405)
-const Pool = __nccwpck_require__(30628)
-const DispatcherBase = __nccwpck_require__(21841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(68707)
-const buildConnector = __nccwpck_require__(59136)
-const Client = __nccwpck_require__(23701)
+const Agent = __nccwpck_require__(55539)
+const Pool = __nccwpck_require__(28014)
+const DispatcherBase = __nccwpck_require__(803)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(26593)
+const buildConnector = __nccwpck_require__(45106)
+const Client = __nccwpck_require__(30271)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -36256,13 +36256,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 30050:
+/***/ 99176:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(30883)
-const RetryHandler = __nccwpck_require__(17816)
+const Dispatcher = __nccwpck_require__(22377)
+const RetryHandler = __nccwpck_require__(3174)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -36298,7 +36298,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 32581:
+/***/ 14743:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -36306,8 +36306,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const Agent = __nccwpck_require__(57405)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
+const Agent = __nccwpck_require__(55539)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -36337,7 +36337,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58155:
+/***/ 96949:
 /***/ ((module) => {
 
 
@@ -36388,15 +36388,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 8754:
+/***/ 33216:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { kBodyUsed } = __nccwpck_require__(36443)
+const util = __nccwpck_require__(55386)
+const { kBodyUsed } = __nccwpck_require__(43377)
 const assert = __nccwpck_require__(34589)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
 const EE = __nccwpck_require__(78474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -36627,20 +36627,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 17816:
+/***/ 3174:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(34589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(36443)
-const { RequestRetryError } = __nccwpck_require__(68707)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(43377)
+const { RequestRetryError } = __nccwpck_require__(26593)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(3440)
+} = __nccwpck_require__(55386)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -37071,14 +37071,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 70379:
+/***/ 36149:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(77030)
 const { lookup } = __nccwpck_require__(40610)
-const DecoratorHandler = __nccwpck_require__(58155)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(68707)
+const DecoratorHandler = __nccwpck_require__(96949)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(26593)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -37453,14 +37453,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 88060:
+/***/ 75786:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
-const DecoratorHandler = __nccwpck_require__(58155)
+const util = __nccwpck_require__(55386)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(26593)
+const DecoratorHandler = __nccwpck_require__(96949)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -37583,12 +37583,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 25092:
+/***/ 95306:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(33216)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -37611,11 +37611,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 21514:
+/***/ 71068:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(33216)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -37642,11 +37642,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 92026:
+/***/ 39636:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(17816)
+const RetryHandler = __nccwpck_require__(3174)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -37668,13 +37668,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 52824:
+/***/ 56402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(50172);
+const utils_1 = __nccwpck_require__(76650);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -37952,7 +37952,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 63870:
+/***/ 49240:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37964,7 +37964,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 53434:
+/***/ 59968:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37976,7 +37976,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 50172:
+/***/ 76650:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37997,13 +37997,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 47501:
+/***/ 70587:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(36443)
-const Agent = __nccwpck_require__(57405)
+const { kClients } = __nccwpck_require__(43377)
+const Agent = __nccwpck_require__(55539)
 const {
   kAgent,
   kMockAgentSet,
@@ -38014,14 +38014,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(91117)
-const MockClient = __nccwpck_require__(47365)
-const MockPool = __nccwpck_require__(94004)
-const { matchValue, buildMockOptions } = __nccwpck_require__(53397)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
-const Dispatcher = __nccwpck_require__(30883)
-const Pluralizer = __nccwpck_require__(91529)
-const PendingInterceptorsFormatter = __nccwpck_require__(56142)
+} = __nccwpck_require__(42539)
+const MockClient = __nccwpck_require__(62839)
+const MockPool = __nccwpck_require__(13926)
+const { matchValue, buildMockOptions } = __nccwpck_require__(50463)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(26593)
+const Dispatcher = __nccwpck_require__(22377)
+const Pluralizer = __nccwpck_require__(70039)
+const PendingInterceptorsFormatter = __nccwpck_require__(72708)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -38164,14 +38164,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 47365:
+/***/ 62839:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Client = __nccwpck_require__(23701)
-const { buildMockDispatch } = __nccwpck_require__(53397)
+const Client = __nccwpck_require__(30271)
+const { buildMockDispatch } = __nccwpck_require__(50463)
 const {
   kDispatches,
   kMockAgent,
@@ -38180,10 +38180,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(91117)
-const { MockInterceptor } = __nccwpck_require__(31511)
-const Symbols = __nccwpck_require__(36443)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
+} = __nccwpck_require__(42539)
+const { MockInterceptor } = __nccwpck_require__(67073)
+const Symbols = __nccwpck_require__(43377)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -38230,12 +38230,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 52429:
+/***/ 75347:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(68707)
+const { UndiciError } = __nccwpck_require__(26593)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -38265,12 +38265,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 31511:
+/***/ 67073:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(53397)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(50463)
 const {
   kDispatches,
   kDispatchKey,
@@ -38278,9 +38278,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(91117)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(42539)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
+const { buildURL } = __nccwpck_require__(55386)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -38479,14 +38479,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 94004:
+/***/ 13926:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Pool = __nccwpck_require__(30628)
-const { buildMockDispatch } = __nccwpck_require__(53397)
+const Pool = __nccwpck_require__(28014)
+const { buildMockDispatch } = __nccwpck_require__(50463)
 const {
   kDispatches,
   kMockAgent,
@@ -38495,10 +38495,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(91117)
-const { MockInterceptor } = __nccwpck_require__(31511)
-const Symbols = __nccwpck_require__(36443)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
+} = __nccwpck_require__(42539)
+const { MockInterceptor } = __nccwpck_require__(67073)
+const Symbols = __nccwpck_require__(43377)
+const { InvalidArgumentError } = __nccwpck_require__(26593)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -38545,7 +38545,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 91117:
+/***/ 42539:
 /***/ ((module) => {
 
 
@@ -38575,20 +38575,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 53397:
+/***/ 50463:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(52429)
+const { MockNotMatchedError } = __nccwpck_require__(75347)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(91117)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(42539)
+const { buildURL } = __nccwpck_require__(55386)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const {
   types: {
@@ -38949,7 +38949,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 56142:
+/***/ 72708:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38999,7 +38999,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 91529:
+/***/ 70039:
 /***/ ((module) => {
 
 
@@ -39035,7 +39035,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 96603:
+/***/ 35929:
 /***/ ((module) => {
 
 
@@ -39465,20 +39465,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 89634:
+/***/ 63892:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(20109)
-const { urlEquals, getFieldValues } = __nccwpck_require__(76798)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(45893)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(99051)
-const { Request, fromInnerRequest } = __nccwpck_require__(9967)
-const { kState } = __nccwpck_require__(93627)
-const { fetching } = __nccwpck_require__(54398)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(73168)
+const { kConstruct } = __nccwpck_require__(78271)
+const { urlEquals, getFieldValues } = __nccwpck_require__(2012)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(55386)
+const { webidl } = __nccwpck_require__(6083)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(89317)
+const { Request, fromInnerRequest } = __nccwpck_require__(93713)
+const { kState } = __nccwpck_require__(84589)
+const { fetching } = __nccwpck_require__(96860)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(21118)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -40331,15 +40331,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3245:
+/***/ 97403:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(20109)
-const { Cache } = __nccwpck_require__(89634)
-const { webidl } = __nccwpck_require__(45893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(78271)
+const { Cache } = __nccwpck_require__(63892)
+const { webidl } = __nccwpck_require__(6083)
+const { kEnumerableProperty } = __nccwpck_require__(55386)
 
 class CacheStorage {
   /**
@@ -40490,26 +40490,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20109:
+/***/ 78271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(36443).kConstruct)
+  kConstruct: (__nccwpck_require__(43377).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 76798:
+/***/ 2012:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { isValidHeaderName } = __nccwpck_require__(73168)
+const { URLSerializer } = __nccwpck_require__(30782)
+const { isValidHeaderName } = __nccwpck_require__(21118)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -40554,7 +40554,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 71276:
+/***/ 69922:
 /***/ ((module) => {
 
 
@@ -40573,15 +40573,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 79061:
+/***/ 18495:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(11978)
-const { stringify } = __nccwpck_require__(57797)
-const { webidl } = __nccwpck_require__(45893)
-const { Headers } = __nccwpck_require__(60660)
+const { parseSetCookie } = __nccwpck_require__(75816)
+const { stringify } = __nccwpck_require__(32095)
+const { webidl } = __nccwpck_require__(6083)
+const { Headers } = __nccwpck_require__(25662)
 
 /**
  * @typedef {Object} Cookie
@@ -40764,14 +40764,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 11978:
+/***/ 75816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(71276)
-const { isCTLExcludingHtab } = __nccwpck_require__(57797)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(51900)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(69922)
+const { isCTLExcludingHtab } = __nccwpck_require__(32095)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(30782)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -41081,7 +41081,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 57797:
+/***/ 32095:
 /***/ ((module) => {
 
 
@@ -41440,13 +41440,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 24031:
+/***/ 36301:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(57075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(94811)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(70625)
 
 /**
  * @type {number[]} BOM
@@ -42021,23 +42021,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 21238:
+/***/ 36376:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(57075)
-const { fetching } = __nccwpck_require__(54398)
-const { makeRequest } = __nccwpck_require__(9967)
-const { webidl } = __nccwpck_require__(45893)
-const { EventSourceStream } = __nccwpck_require__(24031)
-const { parseMIMEType } = __nccwpck_require__(51900)
-const { createFastMessageEvent } = __nccwpck_require__(15188)
-const { isNetworkError } = __nccwpck_require__(99051)
-const { delay } = __nccwpck_require__(94811)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { environmentSettingsObject } = __nccwpck_require__(73168)
-const { getGlobalDispatcher } = __nccwpck_require__(32581)
+const { fetching } = __nccwpck_require__(96860)
+const { makeRequest } = __nccwpck_require__(93713)
+const { webidl } = __nccwpck_require__(6083)
+const { EventSourceStream } = __nccwpck_require__(36301)
+const { parseMIMEType } = __nccwpck_require__(30782)
+const { createFastMessageEvent } = __nccwpck_require__(96814)
+const { isNetworkError } = __nccwpck_require__(89317)
+const { delay } = __nccwpck_require__(70625)
+const { kEnumerableProperty } = __nccwpck_require__(55386)
+const { environmentSettingsObject } = __nccwpck_require__(21118)
+const { getGlobalDispatcher } = __nccwpck_require__(14743)
 
 let experimentalWarned = false
 
@@ -42511,7 +42511,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 94811:
+/***/ 70625:
 /***/ ((module) => {
 
 
@@ -42555,12 +42555,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84492:
+/***/ 6962:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(55386)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -42570,16 +42570,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(73168)
-const { FormData } = __nccwpck_require__(35910)
-const { kState } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
+} = __nccwpck_require__(21118)
+const { FormData } = __nccwpck_require__(78440)
+const { kState } = __nccwpck_require__(84589)
+const { webidl } = __nccwpck_require__(6083)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(34589)
 const { isErrored, isDisturbed } = __nccwpck_require__(57075)
 const { isArrayBuffer } = __nccwpck_require__(73429)
-const { serializeAMimeType } = __nccwpck_require__(51900)
-const { multipartFormDataParser } = __nccwpck_require__(50116)
+const { serializeAMimeType } = __nccwpck_require__(30782)
+const { multipartFormDataParser } = __nccwpck_require__(44646)
 let random
 
 try {
@@ -43091,7 +43091,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4495:
+/***/ 76833:
 /***/ ((module) => {
 
 
@@ -43222,7 +43222,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 51900:
+/***/ 30782:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43973,12 +43973,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 66653:
+/***/ 49255:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(36443)
+const { kConnected, kSize } = __nccwpck_require__(43377)
 
 class CompatWeakRef {
   constructor (value) {
@@ -44026,14 +44026,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 27114:
+/***/ 11508:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
+const { kState } = __nccwpck_require__(84589)
+const { webidl } = __nccwpck_require__(6083)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -44159,16 +44159,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 50116:
+/***/ 44646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { utf8DecodeBytes } = __nccwpck_require__(73168)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(51900)
-const { isFileLike } = __nccwpck_require__(27114)
-const { makeEntry } = __nccwpck_require__(35910)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(55386)
+const { utf8DecodeBytes } = __nccwpck_require__(21118)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(30782)
+const { isFileLike } = __nccwpck_require__(11508)
+const { makeEntry } = __nccwpck_require__(78440)
 const assert = __nccwpck_require__(34589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -44640,16 +44640,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 35910:
+/***/ 78440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(73168)
-const { kState } = __nccwpck_require__(93627)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { FileLike, isFileLike } = __nccwpck_require__(27114)
-const { webidl } = __nccwpck_require__(45893)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(21118)
+const { kState } = __nccwpck_require__(84589)
+const { kEnumerableProperty } = __nccwpck_require__(55386)
+const { FileLike, isFileLike } = __nccwpck_require__(11508)
+const { webidl } = __nccwpck_require__(6083)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 
@@ -44899,7 +44899,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 51059:
+/***/ 98709:
 /***/ ((module) => {
 
 
@@ -44946,21 +44946,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 60660:
+/***/ 25662:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(36443)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(43377)
+const { kEnumerableProperty } = __nccwpck_require__(55386)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(73168)
-const { webidl } = __nccwpck_require__(45893)
+} = __nccwpck_require__(21118)
+const { webidl } = __nccwpck_require__(6083)
 const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(57975)
 
@@ -45640,7 +45640,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 54398:
+/***/ 96860:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -45653,9 +45653,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(99051)
-const { HeadersList } = __nccwpck_require__(60660)
-const { Request, cloneRequest } = __nccwpck_require__(9967)
+} = __nccwpck_require__(89317)
+const { HeadersList } = __nccwpck_require__(25662)
+const { Request, cloneRequest } = __nccwpck_require__(93713)
 const zlib = __nccwpck_require__(38522)
 const {
   bytesMatch,
@@ -45691,23 +45691,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(73168)
-const { kState, kDispatcher } = __nccwpck_require__(93627)
+} = __nccwpck_require__(21118)
+const { kState, kDispatcher } = __nccwpck_require__(84589)
 const assert = __nccwpck_require__(34589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(84492)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(6962)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(76833)
 const EE = __nccwpck_require__(78474)
 const { Readable, pipeline, finished } = __nccwpck_require__(57075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(51900)
-const { getGlobalDispatcher } = __nccwpck_require__(32581)
-const { webidl } = __nccwpck_require__(45893)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(55386)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(30782)
+const { getGlobalDispatcher } = __nccwpck_require__(14743)
+const { webidl } = __nccwpck_require__(6083)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -47917,23 +47917,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9967:
+/***/ 93713:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(84492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(60660)
-const { FinalizationRegistry } = __nccwpck_require__(66653)()
-const util = __nccwpck_require__(3440)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(6962)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(25662)
+const { FinalizationRegistry } = __nccwpck_require__(49255)()
+const util = __nccwpck_require__(55386)
 const nodeUtil = __nccwpck_require__(57975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(73168)
+} = __nccwpck_require__(21118)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -47943,12 +47943,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(76833)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { kConstruct } = __nccwpck_require__(36443)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(84589)
+const { webidl } = __nccwpck_require__(6083)
+const { URLSerializer } = __nccwpck_require__(30782)
+const { kConstruct } = __nccwpck_require__(43377)
 const assert = __nccwpck_require__(34589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(78474)
 
@@ -48961,14 +48961,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 99051:
+/***/ 89317:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(60660)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(84492)
-const util = __nccwpck_require__(3440)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(25662)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(6962)
+const util = __nccwpck_require__(55386)
 const nodeUtil = __nccwpck_require__(57975)
 const { kEnumerableProperty } = util
 const {
@@ -48980,16 +48980,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(73168)
+} = __nccwpck_require__(21118)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(4495)
-const { kState, kHeaders } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
-const { FormData } = __nccwpck_require__(35910)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { kConstruct } = __nccwpck_require__(36443)
+} = __nccwpck_require__(76833)
+const { kState, kHeaders } = __nccwpck_require__(84589)
+const { webidl } = __nccwpck_require__(6083)
+const { FormData } = __nccwpck_require__(78440)
+const { URLSerializer } = __nccwpck_require__(30782)
+const { kConstruct } = __nccwpck_require__(43377)
 const assert = __nccwpck_require__(34589)
 const { types } = __nccwpck_require__(57975)
 
@@ -49578,7 +49578,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 93627:
+/***/ 84589:
 /***/ ((module) => {
 
 
@@ -49594,21 +49594,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 73168:
+/***/ 21118:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(57075)
 const zlib = __nccwpck_require__(38522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(51059)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(51900)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(76833)
+const { getGlobalOrigin } = __nccwpck_require__(98709)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(30782)
 const { performance } = __nccwpck_require__(643)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(55386)
 const assert = __nccwpck_require__(34589)
 const { isUint8Array } = __nccwpck_require__(73429)
-const { webidl } = __nccwpck_require__(45893)
+const { webidl } = __nccwpck_require__(6083)
 
 let supportedHashes = []
 
@@ -51233,14 +51233,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 45893:
+/***/ 6083:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(57975)
 const { markAsUncloneable } = __nccwpck_require__(75919)
-const { toUSVString } = __nccwpck_require__(3440)
+const { toUSVString } = __nccwpck_require__(55386)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -51935,7 +51935,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 22607:
+/***/ 72685:
 /***/ ((module) => {
 
 
@@ -52232,7 +52232,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 48355:
+/***/ 94881:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52241,16 +52241,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(53610)
+} = __nccwpck_require__(25860)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(20961)
-const { webidl } = __nccwpck_require__(45893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+} = __nccwpck_require__(58391)
+const { webidl } = __nccwpck_require__(6083)
+const { kEnumerableProperty } = __nccwpck_require__(55386)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -52583,12 +52583,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 88573:
+/***/ 80699:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(45893)
+const { webidl } = __nccwpck_require__(6083)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -52668,7 +52668,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20961:
+/***/ 58391:
 /***/ ((module) => {
 
 
@@ -52685,7 +52685,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 53610:
+/***/ 25860:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52696,10 +52696,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(20961)
-const { ProgressEvent } = __nccwpck_require__(88573)
-const { getEncoding } = __nccwpck_require__(22607)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(51900)
+} = __nccwpck_require__(58391)
+const { ProgressEvent } = __nccwpck_require__(80699)
+const { getEncoding } = __nccwpck_require__(72685)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(30782)
 const { types } = __nccwpck_require__(57975)
 const { StringDecoder } = __nccwpck_require__(13193)
 const { btoa } = __nccwpck_require__(4573)
@@ -53083,27 +53083,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 86897:
+/***/ 83403:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(20736)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(9322)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(61216)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(98625)
-const { channels } = __nccwpck_require__(42414)
-const { CloseEvent } = __nccwpck_require__(15188)
-const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(54398)
-const { Headers, getHeadersList } = __nccwpck_require__(60660)
-const { getDecodeSplit } = __nccwpck_require__(73168)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
+} = __nccwpck_require__(67610)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(13479)
+const { channels } = __nccwpck_require__(36644)
+const { CloseEvent } = __nccwpck_require__(96814)
+const { makeRequest } = __nccwpck_require__(93713)
+const { fetching } = __nccwpck_require__(96860)
+const { Headers, getHeadersList } = __nccwpck_require__(25662)
+const { getDecodeSplit } = __nccwpck_require__(21118)
+const { WebsocketFrameSend } = __nccwpck_require__(94226)
 
 /** @type {import('crypto')} */
 let crypto
@@ -53461,7 +53461,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20736:
+/***/ 9322:
 /***/ ((module) => {
 
 
@@ -53534,14 +53534,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15188:
+/***/ 96814:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(45893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(36443)
+const { webidl } = __nccwpck_require__(6083)
+const { kEnumerableProperty } = __nccwpck_require__(55386)
+const { kConstruct } = __nccwpck_require__(43377)
 const { MessagePort } = __nccwpck_require__(75919)
 
 /**
@@ -53870,12 +53870,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3264:
+/***/ 94226:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(20736)
+const { maxUnsigned16Bit } = __nccwpck_require__(9322)
 
 const BUFFER_SIZE = 16386
 
@@ -53973,14 +53973,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 19469:
+/***/ 56495:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(38522)
-const { isValidClientWindowBits } = __nccwpck_require__(98625)
-const { MessageSizeExceededError } = __nccwpck_require__(68707)
+const { isValidClientWindowBits } = __nccwpck_require__(13479)
+const { MessageSizeExceededError } = __nccwpck_require__(26593)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -54085,16 +54085,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 81652:
+/***/ 21298:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(57075)
 const assert = __nccwpck_require__(34589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(20736)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(61216)
-const { channels } = __nccwpck_require__(42414)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(9322)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(67610)
+const { channels } = __nccwpck_require__(36644)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -54104,11 +54104,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(98625)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { closeWebSocketConnection } = __nccwpck_require__(86897)
-const { PerMessageDeflate } = __nccwpck_require__(19469)
-const { MessageSizeExceededError } = __nccwpck_require__(68707)
+} = __nccwpck_require__(13479)
+const { WebsocketFrameSend } = __nccwpck_require__(94226)
+const { closeWebSocketConnection } = __nccwpck_require__(83403)
+const { PerMessageDeflate } = __nccwpck_require__(56495)
+const { MessageSizeExceededError } = __nccwpck_require__(26593)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -54619,14 +54619,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 13900:
+/***/ 38470:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { opcodes, sendHints } = __nccwpck_require__(20736)
-const FixedQueue = __nccwpck_require__(64660)
+const { WebsocketFrameSend } = __nccwpck_require__(94226)
+const { opcodes, sendHints } = __nccwpck_require__(9322)
+const FixedQueue = __nccwpck_require__(42190)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -54730,7 +54730,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 61216:
+/***/ 67610:
 /***/ ((module) => {
 
 
@@ -54749,16 +54749,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 98625:
+/***/ 13479:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(61216)
-const { states, opcodes } = __nccwpck_require__(20736)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(15188)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(67610)
+const { states, opcodes } = __nccwpck_require__(9322)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(96814)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(51900)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(30782)
 
 /* globals Blob */
 
@@ -55078,15 +55078,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 13726:
+/***/ 15816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(45893)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { environmentSettingsObject } = __nccwpck_require__(73168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(20736)
+const { webidl } = __nccwpck_require__(6083)
+const { URLSerializer } = __nccwpck_require__(30782)
+const { environmentSettingsObject } = __nccwpck_require__(21118)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(9322)
 const {
   kWebSocketURL,
   kReadyState,
@@ -55095,21 +55095,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(61216)
+} = __nccwpck_require__(67610)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(98625)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(86897)
-const { ByteParser } = __nccwpck_require__(81652)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
-const { getGlobalDispatcher } = __nccwpck_require__(32581)
+} = __nccwpck_require__(13479)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(83403)
+const { ByteParser } = __nccwpck_require__(21298)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(55386)
+const { getGlobalDispatcher } = __nccwpck_require__(14743)
 const { types } = __nccwpck_require__(57975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(15188)
-const { SendQueue } = __nccwpck_require__(13900)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(96814)
+const { SendQueue } = __nccwpck_require__(38470)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -55680,7 +55680,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 50304:
+/***/ 78715:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55743,7 +55743,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 
 /***/ }),
 
-/***/ 22799:
+/***/ 34818:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55885,7 +55885,7 @@ function redactUrl(url) {
 
 /***/ }),
 
-/***/ 93916:
+/***/ 83493:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55914,7 +55914,7 @@ function refName(ref) {
 
 /***/ }),
 
-/***/ 45309:
+/***/ 39058:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55948,7 +55948,7 @@ function resultImages(result) {
 
 /***/ }),
 
-/***/ 69248:
+/***/ 71581:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56042,7 +56042,7 @@ function commentKey(context, commentKeyInput) {
 
 /***/ }),
 
-/***/ 39475:
+/***/ 20314:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56050,9 +56050,9 @@ function commentKey(context, commentKeyInput) {
 /* harmony export */   _q: () => (/* binding */ variantLabel),
 /* harmony export */   cN: () => (/* binding */ variantParts)
 /* harmony export */ });
-/* harmony import */ var _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38249);
-/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(66358);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
+/* harmony import */ var _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(52060);
+/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(68271);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(11976);
 
 
 
@@ -56205,7 +56205,7 @@ function consoleReporter(log) {
 
 /***/ }),
 
-/***/ 18119:
+/***/ 37270:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56219,13 +56219,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: targetText, testlessPhrase, variantLabel
 
 // EXTERNAL MODULE: ./src/run/outcome.ts
-var outcome = __nccwpck_require__(36497);
+var outcome = __nccwpck_require__(15658);
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
+var refs = __nccwpck_require__(83493);
 // EXTERNAL MODULE: ./src/api/screenshots.ts
-var screenshots = __nccwpck_require__(45309);
+var screenshots = __nccwpck_require__(39058);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
+var report_text = __nccwpck_require__(11976);
 ;// CONCATENATED MODULE: ./src/report/model-test.ts
 /**
  * Building one test of the report model from a test result (pure): steps, failing step, console errors,
@@ -56399,7 +56399,7 @@ function numberOrNull(value) {
 }
 
 // EXTERNAL MODULE: ./src/report/console.ts
-var console = __nccwpck_require__(39475);
+var console = __nccwpck_require__(20314);
 ;// CONCATENATED MODULE: ./src/report/model.ts
 /**
  * The report model: one normalized picture of a run, built once from the run model (`run/types.ts`) and
@@ -56554,7 +56554,7 @@ function* allTests(report) {
 
 /***/ }),
 
-/***/ 64792:
+/***/ 72037:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56607,7 +56607,7 @@ function percent(fraction) {
 
 /***/ }),
 
-/***/ 65655:
+/***/ 11976:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56621,7 +56621,7 @@ function percent(fraction) {
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
 /* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml, escapeBlock */
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(34818);
 /**
  * Text helpers shared by the renderers in `report/`: cleaning service text, escaping for Markdown/HTML,
  * cutting to a size and formatting durations. All pure.
@@ -56751,7 +56751,7 @@ function safeUrl(url) {
 
 /***/ }),
 
-/***/ 54219:
+/***/ 82260:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56858,7 +56858,7 @@ function unrefTimer(ms, onExpire) {
 
 /***/ }),
 
-/***/ 38249:
+/***/ 52060:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56874,8 +56874,8 @@ function unrefTimer(ms, onExpire) {
 /* harmony export */   u2: () => (/* binding */ WRAP_UP_MS),
 /* harmony export */   wv: () => (/* binding */ armHardExit)
 /* harmony export */ });
-/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54219);
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(11976);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(82260);
 /**
  * The time bounds of stopping, in one place.
  *
@@ -56954,7 +56954,7 @@ function forceExit() {
 
 /***/ }),
 
-/***/ 36497:
+/***/ 15658:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57152,7 +57152,7 @@ function decideStartedVerdict(summary, policy) {
 
 /***/ }),
 
-/***/ 66358:
+/***/ 68271:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57549,7 +57549,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 77094:
+/***/ 48848:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -57587,7 +57587,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   warning: () => (/* binding */ warning)
 });
 
-// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+// NAMESPACE OBJECT: ../../main/node_modules/@actions/core/lib/platform.js
 var platform_namespaceObject = {};
 __nccwpck_require__.r(platform_namespaceObject);
 __nccwpck_require__.d(platform_namespaceObject, {
@@ -57601,7 +57601,7 @@ __nccwpck_require__.d(platform_namespaceObject, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(70857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -57637,7 +57637,7 @@ function toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -57733,7 +57733,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(76982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(79896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -57770,11 +57770,11 @@ function prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(44942);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth = __nccwpck_require__(92145);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+// EXTERNAL MODULE: ../../main/node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(28316);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/http-client/lib/auth.js
+var auth = __nccwpck_require__(65711);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/oidc-utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -57848,7 +57848,7 @@ class OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58129,7 +58129,7 @@ const _summary = new Summary();
 const markdownSummary = _summary;
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -58171,7 +58171,7 @@ var external_events_ = __nccwpck_require__(24434);
 const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __nccwpck_require__(42613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/io/lib/io-util.js
 var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58351,7 +58351,7 @@ function getCmdPath() {
     return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
 }
 //# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/io/lib/io.js
 var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58625,7 +58625,7 @@ function io_copyFile(srcFile, destFile, force) {
 //# sourceMappingURL=io.js.map
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/exec/lib/toolrunner.js
 var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -59213,7 +59213,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -59293,7 +59293,7 @@ function getExecOutput(commandLine, args, options) {
     });
 }
 //# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -59358,7 +59358,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -59679,7 +59679,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 92145:
+/***/ 65711:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -59764,7 +59764,7 @@ class PersonalAccessTokenCredentialHandler {
 
 /***/ }),
 
-/***/ 44942:
+/***/ 28316:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -59782,7 +59782,7 @@ var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(65692);
 var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -59873,11 +59873,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(20770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(46752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ../../main/node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(20408);
+// EXTERNAL MODULE: ../../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(64718);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -60577,7 +60577,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 70370:
+/***/ 67032:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -60588,7 +60588,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: limitFunction
 
-;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/yocto-queue/index.js
 /*
 How it works:
 `this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
@@ -60680,7 +60680,7 @@ class Queue {
 	}
 }
 
-;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/p-limit/index.js
 
 
 function pLimit(concurrency) {
@@ -61043,13 +61043,13 @@ function validateConcurrency(concurrency) {
 var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/github.ts
-var src_github = __nccwpck_require__(69248);
+var src_github = __nccwpck_require__(71581);
 // EXTERNAL MODULE: ./src/run/clock.ts
-var run_clock = __nccwpck_require__(54219);
+var run_clock = __nccwpck_require__(82260);
 // EXTERNAL MODULE: ./src/run/deadline.ts
-var deadline = __nccwpck_require__(38249);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
-var lib_core = __nccwpck_require__(77094);
+var deadline = __nccwpck_require__(52060);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/core/lib/core.js + 13 modules
+var lib_core = __nccwpck_require__(48848);
 ;// CONCATENATED MODULE: ./src/action/sink.ts
 /**
  * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
@@ -61077,6 +61077,11 @@ function actionsCoreSink() {
         setFailed: (message) => lib_core.setFailed(message),
         appendSummary: async (markdown) => {
             await lib_core.summary.addRaw(markdown).write();
+        },
+        // Only the runner's state file reaches a post step; without one the value would only be printed.
+        saveState: (name, value) => {
+            if (process.env.GITHUB_STATE)
+                lib_core.saveState(name, value);
         },
         useRunnerFiles: (files) => {
             if (files.outputFile)
@@ -61115,15 +61120,184 @@ function processDeps() {
     };
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(51455);
-// EXTERNAL MODULE: ./src/api/redact.ts
-var api_redact = __nccwpck_require__(22799);
-;// CONCATENATED MODULE: ./src/api/api.ts
-const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
+// EXTERNAL MODULE: ../../main/node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(67032);
+;// CONCATENATED MODULE: ./src/api/errors.ts
+/**
+ * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
+ * says what to do; the fields carry the same facts for programs.
+ */
+class ApiError extends Error {
+    errorType;
+    status;
+    endpoint;
+    serviceMessage;
+    excerpt;
+    networkCode;
+    attempts;
+    causeType;
+    inFlight;
+    constructor(init) {
+        super(init.message);
+        this.errorType = init.errorType;
+        this.status = init.status;
+        this.endpoint = init.endpoint;
+        this.serviceMessage = init.serviceMessage;
+        this.excerpt = init.excerpt;
+        this.networkCode = init.networkCode;
+        this.attempts = init.attempts;
+        this.causeType = init.causeType;
+        if (init.inFlight !== undefined)
+            this.inFlight = init.inFlight;
+    }
+    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
+    get notFound() {
+        return isNotFound(this);
+    }
+}
+// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
+Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
+/** Messages with which the service and the emulator say an identifier is unknown. */
+const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
+/**
+ * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
+ * envelope whose message says the identifier is unknown or not found (the service and the emulator
+ * answer unknown ids that way). A result can answer "not found" for a short while right after a run
+ * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
+ *
+ * @param err anything caught; non-`ApiError` values give false.
+ */
+function isNotFound(err) {
+    if (!(err instanceof ApiError))
+        return false;
+    if (err.status === 404)
+        return true;
+    if (err.errorType === 'NOT_FOUND')
+        return true;
+    if (err.errorType === 'VALIDATION_ERROR') {
+        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
+    }
+    return false;
+}
+/** Whether an error is an `ApiError` with the given code. */
+function isApiErrorType(err, errorType) {
+    return err instanceof ApiError && err.errorType === errorType;
+}
+/**
+ * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
+ * such as "The API key is not valid." must not become "valid..").
+ */
+function endSentence(text) {
+    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
+/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
+const seg = (id) => encodeURIComponent(id);
+/**
+ * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
+ * Polling a run: `count` at most `PAGE_SIZE`, 50).
+ */
+function pagingQuery(paging) {
+    const q = [];
+    if (paging?.count !== undefined)
+        q.push(['count', String(paging.count)]);
+    if (paging?.offset !== undefined)
+        q.push(['offset', String(paging.offset)]);
+    return q;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
+
+
+/**
+ * One data source out of an answer that may hold one or a list of them (the service answers a list).
+ *
+ * @throws ApiError `INVALID_RESPONSE` for an empty list.
+ */
+function single(t, value, endpoint) {
+    if (!Array.isArray(value))
+        return value;
+    if (value.length > 0)
+        return value[0];
+    throw new ApiError({
+        errorType: 'INVALID_RESPONSE',
+        endpoint: t.redact(endpoint),
+        attempts: 1,
+        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
+    });
+}
+/**
+ * Data sources: list, read, create, update (each resolving with one data source, also when the service
+ * answers a one-element list), delete.
+ */
+function dataSourceEndpoints(t) {
+    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
+    return {
+        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
+        getDataSource: async (organizationId, dataSourceId, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
+        },
+        createDataSource: async (organizationId, body, opts) => {
+            const path = base(organizationId);
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
+
+/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
+function folderEndpoints(t) {
+    return {
+        listFolders: (opts) => t.get('/folders/', opts),
+        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
+        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
+        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
+        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
+
+const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
+/**
+ * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
+ * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
+ * document (enveloped or bare), a `.side` document, or XHTML text.
+ */
+function importExportEndpoints(t) {
+    return {
+        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
+        importTestRecorderHtml: (suiteId, file, opts) => t.request({
+            method: 'POST',
+            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
+            kind: 'write',
+            body: {
+                type: 'multipart',
+                fields: [['apiKey', t.apiKey]],
+                file: { name: file.name, content: file.content, type: 'text/html' },
+            },
+            expect: 'envelope',
+            opts,
+        }),
+        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
+        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
+        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
+        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
+        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
+            .body,
+        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
+        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
+        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/api/execute-params.ts
 /** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
@@ -61251,6 +61425,1093 @@ function encodeExecuteOptions(options, target) {
     return { pairs, json };
 }
 
+;// CONCATENATED MODULE: ./src/api/limits.ts
+/**
+ * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
+ * Polling a run, Rate limit). All times in ms.
+ */
+/**
+ * Largest `count` a result list accepts, and so the page size the action reads lists in
+ * (docs/api-contract.md: Polling a run, "at most 50").
+ */
+const PAGE_SIZE = 50;
+/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
+const DEFAULT_LIST_COUNT = 10;
+/**
+ * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
+ * docs/api-contract.md: Endpoints the action calls).
+ */
+const DURATION_HISTORY_COUNT = 5;
+/**
+ * How long after a trigger a "not found" answer for the new result means "not there yet"
+ * (docs/api-contract.md: Polling a run).
+ */
+const NOT_FOUND_GRACE_MS = 30_000;
+/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
+const MAX_EXECUTE_DELAY_MS = 300_000;
+/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_PER_SECOND = 10;
+/** The service's request burst per account (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_BURST = 300;
+/** Default per-request timeout of the client. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
+ * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
+ * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
+ * (docs/api-contract.md: Limits, "Suite execute held open").
+ */
+const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
+const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
+
+;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
+
+
+/**
+ * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
+ * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
+ * `immediate` (docs/api-contract.md: Limits).
+ */
+function syncTimeout(t, target, execOptions) {
+    if (execOptions.immediate)
+        return undefined;
+    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
+}
+/**
+ * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
+ *
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
+ *   like an execute parameter).
+ */
+function encodeForExecute(t, path, target, execOptions) {
+    t.addSecret(execOptions.httpAuthPassword);
+    try {
+        return encodeExecuteOptions(execOptions, target);
+    }
+    catch (err) {
+        if (err instanceof ExecuteOptionsError)
+            throw t.notSent('POST', path, t.redact(err.message));
+        throw err;
+    }
+}
+/**
+ * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
+ * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
+ * parameters, "Encodings").
+ *
+ * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
+ * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ */
+async function execute(t, path, target, execOptions, opts) {
+    const encoded = encodeForExecute(t, path, target, execOptions);
+    const body = execOptions.dataFile
+        ? {
+            type: 'multipart',
+            fields: [['apiKey', t.apiKey], ...encoded.pairs],
+            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
+        }
+        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
+    return t.request({
+        method: 'POST',
+        path,
+        kind: 'trigger',
+        body,
+        expect: 'envelope',
+        opts,
+        timeoutMs: syncTimeout(t, target, execOptions),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
+
+
+/**
+ * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
+ * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
+ * refused before sending (`INVALID_REQUEST`): the body is the test.
+ */
+function onDemandEndpoints(t) {
+    return {
+        executeOnDemand: async (organizationId, test, execOptions, opts) => {
+            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
+            if (execOptions.dataFile) {
+                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
+            }
+            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+            return t.request({
+                method: 'POST',
+                path,
+                query: encoded.pairs,
+                kind: 'trigger',
+                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+                expect: 'envelope',
+                opts,
+                timeoutMs: syncTimeout(t, 'test', execOptions),
+            });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
+
+/**
+ * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
+ * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
+ */
+function organizationEndpoints(t) {
+    return {
+        listOrganizations: (opts) => t.get('/organizations/', opts),
+        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
+        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
+
+/**
+ * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
+ * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ */
+function resultEndpoints(t) {
+    return {
+        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
+        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
+        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
+
+/**
+ * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
+ * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * its xUnit.net v2 XML text.
+ */
+function suiteResultEndpoints(t) {
+    return {
+        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
+        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
+        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
+        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
+
+
+/**
+ * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
+ * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
+ * the status badge (no API key sent).
+ */
+function suiteEndpoints(t) {
+    return {
+        listSuites: (opts) => t.get('/suites/', opts),
+        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
+        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
+        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
+        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
+        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
+        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
+        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
+        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
+        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
+
+
+/**
+ * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
+ * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
+ * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
+ */
+function testEndpoints(t) {
+    return {
+        listTests: (opts) => t.get('/tests/', opts),
+        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
+        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
+        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
+        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
+        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
+        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
+        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
+        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
+        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/api.ts
+const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
+
+;// CONCATENATED MODULE: ./src/api/parse.ts
+/**
+ * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
+ * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
+ * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ */
+const CONTROL_ESCAPES = {
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+};
+/**
+ * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
+ * everything outside strings (including whitespace between tokens) untouched.
+ */
+function escapeControlCharsInStrings(text) {
+    let out = '';
+    let inString = false;
+    let escaped = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text[i];
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            }
+            else if (ch === '\\') {
+                escaped = true;
+            }
+            else if (ch === '"') {
+                inString = false;
+            }
+            else if (ch < ' ') {
+                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+                continue;
+            }
+        }
+        else if (ch === '"') {
+            inString = true;
+        }
+        out += ch;
+    }
+    return out;
+}
+/**
+ * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
+ * strings. A leading byte-order mark is ignored.
+ *
+ * @throws SyntaxError when the text is not JSON even then.
+ */
+function parseJsonTolerant(text) {
+    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+        return JSON.parse(clean);
+    }
+    catch (first) {
+        const escaped = escapeControlCharsInStrings(clean);
+        if (escaped === clean)
+            throw first;
+        return JSON.parse(escaped);
+    }
+}
+/**
+ * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
+ * first (so no secret is cut in half and left readable), then whitespace and control characters are
+ * collapsed and the result cut to `max` characters with `…` appended when longer.
+ */
+function excerpt(text, redact, max = 200) {
+    const flat = redact(text)
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+        .trim();
+    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
+function readEnvelope(value) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
+        const v = value;
+        if (v.code === 'SUCCESS')
+            return { kind: 'success', data: v.data };
+        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
+            return {
+                kind: 'error',
+                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
+                message: typeof v.message === 'string' ? v.message : '',
+            };
+        }
+    }
+    return { kind: 'other', value };
+}
+
+// EXTERNAL MODULE: ./src/api/backoff.ts
+var api_backoff = __nccwpck_require__(78715);
+;// CONCATENATED MODULE: ./src/api/retry.ts
+/**
+ * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
+ * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
+ *
+ * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ */
+
+const DEFAULT_MAX_RETRIES = 4;
+// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
+
+/**
+ * Network error codes that prove the request never reached the service: the connection was refused or
+ * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
+ * request be repeated.
+ */
+const NEVER_REACHED_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EAI_NONAME',
+    'EAI_FAIL',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+]);
+/**
+ * Decide whether a failed attempt is retried and after how long.
+ *
+ * @param kind what the request does (see `RequestKind`).
+ * @param failure how the attempt failed.
+ * @param retry zero-based number of the retry this would be (retries already made).
+ * @param maxRetries retries allowed in total.
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
+ * run-triggering request failed after it may have reached the service.
+ */
+function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
+    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
+    const rateLimited = failure.kind === 'status' && failure.status === 429;
+    let retryable;
+    if (kind === 'read' || kind === 'cancel') {
+        retryable =
+            failure.kind === 'network' ||
+                failure.kind === 'timeout' ||
+                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
+                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    }
+    else {
+        retryable = neverReached || rateLimited;
+    }
+    // A 2xx status here means an answer that could not be read: the service accepted the request.
+    const mayHaveStarted = failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
+        (failure.kind === 'status' &&
+            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
+        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    if (!retryable || retry >= maxRetries) {
+        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
+    }
+    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
+        ? failure.retryAfterMs
+        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
+    return { retry: true, delayMs };
+}
+/** The error a sleep rejects with when its signal fires. */
+class AbortedError extends Error {
+    name = 'AbortError';
+}
+/**
+ * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
+ */
+function defaultSleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(new AbortedError('aborted'));
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new AbortedError('aborted'));
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/failures.ts
+/**
+ * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
+ * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
+ * leaves here went through the caller's `redact`.
+ */
+
+
+
+/**
+ * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
+ * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
+ * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
+ */
+function failureFromResponse(res, nowMs, redact, onRateLimited) {
+    const text = res.body.toString('utf8');
+    let env;
+    try {
+        env = readEnvelope(parseJsonTolerant(text));
+    }
+    catch {
+        env = undefined;
+    }
+    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
+    if (res.status === 429)
+        onRateLimited?.(retryAfterMs);
+    if (env?.kind === 'error') {
+        return {
+            failure: { kind: 'status', status: res.status, retryAfterMs },
+            errorType: env.errorType,
+            status: res.status,
+            serviceMessage: redact(env.message),
+            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
+        };
+    }
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status: res.status, retryAfterMs },
+        errorType: 'HTTP_ERROR',
+        status: res.status,
+        excerpt: ex,
+        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
+    };
+}
+/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
+function envelopeFailure(status, errorType, message, redact) {
+    return {
+        failure: { kind: 'envelope', errorType },
+        errorType,
+        status,
+        serviceMessage: redact(message),
+        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
+    };
+}
+/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
+function invalidBody(status, text, why, redact) {
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status },
+        errorType: 'INVALID_RESPONSE',
+        status,
+        excerpt: ex,
+        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
+    };
+}
+/**
+ * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
+ * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
+ * not a failure (the caller handles it before).
+ */
+function failureFromTransport(err, timeoutMs, redact) {
+    if (err.kind === 'timeout') {
+        return {
+            failure: { kind: 'timeout' },
+            errorType: 'REQUEST_TIMEOUT',
+            detail: `no complete answer within ${timeoutMs} ms`,
+        };
+    }
+    if (err.kind === 'decode') {
+        return {
+            failure: { kind: 'network', code: 'EDECODE' },
+            errorType: 'INVALID_RESPONSE',
+            detail: redact(err.message),
+        };
+    }
+    return {
+        failure: { kind: 'network', code: err.code },
+        errorType: 'NETWORK_ERROR',
+        networkCode: err.code,
+        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
+    };
+}
+function advice(errorType, status) {
+    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
+        ? ' Check the API key (the account settings show it).'
+        : '';
+}
+/**
+ * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
+ * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
+ * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
+ * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
+ *
+ * @param kind what the request does.
+ * @param endpoint the redacted `METHOD /path?query` of the request.
+ * @param attempts HTTP attempts made (1 when not retried).
+ */
+function failureError(kind, endpoint, f, attempts, uncertain, redact) {
+    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+    if (uncertain) {
+        return new ApiError({
+            errorType: 'TRIGGER_UNCERTAIN',
+            causeType: f.errorType,
+            status: f.status,
+            endpoint,
+            serviceMessage: f.serviceMessage,
+            excerpt: f.excerpt,
+            networkCode: f.networkCode,
+            attempts,
+            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
+                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
+                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
+                `or the Ghost Inspector app) before re-running.`),
+        });
+    }
+    let hint = advice(f.errorType, f.status);
+    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
+        hint =
+            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
+                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
+    }
+    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
+        hint += ' The request never reached the service.';
+    }
+    return new ApiError({
+        errorType: f.errorType,
+        status: f.status,
+        endpoint,
+        serviceMessage: f.serviceMessage,
+        excerpt: f.excerpt,
+        networkCode: f.networkCode,
+        attempts,
+        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/answer.ts
+
+
+/**
+ * Read a 2xx answer per `expect`.
+ *
+ * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
+ *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
+ * - `document`: like `envelope`, but a bare JSON document is the value.
+ * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
+ * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
+ *
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ */
+function readSuccess(res, expect, redact) {
+    const contentType = String(res.headers['content-type'] ?? '');
+    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
+    if (expect === 'envelope' || expect === 'document') {
+        let parsed;
+        try {
+            parsed = parseJsonTolerant(text);
+        }
+        catch {
+            return invalidBody(res.status, text, 'the answer is not JSON', redact);
+        }
+        const env = readEnvelope(parsed);
+        if (env.kind === 'success')
+            return { value: env.data };
+        if (env.kind === 'error')
+            return envelopeFailure(res.status, env.errorType, env.message, redact);
+        if (expect === 'document')
+            return { value: env.value };
+        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+    }
+    // Text and binary answers: an error envelope in their place is still an error.
+    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
+        try {
+            const env = readEnvelope(parseJsonTolerant(text));
+            if (env.kind === 'error')
+                return envelopeFailure(res.status, env.errorType, env.message, redact);
+            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
+                return { value: env.data };
+        }
+        catch {
+            // not JSON after all: the body is the value
+        }
+    }
+    if (expect === 'text')
+        return { value: text };
+    const binary = { contentType, body: res.body };
+    return { value: binary };
+}
+
+;// CONCATENATED MODULE: ./src/api/body.ts
+/**
+ * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
+ * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
+ */
+/**
+ * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
+ * `content-type`. No body gives `{}`.
+ *
+ * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
+ */
+async function encodeBody(body) {
+    if (!body)
+        return {};
+    if (body.type === 'json')
+        return { data: JSON.stringify(body.value), contentType: 'application/json' };
+    const form = new FormData();
+    for (const [k, v] of body.fields)
+        form.append(k, v);
+    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
+    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
+    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
+    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
+    return {
+        data: Buffer.from(await request.arrayBuffer()),
+        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
+    };
+}
+
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(57075);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(38522);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(28316);
+;// CONCATENATED MODULE: ./src/api/http.ts
+/**
+ * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
+ * when the service compressed it), and reports a transport failure with its system code. No retries, no
+ * envelopes, no redaction here: `client.ts` does those.
+ */
+
+
+
+
+const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
+const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
+/** How an exchange failed before a complete answer was read. */
+class TransportError extends Error {
+    kind;
+    code;
+    answered;
+    constructor(message, 
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    kind, code, 
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    answered = false) {
+        super(message);
+        this.kind = kind;
+        this.code = code;
+        this.answered = answered;
+    }
+}
+function systemCode(err) {
+    if (err && typeof err === 'object') {
+        const code = err.code;
+        if (typeof code === 'string')
+            return code;
+        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+        const parts = err.errors;
+        if (Array.isArray(parts)) {
+            for (const part of parts) {
+                const c = systemCode(part);
+                if (c)
+                    return c;
+            }
+        }
+    }
+    return undefined;
+}
+/** Read a whole body; rejects when the stream errors or closes before its end. */
+function readAll(stream) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let done = false;
+        stream.on('data', (chunk) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+        stream.on('end', () => {
+            done = true;
+            resolve(Buffer.concat(chunks));
+        });
+        stream.on('error', (err) => {
+            done = true;
+            reject(err);
+        });
+        stream.on('close', () => {
+            if (!done)
+                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
+        });
+    });
+}
+async function decode(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    if (enc === '' || enc === 'identity')
+        return body;
+    if (enc === 'gzip' || enc === 'x-gzip')
+        return gunzipAsync(body);
+    if (enc === 'deflate')
+        return inflateAsync(body);
+    throw new Error(`unsupported content-encoding ${enc}`);
+}
+/**
+ * Send one request and read its whole answer.
+ *
+ * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
+ * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
+ * decompressed.
+ *
+ * @returns status, headers and the decoded body, whatever the status.
+ * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
+ * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
+ */
+async function sendHttp(req) {
+    if (req.signal?.aborted)
+        throw new TransportError('aborted before sending', 'aborted');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, req.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let answered = false;
+    const handler = {
+        prepareRequest(options) {
+            options.signal = controller.signal;
+        },
+        canHandleAuthentication: () => false,
+        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+    };
+    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
+        allowRedirects: false,
+        allowRetries: false,
+        keepAlive: false,
+        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+        socketTimeout: req.timeoutMs + 1000,
+    });
+    const headers = { 'accept-encoding': 'gzip', ...req.headers };
+    let data = null;
+    if (typeof req.body === 'string') {
+        data = req.body;
+    }
+    else if (req.body) {
+        headers['content-length'] = req.body.length;
+        data = external_node_stream_.Readable.from([req.body]);
+    }
+    try {
+        const res = await client.request(req.method, req.url, data, headers);
+        answered = true;
+        const raw = await readAll(res.message);
+        let body;
+        try {
+            body = await decode(raw, res.message.headers['content-encoding']);
+        }
+        catch (err) {
+            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
+        }
+        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
+    }
+    catch (err) {
+        if (err instanceof TransportError)
+            throw err;
+        if (timedOut)
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        if (req.signal?.aborted)
+            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+        const message = err instanceof Error ? err.message : String(err);
+        if (/^Request timeout/.test(message)) {
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        }
+        throw new TransportError(message, 'network', systemCode(err), answered);
+    }
+    finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+}
+
+// EXTERNAL MODULE: ./src/api/redact.ts
+var api_redact = __nccwpck_require__(34818);
+;// CONCATENATED MODULE: ./src/api/transport.ts
+/**
+ * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
+ * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
+ * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
+ * modules under `endpoints/` describe each call; this module knows nothing of resources.
+ */
+
+
+
+
+
+
+
+
+
+/** Whether an attempt was refused with HTTP 429 (rate limited). */
+function isRateLimited(failure) {
+    return failure.kind === 'status' && failure.status === 429;
+}
+/**
+ * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
+ * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
+ * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
+ * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
+ * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
+ * A 429 is retried (after its `Retry-After`, else the back-off, then the client's `sleep`, which waits for
+ * the request budget) for as long as the call's signal allows, not counted against `maxRetries`: the
+ * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
+ * counts like any other retry, so no call waits forever.
+ */
+class Transport {
+    options;
+    /** The account's API key (also sent in the body of executes and multipart imports). */
+    apiKey;
+    /** Default per-attempt timeout (ms). */
+    timeoutMs;
+    baseUrl;
+    maxRetries;
+    sleep;
+    now;
+    random;
+    secrets;
+    redactor;
+    constructor(options) {
+        this.options = options;
+        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+        this.apiKey = options.apiKey;
+        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+        this.sleep = options.sleep ?? defaultSleep;
+        this.now = options.now ?? Date.now;
+        this.random = options.random ?? Math.random;
+        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
+    redact = (text) => this.redactor(text);
+    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
+    addSecret(secret) {
+        if (!secret || this.secrets.has(secret))
+            return;
+        this.secrets.add(secret);
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
+    endpointOf(method, path) {
+        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
+    }
+    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
+    notSent(method, path, reason) {
+        const endpoint = this.endpointOf(method, path);
+        return new ApiError({
+            errorType: 'INVALID_REQUEST',
+            endpoint,
+            attempts: 0,
+            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
+        });
+    }
+    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
+    get(path, opts, query, expect = 'envelope') {
+        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts });
+    }
+    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
+    postJson(path, value, opts, kind = 'write') {
+        return this.request({
+            method: 'POST',
+            path,
+            kind,
+            body: { type: 'json', value },
+            expect: 'envelope',
+            opts,
+        });
+    }
+    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+    del(path, opts) {
+        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+    }
+    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+    badge(path, screenshot, opts) {
+        const query = screenshot ? [['screenshot', '1']] : [];
+        return this.request({
+            method: 'GET',
+            path,
+            query,
+            kind: 'read',
+            expect: 'binary',
+            sendApiKey: false,
+            opts,
+        });
+    }
+    /**
+     * Send a call, retrying per its kind, and resolve with its answer.
+     *
+     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
+     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
+     *   wait), `INVALID_REQUEST` when the body could not be built.
+     */
+    async request(call) {
+        const p = await this.prepare(call);
+        const signal = call.opts?.signal;
+        const retrySignal = call.opts?.retrySignal;
+        const waitSignal = retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
+        for (let attempt = 0;; attempt++) {
+            if (signal?.aborted || (attempt > 0 && retrySignal?.aborted))
+                throw this.aborted(p, attempt, false);
+            const attempts = attempt + 1;
+            const outcome = await this.attempt(p, attempts);
+            if ('value' in outcome)
+                return outcome.value;
+            // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
+            // (the action's deadline), it is retried until the signal fires, however many times it comes.
+            const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+            const maxRetries = untilAborted ? Infinity : this.maxRetries;
+            const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
+            if (!decision.retry)
+                throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
+            const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
+            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
+            try {
+                await this.sleep(decision.delayMs, waitSignal);
+            }
+            catch (err) {
+                if (waitSignal?.aborted)
+                    throw this.aborted(p, attempts, false);
+                throw err;
+            }
+            if (waitSignal?.aborted)
+                throw this.aborted(p, attempts, false);
+        }
+    }
+    log(line) {
+        this.options.log?.(this.redact(line));
+    }
+    async prepare(call) {
+        const url = new URL(this.baseUrl + call.path);
+        const query = new URLSearchParams();
+        if (call.sendApiKey !== false)
+            query.append('apiKey', this.apiKey);
+        for (const [k, v] of call.query ?? [])
+            query.append(k, v);
+        url.search = query.toString();
+        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
+        let body;
+        try {
+            body = await encodeBody(call.body);
+        }
+        catch (err) {
+            throw new ApiError({
+                errorType: 'INVALID_REQUEST',
+                endpoint,
+                attempts: 0,
+                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
+            });
+        }
+        const headers = {};
+        if (call.expect === 'envelope' || call.expect === 'document')
+            headers.accept = 'application/json';
+        if (body.contentType)
+            headers['content-type'] = body.contentType;
+        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
+        return {
+            call,
+            url: url.toString(),
+            endpoint,
+            redactedUrl: this.redact(url.toString()),
+            headers,
+            body,
+            timeoutMs,
+        };
+    }
+    /** One HTTP exchange: the value, or the failure to decide on. */
+    async attempt(p, attempts) {
+        const { call } = p;
+        this.options.onRequest?.(call.method, p.redactedUrl);
+        const started = this.now();
+        try {
+            const res = await sendHttp({
+                method: call.method,
+                url: p.url,
+                headers: p.headers,
+                body: p.body.data,
+                timeoutMs: p.timeoutMs,
+                signal: call.opts?.signal,
+            });
+            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+            if (res.status >= 200 && res.status < 300)
+                return readSuccess(res, call.expect, this.redact);
+            return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
+        }
+        catch (err) {
+            if (!(err instanceof TransportError))
+                throw err;
+            if (err.kind === 'aborted')
+                throw this.aborted(p, attempts, true);
+            const code = err.code ? ` ${err.code}` : '';
+            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+            return failureFromTransport(err, p.timeoutMs, this.redact);
+        }
+    }
+    aborted(p, attempts, inFlight) {
+        return new ApiError({
+            errorType: 'ABORTED',
+            endpoint: p.endpoint,
+            attempts,
+            inFlight,
+            message: this.redact(`${p.endpoint}: aborted.` +
+                (p.call.kind === 'trigger' && inFlight
+                    ? " The run may have started: check the organization's running list before re-running."
+                    : '')),
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/client.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Create a client for the Ghost Inspector API v1.
+ *
+ * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
+ * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
+ * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
+ * decompressed.
+ *
+ * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
+ * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
+ * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
+ * strings are tolerated.
+ *
+ * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
+ * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
+ * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
+ * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
+ * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
+ * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
+ * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
+ *
+ * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
+ *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
+ *   `onRateLimited` (each 429, with its `Retry-After` in ms).
+ * @returns an implementation of `GhostInspectorApi`.
+ */
+function createClient(options) {
+    const t = new Transport(options);
+    return {
+        ...suiteEndpoints(t),
+        ...importExportEndpoints(t),
+        ...testEndpoints(t),
+        ...onDemandEndpoints(t),
+        ...resultEndpoints(t),
+        ...suiteResultEndpoints(t),
+        ...organizationEndpoints(t),
+        ...dataSourceEndpoints(t),
+        ...folderEndpoints(t),
+    };
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/inputs/schema.ts
 /**
  * The inputs of `action.yml` as the action knows them: names, defaults, the typed result (`ActionInputs`),
@@ -61369,8 +62630,9 @@ class InputReader {
     getRaw;
     problems = [];
     fail = (input, value, expected) => {
-        // URL credentials are never shown either (a start URL with user-info).
-        this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : (0,api_redact/* redactUrl */.BO)(value), expected });
+        // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
+        const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : (0,api_redact/* redactUrl */.BO)(value);
+        this.problems.push({ input, value: shown, expected });
     };
     constructor(getRaw) {
         this.getRaw = getRaw;
@@ -61878,7 +63140,7 @@ var external_path_ = __nccwpck_require__(16928);
 var external_url_ = __nccwpck_require__(87016);
 ;// CONCATENATED MODULE: external "module"
 const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+;// CONCATENATED MODULE: ../../main/node_modules/fdir/dist/index.mjs
 
 
 
@@ -62449,9 +63711,9 @@ var Builder = class {
 
 //#endregion
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(14006);
-;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
+// EXTERNAL MODULE: ../../main/node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(70636);
+;// CONCATENATED MODULE: ../../main/node_modules/tinyglobby/dist/index.mjs
 
 
 
@@ -63340,47 +64602,6 @@ async function readDataFile(file) {
 
 
 
-;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
- * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
- */
-
-/**
- * Reads and validates the inputs from `deps.env`.
- * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
- * @throws what `readInputs` throws besides `InputError` (an unexpected error)
- */
-async function readActionInputs(deps) {
-    const { sink, github } = deps;
-    // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
-    // would itself print the secret: there, secrets are only redacted.
-    const rawKey = envInputGetter(deps.env)('api-key').trim();
-    if (rawKey && github.onRunner)
-        sink.setSecret(rawKey);
-    let inputs;
-    try {
-        inputs = await readInputs({
-            env: deps.env,
-            ...(github.workspace ? { workspace: github.workspace } : {}),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof InputError))
-            throw error;
-        sink.setFailed(error.message);
-        return null;
-    }
-    if (github.onRunner)
-        for (const secret of inputs.secrets)
-            sink.setSecret(secret);
-    for (const warning of inputs.warnings)
-        sink.warning(warning);
-    for (const notice of inputs.notices)
-        sink.notice(notice);
-    return inputs;
-}
-
 ;// CONCATENATED MODULE: ./src/action/log.ts
 /**
  * The action's log: the engine's {@link RunLog} and the artifacts' logger written to the sink, redacted and
@@ -63429,6 +64650,142 @@ function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
 }
 
+;// CONCATENATED MODULE: ./src/action/post.ts
+/**
+ * The post step (`runs.post` of action.yml, `post-if: always()`): cancels the remote runs a main step that
+ * was killed (SIGKILL, runner lost) left going. The main step keeps one step-state entry per run it follows
+ * (`run-<id>`: `suite` or `test` while it runs, empty once it ended or was cancelled); the post step cancels
+ * every entry still set and does nothing otherwise. The state holds result ids only, never a secret.
+ * docs/run-stopping.md, "The post step".
+ */
+
+
+
+
+
+/** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
+const POST_FLAG = 'isPost';
+const RUN_PREFIX = 'run-';
+/** Timeout of each cancel request of the post step, ms. */
+const POST_CANCEL_TIMEOUT_MS = 10_000;
+/** Whether this process is the post step (the main step set {@link POST_FLAG}). */
+function isPostStep(env) {
+    return !!env[`STATE_${POST_FLAG}`];
+}
+/**
+ * Keeps the runs the engine follows in the step state: `onRemote` for the engine, `clear` when the main
+ * step ended by itself (what still runs then was left on purpose: `wait`, `cancel-on-timeout`).
+ */
+function runStateRecorder(sink) {
+    const kept = new Set();
+    return {
+        onRemote: (remote) => {
+            if (remote.active)
+                kept.add(remote.id);
+            else
+                kept.delete(remote.id);
+            sink.saveState(`${RUN_PREFIX}${remote.id}`, remote.active ? remote.type : '');
+        },
+        clear: () => {
+            for (const id of kept)
+                sink.saveState(`${RUN_PREFIX}${id}`, '');
+            kept.clear();
+        },
+    };
+}
+/** The runs the main step recorded as started and never saw end, from `STATE_run-<id>` variables. */
+function runsLeftGoing(env) {
+    const runs = [];
+    for (const [name, value] of Object.entries(env)) {
+        if (!name.startsWith(`STATE_${RUN_PREFIX}`))
+            continue;
+        if (value !== 'suite' && value !== 'test')
+            continue;
+        runs.push({ type: value, id: name.slice(`STATE_${RUN_PREFIX}`.length) });
+    }
+    return runs;
+}
+/**
+ * The post step: cancels every run of {@link runsLeftGoing} (4 at a time, 10 s each). Never fails the
+ * step: a cancel that fails is a warning.
+ */
+async function runPost(deps) {
+    const { sink } = deps;
+    try {
+        const runs = runsLeftGoing(deps.env);
+        if (runs.length === 0)
+            return;
+        const reader = new InputReader(envInputGetter(deps.env));
+        const { apiKey, apiBaseUrl } = parseConnection(reader);
+        if (apiKey && deps.github.onRunner)
+            sink.setSecret(apiKey);
+        if (reader.problems.length > 0) {
+            sink.warning(`${runs.length} Ghost Inspector runs may still be going: the inputs cannot reach the service.`);
+            return;
+        }
+        sink.info(`Cancelling ${runs.length} Ghost Inspector runs the main step was stopped before ending.`);
+        const api = createClient({ apiKey, baseUrl: apiBaseUrl, requestTimeoutMs: POST_CANCEL_TIMEOUT_MS });
+        const limit = (0,p_limit/* default */.A)(4);
+        await Promise.all(runs.map((run) => limit(async () => {
+            const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
+            try {
+                if (run.type === 'suite')
+                    await api.cancelSuiteResult(run.id, { signal });
+                else
+                    await api.cancelTestResult(run.id, { signal });
+                sink.info(`Cancelled ${run.type} result ${run.id}.`);
+            }
+            catch (error) {
+                sink.warning(`Could not cancel ${run.type} result ${run.id}: ${messageOf(error)}`);
+            }
+        })));
+    }
+    catch (error) {
+        sink.warning(`Post step: ${messageOf(error)}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
+ * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
+ */
+
+/**
+ * Reads and validates the inputs from `deps.env`.
+ * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
+ * @throws what `readInputs` throws besides `InputError` (an unexpected error)
+ */
+async function readActionInputs(deps) {
+    const { sink, github } = deps;
+    // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
+    // would itself print the secret: there, secrets are only redacted.
+    const rawKey = envInputGetter(deps.env)('api-key').trim();
+    if (rawKey && github.onRunner)
+        sink.setSecret(rawKey);
+    let inputs;
+    try {
+        inputs = await readInputs({
+            env: deps.env,
+            ...(github.workspace ? { workspace: github.workspace } : {}),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        sink.setFailed(error.message);
+        return null;
+    }
+    if (github.onRunner)
+        for (const secret of inputs.secrets)
+            sink.setSecret(secret);
+    for (const warning of inputs.warnings)
+        sink.warning(warning);
+    for (const notice of inputs.notices)
+        sink.notice(notice);
+    return inputs;
+}
+
 ;// CONCATENATED MODULE: ./src/action/runner-files.ts
 /**
  * The runner's files outside GitHub: when `GITHUB_OUTPUT` or `GITHUB_STEP_SUMMARY` is unset
@@ -63459,1260 +64816,6 @@ async function ensureRunnerFiles(dir, github, sink) {
         sink.useRunnerFiles({ summaryFile: file });
         sink.info(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
     }
-}
-
-;// CONCATENATED MODULE: ./src/api/errors.ts
-/**
- * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
- * says what to do; the fields carry the same facts for programs.
- */
-class ApiError extends Error {
-    errorType;
-    status;
-    endpoint;
-    serviceMessage;
-    excerpt;
-    networkCode;
-    attempts;
-    causeType;
-    inFlight;
-    constructor(init) {
-        super(init.message);
-        this.errorType = init.errorType;
-        this.status = init.status;
-        this.endpoint = init.endpoint;
-        this.serviceMessage = init.serviceMessage;
-        this.excerpt = init.excerpt;
-        this.networkCode = init.networkCode;
-        this.attempts = init.attempts;
-        this.causeType = init.causeType;
-        if (init.inFlight !== undefined)
-            this.inFlight = init.inFlight;
-    }
-    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-    get notFound() {
-        return isNotFound(this);
-    }
-}
-// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
-Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
-/** Messages with which the service and the emulator say an identifier is unknown. */
-const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
-/**
- * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
- * envelope whose message says the identifier is unknown or not found (the service and the emulator
- * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
- *
- * @param err anything caught; non-`ApiError` values give false.
- */
-function isNotFound(err) {
-    if (!(err instanceof ApiError))
-        return false;
-    if (err.status === 404)
-        return true;
-    if (err.errorType === 'NOT_FOUND')
-        return true;
-    if (err.errorType === 'VALIDATION_ERROR') {
-        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
-    }
-    return false;
-}
-/** Whether an error is an `ApiError` with the given code. */
-function isApiErrorType(err, errorType) {
-    return err instanceof ApiError && err.errorType === errorType;
-}
-/**
- * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
- * such as "The API key is not valid." must not become "valid..").
- */
-function endSentence(text) {
-    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
-/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
-const seg = (id) => encodeURIComponent(id);
-/**
- * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
- * Polling a run: `count` at most `PAGE_SIZE`, 50).
- */
-function pagingQuery(paging) {
-    const q = [];
-    if (paging?.count !== undefined)
-        q.push(['count', String(paging.count)]);
-    if (paging?.offset !== undefined)
-        q.push(['offset', String(paging.offset)]);
-    return q;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
-
-
-/**
- * One data source out of an answer that may hold one or a list of them (the service answers a list).
- *
- * @throws ApiError `INVALID_RESPONSE` for an empty list.
- */
-function single(t, value, endpoint) {
-    if (!Array.isArray(value))
-        return value;
-    if (value.length > 0)
-        return value[0];
-    throw new ApiError({
-        errorType: 'INVALID_RESPONSE',
-        endpoint: t.redact(endpoint),
-        attempts: 1,
-        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
-    });
-}
-/**
- * Data sources: list, read, create, update (each resolving with one data source, also when the service
- * answers a one-element list), delete.
- */
-function dataSourceEndpoints(t) {
-    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
-    return {
-        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
-        getDataSource: async (organizationId, dataSourceId, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
-        },
-        createDataSource: async (organizationId, body, opts) => {
-            const path = base(organizationId);
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
-
-/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
-function folderEndpoints(t) {
-    return {
-        listFolders: (opts) => t.get('/folders/', opts),
-        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
-        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
-        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
-        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
-
-const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
-/**
- * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
- * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
- * document (enveloped or bare), a `.side` document, or XHTML text.
- */
-function importExportEndpoints(t) {
-    return {
-        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
-        importTestRecorderHtml: (suiteId, file, opts) => t.request({
-            method: 'POST',
-            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
-            kind: 'write',
-            body: {
-                type: 'multipart',
-                fields: [['apiKey', t.apiKey]],
-                file: { name: file.name, content: file.content, type: 'text/html' },
-            },
-            expect: 'envelope',
-            opts,
-        }),
-        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
-        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
-        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
-        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
-        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
-            .body,
-        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
-        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
-        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/limits.ts
-/**
- * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
- * Polling a run, Rate limit). All times in ms.
- */
-/**
- * Largest `count` a result list accepts, and so the page size the action reads lists in
- * (docs/api-contract.md: Polling a run, "at most 50").
- */
-const PAGE_SIZE = 50;
-/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
-const DEFAULT_LIST_COUNT = 10;
-/**
- * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
- * docs/api-contract.md: Endpoints the action calls).
- */
-const DURATION_HISTORY_COUNT = 5;
-/**
- * How long after a trigger a "not found" answer for the new result means "not there yet"
- * (docs/api-contract.md: Polling a run).
- */
-const NOT_FOUND_GRACE_MS = 30_000;
-/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
-const MAX_EXECUTE_DELAY_MS = 300_000;
-/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_PER_SECOND = 10;
-/** The service's request burst per account (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_BURST = 300;
-/** Default per-request timeout of the client. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
- * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
- * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
- * (docs/api-contract.md: Limits, "Suite execute held open").
- */
-const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
-const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
-
-;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
-
-
-/**
- * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
- * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
- * `immediate` (docs/api-contract.md: Limits).
- */
-function syncTimeout(t, target, execOptions) {
-    if (execOptions.immediate)
-        return undefined;
-    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
-}
-/**
- * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- *
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
- *   like an execute parameter).
- */
-function encodeForExecute(t, path, target, execOptions) {
-    t.addSecret(execOptions.httpAuthPassword);
-    try {
-        return encodeExecuteOptions(execOptions, target);
-    }
-    catch (err) {
-        if (err instanceof ExecuteOptionsError)
-            throw t.notSent('POST', path, t.redact(err.message));
-        throw err;
-    }
-}
-/**
- * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
- * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
- * parameters, "Encodings").
- *
- * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
- * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
- */
-async function execute(t, path, target, execOptions, opts) {
-    const encoded = encodeForExecute(t, path, target, execOptions);
-    const body = execOptions.dataFile
-        ? {
-            type: 'multipart',
-            fields: [['apiKey', t.apiKey], ...encoded.pairs],
-            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
-        }
-        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
-    return t.request({
-        method: 'POST',
-        path,
-        kind: 'trigger',
-        body,
-        expect: 'envelope',
-        opts,
-        timeoutMs: syncTimeout(t, target, execOptions),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
-
-
-/**
- * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
- * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
- * refused before sending (`INVALID_REQUEST`): the body is the test.
- */
-function onDemandEndpoints(t) {
-    return {
-        executeOnDemand: async (organizationId, test, execOptions, opts) => {
-            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
-            if (execOptions.dataFile) {
-                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
-            }
-            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
-            return t.request({
-                method: 'POST',
-                path,
-                query: encoded.pairs,
-                kind: 'trigger',
-                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
-                expect: 'envelope',
-                opts,
-                timeoutMs: syncTimeout(t, 'test', execOptions),
-            });
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
-
-/**
- * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
- * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
- */
-function organizationEndpoints(t) {
-    return {
-        listOrganizations: (opts) => t.get('/organizations/', opts),
-        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
-        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
-
-/**
- * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
- * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
- */
-function resultEndpoints(t) {
-    return {
-        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
-        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
-        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
-
-/**
- * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
- * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
- * its xUnit.net v2 XML text.
- */
-function suiteResultEndpoints(t) {
-    return {
-        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
-        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
-        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
-        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
-
-
-/**
- * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
- * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
- * the status badge (no API key sent).
- */
-function suiteEndpoints(t) {
-    return {
-        listSuites: (opts) => t.get('/suites/', opts),
-        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
-        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
-        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
-        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
-        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
-        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
-        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
-        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
-        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
-
-
-/**
- * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
- * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
- * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
- */
-function testEndpoints(t) {
-    return {
-        listTests: (opts) => t.get('/tests/', opts),
-        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
-        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
-        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
-        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
-        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
-        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
-        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
-        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
-        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/parse.ts
-/**
- * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
- * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
- */
-const CONTROL_ESCAPES = {
-    '\b': '\\b',
-    '\f': '\\f',
-    '\n': '\\n',
-    '\r': '\\r',
-    '\t': '\\t',
-};
-/**
- * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
- * everything outside strings (including whitespace between tokens) untouched.
- */
-function escapeControlCharsInStrings(text) {
-    let out = '';
-    let inString = false;
-    let escaped = false;
-    for (let i = 0; i < text.length; i++) {
-        const ch = text[i];
-        if (inString) {
-            if (escaped) {
-                escaped = false;
-            }
-            else if (ch === '\\') {
-                escaped = true;
-            }
-            else if (ch === '"') {
-                inString = false;
-            }
-            else if (ch < ' ') {
-                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-                continue;
-            }
-        }
-        else if (ch === '"') {
-            inString = true;
-        }
-        out += ch;
-    }
-    return out;
-}
-/**
- * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
- * strings. A leading byte-order mark is ignored.
- *
- * @throws SyntaxError when the text is not JSON even then.
- */
-function parseJsonTolerant(text) {
-    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    try {
-        return JSON.parse(clean);
-    }
-    catch (first) {
-        const escaped = escapeControlCharsInStrings(clean);
-        if (escaped === clean)
-            throw first;
-        return JSON.parse(escaped);
-    }
-}
-/**
- * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
- * first (so no secret is cut in half and left readable), then whitespace and control characters are
- * collapsed and the result cut to `max` characters with `…` appended when longer.
- */
-function excerpt(text, redact, max = 200) {
-    const flat = redact(text)
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
-        .trim();
-    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
-function readEnvelope(value) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
-        const v = value;
-        if (v.code === 'SUCCESS')
-            return { kind: 'success', data: v.data };
-        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
-            return {
-                kind: 'error',
-                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
-                message: typeof v.message === 'string' ? v.message : '',
-            };
-        }
-    }
-    return { kind: 'other', value };
-}
-
-// EXTERNAL MODULE: ./src/api/backoff.ts
-var api_backoff = __nccwpck_require__(50304);
-;// CONCATENATED MODULE: ./src/api/retry.ts
-/**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
- * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
- *
- * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
- */
-
-const DEFAULT_MAX_RETRIES = 4;
-// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
-
-/**
- * Network error codes that prove the request never reached the service: the connection was refused or
- * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
- * request be repeated.
- */
-const NEVER_REACHED_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EAI_NONAME',
-    'EAI_FAIL',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-]);
-/**
- * Decide whether a failed attempt is retried and after how long.
- *
- * @param kind what the request does (see `RequestKind`).
- * @param failure how the attempt failed.
- * @param retry zero-based number of the retry this would be (retries already made).
- * @param maxRetries retries allowed in total.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
- * run-triggering request failed after it may have reached the service.
- */
-function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
-    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
-    const rateLimited = failure.kind === 'status' && failure.status === 429;
-    let retryable;
-    if (kind === 'read' || kind === 'cancel') {
-        retryable =
-            failure.kind === 'network' ||
-                failure.kind === 'timeout' ||
-                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
-                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    }
-    else {
-        retryable = neverReached || rateLimited;
-    }
-    // A 2xx status here means an answer that could not be read: the service accepted the request.
-    const mayHaveStarted = failure.kind === 'network' ||
-        failure.kind === 'timeout' ||
-        (failure.kind === 'status' &&
-            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
-        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    if (!retryable || retry >= maxRetries) {
-        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
-    }
-    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
-        ? failure.retryAfterMs
-        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
-    return { retry: true, delayMs };
-}
-/** The error a sleep rejects with when its signal fires. */
-class AbortedError extends Error {
-    name = 'AbortError';
-}
-/**
- * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
- */
-function defaultSleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(new AbortedError('aborted'));
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new AbortedError('aborted'));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/failures.ts
-/**
- * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
- * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
- * leaves here went through the caller's `redact`.
- */
-
-
-
-/**
- * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
- * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
- * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
- */
-function failureFromResponse(res, nowMs, redact, onRateLimited) {
-    const text = res.body.toString('utf8');
-    let env;
-    try {
-        env = readEnvelope(parseJsonTolerant(text));
-    }
-    catch {
-        env = undefined;
-    }
-    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
-    if (res.status === 429)
-        onRateLimited?.(retryAfterMs);
-    if (env?.kind === 'error') {
-        return {
-            failure: { kind: 'status', status: res.status, retryAfterMs },
-            errorType: env.errorType,
-            status: res.status,
-            serviceMessage: redact(env.message),
-            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
-        };
-    }
-    const ex = excerpt(text, redact);
-    return {
-        failure: { kind: 'status', status: res.status, retryAfterMs },
-        errorType: 'HTTP_ERROR',
-        status: res.status,
-        excerpt: ex,
-        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
-    };
-}
-/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
-function envelopeFailure(status, errorType, message, redact) {
-    return {
-        failure: { kind: 'envelope', errorType },
-        errorType,
-        status,
-        serviceMessage: redact(message),
-        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
-    };
-}
-/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
-function invalidBody(status, text, why, redact) {
-    const ex = excerpt(text, redact);
-    return {
-        failure: { kind: 'status', status },
-        errorType: 'INVALID_RESPONSE',
-        status,
-        excerpt: ex,
-        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
-    };
-}
-/**
- * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
- * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
- * not a failure (the caller handles it before).
- */
-function failureFromTransport(err, timeoutMs, redact) {
-    if (err.kind === 'timeout') {
-        return {
-            failure: { kind: 'timeout' },
-            errorType: 'REQUEST_TIMEOUT',
-            detail: `no complete answer within ${timeoutMs} ms`,
-        };
-    }
-    if (err.kind === 'decode') {
-        return {
-            failure: { kind: 'network', code: 'EDECODE' },
-            errorType: 'INVALID_RESPONSE',
-            detail: redact(err.message),
-        };
-    }
-    return {
-        failure: { kind: 'network', code: err.code },
-        errorType: 'NETWORK_ERROR',
-        networkCode: err.code,
-        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
-    };
-}
-function advice(errorType, status) {
-    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
-        ? ' Check the API key (the account settings show it).'
-        : '';
-}
-/**
- * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
- * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
- * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
- * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
- *
- * @param kind what the request does.
- * @param endpoint the redacted `METHOD /path?query` of the request.
- * @param attempts HTTP attempts made (1 when not retried).
- */
-function failureError(kind, endpoint, f, attempts, uncertain, redact) {
-    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-    if (uncertain) {
-        return new ApiError({
-            errorType: 'TRIGGER_UNCERTAIN',
-            causeType: f.errorType,
-            status: f.status,
-            endpoint,
-            serviceMessage: f.serviceMessage,
-            excerpt: f.excerpt,
-            networkCode: f.networkCode,
-            attempts,
-            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
-                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
-                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
-                `or the Ghost Inspector app) before re-running.`),
-        });
-    }
-    let hint = advice(f.errorType, f.status);
-    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
-        hint =
-            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
-                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
-    }
-    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
-        hint += ' The request never reached the service.';
-    }
-    return new ApiError({
-        errorType: f.errorType,
-        status: f.status,
-        endpoint,
-        serviceMessage: f.serviceMessage,
-        excerpt: f.excerpt,
-        networkCode: f.networkCode,
-        attempts,
-        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/answer.ts
-
-
-/**
- * Read a 2xx answer per `expect`.
- *
- * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
- *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
- * - `document`: like `envelope`, but a bare JSON document is the value.
- * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
- *
- * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
- */
-function readSuccess(res, expect, redact) {
-    const contentType = String(res.headers['content-type'] ?? '');
-    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
-    if (expect === 'envelope' || expect === 'document') {
-        let parsed;
-        try {
-            parsed = parseJsonTolerant(text);
-        }
-        catch {
-            return invalidBody(res.status, text, 'the answer is not JSON', redact);
-        }
-        const env = readEnvelope(parsed);
-        if (env.kind === 'success')
-            return { value: env.data };
-        if (env.kind === 'error')
-            return envelopeFailure(res.status, env.errorType, env.message, redact);
-        if (expect === 'document')
-            return { value: env.value };
-        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
-    }
-    // Text and binary answers: an error envelope in their place is still an error.
-    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
-        try {
-            const env = readEnvelope(parseJsonTolerant(text));
-            if (env.kind === 'error')
-                return envelopeFailure(res.status, env.errorType, env.message, redact);
-            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
-                return { value: env.data };
-        }
-        catch {
-            // not JSON after all: the body is the value
-        }
-    }
-    if (expect === 'text')
-        return { value: text };
-    const binary = { contentType, body: res.body };
-    return { value: binary };
-}
-
-;// CONCATENATED MODULE: ./src/api/body.ts
-/**
- * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
- * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
- */
-/**
- * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
- * `content-type`. No body gives `{}`.
- *
- * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
- */
-async function encodeBody(body) {
-    if (!body)
-        return {};
-    if (body.type === 'json')
-        return { data: JSON.stringify(body.value), contentType: 'application/json' };
-    const form = new FormData();
-    for (const [k, v] of body.fields)
-        form.append(k, v);
-    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
-    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
-    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
-    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
-    return {
-        data: Buffer.from(await request.arrayBuffer()),
-        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
-    };
-}
-
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(38522);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(44942);
-;// CONCATENATED MODULE: ./src/api/http.ts
-/**
- * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. No retries, no
- * envelopes, no redaction here: `client.ts` does those.
- */
-
-
-
-
-const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
-const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
-/** How an exchange failed before a complete answer was read. */
-class TransportError extends Error {
-    kind;
-    code;
-    answered;
-    constructor(message, 
-    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
-    kind, code, 
-    /** Whether an answer had started to arrive (the request certainly reached the server). */
-    answered = false) {
-        super(message);
-        this.kind = kind;
-        this.code = code;
-        this.answered = answered;
-    }
-}
-function systemCode(err) {
-    if (err && typeof err === 'object') {
-        const code = err.code;
-        if (typeof code === 'string')
-            return code;
-        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
-        const parts = err.errors;
-        if (Array.isArray(parts)) {
-            for (const part of parts) {
-                const c = systemCode(part);
-                if (c)
-                    return c;
-            }
-        }
-    }
-    return undefined;
-}
-/** Read a whole body; rejects when the stream errors or closes before its end. */
-function readAll(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let done = false;
-        stream.on('data', (chunk) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
-        stream.on('end', () => {
-            done = true;
-            resolve(Buffer.concat(chunks));
-        });
-        stream.on('error', (err) => {
-            done = true;
-            reject(err);
-        });
-        stream.on('close', () => {
-            if (!done)
-                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
-        });
-    });
-}
-async function decode(body, encoding) {
-    const enc = (encoding ?? '').trim().toLowerCase();
-    if (enc === '' || enc === 'identity')
-        return body;
-    if (enc === 'gzip' || enc === 'x-gzip')
-        return gunzipAsync(body);
-    if (enc === 'deflate')
-        return inflateAsync(body);
-    throw new Error(`unsupported content-encoding ${enc}`);
-}
-/**
- * Send one request and read its whole answer.
- *
- * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
- * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
- * decompressed.
- *
- * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt.
- */
-async function sendHttp(req) {
-    if (req.signal?.aborted)
-        throw new TransportError('aborted before sending', 'aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-    }, req.timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let answered = false;
-    const handler = {
-        prepareRequest(options) {
-            options.signal = controller.signal;
-        },
-        canHandleAuthentication: () => false,
-        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-    };
-    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: false,
-        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-        socketTimeout: req.timeoutMs + 1000,
-    });
-    const headers = { 'accept-encoding': 'gzip', ...req.headers };
-    let data = null;
-    if (typeof req.body === 'string') {
-        data = req.body;
-    }
-    else if (req.body) {
-        headers['content-length'] = req.body.length;
-        data = external_node_stream_.Readable.from([req.body]);
-    }
-    try {
-        const res = await client.request(req.method, req.url, data, headers);
-        answered = true;
-        const raw = await readAll(res.message);
-        let body;
-        try {
-            body = await decode(raw, res.message.headers['content-encoding']);
-        }
-        catch (err) {
-            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
-        }
-        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-    }
-    catch (err) {
-        if (err instanceof TransportError)
-            throw err;
-        if (timedOut)
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        if (req.signal?.aborted)
-            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
-        const message = err instanceof Error ? err.message : String(err);
-        if (/^Request timeout/.test(message)) {
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        }
-        throw new TransportError(message, 'network', systemCode(err), answered);
-    }
-    finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onCallerAbort);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/transport.ts
-/**
- * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry.ts`, calls the budget hooks
- * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
- * modules under `endpoints/` describe each call; this module knows nothing of resources.
- */
-
-
-
-
-
-
-
-
-
-/** Whether an attempt was refused with HTTP 429 (rate limited). */
-function isRateLimited(failure) {
-    return failure.kind === 'status' && failure.status === 429;
-}
-/**
- * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
- * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
- * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
- * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
- * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
- * A 429 is retried (after its `Retry-After`, else the back-off, then the client's `sleep`, which waits for
- * the request budget) for as long as the call's signal allows, not counted against `maxRetries`: the
- * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
- * counts like any other retry, so no call waits forever.
- */
-class Transport {
-    options;
-    /** The account's API key (also sent in the body of executes and multipart imports). */
-    apiKey;
-    /** Default per-attempt timeout (ms). */
-    timeoutMs;
-    baseUrl;
-    maxRetries;
-    sleep;
-    now;
-    random;
-    secrets;
-    redactor;
-    constructor(options) {
-        this.options = options;
-        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-        this.apiKey = options.apiKey;
-        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-        this.sleep = options.sleep ?? defaultSleep;
-        this.now = options.now ?? Date.now;
-        this.random = options.random ?? Math.random;
-        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
-        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
-    }
-    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
-    redact = (text) => this.redactor(text);
-    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
-    addSecret(secret) {
-        if (!secret || this.secrets.has(secret))
-            return;
-        this.secrets.add(secret);
-        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
-    }
-    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
-    endpointOf(method, path) {
-        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
-    }
-    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
-    notSent(method, path, reason) {
-        const endpoint = this.endpointOf(method, path);
-        return new ApiError({
-            errorType: 'INVALID_REQUEST',
-            endpoint,
-            attempts: 0,
-            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
-        });
-    }
-    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-    get(path, opts, query, expect = 'envelope') {
-        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts });
-    }
-    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
-    postJson(path, value, opts, kind = 'write') {
-        return this.request({
-            method: 'POST',
-            path,
-            kind,
-            body: { type: 'json', value },
-            expect: 'envelope',
-            opts,
-        });
-    }
-    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
-    del(path, opts) {
-        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-    }
-    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
-    badge(path, screenshot, opts) {
-        const query = screenshot ? [['screenshot', '1']] : [];
-        return this.request({
-            method: 'GET',
-            path,
-            query,
-            kind: 'read',
-            expect: 'binary',
-            sendApiKey: false,
-            opts,
-        });
-    }
-    /**
-     * Send a call, retrying per its kind, and resolve with its answer.
-     *
-     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
-     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
-     *   wait), `INVALID_REQUEST` when the body could not be built.
-     */
-    async request(call) {
-        const p = await this.prepare(call);
-        const signal = call.opts?.signal;
-        const retrySignal = call.opts?.retrySignal;
-        const waitSignal = retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
-        for (let attempt = 0;; attempt++) {
-            if (signal?.aborted || (attempt > 0 && retrySignal?.aborted))
-                throw this.aborted(p, attempt, false);
-            const attempts = attempt + 1;
-            const outcome = await this.attempt(p, attempts);
-            if ('value' in outcome)
-                return outcome.value;
-            // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
-            // (the action's deadline), it is retried until the signal fires, however many times it comes.
-            const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
-            const maxRetries = untilAborted ? Infinity : this.maxRetries;
-            const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
-            if (!decision.retry)
-                throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
-            const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
-            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
-            try {
-                await this.sleep(decision.delayMs, waitSignal);
-            }
-            catch (err) {
-                if (waitSignal?.aborted)
-                    throw this.aborted(p, attempts, false);
-                throw err;
-            }
-            if (waitSignal?.aborted)
-                throw this.aborted(p, attempts, false);
-        }
-    }
-    log(line) {
-        this.options.log?.(this.redact(line));
-    }
-    async prepare(call) {
-        const url = new URL(this.baseUrl + call.path);
-        const query = new URLSearchParams();
-        if (call.sendApiKey !== false)
-            query.append('apiKey', this.apiKey);
-        for (const [k, v] of call.query ?? [])
-            query.append(k, v);
-        url.search = query.toString();
-        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
-        let body;
-        try {
-            body = await encodeBody(call.body);
-        }
-        catch (err) {
-            throw new ApiError({
-                errorType: 'INVALID_REQUEST',
-                endpoint,
-                attempts: 0,
-                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
-            });
-        }
-        const headers = {};
-        if (call.expect === 'envelope' || call.expect === 'document')
-            headers.accept = 'application/json';
-        if (body.contentType)
-            headers['content-type'] = body.contentType;
-        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
-        return {
-            call,
-            url: url.toString(),
-            endpoint,
-            redactedUrl: this.redact(url.toString()),
-            headers,
-            body,
-            timeoutMs,
-        };
-    }
-    /** One HTTP exchange: the value, or the failure to decide on. */
-    async attempt(p, attempts) {
-        const { call } = p;
-        this.options.onRequest?.(call.method, p.redactedUrl);
-        const started = this.now();
-        try {
-            const res = await sendHttp({
-                method: call.method,
-                url: p.url,
-                headers: p.headers,
-                body: p.body.data,
-                timeoutMs: p.timeoutMs,
-                signal: call.opts?.signal,
-            });
-            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
-            if (res.status >= 200 && res.status < 300)
-                return readSuccess(res, call.expect, this.redact);
-            return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
-        }
-        catch (err) {
-            if (!(err instanceof TransportError))
-                throw err;
-            if (err.kind === 'aborted')
-                throw this.aborted(p, attempts, true);
-            const code = err.code ? ` ${err.code}` : '';
-            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
-            return failureFromTransport(err, p.timeoutMs, this.redact);
-        }
-    }
-    aborted(p, attempts, inFlight) {
-        return new ApiError({
-            errorType: 'ABORTED',
-            endpoint: p.endpoint,
-            attempts,
-            inFlight,
-            message: this.redact(`${p.endpoint}: aborted.` +
-                (p.call.kind === 'trigger' && inFlight
-                    ? " The run may have started: check the organization's running list before re-running."
-                    : '')),
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Create a client for the Ghost Inspector API v1.
- *
- * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
- * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
- * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
- * decompressed.
- *
- * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
- * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
- * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
- * strings are tolerated.
- *
- * Retries (see `retry.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
- * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
- * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
- * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
- * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
- * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
- * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
- *
- * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
- *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
- *   `onRateLimited` (each 429, with its `Retry-After` in ms).
- * @returns an implementation of `GhostInspectorApi`.
- */
-function createClient(options) {
-    const t = new Transport(options);
-    return {
-        ...suiteEndpoints(t),
-        ...importExportEndpoints(t),
-        ...testEndpoints(t),
-        ...onDemandEndpoints(t),
-        ...resultEndpoints(t),
-        ...suiteResultEndpoints(t),
-        ...organizationEndpoints(t),
-        ...dataSourceEndpoints(t),
-        ...folderEndpoints(t),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/budget.ts
@@ -64924,15 +65027,13 @@ class RateBudget {
 }
 
 // EXTERNAL MODULE: ./src/report/console.ts
-var report_console = __nccwpck_require__(39475);
+var report_console = __nccwpck_require__(20314);
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(70370);
+var refs = __nccwpck_require__(83493);
 // EXTERNAL MODULE: ./src/run/outcome.ts
-var outcome = __nccwpck_require__(36497);
+var outcome = __nccwpck_require__(15658);
 // EXTERNAL MODULE: ./src/run/progress.ts
-var progress = __nccwpck_require__(66358);
+var progress = __nccwpck_require__(68271);
 ;// CONCATENATED MODULE: ./src/run/context.ts
 /**
  * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
@@ -64979,6 +65080,7 @@ function createContext(plan, options) {
         runs: [],
         handles: [],
         remotes: new Set(),
+        onRemote: options.onRemote ?? (() => undefined),
         problems: new progress/* ProblemLog */.mT(),
         keys: new Map(),
         histories: new Map(),
@@ -65013,6 +65115,29 @@ function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ct
         tests: [],
         ...outcome,
     });
+}
+/**
+ * Follows a started remote result: adds it to `ctx.remotes` as active; the listener hears of it now and
+ * again when `active` turns false.
+ */
+function addRemote(ctx, type, id) {
+    let active = true;
+    const remote = {
+        type,
+        id,
+        get active() {
+            return active;
+        },
+        set active(value) {
+            if (value === active)
+                return;
+            active = value;
+            ctx.onRemote(remote);
+        },
+    };
+    ctx.remotes.add(remote);
+    ctx.onRemote(remote);
+    return remote;
 }
 /** A run is over: no longer waited for, nothing to cancel. */
 function endRun(ctx, handle) {
@@ -66685,8 +66810,7 @@ function startedRun(ctx, job, result, variant, now) {
 }
 function addHandle(ctx, job, result, variant, now, delayMs) {
     const { run, historyKey } = startedRun(ctx, job, result, variant, now);
-    const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
-    ctx.remotes.add(remote);
+    const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
     ctx.runs.push(run);
     const handle = {
         run,
@@ -66773,8 +66897,7 @@ function names(rerun) {
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx, rerun, started, triggeredAtMs) {
     const startedId = started._id;
-    const remote = { type: 'test', id: startedId, active: true };
-    ctx.remotes.add(remote);
+    const remote = addRemote(ctx, 'test', startedId);
     const window = await watch_history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
     return pollRemote(ctx, remote, triggeredAtMs, window, {
         get: (signal) => ctx.api.getTestResult(startedId, { signal }),
@@ -67624,6 +67747,7 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 
 
 
+
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
  * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
@@ -67645,6 +67769,8 @@ async function runTests(inputs, deps, startedAtMs, signal) {
     });
     const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
     const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
+    // The post step cancels what a killed main step left going; runs meant to go on are never recorded.
+    const recorder = inputs.wait ? runStateRecorder(deps.sink) : null;
     try {
         const raw = await runPlan({
             suiteIds: inputs.suiteIds,
@@ -67668,7 +67794,10 @@ async function runTests(inputs, deps, startedAtMs, signal) {
             signal,
             startedAtMs,
             ...(appUrl ? { appUrl } : {}),
+            ...(recorder ? { onRemote: recorder.onRemote } : {}),
         });
+        if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout)
+            recorder?.clear();
         return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
     }
     finally {
@@ -67727,7 +67856,7 @@ async function publishForReport(inputs, summary, options) {
     let published = null;
     try {
         // Loaded on demand: the artifact client is large and most of the run does not need it.
-        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 279).then(__nccwpck_require__.bind(__nccwpck_require__, 74279));
+        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 504).then(__nccwpck_require__.bind(__nccwpck_require__, 65504));
         published = await publishScreenshots(summary, {
             mode: inputs.screenshots,
             artifactName: inputs.artifactName,
@@ -67765,11 +67894,11 @@ function attachmentsOf(published) {
 }
 
 // EXTERNAL MODULE: ./src/report/model.ts + 1 modules
-var model = __nccwpck_require__(18119);
+var model = __nccwpck_require__(37270);
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(64792);
+var phrases = __nccwpck_require__(72037);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
+var report_text = __nccwpck_require__(11976);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Workflow annotations from the report model, within GitHub's limits (docs/github-platform.md, "Annotations": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
@@ -67895,8 +68024,8 @@ function cap(list, level, what, slots) {
     return kept;
 }
 
-// EXTERNAL MODULE: ./node_modules/junit-report-builder/dist/index.js
-var dist = __nccwpck_require__(51072);
+// EXTERNAL MODULE: ../../main/node_modules/junit-report-builder/dist/index.js
+var dist = __nccwpck_require__(51046);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
@@ -69051,7 +69180,7 @@ const pullRequestComment = {
             sink.warning('pr-comment: no github-token; no comment.');
             return;
         }
-        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
+        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(193), __nccwpck_require__.e(685)]).then(__nccwpck_require__.bind(__nccwpck_require__, 14685));
         const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
         const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
         await upsertPullRequestComment({
@@ -69173,5 +69302,14 @@ async function run(deps = processDeps()) {
 ;// CONCATENATED MODULE: ./src/index.ts
 
 
-void run(processDeps());
+
+// One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
+const deps = processDeps();
+if (isPostStep(deps.env)) {
+    void runPost(deps);
+}
+else {
+    deps.sink.saveState(POST_FLAG, 'true');
+    void run(deps);
+}
 
