@@ -56477,6 +56477,7 @@ function buildSuiteRun(run, appUrl, verdict, attachments) {
         name: label ? `${suiteName} [${label}]` : suiteName,
         suiteName,
         suiteId: run.suiteId,
+        ...(run.kind === 'file' && run.file ? { file: run.file } : {}),
         variant: { ...run.variant },
         variantLabel: label,
         ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
@@ -56602,6 +56603,498 @@ function comparisonLine(test) {
 /** `18.4%` from 0.184. */
 function percent(fraction) {
     return `${Math.round(fraction * 10000) / 100}%`;
+}
+
+
+/***/ }),
+
+/***/ 53762:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  p3: () => (/* binding */ DEFAULT_TITLE),
+  Br: () => (/* binding */ renderSummary)
+});
+
+// UNUSED EXPORTS: DEFAULT_SUMMARY_MAX_BYTES, writeSummary
+
+// EXTERNAL MODULE: ../../main/node_modules/@actions/core/lib/core.js + 13 modules
+var lib_core = __nccwpck_require__(48848);
+// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
+var model = __nccwpck_require__(37270);
+// EXTERNAL MODULE: ./src/report/phrases.ts
+var phrases = __nccwpck_require__(72037);
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(11976);
+;// CONCATENATED MODULE: ./src/report/summary-failures.ts
+
+
+
+/** Longest error text shown per failure, in characters. */
+const MAX_ERROR_CHARS = 2000;
+/** Console errors shown per failure, and their longest text. */
+const MAX_CONSOLE_ERRORS = 5;
+const MAX_CONSOLE_CHARS = 500;
+/** Longest name in a table cell or heading. */
+const MAX_NAME_CHARS = 300;
+const STATE_LABEL = {
+    passed: '✅ Passed',
+    failed: '❌ Failed',
+    flaky: '🔁 Flaky',
+    'timed-out': '⏱️ Timed out',
+    cancelled: '🚫 Cancelled',
+    error: '⚠️ Error',
+};
+/** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
+function stateLabel(report, test) {
+    if (test.countedAs === 'failed' && test.state !== 'failed') {
+        return `❌ Screenshot comparison failed (${test.state} otherwise)`;
+    }
+    let label = STATE_LABEL[test.state];
+    if (test.screenshotCompareFailed) {
+        label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
+    }
+    return label;
+}
+/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
+function summary_failures_link(url, text) {
+    const href = url ? (0,report_text/* safeUrl */.Pl)(url) : '';
+    return href ? `<a href="${href}">${text}</a>` : text;
+}
+/** Groups the tests matching `match` by suite and test, across variants and data rows, in report order. */
+function groupTests(report, match) {
+    const byKey = new Map();
+    const keyOf = ({ run, test }) => `${run.suiteId ?? run.suiteName}\u0000${test.testId ?? test.title}`;
+    for (const entry of (0,model/* allTests */.DD)(report)) {
+        const key = keyOf(entry);
+        let group = byKey.get(key);
+        if (!group) {
+            group = { all: [], matching: [] };
+            byKey.set(key, group);
+        }
+        group.all.push(entry);
+        if (match(entry.test))
+            group.matching.push(entry);
+    }
+    return [...byKey.values()].filter((g) => g.matching.length > 0);
+}
+/** `suite › test` (the model's title), escaped and cut. */
+function titleHtml(test) {
+    return (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.title, MAX_NAME_CHARS));
+}
+function variantOf({ run }) {
+    return run.variantLabel;
+}
+/**
+ * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
+ * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
+ */
+function variantsLine(group, verb) {
+    const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
+    if (group.all.length <= 1)
+        return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
+    return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
+}
+/** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
+function verbOf(test) {
+    if (test.countedAs === 'failed' && test.state !== 'failed')
+        return 'screenshot comparison failed';
+    return {
+        passed: 'passed',
+        failed: 'failed',
+        flaky: 'flaky',
+        'timed-out': 'timed out',
+        cancelled: 'cancelled',
+        error: 'error',
+    }[test.state];
+}
+/** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
+function reasonLines(test) {
+    const lines = [];
+    const s = test.failingStep;
+    if (s) {
+        const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
+        lines.push(`<p><strong>Step #${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
+        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
+    }
+    if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
+        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
+    }
+    return lines;
+}
+function comparisonText(test) {
+    const c = test.screenshotCompare;
+    if (!c)
+        return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
+    const diff = c.difference === null ? '' : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
+    return `${summary_failures_link(c.imageUrl, 'Screenshot comparison')}${diff}`;
+}
+function linksLine({ run, test }) {
+    const links = [];
+    if (test.resultUrl)
+        links.push(summary_failures_link(test.resultUrl, 'Result'));
+    if (run.suiteResultUrl)
+        links.push(summary_failures_link(run.suiteResultUrl, 'Suite result'));
+    if (test.videoUrl)
+        links.push(summary_failures_link(test.videoUrl, 'Video'));
+    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
+        links.push(comparisonText(test));
+    return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
+}
+/** The final screenshot's thumbnail, and the comparison image's when the comparison failed. */
+function thumbnail(test) {
+    const images = [];
+    const add = (small, original, alt) => {
+        const thumb = small ? (0,report_text/* safeUrl */.Pl)(small) : '';
+        if (!thumb)
+            return;
+        const img = `<img src="${thumb}" alt="${alt}" width="320">`;
+        const href = original ? (0,report_text/* safeUrl */.Pl)(original) : '';
+        images.push(href ? `<a href="${href}">${img}</a>` : img);
+    };
+    add(test.screenshot?.smallUrl, test.screenshot?.originalUrl, 'Final screenshot');
+    if (test.screenshotCompareFailed) {
+        add(test.screenshotCompare?.smallUrl, test.screenshotCompare?.imageUrl, 'Screenshot comparison');
+    }
+    return images.length > 0 ? `<p>${images.join(' ')}</p>` : '';
+}
+function consoleLines(test) {
+    if (test.consoleErrors.length === 0)
+        return '';
+    const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
+    const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
+    const count = shown.length < test.consoleErrors.length
+        ? `${shown.length} of ${test.consoleErrors.length}`
+        : `${shown.length}`;
+    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,report_text/* escapeCode */.tn)(text, true)}</pre></details>`;
+}
+function attemptsLine(test) {
+    if (test.state !== 'flaky' || test.attempts.length === 0)
+        return '';
+    const items = test.attempts.map((a, i) => {
+        const why = a.failingStep
+            ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeCode */.tn)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
+            : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
+        return `<li>Attempt ${i + 1} failed: ${why} (${summary_failures_link(a.resultUrl, 'result')})</li>`;
+    });
+    return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
+}
+/**
+ * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
+ * thumbnail and links; entries of other variants whose reason differs add their own reason.
+ */
+function groupBlock(report, group) {
+    const first = group.matching[0];
+    const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
+    const variants = variantsLine(group, verbOf(first.test));
+    if (variants)
+        lines.push(variants);
+    lines.push(...reasonLines(first.test), attemptsLine(first.test), thumbnail(first.test));
+    lines.push(linksLine(first), consoleLines(first.test));
+    const firstReason = reasonLines(first.test).join('');
+    for (const other of group.matching.slice(1)) {
+        const reason = reasonLines(other.test);
+        if (reason.join('') === firstReason)
+            continue;
+        lines.push(`<p>On ${summary_failures_link(other.test.resultUrl, (0,report_text/* escapeInline */.VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
+    }
+    return `${lines.filter(Boolean).join('\n')}\n\n`;
+}
+/** Failures shown open before the rest is collapsed. */
+const OPEN_FAILURES = 10;
+/**
+ * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
+ * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
+ */
+function* otherSections(report) {
+    const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
+    if (flaky.length > 0) {
+        yield `### 🔁 Flaky tests (${count(flaky)})\n\nFailed, then passed when re-run (\`retry-failed\`): not failures.\n\n`;
+        for (const g of flaky)
+            yield groupBlock(report, g);
+    }
+    const late = groupTests(report, (t) => !t.failing && t.state === 'timed-out');
+    if (late.length > 0) {
+        yield `### ⏱️ Timed out (${count(late)})\n\nStill running at the deadline; not failures, as \`fail-on-timeout\` is off.\n\n`;
+        for (const g of late)
+            yield groupBlock(report, g);
+    }
+    const compared = report.totals.screenshotCompareFailed;
+    if (compared > 0) {
+        const counted = report.policy.failOnScreenshotCompare;
+        yield `### 🖼️ Screenshot comparisons (${compared} failed)\n\n${counted
+            ? `Counted as failures (\`fail-on-screenshot-compare\`): listed under Failures above.`
+            : `Not counted as failures (\`fail-on-screenshot-compare\` is off):`}\n\n`;
+        if (!counted) {
+            for (const g of groupTests(report, (t) => t.screenshotCompareFailed && !t.failing && t.state !== 'flaky'))
+                yield groupBlock(report, g);
+        }
+    }
+}
+/** Entries in groups. */
+function count(groups) {
+    return groups.reduce((n, g) => n + g.matching.length, 0);
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/**
+ * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
+ * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
+ * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
+ *
+ * Layout (what a reviewer needs first comes first):
+ * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
+ *    (screenshots artifact when uploaded).
+ * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
+ *    (`summary-failures.ts`); past the first ten, collapsed.
+ * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
+ * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
+ * 5. Every test, per suite run, inside `<details>`.
+ *
+ * With `wait: false`: the verdict line and one row per run started, with its link.
+ *
+ * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
+ * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
+ */
+
+
+
+/** The title of the summary and pull-request comment headings unless `summary-title` says otherwise. */
+const DEFAULT_TITLE = 'Ghost Inspector';
+/** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
+const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
+/** Bytes kept free for the closing "N more" note. */
+const TAIL_RESERVE = 1024;
+/**
+ * Renders the job summary (pure).
+ * @param report the report model
+ * @param options paths for the pointer when the summary is cut, the artifact link, the byte budget
+ * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
+ */
+function renderSummary(report, options = {}) {
+    const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
+    const head = headline(report, options);
+    if (!report.waited)
+        return startedSummary(report, head, options, maxBytes);
+    const failures = groupTests(report, (t) => t.failing);
+    const full = new Budget(maxBytes);
+    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
+    pieces.push(...allTestsSection(report));
+    if (pieces.every((piece) => full.add(piece)))
+        return full.text();
+    // Failures only, cut at the budget.
+    const cut = new Budget(maxBytes - TAIL_RESERVE);
+    cut.add(head);
+    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,report_text/* plural */.LS)(report.totals.total, 'test')}): ` +
+        `showing failures only.${pointer(options)}\n\n`);
+    const failing = count(failures);
+    if (failing > 0)
+        cut.add(`### Failures (${failing})\n\n`);
+    let shown = 0;
+    let collapsed = false;
+    for (const [i, group] of failures.entries()) {
+        if (i === OPEN_FAILURES)
+            collapsed = cut.add('<details><summary>More failures</summary>\n\n');
+        if (i >= OPEN_FAILURES && !collapsed)
+            break;
+        if (!cut.add(groupBlock(report, group)))
+            break;
+        shown += group.matching.length;
+    }
+    const rest = failing - shown;
+    let tail = collapsed ? '</details>\n\n' : '';
+    if (rest > 0) {
+        tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+    }
+    else if (failing === 0) {
+        tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
+    }
+    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
+}
+/**
+ * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`) through `core.summary`.
+ * @param markdown the output of {@link renderSummary}
+ * @throws when the summary file is not set or cannot be written (`core.summary` errors)
+ */
+async function writeSummary(markdown) {
+    await core.summary.addRaw(markdown).write();
+}
+class Budget {
+    max;
+    parts = [];
+    used = 0;
+    constructor(max) {
+        this.max = max;
+    }
+    /** Adds a piece if it fits; returns false (adding nothing) otherwise. */
+    add(piece) {
+        const size = Buffer.byteLength(piece, 'utf8');
+        if (this.used + size > this.max)
+            return false;
+        this.parts.push(piece);
+        this.used += size;
+        return true;
+    }
+    text() {
+        return this.parts.join('');
+    }
+}
+function truncateBytes(text, maxBytes) {
+    let out = text;
+    while (Buffer.byteLength(out, 'utf8') > maxBytes)
+        out = (0,report_text/* truncate */.xv)(out, Math.floor(out.length * 0.9));
+    return out;
+}
+function pointer(options) {
+    const files = [];
+    if (options.junitPath)
+        files.push(`the JUnit file <code>${(0,report_text/* escapeCode */.tn)(options.junitPath)}</code>`);
+    if (options.resultsPath)
+        files.push(`the results file <code>${(0,report_text/* escapeCode */.tn)(options.resultsPath)}</code>`);
+    return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
+}
+const VERDICT_LINE = {
+    passed: ['✅', 'passed'],
+    failed: ['❌', 'failed'],
+    cancelled: ['🚫', 'cancelled'],
+    started: ['▶️', 'started'],
+    'not-started': ['❌', 'runs not started'],
+};
+/** The counts of the verdict in words, failing ones in bold. */
+function countsLine(report) {
+    const t = report.totals;
+    const bold = (on, text) => (on ? `**${text}**` : text);
+    const counts = [];
+    if (t.failed)
+        counts.push(bold(true, `${t.failed} failed`));
+    if (t.error)
+        counts.push(bold(true, (0,report_text/* plural */.LS)(t.error, 'error')));
+    if (t.timedOut)
+        counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
+    counts.push(`${t.passed} passed`);
+    if (t.flaky)
+        counts.push(`${t.flaky} flaky`);
+    if (t.cancelled)
+        counts.push(bold(true, `${t.cancelled} cancelled`));
+    let line = `${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
+    if (report.runs.length > 1)
+        line += ` (${(0,report_text/* plural */.LS)(report.runs.length, 'suite run')})`;
+    line += '.';
+    if (t.screenshotCompareFailed) {
+        const counted = report.policy.failOnScreenshotCompare;
+        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+    }
+    return line;
+}
+function headline(report, options) {
+    const [icon, words] = VERDICT_LINE[report.verdict];
+    let line = `## ${icon} ${(0,report_text/* escapeInline */.VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
+    if (report.waited)
+        line += countsLine(report);
+    else {
+        const started = report.totals.total - report.totals.error;
+        line += `Started ${(0,report_text/* plural */.LS)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
+    }
+    if (report.interrupted === 'deadline')
+        line += ' The action stopped waiting at its deadline.';
+    if (report.interrupted === 'signal')
+        line += ' The workflow was cancelled.';
+    if (report.interrupted === 'fail-fast')
+        line += ' A test failed: the other runs were cancelled (`fail-fast`).';
+    if (!report.passing && report.reasons.length > 0) {
+        line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
+    }
+    if (options.artifactUrl)
+        line += `\n\nScreenshots: ${summary_failures_link(options.artifactUrl, 'artifact')}.`;
+    return `${line}\n\n`;
+}
+/** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
+function failureSection(report, groups) {
+    if (groups.length === 0)
+        return [];
+    const out = [`### Failures (${count(groups)})\n\n`];
+    for (const g of groups.slice(0, OPEN_FAILURES))
+        out.push(groupBlock(report, g));
+    const rest = groups.slice(OPEN_FAILURES);
+    if (rest.length > 0) {
+        out.push(`<details><summary>${(0,report_text/* plural */.LS)(count(rest), 'more failure')}</summary>\n\n`);
+        for (const g of rest)
+            out.push(groupBlock(report, g));
+        out.push('</details>\n\n');
+    }
+    return out;
+}
+/** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
+function suiteTable(report) {
+    const suites = new Map();
+    for (const run of report.runs) {
+        const key = `${run.kind}\u0000${run.suiteId ?? run.suiteName}`;
+        suites.set(key, [...(suites.get(key) ?? []), run]);
+    }
+    let out = '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
+    for (const runs of suites.values()) {
+        const sum = (k) => runs.reduce((n, r) => n + r.totals[k], 0);
+        const failing = runs.some((r) => r.tests.some((t) => t.failing));
+        const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
+        const other = [
+            sum('error') ? (0,report_text/* plural */.LS)(sum('error'), 'error') : '',
+            sum('flaky') ? `${sum('flaky')} flaky` : '',
+            sum('timedOut') ? `${sum('timedOut')} timed out` : '',
+            sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
+        ].filter(Boolean);
+        const perRun = runs.map((r) => {
+            const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
+            const label = (0,report_text/* escapeInline */.VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+            const ratio = `${r.totals.passed}/${r.totals.total}`;
+            return label ? `${summary_failures_link(url, label)} ${ratio}` : ratio;
+        });
+        const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(runs[0].suiteName, MAX_NAME_CHARS));
+        out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
+    }
+    return `${out}\n`;
+}
+/** Every test per suite run, each run in its own `<details>` (an HTML table: no blank line inside). */
+function* allTestsSection(report) {
+    yield `### All tests (${report.totals.total})\n\n`;
+    for (const run of report.runs) {
+        const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
+        const bits = [(0,report_text/* plural */.LS)(run.totals.total, 'test'), `${run.totals.passed} passed`];
+        if (run.totals.failed)
+            bits.push(`${run.totals.failed} failed`);
+        const rows = run.tests.map((test) => {
+            const result = test.resultUrl ? summary_failures_link(test.resultUrl, 'result') : '–';
+            return `<tr><td>${stateLabel(report, test)}</td><td>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</td><td>${(0,report_text/* formatDuration */.a3)(test.durationMs)}</td><td>${result}</td></tr>`;
+        });
+        const about = [
+            run.suiteResultUrl ? summary_failures_link(run.suiteResultUrl, 'suite result') : '',
+            run.error ? (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS)) : '',
+        ].filter(Boolean);
+        yield `<details><summary><strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
+    }
+}
+/** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
+function startedSummary(report, head, options, maxBytes) {
+    const cut = new Budget(maxBytes - TAIL_RESERVE);
+    cut.add(head);
+    cut.add('| Run | Variant | Status | Link |\n| --- | --- | --- | --- |\n');
+    let shown = 0;
+    for (const run of report.runs) {
+        const standIn = run.tests[0];
+        const status = standIn
+            ? `${STATE_LABEL.error}: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
+            : '▶️ Started';
+        const url = run.suiteResultUrl ?? run.resultUrl;
+        const row = `| ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} | ${(0,report_text/* escapeInline */.VV)(run.variantLabel) || '–'} | ${status} | ${url ? summary_failures_link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+        if (!cut.add(row))
+            break;
+        shown += 1;
+    }
+    const rest = report.runs.length - shown;
+    const tail = rest > 0 ? `\n**${rest} more runs not shown.**${pointer(options)}\n` : '\n';
+    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
 
@@ -61049,7 +61542,7 @@ var run_clock = __nccwpck_require__(82260);
 // EXTERNAL MODULE: ./src/run/deadline.ts
 var deadline = __nccwpck_require__(52060);
 // EXTERNAL MODULE: ../../main/node_modules/@actions/core/lib/core.js + 13 modules
-var lib_core = __nccwpck_require__(48848);
+var src_core = __nccwpck_require__(48848);
 ;// CONCATENATED MODULE: ./src/action/sink.ts
 /**
  * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
@@ -61065,23 +61558,23 @@ var lib_core = __nccwpck_require__(48848);
  */
 function actionsCoreSink() {
     return {
-        info: (message) => lib_core.info(message),
-        debug: (message) => lib_core.debug(message),
-        warning: (message, properties) => lib_core.warning(message, properties),
-        error: (message, properties) => lib_core.error(message, properties),
-        notice: (message, properties) => lib_core.notice(message, properties),
-        startGroup: (title) => lib_core.startGroup(title),
-        endGroup: () => lib_core.endGroup(),
-        setSecret: (secret) => lib_core.setSecret(secret),
-        setOutput: (name, value) => lib_core.setOutput(name, value),
-        setFailed: (message) => lib_core.setFailed(message),
+        info: (message) => src_core.info(message),
+        debug: (message) => src_core.debug(message),
+        warning: (message, properties) => src_core.warning(message, properties),
+        error: (message, properties) => src_core.error(message, properties),
+        notice: (message, properties) => src_core.notice(message, properties),
+        startGroup: (title) => src_core.startGroup(title),
+        endGroup: () => src_core.endGroup(),
+        setSecret: (secret) => src_core.setSecret(secret),
+        setOutput: (name, value) => src_core.setOutput(name, value),
+        setFailed: (message) => src_core.setFailed(message),
         appendSummary: async (markdown) => {
-            await lib_core.summary.addRaw(markdown).write();
+            await src_core.summary.addRaw(markdown).write();
         },
         // Only the runner's state file reaches a post step; without one the value would only be printed.
         saveState: (name, value) => {
             if (process.env.GITHUB_STATE)
-                lib_core.saveState(name, value);
+                src_core.saveState(name, value);
         },
         useRunnerFiles: (files) => {
             if (files.outputFile)
@@ -62548,6 +63041,7 @@ const INPUT_DEFAULTS = {
     'test-ids': '',
     'folder-ids': '',
     'test-files': '',
+    'result-ids': '',
     'start-url': '',
     browser: '',
     region: '',
@@ -62571,7 +63065,8 @@ const INPUT_DEFAULTS = {
     variables: '',
     'private-variables': '',
     wait: 'true',
-    timeout: '30',
+    'timeout-minutes': '30',
+    timeout: '',
     'cancel-on-timeout': 'true',
     'fail-on-screenshot-compare': 'false',
     'fail-on-timeout': 'true',
@@ -62580,6 +63075,7 @@ const INPUT_DEFAULTS = {
     'fail-fast': 'false',
     'junit-path': 'ghost-inspector-junit.xml',
     summary: 'true',
+    'summary-title': 'Ghost Inspector',
     annotations: 'true',
     'pr-comment': 'false',
     'comment-key': '',
@@ -62629,6 +63125,8 @@ const RESERVED_VARIABLE_NAMES = new Set([
 class InputReader {
     getRaw;
     problems = [];
+    /** Warnings about valid values (a former input name). */
+    warnings = [];
     fail = (input, value, expected) => {
         // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
         const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : (0,api_redact/* redactUrl */.BO)(value);
@@ -62769,13 +63267,46 @@ function parseTargets(r, organizationId) {
     }
     return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
-/** Waiting and verdict: `wait`, `timeout` (minutes, returned in ms), cancel and fail policies, retries. */
+/**
+ * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
+ * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ */
+function parseResultIds(r, wait) {
+    const refs = r.list('result-ids').map((entry) => {
+        const match = /^(suite|test)-result:(.*)$/.exec(entry);
+        return match ? { type: match[1], id: match[2] ?? '' } : { type: null, id: entry };
+    });
+    for (const ref of refs) {
+        if (!ID_PATTERN.test(ref.id)) {
+            r.fail('result-ids', ref.id, `result ids of ${ID_FORM}, each optionally after suite-result: or test-result:`);
+        }
+    }
+    if (refs.length > 0 && !wait)
+        r.fail('wait', 'false', 'true when result-ids is set (they are waited for)');
+    return refs;
+}
+/**
+ * The deadline in minutes from `timeout-minutes`, or from its former name `timeout` (a deprecation warning;
+ * accepted until 2.0) when `timeout-minutes` keeps its default or says the same.
+ */
+function timeoutInput(r) {
+    const minutes = r.raw('timeout-minutes');
+    const former = r.getRaw('timeout').trim();
+    if (former === '')
+        return { name: 'timeout-minutes', value: minutes };
+    if (minutes !== INPUT_DEFAULTS['timeout-minutes'] && minutes !== former) {
+        r.fail('timeout', former, 'empty when timeout-minutes is set (timeout is its former name)');
+    }
+    r.warnings.push('The input "timeout" is deprecated and will be removed in 2.0: use "timeout-minutes".');
+    return { name: 'timeout', value: former };
+}
+/** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 function parseWaiting(r) {
     const wait = r.boolWithDefault('wait');
-    const timeoutRaw = r.raw('timeout');
-    const timeoutMinutes = Number(timeoutRaw);
-    if (!/^\d+(\.\d+)?$/.test(timeoutRaw) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-        r.fail('timeout', timeoutRaw, 'a positive number of minutes (at most 1440)');
+    const timeout = timeoutInput(r);
+    const timeoutMinutes = Number(timeout.value);
+    if (!/^\d+(\.\d+)?$/.test(timeout.value) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
+        r.fail(timeout.name, timeout.value, 'a positive number of minutes (at most 1440)');
     }
     return {
         wait,
@@ -62796,6 +63327,10 @@ function parseReports(r, context) {
         ? null
         : external_node_path_default().resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
     const summary = r.boolWithDefault('summary');
+    const summaryTitle = r.raw('summary-title');
+    if (summaryTitle.length > 100 || /[\r\n]/.test(summaryTitle)) {
+        r.fail('summary-title', summaryTitle, 'one line of at most 100 characters');
+    }
     const annotations = r.boolWithDefault('annotations');
     const prComment = r.boolWithDefault('pr-comment');
     const commentKey = r.raw('comment-key').trim();
@@ -62816,6 +63351,7 @@ function parseReports(r, context) {
     return {
         junitPath,
         summary,
+        summaryTitle,
         annotations,
         prComment,
         commentKey,
@@ -64520,14 +65056,16 @@ async function readInputs(options = {}) {
         notice: (line) => notices.push(line),
     });
     const { suiteIds, testIds, folderIds, testFilePatterns } = targets;
-    if (suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length === 0) {
-        r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids or test-files');
+    const waiting = parseWaiting(r);
+    const resultIds = parseResultIds(r, waiting.wait);
+    const targetCount = suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length;
+    if (targetCount + resultIds.length === 0) {
+        r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
     }
     const dataFileRaw = r.raw('data-file');
     const dataFilePath = dataFileRaw ? external_node_path_default().resolve(workspace, dataFileRaw) : null;
     const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
     const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
-    const waiting = parseWaiting(r);
     // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
     const junitOff = r.getRaw('junit-path').trim() === '' &&
         options.getInput === undefined &&
@@ -64536,6 +65074,7 @@ async function readInputs(options = {}) {
     const base = {
         ...connection,
         ...targets,
+        resultIds,
         repoTests,
         execute,
         privateVariableNames: Object.keys(privateVariables),
@@ -64549,11 +65088,14 @@ async function readInputs(options = {}) {
     checkCombinations(r, inputs);
     if (r.problems.length > 0)
         throw new InputError(r.problems);
-    inputs.warnings = shortSecretWarnings({
-        'api-key': connection.apiKey,
-        'http-auth-password': execute.httpAuthPassword ?? '',
-        ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
-    });
+    inputs.warnings = [
+        ...r.warnings,
+        ...shortSecretWarnings({
+            'api-key': connection.apiKey,
+            'http-auth-password': execute.httpAuthPassword ?? '',
+            ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
+        }),
+    ];
     return inputs;
 }
 /** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */
@@ -65249,7 +65791,7 @@ const HOLD_MAX_MS = 30_000;
 function holdMs(durationMs) {
     return Math.min(HOLD_MAX_MS, Math.max(HOLD_MIN_MS, Math.round(HOLD_SHARE * Math.max(0, durationMs))));
 }
-/** No run is held past this long before the deadline (`timeout`), ms: its tests are read before it. */
+/** No run is held past this long before the deadline (`timeout-minutes`), ms: its tests are read before it. */
 const HOLD_DEADLINE_MARGIN_MS = 10_000;
 /**
  * Until when (ms) a run that ended at `nowMs`, `durationMs` after its trigger, may be held: `holdMs` after
@@ -65603,7 +66145,7 @@ async function readTestList(ctx, testId, found, offset, maxPages, atOnce) {
 
 ;// CONCATENATED MODULE: ./src/run/stop.ts
 /**
- * Stopping: the deadline (`timeout`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
+ * Stopping: the deadline (`timeout-minutes`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
  * once; what follows (lookups of interrupted triggers, cancels, listings) is bounded by the wrap-up times of
  * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
  * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
@@ -66444,6 +66986,77 @@ function runBaseOf(job) {
     return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
+;// CONCATENATED MODULE: ./src/run/follow-results.ts
+/**
+ * Results started elsewhere (`result-ids`: e.g. by `wait: false` in another job): each is read once and then
+ * followed like a run this action started, with every report. A `suite-result:` or `test-result:` prefix
+ * says which kind an id is; a bare id is read as a suite result, and as a test result when no suite result
+ * has it. docs/api-contract.md, "Polling a run".
+ */
+
+
+
+
+/** One read of `ref` as each kind it may be; null when no kind has it (yet). */
+async function readOnce(ctx, ref, signal) {
+    for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
+        try {
+            await ctx.budget.acquire(signal);
+            if (type === 'suite')
+                return { type, result: await ctx.api.getSuiteResult(ref.id, { signal }) };
+            return { type, result: await ctx.api.getTestResult(ref.id, { signal }) };
+        }
+        catch (error) {
+            if (!isNotFound(error))
+                throw error;
+        }
+    }
+    return null;
+}
+/**
+ * Reads `ref`; a result not found is asked again for the engine's not-found grace (one just started may
+ * not be readable yet). Throws the last answer's error when it never is.
+ */
+async function read(ctx, ref, signal) {
+    const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
+    for (;;) {
+        const found = await readOnce(ctx, ref, signal);
+        if (found)
+            return found;
+        if (ctx.clock.now() >= until)
+            throw new Error(`no ${ref.type ?? 'suite or test'} result has this id`);
+        await ctx.clock.sleep(ctx.waits.notFoundRetryMs, signal);
+        if (signal.aborted)
+            throw new Error('not read before the action stopped');
+    }
+}
+/**
+ * Follows the result `ref` names: its handle (none when it cannot be read, reported as a run in error, or
+ * when the engine stopped first).
+ */
+async function followResult(ctx, ref) {
+    const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
+    const now = ctx.clock.now();
+    let found;
+    try {
+        found = await read(ctx, ref, ctx.stop.signal);
+    }
+    catch (error) {
+        const message = ctx.stopReason ? 'not read before the action stopped' : context_messageOf(error);
+        const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` };
+        pushResultless(ctx, base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
+        const kind = error instanceof ApiError ? error.errorType : 'error';
+        ctx.problems.add(kind, { label, id: ref.id, message });
+        return [];
+    }
+    const job = found.type === 'suite'
+        ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
+        : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
+    const handle = addHandle(ctx, job, found.result, {}, now, 0);
+    ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
+    return [handle];
+}
+
 ;// CONCATENATED MODULE: ./src/run/plan.ts
 /**
  * Plan: the targets of the plan (suites, folders, tests, repository test files) × start URLs become trigger
@@ -66631,8 +67244,9 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
 
 
 
+
 /**
- * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Plans and triggers every run of the plan, and follows the results of `resultIds`; resolves when every execute is answered, failed or reconciled.
  * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
  * one `trigger-problems` event.
  */
@@ -66646,11 +67260,15 @@ async function triggerAll(ctx, onStarted = () => undefined) {
             if (key)
                 ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
         }
-        await Promise.all(jobs.map(async (job) => {
-            const handles = await ctx.limit(() => trigger(ctx, job));
+        const started = async (start) => {
+            const handles = await ctx.limit(start);
             if (handles.length > 0)
                 onStarted(handles);
-        }));
+        };
+        await Promise.all([
+            ...jobs.map((job) => started(() => trigger(ctx, job))),
+            ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
+        ]);
     }
     finally {
         ctx.triggering = false;
@@ -66808,6 +67426,7 @@ function startedRun(ctx, job, result, variant, now) {
     };
     return { run, historyKey: historyKeyOf(job) };
 }
+/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
 function addHandle(ctx, job, result, variant, now, delayMs) {
     const { run, historyKey } = startedRun(ctx, job, result, variant, now);
     const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
@@ -67750,7 +68369,7 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
+ * (`timeout-minutes`, counted from `startedAtMs`) or a workflow cancel (`signal`).
  * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
  * @returns the run model, secrets and private variable values removed
  */
@@ -67777,6 +68396,7 @@ async function runTests(inputs, deps, startedAtMs, signal) {
             folderIds: inputs.folderIds,
             testIds: inputs.testIds,
             repoTests: inputs.repoTests,
+            resultIds: inputs.resultIds,
             organizationId: inputs.organizationId,
             execute: inputs.execute,
             startUrls: inputs.startUrls,
@@ -67877,13 +68497,16 @@ async function publishForReport(inputs, summary, options) {
     catch (error) {
         sink.warning(`Could not publish screenshots: ${messageOf(error)}`);
     }
-    return { published, attachments: attachmentsOf(published) };
+    return { published, attachments: attachmentsOf(published, inputs.workspace) };
 }
-/** Each test result's image paths: absolute under `localDir` when kept locally, else artifact paths. */
-function attachmentsOf(published) {
+/**
+ * Each test result's image paths: under `localDir` when kept locally (relative to the workspace when
+ * inside it, else absolute), else artifact paths.
+ */
+function attachmentsOf(published, workspace) {
     const attachments = new Map();
     const base = published?.localDir;
-    const at = (file) => (base ? external_node_path_default().join(base, file) : file);
+    const at = (file) => (base ? workspacePath(external_node_path_default().join(base, file), workspace) : file);
     for (const [resultId, files] of Object.entries(published?.files ?? {})) {
         attachments.set(resultId, {
             ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
@@ -67891,6 +68514,11 @@ function attachmentsOf(published) {
         });
     }
     return attachments;
+}
+/** `file` relative to `workspace` with forward slashes when inside it; else as given. */
+function workspacePath(file, workspace) {
+    const rel = external_node_path_default().relative(workspace, file);
+    return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel.split((external_node_path_default()).sep).join('/') : file;
 }
 
 // EXTERNAL MODULE: ./src/report/model.ts + 1 modules
@@ -67958,9 +68586,9 @@ function renderAnnotations(report, options = {}) {
  * Emits annotations through `error`, `warning` and `notice` of `sink` (default `@actions/core`).
  * @param list the output of {@link renderAnnotations}
  */
-function emitAnnotations(list, sink = lib_core) {
+function emitAnnotations(list, sink = src_core) {
     for (const a of list) {
-        const props = { title: a.title };
+        const props = a.file ? { title: a.title, file: a.file } : { title: a.title };
         if (a.level === 'error')
             sink.error(a.message, props);
         else if (a.level === 'warning')
@@ -67974,6 +68602,7 @@ function annotation(level, run, test, message) {
         level,
         title: (0,report_text/* truncate */.xv)(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
         message: (0,report_text/* truncate */.xv)((0,report_text/* cleanText */.X5)(message), MAX_ANNOTATION_MESSAGE),
+        ...(run.file ? { file: run.file } : {}),
     };
 }
 function titleOf(run, test) {
@@ -68239,6 +68868,8 @@ function renderJUnit(report) {
         for (const test of run.tests) {
             const names = caseNames(usedNames, run, test);
             const testCase = suite.testCase().className(names.classname).name(names.name);
+            if (run.file)
+                testCase.file(xmlAttr(run.file));
             renderTestCase(testCase.time(seconds(test.durationMs)), run, test);
         }
     }
@@ -68646,472 +69277,8 @@ function* resultsJsonChunks(report) {
     yield '\n]}\n';
 }
 
-;// CONCATENATED MODULE: ./src/report/summary-failures.ts
-
-
-
-/** Longest error text shown per failure, in characters. */
-const MAX_ERROR_CHARS = 2000;
-/** Console errors shown per failure, and their longest text. */
-const MAX_CONSOLE_ERRORS = 5;
-const MAX_CONSOLE_CHARS = 500;
-/** Longest name in a table cell or heading. */
-const MAX_NAME_CHARS = 300;
-const STATE_LABEL = {
-    passed: '✅ Passed',
-    failed: '❌ Failed',
-    flaky: '🔁 Flaky',
-    'timed-out': '⏱️ Timed out',
-    cancelled: '🚫 Cancelled',
-    error: '⚠️ Error',
-};
-/** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
-function stateLabel(report, test) {
-    if (test.countedAs === 'failed' && test.state !== 'failed') {
-        return `❌ Screenshot comparison failed (${test.state} otherwise)`;
-    }
-    let label = STATE_LABEL[test.state];
-    if (test.screenshotCompareFailed) {
-        label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
-    }
-    return label;
-}
-/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
-function summary_failures_link(url, text) {
-    const href = url ? (0,report_text/* safeUrl */.Pl)(url) : '';
-    return href ? `<a href="${href}">${text}</a>` : text;
-}
-/** Groups the tests matching `match` by suite and test, across variants and data rows, in report order. */
-function groupTests(report, match) {
-    const byKey = new Map();
-    const keyOf = ({ run, test }) => `${run.suiteId ?? run.suiteName}\u0000${test.testId ?? test.title}`;
-    for (const entry of (0,model/* allTests */.DD)(report)) {
-        const key = keyOf(entry);
-        let group = byKey.get(key);
-        if (!group) {
-            group = { all: [], matching: [] };
-            byKey.set(key, group);
-        }
-        group.all.push(entry);
-        if (match(entry.test))
-            group.matching.push(entry);
-    }
-    return [...byKey.values()].filter((g) => g.matching.length > 0);
-}
-/** `suite › test` (the model's title), escaped and cut. */
-function titleHtml(test) {
-    return (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.title, MAX_NAME_CHARS));
-}
-function variantOf({ run }) {
-    return run.variantLabel;
-}
-/**
- * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
- * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
- */
-function variantsLine(group, verb) {
-    const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
-    if (group.all.length <= 1)
-        return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
-    return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
-}
-/** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
-function verbOf(test) {
-    if (test.countedAs === 'failed' && test.state !== 'failed')
-        return 'screenshot comparison failed';
-    return {
-        passed: 'passed',
-        failed: 'failed',
-        flaky: 'flaky',
-        'timed-out': 'timed out',
-        cancelled: 'cancelled',
-        error: 'error',
-    }[test.state];
-}
-/** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
-function reasonLines(test) {
-    const lines = [];
-    const s = test.failingStep;
-    if (s) {
-        const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
-        lines.push(`<p><strong>Step #${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
-        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
-    }
-    if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
-        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
-    }
-    return lines;
-}
-function comparisonText(test) {
-    const c = test.screenshotCompare;
-    if (!c)
-        return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
-    const diff = c.difference === null ? '' : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
-    return `${summary_failures_link(c.imageUrl, 'Screenshot comparison')}${diff}`;
-}
-function linksLine({ run, test }) {
-    const links = [];
-    if (test.resultUrl)
-        links.push(summary_failures_link(test.resultUrl, 'Result'));
-    if (run.suiteResultUrl)
-        links.push(summary_failures_link(run.suiteResultUrl, 'Suite result'));
-    if (test.videoUrl)
-        links.push(summary_failures_link(test.videoUrl, 'Video'));
-    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
-        links.push(comparisonText(test));
-    return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
-}
-/** The final screenshot's thumbnail, and the comparison image's when the comparison failed. */
-function thumbnail(test) {
-    const images = [];
-    const add = (small, original, alt) => {
-        const thumb = small ? (0,report_text/* safeUrl */.Pl)(small) : '';
-        if (!thumb)
-            return;
-        const img = `<img src="${thumb}" alt="${alt}" width="320">`;
-        const href = original ? (0,report_text/* safeUrl */.Pl)(original) : '';
-        images.push(href ? `<a href="${href}">${img}</a>` : img);
-    };
-    add(test.screenshot?.smallUrl, test.screenshot?.originalUrl, 'Final screenshot');
-    if (test.screenshotCompareFailed) {
-        add(test.screenshotCompare?.smallUrl, test.screenshotCompare?.imageUrl, 'Screenshot comparison');
-    }
-    return images.length > 0 ? `<p>${images.join(' ')}</p>` : '';
-}
-function consoleLines(test) {
-    if (test.consoleErrors.length === 0)
-        return '';
-    const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
-    const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
-    const count = shown.length < test.consoleErrors.length
-        ? `${shown.length} of ${test.consoleErrors.length}`
-        : `${shown.length}`;
-    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,report_text/* escapeCode */.tn)(text, true)}</pre></details>`;
-}
-function attemptsLine(test) {
-    if (test.state !== 'flaky' || test.attempts.length === 0)
-        return '';
-    const items = test.attempts.map((a, i) => {
-        const why = a.failingStep
-            ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeCode */.tn)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-            : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-        return `<li>Attempt ${i + 1} failed: ${why} (${summary_failures_link(a.resultUrl, 'result')})</li>`;
-    });
-    return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
-}
-/**
- * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
- * thumbnail and links; entries of other variants whose reason differs add their own reason.
- */
-function groupBlock(report, group) {
-    const first = group.matching[0];
-    const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
-    const variants = variantsLine(group, verbOf(first.test));
-    if (variants)
-        lines.push(variants);
-    lines.push(...reasonLines(first.test), attemptsLine(first.test), thumbnail(first.test));
-    lines.push(linksLine(first), consoleLines(first.test));
-    const firstReason = reasonLines(first.test).join('');
-    for (const other of group.matching.slice(1)) {
-        const reason = reasonLines(other.test);
-        if (reason.join('') === firstReason)
-            continue;
-        lines.push(`<p>On ${summary_failures_link(other.test.resultUrl, (0,report_text/* escapeInline */.VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
-    }
-    return `${lines.filter(Boolean).join('\n')}\n\n`;
-}
-/** Failures shown open before the rest is collapsed. */
-const OPEN_FAILURES = 10;
-/**
- * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
- * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
- */
-function* otherSections(report) {
-    const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
-    if (flaky.length > 0) {
-        yield `### 🔁 Flaky tests (${count(flaky)})\n\nFailed, then passed when re-run (\`retry-failed\`): not failures.\n\n`;
-        for (const g of flaky)
-            yield groupBlock(report, g);
-    }
-    const late = groupTests(report, (t) => !t.failing && t.state === 'timed-out');
-    if (late.length > 0) {
-        yield `### ⏱️ Timed out (${count(late)})\n\nStill running at the deadline; not failures, as \`fail-on-timeout\` is off.\n\n`;
-        for (const g of late)
-            yield groupBlock(report, g);
-    }
-    const compared = report.totals.screenshotCompareFailed;
-    if (compared > 0) {
-        const counted = report.policy.failOnScreenshotCompare;
-        yield `### 🖼️ Screenshot comparisons (${compared} failed)\n\n${counted
-            ? `Counted as failures (\`fail-on-screenshot-compare\`): listed under Failures above.`
-            : `Not counted as failures (\`fail-on-screenshot-compare\` is off):`}\n\n`;
-        if (!counted) {
-            for (const g of groupTests(report, (t) => t.screenshotCompareFailed && !t.failing && t.state !== 'flaky'))
-                yield groupBlock(report, g);
-        }
-    }
-}
-/** Entries in groups. */
-function count(groups) {
-    return groups.reduce((n, g) => n + g.matching.length, 0);
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/**
- * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
- * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
- *
- * Layout (what a reviewer needs first comes first):
- * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
- *    (screenshots artifact when uploaded).
- * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
- *    (`summary-failures.ts`); past the first ten, collapsed.
- * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
- * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
- * 5. Every test, per suite run, inside `<details>`.
- *
- * With `wait: false`: the verdict line and one row per run started, with its link.
- *
- * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
- * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
- */
-
-
-
-/** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
-const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
-/** Bytes kept free for the closing "N more" note. */
-const TAIL_RESERVE = 1024;
-/**
- * Renders the job summary (pure).
- * @param report the report model
- * @param options paths for the pointer when the summary is cut, the artifact link, the byte budget
- * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
- */
-function renderSummary(report, options = {}) {
-    const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-    const head = headline(report, options);
-    if (!report.waited)
-        return startedSummary(report, head, options, maxBytes);
-    const failures = groupTests(report, (t) => t.failing);
-    const full = new Budget(maxBytes);
-    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
-    pieces.push(...allTestsSection(report));
-    if (pieces.every((piece) => full.add(piece)))
-        return full.text();
-    // Failures only, cut at the budget.
-    const cut = new Budget(maxBytes - TAIL_RESERVE);
-    cut.add(head);
-    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,report_text/* plural */.LS)(report.totals.total, 'test')}): ` +
-        `showing failures only.${pointer(options)}\n\n`);
-    const failing = count(failures);
-    if (failing > 0)
-        cut.add(`### Failures (${failing})\n\n`);
-    let shown = 0;
-    let collapsed = false;
-    for (const [i, group] of failures.entries()) {
-        if (i === OPEN_FAILURES)
-            collapsed = cut.add('<details><summary>More failures</summary>\n\n');
-        if (i >= OPEN_FAILURES && !collapsed)
-            break;
-        if (!cut.add(groupBlock(report, group)))
-            break;
-        shown += group.matching.length;
-    }
-    const rest = failing - shown;
-    let tail = collapsed ? '</details>\n\n' : '';
-    if (rest > 0) {
-        tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
-    }
-    else if (failing === 0) {
-        tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
-    }
-    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
-}
-/**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`) through `core.summary`.
- * @param markdown the output of {@link renderSummary}
- * @throws when the summary file is not set or cannot be written (`core.summary` errors)
- */
-async function writeSummary(markdown) {
-    await core.summary.addRaw(markdown).write();
-}
-class Budget {
-    max;
-    parts = [];
-    used = 0;
-    constructor(max) {
-        this.max = max;
-    }
-    /** Adds a piece if it fits; returns false (adding nothing) otherwise. */
-    add(piece) {
-        const size = Buffer.byteLength(piece, 'utf8');
-        if (this.used + size > this.max)
-            return false;
-        this.parts.push(piece);
-        this.used += size;
-        return true;
-    }
-    text() {
-        return this.parts.join('');
-    }
-}
-function truncateBytes(text, maxBytes) {
-    let out = text;
-    while (Buffer.byteLength(out, 'utf8') > maxBytes)
-        out = (0,report_text/* truncate */.xv)(out, Math.floor(out.length * 0.9));
-    return out;
-}
-function pointer(options) {
-    const files = [];
-    if (options.junitPath)
-        files.push(`the JUnit file <code>${(0,report_text/* escapeCode */.tn)(options.junitPath)}</code>`);
-    if (options.resultsPath)
-        files.push(`the results file <code>${(0,report_text/* escapeCode */.tn)(options.resultsPath)}</code>`);
-    return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
-}
-const VERDICT_LINE = {
-    passed: '✅ Ghost Inspector: passed',
-    failed: '❌ Ghost Inspector: failed',
-    cancelled: '🚫 Ghost Inspector: cancelled',
-    started: '▶️ Ghost Inspector: started',
-    'not-started': '❌ Ghost Inspector: runs not started',
-};
-/** The counts of the verdict in words, failing ones in bold. */
-function countsLine(report) {
-    const t = report.totals;
-    const bold = (on, text) => (on ? `**${text}**` : text);
-    const counts = [];
-    if (t.failed)
-        counts.push(bold(true, `${t.failed} failed`));
-    if (t.error)
-        counts.push(bold(true, (0,report_text/* plural */.LS)(t.error, 'error')));
-    if (t.timedOut)
-        counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
-    counts.push(`${t.passed} passed`);
-    if (t.flaky)
-        counts.push(`${t.flaky} flaky`);
-    if (t.cancelled)
-        counts.push(bold(true, `${t.cancelled} cancelled`));
-    let line = `${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
-    if (report.runs.length > 1)
-        line += ` (${(0,report_text/* plural */.LS)(report.runs.length, 'suite run')})`;
-    line += '.';
-    if (t.screenshotCompareFailed) {
-        const counted = report.policy.failOnScreenshotCompare;
-        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
-    }
-    return line;
-}
-function headline(report, options) {
-    let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
-    if (report.waited)
-        line += countsLine(report);
-    else {
-        const started = report.totals.total - report.totals.error;
-        line += `Started ${(0,report_text/* plural */.LS)(started, 'run')} without waiting (\`wait: false\`)`;
-        line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
-    }
-    if (report.interrupted === 'deadline')
-        line += ' The action stopped waiting at its deadline.';
-    if (report.interrupted === 'signal')
-        line += ' The workflow was cancelled.';
-    if (report.interrupted === 'fail-fast')
-        line += ' A test failed: the other runs were cancelled (`fail-fast`).';
-    if (!report.passing && report.reasons.length > 0) {
-        line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
-    }
-    if (options.artifactUrl)
-        line += `\n\nScreenshots: ${summary_failures_link(options.artifactUrl, 'artifact')}.`;
-    return `${line}\n\n`;
-}
-/** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
-function failureSection(report, groups) {
-    if (groups.length === 0)
-        return [];
-    const out = [`### Failures (${count(groups)})\n\n`];
-    for (const g of groups.slice(0, OPEN_FAILURES))
-        out.push(groupBlock(report, g));
-    const rest = groups.slice(OPEN_FAILURES);
-    if (rest.length > 0) {
-        out.push(`<details><summary>${(0,report_text/* plural */.LS)(count(rest), 'more failure')}</summary>\n\n`);
-        for (const g of rest)
-            out.push(groupBlock(report, g));
-        out.push('</details>\n\n');
-    }
-    return out;
-}
-/** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
-function suiteTable(report) {
-    const suites = new Map();
-    for (const run of report.runs) {
-        const key = `${run.kind}\u0000${run.suiteId ?? run.suiteName}`;
-        suites.set(key, [...(suites.get(key) ?? []), run]);
-    }
-    let out = '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
-    for (const runs of suites.values()) {
-        const sum = (k) => runs.reduce((n, r) => n + r.totals[k], 0);
-        const failing = runs.some((r) => r.tests.some((t) => t.failing));
-        const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
-        const other = [
-            sum('error') ? (0,report_text/* plural */.LS)(sum('error'), 'error') : '',
-            sum('flaky') ? `${sum('flaky')} flaky` : '',
-            sum('timedOut') ? `${sum('timedOut')} timed out` : '',
-            sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
-        ].filter(Boolean);
-        const perRun = runs.map((r) => {
-            const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
-            const label = (0,report_text/* escapeInline */.VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
-            const ratio = `${r.totals.passed}/${r.totals.total}`;
-            return label ? `${summary_failures_link(url, label)} ${ratio}` : ratio;
-        });
-        const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(runs[0].suiteName, MAX_NAME_CHARS));
-        out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
-    }
-    return `${out}\n`;
-}
-/** Every test per suite run, each run in its own `<details>` (an HTML table: no blank line inside). */
-function* allTestsSection(report) {
-    yield `### All tests (${report.totals.total})\n\n`;
-    for (const run of report.runs) {
-        const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
-        const bits = [(0,report_text/* plural */.LS)(run.totals.total, 'test'), `${run.totals.passed} passed`];
-        if (run.totals.failed)
-            bits.push(`${run.totals.failed} failed`);
-        const rows = run.tests.map((test) => {
-            const result = test.resultUrl ? summary_failures_link(test.resultUrl, 'result') : '–';
-            return `<tr><td>${stateLabel(report, test)}</td><td>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</td><td>${(0,report_text/* formatDuration */.a3)(test.durationMs)}</td><td>${result}</td></tr>`;
-        });
-        const about = [
-            run.suiteResultUrl ? summary_failures_link(run.suiteResultUrl, 'suite result') : '',
-            run.error ? (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS)) : '',
-        ].filter(Boolean);
-        yield `<details><summary><strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
-    }
-}
-/** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
-function startedSummary(report, head, options, maxBytes) {
-    const cut = new Budget(maxBytes - TAIL_RESERVE);
-    cut.add(head);
-    cut.add('| Run | Variant | Status | Link |\n| --- | --- | --- | --- |\n');
-    let shown = 0;
-    for (const run of report.runs) {
-        const standIn = run.tests[0];
-        const status = standIn
-            ? `${STATE_LABEL.error}: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
-            : '▶️ Started';
-        const url = run.suiteResultUrl ?? run.resultUrl;
-        const row = `| ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} | ${(0,report_text/* escapeInline */.VV)(run.variantLabel) || '–'} | ${status} | ${url ? summary_failures_link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
-        if (!cut.add(row))
-            break;
-        shown += 1;
-    }
-    const rest = report.runs.length - shown;
-    const tail = rest > 0 ? `\n**${rest} more runs not shown.**${pointer(options)}\n` : '\n';
-    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
-}
-
+// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
+var summary = __nccwpck_require__(53762);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 
 
@@ -69148,8 +69315,9 @@ const jobSummary = {
     wanted: ({ inputs }) => inputs.summary,
     write: async (context) => {
         const junitPath = junitPathOf(context);
-        const markdown = renderSummary(context.report, {
+        const markdown = (0,summary/* renderSummary */.Br)(context.report, {
             resultsPath: context.inputs.resultsPath,
+            title: context.inputs.summaryTitle,
             ...(junitPath ? { junitPath } : {}),
             ...(context.artifactUrl ? { artifactUrl: context.artifactUrl } : {}),
         });
@@ -69188,7 +69356,11 @@ const pullRequestComment = {
             ...github.repository,
             issueNumber: number,
             key,
-            body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+            body: renderPullRequestComment(report, {
+                key,
+                title: inputs.summaryTitle,
+                ...(runUrl ? { runUrl } : {}),
+            }),
             ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
         });
     },
