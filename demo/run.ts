@@ -93,7 +93,12 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
     return {
       executor: 'browser',
       reason: `browser (headless Chromium at ${chromium})`,
-      inputs: { 'SUITE-IDS': DEMO_SUITE_ID, VARIABLES: 'theme=new', SCREENSHOTS: 'all', TIMEOUT: '5' },
+      inputs: {
+        'SUITE-IDS': DEMO_SUITE_ID,
+        VARIABLES: 'theme=new',
+        SCREENSHOTS: 'all',
+        'TIMEOUT-MINUTES': '5',
+      },
       what: `the suite "Demo shop" (${DEMO_SUITE_ID}) with the variable theme=new`,
       designed:
         'The demo shop has a deliberate bug: "Cart total counts quantities" fails at step 7 (the cart total ' +
@@ -114,7 +119,7 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
       asked === 'simulated'
         ? 'simulated (as asked)'
         : `simulated: no Chromium at ${chromium} (install chromium or set CHROMIUM_PATH for real browser runs)`,
-    inputs: { 'FOLDER-IDS': 'folder-web', SCREENSHOTS: 'failed', TIMEOUT: '5' },
+    inputs: { 'FOLDER-IDS': 'folder-web', SCREENSHOTS: 'failed', 'TIMEOUT-MINUTES': '5' },
     what: 'the folder "Web shop" (suites Smoke tests and Checkout) of the default seed',
     designed:
       'The Checkout suite holds a test that fails on purpose ("Pay by card", step 3). A failed verdict is expected.',

@@ -1,5 +1,6 @@
 /**
- * Writes the README's input and output tables from `action.yml`, so the two cannot drift apart.
+ * Writes the README's input and output tables from `action.yml`, and its `owner/name@vN` references to this
+ * action from `package.json` (`repository` and the major of `version`), so they cannot drift apart.
  *
  *   npm run docs          rewrites README.md between the `generated:inputs` and `generated:outputs` markers
  *   npm run docs:check    fails (exit 1) when README.md is not what `npm run docs` would write
@@ -114,10 +115,35 @@ export function replaceBetween(readme: string, name: string, body: string): stri
   return `${readme.slice(0, i + start.length)}\n\n${body.trim()}\n\n${readme.slice(j)}`;
 }
 
-/** The README as `npm run docs` writes it: generated tables in place, formatted with Prettier. */
-export async function generateReadme(readme: string, actionYml: string): Promise<string> {
+/**
+ * The `owner/name@vN` users write for this action, from `package.json`: `repository` (a GitHub URL,
+ * `github:owner/name` or `owner/name`) and the major of `version`.
+ * @throws Error when `repository` names no GitHub repository
+ */
+export function actionRef(packageJson: string): string {
+  const pkg = JSON.parse(packageJson) as { version: string; repository?: string | { url?: string } };
+  const url = typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository?.url ?? '');
+  const repo = /(?:github\.com[/:]|github:|^)([\w.-]+\/[\w.-]+?)(?:\.git)?$/.exec(url)?.[1];
+  if (!repo) throw new Error(`package.json: repository "${url}" names no GitHub repository`);
+  return `${repo}@v${pkg.version.split('.')[0]}`;
+}
+
+/** Rewrites every `owner/ghost-inspector-action@vN` (or `owner/<repository name>@vN`) to `ref`. */
+export function pinActionRefs(readme: string, ref: string): string {
+  const name = ref.split('@')[0].split('/')[1].replace(/[.]/g, '\\.');
+  const pattern = new RegExp(`[\\w.-]+/(?:ghost-inspector-action|${name})@v\\d+`, 'g');
+  return readme.replace(pattern, ref);
+}
+
+/** The README as `npm run docs` writes it: generated tables and this action's references in place, formatted with Prettier. */
+export async function generateReadme(
+  readme: string,
+  actionYml: string,
+  packageJson = readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+): Promise<string> {
   let out = replaceBetween(readme, 'inputs', renderInputs(actionYml));
   out = replaceBetween(out, 'outputs', renderOutputs(actionYml));
+  out = pinActionRefs(out, actionRef(packageJson));
   const file = path.join(ROOT, 'README.md');
   const config = (await prettier.resolveConfig(file)) ?? {};
   return prettier.format(out, { ...config, filepath: file });

@@ -11,11 +11,12 @@ import { redactSummary } from '../run/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionDeps } from './deps.js';
 import { runLog } from './log.js';
+import { runStateRecorder } from './post.js';
 import { armDeadlineBackstop } from './stop.js';
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
+ * (`timeout-minutes`, counted from `startedAtMs`) or a workflow cancel (`signal`).
  * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
  * @param tunnelUrl the tunnel's public URL, sent on every execute as the `tunnel-url-variable` variable
  * @returns the run model, secrets and private variable values removed
@@ -41,6 +42,8 @@ export async function runTests(
   });
   const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
   const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
+  // The post step cancels what a killed main step left going; runs meant to go on are never recorded.
+  const recorder = inputs.wait ? runStateRecorder(deps.sink) : null;
   try {
     const raw = await runPlan(
       {
@@ -48,6 +51,7 @@ export async function runTests(
         folderIds: inputs.folderIds,
         testIds: inputs.testIds,
         repoTests: inputs.repoTests,
+        resultIds: inputs.resultIds,
         organizationId: inputs.organizationId,
         execute:
           inputs.tunnel && tunnelUrl
@@ -72,8 +76,10 @@ export async function runTests(
         signal,
         startedAtMs,
         ...(appUrl ? { appUrl } : {}),
+        ...(recorder ? { onRemote: recorder.onRemote } : {}),
       },
     );
+    if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout) recorder?.clear();
     return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
   } finally {
     disarmBackstop();

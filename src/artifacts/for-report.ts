@@ -55,14 +55,17 @@ export async function publishForReport(
   } catch (error) {
     sink.warning(`Could not publish screenshots: ${messageOf(error)}`);
   }
-  return { published, attachments: attachmentsOf(published) };
+  return { published, attachments: attachmentsOf(published, inputs.workspace) };
 }
 
-/** Each test result's image paths: absolute under `localDir` when kept locally, else artifact paths. */
-function attachmentsOf(published: PublishReport | null): ReportAttachments {
+/**
+ * Each test result's image paths: under `localDir` when kept locally (relative to the workspace when
+ * inside it, else absolute), else artifact paths.
+ */
+function attachmentsOf(published: PublishReport | null, workspace: string): ReportAttachments {
   const attachments: ReportAttachments = new Map();
   const base = published?.localDir;
-  const at = (file: string): string => (base ? path.join(base, file) : file);
+  const at = (file: string): string => (base ? workspacePath(path.join(base, file), workspace) : file);
   for (const [resultId, files] of Object.entries(published?.files ?? {})) {
     attachments.set(resultId, {
       ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
@@ -70,4 +73,10 @@ function attachmentsOf(published: PublishReport | null): ReportAttachments {
     });
   }
   return attachments;
+}
+
+/** `file` relative to `workspace` with forward slashes when inside it; else as given. */
+function workspacePath(file: string, workspace: string): string {
+  const rel = path.relative(workspace, file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
 }

@@ -39,6 +39,8 @@ export interface ActionSink {
   appendSummary(markdown: string): Promise<void>;
   /** Sends later outputs and summary to these files (outside GitHub, when the runner gave none). */
   useRunnerFiles(files: RunnerFiles): void;
+  /** Keeps a value for the post step, which reads it as `STATE_<name>` (never a secret). */
+  saveState(name: string, value: string): void;
 }
 
 /**
@@ -60,6 +62,10 @@ export function actionsCoreSink(): ActionSink {
     setFailed: (message) => core.setFailed(message),
     appendSummary: async (markdown) => {
       await core.summary.addRaw(markdown).write();
+    },
+    // Only the runner's state file reaches a post step; without one the value would only be printed.
+    saveState: (name, value) => {
+      if (process.env.GITHUB_STATE) core.saveState(name, value);
     },
     useRunnerFiles: (files) => {
       if (files.outputFile) process.env.GITHUB_OUTPUT = files.outputFile;

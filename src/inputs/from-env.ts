@@ -15,6 +15,7 @@ import {
   isHttpUrl,
   parseConnection,
   parseReports,
+  parseResultIds,
   parseTargets,
   parseWaiting,
   shortSecretWarnings,
@@ -58,14 +59,16 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     notice: (line) => notices.push(line),
   });
   const { suiteIds, testIds, folderIds, testFilePatterns } = targets;
-  if (suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length === 0) {
-    r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids or test-files');
+  const waiting = parseWaiting(r);
+  const resultIds = parseResultIds(r, waiting.wait);
+  const targetCount = suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length;
+  if (targetCount + resultIds.length === 0) {
+    r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
   const dataFileRaw = r.raw('data-file');
   const dataFilePath = dataFileRaw ? path.resolve(workspace, dataFileRaw) : null;
   const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
   const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
-  const waiting = parseWaiting(r);
   // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
   const junitOff =
     r.getRaw('junit-path').trim() === '' &&
@@ -77,6 +80,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   const base = {
     ...connection,
     ...targets,
+    resultIds,
     repoTests,
     execute,
     privateVariableNames: Object.keys(privateVariables),
@@ -92,14 +96,17 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
 
-  inputs.warnings = shortSecretWarnings({
-    'api-key': connection.apiKey,
-    'http-auth-password': execute.httpAuthPassword ?? '',
-    'ngrok-authtoken': tunnel?.authtoken ?? '',
-    ...Object.fromEntries(
-      Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
-    ),
-  });
+  inputs.warnings = [
+    ...r.warnings,
+    ...shortSecretWarnings({
+      'api-key': connection.apiKey,
+      'http-auth-password': execute.httpAuthPassword ?? '',
+      'ngrok-authtoken': tunnel?.authtoken ?? '',
+      ...Object.fromEntries(
+        Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+      ),
+    }),
+  ];
   return inputs;
 }
 

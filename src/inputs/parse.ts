@@ -5,6 +5,7 @@
  * Implements the execute parameters of the docs/api-contract.md, "Execute parameters".
  */
 import path from 'node:path';
+import { isVariableStartUrl } from './start-url.js';
 import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
 import {
   ID_FORM,
@@ -14,6 +15,7 @@ import {
   type ActionInputs,
   type InputGetter,
   type InputProblem,
+  type ResultRef,
 } from './schema.js';
 
 /** Records one problem: the input, its value (masked for secret inputs) and the expected form. */
@@ -25,9 +27,12 @@ export type Fail = (input: string, value: string, expected: string) => void;
  */
 export class InputReader {
   readonly problems: InputProblem[] = [];
+  /** Warnings about valid values (a former input name). */
+  readonly warnings: string[] = [];
   readonly fail: Fail = (input, value, expected) => {
-    // URL credentials are never shown either (a start URL with user-info).
-    this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : redactUrl(value), expected });
+    // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
+    const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : redactUrl(value);
+    this.problems.push({ input, value: shown, expected });
   };
 
   constructor(readonly getRaw: InputGetter) {}
@@ -177,7 +182,44 @@ export function parseTargets(
   return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
 
-/** Waiting and verdict: `wait`, `timeout` (minutes, returned in ms), cancel and fail policies, retries. */
+/**
+ * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
+ * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ */
+export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
+  const refs = r.list('result-ids').map((entry): ResultRef => {
+    const match = /^(suite|test)-result:(.*)$/.exec(entry);
+    return match ? { type: match[1] as 'suite' | 'test', id: match[2] ?? '' } : { type: null, id: entry };
+  });
+  for (const ref of refs) {
+    if (!ID_PATTERN.test(ref.id)) {
+      r.fail(
+        'result-ids',
+        ref.id,
+        `result ids of ${ID_FORM}, each optionally after suite-result: or test-result:`,
+      );
+    }
+  }
+  if (refs.length > 0 && !wait) r.fail('wait', 'false', 'true when result-ids is set (they are waited for)');
+  return refs;
+}
+
+/**
+ * The deadline in minutes from `timeout-minutes`, or from its former name `timeout` (a deprecation warning;
+ * accepted until 2.0) when `timeout-minutes` keeps its default or says the same.
+ */
+function timeoutInput(r: InputReader): { name: string; value: string } {
+  const minutes = r.raw('timeout-minutes');
+  const former = r.getRaw('timeout').trim();
+  if (former === '') return { name: 'timeout-minutes', value: minutes };
+  if (minutes !== INPUT_DEFAULTS['timeout-minutes'] && minutes !== former) {
+    r.fail('timeout', former, 'empty when timeout-minutes is set (timeout is its former name)');
+  }
+  r.warnings.push('The input "timeout" is deprecated and will be removed in 2.0: use "timeout-minutes".');
+  return { name: 'timeout', value: former };
+}
+
+/** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 export function parseWaiting(
   r: InputReader,
 ): Pick<
@@ -192,10 +234,10 @@ export function parseWaiting(
   | 'failFast'
 > {
   const wait = r.boolWithDefault('wait');
-  const timeoutRaw = r.raw('timeout');
-  const timeoutMinutes = Number(timeoutRaw);
-  if (!/^\d+(\.\d+)?$/.test(timeoutRaw) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-    r.fail('timeout', timeoutRaw, 'a positive number of minutes (at most 1440)');
+  const timeout = timeoutInput(r);
+  const timeoutMinutes = Number(timeout.value);
+  if (!/^\d+(\.\d+)?$/.test(timeout.value) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
+    r.fail(timeout.name, timeout.value, 'a positive number of minutes (at most 1440)');
   }
   return {
     wait,
@@ -226,6 +268,7 @@ export function parseReports(
   ActionInputs,
   | 'junitPath'
   | 'summary'
+  | 'summaryTitle'
   | 'annotations'
   | 'prComment'
   | 'commentKey'
@@ -242,6 +285,10 @@ export function parseReports(
     ? null
     : path.resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
   const summary = r.boolWithDefault('summary');
+  const summaryTitle = r.raw('summary-title');
+  if (summaryTitle.length > 100 || /[\r\n]/.test(summaryTitle)) {
+    r.fail('summary-title', summaryTitle, 'one line of at most 100 characters');
+  }
   const annotations = r.boolWithDefault('annotations');
   const prComment = r.boolWithDefault('pr-comment');
   const commentKey = r.raw('comment-key').trim();
@@ -261,6 +308,7 @@ export function parseReports(
   return {
     junitPath,
     summary,
+    summaryTitle,
     annotations,
     prComment,
     commentKey,
@@ -344,18 +392,4 @@ export function shortSecretWarnings(values: Record<string, string>): string[] {
     );
   }
   return warnings;
-}
-
-/** `{{name}}` at the start of a start URL, the rest of it after the name. */
-const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
-
-/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
-export function isVariableStartUrl(value: string): boolean {
-  const rest = VARIABLE_URL.exec(value)?.[2];
-  return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
-}
-
-/** The variable a start URL begins with (`{{name}}…`), else null. */
-export function startUrlVariable(value: string): string | null {
-  return VARIABLE_URL.exec(value)?.[1] ?? null;
 }

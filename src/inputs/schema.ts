@@ -41,6 +41,12 @@ function describeProblem(p: InputProblem): string {
   return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
 }
 
+/** One id of `result-ids`: its kind when a prefix named it, else null (looked up). */
+export interface ResultRef {
+  type: 'suite' | 'test' | null;
+  id: string;
+}
+
 /** Which screenshots to download and upload. */
 export type ScreenshotSelection = 'failed' | 'all' | 'none';
 
@@ -57,6 +63,8 @@ export interface ActionInputs {
   testFilePatterns: string[];
   /** Every test found in the repository test files, parsed. */
   repoTests: RepoTest[];
+  /** Results started elsewhere to wait for (`result-ids`). */
+  resultIds: ResultRef[];
 
   /**
    * Execute parameters the user set, in the service's names (never the action's own settings). Lists
@@ -86,6 +94,8 @@ export interface ActionInputs {
   /** Absolute path, or null when `junit-path` is empty. */
   junitPath: string | null;
   summary: boolean;
+  /** Heading of the job summary and the pull-request comment, before the verdict. */
+  summaryTitle: string;
   annotations: boolean;
   prComment: boolean;
   /** Extra key of the sticky pull-request comment (after the job id); empty for none. */
@@ -125,6 +135,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'test-ids': '',
   'folder-ids': '',
   'test-files': '',
+  'result-ids': '',
   'start-url': '',
   browser: '',
   region: '',
@@ -148,7 +159,8 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   variables: '',
   'private-variables': '',
   wait: 'true',
-  timeout: '30',
+  'timeout-minutes': '30',
+  timeout: '',
   'cancel-on-timeout': 'true',
   'fail-on-screenshot-compare': 'false',
   'fail-on-timeout': 'true',
@@ -157,6 +169,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'fail-fast': 'false',
   'junit-path': 'ghost-inspector-junit.xml',
   summary: 'true',
+  'summary-title': 'Ghost Inspector',
   annotations: 'true',
   'pr-comment': 'false',
   'comment-key': '',

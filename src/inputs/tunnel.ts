@@ -5,7 +5,8 @@
  * `NGROK_AUTHTOKEN`.
  */
 import type { InputReader } from './parse.js';
-import { isHttpUrl, startUrlVariable } from './parse.js';
+import { isHttpUrl } from './parse.js';
+import { startUrlVariable } from './start-url.js';
 
 export type { TunnelInputs, TunnelProviderName } from './schema.js';
 import {

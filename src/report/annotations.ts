@@ -23,6 +23,8 @@ export interface Annotation {
   level: AnnotationLevel;
   title: string;
   message: string;
+  /** The repository test file of a `test-files` run, relative to the workspace. */
+  file?: string;
 }
 
 /** Annotations GitHub keeps per level and step. */
@@ -92,10 +94,13 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
 }
 
 /** Where annotations go: `@actions/core` or the action's sink (`common/sink.ts`). */
+/** An annotation's properties as `@actions/core` takes them. */
+type AnnotationProps = { title: string; file?: string };
+
 export interface AnnotationSink {
-  error(message: string, properties: { title: string }): void;
-  warning(message: string, properties: { title: string }): void;
-  notice(message: string, properties: { title: string }): void;
+  error(message: string, properties: AnnotationProps): void;
+  warning(message: string, properties: AnnotationProps): void;
+  notice(message: string, properties: AnnotationProps): void;
 }
 
 /**
@@ -104,7 +109,7 @@ export interface AnnotationSink {
  */
 export function emitAnnotations(list: Annotation[], sink: AnnotationSink = core): void {
   for (const a of list) {
-    const props = { title: a.title };
+    const props: AnnotationProps = a.file ? { title: a.title, file: a.file } : { title: a.title };
     if (a.level === 'error') sink.error(a.message, props);
     else if (a.level === 'warning') sink.warning(a.message, props);
     else sink.notice(a.message, props);
@@ -121,6 +126,7 @@ function annotation(
     level,
     title: truncate(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
     message: truncate(cleanText(message), MAX_ANNOTATION_MESSAGE),
+    ...(run.file ? { file: run.file } : {}),
   };
 }
 

@@ -63,6 +63,7 @@ export function renderJUnit(report: Report): string {
       const names = caseNames(usedNames, run, test);
       const { testCase, extras } = doc.testCase(suite);
       testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
+      if (run.file) testCase.file(xmlAttr(run.file));
       renderTestCase(testCase, extras, run, test);
     }
   }

@@ -143,6 +143,8 @@ export interface ReportSuiteRun {
   suiteResultId?: string;
   /** `${appUrl}/suite-results/{id}`. */
   suiteResultUrl?: string;
+  /** Kind `file`: the repository test file, relative to the workspace with forward slashes. */
+  file?: string;
   /** Kinds `test` and `file`: `${appUrl}/results/{id}` of the test result the execute answered. */
   resultUrl?: string;
   startedAt: string;

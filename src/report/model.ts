@@ -113,6 +113,7 @@ function buildSuiteRun(
     name: label ? `${suiteName} [${label}]` : suiteName,
     suiteName,
     suiteId: run.suiteId,
+    ...(run.kind === 'file' && run.file ? { file: run.file } : {}),
     variant: { ...run.variant },
     variantLabel: label,
     ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),

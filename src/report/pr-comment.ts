@@ -12,6 +12,7 @@ import { getOctokit } from '@actions/github';
 import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
+import { DEFAULT_TITLE } from './summary.js';
 import { escapeInline, formatDuration, plural, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -55,6 +56,8 @@ export interface PullRequestCommentOptions {
   key?: string;
   /** Link to the workflow run (its job summary holds the details). */
   runUrl?: string;
+  /** The heading's title before the verdict; default `Ghost Inspector`. */
+  title?: string;
 }
 
 /**
@@ -77,7 +80,7 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   ].filter(Boolean);
   const lines = [
     commentMarker(options.key),
-    `### ${icon} Ghost Inspector: ${report.verdict}`,
+    `### ${icon} ${escapeInline(options.title ?? DEFAULT_TITLE)}: ${report.verdict}`,
     '',
     `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}.` +
       (t.screenshotCompareFailed

@@ -43,7 +43,12 @@ export interface SummaryOptions {
   tunnel?: { url: string; address: string };
   /** Upper bound of the summary in UTF-8 bytes; default {@link DEFAULT_SUMMARY_MAX_BYTES}. */
   maxBytes?: number;
+  /** The heading's title before the verdict; default {@link DEFAULT_TITLE}. */
+  title?: string;
 }
+
+/** The title of the summary and pull-request comment headings unless `summary-title` says otherwise. */
+export const DEFAULT_TITLE = 'Ghost Inspector';
 
 /** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
 export const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
@@ -141,12 +146,12 @@ function pointer(options: SummaryOptions): string {
   return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 
-const VERDICT_LINE: Record<Report['verdict'], string> = {
-  passed: '✅ Ghost Inspector: passed',
-  failed: '❌ Ghost Inspector: failed',
-  cancelled: '🚫 Ghost Inspector: cancelled',
-  started: '▶️ Ghost Inspector: started',
-  'not-started': '❌ Ghost Inspector: runs not started',
+const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
+  passed: ['✅', 'passed'],
+  failed: ['❌', 'failed'],
+  cancelled: ['🚫', 'cancelled'],
+  started: ['▶️', 'started'],
+  'not-started': ['❌', 'runs not started'],
 };
 
 /** The counts of the verdict in words, failing ones in bold. */
@@ -173,7 +178,8 @@ function countsLine(report: Report): string {
 }
 
 function headline(report: Report, options: SummaryOptions): string {
-  let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
+  const [icon, words] = VERDICT_LINE[report.verdict];
+  let line = `## ${icon} ${escapeInline(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
   if (report.waited) line += countsLine(report);
   else {
     const started = report.totals.total - report.totals.error;

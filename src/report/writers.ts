@@ -82,6 +82,7 @@ const jobSummary: ReportWriter = {
     const junitPath = junitPathOf(context);
     const markdown = renderSummary(context.report, {
       resultsPath: context.inputs.resultsPath,
+      title: context.inputs.summaryTitle,
       ...(junitPath ? { junitPath } : {}),
       ...(context.tunnel ? { tunnel: context.tunnel } : {}),
     });
@@ -134,7 +135,11 @@ export const pullRequestComment: ReportWriter = {
         ...github.repository,
         issueNumber: number,
         key,
-        body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+        body: renderPullRequestComment(report, {
+          key,
+          title: inputs.summaryTitle,
+          ...(runUrl ? { runUrl } : {}),
+        }),
         ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
         signal,
       });

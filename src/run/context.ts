@@ -17,6 +17,7 @@ import { classifyTestResult } from './outcome.js';
 import { ProblemLog } from './progress.js';
 import type { ExpectedWindow } from './schedule.js';
 import type { RepoTest } from '../inputs/test-files.js';
+import type { ResultRef } from '../inputs/schema.js';
 import type { SuiteRun, TestRun, TestState, Variant } from './types.js';
 
 /** What to run and how to wait (a subset of `ActionInputs`). */
@@ -25,6 +26,8 @@ export interface RunPlan {
   folderIds: string[];
   testIds: string[];
   repoTests: RepoTest[];
+  /** Results started elsewhere, to follow without triggering (`follow-results.ts`). */
+  resultIds?: ResultRef[];
   organizationId: string | null;
   execute: UserExecuteOptions;
   /** Each start URL is a separate execute; empty: the suite's or test's own. */
@@ -75,6 +78,9 @@ export function cancellable(remote: Remote): boolean {
   return remote.active && !remote.inferred;
 }
 
+/** Told when a remote result starts being followed (`active` true) and when it ends or is cancelled. */
+export type RemoteListener = (remote: Readonly<Remote>) => void;
+
 /** One run being waited for. */
 export interface Handle {
   run: SuiteRun;
@@ -119,6 +125,7 @@ export interface EngineContext {
   readonly runs: SuiteRun[];
   readonly handles: Handle[];
   readonly remotes: Set<Remote>;
+  readonly onRemote: RemoteListener;
   /** Trigger problems, written as one event once every trigger is done. */
   readonly problems: ProblemLog;
   readonly keys: Map<string, number>;
@@ -150,6 +157,7 @@ export interface ContextOptions {
   maxPollErrors?: number;
   startedAtMs?: number;
   waits?: Partial<EngineWaits>;
+  onRemote?: RemoteListener;
 }
 
 /** A fresh context for one engine run. */
@@ -176,6 +184,7 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
     runs: [],
     handles: [],
     remotes: new Set(),
+    onRemote: options.onRemote ?? (() => undefined),
     problems: new ProblemLog(),
     keys: new Map(),
     histories: new Map(),
@@ -219,6 +228,29 @@ export function pushResultless(
     tests: [],
     ...outcome,
   });
+}
+
+/**
+ * Follows a started remote result: adds it to `ctx.remotes` as active; the listener hears of it now and
+ * again when `active` turns false.
+ */
+export function addRemote(ctx: EngineContext, type: Remote['type'], id: string): Remote {
+  let active = true;
+  const remote: Remote = {
+    type,
+    id,
+    get active() {
+      return active;
+    },
+    set active(value: boolean) {
+      if (value === active) return;
+      active = value;
+      ctx.onRemote(remote);
+    },
+  };
+  ctx.remotes.add(remote);
+  ctx.onRemote(remote);
+  return remote;
 }
 
 /** A run is over: no longer waited for, nothing to cancel. */

@@ -20,6 +20,7 @@ import {
   type EngineContext,
   type EngineWaits,
   type Handle,
+  type RemoteListener,
   type RunPlan,
 } from './context.js';
 import type { RunEventListener } from './events.js';
@@ -66,6 +67,8 @@ export interface EngineOptions {
   startedAtMs?: number;
   /** Timeout of each cancel request after a workflow cancel, ms (default 3000). */
   signalCancelTimeoutMs?: number;
+  /** Told when a remote result starts being followed and when it ends or is cancelled. */
+  onRemote?: RemoteListener;
 }
 
 /** The listener of `options.onEvent` and the console reporter of `options.log`, together. */

@@ -50,7 +50,7 @@ export function holdMs(durationMs: number): number {
   return Math.min(HOLD_MAX_MS, Math.max(HOLD_MIN_MS, Math.round(HOLD_SHARE * Math.max(0, durationMs))));
 }
 
-/** No run is held past this long before the deadline (`timeout`), ms: its tests are read before it. */
+/** No run is held past this long before the deadline (`timeout-minutes`), ms: its tests are read before it. */
 export const HOLD_DEADLINE_MARGIN_MS = 10_000;
 
 /**

@@ -6,7 +6,7 @@
  */
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../api/types.js';
-import { messageOf, testFinished, type EngineContext, type Handle, type Remote } from './context.js';
+import { addRemote, messageOf, testFinished, type EngineContext, type Handle } from './context.js';
 import { failFastOn } from './fail-fast.js';
 import { cancelRemote } from './stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from './execute.js';
@@ -67,9 +67,8 @@ const inferred = new WeakSet<TestResult>();
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
   const startedId = started._id;
-  const remote: Remote = { type: 'test', id: startedId, active: true };
+  const remote = addRemote(ctx, 'test', startedId);
   if (inferred.has(started)) remote.inferred = true;
-  ctx.remotes.add(remote);
   const window = await history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
   return pollRemote<TestResult>(ctx, remote, triggeredAtMs, window, {
     get: (signal) => ctx.api.getTestResult(startedId, { signal }),

@@ -1,5 +1,5 @@
 /**
- * Stopping: the deadline (`timeout`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
+ * Stopping: the deadline (`timeout-minutes`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
  * once; what follows (lookups of interrupted triggers, cancels, listings) is bounded by the wrap-up times of
  * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
  * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.

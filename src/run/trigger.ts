@@ -9,13 +9,13 @@ import { refId, refName } from '../api/refs.js';
 import { ApiError } from '../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
 import {
+  addRemote,
   iso,
   messageOf,
   nextKey,
   pushResultless,
   type EngineContext,
   type Handle,
-  type Remote,
 } from './context.js';
 import {
   MAY_HAVE_STARTED_ERROR,
@@ -36,6 +36,7 @@ import {
   variantCombinations,
   type TriggerJob,
 } from './execute.js';
+import { followResult } from './follow-results.js';
 import { expandFolders, planJobs } from './plan.js';
 import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
 import type { SuiteRun, Variant } from './types.js';
@@ -48,7 +49,7 @@ import type { SuiteRun, Variant } from './types.js';
 export type OnRunsStarted = (handles: Handle[]) => void;
 
 /**
- * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Plans and triggers every run of the plan, and follows the results of `resultIds`; resolves when every execute is answered, failed or reconciled.
  * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
  * one `trigger-problems` event.
  */
@@ -64,12 +65,14 @@ export async function triggerAll(
       const runs = expectedVariants(optionsFor(job, ctx.plan.execute), job.startUrl).length;
       if (key) ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
     }
-    await Promise.all(
-      jobs.map(async (job) => {
-        const handles = await ctx.limit(() => trigger(ctx, job));
-        if (handles.length > 0) onStarted(handles);
-      }),
-    );
+    const started = async (start: () => Promise<Handle[]>): Promise<void> => {
+      const handles = await ctx.limit(start);
+      if (handles.length > 0) onStarted(handles);
+    };
+    await Promise.all([
+      ...jobs.map((job) => started(() => trigger(ctx, job))),
+      ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
+    ]);
   } finally {
     ctx.triggering = false;
     const problems = ctx.problems.take();
@@ -268,7 +271,8 @@ function startedRun(
   return { run, historyKey: historyKeyOf(job) };
 }
 
-function addHandle(
+/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
+export function addHandle(
   ctx: EngineContext,
   job: TriggerJob,
   result: SuiteResult | TestResult,
@@ -277,8 +281,7 @@ function addHandle(
   delayMs: number,
 ): Handle {
   const { run, historyKey } = startedRun(ctx, job, result, variant, now);
-  const remote: Remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
-  ctx.remotes.add(remote);
+  const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
   ctx.runs.push(run);
   const handle: Handle = {
     run,

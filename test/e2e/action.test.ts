@@ -28,7 +28,7 @@ async function setUp() {
   const run = (inputs: Record<string, string>): Promise<ActionRun> =>
     runAction({
       workspace,
-      inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, timeout: '2', ...inputs },
+      inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, 'timeout-minutes': '2', ...inputs },
     });
   const executes = () => emulator.requests().filter((q) => /\/execute\/?$/.test(q.path));
   /** Secrets never reach the log, the outputs or a file. */

@@ -38,7 +38,7 @@ describe('deadline, workflow cancel and retries', () => {
     const clock = setup.world!.clock;
     const t0 = clock.now();
     const r = await setup.run({
-      inputs: inputs({ 'suite-ids': 'suite-smoke', timeout: '0.4', 'fail-on-timeout': 'false' }),
+      inputs: inputs({ 'suite-ids': 'suite-smoke', 'timeout-minutes': '0.4', 'fail-on-timeout': 'false' }),
     });
     // The action ends at exactly its 0.4 min deadline, the remote cancel sent at that ms.
     expect(clock.now() - t0).toBe(24_000);
@@ -73,7 +73,7 @@ describe('deadline, workflow cancel and retries', () => {
     setup.emulator.setScenario('test-home', { hang: true });
     const clock = setup.world!.clock;
     const t0 = clock.now();
-    const r = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05' }) });
+    const r = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '0.05' }) });
     // At exactly the 3 s deadline: the cancel sent, the action done.
     expect(clock.now() - t0).toBe(3_000);
     expect(setup.emulator.requests().at(-1)).toMatchObject({ method: 'POST', time: t0 + 3_000 });
@@ -90,7 +90,7 @@ describe('deadline, workflow cancel and retries', () => {
     await rm(path.join(bundle.workspace, 'ghost-inspector-results.json'), { force: true });
     const { child, done } = await startAction({
       workspace: bundle.workspace,
-      inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', timeout: '5' }, bundle),
+      inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', 'timeout-minutes': '5' }, bundle),
     });
     // Both runs started and the action is polling.
     await waitFor(

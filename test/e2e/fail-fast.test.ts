@@ -41,7 +41,7 @@ describe('fail-fast', () => {
         'test-ids': 'test-payment,test-home',
         'suite-ids': 'suite-smoke',
         'fail-fast': 'true',
-        timeout: '5',
+        'timeout-minutes': '5',
       }),
     });
     expect(r.code, r.stdout + r.stderr).toBe(1);
@@ -65,7 +65,7 @@ describe('fail-fast', () => {
   it('off (the default): the other runs are not cancelled', async () => {
     const r = await runAction({
       workspace,
-      inputs: inputs({ 'test-ids': 'test-payment,test-login', timeout: '5' }),
+      inputs: inputs({ 'test-ids': 'test-payment,test-login', 'timeout-minutes': '5' }),
     });
     expect(r.code).toBe(1);
     expect(counts(r)).toMatchObject({ total: 2, failed: 1, passed: 1, cancelled: 0 });
@@ -105,7 +105,7 @@ describe('fail-fast with runs still to trigger', () => {
         'test-ids': testIds.join(','),
         'start-url': 'https://a.example/,https://b.example/',
         'fail-fast': 'true',
-        timeout: '5',
+        'timeout-minutes': '5',
       },
     });
     expect(r.code, r.stdout + r.stderr).toBe(1);

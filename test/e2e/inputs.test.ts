@@ -51,7 +51,7 @@ describe('output files', () => {
           ...setup.connection(),
           'suite-ids': 'suite-smoke',
           'junit-path': 'blocker/junit.xml',
-          timeout: '2',
+          'timeout-minutes': '2',
         },
       });
       expect(r.code, r.stdout).toBe(0);

@@ -5,7 +5,7 @@
  * comparison under fail-on-screenshot-compare, a timed-out and a cancelled test, names, and the failing
  * step's error once.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ function inputs(extra: Record<string, string>): Record<string, string> {
   return {
     ...setup.connection(),
     screenshots: 'none',
-    timeout: '2',
+    'timeout-minutes': '2',
     ...extra,
   };
 }
@@ -41,6 +41,16 @@ function junitOf(r: ActionRun): string {
 }
 
 describe('JUnit as consumers read it', () => {
+  it('screenshots kept in the workspace are attached by workspace-relative paths', async () => {
+    const r = await setup.run({ inputs: inputs({ 'suite-ids': 'suite-smoke', screenshots: 'all' }) });
+    const attachments = [...junitOf(r).matchAll(/\[\[ATTACHMENT\|([^\]]+)\]\]/g)].map((m) => m[1]!);
+    expect(attachments.length).toBeGreaterThan(0);
+    for (const file of attachments) {
+      expect(file).toMatch(/^ghost-inspector-screenshots\//);
+      expect(existsSync(path.join(setup.workspace, file)), file).toBe(true);
+    }
+  });
+
   it('several suites in parallel: <testsuites time> is the wall time, not the sum of the suites', async () => {
     const started = Date.now();
     // Real time: the file's time is compared with the wall clock.
@@ -115,7 +125,7 @@ describe('JUnit as consumers read it', () => {
   it('timed out: an error test case whose message says so', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
     const r = await setup.run({
-      inputs: inputs({ 'test-ids': 'test-home', timeout: '0.05', 'fail-on-timeout': 'false' }),
+      inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '0.05', 'fail-on-timeout': 'false' }),
     });
     expect(counts(r)['timed-out']).toBe(1);
     const xml = junitOf(r);
@@ -126,7 +136,7 @@ describe('JUnit as consumers read it', () => {
   it('cancelled by the workflow: <skipped message="Cancelled: …">', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
     const { cancel, done } = setup.start({
-      inputs: inputs({ 'test-ids': 'test-home', timeout: '5' }),
+      inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '5' }),
     });
     await waitFor(() =>
       setup.emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),

@@ -26,7 +26,7 @@ beforeEach(async () => {
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
   return setup.run({
-    inputs: { ...setup.connection(), timeout: '2', ...inputs },
+    inputs: { ...setup.connection(), 'timeout-minutes': '2', ...inputs },
   });
 }
 

@@ -3,10 +3,13 @@
  * targets resolve against the start URL as Selenium IDE's base-URL override does (the first one included),
  * absolute ones to the file's own site are rebased with a notice; without `start-url` nothing changes.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestResult } from '../../src/api/types.js';
 import type { ActionRun } from '../support/harness.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
+import { xpath } from '../support/junit.js';
 
 const setup = useE2ESetup('side');
 const API_KEY = setup.apiKey;
@@ -17,7 +20,7 @@ function run(inputs: Record<string, string>): Promise<ActionRun> {
       ...setup.connection(),
       'organization-id': 'org-acme',
       'test-files': 'own-site.side',
-      timeout: '2',
+      'timeout-minutes': '2',
       ...inputs,
     },
   });
@@ -55,5 +58,8 @@ describe('.side files with start-url', () => {
       { start: 'https://example.test/login', opens: ['https://example.test/account'] },
     ]);
     expect(r.stdout).not.toContain('::notice::');
+    // The JUnit test case names its repository file, relative to the workspace.
+    const junit = readFileSync(path.join(setup.workspace, 'ghost-inspector-junit.xml'), 'utf8');
+    expect(xpath(junit, 'string(//testcase[1]/@file)')).toBe('own-site.side');
   });
 });

@@ -17,7 +17,7 @@ const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
   return setup.run({
-    inputs: { ...setup.connection(), timeout: '5', ...inputs },
+    inputs: { ...setup.connection(), 'timeout-minutes': '5', ...inputs },
   });
 }
 
@@ -119,7 +119,7 @@ describe('one verdict everywhere', () => {
           workspace: setup.workspace,
           inputs: {
             ...setup.connection(),
-            timeout: '5',
+            'timeout-minutes': '5',
             'suite-ids': 'suite-smoke',
             'pr-comment': 'true',
             'github-token': TOKEN,

@@ -228,7 +228,18 @@ export const BAD_INPUTS: BadInputCase[] = [
     message: 'true',
   },
   { name: 'retry 4', inputs: { 'retry-failed': '4' }, input: 'retry-failed', message: '0 to 3' },
-  { name: 'timeout zero', inputs: { timeout: '0' }, input: 'timeout', message: 'positive number of minutes' },
+  {
+    name: 'summary-title on two lines',
+    inputs: { 'summary-title': 'a\nb' },
+    input: 'summary-title',
+    message: 'one line',
+  },
+  {
+    name: 'timeout-minutes zero',
+    inputs: { 'timeout-minutes': '0' },
+    input: 'timeout-minutes',
+    message: 'positive number of minutes',
+  },
   { name: 'timeout words', inputs: { timeout: 'soon' }, input: 'timeout', message: 'minutes' },
   {
     name: 'data file missing',

@@ -151,7 +151,7 @@ export async function chaosRun(seed: number): Promise<ChaosOutcome> {
         'api-base-url': emulator.baseUrl,
         'suite-ids': suiteIds.join(','),
         'test-ids': testIds.join(','),
-        timeout: String(ACTION_TIMEOUT_MIN),
+        'timeout-minutes': String(ACTION_TIMEOUT_MIN),
         screenshots: 'failed',
       },
     });

@@ -1,6 +1,7 @@
 /**
  * Runs the built action (`dist/index.js`) as a child process the way the runner does: `INPUT_<NAME>`
- * variables (dashes kept, upper case), `GITHUB_WORKSPACE`, and files for outputs and the step summary.
+ * variables (dashes kept, upper case), `GITHUB_WORKSPACE`, and files for outputs, the step summary and the
+ * step state (which the runner hands to the post step as `STATE_<name>`: {@link postStepEnv}).
  *
  * Every JUnit file an action run writes is checked on the way out (see {@link checkJUnit}): valid against
  * the Jenkins `junit-10.xsd` as it is, and counted by a consumer's reading as the action's outputs count.
@@ -35,6 +36,13 @@ export interface ActionRun {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
+  /** What the step kept with `core.saveState` (the last value of each name). */
+  state: Record<string, string>;
+}
+
+/** The environment the runner gives the post step for the main step's state: `STATE_<name>` each. */
+export function postStepEnv(state: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(state).map(([name, value]) => [`STATE_${name}`, value]));
 }
 
 /** Parses the runner's output file (`name<<delimiter` blocks, or `name=value` lines). */
@@ -71,12 +79,14 @@ export async function startAction(
   if (!existsSync(NODE_BINARY)) throw new Error(`GI_NODE_BINARY ${NODE_BINARY} does not exist`);
   const outputFile = path.join(options.workspace, '.runner-output.txt');
   const summaryFile = path.join(options.workspace, '.runner-summary.md');
+  const stateFile = path.join(options.workspace, '.runner-state.txt');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_STATE: stateFile,
     ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs)) {
@@ -84,6 +94,7 @@ export async function startAction(
   }
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
+  await writeFile(stateFile, '');
   const junit = junitFile(options);
   const junitBefore = fileStamp(junit);
   const child = spawn(NODE_BINARY, ARGS, {
@@ -105,6 +116,7 @@ export async function startAction(
         stderr,
         outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
         summary: readFileSync(summaryFile, 'utf8'),
+        state: parseOutputFile(readFileSync(stateFile, 'utf8')),
       };
       try {
         if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, run);

@@ -58,6 +58,8 @@ function command(name: string, message: string, properties: AnnotationProperties
 export class RecordingSink implements ActionSink {
   stdout = '';
   outputs: Record<string, string> = {};
+  /** What `saveState` kept, the last value of each name. */
+  state: Record<string, string> = {};
   summary = '';
   failed = false;
   info(message: string): void {
@@ -96,6 +98,9 @@ export class RecordingSink implements ActionSink {
     return Promise.resolve();
   }
   useRunnerFiles(): void {}
+  saveState(name: string, value: string): void {
+    this.state[name] = value;
+  }
 }
 
 /**
@@ -143,6 +148,7 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
       stderr: '',
       outputs: { ...sink.outputs },
       summary: sink.summary,
+      state: { ...sink.state },
     };
     // After a workflow cancel the process exits non-zero whatever the verdict (`process.exitCode || 1`).
     if (exitedAfterCancel) result.code = 1;

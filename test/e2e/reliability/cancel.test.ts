@@ -74,7 +74,7 @@ async function cancelMidRun(
       'api-base-url': emulator.baseUrl,
       'suite-ids': 'suite-green',
       'test-ids': 'rel-green-1',
-      timeout: '5',
+      'timeout-minutes': '5',
     },
   });
   await waitFor(ready, 20_000);

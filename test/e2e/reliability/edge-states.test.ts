@@ -68,7 +68,12 @@ async function setUp(timeScale: number, factor = 1) {
   const run = (inputs: Record<string, string>) =>
     runActionInProcess({
       workspace,
-      inputs: { ...secretInputs(secrets), 'api-base-url': emulator.baseUrl, timeout: '1', ...inputs },
+      inputs: {
+        ...secretInputs(secrets),
+        'api-base-url': emulator.baseUrl,
+        'timeout-minutes': '1',
+        ...inputs,
+      },
       clock,
     });
   return { emulator, workspace, run, clock };
@@ -79,7 +84,7 @@ describe('a result that never finishes, results that vanish', () => {
   it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
     const { emulator, workspace, run } = await setUp(0.05, 10);
     emulator.setScenario('rel-red-ok', { hang: true });
-    const r = await run({ 'suite-ids': 'suite-red', timeout: '0.5' });
+    const r = await run({ 'suite-ids': 'suite-red', 'timeout-minutes': '0.5' });
     expect(r.code).toBe(1);
     const results = readResults(workspace)!;
     expect(results.interrupted).toBe('deadline');
@@ -113,7 +118,7 @@ describe('a result that never finishes, results that vanish', () => {
     );
     const started = clock.now();
     // A deadline far beyond the grace: the runs end by the grace, not by the deadline.
-    const r = await run({ 'suite-ids': 'suite-green', 'test-ids': 'rel-red-ok', timeout: '10' });
+    const r = await run({ 'suite-ids': 'suite-green', 'test-ids': 'rel-red-ok', 'timeout-minutes': '10' });
     expect(vanished.size).toBe(2);
     expect(r.code).toBe(1);
     const results = readResults(workspace)!;

@@ -92,7 +92,7 @@ beforeAll(async () => {
       ...secretInputs(secrets),
       'api-base-url': emulator.baseUrl,
       'suite-ids': 'suite-hostile',
-      timeout: '0.5',
+      'timeout-minutes': '0.5',
       screenshots: 'failed',
     },
   });

@@ -72,7 +72,7 @@ async function scenario(
       'api-base-url': proxy?.baseUrl ?? emulator.baseUrl,
       'suite-ids': 'suite-red,suite-green',
       'test-ids': 'rel-red-bad',
-      timeout: '0.5',
+      'timeout-minutes': '0.5',
       screenshots: 'all',
       ...options.inputs,
     },
@@ -89,7 +89,15 @@ describe('the secret scan itself', () => {
     const secrets = secretsFor('planted');
     const workspace = await makeTempWorkspace('gi-rel-planted-');
     workspaces.push(workspace);
-    const base: ActionRun = { code: 0, signal: null, stdout: '', stderr: '', outputs: {}, summary: '' };
+    const base: ActionRun = {
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: '',
+      outputs: {},
+      summary: '',
+      state: {},
+    };
     expect(findSecrets(base, workspace, secrets)).toEqual([]);
     const half = secrets.apiKey.slice(0, Math.ceil(secrets.apiKey.length / 2));
     expect(findSecrets({ ...base, stdout: `key=${half}…` }, workspace, secrets)).toHaveLength(1);

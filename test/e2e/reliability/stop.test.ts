@@ -114,7 +114,7 @@ describe.concurrent('stopping early', () => {
       const t = await act({
         'test-ids': 'rel-green-1,rel-green-2,rel-red-ok,rel-red-bad',
         'start-url': 'https://a.example/\nhttps://b.example/\nhttps://c.example/\nhttps://d.example/',
-        timeout: '0.05',
+        'timeout-minutes': '0.05',
         'fail-on-timeout': 'false',
       });
       console.log(`stop figures: deadline mid-trigger (3 s timeout), step ${t.durationMs} ms`);
@@ -150,7 +150,7 @@ describe.concurrent('stopping early', () => {
         {
           'test-ids': 'rel-green-1,rel-green-2,rel-red-ok,rel-red-bad',
           'start-url': 'https://a.example/\nhttps://b.example/\nhttps://c.example/\nhttps://d.example/',
-          timeout: '5',
+          'timeout-minutes': '5',
         },
         { signal: 'SIGINT', ready: () => emulator.requests().some((q) => q.method === 'POST') },
       );
@@ -180,7 +180,7 @@ describe.concurrent('stopping early', () => {
       const before = new Set(emulator.store.suiteResults.keys());
       // No variables: a suite result shows all that was sent, so the adopted run is cancelled.
       const t = await act(
-        { 'suite-ids': 'suite-green', timeout: '5', variables: '', 'private-variables': '' },
+        { 'suite-ids': 'suite-green', 'timeout-minutes': '5', variables: '', 'private-variables': '' },
         {
           baseUrl: p.baseUrl,
           signal: 'SIGTERM',
@@ -213,7 +213,7 @@ describe.concurrent('stopping early', () => {
         method === 'POST' && isExecute(url) ? 'hold-after' : 'forward',
       );
       const before = new Set(emulator.store.results.keys());
-      const t = await act({ 'test-ids': 'rel-green-1', timeout: '0.1' }, { baseUrl: p.baseUrl });
+      const t = await act({ 'test-ids': 'rel-green-1', 'timeout-minutes': '0.1' }, { baseUrl: p.baseUrl });
       console.log(`stop figures: deadline mid-execute (6 s timeout), step ${t.durationMs} ms`);
       expect(t.durationMs).toBeLessThan(6_000 + 10_000);
       expect(t.run.code).toBe(1);
@@ -232,7 +232,7 @@ describe.concurrent('stopping early', () => {
     it('a service that never answers: the step ends within timeout + 10 s, the run "may have started"', async () => {
       const { holding, act } = await setUp();
       const p = await holding(() => 'hold-before');
-      const t = await act({ 'suite-ids': 'suite-green', timeout: '0.1' }, { baseUrl: p.baseUrl });
+      const t = await act({ 'suite-ids': 'suite-green', 'timeout-minutes': '0.1' }, { baseUrl: p.baseUrl });
       console.log(`stop figures: service never answers (6 s timeout), step ${t.durationMs} ms`);
       expect(t.durationMs).toBeLessThan(6_000 + 10_000);
       expect(t.run.code).toBe(1);
@@ -247,7 +247,7 @@ describe.concurrent('stopping early', () => {
       // Polls hang, and so does the listing of the suite result's tests after the deadline.
       emulator.setScenario('rel-green-1', { hang: true });
       const p = await holding(({ method }) => (method === 'GET' ? 'hold-before' : 'forward'));
-      const t = await act({ 'suite-ids': 'suite-green', timeout: '0.1' }, { baseUrl: p.baseUrl });
+      const t = await act({ 'suite-ids': 'suite-green', 'timeout-minutes': '0.1' }, { baseUrl: p.baseUrl });
       console.log(`stop figures: reads hang (6 s timeout), step ${t.durationMs} ms`);
       expect(t.durationMs).toBeLessThan(6_000 + 10_000);
       expect(t.run.code).toBe(1);
@@ -274,7 +274,7 @@ describe.concurrent('stopping early', () => {
           screenshots: 'none',
           'test-ids': 'rel-green-1',
           'results-path': 'stuck.json',
-          timeout: '5',
+          'timeout-minutes': '5',
         },
       });
       await waitFor(() => emulator.requests().some((q) => q.method === 'POST' && isExecute(q.path)), 20_000);

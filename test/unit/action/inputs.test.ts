@@ -78,7 +78,7 @@ describe('readInputs', () => {
       'chat-channel': '#qa',
       variables: 'PLAN=pro\nGREETING = hello = world\n# comment',
       'private-variables': '{"TOKEN": "s3cr3t", "PIN": 1234}',
-      timeout: '2.5',
+      'timeout-minutes': '2.5',
       'retry-failed': '2',
       'fail-fast': 'true',
     });
@@ -246,6 +246,27 @@ describe('bad inputs', () => {
   it('masks the value of secret inputs', async () => {
     const problems = await problemsOf({ 'suite-ids': SUITE, 'private-variables': '{"A": ' });
     expect(problems[0]).toMatchObject({ input: 'private-variables', value: '***' });
+    const spaced = await problemsOf({ 'suite-ids': SUITE, 'api-key': 'secret key' });
+    expect(spaced[0]).toMatchObject({ input: 'api-key', value: '***' });
+  });
+
+  it('takes the former name timeout with a deprecation warning, and refuses both set apart', async () => {
+    const inputs = await read({ 'suite-ids': SUITE, timeout: '7' });
+    expect(inputs.timeoutMs).toBe(7 * 60_000);
+    expect(inputs.warnings).toEqual([expect.stringContaining('"timeout" is deprecated')]);
+    expect((await read({ 'suite-ids': SUITE, 'timeout-minutes': '3' })).warnings).toEqual([]);
+    const both = await problemsOf({ 'suite-ids': SUITE, timeout: '7', 'timeout-minutes': '3' });
+    expect(both).toEqual([
+      expect.objectContaining({ input: 'timeout', expected: expect.stringContaining('timeout-minutes') }),
+    ]);
+    const bad = await problemsOf({ 'suite-ids': SUITE, timeout: 'soon' });
+    expect(bad[0]).toMatchObject({ input: 'timeout', value: 'soon' });
+  });
+
+  it('shows an empty secret as empty, as README documents', async () => {
+    await expect(read({ 'suite-ids': SUITE, 'api-key': '' })).rejects.toThrow(
+      'Input "api-key" has value ""; expected the Ghost Inspector API key (required).',
+    );
   });
 });
 

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkMarkdown } from '../../../scripts/check-readme-workflows.js';
-import { generateReadme, inputGroups, parseAction } from '../../../scripts/gen-readme-io.js';
+import { actionRef, generateReadme, inputGroups, parseAction } from '../../../scripts/gen-readme-io.js';
 import { INPUT_DEFAULTS } from '../../../src/inputs/index.js';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/run/budget.js';
 import { ROOT } from '../../support/harness.js';
@@ -74,6 +74,21 @@ describe('action.yml', () => {
 describe('the README', () => {
   it('is what `npm run docs` writes from action.yml (run it after changing action.yml)', async () => {
     expect(await generateReadme(readme, actionText)).toBe(readme);
+  });
+
+  it('names this action as package.json does: repository and major version in every uses: line', async () => {
+    const pkg = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
+    const ref = actionRef(pkg);
+    const uses = [...readme.matchAll(/uses: (\S+ghost-inspector-action\S*)/g)].map((m) => m[1]);
+    expect(uses.length).toBeGreaterThan(3);
+    expect(new Set(uses)).toEqual(new Set([ref]));
+    const moved = JSON.stringify({ version: '2.3.0', repository: 'https://github.com/acme/gi-action.git' });
+    expect(actionRef(moved)).toBe('acme/gi-action@v2');
+    const out = await generateReadme(readme, actionText, moved);
+    expect(out).not.toContain(ref);
+    expect(out).toContain('uses: acme/gi-action@v2');
+    expect(out).toContain('uses: actions/checkout@v5');
+    expect(() => actionRef(JSON.stringify({ version: '1.0.0' }))).toThrow('names no GitHub repository');
   });
 
   it('regenerates when action.yml changes: a new input appears in its group', async () => {
@@ -173,12 +188,16 @@ describe('the README', () => {
     }
   });
 
-  it("quotes the request budget the code applies (src/run/budget.ts's defaults)", () => {
-    const prose = readme.replace(/\*\*/g, '').replace(/\s+/g, ' ');
+  it("docs/requests.md quotes the request budget the code applies (src/run/budget.ts's defaults)", () => {
+    const requests = readFileSync(path.join(ROOT, 'docs', 'requests.md'), 'utf8');
+    const prose = requests.replace(/\*\*/g, '').replace(/\s+/g, ' ');
     expect(prose).toContain(
       `a token bucket of ${DEFAULT_BURST} requests that refills at ${DEFAULT_RATE_PER_SECOND} requests/s`,
     );
-    expect(readme).not.toMatch(/bursts of 2\b/);
+    expect(requests).not.toMatch(/bursts of 2\b/);
+    // The README is a user's page: the internals are linked, not repeated.
+    expect(readme).toContain('[docs/requests.md](docs/requests.md)');
+    expect(readme).not.toContain('token bucket');
   });
 
   it('Troubleshooting explains messages the code writes, in the words the code uses', () => {

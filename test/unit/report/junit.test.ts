@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { renderAnnotations } from '../../../src/report/annotations.js';
 import { renderJUnit, writeJUnit } from '../../../src/report/junit.js';
 import { allTests } from '../../../src/report/model.js';
 import { cleanText } from '../../../src/report/text.js';
@@ -36,6 +37,27 @@ function failingSteps(): TestSpec['steps'] {
 }
 
 describe('renderJUnit', () => {
+  it('names the repository test file of a test-files run: file on the test case and on its annotation', () => {
+    const fx = new Fixtures();
+    const base = suiteRun(fx, {
+      key: 'file-1',
+      suiteId: '5d0000000000000000000001',
+      suiteName: 'tests/checkout.side',
+      suiteResultId: '6e0000000000000000000001',
+      tests: [{ name: 'Pay', outcome: 'failed', steps: failingSteps(), errorDetails: STEP_ERROR }],
+    });
+    const run: SuiteRun = { ...base, kind: 'file', file: 'tests/checkout.side', suiteId: null };
+    const report = reportOfRuns([run]);
+    const xml = renderJUnit(report);
+    expect(xpath(xml, 'string(//testcase[1]/@file)')).toBe('tests/checkout.side');
+    expect(schemaErrors(xml)).toBe('');
+    expect(schemaErrors(xml.replace('file="tests/', 'file="/abs/'))).toContain('not relative');
+    expect(renderAnnotations(report)[0]).toMatchObject({ level: 'error', file: 'tests/checkout.side' });
+    // Runs of stored suites name no file.
+    expect(renderJUnit(reportOfRuns([base]))).not.toContain(' file=');
+    expect(renderAnnotations(reportOfRuns([base]))[0]).not.toHaveProperty('file');
+  });
+
   it('writes one testsuite per suite run and unique test case names', () => {
     const xml = render('variants');
     const names = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map(

@@ -16,6 +16,7 @@ import {
   renderSummary,
   writeSummary,
 } from '../../../src/report/summary.js';
+import { renderPullRequestComment } from '../../../src/report/pr-comment.js';
 import { largeSummary } from './fixtures.js';
 import { reportOf, SCENARIOS } from './scenarios.js';
 
@@ -25,6 +26,17 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const paths = { junitPath: 'reports/junit.xml', resultsPath: 'reports/results.json' };
 
 describe('renderSummary', () => {
+  it('heads the summary and the pull-request comment with summary-title, so matrix legs differ', () => {
+    const { summary, policy: scenarioPolicy } = SCENARIOS['all-passing']!();
+    const report = reportOf(summary, scenarioPolicy);
+    expect(renderSummary(report)).toMatch(/^## ✅ Ghost Inspector: passed\n/);
+    const leg = renderSummary(report, { title: 'Ghost Inspector (firefox, *eu*)' });
+    expect(leg).toMatch(/^## ✅ Ghost Inspector \(firefox, &#42;eu&#42;\): passed\n/);
+    expect(renderPullRequestComment(report, { title: 'Smoke (firefox)' })).toContain(
+      '### ✅ Smoke (firefox): passed',
+    );
+  });
+
   it('stays under 1 MiB with 20,000 results, showing failures first and pointing at the files', () => {
     const report = reportOf(largeSummary(20_000), policy);
     expect(report.totals.total).toBe(20_000);

@@ -1,0 +1,96 @@
+/**
+ * The post step (`runs.post` of action.yml, `post-if: always()`): cancels the remote runs a main step that
+ * was killed (SIGKILL, runner lost) left going. The main step keeps one step-state entry per run it follows
+ * (`run-<id>`: `suite` or `test` while it runs, empty once it ended or was cancelled); the post step cancels
+ * every entry still set and does nothing otherwise. The state holds result ids only, never a secret.
+ * docs/run-stopping.md, "The post step".
+ */
+import pLimit from 'p-limit';
+import { createClient } from '../api/client.js';
+import { envInputGetter } from '../inputs/index.js';
+import { InputReader, parseConnection } from '../inputs/parse.js';
+import type { Remote, RemoteListener } from '../run/context.js';
+import type { ActionDeps } from './deps.js';
+import type { ActionSink } from '../common/sink.js';
+import { messageOf } from '../common/log.js';
+
+/** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
+export const POST_FLAG = 'isPost';
+const RUN_PREFIX = 'run-';
+/** Timeout of each cancel request of the post step, ms. */
+const POST_CANCEL_TIMEOUT_MS = 10_000;
+
+/** Whether this process is the post step (the main step set {@link POST_FLAG}). */
+export function isPostStep(env: NodeJS.ProcessEnv): boolean {
+  return !!env[`STATE_${POST_FLAG}`];
+}
+
+/**
+ * Keeps the runs the engine follows in the step state: `onRemote` for the engine, `clear` when the main
+ * step ended by itself (what still runs then was left on purpose: `wait`, `cancel-on-timeout`).
+ */
+export function runStateRecorder(sink: ActionSink): { onRemote: RemoteListener; clear(): void } {
+  const kept = new Set<string>();
+  return {
+    onRemote: (remote) => {
+      if (remote.active) kept.add(remote.id);
+      else kept.delete(remote.id);
+      sink.saveState(`${RUN_PREFIX}${remote.id}`, remote.active ? remote.type : '');
+    },
+    clear: () => {
+      for (const id of kept) sink.saveState(`${RUN_PREFIX}${id}`, '');
+      kept.clear();
+    },
+  };
+}
+
+/** The runs the main step recorded as started and never saw end, from `STATE_run-<id>` variables. */
+export function runsLeftGoing(env: NodeJS.ProcessEnv): Array<Pick<Remote, 'type' | 'id'>> {
+  const runs: Array<Pick<Remote, 'type' | 'id'>> = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(`STATE_${RUN_PREFIX}`)) continue;
+    if (value !== 'suite' && value !== 'test') continue;
+    runs.push({ type: value, id: name.slice(`STATE_${RUN_PREFIX}`.length) });
+  }
+  return runs;
+}
+
+/**
+ * The post step: cancels every run of {@link runsLeftGoing} (4 at a time, 10 s each). Never fails the
+ * step: a cancel that fails is a warning.
+ */
+export async function runPost(deps: ActionDeps): Promise<void> {
+  const { sink } = deps;
+  try {
+    const runs = runsLeftGoing(deps.env);
+    if (runs.length === 0) return;
+    const reader = new InputReader(envInputGetter(deps.env));
+    const { apiKey, apiBaseUrl } = parseConnection(reader);
+    if (apiKey && deps.github.onRunner) sink.setSecret(apiKey);
+    if (reader.problems.length > 0) {
+      sink.warning(
+        `${runs.length} Ghost Inspector runs may still be going: the inputs cannot reach the service.`,
+      );
+      return;
+    }
+    sink.info(`Cancelling ${runs.length} Ghost Inspector runs the main step was stopped before ending.`);
+    const api = createClient({ apiKey, baseUrl: apiBaseUrl, requestTimeoutMs: POST_CANCEL_TIMEOUT_MS });
+    const limit = pLimit(4);
+    await Promise.all(
+      runs.map((run) =>
+        limit(async () => {
+          const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
+          try {
+            if (run.type === 'suite') await api.cancelSuiteResult(run.id, { signal });
+            else await api.cancelTestResult(run.id, { signal });
+            sink.info(`Cancelled ${run.type} result ${run.id}.`);
+          } catch (error) {
+            sink.warning(`Could not cancel ${run.type} result ${run.id}: ${messageOf(error)}`);
+          }
+        }),
+      ),
+    );
+  } catch (error) {
+    sink.warning(`Post step: ${messageOf(error)}`);
+  }
+}

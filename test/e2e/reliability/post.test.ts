@@ -1,0 +1,116 @@
+/**
+ * The post step (`runs.post` of action.yml): after a main step killed with SIGKILL mid-run, it cancels the
+ * runs the main step had started, so none is left going in the emulator; after a main step that ended by
+ * itself, or with `wait: false`, it does nothing. Both steps run the bundle the way the runner does: the
+ * main step's state file becomes the post step's `STATE_<name>` variables.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator, type RequestRecord } from '../../../emulator/index.js';
+import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
+import {
+  findSecrets,
+  makeTempWorkspace,
+  ORG,
+  reliabilitySeed,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+} from '../../support/reliability.js';
+
+const secrets = secretsFor('post');
+const workspaces: string[] = [];
+const emulators: Emulator[] = [];
+
+afterAll(async () => {
+  for (const e of emulators) await e.close();
+  for (const w of workspaces) await removeWorkspace(w);
+});
+
+async function setUp(): Promise<{ emulator: Emulator; workspace: string; inputs: Record<string, string> }> {
+  // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the post step.
+  const emulator = await startEmulator({
+    timeScale: 0.05,
+    seed: reliabilitySeed([secrets.apiKey]),
+    quiet: true,
+  });
+  emulators.push(emulator);
+  const workspace = await makeTempWorkspace('gi-rel-post-');
+  workspaces.push(workspace);
+  const inputs = {
+    ...secretInputs(secrets),
+    'api-base-url': emulator.baseUrl,
+    'suite-ids': 'suite-green',
+    'test-ids': 'rel-green-1',
+  };
+  return { emulator, workspace, inputs };
+}
+
+/** Test results the emulator's organization is running now (its running list). */
+async function running(emulator: Emulator): Promise<string[]> {
+  const url = `${emulator.baseUrl}/organizations/${ORG}/running/?apiKey=${encodeURIComponent(secrets.apiKey)}`;
+  const body = (await (await fetch(url)).json()) as { data: Array<{ _id: string }> };
+  return body.data.map((r) => r._id);
+}
+
+const isCancel = (q: RequestRecord) => q.method === 'POST' && /\/cancel\/?$/.test(q.path);
+const isPoll = (q: RequestRecord) => q.method === 'GET' && /^\/v1\/(suite-)?results\/[^/]+\/?$/.test(q.path);
+
+describe('the post step', () => {
+  it('cancels the runs of a main step killed mid-run; none is left going', async () => {
+    const { emulator, workspace, inputs } = await setUp();
+    emulator.setScenario('rel-green-1', { hang: true });
+    emulator.setScenario('rel-green-2', { hang: true });
+    const { child, done } = await startAction({ workspace, inputs });
+    // Both runs started and followed (one poll each) before the kill.
+    await waitFor(
+      () =>
+        new Set(
+          emulator
+            .requests()
+            .filter(isPoll)
+            .map((q) => q.path),
+        ).size >= 2,
+    );
+    child.kill('SIGKILL');
+    const main = await done;
+    expect(main.signal).toBe('SIGKILL');
+    expect(emulator.requests().filter(isCancel)).toEqual([]);
+    expect((await running(emulator)).length).toBeGreaterThanOrEqual(2);
+
+    const post = await runAction({ workspace, inputs, env: postStepEnv(main.state) });
+    expect(post.code).toBe(0);
+    expect(
+      emulator
+        .requests()
+        .filter(isCancel)
+        .map((q) => q.path.split('/')[2])
+        .sort(),
+    ).toEqual(['results', 'suite-results']);
+    expect(await running(emulator)).toEqual([]);
+    expect(post.stdout).toContain('Cancelling 2 Ghost Inspector runs');
+    expect(findSecrets(main, workspace, secrets)).toEqual([]);
+    expect(findSecrets(post, workspace, secrets)).toEqual([]);
+  });
+
+  it('does nothing after a main step that ended by itself', async () => {
+    const { emulator, workspace, inputs } = await setUp();
+    const main = await runAction({ workspace, inputs });
+    expect(main.code).toBe(0);
+    emulator.resetLog();
+    const post = await runAction({ workspace, inputs, env: postStepEnv(main.state) });
+    expect(post.code).toBe(0);
+    expect(emulator.requests()).toEqual([]);
+    expect(post.stdout).toBe('');
+  });
+
+  it('leaves the runs of wait: false going', async () => {
+    const { emulator, workspace, inputs } = await setUp();
+    emulator.setScenario('rel-green-1', { hang: true });
+    const main = await runAction({ workspace, inputs: { ...inputs, wait: 'false' } });
+    expect(main.code).toBe(0);
+    const post = await runAction({ workspace, inputs, env: postStepEnv(main.state) });
+    expect(post.code).toBe(0);
+    expect(emulator.requests().filter(isCancel)).toEqual([]);
+    expect((await running(emulator)).length).toBeGreaterThanOrEqual(1);
+  });
+});
