@@ -2,7 +2,8 @@
  * A hostile service for the secret tests: a loopback proxy in front of the emulator that forwards every
  * request, except those a rule answers itself, typically with an error that echoes the whole request
  * (URL with the API key, body with the HTTP auth password and private variables) the way careless services
- * do. The action must keep all of it out of its logs and files.
+ * do. The action must keep all of it out of its logs and files. With `bend`, a lying service: forwarded
+ * JSON answers are rewritten (a test result left out of a list, a record where a list belongs).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,12 +33,20 @@ export interface EchoProxy {
 }
 
 /**
+ * Rewrites the parsed JSON body of a forwarded 2xx answer; returns it (or a new value) to send instead,
+ * `undefined` to send it unchanged.
+ */
+export type Bend = (request: SeenRequest, body: unknown) => unknown;
+
+/**
  * Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`).
- * @param rule returns a reply to answer a request itself, or null to forward it unchanged.
+ * @param rule returns a reply to answer a request itself, or null to forward it.
+ * @param bend rewrites forwarded JSON answers (see `Bend`); without it they pass unchanged.
  */
 export async function startEchoProxy(
   targetOrigin: string,
   rule: (request: SeenRequest) => ProxyReply | null,
+  bend?: Bend,
 ): Promise<EchoProxy> {
   const answered: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -61,12 +70,26 @@ export async function startEchoProxy(
       }
       const headers = { ...req.headers };
       delete headers.host;
+      // A bent answer is read whole: asked uncompressed.
+      if (bend) delete headers['accept-encoding'];
       const upstream = http.request(
         new URL(seen.url, targetOrigin),
         { method: seen.method, headers: { ...headers, 'content-length': String(body.length) } },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const status = answer.statusCode ?? 502;
+          if (!bend || status < 200 || status > 299 || !/json/.test(answer.headers['content-type'] ?? '')) {
+            res.writeHead(status, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const text = Buffer.concat(parts).toString('utf8');
+            const bent = bend(seen, JSON.parse(text) as unknown);
+            const out = bent === undefined ? text : JSON.stringify(bent);
+            res.writeHead(status, { 'content-type': 'application/json' }).end(out);
+          });
         },
       );
       upstream.on('error', () => res.destroy());
