@@ -96,19 +96,18 @@ describe.concurrent('reading', () => {
     expect(counts(o.run)).toMatchObject({ total: 8, passed: 8, error: 0 });
   });
 
-  it("a group read by test: a test's list that lacks a run leaves that run to be read alone", async () => {
+  it("a group read by test: a test's list that lacks the runs leaves them to be read alone", async () => {
     const emulator = await emulatorFor();
     const p = await bending(emulator, (request, body) => {
       if (request.method !== 'GET' || !/\/v1\/tests\/rel-green-2\/results\/?\?.*offset=/.test(request.url))
         return undefined;
-      const envelope = body as { data: unknown[] };
-      return { ...envelope, data: envelope.data.slice(1) };
+      return { ...(body as object), data: [] };
     });
     const o = await act(p.baseUrl, { 'suite-ids': 'suite-green', 'start-url': FOUR_URLS });
     expect(p.seen.some(isTestsList)).toBe(true);
     expect(counts(o.run)).toMatchObject({ total: 8, passed: 8, error: 0 });
     expect(o.results?.results.every((t) => t.resultId !== null)).toBe(true);
-  });
+  }, 60_000);
 });
 
 describe.concurrent('stopping at the deadline', () => {
