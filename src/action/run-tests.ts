@@ -39,6 +39,7 @@ export async function runTests(
     sleep: budget.clientSleep(),
     onRequest: () => budget.markSent(),
     onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+    onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
   });
   const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
   const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;

@@ -14,6 +14,46 @@ export type Expect =
   | 'text' // CSV, XML, XHTML
   | 'binary'; // zip archives, badge images
 
+/** The form an answer's `data` must take: one record (an object with an `_id`), or a list of records. */
+export type Shape = 'record' | 'list';
+
+const EXPECTED_SHAPE: Record<Shape, string> = {
+  record: 'one record (an object with an "_id")',
+  list: 'a list of records (objects with an "_id")',
+};
+
+/**
+ * Whether `value` has `shape`: null when it does, else the failure saying what was expected and what came
+ * (`UNEXPECTED_SHAPE`, not retried: the same request would get the same answer).
+ */
+export function checkShape(value: unknown, shape: Shape, status: number): Failure | null {
+  const isRecord = (v: unknown): boolean =>
+    !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { _id?: unknown })._id === 'string';
+  const ok = shape === 'record' ? isRecord(value) : Array.isArray(value) && value.every(isRecord);
+  if (ok) return null;
+  const came =
+    value === null || value === undefined
+      ? String(value)
+      : Array.isArray(value)
+        ? shape === 'list'
+          ? `a list with an item that is not a record (${describe(value.find((v) => !isRecord(v)))})`
+          : `a list of ${value.length}`
+        : describe(value);
+  return {
+    failure: { kind: 'status', status },
+    errorType: 'UNEXPECTED_SHAPE',
+    status,
+    detail: `the answer's data is ${came} where ${EXPECTED_SHAPE[shape]} was expected (HTTP ${status})`,
+  };
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object without an "_id"';
+  return `a ${typeof value}`;
+}
+
 /** A binary answer: its media type and bytes. */
 export interface BinaryAnswer {
   contentType: string;

@@ -178,6 +178,11 @@ export interface ClientOptions {
    * the answer had none or it was unreadable): lets a shared request budget slow down.
    */
   onRateLimited?: (retryAfterMs: number | undefined) => void;
+  /**
+   * Called with the (redacted) message of every answer of the wrong shape (`UNEXPECTED_SHAPE`): the action
+   * shows it as a warning, not only in the debug log.
+   */
+  onUnexpectedShape?: (message: string) => void;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';

@@ -11,6 +11,8 @@ import type { ErrorType } from './types.js';
  *   `AUTHENTICATION_ERROR`, `VALIDATION_ERROR`, `TIMEOUT_ERROR`, `SERVER_ERROR` (or any other string it sends).
  * - `HTTP_ERROR`: a non-2xx status without an error envelope (429, 5xx, 404, a gateway page...).
  * - `INVALID_RESPONSE`: a 2xx answer that is not the expected envelope (HTML, truncated JSON, bad gzip).
+ * - `UNEXPECTED_SHAPE`: a `SUCCESS` envelope whose `data` is not the form the endpoint answers (`null`, a
+ *   list where one record is expected, a record without `_id`); not retried by the client.
  * - `NETWORK_ERROR`: the connection failed (refused, DNS, reset); `networkCode` holds the system code.
  * - `REQUEST_TIMEOUT`: no complete answer within `ClientOptions.requestTimeoutMs`.
  * - `ABORTED`: the caller's `AbortSignal` fired.
@@ -23,6 +25,7 @@ export type ApiErrorType =
   | ErrorType
   | 'HTTP_ERROR'
   | 'INVALID_RESPONSE'
+  | 'UNEXPECTED_SHAPE'
   | 'NETWORK_ERROR'
   | 'REQUEST_TIMEOUT'
   | 'ABORTED'
@@ -114,6 +117,17 @@ export function isNotFound(err: unknown): boolean {
     return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
   }
   return false;
+}
+
+/**
+ * Answers of the wrong shape in a row after which a wait on one result gives up (the run ends as an
+ * error): one may be a glitch, several are a service that answers something else.
+ */
+export const UNEXPECTED_SHAPE_LIMIT = 3;
+
+/** Whether an error is an answer of the wrong shape (`UNEXPECTED_SHAPE`, see `UNEXPECTED_SHAPE_LIMIT`). */
+export function isUnexpectedShape(err: unknown): err is ApiError {
+  return isApiErrorType(err, 'UNEXPECTED_SHAPE');
 }
 
 /** Whether an error is an `ApiError` with the given code. */

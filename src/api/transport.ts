@@ -5,7 +5,7 @@
  * modules under `endpoints/` describe each call; this module knows nothing of resources.
  */
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
-import { readSuccess, type BinaryAnswer, type Expect } from './answer.js';
+import { checkShape, readSuccess, type BinaryAnswer, type Expect, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
 import { ApiError } from './errors.js';
 import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';
@@ -34,6 +34,8 @@ export interface Call {
   kind: RequestKind;
   body?: Body;
   expect: Expect;
+  /** The form the envelope's `data` must take (checked when given). */
+  shape?: Shape;
   /** False for the status badges, which take no key. */
   sendApiKey?: boolean;
   /** Per-attempt timeout (ms) when not the client's default. */
@@ -118,12 +120,24 @@ export class Transport {
   }
 
   /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-  get<T>(path: string, opts?: RequestOptions, query?: Array<[string, string]>, expect: Expect = 'envelope') {
-    return this.request<T>({ method: 'GET', path, query, kind: 'read', expect, opts });
+  get<T>(
+    path: string,
+    opts?: RequestOptions,
+    query?: Array<[string, string]>,
+    expect: Expect = 'envelope',
+    shape?: Shape,
+  ) {
+    return this.request<T>({ method: 'GET', path, query, kind: 'read', expect, opts, shape });
   }
 
   /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
-  postJson<T>(path: string, value: unknown, opts?: RequestOptions, kind: RequestKind = 'write') {
+  postJson<T>(
+    path: string,
+    value: unknown,
+    opts?: RequestOptions,
+    kind: RequestKind = 'write',
+    shape?: Shape,
+  ) {
     return this.request<T>({
       method: 'POST',
       path,
@@ -131,6 +145,7 @@ export class Transport {
       body: { type: 'json', value },
       expect: 'envelope',
       opts,
+      shape,
     });
   }
 
@@ -176,8 +191,18 @@ export class Transport {
       const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
       const maxRetries = untilAborted ? Infinity : this.maxRetries;
       const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
-      if (!decision.retry)
-        throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
+      if (!decision.retry) {
+        const error = failureError(
+          call.kind,
+          p.endpoint,
+          outcome,
+          attempts,
+          decision.uncertainTrigger,
+          this.redact,
+        );
+        if (outcome.errorType === 'UNEXPECTED_SHAPE') this.options.onUnexpectedShape?.(error.message);
+        throw error;
+      }
       const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
       this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
       try {
@@ -242,7 +267,11 @@ export class Transport {
         signal: call.opts?.signal,
       });
       this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
-      if (res.status >= 200 && res.status < 300) return readSuccess(res, call.expect, this.redact);
+      if (res.status >= 200 && res.status < 300) {
+        const read = readSuccess(res, call.expect, this.redact);
+        const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
+        return wrong ?? read;
+      }
       return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;

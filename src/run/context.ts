@@ -13,7 +13,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { StopReason } from './deadline.js';
 import type { RunEvent, RunEventListener } from './events.js';
 import type { TriggerJob, UserExecuteOptions } from './execute.js';
-import { classifyTestResult } from './outcome.js';
+import { classifyTestResult, suiteResultShortfall } from './outcome.js';
 import { ProblemLog } from './progress.js';
 import type { ExpectedWindow } from './schedule.js';
 import type { RepoTest } from '../inputs/test-files.js';
@@ -253,8 +253,15 @@ export function addRemote(ctx: EngineContext, type: Remote['type'], id: string):
   return remote;
 }
 
-/** A run is over: no longer waited for, nothing to cancel. */
+/**
+ * A run is over: no longer waited for, nothing to cancel. A suite run's tests are checked against its
+ * suite result's own word: the tests it lacks join it as errors (`suiteResultShortfall`).
+ */
 export function endRun(ctx: EngineContext, handle: Handle): void {
+  for (const test of suiteResultShortfall(handle.run)) {
+    handle.run.tests.push(test);
+    testFinished(ctx, handle.run, test);
+  }
   handle.done = true;
   handle.remote.active = false;
   handle.run.endedAt = iso(ctx.clock.now());

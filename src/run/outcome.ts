@@ -21,8 +21,8 @@
  * - A workflow cancel (signal) always fails.
  */
 import { plural } from '../common/words.js';
-import type { TestResult } from '../api/types.js';
-import type { RunSummary, SuiteRun, TestState } from './types.js';
+import type { SuiteResult, TestResult } from '../api/types.js';
+import type { RunSummary, SuiteRun, TestRun, TestState } from './types.js';
 
 /** Policy inputs of the verdict. */
 export interface VerdictPolicy {
@@ -117,6 +117,61 @@ export function testlessRunState(run: SuiteRun): TestState | null {
   if (run.error) return 'error';
   return null;
 }
+
+/** The tests a suite result counts: `countPassing + countFailing + countUnknown`; null when it gives none. */
+export function suiteTestCount(result: SuiteResult): number | null {
+  const counts = [result.countPassing, result.countFailing, result.countUnknown];
+  if (!counts.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)) return null;
+  const n = counts.reduce((a, b) => a + b, 0);
+  return n > 0 ? n : null;
+}
+
+/**
+ * What a finished suite run lacks by its suite result's own word (docs/verdict.md, "The suite result's own
+ * word"): one `error` test per test the suite result counts but its list of test results did not hold, and,
+ * when the suite result says it failed and no listed test fails, one `error` test saying so. [] when the
+ * list agrees, for runs cancelled, timed out or not finished with a verdict, and for a run whose list could
+ * not be read (it counts once as an error already).
+ */
+export function suiteResultShortfall(run: SuiteRun): TestRun[] {
+  const sr = run.suiteResult;
+  if (run.kind !== 'suite' || !sr || sr.passing === null || sr.passing === undefined) return [];
+  if (run.cancelled || run.timedOut || (run.tests.length === 0 && run.error)) return [];
+  const standIn = (testName: string, error: string): TestRun => ({
+    testId: null,
+    testName,
+    state: 'error',
+    result: null,
+    attempts: [],
+    error,
+  });
+  const counted = `${sr.countPassing} passed, ${sr.countFailing} failed, ${sr.countUnknown} unknown`;
+  const expected = suiteTestCount(sr);
+  const listed = new Set(run.tests.flatMap((t) => (t.result ? [t.result._id] : []))).size;
+  const gone = run.tests.filter((t) => !t.result && t.testName.startsWith(MISSING_NAME)).length;
+  const missing = expected === null ? 0 : expected - listed - gone;
+  const out = Array.from({ length: Math.max(0, missing) }, (_, i) =>
+    standIn(
+      `${MISSING_NAME} (${gone + i + 1} of ${expected! - listed})`,
+      `The suite result counts ${expected} tests (${counted}), but its list of test results held ` +
+        `${listed}, also when read again: this test's result is missing, its outcome unknown.`,
+    ),
+  );
+  const fails = (t: TestRun): boolean => t.state !== 'passed' || t.attempts.some((a) => a.passing === false);
+  if (sr.passing === false && out.length === 0 && !run.tests.some(fails)) {
+    out.push(
+      standIn(
+        'Suite result failed',
+        `The suite result says it failed (${counted}), but none of its listed test results failed: ` +
+          'the list disagrees with the suite result, which is taken at its word.',
+      ),
+    );
+  }
+  return out;
+}
+
+/** The name of the stand-in test of a test result missing from its suite result's list. */
+export const MISSING_NAME = 'Missing test result';
 
 const NO_POLICY: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = { failOnScreenshotCompare: false };
 

@@ -8,16 +8,17 @@
  * every test's list are read as the runs on them are over, finished runs held a short while for the rest
  * of their page, so that 100 rows of 20 tests cost 40 requests spread over the finishes, not 80 mostly
  * after the last one. The requests of one step go at once, each under the shared budget (its burst first).
- * `forEachPage` is the one paging loop of the engine.
+ * `forEachPage` (`paging.ts`) is the one paging loop of the engine.
  */
 import { refId } from '../api/refs.js';
 import { metered } from './action-api.js';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PAGE_SIZE } from '../api/limits.js';
+import { forEachPage, pagesFor, type Paging } from './paging.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import { messageOf, type EngineContext, type Handle } from './context.js';
-import { classifyTestResult } from './outcome.js';
+import { classifyTestResult, suiteTestCount } from './outcome.js';
 import { heldUntil, pageOfRank, planReads, type PlanRun, type ReadStep } from './read-plan.js';
 
 /** Runs of one suite or test from which on they are polled and read together. */
@@ -26,33 +27,7 @@ export const BATCH_MIN_RUNS = 4;
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
 const PAGE_ATTEMPTS = 3;
 
-/** One page request: `count` and `offset` as the service's lists take them. */
-export interface Paging {
-  count: number;
-  offset: number;
-}
-
-/**
- * Reads a list page by page from offset 0 until a short page, `maxPages` pages, or `visit` returns false.
- * The first `atOnce` pages (when the list's length is known) are asked at once, each under the budget, and
- * visited in order; the rest one after the other. Errors of `read` propagate.
- */
-export async function forEachPage<T>(
-  read: (paging: Paging) => Promise<T[]>,
-  visit: (page: T[]) => boolean | void,
-  maxPages = Infinity,
-  atOnce = 1,
-): Promise<void> {
-  const first = Math.max(1, Math.min(atOnce, maxPages));
-  const lists = await Promise.all(
-    Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })),
-  );
-  for (const list of lists) if (visit(list) === false || list.length < PAGE_SIZE) return;
-  for (let page = first; page < maxPages; page++) {
-    const list = await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE });
-    if (visit(list) === false || list.length < PAGE_SIZE) return;
-  }
-}
+export { forEachPage, MAX_PAGES, PAGE_MARGIN, pagesFor, type Paging } from './paging.js';
 
 /**
  * The number of runs waited for under one history key (0 without one): those started, or those planned
@@ -67,7 +42,10 @@ export function groupSize(ctx: EngineContext, key: string | null): number {
 /**
  * Every test result of a suite result, each once (a list that changes while it is paged shifts results
  * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
- * tests) lets its pages be asked at once. Null when the listing failed or was stopped.
+ * tests) lets its pages be asked at once and bounds them (`pagesFor`); a list that holds fewer distinct
+ * results than that, or one result twice, is read again up to `RELISTS` times (the service may list a
+ * result late), keeping every result seen, the latest copy of each. Null when the listing failed or was
+ * stopped.
  */
 export async function listSuiteTests(
   ctx: EngineContext,
@@ -75,8 +53,41 @@ export async function listSuiteTests(
   signal = ctx.stop.signal,
   expectedTests: number | null = null,
 ): Promise<TestResult[] | null> {
+  const byId = new Map<string, TestResult>();
+  for (let listing = 0; ; listing++) {
+    const once = await listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests);
+    if (once === null) return byId.size > 0 && !signal.aborted ? [...byId.values()] : null;
+    for (const result of once.results) byId.set(result._id, result);
+    const short = expectedTests !== null && byId.size < expectedTests;
+    if ((!short && !once.duplicates) || listing >= RELISTS || signal.aborted) return [...byId.values()];
+    ctx.emit({
+      type: 'detail',
+      message:
+        `The list of suite result ${suiteResultId}'s test results holds ${byId.size} distinct of ` +
+        `${expectedTests ?? 'an unknown number of'} tests${once.duplicates ? ' (with a result twice)' : ''}: ` +
+        'reading it again.',
+    });
+    try {
+      await ctx.clock.sleep(ctx.waits.listRetryMs * (listing + 1), signal);
+    } catch {
+      return [...byId.values()];
+    }
+  }
+}
+
+/** Times a suite result's list of test results is read again when it disagrees with its counts. */
+export const RELISTS = 2;
+
+/** One listing of a suite result's test results: each once, and whether one came twice. */
+async function listSuiteTestsOnce(
+  ctx: EngineContext,
+  suiteResultId: string,
+  signal: AbortSignal,
+  expectedTests: number | null,
+): Promise<{ results: TestResult[]; duplicates: boolean } | null> {
   const all: TestResult[] = [];
   const seen = new Set<string>();
+  let duplicates = false;
   const readPage = async (paging: Paging): Promise<TestResult[]> => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -94,19 +105,23 @@ export async function listSuiteTests(
       }
     }
   };
-  try {
-    const visit = (page: TestResult[]): void => {
-      for (const result of page) {
-        if (seen.has(result._id)) continue;
-        seen.add(result._id);
-        all.push(result);
+  const visit = (page: TestResult[]): void => {
+    for (const result of page) {
+      if (seen.has(result._id)) {
+        duplicates = true;
+        continue;
       }
-    };
-    await forEachPage(readPage, visit, Infinity, Math.ceil((expectedTests ?? 0) / PAGE_SIZE));
+      seen.add(result._id);
+      all.push(result);
+    }
+  };
+  const atOnce = Math.ceil((expectedTests ?? 0) / PAGE_SIZE);
+  try {
+    await forEachPage(readPage, visit, pagesFor(expectedTests), atOnce);
   } catch {
     return null;
   }
-  return all;
+  return { results: all, duplicates };
 }
 
 /** A finished suite result of a group whose test results are to be read. */
@@ -144,7 +159,7 @@ export function suiteTestsOf(
 ): Promise<TestResult[] | null> {
   const key = handle.historyKey;
   if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS) {
-    return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, testCountOf(result));
+    return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, suiteTestCount(result));
   }
   const byKey = readers.get(ctx) ?? new Map<string, TestReader>();
   readers.set(ctx, byKey);
@@ -250,7 +265,7 @@ async function learnTests(ctx: EngineContext, reader: TestReader): Promise<void>
   const urgent = [...reader.waiting].find(([, w]) => w.heldUntilMs === -Infinity);
   const [id] = urgent ?? reader.waiting.entries().next().value!;
   const entry = take(reader, [id]).get(id)!;
-  const tests = await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(entry.result));
+  const tests = await listSuiteTests(ctx, id, ctx.stop.signal, suiteTestCount(entry.result));
   if (tests && reader.testIds === null) {
     const ids = tests.map((t) => refId(t.test));
     // Reading by test needs every test result to name its test, each once.
@@ -284,7 +299,7 @@ async function runStep(
   const incomplete = new Map<string, Waiting>();
   for (const [id, entry] of taken) {
     const byTest = found.get(id);
-    const expected = testCountOf(entry.result);
+    const expected = suiteTestCount(entry.result);
     const complete =
       byTest !== undefined &&
       byTest.size === testIds.length &&
@@ -301,15 +316,9 @@ async function runStep(
 async function readAlone(ctx: EngineContext, taken: Map<string, Waiting>): Promise<void> {
   await Promise.all(
     [...taken].map(async ([id, w]) =>
-      w.resolve(await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(w.result))),
+      w.resolve(await listSuiteTests(ctx, id, ctx.stop.signal, suiteTestCount(w.result))),
     ),
   );
-}
-
-/** The number of tests a suite result ran, from its counts; null when it does not say. */
-function testCountOf(result: SuiteResult): number | null {
-  const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
-  return n > 0 ? n : null;
 }
 
 /**

@@ -4,7 +4,6 @@
  * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
  * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
  */
-import { PAGE_SIZE } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import { timeoutSignal } from './clock.js';
 import {
@@ -27,7 +26,9 @@ import {
   describeTimeout,
   type StopReason,
 } from './deadline.js';
-import { listSuiteTests } from './read.js';
+import { suiteTestCount } from './outcome.js';
+import { forEachPage, listSuiteTests, pagesFor } from './read.js';
+import { isSuiteResultOver } from './watch.js';
 
 type Answer = SuiteResult | TestResult;
 
@@ -96,9 +97,29 @@ export async function cancelRemote(
   }
 }
 
-/** One run still open at the deadline: timed out (cancelled if it was), with the tests it got. */
+/** What an ended suite result said: `passed`, `failed` or `cancelled`. */
+function saidOf(result: SuiteResult): string {
+  return result.passing === true ? 'passed' : result.passing === false ? 'failed' : 'cancelled';
+}
+
+/**
+ * One run still open at the deadline: timed out (cancelled if it was), with the tests it got; or, when its
+ * suite result had ended and only its list of test results was not read, an error saying so.
+ */
 async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal): Promise<void> {
   const { run } = handle;
+  if (run.suiteResult && isSuiteResultOver(run.suiteResult)) {
+    const tests = await listSuiteTests(ctx, handle.remote.id, signal, suiteTestCount(run.suiteResult));
+    run.tests = (tests ?? []).map((r) => testRunOf(ctx, r, 'error'));
+    if (tests === null) {
+      run.error =
+        `The suite result had ended (${saidOf(run.suiteResult)}), ` +
+        `but its list of test results was not read before the timeout (${describeTimeout(ctx.plan.timeoutMs)}).`;
+    }
+    for (const t of run.tests) testFinished(ctx, run, t);
+    endRun(ctx, handle);
+    return;
+  }
   run.timedOut = true;
   run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
   run.error = `Still running at the timeout (${describeTimeout(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
@@ -219,12 +240,18 @@ export async function cancelActive(
       AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]),
     );
     if (r.type === 'suite' && !overall.aborted) {
+      // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
+      const byId = new Map<string, TestResult>();
       try {
-        const paging = { count: PAGE_SIZE, offset: 0 };
-        suiteTests.set(r.id, await ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall }));
+        await forEachPage(
+          (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall }),
+          (page) => page.forEach((t) => byId.set(t._id, t)),
+          pagesFor(answer ? suiteTestCount(answer as SuiteResult) : null),
+        );
       } catch {
-        // Keep the run without its tests: it shows as cancelled.
+        // Keep the tests read so far (none: the run shows as cancelled).
       }
+      suiteTests.set(r.id, [...byId.values()]);
     }
     return answer;
   };

@@ -12,7 +12,7 @@
  */
 import { metered } from './action-api.js';
 import { backoffMs } from '../api/backoff.js';
-import { isNotFound } from '../api/errors.js';
+import { isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../api/errors.js';
 import { DURATION_HISTORY_COUNT } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import {
@@ -158,7 +158,8 @@ async function pollUntilOver<T extends SuiteResult | TestResult>(
         type: 'detail',
         message: `Poll of ${remote.type} result ${remote.id} failed: ${messageOf(error)}`,
       });
-      if (isNotFound(error) || errors >= ctx.maxPollErrors) {
+      const wrongShape = isUnexpectedShape(error) && errors >= UNEXPECTED_SHAPE_LIMIT;
+      if (isNotFound(error) || errors >= ctx.maxPollErrors || wrongShape) {
         target.onProblem(`Its result could not be read: ${messageOf(error)}`);
         return null;
       }

@@ -42,7 +42,7 @@ export interface Proxy {
 export async function startProxy(
   targetOrigin: string,
   rule: (request: SeenRequest) => ProxyAction,
-  bend?: (body: string) => string,
+  bend?: TextBend,
 ): Promise<Proxy> {
   const answered: SeenRequest[] = [];
   const held: string[] = [];
@@ -86,9 +86,12 @@ export async function startProxy(
           const parts: Buffer[] = [];
           answer.on('data', (c: Buffer) => parts.push(c));
           answer.on('end', () => {
-            const text = Buffer.from(bend(Buffer.concat(parts).toString('utf8')));
+            const status = answer.statusCode ?? 502;
+            const original = Buffer.concat(parts).toString('utf8');
+            const contentType = answer.headers['content-type'] ?? '';
+            const text = Buffer.from(bend(seen, { status, contentType, text: original }) ?? original);
             const { 'transfer-encoding': _chunked, ...rest } = answer.headers;
-            res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': text.length });
+            res.writeHead(status, { ...rest, 'content-length': text.length });
             res.end(text);
           });
         },
@@ -111,12 +114,31 @@ export async function startProxy(
   };
 }
 
-/** A proxy that answers what `rule` replies to and forwards the rest. */
+/** Rewrites a forwarded answer's text; `undefined` sends it unchanged. */
+export type TextBend = (
+  request: SeenRequest,
+  answer: { status: number; contentType: string; text: string },
+) => string | undefined;
+
+/**
+ * Rewrites the parsed JSON body of a forwarded 2xx answer; returns it (or a new value) to send instead,
+ * `undefined` to send it unchanged (a lying service: a test result left out of a list, a record where a
+ * list belongs).
+ */
+export type Bend = (request: SeenRequest, body: unknown) => unknown;
+
+/** A proxy that answers what `rule` replies to, forwards the rest, and bends forwarded JSON with `bend`. */
 export function startEchoProxy(
   targetOrigin: string,
   rule: (request: SeenRequest) => ProxyReply | null,
+  bend?: Bend,
 ): Promise<Proxy> {
-  return startProxy(targetOrigin, (request) => rule(request) ?? 'forward');
+  const textBend: TextBend = (request, { status, contentType, text }) => {
+    if (status < 200 || status > 299 || !/json/.test(contentType)) return undefined;
+    const bent = bend?.(request, JSON.parse(text) as unknown);
+    return bent === undefined ? undefined : JSON.stringify(bent);
+  };
+  return startProxy(targetOrigin, (request) => rule(request) ?? 'forward', bend ? textBend : undefined);
 }
 
 /** A proxy that holds what `rule` says and forwards the rest, its answers rewritten by `bend` if given. */
@@ -125,7 +147,7 @@ export function startHoldProxy(
   rule: HoldRule,
   bend?: (body: string) => string,
 ): Promise<Proxy> {
-  return startProxy(targetOrigin, rule, bend);
+  return startProxy(targetOrigin, rule, bend && ((_request, answer) => bend(answer.text)));
 }
 
 /** Which requests {@link startHoldProxy} holds. */

@@ -20,6 +20,6 @@ export function organizationEndpoints(t: Transport): OrganizationEndpoints {
     listOrganizations: (opts) => t.get('/organizations/', opts),
     getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
     listOrganizationRunning: (organizationId, opts) =>
-      t.get(`/organizations/${seg(organizationId)}/running/`, opts),
+      t.get(`/organizations/${seg(organizationId)}/running/`, opts, [], 'envelope', 'list'),
   };
 }

@@ -18,8 +18,9 @@ export type ResultEndpoints = Pick<
  */
 export function resultEndpoints(t: Transport): ResultEndpoints {
   return {
-    getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
-    cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
+    getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts, [], 'envelope', 'record'),
+    cancelTestResult: (resultId, opts) =>
+      t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel', 'record'),
     commentOnTestResult: (resultId, message, opts) =>
       t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
   };

@@ -20,11 +20,12 @@ export type SuiteResultEndpoints = Pick<
  */
 export function suiteResultEndpoints(t: Transport): SuiteResultEndpoints {
   return {
-    getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
+    getSuiteResult: (suiteResultId, opts) =>
+      t.get(`/suite-results/${seg(suiteResultId)}/`, opts, [], 'envelope', 'record'),
     listSuiteResultTestResults: (suiteResultId, paging, opts) =>
-      t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
+      t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
     cancelSuiteResult: (suiteResultId, opts) =>
-      t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
+      t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel', 'record'),
     getSuiteResultXunit: (suiteResultId, opts) =>
       t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
   };

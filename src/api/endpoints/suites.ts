@@ -38,7 +38,7 @@ export function suiteEndpoints(t: Transport): SuiteEndpoints {
     duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
     listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
     listSuiteResults: (suiteId, paging, opts) =>
-      t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
+      t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
     listSuiteResultsCsv: (suiteId, paging, opts) =>
       t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
     executeSuite: (suiteId, execOptions, opts) =>

@@ -38,10 +38,10 @@ export function testEndpoints(t: Transport): TestEndpoints {
     deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
     executeTest: (testId, execOptions, opts) =>
       execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
-    listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
+    listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts, [], 'envelope', 'list'),
     acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
     listTestResults: (testId, paging, opts) =>
-      t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
+      t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
     listTestResultsCsv: (testId, paging, opts) =>
       t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
     getTestStatusBadge: (testId, screenshot, opts) =>

@@ -1,0 +1,58 @@
+/**
+ * Paging a list of the service (`count`, `offset`), bounded whatever the service answers: by a short page,
+ * by a page that adds nothing new (a service that ignores `offset`), and by the pages its known length
+ * needs (docs/read.md, "Paging").
+ */
+import { PAGE_SIZE } from '../api/limits.js';
+
+/** One page request: `count` and `offset` as the service's lists take them. */
+export interface Paging {
+  count: number;
+  offset: number;
+}
+
+/** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
+export const PAGE_MARGIN = 1;
+
+/** Pages read at most of a list whose length is not known (10,000 records). */
+export const MAX_PAGES = 200;
+
+/** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
+export function pagesFor(known: number | null): number {
+  return known === null ? MAX_PAGES : Math.floor(known / PAGE_SIZE) + 1 + PAGE_MARGIN;
+}
+
+/**
+ * Reads a list page by page from offset 0 until a short page, a page that adds no record not seen before
+ * (by `_id`: a service that ignores `offset` answers the first page again), `maxPages` pages (at most
+ * `MAX_PAGES`), or `visit` returns false. The first `atOnce` pages (when the list's length is known) are
+ * asked at once, each under the budget, and visited in order; the rest one after the other. Errors of
+ * `read` propagate.
+ */
+export async function forEachPage<T extends { _id?: unknown }>(
+  read: (paging: Paging) => Promise<T[]>,
+  visit: (page: T[]) => boolean | void,
+  maxPages = Infinity,
+  atOnce = 1,
+): Promise<void> {
+  const pages = Math.min(maxPages, MAX_PAGES);
+  const seen = new Set<unknown>();
+  const goOn = (list: T[]): boolean => {
+    let added = 0;
+    for (const item of list) {
+      const id = item?._id ?? item;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      added += 1;
+    }
+    return visit(list) !== false && list.length >= PAGE_SIZE && added > 0;
+  };
+  const first = Math.max(1, Math.min(atOnce, pages));
+  const lists = await Promise.all(
+    Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })),
+  );
+  for (const list of lists) if (!goOn(list)) return;
+  for (let page = first; page < pages; page++) {
+    if (!goOn(await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE }))) return;
+  }
+}

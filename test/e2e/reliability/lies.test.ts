@@ -1,0 +1,234 @@
+/**
+ * A service whose answers lie or take the wrong shape, bent by a proxy in front of the emulator
+ * (`support/proxy.ts`): a suite result's list of test results that lacks a
+ * test, lists one twice or disagrees with the suite result's verdict; a list that ignores `offset`; `data:
+ * null` where a suite result belongs; a list that hangs after the suite result ended; and a cancelled suite
+ * of more than one page. The bundled action never reports a pass the suite result denies, reads a bounded
+ * number of pages, names a wrong answer in a warning and ends the run as an error, and reports every test of
+ * a cancelled suite.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator, type SeedFile } from '../../../emulator/index.js';
+import { startEchoProxy, type Bend, startHoldProxy, type HoldRule } from '../../support/proxy.js';
+import { counts, runAction, type ActionRun } from '../../support/harness.js';
+import {
+  makeTempWorkspace,
+  ORG,
+  parseAnnotations,
+  readResults,
+  reliabilitySeed,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+  type ResultsFile,
+} from '../../support/reliability.js';
+
+const secrets = secretsFor('lies');
+const cleanups: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+const BIG = 55;
+
+/** The reliability seed and `suite-big`: 55 passing tests of `runMs` each. */
+function seed(runMs: number): SeedFile {
+  const s = reliabilitySeed([secrets.apiKey]);
+  s.suites!.push({ _id: 'suite-big', name: 'Big suite', organization: ORG });
+  for (let i = 0; i < BIG; i++) {
+    s.tests!.push({
+      _id: `big-${i}`,
+      name: `Big ${i}`,
+      suite: 'suite-big',
+      steps: [{ command: 'open', target: '/' }],
+      scenario: { outcome: 'pass', stepDurationsMs: 50, runDurationMs: runMs },
+    });
+  }
+  return s;
+}
+
+interface Outcome {
+  run: ActionRun;
+  results: ResultsFile;
+  /** Requests the proxy saw, `METHOD path?query`. */
+  seen: string[];
+}
+
+/** Runs the action through a proxy that bends (`bend`) or holds (`hold`) the emulator's answers. */
+async function act(
+  inputs: Record<string, string>,
+  proxy: { bend?: Bend; hold?: HoldRule },
+  runMs = 100,
+): Promise<Outcome> {
+  const emulator = await startEmulator({ timeScale: 0.05, seed: seed(runMs), quiet: true });
+  cleanups.push(() => emulator.close());
+  const seen: string[] = [];
+  let baseUrl: string;
+  if (proxy.hold) {
+    const hold = proxy.hold;
+    const p = await startHoldProxy(emulator.origin, (r) => (seen.push(`${r.method} ${r.url}`), hold(r)));
+    cleanups.unshift(() => p.close());
+    baseUrl = p.baseUrl;
+  } else {
+    const p = await startEchoProxy(
+      emulator.origin,
+      (r) => (seen.push(`${r.method} ${r.url}`), null),
+      proxy.bend,
+    );
+    cleanups.unshift(() => p.close());
+    baseUrl = p.baseUrl;
+  }
+  const workspace = await makeTempWorkspace('gi-rel-lies-');
+  cleanups.push(() => removeWorkspace(workspace));
+  const run = await runAction({
+    workspace,
+    inputs: { ...secretInputs(secrets), 'api-base-url': baseUrl, screenshots: 'none', ...inputs },
+  });
+  return { run, results: readResults(workspace)!, seen };
+}
+
+const isTestList = (url: string): boolean => /\/suite-results\/[^/]+\/results\/?\?/.test(url);
+
+/** Bends the `data` of a suite result's list of test results. */
+function bendTestList(change: (list: Array<Record<string, unknown>>, url: string) => unknown): Bend {
+  return (request, body) => {
+    if (request.method !== 'GET' || !isTestList(request.url)) return undefined;
+    const envelope = body as { data: Array<Record<string, unknown>> };
+    return { ...envelope, data: change(envelope.data, request.url) };
+  };
+}
+
+const testIdOf = (r: Record<string, unknown>): string => (r.test as { _id: string })._id;
+
+describe("the suite result's own word", () => {
+  it('a list that lacks the failing test: the missing test is an error, the step fails', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-red' },
+      { bend: bendTestList((list) => list.filter((r) => testIdOf(r) !== 'rel-red-bad')) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.verdict).not.toBe('passed');
+    const missing = o.results.results.filter((t) => t.name.startsWith('Missing test result'));
+    expect(missing).toHaveLength(1);
+    expect(missing[0]!.state).toBe('error');
+    expect(missing[0]!.error).toMatch(/counts 2 tests .*held 1, also when read again/);
+    expect(counts(o.run)).toMatchObject({ total: 2, passed: 1, error: 1 });
+    // Listed again before giving up: at most 1 + 2 listings.
+    const listings = o.seen.filter(isTestList).length;
+    expect(listings).toBeGreaterThanOrEqual(2);
+    expect(listings).toBeLessThanOrEqual(3);
+  });
+
+  it('a list that shows another test twice in place of the failing one: the step fails', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-red' },
+      {
+        bend: bendTestList((list) => {
+          const ok = list.find((r) => testIdOf(r) === 'rel-red-ok')!;
+          return [ok, ok];
+        }),
+      },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.verdict).not.toBe('passed');
+    expect(counts(o.run), o.run.stdout).toMatchObject({ total: 2, passed: 1, error: 1 });
+  });
+
+  it('a list that shows the failing test as passing: the suite result, which says failed, wins', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-red' },
+      { bend: bendTestList((list) => list.map((r) => ({ ...r, passing: true }))) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.verdict).not.toBe('passed');
+    const said = o.results.results.find((t) => t.name === 'Suite result failed');
+    expect(said?.state).toBe('error');
+    expect(said?.error).toMatch(/says it failed .*none of its listed test results failed/);
+  });
+
+  it('a list that is late (the first listing lacks a test): read again, the real failure reported', async () => {
+    let listings = 0;
+    const o = await act(
+      { 'suite-ids': 'suite-red' },
+      {
+        bend: bendTestList((list) =>
+          ++listings === 1 ? list.filter((r) => testIdOf(r) !== 'rel-red-bad') : list,
+        ),
+      },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.results.map((t) => `${t.testId}:${t.state}`).sort()).toEqual([
+      'rel-red-bad:failed',
+      'rel-red-ok:passed',
+    ]);
+  });
+});
+
+describe('bounded reads', () => {
+  it('a service that ignores offset: a bounded number of pages, the missing tests reported, no timeout', async () => {
+    let first: unknown = null;
+    const o = await act(
+      { 'suite-ids': 'suite-big', timeout: '1' },
+      // Every page is the first one.
+      {
+        bend: bendTestList((list, url) => {
+          if (/[?&]offset=0(&|$)/.test(url) || !/offset=/.test(url)) first = list;
+          return first ?? list;
+        }),
+      },
+    );
+    // Reading ignores offset: every listing answers the first 50, of 55.
+    expect(o.results.runs[0]?.timedOut).toBe(false);
+    expect(counts(o.run)).toMatchObject({ total: BIG, passed: 50, error: 5 });
+    // 3 listings of at most 2 pages (the second adds no new result).
+    expect(o.seen.filter(isTestList).length).toBeLessThanOrEqual(6);
+  });
+
+  it('data null where a suite result belongs: a named warning, then the run is an error, long before the deadline', async () => {
+    const started = Date.now();
+    const o = await act(
+      { 'suite-ids': 'suite-green', timeout: '30' },
+      {
+        bend: (request, body) =>
+          request.method === 'GET' && /\/suite-results\/[^/]+\/?\?/.test(request.url)
+            ? { ...(body as object), data: null }
+            : undefined,
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(o.run.code).toBe(1);
+    const warnings = parseAnnotations(o.run.stdout).filter((a) => a.kind === 'warning');
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(
+      /GET \/v1\/suite-results\/[^ ]+: the answer's data is null where one record .* was expected/,
+    );
+    expect(o.results.runs[0]?.error).toMatch(/could not be read: .*data is null/);
+    expect(o.results.runs[0]?.timedOut).toBe(false);
+  });
+
+  it('a list that hangs after the suite result ended: reported as such, not as still running', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-green', timeout: '0.1', 'fail-on-timeout': 'false' },
+      { hold: (r) => (r.method === 'GET' && isTestList(r.url) ? 'hold-before' : 'forward') },
+    );
+    const run = o.results.runs[0]!;
+    expect(run.error).toMatch(/suite result had ended \(passed\), but its list of test results was not read/);
+    expect(run.error).not.toMatch(/Still running/);
+    expect(run.timedOut).toBe(false);
+    expect(o.run.code).toBe(1);
+  });
+});
+
+describe('stopping', () => {
+  it('fail-fast cancels a suite of more than 50 tests: every one of them is reported', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-red,suite-big', 'fail-fast': 'true' },
+      {},
+      // The big suite's tests run for 10 min of emulator time (30 s here): still going at the fail-fast.
+      600_000,
+    );
+    const big = o.results.runs.find((r) => r.suiteId === 'suite-big')!;
+    expect(big.cancelled).toBe(true);
+    expect(o.results.results.filter((t) => t.run === big.key)).toHaveLength(BIG);
+  });
+});
