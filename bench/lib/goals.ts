@@ -3,7 +3,7 @@
  * cost that does not grow with the number of runs"), then the earlier goals still measured (start-up,
  * overhead, memory). Ratios and side figures are against the official client in the same run.
  */
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
+import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/api/budget.js';
 import type { LagSample } from './cases.js';
 import type { Results } from './render.js';
 import { spread } from './stats.js';

@@ -93,12 +93,7 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Found[]
  * @returns the results found, oldest first ([] when none could be found, or the signal ended the search).
  * Never throws: a failed lookup counts as "not found yet".
  */
-export async function findTriggeredRuns(
-  api: ActionApi,
-  req: LookupRequest,
-  clock: Clock,
-  acquire: (signal?: AbortSignal) => Promise<void> = () => Promise.resolve(),
-): Promise<Found[]> {
+export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Found[]> {
   for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
     if (req.signal?.aborted) return [];
     if (attempt > 0) {
@@ -106,7 +101,6 @@ export async function findTriggeredRuns(
       if (req.signal?.aborted) return [];
     }
     try {
-      await acquire(req.signal);
       const found = matchTriggered(await listCandidates(api, req), req);
       if (found.length > 0) return found;
     } catch {

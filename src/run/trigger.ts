@@ -127,7 +127,7 @@ async function reconcile(
     organizationId: ctx.plan.organizationId,
     signal: ctx.lookupEnd.signal,
   };
-  const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+  const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const label = jobLabel(job);
   if (found.length === 0) {
     const error_ = `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`;
@@ -170,12 +170,6 @@ function adopt(
  */
 async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
-  if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
-  try {
-    await ctx.budget.acquire(ctx.stop.signal);
-  } catch {
-    return notStarted(ctx, job, options, ctx.stopReason ?? 'deadline');
-  }
   if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
   const now = ctx.clock.now();
   const label = jobLabel(job);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMarkdown } from '../../../scripts/check-readme-workflows.js';
 import { generateReadme, inputGroups, parseAction } from '../../../scripts/gen-readme-io.js';
 import { INPUT_DEFAULTS } from '../../../src/inputs/index.js';
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/run/budget.js';
+import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
 import { ROOT } from '../../support/harness.js';
 
 const actionText = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
@@ -173,7 +173,7 @@ describe('the README', () => {
     }
   });
 
-  it("quotes the request budget the code applies (src/run/budget.ts's defaults)", () => {
+  it("quotes the request budget the code applies (src/api/budget.ts's defaults)", () => {
     const prose = readme.replace(/\*\*/g, '').replace(/\s+/g, ' ');
     expect(prose).toContain(
       `a token bucket of ${DEFAULT_BURST} requests that refills at ${DEFAULT_RATE_PER_SECOND} requests/s`,
