@@ -88,7 +88,8 @@ export class RateBudget {
   private pausedUntil = -Infinity;
   /** No further halving before this time, ms. */
   private holdUntil = -Infinity;
-  private queue: Promise<void> = Promise.resolve();
+  /** Callers waiting for a token, in arrival order; each wakes when its place in the line comes. */
+  private readonly line: Array<{ nudge: AbortController }> = [];
   /** Tokens taken so far (each one request sent). */
   granted = 0;
   /** 429 answers reported through `onRateLimited()`. */
@@ -149,34 +150,47 @@ export class RateBudget {
     this.updatedAt = Math.max(this.updatedAt, now);
   }
 
-  /** ms until a token can be had (0 when one can now). */
-  private waitMs(now: number): number {
+  /** ms until the caller at `place` in the line (0: first) can have a token (0: now). */
+  private waitMs(now: number, place: number): number {
     this.refill(now);
     if (now < this.pausedUntil) return this.pausedUntil - now;
-    if (this.tokens >= 1) return 0;
+    const need = place + 1 - this.tokens;
+    if (need <= 0) return 0;
     // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
-    return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
+    return Math.max(1, Math.ceil((need / this.rate) * 1000));
   }
 
   /**
-   * Waits for one token (FIFO among callers) and takes it; `wait` is how to wait (default the clock's sleep).
+   * Waits for one token (in arrival order among callers) and takes it. Each caller sleeps through `wait`
+   * (default the clock's sleep) until its place in the line can have one, then looks again; a caller that
+   * gives up wakes those behind it.
    * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
    */
-  acquire(signal?: AbortSignal, wait: Wait = (ms, s) => this.clock.sleep(ms, s)): Promise<void> {
-    const turn = this.queue.then(async () => {
+  async acquire(signal?: AbortSignal, wait: Wait = (ms, s) => this.clock.sleep(ms, s)): Promise<void> {
+    const me = { nudge: new AbortController() };
+    this.line.push(me);
+    let granted = false;
+    try {
       for (;;) {
         if (signal?.aborted) throw new BudgetAbortedError();
-        const waitMs = this.waitMs(this.clock.now());
+        const waitMs = this.waitMs(this.clock.now(), this.line.indexOf(me));
         if (waitMs <= 0) {
           this.take();
+          granted = true;
           return;
         }
-        await wait(waitMs, signal);
+        me.nudge = new AbortController();
+        const until = signal ? AbortSignal.any([signal, me.nudge.signal]) : me.nudge.signal;
+        try {
+          await wait(waitMs, until);
+        } catch (error) {
+          if (signal?.aborted || !me.nudge.signal.aborted) throw error;
+        }
       }
-    });
-    // The next caller waits for this one, whether it got its token or gave up.
-    this.queue = turn.catch(() => undefined);
-    return turn;
+    } finally {
+      this.line.splice(this.line.indexOf(me), 1);
+      if (!granted) for (const other of this.line) other.nudge.abort();
+    }
   }
 
   /** Takes a token now without waiting, into debt if need be: later callers wait for it. */

@@ -19,7 +19,7 @@ import { organizationOf, readOrganization } from './organization.js';
 type Answer = SuiteResult | TestResult;
 
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
-export const TICK_MS = 800;
+export const TICK_MS = 850;
 export const TICK_JITTER_MS = 300;
 /** A run the list has not shown this long after its trigger is read on its own once, ms. */
 export const UNSEEN_AFTER_MS = 2_000;
@@ -64,6 +64,9 @@ interface Row {
 export class Watcher {
   private readonly table = new Map<string, Row>();
   private looping = false;
+  private listInFlight = false;
+  /** The last list failed, or no organization is known: runs are read in turn. */
+  private listDown = false;
   private listFailures = 0;
   private listAgainAtMs = -Infinity;
   private organizationId: string | null = null;
@@ -113,7 +116,7 @@ export class Watcher {
         await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
         if (stop.aborted) break;
         tickAtMs = ctx.clock.now();
-        await this.tick();
+        this.tick();
       }
     } finally {
       this.looping = false;
@@ -124,15 +127,25 @@ export class Watcher {
     }
   }
 
-  /** One tick: the lone run's own read, or the list; then every row that is due is read. */
-  private async tick(): Promise<void> {
+  /**
+   * One tick: the lone run's own read, or the list asked (its answer handled when it comes); while the
+   * list is failing or no organization is known, some runs are read in turn. Then every row that is due
+   * is read.
+   */
+  private tick(): void {
     const rows = [...this.table.values()];
+    if (rows.length === 1) this.readSoon(rows[0]!, this.ctx.clock.now());
+    else {
+      if (this.listDown) this.readInTurn();
+      if (!this.listInFlight) void this.askList();
+    }
+    this.readDue();
+  }
+
+  private readDue(): void {
     const now = this.ctx.clock.now();
-    if (rows.length === 1) this.readSoon(rows[0]!, now);
-    else if (!(await this.askList())) this.readInTurn();
-    const at = this.ctx.clock.now();
     for (const row of this.table.values()) {
-      if (!row.reading && row.dueAtMs <= at && row.notBeforeMs <= at) void this.read(row);
+      if (!row.reading && row.dueAtMs <= now && row.notBeforeMs <= now) void this.read(row);
     }
   }
 
@@ -159,16 +172,26 @@ export class Watcher {
   }
 
   /**
-   * Asks the running list and marks the rows to read: those that left it, and those never shown
-   * `UNSEEN_AFTER_MS` after their trigger (once). False when the list could not be had (told as a detail),
-   * is backing off after failures, or no organization is known.
+   * Asks the running list, unless backing off after failures or no organization is known, and reads at
+   * once the rows to read: those that left it, and those never shown `UNSEEN_AFTER_MS` after their trigger
+   * (once). A list that failed or did not answer in time is told as a detail.
    */
-  private async askList(): Promise<boolean> {
+  private async askList(): Promise<void> {
     const { ctx } = this;
     const askedAtMs = ctx.clock.now();
-    if (askedAtMs < this.listAgainAtMs) return false;
-    const organizationId = await this.organization();
-    if (!organizationId) return false;
+    if (askedAtMs < this.listAgainAtMs) return;
+    this.listInFlight = true;
+    try {
+      const organizationId = await this.organization();
+      this.listDown = !organizationId || !(await this.ask(organizationId, askedAtMs));
+      if (!this.listDown) this.readDue();
+    } finally {
+      this.listInFlight = false;
+    }
+  }
+
+  private async ask(organizationId: string, askedAtMs: number): Promise<boolean> {
+    const { ctx } = this;
     const answered = new AbortController();
     const late = timeoutSignal(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
     try {
