@@ -134,7 +134,7 @@ export class Watcher {
    */
   private tick(): void {
     const rows = [...this.table.values()];
-    if (rows.length === 1) this.readSoon(rows[0]!, this.ctx.clock.now());
+    if (rows.length === 1) this.readSoon(rows[0], this.ctx.clock.now());
     else {
       if (this.listDown) this.readInTurn();
       if (!this.listInFlight) void this.askList();
