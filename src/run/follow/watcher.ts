@@ -13,7 +13,7 @@ import { isNotFound } from '../../api/errors.js';
 import { refId } from '../../api/refs.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../clock.js';
-import { messageOf, type EngineContext, type Remote } from '../context.js';
+import { messageOf, POLL_BACKOFF_CAP_MS, type EngineContext, type Remote } from '../context.js';
 import { organizationOf, readOrganization } from './organization.js';
 
 type Answer = SuiteResult | TestResult;
@@ -30,8 +30,6 @@ export const READS_PER_TICK = 3;
 /** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
 export const SAFETY_MIN_MS = 10_000;
 export const SAFETY_PER_RUN_MS = 2_000;
-/** Largest back-off between failed reads of one run, or failed lists, ms. */
-export const BACKOFF_CAP_MS = 10_000;
 
 /** How one remote result is read and when it is over. */
 export interface WatchTarget<T extends Answer> {
@@ -57,6 +55,8 @@ interface Row {
   /** Read once already because the list never showed it. */
   probed: boolean;
   reading: boolean;
+  /** Made due while a read was in flight: that read's answer may be older than what made it due. */
+  again: boolean;
   errors: number;
 }
 
@@ -94,6 +94,7 @@ export class Watcher {
         shown: false,
         probed: false,
         reading: false,
+        again: false,
         errors: 0,
       });
       if (!this.looping) void this.loop();
@@ -149,7 +150,9 @@ export class Watcher {
     }
   }
 
+  /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
   private readSoon(row: Row, now: number): void {
+    if (row.reading) row.again = true;
     row.dueAtMs = Math.min(row.dueAtMs, Math.max(now, row.notBeforeMs));
   }
 
@@ -259,6 +262,10 @@ export class Watcher {
       row.dueAtMs = row.notBeforeMs = now + this.backoff(row.errors);
     } finally {
       row.reading = false;
+      if (row.again) {
+        row.again = false;
+        this.readSoon(row, ctx.clock.now());
+      }
     }
   }
 
@@ -269,10 +276,10 @@ export class Watcher {
     row.resolve(value);
   }
 
-  /** The wait after `failures` failures in a row, ms (jittered, doubling from `pollBackoffMs`, capped). */
+  /** The wait after `failures` failures in a row, ms (jittered, doubling from `pollBackoffMs`, at most `POLL_BACKOFF_CAP_MS`). */
   private backoff(failures: number): number {
     const baseMs = this.ctx.waits.pollBackoffMs;
-    return backoffMs(failures, () => this.ctx.clock.random(), { baseMs, capMs: BACKOFF_CAP_MS });
+    return backoffMs(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
   }
 }
 
