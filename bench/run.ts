@@ -194,7 +194,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
     const early: Promise<EarlyFigure[]> = only('early')
       ? stagger(plan.lanes.length + 10).then(() => runEarly(ctx, plan))
       : Promise.resolve([]);
-    // The 10 processes on their own account once the lag lanes are done (their CPU would blur the lags),
+    // The processes on their own account once the lag lanes are done (their CPU would blur the lags),
     // beside the suites at once; scale after them.
     const shared = Promise.all([...lanes, early]).then(async () => {
       if (!only('shared')) return undefined;

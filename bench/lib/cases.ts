@@ -147,8 +147,8 @@ export const QUICK: CasePlan = {
   dataRows: 100,
   dataSuiteTests: 20,
   scaleDurationS: 12,
-  sharedProcesses: 10,
-  sharedSuitesPerProcess: 5,
+  sharedProcesses: 30,
+  sharedSuitesPerProcess: 2,
   sharedDurationS: 20,
 };
 

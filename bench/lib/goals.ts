@@ -2,7 +2,7 @@
  * The goals, read against the figures: detection lag, cost in requests, scale, and start-up, overhead and
  * memory. Ratios and side figures are against the official client in the same run.
  */
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/run/budget.js';
+import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/api/budget.js';
 import type { LagSample } from './cases.js';
 import type { Results } from './results.js';
 import { spread } from './stats.js';
@@ -190,23 +190,23 @@ export function steadyGoal(results: Results): Goal {
 
 function sharedGoal(results: Results): Goal {
   const shared = results.sharedAccount;
-  const goal = '10 action processes on one account: 0 failed steps, 429s retried, aggregate rate ≤ 10/s';
+  const goal =
+    '30 action processes on one account (rate limit on): 0 failed steps, 429s retried, lag p95 ≤ 5 s';
   if (!shared || !('figure' in shared)) {
     return { goal, measured: shared ? shared.skipped : '–', met: false, by: 'not measured' };
   }
   const f = shared.figure;
-  const steadyOver = typeof f.steadyPerSecond === 'number' && f.steadyPerSecond > 10;
-  const ok = f.failedProcesses === 0 && f.meanPerSecond <= 10 && !steadyOver;
+  const lag = spread(f.lagsMs).p95;
+  const ok = f.failedProcesses === 0 && lag <= 5_000;
   return {
     goal,
-    measured: `${f.failedProcesses} of ${f.processes} failed; ${f.rateLimited} answers 429; ${n1(f.meanPerSecond)} requests/s on average over the case (${n1(f.steadyPerSecond)}/s in steady state), at most ${f.maxPerSecond} in any 1 s`,
+    measured: `${f.failedProcesses} of ${f.processes} failed; lag p95 ${s(lag)}; ${f.rateLimited} answers 429; ${n1(f.meanPerSecond)} requests/s on average over the case (${n1(f.steadyPerSecond)}/s in steady state), at most ${f.maxPerSecond} in any 1 s`,
     met: ok,
     by: ok
       ? ''
       : [
           f.failedProcesses ? `${f.failedProcesses} failed` : '',
-          f.meanPerSecond > 10 ? `${n1(f.meanPerSecond - 10)}/s over on average` : '',
-          steadyOver ? `${n1((f.steadyPerSecond ?? NaN) - 10)}/s over in steady state` : '',
+          lag > 5_000 ? `lag p95 ${s(lag - 5_000)} over` : '',
         ]
           .filter(Boolean)
           .join('; '),

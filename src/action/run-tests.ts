@@ -5,7 +5,7 @@
 import { createClient } from '../api/client.js';
 import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';
-import { RateBudget } from '../run/budget.js';
+import { RateBudget } from '../api/budget.js';
 import { runPlan } from '../run/engine.js';
 import { redactSummary } from '../run/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
@@ -29,16 +29,15 @@ export async function runTests(
   tunnelUrl?: string,
 ): Promise<RunSummary> {
   const redact = createRedactor(inputs.secrets);
-  // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
+  // One request budget for every request the client sends, retries included; it slows down on 429s.
   const budget = new RateBudget({ clock: deps.clock });
   const api = (deps.createApi ?? createClient)({
     apiKey: inputs.apiKey,
     baseUrl: inputs.apiBaseUrl,
     secrets: inputs.secrets,
     log: (line) => deps.sink.debug(redact(line)),
-    sleep: budget.clientSleep(),
-    onRequest: () => budget.markSent(),
-    onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+    budget,
+    sleep: (ms, signal) => deps.clock.sleep(ms, signal),
     onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
   });
   const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
@@ -71,7 +70,6 @@ export async function runTests(
       {
         ...deps.engine,
         api,
-        budget,
         clock: deps.clock,
         log: runLog(deps.sink, redact),
         signal,

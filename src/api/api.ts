@@ -6,6 +6,7 @@
  * Every method resolves with the envelope's `data` and rejects with an `ApiError` (see `errors.ts`) whose
  * message and endpoint are redacted.
  */
+import type { RateBudget } from './budget.js';
 import type {
   DataSource,
   ExecuteOptions,
@@ -28,6 +29,11 @@ export interface RequestOptions {
    * that stops lets an execute already sent be answered, yet sends no further attempt.
    */
   retrySignal?: AbortSignal;
+  /**
+   * Takes its budget token at once, into debt if need be, instead of waiting for one (the cancels sent
+   * when the workflow is cancelled: the runner kills the process soon).
+   */
+  neverWait?: boolean;
 }
 
 export interface GhostInspectorApi {
@@ -171,11 +177,16 @@ export interface ClientOptions {
   random?: () => number;
   /** Debug log sink; receives redacted lines only. */
   log?: (line: string) => void;
+  /**
+   * The request budget (`budget.ts`): every attempt, first or retry, takes one of its tokens before it is
+   * sent, waiting through `sleep`; each 429 slows it down. Without one, requests go out unmetered.
+   */
+  budget?: RateBudget;
   /** Called once per HTTP request sent (for counting), with method and redacted URL. */
   onRequest?: (method: string, redactedUrl: string) => void;
   /**
    * Called once per HTTP 429 answer, before the retry's wait, with its `Retry-After` in ms (undefined when
-   * the answer had none or it was unreadable): lets a shared request budget slow down.
+   * the answer had none or it was unreadable); the `budget`, if any, is told too.
    */
   onRateLimited?: (retryAfterMs: number | undefined) => void;
   /**

@@ -1,7 +1,7 @@
 /**
  * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry-rules.ts`, calls the budget hooks
- * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
+ * takes a token of the request budget (`budget.ts`) before every attempt, sends it over `http.ts`, reads the
+ * answer (`answer.ts`), retries per `retry-rules.ts`, tells the budget of each 429 and redacts every text it emits. The endpoint
  * modules under `endpoints/` describe each call; this module knows nothing of resources.
  */
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
@@ -61,8 +61,9 @@ interface Prepared {
  * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
  * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
  * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
- * A 429 is retried (after its `Retry-After`, else the back-off, then the client's `sleep`, which waits for
- * the request budget) for as long as the call's signal allows, not counted against `maxRetries`: the
+ * Budget: every attempt, first or retry, takes one token of `options.budget` before it is sent (waiting
+ * through the client's `sleep`; a call with `neverWait` takes it at once). A 429 is retried (after its
+ * `Retry-After`, else the back-off, then a token) for as long as the call's signal allows, not counted against `maxRetries`: the
  * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
  * counts like any other retry, so no call waits forever.
  */
@@ -92,6 +93,11 @@ export class Transport {
     );
     this.redactor = createRedactor([...this.secrets]);
   }
+
+  private readonly onRateLimited = (retryAfterMs: number | undefined): void => {
+    this.options.budget?.onRateLimited(retryAfterMs);
+    this.options.onRateLimited?.(retryAfterMs);
+  };
 
   /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
   readonly redact = (text: string): string => this.redactor(text);
@@ -184,6 +190,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted || (attempt > 0 && retrySignal?.aborted)) throw this.aborted(p, attempt, false);
       const attempts = attempt + 1;
+      await this.takeToken(p, attempt, waitSignal);
       const outcome = await this.attempt(p, attempts);
       if ('value' in outcome) return outcome.value as T;
       // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
@@ -212,6 +219,19 @@ export class Transport {
         throw err;
       }
       if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
+    }
+  }
+
+  /** Takes the attempt's budget token: at once for a `neverWait` call, else after the budget's wait. */
+  private async takeToken(p: Prepared, attempt: number, waitSignal: AbortSignal | undefined): Promise<void> {
+    const budget = this.options.budget;
+    if (!budget) return;
+    if (p.call.opts?.neverWait) return budget.takeNow();
+    try {
+      await budget.acquire(waitSignal, this.sleep);
+    } catch (err) {
+      if (waitSignal?.aborted) throw this.aborted(p, attempt, false);
+      throw err;
     }
   }
 
@@ -272,7 +292,7 @@ export class Transport {
         const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
         return wrong ?? read;
       }
-      return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
+      return failureFromResponse(res, this.now(), this.redact, this.onRateLimited);
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       if (err.kind === 'aborted') throw this.aborted(p, attempts, true);

@@ -1,21 +1,20 @@
 /**
  * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
- * the injected parts (API, clock, budget, event listener), the runs and their handles, the stop signals,
+ * the injected parts (API, clock, event listener), the watch loop, the runs and their handles, the stop signals,
  * and the small helpers every module needs (run keys, runs without a result, ending a run).
  */
 import { refId, refName } from '../api/refs.js';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { setMaxListeners } from 'node:events';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
-import type { TestResult } from '../api/types.js';
+import type { SuiteResult, TestResult } from '../api/types.js';
 import type { ActionApi } from './action-api.js';
-import { RateBudget } from './budget.js';
 import { systemClock, type Clock } from './clock.js';
 import type { StopReason } from './deadline.js';
 import type { RunEvent, RunEventListener } from './events.js';
 import type { TriggerJob, UserExecuteOptions } from './execute.js';
 import { classifyTestResult, suiteResultShortfall } from './outcome.js';
 import { ProblemLog } from './progress.js';
-import type { ExpectedWindow } from './schedule.js';
 import type { RepoTest } from '../inputs/test-files.js';
 import type { ResultRef } from '../inputs/schema.js';
 import type { SuiteRun, TestRun, TestState, Variant } from './types.js';
@@ -86,9 +85,6 @@ export interface Handle {
   run: SuiteRun;
   remote: Remote;
   triggeredAtMs: number;
-  /** `suite:<id>` or `test:<id>`: its duration history and its group; null for a repository test. */
-  historyKey: string | null;
-  delayMs: number;
   done: boolean;
   /** True once the first result is over and `run.tests` holds it (retries may still be going). */
   settled: boolean;
@@ -103,7 +99,6 @@ export interface EngineContext {
   readonly plan: RunPlan;
   readonly api: ActionApi;
   readonly clock: Clock;
-  readonly budget: RateBudget;
   readonly emit: (event: RunEvent) => void;
   readonly appUrl: string;
   readonly startedAtMs: number;
@@ -129,17 +124,8 @@ export interface EngineContext {
   /** Trigger problems, written as one event once every trigger is done. */
   readonly problems: ProblemLog;
   readonly keys: Map<string, number>;
-  readonly histories: Map<string, Promise<ExpectedWindow | null>>;
-  /**
-   * Runs planned per history key (`suite:<id>`, `test:<id>`), known before any execute is answered: runs
-   * are watched as their executes are answered, so whether a suite's runs are polled together is decided
-   * from what was planned, not only from what has started yet.
-   */
-  readonly plannedRuns: Map<string, number>;
-  /** The organization read from a suite (`organization.ts`) when no input or answer named one. */
-  learnedOrganizationId?: string;
-  /** Whether that suite was read already (once per engine run). */
-  organizationLookedUp?: boolean;
+  /** The one watch loop of the engine run (`follow/watcher.ts`), made when the first run is watched. */
+  watcher?: RunWatch;
   triggering: boolean;
   finishedTests: number;
 }
@@ -150,7 +136,6 @@ export const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 export interface ContextOptions {
   api: ActionApi;
   clock?: Clock;
-  budget?: RateBudget;
   onEvent?: RunEventListener;
   appUrl?: string;
   triggerConcurrency?: number;
@@ -164,18 +149,20 @@ export interface ContextOptions {
 export function createContext(plan: RunPlan, options: ContextOptions): EngineContext {
   const clock = options.clock ?? systemClock;
   const startedAtMs = options.startedAtMs ?? clock.now();
+  // Every request and wait of the engine run listens to the stop signal: many at once.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
   return {
     plan,
     api: options.api,
     clock,
-    budget: options.budget ?? new RateBudget({ clock }),
     emit: options.onEvent ?? (() => undefined),
     appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ''),
     startedAtMs,
     waits: { ...DEFAULT_WAITS, ...options.waits },
     maxPollErrors: options.maxPollErrors ?? 6,
     limit: pLimit(options.triggerConcurrency ?? 4),
-    stop: new AbortController(),
+    stop,
     stopReason: null,
     triggerStop: new AbortController(),
     lookupEnd: new AbortController(),
@@ -187,8 +174,6 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
     onRemote: options.onRemote ?? (() => undefined),
     problems: new ProblemLog(),
     keys: new Map(),
-    histories: new Map(),
-    plannedRuns: new Map(),
     triggering: false,
     finishedTests: 0,
   };
@@ -311,4 +296,20 @@ export function standInTest(
     error,
     ...(last ? { url: `${ctx.appUrl}/results/${last._id}` } : {}),
   };
+}
+
+/** A remote result the watch loop reads: a suite result or a test result. */
+export type Answer = SuiteResult | TestResult;
+
+/** How one remote result is read and when it is over. */
+export interface WatchTarget<T extends Answer> {
+  get: (signal: AbortSignal) => Promise<T>;
+  isOver: (value: T) => boolean;
+  /** Told why the result could not be had. */
+  onProblem: (reason: string) => void;
+}
+
+/** The engine run's one watch loop (`follow/watcher.ts`): resolves with the result once it is over, null when it could not be had or the engine stopped. */
+export interface RunWatch {
+  wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null>;
 }

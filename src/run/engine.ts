@@ -1,18 +1,18 @@
 /**
- * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for each
- * from the moment its own execute is answered, with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
- * (`read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a workflow cancel,
- * cancelling what is still running remotely (`stop.ts`). It tells what happens as typed events
- * (`events.ts`); the console reporter (`src/report/console.ts`) renders them.
+ * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), follows each
+ * from the moment its own execute is answered (`follow/`: one watch loop for all runs, then the read of
+ * its tests through `read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a
+ * workflow cancel, cancelling what is still running remotely (`stop.ts`). It tells what happens as typed
+ * events (`events.ts`); the console reporter (`src/report/console.ts`) renders them. Every request takes
+ * its token of the request budget in the API client's transport.
  *
- * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; suites: poll `GET /suite-results/{id}/` until it is
- * over (`passing` not null, or cancelled: status 8 or a finish date), then page `GET /suite-results/{id}/
- * results/?count=50`; tests and on-demand runs: poll `GET /results/{id}/`. A result that answers "not found"
- * just after its trigger is asked again for up to `notFoundGraceMs`. Polling times: see `schedule.ts`.
+ * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; a suite
+ * result is over when `passing` is not null, or cancelled (status 8 or a finish date); its tests are then
+ * paged from `GET /suite-results/{id}/results/?count=50`; tests and on-demand runs: `GET /results/{id}/`.
+ * A result that answers "not found" just after its trigger is asked again for up to `notFoundGraceMs`.
  */
 import { consoleReporter, type RunLog } from '../report/console.js';
 import type { ActionApi } from './action-api.js';
-import type { RateBudget } from './budget.js';
 import type { Clock } from './clock.js';
 import {
   createContext,
@@ -25,16 +25,14 @@ import {
 } from './context.js';
 import type { RunEventListener } from './events.js';
 import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop.js';
-import { watchRunning } from './running-list.js';
 import { triggerAll } from './trigger.js';
 import type { RunSummary } from './types.js';
-import { follow } from './watch.js';
+import { follow } from './follow/follow.js';
 
 export type { RunLog } from '../report/console.js';
 export type { RunPlan, EngineWaits } from './context.js';
 export { DEFAULT_APP_URL } from './context.js';
-export { BATCH_MIN_RUNS } from './read.js';
-export { isSuiteResultOver } from './watch.js';
+export { isSuiteResultOver } from './outcome.js';
 
 /** Period of the heartbeat while waiting, ms. */
 export const DEFAULT_HEARTBEAT_MS = 60_000;
@@ -44,7 +42,6 @@ export const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
 export interface EngineOptions {
   api: ActionApi;
   clock?: Clock;
-  budget?: RateBudget;
   /** Receives the engine's events (`events.ts`). */
   onEvent?: RunEventListener;
   /** Where the console reporter writes the events as log lines (with `onEvent`, both get them). */
@@ -119,11 +116,9 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
   options.signal?.addEventListener('abort', onSignal, { once: true });
   void watchDeadline(ctx, stopFor('deadline'));
   const follows: Array<Promise<void>> = [];
-  const keepRunningList = runningListKeeper(ctx);
   const watchStarted = (handles: Handle[]): void => {
     if (!ctx.plan.wait || ctx.stopReason !== null) return;
     for (const handle of handles) follows.push(follow(ctx, handle));
-    keepRunningList();
   };
   let quiet = false;
   try {
@@ -158,27 +153,4 @@ function failFastStop(ctx: EngineContext): Promise<void> {
     if (ctx.stop.signal.aborted) onStop();
     else ctx.stop.signal.addEventListener('abort', onStop, { once: true });
   });
-}
-
-/** After this many ends of the running list while runs still went (it failed, or found no organization), it is not started again. */
-const RUNNING_LIST_GIVE_UPS = 2;
-
-/**
- * Keeps the organization's running list (`running-list.ts`) going while runs are watched: the returned
- * function, called whenever runs start, starts it unless it is going. It ends by itself when nothing runs
- * (the next runs to start start it again) and at a stop; when it ended while runs still went (its
- * requests failed, or no organization id is known) it is started again by later runs, at most
- * `RUNNING_LIST_GIVE_UPS` times in all.
- */
-function runningListKeeper(ctx: EngineContext): () => void {
-  let going = false;
-  let giveUps = 0;
-  return () => {
-    if (going || giveUps >= RUNNING_LIST_GIVE_UPS || ctx.stop.signal.aborted) return;
-    going = true;
-    void watchRunning(ctx).finally(() => {
-      going = false;
-      if (!ctx.stop.signal.aborted && ctx.handles.some((h) => !h.done)) giveUps += 1;
-    });
-  };
 }

@@ -10,7 +10,7 @@ import type { SuiteResult, TestResult } from '../api/types.js';
 import type { ResultRef } from '../inputs/schema.js';
 import { messageOf, pushResultless, type EngineContext, type Handle } from './context.js';
 import type { TriggerJob } from './execute.js';
-import { addHandle } from './trigger.js';
+import { addHandle } from './started.js';
 
 type Found = { type: 'suite'; result: SuiteResult } | { type: 'test'; result: TestResult };
 
@@ -18,7 +18,6 @@ type Found = { type: 'suite'; result: SuiteResult } | { type: 'test'; result: Te
 async function readOnce(ctx: EngineContext, ref: ResultRef, signal: AbortSignal): Promise<Found | null> {
   for (const type of ref.type ? [ref.type] : (['suite', 'test'] as const)) {
     try {
-      await ctx.budget.acquire(signal);
       if (type === 'suite') return { type, result: await ctx.api.getSuiteResult(ref.id, { signal }) };
       return { type, result: await ctx.api.getTestResult(ref.id, { signal }) };
     } catch (error) {
@@ -65,7 +64,7 @@ export async function followResult(ctx: EngineContext, ref: ResultRef): Promise<
     found.type === 'suite'
       ? { kind: 'suite', suiteId: refId(found.result.suite) ?? ref.id }
       : { kind: 'test', testId: refId(found.result.test) ?? ref.id };
-  const handle = addHandle(ctx, job, found.result, {}, now, 0);
+  const handle = addHandle(ctx, job, found.result, {}, now);
   ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
   return [handle];
 }

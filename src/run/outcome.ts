@@ -303,3 +303,11 @@ export function decideStartedVerdict(summary: Pick<RunSummary, 'runs'>, policy: 
     policy: { ...policy },
   };
 }
+
+/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
+export function isSuiteResultOver(result: SuiteResult): boolean {
+  if (result.passing !== null && result.passing !== undefined) return true;
+  if (result.status === STATUS_CANCELLED) return true;
+  const finished = result.dateExecutionFinished;
+  return !!finished && !finished.startsWith('1970-');
+}

@@ -3,7 +3,6 @@
  * jobs. Folders are expanded into their suites first (`GET /folders/{id}/suites/`); each job later starts
  * one run per variant and data row (see `execute.ts`).
  */
-import { metered } from './action-api.js';
 import type { EngineContext } from './context.js';
 import { messageOf, pushResultless } from './context.js';
 import { NOT_STARTED_ERROR, type StopReason } from './deadline.js';
@@ -40,9 +39,7 @@ export async function expandFolders(ctx: EngineContext): Promise<string[]> {
       continue;
     }
     try {
-      const suites = await metered(ctx.budget, ctx.stop.signal, (signal) =>
-        ctx.api.listFolderSuites(folderId, { signal }),
-      );
+      const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stop.signal });
       ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
       for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
     } catch (error) {

@@ -152,12 +152,7 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{
  * @returns the lookup (nothing adopted when the fit is not exact, or the signal ended the search).
  * Never throws: a failed lookup counts as "not found yet".
  */
-export async function findTriggeredRuns(
-  api: ActionApi,
-  req: LookupRequest,
-  clock: Clock,
-  acquire: (signal?: AbortSignal) => Promise<void> = () => Promise.resolve(),
-): Promise<Lookup> {
+export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Lookup> {
   let fitting: Array<{ result: Found; fit: Fit }> = [];
   const expected = Math.max(1, req.expected);
   for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
@@ -167,7 +162,6 @@ export async function findTriggeredRuns(
       if (req.signal?.aborted) break;
     }
     try {
-      await acquire(req.signal);
       fitting = matchTriggered(await listCandidates(api, req), req);
       if (fitting.length >= expected) break;
     } catch {

@@ -13,7 +13,7 @@ import { asArray, retryOptions, variantFromResult, type TriggerJob } from './exe
 import { classifyTestResult } from './outcome.js';
 import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
 import type { TestRun, Variant } from './types.js';
-import { history, pollRemote } from './watch.js';
+import { watchResult } from './follow/watcher.js';
 
 /** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
 export async function retryFailures(ctx: EngineContext, handle: Handle): Promise<void> {
@@ -39,7 +39,6 @@ async function sendRerun(ctx: EngineContext, rerun: Rerun): Promise<TestResult |
   const triggeredAtMs = ctx.clock.now();
   try {
     return await ctx.limit(async () => {
-      await ctx.budget.acquire(signal);
       const data =
         job.kind === 'file'
           ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, {
@@ -69,8 +68,7 @@ async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, 
   const startedId = started._id;
   const remote = addRemote(ctx, 'test', startedId);
   if (inferred.has(started)) remote.inferred = true;
-  const window = await history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
-  return pollRemote<TestResult>(ctx, remote, triggeredAtMs, window, {
+  return watchResult<TestResult>(ctx, remote, triggeredAtMs, {
     get: (signal) => ctx.api.getTestResult(startedId, { signal }),
     isOver: (r) => classifyTestResult(r) !== 'running',
     onProblem: (reason) =>
@@ -135,7 +133,7 @@ async function findRerun(
     organizationId: ctx.plan.organizationId,
     signal: ctx.lookupEnd.signal,
   };
-  const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+  const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const first = found.adopted[0] as TestResult | undefined;
   if (!first) {
     ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });

@@ -28,7 +28,7 @@ import {
 } from './deadline.js';
 import { suiteTestCount } from './outcome.js';
 import { forEachPage, listSuiteTests, pagesFor } from './read.js';
-import { isSuiteResultOver } from './watch.js';
+import { isSuiteResultOver } from './outcome.js';
 
 type Answer = SuiteResult | TestResult;
 
@@ -78,17 +78,22 @@ export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () 
   }
 }
 
-/** Cancels one remote result; the cancel's answer, or null (told) when it failed. */
+/**
+ * Cancels one remote result; the cancel's answer, or null (told) when it failed.
+ * @param neverWait send it without waiting for the request budget (a workflow cancel).
+ */
 export async function cancelRemote(
   ctx: EngineContext,
   remote: Remote,
   signal?: AbortSignal,
+  neverWait = false,
 ): Promise<Answer | null> {
   try {
+    const opts = { signal, neverWait };
     const result =
       remote.type === 'suite'
-        ? await ctx.api.cancelSuiteResult(remote.id, { signal })
-        : await ctx.api.cancelTestResult(remote.id, { signal });
+        ? await ctx.api.cancelSuiteResult(remote.id, opts)
+        : await ctx.api.cancelTestResult(remote.id, opts);
     remote.active = false;
     return result;
   } catch (error) {
@@ -150,16 +155,7 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
   const signal = ctx.wrapUpEnd.signal;
   if (ctx.plan.cancelOnTimeout) {
     const active = [...ctx.remotes].filter(cancellable);
-    await Promise.all(
-      active.map(async (r) => {
-        try {
-          await ctx.budget.acquire(signal);
-        } catch {
-          return null;
-        }
-        return cancelRemote(ctx, r, signal);
-      }),
-    );
+    await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
   }
   await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
@@ -226,25 +222,20 @@ export async function cancelActive(
   // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
   const overall = ctx.wrapUpEnd.signal;
   const suiteTests = new Map<string, TestResult[]>();
+  const neverWait = reason === 'signal';
   const cancelOne = async (r: Remote): Promise<Answer | null> => {
-    if (reason === 'fail-fast') {
-      try {
-        await ctx.budget.acquire(overall);
-      } catch {
-        return null;
-      }
-    }
     const answer = await cancelRemote(
       ctx,
       r,
       AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]),
+      neverWait,
     );
     if (r.type === 'suite' && !overall.aborted) {
       // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
       const byId = new Map<string, TestResult>();
       try {
         await forEachPage(
-          (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall }),
+          (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }),
           (page) => page.forEach((t) => byId.set(t._id, t)),
           pagesFor(answer ? suiteTestCount(answer as SuiteResult) : null),
         );

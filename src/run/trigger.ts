@@ -3,20 +3,11 @@
  * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
  * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
  * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
- * watching it (`watch.ts`) while later executes still wait for their turn.
+ * watching it (`follow/`) while later executes still wait for their turn.
  */
-import { refId, refName } from '../api/refs.js';
 import { ApiError } from '../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
-import {
-  addRemote,
-  iso,
-  messageOf,
-  nextKey,
-  pushResultless,
-  type EngineContext,
-  type Handle,
-} from './context.js';
+import { messageOf, pushResultless, type EngineContext, type Handle } from './context.js';
 import {
   MAY_HAVE_STARTED_ERROR,
   mayHaveStartedAmong,
@@ -31,15 +22,15 @@ import {
   jobLabel,
   optionsFor,
   runBaseOf,
-  slug,
   variantAt,
   variantCombinations,
   type TriggerJob,
 } from './execute.js';
 import { followResult } from './follow-results.js';
+import { addHandle } from './started.js';
 import { expandFolders, planJobs } from './plan.js';
 import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
-import type { SuiteRun, Variant } from './types.js';
+import type { Variant } from './types.js';
 
 /**
  * Told the runs of each execute as soon as it is answered (or its runs were found by reconciliation), all
@@ -60,11 +51,6 @@ export async function triggerAll(
   ctx.triggering = true;
   try {
     const jobs = planJobs(ctx.plan, await expandFolders(ctx));
-    for (const job of jobs) {
-      const key = historyKeyOf(job);
-      const runs = expectedVariants(optionsFor(job, ctx.plan.execute), job.startUrl).length;
-      if (key) ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
-    }
     const started = async (start: () => Promise<Handle[]>): Promise<void> => {
       const handles = await ctx.limit(start);
       if (handles.length > 0) onStarted(handles);
@@ -136,7 +122,7 @@ async function reconcile(
     organizationId: ctx.plan.organizationId,
     signal: ctx.lookupEnd.signal,
   };
-  const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+  const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const label = jobLabel(job);
   if (found.adopted.length === 0) {
     const links = found.candidates.map((r) => candidateLink(ctx, job, r));
@@ -180,7 +166,7 @@ function adopt(
   const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
   return results.map((result, i) => {
     const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-    return addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
+    return addHandle(ctx, job, result, variant, triggeredAtMs);
   });
 }
 
@@ -191,12 +177,6 @@ function adopt(
  */
 async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
-  if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
-  try {
-    await ctx.budget.acquire(ctx.stop.signal);
-  } catch {
-    return notStarted(ctx, job, options, ctx.stopReason ?? 'deadline');
-  }
   if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
   const now = ctx.clock.now();
   const label = jobLabel(job);
@@ -223,77 +203,4 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const handles = adopt(ctx, job, options, results, now);
   ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
   return handles;
-}
-
-/** The history key of a job's runs (`suite:<id>`, `test:<id>`; null for a repository test file). */
-export function historyKeyOf(job: TriggerJob): string | null {
-  if (job.kind === 'suite') return `suite:${job.suiteId}`;
-  return job.kind === 'test' ? `test:${job.testId}` : null;
-}
-
-/** The run model of a started run, before its result is over; and its history key. */
-function startedRun(
-  ctx: EngineContext,
-  job: TriggerJob,
-  result: SuiteResult | TestResult,
-  variant: Variant,
-  now: number,
-): { run: SuiteRun; historyKey: string | null } {
-  if (job.kind === 'suite') {
-    const sr = result as SuiteResult;
-    const run: SuiteRun = {
-      kind: 'suite',
-      key: nextKey(ctx, `suite-${job.suiteId}`),
-      suiteId: job.suiteId,
-      suiteName: sr.name || refName(sr.suite) || `Suite ${job.suiteId}`,
-      variant,
-      suiteResultId: sr._id,
-      suiteResult: sr,
-      triggeredAt: iso(now),
-      tests: [],
-    };
-    return { run, historyKey: historyKeyOf(job) };
-  }
-  const tr = result as TestResult;
-  const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
-  const run: SuiteRun = {
-    kind: job.kind,
-    key: nextKey(ctx, base),
-    suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null,
-    suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-    testId: job.kind === 'test' ? job.testId : null,
-    ...(job.kind === 'file' ? { file: job.file } : {}),
-    testResultId: tr._id,
-    variant,
-    triggeredAt: iso(now),
-    tests: [],
-  };
-  return { run, historyKey: historyKeyOf(job) };
-}
-
-/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
-export function addHandle(
-  ctx: EngineContext,
-  job: TriggerJob,
-  result: SuiteResult | TestResult,
-  variant: Variant,
-  now: number,
-  delayMs: number,
-): Handle {
-  const { run, historyKey } = startedRun(ctx, job, result, variant, now);
-  const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
-  ctx.runs.push(run);
-  const handle: Handle = {
-    run,
-    remote,
-    triggeredAtMs: now,
-    historyKey,
-    delayMs,
-    done: false,
-    settled: false,
-    job,
-    ...(job.kind !== 'suite' ? { lastResult: result as TestResult } : {}),
-  };
-  ctx.handles.push(handle);
-  return handle;
 }

@@ -4,9 +4,9 @@
  * emulator's not-found window and rate limit at their defaults, time figures exact virtual ms). The client
  * and the request budget are wired as the action wires them. Figures: requests counted at the emulator, by
  * kind; per run; the busiest second; lag from the emulator's finish record to the run's end in the engine.
- * Used by test/unit/run/watch-cost.test.ts and scripts/measure-watch.ts.
+ * Used by test/unit/run/watch.test.ts and scripts/measure-watch.ts.
  */
-import { RateBudget } from '../../src/run/budget.js';
+import { RateBudget } from '../../src/api/budget.js';
 import { runPlan, type RunPlan } from '../../src/run/engine.js';
 import type { RunSummary } from '../../src/run/types.js';
 import type { Emulator, SeedFile } from '../../emulator/index.js';
@@ -84,20 +84,14 @@ export function setDurations(bed: WatchBed, spec: RunSpec): void {
 /** The API client and request budget of one action process, wired as the action wires them. */
 export function actionApi(bed: WatchBed): { api: Client; budget: RateBudget } {
   const budget = new RateBudget({ clock: bed.clock });
-  const api = bed.world.client({
-    apiKey: WATCH_KEY,
-    sleep: budget.clientSleep(),
-    onRequest: () => budget.markSent(),
-    onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
-  });
-  return { api, budget };
+  return { api: bed.world.client({ apiKey: WATCH_KEY, budget }), budget };
 }
 
 /** Starts `specs` in one engine run (one action process); `organization` false: without the organization id. */
 export function startRuns(bed: WatchBed, specs: RunSpec[], organization = true): Promise<RunSummary> {
   for (const s of specs) setDurations(bed, s);
   const plan = { ...planOf(specs), ...(organization ? {} : { organizationId: null }) };
-  return runPlan(plan, { ...actionApi(bed), clock: bed.clock });
+  return runPlan(plan, { api: actionApi(bed).api, clock: bed.clock });
 }
 
 export function planOf(specs: RunSpec[]): RunPlan {

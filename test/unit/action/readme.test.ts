@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMarkdown } from '../../../scripts/check-readme-workflows.js';
 import { actionRef, generateReadme, inputGroups, parseAction } from '../../../scripts/gen-readme-io.js';
 import { INPUT_DEFAULTS } from '../../../src/inputs/index.js';
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/run/budget.js';
+import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
 import { ROOT } from '../../support/harness.js';
 
 const actionText = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
@@ -188,7 +188,7 @@ describe('the README', () => {
     }
   });
 
-  it("docs/requests.md quotes the request budget the code applies (src/run/budget.ts's defaults)", () => {
+  it("docs/requests.md quotes the request budget the code applies (src/api/budget.ts's defaults)", () => {
     const requests = readFileSync(path.join(ROOT, 'docs', 'requests.md'), 'utf8');
     const prose = requests.replace(/\*\*/g, '').replace(/\s+/g, ' ');
     expect(prose).toContain(

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import { RateBudget } from '../../../src/run/budget.js';
+import { RateBudget } from '../../../src/api/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
@@ -34,60 +34,41 @@ function expectWithinBucket(sent: number[], budget: RateBudget): void {
 describe('runPlan against the emulator', () => {
   it('20 suites at once: all finish; the shared budget keeps to its bucket (30 at once, then 5 requests/s)', async () => {
     const sent: number[] = [];
-    const api = world.client({ apiKey: API_KEY, onRequest: () => sent.push(world.clock.now()) });
+    const budget = new RateBudget({ clock: world.clock });
+    const onRequest = (): void => void sent.push(world.clock.now());
+    const api = world.client({ apiKey: API_KEY, budget, onRequest });
     const suites = ['suite-smoke', 'suite-checkout', 'suite-visual', 'suite-data'];
     const suiteIds = Array.from({ length: 20 }, (_, i) => suites[i % 4]!);
-    const summary = await runPlan(plan({ suiteIds }), {
-      api,
-      budget: new RateBudget({ clock: world.clock }),
-      clock: world.clock,
-      log: collectingLog(),
-    });
+    const summary = await runPlan(plan({ suiteIds }), { api, clock: world.clock, log: collectingLog() });
     expect(summary.runs).toHaveLength(20);
     expect(summary.runs.every((r) => r.endedAt && r.suiteResult && r.tests.length > 0 && !r.error)).toBe(
       true,
     );
     expect(new Set(summary.runs.map((r) => r.key)).size).toBe(20);
-    expectWithinBucket(sent, new RateBudget());
-    // History of each suite is read once, however many runs it has; its 5 runs are then polled together
-    // through the suite's results list (count=50), not one suite result at a time.
-    const lists = world.emulator.requests().filter((q) => /^\/v1\/suites\/[^/]+\/results\/?$/.test(q.path));
-    expect(lists.filter((q) => q.query.includes('count=5') && !q.query.includes('count=50'))).toHaveLength(4);
-    expect(lists.filter((q) => q.query.includes('count=50')).length).toBeGreaterThanOrEqual(4);
-    expect(world.emulator.requests().filter((q) => /^\/v1\/suite-results\/[^/]+\/?$/.test(q.path))).toEqual(
-      [],
-    );
-    // Every suite result's tests were read in pages of 50: on its own, or, for a suite whose 5 runs ended
-    // together, through its tests' results lists (3 requests for 5 suite results).
+    expectWithinBucket(sent, budget);
+    // Every suite result's tests were read from its own list, in pages of 50.
     const pages = world.emulator
       .requests()
-      .filter((q) => /^\/v1\/(suite-results|tests)\/[^/]+\/results\/?$/.test(q.path));
-    expect(pages.length).toBeGreaterThanOrEqual(4);
-    expect(pages.length).toBeLessThanOrEqual(20);
+      .filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
+    expect(pages).toHaveLength(20);
     expect(pages.every((q) => q.query.includes('count=50'))).toBe(true);
     for (const run of summary.runs) {
       expect(run.tests.every((t) => t.result?.suiteResult === run.suiteResultId)).toBe(true);
     }
   });
 
-  it("a data file of 12 rows: the suite results that end together have their tests read through the tests' lists", async () => {
+  it('a data file of 12 rows: every row and its tests are read, every send within the budget', async () => {
     const sent: number[] = [];
     const budget = new RateBudget({ clock: world.clock });
-    const api = world.client({
-      apiKey: API_KEY,
-      sleep: budget.clientSleep(),
-      onRequest: () => {
-        sent.push(world.clock.now());
-        budget.markSent();
-      },
-    });
+    const onRequest = (): void => void sent.push(world.clock.now());
+    const api = world.client({ apiKey: API_KEY, budget, onRequest });
     const csv = ['user', ...Array.from({ length: 12 }, (_, i) => `user${i + 1}`)].join('\n');
     const summary = await runPlan(
       plan({
         suiteIds: ['suite-checkout'],
         execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
       }),
-      { api, budget, clock: world.clock },
+      { api, clock: world.clock },
     );
     expect(summary.runs).toHaveLength(12);
     const ids = new Set<string>();
@@ -104,13 +85,6 @@ describe('runPlan against the emulator', () => {
       }
     }
     expect(ids.size).toBe(36);
-    const requests = world.emulator.requests();
-    const own = requests.filter((q) => /^\/v1\/suite-results\/[^/]+\/results\/?$/.test(q.path));
-    const byTest = requests.filter((q) => /^\/v1\/tests\/[^/]+\/results\/?$/.test(q.path));
-    // Far fewer than one listing per suite result: one to learn the tests, then one page per test.
-    expect(own.length + byTest.length).toBeLessThan(12);
-    expect(byTest.length).toBeGreaterThanOrEqual(3);
-    expect(byTest.every((q) => q.query.includes('count=50'))).toBe(true);
     // Every send, the client's own retries included, kept to the budget's bucket.
     expectWithinBucket(sent, budget);
   });
@@ -279,8 +253,9 @@ describe('runPlan against the emulator', () => {
     expect(log.lines[0]).toBe(`Started suite suite-checkout: 1 run (${started.resultIds[0]}).`);
   });
 
-  it('many runs of one test (variants): polled together through its results list, not one by one', async () => {
+  it('many runs of one test (variants): one loop watches them all, about one request a second', async () => {
     const api = world.client({ apiKey: API_KEY });
+    const startedAt = world.clock.now();
     const summary = await runPlan(
       plan({
         testIds: ['test-home'],
@@ -295,11 +270,13 @@ describe('runPlan against the emulator', () => {
     expect(summary.runs).toHaveLength(6);
     expect(summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
     expect(new Set(summary.runs.map((r) => `${r.variant.browser} ${r.variant.viewport}`)).size).toBe(6);
-    const requests = world.emulator.requests();
-    expect(requests.filter((q) => /^\/v1\/results\/[^/]+\/?$/.test(q.path))).toEqual([]);
-    const lists = requests.filter(
-      (q) => q.path === '/v1/tests/test-home/results/' && q.query.includes('count=50'),
-    );
-    expect(lists.length).toBeGreaterThan(0);
+    const seconds = (world.clock.now() - startedAt) / 1000;
+    const watch = world.emulator
+      .requests()
+      .filter(
+        (q) => q.method === 'GET' && /^\/v1\/(results\/[^/]+|organizations\/[^/]+\/running)\/?$/.test(q.path),
+      );
+    // One request a tick, plus one own read per run when it ends and at most one per 10 s meanwhile.
+    expect(watch.length).toBeLessThanOrEqual(1.5 * seconds + 6 * (2 + seconds / 10));
   });
 });

@@ -7,7 +7,7 @@
  * is played by a loop on the same clock that takes every request the account is allowed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RateBudget } from '../../../src/run/budget.js';
+import { RateBudget } from '../../../src/api/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
 import { decideVerdict } from '../../../src/run/outcome.js';
 import { runPlanOf } from '../../support/run-factories.js';
@@ -75,12 +75,7 @@ function clientAndBudget(): { api: Client; budget: RateBudget } {
   // A budget that never drops below its nominal rate: the client's attempts come every 1.2 s (the
   // Retry-After, then a token: ATTEMPT_EVERY_MS), so five of them fit in the seconds the account stays busy.
   const budget = new RateBudget({ minRatePerSecond: BUDGET_FLOOR_PER_S, clock: world.clock });
-  const api = world.client({
-    apiKey: API_KEY,
-    sleep: budget.clientSleep(),
-    onRequest: () => budget.markSent(),
-    onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
-  });
+  const api = world.client({ apiKey: API_KEY, budget });
   return { api, budget };
 }
 
@@ -102,7 +97,6 @@ describe('an execute answered 429', () => {
     const { api, budget } = clientAndBudget();
     const summary = await runPlan(runPlanOf({ testIds: ['test-login'] }), {
       api,
-      budget,
       clock: world.clock,
     });
     await busy;
@@ -132,7 +126,6 @@ describe('an execute answered 429', () => {
     const t0 = world.clock.now();
     const summary = await runPlan(runPlanOf({ testIds: ['test-login'], timeoutMs: 3_000 }), {
       api,
-      budget,
       clock: world.clock,
     });
     // The run ends at exactly the deadline, its next attempt (at 3.6 s) never sent.

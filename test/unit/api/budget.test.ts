@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetAbortedError, RateBudget } from '../../../src/run/budget.js';
+import { BudgetAbortedError, RateBudget } from '../../../src/api/budget.js';
+import { createClient } from '../../../src/api/client.js';
 import { ManualClock } from '../../../src/run/clock.js';
+import { fail, ok, startFakeServer } from '../../support/fake-server.js';
 
 /**
  * Moves the manual clock by `ms`, then lets every task woken by it run until it waits again (the clock
@@ -23,7 +25,6 @@ async function grantTimes(
   const all = Array.from({ length: n }, (_, who) =>
     budget.acquire().then(() => {
       grants.push({ who, at: clock.now() });
-      budget.markSent();
     }),
   );
   while (grants.length < n) await advance(clock, stepMs);
@@ -43,7 +44,6 @@ describe('RateBudget (token bucket)', () => {
     // Then the refill rate: one every 200 ms.
     for (let k = 10; k < 30; k++) expect(grants[k]!.at).toBe((k - 9) * 200);
     expect(budget.granted).toBe(30);
-    expect(budget.sent).toBe(30);
     // A quiet spell refills the bucket up to the burst, not beyond.
     await advance(clock, 60_000);
     expect(budget.available).toBe(10);
@@ -121,23 +121,38 @@ describe('RateBudget (token bucket)', () => {
     expect(budget.ratePerSecond).toBe(1);
   });
 
-  it("makes the client's retries wait for their back-off and then a token", async () => {
-    const clock = new ManualClock(0);
-    const budget = new RateBudget({ burst: 2, ratePerSecond: 1, clock });
-    await budget.acquire();
-    budget.markSent();
-    budget.markSent(); // a send without a grant (a retry the client sent on its own) takes a token too
-    expect(budget.sent).toBe(2);
-    expect(budget.available).toBe(0);
-    let retried = -1;
-    const retry = budget
-      .clientSleep()(100)
-      .then(() => (retried = clock.now()));
-    while (retried < 0) await advance(clock, 50);
-    await retry;
-    // Back-off of 100 ms, then the bucket needs 1 s for a token.
-    expect(retried).toBe(1_000);
-    expect(budget.granted).toBe(2);
+  it('takes a token for every attempt the client sends, retries included; a neverWait call takes it at once', async () => {
+    const server = await startFakeServer();
+    try {
+      const clock = new ManualClock(0);
+      const budget = new RateBudget({ burst: 2, ratePerSecond: 1, clock });
+      const api = createClient({
+        apiKey: 'k',
+        baseUrl: server.baseUrl,
+        budget,
+        now: () => clock.now(),
+        random: () => 0.5,
+        sleep: (ms, signal) => clock.sleep(ms, signal),
+      });
+      const busy = fail('SERVER_ERROR', 'busy', 500);
+      server.route('GET', '/v1/results/r1/', busy, busy, ok({ _id: 'r1' }));
+      let readAt = -1;
+      const read = api.getTestResult('r1').then(() => (readAt = clock.now()));
+      while (readAt < 0) await advance(clock, 50);
+      await read;
+      // Three attempts: two from the burst, the third waited for the back-off and then a token (1/s).
+      expect(server.requests).toHaveLength(3);
+      expect(budget.granted).toBe(3);
+      expect(readAt).toBeGreaterThanOrEqual(1_000);
+      // The bucket is empty: a neverWait call goes at once, into debt; the next call waits for it.
+      server.route('POST', '/v1/results/r1/cancel/', ok({ _id: 'r1' }));
+      const before = clock.now();
+      await api.cancelTestResult('r1', { neverWait: true });
+      expect(clock.now()).toBe(before);
+      expect(budget.available).toBeLessThan(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it('gives back the turn when a waiter is aborted', async () => {
@@ -159,9 +174,15 @@ describe('RateBudget (token bucket)', () => {
   });
 
   it('rejects options out of range, naming the option and the value', () => {
-    expect(() => new RateBudget({ burst: 0 })).toThrow(/burst must be a number ≥ 1; got 0/);
-    expect(() => new RateBudget({ ratePerSecond: Number.NaN })).toThrow(/ratePerSecond .* got NaN/);
-    expect(() => new RateBudget({ recoveryPerSecond: -1 })).toThrow(/recoveryPerSecond/);
+    expect(() => new RateBudget({ burst: 0, clock: new ManualClock() })).toThrow(
+      /burst must be a number ≥ 1; got 0/,
+    );
+    expect(() => new RateBudget({ ratePerSecond: Number.NaN, clock: new ManualClock() })).toThrow(
+      /ratePerSecond .* got NaN/,
+    );
+    expect(() => new RateBudget({ recoveryPerSecond: -1, clock: new ManualClock() })).toThrow(
+      /recoveryPerSecond/,
+    );
   });
 });
 
@@ -196,7 +217,6 @@ async function shareOneAccount(seconds: number, backOff: boolean) {
   const loops = budgets.map(async (budget) => {
     while (clock.now() < endAt) {
       await budget.acquire();
-      budget.markSent();
       if (!account.take(clock.now()) && backOff) budget.onRateLimited(1_000);
     }
   });
@@ -222,8 +242,8 @@ describe('RateBudget: several processes on one account', () => {
     // Each process got a fair share (within a factor of 2 of the mean).
     const mean = sent / budgets.length;
     for (const b of budgets) {
-      expect(b.sent).toBeGreaterThan(mean / 2);
-      expect(b.sent).toBeLessThan(mean * 2);
+      expect(b.granted).toBeGreaterThan(mean / 2);
+      expect(b.granted).toBeLessThan(mean * 2);
     }
   });
 });

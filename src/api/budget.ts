@@ -5,7 +5,7 @@
  *
  * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
  *   every `1 / ratePerSecond` s. Callers take tokens in arrival order (FIFO, so no run starves).
- * - **429.** `onRateLimited(retryAfterMs)` (wired to the API client's `onRateLimited` hook) empties the
+ * - **429.** `onRateLimited(retryAfterMs)` (called by the transport on each 429) empties the
  *   bucket, stops every grant until the `Retry-After` time has passed, and halves the refill rate (at most
  *   once per 429 wave: answers to requests that were already in flight do not halve it again), down to
  *   `minRatePerSecond`.
@@ -21,14 +21,20 @@
  *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
  * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
  *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s): slow enough that processes sharing an
- *   account settle below its limit (test/unit/run/budget.test.ts).
+ *   account settle below its limit (test/unit/api/budget.test.ts).
  *
- * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
- * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into
- * debt. `clientSleep()` makes the client's own retries wait for a token after their back-off.
- * Every wait goes through the injected `Clock`.
+ * The transport (`transport.ts`) takes one token before every attempt it sends, first attempts and retries
+ * alike, waiting through its own sleep; a call flagged `neverWait` (the cancels of a workflow cancel) takes
+ * its token at once, into debt if need be, so later calls wait for it. Every wait goes through the given clock.
  */
-import { systemClock, type Clock } from './clock.js';
+/** The time the budget reads, and how it waits when the caller gives no wait of its own. */
+export interface BudgetClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A wait of `ms`, ended (or rejected) early when `signal` fires. */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RateBudgetOptions {
   /** Size of the bucket: requests at most sent at once after a quiet spell (default 30). */
@@ -39,7 +45,7 @@ export interface RateBudgetOptions {
   minRatePerSecond?: number;
   /** After a 429, how fast the refill rate grows back: requests/s gained per second (default 0.05). */
   recoveryPerSecond?: number;
-  clock?: Clock;
+  clock: BudgetClock;
 }
 
 export const DEFAULT_BURST = 30;
@@ -55,8 +61,6 @@ export class BudgetAbortedError extends Error {
   }
 }
 
-/** A grant not seen sent within this time (the call never went out) is forgotten, ms. */
-const UNSENT_EXPIRY_MS = 5_000;
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
 
@@ -73,7 +77,7 @@ export class RateBudget {
   readonly nominalRatePerSecond: number;
   readonly minRatePerSecond: number;
   readonly recoveryPerSecond: number;
-  private readonly clock: Clock;
+  private readonly clock: BudgetClock;
   private tokens: number;
   private rate: number;
   /** Time the bucket was last brought up to date, ms. */
@@ -82,20 +86,17 @@ export class RateBudget {
   private pausedUntil = -Infinity;
   /** No further halving before this time, ms. */
   private holdUntil = -Infinity;
-  /** Grant times of calls not yet seen sent, oldest first, ms. */
-  private unsent: number[] = [];
-  private queue: Promise<void> = Promise.resolve();
-  /** Calls granted so far. */
+  /** Callers waiting for a token, in arrival order; each wakes when its place in the line comes. */
+  private readonly line: Array<{ nudge: AbortController }> = [];
+  /** Tokens taken so far (each one request sent). */
   granted = 0;
-  /** Sends seen through `markSent()`. */
-  sent = 0;
   /** 429 answers reported through `onRateLimited()`. */
   rateLimited = 0;
   /** Times the refill rate was halved. */
   decreases = 0;
 
   /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
-  constructor(options: RateBudgetOptions = {}) {
+  constructor(options: RateBudgetOptions) {
     this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
     this.nominalRatePerSecond = positive(
       'ratePerSecond',
@@ -111,7 +112,7 @@ export class RateBudget {
       options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND,
       0,
     );
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
     this.tokens = this.burst;
     this.rate = this.nominalRatePerSecond;
     this.updatedAt = this.clock.now();
@@ -123,7 +124,7 @@ export class RateBudget {
     return this.rate;
   }
 
-  /** Tokens in the bucket now (negative after sends without a grant). */
+  /** Tokens in the bucket now (negative after `takeNow` into debt). */
   get available(): number {
     this.refill(this.clock.now());
     return this.tokens;
@@ -147,57 +148,62 @@ export class RateBudget {
     this.updatedAt = Math.max(this.updatedAt, now);
   }
 
-  /** ms until a token can be had (0 when one can now). */
-  private waitMs(now: number): number {
+  /** ms until the caller at `place` in the line (0: first) can have a token (0: now). */
+  private waitMs(now: number, place: number): number {
     this.refill(now);
     if (now < this.pausedUntil) return this.pausedUntil - now;
-    if (this.tokens >= 1) return 0;
+    const need = place + 1 - this.tokens;
+    if (need <= 0) return 0;
     // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
-    return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
+    return Math.max(1, Math.ceil((need / this.rate) * 1000));
   }
 
   /**
-   * Waits for one token (FIFO among callers) and takes it.
-   * @throws BudgetAbortedError when `signal` fires first (no token is taken).
+   * Waits for one token (in arrival order among callers) and takes it. Each caller sleeps through `wait`
+   * (default the clock's sleep) until its place in the line can have one, then looks again; a caller that
+   * gives up wakes those behind it.
+   * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
    */
-  acquire(signal?: AbortSignal): Promise<void> {
-    const turn = this.queue.then(async () => {
+  async acquire(signal?: AbortSignal, wait: Wait = (ms, s) => this.clock.sleep(ms, s)): Promise<void> {
+    const me = { nudge: new AbortController() };
+    this.line.push(me);
+    let granted = false;
+    try {
       for (;;) {
         if (signal?.aborted) throw new BudgetAbortedError();
-        const now = this.clock.now();
-        const waitMs = this.waitMs(now);
+        const waitMs = this.waitMs(this.clock.now(), this.line.indexOf(me));
         if (waitMs <= 0) {
-          this.tokens -= 1;
-          this.unsent.push(now);
-          this.granted += 1;
+          this.take();
+          granted = true;
           return;
         }
-        await this.clock.sleep(waitMs, signal);
+        me.nudge = new AbortController();
+        const until = signal ? AbortSignal.any([signal, me.nudge.signal]) : me.nudge.signal;
+        try {
+          await wait(waitMs, until);
+        } catch (error) {
+          if (signal?.aborted || !me.nudge.signal.aborted) throw error;
+        }
       }
-    });
-    // The next caller waits for this one, whether it got its token or gave up.
-    this.queue = turn.catch(() => undefined);
-    return turn;
-  }
-
-  /**
-   * Notes that a request was sent now (the client's `onRequest` hook). The oldest grant not yet sent is
-   * matched to it; a send without a grant takes a token anyway, even into debt, so later grants wait for it.
-   */
-  markSent(): void {
-    this.sent += 1;
-    const now = this.clock.now();
-    this.unsent = this.unsent.filter((at) => now - at <= UNSENT_EXPIRY_MS);
-    if (this.unsent.length > 0) {
-      this.unsent.shift();
-      return;
+    } finally {
+      this.line.splice(this.line.indexOf(me), 1);
+      if (!granted) for (const other of this.line) other.nudge.abort();
     }
-    this.refill(now);
+  }
+
+  /** Takes a token now without waiting, into debt if need be: later callers wait for it. */
+  takeNow(): void {
+    this.refill(this.clock.now());
+    this.take();
+  }
+
+  private take(): void {
     this.tokens -= 1;
+    this.granted += 1;
   }
 
   /**
-   * Notes a 429 answer (the client's `onRateLimited` hook): empties the bucket, holds every grant until
+   * Notes a 429 answer (the transport calls it): empties the bucket, holds every grant until
    * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
    * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
    * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
@@ -215,24 +221,5 @@ export class RateBudget {
       this.decreases += 1;
       this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
     }
-  }
-
-  /**
-   * A `sleep` for the API client's retries: the back-off, then a token of this budget, so a retry is sent
-   * only when the bucket allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
-   * `markSent()` (pass `onRequest: () => budget.markSent()`).
-   */
-  clientSleep(): (ms: number, signal?: AbortSignal) => Promise<void> {
-    return async (ms, signal) => {
-      await this.clock.sleep(ms, signal);
-      if (signal?.aborted) return;
-      await this.acquire(signal);
-    };
-  }
-
-  /** Runs `call` once a token is had. */
-  async run<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(signal);
-    return call();
   }
 }

@@ -1,0 +1,37 @@
+/**
+ * Which organization's running list the watch loop asks (`watcher.ts`). The plan's (the `organization-id`
+ * input), else the first one an answer names: a test's execute answer names it (`test.organization`), a
+ * suite's does not (its immediate answer names the suite by id only, docs/api-contract.md "Resources").
+ * When none of that is known, the loop reads the first suite run's suite once (`GET /suites/{id}/`), so
+ * that suites run without the `organization-id` input are watched by the list too.
+ */
+import { refId } from '../../api/refs.js';
+import type { EngineContext } from '../context.js';
+
+/** The organization id known without a request, or null. */
+export function organizationOf(ctx: EngineContext): string | null {
+  if (ctx.plan.organizationId) return ctx.plan.organizationId;
+  for (const h of ctx.handles) {
+    const fromTest = refId(h.lastResult?.organization);
+    if (fromTest) return fromTest;
+    const suite = h.run.suiteResult?.suite;
+    const fromSuite = suite && typeof suite === 'object' ? refId(suite.organization) : null;
+    if (fromSuite) return fromSuite;
+  }
+  return null;
+}
+
+/**
+ * The organization of the first suite run's suite (`GET /suites/{id}/`). Resolves null when no suite run
+ * is known or the read failed; never throws.
+ */
+export async function readOrganization(ctx: EngineContext): Promise<string | null> {
+  const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
+  if (!suiteId) return null;
+  try {
+    const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stop.signal });
+    return refId(suite.organization);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The watch loop: one loop over one table of the remote results still running (docs/watch.md). Each tick
+ * (about once a second, jittered) sends one request: the lone run's own result when only one is in the
+ * table, else the organization's running list (`GET /organizations/{id}/running/`). The list is a hint:
+ * a run that left it, or that it has not shown `UNSEEN_AFTER_MS` after its trigger, has its own result
+ * read at once, and only that answer ends it. Every run is also read on its own at least every
+ * `safetyMs` (a due time per row). A list that fails, or does not answer within `LIST_TIMEOUT_MS`, hands
+ * the runs to their own reads, `READS_PER_TICK` a tick, until it answers again. Every request takes its
+ * token of the request budget in the transport. What the loop knows is in its table.
+ */
+import { backoffMs } from '../../api/backoff.js';
+import { isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
+import { refId } from '../../api/refs.js';
+import type { TestResult } from '../../api/types.js';
+import { timeoutSignal } from '../clock.js';
+import {
+  messageOf,
+  POLL_BACKOFF_CAP_MS,
+  type Answer,
+  type EngineContext,
+  type Remote,
+  type RunWatch,
+  type WatchTarget,
+} from '../context.js';
+import { organizationOf, readOrganization } from './organization.js';
+
+/** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
+export const TICK_MS = 850;
+export const TICK_JITTER_MS = 300;
+/** A run the list has not shown this long after its trigger is read on its own once, ms. */
+export const UNSEEN_AFTER_MS = 2_000;
+/** A list not answered within this time counts as failed, ms. */
+export const LIST_TIMEOUT_MS = 3_000;
+/** Own reads per tick while the list is failing (or no organization is known). */
+export const READS_PER_TICK = 3;
+/** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
+export const SAFETY_MIN_MS = 10_000;
+export const SAFETY_PER_RUN_MS = 2_000;
+
+/** One row of the table: a remote result waited for. */
+interface Row {
+  remote: Remote;
+  triggeredAtMs: number;
+  target: WatchTarget<Answer>;
+  resolve: (value: Answer | null) => void;
+  /** Its own result is read at this time at the latest, ms. */
+  dueAtMs: number;
+  /** Not read before this time (a back-off, or a result not found yet), ms. */
+  notBeforeMs: number;
+  lastReadAtMs: number;
+  /** The list shows it now (since its last own read). */
+  shown: boolean;
+  /** Read once already because the list never showed it. */
+  probed: boolean;
+  reading: boolean;
+  /** Made due while a read was in flight: that read's answer may be older than what made it due. */
+  again: boolean;
+  errors: number;
+}
+
+/** Watches every remote result of one engine run (`EngineContext.watcher`). */
+export class Watcher implements RunWatch {
+  private readonly table = new Map<string, Row>();
+  private looping = false;
+  private listInFlight = false;
+  /** The last list failed, or no organization is known: runs are read in turn. */
+  private listDown = false;
+  private listFailures = 0;
+  private listAgainAtMs = -Infinity;
+  private organizationId: string | null = null;
+  private organizationRead = false;
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /**
+   * Waits until `remote`'s result is over (`target.isOver`), could not be had (`target.onProblem` told;
+   * after `maxPollErrors` failed reads, or "not found" after `notFoundGraceMs`), or the engine stops.
+   * @returns the answer that ended it, or null.
+   */
+  wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null> {
+    if (this.ctx.stop.signal.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const now = this.ctx.clock.now();
+      this.table.set(remote.id, {
+        remote,
+        triggeredAtMs,
+        target: target as unknown as WatchTarget<Answer>,
+        resolve: resolve as (value: Answer | null) => void,
+        dueAtMs: now + this.safetyMs(),
+        notBeforeMs: -Infinity,
+        lastReadAtMs: now,
+        shown: false,
+        probed: false,
+        reading: false,
+        again: false,
+        errors: 0,
+      });
+      if (!this.looping) void this.loop();
+    });
+  }
+
+  /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run in the table. */
+  private safetyMs(): number {
+    return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.table.size);
+  }
+
+  private async loop(): Promise<void> {
+    const { ctx } = this;
+    const stop = ctx.stop.signal;
+    this.looping = true;
+    try {
+      let tickAtMs = ctx.clock.now();
+      while (this.table.size > 0 && !stop.aborted) {
+        const periodMs = TICK_MS + TICK_JITTER_MS * ctx.clock.random();
+        await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
+        if (stop.aborted) break;
+        tickAtMs = ctx.clock.now();
+        this.tick();
+      }
+    } finally {
+      this.looping = false;
+      if (stop.aborted) {
+        for (const row of this.table.values()) row.resolve(null);
+        this.table.clear();
+      }
+    }
+  }
+
+  /**
+   * One tick: the lone run's own read, or the list asked (its answer handled when it comes); while the
+   * list is failing or no organization is known, some runs are read in turn. Then every row that is due
+   * is read.
+   */
+  private tick(): void {
+    const rows = [...this.table.values()];
+    if (rows.length === 1) this.readSoon(rows[0], this.ctx.clock.now());
+    else {
+      if (this.listDown) this.readInTurn();
+      if (!this.listInFlight) void this.askList();
+    }
+    this.readDue();
+  }
+
+  private readDue(): void {
+    const now = this.ctx.clock.now();
+    for (const row of this.table.values()) {
+      if (!row.reading && row.dueAtMs <= now && row.notBeforeMs <= now) void this.read(row);
+    }
+  }
+
+  /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
+  private readSoon(row: Row, now: number): void {
+    if (row.reading) row.again = true;
+    row.dueAtMs = Math.min(row.dueAtMs, Math.max(now, row.notBeforeMs));
+  }
+
+  /** While the list is failing: the `READS_PER_TICK` rows read longest ago are due now. */
+  private readInTurn(): void {
+    const now = this.ctx.clock.now();
+    const ready = [...this.table.values()].filter((r) => !r.reading && r.notBeforeMs <= now);
+    ready.sort((a, b) => a.lastReadAtMs - b.lastReadAtMs);
+    for (const row of ready.slice(0, READS_PER_TICK)) row.dueAtMs = now;
+  }
+
+  /** The organization whose list to ask: known, or read once from a suite. */
+  private async organization(): Promise<string | null> {
+    this.organizationId ??= organizationOf(this.ctx);
+    if (this.organizationId || this.organizationRead) return this.organizationId;
+    if (!this.ctx.handles.some((h) => h.run.suiteId)) return null;
+    this.organizationRead = true;
+    this.organizationId = await readOrganization(this.ctx);
+    return this.organizationId;
+  }
+
+  /**
+   * Asks the running list, unless backing off after failures or no organization is known, and reads at
+   * once the rows to read: those that left it, and those never shown `UNSEEN_AFTER_MS` after their trigger
+   * (once). A list that failed or did not answer in time is told as a detail.
+   */
+  private async askList(): Promise<void> {
+    const { ctx } = this;
+    const askedAtMs = ctx.clock.now();
+    if (askedAtMs < this.listAgainAtMs) return;
+    this.listInFlight = true;
+    try {
+      const organizationId = await this.organization();
+      this.listDown = !organizationId || !(await this.ask(organizationId, askedAtMs));
+      if (!this.listDown) this.readDue();
+    } finally {
+      this.listInFlight = false;
+    }
+  }
+
+  private async ask(organizationId: string, askedAtMs: number): Promise<boolean> {
+    const { ctx } = this;
+    const answered = new AbortController();
+    const late = timeoutSignal(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
+    try {
+      const signal = AbortSignal.any([ctx.stop.signal, late]);
+      const running = await ctx.api.listOrganizationRunning(organizationId, { signal });
+      this.listFailures = 0;
+      this.mark(running, askedAtMs);
+      return true;
+    } catch (error) {
+      if (ctx.stop.signal.aborted) return false;
+      this.listFailures += 1;
+      this.listAgainAtMs = ctx.clock.now() + this.backoff(this.listFailures);
+      const message = `Running list of the organization failed: ${messageOf(error)}`;
+      ctx.emit({ type: 'detail', message });
+      return false;
+    } finally {
+      answered.abort();
+    }
+  }
+
+  private mark(running: TestResult[], askedAtMs: number): void {
+    const shown = new Set<string>();
+    for (const r of running) {
+      shown.add(r._id);
+      const suiteResult = refId(r.suiteResult);
+      if (suiteResult) shown.add(suiteResult);
+    }
+    const now = this.ctx.clock.now();
+    for (const row of this.table.values()) {
+      if (shown.has(row.remote.id)) {
+        row.shown = true;
+      } else if (row.shown || (!row.probed && askedAtMs - row.triggeredAtMs >= UNSEEN_AFTER_MS)) {
+        row.probed = true;
+        row.shown = false;
+        this.readSoon(row, now);
+      }
+    }
+  }
+
+  /** Reads a row's own result: over ends it; still running returns it to the table with its next due time. */
+  private async read(row: Row): Promise<void> {
+    const { ctx } = this;
+    const stop = ctx.stop.signal;
+    row.reading = true;
+    row.lastReadAtMs = ctx.clock.now();
+    try {
+      const value = await row.target.get(stop);
+      row.errors = 0;
+      if (row.target.isOver(value)) return this.end(row, value);
+      row.dueAtMs = ctx.clock.now() + this.safetyMs();
+    } catch (error) {
+      if (stop.aborted) return;
+      const now = ctx.clock.now();
+      if (isNotFound(error) && now - row.triggeredAtMs < ctx.waits.notFoundGraceMs) {
+        row.dueAtMs = row.notBeforeMs = now + ctx.waits.notFoundRetryMs;
+        return;
+      }
+      row.errors += 1;
+      const { type, id } = row.remote;
+      ctx.emit({ type: 'detail', message: `Poll of ${type} result ${id} failed: ${messageOf(error)}` });
+      const wrongShape = isUnexpectedShape(error) && row.errors >= UNEXPECTED_SHAPE_LIMIT;
+      if (isNotFound(error) || row.errors >= ctx.maxPollErrors || wrongShape) {
+        row.target.onProblem(`Its result could not be read: ${messageOf(error)}`);
+        return this.end(row, null);
+      }
+      row.dueAtMs = row.notBeforeMs = now + this.backoff(row.errors);
+    } finally {
+      row.reading = false;
+      if (row.again) {
+        row.again = false;
+        this.readSoon(row, ctx.clock.now());
+      }
+    }
+  }
+
+  private end(row: Row, value: Answer | null): void {
+    if (this.table.get(row.remote.id) !== row) return;
+    this.table.delete(row.remote.id);
+    if (value) row.remote.active = false;
+    row.resolve(value);
+  }
+
+  /** The wait after `failures` failures in a row, ms (jittered, doubling from `pollBackoffMs`, at most `POLL_BACKOFF_CAP_MS`). */
+  private backoff(failures: number): number {
+    const baseMs = this.ctx.waits.pollBackoffMs;
+    return backoffMs(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
+  }
+}
+
+/** Waits for `remote`'s result through the engine run's one watch loop (see `Watcher.wait`). */
+export function watchResult<T extends Answer>(
+  ctx: EngineContext,
+  remote: Remote,
+  triggeredAtMs: number,
+  target: WatchTarget<T>,
+): Promise<T | null> {
+  ctx.watcher ??= new Watcher(ctx);
+  return ctx.watcher.wait(remote, triggeredAtMs, target);
+}

@@ -1,0 +1,159 @@
+/**
+ * The watch loop's goals (docs/watch.md), as bounds, against the emulator on loopback (requests counted at
+ * the emulator), both on one virtual clock (`test/support/virtual-world.ts`: production durations and engine
+ * waits, time figures exact): a finish, an early failure and an outside cancel are noticed within 1.5 s,
+ * alone or among others, with or without the organization id; 100 runs at once stay at 1.5 requests/s in
+ * steady state and within the budget; a failing running list hands the runs to their own reads; 20 runs of
+ * 20 s cost less than the official client.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
+import {
+  officialRequests,
+  requestKind,
+  runWatch,
+  startRuns,
+  startWatchBed,
+  WATCH_KEY,
+  type RunSpec,
+  type WatchBed,
+} from '../../support/watch-scenario.js';
+
+/** The watch's goal: every end noticed within this time, ms. */
+const NOTICE_MS = 1_500;
+/** The watch's goal in steady state with many runs: requests/s of the whole action. */
+const STEADY_RATE = 1.5;
+
+const hundred: RunSpec[] = Array.from({ length: 100 }, (_, i) => ({
+  kind: 'suite',
+  id: `many-${i}`,
+  durationsMs: [60_000],
+}));
+const twenty: RunSpec[] = Array.from({ length: 20 }, (_, i) => ({
+  kind: 'suite',
+  id: `twenty-${i}`,
+  durationsMs: [20_000, 20_000, 20_000],
+}));
+const test = (id: string, ms: number): RunSpec => ({ kind: 'test', id, durationsMs: [ms] });
+const suite = (id: string, ...ms: number[]): RunSpec => ({ kind: 'suite', id, durationsMs: ms });
+const mixed: RunSpec[] = [test('mix-a', 7_300), test('mix-b', 12_100), suite('mix-s', 4_000, 9_700)];
+const lone = test('lone-a', 13_700);
+const loneSuite = suite('lone-s', 11_300);
+const early: RunSpec[] = [test('early-a', 40_000), test('early-b', 40_000), suite('early-s', 40_000)];
+const cancel: RunSpec[] = [test('cancel-a', 40_000), test('cancel-b', 40_000)];
+const fallback: RunSpec[] = [test('fall-a', 11_000), test('fall-b', 16_500)];
+
+let bed: WatchBed;
+
+beforeAll(async () => {
+  bed = await startWatchBed([
+    ...hundred,
+    ...twenty,
+    ...mixed,
+    lone,
+    loneSuite,
+    ...early,
+    ...cancel,
+    ...fallback,
+  ]);
+});
+afterAll(async () => {
+  await bed?.close();
+});
+
+describe('the watch loop', () => {
+  it('notices every finish within 1,500 ms: runs through the list, a lone test, a lone suite without organization-id', async () => {
+    for (const [specs, organization] of [
+      [mixed, true],
+      [mixed, false],
+      [[lone], true],
+      [[loneSuite], false],
+    ] as Array<[RunSpec[], boolean]>) {
+      const f = await runWatch(bed, specs, true, organization);
+      expect(f.summaries[0]!.runs.every((r) => r.tests.every((t) => t.state === 'passed'))).toBe(true);
+      expect(f.lagsMs).toHaveLength(specs.length);
+      for (const lag of f.lagsMs) {
+        expect(lag).toBeGreaterThanOrEqual(0);
+        expect(lag, specs.map((s) => s.id).join()).toBeLessThanOrEqual(NOTICE_MS);
+      }
+    }
+  });
+
+  it('100 runs at once: the whole action sends at most 1.5 requests/s in steady state, never above the budget', async () => {
+    const f = await runWatch(bed, hundred);
+    expect(f.summaries[0]!.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
+    // Steady state: every run triggered and watched, none finished yet (they last 60 s).
+    const executes = bed.emulator
+      .requests()
+      .filter((q) => requestKind(q.path) === 'execute')
+      .map((q) => q.time);
+    const from = Math.max(...executes) + 5_000;
+    const to = Math.min(...executes) + 58_000;
+    expect(to - from).toBeGreaterThanOrEqual(20_000);
+    const inWindow = bed.emulator.requests().filter((q) => q.time >= from && q.time < to);
+    expect(inWindow.length / ((to - from) / 1_000)).toBeLessThanOrEqual(STEADY_RATE);
+    // The budget: its burst, then its refill rate, in any second.
+    expect(f.busiestSecond).toBeLessThanOrEqual(DEFAULT_BURST + DEFAULT_RATE_PER_SECOND);
+  });
+
+  it('an early failure and an outside cancel are noticed within 1,500 ms (through the list and alone)', async () => {
+    for (const specs of [early, early.slice(0, 1), [early[2]!]]) {
+      const failing = {
+        ...specs[0]!,
+        durationsMs: specs[0]!.durationsMs.map(() => 2_000),
+        outcome: 'fail' as const,
+      };
+      bed.emulator.resetLog();
+      const running = startRuns(bed, [
+        failing,
+        ...specs.slice(1).map((s) => ({ ...s, durationsMs: s.durationsMs.map(() => 3_000) })),
+      ]);
+      const summary = await running;
+      const run = summary.runs.find((r) => (r.testId ?? r.suiteId) === failing.id)!;
+      expect(run.tests[0]!.state).toBe('failed');
+      const id = run.kind === 'suite' ? run.suiteResultId : run.testResultId;
+      const record = bed.emulator.runs().find((r) => r.resultId === id)!;
+      expect(Date.parse(run.endedAt!) - record.finishedAt, failing.id).toBeLessThanOrEqual(NOTICE_MS);
+    }
+    const api = bed.world.client({ apiKey: WATCH_KEY });
+    for (const specs of [cancel, cancel.slice(0, 1)]) {
+      bed.emulator.resetLog();
+      const running = startRuns(bed, specs);
+      await bed.clock.sleep(2_500);
+      const target = [...bed.emulator.store.results.values()].find(
+        (r) => r.test?._id === specs[0]!.id && r.passing === null && !r.dateExecutionFinished,
+      )!;
+      await api.cancelTestResult(target._id);
+      const cancelledAt = bed.clock.now();
+      const summary = await running;
+      const run = summary.runs.find((r) => r.testResultId === target._id)!;
+      expect(run.tests[0]!.state).toBe('cancelled');
+      expect(Date.parse(run.endedAt!) - cancelledAt).toBeLessThanOrEqual(NOTICE_MS);
+    }
+  });
+
+  it('a running list that fails hands the runs to their own reads: each end is still noticed within 1,500 ms', async () => {
+    bed.emulator.resetLog();
+    const running = startRuns(bed, fallback);
+    await bed.clock.sleep(5_000);
+    bed.emulator.setFaults('route=GET /v1/organizations/*/running:503');
+    try {
+      const summary = await running;
+      expect(summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
+      const requests = bed.emulator.requests();
+      expect(requests.some((q) => requestKind(q.path) === 'list' && q.status === 503)).toBe(true);
+      for (const run of summary.runs) {
+        const record = bed.emulator.runs().find((r) => r.resultId === run.testResultId)!;
+        expect(Date.parse(run.endedAt!) - record.finishedAt, run.testId!).toBeLessThanOrEqual(NOTICE_MS);
+      }
+    } finally {
+      bed.emulator.setFaults('');
+    }
+  });
+
+  it('20 runs of 20 s at once cost fewer requests than the official client', async () => {
+    const f = await runWatch(bed, twenty);
+    const official = twenty.reduce((n, s) => n + officialRequests(s.kind, 20_000), 0) / twenty.length;
+    expect(f.perRun, JSON.stringify(f.byKind)).toBeLessThan(official);
+  });
+});
