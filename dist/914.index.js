@@ -16,7 +16,8 @@ export const modules = {
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(61351);
 /* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(18119);
 /* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(64792);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(65655);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(41020);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65655);
 /**
  * The opt-in pull-request comment: one sticky comment per pull request (and per key), found by a hidden
  * marker at its start and the token's identity as its author, and updated in place. Rendering is pure;
@@ -24,6 +25,7 @@ export const modules = {
  * `GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
  * `POST /repos/{owner}/{repo}/issues/{n}/comments`, `PATCH /repos/{owner}/{repo}/issues/comments/{id}`).
  */
+
 
 
 
@@ -70,7 +72,7 @@ function renderPullRequestComment(report, options = {}) {
     const icon = VERDICT_ICON[report.verdict];
     const counts = [
         t.failed ? `${t.failed} failed` : '',
-        t.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .plural */ .LS)(t.error, 'error') : '',
+        t.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .LS)(t.error, 'error') : '',
         t.timedOut ? `${t.timedOut} timed out` : '',
         `${t.passed} passed`,
         t.flaky ? `${t.flaky} flaky` : '',
@@ -78,34 +80,34 @@ function renderPullRequestComment(report, options = {}) {
     ].filter(Boolean);
     const lines = [
         commentMarker(options.key),
-        `### ${icon} Ghost Inspector: ${report.verdict}`,
+        `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
         '',
-        `${counts.join(', ')} of ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .plural */ .LS)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(t.duration)}.` +
+        `${counts.join(', ')} of ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .LS)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(t.duration)}.` +
             (t.screenshotCompareFailed
-                ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .plural */ .LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
+                ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
                 : ''),
     ];
     if (!report.passing && report.reasons.length > 0) {
-        lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
+        lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
     }
     const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_2__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
     if (failing.length > 0) {
         lines.push('');
         for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
             const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
-            const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .truncate */ .xv)(`${test.title}${variant}`, 400));
-            const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeUrl */ .Pl)(test.resultUrl) : '';
+            const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(`${test.title}${variant}`, 400));
+            const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .safeUrl */ .Pl)(test.resultUrl) : '';
             const title = href ? `<a href="${href}">${name}</a>` : name;
             const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_3__/* .failureMessage */ .oh)(test) : failingReason(test);
-            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .truncate */ .xv)(why, 500))}`);
+            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(why, 500))}`);
         }
         if (failing.length > MAX_LISTED_FAILURES)
             lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
     }
-    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeUrl */ .Pl)(options.runUrl) : '';
+    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .safeUrl */ .Pl)(options.runUrl) : '';
     if (runHref)
         lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
 }
 function failingReason(test) {
     if (test.state === 'timed-out')

@@ -56563,6 +56563,7 @@ function buildSuiteRun(run, appUrl, verdict, attachments) {
         name: label ? `${suiteName} [${label}]` : suiteName,
         suiteName,
         suiteId: run.suiteId,
+        ...(run.kind === 'file' && run.file ? { file: run.file } : {}),
         variant: { ...run.variant },
         variantLabel: label,
         ...(suiteResultId ? { suiteResultId, suiteResultUrl: `${appUrl}/suite-results/${suiteResultId}` } : {}),
@@ -56688,6 +56689,508 @@ function comparisonLine(test) {
 /** `18.4%` from 0.184. */
 function percent(fraction) {
     return `${Math.round(fraction * 10000) / 100}%`;
+}
+
+
+/***/ }),
+
+/***/ 41020:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  p3: () => (/* binding */ DEFAULT_TITLE),
+  d4: () => (/* binding */ renderArtifactLine),
+  Br: () => (/* binding */ renderSummary)
+});
+
+// UNUSED EXPORTS: DEFAULT_SUMMARY_MAX_BYTES, writeSummary
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var lib_core = __nccwpck_require__(33838);
+// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
+var model = __nccwpck_require__(18119);
+// EXTERNAL MODULE: ./src/report/phrases.ts
+var phrases = __nccwpck_require__(64792);
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(65655);
+;// CONCATENATED MODULE: ./src/report/summary-failures.ts
+
+
+
+/** Longest error text shown per failure, in characters. */
+const MAX_ERROR_CHARS = 2000;
+/** Console errors shown per failure, and their longest text. */
+const MAX_CONSOLE_ERRORS = 5;
+const MAX_CONSOLE_CHARS = 500;
+/** Longest name in a table cell or heading. */
+const MAX_NAME_CHARS = 300;
+const STATE_LABEL = {
+    passed: '✅ Passed',
+    failed: '❌ Failed',
+    flaky: '🔁 Flaky',
+    'timed-out': '⏱️ Timed out',
+    cancelled: '🚫 Cancelled',
+    error: '⚠️ Error',
+};
+/** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
+function stateLabel(report, test) {
+    if (test.countedAs === 'failed' && test.state !== 'failed') {
+        return `❌ Screenshot comparison failed (${test.state} otherwise)`;
+    }
+    let label = STATE_LABEL[test.state];
+    if (test.screenshotCompareFailed) {
+        label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
+    }
+    return label;
+}
+/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
+function summary_failures_link(url, text) {
+    const href = url ? (0,report_text/* safeUrl */.Pl)(url) : '';
+    return href ? `<a href="${href}">${text}</a>` : text;
+}
+/** Groups the tests matching `match` by suite and test, across variants and data rows, in report order. */
+function groupTests(report, match) {
+    const byKey = new Map();
+    const keyOf = ({ run, test }) => `${run.suiteId ?? run.suiteName}\u0000${test.testId ?? test.title}`;
+    for (const entry of (0,model/* allTests */.DD)(report)) {
+        const key = keyOf(entry);
+        let group = byKey.get(key);
+        if (!group) {
+            group = { all: [], matching: [] };
+            byKey.set(key, group);
+        }
+        group.all.push(entry);
+        if (match(entry.test))
+            group.matching.push(entry);
+    }
+    return [...byKey.values()].filter((g) => g.matching.length > 0);
+}
+/** `suite › test` (the model's title), escaped and cut. */
+function titleHtml(test) {
+    return (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.title, MAX_NAME_CHARS));
+}
+function variantOf({ run }) {
+    return run.variantLabel;
+}
+/**
+ * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
+ * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
+ */
+function variantsLine(group, verb) {
+    const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
+    if (group.all.length <= 1)
+        return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
+    return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
+}
+/** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
+function verbOf(test) {
+    if (test.countedAs === 'failed' && test.state !== 'failed')
+        return 'screenshot comparison failed';
+    return {
+        passed: 'passed',
+        failed: 'failed',
+        flaky: 'flaky',
+        'timed-out': 'timed out',
+        cancelled: 'cancelled',
+        error: 'error',
+    }[test.state];
+}
+/** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
+function reasonLines(test) {
+    const lines = [];
+    const s = test.failingStep;
+    if (s) {
+        const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
+        lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
+        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
+    }
+    if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
+        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
+    }
+    return lines;
+}
+function comparisonText(test) {
+    const c = test.screenshotCompare;
+    if (!c)
+        return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
+    const diff = c.difference === null ? '' : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
+    return `${summary_failures_link(c.imageUrl, 'Screenshot comparison')}${diff}`;
+}
+function linksLine({ run, test }) {
+    const links = [];
+    if (test.resultUrl)
+        links.push(summary_failures_link(test.resultUrl, 'Result'));
+    if (run.suiteResultUrl)
+        links.push(summary_failures_link(run.suiteResultUrl, 'Suite result'));
+    if (test.videoUrl)
+        links.push(summary_failures_link(test.videoUrl, 'Video'));
+    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
+        links.push(comparisonText(test));
+    return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
+}
+/** The final screenshot's thumbnail, and the comparison image's when the comparison failed. */
+function thumbnail(test) {
+    const images = [];
+    const add = (small, original, alt) => {
+        const thumb = small ? (0,report_text/* safeUrl */.Pl)(small) : '';
+        if (!thumb)
+            return;
+        const img = `<img src="${thumb}" alt="${alt}" width="320">`;
+        const href = original ? (0,report_text/* safeUrl */.Pl)(original) : '';
+        images.push(href ? `<a href="${href}">${img}</a>` : img);
+    };
+    add(test.screenshot?.smallUrl, test.screenshot?.originalUrl, 'Final screenshot');
+    if (test.screenshotCompareFailed) {
+        add(test.screenshotCompare?.smallUrl, test.screenshotCompare?.imageUrl, 'Screenshot comparison');
+    }
+    return images.length > 0 ? `<p>${images.join(' ')}</p>` : '';
+}
+function consoleLines(test) {
+    if (test.consoleErrors.length === 0)
+        return '';
+    const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
+    const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
+    const count = shown.length < test.consoleErrors.length
+        ? `${shown.length} of ${test.consoleErrors.length}`
+        : `${shown.length}`;
+    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,report_text/* escapeCode */.tn)(text, true)}</pre></details>`;
+}
+function attemptsLine(test) {
+    if (test.state !== 'flaky' || test.attempts.length === 0)
+        return '';
+    const items = test.attempts.map((a, i) => {
+        const why = a.failingStep
+            ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeCode */.tn)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
+            : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
+        return `<li>Attempt ${i + 1} failed: ${why} (${summary_failures_link(a.resultUrl, 'result')})</li>`;
+    });
+    return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
+}
+/**
+ * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
+ * thumbnail and links; entries of other variants whose reason differs add their own reason.
+ */
+function groupBlock(report, group) {
+    const first = group.matching[0];
+    const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
+    const variants = variantsLine(group, verbOf(first.test));
+    if (variants)
+        lines.push(variants);
+    lines.push(...reasonLines(first.test), attemptsLine(first.test), thumbnail(first.test));
+    lines.push(linksLine(first), consoleLines(first.test));
+    const firstReason = reasonLines(first.test).join('');
+    for (const other of group.matching.slice(1)) {
+        const reason = reasonLines(other.test);
+        if (reason.join('') === firstReason)
+            continue;
+        lines.push(`<p>On ${summary_failures_link(other.test.resultUrl, (0,report_text/* escapeInline */.VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
+    }
+    return `${lines.filter(Boolean).join('\n')}\n\n`;
+}
+/** Failures shown open before the rest is collapsed. */
+const OPEN_FAILURES = 10;
+/**
+ * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
+ * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
+ */
+function* otherSections(report) {
+    const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
+    if (flaky.length > 0) {
+        yield `### 🔁 Flaky tests (${count(flaky)})\n\nFailed, then passed when re-run (\`retry-failed\`): not failures.\n\n`;
+        for (const g of flaky)
+            yield groupBlock(report, g);
+    }
+    const late = groupTests(report, (t) => !t.failing && t.state === 'timed-out');
+    if (late.length > 0) {
+        yield `### ⏱️ Timed out (${count(late)})\n\nStill running at the deadline; not failures, as \`fail-on-timeout\` is off.\n\n`;
+        for (const g of late)
+            yield groupBlock(report, g);
+    }
+    const compared = report.totals.screenshotCompareFailed;
+    if (compared > 0) {
+        const counted = report.policy.failOnScreenshotCompare;
+        yield `### 🖼️ Screenshot comparisons (${compared} failed)\n\n${counted
+            ? `Counted as failures (\`fail-on-screenshot-compare\`): listed under Failures above.`
+            : `Not counted as failures (\`fail-on-screenshot-compare\` is off):`}\n\n`;
+        if (!counted) {
+            for (const g of groupTests(report, (t) => t.screenshotCompareFailed && !t.failing && t.state !== 'flaky'))
+                yield groupBlock(report, g);
+        }
+    }
+}
+/** Entries in groups. */
+function count(groups) {
+    return groups.reduce((n, g) => n + g.matching.length, 0);
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/**
+ * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
+ * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
+ * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
+ *
+ * Layout (what a reviewer needs first comes first):
+ * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
+ *    (screenshots artifact when uploaded).
+ * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
+ *    (`summary-failures.ts`); past the first ten, collapsed.
+ * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
+ * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
+ * 5. Every test, per suite run, inside `<details>`.
+ *
+ * With `wait: false`: the verdict line and one row per run started, with its link.
+ *
+ * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
+ * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
+ */
+
+
+
+/** The title of the summary and pull-request comment headings unless `summary-title` says otherwise. */
+const DEFAULT_TITLE = 'Ghost Inspector';
+/** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
+const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
+/** Bytes kept free for the closing "N more" note. */
+const TAIL_RESERVE = 1024;
+/**
+ * The line added to the job summary once the screenshots artifact is uploaded (pure).
+ * @param artifactUrl the artifact's web page
+ */
+function renderArtifactLine(artifactUrl) {
+    return `Screenshots: ${summary_failures_link(artifactUrl, 'artifact')}.\n\n`;
+}
+/**
+ * Renders the job summary (pure).
+ * @param report the report model
+ * @param options paths for the pointer when the summary is cut, the byte budget
+ * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
+ */
+function renderSummary(report, options = {}) {
+    const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
+    const head = headline(report, options);
+    if (!report.waited)
+        return startedSummary(report, head, options, maxBytes);
+    const failures = groupTests(report, (t) => t.failing);
+    const full = new Budget(maxBytes);
+    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
+    pieces.push(...allTestsSection(report));
+    if (pieces.every((piece) => full.add(piece)))
+        return full.text();
+    // Failures only, cut at the budget.
+    const cut = new Budget(maxBytes - TAIL_RESERVE);
+    cut.add(head);
+    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,report_text/* plural */.LS)(report.totals.total, 'test')}): ` +
+        `showing failures only.${pointer(options)}\n\n`);
+    const failing = count(failures);
+    if (failing > 0)
+        cut.add(`### Failures (${failing})\n\n`);
+    let shown = 0;
+    let collapsed = false;
+    for (const [i, group] of failures.entries()) {
+        if (i === OPEN_FAILURES)
+            collapsed = cut.add('<details><summary>More failures</summary>\n\n');
+        if (i >= OPEN_FAILURES && !collapsed)
+            break;
+        if (!cut.add(groupBlock(report, group)))
+            break;
+        shown += group.matching.length;
+    }
+    const rest = failing - shown;
+    let tail = collapsed ? '</details>\n\n' : '';
+    if (rest > 0) {
+        tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+    }
+    else if (failing === 0) {
+        tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
+    }
+    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
+}
+/**
+ * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`) through `core.summary`.
+ * @param markdown the output of {@link renderSummary}
+ * @throws when the summary file is not set or cannot be written (`core.summary` errors)
+ */
+async function writeSummary(markdown) {
+    await core.summary.addRaw(markdown).write();
+}
+class Budget {
+    max;
+    parts = [];
+    used = 0;
+    constructor(max) {
+        this.max = max;
+    }
+    /** Adds a piece if it fits; returns false (adding nothing) otherwise. */
+    add(piece) {
+        const size = Buffer.byteLength(piece, 'utf8');
+        if (this.used + size > this.max)
+            return false;
+        this.parts.push(piece);
+        this.used += size;
+        return true;
+    }
+    text() {
+        return this.parts.join('');
+    }
+}
+function truncateBytes(text, maxBytes) {
+    let out = text;
+    while (Buffer.byteLength(out, 'utf8') > maxBytes)
+        out = (0,report_text/* truncate */.xv)(out, Math.floor(out.length * 0.9));
+    return out;
+}
+function pointer(options) {
+    const files = [];
+    if (options.junitPath)
+        files.push(`the JUnit file <code>${(0,report_text/* escapeCode */.tn)(options.junitPath)}</code>`);
+    if (options.resultsPath)
+        files.push(`the results file <code>${(0,report_text/* escapeCode */.tn)(options.resultsPath)}</code>`);
+    return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
+}
+const VERDICT_LINE = {
+    passed: ['✅', 'passed'],
+    failed: ['❌', 'failed'],
+    cancelled: ['🚫', 'cancelled'],
+    started: ['▶️', 'started'],
+    'not-started': ['❌', 'runs not started'],
+};
+/** The counts of the verdict in words, failing ones in bold. */
+function countsLine(report) {
+    const t = report.totals;
+    const bold = (on, text) => (on ? `**${text}**` : text);
+    const counts = [];
+    if (t.failed)
+        counts.push(bold(true, `${t.failed} failed`));
+    if (t.error)
+        counts.push(bold(true, (0,report_text/* plural */.LS)(t.error, 'error')));
+    if (t.timedOut)
+        counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
+    counts.push(`${t.passed} passed`);
+    if (t.flaky)
+        counts.push(`${t.flaky} flaky`);
+    if (t.cancelled)
+        counts.push(bold(true, `${t.cancelled} cancelled`));
+    let line = `${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
+    if (report.runs.length > 1)
+        line += ` (${(0,report_text/* plural */.LS)(report.runs.length, 'suite run')})`;
+    line += '.';
+    if (t.screenshotCompareFailed) {
+        const counted = report.policy.failOnScreenshotCompare;
+        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+    }
+    return line;
+}
+function headline(report, options) {
+    const [icon, words] = VERDICT_LINE[report.verdict];
+    let line = `## ${icon} ${(0,report_text/* escapeInline */.VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
+    if (report.waited)
+        line += countsLine(report);
+    else {
+        const started = report.totals.total - report.totals.error;
+        line += `Started ${(0,report_text/* plural */.LS)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
+    }
+    if (report.interrupted === 'deadline')
+        line += ' The action stopped waiting at its deadline.';
+    if (report.interrupted === 'signal')
+        line += ' The workflow was cancelled.';
+    if (report.interrupted === 'fail-fast')
+        line += ' A test failed: the other runs were cancelled (`fail-fast`).';
+    if (!report.passing && report.reasons.length > 0) {
+        line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
+    }
+    if (options.tunnel) {
+        const { url, address } = options.tunnel;
+        line += `\n\nTunnel: <code>${(0,report_text/* escapeCode */.tn)(url)}</code> → <code>${(0,report_text/* escapeCode */.tn)(address)}</code>.`;
+    }
+    return `${line}\n\n`;
+}
+/** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
+function failureSection(report, groups) {
+    if (groups.length === 0)
+        return [];
+    const out = [`### Failures (${count(groups)})\n\n`];
+    for (const g of groups.slice(0, OPEN_FAILURES))
+        out.push(groupBlock(report, g));
+    const rest = groups.slice(OPEN_FAILURES);
+    if (rest.length > 0) {
+        out.push(`<details><summary>${(0,report_text/* plural */.LS)(count(rest), 'more failure')}</summary>\n\n`);
+        for (const g of rest)
+            out.push(groupBlock(report, g));
+        out.push('</details>\n\n');
+    }
+    return out;
+}
+/** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
+function suiteTable(report) {
+    const suites = new Map();
+    for (const run of report.runs) {
+        const key = `${run.kind}\u0000${run.suiteId ?? run.suiteName}`;
+        suites.set(key, [...(suites.get(key) ?? []), run]);
+    }
+    let out = '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
+    for (const runs of suites.values()) {
+        const sum = (k) => runs.reduce((n, r) => n + r.totals[k], 0);
+        const failing = runs.some((r) => r.tests.some((t) => t.failing));
+        const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
+        const other = [
+            sum('error') ? (0,report_text/* plural */.LS)(sum('error'), 'error') : '',
+            sum('flaky') ? `${sum('flaky')} flaky` : '',
+            sum('timedOut') ? `${sum('timedOut')} timed out` : '',
+            sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
+        ].filter(Boolean);
+        const perRun = runs.map((r) => {
+            const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
+            const label = (0,report_text/* escapeInline */.VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+            const ratio = `${r.totals.passed}/${r.totals.total}`;
+            return label ? `${summary_failures_link(url, label)} ${ratio}` : ratio;
+        });
+        const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(runs[0].suiteName, MAX_NAME_CHARS));
+        out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
+    }
+    return `${out}\n`;
+}
+/** Every test per suite run, each run in its own `<details>` (an HTML table: no blank line inside). */
+function* allTestsSection(report) {
+    yield `### All tests (${report.totals.total})\n\n`;
+    for (const run of report.runs) {
+        const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
+        const bits = [(0,report_text/* plural */.LS)(run.totals.total, 'test'), `${run.totals.passed} passed`];
+        if (run.totals.failed)
+            bits.push(`${run.totals.failed} failed`);
+        const rows = run.tests.map((test) => {
+            const result = test.resultUrl ? summary_failures_link(test.resultUrl, 'result') : '–';
+            return `<tr><td>${stateLabel(report, test)}</td><td>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</td><td>${(0,report_text/* formatDuration */.a3)(test.durationMs)}</td><td>${result}</td></tr>`;
+        });
+        const about = [
+            run.suiteResultUrl ? summary_failures_link(run.suiteResultUrl, 'suite result') : '',
+            run.error ? (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS)) : '',
+        ].filter(Boolean);
+        yield `<details><summary><strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
+    }
+}
+/** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
+function startedSummary(report, head, options, maxBytes) {
+    const cut = new Budget(maxBytes - TAIL_RESERVE);
+    cut.add(head);
+    cut.add('| Run | Variant | Status | Link |\n| --- | --- | --- | --- |\n');
+    let shown = 0;
+    for (const run of report.runs) {
+        const standIn = run.tests[0];
+        const status = standIn
+            ? `${STATE_LABEL.error}: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
+            : '▶️ Started';
+        const url = run.suiteResultUrl ?? run.resultUrl;
+        const row = `| ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} | ${(0,report_text/* escapeInline */.VV)(run.variantLabel) || '–'} | ${status} | ${url ? summary_failures_link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+        if (!cut.add(row))
+            break;
+        shown += 1;
+    }
+    const rest = report.runs.length - shown;
+    const tail = rest > 0 ? `\n**${rest} more runs not shown.**${pointer(options)}\n` : '\n';
+    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
 
@@ -57053,13 +57556,15 @@ function forceExit() {
 /* harmony export */   AI: () => (/* binding */ classifyTestResult),
 /* harmony export */   AU: () => (/* binding */ decideVerdict),
 /* harmony export */   DV: () => (/* binding */ countedAs),
+/* harmony export */   S7: () => (/* binding */ suiteTestCount),
 /* harmony export */   T_: () => (/* binding */ decideStartedVerdict),
 /* harmony export */   aD: () => (/* binding */ countResults),
-/* harmony export */   b8: () => (/* binding */ STATUS_CANCELLED),
+/* harmony export */   bV: () => (/* binding */ suiteResultShortfall),
 /* harmony export */   c0: () => (/* binding */ testlessRunState),
+/* harmony export */   q2: () => (/* binding */ isSuiteResultOver),
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
-/* unused harmony export emptyCounts */
+/* unused harmony exports STATUS_CANCELLED, MISSING_NAME, emptyCounts */
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
 /**
  * The verdict: one pure module from every result and the policy inputs to what each result is counted as,
@@ -57139,6 +57644,51 @@ function testlessRunState(run) {
         return 'error';
     return null;
 }
+/** The tests a suite result counts: `countPassing + countFailing + countUnknown`; null when it gives none. */
+function suiteTestCount(result) {
+    const counts = [result.countPassing, result.countFailing, result.countUnknown];
+    if (!counts.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0))
+        return null;
+    const n = counts.reduce((a, b) => a + b, 0);
+    return n > 0 ? n : null;
+}
+/**
+ * What a finished suite run lacks by its suite result's own word (docs/verdict.md, "The suite result's own
+ * word"): one `error` test per test the suite result counts but its list of test results did not hold, and,
+ * when the suite result says it failed and no listed test fails, one `error` test saying so. [] when the
+ * list agrees, for runs cancelled, timed out or not finished with a verdict, and for a run whose list could
+ * not be read (it counts once as an error already).
+ */
+function suiteResultShortfall(run) {
+    const sr = run.suiteResult;
+    if (run.kind !== 'suite' || !sr || sr.passing === null || sr.passing === undefined)
+        return [];
+    if (run.cancelled || run.timedOut || (run.tests.length === 0 && run.error))
+        return [];
+    const standIn = (testName, error) => ({
+        testId: null,
+        testName,
+        state: 'error',
+        result: null,
+        attempts: [],
+        error,
+    });
+    const counted = `${sr.countPassing} passed, ${sr.countFailing} failed, ${sr.countUnknown} unknown`;
+    const expected = suiteTestCount(sr);
+    const listed = new Set(run.tests.flatMap((t) => (t.result ? [t.result._id] : []))).size;
+    const gone = run.tests.filter((t) => !t.result && t.testName.startsWith(MISSING_NAME)).length;
+    const missing = expected === null ? 0 : expected - listed - gone;
+    const out = Array.from({ length: Math.max(0, missing) }, (_, i) => standIn(`${MISSING_NAME} (${gone + i + 1} of ${expected - listed})`, `The suite result counts ${expected} tests (${counted}), but its list of test results held ` +
+        `${listed}, also when read again: this test's result is missing, its outcome unknown.`));
+    const fails = (t) => t.state !== 'passed' || t.attempts.some((a) => a.passing === false);
+    if (sr.passing === false && out.length === 0 && !run.tests.some(fails)) {
+        out.push(standIn('Suite result failed', `The suite result says it failed (${counted}), but none of its listed test results failed: ` +
+            'the list disagrees with the suite result, which is taken at its word.'));
+    }
+    return out;
+}
+/** The name of the stand-in test of a test result missing from its suite result's list. */
+const MISSING_NAME = 'Missing test result';
 const NO_POLICY = { failOnScreenshotCompare: false };
 /** Zero counts. */
 function emptyCounts() {
@@ -57263,6 +57813,15 @@ function decideStartedVerdict(summary, policy) {
         policy: { ...policy },
     };
 }
+/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
+function isSuiteResultOver(result) {
+    if (result.passing !== null && result.passing !== undefined)
+        return true;
+    if (result.status === STATUS_CANCELLED)
+        return true;
+    const finished = result.dateExecutionFinished;
+    return !!finished && !finished.startsWith('1970-');
+}
 
 
 /***/ }),
@@ -57339,6 +57898,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 35317:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
 
 /***/ }),
 
@@ -57664,7 +58230,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 77094:
+/***/ 33838:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -58278,1136 +58844,8 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, external_path_.sep);
 }
 //# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(13193);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(24434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(42613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_.dirname(filePath);
-                        const upperName = external_path_.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
+var exec = __nccwpck_require__(75260);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -59421,10 +58859,10 @@ var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, 
 
 
 const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+    const { stdout: version } = yield exec/* getExecOutput */.H('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
         silent: true
     });
-    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+    const { stdout: name } = yield exec/* getExecOutput */.H('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
         silent: true
     });
     return {
@@ -59434,7 +58872,7 @@ const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* 
 });
 const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
     var _a, _b, _c, _d;
-    const { stdout } = yield getExecOutput('sw_vers', undefined, {
+    const { stdout } = yield exec/* getExecOutput */.H('sw_vers', undefined, {
         silent: true
     });
     const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
@@ -59445,7 +58883,7 @@ const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
     };
 });
 const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+    const { stdout } = yield exec/* getExecOutput */.H('lsb_release', ['-i', '-r', '-s'], {
         silent: true
     });
     const [name, version] = stdout.trim().split('\n');
@@ -59791,6 +59229,703 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+
+/***/ }),
+
+/***/ 75260:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  m: () => (/* binding */ exec),
+  H: () => (/* binding */ getExecOutput)
+});
+
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(13193);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(70857);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(24434);
+// EXTERNAL MODULE: external "child_process"
+var external_child_process_ = __nccwpck_require__(35317);
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(16928);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(88701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return __awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!io_util/* isRooted */.Qh(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield io/* which */.K7(this.toolPath, true);
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
 
 /***/ }),
 
@@ -60692,6 +60827,497 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
+/***/ 90:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $1: () => (/* binding */ lstat),
+/* harmony export */   Ck: () => (/* binding */ mkdir),
+/* harmony export */   Cy: () => (/* binding */ readdir),
+/* harmony export */   H8: () => (/* binding */ IS_WINDOWS),
+/* harmony export */   Qh: () => (/* binding */ isRooted),
+/* harmony export */   YN: () => (/* binding */ symlink),
+/* harmony export */   dJ: () => (/* binding */ stat),
+/* harmony export */   h_: () => (/* binding */ readlink),
+/* harmony export */   k6: () => (/* binding */ chmod),
+/* harmony export */   m3: () => (/* binding */ copyFile),
+/* harmony export */   rm: () => (/* binding */ rm),
+/* harmony export */   t2: () => (/* binding */ exists),
+/* harmony export */   vr: () => (/* binding */ tryGetExecutablePath),
+/* harmony export */   y1: () => (/* binding */ unlink)
+/* harmony export */ });
+/* unused harmony exports open, rename, rmdir, UV_FS_O_EXLOCK, READONLY, isDirectory, getCmdPath */
+/* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(79896);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(16928);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs__WEBPACK_IMPORTED_MODULE_0__.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs__WEBPACK_IMPORTED_MODULE_0__.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = path__WEBPACK_IMPORTED_MODULE_1__.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = path__WEBPACK_IMPORTED_MODULE_1__.dirname(filePath);
+                        const upperName = path__WEBPACK_IMPORTED_MODULE_1__.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = path__WEBPACK_IMPORTED_MODULE_1__.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+
+/***/ }),
+
+/***/ 88701:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K7: () => (/* binding */ which),
+/* harmony export */   U$: () => (/* binding */ mkdirP),
+/* harmony export */   Yz: () => (/* binding */ rmRF),
+/* harmony export */   cp: () => (/* binding */ cp)
+/* harmony export */ });
+/* unused harmony exports mv, findInPath */
+/* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42613);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(16928);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .exists */ .t2(dest)) ? yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .stat */ .dJ(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path__WEBPACK_IMPORTED_MODULE_1__.join(dest, path__WEBPACK_IMPORTED_MODULE_1__.basename(source))
+            : dest;
+        if (!(yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .exists */ .t2(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .stat */ .dJ(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path__WEBPACK_IMPORTED_MODULE_1__.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        (0,assert__WEBPACK_IMPORTED_MODULE_0__.ok)(fsPath, 'a path argument must be provided');
+        yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .mkdir */ .Ck(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8 && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .isRooted */ .Qh(tool)) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(path__WEBPACK_IMPORTED_MODULE_1__.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(path__WEBPACK_IMPORTED_MODULE_1__.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .readdir */ .Cy(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .lstat */ .$1(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .chmod */ .k6(destDir, (yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .stat */ .dJ(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function copyFile(srcFile, destFile, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if ((yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .lstat */ .$1(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .lstat */ .$1(destFile);
+                yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .unlink */ .y1(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .chmod */ .k6(destFile, '0666');
+                    yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .unlink */ .y1(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .readlink */ .h_(srcFile);
+            yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .symlink */ .YN(symlinkFull, destFile, _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8 ? 'junction' : null);
+        }
+        else if (!(yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .exists */ .t2(destFile)) || force) {
+            yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .copyFile */ .m3(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+
+/***/ }),
+
 /***/ 70370:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -61163,8 +61789,8 @@ var src_github = __nccwpck_require__(69248);
 var run_clock = __nccwpck_require__(54219);
 // EXTERNAL MODULE: ./src/run/deadline.ts
 var deadline = __nccwpck_require__(38249);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
-var lib_core = __nccwpck_require__(77094);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var src_core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
 /**
  * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
@@ -61180,18 +61806,23 @@ var lib_core = __nccwpck_require__(77094);
  */
 function actionsCoreSink() {
     return {
-        info: (message) => lib_core.info(message),
-        debug: (message) => lib_core.debug(message),
-        warning: (message, properties) => lib_core.warning(message, properties),
-        error: (message, properties) => lib_core.error(message, properties),
-        notice: (message, properties) => lib_core.notice(message, properties),
-        startGroup: (title) => lib_core.startGroup(title),
-        endGroup: () => lib_core.endGroup(),
-        setSecret: (secret) => lib_core.setSecret(secret),
-        setOutput: (name, value) => lib_core.setOutput(name, value),
-        setFailed: (message) => lib_core.setFailed(message),
+        info: (message) => src_core.info(message),
+        debug: (message) => src_core.debug(message),
+        warning: (message, properties) => src_core.warning(message, properties),
+        error: (message, properties) => src_core.error(message, properties),
+        notice: (message, properties) => src_core.notice(message, properties),
+        startGroup: (title) => src_core.startGroup(title),
+        endGroup: () => src_core.endGroup(),
+        setSecret: (secret) => src_core.setSecret(secret),
+        setOutput: (name, value) => src_core.setOutput(name, value),
+        setFailed: (message) => src_core.setFailed(message),
         appendSummary: async (markdown) => {
-            await lib_core.summary.addRaw(markdown).write();
+            await src_core.summary.addRaw(markdown).write();
+        },
+        // Only the runner's state file reaches a post step; without one the value would only be printed.
+        saveState: (name, value) => {
+            if (process.env.GITHUB_STATE)
+                src_core.saveState(name, value);
         },
         useRunnerFiles: (files) => {
             if (files.outputFile)
@@ -61230,15 +61861,193 @@ function processDeps() {
     };
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(51455);
-// EXTERNAL MODULE: ./src/api/redact.ts
-var api_redact = __nccwpck_require__(22799);
-;// CONCATENATED MODULE: ./src/api/api.ts
-const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
+;// CONCATENATED MODULE: ./src/api/errors.ts
+/**
+ * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
+ * says what to do; the fields carry the same facts for programs.
+ */
+class ApiError extends Error {
+    errorType;
+    status;
+    endpoint;
+    serviceMessage;
+    excerpt;
+    networkCode;
+    attempts;
+    causeType;
+    inFlight;
+    constructor(init) {
+        super(init.message);
+        this.errorType = init.errorType;
+        this.status = init.status;
+        this.endpoint = init.endpoint;
+        this.serviceMessage = init.serviceMessage;
+        this.excerpt = init.excerpt;
+        this.networkCode = init.networkCode;
+        this.attempts = init.attempts;
+        this.causeType = init.causeType;
+        if (init.inFlight !== undefined)
+            this.inFlight = init.inFlight;
+    }
+    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
+    get notFound() {
+        return isNotFound(this);
+    }
+}
+// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
+Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
+/** Messages with which the service and the emulator say an identifier is unknown. */
+const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
+/**
+ * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
+ * envelope whose message says the identifier is unknown or not found (the service and the emulator
+ * answer unknown ids that way). A result can answer "not found" for a short while right after a run
+ * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
+ *
+ * @param err anything caught; non-`ApiError` values give false.
+ */
+function isNotFound(err) {
+    if (!(err instanceof ApiError))
+        return false;
+    if (err.status === 404)
+        return true;
+    if (err.errorType === 'NOT_FOUND')
+        return true;
+    if (err.errorType === 'VALIDATION_ERROR') {
+        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
+    }
+    return false;
+}
+/**
+ * Answers of the wrong shape in a row after which a wait on one result gives up (the run ends as an
+ * error): one may be a glitch, several are a service that answers something else.
+ */
+const UNEXPECTED_SHAPE_LIMIT = 3;
+/** Whether an error is an answer of the wrong shape (`UNEXPECTED_SHAPE`, see `UNEXPECTED_SHAPE_LIMIT`). */
+function isUnexpectedShape(err) {
+    return isApiErrorType(err, 'UNEXPECTED_SHAPE');
+}
+/** Whether an error is an `ApiError` with the given code. */
+function isApiErrorType(err, errorType) {
+    return err instanceof ApiError && err.errorType === errorType;
+}
+/**
+ * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
+ * such as "The API key is not valid." must not become "valid..").
+ */
+function endSentence(text) {
+    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
+/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
+const seg = (id) => encodeURIComponent(id);
+/**
+ * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
+ * Polling a run: `count` at most `PAGE_SIZE`, 50).
+ */
+function pagingQuery(paging) {
+    const q = [];
+    if (paging?.count !== undefined)
+        q.push(['count', String(paging.count)]);
+    if (paging?.offset !== undefined)
+        q.push(['offset', String(paging.offset)]);
+    return q;
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
+
+
+/**
+ * One data source out of an answer that may hold one or a list of them (the service answers a list).
+ *
+ * @throws ApiError `INVALID_RESPONSE` for an empty list.
+ */
+function single(t, value, endpoint) {
+    if (!Array.isArray(value))
+        return value;
+    if (value.length > 0)
+        return value[0];
+    throw new ApiError({
+        errorType: 'INVALID_RESPONSE',
+        endpoint: t.redact(endpoint),
+        attempts: 1,
+        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
+    });
+}
+/**
+ * Data sources: list, read, create, update (each resolving with one data source, also when the service
+ * answers a one-element list), delete.
+ */
+function dataSourceEndpoints(t) {
+    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
+    return {
+        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
+        getDataSource: async (organizationId, dataSourceId, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
+        },
+        createDataSource: async (organizationId, body, opts) => {
+            const path = base(organizationId);
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
+            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
+            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
+        },
+        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
+
+/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
+function folderEndpoints(t) {
+    return {
+        listFolders: (opts) => t.get('/folders/', opts),
+        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
+        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
+        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
+        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
+
+const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
+/**
+ * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
+ * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
+ * document (enveloped or bare), a `.side` document, or XHTML text.
+ */
+function importExportEndpoints(t) {
+    return {
+        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
+        importTestRecorderHtml: (suiteId, file, opts) => t.request({
+            method: 'POST',
+            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
+            kind: 'write',
+            body: {
+                type: 'multipart',
+                fields: [['apiKey', t.apiKey]],
+                file: { name: file.name, content: file.content, type: 'text/html' },
+            },
+            expect: 'envelope',
+            opts,
+        }),
+        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
+        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
+        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
+        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
+        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
+            .body,
+        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
+        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
+        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/api/execute-params.ts
 /** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
@@ -61366,6 +62175,1201 @@ function encodeExecuteOptions(options, target) {
     return { pairs, json };
 }
 
+;// CONCATENATED MODULE: ./src/api/limits.ts
+/**
+ * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
+ * Polling a run, Rate limit). All times in ms.
+ */
+/**
+ * Largest `count` a result list accepts, and so the page size the action reads lists in
+ * (docs/api-contract.md: Polling a run, "at most 50").
+ */
+const PAGE_SIZE = 50;
+/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
+const DEFAULT_LIST_COUNT = 10;
+/**
+ * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
+ * docs/api-contract.md: Endpoints the action calls).
+ */
+const DURATION_HISTORY_COUNT = 5;
+/**
+ * How long after a trigger a "not found" answer for the new result means "not there yet"
+ * (docs/api-contract.md: Polling a run).
+ */
+const NOT_FOUND_GRACE_MS = 30_000;
+/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
+const MAX_EXECUTE_DELAY_MS = 300_000;
+/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_PER_SECOND = 10;
+/** The service's request burst per account (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_BURST = 300;
+/** Default per-request timeout of the client. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
+ * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
+ * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
+ * (docs/api-contract.md: Limits, "Suite execute held open").
+ */
+const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
+const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
+
+;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
+
+
+/**
+ * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
+ * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
+ * `immediate` (docs/api-contract.md: Limits).
+ */
+function syncTimeout(t, target, execOptions) {
+    if (execOptions.immediate)
+        return undefined;
+    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
+}
+/**
+ * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
+ *
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
+ *   like an execute parameter).
+ */
+function encodeForExecute(t, path, target, execOptions) {
+    t.addSecret(execOptions.httpAuthPassword);
+    try {
+        return encodeExecuteOptions(execOptions, target);
+    }
+    catch (err) {
+        if (err instanceof ExecuteOptionsError)
+            throw t.notSent('POST', path, t.redact(err.message));
+        throw err;
+    }
+}
+/**
+ * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
+ * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
+ * parameters, "Encodings").
+ *
+ * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
+ * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ */
+async function execute(t, path, target, execOptions, opts) {
+    const encoded = encodeForExecute(t, path, target, execOptions);
+    const body = execOptions.dataFile
+        ? {
+            type: 'multipart',
+            fields: [['apiKey', t.apiKey], ...encoded.pairs],
+            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
+        }
+        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
+    return t.request({
+        method: 'POST',
+        path,
+        kind: 'trigger',
+        body,
+        expect: 'envelope',
+        opts,
+        timeoutMs: syncTimeout(t, target, execOptions),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
+
+
+/**
+ * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
+ * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
+ * refused before sending (`INVALID_REQUEST`): the body is the test.
+ */
+function onDemandEndpoints(t) {
+    return {
+        executeOnDemand: async (organizationId, test, execOptions, opts) => {
+            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
+            if (execOptions.dataFile) {
+                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
+            }
+            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+            return t.request({
+                method: 'POST',
+                path,
+                query: encoded.pairs,
+                kind: 'trigger',
+                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+                expect: 'envelope',
+                opts,
+                timeoutMs: syncTimeout(t, 'test', execOptions),
+            });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
+
+/**
+ * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
+ * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
+ */
+function organizationEndpoints(t) {
+    return {
+        listOrganizations: (opts) => t.get('/organizations/', opts),
+        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
+        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts, [], 'envelope', 'list'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
+
+/**
+ * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
+ * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ */
+function resultEndpoints(t) {
+    return {
+        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts, [], 'envelope', 'record'),
+        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel', 'record'),
+        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
+
+/**
+ * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
+ * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * its xUnit.net v2 XML text.
+ */
+function suiteResultEndpoints(t) {
+    return {
+        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts, [], 'envelope', 'record'),
+        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
+        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel', 'record'),
+        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
+
+
+/**
+ * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
+ * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
+ * the status badge (no API key sent).
+ */
+function suiteEndpoints(t) {
+    return {
+        listSuites: (opts) => t.get('/suites/', opts),
+        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
+        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
+        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
+        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
+        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
+        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
+        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
+        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
+        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
+
+
+/**
+ * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
+ * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
+ * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
+ */
+function testEndpoints(t) {
+    return {
+        listTests: (opts) => t.get('/tests/', opts),
+        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
+        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
+        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
+        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
+        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
+        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts, [], 'envelope', 'list'),
+        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
+        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
+        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/api.ts
+const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
+
+;// CONCATENATED MODULE: ./src/api/parse.ts
+/**
+ * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
+ * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
+ * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ */
+const CONTROL_ESCAPES = {
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+};
+/**
+ * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
+ * everything outside strings (including whitespace between tokens) untouched.
+ */
+function escapeControlCharsInStrings(text) {
+    let out = '';
+    let inString = false;
+    let escaped = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text[i];
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            }
+            else if (ch === '\\') {
+                escaped = true;
+            }
+            else if (ch === '"') {
+                inString = false;
+            }
+            else if (ch < ' ') {
+                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+                continue;
+            }
+        }
+        else if (ch === '"') {
+            inString = true;
+        }
+        out += ch;
+    }
+    return out;
+}
+/**
+ * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
+ * strings. A leading byte-order mark is ignored.
+ *
+ * @throws SyntaxError when the text is not JSON even then.
+ */
+function parseJsonTolerant(text) {
+    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+        return JSON.parse(clean);
+    }
+    catch (first) {
+        const escaped = escapeControlCharsInStrings(clean);
+        if (escaped === clean)
+            throw first;
+        return JSON.parse(escaped);
+    }
+}
+/**
+ * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
+ * first (so no secret is cut in half and left readable), then whitespace and control characters are
+ * collapsed and the result cut to `max` characters with `…` appended when longer.
+ */
+function excerpt(text, redact, max = 200) {
+    const flat = redact(text)
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+        .trim();
+    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
+function readEnvelope(value) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
+        const v = value;
+        if (v.code === 'SUCCESS')
+            return { kind: 'success', data: v.data };
+        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
+            return {
+                kind: 'error',
+                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
+                message: typeof v.message === 'string' ? v.message : '',
+            };
+        }
+    }
+    return { kind: 'other', value };
+}
+
+// EXTERNAL MODULE: ./src/api/backoff.ts
+var api_backoff = __nccwpck_require__(50304);
+;// CONCATENATED MODULE: ./src/api/retry-rules.ts
+/**
+ * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
+ * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
+ *
+ * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ */
+
+const DEFAULT_MAX_RETRIES = 4;
+// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
+
+/**
+ * Network error codes that prove the request never reached the service: the connection was refused or
+ * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
+ * request be repeated.
+ */
+const NEVER_REACHED_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EAI_NONAME',
+    'EAI_FAIL',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+]);
+/**
+ * Decide whether a failed attempt is retried and after how long.
+ *
+ * @param kind what the request does (see `RequestKind`).
+ * @param failure how the attempt failed.
+ * @param retry zero-based number of the retry this would be (retries already made).
+ * @param maxRetries retries allowed in total.
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
+ * run-triggering request failed after it may have reached the service.
+ */
+function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
+    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
+    const rateLimited = failure.kind === 'status' && failure.status === 429;
+    let retryable;
+    if (kind === 'read' || kind === 'cancel') {
+        retryable =
+            failure.kind === 'network' ||
+                failure.kind === 'timeout' ||
+                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
+                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    }
+    else {
+        retryable = neverReached || rateLimited;
+    }
+    // A 2xx status here means an answer that could not be read: the service accepted the request.
+    const mayHaveStarted = failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
+        (failure.kind === 'status' &&
+            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
+        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    if (!retryable || retry >= maxRetries) {
+        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
+    }
+    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
+        ? failure.retryAfterMs
+        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
+    return { retry: true, delayMs };
+}
+/** The error a sleep rejects with when its signal fires. */
+class AbortedError extends Error {
+    name = 'AbortError';
+}
+/**
+ * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
+ */
+function defaultSleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(new AbortedError('aborted'));
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new AbortedError('aborted'));
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/failures.ts
+/**
+ * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
+ * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
+ * leaves here went through the caller's `redact`.
+ */
+
+
+
+/**
+ * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
+ * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
+ * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
+ */
+function failureFromResponse(res, nowMs, redact, onRateLimited) {
+    const text = res.body.toString('utf8');
+    let env;
+    try {
+        env = readEnvelope(parseJsonTolerant(text));
+    }
+    catch {
+        env = undefined;
+    }
+    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
+    if (res.status === 429)
+        onRateLimited?.(retryAfterMs);
+    if (env?.kind === 'error') {
+        return {
+            failure: { kind: 'status', status: res.status, retryAfterMs },
+            errorType: env.errorType,
+            status: res.status,
+            serviceMessage: redact(env.message),
+            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
+        };
+    }
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status: res.status, retryAfterMs },
+        errorType: 'HTTP_ERROR',
+        status: res.status,
+        excerpt: ex,
+        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
+    };
+}
+/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
+function envelopeFailure(status, errorType, message, redact) {
+    return {
+        failure: { kind: 'envelope', errorType },
+        errorType,
+        status,
+        serviceMessage: redact(message),
+        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
+    };
+}
+/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
+function invalidBody(status, text, why, redact) {
+    const ex = excerpt(text, redact);
+    return {
+        failure: { kind: 'status', status },
+        errorType: 'INVALID_RESPONSE',
+        status,
+        excerpt: ex,
+        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
+    };
+}
+/**
+ * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
+ * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
+ * not a failure (the caller handles it before).
+ */
+function failureFromTransport(err, timeoutMs, redact) {
+    if (err.kind === 'timeout') {
+        return {
+            failure: { kind: 'timeout' },
+            errorType: 'REQUEST_TIMEOUT',
+            detail: `no complete answer within ${timeoutMs} ms`,
+        };
+    }
+    if (err.kind === 'decode') {
+        return {
+            failure: { kind: 'network', code: 'EDECODE' },
+            errorType: 'INVALID_RESPONSE',
+            detail: redact(err.message),
+        };
+    }
+    return {
+        failure: { kind: 'network', code: err.code },
+        errorType: 'NETWORK_ERROR',
+        networkCode: err.code,
+        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
+    };
+}
+function advice(errorType, status) {
+    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
+        ? ' Check the API key (the account settings show it).'
+        : '';
+}
+/**
+ * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
+ * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
+ * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
+ * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
+ *
+ * @param kind what the request does.
+ * @param endpoint the redacted `METHOD /path?query` of the request.
+ * @param attempts HTTP attempts made (1 when not retried).
+ */
+function failureError(kind, endpoint, f, attempts, uncertain, redact) {
+    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+    if (uncertain) {
+        return new ApiError({
+            errorType: 'TRIGGER_UNCERTAIN',
+            causeType: f.errorType,
+            status: f.status,
+            endpoint,
+            serviceMessage: f.serviceMessage,
+            excerpt: f.excerpt,
+            networkCode: f.networkCode,
+            attempts,
+            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
+                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
+                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
+                `or the Ghost Inspector app) before re-running.`),
+        });
+    }
+    let hint = advice(f.errorType, f.status);
+    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
+        hint =
+            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
+                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
+    }
+    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
+        hint += ' The request never reached the service.';
+    }
+    return new ApiError({
+        errorType: f.errorType,
+        status: f.status,
+        endpoint,
+        serviceMessage: f.serviceMessage,
+        excerpt: f.excerpt,
+        networkCode: f.networkCode,
+        attempts,
+        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/answer.ts
+
+
+const EXPECTED_SHAPE = {
+    record: 'one record (an object with an "_id")',
+    list: 'a list of records (objects with an "_id")',
+};
+/**
+ * Whether `value` has `shape`: null when it does, else the failure saying what was expected and what came
+ * (`UNEXPECTED_SHAPE`, not retried: the same request would get the same answer).
+ */
+function checkShape(value, shape, status) {
+    const isRecord = (v) => !!v && typeof v === 'object' && !Array.isArray(v) && typeof v._id === 'string';
+    const ok = shape === 'record' ? isRecord(value) : Array.isArray(value) && value.every(isRecord);
+    if (ok)
+        return null;
+    const came = value === null || value === undefined
+        ? String(value)
+        : Array.isArray(value)
+            ? shape === 'list'
+                ? `a list with an item that is not a record (${describe(value.find((v) => !isRecord(v)))})`
+                : `a list of ${value.length}`
+            : describe(value);
+    return {
+        failure: { kind: 'status', status },
+        errorType: 'UNEXPECTED_SHAPE',
+        status,
+        detail: `the answer's data is ${came} where ${EXPECTED_SHAPE[shape]} was expected (HTTP ${status})`,
+    };
+}
+function describe(value) {
+    if (value === null || value === undefined)
+        return String(value);
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'an object without an "_id"';
+    return `a ${typeof value}`;
+}
+/**
+ * Read a 2xx answer per `expect`.
+ *
+ * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
+ *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
+ * - `document`: like `envelope`, but a bare JSON document is the value.
+ * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
+ * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
+ *
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ */
+function readSuccess(res, expect, redact) {
+    const contentType = String(res.headers['content-type'] ?? '');
+    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
+    if (expect === 'envelope' || expect === 'document') {
+        let parsed;
+        try {
+            parsed = parseJsonTolerant(text);
+        }
+        catch {
+            return invalidBody(res.status, text, 'the answer is not JSON', redact);
+        }
+        const env = readEnvelope(parsed);
+        if (env.kind === 'success')
+            return { value: env.data };
+        if (env.kind === 'error')
+            return envelopeFailure(res.status, env.errorType, env.message, redact);
+        if (expect === 'document')
+            return { value: env.value };
+        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+    }
+    // Text and binary answers: an error envelope in their place is still an error.
+    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
+        try {
+            const env = readEnvelope(parseJsonTolerant(text));
+            if (env.kind === 'error')
+                return envelopeFailure(res.status, env.errorType, env.message, redact);
+            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
+                return { value: env.data };
+        }
+        catch {
+            // not JSON after all: the body is the value
+        }
+    }
+    if (expect === 'text')
+        return { value: text };
+    const binary = { contentType, body: res.body };
+    return { value: binary };
+}
+
+;// CONCATENATED MODULE: ./src/api/body.ts
+/**
+ * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
+ * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
+ */
+/**
+ * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
+ * `content-type`. No body gives `{}`.
+ *
+ * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
+ */
+async function encodeBody(body) {
+    if (!body)
+        return {};
+    if (body.type === 'json')
+        return { data: JSON.stringify(body.value), contentType: 'application/json' };
+    const form = new FormData();
+    for (const [k, v] of body.fields)
+        form.append(k, v);
+    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
+    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
+    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
+    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
+    return {
+        data: Buffer.from(await request.arrayBuffer()),
+        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
+    };
+}
+
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(57075);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(38522);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(44942);
+;// CONCATENATED MODULE: ./src/api/http.ts
+/**
+ * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
+ * when the service compressed it), and reports a transport failure with its system code. An answer is
+ * read up to {@link MAX_ANSWER_BYTES}, as sent and decompressed (zlib's `maxOutputLength`): a larger one, or
+ * a gzip bomb, is refused before it fills the memory. No retries, no envelopes, no redaction here:
+ * `client.ts` does those.
+ */
+
+
+
+
+const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
+const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
+/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+/** How an exchange failed before a complete answer was read. */
+class TransportError extends Error {
+    kind;
+    code;
+    answered;
+    constructor(message, 
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    kind, code, 
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    answered = false) {
+        super(message);
+        this.kind = kind;
+        this.code = code;
+        this.answered = answered;
+    }
+}
+function systemCode(err) {
+    if (err && typeof err === 'object') {
+        const code = err.code;
+        if (typeof code === 'string')
+            return code;
+        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+        const parts = err.errors;
+        if (Array.isArray(parts)) {
+            for (const part of parts) {
+                const c = systemCode(part);
+                if (c)
+                    return c;
+            }
+        }
+    }
+    return undefined;
+}
+/**
+ * Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects when the stream errors, closes before its
+ * end, or passes the cap (then it is destroyed).
+ */
+function readAll(stream) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let done = false;
+        let bytes = 0;
+        stream.on('data', (chunk) => {
+            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+            bytes += buffer.length;
+            if (bytes > MAX_ANSWER_BYTES && !done) {
+                done = true;
+                stream.destroy();
+                reject(new TransportError(tooLarge().message, 'decode', undefined, true));
+                return;
+            }
+            chunks.push(buffer);
+        });
+        stream.on('end', () => {
+            done = true;
+            resolve(Buffer.concat(chunks));
+        });
+        stream.on('error', (err) => {
+            done = true;
+            reject(err);
+        });
+        stream.on('close', () => {
+            if (!done)
+                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
+        });
+    });
+}
+async function decode(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    if (enc === '' || enc === 'identity')
+        return body;
+    const options = { maxOutputLength: MAX_ANSWER_BYTES };
+    try {
+        if (enc === 'gzip' || enc === 'x-gzip')
+            return await gunzipAsync(body, options);
+        if (enc === 'deflate')
+            return await inflateAsync(body, options);
+    }
+    catch (err) {
+        if (err.code === 'ERR_BUFFER_TOO_LARGE')
+            throw tooLarge();
+        throw err;
+    }
+    throw new Error(`unsupported content-encoding ${enc}`);
+}
+/**
+ * Send one request and read its whole answer.
+ *
+ * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
+ * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
+ * decompressed.
+ *
+ * @returns status, headers and the decoded body, whatever the status.
+ * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
+ * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt or the answer
+ * is larger than {@link MAX_ANSWER_BYTES} (as sent or decompressed).
+ */
+async function sendHttp(req) {
+    if (req.signal?.aborted)
+        throw new TransportError('aborted before sending', 'aborted');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, req.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let answered = false;
+    const handler = {
+        prepareRequest(options) {
+            options.signal = controller.signal;
+        },
+        canHandleAuthentication: () => false,
+        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+    };
+    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
+        allowRedirects: false,
+        allowRetries: false,
+        keepAlive: false,
+        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+        socketTimeout: req.timeoutMs + 1000,
+    });
+    const headers = { 'accept-encoding': 'gzip', ...req.headers };
+    let data = null;
+    if (typeof req.body === 'string') {
+        data = req.body;
+    }
+    else if (req.body) {
+        headers['content-length'] = req.body.length;
+        data = external_node_stream_.Readable.from([req.body]);
+    }
+    try {
+        const res = await client.request(req.method, req.url, data, headers);
+        answered = true;
+        const raw = await readAll(res.message);
+        let body;
+        try {
+            body = await decode(raw, res.message.headers['content-encoding']);
+        }
+        catch (err) {
+            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
+        }
+        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
+    }
+    catch (err) {
+        if (err instanceof TransportError)
+            throw err;
+        if (timedOut)
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        if (req.signal?.aborted)
+            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+        const message = err instanceof Error ? err.message : String(err);
+        if (/^Request timeout/.test(message)) {
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        }
+        throw new TransportError(message, 'network', systemCode(err), answered);
+    }
+    finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+}
+
+// EXTERNAL MODULE: ./src/api/redact.ts
+var api_redact = __nccwpck_require__(22799);
+;// CONCATENATED MODULE: ./src/api/transport.ts
+/**
+ * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
+ * takes a token of the request budget (`budget.ts`) before every attempt, sends it over `http.ts`, reads the
+ * answer (`answer.ts`), retries per `retry-rules.ts`, tells the budget of each 429 and redacts every text it emits. The endpoint
+ * modules under `endpoints/` describe each call; this module knows nothing of resources.
+ */
+
+
+
+
+
+
+
+
+
+/** Whether an attempt was refused with HTTP 429 (rate limited). */
+function isRateLimited(failure) {
+    return failure.kind === 'status' && failure.status === 429;
+}
+/**
+ * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
+ * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
+ * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
+ * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
+ * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
+ * Budget: every attempt, first or retry, takes one token of `options.budget` before it is sent (waiting
+ * through the client's `sleep`; a call with `neverWait` takes it at once). A 429 is retried (after its
+ * `Retry-After`, else the back-off, then a token) for as long as the call's signal allows, not counted against `maxRetries`: the
+ * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
+ * counts like any other retry, so no call waits forever.
+ */
+class Transport {
+    options;
+    /** The account's API key (also sent in the body of executes and multipart imports). */
+    apiKey;
+    /** Default per-attempt timeout (ms). */
+    timeoutMs;
+    baseUrl;
+    maxRetries;
+    sleep;
+    now;
+    random;
+    secrets;
+    redactor;
+    constructor(options) {
+        this.options = options;
+        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+        this.apiKey = options.apiKey;
+        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+        this.sleep = options.sleep ?? defaultSleep;
+        this.now = options.now ?? Date.now;
+        this.random = options.random ?? Math.random;
+        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    onRateLimited = (retryAfterMs) => {
+        this.options.budget?.onRateLimited(retryAfterMs);
+        this.options.onRateLimited?.(retryAfterMs);
+    };
+    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
+    redact = (text) => this.redactor(text);
+    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
+    addSecret(secret) {
+        if (!secret || this.secrets.has(secret))
+            return;
+        this.secrets.add(secret);
+        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
+    }
+    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
+    endpointOf(method, path) {
+        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
+    }
+    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
+    notSent(method, path, reason) {
+        const endpoint = this.endpointOf(method, path);
+        return new ApiError({
+            errorType: 'INVALID_REQUEST',
+            endpoint,
+            attempts: 0,
+            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
+        });
+    }
+    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
+    get(path, opts, query, expect = 'envelope', shape) {
+        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts, shape });
+    }
+    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
+    postJson(path, value, opts, kind = 'write', shape) {
+        return this.request({
+            method: 'POST',
+            path,
+            kind,
+            body: { type: 'json', value },
+            expect: 'envelope',
+            opts,
+            shape,
+        });
+    }
+    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+    del(path, opts) {
+        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+    }
+    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+    badge(path, screenshot, opts) {
+        const query = screenshot ? [['screenshot', '1']] : [];
+        return this.request({
+            method: 'GET',
+            path,
+            query,
+            kind: 'read',
+            expect: 'binary',
+            sendApiKey: false,
+            opts,
+        });
+    }
+    /**
+     * Send a call, retrying per its kind, and resolve with its answer.
+     *
+     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
+     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
+     *   wait), `INVALID_REQUEST` when the body could not be built.
+     */
+    async request(call) {
+        const p = await this.prepare(call);
+        const signal = call.opts?.signal;
+        const retrySignal = call.opts?.retrySignal;
+        const waitSignal = retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
+        for (let attempt = 0;; attempt++) {
+            if (signal?.aborted || (attempt > 0 && retrySignal?.aborted))
+                throw this.aborted(p, attempt, false);
+            const attempts = attempt + 1;
+            await this.takeToken(p, attempt, waitSignal);
+            const outcome = await this.attempt(p, attempts);
+            if ('value' in outcome)
+                return outcome.value;
+            // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
+            // (the action's deadline), it is retried until the signal fires, however many times it comes.
+            const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+            const maxRetries = untilAborted ? Infinity : this.maxRetries;
+            const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
+            if (!decision.retry) {
+                const error = failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
+                if (outcome.errorType === 'UNEXPECTED_SHAPE')
+                    this.options.onUnexpectedShape?.(error.message);
+                throw error;
+            }
+            const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
+            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
+            try {
+                await this.sleep(decision.delayMs, waitSignal);
+            }
+            catch (err) {
+                if (waitSignal?.aborted)
+                    throw this.aborted(p, attempts, false);
+                throw err;
+            }
+            if (waitSignal?.aborted)
+                throw this.aborted(p, attempts, false);
+        }
+    }
+    /** Takes the attempt's budget token: at once for a `neverWait` call, else after the budget's wait. */
+    async takeToken(p, attempt, waitSignal) {
+        const budget = this.options.budget;
+        if (!budget)
+            return;
+        if (p.call.opts?.neverWait)
+            return budget.takeNow();
+        try {
+            await budget.acquire(waitSignal, this.sleep);
+        }
+        catch (err) {
+            if (waitSignal?.aborted)
+                throw this.aborted(p, attempt, false);
+            throw err;
+        }
+    }
+    log(line) {
+        this.options.log?.(this.redact(line));
+    }
+    async prepare(call) {
+        const url = new URL(this.baseUrl + call.path);
+        const query = new URLSearchParams();
+        if (call.sendApiKey !== false)
+            query.append('apiKey', this.apiKey);
+        for (const [k, v] of call.query ?? [])
+            query.append(k, v);
+        url.search = query.toString();
+        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
+        let body;
+        try {
+            body = await encodeBody(call.body);
+        }
+        catch (err) {
+            throw new ApiError({
+                errorType: 'INVALID_REQUEST',
+                endpoint,
+                attempts: 0,
+                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
+            });
+        }
+        const headers = {};
+        if (call.expect === 'envelope' || call.expect === 'document')
+            headers.accept = 'application/json';
+        if (body.contentType)
+            headers['content-type'] = body.contentType;
+        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
+        return {
+            call,
+            url: url.toString(),
+            endpoint,
+            redactedUrl: this.redact(url.toString()),
+            headers,
+            body,
+            timeoutMs,
+        };
+    }
+    /** One HTTP exchange: the value, or the failure to decide on. */
+    async attempt(p, attempts) {
+        const { call } = p;
+        this.options.onRequest?.(call.method, p.redactedUrl);
+        const started = this.now();
+        try {
+            const res = await sendHttp({
+                method: call.method,
+                url: p.url,
+                headers: p.headers,
+                body: p.body.data,
+                timeoutMs: p.timeoutMs,
+                signal: call.opts?.signal,
+            });
+            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+            if (res.status >= 200 && res.status < 300) {
+                const read = readSuccess(res, call.expect, this.redact);
+                const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
+                return wrong ?? read;
+            }
+            return failureFromResponse(res, this.now(), this.redact, this.onRateLimited);
+        }
+        catch (err) {
+            if (!(err instanceof TransportError))
+                throw err;
+            if (err.kind === 'aborted')
+                throw this.aborted(p, attempts, true);
+            const code = err.code ? ` ${err.code}` : '';
+            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+            return failureFromTransport(err, p.timeoutMs, this.redact);
+        }
+    }
+    aborted(p, attempts, inFlight) {
+        return new ApiError({
+            errorType: 'ABORTED',
+            endpoint: p.endpoint,
+            attempts,
+            inFlight,
+            message: this.redact(`${p.endpoint}: aborted.` +
+                (p.call.kind === 'trigger' && inFlight
+                    ? " The run may have started: check the organization's running list before re-running."
+                    : '')),
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/client.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Create a client for the Ghost Inspector API v1.
+ *
+ * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
+ * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
+ * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
+ * decompressed.
+ *
+ * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
+ * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
+ * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
+ * strings are tolerated.
+ *
+ * Retries (see `retry-rules.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
+ * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
+ * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
+ * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
+ * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
+ * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
+ * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
+ *
+ * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
+ *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
+ *   `onRateLimited` (each 429, with its `Retry-After` in ms).
+ * @returns an implementation of `GhostInspectorApi`.
+ */
+function createClient(options) {
+    const t = new Transport(options);
+    return {
+        ...suiteEndpoints(t),
+        ...importExportEndpoints(t),
+        ...testEndpoints(t),
+        ...onDemandEndpoints(t),
+        ...resultEndpoints(t),
+        ...suiteResultEndpoints(t),
+        ...organizationEndpoints(t),
+        ...dataSourceEndpoints(t),
+        ...folderEndpoints(t),
+    };
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/inputs/start-url.ts
+/** Start URLs that begin with a custom variable (`{{ngrokUrl}}/checkout`), filled in by the service. */
+/** `{{name}}` at the start of a start URL, the rest of it after the name. */
+const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
+/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
+function isVariableStartUrl(value) {
+    const rest = VARIABLE_URL.exec(value)?.[2];
+    return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
+}
+/** The variable a start URL begins with (`{{name}}…`), else null. */
+function startUrlVariable(value) {
+    return VARIABLE_URL.exec(value)?.[1] ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/schema.ts
 /**
  * The inputs of `action.yml` as the action knows them: names, defaults, the typed result (`ActionInputs`),
@@ -61402,6 +63406,7 @@ const INPUT_DEFAULTS = {
     'test-ids': '',
     'folder-ids': '',
     'test-files': '',
+    'result-ids': '',
     'start-url': '',
     browser: '',
     region: '',
@@ -61425,7 +63430,8 @@ const INPUT_DEFAULTS = {
     variables: '',
     'private-variables': '',
     wait: 'true',
-    timeout: '30',
+    'timeout-minutes': '30',
+    timeout: '',
     'cancel-on-timeout': 'true',
     'fail-on-screenshot-compare': 'false',
     'fail-on-timeout': 'true',
@@ -61434,6 +63440,7 @@ const INPUT_DEFAULTS = {
     'fail-fast': 'false',
     'junit-path': 'ghost-inspector-junit.xml',
     summary: 'true',
+    'summary-title': 'Ghost Inspector',
     annotations: 'true',
     'pr-comment': 'false',
     'comment-key': '',
@@ -61443,9 +63450,20 @@ const INPUT_DEFAULTS = {
     'artifact-retention-days': '',
     'artifacts-dir': 'ghost-inspector-screenshots',
     'results-path': 'ghost-inspector-results.json',
+    tunnel: '',
+    'tunnel-provider': 'ngrok',
+    'ngrok-authtoken': '',
+    'tunnel-url-variable': 'ngrokUrl',
+    'tunnel-host-header': '',
 };
 /** Inputs whose value is secret (shown as `***` in errors). */
-const SECRET_INPUTS = new Set(['api-key', 'http-auth-password', 'private-variables', 'github-token']);
+const SECRET_INPUTS = new Set([
+    'api-key',
+    'http-auth-password',
+    'private-variables',
+    'github-token',
+    'ngrok-authtoken',
+]);
 /**
  * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)
  * are accepted so that other instances (a local emulator) work too. Anything else could not be a path segment.
@@ -61465,6 +63483,8 @@ const RESERVED_VARIABLE_NAMES = new Set([
     'offset',
     'includeImports',
 ]);
+/** The tunnel agents the action can start. */
+const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /**
@@ -61476,6 +63496,7 @@ const RESERVED_VARIABLE_NAMES = new Set([
 
 
 
+
 /**
  * Typed access to the raw inputs with the defaults applied; each accessor records a problem for a value of
  * the wrong form and returns `undefined` (or a safe value) for it.
@@ -61483,9 +63504,12 @@ const RESERVED_VARIABLE_NAMES = new Set([
 class InputReader {
     getRaw;
     problems = [];
+    /** Warnings about valid values (a former input name). */
+    warnings = [];
     fail = (input, value, expected) => {
-        // URL credentials are never shown either (a start URL with user-info).
-        this.problems.push({ input, value: SECRET_INPUTS.has(input) ? '***' : (0,api_redact/* redactUrl */.BO)(value), expected });
+        // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
+        const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : (0,api_redact/* redactUrl */.BO)(value);
+        this.problems.push({ input, value: shown, expected });
     };
     constructor(getRaw) {
         this.getRaw = getRaw;
@@ -61601,9 +63625,11 @@ function parseConnection(r) {
 /** What to run and where: start URLs, suite, test and folder ids, test-file patterns (not yet loaded). */
 function parseTargets(r, organizationId) {
     const startUrls = r.list('start-url');
-    for (const url of startUrls)
-        if (!isHttpUrl(url))
-            r.fail('start-url', url, 'http or https URLs');
+    for (const url of startUrls) {
+        if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
+            r.fail('start-url', url, 'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}');
+        }
+    }
     const suiteIds = r.ids('suite-ids');
     const testIds = r.ids('test-ids');
     const folderIds = r.ids('folder-ids');
@@ -61622,13 +63648,46 @@ function parseTargets(r, organizationId) {
     }
     return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
-/** Waiting and verdict: `wait`, `timeout` (minutes, returned in ms), cancel and fail policies, retries. */
+/**
+ * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
+ * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ */
+function parseResultIds(r, wait) {
+    const refs = r.list('result-ids').map((entry) => {
+        const match = /^(suite|test)-result:(.*)$/.exec(entry);
+        return match ? { type: match[1], id: match[2] ?? '' } : { type: null, id: entry };
+    });
+    for (const ref of refs) {
+        if (!ID_PATTERN.test(ref.id)) {
+            r.fail('result-ids', ref.id, `result ids of ${ID_FORM}, each optionally after suite-result: or test-result:`);
+        }
+    }
+    if (refs.length > 0 && !wait)
+        r.fail('wait', 'false', 'true when result-ids is set (they are waited for)');
+    return refs;
+}
+/**
+ * The deadline in minutes from `timeout-minutes`, or from its former name `timeout` (a deprecation warning;
+ * accepted until 2.0) when `timeout-minutes` keeps its default or says the same.
+ */
+function timeoutInput(r) {
+    const minutes = r.raw('timeout-minutes');
+    const former = r.getRaw('timeout').trim();
+    if (former === '')
+        return { name: 'timeout-minutes', value: minutes };
+    if (minutes !== INPUT_DEFAULTS['timeout-minutes'] && minutes !== former) {
+        r.fail('timeout', former, 'empty when timeout-minutes is set (timeout is its former name)');
+    }
+    r.warnings.push('The input "timeout" is deprecated and will be removed in 2.0: use "timeout-minutes".');
+    return { name: 'timeout', value: former };
+}
+/** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 function parseWaiting(r) {
     const wait = r.boolWithDefault('wait');
-    const timeoutRaw = r.raw('timeout');
-    const timeoutMinutes = Number(timeoutRaw);
-    if (!/^\d+(\.\d+)?$/.test(timeoutRaw) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-        r.fail('timeout', timeoutRaw, 'a positive number of minutes (at most 1440)');
+    const timeout = timeoutInput(r);
+    const timeoutMinutes = Number(timeout.value);
+    if (!/^\d+(\.\d+)?$/.test(timeout.value) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
+        r.fail(timeout.name, timeout.value, 'a positive number of minutes (at most 1440)');
     }
     return {
         wait,
@@ -61649,6 +63708,10 @@ function parseReports(r, context) {
         ? null
         : external_node_path_default().resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
     const summary = r.boolWithDefault('summary');
+    const summaryTitle = r.raw('summary-title');
+    if (summaryTitle.length > 100 || /[\r\n]/.test(summaryTitle)) {
+        r.fail('summary-title', summaryTitle, 'one line of at most 100 characters');
+    }
     const annotations = r.boolWithDefault('annotations');
     const prComment = r.boolWithDefault('pr-comment');
     const commentKey = r.raw('comment-key').trim();
@@ -61669,6 +63732,7 @@ function parseReports(r, context) {
     return {
         junitPath,
         summary,
+        summaryTitle,
         annotations,
         prComment,
         commentKey,
@@ -61712,7 +63776,7 @@ function checkCombinations(r, inputs) {
 }
 /**
  * Every secret value to mask and redact: the API key, the HTTP auth password, private variable values, the
- * GitHub token and the credentials of URL inputs (start URLs, webhooks).
+ * GitHub token, the ngrok authtoken and the credentials of URL inputs (start URLs, webhooks, tunnel).
  */
 function collectSecrets(inputs, privateValues) {
     const { execute } = inputs;
@@ -61720,10 +63784,12 @@ function collectSecrets(inputs, privateValues) {
     const secrets = [
         inputs.apiKey,
         ...inputs.startUrls.flatMap(urlCredentials),
+        ...(inputs.tunnel ? urlCredentials(inputs.tunnel.address) : []),
         execute.httpAuthPassword ?? '',
         ...webhooks.flatMap(urlCredentials),
         ...privateValues,
         inputs.githubToken,
+        inputs.tunnel?.authtoken ?? '',
     ];
     return unique(secrets.filter((s) => s !== ''));
 }
@@ -63335,6 +65401,74 @@ function stepValue(value) {
     return value === undefined || value === null ? '' : String(value);
 }
 
+;// CONCATENATED MODULE: ./src/inputs/tunnel.ts
+
+
+
+/**
+ * Reads the tunnel inputs; problems are recorded in `r`.
+ * @param envToken `NGROK_AUTHTOKEN` from the environment, used when `ngrok-authtoken` is empty
+ * @returns the tunnel, or null when `tunnel` is empty
+ */
+function parseTunnel(r, envToken) {
+    const address = r.raw('tunnel');
+    const provider = r.raw('tunnel-provider');
+    const urlVariable = r.raw('tunnel-url-variable');
+    const hostHeader = r.raw('tunnel-host-header');
+    const authtoken = r.getRaw('ngrok-authtoken').trim() || envToken.trim();
+    if (!TUNNEL_PROVIDERS.includes(provider)) {
+        r.fail('tunnel-provider', provider, TUNNEL_PROVIDERS.join(' or '));
+    }
+    if (!VARIABLE_NAME_PATTERN.test(urlVariable) || RESERVED_VARIABLE_NAMES.has(urlVariable)) {
+        r.fail('tunnel-url-variable', urlVariable, 'a variable name of letters, digits and underscores, not starting with a digit, not an execute parameter');
+    }
+    if (hostHeader !== '' && hostHeader !== 'rewrite' && !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(hostHeader)) {
+        r.fail('tunnel-host-header', hostHeader, 'empty, rewrite, or a host name such as app.test');
+    }
+    if (address === '')
+        return null;
+    if (!isHttpUrl(address)) {
+        r.fail('tunnel', address, 'the local address of the app, an http or https URL such as http://localhost:3000');
+    }
+    if (provider === 'ngrok' && authtoken === '') {
+        r.fail('ngrok-authtoken', '', 'your ngrok authtoken (from a secret), or NGROK_AUTHTOKEN in the environment, when tunnel is set with tunnel-provider ngrok');
+    }
+    else if (/\s/.test(authtoken)) {
+        r.fail('ngrok-authtoken', authtoken, 'an authtoken without spaces or line breaks');
+    }
+    return {
+        address,
+        provider: provider,
+        authtoken: provider === 'ngrok' ? authtoken : '',
+        urlVariable,
+        hostHeader,
+    };
+}
+/**
+ * Checks the tunnel against the other inputs: `wait: false` is refused (the runs would outlive the tunnel),
+ * the URL variable may not also be a user variable, and a start URL that begins with `{{name}}` must name
+ * the tunnel's variable or a variable of `variables`/`private-variables`.
+ */
+function checkTunnelCombinations(r, inputs) {
+    const { tunnel, execute } = inputs;
+    const defined = new Set(Object.keys(execute.variables ?? {}));
+    if (tunnel) {
+        if (!inputs.wait) {
+            r.fail('wait', 'false', `true when tunnel is set (tunnel: ${tunnel.address}): the runs would outlive the tunnel, which stops with the step`);
+        }
+        if (defined.has(tunnel.urlVariable)) {
+            r.fail('tunnel-url-variable', tunnel.urlVariable, `a name not also set in variables or private-variables (${tunnel.urlVariable} receives the tunnel's public URL)`);
+        }
+        defined.add(tunnel.urlVariable);
+    }
+    for (const url of inputs.startUrls) {
+        const name = startUrlVariable(url);
+        if (name !== null && !defined.has(name)) {
+            r.fail('start-url', url, `{{${name}}} to be the tunnel-url-variable with tunnel set, or a variable of variables or private-variables`);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/from-env.ts
 /**
  * Reads every input of `action.yml` once, from the environment and the files they name, into one typed,
@@ -63345,6 +65479,7 @@ function stepValue(value) {
  * Defaults are applied here as well as in `action.yml` (outside GitHub nobody fills them in); a test keeps the
  * two in step.
  */
+
 
 
 
@@ -63373,40 +65508,50 @@ async function readInputs(options = {}) {
         notice: (line) => notices.push(line),
     });
     const { suiteIds, testIds, folderIds, testFilePatterns } = targets;
-    if (suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length === 0) {
-        r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids or test-files');
+    const waiting = parseWaiting(r);
+    const resultIds = parseResultIds(r, waiting.wait);
+    const targetCount = suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length;
+    if (targetCount + resultIds.length === 0) {
+        r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
     }
     const dataFileRaw = r.raw('data-file');
     const dataFilePath = dataFileRaw ? external_node_path_default().resolve(workspace, dataFileRaw) : null;
     const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
     const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
-    const waiting = parseWaiting(r);
     // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
     const junitOff = r.getRaw('junit-path').trim() === '' &&
         options.getInput === undefined &&
         env['INPUT_JUNIT-PATH'] !== undefined;
     const reports = parseReports(r, { workspace, junitOff, envToken: env.GITHUB_TOKEN ?? '' });
+    const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
     const base = {
         ...connection,
         ...targets,
+        resultIds,
         repoTests,
         execute,
         privateVariableNames: Object.keys(privateVariables),
         dataFilePath,
         ...waiting,
         ...reports,
+        tunnel,
         workspace,
     };
     const secrets = collectSecrets(base, Object.values(privateVariables));
     const inputs = { ...base, secrets, warnings: [], notices };
     checkCombinations(r, inputs);
+    checkTunnelCombinations(r, inputs);
     if (r.problems.length > 0)
         throw new InputError(r.problems);
-    inputs.warnings = shortSecretWarnings({
-        'api-key': connection.apiKey,
-        'http-auth-password': execute.httpAuthPassword ?? '',
-        ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
-    });
+    inputs.warnings = [
+        ...r.warnings,
+        ...shortSecretWarnings({
+            'api-key': connection.apiKey,
+            'http-auth-password': execute.httpAuthPassword ?? '',
+            'ngrok-authtoken': tunnel?.authtoken ?? '',
+            ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
+        }),
+    ];
     return inputs;
 }
 /** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */
@@ -63455,47 +65600,6 @@ async function readDataFile(file) {
 
 
 
-;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
- * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
- */
-
-/**
- * Reads and validates the inputs from `deps.env`.
- * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
- * @throws what `readInputs` throws besides `InputError` (an unexpected error)
- */
-async function readActionInputs(deps) {
-    const { sink, github } = deps;
-    // Mask the API key before anything can print it. Outside GitHub nobody consumes the mask command, which
-    // would itself print the secret: there, secrets are only redacted.
-    const rawKey = envInputGetter(deps.env)('api-key').trim();
-    if (rawKey && github.onRunner)
-        sink.setSecret(rawKey);
-    let inputs;
-    try {
-        inputs = await readInputs({
-            env: deps.env,
-            ...(github.workspace ? { workspace: github.workspace } : {}),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof InputError))
-            throw error;
-        sink.setFailed(error.message);
-        return null;
-    }
-    if (github.onRunner)
-        for (const secret of inputs.secrets)
-            sink.setSecret(secret);
-    for (const warning of inputs.warnings)
-        sink.warning(warning);
-    for (const notice of inputs.notices)
-        sink.notice(notice);
-    return inputs;
-}
-
 ;// CONCATENATED MODULE: ./src/common/log.ts
 /**
  * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
@@ -63518,6 +65622,144 @@ function artifactsLog(sink) {
 /** The message of a thrown value. */
 function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
+}
+
+;// CONCATENATED MODULE: ./src/action/post.ts
+/**
+ * The post step (`runs.post` of action.yml, `post-if: always()`): cancels the remote runs a main step that
+ * was killed (SIGKILL, runner lost) left going. The main step keeps one step-state entry per run it follows
+ * (`run-<id>`: `suite` or `test` while it runs, empty once it ended or was cancelled); the post step cancels
+ * every entry still set and does nothing otherwise. The state holds result ids only, never a secret.
+ * docs/run-stopping.md, "The post step".
+ */
+
+
+
+
+
+/** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
+const POST_FLAG = 'isPost';
+const RUN_PREFIX = 'run-';
+/** Timeout of each cancel request of the post step, ms. */
+const POST_CANCEL_TIMEOUT_MS = 10_000;
+/** Whether this process is the post step (the main step set {@link POST_FLAG}). */
+function isPostStep(env) {
+    return !!env[`STATE_${POST_FLAG}`];
+}
+/**
+ * Keeps the runs the engine follows in the step state: `onRemote` for the engine, `clear` when the main
+ * step ended by itself (what still runs then was left on purpose: `wait`, `cancel-on-timeout`).
+ */
+function runStateRecorder(sink) {
+    const kept = new Set();
+    return {
+        onRemote: (remote) => {
+            if (remote.active)
+                kept.add(remote.id);
+            else
+                kept.delete(remote.id);
+            sink.saveState(`${RUN_PREFIX}${remote.id}`, remote.active ? remote.type : '');
+        },
+        clear: () => {
+            for (const id of kept)
+                sink.saveState(`${RUN_PREFIX}${id}`, '');
+            kept.clear();
+        },
+    };
+}
+/** The runs the main step recorded as started and never saw end, from `STATE_run-<id>` variables. */
+function runsLeftGoing(env) {
+    const runs = [];
+    for (const [name, value] of Object.entries(env)) {
+        if (!name.startsWith(`STATE_${RUN_PREFIX}`))
+            continue;
+        if (value !== 'suite' && value !== 'test')
+            continue;
+        runs.push({ type: value, id: name.slice(`STATE_${RUN_PREFIX}`.length) });
+    }
+    return runs;
+}
+/**
+ * The post step: cancels every run of {@link runsLeftGoing} (4 at a time, 10 s each). Never fails the
+ * step: a cancel that fails is a warning.
+ */
+async function runPost(deps) {
+    const { sink } = deps;
+    try {
+        const runs = runsLeftGoing(deps.env);
+        if (runs.length === 0)
+            return;
+        const reader = new InputReader(envInputGetter(deps.env));
+        const { apiKey, apiBaseUrl } = parseConnection(reader);
+        if (apiKey && deps.github.onRunner)
+            sink.setSecret(apiKey);
+        if (reader.problems.length > 0) {
+            sink.warning(`${runs.length} Ghost Inspector runs may still be going: the inputs cannot reach the service.`);
+            return;
+        }
+        sink.info(`Cancelling ${runs.length} Ghost Inspector runs the main step was stopped before ending.`);
+        const api = createClient({ apiKey, baseUrl: apiBaseUrl, requestTimeoutMs: POST_CANCEL_TIMEOUT_MS });
+        const limit = (0,p_limit/* default */.A)(4);
+        await Promise.all(runs.map((run) => limit(async () => {
+            const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
+            try {
+                if (run.type === 'suite')
+                    await api.cancelSuiteResult(run.id, { signal });
+                else
+                    await api.cancelTestResult(run.id, { signal });
+                sink.info(`Cancelled ${run.type} result ${run.id}.`);
+            }
+            catch (error) {
+                sink.warning(`Could not cancel ${run.type} result ${run.id}: ${messageOf(error)}`);
+            }
+        })));
+    }
+    catch (error) {
+        sink.warning(`Post step: ${messageOf(error)}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
+ * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
+ */
+
+/**
+ * Reads and validates the inputs from `deps.env`.
+ * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
+ * @throws what `readInputs` throws besides `InputError` (an unexpected error)
+ */
+async function readActionInputs(deps) {
+    const { sink, github } = deps;
+    // Mask the API key and the tunnel's token before anything can print them. Outside GitHub nobody consumes
+    // the mask command, which would itself print the secret: there, secrets are only redacted.
+    const getInput = envInputGetter(deps.env);
+    const rawSecrets = [getInput('api-key'), getInput('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN ?? ''];
+    for (const raw of rawSecrets)
+        if (raw.trim() && github.onRunner)
+            sink.setSecret(raw.trim());
+    let inputs;
+    try {
+        inputs = await readInputs({
+            env: deps.env,
+            ...(github.workspace ? { workspace: github.workspace } : {}),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        sink.setFailed(error.message);
+        return null;
+    }
+    if (github.onRunner)
+        for (const secret of inputs.secrets)
+            sink.setSecret(secret);
+    for (const warning of inputs.warnings)
+        sink.warning(warning);
+    for (const notice of inputs.notices)
+        sink.notice(notice);
+    return inputs;
 }
 
 ;// CONCATENATED MODULE: ./src/action/runner-files.ts
@@ -63552,1320 +65794,7 @@ async function ensureRunnerFiles(dir, github, sink) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/api/errors.ts
-/**
- * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
- * says what to do; the fields carry the same facts for programs.
- */
-class ApiError extends Error {
-    errorType;
-    status;
-    endpoint;
-    serviceMessage;
-    excerpt;
-    networkCode;
-    attempts;
-    causeType;
-    inFlight;
-    constructor(init) {
-        super(init.message);
-        this.errorType = init.errorType;
-        this.status = init.status;
-        this.endpoint = init.endpoint;
-        this.serviceMessage = init.serviceMessage;
-        this.excerpt = init.excerpt;
-        this.networkCode = init.networkCode;
-        this.attempts = init.attempts;
-        this.causeType = init.causeType;
-        if (init.inFlight !== undefined)
-            this.inFlight = init.inFlight;
-    }
-    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-    get notFound() {
-        return isNotFound(this);
-    }
-}
-// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
-Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
-/** Messages with which the service and the emulator say an identifier is unknown. */
-const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
-/**
- * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
- * envelope whose message says the identifier is unknown or not found (the service and the emulator
- * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
- *
- * @param err anything caught; non-`ApiError` values give false.
- */
-function isNotFound(err) {
-    if (!(err instanceof ApiError))
-        return false;
-    if (err.status === 404)
-        return true;
-    if (err.errorType === 'NOT_FOUND')
-        return true;
-    if (err.errorType === 'VALIDATION_ERROR') {
-        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
-    }
-    return false;
-}
-/** Whether an error is an `ApiError` with the given code. */
-function isApiErrorType(err, errorType) {
-    return err instanceof ApiError && err.errorType === errorType;
-}
-/**
- * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
- * such as "The API key is not valid." must not become "valid..").
- */
-function endSentence(text) {
-    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
-/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
-const seg = (id) => encodeURIComponent(id);
-/**
- * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
- * Polling a run: `count` at most `PAGE_SIZE`, 50).
- */
-function pagingQuery(paging) {
-    const q = [];
-    if (paging?.count !== undefined)
-        q.push(['count', String(paging.count)]);
-    if (paging?.offset !== undefined)
-        q.push(['offset', String(paging.offset)]);
-    return q;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
-
-
-/**
- * One data source out of an answer that may hold one or a list of them (the service answers a list).
- *
- * @throws ApiError `INVALID_RESPONSE` for an empty list.
- */
-function single(t, value, endpoint) {
-    if (!Array.isArray(value))
-        return value;
-    if (value.length > 0)
-        return value[0];
-    throw new ApiError({
-        errorType: 'INVALID_RESPONSE',
-        endpoint: t.redact(endpoint),
-        attempts: 1,
-        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
-    });
-}
-/**
- * Data sources: list, read, create, update (each resolving with one data source, also when the service
- * answers a one-element list), delete.
- */
-function dataSourceEndpoints(t) {
-    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
-    return {
-        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
-        getDataSource: async (organizationId, dataSourceId, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
-        },
-        createDataSource: async (organizationId, body, opts) => {
-            const path = base(organizationId);
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
-
-/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
-function folderEndpoints(t) {
-    return {
-        listFolders: (opts) => t.get('/folders/', opts),
-        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
-        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
-        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
-        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
-
-const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
-/**
- * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
- * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
- * document (enveloped or bare), a `.side` document, or XHTML text.
- */
-function importExportEndpoints(t) {
-    return {
-        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
-        importTestRecorderHtml: (suiteId, file, opts) => t.request({
-            method: 'POST',
-            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
-            kind: 'write',
-            body: {
-                type: 'multipart',
-                fields: [['apiKey', t.apiKey]],
-                file: { name: file.name, content: file.content, type: 'text/html' },
-            },
-            expect: 'envelope',
-            opts,
-        }),
-        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
-        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
-        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
-        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
-        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
-            .body,
-        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
-        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
-        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/limits.ts
-/**
- * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
- * Polling a run, Rate limit). All times in ms.
- */
-/**
- * Largest `count` a result list accepts, and so the page size the action reads lists in
- * (docs/api-contract.md: Polling a run, "at most 50").
- */
-const PAGE_SIZE = 50;
-/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
-const DEFAULT_LIST_COUNT = 10;
-/**
- * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
- * docs/api-contract.md: Endpoints the action calls).
- */
-const DURATION_HISTORY_COUNT = 5;
-/**
- * How long after a trigger a "not found" answer for the new result means "not there yet"
- * (docs/api-contract.md: Polling a run).
- */
-const NOT_FOUND_GRACE_MS = 30_000;
-/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
-const MAX_EXECUTE_DELAY_MS = 300_000;
-/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_PER_SECOND = 10;
-/** The service's request burst per account (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_BURST = 300;
-/** Default per-request timeout of the client. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
- * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
- * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
- * (docs/api-contract.md: Limits, "Suite execute held open").
- */
-const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
-const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
-
-;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
-
-
-/**
- * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
- * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
- * `immediate` (docs/api-contract.md: Limits).
- */
-function syncTimeout(t, target, execOptions) {
-    if (execOptions.immediate)
-        return undefined;
-    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
-}
-/**
- * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- *
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
- *   like an execute parameter).
- */
-function encodeForExecute(t, path, target, execOptions) {
-    t.addSecret(execOptions.httpAuthPassword);
-    try {
-        return encodeExecuteOptions(execOptions, target);
-    }
-    catch (err) {
-        if (err instanceof ExecuteOptionsError)
-            throw t.notSent('POST', path, t.redact(err.message));
-        throw err;
-    }
-}
-/**
- * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
- * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
- * parameters, "Encodings").
- *
- * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
- * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
- */
-async function execute(t, path, target, execOptions, opts) {
-    const encoded = encodeForExecute(t, path, target, execOptions);
-    const body = execOptions.dataFile
-        ? {
-            type: 'multipart',
-            fields: [['apiKey', t.apiKey], ...encoded.pairs],
-            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
-        }
-        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
-    return t.request({
-        method: 'POST',
-        path,
-        kind: 'trigger',
-        body,
-        expect: 'envelope',
-        opts,
-        timeoutMs: syncTimeout(t, target, execOptions),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
-
-
-/**
- * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
- * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
- * refused before sending (`INVALID_REQUEST`): the body is the test.
- */
-function onDemandEndpoints(t) {
-    return {
-        executeOnDemand: async (organizationId, test, execOptions, opts) => {
-            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
-            if (execOptions.dataFile) {
-                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
-            }
-            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
-            return t.request({
-                method: 'POST',
-                path,
-                query: encoded.pairs,
-                kind: 'trigger',
-                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
-                expect: 'envelope',
-                opts,
-                timeoutMs: syncTimeout(t, 'test', execOptions),
-            });
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
-
-/**
- * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
- * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
- */
-function organizationEndpoints(t) {
-    return {
-        listOrganizations: (opts) => t.get('/organizations/', opts),
-        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
-        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
-
-/**
- * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
- * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
- */
-function resultEndpoints(t) {
-    return {
-        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts),
-        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel'),
-        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
-
-/**
- * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
- * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
- * its xUnit.net v2 XML text.
- */
-function suiteResultEndpoints(t) {
-    return {
-        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts),
-        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging)),
-        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel'),
-        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
-
-
-/**
- * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
- * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
- * the status badge (no API key sent).
- */
-function suiteEndpoints(t) {
-    return {
-        listSuites: (opts) => t.get('/suites/', opts),
-        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
-        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
-        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
-        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
-        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
-        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
-        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging)),
-        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
-        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
-
-
-/**
- * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
- * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
- * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
- */
-function testEndpoints(t) {
-    return {
-        listTests: (opts) => t.get('/tests/', opts),
-        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
-        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
-        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
-        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
-        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
-        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts),
-        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
-        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging)),
-        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/parse.ts
-/**
- * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
- * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
- */
-const CONTROL_ESCAPES = {
-    '\b': '\\b',
-    '\f': '\\f',
-    '\n': '\\n',
-    '\r': '\\r',
-    '\t': '\\t',
-};
-/**
- * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
- * everything outside strings (including whitespace between tokens) untouched.
- */
-function escapeControlCharsInStrings(text) {
-    let out = '';
-    let inString = false;
-    let escaped = false;
-    for (let i = 0; i < text.length; i++) {
-        const ch = text[i];
-        if (inString) {
-            if (escaped) {
-                escaped = false;
-            }
-            else if (ch === '\\') {
-                escaped = true;
-            }
-            else if (ch === '"') {
-                inString = false;
-            }
-            else if (ch < ' ') {
-                out += CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-                continue;
-            }
-        }
-        else if (ch === '"') {
-            inString = true;
-        }
-        out += ch;
-    }
-    return out;
-}
-/**
- * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
- * strings. A leading byte-order mark is ignored.
- *
- * @throws SyntaxError when the text is not JSON even then.
- */
-function parseJsonTolerant(text) {
-    const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    try {
-        return JSON.parse(clean);
-    }
-    catch (first) {
-        const escaped = escapeControlCharsInStrings(clean);
-        if (escaped === clean)
-            throw first;
-        return JSON.parse(escaped);
-    }
-}
-/**
- * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
- * first (so no secret is cut in half and left readable), then whitespace and control characters are
- * collapsed and the result cut to `max` characters with `…` appended when longer.
- */
-function excerpt(text, redact, max = 200) {
-    const flat = redact(text)
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
-        .trim();
-    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-/** Classify a parsed JSON value as a success envelope, an error envelope or something else. */
-function readEnvelope(value) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'code' in value) {
-        const v = value;
-        if (v.code === 'SUCCESS')
-            return { kind: 'success', data: v.data };
-        if (v.code === 'ERROR' || (typeof v.code === 'string' && 'errorType' in v)) {
-            return {
-                kind: 'error',
-                errorType: typeof v.errorType === 'string' && v.errorType !== '' ? v.errorType : 'ERROR',
-                message: typeof v.message === 'string' ? v.message : '',
-            };
-        }
-    }
-    return { kind: 'other', value };
-}
-
-// EXTERNAL MODULE: ./src/api/backoff.ts
-var api_backoff = __nccwpck_require__(50304);
-;// CONCATENATED MODULE: ./src/api/retry-rules.ts
-/**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
- * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
- *
- * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
- */
-
-const DEFAULT_MAX_RETRIES = 4;
-// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
-
-/**
- * Network error codes that prove the request never reached the service: the connection was refused or
- * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
- * request be repeated.
- */
-const NEVER_REACHED_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EAI_NONAME',
-    'EAI_FAIL',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-]);
-/**
- * Decide whether a failed attempt is retried and after how long.
- *
- * @param kind what the request does (see `RequestKind`).
- * @param failure how the attempt failed.
- * @param retry zero-based number of the retry this would be (retries already made).
- * @param maxRetries retries allowed in total.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
- * run-triggering request failed after it may have reached the service.
- */
-function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
-    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
-    const rateLimited = failure.kind === 'status' && failure.status === 429;
-    let retryable;
-    if (kind === 'read' || kind === 'cancel') {
-        retryable =
-            failure.kind === 'network' ||
-                failure.kind === 'timeout' ||
-                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
-                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    }
-    else {
-        retryable = neverReached || rateLimited;
-    }
-    // A 2xx status here means an answer that could not be read: the service accepted the request.
-    const mayHaveStarted = failure.kind === 'network' ||
-        failure.kind === 'timeout' ||
-        (failure.kind === 'status' &&
-            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
-        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    if (!retryable || retry >= maxRetries) {
-        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
-    }
-    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
-        ? failure.retryAfterMs
-        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
-    return { retry: true, delayMs };
-}
-/** The error a sleep rejects with when its signal fires. */
-class AbortedError extends Error {
-    name = 'AbortError';
-}
-/**
- * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
- */
-function defaultSleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(new AbortedError('aborted'));
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new AbortedError('aborted'));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/failures.ts
-/**
- * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
- * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
- * leaves here went through the caller's `redact`.
- */
-
-
-
-/**
- * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
- * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
- * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
- */
-function failureFromResponse(res, nowMs, redact, onRateLimited) {
-    const text = res.body.toString('utf8');
-    let env;
-    try {
-        env = readEnvelope(parseJsonTolerant(text));
-    }
-    catch {
-        env = undefined;
-    }
-    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
-    if (res.status === 429)
-        onRateLimited?.(retryAfterMs);
-    if (env?.kind === 'error') {
-        return {
-            failure: { kind: 'status', status: res.status, retryAfterMs },
-            errorType: env.errorType,
-            status: res.status,
-            serviceMessage: redact(env.message),
-            detail: `${env.errorType} (HTTP ${res.status}): ${excerpt(env.message, redact, 500)}`,
-        };
-    }
-    const ex = excerpt(text, redact);
-    return {
-        failure: { kind: 'status', status: res.status, retryAfterMs },
-        errorType: 'HTTP_ERROR',
-        status: res.status,
-        excerpt: ex,
-        detail: `HTTP ${res.status}${ex ? `: ${ex}` : ' with an empty body'}`,
-    };
-}
-/** The failure of an `ERROR` envelope inside an answer of HTTP `status` (often 200). */
-function envelopeFailure(status, errorType, message, redact) {
-    return {
-        failure: { kind: 'envelope', errorType },
-        errorType,
-        status,
-        serviceMessage: redact(message),
-        detail: `${errorType}: ${excerpt(message, redact, 500)}`,
-    };
-}
-/** The failure of a 2xx answer whose body is not what was expected; `why` says what it is not. */
-function invalidBody(status, text, why, redact) {
-    const ex = excerpt(text, redact);
-    return {
-        failure: { kind: 'status', status },
-        errorType: 'INVALID_RESPONSE',
-        status,
-        excerpt: ex,
-        detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
-    };
-}
-/**
- * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
- * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
- * not a failure (the caller handles it before).
- */
-function failureFromTransport(err, timeoutMs, redact) {
-    if (err.kind === 'timeout') {
-        return {
-            failure: { kind: 'timeout' },
-            errorType: 'REQUEST_TIMEOUT',
-            detail: `no complete answer within ${timeoutMs} ms`,
-        };
-    }
-    if (err.kind === 'decode') {
-        return {
-            failure: { kind: 'network', code: 'EDECODE' },
-            errorType: 'INVALID_RESPONSE',
-            detail: redact(err.message),
-        };
-    }
-    return {
-        failure: { kind: 'network', code: err.code },
-        errorType: 'NETWORK_ERROR',
-        networkCode: err.code,
-        detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
-    };
-}
-function advice(errorType, status) {
-    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
-        ? ' Check the API key (the account settings show it).'
-        : '';
-}
-/**
- * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
- * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
- * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
- * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
- *
- * @param kind what the request does.
- * @param endpoint the redacted `METHOD /path?query` of the request.
- * @param attempts HTTP attempts made (1 when not retried).
- */
-function failureError(kind, endpoint, f, attempts, uncertain, redact) {
-    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-    if (uncertain) {
-        return new ApiError({
-            errorType: 'TRIGGER_UNCERTAIN',
-            causeType: f.errorType,
-            status: f.status,
-            endpoint,
-            serviceMessage: f.serviceMessage,
-            excerpt: f.excerpt,
-            networkCode: f.networkCode,
-            attempts,
-            message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
-                `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
-                `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
-                `or the Ghost Inspector app) before re-running.`),
-        });
-    }
-    let hint = advice(f.errorType, f.status);
-    if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
-        hint =
-            " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
-                '(GET /v1/organizations/{organizationId}/running/) before re-running.';
-    }
-    if (f.networkCode && kind !== 'read' && kind !== 'cancel') {
-        hint += ' The request never reached the service.';
-    }
-    return new ApiError({
-        errorType: f.errorType,
-        status: f.status,
-        endpoint,
-        serviceMessage: f.serviceMessage,
-        excerpt: f.excerpt,
-        networkCode: f.networkCode,
-        attempts,
-        message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/answer.ts
-
-
-/**
- * Read a 2xx answer per `expect`.
- *
- * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
- *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
- * - `document`: like `envelope`, but a bare JSON document is the value.
- * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
- *
- * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
- */
-function readSuccess(res, expect, redact) {
-    const contentType = String(res.headers['content-type'] ?? '');
-    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
-    if (expect === 'envelope' || expect === 'document') {
-        let parsed;
-        try {
-            parsed = parseJsonTolerant(text);
-        }
-        catch {
-            return invalidBody(res.status, text, 'the answer is not JSON', redact);
-        }
-        const env = readEnvelope(parsed);
-        if (env.kind === 'success')
-            return { value: env.data };
-        if (env.kind === 'error')
-            return envelopeFailure(res.status, env.errorType, env.message, redact);
-        if (expect === 'document')
-            return { value: env.value };
-        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
-    }
-    // Text and binary answers: an error envelope in their place is still an error.
-    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
-        try {
-            const env = readEnvelope(parseJsonTolerant(text));
-            if (env.kind === 'error')
-                return envelopeFailure(res.status, env.errorType, env.message, redact);
-            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
-                return { value: env.data };
-        }
-        catch {
-            // not JSON after all: the body is the value
-        }
-    }
-    if (expect === 'text')
-        return { value: text };
-    const binary = { contentType, body: res.body };
-    return { value: binary };
-}
-
-;// CONCATENATED MODULE: ./src/api/body.ts
-/**
- * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
- * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
- */
-/**
- * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
- * `content-type`. No body gives `{}`.
- *
- * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
- */
-async function encodeBody(body) {
-    if (!body)
-        return {};
-    if (body.type === 'json')
-        return { data: JSON.stringify(body.value), contentType: 'application/json' };
-    const form = new FormData();
-    for (const [k, v] of body.fields)
-        form.append(k, v);
-    // A copy into a fresh ArrayBuffer-backed view (a Blob part may not be a SharedArrayBuffer view).
-    const bytes = Uint8Array.from(typeof body.file.content === 'string' ? Buffer.from(body.file.content, 'utf8') : body.file.content);
-    form.append('dataFile', new Blob([bytes], { type: body.file.type }), body.file.name);
-    const request = new Request('http://multipart.invalid/', { method: 'POST', body: form });
-    return {
-        data: Buffer.from(await request.arrayBuffer()),
-        contentType: request.headers.get('content-type') ?? 'multipart/form-data',
-    };
-}
-
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(38522);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(44942);
-;// CONCATENATED MODULE: ./src/api/http.ts
-/**
- * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. An answer is
- * read up to {@link MAX_ANSWER_BYTES}, as sent and decompressed (zlib's `maxOutputLength`): a larger one, or
- * a gzip bomb, is refused before it fills the memory. No retries, no envelopes, no redaction here:
- * `client.ts` does those.
- */
-
-
-
-
-const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
-const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
-/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
-/** How an exchange failed before a complete answer was read. */
-class TransportError extends Error {
-    kind;
-    code;
-    answered;
-    constructor(message, 
-    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
-    kind, code, 
-    /** Whether an answer had started to arrive (the request certainly reached the server). */
-    answered = false) {
-        super(message);
-        this.kind = kind;
-        this.code = code;
-        this.answered = answered;
-    }
-}
-function systemCode(err) {
-    if (err && typeof err === 'object') {
-        const code = err.code;
-        if (typeof code === 'string')
-            return code;
-        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
-        const parts = err.errors;
-        if (Array.isArray(parts)) {
-            for (const part of parts) {
-                const c = systemCode(part);
-                if (c)
-                    return c;
-            }
-        }
-    }
-    return undefined;
-}
-/**
- * Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects when the stream errors, closes before its
- * end, or passes the cap (then it is destroyed).
- */
-function readAll(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let done = false;
-        let bytes = 0;
-        stream.on('data', (chunk) => {
-            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-            bytes += buffer.length;
-            if (bytes > MAX_ANSWER_BYTES && !done) {
-                done = true;
-                stream.destroy();
-                reject(new TransportError(tooLarge().message, 'decode', undefined, true));
-                return;
-            }
-            chunks.push(buffer);
-        });
-        stream.on('end', () => {
-            done = true;
-            resolve(Buffer.concat(chunks));
-        });
-        stream.on('error', (err) => {
-            done = true;
-            reject(err);
-        });
-        stream.on('close', () => {
-            if (!done)
-                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
-        });
-    });
-}
-async function decode(body, encoding) {
-    const enc = (encoding ?? '').trim().toLowerCase();
-    if (enc === '' || enc === 'identity')
-        return body;
-    const options = { maxOutputLength: MAX_ANSWER_BYTES };
-    try {
-        if (enc === 'gzip' || enc === 'x-gzip')
-            return await gunzipAsync(body, options);
-        if (enc === 'deflate')
-            return await inflateAsync(body, options);
-    }
-    catch (err) {
-        if (err.code === 'ERR_BUFFER_TOO_LARGE')
-            throw tooLarge();
-        throw err;
-    }
-    throw new Error(`unsupported content-encoding ${enc}`);
-}
-/**
- * Send one request and read its whole answer.
- *
- * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
- * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
- * decompressed.
- *
- * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt or the answer
- * is larger than {@link MAX_ANSWER_BYTES} (as sent or decompressed).
- */
-async function sendHttp(req) {
-    if (req.signal?.aborted)
-        throw new TransportError('aborted before sending', 'aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-    }, req.timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let answered = false;
-    const handler = {
-        prepareRequest(options) {
-            options.signal = controller.signal;
-        },
-        canHandleAuthentication: () => false,
-        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-    };
-    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: false,
-        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-        socketTimeout: req.timeoutMs + 1000,
-    });
-    const headers = { 'accept-encoding': 'gzip', ...req.headers };
-    let data = null;
-    if (typeof req.body === 'string') {
-        data = req.body;
-    }
-    else if (req.body) {
-        headers['content-length'] = req.body.length;
-        data = external_node_stream_.Readable.from([req.body]);
-    }
-    try {
-        const res = await client.request(req.method, req.url, data, headers);
-        answered = true;
-        const raw = await readAll(res.message);
-        let body;
-        try {
-            body = await decode(raw, res.message.headers['content-encoding']);
-        }
-        catch (err) {
-            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
-        }
-        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-    }
-    catch (err) {
-        if (err instanceof TransportError)
-            throw err;
-        if (timedOut)
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        if (req.signal?.aborted)
-            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
-        const message = err instanceof Error ? err.message : String(err);
-        if (/^Request timeout/.test(message)) {
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        }
-        throw new TransportError(message, 'network', systemCode(err), answered);
-    }
-    finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onCallerAbort);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/transport.ts
-/**
- * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * sends it over `http.ts`, reads the answer (`answer.ts`), retries per `retry-rules.ts`, calls the budget hooks
- * (`onRequest` per HTTP request, `onRateLimited` per 429) and redacts every text it emits. The endpoint
- * modules under `endpoints/` describe each call; this module knows nothing of resources.
- */
-
-
-
-
-
-
-
-
-
-/** Whether an attempt was refused with HTTP 429 (rate limited). */
-function isRateLimited(failure) {
-    return failure.kind === 'status' && failure.status === 429;
-}
-/**
- * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
- * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
- * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
- * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
- * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
- * A 429 is retried (after its `Retry-After`, else the back-off, then the client's `sleep`, which waits for
- * the request budget) for as long as the call's signal allows, not counted against `maxRetries`: the
- * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
- * counts like any other retry, so no call waits forever.
- */
-class Transport {
-    options;
-    /** The account's API key (also sent in the body of executes and multipart imports). */
-    apiKey;
-    /** Default per-attempt timeout (ms). */
-    timeoutMs;
-    baseUrl;
-    maxRetries;
-    sleep;
-    now;
-    random;
-    secrets;
-    redactor;
-    constructor(options) {
-        this.options = options;
-        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-        this.apiKey = options.apiKey;
-        this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-        this.sleep = options.sleep ?? defaultSleep;
-        this.now = options.now ?? Date.now;
-        this.random = options.random ?? Math.random;
-        this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
-        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
-    }
-    /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
-    redact = (text) => this.redactor(text);
-    /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
-    addSecret(secret) {
-        if (!secret || this.secrets.has(secret))
-            return;
-        this.secrets.add(secret);
-        this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
-    }
-    /** `METHOD /path` of an endpoint without its query (redacted), for errors raised before a request is built. */
-    endpointOf(method, path) {
-        return this.redact(`${method} ${new URL(this.baseUrl + path).pathname}`);
-    }
-    /** An `INVALID_REQUEST` error for a call refused before anything was sent; `reason` is redacted here. */
-    notSent(method, path, reason) {
-        const endpoint = this.endpointOf(method, path);
-        return new ApiError({
-            errorType: 'INVALID_REQUEST',
-            endpoint,
-            attempts: 0,
-            message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
-        });
-    }
-    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-    get(path, opts, query, expect = 'envelope') {
-        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts });
-    }
-    /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
-    postJson(path, value, opts, kind = 'write') {
-        return this.request({
-            method: 'POST',
-            path,
-            kind,
-            body: { type: 'json', value },
-            expect: 'envelope',
-            opts,
-        });
-    }
-    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
-    del(path, opts) {
-        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-    }
-    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
-    badge(path, screenshot, opts) {
-        const query = screenshot ? [['screenshot', '1']] : [];
-        return this.request({
-            method: 'GET',
-            path,
-            query,
-            kind: 'read',
-            expect: 'binary',
-            sendApiKey: false,
-            opts,
-        });
-    }
-    /**
-     * Send a call, retrying per its kind, and resolve with its answer.
-     *
-     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
-     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
-     *   wait), `INVALID_REQUEST` when the body could not be built.
-     */
-    async request(call) {
-        const p = await this.prepare(call);
-        const signal = call.opts?.signal;
-        const retrySignal = call.opts?.retrySignal;
-        const waitSignal = retrySignal && signal ? AbortSignal.any([signal, retrySignal]) : (retrySignal ?? signal);
-        for (let attempt = 0;; attempt++) {
-            if (signal?.aborted || (attempt > 0 && retrySignal?.aborted))
-                throw this.aborted(p, attempt, false);
-            const attempts = attempt + 1;
-            const outcome = await this.attempt(p, attempts);
-            if ('value' in outcome)
-                return outcome.value;
-            // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
-            // (the action's deadline), it is retried until the signal fires, however many times it comes.
-            const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
-            const maxRetries = untilAborted ? Infinity : this.maxRetries;
-            const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
-            if (!decision.retry)
-                throw failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
-            const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
-            this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
-            try {
-                await this.sleep(decision.delayMs, waitSignal);
-            }
-            catch (err) {
-                if (waitSignal?.aborted)
-                    throw this.aborted(p, attempts, false);
-                throw err;
-            }
-            if (waitSignal?.aborted)
-                throw this.aborted(p, attempts, false);
-        }
-    }
-    log(line) {
-        this.options.log?.(this.redact(line));
-    }
-    async prepare(call) {
-        const url = new URL(this.baseUrl + call.path);
-        const query = new URLSearchParams();
-        if (call.sendApiKey !== false)
-            query.append('apiKey', this.apiKey);
-        for (const [k, v] of call.query ?? [])
-            query.append(k, v);
-        url.search = query.toString();
-        const endpoint = this.redact(`${call.method} ${url.pathname}${url.search}`);
-        let body;
-        try {
-            body = await encodeBody(call.body);
-        }
-        catch (err) {
-            throw new ApiError({
-                errorType: 'INVALID_REQUEST',
-                endpoint,
-                attempts: 0,
-                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
-            });
-        }
-        const headers = {};
-        if (call.expect === 'envelope' || call.expect === 'document')
-            headers.accept = 'application/json';
-        if (body.contentType)
-            headers['content-type'] = body.contentType;
-        const timeoutMs = call.timeoutMs ?? this.timeoutMs;
-        return {
-            call,
-            url: url.toString(),
-            endpoint,
-            redactedUrl: this.redact(url.toString()),
-            headers,
-            body,
-            timeoutMs,
-        };
-    }
-    /** One HTTP exchange: the value, or the failure to decide on. */
-    async attempt(p, attempts) {
-        const { call } = p;
-        this.options.onRequest?.(call.method, p.redactedUrl);
-        const started = this.now();
-        try {
-            const res = await sendHttp({
-                method: call.method,
-                url: p.url,
-                headers: p.headers,
-                body: p.body.data,
-                timeoutMs: p.timeoutMs,
-                signal: call.opts?.signal,
-            });
-            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
-            if (res.status >= 200 && res.status < 300)
-                return readSuccess(res, call.expect, this.redact);
-            return failureFromResponse(res, this.now(), this.redact, this.options.onRateLimited);
-        }
-        catch (err) {
-            if (!(err instanceof TransportError))
-                throw err;
-            if (err.kind === 'aborted')
-                throw this.aborted(p, attempts, true);
-            const code = err.code ? ` ${err.code}` : '';
-            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
-            return failureFromTransport(err, p.timeoutMs, this.redact);
-        }
-    }
-    aborted(p, attempts, inFlight) {
-        return new ApiError({
-            errorType: 'ABORTED',
-            endpoint: p.endpoint,
-            attempts,
-            inFlight,
-            message: this.redact(`${p.endpoint}: aborted.` +
-                (p.call.kind === 'trigger' && inFlight
-                    ? " The run may have started: check the organization's running list before re-running."
-                    : '')),
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Create a client for the Ghost Inspector API v1.
- *
- * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
- * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
- * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
- * decompressed.
- *
- * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
- * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
- * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
- * strings are tolerated.
- *
- * Retries (see `retry-rules.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
- * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
- * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
- * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
- * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
- * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
- * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
- *
- * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
- *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
- *   `onRateLimited` (each 429, with its `Retry-After` in ms).
- * @returns an implementation of `GhostInspectorApi`.
- */
-function createClient(options) {
-    const t = new Transport(options);
-    return {
-        ...suiteEndpoints(t),
-        ...importExportEndpoints(t),
-        ...testEndpoints(t),
-        ...onDemandEndpoints(t),
-        ...resultEndpoints(t),
-        ...suiteResultEndpoints(t),
-        ...organizationEndpoints(t),
-        ...dataSourceEndpoints(t),
-        ...folderEndpoints(t),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/budget.ts
-/**
- * One shared request budget for every API call of the action: a token bucket that uses the service's burst
- * and backs off when the service answers 429 (docs/api-contract.md, "Rate limit": burst 300, sustained 10
- * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
- *
- * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
- *   every `1 / ratePerSecond` s. Callers take tokens in arrival order (FIFO, so no run starves).
- * - **429.** `onRateLimited(retryAfterMs)` (wired to the API client's `onRateLimited` hook) empties the
- *   bucket, stops every grant until the `Retry-After` time has passed, and halves the refill rate (at most
- *   once per 429 wave: answers to requests that were already in flight do not halve it again), down to
- *   `minRatePerSecond`.
- * - **Recovery.** The rate then grows back slowly and linearly, `recoveryPerSecond` requests/s per second,
- *   up to `ratePerSecond` (additive increase, multiplicative decrease: several processes sharing one account
- *   converge on a fair share of the account's 10/s instead of retrying in lockstep).
- *
- * Defaults, and why. Several action processes may share one account (matrix legs, parallel workflows), and
- * the account's bucket (burst 300, refill 10/s) is shared by all of them.
- * - `ratePerSecond` 5: two processes at full speed stay within the account's 10/s; beyond two, the 429
- *   back-off brings the sum down to what the account allows.
- * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
- *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
- * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
- *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s): slow enough that processes sharing an
- *   account settle below its limit (test/unit/run/budget.test.ts).
- *
- * `markSent()` (wired to the client's `onRequest` hook) matches each send to the grant it used; a send
- * without a grant (a client-internal retry not routed through `clientSleep`) takes a token anyway, even into
- * debt. `clientSleep()` makes the client's own retries wait for a token after their back-off.
- * Every wait goes through the injected `Clock`.
- */
-
+;// CONCATENATED MODULE: ./src/api/budget.ts
 const DEFAULT_BURST = 30;
 const DEFAULT_RATE_PER_SECOND = 5;
 const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
@@ -64877,8 +65806,6 @@ class BudgetAbortedError extends Error {
         this.name = 'BudgetAbortedError';
     }
 }
-/** A grant not seen sent within this time (the call never went out) is forgotten, ms. */
-const UNSENT_EXPIRY_MS = 5_000;
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
 function positive(name, value, min) {
@@ -64902,24 +65829,21 @@ class RateBudget {
     pausedUntil = -Infinity;
     /** No further halving before this time, ms. */
     holdUntil = -Infinity;
-    /** Grant times of calls not yet seen sent, oldest first, ms. */
-    unsent = [];
-    queue = Promise.resolve();
-    /** Calls granted so far. */
+    /** Callers waiting for a token, in arrival order; each wakes when its place in the line comes. */
+    line = [];
+    /** Tokens taken so far (each one request sent). */
     granted = 0;
-    /** Sends seen through `markSent()`. */
-    sent = 0;
     /** 429 answers reported through `onRateLimited()`. */
     rateLimited = 0;
     /** Times the refill rate was halved. */
     decreases = 0;
     /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
-    constructor(options = {}) {
+    constructor(options) {
         this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
         this.nominalRatePerSecond = positive('ratePerSecond', options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND, 0.001);
         this.minRatePerSecond = Math.min(this.nominalRatePerSecond, positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001));
         this.recoveryPerSecond = positive('recoveryPerSecond', options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND, 0);
-        this.clock = options.clock ?? run_clock/* systemClock */.ml;
+        this.clock = options.clock;
         this.tokens = this.burst;
         this.rate = this.nominalRatePerSecond;
         this.updatedAt = this.clock.now();
@@ -64929,7 +65853,7 @@ class RateBudget {
         this.refill(this.clock.now());
         return this.rate;
     }
-    /** Tokens in the bucket now (negative after sends without a grant). */
+    /** Tokens in the bucket now (negative after `takeNow` into debt). */
     get available() {
         this.refill(this.clock.now());
         return this.tokens;
@@ -64951,57 +65875,66 @@ class RateBudget {
         }
         this.updatedAt = Math.max(this.updatedAt, now);
     }
-    /** ms until a token can be had (0 when one can now). */
-    waitMs(now) {
+    /** ms until the caller at `place` in the line (0: first) can have a token (0: now). */
+    waitMs(now, place) {
         this.refill(now);
         if (now < this.pausedUntil)
             return this.pausedUntil - now;
-        if (this.tokens >= 1)
+        const need = place + 1 - this.tokens;
+        if (need <= 0)
             return 0;
         // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
-        return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
+        return Math.max(1, Math.ceil((need / this.rate) * 1000));
     }
     /**
-     * Waits for one token (FIFO among callers) and takes it.
-     * @throws BudgetAbortedError when `signal` fires first (no token is taken).
+     * Waits for one token (in arrival order among callers) and takes it. Each caller sleeps through `wait`
+     * (default the clock's sleep) until its place in the line can have one, then looks again; a caller that
+     * gives up wakes those behind it.
+     * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
      */
-    acquire(signal) {
-        const turn = this.queue.then(async () => {
+    async acquire(signal, wait = (ms, s) => this.clock.sleep(ms, s)) {
+        const me = { nudge: new AbortController() };
+        this.line.push(me);
+        let granted = false;
+        try {
             for (;;) {
                 if (signal?.aborted)
                     throw new BudgetAbortedError();
-                const now = this.clock.now();
-                const waitMs = this.waitMs(now);
+                const waitMs = this.waitMs(this.clock.now(), this.line.indexOf(me));
                 if (waitMs <= 0) {
-                    this.tokens -= 1;
-                    this.unsent.push(now);
-                    this.granted += 1;
+                    this.take();
+                    granted = true;
                     return;
                 }
-                await this.clock.sleep(waitMs, signal);
+                me.nudge = new AbortController();
+                const until = signal ? AbortSignal.any([signal, me.nudge.signal]) : me.nudge.signal;
+                try {
+                    await wait(waitMs, until);
+                }
+                catch (error) {
+                    if (signal?.aborted || !me.nudge.signal.aborted)
+                        throw error;
+                }
             }
-        });
-        // The next caller waits for this one, whether it got its token or gave up.
-        this.queue = turn.catch(() => undefined);
-        return turn;
-    }
-    /**
-     * Notes that a request was sent now (the client's `onRequest` hook). The oldest grant not yet sent is
-     * matched to it; a send without a grant takes a token anyway, even into debt, so later grants wait for it.
-     */
-    markSent() {
-        this.sent += 1;
-        const now = this.clock.now();
-        this.unsent = this.unsent.filter((at) => now - at <= UNSENT_EXPIRY_MS);
-        if (this.unsent.length > 0) {
-            this.unsent.shift();
-            return;
         }
-        this.refill(now);
+        finally {
+            this.line.splice(this.line.indexOf(me), 1);
+            if (!granted)
+                for (const other of this.line)
+                    other.nudge.abort();
+        }
+    }
+    /** Takes a token now without waiting, into debt if need be: later callers wait for it. */
+    takeNow() {
+        this.refill(this.clock.now());
+        this.take();
+    }
+    take() {
         this.tokens -= 1;
+        this.granted += 1;
     }
     /**
-     * Notes a 429 answer (the client's `onRateLimited` hook): empties the bucket, holds every grant until
+     * Notes a 429 answer (the transport calls it): empties the bucket, holds every grant until
      * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
      * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
      * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
@@ -65020,32 +65953,14 @@ class RateBudget {
             this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
         }
     }
-    /**
-     * A `sleep` for the API client's retries: the back-off, then a token of this budget, so a retry is sent
-     * only when the bucket allows it. Pass as `ClientOptions.sleep`; the retry's send is then matched by
-     * `markSent()` (pass `onRequest: () => budget.markSent()`).
-     */
-    clientSleep() {
-        return async (ms, signal) => {
-            await this.clock.sleep(ms, signal);
-            if (signal?.aborted)
-                return;
-            await this.acquire(signal);
-        };
-    }
-    /** Runs `call` once a token is had. */
-    async run(call, signal) {
-        await this.acquire(signal);
-        return call();
-    }
 }
 
 // EXTERNAL MODULE: ./src/report/console.ts
 var report_console = __nccwpck_require__(39475);
 // EXTERNAL MODULE: ./src/api/refs.ts
 var refs = __nccwpck_require__(93916);
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(70370);
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(78474);
 // EXTERNAL MODULE: ./src/run/outcome.ts
 var outcome = __nccwpck_require__(36497);
 // EXTERNAL MODULE: ./src/run/progress.ts
@@ -65053,7 +65968,7 @@ var progress = __nccwpck_require__(66358);
 ;// CONCATENATED MODULE: ./src/run/context.ts
 /**
  * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
- * the injected parts (API, clock, budget, event listener), the runs and their handles, the stop signals,
+ * the injected parts (API, clock, event listener), the watch loop, the runs and their handles, the stop signals,
  * and the small helpers every module needs (run keys, runs without a result, ending a run).
  */
 
@@ -65080,18 +65995,20 @@ const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 function createContext(plan, options) {
     const clock = options.clock ?? run_clock/* systemClock */.ml;
     const startedAtMs = options.startedAtMs ?? clock.now();
+    // Every request and wait of the engine run listens to the stop signal: many at once.
+    const stop = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, stop.signal);
     return {
         plan,
         api: options.api,
         clock,
-        budget: options.budget ?? new RateBudget({ clock }),
         emit: options.onEvent ?? (() => undefined),
         appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ''),
         startedAtMs,
         waits: { ...DEFAULT_WAITS, ...options.waits },
         maxPollErrors: options.maxPollErrors ?? 6,
         limit: (0,p_limit/* default */.A)(options.triggerConcurrency ?? 4),
-        stop: new AbortController(),
+        stop,
         stopReason: null,
         triggerStop: new AbortController(),
         lookupEnd: new AbortController(),
@@ -65100,10 +66017,9 @@ function createContext(plan, options) {
         runs: [],
         handles: [],
         remotes: new Set(),
+        onRemote: options.onRemote ?? (() => undefined),
         problems: new progress/* ProblemLog */.mT(),
         keys: new Map(),
-        histories: new Map(),
-        plannedRuns: new Map(),
         triggering: false,
         finishedTests: 0,
     };
@@ -65133,8 +66049,38 @@ function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ct
         ...outcome,
     });
 }
-/** A run is over: no longer waited for, nothing to cancel. */
+/**
+ * Follows a started remote result: adds it to `ctx.remotes` as active; the listener hears of it now and
+ * again when `active` turns false.
+ */
+function addRemote(ctx, type, id) {
+    let active = true;
+    const remote = {
+        type,
+        id,
+        get active() {
+            return active;
+        },
+        set active(value) {
+            if (value === active)
+                return;
+            active = value;
+            ctx.onRemote(remote);
+        },
+    };
+    ctx.remotes.add(remote);
+    ctx.onRemote(remote);
+    return remote;
+}
+/**
+ * A run is over: no longer waited for, nothing to cancel. A suite run's tests are checked against its
+ * suite result's own word: the tests it lacks join it as errors (`suiteResultShortfall`).
+ */
 function endRun(ctx, handle) {
+    for (const test of (0,outcome/* suiteResultShortfall */.bV)(handle.run)) {
+        handle.run.tests.push(test);
+        testFinished(ctx, handle.run, test);
+    }
     handle.done = true;
     handle.remote.active = false;
     handle.run.endedAt = iso(ctx.clock.now());
@@ -65179,200 +66125,111 @@ function standInTest(ctx, handle, last, state, error) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/action-api.ts
+;// CONCATENATED MODULE: ./src/run/paging.ts
 /**
- * Runs `call` once the budget grants a request. Throws `BudgetAbortedError` when `signal` fires while
- * waiting for the budget, and whatever `call` throws.
- */
-async function metered(budget, signal, call) {
-    await budget.acquire(signal);
-    return call(signal);
-}
-
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(78474);
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/run/read-plan.ts
-/**
- * How a group's finished suite results have their test results read (pure; `read.ts` does the requests).
- * A group is the runs of one suite waited for together (4 or more: data rows, variants); every run has the
- * same `T` tests. Two ways to read a finished suite result's tests:
- *
- * - **Alone**: `GET /suite-results/{id}/results/`, `A = ⌈T / 50⌉` requests for that run.
- * - **By test**: `GET /tests/{id}/results/?count=50&offset=50·p`, one request per test, newest first. Page
- *   `p` of every test's list holds the same 50 runs of the group: the runs were created one after the other
- *   (the execute's answer order), a run's test results with it, so the run of rank `k` (0 = the oldest) of
- *   the group's `N` runs sits at position `N − 1 − k` of each list, on page `⌊(N − 1 − k) / 50⌋`. Reading a
- *   page costs `T` requests for up to 50 runs; a run still running when its page is read must be read again.
- *
- * Whole group: by test `T × ⌈N / 50⌉` requests, alone `N × A`; for 100 rows of 20 tests, 40 against 100. The
- * rule, for each page (the unit a read by test covers) and the runs on it not read yet (`U`, running or
- * finished) of which `W` are finished and waiting:
- *
- * 1. `T ≥ |U| × A`: reading the page can never be cheaper than reading its runs alone: the waiting runs are
- *    read alone at once (one suite, a few variants, the last stragglers of a page).
- * 2. `W = U` (every run on the page is over): the page is read, `T` requests, at once.
- * 3. Otherwise the waiting runs are **held** for the rest of the page: runs of one execute started together
- *    and end together, so the others are expected soon. A run is held at most `holdMs` of its own duration
- *    (25 %, 2 s to 30 s), and never into the last 10 s before the deadline; reports are written only after the last run anyway, so a hold costs no time at
- *    the end. When a hold ends (or for a run that may not wait: a failure under `fail-fast` or
- *    `retry-failed`), the waiting runs are read by the cheaper way for them now: the page when `T < |W| × A`
- *    (the running ones are read again later), else alone.
- *
- * Reading page by page as each one's runs are over spreads the group's `T × ⌈N / 50⌉` requests over the
- * finishes instead of leaving them all for after the last one; a page whose runs are all over is read once. The
- * time after the last finish is set by the budget (burst 30, then 5/s): from the first run seen over (`t₀`),
- * the `1 + T × ⌈N / 50⌉` reads and the polls `P` meanwhile are granted no sooner than
- * `t₀ + (1 + T × ⌈N / 50⌉ + P − 30) / 5` s, whatever their order; 100 rows × 20 tests ending within a second
- * are read about 2.5 s after the last finish (docs/read.md).
- *
- * When the group's positions are not known (runs planned but their executes not answered yet), the unit is
- * the whole group: a sweep of every test's list from offset 0, `T × ⌈N / 50⌉` requests.
+ * Paging a list of the service (`count`, `offset`), bounded whatever the service answers: by a short page,
+ * by a page that adds nothing new (a service that ignores `offset`), and by the pages its known length
+ * needs (docs/read.md, "Paging").
  */
 
-/** A held run waits at most this share of its own duration (trigger to finish) for the rest of its page. */
-const HOLD_SHARE = 0.25;
-/** The shortest and longest hold of a finished run, ms. */
-const HOLD_MIN_MS = 2_000;
-const HOLD_MAX_MS = 30_000;
-/**
- * How long a run that ended `durationMs` after its trigger may be held for the rest of its page, ms:
- * `HOLD_SHARE` of the duration, within `HOLD_MIN_MS`…`HOLD_MAX_MS`.
- */
-function holdMs(durationMs) {
-    return Math.min(HOLD_MAX_MS, Math.max(HOLD_MIN_MS, Math.round(HOLD_SHARE * Math.max(0, durationMs))));
-}
-/** No run is held past this long before the deadline (`timeout`), ms: its tests are read before it. */
-const HOLD_DEADLINE_MARGIN_MS = 10_000;
-/**
- * Until when (ms) a run that ended at `nowMs`, `durationMs` after its trigger, may be held: `holdMs` after
- * `nowMs`, but never past `HOLD_DEADLINE_MARGIN_MS` before `deadlineMs` (a run held at the deadline would be
- * reported as timed out). `-Infinity`: not held.
- */
-function heldUntil(nowMs, durationMs, deadlineMs) {
-    const until = Math.min(nowMs + holdMs(durationMs), deadlineMs - HOLD_DEADLINE_MARGIN_MS);
-    return until > nowMs ? until : -Infinity;
-}
-/** The page (0 = newest) of each test's results list that holds the run of `rank` (0 = oldest) of `runs`. */
-function pageOfRank(rank, runs) {
-    return Math.floor((runs - 1 - rank) / PAGE_SIZE);
+/** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
+const PAGE_MARGIN = 1;
+/** Pages read at most of a list whose length is not known (10,000 records). */
+const MAX_PAGES = 200;
+/** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
+function pagesFor(known) {
+    return known === null ? MAX_PAGES : Math.floor(known / PAGE_SIZE) + 1 + PAGE_MARGIN;
 }
 /**
- * The reads to do now for a group whose runs have `tests` tests each (the rule of this module's docstring),
- * and when to look again. `nowMs` is the clock's time.
+ * Reads a list page by page from offset 0 until a short page, a page that adds no record not seen before
+ * (by `_id`: a service that ignores `offset` answers the first page again), `maxPages` pages (at most
+ * `MAX_PAGES`), or `visit` returns false. The first `atOnce` pages (when the list's length is known) are
+ * asked at once, each under the budget, and visited in order; the rest one after the other. Errors of
+ * `read` propagate.
  */
-function planReads(runs, tests, nowMs) {
-    const alone = Math.ceil(tests / PAGE_SIZE);
-    const known = runs.every((r) => r.page !== null);
-    const units = new Map();
-    for (const r of runs) {
-        if (r.state === 'read')
-            continue;
-        const unit = known ? r.page : -1;
-        units.set(unit, [...(units.get(unit) ?? []), r]);
+async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
+    const pages = Math.min(maxPages, MAX_PAGES);
+    const seen = new Set();
+    const goOn = (list) => {
+        let added = 0;
+        for (const item of list) {
+            const id = item?._id ?? item;
+            if (seen.has(id))
+                continue;
+            seen.add(id);
+            added += 1;
+        }
+        return visit(list) !== false && list.length >= PAGE_SIZE && added > 0;
+    };
+    const first = Math.max(1, Math.min(atOnce, pages));
+    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })));
+    for (const list of lists)
+        if (!goOn(list))
+            return;
+    for (let page = first; page < pages; page++) {
+        if (!goOn(await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })))
+            return;
     }
-    const steps = [];
-    let wakeAtMs = null;
-    const byTest = (unit, ids) => unit < 0 ? { kind: 'sweep', runs: ids } : { kind: 'page', page: unit, runs: ids };
-    for (const [unit, open] of units) {
-        const waiting = open.filter((r) => r.state === 'waiting');
-        if (waiting.length === 0)
-            continue;
-        const ids = waiting.map((r) => r.id);
-        const unitCost = tests * (unit < 0 ? Math.ceil(runs.length / PAGE_SIZE) : 1);
-        if (unitCost >= open.length * alone) {
-            steps.push({ kind: 'alone', runs: ids });
-        }
-        else if (waiting.length === open.length) {
-            steps.push(byTest(unit, ids));
-        }
-        else {
-            const due = waiting.filter((r) => (r.heldUntilMs ?? -Infinity) <= nowMs);
-            if (due.length === 0) {
-                const next = Math.min(...waiting.map((r) => r.heldUntilMs ?? -Infinity));
-                wakeAtMs = wakeAtMs === null ? next : Math.min(wakeAtMs, next);
-            }
-            else if (unitCost < waiting.length * alone) {
-                steps.push(byTest(unit, ids));
-            }
-            else {
-                steps.push({ kind: 'alone', runs: due.map((r) => r.id) });
-                const rest = waiting.filter((r) => !due.includes(r));
-                if (rest.length > 0) {
-                    const next = Math.min(...rest.map((r) => r.heldUntilMs ?? -Infinity));
-                    wakeAtMs = wakeAtMs === null ? next : Math.min(wakeAtMs, next);
-                }
-            }
-        }
-    }
-    return { steps, wakeAtMs };
 }
 
 ;// CONCATENATED MODULE: ./src/run/read.ts
 /**
  * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
- * (`GET /suite-results/{id}/results/`), each once. Runs of one suite waited for together (4 or more: data
- * rows, variants) share a reader that reads, for the whole group, by the cheaper way: each test's own
- * results list (`GET /tests/{id}/results/`, newest first, one page of it covers 50 runs for `T` requests)
- * or each suite result alone (`⌈T / 50⌉` requests each). Which, and when, is decided for the group's runs
- * still running as well as the finished ones (`read-plan.ts`: the rule and its arithmetic): the pages of
- * every test's list are read as the runs on them are over, finished runs held a short while for the rest
- * of their page, so that 100 rows of 20 tests cost 40 requests spread over the finishes, not 80 mostly
- * after the last one. The requests of one step go at once, each under the shared budget (its burst first).
- * `forEachPage` is the one paging loop of the engine.
+ * (`GET /suite-results/{id}/results/`), each once; the pages its counts say it has are asked at once
+ * (each takes its token of the request budget in the transport), bounded by `pagesFor`, and the list is
+ * read again when it disagrees with the suite result's counts (docs/read.md).
  */
 
 
 
 
 
-
-
-
-/** Runs of one suite or test from which on they are polled and read together. */
-const BATCH_MIN_RUNS = 4;
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
 const PAGE_ATTEMPTS = 3;
-/**
- * Reads a list page by page from offset 0 until a short page, `maxPages` pages, or `visit` returns false.
- * The first `atOnce` pages (when the list's length is known) are asked at once, each under the budget, and
- * visited in order; the rest one after the other. Errors of `read` propagate.
- */
-async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
-    const first = Math.max(1, Math.min(atOnce, maxPages));
-    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })));
-    for (const list of lists)
-        if (visit(list) === false || list.length < PAGE_SIZE)
-            return;
-    for (let page = first; page < maxPages; page++) {
-        const list = await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE });
-        if (visit(list) === false || list.length < PAGE_SIZE)
-            return;
-    }
-}
-/**
- * The number of runs waited for under one history key (0 without one): those started, or those planned
- * when more (the executes of the others are not answered yet; they join the group when they are).
- */
-function groupSize(ctx, key) {
-    if (!key)
-        return 0;
-    const started = ctx.handles.filter((h) => h.historyKey === key).length;
-    return Math.max(started, ctx.plannedRuns.get(key) ?? 0);
-}
+/** Times a suite result's list of test results is read again when it disagrees with its counts. */
+const RELISTS = 2;
 /**
  * Every test result of a suite result, each once (a list that changes while it is paged shifts results
  * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
- * tests) lets its pages be asked at once. Null when the listing failed or was stopped.
+ * tests) lets its pages be asked at once and bounds them (`pagesFor`); a list that holds fewer distinct
+ * results than that, or one result twice, is read again up to `RELISTS` times (the service may list a
+ * result late), keeping every result seen, the latest copy of each. Null when the listing failed or was
+ * stopped.
  */
 async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal, expectedTests = null) {
+    const byId = new Map();
+    for (let listing = 0;; listing++) {
+        const once = await listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests);
+        if (once === null)
+            return byId.size > 0 && !signal.aborted ? [...byId.values()] : null;
+        for (const result of once.results)
+            byId.set(result._id, result);
+        const short = expectedTests !== null && byId.size < expectedTests;
+        if ((!short && !once.duplicates) || listing >= RELISTS || signal.aborted)
+            return [...byId.values()];
+        ctx.emit({
+            type: 'detail',
+            message: `The list of suite result ${suiteResultId}'s test results holds ${byId.size} distinct of ` +
+                `${expectedTests ?? 'an unknown number of'} tests${once.duplicates ? ' (with a result twice)' : ''}: ` +
+                'reading it again.',
+        });
+        try {
+            await ctx.clock.sleep(ctx.waits.listRetryMs * (listing + 1), signal);
+        }
+        catch {
+            return [...byId.values()];
+        }
+    }
+}
+/** One listing of a suite result's test results: each once, and whether one came twice. */
+async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
     const all = [];
     const seen = new Set();
+    let duplicates = false;
     const readPage = async (paging) => {
         for (let attempt = 0;; attempt++) {
             try {
-                return await metered(ctx.budget, signal, (s) => ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal: s }));
+                return await ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal });
             }
             catch (error) {
                 if (signal.aborted)
@@ -65387,221 +66244,32 @@ async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal, expe
             }
         }
     };
-    try {
-        const visit = (page) => {
-            for (const result of page) {
-                if (seen.has(result._id))
-                    continue;
-                seen.add(result._id);
-                all.push(result);
+    const visit = (page) => {
+        for (const result of page) {
+            if (seen.has(result._id)) {
+                duplicates = true;
+                continue;
             }
-        };
-        await forEachPage(readPage, visit, Infinity, Math.ceil((expectedTests ?? 0) / PAGE_SIZE));
+            seen.add(result._id);
+            all.push(result);
+        }
+    };
+    const atOnce = Math.ceil((expectedTests ?? 0) / PAGE_SIZE);
+    try {
+        await forEachPage(readPage, visit, pagesFor(expectedTests), atOnce);
     }
     catch {
         return null;
     }
-    return all;
+    return { results: all, duplicates };
 }
-const readers = new WeakMap();
-/**
- * The test results of a finished suite result: alone, its own listing; in a group (`BATCH_MIN_RUNS` or
- * more runs of one suite), through the group's shared reader, which reads by test or alone by the rule of
- * `read-plan.ts`. Null when the listing failed or was stopped.
- */
+/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed or was stopped. */
 function suiteTestsOf(ctx, handle, result) {
-    const key = handle.historyKey;
-    if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS) {
-        return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, testCountOf(result));
-    }
-    const byKey = readers.get(ctx) ?? new Map();
-    readers.set(ctx, byKey);
-    let reader = byKey.get(key);
-    if (!reader) {
-        reader = { key, testIds: null, waiting: new Map(), read: new Set(), busy: false, wake: null };
-        byKey.set(key, reader);
-        // A step's requests (one per test) wait on the engine's stop signal at once.
-        (0,external_node_events_.setMaxListeners)(0, ctx.stop.signal);
-    }
-    const r = reader;
-    const now = ctx.clock.now();
-    // A failure that fail-fast or a retry acts on is read at once.
-    const urgent = (ctx.plan.failFast || ctx.plan.retryFailed > 0) && isFailing(result);
-    const deadline = ctx.startedAtMs + ctx.plan.timeoutMs;
-    const heldUntilMs = urgent ? -Infinity : heldUntil(now, now - handle.triggeredAtMs, deadline);
-    return new Promise((resolve) => {
-        r.waiting.set(handle.remote.id, { result, resolve, heldUntilMs });
-        r.wake?.abort();
-        void drainReader(ctx, r);
-    });
-}
-function isFailing(result) {
-    return result.passing === false || (result.countFailing ?? 0) > 0;
-}
-/** The group's runs for the plan, in creation order (the execute answers' order). */
-function planRuns(ctx, reader) {
-    const handles = ctx.handles.filter((h) => h.historyKey === reader.key);
-    // Runs planned but not answered yet take positions not known yet.
-    const known = handles.length >= groupSize(ctx, reader.key);
-    return handles.map((h, rank) => {
-        const id = h.remote.id;
-        const waiting = reader.waiting.get(id);
-        const state = waiting ? 'waiting' : reader.read.has(id) || h.done ? 'read' : 'running';
-        return {
-            id,
-            state,
-            page: known ? pageOfRank(rank, handles.length) : null,
-            ...(waiting ? { heldUntilMs: waiting.heldUntilMs } : {}),
-        };
-    });
-}
-async function drainReader(ctx, reader) {
-    if (reader.busy)
-        return;
-    reader.busy = true;
-    try {
-        // Let the suite results settled by the same poll join the queue first.
-        await (0,external_node_timers_promises_namespaceObject.setImmediate)();
-        while (reader.waiting.size > 0) {
-            if (ctx.stop.signal.aborted) {
-                for (const w of reader.waiting.values())
-                    w.resolve(null);
-                reader.waiting.clear();
-                return;
-            }
-            if (reader.testIds === null) {
-                await learnTests(ctx, reader);
-                continue;
-            }
-            const testIds = reader.testIds;
-            const plan = testIds.length > 0
-                ? planReads(planRuns(ctx, reader), testIds.length, ctx.clock.now())
-                : { steps: [{ kind: 'alone', runs: [...reader.waiting.keys()] }], wakeAtMs: null };
-            if (plan.steps.length > 0) {
-                await Promise.all(plan.steps.map((step) => runStep(ctx, reader, testIds, step)));
-                continue;
-            }
-            if (plan.wakeAtMs === null) {
-                // Not expected (every waiting run is read or held); never leave one waiting.
-                await readAlone(ctx, take(reader, [...reader.waiting.keys()]));
-                continue;
-            }
-            // Every waiting run is held: wait for its hold to end or for another run to join.
-            const wake = new AbortController();
-            reader.wake = wake;
-            const signal = AbortSignal.any([wake.signal, ctx.stop.signal]);
-            await ctx.clock.sleep(Math.max(1, plan.wakeAtMs - ctx.clock.now()), signal);
-            reader.wake = null;
-        }
-    }
-    finally {
-        reader.busy = false;
-    }
-}
-/** Takes waiting runs out of the queue (they are being read). */
-function take(reader, ids) {
-    const taken = new Map();
-    for (const id of ids) {
-        const w = reader.waiting.get(id);
-        if (!w)
-            continue;
-        reader.waiting.delete(id);
-        reader.read.add(id);
-        taken.set(id, w);
-    }
-    return taken;
-}
-/** Reads the first waiting suite result alone and learns the suite's test ids from it. */
-async function learnTests(ctx, reader) {
-    const urgent = [...reader.waiting].find(([, w]) => w.heldUntilMs === -Infinity);
-    const [id] = urgent ?? reader.waiting.entries().next().value;
-    const entry = take(reader, [id]).get(id);
-    const tests = await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(entry.result));
-    if (tests && reader.testIds === null) {
-        const ids = tests.map((t) => (0,refs/* refId */.N)(t.test));
-        // Reading by test needs every test result to name its test, each once.
-        reader.testIds = ids.every((t) => !!t) && new Set(ids).size === ids.length ? ids : [];
-    }
-    entry.resolve(tests);
-}
-/** Does one step of the plan: the runs read alone, or through every test's list (a page, or a sweep). */
-async function runStep(ctx, reader, testIds, step) {
-    const taken = take(reader, step.runs);
-    if (step.kind === 'alone') {
-        await readAlone(ctx, taken);
-        return;
-    }
-    const found = new Map();
-    for (const id of taken.keys())
-        found.set(id, new Map());
-    const runs = ctx.handles.filter((h) => h.historyKey === reader.key).length;
-    const pages = step.kind === 'page'
-        ? { offset: step.page * PAGE_SIZE, maxPages: 1, atOnce: 1 }
-        : { offset: 0, maxPages: Math.ceil(runs / PAGE_SIZE) + 2, atOnce: 1 };
-    await Promise.all(testIds.map((t) => readTestList(ctx, t, found, pages.offset, pages.maxPages, pages.atOnce)));
-    const incomplete = new Map();
-    for (const [id, entry] of taken) {
-        const byTest = found.get(id);
-        const expected = testCountOf(entry.result);
-        const complete = byTest !== undefined &&
-            byTest.size === testIds.length &&
-            (expected === null || expected === testIds.length);
-        if (ctx.stop.signal.aborted)
-            entry.resolve(null);
-        else if (complete)
-            entry.resolve(testIds.map((t) => byTest.get(t)));
-        // Not where the plan put it (another run of a test came between), or a list failed: read alone.
-        else
-            incomplete.set(id, entry);
-    }
-    await readAlone(ctx, incomplete);
-}
-/** Reads each suite result alone, at once (each under the budget). */
-async function readAlone(ctx, taken) {
-    await Promise.all([...taken].map(async ([id, w]) => w.resolve(await listSuiteTests(ctx, id, ctx.stop.signal, testCountOf(w.result)))));
-}
-/** The number of tests a suite result ran, from its counts; null when it does not say. */
-function testCountOf(result) {
-    const n = (result.countPassing ?? 0) + (result.countFailing ?? 0) + (result.countUnknown ?? 0);
-    return n > 0 ? n : null;
-}
-/**
- * Reads one test's results list from `offset`, at most `maxPages` pages (the first `atOnce` at once), for
- * the suite results in `found`, until each has its (finished) result of the test. A failing list is told and leaves them without it.
- */
-async function readTestList(ctx, testId, found, offset, maxPages, atOnce) {
-    const need = new Set(found.keys());
-    const signal = ctx.stop.signal;
-    const read = (paging) => metered(ctx.budget, signal, (s) => ctx.api.listTestResults(testId, { ...paging, offset: paging.offset + offset }, { signal: s }));
-    try {
-        await forEachPage(read, (list) => {
-            for (const r of list) {
-                const sr = r.suiteResult;
-                if (!sr || !need.has(sr) || (0,outcome/* classifyTestResult */.AI)(r) === 'running')
-                    continue;
-                found.get(sr)?.set(testId, r);
-                need.delete(sr);
-            }
-            return need.size > 0;
-        }, maxPages, atOnce);
-    }
-    catch (error) {
-        if (!signal.aborted) {
-            ctx.emit({
-                type: 'detail',
-                message: `Listing the results of test ${testId} failed: ${messageOf(error)}`,
-            });
-        }
-    }
+    return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, (0,outcome/* suiteTestCount */.S7)(result));
 }
 
 ;// CONCATENATED MODULE: ./src/run/stop.ts
-/**
- * Stopping: the deadline (`timeout`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
- * once; what follows (lookups of interrupted triggers, cancels, listings) is bounded by the wrap-up times of
- * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
- * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
- */
+
 
 
 
@@ -65657,12 +66325,16 @@ async function heartbeat(ctx, periodMs, quiet) {
         ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
     }
 }
-/** Cancels one remote result; the cancel's answer, or null (told) when it failed. */
-async function cancelRemote(ctx, remote, signal) {
+/**
+ * Cancels one remote result; the cancel's answer, or null (told) when it failed.
+ * @param neverWait send it without waiting for the request budget (a workflow cancel).
+ */
+async function cancelRemote(ctx, remote, signal, neverWait = false) {
     try {
+        const opts = { signal, neverWait };
         const result = remote.type === 'suite'
-            ? await ctx.api.cancelSuiteResult(remote.id, { signal })
-            : await ctx.api.cancelTestResult(remote.id, { signal });
+            ? await ctx.api.cancelSuiteResult(remote.id, opts)
+            : await ctx.api.cancelTestResult(remote.id, opts);
         remote.active = false;
         return result;
     }
@@ -65671,9 +66343,29 @@ async function cancelRemote(ctx, remote, signal) {
         return null;
     }
 }
-/** One run still open at the deadline: timed out (cancelled if it was), with the tests it got. */
+/** What an ended suite result said: `passed`, `failed` or `cancelled`. */
+function saidOf(result) {
+    return result.passing === true ? 'passed' : result.passing === false ? 'failed' : 'cancelled';
+}
+/**
+ * One run still open at the deadline: timed out (cancelled if it was), with the tests it got; or, when its
+ * suite result had ended and only its list of test results was not read, an error saying so.
+ */
 async function timeOut(ctx, handle, signal) {
     const { run } = handle;
+    if (run.suiteResult && (0,outcome/* isSuiteResultOver */.q2)(run.suiteResult)) {
+        const tests = await listSuiteTests(ctx, handle.remote.id, signal, (0,outcome/* suiteTestCount */.S7)(run.suiteResult));
+        run.tests = (tests ?? []).map((r) => testRunOf(ctx, r, 'error'));
+        if (tests === null) {
+            run.error =
+                `The suite result had ended (${saidOf(run.suiteResult)}), ` +
+                    `but its list of test results was not read before the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)}).`;
+        }
+        for (const t of run.tests)
+            testFinished(ctx, run, t);
+        endRun(ctx, handle);
+        return;
+    }
     run.timedOut = true;
     run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
     run.error = `Still running at the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
@@ -65709,15 +66401,7 @@ async function settleAtDeadline(ctx) {
     const signal = ctx.wrapUpEnd.signal;
     if (ctx.plan.cancelOnTimeout) {
         const active = [...ctx.remotes].filter(cancellable);
-        await Promise.all(active.map(async (r) => {
-            try {
-                await ctx.budget.acquire(signal);
-            }
-            catch {
-                return null;
-            }
-            return cancelRemote(ctx, r, signal);
-        }));
+        await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
     }
     await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
@@ -65769,24 +66453,19 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
     const overall = ctx.wrapUpEnd.signal;
     const suiteTests = new Map();
+    const neverWait = reason === 'signal';
     const cancelOne = async (r) => {
-        if (reason === 'fail-fast') {
-            try {
-                await ctx.budget.acquire(overall);
-            }
-            catch {
-                return null;
-            }
-        }
-        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,run_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]));
+        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,run_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]), neverWait);
         if (r.type === 'suite' && !overall.aborted) {
+            // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
+            const byId = new Map();
             try {
-                const paging = { count: PAGE_SIZE, offset: 0 };
-                suiteTests.set(r.id, await ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall }));
+                await forEachPage((paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }), (page) => page.forEach((t) => byId.set(t._id, t)), pagesFor(answer ? (0,outcome/* suiteTestCount */.S7)(answer) : null));
             }
             catch {
-                // Keep the run without its tests: it shows as cancelled.
+                // Keep the tests read so far (none: the run shows as cancelled).
             }
+            suiteTests.set(r.id, [...byId.values()]);
         }
         return answer;
     };
@@ -65807,455 +66486,6 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
         endRun(ctx, handle);
     for (const handle of ctx.handles.filter((h) => !h.done)) {
         markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/organization.ts
-/**
- * Which organization's running list to ask (`running-list.ts`). The plan's (the `organization-id` input),
- * else the first one an answer names: a test's execute answer names it (`test.organization`), a suite's
- * does not (its immediate answer names the suite by id only, docs/api-contract.md "Resources"). When
- * several runs are watched and none of that is known, the first suite run's suite is read once
- * (`GET /suites/{id}/`, through the request budget): one request for the whole engine run, so that suites
- * run without the `organization-id` input are watched by the list too.
- */
-
-
-/** The organization id known without a request, or null. */
-function organizationOf(ctx) {
-    if (ctx.plan.organizationId)
-        return ctx.plan.organizationId;
-    if (ctx.learnedOrganizationId)
-        return ctx.learnedOrganizationId;
-    for (const h of ctx.handles) {
-        const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
-        if (fromTest)
-            return fromTest;
-        const suite = h.run.suiteResult?.suite;
-        const fromSuite = suite && typeof suite === 'object' ? (0,refs/* refId */.N)(suite.organization) : null;
-        if (fromSuite)
-            return fromSuite;
-    }
-    return null;
-}
-/**
- * The organization id, reading the suite of the first suite run when nothing else names it. Reads at most
- * once per engine run (a failed read is not repeated: the runs keep their own schedules). Resolves null when
- * no suite run is known yet or the read failed; never throws.
- */
-async function learnOrganization(ctx) {
-    const known = organizationOf(ctx);
-    if (known)
-        return known;
-    if (ctx.organizationLookedUp)
-        return null;
-    const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
-    if (!suiteId)
-        return null;
-    ctx.organizationLookedUp = true;
-    try {
-        const suite = await metered(ctx.budget, ctx.stop.signal, (signal) => ctx.api.getSuite(suiteId, { signal }));
-        ctx.learnedOrganizationId = (0,refs/* refId */.N)(suite.organization) ?? undefined;
-    }
-    catch {
-        // The list stays unused; every run keeps its own adaptive schedule.
-    }
-    return ctx.learnedOrganizationId ?? null;
-}
-
-;// CONCATENATED MODULE: ./src/run/watch-plan.ts
-/**
- * Watch period while some run is "hot": it has no history (so lag p95 ≤ 1 s needs a look every second),
- * or it is inside its expected-finish window, ms.
- */
-const WATCH_HOT_MS = 1_000;
-/**
- * Watch period otherwise: every run has history and is before its window or late. 1.4 s plus the request's
- * own time keeps an early failure or an outside cancel noticed within 1.5 s, ms.
- */
-const WATCH_COLD_MS = 1_400;
-/** A run is hot from this long before its window's low edge (so the look before the finish is dense), ms. */
-const HOT_LEAD_MS = WATCH_HOT_MS;
-/** The slowest own poll of a run the running list shows (the safety poll), ms. */
-const SAFETY_POLL_MS = 10_000;
-/**
- * The safety polls of all runs together are at least this far apart, ms: at most 0.5 per second whatever the
- * number of runs; with N runs each is safety-polled about every max(`SAFETY_POLL_MS`, N × this).
- */
-const SAFETY_SPACING_MS = 2_000;
-/**
- * A running-list request not answered this long after it was sent (the API client's own retries
- * included) counts as failed, so the runs it shows go back to their own schedules, ms.
- */
-const RUNNING_LIST_TIMEOUT_MS = 2 * WATCH_COLD_MS;
-/** Failed running-list requests in a row after which the list is left alone for `RUNNING_LIST_PAUSE_MS`. */
-const RUNNING_LIST_MAX_ERRORS = 3;
-/**
- * How long the list is left alone after `RUNNING_LIST_MAX_ERRORS` failures in a row (the runs follow their
- * adaptive schedules meanwhile), ms: one request per 30 s tells when it is back.
- */
-const RUNNING_LIST_PAUSE_MS = 30_000;
-/**
- * A run triggered this long before a list answer, yet never shown by the list, is taken as having ended
- * before the list saw it: its own result is read once at once (history never delays an early finish), ms.
- */
-const UNSEEN_AFTER_MS = 2_000;
-/**
- * With more than this many different suites and tests in one engine run their histories are not read: the
- * watch is hot almost all the time anyway (some run is always new or in its window), so a history would only
- * buy one poll at the expected finish, and it costs one request per suite or test (100 suites: 20 s of a 5/s
- * budget, and 100 of the 300 requests of such a run).
- */
-const HISTORY_MAX_KEYS = 10;
-/** Whether a run needs the hot watch period at `nowMs`: no (known) history, or in its window. */
-function isHot(run, nowMs) {
-    if (!run.window)
-        return true;
-    const elapsed = nowMs - run.triggeredAtMs;
-    return elapsed >= run.window.lowMs - HOT_LEAD_MS && elapsed <= run.window.highMs;
-}
-/**
- * The period of the shared watch request at `nowMs`, ms: `WATCH_HOT_MS` while any run is hot, else
- * `WATCH_COLD_MS` (also with no run at all).
- */
-function watchPeriodMs(runs, nowMs) {
-    return runs.some((r) => isHot(r, nowMs)) ? WATCH_HOT_MS : WATCH_COLD_MS;
-}
-/**
- * The one stream of safety polls: each reservation gets a time at least `SAFETY_POLL_MS` after it is made
- * and at least `SAFETY_SPACING_MS` after every other reservation still ahead, so all runs' safety polls
- * together stay at or under one per `SAFETY_SPACING_MS` (round robin in the order runs go to sleep). A run
- * woken before its time (it left the list, or its expected finish came) releases its reservation, so unused
- * times do not push the others out.
- */
-class SafetySlots {
-    /** Reserved times still ahead, ms. */
-    ahead = [];
-    /** Reserves the next safety poll time at or after `nowMs + SAFETY_POLL_MS`; returns it (ms). */
-    reserve(nowMs) {
-        for (let i = this.ahead.length - 1; i >= 0; i--)
-            if (this.ahead[i] < nowMs)
-                this.ahead.splice(i, 1);
-        // A time already past was used (or missed); the new one is SAFETY_POLL_MS ahead, so far enough from it.
-        const latest = this.ahead.length > 0 ? Math.max(...this.ahead) : -Infinity;
-        const at = Math.max(nowMs + SAFETY_POLL_MS, latest + SAFETY_SPACING_MS);
-        this.ahead.push(at);
-        return at;
-    }
-    /** Gives back a reserved time that was not used. */
-    release(atMs) {
-        const i = this.ahead.lastIndexOf(atMs);
-        if (i >= 0)
-            this.ahead.splice(i, 1);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/running-list.ts
-/**
- * One request watches every run: while anything runs, `GET /v1/organizations/{id}/running/` (every
- * executing test result of the organization, docs/api-contract.md "Endpoints the action calls") is asked
- * through the request budget every `WATCH_HOT_MS` (1 s) while some run has no history or is inside its
- * expected-finish window, every `WATCH_COLD_MS` (1.4 s) otherwise (`watch-plan.ts`). When exactly one run
- * is waited for, that request is the run's own poll instead (its own answer is worth the list's and needs
- * no confirming read). The list is a hint, never the truth: a run whose test results leave the list has
- * its own result read at once (`pollRemote` wakes up), and only that answer says the run is over. While the
- * list shows a run, its own poll is a safety poll from one shared stream (`SafetySlots`: all runs together
- * at most one per `SAFETY_SPACING_MS`, each at least every max(10 s, N × 2 s)), plus, for a run with
- * history, one poll at its expected finish; a run the list does not show, or a list that fails, keeps the
- * adaptive schedule (`schedule.ts`): a list that fails or does not answer within
- * `RUNNING_LIST_TIMEOUT_MS` hands every run back to it at once, and after `RUNNING_LIST_MAX_ERRORS`
- * failures in a row is left alone for `RUNNING_LIST_PAUSE_MS`. The organization id is the plan's, else the
- * first an execute answer names; lone mode needs none. docs/watch.md gives the arithmetic.
- */
-
-
-
-
-
-
-/** What the pollers see of the running list. */
-class RunningList {
-    /** Ids (test results and their suite results) in the last answer; empty while unhealthy. */
-    current = new Set();
-    healthy = false;
-    /** Whether an answer came (or lone mode began) since the list was started or last failed. */
-    answered = false;
-    /** The one run polled on its own at the watch period instead of the list (lone mode), if any. */
-    lone = null;
-    /** Every id any answer showed. */
-    seen = new Set();
-    /** Ids never shown whose own result was read once because of that (never again for that reason). */
-    probed = new Set();
-    waiters = new Map();
-    /** Whether the last answer of a healthy list showed `id` (a test result or suite result) running, or it is the lone run. */
-    shows(id) {
-        return this.lone === id || (this.healthy && this.current.has(id));
-    }
-    /** True until the first answer (or lone mode), and again after a failure until the next answer. */
-    get pending() {
-        return !this.answered && !this.failed;
-    }
-    /** Whether the last request failed. */
-    failed = false;
-    /** Whether a poller of `id` is sleeping now. */
-    hasWaiter(id) {
-        return (this.waiters.get(id)?.size ?? 0) > 0;
-    }
-    /**
-     * Calls `wake` when a later answer no longer shows `id` after showing it, or (once per id) when an
-     * answer asked `UNSEEN_AFTER_MS` after `triggeredAtMs` has never shown it; `replan` when an answer first
-     * shows it or the list fails. Returns the unsubscribe.
-     */
-    onLeave(id, triggeredAtMs, wake, replan, forced = false) {
-        const set = this.waiters.get(id) ?? new Set();
-        const waiter = { triggeredAtMs, wake, replan, forced };
-        set.add(waiter);
-        this.waiters.set(id, set);
-        return () => {
-            set.delete(waiter);
-            if (set.size === 0)
-                this.waiters.delete(id);
-        };
-    }
-    /** A new answer, asked at `askedAtMs`: whoever left the list since the last answer is woken. */
-    update(results, askedAtMs) {
-        const next = new Set();
-        for (const r of results) {
-            next.add(r._id);
-            const suiteResult = (0,refs/* refId */.N)(r.suiteResult);
-            if (suiteResult)
-                next.add(suiteResult);
-        }
-        const before = this.healthy ? this.current : new Set();
-        const first = !this.answered;
-        this.current = next;
-        this.healthy = true;
-        this.answered = true;
-        this.failed = false;
-        this.lone = null;
-        for (const id of next)
-            this.seen.add(id);
-        for (const id of before)
-            if (!next.has(id))
-                this.wake(id, () => true);
-        // The first answer ends every "wait for the list" sleep; later ones replan the runs they newly show.
-        for (const id of first ? [...this.waiters.keys()] : next)
-            if (first || !before.has(id))
-                this.replan(id);
-        for (const id of [...this.waiters.keys()]) {
-            if (this.seen.has(id) || this.probed.has(id))
-                continue;
-            const due = (w) => askedAtMs - w.triggeredAtMs >= UNSEEN_AFTER_MS;
-            if ([...(this.waiters.get(id) ?? [])].some(due)) {
-                this.probed.add(id);
-                this.wake(id, due);
-            }
-        }
-    }
-    /**
-     * Lone mode: the list is not asked; `id`, the only run waited for, counts as shown and its sleeping
-     * poller (unless in a forced wait) polls now. The next `update` ends lone mode.
-     */
-    pollLone(id) {
-        this.lone = id;
-        this.healthy = false;
-        this.answered = true;
-        this.failed = false;
-        this.current = new Set();
-        this.wake(id, (w) => !w.forced);
-    }
-    /** Lone mode is over without a list answer (another run came, and no list can be asked): replans that run. */
-    endLone() {
-        const lone = this.lone;
-        this.lone = null;
-        if (lone)
-            this.replan(lone);
-    }
-    /** The list could not be had: no run counts as shown, so each returns to its own schedule at once. */
-    fail() {
-        this.healthy = false;
-        this.answered = false;
-        this.failed = true;
-        this.current = new Set();
-        this.lone = null;
-        for (const id of [...this.waiters.keys()])
-            this.replan(id);
-    }
-    wake(id, which) {
-        for (const w of [...(this.waiters.get(id) ?? [])])
-            if (which(w))
-                w.wake();
-    }
-    replan(id) {
-        for (const w of [...(this.waiters.get(id) ?? [])])
-            w.replan?.();
-    }
-}
-const watches = new WeakMap();
-function watchOf(ctx) {
-    let watch = watches.get(ctx);
-    if (!watch) {
-        watch = { runs: new Map(), safety: new SafetySlots() };
-        watches.set(ctx, watch);
-    }
-    return watch;
-}
-/**
- * Registers a run polled on its own (by `pollRemote`) so the watch period counts it; returns the
- * unregister. `window` (ms after the trigger) is null without history.
- */
-function watchRun(ctx, id, triggeredAtMs, window) {
-    const runs = watchOf(ctx).runs;
-    runs.set(id, { triggeredAtMs, window });
-    return () => runs.delete(id);
-}
-/** The only remote result still active, when it is the only run polled on its own; else null. */
-function loneRun(ctx, watch) {
-    let only = null;
-    for (const r of ctx.remotes) {
-        if (!r.active)
-            continue;
-        if (only !== null)
-            return null;
-        only = r.id;
-    }
-    return only !== null && watch.runs.size === 1 && watch.runs.has(only) ? only : null;
-}
-/**
- * Asks the running list once through the budget and updates `list`; false (told as a detail) when the
- * request failed or did not answer within `RUNNING_LIST_TIMEOUT_MS` (the client's own retries included).
- */
-async function askList(ctx, list, organizationId) {
-    const signal = ctx.stop.signal;
-    const answered = new AbortController();
-    try {
-        await ctx.budget.acquire(signal);
-        const askedAtMs = ctx.clock.now();
-        const late = (0,run_clock/* timeoutSignal */._)(ctx.clock, RUNNING_LIST_TIMEOUT_MS, answered.signal);
-        const options = { signal: AbortSignal.any([signal, late]) };
-        list.update(await ctx.api.listOrganizationRunning(organizationId, options), askedAtMs);
-        return true;
-    }
-    catch (error) {
-        list.fail();
-        if (!signal.aborted) {
-            const message = `Running list of the organization failed: ${messageOf(error)}`;
-            ctx.emit({ type: 'detail', message });
-        }
-        return false;
-    }
-    finally {
-        answered.abort();
-    }
-}
-/**
- * Watches while anything runs: each period (`watchPeriodMs`) either polls the lone run (`loneRun`) or asks
- * the running list (not while no run is polled on its own: runs polled as a group, `watch-group.ts`, do
- * not use it). After `RUNNING_LIST_MAX_ERRORS` failed lists in a row it pauses `RUNNING_LIST_PAUSE_MS`
- * (the runs keep their own schedules meanwhile), then tries again. Without an organization id (`organization.ts`: the plan's, an
- * answer's, or read once from a suite) only lone mode works. Ends when nothing runs or at a stop.
- * Never throws.
- */
-async function watchRunning(ctx) {
-    let organizationId = organizationOf(ctx);
-    const watch = watchOf(ctx);
-    const list = new RunningList();
-    watch.list = list;
-    // Without an organization id (yet) there is no list: only the lone run is watched; the others poll.
-    if (!organizationId)
-        list.fail();
-    const signal = ctx.stop.signal;
-    const until = AbortSignal.any([signal, ctx.finishedAll.signal]);
-    let errors = 0;
-    try {
-        while (ctx.handles.some((h) => !h.done) && !signal.aborted) {
-            const tickAtMs = ctx.clock.now();
-            organizationId ??= organizationOf(ctx);
-            const lone = loneRun(ctx, watch);
-            if (!lone && watch.runs.size > 1)
-                organizationId ??= await learnOrganization(ctx);
-            if (lone)
-                list.pollLone(lone);
-            else if (watch.runs.size > 0 && organizationId) {
-                errors = (await askList(ctx, list, organizationId)) ? 0 : errors + 1;
-            }
-            else
-                list.endLone();
-            if (errors >= RUNNING_LIST_MAX_ERRORS) {
-                errors = 0;
-                await ctx.clock.sleep(RUNNING_LIST_PAUSE_MS, until);
-                continue;
-            }
-            const periodMs = watchPeriodMs([...watch.runs.values()], ctx.clock.now());
-            await ctx.clock.sleep(Math.max(0, tickAtMs + periodMs - ctx.clock.now()), until);
-        }
-    }
-    finally {
-        list.fail();
-        watch.list = undefined;
-    }
-}
-/**
- * When a run's next own poll is due. Shown by the list (or the lone run): its safety slot, or its expected
- * finish (`window.lowMs` after the trigger) when that comes first. Before the list's first answer: that
- * answer, at most `UNSEEN_AFTER_MS` away. Otherwise its adaptive time, `adaptiveDueAtMs`.
- */
-function planSleep(ctx, watch, id, triggeredAtMs, window, adaptiveDueAtMs) {
-    const now = ctx.clock.now();
-    // Before the list's first answer: wait for it (it replans), at most `UNSEEN_AFTER_MS`.
-    if (watch.list?.pending)
-        return { dueAtMs: Math.max(adaptiveDueAtMs, now + UNSEEN_AFTER_MS), slotAtMs: null };
-    if (!watch.list?.shows(id))
-        return { dueAtMs: adaptiveDueAtMs, slotAtMs: null };
-    const slotAtMs = watch.safety.reserve(now);
-    const expectedAtMs = window ? triggeredAtMs + window.lowMs : Infinity;
-    if (expectedAtMs > now && expectedAtMs < slotAtMs) {
-        watch.safety.release(slotAtMs);
-        return { dueAtMs: expectedAtMs, slotAtMs: null };
-    }
-    return { dueAtMs: slotAtMs, slotAtMs };
-}
-/**
- * Sleeps before a run's next own poll: `delayMs` (its adaptive schedule), or, while the running list shows
- * the run, until its safety slot or its expected finish (see `planSleep`); either way it wakes as soon as
- * the list stops showing the run (or never showed it `UNSEEN_AFTER_MS` after its trigger: see
- * `RunningList.onLeave`), and plans again when the list first shows it or fails. Times in ms.
- * @param forced true for a back-off or not-found retry delay, which the list never lengthens.
- */
-async function sleepBeforePoll(ctx, id, triggeredAtMs, window, delayMs, forced, signal) {
-    const watch = watchOf(ctx);
-    const adaptiveDueAtMs = ctx.clock.now() + delayMs;
-    for (;;) {
-        const list = watch.list;
-        if (!list)
-            return ctx.clock.sleep(adaptiveDueAtMs - ctx.clock.now(), signal);
-        const plan = forced
-            ? { dueAtMs: adaptiveDueAtMs, slotAtMs: null }
-            : planSleep(ctx, watch, id, triggeredAtMs, window, adaptiveDueAtMs);
-        const wake = new AbortController();
-        let again = false;
-        let pollNow = false;
-        const replan = () => {
-            again = true;
-            wake.abort();
-        };
-        const poll = () => {
-            pollNow = true;
-            wake.abort();
-        };
-        const off = list.onLeave(id, triggeredAtMs, poll, forced ? undefined : replan, forced);
-        try {
-            await ctx.clock.sleep(plan.dueAtMs - ctx.clock.now(), AbortSignal.any([signal, wake.signal]));
-        }
-        finally {
-            off();
-        }
-        const early = ctx.clock.now() < plan.dueAtMs;
-        if (plan.slotAtMs !== null && early)
-            watch.safety.release(plan.slotAtMs);
-        // A wake to poll wins over a replan that came with it (the first answer replans all, then probes).
-        if (pollNow || !again || signal.aborted)
-            return;
     }
 }
 
@@ -66441,13 +66671,133 @@ function runBaseOf(job) {
     return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
-;// CONCATENATED MODULE: ./src/run/plan.ts
+;// CONCATENATED MODULE: ./src/run/started.ts
+/** A started run joins the engine: its run model, its remote (to cancel) and its handle for the watch. */
+
+
+
+/** The run model of a started run, before its result is over. */
+function startedRun(ctx, job, result, variant, now) {
+    if (job.kind === 'suite') {
+        const sr = result;
+        const run = {
+            kind: 'suite',
+            key: nextKey(ctx, `suite-${job.suiteId}`),
+            suiteId: job.suiteId,
+            suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
+            variant,
+            suiteResultId: sr._id,
+            suiteResult: sr,
+            triggeredAt: iso(now),
+            tests: [],
+        };
+        return run;
+    }
+    const tr = result;
+    const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
+    const run = {
+        kind: job.kind,
+        key: nextKey(ctx, base),
+        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
+        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+        testId: job.kind === 'test' ? job.testId : null,
+        ...(job.kind === 'file' ? { file: job.file } : {}),
+        testResultId: tr._id,
+        variant,
+        triggeredAt: iso(now),
+        tests: [],
+    };
+    return run;
+}
+/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
+function addHandle(ctx, job, result, variant, now) {
+    const run = startedRun(ctx, job, result, variant, now);
+    const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
+    ctx.runs.push(run);
+    const handle = {
+        run,
+        remote,
+        triggeredAtMs: now,
+        done: false,
+        settled: false,
+        job,
+        ...(job.kind !== 'suite' ? { lastResult: result } : {}),
+    };
+    ctx.handles.push(handle);
+    return handle;
+}
+
+;// CONCATENATED MODULE: ./src/run/follow-results.ts
 /**
- * Plan: the targets of the plan (suites, folders, tests, repository test files) × start URLs become trigger
- * jobs. Folders are expanded into their suites first (`GET /folders/{id}/suites/`); each job later starts
- * one run per variant and data row (see `execute.ts`).
+ * Results started elsewhere (`result-ids`: e.g. by `wait: false` in another job): each is read once and then
+ * followed like a run this action started, with every report. A `suite-result:` or `test-result:` prefix
+ * says which kind an id is; a bare id is read as a suite result, and as a test result when no suite result
+ * has it. docs/api-contract.md, "Polling a run".
  */
 
+
+
+
+/** One read of `ref` as each kind it may be; null when no kind has it (yet). */
+async function readOnce(ctx, ref, signal) {
+    for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
+        try {
+            if (type === 'suite')
+                return { type, result: await ctx.api.getSuiteResult(ref.id, { signal }) };
+            return { type, result: await ctx.api.getTestResult(ref.id, { signal }) };
+        }
+        catch (error) {
+            if (!isNotFound(error))
+                throw error;
+        }
+    }
+    return null;
+}
+/**
+ * Reads `ref`; a result not found is asked again for the engine's not-found grace (one just started may
+ * not be readable yet). Throws the last answer's error when it never is.
+ */
+async function read(ctx, ref, signal) {
+    const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
+    for (;;) {
+        const found = await readOnce(ctx, ref, signal);
+        if (found)
+            return found;
+        if (ctx.clock.now() >= until)
+            throw new Error(`no ${ref.type ?? 'suite or test'} result has this id`);
+        await ctx.clock.sleep(ctx.waits.notFoundRetryMs, signal);
+        if (signal.aborted)
+            throw new Error('not read before the action stopped');
+    }
+}
+/**
+ * Follows the result `ref` names: its handle (none when it cannot be read, reported as a run in error, or
+ * when the engine stopped first).
+ */
+async function followResult(ctx, ref) {
+    const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
+    const now = ctx.clock.now();
+    let found;
+    try {
+        found = await read(ctx, ref, ctx.stop.signal);
+    }
+    catch (error) {
+        const message = ctx.stopReason ? 'not read before the action stopped' : messageOf(error);
+        const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` };
+        pushResultless(ctx, base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
+        const kind = error instanceof ApiError ? error.errorType : 'error';
+        ctx.problems.add(kind, { label, id: ref.id, message });
+        return [];
+    }
+    const job = found.type === 'suite'
+        ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
+        : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
+    const handle = addHandle(ctx, job, found.result, {}, now);
+    ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
+    return [handle];
+}
+
+;// CONCATENATED MODULE: ./src/run/plan.ts
 
 
 
@@ -66473,7 +66823,7 @@ async function expandFolders(ctx) {
             continue;
         }
         try {
-            const suites = await metered(ctx.budget, ctx.stop.signal, (signal) => ctx.api.listFolderSuites(folderId, { signal }));
+            const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stop.signal });
             ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
             for (const suite of suites)
                 if (!suiteIds.includes(suite._id))
@@ -66634,7 +66984,7 @@ function matchTriggered(candidates, req) {
  * @returns the lookup (nothing adopted when the fit is not exact, or the signal ended the search).
  * Never throws: a failed lookup counts as "not found yet".
  */
-async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolve()) {
+async function findTriggeredRuns(api, req, clock) {
     let fitting = [];
     const expected = Math.max(1, req.expected);
     for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
@@ -66646,7 +66996,6 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
                 break;
         }
         try {
-            await acquire(req.signal);
             fitting = matchTriggered(await listCandidates(api, req), req);
             if (fitting.length >= expected)
                 break;
@@ -66667,8 +67016,9 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
  * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
  * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
  * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
- * watching it (`watch.ts`) while later executes still wait for their turn.
+ * watching it (`follow/`) while later executes still wait for their turn.
  */
+
 
 
 
@@ -66677,7 +67027,7 @@ async function findTriggeredRuns(api, req, clock, acquire = () => Promise.resolv
 
 
 /**
- * Plans and triggers every run of the plan; resolves when every execute is answered, failed or reconciled.
+ * Plans and triggers every run of the plan, and follows the results of `resultIds`; resolves when every execute is answered, failed or reconciled.
  * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
  * one `trigger-problems` event.
  */
@@ -66685,17 +67035,15 @@ async function triggerAll(ctx, onStarted = () => undefined) {
     ctx.triggering = true;
     try {
         const jobs = planJobs(ctx.plan, await expandFolders(ctx));
-        for (const job of jobs) {
-            const key = historyKeyOf(job);
-            const runs = expectedVariants(optionsFor(job, ctx.plan.execute), job.startUrl).length;
-            if (key)
-                ctx.plannedRuns.set(key, (ctx.plannedRuns.get(key) ?? 0) + runs);
-        }
-        await Promise.all(jobs.map(async (job) => {
-            const handles = await ctx.limit(() => trigger(ctx, job));
+        const started = async (start) => {
+            const handles = await ctx.limit(start);
             if (handles.length > 0)
                 onStarted(handles);
-        }));
+        };
+        await Promise.all([
+            ...jobs.map((job) => started(() => trigger(ctx, job))),
+            ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
+        ]);
     }
     finally {
         ctx.triggering = false;
@@ -66748,7 +67096,7 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
         organizationId: ctx.plan.organizationId,
         signal: ctx.lookupEnd.signal,
     };
-    const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+    const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
     const label = jobLabel(job);
     if (found.adopted.length === 0) {
         const links = found.candidates.map((r) => candidateLink(ctx, job, r));
@@ -66778,7 +67126,7 @@ function adopt(ctx, job, options, results, triggeredAtMs) {
     const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
     return results.map((result, i) => {
         const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-        return addHandle(ctx, job, result, variant, triggeredAtMs, options.delay ?? 0);
+        return addHandle(ctx, job, result, variant, triggeredAtMs);
     });
 }
 /**
@@ -66788,14 +67136,6 @@ function adopt(ctx, job, options, results, triggeredAtMs) {
  */
 async function trigger(ctx, job) {
     const options = optionsFor(job, ctx.plan.execute);
-    if (ctx.stopReason)
-        return notStarted(ctx, job, options, ctx.stopReason);
-    try {
-        await ctx.budget.acquire(ctx.stop.signal);
-    }
-    catch {
-        return notStarted(ctx, job, options, ctx.stopReason ?? 'deadline');
-    }
     if (ctx.stopReason)
         return notStarted(ctx, job, options, ctx.stopReason);
     const now = ctx.clock.now();
@@ -66827,64 +67167,6 @@ async function trigger(ctx, job) {
     ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
     return handles;
 }
-/** The history key of a job's runs (`suite:<id>`, `test:<id>`; null for a repository test file). */
-function historyKeyOf(job) {
-    if (job.kind === 'suite')
-        return `suite:${job.suiteId}`;
-    return job.kind === 'test' ? `test:${job.testId}` : null;
-}
-/** The run model of a started run, before its result is over; and its history key. */
-function startedRun(ctx, job, result, variant, now) {
-    if (job.kind === 'suite') {
-        const sr = result;
-        const run = {
-            kind: 'suite',
-            key: nextKey(ctx, `suite-${job.suiteId}`),
-            suiteId: job.suiteId,
-            suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
-            variant,
-            suiteResultId: sr._id,
-            suiteResult: sr,
-            triggeredAt: iso(now),
-            tests: [],
-        };
-        return { run, historyKey: historyKeyOf(job) };
-    }
-    const tr = result;
-    const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
-    const run = {
-        kind: job.kind,
-        key: nextKey(ctx, base),
-        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
-        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-        testId: job.kind === 'test' ? job.testId : null,
-        ...(job.kind === 'file' ? { file: job.file } : {}),
-        testResultId: tr._id,
-        variant,
-        triggeredAt: iso(now),
-        tests: [],
-    };
-    return { run, historyKey: historyKeyOf(job) };
-}
-function addHandle(ctx, job, result, variant, now, delayMs) {
-    const { run, historyKey } = startedRun(ctx, job, result, variant, now);
-    const remote = { type: job.kind === 'suite' ? 'suite' : 'test', id: result._id, active: true };
-    ctx.remotes.add(remote);
-    ctx.runs.push(run);
-    const handle = {
-        run,
-        remote,
-        triggeredAtMs: now,
-        historyKey,
-        delayMs,
-        done: false,
-        settled: false,
-        job,
-        ...(job.kind !== 'suite' ? { lastResult: result } : {}),
-    };
-    ctx.handles.push(handle);
-    return handle;
-}
 
 ;// CONCATENATED MODULE: ./src/run/fail-fast.ts
 
@@ -66901,6 +67183,320 @@ function failFastOn(ctx, handle, test) {
     const others = [...ctx.remotes].filter((r) => r.active).length;
     ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
     halt(ctx, 'fail-fast', () => undefined);
+}
+
+;// CONCATENATED MODULE: ./src/run/follow/organization.ts
+/**
+ * Which organization's running list the watch loop asks (`watcher.ts`). The plan's (the `organization-id`
+ * input), else the first one an answer names: a test's execute answer names it (`test.organization`), a
+ * suite's does not (its immediate answer names the suite by id only, docs/api-contract.md "Resources").
+ * When none of that is known, the loop reads the first suite run's suite once (`GET /suites/{id}/`), so
+ * that suites run without the `organization-id` input are watched by the list too.
+ */
+
+/** The organization id known without a request, or null. */
+function organizationOf(ctx) {
+    if (ctx.plan.organizationId)
+        return ctx.plan.organizationId;
+    for (const h of ctx.handles) {
+        const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
+        if (fromTest)
+            return fromTest;
+        const suite = h.run.suiteResult?.suite;
+        const fromSuite = suite && typeof suite === 'object' ? (0,refs/* refId */.N)(suite.organization) : null;
+        if (fromSuite)
+            return fromSuite;
+    }
+    return null;
+}
+/**
+ * The organization of the first suite run's suite (`GET /suites/{id}/`). Resolves null when no suite run
+ * is known or the read failed; never throws.
+ */
+async function readOrganization(ctx) {
+    const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
+    if (!suiteId)
+        return null;
+    try {
+        const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stop.signal });
+        return (0,refs/* refId */.N)(suite.organization);
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/follow/watcher.ts
+/**
+ * The watch loop: one loop over one table of the remote results still running (docs/watch.md). Each tick
+ * (about once a second, jittered) sends one request: the lone run's own result when only one is in the
+ * table, else the organization's running list (`GET /organizations/{id}/running/`). The list is a hint:
+ * a run that left it, or that it has not shown `UNSEEN_AFTER_MS` after its trigger, has its own result
+ * read at once, and only that answer ends it. Every run is also read on its own at least every
+ * `safetyMs` (a due time per row). A list that fails, or does not answer within `LIST_TIMEOUT_MS`, hands
+ * the runs to their own reads, `READS_PER_TICK` a tick, until it answers again. Every request takes its
+ * token of the request budget in the transport. What the loop knows is in its table.
+ */
+
+
+
+
+
+
+/** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
+const TICK_MS = 850;
+const TICK_JITTER_MS = 300;
+/** A run the list has not shown this long after its trigger is read on its own once, ms. */
+const UNSEEN_AFTER_MS = 2_000;
+/** A list not answered within this time counts as failed, ms. */
+const LIST_TIMEOUT_MS = 3_000;
+/** Own reads per tick while the list is failing (or no organization is known). */
+const READS_PER_TICK = 3;
+/** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
+const SAFETY_MIN_MS = 10_000;
+const SAFETY_PER_RUN_MS = 2_000;
+/** Watches every remote result of one engine run (`EngineContext.watcher`). */
+class Watcher {
+    ctx;
+    table = new Map();
+    looping = false;
+    listInFlight = false;
+    /** The last list failed, or no organization is known: runs are read in turn. */
+    listDown = false;
+    listFailures = 0;
+    listAgainAtMs = -Infinity;
+    organizationId = null;
+    organizationRead = false;
+    constructor(ctx) {
+        this.ctx = ctx;
+    }
+    /**
+     * Waits until `remote`'s result is over (`target.isOver`), could not be had (`target.onProblem` told;
+     * after `maxPollErrors` failed reads, or "not found" after `notFoundGraceMs`), or the engine stops.
+     * @returns the answer that ended it, or null.
+     */
+    wait(remote, triggeredAtMs, target) {
+        if (this.ctx.stop.signal.aborted)
+            return Promise.resolve(null);
+        return new Promise((resolve) => {
+            const now = this.ctx.clock.now();
+            this.table.set(remote.id, {
+                remote,
+                triggeredAtMs,
+                target: target,
+                resolve: resolve,
+                dueAtMs: now + this.safetyMs(),
+                notBeforeMs: -Infinity,
+                lastReadAtMs: now,
+                shown: false,
+                probed: false,
+                reading: false,
+                again: false,
+                errors: 0,
+            });
+            if (!this.looping)
+                void this.loop();
+        });
+    }
+    /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run in the table. */
+    safetyMs() {
+        return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.table.size);
+    }
+    async loop() {
+        const { ctx } = this;
+        const stop = ctx.stop.signal;
+        this.looping = true;
+        try {
+            let tickAtMs = ctx.clock.now();
+            while (this.table.size > 0 && !stop.aborted) {
+                const periodMs = TICK_MS + TICK_JITTER_MS * ctx.clock.random();
+                await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
+                if (stop.aborted)
+                    break;
+                tickAtMs = ctx.clock.now();
+                this.tick();
+            }
+        }
+        finally {
+            this.looping = false;
+            if (stop.aborted) {
+                for (const row of this.table.values())
+                    row.resolve(null);
+                this.table.clear();
+            }
+        }
+    }
+    /**
+     * One tick: the lone run's own read, or the list asked (its answer handled when it comes); while the
+     * list is failing or no organization is known, some runs are read in turn. Then every row that is due
+     * is read.
+     */
+    tick() {
+        const rows = [...this.table.values()];
+        if (rows.length === 1)
+            this.readSoon(rows[0], this.ctx.clock.now());
+        else {
+            if (this.listDown)
+                this.readInTurn();
+            if (!this.listInFlight)
+                void this.askList();
+        }
+        this.readDue();
+    }
+    readDue() {
+        const now = this.ctx.clock.now();
+        for (const row of this.table.values()) {
+            if (!row.reading && row.dueAtMs <= now && row.notBeforeMs <= now)
+                void this.read(row);
+        }
+    }
+    /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
+    readSoon(row, now) {
+        if (row.reading)
+            row.again = true;
+        row.dueAtMs = Math.min(row.dueAtMs, Math.max(now, row.notBeforeMs));
+    }
+    /** While the list is failing: the `READS_PER_TICK` rows read longest ago are due now. */
+    readInTurn() {
+        const now = this.ctx.clock.now();
+        const ready = [...this.table.values()].filter((r) => !r.reading && r.notBeforeMs <= now);
+        ready.sort((a, b) => a.lastReadAtMs - b.lastReadAtMs);
+        for (const row of ready.slice(0, READS_PER_TICK))
+            row.dueAtMs = now;
+    }
+    /** The organization whose list to ask: known, or read once from a suite. */
+    async organization() {
+        this.organizationId ??= organizationOf(this.ctx);
+        if (this.organizationId || this.organizationRead)
+            return this.organizationId;
+        if (!this.ctx.handles.some((h) => h.run.suiteId))
+            return null;
+        this.organizationRead = true;
+        this.organizationId = await readOrganization(this.ctx);
+        return this.organizationId;
+    }
+    /**
+     * Asks the running list, unless backing off after failures or no organization is known, and reads at
+     * once the rows to read: those that left it, and those never shown `UNSEEN_AFTER_MS` after their trigger
+     * (once). A list that failed or did not answer in time is told as a detail.
+     */
+    async askList() {
+        const { ctx } = this;
+        const askedAtMs = ctx.clock.now();
+        if (askedAtMs < this.listAgainAtMs)
+            return;
+        this.listInFlight = true;
+        try {
+            const organizationId = await this.organization();
+            this.listDown = !organizationId || !(await this.ask(organizationId, askedAtMs));
+            if (!this.listDown)
+                this.readDue();
+        }
+        finally {
+            this.listInFlight = false;
+        }
+    }
+    async ask(organizationId, askedAtMs) {
+        const { ctx } = this;
+        const answered = new AbortController();
+        const late = (0,run_clock/* timeoutSignal */._)(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
+        try {
+            const signal = AbortSignal.any([ctx.stop.signal, late]);
+            const running = await ctx.api.listOrganizationRunning(organizationId, { signal });
+            this.listFailures = 0;
+            this.mark(running, askedAtMs);
+            return true;
+        }
+        catch (error) {
+            if (ctx.stop.signal.aborted)
+                return false;
+            this.listFailures += 1;
+            this.listAgainAtMs = ctx.clock.now() + this.backoff(this.listFailures);
+            const message = `Running list of the organization failed: ${messageOf(error)}`;
+            ctx.emit({ type: 'detail', message });
+            return false;
+        }
+        finally {
+            answered.abort();
+        }
+    }
+    mark(running, askedAtMs) {
+        const shown = new Set();
+        for (const r of running) {
+            shown.add(r._id);
+            const suiteResult = (0,refs/* refId */.N)(r.suiteResult);
+            if (suiteResult)
+                shown.add(suiteResult);
+        }
+        const now = this.ctx.clock.now();
+        for (const row of this.table.values()) {
+            if (shown.has(row.remote.id)) {
+                row.shown = true;
+            }
+            else if (row.shown || (!row.probed && askedAtMs - row.triggeredAtMs >= UNSEEN_AFTER_MS)) {
+                row.probed = true;
+                row.shown = false;
+                this.readSoon(row, now);
+            }
+        }
+    }
+    /** Reads a row's own result: over ends it; still running returns it to the table with its next due time. */
+    async read(row) {
+        const { ctx } = this;
+        const stop = ctx.stop.signal;
+        row.reading = true;
+        row.lastReadAtMs = ctx.clock.now();
+        try {
+            const value = await row.target.get(stop);
+            row.errors = 0;
+            if (row.target.isOver(value))
+                return this.end(row, value);
+            row.dueAtMs = ctx.clock.now() + this.safetyMs();
+        }
+        catch (error) {
+            if (stop.aborted)
+                return;
+            const now = ctx.clock.now();
+            if (isNotFound(error) && now - row.triggeredAtMs < ctx.waits.notFoundGraceMs) {
+                row.dueAtMs = row.notBeforeMs = now + ctx.waits.notFoundRetryMs;
+                return;
+            }
+            row.errors += 1;
+            const { type, id } = row.remote;
+            ctx.emit({ type: 'detail', message: `Poll of ${type} result ${id} failed: ${messageOf(error)}` });
+            const wrongShape = isUnexpectedShape(error) && row.errors >= UNEXPECTED_SHAPE_LIMIT;
+            if (isNotFound(error) || row.errors >= ctx.maxPollErrors || wrongShape) {
+                row.target.onProblem(`Its result could not be read: ${messageOf(error)}`);
+                return this.end(row, null);
+            }
+            row.dueAtMs = row.notBeforeMs = now + this.backoff(row.errors);
+        }
+        finally {
+            row.reading = false;
+            if (row.again) {
+                row.again = false;
+                this.readSoon(row, ctx.clock.now());
+            }
+        }
+    }
+    end(row, value) {
+        if (this.table.get(row.remote.id) !== row)
+            return;
+        this.table.delete(row.remote.id);
+        if (value)
+            row.remote.active = false;
+        row.resolve(value);
+    }
+    /** The wait after `failures` failures in a row, ms (jittered, doubling from `pollBackoffMs`, at most `POLL_BACKOFF_CAP_MS`). */
+    backoff(failures) {
+        const baseMs = this.ctx.waits.pollBackoffMs;
+        return (0,api_backoff/* backoffMs */.jo)(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
+    }
+}
+/** Waits for `remote`'s result through the engine run's one watch loop (see `Watcher.wait`). */
+function watchResult(ctx, remote, triggeredAtMs, target) {
+    ctx.watcher ??= new Watcher(ctx);
+    return ctx.watcher.wait(remote, triggeredAtMs, target);
 }
 
 ;// CONCATENATED MODULE: ./src/run/retry.ts
@@ -66933,7 +67529,6 @@ async function sendRerun(ctx, rerun) {
     const triggeredAtMs = ctx.clock.now();
     try {
         return await ctx.limit(async () => {
-            await ctx.budget.acquire(signal);
             const data = job.kind === 'file'
                 ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, {
                     signal,
@@ -66958,12 +67553,10 @@ const inferred = new WeakSet();
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx, rerun, started, triggeredAtMs) {
     const startedId = started._id;
-    const remote = { type: 'test', id: startedId, active: true };
+    const remote = addRemote(ctx, 'test', startedId);
     if (inferred.has(started))
         remote.inferred = true;
-    ctx.remotes.add(remote);
-    const window = await watch_history(ctx, rerun.testId ? `test:${rerun.testId}` : null, 0);
-    return pollRemote(ctx, remote, triggeredAtMs, window, {
+    return watchResult(ctx, remote, triggeredAtMs, {
         get: (signal) => ctx.api.getTestResult(startedId, { signal }),
         isOver: (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running',
         onProblem: (reason) => ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),
@@ -67026,7 +67619,7 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
         organizationId: ctx.plan.organizationId,
         signal: ctx.lookupEnd.signal,
     };
-    const found = await findTriggeredRuns(ctx.api, request, ctx.clock, (signal) => ctx.budget.acquire(signal));
+    const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
     const first = found.adopted[0];
     if (!first) {
         ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
@@ -67043,114 +67636,7 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
     return first;
 }
 
-;// CONCATENATED MODULE: ./src/run/schedule.ts
-/**
- * When to poll a run: the adaptive polling plan (pure).
- *
- * Goal: notice a finish within about 1 s, while sending no more requests than a fixed 5 s poll would.
- * A fixed poll wastes requests while a run cannot be done yet and is slow to notice the end; the plan
- * instead spends its requests where the finish is likely, using how long earlier runs took.
- *
- * 1. Expected duration. Before the first poll, the last results of the same suite or test are read once
- *    (`listSuiteResults(id, {count: 5})` / `listTestResults(id, {count: 5})`). Each finished result gives a
- *    sample: its wall time from creation to finish (queueing included), else its `executionTime`. The
- *    samples give a window `[low, high]`: low = the shortest sample + 250 ms, high = 1.1 × the longest + 1 s.
- *    An execute `delay` shifts the window by the delay.
- * 2. With a window: the first poll comes at `low` (at least 1 s after the trigger), when a run as fast as
- *    the fastest earlier one has just finished: a run of steady duration costs one poll. Inside the window
- *    polls come every 500 ms (± 10 % jitter), so a finish is seen within about half a second. After `high`
- *    the run is late: the interval grows ×1.5 per poll from 1 s up to 10 s (± 20 % jitter).
- * 3. Without history (a new test, a repository file): the first poll at 2 s, then ×1.3 per poll up to 5 s
- *    (± 20 % jitter) — no more requests than a fixed 5 s poll once settled.
- * 4. A result that answers "not found" just after its trigger is asked again after 1 s (up to a grace period).
- *
- * Runs of one suite or test waited for together (4 or more: variants, data rows) follow one plan and are
- * polled through the suite's or test's results list, 50 runs a request (`watch-group.ts`). Without history such a
- * group is polled every `5 s × pages / runs` (1 s to 5 s, `groupPollDelay`): per run no more requests than a
- * fixed 5 s poll of each run, and a finish seen within about 1 s for 5 runs or more.
- *
- * The times here are wishes: every call still waits for the shared request budget (`budget.ts`), which keeps
- * all runs together under the service's rate limit.
- */
-const MIN_FIRST_POLL_MS = 1_000;
-const WINDOW_INTERVAL_MS = 500;
-const LATE_FIRST_INTERVAL_MS = 1_000;
-const LATE_MAX_INTERVAL_MS = 10_000;
-const NO_HISTORY_FIRST_MS = 2_000;
-const NO_HISTORY_MAX_INTERVAL_MS = 5_000;
-/** The shortest interval between polls of a group without history, ms. */
-const GROUP_MIN_INTERVAL_MS = 1_000;
-/**
- * The expected window from earlier durations (ms), or null when there are none.
- * @param samplesMs wall times of earlier finished runs, in ms.
- * @param delayMs the execute `delay` of this run, in ms.
- */
-function expectedWindow(samplesMs, delayMs = 0) {
-    const samples = samplesMs.filter((n) => Number.isFinite(n) && n > 0);
-    if (samples.length === 0)
-        return null;
-    const min = Math.min(...samples);
-    const max = Math.max(...samples);
-    return { lowMs: Math.round(min + 250) + delayMs, highMs: Math.round(1.1 * max + 1_000) + delayMs };
-}
-/**
- * The delay before the next poll, in ms, and the interval to remember as `lastIntervalMs`.
- * @param random a number in [0, 1) for jitter.
- */
-function nextPollDelay(state, random) {
-    const jitter = (ms, spread) => Math.round(ms * (1 + spread * (2 * random - 1)));
-    const { window, elapsedMs, polls, lastIntervalMs } = state;
-    if (window) {
-        if (polls === 0) {
-            const first = Math.max(MIN_FIRST_POLL_MS, window.lowMs);
-            return { delayMs: Math.max(0, first - elapsedMs), intervalMs: WINDOW_INTERVAL_MS };
-        }
-        if (elapsedMs < window.lowMs) {
-            return { delayMs: window.lowMs - elapsedMs, intervalMs: WINDOW_INTERVAL_MS };
-        }
-        if (elapsedMs < window.highMs) {
-            return { delayMs: jitter(WINDOW_INTERVAL_MS, 0.1), intervalMs: WINDOW_INTERVAL_MS };
-        }
-        const interval = Math.min(LATE_MAX_INTERVAL_MS, lastIntervalMs < LATE_FIRST_INTERVAL_MS ? LATE_FIRST_INTERVAL_MS : lastIntervalMs * 1.5);
-        return { delayMs: jitter(interval, 0.2), intervalMs: interval };
-    }
-    if (polls === 0) {
-        return { delayMs: Math.max(0, NO_HISTORY_FIRST_MS - elapsedMs), intervalMs: NO_HISTORY_FIRST_MS };
-    }
-    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(NO_HISTORY_FIRST_MS, lastIntervalMs) * 1.3);
-    return { delayMs: jitter(interval, 0.2), intervalMs: interval };
-}
-/**
- * The delay before the next poll of a group of `runs` runs polled together, `pagesPerPoll` list requests per
- * poll, in ms. With a window: as `nextPollDelay`. Without one: the first poll at 2 s, then every
- * `5 s × pagesPerPoll / runs`, at least 1 s and at most 5 s (± 10 % jitter).
- * @param random a number in [0, 1) for jitter.
- */
-function groupPollDelay(state, runs, pagesPerPoll, random) {
-    if (state.window || state.polls === 0 || runs <= 0)
-        return nextPollDelay(state, random);
-    const interval = Math.min(NO_HISTORY_MAX_INTERVAL_MS, Math.max(GROUP_MIN_INTERVAL_MS, (NO_HISTORY_MAX_INTERVAL_MS * Math.max(1, pagesPerPoll)) / runs));
-    return { delayMs: Math.round(interval * (1 + 0.1 * (2 * random - 1))), intervalMs: interval };
-}
-/** The wall time of a finished result in ms: finish minus creation, else its execution time; null if unknown. */
-function wallTimeMs(result) {
-    if (result.passing === null || result.passing === undefined)
-        return null;
-    const created = Date.parse(result.dateCreated ?? '');
-    const finished = Date.parse(result.dateExecutionFinished ?? '');
-    if (Number.isFinite(created) && Number.isFinite(finished) && created > 0 && finished > created) {
-        return finished - created;
-    }
-    return typeof result.executionTime === 'number' && result.executionTime > 0 ? result.executionTime : null;
-}
-
-;// CONCATENATED MODULE: ./src/run/watch-group.ts
-/**
- * Group polling: when `BATCH_MIN_RUNS` or more runs of one suite or test are waited for (variants, data
- * rows), they are polled together through the suite's or test's results list (`GET /suites/{id}/results/`,
- * `GET /tests/{id}/results/`, newest first): one request covers up to `PAGE_SIZE` runs instead of one
- * request per run. A run the list does not show twice in a row is polled on its own.
- */
+;// CONCATENATED MODULE: ./src/run/follow/follow.ts
 
 
 
@@ -67158,274 +67644,20 @@ function wallTimeMs(result) {
 
 
 
-const groups = new WeakMap();
-/**
- * Waits for one run's result: alone (`single`), or in its suite's or test's group when it has at least
- * `BATCH_MIN_RUNS` runs. Resolves with the result once over, or null when the wait stopped or failed.
- */
-function waitResult(ctx, handle, window, single) {
-    const key = handle.historyKey;
-    if (!key || groupSize(ctx, key) < BATCH_MIN_RUNS)
-        return single();
-    const byKey = groups.get(ctx) ?? new Map();
-    groups.set(ctx, byKey);
-    let group = byKey.get(key);
-    if (!group) {
-        const g = { waiters: new Map() };
-        byKey.set(key, g);
-        queueMicrotask(() => void pollGroup(ctx, key, g, handle.triggeredAtMs, window));
-        group = g;
-    }
-    const g = group;
-    return new Promise((resolve) => g.waiters.set(handle.remote.id, { handle, resolve, single }));
-}
-/** Hands a waiter its answer (null: not had) and forgets it. */
-function settle(group, rid, value) {
-    const waiter = group.waiters.get(rid);
-    if (!waiter)
-        return;
-    group.waiters.delete(rid);
-    if (value)
-        waiter.handle.remote.active = false;
-    waiter.resolve(value);
-}
-/** One poll of the group's list; settles the runs that are over and adds the ids the list showed to `seen`. */
-async function pollOnce(ctx, key, group, seen) {
-    const [type, id] = key.split(':');
-    const signal = ctx.stop.signal;
-    const read = (paging) => metered(ctx.budget, signal, (s) => type === 'suite'
-        ? ctx.api.listSuiteResults(id, paging, { signal: s })
-        : ctx.api.listTestResults(id, paging, { signal: s }));
-    // Every run waited for at the start of the poll is looked for (settling a run removes it from the group).
-    const looked = group.waiters.size;
-    const visit = (list) => {
-        for (const r of list) {
-            const waiter = group.waiters.get(r._id);
-            if (!waiter)
-                continue;
-            seen.add(r._id);
-            if (type === 'test')
-                waiter.handle.lastResult = r;
-            const over = type === 'suite'
-                ? isSuiteResultOver(r)
-                : (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
-            if (over)
-                settle(group, r._id, r);
-        }
-        return seen.size < looked;
-    };
-    await forEachPage(read, visit, Math.ceil(looked / PAGE_SIZE) + 2);
-}
-/** Polls a group until each of its runs is over, followed alone, or the engine stops. */
-async function pollGroup(ctx, key, group, triggeredAtMs, window) {
-    const misses = new Map();
-    let polls = 0;
-    let lastIntervalMs = 0;
-    let errors = 0;
-    while (group.waiters.size > 0) {
-        const elapsedMs = ctx.clock.now() - triggeredAtMs;
-        const runs = group.waiters.size;
-        const state = { elapsedMs, polls, lastIntervalMs, window };
-        const next = groupPollDelay(state, runs, Math.ceil(runs / PAGE_SIZE), ctx.clock.random());
-        lastIntervalMs = next.intervalMs;
-        await ctx.clock.sleep(errors > 0 ? pollBackoffMs(ctx, errors) : next.delayMs, ctx.stop.signal);
-        if (ctx.stop.signal.aborted)
-            break;
-        polls += 1;
-        const seen = new Set();
-        try {
-            await pollOnce(ctx, key, group, seen);
-            errors = 0;
-        }
-        catch (error) {
-            if (ctx.stop.signal.aborted)
-                break;
-            errors += 1;
-            const [type, id] = key.split(':');
-            ctx.emit({
-                type: 'detail',
-                message: `Listing the results of ${type} ${id} failed: ${messageOf(error)}`,
-            });
-            if (errors < ctx.maxPollErrors)
-                continue;
-        }
-        // Runs the list does not show (others ran in between, or the list failed): followed one by one.
-        for (const [rid, waiter] of [...group.waiters]) {
-            if (seen.has(rid))
-                continue;
-            const n = (misses.get(rid) ?? 0) + 1;
-            misses.set(rid, n);
-            if (n >= 2 || errors >= ctx.maxPollErrors) {
-                group.waiters.delete(rid);
-                void waiter.single().then(waiter.resolve);
-            }
-        }
-        if (errors >= ctx.maxPollErrors)
-            break;
-    }
-    for (const rid of [...group.waiters.keys()])
-        settle(group, rid, null);
-    // Runs of this suite or test started later (their executes answered after this one) form a new group.
-    if (groups.get(ctx)?.get(key) === group)
-        groups.get(ctx)?.delete(key);
-}
-
-;// CONCATENATED MODULE: ./src/run/watch.ts
-/**
- * Watch: knowing when each run ends. One shared watch request (the organization's running list, or the
- * lone run's own poll) looks at every run about once a second (`running-list.ts`, periods in
- * `watch-plan.ts`, the arithmetic in docs/watch.md); a run it shows has only safety polls and, with
- * history, one poll at its expected finish of its own; a run it does not show, or all runs when the list
- * fails, follow their adaptive schedule (`schedule.ts`), learned from the suite's or test's last
- * `DURATION_HISTORY_COUNT` results (not read with more than `HISTORY_MAX_KEYS` suites and tests). Runs of
- * one suite or test are polled together when there are `BATCH_MIN_RUNS` or more (`watch-group.ts`). A
- * result that answers "not found" just after its trigger is asked again for `notFoundGraceMs`; failed polls
- * back off (`backoffMs`) and give up after `maxPollErrors`. Once a run's result is over its tests are read
- * (`read.ts`), told (`test-finished`) and, under `retry-failed`, re-run (`retry.ts`).
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Whether a suite result is over: a verdict, or cancelled (status 8, or a finish date without verdict). */
-function isSuiteResultOver(result) {
-    if (result.passing !== null && result.passing !== undefined)
-        return true;
-    if (result.status === outcome/* STATUS_CANCELLED */.b8)
-        return true;
-    const finished = result.dateExecutionFinished;
-    return !!finished && !finished.startsWith('1970-');
-}
-/** The wait before poll number `errors` after that many failures in a row, ms (jittered, capped). */
-function pollBackoffMs(ctx, errors) {
-    return (0,api_backoff/* backoffMs */.jo)(errors, () => ctx.clock.random(), {
-        baseMs: ctx.waits.pollBackoffMs,
-        capMs: POLL_BACKOFF_CAP_MS,
-    });
-}
-/**
- * The expected window of a suite or test (`suite:<id>`, `test:<id>`), from its last results, read once
- * per suite or test, shifted by the execute's `delay`; null without history.
- */
-function watch_history(ctx, key, delayMs) {
-    if (!key)
-        return Promise.resolve(null);
-    let samples = ctx.histories.get(key);
-    if (!samples) {
-        samples = (async () => {
-            const [type, id] = key.split(':');
-            const paging = { count: DURATION_HISTORY_COUNT };
-            try {
-                const results = await metered(ctx.budget, ctx.stop.signal, (signal) => type === 'suite'
-                    ? ctx.api.listSuiteResults(id, paging, { signal })
-                    : ctx.api.listTestResults(id, paging, { signal }));
-                const durations = results.map((r) => wallTimeMs(r)).filter((n) => n !== null);
-                return expectedWindow(durations, 0);
-            }
-            catch {
-                return null;
-            }
-        })();
-        ctx.histories.set(key, samples);
-    }
-    return samples.then((w) => (w ? { lowMs: w.lowMs + delayMs, highMs: w.highMs + delayMs } : null));
-}
-/**
- * Polls one remote result until it is over, the deadline passes or the workflow is cancelled.
- * @returns the last answer, or null when the wait stopped or the result could not be had.
- */
-async function pollRemote(ctx, remote, triggeredAtMs, window, target) {
-    const unwatch = watchRun(ctx, remote.id, triggeredAtMs, window);
-    try {
-        return await pollUntilOver(ctx, remote, triggeredAtMs, window, target);
-    }
-    finally {
-        unwatch();
-    }
-}
-async function pollUntilOver(ctx, remote, triggeredAtMs, window, target) {
-    const signal = ctx.stop.signal;
-    let polls = 0;
-    let lastIntervalMs = 0;
-    let errors = 0;
-    let forceDelay = null;
-    for (;;) {
-        const elapsedMs = ctx.clock.now() - triggeredAtMs;
-        const next = nextPollDelay({ elapsedMs, polls, lastIntervalMs, window }, ctx.clock.random());
-        lastIntervalMs = next.intervalMs;
-        const delayMs = forceDelay ?? next.delayMs;
-        await sleepBeforePoll(ctx, remote.id, triggeredAtMs, window, delayMs, forceDelay !== null, signal);
-        forceDelay = null;
-        if (signal.aborted)
-            return null;
-        try {
-            await ctx.budget.acquire(signal);
-        }
-        catch {
-            return null;
-        }
-        polls += 1;
-        try {
-            const value = await target.get(signal);
-            errors = 0;
-            if (target.isOver(value)) {
-                remote.active = false;
-                return value;
-            }
-        }
-        catch (error) {
-            if (signal.aborted)
-                return null;
-            if (isNotFound(error) && ctx.clock.now() - triggeredAtMs < ctx.waits.notFoundGraceMs) {
-                forceDelay = ctx.waits.notFoundRetryMs;
-                continue;
-            }
-            errors += 1;
-            ctx.emit({
-                type: 'detail',
-                message: `Poll of ${remote.type} result ${remote.id} failed: ${messageOf(error)}`,
-            });
-            if (isNotFound(error) || errors >= ctx.maxPollErrors) {
-                target.onProblem(`Its result could not be read: ${messageOf(error)}`);
-                return null;
-            }
-            forceDelay = pollBackoffMs(ctx, errors);
-        }
-    }
-}
-/**
- * Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped.
- * Its history is read only with at most `HISTORY_MAX_KEYS` suites and tests in the engine run (watch-plan.ts).
- */
+/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
 async function follow(ctx, handle) {
-    // The suites and tests of the whole plan, not only of the runs started so far (runs are watched as
-    // soon as their own execute answers, before the later executes are sent).
-    const keys = new Set([...ctx.plannedRuns.keys(), ...ctx.handles.map((h) => h.historyKey)]);
-    const key = keys.size > HISTORY_MAX_KEYS ? null : handle.historyKey;
-    const window = await watch_history(ctx, key, handle.delayMs);
     if (handle.remote.type === 'suite')
-        await followSuite(ctx, handle, window);
+        await followSuite(ctx, handle);
     else
-        await followTest(ctx, handle, window);
+        await followTest(ctx, handle);
 }
-async function followSuite(ctx, handle, window) {
+async function followSuite(ctx, handle) {
     const id = handle.remote.id;
-    const single = () => pollRemote(ctx, handle.remote, handle.triggeredAtMs, window, {
+    const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
         get: (signal) => ctx.api.getSuiteResult(id, { signal }),
-        isOver: isSuiteResultOver,
+        isOver: outcome/* isSuiteResultOver */.q2,
         onProblem: (reason) => (handle.run.error = reason),
     });
-    const result = (await waitResult(ctx, handle, window, single));
     if (!result) {
         if (!ctx.stop.signal.aborted)
             endRun(ctx, handle);
@@ -67446,16 +67678,11 @@ async function followSuite(ctx, handle, window) {
     handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
     if (tests[0])
         handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
-    handle.settled = true;
-    for (const t of handle.run.tests)
-        testFinished(ctx, handle.run, t);
-    await retryFailures(ctx, handle);
-    endRun(ctx, handle);
-    failFastOn(ctx, handle);
+    await settle(ctx, handle);
 }
-async function followTest(ctx, handle, window) {
+async function followTest(ctx, handle) {
     const id = handle.remote.id;
-    const single = () => pollRemote(ctx, handle.remote, handle.triggeredAtMs, window, {
+    const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
         get: (signal) => ctx.api.getTestResult(id, { signal }),
         isOver: (r) => {
             handle.lastResult = r;
@@ -67463,7 +67690,6 @@ async function followTest(ctx, handle, window) {
         },
         onProblem: (reason) => (handle.run.error = reason),
     });
-    const result = (await waitResult(ctx, handle, window, single));
     if (!result) {
         if (!ctx.stop.signal.aborted) {
             handle.run.tests = [
@@ -67485,8 +67711,13 @@ async function followTest(ctx, handle, window) {
     if (handle.job.kind === 'file')
         testRun.testName = result.name || handle.job.name;
     handle.run.tests = [testRun];
+    await settle(ctx, handle);
+}
+/** The run's tests are known: told, their failures re-run, the run ended; fail-fast acts on it. */
+async function settle(ctx, handle) {
     handle.settled = true;
-    testFinished(ctx, handle.run, testRun);
+    for (const t of handle.run.tests)
+        testFinished(ctx, handle.run, t);
     await retryFailures(ctx, handle);
     endRun(ctx, handle);
     failFastOn(ctx, handle);
@@ -67494,19 +67725,18 @@ async function followTest(ctx, handle, window) {
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
 /**
- * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), waits for each
- * from the moment its own execute is answered, with adaptive polling under one shared request budget (`watch.ts`, `watch-group.ts`), reads their tests
- * (`read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a workflow cancel,
- * cancelling what is still running remotely (`stop.ts`). It tells what happens as typed events
- * (`events.ts`); the console reporter (`src/report/console.ts`) renders them.
+ * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), follows each
+ * from the moment its own execute is answered (`follow/`: one watch loop for all runs, then the read of
+ * its tests through `read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a
+ * workflow cancel, cancelling what is still running remotely (`stop.ts`). It tells what happens as typed
+ * events (`events.ts`); the console reporter (`src/report/console.ts`) renders them. Every request takes
+ * its token of the request budget in the API client's transport.
  *
- * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; suites: poll `GET /suite-results/{id}/` until it is
- * over (`passing` not null, or cancelled: status 8 or a finish date), then page `GET /suite-results/{id}/
- * results/?count=50`; tests and on-demand runs: poll `GET /results/{id}/`. A result that answers "not found"
- * just after its trigger is asked again for up to `notFoundGraceMs`. Polling times: see `schedule.ts`.
+ * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; a suite
+ * result is over when `passing` is not null, or cancelled (status 8 or a finish date); its tests are then
+ * paged from `GET /suite-results/{id}/results/?count=50`; tests and on-demand runs: `GET /results/{id}/`.
+ * A result that answers "not found" just after its trigger is asked again for up to `notFoundGraceMs`.
  */
-
-
 
 
 
@@ -67564,13 +67794,11 @@ async function runContext(ctx, options) {
     options.signal?.addEventListener('abort', onSignal, { once: true });
     void watchDeadline(ctx, stopFor('deadline'));
     const follows = [];
-    const keepRunningList = runningListKeeper(ctx);
     const watchStarted = (handles) => {
         if (!ctx.plan.wait || ctx.stopReason !== null)
             return;
         for (const handle of handles)
             follows.push(follow(ctx, handle));
-        keepRunningList();
     };
     let quiet = false;
     try {
@@ -67611,29 +67839,6 @@ function failFastStop(ctx) {
         else
             ctx.stop.signal.addEventListener('abort', onStop, { once: true });
     });
-}
-/** After this many ends of the running list while runs still went (it failed, or found no organization), it is not started again. */
-const RUNNING_LIST_GIVE_UPS = 2;
-/**
- * Keeps the organization's running list (`running-list.ts`) going while runs are watched: the returned
- * function, called whenever runs start, starts it unless it is going. It ends by itself when nothing runs
- * (the next runs to start start it again) and at a stop; when it ended while runs still went (its
- * requests failed, or no organization id is known) it is started again by later runs, at most
- * `RUNNING_LIST_GIVE_UPS` times in all.
- */
-function runningListKeeper(ctx) {
-    let going = false;
-    let giveUps = 0;
-    return () => {
-        if (going || giveUps >= RUNNING_LIST_GIVE_UPS || ctx.stop.signal.aborted)
-            return;
-        going = true;
-        void watchRunning(ctx).finally(() => {
-            going = false;
-            if (!ctx.stop.signal.aborted && ctx.handles.some((h) => !h.done))
-                giveUps += 1;
-        });
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/redact-summary.ts
@@ -67863,35 +68068,45 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 
 
 
+
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`timeout`, counted from `startedAtMs`) or a workflow cancel (`signal`).
+ * (`timeout-minutes`, counted from `startedAtMs`) or a workflow cancel (`signal`).
  * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
+ * @param tunnelUrl the tunnel's public URL, sent on every execute as the `tunnel-url-variable` variable
  * @returns the run model, secrets and private variable values removed
  */
-async function runTests(inputs, deps, startedAtMs, signal) {
+async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
-    // One request budget for the engine's calls and the client's own retries; it slows down on 429s.
+    // One request budget for every request the client sends, retries included; it slows down on 429s.
     const budget = new RateBudget({ clock: deps.clock });
     const api = (deps.createApi ?? createClient)({
         apiKey: inputs.apiKey,
         baseUrl: inputs.apiBaseUrl,
         secrets: inputs.secrets,
         log: (line) => deps.sink.debug(redact(line)),
-        sleep: budget.clientSleep(),
-        onRequest: () => budget.markSent(),
-        onRateLimited: (retryAfterMs) => budget.onRateLimited(retryAfterMs),
+        budget,
+        sleep: (ms, signal) => deps.clock.sleep(ms, signal),
+        onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
     });
     const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
     const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
+    // The post step cancels what a killed main step left going; runs meant to go on are never recorded.
+    const recorder = inputs.wait ? runStateRecorder(deps.sink) : null;
     try {
         const raw = await runPlan({
             suiteIds: inputs.suiteIds,
             folderIds: inputs.folderIds,
             testIds: inputs.testIds,
             repoTests: inputs.repoTests,
+            resultIds: inputs.resultIds,
             organizationId: inputs.organizationId,
-            execute: inputs.execute,
+            execute: inputs.tunnel && tunnelUrl
+                ? {
+                    ...inputs.execute,
+                    variables: { ...inputs.execute.variables, [inputs.tunnel.urlVariable]: tunnelUrl },
+                }
+                : inputs.execute,
             startUrls: inputs.startUrls,
             wait: inputs.wait,
             timeoutMs: inputs.timeoutMs,
@@ -67901,18 +68116,344 @@ async function runTests(inputs, deps, startedAtMs, signal) {
         }, {
             ...deps.engine,
             api,
-            budget,
             clock: deps.clock,
             log: runLog(deps.sink, redact),
             signal,
             startedAtMs,
             ...(appUrl ? { appUrl } : {}),
+            ...(recorder ? { onRemote: recorder.onRemote } : {}),
         });
+        if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout)
+            recorder?.clear();
         return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
     }
     finally {
         disarmBackstop();
     }
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+;// CONCATENATED MODULE: ./src/tunnel/agent.ts
+/**
+ * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache, else
+ * downloaded once for this OS and architecture and kept in the tool cache for the jobs after this one
+ * (`@actions/tool-cache`).
+ */
+
+
+/**
+ * The path of the agent's executable.
+ * @param searchPath the `PATH` to look in first (the agent's environment)
+ * @param log progress lines (the download)
+ * @throws Error when the agent is not installed and there is no download for this OS and architecture, or
+ *   the download fails
+ */
+async function findAgent(provider, searchPath, log) {
+    const onPath = await onSearchPath(provider.command, searchPath);
+    if (onPath)
+        return onPath;
+    const asset = provider.asset(process.platform, process.arch);
+    if (!asset) {
+        throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
+    }
+    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
+    // Loaded only here: most runs never download an agent.
+    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
+    const cached = toolCache.find(provider.command, asset.version, process.arch);
+    if (cached)
+        return external_node_path_default().join(cached, exe);
+    log(`Downloading ${provider.command} from ${asset.url}`);
+    const file = await toolCache.downloadTool(asset.url);
+    if (asset.kind === 'binary') {
+        await (0,promises_.chmod)(file, 0o755);
+        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
+        return external_node_path_default().join(dir, exe);
+    }
+    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
+    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
+    return external_node_path_default().join(dir, exe);
+}
+/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
+async function onSearchPath(command, searchPath) {
+    const name = process.platform === 'win32' ? `${command}.exe` : command;
+    for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
+        const file = external_node_path_default().join(dir, name);
+        const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
+        if (await (0,promises_.access)(file, mode).then(() => true, () => false))
+            return file;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/providers.ts
+const GO_ARCH = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' };
+const GO_OS = {
+    linux: 'linux',
+    darwin: 'darwin',
+    win32: 'windows',
+};
+const ngrok = {
+    name: 'ngrok',
+    command: 'ngrok',
+    asset(platform, arch) {
+        const os = GO_OS[platform];
+        const goArch = GO_ARCH[arch];
+        if (!os || !goArch)
+            return null;
+        const kind = os === 'linux' ? 'tgz' : 'zip';
+        return {
+            url: `https://bin.equinox.io/c/bNyj1mQVY4c/ngrok-v3-stable-${os}-${goArch}.${kind}`,
+            kind,
+            version: '3.0.0',
+        };
+    },
+    args(tunnel) {
+        const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
+        if (tunnel.hostHeader)
+            args.push(`--host-header=${tunnel.hostHeader}`);
+        return args;
+    },
+    env: (tunnel) => ({ NGROK_AUTHTOKEN: tunnel.authtoken }),
+    readLine(line) {
+        let entry;
+        try {
+            entry = JSON.parse(line);
+        }
+        catch {
+            return null;
+        }
+        if (entry.msg === 'started tunnel' && typeof entry.url === 'string')
+            return { url: entry.url };
+        if (entry.lvl === 'crit' || entry.lvl === 'eror') {
+            return { error: [entry.msg, entry.err].filter(Boolean).join(': ') };
+        }
+        return null;
+    },
+};
+const CLOUDFLARED_VERSION = '2024.6.1';
+const cloudflared = {
+    name: 'cloudflared',
+    command: 'cloudflared',
+    asset(platform, arch) {
+        const os = GO_OS[platform];
+        const goArch = GO_ARCH[arch];
+        if (!os || !goArch)
+            return null;
+        const base = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
+        if (os === 'darwin')
+            return { url: `${base}/cloudflared-darwin-${goArch}.tgz`, kind: 'tgz', version: CLOUDFLARED_VERSION };
+        const file = `cloudflared-${os}-${goArch}${os === 'windows' ? '.exe' : ''}`;
+        return { url: `${base}/${file}`, kind: 'binary', version: CLOUDFLARED_VERSION };
+    },
+    args(tunnel) {
+        const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
+        const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
+        if (host)
+            args.push('--http-host-header', host);
+        return args;
+    },
+    env: () => ({}),
+    readLine(line) {
+        const url = /https:\/\/[a-z0-9-]+\.trycloudflare\.com/.exec(line)?.[0];
+        if (url)
+            return { url };
+        const error = /\bERR\b\s+(.*)$/.exec(line)?.[1];
+        return error && /failed to (request|create) quick tunnel/i.test(error) ? { error } : null;
+    },
+};
+/** The provider of `name`. */
+function tunnelProvider(name) {
+    return name === 'cloudflared' ? cloudflared : ngrok;
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
+/**
+ * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md): the agent runs as a
+ * child process, its log tells the public URL, and the tunnel counts as open once that URL answers through
+ * it. Every agent started is stopped by `stop()`, and killed at once when the process exits or is ended by
+ * force ({@link killAgentsNow}), so none is left running on the runner.
+ */
+
+
+
+
+/** How long the agent may take to open the tunnel and the app to answer through it, ms. */
+const TUNNEL_START_MS = 60_000;
+/** Pause between two tries of the public URL, ms. */
+const RETRY_MS = 250;
+/** One try of the public URL, or of the local address, ms. */
+const TRY_TIMEOUT_MS = 5_000;
+/** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
+const STOP_GRACE_MS = 2_000;
+const live = new Set();
+/** Kills every agent still running at once (SIGKILL), synchronously: for exits that run no more code. */
+function killAgentsNow() {
+    for (const child of live)
+        child.kill('SIGKILL');
+    live.clear();
+}
+/**
+ * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
+ * @returns the open tunnel; the caller stops it
+ * @throws Error naming the local address when the agent cannot start, exits, reports an error, or the app
+ *   does not answer through the tunnel within the bound; the agent is stopped before
+ */
+async function startTunnel(options) {
+    const { tunnel, log } = options;
+    const provider = tunnelProvider(tunnel.provider);
+    const bound = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? TUNNEL_START_MS)]);
+    const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
+    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
+        env: { ...options.env, ...provider.env(tunnel) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+    });
+    if (live.size === 0)
+        process.once('exit', killAgentsNow);
+    live.add(child);
+    const exited = new Promise((resolve) => child.once('close', () => resolve()));
+    child.once('exit', () => live.delete(child));
+    const stop = once(() => stopAgent(child, exited));
+    try {
+        const url = await publicUrl(child, provider.readLine, bound, tunnel, exited);
+        log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
+        await waitUntilAnswering(url, tunnel.address, bound);
+        return { url, address: tunnel.address, stop };
+    }
+    catch (error) {
+        await stop();
+        if (options.signal.aborted)
+            throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
+        throw error;
+    }
+}
+/** The public URL from the agent's log; rejects when the agent reports an error, exits or the bound ends. */
+function publicUrl(child, readLine, bound, tunnel, exited) {
+    const name = tunnel.provider;
+    return new Promise((resolve, reject) => {
+        let lastError = '';
+        const onLine = (line) => {
+            const said = readLine(line);
+            if (said && 'url' in said)
+                resolve(said.url);
+            else if (said && 'error' in said)
+                lastError = said.error;
+        };
+        for (const stream of [child.stdout, child.stderr]) {
+            if (stream)
+                (0,external_node_readline_namespaceObject.createInterface)({ input: stream }).on('line', onLine);
+        }
+        child.once('error', (error) => reject(new Error(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`)));
+        void exited.then(() => reject(new Error(`The ${name} agent exited (code ${child.exitCode ?? child.signalCode}) before it opened the tunnel to ${tunnel.address}${lastError ? `: ${lastError}` : ''}.`)));
+        bound.addEventListener('abort', () => reject(new Error(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${lastError ? `: ${lastError}` : ''}.`)), { once: true });
+    });
+}
+/**
+ * Tries the public URL until the app answers through the tunnel: any answer but a tunnel's own "bad
+ * gateway" (5xx from the tunnel when nothing answers at the local address).
+ * @throws Error naming the local address, and what it answers directly, when the bound ends first
+ */
+async function waitUntilAnswering(url, address, bound) {
+    let last = 'no answer';
+    while (!bound.aborted) {
+        const answer = await tryUrl(url, bound);
+        if (answer.ok)
+            return;
+        last = answer.why;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+    if (bound.reason?.name !== 'TimeoutError')
+        throw new Error('Cancelled.');
+    const direct = await tryUrl(address, AbortSignal.timeout(TRY_TIMEOUT_MS));
+    const local = direct.ok
+        ? `the app answers at ${address} itself, but not through the tunnel`
+        : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
+    throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
+}
+/** One GET of `url`: whether an app answered, else why not. */
+async function tryUrl(url, bound) {
+    try {
+        const res = await fetch(url, {
+            redirect: 'manual',
+            headers: { 'ngrok-skip-browser-warning': '1' },
+            signal: AbortSignal.any([bound, AbortSignal.timeout(TRY_TIMEOUT_MS)]),
+        });
+        await res.body?.cancel();
+        const tunnelError = res.headers.get('ngrok-error-code') ?? '';
+        if (tunnelError || [502, 503, 504, 530].includes(res.status)) {
+            return { ok: false, why: `HTTP ${res.status}${tunnelError ? ` ${tunnelError}` : ''}` };
+        }
+        return { ok: true, why: '' };
+    }
+    catch (error) {
+        const cause = error.cause;
+        return { ok: false, why: cause?.code ?? cause?.message ?? error.message };
+    }
+}
+/** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
+async function stopAgent(child, exited) {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+    }
+    live.delete(child);
+}
+function once(fn) {
+    let running;
+    return () => (running ??= fn());
+}
+
+;// CONCATENATED MODULE: ./src/action/tunnel.ts
+/**
+ * The tunnel step of the action (docs/tunnel.md): opens the tunnel to the app started in the job before any
+ * run is triggered, sets the `tunnel-url` output, and makes sure the agent dies with the action, even when
+ * the action ends by force.
+ */
+
+
+
+/**
+ * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.
+ * @param deadlineAtMs the action's deadline, ms since the epoch on `deps.clock`
+ * @returns the open tunnel (the caller stops it), or null when it could not be opened: the step has then
+ *   failed with a message naming the local address
+ */
+async function openTunnel(inputs, deps, deadlineAtMs, signal) {
+    const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
+    try {
+        const tunnel = await startTunnel({
+            tunnel: inputs.tunnel,
+            env: agentEnv(deps.env),
+            log: (line) => deps.sink.info(logLine(redact(line))),
+            signal,
+            timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
+        });
+        deps.sink.setOutput('tunnel-url', tunnel.url);
+        return tunnel;
+    }
+    catch (error) {
+        deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
+        return null;
+    }
+}
+/** The action's environment without its inputs, the runner's `ACTIONS_*` variables and any token. */
+function agentEnv(env) {
+    return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(INPUT_|ACTIONS_)|TOKEN/i.test(name)));
+}
+/** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */
+function killingAgentsOnForceExit(deps) {
+    return {
+        ...deps,
+        forceExit: () => {
+            killAgentsNow();
+            deps.forceExit();
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/verdict.ts
@@ -67991,13 +68532,16 @@ async function publishForReport(inputs, summary, options) {
     catch (error) {
         sink.warning(`Could not publish screenshots: ${messageOf(error)}`);
     }
-    return { published, attachments: attachmentsOf(published) };
+    return { published, attachments: attachmentsOf(published, inputs.workspace) };
 }
-/** Each test result's image paths: absolute under `localDir` when kept locally, else artifact paths. */
-function attachmentsOf(published) {
+/**
+ * Each test result's image paths: under `localDir` when kept locally (relative to the workspace when
+ * inside it, else absolute), else artifact paths.
+ */
+function attachmentsOf(published, workspace) {
     const attachments = new Map();
     const base = published?.localDir;
-    const at = (file) => (base ? external_node_path_default().join(base, file) : file);
+    const at = (file) => (base ? workspacePath(external_node_path_default().join(base, file), workspace) : file);
     for (const [resultId, files] of Object.entries(published?.files ?? {})) {
         attachments.set(resultId, {
             ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
@@ -68005,6 +68549,11 @@ function attachmentsOf(published) {
         });
     }
     return attachments;
+}
+/** `file` relative to `workspace` with forward slashes when inside it; else as given. */
+function workspacePath(file, workspace) {
+    const rel = external_node_path_default().relative(workspace, file);
+    return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel.split((external_node_path_default()).sep).join('/') : file;
 }
 
 // EXTERNAL MODULE: ./src/report/model.ts + 1 modules
@@ -68074,9 +68623,9 @@ function renderAnnotations(report, options = {}) {
  * Emits annotations through `error`, `warning` and `notice` of `sink` (default `@actions/core`).
  * @param list the output of {@link renderAnnotations}
  */
-function emitAnnotations(list, sink = lib_core) {
+function emitAnnotations(list, sink = src_core) {
     for (const a of list) {
-        const props = { title: a.title };
+        const props = a.file ? { title: a.title, file: a.file } : { title: a.title };
         if (a.level === 'error')
             sink.error(a.message, props);
         else if (a.level === 'warning')
@@ -68090,6 +68639,7 @@ function annotation(level, run, test, message) {
         level,
         title: (0,report_text/* truncate */.xv)(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
         message: (0,report_text/* truncate */.xv)((0,report_text/* cleanText */.X5)(message), MAX_ANNOTATION_MESSAGE),
+        ...(run.file ? { file: run.file } : {}),
     };
 }
 function titleOf(run, test) {
@@ -68335,6 +68885,8 @@ function renderJUnit(report) {
             const names = caseNames(usedNames, run, test);
             const { testCase, extras } = doc.testCase(suite);
             testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
+            if (run.file)
+                testCase.file(xmlAttr(run.file));
             renderTestCase(testCase, extras, run, test);
         }
     }
@@ -68746,477 +69298,8 @@ function* resultsJsonChunks(report) {
     yield '\n]}\n';
 }
 
-;// CONCATENATED MODULE: ./src/report/summary-failures.ts
-
-
-
-/** Longest error text shown per failure, in characters. */
-const MAX_ERROR_CHARS = 2000;
-/** Console errors shown per failure, and their longest text. */
-const MAX_CONSOLE_ERRORS = 5;
-const MAX_CONSOLE_CHARS = 500;
-/** Longest name in a table cell or heading. */
-const MAX_NAME_CHARS = 300;
-const STATE_LABEL = {
-    passed: '✅ Passed',
-    failed: '❌ Failed',
-    flaky: '🔁 Flaky',
-    'timed-out': '⏱️ Timed out',
-    cancelled: '🚫 Cancelled',
-    error: '⚠️ Error',
-};
-/** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
-function stateLabel(report, test) {
-    if (test.countedAs === 'failed' && test.state !== 'failed') {
-        return `❌ Screenshot comparison failed (${test.state} otherwise)`;
-    }
-    let label = STATE_LABEL[test.state];
-    if (test.screenshotCompareFailed) {
-        label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
-    }
-    return label;
-}
-/** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
-function summary_failures_link(url, text) {
-    const href = url ? (0,report_text/* safeUrl */.Pl)(url) : '';
-    return href ? `<a href="${href}">${text}</a>` : text;
-}
-/** Groups the tests matching `match` by suite and test, across variants and data rows, in report order. */
-function groupTests(report, match) {
-    const byKey = new Map();
-    const keyOf = ({ run, test }) => `${run.suiteId ?? run.suiteName}\u0000${test.testId ?? test.title}`;
-    for (const entry of (0,model/* allTests */.DD)(report)) {
-        const key = keyOf(entry);
-        let group = byKey.get(key);
-        if (!group) {
-            group = { all: [], matching: [] };
-            byKey.set(key, group);
-        }
-        group.all.push(entry);
-        if (match(entry.test))
-            group.matching.push(entry);
-    }
-    return [...byKey.values()].filter((g) => g.matching.length > 0);
-}
-/** `suite › test` (the model's title), escaped and cut. */
-function titleHtml(test) {
-    return (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.title, MAX_NAME_CHARS));
-}
-function variantOf({ run }) {
-    return run.variantLabel;
-}
-/**
- * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
- * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
- */
-function variantsLine(group, verb) {
-    const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
-    if (group.all.length <= 1)
-        return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
-    return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
-}
-/** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
-function verbOf(test) {
-    if (test.countedAs === 'failed' && test.state !== 'failed')
-        return 'screenshot comparison failed';
-    return {
-        passed: 'passed',
-        failed: 'failed',
-        flaky: 'flaky',
-        'timed-out': 'timed out',
-        cancelled: 'cancelled',
-        error: 'error',
-    }[test.state];
-}
-/** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
-function reasonLines(test) {
-    const lines = [];
-    const s = test.failingStep;
-    if (s) {
-        const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
-        lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
-        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
-    }
-    if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
-        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
-    }
-    return lines;
-}
-function comparisonText(test) {
-    const c = test.screenshotCompare;
-    if (!c)
-        return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
-    const diff = c.difference === null ? '' : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
-    return `${summary_failures_link(c.imageUrl, 'Screenshot comparison')}${diff}`;
-}
-function linksLine({ run, test }) {
-    const links = [];
-    if (test.resultUrl)
-        links.push(summary_failures_link(test.resultUrl, 'Result'));
-    if (run.suiteResultUrl)
-        links.push(summary_failures_link(run.suiteResultUrl, 'Suite result'));
-    if (test.videoUrl)
-        links.push(summary_failures_link(test.videoUrl, 'Video'));
-    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
-        links.push(comparisonText(test));
-    return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
-}
-/** The final screenshot's thumbnail, and the comparison image's when the comparison failed. */
-function thumbnail(test) {
-    const images = [];
-    const add = (small, original, alt) => {
-        const thumb = small ? (0,report_text/* safeUrl */.Pl)(small) : '';
-        if (!thumb)
-            return;
-        const img = `<img src="${thumb}" alt="${alt}" width="320">`;
-        const href = original ? (0,report_text/* safeUrl */.Pl)(original) : '';
-        images.push(href ? `<a href="${href}">${img}</a>` : img);
-    };
-    add(test.screenshot?.smallUrl, test.screenshot?.originalUrl, 'Final screenshot');
-    if (test.screenshotCompareFailed) {
-        add(test.screenshotCompare?.smallUrl, test.screenshotCompare?.imageUrl, 'Screenshot comparison');
-    }
-    return images.length > 0 ? `<p>${images.join(' ')}</p>` : '';
-}
-function consoleLines(test) {
-    if (test.consoleErrors.length === 0)
-        return '';
-    const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
-    const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
-    const count = shown.length < test.consoleErrors.length
-        ? `${shown.length} of ${test.consoleErrors.length}`
-        : `${shown.length}`;
-    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,report_text/* escapeCode */.tn)(text, true)}</pre></details>`;
-}
-function attemptsLine(test) {
-    if (test.state !== 'flaky' || test.attempts.length === 0)
-        return '';
-    const items = test.attempts.map((a, i) => {
-        const why = a.failingStep
-            ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeCode */.tn)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-            : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-        return `<li>Attempt ${i + 1} failed: ${why} (${summary_failures_link(a.resultUrl, 'result')})</li>`;
-    });
-    return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
-}
-/**
- * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
- * thumbnail and links; entries of other variants whose reason differs add their own reason.
- */
-function groupBlock(report, group) {
-    const first = group.matching[0];
-    const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
-    const variants = variantsLine(group, verbOf(first.test));
-    if (variants)
-        lines.push(variants);
-    lines.push(...reasonLines(first.test), attemptsLine(first.test), thumbnail(first.test));
-    lines.push(linksLine(first), consoleLines(first.test));
-    const firstReason = reasonLines(first.test).join('');
-    for (const other of group.matching.slice(1)) {
-        const reason = reasonLines(other.test);
-        if (reason.join('') === firstReason)
-            continue;
-        lines.push(`<p>On ${summary_failures_link(other.test.resultUrl, (0,report_text/* escapeInline */.VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
-    }
-    return `${lines.filter(Boolean).join('\n')}\n\n`;
-}
-/** Failures shown open before the rest is collapsed. */
-const OPEN_FAILURES = 10;
-/**
- * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
- * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
- */
-function* otherSections(report) {
-    const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
-    if (flaky.length > 0) {
-        yield `### 🔁 Flaky tests (${count(flaky)})\n\nFailed, then passed when re-run (\`retry-failed\`): not failures.\n\n`;
-        for (const g of flaky)
-            yield groupBlock(report, g);
-    }
-    const late = groupTests(report, (t) => !t.failing && t.state === 'timed-out');
-    if (late.length > 0) {
-        yield `### ⏱️ Timed out (${count(late)})\n\nStill running at the deadline; not failures, as \`fail-on-timeout\` is off.\n\n`;
-        for (const g of late)
-            yield groupBlock(report, g);
-    }
-    const compared = report.totals.screenshotCompareFailed;
-    if (compared > 0) {
-        const counted = report.policy.failOnScreenshotCompare;
-        yield `### 🖼️ Screenshot comparisons (${compared} failed)\n\n${counted
-            ? `Counted as failures (\`fail-on-screenshot-compare\`): listed under Failures above.`
-            : `Not counted as failures (\`fail-on-screenshot-compare\` is off):`}\n\n`;
-        if (!counted) {
-            for (const g of groupTests(report, (t) => t.screenshotCompareFailed && !t.failing && t.state !== 'flaky'))
-                yield groupBlock(report, g);
-        }
-    }
-}
-/** Entries in groups. */
-function count(groups) {
-    return groups.reduce((n, g) => n + g.matching.length, 0);
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/**
- * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
- * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
- *
- * Layout (what a reviewer needs first comes first):
- * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
- *    (screenshots artifact when uploaded).
- * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
- *    (`summary-failures.ts`); past the first ten, collapsed.
- * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
- * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
- * 5. Every test, per suite run, inside `<details>`.
- *
- * With `wait: false`: the verdict line and one row per run started, with its link.
- *
- * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
- * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
- */
-
-
-
-/** GitHub drops a step summary above 1 MiB; keep 32 KiB of margin. */
-const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
-/** Bytes kept free for the closing "N more" note. */
-const TAIL_RESERVE = 1024;
-/**
- * The line added to the job summary once the screenshots artifact is uploaded (pure).
- * @param artifactUrl the artifact's web page
- */
-function renderArtifactLine(artifactUrl) {
-    return `Screenshots: ${summary_failures_link(artifactUrl, 'artifact')}.\n\n`;
-}
-/**
- * Renders the job summary (pure).
- * @param report the report model
- * @param options paths for the pointer when the summary is cut, the byte budget
- * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
- */
-function renderSummary(report, options = {}) {
-    const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
-    const head = headline(report);
-    if (!report.waited)
-        return startedSummary(report, head, options, maxBytes);
-    const failures = groupTests(report, (t) => t.failing);
-    const full = new Budget(maxBytes);
-    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
-    pieces.push(...allTestsSection(report));
-    if (pieces.every((piece) => full.add(piece)))
-        return full.text();
-    // Failures only, cut at the budget.
-    const cut = new Budget(maxBytes - TAIL_RESERVE);
-    cut.add(head);
-    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,report_text/* plural */.LS)(report.totals.total, 'test')}): ` +
-        `showing failures only.${pointer(options)}\n\n`);
-    const failing = count(failures);
-    if (failing > 0)
-        cut.add(`### Failures (${failing})\n\n`);
-    let shown = 0;
-    let collapsed = false;
-    for (const [i, group] of failures.entries()) {
-        if (i === OPEN_FAILURES)
-            collapsed = cut.add('<details><summary>More failures</summary>\n\n');
-        if (i >= OPEN_FAILURES && !collapsed)
-            break;
-        if (!cut.add(groupBlock(report, group)))
-            break;
-        shown += group.matching.length;
-    }
-    const rest = failing - shown;
-    let tail = collapsed ? '</details>\n\n' : '';
-    if (rest > 0) {
-        tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
-    }
-    else if (failing === 0) {
-        tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
-    }
-    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
-}
-/**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`) through `core.summary`.
- * @param markdown the output of {@link renderSummary}
- * @throws when the summary file is not set or cannot be written (`core.summary` errors)
- */
-async function writeSummary(markdown) {
-    await core.summary.addRaw(markdown).write();
-}
-class Budget {
-    max;
-    parts = [];
-    used = 0;
-    constructor(max) {
-        this.max = max;
-    }
-    /** Adds a piece if it fits; returns false (adding nothing) otherwise. */
-    add(piece) {
-        const size = Buffer.byteLength(piece, 'utf8');
-        if (this.used + size > this.max)
-            return false;
-        this.parts.push(piece);
-        this.used += size;
-        return true;
-    }
-    text() {
-        return this.parts.join('');
-    }
-}
-function truncateBytes(text, maxBytes) {
-    let out = text;
-    while (Buffer.byteLength(out, 'utf8') > maxBytes)
-        out = (0,report_text/* truncate */.xv)(out, Math.floor(out.length * 0.9));
-    return out;
-}
-function pointer(options) {
-    const files = [];
-    if (options.junitPath)
-        files.push(`the JUnit file <code>${(0,report_text/* escapeCode */.tn)(options.junitPath)}</code>`);
-    if (options.resultsPath)
-        files.push(`the results file <code>${(0,report_text/* escapeCode */.tn)(options.resultsPath)}</code>`);
-    return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
-}
-const VERDICT_LINE = {
-    passed: '✅ Ghost Inspector: passed',
-    failed: '❌ Ghost Inspector: failed',
-    cancelled: '🚫 Ghost Inspector: cancelled',
-    started: '▶️ Ghost Inspector: started',
-    'not-started': '❌ Ghost Inspector: runs not started',
-};
-/** The counts of the verdict in words, failing ones in bold. */
-function countsLine(report) {
-    const t = report.totals;
-    const bold = (on, text) => (on ? `**${text}**` : text);
-    const counts = [];
-    if (t.failed)
-        counts.push(bold(true, `${t.failed} failed`));
-    if (t.error)
-        counts.push(bold(true, (0,report_text/* plural */.LS)(t.error, 'error')));
-    if (t.timedOut)
-        counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
-    counts.push(`${t.passed} passed`);
-    if (t.flaky)
-        counts.push(`${t.flaky} flaky`);
-    if (t.cancelled)
-        counts.push(bold(true, `${t.cancelled} cancelled`));
-    let line = `${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
-    if (report.runs.length > 1)
-        line += ` (${(0,report_text/* plural */.LS)(report.runs.length, 'suite run')})`;
-    line += '.';
-    if (t.screenshotCompareFailed) {
-        const counted = report.policy.failOnScreenshotCompare;
-        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
-    }
-    return line;
-}
-function headline(report) {
-    let line = `## ${VERDICT_LINE[report.verdict]}\n\n`;
-    if (report.waited)
-        line += countsLine(report);
-    else {
-        const started = report.totals.total - report.totals.error;
-        line += `Started ${(0,report_text/* plural */.LS)(started, 'run')} without waiting (\`wait: false\`)`;
-        line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
-    }
-    if (report.interrupted === 'deadline')
-        line += ' The action stopped waiting at its deadline.';
-    if (report.interrupted === 'signal')
-        line += ' The workflow was cancelled.';
-    if (report.interrupted === 'fail-fast')
-        line += ' A test failed: the other runs were cancelled (`fail-fast`).';
-    if (!report.passing && report.reasons.length > 0) {
-        line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
-    }
-    return `${line}\n\n`;
-}
-/** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
-function failureSection(report, groups) {
-    if (groups.length === 0)
-        return [];
-    const out = [`### Failures (${count(groups)})\n\n`];
-    for (const g of groups.slice(0, OPEN_FAILURES))
-        out.push(groupBlock(report, g));
-    const rest = groups.slice(OPEN_FAILURES);
-    if (rest.length > 0) {
-        out.push(`<details><summary>${(0,report_text/* plural */.LS)(count(rest), 'more failure')}</summary>\n\n`);
-        for (const g of rest)
-            out.push(groupBlock(report, g));
-        out.push('</details>\n\n');
-    }
-    return out;
-}
-/** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
-function suiteTable(report) {
-    const suites = new Map();
-    for (const run of report.runs) {
-        const key = `${run.kind}\u0000${run.suiteId ?? run.suiteName}`;
-        suites.set(key, [...(suites.get(key) ?? []), run]);
-    }
-    let out = '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
-    for (const runs of suites.values()) {
-        const sum = (k) => runs.reduce((n, r) => n + r.totals[k], 0);
-        const failing = runs.some((r) => r.tests.some((t) => t.failing));
-        const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
-        const other = [
-            sum('error') ? (0,report_text/* plural */.LS)(sum('error'), 'error') : '',
-            sum('flaky') ? `${sum('flaky')} flaky` : '',
-            sum('timedOut') ? `${sum('timedOut')} timed out` : '',
-            sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
-        ].filter(Boolean);
-        const perRun = runs.map((r) => {
-            const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
-            const label = (0,report_text/* escapeInline */.VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
-            const ratio = `${r.totals.passed}/${r.totals.total}`;
-            return label ? `${summary_failures_link(url, label)} ${ratio}` : ratio;
-        });
-        const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(runs[0].suiteName, MAX_NAME_CHARS));
-        out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
-    }
-    return `${out}\n`;
-}
-/** Every test per suite run, each run in its own `<details>` (an HTML table: no blank line inside). */
-function* allTestsSection(report) {
-    yield `### All tests (${report.totals.total})\n\n`;
-    for (const run of report.runs) {
-        const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
-        const bits = [(0,report_text/* plural */.LS)(run.totals.total, 'test'), `${run.totals.passed} passed`];
-        if (run.totals.failed)
-            bits.push(`${run.totals.failed} failed`);
-        const rows = run.tests.map((test) => {
-            const result = test.resultUrl ? summary_failures_link(test.resultUrl, 'result') : '–';
-            return `<tr><td>${stateLabel(report, test)}</td><td>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</td><td>${(0,report_text/* formatDuration */.a3)(test.durationMs)}</td><td>${result}</td></tr>`;
-        });
-        const about = [
-            run.suiteResultUrl ? summary_failures_link(run.suiteResultUrl, 'suite result') : '',
-            run.error ? (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS)) : '',
-        ].filter(Boolean);
-        yield `<details><summary><strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
-    }
-}
-/** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
-function startedSummary(report, head, options, maxBytes) {
-    const cut = new Budget(maxBytes - TAIL_RESERVE);
-    cut.add(head);
-    cut.add('| Run | Variant | Status | Link |\n| --- | --- | --- | --- |\n');
-    let shown = 0;
-    for (const run of report.runs) {
-        const standIn = run.tests[0];
-        const status = standIn
-            ? `${STATE_LABEL.error}: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
-            : '▶️ Started';
-        const url = run.suiteResultUrl ?? run.resultUrl;
-        const row = `| ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} | ${(0,report_text/* escapeInline */.VV)(run.variantLabel) || '–'} | ${status} | ${url ? summary_failures_link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
-        if (!cut.add(row))
-            break;
-        shown += 1;
-    }
-    const rest = report.runs.length - shown;
-    const tail = rest > 0 ? `\n**${rest} more runs not shown.**${pointer(options)}\n` : '\n';
-    return cut.text() + truncateBytes(tail, TAIL_RESERVE);
-}
-
+// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
+var summary = __nccwpck_require__(41020);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 /**
  * The report writers: results.json, JUnit, job summary and annotations, written as soon as the verdict is
@@ -69263,9 +69346,11 @@ const jobSummary = {
     wanted: ({ inputs }) => inputs.summary,
     write: async (context) => {
         const junitPath = junitPathOf(context);
-        const markdown = renderSummary(context.report, {
+        const markdown = (0,summary/* renderSummary */.Br)(context.report, {
             resultsPath: context.inputs.resultsPath,
+            title: context.inputs.summaryTitle,
             ...(junitPath ? { junitPath } : {}),
+            ...(context.tunnel ? { tunnel: context.tunnel } : {}),
         });
         await context.sink.appendSummary(markdown);
     },
@@ -69275,7 +69360,7 @@ const artifactLink = {
     what: 'the job summary',
     input: 'summary',
     wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
-    write: ({ sink, artifactUrl }) => sink.appendSummary(renderArtifactLine(artifactUrl)),
+    write: ({ sink, artifactUrl }) => sink.appendSummary((0,summary/* renderArtifactLine */.d4)(artifactUrl)),
 };
 const annotations = {
     what: 'the annotations',
@@ -69312,7 +69397,11 @@ const pullRequestComment = {
                 ...github.repository,
                 issueNumber: number,
                 key,
-                body: renderPullRequestComment(report, { key, ...(runUrl ? { runUrl } : {}) }),
+                body: renderPullRequestComment(report, {
+                    key,
+                    title: inputs.summaryTitle,
+                    ...(runUrl ? { runUrl } : {}),
+                }),
                 ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
                 signal,
             });
@@ -69382,10 +69471,11 @@ async function runExtras(context, options) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action, as a table of contents: read inputs → run → verdict → reports → outputs → pass or fail →
+ * The action, as a table of contents: read inputs → tunnel → run → verdict → reports → outputs → pass or fail →
  * extras (screenshots, PR comment). The only place that fails the step for a verdict.
  *
- * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/run-tests.ts` (the engine
+ * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/tunnel.ts`
+ * (the tunnel to the app started in the job, stopped once the runs end), `action/run-tests.ts` (the engine
  * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
  * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
  * limit); the GitHub context is `github.ts`, the signal and exit handling `action/stop.ts`, and every
@@ -69406,16 +69496,19 @@ async function runExtras(context, options) {
 
 
 
+
 /**
  * Runs the action. Sets outputs and the step's result through `deps.sink`; never throws. After a workflow
  * cancel it ends with `deps.exitAfterCancel()`.
  * @param deps the world the action runs in; default the real one ({@link processDeps})
  */
-async function run(deps = processDeps()) {
+async function run(world = processDeps()) {
+    const deps = killingAgentsOnForceExit(world);
     const { sink, github } = deps;
     const startedAtMs = deps.clock.now();
     const cancel = listenForWorkflowCancel(deps);
     let interrupted = false;
+    let tunnel = null;
     try {
         const inputs = await readActionInputs(deps);
         if (!inputs)
@@ -69428,13 +69521,20 @@ async function run(deps = processDeps()) {
             sink.setFailed(`Could not create the directory of results-path (${resultsDir}): ${messageOf(error)}`);
             return;
         }
-        const summary = await runTests(inputs, deps, startedAtMs, cancel.signal);
+        if (inputs.tunnel) {
+            tunnel = await openTunnel({ ...inputs, tunnel: inputs.tunnel }, deps, startedAtMs + inputs.timeoutMs, cancel.signal);
+            if (!tunnel)
+                return;
+        }
+        const summary = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+        await tunnel?.stop();
         interrupted = summary.interrupted === 'signal';
         const verdict = decideRunVerdict(inputs, summary);
         const report = verdict.waited
             ? (0,model/* buildReport */.FK)(summary, verdict)
             : (0,model/* buildStartedReport */.yv)(summary, verdict.policy);
-        const context = { report, inputs, verdict, interrupted, github, sink };
+        const tunnelInfo = tunnel ? { tunnel: { url: tunnel.url, address: tunnel.address } } : {};
+        const context = { report, inputs, verdict, interrupted, github, sink, ...tunnelInfo };
         await writeReports(context);
         for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
             sink.setOutput(name, value);
@@ -69446,6 +69546,7 @@ async function run(deps = processDeps()) {
         sink.setFailed(`Unexpected error: ${messageOf(error)}`);
     }
     finally {
+        await tunnel?.stop();
         cancel.dispose();
         if (interrupted || cancel.signal.aborted)
             deps.exitAfterCancel();
@@ -69455,6 +69556,15 @@ async function run(deps = processDeps()) {
 ;// CONCATENATED MODULE: ./src/index.ts
 
 
+
+// One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open.
-void run(processDeps()).then(() => process.exit());
+const deps = processDeps();
+if (isPostStep(deps.env)) {
+    void runPost(deps).then(() => process.exit());
+}
+else {
+    deps.sink.saveState(POST_FLAG, 'true');
+    void run(deps).then(() => process.exit());
+}
 

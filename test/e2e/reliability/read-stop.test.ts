@@ -9,8 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
 import { startEmulator, type Emulator } from '../../../emulator/index.js';
-import { startEchoProxy, type Bend, startHoldProxy } from '../../support/proxy.js';
-import { counts } from '../../support/harness.js';
+import { startHoldProxy } from '../../support/proxy.js';
 import { runActionInProcess, type InProcessOptions } from '../../support/run-action.js';
 import {
   makeTempWorkspace,
@@ -51,17 +50,6 @@ async function act(baseUrl: string, inputs: Record<string, string>, extra: Parti
   return { run, results: readResults(workspace), ms: Date.now() - started };
 }
 
-/** A proxy in front of `emulator` that bends answers; `seen` lists every request (`METHOD path?query`). */
-async function bending(emulator: Emulator, bend: Bend) {
-  const seen: string[] = [];
-  const proxy = await startEchoProxy(emulator.origin, (r) => (seen.push(`${r.method} ${r.url}`), null), bend);
-  cleanups.unshift(() => proxy.close());
-  return { baseUrl: proxy.baseUrl, seen };
-}
-
-const FOUR_URLS = 'https://a.example/\nhttps://b.example/\nhttps://c.example/\nhttps://d.example/';
-const isTestsList = (url: string): boolean => /\/v1\/tests\/[^/]+\/results\/?\?/.test(url);
-
 describe.concurrent('reading', () => {
   it('a page of the tests that fails (an unreadable answer) is read again', async () => {
     const emulator = await emulatorFor();
@@ -76,37 +64,6 @@ describe.concurrent('reading', () => {
       'rel-red-ok:passed',
     ]);
   });
-
-  it("a group read by test: a test's list that shows a run still going is not taken for its result", async () => {
-    const emulator = await emulatorFor();
-    const p = await bending(emulator, (request, body) => {
-      if (request.method !== 'GET' || !isTestsList(request.url) || !/offset=/.test(request.url))
-        return undefined;
-      const envelope = body as { data: Array<Record<string, unknown>> };
-      const data = envelope.data.map((r) =>
-        (r.test as { _id: string })._id === 'rel-green-1'
-          ? { ...r, passing: null, executionTime: null, dateExecutionFinished: undefined }
-          : r,
-      );
-      return { ...envelope, data };
-    });
-    const o = await act(p.baseUrl, { 'suite-ids': 'suite-green', 'start-url': FOUR_URLS });
-    expect(p.seen.some(isTestsList)).toBe(true);
-    expect(counts(o.run)).toMatchObject({ total: 8, passed: 8, error: 0 });
-  });
-
-  it("a group read by test: a test's list that lacks the runs leaves them to be read alone", async () => {
-    const emulator = await emulatorFor();
-    const p = await bending(emulator, (request, body) => {
-      if (request.method !== 'GET' || !/\/v1\/tests\/rel-green-2\/results\/?\?.*offset=/.test(request.url))
-        return undefined;
-      return { ...(body as object), data: [] };
-    });
-    const o = await act(p.baseUrl, { 'suite-ids': 'suite-green', 'start-url': FOUR_URLS });
-    expect(p.seen.some(isTestsList)).toBe(true);
-    expect(counts(o.run)).toMatchObject({ total: 8, passed: 8, error: 0 });
-    expect(o.results?.results.every((t) => t.resultId !== null)).toBe(true);
-  }, 60_000);
 });
 
 describe.concurrent('stopping at the deadline', () => {

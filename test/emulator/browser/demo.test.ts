@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
           result.steps.slice(test.expected.failingStep! + 1).map(() => 'not-run'),
         );
       }
-      expect(existsSync(result.screenshot?.path ?? ''), `${test.name} screenshot`).toBe(true);
+      expect(existsSync(path.resolve(out, result.screenshot?.path ?? '-')), `${test.name} screenshot`).toBe(true);
     }
     const bug = results.find((r) => r.name === 'Cart total counts quantities')!;
     expect(bug.failingStep).toEqual({
@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
     expect(cmp.difference).toBeGreaterThanOrEqual(EXPECTED_DIFFERENCE.min);
     expect(cmp.difference).toBeLessThanOrEqual(EXPECTED_DIFFERENCE.max);
     expect(cmp.baselineResultId).toMatch(/\S/);
-    expect(existsSync(cmp.path ?? ''), 'comparison image').toBe(true);
+    expect(existsSync(path.resolve(out, cmp.path ?? '-')), 'comparison image').toBe(true);
     // No other test compares screenshots.
     expect(results.filter((r) => r.screenshotCompare).map((r) => r.name)).toEqual([
       'Products page looks right',
@@ -193,7 +193,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
     expect(junit).toMatch(/Screenshot comparison failed: difference \d+\.\d+% \(threshold 1%\)/);
     const summary = readFileSync(path.join(out, 'ghost-inspector-summary.md'), 'utf8');
     expect(summary).toContain('## ❌ Ghost Inspector: failed');
-    expect(summary).toContain('<strong>Step #7</strong> <code>assertText</code> <code>#total</code>');
+    expect(summary).toContain('<strong>Step 7</strong> <code>assertText</code> <code>#total</code>');
     expect(summary).toContain('Products page looks right');
   });
 
