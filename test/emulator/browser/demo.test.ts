@@ -142,7 +142,9 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
           result.steps.slice(test.expected.failingStep! + 1).map(() => 'not-run'),
         );
       }
-      expect(existsSync(path.resolve(out, result.screenshot?.path ?? '-')), `${test.name} screenshot`).toBe(true);
+      expect(existsSync(path.resolve(out, result.screenshot?.path ?? '-')), `${test.name} screenshot`).toBe(
+        true,
+      );
     }
     const bug = results.find((r) => r.name === 'Cart total counts quantities')!;
     expect(bug.failingStep).toEqual({
