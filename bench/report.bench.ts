@@ -12,7 +12,7 @@ import { resourceUsage } from 'node:process';
 import { renderAnnotations } from '../src/report/annotations.js';
 import { renderJUnit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
-import { decideVerdict } from '../src/run/outcome.js';
+import { decideVerdict } from '../src/run/outcome/outcome.js';
 import { renderResultsJson } from '../src/report/results-json.js';
 import { renderSummary } from '../src/report/summary.js';
 import { largeSummary } from '../test/unit/report/fixtures.js';

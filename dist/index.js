@@ -56134,7 +56134,7 @@ function commentKey(context, commentKeyInput) {
 /* harmony export */   cN: () => (/* binding */ variantParts)
 /* harmony export */ });
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73596);
-/* harmony import */ var _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38249);
+/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22800);
 /* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(66358);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
 
@@ -56222,7 +56222,7 @@ function renderStop(event, log) {
             return;
         }
         case 'timed-out':
-            log.warning(`Timeout: ${(0,_run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
+            log.warning(`Timeout: ${(0,_run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
             return;
         case 'fail-fast':
             log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.others, 'other remote run')} and starting no more.`);
@@ -56261,11 +56261,11 @@ function consoleReporter(log) {
                 return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(event.resultIds)}.`);
             case 'trigger-problems': {
                 // Runs fail-fast kept from starting were not asked for in vain: an info line, not a warning.
-                const skipped = event.problems.filter((p) => p.kind === _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
+                const skipped = event.problems.filter((p) => p.kind === _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
                 if (skipped.length > 0) {
                     log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
                 }
-                const problems = event.problems.filter((p) => p.kind !== _run_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
+                const problems = event.problems.filter((p) => p.kind !== _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
                 for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .problemLines */ .pb)(problems))
                     log.warning(line);
                 return;
@@ -56300,8 +56300,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: targetText, testlessPhrase, variantLabel
 
-// EXTERNAL MODULE: ./src/run/outcome.ts
-var outcome = __nccwpck_require__(36497);
+// EXTERNAL MODULE: ./src/run/outcome/outcome.ts
+var outcome = __nccwpck_require__(44370);
 // EXTERNAL MODULE: ./src/api/refs.ts
 var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/api/screenshots.ts
@@ -57446,110 +57446,7 @@ function unrefTimer(ms, onExpire) {
 
 /***/ }),
 
-/***/ 38249:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $B: () => (/* binding */ NOT_STARTED_ERROR),
-/* harmony export */   AB: () => (/* binding */ forceExit),
-/* harmony export */   Au: () => (/* binding */ DEADLINE_BACKSTOP_MS),
-/* harmony export */   G3: () => (/* binding */ FAIL_FAST_CANCEL_ERROR),
-/* harmony export */   Mu: () => (/* binding */ HARD_EXIT_MS),
-/* harmony export */   Pi: () => (/* binding */ mayHaveStartedAmong),
-/* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
-/* harmony export */   by: () => (/* binding */ describeTimeout),
-/* harmony export */   iv: () => (/* binding */ LOOKUP_END_MS),
-/* harmony export */   lg: () => (/* binding */ TRIGGER_GRACE_MS),
-/* harmony export */   u2: () => (/* binding */ WRAP_UP_MS),
-/* harmony export */   wv: () => (/* binding */ armHardExit)
-/* harmony export */ });
-/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54219);
-/**
- * The time bounds of stopping, in one place.
- *
- * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
- *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
- *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
- *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
- *   whatever the service does (never answers, hangs mid-answer).
- * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
- *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
- *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
- *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
- */
-
-
-/**
- * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
- * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
- * already known are cancelled meanwhile).
- */
-const TRIGGER_GRACE_MS = {
-    deadline: 0,
-    signal: 1_500,
-    'fail-fast': 5_000,
-};
-/** When the lookups of interrupted triggers end, ms after the stop. */
-const LOOKUP_END_MS = {
-    deadline: 3_000,
-    signal: 3_000,
-    'fail-fast': 10_000,
-};
-/**
- * How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. Fail-fast has
- * no runner waiting to kill the process: its cancels go through the request budget, so it gets longer.
- */
-const WRAP_UP_MS = {
-    deadline: 6_000,
-    signal: 4_500,
-    'fail-fast': 30_000,
-};
-/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
-const HARD_EXIT_MS = 6_500;
-/** The `error` of a run never started, by reason. */
-const NOT_STARTED_ERROR = {
-    deadline: 'Not started before the timeout',
-    signal: 'Not started before the workflow was cancelled',
-    'fail-fast': 'Not started: fail-fast (a test had failed)',
-};
-/** The `error` of a run (and of its tests still going) cancelled because another test failed. */
-const FAIL_FAST_CANCEL_ERROR = 'Cancelled by fail-fast: another test failed.';
-/** The `error` of a trigger that may have started a run that could not be found. */
-const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
-    '(may have started; not found).';
-/** The error of an unanswered execute whose runs could not be told apart from other runs started then. */
-function mayHaveStartedAmong(candidates, expected) {
-    return (`The execute may have started ${expected === 1 ? 'a run' : `${expected} runs`}, but it was not answered, and ` +
-        `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}: ` +
-        'not followed, not cancelled (may have started; not told apart).');
-}
-/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
-function describeTimeout(timeoutMs) {
-    return (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(timeoutMs);
-}
-/**
- * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
- * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
- * itself, yet fires when something else (a hanging request or file-system call) does.
- */
-function armHardExit(onExpire, ms = HARD_EXIT_MS) {
-    return (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .unrefTimer */ .Kg)(ms, onExpire);
-}
-/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
-const DEADLINE_BACKSTOP_MS = 9_500;
-/**
- * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
- * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
- */
-function forceExit() {
-    process.kill(process.pid, 'SIGKILL');
-}
-
-
-/***/ }),
-
-/***/ 36497:
+/***/ 44370:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57882,6 +57779,109 @@ class ProblemLog {
         for (const line of problemLines(this.take(), verb))
             log.warning(line);
     }
+}
+
+
+/***/ }),
+
+/***/ 22800:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $B: () => (/* binding */ NOT_STARTED_ERROR),
+/* harmony export */   AB: () => (/* binding */ forceExit),
+/* harmony export */   Au: () => (/* binding */ DEADLINE_BACKSTOP_MS),
+/* harmony export */   G3: () => (/* binding */ FAIL_FAST_CANCEL_ERROR),
+/* harmony export */   Mu: () => (/* binding */ HARD_EXIT_MS),
+/* harmony export */   Pi: () => (/* binding */ mayHaveStartedAmong),
+/* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
+/* harmony export */   by: () => (/* binding */ describeTimeout),
+/* harmony export */   iv: () => (/* binding */ LOOKUP_END_MS),
+/* harmony export */   lg: () => (/* binding */ TRIGGER_GRACE_MS),
+/* harmony export */   u2: () => (/* binding */ WRAP_UP_MS),
+/* harmony export */   wv: () => (/* binding */ armHardExit)
+/* harmony export */ });
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54219);
+/**
+ * The time bounds of stopping, in one place.
+ *
+ * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
+ *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
+ *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
+ *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
+ *   whatever the service does (never answers, hangs mid-answer).
+ * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
+ *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
+ *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
+ *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
+ */
+
+
+/**
+ * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
+ * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
+ * already known are cancelled meanwhile).
+ */
+const TRIGGER_GRACE_MS = {
+    deadline: 0,
+    signal: 1_500,
+    'fail-fast': 5_000,
+};
+/** When the lookups of interrupted triggers end, ms after the stop. */
+const LOOKUP_END_MS = {
+    deadline: 3_000,
+    signal: 3_000,
+    'fail-fast': 10_000,
+};
+/**
+ * How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. Fail-fast has
+ * no runner waiting to kill the process: its cancels go through the request budget, so it gets longer.
+ */
+const WRAP_UP_MS = {
+    deadline: 6_000,
+    signal: 4_500,
+    'fail-fast': 30_000,
+};
+/** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
+const HARD_EXIT_MS = 6_500;
+/** The `error` of a run never started, by reason. */
+const NOT_STARTED_ERROR = {
+    deadline: 'Not started before the timeout',
+    signal: 'Not started before the workflow was cancelled',
+    'fail-fast': 'Not started: fail-fast (a test had failed)',
+};
+/** The `error` of a run (and of its tests still going) cancelled because another test failed. */
+const FAIL_FAST_CANCEL_ERROR = 'Cancelled by fail-fast: another test failed.';
+/** The `error` of a trigger that may have started a run that could not be found. */
+const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was not answered and no run could be found afterwards ' +
+    '(may have started; not found).';
+/** The error of an unanswered execute whose runs could not be told apart from other runs started then. */
+function mayHaveStartedAmong(candidates, expected) {
+    return (`The execute may have started ${expected === 1 ? 'a run' : `${expected} runs`}, but it was not answered, and ` +
+        `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}: ` +
+        'not followed, not cancelled (may have started; not told apart).');
+}
+/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
+function describeTimeout(timeoutMs) {
+    return (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(timeoutMs);
+}
+/**
+ * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
+ * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
+ * itself, yet fires when something else (a hanging request or file-system call) does.
+ */
+function armHardExit(onExpire, ms = HARD_EXIT_MS) {
+    return (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .unrefTimer */ .Kg)(ms, onExpire);
+}
+/** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
+const DEADLINE_BACKSTOP_MS = 9_500;
+/**
+ * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
+ * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
+ */
+function forceExit() {
+    process.kill(process.pid, 'SIGKILL');
 }
 
 
@@ -61787,8 +61787,8 @@ var __webpack_exports__ = {};
 var src_github = __nccwpck_require__(69248);
 // EXTERNAL MODULE: ./src/run/clock.ts
 var run_clock = __nccwpck_require__(54219);
-// EXTERNAL MODULE: ./src/run/deadline.ts
-var deadline = __nccwpck_require__(38249);
+// EXTERNAL MODULE: ./src/run/stop/deadline.ts
+var deadline = __nccwpck_require__(22800);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
 var src_core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
@@ -65961,8 +65961,8 @@ var report_console = __nccwpck_require__(39475);
 var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(78474);
-// EXTERNAL MODULE: ./src/run/outcome.ts
-var outcome = __nccwpck_require__(36497);
+// EXTERNAL MODULE: ./src/run/outcome/outcome.ts
+var outcome = __nccwpck_require__(44370);
 // EXTERNAL MODULE: ./src/run/progress.ts
 var progress = __nccwpck_require__(66358);
 ;// CONCATENATED MODULE: ./src/run/context.ts
@@ -66125,7 +66125,7 @@ function standInTest(ctx, handle, last, state, error) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/paging.ts
+;// CONCATENATED MODULE: ./src/run/read/paging.ts
 /**
  * Paging a list of the service (`count`, `offset`), bounded whatever the service answers: by a short page,
  * by a page that adds nothing new (a service that ignores `offset`), and by the pages its known length
@@ -66172,7 +66172,7 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/read.ts
+;// CONCATENATED MODULE: ./src/run/read/read.ts
 /**
  * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
  * (`GET /suite-results/{id}/results/`), each once; the pages its counts say it has are asked at once
@@ -66268,7 +66268,7 @@ function suiteTestsOf(ctx, handle, result) {
     return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, (0,outcome/* suiteTestCount */.S7)(result));
 }
 
-;// CONCATENATED MODULE: ./src/run/stop.ts
+;// CONCATENATED MODULE: ./src/run/stop/stop.ts
 
 
 
@@ -66489,7 +66489,7 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/execute.ts
+;// CONCATENATED MODULE: ./src/run/plan/execute.ts
 /** Parameters the contract allows on test execution only. */
 const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
 /**
@@ -66671,7 +66671,7 @@ function runBaseOf(job) {
     return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
-;// CONCATENATED MODULE: ./src/run/started.ts
+;// CONCATENATED MODULE: ./src/run/trigger/started.ts
 /** A started run joins the engine: its run model, its remote (to cancel) and its handle for the watch. */
 
 
@@ -66727,7 +66727,7 @@ function addHandle(ctx, job, result, variant, now) {
     return handle;
 }
 
-;// CONCATENATED MODULE: ./src/run/follow-results.ts
+;// CONCATENATED MODULE: ./src/run/follow/follow-results.ts
 /**
  * Results started elsewhere (`result-ids`: e.g. by `wait: false` in another job): each is read once and then
  * followed like a run this action started, with every report. A `suite-result:` or `test-result:` prefix
@@ -66797,7 +66797,7 @@ async function followResult(ctx, ref) {
     return [handle];
 }
 
-;// CONCATENATED MODULE: ./src/run/plan.ts
+;// CONCATENATED MODULE: ./src/run/plan/plan.ts
 
 
 
@@ -66867,7 +66867,7 @@ function planJobs(plan, suiteIds) {
     return jobs;
 }
 
-;// CONCATENATED MODULE: ./src/run/reconcile.ts
+;// CONCATENATED MODULE: ./src/run/trigger/reconcile.ts
 /**
  * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
  * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
@@ -67010,7 +67010,7 @@ async function findTriggeredRuns(api, req, clock) {
     return { adopted: candidates, certain: fitting.every((c) => c.fit === 'match'), candidates };
 }
 
-;// CONCATENATED MODULE: ./src/run/trigger.ts
+;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
 /**
  * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
  * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
@@ -67168,7 +67168,7 @@ async function trigger(ctx, job) {
     return handles;
 }
 
-;// CONCATENATED MODULE: ./src/run/fail-fast.ts
+;// CONCATENATED MODULE: ./src/run/stop/fail-fast.ts
 
 /**
  * Stops the engine for fail-fast when `plan.failFast` is on, nothing stopped it yet, and `test` (default:
@@ -67499,7 +67499,7 @@ function watchResult(ctx, remote, triggeredAtMs, target) {
     return ctx.watcher.wait(remote, triggeredAtMs, target);
 }
 
-;// CONCATENATED MODULE: ./src/run/retry.ts
+;// CONCATENATED MODULE: ./src/run/follow/retry.ts
 /**
  * Retry: under `retry-failed` (0–3), each failed test of a run is executed again on its own, with the
  * variant it ran under (`retryOptions`), up to that many times; a test that passes on a re-run is `flaky`.
@@ -67841,7 +67841,7 @@ function failFastStop(ctx) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/run/redact-summary.ts
+;// CONCATENATED MODULE: ./src/run/outcome/redact-summary.ts
 /**
  * Removes secrets from the run model before any report, output or file is made of it, field by field:
  * redaction goes only where a secret can be, and never alters the action's own data.
@@ -69107,7 +69107,7 @@ function xmlCdata(text) {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(73024);
-;// CONCATENATED MODULE: ./src/run/outputs.ts
+;// CONCATENATED MODULE: ./src/run/outcome/outputs.ts
 /**
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
  * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).

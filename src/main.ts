@@ -24,7 +24,7 @@ import { announceVerdict, decideRunVerdict } from './action/verdict.js';
 import { runExtras } from './action/extras.js';
 import { buildReport, buildStartedReport } from './report/model.js';
 import { writeReports } from './report/writers.js';
-import { computeOutputs } from './run/outputs.js';
+import { computeOutputs } from './run/outcome/outputs.js';
 import type { Tunnel } from './tunnel/tunnel.js';
 
 export type { ActionDeps } from './action/deps.js';

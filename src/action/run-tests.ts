@@ -7,7 +7,7 @@ import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';
 import { RateBudget } from '../api/budget.js';
 import { runPlan } from '../run/engine.js';
-import { redactSummary } from '../run/redact-summary.js';
+import { redactSummary } from '../run/outcome/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionDeps } from './deps.js';
 import { runLog } from './log.js';

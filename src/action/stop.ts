@@ -7,7 +7,7 @@
  * or file-system call). The deadline is backed the same way: the engine not returned `DEADLINE_BACKSTOP_MS`
  * after it ends the process. The time bounds themselves live in `run/deadline.ts`.
  */
-import { armHardExit, DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/deadline.js';
+import { armHardExit, DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
 import type { ActionSink } from '../common/sink.js';
 
 /** What stopping needs from the action's environment (a subset of `ActionDeps`). */

@@ -3,7 +3,7 @@
  * announcing it last (a log line and, when failing, the step's failure with every reason).
  */
 import type { ActionInputs } from '../inputs/index.js';
-import { decideStartedVerdict, decideVerdict, type Verdict } from '../run/outcome.js';
+import { decideStartedVerdict, decideVerdict, type Verdict } from '../run/outcome/outcome.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionSink } from '../common/sink.js';
 

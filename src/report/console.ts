@@ -8,7 +8,7 @@
 import type { RunLog } from '../common/log.js';
 import { plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
-import { describeTimeout, NOT_STARTED_ERROR } from '../run/deadline.js';
+import { describeTimeout, NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';

@@ -5,7 +5,7 @@
 import { refId, refName } from '../api/refs.js';
 import { resultImages } from '../api/screenshots.js';
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
-import { countedAs, failsStep, type VerdictPolicy } from '../run/outcome.js';
+import { countedAs, failsStep, type VerdictPolicy } from '../run/outcome/outcome.js';
 import type { SuiteRun, TestRun, Variant } from '../run/types.js';
 import type {
   FailingStep,

@@ -1,5 +1,5 @@
 /** The report model's types: one normalized picture of a run, read by every renderer (`model.ts` builds it). */
-import type { Counts, VerdictPolicy, VerdictStatus } from '../run/outcome.js';
+import type { Counts, VerdictPolicy, VerdictStatus } from '../run/outcome/outcome.js';
 import type { RunKind, TestState, Variant } from '../run/types.js';
 
 /** Files downloaded for a test result, by test result id: paths relative to the workspace, or absolute. */

@@ -13,7 +13,7 @@ import {
   testlessRunState,
   type Verdict,
   type VerdictPolicy,
-} from '../run/outcome.js';
+} from '../run/outcome/outcome.js';
 import type { RunSummary, SuiteRun, TestState } from '../run/types.js';
 import { buildTest, dateMs, numberOrNull, variantFields } from './model-test.js';
 import { variantLabel } from './console.js';

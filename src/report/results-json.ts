@@ -26,7 +26,7 @@ import { dirname } from 'node:path';
 import { once } from 'node:events';
 
 import type { Report } from './model.js';
-import { countValues, startedCountValues } from '../run/outputs.js';
+import { countValues, startedCountValues } from '../run/outcome/outputs.js';
 
 /** Version of the results.json layout; raised on a breaking change. */
 export const RESULTS_JSON_VERSION = 1;

@@ -10,7 +10,7 @@ import type { ActionSink } from '../common/sink.js';
 import { stopReason, timeLimited } from '../common/time-limit.js';
 import { commentKey, workflowRunUrl, type GitHubContext } from '../github.js';
 import type { ActionInputs } from '../inputs/index.js';
-import type { Verdict } from '../run/outcome.js';
+import type { Verdict } from '../run/outcome/outcome.js';
 import { emitAnnotations, renderAnnotations } from './annotations.js';
 import { writeJUnit } from './junit.js';
 import type { Report } from './model.js';

@@ -24,15 +24,15 @@ import {
   type RunPlan,
 } from './context.js';
 import type { RunEventListener } from './events.js';
-import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop.js';
-import { triggerAll } from './trigger.js';
+import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop/stop.js';
+import { triggerAll } from './trigger/trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './follow/follow.js';
 
 export type { RunLog } from '../report/console.js';
 export type { RunPlan, EngineWaits } from './context.js';
 export { DEFAULT_APP_URL } from './context.js';
-export { isSuiteResultOver } from './outcome.js';
+export { isSuiteResultOver } from './outcome/outcome.js';
 
 /** Period of the heartbeat while waiting, ms. */
 export const DEFAULT_HEARTBEAT_MS = 60_000;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
 import { XMLParser } from 'fast-xml-parser';
 import * as xpathLib from 'xpath';
-import type { Counts } from '../../src/run/outcome.js';
+import type { Counts } from '../../src/run/outcome/outcome.js';
 
 /** The Jenkins xUnit plugin's JUnit schema (MIT), unmodified. */
 export const JUNIT_XSD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'junit-10.xsd');
@@ -138,7 +138,7 @@ export function consumerCounts(xml: string): ConsumerCounts {
   return counts;
 }
 
-/** The verdict's counts by state (`Counts` of `src/run/outcome.ts`; the action's count outputs). */
+/** The verdict's counts by state (`Counts` of `src/run/outcome/outcome.ts`; the action's count outputs). */
 export type StateCounts = Omit<Counts, 'screenshotCompareFailed'>;
 
 /**

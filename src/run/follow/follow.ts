@@ -6,11 +6,11 @@
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { endRun, nameOf, testFinished, testRunOf, type EngineContext, type Handle } from '../context.js';
-import { variantFromResult } from '../execute.js';
-import { failFastOn } from '../fail-fast.js';
-import { classifyTestResult, isSuiteResultOver } from '../outcome.js';
-import { suiteTestsOf } from '../read.js';
-import { retryFailures } from '../retry.js';
+import { variantFromResult } from '../plan/execute.js';
+import { failFastOn } from '../stop/fail-fast.js';
+import { classifyTestResult, isSuiteResultOver } from '../outcome/outcome.js';
+import { suiteTestsOf } from '../read/read.js';
+import { retryFailures } from './retry.js';
 import { watchResult } from './watcher.js';
 
 /** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../src/report/index.js';
-import { countResults, decideVerdict } from '../../../src/run/outcome.js';
+import { countResults, decideVerdict } from '../../../src/run/outcome/outcome.js';
 import type { RunSummary, SuiteRun } from '../../../src/run/types.js';
 
 const SHAPES: Array<[string, string, Partial<SuiteRun>]> = [

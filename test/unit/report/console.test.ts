@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleReporter, variantLabel, type RunLog } from '../../../src/report/console.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { SuiteRun } from '../../../src/run/types.js';
-import { NOT_STARTED_ERROR } from '../../../src/run/deadline.js';
+import { NOT_STARTED_ERROR } from '../../../src/run/stop/deadline.js';
 import { testResult } from '../../support/run-factories.js';
 
 function render(events: RunEvent[]): string[] {

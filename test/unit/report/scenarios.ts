@@ -2,7 +2,7 @@
  * The scenarios the golden files show: each a RunSummary, a policy and downloaded attachments.
  */
 import { buildReport, type Report, type ReportAttachments } from '../../../src/report/model.js';
-import { decideVerdict, type VerdictPolicy } from '../../../src/run/outcome.js';
+import { decideVerdict, type VerdictPolicy } from '../../../src/run/outcome/outcome.js';
 import type { RunSummary } from '../../../src/run/types.js';
 import { Fixtures, summaryOf, suiteRun } from './fixtures.js';
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../../src/api/errors.js';
 import { RateBudget } from '../../../src/api/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
-import { decideVerdict } from '../../../src/run/outcome.js';
+import { decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 

@@ -8,9 +8,9 @@ import {
   variantAt,
   variantCombinations,
   variantFromResult,
-} from '../../../src/run/execute.js';
-import { computeOutputs } from '../../../src/run/outputs.js';
-import { decideStartedVerdict, decideVerdict } from '../../../src/run/outcome.js';
+} from '../../../src/run/plan/execute.js';
+import { computeOutputs } from '../../../src/run/outcome/outputs.js';
+import { decideStartedVerdict, decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
 
 describe('execute helpers', () => {

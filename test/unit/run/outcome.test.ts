@@ -6,7 +6,7 @@ import {
   decideStartedVerdict,
   decideVerdict,
   type VerdictPolicy,
-} from '../../../src/run/outcome.js';
+} from '../../../src/run/outcome/outcome.js';
 import { suiteRun, testResult, testRun } from '../../support/run-factories.js';
 
 const POLICY: VerdictPolicy = { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: true };

@@ -3,9 +3,9 @@
  * failure; what a trigger that never happened stands for; timeouts in words.
  */
 import { describe, expect, it } from 'vitest';
-import { describeTimeout } from '../../../src/run/deadline.js';
+import { describeTimeout } from '../../../src/run/stop/deadline.js';
 import { runPlan } from '../../../src/run/engine.js';
-import { csvDataRows, expectedVariants } from '../../../src/run/execute.js';
+import { csvDataRows, expectedVariants } from '../../../src/run/plan/execute.js';
 import { foldIds, ProblemLog } from '../../../src/run/progress.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 import { collectingLog } from '../../support/run-factories.js';

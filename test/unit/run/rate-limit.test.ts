@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../src/api/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
-import { decideVerdict } from '../../../src/run/outcome.js';
+import { decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { runPlanOf } from '../../support/run-factories.js';
 import type { RateLimitSpec } from '../../../emulator/index.js';
 import { startVirtualWorld, type VirtualWorld, type Client } from '../../support/virtual-world.js';

@@ -7,7 +7,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteResult } from '../../../src/api/types.js';
 import type { TestDefinition } from '../../../src/api/definitions.js';
 import { runPlan, type RunPlan } from '../../../src/run/engine.js';
-import { CLOCK_SKEW_MS, matchTriggered, mayHaveStarted, variantFit } from '../../../src/run/reconcile.js';
+import {
+  CLOCK_SKEW_MS,
+  matchTriggered,
+  mayHaveStarted,
+  variantFit,
+} from '../../../src/run/trigger/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';

@@ -4,7 +4,7 @@
  * is never rewritten.
  */
 import { describe, expect, it } from 'vitest';
-import { redactSummary } from '../../../src/run/redact-summary.js';
+import { redactSummary } from '../../../src/run/outcome/redact-summary.js';
 import type { RunSummary } from '../../../src/run/types.js';
 import { suiteResult, suiteRun, testResult } from '../../support/run-factories.js';
 

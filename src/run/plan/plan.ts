@@ -3,12 +3,12 @@
  * jobs. Folders are expanded into their suites first (`GET /folders/{id}/suites/`); each job later starts
  * one run per variant and data row (see `execute.ts`).
  */
-import type { EngineContext } from './context.js';
-import { messageOf, pushResultless } from './context.js';
-import { NOT_STARTED_ERROR, type StopReason } from './deadline.js';
+import type { EngineContext } from '../context.js';
+import { messageOf, pushResultless } from '../context.js';
+import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
 import type { TriggerJob } from './execute.js';
-import { definitionFor } from '../inputs/test-files.js';
-import type { RunPlan } from './context.js';
+import { definitionFor } from '../../inputs/test-files.js';
+import type { RunPlan } from '../context.js';
 
 /** A folder whose suites were never listed because the action stopped first: one run, not started. */
 function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReason): void {

@@ -11,8 +11,8 @@
  *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
  *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
  */
-import { formatDuration } from '../report/text.js';
-import { unrefTimer } from './clock.js';
+import { formatDuration } from '../../report/text.js';
+import { unrefTimer } from '../clock.js';
 
 /**
  * Why the engine stopped early: the deadline, a workflow cancel, or `fail-fast` (a test failed for good:

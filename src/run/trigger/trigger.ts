@@ -5,15 +5,15 @@
  * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
  * watching it (`follow/`) while later executes still wait for their turn.
  */
-import { ApiError } from '../api/errors.js';
-import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
-import { messageOf, pushResultless, type EngineContext, type Handle } from './context.js';
+import { ApiError } from '../../api/errors.js';
+import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
+import { messageOf, pushResultless, type EngineContext, type Handle } from '../context.js';
 import {
   MAY_HAVE_STARTED_ERROR,
   mayHaveStartedAmong,
   NOT_STARTED_ERROR,
   type StopReason,
-} from './deadline.js';
+} from '../stop/deadline.js';
 import {
   asArray,
   expectedVariants,
@@ -25,12 +25,12 @@ import {
   variantAt,
   variantCombinations,
   type TriggerJob,
-} from './execute.js';
-import { followResult } from './follow-results.js';
+} from '../plan/execute.js';
+import { followResult } from '../follow/follow-results.js';
 import { addHandle } from './started.js';
-import { expandFolders, planJobs } from './plan.js';
+import { expandFolders, planJobs } from '../plan/plan.js';
 import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
-import type { Variant } from './types.js';
+import type { Variant } from '../types.js';
 
 /**
  * Told the runs of each execute as soon as it is answered (or its runs were found by reconciliation), all

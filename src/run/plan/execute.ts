@@ -3,9 +3,9 @@
  * "Execute responses"; docs/api-contract.md: with `immediate=1` one result, or an array for several variants or a
  * data file). Pure helpers; the engine (`engine.ts`) sends the requests.
  */
-import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
-import type { TestDefinition } from '../api/definitions.js';
-import type { SuiteRun, Variant } from './types.js';
+import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
+import type { TestDefinition } from '../../api/definitions.js';
+import type { SuiteRun, Variant } from '../types.js';
 
 /** Execute options the user set, in the service's names (see `ActionInputs.execute`). */
 export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;

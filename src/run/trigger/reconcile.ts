@@ -16,13 +16,13 @@
  * the candidates' links. An adopted run is cancelled on the action's behalf only when it showed every field
  * sent (docs/reliability.md).
  */
-import { refId } from '../api/refs.js';
-import type { ActionApi } from './action-api.js';
-import { ApiError } from '../api/errors.js';
-import { PAGE_SIZE } from '../api/limits.js';
-import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
-import type { Clock } from './clock.js';
-import type { TriggerJob } from './execute.js';
+import { refId } from '../../api/refs.js';
+import type { ActionApi } from '../action-api.js';
+import { ApiError } from '../../api/errors.js';
+import { PAGE_SIZE } from '../../api/limits.js';
+import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
+import type { Clock } from '../clock.js';
+import type { TriggerJob } from '../plan/execute.js';
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 export const CLOCK_SKEW_MS = 2_000;

@@ -3,7 +3,7 @@
  * by a page that adds nothing new (a service that ignores `offset`), and by the pages its known length
  * needs (docs/read.md, "Paging").
  */
-import { PAGE_SIZE } from '../api/limits.js';
+import { PAGE_SIZE } from '../../api/limits.js';
 
 /** One page request: `count` and `offset` as the service's lists take them. */
 export interface Paging {

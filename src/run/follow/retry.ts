@@ -4,16 +4,16 @@
  * A re-run whose execute may have started one but was not answered is looked up (`reconcile.ts`), never
  * sent again. Re-runs share the one execute limiter with the first triggers.
  */
-import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
-import type { ExecuteOptions, TestResult } from '../api/types.js';
-import { addRemote, messageOf, testFinished, type EngineContext, type Handle } from './context.js';
-import { failFastOn } from './fail-fast.js';
-import { cancelRemote } from './stop.js';
-import { asArray, retryOptions, variantFromResult, type TriggerJob } from './execute.js';
-import { classifyTestResult } from './outcome.js';
-import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
-import type { TestRun, Variant } from './types.js';
-import { watchResult } from './follow/watcher.js';
+import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
+import type { ExecuteOptions, TestResult } from '../../api/types.js';
+import { addRemote, messageOf, testFinished, type EngineContext, type Handle } from '../context.js';
+import { failFastOn } from '../stop/fail-fast.js';
+import { cancelRemote } from '../stop/stop.js';
+import { asArray, retryOptions, variantFromResult, type TriggerJob } from '../plan/execute.js';
+import { classifyTestResult } from '../outcome/outcome.js';
+import { findTriggeredRuns, mayHaveStarted } from '../trigger/reconcile.js';
+import type { TestRun, Variant } from '../types.js';
+import { watchResult } from './watcher.js';
 
 /** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
 export async function retryFailures(ctx: EngineContext, handle: Handle): Promise<void> {

@@ -6,9 +6,9 @@
  * (`stop.ts`, `cancelActive`), with its own reason: the cancelled runs say "Cancelled by fail-fast", the
  * runs not triggered yet are not started ("Not started: fail-fast").
  */
-import type { EngineContext, Handle } from './context.js';
+import type { EngineContext, Handle } from '../context.js';
 import { halt } from './stop.js';
-import type { TestRun } from './types.js';
+import type { TestRun } from '../types.js';
 
 /**
  * Stops the engine for fail-fast when `plan.failFast` is on, nothing stopped it yet, and `test` (default:

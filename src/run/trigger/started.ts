@@ -1,9 +1,9 @@
 /** A started run joins the engine: its run model, its remote (to cancel) and its handle for the watch. */
-import { refId, refName } from '../api/refs.js';
-import type { SuiteResult, TestResult } from '../api/types.js';
-import { addRemote, iso, nextKey, type EngineContext, type Handle } from './context.js';
-import { slug, type TriggerJob } from './execute.js';
-import type { SuiteRun, Variant } from './types.js';
+import { refId, refName } from '../../api/refs.js';
+import type { SuiteResult, TestResult } from '../../api/types.js';
+import { addRemote, iso, nextKey, type EngineContext, type Handle } from '../context.js';
+import { slug, type TriggerJob } from '../plan/execute.js';
+import type { SuiteRun, Variant } from '../types.js';
 
 /** The run model of a started run, before its result is over. */
 function startedRun(

@@ -3,7 +3,7 @@
  * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
  */
 import { countedAs, type Counts, type Verdict } from './outcome.js';
-import type { RunSummary } from './types.js';
+import type { RunSummary } from '../types.js';
 
 /** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
 export const COUNT_OUTPUTS = [

@@ -4,10 +4,10 @@
  * (each takes its token of the request budget in the transport), bounded by `pagesFor`, and the list is
  * read again when it disagrees with the suite result's counts (docs/read.md).
  */
-import { PAGE_SIZE } from '../api/limits.js';
-import type { SuiteResult, TestResult } from '../api/types.js';
-import { messageOf, type EngineContext, type Handle } from './context.js';
-import { suiteTestCount } from './outcome.js';
+import { PAGE_SIZE } from '../../api/limits.js';
+import type { SuiteResult, TestResult } from '../../api/types.js';
+import { messageOf, type EngineContext, type Handle } from '../context.js';
+import { suiteTestCount } from '../outcome/outcome.js';
 import { forEachPage, pagesFor, type Paging } from './paging.js';
 
 export { forEachPage, MAX_PAGES, PAGE_MARGIN, pagesFor, type Paging } from './paging.js';

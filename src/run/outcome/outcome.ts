@@ -20,9 +20,9 @@
  * - Nothing run at all fails under `fail-on-empty`.
  * - A workflow cancel (signal) always fails.
  */
-import { plural } from '../common/words.js';
-import type { SuiteResult, TestResult } from '../api/types.js';
-import type { RunSummary, SuiteRun, TestRun, TestState } from './types.js';
+import { plural } from '../../common/words.js';
+import type { SuiteResult, TestResult } from '../../api/types.js';
+import type { RunSummary, SuiteRun, TestRun, TestState } from '../types.js';
 
 /** Policy inputs of the verdict. */
 export interface VerdictPolicy {

@@ -4,8 +4,8 @@
  * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
  * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
  */
-import type { SuiteResult, TestResult } from '../api/types.js';
-import { timeoutSignal } from './clock.js';
+import type { SuiteResult, TestResult } from '../../api/types.js';
+import { timeoutSignal } from '../clock.js';
 import {
   cancellable,
   endRun,
@@ -17,7 +17,7 @@ import {
   type EngineContext,
   type Handle,
   type Remote,
-} from './context.js';
+} from '../context.js';
 import {
   FAIL_FAST_CANCEL_ERROR,
   LOOKUP_END_MS,
@@ -26,9 +26,9 @@ import {
   describeTimeout,
   type StopReason,
 } from './deadline.js';
-import { suiteTestCount } from './outcome.js';
-import { forEachPage, listSuiteTests, pagesFor } from './read.js';
-import { isSuiteResultOver } from './outcome.js';
+import { suiteTestCount } from '../outcome/outcome.js';
+import { forEachPage, listSuiteTests, pagesFor } from '../read/read.js';
+import { isSuiteResultOver } from '../outcome/outcome.js';
 
 type Answer = SuiteResult | TestResult;
 

@@ -13,9 +13,9 @@
  *   other variables as free text).
  * - Never rewritten: ids, keys, timestamps, counts, states, and the result links the action builds.
  */
-import { createRedactor, REDACTED } from '../api/redact.js';
-import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../api/types.js';
-import type { RunSummary, SuiteRun, TestRun } from './types.js';
+import { createRedactor, REDACTED } from '../../api/redact.js';
+import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../../api/types.js';
+import type { RunSummary, SuiteRun, TestRun } from '../types.js';
 
 /** What to hide. */
 export interface Secrets {

@@ -4,13 +4,13 @@
  * says which kind an id is; a bare id is read as a suite result, and as a test result when no suite result
  * has it. docs/api-contract.md, "Polling a run".
  */
-import { ApiError, isNotFound } from '../api/errors.js';
-import { refId } from '../api/refs.js';
-import type { SuiteResult, TestResult } from '../api/types.js';
-import type { ResultRef } from '../inputs/schema.js';
-import { messageOf, pushResultless, type EngineContext, type Handle } from './context.js';
-import type { TriggerJob } from './execute.js';
-import { addHandle } from './started.js';
+import { ApiError, isNotFound } from '../../api/errors.js';
+import { refId } from '../../api/refs.js';
+import type { SuiteResult, TestResult } from '../../api/types.js';
+import type { ResultRef } from '../../inputs/schema.js';
+import { messageOf, pushResultless, type EngineContext, type Handle } from '../context.js';
+import type { TriggerJob } from '../plan/execute.js';
+import { addHandle } from '../trigger/started.js';
 
 type Found = { type: 'suite'; result: SuiteResult } | { type: 'test'; result: TestResult };
 
