@@ -13,6 +13,7 @@ const SLOW_FIRST = [
   // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the
   // cores with the chaos run at once.
   'test/emulator/browser/',
+  'test/e2e/tunnel.test.ts',
 ];
 
 class SlowFirstSequencer extends BaseSequencer {
