@@ -1,7 +1,6 @@
 /**
- * Reading a 2xx answer of the service into the value an endpoint resolves with: the envelope's `data`, a
- * bare JSON document, a text or bytes (docs/api-contract.md: Conventions, Errors). An `ERROR` envelope is a
- * failure whatever the status and whatever the expected form.
+ * Reading a 2xx answer into the value an endpoint resolves with; an `ERROR` envelope is a failure whatever
+ * the status (docs/api-contract.md: Conventions, Errors).
  */
 import type { HttpResponse } from './http.js';
 import { envelopeFailure, invalidBody, type Failure, type Redact } from './failures.js';
@@ -22,10 +21,7 @@ const EXPECTED_SHAPE: Record<Shape, string> = {
   list: 'a list of records (objects with an "_id")',
 };
 
-/**
- * Whether `value` has `shape`: null when it does, else the failure saying what was expected and what came
- * (`UNEXPECTED_SHAPE`, not retried: the same request would get the same answer).
- */
+/** Null when `value` has `shape`, else an `UNEXPECTED_SHAPE` failure saying what was expected and came. */
 export function checkShape(value: unknown, shape: Shape, status: number): Failure | null {
   const isRecord = (v: unknown): boolean =>
     !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { _id?: unknown })._id === 'string';
@@ -61,14 +57,12 @@ export interface BinaryAnswer {
 }
 
 /**
- * Read a 2xx answer per `expect`.
- *
+ * Read a 2xx answer per `expect`:
  * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
  *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
  * - `document`: like `envelope`, but a bare JSON document is the value.
  * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
- *
+ * - `binary`: a `BinaryAnswer`.
  * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
  */
 export function readSuccess(res: HttpResponse, expect: Expect, redact: Redact): { value: unknown } | Failure {

@@ -1,10 +1,6 @@
 /**
- * The typed surface of the Ghost Inspector API v1: one method per endpoint of the service contract
- * (docs/api-contract.md, "Endpoints the action calls") plus the suite-result endpoints of the docs/api-contract.md.
- * `createClient()` in `client.ts` returns an implementation; tests hand it the emulator's base URL.
- *
- * Every method resolves with the envelope's `data` and rejects with an `ApiError` (see `errors.ts`) whose
- * message and endpoint are redacted.
+ * The typed surface of the Ghost Inspector API v1, one method per endpoint (docs/api-contract.md: Endpoints
+ * the action calls). Methods resolve with the envelope's `data` and reject with a redacted `ApiError`.
  */
 import type { RateBudget } from './budget.js';
 import type {
@@ -24,15 +20,9 @@ import type { Organization, OrganizationSummary } from './organization-types.js'
 export interface RequestOptions {
   /** Ends the call at once: a request in flight, or the wait before a retry (`ABORTED`). */
   signal?: AbortSignal;
-  /**
-   * Ends only the waits before a retry (`ABORTED`, not `inFlight`), never a request in flight: a caller
-   * that stops lets an execute already sent be answered, yet sends no further attempt.
-   */
+  /** Ends only the waits before a retry (`ABORTED`, not `inFlight`), never a request in flight. */
   retrySignal?: AbortSignal;
-  /**
-   * Takes its budget token at once, into debt if need be, instead of waiting for one (the cancels sent
-   * when the workflow is cancelled: the runner kills the process soon).
-   */
+  /** Takes its budget token at once, into debt if need be (cancels sent as the runner is stopping). */
   neverWait?: boolean;
 }
 
@@ -162,10 +152,7 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Further secrets to redact from every message (HTTP auth password, private variable values). */
   secrets?: string[];
-  /**
-   * Retries of one call (default 4); a 429 is not counted when the call has an `AbortSignal` (it is
-   * retried until the signal fires).
-   */
+  /** Retries of one call (default 4); a 429 is not counted when the call has an `AbortSignal`. */
   maxRetries?: number;
   /** Per-request timeout in ms (default 30000). */
   requestTimeoutMs?: number;
@@ -177,22 +164,13 @@ export interface ClientOptions {
   random?: () => number;
   /** Debug log sink; receives redacted lines only. */
   log?: (line: string) => void;
-  /**
-   * The request budget (`budget.ts`): every attempt, first or retry, takes one of its tokens before it is
-   * sent, waiting through `sleep`; each 429 slows it down. Without one, requests go out unmetered.
-   */
+  /** The request budget: every attempt takes one token first. Without one, requests go out unmetered. */
   budget?: RateBudget;
   /** Called once per HTTP request sent (for counting), with method and redacted URL. */
   onRequest?: (method: string, redactedUrl: string) => void;
-  /**
-   * Called once per HTTP 429 answer, before the retry's wait, with its `Retry-After` in ms (undefined when
-   * the answer had none or it was unreadable); the `budget`, if any, is told too.
-   */
+  /** Called once per HTTP 429 answer with its `Retry-After` in ms (undefined when none or unreadable). */
   onRateLimited?: (retryAfterMs: number | undefined) => void;
-  /**
-   * Called with the (redacted) message of every answer of the wrong shape (`UNEXPECTED_SHAPE`): the action
-   * shows it as a warning, not only in the debug log.
-   */
+  /** Called with the redacted message of every `UNEXPECTED_SHAPE` answer (shown as a warning). */
   onUnexpectedShape?: (message: string) => void;
 }
 

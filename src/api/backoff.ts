@@ -1,15 +1,12 @@
 /**
- * The one back-off rule and `Retry-After` reader of the action, used by the API client's retries
- * (`retry-rules.ts`) and by the screenshot downloads (`artifacts/download.ts`): jittered exponential back-off
- * ("equal jitter") and an HTTP `Retry-After` header read as delay-seconds or as an HTTP date, cut to a cap.
- * All times in ms.
+ * The one back-off rule (jittered exponential) and `Retry-After` reader, shared by the API client's retries
+ * and the screenshot downloads. All times in ms.
  */
 
 /** Backoff shape; all in ms. */
 export interface BackoffOptions {
   /** First wait before jitter (default 500 ms). */
   baseMs?: number;
-  /** Growth per retry (default 2). */
   factor?: number;
   /** Largest wait before jitter (default 10000 ms). */
   capMs?: number;
@@ -20,13 +17,8 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 500, factor: 
 export const MAX_RETRY_AFTER_MS = 120_000;
 
 /**
- * Wait before retry number `retry` (0 for the first retry): `min(cap, base * factor^retry)`, then "equal
- * jitter": a random point in the upper half of that window, so waits never collapse to zero and clients
- * that failed together spread out.
- *
- * @param retry zero-based retry number.
- * @param random a source in [0, 1).
- * @returns the wait in ms (an integer).
+ * Wait in ms (an integer) before zero-based retry `retry`: a random point (`random` in [0, 1)) in the upper
+ * half of `min(cap, base * factor^retry)`, so waits never collapse to zero and clients spread out.
  */
 export function backoffMs(retry: number, random: () => number, options: BackoffOptions = {}): number {
   const { baseMs, factor, capMs } = { ...DEFAULT_BACKOFF, ...options };
@@ -36,12 +28,8 @@ export function backoffMs(retry: number, random: () => number, options: BackoffO
 }
 
 /**
- * Parse an HTTP `Retry-After` header (RFC 9110 §10.2.3): delay-seconds (`120`, also a decimal) or an HTTP
- * date (`Wed, 21 Oct 2015 07:28:00 GMT`), relative to `nowMs`.
- *
- * @param capMs the longest wait accepted; a longer one is cut to this (default `MAX_RETRY_AFTER_MS`).
- * @returns the wait in ms (0 for a date in the past), at most `capMs`; `undefined` when the header is
- * absent or unreadable.
+ * Parse a `Retry-After` header (delay-seconds or an HTTP date, relative to `nowMs`) into a wait in ms, at
+ * most `capMs` (0 for a past date); `undefined` when the header is absent or unreadable.
  */
 export function parseRetryAfter(
   value: string | string[] | undefined,

@@ -1,7 +1,4 @@
-/**
- * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
- * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
- */
+/** Request bodies: JSON, or a multipart form with one file part (docs/api-contract.md: "Encodings"). */
 
 /** What a request sends. */
 export type Body =
@@ -21,10 +18,8 @@ export interface EncodedBody {
 }
 
 /**
- * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
- * `content-type`. No body gives `{}`.
- *
- * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
+ * Encode a body with its `content-type` (no body gives `{}`).
+ * @throws whatever the platform's form encoder throws (reported as `INVALID_REQUEST`).
  */
 export async function encodeBody(body: Body | undefined): Promise<EncodedBody> {
   if (!body) return {};

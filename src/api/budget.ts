@@ -1,31 +1,7 @@
 /**
- * One shared request budget for every API call of the action: a token bucket that uses the service's burst
- * and backs off when the service answers 429 (docs/api-contract.md, "Rate limit": burst 300, sustained 10
- * requests/s per account, then HTTP 429; `Retry-After` honoured when present).
- *
- * - **Bucket.** Up to `burst` requests go out at once after a quiet spell; after that one token comes back
- *   every `1 / ratePerSecond` s. Callers take tokens in arrival order (FIFO, so no run starves).
- * - **429.** `onRateLimited(retryAfterMs)` (called by the transport on each 429) empties the
- *   bucket, stops every grant until the `Retry-After` time has passed, and halves the refill rate (at most
- *   once per 429 wave: answers to requests that were already in flight do not halve it again), down to
- *   `minRatePerSecond`.
- * - **Recovery.** The rate then grows back slowly and linearly, `recoveryPerSecond` requests/s per second,
- *   up to `ratePerSecond` (additive increase, multiplicative decrease: several processes sharing one account
- *   converge on a fair share of the account's 10/s instead of retrying in lockstep).
- *
- * Defaults, and why. Several action processes may share one account (matrix legs, parallel workflows), and
- * the account's bucket (burst 300, refill 10/s) is shared by all of them.
- * - `ratePerSecond` 5: two processes at full speed stay within the account's 10/s; beyond two, the 429
- *   back-off brings the sum down to what the account allows.
- * - `burst` 30: ten processes that start at the same moment can all spend their burst without exceeding the
- *   account's 300, and one process can read 1,500 test results (30 pages of 50) at once after a suite ends.
- * - `minRatePerSecond` 0.5 (ten processes at the floor send 5/s, half the account's limit) and
- *   `recoveryPerSecond` 0.05 (from 2.5/s back to 5/s in 50 s): slow enough that processes sharing an
- *   account settle below its limit (test/unit/api/budget.test.ts).
- *
- * The transport (`transport.ts`) takes one token before every attempt it sends, first attempts and retries
- * alike, waiting through its own sleep; a call flagged `neverWait` (the cancels of a workflow cancel) takes
- * its token at once, into debt if need be, so later calls wait for it. Every wait goes through the given clock.
+ * One shared request budget for every API call: a token bucket that spends the service's burst, halves its
+ * rate on each 429 wave and recovers linearly (AIMD), so processes sharing an account converge on a fair
+ * share. Defaults and their reasons: docs/requests.md.
  */
 /** The time the budget reads, and how it waits when the caller gives no wait of its own. */
 export interface BudgetClock {
@@ -130,10 +106,7 @@ export class RateBudget {
     return this.tokens;
   }
 
-  /**
-   * Brings the bucket up to `now`: tokens earned since the last update (none while paused), at a rate that
-   * grows linearly by `recoveryPerSecond` until it reaches the nominal rate.
-   */
+  /** Brings the bucket up to `now` (no tokens while paused; the rate grows back linearly). */
   private refill(now: number): void {
     const from = Math.max(this.updatedAt, this.pausedUntil);
     if (now > from) {
@@ -159,9 +132,7 @@ export class RateBudget {
   }
 
   /**
-   * Waits for one token (in arrival order among callers) and takes it. Each caller sleeps through `wait`
-   * (default the clock's sleep) until its place in the line can have one, then looks again; a caller that
-   * gives up wakes those behind it.
+   * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
    * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
    */
   async acquire(signal?: AbortSignal, wait: Wait = (ms, s) => this.clock.sleep(ms, s)): Promise<void> {
@@ -203,10 +174,8 @@ export class RateBudget {
   }
 
   /**
-   * Notes a 429 answer (the transport calls it): empties the bucket, holds every grant until
-   * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
-   * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
-   * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
+   * Notes a 429 answer: empties the bucket, pauses grants for `retryAfterMs` (ms, when given) and halves
+   * the rate (not below `minRatePerSecond`) unless already halved for this wave.
    */
   onRateLimited(retryAfterMs?: number): void {
     const now = this.clock.now();

@@ -1,13 +1,7 @@
-/**
- * Test definitions as files and request bodies: the native JSON format and the recorder `.side` document
- * (docs/api-contract.md: Test definitions). Moved out of `types.ts` unchanged; `types.ts` re-exports them.
- */
+/** Test definitions as files and request bodies: native JSON and recorder `.side` (docs/api-contract.md). */
 import type { Step, Test } from './types.js';
 
-/**
- * A test in the native JSON format (import body, export document, on-demand execute body): the Test fields
- * minus identifiers, dates, organization, suite, user and outcomes; steps without `_id`.
- */
+/** A test in the native JSON format: the Test fields minus ids, dates, owners and outcomes. */
 export type TestDefinition = Partial<
   Omit<
     Test,

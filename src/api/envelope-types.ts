@@ -1,7 +1,4 @@
-/**
- * The envelopes every JSON answer of the service comes in (docs/api-contract.md: Conventions, Errors).
- * Moved out of `types.ts` unchanged; `types.ts` re-exports them.
- */
+/** The envelopes every JSON answer of the service comes in (docs/api-contract.md: Conventions, Errors). */
 
 /** The success envelope every JSON response carries (docs/api-contract.md, "Conventions" 2). */
 export interface SuccessEnvelope<T> {

@@ -1,25 +1,15 @@
-/**
- * The one error type the API client throws: `ApiError`, with a code (`errorType`) that says which stage
- * failed and a message that tells the user what to do next. Every field is redacted before the error is
- * built (no API key, HTTP auth password or private variable value can appear in it, nor in its stack).
- */
+/** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
 import type { ErrorType } from './types.js';
 
 /**
  * Codes an `ApiError` carries.
- * - The service's own error types, from an `ERROR` envelope (docs/api-contract.md, "Resources"):
- *   `AUTHENTICATION_ERROR`, `VALIDATION_ERROR`, `TIMEOUT_ERROR`, `SERVER_ERROR` (or any other string it sends).
- * - `HTTP_ERROR`: a non-2xx status without an error envelope (429, 5xx, 404, a gateway page...).
- * - `INVALID_RESPONSE`: a 2xx answer that is not the expected envelope (HTML, truncated JSON, bad gzip).
- * - `UNEXPECTED_SHAPE`: a `SUCCESS` envelope whose `data` is not the form the endpoint answers (`null`, a
- *   list where one record is expected, a record without `_id`); not retried by the client.
- * - `NETWORK_ERROR`: the connection failed (refused, DNS, reset); `networkCode` holds the system code.
- * - `REQUEST_TIMEOUT`: no complete answer within `ClientOptions.requestTimeoutMs`.
- * - `ABORTED`: the caller's `AbortSignal` fired.
- * - `TRIGGER_UNCERTAIN`: a request that triggers runs (execute) failed after it may have reached the
- *   service; it was not repeated, and the run may have started.
- * - `INVALID_REQUEST`: the call was rejected before anything was sent (e.g. a custom variable whose name
- *   clashes with an execute parameter).
+ * - The service's own error types, from an `ERROR` envelope (docs/api-contract.md: Errors).
+ * - `HTTP_ERROR`: a non-2xx status without an error envelope.
+ * - `INVALID_RESPONSE`: a 2xx answer that is not the expected envelope.
+ * - `UNEXPECTED_SHAPE`: a `SUCCESS` envelope whose `data` has the wrong form; not retried.
+ * - `NETWORK_ERROR`, `REQUEST_TIMEOUT`, `ABORTED` (the caller's signal fired).
+ * - `TRIGGER_UNCERTAIN`: an execute failed after it may have reached the service; not repeated.
+ * - `INVALID_REQUEST`: rejected before anything was sent.
  */
 export type ApiErrorType =
   | ErrorType
@@ -52,18 +42,11 @@ export interface ApiErrorInit {
   attempts: number;
   /** For `TRIGGER_UNCERTAIN`: what went wrong (`HTTP_ERROR`, `SERVER_ERROR`, `NETWORK_ERROR`...). */
   causeType?: ApiErrorType;
-  /**
-   * For `ABORTED`: true when the signal fired while a request was on its way (it may have reached the
-   * service); false when it fired before the first attempt or during the wait before a retry (every
-   * attempt so far was answered or certainly never arrived).
-   */
+  /** For `ABORTED`: true when a request was on its way (it may have reached the service). */
   inFlight?: boolean;
 }
 
-/**
- * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
- * says what to do; the fields carry the same facts for programs.
- */
+/** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
 export class ApiError extends Error {
   readonly errorType: ApiErrorType;
   readonly status?: number;
@@ -102,12 +85,8 @@ const NOT_FOUND_MESSAGE =
   /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
 
 /**
- * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
- * envelope whose message says the identifier is unknown or not found (the service and the emulator
- * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
- *
- * @param err anything caught; non-`ApiError` values give false.
+ * Whether `err` means "no such record": HTTP 404, `NOT_FOUND`, or a `VALIDATION_ERROR` saying the id is
+ * unknown (docs/api-contract.md: Polling a run). Non-`ApiError` values give false.
  */
 export function isNotFound(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
@@ -119,10 +98,7 @@ export function isNotFound(err: unknown): boolean {
   return false;
 }
 
-/**
- * Answers of the wrong shape in a row after which a wait on one result gives up (the run ends as an
- * error): one may be a glitch, several are a service that answers something else.
- */
+/** Answers of the wrong shape in a row after which a wait on one result gives up. */
 export const UNEXPECTED_SHAPE_LIMIT = 3;
 
 /** Whether an error is an answer of the wrong shape (`UNEXPECTED_SHAPE`, see `UNEXPECTED_SHAPE_LIMIT`). */
@@ -135,10 +111,7 @@ export function isApiErrorType(err: unknown, errorType: ApiErrorType): err is Ap
   return err instanceof ApiError && err.errorType === errorType;
 }
 
-/**
- * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
- * such as "The API key is not valid." must not become "valid..").
- */
+/** `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?`. */
 export function endSentence(text: string): string {
   return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
 }

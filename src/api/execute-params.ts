@@ -1,7 +1,4 @@
-/**
- * Encoding of execute parameters (docs/api-contract.md, "Execute parameters") for the three ways the
- * client sends them: a JSON body, form fields (multipart, with a data file) and a query string.
- */
+/** Encoding of execute parameters as a JSON body, form fields or a query string (docs/api-contract.md). */
 import type { ExecuteOptions } from './types.js';
 
 /** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
@@ -71,16 +68,9 @@ export interface EncodedExecuteOptions {
 export class ExecuteOptionsError extends Error {}
 
 /**
- * Encode execute options, sending only the parameters that are set.
- * - Booleans become `1` / `0` (docs/api-contract.md, "Conventions" 5).
- * - `browser`, `region`, `viewport` and `webhook` may hold several values: one pair per value (the key
- *   repeats) and a JSON array; a single value is sent as a plain string.
- * - `chatChannel` is sent as the bare name (a leading `#` is dropped; the contract forbids a literal hash).
- * - Each custom variable in `variables` becomes a parameter of its own name.
- * - `dataFile` is not encoded here (it is a file part of a multipart body).
- *
- * @param target `suite` rejects the test-only parameters (`webhook`, `screenshotCompareBaselineResult`),
- *   which the service would otherwise read as custom variables.
+ * Encode the execute options that are set (docs/api-contract.md: Execute parameters): booleans as `1`/`0`,
+ * repeatable ones once per value, `chatChannel` without `#`, each custom variable under its own name;
+ * `dataFile` is not encoded here. A `suite` target rejects the test-only parameters.
  * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
  *   parameter or `apiKey`, or a value that is not finite.
  */

@@ -1,7 +1,6 @@
 /**
- * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
- * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
- * leaves here went through the caller's `redact`.
+ * Failed attempts: the facts for the retry decision and the redacted `ApiError` each becomes when not
+ * retried (docs/api-contract.md: Errors).
  */
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import type { HttpResponse, TransportError } from './http.js';
@@ -24,9 +23,8 @@ export interface Failure {
 }
 
 /**
- * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
- * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
- * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
+ * The failure of a non-2xx answer (its `ERROR` envelope, else the status and an excerpt); a 429's
+ * `Retry-After` (ms) goes to `onRateLimited`.
  */
 export function failureFromResponse(
   res: HttpResponse,
@@ -86,9 +84,8 @@ export function invalidBody(status: number, text: string, why: string, redact: R
 }
 
 /**
- * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
- * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
- * not a failure (the caller handles it before).
+ * The failure of an exchange without a complete answer: `REQUEST_TIMEOUT`, `INVALID_RESPONSE` (corrupt
+ * body) or `NETWORK_ERROR`. Aborts are handled by the caller.
  */
 export function failureFromTransport(err: TransportError, timeoutMs: number, redact: Redact): Failure {
   if (err.kind === 'timeout') {
@@ -120,14 +117,8 @@ function advice(errorType: string, status?: number): string {
 }
 
 /**
- * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
- * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
- * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
- * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
- *
- * @param kind what the request does.
- * @param endpoint the redacted `METHOD /path?query` of the request.
- * @param attempts HTTP attempts made (1 when not retried).
+ * The `ApiError` for a failure not retried: `TRIGGER_UNCERTAIN` with `uncertain`, else the failure's own
+ * type with a hint. `endpoint` is the redacted `METHOD /path?query`; `attempts` counts HTTP attempts.
  */
 export function failureError(
   kind: RequestKind,

@@ -1,9 +1,6 @@
 /**
- * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. An answer is
- * read up to {@link MAX_ANSWER_BYTES}, as sent and decompressed (zlib's `maxOutputLength`): a larger one, or
- * a gzip bomb, is refused before it fills the memory. No retries, no envelopes, no redaction here:
- * `client.ts` does those.
+ * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
+ * (capped, against gzip bombs). No retries, envelopes or redaction here.
  */
 import { Readable } from 'node:stream';
 import { gunzip, inflate } from 'node:zlib';
@@ -73,10 +70,7 @@ function systemCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects when the stream errors, closes before its
- * end, or passes the cap (then it is destroyed).
- */
+/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
 function readAll(stream: NodeJS.ReadableStream & { destroy(): void }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -125,16 +119,10 @@ async function decode(body: Buffer, encoding: string | undefined): Promise<Buffe
 }
 
 /**
- * Send one request and read its whole answer.
- *
- * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
- * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
- * decompressed.
- *
+ * Send one request and read its whole answer; redirects are not followed (the API key rides in the query).
  * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt or the answer
- * is larger than {@link MAX_ANSWER_BYTES} (as sent or decompressed).
+ * @throws TransportError: `network` (with the system code), `timeout` after `timeoutMs`, `aborted` when
+ * `signal` fires, `decode` for a corrupt or too large body.
  */
 export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
   if (req.signal?.aborted) throw new TransportError('aborted before sending', 'aborted');

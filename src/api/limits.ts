@@ -1,27 +1,15 @@
-/**
- * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
- * Polling a run, Rate limit). All times in ms.
- */
+/** The service's limits and the client's timing constants (docs/api-contract.md: Limits). All in ms. */
 
-/**
- * Largest `count` a result list accepts, and so the page size the action reads lists in
- * (docs/api-contract.md: Polling a run, "at most 50").
- */
+/** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
 export const PAGE_SIZE = 50;
 
 /** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
 export const DEFAULT_LIST_COUNT = 10;
 
-/**
- * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
- * docs/api-contract.md: Endpoints the action calls).
- */
+/** Earlier results read per suite or test to estimate run durations. */
 export const DURATION_HISTORY_COUNT = 5;
 
-/**
- * How long after a trigger a "not found" answer for the new result means "not there yet"
- * (docs/api-contract.md: Polling a run).
- */
+/** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
 export const NOT_FOUND_GRACE_MS = 30_000;
 
 /** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
@@ -37,10 +25,8 @@ export const RATE_LIMIT_BURST = 300;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
- * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
- * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
- * (docs/api-contract.md: Limits, "Suite execute held open").
+ * Timeouts of an execute that waits for completion (`immediate` not set): the service's limit, plus a
+ * minute of margin for a suite (docs/api-contract.md: Limits, "Suite execute held open").
  */
 export const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
 export const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;

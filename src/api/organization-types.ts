@@ -1,7 +1,4 @@
-/**
- * Organizations and their plan (the service's API v1 reference, "Organizations"). Moved out of `types.ts`
- * unchanged; `types.ts` re-exports them.
- */
+/** Organizations and their plan (the service's API v1 reference, "Organizations"). */
 import type { Timestamp } from './types.js';
 
 export interface Plan {

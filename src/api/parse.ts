@@ -1,7 +1,6 @@
 /**
- * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
- * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ * Reading answers: JSON tolerant of raw control characters in strings (which the service sends), envelope
+ * recognition (docs/api-contract.md: Conventions, Errors) and short excerpts of unreadable bodies.
  */
 
 const CONTROL_ESCAPES: Record<string, string> = {
@@ -12,10 +11,7 @@ const CONTROL_ESCAPES: Record<string, string> = {
   '\t': '\\t',
 };
 
-/**
- * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
- * everything outside strings (including whitespace between tokens) untouched.
- */
+/** Escape raw control characters (U+0000 to U+001F) inside JSON string literals only. */
 export function escapeControlCharsInStrings(text: string): string {
   let out = '';
   let inString = false;
@@ -42,9 +38,7 @@ export function escapeControlCharsInStrings(text: string): string {
 }
 
 /**
- * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
- * strings. A leading byte-order mark is ignored.
- *
+ * Parse JSON, retrying once with control characters in strings escaped; a leading BOM is ignored.
  * @throws SyntaxError when the text is not JSON even then.
  */
 export function parseJsonTolerant(text: string): unknown {
@@ -59,9 +53,8 @@ export function parseJsonTolerant(text: string): unknown {
 }
 
 /**
- * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
- * first (so no secret is cut in half and left readable), then whitespace and control characters are
- * collapsed and the result cut to `max` characters with `…` appended when longer.
+ * A single-line excerpt of at most `max` characters (plus `…`); redacted before cutting so that no secret
+ * is cut in half and left readable.
  */
 export function excerpt(text: string, redact: (t: string) => string, max = 200): string {
   const flat = redact(text)

@@ -1,27 +1,12 @@
 /**
- * Redaction of secrets from free text: the API key, URL user-info, the HTTP auth password and private
- * variable values, wherever the client, the engine or the log handle text (error messages, endpoints, log
- * lines, response excerpts, `onRequest` URLs).
- *
- * Design principle 7: secrets never reach a log line, a file or an output. The API key rides in query
- * strings (docs/api-contract.md, "Authentication" 1), so every text is passed through `redactUrl()` as well.
- *
- * What is never rewritten: the action's own data that sits in free text, i.e. service ids (24 hexadecimal
- * characters), UUIDs and ISO 8601 timestamps. A secret found only inside one of those is left alone, so that a
- * private value `1` cannot turn an id into `0000***e3`. Secrets shorter than `MIN_REDACTED_LENGTH` are not
- * searched for at all: they cannot be told apart from ordinary text (see `isRedactable`). Structured data
- * (the run model) is redacted by field instead: see `run/redact-summary.ts`.
+ * Redaction of secrets (API key, URL user-info, HTTP auth password, private variable values) from free
+ * text. Service ids, UUIDs and timestamps are never rewritten (docs/redaction.md).
  */
 
 /** What a secret is replaced with. */
 export const REDACTED = '***';
 
-/**
- * Secrets shorter than this (in characters) are not removed from free text: a value like `1` or `on` occurs
- * in ordinary words, numbers and ids, and hiding it would damage them. Such values are still hidden where
- * they are found by name (a private variable's value in a result's variables), and GitHub masks every
- * registered secret in the log.
- */
+/** Secrets shorter than this (characters) stay in free text: removing them would damage ordinary words. */
 export const MIN_REDACTED_LENGTH = 4;
 
 /** True when `secret` is long enough to be removed from free text (see `MIN_REDACTED_LENGTH`). */
@@ -32,10 +17,8 @@ export function isRedactable(secret: string): boolean {
 /** The forms in which a secret can show up in text the client handles. */
 function encodedForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
-  // Query strings and multipart-free forms: percent-encoding, and `+` for spaces (URLSearchParams).
   forms.add(encodeURIComponent(secret));
   forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
-  // Inside a JSON document (a response excerpt or a request body echoed back).
   forms.add(JSON.stringify(secret).slice(1, -1));
   // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
   for (const form of [...forms]) forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
@@ -77,15 +60,8 @@ function replaceSpans(text: string, hits: Span[]): string {
 }
 
 /**
- * Build a redactor for free text: URL credentials and `apiKey` values go (`redactUrl`), then every occurrence
- * of each secret, in raw, URL-encoded (`encodeURIComponent`, and `+` for spaces; upper- or lower-case hex)
- * and JSON-escaped forms, becomes `***`. Overlapping occurrences are hidden as one.
- *
- * Never rewritten: secrets shorter than `MIN_REDACTED_LENGTH`, and occurrences that lie inside a service id,
- * UUID or timestamp without being all of it (see the module comment).
- *
- * @param secrets values to hide; empty strings, `undefined`, too short values and duplicates are ignored.
- * @returns a pure function `text => redacted text`.
+ * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded or JSON-escaped occurrence
+ * of each secret becomes `***`. Empty, too short and duplicate secrets are ignored.
  */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
   const needles = new Set<string>();
@@ -109,40 +85,20 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined | null>
   };
 }
 
-/**
- * `apiKey=<value>` in a query string or form-encoded text, case-insensitive on the name. The value ends at
- * the characters that cannot be raw in an encoded query value (`&`, `#`, space, quotes, `<>`, and `:`, `;`,
- * `,`, `)` that punctuate text around a URL). A raw key holding one of those is still hidden by the
- * redactor built from the key itself.
- */
+/** `apiKey=<value>` in a query string; the value ends at characters that cannot be raw in one. */
 const API_KEY_PARAM = /([?&;]|^)(apiKey=)[^&#\s"'<>:;,)\]]*/gi;
 
-/**
- * The user-info of a URL with an authority (`scheme://user:password@host`): everything between `//` and
- * the first `@` before the path, query or fragment starts.
- */
+/** The user-info of a URL (`scheme://user:password@host`). */
 const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
 
-/**
- * The one URL redaction: replaces the user-info of every URL (`https://user:pass@host/` becomes
- * `https://***@host/`) and the value of every `apiKey` query parameter with `***`. Works on absolute URLs,
- * path-plus-query strings (`/v1/suites/?apiKey=...`) and free text holding URLs; everything else (host,
- * path, other parameters) is left as is.
- *
- * @param url a URL or a text containing URLs.
- * @returns the same text without credentials.
- */
+/** `url` (a URL or text holding URLs) with every URL user-info and `apiKey` value replaced by `***`. */
 export function redactUrl(url: string): string {
   return String(url)
     .replace(API_KEY_PARAM, (_m, sep: string, name: string) => `${sep}${name}${REDACTED}`)
     .replace(URL_USER_INFO, `$1${REDACTED}@`);
 }
 
-/**
- * A URL as the reports write it: without its query string and fragment (a signed URL's signature, or an
- * `apiKey`, never reaches a file), and without user-info. Text that is not an absolute URL is only
- * passed through `redactUrl`.
- */
+/** A URL as the reports write it: without query, fragment (signatures) and user-info. */
 export function withoutQuery(url: string): string {
   const text = String(url);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return redactUrl(text);

@@ -1,8 +1,6 @@
 /**
- * References between records. The service sends a reference (a result's `test`, `suite`, `organization`,
- * `user`) either as an id string or as a populated `{_id, name, …}` object, depending on the endpoint: the
- * immediate suite execute names the suite by id, GET of the same suite result populates it (docs/api-contract.md,
- * "Evidence from the official client's integration tests"). Read references only through these helpers.
+ * References between records, sent as an id string or a populated `{_id, name, …}` object depending on the
+ * endpoint. Read references only through these helpers.
  */
 
 /** A reference sent as an id string or as a populated object. */

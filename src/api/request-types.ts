@@ -1,8 +1,4 @@
-/**
- * What the client sends: execute parameters with their region values, and paging of result lists
- * (docs/api-contract.md: Execute parameters, Polling a run, Limits). Moved out of `types.ts` unchanged;
- * `types.ts` re-exports them.
- */
+/** What the client sends: execute parameters and paging of result lists (docs/api-contract.md). */
 
 /** Region values (docs/api-contract.md, "Resources"). */
 export const REGIONS = [
@@ -26,9 +22,8 @@ export const REGIONS = [
 export type Region = (typeof REGIONS)[number];
 
 /**
- * Execute parameters (docs/api-contract.md, "Execute parameters"), in the service's names.
- * Only parameters that are set are sent. `browser`, `region` and `viewport` may hold several values:
- * one run per combination. `variables` become custom parameters of their own names.
+ * Execute parameters in the service's names (docs/api-contract.md: Execute parameters); `browser`, `region`
+ * and `viewport` may hold several values, one run per combination.
  */
 export interface ExecuteOptions {
   startUrl?: string;

@@ -1,29 +1,19 @@
 /**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
- * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
- *
- * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ * Retry rules of the API client: which failures are retried for which kind of request, how long to wait,
+ * and an abortable sleep. A request that triggers runs is never blindly repeated.
  */
 import { backoffMs, type BackoffOptions } from './backoff.js';
 
 /**
  * What a request does, which decides how it may be retried.
- * - `read`: GET requests. Retried on network errors, timeouts, 429, 5xx and `SERVER_ERROR` envelopes.
- * - `cancel`: cancelling a test result or suite result (idempotent). Retried like a read.
- * - `trigger`: execute (suite, test, on-demand); starts runs that cost the user minutes and money.
- *   Retried only when the request certainly never reached the service (connection refused, DNS failure)
- *   or on HTTP 429: a rate limiter rejects the request before any run is started, so repeating it cannot
- *   start a run twice. Any other failure after the request may have been received (reset, timeout, 5xx,
- *   `SERVER_ERROR`, an unreadable 2xx answer) is not retried and becomes `TRIGGER_UNCERTAIN`. A definite
- *   rejection (4xx other than 429, `VALIDATION_ERROR`, `AUTHENTICATION_ERROR`) is thrown as it is.
- * - `write`: create, update, delete, duplicate, import, comment, accept screenshot. Retried only when the
- *   request certainly never reached the service, or on HTTP 429 (same reasoning as `trigger`).
+ * - `read` (GET) and `cancel` (idempotent): on network errors, timeouts, 429, 5xx and `SERVER_ERROR`.
+ * - `trigger` (execute) and `write`: only when the request certainly never reached the service, or on 429
+ *   (rejected before any run starts). A trigger that may have been received becomes `TRIGGER_UNCERTAIN`.
  */
 export type RequestKind = 'read' | 'cancel' | 'trigger' | 'write';
 
 export const DEFAULT_MAX_RETRIES = 4;
 
-// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
 export {
   backoffMs,
   DEFAULT_BACKOFF,
@@ -32,11 +22,7 @@ export {
   type BackoffOptions,
 } from './backoff.js';
 
-/**
- * Network error codes that prove the request never reached the service: the connection was refused or
- * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
- * request be repeated.
- */
+/** Network error codes that prove the request never reached the service (refused, DNS failure). */
 export const NEVER_REACHED_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -58,14 +44,9 @@ export type AttemptFailure =
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; uncertainTrigger: boolean };
 
 /**
- * Decide whether a failed attempt is retried and after how long.
- *
- * @param kind what the request does (see `RequestKind`).
- * @param failure how the attempt failed.
- * @param retry zero-based number of the retry this would be (retries already made).
- * @param maxRetries retries allowed in total.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
- * run-triggering request failed after it may have reached the service.
+ * Decide whether a failed attempt is retried (`retry`: zero-based retries already made) and after how long.
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` (a trigger that may have
+ * reached the service).
  */
 export function decideRetry(
   kind: RequestKind,
@@ -110,9 +91,7 @@ export class AbortedError extends Error {
   override readonly name = 'AbortError';
 }
 
-/**
- * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
- */
+/** Wait `ms` ms; rejects with `AbortedError` at once when `signal` fires (before or during). */
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {

@@ -1,8 +1,6 @@
 /**
- * The one place that reads image URLs out of a test result: its final screenshot (`screenshot.original`,
- * `screenshot.small`) and, when a screenshot comparison exists, the comparison image
- * (`screenshotCompare.compareOriginal`, `compareSmall`) (docs/api-contract.md: Resources, "Test result").
- * The URLs point at public storage and are fetched without the API key.
+ * The one place that reads image URLs out of a test result (docs/api-contract.md: Resources). The URLs
+ * point at public storage and are fetched without the API key.
  */
 import type { ImageRef, TestResult } from './types.js';
 
@@ -18,9 +16,7 @@ export interface ResultImage {
 
 /** The images of a test result; each absent when the result has none (running, cancelled, visuals off). */
 export interface ResultImages {
-  /** The final screenshot. */
   screenshot?: ResultImage;
-  /** The screenshot comparison's image. */
   comparison?: ResultImage;
 }
 
@@ -40,12 +36,8 @@ function imageOf(
 }
 
 /**
- * The final screenshot and the comparison image of a test result. An image counts only when its full-size
- * `defaultUrl` is a non-empty string; missing objects (a result still running, cancelled early, with
- * visuals disabled, or with no comparison) give no image. Pure; does not clean or redact the URLs.
- *
- * @param result a test result as the service sends it (only `screenshot` and `screenshotCompare` are read).
- * @returns `{screenshot?, comparison?}`.
+ * `{screenshot?, comparison?}` of a test result; an image counts only with a non-empty full-size
+ * `defaultUrl`. Pure; does not clean or redact the URLs.
  */
 export function resultImages(result: Pick<TestResult, 'screenshot' | 'screenshotCompare'>): ResultImages {
   const screenshot = imageOf(result.screenshot?.original, result.screenshot?.small);

@@ -1,8 +1,6 @@
 /**
- * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * takes a token of the request budget (`budget.ts`) before every attempt, sends it over `http.ts`, reads the
- * answer (`answer.ts`), retries per `retry-rules.ts`, tells the budget of each 429 and redacts every text it emits. The endpoint
- * modules under `endpoints/` describe each call; this module knows nothing of resources.
+ * The transport of the API client: builds, meters, sends, reads, retries and redacts each call that the
+ * endpoint modules describe; it knows nothing of resources (docs/api-client.md).
  */
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
 import { checkShape, readSuccess, type BinaryAnswer, type Expect, type Shape } from './answer.js';
@@ -20,7 +18,6 @@ import {
   type RequestKind,
 } from './retry-rules.js';
 
-/** Whether an attempt was refused with HTTP 429 (rate limited). */
 function isRateLimited(failure: AttemptFailure): boolean {
   return failure.kind === 'status' && failure.status === 429;
 }
@@ -56,16 +53,9 @@ interface Prepared {
 }
 
 /**
- * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
- * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
- * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
- * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
- * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
- * Budget: every attempt, first or retry, takes one token of `options.budget` before it is sent (waiting
- * through the client's `sleep`; a call with `neverWait` takes it at once). A 429 is retried (after its
- * `Retry-After`, else the back-off, then a token) for as long as the call's signal allows, not counted against `maxRetries`: the
- * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
- * counts like any other retry, so no call waits forever.
+ * Sends the calls of one client: `apiKey` in the query string (not for badges), retries per `retry-rules.ts`,
+ * one budget token per attempt. A 429 is retried for as long as the call's signal allows (the service
+ * refused before doing anything); without a signal it counts against `maxRetries`.
  */
 export class Transport {
   /** The account's API key (also sent in the body of executes and multipart imports). */
@@ -176,10 +166,7 @@ export class Transport {
 
   /**
    * Send a call, retrying per its kind, and resolve with its answer.
-   *
-   * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
-   *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
-   *   wait), `INVALID_REQUEST` when the body could not be built.
+   * @throws ApiError: the last attempt's failure, `TRIGGER_UNCERTAIN`, `ABORTED` or `INVALID_REQUEST`.
    */
   async request<T>(call: Call): Promise<T> {
     const p = await this.prepare(call);
@@ -193,8 +180,7 @@ export class Transport {
       await this.takeToken(p, attempt, waitSignal);
       const outcome = await this.attempt(p, attempts);
       if ('value' in outcome) return outcome.value as T;
-      // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
-      // (the action's deadline), it is retried until the signal fires, however many times it comes.
+      // A 429 never started anything, so with a signal to end the wait it is retried until it fires.
       const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
       const maxRetries = untilAborted ? Infinity : this.maxRetries;
       const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);

@@ -1,10 +1,6 @@
 /**
- * Resource shapes of the Ghost Inspector API v1, as the service contract
- * ("Resources and their fields") and the docs/api-contract.md (suite-result endpoints) describe them.
- *
- * Nulls and absent fields follow the contract: a field that is "string or null" is typed `string | null`;
- * a field present only on some endpoints is optional (`?`). Timestamps are ISO 8601 UTC strings with
- * milliseconds; a record that never ran shows the epoch `1970-01-01T00:00:00.000Z`.
+ * Resource shapes of the Ghost Inspector API v1 (docs/api-contract.md: Resources). A field present only on
+ * some endpoints is optional; a record that never ran shows the epoch as its dates.
  */
 import type { RefOrId } from './refs.js';
 
@@ -188,10 +184,7 @@ export interface TestResult {
   _id: string;
   uuid: string;
   name: string;
-  /**
-   * Null for an on-demand result; else exactly `_id, name, organization, suite` (docs/api-contract.md). Every
-   * reference may come as an id string or an object: read it with `refId` (refs.ts).
-   */
+  /** Null for an on-demand result; every reference may be an id string or an object (read with `refId`). */
   test: RefOrId<{ _id: string; name: string; organization: RefOrId<Ref>; suite: RefOrId<Ref> }> | null;
   suiteResult: string | null;
   organization: RefOrId<Ref>;
@@ -264,10 +257,7 @@ export interface SuiteResult {
   dateExecutionFinished?: Timestamp;
   /** Milliseconds. */
   executionTime: number | null;
-  /**
-   * The immediate execute names the suite by id; GET populates `{_id, name, organization}` (docs/api-contract.md).
-   * Read it with `refId` (refs.ts).
-   */
+  /** An id string or a populated object, depending on the endpoint: read it with `refId`. */
   suite: RefOrId<{ _id: string; name: string; organization: RefOrId<Ref> }>;
   user: RefOrId<Ref>;
   /** Set on cancelled suite results by the emulator and the real service (8). */
@@ -289,7 +279,6 @@ export interface DataSource {
   data: Array<Record<string, string | number>>;
 }
 
-// Declarations kept in their own modules (each under the size limit); re-exported so that every importer
-// of './types.js' keeps working.
+// Re-exported so that every importer of './types.js' keeps working.
 export type { ErrorType, SuccessEnvelope, ErrorEnvelope, Envelope } from './envelope-types.js';
 export { REGIONS, type Region, type ExecuteOptions, type Paging } from './request-types.js';

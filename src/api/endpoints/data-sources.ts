@@ -1,6 +1,4 @@
-/**
- * Data source endpoints of an organization (the service's API v1 reference, "Data sources").
- */
+/** Data source endpoints of an organization (the service's API v1 reference, "Data sources"). */
 import type { GhostInspectorApi } from '../api.js';
 import { ApiError } from '../errors.js';
 import type { Transport } from '../transport.js';
@@ -13,11 +11,7 @@ export type DataSourceEndpoints = Pick<
   'listDataSources' | 'getDataSource' | 'createDataSource' | 'updateDataSource' | 'deleteDataSource'
 >;
 
-/**
- * One data source out of an answer that may hold one or a list of them (the service answers a list).
- *
- * @throws ApiError `INVALID_RESPONSE` for an empty list.
- */
+/** One data source out of an answer that may be a list; throws `INVALID_RESPONSE` for an empty list. */
 function single(t: Transport, value: DataSource | DataSource[], endpoint: string): DataSource {
   if (!Array.isArray(value)) return value;
   if (value.length > 0) return value[0];
@@ -29,10 +23,7 @@ function single(t: Transport, value: DataSource | DataSource[], endpoint: string
   });
 }
 
-/**
- * Data sources: list, read, create, update (each resolving with one data source, also when the service
- * answers a one-element list), delete.
- */
+/** Data sources: list, read, create, update (each resolving with one data source), delete. */
 export function dataSourceEndpoints(t: Transport): DataSourceEndpoints {
   const base = (organizationId: string): string => `/organizations/${seg(organizationId)}/data-sources/`;
   return {

@@ -1,7 +1,6 @@
 /**
- * Starting runs: the execute requests of suites, tests and on-demand tests (docs/api-contract.md: Execute
- * parameters, Execute answers). An execute is a `trigger`: never sent again once it may have reached the
- * service (`retry-rules.ts`).
+ * The execute requests of suites, tests and on-demand tests (docs/api-contract.md: Execute parameters). An
+ * execute is a `trigger`: never sent again once it may have reached the service.
  */
 import type { RequestOptions } from '../api.js';
 import type { Body } from '../body.js';
@@ -11,9 +10,8 @@ import type { Transport } from '../transport.js';
 import type { ExecuteOptions } from '../types.js';
 
 /**
- * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
- * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
- * `immediate` (docs/api-contract.md: Limits).
+ * The timeout (ms) of an execute that waits for completion: the service's limit or the client's timeout,
+ * whichever is longer; undefined (the default) with `immediate` (docs/api-contract.md: Limits).
  */
 export function syncTimeout(
   t: Transport,
@@ -29,9 +27,7 @@ export function syncTimeout(
 
 /**
  * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- *
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
- *   like an execute parameter).
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid.
  */
 export function encodeForExecute(
   t: Transport,
@@ -49,10 +45,8 @@ export function encodeForExecute(
 }
 
 /**
- * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
- * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
- * parameters, "Encodings").
- *
+ * Execute a stored suite or test: a JSON body, or a multipart form with a data file (docs/api-contract.md:
+ * "Encodings").
  * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
  * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
  */

@@ -1,7 +1,4 @@
-/**
- * Folder endpoints (the service's API v1 reference, "Folders"; the folder's suites are in
- * docs/api-contract.md: Endpoints the action calls).
- */
+/** Folder endpoints (the service's API v1 reference, "Folders"). */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { seg } from './paths.js';

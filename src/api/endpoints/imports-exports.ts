@@ -1,7 +1,4 @@
-/**
- * Importing tests into a suite and exporting suites and tests (the service's API v1 reference, "Suite
- * import and export" and "Tests"): native JSON, recorder `.side` documents and recorder HTML.
- */
+/** Importing tests into a suite and exporting suites and tests: native JSON, recorder `.side` and HTML. */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { seg } from './paths.js';
@@ -25,9 +22,8 @@ const includeImportsQuery = (includeImports?: boolean): Array<[string, string]> 
   includeImports ? [['includeImports', '1']] : [];
 
 /**
- * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
- * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
- * document (enveloped or bare), a `.side` document, or XHTML text.
+ * Imports (writes; recorder HTML as a multipart form) and exports (reads: zip bytes, `.side` or JSON
+ * documents, XHTML text).
  */
 export function importExportEndpoints(t: Transport): ImportExportEndpoints {
   return {

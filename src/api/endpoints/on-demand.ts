@@ -1,8 +1,4 @@
-/**
- * On-demand runs: a repository test file executed without storing it
- * (`POST /v1/organizations/{organizationId}/on-demand/execute`, docs/api-contract.md: Endpoints the action
- * calls, Test definitions).
- */
+/** On-demand runs: a repository test file executed without storing it (docs/api-contract.md). */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import type { TestDefinition } from '../definitions.js';
@@ -13,9 +9,8 @@ import { seg } from './paths.js';
 export type OnDemandEndpoints = Pick<GhostInspectorApi, 'executeOnDemand'>;
 
 /**
- * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
- * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
- * refused before sending (`INVALID_REQUEST`): the body is the test.
+ * Execute a test definition on demand: the definition is the JSON body, parameters go in the query string
+ * (docs/api-contract.md: "Encodings"). A data file is refused before sending (`INVALID_REQUEST`).
  */
 export function onDemandEndpoints(t: Transport): OnDemandEndpoints {
   return {

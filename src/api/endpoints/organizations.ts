@@ -1,6 +1,4 @@
-/**
- * Organization endpoints (the service's API v1 reference, "Organizations").
- */
+/** Organization endpoints (the service's API v1 reference, "Organizations"). */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { seg } from './paths.js';
@@ -11,10 +9,7 @@ export type OrganizationEndpoints = Pick<
   'listOrganizations' | 'getOrganization' | 'listOrganizationRunning'
 >;
 
-/**
- * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
- * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
- */
+/** Organizations: the key's organizations, one with its plan, and its running test results. */
 export function organizationEndpoints(t: Transport): OrganizationEndpoints {
   return {
     listOrganizations: (opts) => t.get('/organizations/', opts),

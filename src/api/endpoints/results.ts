@@ -1,7 +1,4 @@
-/**
- * Test result endpoints (docs/api-contract.md: Endpoints the action calls, "Poll a test run" and "Cancel a
- * test run").
- */
+/** Test result endpoints (docs/api-contract.md: Endpoints the action calls). */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { seg } from './paths.js';
@@ -13,8 +10,8 @@ export type ResultEndpoints = Pick<
 >;
 
 /**
- * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
- * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ * Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result); comment on it
+ * (a write).
  */
 export function resultEndpoints(t: Transport): ResultEndpoints {
   return {

@@ -1,8 +1,4 @@
-/**
- * Suite result endpoints: missing from the public reference but used by every official integration
- * (docs/api-contract.md: Endpoints the action calls, "Poll a suite run", "Tests of a suite run", "Cancel a
- * suite run").
- */
+/** Suite result endpoints, missing from the public reference (docs/api-contract.md: Endpoints). */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { pagingQuery, seg } from './paths.js';
@@ -14,8 +10,7 @@ export type SuiteResultEndpoints = Pick<
 >;
 
 /**
- * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
- * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it;
  * its xUnit.net v2 XML text.
  */
 export function suiteResultEndpoints(t: Transport): SuiteResultEndpoints {

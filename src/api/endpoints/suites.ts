@@ -1,7 +1,4 @@
-/**
- * Suite endpoints (the service's API v1 reference, "Suites"; the ones the action calls are in
- * docs/api-contract.md: Endpoints the action calls).
- */
+/** Suite endpoints (the service's API v1 reference, "Suites"). */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { execute } from './execute.js';
@@ -24,9 +21,8 @@ export type SuiteEndpoints = Pick<
 >;
 
 /**
- * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
- * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
- * the status badge (no API key sent).
+ * Suites: list, read, create, update, delete, duplicate; its tests; its results (JSON or CSV, newest first);
+ * execute (docs/api-contract.md: Execute parameters); the status badge (no API key sent).
  */
 export function suiteEndpoints(t: Transport): SuiteEndpoints {
   return {

@@ -1,8 +1,4 @@
-/**
- * Test endpoints (the service's API v1 reference, "Tests"; the ones the action calls are in
- * docs/api-contract.md: Endpoints the action calls). Imports and exports are in `imports-exports.ts`,
- * on-demand runs in `on-demand.ts`.
- */
+/** Test endpoints (the API v1 reference, "Tests"); imports, exports and on-demand runs live apart. */
 import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { execute } from './execute.js';
@@ -25,9 +21,8 @@ export type TestEndpoints = Pick<
 >;
 
 /**
- * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
- * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
- * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
+ * Tests: list, read, update, duplicate, delete; execute; running results; accept the latest screenshot as
+ * baseline; results (JSON or CSV, newest first); the status badge.
  */
 export function testEndpoints(t: Transport): TestEndpoints {
   return {
