@@ -1,7 +1,4 @@
-/**
- * Time as the run engine sees it: a clock, a sleep that ends early when a signal fires, and a random
- * source for jitter. Injected everywhere waiting happens so unit tests can run without real time.
- */
+/** Time as the engine sees it (now, an abortable sleep, randomness), injected so tests need no real time. */
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -32,10 +29,7 @@ export const systemClock: Clock = {
     }),
 };
 
-/**
- * A manual clock for tests: time moves only when every sleeper is waiting, jumping to the earliest wake-up
- * (`runUntilIdle` style). `advance(ms)` moves time by hand.
- */
+/** A manual clock for tests: time moves only by `advance(ms)`, waking the sleepers due in order. */
 export class ManualClock implements Clock {
   private time: number;
   private sleepers: Array<{ at: number; resolve: () => void }> = [];
@@ -87,10 +81,7 @@ export class ManualClock implements Clock {
   }
 }
 
-/**
- * A signal that fires `ms` after the call on `clock`; the wait ends early (the signal then never fires) when
- * `until` fires, so no timer outlives its user.
- */
+/** A signal that fires `ms` after the call on `clock`, or never if `until` fires first. */
 export function timeoutSignal(clock: Clock, ms: number, until: AbortSignal): AbortSignal {
   const controller = new AbortController();
   void clock.sleep(ms, until).then(() => {
@@ -99,10 +90,7 @@ export function timeoutSignal(clock: Clock, ms: number, until: AbortSignal): Abo
   return controller.signal;
 }
 
-/**
- * A real-time timer that never keeps the process alive by itself (unref'd): for the process backstops,
- * which must fire whatever the injected clock does. Returns a function that clears it.
- */
+/** An unref'd real-time timer for the process backstops (whatever the clock does); returns its clear. */
 export function unrefTimer(ms: number, onExpire: () => void): () => void {
   const timer = setTimeout(onExpire, ms);
   timer.unref();

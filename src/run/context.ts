@@ -1,8 +1,4 @@
-/**
- * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
- * the injected parts (API, clock, event listener), the watch loop, the runs and their handles, the stop signals,
- * and the small helpers every module needs (run keys, runs without a result, ending a run).
- */
+/** The state one engine run shares between its modules, and their common helpers (run keys, ending a run). */
 import { refId, refName } from '../api/refs.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { setMaxListeners } from 'node:events';
@@ -47,7 +43,7 @@ export interface EngineWaits {
   notFoundGraceMs: number;
   /** Pause before asking again for a result not found yet (default 1000). */
   notFoundRetryMs: number;
-  /** First pause before a failed page of a suite result's tests is read again; grows per attempt (default 1000). */
+  /** First pause before a failed page of a suite's tests is read again; grows per attempt (default 1000). */
   listRetryMs: number;
   /** First back-off after a failed poll; doubled per failure, jittered, at most 10 s (default 1000). */
   pollBackoffMs: number;
@@ -179,6 +175,7 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
   };
 }
 
+/** `ms` since the epoch as an ISO 8601 string. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
@@ -192,10 +189,7 @@ export function nextKey(ctx: EngineContext, base: string): string {
   return `${base}-${n}`;
 }
 
-/**
- * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
- * @param triggeredAtMs when its execute was sent; default now.
- */
+/** Adds a resultless run (not started, failed to start, not found) ended now; `triggeredAtMs` default now. */
 export function pushResultless(
   ctx: EngineContext,
   base: Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>,
@@ -215,10 +209,7 @@ export function pushResultless(
   });
 }
 
-/**
- * Follows a started remote result: adds it to `ctx.remotes` as active; the listener hears of it now and
- * again when `active` turns false.
- */
+/** Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive. */
 export function addRemote(ctx: EngineContext, type: Remote['type'], id: string): Remote {
   let active = true;
   const remote: Remote = {
@@ -238,10 +229,7 @@ export function addRemote(ctx: EngineContext, type: Remote['type'], id: string):
   return remote;
 }
 
-/**
- * A run is over: no longer waited for, nothing to cancel. A suite run's tests are checked against its
- * suite result's own word: the tests it lacks join it as errors (`suiteResultShortfall`).
- */
+/** Ends a run; the tests its suite result counts but lacks join it as errors (`suiteResultShortfall`). */
 export function endRun(ctx: EngineContext, handle: Handle): void {
   for (const test of suiteResultShortfall(handle.run)) {
     handle.run.tests.push(test);
@@ -309,7 +297,7 @@ export interface WatchTarget<T extends Answer> {
   onProblem: (reason: string) => void;
 }
 
-/** The engine run's one watch loop (`follow/watcher.ts`): resolves with the result once it is over, null when it could not be had or the engine stopped. */
+/** The engine run's one watch loop (`follow/watcher.ts`): `wait` gives the result once over, else null. */
 export interface RunWatch {
   wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null>;
 }

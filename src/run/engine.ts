@@ -1,15 +1,6 @@
 /**
- * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), follows each
- * from the moment its own execute is answered (`follow/`: one watch loop for all runs, then the read of
- * its tests through `read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a
- * workflow cancel, cancelling what is still running remotely (`stop.ts`). It tells what happens as typed
- * events (`events.ts`); the console reporter (`src/report/console.ts`) renders them. Every request takes
- * its token of the request budget in the API client's transport.
- *
- * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; a suite
- * result is over when `passing` is not null, or cancelled (status 8 or a finish date); its tests are then
- * paged from `GET /suite-results/{id}/results/?count=50`; tests and on-demand runs: `GET /results/{id}/`.
- * A result that answers "not found" just after its trigger is asked again for up to `notFoundGraceMs`.
+ * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
+ * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
 import { consoleReporter, type RunLog } from '../report/console.js';
 import type { ActionApi } from './action-api.js';
@@ -42,7 +33,6 @@ export const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
 export interface EngineOptions {
   api: ActionApi;
   clock?: Clock;
-  /** Receives the engine's events (`events.ts`). */
   onEvent?: RunEventListener;
   /** Where the console reporter writes the events as log lines (with `onEvent`, both get them). */
   log?: RunLog;
@@ -78,9 +68,8 @@ function listenerOf(options: EngineOptions): RunEventListener | undefined {
 }
 
 /**
- * Runs everything in `plan` and returns the run model. Never throws for a remote problem: each shows as a
- * run or test in state `error` with a redacted sentence. Returns early (with `interrupted`) at the deadline
- * or when `options.signal` fires.
+ * Runs everything in `plan` and returns the run model. Never throws for a remote problem (it shows as an
+ * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
  */
 export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<RunSummary> {
   const waits: Partial<EngineWaits> = {
@@ -98,14 +87,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   };
 }
 
-/**
- * The engine's flow. Every run is watched from the moment its own execute is answered, while later
- * executes still wait for their turn (the limiter), so an early failure is noticed at once. A stop
- * (deadline, workflow cancel, fail-fast) ends every wait; the executes not yet sent are not sent (their
- * runs are reported not started), those in flight are aborted after their grace time and reconciled. At
- * the deadline what still runs is settled (timed out, cancelled under `cancel-on-timeout`); on a workflow
- * cancel or fail-fast every active remote run is cancelled at once, without waiting for the triggers.
- */
+/** The engine's flow: each run is watched once its execute answers; a stop ends every wait. */
 async function runContext(ctx: EngineContext, options: EngineOptions): Promise<void> {
   let releaseSignalled: () => void = () => undefined;
   /** Resolves on a workflow cancel; never without one. */
@@ -124,7 +106,6 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
   try {
     if (ctx.plan.wait) void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
     const triggering = triggerAll(ctx, watchStarted);
-    // Every execute answered, then every run watched; or a workflow cancel / fail-fast first.
     const watched = triggering.then(() => Promise.all(follows));
     await Promise.race([watched, signalled, failFastStop(ctx)]);
     quiet = true;

@@ -1,7 +1,6 @@
 /**
- * What the run engine tells while it works, as typed events (never log text): a console reporter
- * (`src/report/console.ts`) turns them into log lines; tests and other reporters may listen too. Events
- * carry ids, counts, names and variants as the service gave them; the reporter redacts when it renders.
+ * What the run engine tells while it works, as typed events (never log text); the console reporter
+ * (`src/report/console.ts`) renders them and redacts the names the service gave.
  */
 import type { SuiteRun, TestRun, Variant } from './types.js';
 
@@ -17,7 +16,6 @@ export interface TriggerProblem {
 
 /** Every event of the engine; `type` tells which. Times in ms. */
 export type RunEvent =
-  /** A folder's suites were listed. */
   | { type: 'folder-listed'; folderId: string; suiteCount: number }
   /** A folder's suites could not be listed: the folder is one run in error. */
   | { type: 'folder-failed'; folderId: string; message: string }
@@ -41,17 +39,10 @@ export type RunEvent =
     }
   /** The deadline passed with runs still going: the wait stops. */
   | { type: 'timed-out'; timeoutMs: number }
-  /**
-   * A workflow cancel (or `fail-fast` when `reason` says so): `count` remote runs are being cancelled
-   * (`late`: started by triggers in flight).
-   */
+  /** A workflow cancel or fail-fast: `count` remote runs are being cancelled (`late`: started in flight). */
   | { type: 'cancelling'; count: number; late: boolean; reason?: 'fail-fast' }
-  /**
-   * `fail-fast`: `test` of `run` failed for good (its re-runs spent): the `others` remote runs still going are
-   * cancelled and no more runs are started.
-   */
+  /** `test` of `run` failed for good: the `others` active runs are cancelled, no more are started. */
   | { type: 'fail-fast'; run: SuiteRun; test: TestRun; others: number }
-  /** A cancel request failed. */
   | { type: 'cancel-failed'; remoteType: 'suite' | 'test'; id: string; message: string }
   /** Still waiting: runs going, tests finished so far, time since the action started. */
   | { type: 'heartbeat'; running: number; finishedTests: number; elapsedMs: number }

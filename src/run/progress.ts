@@ -1,7 +1,4 @@
-/**
- * Log lines that stay short however many runs there are: id lists folded after a few ids, and one grouped
- * warning per kind of trigger failure (with a count and the first few ids) instead of one line per run.
- */
+/** Log lines that stay short however many runs: id lists folded, one grouped warning per kind of failure. */
 import type { RunLog } from '../common/log.js';
 import type { TriggerProblem } from './events.js';
 
@@ -14,10 +11,7 @@ export function foldIds(ids: readonly string[], max = SHOWN_IDS): string {
   return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 
-/**
- * The warnings of trigger problems: one per kind (insertion order), the full message when the kind has
- * one problem, else the count, the first few ids and the first message.
- */
+/** The warnings of trigger problems: one per kind, with the count, the first ids and the first message. */
 export function problemLines(problems: readonly TriggerProblem[], verb = 'Could not start'): string[] {
   const kinds = new Map<string, TriggerProblem[]>();
   for (const p of problems) kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
@@ -34,10 +28,7 @@ export function problemLines(problems: readonly TriggerProblem[], verb = 'Could 
   return lines;
 }
 
-/**
- * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) until every
- * trigger is done; `take` hands them over for one `trigger-problems` event.
- */
+/** Collects trigger problems by kind until every trigger is done; `take` hands them over. */
 export class ProblemLog {
   private problems: TriggerProblem[] = [];
 

@@ -5,12 +5,8 @@
 import type { SuiteResult, TestResult } from '../api/types.js';
 
 /**
- * The state of one test result as the action saw it.
- * - `passed` / `failed`: finished with `passing` true / false.
- * - `flaky`: failed, then passed when re-run under `retry-failed`.
- * - `timed-out`: still running at the action's deadline (cancelled remotely under `cancel-on-timeout`).
- * - `cancelled`: cancelled (workflow cancel, or by someone else: `status` 8).
- * - `error`: no result could be had (an API error that outlasted the retries, a result that vanished).
+ * The state of one test result as the action saw it (docs/verdict.md, "States"): `flaky` failed, then passed
+ * on a re-run; `timed-out` still running at the deadline; `error` no result could be had.
  */
 export type TestState = 'passed' | 'failed' | 'flaky' | 'timed-out' | 'cancelled' | 'error';
 
@@ -20,7 +16,6 @@ export interface Variant {
   region?: string;
   /** `{width}x{height}`. */
   viewport?: string;
-  /** The start URL given for this run (`start-url`), when several or one were set. */
   startUrl?: string;
   /** Zero-based row of the data file or data source. */
   dataRow?: number;
@@ -80,25 +75,16 @@ export interface SuiteRun {
   timedOut?: boolean;
   /** True when the action cancelled it (deadline or workflow cancel). */
   cancelled?: boolean;
-  /**
-   * Set when the run was never started because the deadline (`deadline`), a workflow cancel (`signal`) or
-   * `fail-fast` (a test had failed) came first. The run has no test result and counts as `error`; `error`
-   * says why in words.
-   */
+  /** Why the run was never started (it has no test result; `error` says why in words). */
   notStarted?: 'deadline' | 'signal' | 'fail-fast';
-  /**
-   * True when the execute may have reached the service but its run could not be found afterwards
-   * (reconciliation of an uncertain or interrupted trigger). Counts as `error`; `error` says why.
-   */
+  /** The execute may have reached the service, but its run was not found afterwards (counts as `error`). */
   mayHaveStarted?: boolean;
 }
 
 /** Everything one action run produced, the input of every renderer. */
 export interface RunSummary {
   runs: SuiteRun[];
-  /** ISO 8601. */
   startedAt: string;
-  /** ISO 8601. */
   finishedAt: string;
   /** Why the action stopped waiting early, if it did (`fail-fast`: a test failed, the rest was cancelled). */
   interrupted?: 'deadline' | 'signal' | 'fail-fast';

@@ -1,8 +1,6 @@
 /**
- * Results started elsewhere (`result-ids`: e.g. by `wait: false` in another job): each is read once and then
- * followed like a run this action started, with every report. A `suite-result:` or `test-result:` prefix
- * says which kind an id is; a bare id is read as a suite result, and as a test result when no suite result
- * has it. docs/api-contract.md, "Polling a run".
+ * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
+ * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
  */
 import { ApiError, isNotFound } from '../../api/errors.js';
 import { refId } from '../../api/refs.js';
@@ -27,10 +25,7 @@ async function readOnce(ctx: EngineContext, ref: ResultRef, signal: AbortSignal)
   return null;
 }
 
-/**
- * Reads `ref`; a result not found is asked again for the engine's not-found grace (one just started may
- * not be readable yet). Throws the last answer's error when it never is.
- */
+/** Reads `ref`, asking again through the not-found grace; throws the last error when it never answers. */
 async function read(ctx: EngineContext, ref: ResultRef, signal: AbortSignal): Promise<Found> {
   const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
   for (;;) {
@@ -42,10 +37,7 @@ async function read(ctx: EngineContext, ref: ResultRef, signal: AbortSignal): Pr
   }
 }
 
-/**
- * Follows the result `ref` names: its handle (none when it cannot be read, reported as a run in error, or
- * when the engine stopped first).
- */
+/** Follows the result `ref` names; its handle, none when it cannot be read (a run in error) or on a stop. */
 export async function followResult(ctx: EngineContext, ref: ResultRef): Promise<Handle[]> {
   const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
   const now = ctx.clock.now();

@@ -1,8 +1,6 @@
 /**
- * Following one run: wait until its result is over (the watch loop, `watcher.ts`), read its tests (a
- * suite result's through `read.ts`), tell them (`test-finished`), re-run its failures under
- * `retry-failed` (`retry.ts`), and end it; fail-fast acts on a failure for good. A run whose result could
- * not be had ends in `error`; a stop ends the wait and leaves the run to the stop phase (`stop.ts`).
+ * Following one run: wait for its result (`watcher.ts`), read its tests (`read/`), re-run its failures
+ * (`retry.ts`) and end it; a stop ends the wait and leaves the run to the stop phase (`stop/stop.ts`).
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { endRun, nameOf, testFinished, testRunOf, type EngineContext, type Handle } from '../context.js';

@@ -1,9 +1,6 @@
 /**
- * Which organization's running list the watch loop asks (`watcher.ts`). The plan's (the `organization-id`
- * input), else the first one an answer names: a test's execute answer names it (`test.organization`), a
- * suite's does not (its immediate answer names the suite by id only, docs/api-contract.md "Resources").
- * When none of that is known, the loop reads the first suite run's suite once (`GET /suites/{id}/`), so
- * that suites run without the `organization-id` input are watched by the list too.
+ * Which organization's running list the watch loop asks: the `organization-id` input, else the first
+ * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
  */
 import { refId } from '../../api/refs.js';
 import type { EngineContext } from '../context.js';
@@ -21,10 +18,7 @@ export function organizationOf(ctx: EngineContext): string | null {
   return null;
 }
 
-/**
- * The organization of the first suite run's suite (`GET /suites/{id}/`). Resolves null when no suite run
- * is known or the read failed; never throws.
- */
+/** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
 export async function readOrganization(ctx: EngineContext): Promise<string | null> {
   const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
   if (!suiteId) return null;

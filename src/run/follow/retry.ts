@@ -1,8 +1,6 @@
 /**
- * Retry: under `retry-failed` (0–3), each failed test of a run is executed again on its own, with the
- * variant it ran under (`retryOptions`), up to that many times; a test that passes on a re-run is `flaky`.
- * A re-run whose execute may have started one but was not answered is looked up (`reconcile.ts`), never
- * sent again. Re-runs share the one execute limiter with the first triggers.
+ * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
+ * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
  */
 import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
@@ -111,10 +109,7 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   failFastOn(ctx, handle, test);
 }
 
-/**
- * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
- * when the action is stopping; never sent again.
- */
+/** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
 async function findRerun(
   ctx: EngineContext,
   rerun: Rerun,

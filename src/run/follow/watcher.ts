@@ -1,12 +1,6 @@
 /**
- * The watch loop: one loop over one table of the remote results still running (docs/watch.md). Each tick
- * (about once a second, jittered) sends one request: the lone run's own result when only one is in the
- * table, else the organization's running list (`GET /organizations/{id}/running/`). The list is a hint:
- * a run that left it, or that it has not shown `UNSEEN_AFTER_MS` after its trigger, has its own result
- * read at once, and only that answer ends it. Every run is also read on its own at least every
- * `safetyMs` (a due time per row). A list that fails, or does not answer within `LIST_TIMEOUT_MS`, hands
- * the runs to their own reads, `READS_PER_TICK` a tick, until it answers again. Every request takes its
- * token of the request budget in the transport. What the loop knows is in its table.
+ * The watch loop: one loop over one table of the remote results still running. The organization's running
+ * list is a hint; only a run's own result ends it (docs/watch.md).
  */
 import { backoffMs } from '../../api/backoff.js';
 import { isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
@@ -72,11 +66,7 @@ export class Watcher implements RunWatch {
 
   constructor(private readonly ctx: EngineContext) {}
 
-  /**
-   * Waits until `remote`'s result is over (`target.isOver`), could not be had (`target.onProblem` told;
-   * after `maxPollErrors` failed reads, or "not found" after `notFoundGraceMs`), or the engine stops.
-   * @returns the answer that ended it, or null.
-   */
+  /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
   wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null> {
     if (this.ctx.stop.signal.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -126,11 +116,7 @@ export class Watcher implements RunWatch {
     }
   }
 
-  /**
-   * One tick: the lone run's own read, or the list asked (its answer handled when it comes); while the
-   * list is failing or no organization is known, some runs are read in turn. Then every row that is due
-   * is read.
-   */
+  /** One tick: the lone run's read, or the list asked (runs read in turn while it is down); then due rows. */
   private tick(): void {
     const rows = [...this.table.values()];
     if (rows.length === 1) this.readSoon(rows[0], this.ctx.clock.now());
@@ -172,11 +158,7 @@ export class Watcher implements RunWatch {
     return this.organizationId;
   }
 
-  /**
-   * Asks the running list, unless backing off after failures or no organization is known, and reads at
-   * once the rows to read: those that left it, and those never shown `UNSEEN_AFTER_MS` after their trigger
-   * (once). A list that failed or did not answer in time is told as a detail.
-   */
+  /** Asks the running list (unless backing off or no organization is known); reads the rows it hints at. */
   private async askList(): Promise<void> {
     const { ctx } = this;
     const askedAtMs = ctx.clock.now();
@@ -275,7 +257,7 @@ export class Watcher implements RunWatch {
     row.resolve(value);
   }
 
-  /** The wait after `failures` failures in a row, ms (jittered, doubling from `pollBackoffMs`, at most `POLL_BACKOFF_CAP_MS`). */
+  /** The wait after `failures` failures in a row, ms: jittered, doubling from `pollBackoffMs`, capped. */
   private backoff(failures: number): number {
     const baseMs = this.ctx.waits.pollBackoffMs;
     return backoffMs(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });

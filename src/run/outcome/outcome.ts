@@ -1,24 +1,6 @@
 /**
- * The verdict: one pure module from every result and the policy inputs to what each result is counted as,
- * the counts, pass or fail, and the reasons. Nothing else in the action classifies, counts or decides:
- * the step result, the outputs, results.json, the job summary, JUnit, annotations and the pull-request
- * comment all render a {@link Verdict} (and {@link countedAs} / {@link failsStep} per test).
- *
- * Rules (docs/api-contract.md, "States and transitions"; docs/api-contract.md on cancelled results):
- * - `passing: null` is never a pass: a cancelled result (status 8) or one that ended without a verdict
- *   counts as cancelled or error, and fails the verdict.
- * - A screenshot comparison that did not run (`screenshotComparePassing: null`) is neutral. One that failed
- *   (`false`) is always counted in `screenshotCompareFailed`; under `fail-on-screenshot-compare` the test
- *   is also counted as `failed` (a passed or flaky test included), otherwise it keeps its state.
- * - A test that failed and then passed when re-run (`retry-failed`) is flaky: counted, not a failure.
- * - A run still going at the deadline is timed out: its own state, a failure only under `fail-on-timeout`.
- * - A run never started because the deadline or a workflow cancel came first, or that may have started but
- *   could not be found, is counted once as `error`, and fails.
- * - A run never started because `fail-fast` stopped the action (a test had failed for good) is counted once
- *   as `cancelled`, like the runs fail-fast cancelled: the user asked to stop at the first failure, so the
- *   runs left out are skipped, not errors. They still count in `total`, and the failed test fails the step.
- * - Nothing run at all fails under `fail-on-empty`.
- * - A workflow cancel (signal) always fails.
+ * The verdict: the one pure module that classifies, counts and decides pass or fail with its reasons; every
+ * report renders a {@link Verdict} ({@link countedAs} / {@link failsStep} per test). docs/verdict.md.
  */
 import { plural } from '../../common/words.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
@@ -44,11 +26,7 @@ export interface Counts {
   screenshotCompareFailed: number;
 }
 
-/**
- * What the verdict says, in one word: `passed`; `failed`; `cancelled` when the only causes are cancelled
- * tests or a workflow cancel; `started` / `not-started` for `wait: false` (every run started / some could
- * not be).
- */
+/** The verdict in one word; `cancelled`: only cancels fail it; `started` / `not-started`: `wait: false`. */
 export type VerdictStatus = 'passed' | 'failed' | 'cancelled' | 'started' | 'not-started';
 
 export interface Verdict {
@@ -65,11 +43,7 @@ export interface Verdict {
 /** The cancelled status of a test result (docs/api-contract.md). */
 export const STATUS_CANCELLED = 8;
 
-/**
- * The state of one test result as the service shows it (docs/api-contract.md, "States and transitions"):
- * `passing` true/false → passed/failed; `passing` null with `status` 8 → cancelled; `passing` null with a
- * finish (execution time or finish date) → error (ended without a verdict); otherwise `running`.
- */
+/** The state of one test result as the service shows it; `running` while not over. docs/verdict.md. */
 export function classifyTestResult(
   result: TestResult,
 ): Exclude<TestState, 'flaky' | 'timed-out'> | 'running' {
@@ -82,10 +56,7 @@ export function classifyTestResult(
   return finished ? 'error' : 'running';
 }
 
-/**
- * What a test is counted as under a policy: its state, except that a passed or flaky test whose
- * screenshot comparison failed counts as `failed` under `fail-on-screenshot-compare`.
- */
+/** What a test counts as: its state, or `failed` for a pass whose screenshot comparison failed (policy). */
 export function countedAs(
   state: TestState,
   screenshotCompareFailed: boolean,
@@ -103,11 +74,7 @@ export function failsStep(counted: TestState, policy: Pick<VerdictPolicy, 'failO
   return false;
 }
 
-/**
- * The state a run with no test result counts as (once), or null when it simply held no test: `cancelled`
- * when fail-fast kept it from starting, `error` when it was otherwise never started or may have started,
- * else timed out, cancelled, or `error` for a run-level error.
- */
+/** The state a run with no test result counts as (once), or null when it simply held no test. */
 export function testlessRunState(run: SuiteRun): TestState | null {
   if (run.tests.length > 0) return null;
   if (run.notStarted === 'fail-fast') return 'cancelled';
@@ -127,11 +94,8 @@ export function suiteTestCount(result: SuiteResult): number | null {
 }
 
 /**
- * What a finished suite run lacks by its suite result's own word (docs/verdict.md, "The suite result's own
- * word"): one `error` test per test the suite result counts but its list of test results did not hold, and,
- * when the suite result says it failed and no listed test fails, one `error` test saying so. [] when the
- * list agrees, for runs cancelled, timed out or not finished with a verdict, and for a run whose list could
- * not be read (it counts once as an error already).
+ * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
+ * "The suite result's own word"); [] when the list agrees or the run did not end with a verdict.
  */
 export function suiteResultShortfall(run: SuiteRun): TestRun[] {
   const sr = run.suiteResult;
@@ -198,11 +162,7 @@ const COUNT_KEY: Record<TestState, keyof Counts> = {
   error: 'error',
 };
 
-/**
- * Counts by what each test is counted as (see `Counts`, {@link countedAs}).
- * @param runs the runs to count
- * @param policy the policy; without it no test is re-counted for its screenshot comparison
- */
+/** Counts by what each test counts as ({@link countedAs}); without `policy` no screenshot re-count. */
 export function countResults(
   runs: SuiteRun[],
   policy: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = NO_POLICY,
@@ -224,11 +184,7 @@ export function countResults(
   return counts;
 }
 
-/**
- * Decides the verdict of a run the action waited for.
- * @param summary every run, as `run/` produced it.
- * @param policy the `fail-on-*` inputs.
- */
+/** The verdict of a run the action waited for, under the `fail-on-*` inputs. */
 export function decideVerdict(
   summary: Pick<RunSummary, 'runs' | 'interrupted'>,
   policy: VerdictPolicy,
@@ -280,11 +236,7 @@ function screenshotOnlyFailures(runs: SuiteRun[]): number {
   return n;
 }
 
-/**
- * The verdict of a run the action did not wait for (`wait: false`): `total` is every run asked for (a
- * suite counts once, its tests are not known yet), `error` the runs that could not be started; the other
- * counts are 0 and not known (outputs show them empty). Fails when a run could not be started.
- */
+/** The verdict for `wait: false`: only `total` and `error` (runs not started, which fail it) are known. */
 export function decideStartedVerdict(summary: Pick<RunSummary, 'runs'>, policy: VerdictPolicy): Verdict {
   const counts = emptyCounts();
   counts.total = summary.runs.length;

@@ -33,10 +33,7 @@ export type Outputs = Record<
   string
 >;
 
-/**
- * The counts by output name (kebab-case keys). A null value is not known: with `wait: false` only `total`
- * and `error` are.
- */
+/** The counts by output name (kebab-case); null: not known (`wait: false` knows `total`, `error`). */
 export type CountValues = Record<CountOutput, number | null>;
 
 /** The counts of a run the action waited for, by output name. */
@@ -53,12 +50,7 @@ export function countValues(counts: Counts): CountValues {
   };
 }
 
-/**
- * The counts when the action did not wait (`wait: false`, see `decideStartedVerdict`): `total` is every run
- * the action asked for (one per suite result or test result: each variant and data row counts; a suite
- * counts once, as its tests are not known yet), `error` the runs among them that could not be started.
- * How the runs end is not known: the other counts are null.
- */
+/** The counts for `wait: false`: `total` every run asked for, `error` those not started; the rest null. */
 export function startedCountValues(counts: Pick<Counts, 'total' | 'error'>): CountValues {
   return {
     total: counts.total,
@@ -83,11 +75,8 @@ export function countsJson(counts: Counts | CountValues): string {
 }
 
 /**
- * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
- * strings), the result ids, the result links and the path of results.json.
- * @param verdict the one verdict (`run/outcome.ts`). When it did not wait (`wait: false`), `passing` is
- *   empty and the counts describe the runs asked for (unknown counts are empty strings, null in JSON).
- * @param resultsPath where results.json was written ('' when it could not be).
+ * Every output: `passing`, the counts (JSON and one per count, as strings), result ids and links, and the
+ * path of results.json ('' when not written). Without waiting, `passing` and unknown counts are empty.
  */
 export function computeOutputs(summary: RunSummary, verdict: Verdict, resultsPath: string): Outputs {
   const suiteResultIds: string[] = [];

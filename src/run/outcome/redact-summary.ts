@@ -1,17 +1,6 @@
 /**
- * Removes secrets from the run model before any report, output or file is made of it, field by field:
- * redaction goes only where a secret can be, and never alters the action's own data.
- *
- * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
- *   values of at least `MIN_REDACTED_LENGTH` characters): names (suite, test, file), run and test errors,
- *   every string field of a step (target, value, notes, error, URL, condition; each selector of an array
- *   target), console lines, a result's error details, extractions and comments.
- * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
- *   variant, the page URLs the service reports (start, end, visited, console URLs) and the screenshot and
- *   video URLs (the report model writes those without their query string).
- * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
- *   other variables as free text).
- * - Never rewritten: ids, keys, timestamps, counts, states, and the result links the action builds.
+ * Removes secrets from the run model before any report, output or file is made of it, field by field,
+ * only where a secret can be (docs/redaction.md).
  */
 import { createRedactor, REDACTED } from '../../api/redact.js';
 import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../../api/types.js';
@@ -135,13 +124,7 @@ function redactSuiteRun(run: SuiteRun, text: Redact, privateNames: ReadonlySet<s
   };
 }
 
-/**
- * The run model with every secret removed where secrets can be (see the module comment); a new object, the
- * original is left unchanged. URL user-info and `apiKey` values are removed even with no secret given.
- *
- * @param summary the run model as the engine produced it.
- * @param secrets the secret values and the private variable names (from the inputs).
- */
+/** A copy of the run model, secrets removed; URL user-info and `apiKey` values go even without secrets. */
 export function redactSummary(summary: RunSummary, secrets: Secrets): RunSummary {
   const text = createRedactor(secrets.values);
   const privateNames = new Set(secrets.privateVariableNames);

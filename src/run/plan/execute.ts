@@ -1,8 +1,4 @@
-/**
- * What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters" and
- * "Execute responses"; docs/api-contract.md: with `immediate=1` one result, or an array for several variants or a
- * data file). Pure helpers; the engine (`engine.ts`) sends the requests.
- */
+/** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
 import type { TestDefinition } from '../../api/definitions.js';
 import type { SuiteRun, Variant } from '../types.js';
@@ -26,15 +22,10 @@ export type TriggerJob =
 /** Parameters the contract allows on test execution only. */
 const TEST_ONLY: ReadonlyArray<keyof ExecuteOptions> = ['webhook', 'screenshotCompareBaselineResult'];
 
-/**
- * The execute options of one trigger: the user's options, `startUrl` of the job (for a repository test, the
- * start URL of its definition made for it), `immediate` (the action
- * never holds a request open), minus the test-only parameters for a suite.
- */
+/** The options of one execute: the user's, the job's start URL, `immediate`; no test-only ones for suites. */
 export function optionsFor(job: TriggerJob, user: UserExecuteOptions): ExecuteOptions {
   const options: ExecuteOptions = { ...user, immediate: true };
-  // A repository test's definition was made for its start URL (`definitionFor`): a recorder test's first
-  // open is rebased onto it (`START/login`), which the bare start URL would override.
+  // A repository test's definition is rebased onto its start URL (`definitionFor`); the bare URL undoes it.
   if (job.startUrl !== undefined) {
     options.startUrl = job.kind === 'file' ? job.definition.startUrl || job.startUrl : job.startUrl;
   }
@@ -48,10 +39,7 @@ function asList(value: string | string[] | undefined): Array<string | undefined>
   return list.length > 0 ? list : [undefined];
 }
 
-/**
- * The variants one execute stands for, in the order the service answers: browser (outer), region, then
- * viewport (inner). Dimensions the user did not vary are absent.
- */
+/** The variants one execute stands for, in the service's answer order: browser, region, viewport (inner). */
 export function variantCombinations(
   options: Pick<ExecuteOptions, 'browser' | 'region' | 'viewport'>,
 ): Variant[] {
@@ -70,10 +58,7 @@ export function variantCombinations(
   return combos;
 }
 
-/**
- * The variant of the `index`-th element of an execute response: data rows (outer) × combinations (inner).
- * @param hasRows whether a data file or data source was sent.
- */
+/** The variant of the `index`-th answer element: data rows (outer, if `hasRows`) × combinations. */
 export function variantAt(index: number, combos: Variant[], hasRows: boolean, startUrl?: string): Variant {
   const n = Math.max(1, combos.length);
   const v: Variant = { ...(combos[index % n] ?? {}) };
@@ -100,10 +85,8 @@ export function asArray<T extends SuiteResult | TestResult>(data: unknown): T[] 
 }
 
 /**
- * The options to re-run one failed test alone (`retry-failed`): the user's options minus data rows, with the
- * failed run's variant (only the dimensions the user set) and, for a data row, that row's values as custom
- * variables (read from the failed result's `variables`).
- * @param reserved names that are execute parameters (never sent as variables).
+ * The options to re-run one failed test alone: the user's minus data rows, with the failed run's variant and
+ * its data row's values as variables (never the `reserved` names, which are execute parameters).
  */
 export function retryOptions(
   user: UserExecuteOptions,
@@ -137,10 +120,7 @@ export function slug(text: string): string {
   );
 }
 
-/**
- * The number of data rows of a CSV data file: records after the header, quoted fields (with their commas
- * and line breaks) kept whole, blank lines skipped.
- */
+/** The data rows of a CSV file: records after the header, quoted fields kept whole, blank lines skipped. */
 export function csvDataRows(content: Uint8Array | string): number {
   const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
   let records = 0;
@@ -157,11 +137,7 @@ export function csvDataRows(content: Uint8Array | string): number {
   return Math.max(0, records - 1);
 }
 
-/**
- * The variants one execute stands for, in the service's answer order (data rows outer, combinations
- * inner): what a trigger that never happened would have started. Rows of a data source are unknown: one
- * per combination then.
- */
+/** The variants an execute would start (a data source's rows are unknown: one per combination then). */
 export function expectedVariants(options: ExecuteOptions, startUrl?: string): Variant[] {
   const combos = variantCombinations(options);
   const rows = options.dataFile ? Math.max(1, csvDataRows(options.dataFile.content)) : 1;
@@ -189,10 +165,7 @@ export function jobLabel(job: TriggerJob): string {
   return `${job.file} "${job.name}"`;
 }
 
-/**
- * The fields of a run of `job` known before any answer (no result yet): kind, suite id, names, test id or
- * file. `key`, `variant`, dates, tests and error are the caller's.
- */
+/** The fields of a run of `job` known before any answer; key, variant, dates, tests, error: the caller's. */
 export function runBaseOf(
   job: TriggerJob,
 ): Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'> {

@@ -1,8 +1,4 @@
-/**
- * Plan: the targets of the plan (suites, folders, tests, repository test files) × start URLs become trigger
- * jobs. Folders are expanded into their suites first (`GET /folders/{id}/suites/`); each job later starts
- * one run per variant and data row (see `execute.ts`).
- */
+/** Plan: the targets × start URLs become trigger jobs; folders are expanded into their suites first. */
 import type { EngineContext } from '../context.js';
 import { messageOf, pushResultless } from '../context.js';
 import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
@@ -27,10 +23,7 @@ function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReas
   });
 }
 
-/**
- * The suite ids to run: the plan's, then each folder's suites (each suite once, in order). A folder that
- * cannot be listed becomes one run in error; after a stop, one run not started.
- */
+/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
 export async function expandFolders(ctx: EngineContext): Promise<string[]> {
   const suiteIds = [...ctx.plan.suiteIds];
   for (const folderId of ctx.plan.folderIds) {
@@ -60,10 +53,7 @@ export async function expandFolders(ctx: EngineContext): Promise<string[]> {
   return suiteIds;
 }
 
-/**
- * The trigger jobs of a plan: for each start URL (or once, with the targets' own), every suite, then every
- * test, then every repository test file (its definition under that start URL). Pure.
- */
+/** The trigger jobs of a plan, per start URL: every suite, then test, then repository test file. Pure. */
 export function planJobs(
   plan: Pick<RunPlan, 'startUrls' | 'testIds' | 'repoTests'>,
   suiteIds: string[],

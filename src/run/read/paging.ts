@@ -1,8 +1,4 @@
-/**
- * Paging a list of the service (`count`, `offset`), bounded whatever the service answers: by a short page,
- * by a page that adds nothing new (a service that ignores `offset`), and by the pages its known length
- * needs (docs/read.md, "Paging").
- */
+/** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
 import { PAGE_SIZE } from '../../api/limits.js';
 
 /** One page request: `count` and `offset` as the service's lists take them. */
@@ -23,11 +19,8 @@ export function pagesFor(known: number | null): number {
 }
 
 /**
- * Reads a list page by page from offset 0 until a short page, a page that adds no record not seen before
- * (by `_id`: a service that ignores `offset` answers the first page again), `maxPages` pages (at most
- * `MAX_PAGES`), or `visit` returns false. The first `atOnce` pages (when the list's length is known) are
- * asked at once, each under the budget, and visited in order; the rest one after the other. Errors of
- * `read` propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
+ * returns false; the first `atOnce` pages are asked at once. Errors of `read` propagate.
  */
 export async function forEachPage<T extends { _id?: unknown }>(
   read: (paging: Paging) => Promise<T[]>,

@@ -1,9 +1,4 @@
-/**
- * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
- * (`GET /suite-results/{id}/results/`), each once; the pages its counts say it has are asked at once
- * (each takes its token of the request budget in the transport), bounded by `pagesFor`, and the list is
- * read again when it disagrees with the suite result's counts (docs/read.md).
- */
+/** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { messageOf, type EngineContext, type Handle } from '../context.js';
@@ -19,12 +14,8 @@ const PAGE_ATTEMPTS = 3;
 export const RELISTS = 2;
 
 /**
- * Every test result of a suite result, each once (a list that changes while it is paged shifts results
- * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
- * tests) lets its pages be asked at once and bounds them (`pagesFor`); a list that holds fewer distinct
- * results than that, or one result twice, is read again up to `RELISTS` times (the service may list a
- * result late), keeping every result seen, the latest copy of each. Null when the listing failed or was
- * stopped.
+ * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
+ * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
  */
 export async function listSuiteTests(
   ctx: EngineContext,
@@ -98,7 +89,7 @@ async function listSuiteTestsOnce(
   return { results: all, duplicates };
 }
 
-/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed or was stopped. */
+/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed. */
 export function suiteTestsOf(
   ctx: EngineContext,
   handle: Handle,

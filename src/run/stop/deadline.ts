@@ -1,30 +1,11 @@
-/**
- * The time bounds of stopping, in one place.
- *
- * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
- *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
- *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
- *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
- *   whatever the service does (never answers, hangs mid-answer).
- * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
- *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
- *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
- *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
- */
+/** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
 import { formatDuration } from '../../report/text.js';
 import { unrefTimer } from '../clock.js';
 
-/**
- * Why the engine stopped early: the deadline, a workflow cancel, or `fail-fast` (a test failed for good:
- * every other active run is cancelled, the runs not yet triggered are not started).
- */
+/** Why the engine stopped early: the deadline, a workflow cancel, or `fail-fast` (a test failed for good). */
 export type StopReason = 'deadline' | 'signal' | 'fail-fast';
 
-/**
- * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
- * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
- * already known are cancelled meanwhile).
- */
+/** How long an execute in flight may still answer after a stop, ms; then it is aborted and reconciled. */
 export const TRIGGER_GRACE_MS: Readonly<Record<StopReason, number>> = {
   deadline: 0,
   signal: 1_500,
@@ -38,10 +19,7 @@ export const LOOKUP_END_MS: Readonly<Record<StopReason, number>> = {
   'fail-fast': 10_000,
 };
 
-/**
- * How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. Fail-fast has
- * no runner waiting to kill the process: its cancels go through the request budget, so it gets longer.
- */
+/** When the wrap-up after a stop ends, ms after it; fail-fast has no runner about to kill the process. */
 export const WRAP_UP_MS: Readonly<Record<StopReason, number>> = {
   deadline: 6_000,
   signal: 4_500,
@@ -80,11 +58,7 @@ export function describeTimeout(timeoutMs: number): string {
   return formatDuration(timeoutMs);
 }
 
-/**
- * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
- * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
- * itself, yet fires when something else (a hanging request or file-system call) does.
- */
+/** Arms the forced exit after a workflow cancel: `onExpire` runs `ms` later unless disarmed first. */
 export function armHardExit(onExpire: () => void, ms = HARD_EXIT_MS): () => void {
   return unrefTimer(ms, onExpire);
 }
@@ -92,10 +66,7 @@ export function armHardExit(onExpire: () => void, ms = HARD_EXIT_MS): () => void
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
 export const DEADLINE_BACKSTOP_MS = 9_500;
 
-/**
- * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
- * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
- */
+/** Ends the process with SIGKILL: `process.exit` would wait for a hung file-system call. */
 export function forceExit(): void {
   process.kill(process.pid, 'SIGKILL');
 }

@@ -1,8 +1,6 @@
 /**
- * Stopping: the deadline (`timeout-minutes`) and the workflow cancel (SIGINT/SIGTERM). Either aborts every wait at
- * once; what follows (lookups of interrupted triggers, cancels, listings) is bounded by the wrap-up times of
- * `deadline.ts`. At the deadline, what still runs is cancelled (under `cancel-on-timeout`), what finished is
- * kept, the rest is timed out; on a workflow cancel every active remote run is cancelled at once.
+ * Stopping at the deadline, on a workflow cancel or on fail-fast: every wait ends, then the runs are settled
+ * or cancelled within the wrap-up times of `deadline.ts` (docs/run-stopping.md).
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../clock.js';
@@ -32,10 +30,7 @@ import { isSuiteResultOver } from '../outcome/outcome.js';
 
 type Answer = SuiteResult | TestResult;
 
-/**
- * Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins; a deadline
- * during a fail-fast wrap-up changes nothing (its wrap-up is bounded too).
- */
+/** Stops the engine (every wait ends); the first stop starts the wrap-up timers. A signal wins. */
 export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => void): void {
   if (ctx.stopReason === 'signal') return;
   if (ctx.stopReason === 'fail-fast' && reason !== 'signal') return;
@@ -44,8 +39,6 @@ export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => voi
   ctx.stop.abort();
   if (reason === 'signal') onSignal();
   if (!first) return;
-  // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
-  // the first half of it, everything ends with it (see deadline.ts).
   const at = (ms: number, controller: AbortController): void =>
     void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
   at(TRIGGER_GRACE_MS[reason], ctx.triggerStop);
@@ -53,7 +46,7 @@ export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => voi
   at(WRAP_UP_MS[reason], ctx.wrapUpEnd);
 }
 
-/** Sleeps until the deadline; then, if runs are still going or triggering, tells it and calls `onDeadline`. */
+/** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
 export async function watchDeadline(ctx: EngineContext, onDeadline: () => void): Promise<void> {
   const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
   await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
@@ -64,7 +57,7 @@ export async function watchDeadline(ctx: EngineContext, onDeadline: () => void):
   }
 }
 
-/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs or triggers. */
+/** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
 export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () => boolean): Promise<void> {
   for (;;) {
     await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
@@ -78,10 +71,7 @@ export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () 
   }
 }
 
-/**
- * Cancels one remote result; the cancel's answer, or null (told) when it failed.
- * @param neverWait send it without waiting for the request budget (a workflow cancel).
- */
+/** Cancels one remote result; its answer, or null (told) on failure. `neverWait`: skip the budget wait. */
 export async function cancelRemote(
   ctx: EngineContext,
   remote: Remote,
@@ -107,10 +97,7 @@ function saidOf(result: SuiteResult): string {
   return result.passing === true ? 'passed' : result.passing === false ? 'failed' : 'cancelled';
 }
 
-/**
- * One run still open at the deadline: timed out (cancelled if it was), with the tests it got; or, when its
- * suite result had ended and only its list of test results was not read, an error saying so.
- */
+/** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
 async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal): Promise<void> {
   const { run } = handle;
   if (run.suiteResult && isSuiteResultOver(run.suiteResult)) {
@@ -171,10 +158,7 @@ const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
   'fail-fast': FAIL_FAST_CANCEL_ERROR,
 };
 
-/**
- * One run still open at a workflow cancel or fail-fast: cancelled, with the cancel's answer and the tests
- * listed (those already over keep their state; those still going are `cancelled`, with the reason).
- */
+/** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
 function markCancelled(
   ctx: EngineContext,
   handle: Handle,
@@ -203,11 +187,8 @@ function markCancelled(
 }
 
 /**
- * On a workflow cancel or fail-fast: cancel every active remote run, then those that the triggers still in
- * flight started (answered late or found by reconciliation), then mark them all cancelled. A workflow
- * cancel sends its cancels at once (no budget wait: the runner kills the process soon); fail-fast sends
- * them through the request budget.
- * @param cancelTimeoutMs timeout of each cancel request, ms.
+ * On a workflow cancel or fail-fast: cancels every active remote run, then those the triggers in flight
+ * start, and marks them all cancelled. `cancelTimeoutMs`: each cancel's timeout, ms.
  */
 export async function cancelActive(
   ctx: EngineContext,
@@ -218,8 +199,7 @@ export async function cancelActive(
   const tag = reason === 'fail-fast' ? { reason } : {};
   const first = [...ctx.remotes].filter(cancellable);
   if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
-  // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
-  // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+  // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
   const overall = ctx.wrapUpEnd.signal;
   const suiteTests = new Map<string, TestResult[]>();
   const neverWait = reason === 'signal';

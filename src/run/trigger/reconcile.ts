@@ -1,20 +1,7 @@
 /**
- * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
- * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
- * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
- * execute could start the runs twice); instead the runs it may have started are looked up:
- *
- * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
- * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
- * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
- *
- * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, for a test or file is not part of a suite run,
- * and shows no variant field (browser, region, viewport, start URL, variables) other than the one sent.
- * The runs are adopted only when exactly the expected number fit; otherwise (none, too few, or more: a
- * matrix leg started the same target at the same time) the trigger is reported as "may have started" with
- * the candidates' links. An adopted run is cancelled on the action's behalf only when it showed every field
- * sent (docs/reliability.md).
+ * Reconciliation of an execute whose answer never came: never sent again (it could start the runs twice),
+ * its runs are looked up and adopted only when exactly the expected number fit. docs/run-stopping.md,
+ * "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 import { refId } from '../../api/refs.js';
 import type { ActionApi } from '../action-api.js';
@@ -30,11 +17,7 @@ export const CLOCK_SKEW_MS = 2_000;
 export const LOOKUP_ATTEMPTS = 3;
 export const LOOKUP_PAUSE_MS = 1_000;
 
-/**
- * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while an attempt was
- * in flight. An abort before sending, or during the wait before a retry (the attempts so far were refused
- * with 429 or never arrived), started nothing.
- */
+/** Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while in flight. */
 export function mayHaveStarted(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   if (error.errorType === 'TRIGGER_UNCERTAIN') return true;
@@ -98,10 +81,7 @@ function fieldFit(shown: string, sent: string[]): Fit {
   return sent.includes(shown.toLowerCase()) ? 'match' : 'mismatch';
 }
 
-/**
- * How a result fits the variant sent: browser, region, viewport, start URL and variables, as far as its
- * fields show them (a suite result shows only its start URL; a test result shows them all).
- */
+/** How a result fits the variant sent, as far as its fields show it (a suite result: only its start URL). */
 export function variantFit(result: Found, options: ExecuteOptions, startUrl?: string): Fit {
   const r = result as Partial<TestResult>;
   const size = r.viewportSize;
@@ -122,11 +102,7 @@ export function variantFit(result: Found, options: ExecuteOptions, startUrl?: st
   return fits.includes('unknown') ? 'unknown' : 'match';
 }
 
-/**
- * The candidates that may belong to the trigger, oldest first: created at or after the trigger (less
- * the skew), not known, not a test of a suite run (for a test), and showing no variant field that differs
- * from what was sent. Each with its fit (`match` when every sent field was shown and equal).
- */
+/** The candidates that may be the trigger's (new, unknown, no differing variant), oldest first, with fit. */
 export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{ result: Found; fit: Fit }> {
   const since = req.triggeredAtMs - CLOCK_SKEW_MS;
   const options = req.options ?? {};
@@ -146,11 +122,8 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{
 }
 
 /**
- * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
- * `LOOKUP_PAUSE_MS` apart, until exactly `expected` candidates fit (adopted), or more than that do
- * (ambiguous: another run of the same target, e.g. a matrix leg, started at the same time).
- * @returns the lookup (nothing adopted when the fit is not exact, or the signal ended the search).
- * Never throws: a failed lookup counts as "not found yet".
+ * Looks up the runs an uncertain or interrupted execute started, up to `LOOKUP_ATTEMPTS` times: adopted
+ * when exactly `expected` fit, else none (with the candidates). Never throws.
  */
 export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Lookup> {
   let fitting: Array<{ result: Found; fit: Fit }> = [];

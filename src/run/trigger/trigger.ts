@@ -1,9 +1,6 @@
 /**
- * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
- * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
- * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
- * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
- * watching it (`follow/`) while later executes still wait for their turn.
+ * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
+ * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
 import { ApiError } from '../../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
@@ -32,17 +29,12 @@ import { expandFolders, planJobs } from '../plan/plan.js';
 import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
 import type { Variant } from '../types.js';
 
-/**
- * Told the runs of each execute as soon as it is answered (or its runs were found by reconciliation), all
- * runs of one execute at once (variants, data rows): the engine starts watching them then, while later
- * executes are still waiting for their turn.
- */
+/** Told all runs of each execute (variants, data rows) as soon as it is answered or reconciled. */
 export type OnRunsStarted = (handles: Handle[]) => void;
 
 /**
- * Plans and triggers every run of the plan, and follows the results of `resultIds`; resolves when every execute is answered, failed or reconciled.
- * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
- * one `trigger-problems` event.
+ * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
+ * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
  */
 export async function triggerAll(
   ctx: EngineContext,
@@ -67,8 +59,7 @@ export async function triggerAll(
 }
 
 function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
-  // The execute is aborted by a stop (after its grace time: `triggerStop`); the runs it may have started
-  // are then looked up (`reconcile`). An execute waiting to be sent again (after a 429) stops at once.
+  // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
   const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
   if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
   if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
@@ -101,11 +92,7 @@ function startUrlVariant(job: TriggerJob): Variant {
   return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
 }
 
-/**
- * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
- * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
- * the action is stopping), else report it as "may have started". Never sends the execute again.
- */
+/** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
 async function reconcile(
   ctx: EngineContext,
   job: TriggerJob,
@@ -170,11 +157,7 @@ function adopt(
   });
 }
 
-/**
- * Triggers one job; the handles of the runs it started (none when it started nothing). A workflow cancel,
- * fail-fast or the deadline stops new triggers: the runs not triggered are reported as not started. A
- * trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
- */
+/** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
 async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
   if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
