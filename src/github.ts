@@ -1,10 +1,6 @@
 /**
- * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
- * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
- * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (docs/github-platform.md);
- * the rest of the code takes a {@link GitHubContext}.
- *
- * Outside GitHub (`node dist/index.js` on a laptop) every field is empty or has its documented default.
+ * The GitHub context in one place: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable the action reads
+ * is read here; the rest of the code takes a {@link GitHubContext} (docs/action-entry.md).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,9 +20,8 @@ export interface GitHubContext {
   repository: Repository | null;
   /** The pull request of the triggering event (`pull_request.number` in `GITHUB_EVENT_PATH`); else null. */
   pullRequest: number | null;
-  /** The job id (`GITHUB_JOB`); null outside GitHub. */
+  /** `GITHUB_JOB`; null outside GitHub. */
   job: string | null;
-  /** The workflow run id (`GITHUB_RUN_ID`). */
   runId: string | null;
   /** The attempt of the workflow run, from 1 (`GITHUB_RUN_ATTEMPT`), as given. */
   runAttempt: string | null;
@@ -38,29 +33,24 @@ export interface GitHubContext {
   apiUrl: string | null;
   /** The checked-out repository (`GITHUB_WORKSPACE`); relative input paths point here. Null when unset. */
   workspace: string | null;
-  /** The runner's file for step outputs (`GITHUB_OUTPUT`); null when unset. */
+  /** `GITHUB_OUTPUT`. */
   outputFile: string | null;
-  /** The runner's file for the job summary (`GITHUB_STEP_SUMMARY`); null when unset. */
+  /** `GITHUB_STEP_SUMMARY`. */
   summaryFile: string | null;
-  /** The runner's temp folder (`RUNNER_TEMP`); null when unset. */
+  /** `RUNNER_TEMP`. */
   runnerTemp: string | null;
   /** True when the artifact service can be reached (`ACTIONS_RUNTIME_TOKEN` set). */
   artifactService: boolean;
   /**
-   * 8 hex digits telling matrix legs and steps apart: a SHA-256 over the step id, `RUNNER_OS`, `RUNNER_ARCH`
-   * and an allow-list of inputs that hold no secret (targets, variant, paths; the start URL without
-   * credentials or query), so legs that pass different targets or variants differ; null outside GitHub
-   * (no `GITHUB_JOB`). Never a private variable, a password, a token or the API key.
+   * 8 hex digits telling matrix legs and steps apart: a hash of the step, runner and non-secret inputs
+   * ({@link DIGEST_INPUTS}); null outside GitHub. Never made of a secret.
    */
   matrixDigest: string | null;
 }
 
 /** Environment variables, besides the inputs, the matrix digest is made of. */
 const DIGEST_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
-/**
- * The inputs the matrix digest is made of: an allow-list of inputs that never hold a secret and that
- * matrix legs vary. The start URL counts without user-info, query and fragment (where credentials ride).
- */
+/** Inputs the matrix digest is made of: never a secret (the start URL counts without its query). */
 const DIGEST_INPUTS = [
   'suite-ids',
   'test-ids',
@@ -79,11 +69,7 @@ const DIGEST_INPUTS = [
   'comment-key',
 ];
 
-/**
- * Reads the GitHub context from the environment (and the event file it names). Never throws: an unreadable
- * or malformed event file means "no pull request".
- * @param env environment; default `process.env`
- */
+/** Reads the GitHub context from `env` and its event file. Never throws (bad event file: no pull request). */
 export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubContext {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
   return {
@@ -133,12 +119,7 @@ export function workflowRunUrl(context: GitHubContext): string | undefined {
   return `${context.serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`;
 }
 
-/**
- * The key of the sticky pull-request comment: the job id and the `comment-key` input (set it to the
- * matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
- * @param context the GitHub context (its `job`)
- * @param commentKeyInput the `comment-key` input, may be empty
- */
+/** The key of the sticky pull-request comment: the job id and the `comment-key` input (may be empty). */
 export function commentKey(context: GitHubContext, commentKeyInput: string): string {
   return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
 }

@@ -1,16 +1,7 @@
 /**
  * The action, as a table of contents: read inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (screenshots, PR comment). The only place that fails the step for a verdict.
- *
- * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/tunnel.ts`
- * (the tunnel to the app started in the job, stopped once the runs end), `action/run-tests.ts` (the engine
- * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
- * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
- * limit); the GitHub context is `github.ts`, the signal and exit handling `action/stop.ts`, and every
- * dependency on the world comes in through `deps` (`action/deps.ts`), so a test can run it in-process.
- *
- * Workflow cancel: on SIGINT or SIGTERM the remote runs are cancelled, the quick reports are written and
- * the process exits non-zero within 6.5 s of the signal (`action/stop.ts`, `run/deadline.ts`).
+ * extras (screenshots, PR comment), each step in its own module (docs/action-entry.md). The only place that
+ * fails the step for a verdict.
  */
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
@@ -30,9 +21,8 @@ import type { Tunnel } from './tunnel/tunnel.js';
 export type { ActionDeps } from './action/deps.js';
 
 /**
- * Runs the action. Sets outputs and the step's result through `deps.sink`; never throws. After a workflow
- * cancel it ends with `deps.exitAfterCancel()`.
- * @param deps the world the action runs in; default the real one ({@link processDeps})
+ * Runs the action in `world` (default {@link processDeps}): outputs and the step's result go through its
+ * sink; never throws. After a workflow cancel it ends with `exitAfterCancel()`.
  */
 export async function run(world: ActionDeps = processDeps()): Promise<void> {
   const deps = killingAgentsOnForceExit(world);

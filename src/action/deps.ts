@@ -1,8 +1,6 @@
 /**
- * Everything the action takes from the world, as one object: the environment it reads inputs from, the
- * GitHub context, the sink for outputs, logs and failure, a clock, the process's signals and exits.
- * `src/index.ts` runs the action with {@link processDeps}; a test builds its own to run the action
- * in-process against the emulator on loopback.
+ * Everything the action takes from the world, as one object, so a test can run the action in-process
+ * (docs/action-entry.md, "Dependencies").
  */
 import type { ClientOptions, GhostInspectorApi } from '../api/api.js';
 import type { EngineOptions } from '../run/engine.js';
@@ -22,7 +20,6 @@ export type EngineTuning = Pick<
 export interface ActionDeps extends StopDeps {
   /** Inputs (`INPUT_<NAME>`), `GITHUB_TOKEN`, `GHOST_INSPECTOR_APP_URL`, the artifact client's variables. */
   env: NodeJS.ProcessEnv;
-  /** The GitHub context, read from `env`. */
   github: GitHubContext;
   /** Outputs, log lines, annotations, the job summary and the step's failure. */
   sink: ActionSink;
@@ -32,12 +29,7 @@ export interface ActionDeps extends StopDeps {
   exitAfterCancel(): void;
   /** Shorter engine waits, for tests. */
   engine?: EngineTuning;
-  /**
-   * Makes the action's API client from the options the action builds (default `createClient` of
-   * `api/client.ts`). Never set by the action itself: a test that runs the action on a virtual clock wraps
-   * the real client to see each call in flight (time stands still meanwhile) and gives it the clock's
-   * `now` and `random`.
-   */
+  /** Makes the API client (default `createClient`); only tests set it, to wrap the real client. */
   createApi?: (options: ClientOptions) => GhostInspectorApi;
 }
 

@@ -12,8 +12,7 @@ import type { ActionDeps } from './deps.js';
  */
 export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs | null> {
   const { sink, github } = deps;
-  // Mask the API key and the tunnel's token before anything can print them. Outside GitHub nobody consumes
-  // the mask command, which would itself print the secret: there, secrets are only redacted.
+  // Not masked outside GitHub: nobody consumes the mask command there, which would print the secret.
   const getInput = envInputGetter(deps.env);
   const rawSecrets = [getInput('api-key'), getInput('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN ?? ''];
   for (const raw of rawSecrets) if (raw.trim() && github.onRunner) sink.setSecret(raw.trim());

@@ -15,11 +15,7 @@ export function titleText(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
 }
 
-/**
- * The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out).
- * @param sink where lines go
- * @param redact removes the run's secrets from a line
- */
+/** The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out). */
 export function runLog(sink: ActionSink, redact: (text: string) => string): RunLog {
   return {
     info: (line) => sink.info(logLine(redact(line))),

@@ -1,9 +1,6 @@
 /**
- * The post step (`runs.post` of action.yml, `post-if: always()`): cancels the remote runs a main step that
- * was killed (SIGKILL, runner lost) left going. The main step keeps one step-state entry per run it follows
- * (`run-<id>`: `suite` or `test` while it runs, empty once it ended or was cancelled); the post step cancels
- * every entry still set and does nothing otherwise. The state holds result ids only, never a secret.
- * docs/run-stopping.md, "The post step".
+ * The post step: cancels the remote runs a killed main step left going, from the step state the main step
+ * keeps per run (result ids only, never a secret). docs/run-stopping.md, "The post step".
  */
 import pLimit from 'p-limit';
 import { createClient } from '../api/client.js';
@@ -55,10 +52,7 @@ export function runsLeftGoing(env: NodeJS.ProcessEnv): Array<Pick<Remote, 'type'
   return runs;
 }
 
-/**
- * The post step: cancels every run of {@link runsLeftGoing} (4 at a time, 10 s each). Never fails the
- * step: a cancel that fails is a warning.
- */
+/** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
 export async function runPost(deps: ActionDeps): Promise<void> {
   const { sink } = deps;
   try {

@@ -16,9 +16,8 @@ import { armDeadlineBackstop } from './stop.js';
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`timeout-minutes`, counted from `startedAtMs`) or a workflow cancel (`signal`).
- * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
- * @param tunnelUrl the tunnel's public URL, sent on every execute as the `tunnel-url-variable` variable
+ * (counted from `startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
+ * `tunnelUrl` is sent on every execute as the `tunnel-url-variable` variable.
  * @returns the run model, secrets and private variable values removed
  */
 export async function runTests(

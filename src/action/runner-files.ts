@@ -1,8 +1,4 @@
-/**
- * The runner's files outside GitHub: when `GITHUB_OUTPUT` or `GITHUB_STEP_SUMMARY` is unset
- * (`node dist/index.js` with `INPUT_*` variables), outputs go to `ghost-inspector-outputs.txt` and the
- * summary to `ghost-inspector-summary.md`, next to results.json; their paths are logged.
- */
+/** The runner's files outside GitHub: outputs and summary go to local files next to results.json. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitHubContext } from '../github.js';

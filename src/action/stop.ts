@@ -1,11 +1,6 @@
 /**
- * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline.
- *
- * On SIGINT or SIGTERM every active remote run is cancelled at once (the engine watches the returned
- * signal), the reports that can be written quickly are written (no screenshot download), and the process
- * exits non-zero; `HARD_EXIT_MS` after the signal it ends whatever the main flow is doing (a hanging request
- * or file-system call). The deadline is backed the same way: the engine not returned `DEADLINE_BACKSTOP_MS`
- * after it ends the process. The time bounds themselves live in `run/deadline.ts`.
+ * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline, each
+ * ending the process by force when the main flow hangs (docs/run-stopping.md, "Time bounds").
  */
 import { armHardExit, DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
 import type { ActionSink } from '../common/sink.js';
@@ -15,7 +10,7 @@ export interface StopDeps {
   sink: ActionSink;
   /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
   listenForSignals(handler: (signal: NodeJS.Signals) => void): () => void;
-  /** Ends the process at once, whatever it is doing (`run/deadline.ts` `forceExit`). */
+  /** Ends the process at once, whatever it is doing. */
   forceExit(): void;
 }
 
@@ -29,8 +24,7 @@ export interface WorkflowCancel {
 
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
- * forced exit `HARD_EXIT_MS` (6.5 s) later, which fails the step and ends the process. Later signals are
- * ignored. The runner kills the process 10 s after SIGINT (7.5 s after SIGTERM): the action ends before.
+ * forced exit `HARD_EXIT_MS` later, before the runner's own kill. Later signals are ignored.
  */
 export function listenForWorkflowCancel(deps: StopDeps): WorkflowCancel {
   const controller = new AbortController();
@@ -49,9 +43,8 @@ export function listenForWorkflowCancel(deps: StopDeps): WorkflowCancel {
 }
 
 /**
- * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` (9.5 s) after the
- * deadline the step fails and the process ends (the engine returns within its wrap-up time before that).
- * @param deadlineInMs time left until the deadline, ms (may be negative)
+ * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` after the deadline
+ * (`deadlineInMs` from now, ms, may be negative) the step fails and the process ends.
  * @returns the disarm function
  */
 export function armDeadlineBackstop(deps: StopDeps, deadlineInMs: number): () => void {

@@ -1,7 +1,6 @@
 /**
- * The tunnel step of the action (docs/tunnel.md): opens the tunnel to the app started in the job before any
- * run is triggered, sets the `tunnel-url` output, and makes sure the agent dies with the action, even when
- * the action ends by force.
+ * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
+ * triggered, and makes sure the agent dies with the action, even when it ends by force.
  */
 import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';

@@ -1,7 +1,6 @@
 /**
- * Streams screenshots from object storage to disk: a bounded number at once, each request with its own
- * deadline, retried on 5xx, 429 and network errors with jittered exponential backoff. Files are never held
- * in memory whole: the HTTP response is piped into a temporary file that is renamed once complete.
+ * Streams screenshots from object storage to disk, a bounded number at once, each request with a deadline
+ * and retries; never whole in memory (piped to a temporary file renamed when complete).
  */
 import pLimit from 'p-limit';
 import { createWriteStream } from 'node:fs';
@@ -31,7 +30,6 @@ export interface DownloadedFile {
   job: ScreenshotJob;
   /** Absolute path of the file. */
   path: string;
-  /** Bytes written. */
   bytes: number;
   /** Requests it took (1 = first try). */
   attempts: number;
@@ -50,14 +48,13 @@ export interface DownloadOptions {
   retries?: number;
   /** Deadline of one request, from sending it to the last byte, in ms; default 30000. */
   timeoutMs?: number;
-  /** First backoff in ms (doubled each retry, jittered, capped at 10 s: `api/backoff.ts`); default 500. */
+  /** First backoff in ms (doubled each retry, jittered, capped at 10 s); default 500. */
   backoffMs?: number;
-  /** Sleep used between retries (injectable for tests); default `setTimeout`. */
+  /** Sleep between retries; default `setTimeout`. */
   sleep?: (ms: number) => Promise<void>;
   /** Redacts text before it is logged or reported; applied after the URL's query string is dropped. */
   redact?: (text: string) => string;
   log?: Logger;
-  /** User agent sent with each request. */
   userAgent?: string;
   /** Allow `http` URLs (when the API base URL is `http` itself); default false: `https` only. */
   allowHttp?: boolean;
@@ -73,10 +70,7 @@ export interface DownloadReport {
   missing: MissingFile[];
 }
 
-/**
- * The longest `Retry-After` a screenshot download waits for, ms: shorter than the API client's 2 minutes,
- * because a screenshot is worth less than the run's outcome (a missing one is reported, not fatal).
- */
+/** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
 /** A failure of one attempt; `retryable` decides whether another attempt is made. */
@@ -124,8 +118,7 @@ interface AttemptRules {
 }
 
 /**
- * One attempt: GET `url` (following at most {@link MAX_REDIRECTS} redirects, each checked by
- * `checkImageUrl`), stream the body through the image guard into `tmp`, check status and length.
+ * One attempt: GET `url` (redirects checked), stream the body through the image guard into `tmp`.
  * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
  */
 async function attemptDownload(
@@ -228,10 +221,7 @@ function toAttemptError(e: unknown, timeoutMs: number): AttemptError {
   );
 }
 
-/**
- * Runs `worker` over `items` with at most `limit` in flight (`p-limit`, the one concurrency limiter of the
- * action); resolves when all are done, rejects with the first error of a worker.
- */
+/** Runs `worker` over `items`, at most `limit` in flight; rejects with the first worker error. */
 export async function runPool<T>(
   items: readonly T[],
   limit: number,
@@ -242,23 +232,8 @@ export async function runPool<T>(
 }
 
 /**
- * Downloads screenshots into `dir`, each at `dir/<job.relativePath>` (folders are made as needed).
- *
- * Each request has a deadline of `timeoutMs` from sending to the last byte, so a URL that never answers
- * fails in bounded time: at most `(retries + 1) * timeoutMs` plus backoff; `signal` stops them all at once.
- * A URL, a redirect or a body the image guard refuses (`image-guard.ts`: scheme, more than 3 redirects, over
- * `maxBytes`, not a PNG or JPEG) fails at once and nothing is saved. 5xx, 408, 429, timeouts,
- * cut-short bodies and network errors are retried with jittered exponential backoff (`backoffMs` doubled per
- * retry, capped at 10 s; a `Retry-After` header up to 30 s wins). Other 4xx fail at once. A body is piped
- * to `<file>.part` and renamed when complete, so a failed download leaves no file behind.
- *
- * Never throws for a download problem: every job ends in `files` or in `missing` (with a reason), in the
- * order of `jobs`. Each missing file is logged with `log.info` (the caller gives one warning for all, to spare
- * GitHub's 10 warnings per step); URLs are shown without their query string and passed through `redact`.
- * @param jobs from {@link selectScreenshots}
- * @param dir absolute target folder (created if missing)
- * @param options concurrency (default 4), retries (3), timeoutMs (30000), backoffMs (500), allowHttp (false),
- *   maxBytes (20 MiB), signal, sleep, redact, log
+ * Downloads screenshots to `dir/<job.relativePath>` (`dir` absolute). Every job ends in `files` or in
+ * `missing` (with a reason), in the order of `jobs`; a failed download leaves no file behind.
  * @throws Error only when `dir` cannot be created
  */
 export async function downloadScreenshots(

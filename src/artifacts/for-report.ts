@@ -20,10 +20,7 @@ export interface PublishedScreenshots {
 
 /**
  * Publishes the screenshots when the run waited and `screenshots` is not `none`; sets the `artifact-id` and
- * `artifact-url` outputs when an artifact was uploaded. Downloads are allowed over `http` only when the API
- * base URL is `http` itself (a local service).
- * @param options.env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
- * @param options.signal the workflow cancel: stops the downloads and the upload
+ * `artifact-url` outputs. `signal` (the workflow cancel) stops the downloads and the upload.
  */
 export async function publishForReport(
   inputs: ActionInputs,
@@ -58,10 +55,7 @@ export async function publishForReport(
   return { published, attachments: attachmentsOf(published, inputs.workspace) };
 }
 
-/**
- * Each test result's image paths: under `localDir` when kept locally (relative to the workspace when
- * inside it, else absolute), else artifact paths.
- */
+/** Each test result's image paths: artifact paths, or under `localDir` when kept locally. */
 function attachmentsOf(published: PublishReport | null, workspace: string): ReportAttachments {
   const attachments: ReportAttachments = new Map();
   const base = published?.localDir;

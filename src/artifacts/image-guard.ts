@@ -1,7 +1,6 @@
 /**
- * What a screenshot download accepts: the URL's scheme (`https`, or `http` when the API itself is served
- * over `http`), where a redirect may lead, how many bytes, and that the body is a PNG or JPEG image. The
- * checks run on the URL before each request and on the body while it streams, before anything is saved.
+ * What a screenshot download accepts: scheme, redirects, size and a PNG or JPEG body, checked before each
+ * request and while the body streams, before anything is saved.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
@@ -20,9 +19,8 @@ export class RefusedDownload extends Error {
 }
 
 /**
- * Checks a URL before it is requested: `https`, or `http` when `allowHttp` (the API base URL is `http`);
- * a redirect (`from` set) never goes from `https` to `http`. Any host may serve a screenshot: no credential
- * is sent with it.
+ * Checks a URL before it is requested: `https` (or `http` when `allowHttp`), and no redirect (`from` set)
+ * from `https` to `http`. Any host may serve a screenshot: no credential is sent with it.
  * @throws RefusedDownload naming the scheme
  */
 export function checkImageUrl(url: string, allowHttp: boolean, from?: string): void {

@@ -22,13 +22,13 @@ export * from './names.js';
 export * from './select.js';
 export * from './upload.js';
 
-/** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
 /** Time limit of the screenshot downloads, all together, ms. */
 export const DOWNLOAD_TIME_LIMIT_MS = 120_000;
 
 /** Time limit of the artifact upload, ms. */
 export const UPLOAD_TIME_LIMIT_MS = 120_000;
 
+/** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
 export interface ScreenshotPaths {
   screenshot?: string;
   comparison?: string;
@@ -43,7 +43,7 @@ export interface PublishOptions {
   retentionDays?: number;
   /** The `artifacts-dir` input: where files are kept outside GitHub or when the upload fails. */
   artifactsDir: string;
-  /** Default `process.env`: RUNNER_TEMP, ACTIONS_RUNTIME_TOKEN, GITHUB_* (see uploadScreenshots). */
+  /** Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   download?: Omit<DownloadOptions, 'log' | 'signal'>;
   /** The workflow cancel: stops the downloads and the upload. */
@@ -53,9 +53,8 @@ export interface PublishOptions {
 }
 
 export interface PublishReport {
-  /** Test result id -> its image paths relative to the artifact root (or to `localDir`). Only files that exist. */
+  /** Test result id -> its image paths relative to the artifact root (or `localDir`); existing files only. */
   files: Record<string, ScreenshotPaths>;
-  /** Screenshots that could not be downloaded, with a reason. */
   missing: MissingFile[];
   artifactId?: number;
   artifactName?: string;
@@ -67,16 +66,8 @@ export interface PublishReport {
 }
 
 /**
- * Selects, downloads and uploads the screenshots of a run.
- *
- * On GitHub (`ACTIONS_RUNTIME_TOKEN` set) images are downloaded under `RUNNER_TEMP` (else the OS temp folder)
- * in a fresh folder and uploaded as one artifact; elsewhere they are downloaded straight into
- * `artifactsDir`, whose path is logged. Missing downloads are listed in one warning and left out of the
- * artifact; upload problems warn and keep the files in `artifactsDir`. The downloads stop after
- * {@link DOWNLOAD_TIME_LIMIT_MS}, the upload after {@link UPLOAD_TIME_LIMIT_MS}, both on `signal`: what is
- * not done then is reported like any other problem. Never throws for a download or upload problem.
- * @param summary the run model
- * @param options mode, artifactName, retentionDays (days), artifactsDir, env, download options, log
+ * Selects, downloads and uploads the screenshots of a run (outside GitHub: into `artifactsDir`). Problems
+ * warn, each stage has its time limit; never throws for a download or upload problem.
  * @throws Error only when no folder can be created for the downloads
  */
 export async function publishScreenshots(

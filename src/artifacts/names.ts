@@ -1,9 +1,6 @@
 /**
- * Safe, readable names for screenshot files and the screenshot artifact.
- *
- * GitHub rejects artifact file paths holding `" : < > | * ? \r \n` and artifact names holding those plus
- * `\ /` (docs/github-platform.md). Windows also refuses trailing dots and spaces and a few
- * reserved device names, and most file systems cap one name at 255 bytes.
+ * Safe, readable names for screenshot files and the screenshot artifact: nothing GitHub, Windows or a
+ * 255-byte name limit would refuse (docs/github-platform.md, "Artifacts").
  */
 import { randomBytes } from 'node:crypto';
 
@@ -26,11 +23,7 @@ export const MAX_FILE_NAME_BYTES = 200;
 /** Longest artifact name we produce, in characters. */
 export const MAX_ARTIFACT_NAME_LENGTH = 200;
 
-/**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character.
- * @param text any string
- * @param maxBytes limit in bytes (>= 0)
- */
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
   let out = '';
@@ -45,14 +38,8 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 }
 
 /**
- * Makes one path segment (a folder or file name, no slashes) safe for an artifact and every common file
- * system: runs of white space (tabs and line breaks too) become one space, the other illegal characters
- * (`" : < > | * ? \ /` and control characters) become `_`, bidi and zero-width characters go,
- * leading/trailing spaces and dots are dropped, Windows device names get a `_` prefix, and the result is
- * cut to `maxBytes` UTF-8 bytes. Never returns an empty string (`fallback`).
- * @param text raw name from the service (suite name, test name)
- * @param maxBytes limit in UTF-8 bytes
- * @param fallback used when nothing printable is left; default `unnamed`
+ * Makes one path segment (no slashes) safe for an artifact and every common file system, at most
+ * `maxBytes` UTF-8 bytes. Never empty: `fallback` when nothing printable is left.
  */
 export function sanitizeSegment(text: string, maxBytes: number, fallback = 'unnamed'): string {
   let s = text.replace(INVISIBLE, '').replace(/\s+/g, ' ').replace(ILLEGAL, '_');
@@ -63,26 +50,14 @@ export function sanitizeSegment(text: string, maxBytes: number, fallback = 'unna
   return s;
 }
 
-/**
- * The variant part of a screenshot's file name, e.g. `chrome, us-east-1, 1280x800, row 3`: the parts of
- * the one variant label (`variantParts`, report/console.ts) without the start URL, comma-separated.
- * Empty string when nothing was varied.
- */
+/** The variant part of a screenshot's file name (`chrome, us-east-1, row 3`); empty when nothing varied. */
 export function fileVariantLabel(variant: Variant): string {
   return variantParts(variant, false).join(', ');
 }
 
 /**
- * The path of a screenshot inside the artifact, with forward slashes:
- * `<suite>/<test> [<variant>]-<resultId>.png`, or `...-<resultId>-comparison.png` for the screenshot
- * comparison image. The variant part is left out when nothing was varied. Suite and test names are
- * sanitized ({@link sanitizeSegment}); the test name and variant are shortened first so that the result id
- * and the extension always survive and the file name stays within {@link MAX_FILE_NAME_BYTES}.
- * @param suiteName suite name (for a repository test file: its path; slashes become `_`)
- * @param testName test name
- * @param variant what was varied for this run
- * @param resultId the test result id (kept whole; sanitized)
- * @param kind `screenshot` (final screenshot) or `comparison` (screenshot comparison image)
+ * A screenshot's path inside the artifact: `<suite>/<test> [<variant>]-<resultId>.png` (`-comparison.png`
+ * for the comparison image). Test name and variant are shortened first so the result id always survives.
  */
 export function screenshotPath(
   suiteName: string,
@@ -103,14 +78,8 @@ export function screenshotPath(
 }
 
 /**
- * The default artifact name:
- * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the GitHub
- * context's matrix digest (`src/github.ts`: the step id, `RUNNER_OS`, `RUNNER_ARCH` and an allow-list of
- * non-secret inputs, so matrix legs that pass different targets or variants differ; never a private
- * variable, credential or key). Outside GitHub (no `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
- * same OS can still collide: the uploader then adds `-2`, `-3`... on the 409 it gets.
- * @param env environment (default `process.env`), read through {@link readGitHubContext}
- * @returns a name without characters GitHub refuses
+ * The default artifact name, `ghost-inspector-screenshots-<job>-<attempt>-<hash8>`; `hash8` is the matrix
+ * digest (src/github.ts), random outside GitHub. Clashes left are resolved by the uploader (`-2`, `-3`...).
  */
 export function defaultArtifactName(env: NodeJS.ProcessEnv = process.env): string {
   const context = readGitHubContext(env);
@@ -121,8 +90,7 @@ export function defaultArtifactName(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 /**
- * Makes a user-given artifact name acceptable to GitHub: illegal characters (`" : < > | * ? \r \n \ /`)
- * become `_`, surrounding white space goes, and the name is cut to {@link MAX_ARTIFACT_NAME_LENGTH}.
+ * Makes a user-given artifact name acceptable to GitHub (illegal characters become `_`, cut to length).
  * @throws Error when nothing is left (empty name)
  */
 export function sanitizeArtifactName(name: string): string {
@@ -131,11 +99,7 @@ export function sanitizeArtifactName(name: string): string {
   return s;
 }
 
-/**
- * The name to try after `attempt` clashes: `name` for attempt 1, then `name-2`, `name-3`...
- * @param name base artifact name
- * @param attempt 1-based attempt number
- */
+/** The name for 1-based `attempt`: `name`, then `name-2`, `name-3`... */
 export function suffixedName(name: string, attempt: number): string {
   if (attempt <= 1) return name;
   const suffix = `-${attempt}`;

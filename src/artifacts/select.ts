@@ -1,6 +1,4 @@
-/**
- * Which screenshots of a run to keep: a pure choice over the run model (src/run/types.ts).
- */
+/** Which screenshots of a run to keep: a pure choice over the run model. */
 import { resultImages } from '../api/screenshots.js';
 import type { TestResult } from '../api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../run/types.js';
@@ -14,21 +12,19 @@ export const SCREENSHOT_MODES: readonly ScreenshotMode[] = ['failed', 'all', 'no
 
 /** One image to fetch. */
 export interface ScreenshotJob {
-  /** The test result the image belongs to. */
   resultId: string;
-  /** `screenshot`: the final screenshot (`screenshot.original`); `comparison`: `screenshotCompare.compareOriginal`. */
+  /** The final screenshot, or the screenshot comparison image. */
   kind: 'screenshot' | 'comparison';
   /** Where the image lives (public object storage). */
   url: string;
   /** Size the service reported, in bytes (0 when unknown). */
   expectedBytes: number;
-  /** Path inside the artifact, forward slashes: `<suite>/<test> [<variant>]-<resultId>[-comparison].png`. */
+  /** Path inside the artifact, forward slashes ({@link screenshotPath}). */
   relativePath: string;
   suiteName: string;
   testName: string;
   /** `SuiteRun.key` of the run the result belongs to. */
   runKey: string;
-  /** State of the test run the result belongs to. */
   state: TestState;
 }
 
@@ -89,21 +85,9 @@ function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJo
 }
 
 /**
- * Picks the screenshots to download. Pure.
- *
- * - `none`: nothing.
- * - `all`: the final test result of every test run, plus the failed attempts of flaky tests.
- * - `failed`: final test results in state `failed`, `error` or `timed-out`; the failed attempts of `flaky`
- *   tests; and any test result whose screenshot comparison failed (`screenshotComparePassing === false`),
- *   passing or not.
- *
- * A chosen result yields its final screenshot (`screenshot.original.defaultUrl`) and, when a screenshot
- * comparison exists, the comparison image (`screenshotCompare.compareOriginal.defaultUrl`). Results without
- * a screenshot (still running, cancelled early, visuals disabled) yield nothing. Each test result appears
- * once, even when reached twice. Order: runs, then tests, as in the summary.
- * @param summary the run model
- * @param mode the `screenshots` input
- * @returns jobs with unique `relativePath`s
+ * Picks the screenshots to download (pure): for `failed`, failed/error/timed-out results, failed attempts
+ * of flaky tests and failed screenshot comparisons; for `all`, every final result too.
+ * @returns jobs with unique `relativePath`s, in summary order
  */
 export function selectScreenshots(summary: RunSummary, mode: ScreenshotMode): ScreenshotJob[] {
   if (mode === 'none') return [];

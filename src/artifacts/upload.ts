@@ -32,11 +32,7 @@ export interface UploadOptions {
   rootDirectory: string;
   /** Where files are kept when there is no artifact service (outside GitHub) or the upload failed. */
   artifactsDir: string;
-  /**
-   * Environment deciding GitHub vs local and building the artifact URL (default `process.env`). The
-   * `@actions/artifact` client itself always reads `process.env` (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL,
-   * GITHUB_SERVER_URL) at each call.
-   */
+  /** Decides GitHub vs local and builds the artifact URL; the artifact client reads `process.env` itself. */
   env?: NodeJS.ProcessEnv;
   /** Names tried before giving up on 409 clashes; default 10. */
   maxNameAttempts?: number;
@@ -58,7 +54,7 @@ export interface UploadReport {
   artifactId?: number;
   /** The name the artifact got (may carry a `-N` suffix after a clash). */
   artifactName?: string;
-  /** `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}/artifacts/${id}`, when known. */
+  /** The workflow run's page + `/artifacts/<id>`, when known. */
   artifactUrl?: string;
   /** Zip size in bytes as uploaded. */
   size?: number;
@@ -74,10 +70,7 @@ export function isNameClash(error: unknown): boolean {
   return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(message);
 }
 
-/**
- * `work`, or a rejection `stopped: <why>` as soon as `signal` fires (the work itself cannot be aborted:
- * the artifact client takes no signal; the process ends without waiting for it).
- */
+/** `work`, or a rejection `stopped: <why>` once `signal` fires: the artifact client takes no signal. */
 function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
@@ -100,13 +93,7 @@ function isPermanent(error: unknown): boolean {
   );
 }
 
-/**
- * The web link of an artifact: the workflow run's page (`src/github.ts`, {@link workflowRunUrl}) +
- * `/artifacts/<id>`. Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL`
- * defaults to `https://github.com`.
- * @param id the artifact id
- * @param env environment (default `process.env`), read through {@link readGitHubContext}
- */
+/** The web link of artifact `id`: the workflow run's page + `/artifacts/<id>`; undefined outside a run. */
 export function artifactUrl(id: number, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const run = workflowRunUrl(readGitHubContext(env));
   return run ? `${run}/artifacts/${id}` : undefined;
@@ -136,21 +123,9 @@ function describe(error: unknown): string {
 }
 
 /**
- * Uploads `files` as one artifact, or keeps them locally.
- *
- * - Outside GitHub (`env.ACTIONS_RUNTIME_TOKEN` unset): copies the files into `artifactsDir` (nothing to copy
- *   when it is `rootDirectory`), logs the folder and returns `localDir`.
- * - On GitHub: `DefaultArtifactClient().uploadArtifact(name, files, rootDirectory, {retentionDays,
- *   compressionLevel})`. A 409 name clash tries `name-2`, `name-3`... up to `maxNameAttempts`; a transient
- *   failure (after the client's own retries of 5xx/429) is tried again `attempts - 1` times after
- *   `retryDelayMs`. Returns the artifact id, the name it got and `artifactUrl` (see {@link artifactUrl}).
- * - When the upload fails for good (GHES, storage quota, network...) or `signal` stops it, the files are
- *   copied to `artifactsDir`, a warning says so and `localDir` is set.
- *
- * Never throws for an upload problem and never changes the test verdict; problems land in `warnings` (also
- * sent to `log.warning`). With no files, does nothing.
- * @param files from {@link downloadScreenshots}; every path must lie under `rootDirectory`
- * @param options name, retentionDays (days), rootDirectory, artifactsDir, env, client, log...
+ * Uploads `files` (all under `rootDirectory`) as one artifact; outside GitHub, or when the upload fails
+ * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
+ * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 export async function uploadScreenshots(
   files: readonly DownloadedFile[],
@@ -185,7 +160,7 @@ export async function uploadScreenshots(
   } catch (e) {
     return keep(`Screenshot artifact not uploaded: ${describe(e)}.`);
   }
-  // Loaded on demand: the client and its Azure SDK weigh some 30 MB, needless outside GitHub.
+  // Loaded on demand: the client and its Azure SDK are large and needless outside GitHub.
   const client = options.client ?? new (await import('@actions/artifact')).DefaultArtifactClient();
   const maxNames = Math.max(1, options.maxNameAttempts ?? 10);
   const attempts = Math.max(1, options.attempts ?? 2);

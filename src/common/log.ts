@@ -18,10 +18,8 @@ export interface RunLog extends Logger {
 }
 
 /**
- * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
- * in service text (test names, step errors) become spaces, so that the service can never start a line of
- * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
- * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
+ * One line of plain log output: control characters become spaces, so service text can never start a line
+ * the runner would read as a workflow command (`core.info` writes its text as is).
  */
 export function logLine(text: string): string {
   // eslint-disable-next-line no-control-regex

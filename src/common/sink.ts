@@ -1,8 +1,6 @@
 /**
- * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
- * {@link ActionSink} is the part of `@actions/core` the action uses; {@link actionsCoreSink} is the real one
- * (workflow commands on stdout, the runner's output and summary files), a test hands in its own to run the
- * action in-process.
+ * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure;
+ * the part of `@actions/core` the action uses, so a test can hand in its own.
  */
 import * as core from '@actions/core';
 
@@ -28,7 +26,6 @@ export interface ActionSink {
   endGroup(): void;
   /** Masks a value in every later log line (on a runner). */
   setSecret(secret: string): void;
-  /** One step output. */
   setOutput(name: string, value: string): void;
   /** Fails the step with an error annotation; the process exit code becomes 1. */
   setFailed(message: string): void;
@@ -44,9 +41,8 @@ export interface ActionSink {
 }
 
 /**
- * The real sink: `@actions/core`. Outputs and the summary go to the files `GITHUB_OUTPUT` and
- * `GITHUB_STEP_SUMMARY` name at the time of each call; {@link ActionSink.useRunnerFiles} sets those
- * variables in `process.env`, which is where `@actions/core` reads them.
+ * The real sink: `@actions/core`, which reads `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY` at each call;
+ * {@link ActionSink.useRunnerFiles} sets them in `process.env`.
  */
 export function actionsCoreSink(): ActionSink {
   return {

@@ -1,14 +1,6 @@
 /**
- * Workflow annotations from the report model, within GitHub's limits (docs/github-platform.md, "Annotations": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
- * 4096 characters).
- *
- * - error: one per test that fails the step (`ReportTest.failing`, from the verdict's rules: failed, error,
- *   cancelled, timed out under `failOnTimeout`, screenshot comparison failed under
- *   `failOnScreenshotCompare`); title `suite › test [variant]` (the model's title), message the failing
- *   step (or error) and the result link.
- * - warning: flaky tests, screenshot comparisons that failed without failing the step, timed-out tests that
- *   do not fail the step.
- * - Past 10 of a level, the 10th annotation counts the rest and names as many as fit.
+ * Workflow annotations from the report model: an error per test that fails the step, a warning per flaky or
+ * otherwise noteworthy one, within GitHub's limits (docs/github-platform.md, "Annotations").
  */
 import * as core from '@actions/core';
 
@@ -36,18 +28,13 @@ export const MAX_ANNOTATION_TITLE = 255;
 
 /** Options of {@link renderAnnotations}. */
 export interface AnnotationOptions {
-  /**
-   * Error annotations the step writes besides these (default 0): the step's own failure message
-   * (`core.setFailed`) is one, and GitHub drops every error past the 10th, the last ones first.
-   */
+  /** Error annotations the step writes besides these (e.g. `core.setFailed`'s); default 0. */
   reservedErrors?: number;
 }
 
 /**
- * Renders the annotations of a report (pure): at most {@link MAX_ANNOTATIONS_PER_LEVEL} per level, errors
- * first, messages at most {@link MAX_ANNOTATION_MESSAGE} characters.
- * @param report the report model
- * @param options error slots to leave free for errors written elsewhere in the step
+ * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
+ * level (past that the last one counts the rest).
  */
 export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
   const errors: Annotation[] = [];
@@ -93,20 +80,17 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
   ];
 }
 
-/** Where annotations go: `@actions/core` or the action's sink (`common/sink.ts`). */
 /** An annotation's properties as `@actions/core` takes them. */
 type AnnotationProps = { title: string; file?: string };
 
+/** Where annotations go: `@actions/core` or the action's sink (`common/sink.ts`). */
 export interface AnnotationSink {
   error(message: string, properties: AnnotationProps): void;
   warning(message: string, properties: AnnotationProps): void;
   notice(message: string, properties: AnnotationProps): void;
 }
 
-/**
- * Emits annotations through `error`, `warning` and `notice` of `sink` (default `@actions/core`).
- * @param list the output of {@link renderAnnotations}
- */
+/** Emits annotations through `sink` (default `@actions/core`). */
 export function emitAnnotations(list: Annotation[], sink: AnnotationSink = core): void {
   for (const a of list) {
     const props: AnnotationProps = a.file ? { title: a.title, file: a.file } : { title: a.title };

@@ -1,9 +1,6 @@
 /**
- * The console reporter: renders the run engine's events (`src/run/events.ts`) as the lines of the step's
- * log: one line per trigger, a collapsible group per finished test, warnings for what went wrong, a
- * heartbeat while waiting. Also the one label of a variant (`variantLabel`), used by every report.
- *
- * Lines are written through a `RunLog`; the action's `RunLog` redacts secrets and URL credentials.
+ * The console reporter: the run engine's events as the step's log lines (a group per finished test),
+ * written through a redacting `RunLog`. Also the one label of a variant, used by every report.
  */
 import type { RunLog } from '../common/log.js';
 import { plural } from '../common/words.js';
@@ -15,10 +12,7 @@ import { cleanText, redactUrl } from './text.js';
 
 export type { RunLog } from '../common/log.js';
 
-/**
- * The parts of a variant that were varied, in order: browser, region, viewport, start URL (without
- * password; left out with `withStartUrl: false`), `row <n>` (data rows counted from 1).
- */
+/** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
 export function variantParts(variant: Variant, withStartUrl = true): string[] {
   const parts: string[] = [];
   if (variant.browser) parts.push(cleanText(variant.browser));
@@ -29,10 +23,7 @@ export function variantParts(variant: Variant, withStartUrl = true): string[] {
   return parts;
 }
 
-/**
- * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the one label of a variant
- * (`variantParts`), used by the console, every report and the screenshot file names. '' when nothing varied.
- */
+/** The one label of a variant, `firefox · eu-west-1 · row 3`; '' when nothing varied. */
 export function variantLabel(variant: Variant): string {
   return variantParts(variant).join(' · ');
 }
@@ -118,10 +109,7 @@ function renderStop(event: RunEvent, log: RunLog): void {
   }
 }
 
-/**
- * A listener that writes each event as the log lines of the step (the texts the action has always
- * written; the end-to-end tests read them).
- */
+/** A listener writing each event as the step's log lines (the end-to-end tests read these texts). */
 export function consoleReporter(log: RunLog): RunEventListener {
   return (event) => {
     switch (event.type) {

@@ -1,7 +1,4 @@
-/**
- * The reports a reviewer reads, all rendered from one model: JUnit XML, job summary, annotations,
- * results.json and the pull-request comment. Build the model with {@link buildReport}, render pure, write last.
- */
+/** The reports a reviewer reads, all rendered from one model ({@link buildReport}): pure, written last. */
 export * from './model.js';
 export { renderJUnit, writeJUnit } from './junit.js';
 export { renderSummary, writeSummary, DEFAULT_SUMMARY_MAX_BYTES, type SummaryOptions } from './summary.js';

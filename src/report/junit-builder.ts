@@ -1,20 +1,11 @@
 /**
- * JUnit documents through junit-report-builder's public API (checked against 5.1.2), then what that API
- * cannot write added to the built text: Surefire's rerun elements (`<flakyFailure>`, `<rerunFailure>`, with
- * `<stackTrace>` and `<system-out>`), a `message` on `<skipped>`, and on `<testsuites>` the action's wall
- * time as `time` and no `skipped` attribute (the Jenkins xUnit `junit-10.xsd` forbids it there).
- *
- * The additions are careful string work on the library's output: outside CDATA sections its text holds `<`
- * only where a tag starts and `"` only around attribute values, so tags are found by a scan that steps over
- * CDATA. xmlbuilder (the library's writer) splits only the first `]]>` of a CDATA text; {@link cdataText}
- * splits the rest.
+ * JUnit documents through junit-report-builder's public API (checked against 5.1.2). What that API cannot
+ * write (Surefire rerun elements, `<skipped message>`, `<testsuites time>` without `skipped`) is added to the
+ * built text afterwards, by a tag scan that steps over CDATA (docs/junit.md).
  */
 import junitReportBuilder, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 
-/**
- * Surefire's elements for earlier attempts: `flakyFailure` when the test passed at last, `rerunFailure`
- * when it did not (Surefire also has `flakyError`/`rerunError`, which fewer consumers read).
- */
+/** Surefire's elements for earlier attempts: `flaky*` when the test passed at last, `rerun*` otherwise. */
 export type RerunElement = 'flakyFailure' | 'flakyError' | 'rerunFailure' | 'rerunError';
 
 /** One earlier attempt of a test, as a Surefire rerun element. */
@@ -42,10 +33,7 @@ export interface TestCaseExtras {
 const loaded: Builder | { default: Builder } = junitReportBuilder;
 const stock: Builder = 'default' in loaded ? loaded.default : loaded;
 
-/**
- * Text xmlbuilder writes whole into a CDATA section: it splits the first `]]>` itself (`]]]]><![CDATA[>`),
- * every later one is split here the same way.
- */
+/** Text for the library's CDATA sections: xmlbuilder splits only the first `]]>`, the rest are split here. */
 export function cdataText(text: string): string {
   const first = text.indexOf(']]>');
   if (first < 0) return text;

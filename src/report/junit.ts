@@ -1,30 +1,6 @@
 /**
- * JUnit XML from the report model: junit-report-builder writes the document; `junit-builder.ts` adds
- * what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
- * the Jenkins xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
- *
- * Layout:
- * - `<testsuites name="Ghost Inspector" time="…">`: `time` is the action's wall time in seconds (start to
- *   finish of the run), not the sum of the suites (which ran in parallel).
- * - One `<testsuite>` per suite run, named by suite and variant (`Checkout [firefox · row 2]`), with
- *   `timestamp` (ISO 8601 UTC), `time` (s) and properties `suiteId`, `suiteResultId`, `browser`, `region`,
- *   `viewport`, `startUrl`, `dataRow` (zero-based) when known.
- * - One `<testcase>` per test result: `classname` the suite name, `name` the test name plus the variant
- *   label once (`Pay by card [firefox · row 2]`; a ` (2)`, ` (3)` suffix keeps repeated names unique). A test
- *   run alone (not as part of a suite run) has the classname `Ghost Inspector`, never its own name again.
- *   `time` in seconds (3 decimals).
- * - State → element (see {@link renderTestCase}): failed → `<failure type="StepFailure|TestFailure">`;
- *   a failed screenshot comparison that fails the run (`fail-on-screenshot-compare`) on a test that
- *   otherwise passed → `<failure type="ScreenshotComparison">`; timed out → `<error type="Timeout"
- *   message="Timed out: …">`; error → `<error type="Error">` (`NotStarted`, `MayHaveStarted` for runs never
- *   started or not found after an uncertain trigger); cancelled → `<skipped message="Cancelled: …"/>`;
- *   flaky → a passing test case with one `<flakyFailure>` per failed attempt; a test
- *   that failed every attempt → its `<failure>` plus one `<rerunFailure>` per earlier attempt.
- * - `<system-out>`: state, screenshot comparison, browser/region/viewport, test id, result link, suite
- *   result link, start and end URL, video, screenshot URL, and `[[ATTACHMENT|path]]` lines for downloaded
- *   screenshots (the schema allows no properties in a test case, so per-test details are lines here).
- *
- * Text from the service is cleaned of XML-invalid characters before it reaches the builder.
+ * JUnit XML from the report model, valid against the Jenkins xUnit `junit-10.xsd` as it is: one
+ * `<testsuite>` per suite run, one `<testcase>` per test result. Layout and state → element: docs/junit.md.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -41,11 +17,7 @@ const MAX_MESSAGE = 1000;
 /** Classname of a test run alone: it has no suite run of its own. */
 export const STANDALONE_CLASSNAME = 'Ghost Inspector';
 
-/**
- * Renders the report as JUnit XML (pure).
- * @param report the report model
- * @returns the XML document (UTF-8 declaration, pretty printed), valid against the Jenkins `junit-10.xsd`
- */
+/** Renders the report as a JUnit XML document (pure; docs/junit.md). */
 export function renderJUnit(report: Report): string {
   const doc = new JUnitReport('Ghost Inspector').time(seconds(report.totals.duration));
   const usedNames = new Set<string>();
@@ -71,9 +43,7 @@ export function renderJUnit(report: Report): string {
 }
 
 /**
- * Writes the JUnit XML of a report, creating the folder when needed.
- * @param report the report model
- * @param path file path (relative to the working directory, or absolute)
+ * Writes the JUnit XML of a report to `path`, creating the folder when needed.
  * @throws the file system's error when the file cannot be written
  */
 export async function writeJUnit(report: Report, path: string): Promise<void> {
@@ -86,12 +56,7 @@ function isUnnamedRunPlaceholder(test: ReportTest): boolean {
   return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
 }
 
-/**
- * `classname` = suite, `name` = test plus the variant once. A run without any test result keeps the name
- * the model gives its stand-in test (e.g. `could not start`); the legacy `(suite run)` becomes what it
- * stands for (`Suite run`, the test, `Test file run`). A test run alone gets the classname
- * {@link STANDALONE_CLASSNAME} instead of repeating its own name.
- */
+/** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(
   used: Set<string>,
   run: ReportSuiteRun,
@@ -243,7 +208,7 @@ function reruns(test: ReportTest): Rerun[] {
   });
 }
 
-/** Per-test details the schema allows no properties for: where it ran and the test id. */
+/** Per-test details, as lines: the schema allows no properties in a test case. */
 function detailLines(test: ReportTest, run: ReportSuiteRun): string[] {
   const where = [test.browser, test.region, test.viewport].filter(Boolean);
   if (run.variant.dataRow !== undefined) where.push(`row ${run.variant.dataRow + 1}`);

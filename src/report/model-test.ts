@@ -1,7 +1,4 @@
-/**
- * Building one test of the report model from a test result (pure): steps, failing step, console errors,
- * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
- */
+/** Builds one test of the report model (`model.ts`) from a test result (pure). */
 import { refId, refName } from '../api/refs.js';
 import { resultImages } from '../api/screenshots.js';
 import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
@@ -34,7 +31,6 @@ export function variantFields(variant: Variant): Pick<ReportTest, 'browser' | 'r
 export interface TestContext {
   /** Key when the test has no result: `<suite run key>#<index>`. */
   key: string;
-  /** The cleaned suite name of the run. */
   suiteName: string;
   run: SuiteRun;
   appUrl: string;
@@ -42,10 +38,7 @@ export interface TestContext {
   attachments: ReportAttachments;
 }
 
-/**
- * One test of the report model from a test run; `countedAs` and `failing` come from the verdict's rules
- * (`run/outcome.ts`). The title is `suite › test`, or the test's name alone for a test run on its own.
- */
+/** One test of the report model from a test run; `countedAs` and `failing` by the verdict's rules. */
 export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const { run, appUrl, policy, attachments } = ctx;
   const fallbackKey = ctx.key;

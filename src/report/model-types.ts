@@ -53,11 +53,10 @@ export interface ReportScreenshotCompare {
   threshold: number;
   /** `screenshotComparePassing`: null while unknown (no baseline yet). */
   passing: boolean | null;
-  /** The comparison image (`screenshotCompare.compareOriginal.defaultUrl`). */
+  /** The comparison image. */
   imageUrl?: string;
   /** Its thumbnail (`compareSmall`). */
   smallUrl?: string;
-  /** `screenshotCompareBaselineResult`. */
   baselineResultId: string | null;
   /** Downloaded comparison image (attachments). */
   path?: string;
@@ -79,21 +78,12 @@ export interface ReportTest {
   resultId: string | null;
   testId: string | null;
   name: string;
-  /**
-   * `suite › test` for a test of a suite or a test file, the test's name alone for a test run on its own,
-   * `suite (could not start)` and the like for a run without any test result. No variant.
-   */
+  /** `suite › test`, or the test's name alone for a test run on its own; no variant. */
   title: string;
   state: TestState;
-  /**
-   * What the verdict counts this test as (`run/outcome.ts` `countedAs`): its state, or `failed` for a
-   * passed or flaky test whose screenshot comparison failed under `failOnScreenshotCompare`.
-   */
+  /** What the verdict counts this test as (docs/verdict.md). */
   countedAs: TestState;
-  /**
-   * True when this test makes the step fail (`run/outcome.ts` `failsStep`): counted as failed, error or
-   * cancelled, or timed out under `failOnTimeout`.
-   */
+  /** True when this test makes the step fail (docs/verdict.md). */
   failing: boolean;
   /** Set on the stand-in test of a run that was never started (see `SuiteRun.notStarted`). */
   notStarted?: 'deadline' | 'signal' | 'fail-fast';

@@ -1,10 +1,6 @@
 /**
- * The report model: one normalized picture of a run, built once from the run model (`run/types.ts`) and
- * the service's resources (`api/types.ts`), and read by every renderer (JUnit, job summary, annotations,
- * results.json, pull-request comment). Building is pure; renderers are pure functions of a {@link Report}.
- *
- * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
- * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
+ * The report model: one normalized, cleaned picture of a run, built once (pure) and read by every renderer.
+ * Durations are ms, dates ISO 8601 strings.
  */
 import {
   countResults,
@@ -41,18 +37,8 @@ export type {
 } from './model-types.js';
 
 /**
- * Builds the report model from what the run produced, around the one verdict (`run/outcome.ts`).
- *
- * A run that ended without any test result (never started, the trigger failed, the suite result vanished,
- * the deadline passed before the list was read) becomes one stand-in test in the state the verdict counts
- * it as (`run/outcome.ts` `testlessRunState`), named in words ("could not start", "not started before the
- * timeout", ...), so that every renderer shows it.
- *
- * @param summary the run model (`run/types.ts`)
- * @param verdict the verdict the caller decided once (`decideVerdict`, or `decideStartedVerdict` for
- *   `wait: false`); its policy says which outcomes fail the run besides failed tests
- * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
- * @returns the report; never throws on odd service data (missing fields give empty values)
+ * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
+ * result gets one stand-in test, so every renderer shows it. Never throws on odd service data.
  */
 export function buildReport(
   summary: RunSummary,
@@ -77,10 +63,7 @@ export function buildReport(
   };
 }
 
-/**
- * The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests
- * (a run that could not be started gets its stand-in test), around {@link decideStartedVerdict}.
- */
+/** The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests. */
 export function buildStartedReport(summary: RunSummary, policy: VerdictPolicy): Report {
   return buildReport(summary, decideStartedVerdict(summary, policy));
 }
@@ -138,11 +121,7 @@ function startedState(run: SuiteRun): TestState | null {
   return run.error || run.notStarted || run.mayHaveStarted ? 'error' : null;
 }
 
-/**
- * What a run without any test result is, in words: `not started before the timeout`, `not started before
- * the workflow was cancelled`, `not started: fail-fast`, `may have started but could not be found`, `could not start` (the trigger
- * failed), `no test result before the timeout`, `cancelled before any test result`, `no test result`.
- */
+/** What a run without any test result is, in words (`could not start`, `no test result`...). */
 export function testlessPhrase(run: SuiteRun, state: TestState): string {
   if (run.notStarted === 'deadline') return 'not started before the timeout';
   if (run.notStarted === 'signal') return 'not started before the workflow was cancelled';

@@ -1,24 +1,7 @@
 /**
- * results.json: every normalized result in one file, so that the action's outputs stay small (docs/github-platform.md,
- * "Outputs": about 1 MiB of outputs per job) while a later step can read everything.
- *
- * Shape (version 1), one schema whether the action waited or not (`wait: false`):
- * ```
- * {"version":1,"waited":true,"verdict":"failed","passing":false,"reasons":["1 test failed."],
- *  "counts":{…the `counts` output…},"policy":{…},"appUrl":"…","startedAt":"…","finishedAt":"…",
- *  "totals":{…},"runs":[{key, kind, name, suiteName, suiteId, variant, variantLabel, suiteResultId,
- *  suiteResultUrl, startedAt, endedAt, durationMs, error, timedOut, cancelled, totals}, …],
- *  "results":[
- * {"run":"<suite run key>","suite":"<suite run name>", …every ReportTest field…},
- * …
- * ]}
- * ```
- * `verdict`, `passing`, `reasons`, `counts` and `totals` are the one verdict (`run/outcome.ts`): the step
- * fails exactly when `passing` is false. With `wait: false`, `verdict` is `started` (or `not-started`),
- * `counts` has only `total` and `error` (the rest null), and `results` holds one entry per run that could
- * not be started.
- * One result per line, so the file streams: a reader can split lines between `"results":[` and `]}`, and
- * the writer never holds the whole text in memory.
+ * results.json: every normalized result in one file, so the outputs stay small (docs/github-platform.md,
+ * "Outputs"). Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus
+ * `run` and `suite`) per line, so the file streams. Same shape with `wait: false`.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -31,19 +14,13 @@ import { countValues, startedCountValues } from '../run/outcome/outputs.js';
 /** Version of the results.json layout; raised on a breaking change. */
 export const RESULTS_JSON_VERSION = 1;
 
-/**
- * Renders results.json (pure).
- * @param report the report model
- * @returns JSON text, one result per line
- */
+/** Renders results.json (pure): JSON text, one result per line. */
 export function renderResultsJson(report: Report): string {
   return [...resultsJsonChunks(report)].join('');
 }
 
 /**
- * Writes results.json chunk by chunk (one result per write), creating the folder when needed.
- * @param report the report model
- * @param path file path (relative to the working directory, or absolute)
+ * Writes results.json to `path` one result per write, creating the folder when needed.
  * @throws the file system's error when the file cannot be written
  */
 export async function writeResultsJson(report: Report, path: string): Promise<void> {

@@ -1,12 +1,6 @@
 /**
- * The failures of the job summary (pure), shown right under the verdict line: one block per failing test,
- * grouped across variants and data rows ("failed on 4 of 4 variants: chrome · 1280x800, …", each variant
- * linked to its result), with the failing step, its error, the final screenshot's thumbnail and links,
- * visible without a click. Also the other per-test sections (flaky, timed out without failing, screenshot
- * comparisons) and the helpers the summary shares.
- *
- * Every block is one HTML block without a blank line inside, so Markdown never parses service text;
- * service text is escaped with {@link escapeInline} (prose) or {@link escapeCode} (code, exact copy).
+ * The job summary's per-test sections (pure): one block per failing (flaky, timed out...) test, grouped
+ * across variants. Each block is one HTML block without a blank line, so Markdown never parses service text.
  */
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
@@ -89,10 +83,7 @@ function variantOf({ run }: Entry): string {
   return run.variantLabel;
 }
 
-/**
- * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
- * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
- */
+/** `failed on 2 of 4 variants: <a>chrome</a>, <a>firefox</a>`; '' for a test run once without variant. */
 function variantsLine(group: Group, verb: string): string {
   const links = group.matching.map((e) =>
     link(e.test.resultUrl ?? e.run.suiteResultUrl, escapeInline(variantOf(e) || 'no variant')),
@@ -187,10 +178,7 @@ function attemptsLine(test: ReportTest): string {
   return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
 }
 
-/**
- * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
- * thumbnail and links; entries of other variants whose reason differs add their own reason.
- */
+/** One group as an HTML block; entries of other variants add their reason only when it differs. */
 export function groupBlock(report: Report, group: Group): string {
   const first = group.matching[0];
   const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
@@ -213,10 +201,7 @@ export function groupBlock(report: Report, group: Group): string {
 /** Failures shown open before the rest is collapsed. */
 export const OPEN_FAILURES = 10;
 
-/**
- * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
- * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
- */
+/** The sections after the suite table: flaky, timed out without failing, screenshot comparisons. */
 export function* otherSections(report: Report): Generator<string> {
   const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
   if (flaky.length > 0) {

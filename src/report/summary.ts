@@ -1,21 +1,7 @@
 /**
- * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
- * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
- *
- * Layout (what a reviewer needs first comes first):
- * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
- *    (screenshots artifact when uploaded).
- * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
- *    (`summary-failures.ts`); past the first ten, collapsed.
- * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
- * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
- * 5. Every test, per suite run, inside `<details>`.
- *
- * With `wait: false`: the verdict line and one row per run started, with its link.
- *
- * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
- * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
+ * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
+ * suites, then every test; failures only when it would pass its byte budget
+ * (docs/github-platform.md, "Step summary").
  */
 import * as core from '@actions/core';
 
@@ -37,7 +23,6 @@ import { escapeCode, escapeInline, formatDuration, plural, truncate } from './te
 export interface SummaryOptions {
   /** Where the JUnit XML was written (shown in the pointer when the summary is cut). */
   junitPath?: string;
-  /** Where results.json was written. */
   resultsPath?: string;
   /** The tunnel the runs reached the app through: its public URL and the local address. */
   tunnel?: { url: string; address: string };
@@ -56,20 +41,12 @@ export const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 /** Bytes kept free for the closing "N more" note. */
 const TAIL_RESERVE = 1024;
 
-/**
- * The line added to the job summary once the screenshots artifact is uploaded (pure).
- * @param artifactUrl the artifact's web page
- */
+/** The line added to the job summary once the screenshots artifact is uploaded (pure). */
 export function renderArtifactLine(artifactUrl: string): string {
   return `Screenshots: ${link(artifactUrl, 'artifact')}.\n\n`;
 }
 
-/**
- * Renders the job summary (pure).
- * @param report the report model
- * @param options paths for the pointer when the summary is cut, the byte budget
- * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
- */
+/** Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes. */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
   const head = headline(report, options);
@@ -108,9 +85,8 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
 }
 
 /**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`) through `core.summary`.
- * @param markdown the output of {@link renderSummary}
- * @throws when the summary file is not set or cannot be written (`core.summary` errors)
+ * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`).
+ * @throws when the summary file is not set or cannot be written
  */
 export async function writeSummary(markdown: string): Promise<void> {
   await core.summary.addRaw(markdown).write();

@@ -1,12 +1,6 @@
-/**
- * Text helpers shared by the renderers in `report/`: cleaning service text, escaping for Markdown/HTML,
- * cutting to a size and formatting durations. All pure.
- */
+/** Pure text helpers shared by the renderers: cleaning, escaping, cutting, durations. */
 
-/**
- * Characters XML 1.0 forbids (C0 controls except tab, line feed and carriage return; U+FFFE; U+FFFF) and
- * lone surrogates. Service text (console output, step notes, errors) sometimes holds them.
- */
+/** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -18,11 +12,7 @@ const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFF
 /** The character that stands in for a removed one. */
 export const REPLACEMENT_CHARACTER = '\uFFFD';
 
-/**
- * Makes service text safe for XML 1.0 and for every other renderer: each forbidden control character,
- * U+FFFE/U+FFFF and lone surrogate becomes U+FFFD. Tabs and line breaks stay.
- * @param text any string (null/undefined give '')
- */
+/** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 export function cleanText(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
   const s = String(text);
@@ -46,32 +36,21 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * Escapes service text for GitHub-flavoured Markdown and the HTML it allows, on one line. HTML specials and
- * the Markdown characters that act inside a line (`\ ` * _ [ ] | ~ $`) become numeric character
- * references, so text can neither open a link, an image, emphasis, a code span, math or a table cell nor
- * inject HTML. The renderers never start a Markdown line with service text, so line-start markers (`#`,
- * `-`, `+`, `1.`) need no escape. A zero-width space after `@` and `#` before a word keeps the text from
- * mentioning people or referencing issues. Line breaks become spaces (use {@link escapeBlock} in `<pre>`).
+ * Escapes service text for GitHub Markdown on one line: specials become character references, `@` and `#`
+ * get a zero-width space (no mentions). Line-start markers are not escaped: no line starts with such text.
  */
 export function escapeInline(text: string): string {
   return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
 
-/**
- * Escapes service text for the inside of a `<pre>` in Markdown: {@link escapeCode} in block mode, line
- * breaks become `&#10;` so the text keeps its lines while the HTML block holds no blank line (a blank line
- * would end the block and let Markdown parse the rest).
- */
+/** Escapes text inside a `<pre>`: line breaks become `&#10;`, as a blank line would end the HTML block. */
 export function escapeBlock(text: string): string {
   return escapeCode(text, true);
 }
 
 /**
- * Escapes service text for the inside of `<code>` or `<pre>` so that a copy gives exactly the text: like
- * {@link escapeInline} (every special character a character reference) but with no invisible character
- * added (GitHub links no mention or issue reference inside `code` and `pre`).
- * @param text any string
- * @param block true inside `<pre>`: line breaks become `&#10;`; otherwise they become spaces
+ * Escapes text inside `<code>` (or `<pre>` when `block`) like {@link escapeInline} but adding no invisible
+ * character, so a copy gives exactly the text.
  */
 export function escapeCode(text: string, block = false): string {
   const one = cleanText(text).replace(/\r\n|\r/g, '\n');
@@ -87,11 +66,7 @@ function escapeSpecials(text: string): string {
   return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
 }
 
-/**
- * Cuts text to at most `max` UTF-16 code units, ending with `…` when cut, never splitting a surrogate pair.
- * @param text any string
- * @param max maximum length in UTF-16 code units (>= 1)
- */
+/** Cuts text to at most `max` (>= 1) UTF-16 code units, ending with `…` when cut. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max - 1;
@@ -100,10 +75,7 @@ export function truncate(text: string, max: number): string {
   return text.slice(0, Math.max(0, end)) + '…';
 }
 
-/**
- * Formats a duration for people: `850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`.
- * @param ms milliseconds, or null when unknown (gives `–`)
- */
+/** Formats a duration in ms for people (`850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`); null gives `–`. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '–';
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -118,10 +90,7 @@ export function formatDuration(ms: number | null | undefined): string {
 
 export { plural } from '../common/words.js';
 
-/**
- * An http(s) URL made safe for an HTML attribute inside a Markdown table: characters that would end the
- * attribute, the tag or the table cell are percent-encoded. Anything else (javascript:, data:) gives ''.
- */
+/** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
 export function safeUrl(url: string): string {
   if (!/^https?:\/\//i.test(url)) return '';
   // eslint-disable-next-line no-control-regex

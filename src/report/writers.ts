@@ -1,9 +1,6 @@
 /**
- * The report writers: results.json, JUnit, job summary and annotations, written as soon as the verdict is
- * known ({@link REPORT_WRITERS}); then, after the screenshots, results.json and JUnit again with the
- * screenshots' paths, the artifact's link in the job summary and the pull-request comment (`action/extras.ts`).
- * Each renders from the one report model (`report/model.ts`) and names the input that turns it on or says
- * where it writes. A writer that fails warns naming that input and never changes the verdict.
+ * The report writers, each rendering the one report model: the first ones as soon as the verdict is known,
+ * the rest after the screenshots (`action/extras.ts`). A failing writer warns and never changes the verdict.
  */
 import { messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
@@ -40,7 +37,6 @@ export interface ReportWriter {
   what: string;
   /** The input that turns it on or names its path. */
   input: string;
-  /** Whether to write it for this run. */
   wanted(context: ReportContext): boolean;
   /** Writes it; may throw (the caller warns). */
   write(context: ReportContext): Promise<void>;
