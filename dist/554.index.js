@@ -43,9 +43,8 @@ var clock = __webpack_require__(54219);
 var external_node_stream_ = __webpack_require__(57075);
 ;// CONCATENATED MODULE: ./src/artifacts/image-guard.ts
 /**
- * What a screenshot download accepts: the URL's scheme (`https`, or `http` when the API itself is served
- * over `http`), where a redirect may lead, how many bytes, and that the body is a PNG or JPEG image. The
- * checks run on the URL before each request and on the body while it streams, before anything is saved.
+ * What a screenshot download accepts: scheme, redirects, size and a PNG or JPEG body, checked before each
+ * request and while the body streams, before anything is saved.
  */
 
 /** Largest screenshot kept, bytes (20 MiB); a larger one is refused while it streams. */
@@ -60,9 +59,8 @@ class RefusedDownload extends Error {
     }
 }
 /**
- * Checks a URL before it is requested: `https`, or `http` when `allowHttp` (the API base URL is `http`);
- * a redirect (`from` set) never goes from `https` to `http`. Any host may serve a screenshot: no credential
- * is sent with it.
+ * Checks a URL before it is requested: `https` (or `http` when `allowHttp`), and no redirect (`from` set)
+ * from `https` to `http`. Any host may serve a screenshot: no credential is sent with it.
  * @throws RefusedDownload naming the scheme
  */
 function checkImageUrl(url, allowHttp, from) {
@@ -127,9 +125,8 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 
 ;// CONCATENATED MODULE: ./src/artifacts/download.ts
 /**
- * Streams screenshots from object storage to disk: a bounded number at once, each request with its own
- * deadline, retried on 5xx, 429 and network errors with jittered exponential backoff. Files are never held
- * in memory whole: the HTTP response is piped into a temporary file that is renamed once complete.
+ * Streams screenshots from object storage to disk, a bounded number at once, each request with a deadline
+ * and retries; never whole in memory (piped to a temporary file renamed when complete).
  */
 
 
@@ -141,10 +138,7 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 
 
 
-/**
- * The longest `Retry-After` a screenshot download waits for, ms: shorter than the API client's 2 minutes,
- * because a screenshot is worth less than the run's outcome (a missing one is reported, not fatal).
- */
+/** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
 /** A failure of one attempt; `retryable` decides whether another attempt is made. */
 class AttemptError extends Error {
@@ -181,8 +175,7 @@ function displayUrl(url) {
     }
 }
 /**
- * One attempt: GET `url` (following at most {@link MAX_REDIRECTS} redirects, each checked by
- * `checkImageUrl`), stream the body through the image guard into `tmp`, check status and length.
+ * One attempt: GET `url` (redirects checked), stream the body through the image guard into `tmp`.
  * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
  */
 async function attemptDownload(client, url, tmp, rules) {
@@ -285,32 +278,14 @@ function toAttemptError(e, timeoutMs) {
         return new AttemptError(`error ${err.code}`, err.code !== 'ENOSPC');
     return new AttemptError(message.replace(/https?:\/\/\S+/g, (u) => displayUrl(u)), false);
 }
-/**
- * Runs `worker` over `items` with at most `limit` in flight (`p-limit`, the one concurrency limiter of the
- * action); resolves when all are done, rejects with the first error of a worker.
- */
+/** Runs `worker` over `items`, at most `limit` in flight; rejects with the first worker error. */
 async function runPool(items, limit, worker) {
     const pool = (0,p_limit/* default */.A)(Math.max(1, Math.floor(limit)));
     await Promise.all(items.map((item) => pool(() => worker(item))));
 }
 /**
- * Downloads screenshots into `dir`, each at `dir/<job.relativePath>` (folders are made as needed).
- *
- * Each request has a deadline of `timeoutMs` from sending to the last byte, so a URL that never answers
- * fails in bounded time: at most `(retries + 1) * timeoutMs` plus backoff; `signal` stops them all at once.
- * A URL, a redirect or a body the image guard refuses (`image-guard.ts`: scheme, more than 3 redirects, over
- * `maxBytes`, not a PNG or JPEG) fails at once and nothing is saved. 5xx, 408, 429, timeouts,
- * cut-short bodies and network errors are retried with jittered exponential backoff (`backoffMs` doubled per
- * retry, capped at 10 s; a `Retry-After` header up to 30 s wins). Other 4xx fail at once. A body is piped
- * to `<file>.part` and renamed when complete, so a failed download leaves no file behind.
- *
- * Never throws for a download problem: every job ends in `files` or in `missing` (with a reason), in the
- * order of `jobs`. Each missing file is logged with `log.info` (the caller gives one warning for all, to spare
- * GitHub's 10 warnings per step); URLs are shown without their query string and passed through `redact`.
- * @param jobs from {@link selectScreenshots}
- * @param dir absolute target folder (created if missing)
- * @param options concurrency (default 4), retries (3), timeoutMs (30000), backoffMs (500), allowHttp (false),
- *   maxBytes (20 MiB), signal, sleep, redact, log
+ * Downloads screenshots to `dir/<job.relativePath>` (`dir` absolute). Every job ends in `files` or in
+ * `missing` (with a reason), in the order of `jobs`; a failed download leaves no file behind.
  * @throws Error only when `dir` cannot be created
  */
 async function downloadScreenshots(jobs, dir, options = {}) {
@@ -388,11 +363,8 @@ async function downloadScreenshots(jobs, dir, options = {}) {
 var console = __webpack_require__(39475);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
 /**
- * Safe, readable names for screenshot files and the screenshot artifact.
- *
- * GitHub rejects artifact file paths holding `" : < > | * ? \r \n` and artifact names holding those plus
- * `\ /` (docs/github-platform.md). Windows also refuses trailing dots and spaces and a few
- * reserved device names, and most file systems cap one name at 255 bytes.
+ * Safe, readable names for screenshot files and the screenshot artifact: nothing GitHub, Windows or a
+ * 255-byte name limit would refuse (docs/github-platform.md, "Artifacts").
  */
 
 
@@ -409,11 +381,7 @@ const MAX_SUITE_SEGMENT_BYTES = 100;
 const MAX_FILE_NAME_BYTES = 200;
 /** Longest artifact name we produce, in characters. */
 const MAX_ARTIFACT_NAME_LENGTH = 200;
-/**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character.
- * @param text any string
- * @param maxBytes limit in bytes (>= 0)
- */
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
 function truncateUtf8(text, maxBytes) {
     if (Buffer.byteLength(text, 'utf8') <= maxBytes)
         return text;
@@ -429,14 +397,8 @@ function truncateUtf8(text, maxBytes) {
     return out;
 }
 /**
- * Makes one path segment (a folder or file name, no slashes) safe for an artifact and every common file
- * system: runs of white space (tabs and line breaks too) become one space, the other illegal characters
- * (`" : < > | * ? \ /` and control characters) become `_`, bidi and zero-width characters go,
- * leading/trailing spaces and dots are dropped, Windows device names get a `_` prefix, and the result is
- * cut to `maxBytes` UTF-8 bytes. Never returns an empty string (`fallback`).
- * @param text raw name from the service (suite name, test name)
- * @param maxBytes limit in UTF-8 bytes
- * @param fallback used when nothing printable is left; default `unnamed`
+ * Makes one path segment (no slashes) safe for an artifact and every common file system, at most
+ * `maxBytes` UTF-8 bytes. Never empty: `fallback` when nothing printable is left.
  */
 function sanitizeSegment(text, maxBytes, fallback = 'unnamed') {
     let s = text.replace(INVISIBLE, '').replace(/\s+/g, ' ').replace(ILLEGAL, '_');
@@ -448,25 +410,13 @@ function sanitizeSegment(text, maxBytes, fallback = 'unnamed') {
         s = truncateUtf8(`_${s}`, maxBytes);
     return s;
 }
-/**
- * The variant part of a screenshot's file name, e.g. `chrome, us-east-1, 1280x800, row 3`: the parts of
- * the one variant label (`variantParts`, report/console.ts) without the start URL, comma-separated.
- * Empty string when nothing was varied.
- */
+/** The variant part of a screenshot's file name (`chrome, us-east-1, row 3`); empty when nothing varied. */
 function fileVariantLabel(variant) {
     return (0,console/* variantParts */.cN)(variant, false).join(', ');
 }
 /**
- * The path of a screenshot inside the artifact, with forward slashes:
- * `<suite>/<test> [<variant>]-<resultId>.png`, or `...-<resultId>-comparison.png` for the screenshot
- * comparison image. The variant part is left out when nothing was varied. Suite and test names are
- * sanitized ({@link sanitizeSegment}); the test name and variant are shortened first so that the result id
- * and the extension always survive and the file name stays within {@link MAX_FILE_NAME_BYTES}.
- * @param suiteName suite name (for a repository test file: its path; slashes become `_`)
- * @param testName test name
- * @param variant what was varied for this run
- * @param resultId the test result id (kept whole; sanitized)
- * @param kind `screenshot` (final screenshot) or `comparison` (screenshot comparison image)
+ * A screenshot's path inside the artifact: `<suite>/<test> [<variant>]-<resultId>.png` (`-comparison.png`
+ * for the comparison image). Test name and variant are shortened first so the result id always survives.
  */
 function screenshotPath(suiteName, testName, variant, resultId, kind) {
     const folder = sanitizeSegment(suiteName, MAX_SUITE_SEGMENT_BYTES);
@@ -480,14 +430,8 @@ function screenshotPath(suiteName, testName, variant, resultId, kind) {
     return `${folder}/${stem}${suffix}`;
 }
 /**
- * The default artifact name:
- * `ghost-inspector-screenshots-<GITHUB_JOB>-<GITHUB_RUN_ATTEMPT>-<hash8>`, where `hash8` is the GitHub
- * context's matrix digest (`src/github.ts`: the step id, `RUNNER_OS`, `RUNNER_ARCH` and an allow-list of
- * non-secret inputs, so matrix legs that pass different targets or variants differ; never a private
- * variable, credential or key). Outside GitHub (no `GITHUB_JOB`) the job part is `local` and the hash is random. Matrix legs with identical inputs on the
- * same OS can still collide: the uploader then adds `-2`, `-3`... on the 409 it gets.
- * @param env environment (default `process.env`), read through {@link readGitHubContext}
- * @returns a name without characters GitHub refuses
+ * The default artifact name, `ghost-inspector-screenshots-<job>-<attempt>-<hash8>`; `hash8` is the matrix
+ * digest (src/github.ts), random outside GitHub. Clashes left are resolved by the uploader (`-2`, `-3`...).
  */
 function defaultArtifactName(env = process.env) {
     const context = (0,src_github/* readGitHubContext */.L7)(env);
@@ -497,8 +441,7 @@ function defaultArtifactName(env = process.env) {
     return sanitizeArtifactName(`ghost-inspector-screenshots-${job}-${attempt}-${hash}`);
 }
 /**
- * Makes a user-given artifact name acceptable to GitHub: illegal characters (`" : < > | * ? \r \n \ /`)
- * become `_`, surrounding white space goes, and the name is cut to {@link MAX_ARTIFACT_NAME_LENGTH}.
+ * Makes a user-given artifact name acceptable to GitHub (illegal characters become `_`, cut to length).
  * @throws Error when nothing is left (empty name)
  */
 function sanitizeArtifactName(name) {
@@ -507,11 +450,7 @@ function sanitizeArtifactName(name) {
         throw new Error('artifact-name is empty: give a name such as "ghost-inspector-screenshots"');
     return s;
 }
-/**
- * The name to try after `attempt` clashes: `name` for attempt 1, then `name-2`, `name-3`...
- * @param name base artifact name
- * @param attempt 1-based attempt number
- */
+/** The name for 1-based `attempt`: `name`, then `name-2`, `name-3`... */
 function suffixedName(name, attempt) {
     if (attempt <= 1)
         return name;
@@ -522,9 +461,7 @@ function suffixedName(name, attempt) {
 // EXTERNAL MODULE: ./src/api/screenshots.ts
 var screenshots = __webpack_require__(45309);
 ;// CONCATENATED MODULE: ./src/artifacts/select.ts
-/**
- * Which screenshots of a run to keep: a pure choice over the run model (src/run/types.ts).
- */
+/** Which screenshots of a run to keep: a pure choice over the run model. */
 
 
 /** The values of the `screenshots` input. */
@@ -589,21 +526,9 @@ function jobsFor(run, test, result) {
     return jobs;
 }
 /**
- * Picks the screenshots to download. Pure.
- *
- * - `none`: nothing.
- * - `all`: the final test result of every test run, plus the failed attempts of flaky tests.
- * - `failed`: final test results in state `failed`, `error` or `timed-out`; the failed attempts of `flaky`
- *   tests; and any test result whose screenshot comparison failed (`screenshotComparePassing === false`),
- *   passing or not.
- *
- * A chosen result yields its final screenshot (`screenshot.original.defaultUrl`) and, when a screenshot
- * comparison exists, the comparison image (`screenshotCompare.compareOriginal.defaultUrl`). Results without
- * a screenshot (still running, cancelled early, visuals disabled) yield nothing. Each test result appears
- * once, even when reached twice. Order: runs, then tests, as in the summary.
- * @param summary the run model
- * @param mode the `screenshots` input
- * @returns jobs with unique `relativePath`s
+ * Picks the screenshots to download (pure): for `failed`, failed/error/timed-out results, failed attempts
+ * of flaky tests and failed screenshot comparisons; for `all`, every final result too.
+ * @returns jobs with unique `relativePath`s, in summary order
  */
 function selectScreenshots(summary, mode) {
     if (mode === 'none')
@@ -641,10 +566,7 @@ function isNameClash(error) {
     const message = error instanceof Error ? error.message : String(error);
     return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(message);
 }
-/**
- * `work`, or a rejection `stopped: <why>` as soon as `signal` fires (the work itself cannot be aborted:
- * the artifact client takes no signal; the process ends without waiting for it).
- */
+/** `work`, or a rejection `stopped: <why>` once `signal` fires: the artifact client takes no signal. */
 function untilStopped(work, signal) {
     if (!signal)
         return work;
@@ -663,13 +585,7 @@ function isPermanent(error) {
     return (['GHESNotSupportedError', 'UsageError', 'FilesNotFoundError'].includes(name) ||
         /non-retryable|not valid|Unable to get the|invalid and\/or missing claims|does not exist|not a parent/i.test(message));
 }
-/**
- * The web link of an artifact: the workflow run's page (`src/github.ts`, {@link workflowRunUrl}) +
- * `/artifacts/<id>`. Undefined when `GITHUB_REPOSITORY` or `GITHUB_RUN_ID` is missing. `GITHUB_SERVER_URL`
- * defaults to `https://github.com`.
- * @param id the artifact id
- * @param env environment (default `process.env`), read through {@link readGitHubContext}
- */
+/** The web link of artifact `id`: the workflow run's page + `/artifacts/<id>`; undefined outside a run. */
 function artifactUrl(id, env = process.env) {
     const run = (0,src_github/* workflowRunUrl */.CX)((0,src_github/* readGitHubContext */.L7)(env));
     return run ? `${run}/artifacts/${id}` : undefined;
@@ -693,21 +609,9 @@ function describe(error) {
     return text.split('\n')[0].slice(0, 500);
 }
 /**
- * Uploads `files` as one artifact, or keeps them locally.
- *
- * - Outside GitHub (`env.ACTIONS_RUNTIME_TOKEN` unset): copies the files into `artifactsDir` (nothing to copy
- *   when it is `rootDirectory`), logs the folder and returns `localDir`.
- * - On GitHub: `DefaultArtifactClient().uploadArtifact(name, files, rootDirectory, {retentionDays,
- *   compressionLevel})`. A 409 name clash tries `name-2`, `name-3`... up to `maxNameAttempts`; a transient
- *   failure (after the client's own retries of 5xx/429) is tried again `attempts - 1` times after
- *   `retryDelayMs`. Returns the artifact id, the name it got and `artifactUrl` (see {@link artifactUrl}).
- * - When the upload fails for good (GHES, storage quota, network...) or `signal` stops it, the files are
- *   copied to `artifactsDir`, a warning says so and `localDir` is set.
- *
- * Never throws for an upload problem and never changes the test verdict; problems land in `warnings` (also
- * sent to `log.warning`). With no files, does nothing.
- * @param files from {@link downloadScreenshots}; every path must lie under `rootDirectory`
- * @param options name, retentionDays (days), rootDirectory, artifactsDir, env, client, log...
+ * Uploads `files` (all under `rootDirectory`) as one artifact; outside GitHub, or when the upload fails
+ * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
+ * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 async function uploadScreenshots(files, options) {
     const env = options.env ?? process.env;
@@ -742,7 +646,7 @@ async function uploadScreenshots(files, options) {
     catch (e) {
         return keep(`Screenshot artifact not uploaded: ${describe(e)}.`);
     }
-    // Loaded on demand: the client and its Azure SDK weigh some 30 MB, needless outside GitHub.
+    // Loaded on demand: the client and its Azure SDK are large and needless outside GitHub.
     const client = options.client ?? new (await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(645)]).then(__webpack_require__.bind(__webpack_require__, 9645))).DefaultArtifactClient();
     const maxNames = Math.max(1, options.maxNameAttempts ?? 10);
     const attempts = Math.max(1, options.attempts ?? 2);
@@ -808,22 +712,13 @@ async function uploadScreenshots(files, options) {
 
 
 
-/** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
 /** Time limit of the screenshot downloads, all together, ms. */
 const DOWNLOAD_TIME_LIMIT_MS = 120_000;
 /** Time limit of the artifact upload, ms. */
 const UPLOAD_TIME_LIMIT_MS = 120_000;
 /**
- * Selects, downloads and uploads the screenshots of a run.
- *
- * On GitHub (`ACTIONS_RUNTIME_TOKEN` set) images are downloaded under `RUNNER_TEMP` (else the OS temp folder)
- * in a fresh folder and uploaded as one artifact; elsewhere they are downloaded straight into
- * `artifactsDir`, whose path is logged. Missing downloads are listed in one warning and left out of the
- * artifact; upload problems warn and keep the files in `artifactsDir`. The downloads stop after
- * {@link DOWNLOAD_TIME_LIMIT_MS}, the upload after {@link UPLOAD_TIME_LIMIT_MS}, both on `signal`: what is
- * not done then is reported like any other problem. Never throws for a download or upload problem.
- * @param summary the run model
- * @param options mode, artifactName, retentionDays (days), artifactsDir, env, download options, log
+ * Selects, downloads and uploads the screenshots of a run (outside GitHub: into `artifactsDir`). Problems
+ * warn, each stage has its time limit; never throws for a download or upload problem.
  * @throws Error only when no folder can be created for the downloads
  */
 async function publishScreenshots(summary, options) {

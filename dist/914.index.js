@@ -19,11 +19,8 @@ export const modules = {
 /* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(41020);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65655);
 /**
- * The opt-in pull-request comment: one sticky comment per pull request (and per key), found by a hidden
- * marker at its start and the token's identity as its author, and updated in place. Rendering is pure;
- * {@link upsertPullRequestComment} talks to the GitHub REST API through `@actions/github` (`GET /user`,
- * `GET /repos/{owner}/{repo}/issues/{n}/comments` paged,
- * `POST /repos/{owner}/{repo}/issues/{n}/comments`, `PATCH /repos/{owner}/{repo}/issues/comments/{id}`).
+ * The opt-in sticky pull-request comment: one per pull request and key, found by its hidden marker and
+ * author and updated in place (docs/github-platform.md, "Pull-request comments").
  */
 
 
@@ -48,11 +45,7 @@ const VERDICT_ICON = {
 };
 /** Failures listed in the comment before "N more". */
 const MAX_LISTED_FAILURES = 20;
-/**
- * The hidden marker of the sticky comment: `<!-- ghost-inspector-action -->`, or
- * `<!-- ghost-inspector-action:KEY -->` with a key (characters other than letters, digits, `._-` become `_`;
- * a key longer than 100 characters keeps its first 80 and a digest of the whole).
- */
+/** The hidden marker of the sticky comment: `<!-- ghost-inspector-action[:KEY] -->`, the key cleaned. */
 function commentMarker(key) {
     let clean = key ? key.replace(/[^A-Za-z0-9._-]/g, '_') : '';
     // A long key (e.g. every matrix value) keeps its start and a digest of the whole, so keys stay distinct.
@@ -60,13 +53,7 @@ function commentMarker(key) {
         clean = `${clean.slice(0, 80)}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(key).digest('hex').slice(0, 16)}`;
     return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
 }
-/**
- * Renders the pull-request comment (pure): the marker, the verdict with counts, and the failures (at most
- * 20, each with its failing step and result link), then a link to the workflow run.
- * @param report the report model
- * @param options key of the sticky comment, link to the workflow run
- * @returns Markdown of at most {@link MAX_COMMENT_CHARS} characters
- */
+/** Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters. */
 function renderPullRequestComment(report, options = {}) {
     const t = report.totals;
     const icon = VERDICT_ICON[report.verdict];
@@ -119,8 +106,8 @@ function failingReason(test) {
     return test.state;
 }
 /**
- * The login of the token's identity: `GET /user` for a personal or OAuth token; a GitHub App installation
- * token (`GITHUB_TOKEN`) may not read it (403), and then the identity is {@link ACTIONS_BOT_LOGIN}.
+ * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
+ * for `GITHUB_TOKEN`.
  * @throws the request error of any other failure
  */
 async function tokenLogin(octokit) {
@@ -139,14 +126,11 @@ async function tokenLogin(octokit) {
     }
 }
 /**
- * Creates the sticky comment on a pull request, or updates it in place. Only the action's own comment is
- * updated: written by the token's identity (see {@link tokenLogin}) and starting with its marker; a comment
- * by anyone else, or one that only quotes the marker, is never touched. Every page of comments is searched
- * (oldest first) and the oldest own comment wins, so a comment is never duplicated. Every request stays on
- * the API's origin (a next-page link elsewhere is refused) and stops on `signal`.
+ * Creates the sticky comment on a pull request, or updates the oldest own one (the token's identity, body
+ * starting with the marker). Every request stays on the API's origin.
  * @returns the comment id and whether it was created
- * @throws the Octokit `RequestError` of a failed request (e.g. 403 when the token may not write), an Error
- *   naming an answer of the wrong shape or a next-page link to another origin, the abort error on `signal`
+ * @throws the Octokit `RequestError` of a failed request, an Error for an answer of the wrong shape or
+ *   another origin, the abort error on `signal`
  */
 async function upsertPullRequestComment(options) {
     const marker = commentMarker(options.key);

@@ -55689,22 +55689,15 @@ module.exports = {
 /* harmony export */ });
 /* unused harmony exports DEFAULT_BACKOFF, MAX_RETRY_AFTER_MS */
 /**
- * The one back-off rule and `Retry-After` reader of the action, used by the API client's retries
- * (`retry-rules.ts`) and by the screenshot downloads (`artifacts/download.ts`): jittered exponential back-off
- * ("equal jitter") and an HTTP `Retry-After` header read as delay-seconds or as an HTTP date, cut to a cap.
- * All times in ms.
+ * The one back-off rule (jittered exponential) and `Retry-After` reader, shared by the API client's retries
+ * and the screenshot downloads. All times in ms.
  */
 const DEFAULT_BACKOFF = { baseMs: 500, factor: 2, capMs: 10_000 };
 /** The longest `Retry-After` the API client waits for; a longer one is cut to this (ms). */
 const MAX_RETRY_AFTER_MS = 120_000;
 /**
- * Wait before retry number `retry` (0 for the first retry): `min(cap, base * factor^retry)`, then "equal
- * jitter": a random point in the upper half of that window, so waits never collapse to zero and clients
- * that failed together spread out.
- *
- * @param retry zero-based retry number.
- * @param random a source in [0, 1).
- * @returns the wait in ms (an integer).
+ * Wait in ms (an integer) before zero-based retry `retry`: a random point (`random` in [0, 1)) in the upper
+ * half of `min(cap, base * factor^retry)`, so waits never collapse to zero and clients spread out.
  */
 function backoffMs(retry, random, options = {}) {
     const { baseMs, factor, capMs } = { ...DEFAULT_BACKOFF, ...options };
@@ -55713,12 +55706,8 @@ function backoffMs(retry, random, options = {}) {
     return Math.round(window / 2 + (window / 2) * r);
 }
 /**
- * Parse an HTTP `Retry-After` header (RFC 9110 §10.2.3): delay-seconds (`120`, also a decimal) or an HTTP
- * date (`Wed, 21 Oct 2015 07:28:00 GMT`), relative to `nowMs`.
- *
- * @param capMs the longest wait accepted; a longer one is cut to this (default `MAX_RETRY_AFTER_MS`).
- * @returns the wait in ms (0 for a date in the past), at most `capMs`; `undefined` when the header is
- * absent or unreadable.
+ * Parse a `Retry-After` header (delay-seconds or an HTTP date, relative to `nowMs`) into a wait in ms, at
+ * most `capMs` (0 for a past date); `undefined` when the header is absent or unreadable.
  */
 function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
     const raw = Array.isArray(value) ? value[0] : value;
@@ -55755,27 +55744,12 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 /* harmony export */   sv: () => (/* binding */ isRedactable)
 /* harmony export */ });
 /**
- * Redaction of secrets from free text: the API key, URL user-info, the HTTP auth password and private
- * variable values, wherever the client, the engine or the log handle text (error messages, endpoints, log
- * lines, response excerpts, `onRequest` URLs).
- *
- * Design principle 7: secrets never reach a log line, a file or an output. The API key rides in query
- * strings (docs/api-contract.md, "Authentication" 1), so every text is passed through `redactUrl()` as well.
- *
- * What is never rewritten: the action's own data that sits in free text, i.e. service ids (24 hexadecimal
- * characters), UUIDs and ISO 8601 timestamps. A secret found only inside one of those is left alone, so that a
- * private value `1` cannot turn an id into `0000***e3`. Secrets shorter than `MIN_REDACTED_LENGTH` are not
- * searched for at all: they cannot be told apart from ordinary text (see `isRedactable`). Structured data
- * (the run model) is redacted by field instead: see `run/redact-summary.ts`.
+ * Redaction of secrets (API key, URL user-info, HTTP auth password, private variable values) from free
+ * text. Service ids, UUIDs and timestamps are never rewritten (docs/redaction.md).
  */
 /** What a secret is replaced with. */
 const REDACTED = '***';
-/**
- * Secrets shorter than this (in characters) are not removed from free text: a value like `1` or `on` occurs
- * in ordinary words, numbers and ids, and hiding it would damage them. Such values are still hidden where
- * they are found by name (a private variable's value in a result's variables), and GitHub masks every
- * registered secret in the log.
- */
+/** Secrets shorter than this (characters) stay in free text: removing them would damage ordinary words. */
 const MIN_REDACTED_LENGTH = 4;
 /** True when `secret` is long enough to be removed from free text (see `MIN_REDACTED_LENGTH`). */
 function isRedactable(secret) {
@@ -55784,10 +55758,8 @@ function isRedactable(secret) {
 /** The forms in which a secret can show up in text the client handles. */
 function encodedForms(secret) {
     const forms = new Set([secret]);
-    // Query strings and multipart-free forms: percent-encoding, and `+` for spaces (URLSearchParams).
     forms.add(encodeURIComponent(secret));
     forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
-    // Inside a JSON document (a response excerpt or a request body echoed back).
     forms.add(JSON.stringify(secret).slice(1, -1));
     // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
     for (const form of [...forms])
@@ -55824,15 +55796,8 @@ function replaceSpans(text, hits) {
     return out;
 }
 /**
- * Build a redactor for free text: URL credentials and `apiKey` values go (`redactUrl`), then every occurrence
- * of each secret, in raw, URL-encoded (`encodeURIComponent`, and `+` for spaces; upper- or lower-case hex)
- * and JSON-escaped forms, becomes `***`. Overlapping occurrences are hidden as one.
- *
- * Never rewritten: secrets shorter than `MIN_REDACTED_LENGTH`, and occurrences that lie inside a service id,
- * UUID or timestamp without being all of it (see the module comment).
- *
- * @param secrets values to hide; empty strings, `undefined`, too short values and duplicates are ignored.
- * @returns a pure function `text => redacted text`.
+ * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded or JSON-escaped occurrence
+ * of each secret becomes `***`. Empty, too short and duplicate secrets are ignored.
  */
 function createRedactor(secrets) {
     const needles = new Set();
@@ -55859,37 +55824,17 @@ function createRedactor(secrets) {
         return hits.length === 0 ? out : replaceSpans(out, hits);
     };
 }
-/**
- * `apiKey=<value>` in a query string or form-encoded text, case-insensitive on the name. The value ends at
- * the characters that cannot be raw in an encoded query value (`&`, `#`, space, quotes, `<>`, and `:`, `;`,
- * `,`, `)` that punctuate text around a URL). A raw key holding one of those is still hidden by the
- * redactor built from the key itself.
- */
+/** `apiKey=<value>` in a query string; the value ends at characters that cannot be raw in one. */
 const API_KEY_PARAM = /([?&;]|^)(apiKey=)[^&#\s"'<>:;,)\]]*/gi;
-/**
- * The user-info of a URL with an authority (`scheme://user:password@host`): everything between `//` and
- * the first `@` before the path, query or fragment starts.
- */
+/** The user-info of a URL (`scheme://user:password@host`). */
 const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
-/**
- * The one URL redaction: replaces the user-info of every URL (`https://user:pass@host/` becomes
- * `https://***@host/`) and the value of every `apiKey` query parameter with `***`. Works on absolute URLs,
- * path-plus-query strings (`/v1/suites/?apiKey=...`) and free text holding URLs; everything else (host,
- * path, other parameters) is left as is.
- *
- * @param url a URL or a text containing URLs.
- * @returns the same text without credentials.
- */
+/** `url` (a URL or text holding URLs) with every URL user-info and `apiKey` value replaced by `***`. */
 function redactUrl(url) {
     return String(url)
         .replace(API_KEY_PARAM, (_m, sep, name) => `${sep}${name}${REDACTED}`)
         .replace(URL_USER_INFO, `$1${REDACTED}@`);
 }
-/**
- * A URL as the reports write it: without its query string and fragment (a signed URL's signature, or an
- * `apiKey`, never reaches a file), and without user-info. Text that is not an absolute URL is only
- * passed through `redactUrl`.
- */
+/** A URL as the reports write it: without query, fragment (signatures) and user-info. */
 function withoutQuery(url) {
     const text = String(url);
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
@@ -55908,10 +55853,8 @@ function withoutQuery(url) {
 /* harmony export */   P: () => (/* binding */ refName)
 /* harmony export */ });
 /**
- * References between records. The service sends a reference (a result's `test`, `suite`, `organization`,
- * `user`) either as an id string or as a populated `{_id, name, …}` object, depending on the endpoint: the
- * immediate suite execute names the suite by id, GET of the same suite result populates it (docs/api-contract.md,
- * "Evidence from the official client's integration tests"). Read references only through these helpers.
+ * References between records, sent as an id string or a populated `{_id, name, …}` object depending on the
+ * endpoint. Read references only through these helpers.
  */
 /** The id of a reference in either form; null when absent or empty. */
 function refId(ref) {
@@ -55947,12 +55890,8 @@ function imageOf(original, small) {
     return { url, ...(smallUrl !== undefined ? { smallUrl } : {}), bytes: original?.size ?? 0 };
 }
 /**
- * The final screenshot and the comparison image of a test result. An image counts only when its full-size
- * `defaultUrl` is a non-empty string; missing objects (a result still running, cancelled early, with
- * visuals disabled, or with no comparison) give no image. Pure; does not clean or redact the URLs.
- *
- * @param result a test result as the service sends it (only `screenshot` and `screenshotCompare` are read).
- * @returns `{screenshot?, comparison?}`.
+ * `{screenshot?, comparison?}` of a test result; an image counts only with a non-empty full-size
+ * `defaultUrl`. Pure; does not clean or redact the URLs.
  */
 function resultImages(result) {
     const screenshot = imageOf(result.screenshot?.original, result.screenshot?.small);
@@ -56025,22 +55964,15 @@ function plural(count, one, many = `${one}s`) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
 /**
- * The GitHub context in one place: which repository, pull request, job, run attempt and matrix leg the
- * action runs in, where the runner's files are and which GitHub servers to talk to. Every `GITHUB_*`,
- * `RUNNER_*` and `ACTIONS_*` variable the action reads is read here (docs/github-platform.md);
- * the rest of the code takes a {@link GitHubContext}.
- *
- * Outside GitHub (`node dist/index.js` on a laptop) every field is empty or has its documented default.
+ * The GitHub context in one place: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable the action reads
+ * is read here; the rest of the code takes a {@link GitHubContext} (docs/action-entry.md).
  */
 
 
 
 /** Environment variables, besides the inputs, the matrix digest is made of. */
 const DIGEST_ENV_KEYS = ['GITHUB_ACTION', 'RUNNER_OS', 'RUNNER_ARCH'];
-/**
- * The inputs the matrix digest is made of: an allow-list of inputs that never hold a secret and that
- * matrix legs vary. The start URL counts without user-info, query and fragment (where credentials ride).
- */
+/** Inputs the matrix digest is made of: never a secret (the start URL counts without its query). */
 const DIGEST_INPUTS = [
     'suite-ids',
     'test-ids',
@@ -56058,11 +55990,7 @@ const DIGEST_INPUTS = [
     'artifacts-dir',
     'comment-key',
 ];
-/**
- * Reads the GitHub context from the environment (and the event file it names). Never throws: an unreadable
- * or malformed event file means "no pull request".
- * @param env environment; default `process.env`
- */
+/** Reads the GitHub context from `env` and its event file. Never throws (bad event file: no pull request). */
 function readGitHubContext(env = process.env) {
     const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
     return {
@@ -56112,12 +56040,7 @@ function workflowRunUrl(context) {
         return undefined;
     return `${context.serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`;
 }
-/**
- * The key of the sticky pull-request comment: the job id and the `comment-key` input (set it to the
- * matrix values, e.g. `${{ toJSON(matrix) }}`, so that each matrix leg keeps its own comment).
- * @param context the GitHub context (its `job`)
- * @param commentKeyInput the `comment-key` input, may be empty
- */
+/** The key of the sticky pull-request comment: the job id and the `comment-key` input (may be empty). */
 function commentKey(context, commentKeyInput) {
     return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
 }
@@ -56141,10 +56064,7 @@ function commentKey(context, commentKeyInput) {
 
 
 
-/**
- * The parts of a variant that were varied, in order: browser, region, viewport, start URL (without
- * password; left out with `withStartUrl: false`), `row <n>` (data rows counted from 1).
- */
+/** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
 function variantParts(variant, withStartUrl = true) {
     const parts = [];
     if (variant.browser)
@@ -56159,10 +56079,7 @@ function variantParts(variant, withStartUrl = true) {
         parts.push(`row ${variant.dataRow + 1}`);
     return parts;
 }
-/**
- * `firefox · eu-west-1 · 1280x800 · https://staging.example.com/ · row 3`: the one label of a variant
- * (`variantParts`), used by the console, every report and the screenshot file names. '' when nothing varied.
- */
+/** The one label of a variant, `firefox · eu-west-1 · row 3`; '' when nothing varied. */
 function variantLabel(variant) {
     return variantParts(variant).join(' · ');
 }
@@ -56244,10 +56161,7 @@ function renderStop(event, log) {
             return;
     }
 }
-/**
- * A listener that writes each event as the log lines of the step (the texts the action has always
- * written; the end-to-end tests read them).
- */
+/** A listener writing each event as the step's log lines (the end-to-end tests read these texts). */
 function consoleReporter(log) {
     return (event) => {
         switch (event.type) {
@@ -56309,10 +56223,7 @@ var screenshots = __nccwpck_require__(45309);
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/model-test.ts
-/**
- * Building one test of the report model from a test result (pure): steps, failing step, console errors,
- * screenshots, screenshot comparison and earlier attempts. Part of the report model (`model.ts`).
- */
+/** Builds one test of the report model (`model.ts`) from a test result (pure). */
 
 
 
@@ -56326,10 +56237,7 @@ function variantFields(variant) {
         ...(variant.viewport ? { viewport: (0,report_text/* cleanText */.X5)(variant.viewport) } : {}),
     };
 }
-/**
- * One test of the report model from a test run; `countedAs` and `failing` come from the verdict's rules
- * (`run/outcome.ts`). The title is `suite › test`, or the test's name alone for a test run on its own.
- */
+/** One test of the report model from a test run; `countedAs` and `failing` by the verdict's rules. */
 function buildTest(test, ctx) {
     const { run, appUrl, policy, attachments } = ctx;
     const fallbackKey = ctx.key;
@@ -56489,12 +56397,8 @@ function numberOrNull(value) {
 var console = __nccwpck_require__(39475);
 ;// CONCATENATED MODULE: ./src/report/model.ts
 /**
- * The report model: one normalized picture of a run, built once from the run model (`run/types.ts`) and
- * the service's resources (`api/types.ts`), and read by every renderer (JUnit, job summary, annotations,
- * results.json, pull-request comment). Building is pure; renderers are pure functions of a {@link Report}.
- *
- * Service text in the model is already cleaned ({@link cleanText}: no XML-invalid characters), URLs carry
- * no password, and private step values are masked. Durations are milliseconds, dates ISO 8601 strings.
+ * The report model: one normalized, cleaned picture of a run, built once (pure) and read by every renderer.
+ * Durations are ms, dates ISO 8601 strings.
  */
 
 
@@ -56503,18 +56407,8 @@ var console = __nccwpck_require__(39475);
 
 
 /**
- * Builds the report model from what the run produced, around the one verdict (`run/outcome.ts`).
- *
- * A run that ended without any test result (never started, the trigger failed, the suite result vanished,
- * the deadline passed before the list was read) becomes one stand-in test in the state the verdict counts
- * it as (`run/outcome.ts` `testlessRunState`), named in words ("could not start", "not started before the
- * timeout", ...), so that every renderer shows it.
- *
- * @param summary the run model (`run/types.ts`)
- * @param verdict the verdict the caller decided once (`decideVerdict`, or `decideStartedVerdict` for
- *   `wait: false`); its policy says which outcomes fail the run besides failed tests
- * @param attachments downloaded screenshot files by test result id (paths relative to the workspace or absolute)
- * @returns the report; never throws on odd service data (missing fields give empty values)
+ * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
+ * result gets one stand-in test, so every renderer shows it. Never throws on odd service data.
  */
 function buildReport(summary, verdict, attachments = new Map()) {
     const appUrl = summary.appUrl.replace(/\/+$/, '');
@@ -56534,10 +56428,7 @@ function buildReport(summary, verdict, attachments = new Map()) {
         totals: { ...verdict.counts, duration },
     };
 }
-/**
- * The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests
- * (a run that could not be started gets its stand-in test), around {@link decideStartedVerdict}.
- */
+/** The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests. */
 function buildStartedReport(summary, policy) {
     return buildReport(summary, (0,outcome/* decideStartedVerdict */.T_)(summary, policy));
 }
@@ -56586,11 +56477,7 @@ function buildSuiteRun(run, appUrl, verdict, attachments) {
 function startedState(run) {
     return run.error || run.notStarted || run.mayHaveStarted ? 'error' : null;
 }
-/**
- * What a run without any test result is, in words: `not started before the timeout`, `not started before
- * the workflow was cancelled`, `not started: fail-fast`, `may have started but could not be found`, `could not start` (the trigger
- * failed), `no test result before the timeout`, `cancelled before any test result`, `no test result`.
- */
+/** What a run without any test result is, in words (`could not start`, `no test result`...). */
 function testlessPhrase(run, state) {
     if (run.notStarted === 'deadline')
         return 'not started before the timeout';
@@ -56774,10 +56661,7 @@ function titleHtml(test) {
 function variantOf({ run }) {
     return run.variantLabel;
 }
-/**
- * `failed on 2 of 4 variants: <a>chrome · 1280x800</a>, <a>firefox</a>` (each linked to its result), or
- * `on <a>chrome · 375x667</a>` for a test run once; '' for a test run once without variant.
- */
+/** `failed on 2 of 4 variants: <a>chrome</a>, <a>firefox</a>`; '' for a test run once without variant. */
 function variantsLine(group, verb) {
     const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
     if (group.all.length <= 1)
@@ -56868,10 +56752,7 @@ function attemptsLine(test) {
     });
     return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
 }
-/**
- * One group as an HTML block (no blank line inside): heading, variants, then the first entry's reason,
- * thumbnail and links; entries of other variants whose reason differs add their own reason.
- */
+/** One group as an HTML block; entries of other variants add their reason only when it differs. */
 function groupBlock(report, group) {
     const first = group.matching[0];
     const lines = [`<h4>${stateLabel(report, first.test)}: ${titleHtml(first.test)}</h4>`];
@@ -56891,10 +56772,7 @@ function groupBlock(report, group) {
 }
 /** Failures shown open before the rest is collapsed. */
 const OPEN_FAILURES = 10;
-/**
- * The sections after the failures and the suite table, each a heading and its groups: flaky tests, timed
- * out tests that do not fail the step, screenshot comparisons (one story with the verdict's policy).
- */
+/** The sections after the suite table: flaky, timed out without failing, screenshot comparisons. */
 function* otherSections(report) {
     const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
     if (flaky.length > 0) {
@@ -56927,23 +56805,9 @@ function count(groups) {
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /**
- * The job summary: Markdown with the HTML GitHub allows, rendered from the report model (pure) and written
- * with `core.summary` (the writer). Implements the step summary limits of the docs/api-contract.md ("The GitHub
- * platform": at most 1 MiB per step, `core.summary` does not escape HTML).
- *
- * Layout (what a reviewer needs first comes first):
- * 1. The verdict line (the one verdict of `run/outcome.ts`: status, counts, why the step fails) and links
- *    (screenshots artifact when uploaded).
- * 2. Failures, visible without a click: each failing test once, grouped across variants and data rows
- *    (`summary-failures.ts`); past the first ten, collapsed.
- * 3. One row per suite: counts, and per variant its passed/total linked to its suite result.
- * 4. Flaky tests, timed out tests that do not fail the step, screenshot comparisons.
- * 5. Every test, per suite run, inside `<details>`.
- *
- * With `wait: false`: the verdict line and one row per run started, with its link.
- *
- * Size: when the whole summary would pass `maxBytes`, it shows the headline and the failures only, and
- * past the budget it stops with "N more … not shown" and a pointer to the JUnit file and results file.
+ * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
+ * suites, then every test; failures only when it would pass its byte budget
+ * (docs/github-platform.md, "Step summary").
  */
 
 
@@ -56954,19 +56818,11 @@ const DEFAULT_TITLE = 'Ghost Inspector';
 const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 /** Bytes kept free for the closing "N more" note. */
 const TAIL_RESERVE = 1024;
-/**
- * The line added to the job summary once the screenshots artifact is uploaded (pure).
- * @param artifactUrl the artifact's web page
- */
+/** The line added to the job summary once the screenshots artifact is uploaded (pure). */
 function renderArtifactLine(artifactUrl) {
     return `Screenshots: ${summary_failures_link(artifactUrl, 'artifact')}.\n\n`;
 }
-/**
- * Renders the job summary (pure).
- * @param report the report model
- * @param options paths for the pointer when the summary is cut, the byte budget
- * @returns Markdown/HTML of at most `maxBytes` UTF-8 bytes
- */
+/** Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes. */
 function renderSummary(report, options = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
     const head = headline(report, options);
@@ -57008,9 +56864,8 @@ function renderSummary(report, options = {}) {
     return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 /**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`) through `core.summary`.
- * @param markdown the output of {@link renderSummary}
- * @throws when the summary file is not set or cannot be written (`core.summary` errors)
+ * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`).
+ * @throws when the summary file is not set or cannot be written
  */
 async function writeSummary(markdown) {
     await core.summary.addRaw(markdown).write();
@@ -57213,14 +57068,8 @@ function startedSummary(report, head, options, maxBytes) {
 /* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml, escapeBlock */
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
-/**
- * Text helpers shared by the renderers in `report/`: cleaning service text, escaping for Markdown/HTML,
- * cutting to a size and formatting durations. All pure.
- */
-/**
- * Characters XML 1.0 forbids (C0 controls except tab, line feed and carriage return; U+FFFE; U+FFFF) and
- * lone surrogates. Service text (console output, step notes, errors) sometimes holds them.
- */
+/** Pure text helpers shared by the renderers: cleaning, escaping, cutting, durations. */
+/** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID = 
 // eslint-disable-next-line no-control-regex
 /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -57229,11 +57078,7 @@ const XML_INVALID =
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 /** The character that stands in for a removed one. */
 const REPLACEMENT_CHARACTER = '\uFFFD';
-/**
- * Makes service text safe for XML 1.0 and for every other renderer: each forbidden control character,
- * U+FFFE/U+FFFF and lone surrogate becomes U+FFFD. Tabs and line breaks stay.
- * @param text any string (null/undefined give '')
- */
+/** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 function cleanText(text) {
     if (text === null || text === undefined)
         return '';
@@ -57254,30 +57099,19 @@ function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 /**
- * Escapes service text for GitHub-flavoured Markdown and the HTML it allows, on one line. HTML specials and
- * the Markdown characters that act inside a line (`\ ` * _ [ ] | ~ $`) become numeric character
- * references, so text can neither open a link, an image, emphasis, a code span, math or a table cell nor
- * inject HTML. The renderers never start a Markdown line with service text, so line-start markers (`#`,
- * `-`, `+`, `1.`) need no escape. A zero-width space after `@` and `#` before a word keeps the text from
- * mentioning people or referencing issues. Line breaks become spaces (use {@link escapeBlock} in `<pre>`).
+ * Escapes service text for GitHub Markdown on one line: specials become character references, `@` and `#`
+ * get a zero-width space (no mentions). Line-start markers are not escaped: no line starts with such text.
  */
 function escapeInline(text) {
     return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
-/**
- * Escapes service text for the inside of a `<pre>` in Markdown: {@link escapeCode} in block mode, line
- * breaks become `&#10;` so the text keeps its lines while the HTML block holds no blank line (a blank line
- * would end the block and let Markdown parse the rest).
- */
+/** Escapes text inside a `<pre>`: line breaks become `&#10;`, as a blank line would end the HTML block. */
 function escapeBlock(text) {
     return escapeCode(text, true);
 }
 /**
- * Escapes service text for the inside of `<code>` or `<pre>` so that a copy gives exactly the text: like
- * {@link escapeInline} (every special character a character reference) but with no invisible character
- * added (GitHub links no mention or issue reference inside `code` and `pre`).
- * @param text any string
- * @param block true inside `<pre>`: line breaks become `&#10;`; otherwise they become spaces
+ * Escapes text inside `<code>` (or `<pre>` when `block`) like {@link escapeInline} but adding no invisible
+ * character, so a copy gives exactly the text.
  */
 function escapeCode(text, block = false) {
     const one = cleanText(text).replace(/\r\n|\r/g, '\n');
@@ -57290,11 +57124,7 @@ function escapeMarkdownChars(text) {
 function escapeSpecials(text) {
     return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
 }
-/**
- * Cuts text to at most `max` UTF-16 code units, ending with `…` when cut, never splitting a surrogate pair.
- * @param text any string
- * @param max maximum length in UTF-16 code units (>= 1)
- */
+/** Cuts text to at most `max` (>= 1) UTF-16 code units, ending with `…` when cut. */
 function truncate(text, max) {
     if (text.length <= max)
         return text;
@@ -57304,10 +57134,7 @@ function truncate(text, max) {
         end -= 1;
     return text.slice(0, Math.max(0, end)) + '…';
 }
-/**
- * Formats a duration for people: `850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`.
- * @param ms milliseconds, or null when unknown (gives `–`)
- */
+/** Formats a duration in ms for people (`850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`); null gives `–`. */
 function formatDuration(ms) {
     if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0)
         return '–';
@@ -57324,10 +57151,7 @@ function formatDuration(ms) {
     return `${m} min ${String(s).padStart(2, '0')} s`;
 }
 
-/**
- * An http(s) URL made safe for an HTML attribute inside a Markdown table: characters that would end the
- * attribute, the tag or the table cell are percent-encoded. Anything else (javascript:, data:) gives ''.
- */
+/** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
 function safeUrl(url) {
     if (!/^https?:\/\//i.test(url))
         return '';
@@ -57348,10 +57172,7 @@ function safeUrl(url) {
 /* harmony export */   ml: () => (/* binding */ systemClock)
 /* harmony export */ });
 /* unused harmony export ManualClock */
-/**
- * Time as the run engine sees it: a clock, a sleep that ends early when a signal fires, and a random
- * source for jitter. Injected everywhere waiting happens so unit tests can run without real time.
- */
+/** Time as the engine sees it (now, an abortable sleep, randomness), injected so tests need no real time. */
 /** Real time. */
 const systemClock = {
     now: () => Date.now(),
@@ -57370,10 +57191,7 @@ const systemClock = {
         signal?.addEventListener('abort', done, { once: true });
     }),
 };
-/**
- * A manual clock for tests: time moves only when every sleeper is waiting, jumping to the earliest wake-up
- * (`runUntilIdle` style). `advance(ms)` moves time by hand.
- */
+/** A manual clock for tests: time moves only by `advance(ms)`, waking the sleepers due in order. */
 class ManualClock {
     rand;
     time;
@@ -57421,10 +57239,7 @@ class ManualClock {
         return this.sleepers.length;
     }
 }
-/**
- * A signal that fires `ms` after the call on `clock`; the wait ends early (the signal then never fires) when
- * `until` fires, so no timer outlives its user.
- */
+/** A signal that fires `ms` after the call on `clock`, or never if `until` fires first. */
 function timeoutSignal(clock, ms, until) {
     const controller = new AbortController();
     void clock.sleep(ms, until).then(() => {
@@ -57433,10 +57248,7 @@ function timeoutSignal(clock, ms, until) {
     });
     return controller.signal;
 }
-/**
- * A real-time timer that never keeps the process alive by itself (unref'd): for the process backstops,
- * which must fire whatever the injected clock does. Returns a function that clears it.
- */
+/** An unref'd real-time timer for the process backstops (whatever the clock does); returns its clear. */
 function unrefTimer(ms, onExpire) {
     const timer = setTimeout(onExpire, ms);
     timer.unref();
@@ -57464,35 +57276,13 @@ function unrefTimer(ms, onExpire) {
 /* unused harmony exports STATUS_CANCELLED, MISSING_NAME, emptyCounts */
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
 /**
- * The verdict: one pure module from every result and the policy inputs to what each result is counted as,
- * the counts, pass or fail, and the reasons. Nothing else in the action classifies, counts or decides:
- * the step result, the outputs, results.json, the job summary, JUnit, annotations and the pull-request
- * comment all render a {@link Verdict} (and {@link countedAs} / {@link failsStep} per test).
- *
- * Rules (docs/api-contract.md, "States and transitions"; docs/api-contract.md on cancelled results):
- * - `passing: null` is never a pass: a cancelled result (status 8) or one that ended without a verdict
- *   counts as cancelled or error, and fails the verdict.
- * - A screenshot comparison that did not run (`screenshotComparePassing: null`) is neutral. One that failed
- *   (`false`) is always counted in `screenshotCompareFailed`; under `fail-on-screenshot-compare` the test
- *   is also counted as `failed` (a passed or flaky test included), otherwise it keeps its state.
- * - A test that failed and then passed when re-run (`retry-failed`) is flaky: counted, not a failure.
- * - A run still going at the deadline is timed out: its own state, a failure only under `fail-on-timeout`.
- * - A run never started because the deadline or a workflow cancel came first, or that may have started but
- *   could not be found, is counted once as `error`, and fails.
- * - A run never started because `fail-fast` stopped the action (a test had failed for good) is counted once
- *   as `cancelled`, like the runs fail-fast cancelled: the user asked to stop at the first failure, so the
- *   runs left out are skipped, not errors. They still count in `total`, and the failed test fails the step.
- * - Nothing run at all fails under `fail-on-empty`.
- * - A workflow cancel (signal) always fails.
+ * The verdict: the one pure module that classifies, counts and decides pass or fail with its reasons; every
+ * report renders a {@link Verdict} ({@link countedAs} / {@link failsStep} per test). docs/verdict.md.
  */
 
 /** The cancelled status of a test result (docs/api-contract.md). */
 const STATUS_CANCELLED = 8;
-/**
- * The state of one test result as the service shows it (docs/api-contract.md, "States and transitions"):
- * `passing` true/false → passed/failed; `passing` null with `status` 8 → cancelled; `passing` null with a
- * finish (execution time or finish date) → error (ended without a verdict); otherwise `running`.
- */
+/** The state of one test result as the service shows it; `running` while not over. docs/verdict.md. */
 function classifyTestResult(result) {
     if (result.passing === true)
         return 'passed';
@@ -57504,10 +57294,7 @@ function classifyTestResult(result) {
         (result.dateExecutionFinished !== undefined && !result.dateExecutionFinished.startsWith('1970-'));
     return finished ? 'error' : 'running';
 }
-/**
- * What a test is counted as under a policy: its state, except that a passed or flaky test whose
- * screenshot comparison failed counts as `failed` under `fail-on-screenshot-compare`.
- */
+/** What a test counts as: its state, or `failed` for a pass whose screenshot comparison failed (policy). */
 function countedAs(state, screenshotCompareFailed, policy) {
     if (screenshotCompareFailed && policy.failOnScreenshotCompare && (state === 'passed' || state === 'flaky'))
         return 'failed';
@@ -57521,11 +57308,7 @@ function failsStep(counted, policy) {
         return policy.failOnTimeout;
     return false;
 }
-/**
- * The state a run with no test result counts as (once), or null when it simply held no test: `cancelled`
- * when fail-fast kept it from starting, `error` when it was otherwise never started or may have started,
- * else timed out, cancelled, or `error` for a run-level error.
- */
+/** The state a run with no test result counts as (once), or null when it simply held no test. */
 function testlessRunState(run) {
     if (run.tests.length > 0)
         return null;
@@ -57550,11 +57333,8 @@ function suiteTestCount(result) {
     return n > 0 ? n : null;
 }
 /**
- * What a finished suite run lacks by its suite result's own word (docs/verdict.md, "The suite result's own
- * word"): one `error` test per test the suite result counts but its list of test results did not hold, and,
- * when the suite result says it failed and no listed test fails, one `error` test saying so. [] when the
- * list agrees, for runs cancelled, timed out or not finished with a verdict, and for a run whose list could
- * not be read (it counts once as an error already).
+ * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
+ * "The suite result's own word"); [] when the list agrees or the run did not end with a verdict.
  */
 function suiteResultShortfall(run) {
     const sr = run.suiteResult;
@@ -57608,11 +57388,7 @@ const COUNT_KEY = {
     cancelled: 'cancelled',
     error: 'error',
 };
-/**
- * Counts by what each test is counted as (see `Counts`, {@link countedAs}).
- * @param runs the runs to count
- * @param policy the policy; without it no test is re-counted for its screenshot comparison
- */
+/** Counts by what each test counts as ({@link countedAs}); without `policy` no screenshot re-count. */
 function countResults(runs, policy = NO_POLICY) {
     const counts = emptyCounts();
     const add = (state) => {
@@ -57632,11 +57408,7 @@ function countResults(runs, policy = NO_POLICY) {
     }
     return counts;
 }
-/**
- * Decides the verdict of a run the action waited for.
- * @param summary every run, as `run/` produced it.
- * @param policy the `fail-on-*` inputs.
- */
+/** The verdict of a run the action waited for, under the `fail-on-*` inputs. */
 function decideVerdict(summary, policy) {
     const counts = countResults(summary.runs, policy);
     const reasons = [];
@@ -57688,11 +57460,7 @@ function screenshotOnlyFailures(runs) {
                 n += 1;
     return n;
 }
-/**
- * The verdict of a run the action did not wait for (`wait: false`): `total` is every run asked for (a
- * suite counts once, its tests are not known yet), `error` the runs that could not be started; the other
- * counts are 0 and not known (outputs show them empty). Fails when a run could not be started.
- */
+/** The verdict for `wait: false`: only `total` and `error` (runs not started, which fail it) are known. */
 function decideStartedVerdict(summary, policy) {
     const counts = emptyCounts();
     counts.total = summary.runs.length;
@@ -57740,10 +57508,7 @@ function foldIds(ids, max = SHOWN_IDS) {
         return ids.join(', ');
     return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
-/**
- * The warnings of trigger problems: one per kind (insertion order), the full message when the kind has
- * one problem, else the count, the first few ids and the first message.
- */
+/** The warnings of trigger problems: one per kind, with the count, the first ids and the first message. */
 function problemLines(problems, verb = 'Could not start') {
     const kinds = new Map();
     for (const p of problems)
@@ -57759,10 +57524,7 @@ function problemLines(problems, verb = 'Could not start') {
     }
     return lines;
 }
-/**
- * Collects trigger problems by kind (e.g. `VALIDATION_ERROR`, `NETWORK_ERROR`, `not started`) until every
- * trigger is done; `take` hands them over for one `trigger-problems` event.
- */
+/** Collects trigger problems by kind until every trigger is done; `take` hands them over. */
 class ProblemLog {
     problems = [];
     add(kind, problem) {
@@ -57803,26 +57565,10 @@ class ProblemLog {
 /* harmony export */ });
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
 /* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54219);
-/**
- * The time bounds of stopping, in one place.
- *
- * - Deadline (`timeout`): every request of the engine carries an `AbortSignal` that fires at the deadline
- *   (and on a workflow cancel): polls, listings and executes in flight end at once. What follows (looking
- *   up interrupted triggers, cancelling under `cancel-on-timeout`, reading the tests of timed-out suite
- *   results) shares one wrap-up time of `WRAP_UP_MS.deadline`, so the step ends within `timeout` + 10 s
- *   whatever the service does (never answers, hangs mid-answer).
- * - Workflow cancel (SIGINT/SIGTERM): the runner kills the process 10 s after SIGINT (SIGTERM at 7.5 s).
- *   Known runs are cancelled at once; executes in flight get `TRIGGER_GRACE_MS.signal` to answer, then are
- *   aborted and reconciled; the whole wrap-up (lookups and cancels) ends `WRAP_UP_MS.signal` after the signal; the reports that can be written quickly are
- *   written; `HARD_EXIT_MS` after the signal the process exits whatever the main flow is doing.
- */
+/** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
 
 
-/**
- * How long an execute in flight may still be answered after a stop, ms; then it is aborted and its runs
- * are looked up. At the deadline at once; on a workflow cancel an answer is awaited briefly (the runs
- * already known are cancelled meanwhile).
- */
+/** How long an execute in flight may still answer after a stop, ms; then it is aborted and reconciled. */
 const TRIGGER_GRACE_MS = {
     deadline: 0,
     signal: 1_500,
@@ -57834,10 +57580,7 @@ const LOOKUP_END_MS = {
     signal: 3_000,
     'fail-fast': 10_000,
 };
-/**
- * How long the wrap-up after a stop may take (lookups, cancels, listings), ms after the stop. Fail-fast has
- * no runner waiting to kill the process: its cancels go through the request budget, so it gets longer.
- */
+/** When the wrap-up after a stop ends, ms after it; fail-fast has no runner about to kill the process. */
 const WRAP_UP_MS = {
     deadline: 6_000,
     signal: 4_500,
@@ -57866,20 +57609,13 @@ function mayHaveStartedAmong(candidates, expected) {
 function describeTimeout(timeoutMs) {
     return (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(timeoutMs);
 }
-/**
- * Arms the forced exit after a workflow cancel: `onExpire` runs `HARD_EXIT_MS` after the call unless the
- * returned disarm function was called first. The timer is unref'd: it never keeps the process alive by
- * itself, yet fires when something else (a hanging request or file-system call) does.
- */
+/** Arms the forced exit after a workflow cancel: `onExpire` runs `ms` later unless disarmed first. */
 function armHardExit(onExpire, ms = HARD_EXIT_MS) {
     return (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .unrefTimer */ .Kg)(ms, onExpire);
 }
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
 const DEADLINE_BACKSTOP_MS = 9_500;
-/**
- * Ends the process at once with SIGKILL. Not `process.exit`: it waits for the libuv thread pool, so a
- * file-system call that hangs (a FIFO, a stuck network mount) would keep the process alive.
- */
+/** Ends the process with SIGKILL: `process.exit` would wait for a hung file-system call. */
 function forceExit() {
     process.kill(process.pid, 'SIGKILL');
 }
@@ -61793,16 +61529,13 @@ var deadline = __nccwpck_require__(22800);
 var src_core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
 /**
- * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure.
- * {@link ActionSink} is the part of `@actions/core` the action uses; {@link actionsCoreSink} is the real one
- * (workflow commands on stdout, the runner's output and summary files), a test hands in its own to run the
- * action in-process.
+ * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure;
+ * the part of `@actions/core` the action uses, so a test can hand in its own.
  */
 
 /**
- * The real sink: `@actions/core`. Outputs and the summary go to the files `GITHUB_OUTPUT` and
- * `GITHUB_STEP_SUMMARY` name at the time of each call; {@link ActionSink.useRunnerFiles} sets those
- * variables in `process.env`, which is where `@actions/core` reads them.
+ * The real sink: `@actions/core`, which reads `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY` at each call;
+ * {@link ActionSink.useRunnerFiles} sets them in `process.env`.
  */
 function actionsCoreSink() {
     return {
@@ -61864,10 +61597,7 @@ function processDeps() {
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
-/**
- * An error from the Ghost Inspector API client. `message` already names the endpoint and the cause and
- * says what to do; the fields carry the same facts for programs.
- */
+/** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
 class ApiError extends Error {
     errorType;
     status;
@@ -61901,12 +61631,8 @@ Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable:
 /** Messages with which the service and the emulator say an identifier is unknown. */
 const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
 /**
- * Whether an error means "no such record": HTTP 404, an error type `NOT_FOUND`, or a `VALIDATION_ERROR`
- * envelope whose message says the identifier is unknown or not found (the service and the emulator
- * answer unknown ids that way). A result can answer "not found" for a short while right after a run
- * is triggered (docs/api-contract.md), so pollers use this to wait rather than fail.
- *
- * @param err anything caught; non-`ApiError` values give false.
+ * Whether `err` means "no such record": HTTP 404, `NOT_FOUND`, or a `VALIDATION_ERROR` saying the id is
+ * unknown (docs/api-contract.md: Polling a run). Non-`ApiError` values give false.
  */
 function isNotFound(err) {
     if (!(err instanceof ApiError))
@@ -61920,10 +61646,7 @@ function isNotFound(err) {
     }
     return false;
 }
-/**
- * Answers of the wrong shape in a row after which a wait on one result gives up (the run ends as an
- * error): one may be a glitch, several are a service that answers something else.
- */
+/** Answers of the wrong shape in a row after which a wait on one result gives up. */
 const UNEXPECTED_SHAPE_LIMIT = 3;
 /** Whether an error is an answer of the wrong shape (`UNEXPECTED_SHAPE`, see `UNEXPECTED_SHAPE_LIMIT`). */
 function isUnexpectedShape(err) {
@@ -61933,10 +61656,7 @@ function isUnexpectedShape(err) {
 function isApiErrorType(err, errorType) {
     return err instanceof ApiError && err.errorType === errorType;
 }
-/**
- * `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?` (a service message
- * such as "The API key is not valid." must not become "valid..").
- */
+/** `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?`. */
 function endSentence(text) {
     return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
 }
@@ -61944,10 +61664,7 @@ function endSentence(text) {
 ;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
 /** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
 const seg = (id) => encodeURIComponent(id);
-/**
- * The `count` and `offset` query parameters of a result list, only those set (docs/api-contract.md:
- * Polling a run: `count` at most `PAGE_SIZE`, 50).
- */
+/** The `count` and `offset` query parameters that are set (docs/api-contract.md: Polling a run). */
 function pagingQuery(paging) {
     const q = [];
     if (paging?.count !== undefined)
@@ -61960,11 +61677,7 @@ function pagingQuery(paging) {
 ;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
 
 
-/**
- * One data source out of an answer that may hold one or a list of them (the service answers a list).
- *
- * @throws ApiError `INVALID_RESPONSE` for an empty list.
- */
+/** One data source out of an answer that may be a list; throws `INVALID_RESPONSE` for an empty list. */
 function single(t, value, endpoint) {
     if (!Array.isArray(value))
         return value;
@@ -61977,10 +61690,7 @@ function single(t, value, endpoint) {
         message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
     });
 }
-/**
- * Data sources: list, read, create, update (each resolving with one data source, also when the service
- * answers a one-element list), delete.
- */
+/** Data sources: list, read, create, update (each resolving with one data source), delete. */
 function dataSourceEndpoints(t) {
     const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
     return {
@@ -62018,9 +61728,8 @@ function folderEndpoints(t) {
 
 const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
 /**
- * Imports (writes, JSON bodies; the recorder HTML goes as a multipart form with `apiKey` and the file) and
- * exports (reads): a suite's exports are zip archive bytes, or a `.side` document; a test's are a JSON
- * document (enveloped or bare), a `.side` document, or XHTML text.
+ * Imports (writes; recorder HTML as a multipart form) and exports (reads: zip bytes, `.side` or JSON
+ * documents, XHTML text).
  */
 function importExportEndpoints(t) {
     return {
@@ -62104,16 +61813,9 @@ const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
 class ExecuteOptionsError extends Error {
 }
 /**
- * Encode execute options, sending only the parameters that are set.
- * - Booleans become `1` / `0` (docs/api-contract.md, "Conventions" 5).
- * - `browser`, `region`, `viewport` and `webhook` may hold several values: one pair per value (the key
- *   repeats) and a JSON array; a single value is sent as a plain string.
- * - `chatChannel` is sent as the bare name (a leading `#` is dropped; the contract forbids a literal hash).
- * - Each custom variable in `variables` becomes a parameter of its own name.
- * - `dataFile` is not encoded here (it is a file part of a multipart body).
- *
- * @param target `suite` rejects the test-only parameters (`webhook`, `screenshotCompareBaselineResult`),
- *   which the service would otherwise read as custom variables.
+ * Encode the execute options that are set (docs/api-contract.md: Execute parameters): booleans as `1`/`0`,
+ * repeatable ones once per value, `chatChannel` without `#`, each custom variable under its own name;
+ * `dataFile` is not encoded here. A `suite` target rejects the test-only parameters.
  * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
  *   parameter or `apiKey`, or a value that is not finite.
  */
@@ -62176,26 +61878,14 @@ function encodeExecuteOptions(options, target) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/limits.ts
-/**
- * The service's limits and the client's own timing constants, named once (docs/api-contract.md: Limits,
- * Polling a run, Rate limit). All times in ms.
- */
-/**
- * Largest `count` a result list accepts, and so the page size the action reads lists in
- * (docs/api-contract.md: Polling a run, "at most 50").
- */
+/** The service's limits and the client's timing constants (docs/api-contract.md: Limits). All in ms. */
+/** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
 const PAGE_SIZE = 50;
 /** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
 const DEFAULT_LIST_COUNT = 10;
-/**
- * Earlier results read per suite or test to estimate run durations (`GET …/results/?count=5`,
- * docs/api-contract.md: Endpoints the action calls).
- */
+/** Earlier results read per suite or test to estimate run durations. */
 const DURATION_HISTORY_COUNT = 5;
-/**
- * How long after a trigger a "not found" answer for the new result means "not there yet"
- * (docs/api-contract.md: Polling a run).
- */
+/** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
 const NOT_FOUND_GRACE_MS = 30_000;
 /** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
 const MAX_EXECUTE_DELAY_MS = 300_000;
@@ -62206,10 +61896,8 @@ const RATE_LIMIT_BURST = 300;
 /** Default per-request timeout of the client. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
- * Timeouts of an execute that waits for completion (`immediate` not set): the contract tells clients to
- * tolerate 11 minutes for a test and 20 minutes for a suite (then the service answers a timeout error), so
- * the client waits that long plus a minute of margin for a suite, or its own timeout when longer
- * (docs/api-contract.md: Limits, "Suite execute held open").
+ * Timeouts of an execute that waits for completion (`immediate` not set): the service's limit, plus a
+ * minute of margin for a suite (docs/api-contract.md: Limits, "Suite execute held open").
  */
 const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
 const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
@@ -62218,9 +61906,8 @@ const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 
 
 /**
- * The timeout (ms) of an execute that waits for completion: the service's own limit for the target
- * (`SYNC_*_EXECUTE_TIMEOUT_MS`) or the client's timeout when longer; undefined (the client's default) with
- * `immediate` (docs/api-contract.md: Limits).
+ * The timeout (ms) of an execute that waits for completion: the service's limit or the client's timeout,
+ * whichever is longer; undefined (the default) with `immediate` (docs/api-contract.md: Limits).
  */
 function syncTimeout(t, target, execOptions) {
     if (execOptions.immediate)
@@ -62229,9 +61916,7 @@ function syncTimeout(t, target, execOptions) {
 }
 /**
  * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- *
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid (e.g. a custom variable named
- *   like an execute parameter).
+ * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid.
  */
 function encodeForExecute(t, path, target, execOptions) {
     t.addSecret(execOptions.httpAuthPassword);
@@ -62245,10 +61930,8 @@ function encodeForExecute(t, path, target, execOptions) {
     }
 }
 /**
- * Execute a stored suite or test at `path`: a JSON body with `apiKey` inside, or a multipart form (with
- * `apiKey` and every parameter as a field) when a data file is sent (docs/api-contract.md: Execute
- * parameters, "Encodings").
- *
+ * Execute a stored suite or test: a JSON body, or a multipart form with a data file (docs/api-contract.md:
+ * "Encodings").
  * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
  * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
  */
@@ -62276,9 +61959,8 @@ async function execute(t, path, target, execOptions, opts) {
 
 
 /**
- * Execute a test definition on demand: the definition (with `apiKey`) is the JSON body and the execute
- * parameters go in the query string (docs/api-contract.md: Execute parameters, "Encodings"). A data file is
- * refused before sending (`INVALID_REQUEST`): the body is the test.
+ * Execute a test definition on demand: the definition is the JSON body, parameters go in the query string
+ * (docs/api-contract.md: "Encodings"). A data file is refused before sending (`INVALID_REQUEST`).
  */
 function onDemandEndpoints(t) {
     return {
@@ -62304,10 +61986,7 @@ function onDemandEndpoints(t) {
 
 ;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
 
-/**
- * Organizations: the key's organizations (`{_id, name}` each), one organization with its plan, and its
- * running test results (where to look after `TRIGGER_UNCERTAIN`: docs/api-contract.md: Errors).
- */
+/** Organizations: the key's organizations, one with its plan, and its running test results. */
 function organizationEndpoints(t) {
     return {
         listOrganizations: (opts) => t.get('/organizations/', opts),
@@ -62319,8 +61998,8 @@ function organizationEndpoints(t) {
 ;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
 
 /**
- * Test results: read one (docs/api-contract.md: Polling a run, States and transitions); cancel it (a
- * `cancel`, retried like a read: cancelling a run that has ended answers the result); comment on it (a write).
+ * Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result); comment on it
+ * (a write).
  */
 function resultEndpoints(t) {
     return {
@@ -62333,8 +62012,7 @@ function resultEndpoints(t) {
 ;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
 
 /**
- * Suite results: read one (docs/api-contract.md: States and transitions); its test results in creation
- * order, in pages of at most `PAGE_SIZE` (docs/api-contract.md: Polling a run); cancel it (a `cancel`);
+ * Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it;
  * its xUnit.net v2 XML text.
  */
 function suiteResultEndpoints(t) {
@@ -62350,9 +62028,8 @@ function suiteResultEndpoints(t) {
 
 
 /**
- * Suites: list, read, create, update, delete, duplicate; a suite's tests; its results (JSON, or CSV text;
- * `count` at most 50, newest first); execute (docs/api-contract.md: Execute parameters, Execute answers);
- * the status badge (no API key sent).
+ * Suites: list, read, create, update, delete, duplicate; its tests; its results (JSON or CSV, newest first);
+ * execute (docs/api-contract.md: Execute parameters); the status badge (no API key sent).
  */
 function suiteEndpoints(t) {
     return {
@@ -62374,9 +62051,8 @@ function suiteEndpoints(t) {
 
 
 /**
- * Tests: list, read, update, duplicate, delete; execute (docs/api-contract.md: Execute parameters, Execute
- * answers); the test's running results; accept its latest screenshot as the baseline; its results (JSON, or
- * CSV text; `count` at most 50, newest first: docs/api-contract.md: Polling a run); the status badge.
+ * Tests: list, read, update, duplicate, delete; execute; running results; accept the latest screenshot as
+ * baseline; results (JSON or CSV, newest first); the status badge.
  */
 function testEndpoints(t) {
     return {
@@ -62399,9 +62075,8 @@ const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
 
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /**
- * Reading answers of the service: tolerant JSON (raw control characters inside strings, which the service
- * sometimes sends in step notes and console output: docs/api-contract.md, "Resources"), envelope
- * recognition (docs/api-contract.md, "Conventions" 2, "Errors") and short excerpts of unreadable bodies.
+ * Reading answers: JSON tolerant of raw control characters in strings (which the service sends), envelope
+ * recognition (docs/api-contract.md: Conventions, Errors) and short excerpts of unreadable bodies.
  */
 const CONTROL_ESCAPES = {
     '\b': '\\b',
@@ -62410,10 +62085,7 @@ const CONTROL_ESCAPES = {
     '\r': '\\r',
     '\t': '\\t',
 };
-/**
- * Escape raw control characters (U+0000 to U+001F) that appear inside JSON string literals, leaving
- * everything outside strings (including whitespace between tokens) untouched.
- */
+/** Escape raw control characters (U+0000 to U+001F) inside JSON string literals only. */
 function escapeControlCharsInStrings(text) {
     let out = '';
     let inString = false;
@@ -62443,9 +62115,7 @@ function escapeControlCharsInStrings(text) {
     return out;
 }
 /**
- * Parse JSON strictly, and when that fails, once more after escaping raw control characters inside
- * strings. A leading byte-order mark is ignored.
- *
+ * Parse JSON, retrying once with control characters in strings escaped; a leading BOM is ignored.
  * @throws SyntaxError when the text is not JSON even then.
  */
 function parseJsonTolerant(text) {
@@ -62461,9 +62131,8 @@ function parseJsonTolerant(text) {
     }
 }
 /**
- * A short, single-line excerpt of a body for an error message: `redact` is applied to the whole text
- * first (so no secret is cut in half and left readable), then whitespace and control characters are
- * collapsed and the result cut to `max` characters with `…` appended when longer.
+ * A single-line excerpt of at most `max` characters (plus `…`); redacted before cutting so that no secret
+ * is cut in half and left readable.
  */
 function excerpt(text, redact, max = 200) {
     const flat = redact(text)
@@ -62493,20 +62162,13 @@ function readEnvelope(value) {
 var api_backoff = __nccwpck_require__(50304);
 ;// CONCATENATED MODULE: ./src/api/retry-rules.ts
 /**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait
- * (jittered exponential backoff, `Retry-After` honoured), and a sleep that an `AbortSignal` cuts short.
- *
- * Design principle 3: retries are explicit, and a request that triggers runs is never blindly repeated.
+ * Retry rules of the API client: which failures are retried for which kind of request, how long to wait,
+ * and an abortable sleep. A request that triggers runs is never blindly repeated.
  */
 
 const DEFAULT_MAX_RETRIES = 4;
-// The back-off and Retry-After rules live in backoff.ts (shared with the screenshot downloads).
 
-/**
- * Network error codes that prove the request never reached the service: the connection was refused or
- * the host name did not resolve, so no byte of the request was received. Only these let a run-triggering
- * request be repeated.
- */
+/** Network error codes that prove the request never reached the service (refused, DNS failure). */
 const NEVER_REACHED_CODES = new Set([
     'ECONNREFUSED',
     'ENOTFOUND',
@@ -62517,14 +62179,9 @@ const NEVER_REACHED_CODES = new Set([
     'EHOSTUNREACH',
 ]);
 /**
- * Decide whether a failed attempt is retried and after how long.
- *
- * @param kind what the request does (see `RequestKind`).
- * @param failure how the attempt failed.
- * @param retry zero-based number of the retry this would be (retries already made).
- * @param maxRetries retries allowed in total.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` where `uncertainTrigger` says a
- * run-triggering request failed after it may have reached the service.
+ * Decide whether a failed attempt is retried (`retry`: zero-based retries already made) and after how long.
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` (a trigger that may have
+ * reached the service).
  */
 function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
     const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
@@ -62558,9 +62215,7 @@ function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
 class AbortedError extends Error {
     name = 'AbortError';
 }
-/**
- * Wait `ms` milliseconds; rejects with `AbortedError` at once when `signal` fires (before or during).
- */
+/** Wait `ms` ms; rejects with `AbortedError` at once when `signal` fires (before or during). */
 function defaultSleep(ms, signal) {
     return new Promise((resolve, reject) => {
         if (signal?.aborted) {
@@ -62581,17 +62236,15 @@ function defaultSleep(ms, signal) {
 
 ;// CONCATENATED MODULE: ./src/api/failures.ts
 /**
- * Failed attempts of the API client: what one attempt's failure was (for the retry decision, `retry.ts`)
- * and the `ApiError` it becomes when it is not retried (docs/api-contract.md: Errors). Every text that
- * leaves here went through the caller's `redact`.
+ * Failed attempts: the facts for the retry decision and the redacted `ApiError` each becomes when not
+ * retried (docs/api-contract.md: Errors).
  */
 
 
 
 /**
- * The failure of a non-2xx answer: the service's `ERROR` envelope when the body holds one, else the status
- * with an excerpt of the body (docs/api-contract.md: Errors). A 429 reads its `Retry-After` (ms, capped,
- * relative to `nowMs`) and reports it to `onRateLimited` (docs/api-contract.md: Rate limit).
+ * The failure of a non-2xx answer (its `ERROR` envelope, else the status and an excerpt); a 429's
+ * `Retry-After` (ms) goes to `onRateLimited`.
  */
 function failureFromResponse(res, nowMs, redact, onRateLimited) {
     const text = res.body.toString('utf8');
@@ -62645,9 +62298,8 @@ function invalidBody(status, text, why, redact) {
     };
 }
 /**
- * The failure of an exchange that got no complete answer: `REQUEST_TIMEOUT` after `timeoutMs`,
- * `INVALID_RESPONSE` for a corrupt compressed body, else `NETWORK_ERROR` with the system code. An abort is
- * not a failure (the caller handles it before).
+ * The failure of an exchange without a complete answer: `REQUEST_TIMEOUT`, `INVALID_RESPONSE` (corrupt
+ * body) or `NETWORK_ERROR`. Aborts are handled by the caller.
  */
 function failureFromTransport(err, timeoutMs, redact) {
     if (err.kind === 'timeout') {
@@ -62677,14 +62329,8 @@ function advice(errorType, status) {
         : '';
 }
 /**
- * The `ApiError` for a failure that is not retried (any more). With `uncertain` (a trigger that may have
- * reached the service) it is `TRIGGER_UNCERTAIN`, telling the user to check the running list before
- * re-running (docs/api-contract.md: Errors); otherwise it keeps the failure's type and adds a hint (API key,
- * a trigger's `TIMEOUT_ERROR`, a write that never reached the service).
- *
- * @param kind what the request does.
- * @param endpoint the redacted `METHOD /path?query` of the request.
- * @param attempts HTTP attempts made (1 when not retried).
+ * The `ApiError` for a failure not retried: `TRIGGER_UNCERTAIN` with `uncertain`, else the failure's own
+ * type with a hint. `endpoint` is the redacted `METHOD /path?query`; `attempts` counts HTTP attempts.
  */
 function failureError(kind, endpoint, f, attempts, uncertain, redact) {
     const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
@@ -62732,10 +62378,7 @@ const EXPECTED_SHAPE = {
     record: 'one record (an object with an "_id")',
     list: 'a list of records (objects with an "_id")',
 };
-/**
- * Whether `value` has `shape`: null when it does, else the failure saying what was expected and what came
- * (`UNEXPECTED_SHAPE`, not retried: the same request would get the same answer).
- */
+/** Null when `value` has `shape`, else an `UNEXPECTED_SHAPE` failure saying what was expected and came. */
 function checkShape(value, shape, status) {
     const isRecord = (v) => !!v && typeof v === 'object' && !Array.isArray(v) && typeof v._id === 'string';
     const ok = shape === 'record' ? isRecord(value) : Array.isArray(value) && value.every(isRecord);
@@ -62765,14 +62408,12 @@ function describe(value) {
     return `a ${typeof value}`;
 }
 /**
- * Read a 2xx answer per `expect`.
- *
+ * Read a 2xx answer per `expect`:
  * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
  *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
  * - `document`: like `envelope`, but a bare JSON document is the value.
  * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: `{contentType, body}` (a `BinaryAnswer`).
- *
+ * - `binary`: a `BinaryAnswer`.
  * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
  */
 function readSuccess(res, expect, redact) {
@@ -62815,15 +62456,10 @@ function readSuccess(res, expect, redact) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/body.ts
+/** Request bodies: JSON, or a multipart form with one file part (docs/api-contract.md: "Encodings"). */
 /**
- * Request bodies of the API client: JSON, or a multipart form with one file part (an execute with a data
- * file, a recorder HTML import: docs/api-contract.md: Execute parameters, "Encodings").
- */
-/**
- * Encode a body: JSON text with `application/json`, or a multipart form with its boundary in the
- * `content-type`. No body gives `{}`.
- *
- * @throws whatever the platform's form encoder throws (the caller reports it as `INVALID_REQUEST`).
+ * Encode a body with its `content-type` (no body gives `{}`).
+ * @throws whatever the platform's form encoder throws (reported as `INVALID_REQUEST`).
  */
 async function encodeBody(body) {
     if (!body)
@@ -62853,11 +62489,8 @@ var external_node_util_ = __nccwpck_require__(57975);
 var lib = __nccwpck_require__(44942);
 ;// CONCATENATED MODULE: ./src/api/http.ts
 /**
- * One HTTP exchange over `@actions/http-client`: sends a request, reads the whole answer (gunzipping it
- * when the service compressed it), and reports a transport failure with its system code. An answer is
- * read up to {@link MAX_ANSWER_BYTES}, as sent and decompressed (zlib's `maxOutputLength`): a larger one, or
- * a gzip bomb, is refused before it fills the memory. No retries, no envelopes, no redaction here:
- * `client.ts` does those.
+ * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
+ * (capped, against gzip bombs). No retries, envelopes or redaction here.
  */
 
 
@@ -62901,10 +62534,7 @@ function systemCode(err) {
     }
     return undefined;
 }
-/**
- * Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects when the stream errors, closes before its
- * end, or passes the cap (then it is destroyed).
- */
+/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
 function readAll(stream) {
     return new Promise((resolve, reject) => {
         const chunks = [];
@@ -62954,16 +62584,10 @@ async function decode(body, encoding) {
     throw new Error(`unsupported content-encoding ${enc}`);
 }
 /**
- * Send one request and read its whole answer.
- *
- * Redirects are not followed (the API key rides in the query string and must not be sent elsewhere); a
- * 3xx comes back as a plain answer. `Accept-Encoding: gzip` is sent, and gzip (or deflate) answers are
- * decompressed.
- *
+ * Send one request and read its whole answer; redirects are not followed (the API key rides in the query).
  * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code, e.g. `ECONNREFUSED`, `ECONNRESET`), `timeout`
- * after `timeoutMs`, `aborted` when `signal` fires, `decode` when a compressed body is corrupt or the answer
- * is larger than {@link MAX_ANSWER_BYTES} (as sent or decompressed).
+ * @throws TransportError: `network` (with the system code), `timeout` after `timeoutMs`, `aborted` when
+ * `signal` fires, `decode` for a corrupt or too large body.
  */
 async function sendHttp(req) {
     if (req.signal?.aborted)
@@ -63036,10 +62660,8 @@ async function sendHttp(req) {
 var api_redact = __nccwpck_require__(22799);
 ;// CONCATENATED MODULE: ./src/api/transport.ts
 /**
- * The transport of the API client: builds each request (base URL, path, `apiKey` query parameter, body),
- * takes a token of the request budget (`budget.ts`) before every attempt, sends it over `http.ts`, reads the
- * answer (`answer.ts`), retries per `retry-rules.ts`, tells the budget of each 429 and redacts every text it emits. The endpoint
- * modules under `endpoints/` describe each call; this module knows nothing of resources.
+ * The transport of the API client: builds, meters, sends, reads, retries and redacts each call that the
+ * endpoint modules describe; it knows nothing of resources (docs/api-client.md).
  */
 
 
@@ -63050,21 +62672,13 @@ var api_redact = __nccwpck_require__(22799);
 
 
 
-/** Whether an attempt was refused with HTTP 429 (rate limited). */
 function isRateLimited(failure) {
     return failure.kind === 'status' && failure.status === 429;
 }
 /**
- * Sends the calls of one client. Requests: the API key goes in the query string as `apiKey` on every
- * endpoint but the status badges (docs/api-contract.md: Authentication); paths keep the contract's trailing
- * slashes. Answers: see `readSuccess` (2xx) and `failureFromResponse` (others). Retries: reads and cancels
- * on network errors, timeouts, 429 (honouring `Retry-After`), 5xx and `SERVER_ERROR`; triggers and writes
- * only when the request certainly never reached the service, or on 429 (docs/api-contract.md: Errors).
- * Budget: every attempt, first or retry, takes one token of `options.budget` before it is sent (waiting
- * through the client's `sleep`; a call with `neverWait` takes it at once). A 429 is retried (after its
- * `Retry-After`, else the back-off, then a token) for as long as the call's signal allows, not counted against `maxRetries`: the
- * service refused the request before doing anything, so waiting is always safe. Without a signal a 429
- * counts like any other retry, so no call waits forever.
+ * Sends the calls of one client: `apiKey` in the query string (not for badges), retries per `retry-rules.ts`,
+ * one budget token per attempt. A 429 is retried for as long as the call's signal allows (the service
+ * refused before doing anything); without a signal it counts against `maxRetries`.
  */
 class Transport {
     options;
@@ -63153,10 +62767,7 @@ class Transport {
     }
     /**
      * Send a call, retrying per its kind, and resolve with its answer.
-     *
-     * @throws ApiError: the failure of the last attempt (see `failureError`), `TRIGGER_UNCERTAIN` for a trigger
-     *   that may have reached the service, `ABORTED` when the call's signal fires (at once, also during a
-     *   wait), `INVALID_REQUEST` when the body could not be built.
+     * @throws ApiError: the last attempt's failure, `TRIGGER_UNCERTAIN`, `ABORTED` or `INVALID_REQUEST`.
      */
     async request(call) {
         const p = await this.prepare(call);
@@ -63171,8 +62782,7 @@ class Transport {
             const outcome = await this.attempt(p, attempts);
             if ('value' in outcome)
                 return outcome.value;
-            // A 429 never started anything (docs/api-contract.md, "Rate limit"): with a signal to end the wait
-            // (the action's deadline), it is retried until the signal fires, however many times it comes.
+            // A 429 never started anything, so with a signal to end the wait it is retried until it fires.
             const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
             const maxRetries = untilAborted ? Infinity : this.maxRetries;
             const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
@@ -63311,30 +62921,8 @@ class Transport {
 
 
 /**
- * Create a client for the Ghost Inspector API v1.
- *
- * Requests: the API key goes in the query string as `apiKey` on every endpoint but the status badges
- * (docs/api-contract.md: Authentication), and also in the body of execute requests and the multipart
- * import. Paths keep the contract's trailing slashes. `Accept-Encoding: gzip` is sent and gzip answers are
- * decompressed.
- *
- * Answers: a `SUCCESS` envelope resolves with its `data`; an `ERROR` envelope (even under HTTP 200), a
- * non-2xx status, an unreadable body or a transport failure rejects with an `ApiError` whose message,
- * endpoint and excerpt are redacted (docs/api-contract.md: Errors). Raw control characters inside JSON
- * strings are tolerated.
- *
- * Retries (see `retry-rules.ts`): reads and cancels on network errors, timeouts, 429 (honouring `Retry-After`),
- * 5xx and `SERVER_ERROR`, up to `maxRetries` (default 4) with jittered exponential backoff (500 ms doubling,
- * capped at 10 s). Execute and other writes are retried only when the request certainly never reached the
- * service (connection refused, DNS failure) or on 429; an execute that may have reached it is never sent
- * again and rejects with `TRIGGER_UNCERTAIN`. A 429 is retried for as long as the call's `AbortSignal`
- * allows (not counted against `maxRetries`; without a signal it counts). An `AbortSignal` in
- * `RequestOptions` stops at once (`ABORTED`, with `inFlight` when a request was on its way).
- *
- * @param options API key, base URL (default `https://api.ghostinspector.com/v1`), secrets to redact,
- *   `maxRetries`, `requestTimeoutMs` (default 30000 ms), injectable `sleep`, `now`, `random`, `log`, `onRequest`,
- *   `onRateLimited` (each 429, with its `Retry-After` in ms).
- * @returns an implementation of `GhostInspectorApi`.
+ * Create a client for the Ghost Inspector API v1 (see `ClientOptions`). Methods resolve with the
+ * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.
  */
 function createClient(options) {
     const t = new Transport(options);
@@ -63811,11 +63399,7 @@ function shortSecretWarnings(values) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/request-types.ts
-/**
- * What the client sends: execute parameters with their region values, and paging of result lists
- * (docs/api-contract.md: Execute parameters, Polling a run, Limits). Moved out of `types.ts` unchanged;
- * `types.ts` re-exports them.
- */
+/** What the client sends: execute parameters and paging of result lists (docs/api-contract.md). */
 /** Region values (docs/api-contract.md, "Resources"). */
 const REGIONS = [
     'us-east-1',
@@ -65602,10 +65186,8 @@ async function readDataFile(file) {
 
 ;// CONCATENATED MODULE: ./src/common/log.ts
 /**
- * One line of plain log output (`core.info` writes its text as is). Line breaks and other control characters
- * in service text (test names, step errors) become spaces, so that the service can never start a line of
- * its own, which the runner would read as a workflow command (`::warning::`, `::stop-commands::`, ...).
- * Commands with data (`core.warning`, `core.debug`, group titles) are escaped by `@actions/core` itself.
+ * One line of plain log output: control characters become spaces, so service text can never start a line
+ * the runner would read as a workflow command (`core.info` writes its text as is).
  */
 function logLine(text) {
     // eslint-disable-next-line no-control-regex
@@ -65626,11 +65208,8 @@ function messageOf(error) {
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
 /**
- * The post step (`runs.post` of action.yml, `post-if: always()`): cancels the remote runs a main step that
- * was killed (SIGKILL, runner lost) left going. The main step keeps one step-state entry per run it follows
- * (`run-<id>`: `suite` or `test` while it runs, empty once it ended or was cancelled); the post step cancels
- * every entry still set and does nothing otherwise. The state holds result ids only, never a secret.
- * docs/run-stopping.md, "The post step".
+ * The post step: cancels the remote runs a killed main step left going, from the step state the main step
+ * keeps per run (result ids only, never a secret). docs/run-stopping.md, "The post step".
  */
 
 
@@ -65679,10 +65258,7 @@ function runsLeftGoing(env) {
     }
     return runs;
 }
-/**
- * The post step: cancels every run of {@link runsLeftGoing} (4 at a time, 10 s each). Never fails the
- * step: a cancel that fails is a warning.
- */
+/** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
 async function runPost(deps) {
     const { sink } = deps;
     try {
@@ -65732,8 +65308,7 @@ async function runPost(deps) {
  */
 async function readActionInputs(deps) {
     const { sink, github } = deps;
-    // Mask the API key and the tunnel's token before anything can print them. Outside GitHub nobody consumes
-    // the mask command, which would itself print the secret: there, secrets are only redacted.
+    // Not masked outside GitHub: nobody consumes the mask command there, which would print the secret.
     const getInput = envInputGetter(deps.env);
     const rawSecrets = [getInput('api-key'), getInput('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN ?? ''];
     for (const raw of rawSecrets)
@@ -65763,11 +65338,7 @@ async function readActionInputs(deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/runner-files.ts
-/**
- * The runner's files outside GitHub: when `GITHUB_OUTPUT` or `GITHUB_STEP_SUMMARY` is unset
- * (`node dist/index.js` with `INPUT_*` variables), outputs go to `ghost-inspector-outputs.txt` and the
- * summary to `ghost-inspector-summary.md`, next to results.json; their paths are logged.
- */
+/** The runner's files outside GitHub: outputs and summary go to local files next to results.json. */
 
 
 /** Local files used when the runner's files are not set. */
@@ -65858,10 +65429,7 @@ class RateBudget {
         this.refill(this.clock.now());
         return this.tokens;
     }
-    /**
-     * Brings the bucket up to `now`: tokens earned since the last update (none while paused), at a rate that
-     * grows linearly by `recoveryPerSecond` until it reaches the nominal rate.
-     */
+    /** Brings the bucket up to `now` (no tokens while paused; the rate grows back linearly). */
     refill(now) {
         const from = Math.max(this.updatedAt, this.pausedUntil);
         if (now > from) {
@@ -65887,9 +65455,7 @@ class RateBudget {
         return Math.max(1, Math.ceil((need / this.rate) * 1000));
     }
     /**
-     * Waits for one token (in arrival order among callers) and takes it. Each caller sleeps through `wait`
-     * (default the clock's sleep) until its place in the line can have one, then looks again; a caller that
-     * gives up wakes those behind it.
+     * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
      * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
      */
     async acquire(signal, wait = (ms, s) => this.clock.sleep(ms, s)) {
@@ -65934,10 +65500,8 @@ class RateBudget {
         this.granted += 1;
     }
     /**
-     * Notes a 429 answer (the transport calls it): empties the bucket, holds every grant until
-     * `retryAfterMs` from now has passed (when given), and halves the refill rate (not below
-     * `minRatePerSecond`) unless it was halved within the last second or the pause that halving set.
-     * @param retryAfterMs the answer's `Retry-After` in ms, or undefined when it had none.
+     * Notes a 429 answer: empties the bucket, pauses grants for `retryAfterMs` (ms, when given) and halves
+     * the rate (not below `minRatePerSecond`) unless already halved for this wave.
      */
     onRateLimited(retryAfterMs) {
         const now = this.clock.now();
@@ -65966,11 +65530,7 @@ var outcome = __nccwpck_require__(44370);
 // EXTERNAL MODULE: ./src/run/progress.ts
 var progress = __nccwpck_require__(66358);
 ;// CONCATENATED MODULE: ./src/run/context.ts
-/**
- * The state one engine run shares between its modules (plan, trigger, watch, read, retry, stop): the plan,
- * the injected parts (API, clock, event listener), the watch loop, the runs and their handles, the stop signals,
- * and the small helpers every module needs (run keys, runs without a result, ending a run).
- */
+/** The state one engine run shares between its modules, and their common helpers (run keys, ending a run). */
 
 
 
@@ -66024,6 +65584,7 @@ function createContext(plan, options) {
         finishedTests: 0,
     };
 }
+/** `ms` since the epoch as an ISO 8601 string. */
 function iso(ms) {
     return new Date(ms).toISOString();
 }
@@ -66034,10 +65595,7 @@ function nextKey(ctx, base) {
     ctx.keys.set(base, n + 1);
     return `${base}-${n}`;
 }
-/**
- * Adds a run without a result (never started, could not start, not found): no tests, an error, ended now.
- * @param triggeredAtMs when its execute was sent; default now.
- */
+/** Adds a resultless run (not started, failed to start, not found) ended now; `triggeredAtMs` default now. */
 function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ctx.clock.now()) {
     ctx.runs.push({
         ...base,
@@ -66049,10 +65607,7 @@ function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ct
         ...outcome,
     });
 }
-/**
- * Follows a started remote result: adds it to `ctx.remotes` as active; the listener hears of it now and
- * again when `active` turns false.
- */
+/** Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive. */
 function addRemote(ctx, type, id) {
     let active = true;
     const remote = {
@@ -66072,10 +65627,7 @@ function addRemote(ctx, type, id) {
     ctx.onRemote(remote);
     return remote;
 }
-/**
- * A run is over: no longer waited for, nothing to cancel. A suite run's tests are checked against its
- * suite result's own word: the tests it lacks join it as errors (`suiteResultShortfall`).
- */
+/** Ends a run; the tests its suite result counts but lacks join it as errors (`suiteResultShortfall`). */
 function endRun(ctx, handle) {
     for (const test of (0,outcome/* suiteResultShortfall */.bV)(handle.run)) {
         handle.run.tests.push(test);
@@ -66126,11 +65678,7 @@ function standInTest(ctx, handle, last, state, error) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/read/paging.ts
-/**
- * Paging a list of the service (`count`, `offset`), bounded whatever the service answers: by a short page,
- * by a page that adds nothing new (a service that ignores `offset`), and by the pages its known length
- * needs (docs/read.md, "Paging").
- */
+/** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
 
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
@@ -66141,11 +65689,8 @@ function pagesFor(known) {
     return known === null ? MAX_PAGES : Math.floor(known / PAGE_SIZE) + 1 + PAGE_MARGIN;
 }
 /**
- * Reads a list page by page from offset 0 until a short page, a page that adds no record not seen before
- * (by `_id`: a service that ignores `offset` answers the first page again), `maxPages` pages (at most
- * `MAX_PAGES`), or `visit` returns false. The first `atOnce` pages (when the list's length is known) are
- * asked at once, each under the budget, and visited in order; the rest one after the other. Errors of
- * `read` propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
+ * returns false; the first `atOnce` pages are asked at once. Errors of `read` propagate.
  */
 async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
     const pages = Math.min(maxPages, MAX_PAGES);
@@ -66173,12 +65718,7 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/read/read.ts
-/**
- * Read: the test results of a finished suite result, in pages of `PAGE_SIZE`
- * (`GET /suite-results/{id}/results/`), each once; the pages its counts say it has are asked at once
- * (each takes its token of the request budget in the transport), bounded by `pagesFor`, and the list is
- * read again when it disagrees with the suite result's counts (docs/read.md).
- */
+/** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
 
 
 
@@ -66189,12 +65729,8 @@ const PAGE_ATTEMPTS = 3;
 /** Times a suite result's list of test results is read again when it disagrees with its counts. */
 const RELISTS = 2;
 /**
- * Every test result of a suite result, each once (a list that changes while it is paged shifts results
- * across pages); each page tried `PAGE_ATTEMPTS` times. `expectedTests` (a finished suite result's count of
- * tests) lets its pages be asked at once and bounds them (`pagesFor`); a list that holds fewer distinct
- * results than that, or one result twice, is read again up to `RELISTS` times (the service may list a
- * result late), keeping every result seen, the latest copy of each. Null when the listing failed or was
- * stopped.
+ * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
+ * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
  */
 async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal, expectedTests = null) {
     const byId = new Map();
@@ -66263,7 +65799,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
     }
     return { results: all, duplicates };
 }
-/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed or was stopped. */
+/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed. */
 function suiteTestsOf(ctx, handle, result) {
     return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, (0,outcome/* suiteTestCount */.S7)(result));
 }
@@ -66275,10 +65811,7 @@ function suiteTestsOf(ctx, handle, result) {
 
 
 
-/**
- * Stops the engine: every wait ends; the wrap-up timers start on the first stop. A signal wins; a deadline
- * during a fail-fast wrap-up changes nothing (its wrap-up is bounded too).
- */
+/** Stops the engine (every wait ends); the first stop starts the wrap-up timers. A signal wins. */
 function halt(ctx, reason, onSignal) {
     if (ctx.stopReason === 'signal')
         return;
@@ -66291,14 +65824,12 @@ function halt(ctx, reason, onSignal) {
         onSignal();
     if (!first)
         return;
-    // The wrap-up after a stop (lookups of interrupted triggers, cancels, listings) is bounded: lookups get
-    // the first half of it, everything ends with it (see deadline.ts).
     const at = (ms, controller) => void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
     at(deadline/* TRIGGER_GRACE_MS */.lg[reason], ctx.triggerStop);
     at(deadline/* LOOKUP_END_MS */.iv[reason], ctx.lookupEnd);
     at(deadline/* WRAP_UP_MS */.u2[reason], ctx.wrapUpEnd);
 }
-/** Sleeps until the deadline; then, if runs are still going or triggering, tells it and calls `onDeadline`. */
+/** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
 async function watchDeadline(ctx, onDeadline) {
     const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
     await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
@@ -66309,7 +65840,7 @@ async function watchDeadline(ctx, onDeadline) {
         onDeadline();
     }
 }
-/** Tells every `periodMs` how many runs are still going, until `quiet` says stop or nothing runs or triggers. */
+/** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
 async function heartbeat(ctx, periodMs, quiet) {
     for (;;) {
         await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
@@ -66325,10 +65856,7 @@ async function heartbeat(ctx, periodMs, quiet) {
         ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
     }
 }
-/**
- * Cancels one remote result; the cancel's answer, or null (told) when it failed.
- * @param neverWait send it without waiting for the request budget (a workflow cancel).
- */
+/** Cancels one remote result; its answer, or null (told) on failure. `neverWait`: skip the budget wait. */
 async function cancelRemote(ctx, remote, signal, neverWait = false) {
     try {
         const opts = { signal, neverWait };
@@ -66347,10 +65875,7 @@ async function cancelRemote(ctx, remote, signal, neverWait = false) {
 function saidOf(result) {
     return result.passing === true ? 'passed' : result.passing === false ? 'failed' : 'cancelled';
 }
-/**
- * One run still open at the deadline: timed out (cancelled if it was), with the tests it got; or, when its
- * suite result had ended and only its list of test results was not read, an error saying so.
- */
+/** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
 async function timeOut(ctx, handle, signal) {
     const { run } = handle;
     if (run.suiteResult && (0,outcome/* isSuiteResultOver */.q2)(run.suiteResult)) {
@@ -66410,10 +65935,7 @@ const CANCEL_ERROR = {
     signal: 'Cancelled with the workflow.',
     'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
 };
-/**
- * One run still open at a workflow cancel or fail-fast: cancelled, with the cancel's answer and the tests
- * listed (those already over keep their state; those still going are `cancelled`, with the reason).
- */
+/** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
 function markCancelled(ctx, handle, answer, tests, reason) {
     // A run adopted by inference was not cancelled (cancellable): the action only stopped following it.
     const inferred = handle.remote.inferred === true;
@@ -66438,19 +65960,15 @@ function markCancelled(ctx, handle, answer, tests, reason) {
     handle.run.endedAt = iso(ctx.clock.now());
 }
 /**
- * On a workflow cancel or fail-fast: cancel every active remote run, then those that the triggers still in
- * flight started (answered late or found by reconciliation), then mark them all cancelled. A workflow
- * cancel sends its cancels at once (no budget wait: the runner kills the process soon); fail-fast sends
- * them through the request budget.
- * @param cancelTimeoutMs timeout of each cancel request, ms.
+ * On a workflow cancel or fail-fast: cancels every active remote run, then those the triggers in flight
+ * start, and marks them all cancelled. `cancelTimeoutMs`: each cancel's timeout, ms.
  */
 async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     const tag = reason === 'fail-fast' ? { reason } : {};
     const first = [...ctx.remotes].filter(cancellable);
     if (first.length > 0)
         ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
-    // GitHub sends SIGTERM 7.5 s after SIGINT: every request here ends within `cancelTimeoutMs` (cancels)
-    // and the wrap-up time overall (the suites' test listings), leaving time to write the reports.
+    // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
     const overall = ctx.wrapUpEnd.signal;
     const suiteTests = new Map();
     const neverWait = reason === 'signal';
@@ -66492,15 +66010,10 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
 ;// CONCATENATED MODULE: ./src/run/plan/execute.ts
 /** Parameters the contract allows on test execution only. */
 const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
-/**
- * The execute options of one trigger: the user's options, `startUrl` of the job (for a repository test, the
- * start URL of its definition made for it), `immediate` (the action
- * never holds a request open), minus the test-only parameters for a suite.
- */
+/** The options of one execute: the user's, the job's start URL, `immediate`; no test-only ones for suites. */
 function optionsFor(job, user) {
     const options = { ...user, immediate: true };
-    // A repository test's definition was made for its start URL (`definitionFor`): a recorder test's first
-    // open is rebased onto it (`START/login`), which the bare start URL would override.
+    // A repository test's definition is rebased onto its start URL (`definitionFor`); the bare URL undoes it.
     if (job.startUrl !== undefined) {
         options.startUrl = job.kind === 'file' ? job.definition.startUrl || job.startUrl : job.startUrl;
     }
@@ -66515,10 +66028,7 @@ function asList(value) {
     const list = Array.isArray(value) ? value : [value];
     return list.length > 0 ? list : [undefined];
 }
-/**
- * The variants one execute stands for, in the order the service answers: browser (outer), region, then
- * viewport (inner). Dimensions the user did not vary are absent.
- */
+/** The variants one execute stands for, in the service's answer order: browser, region, viewport (inner). */
 function variantCombinations(options) {
     const combos = [];
     for (const browser of asList(options.browser)) {
@@ -66537,10 +66047,7 @@ function variantCombinations(options) {
     }
     return combos;
 }
-/**
- * The variant of the `index`-th element of an execute response: data rows (outer) × combinations (inner).
- * @param hasRows whether a data file or data source was sent.
- */
+/** The variant of the `index`-th answer element: data rows (outer, if `hasRows`) × combinations. */
 function variantAt(index, combos, hasRows, startUrl) {
     const n = Math.max(1, combos.length);
     const v = { ...(combos[index % n] ?? {}) };
@@ -66569,10 +66076,8 @@ function asArray(data) {
     return data && typeof data === 'object' ? [data] : [];
 }
 /**
- * The options to re-run one failed test alone (`retry-failed`): the user's options minus data rows, with the
- * failed run's variant (only the dimensions the user set) and, for a data row, that row's values as custom
- * variables (read from the failed result's `variables`).
- * @param reserved names that are execute parameters (never sent as variables).
+ * The options to re-run one failed test alone: the user's minus data rows, with the failed run's variant and
+ * its data row's values as variables (never the `reserved` names, which are execute parameters).
  */
 function retryOptions(user, variant, failed, reserved) {
     const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
@@ -66602,10 +66107,7 @@ function slug(text) {
         .replace(/^-+|-+$/g, '')
         .slice(0, 80) || 'file');
 }
-/**
- * The number of data rows of a CSV data file: records after the header, quoted fields (with their commas
- * and line breaks) kept whole, blank lines skipped.
- */
+/** The data rows of a CSV file: records after the header, quoted fields kept whole, blank lines skipped. */
 function csvDataRows(content) {
     const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
     let records = 0;
@@ -66626,11 +66128,7 @@ function csvDataRows(content) {
         records += 1;
     return Math.max(0, records - 1);
 }
-/**
- * The variants one execute stands for, in the service's answer order (data rows outer, combinations
- * inner): what a trigger that never happened would have started. Rows of a data source are unknown: one
- * per combination then.
- */
+/** The variants an execute would start (a data source's rows are unknown: one per combination then). */
 function expectedVariants(options, startUrl) {
     const combos = variantCombinations(options);
     const rows = options.dataFile ? Math.max(1, csvDataRows(options.dataFile.content)) : 1;
@@ -66658,10 +66156,7 @@ function jobLabel(job) {
         return `test ${job.testId}`;
     return `${job.file} "${job.name}"`;
 }
-/**
- * The fields of a run of `job` known before any answer (no result yet): kind, suite id, names, test id or
- * file. `key`, `variant`, dates, tests and error are the caller's.
- */
+/** The fields of a run of `job` known before any answer; key, variant, dates, tests, error: the caller's. */
 function runBaseOf(job) {
     if (job.kind === 'suite')
         return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
@@ -66729,10 +66224,8 @@ function addHandle(ctx, job, result, variant, now) {
 
 ;// CONCATENATED MODULE: ./src/run/follow/follow-results.ts
 /**
- * Results started elsewhere (`result-ids`: e.g. by `wait: false` in another job): each is read once and then
- * followed like a run this action started, with every report. A `suite-result:` or `test-result:` prefix
- * says which kind an id is; a bare id is read as a suite result, and as a test result when no suite result
- * has it. docs/api-contract.md, "Polling a run".
+ * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
+ * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
  */
 
 
@@ -66753,10 +66246,7 @@ async function readOnce(ctx, ref, signal) {
     }
     return null;
 }
-/**
- * Reads `ref`; a result not found is asked again for the engine's not-found grace (one just started may
- * not be readable yet). Throws the last answer's error when it never is.
- */
+/** Reads `ref`, asking again through the not-found grace; throws the last error when it never answers. */
 async function read(ctx, ref, signal) {
     const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
     for (;;) {
@@ -66770,10 +66260,7 @@ async function read(ctx, ref, signal) {
             throw new Error('not read before the action stopped');
     }
 }
-/**
- * Follows the result `ref` names: its handle (none when it cannot be read, reported as a run in error, or
- * when the engine stopped first).
- */
+/** Follows the result `ref` names; its handle, none when it cannot be read (a run in error) or on a stop. */
 async function followResult(ctx, ref) {
     const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
     const now = ctx.clock.now();
@@ -66811,10 +66298,7 @@ function notStartedFolder(ctx, folderId, reason) {
         message: deadline/* NOT_STARTED_ERROR */.$B[reason],
     });
 }
-/**
- * The suite ids to run: the plan's, then each folder's suites (each suite once, in order). A folder that
- * cannot be listed becomes one run in error; after a stop, one run not started.
- */
+/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
 async function expandFolders(ctx) {
     const suiteIds = [...ctx.plan.suiteIds];
     for (const folderId of ctx.plan.folderIds) {
@@ -66840,10 +66324,7 @@ async function expandFolders(ctx) {
     }
     return suiteIds;
 }
-/**
- * The trigger jobs of a plan: for each start URL (or once, with the targets' own), every suite, then every
- * test, then every repository test file (its definition under that start URL). Pure.
- */
+/** The trigger jobs of a plan, per start URL: every suite, then test, then repository test file. Pure. */
 function planJobs(plan, suiteIds) {
     const starts = plan.startUrls.length ? plan.startUrls : [undefined];
     const jobs = [];
@@ -66869,22 +66350,9 @@ function planJobs(plan, suiteIds) {
 
 ;// CONCATENATED MODULE: ./src/run/trigger/reconcile.ts
 /**
- * Reconciliation of a trigger whose answer never came: an execute that may have reached the service
- * (`TRIGGER_UNCERTAIN`: reset, timeout, 5xx, unreadable answer) or that was cut short in flight by the
- * deadline or a workflow cancel (`ABORTED` after it was sent). The execute is never sent again (a second
- * execute could start the runs twice); instead the runs it may have started are looked up:
- *
- * - suite: `GET /suites/{suiteId}/results/?count=50` (newest first, running ones included);
- * - test: `GET /tests/{testId}/running/`, then `GET /tests/{testId}/results/?count=50`;
- * - repository test file (on demand): `GET /organizations/{organizationId}/running/`, by the test's name.
- *
- * A result counts as this trigger's when it was created at or after the trigger time (less
- * `CLOCK_SKEW_MS`), is not already followed by the action, for a test or file is not part of a suite run,
- * and shows no variant field (browser, region, viewport, start URL, variables) other than the one sent.
- * The runs are adopted only when exactly the expected number fit; otherwise (none, too few, or more: a
- * matrix leg started the same target at the same time) the trigger is reported as "may have started" with
- * the candidates' links. An adopted run is cancelled on the action's behalf only when it showed every field
- * sent (docs/reliability.md).
+ * Reconciliation of an execute whose answer never came: never sent again (it could start the runs twice),
+ * its runs are looked up and adopted only when exactly the expected number fit. docs/run-stopping.md,
+ * "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 
 
@@ -66894,11 +66362,7 @@ const CLOCK_SKEW_MS = 2_000;
 /** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
 const LOOKUP_ATTEMPTS = 3;
 const LOOKUP_PAUSE_MS = 1_000;
-/**
- * Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while an attempt was
- * in flight. An abort before sending, or during the wait before a retry (the attempts so far were refused
- * with 429 or never arrived), started nothing.
- */
+/** Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while in flight. */
 function mayHaveStarted(error) {
     if (!(error instanceof ApiError))
         return false;
@@ -66935,10 +66399,7 @@ function fieldFit(shown, sent) {
         return 'unknown';
     return sent.includes(shown.toLowerCase()) ? 'match' : 'mismatch';
 }
-/**
- * How a result fits the variant sent: browser, region, viewport, start URL and variables, as far as its
- * fields show them (a suite result shows only its start URL; a test result shows them all).
- */
+/** How a result fits the variant sent, as far as its fields show it (a suite result: only its start URL). */
 function variantFit(result, options, startUrl) {
     const r = result;
     const size = r.viewportSize;
@@ -66957,11 +66418,7 @@ function variantFit(result, options, startUrl) {
         return 'mismatch';
     return fits.includes('unknown') ? 'unknown' : 'match';
 }
-/**
- * The candidates that may belong to the trigger, oldest first: created at or after the trigger (less
- * the skew), not known, not a test of a suite run (for a test), and showing no variant field that differs
- * from what was sent. Each with its fit (`match` when every sent field was shown and equal).
- */
+/** The candidates that may be the trigger's (new, unknown, no differing variant), oldest first, with fit. */
 function matchTriggered(candidates, req) {
     const since = req.triggeredAtMs - CLOCK_SKEW_MS;
     const options = req.options ?? {};
@@ -66978,11 +66435,8 @@ function matchTriggered(candidates, req) {
         .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated)));
 }
 /**
- * Looks up the runs an uncertain or interrupted execute started: up to `LOOKUP_ATTEMPTS` lookups,
- * `LOOKUP_PAUSE_MS` apart, until exactly `expected` candidates fit (adopted), or more than that do
- * (ambiguous: another run of the same target, e.g. a matrix leg, started at the same time).
- * @returns the lookup (nothing adopted when the fit is not exact, or the signal ended the search).
- * Never throws: a failed lookup counts as "not found yet".
+ * Looks up the runs an uncertain or interrupted execute started, up to `LOOKUP_ATTEMPTS` times: adopted
+ * when exactly `expected` fit, else none (with the candidates). Never throws.
  */
 async function findTriggeredRuns(api, req, clock) {
     let fitting = [];
@@ -67012,11 +66466,8 @@ async function findTriggeredRuns(api, req, clock) {
 
 ;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
 /**
- * Trigger: every job is executed with `immediate=1`, at most `triggerConcurrency` at once (the context's one
- * limiter). An execute that may have reached the service but was not answered (`TRIGGER_UNCERTAIN`, or cut
- * short by a stop) is never sent again: its runs are looked up (`reconcile.ts`) and adopted. Each answer
- * (one result or an array) becomes one handle per run, handed at once to the engine, which starts
- * watching it (`follow/`) while later executes still wait for their turn.
+ * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
+ * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
 
 
@@ -67027,9 +66478,8 @@ async function findTriggeredRuns(api, req, clock) {
 
 
 /**
- * Plans and triggers every run of the plan, and follows the results of `resultIds`; resolves when every execute is answered, failed or reconciled.
- * Each answered execute's runs are handed to `onStarted` at once. Trigger problems are told at the end as
- * one `trigger-problems` event.
+ * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
+ * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
  */
 async function triggerAll(ctx, onStarted = () => undefined) {
     ctx.triggering = true;
@@ -67053,8 +66503,7 @@ async function triggerAll(ctx, onStarted = () => undefined) {
     }
 }
 function send(ctx, job, options) {
-    // The execute is aborted by a stop (after its grace time: `triggerStop`); the runs it may have started
-    // are then looked up (`reconcile`). An execute waiting to be sent again (after a 429) stops at once.
+    // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
     const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
     if (job.kind === 'suite')
         return ctx.api.executeSuite(job.suiteId, options, opts);
@@ -67081,11 +66530,7 @@ function notStarted(ctx, job, options, reason) {
 function startUrlVariant(job) {
     return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
 }
-/**
- * An execute that may have started runs but was not answered (`TRIGGER_UNCERTAIN`, or aborted in flight
- * by a stop): look its runs up and adopt them (followed like any run; cancelled by the stop phase when
- * the action is stopping), else report it as "may have started". Never sends the execute again.
- */
+/** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
 async function reconcile(ctx, job, options, triggeredAtMs, error) {
     const request = {
         job,
@@ -67129,11 +66574,7 @@ function adopt(ctx, job, options, results, triggeredAtMs) {
         return addHandle(ctx, job, result, variant, triggeredAtMs);
     });
 }
-/**
- * Triggers one job; the handles of the runs it started (none when it started nothing). A workflow cancel,
- * fail-fast or the deadline stops new triggers: the runs not triggered are reported as not started. A
- * trigger in flight is aborted and reconciled (its runs looked up, never re-sent).
- */
+/** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
 async function trigger(ctx, job) {
     const options = optionsFor(job, ctx.plan.execute);
     if (ctx.stopReason)
@@ -67170,10 +66611,7 @@ async function trigger(ctx, job) {
 
 ;// CONCATENATED MODULE: ./src/run/stop/fail-fast.ts
 
-/**
- * Stops the engine for fail-fast when `plan.failFast` is on, nothing stopped it yet, and `test` (default:
- * the first test of the run) is `failed`. Call it only when the test's state is final (its re-runs spent).
- */
+/** Stops the engine for fail-fast when on and `test` (default: the run's first failed) failed for good. */
 function failFastOn(ctx, handle, test) {
     if (!ctx.plan.failFast || ctx.stopReason !== null)
         return;
@@ -67187,11 +66625,8 @@ function failFastOn(ctx, handle, test) {
 
 ;// CONCATENATED MODULE: ./src/run/follow/organization.ts
 /**
- * Which organization's running list the watch loop asks (`watcher.ts`). The plan's (the `organization-id`
- * input), else the first one an answer names: a test's execute answer names it (`test.organization`), a
- * suite's does not (its immediate answer names the suite by id only, docs/api-contract.md "Resources").
- * When none of that is known, the loop reads the first suite run's suite once (`GET /suites/{id}/`), so
- * that suites run without the `organization-id` input are watched by the list too.
+ * Which organization's running list the watch loop asks: the `organization-id` input, else the first
+ * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
  */
 
 /** The organization id known without a request, or null. */
@@ -67209,10 +66644,7 @@ function organizationOf(ctx) {
     }
     return null;
 }
-/**
- * The organization of the first suite run's suite (`GET /suites/{id}/`). Resolves null when no suite run
- * is known or the read failed; never throws.
- */
+/** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
 async function readOrganization(ctx) {
     const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
     if (!suiteId)
@@ -67228,14 +66660,8 @@ async function readOrganization(ctx) {
 
 ;// CONCATENATED MODULE: ./src/run/follow/watcher.ts
 /**
- * The watch loop: one loop over one table of the remote results still running (docs/watch.md). Each tick
- * (about once a second, jittered) sends one request: the lone run's own result when only one is in the
- * table, else the organization's running list (`GET /organizations/{id}/running/`). The list is a hint:
- * a run that left it, or that it has not shown `UNSEEN_AFTER_MS` after its trigger, has its own result
- * read at once, and only that answer ends it. Every run is also read on its own at least every
- * `safetyMs` (a due time per row). A list that fails, or does not answer within `LIST_TIMEOUT_MS`, hands
- * the runs to their own reads, `READS_PER_TICK` a tick, until it answers again. Every request takes its
- * token of the request budget in the transport. What the loop knows is in its table.
+ * The watch loop: one loop over one table of the remote results still running. The organization's running
+ * list is a hint; only a run's own result ends it (docs/watch.md).
  */
 
 
@@ -67270,11 +66696,7 @@ class Watcher {
     constructor(ctx) {
         this.ctx = ctx;
     }
-    /**
-     * Waits until `remote`'s result is over (`target.isOver`), could not be had (`target.onProblem` told;
-     * after `maxPollErrors` failed reads, or "not found" after `notFoundGraceMs`), or the engine stops.
-     * @returns the answer that ended it, or null.
-     */
+    /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
     wait(remote, triggeredAtMs, target) {
         if (this.ctx.stop.signal.aborted)
             return Promise.resolve(null);
@@ -67326,11 +66748,7 @@ class Watcher {
             }
         }
     }
-    /**
-     * One tick: the lone run's own read, or the list asked (its answer handled when it comes); while the
-     * list is failing or no organization is known, some runs are read in turn. Then every row that is due
-     * is read.
-     */
+    /** One tick: the lone run's read, or the list asked (runs read in turn while it is down); then due rows. */
     tick() {
         const rows = [...this.table.values()];
         if (rows.length === 1)
@@ -67375,11 +66793,7 @@ class Watcher {
         this.organizationId = await readOrganization(this.ctx);
         return this.organizationId;
     }
-    /**
-     * Asks the running list, unless backing off after failures or no organization is known, and reads at
-     * once the rows to read: those that left it, and those never shown `UNSEEN_AFTER_MS` after their trigger
-     * (once). A list that failed or did not answer in time is told as a detail.
-     */
+    /** Asks the running list (unless backing off or no organization is known); reads the rows it hints at. */
     async askList() {
         const { ctx } = this;
         const askedAtMs = ctx.clock.now();
@@ -67487,7 +66901,7 @@ class Watcher {
             row.remote.active = false;
         row.resolve(value);
     }
-    /** The wait after `failures` failures in a row, ms (jittered, doubling from `pollBackoffMs`, at most `POLL_BACKOFF_CAP_MS`). */
+    /** The wait after `failures` failures in a row, ms: jittered, doubling from `pollBackoffMs`, capped. */
     backoff(failures) {
         const baseMs = this.ctx.waits.pollBackoffMs;
         return (0,api_backoff/* backoffMs */.jo)(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
@@ -67501,10 +66915,8 @@ function watchResult(ctx, remote, triggeredAtMs, target) {
 
 ;// CONCATENATED MODULE: ./src/run/follow/retry.ts
 /**
- * Retry: under `retry-failed` (0–3), each failed test of a run is executed again on its own, with the
- * variant it ran under (`retryOptions`), up to that many times; a test that passes on a re-run is `flaky`.
- * A re-run whose execute may have started one but was not answered is looked up (`reconcile.ts`), never
- * sent again. Re-runs share the one execute limiter with the first triggers.
+ * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
+ * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
  */
 
 
@@ -67601,10 +67013,7 @@ async function retryTest(ctx, handle, test) {
     // Its re-runs are spent and it still failed: a failure for good.
     failFastOn(ctx, handle, test);
 }
-/**
- * A re-run whose execute may have started one (see `reconcile.ts`): found, it is followed, or cancelled
- * when the action is stopping; never sent again.
- */
+/** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
 async function findRerun(ctx, rerun, triggeredAtMs) {
     const { handle, testId, options } = rerun;
     const job = handle.job;
@@ -67725,17 +67134,8 @@ async function settle(ctx, handle) {
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
 /**
- * The run engine: plans every run (`plan.ts`), triggers them at once, bounded (`trigger.ts`), follows each
- * from the moment its own execute is answered (`follow/`: one watch loop for all runs, then the read of
- * its tests through `read.ts`), re-runs failed tests (`retry.ts`), and stops at the deadline or on a
- * workflow cancel, cancelling what is still running remotely (`stop.ts`). It tells what happens as typed
- * events (`events.ts`); the console reporter (`src/report/console.ts`) renders them. Every request takes
- * its token of the request budget in the API client's transport.
- *
- * What the service does (docs/api-contract.md, "Polling a run"): execute with `immediate=1`; a suite
- * result is over when `passing` is not null, or cancelled (status 8 or a finish date); its tests are then
- * paged from `GET /suite-results/{id}/results/?count=50`; tests and on-demand runs: `GET /results/{id}/`.
- * A result that answers "not found" just after its trigger is asked again for up to `notFoundGraceMs`.
+ * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
+ * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
 
 
@@ -67756,9 +67156,8 @@ function listenerOf(options) {
     return (event) => listeners.forEach((l) => l(event));
 }
 /**
- * Runs everything in `plan` and returns the run model. Never throws for a remote problem: each shows as a
- * run or test in state `error` with a redacted sentence. Returns early (with `interrupted`) at the deadline
- * or when `options.signal` fires.
+ * Runs everything in `plan` and returns the run model. Never throws for a remote problem (it shows as an
+ * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
  */
 async function runPlan(plan, options) {
     const waits = {
@@ -67775,14 +67174,7 @@ async function runPlan(plan, options) {
         appUrl: ctx.appUrl,
     };
 }
-/**
- * The engine's flow. Every run is watched from the moment its own execute is answered, while later
- * executes still wait for their turn (the limiter), so an early failure is noticed at once. A stop
- * (deadline, workflow cancel, fail-fast) ends every wait; the executes not yet sent are not sent (their
- * runs are reported not started), those in flight are aborted after their grace time and reconciled. At
- * the deadline what still runs is settled (timed out, cancelled under `cancel-on-timeout`); on a workflow
- * cancel or fail-fast every active remote run is cancelled at once, without waiting for the triggers.
- */
+/** The engine's flow: each run is watched once its execute answers; a stop ends every wait. */
 async function runContext(ctx, options) {
     let releaseSignalled = () => undefined;
     /** Resolves on a workflow cancel; never without one. */
@@ -67805,7 +67197,6 @@ async function runContext(ctx, options) {
         if (ctx.plan.wait)
             void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
         const triggering = triggerAll(ctx, watchStarted);
-        // Every execute answered, then every run watched; or a workflow cancel / fail-fast first.
         const watched = triggering.then(() => Promise.all(follows));
         await Promise.race([watched, signalled, failFastStop(ctx)]);
         quiet = true;
@@ -67843,19 +67234,8 @@ function failFastStop(ctx) {
 
 ;// CONCATENATED MODULE: ./src/run/outcome/redact-summary.ts
 /**
- * Removes secrets from the run model before any report, output or file is made of it, field by field:
- * redaction goes only where a secret can be, and never alters the action's own data.
- *
- * - Redacted as free text (`createRedactor` of `api/redact.ts`: URL credentials, `apiKey` values, secret
- *   values of at least `MIN_REDACTED_LENGTH` characters): names (suite, test, file), run and test errors,
- *   every string field of a step (target, value, notes, error, URL, condition; each selector of an array
- *   target), console lines, a result's error details, extractions and comments.
- * - Redacted as URLs (user-info and `apiKey` always; secret values as in free text): the start URL of a
- *   variant, the page URLs the service reports (start, end, visited, console URLs) and the screenshot and
- *   video URLs (the report model writes those without their query string).
- * - Redacted by name: the value of every private variable in a result's `variables`, however short (the
- *   other variables as free text).
- * - Never rewritten: ids, keys, timestamps, counts, states, and the result links the action builds.
+ * Removes secrets from the run model before any report, output or file is made of it, field by field,
+ * only where a secret can be (docs/redaction.md).
  */
 
 /** Every string field of a step, however deep (an array target's selectors, a condition's statement). */
@@ -67966,13 +67346,7 @@ function redactSuiteRun(run, text, privateNames) {
         ...(run.error !== undefined ? { error: text(run.error) } : {}),
     };
 }
-/**
- * The run model with every secret removed where secrets can be (see the module comment); a new object, the
- * original is left unchanged. URL user-info and `apiKey` values are removed even with no secret given.
- *
- * @param summary the run model as the engine produced it.
- * @param secrets the secret values and the private variable names (from the inputs).
- */
+/** A copy of the run model, secrets removed; URL user-info and `apiKey` values go even without secrets. */
 function redactSummary(summary, secrets) {
     const text = (0,api_redact/* createRedactor */.lY)(secrets.values);
     const privateNames = new Set(secrets.privateVariableNames);
@@ -67993,11 +67367,7 @@ function titleText(text) {
     // eslint-disable-next-line no-control-regex
     return text.replace(ESCAPE_SEQUENCE, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
 }
-/**
- * The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out).
- * @param sink where lines go
- * @param redact removes the run's secrets from a line
- */
+/** The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out). */
 function runLog(sink, redact) {
     return {
         info: (line) => sink.info(logLine(redact(line))),
@@ -68015,19 +67385,13 @@ function runLog(sink, redact) {
 
 ;// CONCATENATED MODULE: ./src/action/stop.ts
 /**
- * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline.
- *
- * On SIGINT or SIGTERM every active remote run is cancelled at once (the engine watches the returned
- * signal), the reports that can be written quickly are written (no screenshot download), and the process
- * exits non-zero; `HARD_EXIT_MS` after the signal it ends whatever the main flow is doing (a hanging request
- * or file-system call). The deadline is backed the same way: the engine not returned `DEADLINE_BACKSTOP_MS`
- * after it ends the process. The time bounds themselves live in `run/deadline.ts`.
+ * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline, each
+ * ending the process by force when the main flow hangs (docs/run-stopping.md, "Time bounds").
  */
 
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
- * forced exit `HARD_EXIT_MS` (6.5 s) later, which fails the step and ends the process. Later signals are
- * ignored. The runner kills the process 10 s after SIGINT (7.5 s after SIGTERM): the action ends before.
+ * forced exit `HARD_EXIT_MS` later, before the runner's own kill. Later signals are ignored.
  */
 function listenForWorkflowCancel(deps) {
     const controller = new AbortController();
@@ -68044,9 +67408,8 @@ function listenForWorkflowCancel(deps) {
     return { signal: controller.signal, dispose: stopListening };
 }
 /**
- * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` (9.5 s) after the
- * deadline the step fails and the process ends (the engine returns within its wrap-up time before that).
- * @param deadlineInMs time left until the deadline, ms (may be negative)
+ * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` after the deadline
+ * (`deadlineInMs` from now, ms, may be negative) the step fails and the process ends.
  * @returns the disarm function
  */
 function armDeadlineBackstop(deps, deadlineInMs) {
@@ -68071,9 +67434,8 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`timeout-minutes`, counted from `startedAtMs`) or a workflow cancel (`signal`).
- * @param startedAtMs when the action started, ms since the epoch on `deps.clock`
- * @param tunnelUrl the tunnel's public URL, sent on every execute as the `tunnel-url-variable` variable
+ * (counted from `startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
+ * `tunnelUrl` is sent on every execute as the `tunnel-url-variable` variable.
  * @returns the run model, secrets and private variable values removed
  */
 async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
@@ -68410,9 +67772,8 @@ function once(fn) {
 
 ;// CONCATENATED MODULE: ./src/action/tunnel.ts
 /**
- * The tunnel step of the action (docs/tunnel.md): opens the tunnel to the app started in the job before any
- * run is triggered, sets the `tunnel-url` output, and makes sure the agent dies with the action, even when
- * the action ends by force.
+ * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
+ * triggered, and makes sure the agent dies with the action, even when it ends by force.
  */
 
 
@@ -68496,10 +67857,7 @@ function announceVerdict(sink, verdict) {
 
 /**
  * Publishes the screenshots when the run waited and `screenshots` is not `none`; sets the `artifact-id` and
- * `artifact-url` outputs when an artifact was uploaded. Downloads are allowed over `http` only when the API
- * base URL is `http` itself (a local service).
- * @param options.env the environment of the artifact client (`ACTIONS_RUNTIME_TOKEN`, `RUNNER_TEMP`, ...)
- * @param options.signal the workflow cancel: stops the downloads and the upload
+ * `artifact-url` outputs. `signal` (the workflow cancel) stops the downloads and the upload.
  */
 async function publishForReport(inputs, summary, options) {
     const { sink } = options;
@@ -68534,10 +67892,7 @@ async function publishForReport(inputs, summary, options) {
     }
     return { published, attachments: attachmentsOf(published, inputs.workspace) };
 }
-/**
- * Each test result's image paths: under `localDir` when kept locally (relative to the workspace when
- * inside it, else absolute), else artifact paths.
- */
+/** Each test result's image paths: artifact paths, or under `localDir` when kept locally. */
 function attachmentsOf(published, workspace) {
     const attachments = new Map();
     const base = published?.localDir;
@@ -68566,16 +67921,8 @@ var phrases = __nccwpck_require__(64792);
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
- * Workflow annotations from the report model, within GitHub's limits (docs/github-platform.md, "Annotations": 10 errors, 10 warnings and 10 notices per step, the rest silently dropped; messages cut at
- * 4096 characters).
- *
- * - error: one per test that fails the step (`ReportTest.failing`, from the verdict's rules: failed, error,
- *   cancelled, timed out under `failOnTimeout`, screenshot comparison failed under
- *   `failOnScreenshotCompare`); title `suite › test [variant]` (the model's title), message the failing
- *   step (or error) and the result link.
- * - warning: flaky tests, screenshot comparisons that failed without failing the step, timed-out tests that
- *   do not fail the step.
- * - Past 10 of a level, the 10th annotation counts the rest and names as many as fit.
+ * Workflow annotations from the report model: an error per test that fails the step, a warning per flaky or
+ * otherwise noteworthy one, within GitHub's limits (docs/github-platform.md, "Annotations").
  */
 
 
@@ -68588,10 +67935,8 @@ const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
 const MAX_ANNOTATION_TITLE = 255;
 /**
- * Renders the annotations of a report (pure): at most {@link MAX_ANNOTATIONS_PER_LEVEL} per level, errors
- * first, messages at most {@link MAX_ANNOTATION_MESSAGE} characters.
- * @param report the report model
- * @param options error slots to leave free for errors written elsewhere in the step
+ * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
+ * level (past that the last one counts the rest).
  */
 function renderAnnotations(report, options = {}) {
     const errors = [];
@@ -68619,10 +67964,7 @@ function renderAnnotations(report, options = {}) {
         ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
     ];
 }
-/**
- * Emits annotations through `error`, `warning` and `notice` of `sink` (default `@actions/core`).
- * @param list the output of {@link renderAnnotations}
- */
+/** Emits annotations through `sink` (default `@actions/core`). */
 function emitAnnotations(list, sink = src_core) {
     for (const a of list) {
         const props = a.file ? { title: a.title, file: a.file } : { title: a.title };
@@ -68695,24 +68037,15 @@ var dist = __nccwpck_require__(51072);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
- * JUnit documents through junit-report-builder's public API (checked against 5.1.2), then what that API
- * cannot write added to the built text: Surefire's rerun elements (`<flakyFailure>`, `<rerunFailure>`, with
- * `<stackTrace>` and `<system-out>`), a `message` on `<skipped>`, and on `<testsuites>` the action's wall
- * time as `time` and no `skipped` attribute (the Jenkins xUnit `junit-10.xsd` forbids it there).
- *
- * The additions are careful string work on the library's output: outside CDATA sections its text holds `<`
- * only where a tag starts and `"` only around attribute values, so tags are found by a scan that steps over
- * CDATA. xmlbuilder (the library's writer) splits only the first `]]>` of a CDATA text; {@link cdataText}
- * splits the rest.
+ * JUnit documents through junit-report-builder's public API (checked against 5.1.2). What that API cannot
+ * write (Surefire rerun elements, `<skipped message>`, `<testsuites time>` without `skipped`) is added to the
+ * built text afterwards, by a tag scan that steps over CDATA (docs/junit.md).
  */
 
 /** The library's ready builder, whichever way its CommonJS default export arrives (Node, bundler). */
 const loaded = (dist_default());
 const stock = 'default' in loaded ? loaded.default : loaded;
-/**
- * Text xmlbuilder writes whole into a CDATA section: it splits the first `]]>` itself (`]]]]><![CDATA[>`),
- * every later one is split here the same way.
- */
+/** Text for the library's CDATA sections: xmlbuilder splits only the first `]]>`, the rest are split here. */
 function cdataText(text) {
     const first = text.indexOf(']]>');
     if (first < 0)
@@ -68820,32 +68153,8 @@ function withExtras(xml, extras, wallTimeSeconds) {
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
 /**
- * JUnit XML from the report model: junit-report-builder writes the document; `junit-builder.ts` adds
- * what it cannot write (Surefire rerun elements, `<skipped message>`, `<testsuites time>`). Valid against
- * the Jenkins xUnit `junit-10.xsd` as it is (docs/github-platform.md, "JUnit consumers").
- *
- * Layout:
- * - `<testsuites name="Ghost Inspector" time="…">`: `time` is the action's wall time in seconds (start to
- *   finish of the run), not the sum of the suites (which ran in parallel).
- * - One `<testsuite>` per suite run, named by suite and variant (`Checkout [firefox · row 2]`), with
- *   `timestamp` (ISO 8601 UTC), `time` (s) and properties `suiteId`, `suiteResultId`, `browser`, `region`,
- *   `viewport`, `startUrl`, `dataRow` (zero-based) when known.
- * - One `<testcase>` per test result: `classname` the suite name, `name` the test name plus the variant
- *   label once (`Pay by card [firefox · row 2]`; a ` (2)`, ` (3)` suffix keeps repeated names unique). A test
- *   run alone (not as part of a suite run) has the classname `Ghost Inspector`, never its own name again.
- *   `time` in seconds (3 decimals).
- * - State → element (see {@link renderTestCase}): failed → `<failure type="StepFailure|TestFailure">`;
- *   a failed screenshot comparison that fails the run (`fail-on-screenshot-compare`) on a test that
- *   otherwise passed → `<failure type="ScreenshotComparison">`; timed out → `<error type="Timeout"
- *   message="Timed out: …">`; error → `<error type="Error">` (`NotStarted`, `MayHaveStarted` for runs never
- *   started or not found after an uncertain trigger); cancelled → `<skipped message="Cancelled: …"/>`;
- *   flaky → a passing test case with one `<flakyFailure>` per failed attempt; a test
- *   that failed every attempt → its `<failure>` plus one `<rerunFailure>` per earlier attempt.
- * - `<system-out>`: state, screenshot comparison, browser/region/viewport, test id, result link, suite
- *   result link, start and end URL, video, screenshot URL, and `[[ATTACHMENT|path]]` lines for downloaded
- *   screenshots (the schema allows no properties in a test case, so per-test details are lines here).
- *
- * Text from the service is cleaned of XML-invalid characters before it reaches the builder.
+ * JUnit XML from the report model, valid against the Jenkins xUnit `junit-10.xsd` as it is: one
+ * `<testsuite>` per suite run, one `<testcase>` per test result. Layout and state → element: docs/junit.md.
  */
 
 
@@ -68856,11 +68165,7 @@ function withExtras(xml, extras, wallTimeSeconds) {
 const MAX_MESSAGE = 1000;
 /** Classname of a test run alone: it has no suite run of its own. */
 const STANDALONE_CLASSNAME = 'Ghost Inspector';
-/**
- * Renders the report as JUnit XML (pure).
- * @param report the report model
- * @returns the XML document (UTF-8 declaration, pretty printed), valid against the Jenkins `junit-10.xsd`
- */
+/** Renders the report as a JUnit XML document (pure; docs/junit.md). */
 function renderJUnit(report) {
     const doc = new JUnitReport('Ghost Inspector').time(seconds(report.totals.duration));
     const usedNames = new Set();
@@ -68893,9 +68198,7 @@ function renderJUnit(report) {
     return doc.toXml();
 }
 /**
- * Writes the JUnit XML of a report, creating the folder when needed.
- * @param report the report model
- * @param path file path (relative to the working directory, or absolute)
+ * Writes the JUnit XML of a report to `path`, creating the folder when needed.
  * @throws the file system's error when the file cannot be written
  */
 async function writeJUnit(report, path) {
@@ -68906,12 +68209,7 @@ async function writeJUnit(report, path) {
 function isUnnamedRunPlaceholder(test) {
     return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
 }
-/**
- * `classname` = suite, `name` = test plus the variant once. A run without any test result keeps the name
- * the model gives its stand-in test (e.g. `could not start`); the legacy `(suite run)` becomes what it
- * stands for (`Suite run`, the test, `Test file run`). A test run alone gets the classname
- * {@link STANDALONE_CLASSNAME} instead of repeating its own name.
- */
+/** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(used, run, test) {
     let testName = test.name;
     if (isUnnamedRunPlaceholder(test)) {
@@ -69057,7 +68355,7 @@ function reruns(test) {
         };
     });
 }
-/** Per-test details the schema allows no properties for: where it ran and the test id. */
+/** Per-test details, as lines: the schema allows no properties in a test case. */
 function detailLines(test, run) {
     const where = [test.browser, test.region, test.viewport].filter(Boolean);
     if (run.variant.dataRow !== undefined)
@@ -69137,12 +68435,7 @@ function countValues(counts) {
         'screenshot-compare-failed': counts.screenshotCompareFailed,
     };
 }
-/**
- * The counts when the action did not wait (`wait: false`, see `decideStartedVerdict`): `total` is every run
- * the action asked for (one per suite result or test result: each variant and data row counts; a suite
- * counts once, as its tests are not known yet), `error` the runs among them that could not be started.
- * How the runs end is not known: the other counts are null.
- */
+/** The counts for `wait: false`: `total` every run asked for, `error` those not started; the rest null. */
 function startedCountValues(counts) {
     return {
         total: counts.total,
@@ -69164,11 +68457,8 @@ function countsJson(counts) {
     return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
 }
 /**
- * Computes every output: `passing`, the counts (`counts` as JSON and one output per count, integers as
- * strings), the result ids, the result links and the path of results.json.
- * @param verdict the one verdict (`run/outcome.ts`). When it did not wait (`wait: false`), `passing` is
- *   empty and the counts describe the runs asked for (unknown counts are empty strings, null in JSON).
- * @param resultsPath where results.json was written ('' when it could not be).
+ * Every output: `passing`, the counts (JSON and one per count, as strings), result ids and links, and the
+ * path of results.json ('' when not written). Without waiting, `passing` and unknown counts are empty.
  */
 function computeOutputs(summary, verdict, resultsPath) {
     const suiteResultIds = [];
@@ -69215,26 +68505,9 @@ function computeOutputs(summary, verdict, resultsPath) {
 
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
 /**
- * results.json: every normalized result in one file, so that the action's outputs stay small (docs/github-platform.md,
- * "Outputs": about 1 MiB of outputs per job) while a later step can read everything.
- *
- * Shape (version 1), one schema whether the action waited or not (`wait: false`):
- * ```
- * {"version":1,"waited":true,"verdict":"failed","passing":false,"reasons":["1 test failed."],
- *  "counts":{…the `counts` output…},"policy":{…},"appUrl":"…","startedAt":"…","finishedAt":"…",
- *  "totals":{…},"runs":[{key, kind, name, suiteName, suiteId, variant, variantLabel, suiteResultId,
- *  suiteResultUrl, startedAt, endedAt, durationMs, error, timedOut, cancelled, totals}, …],
- *  "results":[
- * {"run":"<suite run key>","suite":"<suite run name>", …every ReportTest field…},
- * …
- * ]}
- * ```
- * `verdict`, `passing`, `reasons`, `counts` and `totals` are the one verdict (`run/outcome.ts`): the step
- * fails exactly when `passing` is false. With `wait: false`, `verdict` is `started` (or `not-started`),
- * `counts` has only `total` and `error` (the rest null), and `results` holds one entry per run that could
- * not be started.
- * One result per line, so the file streams: a reader can split lines between `"results":[` and `]}`, and
- * the writer never holds the whole text in memory.
+ * results.json: every normalized result in one file, so the outputs stay small (docs/github-platform.md,
+ * "Outputs"). Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus
+ * `run` and `suite`) per line, so the file streams. Same shape with `wait: false`.
  */
 
 
@@ -69243,18 +68516,12 @@ function computeOutputs(summary, verdict, resultsPath) {
 
 /** Version of the results.json layout; raised on a breaking change. */
 const RESULTS_JSON_VERSION = 1;
-/**
- * Renders results.json (pure).
- * @param report the report model
- * @returns JSON text, one result per line
- */
+/** Renders results.json (pure): JSON text, one result per line. */
 function renderResultsJson(report) {
     return [...resultsJsonChunks(report)].join('');
 }
 /**
- * Writes results.json chunk by chunk (one result per write), creating the folder when needed.
- * @param report the report model
- * @param path file path (relative to the working directory, or absolute)
+ * Writes results.json to `path` one result per write, creating the folder when needed.
  * @throws the file system's error when the file cannot be written
  */
 async function writeResultsJson(report, path) {
@@ -69302,11 +68569,8 @@ function* resultsJsonChunks(report) {
 var summary = __nccwpck_require__(41020);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 /**
- * The report writers: results.json, JUnit, job summary and annotations, written as soon as the verdict is
- * known ({@link REPORT_WRITERS}); then, after the screenshots, results.json and JUnit again with the
- * screenshots' paths, the artifact's link in the job summary and the pull-request comment (`action/extras.ts`).
- * Each renders from the one report model (`report/model.ts`) and names the input that turns it on or says
- * where it writes. A writer that fails warns naming that input and never changes the verdict.
+ * The report writers, each rendering the one report model: the first ones as soon as the verdict is known,
+ * the rest after the screenshots (`action/extras.ts`). A failing writer warns and never changes the verdict.
  */
 
 
@@ -69441,9 +68705,8 @@ async function writeReports(context, writers = REPORT_WRITERS) {
 
 
 /**
- * Runs the extras in order; never throws. None after a cancel during the run; a cancel during them stops
- * the one under way and skips the rest (docs/action-entry.md).
- * @param context the context the reports were written with
+ * Runs the extras in order with the reports' `context`; never throws. None after a cancel during the run;
+ * a cancel during them stops the one under way and skips the rest (docs/action-entry.md).
  */
 async function runExtras(context, options) {
     const { inputs, verdict, sink, interrupted } = context;
@@ -69472,17 +68735,8 @@ async function runExtras(context, options) {
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action, as a table of contents: read inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (screenshots, PR comment). The only place that fails the step for a verdict.
- *
- * Each step lives in its own module: `action/inputs.ts` (read and mask), `action/tunnel.ts`
- * (the tunnel to the app started in the job, stopped once the runs end), `action/run-tests.ts` (the engine
- * under the deadline), `action/verdict.ts`, `report/writers.ts` (results.json, JUnit, job summary,
- * annotations), `run/outputs.ts`, `action/extras.ts` (screenshots and the PR comment, each with a time
- * limit); the GitHub context is `github.ts`, the signal and exit handling `action/stop.ts`, and every
- * dependency on the world comes in through `deps` (`action/deps.ts`), so a test can run it in-process.
- *
- * Workflow cancel: on SIGINT or SIGTERM the remote runs are cancelled, the quick reports are written and
- * the process exits non-zero within 6.5 s of the signal (`action/stop.ts`, `run/deadline.ts`).
+ * extras (screenshots, PR comment), each step in its own module (docs/action-entry.md). The only place that
+ * fails the step for a verdict.
  */
 
 
@@ -69498,9 +68752,8 @@ async function runExtras(context, options) {
 
 
 /**
- * Runs the action. Sets outputs and the step's result through `deps.sink`; never throws. After a workflow
- * cancel it ends with `deps.exitAfterCancel()`.
- * @param deps the world the action runs in; default the real one ({@link processDeps})
+ * Runs the action in `world` (default {@link processDeps}): outputs and the step's result go through its
+ * sink; never throws. After a workflow cancel it ends with `exitAfterCancel()`.
  */
 async function run(world = processDeps()) {
     const deps = killingAgentsOnForceExit(world);
