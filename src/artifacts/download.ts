@@ -23,8 +23,6 @@ import {
 } from './image-guard.js';
 import type { ScreenshotJob } from './select.js';
 
-export type { Logger } from '../common/log.js';
-
 /** A screenshot on disk. */
 export interface DownloadedFile {
   job: ScreenshotJob;

@@ -9,7 +9,8 @@ import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/art
 
 import { stopReason } from '../common/time-limit.js';
 import { readGitHubContext, workflowRunUrl } from '../github.js';
-import type { DownloadedFile, Logger } from './download.js';
+import type { Logger } from '../common/log.js';
+import type { DownloadedFile } from './download.js';
 import { runPool } from './download.js';
 import { sanitizeArtifactName, suffixedName } from './names.js';
 

@@ -7,8 +7,6 @@
 import type { InputReader } from './parse.js';
 import { isHttpUrl } from './parse.js';
 import { startUrlVariable } from './start-url.js';
-
-export type { TunnelInputs, TunnelProviderName } from './schema.js';
 import {
   RESERVED_VARIABLE_NAMES,
   TUNNEL_PROVIDERS,

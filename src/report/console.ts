@@ -10,8 +10,6 @@ import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { cleanText, redactUrl } from './text.js';
 
-export type { RunLog } from '../common/log.js';
-
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
 export function variantParts(variant: Variant, withStartUrl = true): string[] {
   const parts: string[] = [];

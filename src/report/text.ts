@@ -88,8 +88,6 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${m} min ${String(s).padStart(2, '0')} s`;
 }
 
-export { plural } from '../common/words.js';
-
 /** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
 export function safeUrl(url: string): string {
   if (!/^https?:\/\//i.test(url)) return '';

@@ -180,8 +180,6 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-export { messageOf } from '../common/log.js';
-
 /** The next run key of `base`: `<base>-0`, `<base>-1`, … */
 export function nextKey(ctx: EngineContext, base: string): string {
   const n = ctx.keys.get(base) ?? 0;

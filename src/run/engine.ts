@@ -2,7 +2,8 @@
  * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
  * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
-import { consoleReporter, type RunLog } from '../report/console.js';
+import type { RunLog } from '../common/log.js';
+import { consoleReporter } from '../report/console.js';
 import type { ActionApi } from './action-api.js';
 import type { Clock } from './clock.js';
 import {
@@ -20,10 +21,8 @@ import { triggerAll } from './trigger/trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './follow/follow.js';
 
-export type { RunLog } from '../report/console.js';
 export type { RunPlan, EngineWaits } from './context.js';
 export { DEFAULT_APP_URL } from './context.js';
-export { isSuiteResultOver } from './outcome/outcome.js';
 
 /** Period of the heartbeat while waiting, ms. */
 export const DEFAULT_HEARTBEAT_MS = 60_000;

@@ -5,7 +5,7 @@
  * `NGROK_AUTHTOKEN`, the URL in the `started tunnel` line. Cloudflare quick tunnel:
  * `cloudflared tunnel --url ADDR`, no account, the `*.trycloudflare.com` URL in its log.
  */
-import type { TunnelInputs, TunnelProviderName } from '../inputs/tunnel.js';
+import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
 
 /** What a log line of the agent says, when it says something the action uses. */
 export type AgentLine = { url: string } | { error: string } | null;

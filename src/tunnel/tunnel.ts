@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { TunnelInputs } from '../inputs/tunnel.js';
+import type { TunnelInputs } from '../inputs/schema.js';
 import { findAgent } from './agent.js';
 import { tunnelProvider, type AgentLine } from './providers.js';
 

@@ -15,7 +15,8 @@ import {
   selectScreenshots,
   uploadScreenshots,
 } from '../../src/artifacts/index.js';
-import type { DownloadedFile, Logger } from '../../src/artifacts/index.js';
+import type { Logger } from '../../src/common/log.js';
+import type { DownloadedFile } from '../../src/artifacts/index.js';
 import { startFakeArtifactService } from '../support/fakes/artifact-service.js';
 import type { FakeArtifactService } from '../support/fakes/artifact-service.js';
 import { waitFor } from '../support/harness.js';

@@ -3,7 +3,7 @@ import { refId } from '../../src/api/refs.js';
 import type { SuiteResult, TestResult } from '../../src/api/types.js';
 import type { RunPlan } from '../../src/run/engine.js';
 import type { SuiteRun, TestRun, TestState } from '../../src/run/types.js';
-import type { RunLog } from '../../src/report/console.js';
+import type { RunLog } from '../../src/common/log.js';
 
 let counter = 0;
 function id(): string {

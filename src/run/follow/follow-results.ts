@@ -6,7 +6,8 @@ import { ApiError, isNotFound } from '../../api/errors.js';
 import { refId } from '../../api/refs.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import type { ResultRef } from '../../inputs/schema.js';
-import { messageOf, pushResultless, type EngineContext, type Handle } from '../context.js';
+import { messageOf } from '../../common/log.js';
+import { pushResultless, type EngineContext, type Handle } from '../context.js';
 import type { TriggerJob } from '../plan/execute.js';
 import { addHandle } from '../trigger/started.js';
 

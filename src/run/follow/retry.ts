@@ -4,7 +4,8 @@
  */
 import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
-import { addRemote, messageOf, testFinished, type EngineContext, type Handle } from '../context.js';
+import { messageOf } from '../../common/log.js';
+import { addRemote, testFinished, type EngineContext, type Handle } from '../context.js';
 import { failFastOn } from '../stop/fail-fast.js';
 import { cancelRemote } from '../stop/stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from '../plan/execute.js';

@@ -7,8 +7,8 @@ import { isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api
 import { refId } from '../../api/refs.js';
 import type { TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../clock.js';
+import { messageOf } from '../../common/log.js';
 import {
-  messageOf,
   POLL_BACKOFF_CAP_MS,
   type Answer,
   type EngineContext,

@@ -1,6 +1,7 @@
 /** Plan: the targets × start URLs become trigger jobs; folders are expanded into their suites first. */
 import type { EngineContext } from '../context.js';
-import { messageOf, pushResultless } from '../context.js';
+import { messageOf } from '../../common/log.js';
+import { pushResultless } from '../context.js';
 import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
 import type { TriggerJob } from './execute.js';
 import { definitionFor } from '../../inputs/test-files.js';

@@ -1,11 +1,10 @@
 /** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
-import { messageOf, type EngineContext, type Handle } from '../context.js';
+import { messageOf } from '../../common/log.js';
+import { type EngineContext, type Handle } from '../context.js';
 import { suiteTestCount } from '../outcome/outcome.js';
 import { forEachPage, pagesFor, type Paging } from './paging.js';
-
-export { forEachPage, MAX_PAGES, PAGE_MARGIN, pagesFor, type Paging } from './paging.js';
 
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
 const PAGE_ATTEMPTS = 3;

@@ -4,11 +4,11 @@
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../clock.js';
+import { messageOf } from '../../common/log.js';
 import {
   cancellable,
   endRun,
   iso,
-  messageOf,
   standInTest,
   testFinished,
   testRunOf,
@@ -25,7 +25,8 @@ import {
   type StopReason,
 } from './deadline.js';
 import { suiteTestCount } from '../outcome/outcome.js';
-import { forEachPage, listSuiteTests, pagesFor } from '../read/read.js';
+import { forEachPage, pagesFor } from '../read/paging.js';
+import { listSuiteTests } from '../read/read.js';
 import { isSuiteResultOver } from '../outcome/outcome.js';
 
 type Answer = SuiteResult | TestResult;

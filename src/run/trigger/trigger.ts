@@ -4,7 +4,8 @@
  */
 import { ApiError } from '../../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
-import { messageOf, pushResultless, type EngineContext, type Handle } from '../context.js';
+import { messageOf } from '../../common/log.js';
+import { pushResultless, type EngineContext, type Handle } from '../context.js';
 import {
   MAY_HAVE_STARTED_ERROR,
   mayHaveStartedAmong,

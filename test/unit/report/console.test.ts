@@ -3,7 +3,8 @@
  * read these texts); the one variant label redacts start URL credentials.
  */
 import { describe, expect, it } from 'vitest';
-import { consoleReporter, variantLabel, type RunLog } from '../../../src/report/console.js';
+import type { RunLog } from '../../../src/common/log.js';
+import { consoleReporter, variantLabel } from '../../../src/report/console.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { SuiteRun } from '../../../src/run/types.js';
 import { NOT_STARTED_ERROR } from '../../../src/run/stop/deadline.js';

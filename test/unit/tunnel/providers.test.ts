@@ -3,7 +3,7 @@
  * levels `eror`/`crit`) and Cloudflare's quick tunnel banner.
  */
 import { describe, expect, it } from 'vitest';
-import type { TunnelInputs } from '../../../src/inputs/tunnel.js';
+import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { tunnelProvider } from '../../../src/tunnel/providers.js';
 
 const TUNNEL: TunnelInputs = {

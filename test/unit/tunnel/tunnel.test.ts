@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TunnelInputs } from '../../../src/inputs/tunnel.js';
+import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { startTunnel } from '../../../src/tunnel/tunnel.js';
 import { installFakeAgent, type FakeAgent } from '../../support/fake-tunnel.js';
 
