@@ -17,11 +17,13 @@ export const modules = {
 /* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(18119);
 /* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(64792);
 /* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(41020);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(73596);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65655);
 /**
  * The opt-in sticky pull-request comment: one per pull request and key, found by its hidden marker and
  * author and updated in place (docs/github-platform.md, "Pull-request comments").
  */
+
 
 
 
@@ -59,7 +61,7 @@ function renderPullRequestComment(report, options = {}) {
     const icon = VERDICT_ICON[report.verdict];
     const counts = [
         t.failed ? `${t.failed} failed` : '',
-        t.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .LS)(t.error, 'error') : '',
+        t.error ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.error, 'error') : '',
         t.timedOut ? `${t.timedOut} timed out` : '',
         `${t.passed} passed`,
         t.flaky ? `${t.flaky} flaky` : '',
@@ -69,9 +71,9 @@ function renderPullRequestComment(report, options = {}) {
         commentMarker(options.key),
         `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
         '',
-        `${counts.join(', ')} of ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .LS)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(t.duration)}.` +
+        `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(t.duration)}.` +
             (t.screenshotCompareFailed
-                ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
+                ? ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
                 : ''),
     ];
     if (!report.passing && report.reasons.length > 0) {

@@ -56803,12 +56803,15 @@ function count(groups) {
     return groups.reduce((n, g) => n + g.matching.length, 0);
 }
 
+// EXTERNAL MODULE: ./src/common/words.ts
+var common_words = __nccwpck_require__(73596);
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /**
  * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
  * suites, then every test; failures only when it would pass its byte budget
  * (docs/github-platform.md, "Step summary").
  */
+
 
 
 
@@ -56837,7 +56840,7 @@ function renderSummary(report, options = {}) {
     // Failures only, cut at the budget.
     const cut = new Budget(maxBytes - TAIL_RESERVE);
     cut.add(head);
-    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,report_text/* plural */.LS)(report.totals.total, 'test')}): ` +
+    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,common_words/* plural */.L)(report.totals.total, 'test')}): ` +
         `showing failures only.${pointer(options)}\n\n`);
     const failing = count(failures);
     if (failing > 0)
@@ -56919,7 +56922,7 @@ function countsLine(report) {
     if (t.failed)
         counts.push(bold(true, `${t.failed} failed`));
     if (t.error)
-        counts.push(bold(true, (0,report_text/* plural */.LS)(t.error, 'error')));
+        counts.push(bold(true, (0,common_words/* plural */.L)(t.error, 'error')));
     if (t.timedOut)
         counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
     counts.push(`${t.passed} passed`);
@@ -56927,13 +56930,13 @@ function countsLine(report) {
         counts.push(`${t.flaky} flaky`);
     if (t.cancelled)
         counts.push(bold(true, `${t.cancelled} cancelled`));
-    let line = `${counts.join(', ')} of ${(0,report_text/* plural */.LS)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
+    let line = `${counts.join(', ')} of ${(0,common_words/* plural */.L)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
     if (report.runs.length > 1)
-        line += ` (${(0,report_text/* plural */.LS)(report.runs.length, 'suite run')})`;
+        line += ` (${(0,common_words/* plural */.L)(report.runs.length, 'suite run')})`;
     line += '.';
     if (t.screenshotCompareFailed) {
         const counted = report.policy.failOnScreenshotCompare;
-        line += ` ${(0,report_text/* plural */.LS)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+        line += ` ${(0,common_words/* plural */.L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
     }
     return line;
 }
@@ -56944,7 +56947,7 @@ function headline(report, options) {
         line += countsLine(report);
     else {
         const started = report.totals.total - report.totals.error;
-        line += `Started ${(0,report_text/* plural */.LS)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += `Started ${(0,common_words/* plural */.L)(started, 'run')} without waiting (\`wait: false\`)`;
         line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
     }
     if (report.interrupted === 'deadline')
@@ -56971,7 +56974,7 @@ function failureSection(report, groups) {
         out.push(groupBlock(report, g));
     const rest = groups.slice(OPEN_FAILURES);
     if (rest.length > 0) {
-        out.push(`<details><summary>${(0,report_text/* plural */.LS)(count(rest), 'more failure')}</summary>\n\n`);
+        out.push(`<details><summary>${(0,common_words/* plural */.L)(count(rest), 'more failure')}</summary>\n\n`);
         for (const g of rest)
             out.push(groupBlock(report, g));
         out.push('</details>\n\n');
@@ -56991,7 +56994,7 @@ function suiteTable(report) {
         const failing = runs.some((r) => r.tests.some((t) => t.failing));
         const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
         const other = [
-            sum('error') ? (0,report_text/* plural */.LS)(sum('error'), 'error') : '',
+            sum('error') ? (0,common_words/* plural */.L)(sum('error'), 'error') : '',
             sum('flaky') ? `${sum('flaky')} flaky` : '',
             sum('timedOut') ? `${sum('timedOut')} timed out` : '',
             sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
@@ -57012,7 +57015,7 @@ function* allTestsSection(report) {
     yield `### All tests (${report.totals.total})\n\n`;
     for (const run of report.runs) {
         const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
-        const bits = [(0,report_text/* plural */.LS)(run.totals.total, 'test'), `${run.totals.passed} passed`];
+        const bits = [(0,common_words/* plural */.L)(run.totals.total, 'test'), `${run.totals.passed} passed`];
         if (run.totals.failed)
             bits.push(`${run.totals.failed} failed`);
         const rows = run.tests.map((test) => {
@@ -57056,7 +57059,6 @@ function startedSummary(report, head, options, maxBytes) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BO: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.BO),
-/* harmony export */   LS: () => (/* reexport safe */ _common_words_js__WEBPACK_IMPORTED_MODULE_1__.L),
 /* harmony export */   Pl: () => (/* binding */ safeUrl),
 /* harmony export */   VV: () => (/* binding */ escapeInline),
 /* harmony export */   X5: () => (/* binding */ cleanText),
@@ -57067,7 +57069,6 @@ function startedSummary(report, head, options, maxBytes) {
 /* harmony export */ });
 /* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml, escapeBlock */
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
 /** Pure text helpers shared by the renderers: cleaning, escaping, cutting, durations. */
 /** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID = 
@@ -57150,7 +57151,6 @@ function formatDuration(ms) {
         return `${h} h ${String(m).padStart(2, '0')} min`;
     return `${m} min ${String(s).padStart(2, '0')} s`;
 }
-
 /** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
 function safeUrl(url) {
     if (!/^https?:\/\//i.test(url))
@@ -65588,7 +65588,6 @@ function createContext(plan, options) {
 function iso(ms) {
     return new Date(ms).toISOString();
 }
-
 /** The next run key of `base`: `<base>-0`, `<base>-1`, … */
 function nextKey(ctx, base) {
     const n = ctx.keys.get(base) ?? 0;
@@ -65723,7 +65722,6 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
 
 
 
-
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
 const PAGE_ATTEMPTS = 3;
 /** Times a suite result's list of test results is read again when it disagrees with its counts. */
@@ -65805,6 +65803,8 @@ function suiteTestsOf(ctx, handle, result) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
+
+
 
 
 
@@ -66231,6 +66231,7 @@ function addHandle(ctx, job, result, variant, now) {
 
 
 
+
 /** One read of `ref` as each kind it may be; null when no kind has it (yet). */
 async function readOnce(ctx, ref, signal) {
     for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
@@ -66285,6 +66286,7 @@ async function followResult(ctx, ref) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/plan/plan.ts
+
 
 
 
@@ -66469,6 +66471,7 @@ async function findTriggeredRuns(api, req, clock) {
  * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
  * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
+
 
 
 
@@ -66663,6 +66666,7 @@ async function readOrganization(ctx) {
  * The watch loop: one loop over one table of the remote results still running. The organization's running
  * list is a hint; only a run's own result ends it (docs/watch.md).
  */
+
 
 
 
@@ -66926,6 +66930,7 @@ function watchResult(ctx, remote, triggeredAtMs, target) {
 
 
 
+
 /** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
 async function retryFailures(ctx, handle) {
     if (ctx.plan.retryFailed <= 0)
@@ -67133,11 +67138,6 @@ async function settle(ctx, handle) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
-/**
- * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
- * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
- */
-
 
 
 
