@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RequestRecord, SeedFile } from '../../emulator/index.js';
+import { startEmulator, type Emulator, type RequestRecord, type SeedFile } from '../../emulator/index.js';
 import type { ActionRun } from './harness.js';
 
 /** The organization of the reliability seed. */
@@ -105,6 +105,11 @@ export function reliabilitySeed(apiKeys: string[]): SeedFile {
       }),
     ],
   };
+}
+
+/** An emulator of a case's own, seeded with {@link reliabilitySeed} for `secrets`, its clock scaled by `timeScale`. */
+export function startReliabilityEmulator(secrets: Secrets, timeScale = 0.05): Promise<Emulator> {
+  return startEmulator({ timeScale, seed: reliabilitySeed([secrets.apiKey]), quiet: true });
 }
 
 /** A fresh temporary workspace. */

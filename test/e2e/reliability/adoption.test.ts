@@ -5,14 +5,14 @@
  * B's: A must neither report B's verdict as its own nor cancel B's run.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type RequestRecord } from '../../../emulator/index.js';
+import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import {
   makeTempWorkspace,
   readResults,
-  reliabilitySeed,
   removeWorkspace,
   secretsFor,
+  startReliabilityEmulator,
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('adopt');
@@ -53,11 +53,7 @@ async function leg(emulator: Emulator, browser: string) {
 async function twoLegs(
   whileRunning: (a: Awaited<ReturnType<typeof leg>>) => void = () => undefined,
 ): Promise<{ emulator: Emulator; a: ActionRun; b: ActionRun; aWorkspace: string; bRunId: string }> {
-  const emulator = await startEmulator({
-    timeScale: 1,
-    seed: reliabilitySeed([secrets.apiKey]),
-    quiet: true,
-  });
+  const emulator = await startReliabilityEmulator(secrets, 1);
   emulators.push(emulator);
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
@@ -104,11 +100,7 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
   }, 60_000);
 
   it('one leg alone: its run is adopted and followed, but a workflow cancel leaves it running (not proven)', async () => {
-    const emulator = await startEmulator({
-      timeScale: 1,
-      seed: reliabilitySeed([secrets.apiKey]),
-      quiet: true,
-    });
+    const emulator = await startReliabilityEmulator(secrets, 1);
     emulators.push(emulator);
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);

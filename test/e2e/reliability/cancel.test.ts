@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type RequestRecord } from '../../../emulator/index.js';
+import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { refId } from '../../../src/api/refs.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import {
@@ -16,10 +16,10 @@ import {
   JUNIT_SCHEMA,
   makeTempWorkspace,
   readResults,
-  reliabilitySeed,
   removeWorkspace,
   secretInputs,
   secretsFor,
+  startReliabilityEmulator,
   xmllint,
 } from '../../support/reliability.js';
 
@@ -34,12 +34,8 @@ afterAll(async () => {
 
 /** One case's own emulator, so that the cases run at once. */
 async function setUp(): Promise<Emulator> {
-  const emulator = await startEmulator({
-    // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
-    timeScale: 0.05,
-    seed: reliabilitySeed([secrets.apiKey]),
-    quiet: true,
-  });
+  // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
+  const emulator = await startReliabilityEmulator(secrets);
   emulators.push(emulator);
   return emulator;
 }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy } from '../../support/proxy.js';
@@ -18,10 +18,10 @@ import {
   listFiles,
   makeTempWorkspace,
   readResults,
-  reliabilitySeed,
   removeWorkspace,
   secretInputs,
   secretsFor,
+  startReliabilityEmulator,
 } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
 
@@ -35,11 +35,7 @@ afterAll(async () => {
 });
 
 async function emulatorOfItsOwn(): Promise<Emulator> {
-  const emulator = await startEmulator({
-    timeScale: 0.05,
-    seed: reliabilitySeed([secrets.apiKey]),
-    quiet: true,
-  });
+  const emulator = await startReliabilityEmulator(secrets);
   cleanups.push(() => emulator.close());
   return emulator;
 }

@@ -5,16 +5,16 @@
  * main step's state file becomes the post step's `STATE_<name>` variables.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type RequestRecord } from '../../../emulator/index.js';
+import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
 import {
   findSecrets,
   makeTempWorkspace,
   ORG,
-  reliabilitySeed,
   removeWorkspace,
   secretInputs,
   secretsFor,
+  startReliabilityEmulator,
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('post');
@@ -28,11 +28,7 @@ afterAll(async () => {
 
 async function setUp(): Promise<{ emulator: Emulator; workspace: string; inputs: Record<string, string> }> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the post step.
-  const emulator = await startEmulator({
-    timeScale: 0.05,
-    seed: reliabilitySeed([secrets.apiKey]),
-    quiet: true,
-  });
+  const emulator = await startReliabilityEmulator(secrets);
   emulators.push(emulator);
   const workspace = await makeTempWorkspace('gi-rel-post-');
   workspaces.push(workspace);

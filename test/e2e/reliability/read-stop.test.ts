@@ -8,16 +8,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import type { Emulator } from '../../../emulator/index.js';
 import { startHoldProxy } from '../../support/proxy.js';
 import { runActionInProcess, type InProcessOptions } from '../../support/run-action.js';
 import {
   makeTempWorkspace,
   readResults,
-  reliabilitySeed,
   removeWorkspace,
   secretInputs,
   secretsFor,
+  startReliabilityEmulator,
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('read-stop');
@@ -28,11 +28,7 @@ afterAll(async () => {
 });
 
 async function emulatorFor(): Promise<Emulator> {
-  const emulator = await startEmulator({
-    timeScale: 0.05,
-    seed: reliabilitySeed([secrets.apiKey]),
-    quiet: true,
-  });
+  const emulator = await startReliabilityEmulator(secrets);
   cleanups.push(() => emulator.close());
   return emulator;
 }

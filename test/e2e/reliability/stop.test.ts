@@ -10,17 +10,17 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../../emulator/index.js';
+import type { Emulator } from '../../../emulator/index.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/proxy.js';
 import {
   executesOf,
   makeTempWorkspace,
   readResults,
-  reliabilitySeed,
   removeWorkspace,
   secretInputs,
   secretsFor,
+  startReliabilityEmulator,
   wasHandled,
 } from '../../support/reliability.js';
 
@@ -38,11 +38,7 @@ afterAll(async () => {
  * before the emulator), `act` runs the action against it.
  */
 async function setUp() {
-  const emulator = await startEmulator({
-    timeScale: 0.05,
-    seed: reliabilitySeed([secrets.apiKey]),
-    quiet: true,
-  });
+  const emulator = await startReliabilityEmulator(secrets);
   cleanups.push(() => emulator.close());
   const holding = async (rule: HoldRule): Promise<HoldProxy> => {
     const proxy = await startHoldProxy(emulator.origin, rule);
