@@ -101,7 +101,7 @@ function bendTestList(change: (list: Array<Record<string, unknown>>, url: string
 
 const testIdOf = (r: Record<string, unknown>): string => (r.test as { _id: string })._id;
 
-describe.concurrent("the suite result's own word", () => {
+describe("the suite result's own word", () => {
   it('a list that lacks the failing test: the missing test is an error, the step fails', async () => {
     const o = await act(
       { 'suite-ids': 'suite-red' },
@@ -165,7 +165,7 @@ describe.concurrent("the suite result's own word", () => {
   });
 });
 
-describe.concurrent('bounded reads', () => {
+describe('bounded reads', () => {
   it('a service that ignores offset: a bounded number of pages, the missing tests reported, no timeout', async () => {
     let first: unknown = null;
     const o = await act(
@@ -219,7 +219,7 @@ describe.concurrent('bounded reads', () => {
   });
 });
 
-describe.concurrent('stopping', () => {
+describe('stopping', () => {
   it('fail-fast cancels a suite of more than 50 tests: every one of them is reported', async () => {
     const o = await act(
       { 'suite-ids': 'suite-red,suite-big', 'fail-fast': 'true' },
