@@ -31,7 +31,7 @@ export async function startSite(pages: Record<string, string>): Promise<TestSite
       }
       if (path === '/slow') {
         const ms = Number(url.searchParams.get('ms') ?? '300');
-        setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('slow done'), ms);
+        setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('slow done'), ms).unref();
         return;
       }
       if (path === '/ua') {

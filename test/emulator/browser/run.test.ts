@@ -10,7 +10,7 @@ const BLOCKS = `<!doctype html><html><head><style>
   #blue { position: absolute; left: 300px; top: 200px; width: 60px; height: 50px; background: rgb(0, 0, 255); }
 </style></head><body><div id="red"></div><div id="blue"></div></body></html>`;
 
-const AJAX = `<!doctype html><body><button id="load" onclick="fetch('/slow?ms=600').then(r => r.text()).then(t => { document.getElementById('out').textContent = t; })">Load</button><p id="out">waiting</p></body>`;
+const AJAX = `<!doctype html><body><button id="load" onclick="fetch('/slow?ms=' + new URLSearchParams(location.search).get('ms')).then(r => r.text()).then(t => { document.getElementById('out').textContent = t; })">Load</button><p id="out">waiting</p></body>`;
 
 const STORAGE = `<!doctype html><body><p id="seen"></p><script>
   document.getElementById('seen').textContent = 'previous: ' + (localStorage.getItem('mark') || 'none');
@@ -112,11 +112,11 @@ describe.skipIf(!hasChromium)('browser executor: run settings', () => {
   it('waits for pending requests after an action up to maxAjaxDelay', async () => {
     const steps = [step('click', '#load'), step('assertText', '#out', 'slow done')];
     const waited = await executor.run(
-      request(`${site.url}/t/ajax`, steps, { maxWaitDelay: 50, maxAjaxDelay: 3000 }),
+      request(`${site.url}/t/ajax?ms=600`, steps, { maxWaitDelay: 50, maxAjaxDelay: 30_000 }),
     );
     expect(waited.steps.map((s) => s.passing)).toEqual([true, true]);
     const hurried = await executor.run(
-      request(`${site.url}/t/ajax`, steps, { maxWaitDelay: 50, maxAjaxDelay: 0 }),
+      request(`${site.url}/t/ajax?ms=60000`, steps, { maxWaitDelay: 50, maxAjaxDelay: 0 }),
     );
     expect(hurried.steps[1]).toMatchObject({
       passing: false,
