@@ -40,7 +40,9 @@ async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
   }
   const cancelled = result.passing === null;
   handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
-  if (tests[0]) handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
+  if (tests[0]) {
+    handle.run.variant = variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser);
+  }
   await settle(ctx, handle);
 }
 
@@ -70,7 +72,7 @@ async function followTest(ctx: EngineContext, handle: Handle): Promise<void> {
     }
     return;
   }
-  handle.run.variant = variantFromResult(handle.run.variant, result);
+  handle.run.variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
   const testRun = testRunOf(ctx, result, 'error');
   if (handle.job.kind === 'file') testRun.testName = result.name || handle.job.name;
   handle.run.tests = [testRun];

@@ -79,7 +79,9 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   const job = handle.job;
   const testId = job.kind === 'file' ? null : test.testId;
   if (job.kind !== 'file' && !testId) return;
-  const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
+  const variant = test.result
+    ? variantFromResult(handle.run.variant, test.result, ctx.plan.execute.browser)
+    : handle.run.variant;
   const options = retryOptions(ctx.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
   // A repository test carries the start URL it runs under (see optionsFor).
   if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {

@@ -67,10 +67,33 @@ export function variantAt(index: number, combos: Variant[], hasRows: boolean, st
   return v;
 }
 
-/** Corrects a variant from what a test result says it ran with (only for dimensions that were varied). */
-export function variantFromResult(variant: Variant, result: TestResult): Variant {
+/**
+ * Whether a result's `browser`, which names the version (`chrome-142`), is the browser asked for: `chrome`
+ * fits every Chrome version, `chrome-79` only version 79 (`chrome-79.0.3945` too). Case-insensitive.
+ * docs/api-contract.md, "Resources".
+ */
+export function browserFits(asked: string, shown: string): boolean {
+  const a = asked.toLowerCase();
+  const s = shown.toLowerCase();
+  return s === a || s.startsWith(a.includes('-') ? `${a}.` : `${a}-`);
+}
+
+/**
+ * Corrects a variant from what a test result says it ran with (only for dimensions that were varied). The
+ * browser stays as asked when the result's fits it (`chrome` for `chrome-142`: names stay the same across
+ * the service's browser updates); else it becomes the asked value of `browsers` the result fits, else the
+ * result's own.
+ */
+export function variantFromResult(
+  variant: Variant,
+  result: TestResult,
+  browsers?: string | string[],
+): Variant {
   const v = { ...variant };
-  if (v.browser !== undefined && result.browser) v.browser = result.browser;
+  const shown = result.browser;
+  if (v.browser !== undefined && shown && !browserFits(v.browser, shown)) {
+    v.browser = [browsers ?? []].flat().find((b) => browserFits(b, shown)) ?? shown;
+  }
   if (v.region !== undefined && result.region) v.region = result.region;
   if (v.viewport !== undefined && result.viewportSize?.width && result.viewportSize?.height) {
     v.viewport = `${result.viewportSize.width}x${result.viewportSize.height}`;

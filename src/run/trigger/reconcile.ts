@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors.js';
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
 import type { Clock } from '../clock.js';
-import type { TriggerJob } from '../plan/execute.js';
+import { browserFits, type TriggerJob } from '../plan/execute.js';
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 export const CLOCK_SKEW_MS = 2_000;
@@ -75,10 +75,14 @@ function listOf(value: string | string[] | undefined): string[] {
 }
 
 /** One field: `shown` (the result's, '' when absent) against the values sent (none sent: no evidence). */
-function fieldFit(shown: string, sent: string[]): Fit {
+function fieldFit(
+  shown: string,
+  sent: string[],
+  fits: (sent: string, shown: string) => boolean = (a, b) => a === b.toLowerCase(),
+): Fit {
   if (sent.length === 0) return 'match';
   if (!shown) return 'unknown';
-  return sent.includes(shown.toLowerCase()) ? 'match' : 'mismatch';
+  return sent.some((value) => fits(value, shown)) ? 'match' : 'mismatch';
 }
 
 /** How a result fits the variant sent, as far as its fields show it (a suite result: only its start URL). */
@@ -86,7 +90,7 @@ export function variantFit(result: Found, options: ExecuteOptions, startUrl?: st
   const r = result as Partial<TestResult>;
   const size = r.viewportSize;
   const fits: Fit[] = [
-    fieldFit(typeof r.browser === 'string' ? r.browser : '', listOf(options.browser)),
+    fieldFit(typeof r.browser === 'string' ? r.browser : '', listOf(options.browser), browserFits),
     fieldFit(typeof r.region === 'string' ? r.region : '', listOf(options.region)),
     fieldFit(size?.width && size?.height ? `${size.width}x${size.height}` : '', listOf(options.viewport)),
     fieldFit(typeof r.startUrl === 'string' ? r.startUrl.toLowerCase() : '', listOf(startUrl)),

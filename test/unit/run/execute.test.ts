@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXECUTE_PARAMETER_NAMES } from '../../../src/api/execute-params.js';
 import {
   asArray,
+  browserFits,
   optionsFor,
   retryOptions,
   slug,
@@ -56,6 +57,31 @@ describe('execute helpers', () => {
       browser: 'firefox',
       viewport: '375x667',
     });
+  });
+
+  it('variantFromResult keeps the browser asked for when the versioned one shown fits it', () => {
+    const shown = (browser: string) => testResult({ browser });
+    expect(variantFromResult({ browser: 'chrome' }, shown('chrome-142'))).toEqual({ browser: 'chrome' });
+    expect(variantFromResult({ browser: 'chrome-79' }, shown('chrome-79'))).toEqual({ browser: 'chrome-79' });
+    // Another browser than this variant's: the asked value it fits, else the one shown.
+    const asked = ['chrome', 'firefox'];
+    expect(variantFromResult({ browser: 'chrome' }, shown('firefox-145'), asked)).toEqual({
+      browser: 'firefox',
+    });
+    expect(variantFromResult({ browser: 'chrome-79' }, shown('chrome-80'), ['chrome-79'])).toEqual({
+      browser: 'chrome-80',
+    });
+  });
+
+  it('browserFits: a family fits each of its versions, a version only itself', () => {
+    expect(browserFits('chrome', 'chrome-142')).toBe(true);
+    expect(browserFits('Chrome', 'chrome')).toBe(true);
+    expect(browserFits('chrome-79', 'chrome-79')).toBe(true);
+    expect(browserFits('chrome-79', 'chrome-79.0.3945')).toBe(true);
+    expect(browserFits('chrome-7', 'chrome-79')).toBe(false);
+    expect(browserFits('chrome-79', 'chrome-80')).toBe(false);
+    expect(browserFits('chrome', 'firefox-145')).toBe(false);
+    expect(browserFits('chrome-79', 'chrome')).toBe(false);
   });
 
   it('asArray accepts one result or an array', () => {

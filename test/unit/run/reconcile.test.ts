@@ -177,6 +177,12 @@ describe('matchTriggered', () => {
     expect(
       variantFit(shown, { browser: ['chrome', 'firefox'], region: 'eu-west-1', viewport: '800x600' }),
     ).toBe('match');
+    // A test result names the browser's version: the family sent fits it, another version does not.
+    const versioned = { ...result('t2', 10), browser: 'chrome-142' } as unknown as SuiteResult;
+    expect(variantFit(versioned, { browser: 'chrome' })).toBe('match');
+    expect(variantFit(versioned, { browser: ['firefox', 'chrome-142'] })).toBe('match');
+    expect(variantFit(versioned, { browser: 'chrome-79' })).toBe('mismatch');
+    expect(variantFit(versioned, { browser: 'firefox' })).toBe('mismatch');
     // A suite result shows no browser: it may be the trigger's, never beyond doubt.
     expect(variantFit(result('s1', 10), { browser: 'chrome' })).toBe('unknown');
     expect(variantFit(result('s1', 10), {})).toBe('match');
