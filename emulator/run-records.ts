@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Step, StepTarget } from '../src/api/types.js';
 import type { RunRequest } from './executors/types.js';
-import type { ExecuteParams } from './params.js';
+import { resultBrowser, type ExecuteParams } from './params.js';
 import type { ApiKeyRecord, Store, SuiteRecord, SuiteResult, TestRecord, TestResult } from './store.js';
 import { invalid, iso, substitute } from './util.js';
 import type { EmulatorClock } from './clock.js';
@@ -131,7 +131,7 @@ export function newTestResult(
     suiteResult: plan.suiteResultId,
     organization: test.organization,
     user: { _id: user._id, name: `${user.firstName} ${user.lastName}`.trim() },
-    browser: plan.browser ?? test.browser ?? suite?.browser ?? 'chrome',
+    browser: resultBrowser(plan.browser ?? test.browser ?? suite?.browser ?? 'chrome'),
     region,
     language: test.language ?? suite?.language ?? null,
     startUrl: substitute(params.startUrl ?? (test.startUrl || suite?.startUrl || ''), known, unknown),

@@ -176,7 +176,7 @@ describe.concurrent('the action against the emulator', () => {
     expect(ran).toHaveLength(4);
     const variants = ran
       .map((f) => emulator.store.results.get(f.resultId)!)
-      .map((t) => `${t.browser} ${t.viewportSize.width}x${t.viewportSize.height}`)
+      .map((t) => `${t.browser!.replace(/-\d+$/, '')} ${t.viewportSize.width}x${t.viewportSize.height}`)
       .sort();
     expect(variants).toEqual(['chrome 1280x800', 'chrome 375x667', 'firefox 1280x800', 'firefox 375x667']);
     expect(counts(r).total).toBe(4);

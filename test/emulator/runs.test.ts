@@ -351,6 +351,30 @@ describe('execute parameters', () => {
     expect(log.at(-1)!.query).not.toContain(KEY);
   });
 
+  it("a result's browser names the version: the family asked gets one, a version asked is kept", async () => {
+    const asked = await data(em, 'GET', '/tests/test-home/execute/', {
+      query: { immediate: '1', browser: ['chrome', 'firefox', 'chrome-79'] },
+    });
+    const [chrome, firefox, pinned] = asked.map((r: any) => r.browser);
+    expect(chrome).toMatch(/^chrome-\d+$/);
+    expect(firefox).toMatch(/^firefox-\d+$/);
+    expect(pinned).toBe('chrome-79');
+    // Not asked at execute: the suite's setting (chrome), then the test's own.
+    expect((await data(em, 'GET', '/tests/test-home/execute/')).browser).toBe(chrome);
+    const copy = await data(em, 'POST', '/tests/test-home/duplicate/');
+    await data(em, 'POST', `/tests/${copy._id}/`, { body: { browser: 'firefox' } });
+    expect((await data(em, 'GET', `/tests/${copy._id}/execute/`)).browser).toBe(firefox);
+    await data(em, 'DELETE', `/tests/${copy._id}/`);
+    // A suite result names no browser; its test results do.
+    const sr = await data(em, 'GET', '/suites/suite-smoke/execute/', { query: { immediate: '1' } });
+    expect(sr).not.toHaveProperty('browser');
+    const tests = await until(async () => {
+      const list = await data(em, 'GET', `/suite-results/${sr._id}/results/`);
+      return list.length > 0 ? list : undefined;
+    });
+    expect(tests.every((r: any) => r.browser === chrome)).toBe(true);
+  });
+
   it('come from query, JSON body, form and multipart; the body overrides the query; booleans as 1/0 and true/false', async () => {
     const json = await data(em, 'POST', '/tests/test-home/execute/', {
       query: { region: 'us-west-1', immediate: '0' },
