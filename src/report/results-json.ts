@@ -1,7 +1,7 @@
 /**
- * results.json: every normalized result in one file, so the outputs stay small (docs/github-platform.md,
- * "Outputs"). Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus
- * `run` and `suite`) per line, so the file streams. Same shape with `wait: false`.
+ * results.json: every normalized result in one file, so the outputs stay small (docs/results-json.md).
+ * Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus `run` and
+ * `suite`) per line, so the file streams. Same shape with `wait: false`.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
