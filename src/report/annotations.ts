@@ -34,7 +34,8 @@ export interface AnnotationOptions {
 
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (past that the last one counts the rest).
+ * level (past that the last one counts the rest), messages and titles cut to GitHub's limits (characters).
+ * docs/github-platform.md, "Annotations".
  */
 export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
   const errors: Annotation[] = [];
@@ -90,7 +91,7 @@ export interface AnnotationSink {
   notice(message: string, properties: AnnotationProps): void;
 }
 
-/** Emits annotations through `sink` (default `@actions/core`). */
+/** Emits annotations through `sink` (default `@actions/core`) in order, each with its title and file. */
 export function emitAnnotations(list: Annotation[], sink: AnnotationSink = core): void {
   for (const a of list) {
     const props: AnnotationProps = a.file ? { title: a.title, file: a.file } : { title: a.title };

@@ -19,6 +19,10 @@ import { cleanText, redactUrl, withoutQuery } from './text.js';
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
 
+/**
+ * A variant's browser, region and viewport (`<width>x<height>`) as report test fields, cleaned; the parts
+ * not varied are left out. docs/results-json.md, "results[]".
+ */
 export function variantFields(variant: Variant): Pick<ReportTest, 'browser' | 'region' | 'viewport'> {
   return {
     ...(variant.browser ? { browser: cleanText(variant.browser) } : {}),
@@ -190,15 +194,18 @@ function resultDuration(r: TestResult): number | null {
   return null;
 }
 
-export function validDate(value: string | undefined | null): value is string {
+/** True for a parseable ISO 8601 date other than the epoch (the service's "never" on tests). */
+function validDate(value: string | undefined | null): value is string {
   return typeof value === 'string' && value !== EPOCH && Number.isFinite(Date.parse(value));
 }
 
+/** An ISO 8601 date as ms since the epoch; 0 when it does not parse (the report's durations stay >= 0). */
 export function dateMs(value: string): number {
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? ms : 0;
 }
 
+/** A finite number as it is (durations in ms, comparison differences); null for null, undefined, NaN, ±∞. */
 export function numberOrNull(value: number | null | undefined): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

@@ -109,8 +109,10 @@ export interface ReportTest {
   screenshotCompareFailed: boolean;
   /** Earlier attempts, oldest first. */
   attempts: ReportAttempt[];
+  /** The browser the result ran on, with the version the service names (`chrome-79`); else the one asked. */
   browser?: string;
   region?: string;
+  /** `{width}x{height}`. */
   viewport?: string;
 }
 

@@ -54,7 +54,10 @@ export interface PullRequestCommentOptions {
   title?: string;
 }
 
-/** Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters. */
+/**
+ * Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters, starting
+ * with the marker of `options.key`. docs/github-platform.md, "Pull-request comments".
+ */
 export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
   const t = report.totals;
   const icon = VERDICT_ICON[report.verdict];

@@ -42,12 +42,15 @@ export const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 /** Bytes kept free for the closing "N more" note. */
 const TAIL_RESERVE = 1024;
 
-/** The line added to the job summary once the screenshots artifact is uploaded (pure). */
+/** The line added to the job summary once the screenshots artifact is uploaded (pure; an http(s) URL links). */
 export function renderArtifactLine(artifactUrl: string): string {
   return `Screenshots: ${link(artifactUrl, 'artifact')}.\n\n`;
 }
 
-/** Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes. */
+/**
+ * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
+ * left out are counted and the reader pointed to JUnit and results.json. README "What the reviewer sees".
+ */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
   const head = headline(report, options);
