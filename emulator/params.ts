@@ -121,9 +121,9 @@ export const BROWSER_VERSIONS: Readonly<Record<string, number>> = { chrome: 142,
 
 /** The `browser` a result shows: `chrome` → `chrome-142`; a value with a version as asked (`chrome-79`). */
 export function resultBrowser(browser: string): string {
-  const version = BROWSER_VERSIONS[browser];
-  return version === undefined ? browser : `${browser}-${version}`;
+  return Object.hasOwn(BROWSER_VERSIONS, browser) ? `${browser}-${BROWSER_VERSIONS[browser]}` : browser;
 }
+
 const VIEWPORT = /^(\d{1,5})x(\d{1,5})$/;
 
 /** Execute parameters after validation; settings left undefined fall back to the test's and suite's. */
