@@ -34,6 +34,12 @@ const twenty: RunSpec[] = Array.from({ length: 20 }, (_, i) => ({
   id: `twenty-${i}`,
   durationsMs: [20_000, 20_000, 20_000],
 }));
+/** 20 suites of 3 tests of 20 s ±30 %, spread evenly, as the bench's. */
+const spread: RunSpec[] = Array.from({ length: 20 }, (_, i) => ({
+  kind: 'suite',
+  id: `spread-${i}`,
+  durationsMs: [0, 1, 2].map((t) => Math.round(20_000 * (0.7 + (0.6 * ((i * 7 + t * 3) % 10)) / 9))),
+}));
 const test = (id: string, ms: number): RunSpec => ({ kind: 'test', id, durationsMs: [ms] });
 const suite = (id: string, ...ms: number[]): RunSpec => ({ kind: 'suite', id, durationsMs: ms });
 const mixed: RunSpec[] = [test('mix-a', 7_300), test('mix-b', 12_100), suite('mix-s', 4_000, 9_700)];
@@ -49,6 +55,7 @@ beforeAll(async () => {
   bed = await startWatchBed([
     ...hundred,
     ...twenty,
+    ...spread,
     ...mixed,
     lone,
     loneSuite,
@@ -148,6 +155,19 @@ describe('the watch loop', () => {
       }
     } finally {
       bed.emulator.setFaults('');
+    }
+  });
+
+  it('20 suites of 20 s ±30 % at once: every end noticed within 1,500 ms; reads of runs still going stay at 0.5/s', async () => {
+    const f = await runWatch(bed, spread);
+    expect(f.lagsMs).toHaveLength(spread.length);
+    for (const lag of f.lagsMs) expect(lag).toBeLessThanOrEqual(NOTICE_MS);
+    // A run's own reads before the one that found it over: at most 5 in any 10 s.
+    const reads = bed.emulator.requests().filter((q) => requestKind(q.path) === 'poll');
+    const last = new Map(reads.map((q) => [q.path, q]));
+    const early = reads.filter((q) => last.get(q.path) !== q).map((q) => q.time);
+    for (const t of early) {
+      expect(early.filter((u) => u >= t && u < t + 10_000).length).toBeLessThanOrEqual(5);
     }
   });
 
