@@ -24,6 +24,8 @@ export interface RequestOptions {
   retrySignal?: AbortSignal;
   /** Takes its budget token at once, into debt if need be (cancels sent as the runner is stopping). */
   neverWait?: boolean;
+  /** Waits for its budget token behind every request without this flag (the watch's optional reads). */
+  lowPriority?: boolean;
 }
 
 export interface GhostInspectorApi {

@@ -62,8 +62,8 @@ export class RateBudget {
   private pausedUntil = -Infinity;
   /** No further halving before this time, ms. */
   private holdUntil = -Infinity;
-  /** Callers waiting for a token, in arrival order; each wakes when its place in the line comes. */
-  private readonly line: Array<{ nudge: AbortController }> = [];
+  /** Callers waiting for a token, in arrival order, low priority last; each wakes when its place comes. */
+  private readonly line: Array<{ nudge: AbortController; low: boolean }> = [];
   /** Tokens taken so far (each one request sent). */
   granted = 0;
   /** 429 answers reported through `onRateLimited()`. */
@@ -133,11 +133,17 @@ export class RateBudget {
 
   /**
    * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
+   * A `lowPriority` caller lets every other caller that comes while it waits go first.
    * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
    */
-  async acquire(signal?: AbortSignal, wait: Wait = (ms, s) => this.clock.sleep(ms, s)): Promise<void> {
-    const me = { nudge: new AbortController() };
-    this.line.push(me);
+  async acquire(
+    signal?: AbortSignal,
+    wait: Wait = (ms, s) => this.clock.sleep(ms, s),
+    lowPriority = false,
+  ): Promise<void> {
+    const me = { nudge: new AbortController(), low: lowPriority };
+    const firstLow = lowPriority ? -1 : this.line.findIndex((other) => other.low);
+    this.line.splice(firstLow < 0 ? this.line.length : firstLow, 0, me);
     let granted = false;
     try {
       for (;;) {

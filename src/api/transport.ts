@@ -214,7 +214,7 @@ export class Transport {
     if (!budget) return;
     if (p.call.opts?.neverWait) return budget.takeNow();
     try {
-      await budget.acquire(waitSignal, this.sleep);
+      await budget.acquire(waitSignal, this.sleep, p.call.opts?.lowPriority);
     } catch (err) {
       if (waitSignal?.aborted) throw this.aborted(p, attempt, false);
       throw err;

@@ -4,6 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { setMaxListeners } from 'node:events';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
+import type { RequestOptions } from '../api/api.js';
 import type { ActionApi } from './action-api.js';
 import { systemClock, type Clock } from './clock.js';
 import type { StopReason } from './stop/deadline.js';
@@ -289,7 +290,8 @@ export type Answer = SuiteResult | TestResult;
 
 /** How one remote result is read and when it is over. */
 export interface WatchTarget<T extends Answer> {
-  get: (signal: AbortSignal) => Promise<T>;
+  /** Reads it; `opts` carry the stop signal and whether the read may wait behind other requests. */
+  get: (opts: RequestOptions) => Promise<T>;
   isOver: (value: T) => boolean;
   /** Told why the result could not be had. */
   onProblem: (reason: string) => void;

@@ -20,7 +20,7 @@ export async function follow(ctx: EngineContext, handle: Handle): Promise<void> 
 async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
   const id = handle.remote.id;
   const result = await watchResult<SuiteResult>(ctx, handle.remote, handle.triggeredAtMs, {
-    get: (signal) => ctx.api.getSuiteResult(id, { signal }),
+    get: (opts) => ctx.api.getSuiteResult(id, opts),
     isOver: isSuiteResultOver,
     onProblem: (reason) => (handle.run.error = reason),
   });
@@ -49,7 +49,7 @@ async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
 async function followTest(ctx: EngineContext, handle: Handle): Promise<void> {
   const id = handle.remote.id;
   const result = await watchResult<TestResult>(ctx, handle.remote, handle.triggeredAtMs, {
-    get: (signal) => ctx.api.getTestResult(id, { signal }),
+    get: (opts) => ctx.api.getTestResult(id, opts),
     isOver: (r) => {
       handle.lastResult = r;
       return classifyTestResult(r) !== 'running';

@@ -68,7 +68,7 @@ async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, 
   const remote = addRemote(ctx, 'test', startedId);
   if (inferred.has(started)) remote.inferred = true;
   return watchResult<TestResult>(ctx, remote, triggeredAtMs, {
-    get: (signal) => ctx.api.getTestResult(startedId, { signal }),
+    get: (opts) => ctx.api.getTestResult(startedId, opts),
     isOver: (r) => classifyTestResult(r) !== 'running',
     onProblem: (reason) =>
       ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),

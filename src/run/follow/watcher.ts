@@ -3,7 +3,7 @@
  * list is a hint; only a run's own result ends it (docs/watch.md).
  */
 import { backoffMs } from '../../api/backoff.js';
-import { isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
+import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
 import { refId } from '../../api/refs.js';
 import type { TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../clock.js';
@@ -37,7 +37,7 @@ interface Row {
   triggeredAtMs: number;
   target: WatchTarget<Answer>;
   resolve: (value: Answer | null) => void;
-  /** Its own result is read at this time at the latest, ms. */
+  /** Its own result is read at once from this time (hinted by the list, a back-off's end), ms; else by `safetyMs`. */
   dueAtMs: number;
   /** Not read before this time (a back-off, or a result not found yet), ms. */
   notBeforeMs: number;
@@ -63,6 +63,8 @@ export class Watcher implements RunWatch {
   private listAgainAtMs = -Infinity;
   private organizationId: string | null = null;
   private organizationRead = false;
+  /** The most rows the table has held: the safety reads' spacing never shrinks as runs end. */
+  private mostRows = 0;
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -76,7 +78,7 @@ export class Watcher implements RunWatch {
         triggeredAtMs,
         target: target as unknown as WatchTarget<Answer>,
         resolve: resolve as (value: Answer | null) => void,
-        dueAtMs: now + this.safetyMs(),
+        dueAtMs: Infinity,
         notBeforeMs: -Infinity,
         lastReadAtMs: now,
         shown: false,
@@ -85,13 +87,14 @@ export class Watcher implements RunWatch {
         again: false,
         errors: 0,
       });
+      this.mostRows = Math.max(this.mostRows, this.table.size);
       if (!this.looping) void this.loop();
     });
   }
 
-  /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run in the table. */
+  /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once. */
   private safetyMs(): number {
-    return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.table.size);
+    return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
   }
 
   private async loop(): Promise<void> {
@@ -127,10 +130,14 @@ export class Watcher implements RunWatch {
     this.readDue();
   }
 
+  /** Reads the rows due: hinted ones at once, the others once `safetyMs` passed since their last read. */
   private readDue(): void {
     const now = this.ctx.clock.now();
+    const safetyMs = this.safetyMs();
     for (const row of this.table.values()) {
-      if (!row.reading && row.dueAtMs <= now && row.notBeforeMs <= now) void this.read(row);
+      if (row.reading || row.notBeforeMs > now) continue;
+      if (row.dueAtMs <= now) void this.read(row, false);
+      else if (row.lastReadAtMs + safetyMs <= now) void this.read(row, true);
     }
   }
 
@@ -166,25 +173,28 @@ export class Watcher implements RunWatch {
     this.listInFlight = true;
     try {
       const organizationId = await this.organization();
-      this.listDown = !organizationId || !(await this.ask(organizationId, askedAtMs));
-      if (!this.listDown) this.readDue();
+      const answered = organizationId ? await this.ask(organizationId, askedAtMs) : false;
+      if (answered !== null) this.listDown = !answered;
+      if (answered) this.readDue();
     } finally {
       this.listInFlight = false;
     }
   }
 
-  private async ask(organizationId: string, askedAtMs: number): Promise<boolean> {
+  /** Whether the list answered; null when it waited for the budget all along (not sent: not a failure). */
+  private async ask(organizationId: string, askedAtMs: number): Promise<boolean | null> {
     const { ctx } = this;
     const answered = new AbortController();
     const late = timeoutSignal(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
     try {
       const signal = AbortSignal.any([ctx.stop.signal, late]);
-      const running = await ctx.api.listOrganizationRunning(organizationId, { signal });
+      const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
       this.listFailures = 0;
       this.mark(running, askedAtMs);
       return true;
     } catch (error) {
       if (ctx.stop.signal.aborted) return false;
+      if (isApiErrorType(error, 'ABORTED') && error.attempts === 0) return null;
       this.listFailures += 1;
       this.listAgainAtMs = ctx.clock.now() + this.backoff(this.listFailures);
       const message = `Running list of the organization failed: ${messageOf(error)}`;
@@ -214,17 +224,17 @@ export class Watcher implements RunWatch {
     }
   }
 
-  /** Reads a row's own result: over ends it; still running returns it to the table with its next due time. */
-  private async read(row: Row): Promise<void> {
+  /** Reads a row's own result (`lowPriority`: a safety read): over ends it, else it goes back to the table. */
+  private async read(row: Row, lowPriority: boolean): Promise<void> {
     const { ctx } = this;
     const stop = ctx.stop.signal;
     row.reading = true;
     row.lastReadAtMs = ctx.clock.now();
     try {
-      const value = await row.target.get(stop);
+      const value = await row.target.get({ signal: stop, lowPriority });
       row.errors = 0;
       if (row.target.isOver(value)) return this.end(row, value);
-      row.dueAtMs = ctx.clock.now() + this.safetyMs();
+      row.dueAtMs = Infinity;
     } catch (error) {
       if (stop.aborted) return;
       const now = ctx.clock.now();

@@ -173,6 +173,24 @@ describe('RateBudget (token bucket)', () => {
     expect(budget.granted).toBe(2);
   });
 
+  it('lets later callers go before a low-priority one, and never grants more than the bucket in any 1 s', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 2, ratePerSecond: 2, clock });
+    const grants: Array<{ who: string; at: number }> = [];
+    const take = (who: string, low: boolean) =>
+      budget.acquire(undefined, undefined, low).then(() => grants.push({ who, at: clock.now() }));
+    // The burst goes, then an optional request waits, then requests that may not wait come.
+    const all = [take('a', false), take('b', false), take('optional', true)];
+    await advance(clock, 10);
+    all.push(take('c', false), take('d', false));
+    for (let i = 0; i < 40 && grants.length < 5; i++) await advance(clock, 50);
+    await Promise.all(all);
+    expect(grants.map((g) => g.who)).toEqual(['a', 'b', 'c', 'd', 'optional']);
+    const times = grants.map((g) => g.at);
+    for (const t of times) {
+      expect(times.filter((u) => u >= t && u < t + 1_000).length).toBeLessThanOrEqual(2 + 2);
+    }
+  });
   it('rejects options out of range, naming the option and the value', () => {
     expect(() => new RateBudget({ burst: 0, clock: new ManualClock() })).toThrow(
       /burst must be a number ≥ 1; got 0/,

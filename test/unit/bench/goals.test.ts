@@ -15,7 +15,7 @@ describe('bench: goals', () => {
     const all = goals(empty);
     expect(all.map((g) => g.goal.slice(0, 30))).toEqual([
       'Lag p95 ≤ 1.00 s without an ea',
-      'Lag p95 ≤ 0.50 s with an earli',
+      'Lag p95 ≤ 1.00 s with an earli',
       'An early failure or outside ca',
       '20 and 100 suites at once: lag',
       '2,000 results: reports written',

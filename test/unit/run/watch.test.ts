@@ -3,8 +3,9 @@
  * the emulator), both on one virtual clock (`test/support/virtual-world.ts`: production durations and engine
  * waits, time figures exact): a finish, an early failure and an outside cancel are noticed within 1.5 s,
  * alone or among others, with or without the organization id; 100 runs at once stay at 1.5 requests/s in
- * steady state and within the budget; a failing running list hands the runs to their own reads; 20 runs of
- * 20 s cost less than the official client.
+ * steady state and within the budget, also while they end faster than the budget refills; reads of runs
+ * still going stay at 0.5/s; a failing running list hands the runs to their own reads; 20 runs of 20 s cost
+ * less than the official client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
@@ -34,6 +35,26 @@ const twenty: RunSpec[] = Array.from({ length: 20 }, (_, i) => ({
   id: `twenty-${i}`,
   durationsMs: [20_000, 20_000, 20_000],
 }));
+/** `n` suites of 3 tests of `ms` ±30 %, spread evenly, as the bench's. */
+const spreadSuites = (n: number, ms: number): RunSpec[] =>
+  Array.from({ length: n }, (_, i) => ({
+    kind: 'suite',
+    id: `spread${n}-${i}`,
+    durationsMs: [0, 1, 2].map((t) => Math.round(ms * (0.7 + (0.6 * ((i * 7 + t * 3) % 10)) / 9))),
+  }));
+const spread = spreadSuites(20, 20_000);
+const spread100 = spreadSuites(100, 45_000);
+
+/** Most of `times` (ms) in any window of `ms`. */
+const most = (times: number[], ms: number): number =>
+  Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + ms).length));
+
+/** Times of the own reads of runs that were not over yet (each result's reads but its last). */
+function readsOfRunsGoing(bed: WatchBed): number[] {
+  const reads = bed.emulator.requests().filter((q) => requestKind(q.path) === 'poll');
+  const last = new Map(reads.map((q) => [q.path, q]));
+  return reads.filter((q) => last.get(q.path) !== q).map((q) => q.time);
+}
 const test = (id: string, ms: number): RunSpec => ({ kind: 'test', id, durationsMs: [ms] });
 const suite = (id: string, ...ms: number[]): RunSpec => ({ kind: 'suite', id, durationsMs: ms });
 const mixed: RunSpec[] = [test('mix-a', 7_300), test('mix-b', 12_100), suite('mix-s', 4_000, 9_700)];
@@ -49,6 +70,8 @@ beforeAll(async () => {
   bed = await startWatchBed([
     ...hundred,
     ...twenty,
+    ...spread,
+    ...spread100,
     ...mixed,
     lone,
     loneSuite,
@@ -149,6 +172,20 @@ describe('the watch loop', () => {
     } finally {
       bed.emulator.setFaults('');
     }
+  });
+
+  it('20 suites of 20 s ±30 % at once: every end noticed within 1,500 ms; reads of runs still going stay at 0.5/s', async () => {
+    const f = await runWatch(bed, spread);
+    expect(f.lagsMs).toHaveLength(spread.length);
+    for (const lag of f.lagsMs) expect(lag).toBeLessThanOrEqual(NOTICE_MS);
+    expect(most(readsOfRunsGoing(bed), 10_000)).toBeLessThanOrEqual(5);
+  });
+
+  it('100 suites of 45 s ±30 % at once, ending faster than the budget refills: never above the budget, reads of runs still going at 0.5/s', async () => {
+    const f = await runWatch(bed, spread100);
+    expect(f.summaries[0]!.runs.every((r) => r.tests.every((t) => t.state === 'passed'))).toBe(true);
+    expect(f.busiestSecond).toBeLessThanOrEqual(DEFAULT_BURST + DEFAULT_RATE_PER_SECOND);
+    expect(most(readsOfRunsGoing(bed), 10_000)).toBeLessThanOrEqual(5);
   });
 
   it('20 runs of 20 s at once cost fewer requests than the official client', async () => {
