@@ -113,8 +113,8 @@ export interface CasePlan {
   /** Nominal run duration of the concurrency case, s (±30 %). */
   concurrencyDurationS: number;
   /**
-   * A longer duration for some sizes (suites → s): 100 suites' executes take (100 − burst) / rate = 14 s of the
-   * budget, so runs of 20 s ±30 % start finishing before the triggers are done and leave no steady state.
+   * A longer duration for some sizes (suites → s): 100 suites of 20 s ±30 % would start finishing before the
+   * reads of their triggers' answers settle and leave no steady state.
    */
   concurrencyDurationBySuitesS?: Record<number, number>;
   /** Early failure with a long history and a run cancelled in the app (early.ts): histories in s. */

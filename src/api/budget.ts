@@ -3,6 +3,8 @@
  * rate on each 429 wave and recovers linearly (AIMD), so processes sharing an account converge on a fair
  * share. Defaults and their reasons: docs/requests.md.
  */
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from './limits.js';
+
 /** The time the budget reads, and how it waits when the caller gives no wait of its own. */
 export interface BudgetClock {
   now(): number;
@@ -13,7 +15,7 @@ export interface BudgetClock {
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RateBudgetOptions {
-  /** Size of the bucket: requests at most sent at once after a quiet spell (default 30). */
+  /** Size of the bucket: requests at most sent at once after a quiet spell (default 100). */
   burst?: number;
   /** Refill rate when no 429 was seen, requests/s (default 5). */
   ratePerSecond?: number;
@@ -24,8 +26,9 @@ export interface RateBudgetOptions {
   clock: BudgetClock;
 }
 
-export const DEFAULT_BURST = 30;
-export const DEFAULT_RATE_PER_SECOND = 5;
+/** A third of the account's burst and half its rate: room for many runs ending together, and for other jobs. */
+export const DEFAULT_BURST = Math.floor(RATE_LIMIT_BURST / 3);
+export const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND / 2;
 export const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
 export const DEFAULT_RECOVERY_PER_SECOND = 0.05;
 

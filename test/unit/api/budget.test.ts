@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetAbortedError, RateBudget } from '../../../src/api/budget.js';
+import {
+  BudgetAbortedError,
+  DEFAULT_BURST,
+  DEFAULT_RATE_PER_SECOND,
+  RateBudget,
+} from '../../../src/api/budget.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
 import { createClient } from '../../../src/api/client.js';
 import { ManualClock } from '../../../src/run/clock.js';
 import { fail, ok, startFakeServer } from '../../support/fake-server.js';
@@ -49,13 +55,15 @@ describe('RateBudget (token bucket)', () => {
     expect(budget.available).toBe(10);
   });
 
-  it('uses defaults of a burst of 30 and 5 requests/s', async () => {
+  it("by default grants its burst at once, then its refill rate, within the service's limit", async () => {
     const clock = new ManualClock(0);
     const budget = new RateBudget({ clock });
-    const grants = await grantTimes(clock, budget, 40, 10);
-    expect(grants.filter((g) => g.at === 0)).toHaveLength(30);
-    expect(grants[39]!.at).toBe(2_000);
-    expect(budget.ratePerSecond).toBe(5);
+    const grants = await grantTimes(clock, budget, DEFAULT_BURST + 10, 10);
+    expect(grants.filter((g) => g.at === 0)).toHaveLength(DEFAULT_BURST);
+    expect(grants[DEFAULT_BURST + 9]!.at).toBe((10 / DEFAULT_RATE_PER_SECOND) * 1000);
+    expect(budget.ratePerSecond).toBe(DEFAULT_RATE_PER_SECOND);
+    expect(DEFAULT_BURST).toBeLessThanOrEqual(RATE_LIMIT_BURST / 2);
+    expect(DEFAULT_RATE_PER_SECOND).toBeLessThanOrEqual(RATE_LIMIT_PER_SECOND / 2);
   });
 
   it('halves the rate on a 429, once per wave, and recovers it slowly and linearly', async () => {
