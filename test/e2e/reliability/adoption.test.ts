@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { startProxy, type Proxy } from '../../support/proxy.js';
 import {
   makeTempWorkspace,
   readResults,
@@ -18,8 +19,10 @@ import {
 const secrets = secretsFor('adopt');
 const workspaces: string[] = [];
 const emulators: Emulator[] = [];
+const proxies: Proxy[] = [];
 
 afterAll(async () => {
+  for (const p of proxies) await p.close();
   for (const e of emulators) await e.close();
   for (const w of workspaces) await removeWorkspace(w);
 });
@@ -30,14 +33,14 @@ const isExecute = (q: RequestRecord) =>
 const cancelsOf = (emulator: Emulator, id: string) =>
   emulator.requests().filter((q) => q.method === 'POST' && q.path.includes(`/suite-results/${id}/cancel`));
 
-async function leg(emulator: Emulator, browser: string) {
+async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseUrl) {
   const workspace = await makeTempWorkspace(`gi-rel-adopt-${browser}-`);
   workspaces.push(workspace);
   const started = await startAction({
     workspace,
     inputs: {
       'api-key': secrets.apiKey,
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': baseUrl,
       'suite-ids': 'suite-green',
       browser,
       timeout: '1',
@@ -47,8 +50,27 @@ async function leg(emulator: Emulator, browser: string) {
 }
 
 /**
- * Leg B (firefox) starts first and is answered; then A's (chrome) execute is handled, its answer lost, and
- * A's own run fails. `whileRunning` runs on leg A once it has looked its run up (or ended).
+ * A gate in front of the emulator for one leg: its execute waits there until `open` settles, the rest is
+ * forwarded; `arrived` settles when the execute reached the gate.
+ */
+async function gate(emulator: Emulator, open: Promise<unknown>) {
+  let arrive = (): void => undefined;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const proxy = await startProxy(emulator.origin, async ({ method, url }) => {
+    if (method !== 'POST' || !/\/suites\/suite-green\/execute/.test(url)) return 'forward';
+    arrive();
+    await open;
+    return 'forward';
+  });
+  proxies.push(proxy);
+  return { baseUrl: proxy.baseUrl, arrived };
+}
+
+/**
+ * Both legs send their executes however slowly each process starts; leg B's (firefox) is handled once A's
+ * was sent, and answered; then A's (chrome) is handled, its answer lost, and A's own run fails. So B's run
+ * starts after A's execute was sent: a candidate for A's run. `whileRunning` runs on leg A once it has
+ * looked its run up (or ended).
  */
 async function twoLegs(
   whileRunning: (a: Awaited<ReturnType<typeof leg>>) => void = () => undefined,
@@ -57,12 +79,16 @@ async function twoLegs(
   emulators.push(emulator);
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
-  const b = await leg(emulator, 'firefox');
-  await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 15_000);
+  let bAnswered = (): void => undefined;
+  const aGate = await gate(emulator, new Promise<void>((resolve) => (bAnswered = resolve)));
+  const bGate = await gate(emulator, aGate.arrived);
+  const b = await leg(emulator, 'firefox', bGate.baseUrl);
+  const a = await leg(emulator, 'chrome', aGate.baseUrl);
+  await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
   // A's own run fails; A's execute is handled and its answer lost.
   emulator.setScenario('rel-green-1', { outcome: 'fail', failingStep: 1, error: 'Own run failed' });
   emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);
-  const a = await leg(emulator, 'chrome');
+  bAnswered();
   let aOut = '';
   a.child.stdout?.on('data', (d: Buffer) => (aOut += d.toString()));
   let aEnded = false;
