@@ -154,6 +154,27 @@ export function startHoldProxy(
   return startProxy(targetOrigin, rule, bend && ((_request, answer) => bend(answer.text)));
 }
 
+/**
+ * A proxy whose matching requests wait, unforwarded, until `open` settles (then go on to the service): a
+ * request in flight for as long as a test needs, ended by an event instead of a time. `arrived` settles
+ * when the first matching request reached the proxy.
+ */
+export async function startGateProxy(
+  targetOrigin: string,
+  matches: (request: SeenRequest) => boolean,
+  open: Promise<unknown>,
+): Promise<Proxy & { arrived: Promise<void> }> {
+  let arrive = (): void => undefined;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const proxy = await startProxy(targetOrigin, async (request) => {
+    if (!matches(request)) return 'forward';
+    arrive();
+    await open;
+    return 'forward';
+  });
+  return { ...proxy, arrived };
+}
+
 /** Which requests {@link startHoldProxy} holds. */
 export type HoldRule = (request: { method: string; url: string }) => 'forward' | 'hold-before' | 'hold-after';
 export type EchoProxy = Proxy;

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startProxy, type Proxy } from '../../support/proxy.js';
+import { startGateProxy, type Proxy } from '../../support/proxy.js';
 import {
   makeTempWorkspace,
   readResults,
@@ -28,8 +28,9 @@ afterAll(async () => {
 });
 
 const EXECUTE = 'POST /v1/suites/suite-green/execute';
-const isExecute = (q: RequestRecord) =>
-  q.method === 'POST' && /^\/v1\/suites\/suite-green\/execute/.test(q.path);
+const isExecuteOf = (method: string, path: string) =>
+  method === 'POST' && /^\/v1\/suites\/suite-green\/execute/.test(path);
+const isExecute = (q: RequestRecord) => isExecuteOf(q.method, q.path);
 const cancelsOf = (emulator: Emulator, id: string) =>
   emulator.requests().filter((q) => q.method === 'POST' && q.path.includes(`/suite-results/${id}/cancel`));
 
@@ -50,23 +51,6 @@ async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseU
 }
 
 /**
- * A gate in front of the emulator for one leg: its execute waits there until `open` settles, the rest is
- * forwarded; `arrived` settles when the execute reached the gate.
- */
-async function gate(emulator: Emulator, open: Promise<unknown>) {
-  let arrive = (): void => undefined;
-  const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const proxy = await startProxy(emulator.origin, async ({ method, url }) => {
-    if (method !== 'POST' || !/\/suites\/suite-green\/execute/.test(url)) return 'forward';
-    arrive();
-    await open;
-    return 'forward';
-  });
-  proxies.push(proxy);
-  return { baseUrl: proxy.baseUrl, arrived };
-}
-
-/**
  * Both legs send their executes however slowly each process starts; leg B's (firefox) is handled once A's
  * was sent, and answered; then A's (chrome) is handled, its answer lost, and A's own run fails. So B's run
  * starts after A's execute was sent: a candidate for A's run. `whileRunning` runs on leg A once it has
@@ -80,8 +64,13 @@ async function twoLegs(
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
   let bAnswered = (): void => undefined;
-  const aGate = await gate(emulator, new Promise<void>((resolve) => (bAnswered = resolve)));
-  const bGate = await gate(emulator, aGate.arrived);
+  const gate = async (open: Promise<unknown>) => {
+    const proxy = await startGateProxy(emulator.origin, (r) => isExecuteOf(r.method, r.url), open);
+    proxies.push(proxy);
+    return proxy;
+  };
+  const aGate = await gate(new Promise<void>((resolve) => (bAnswered = resolve)));
+  const bGate = await gate(aGate.arrived);
   const b = await leg(emulator, 'firefox', bGate.baseUrl);
   const a = await leg(emulator, 'chrome', aGate.baseUrl);
   await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
