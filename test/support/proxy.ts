@@ -166,7 +166,7 @@ export async function startGateProxy(
 ): Promise<Proxy & { arrived: Promise<void> }> {
   let arrive = (): void => undefined;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const proxy = await startProxy(targetOrigin, async (request) => {
+  const proxy = await startProxy(targetOrigin, async (request): Promise<ProxyAction> => {
     if (!matches(request)) return 'forward';
     arrive();
     await open;
