@@ -128,12 +128,13 @@ function drawText(png: PNG, text: string, x0: number, y0: number, scale: number,
 function newPng(width: number, height: number, fill: Rgba): PNG {
   checkSize(width, height);
   const png = new PNG({ width, height });
-  for (let i = 0; i < width * height; i++) png.data.set(fill, i * 4);
+  png.data.fill(Buffer.from(fill));
   return png;
 }
 
+/** Encodes with the Sub filter on every row: several times faster than choosing per row, a little larger. */
 function encode(png: PNG): Buffer {
-  return PNG.sync.write(png);
+  return PNG.sync.write(png, { filterType: 1 });
 }
 
 /** Decodes a PNG into its size and RGBA pixels. Throws when `png` is not a valid PNG. */
@@ -247,16 +248,15 @@ export function scalePng(png: Buffer, maxWidth: number): Buffer {
     for (let x = 0; x < w; x++) {
       const x0 = Math.floor(x * fx);
       const x1 = Math.max(x0 + 1, Math.floor((x + 1) * fx));
-      const sum = [0, 0, 0, 0];
-      for (let sy = y0; sy < y1; sy++) {
-        for (let sx = x0; sx < x1; sx++) {
-          const i = (sy * src.width + sx) * 4;
-          for (let c = 0; c < 4; c++) sum[c] = (sum[c] ?? 0) + (src.data[i + c] ?? 0);
-        }
-      }
       const n = (y1 - y0) * (x1 - x0);
       const o = (y * w + x) * 4;
-      for (let c = 0; c < 4; c++) out.data[o + c] = Math.round((sum[c] ?? 0) / n);
+      for (let c = 0; c < 4; c++) {
+        let sum = 0;
+        for (let sy = y0; sy < y1; sy++) {
+          for (let sx = x0; sx < x1; sx++) sum += src.data[(sy * src.width + sx) * 4 + c] ?? 0;
+        }
+        out.data[o + c] = Math.round(sum / n);
+      }
     }
   }
   return encode(out);
@@ -289,13 +289,10 @@ export function comparePngs(baseline: Buffer, current: Buffer, threshold: number
   const overlapDiff = Buffer.alloc(ow * oh * 4);
   let differing = pixelmatch(crop(a, ow, oh), crop(b, ow, oh), overlapDiff, ow, oh, { threshold: 0.1 });
   const diff = new PNG({ width, height });
+  for (let y = 0; y < oh; y++) overlapDiff.copy(diff.data, y * width * 4, y * ow * 4, (y + 1) * ow * 4);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
+    for (let x = y < oh ? ow : 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      if (x < ow && y < oh) {
-        overlapDiff.copy(diff.data, o, (y * ow + x) * 4, (y * ow + x) * 4 + 4);
-        continue;
-      }
       const inA = x < a.width && y < a.height;
       const inB = x < b.width && y < b.height;
       if (inA !== inB) {

@@ -27,7 +27,11 @@ export function step(
   };
 }
 
-/** A run request with quick settings; steps are numbered in order. */
+/**
+ * A run request with quick settings; steps are numbered in order. Element waits are long (a step that
+ * passes returns as soon as its element is there, also on a slow machine): a test of a failing step sets
+ * a short `maxWaitDelay`. No screenshot unless a test asks for one (`disableVisuals: false`).
+ */
 export function request(startUrl: string, steps: Step[], over: Partial<RunRequest> = {}): RunRequest {
   return {
     testName: 'browser test',
@@ -36,12 +40,12 @@ export function request(startUrl: string, steps: Step[], over: Partial<RunReques
     viewport: { width: 800, height: 600 },
     variables: {},
     globalStepDelay: 0,
-    maxWaitDelay: 1500,
+    maxWaitDelay: 15_000,
     maxAjaxDelay: 2000,
     finalDelay: 0,
     failOnJavaScriptError: false,
     runTimeLimitMs: 60_000,
-    disableVisuals: false,
+    disableVisuals: true,
     signal: new AbortController().signal,
     timeScale: 1,
     ...over,

@@ -38,10 +38,13 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-/** Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`). */
+/**
+ * Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`). A rule may answer with a
+ * promise: the request waits, unforwarded, until it settles (a gate another event opens).
+ */
 export async function startProxy(
   targetOrigin: string,
-  rule: (request: SeenRequest) => ProxyAction,
+  rule: (request: SeenRequest) => ProxyAction | Promise<ProxyAction>,
   bend?: TextBend,
 ): Promise<Proxy> {
   const answered: SeenRequest[] = [];
@@ -49,7 +52,7 @@ export async function startProxy(
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    const answer = async (): Promise<void> => {
       const body = Buffer.concat(chunks);
       const seen: SeenRequest = {
         method: req.method ?? 'GET',
@@ -57,7 +60,7 @@ export async function startProxy(
         headers: req.headers,
         body: body.toString('utf8'),
       };
-      const action = rule(seen);
+      const action = await rule(seen);
       if (typeof action === 'object') {
         answered.push(seen);
         res
@@ -98,7 +101,8 @@ export async function startProxy(
       );
       upstream.on('error', () => res.destroy());
       upstream.end(body);
-    });
+    };
+    req.on('end', () => void answer());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -148,6 +152,27 @@ export function startHoldProxy(
   bend?: (body: string) => string,
 ): Promise<Proxy> {
   return startProxy(targetOrigin, rule, bend && ((_request, answer) => bend(answer.text)));
+}
+
+/**
+ * A proxy whose matching requests wait, unforwarded, until `open` settles (then go on to the service): a
+ * request in flight for as long as a test needs, ended by an event instead of a time. `arrived` settles
+ * when the first matching request reached the proxy.
+ */
+export async function startGateProxy(
+  targetOrigin: string,
+  matches: (request: SeenRequest) => boolean,
+  open: Promise<unknown>,
+): Promise<Proxy & { arrived: Promise<void> }> {
+  let arrive = (): void => undefined;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const proxy = await startProxy(targetOrigin, async (request): Promise<ProxyAction> => {
+    if (!matches(request)) return 'forward';
+    arrive();
+    await open;
+    return 'forward';
+  });
+  return { ...proxy, arrived };
 }
 
 /** Which requests {@link startHoldProxy} holds. */

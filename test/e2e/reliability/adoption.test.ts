@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { startGateProxy, type Proxy } from '../../support/proxy.js';
 import {
   makeTempWorkspace,
   readResults,
@@ -18,26 +19,29 @@ import {
 const secrets = secretsFor('adopt');
 const workspaces: string[] = [];
 const emulators: Emulator[] = [];
+const proxies: Proxy[] = [];
 
 afterAll(async () => {
+  for (const p of proxies) await p.close();
   for (const e of emulators) await e.close();
   for (const w of workspaces) await removeWorkspace(w);
 });
 
 const EXECUTE = 'POST /v1/suites/suite-green/execute';
-const isExecute = (q: RequestRecord) =>
-  q.method === 'POST' && /^\/v1\/suites\/suite-green\/execute/.test(q.path);
+const isExecuteOf = (method: string, path: string) =>
+  method === 'POST' && /^\/v1\/suites\/suite-green\/execute/.test(path);
+const isExecute = (q: RequestRecord) => isExecuteOf(q.method, q.path);
 const cancelsOf = (emulator: Emulator, id: string) =>
   emulator.requests().filter((q) => q.method === 'POST' && q.path.includes(`/suite-results/${id}/cancel`));
 
-async function leg(emulator: Emulator, browser: string) {
+async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseUrl) {
   const workspace = await makeTempWorkspace(`gi-rel-adopt-${browser}-`);
   workspaces.push(workspace);
   const started = await startAction({
     workspace,
     inputs: {
       'api-key': secrets.apiKey,
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': baseUrl,
       'suite-ids': 'suite-green',
       browser,
       timeout: '1',
@@ -47,8 +51,10 @@ async function leg(emulator: Emulator, browser: string) {
 }
 
 /**
- * Leg B (firefox) starts first and is answered; then A's (chrome) execute is handled, its answer lost, and
- * A's own run fails. `whileRunning` runs on leg A once it has looked its run up (or ended).
+ * Both legs send their executes however slowly each process starts; leg B's (firefox) is handled once A's
+ * was sent, and answered; then A's (chrome) is handled, its answer lost, and A's own run fails. So B's run
+ * starts after A's execute was sent: a candidate for A's run. `whileRunning` runs on leg A once it has
+ * looked its run up (or ended).
  */
 async function twoLegs(
   whileRunning: (a: Awaited<ReturnType<typeof leg>>) => void = () => undefined,
@@ -57,12 +63,21 @@ async function twoLegs(
   emulators.push(emulator);
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
-  const b = await leg(emulator, 'firefox');
-  await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 15_000);
+  let bAnswered = (): void => undefined;
+  const gate = async (open: Promise<unknown>) => {
+    const proxy = await startGateProxy(emulator.origin, (r) => isExecuteOf(r.method, r.url), open);
+    proxies.push(proxy);
+    return proxy;
+  };
+  const aGate = await gate(new Promise<void>((resolve) => (bAnswered = resolve)));
+  const bGate = await gate(aGate.arrived);
+  const b = await leg(emulator, 'firefox', bGate.baseUrl);
+  const a = await leg(emulator, 'chrome', aGate.baseUrl);
+  await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
   // A's own run fails; A's execute is handled and its answer lost.
   emulator.setScenario('rel-green-1', { outcome: 'fail', failingStep: 1, error: 'Own run failed' });
   emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);
-  const a = await leg(emulator, 'chrome');
+  bAnswered();
   let aOut = '';
   a.child.stdout?.on('data', (d: Buffer) => (aOut += d.toString()));
   let aEnded = false;

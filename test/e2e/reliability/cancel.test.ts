@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { refId } from '../../../src/api/refs.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { startGateProxy, type Proxy } from '../../support/proxy.js';
 import {
   FILES,
   findSecrets,
@@ -26,8 +27,10 @@ import {
 const secrets = secretsFor('cancel');
 const workspaces: string[] = [];
 const emulators: Emulator[] = [];
+const proxies: Proxy[] = [];
 
 afterAll(async () => {
+  for (const p of proxies) await p.close();
   for (const e of emulators) await e.close();
   for (const w of workspaces) await removeWorkspace(w);
 });
@@ -51,14 +54,15 @@ interface Cancelled {
 }
 
 /**
- * Starts the action against `emulator` on suite-green and test rel-green-1 (both hanging), waits until `ready` holds, sends
- * `signal` and waits for the exit.
+ * Starts the action against `emulator` (or `baseUrl`) on suite-green and test rel-green-1 (both hanging),
+ * waits until `ready` holds, sends `signal`, calls `signalled` and waits for the exit.
  */
 async function cancelMidRun(
   emulator: Emulator,
   signal: NodeJS.Signals,
-  ready: () => boolean = () => emulator.requests().some(isPoll),
+  options: { ready?: () => boolean; baseUrl?: string; signalled?: () => void } = {},
 ): Promise<Cancelled> {
+  const ready = options.ready ?? (() => emulator.requests().some(isPoll));
   emulator.setScenario('rel-green-1', { hang: true });
   emulator.setScenario('rel-green-2', { hang: true });
   const workspace = await makeTempWorkspace('gi-rel-cancel-');
@@ -67,7 +71,7 @@ async function cancelMidRun(
     workspace,
     inputs: {
       ...secretInputs(secrets),
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': options.baseUrl ?? emulator.baseUrl,
       'suite-ids': 'suite-green',
       'test-ids': 'rel-green-1',
       'timeout-minutes': '5',
@@ -76,6 +80,7 @@ async function cancelMidRun(
   await waitFor(ready, 20_000);
   const signalledAt = Date.now();
   child.kill(signal);
+  options.signalled?.();
   const run = await done;
   const exitedAt = Date.now();
   return { run, workspace, signalledAt, exitedAt };
@@ -157,14 +162,23 @@ describe.concurrent('workflow cancel', () => {
 
   it('SIGINT while a trigger is in flight: the run it starts is cancelled too, never left running', async () => {
     const emulator = await setUp();
-    // The suite's execute is answered 1 s late; the signal comes while it is in flight.
-    emulator.setFaults({
-      routes: [{ method: 'POST', pattern: '/v1/suites/*/execute', kind: 'slow' }],
-      delayMs: 1_000,
-    });
-    const c = await cancelMidRun(emulator, 'SIGINT', () =>
-      emulator.requests().some((q) => q.path.startsWith('/v1/tests/rel-green-1/execute')),
+    // The suite's execute waits at a gate, sent and unanswered, until the signal has been sent; then the
+    // service handles it and answers.
+    let open = (): void => undefined;
+    const gate = await startGateProxy(
+      emulator.origin,
+      ({ method, url }) => method === 'POST' && url.startsWith('/v1/suites/suite-green/execute'),
+      new Promise<void>((resolve) => (open = resolve)),
     );
+    proxies.push(gate);
+    let inFlight = false;
+    void gate.arrived.then(() => (inFlight = true));
+    const c = await cancelMidRun(emulator, 'SIGINT', {
+      baseUrl: gate.baseUrl,
+      ready: () =>
+        inFlight && emulator.requests().some((q) => q.path.startsWith('/v1/tests/rel-green-1/execute')),
+      signalled: open,
+    });
     await expectCancelledProperly(emulator, c, 'SIGINT');
     const suiteResults = [...emulator.store.suiteResults.values()].filter(
       (s) => refId(s.suite) === 'suite-green',

@@ -5,7 +5,7 @@
  * on a file-system call. Every requested run is accounted for (not started, found and adopted, or "may have
  * started"), no execute is sent twice, and the step ends within `timeout` + 10 s (deadline) or 7.5 s
  * (signal). The durations measured are printed as "stop figures". Each case has its own emulator and
- * the cases run at once.
+ * the cases run at once, except the signal at an execute in flight, which runs first, alone.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -97,7 +97,46 @@ async function actOn(
 
 const isExecute = (url: string): boolean => /\/execute\/?(\?|$)/.test(url);
 
-// Every case has its own emulator: all of them run at once.
+// Timed against the 1.5 s a signal leaves an execute in flight to answer, then a lookup: alone, not while
+// the other cases' processes start.
+describe('a trigger in flight at a signal', () => {
+  it('SIGTERM while an execute is sent but not answered: its run is found and cancelled, and reported', async () => {
+    const { emulator, holding, act } = await setUp();
+    emulator.setScenario('rel-green-1', { hang: true });
+    const p = await holding(({ method, url }) =>
+      method === 'POST' && isExecute(url) ? 'hold-after' : 'forward',
+    );
+    const before = new Set(emulator.store.suiteResults.keys());
+    // No variables: a suite result shows all that was sent, so the adopted run is cancelled.
+    const t = await act(
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '5', variables: '', 'private-variables': '' },
+      {
+        baseUrl: p.baseUrl,
+        signal: 'SIGTERM',
+        ready: () => [...emulator.store.suiteResults.keys()].some((id) => !before.has(id)),
+      },
+    );
+    console.log(`stop figures: SIGTERM mid-execute, exit ${t.afterSignalMs} ms after the signal`);
+    expect(t.afterSignalMs).toBeLessThan(7_500);
+    expect(t.run.signal).toBeNull();
+    expect(t.run.code).not.toBe(0);
+    const started = [...emulator.store.suiteResults.values()].filter((s) => !before.has(s._id));
+    expect(started).toHaveLength(1);
+    expect(
+      started[0]?.dateExecutionFinished,
+      'the run started by the unanswered execute is cancelled',
+    ).toBeTruthy();
+    expect(executesOf(emulator.requests(), 'suite-green').filter(wasHandled)).toHaveLength(1);
+    const results = readResults(t.workspace);
+    expect(results?.runs).toHaveLength(1);
+    expect(results?.runs[0]?.suiteResultId).toBe(started[0]?._id);
+    expect(results?.runs[0]?.cancelled).toBe(true);
+    expect(counts(t.run).total).toBeGreaterThanOrEqual(1);
+    expect(t.run.stdout).not.toMatch(/0 total/);
+  });
+});
+
+// Every other case has its own emulator: all of them run at once.
 describe.concurrent('stopping early', () => {
   describe.concurrent('every requested run is accounted for when the action stops early', () => {
     it('deadline while executes are still being sent: the rest are "not started", total = asked, the step fails under fail-on-timeout: false', async () => {
@@ -167,41 +206,6 @@ describe.concurrent('stopping early', () => {
   });
 
   describe.concurrent('a trigger in flight is reconciled, never re-sent', () => {
-    it('SIGTERM while an execute is sent but not answered: its run is found and cancelled, and reported', async () => {
-      const { emulator, holding, act } = await setUp();
-      emulator.setScenario('rel-green-1', { hang: true });
-      const p = await holding(({ method, url }) =>
-        method === 'POST' && isExecute(url) ? 'hold-after' : 'forward',
-      );
-      const before = new Set(emulator.store.suiteResults.keys());
-      // No variables: a suite result shows all that was sent, so the adopted run is cancelled.
-      const t = await act(
-        { 'suite-ids': 'suite-green', 'timeout-minutes': '5', variables: '', 'private-variables': '' },
-        {
-          baseUrl: p.baseUrl,
-          signal: 'SIGTERM',
-          ready: () => [...emulator.store.suiteResults.keys()].some((id) => !before.has(id)),
-        },
-      );
-      console.log(`stop figures: SIGTERM mid-execute, exit ${t.afterSignalMs} ms after the signal`);
-      expect(t.afterSignalMs).toBeLessThan(7_500);
-      expect(t.run.signal).toBeNull();
-      expect(t.run.code).not.toBe(0);
-      const started = [...emulator.store.suiteResults.values()].filter((s) => !before.has(s._id));
-      expect(started).toHaveLength(1);
-      expect(
-        started[0]?.dateExecutionFinished,
-        'the run started by the unanswered execute is cancelled',
-      ).toBeTruthy();
-      expect(executesOf(emulator.requests(), 'suite-green').filter(wasHandled)).toHaveLength(1);
-      const results = readResults(t.workspace);
-      expect(results?.runs).toHaveLength(1);
-      expect(results?.runs[0]?.suiteResultId).toBe(started[0]?._id);
-      expect(results?.runs[0]?.cancelled).toBe(true);
-      expect(counts(t.run).total).toBeGreaterThanOrEqual(1);
-      expect(t.run.stdout).not.toMatch(/0 total/);
-    });
-
     it('deadline while an execute is sent but not answered: its run is found, cancelled and reported timed out', async () => {
       const { emulator, holding, act } = await setUp();
       emulator.setScenario('rel-green-1', { hang: true });

@@ -62,6 +62,7 @@ describe.skipIf(!hasChromium)('demo suites in Chromium', () => {
         globalStepDelay: 0,
         maxWaitDelay: suite.maxWaitDelay,
         maxAjaxDelay: suite.maxAjaxDelay,
+        disableVisuals: false,
       }),
     );
   }

@@ -82,6 +82,7 @@ describe.skipIf(!hasChromium)('browser executor: step commands', () => {
     const outcome = await executor.run(
       request(`${site.url}/t/form`, [step('assertText', '#price', 'Price: $40'), step('click', '#go')], {
         maxWaitDelay: 300,
+        disableVisuals: false,
       }),
     );
     expect(outcome.passing).toBe(false);
