@@ -55,7 +55,10 @@ function commentMarker(key) {
         clean = `${clean.slice(0, 80)}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(key).digest('hex').slice(0, 16)}`;
     return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
 }
-/** Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters. */
+/**
+ * Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters, starting
+ * with the marker of `options.key`. docs/github-platform.md, "Pull-request comments".
+ */
 function renderPullRequestComment(report, options = {}) {
     const t = report.totals;
     const icon = VERDICT_ICON[report.verdict];

@@ -56230,6 +56230,10 @@ var report_text = __nccwpck_require__(65655);
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
+/**
+ * A variant's browser, region and viewport (`<width>x<height>`) as report test fields, cleaned; the parts
+ * not varied are left out. docs/results-json.md, "results[]".
+ */
 function variantFields(variant) {
     return {
         ...(variant.browser ? { browser: (0,report_text/* cleanText */.X5)(variant.browser) } : {}),
@@ -56382,13 +56386,16 @@ function resultDuration(r) {
     }
     return null;
 }
+/** True for a parseable ISO 8601 date other than the epoch (the service's "never" on tests). */
 function validDate(value) {
     return typeof value === 'string' && value !== EPOCH && Number.isFinite(Date.parse(value));
 }
+/** An ISO 8601 date as ms since the epoch; 0 when it does not parse (the report's durations stay >= 0). */
 function dateMs(value) {
     const ms = Date.parse(value);
     return Number.isFinite(ms) ? ms : 0;
 }
+/** A finite number as it is (durations in ms, comparison differences); null for null, undefined, NaN, ±∞. */
 function numberOrNull(value) {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
@@ -56821,11 +56828,14 @@ const DEFAULT_TITLE = 'Ghost Inspector';
 const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 /** Bytes kept free for the closing "N more" note. */
 const TAIL_RESERVE = 1024;
-/** The line added to the job summary once the screenshots artifact is uploaded (pure). */
+/** The line added to the job summary once the screenshots artifact is uploaded (pure; an http(s) URL links). */
 function renderArtifactLine(artifactUrl) {
     return `Screenshots: ${summary_failures_link(artifactUrl, 'artifact')}.\n\n`;
 }
-/** Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes. */
+/**
+ * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
+ * left out are counted and the reader pointed to JUnit and results.json. README "What the reviewer sees".
+ */
 function renderSummary(report, options = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
     const head = headline(report, options);
@@ -62814,7 +62824,7 @@ class Transport {
         if (p.call.opts?.neverWait)
             return budget.takeNow();
         try {
-            await budget.acquire(waitSignal, this.sleep);
+            await budget.acquire(waitSignal, this.sleep, p.call.opts?.lowPriority);
         }
         catch (err) {
             if (waitSignal?.aborted)
@@ -65366,8 +65376,15 @@ async function ensureRunnerFiles(dir, github, sink) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/budget.ts
-const DEFAULT_BURST = 30;
-const DEFAULT_RATE_PER_SECOND = 5;
+/**
+ * One shared request budget for every API call: a token bucket that spends the service's burst, halves its
+ * rate on each 429 wave and recovers linearly (AIMD), so processes sharing an account converge on a fair
+ * share. Defaults and their reasons: docs/requests.md.
+ */
+
+/** A third of the account's burst and half its rate: room for many runs ending together, and for other jobs. */
+const DEFAULT_BURST = Math.floor(RATE_LIMIT_BURST / 3);
+const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND / 2;
 const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
 const DEFAULT_RECOVERY_PER_SECOND = 0.05;
 /** Thrown by `acquire` when its signal fires before a token was had. */
@@ -65400,7 +65417,7 @@ class RateBudget {
     pausedUntil = -Infinity;
     /** No further halving before this time, ms. */
     holdUntil = -Infinity;
-    /** Callers waiting for a token, in arrival order; each wakes when its place in the line comes. */
+    /** Callers waiting for a token, in arrival order, low priority last; each wakes when its place comes. */
     line = [];
     /** Tokens taken so far (each one request sent). */
     granted = 0;
@@ -65456,11 +65473,13 @@ class RateBudget {
     }
     /**
      * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
+     * A `lowPriority` caller lets every other caller that comes while it waits go first.
      * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
      */
-    async acquire(signal, wait = (ms, s) => this.clock.sleep(ms, s)) {
-        const me = { nudge: new AbortController() };
-        this.line.push(me);
+    async acquire(signal, wait = (ms, s) => this.clock.sleep(ms, s), lowPriority = false) {
+        const me = { nudge: new AbortController(), low: lowPriority };
+        const firstLow = lowPriority ? -1 : this.line.findIndex((other) => other.low);
+        this.line.splice(firstLow < 0 ? this.line.length : firstLow, 0, me);
         let granted = false;
         try {
             for (;;) {
@@ -66057,11 +66076,28 @@ function variantAt(index, combos, hasRows, startUrl) {
         v.dataRow = Math.floor(index / n);
     return v;
 }
-/** Corrects a variant from what a test result says it ran with (only for dimensions that were varied). */
-function variantFromResult(variant, result) {
+/**
+ * Whether a result's `browser`, which names the version (`chrome-142`), is the browser asked for: `chrome`
+ * fits every Chrome version, `chrome-79` only version 79 (`chrome-79.0.3945` too). Case-insensitive.
+ * docs/api-contract.md, "Resources".
+ */
+function browserFits(asked, shown) {
+    const a = asked.toLowerCase();
+    const s = shown.toLowerCase();
+    return s === a || s.startsWith(a.includes('-') ? `${a}.` : `${a}-`);
+}
+/**
+ * Corrects a variant from what a test result says it ran with (only for dimensions that were varied). The
+ * browser stays as asked when the result's fits it (`chrome` for `chrome-142`: names stay the same across
+ * the service's browser updates); else it becomes the asked value of `browsers` the result fits, else the
+ * result's own.
+ */
+function variantFromResult(variant, result, browsers) {
     const v = { ...variant };
-    if (v.browser !== undefined && result.browser)
-        v.browser = result.browser;
+    const shown = result.browser;
+    if (v.browser !== undefined && shown && !browserFits(v.browser, shown)) {
+        v.browser = [browsers ?? []].flat().find((b) => browserFits(b, shown)) ?? shown;
+    }
     if (v.region !== undefined && result.region)
         v.region = result.region;
     if (v.viewport !== undefined && result.viewportSize?.width && result.viewportSize?.height) {
@@ -66359,6 +66395,7 @@ function planJobs(plan, suiteIds) {
 
 
 
+
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 const CLOCK_SKEW_MS = 2_000;
 /** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
@@ -66394,19 +66431,19 @@ function listOf(value) {
     return (Array.isArray(value) ? value : [value]).map((v) => v.toLowerCase());
 }
 /** One field: `shown` (the result's, '' when absent) against the values sent (none sent: no evidence). */
-function fieldFit(shown, sent) {
+function fieldFit(shown, sent, fits = (a, b) => a === b.toLowerCase()) {
     if (sent.length === 0)
         return 'match';
     if (!shown)
         return 'unknown';
-    return sent.includes(shown.toLowerCase()) ? 'match' : 'mismatch';
+    return sent.some((value) => fits(value, shown)) ? 'match' : 'mismatch';
 }
 /** How a result fits the variant sent, as far as its fields show it (a suite result: only its start URL). */
 function variantFit(result, options, startUrl) {
     const r = result;
     const size = r.viewportSize;
     const fits = [
-        fieldFit(typeof r.browser === 'string' ? r.browser : '', listOf(options.browser)),
+        fieldFit(typeof r.browser === 'string' ? r.browser : '', listOf(options.browser), browserFits),
         fieldFit(typeof r.region === 'string' ? r.region : '', listOf(options.region)),
         fieldFit(size?.width && size?.height ? `${size.width}x${size.height}` : '', listOf(options.viewport)),
         fieldFit(typeof r.startUrl === 'string' ? r.startUrl.toLowerCase() : '', listOf(startUrl)),
@@ -66697,6 +66734,8 @@ class Watcher {
     listAgainAtMs = -Infinity;
     organizationId = null;
     organizationRead = false;
+    /** The most rows the table has held: the safety reads' spacing never shrinks as runs end. */
+    mostRows = 0;
     constructor(ctx) {
         this.ctx = ctx;
     }
@@ -66711,7 +66750,7 @@ class Watcher {
                 triggeredAtMs,
                 target: target,
                 resolve: resolve,
-                dueAtMs: now + this.safetyMs(),
+                dueAtMs: Infinity,
                 notBeforeMs: -Infinity,
                 lastReadAtMs: now,
                 shown: false,
@@ -66720,13 +66759,14 @@ class Watcher {
                 again: false,
                 errors: 0,
             });
+            this.mostRows = Math.max(this.mostRows, this.table.size);
             if (!this.looping)
                 void this.loop();
         });
     }
-    /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run in the table. */
+    /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once. */
     safetyMs() {
-        return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.table.size);
+        return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
     }
     async loop() {
         const { ctx } = this;
@@ -66765,11 +66805,17 @@ class Watcher {
         }
         this.readDue();
     }
+    /** Reads the rows due: hinted ones at once, the others once `safetyMs` passed since their last read. */
     readDue() {
         const now = this.ctx.clock.now();
+        const safetyMs = this.safetyMs();
         for (const row of this.table.values()) {
-            if (!row.reading && row.dueAtMs <= now && row.notBeforeMs <= now)
-                void this.read(row);
+            if (row.reading || row.notBeforeMs > now)
+                continue;
+            if (row.dueAtMs <= now)
+                void this.read(row, false);
+            else if (row.lastReadAtMs + safetyMs <= now)
+                void this.read(row, true);
         }
     }
     /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
@@ -66806,21 +66852,24 @@ class Watcher {
         this.listInFlight = true;
         try {
             const organizationId = await this.organization();
-            this.listDown = !organizationId || !(await this.ask(organizationId, askedAtMs));
-            if (!this.listDown)
+            const answered = organizationId ? await this.ask(organizationId, askedAtMs) : false;
+            if (answered !== null)
+                this.listDown = !answered;
+            if (answered)
                 this.readDue();
         }
         finally {
             this.listInFlight = false;
         }
     }
+    /** Whether the list answered; null when it waited for the budget all along (not sent: not a failure). */
     async ask(organizationId, askedAtMs) {
         const { ctx } = this;
         const answered = new AbortController();
         const late = (0,run_clock/* timeoutSignal */._)(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
         try {
             const signal = AbortSignal.any([ctx.stop.signal, late]);
-            const running = await ctx.api.listOrganizationRunning(organizationId, { signal });
+            const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
             this.listFailures = 0;
             this.mark(running, askedAtMs);
             return true;
@@ -66828,6 +66877,8 @@ class Watcher {
         catch (error) {
             if (ctx.stop.signal.aborted)
                 return false;
+            if (isApiErrorType(error, 'ABORTED') && error.attempts === 0)
+                return null;
             this.listFailures += 1;
             this.listAgainAtMs = ctx.clock.now() + this.backoff(this.listFailures);
             const message = `Running list of the organization failed: ${messageOf(error)}`;
@@ -66858,18 +66909,18 @@ class Watcher {
             }
         }
     }
-    /** Reads a row's own result: over ends it; still running returns it to the table with its next due time. */
-    async read(row) {
+    /** Reads a row's own result (`lowPriority`: a safety read): over ends it, else it goes back to the table. */
+    async read(row, lowPriority) {
         const { ctx } = this;
         const stop = ctx.stop.signal;
         row.reading = true;
         row.lastReadAtMs = ctx.clock.now();
         try {
-            const value = await row.target.get(stop);
+            const value = await row.target.get({ signal: stop, lowPriority });
             row.errors = 0;
             if (row.target.isOver(value))
                 return this.end(row, value);
-            row.dueAtMs = ctx.clock.now() + this.safetyMs();
+            row.dueAtMs = Infinity;
         }
         catch (error) {
             if (stop.aborted)
@@ -66974,7 +67025,7 @@ async function waitRerun(ctx, rerun, started, triggeredAtMs) {
     if (inferred.has(started))
         remote.inferred = true;
     return watchResult(ctx, remote, triggeredAtMs, {
-        get: (signal) => ctx.api.getTestResult(startedId, { signal }),
+        get: (opts) => ctx.api.getTestResult(startedId, opts),
         isOver: (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running',
         onProblem: (reason) => ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),
     });
@@ -66984,7 +67035,9 @@ async function retryTest(ctx, handle, test) {
     const testId = job.kind === 'file' ? null : test.testId;
     if (job.kind !== 'file' && !testId)
         return;
-    const variant = test.result ? variantFromResult(handle.run.variant, test.result) : handle.run.variant;
+    const variant = test.result
+        ? variantFromResult(handle.run.variant, test.result, ctx.plan.execute.browser)
+        : handle.run.variant;
     const options = retryOptions(ctx.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
     // A repository test carries the start URL it runs under (see optionsFor).
     if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
@@ -67068,7 +67121,7 @@ async function follow(ctx, handle) {
 async function followSuite(ctx, handle) {
     const id = handle.remote.id;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (signal) => ctx.api.getSuiteResult(id, { signal }),
+        get: (opts) => ctx.api.getSuiteResult(id, opts),
         isOver: outcome/* isSuiteResultOver */.q2,
         onProblem: (reason) => (handle.run.error = reason),
     });
@@ -67090,14 +67143,15 @@ async function followSuite(ctx, handle) {
     }
     const cancelled = result.passing === null;
     handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
-    if (tests[0])
-        handle.run.variant = variantFromResult(handle.run.variant, tests[0]);
+    if (tests[0]) {
+        handle.run.variant = variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser);
+    }
     await settle(ctx, handle);
 }
 async function followTest(ctx, handle) {
     const id = handle.remote.id;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (signal) => ctx.api.getTestResult(id, { signal }),
+        get: (opts) => ctx.api.getTestResult(id, opts),
         isOver: (r) => {
             handle.lastResult = r;
             return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
@@ -67120,7 +67174,7 @@ async function followTest(ctx, handle) {
         }
         return;
     }
-    handle.run.variant = variantFromResult(handle.run.variant, result);
+    handle.run.variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
     const testRun = testRunOf(ctx, result, 'error');
     if (handle.job.kind === 'file')
         testRun.testName = result.name || handle.job.name;
@@ -67936,7 +67990,8 @@ const MAX_ANNOTATION_MESSAGE = 4096;
 const MAX_ANNOTATION_TITLE = 255;
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (past that the last one counts the rest).
+ * level (past that the last one counts the rest), messages and titles cut to GitHub's limits (characters).
+ * docs/github-platform.md, "Annotations".
  */
 function renderAnnotations(report, options = {}) {
     const errors = [];
@@ -67964,7 +68019,7 @@ function renderAnnotations(report, options = {}) {
         ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
     ];
 }
-/** Emits annotations through `sink` (default `@actions/core`). */
+/** Emits annotations through `sink` (default `@actions/core`) in order, each with its title and file. */
 function emitAnnotations(list, sink = src_core) {
     for (const a of list) {
         const props = a.file ? { title: a.title, file: a.file } : { title: a.title };
@@ -68505,9 +68560,9 @@ function computeOutputs(summary, verdict, resultsPath) {
 
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
 /**
- * results.json: every normalized result in one file, so the outputs stay small (docs/github-platform.md,
- * "Outputs"). Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus
- * `run` and `suite`) per line, so the file streams. Same shape with `wait: false`.
+ * results.json: every normalized result in one file, so the outputs stay small (docs/results-json.md).
+ * Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus `run` and
+ * `suite`) per line, so the file streams. Same shape with `wait: false`.
  */
 
 

@@ -614,12 +614,11 @@ describe('official client 7.0.1: what its integration tests against the real ser
   });
 });
 
-// The emulator's defaults (rate limit on, a triggered result found at once), its runs a fifth of their
-// production durations: still several poll intervals each.
+// The emulator's defaults: rate limit on, a triggered result found at once, production run durations.
 describe('official Node client 7.0.1 against the emulator with its default options', () => {
   let plain: Emulator;
   beforeAll(async () => {
-    plain = await startEmulator({ quiet: true, timeScale: 0.2 });
+    plain = await startEmulator({ quiet: true });
   });
   afterAll(async () => {
     await plain?.close();

@@ -1,8 +1,7 @@
 /**
  * A client in shell (curl + jq, as the CircleCI orb runs one) against the emulator with its default
- * options, its runs a fifth of their production durations (still several poll intervals each): trigger
- * with `immediate=1`, poll until `passing` is set, read the result and a suite result's test results. jq
- * must be installed (Debian package `jq`): without it this test fails.
+ * options: trigger with `immediate=1`, poll until `passing` is set, read the result and a suite result's
+ * test results. jq must be installed (Debian package `jq`): without it this test fails.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -16,7 +15,7 @@ const SCRIPT = path.join(ROOT, 'test', 'contract', 'clients', 'curl-jq.sh');
 
 let em: Emulator;
 beforeAll(async () => {
-  em = await startEmulator({ quiet: true, timeScale: 0.2 });
+  em = await startEmulator({ quiet: true });
 });
 afterAll(async () => {
   await em?.close();
