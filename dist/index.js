@@ -66710,6 +66710,7 @@ async function readOrganization(ctx) {
 
 
 
+
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
 const TICK_MS = 850;
 const TICK_JITTER_MS = 300;
@@ -66805,17 +66806,71 @@ class Watcher {
         }
         this.readDue();
     }
-    /** Reads the rows due: hinted ones at once, the others once `safetyMs` passed since their last read. */
+    /**
+     * Reads the rows due: hinted ones at once (several of one group from the group's list), the others once
+     * `safetyMs` passed since their last read.
+     */
     readDue() {
         const now = this.ctx.clock.now();
         const safetyMs = this.safetyMs();
+        const hinted = new Map();
         for (const row of this.table.values()) {
             if (row.reading || row.notBeforeMs > now)
                 continue;
-            if (row.dueAtMs <= now)
-                void this.read(row, false);
+            if (row.dueAtMs <= now) {
+                const key = row.target.group?.key ?? row.remote.id;
+                hinted.set(key, [...(hinted.get(key) ?? []), row]);
+            }
             else if (row.lastReadAtMs + safetyMs <= now)
                 void this.read(row, true);
+        }
+        for (const rows of hinted.values()) {
+            if (rows.length > 1)
+                void this.readGroup(rows);
+            else
+                void this.read(rows[0], false);
+        }
+    }
+    /** Reads rows of one group from its list (their own answers there); a row the list does not show is read alone. */
+    async readGroup(rows) {
+        const { ctx } = this;
+        const left = new Map(rows.map((row) => [row.remote.id, row]));
+        const list = rows[0].target.group.list;
+        for (const row of rows) {
+            row.reading = true;
+            row.lastReadAtMs = ctx.clock.now();
+        }
+        const visit = (page) => {
+            for (const value of page) {
+                const row = left.get(value._id);
+                if (!row)
+                    continue;
+                left.delete(row.remote.id);
+                this.settleRead(row);
+                if (row.target.isOver(value))
+                    this.end(row, value);
+            }
+            return left.size > 0;
+        };
+        try {
+            await forEachPage((paging) => list(paging, { signal: ctx.stop.signal }), visit, pagesFor(rows.length));
+        }
+        catch {
+            // The rows left are read on their own.
+        }
+        for (const row of left.values()) {
+            row.reading = false;
+            if (!ctx.stop.signal.aborted)
+                void this.read(row, false);
+        }
+    }
+    /** A read of `row` answered: it is no longer due, and is read again if it was made due meanwhile. */
+    settleRead(row) {
+        row.reading = false;
+        row.dueAtMs = Infinity;
+        if (row.again) {
+            row.again = false;
+            this.readSoon(row, this.ctx.clock.now());
         }
     }
     /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
@@ -67120,10 +67175,14 @@ async function follow(ctx, handle) {
 }
 async function followSuite(ctx, handle) {
     const id = handle.remote.id;
+    const suiteId = handle.run.suiteId;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
         get: (opts) => ctx.api.getSuiteResult(id, opts),
         isOver: outcome/* isSuiteResultOver */.q2,
         onProblem: (reason) => (handle.run.error = reason),
+        ...(suiteId
+            ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
+            : {}),
     });
     if (!result) {
         if (!ctx.stop.signal.aborted)

@@ -5,6 +5,7 @@ import { setMaxListeners } from 'node:events';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import type { RequestOptions } from '../api/api.js';
+import type { Paging } from '../api/request-types.js';
 import type { ActionApi } from './action-api.js';
 import { systemClock, type Clock } from './clock.js';
 import type { StopReason } from './stop/deadline.js';
@@ -295,6 +296,8 @@ export interface WatchTarget<T extends Answer> {
   isOver: (value: T) => boolean;
   /** Told why the result could not be had. */
   onProblem: (reason: string) => void;
+  /** Its group's list (a suite's results, newest first): results of one group due together are read from it. */
+  group?: { key: string; list: (paging: Paging, opts: RequestOptions) => Promise<T[]> };
 }
 
 /** The engine run's one watch loop (`follow/watcher.ts`): `wait` gives the result once over, else null. */

@@ -87,10 +87,18 @@ export function actionApi(bed: WatchBed): { api: Client; budget: RateBudget } {
   return { api: bed.world.client({ apiKey: WATCH_KEY, budget }), budget };
 }
 
-/** Starts `specs` in one engine run (one action process); `organization` false: without the organization id. */
-export function startRuns(bed: WatchBed, specs: RunSpec[], organization = true): Promise<RunSummary> {
+/**
+ * Starts `specs` in one engine run (one action process); `organization` false: without the organization id;
+ * `over` replaces fields of the plan.
+ */
+export function startRuns(
+  bed: WatchBed,
+  specs: RunSpec[],
+  organization = true,
+  over: Partial<RunPlan> = {},
+): Promise<RunSummary> {
   for (const s of specs) setDurations(bed, s);
-  const plan = { ...planOf(specs), ...(organization ? {} : { organizationId: null }) };
+  const plan = { ...planOf(specs), ...(organization ? {} : { organizationId: null }), ...over };
   return runPlan(plan, { api: actionApi(bed).api, clock: bed.clock });
 }
 
@@ -145,18 +153,19 @@ export function officialRequests(kind: 'suite' | 'test', ms: number): number {
 /**
  * Runs `specs` at once: in one engine run (`together`), or each in an engine run of its own (as separate
  * action processes do), and measures. `organization` false: the plan has no organization id (as without
- * the `organization-id` input).
+ * the `organization-id` input); `over` replaces fields of the plan.
  */
 export async function runWatch(
   bed: WatchBed,
   specs: RunSpec[],
   together = true,
   organization = true,
+  over: Partial<RunPlan> = {},
 ): Promise<WatchFigures> {
   bed.emulator.resetLog();
   const groups = together ? [specs] : specs.map((s) => [s]);
   const startedAt = bed.clock.now();
-  const summaries = await Promise.all(groups.map((g) => startRuns(bed, g, organization)));
+  const summaries = await Promise.all(groups.map((g) => startRuns(bed, g, organization, over)));
   const endedAt = bed.clock.now();
   const requests = bed.emulator.requests();
   const byKind: Record<string, number> = {};

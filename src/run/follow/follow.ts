@@ -19,10 +19,14 @@ export async function follow(ctx: EngineContext, handle: Handle): Promise<void> 
 
 async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
   const id = handle.remote.id;
+  const suiteId = handle.run.suiteId;
   const result = await watchResult<SuiteResult>(ctx, handle.remote, handle.triggeredAtMs, {
     get: (opts) => ctx.api.getSuiteResult(id, opts),
     isOver: isSuiteResultOver,
     onProblem: (reason) => (handle.run.error = reason),
+    ...(suiteId
+      ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
+      : {}),
   });
   if (!result) {
     if (!ctx.stop.signal.aborted) endRun(ctx, handle);

@@ -16,6 +16,7 @@ import {
   type RunWatch,
   type WatchTarget,
 } from '../context.js';
+import { forEachPage, pagesFor } from '../read/paging.js';
 import { organizationOf, readOrganization } from './organization.js';
 
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
@@ -130,14 +131,64 @@ export class Watcher implements RunWatch {
     this.readDue();
   }
 
-  /** Reads the rows due: hinted ones at once, the others once `safetyMs` passed since their last read. */
+  /**
+   * Reads the rows due: hinted ones at once (several of one group from the group's list), the others once
+   * `safetyMs` passed since their last read.
+   */
   private readDue(): void {
     const now = this.ctx.clock.now();
     const safetyMs = this.safetyMs();
+    const hinted = new Map<string, Row[]>();
     for (const row of this.table.values()) {
       if (row.reading || row.notBeforeMs > now) continue;
-      if (row.dueAtMs <= now) void this.read(row, false);
-      else if (row.lastReadAtMs + safetyMs <= now) void this.read(row, true);
+      if (row.dueAtMs <= now) {
+        const key = row.target.group?.key ?? row.remote.id;
+        hinted.set(key, [...(hinted.get(key) ?? []), row]);
+      } else if (row.lastReadAtMs + safetyMs <= now) void this.read(row, true);
+    }
+    for (const rows of hinted.values()) {
+      if (rows.length > 1) void this.readGroup(rows);
+      else void this.read(rows[0], false);
+    }
+  }
+
+  /** Reads rows of one group from its list (their own answers there); a row the list does not show is read alone. */
+  private async readGroup(rows: Row[]): Promise<void> {
+    const { ctx } = this;
+    const left = new Map(rows.map((row) => [row.remote.id, row]));
+    const list = rows[0].target.group!.list;
+    for (const row of rows) {
+      row.reading = true;
+      row.lastReadAtMs = ctx.clock.now();
+    }
+    const visit = (page: Answer[]): boolean => {
+      for (const value of page) {
+        const row = left.get(value._id);
+        if (!row) continue;
+        left.delete(row.remote.id);
+        this.settleRead(row);
+        if (row.target.isOver(value)) this.end(row, value);
+      }
+      return left.size > 0;
+    };
+    try {
+      await forEachPage((paging) => list(paging, { signal: ctx.stop.signal }), visit, pagesFor(rows.length));
+    } catch {
+      // The rows left are read on their own.
+    }
+    for (const row of left.values()) {
+      row.reading = false;
+      if (!ctx.stop.signal.aborted) void this.read(row, false);
+    }
+  }
+
+  /** A read of `row` answered: it is no longer due, and is read again if it was made due meanwhile. */
+  private settleRead(row: Row): void {
+    row.reading = false;
+    row.dueAtMs = Infinity;
+    if (row.again) {
+      row.again = false;
+      this.readSoon(row, this.ctx.clock.now());
     }
   }
 
