@@ -76,6 +76,16 @@ export function abortError(): Error {
   return error;
 }
 
+/** `promise`'s outcome, or an AbortError as soon as `signal` aborts (the promise is then left to itself). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** Deep copy of plain JSON data. */
 export function clone<T>(value: T): T {
   return structuredClone(value);

@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from './types.js';
-import { Semaphore } from '../util.js';
+import { Semaphore, untilAborted } from '../util.js';
 import {
   StepError,
   abortError,
@@ -152,7 +152,8 @@ export class BrowserExecutor implements Executor {
       // Cancelled while the context was being made: no page is opened on a context that is closing (a
       // `newPage` racing the close can stay pending); the `finally` closes it.
       if (control.signal.aborted) throw abortError();
-      const page = await context.newPage();
+      // A cancel while the page opens closes the context under it; that `newPage` may then never settle.
+      const page = await untilAborted(context.newPage(), control.signal);
       watchPage(page, { consoleEntries, urls, pageErrors, pending });
 
       const ctx: StepContext = {

@@ -164,6 +164,24 @@ describe.skipIf(!hasChromium)('browser executor: run settings', () => {
     expect(after.passing).toBe(true);
   });
 
+  it('rejects with an AbortError whenever the cancel lands while the run opens its context and page', async () => {
+    for (let delayMs = 0; delayMs <= 300; delayMs += 20) {
+      const controller = new AbortController();
+      const run = executor.run(
+        request(`${site.url}/t/blocks`, [step('pause', '', '20000')], { signal: controller.signal }),
+      );
+      setTimeout(() => controller.abort(), delayMs);
+      const settled = await Promise.race([
+        run.then(
+          () => 'resolved',
+          (error: Error) => error.name,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still pending'), 15_000)),
+      ]);
+      expect(settled, `cancelled after ${delayMs} ms`).toBe('AbortError');
+    }
+  });
+
   it('stops at the run-time limit with partial steps', async () => {
     // The limit counts from the run's start: opening the page and the first step fit in it on a slow machine.
     const outcome = await executor.run(
