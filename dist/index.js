@@ -66836,19 +66836,16 @@ class Watcher {
         const { ctx } = this;
         const left = new Map(rows.map((row) => [row.remote.id, row]));
         const list = rows[0].target.group.list;
-        for (const row of rows) {
-            row.reading = true;
-            row.lastReadAtMs = ctx.clock.now();
-        }
+        for (const row of rows)
+            this.startRead(row);
         const visit = (page) => {
             for (const value of page) {
                 const row = left.get(value._id);
                 if (!row)
                     continue;
                 left.delete(row.remote.id);
-                this.settleRead(row);
-                if (row.target.isOver(value))
-                    this.end(row, value);
+                this.answered(row, value);
+                this.readDone(row);
             }
             return left.size > 0;
         };
@@ -66864,10 +66861,21 @@ class Watcher {
                 void this.read(row, false);
         }
     }
-    /** A read of `row` answered: it is no longer due, and is read again if it was made due meanwhile. */
-    settleRead(row) {
+    startRead(row) {
+        row.reading = true;
+        row.lastReadAtMs = this.ctx.clock.now();
+    }
+    /** The row's own answer: over ends it, else it waits in the table for a hint or its safety read. */
+    answered(row, value) {
+        row.errors = 0;
+        if (row.target.isOver(value))
+            this.end(row, value);
+        else
+            row.dueAtMs = Infinity;
+    }
+    /** A read of `row` is over: it is read again at once if it was made due meanwhile. */
+    readDone(row) {
         row.reading = false;
-        row.dueAtMs = Infinity;
         if (row.again) {
             row.again = false;
             this.readSoon(row, this.ctx.clock.now());
@@ -66968,14 +66976,9 @@ class Watcher {
     async read(row, lowPriority) {
         const { ctx } = this;
         const stop = ctx.stop.signal;
-        row.reading = true;
-        row.lastReadAtMs = ctx.clock.now();
+        this.startRead(row);
         try {
-            const value = await row.target.get({ signal: stop, lowPriority });
-            row.errors = 0;
-            if (row.target.isOver(value))
-                return this.end(row, value);
-            row.dueAtMs = Infinity;
+            this.answered(row, await row.target.get({ signal: stop, lowPriority }));
         }
         catch (error) {
             if (stop.aborted)
@@ -66996,11 +66999,7 @@ class Watcher {
             row.dueAtMs = row.notBeforeMs = now + this.backoff(row.errors);
         }
         finally {
-            row.reading = false;
-            if (row.again) {
-                row.again = false;
-                this.readSoon(row, ctx.clock.now());
-            }
+            this.readDone(row);
         }
     }
     end(row, value) {
