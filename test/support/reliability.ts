@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { startEmulator, type Emulator, type RequestRecord, type SeedFile } from '../../emulator/index.js';
 import type { ActionRun } from './harness.js';
 
@@ -110,6 +111,19 @@ export function reliabilitySeed(apiKeys: string[]): SeedFile {
 /** An emulator of a case's own, seeded with {@link reliabilitySeed} for `secrets`, its clock scaled by `timeScale`. */
 export function startReliabilityEmulator(secrets: Secrets, timeScale = 0.05): Promise<Emulator> {
   return startEmulator({ timeScale, seed: reliabilitySeed([secrets.apiKey]), quiet: true });
+}
+
+/**
+ * What a test file opens (emulators, proxies, workspaces), closed after its last test: the function returned
+ * registers one close; the last registered runs first (a proxy before the emulator behind it). Call it at
+ * the top level of the file.
+ */
+export function closeAfterAll(): (close: () => Promise<unknown>) => void {
+  const closes: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const close of closes.reverse()) await close();
+  });
+  return (close) => void closes.push(close);
 }
 
 /** A fresh temporary workspace. */

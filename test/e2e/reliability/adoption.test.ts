@@ -4,11 +4,12 @@
  * handled and its answer lost (`reset-after`). A suite result shows no browser, so A cannot tell its run from
  * B's: A must neither report B's verdict as its own nor cancel B's run.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startGateProxy, type Proxy } from '../../support/proxy.js';
+import { startGateProxy } from '../../support/proxy.js';
 import {
+  closeAfterAll,
   makeTempWorkspace,
   readResults,
   removeWorkspace,
@@ -17,15 +18,8 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('adopt');
-const workspaces: string[] = [];
-const emulators: Emulator[] = [];
-const proxies: Proxy[] = [];
 
-afterAll(async () => {
-  for (const p of proxies) await p.close();
-  for (const e of emulators) await e.close();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const later = closeAfterAll();
 
 const EXECUTE = 'POST /v1/suites/suite-green/execute';
 const isExecuteOf = (method: string, path: string) =>
@@ -36,7 +30,7 @@ const cancelsOf = (emulator: Emulator, id: string) =>
 
 async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseUrl) {
   const workspace = await makeTempWorkspace(`gi-rel-adopt-${browser}-`);
-  workspaces.push(workspace);
+  later(() => removeWorkspace(workspace));
   const started = await startAction({
     workspace,
     inputs: {
@@ -60,13 +54,13 @@ async function twoLegs(
   whileRunning: (a: Awaited<ReturnType<typeof leg>>) => void = () => undefined,
 ): Promise<{ emulator: Emulator; a: ActionRun; b: ActionRun; aWorkspace: string; bRunId: string }> {
   const emulator = await startReliabilityEmulator(secrets, 1);
-  emulators.push(emulator);
+  later(() => emulator.close());
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
   let bAnswered = (): void => undefined;
   const gate = async (open: Promise<unknown>) => {
     const proxy = await startGateProxy(emulator.origin, (r) => isExecuteOf(r.method, r.url), open);
-    proxies.push(proxy);
+    later(() => proxy.close());
     return proxy;
   };
   const aGate = await gate(new Promise<void>((resolve) => (bAnswered = resolve)));
@@ -116,7 +110,7 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
 
   it('one leg alone: its run is adopted and followed, but a workflow cancel leaves it running (not proven)', async () => {
     const emulator = await startReliabilityEmulator(secrets, 1);
-    emulators.push(emulator);
+    later(() => emulator.close());
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);
     const a = await leg(emulator, 'chrome');

@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { refId } from '../../../src/api/refs.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startGateProxy, type Proxy } from '../../support/proxy.js';
+import { startGateProxy } from '../../support/proxy.js';
 import {
+  closeAfterAll,
   FILES,
   findSecrets,
   JUNIT_SCHEMA,
@@ -25,21 +26,14 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('cancel');
-const workspaces: string[] = [];
-const emulators: Emulator[] = [];
-const proxies: Proxy[] = [];
 
-afterAll(async () => {
-  for (const p of proxies) await p.close();
-  for (const e of emulators) await e.close();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const later = closeAfterAll();
 
 /** One case's own emulator, so that the cases run at once. */
 async function setUp(): Promise<Emulator> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
   const emulator = await startReliabilityEmulator(secrets);
-  emulators.push(emulator);
+  later(() => emulator.close());
   return emulator;
 }
 
@@ -66,7 +60,7 @@ async function cancelMidRun(
   emulator.setScenario('rel-green-1', { hang: true });
   emulator.setScenario('rel-green-2', { hang: true });
   const workspace = await makeTempWorkspace('gi-rel-cancel-');
-  workspaces.push(workspace);
+  later(() => removeWorkspace(workspace));
   const { child, done } = await startAction({
     workspace,
     inputs: {
@@ -170,7 +164,7 @@ describe.concurrent('workflow cancel', () => {
       ({ method, url }) => method === 'POST' && url.startsWith('/v1/suites/suite-green/execute'),
       new Promise<void>((resolve) => (open = resolve)),
     );
-    proxies.push(gate);
+    later(() => gate.close());
     let inFlight = false;
     void gate.arrived.then(() => (inFlight = true));
     const c = await cancelMidRun(emulator, 'SIGINT', {

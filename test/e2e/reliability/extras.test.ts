@@ -8,12 +8,13 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy } from '../../support/proxy.js';
 import {
+  closeAfterAll,
   FILES,
   listFiles,
   makeTempWorkspace,
@@ -26,17 +27,12 @@ import {
 import { startScreenshotServer } from '../../support/screenshots.js';
 
 const secrets = secretsFor('extras');
-const workspaces: string[] = [];
-const cleanups: Array<() => Promise<void>> = [];
 
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const later = closeAfterAll();
 
 async function emulatorOfItsOwn(): Promise<Emulator> {
   const emulator = await startReliabilityEmulator(secrets);
-  cleanups.push(() => emulator.close());
+  later(() => emulator.close());
   return emulator;
 }
 
@@ -48,14 +44,14 @@ async function withScreenshotsAt(emulator: Emulator, imageBase: string): Promise
     () => 'forward',
     (body) => body.split(files).join(imageBase),
   );
-  cleanups.unshift(() => proxy.close());
+  later(() => proxy.close());
   return proxy.baseUrl;
 }
 
 async function fakeGitHub(): Promise<FakeGitHub> {
   const github = new FakeGitHub();
   await github.start();
-  cleanups.unshift(() => github.stop());
+  later(() => github.stop());
   return github;
 }
 
@@ -76,7 +72,7 @@ async function act(
   options: { github?: FakeGitHub; signal?: NodeJS.Signals; ready?: () => boolean } = {},
 ): Promise<Timed> {
   const workspace = await makeTempWorkspace('gi-rel-extras-');
-  workspaces.push(workspace);
+  later(() => removeWorkspace(workspace));
   const env: Record<string, string> = { GITHUB_REPOSITORY: 'acme/shop', GITHUB_JOB: 'ghost' };
   if (options.github) {
     const event = path.join(workspace, 'event.json');
@@ -138,7 +134,7 @@ describe.concurrent('reports first, extras after', () => {
     it(`${signal} while a screenshot host hangs: results.json, JUnit, summary and outputs are all there`, async () => {
       const emulator = await emulatorOfItsOwn();
       const shots = await startScreenshotServer();
-      cleanups.unshift(() => shots.close());
+      later(() => shots.close());
       const baseUrl = await withScreenshotsAt(emulator, `${shots.url}/hang/`);
       const t = await act(
         baseUrl,

@@ -7,28 +7,26 @@
  * number of pages, names a wrong answer in a warning and ends the run as an error, and reports every test of
  * a cancelled suite.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator, type SeedFile } from '../../../emulator/index.js';
 import { startEchoProxy, type Bend, startHoldProxy, type HoldRule } from '../../support/proxy.js';
 import { counts, runAction, type ActionRun } from '../../support/harness.js';
 import {
+  closeAfterAll,
   makeTempWorkspace,
   ORG,
   parseAnnotations,
   readResults,
   reliabilitySeed,
   removeWorkspace,
+  type ResultsFile,
   secretInputs,
   secretsFor,
-  type ResultsFile,
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('lies');
-const cleanups: Array<() => Promise<void>> = [];
 
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
+const later = closeAfterAll();
 
 const BIG = 55;
 
@@ -62,13 +60,13 @@ async function act(
   runMs = 100,
 ): Promise<Outcome> {
   const emulator = await startEmulator({ timeScale: 0.05, seed: seed(runMs), quiet: true });
-  cleanups.push(() => emulator.close());
+  later(() => emulator.close());
   const seen: string[] = [];
   let baseUrl: string;
   if (proxy.hold) {
     const hold = proxy.hold;
     const p = await startHoldProxy(emulator.origin, (r) => (seen.push(`${r.method} ${r.url}`), hold(r)));
-    cleanups.unshift(() => p.close());
+    later(() => p.close());
     baseUrl = p.baseUrl;
   } else {
     const p = await startEchoProxy(
@@ -76,11 +74,11 @@ async function act(
       (r) => (seen.push(`${r.method} ${r.url}`), null),
       proxy.bend,
     );
-    cleanups.unshift(() => p.close());
+    later(() => p.close());
     baseUrl = p.baseUrl;
   }
   const workspace = await makeTempWorkspace('gi-rel-lies-');
-  cleanups.push(() => removeWorkspace(workspace));
+  later(() => removeWorkspace(workspace));
   const run = await runAction({
     workspace,
     inputs: { ...secretInputs(secrets), 'api-base-url': baseUrl, screenshots: 'none', ...inputs },

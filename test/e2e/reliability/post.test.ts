@@ -4,10 +4,11 @@
  * itself, or with `wait: false`, it does nothing. Both steps run the bundle the way the runner does: the
  * main step's state file becomes the post step's `STATE_<name>` variables.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
 import {
+  closeAfterAll,
   findSecrets,
   makeTempWorkspace,
   ORG,
@@ -18,20 +19,15 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('post');
-const workspaces: string[] = [];
-const emulators: Emulator[] = [];
 
-afterAll(async () => {
-  for (const e of emulators) await e.close();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const later = closeAfterAll();
 
 async function setUp(): Promise<{ emulator: Emulator; workspace: string; inputs: Record<string, string> }> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the post step.
   const emulator = await startReliabilityEmulator(secrets);
-  emulators.push(emulator);
+  later(() => emulator.close());
   const workspace = await makeTempWorkspace('gi-rel-post-');
-  workspaces.push(workspace);
+  later(() => removeWorkspace(workspace));
   const inputs = {
     ...secretInputs(secrets),
     'api-base-url': emulator.baseUrl,

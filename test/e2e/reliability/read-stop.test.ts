@@ -5,13 +5,14 @@
  * shows a run still going or lacks it; a cancel that fails at the deadline; an engine that does not stop at
  * the deadline (its client ignores the abort), which the deadline's backstop ends.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
 import type { Emulator } from '../../../emulator/index.js';
 import { startHoldProxy } from '../../support/proxy.js';
 import { runActionInProcess, type InProcessOptions } from '../../support/run-action.js';
 import {
+  closeAfterAll,
   makeTempWorkspace,
   readResults,
   removeWorkspace,
@@ -21,22 +22,19 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('read-stop');
-const cleanups: Array<() => Promise<void>> = [];
 
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
+const later = closeAfterAll();
 
 async function emulatorFor(): Promise<Emulator> {
   const emulator = await startReliabilityEmulator(secrets);
-  cleanups.push(() => emulator.close());
+  later(() => emulator.close());
   return emulator;
 }
 
 /** Runs the action in-process against `baseUrl`; returns the run, results.json and the workspace. */
 async function act(baseUrl: string, inputs: Record<string, string>, extra: Partial<InProcessOptions> = {}) {
   const workspace = await makeTempWorkspace('gi-rel-read-');
-  cleanups.push(() => removeWorkspace(workspace));
+  later(() => removeWorkspace(workspace));
   const started = Date.now();
   const run = await runActionInProcess({
     workspace,
@@ -81,7 +79,7 @@ describe.concurrent('stopping at the deadline', () => {
     const hold = await startHoldProxy(emulator.origin, ({ method }) =>
       method === 'GET' ? 'hold-before' : 'forward',
     );
-    cleanups.unshift(() => hold.close());
+    later(() => hold.close());
     const deaf = (api: GhostInspectorApi): GhostInspectorApi =>
       new Proxy(api, {
         get: (target, name) => {

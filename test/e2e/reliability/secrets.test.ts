@@ -6,30 +6,23 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
+import { beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { startEmulator, type Emulator, type FaultSpec } from '../../../emulator/index.js';
 import { runAction, type ActionRun } from '../../support/harness.js';
 import { echoEnvelope, startEchoProxy, type EchoProxy, type SeenRequest } from '../../support/proxy.js';
 import {
+  closeAfterAll,
   findSecrets,
   listFiles,
   makeTempWorkspace,
   reliabilitySeed,
   removeWorkspace,
   secretInputs,
-  secretsFor,
   type Secrets,
+  secretsFor,
 } from '../../support/reliability.js';
 
-const workspaces: string[] = [];
-const emulators: Emulator[] = [];
-const proxies: EchoProxy[] = [];
-
-afterAll(async () => {
-  for (const p of proxies) await p.close();
-  for (const e of emulators) await e.close();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const later = closeAfterAll();
 
 interface Scenario {
   run: ActionRun;
@@ -57,14 +50,15 @@ async function scenario(
     ...(options.faults ? { faults: options.faults } : {}),
     quiet: true,
   });
-  emulators.push(emulator);
+  later(() => emulator.close());
   let proxy: EchoProxy | undefined;
   if (options.proxy) {
-    proxy = await startEchoProxy(emulator.origin, options.proxy);
-    proxies.push(proxy);
+    const started = await startEchoProxy(emulator.origin, options.proxy);
+    later(() => started.close());
+    proxy = started;
   }
   const workspace = await makeTempWorkspace(`gi-rel-secret-${tag}-`);
-  workspaces.push(workspace);
+  later(() => removeWorkspace(workspace));
   const run = await runAction({
     workspace,
     inputs: {
@@ -88,7 +82,7 @@ describe('the secret scan itself', () => {
   it('finds a planted secret in any form and place', async ({ expect }) => {
     const secrets = secretsFor('planted');
     const workspace = await makeTempWorkspace('gi-rel-planted-');
-    workspaces.push(workspace);
+    later(() => removeWorkspace(workspace));
     const base: ActionRun = {
       code: 0,
       signal: null,

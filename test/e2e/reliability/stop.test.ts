@@ -9,11 +9,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/proxy.js';
 import {
+  closeAfterAll,
   executesOf,
   makeTempWorkspace,
   readResults,
@@ -25,13 +26,8 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('stop');
-const workspaces: string[] = [];
-const cleanups: Array<() => Promise<void>> = [];
 
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const later = closeAfterAll();
 
 /**
  * One case's own emulator, so that the cases run at once; `holding` puts a hold proxy in front of it (closed
@@ -39,10 +35,10 @@ afterAll(async () => {
  */
 async function setUp() {
   const emulator = await startReliabilityEmulator(secrets);
-  cleanups.push(() => emulator.close());
+  later(() => emulator.close());
   const holding = async (rule: HoldRule): Promise<HoldProxy> => {
     const proxy = await startHoldProxy(emulator.origin, rule);
-    cleanups.unshift(() => proxy.close());
+    later(() => proxy.close());
     return proxy;
   };
   const act = (inputs: Record<string, string>, options: ActOptions = {}) => actOn(emulator, inputs, options);
@@ -71,7 +67,7 @@ async function actOn(
   options: ActOptions = {},
 ): Promise<Timed> {
   const workspace = await makeTempWorkspace('gi-rel-stop-');
-  workspaces.push(workspace);
+  later(() => removeWorkspace(workspace));
   const started = Date.now();
   const { child, done } = await startAction({
     workspace,
@@ -262,7 +258,7 @@ describe.concurrent('stopping early', () => {
       const { emulator } = await setUp();
       emulator.setScenario('rel-green-1', { hang: true });
       const workspace = await makeTempWorkspace('gi-rel-stop-fifo-');
-      workspaces.push(workspace);
+      later(() => removeWorkspace(workspace));
       // Writing results.json to a FIFO nobody reads blocks forever.
       execFileSync('mkfifo', [path.join(workspace, 'stuck.json')]);
       const started = Date.now();
