@@ -7,6 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import busboy from 'busboy';
+import { expect } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
 
 export interface RecordedFile {
   field: string;
@@ -174,4 +176,14 @@ export async function closedPort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
+}
+
+/** The client's rejection of `p`, checked to be an `ApiError`; fails the test when `p` resolves. */
+export async function caught(p: Promise<unknown>): Promise<ApiError> {
+  const error = await p.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
 }

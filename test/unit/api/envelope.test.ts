@@ -10,20 +10,9 @@ import { ApiError, isNotFound } from '../../../src/api/errors.js';
 import { MAX_ANSWER_BYTES } from '../../../src/api/http.js';
 import { escapeControlCharsInStrings, parseJsonTolerant } from '../../../src/api/parse.js';
 import type { FakeServer } from '../../support/fake-server.js';
-import { fail, ok, startFakeServer } from '../../support/fake-server.js';
+import { caught, fail, ok, startFakeServer } from '../../support/fake-server.js';
 
 const KEY = 'key-envelope-321';
-
-const caught = (p: Promise<unknown>): Promise<ApiError> =>
-  p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(ApiError);
-      return e as ApiError;
-    },
-  );
 
 describe('answers', () => {
   let server: FakeServer;

@@ -17,7 +17,7 @@ import {
   parseRetryAfter,
 } from '../../../src/api/retry-rules.js';
 import type { FakeServer } from '../../support/fake-server.js';
-import { closedPort, fail, ok, startFakeServer } from '../../support/fake-server.js';
+import { caught, closedPort, fail, ok, startFakeServer } from '../../support/fake-server.js';
 
 const KEY = 'key-retry-789';
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5); // whole second: HTTP dates carry no milliseconds
@@ -37,17 +37,6 @@ function recording(extra: Partial<ClientOptions> & { baseUrl: string }) {
   });
   return { api, waits, sent };
 }
-
-const caught = (p: Promise<unknown>): Promise<ApiError> =>
-  p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(ApiError);
-      return e as ApiError;
-    },
-  );
 
 describe('backoff and Retry-After (pure)', () => {
   it('grows from 500 ms by 2 up to the 10 s cap, with jitter in the upper half of the window', () => {

@@ -6,20 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/api/client.js';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
-import { ApiError, isUnexpectedShape } from '../../../src/api/errors.js';
+import { isUnexpectedShape } from '../../../src/api/errors.js';
 import type { FakeServer } from '../../support/fake-server.js';
-import { ok, startFakeServer } from '../../support/fake-server.js';
+import { caught, ok, startFakeServer } from '../../support/fake-server.js';
 
 const KEY = 'key-shape-654';
-
-async function caught(p: Promise<unknown>): Promise<ApiError> {
-  const error = await p.then(
-    () => new Error('expected a rejection'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('answers of the wrong shape', () => {
   let server: FakeServer;
