@@ -1,8 +1,8 @@
 /**
- * Webhooks (docs/api-contract.md, "Events"; the service's facts, "Webhooks"). When a test run ends, the
- * documented envelope `{"type": "result", "data": TEST_RESULT}` is POSTed as JSON, `data` being the test result
- * with `organization: {_id, name}` and `suite: {_id, name}` filled in. Its URLs: the test execute's (or
- * on-demand execute's) `webhook` parameter, and the notification webhooks that apply to the test: its own
+ * Webhooks (docs/api-contract.md, "Webhooks"). When a test run ends, the documented envelope
+ * `{"type": "result", "data": TEST_RESULT}` is POSTed as JSON, `data` being the test result with
+ * `organization: {_id, name}` and `suite: {_id, name}` filled in. Its URLs: the test execute's (or on-demand
+ * execute's) `webhook` parameter, and the notification webhooks that apply to the test: its own
  * `notifications.webhooks`, else its suite's ("use suite settings"), else its organization's ("use
  * organizational settings"), each URL with its condition. A suite run as a whole POSTs
  * `{"type": "suiteResult", "data": SUITE_RESULT}` to the suite execute's `webhook` URLs and the suite's
