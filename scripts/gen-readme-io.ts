@@ -5,7 +5,7 @@
  *   npm run docs          rewrites README.md between the `generated:inputs` and `generated:outputs` markers
  *   npm run docs:check    fails (exit 1) when README.md is not what `npm run docs` would write
  *
- * The input tables follow the `# Group` comments of `action.yml` (one table per group, in file order). The
+ * The input table follows the `# Group` comments of `action.yml` (a bold row per group, in file order). The
  * whole README is then formatted with the project's Prettier settings, so the check also holds after
  * `npm run format`.
  */
@@ -80,19 +80,23 @@ export function defaultCell(input: { required?: boolean; default?: string }): st
   return `\`${input.default.replace(/\|/g, '\\|')}\``;
 }
 
-/** The markdown between the inputs markers (unformatted). */
+/**
+ * The markdown between the inputs markers (unformatted): one table, each group of `action.yml` a row above
+ * its inputs (`# What to run (any mix)`: the name in bold, the parenthesis in italics beside it), so the
+ * README stays short however many groups there are.
+ */
 export function renderInputs(text: string): string {
   const action = parseAction(text);
-  const parts = [NOTE, ''];
+  const parts = [NOTE, '', '| Input | Description | Default |', '| --- | --- | --- |'];
   for (const group of inputGroups(text)) {
-    parts.push(`### ${group.title}`, '', '| Input | Description | Default |', '| --- | --- | --- |');
+    const [, name, note] = /^(.*?)(?:\s*\((.*)\))?$/.exec(group.title) ?? [];
+    parts.push(`| **${cell(name ?? group.title)}** | ${note ? `_${cell(note)}_` : ''} | |`);
     for (const name of group.names) {
       const input = action.inputs[name];
       parts.push(`| \`${name}\` | ${cell(input.description)} | ${defaultCell(input)} |`);
     }
-    parts.push('');
   }
-  return parts.join('\n');
+  return `${parts.join('\n')}\n`;
 }
 
 /** The markdown between the outputs markers (unformatted). */
