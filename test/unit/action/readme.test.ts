@@ -9,7 +9,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkMarkdown } from '../../../scripts/check-readme-workflows.js';
-import { actionRef, generateReadme, inputGroups, parseAction } from '../../../scripts/gen-readme-io.js';
+import {
+  actionRef,
+  cell,
+  generateInputsDoc,
+  generateReadme,
+  inputGroups,
+  parseAction,
+  shortDescription,
+} from '../../../scripts/gen-readme-io.js';
 import { INPUT_DEFAULTS } from '../../../src/inputs/index.js';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
 import { ROOT } from '../../support/harness.js';
@@ -19,6 +27,7 @@ const action = parseAction(actionText);
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** A page of docs/, by file name. */
 const doc = (name: string): string => readFileSync(path.join(ROOT, 'docs', name), 'utf8');
+const inputsDoc = doc('inputs.md');
 
 /** The text of `text` (the README unless given) from `start` up to `end`. */
 function between(start: string, end: string, text = readme): string {
@@ -76,8 +85,9 @@ describe('action.yml', () => {
 });
 
 describe('the README', () => {
-  it('is what `npm run docs` writes from action.yml (run it after changing action.yml)', async () => {
+  it('is what `npm run docs` writes from action.yml (run it after changing action.yml), as is docs/inputs.md', async () => {
     expect(await generateReadme(readme, actionText)).toBe(readme);
+    expect(await generateInputsDoc(inputsDoc, actionText)).toBe(inputsDoc);
   });
 
   it('names this action as package.json does: repository and major version in every uses: line', async () => {
@@ -102,19 +112,51 @@ describe('the README', () => {
     );
     expect(inputGroups(changed)[0]?.names[0]).toBe('proxy-url');
     const out = await generateReadme(readme, changed);
-    expect(rows(out).get('proxy-url')).toEqual(['A proxy for the requests, for this test only.', '—']);
+    expect(rows(out).get('proxy-url')).toEqual(['A proxy for the requests, for this test only', '—']);
+    const full = await generateInputsDoc(inputsDoc, changed);
+    expect(rows(full).get('proxy-url')).toEqual(['A proxy for the requests, for this test only.', '—']);
   });
 
-  it('lists exactly the inputs of action.yml, with the same defaults, and exactly its outputs', () => {
-    const inputs = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->'));
-    expect([...inputs.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
+  it('shows the first clause of each description in the README, the whole of it in docs/inputs.md', () => {
+    const short = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->'));
+    const full = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', inputsDoc));
     for (const [name, input] of Object.entries(action.inputs)) {
-      const shown = inputs.get(name)!.at(-1);
-      const expected = input.required ? '**required**' : input.default ? `\`${input.default}\`` : '—';
-      expect(shown, name).toBe(expected);
+      const clause = shortDescription(input.description);
+      expect(clause.length, name).toBeGreaterThan(10);
+      expect(clause.length, name).toBeLessThanOrEqual(80);
+      expect(short.get(name)?.[0]?.length, name).toBeLessThan(full.get(name)![0]!.length + 1);
+      expect(full.get(name)?.[0], name).toBe(cell(input.description));
     }
-    const outputs = rows(between('<!-- generated:outputs:start -->', '<!-- generated:outputs:end -->'));
-    expect([...outputs.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
+    expect(
+      shortDescription(
+        'Re-run each failed test alone up to this many times (integer 0 to 3); a test that then passes is flaky.',
+      ),
+    ).toBe('Re-run each failed test alone up to this many times');
+    expect(shortDescription('true or false: wait for the runs to finish. false starts the runs.')).toBe(
+      'Wait for the runs to finish',
+    );
+    expect(shortDescription('Organization id. Required with test-files (on-demand runs).')).toBe(
+      'Organization id. Required with test-files',
+    );
+    expect(shortDescription('Viewport size(s) as WxH in pixels (e.g. 1280x800), newline separated.')).toBe(
+      'Viewport size(s) as WxH in pixels, newline separated',
+    );
+  });
+
+  it('lists exactly the inputs of action.yml, with the same defaults, and exactly its outputs (README and docs/inputs.md)', () => {
+    for (const text of [readme, inputsDoc]) {
+      const inputs = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', text));
+      expect([...inputs.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
+      for (const [name, input] of Object.entries(action.inputs)) {
+        const shown = inputs.get(name)!.at(-1);
+        const expected = input.required ? '**required**' : input.default ? `\`${input.default}\`` : '—';
+        expect(shown, name).toBe(expected);
+      }
+      const outputs = rows(
+        between('<!-- generated:outputs:start -->', '<!-- generated:outputs:end -->', text),
+      );
+      expect([...outputs.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
+    }
   });
 
   it('every YAML block parses, passes actionlint and uses only inputs and outputs action.yml declares', async () => {
