@@ -1,8 +1,9 @@
 /**
  * A stand-in for cloudflared's quick tunnel, run as `cloudflared` (`fake-tunnel.ts`). It follows
  * cloudflared's own code and reports:
- * - CLI: `cloudflared tunnel --no-autoupdate --url ADDR [--http-host-header HOST]` (Cloudflare docs,
- *   "Quick Tunnels", developers.cloudflare.com/cloudflare-one/connections/connect-networks/do-more-with-tunnels/trycloudflare/).
+ * - CLI: `cloudflared tunnel --no-autoupdate --url ADDR [--http-host-header HOST]` (the flags of
+ *   cloudflare/cloudflared `cmd/cloudflared/tunnel/cmd.go`; `tunnel --url` starts a quick tunnel, as in
+ *   cloudflare/cloudflared issue 555).
  * - Its log goes to stderr as `<time> INF <message>` lines; a quick tunnel logs the disclaimer, "Requesting
  *   new quick Tunnel on trycloudflare.com...", then the announcement box "Your quick Tunnel has been
  *   created! Visit it at (it may take some time to be reachable):" with the URL on the next line
@@ -13,8 +14,8 @@
  *   line; quick_tunnel.go wraps the error as "failed to request quick Tunnel").
  * - When nothing answers at ADDR: 502 (Cloudflare's "Bad gateway" error page; the exact status for a quick
  *   tunnel whose origin is down is not documented in what was found).
- * - SIGINT/SIGTERM stop it (cloudflared waits up to `--grace-period`, default 30 s, for requests in flight;
- *   none here); `ignoreSigterm` makes it ignore SIGTERM; `exitAfterRequests` makes it exit 1 once it
+ * - SIGINT/SIGTERM stop it (cloudflared waits up to `--grace-period` for requests in flight, 30 s by default per
+ *   a downstream report, not found in Cloudflare's pages; none are in flight here); `ignoreSigterm` makes it ignore SIGTERM; `exitAfterRequests` makes it exit 1 once it
  *   has answered that many requests. Its "public" URL is plain http on loopback.
  */
 import { fakeConfig, recordStart, startProxy, stopOnSignals } from './agent-common.mjs';
