@@ -3,6 +3,7 @@
  * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
  * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
  */
+import { systemClock, timeoutSignal } from '../run/clock.js';
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
 export const BROWSER_USER_AGENT =
@@ -32,11 +33,12 @@ export type BrowserView =
  *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
  */
 export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<BrowserView> {
+  const done = new AbortController();
   try {
     const res = await fetch(url, {
       redirect: 'manual',
       headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
-      signal: AbortSignal.any([bound, AbortSignal.timeout(TRY_TIMEOUT_MS)]),
+      signal: AbortSignal.any([bound, timeoutSignal(systemClock, TRY_TIMEOUT_MS, done.signal)]),
     });
     const body = await bodyStart(res);
     const ngrokError = res.headers.get('ngrok-error-code') ?? '';
@@ -53,6 +55,8 @@ export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<Bro
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? (error as Error).message };
+  } finally {
+    done.abort();
   }
 }
 

@@ -5,6 +5,8 @@
  * config: { addr } }] }`.
  */
 
+import { systemClock, timeoutSignal } from '../run/clock.js';
+
 /** One try of the API, ms. */
 const API_TIMEOUT_MS = 2_000;
 
@@ -18,10 +20,11 @@ interface ListTunnels {
  * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
  */
 export async function askNgrokApi(api: string, address: string, bound: AbortSignal): Promise<string | null> {
+  const done = new AbortController();
   try {
     const res = await fetch(`${api}/api/tunnels`, {
       headers: { accept: 'application/json' },
-      signal: AbortSignal.any([bound, AbortSignal.timeout(API_TIMEOUT_MS)]),
+      signal: AbortSignal.any([bound, timeoutSignal(systemClock, API_TIMEOUT_MS, done.signal)]),
     });
     if (!res.ok) return null;
     const tunnels = ((await res.json()) as ListTunnels).tunnels ?? [];
@@ -32,5 +35,7 @@ export async function askNgrokApi(api: string, address: string, bound: AbortSign
     return urls.find((url) => url.startsWith('https:')) ?? urls[0] ?? null;
   } catch {
     return null;
+  } finally {
+    done.abort();
   }
 }

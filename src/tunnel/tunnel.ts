@@ -12,6 +12,7 @@ import { findAgent } from './agent.js';
 import { askNgrokApi } from './ngrok-api.js';
 import { agentMaySee, NGROK_DEFAULT_API, tunnelProvider, type TunnelProvider } from './providers.js';
 import { seeAsBrowser } from './browser-check.js';
+import { systemClock, timeoutSignal } from '../run/clock.js';
 
 /** How long the agent may take to open the tunnel and the app to answer through it, ms. */
 export const TUNNEL_START_MS = 60_000;
@@ -71,9 +72,26 @@ export function killAgentsNow(): void {
  *   stopped before
  */
 export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> {
+  const provider = tunnelProvider(options.tunnel.provider);
+  // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
+  // garbage-collected and never fire.
+  const started = new AbortController();
+  const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
+  const bound = AbortSignal.any([options.signal, timeoutSignal(systemClock, timeoutMs, started.signal)]);
+  try {
+    return await openAgent(options, provider, bound);
+  } finally {
+    started.abort();
+  }
+}
+
+/** {@link startTunnel} within `bound`. */
+async function openAgent(
+  options: StartTunnelOptions,
+  provider: TunnelProvider,
+  bound: AbortSignal,
+): Promise<Tunnel> {
   const { tunnel, log } = options;
-  const provider = tunnelProvider(tunnel.provider);
-  const bound = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? TUNNEL_START_MS)]);
   const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
   const child = spawn(agentPath, provider.args(tunnel), {
     env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
@@ -97,7 +115,9 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   try {
     const url = await publicUrl(child, provider, bound, tunnel, exited);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-    await waitUntilAnswering(url, tunnel, bound, () => agentGone(child, provider.name, tunnel.address));
+    await waitUntilAnswering(url, tunnel, bound, options.signal, () =>
+      agentGone(child, provider.name, tunnel.address),
+    );
     return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
   } catch (error) {
     await stop();
@@ -218,6 +238,7 @@ async function waitUntilAnswering(
   url: string,
   tunnel: TunnelInputs,
   bound: AbortSignal,
+  cancel: AbortSignal,
   checkAgent: () => void,
 ): Promise<void> {
   const { address } = tunnel;
@@ -234,8 +255,8 @@ async function waitUntilAnswering(
     last = seen.why;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
-  if ((bound.reason as Error | undefined)?.name !== 'TimeoutError') throw new Error('Cancelled.');
-  const direct = await seeAsBrowser(address, new AbortController().signal);
+  if (cancel.aborted) throw new Error('Cancelled.');
+  const direct = await seeAsBrowser(address, cancel);
   const local =
     direct.kind !== 'not-yet'
       ? `the app answers at ${address} itself, but not through the tunnel`

@@ -17,6 +17,10 @@ export interface FakeBehaviour {
   plan?: 'free' | 'paid';
   /** ngrok: every request through the tunnel gets 404 ERR_NGROK_3200. */
   tunnelNotFound?: boolean;
+  /** ngrok: its `started tunnel` log line names a dead URL; only its API names the tunnel. */
+  staleLogUrl?: boolean;
+  /** ngrok: its log names no API address. */
+  noApi?: boolean;
   /** cloudflared: cannot get a quick tunnel, prints its error and exits 1. */
   failQuickTunnel?: boolean;
   /** Ignore SIGTERM: only SIGKILL ends the agent. */

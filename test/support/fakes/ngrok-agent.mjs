@@ -16,6 +16,9 @@
  * - When nothing answers at ADDR: 502 with `ngrok-error-code: ERR_NGROK_8012` (ngrok docs, errors reference,
  *   ngrok.com/docs/errors/err_ngrok_8012/); `tunnelNotFound`: 404 ERR_NGROK_3200 "Tunnel not found"
  *   (ngrok.com/docs/errors).
+ * - For the tests of the action's reading: `staleLogUrl` logs a dead URL in `started tunnel` (only the API
+ *   names the tunnel); `noApi` names no API address (the action then asks 127.0.0.1:4040 and falls back
+ *   to the log line).
  * - SIGINT/SIGTERM stop it; `ignoreSigterm` makes it ignore SIGTERM (a hung agent); `exitAfterRequests` makes it
  *   exit 1 once it has answered that many requests. Its "public" URL is plain http on loopback.
  */
@@ -110,9 +113,12 @@ const api = createServer((req, res) => {
   } else res.writeHead(404).end();
 });
 await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
-log('info', 'starting web service', { obj: 'web', addr: `127.0.0.1:${api.address().port}` });
+if (!config.noApi)
+  log('info', 'starting web service', { obj: 'web', addr: `127.0.0.1:${api.address().port}` });
 log('info', 'client session established', { obj: 'tunnels.session' });
-log('info', 'started tunnel', { addr: addr.origin, name: 'command_line', obj: 'tunnels', url: publicUrl });
+// `staleLogUrl`: the log line names a URL where nothing answers, so only the API leads to the tunnel.
+const logUrl = config.staleLogUrl ? 'http://127.0.0.1:9' : publicUrl;
+log('info', 'started tunnel', { addr: addr.origin, name: 'command_line', obj: 'tunnels', url: logUrl });
 
 stopOnSignals(config, () => {
   log('info', 'received stop request', { obj: 'app', stopReq: true });

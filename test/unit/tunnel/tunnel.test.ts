@@ -126,6 +126,21 @@ describe('startTunnel with ngrok', () => {
     expect(await agent.alive()).toEqual([]);
   });
 
+  it('prefers the URL its local API lists to the one in its log', async () => {
+    await agent.behave({ staleLogUrl: true });
+    const open = await start(ngrok());
+    expect(open.url).not.toBe('http://127.0.0.1:9');
+    expect(await (await fetch(open.url)).text()).toBe('app');
+    await open.stop();
+  });
+
+  it('falls back to the URL in its log when its API does not answer', async () => {
+    await agent.behave({ noApi: true });
+    const open = await start(ngrok());
+    expect(await (await fetch(open.url)).text()).toBe('app');
+    await open.stop();
+  });
+
   it("quotes ngrok's error line when it exits before the tunnel opens", async () => {
     await expect(start(ngrok({ authtoken: '' }))).rejects.toThrow(
       /The ngrok agent failed to open the tunnel to http:\/\/127\.0\.0\.1:\d+: command failed: authentication failed: Usage of ngrok requires a verified account and authtoken\.[\s\S]*ERR_NGROK_4018/,
