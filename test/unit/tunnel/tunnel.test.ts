@@ -7,6 +7,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
@@ -163,6 +165,18 @@ describe('startTunnel with ngrok', () => {
       /The app did not answer through the tunnel \(.*; last: HTTP 404 ERR_NGROK_3200\): the app answers at/,
     );
     expect(await agent.alive()).toEqual([]);
+  });
+
+  it('ends at the bound even when garbage collection runs during the wait', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 50);
+    try {
+      await agent.behave({ tunnelNotFound: true });
+      await expect(start(ngrok(), 1_500)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('fails at the bound naming the local address when nothing answers there', async () => {
