@@ -252,7 +252,7 @@ async function waitUntilAnswering(
         `Ghost Inspector's browsers would see ${seen.what} at ${url}, not the app at ${address}. Ways out: tunnel-provider: cloudflared (a quick tunnel, no account, no warning page), or an ngrok paid plan, which shows browsers no warning page.`,
       );
     }
-    last = seen.why;
+    if (!bound.aborted) last = seen.why; // an answer cut short by the bound says nothing
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
   if (cancel.aborted) throw new Error('Cancelled.');

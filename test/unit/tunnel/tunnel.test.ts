@@ -161,7 +161,7 @@ describe('startTunnel with ngrok', () => {
 
   it('does not take an ngrok error answer (ERR_NGROK_3200, 404) for the app', async () => {
     await agent.behave({ tunnelNotFound: true });
-    await expect(start(ngrok(), 1_500)).rejects.toThrow(
+    await expect(start(ngrok(), 4_000)).rejects.toThrow(
       /The app did not answer through the tunnel \(.*; last: HTTP 404 ERR_NGROK_3200\): the app answers at/,
     );
     expect(await agent.alive()).toEqual([]);
@@ -173,7 +173,7 @@ describe('startTunnel with ngrok', () => {
     const collecting = setInterval(gc, 50);
     try {
       await agent.behave({ tunnelNotFound: true });
-      await expect(start(ngrok(), 1_500)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
+      await expect(start(ngrok(), 4_000)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
     } finally {
       clearInterval(collecting);
     }
@@ -184,7 +184,7 @@ describe('startTunnel with ngrok', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const address = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     closed.close();
-    await expect(start(ngrok({ address }), 1_500)).rejects.toThrow(
+    await expect(start(ngrok({ address }), 4_000)).rejects.toThrow(
       `nothing answers at ${address} (ECONNREFUSED)`,
     );
     expect(await agent.alive()).toEqual([]);
