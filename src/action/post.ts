@@ -56,7 +56,7 @@ export function runsLeftGoing(env: NodeJS.ProcessEnv): Array<Pick<Remote, 'type'
 /** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
 export async function runPost(deps: ActionDeps): Promise<void> {
   const { sink } = deps;
-  await stopAgentLeftRunning(deps);
+  await stopAgentLeftRunning(deps); // the tunnel agent a killed main step left running (docs/tunnel.md)
   try {
     const runs = runsLeftGoing(deps.env);
     if (runs.length === 0) return;
