@@ -132,12 +132,13 @@ export class Watcher implements RunWatch {
   }
 
   /**
-   * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead, to learn how busy the
-   * account is), or the list asked (runs read in turn while it is down); then due rows.
+   * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead when the organization is
+   * known without a request, to learn how busy the account is), or the list asked (runs read in turn while it is down); then due rows.
    */
   private tick(): void {
     const rows = [...this.table.values()];
-    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight;
+    this.organizationId ??= organizationOf(this.ctx);
+    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
     if (rows.length === 1 && !listTurn) this.readSoon(rows[0], this.ctx.clock.now());
     else {
       if (this.listDown && rows.length > 1) this.readInTurn();
