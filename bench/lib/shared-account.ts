@@ -58,7 +58,7 @@ export interface SharedAccountFigure {
   answeredPerSecond: number;
   /** Requests per second in the steady state (after the triggers, before the first finish); NaN without one. */
   steadyPerSecond: number;
-  /** ms from each run's finish to its process's results file. */
+  /** Per process: ms from its last run's finish to its results file. */
   lagsMs: number[];
   /** The same, of the first process only (the small one beside a big one). */
   firstLagsMs: number[];
@@ -176,11 +176,12 @@ async function runShape(ctx: Context, shape: SharedShape): Promise<SharedAccount
       fail(ctx, `shared account (${shape.key}): process ${p}`, `exit ${run.code}\n${run.logTail}`);
       return;
     }
-    for (const x of mine as FinishRecord[]) {
-      records.push(x);
-      lagsMs.push((run.resultsWrittenAt as number) - x.finishedAt);
-      if (p === 1) firstLagsMs.push((run.resultsWrittenAt as number) - x.finishedAt);
-    }
+    records.push(...(mine as FinishRecord[]));
+    // A process knows all its runs once it writes its results: its lag is from its last finish.
+    const lag =
+      (run.resultsWrittenAt as number) - Math.max(...(mine as FinishRecord[]).map((x) => x.finishedAt));
+    lagsMs.push(lag);
+    if (p === 1) firstLagsMs.push(lag);
   });
   const own = requestsFor(ctx, since, {
     suites: processes.flatMap(suitesOf),
