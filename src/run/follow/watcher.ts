@@ -133,7 +133,8 @@ export class Watcher implements RunWatch {
 
   /**
    * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead when the organization is
-   * known without a request, to learn how busy the account is), or the list asked (runs read in turn while it is down); then due rows.
+   * known without a request, to learn how busy the account is), or the list asked (runs read in turn while
+   * it is down); then due rows.
    */
   private tick(): void {
     const rows = [...this.table.values()];
