@@ -4,7 +4,8 @@
  * with the emulator's rate limit on (per account, as the service: every client and case on an account of
  * its own, seed.ts). Measures detection lag and requests per run, start-up and overhead, scale (1,000 tests;
  * 2,000 results from a data file), 20 and 100 suites at once, an early failure and a run cancelled in the
- * app against a long history, and 10 action processes on one account; writes the goals against the figures
+ * app against a long history, and processes sharing one account (30 of a suite and a test, 30 of one test,
+ * one suite beside 100); writes the goals against the figures
  * to bench/RESULTS.md and prints them.
  *
  * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`

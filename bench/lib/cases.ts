@@ -15,6 +15,7 @@ import { jittered } from './jitter.js';
 import type { OfficialClient } from './official.js';
 import { runningListOrg, shareListRequests } from './attribute.js';
 import { account, passingScenario, type SeedBuilder } from './seed.js';
+import { sharedShapes, type SharedShape } from './shared-shapes.js';
 
 export type ClientName = 'action' | 'official';
 export type RunKind = 'suite' | 'test';
@@ -123,10 +124,8 @@ export interface CasePlan {
   dataRows: number;
   dataSuiteTests: number;
   scaleDurationS: number;
-  /** Several action processes on one account (shared-account.ts): processes, suites each, run seconds. */
-  sharedProcesses: number;
-  sharedSuitesPerProcess: number;
-  sharedDurationS: number;
+  /** Several action processes on one account (shared-account.ts), each shape on an account of its own. */
+  sharedShapes: SharedShape[];
 }
 
 export const QUICK: CasePlan = {
@@ -147,9 +146,7 @@ export const QUICK: CasePlan = {
   dataRows: 100,
   dataSuiteTests: 20,
   scaleDurationS: 12,
-  sharedProcesses: 30,
-  sharedSuitesPerProcess: 2,
-  sharedDurationS: 20,
+  sharedShapes: sharedShapes(30, [20, 35], 100, [31.5, 58.5]),
 };
 
 export const FULL: CasePlan = {
@@ -180,9 +177,7 @@ export const SMOKE: CasePlan = {
   dataRows: 5,
   dataSuiteTests: 4,
   scaleDurationS: 3,
-  sharedProcesses: 3,
-  sharedSuitesPerProcess: 1,
-  sharedDurationS: 3,
+  sharedShapes: sharedShapes(3, [3, 4], 6, [3, 4]),
 };
 
 /** The nominal run duration of the concurrency case with `suites` suites at once, s. */

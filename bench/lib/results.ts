@@ -31,8 +31,8 @@ export interface Results {
   concurrency: ConcurrencyFigure[];
   /** Early failure and cancel in the app against a long history. */
   early: EarlyFigure[];
-  /** Several action processes on one account, or why that case did not run (absent in older results). */
-  sharedAccount?: SharedAccountResult;
+  /** Several action processes on one account, per shape, or why a shape did not run (absent in older results). */
+  sharedAccount?: SharedAccountResult[];
   failures: string[];
   /** Requests of the log that no case claimed (should be 0). */
   stray: string[];

@@ -1,13 +1,15 @@
 /**
  * Several action processes on one account (matrix legs, parallel workflows) with the emulator's rate limit
- * on: every process runs its own suites at once with the one API key, and the figures say whether they all
- * succeed (429s retried), how many 429s the service sent, and the account's aggregate request rate.
+ * on: every process runs its own suites and tests at once with the one API key, and the figures say whether
+ * they all succeed (429s retried), how many 429s the service sent, the account's aggregate request rate and
+ * the lag of each process. The shapes (`SharedShape`): 30 processes of one suite and one test, 30 one-test
+ * processes, and a one-suite process beside a 100-suite process.
  *
  * The case runs only when the emulator limits the request rate: `probeRateLimit` sends a burst of
  * requests from an account of its own (`account('probe')`) and looks for a 429. An emulator without a rate
- * limit (no 429 at all) skips the case, and RESULTS.md says so. The case's processes share account
- * `shared`, which nothing else uses (the emulator keys its bucket on the API key's user: per account, as the
- * service), so it can run beside the other cases.
+ * limit (no 429 at all) skips the case, and RESULTS.md says so. Each shape's processes share an account of
+ * their own (`shared-<shape>`), which nothing else uses (the emulator keys its bucket on the API key's user:
+ * per account, as the service), so it can run beside the other cases; the shapes run one after another.
  *
  * The processes' running-list requests (one path for all of them) are divided among the runs active at
  * each request (attribute.ts) and counted in the account's requests and rates.
@@ -25,6 +27,7 @@ import {
 } from './cases.js';
 import { jittered } from './jitter.js';
 import { account, type SeedBuilder } from './seed.js';
+import type { SharedShape } from './shared-shapes.js';
 import { busiestWindow, steadyWindow, ratePerSecond } from './stats.js';
 
 /**
@@ -34,12 +37,12 @@ import { busiestWindow, steadyWindow, ratePerSecond } from './stats.js';
 const PROBE_REQUESTS = 600;
 const PROBE_CONCURRENCY = 20;
 const PROBE_SUITE = 'rate-probe';
-const SHARED = 'shared';
 const TESTS_PER_SUITE = 3;
 
 export interface SharedAccountFigure {
+  shape: SharedShape['key'];
+  label: string;
   processes: number;
-  suites: number;
   /** Processes that did not exit 0 or did not write their results. */
   failedProcesses: number;
   requests: number;
@@ -55,26 +58,49 @@ export interface SharedAccountFigure {
   answeredPerSecond: number;
   /** Requests per second in the steady state (after the triggers, before the first finish); NaN without one. */
   steadyPerSecond: number;
-  /** ms from each suite's finish to its process's results file. */
+  /** Per process: ms from its last run's finish to its results file. */
   lagsMs: number[];
+  /** The same, of the first process only (the small one beside a big one). */
+  firstLagsMs: number[];
 }
 
-/** What RESULTS.md shows for the case: its figures, or why it did not run. */
+/** What RESULTS.md shows for a shape: its figures, or why it did not run. */
 export type SharedAccountResult = { figure: SharedAccountFigure } | { skipped: string };
 
-const suiteId = (p: number, i: number) => `shared-p${String(p).padStart(2, '0')}-s${i}`;
+const accountOf = (shape: SharedShape) => `shared-${shape.key}`;
+const suiteId = (shape: SharedShape, p: number, i: number) =>
+  `shared-${shape.key}-p${String(p).padStart(2, '0')}-s${i}`;
+const testId = (shape: SharedShape, p: number, i: number) =>
+  `shared-${shape.key}-p${String(p).padStart(2, '0')}-t${i}`;
+const boxId = (shape: SharedShape) => `shared-${shape.key}-box`;
 
-/** Adds the case's suites to the seed: `sharedSuitesPerProcess` per process, tests of `sharedDurationS` ±30 %. */
+/** A run's duration, ms: spread over the shape's range by a seeded draw on its key. */
+function durationMs(shape: SharedShape, key: string): number {
+  const [from, to] = shape.durationS;
+  const mid = ((from + to) / 2) * 1000;
+  return jittered(mid, key, undefined, (to - from) / (to + from));
+}
+
+/** Adds the suites and tests of every shape to the seed, and the probe's account. */
 export function seedSharedAccount(seed: SeedBuilder, plan: CasePlan): void {
-  for (let p = 1; p <= plan.sharedProcesses; p++) {
-    for (let i = 1; i <= plan.sharedSuitesPerProcess; i++) {
-      seed.suite({
-        account: SHARED,
-        id: suiteId(p, i),
-        tests: TESTS_PER_SUITE,
-        runDurationMs: (t) => jittered(plan.sharedDurationS * 1000, `shared-p${p}-s${i}-t${t}`),
-      });
-    }
+  for (const shape of plan.sharedShapes) {
+    seed.suite({ account: accountOf(shape), id: boxId(shape), tests: 0, runDurationMs: 0 });
+    shape.processes.forEach((proc, i) => {
+      const p = i + 1;
+      for (let s = 1; s <= proc.suites; s++) {
+        const id = suiteId(shape, p, s);
+        seed.suite({
+          account: accountOf(shape),
+          id,
+          tests: TESTS_PER_SUITE,
+          runDurationMs: (t) => durationMs(shape, `${id}-t${t}`),
+        });
+      }
+      for (let t = 1; t <= proc.tests; t++) {
+        const id = testId(shape, p, t);
+        seed.test(boxId(shape), id, durationMs(shape, id));
+      }
+    });
   }
   seed.account('probe');
 }
@@ -101,75 +127,95 @@ export async function probeRateLimit(ctx: Context): Promise<boolean> {
   return limited;
 }
 
-/**
- * `sharedProcesses` action processes at once, each running its `sharedSuitesPerProcess` suites with the
- * same API key; skipped (with the reason) when the emulator has no rate limit.
- */
-export async function runSharedAccount(ctx: Context, plan: CasePlan): Promise<SharedAccountResult> {
+/** Every shape of the plan, one after another; each skipped (with the reason) when the emulator has no rate limit. */
+export async function runSharedAccount(ctx: Context, plan: CasePlan): Promise<SharedAccountResult[]> {
   if (!(await probeRateLimit(ctx))) {
-    return {
-      skipped: `the emulator answered ${PROBE_REQUESTS} requests of one account in a burst without a 429: it has no rate limit on, so the case "${plan.sharedProcesses} action processes on one account" did not run`,
-    };
+    return plan.sharedShapes.map((shape) => ({
+      skipped: `the emulator answered ${PROBE_REQUESTS} requests of one account in a burst without a 429: it has no rate limit on, so the case "${shape.label} on one account" did not run`,
+    }));
   }
+  const out: SharedAccountResult[] = [];
+  for (const shape of plan.sharedShapes) out.push({ figure: await runShape(ctx, shape) });
+  return out;
+}
+
+/** The processes of `shape` at once on its account, and their figures. */
+async function runShape(ctx: Context, shape: SharedShape): Promise<SharedAccountFigure> {
   const since = Date.now();
-  const ids = (p: number) => Array.from({ length: plan.sharedSuitesPerProcess }, (_, i) => suiteId(p, i + 1));
-  const processes = Array.from({ length: plan.sharedProcesses }, (_, i) => i + 1);
+  const key = account(accountOf(shape)).key;
+  const suitesOf = (p: number) =>
+    Array.from({ length: shape.processes[p - 1]!.suites }, (_, i) => suiteId(shape, p, i + 1));
+  const testsOf = (p: number) =>
+    Array.from({ length: shape.processes[p - 1]!.tests }, (_, i) => testId(shape, p, i + 1));
+  const processes = shape.processes.map((_, i) => i + 1);
   const runs: ActionRun[] = await Promise.all(
     processes.map((p) =>
       runAction({
         entry: ctx.entry,
         baseUrl: ctx.emulator.baseUrl,
-        apiKey: account(SHARED).key,
-        inputs: inputsFor('suite', ids(p)),
+        apiKey: key,
+        inputs: {
+          ...(suitesOf(p).length ? inputsFor('suite', suitesOf(p)) : {}),
+          ...(testsOf(p).length ? inputsFor('test', testsOf(p)) : {}),
+        },
       }),
     ),
   );
   let failedProcesses = 0;
   const lagsMs: number[] = [];
+  const firstLagsMs: number[] = [];
   const records: FinishRecord[] = [];
   runs.forEach((run, i) => {
     const p = i + 1;
-    const mine = ids(p).map((id) => finishes(ctx, 'suite', id, since)[0]);
+    const mine = [
+      ...suitesOf(p).map((id) => finishes(ctx, 'suite', id, since)[0]),
+      ...testsOf(p).map((id) => finishes(ctx, 'test', id, since)[0]),
+    ];
     if (run.code !== 0 || run.resultsWrittenAt === null || mine.some((x) => !x)) {
       failedProcesses += 1;
-      fail(ctx, `shared account: process ${p}`, `exit ${run.code}\n${run.logTail}`);
+      fail(ctx, `shared account (${shape.key}): process ${p}`, `exit ${run.code}\n${run.logTail}`);
       return;
     }
-    for (const x of mine as FinishRecord[]) {
-      records.push(x);
-      lagsMs.push((run.resultsWrittenAt as number) - x.finishedAt);
-    }
+    records.push(...(mine as FinishRecord[]));
+    // A process knows all its runs once it writes its results: its lag is from its last finish.
+    const lag =
+      (run.resultsWrittenAt as number) - Math.max(...(mine as FinishRecord[]).map((x) => x.finishedAt));
+    lagsMs.push(lag);
+    if (p === 1) firstLagsMs.push(lag);
   });
   const own = requestsFor(ctx, since, {
-    suites: processes.flatMap(ids),
+    suites: processes.flatMap(suitesOf),
+    tests: processes.flatMap(testsOf),
     results: records.map((x) => x.resultId),
   });
   const list = runningListShares(
     ctx,
-    account(SHARED).org,
+    account(accountOf(shape)).org,
     since,
     Math.max(...runs.map((r) => r.exitAt)),
-    runs.flatMap((r) => ids(1).map(() => ({ fromMs: r.spawnAt, toMs: r.exitAt }))),
+    runs.flatMap((r, i) =>
+      [...suitesOf(i + 1), ...testsOf(i + 1)].map(() => ({ fromMs: r.spawnAt, toMs: r.exitAt })),
+    ),
   );
   const requests = [...own, ...list.requests];
   const times = requests.map((q) => q.time).sort((a, b) => a - b);
   const spanS = times.length > 1 ? ((times.at(-1) as number) - (times[0] as number)) / 1000 : NaN;
   const steady = steadyWindow(records);
   const answered = requests.filter((q) => q.status !== 429).length;
-  ctx.log(`  shared account: ${plan.sharedProcesses} processes done`);
+  ctx.log(`  shared account: ${shape.label} done`);
   return {
-    figure: {
-      processes: plan.sharedProcesses,
-      suites: plan.sharedProcesses * plan.sharedSuitesPerProcess,
-      failedProcesses,
-      requests: requests.length,
-      listRequests: list.requests.length,
-      rateLimited: requests.filter((q) => q.status === 429).length,
-      maxPerSecond: busiestWindow(times).count,
-      meanPerSecond: requests.length / spanS,
-      answeredPerSecond: answered / spanS,
-      steadyPerSecond: steady ? ratePerSecond(times, steady.fromMs, steady.toMs) : NaN,
-      lagsMs,
-    },
+    shape: shape.key,
+    label: shape.label,
+    processes: shape.processes.length,
+    failedProcesses,
+    requests: requests.length,
+    listRequests: list.requests.length,
+    rateLimited: requests.filter((q) => q.status === 429).length,
+    maxPerSecond: busiestWindow(times).count,
+    meanPerSecond: requests.length / spanS,
+    answeredPerSecond: answered / spanS,
+    steadyPerSecond: steady ? ratePerSecond(times, steady.fromMs, steady.toMs) : NaN,
+    lagsMs,
+    firstLagsMs,
   };
 }

@@ -15,9 +15,9 @@ export interface BudgetClock {
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RateBudgetOptions {
-  /** Size of the bucket: requests at most sent at once after a quiet spell (default 100). */
+  /** Size of the bucket: requests at most sent at once after a quiet spell (default the account's, 300). */
   burst?: number;
-  /** Refill rate when no 429 was seen, requests/s (default 5). */
+  /** Refill rate when no 429 was seen, requests/s (default the account's, 10). */
   ratePerSecond?: number;
   /** The lowest refill rate repeated 429s can bring it to, requests/s (default 0.5). */
   minRatePerSecond?: number;
@@ -26,9 +26,12 @@ export interface RateBudgetOptions {
   clock: BudgetClock;
 }
 
-/** A third of the account's burst and half its rate: room for many runs ending together, and for other jobs. */
-export const DEFAULT_BURST = Math.floor(RATE_LIMIT_BURST / 3);
-export const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND / 2;
+/**
+ * The account's own burst and rate: alone, a step may use them; sharing the account, the watch's busy tick
+ * keeps polls under the rate and a 429 backs off (docs/requests.md, "Sharing an account").
+ */
+export const DEFAULT_BURST = RATE_LIMIT_BURST;
+export const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND;
 export const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
 export const DEFAULT_RECOVERY_PER_SECOND = 0.05;
 

@@ -143,6 +143,8 @@ export interface WatchFigures {
   lagsMs: number[];
   /** Requests (ms since the first) in order. */
   times: number[];
+  /** Answers with HTTP 429. */
+  rateLimited: number;
 }
 
 /** The official client's requests for a run of `ms` (1 execute + one poll per started 5 s, + 1 page for a suite). */
@@ -155,15 +157,27 @@ export function officialRequests(kind: 'suite' | 'test', ms: number): number {
  * action processes do), and measures. `organization` false: the plan has no organization id (as without
  * the `organization-id` input); `over` replaces fields of the plan.
  */
-export async function runWatch(
+export function runWatch(
   bed: WatchBed,
   specs: RunSpec[],
   together = true,
   organization = true,
   over: Partial<RunPlan> = {},
 ): Promise<WatchFigures> {
+  return runProcesses(bed, together ? [specs] : specs.map((s) => [s]), organization, over);
+}
+
+/**
+ * Runs each group of `groups` in an engine run of its own (an action process with its own client and
+ * budget), all at once on the one account, and measures as `runWatch`.
+ */
+export async function runProcesses(
+  bed: WatchBed,
+  groups: RunSpec[][],
+  organization = true,
+  over: Partial<RunPlan> = {},
+): Promise<WatchFigures> {
   bed.emulator.resetLog();
-  const groups = together ? [specs] : specs.map((s) => [s]);
   const startedAt = bed.clock.now();
   const summaries = await Promise.all(groups.map((g) => startRuns(bed, g, organization, over)));
   const endedAt = bed.clock.now();
@@ -196,6 +210,7 @@ export async function runWatch(
     busiestSecond: busiest,
     lagsMs,
     times: times.map((t) => t - (times[0] ?? 0)),
+    rateLimited: requests.filter((q) => q.status === 429).length,
   };
 }
 

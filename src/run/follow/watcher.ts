@@ -4,6 +4,7 @@
  */
 import { backoffMs } from '../../api/backoff.js';
 import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
+import { RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
 import { refId } from '../../api/refs.js';
 import type { TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../clock.js';
@@ -31,6 +32,10 @@ export const READS_PER_TICK = 3;
 /** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
 export const SAFETY_MIN_MS = 10_000;
 export const SAFETY_PER_RUN_MS = 2_000;
+/** A lone run asks the running list instead of its own read every this many ticks. */
+export const LONE_LIST_EVERY = 3;
+/** The most a busy account slows the tick and the safety reads: ticks of about 1 s become about 4 s at most. */
+export const BUSY_MAX = 4;
 
 /** One row of the table: a remote result waited for. */
 interface Row {
@@ -66,6 +71,9 @@ export class Watcher implements RunWatch {
   private organizationRead = false;
   /** The most rows the table has held: the safety reads' spacing never shrinks as runs end. */
   private mostRows = 0;
+  /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
+  private busy = 1;
+  private ticks = 0;
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -93,9 +101,12 @@ export class Watcher implements RunWatch {
     });
   }
 
-  /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once. */
+  /**
+   * How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once,
+   * stretched as the tick on a busy account.
+   */
   private safetyMs(): number {
-    return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
+    return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
   }
 
   private async loop(): Promise<void> {
@@ -105,7 +116,7 @@ export class Watcher implements RunWatch {
     try {
       let tickAtMs = ctx.clock.now();
       while (this.table.size > 0 && !stop.aborted) {
-        const periodMs = TICK_MS + TICK_JITTER_MS * ctx.clock.random();
+        const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
         await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
         if (stop.aborted) break;
         tickAtMs = ctx.clock.now();
@@ -120,12 +131,18 @@ export class Watcher implements RunWatch {
     }
   }
 
-  /** One tick: the lone run's read, or the list asked (runs read in turn while it is down); then due rows. */
+  /**
+   * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead when the organization is
+   * known without a request, to learn how busy the account is), or the list asked (runs read in turn while
+   * it is down); then due rows.
+   */
   private tick(): void {
     const rows = [...this.table.values()];
-    if (rows.length === 1) this.readSoon(rows[0], this.ctx.clock.now());
+    this.organizationId ??= organizationOf(this.ctx);
+    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
+    if (rows.length === 1 && !listTurn) this.readSoon(rows[0], this.ctx.clock.now());
     else {
-      if (this.listDown) this.readInTurn();
+      if (this.listDown && rows.length > 1) this.readInTurn();
       if (!this.listInFlight) void this.askList();
     }
     this.readDue();
@@ -234,7 +251,8 @@ export class Watcher implements RunWatch {
       const organizationId = await this.organization();
       const answered = organizationId ? await this.ask(organizationId, askedAtMs) : false;
       if (answered !== null) this.listDown = !answered;
-      if (answered) this.readDue();
+      if (answered === false && this.table.size === 1) this.readInTurn();
+      if (answered !== null) this.readDue();
     } finally {
       this.listInFlight = false;
     }
@@ -264,13 +282,19 @@ export class Watcher implements RunWatch {
     }
   }
 
+  /**
+   * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy`: the runs
+   * it shows that are not in the table belong to other watchers, each taken to watch as many runs as this
+   * one; all of them together tick at most at the account's sustained rate (docs/watch.md, "A busy account").
+   */
   private mark(running: TestResult[], askedAtMs: number): void {
     const shown = new Set<string>();
-    for (const r of running) {
-      shown.add(r._id);
-      const suiteResult = refId(r.suiteResult);
-      if (suiteResult) shown.add(suiteResult);
-    }
+    for (const r of running) shown.add(refId(r.suiteResult) ?? r._id);
+    const others = [...shown].filter((id) => !this.table.has(id)).length;
+    const watchers = 1 + others / Math.max(1, this.mostRows);
+    const meanTickMs = TICK_MS + TICK_JITTER_MS / 2;
+    this.busy = Math.min(BUSY_MAX, Math.max(1, (watchers * 1000) / RATE_LIMIT_PER_SECOND / meanTickMs));
+    for (const r of running) shown.add(r._id);
     const now = this.ctx.clock.now();
     for (const row of this.table.values()) {
       if (shown.has(row.remote.id)) {

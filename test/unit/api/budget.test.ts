@@ -62,8 +62,8 @@ describe('RateBudget (token bucket)', () => {
     expect(grants.filter((g) => g.at === 0)).toHaveLength(DEFAULT_BURST);
     expect(grants[DEFAULT_BURST + 9]!.at).toBe((10 / DEFAULT_RATE_PER_SECOND) * 1000);
     expect(budget.ratePerSecond).toBe(DEFAULT_RATE_PER_SECOND);
-    expect(DEFAULT_BURST).toBeLessThanOrEqual(RATE_LIMIT_BURST / 2);
-    expect(DEFAULT_RATE_PER_SECOND).toBeLessThanOrEqual(RATE_LIMIT_PER_SECOND / 2);
+    expect(DEFAULT_BURST).toBeLessThanOrEqual(RATE_LIMIT_BURST);
+    expect(DEFAULT_RATE_PER_SECOND).toBeLessThanOrEqual(RATE_LIMIT_PER_SECOND);
   });
 
   it('halves the rate on a 429, once per wave, and recovers it slowly and linearly', async () => {
@@ -121,6 +121,10 @@ describe('RateBudget (token bucket)', () => {
     const clock = new ManualClock(0);
     const budget = new RateBudget({ burst: 10, ratePerSecond: 4, recoveryPerSecond: 0, clock });
     budget.onRateLimited(3_000);
+    // A 429 during the pause (past the 1 s hold) answers the same wave: it does not halve again.
+    await advance(clock, 2_000);
+    budget.onRateLimited(undefined);
+    expect(budget.decreases).toBe(1);
     const grants = await grantTimes(clock, budget, 3, 10);
     // Paused until 3 s; then the bucket refills from empty at the halved rate (2/s).
     expect(grants.map((g) => g.at)).toEqual([3_500, 4_000, 4_500]);

@@ -146,3 +146,19 @@ describe('an execute answered 429', () => {
     ).toEqual([]);
   });
 });
+
+describe("a 429's Retry-After", () => {
+  it('holds every request of the step until it has passed, not only the one answered 429', async () => {
+    const { api, budget } = clientAndBudget();
+    emulator.setFaults('retry-after=5,route=GET /v1/folders:429x1');
+    const t0 = world.clock.now();
+    const refused = api.listFolders();
+    while (budget.rateLimited === 0) await world.clock.sleep(1);
+    const rateLimitedAt = world.clock.now() - t0;
+    await api.listSuites();
+    await refused;
+    const suitesAt = emulator.requests().find((q) => /\/suites\/?$/.test(q.path))!.time - t0;
+    // The other request waited for the account's Retry-After (5 s), not only for a token (0.2 s).
+    expect(suitesAt - rateLimitedAt).toBeGreaterThanOrEqual(5_000);
+  });
+});

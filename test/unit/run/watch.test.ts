@@ -9,10 +9,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
+import { runPlan } from '../../../src/run/engine.js';
+import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
 import {
+  actionApi,
   officialRequests,
+  percentile,
+  planOf,
   requestKind,
   runWatch,
+  setDurations,
   startRuns,
   startWatchBed,
   WATCH_KEY,
@@ -22,6 +28,8 @@ import {
 
 /** The watch's goal: every end noticed within this time, ms. */
 const NOTICE_MS = 1_500;
+/** The watch's promise (docs/watch.md): every run read on its own at least this often, ms. */
+const SAFETY_READ_MS = 10_000;
 /** The watch's goal in steady state with many runs: requests/s of the whole action. */
 const STEADY_RATE = 1.5;
 
@@ -63,6 +71,8 @@ const loneSuite = suite('lone-s', 11_300);
 const early: RunSpec[] = [test('early-a', 40_000), test('early-b', 40_000), suite('early-s', 40_000)];
 const cancel: RunSpec[] = [test('cancel-a', 40_000), test('cancel-b', 40_000)];
 const fallback: RunSpec[] = [test('fall-a', 11_000), test('fall-b', 16_500)];
+const quiet: RunSpec[] = [test('quiet-a', 35_000), test('quiet-b', 36_000)];
+const unreadable = test('unreadable', 60_000);
 /** A suite of 20 tests of 12 s, run over 100 data rows: 100 suite results ending together. */
 const rows: RunSpec = { kind: 'suite', id: 'rows', durationsMs: Array.from({ length: 20 }, () => 12_000) };
 const ROWS_CSV = ['user', ...Array.from({ length: 100 }, (_, i) => `user${i + 1}`)].join('\n');
@@ -83,6 +93,8 @@ beforeAll(async () => {
     ...early,
     ...cancel,
     ...fallback,
+    ...quiet,
+    unreadable,
     rows,
   ]);
 });
@@ -187,9 +199,11 @@ describe('the watch loop', () => {
     expect(most(readsOfRunsGoing(bed), 10_000)).toBeLessThanOrEqual(5);
   });
 
-  it('100 suites of 45 s ±30 % at once, ending faster than the budget refills: never above the budget, reads of runs still going at 0.5/s', async () => {
+  it('100 suites of 45 s ±30 % at once: lag p95 ≤ 1,500 ms, no 429, never above the budget, reads of runs still going at 0.5/s', async () => {
     const f = await runWatch(bed, spread100);
     expect(f.summaries[0]!.runs.every((r) => r.tests.every((t) => t.state === 'passed'))).toBe(true);
+    expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(NOTICE_MS);
+    expect(f.rateLimited).toBe(0);
     expect(f.busiestSecond).toBeLessThanOrEqual(DEFAULT_BURST + DEFAULT_RATE_PER_SECOND);
     expect(most(readsOfRunsGoing(bed), 10_000)).toBeLessThanOrEqual(5);
   });
@@ -209,6 +223,51 @@ describe('the watch loop', () => {
     );
     const lastEnd = Math.max(...runs.map((r) => Date.parse(r.endedAt!)));
     expect(lastEnd - lastFinish).toBeLessThanOrEqual(ROWS_NOTICE_MS);
+    // The rows ending together are read from the suite's results list, pages of 50 (a list whose length is
+    // not known is read on until a short page): at most one row in ten read on its own.
+    const firstFinish = Math.min(...bed.emulator.runs().map((r) => r.finishedAt));
+    const ownReads = bed.emulator
+      .requests()
+      .filter((q) => requestKind(q.path) === 'poll' && q.time >= firstFinish);
+    expect(ownReads.length, JSON.stringify(f.byKind)).toBeLessThanOrEqual(runs.length / 10);
+  });
+
+  it('runs the list keeps showing are still read on their own at least every 10 s', async () => {
+    const f = await runWatch(bed, quiet);
+    const requests = bed.emulator.requests();
+    for (const run of f.summaries[0]!.runs) {
+      const executedAt = requests.find((q) => q.path.includes(`/tests/${run.testId}/execute`))!.time;
+      const finishedAt = bed.emulator.runs().find((r) => r.resultId === run.testResultId)!.finishedAt;
+      const reads = requests
+        .filter((q) => q.path.includes(`/results/${run.testResultId}`) && q.time < finishedAt)
+        .map((q) => q.time);
+      const times = [executedAt, ...reads, finishedAt];
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      expect(Math.max(...gaps), run.testId!).toBeLessThanOrEqual(SAFETY_READ_MS + TICK_MS + TICK_JITTER_MS);
+    }
+  });
+
+  it('a run whose every read fails is given up after `maxPollErrors` failed reads, not one more', async () => {
+    setDurations(bed, unreadable);
+    bed.emulator.resetLog();
+    bed.emulator.setFaults('route=GET /v1/results/*:500');
+    const failures: string[] = [];
+    const maxPollErrors = 3;
+    try {
+      const summary = await runPlan(planOf([unreadable]), {
+        api: actionApi(bed).api,
+        clock: bed.clock,
+        maxPollErrors,
+        onEvent: (e) => {
+          if (e.type === 'detail' && e.message.startsWith('Poll of')) failures.push(e.message);
+        },
+      });
+      expect(summary.runs[0]!.error).toMatch(/could not be read/);
+    } finally {
+      bed.emulator.setFaults('');
+    }
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.length).toBeLessThanOrEqual(maxPollErrors);
   });
 
   it('20 runs of 20 s at once cost fewer requests than the official client', async () => {

@@ -1,0 +1,98 @@
+/**
+ * Sharing one account (docs/watch.md, "A busy account"): several action processes, each an engine run with
+ * its own client and request budget, against ONE emulator account with the service's rate limit on (a burst
+ * of 300, 10 requests/s), all on one virtual clock (`test/support/virtual-world.ts`: production durations,
+ * time figures exact). The bounds: 30 processes of one suite and one test each, lag p95 ≤ 4 s, at most 30
+ * answers 429, nothing failed; 30 one-test processes, p95 ≤ 4.5 s, at most 30 answers 429; a one-suite
+ * process beside a 100-suite process, its lag ≤ 4.5 s; a lone run on a quiet account, p95 ≤ 1 s with at most
+ * one request more than its own read every tick.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TICK_MS } from '../../../src/run/follow/watcher.js';
+import {
+  percentile,
+  runProcesses,
+  startWatchBed,
+  type RunSpec,
+  type WatchBed,
+  type WatchFigures,
+} from '../../support/watch-scenario.js';
+
+/** `n` runs of 20–35 s, spread evenly over that range, ms. */
+const between = (i: number, n: number): number => 20_000 + Math.round((15_000 * ((i * 7) % n)) / (n - 1));
+const suiteOf = (id: string, ...durationsMs: number[]): RunSpec => ({ kind: 'suite', id, durationsMs });
+const testOf = (id: string, ms: number): RunSpec => ({ kind: 'test', id, durationsMs: [ms] });
+
+/** 30 processes, each one suite of 3 tests and one test, 20–35 s. */
+const pairs: RunSpec[][] = Array.from({ length: 30 }, (_, p) => [
+  suiteOf(`pair-s${p}`, ...[0, 1, 2].map((t) => between(p + t * 11, 30))),
+  testOf(`pair-t${p}`, between(p + 5, 30)),
+]);
+/** 30 processes, each one test, 20–35 s. */
+const singles: RunSpec[][] = Array.from({ length: 30 }, (_, p) => [testOf(`single-${p}`, between(p, 30))]);
+/** 100 suites of 3 tests of 45 s ±30 % in one process. */
+const hundred: RunSpec[] = Array.from({ length: 100 }, (_, i) =>
+  suiteOf(
+    `big-${i}`,
+    ...[0, 1, 2].map((t) => Math.round(45_000 * (0.7 + (0.6 * ((i * 7 + t * 3) % 10)) / 9))),
+  ),
+);
+const small = suiteOf('small', 30_000, 31_500, 33_000);
+/** Lone tests of 9–28 s, one after the other. */
+const lone = Array.from({ length: 20 }, (_, i) => testOf(`lone-${i}`, 9_000 + Math.round(i * 1_013.7)));
+
+/** Every run of every process ended with all its tests passed. */
+const failedRuns = (f: WatchFigures): number =>
+  f.summaries.flatMap((s) => s.runs).filter((r) => r.error || !r.tests.every((t) => t.state === 'passed'))
+    .length;
+
+let bed: WatchBed;
+beforeAll(async () => {
+  bed = await startWatchBed([...pairs.flat(), ...singles.flat(), ...hundred, small, ...lone]);
+});
+afterAll(async () => {
+  await bed?.close();
+});
+// The account's bucket refills (300 at 10/s) between cases, as between unrelated workflows.
+beforeEach(async () => {
+  await bed.clock.sleep(30_000);
+});
+
+describe('processes sharing one account', () => {
+  it('30 processes of one suite and one test: lag p95 ≤ 4 s, at most 30 answers 429, nothing failed', async () => {
+    const f = await runProcesses(bed, pairs);
+    expect(f.lagsMs).toHaveLength(60);
+    expect(failedRuns(f)).toBe(0);
+    expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(4_000);
+    expect(f.rateLimited).toBeLessThanOrEqual(30);
+  });
+
+  it('30 one-test processes: lag p95 ≤ 4.5 s, at most 30 answers 429', async () => {
+    const f = await runProcesses(bed, singles);
+    expect(f.lagsMs).toHaveLength(30);
+    expect(failedRuns(f)).toBe(0);
+    expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(4_500);
+    expect(f.rateLimited).toBeLessThanOrEqual(30);
+  });
+
+  it('a one-suite process beside a 100-suite process: its lag ≤ 4.5 s; the big one’s p95 ≤ 1.5 s, no 429', async () => {
+    const f = await runProcesses(bed, [[small], hundred]);
+    expect(failedRuns(f)).toBe(0);
+    const [smallLag, ...bigLags] = f.lagsMs;
+    expect(smallLag).toBeLessThanOrEqual(4_500);
+    expect(percentile(bigLags, 0.95)).toBeLessThanOrEqual(1_500);
+    expect(f.rateLimited).toBe(0);
+  });
+
+  it('a lone run on a quiet account: lag p95 ≤ 1 s, at most one request more than a read every tick', async () => {
+    const lags: number[] = [];
+    for (const spec of lone) {
+      const f = await runProcesses(bed, [[spec]]);
+      lags.push(...f.lagsMs);
+      // Its execute and a read every tick (at least `TICK_MS` apart), and one request more.
+      const ms = spec.durationsMs[0]!;
+      expect(f.requests, spec.id).toBeLessThanOrEqual(1 + Math.ceil(ms / TICK_MS) + 1 + 1);
+    }
+    expect(percentile(lags, 0.95)).toBeLessThanOrEqual(1_000);
+  });
+});
