@@ -1,5 +1,8 @@
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 
+/** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
+export const EXTRA_TIME_LIMIT_MS = 20_000;
+
 /**
  * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
  * saying which ({@link stopReason}). The timer never keeps the process alive.
