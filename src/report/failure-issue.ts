@@ -104,6 +104,12 @@ export async function trackFailureIssue(options: FailureIssueOptions): Promise<F
       body: issueBody(marker, state, options.failures),
       labels: options.labels,
     });
+    // GitHub drops the labels of a new issue silently when the token has no push access; the next run finds
+    // the issue by them, so they are added on their own ("Add labels to an issue" needs only issues: write).
+    const set = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)));
+    if (options.labels.some((l) => !set.has(l))) {
+      await octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: options.labels });
+    }
     return { number: data.number, url: data.html_url, change: 'opened' };
   }
   const result = { number: found.number, url: found.url };

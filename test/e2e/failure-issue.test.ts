@@ -165,6 +165,15 @@ describe.concurrent('failure issue', () => {
     expect(github.labels).toEqual(new Set(['ghost-inspector']));
   });
 
+  it('a token without push access: the labels GitHub dropped are added, so the next run finds the issue', async () => {
+    const { emulator, github } = await setUp();
+    github.noPushAccess = true;
+    for (const runId of [501, 502]) expectVerdictKept(await nightly(emulator, github, runId), 'failed');
+    expect(github.issues).toHaveLength(1);
+    expect(github.issues[0]!.labels).toEqual([{ name: 'ghost-inspector' }]);
+    expect(github.comments.filter((c) => c.issue === github.issues[0]!.number)).toHaveLength(1);
+  });
+
   const refusals = [
     {
       name: 'a token refused writing issues (403)',

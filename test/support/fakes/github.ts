@@ -11,9 +11,13 @@
  * - Lists are paged with a `Link: <…>; rel="next"` header
  *   (https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api), here at most
  *   PAGE_CAP items per page whatever `per_page` asks, so that a short list spans pages.
- * - POST /repos/{o}/{r}/issues, "Create an issue": 201; labels not yet in the repository are created on use
- *   (`labels` below); 403 when the token may not write issues, 410 when issues are disabled, 422 for a
- *   missing title (the status codes the page lists).
+ * - POST /repos/{o}/{r}/issues, "Create an issue": 201; 403 when the token may not write issues, 410 when
+ *   issues are disabled, 422 for a missing title (the status codes the page lists). "Only users with push
+ *   access can set labels for new issues. Labels are silently dropped otherwise" (the page): `noPushAccess`.
+ * - POST /repos/{o}/{r}/issues/{n}/labels, "Add labels to an issue"
+ *   (https://docs.github.com/en/rest/issues/labels): labels the repository lacks are created on use. The
+ *   docs do not say so; github/docs issue 35718 reports it (and clients report the same for a new issue's
+ *   labels), so the fake does it for both.
  * - PATCH /repos/{o}/{r}/issues/{n}, "Update an issue": `body`, `state`, `state_reason` (`completed`).
  * - GET/POST /repos/{o}/{r}/issues/{n}/comments and PATCH /repos/{o}/{r}/issues/comments/{id}
  *   (https://docs.github.com/en/rest/issues/comments).
@@ -52,6 +56,8 @@ export class FakeGitHub {
   labels = new Set<string>();
   /** Issues are disabled in the repository: every issue endpoint answers 410. */
   issuesDisabled = false;
+  /** The token has no push access: the labels of a new issue are dropped. */
+  noPushAccess = false;
   requests: Array<{ method: string; url: string; auth?: string }> = [];
   forbid = false;
   /** The token's user (a personal token); null: an installation token, which writes as github-actions[bot]. */
@@ -161,12 +167,23 @@ export class FakeGitHub {
     }
     if (issues && req.method === 'POST') {
       if (!body.title) return send(422, { message: 'Validation Failed', errors: [{ field: 'title' }] });
-      for (const label of body.labels ?? []) this.labels.add(label);
+      const labels = this.noPushAccess ? [] : (body.labels ?? []);
+      for (const label of labels) this.labels.add(label);
       const created = this.addIssue(
-        { title: body.title, body: body.body ?? '', labels: (body.labels ?? []).map((name) => ({ name })) },
+        { title: body.title, body: body.body ?? '', labels: labels.map((name) => ({ name })) },
         this.tokenUser ?? 'github-actions[bot]',
       );
       return send(201, created);
+    }
+    const labelsOf = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/labels$/.exec(url.pathname);
+    if (labelsOf && req.method === 'POST') {
+      const found = this.issues.find((i) => i.number === Number(labelsOf[1]));
+      if (!found) return send(404, { message: 'Not Found' });
+      for (const name of body.labels ?? []) {
+        this.labels.add(name);
+        if (!found.labels.some((l) => l.name === name)) found.labels.push({ name });
+      }
+      return send(200, found.labels);
     }
     if (issue && req.method === 'PATCH') {
       const found = this.issues.find((i) => i.number === Number(issue[1]));
