@@ -13,6 +13,7 @@ import { startAction, type ActionRun } from '../support/harness.js';
 import {
   closeAfterAll,
   FILES,
+  leakForms,
   makeTempWorkspace,
   readResults,
   removeWorkspace,
@@ -79,7 +80,9 @@ function expectVerdictKept(run: ActionRun & { workspace: string }, verdict: 'pas
 describe.concurrent('failure issue', () => {
   it('fail, fail, the same attempt again, pass, pass: one own issue, one comment per failing run, closed once; others untouched', async () => {
     const { emulator, github } = await setUp();
-    emulator.setScenario('rel-red-bad', { failFirst: 2, failingStep: 2, error: 'Element not found: .done' });
+    // The error quotes a private variable's value and the API key: neither may reach GitHub.
+    const error = `Element not found: .done (session ${secrets.privateValue}, key ${secrets.apiKey})`;
+    emulator.setScenario('rel-red-bad', { failFirst: 2, failingStep: 2, error });
     // Someone else's look-alike issue and a pull request by the bot, both carrying the marker and the label;
     // filler issues so that the list spans pages.
     const label = [{ name: 'ghost-inspector' }];
@@ -154,6 +157,10 @@ describe.concurrent('failure issue', () => {
 
     for (const run of [first, second, again, recovered, stillGreen]) {
       expect(run.stdout).not.toContain('Could not write');
+    }
+    const written = JSON.stringify([github.issues, github.comments]);
+    for (const secret of Object.values(secrets)) {
+      for (const form of leakForms(secret)) expect(written).not.toContain(form);
     }
     expect(JSON.stringify([foreign, pull])).toBe(before);
     expect(commentsOn(foreign.number)).toHaveLength(0);
