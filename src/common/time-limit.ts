@@ -22,3 +22,22 @@ export function timeLimited(signal: AbortSignal | undefined, ms: number): AbortS
 export function stopReason(signal: AbortSignal): string {
   return signal.reason instanceof Error ? signal.reason.message : 'stopped';
 }
+
+/**
+ * Runs `task` with a {@link timeLimited} signal of `ms`; an error after that signal fired becomes an Error
+ * `stopped: <why>` ({@link stopReason}).
+ * @throws what `task` throws
+ */
+export async function withinTimeLimit<T>(
+  cancel: AbortSignal | undefined,
+  ms: number,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const signal = timeLimited(cancel, ms);
+  try {
+    return await task(signal);
+  } catch (error) {
+    if (signal.aborted) throw new Error(`stopped: ${stopReason(signal)}`);
+    throw error;
+  }
+}

@@ -160,7 +160,7 @@ async function findOwnIssue(
       if (typeof number !== 'number' || typeof url !== 'string') {
         throw new Error(`the GitHub API answered an issue without a number or link`);
       }
-      return { number, url, state: readState(body as string) };
+      return { number, url, state: readState(body as string, options.now) };
     }
   }
   return undefined;
@@ -182,28 +182,20 @@ function issueBody(marker: string, state: IssueState, failures: string): string 
   );
 }
 
-/** The state in an own issue's body; a body without one (edited by hand) starts over from now. */
-function readState(body: string): IssueState {
+/** The state in an own issue's body; what is missing (a body edited by hand) starts over at `now`. */
+function readState(body: string, now: string): IssueState {
+  const state: IssueState = { since: now, sinceRun: '', lastRun: '', failedRuns: 0, seen: '' };
   const start = body.indexOf(STATE_PREFIX);
-  const end = body.indexOf(' -->', start);
-  const fresh: IssueState = {
-    since: new Date().toISOString(),
-    sinceRun: '',
-    lastRun: '',
-    failedRuns: 0,
-    seen: '',
-  };
-  if (start < 0 || end < 0) return fresh;
+  let saved: Record<string, unknown> = {};
   try {
-    const state = JSON.parse(body.slice(start + STATE_PREFIX.length, end)) as Partial<IssueState>;
-    return {
-      since: typeof state.since === 'string' ? state.since : fresh.since,
-      sinceRun: typeof state.sinceRun === 'string' ? state.sinceRun : '',
-      lastRun: typeof state.lastRun === 'string' ? state.lastRun : '',
-      failedRuns: typeof state.failedRuns === 'number' ? state.failedRuns : 0,
-      seen: typeof state.seen === 'string' ? state.seen : '',
-    };
+    const parsed: unknown =
+      start >= 0 ? JSON.parse(body.slice(start + STATE_PREFIX.length, body.indexOf(' -->', start))) : null;
+    if (parsed !== null && typeof parsed === 'object') saved = parsed as Record<string, unknown>;
   } catch {
-    return fresh;
+    // Not JSON any more: start over.
   }
+  for (const key of Object.keys(state) as Array<keyof IssueState>) {
+    if (typeof saved[key] === typeof state[key]) Object.assign(state, { [key]: saved[key] });
+  }
+  return state;
 }

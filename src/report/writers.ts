@@ -4,7 +4,7 @@
  */
 import { messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
-import { EXTRA_TIME_LIMIT_MS, stopReason, timeLimited } from '../common/time-limit.js';
+import { EXTRA_TIME_LIMIT_MS, withinTimeLimit } from '../common/time-limit.js';
 import { commentKey, failureIssueKey, workflowRunUrl, type GitHubContext } from '../github.js';
 import type { ActionInputs } from '../inputs/index.js';
 import type { Verdict } from '../run/outcome/outcome.js';
@@ -126,8 +126,8 @@ export const pullRequestComment: ReportWriter = {
   input: 'pr-comment',
   wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
   write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
-    const number = github.pullRequest;
-    if (number === null || !github.repository) {
+    const { pullRequest: number, repository } = github;
+    if (number === null || !repository) {
       sink.info('pr-comment: not a pull request event; no comment.');
       return;
     }
@@ -138,11 +138,10 @@ export const pullRequestComment: ReportWriter = {
     const { renderPullRequestComment, upsertPullRequestComment } = await import('./pr-comment.js');
     const runUrl = workflowRunUrl(github);
     const key = commentKey(github, inputs.commentKey);
-    const signal = timeLimited(cancel, EXTRA_TIME_LIMIT_MS);
-    try {
-      await upsertPullRequestComment({
+    await withinTimeLimit(cancel, EXTRA_TIME_LIMIT_MS, (signal) =>
+      upsertPullRequestComment({
         token: inputs.githubToken,
-        ...github.repository,
+        ...repository,
         issueNumber: number,
         key,
         body: renderPullRequestComment(report, {
@@ -153,11 +152,8 @@ export const pullRequestComment: ReportWriter = {
         }),
         ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
         signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw new Error(`stopped: ${stopReason(signal)}`);
-      throw error;
-    }
+      }),
+    );
   },
 };
 
@@ -174,7 +170,8 @@ export const failureIssue: ReportWriter = {
   wanted: ({ inputs, interrupted, report }) =>
     inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
   write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
-    if (!github.repository || !inputs.githubToken) {
+    const { repository } = github;
+    if (!repository || !inputs.githubToken) {
       sink.warning('failure-issue: no repository or no github-token; no issue.');
       return;
     }
@@ -183,29 +180,29 @@ export const failureIssue: ReportWriter = {
     const attempt = github.runAttempt ?? '1';
     const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
     const suites = [...new Set(report.runs.map((r) => r.suiteName))].join(', ');
-    const signal = timeLimited(cancel, EXTRA_TIME_LIMIT_MS);
     try {
-      const issue = await trackFailureIssue({
-        token: inputs.githubToken,
-        ...github.repository,
-        key: failureIssueKey(github, inputs.commentKey),
-        labels: inputs.failureIssueLabels,
-        title: `${inputs.summaryTitle === DEFAULT_TITLE ? `${DEFAULT_TITLE}: ${suites}` : inputs.summaryTitle} failing`,
-        run: {
-          key: `${github.runId}.${attempt}`,
-          link: link(workflowRunUrl(github), escapeInline(runLabel)),
-        },
-        now: report.finishedAt,
-        failures: report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
-        ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
-        signal,
-      });
+      const issue = await withinTimeLimit(cancel, EXTRA_TIME_LIMIT_MS, (signal) =>
+        trackFailureIssue({
+          token: inputs.githubToken,
+          ...repository,
+          key: failureIssueKey(github, inputs.commentKey),
+          labels: inputs.failureIssueLabels,
+          title: `${inputs.summaryTitle === DEFAULT_TITLE ? `${DEFAULT_TITLE}: ${suites}` : inputs.summaryTitle} failing`,
+          run: {
+            key: `${github.runId}.${attempt}`,
+            link: link(workflowRunUrl(github), escapeInline(runLabel)),
+          },
+          now: report.finishedAt,
+          failures: report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
+          ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+          signal,
+        }),
+      );
       if (!issue) return;
       sink.info(`Failure issue #${issue.number} (${issue.change}): ${issue.url}`);
       sink.setOutput('failure-issue-url', issue.url);
       sink.setOutput('failure-issue-number', String(issue.number));
     } catch (error) {
-      if (signal.aborted) throw new Error(`stopped: ${stopReason(signal)}`);
       const why = ISSUE_REFUSALS[(error as { status?: number }).status ?? 0];
       throw why ? new Error(`${why}: ${messageOf(error)}`) : error;
     }
