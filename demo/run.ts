@@ -21,7 +21,13 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_API_KEY, DEMO_SUITE_ID, startEmulator, type Emulator } from '../emulator/index.js';
+import {
+  DEFAULT_API_KEY,
+  DEMO_SUITE_ID,
+  demoTestId,
+  startEmulator,
+  type Emulator,
+} from '../emulator/index.js';
 import { DEMO_BUG_ERROR } from '../emulator/demo-site/suites.js';
 import { chromiumAvailable, defaultChromiumPath } from '../emulator/executors/browser.js';
 import { checkLinks } from './links.js';
@@ -45,6 +51,8 @@ interface Plan {
   what: string;
   /** The outcomes designed into the seed (printed after the run). */
   designed: string;
+  /** The test designed to fail: run a few times before the action, so that the summary shows its history. */
+  failingTestId: string;
   /** Test name -> expected state, failing step (1-based, as reports show it) and error. */
   expected: Record<
     string,
@@ -104,6 +112,7 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
         'The demo shop has a deliberate bug: "Cart total counts quantities" fails at step 7 (the cart total ' +
         'ignores the second line\'s quantity). With theme=new, "Products page looks right" passes but its ' +
         'screenshot differs from the baseline accepted at start-up. A failed verdict is expected.',
+      failingTestId: demoTestId('Cart total counts quantities'),
       expected: {
         'Sign in shows the products': { state: 'passed' },
         'Sign in requires a username': { state: 'passed' },
@@ -123,6 +132,7 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
     what: 'the folder "Web shop" (suites Smoke tests and Checkout) of the default seed',
     designed:
       'The Checkout suite holds a test that fails on purpose ("Pay by card", step 3). A failed verdict is expected.',
+    failingTestId: 'test-payment',
     expected: {
       'Pay by card': { state: 'failed', failingStep: 3, error: 'Element not found: .confirmation' },
     },
@@ -239,6 +249,30 @@ async function writePreview(workspace: string, emulator: Emulator): Promise<stri
   return file;
 }
 
+/** Runs of the failing test before the action: the nights before, read back as its history. */
+const EARLIER_RUNS = 3;
+
+/**
+ * Runs `testId` {@link EARLIER_RUNS} times through the emulator's API, one after the other; without
+ * `immediate` each request answers once its run finished (docs/api-contract.md, "Execute answers").
+ */
+async function runEarlierNights(emulator: Emulator, testId: string): Promise<void> {
+  for (let i = 0; i < EARLIER_RUNS; i += 1) {
+    const answer = await fetch(`${emulator.baseUrl}/tests/${testId}/execute/?apiKey=${DEFAULT_API_KEY}`);
+    if (!answer.ok) throw new Error(`earlier run of ${testId}: HTTP ${answer.status}`);
+    await answer.arrayBuffer();
+  }
+}
+
+/** The job summary's history lines (`- test: failed 4 of its last 4 runs`), without the list marks. */
+function historyLines(summary: string): string[] {
+  const section = /### History of the failed tests\n\n([\s\S]*?)(?:\n\n|$)/.exec(summary)?.[1] ?? '';
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.slice(2));
+}
+
 async function main(): Promise<number> {
   const args = parseCli(process.argv.slice(2));
   if (!existsSync(entry)) {
@@ -277,6 +311,8 @@ async function main(): Promise<number> {
     } else {
       console.log(`Emulator: ${emulator.baseUrl} (default seed, time scale ${SIMULATED_TIME_SCALE})`);
     }
+    console.log(`Running "${plan.failingTestId}" ${EARLIER_RUNS} times first: its history in the summary...`);
+    await runEarlierNights(emulator, plan.failingTestId);
     console.log(`Running the action on ${plan.what}...\n`);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
@@ -324,6 +360,7 @@ async function main(): Promise<number> {
       ? 'Outcomes: as designed.'
       : `Outcomes differ from the design: ${problems.join('; ')}.`,
   );
+  for (const line of historyLines(readIfExists(summary))) console.log(`History: ${line}`);
   console.log('');
   console.log(`JUnit report:     ${shown(junit)}`);
   console.log(`Job summary:      ${shown(summary)}`);

@@ -22,6 +22,8 @@ export interface GitHubContext {
   pullRequest: number | null;
   /** `GITHUB_JOB`; null outside GitHub. */
   job: string | null;
+  /** `GITHUB_WORKFLOW`: the workflow's name (its file path when it has none); null outside GitHub. */
+  workflow: string | null;
   runId: string | null;
   /** The attempt of the workflow run, from 1 (`GITHUB_RUN_ATTEMPT`), as given. */
   runAttempt: string | null;
@@ -77,6 +79,7 @@ export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubC
     repository: owner && repo ? { owner, repo } : null,
     pullRequest: pullRequestNumber(env.GITHUB_EVENT_PATH),
     job: env.GITHUB_JOB || null,
+    workflow: env.GITHUB_WORKFLOW || null,
     runId: env.GITHUB_RUN_ID || null,
     runAttempt: env.GITHUB_RUN_ATTEMPT || null,
     step: env.GITHUB_ACTION || null,
@@ -122,4 +125,9 @@ export function workflowRunUrl(context: GitHubContext): string | undefined {
 /** The key of the sticky pull-request comment: the job id and the `comment-key` input (may be empty). */
 export function commentKey(context: GitHubContext, commentKeyInput: string): string {
   return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
+}
+
+/** The key of the failure issue: the workflow, then the pull-request comment's key. */
+export function failureIssueKey(context: GitHubContext, commentKeyInput: string): string {
+  return [context.workflow ?? '', commentKey(context, commentKeyInput)].filter(Boolean).join('-');
 }

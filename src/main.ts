@@ -51,7 +51,7 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
       );
       if (!tunnel) return;
     }
-    const summary = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+    const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
     await tunnel?.stop();
     if (tunnel) warnRunsAfterAgentExit(tunnel, summary, deps);
     interrupted = summary.interrupted === 'signal';
@@ -66,7 +66,7 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
       sink.setOutput(name, value);
     }
     announceVerdict(sink, verdict);
-    await runExtras(context, { summary, env: deps.env, signal: cancel.signal });
+    await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal });
   } catch (error) {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);
   } finally {

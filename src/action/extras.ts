@@ -1,16 +1,33 @@
 /**
  * The extras, after the reports and outputs: screenshots, the reports again with their paths, the artifact
- * link, the pull-request comment. Each has a time limit and stops on a workflow cancel; a stop warns.
+ * link, the failed tests' history, the pull-request comment, the failure issue. Each has a time limit and
+ * stops on a workflow cancel; a stop warns.
  */
 import { publishForReport } from '../artifacts/for-report.js';
+import type { GhostInspectorApi } from '../api/api.js';
+import { createRedactor } from '../api/redact.js';
+import { EXTRA_TIME_LIMIT_MS, timeLimited } from '../common/time-limit.js';
+import { readHistory } from '../report/history.js';
 import { buildReport } from '../report/model.js';
-import { artifactLink, junit, pullRequestComment, resultsJson, writeReports } from '../report/writers.js';
+import {
+  artifactLink,
+  failureIssue,
+  historySection,
+  junit,
+  pullRequestComment,
+  resultsJson,
+  writeReports,
+} from '../report/writers.js';
 import type { ReportContext } from '../report/writers.js';
 import type { RunSummary } from '../run/types.js';
 
-/** The run model the reports were built from, the artifact client's environment, the workflow cancel. */
+/**
+ * The run model the reports were built from, the client it was read with (for the history), the artifact
+ * client's environment, the workflow cancel.
+ */
 export interface ExtrasOptions {
   summary: RunSummary;
+  api: Pick<GhostInspectorApi, 'listTestResults'>;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
 }
@@ -37,5 +54,18 @@ export async function runExtras(context: ReportContext, options: ExtrasOptions):
   const artifactUrl = shots.published?.artifactUrl;
   await writeReports({ ...context, ...(artifactUrl ? { artifactUrl } : {}) }, [artifactLink]);
   if (signal.aborted) return;
-  await writeReports({ ...context, signal }, [pullRequestComment]);
+  const wantsHistory = inputs.summary || inputs.prComment || inputs.failureIssue;
+  const history =
+    wantsHistory && context.report.totals.total > 0
+      ? await readHistory(options.api, context.report, {
+          signal: timeLimited(signal, EXTRA_TIME_LIMIT_MS),
+          warn: (message) => sink.warning(createRedactor(inputs.secrets)(message)),
+        })
+      : undefined;
+  if (signal.aborted) return;
+  await writeReports({ ...context, signal, ...(history ? { history } : {}) }, [
+    historySection,
+    pullRequestComment,
+    failureIssue,
+  ]);
 }

@@ -2,6 +2,7 @@
  * The action's run: one request budget, the API client, the engine (`run/engine.ts` `runPlan`) under the
  * deadline's backstop, then the run model without secrets.
  */
+import type { GhostInspectorApi } from '../api/api.js';
 import { createClient } from '../api/client.js';
 import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';
@@ -18,7 +19,7 @@ import { armDeadlineBackstop } from './stop.js';
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
  * (counted from `startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
  * `tunnelUrl` is sent on every execute as the `tunnel-url-variable` variable.
- * @returns the run model, secrets and private variable values removed
+ * @returns the run model, secrets and private variable values removed, and the client it was read with
  */
 export async function runTests(
   inputs: ActionInputs,
@@ -26,7 +27,7 @@ export async function runTests(
   startedAtMs: number,
   signal: AbortSignal,
   tunnelUrl?: string,
-): Promise<RunSummary> {
+): Promise<{ summary: RunSummary; api: GhostInspectorApi }> {
   const redact = createRedactor(inputs.secrets);
   // One request budget for every request the client sends, retries included; it slows down on 429s.
   const budget = new RateBudget({ clock: deps.clock });
@@ -78,7 +79,11 @@ export async function runTests(
       },
     );
     if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout) recorder?.clear();
-    return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
+    const summary = redactSummary(raw, {
+      values: inputs.secrets,
+      privateVariableNames: inputs.privateVariableNames,
+    });
+    return { summary, api };
   } finally {
     disarmBackstop();
   }

@@ -1,5 +1,8 @@
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 
+/** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
+export const EXTRA_TIME_LIMIT_MS = 20_000;
+
 /**
  * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
  * saying which ({@link stopReason}). The timer never keeps the process alive.
@@ -18,4 +21,23 @@ export function timeLimited(signal: AbortSignal | undefined, ms: number): AbortS
 /** Why a {@link timeLimited} signal fired: `time limit of 20 s reached`, `the workflow was cancelled`. */
 export function stopReason(signal: AbortSignal): string {
   return signal.reason instanceof Error ? signal.reason.message : 'stopped';
+}
+
+/**
+ * Runs `task` with a {@link timeLimited} signal of `ms`; an error after that signal fired becomes an Error
+ * `stopped: <why>` ({@link stopReason}).
+ * @throws what `task` throws
+ */
+export async function withinTimeLimit<T>(
+  cancel: AbortSignal | undefined,
+  ms: number,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const signal = timeLimited(cancel, ms);
+  try {
+    return await task(signal);
+  } catch (error) {
+    if (signal.aborted) throw new Error(`stopped: ${stopReason(signal)}`);
+    throw error;
+  }
 }

@@ -272,6 +272,8 @@ export function parseReports(
   | 'annotations'
   | 'prComment'
   | 'commentKey'
+  | 'failureIssue'
+  | 'failureIssueLabels'
   | 'githubToken'
   | 'screenshots'
   | 'artifactName'
@@ -312,6 +314,8 @@ export function parseReports(
     annotations,
     prComment,
     commentKey,
+    failureIssue: r.boolWithDefault('failure-issue'),
+    failureIssueLabels: r.list('failure-issue-labels'),
     githubToken,
     screenshots: screenshots as ActionInputs['screenshots'],
     artifactName,

@@ -100,6 +100,10 @@ export interface ActionInputs {
   prComment: boolean;
   /** Extra key of the sticky pull-request comment (after the job id); empty for none. */
   commentKey: string;
+  /** Keep one issue open while the verdict fails, closed when it passes again (docs/github-platform.md, "Failure issues"). */
+  failureIssue: boolean;
+  /** Labels of the failure issue; the first ones also find it. */
+  failureIssueLabels: string[];
   /** Empty when none is available. */
   githubToken: string;
   screenshots: ScreenshotSelection;
@@ -173,6 +177,8 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   annotations: 'true',
   'pr-comment': 'false',
   'comment-key': '',
+  'failure-issue': 'false',
+  'failure-issue-labels': 'ghost-inspector',
   'github-token': '${{ github.token }}',
   screenshots: 'failed',
   'artifact-name': '',

@@ -4,23 +4,17 @@
  */
 import { createHash } from 'node:crypto';
 
-import { getOctokit } from '@actions/github';
-
+import type { TestHistory } from './history.js';
 import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { DEFAULT_TITLE } from './summary.js';
+import { describeShape, githubRest, isOwn, tokenLogin, type GitHubRestOptions } from './github-rest.js';
 import { plural } from '../common/words.js';
 import { escapeInline, formatDuration, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
 export const COMMENT_MARKER_BASE = 'ghost-inspector-action';
-
-/** The login of comments written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
-export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
-
-/** Time limit of the pull-request comment (every request it makes), ms. */
-export const PR_COMMENT_TIME_LIMIT_MS = 20_000;
 
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 export const MAX_COMMENT_CHARS = 60_000;
@@ -52,6 +46,8 @@ export interface PullRequestCommentOptions {
   runUrl?: string;
   /** The heading's title before the verdict; default `Ghost Inspector`. */
   title?: string;
+  /** History lines of failed tests, by test id. */
+  history?: TestHistory;
 }
 
 /**
@@ -93,7 +89,8 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
       const title = href ? `<a href="${href}">${name}</a>` : name;
       const why =
         test.state === 'failed' || test.state === 'error' ? failureMessage(test) : failingReason(test);
-      lines.push(`- ${title}: ${escapeInline(truncate(why, 500))}`);
+      const history = test.testId ? options.history?.get(test.testId) : undefined;
+      lines.push(`- ${title}: ${escapeInline(truncate(why, 500))}${history ? ` (${history})` : ''}`);
     }
     if (failing.length > MAX_LISTED_FAILURES)
       lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
@@ -110,38 +107,13 @@ function failingReason(test: ReportTest): string {
   return test.state;
 }
 
-export interface UpsertCommentOptions {
-  /** A token allowed to write issues / pull requests (`github-token`). */
-  token: string;
+export interface UpsertCommentOptions extends GitHubRestOptions {
   owner: string;
   repo: string;
   issueNumber: number;
   /** The comment's Markdown; the marker is prepended when it does not start with it. */
   body: string;
-  /** REST API base, default `GITHUB_API_URL` or `https://api.github.com`. */
-  baseUrl?: string;
   key?: string;
-  /** Stops every request (the time limit, the workflow cancel). */
-  signal?: AbortSignal;
-}
-
-/**
- * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
- * for `GITHUB_TOKEN`.
- * @throws the request error of any other failure
- */
-async function tokenLogin(octokit: ReturnType<typeof getOctokit>): Promise<string> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated();
-    const login: unknown = (data as { login?: unknown } | null)?.login;
-    if (typeof login !== 'string') {
-      throw new Error(`the GitHub API answered GET /user with ${describeShape(login)} as the login`);
-    }
-    return login;
-  } catch (error) {
-    if ((error as { status?: unknown }).status === 403) return ACTIONS_BOT_LOGIN;
-    throw error;
-  }
 }
 
 /**
@@ -156,13 +128,7 @@ export async function upsertPullRequestComment(
 ): Promise<{ id: number; created: boolean }> {
   const marker = commentMarker(options.key);
   const body = options.body.startsWith(marker) ? options.body : `${marker}\n${options.body}`;
-  const octokit = getOctokit(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
-  const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
-  octokit.hook.before('request', (request) => {
-    const url = new URL(request.url, `${request.baseUrl}/`);
-    if (url.origin !== origin) throw new Error(`the GitHub API pointed the action to ${url.origin}; refused`);
-    request.request = { ...request.request, ...(options.signal ? { signal: options.signal } : {}) };
-  });
+  const octokit = githubRest(options);
   const login = await tokenLogin(octokit);
   const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
   let existing: number | undefined;
@@ -176,7 +142,7 @@ export async function upsertPullRequestComment(
         `the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`,
       );
     }
-    const found = (comments as unknown[]).find((c) => isOwnComment(c, login, marker)) as
+    const found = (comments as unknown[]).find((c) => isOwn(c, login, marker)) as
       { id?: unknown } | undefined;
     if (found) {
       if (typeof found.id !== 'number') {
@@ -199,19 +165,4 @@ export async function upsertPullRequestComment(
   }
   const created = await octokit.rest.issues.createComment({ ...params, body });
   return { id: created.data.id, created: true };
-}
-
-/** Whether a listed comment is the action's own: by `login`, its body starting with `marker`. */
-function isOwnComment(comment: unknown, login: string, marker: string): boolean {
-  if (comment === null || typeof comment !== 'object') return false;
-  const c = comment as { body?: unknown; user?: { login?: unknown } | null };
-  return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
-}
-
-/** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
-function describeShape(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'a list';
-  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }

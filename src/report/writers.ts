@@ -4,15 +4,20 @@
  */
 import { messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
-import { stopReason, timeLimited } from '../common/time-limit.js';
-import { commentKey, workflowRunUrl, type GitHubContext } from '../github.js';
+import { EXTRA_TIME_LIMIT_MS, withinTimeLimit } from '../common/time-limit.js';
+import { commentKey, failureIssueKey, workflowRunUrl, type GitHubContext } from '../github.js';
 import type { ActionInputs } from '../inputs/index.js';
 import type { Verdict } from '../run/outcome/outcome.js';
 import { emitAnnotations, renderAnnotations } from './annotations.js';
+import type { TestHistory } from './history.js';
+import { renderHistorySection } from './history.js';
 import { writeJUnit } from './junit.js';
 import type { Report } from './model.js';
 import { writeResultsJson } from './results-json.js';
-import { renderArtifactLine, renderSummary } from './summary.js';
+import { DEFAULT_TITLE, renderArtifactLine, renderSummary } from './summary.js';
+import { link } from './summary-failures.js';
+import { escapeInline } from './text.js';
+import { createRedactor } from '../api/redact.js';
 
 /** What every writer may read. */
 export interface ReportContext {
@@ -29,6 +34,8 @@ export interface ReportContext {
   sink: ActionSink;
   /** The workflow cancel: stops a writer that talks to the network (the pull-request comment). */
   signal?: AbortSignal;
+  /** Failed tests' history lines by test id, once read (`action/extras.ts`). */
+  history?: TestHistory;
 }
 
 /** One report: when it is written, and how. */
@@ -94,6 +101,14 @@ export const artifactLink: ReportWriter = {
   write: ({ sink, artifactUrl }) => sink.appendSummary(renderArtifactLine(artifactUrl as string)),
 };
 
+/** The failed tests' history, added to the job summary once read. */
+export const historySection: ReportWriter = {
+  what: 'the job summary',
+  input: 'summary',
+  wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
+  write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history!)),
+};
+
 const annotations: ReportWriter = {
   what: 'the annotations',
   input: 'annotations',
@@ -110,9 +125,9 @@ export const pullRequestComment: ReportWriter = {
   what: 'the pull-request comment',
   input: 'pr-comment',
   wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
-  write: async ({ report, inputs, github, sink, signal: cancel }) => {
-    const number = github.pullRequest;
-    if (number === null || !github.repository) {
+  write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+    const { pullRequest: number, repository } = github;
+    if (number === null || !repository) {
       sink.info('pr-comment: not a pull request event; no comment.');
       return;
     }
@@ -120,28 +135,76 @@ export const pullRequestComment: ReportWriter = {
       sink.warning('pr-comment: no github-token; no comment.');
       return;
     }
-    const { PR_COMMENT_TIME_LIMIT_MS, renderPullRequestComment, upsertPullRequestComment } =
-      await import('./pr-comment.js');
+    const { renderPullRequestComment, upsertPullRequestComment } = await import('./pr-comment.js');
     const runUrl = workflowRunUrl(github);
     const key = commentKey(github, inputs.commentKey);
-    const signal = timeLimited(cancel, PR_COMMENT_TIME_LIMIT_MS);
-    try {
-      await upsertPullRequestComment({
+    await withinTimeLimit(cancel, EXTRA_TIME_LIMIT_MS, (signal) =>
+      upsertPullRequestComment({
         token: inputs.githubToken,
-        ...github.repository,
+        ...repository,
         issueNumber: number,
         key,
         body: renderPullRequestComment(report, {
           key,
           title: inputs.summaryTitle,
           ...(runUrl ? { runUrl } : {}),
+          ...(history ? { history } : {}),
         }),
         ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
         signal,
-      });
+      }),
+    );
+  },
+};
+
+/** Why GitHub refused the failure issue, naming the permission or the cause (REST API status codes). */
+const ISSUE_REFUSALS: Record<number, string> = {
+  403: 'the token may not write issues (the job needs permissions: issues: write)',
+  410: 'issues are disabled in this repository',
+};
+
+/** The failure issue (`failure-issue`) for a failed or passed verdict, within its time limit. */
+export const failureIssue: ReportWriter = {
+  what: 'the failure issue',
+  input: 'failure-issue',
+  wanted: ({ inputs, interrupted, report }) =>
+    inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
+  write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+    const { repository } = github;
+    if (!repository || !inputs.githubToken) {
+      sink.warning('failure-issue: no repository or no github-token; no issue.');
+      return;
+    }
+    const { renderFailures, trackFailureIssue } = await import('./failure-issue.js');
+    const redact = createRedactor(inputs.secrets);
+    const attempt = github.runAttempt ?? '1';
+    const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
+    const suites = [...new Set(report.runs.map((r) => r.suiteName))].join(', ');
+    try {
+      const issue = await withinTimeLimit(cancel, EXTRA_TIME_LIMIT_MS, (signal) =>
+        trackFailureIssue({
+          token: inputs.githubToken,
+          ...repository,
+          key: failureIssueKey(github, inputs.commentKey),
+          labels: inputs.failureIssueLabels,
+          title: `${inputs.summaryTitle === DEFAULT_TITLE ? `${DEFAULT_TITLE}: ${suites}` : inputs.summaryTitle} failing`,
+          run: {
+            key: `${github.runId}.${attempt}`,
+            link: link(workflowRunUrl(github), escapeInline(runLabel)),
+          },
+          now: report.finishedAt,
+          failures: report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
+          ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+          signal,
+        }),
+      );
+      if (!issue) return;
+      sink.info(`Failure issue #${issue.number} (${issue.change}): ${issue.url}`);
+      sink.setOutput('failure-issue-url', issue.url);
+      sink.setOutput('failure-issue-number', String(issue.number));
     } catch (error) {
-      if (signal.aborted) throw new Error(`stopped: ${stopReason(signal)}`);
-      throw error;
+      const why = ISSUE_REFUSALS[(error as { status?: number }).status ?? 0];
+      throw why ? new Error(`${why}: ${messageOf(error)}`) : error;
     }
   },
 };

@@ -126,6 +126,8 @@ describe('demo script without Chromium', () => {
       /✗ failed {2}Pay by card\n\s+step 3 \S+ \S+: Element not found: \.confirmation/,
     );
     expect(run.stdout).toContain('Outcomes: as designed.');
+    // The failing test was run before the action: its history from the service is in the summary.
+    expect(run.stdout).toMatch(/History: Checkout › Pay by card: failed ([2-9]|\d\d) of its last \d+ runs/);
     // The reports' web app links point at the emulator's pages, and every link of the summary opened.
     expect(run.stdout).toMatch(/Summary links: +([1-9]\d*) checked, all open/);
     for (const name of [
@@ -144,6 +146,7 @@ describe('demo script without Chromium', () => {
     expect(run.stdout).toMatch(new RegExp(`Screenshots: +${shown}/ghost-inspector-screenshots \\(1 file\\)`));
     const page = readFileSync(path.join(out, 'ghost-inspector-summary.html'), 'utf8');
     expect(page).toContain('Pay by card');
+    expect(page).toContain('History of the failed tests');
     expect(page).not.toContain('app.ghostinspector.com');
     expect(page).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/results\/\w+"/);
     // The failed test's thumbnail was saved beside the page: it shows after the emulator stopped.

@@ -1,9 +1,27 @@
 /**
- * A local fake of the GitHub REST endpoints the pull-request comment calls, served on 127.0.0.1 and reached
- * through the client's base URL (`GITHUB_API_URL` for the action): GET /user (403 for an installation
- * token such as GITHUB_TOKEN, the default; the login when `tokenUser` is set),
- * GET /repos/{o}/{r}/issues/{n}/comments (paged with Link headers, at most PAGE_CAP per page),
- * POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}.
+ * A local fake of the GitHub REST endpoints the pull-request comment and the failure issue call, served on
+ * 127.0.0.1 and reached through the client's base URL (`GITHUB_API_URL` for the action). It follows GitHub's
+ * REST documentation:
+ * - GET /user, "Get the authenticated user" (https://docs.github.com/en/rest/users/users): the endpoint is not
+ *   listed for GitHub App installation tokens such as GITHUB_TOKEN, answered here 403 "Resource not accessible
+ *   by integration" (the default); the login when `tokenUser` is set (a personal token).
+ * - GET /repos/{o}/{r}/issues, "List repository issues" (https://docs.github.com/en/rest/issues/issues):
+ *   pull requests are listed too, told apart by their `pull_request` key; `state` (default open) and
+ *   `labels` (comma separated, all required) filter.
+ * - Lists are paged with a `Link: <…>; rel="next"` header
+ *   (https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api), here at most
+ *   PAGE_CAP items per page whatever `per_page` asks, so that a short list spans pages.
+ * - POST /repos/{o}/{r}/issues, "Create an issue": 201; 403 when the token may not write issues, 410 when
+ *   issues are disabled, 422 for a missing title (the status codes the page lists). "Only users with push
+ *   access can set labels for new issues. Labels are silently dropped otherwise" (the page): `noPushAccess`.
+ * - POST /repos/{o}/{r}/issues/{n}/labels, "Add labels to an issue"
+ *   (https://docs.github.com/en/rest/issues/labels): labels the repository lacks are created on use. The
+ *   docs do not say so; github/docs issue 35718 reports it (and clients report the same for a new issue's
+ *   labels), so the fake does it for both.
+ * - PATCH /repos/{o}/{r}/issues/{n}, "Update an issue": `body`, `state`, `state_reason` (`completed`).
+ * - GET/POST /repos/{o}/{r}/issues/{n}/comments and PATCH /repos/{o}/{r}/issues/comments/{id}
+ *   (https://docs.github.com/en/rest/issues/comments).
+ * No evidence was found for the exact answer of every error body; they carry `message` as GitHub's do.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,8 +36,28 @@ export interface FakeComment {
   user: { login: string };
 }
 
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason: string | null;
+  labels: Array<{ name: string }>;
+  user: { login: string };
+  html_url: string;
+  /** Set on a pull request (GitHub lists pull requests among issues). */
+  pull_request?: { url: string };
+}
+
 export class FakeGitHub {
   comments: FakeComment[] = [];
+  issues: FakeIssue[] = [];
+  /** The repository's labels; a label given to a new issue is created here. */
+  labels = new Set<string>();
+  /** Issues are disabled in the repository: every issue endpoint answers 410. */
+  issuesDisabled = false;
+  /** The token has no push access: the labels of a new issue are dropped. */
+  noPushAccess = false;
   requests: Array<{ method: string; url: string; auth?: string }> = [];
   forbid = false;
   /** The token's user (a personal token); null: an installation token, which writes as github-actions[bot]. */
@@ -44,6 +82,26 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Adds an issue (or, with `pullRequest`, a pull request) written by `login`. */
+  addIssue(fields: Partial<FakeIssue> & { body: string }, login = 'someone', pullRequest = false): FakeIssue {
+    const number = this.issues.length + 1;
+    const issue: FakeIssue = {
+      number,
+      title: 'an issue',
+      state: 'open',
+      state_reason: null,
+      labels: [],
+      html_url: `https://github.com/acme/shop/${pullRequest ? 'pull' : 'issues'}/${number}`,
+      ...fields,
+      user: { login },
+      ...(pullRequest
+        ? { pull_request: { url: `https://api.github.com/repos/acme/shop/pulls/${number}` } }
+        : {}),
+    };
+    this.issues.push(issue);
+    return issue;
+  }
+
   add(issue: number, body: string, login = 'someone'): FakeComment {
     const c = { id: this.nextId++, issue, body, user: { login } };
     this.comments.push(c);
@@ -60,27 +118,21 @@ export class FakeGitHub {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length
-      ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: string })
+      ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          body?: string;
+          title?: string;
+          labels?: string[];
+          state?: 'open' | 'closed';
+          state_reason?: string;
+        })
       : {};
     const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(data));
     };
-    if (this.hang?.test(url.pathname)) return;
-    if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
-    if (url.pathname === '/user' && req.method === 'GET') {
-      if (this.tokenUser === null) return send(403, { message: 'Resource not accessible by integration' });
-      return send(200, { login: this.tokenUser, id: 1, type: 'User' });
-    }
-    const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
-    const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
-    if (list && req.method === 'GET') {
-      if (this.listAnswer !== undefined) return send(200, this.listAnswer);
-      const issue = Number(list[3]);
+    const sendPage = (all: unknown[]) => {
       const perPage = Math.min(PAGE_CAP, Number(url.searchParams.get('per_page') ?? 30));
       const page = Number(url.searchParams.get('page') ?? 1);
-      const all = this.comments.filter((c) => c.issue === issue);
-      const slice = all.slice((page - 1) * perPage, page * perPage);
       const headers: Record<string, string> = {};
       if (this.nextPageUrl) headers.link = `<${this.nextPageUrl}>; rel="next"`;
       else if (page * perPage < all.length) {
@@ -89,10 +141,65 @@ export class FakeGitHub {
         next.searchParams.set('per_page', String(perPage));
         headers.link = `<${next.toString()}>; rel="next"`;
       }
-      return send(200, slice, headers);
+      send(200, all.slice((page - 1) * perPage, page * perPage), headers);
+    };
+    if (this.hang?.test(url.pathname)) return;
+    if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
+    if (url.pathname === '/user' && req.method === 'GET') {
+      if (this.tokenUser === null) return send(403, { message: 'Resource not accessible by integration' });
+      return send(200, { login: this.tokenUser, id: 1, type: 'User' });
+    }
+    const write = req.method === 'POST' || req.method === 'PATCH';
+    if (url.pathname.includes('/issues')) {
+      if (this.issuesDisabled) return send(410, { message: 'Issues are disabled for this repo' });
+      if (this.forbid && write) return send(403, { message: 'Resource not accessible by integration' });
+    }
+    const issues = /^\/repos\/[^/]+\/[^/]+\/issues$/.exec(url.pathname);
+    const issue = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(url.pathname);
+    if (issues && req.method === 'GET') {
+      const state = url.searchParams.get('state') ?? 'open';
+      const wanted = (url.searchParams.get('labels') ?? '').split(',').filter(Boolean);
+      const all = this.issues.filter(
+        (i) =>
+          (state === 'all' || i.state === state) && wanted.every((w) => i.labels.some((l) => l.name === w)),
+      );
+      return sendPage(all);
+    }
+    if (issues && req.method === 'POST') {
+      if (!body.title) return send(422, { message: 'Validation Failed', errors: [{ field: 'title' }] });
+      const labels = this.noPushAccess ? [] : (body.labels ?? []);
+      for (const label of labels) this.labels.add(label);
+      const created = this.addIssue(
+        { title: body.title, body: body.body ?? '', labels: labels.map((name) => ({ name })) },
+        this.tokenUser ?? 'github-actions[bot]',
+      );
+      return send(201, created);
+    }
+    const labelsOf = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/labels$/.exec(url.pathname);
+    if (labelsOf && req.method === 'POST') {
+      const found = this.issues.find((i) => i.number === Number(labelsOf[1]));
+      if (!found) return send(404, { message: 'Not Found' });
+      for (const name of body.labels ?? []) {
+        this.labels.add(name);
+        if (!found.labels.some((l) => l.name === name)) found.labels.push({ name });
+      }
+      return send(200, found.labels);
+    }
+    if (issue && req.method === 'PATCH') {
+      const found = this.issues.find((i) => i.number === Number(issue[1]));
+      if (!found) return send(404, { message: 'Not Found' });
+      if (body.body !== undefined) found.body = body.body;
+      if (body.state) found.state = body.state;
+      if (body.state_reason !== undefined) found.state_reason = body.state_reason;
+      return send(200, found);
+    }
+    const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (list && req.method === 'GET') {
+      if (this.listAnswer !== undefined) return send(200, this.listAnswer);
+      return sendPage(this.comments.filter((c) => c.issue === Number(list[3])));
     }
     if (list && req.method === 'POST') {
-      if (this.forbid) return send(403, { message: 'Resource not accessible by integration' });
       const c = this.add(Number(list[3]), body.body ?? '', this.tokenUser ?? 'github-actions[bot]');
       return send(201, c);
     }

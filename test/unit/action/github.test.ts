@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commentKey, readGitHubContext, workflowRunUrl } from '../../../src/github.js';
+import { commentKey, failureIssueKey, readGitHubContext, workflowRunUrl } from '../../../src/github.js';
 
 let dir: string;
 
@@ -30,6 +30,7 @@ describe('readGitHubContext', () => {
       repository: null,
       pullRequest: null,
       job: null,
+      workflow: null,
       runId: null,
       runAttempt: null,
       step: null,
@@ -102,6 +103,19 @@ describe('readGitHubContext', () => {
     expect(readGitHubContext({ ...url, 'INPUT_START-URL': 'https://shop.test/b' }).matrixDigest).not.toBe(
       readGitHubContext(url).matrixDigest,
     );
+  });
+});
+
+describe('failureIssueKey', () => {
+  it('the workflow before the comment key, so that two workflows with a job of one name keep apart', () => {
+    const env = { GITHUB_JOB: 'ghost' };
+    const nightly = readGitHubContext({ ...env, GITHUB_WORKFLOW: 'Nightly' });
+    expect(failureIssueKey(nightly, 'chrome')).toBe('Nightly-ghost-chrome');
+    expect(failureIssueKey(readGitHubContext({ ...env, GITHUB_WORKFLOW: 'Weekly' }), 'chrome')).not.toBe(
+      failureIssueKey(nightly, 'chrome'),
+    );
+    expect(failureIssueKey(nightly, 'firefox')).not.toBe(failureIssueKey(nightly, 'chrome'));
+    expect(failureIssueKey(readGitHubContext({}), '')).toBe('');
   });
 });
 

@@ -12,6 +12,7 @@ import {
   upsertPullRequestComment,
 } from '../../../src/report/pr-comment.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
+import { allTests } from '../../../src/report/model.js';
 import { reportOf, SCENARIOS } from './scenarios.js';
 
 const fake = new FakeGitHub();
@@ -178,5 +179,19 @@ describe('renderPullRequestComment', () => {
       '<a href="https://github.com/acme/shop/actions/runs/1">Details in the job summary</a>',
     );
     expect(body.split('\n').length).toBeLessThan(20);
+  });
+
+  it("adds a failed test's history line after its reason, and none to a test without one", () => {
+    const s = SCENARIOS.failures!();
+    const report = reportOf(s.summary, s.policy);
+    const failing = [...allTests(report)].filter(({ test }) => test.failing && test.testId);
+    expect(failing.length).toBeGreaterThan(0);
+    const [first] = failing;
+    const history = new Map([[first!.test.testId!, 'failed 3 of its last 10 runs']]);
+    const lines = renderPullRequestComment(report, { history }).split('\n');
+    const withHistory = lines.filter((l) => l.endsWith(' (failed 3 of its last 10 runs)'));
+    const sameTest = failing.filter(({ test }) => test.testId === first!.test.testId).length;
+    expect(withHistory).toHaveLength(sameTest);
+    expect(withHistory[0]).toContain(first!.test.name);
   });
 });

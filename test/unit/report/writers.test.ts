@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  failureIssue,
   pullRequestComment,
   REPORT_WRITERS,
   writeReports,
@@ -21,6 +22,20 @@ describe('report writers', () => {
       'annotations',
     ]);
     expect(pullRequestComment.input).toBe('pr-comment');
+  });
+
+  it('the failure issue is written for a failed or a passed verdict, never for a cancelled run or one without a verdict', () => {
+    const wanted = (verdict: string, interrupted = false, on = true): boolean =>
+      failureIssue.wanted({
+        inputs: { failureIssue: on },
+        interrupted,
+        report: { verdict },
+      } as unknown as ReportContext);
+    expect(wanted('failed')).toBe(true);
+    expect(wanted('passed')).toBe(true);
+    expect(['cancelled', 'started', 'not-started'].map((v) => wanted(v))).toEqual([false, false, false]);
+    expect(wanted('failed', true)).toBe(false);
+    expect(wanted('failed', false, false)).toBe(false);
   });
 
   it('a writer that throws warns "Could not write <what>" and the next ones still run', async () => {

@@ -1,0 +1,68 @@
+/**
+ * GitHub's REST API for the extras that write there (the pull-request comment, the failure issue): one
+ * client that stays on the API's origin and stops with a signal, the token's identity, what "own" means.
+ */
+import { getOctokit } from '@actions/github';
+
+/** The login of comments and issues written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
+export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+
+export type GitHubRest = ReturnType<typeof getOctokit>;
+
+export interface GitHubRestOptions {
+  /** A token allowed to write issues / pull requests (`github-token`). */
+  token: string;
+  /** REST API base, default `GITHUB_API_URL` or `https://api.github.com`. */
+  baseUrl?: string;
+  /** Stops every request (the time limit, the workflow cancel). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A REST client whose every request carries `signal` and is refused (an Error) when it would leave the
+ * API's origin (a `Link` header pointing elsewhere).
+ */
+export function githubRest(options: GitHubRestOptions): GitHubRest {
+  const octokit = getOctokit(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
+  const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
+  octokit.hook.before('request', (request) => {
+    const url = new URL(request.url, `${request.baseUrl}/`);
+    if (url.origin !== origin) throw new Error(`the GitHub API pointed the action to ${url.origin}; refused`);
+    request.request = { ...request.request, ...(options.signal ? { signal: options.signal } : {}) };
+  });
+  return octokit;
+}
+
+/**
+ * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
+ * for `GITHUB_TOKEN`.
+ * @throws the request error of any other failure, an Error for an answer without a login
+ */
+export async function tokenLogin(octokit: GitHubRest): Promise<string> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated();
+    const login: unknown = (data as { login?: unknown } | null)?.login;
+    if (typeof login !== 'string') {
+      throw new Error(`the GitHub API answered GET /user with ${describeShape(login)} as the login`);
+    }
+    return login;
+  } catch (error) {
+    if ((error as { status?: unknown }).status === 403) return ACTIONS_BOT_LOGIN;
+    throw error;
+  }
+}
+
+/** Whether a listed comment or issue is the action's own: written by `login`, its body starting with `marker`. */
+export function isOwn(item: unknown, login: string, marker: string): boolean {
+  if (item === null || typeof item !== 'object') return false;
+  const c = item as { body?: unknown; user?: { login?: unknown } | null };
+  return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
+}
+
+/** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
+export function describeShape(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
+}

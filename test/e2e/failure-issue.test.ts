@@ -1,0 +1,233 @@
+/**
+ * The failure issue through the bundle (`dist/index.js`) against the emulator and a fake GitHub REST API
+ * (`support/fakes/github.ts`, which follows GitHub's documented behaviour): a scheduled run that fails twice,
+ * is run again with the same run id and attempt, then passes twice; a look-alike issue by someone else and a
+ * pull request carrying the marker; a token refused writing issues, issues disabled, an API that never
+ * answers. The verdict, the reports and the outputs never depend on GitHub.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../../emulator/index.js';
+import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
+import { startAction, type ActionRun } from '../support/harness.js';
+import {
+  closeAfterAll,
+  FILES,
+  leakForms,
+  makeTempWorkspace,
+  readResults,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+  startReliabilityEmulator,
+} from '../support/reliability.js';
+
+const secrets = secretsFor('failure-issue');
+const later = closeAfterAll();
+
+async function setUp(): Promise<{ emulator: Emulator; github: FakeGitHub }> {
+  const emulator = await startReliabilityEmulator(secrets);
+  later(() => emulator.close());
+  const github = new FakeGitHub();
+  await github.start();
+  later(() => github.stop());
+  return { emulator, github };
+}
+
+/** One scheduled run of `suite-red` with `failure-issue: true`, as workflow run `runId` (attempt 1). */
+async function nightly(
+  emulator: Emulator,
+  github: FakeGitHub,
+  runId: number,
+): Promise<ActionRun & { workspace: string; ms: number }> {
+  const workspace = await makeTempWorkspace('gi-failure-issue-');
+  later(() => removeWorkspace(workspace));
+  const started = Date.now();
+  const { done } = await startAction({
+    workspace,
+    inputs: {
+      ...secretInputs(secrets),
+      'api-base-url': emulator.baseUrl,
+      'suite-ids': 'suite-red',
+      screenshots: 'none',
+      timeout: '1',
+      'failure-issue': 'true',
+      'github-token': TOKEN,
+    },
+    env: {
+      GITHUB_REPOSITORY: 'acme/shop',
+      GITHUB_WORKFLOW: 'Nightly',
+      GITHUB_JOB: 'regression',
+      GITHUB_RUN_ID: String(runId),
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_API_URL: github.baseUrl,
+    },
+  });
+  const run = await done;
+  return { ...run, workspace, ms: Date.now() - started };
+}
+
+const MARKER = '<!-- ghost-inspector-action:failure-issue_Nightly-regression -->';
+
+/** The verdict, results.json and the outputs are there whatever GitHub answered. */
+function expectVerdictKept(run: ActionRun & { workspace: string }, verdict: 'passed' | 'failed'): void {
+  expect(run.code, run.stdout + run.stderr).toBe(verdict === 'passed' ? 0 : 1);
+  expect(readResults(run.workspace)?.verdict).toBe(verdict);
+  expect(run.outputs.passing).toBe(String(verdict === 'passed'));
+  expect(run.outputs['results-json']).toBe(path.join(run.workspace, FILES.results));
+}
+
+describe.concurrent('failure issue', () => {
+  it('fail, fail, the same attempt again, pass, pass: one own issue, one comment per failing run, closed once; others untouched', async () => {
+    const { emulator, github } = await setUp();
+    // The error quotes a private variable's value and the API key: neither may reach GitHub.
+    const error = `Element not found: .done (session ${secrets.privateValue}, key ${secrets.apiKey})`;
+    emulator.setScenario('rel-red-bad', { failFirst: 2, failingStep: 2, error });
+    // Someone else's look-alike issue and a pull request by the bot, both carrying the marker and the label;
+    // filler issues so that the list spans pages.
+    const label = [{ name: 'ghost-inspector' }];
+    const foreign = github.addIssue({ body: `${MARKER}\nforged`, labels: label }, 'mallory');
+    for (let i = 0; i < 4; i += 1) github.addIssue({ body: `other ${i}`, labels: label });
+    const pull = github.addIssue(
+      { body: `${MARKER}\na pull request`, labels: label },
+      'github-actions[bot]',
+      true,
+    );
+    const before = JSON.stringify([foreign, pull]);
+    const own = () => github.issues.filter((i) => i.user.login === 'github-actions[bot]' && !i.pull_request);
+    const commentsOn = (n: number) => github.comments.filter((c) => c.issue === n);
+
+    const first = await nightly(emulator, github, 101);
+    expectVerdictKept(first, 'failed');
+    expect(own()).toHaveLength(1);
+    const issue = own()[0]!;
+    expect(issue.state).toBe('open');
+    expect(issue.body.startsWith(MARKER)).toBe(true);
+    expect(issue.body).toContain('Red and broken');
+    expect(issue.body).toContain('Element not found: .done');
+    expect(issue.body).toContain('actions/runs/101');
+    expect(issue.labels).toEqual(label);
+    expect(first.outputs['failure-issue-number']).toBe(String(issue.number));
+    expect(first.outputs['failure-issue-url']).toBe(issue.html_url);
+    expect(commentsOn(issue.number)).toHaveLength(0);
+
+    const second = await nightly(emulator, github, 102);
+    expectVerdictKept(second, 'failed');
+    expect(second.summary).toMatch(
+      /History of the failed tests[\s\S]*Red and broken: failed 2 of its last 2 runs/,
+    );
+    expect(own()).toHaveLength(1);
+    expect(commentsOn(issue.number)).toHaveLength(1);
+    expect(commentsOn(issue.number)[0]!.body).toContain(
+      'Failed again in <a href="https://github.com/acme/shop/actions/runs/102">',
+    );
+    expect(commentsOn(issue.number)[0]!.body).toContain('History: failed 2 of its last 2 runs');
+    expect(issue.body).toMatch(
+      /Failing since \d{4}-\d\d-\d\d, <a [^>]*runs\/101">run 101<\/a>; last failed <a [^>]*runs\/102">run 102<\/a>; 2 failed runs\./,
+    );
+
+    // The step run again in the same attempt: the issue is found, nothing written twice.
+    emulator.setScenario('rel-red-bad', {
+      outcome: 'fail',
+      failingStep: 2,
+      error: 'Element not found: .done',
+    });
+    const again = await nightly(emulator, github, 102);
+    expectVerdictKept(again, 'failed');
+    expect(again.outputs['failure-issue-number']).toBe(String(issue.number));
+    expect(commentsOn(issue.number)).toHaveLength(1);
+    expect(issue.body).toContain('2 failed runs');
+
+    emulator.setScenario('rel-red-bad', { outcome: 'pass' });
+    const recovered = await nightly(emulator, github, 103);
+    expectVerdictKept(recovered, 'passed');
+    expect(issue.state).toBe('closed');
+    expect(issue.state_reason).toBe('completed');
+    expect(commentsOn(issue.number)).toHaveLength(2);
+    expect(commentsOn(issue.number)[1]!.body).toContain(
+      'Passing again in <a href="https://github.com/acme/shop/actions/runs/103">run 103</a>',
+    );
+    expect(recovered.outputs['failure-issue-number']).toBe(String(issue.number));
+
+    const stillGreen = await nightly(emulator, github, 104);
+    expectVerdictKept(stillGreen, 'passed');
+    expect(stillGreen.outputs['failure-issue-number']).toBeUndefined();
+    expect(commentsOn(issue.number)).toHaveLength(2);
+    expect(own()).toHaveLength(1);
+
+    for (const run of [first, second, again, recovered, stillGreen]) {
+      expect(run.stdout).not.toContain('Could not write');
+    }
+    const written = JSON.stringify([github.issues, github.comments]);
+    for (const secret of Object.values(secrets)) {
+      for (const form of leakForms(secret)) expect(written).not.toContain(form);
+    }
+    expect(JSON.stringify([foreign, pull])).toBe(before);
+    expect(commentsOn(foreign.number)).toHaveLength(0);
+    expect(commentsOn(pull.number)).toHaveLength(0);
+    const touched = github.requests.filter((r) => r.method !== 'GET').map((r) => r.url);
+    expect(
+      touched.every((u) => !u.endsWith(`/issues/${foreign.number}`) && !u.endsWith(`/issues/${pull.number}`)),
+    ).toBe(true);
+    expect(github.labels).toEqual(new Set(['ghost-inspector']));
+  });
+
+  it('a token without push access: the labels GitHub dropped are added, so the next run finds the issue', async () => {
+    const { emulator, github } = await setUp();
+    github.noPushAccess = true;
+    for (const runId of [501, 502]) expectVerdictKept(await nightly(emulator, github, runId), 'failed');
+    expect(github.issues).toHaveLength(1);
+    expect(github.issues[0]!.labels).toEqual([{ name: 'ghost-inspector' }]);
+    expect(github.comments.filter((c) => c.issue === github.issues[0]!.number)).toHaveLength(1);
+  });
+
+  const refusals = [
+    {
+      name: 'a token refused writing issues (403)',
+      set: (g: FakeGitHub) => (g.forbid = true),
+      warning:
+        /Could not write the failure issue: the token may not write issues \(the job needs permissions: issues: write\): Resource not accessible by integration/,
+    },
+    {
+      name: 'issues disabled (410)',
+      set: (g: FakeGitHub) => (g.issuesDisabled = true),
+      warning: /Could not write the failure issue: issues are disabled in this repository/,
+    },
+  ];
+  for (const refusal of refusals) {
+    it(`${refusal.name}: a warning naming the cause; verdict, reports and outputs kept`, async () => {
+      const { emulator, github } = await setUp();
+      refusal.set(github);
+      const run = await nightly(emulator, github, 201);
+      expectVerdictKept(run, 'failed');
+      expect(run.stdout).toMatch(refusal.warning);
+      expect(run.summary).toContain('Ghost Inspector: failed');
+      expect(run.outputs['failure-issue-number']).toBeUndefined();
+      expect(github.issues).toHaveLength(0);
+    });
+  }
+
+  it('the history cannot be read: a warning, the issue opened without it, the verdict kept', async () => {
+    const { emulator, github } = await setUp();
+    emulator.setFaults('route=GET /v1/tests/*/results*:500');
+    const run = await nightly(emulator, github, 401);
+    expectVerdictKept(run, 'failed');
+    expect(run.stdout).toMatch(/::warning::Could not read the history of /);
+    expect(run.summary).not.toContain('History of the failed tests');
+    expect(github.issues).toHaveLength(1);
+    expect(github.issues[0]!.body).toContain('Red and broken');
+    expect(github.issues[0]!.body).not.toContain('History:');
+  });
+
+  it('a GitHub API that never answers: the step ends at the time limit with its verdict and outputs', async () => {
+    const { emulator, github } = await setUp();
+    github.hang = /\/issues/;
+    const run = await nightly(emulator, github, 301);
+    console.log(`failure-issue figures: GitHub API never answers, step ${run.ms} ms`);
+    expectVerdictKept(run, 'failed');
+    expect(run.stdout).toMatch(
+      /::warning::Could not write the failure issue: stopped: time limit of 20 s reached/,
+    );
+    expect(run.ms).toBeLessThan(20_000 + 20_000);
+  });
+});
