@@ -152,7 +152,7 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
 export type CancelReason = 'signal' | 'fail-fast';
 
 const INFERRED_NOT_CANCELLED =
-  'Not followed further and not cancelled: found after a lost execute answer, it could not be proven this run.';
+  'Not followed further and not cancelled: started elsewhere (result-ids), it is only waited for.';
 
 const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
   signal: 'Cancelled with the workflow.',
@@ -167,7 +167,7 @@ function markCancelled(
   tests: TestResult[],
   reason: CancelReason,
 ): void {
-  // A run adopted by inference was not cancelled (cancellable): the action only stopped following it.
+  // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
   const inferred = handle.remote.inferred === true;
   const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
   handle.run.cancelled = !inferred;
