@@ -20,6 +20,7 @@ import {
   reliabilitySeed,
   removeWorkspace,
   type ResultsFile,
+  type ResultsRun,
   secretInputs,
   secretsFor,
 } from '../../support/reliability.js';
@@ -99,6 +100,15 @@ function bendTestList(change: (list: Array<Record<string, unknown>>, url: string
 
 const testIdOf = (r: Record<string, unknown>): string => (r.test as { _id: string })._id;
 
+/** Bends the `data` of an execute's answer (a list of results when several runs were asked for). */
+function bendExecute(change: (list: Array<Record<string, unknown>>) => unknown): Bend {
+  return (request, body) => {
+    if (request.method !== 'POST' || !/\/execute\/?(\?|$)/.test(request.url)) return undefined;
+    const envelope = body as { data: Array<Record<string, unknown>> };
+    return { ...envelope, data: change(envelope.data) };
+  };
+}
+
 describe("the suite result's own word", () => {
   it('a list that lacks the failing test: the missing test is an error, the step fails', async () => {
     const o = await act(
@@ -160,6 +170,33 @@ describe("the suite result's own word", () => {
       'rel-red-bad:failed',
       'rel-red-ok:passed',
     ]);
+  });
+});
+
+describe('an execute answer with fewer runs than asked', () => {
+  it('two browsers, the answer lists only the second: one error run for the missing browser, the other labelled by what it shows', async () => {
+    const o = await act(
+      { 'test-ids': 'rel-green-1', browser: 'chrome,firefox' },
+      { bend: bendExecute((list) => list.filter((r) => !String(r.browser).startsWith('chrome'))) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.verdict).not.toBe('passed');
+    expect(counts(o.run)).toMatchObject({ total: 2, passed: 1, error: 1 });
+    const runs = o.results.runs as Array<ResultsRun & { variant: { browser?: string } }>;
+    const missing = runs.find((r) => r.error);
+    expect(missing?.error).toMatch(/the service answered 1 of 2 runs/);
+    expect(missing?.variant.browser).toBe('chrome');
+    expect(runs.find((r) => !r.error)?.variant.browser).toBe('firefox');
+  });
+
+  it('a suite with two browsers answered with one suite result: total is what was asked, the step fails', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-green', browser: 'chrome,firefox' },
+      { bend: bendExecute((list) => list.slice(1)) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(counts(o.run)).toMatchObject({ passed: 2, error: 1 });
+    expect(o.results.runs.filter((r) => r.error)).toHaveLength(1);
   });
 });
 
