@@ -96,6 +96,8 @@ export interface Handle {
   job: TriggerJob;
   /** The last test result seen (kind test/file). */
   lastResult?: TestResult;
+  /** True once a read of the run's result succeeded (the execute's answer is no read). */
+  seen?: boolean;
 }
 
 /** The engine's options as the modules see them (`EngineOptions` resolved). */

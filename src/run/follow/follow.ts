@@ -22,7 +22,7 @@ async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
   const suiteId = handle.run.suiteId;
   const result = await watchResult<SuiteResult>(ctx, handle.remote, handle.triggeredAtMs, {
     get: (opts) => ctx.api.getSuiteResult(id, opts),
-    isOver: isSuiteResultOver,
+    isOver: (r) => ((handle.seen = true), isSuiteResultOver(r)),
     onProblem: (reason) => (handle.run.error = reason),
     ...(suiteId
       ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
@@ -55,6 +55,7 @@ async function followTest(ctx: EngineContext, handle: Handle): Promise<void> {
   const result = await watchResult<TestResult>(ctx, handle.remote, handle.triggeredAtMs, {
     get: (opts) => ctx.api.getTestResult(id, opts),
     isOver: (r) => {
+      handle.seen = true;
       handle.lastResult = r;
       return classifyTestResult(r) !== 'running';
     },

@@ -113,6 +113,15 @@ async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal):
     endRun(ctx, handle);
     return;
   }
+  if (!handle.seen) {
+    // Not one read succeeded: nothing says it is still running.
+    run.error = `Its result could not be read before the timeout (${describeTimeout(ctx.plan.timeoutMs)}).`;
+    if (handle.remote.type !== 'suite') run.tests = [standInTest(ctx, handle, null, 'error', run.error)];
+    for (const t of run.tests) testFinished(ctx, run, t);
+    handle.done = true;
+    run.endedAt = iso(ctx.clock.now());
+    return;
+  }
   run.timedOut = true;
   run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
   run.error = `Still running at the timeout (${describeTimeout(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;

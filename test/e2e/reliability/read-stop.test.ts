@@ -73,11 +73,33 @@ describe.concurrent('stopping at the deadline', () => {
     expect(o.run.stdout).toMatch(/cancel/i);
   });
 
-  it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
+  it('a run none of whose reads succeeded is an error "could not be read", not "still running" (fail-on-timeout: false)', async () => {
     const emulator = await emulatorFor();
-    // Reads hang, and the client that sends them ignores the abort of the deadline.
+    // Every read hangs: the test fails at once remotely, but the action never sees it.
     const hold = await startHoldProxy(emulator.origin, ({ method }) =>
       method === 'GET' ? 'hold-before' : 'forward',
+    );
+    later(() => hold.close());
+    const o = await act(hold.baseUrl, {
+      'test-ids': 'rel-red-bad',
+      timeout: '0.05',
+      'fail-on-timeout': 'false',
+    });
+    const run = o.results!.runs[0]!;
+    expect(run.timedOut).toBe(false);
+    expect(run.error).toMatch(/could not be read before the timeout/);
+    expect(run.error).not.toMatch(/Still running/);
+    expect(o.results!.results.map((t) => t.state)).toEqual(['error']);
+    expect(o.run.code).toBe(1);
+  });
+
+  it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
+    const emulator = await emulatorFor();
+    emulator.setScenario('rel-green-1', { hang: true });
+    // The suite result is read (still running); its list of tests hangs, and the client that lists it
+    // ignores the abort of the deadline.
+    const hold = await startHoldProxy(emulator.origin, ({ method, url }) =>
+      method === 'GET' && /\/suite-results\/[^/]+\/results/.test(url) ? 'hold-before' : 'forward',
     );
     later(() => hold.close());
     const deaf = (api: GhostInspectorApi): GhostInspectorApi =>
