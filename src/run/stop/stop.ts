@@ -145,8 +145,8 @@ async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal):
 
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
-  // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
-  for (const handle of ctx.handles.filter((h) => !h.done && h.settled)) endRun(ctx, handle);
+  // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
+  // stopped with it): what is open here never had its result.
   const open = ctx.handles.filter((h) => !h.done);
   // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
   const signal = ctx.wrapUpEnd.signal;

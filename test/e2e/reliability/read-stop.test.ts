@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
 import type { Emulator } from '../../../emulator/index.js';
-import { startHoldProxy } from '../../support/proxy.js';
+import { startEchoProxy, startHoldProxy } from '../../support/proxy.js';
 import { runActionInProcess, type InProcessOptions } from '../../support/run-action.js';
 import {
   closeAfterAll,
@@ -53,6 +53,38 @@ describe.concurrent('reading', () => {
     const o = await act(emulator.baseUrl, { 'suite-ids': 'suite-red' });
     expect(emulator.requests().filter((r) => r.fault === 'malformed-json')).toHaveLength(1);
     expect(o.results?.runs[0]?.error).toBeUndefined();
+    expect(o.results?.results.map((t) => `${t.testId}:${t.state}`).sort()).toEqual([
+      'rel-red-bad:failed',
+      'rel-red-ok:passed',
+    ]);
+  });
+
+  it('a list read again keeps the latest copy of each test result, not the stale one', async () => {
+    const emulator = await emulatorFor();
+    // The first listing lacks one test and shows the other still running; the next one is whole and fresh.
+    let listings = 0;
+    const proxy = await startEchoProxy(
+      emulator.origin,
+      () => null,
+      (request, body) => {
+        if (request.method !== 'GET' || !/\/suite-results\/[^/]+\/results\/?\?/.test(request.url))
+          return undefined;
+        const envelope = body as { data: Array<Record<string, unknown>> };
+        if (++listings > 1) return undefined;
+        const stale = envelope.data
+          .filter((r) => (r.test as { _id: string })._id === 'rel-red-bad')
+          .map((r) => ({
+            ...r,
+            passing: null,
+            executionTime: null,
+            dateExecutionFinished: '1970-01-01T00:00:00.000Z',
+          }));
+        return { ...envelope, data: stale };
+      },
+    );
+    later(() => proxy.close());
+    const o = await act(proxy.baseUrl, { 'suite-ids': 'suite-red' });
+    expect(listings).toBeGreaterThanOrEqual(2);
     expect(o.results?.results.map((t) => `${t.testId}:${t.state}`).sort()).toEqual([
       'rel-red-bad:failed',
       'rel-red-ok:passed',
