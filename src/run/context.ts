@@ -96,8 +96,8 @@ export interface Handle {
   job: TriggerJob;
   /** The last test result seen (kind test/file). */
   lastResult?: TestResult;
-  /** True once a read of the run's result succeeded (the execute's answer is no read). */
-  seen?: boolean;
+  /** `tried` once the run's result was asked for, `seen` once a read of it succeeded (the execute's answer is none). */
+  read?: 'tried' | 'seen';
 }
 
 /** The engine's options as the modules see them (`EngineOptions` resolved). */

@@ -113,9 +113,10 @@ async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal):
     endRun(ctx, handle);
     return;
   }
-  if (!handle.seen) {
-    // Not one read succeeded: nothing says it is still running.
-    run.error = `Its result could not be read before the timeout (${describeTimeout(ctx.plan.timeoutMs)}).`;
+  if (handle.read === 'tried') {
+    // Asked for, but not one read succeeded: nothing says it is still running.
+    const cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active ? '; cancelled' : '';
+    run.error = `Its result could not be read before the timeout (${describeTimeout(ctx.plan.timeoutMs)})${cancelled}.`;
     if (handle.remote.type !== 'suite') run.tests = [standInTest(ctx, handle, null, 'error', run.error)];
     for (const t of run.tests) testFinished(ctx, run, t);
     handle.done = true;
