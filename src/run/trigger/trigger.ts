@@ -140,10 +140,13 @@ function candidateLink(ctx: EngineContext, job: TriggerJob, result: SuiteResult 
   return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
 }
 
-/** The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1: none. */
+/**
+ * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
+ * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
+ */
 function bestVariant(result: SuiteResult | TestResult, free: Variant[]): number {
   const fits = free.map((v) =>
-    variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }, v.startUrl),
+    variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }),
   );
   const match = fits.indexOf('match');
   return match >= 0 ? match : fits.indexOf('unknown');
