@@ -7,7 +7,7 @@ import type { FinishRecord } from './engine.js';
 import { checkFaultSpec, type FaultSpec, parseFaultSpec } from './faults.js';
 import { parseScenario, type Scenario } from './executors/simulated.js';
 import type { Handler, RequestRecord, Route } from './server.js';
-import type { Store } from './store.js';
+import type { OrganizationRecord, Store } from './store.js';
 import { invalid } from './util.js';
 
 export interface AdminDeps {
@@ -62,6 +62,26 @@ export function adminRoutes(deps: AdminDeps): Route[] {
     }
     deps.setScenario(body.testId, scenario);
     return json({ ok: true, testId: body.testId, scenario });
+  });
+  // The organization's notification settings, which the web app sets (suites and tests "use organizational
+  // settings"; emulator/webhooks.ts); the API has no endpoint for them.
+  const org = (id: string) => {
+    const record = store.organizations.get(id);
+    if (!record) invalid(`organizationId must name a seeded organization, got ${JSON.stringify(id)}`);
+    return record;
+  };
+  on('GET', '/_emulator/organizations/:organizationId/notifications', (ctx) =>
+    json(org(ctx.pathParams.organizationId).notifications),
+  );
+  on('POST', '/_emulator/organizations/:organizationId/notifications', (ctx) => {
+    const record = org(ctx.pathParams.organizationId);
+    const body = ctx.json;
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      invalid(
+        'The body must be the notification settings: an object such as {"webhooks": {"enabled": true, ...}}',
+      );
+    record.notifications = body as OrganizationRecord['notifications'];
+    return json(record.notifications);
   });
   on('GET', '/_emulator/faults', () => json(deps.faultSpec()));
   on('POST', '/_emulator/faults', (ctx) => {

@@ -90,8 +90,8 @@ export interface EmulatorOptions {
    */
   notFoundWindowMs?: number;
   /**
-   * POST each ended run's result to its webhooks (the execute's `webhook`, the test's or suite's
-   * notification webhooks); default true, `false` sends none.
+   * POST each ended run's result to its webhooks (the execute's `webhook`, the notification webhooks of the
+   * test, else its suite, else its organization; see `webhooks.ts`); default true, `false` sends none.
    */
   webhooks?: boolean;
   /**

@@ -5,7 +5,7 @@
  * test settings. A test may carry a `scenario` for the simulated executor.
  */
 import { readFileSync } from 'node:fs';
-import type { DataSource, Folder, Step } from '../src/api/types.js';
+import type { DataSource, Folder, Notifications, Step } from '../src/api/types.js';
 import type { Plan } from '../src/api/organization-types.js';
 import { parseScenario } from './executors/simulated.js';
 import { newSuiteDefaults, newTestDefaults, type Store } from './store.js';
@@ -24,6 +24,8 @@ export interface SeedOrganization {
   dateCreated?: string;
   plan?: Partial<Plan>;
   testRuns?: Record<string, number>;
+  /** Notification settings that suites and tests inherit (`{webhooks: {enabled, options: {urls}}}`). */
+  notifications?: Notifications;
 }
 
 export interface SeedFile {
@@ -98,6 +100,7 @@ export function loadSeed(store: Store, seed: SeedFile, nowMs = Date.now()): void
       dateCreated: o.dateCreated ?? now,
       testRuns: { ...(o.testRuns ?? {}) },
       plan: { ...DEFAULT_PLAN, ...(o.plan ?? {}) },
+      notifications: structuredClone(o.notifications ?? {}),
     });
   }
   const orgIds = [...store.organizations.keys()];

@@ -49,8 +49,13 @@ export interface ApiKeyRecord {
   organizations: string[];
 }
 
-/** Organization without the counts, which are computed. */
-export type OrganizationRecord = Omit<Organization, 'suiteCount' | 'testCount'>;
+/**
+ * Organization without the counts, which are computed; with its notification settings, which the web app
+ * sets and the API does not show (suites and tests "use organizational settings").
+ */
+export type OrganizationRecord = Omit<Organization, 'suiteCount' | 'testCount'> & {
+  notifications: Notifications;
+};
 
 export type FolderRecord = Folder;
 export type DataSourceRecord = DataSource;
@@ -69,6 +74,8 @@ export interface SuiteRecord extends Omit<
   /** HTTP authentication for the suite's runs; empty strings when unset. */
   httpAuthUsername: string;
   httpAuthPassword: string;
+  /** Extra HTTP headers of the suite's runs (`[]` in the service's examples; the entries' form is not known). */
+  httpHeaders: unknown[];
 }
 
 /** A test as stored: organization, suite and user as identifiers; the accepted baseline and scenario. */
@@ -89,6 +96,8 @@ export interface TestRecord extends Omit<Test, 'organization' | 'suite' | 'user'
   /** HTTP authentication for the test's runs; null when unset (the suite's applies). */
   httpAuthUsername: string | null;
   httpAuthPassword: string | null;
+  /** Extra HTTP headers of the test's runs (`[]` in the service's examples and exports). */
+  httpHeaders: unknown[];
 }
 
 /** Internal bookkeeping of a test result that is not part of its response shape. */
@@ -227,6 +236,7 @@ export function newSuiteDefaults(): Omit<
     folder: null,
     httpAuthUsername: '',
     httpAuthPassword: '',
+    httpHeaders: [],
     abortOnTestFailure: false,
     autoRetry: false,
     browser: 'chrome',
@@ -294,5 +304,6 @@ export function newTestDefaults(): Omit<
     importOnly: false,
     httpAuthUsername: null,
     httpAuthPassword: null,
+    httpHeaders: [],
   };
 }

@@ -92,11 +92,15 @@ export function portableStep(s: Step): TestDefinition['steps'][number] {
   return step;
 }
 
+/** The native JSON test document with the fields a real export carries beyond the contract's Test. */
+export type TestDocument = TestDefinition & { httpHeaders: unknown[]; importOnly: boolean };
+
 /**
  * The native JSON test document (docs/api-contract.md, "Endpoints the action calls", export json): the Test fields minus identifiers,
- * dates, organization, suite, user and outcomes, with notifications and steps (without `_id`).
+ * dates, organization, suite, user and outcomes, with notifications and steps (without `_id`); also
+ * `httpHeaders` and `importOnly`, as in real exports (`"httpHeaders": []` in the service's 2020 example).
  */
-export function testExport(t: TestRecord): TestDefinition {
+export function testExport(t: TestRecord): TestDocument {
   return {
     name: t.name,
     details: t.details,
@@ -120,6 +124,8 @@ export function testExport(t: TestRecord): TestDefinition {
     filters: clone(t.filters),
     links: clone(t.links),
     notifications: clone(t.notifications),
+    httpHeaders: clone(t.httpHeaders),
+    importOnly: t.importOnly,
     testFrequency: t.testFrequency,
     testFrequencyAdvanced: clone(t.testFrequencyAdvanced),
     steps: t.steps.map(portableStep),
@@ -130,7 +136,8 @@ export function testExport(t: TestRecord): TestDefinition {
 export function organizationView(store: Store, o: OrganizationRecord): Organization {
   const suites = [...store.suites.values()].filter((s) => s.organization === o._id).length;
   const tests = [...store.tests.values()].filter((t) => t.organization === o._id).length;
-  return { ...clone(o), suiteCount: suites, testCount: tests };
+  const { notifications: _n, ...rest } = clone(o);
+  return { ...rest, suiteCount: suites, testCount: tests };
 }
 
 function sortKeys<T extends object>(value: T): T {

@@ -1,13 +1,15 @@
 /**
- * Writes the README's input and output tables from `action.yml`, and its `owner/name@vN` references to this
- * action from `package.json` (`repository` and the major of `version`), so they cannot drift apart.
+ * Writes the input and output tables of README.md (short) and docs/inputs.md (in full) from `action.yml`, and
+ * the README's `owner/name@vN` references to this action from `package.json` (`repository` and the major of
+ * `version`), so they cannot drift apart.
  *
- *   npm run docs          rewrites README.md between the `generated:inputs` and `generated:outputs` markers
- *   npm run docs:check    fails (exit 1) when README.md is not what `npm run docs` would write
+ *   npm run docs          rewrites both files between the `generated:inputs` and `generated:outputs` markers
+ *   npm run docs:check    fails (exit 1) when either file is not what `npm run docs` would write
  *
- * The input tables follow the `# Group` comments of `action.yml` (one table per group, in file order). The
- * whole README is then formatted with the project's Prettier settings, so the check also holds after
- * `npm run format`.
+ * The README's front page shows one input table (a row per `# Group` comment of `action.yml`, in file order)
+ * with the first clause of each description; docs/inputs.md shows one table per group with the whole
+ * description. Both files are then formatted with the project's Prettier settings, so the check also holds
+ * after `npm run format`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,27 +82,66 @@ export function defaultCell(input: { required?: boolean; default?: string }): st
   return `\`${input.default.replace(/\|/g, '\\|')}\``;
 }
 
-/** The markdown between the inputs markers (unformatted). */
-export function renderInputs(text: string): string {
-  const action = parseAction(text);
-  const parts = [NOTE, ''];
-  for (const group of inputGroups(text)) {
-    parts.push(`### ${group.title}`, '', '| Input | Description | Default |', '| --- | --- | --- |');
-    for (const name of group.names) {
-      const input = action.inputs[name];
-      parts.push(`| \`${name}\` | ${cell(input.description)} | ${defaultCell(input)} |`);
-    }
-    parts.push('');
+/** How much of each description a table shows: the first clause (README) or all of it (docs/inputs.md). */
+export type TableForm = 'short' | 'full';
+
+/**
+ * The first clause of a description, for the README's short tables: without a leading `true or false:` (the
+ * default column shows the form), without parentheses, the first sentence (two when the first is short) up to
+ * a colon or semicolon, and at most about 80 characters (cut at the last comma before). E.g. "Re-run each failed test alone up to this
+ * many times (integer 0 to 3); a test…" becomes "Re-run each failed test alone up to this many times".
+ */
+export function shortDescription(description: string): string {
+  let text = description.replace(/\s+/g, ' ').trim();
+  if (text.startsWith('true or false: ')) {
+    text = text.slice('true or false: '.length);
+    text = text.charAt(0).toUpperCase() + text.slice(1);
   }
-  return parts.join('\n');
+  text = text.replace(/ \([^()]*\)/g, '');
+  // Sentences (not cut at "e.g."), as many as make 20 characters: "Organization id. Required with test-files".
+  const sentences = text.split(/(?<!\be\.g|\bi\.e)\.(?:\s+|$)/).filter(Boolean);
+  text = sentences[0] ?? text;
+  for (const next of sentences.slice(1)) if (text.length < 20) text = `${text}. ${next}`;
+  text = /^(.{25,}?)[:;]\s/.exec(text)?.[1] ?? text;
+  if (text.length > 80) {
+    const comma = text.lastIndexOf(', ', 80);
+    if (comma > 25) text = text.slice(0, comma);
+  }
+  return text;
 }
 
-/** The markdown between the outputs markers (unformatted). */
-export function renderOutputs(text: string): string {
+/** The markdown between the inputs markers (unformatted), in the README's short form or in full. */
+export function renderInputs(text: string, form: TableForm = 'short'): string {
+  const action = parseAction(text);
+  const row = (name: string): string => {
+    const input = action.inputs[name];
+    const description = form === 'short' ? shortDescription(input.description) : input.description;
+    return `| \`${name}\` | ${cell(description)} | ${defaultCell(input)} |`;
+  };
+  const head = ['| Input | Description | Default |', '| --- | --- | --- |'];
+  const parts = [NOTE, ''];
+  if (form === 'short') {
+    // One table; each group a row (`# What to run (any mix)`: the name in bold, the parenthesis beside it).
+    parts.push(...head);
+    for (const group of inputGroups(text)) {
+      const [, name, note] = /^(.*?)(?:\s*\((.*)\))?$/.exec(group.title) ?? [];
+      parts.push(`| **${cell(name ?? group.title)}** | ${note ? `_${cell(note)}_` : ''} | |`);
+      parts.push(...group.names.map(row));
+    }
+  } else {
+    for (const group of inputGroups(text))
+      parts.push(`### ${group.title}`, '', ...head, ...group.names.map(row), '');
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+/** The markdown between the outputs markers (unformatted), in the README's short form or in full. */
+export function renderOutputs(text: string, form: TableForm = 'short'): string {
   const action = parseAction(text);
   const parts = [NOTE, '', '| Output | Description |', '| --- | --- |'];
   for (const [name, output] of Object.entries(action.outputs)) {
-    parts.push(`| \`${name}\` | ${cell(output.description)} |`);
+    const description = form === 'short' ? shortDescription(output.description) : output.description;
+    parts.push(`| \`${name}\` | ${cell(description)} |`);
   }
   return `${parts.join('\n')}\n`;
 }
@@ -135,36 +176,51 @@ export function pinActionRefs(readme: string, ref: string): string {
   return readme.replace(pattern, ref);
 }
 
-/** The README as `npm run docs` writes it: generated tables and this action's references in place, formatted with Prettier. */
+/** Formats markdown as `npm run format` would for `file` (a path under the repository). */
+async function formatMarkdown(markdown: string, file: string): Promise<string> {
+  const config = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(markdown, { ...config, filepath: file });
+}
+
+/** The README as `npm run docs` writes it: short tables and this action's references in place, formatted. */
 export async function generateReadme(
   readme: string,
   actionYml: string,
   packageJson = readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
 ): Promise<string> {
-  let out = replaceBetween(readme, 'inputs', renderInputs(actionYml));
-  out = replaceBetween(out, 'outputs', renderOutputs(actionYml));
+  let out = replaceBetween(readme, 'inputs', renderInputs(actionYml, 'short'));
+  out = replaceBetween(out, 'outputs', renderOutputs(actionYml, 'short'));
   out = pinActionRefs(out, actionRef(packageJson));
-  const file = path.join(ROOT, 'README.md');
-  const config = (await prettier.resolveConfig(file)) ?? {};
-  return prettier.format(out, { ...config, filepath: file });
+  return formatMarkdown(out, path.join(ROOT, 'README.md'));
+}
+
+/** docs/inputs.md as `npm run docs` writes it: the tables in full, formatted. */
+export async function generateInputsDoc(doc: string, actionYml: string): Promise<string> {
+  let out = replaceBetween(doc, 'inputs', renderInputs(actionYml, 'full'));
+  out = replaceBetween(out, 'outputs', renderOutputs(actionYml, 'full'));
+  return formatMarkdown(out, path.join(ROOT, 'docs', 'inputs.md'));
 }
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
-  const readmePath = path.join(ROOT, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const expected = await generateReadme(readme, readFileSync(path.join(ROOT, 'action.yml'), 'utf8'));
-  if (expected === readme) {
-    console.log('README.md inputs and outputs match action.yml.');
-    return;
+  const actionYml = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+  const targets = [
+    { file: 'README.md', generate: (text: string) => generateReadme(text, actionYml) },
+    { file: 'docs/inputs.md', generate: (text: string) => generateInputsDoc(text, actionYml) },
+  ];
+  for (const { file, generate } of targets) {
+    const full = path.join(ROOT, file);
+    const text = readFileSync(full, 'utf8');
+    const expected = await generate(text);
+    if (expected === text) console.log(`${file}: inputs and outputs match action.yml.`);
+    else if (check) {
+      console.error(`${file} is out of date with action.yml: run \`npm run docs\` and commit ${file}.`);
+      process.exitCode = 1;
+    } else {
+      writeFileSync(full, expected);
+      console.log(`${file}: inputs and outputs written from action.yml.`);
+    }
   }
-  if (check) {
-    console.error('README.md is out of date with action.yml: run `npm run docs` and commit README.md.');
-    process.exitCode = 1;
-    return;
-  }
-  writeFileSync(readmePath, expected);
-  console.log('README.md: inputs and outputs written from action.yml.');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -10,7 +10,7 @@ import { messageOf } from './common/log.js';
 import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
 import { listenForWorkflowCancel } from './action/stop.js';
-import { killingAgentsOnForceExit, openTunnel } from './action/tunnel.js';
+import { killingAgentsOnForceExit, openTunnel, warnRunsAfterAgentExit } from './action/tunnel.js';
 import { announceVerdict, decideRunVerdict } from './action/verdict.js';
 import { runExtras } from './action/extras.js';
 import { buildReport, buildStartedReport } from './report/model.js';
@@ -53,6 +53,7 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
     }
     const summary = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
     await tunnel?.stop();
+    if (tunnel) warnRunsAfterAgentExit(tunnel, summary, deps);
     interrupted = summary.interrupted === 'signal';
     const verdict = decideRunVerdict(inputs, summary);
     const report = verdict.waited

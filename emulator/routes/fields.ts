@@ -6,7 +6,13 @@
 import { REGIONS, type Step, type StepTarget } from '../../src/api/types.js';
 import { BROWSER_PATTERN } from '../params.js';
 import type { RequestContext } from '../server.js';
-import { newTestDefaults, type Store, type SuiteRecord, type TestRecord } from '../store.js';
+import {
+  newSuiteDefaults,
+  newTestDefaults,
+  type Store,
+  type SuiteRecord,
+  type TestRecord,
+} from '../store.js';
 import { fieldText, invalid, iso } from '../util.js';
 
 /** The body fields of a create/update request: the JSON object, else form fields; never the API key. */
@@ -105,6 +111,7 @@ export const SUITE_FIELDS: Record<string, FieldCheck> = {
   },
   notifications: object,
   notificationsSuite: object,
+  httpHeaders: array,
   persistVariables: bool,
   publicStatusEnabled: bool,
   region,
@@ -125,9 +132,10 @@ export const TEST_FIELDS: Record<string, FieldCheck> = {
   disableVisuals: nullableBool,
   disallowInsecureCertificates: nullableBool,
   failOnJavaScriptError: nullableBool,
-  browser: (v, n) => (v === null ? null : browser(v, n)),
+  // "" as null: test generators written for the service send `"region": ""` for "the suite's".
+  browser: (v, n) => (v === null || v === '' ? null : browser(v, n)),
   language: nullableStr,
-  region: (v, n) => (v === null ? null : region(v, n)),
+  region: (v, n) => (v === null || v === '' ? null : region(v, n)),
   finalDelay: nullableNum,
   globalStepDelay: nullableNum,
   maxAjaxDelay: nullableNum,
@@ -140,6 +148,7 @@ export const TEST_FIELDS: Record<string, FieldCheck> = {
   filters: array,
   links: array,
   notifications: object,
+  httpHeaders: array,
   testFrequency: num,
   testFrequencyAdvanced: array,
   importOnly: bool,
@@ -187,9 +196,17 @@ export function normaliseSteps(store: Store, value: unknown, withIds: boolean): 
   });
 }
 
+/** The value each field has when a body sets it to null ("values set to null use Ghost Inspector defaults"). */
+const DEFAULTS = new Map<Record<string, FieldCheck>, () => object>([
+  [TEST_FIELDS, newTestDefaults],
+  [SUITE_FIELDS, newSuiteDefaults],
+]);
+
 /**
  * Applies checked fields onto a record. Unknown and read-only fields are ignored, as the service does (an
  * exported or listed record imports back); a known field with a bad value is a VALIDATION_ERROR naming it.
+ * `null` sets a field to its default, as in the service's own exports (`"notifications": null`, `"startUrl":
+ * null`: "values set to null use Ghost Inspector defaults"; docs/api-contract.md, "Test definitions").
  */
 export function applyFields(
   target: Record<string, unknown>,
@@ -197,11 +214,12 @@ export function applyFields(
   fields: Record<string, FieldCheck>,
   skip: string[] = [],
 ) {
+  const defaults = (DEFAULTS.get(fields)?.() ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(body)) {
     if (skip.includes(name) || name.startsWith('variables.')) continue;
     const check = fields[name];
     if (!check) continue;
-    target[name] = check(value, name);
+    target[name] = value === null && name in defaults ? defaults[name] : check(value, name);
   }
 }
 

@@ -4,7 +4,6 @@ import { Params, parseExecuteParams } from '../params.js';
 import { clone, fieldText, invalid, iso } from '../util.js';
 import { organizationView } from '../views.js';
 import { applyFields, bodyFields, IGNORED_ON_IMPORT, normaliseSteps, TEST_FIELDS } from './fields.js';
-import { waitResults } from '../waits.js';
 import { ok, type RouteDeps } from './shared.js';
 
 /** Registers list, get and running of organizations. */
@@ -50,7 +49,7 @@ function bodyVariables(value: unknown): Record<string, string> {
 /** Registers the on-demand execute: a test definition in the body, run without being stored. */
 function onDemandRoutes(deps: RouteDeps): void {
   const { store, engine, on } = deps;
-  on('POST', '/v1/organizations/:organizationId/on-demand/execute', async (ctx) => {
+  on('POST', '/v1/organizations/:organizationId/on-demand/execute', (ctx) => {
     const key = ctx.auth();
     const org = store.organization(ctx.pathParams.organizationId, key);
     const body = bodyFields(ctx);
@@ -73,26 +72,21 @@ function onDemandRoutes(deps: RouteDeps): void {
       ...IGNORED_ON_IMPORT,
     ]);
     test.steps = normaliseSteps(store, body.steps, false);
-    // Execute parameters come from the query string (the body is the test definition); `immediate` is read
-    // from the query and the body alike, and a body's `variables` are custom variables.
+    // Execute parameters come from the query string (the body is the test definition); a body's `variables`
+    // are custom variables.
     const params = parseExecuteParams(new Params(ctx.url.searchParams, undefined), {
       maxCsvUploadRows: org.plan.maxCsvUploadRows,
     });
-    const immediate = ctx.params.boolean('immediate');
-    if (immediate !== undefined) params.immediate = immediate;
     Object.assign(params.variables, bodyVariables(body.variables));
     const { results, many } = engine.executeOnDemand(key, test, params);
     deps.webhooks?.register(
       results.map((r) => r._id),
       params,
     );
-    if (!params.immediate)
-      await deps.inFlight.parked(
-        waitResults(
-          store,
-          results.map((r) => r._id),
-        ),
-      );
+    // The answer comes at once with the created result (passing and executionTime null), with or without
+    // `immediate`: the service's docs "trigger a test run ... and immediately return a result ID" (2020 docs
+    // copied in bagpyp/ghostInspectorAPI, ghostInspector/Tests.py, its example has passing null) and two
+    // independent 2026 clients; the result is then read with GET /results/{id} (docs/api-contract.md).
     return ok(clone(many ? results : results[0]));
   });
 }

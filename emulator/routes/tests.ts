@@ -28,6 +28,17 @@ function testRecordRoutes(deps: RouteDeps): void {
     const next = clone(test);
     applyFields(next as unknown as Record<string, unknown>, body, TEST_FIELDS, ['steps']);
     if (body.steps !== undefined) next.steps = normaliseSteps(store, body.steps, true);
+    if (body.suite !== undefined && body.suite !== null) {
+      // `suite` (an id, or the `{_id, name}` a GET answers) moves the test to that suite (independent
+      // clients; docs/api-contract.md, "Test definitions").
+      const ref = body.suite as { _id?: unknown } | string;
+      const suiteId = typeof ref === 'string' ? ref : ref?._id;
+      if (typeof suiteId !== 'string' || suiteId === '')
+        invalid(`suite must be a suite id or {_id}, got ${JSON.stringify(body.suite)}`);
+      const suite = store.suite(suiteId, key);
+      next.suite = suite._id;
+      next.organization = suite.organization;
+    }
     next.dateUpdated = iso(deps.clock.now());
     Object.assign(test, next);
     return ok(testView(store, test, 'get'));

@@ -10,6 +10,7 @@ import type { Remote, RemoteListener } from '../run/context.js';
 import type { ActionDeps } from './deps.js';
 import type { ActionSink } from '../common/sink.js';
 import { messageOf } from '../common/log.js';
+import { stopAgentLeftRunning } from './tunnel.js';
 
 /** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
 export const POST_FLAG = 'isPost';
@@ -57,6 +58,7 @@ export function runsLeftGoing(env: NodeJS.ProcessEnv): Array<Pick<Remote, 'type'
 /** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
 export async function runPost(deps: ActionDeps): Promise<void> {
   const { sink } = deps;
+  await stopAgentLeftRunning(deps); // the tunnel agent a killed main step left running (docs/tunnel.md)
   try {
     const runs = runsLeftGoing(deps.env);
     if (runs.length === 0) return;

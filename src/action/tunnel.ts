@@ -1,18 +1,25 @@
 /**
  * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
- * triggered, and makes sure the agent dies with the action, even when it ends by force.
+ * triggered, keeps the agent's pid in the step state for the post step, warns on every run that ended after
+ * the agent exited by itself, and makes sure the agent dies with the action, even when it ends by force.
  */
 import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';
+import type { RunSummary } from '../run/types.js';
+import { variantLabel } from '../report/console.js';
 import { killAgentsNow, startTunnel, TUNNEL_START_MS, type Tunnel } from '../tunnel/tunnel.js';
+import { stopLeftAgent } from '../tunnel/left-agent.js';
 import type { ActionDeps } from './deps.js';
 import { logLine, messageOf } from '../common/log.js';
+
+/** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
+export const AGENT_STATE = 'tunnel-agent';
 
 /**
  * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.
  * @param deadlineAtMs the action's deadline, ms since the epoch on `deps.clock`
  * @returns the open tunnel (the caller stops it), or null when it could not be opened: the step has then
- *   failed with a message naming the local address
+ *   failed with a message naming the local address, and no run was triggered
  */
 export async function openTunnel(
   inputs: ActionInputs & { tunnel: NonNullable<ActionInputs['tunnel']> },
@@ -24,22 +31,58 @@ export async function openTunnel(
   try {
     const tunnel = await startTunnel({
       tunnel: inputs.tunnel,
-      env: agentEnv(deps.env),
+      env: deps.env,
       log: (line) => deps.sink.info(logLine(redact(line))),
       signal,
       timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
+      onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
     });
-    deps.sink.setOutput('tunnel-url', tunnel.url);
-    return tunnel;
+    deps.sink.setOutput('tunnel-url', redact(tunnel.url));
+    return {
+      ...tunnel,
+      url: redact(tunnel.url),
+      stop: async () => {
+        await tunnel.stop();
+        deps.sink.saveState(AGENT_STATE, '');
+      },
+    };
   } catch (error) {
+    deps.sink.saveState(AGENT_STATE, '');
     deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
     return null;
   }
 }
 
-/** The action's environment without its inputs, the runner's `ACTIONS_*` variables and any token. */
-function agentEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(INPUT_|ACTIONS_)|TOKEN/i.test(name)));
+/**
+ * Warns once for every run that ended after the tunnel's agent exited by itself: its browsers may have
+ * loaded the agent's error page instead of the app. Nothing when the agent ran to the end.
+ */
+export function warnRunsAfterAgentExit(tunnel: Tunnel, summary: RunSummary, deps: ActionDeps): void {
+  const exitedAtMs = tunnel.exitedAt();
+  if (exitedAtMs === null) return;
+  const exitedAt = new Date(exitedAtMs).toISOString();
+  for (const run of summary.runs) {
+    if (!run.endedAt || Date.parse(run.endedAt) < exitedAtMs) continue;
+    const variant = variantLabel(run.variant);
+    deps.sink.warning(
+      `The tunnel agent exited at ${exitedAt}, before "${run.suiteName}"${variant ? ` [${variant}]` : ''} ended (${run.endedAt}): its browsers may have reached ${tunnel.url} without the app behind it.`,
+    );
+  }
+}
+
+/**
+ * The post step's part for the tunnel: stops the agent a killed main step left running (step state
+ * {@link AGENT_STATE}), when that pid is still that agent. Never throws.
+ */
+export async function stopAgentLeftRunning(deps: ActionDeps): Promise<void> {
+  const saved = deps.env[`STATE_${AGENT_STATE}`] ?? '';
+  if (!saved) return;
+  try {
+    const stopped = await stopLeftAgent(JSON.parse(saved) as { pid: number; path: string });
+    if (stopped) deps.sink.info(`Stopped the tunnel agent the main step left running (pid ${stopped}).`);
+  } catch (error) {
+    deps.sink.warning(`The tunnel agent the main step started may still be running: ${messageOf(error)}`);
+  }
 }
 
 /** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */

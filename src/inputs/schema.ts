@@ -183,7 +183,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'artifacts-dir': 'ghost-inspector-screenshots',
   'results-path': 'ghost-inspector-results.json',
   tunnel: '',
-  'tunnel-provider': 'ngrok',
+  'tunnel-provider': 'cloudflared',
   'ngrok-authtoken': '',
   'tunnel-url-variable': 'ngrokUrl',
   'tunnel-host-header': '',

@@ -211,8 +211,9 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
   if (!Array.isArray(record.steps)) {
     throw new TestFileError(file, `is not a native JSON test${where}: "steps" must be an array`);
   }
-  if (record.startUrl !== undefined && typeof record.startUrl !== 'string') {
-    throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string`);
+  // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions").
+  if (record.startUrl !== undefined && record.startUrl !== null && typeof record.startUrl !== 'string') {
+    throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string or null`);
   }
   for (const field of DROPPED_FIELDS) delete record[field];
   const steps = (record.steps as unknown[]).map((raw, i) => {

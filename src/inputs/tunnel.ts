@@ -6,6 +6,7 @@
  */
 import type { InputReader } from './parse.js';
 import { isHttpUrl } from './parse.js';
+import { redactUrl } from '../api/redact.js';
 import { startUrlVariable } from './start-url.js';
 import {
   RESERVED_VARIABLE_NAMES,
@@ -47,6 +48,14 @@ export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | nu
       address,
       'the local address of the app, an http or https URL such as http://localhost:3000',
     );
+  } else if (hasUserInfo(address)) {
+    // The agents forward requests as they come and cannot add credentials upstream; on their command line
+    // the credentials would be readable by every process of the runner.
+    r.fail(
+      'tunnel',
+      redactUrl(address),
+      'the local address without user name or password (http://localhost:3000): the tunnel agents cannot send credentials to the app',
+    );
   }
   if (provider === 'ngrok' && authtoken === '') {
     r.fail(
@@ -64,6 +73,11 @@ export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | nu
     urlVariable,
     hostHeader,
   };
+}
+
+function hasUserInfo(address: string): boolean {
+  const url = new URL(address);
+  return url.username !== '' || url.password !== '';
 }
 
 /**

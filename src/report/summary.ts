@@ -49,7 +49,7 @@ export function renderArtifactLine(artifactUrl: string): string {
 
 /**
  * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
- * left out are counted and the reader pointed to JUnit and results.json. README "What the reviewer sees".
+ * left out are counted and the reader pointed to JUnit and results.json. docs/reports.md ("What the reviewer sees").
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;

@@ -1,18 +1,20 @@
 /**
- * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache, else
- * downloaded once for this OS and architecture and kept in the tool cache for the jobs after this one
- * (`@actions/tool-cache`).
+ * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache under its
+ * pinned version, else downloaded once for this OS and architecture, its SHA-256 checked against the pinned
+ * one, and kept in the tool cache for the jobs after this one (`@actions/tool-cache`).
  */
-import { access, chmod, constants } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, chmod, constants, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { TunnelProvider } from './providers.js';
+import type { AgentAsset, TunnelProvider } from './providers.js';
 
 /**
  * The path of the agent's executable.
  * @param searchPath the `PATH` to look in first (the agent's environment)
  * @param log progress lines (the download)
- * @throws Error when the agent is not installed and there is no download for this OS and architecture, or
- *   the download fails
+ * @throws Error when the agent is not installed and there is no download for this OS and architecture,
+ *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
  */
 export async function findAgent(
   provider: TunnelProvider,
@@ -32,8 +34,11 @@ export async function findAgent(
   const toolCache = await import('@actions/tool-cache');
   const cached = toolCache.find(provider.command, asset.version, process.arch);
   if (cached) return path.join(cached, exe);
-  log(`Downloading ${provider.command} from ${asset.url}`);
-  const file = await toolCache.downloadTool(asset.url);
+  log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
+  const file = await toolCache.downloadTool(asset.url).catch((error: Error) => {
+    throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
+  });
+  await checkSha256(file, asset);
   if (asset.kind === 'binary') {
     await chmod(file, 0o755);
     const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
@@ -43,6 +48,18 @@ export async function findAgent(
     asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
   const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
   return path.join(dir, exe);
+}
+
+/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
+async function checkSha256(file: string, asset: AgentAsset): Promise<void> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  const actual = hash.digest('hex');
+  if (actual === asset.sha256.toLowerCase()) return;
+  await rm(file, { force: true });
+  throw new Error(
+    `The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`,
+  );
 }
 
 /** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */

@@ -1,22 +1,33 @@
 /**
- * The tunnel agents behind one interface: how each is downloaded for the runner's OS and architecture, how
- * it is started for a local address, and how its log lines tell the public URL or a fatal error
- * (docs/tunnel.md). ngrok: `ngrok http ADDR --log stdout --log-format json`, the authtoken in
- * `NGROK_AUTHTOKEN`, the URL in the `started tunnel` line. Cloudflare quick tunnel:
- * `cloudflared tunnel --url ADDR`, no account, the `*.trycloudflare.com` URL in its log.
+ * The tunnel agents behind one interface: the pinned, checksummed download for each runner platform, how
+ * the agent is started for a local address, and how its log lines tell the public URL or a fatal error
+ * (docs/tunnel.md, "What the action relies on", lists each behaviour with its source).
+ * - cloudflared (the default): `cloudflared tunnel --no-autoupdate --url ADDR`, a quick tunnel without an
+ *   account. The public URL is the line after its announcement "Your quick Tunnel has been created! Visit it
+ *   at…" (cloudflare/cloudflared, cmd/cloudflared/tunnel/quick_tunnel.go); an `ERR` line, or the bare error
+ *   line it prints before it exits ("failed to request quick Tunnel: …", cloudflare/cloudflared issues 555,
+ *   547, 1593), ends the wait at once.
+ * - ngrok: `ngrok http ADDR --log stdout --log-format json`, the authtoken in `NGROK_AUTHTOKEN`. The public
+ *   URL comes from the agent's local API, `GET /api/tunnels` → `tunnels[].public_url` (ngrok docs, "ngrok
+ *   Agent API", https://ngrok.com/docs/agent/api/), the `started tunnel` log line as fallback.
  */
 import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
 
-/** What a log line of the agent says, when it says something the action uses. */
-export type AgentLine = { url: string } | { error: string } | null;
+/**
+ * What a log line of the agent says, when it says something the action uses: the public URL, the address
+ * of its local API, or an error (`fatal`: the agent will not open the tunnel, stop waiting).
+ */
+export type AgentLine = { url: string } | { api: string } | { error: string; fatal: boolean } | null;
 
-/** Where to download the agent: the archive's URL and its kind. */
+/** A pinned download of the agent: the archive's URL, its kind and its published SHA-256. */
 export interface AgentAsset {
   url: string;
   /** `tgz` and `zip` are extracted; `binary` is the executable itself. */
   kind: 'tgz' | 'zip' | 'binary';
-  /** The tool-cache version the download is kept under. */
+  /** The pinned version, also the tool-cache version the download is kept under. */
   version: string;
+  /** The SHA-256 of the file at `url`, lower-case hex, checked before the agent is used. */
+  sha256: string;
 }
 
 /** One tunnel agent. */
@@ -30,15 +41,85 @@ export interface TunnelProvider {
   args(tunnel: TunnelInputs): string[];
   /** Environment added for the agent (never on its command line: secrets stay out of the process list). */
   env(tunnel: TunnelInputs): Record<string, string>;
-  /** Reads one line of the agent's output (stdout or stderr). */
-  readLine: (line: string) => AgentLine;
+  /** A reader of the agent's output lines (stdout and stderr) for one agent: it may keep state. */
+  lineReader(): (line: string) => AgentLine;
 }
 
-const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' };
-const GO_OS: Readonly<Partial<Record<NodeJS.Platform, string>>> = {
-  linux: 'linux',
-  darwin: 'darwin',
-  win32: 'windows',
+/** Platform → `os-arch` key of the pinned assets below. */
+function platformKey(platform: NodeJS.Platform, arch: string): string {
+  return `${platform}-${arch}`;
+}
+
+const NGROK_VERSION = '3.10.1';
+/**
+ * ngrok 3.10.1. The Linux and macOS files and their SHA-256 are what ngrok's update service
+ * (`update.ngrok-agent.com/check`, field `checksum`) answered, as transcribed in nixpkgs
+ * (pkgs/by-name/ng/ngrok/versions.json); the Windows archive and its SHA-256 as transcribed in the
+ * chocolatey package of ngrok 3.10.1. Not checked against a download here (no network where this was
+ * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ */
+const NGROK_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
+  'linux-x64': {
+    url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
+    kind: 'binary',
+    sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
+  },
+  'linux-arm64': {
+    url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
+    kind: 'binary',
+    sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
+  },
+  'darwin-x64': {
+    url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
+    kind: 'binary',
+    sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
+  },
+  'darwin-arm64': {
+    url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
+    kind: 'binary',
+    sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
+  },
+  'win32-x64': {
+    url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
+    kind: 'zip',
+    sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
+  },
+};
+
+const CLOUDFLARED_VERSION = '2026.9.3';
+const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
+/**
+ * cloudflared 2026.9.3: the asset names and SHA-256 of the "SHA256 Checksums" block of its release notes
+ * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3), as quoted in a downstream changelog; the
+ * release has every runner platform. Not checked against a download here (no network where this was
+ * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ */
+const CLOUDFLARED_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
+  'linux-x64': {
+    url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
+    kind: 'binary',
+    sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
+  },
+  'linux-arm64': {
+    url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
+    kind: 'binary',
+    sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
+  },
+  'darwin-x64': {
+    url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
+    kind: 'tgz',
+    sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
+  },
+  'darwin-arm64': {
+    url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
+    kind: 'tgz',
+    sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
+  },
+  'win32-x64': {
+    url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
+    kind: 'binary',
+    sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
+  },
 };
 
 /** ngrok's JSON log line, as far as the action reads it. */
@@ -47,21 +128,16 @@ interface NgrokLogLine {
   msg?: string;
   url?: string;
   err?: string;
+  addr?: string;
+  obj?: string;
 }
 
 const ngrok: TunnelProvider = {
   name: 'ngrok',
   command: 'ngrok',
   asset(platform, arch) {
-    const os = GO_OS[platform];
-    const goArch = GO_ARCH[arch];
-    if (!os || !goArch) return null;
-    const kind = os === 'linux' ? 'tgz' : 'zip';
-    return {
-      url: `https://bin.equinox.io/c/bNyj1mQVY4c/ngrok-v3-stable-${os}-${goArch}.${kind}`,
-      kind,
-      version: '3.0.0',
-    };
+    const asset = NGROK_ASSETS[platformKey(platform, arch)];
+    return asset ? { ...asset, version: NGROK_VERSION } : null;
   },
   args(tunnel) {
     const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
@@ -69,35 +145,40 @@ const ngrok: TunnelProvider = {
     return args;
   },
   env: (tunnel) => ({ NGROK_AUTHTOKEN: tunnel.authtoken }),
-  readLine(line) {
-    let entry: NgrokLogLine;
-    try {
-      entry = JSON.parse(line) as NgrokLogLine;
-    } catch {
-      return null;
-    }
-    if (entry.msg === 'started tunnel' && typeof entry.url === 'string') return { url: entry.url };
-    if (entry.lvl === 'crit' || entry.lvl === 'eror') {
-      return { error: [entry.msg, entry.err].filter(Boolean).join(': ') };
-    }
-    return null;
-  },
+  lineReader: () => readNgrokLine,
 };
 
-const CLOUDFLARED_VERSION = '2024.6.1';
+/** One line of ngrok's output: its JSON log, or the `ERROR:` line its command line prints on stderr. */
+function readNgrokLine(line: string): AgentLine {
+  const cliError = /^ERROR:\s+(.*)$/.exec(line.trim())?.[1];
+  if (cliError) return { error: cliError, fatal: true };
+  let entry: NgrokLogLine;
+  try {
+    entry = JSON.parse(line) as NgrokLogLine;
+  } catch {
+    return null;
+  }
+  if (entry.msg === 'started tunnel' && typeof entry.url === 'string') return { url: entry.url };
+  // The web interface that serves the agent API (default 127.0.0.1:4040, `web_addr`): no documented log
+  // line; when it is not seen the documented default is asked.
+  if (entry.msg === 'starting web service' && typeof entry.addr === 'string') {
+    return { api: `http://${entry.addr}` };
+  }
+  if (entry.lvl === 'crit' || entry.lvl === 'eror') {
+    return { error: [entry.msg, entry.err].filter(Boolean).join(': '), fatal: entry.lvl === 'crit' };
+  }
+  return null;
+}
+
+/** The address of ngrok's agent API when its log does not name it (ngrok docs, "ngrok Agent API"). */
+export const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
 
 const cloudflared: TunnelProvider = {
   name: 'cloudflared',
   command: 'cloudflared',
   asset(platform, arch) {
-    const os = GO_OS[platform];
-    const goArch = GO_ARCH[arch];
-    if (!os || !goArch) return null;
-    const base = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-    if (os === 'darwin')
-      return { url: `${base}/cloudflared-darwin-${goArch}.tgz`, kind: 'tgz', version: CLOUDFLARED_VERSION };
-    const file = `cloudflared-${os}-${goArch}${os === 'windows' ? '.exe' : ''}`;
-    return { url: `${base}/${file}`, kind: 'binary', version: CLOUDFLARED_VERSION };
+    const asset = CLOUDFLARED_ASSETS[platformKey(platform, arch)];
+    return asset ? { ...asset, version: CLOUDFLARED_VERSION } : null;
   },
   args(tunnel) {
     const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
@@ -106,11 +187,22 @@ const cloudflared: TunnelProvider = {
     return args;
   },
   env: () => ({}),
-  readLine(line) {
-    const url = /https:\/\/[a-z0-9-]+\.trycloudflare\.com/.exec(line)?.[0];
-    if (url) return { url };
-    const error = /\bERR\b\s+(.*)$/.exec(line)?.[1];
-    return error && /failed to (request|create) quick tunnel/i.test(error) ? { error } : null;
+  lineReader() {
+    let announced = false;
+    return (line) => {
+      if (/Your quick Tunnel has been created!/.test(line)) {
+        announced = true;
+        return null;
+      }
+      // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`.
+      const url = announced ? /\|\s+(https?:\/\/\S+)\s+\|/.exec(line)?.[1] : undefined;
+      if (url) return { url };
+      const logged = /^\S+\s+ERR\s+(.*)$/.exec(line)?.[1];
+      if (logged) return { error: logged.trim(), fatal: true };
+      // The error cloudflared exits with is printed bare, without time or level.
+      if (/^failed to /i.test(line.trim())) return { error: line.trim(), fatal: true };
+      return null;
+    };
   },
 };
 
@@ -118,3 +210,32 @@ const cloudflared: TunnelProvider = {
 export function tunnelProvider(name: TunnelProviderName): TunnelProvider {
   return name === 'cloudflared' ? cloudflared : ngrok;
 }
+
+/**
+ * The names of the job's environment variables the agent may see: the path, home and temp folders, proxy
+ * settings, and ngrok's own `NGROK_*` configuration for ngrok. Every other variable (the job's secrets,
+ * `INPUT_*`, the runner's `ACTIONS_*` credentials) stays in the action.
+ */
+export function agentMaySee(provider: TunnelProviderName, name: string): boolean {
+  const upper = name.toUpperCase();
+  if (AGENT_ENV.has(upper)) return true;
+  return provider === 'ngrok' && upper.startsWith('NGROK_');
+}
+
+const AGENT_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USERPROFILE',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'SYSTEMROOT',
+  'WINDIR',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'XDG_CONFIG_HOME',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+]);

@@ -1,37 +1,48 @@
 /**
  * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md): the agent runs as a
- * child process, its log tells the public URL, and the tunnel counts as open once that URL answers through
- * it. Every agent started is stopped by `stop()`, and killed at once when the process exits or is ended by
- * force ({@link killAgentsNow}), so none is left running on the runner.
+ * child process with an allow-listed environment, tells its public URL (its log, ngrok's local API), and
+ * the tunnel counts as open once the public URL, fetched as a browser fetches it, answers with the app.
+ * Every agent started is stopped by `stop()` (SIGTERM, SIGKILL after a short grace), and killed at once when
+ * the process exits or is ended by force ({@link killAgentsNow}), so none is left running on the runner.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { TunnelInputs } from '../inputs/schema.js';
 import { findAgent } from './agent.js';
-import { tunnelProvider, type AgentLine } from './providers.js';
+import { askNgrokApi } from './ngrok-api.js';
+import { agentMaySee, NGROK_DEFAULT_API, tunnelProvider, type TunnelProvider } from './providers.js';
+import { seeAsBrowser } from './browser-check.js';
+import { systemClock, timeoutSignal } from '../run/clock.js';
 
 /** How long the agent may take to open the tunnel and the app to answer through it, ms. */
 export const TUNNEL_START_MS = 60_000;
 /** Pause between two tries of the public URL, ms. */
 const RETRY_MS = 250;
-/** One try of the public URL, or of the local address, ms. */
-const TRY_TIMEOUT_MS = 5_000;
 /** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
-const STOP_GRACE_MS = 2_000;
+export const STOP_GRACE_MS = 2_000;
 
 /** An open tunnel. */
 export interface Tunnel {
-  /** The public URL that leads to the local address. */
+  /** The public URL that leads to the local address, `http(s)://host[:port]`. */
   url: string;
   /** The local address it exposes. */
   address: string;
+  /** When the agent exited by itself after the tunnel opened (ms since the epoch), else null. */
+  exitedAt(): number | null;
   /** Stops the agent (SIGTERM, then SIGKILL); resolves once it has exited. Safe to call twice. */
   stop(): Promise<void>;
 }
 
+/** The agent process, as the post step needs it to find it again. */
+export interface AgentProcess {
+  pid: number;
+  /** The executable that was started. */
+  path: string;
+}
+
 export interface StartTunnelOptions {
   tunnel: TunnelInputs;
-  /** The environment the agent inherits (its `PATH` finds the agent). */
+  /** The job's environment: its `PATH` finds the agent; the agent sees only {@link agentMaySee} of it. */
   env: NodeJS.ProcessEnv;
   /** Progress lines. */
   log: (line: string) => void;
@@ -39,6 +50,8 @@ export interface StartTunnelOptions {
   signal: AbortSignal;
   /** Bound of the whole start, ms; default {@link TUNNEL_START_MS}. */
   timeoutMs?: number;
+  /** Called once the agent runs, before anything else is awaited. */
+  onSpawn?: (agent: AgentProcess) => void;
 }
 
 const live = new Set<ChildProcess>();
@@ -50,31 +63,62 @@ export function killAgentsNow(): void {
 }
 
 /**
- * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
+ * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it as a
+ * browser sees it.
  * @returns the open tunnel; the caller stops it
- * @throws Error naming the local address when the agent cannot start, exits, reports an error, or the app
- *   does not answer through the tunnel within the bound; the agent is stopped before
+ * @throws Error naming the local address when the agent cannot start, exits or reports a fatal error (its
+ *   own words quoted), reports a public URL not of the form `http(s)://host[:port]`, shows browsers its own
+ *   page instead of the app, or the app does not answer through the tunnel within the bound; the agent is
+ *   stopped before
  */
 export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> {
+  const provider = tunnelProvider(options.tunnel.provider);
+  // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
+  // garbage-collected and never fire.
+  const started = new AbortController();
+  const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
+  const bound = AbortSignal.any([options.signal, timeoutSignal(systemClock, timeoutMs, started.signal)]);
+  try {
+    return await openAgent(options, provider, bound);
+  } finally {
+    started.abort();
+  }
+}
+
+/** {@link startTunnel} within `bound`. */
+async function openAgent(
+  options: StartTunnelOptions,
+  provider: TunnelProvider,
+  bound: AbortSignal,
+): Promise<Tunnel> {
   const { tunnel, log } = options;
-  const provider = tunnelProvider(tunnel.provider);
-  const bound = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? TUNNEL_START_MS)]);
   const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
   const child = spawn(agentPath, provider.args(tunnel), {
-    env: { ...options.env, ...provider.env(tunnel) },
+    env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
   if (live.size === 0) process.once('exit', killAgentsNow);
   live.add(child);
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  child.once('exit', () => live.delete(child));
-  const stop = once(() => stopAgent(child, exited));
+  let stopping = false;
+  let exitedAt: number | null = null;
+  child.once('exit', () => {
+    live.delete(child);
+    if (!stopping) exitedAt = Date.now();
+  });
+  const stop = once(() => {
+    stopping = true;
+    return stopAgent(child, exited);
+  });
+  if (child.pid !== undefined) options.onSpawn?.({ pid: child.pid, path: agentPath });
   try {
-    const url = await publicUrl(child, provider.readLine, bound, tunnel, exited);
+    const url = await publicUrl(child, provider, bound, tunnel, exited);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-    await waitUntilAnswering(url, tunnel.address, bound);
-    return { url, address: tunnel.address, stop };
+    await waitUntilAnswering(url, tunnel, bound, options.signal, () =>
+      agentGone(child, provider.name, tunnel.address),
+    );
+    return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
   } catch (error) {
     await stop();
     if (options.signal.aborted)
@@ -83,88 +127,152 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   }
 }
 
-/** The public URL from the agent's log; rejects when the agent reports an error, exits or the bound ends. */
+/** The variables of `env` the agent may see ({@link agentMaySee}). */
+function allowedEnv(provider: TunnelProvider, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
+}
+
+/**
+ * The public URL the agent announces (ngrok: as its local API lists it, its log line as fallback), checked
+ * to be `http(s)://host[:port]`; rejects at once on a fatal error line, when the agent exits, or at the
+ * bound, quoting the agent's last error.
+ */
 function publicUrl(
   child: ChildProcess,
-  readLine: (line: string) => AgentLine,
+  provider: TunnelProvider,
   bound: AbortSignal,
   tunnel: TunnelInputs,
   exited: Promise<void>,
 ): Promise<string> {
-  const name = tunnel.provider;
+  const name = provider.name;
+  const readLine = provider.lineReader();
   return new Promise<string>((resolve, reject) => {
     let lastError = '';
+    let api = NGROK_DEFAULT_API;
+    let settled = false;
+    const fail = (message: string): void => {
+      settled = true;
+      reject(new Error(message));
+    };
+    const said = lastErrorSaid(() => lastError);
     const onLine = (line: string): void => {
-      const said = readLine(line);
-      if (said && 'url' in said) resolve(said.url);
-      else if (said && 'error' in said) lastError = said.error;
+      if (settled) return;
+      const read = readLine(line);
+      if (!read) return;
+      if ('api' in read) api = read.api;
+      else if ('error' in read) {
+        lastError = read.error;
+        if (read.fatal)
+          fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
+      } else {
+        settled = true;
+        const fromLog = read.url;
+        const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
+        void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
+      }
     };
     for (const stream of [child.stdout, child.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', onLine);
     }
     child.once('error', (error) =>
-      reject(new Error(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`)),
+      fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`),
     );
-    void exited.then(() =>
-      reject(
-        new Error(
-          `The ${name} agent exited (code ${child.exitCode ?? child.signalCode}) before it opened the tunnel to ${tunnel.address}${lastError ? `: ${lastError}` : ''}.`,
-        ),
-      ),
-    );
+    void exited.then(() => {
+      if (settled) return;
+      const code = child.exitCode ?? child.signalCode;
+      fail(
+        `The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`,
+      );
+    });
     bound.addEventListener(
       'abort',
-      () =>
-        reject(
-          new Error(
-            `The ${name} agent did not open the tunnel to ${tunnel.address} in time${lastError ? `: ${lastError}` : ''}.`,
-          ),
-        ),
+      () => {
+        if (!settled)
+          fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
+      },
       { once: true },
     );
   });
 }
 
+function lastErrorSaid(last: () => string): () => string {
+  return () => (last() ? `: ${last()}` : '');
+}
+
 /**
- * Tries the public URL until the app answers through the tunnel: any answer but a tunnel's own "bad
- * gateway" (5xx from the tunnel when nothing answers at the local address).
- * @throws Error naming the local address, and what it answers directly, when the bound ends first
+ * `url` reduced to its origin when it is `http(s)://host[:port]` with nothing else (no user-info, path,
+ * query or fragment, where a token could ride).
+ * @throws Error naming the agent, never the URL, otherwise
  */
-async function waitUntilAnswering(url: string, address: string, bound: AbortSignal): Promise<void> {
+export function checkedPublicUrl(agent: string, url: string): string {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  const plain =
+    parsed !== null &&
+    (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    parsed.pathname === '/' &&
+    parsed.search === '' &&
+    parsed.hash === '' &&
+    !/[@?#]/.test(url);
+  if (!plain || parsed === null) {
+    throw new Error(
+      `The ${agent} agent announced a public URL that is not of the form https://host[:port] (not shown: it may carry a secret).`,
+    );
+  }
+  return parsed.origin;
+}
+
+/**
+ * Fetches the public URL as a browser would until the app answers through the tunnel: a tunnel's own "bad
+ * gateway" or error answer means not yet; the agent's browser warning page fails at once.
+ * @throws Error naming what the browsers would see and the ways out; when the agent exits; at the bound,
+ *   naming the local address and what it answers directly
+ */
+async function waitUntilAnswering(
+  url: string,
+  tunnel: TunnelInputs,
+  bound: AbortSignal,
+  cancel: AbortSignal,
+  checkAgent: () => void,
+): Promise<void> {
+  const { address } = tunnel;
   let last = 'no answer';
   while (!bound.aborted) {
-    const answer = await tryUrl(url, bound);
-    if (answer.ok) return;
-    last = answer.why;
+    checkAgent();
+    const seen = await seeAsBrowser(url, bound);
+    if (seen.kind === 'app') return;
+    if (seen.kind === 'agent-page') {
+      throw new Error(
+        `Ghost Inspector's browsers would see ${seen.what} at ${url}, not the app at ${address}. Ways out: tunnel-provider: cloudflared (a quick tunnel, no account, no warning page), or an ngrok paid plan, which shows browsers no warning page.`,
+      );
+    }
+    if (!bound.aborted) last = seen.why; // an answer cut short by the bound says nothing
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
-  if ((bound.reason as Error | undefined)?.name !== 'TimeoutError') throw new Error('Cancelled.');
-  const direct = await tryUrl(address, AbortSignal.timeout(TRY_TIMEOUT_MS));
-  const local = direct.ok
-    ? `the app answers at ${address} itself, but not through the tunnel`
-    : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
+  if (cancel.aborted) throw new Error('Cancelled.');
+  const direct = await seeAsBrowser(address, cancel);
+  const local =
+    direct.kind !== 'not-yet'
+      ? `the app answers at ${address} itself, but not through the tunnel`
+      : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
   throw new Error(
     `The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`,
   );
 }
 
-/** One GET of `url`: whether an app answered, else why not. */
-async function tryUrl(url: string, bound: AbortSignal): Promise<{ ok: boolean; why: string }> {
-  try {
-    const res = await fetch(url, {
-      redirect: 'manual',
-      headers: { 'ngrok-skip-browser-warning': '1' },
-      signal: AbortSignal.any([bound, AbortSignal.timeout(TRY_TIMEOUT_MS)]),
-    });
-    await res.body?.cancel();
-    const tunnelError = res.headers.get('ngrok-error-code') ?? '';
-    if (tunnelError || [502, 503, 504, 530].includes(res.status)) {
-      return { ok: false, why: `HTTP ${res.status}${tunnelError ? ` ${tunnelError}` : ''}` };
-    }
-    return { ok: true, why: '' };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { ok: false, why: cause?.code ?? cause?.message ?? (error as Error).message };
+/** Throws when the agent has exited: no tunnel is left to wait for. */
+function agentGone(child: ChildProcess, name: string, address: string): void {
+  const code = child.exitCode ?? child.signalCode;
+  if (code !== null) {
+    throw new Error(
+      `The ${name} agent exited (code ${code}) before the app answered through the tunnel to ${address}.`,
+    );
   }
 }
 

@@ -539,7 +539,7 @@ describe('test endpoints', () => {
     await until(async () => (await data(em, 'GET', `/results/${running._id}/`)).passing !== null);
   });
 
-  it('on-demand execute returns a result with test null and suiteResult null', async () => {
+  it('on-demand execute answers at once with the running result (test null, suiteResult null); GET follows it', async () => {
     const r = await data(em, 'POST', '/organizations/org-acme/on-demand/execute', {
       body: {
         name: 'From a file',
@@ -547,10 +547,16 @@ describe('test endpoints', () => {
         steps: [{ command: 'click', target: '#x' }],
       },
     });
-    expectResultShape(r, 'finished');
+    expectResultShape(r, 'running');
+    expect(r.dateExecutionStarted).toMatch(ISO);
     expect(r.test).toBeNull();
     expect(r.suiteResult).toBeNull();
-    expect((await data(em, 'GET', `/results/${r._id}/`))._id).toBe(r._id);
+    const done = await until(async () => {
+      const read = await data(em, 'GET', `/results/${r._id}/`);
+      return read.passing !== null ? read : undefined;
+    });
+    expectResultShape(done, 'finished');
+    expect(done.test).toBeNull();
   });
 
   it('running/ lists the test results still executing', async () => {

@@ -1,24 +1,36 @@
 /**
  * The tunnel to an app started in the job, end to end through `dist/index.js`: the demo shop served on a
- * loopback port, the fake ngrok agent on PATH, the emulator's Chromium executor loading the test's start URL
- * `{{ngrokUrl}}/…` through the tunnel. The token never reaches an output, and no agent is left running:
- * after a passing run, after SIGTERM mid-run, and when the app never answers.
+ * loopback port, the fake agents on PATH (they follow the agents' docs, see `test/support/fakes`), the
+ * emulator's Chromium executor loading the test's start URL `{{ngrokUrl}}/…` through the tunnel.
+ * The default cloudflared quick tunnel passes and its agent sees none of the job's secrets; ngrok's
+ * free-plan warning page and a cloudflared that cannot get a quick tunnel fail the step before any run is
+ * triggered, naming the cause; an agent that exits while the run goes on is a warning on the run; no agent
+ * is left running: after a passing run, with an agent that ignores SIGTERM, after SIGTERM mid-run, after
+ * SIGKILL mid-run (the post step stops it), and when the app never answers.
  */
 import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_SITE_FILES, demoSiteDir } from '../../emulator/demo-site/index.js';
 import { demoTestId, startEmulator, type Emulator } from '../../emulator/index.js';
 import { hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';
-import { runAction, startAction, waitFor, type ActionRun } from '../support/harness.js';
+import { agentMaySee } from '../../src/tunnel/providers.js';
+import { postStepEnv, runAction, startAction, waitFor, type ActionRun } from '../support/harness.js';
 
 const KEY = 'e2e-tunnel-key';
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
 const SIGN_IN = demoTestId('Sign in shows the products');
+/** Secrets a job's environment may hold: none may reach the agent or any output. */
+const JOB_SECRETS = {
+  AWS_SECRET_ACCESS_KEY: 'aws-secret-8Jd3',
+  DB_PASSWORD: 'db-password-2Kx7',
+  ACTIONS_RUNTIME_TOKEN: 'runtime-token-5Hd8',
+  GITHUB_TOKEN: 'ghs_token9Kq2',
+};
 
 /** The demo shop on loopback, holding `/hold` requests unanswered; records each request's path and host. */
 async function startApp(): Promise<{ url: string; seen: IncomingMessage[]; close(): Promise<void> }> {
@@ -48,7 +60,7 @@ async function workspaceText(workspace: string): Promise<string> {
   return (await Promise.all(files.map((f) => readFile(f, 'latin1')))).join('\n');
 }
 
-describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok agent, Chromium)', () => {
+describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents, Chromium)', () => {
   let emulator: Emulator;
   let app: Awaited<ReturnType<typeof startApp>>;
   let agent: FakeAgent;
@@ -61,12 +73,21 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok 
       installFakeAgent(),
     ]);
   });
+  beforeEach(async () => {
+    await agent.behave({});
+    emulator.resetLog();
+    workspace = await mkdtemp(path.join(tmpdir(), 'gi-e2e-tunnel-'));
+  });
+  afterEach(async () => {
+    expect(await agent.alive()).toEqual([]);
+    await rm(workspace, { recursive: true, force: true });
+  });
   afterAll(async () => {
+    for (const pid of (await agent?.alive()) ?? []) process.kill(pid, 'SIGKILL');
     await Promise.all([emulator?.close(), app?.close(), agent?.remove()]);
   });
 
-  async function inputsFor(over: Record<string, string>): Promise<Record<string, string>> {
-    workspace = await mkdtemp(path.join(tmpdir(), 'gi-e2e-tunnel-'));
+  function inputsFor(over: Record<string, string>): Record<string, string> {
     return {
       'api-key': KEY,
       'api-base-url': emulator.baseUrl,
@@ -79,17 +100,21 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok 
     };
   }
 
-  function expectNoToken(run: ActionRun, files: string): void {
+  function expectNoSecret(run: ActionRun, files: string): void {
     for (const text of [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs), files]) {
-      expect(text).not.toContain(TOKEN);
+      for (const secret of [TOKEN, ...Object.values(JOB_SECRETS)]) expect(text).not.toContain(secret);
     }
   }
 
-  it('loads {{ngrokUrl}} in Chromium through the tunnel; the run passes and the agent is stopped', async () => {
-    const inputs = await inputsFor({});
-    const runner = { ACTIONS_RUNTIME_TOKEN: 'runtime-token-5Hd8', GITHUB_TOKEN: 'ghs_token9Kq2' };
-    const env = { ...agent.env(), ...runner, NGROK_AUTHTOKEN: TOKEN };
-    const run = await runAction({ workspace, inputs, env });
+  const triggered = (): unknown[] =>
+    emulator.requests().filter((r) => r.method === 'POST' || r.path.includes('execute'));
+
+  it('loads {{ngrokUrl}} in Chromium through the default quick tunnel; the agent sees no job secret', async () => {
+    const run = await runAction({
+      workspace,
+      inputs: inputsFor({}),
+      env: { ...agent.env(), ...JOB_SECRETS },
+    });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs.passed).toBe('1');
     const tunnelUrl = run.outputs['tunnel-url'] ?? '';
@@ -102,46 +127,101 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok 
     const result = [...emulator.store.results.values()].find((r) => idOf(r.test) === SIGN_IN);
     expect(result?.variables.ngrokUrl).toBe(tunnelUrl);
     expect(run.summary).toContain(tunnelUrl);
-    expect(run.summary).toContain(app.url);
-    // The agent gets its token and none of the action's inputs or the runner's credentials.
-    expect(await agent.started()).toEqual({
-      args: ['http', app.url, '--log', 'stdout', '--log-format', 'json'],
-      secretEnv: ['NGROK_AUTHTOKEN'],
-    });
-    expectNoToken(run, await workspaceText(workspace));
-    expect(await agent.alive()).toEqual([]);
-    await rm(workspace, { recursive: true, force: true });
+    const { args, env } = await agent.started();
+    expect(args).toEqual(['tunnel', '--no-autoupdate', '--url', app.url]);
+    expect(env.filter((name) => !agentMaySee('cloudflared', name))).toEqual([]);
+    expect(run.state['tunnel-agent']).toBe('');
+    expectNoSecret(run, await workspaceText(workspace));
+  });
+
+  it("refuses ngrok's free-plan warning page before triggering any run, naming it and the ways out", async () => {
+    await agent.behave({ plan: 'free' });
+    const inputs = inputsFor({ 'tunnel-provider': 'ngrok', 'ngrok-authtoken': TOKEN });
+    const run = await runAction({ workspace, inputs, env: agent.env() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("ngrok's browser warning page (ERR_NGROK_6024");
+    expect(run.stdout).toContain('tunnel-provider: cloudflared');
+    expect(run.stdout).toContain('ngrok paid plan');
+    expect(run.stdout).toContain('No run was triggered');
+    expect(triggered()).toEqual([]);
+    expectNoSecret(run, await workspaceText(workspace));
+  });
+
+  it('fails within 15 s when cloudflared cannot get a quick tunnel, quoting its error, triggering nothing', async () => {
+    await agent.behave({ failQuickTunnel: true });
+    const started = Date.now();
+    const run = await runAction({ workspace, inputs: inputsFor({ timeout: '5' }), env: agent.env() });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host',
+    );
+    expect(run.stdout).not.toMatch(/Tunnel \(cloudflared\): https:\/\/api\.trycloudflare\.com/);
+    expect(run.stdout).toContain('No run was triggered');
+    expect(triggered()).toEqual([]);
+  });
+
+  it('kills an agent that ignores SIGTERM when the step ends', async () => {
+    await agent.behave({ ignoreSigterm: true });
+    const before = (await agent.pids()).length;
+    const run = await runAction({ workspace, inputs: inputsFor({}), env: agent.env() });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(await agent.pids()).toHaveLength(before + 1);
+  });
+
+  it('warns on the run that ended after the agent exited, naming the time', async () => {
+    await agent.behave({ exitAfterRequests: 1 }); // the action's own check through the tunnel
+    const run = await runAction({ workspace, inputs: inputsFor({}), env: agent.env() });
+    expect(run.stdout).toMatch(
+      /::warning::The tunnel agent exited at \d{4}-\d\d-\d\dT[\d:.]+Z, before "Sign in shows the products"[^\n]* ended \(\d{4}-[\d-]+T[\d:.]+Z\)/,
+    );
   });
 
   it('stops the agent on SIGTERM mid-run', async () => {
-    const inputs = await inputsFor({ 'start-url': '{{ngrokUrl}}/hold', 'ngrok-authtoken': TOKEN });
+    const inputs = inputsFor({
+      'start-url': '{{ngrokUrl}}/hold',
+      'tunnel-provider': 'ngrok',
+      'ngrok-authtoken': TOKEN,
+    });
     const before = app.seen.length;
     const { child, done } = await startAction({ workspace, inputs, env: agent.env() });
-    // The browser is loading the held page through the tunnel: the run is going.
     await waitFor(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
     expect(await agent.alive()).toHaveLength(1);
     child.kill('SIGTERM');
     const run = await done;
     expect(run.code).not.toBe(0);
-    expectNoToken(run, await workspaceText(workspace));
-    expect(await agent.alive()).toEqual([]);
-    await rm(workspace, { recursive: true, force: true });
+    expectNoSecret(run, await workspaceText(workspace));
+  });
+
+  it('after SIGKILL of the main step, the post step stops the agent it left running', async () => {
+    await agent.behave({ ignoreSigterm: true });
+    const inputs = inputsFor({ 'start-url': '{{ngrokUrl}}/hold' });
+    const before = app.seen.length;
+    const { child, done } = await startAction({ workspace, inputs, env: agent.env() });
+    await waitFor(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
+    child.kill('SIGKILL');
+    const main = await done;
+    const [pid] = await agent.alive();
+    expect(JSON.parse(main.state['tunnel-agent'] ?? '{}')).toMatchObject({ pid });
+    const post = await runAction({ workspace, inputs, env: { ...agent.env(), ...postStepEnv(main.state) } });
+    expect(post.code).toBe(0);
+    expect(post.stdout).toContain(`Stopped the tunnel agent the main step left running (pid ${pid})`);
   });
 
   it('fails naming the local address when the app never answers, triggers nothing, leaves no agent', async () => {
     const closed = await startApp();
     await closed.close();
-    const inputs = await inputsFor({ tunnel: closed.url, timeout: '0.1', 'ngrok-authtoken': TOKEN });
-    emulator.resetLog();
-    const started = Date.now();
+    const inputs = inputsFor({
+      tunnel: closed.url,
+      timeout: '0.1',
+      'tunnel-provider': 'ngrok',
+      'ngrok-authtoken': TOKEN,
+    });
     const run = await runAction({ workspace, inputs, env: agent.env() });
     expect(run.code).toBe(1);
-    expect(Date.now() - started).toBeLessThan(6_000 + 5_000);
     expect(run.stdout).toContain(`nothing answers at ${closed.url}`);
     expect(run.stdout).toContain('No run was triggered');
-    expect(emulator.requests().filter((r) => r.method === 'POST' || r.path.includes('execute'))).toEqual([]);
-    expectNoToken(run, await workspaceText(workspace));
-    expect(await agent.alive()).toEqual([]);
-    await rm(workspace, { recursive: true, force: true });
+    expect(triggered()).toEqual([]);
+    expectNoSecret(run, await workspaceText(workspace));
   });
 });

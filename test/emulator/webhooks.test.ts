@@ -1,7 +1,10 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook bodies, checked field by field */
 /**
- * Webhooks: a receiver on 127.0.0.1 gets one POST per ended run with the result's JSON (the API's
- * envelope), from the execute's `webhook` and the test's or suite's notification webhooks; a failing
- * receiver never affects the run; `disableNotifications` and `webhooks: false` send none.
+ * Webhooks: a receiver on 127.0.0.1 gets one POST per ended test run in the documented envelope
+ * `{type: "result", data}` (the test result with organization and suite as `{_id, name}`), from the execute's
+ * `webhook` and the notification webhooks of the test, else its suite, else its organization, each URL with
+ * its condition; a suite run posts its suite result (guessed form); a failing receiver never affects the
+ * run; `disableNotifications` and `webhooks: false` send none.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +15,7 @@ import { data, start, until } from '../support/emulator.js';
 interface Hook {
   path: string;
   contentType: string | undefined;
-  body: { code: string; data: { _id: string; passing: boolean | null; name: string } };
+  body: { type: string; data: any };
 }
 
 let em: Emulator;
@@ -41,47 +44,40 @@ afterAll(async () => {
 
 const received = (path: string) => hooks.filter((h) => h.path === path);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+const webhooks = (urls: Array<{ url: string; condition?: unknown }>) => ({
+  webhooks: {
+    enabled: true,
+    options: { urls: urls.map((u) => ({ condition: u.condition ?? null, url: `${url}${u.url}` })) },
+  },
+});
+const setOrganization = (notifications: unknown) =>
+  fetch(`${em.origin}/_emulator/organizations/org-acme/notifications`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(notifications),
+  });
 
-describe('webhooks', () => {
-  it("POST a test result's JSON to the execute's webhook, once, when the run ends", async () => {
+describe('webhooks of a test run', () => {
+  it('POST the documented envelope to the execute webhook, once: the result with organization and suite filled in', async () => {
     const started = await data(em, 'POST', '/tests/test-home/execute/', {
       query: { immediate: '1', webhook: `${url}/test` },
     });
     const hook = await until(() => received('/test')[0]);
     expect(hook.contentType).toMatch(/^application\/json/);
-    expect(hook.body.code).toBe('SUCCESS');
-    expect(hook.body.data).toEqual(await data(em, 'GET', `/results/${started._id}/`));
+    expect(hook.body.type).toBe('result');
+    const { organization, suite, ...rest } = hook.body.data;
+    expect(organization).toEqual({ _id: 'org-acme', name: 'Acme Shop' });
+    expect(suite).toEqual({ _id: 'suite-smoke', name: 'Smoke tests' });
+    const read = await data(em, 'GET', `/results/${started._id}/`);
+    expect({ ...rest, organization: read.organization }).toEqual(read);
     expect(hook.body.data.passing).toBe(true);
     await settle();
     expect(received('/test')).toHaveLength(1);
   });
 
-  it("POST a suite result's JSON (not its test results) to the execute's webhooks", async () => {
-    const started = await data(em, 'POST', '/suites/suite-checkout/execute/', {
-      query: { immediate: '1', webhook: [`${url}/suite`, `${url}/suite-too`] },
-    });
-    const hook = await until(() => received('/suite')[0]);
-    expect(hook.body.data).toMatchObject({ _id: started._id, passing: false, countFailing: 1 });
-    await until(() => received('/suite-too').length === 1);
-    await settle();
-    expect(received('/suite')).toHaveLength(1);
-  });
-
-  it("POST to the test's enabled notification webhooks; a failing or absent receiver leaves the run as it is", async () => {
+  it("the test's own notification URLs; a failing or absent receiver leaves the run as it is", async () => {
     await data(em, 'POST', '/tests/test-login/', {
-      body: {
-        notifications: {
-          webhooks: {
-            enabled: true,
-            options: {
-              urls: [
-                { condition: null, url: `${url}/configured` },
-                { condition: null, url: `${url}/fails` },
-              ],
-            },
-          },
-        },
-      },
+      body: { notifications: webhooks([{ url: '/configured' }, { url: '/fails' }]) },
     });
     const result = await data(em, 'POST', '/tests/test-login/execute/', {
       query: { webhook: 'http://127.0.0.1:1/refused' },
@@ -90,6 +86,65 @@ describe('webhooks', () => {
     await until(() => received('/configured').length === 1 && received('/fails').length === 1);
     expect(received('/configured')[0]!.body.data._id).toBe(result._id);
     expect((await data(em, 'GET', '/tests/test-login/')).passing).toBe(true);
+    await data(em, 'POST', '/tests/test-login/', { body: { notifications: null } });
+  });
+
+  it('inherit: organization, then suite, then test; null notifications use the settings above', async () => {
+    expect((await setOrganization(webhooks([{ url: '/org' }]))).status).toBe(200);
+    const alone = await data(em, 'POST', '/tests/test-cart/execute/');
+    await until(() => received('/org').some((h) => h.body.data._id === alone._id));
+
+    await data(em, 'POST', '/suites/suite-checkout/', {
+      body: { notifications: webhooks([{ url: '/suite' }]) },
+    });
+    const inSuite = await data(em, 'POST', '/tests/test-cart/execute/');
+    await until(() => received('/suite').some((h) => h.body.data._id === inSuite._id));
+
+    await data(em, 'POST', '/tests/test-cart/', { body: { notifications: webhooks([{ url: '/own' }]) } });
+    const own = await data(em, 'POST', '/tests/test-cart/execute/');
+    await until(() => received('/own').some((h) => h.body.data._id === own._id));
+    await settle();
+    expect(received('/org').map((h) => h.body.data._id)).toEqual([alone._id]);
+    expect(received('/suite').map((h) => h.body.data._id)).toEqual([inSuite._id]);
+
+    // Each test of a suite run sends its own test-run webhook by the same inheritance.
+    await data(em, 'POST', '/tests/test-cart/', { body: { notifications: null } });
+    const [run] = await data(em, 'POST', '/suites/suite-checkout/execute/');
+    await until(
+      () => received('/suite').filter((h) => h.body.data.suiteResult === run.suiteResult).length === 3,
+    );
+    expect(
+      received('/suite').every((h) => h.body.type === 'result' && h.body.data.suite._id === 'suite-checkout'),
+    ).toBe(true);
+    await data(em, 'POST', '/suites/suite-checkout/', { body: { notifications: null } });
+    await setOrganization({});
+  });
+
+  it('conditions: "fail" sends failing runs only; "change" sends once when it fails, then once when it passes', async () => {
+    await data(em, 'POST', '/tests/test-receipt/', {
+      body: {
+        notifications: webhooks([
+          { url: '/fail', condition: 'fail' },
+          { url: '/change', condition: 'change' },
+        ]),
+      },
+    });
+    const outcomes = ['pass', 'fail', 'fail', 'pass', 'pass', 'fail'] as const;
+    const ids: string[] = [];
+    for (const outcome of outcomes) {
+      em.setScenario('test-receipt', { outcome });
+      ids.push((await data(em, 'POST', '/tests/test-receipt/execute/'))._id);
+    }
+    await until(() => received('/fail').length === 3 && received('/change').length === 3);
+    await settle();
+    const sent = (path: string) =>
+      received(path)
+        .map((h) => ids.indexOf(h.body.data._id))
+        .sort();
+    expect(sent('/fail')).toEqual([1, 2, 5]);
+    expect(sent('/change')).toEqual([1, 3, 5]);
+    em.setScenario('test-receipt', { outcome: 'pass' });
+    await data(em, 'POST', '/tests/test-receipt/', { body: { notifications: null } });
   });
 
   it('disableNotifications=1 sends none', async () => {
@@ -109,5 +164,36 @@ describe('webhooks', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('webhooks of a suite run (guessed form)', () => {
+  it("POST the suite result to the execute's webhooks and the suite's notificationsSuite URLs", async () => {
+    await data(em, 'POST', '/suites/suite-smoke/', {
+      body: { notificationsSuite: webhooks([{ url: '/suite-run' }]) },
+    });
+    const started = await data(em, 'POST', '/suites/suite-checkout/execute/', {
+      query: { immediate: '1', webhook: [`${url}/suite-exec`, `${url}/suite-exec-too`] },
+    });
+    const hook = await until(() => received('/suite-exec')[0]);
+    expect(hook.body.type).toBe('suiteResult');
+    expect(hook.body.data).toMatchObject({
+      _id: started._id,
+      passing: false,
+      countFailing: 1,
+      organization: { _id: 'org-acme', name: 'Acme Shop' },
+    });
+    await until(() => received('/suite-exec-too').length === 1);
+    const smoke = await data(em, 'POST', '/suites/suite-smoke/execute/', { query: { immediate: '1' } });
+    const run = await until(() => received('/suite-run')[0]);
+    expect(run.body.data._id).toBe(smoke._id);
+    await settle();
+    expect(received('/suite-exec')).toHaveLength(1);
+  });
+
+  it('the admin route refuses an unknown organization and a body that is not an object', async () => {
+    const unknown = await fetch(`${em.origin}/_emulator/organizations/nope/notifications`);
+    expect(unknown.status).toBe(400);
+    expect((await setOrganization([1])).status).toBe(400);
   });
 });

@@ -1,56 +1,75 @@
 /**
- * The fake ngrok agent (`fakes/ngrok-agent.mjs`) installed as `ngrok` in a folder of its own, to put first
- * on the action's PATH; and what the tests read back: the agents' pids (alive or not) and their arguments.
+ * The fake tunnel agents (`fakes/ngrok-agent.mjs`, `fakes/cloudflared-agent.mjs`) installed as `ngrok` and
+ * `cloudflared` in a folder of their own, to put first on the action's PATH; their behaviour set through a
+ * file in that folder (the action gives its agent an allow-listed environment); and what the tests read
+ * back: the agents' pids (alive or not), their arguments and the names of their environment variables.
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './harness.js';
 
+/** What the fakes do besides behaving as the agents' docs say (see the fakes' own comments). */
+export interface FakeBehaviour {
+  /** ngrok: `free` shows browsers the warning page (ERR_NGROK_6024). Default: a paid plan. */
+  plan?: 'free' | 'paid';
+  /** ngrok: every request through the tunnel gets 404 ERR_NGROK_3200. */
+  tunnelNotFound?: boolean;
+  /** ngrok: its `started tunnel` log line names a dead URL; only its API names the tunnel. */
+  staleLogUrl?: boolean;
+  /** ngrok: its log names no API address. */
+  noApi?: boolean;
+  /** cloudflared: cannot get a quick tunnel, prints its error and exits 1. */
+  failQuickTunnel?: boolean;
+  /** Ignore SIGTERM: only SIGKILL ends the agent. */
+  ignoreSigterm?: boolean;
+  /** Exit (code 1) once this many requests through the tunnel were answered. */
+  exitAfterRequests?: number;
+}
+
 export interface FakeAgent {
-  /** The folder holding `ngrok`. */
+  /** The folder holding `ngrok` and `cloudflared`. */
   binDir: string;
-  /** The environment that makes the action find and trace the fake: PATH first, the trace files. */
+  /** The environment that makes the action find the fakes: PATH first. */
   env(): Record<string, string>;
+  /** Sets what the agents started from now on do. */
+  behave(behaviour: FakeBehaviour): Promise<void>;
   /** Pids of every agent started so far. */
   pids(): Promise<number[]>;
   /** Pids of the agents still running. */
   alive(): Promise<number[]>;
-  /**
-   * How the last agent was started: its arguments (the token's value shown as `<token>`) and the names of
-   * the input, runner (`ACTIONS_*`) and token variables in its environment.
-   */
-  started(): Promise<{ args: string[]; secretEnv: string[] }>;
+  /** How the last agent was started: its arguments (a token shown as `<token>`), its variables' names. */
+  started(): Promise<{ args: string[]; env: string[] }>;
   remove(): Promise<void>;
 }
 
 export async function installFakeAgent(): Promise<FakeAgent> {
-  const binDir = await mkdtemp(path.join(tmpdir(), 'gi-fake-ngrok-'));
-  const script = path.join(ROOT, 'test/support/fakes/ngrok-agent.mjs');
-  const agent = path.join(binDir, 'ngrok');
-  await writeFile(agent, `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`);
-  await chmod(agent, 0o755);
+  const binDir = await mkdtemp(path.join(tmpdir(), 'gi-fake-agent-'));
+  for (const name of ['ngrok', 'cloudflared']) {
+    const script = pathToFileURL(path.join(ROOT, `test/support/fakes/${name}-agent.mjs`)).href;
+    const exe = path.join(binDir, name);
+    await writeFile(exe, `#!${process.execPath}\nimport(${JSON.stringify(script)});\n`);
+    await chmod(exe, 0o755);
+  }
   const pidsFile = path.join(binDir, 'pids.txt');
-  const argsFile = path.join(binDir, 'args.json');
   const pids = async (): Promise<number[]> =>
     existsSync(pidsFile) ? (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number) : [];
   return {
     binDir,
-    env: () => ({
-      PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`,
-      FAKE_NGROK_PIDS: pidsFile,
-      FAKE_NGROK_ARGS: argsFile,
-    }),
+    env: () => ({ PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}` }),
+    behave: (behaviour) => writeFile(path.join(binDir, 'fake-config.json'), JSON.stringify(behaviour)),
     pids,
     alive: async () => (await pids()).filter(isAlive),
     started: async () =>
-      JSON.parse(await readFile(argsFile, 'utf8')) as { args: string[]; secretEnv: string[] },
+      JSON.parse(await readFile(path.join(binDir, 'args.json'), 'utf8')) as { args: string[]; env: string[] },
     remove: () => rm(binDir, { recursive: true, force: true }),
   };
 }
 
-function isAlive(pid: number): boolean {
+/** Whether `pid` runs (signal 0). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,17 +1,31 @@
 /**
- * A fake ngrok agent for the tunnel tests, run as `ngrok` from a folder put first on PATH
- * (`fake-tunnel.ts`). It honours what the action uses of the real agent's CLI:
- * `ngrok http ADDR [--authtoken TOKEN] [--host-header=rewrite|HOST] [--log stdout] [--log-format json]`,
- * the token from `--authtoken` or `NGROK_AUTHTOKEN`, JSON log lines with `lvl`, `msg`, `t` and the
- * `started tunnel` line carrying `url`. Its "public" URL is a reverse proxy on loopback to ADDR that answers
- * 502 with an `ngrok-error-code` header when nothing answers there, as the real edge does.
- *
- * For the tests: `FAKE_NGROK_PIDS` names a file each agent appends its pid to; `FAKE_NGROK_ARGS` a file it
- * writes its arguments to (never the token's value) with the names of its input, runner and token variables.
+ * A stand-in for the ngrok agent (v3), run as `ngrok` (`fake-tunnel.ts`). It follows ngrok's docs:
+ * - CLI: `ngrok http ADDR [--authtoken TOKEN] [--host-header=rewrite|HOST] [--log stdout] [--log-format json]`,
+ *   the token from `--authtoken` or `NGROK_AUTHTOKEN` (ngrok docs, "Agent CLI", ngrok.com/docs/agent/cli/).
+ * - Without a token it fails with ERR_NGROK_4018 "authentication failed: Usage of ngrok requires a verified
+ *   account and authtoken" and exits 1 (ngrok docs, errors reference, ngrok.com/docs/errors/err_ngrok_4018/).
+ *   The JSON log line shape (`lvl`, `msg`, `err`, `t`) and `lvl: crit` for it: no documented source; it is
+ *   how ngrok v3 prints it with `--log-format json`.
+ * - Its local agent API: `GET /api/tunnels` → `{ tunnels: [{ name, public_url, proto, config: { addr } }] }`
+ *   (ngrok docs, "ngrok Agent API", ngrok.com/docs/agent/api/). It listens on a free loopback port, not
+ *   4040, and names it in a `starting web service` log line with `addr` (no documented source for the line).
+ * - Free plan (`plan: 'free'`): requests from browsers (a `Mozilla/` User-Agent) without the
+ *   `ngrok-skip-browser-warning` header get the browser warning page instead of the app (ngrok.com/abuse,
+ *   "Browser Warning"). Its status (200 here) and the `ngrok-error-code: ERR_NGROK_6024` header are not
+ *   documented; the page names ERR_NGROK_6024 as the one users report.
+ * - When nothing answers at ADDR: 502 with `ngrok-error-code: ERR_NGROK_8012` (ngrok docs, errors reference,
+ *   ngrok.com/docs/errors/err_ngrok_8012/); `tunnelNotFound`: 404 ERR_NGROK_3200 "Tunnel not found"
+ *   (ngrok.com/docs/errors).
+ * - For the tests of the action's reading: `staleLogUrl` logs a dead URL in `started tunnel` (only the API
+ *   names the tunnel); `noApi` names no API address (the action then asks 127.0.0.1:4040 and falls back
+ *   to the log line).
+ * - SIGINT/SIGTERM stop it; `ignoreSigterm` makes it ignore SIGTERM (a hung agent); `exitAfterRequests` makes it
+ *   exit 1 once it has answered that many requests. Its "public" URL is plain http on loopback.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
+import { fakeConfig, recordStart, startProxy, stopOnSignals } from './agent-common.mjs';
 
+const config = fakeConfig();
 const args = process.argv.slice(2);
 const flags = new Map();
 const positional = [];
@@ -25,6 +39,8 @@ for (let i = 0; i < args.length; i++) {
   if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
   else flags.set(arg.slice(2), args[++i] ?? '');
 }
+const token = flags.get('authtoken') || process.env.NGROK_AUTHTOKEN || '';
+recordStart(args, flags.get('authtoken'));
 const known = new Set(['authtoken', 'host-header', 'log', 'log-format']);
 const unknown = [...flags.keys()].find((name) => !known.has(name));
 const json = flags.get('log') === 'stdout' && flags.get('log-format') === 'json';
@@ -35,67 +51,76 @@ function log(lvl, msg, fields = {}) {
   else process.stdout.write(`t=${t} lvl=${lvl} msg="${msg}"\n`);
 }
 
-if (process.env.FAKE_NGROK_PIDS) appendFileSync(process.env.FAKE_NGROK_PIDS, `${process.pid}\n`);
-if (process.env.FAKE_NGROK_ARGS) {
-  const shown = args.map((a) =>
-    flags.get('authtoken') && a.includes(flags.get('authtoken')) ? '<token>' : a,
-  );
-  const secretEnv = Object.keys(process.env).filter((name) => /^(INPUT_|ACTIONS_)|TOKEN/i.test(name));
-  writeFileSync(process.env.FAKE_NGROK_ARGS, JSON.stringify({ args: shown, secretEnv }));
-}
 if (unknown || positional[0] !== 'http' || positional.length !== 2) {
   process.stderr.write(`ERROR:  unknown command or flag: ${unknown ?? positional.join(' ')}\n`);
   process.exit(1);
 }
-const token = flags.get('authtoken') || process.env.NGROK_AUTHTOKEN || '';
 if (!token) {
   log('crit', 'command failed', {
-    err: 'authentication failed: Usage of ngrok requires a verified account and authtoken. ERR_NGROK_4018',
+    err: 'authentication failed: Usage of ngrok requires a verified account and authtoken.\n\nSign up for an account: https://dashboard.ngrok.com/signup\n\nERR_NGROK_4018',
   });
+  process.stderr.write(
+    'ERROR:  authentication failed: Usage of ngrok requires a verified account and authtoken.\n',
+  );
   process.exit(1);
 }
 
 const raw = positional[1];
 const addr = new URL(/^\d+$/.test(raw) ? `http://localhost:${raw}` : raw);
-const hostHeader = flags.get('host-header') ?? '';
 
-const server = createServer((req, res) => {
-  const headers = { ...req.headers };
-  if (hostHeader === 'rewrite') headers.host = addr.host;
-  else if (hostHeader) headers.host = hostHeader;
-  const upstream = request(
-    { host: addr.hostname, port: addr.port, method: req.method, path: req.url, headers },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  upstream.on('error', () => {
+function browserWarning(req, res) {
+  const browser = /^Mozilla\//.test(req.headers['user-agent'] ?? '');
+  if (config.plan !== 'free' || !browser || req.headers['ngrok-skip-browser-warning'] !== undefined)
+    return false;
+  res
+    .writeHead(200, { 'content-type': 'text/html', 'ngrok-error-code': 'ERR_NGROK_6024' })
+    .end(
+      '<html><body><h1>You are about to visit this site served by ngrok</h1><p>ERR_NGROK_6024</p></body></html>',
+    );
+  return true;
+}
+
+function tunnelNotFound(_req, res) {
+  if (!config.tunnelNotFound) return false;
+  res
+    .writeHead(404, { 'content-type': 'text/html', 'ngrok-error-code': 'ERR_NGROK_3200' })
+    .end('Tunnel not found');
+  return true;
+}
+
+log('info', 'no configuration paths supplied', { obj: 'config' });
+const proxy = await startProxy(addr, flags.get('host-header') ?? '', {
+  intercept: (req, res) => tunnelNotFound(req, res) || browserWarning(req, res),
+  onUpstreamError: (res) =>
     res
       .writeHead(502, { 'content-type': 'text/html', 'ngrok-error-code': 'ERR_NGROK_8012' })
       .end(
-        `<h1>Traffic was successfully tunneled to the ngrok agent, but the agent failed to establish a connection to the upstream web service at ${addr.host}.</h1>`,
-      );
-  });
-  req.pipe(upstream);
+        `Traffic was successfully tunneled to the ngrok agent, but the agent failed to establish a connection to the upstream web service at ${addr.host}.`,
+      ),
 });
-
-log('info', 'no configuration paths supplied', { obj: 'config' });
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address();
-  log('info', 'client session established', { obj: 'tunnels.session' });
-  log('info', 'started tunnel', {
-    addr: addr.origin,
-    name: 'command_line',
-    obj: 'tunnels',
-    url: `http://127.0.0.1:${port}`,
-  });
+const publicUrl = `http://127.0.0.1:${proxy.address().port}`;
+const api = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/api/tunnels') {
+    const tunnel = {
+      name: 'command_line',
+      public_url: publicUrl,
+      proto: 'http',
+      config: { addr: addr.origin, inspect: true },
+    };
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ tunnels: [tunnel], uri: '/api/tunnels' }));
+  } else res.writeHead(404).end();
 });
+await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
+if (!config.noApi)
+  log('info', 'starting web service', { obj: 'web', addr: `127.0.0.1:${api.address().port}` });
+log('info', 'client session established', { obj: 'tunnels.session' });
+// `staleLogUrl`: the log line names a URL where nothing answers, so only the API leads to the tunnel.
+const logUrl = config.staleLogUrl ? 'http://127.0.0.1:9' : publicUrl;
+log('info', 'started tunnel', { addr: addr.origin, name: 'command_line', obj: 'tunnels', url: logUrl });
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    log('info', 'received stop request', { obj: 'app', stopReq: true });
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-  });
-}
+stopOnSignals(config, () => {
+  log('info', 'received stop request', { obj: 'app', stopReq: true });
+  proxy.closeAllConnections();
+});

@@ -5,10 +5,19 @@
  * inputs/schema.ts applies the defaults of action.yml (outside GitHub nobody else does).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkMarkdown } from '../../../scripts/check-readme-workflows.js';
-import { actionRef, generateReadme, inputGroups, parseAction } from '../../../scripts/gen-readme-io.js';
+import {
+  actionRef,
+  cell,
+  generateInputsDoc,
+  generateReadme,
+  inputGroups,
+  parseAction,
+  shortDescription,
+} from '../../../scripts/gen-readme-io.js';
 import { INPUT_DEFAULTS } from '../../../src/inputs/index.js';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
 import { ROOT } from '../../support/harness.js';
@@ -16,13 +25,17 @@ import { ROOT } from '../../support/harness.js';
 const actionText = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
 const action = parseAction(actionText);
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+/** A page of docs/, by file name. */
+const doc = (name: string): string => readFileSync(path.join(ROOT, 'docs', name), 'utf8');
+const inputsDoc = doc('inputs.md');
 
-function between(start: string, end: string): string {
-  const i = readme.indexOf(start);
-  const j = readme.indexOf(end);
+/** The text of `text` (the README unless given) from `start` up to `end`. */
+function between(start: string, end: string, text = readme): string {
+  const i = text.indexOf(start);
+  const j = text.indexOf(end, i);
   expect(i, start).toBeGreaterThanOrEqual(0);
   expect(j, end).toBeGreaterThan(i);
-  return readme.slice(i, j);
+  return text.slice(i, j);
 }
 
 /** Table rows whose first cell is a code span: name → the other cells, trimmed. */
@@ -72,8 +85,9 @@ describe('action.yml', () => {
 });
 
 describe('the README', () => {
-  it('is what `npm run docs` writes from action.yml (run it after changing action.yml)', async () => {
+  it('is what `npm run docs` writes from action.yml (run it after changing action.yml), as is docs/inputs.md', async () => {
     expect(await generateReadme(readme, actionText)).toBe(readme);
+    expect(await generateInputsDoc(inputsDoc, actionText)).toBe(inputsDoc);
   });
 
   it('names this action as package.json does: repository and major version in every uses: line', async () => {
@@ -98,19 +112,51 @@ describe('the README', () => {
     );
     expect(inputGroups(changed)[0]?.names[0]).toBe('proxy-url');
     const out = await generateReadme(readme, changed);
-    expect(rows(out).get('proxy-url')).toEqual(['A proxy for the requests, for this test only.', '—']);
+    expect(rows(out).get('proxy-url')).toEqual(['A proxy for the requests, for this test only', '—']);
+    const full = await generateInputsDoc(inputsDoc, changed);
+    expect(rows(full).get('proxy-url')).toEqual(['A proxy for the requests, for this test only.', '—']);
   });
 
-  it('lists exactly the inputs of action.yml, with the same defaults, and exactly its outputs', () => {
-    const inputs = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->'));
-    expect([...inputs.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
+  it('shows the first clause of each description in the README, the whole of it in docs/inputs.md', () => {
+    const short = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->'));
+    const full = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', inputsDoc));
     for (const [name, input] of Object.entries(action.inputs)) {
-      const shown = inputs.get(name)!.at(-1);
-      const expected = input.required ? '**required**' : input.default ? `\`${input.default}\`` : '—';
-      expect(shown, name).toBe(expected);
+      const clause = shortDescription(input.description);
+      expect(clause.length, name).toBeGreaterThan(10);
+      expect(clause.length, name).toBeLessThanOrEqual(80);
+      expect(short.get(name)?.[0]?.length, name).toBeLessThan(full.get(name)![0]!.length + 1);
+      expect(full.get(name)?.[0], name).toBe(cell(input.description));
     }
-    const outputs = rows(between('<!-- generated:outputs:start -->', '<!-- generated:outputs:end -->'));
-    expect([...outputs.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
+    expect(
+      shortDescription(
+        'Re-run each failed test alone up to this many times (integer 0 to 3); a test that then passes is flaky.',
+      ),
+    ).toBe('Re-run each failed test alone up to this many times');
+    expect(shortDescription('true or false: wait for the runs to finish. false starts the runs.')).toBe(
+      'Wait for the runs to finish',
+    );
+    expect(shortDescription('Organization id. Required with test-files (on-demand runs).')).toBe(
+      'Organization id. Required with test-files',
+    );
+    expect(shortDescription('Viewport size(s) as WxH in pixels (e.g. 1280x800), newline separated.')).toBe(
+      'Viewport size(s) as WxH in pixels, newline separated',
+    );
+  });
+
+  it('lists exactly the inputs of action.yml, with the same defaults, and exactly its outputs (README and docs/inputs.md)', () => {
+    for (const text of [readme, inputsDoc]) {
+      const inputs = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', text));
+      expect([...inputs.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
+      for (const [name, input] of Object.entries(action.inputs)) {
+        const shown = inputs.get(name)!.at(-1);
+        const expected = input.required ? '**required**' : input.default ? `\`${input.default}\`` : '—';
+        expect(shown, name).toBe(expected);
+      }
+      const outputs = rows(
+        between('<!-- generated:outputs:start -->', '<!-- generated:outputs:end -->', text),
+      );
+      expect([...outputs.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
+    }
   });
 
   it('every YAML block parses, passes actionlint and uses only inputs and outputs action.yml declares', async () => {
@@ -147,24 +193,27 @@ describe('the README', () => {
     expect(problems.find((p) => p.startsWith('BAD.md:16:'))).toMatch(/actionlint: .*runs-on/);
   }, 30_000);
 
-  it('has the sections users need, and the places kept for the texts of other changes', () => {
-    for (const heading of [
+  it('is a front page: at most 500 lines, its sections in the order a team reads them', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(500);
+    const order = [
       '## Quick start',
+      '## Permissions',
+      '## Simple workflows',
+      '## Recipes',
       '## Inputs',
       '## Outputs',
-      '## Recipes',
-      '## Permissions',
+      '## Migrating from the Ghost Inspector CLI or Docker image',
+      '## Versions',
       '## Troubleshooting',
-      '## Limitations',
-      '## Redaction',
-      '### How results are counted',
-      '### When the deadline or a cancel comes',
-    ]) {
-      expect(readme).toContain(`\n${heading}\n`);
-    }
-    for (const place of ['redaction', 'results-counting', 'deadline-and-cancel']) {
-      between(`<!-- lead:${place}:start -->`, `<!-- lead:${place}:end -->`);
-    }
+      '## Further reading',
+      '## Develop',
+    ].map((heading) => readme.indexOf(`\n${heading}\n`));
+    for (const at of order) expect(at).toBeGreaterThan(0);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // The picture of the summary is committed and small.
+    const image = /!\[[^\]]+\]\((docs\/images\/[\w.-]+\.png)\)/.exec(readme)?.[1];
+    expect(image).toBeDefined();
+    expect(statSync(path.join(ROOT, image!)).size).toBeLessThan(100_000);
     expect(readme).toMatch(/pull-requests: write/);
     // Contributor material lives in CONTRIBUTING.md and docs/.
     for (const gone of ['## The emulator', '## Performance', '## Reliability', 'npm run bench']) {
@@ -172,20 +221,95 @@ describe('the README', () => {
     }
   });
 
-  it('the recipes cover gating, schedule, matrix, data, .side files, visual comparison and outputs', () => {
-    const recipes = between('## Recipes', '## Permissions');
+  it('names the Node versions and the whole set-up in its Develop section', () => {
+    const develop = between('## Develop', '## License');
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    expect(develop).toContain(pkg.engines.node.replace(/^>=\s*/, '').replace(/\.0$/, ''));
+    expect(develop).toContain(`Node ${/using: '?node(\d+)/.exec(actionText)?.[1]}`);
+    expect(develop).toContain('npm ci && npm run demo');
+    expect(develop).toContain('npm test');
+  });
+
+  it('keeps the internals in docs/, linked from the README, with the places kept for the texts of other changes', () => {
+    const pages: Record<string, string[]> = {
+      'how-it-runs.md': [
+        '## Starting and waiting',
+        '## When the deadline or a cancel comes',
+        '## How results are counted',
+        '## Running outside GitHub',
+      ],
+      'reports.md': ['# What the reviewer sees'],
+      'redaction.md': ['## Redaction'],
+      'limitations.md': ['# Limitations'],
+      'troubleshooting.md': ['# Troubleshooting'],
+    };
+    for (const [page, headings] of Object.entries(pages)) {
+      expect(readme).toContain(`(docs/${page}`);
+      for (const heading of headings) expect(doc(page), `${page}: ${heading}`).toContain(`${heading}\n`);
+    }
+    for (const [page, place] of [
+      ['redaction.md', 'redaction'],
+      ['how-it-runs.md', 'results-counting'],
+      ['how-it-runs.md', 'deadline-and-cancel'],
+    ] as const) {
+      between(`<!-- lead:${place}:start -->`, `<!-- lead:${place}:end -->`, doc(page));
+    }
+  });
+
+  it('the recipes cover gating with the comment, previews, schedule, matrix, data, test files, tunnel, start and wait, publishers', () => {
+    const recipes = between('## Simple workflows', '## Inputs');
     for (const topic of [
       'pull_request',
+      'pr-comment: true',
+      'deployment_status',
       'schedule',
       'matrix',
       'data-file',
       '.side',
-      'screenshot-compare-enabled',
+      'tunnel:',
       'wait: false',
+      'result-ids:',
+      'screenshot-compare-enabled',
       'steps.gi.outputs',
+      'dorny/test-reporter@',
+      'mikepenz/action-junit-report@',
+      'EnricoMi/publish-unit-test-result-action@',
     ]) {
       expect(recipes).toContain(topic);
     }
+  });
+
+  it('maps every option of the official CLI (npm ghost-inspector) to an input action.yml declares', () => {
+    const migrating = between('## Migrating from the Ghost Inspector CLI or Docker image', '## Versions');
+    expect(migrating).toContain('docker://ghostinspector/cli');
+    // The options the CLI's run commands declare, read from the package itself (its yargs builders).
+    const require = createRequire(import.meta.url);
+    const options = new Set(['apiKey', 'json', 'jsonInput']);
+    const yargs = {
+      options(declared: Record<string, unknown>) {
+        for (const name of Object.keys(declared)) options.add(name);
+        return yargs;
+      },
+    };
+    for (const command of ['suite/execute', 'test/execute', 'test/execute-on-demand', 'test-result/wait']) {
+      (
+        require(`ghost-inspector/bin/commands/${command}.js`) as { builder: (y: typeof yargs) => void }
+      ).builder(yargs);
+      expect(migrating).toContain(`\`${command.replace('/', ' ')}`);
+    }
+    expect(options.size).toBeGreaterThan(25);
+    for (const name of options) {
+      if (name === '[variableName]') expect(migrating).toContain('`--<name> <value>`');
+      else expect(migrating, name).toContain(`\`--${name}\``);
+    }
+    // Every input named on the right of the table exists.
+    const named = [...migrating.matchAll(/^\|[^|]*\|(.*)\|\s*$/gm)].flatMap((row) =>
+      [...(row[1] as string).matchAll(/`([a-z][a-z0-9-]*)(?::[^`]*)?`/g)].map((m) => m[1] as string),
+    );
+    expect(named.length).toBeGreaterThan(30);
+    for (const name of named) expect(action.inputs, name).toHaveProperty(name);
   });
 
   it("docs/requests.md quotes the request budget the code applies (src/api/budget.ts's defaults)", () => {
@@ -202,7 +326,7 @@ describe('the README', () => {
 
   it('Troubleshooting explains messages the code writes, in the words the code uses', () => {
     const src = sources(path.join(ROOT, 'src'));
-    const trouble = between('## Troubleshooting', '## Limitations');
+    const trouble = doc('troubleshooting.md');
     for (const message of [
       'the request that starts the run failed after it may have reached the service',
       'The run may have started, so it was not sent again',
@@ -222,8 +346,36 @@ describe('the README', () => {
       'could not reach the service',
     ]) {
       expect(src, `src/ writes "${message}"`).toContain(message);
-      expect(trouble, `Troubleshooting explains "${message}"`).toContain(message);
+      expect(trouble, `docs/troubleshooting.md explains "${message}"`).toContain(message);
     }
     expect(trouble).toContain('TRIGGER_UNCERTAIN');
+  });
+
+  it("the README's Troubleshooting holds the ten commonest messages, the code's own words, and links the rest", () => {
+    const src = sources(path.join(ROOT, 'src'));
+    const trouble = between('## Troubleshooting', '## Further reading');
+    const messages = [...trouble.matchAll(/^\| `(.+?)`\s*\|/gm)].map((m) => m[1] as string);
+    expect(messages.length).toBeLessThanOrEqual(10);
+    for (const message of [
+      'the Ghost Inspector API key (required)',
+      'Check the API key (the account settings show it).',
+      'the request that starts the run failed after it may have reached the service',
+      'passed with runs still going; stopping the wait.',
+      'No test ran (empty suites or folders).',
+    ]) {
+      expect(src, `src/ writes "${message}"`).toContain(message);
+      expect(trouble, `Troubleshooting explains "${message}"`).toContain(message);
+    }
+    // Composed by the code from parts: an input's message, the verdict's reason and a report writer's warning.
+    expect(src).toContain('`Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`');
+    expect(trouble).toContain(
+      '`Input "api-key" has value ""; expected the Ghost Inspector API key (required).`',
+    );
+    expect(src).toContain("reasons.push(`${plural(plainFailed, 'test')} failed.`)");
+    expect(trouble).toContain('`<n> tests failed.`');
+    expect(src).toContain("what: 'the pull-request comment'");
+    expect(trouble).toContain('`Could not write the pull-request comment: ');
+    expect(trouble).toContain('TRIGGER_UNCERTAIN');
+    expect(trouble).toContain('(docs/troubleshooting.md)');
   });
 });

@@ -24,27 +24,27 @@ describe('tunnel inputs', () => {
     expect((await read({})).tunnel).toBeNull();
   });
 
-  it('reads the tunnel with the defaults; the token from NGROK_AUTHTOKEN is a secret', async () => {
-    const inputs = await read(
-      { tunnel: 'http://localhost:3000', 'start-url': '{{ngrokUrl}}/checkout' },
-      { NGROK_AUTHTOKEN: TOKEN },
-    );
+  it('reads the tunnel with the defaults: a cloudflared quick tunnel, no token', async () => {
+    const inputs = await read({ tunnel: 'http://localhost:3000', 'start-url': '{{ngrokUrl}}/checkout' });
     expect(inputs.tunnel).toEqual({
       address: 'http://localhost:3000',
-      provider: 'ngrok',
-      authtoken: TOKEN,
+      provider: 'cloudflared',
+      authtoken: '',
       urlVariable: 'ngrokUrl',
       hostHeader: '',
     });
-    expect(inputs.secrets).toContain(TOKEN);
     expect(inputs.startUrls).toEqual(['{{ngrokUrl}}/checkout']);
   });
 
-  it('cloudflared needs no token; the input wins over the environment for ngrok', async () => {
-    const quick = await read({ tunnel: 'http://127.0.0.1:8080', 'tunnel-provider': 'cloudflared' });
-    expect(quick.tunnel?.provider).toBe('cloudflared');
+  it('ngrok takes its token from NGROK_AUTHTOKEN, a secret; the input wins over the environment', async () => {
+    const fromEnv = await read(
+      { tunnel: 'http://localhost:3000', 'tunnel-provider': 'ngrok' },
+      { NGROK_AUTHTOKEN: TOKEN },
+    );
+    expect(fromEnv.tunnel?.authtoken).toBe(TOKEN);
+    expect(fromEnv.secrets).toContain(TOKEN);
     const own = await read(
-      { tunnel: 'http://127.0.0.1:8080', 'ngrok-authtoken': TOKEN },
+      { tunnel: 'http://127.0.0.1:8080', 'tunnel-provider': 'ngrok', 'ngrok-authtoken': TOKEN },
       { NGROK_AUTHTOKEN: 'x' },
     );
     expect(own.tunnel?.authtoken).toBe(TOKEN);
@@ -52,7 +52,13 @@ describe('tunnel inputs', () => {
 
   it.each([
     ['wait false', { 'ngrok-authtoken': TOKEN, wait: 'false' }, 'wait', 'the runs would outlive the tunnel'],
-    ['no token', {}, 'ngrok-authtoken', 'NGROK_AUTHTOKEN'],
+    ['no token for ngrok', { 'tunnel-provider': 'ngrok' }, 'ngrok-authtoken', 'NGROK_AUTHTOKEN'],
+    [
+      'user-info in the address',
+      { tunnel: 'http://admin:pw-9Xq@127.0.0.1:3000' },
+      'tunnel',
+      'without user name or password',
+    ],
     [
       'address not a URL',
       { tunnel: 'localhost:3000', 'ngrok-authtoken': TOKEN },
@@ -89,6 +95,7 @@ describe('tunnel inputs', () => {
     expect(error.message).toContain(`Input "${input}"`);
     expect(error.message).toContain(expected);
     expect(error.message).not.toContain(TOKEN);
+    expect(error.message).not.toContain('pw-9Xq');
   });
 
   it('a start URL with a {{variable}} must name the tunnel variable or a variable', async () => {

@@ -1,10 +1,11 @@
 /**
- * The agents' command lines, downloads and log lines: ngrok's JSON log (`started tunnel` with `url`, error
- * levels `eror`/`crit`) and Cloudflare's quick tunnel banner.
+ * The agents' command lines, pinned downloads, allow-listed environment and log lines: ngrok's JSON log
+ * (`started tunnel`, `starting web service`, levels `eror`/`crit`), cloudflared's quick-tunnel announcement
+ * and its error lines.
  */
 import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
-import { tunnelProvider } from '../../../src/tunnel/providers.js';
+import { agentMaySee, tunnelProvider } from '../../../src/tunnel/providers.js';
 
 const TUNNEL: TunnelInputs = {
   address: 'http://localhost:3000',
@@ -30,26 +31,52 @@ describe('ngrok', () => {
     expect(ngrok.env(TUNNEL)).toEqual({ NGROK_AUTHTOKEN: TUNNEL.authtoken });
   });
 
-  it('reads the public URL from the started tunnel line, and errors', () => {
+  it('reads the public URL from the started tunnel line, its API address, and errors', () => {
+    const read = ngrok.lineReader();
     const started =
       '{"addr":"http://localhost:3000","lvl":"info","msg":"started tunnel","name":"command_line","obj":"tunnels","t":"2026-01-01T00:00:00Z","url":"https://a1b2.ngrok-free.app"}';
-    expect(ngrok.readLine(started)).toEqual({ url: 'https://a1b2.ngrok-free.app' });
-    expect(ngrok.readLine('{"lvl":"info","msg":"client session established"}')).toBeNull();
-    expect(ngrok.readLine('t=2026 lvl=info msg="started tunnel" url=https://x')).toBeNull();
+    expect(read(started)).toEqual({ url: 'https://a1b2.ngrok-free.app' });
+    expect(read('{"lvl":"info","msg":"starting web service","obj":"web","addr":"127.0.0.1:4041"}')).toEqual({
+      api: 'http://127.0.0.1:4041',
+    });
+    expect(read('{"lvl":"info","msg":"client session established"}')).toBeNull();
+    expect(read('t=2026 lvl=info msg="started tunnel" url=https://x')).toBeNull();
     expect(
-      ngrok.readLine('{"lvl":"crit","msg":"command failed","err":"authentication failed ERR_NGROK_4018"}'),
+      read('{"lvl":"crit","msg":"command failed","err":"authentication failed ERR_NGROK_4018"}'),
     ).toEqual({
       error: 'command failed: authentication failed ERR_NGROK_4018',
+      fatal: true,
+    });
+    expect(read('{"lvl":"eror","msg":"failed to check for update","err":"timeout"}')).toEqual({
+      error: 'failed to check for update: timeout',
+      fatal: false,
+    });
+    expect(read('ERROR:  authentication failed: Usage of ngrok requires a verified account')).toEqual({
+      error: 'authentication failed: Usage of ngrok requires a verified account',
+      fatal: true,
     });
   });
 
-  it('downloads the v3 stable agent for Linux, macOS and Windows', () => {
-    expect(ngrok.asset('linux', 'x64')?.url).toMatch(/ngrok-v3-stable-linux-amd64\.tgz$/);
-    expect(ngrok.asset('darwin', 'arm64')?.url).toMatch(/ngrok-v3-stable-darwin-arm64\.zip$/);
-    expect(ngrok.asset('win32', 'x64')?.url).toMatch(/ngrok-v3-stable-windows-amd64\.zip$/);
+  it('downloads pinned 3.x releases for every runner platform, each with a SHA-256', () => {
+    for (const [platform, arch] of RUNNER_PLATFORMS) {
+      const asset = ngrok.asset(platform, arch);
+      expect(asset?.url).toMatch(/^https:\/\/bin\.equinox\.io\/a\/\w+\/ngrok-v3-3\.\d+\.\d+-/);
+      expect(asset?.url).not.toContain('stable');
+      expect(asset?.url).toContain(asset?.version);
+      expect(asset?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
     expect(ngrok.asset('aix', 'ppc64')).toBeNull();
   });
 });
+
+/** The platforms of GitHub-hosted runners: Linux x64/arm64, macOS x64/arm64, Windows x64. */
+const RUNNER_PLATFORMS: Array<[NodeJS.Platform, string]> = [
+  ['linux', 'x64'],
+  ['linux', 'arm64'],
+  ['darwin', 'x64'],
+  ['darwin', 'arm64'],
+  ['win32', 'x64'],
+];
 
 describe('cloudflared', () => {
   const cloudflared = tunnelProvider('cloudflared');
@@ -60,15 +87,67 @@ describe('cloudflared', () => {
     expect(cloudflared.args({ ...tunnel, hostHeader: 'rewrite' })).toContain('localhost:3000');
   });
 
-  it('reads the trycloudflare.com URL from its banner', () => {
+  it('reads the URL only from the quick-tunnel announcement', () => {
+    const read = cloudflared.lineReader();
+    expect(read('2026-01-01T00:00:00Z INF Requesting new quick Tunnel on trycloudflare.com...')).toBeNull();
+    expect(read('2026-01-01T00:00:00Z INF |  https://api.trycloudflare.com  |')).toBeNull();
     expect(
-      cloudflared.readLine('2026-01-01T00:00:00Z INF |  https://calm-river-tree.trycloudflare.com  |'),
+      read(
+        '2026-01-01T00:00:00Z INF |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |',
+      ),
+    ).toBeNull();
+    expect(
+      read(
+        '2026-01-01T00:00:00Z INF |  https://calm-river-tree.trycloudflare.com                                           |',
+      ),
     ).toEqual({
       url: 'https://calm-river-tree.trycloudflare.com',
     });
-    expect(cloudflared.readLine('2026-01-01T00:00:00Z INF Starting metrics server')).toBeNull();
-    expect(cloudflared.readLine('2026-01-01T00:00:00Z ERR failed to request quick Tunnel: 429')).toEqual({
-      error: 'failed to request quick Tunnel: 429',
+  });
+
+  it('reads ERR lines and the bare error it exits with as fatal', () => {
+    const read = cloudflared.lineReader();
+    expect(
+      read('2026-01-01T00:00:00Z ERR Error unmarshaling QuickTunnel response: error code: 1015'),
+    ).toEqual({
+      error: 'Error unmarshaling QuickTunnel response: error code: 1015',
+      fatal: true,
     });
+    const bare =
+      'failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host';
+    expect(read(bare)).toEqual({ error: bare, fatal: true });
+    expect(read('2026-01-01T00:00:00Z INF Starting metrics server')).toBeNull();
+  });
+
+  it('downloads one pinned release for every runner platform, each with a SHA-256', () => {
+    const versions = new Set<string>();
+    for (const [platform, arch] of RUNNER_PLATFORMS) {
+      const asset = cloudflared.asset(platform, arch);
+      expect(asset?.url).toContain(`/releases/download/${asset?.version}/cloudflared-`);
+      expect(asset?.sha256).toMatch(/^[0-9a-f]{64}$/);
+      versions.add(asset?.version ?? '');
+    }
+    expect(versions.size).toBe(1);
+    expect(cloudflared.asset('darwin', 'arm64')?.url).toMatch(/cloudflared-darwin-arm64\.tgz$/);
+  });
+});
+
+describe('agentMaySee', () => {
+  it('lets the agent see its paths, temp, proxy and own settings, never the job secrets', () => {
+    for (const name of ['PATH', 'HOME', 'TMPDIR', 'HTTPS_PROXY', 'no_proxy']) {
+      expect(agentMaySee('cloudflared', name)).toBe(true);
+    }
+    expect(agentMaySee('ngrok', 'NGROK_CONFIG')).toBe(true);
+    expect(agentMaySee('cloudflared', 'NGROK_AUTHTOKEN')).toBe(false);
+    for (const secret of [
+      'AWS_SECRET_ACCESS_KEY',
+      'DB_PASSWORD',
+      'INPUT_API-KEY',
+      'ACTIONS_RUNTIME_TOKEN',
+      'GITHUB_TOKEN',
+    ]) {
+      expect(agentMaySee('ngrok', secret)).toBe(false);
+      expect(agentMaySee('cloudflared', secret)).toBe(false);
+    }
   });
 });

@@ -1,19 +1,34 @@
 /**
- * `startTunnel` with the fake ngrok agent on loopback: the public URL learnt from the agent's log and
- * answering once the app answers; the Host header rewrite; the agent's own error when it exits; the bound
- * naming the local address; the agent stopped every time.
+ * `startTunnel` with the fake agents on loopback (they follow the agents' docs, see `test/support/fakes`):
+ * the public URL from cloudflared's announcement and from ngrok's local API; the agents' own errors quoted
+ * and ending the wait at once; the public URL checked as a browser sees it (ngrok's free-plan warning page
+ * refused, ngrok's error answers not taken for the app); the allow-listed environment; an agent that
+ * ignores SIGTERM killed; an agent that exits after the tunnel opened noticed.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
-import { startTunnel } from '../../../src/tunnel/tunnel.js';
+import { agentMaySee } from '../../../src/tunnel/providers.js';
+import { checkedPublicUrl, startTunnel } from '../../../src/tunnel/tunnel.js';
 import { installFakeAgent, type FakeAgent } from '../../support/fake-tunnel.js';
+import { waitFor } from '../../support/harness.js';
 
 let agent: FakeAgent;
 let app: Server;
 let appUrl: string;
 const hosts: string[] = [];
+const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
+/** Secrets a job's environment may hold, none of which the agent may see. */
+const JOB_SECRETS = {
+  AWS_SECRET_ACCESS_KEY: 'aws-secret-1',
+  DB_PASSWORD: 'db-pw-2',
+  'INPUT_API-KEY': 'gi-key-3',
+  ACTIONS_RUNTIME_TOKEN: 'runtime-4',
+  GITHUB_TOKEN: 'ghs_5',
+};
 
 beforeAll(async () => {
   agent = await installFakeAgent();
@@ -24,6 +39,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 });
+beforeEach(() => agent.behave({}));
 afterAll(async () => {
   app.closeAllConnections();
   app.close();
@@ -33,48 +49,134 @@ afterAll(async () => {
 function tunnel(over: Partial<TunnelInputs> = {}): TunnelInputs {
   return {
     address: appUrl,
-    provider: 'ngrok',
-    authtoken: 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8',
+    provider: 'cloudflared',
+    authtoken: '',
     urlVariable: 'ngrokUrl',
     hostHeader: '',
     ...over,
   };
 }
 
-function start(over: Partial<TunnelInputs> = {}, timeoutMs = 10_000) {
-  const env = { ...agent.env(), NGROK_AUTHTOKEN: '' };
+const ngrok = (over: Partial<TunnelInputs> = {}): Partial<TunnelInputs> => ({
+  provider: 'ngrok',
+  authtoken: TOKEN,
+  ...over,
+});
+
+function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000) {
   return startTunnel({
     tunnel: tunnel(over),
-    env,
+    env: { ...JOB_SECRETS, ...agent.env(), NGROK_AUTHTOKEN: '' },
     log: () => {},
     signal: new AbortController().signal,
     timeoutMs,
   });
 }
 
-describe('startTunnel', () => {
-  it('opens a tunnel that leads to the app, and stops its agent', async () => {
+describe('startTunnel with cloudflared (the default)', () => {
+  it('opens a quick tunnel that leads to the app; the agent sees none of the job secrets', async () => {
     const open = await start();
-    const res = await fetch(open.url);
-    expect(await res.text()).toBe('app');
+    expect(await (await fetch(open.url)).text()).toBe('app');
     expect(hosts.at(-1)).toBe(new URL(open.url).host);
+    const { args, env } = await agent.started();
+    expect(args).toEqual(['tunnel', '--no-autoupdate', '--url', appUrl]);
+    expect(env.filter((name) => !agentMaySee('cloudflared', name))).toEqual([]);
+    expect(env).toContain('PATH');
+    expect(await agent.alive()).toHaveLength(1);
+    await open.stop();
+    expect(await agent.alive()).toEqual([]);
+    expect(open.exitedAt()).toBeNull();
+  });
+
+  it("ends the wait at once when it cannot get a quick tunnel, quoting cloudflared's error", async () => {
+    await agent.behave({ failQuickTunnel: true });
+    const startedAt = Date.now();
+    await expect(start({}, 60_000)).rejects.toThrow(
+      `The cloudflared agent failed to open the tunnel to ${appUrl}: failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host`,
+    );
+    expect(Date.now() - startedAt).toBeLessThan(60_000);
+    expect(await agent.alive()).toEqual([]);
+  });
+
+  it('kills an agent that ignores SIGTERM', async () => {
+    await agent.behave({ ignoreSigterm: true });
+    const open = await start();
     expect(await agent.alive()).toHaveLength(1);
     await open.stop();
     expect(await agent.alive()).toEqual([]);
   });
 
-  it('rewrites the Host header to the local address with hostHeader rewrite', async () => {
-    const open = await start({ hostHeader: 'rewrite' });
+  it('notices the agent exiting after the tunnel opened', async () => {
+    await agent.behave({ exitAfterRequests: 1 }); // the action's own check through the tunnel
+    const open = await start();
+    await waitFor(() => open.exitedAt() !== null, 10_000);
+    expect(open.exitedAt()).toBeLessThanOrEqual(Date.now());
+    expect(await agent.alive()).toEqual([]);
+    await open.stop();
+  });
+});
+
+describe('startTunnel with ngrok', () => {
+  it('takes the URL its local API lists, rewrites the Host header, keeps the token off the command line', async () => {
+    const open = await start(ngrok({ hostHeader: 'rewrite' }));
     await fetch(open.url);
     expect(hosts.at(-1)).toBe(new URL(appUrl).host);
+    const { args, env } = await agent.started();
+    expect(args.join(' ')).not.toContain(TOKEN);
+    expect(env.filter((name) => !agentMaySee('ngrok', name))).toEqual([]);
+    await open.stop();
+    expect(await agent.alive()).toEqual([]);
+  });
+
+  it('prefers the URL its local API lists to the one in its log', async () => {
+    await agent.behave({ staleLogUrl: true });
+    const open = await start(ngrok());
+    expect(open.url).not.toBe('http://127.0.0.1:9');
+    expect(await (await fetch(open.url)).text()).toBe('app');
     await open.stop();
   });
 
-  it("passes on the agent's error when it exits before the tunnel opens", async () => {
-    await expect(start({ authtoken: '' })).rejects.toThrow(
-      /The ngrok agent exited \(code 1\) before it opened the tunnel to http:\/\/127\.0\.0\.1:\d+: command failed: authentication failed/,
+  it('falls back to the URL in its log when its API does not answer', async () => {
+    await agent.behave({ noApi: true });
+    const open = await start(ngrok());
+    expect(await (await fetch(open.url)).text()).toBe('app');
+    await open.stop();
+  });
+
+  it("quotes ngrok's error line when it exits before the tunnel opens", async () => {
+    await expect(start(ngrok({ authtoken: '' }))).rejects.toThrow(
+      /The ngrok agent failed to open the tunnel to http:\/\/127\.0\.0\.1:\d+: command failed: authentication failed: Usage of ngrok requires a verified account and authtoken\.[\s\S]*ERR_NGROK_4018/,
     );
     expect(await agent.alive()).toEqual([]);
+  });
+
+  it("refuses the free plan's browser warning page at once, naming it and the ways out", async () => {
+    await agent.behave({ plan: 'free' });
+    const failure = start(ngrok(), 60_000);
+    await expect(failure).rejects.toThrow(
+      /Ghost Inspector's browsers would see ngrok's browser warning page \(ERR_NGROK_6024[^)]*\) at http:\/\/127\.0\.0\.1:\d+, not the app at http:\/\/127\.0\.0\.1:\d+\. Ways out: tunnel-provider: cloudflared .*ngrok paid plan/,
+    );
+    expect(await agent.alive()).toEqual([]);
+  });
+
+  it('does not take an ngrok error answer (ERR_NGROK_3200, 404) for the app', async () => {
+    await agent.behave({ tunnelNotFound: true });
+    await expect(start(ngrok(), 4_000)).rejects.toThrow(
+      /The app did not answer through the tunnel \(.*; last: HTTP 404 ERR_NGROK_3200\): the app answers at/,
+    );
+    expect(await agent.alive()).toEqual([]);
+  });
+
+  it('ends at the bound even when garbage collection runs during the wait', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 50);
+    try {
+      await agent.behave({ tunnelNotFound: true });
+      await expect(start(ngrok(), 4_000)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('fails at the bound naming the local address when nothing answers there', async () => {
@@ -82,9 +184,27 @@ describe('startTunnel', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const address = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     closed.close();
-    const startedAt = Date.now();
-    await expect(start({ address }, 1_500)).rejects.toThrow(`nothing answers at ${address} (ECONNREFUSED)`);
-    expect(Date.now() - startedAt).toBeLessThan(1_500 + 5_000);
+    await expect(start(ngrok({ address }), 4_000)).rejects.toThrow(
+      `nothing answers at ${address} (ECONNREFUSED)`,
+    );
     expect(await agent.alive()).toEqual([]);
+  });
+});
+
+describe('checkedPublicUrl', () => {
+  it('keeps http(s)://host[:port] and refuses anything that could carry a secret, without showing it', () => {
+    expect(checkedPublicUrl('ngrok', 'https://a1b2.ngrok-free.app')).toBe('https://a1b2.ngrok-free.app');
+    expect(checkedPublicUrl('ngrok', 'http://127.0.0.1:4100/')).toBe('http://127.0.0.1:4100');
+    for (const bad of [
+      'https://user:tok3n@a.ngrok.app',
+      'https://a.ngrok.app/?token=tok3n',
+      'https://a.ngrok.app/tok3n',
+      'https://a.ngrok.app#tok3n',
+      'ftp://a.ngrok.app',
+      'not a url tok3n',
+    ]) {
+      expect(() => checkedPublicUrl('ngrok', bad)).toThrow(/not of the form https:\/\/host\[:port\]/);
+      expect(() => checkedPublicUrl('ngrok', bad)).not.toThrow(/tok3n/);
+    }
   });
 });

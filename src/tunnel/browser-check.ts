@@ -1,0 +1,80 @@
+/**
+ * What Ghost Inspector's browsers will see at the tunnel's public URL: one GET as a browser sends it (a
+ * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
+ * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
+ */
+import { systemClock, timeoutSignal } from '../run/clock.js';
+
+/** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/**
+ * ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"; error code
+ * ERR_NGROK_6024): bypassed only by the `ngrok-skip-browser-warning` header, a non-browser User-Agent or a
+ * paid plan, none of which Ghost Inspector's browsers have.
+ */
+const NGROK_BROWSER_WARNING = 'ERR_NGROK_6024';
+/** Answers of a tunnel whose agent cannot reach the app (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530). */
+const TUNNEL_GATEWAY_STATUSES = [502, 503, 504, 530];
+/** One try, ms. */
+const TRY_TIMEOUT_MS = 5_000;
+/** How much of an answer's body is read to recognise the agent's page, bytes. */
+const BODY_BYTES = 64 * 1024;
+
+/** What one browser-like GET saw. */
+export type BrowserView =
+  { kind: 'app' } | { kind: 'not-yet'; why: string } | { kind: 'agent-page'; what: string };
+
+/**
+ * One GET of `url` as a browser sends it, without following redirects.
+ * @returns `app` for any answer but the agent's own; `agent-page` for ngrok's browser warning; `not-yet`
+ *   for a tunnel's gateway error, any other answer carrying an `ngrok-error-code` header (ngrok's own error
+ *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
+ */
+export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<BrowserView> {
+  const done = new AbortController();
+  try {
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
+      signal: AbortSignal.any([bound, timeoutSignal(systemClock, TRY_TIMEOUT_MS, done.signal)]),
+    });
+    const body = await bodyStart(res);
+    const ngrokError = res.headers.get('ngrok-error-code') ?? '';
+    if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
+      return {
+        kind: 'agent-page',
+        what: `ngrok's browser warning page (${NGROK_BROWSER_WARNING}, shown to browsers on ngrok's free plan)`,
+      };
+    }
+    if (ngrokError || TUNNEL_GATEWAY_STATUSES.includes(res.status)) {
+      return { kind: 'not-yet', why: `HTTP ${res.status}${ngrokError ? ` ${ngrokError}` : ''}` };
+    }
+    return { kind: 'app' };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? (error as Error).message };
+  } finally {
+    done.abort();
+  }
+}
+
+/** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
+async function bodyStart(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).toString('latin1');
+}

@@ -1,0 +1,56 @@
+/**
+ * Stops an agent a killed main step left running, from the pid and executable the step state names: only
+ * when that pid still runs that executable (a pid can be reused by another process once the agent is
+ * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { STOP_GRACE_MS, type AgentProcess } from './tunnel.js';
+
+const run = promisify(execFile);
+/** Pause between two looks at whether the agent is gone, ms. */
+const POLL_MS = 100;
+
+/**
+ * Stops `agent` when its pid still runs its executable.
+ * @returns the pid stopped, or null when nothing of that agent runs any more
+ * @throws Error when the agent survives SIGKILL or cannot be signalled
+ */
+export async function stopLeftAgent(agent: AgentProcess): Promise<number | null> {
+  if (!Number.isInteger(agent.pid) || agent.pid <= 0 || typeof agent.path !== 'string') return null;
+  if (!(await runsExecutable(agent.pid, agent.path))) return null;
+  process.kill(agent.pid, 'SIGTERM');
+  if (await gone(agent.pid, STOP_GRACE_MS)) return agent.pid;
+  process.kill(agent.pid, 'SIGKILL');
+  if (await gone(agent.pid, STOP_GRACE_MS)) return agent.pid;
+  throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
+}
+
+/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
+async function runsExecutable(pid: number, executable: string): Promise<boolean> {
+  try {
+    if (process.platform === 'win32') {
+      const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
+      return stdout.toLowerCase().includes(`"${path.basename(executable).toLowerCase()}"`);
+    }
+    const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
+    return stdout.includes(executable);
+  } catch {
+    return false; // `ps` exits 1 when no such process
+  }
+}
+
+/** Whether `pid` is gone within `withinMs`. */
+async function gone(pid: number, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
