@@ -31,6 +31,8 @@ export function runStateRecorder(sink: ActionSink): { onRemote: RemoteListener; 
   const kept = new Set<string>();
   return {
     onRemote: (remote) => {
+      // A run not proven the step's own (`result-ids`) is never the post step's to cancel.
+      if (remote.inferred) return;
       if (remote.active) kept.add(remote.id);
       else kept.delete(remote.id);
       sink.saveState(`${RUN_PREFIX}${remote.id}`, remote.active ? remote.type : '');

@@ -64,6 +64,7 @@ export async function runTests(
         wait: inputs.wait,
         timeoutMs: inputs.timeoutMs,
         cancelOnTimeout: inputs.cancelOnTimeout,
+        cancelResultIds: inputs.cancelResultIds,
         retryFailed: inputs.retryFailed,
         failFast: inputs.failFast,
       },

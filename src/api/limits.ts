@@ -3,6 +3,9 @@
 /** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
 export const PAGE_SIZE = 50;
 
+/** Most records read of any list (docs/read.md, "Paging"): a suite result that counts more is not believed. */
+export const MAX_LIST_RECORDS = 10_000;
+
 /** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
 export const DEFAULT_LIST_COUNT = 10;
 

@@ -227,6 +227,7 @@ export function parseWaiting(
   | 'wait'
   | 'timeoutMs'
   | 'cancelOnTimeout'
+  | 'cancelResultIds'
   | 'failOnScreenshotCompare'
   | 'failOnTimeout'
   | 'failOnEmpty'
@@ -243,6 +244,7 @@ export function parseWaiting(
     wait,
     timeoutMs: Math.round(timeoutMinutes * 60_000),
     cancelOnTimeout: r.boolWithDefault('cancel-on-timeout'),
+    cancelResultIds: r.boolWithDefault('cancel-result-ids'),
     failOnScreenshotCompare: r.boolWithDefault('fail-on-screenshot-compare'),
     failOnTimeout: r.boolWithDefault('fail-on-timeout'),
     failOnEmpty: r.boolWithDefault('fail-on-empty'),

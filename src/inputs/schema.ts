@@ -83,6 +83,8 @@ export interface ActionInputs {
   /** Overall deadline in milliseconds. */
   timeoutMs: number;
   cancelOnTimeout: boolean;
+  /** The runs of `result-ids` are cancelled like the step's own (default false: only waited for). */
+  cancelResultIds: boolean;
   failOnScreenshotCompare: boolean;
   failOnTimeout: boolean;
   failOnEmpty: boolean;
@@ -166,6 +168,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'timeout-minutes': '30',
   timeout: '',
   'cancel-on-timeout': 'true',
+  'cancel-result-ids': 'false',
   'fail-on-screenshot-compare': 'false',
   'fail-on-timeout': 'true',
   'fail-on-empty': 'true',

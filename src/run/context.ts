@@ -1,6 +1,7 @@
 /** The state one engine run shares between its modules, and their common helpers (run keys, ending a run). */
 import { refId, refName } from '../api/refs.js';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
@@ -10,7 +11,7 @@ import type { ActionApi } from './action-api.js';
 import { systemClock, type Clock } from './clock.js';
 import type { StopReason } from './stop/deadline.js';
 import type { RunEvent, RunEventListener } from './events.js';
-import type { TriggerJob, UserExecuteOptions } from './plan/execute.js';
+import { withStepMarker, type TriggerJob, type UserExecuteOptions } from './plan/execute.js';
 import { classifyTestResult, suiteResultShortfall } from './outcome/outcome.js';
 import { ProblemLog } from './progress.js';
 import type { RepoTest } from '../inputs/test-files.js';
@@ -33,6 +34,8 @@ export interface RunPlan {
   /** Overall deadline, ms after `startedAtMs`. */
   timeoutMs: number;
   cancelOnTimeout: boolean;
+  /** The runs of `resultIds` may be cancelled like the engine's own (default: only waited for). */
+  cancelResultIds?: boolean;
   /** 0 to 3. */
   retryFailed: number;
   /** At the first test failed for good, cancel every other active run and start no more (default false). */
@@ -66,7 +69,10 @@ export interface Remote {
   type: 'suite' | 'test';
   id: string;
   active: boolean;
-  /** Adopted after a lost execute answer without showing every variant field sent: never cancelled. */
+  /**
+   * Not proven this step's own (a run of `result-ids`, unless `cancel-result-ids`): never cancelled, never
+   * kept for the post step.
+   */
   inferred?: boolean;
 }
 
@@ -90,6 +96,8 @@ export interface Handle {
   job: TriggerJob;
   /** The last test result seen (kind test/file). */
   lastResult?: TestResult;
+  /** `tried` once the run's result was asked for, `seen` once a read of it succeeded (the execute's answer is none). */
+  read?: 'tried' | 'seen';
 }
 
 /** The engine's options as the modules see them (`EngineOptions` resolved). */
@@ -151,7 +159,8 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
   return {
-    plan,
+    // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
+    plan: { ...plan, execute: withStepMarker(plan.execute, randomUUID()) },
     api: options.api,
     clock,
     emit: options.onEvent ?? (() => undefined),
@@ -209,12 +218,16 @@ export function pushResultless(
   });
 }
 
-/** Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive. */
-export function addRemote(ctx: EngineContext, type: Remote['type'], id: string): Remote {
+/**
+ * Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive.
+ * `inferred`: not proven the step's own (see `Remote`).
+ */
+export function addRemote(ctx: EngineContext, type: Remote['type'], id: string, inferred = false): Remote {
   let active = true;
   const remote: Remote = {
     type,
     id,
+    ...(inferred ? { inferred } : {}),
     get active() {
       return active;
     },

@@ -4,19 +4,21 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counts } from '../support/harness.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 
 const setup = useE2ESetup('result-ids', { virtual: true });
 
 beforeEach(() => setup.emulator.resetLog());
+afterEach(() => setup.emulator.setScenario('test-home', setup.seedScenarios.get('test-home') ?? null));
 
 function inputs(extra: Record<string, string>): Record<string, string> {
   return { ...setup.connection(), screenshots: 'none', ...extra };
 }
 
 const isExecute = (q: { method: string; path: string }) => /\/execute\/?$/.test(q.path);
+const isCancel = (q: { method: string; path: string }) => q.method === 'POST' && /\/cancel\/?$/.test(q.path);
 
 describe('result-ids', () => {
   it('waits for the suite and test results a wait: false step started, and reports them', async () => {
@@ -56,6 +58,37 @@ describe('result-ids', () => {
     expect(c.passed).toBe(1);
     expect(c.error).toBe(1);
     expect(waited.stdout).toContain('000000000000000000000000');
+  });
+
+  it('runs started elsewhere are only waited for: not cancelled at the deadline, not kept for the post step', async () => {
+    setup.emulator.setScenario('test-home', { hang: true });
+    const started = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', wait: 'false' }) });
+    const id = started.outputs['test-result-ids']!;
+    setup.emulator.resetLog();
+    const waited = await setup.run({
+      inputs: inputs({ 'result-ids': id, 'timeout-minutes': '0.05', 'fail-on-timeout': 'false' }),
+    });
+    expect(counts(waited)['timed-out']).toBe(1);
+    expect(setup.emulator.requests().filter(isCancel)).toEqual([]);
+    expect(Object.entries(waited.state).filter(([name, value]) => name.startsWith('run-') && value)).toEqual(
+      [],
+    );
+  });
+
+  it("with cancel-result-ids: true they are cancelled at the deadline like the step's own", async () => {
+    setup.emulator.setScenario('test-home', { hang: true });
+    const started = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', wait: 'false' }) });
+    const id = started.outputs['test-result-ids']!;
+    setup.emulator.resetLog();
+    await setup.run({
+      inputs: inputs({ 'result-ids': id, 'timeout-minutes': '0.05', 'cancel-result-ids': 'true' }),
+    });
+    expect(
+      setup.emulator
+        .requests()
+        .filter(isCancel)
+        .map((q) => q.path),
+    ).toEqual([`/v1/results/${id}/cancel/`]);
   });
 
   it('refuses result-ids with wait: false, before any request', async () => {

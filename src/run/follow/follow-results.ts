@@ -57,7 +57,8 @@ export async function followResult(ctx: EngineContext, ref: ResultRef): Promise<
     found.type === 'suite'
       ? { kind: 'suite', suiteId: refId(found.result.suite) ?? ref.id }
       : { kind: 'test', testId: refId(found.result.test) ?? ref.id };
-  const handle = addHandle(ctx, job, found.result, {}, now);
+  // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
+  const handle = addHandle(ctx, job, found.result, {}, now, ctx.plan.cancelResultIds !== true);
   ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
   return [handle];
 }

@@ -21,8 +21,8 @@ async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
   const id = handle.remote.id;
   const suiteId = handle.run.suiteId;
   const result = await watchResult<SuiteResult>(ctx, handle.remote, handle.triggeredAtMs, {
-    get: (opts) => ctx.api.getSuiteResult(id, opts),
-    isOver: isSuiteResultOver,
+    get: (opts) => ((handle.read ??= 'tried'), ctx.api.getSuiteResult(id, opts)),
+    isOver: (r) => ((handle.read = 'seen'), isSuiteResultOver(r)),
     onProblem: (reason) => (handle.run.error = reason),
     ...(suiteId
       ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
@@ -53,8 +53,9 @@ async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
 async function followTest(ctx: EngineContext, handle: Handle): Promise<void> {
   const id = handle.remote.id;
   const result = await watchResult<TestResult>(ctx, handle.remote, handle.triggeredAtMs, {
-    get: (opts) => ctx.api.getTestResult(id, opts),
+    get: (opts) => ((handle.read ??= 'tried'), ctx.api.getTestResult(id, opts)),
     isOver: (r) => {
+      handle.read = 'seen';
       handle.lastResult = r;
       return classifyTestResult(r) !== 'running';
     },

@@ -2,6 +2,7 @@
  * The verdict: the one pure module that classifies, counts and decides pass or fail with its reasons; every
  * report renders a {@link Verdict} ({@link countedAs} / {@link failsStep} per test). docs/verdict.md.
  */
+import { MAX_LIST_RECORDS } from '../../api/limits.js';
 import { plural } from '../../common/words.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../types.js';
@@ -85,13 +86,25 @@ export function testlessRunState(run: SuiteRun): TestState | null {
   return null;
 }
 
-/** The tests a suite result counts: `countPassing + countFailing + countUnknown`; null when it gives none. */
-export function suiteTestCount(result: SuiteResult): number | null {
+/** `countPassing + countFailing + countUnknown` of a suite result; null when it gives none. */
+function countedTests(result: SuiteResult): number | null {
   const counts = [result.countPassing, result.countFailing, result.countUnknown];
   if (!counts.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)) return null;
   const n = counts.reduce((a, b) => a + b, 0);
   return n > 0 ? n : null;
 }
+
+/**
+ * The tests a suite result counts (`countPassing + countFailing + countUnknown`); null when it gives none,
+ * or more than any list is read for (`MAX_LIST_RECORDS`: a count not believed).
+ */
+export function suiteTestCount(result: SuiteResult): number | null {
+  const n = countedTests(result);
+  return n !== null && n <= MAX_LIST_RECORDS ? n : null;
+}
+
+/** Stand-ins of missing test results, one each, at most this many; the rest is one line with the number. */
+export const MAX_STAND_INS = 10;
 
 /**
  * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
@@ -110,23 +123,39 @@ export function suiteResultShortfall(run: SuiteRun): TestRun[] {
     error,
   });
   const counted = `${sr.countPassing} passed, ${sr.countFailing} failed, ${sr.countUnknown} unknown`;
+  // Added once: a run ended again keeps its stand-ins.
+  if (run.tests.some((t) => !t.result && t.testId === null && t.testName.startsWith(MISSING_NAME))) return [];
   const expected = suiteTestCount(sr);
+  if (expected === null && (countedTests(sr) ?? 0) > MAX_LIST_RECORDS) {
+    const error =
+      `The suite result counts ${countedTests(sr)} tests (${counted}), more than any list is read for ` +
+      `(${MAX_LIST_RECORDS}): an answer of the wrong shape, its counts not believed.`;
+    return [standIn(`${MISSING_NAME}s: counts not believed`, error)];
+  }
   const listed = new Set(run.tests.flatMap((t) => (t.result ? [t.result._id] : []))).size;
-  const gone = run.tests.filter((t) => !t.result && t.testName.startsWith(MISSING_NAME)).length;
-  const missing = expected === null ? 0 : expected - listed - gone;
-  const out = Array.from({ length: Math.max(0, missing) }, (_, i) =>
+  const missing = expected === null ? 0 : Math.max(0, expected - listed);
+  const why =
+    `The suite result counts ${expected} tests (${counted}), but its list of test results held ` +
+    `${listed}, also when read again`;
+  const out = Array.from({ length: Math.min(missing, MAX_STAND_INS) }, (_, i) =>
     standIn(
-      `${MISSING_NAME} (${gone + i + 1} of ${expected! - listed})`,
-      `The suite result counts ${expected} tests (${counted}), but its list of test results held ` +
-        `${listed}, also when read again: this test's result is missing, its outcome unknown.`,
+      `${MISSING_NAME} (${i + 1} of ${missing})`,
+      `${why}: this test's result is missing, its outcome unknown.`,
     ),
   );
+  if (missing > MAX_STAND_INS) {
+    const rest = missing - MAX_STAND_INS;
+    out.push(standIn(`${MISSING_NAME}s: ${rest} more`, `${why}: ${rest} more test results are missing.`));
+  }
   const fails = (t: TestRun): boolean => t.state !== 'passed' || t.attempts.some((a) => a.passing === false);
-  if (sr.passing === false && out.length === 0 && !run.tests.some(fails)) {
+  const saysFailed = sr.passing === false || (typeof sr.countFailing === 'number' && sr.countFailing > 0);
+  if (saysFailed && out.length === 0 && !run.tests.some(fails)) {
+    const said =
+      sr.passing === false ? 'says it failed' : `says it passed but counts ${sr.countFailing} failing`;
     out.push(
       standIn(
         'Suite result failed',
-        `The suite result says it failed (${counted}), but none of its listed test results failed: ` +
+        `The suite result ${said} (${counted}), but none of its listed test results failed: ` +
           'the list disagrees with the suite result, which is taken at its word.',
       ),
     );

@@ -19,6 +19,18 @@ export type TriggerJob =
       startUrl?: string;
     };
 
+/**
+ * The custom variable every execute of one action step carries, its value unique to the step: the service
+ * shows it in each test result's `variables` (docs/api-contract.md, "Execute parameters"), so a run found
+ * after a lost execute answer is this step's only when it shows this value (docs/run-stopping.md).
+ */
+export const STEP_MARKER = 'GI_ACTION_STEP';
+
+/** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
+export function withStepMarker(user: UserExecuteOptions, value: string): UserExecuteOptions {
+  return { ...user, variables: { ...user.variables, [STEP_MARKER]: value } };
+}
+
 /** Parameters the contract allows on test execution only. */
 const TEST_ONLY: ReadonlyArray<keyof ExecuteOptions> = ['webhook', 'screenshotCompareBaselineResult'];
 

@@ -1,5 +1,5 @@
 /** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
-import { PAGE_SIZE } from '../../api/limits.js';
+import { MAX_LIST_RECORDS, PAGE_SIZE } from '../../api/limits.js';
 
 /** One page request: `count` and `offset` as the service's lists take them. */
 export interface Paging {
@@ -10,8 +10,11 @@ export interface Paging {
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 export const PAGE_MARGIN = 1;
 
-/** Pages read at most of a list whose length is not known (10,000 records). */
-export const MAX_PAGES = 200;
+/** Pages read at most of any list. */
+export const MAX_PAGES = MAX_LIST_RECORDS / PAGE_SIZE;
+
+/** Pages asked at once at most, whatever a count says. */
+export const MAX_PAGES_AT_ONCE = 4;
 
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 export function pagesFor(known: number | null): number {
@@ -20,7 +23,8 @@ export function pagesFor(known: number | null): number {
 
 /**
  * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
- * returns false; the first `atOnce` pages are asked at once. Errors of `read` propagate.
+ * returns false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) are asked at once. Errors of `read`
+ * propagate.
  */
 export async function forEachPage<T extends { _id?: unknown }>(
   read: (paging: Paging) => Promise<T[]>,
@@ -40,7 +44,7 @@ export async function forEachPage<T extends { _id?: unknown }>(
     }
     return visit(list) !== false && list.length >= PAGE_SIZE && added > 0;
   };
-  const first = Math.max(1, Math.min(atOnce, pages));
+  const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
   const lists = await Promise.all(
     Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })),
   );

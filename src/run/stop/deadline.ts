@@ -48,8 +48,8 @@ export const MAY_HAVE_STARTED_ERROR =
 export function mayHaveStartedAmong(candidates: number, expected: number): string {
   return (
     `The execute may have started ${expected === 1 ? 'a run' : `${expected} runs`}, but it was not answered, and ` +
-    `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}: ` +
-    'not followed, not cancelled (may have started; not told apart).'
+    `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}, but ` +
+    `none showed this step's marker: not followed, not cancelled (may have started; not proven).`
   );
 }
 

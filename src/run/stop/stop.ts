@@ -25,7 +25,7 @@ import {
   type StopReason,
 } from './deadline.js';
 import { suiteTestCount } from '../outcome/outcome.js';
-import { forEachPage, pagesFor } from '../read/paging.js';
+import { forEachPage, MAX_PAGES } from '../read/paging.js';
 import { listSuiteTests } from '../read/read.js';
 import { isSuiteResultOver } from '../outcome/outcome.js';
 
@@ -113,6 +113,16 @@ async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal):
     endRun(ctx, handle);
     return;
   }
+  if (handle.read === 'tried') {
+    // Asked for, but not one read succeeded: nothing says it is still running.
+    const cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active ? '; cancelled' : '';
+    run.error = `Its result could not be read before the timeout (${describeTimeout(ctx.plan.timeoutMs)})${cancelled}.`;
+    if (handle.remote.type !== 'suite') run.tests = [standInTest(ctx, handle, null, 'error', run.error)];
+    for (const t of run.tests) testFinished(ctx, run, t);
+    handle.done = true;
+    run.endedAt = iso(ctx.clock.now());
+    return;
+  }
   run.timedOut = true;
   run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
   run.error = `Still running at the timeout (${describeTimeout(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
@@ -136,8 +146,8 @@ async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal):
 
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
-  // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
-  for (const handle of ctx.handles.filter((h) => !h.done && h.settled)) endRun(ctx, handle);
+  // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
+  // stopped with it): what is open here never had its result.
   const open = ctx.handles.filter((h) => !h.done);
   // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
   const signal = ctx.wrapUpEnd.signal;
@@ -152,7 +162,7 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
 export type CancelReason = 'signal' | 'fail-fast';
 
 const INFERRED_NOT_CANCELLED =
-  'Not followed further and not cancelled: found after a lost execute answer, it could not be proven this run.';
+  'Not followed further and not cancelled: started elsewhere (result-ids), it is only waited for.';
 
 const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
   signal: 'Cancelled with the workflow.',
@@ -167,7 +177,7 @@ function markCancelled(
   tests: TestResult[],
   reason: CancelReason,
 ): void {
-  // A run adopted by inference was not cancelled (cancellable): the action only stopped following it.
+  // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
   const inferred = handle.remote.inferred === true;
   const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
   handle.run.cancelled = !inferred;
@@ -218,7 +228,7 @@ export async function cancelActive(
         await forEachPage(
           (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }),
           (page) => page.forEach((t) => byId.set(t._id, t)),
-          pagesFor(answer ? suiteTestCount(answer as SuiteResult) : null),
+          MAX_PAGES,
         );
       } catch {
         // Keep the tests read so far (none: the run shows as cancelled).

@@ -1,7 +1,7 @@
 /**
  * Reconciliation of an execute whose answer never came: never sent again (it could start the runs twice),
- * its runs are looked up and adopted only when exactly the expected number fit. docs/run-stopping.md,
- * "Reconciliation of a trigger in flight"; docs/reliability.md.
+ * its runs are looked up and adopted only on proof, the step's marker (`STEP_MARKER`) shown in their
+ * variables. docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 import { refId } from '../../api/refs.js';
 import type { ActionApi } from '../action-api.js';
@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors.js';
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
 import type { Clock } from '../clock.js';
-import { browserFits, type TriggerJob } from '../plan/execute.js';
+import { browserFits, STEP_MARKER, type TriggerJob } from '../plan/execute.js';
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 export const CLOCK_SKEW_MS = 2_000;
@@ -44,11 +44,11 @@ type Found = SuiteResult | TestResult;
 
 /** What a lookup found. */
 export interface Lookup {
-  /** The runs to adopt: exactly `expected` of them, or none. */
+  /** The runs proven the trigger's (they show the step's marker), oldest first; at most `expected`. */
   adopted: Found[];
-  /** True when every adopted run showed every variant field that was sent, equal to it. */
+  /** True when runs were adopted: each is proven (kept for callers that ask). */
   certain: boolean;
-  /** The results that could be this trigger's (none showed a different variant), oldest first. */
+  /** The results that may be the trigger's but showed no proof, oldest first. */
   candidates: Found[];
 }
 
@@ -126,12 +126,31 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{
 }
 
 /**
- * Looks up the runs an uncertain or interrupted execute started, up to `LOOKUP_ATTEMPTS` times: adopted
- * when exactly `expected` fit, else none (with the candidates). Never throws.
+ * Whether `result` shows the step's marker sent in `options`: true, false (another marker), or null (not
+ * shown yet). A suite result shows no variables: the first test result of its run is read for them.
+ */
+async function provenOurs(api: ActionApi, req: LookupRequest, result: Found): Promise<boolean | null> {
+  const sent = req.options?.variables?.[STEP_MARKER];
+  if (sent === undefined) return null;
+  let shown: Partial<TestResult> | undefined = result;
+  if (req.job.kind === 'suite') {
+    const opts = req.signal ? { signal: req.signal } : {};
+    [shown] = await api.listSuiteResultTestResults(result._id, { count: 1, offset: 0 }, opts);
+  }
+  const value = shown?.variables && typeof shown.variables === 'object' ? shown.variables[STEP_MARKER] : null;
+  return value === undefined || value === null ? null : String(value) === sent;
+}
+
+/**
+ * Looks up the runs of an uncertain or interrupted execute, up to `LOOKUP_ATTEMPTS` times: adopted only
+ * when proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never
+ * throws.
  */
 export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Lookup> {
-  let fitting: Array<{ result: Found; fit: Fit }> = [];
+  let fitting: Found[] = [];
+  const proof = new Map<string, boolean>();
   const expected = Math.max(1, req.expected);
+  const proven = (): Found[] => fitting.filter((r) => proof.get(r._id) === true);
   for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
     if (req.signal?.aborted) break;
     if (attempt > 0) {
@@ -139,13 +158,17 @@ export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, cloc
       if (req.signal?.aborted) break;
     }
     try {
-      fitting = matchTriggered(await listCandidates(api, req), req);
-      if (fitting.length >= expected) break;
+      fitting = matchTriggered(await listCandidates(api, req), req).map((c) => c.result);
+      for (const r of fitting.filter((c) => !proof.has(c._id))) {
+        const ours = await provenOurs(api, req, r).catch(() => null);
+        if (ours !== null) proof.set(r._id, ours);
+      }
+      if (proven().length >= expected) break;
     } catch {
       // Not found yet: try again.
     }
   }
-  const candidates = fitting.map((c) => c.result);
-  if (fitting.length !== expected) return { adopted: [], certain: false, candidates };
-  return { adopted: candidates, certain: fitting.every((c) => c.fit === 'match'), candidates };
+  const adopted = proven().slice(0, expected);
+  const candidates = fitting.filter((r) => !proof.has(r._id));
+  return { adopted, certain: adopted.length > 0, candidates };
 }

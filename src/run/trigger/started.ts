@@ -45,16 +45,20 @@ function startedRun(
   return run;
 }
 
-/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
+/**
+ * Follows one started result: its run, its remote (to cancel unless `inferred`: not proven the step's own),
+ * its handle for the watch.
+ */
 export function addHandle(
   ctx: EngineContext,
   job: TriggerJob,
   result: SuiteResult | TestResult,
   variant: Variant,
   now: number,
+  inferred = false,
 ): Handle {
   const run = startedRun(ctx, job, result, variant, now);
-  const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
+  const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
   ctx.runs.push(run);
   const handle: Handle = {
     run,

@@ -27,7 +27,7 @@ import {
 import { followResult } from '../follow/follow-results.js';
 import { addHandle } from './started.js';
 import { expandFolders, planJobs } from '../plan/plan.js';
-import { findTriggeredRuns, mayHaveStarted } from './reconcile.js';
+import { findTriggeredRuns, mayHaveStarted, variantFit } from './reconcile.js';
 import type { Variant } from '../types.js';
 
 /** Told all runs of each execute (variants, data rows) as soon as it is answered or reconciled. */
@@ -126,13 +126,11 @@ async function reconcile(
       { error: `${label}: ${error_}`, mayHaveStarted: true },
       triggeredAtMs,
     );
-    const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not told apart';
+    const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
     ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
     return [];
   }
-  const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs);
-  // A run adopted by inference is never cancelled on the action's behalf unless it matched beyond doubt.
-  if (!found.certain) for (const h of handles) h.remote.inferred = true;
+  const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs, 'found');
   ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
   return handles;
 }
@@ -142,20 +140,47 @@ function candidateLink(ctx: EngineContext, job: TriggerJob, result: SuiteResult 
   return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
 }
 
-/** Follows the results an execute started (its answer, or what reconciliation found); their handles. */
+/**
+ * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
+ * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
+ */
+function bestVariant(result: SuiteResult | TestResult, free: Variant[]): number {
+  const fits = free.map((v) =>
+    variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }),
+  );
+  const match = fits.indexOf('match');
+  return match >= 0 ? match : fits.indexOf('unknown');
+}
+
+/**
+ * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
+ * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
+ * that no result stands for is an `error` run. Their handles.
+ */
 function adopt(
   ctx: EngineContext,
   job: TriggerJob,
   options: ExecuteOptions,
   results: Array<SuiteResult | TestResult>,
   triggeredAtMs: number,
+  how: 'answered' | 'found',
 ): Handle[] {
   const combos = variantCombinations(options);
   const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-  return results.map((result, i) => {
-    const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+  const counted = options.dataSource === undefined;
+  const free = counted ? expectedVariants(options, job.startUrl) : [];
+  const asked = free.length;
+  const handles = results.map((result, i) => {
+    const k = bestVariant(result, free);
+    const variant =
+      k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
     return addHandle(ctx, job, result, variant, triggeredAtMs);
   });
+  for (const variant of free) {
+    const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
+    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+  }
+  return handles;
 }
 
 /** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
@@ -184,7 +209,7 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
     pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
     return [];
   }
-  const handles = adopt(ctx, job, options, results, now);
+  const handles = adopt(ctx, job, options, results, now, 'answered');
   ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
   return handles;
 }

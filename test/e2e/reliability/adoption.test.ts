@@ -1,12 +1,14 @@
 /**
  * Adoption after a lost execute answer, with two matrix legs: two action processes (the bundle) start the
- * same suite within 2 s with different browsers on one emulator. Leg B's execute is answered; leg A's is
- * handled and its answer lost (`reset-after`). A suite result shows no browser, so A cannot tell its run from
- * B's: A must neither report B's verdict as its own nor cancel B's run.
+ * same suite at once on one emulator. Leg B's execute is answered; leg A's is lost, after the service
+ * handled it (`reset-after`: A's own run exists) or before (a gateway's 502: none exists). A suite result
+ * shows no variant, so only the step's marker (a custom variable every execute carries, shown in the test
+ * results' variables) tells A's run from B's: A adopts its own run or none, never reports B's verdict as
+ * its own, and never cancels B's run, neither itself nor through its post step.
  */
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
-import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { postStepEnv, runAction, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startGateProxy } from '../../support/proxy.js';
 import {
   closeAfterAll,
@@ -28,20 +30,31 @@ const isExecute = (q: RequestRecord) => isExecuteOf(q.method, q.path);
 const cancelsOf = (emulator: Emulator, id: string) =>
   emulator.requests().filter((q) => q.method === 'POST' && q.path.includes(`/suite-results/${id}/cancel`));
 
-async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseUrl) {
-  const workspace = await makeTempWorkspace(`gi-rel-adopt-${browser}-`);
+/** The inputs of a leg: `browser` none for the default variant (nothing sent that a result could show). */
+function legInputs(baseUrl: string, browser: string | null): Record<string, string> {
+  return {
+    'api-key': secrets.apiKey,
+    'api-base-url': baseUrl,
+    'suite-ids': 'suite-green',
+    ...(browser ? { browser } : {}),
+    timeout: '1',
+  };
+}
+
+async function leg(emulator: Emulator, browser: string | null, baseUrl = emulator.baseUrl) {
+  const workspace = await makeTempWorkspace(`gi-rel-adopt-${browser ?? 'default'}-`);
   later(() => removeWorkspace(workspace));
-  const started = await startAction({
-    workspace,
-    inputs: {
-      'api-key': secrets.apiKey,
-      'api-base-url': baseUrl,
-      'suite-ids': 'suite-green',
-      browser,
-      timeout: '1',
-    },
-  });
-  return { ...started, workspace };
+  const inputs = legInputs(baseUrl, browser);
+  const started = await startAction({ workspace, inputs });
+  return { ...started, workspace, inputs };
+}
+
+interface TwoLegs {
+  /** How A's execute is lost: after the service handled it, or before (no run of A's exists). */
+  lost: 'reset-after' | '502';
+  /** The legs' browsers (A, B); none: the default variant. */
+  browsers: [string | null, string | null];
+  whileRunning?: (a: Awaited<ReturnType<typeof leg>>) => void;
 }
 
 /**
@@ -50,9 +63,14 @@ async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseU
  * starts after A's execute was sent: a candidate for A's run. `whileRunning` runs on leg A once it has
  * looked its run up (or ended).
  */
-async function twoLegs(
-  whileRunning: (a: Awaited<ReturnType<typeof leg>>) => void = () => undefined,
-): Promise<{ emulator: Emulator; a: ActionRun; b: ActionRun; aWorkspace: string; bRunId: string }> {
+async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLegs): Promise<{
+  emulator: Emulator;
+  a: ActionRun;
+  b: ActionRun;
+  aWorkspace: string;
+  aInputs: Record<string, string>;
+  bRunId: string;
+}> {
   const emulator = await startReliabilityEmulator(secrets, 1);
   later(() => emulator.close());
   // B's runs last a few seconds: still running while A looks its run up.
@@ -65,12 +83,12 @@ async function twoLegs(
   };
   const aGate = await gate(new Promise<void>((resolve) => (bAnswered = resolve)));
   const bGate = await gate(aGate.arrived);
-  const b = await leg(emulator, 'firefox', bGate.baseUrl);
-  const a = await leg(emulator, 'chrome', aGate.baseUrl);
+  const b = await leg(emulator, browsers[1], bGate.baseUrl);
+  const a = await leg(emulator, browsers[0], aGate.baseUrl);
   await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
   // A's own run fails; A's execute is handled and its answer lost.
   emulator.setScenario('rel-green-1', { outcome: 'fail', failingStep: 1, error: 'Own run failed' });
-  emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);
+  emulator.setFaults(`route=${EXECUTE}:${lost}x1`);
   bAnswered();
   let aOut = '';
   a.child.stdout?.on('data', (d: Buffer) => (aOut += d.toString()));
@@ -80,35 +98,58 @@ async function twoLegs(
   whileRunning(a);
   const [aRun, bRun] = await Promise.all([a.done, b.done]);
   const bRunId = bRun.outputs['suite-result-ids'] ?? '';
-  return { emulator, a: aRun, b: bRun, aWorkspace: a.workspace, bRunId };
+  return { emulator, a: aRun, b: bRun, aWorkspace: a.workspace, aInputs: a.inputs, bRunId };
 }
 
 describe('two matrix legs start the same suite at once; leg A loses its execute answer', () => {
-  it('A reports "may have started" with the candidates, never B\'s pass as its own; B passes', async () => {
-    const { emulator, a, b, aWorkspace, bRunId } = await twoLegs();
+  it("after the service handled it: A proves and adopts its own run (it fails), never B's; B passes", async () => {
+    const { emulator, a, b, aWorkspace, bRunId } = await twoLegs({
+      lost: 'reset-after',
+      browsers: ['chrome', 'firefox'],
+    });
     expect(emulator.requests().filter(isExecute)).toHaveLength(2);
     expect(b.code).toBe(0);
     expect(b.outputs.passing).toBe('true');
     expect(bRunId).toMatch(/\S/);
     expect(a.code).not.toBe(0);
-    expect(a.outputs.passing).toBe('false');
     const results = readResults(aWorkspace);
-    expect(results?.verdict).not.toBe('passed');
+    expect(results?.verdict).toBe('failed');
     const run = results?.runs[0];
-    expect(run?.error).toMatch(/may have started; not told apart/);
-    expect(run?.error).toContain(`/suite-results/${bRunId}`);
+    expect(run?.suiteResultId).toMatch(/\S/);
+    expect(run?.suiteResultId).not.toBe(bRunId);
+    expect(results?.results.map((t) => t.state).sort()).toEqual(['failed', 'passed']);
     expect(cancelsOf(emulator, bRunId)).toEqual([]);
   }, 60_000);
 
-  it("a workflow cancel of A never cancels B's run", async () => {
-    const { emulator, a, b, bRunId } = await twoLegs((legA) => legA.child.kill('SIGINT'));
+  it('before the service (a 502), both legs with the default variant: A reports "may have started", never B\'s pass', async () => {
+    const { emulator, a, b, aWorkspace, bRunId } = await twoLegs({ lost: '502', browsers: [null, null] });
+    expect(emulator.store.suiteResults.size).toBe(1);
+    expect(b.code).toBe(0);
+    expect(a.code).not.toBe(0);
+    expect(a.outputs.passing).toBe('false');
+    const results = readResults(aWorkspace);
+    expect(results?.verdict).not.toBe('passed');
+    // B's run shows B's marker: proven not A's, so not even a candidate.
+    expect(results?.runs[0]?.error).toMatch(/may have started; not found/);
+    expect(results?.runs[0]?.error).not.toContain(bRunId);
+    expect(cancelsOf(emulator, bRunId)).toEqual([]);
+  }, 60_000);
+
+  it("the same, and A is cancelled with the workflow, then its post step runs: B's run is never cancelled", async () => {
+    const { emulator, a, b, aWorkspace, aInputs, bRunId } = await twoLegs({
+      lost: '502',
+      browsers: [null, null],
+      whileRunning: (legA) => legA.child.kill('SIGINT'),
+    });
+    const post = await runAction({ workspace: aWorkspace, inputs: aInputs, env: postStepEnv(a.state) });
+    expect(post.code).toBe(0);
     expect(a.outputs.passing).not.toBe('true');
     expect(cancelsOf(emulator, bRunId)).toEqual([]);
     expect(b.code).toBe(0);
     expect(b.outputs.passing).toBe('true');
   }, 60_000);
 
-  it('one leg alone: its run is adopted and followed, but a workflow cancel leaves it running (not proven)', async () => {
+  it('one leg alone loses its answer: its run is proven by the marker, adopted, and cancelled with the workflow', async () => {
     const emulator = await startReliabilityEmulator(secrets, 1);
     later(() => emulator.close());
     emulator.setScenario('rel-green-1', { hang: true });
@@ -121,11 +162,10 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
     const run = await a.done;
     const adopted = [...emulator.store.suiteResults.values()];
     expect(adopted).toHaveLength(1);
-    expect(cancelsOf(emulator, adopted[0]!._id)).toEqual([]);
+    expect(cancelsOf(emulator, adopted[0]!._id)).toHaveLength(1);
     const results = readResults(a.workspace);
     expect(results?.runs[0]?.suiteResultId).toBe(adopted[0]!._id);
-    expect(results?.runs[0]?.cancelled).toBe(false);
-    expect(results?.runs[0]?.error).toMatch(/not cancelled/);
+    expect(results?.runs[0]?.cancelled).toBe(true);
     expect(run.code).not.toBe(0);
   }, 60_000);
 });

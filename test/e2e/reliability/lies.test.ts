@@ -20,6 +20,7 @@ import {
   reliabilitySeed,
   removeWorkspace,
   type ResultsFile,
+  type ResultsRun,
   secretInputs,
   secretsFor,
 } from '../../support/reliability.js';
@@ -29,20 +30,25 @@ const secrets = secretsFor('lies');
 const later = closeAfterAll();
 
 const BIG = 55;
+const HUGE = 120;
 
-/** The reliability seed and `suite-big`: 55 passing tests of `runMs` each. */
+/** The reliability seed, `suite-big` (55 passing tests of `runMs` each) and `suite-huge` (120 of 100 ms). */
 function seed(runMs: number): SeedFile {
   const s = reliabilitySeed([secrets.apiKey]);
-  s.suites!.push({ _id: 'suite-big', name: 'Big suite', organization: ORG });
-  for (let i = 0; i < BIG; i++) {
-    s.tests!.push({
-      _id: `big-${i}`,
-      name: `Big ${i}`,
-      suite: 'suite-big',
-      steps: [{ command: 'open', target: '/' }],
-      scenario: { outcome: 'pass', stepDurationsMs: 50, runDurationMs: runMs },
-    });
-  }
+  const add = (suite: string, prefix: string, n: number, ms: number): void => {
+    s.suites!.push({ _id: suite, name: `${prefix} suite`, organization: ORG });
+    for (let i = 0; i < n; i++) {
+      s.tests!.push({
+        _id: `${prefix.toLowerCase()}-${i}`,
+        name: `${prefix} ${i}`,
+        suite,
+        steps: [{ command: 'open', target: '/' }],
+        scenario: { outcome: 'pass', stepDurationsMs: 50, runDurationMs: ms },
+      });
+    }
+  };
+  add('suite-big', 'Big', BIG, runMs);
+  add('suite-huge', 'Huge', HUGE, 100);
   return s;
 }
 
@@ -98,6 +104,15 @@ function bendTestList(change: (list: Array<Record<string, unknown>>, url: string
 }
 
 const testIdOf = (r: Record<string, unknown>): string => (r.test as { _id: string })._id;
+
+/** Bends the `data` of an execute's answer (a list of results when several runs were asked for). */
+function bendExecute(change: (list: Array<Record<string, unknown>>) => unknown): Bend {
+  return (request, body) => {
+    if (request.method !== 'POST' || !/\/execute\/?(\?|$)/.test(request.url)) return undefined;
+    const envelope = body as { data: Array<Record<string, unknown>> };
+    return { ...envelope, data: change(envelope.data) };
+  };
+}
 
 describe("the suite result's own word", () => {
   it('a list that lacks the failing test: the missing test is an error, the step fails', async () => {
@@ -160,6 +175,97 @@ describe("the suite result's own word", () => {
       'rel-red-bad:failed',
       'rel-red-ok:passed',
     ]);
+  });
+});
+
+/** Bends every suite result the service answers once it has ended (alone or in the suite's results list). */
+function bendEndedSuiteResult(change: (result: Record<string, unknown>) => Record<string, unknown>): Bend {
+  const bent = (r: Record<string, unknown>) =>
+    r.passing === null || r.passing === undefined ? r : change(r);
+  return (request, body) => {
+    if (request.method !== 'GET') return undefined;
+    const envelope = body as { data: unknown };
+    if (/\/suite-results\/[^/]+\/?\?/.test(request.url)) {
+      return { ...envelope, data: bent(envelope.data as Record<string, unknown>) };
+    }
+    if (/\/suites\/[^/]+\/results\/?\?/.test(request.url)) {
+      return { ...envelope, data: (envelope.data as Array<Record<string, unknown>>).map(bent) };
+    }
+    return undefined;
+  };
+}
+
+describe('counts that lie', () => {
+  it('a suite result that says passing with countFailing 1, and a list of passes: never passed', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-green' },
+      { bend: bendEndedSuiteResult((r) => ({ ...r, passing: true, countPassing: 1, countFailing: 1 })) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.verdict).not.toBe('passed');
+    const said = o.results.results.find((t) => t.name === 'Suite result failed');
+    expect(said?.error).toMatch(/says it passed but counts 1 failing/);
+  });
+
+  it('countUnknown 1e6: a shape error, a bounded number of requests and results, every report written', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-green' },
+      { bend: bendEndedSuiteResult((r) => ({ ...r, countUnknown: 1_000_000 })) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.results.length).toBeLessThanOrEqual(2 + 1);
+    expect(o.results.results.find((t) => t.state === 'error')?.error).toMatch(/counts not believed/);
+    // One listing of one page, read again twice at most.
+    expect(o.seen.filter(isTestList).length).toBeLessThanOrEqual(3);
+    expect(o.run.stdout.length).toBeLessThan(200_000);
+  });
+
+  it('a count above the list (30 for 2 tests): one stand-in each up to a cap, then one line with the number', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-green' },
+      { bend: bendEndedSuiteResult((r) => ({ ...r, countUnknown: 28 })) },
+    );
+    expect(o.run.code).toBe(1);
+    const missing = o.results.results.filter((t) => t.name.startsWith('Missing test result'));
+    expect(missing.length).toBeLessThan(28);
+    expect(missing.at(-1)?.name).toMatch(/\b\d+ more\b/);
+    expect(o.run.stdout).toMatch(/counts 30 tests/);
+  });
+
+  it('a count that lies low (40 for 120 tests): every page is read on, all 120 reported', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-huge' },
+      { bend: bendEndedSuiteResult((r) => ({ ...r, countPassing: 40, countUnknown: 0 })) },
+    );
+    expect(counts(o.run)).toMatchObject({ total: HUGE, passed: HUGE });
+    expect(o.run.code).toBe(0);
+  });
+});
+
+describe('an execute answer with fewer runs than asked', () => {
+  it('two browsers, the answer lists only the second: one error run for the missing browser, the other labelled by what it shows', async () => {
+    const o = await act(
+      { 'test-ids': 'rel-green-1', browser: 'chrome,firefox' },
+      { bend: bendExecute((list) => list.filter((r) => !String(r.browser).startsWith('chrome'))) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(o.results.verdict).not.toBe('passed');
+    expect(counts(o.run)).toMatchObject({ total: 2, passed: 1, error: 1 });
+    const runs = o.results.runs as Array<ResultsRun & { variant: { browser?: string } }>;
+    const missing = runs.find((r) => r.error);
+    expect(missing?.error).toMatch(/the service answered 1 of 2 runs/);
+    expect(missing?.variant.browser).toBe('chrome');
+    expect(runs.find((r) => !r.error)?.variant.browser).toBe('firefox');
+  });
+
+  it('a suite with two browsers answered with one suite result: total is what was asked, the step fails', async () => {
+    const o = await act(
+      { 'suite-ids': 'suite-green', browser: 'chrome,firefox' },
+      { bend: bendExecute((list) => list.slice(1)) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(counts(o.run)).toMatchObject({ passed: 2, error: 1 });
+    expect(o.results.runs.filter((r) => r.error)).toHaveLength(1);
   });
 });
 

@@ -7,6 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
+import { RecordingSink, runActionInProcess } from '../../support/run-action.js';
+import { runPost } from '../../../src/action/post.js';
+import { readGitHubContext } from '../../../src/github.js';
+import { systemClock } from '../../../src/run/clock.js';
 import {
   closeAfterAll,
   findSecrets,
@@ -104,5 +108,53 @@ describe('the post step', () => {
     expect(post.code).toBe(0);
     expect(emulator.requests().filter(isCancel)).toEqual([]);
     expect((await running(emulator)).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('in-process: runs left going at the deadline under cancel-on-timeout: false are cleared from the state, left for no post step to cancel', async () => {
+    const { emulator, workspace, inputs } = await setUp();
+    emulator.setScenario('rel-green-1', { hang: true });
+    const main = await runActionInProcess({
+      workspace,
+      inputs: {
+        ...inputs,
+        'suite-ids': '',
+        timeout: '0.05',
+        'cancel-on-timeout': 'false',
+        'fail-on-timeout': 'false',
+      },
+    });
+    expect(main.code, main.stdout).toBe(0);
+    // The post step would cancel every run- entry still set.
+    expect(Object.entries(main.state).filter(([n, v]) => n.startsWith('run-') && v)).toEqual([]);
+    expect(emulator.requests().filter(isCancel)).toEqual([]);
+  });
+
+  it('in-process: the post step on a runner masks the API key before it cancels', async () => {
+    const { emulator, workspace, inputs } = await setUp();
+    emulator.setScenario('rel-green-1', { hang: true });
+    const started = await runActionInProcess({
+      workspace,
+      inputs: { ...inputs, 'suite-ids': '', wait: 'false' },
+    });
+    const id = started.outputs['test-result-ids']!;
+    const env: NodeJS.ProcessEnv = {
+      GITHUB_ACTIONS: 'true',
+      ...postStepEnv({ isPost: 'true', [`run-${id}`]: 'test' }),
+      ...Object.fromEntries(Object.entries(inputs).map(([n, v]) => [`INPUT_${n.toUpperCase()}`, v])),
+    };
+    const post = new RecordingSink();
+    await runPost({
+      env,
+      github: readGitHubContext(env),
+      sink: post,
+      clock: systemClock,
+      exitAfterCancel: () => undefined,
+      listenForSignals: () => () => undefined,
+      forceExit: () => undefined,
+    });
+    const mask = post.stdout.indexOf(`::add-mask::${secrets.apiKey}`);
+    expect(mask).toBeGreaterThanOrEqual(0);
+    expect(mask).toBeLessThan(post.stdout.indexOf('Cancelling 1 Ghost Inspector run'));
+    expect(emulator.requests().filter(isCancel)).toHaveLength(1);
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
 import type { Emulator } from '../../../emulator/index.js';
-import { startHoldProxy } from '../../support/proxy.js';
+import { startEchoProxy, startHoldProxy } from '../../support/proxy.js';
 import { runActionInProcess, type InProcessOptions } from '../../support/run-action.js';
 import {
   closeAfterAll,
@@ -58,6 +58,38 @@ describe.concurrent('reading', () => {
       'rel-red-ok:passed',
     ]);
   });
+
+  it('a list read again keeps the latest copy of each test result, not the stale one', async () => {
+    const emulator = await emulatorFor();
+    // The first listing lacks one test and shows the other still running; the next one is whole and fresh.
+    let listings = 0;
+    const proxy = await startEchoProxy(
+      emulator.origin,
+      () => null,
+      (request, body) => {
+        if (request.method !== 'GET' || !/\/suite-results\/[^/]+\/results\/?\?/.test(request.url))
+          return undefined;
+        const envelope = body as { data: Array<Record<string, unknown>> };
+        if (++listings > 1) return undefined;
+        const stale = envelope.data
+          .filter((r) => (r.test as { _id: string })._id === 'rel-red-bad')
+          .map((r) => ({
+            ...r,
+            passing: null,
+            executionTime: null,
+            dateExecutionFinished: '1970-01-01T00:00:00.000Z',
+          }));
+        return { ...envelope, data: stale };
+      },
+    );
+    later(() => proxy.close());
+    const o = await act(proxy.baseUrl, { 'suite-ids': 'suite-red' });
+    expect(listings).toBeGreaterThanOrEqual(2);
+    expect(o.results?.results.map((t) => `${t.testId}:${t.state}`).sort()).toEqual([
+      'rel-red-bad:failed',
+      'rel-red-ok:passed',
+    ]);
+  });
 });
 
 describe.concurrent('stopping at the deadline', () => {
@@ -73,11 +105,34 @@ describe.concurrent('stopping at the deadline', () => {
     expect(o.run.stdout).toMatch(/cancel/i);
   });
 
-  it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
+  it('a run none of whose reads succeeded is an error "could not be read", not "still running" (fail-on-timeout: false)', async () => {
     const emulator = await emulatorFor();
-    // Reads hang, and the client that sends them ignores the abort of the deadline.
+    // Every read hangs: the test fails at once remotely, but the action never sees it.
     const hold = await startHoldProxy(emulator.origin, ({ method }) =>
       method === 'GET' ? 'hold-before' : 'forward',
+    );
+    later(() => hold.close());
+    const o = await act(hold.baseUrl, {
+      'test-ids': 'rel-red-bad',
+      // Long enough for the execute to be answered on a busy machine: the reads are what hang.
+      timeout: '0.2',
+      'fail-on-timeout': 'false',
+    });
+    const run = o.results!.runs[0]!;
+    expect(run.timedOut).toBe(false);
+    expect(run.error).toMatch(/could not be read before the timeout/);
+    expect(run.error).not.toMatch(/Still running/);
+    expect(o.results!.results.map((t) => t.state)).toEqual(['error']);
+    expect(o.run.code).toBe(1);
+  });
+
+  it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
+    const emulator = await emulatorFor();
+    emulator.setScenario('rel-green-1', { hang: true });
+    // The suite result is read (still running); its list of tests hangs, and the client that lists it
+    // ignores the abort of the deadline.
+    const hold = await startHoldProxy(emulator.origin, ({ method, url }) =>
+      method === 'GET' && /\/suite-results\/[^/]+\/results/.test(url) ? 'hold-before' : 'forward',
     );
     later(() => hold.close());
     const deaf = (api: GhostInspectorApi): GhostInspectorApi =>

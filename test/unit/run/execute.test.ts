@@ -117,6 +117,20 @@ describe('execute helpers', () => {
 });
 
 describe('outputs', () => {
+  it('failed-test-ids holds the tests in error as well as the failed ones, each once', () => {
+    const failed = testRun('failed', { passing: false });
+    const inError = testRun('error', { passing: null, executionTime: 1000 });
+    const summary = {
+      runs: [suiteRun([testRun('passed'), failed, inError, failed])],
+      startedAt: '',
+      finishedAt: '',
+      appUrl: 'https://app.test',
+    };
+    const policy = { failOnEmpty: true, failOnTimeout: true, failOnScreenshotCompare: false };
+    const out = computeOutputs(summary, decideVerdict(summary, policy), '');
+    expect(out['failed-test-ids'].split(',').sort()).toEqual([failed.testId, inError.testId].sort());
+  });
+
   it('ids, failed stored tests and links; passing empty without a verdict', () => {
     const sr = suiteRun([testRun('passed'), testRun('failed', { passing: false })], { suiteResultId: 'sr1' });
     const single = suiteRun([testRun('passed')], { kind: 'test' });

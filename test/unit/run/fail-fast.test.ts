@@ -126,3 +126,56 @@ describe('fail-fast', () => {
     expect(cancelled()).toEqual([]);
   });
 });
+
+describe('stopping, as the stop phase decides it', () => {
+  it("fail-fast looks at every test of a suite: the checkout suite's second test fails and stops the rest", async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(
+      plan({ suiteIds: ['suite-checkout'], testIds: ['test-home'], failFast: true }),
+      { api, clock: world.clock },
+    );
+    expect(summary.interrupted).toBe('fail-fast');
+    const checkout = summary.runs.find((r) => r.kind === 'suite')!;
+    expect(checkout.tests[0]!.state).toBe('passed');
+    expect(checkout.tests.map((t) => t.state)).toContain('failed');
+    expect(summary.runs.find((r) => r.testId === 'test-home')!.cancelled).toBe(true);
+  });
+
+  it('the deadline during the wrap-up of a fail-fast stop does not override it', async () => {
+    // The suite's execute answers after 20 s: still in flight at the failure (7.5 s), given 5 s more; the
+    // deadline (10 s) comes in between.
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:slow,delay=20000');
+    try {
+      const api = world.client({ apiKey: API_KEY });
+      const summary = await runPlan(
+        plan({ testIds: ['test-payment'], suiteIds: ['suite-smoke'], failFast: true, timeoutMs: 10_000 }),
+        { api, clock: world.clock },
+      );
+      expect(summary.interrupted).toBe('fail-fast');
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+
+  it('at the deadline a run whose result is over keeps it, though its re-run still goes', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    // Once the first result is over, the re-run's execute answers only after a minute.
+    const onEvent = (e: RunEvent): void => {
+      if (e.type === 'test-finished')
+        world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=60000');
+    };
+    try {
+      const summary = await runPlan(plan({ testIds: ['test-payment'], retryFailed: 1, timeoutMs: 20_000 }), {
+        api,
+        clock: world.clock,
+        onEvent,
+      });
+      expect(summary.interrupted).toBe('deadline');
+      const run = summary.runs[0]!;
+      expect(run.timedOut).toBeFalsy();
+      expect(run.tests.map((t) => t.state)).toEqual(['failed']);
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+});

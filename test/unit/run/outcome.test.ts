@@ -5,9 +5,10 @@ import {
   countResults,
   decideStartedVerdict,
   decideVerdict,
+  isSuiteResultOver,
   type VerdictPolicy,
 } from '../../../src/run/outcome/outcome.js';
-import { suiteRun, testResult, testRun } from '../../support/run-factories.js';
+import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
 
 const POLICY: VerdictPolicy = { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: true };
 
@@ -29,6 +30,14 @@ describe('classifyTestResult', () => {
         testResult({ passing: null, executionTime: null, dateExecutionFinished: undefined }),
       ),
     ).toBe('running');
+  });
+});
+
+describe('isSuiteResultOver', () => {
+  it('a suite result cancelled elsewhere (status 8, no verdict, no finish date yet) is over', () => {
+    const cancelled = suiteResult({ passing: null, executionTime: null, dateExecutionFinished: undefined });
+    expect(isSuiteResultOver(cancelled)).toBe(false);
+    expect(isSuiteResultOver({ ...cancelled, status: 8 })).toBe(true);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   variantFit,
 } from '../../../src/run/trigger/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
+import { STEP_MARKER } from '../../../src/run/plan/execute.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
@@ -90,6 +91,42 @@ describe('an execute whose answer is lost', () => {
     expect(summary.runs[0]?.mayHaveStarted).toBe(true);
     expect(summary.runs[0]?.error).toMatch(/may have started; not found/);
     expect(log.lines.filter((l) => l.startsWith('warning:'))).toHaveLength(1);
+  });
+});
+
+describe('adoption only on proof (the step marker)', () => {
+  it('a run started then without any marker (another client): never adopted, "may have started; not proven" with its link', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    // Started by someone else at the same moment, with no marker of any step.
+    const other = (await api.executeSuite('suite-smoke', { immediate: true })) as SuiteResult;
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api,
+      clock: world.clock,
+      log: collectingLog(),
+    });
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.suiteResultId).toBeUndefined();
+    expect(summary.runs[0]?.mayHaveStarted).toBe(true);
+    expect(summary.runs[0]?.error).toMatch(/may have started; not proven/);
+    expect(summary.runs[0]?.error).toContain(`/suite-results/${other._id}`);
+    expect(world.emulator.requests().filter((q) => q.path.includes(`${other._id}/cancel`))).toEqual([]);
+  });
+
+  it("every execute carries the step's marker: one value for the step, another for the next step", async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const markers = async (): Promise<unknown[]> => {
+      const summary = await runPlan(plan({ testIds: ['test-home', 'test-login'] }), {
+        api,
+        clock: world.clock,
+      });
+      return summary.runs.map((r) => r.tests[0]?.result?.variables?.[STEP_MARKER]);
+    };
+    const [a, b] = await markers();
+    const [c] = await markers();
+    expect(a).toMatch(/\S/);
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
   });
 });
 
