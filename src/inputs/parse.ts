@@ -184,7 +184,7 @@ export function parseTargets(
 
 /**
  * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
- * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ * (`run/trigger/result-ids.ts` tells its kind). Only with `wait: true`.
  */
 export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
   const refs = r.list('result-ids').map((entry): ResultRef => {

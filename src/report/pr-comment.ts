@@ -10,8 +10,8 @@ import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { DEFAULT_TITLE } from './summary.js';
-import { plural } from '../common/words.js';
-import { escapeInline, formatDuration, safeUrl, truncate } from './text.js';
+import { formatDuration, plural } from '../common/words.js';
+import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
 export const COMMENT_MARKER_BASE = 'ghost-inspector-action';

@@ -1,4 +1,4 @@
-/** Pure text helpers shared by the renderers: cleaning, escaping, cutting, durations. */
+/** Pure text helpers shared by the renderers: cleaning, escaping, cutting. */
 
 /** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID =
@@ -73,19 +73,6 @@ export function truncate(text: string, max: number): string {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
   return text.slice(0, Math.max(0, end)) + '…';
-}
-
-/** Formats a duration in ms for people (`850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`); null gives `–`. */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '–';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
-  const totalSeconds = Math.round(ms / 1000);
-  const h = Math.floor(totalSeconds / 3600);
-  const m = Math.floor((totalSeconds % 3600) / 60);
-  const s = totalSeconds % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
-  return `${m} min ${String(s).padStart(2, '0')} s`;
 }
 
 /** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */

@@ -8,14 +8,20 @@ import type { RequestOptions } from '../api/api.js';
 import type { Paging } from '../api/request-types.js';
 import type { ActionApi } from './action-api.js';
 import { systemClock, type Clock } from './clock.js';
-import type { StopReason } from './stop/deadline.js';
 import type { RunEvent, RunEventListener } from './events.js';
-import type { TriggerJob, UserExecuteOptions } from './plan/execute.js';
 import { classifyTestResult, suiteResultShortfall } from './outcome/outcome.js';
 import { ProblemLog } from './progress.js';
 import type { RepoTest } from '../inputs/test-files.js';
 import type { ResultRef } from '../inputs/schema.js';
-import type { SuiteRun, TestRun, TestState, Variant } from './types.js';
+import type {
+  StopReason,
+  SuiteRun,
+  TestRun,
+  TestState,
+  TriggerJob,
+  UserExecuteOptions,
+  Variant,
+} from './types.js';
 
 /** What to run and how to wait (a subset of `ActionInputs`). */
 export interface RunPlan {
@@ -23,7 +29,7 @@ export interface RunPlan {
   folderIds: string[];
   testIds: string[];
   repoTests: RepoTest[];
-  /** Results started elsewhere, to follow without triggering (`follow-results.ts`). */
+  /** Results started elsewhere, to follow without triggering (`trigger/result-ids.ts`). */
   resultIds?: ResultRef[];
   organizationId: string | null;
   execute: UserExecuteOptions;

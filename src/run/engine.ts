@@ -2,8 +2,6 @@
  * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
  * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
-import type { RunLog } from '../common/log.js';
-import { consoleReporter } from '../report/console.js';
 import type { ActionApi } from './action-api.js';
 import type { Clock } from './clock.js';
 import {
@@ -32,9 +30,8 @@ export const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
 export interface EngineOptions {
   api: ActionApi;
   clock?: Clock;
+  /** Told each step as a typed event (the action's console reporter writes them as log lines). */
   onEvent?: RunEventListener;
-  /** Where the console reporter writes the events as log lines (with `onEvent`, both get them). */
-  log?: RunLog;
   /** Workflow cancel: when it fires, active runs are cancelled at once and the engine returns. */
   signal?: AbortSignal;
   /** Base of web app links (default `https://app.ghostinspector.com`). */
@@ -57,15 +54,6 @@ export interface EngineOptions {
   onRemote?: RemoteListener;
 }
 
-/** The listener of `options.onEvent` and the console reporter of `options.log`, together. */
-function listenerOf(options: EngineOptions): RunEventListener | undefined {
-  const listeners = [options.onEvent, options.log ? consoleReporter(options.log) : undefined].filter(
-    (l): l is RunEventListener => !!l,
-  );
-  if (listeners.length <= 1) return listeners[0];
-  return (event) => listeners.forEach((l) => l(event));
-}
-
 /**
  * Runs everything in `plan` and returns the run model. Never throws for a remote problem (it shows as an
  * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
@@ -75,7 +63,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
     ...(options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {}),
     ...options.waits,
   };
-  const ctx = createContext(plan, { ...options, onEvent: listenerOf(options), waits });
+  const ctx = createContext(plan, { ...options, waits });
   await runContext(ctx, options);
   return {
     runs: ctx.runs,
