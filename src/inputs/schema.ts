@@ -160,7 +160,6 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'private-variables': '',
   wait: 'true',
   'timeout-minutes': '30',
-  timeout: '',
   'cancel-on-timeout': 'true',
   'fail-on-screenshot-compare': 'false',
   'fail-on-timeout': 'true',

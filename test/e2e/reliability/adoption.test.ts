@@ -38,7 +38,7 @@ async function leg(emulator: Emulator, browser: string, baseUrl = emulator.baseU
       'api-base-url': baseUrl,
       'suite-ids': 'suite-green',
       browser,
-      timeout: '1',
+      'timeout-minutes': '1',
     },
   });
   return { ...started, workspace };

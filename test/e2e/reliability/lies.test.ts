@@ -167,7 +167,7 @@ describe('bounded reads', () => {
   it('a service that ignores offset: a bounded number of pages, the missing tests reported, no timeout', async () => {
     let first: unknown = null;
     const o = await act(
-      { 'suite-ids': 'suite-big', timeout: '1' },
+      { 'suite-ids': 'suite-big', 'timeout-minutes': '1' },
       // Every page is the first one.
       {
         bend: bendTestList((list, url) => {
@@ -186,7 +186,7 @@ describe('bounded reads', () => {
   it('data null where a suite result belongs: a named warning, then the run is an error, long before the deadline', async () => {
     const started = Date.now();
     const o = await act(
-      { 'suite-ids': 'suite-green', timeout: '30' },
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '30' },
       {
         bend: (request, body) =>
           request.method === 'GET' && /\/suite-results\/[^/]+\/?\?/.test(request.url)
@@ -206,7 +206,7 @@ describe('bounded reads', () => {
 
   it('a list that hangs after the suite result ended: reported as such, not as still running', async () => {
     const o = await act(
-      { 'suite-ids': 'suite-green', timeout: '0.1', 'fail-on-timeout': 'false' },
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '0.1', 'fail-on-timeout': 'false' },
       { hold: (r) => (r.method === 'GET' && isTestList(r.url) ? 'hold-before' : 'forward') },
     );
     const run = o.results.runs[0]!;

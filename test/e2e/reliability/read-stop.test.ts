@@ -65,7 +65,7 @@ describe.concurrent('stopping at the deadline', () => {
     const emulator = await emulatorFor();
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setFaults({ routes: [{ method: 'POST', pattern: '/v1/suite-results/*/cancel', kind: '500' }] });
-    const o = await act(emulator.baseUrl, { 'suite-ids': 'suite-green', timeout: '0.05' });
+    const o = await act(emulator.baseUrl, { 'suite-ids': 'suite-green', 'timeout-minutes': '0.05' });
     const run = o.results!.runs[0]!;
     expect(run.timedOut).toBe(true);
     expect(run.cancelled).toBe(false);
@@ -90,7 +90,7 @@ describe.concurrent('stopping at the deadline', () => {
       });
     const o = await act(
       hold.baseUrl,
-      { 'suite-ids': 'suite-green', timeout: '0.05' },
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '0.05' },
       { createApi: (options) => deaf(createClient(options)) },
     );
     expect(o.run.signal).toBe('SIGKILL');
