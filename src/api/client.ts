@@ -11,12 +11,6 @@ import { suiteEndpoints } from './endpoints/suites.js';
 import { testEndpoints } from './endpoints/tests.js';
 import { Transport } from './transport.js';
 
-export {
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  SYNC_SUITE_EXECUTE_TIMEOUT_MS,
-  SYNC_TEST_EXECUTE_TIMEOUT_MS,
-} from './limits.js';
-
 /**
  * Create a client for the Ghost Inspector API v1 (see `ClientOptions`). Methods resolve with the
  * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.

@@ -93,13 +93,13 @@ export function splitList(value: string): string[] {
 }
 
 /** `true`/`True`/`TRUE` and `false`/`False`/`FALSE` (YAML 1.2 core schema, as `core.getBooleanInput`). */
-export function parseBoolean(value: string): boolean | undefined {
+function parseBoolean(value: string): boolean | undefined {
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE'].includes(value)) return false;
   return undefined;
 }
 
-export function unique(values: string[]): string[] {
+function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
 
@@ -113,7 +113,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
-export function urlCredentials(value: string): string[] {
+function urlCredentials(value: string): string[] {
   try {
     const url = new URL(value);
     const out: string[] = [];

@@ -48,7 +48,7 @@ export interface ResultRef {
 }
 
 /** Which screenshots to download and upload. */
-export type ScreenshotSelection = 'failed' | 'all' | 'none';
+type ScreenshotSelection = 'failed' | 'all' | 'none';
 
 /** Everything the action was asked to do, validated. Paths are absolute. */
 export interface ActionInputs {

@@ -16,7 +16,7 @@ import { cleanText, redactUrl, truncate } from './text.js';
 const MAX_MESSAGE = 1000;
 
 /** Classname of a test run alone: it has no suite run of its own. */
-export const STANDALONE_CLASSNAME = 'Ghost Inspector';
+const STANDALONE_CLASSNAME = 'Ghost Inspector';
 
 /** Renders the report as a JUnit XML document (pure; docs/junit.md). */
 export function renderJUnit(report: Report): string {

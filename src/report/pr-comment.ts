@@ -14,16 +14,16 @@ import { formatDuration, plural } from '../common/words.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
-export const COMMENT_MARKER_BASE = 'ghost-inspector-action';
+const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 
 /** The login of comments written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
-export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
 
 /** Time limit of the pull-request comment (every request it makes), ms. */
 export const PR_COMMENT_TIME_LIMIT_MS = 20_000;
 
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
-export const MAX_COMMENT_CHARS = 60_000;
+const MAX_COMMENT_CHARS = 60_000;
 
 const VERDICT_ICON: Record<Report['verdict'], string> = {
   passed: '✅',

@@ -43,7 +43,7 @@ export function link(url: string | undefined, text: string): string {
 }
 
 /** One test and its suite run. */
-export interface Entry {
+interface Entry {
   run: ReportSuiteRun;
   test: ReportTest;
 }
@@ -75,7 +75,7 @@ export function groupTests(report: Report, match: (test: ReportTest) => boolean)
 }
 
 /** `suite › test` (the model's title), escaped and cut. */
-export function titleHtml(test: ReportTest): string {
+function titleHtml(test: ReportTest): string {
   return escapeInline(truncate(test.title, MAX_NAME_CHARS));
 }
 

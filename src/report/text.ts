@@ -10,7 +10,7 @@ const XML_INVALID =
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** The character that stands in for a removed one. */
-export const REPLACEMENT_CHARACTER = '\uFFFD';
+const REPLACEMENT_CHARACTER = '\uFFFD';
 
 /** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 export function cleanText(text: string | null | undefined): string {
@@ -31,7 +31,7 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 
 /** Escapes `& < > " '` for HTML text and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
@@ -41,11 +41,6 @@ export function escapeHtml(text: string): string {
  */
 export function escapeInline(text: string): string {
   return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
-}
-
-/** Escapes text inside a `<pre>`: line breaks become `&#10;`, as a blank line would end the HTML block. */
-export function escapeBlock(text: string): string {
-  return escapeCode(text, true);
 }
 
 /**

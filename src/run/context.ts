@@ -57,7 +57,7 @@ export interface EngineWaits {
   pollBackoffMs: number;
 }
 
-export const DEFAULT_WAITS: Readonly<EngineWaits> = {
+const DEFAULT_WAITS: Readonly<EngineWaits> = {
   notFoundGraceMs: NOT_FOUND_GRACE_MS,
   notFoundRetryMs: 1_000,
   listRetryMs: 1_000,
@@ -134,7 +134,7 @@ export interface EngineContext {
   finishedTests: number;
 }
 
-export const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 
 /** The parts of `EngineOptions` the context is made from. */
 export interface ContextOptions {

@@ -19,13 +19,11 @@ import { triggerAll } from './trigger/trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './follow/follow.js';
 
-export type { RunPlan, EngineWaits } from './context.js';
-export { DEFAULT_APP_URL } from './context.js';
-
+export type { RunPlan } from './context.js';
 /** Period of the heartbeat while waiting, ms. */
-export const DEFAULT_HEARTBEAT_MS = 60_000;
+const DEFAULT_HEARTBEAT_MS = 60_000;
 /** Timeout of each cancel request after a workflow cancel, ms. */
-export const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
+const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
 
 export interface EngineOptions {
   api: ActionApi;

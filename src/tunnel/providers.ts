@@ -11,7 +11,7 @@ import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
 export type AgentLine = { url: string } | { error: string } | null;
 
 /** Where to download the agent: the archive's URL and its kind. */
-export interface AgentAsset {
+interface AgentAsset {
   url: string;
   /** `tgz` and `zip` are extracted; `binary` is the executable itself. */
   kind: 'tgz' | 'zip' | 'binary';

@@ -20,17 +20,17 @@ import { forEachPage, pagesFor } from '../read/paging.js';
 import { organizationOf, readOrganization } from './organization.js';
 
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
-export const TICK_MS = 850;
-export const TICK_JITTER_MS = 300;
+const TICK_MS = 850;
+const TICK_JITTER_MS = 300;
 /** A run the list has not shown this long after its trigger is read on its own once, ms. */
-export const UNSEEN_AFTER_MS = 2_000;
+const UNSEEN_AFTER_MS = 2_000;
 /** A list not answered within this time counts as failed, ms. */
-export const LIST_TIMEOUT_MS = 3_000;
+const LIST_TIMEOUT_MS = 3_000;
 /** Own reads per tick while the list is failing (or no organization is known). */
-export const READS_PER_TICK = 3;
+const READS_PER_TICK = 3;
 /** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
-export const SAFETY_MIN_MS = 10_000;
-export const SAFETY_PER_RUN_MS = 2_000;
+const SAFETY_MIN_MS = 10_000;
+const SAFETY_PER_RUN_MS = 2_000;
 
 /** One row of the table: a remote result waited for. */
 interface Row {
@@ -54,7 +54,7 @@ interface Row {
 }
 
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
-export class Watcher implements RunWatch {
+class Watcher implements RunWatch {
   private readonly table = new Map<string, Row>();
   private looping = false;
   private listInFlight = false;

@@ -41,7 +41,7 @@ export interface Verdict {
 }
 
 /** The cancelled status of a test result (docs/api-contract.md). */
-export const STATUS_CANCELLED = 8;
+const STATUS_CANCELLED = 8;
 
 /** The state of one test result as the service shows it; `running` while not over. docs/verdict.md. */
 export function classifyTestResult(
@@ -135,12 +135,12 @@ export function suiteResultShortfall(run: SuiteRun): TestRun[] {
 }
 
 /** The name of the stand-in test of a test result missing from its suite result's list. */
-export const MISSING_NAME = 'Missing test result';
+const MISSING_NAME = 'Missing test result';
 
 const NO_POLICY: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = { failOnScreenshotCompare: false };
 
 /** Zero counts. */
-export function emptyCounts(): Counts {
+function emptyCounts(): Counts {
   return {
     total: 0,
     passed: 0,

@@ -8,10 +8,10 @@ export interface Paging {
 }
 
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
-export const PAGE_MARGIN = 1;
+const PAGE_MARGIN = 1;
 
 /** Pages read at most of a list whose length is not known (10,000 records). */
-export const MAX_PAGES = 200;
+const MAX_PAGES = 200;
 
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 export function pagesFor(known: number | null): number {
