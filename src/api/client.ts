@@ -1,8 +1,6 @@
 /** The API v1 client: the endpoint modules assembled over one `Transport` (docs/api-client.md). */
 import type { ClientOptions, GhostInspectorApi } from './api.js';
-import { dataSourceEndpoints } from './endpoints/data-sources.js';
 import { folderEndpoints } from './endpoints/folders.js';
-import { importExportEndpoints } from './endpoints/imports-exports.js';
 import { onDemandEndpoints } from './endpoints/on-demand.js';
 import { organizationEndpoints } from './endpoints/organizations.js';
 import { resultEndpoints } from './endpoints/results.js';
@@ -16,16 +14,18 @@ import { Transport } from './transport.js';
  * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.
  */
 export function createClient(options: ClientOptions): GhostInspectorApi {
-  const t = new Transport(options);
+  return clientOn(new Transport(options));
+}
+
+/** The client's methods over the transport `t` (tests add the rest of the API's surface on the same one). */
+export function clientOn(t: Transport): GhostInspectorApi {
   return {
     ...suiteEndpoints(t),
-    ...importExportEndpoints(t),
     ...testEndpoints(t),
     ...onDemandEndpoints(t),
     ...resultEndpoints(t),
     ...suiteResultEndpoints(t),
     ...organizationEndpoints(t),
-    ...dataSourceEndpoints(t),
     ...folderEndpoints(t),
   };
 }
