@@ -145,25 +145,6 @@ export class Transport {
     });
   }
 
-  /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
-  del(path: string, opts?: RequestOptions) {
-    return this.request<true>({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-  }
-
-  /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
-  badge(path: string, screenshot: boolean | undefined, opts?: RequestOptions): Promise<BinaryAnswer> {
-    const query: Array<[string, string]> = screenshot ? [['screenshot', '1']] : [];
-    return this.request({
-      method: 'GET',
-      path,
-      query,
-      kind: 'read',
-      expect: 'binary',
-      sendApiKey: false,
-      opts,
-    });
-  }
-
   /**
    * Send a call, retrying per its kind, and resolve with its answer.
    * @throws ApiError: the last attempt's failure, `TRIGGER_UNCERTAIN`, `ABORTED` or `INVALID_REQUEST`.

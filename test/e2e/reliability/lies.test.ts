@@ -99,7 +99,7 @@ function bendTestList(change: (list: Array<Record<string, unknown>>, url: string
 
 const testIdOf = (r: Record<string, unknown>): string => (r.test as { _id: string })._id;
 
-describe("the suite result's own word", () => {
+describe.concurrent("the suite result's own word", () => {
   it('a list that lacks the failing test: the missing test is an error, the step fails', async () => {
     const o = await act(
       { 'suite-ids': 'suite-red' },
@@ -163,7 +163,7 @@ describe("the suite result's own word", () => {
   });
 });
 
-describe('bounded reads', () => {
+describe.concurrent('bounded reads', () => {
   it('a service that ignores offset: a bounded number of pages, the missing tests reported, no timeout', async () => {
     let first: unknown = null;
     const o = await act(
@@ -217,7 +217,7 @@ describe('bounded reads', () => {
   });
 });
 
-describe('stopping', () => {
+describe.concurrent('stopping', () => {
   it('fail-fast cancels a suite of more than 50 tests: every one of them is reported', async () => {
     const o = await act(
       { 'suite-ids': 'suite-red,suite-big', 'fail-fast': 'true' },

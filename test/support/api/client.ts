@@ -8,6 +8,7 @@ import { clientOn } from '../../../src/api/client.js';
 import type { SideDocument, TestDefinition } from '../../../src/api/definitions.js';
 import { pagingQuery, seg } from '../../../src/api/endpoints/paths.js';
 import type { Organization, OrganizationSummary } from '../../../src/api/organization-types.js';
+import type { BinaryAnswer } from '../../../src/api/answer.js';
 import { Transport } from '../../../src/api/transport.js';
 import type { DataSource, Folder, Paging, Suite, Test, TestResult } from '../../../src/api/types.js';
 import { dataSourceEndpoints } from './data-sources.js';
@@ -87,6 +88,24 @@ export interface TestApi extends GhostInspectorApi {
 /** A client with every endpoint (see `TestApi`); options as `createClient()`'s. */
 export function createTestClient(options: ClientOptions): TestApi {
   const t = new Transport(options);
+  /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+  const del = (path: string, opts?: RequestOptions): Promise<true> =>
+    t.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+  /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+  const badge = (
+    path: string,
+    screenshot: boolean | undefined,
+    opts?: RequestOptions,
+  ): Promise<BinaryAnswer> =>
+    t.request({
+      method: 'GET',
+      path,
+      query: screenshot ? [['screenshot', '1']] : [],
+      kind: 'read',
+      expect: 'binary',
+      sendApiKey: false,
+      opts,
+    });
   return {
     ...clientOn(t),
     ...importExportEndpoints(t),
@@ -94,23 +113,23 @@ export function createTestClient(options: ClientOptions): TestApi {
     listSuites: (opts) => t.get('/suites/', opts),
     createSuite: (body, opts) => t.postJson('/suites/', body, opts),
     updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
-    deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
+    deleteSuite: (suiteId, opts) => del(`/suites/${seg(suiteId)}/`, opts),
     duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
     listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
     listSuiteResultsCsv: (suiteId, paging, opts) =>
       t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
     getSuiteStatusBadge: (suiteId, screenshot, opts) =>
-      t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
+      badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
     listTests: (opts) => t.get('/tests/', opts),
     getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
     updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
     duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
-    deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
+    deleteTest: (testId, opts) => del(`/tests/${seg(testId)}/`, opts),
     acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
     listTestResultsCsv: (testId, paging, opts) =>
       t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
     getTestStatusBadge: (testId, screenshot, opts) =>
-      t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
+      badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
     commentOnTestResult: (resultId, message, opts) =>
       t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
     getSuiteResultXunit: (suiteResultId, opts) =>

@@ -49,6 +49,12 @@ export function dataSourceEndpoints(t: Transport): DataSourceEndpoints {
       );
     },
     deleteDataSource: (organizationId, dataSourceId, opts) =>
-      t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
+      t.request<true>({
+        method: 'DELETE',
+        path: `${base(organizationId)}${seg(dataSourceId)}/`,
+        kind: 'write',
+        expect: 'envelope',
+        opts,
+      }),
   };
 }
