@@ -3,7 +3,7 @@
  * endpoint modules describe; it knows nothing of resources (docs/api-client.md).
  */
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
-import { checkShape, readSuccess, type BinaryAnswer, type Expect, type Shape } from './answer.js';
+import { checkShape, readSuccess, type Expect, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
 import { ApiError } from './errors.js';
 import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';

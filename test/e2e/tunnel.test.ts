@@ -131,7 +131,11 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake ngrok 
   it('fails naming the local address when the app never answers, triggers nothing, leaves no agent', async () => {
     const closed = await startApp();
     await closed.close();
-    const inputs = await inputsFor({ tunnel: closed.url, 'timeout-minutes': '0.1', 'ngrok-authtoken': TOKEN });
+    const inputs = await inputsFor({
+      tunnel: closed.url,
+      'timeout-minutes': '0.1',
+      'ngrok-authtoken': TOKEN,
+    });
     emulator.resetLog();
     const started = Date.now();
     const run = await runAction({ workspace, inputs, env: agent.env() });
