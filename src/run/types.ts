@@ -77,7 +77,7 @@ export interface SuiteRun {
   /** True when the action cancelled it (deadline or workflow cancel). */
   cancelled?: boolean;
   /** Why the run was never started (it has no test result; `error` says why in words). */
-  notStarted?: 'deadline' | 'signal' | 'fail-fast';
+  notStarted?: StopReason;
   /** The execute may have reached the service, but its run was not found afterwards (counts as `error`). */
   mayHaveStarted?: boolean;
 }
