@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { withoutQuery } from './api/redact.js';
 
 /** The repository the workflow runs for (`GITHUB_REPOSITORY`, `owner/repo`). */
-export interface Repository {
+interface Repository {
   owner: string;
   repo: string;
 }

@@ -5,7 +5,7 @@
 import type { ClientOptions, GhostInspectorApi } from '../api/api.js';
 import type { EngineOptions } from '../run/engine.js';
 import { readGitHubContext, type GitHubContext } from '../github.js';
-import { systemClock, type Clock } from '../run/clock.js';
+import { systemClock, type Clock } from '../common/clock.js';
 import { forceExit } from '../run/stop/deadline.js';
 import { actionsCoreSink, type ActionSink } from '../common/sink.js';
 import type { StopDeps } from './stop.js';

@@ -10,7 +10,7 @@ const ESCAPE_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u
  * A group title from service text (a test name): terminal escape sequences removed whole, every other
  * control character (C0, DEL, C1, NUL, BEL, line breaks) and line or paragraph separator removed.
  */
-export function titleText(text: string): string {
+function titleText(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(ESCAPE_SEQUENCE, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
 }

@@ -45,7 +45,7 @@ export function runStateRecorder(sink: ActionSink): { onRemote: RemoteListener; 
 }
 
 /** The runs the main step recorded as started and never saw end, from `STATE_run-<id>` variables. */
-export function runsLeftGoing(env: NodeJS.ProcessEnv): Array<Pick<Remote, 'type' | 'id'>> {
+function runsLeftGoing(env: NodeJS.ProcessEnv): Array<Pick<Remote, 'type' | 'id'>> {
   const runs: Array<Pick<Remote, 'type' | 'id'>> = [];
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(`STATE_${RUN_PREFIX}`)) continue;

@@ -7,6 +7,7 @@ import { createClient } from '../api/client.js';
 import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';
 import { RateBudget } from '../api/budget.js';
+import { consoleReporter } from '../report/console.js';
 import { runPlan } from '../run/engine.js';
 import { redactSummary } from '../run/outcome/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
@@ -72,7 +73,7 @@ export async function runTests(
         ...deps.engine,
         api,
         clock: deps.clock,
-        log: runLog(deps.sink, redact),
+        onEvent: consoleReporter(runLog(deps.sink, redact)),
         signal,
         startedAtMs,
         ...(appUrl ? { appUrl } : {}),

@@ -5,8 +5,8 @@ import type { GitHubContext } from '../github.js';
 import type { ActionSink } from '../common/sink.js';
 
 /** Local files used when the runner's files are not set. */
-export const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
-export const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
+const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
+const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
 
 /**
  * Creates `dir` (the folder of results.json) and, for each runner file the GitHub context lacks, an empty

@@ -13,7 +13,7 @@ import type { ActionDeps } from './deps.js';
 import { logLine, messageOf } from '../common/log.js';
 
 /** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
-export const AGENT_STATE = 'tunnel-agent';
+const AGENT_STATE = 'tunnel-agent';
 
 /**
  * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.

@@ -12,7 +12,7 @@ export interface BackoffOptions {
   capMs?: number;
 }
 
-export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 500, factor: 2, capMs: 10_000 };
+const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 500, factor: 2, capMs: 10_000 };
 /** The longest `Retry-After` the API client waits for; a longer one is cut to this (ms). */
 export const MAX_RETRY_AFTER_MS = 120_000;
 

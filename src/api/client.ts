@@ -1,8 +1,6 @@
 /** The API v1 client: the endpoint modules assembled over one `Transport` (docs/api-client.md). */
 import type { ClientOptions, GhostInspectorApi } from './api.js';
-import { dataSourceEndpoints } from './endpoints/data-sources.js';
 import { folderEndpoints } from './endpoints/folders.js';
-import { importExportEndpoints } from './endpoints/imports-exports.js';
 import { onDemandEndpoints } from './endpoints/on-demand.js';
 import { organizationEndpoints } from './endpoints/organizations.js';
 import { resultEndpoints } from './endpoints/results.js';
@@ -11,27 +9,23 @@ import { suiteEndpoints } from './endpoints/suites.js';
 import { testEndpoints } from './endpoints/tests.js';
 import { Transport } from './transport.js';
 
-export {
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  SYNC_SUITE_EXECUTE_TIMEOUT_MS,
-  SYNC_TEST_EXECUTE_TIMEOUT_MS,
-} from './limits.js';
-
 /**
  * Create a client for the Ghost Inspector API v1 (see `ClientOptions`). Methods resolve with the
  * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.
  */
 export function createClient(options: ClientOptions): GhostInspectorApi {
-  const t = new Transport(options);
+  return clientOn(new Transport(options));
+}
+
+/** The client's methods over the transport `t` (tests add the rest of the API's surface on the same one). */
+export function clientOn(t: Transport): GhostInspectorApi {
   return {
     ...suiteEndpoints(t),
-    ...importExportEndpoints(t),
     ...testEndpoints(t),
     ...onDemandEndpoints(t),
     ...resultEndpoints(t),
     ...suiteResultEndpoints(t),
     ...organizationEndpoints(t),
-    ...dataSourceEndpoints(t),
     ...folderEndpoints(t),
   };
 }

@@ -19,7 +19,6 @@ export const REGIONS = [
   'ap-south-1',
   'sa-east-1',
 ] as const;
-export type Region = (typeof REGIONS)[number];
 
 /**
  * Execute parameters in the service's names (docs/api-contract.md: Execute parameters); `browser`, `region`

@@ -14,16 +14,10 @@ export type RequestKind = 'read' | 'cancel' | 'trigger' | 'write';
 
 export const DEFAULT_MAX_RETRIES = 4;
 
-export {
-  backoffMs,
-  DEFAULT_BACKOFF,
-  MAX_RETRY_AFTER_MS,
-  parseRetryAfter,
-  type BackoffOptions,
-} from './backoff.js';
+export { backoffMs, MAX_RETRY_AFTER_MS, parseRetryAfter, type BackoffOptions } from './backoff.js';
 
 /** Network error codes that prove the request never reached the service (refused, DNS failure). */
-export const NEVER_REACHED_CODES: ReadonlySet<string> = new Set([
+const NEVER_REACHED_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',

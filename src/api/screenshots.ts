@@ -5,7 +5,7 @@
 import type { ImageRef, TestResult } from './types.js';
 
 /** One image of a test result. */
-export interface ResultImage {
+interface ResultImage {
   /** The full-size image (`defaultUrl` of `original` / `compareOriginal`); never empty. */
   url: string;
   /** The thumbnail (`defaultUrl` of `small` / `compareSmall`), when the service sent a non-empty one. */

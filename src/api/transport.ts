@@ -3,7 +3,7 @@
  * endpoint modules describe; it knows nothing of resources (docs/api-client.md).
  */
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
-import { checkShape, readSuccess, type BinaryAnswer, type Expect, type Shape } from './answer.js';
+import { checkShape, readSuccess, type Expect, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
 import { ApiError } from './errors.js';
 import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';
@@ -142,25 +142,6 @@ export class Transport {
       expect: 'envelope',
       opts,
       shape,
-    });
-  }
-
-  /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
-  del(path: string, opts?: RequestOptions) {
-    return this.request<true>({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-  }
-
-  /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
-  badge(path: string, screenshot: boolean | undefined, opts?: RequestOptions): Promise<BinaryAnswer> {
-    const query: Array<[string, string]> = screenshot ? [['screenshot', '1']] : [];
-    return this.request({
-      method: 'GET',
-      path,
-      query,
-      kind: 'read',
-      expect: 'binary',
-      sendApiKey: false,
-      opts,
     });
   }
 

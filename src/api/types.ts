@@ -4,8 +4,6 @@
  */
 import type { RefOrId } from './refs.js';
 
-export type { RefOrId } from './refs.js';
-
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`. */
 export type Timestamp = string;
 
@@ -15,7 +13,7 @@ export interface Ref {
   name: string;
 }
 
-export interface ViewportSize {
+interface ViewportSize {
   height: number;
   width: number;
 }
@@ -26,7 +24,7 @@ export interface Variable {
   private: boolean;
 }
 
-export interface UserRef {
+interface UserRef {
   _id: string;
   firstName: string;
   lastName: string;
@@ -280,5 +278,5 @@ export interface DataSource {
 }
 
 // Re-exported so that every importer of './types.js' keeps working.
-export type { ErrorType, SuccessEnvelope, ErrorEnvelope, Envelope } from './envelope-types.js';
-export { REGIONS, type Region, type ExecuteOptions, type Paging } from './request-types.js';
+export type { ErrorType } from './envelope-types.js';
+export { REGIONS, type ExecuteOptions, type Paging } from './request-types.js';

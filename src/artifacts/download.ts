@@ -13,7 +13,7 @@ import { HttpClient } from '@actions/http-client';
 import { stopReason } from '../common/time-limit.js';
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
 import type { Logger } from '../common/log.js';
-import { systemClock } from '../run/clock.js';
+import { systemClock } from '../common/clock.js';
 import {
   checkImageUrl,
   imageGuard,

@@ -24,13 +24,13 @@ export * from './select.js';
 export * from './upload.js';
 
 /** Time limit of the screenshot downloads, all together, ms. */
-export const DOWNLOAD_TIME_LIMIT_MS = 120_000;
+const DOWNLOAD_TIME_LIMIT_MS = 120_000;
 
 /** Time limit of the artifact upload, ms. */
-export const UPLOAD_TIME_LIMIT_MS = 120_000;
+const UPLOAD_TIME_LIMIT_MS = 120_000;
 
 /** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
-export interface ScreenshotPaths {
+interface ScreenshotPaths {
   screenshot?: string;
   comparison?: string;
 }

@@ -17,11 +17,11 @@ const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /** Longest suite folder name, in UTF-8 bytes. */
-export const MAX_SUITE_SEGMENT_BYTES = 100;
+const MAX_SUITE_SEGMENT_BYTES = 100;
 /** Longest file name (with variant, result id and extension), in UTF-8 bytes; well under the usual 255. */
 export const MAX_FILE_NAME_BYTES = 200;
 /** Longest artifact name we produce, in characters. */
-export const MAX_ARTIFACT_NAME_LENGTH = 200;
+const MAX_ARTIFACT_NAME_LENGTH = 200;
 
 /** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {

@@ -7,9 +7,6 @@ import { screenshotPath } from './names.js';
 /** The `screenshots` input: `failed` (default), `all` or `none`. */
 export type ScreenshotMode = 'failed' | 'all' | 'none';
 
-/** The values of the `screenshots` input. */
-export const SCREENSHOT_MODES: readonly ScreenshotMode[] = ['failed', 'all', 'none'];
-
 /** One image to fetch. */
 export interface ScreenshotJob {
   resultId: string;

@@ -8,7 +8,7 @@ import * as core from '@actions/core';
 export type AnnotationProperties = core.AnnotationProperties;
 
 /** The runner's files, when the action has to choose them itself (outside GitHub). */
-export interface RunnerFiles {
+interface RunnerFiles {
   outputFile?: string;
   summaryFile?: string;
 }

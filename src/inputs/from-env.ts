@@ -96,17 +96,14 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
 
-  inputs.warnings = [
-    ...r.warnings,
-    ...shortSecretWarnings({
-      'api-key': connection.apiKey,
-      'http-auth-password': execute.httpAuthPassword ?? '',
-      'ngrok-authtoken': tunnel?.authtoken ?? '',
-      ...Object.fromEntries(
-        Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
-      ),
-    }),
-  ];
+  inputs.warnings = shortSecretWarnings({
+    'api-key': connection.apiKey,
+    'http-auth-password': execute.httpAuthPassword ?? '',
+    'ngrok-authtoken': tunnel?.authtoken ?? '',
+    ...Object.fromEntries(
+      Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+    ),
+  });
   return inputs;
 }
 

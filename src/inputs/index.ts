@@ -3,17 +3,7 @@
  * `variables.ts` (pure parsing and validation), `from-env.ts` (from the environment and the files they name),
  * `test-files.ts` and `side.ts` (repository test files: native JSON and recorder documents).
  */
-export { readInputs, envInputGetter, type ReadInputsOptions } from './from-env.js';
-export { parseBoolean, splitList } from './parse.js';
+export { readInputs, envInputGetter } from './from-env.js';
+export { splitList } from './parse.js';
 export { parseVariables } from './variables.js';
-export {
-  ID_PATTERN,
-  INPUT_DEFAULTS,
-  InputError,
-  RESERVED_VARIABLE_NAMES,
-  type ActionInputs,
-  type InputGetter,
-  type InputProblem,
-  type ScreenshotSelection,
-} from './schema.js';
-export { definitionFor, loadTestFiles, type RepoTest } from './test-files.js';
+export { INPUT_DEFAULTS, InputError, type ActionInputs } from './schema.js';

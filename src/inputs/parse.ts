@@ -27,8 +27,6 @@ export type Fail = (input: string, value: string, expected: string) => void;
  */
 export class InputReader {
   readonly problems: InputProblem[] = [];
-  /** Warnings about valid values (a former input name). */
-  readonly warnings: string[] = [];
   readonly fail: Fail = (input, value, expected) => {
     // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
     const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : redactUrl(value);
@@ -95,13 +93,13 @@ export function splitList(value: string): string[] {
 }
 
 /** `true`/`True`/`TRUE` and `false`/`False`/`FALSE` (YAML 1.2 core schema, as `core.getBooleanInput`). */
-export function parseBoolean(value: string): boolean | undefined {
+function parseBoolean(value: string): boolean | undefined {
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE'].includes(value)) return false;
   return undefined;
 }
 
-export function unique(values: string[]): string[] {
+function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
 
@@ -115,7 +113,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
-export function urlCredentials(value: string): string[] {
+function urlCredentials(value: string): string[] {
   try {
     const url = new URL(value);
     const out: string[] = [];
@@ -184,7 +182,7 @@ export function parseTargets(
 
 /**
  * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
- * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ * (`run/trigger/result-ids.ts` tells its kind). Only with `wait: true`.
  */
 export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
   const refs = r.list('result-ids').map((entry): ResultRef => {
@@ -204,21 +202,6 @@ export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
   return refs;
 }
 
-/**
- * The deadline in minutes from `timeout-minutes`, or from its former name `timeout` (a deprecation warning;
- * accepted until 2.0) when `timeout-minutes` keeps its default or says the same.
- */
-function timeoutInput(r: InputReader): { name: string; value: string } {
-  const minutes = r.raw('timeout-minutes');
-  const former = r.getRaw('timeout').trim();
-  if (former === '') return { name: 'timeout-minutes', value: minutes };
-  if (minutes !== INPUT_DEFAULTS['timeout-minutes'] && minutes !== former) {
-    r.fail('timeout', former, 'empty when timeout-minutes is set (timeout is its former name)');
-  }
-  r.warnings.push('The input "timeout" is deprecated and will be removed in 2.0: use "timeout-minutes".');
-  return { name: 'timeout', value: former };
-}
-
 /** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 export function parseWaiting(
   r: InputReader,
@@ -235,10 +218,10 @@ export function parseWaiting(
   | 'failFast'
 > {
   const wait = r.boolWithDefault('wait');
-  const timeout = timeoutInput(r);
-  const timeoutMinutes = Number(timeout.value);
-  if (!/^\d+(\.\d+)?$/.test(timeout.value) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-    r.fail(timeout.name, timeout.value, 'a positive number of minutes (at most 1440)');
+  const timeout = r.raw('timeout-minutes');
+  const timeoutMinutes = Number(timeout);
+  if (!/^\d+(\.\d+)?$/.test(timeout) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
+    r.fail('timeout-minutes', timeout, 'a positive number of minutes (at most 1440)');
   }
   return {
     wait,

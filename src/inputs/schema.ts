@@ -48,7 +48,7 @@ export interface ResultRef {
 }
 
 /** Which screenshots to download and upload. */
-export type ScreenshotSelection = 'failed' | 'all' | 'none';
+type ScreenshotSelection = 'failed' | 'all' | 'none';
 
 /** Everything the action was asked to do, validated. Paths are absolute. */
 export interface ActionInputs {
@@ -166,7 +166,6 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'private-variables': '',
   wait: 'true',
   'timeout-minutes': '30',
-  timeout: '',
   'cancel-on-timeout': 'true',
   'cancel-result-ids': 'false',
   'fail-on-screenshot-compare': 'false',

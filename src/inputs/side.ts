@@ -24,7 +24,7 @@ export class SideConversionError extends Error {
 }
 
 /** Recorder commands without meaning in a hosted run; they are skipped. */
-export const IGNORED_COMMANDS: ReadonlySet<string> = new Set([
+const IGNORED_COMMANDS: ReadonlySet<string> = new Set([
   'setWindowSize',
   'echo',
   'close',
@@ -111,7 +111,7 @@ function xpathLiteral(text: string): string {
 }
 
 /** Resolves an `open` target against the document's base URL; absolute targets are kept. */
-export function resolveUrl(target: string, base: string): string {
+function resolveUrl(target: string, base: string): string {
   try {
     return new URL(target, base || undefined).toString();
   } catch {

@@ -9,7 +9,7 @@ import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
 
-export type AnnotationLevel = 'error' | 'warning' | 'notice';
+type AnnotationLevel = 'error' | 'warning' | 'notice';
 
 export interface Annotation {
   level: AnnotationLevel;
@@ -20,11 +20,11 @@ export interface Annotation {
 }
 
 /** Annotations GitHub keeps per level and step. */
-export const MAX_ANNOTATIONS_PER_LEVEL = 10;
+const MAX_ANNOTATIONS_PER_LEVEL = 10;
 /** Longest message GitHub keeps, in characters. */
 export const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
-export const MAX_ANNOTATION_TITLE = 255;
+const MAX_ANNOTATION_TITLE = 255;
 
 /** Options of {@link renderAnnotations}. */
 export interface AnnotationOptions {

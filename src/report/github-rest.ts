@@ -5,7 +5,7 @@
 import { getOctokit } from '@actions/github';
 
 /** The login of comments and issues written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
-export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
 
 export type GitHubRest = ReturnType<typeof getOctokit>;
 

@@ -15,7 +15,7 @@ import { titleHtml } from './summary-failures.js';
 /** Earlier runs of a test the history looks at. */
 export const HISTORY_RUNS = 10;
 /** Failed tests whose history is read (one request each); the rest go without. */
-export const MAX_HISTORY_TESTS = 20;
+const MAX_HISTORY_TESTS = 20;
 
 /** History line by test id. */
 export type TestHistory = ReadonlyMap<string, string>;

@@ -6,7 +6,7 @@
 import junitReportBuilder, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 
 /** Surefire's elements for earlier attempts: `flaky*` when the test passed at last, `rerun*` otherwise. */
-export type RerunElement = 'flakyFailure' | 'flakyError' | 'rerunFailure' | 'rerunError';
+type RerunElement = 'flakyFailure' | 'flakyError' | 'rerunFailure' | 'rerunError';
 
 /** One earlier attempt of a test, as a Surefire rerun element. */
 export interface Rerun {

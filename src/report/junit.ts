@@ -9,13 +9,14 @@ import type { TestCase } from 'junit-report-builder';
 import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
 import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
-import { cleanText, formatDuration, redactUrl, truncate } from './text.js';
+import { formatDuration } from '../common/words.js';
+import { cleanText, redactUrl, truncate } from './text.js';
 
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
 
 /** Classname of a test run alone: it has no suite run of its own. */
-export const STANDALONE_CLASSNAME = 'Ghost Inspector';
+const STANDALONE_CLASSNAME = 'Ghost Inspector';
 
 /** Renders the report as a JUnit XML document (pure; docs/junit.md). */
 export function renderJUnit(report: Report): string {

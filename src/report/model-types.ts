@@ -37,7 +37,7 @@ export interface ReportConsoleError {
   dateExecuted: string;
 }
 
-export interface ReportScreenshot {
+interface ReportScreenshot {
   /** `screenshot.original.defaultUrl`. */
   originalUrl: string;
   /** `screenshot.small.defaultUrl` (a thumbnail), or the original when there is none. */
@@ -155,7 +155,7 @@ export interface ReportSuiteRun {
 }
 
 /** The verdict the report shows: the one verdict's status (`run/outcome.ts`). */
-export type ReportVerdict = VerdictStatus;
+type ReportVerdict = VerdictStatus;
 
 export interface Report {
   /** The verdict's status (`passed`, `failed`, `cancelled`; `started` / `not-started` for `wait: false`). */

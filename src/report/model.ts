@@ -18,21 +18,13 @@ import { cleanText } from './text.js';
 
 export { variantLabel } from './console.js';
 
-export { targetText } from './model-test.js';
-
 export type {
   ReportAttachments,
-  StepOutcome,
   ReportStep,
   FailingStep,
-  ReportConsoleError,
-  ReportScreenshot,
-  ReportScreenshotCompare,
   ReportAttempt,
   ReportTest,
-  ReportTotals,
   ReportSuiteRun,
-  ReportVerdict,
   Report,
 } from './model-types.js';
 
@@ -122,7 +114,7 @@ function startedState(run: SuiteRun): TestState | null {
 }
 
 /** What a run without any test result is, in words (`could not start`, `no test result`...). */
-export function testlessPhrase(run: SuiteRun, state: TestState): string {
+function testlessPhrase(run: SuiteRun, state: TestState): string {
   if (run.notStarted === 'deadline') return 'not started before the timeout';
   if (run.notStarted === 'signal') return 'not started before the workflow was cancelled';
   if (run.notStarted === 'fail-fast') return 'not started: fail-fast';

@@ -10,11 +10,11 @@ import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { DEFAULT_TITLE } from './summary.js';
 import { describeShape, githubRest, isOwn, tokenLogin, type GitHubRestOptions } from './github-rest.js';
-import { plural } from '../common/words.js';
-import { escapeInline, formatDuration, safeUrl, truncate } from './text.js';
+import { formatDuration, plural } from '../common/words.js';
+import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
-export const COMMENT_MARKER_BASE = 'ghost-inspector-action';
+const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 export const MAX_COMMENT_CHARS = 60_000;

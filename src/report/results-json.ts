@@ -36,7 +36,7 @@ export async function writeResultsJson(report: Report, path: string): Promise<vo
 }
 
 /** The pieces of results.json in order: the head, one line per result, the tail. */
-export function* resultsJsonChunks(report: Report): Generator<string> {
+function* resultsJsonChunks(report: Report): Generator<string> {
   const head = {
     version: RESULTS_JSON_VERSION,
     waited: report.waited,

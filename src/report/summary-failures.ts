@@ -43,7 +43,7 @@ export function link(url: string | undefined, text: string): string {
 }
 
 /** One test and its suite run. */
-export interface Entry {
+interface Entry {
   run: ReportSuiteRun;
   test: ReportTest;
 }

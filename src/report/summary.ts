@@ -18,8 +18,8 @@ import {
   MAX_ERROR_CHARS,
   MAX_NAME_CHARS,
 } from './summary-failures.js';
-import { plural } from '../common/words.js';
-import { escapeCode, escapeInline, formatDuration, truncate } from './text.js';
+import { formatDuration, plural } from '../common/words.js';
+import { escapeCode, escapeInline, truncate } from './text.js';
 
 export interface SummaryOptions {
   /** Where the JUnit XML was written (shown in the pointer when the summary is cut). */

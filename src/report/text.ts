@@ -1,4 +1,4 @@
-/** Pure text helpers shared by the renderers: cleaning, escaping, cutting, durations. */
+/** Pure text helpers shared by the renderers: cleaning, escaping, cutting. */
 
 /** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID =
@@ -10,7 +10,7 @@ const XML_INVALID =
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** The character that stands in for a removed one. */
-export const REPLACEMENT_CHARACTER = '\uFFFD';
+const REPLACEMENT_CHARACTER = '\uFFFD';
 
 /** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 export function cleanText(text: string | null | undefined): string {
@@ -31,7 +31,7 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 
 /** Escapes `& < > " '` for HTML text and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
@@ -41,11 +41,6 @@ export function escapeHtml(text: string): string {
  */
 export function escapeInline(text: string): string {
   return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
-}
-
-/** Escapes text inside a `<pre>`: line breaks become `&#10;`, as a blank line would end the HTML block. */
-export function escapeBlock(text: string): string {
-  return escapeCode(text, true);
 }
 
 /**
@@ -73,19 +68,6 @@ export function truncate(text: string, max: number): string {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
   return text.slice(0, Math.max(0, end)) + '…';
-}
-
-/** Formats a duration in ms for people (`850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`); null gives `–`. */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '–';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
-  const totalSeconds = Math.round(ms / 1000);
-  const h = Math.floor(totalSeconds / 3600);
-  const m = Math.floor((totalSeconds % 3600) / 60);
-  const s = totalSeconds % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
-  return `${m} min ${String(s).padStart(2, '0')} s`;
 }
 
 /** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */

@@ -1,22 +1,27 @@
 /** The state one engine run shares between its modules, and their common helpers (run keys, ending a run). */
 import { refId, refName } from '../api/refs.js';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import type { RequestOptions } from '../api/api.js';
 import type { Paging } from '../api/request-types.js';
 import type { ActionApi } from './action-api.js';
-import { systemClock, type Clock } from './clock.js';
-import type { StopReason } from './stop/deadline.js';
+import { systemClock, type Clock } from '../common/clock.js';
 import type { RunEvent, RunEventListener } from './events.js';
-import { withStepMarker, type TriggerJob, type UserExecuteOptions } from './plan/execute.js';
 import { classifyTestResult, suiteResultShortfall } from './outcome/outcome.js';
 import { ProblemLog } from './progress.js';
 import type { RepoTest } from '../inputs/test-files.js';
 import type { ResultRef } from '../inputs/schema.js';
-import type { SuiteRun, TestRun, TestState, Variant } from './types.js';
+import type {
+  StopReason,
+  SuiteRun,
+  TestRun,
+  TestState,
+  TriggerJob,
+  UserExecuteOptions,
+  Variant,
+} from './types.js';
 
 /** What to run and how to wait (a subset of `ActionInputs`). */
 export interface RunPlan {
@@ -24,7 +29,7 @@ export interface RunPlan {
   folderIds: string[];
   testIds: string[];
   repoTests: RepoTest[];
-  /** Results started elsewhere, to follow without triggering (`follow-results.ts`). */
+  /** Results started elsewhere, to follow without triggering (`trigger/result-ids.ts`). */
   resultIds?: ResultRef[];
   organizationId: string | null;
   execute: UserExecuteOptions;
@@ -54,7 +59,7 @@ export interface EngineWaits {
   pollBackoffMs: number;
 }
 
-export const DEFAULT_WAITS: Readonly<EngineWaits> = {
+const DEFAULT_WAITS: Readonly<EngineWaits> = {
   notFoundGraceMs: NOT_FOUND_GRACE_MS,
   notFoundRetryMs: 1_000,
   listRetryMs: 1_000,
@@ -136,7 +141,7 @@ export interface EngineContext {
   finishedTests: number;
 }
 
-export const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
+const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 
 /** The parts of `EngineOptions` the context is made from. */
 export interface ContextOptions {
@@ -159,8 +164,7 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
   return {
-    // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
-    plan: { ...plan, execute: withStepMarker(plan.execute, randomUUID()) },
+    plan,
     api: options.api,
     clock,
     emit: options.onEvent ?? (() => undefined),

@@ -2,10 +2,9 @@
  * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
  * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
-import type { RunLog } from '../common/log.js';
-import { consoleReporter } from '../report/console.js';
+import { randomUUID } from 'node:crypto';
 import type { ActionApi } from './action-api.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../common/clock.js';
 import {
   createContext,
   iso,
@@ -20,21 +19,19 @@ import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from '
 import { triggerAll } from './trigger/trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './follow/follow.js';
+import { withStepMarker } from './plan/execute.js';
 
-export type { RunPlan, EngineWaits } from './context.js';
-export { DEFAULT_APP_URL } from './context.js';
-
+export type { RunPlan } from './context.js';
 /** Period of the heartbeat while waiting, ms. */
-export const DEFAULT_HEARTBEAT_MS = 60_000;
+const DEFAULT_HEARTBEAT_MS = 60_000;
 /** Timeout of each cancel request after a workflow cancel, ms. */
-export const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
+const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
 
 export interface EngineOptions {
   api: ActionApi;
   clock?: Clock;
+  /** Told each step as a typed event (the action's console reporter writes them as log lines). */
   onEvent?: RunEventListener;
-  /** Where the console reporter writes the events as log lines (with `onEvent`, both get them). */
-  log?: RunLog;
   /** Workflow cancel: when it fires, active runs are cancelled at once and the engine returns. */
   signal?: AbortSignal;
   /** Base of web app links (default `https://app.ghostinspector.com`). */
@@ -57,15 +54,6 @@ export interface EngineOptions {
   onRemote?: RemoteListener;
 }
 
-/** The listener of `options.onEvent` and the console reporter of `options.log`, together. */
-function listenerOf(options: EngineOptions): RunEventListener | undefined {
-  const listeners = [options.onEvent, options.log ? consoleReporter(options.log) : undefined].filter(
-    (l): l is RunEventListener => !!l,
-  );
-  if (listeners.length <= 1) return listeners[0];
-  return (event) => listeners.forEach((l) => l(event));
-}
-
 /**
  * Runs everything in `plan` and returns the run model. Never throws for a remote problem (it shows as an
  * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
@@ -75,7 +63,9 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
     ...(options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {}),
     ...options.waits,
   };
-  const ctx = createContext(plan, { ...options, onEvent: listenerOf(options), waits });
+  // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
+  const marked = { ...plan, execute: withStepMarker(plan.execute, randomUUID()) };
+  const ctx = createContext(marked, { ...options, waits });
   await runContext(ctx, options);
   return {
     runs: ctx.runs,

@@ -3,7 +3,7 @@ import type { RunLog } from '../common/log.js';
 import type { TriggerProblem } from './events.js';
 
 /** Ids shown before a list is folded. */
-export const SHOWN_IDS = 5;
+const SHOWN_IDS = 5;
 
 /** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
 export function foldIds(ids: readonly string[], max = SHOWN_IDS): string {

@@ -2,7 +2,8 @@
  * What a run of the action produced: the plain data that `run/` hands to `report/`, `artifacts/` and the
  * verdict. No I/O, no GitHub types. Durations are in milliseconds; dates are ISO 8601 strings.
  */
-import type { SuiteResult, TestResult } from '../api/types.js';
+import type { TestDefinition } from '../api/definitions.js';
+import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
 
 /**
  * The state of one test result as the action saw it (docs/verdict.md, "States"): `flaky` failed, then passed
@@ -76,7 +77,7 @@ export interface SuiteRun {
   /** True when the action cancelled it (deadline or workflow cancel). */
   cancelled?: boolean;
   /** Why the run was never started (it has no test result; `error` says why in words). */
-  notStarted?: 'deadline' | 'signal' | 'fail-fast';
+  notStarted?: StopReason;
   /** The execute may have reached the service, but its run was not found afterwards (counts as `error`). */
   mayHaveStarted?: boolean;
 }
@@ -87,7 +88,26 @@ export interface RunSummary {
   startedAt: string;
   finishedAt: string;
   /** Why the action stopped waiting early, if it did (`fail-fast`: a test failed, the rest was cancelled). */
-  interrupted?: 'deadline' | 'signal' | 'fail-fast';
+  interrupted?: StopReason;
   /** Base of the web app links, default `https://app.ghostinspector.com`. */
   appUrl: string;
 }
+
+/** Why the engine stopped early: the deadline, a workflow cancel, or `fail-fast` (a test failed for good). */
+export type StopReason = 'deadline' | 'signal' | 'fail-fast';
+
+/** Execute options the user set, in the service's names (see `ActionInputs.execute`). */
+export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
+
+/** One execute request to send. */
+export type TriggerJob =
+  | { kind: 'suite'; suiteId: string; startUrl?: string }
+  | { kind: 'test'; testId: string; startUrl?: string }
+  | {
+      kind: 'file';
+      file: string;
+      index: number;
+      name: string;
+      definition: TestDefinition;
+      startUrl?: string;
+    };

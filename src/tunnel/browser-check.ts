@@ -3,10 +3,10 @@
  * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
  * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
  */
-import { systemClock, timeoutSignal } from '../run/clock.js';
+import { systemClock, timeoutSignal } from '../common/clock.js';
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
-export const BROWSER_USER_AGENT =
+const BROWSER_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /**

@@ -5,7 +5,7 @@
  * config: { addr } }] }`.
  */
 
-import { systemClock, timeoutSignal } from '../run/clock.js';
+import { systemClock, timeoutSignal } from '../common/clock.js';
 
 /** One try of the API, ms. */
 const API_TIMEOUT_MS = 2_000;

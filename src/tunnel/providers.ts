@@ -17,7 +17,7 @@ import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
  * What a log line of the agent says, when it says something the action uses: the public URL, the address
  * of its local API, or an error (`fatal`: the agent will not open the tunnel, stop waiting).
  */
-export type AgentLine = { url: string } | { api: string } | { error: string; fatal: boolean } | null;
+type AgentLine = { url: string } | { api: string } | { error: string; fatal: boolean } | null;
 
 /** A pinned download of the agent: the archive's URL, its kind and its published SHA-256. */
 export interface AgentAsset {

@@ -12,7 +12,7 @@ import { findAgent } from './agent.js';
 import { askNgrokApi } from './ngrok-api.js';
 import { agentMaySee, NGROK_DEFAULT_API, tunnelProvider, type TunnelProvider } from './providers.js';
 import { seeAsBrowser } from './browser-check.js';
-import { systemClock, timeoutSignal } from '../run/clock.js';
+import { systemClock, timeoutSignal } from '../common/clock.js';
 
 /** How long the agent may take to open the tunnel and the app to answer through it, ms. */
 export const TUNNEL_START_MS = 60_000;

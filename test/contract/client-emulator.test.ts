@@ -1,6 +1,6 @@
 /**
  * Integration: the project's API client (`createClient`) against the emulator (`startEmulator`), both real,
- * over HTTP on 127.0.0.1. Every method of `GhostInspectorApi` is called at least once (the last test checks
+ * over HTTP on 127.0.0.1. Every method of `TestApi` is called at least once (the last test checks
  * that), and the typed values it returns are held against the service contract
  * (`ghost-inspector-api-v1.md`: "Resources and their fields", "Endpoints", "Paging", "States") and the
  * service facts (suite-result endpoints, error envelopes).
@@ -13,8 +13,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { parse as parseHtml } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import type { GhostInspectorApi } from '../../src/api/api.js';
-import { createClient } from '../../src/api/client.js';
+import { createTestClient, type TestApi } from '../support/api/client.js';
 import { ApiError, isNotFound } from '../../src/api/errors.js';
 import { refId } from '../../src/api/refs.js';
 import type { Suite, SuiteResult, TestResult } from '../../src/api/types.js';
@@ -253,14 +252,14 @@ function expectStoredTestRef(r: TestResult, testId: string): void {
 // ---- The emulator and a client that records which methods were called ----
 
 let em: Emulator;
-let api: GhostInspectorApi;
-let raw: GhostInspectorApi;
+let api: TestApi;
+let raw: TestApi;
 const called = new Set<string>();
 
 beforeAll(async () => {
   // The client's answers one call at a time: no rate limit, no not-found window (the action's tests run with both).
   em = await startEmulator({ timeScale: 0.01, quiet: true, rateLimit: false, notFoundWindowMs: 0 });
-  raw = createClient({ apiKey: KEY, baseUrl: em.baseUrl, maxRetries: 1, sleep: async () => {} });
+  raw = createTestClient({ apiKey: KEY, baseUrl: em.baseUrl, maxRetries: 1, sleep: async () => {} });
   api = new Proxy(raw, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
@@ -1163,7 +1162,7 @@ describe('data sources', () => {
 
 describe('errors', () => {
   it('rejects an unknown API key with AUTHENTICATION_ERROR, without the key in the message', async () => {
-    const stranger = createClient({ apiKey: 'not-a-real-key-42', baseUrl: em.baseUrl, maxRetries: 0 });
+    const stranger = createTestClient({ apiKey: 'not-a-real-key-42', baseUrl: em.baseUrl, maxRetries: 0 });
     const err = await rejection(stranger.listSuites());
     expect(err.errorType).toBe('AUTHENTICATION_ERROR');
     expect(err.notFound).toBe(false);
@@ -1189,8 +1188,8 @@ describe('errors', () => {
 });
 
 describe('coverage', () => {
-  /** Every method of the interface: adding one to `GhostInspectorApi` breaks the type check here. */
-  const METHODS: Record<keyof GhostInspectorApi, true> = {
+  /** Every method of the interface: adding one to `TestApi` breaks the type check here. */
+  const METHODS: Record<keyof TestApi, true> = {
     listSuites: true,
     getSuite: true,
     createSuite: true,
@@ -1246,7 +1245,7 @@ describe('coverage', () => {
     listFolderSuites: true,
   };
 
-  it('called every method of GhostInspectorApi against the emulator', () => {
+  it('called every method of TestApi against the emulator', () => {
     expect(Object.keys(raw).sort()).toEqual(Object.keys(METHODS).sort());
     expect(Object.keys(METHODS).filter((m) => !called.has(m))).toEqual([]);
   });

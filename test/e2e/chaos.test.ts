@@ -1,7 +1,7 @@
 /**
  * The seeded chaos suite: the bundled action, many times, against emulators injecting every fault kind at
  * a steady rate (see `chaos.ts`). `CHAOS_RUNS` (default 100) sets how many seeds run, `CHAOS_SEED` the
- * first seed (default 1), `CHAOS_CONCURRENCY` how many action processes run at once (default 6);
+ * first seed (default 1), `CHAOS_CONCURRENCY` how many action processes run at once (default 12: they mostly wait);
  * `CHAOS_REPORT` names a JSON file that receives the figures.
  */
 import { writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { pool } from '../support/reliability.js';
 
 const RUNS = Number(process.env.CHAOS_RUNS ?? 100);
 const FIRST = Number(process.env.CHAOS_SEED ?? 1);
-const CONCURRENCY = Number(process.env.CHAOS_CONCURRENCY ?? 6);
+const CONCURRENCY = Number(process.env.CHAOS_CONCURRENCY ?? 12);
 
 describe('chaos: the bundled action under injected faults', () => {
   it(

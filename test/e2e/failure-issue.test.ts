@@ -50,7 +50,7 @@ async function nightly(
       'api-base-url': emulator.baseUrl,
       'suite-ids': 'suite-red',
       screenshots: 'none',
-      timeout: '1',
+      'timeout-minutes': '1',
       'failure-issue': 'true',
       'github-token': TOKEN,
     },

@@ -95,7 +95,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
       tunnel: app.url,
       'start-url': '{{ngrokUrl}}/demo/index.html',
       screenshots: 'none',
-      timeout: '2',
+      'timeout-minutes': '2',
       ...over,
     };
   }
@@ -150,7 +150,11 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   it('fails within 15 s when cloudflared cannot get a quick tunnel, quoting its error, triggering nothing', async () => {
     await agent.behave({ failQuickTunnel: true });
     const started = Date.now();
-    const run = await runAction({ workspace, inputs: inputsFor({ timeout: '5' }), env: agent.env() });
+    const run = await runAction({
+      workspace,
+      inputs: inputsFor({ 'timeout-minutes': '5' }),
+      env: agent.env(),
+    });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
@@ -213,7 +217,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     await closed.close();
     const inputs = inputsFor({
       tunnel: closed.url,
-      timeout: '0.1',
+      'timeout-minutes': '0.1',
       'tunnel-provider': 'ngrok',
       'ngrok-authtoken': TOKEN,
     });

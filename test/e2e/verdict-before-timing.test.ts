@@ -39,7 +39,7 @@ describe('verdict before timing fields', () => {
         'api-base-url': emulator.baseUrl,
         'test-ids': 'test-home,test-payment',
         screenshots: 'none',
-        timeout: '5',
+        'timeout-minutes': '5',
       },
     });
     expect(r.code, r.stdout + r.stderr).toBe(1);

@@ -240,7 +240,12 @@ export const BAD_INPUTS: BadInputCase[] = [
     input: 'timeout-minutes',
     message: 'positive number of minutes',
   },
-  { name: 'timeout words', inputs: { timeout: 'soon' }, input: 'timeout', message: 'minutes' },
+  {
+    name: 'timeout-minutes words',
+    inputs: { 'timeout-minutes': 'soon' },
+    input: 'timeout-minutes',
+    message: 'minutes',
+  },
   {
     name: 'data file missing',
     inputs: { 'data-file': 'missing.csv' },

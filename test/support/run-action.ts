@@ -12,7 +12,7 @@ import { run } from '../../src/main.js';
 import type { ActionDeps, EngineTuning } from '../../src/action/deps.js';
 import type { ActionSink, AnnotationProperties } from '../../src/common/sink.js';
 import { readGitHubContext } from '../../src/github.js';
-import { systemClock, type Clock } from '../../src/run/clock.js';
+import { systemClock, type Clock } from '../../src/common/clock.js';
 import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from './harness.js';
 
 /**

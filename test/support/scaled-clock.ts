@@ -4,8 +4,8 @@
  * budget, the deadline) shrink by `factor` while their order and ratios stay those of production.
  * `now()` starts at the real time and moves `factor` ms per real ms; `sleep(ms)` waits `ms / factor` real ms.
  */
-import type { Clock } from '../../src/run/clock.js';
-import { systemClock } from '../../src/run/clock.js';
+import type { Clock } from '../../src/common/clock.js';
+import { systemClock } from '../../src/common/clock.js';
 
 /** A clock `factor` (> 0) times faster than real time. */
 export function scaledClock(factor: number): Clock {

@@ -17,7 +17,7 @@
  * followed by an event-loop turn, as real timers do. A tracked call that never settles (a request held by a
  * proxy) stops time; do not track such calls.
  */
-import type { Clock } from '../../src/run/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 import { seededRandom } from '../../emulator/util.js';
 
 interface Sleeper {

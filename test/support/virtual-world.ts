@@ -10,14 +10,14 @@
  * await world.close();
  * ```
  */
-import type { ClientOptions, GhostInspectorApi } from '../../src/api/api.js';
-import { createClient } from '../../src/api/client.js';
+import type { ClientOptions } from '../../src/api/api.js';
+import { createTestClient, type TestApi } from './api/client.js';
 import { AbortedError } from '../../src/api/retry-rules.js';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
 import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
 
-export type Client = GhostInspectorApi;
+export type Client = TestApi;
 
 export interface VirtualWorld {
   clock: VirtualClock;
@@ -54,7 +54,7 @@ export async function startVirtualWorld(
   clock.start();
   const client = (options: Partial<ClientOptions> = {}): Client => {
     const sleep = options.sleep ?? clockSleep(clock);
-    const api = createClient({
+    const api = createTestClient({
       apiKey: 'demo-api-key',
       baseUrl: emulator.baseUrl,
       now: () => clock.now(),

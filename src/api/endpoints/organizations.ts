@@ -3,17 +3,9 @@ import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { seg } from './paths.js';
 
-/** The organization methods of the client. */
-export type OrganizationEndpoints = Pick<
-  GhostInspectorApi,
-  'listOrganizations' | 'getOrganization' | 'listOrganizationRunning'
->;
-
-/** Organizations: the key's organizations, one with its plan, and its running test results. */
-export function organizationEndpoints(t: Transport): OrganizationEndpoints {
+/** Organizations: the running test results of one. */
+export function organizationEndpoints(t: Transport): Pick<GhostInspectorApi, 'listOrganizationRunning'> {
   return {
-    listOrganizations: (opts) => t.get('/organizations/', opts),
-    getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
     listOrganizationRunning: (organizationId, opts) =>
       t.get(`/organizations/${seg(organizationId)}/running/`, opts, [], 'envelope', 'list'),
   };

@@ -4,21 +4,13 @@ import type { Transport } from '../transport.js';
 import { seg } from './paths.js';
 
 /** The test result methods of the client. */
-export type ResultEndpoints = Pick<
-  GhostInspectorApi,
-  'getTestResult' | 'cancelTestResult' | 'commentOnTestResult'
->;
+export type ResultEndpoints = Pick<GhostInspectorApi, 'getTestResult' | 'cancelTestResult'>;
 
-/**
- * Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result); comment on it
- * (a write).
- */
+/** Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result). */
 export function resultEndpoints(t: Transport): ResultEndpoints {
   return {
     getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts, [], 'envelope', 'record'),
     cancelTestResult: (resultId, opts) =>
       t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel', 'record'),
-    commentOnTestResult: (resultId, message, opts) =>
-      t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
   };
 }

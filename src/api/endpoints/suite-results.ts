@@ -6,13 +6,10 @@ import { pagingQuery, seg } from './paths.js';
 /** The suite result methods of the client. */
 export type SuiteResultEndpoints = Pick<
   GhostInspectorApi,
-  'getSuiteResult' | 'listSuiteResultTestResults' | 'cancelSuiteResult' | 'getSuiteResultXunit'
+  'getSuiteResult' | 'listSuiteResultTestResults' | 'cancelSuiteResult'
 >;
 
-/**
- * Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it;
- * its xUnit.net v2 XML text.
- */
+/** Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it. */
 export function suiteResultEndpoints(t: Transport): SuiteResultEndpoints {
   return {
     getSuiteResult: (suiteResultId, opts) =>
@@ -21,7 +18,5 @@ export function suiteResultEndpoints(t: Transport): SuiteResultEndpoints {
       t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
     cancelSuiteResult: (suiteResultId, opts) =>
       t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel', 'record'),
-    getSuiteResultXunit: (suiteResultId, opts) =>
-      t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
   };
 }

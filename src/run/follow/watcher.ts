@@ -7,7 +7,7 @@ import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT }
 import { RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
 import { refId } from '../../api/refs.js';
 import type { TestResult } from '../../api/types.js';
-import { timeoutSignal } from '../clock.js';
+import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
 import {
   POLL_BACKOFF_CAP_MS,
@@ -24,18 +24,18 @@ import { organizationOf, readOrganization } from './organization.js';
 export const TICK_MS = 850;
 export const TICK_JITTER_MS = 300;
 /** A run the list has not shown this long after its trigger is read on its own once, ms. */
-export const UNSEEN_AFTER_MS = 2_000;
+const UNSEEN_AFTER_MS = 2_000;
 /** A list not answered within this time counts as failed, ms. */
-export const LIST_TIMEOUT_MS = 3_000;
+const LIST_TIMEOUT_MS = 3_000;
 /** Own reads per tick while the list is failing (or no organization is known). */
-export const READS_PER_TICK = 3;
+const READS_PER_TICK = 3;
 /** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
-export const SAFETY_MIN_MS = 10_000;
-export const SAFETY_PER_RUN_MS = 2_000;
+const SAFETY_MIN_MS = 10_000;
+const SAFETY_PER_RUN_MS = 2_000;
 /** A lone run asks the running list instead of its own read every this many ticks. */
-export const LONE_LIST_EVERY = 3;
+const LONE_LIST_EVERY = 3;
 /** The most a busy account slows the tick and the safety reads: ticks of about 1 s become about 4 s at most. */
-export const BUSY_MAX = 4;
+const BUSY_MAX = 4;
 
 /** One row of the table: a remote result waited for. */
 interface Row {
@@ -59,7 +59,7 @@ interface Row {
 }
 
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
-export class Watcher implements RunWatch {
+class Watcher implements RunWatch {
   private readonly table = new Map<string, Row>();
   private looping = false;
   private listInFlight = false;

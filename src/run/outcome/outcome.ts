@@ -42,7 +42,7 @@ export interface Verdict {
 }
 
 /** The cancelled status of a test result (docs/api-contract.md). */
-export const STATUS_CANCELLED = 8;
+const STATUS_CANCELLED = 8;
 
 /** The state of one test result as the service shows it; `running` while not over. docs/verdict.md. */
 export function classifyTestResult(
@@ -104,7 +104,7 @@ export function suiteTestCount(result: SuiteResult): number | null {
 }
 
 /** Stand-ins of missing test results, one each, at most this many; the rest is one line with the number. */
-export const MAX_STAND_INS = 10;
+const MAX_STAND_INS = 10;
 
 /**
  * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
@@ -164,12 +164,12 @@ export function suiteResultShortfall(run: SuiteRun): TestRun[] {
 }
 
 /** The name of the stand-in test of a test result missing from its suite result's list. */
-export const MISSING_NAME = 'Missing test result';
+const MISSING_NAME = 'Missing test result';
 
 const NO_POLICY: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = { failOnScreenshotCompare: false };
 
 /** Zero counts. */
-export function emptyCounts(): Counts {
+function emptyCounts(): Counts {
   return {
     total: 0,
     passed: 0,

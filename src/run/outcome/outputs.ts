@@ -6,7 +6,7 @@ import { countedAs, type Counts, type Verdict } from './outcome.js';
 import type { RunSummary } from '../types.js';
 
 /** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
-export const COUNT_OUTPUTS = [
+const COUNT_OUTPUTS = [
   'total',
   'passed',
   'failed',
@@ -18,7 +18,7 @@ export const COUNT_OUTPUTS = [
 ] as const;
 
 /** Name of one count output. */
-export type CountOutput = (typeof COUNT_OUTPUTS)[number];
+type CountOutput = (typeof COUNT_OUTPUTS)[number];
 
 /** Output name → value, as `core.setOutput` takes them. */
 export type Outputs = Record<
@@ -65,12 +65,12 @@ export function startedCountValues(counts: Pick<Counts, 'total' | 'error'>): Cou
 }
 
 /** The counts of a verdict by output name: every count when waited, else only `total` and `error`. */
-export function verdictCountValues(verdict: Verdict): CountValues {
+function verdictCountValues(verdict: Verdict): CountValues {
   return verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
 }
 
 /** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
-export function countsJson(counts: Counts | CountValues): string {
+function countsJson(counts: Counts | CountValues): string {
   return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
 }
 

@@ -1,23 +1,8 @@
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
-import type { TestDefinition } from '../../api/definitions.js';
-import type { SuiteRun, Variant } from '../types.js';
+import type { SuiteRun, TriggerJob, UserExecuteOptions, Variant } from '../types.js';
 
-/** Execute options the user set, in the service's names (see `ActionInputs.execute`). */
-export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
-
-/** One execute request to send. */
-export type TriggerJob =
-  | { kind: 'suite'; suiteId: string; startUrl?: string }
-  | { kind: 'test'; testId: string; startUrl?: string }
-  | {
-      kind: 'file';
-      file: string;
-      index: number;
-      name: string;
-      definition: TestDefinition;
-      startUrl?: string;
-    };
+export type { TriggerJob, UserExecuteOptions } from '../types.js';
 
 /**
  * The custom variable every execute of one action step carries, its value unique to the step: the service

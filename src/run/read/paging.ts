@@ -8,13 +8,13 @@ export interface Paging {
 }
 
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
-export const PAGE_MARGIN = 1;
+const PAGE_MARGIN = 1;
 
 /** Pages read at most of any list. */
 export const MAX_PAGES = MAX_LIST_RECORDS / PAGE_SIZE;
 
 /** Pages asked at once at most, whatever a count says. */
-export const MAX_PAGES_AT_ONCE = 4;
+const MAX_PAGES_AT_ONCE = 4;
 
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 export function pagesFor(known: number | null): number {

@@ -10,7 +10,7 @@ import { forEachPage, MAX_PAGES, type Paging } from './paging.js';
 const PAGE_ATTEMPTS = 3;
 
 /** Times a suite result's list of test results is read again when it disagrees with its counts. */
-export const RELISTS = 2;
+const RELISTS = 2;
 
 /**
  * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times

@@ -1,9 +1,9 @@
 /** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
-import { formatDuration } from '../../report/text.js';
-import { unrefTimer } from '../clock.js';
+import { formatDuration } from '../../common/words.js';
+import { unrefTimer } from '../../common/clock.js';
+import type { StopReason } from '../types.js';
 
-/** Why the engine stopped early: the deadline, a workflow cancel, or `fail-fast` (a test failed for good). */
-export type StopReason = 'deadline' | 'signal' | 'fail-fast';
+export type { StopReason } from '../types.js';
 
 /** How long an execute in flight may still answer after a stop, ms; then it is aborted and reconciled. */
 export const TRIGGER_GRACE_MS: Readonly<Record<StopReason, number>> = {

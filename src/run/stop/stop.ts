@@ -3,7 +3,7 @@
  * or cancelled within the wrap-up times of `deadline.ts` (docs/run-stopping.md).
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
-import { timeoutSignal } from '../clock.js';
+import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
 import {
   cancellable,

@@ -8,14 +8,14 @@ import type { ActionApi } from '../action-api.js';
 import { ApiError } from '../../api/errors.js';
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
 import { browserFits, STEP_MARKER, type TriggerJob } from '../plan/execute.js';
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 export const CLOCK_SKEW_MS = 2_000;
 /** Lookups before giving up (a run can take a moment to be listed), and the pause between them, ms. */
-export const LOOKUP_ATTEMPTS = 3;
-export const LOOKUP_PAUSE_MS = 1_000;
+const LOOKUP_ATTEMPTS = 3;
+const LOOKUP_PAUSE_MS = 1_000;
 
 /** Whether a failed execute may have started runs: `TRIGGER_UNCERTAIN`, or `ABORTED` while in flight. */
 export function mayHaveStarted(error: unknown): boolean {

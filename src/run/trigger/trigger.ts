@@ -24,7 +24,7 @@ import {
   variantCombinations,
   type TriggerJob,
 } from '../plan/execute.js';
-import { followResult } from '../follow/follow-results.js';
+import { followResult } from './result-ids.js';
 import { addHandle } from './started.js';
 import { expandFolders, planJobs } from '../plan/plan.js';
 import { findTriggeredRuns, mayHaveStarted, variantFit } from './reconcile.js';

@@ -37,7 +37,7 @@ function legInputs(baseUrl: string, browser: string | null): Record<string, stri
     'api-base-url': baseUrl,
     'suite-ids': 'suite-green',
     ...(browser ? { browser } : {}),
-    timeout: '1',
+    'timeout-minutes': '1',
   };
 }
 

@@ -4,7 +4,7 @@
  * results.json) equal the verdict's counts (the `counts` output and the step's result).
  */
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../src/report/index.js';
+import { buildReport } from '../../../src/report/model.js';
 import { countResults, decideVerdict } from '../../../src/run/outcome/outcome.js';
 import type { RunSummary, SuiteRun } from '../../../src/run/types.js';
 

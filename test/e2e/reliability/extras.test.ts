@@ -85,7 +85,7 @@ async function act(
     inputs: {
       ...secretInputs(secrets),
       'api-base-url': baseUrl,
-      timeout: '1',
+      'timeout-minutes': '1',
       ...(options.github ? { 'pr-comment': 'true', 'github-token': TOKEN } : {}),
       ...inputs,
     },

@@ -114,7 +114,7 @@ function bendExecute(change: (list: Array<Record<string, unknown>>) => unknown):
   };
 }
 
-describe("the suite result's own word", () => {
+describe.concurrent("the suite result's own word", () => {
   it('a list that lacks the failing test: the missing test is an error, the step fails', async () => {
     const o = await act(
       { 'suite-ids': 'suite-red' },
@@ -269,11 +269,11 @@ describe('an execute answer with fewer runs than asked', () => {
   });
 });
 
-describe('bounded reads', () => {
+describe.concurrent('bounded reads', () => {
   it('a service that ignores offset: a bounded number of pages, the missing tests reported, no timeout', async () => {
     let first: unknown = null;
     const o = await act(
-      { 'suite-ids': 'suite-big', timeout: '1' },
+      { 'suite-ids': 'suite-big', 'timeout-minutes': '1' },
       // Every page is the first one.
       {
         bend: bendTestList((list, url) => {
@@ -292,7 +292,7 @@ describe('bounded reads', () => {
   it('data null where a suite result belongs: a named warning, then the run is an error, long before the deadline', async () => {
     const started = Date.now();
     const o = await act(
-      { 'suite-ids': 'suite-green', timeout: '30' },
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '30' },
       {
         bend: (request, body) =>
           request.method === 'GET' && /\/suite-results\/[^/]+\/?\?/.test(request.url)
@@ -312,7 +312,7 @@ describe('bounded reads', () => {
 
   it('a list that hangs after the suite result ended: reported as such, not as still running', async () => {
     const o = await act(
-      { 'suite-ids': 'suite-green', timeout: '0.1', 'fail-on-timeout': 'false' },
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '0.1', 'fail-on-timeout': 'false' },
       { hold: (r) => (r.method === 'GET' && isTestList(r.url) ? 'hold-before' : 'forward') },
     );
     const run = o.results.runs[0]!;
@@ -323,7 +323,7 @@ describe('bounded reads', () => {
   });
 });
 
-describe('stopping', () => {
+describe.concurrent('stopping', () => {
   it('fail-fast cancels a suite of more than 50 tests: every one of them is reported', async () => {
     const o = await act(
       { 'suite-ids': 'suite-red,suite-big', 'fail-fast': 'true' },

@@ -10,7 +10,7 @@ import { postStepEnv, runAction, startAction, waitFor } from '../../support/harn
 import { RecordingSink, runActionInProcess } from '../../support/run-action.js';
 import { runPost } from '../../../src/action/post.js';
 import { readGitHubContext } from '../../../src/github.js';
-import { systemClock } from '../../../src/run/clock.js';
+import { systemClock } from '../../../src/common/clock.js';
 import {
   closeAfterAll,
   findSecrets,
@@ -118,7 +118,7 @@ describe('the post step', () => {
       inputs: {
         ...inputs,
         'suite-ids': '',
-        timeout: '0.05',
+        'timeout-minutes': '0.05',
         'cancel-on-timeout': 'false',
         'fail-on-timeout': 'false',
       },

@@ -97,7 +97,7 @@ describe.concurrent('stopping at the deadline', () => {
     const emulator = await emulatorFor();
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setFaults({ routes: [{ method: 'POST', pattern: '/v1/suite-results/*/cancel', kind: '500' }] });
-    const o = await act(emulator.baseUrl, { 'suite-ids': 'suite-green', timeout: '0.05' });
+    const o = await act(emulator.baseUrl, { 'suite-ids': 'suite-green', 'timeout-minutes': '0.05' });
     const run = o.results!.runs[0]!;
     expect(run.timedOut).toBe(true);
     expect(run.cancelled).toBe(false);
@@ -115,7 +115,7 @@ describe.concurrent('stopping at the deadline', () => {
     const o = await act(hold.baseUrl, {
       'test-ids': 'rel-red-bad',
       // Long enough for the execute to be answered on a busy machine: the reads are what hang.
-      timeout: '0.2',
+      'timeout-minutes': '0.2',
       'fail-on-timeout': 'false',
     });
     const run = o.results!.runs[0]!;
@@ -145,7 +145,7 @@ describe.concurrent('stopping at the deadline', () => {
       });
     const o = await act(
       hold.baseUrl,
-      { 'suite-ids': 'suite-green', timeout: '0.05' },
+      { 'suite-ids': 'suite-green', 'timeout-minutes': '0.05' },
       { createApi: (options) => deaf(createClient(options)) },
     );
     expect(o.run.signal).toBe('SIGKILL');

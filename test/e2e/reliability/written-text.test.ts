@@ -72,7 +72,7 @@ beforeAll(async () => {
       'api-base-url': emulator.baseUrl,
       'suite-ids': 'suite-w',
       screenshots: 'all',
-      timeout: '1',
+      'timeout-minutes': '1',
     },
   });
 }, 60_000);

@@ -7,6 +7,7 @@ import {
   suiteResultsCsv,
   testResultsCsv,
 } from '../../../emulator/formats/csv.js';
+import { testResult as baseTestResult } from '../../support/run-factories.js';
 
 const suiteResult: SuiteResult = {
   _id: 'sr1',
@@ -30,49 +31,26 @@ const suiteResult: SuiteResult = {
   user: { _id: 'u1', name: 'Ann' },
 };
 
+/** A finished test result of the suite result above, with its screenshot. */
 function testResult(over: Partial<TestResult>): TestResult {
   return {
+    ...baseTestResult(),
     _id: 'r1',
-    uuid: 'u',
     name: 'Checkout',
     test: { _id: 't1', name: 'Checkout', organization: 'o1', suite: 's1' },
     suiteResult: 'sr1',
     organization: 'o1',
     user: { _id: 'u1', name: 'Ann' },
-    browser: 'chrome',
-    region: 'us-east-1',
-    language: null,
     startUrl: 'https://shop.example/',
     endUrl: 'https://shop.example/cart.html',
-    urls: [],
-    steps: [],
-    passing: true,
-    autoRetry: false,
-    autoRetryTriggered: false,
-    commentCount: 0,
-    comments: [],
-    console: [],
     dateCreated: '2026-01-02T03:04:05.000Z',
     dateExecutionStarted: '2026-01-02T03:04:06.000Z',
     dateExecutionFinished: '2026-01-02T03:04:08.500Z',
     executionHost: 'local',
     executionTime: 2500,
-    disableVisuals: false,
-    disallowInsecureCertificates: false,
-    failOnJavaScriptError: false,
-    finalDelay: 0,
-    globalStepDelay: 250,
-    maxAjaxDelay: 10000,
-    maxWaitDelay: 15000,
-    filters: [],
-    extractions: {},
-    screenshotCompareBaselineResult: null,
     screenshotCompareDifference: 0.0123,
     screenshotCompareEnabled: true,
     screenshotComparePassing: true,
-    screenshotCompareThreshold: 0.1,
-    variables: {},
-    viewportSize: { width: 1024, height: 768 },
     screenshot: {
       original: {
         defaultUrl: 'https://img.example/r1.png',

@@ -250,19 +250,6 @@ describe('bad inputs', () => {
     expect(spaced[0]).toMatchObject({ input: 'api-key', value: '***' });
   });
 
-  it('takes the former name timeout with a deprecation warning, and refuses both set apart', async () => {
-    const inputs = await read({ 'suite-ids': SUITE, timeout: '7' });
-    expect(inputs.timeoutMs).toBe(7 * 60_000);
-    expect(inputs.warnings).toEqual([expect.stringContaining('"timeout" is deprecated')]);
-    expect((await read({ 'suite-ids': SUITE, 'timeout-minutes': '3' })).warnings).toEqual([]);
-    const both = await problemsOf({ 'suite-ids': SUITE, timeout: '7', 'timeout-minutes': '3' });
-    expect(both).toEqual([
-      expect.objectContaining({ input: 'timeout', expected: expect.stringContaining('timeout-minutes') }),
-    ]);
-    const bad = await problemsOf({ 'suite-ids': SUITE, timeout: 'soon' });
-    expect(bad[0]).toMatchObject({ input: 'timeout', value: 'soon' });
-  });
-
   it('shows an empty secret as empty, as README documents', async () => {
     await expect(read({ 'suite-ids': SUITE, 'api-key': '' })).rejects.toThrow(
       'Input "api-key" has value ""; expected the Ghost Inspector API key (required).',

@@ -7,7 +7,7 @@ import {
 } from '../../../src/api/budget.js';
 import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
 import { createClient } from '../../../src/api/client.js';
-import { ManualClock } from '../../../src/run/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { fail, ok, startFakeServer } from '../../support/fake-server.js';
 
 /**

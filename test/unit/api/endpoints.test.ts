@@ -3,8 +3,7 @@
  * method, path (trailing slash as in the contract), query, body it sends and the value it returns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
-import type { GhostInspectorApi } from '../../../src/api/api.js';
+import { createTestClient, type TestApi } from '../../support/api/client.js';
 import type { Canned, FakeServer } from '../../support/fake-server.js';
 import { ok, queryOf, startFakeServer } from '../../support/fake-server.js';
 
@@ -30,11 +29,11 @@ const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0xff, 0x10, 0x80]);
 const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text>passing</text></svg>';
 
 interface Case {
-  fn: keyof GhostInspectorApi;
+  fn: keyof TestApi;
   method: string;
   path: string;
   answer: Canned;
-  call: (api: GhostInspectorApi) => Promise<unknown>;
+  call: (api: TestApi) => Promise<unknown>;
   query?: Record<string, string>;
   /** Whether `apiKey=KEY` is in the query (default true). */
   apiKey?: boolean;
@@ -507,12 +506,16 @@ const cases: Case[] = [
 
 describe('every endpoint over HTTP', () => {
   let server: FakeServer;
-  let api: GhostInspectorApi;
+  let api: TestApi;
   const sent: string[] = [];
 
   beforeAll(async () => {
     server = await startFakeServer();
-    api = createClient({ apiKey: KEY, baseUrl: server.baseUrl, onRequest: (m, u) => sent.push(`${m} ${u}`) });
+    api = createTestClient({
+      apiKey: KEY,
+      baseUrl: server.baseUrl,
+      onRequest: (m, u) => sent.push(`${m} ${u}`),
+    });
   });
   afterAll(() => server.close());
 
@@ -544,7 +547,7 @@ describe('every endpoint over HTTP', () => {
     const tested = new Set(cases.map((c) => c.fn));
     // importTestRecorderHtml is multipart: tested in execute.test.ts with busboy.
     tested.add('importTestRecorderHtml');
-    expect(Object.keys(api).filter((fn) => !tested.has(fn as keyof GhostInspectorApi))).toEqual([]);
+    expect(Object.keys(api).filter((fn) => !tested.has(fn as keyof TestApi))).toEqual([]);
   });
 
   it('escapes identifiers in paths', async () => {

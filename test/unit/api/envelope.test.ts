@@ -4,8 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
-import type { GhostInspectorApi } from '../../../src/api/api.js';
+import { createTestClient, type TestApi } from '../../support/api/client.js';
 import { ApiError, isNotFound } from '../../../src/api/errors.js';
 import { MAX_ANSWER_BYTES } from '../../../src/api/http.js';
 import { escapeControlCharsInStrings, parseJsonTolerant } from '../../../src/api/parse.js';
@@ -16,10 +15,10 @@ const KEY = 'key-envelope-321';
 
 describe('answers', () => {
   let server: FakeServer;
-  let api: GhostInspectorApi;
+  let api: TestApi;
   beforeAll(async () => {
     server = await startFakeServer();
-    api = createClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+    api = createTestClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 });
   });
   afterAll(() => server.close());
 

@@ -4,8 +4,7 @@
  * JSON body and the multipart body (parsed with busboy), and both response shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
-import type { GhostInspectorApi } from '../../../src/api/api.js';
+import { createTestClient, type TestApi } from '../../support/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import type { ExecuteOptions } from '../../../src/api/types.js';
 import type { FakeServer } from '../../support/fake-server.js';
@@ -101,11 +100,11 @@ const suiteResult = (id: string) => ({ _id: id, name: 'Checkout', passing: null 
 
 describe('execute', () => {
   let server: FakeServer;
-  let api: GhostInspectorApi;
+  let api: TestApi;
 
   beforeAll(async () => {
     server = await startFakeServer();
-    api = createClient({ apiKey: KEY, baseUrl: server.baseUrl });
+    api = createTestClient({ apiKey: KEY, baseUrl: server.baseUrl });
   });
   afterAll(() => server.close());
   const last = () => server.requests[server.requests.length - 1];

@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
+import { createTestClient } from '../../support/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import {
   createRedactor,
@@ -161,7 +161,7 @@ describe('a failing session leaks no secret', () => {
       log: (line: string) => captured.push(line),
       onRequest: (method: string, url: string) => captured.push(`${method} ${url}`),
     };
-    const api = createClient({ ...options, baseUrl: server.baseUrl });
+    const api = createTestClient({ ...options, baseUrl: server.baseUrl });
     const execOptions = {
       immediate: true,
       httpAuthUsername: 'admin',
@@ -178,7 +178,7 @@ describe('a failing session leaks no secret', () => {
       api.getTest(`${API_KEY}`), // a secret in the path itself
     ];
     const port = await closedPort();
-    const offline = createClient({ ...options, baseUrl: `http://127.0.0.1:${port}/v1` });
+    const offline = createTestClient({ ...options, baseUrl: `http://127.0.0.1:${port}/v1` });
     attempts.push(offline.executeTest('t1', execOptions), offline.getFolder('f1'));
     for (const outcome of await Promise.allSettled(attempts)) {
       errors.push(outcome.status === 'rejected' ? outcome.reason : new Error('unexpected success'));

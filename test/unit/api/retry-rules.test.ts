@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/api/client.js';
+import { createTestClient } from '../../support/api/client.js';
 import type { ClientOptions } from '../../../src/api/api.js';
 import { ApiError } from '../../../src/api/errors.js';
 import {
@@ -25,7 +25,7 @@ const NOW = Date.UTC(2026, 0, 2, 3, 4, 5); // whole second: HTTP dates carry no 
 function recording(extra: Partial<ClientOptions> & { baseUrl: string }) {
   const waits: number[] = [];
   const sent: string[] = [];
-  const api = createClient({
+  const api = createTestClient({
     apiKey: KEY,
     now: () => NOW,
     random: () => 0.5,
@@ -345,7 +345,7 @@ describe('no run is triggered twice', () => {
     const path = '/v1/tests/t429stop/execute/';
     server.route('POST', path, { status: 429, body: 'slow down' });
     const stop = new AbortController();
-    const api = createClient({
+    const api = createTestClient({
       apiKey: KEY,
       baseUrl: server.baseUrl,
       sleep: (ms, signal) => {
@@ -397,7 +397,7 @@ describe('no run is triggered twice', () => {
       });
     });
     const sent: string[] = [];
-    const api = createClient({
+    const api = createTestClient({
       apiKey: KEY,
       baseUrl: `http://127.0.0.1:${port}/v1`,
       random: () => 0,
@@ -441,7 +441,7 @@ describe('abort', () => {
     const path = '/v1/results/ab1/';
     server.route('GET', path, { status: 503, body: 'busy' });
     const controller = new AbortController();
-    const api = createClient({
+    const api = createTestClient({
       apiKey: KEY,
       baseUrl: server.baseUrl,
       sleep: (ms, signal) => {
@@ -458,7 +458,7 @@ describe('abort', () => {
     const path = '/v1/results/ab2/';
     const controller = new AbortController();
     server.route('GET', path, () => controller.abort()); // abort once the server has the request; never answer
-    const api = createClient({ apiKey: KEY, baseUrl: server.baseUrl, requestTimeoutMs: 60_000 });
+    const api = createTestClient({ apiKey: KEY, baseUrl: server.baseUrl, requestTimeoutMs: 60_000 });
     const err = await caught(api.getTestResult('ab2', { signal: controller.signal }));
     expect(err.errorType).toBe('ABORTED');
     expect(err.inFlight).toBe(true);

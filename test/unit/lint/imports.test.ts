@@ -1,7 +1,7 @@
 /**
  * The import check of `npm run lint` (dependency-cruiser with `.dependency-cruiser.mjs`): run on small
- * projects written here, it fails on a cycle (type-only imports too) and on report/ importing action/,
- * and passes on imports that point one way.
+ * projects written here, it fails on a cycle (type-only imports too) and on an arrow back up between the
+ * rooms of src/ or of src/run/ (docs/architecture.md, "Floors"), and passes on arrows that point down.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,10 +33,16 @@ function check(files: Record<string, string>): { code: number | null; output: st
 }
 
 describe('the import check', () => {
-  // One project, one run (the check takes a few seconds to start): a clean room and three planted faults.
+  // One project, one run (the check takes a few seconds to start): arrows down and five planted faults.
   const r = check({
-    'src/run/a.ts': "import { b } from './b.js';\nexport const a = b + 1;\n",
-    'src/run/b.ts': 'export const b = 1;\n',
+    'src/run/follow/a.ts': "import { b } from '../read/b.js';\nexport const a = b + 1;\n",
+    'src/run/read/b.ts': "import { c } from '../types.js';\nexport const b = c;\n",
+    'src/run/types.ts': "import { d } from '../common/d.js';\nexport const c = d;\n",
+    'src/common/d.ts': 'export const d = 1;\n',
+    'src/run/context.ts': "import { e } from './stop/e.js';\nexport const ctx = e;\n",
+    'src/run/stop/e.ts': 'export const e = 1;\n',
+    'src/run/engine.ts': "import { f } from '../report/f.js';\nexport const engine = f;\n",
+    'src/report/f.ts': 'export const f = 1;\n',
     'src/inputs/a.ts': "import { b } from './b.js';\nexport const a = () => b();\n",
     'src/inputs/b.ts': "import { a } from './a.js';\nexport const b = () => a();\n",
     'src/api/types.ts': "import type { Extra } from './extra.js';\nexport interface T { extra: Extra }\n",
@@ -47,7 +53,7 @@ describe('the import check', () => {
 
   it('fails the lint run', () => {
     expect(r.code).not.toBe(0);
-    expect(r.output).toMatch(/3 dependency violations/);
+    expect(r.output).toMatch(/5 dependency violations/);
   });
 
   it('names a cycle, and a cycle of type-only imports', () => {
@@ -55,11 +61,20 @@ describe('the import check', () => {
     expect(r.output).toMatch(/no-circular: src\/api\/(types|extra)\.ts/);
   });
 
-  it('names report/ importing action/', () => {
-    expect(r.output).toMatch(/reports-do-not-control-runs: src\/report\/writer\.ts → src\/action\/sink\.ts/);
+  it('names an arrow back up between the rooms of src/', () => {
+    expect(r.output).toMatch(
+      /src\/report\/-imports-no-room-above: src\/report\/writer\.ts → src\/action\/sink\.ts/,
+    );
+    expect(r.output).toMatch(/src\/run\/-imports-no-room-above: src\/run\/engine\.ts → src\/report\/f\.ts/);
   });
 
-  it('passes imports that point one way', () => {
-    expect(r.output).not.toMatch(/src\/run\//);
+  it('names an arrow back up between the rooms of src/run/', () => {
+    expect(r.output).toMatch(
+      /src\/run\/context\.ts-imports-no-room-above: src\/run\/context\.ts → src\/run\/stop\/e\.ts/,
+    );
+  });
+
+  it('passes arrows that point down, inside src/run/ and out of it', () => {
+    expect(r.output).not.toMatch(/src\/run\/(follow|read)\/|src\/run\/types\.ts/);
   });
 });

@@ -6,6 +6,7 @@
 import { refId } from '../../../src/api/refs.js';
 import type { ConsoleEntry, ImageRef, Step, SuiteResult, TestResult } from '../../../src/api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../../src/run/types.js';
+import { testResult } from '../../support/run-factories.js';
 
 export const APP_URL = 'https://app.ghostinspector.com';
 export const ORG_ID = '5a1b2c3d4e5f60718293a4b5';
@@ -118,7 +119,7 @@ export class Fixtures {
     }));
     const testId = spec.testId === undefined ? this.testIdGen() : spec.testId;
     const compare = spec.screenshotCompare;
-    return {
+    const result = testResult({
       _id: id,
       uuid: `0b7c6f1e-${id.slice(0, 4)}-4c1d-9e2f-${id.slice(-12)}`,
       name: spec.name,
@@ -130,17 +131,12 @@ export class Fixtures {
       user: { _id: '5a0000000000000000000001', name: 'CI Robot' },
       browser: spec.browser ?? 'chrome',
       region: spec.region ?? 'us-east-1',
-      language: null,
       startUrl,
       endUrl: finished ? (spec.endUrl ?? `${startUrl}done`) : '',
       urls: finished ? [startUrl, spec.endUrl ?? `${startUrl}done`] : [startUrl],
       steps,
       passing: spec.outcome === 'passed' ? true : spec.outcome === 'failed' ? false : null,
       ...(spec.outcome === 'cancelled' ? { status: 8 } : {}),
-      autoRetry: false,
-      autoRetryTriggered: false,
-      commentCount: 0,
-      comments: [],
       console,
       dateCreated: new Date(started - 500).toISOString(),
       dateExecutionStarted: new Date(started).toISOString(),
@@ -149,15 +145,6 @@ export class Fixtures {
         : {}),
       executionHost: 'test-runner-17',
       executionTime,
-      disableVisuals: false,
-      disallowInsecureCertificates: false,
-      failOnJavaScriptError: false,
-      finalDelay: 0,
-      globalStepDelay: 250,
-      maxAjaxDelay: 10000,
-      maxWaitDelay: 15000,
-      filters: [],
-      extractions: {},
       ...(spec.errorDetails ? { error: { details: spec.errorDetails } } : {}),
       ...(finished
         ? {
@@ -196,7 +183,10 @@ export class Fixtures {
             }
         : null,
       viewportSize: viewport,
-    };
+    });
+    // The defaults are those of a finished run: a run still going has no finish date.
+    if (!finished && spec.outcome !== 'cancelled') delete result.dateExecutionFinished;
+    return result;
   }
 
   suiteResult(

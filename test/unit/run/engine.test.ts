@@ -9,6 +9,7 @@ import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
+import { consoleReporter } from '../../../src/report/console.js';
 
 const API_KEY = 'engine-test-key';
 
@@ -39,7 +40,11 @@ describe('runPlan against the emulator', () => {
     const api = world.client({ apiKey: API_KEY, budget, onRequest });
     const suites = ['suite-smoke', 'suite-checkout', 'suite-visual', 'suite-data'];
     const suiteIds = Array.from({ length: 20 }, (_, i) => suites[i % 4]!);
-    const summary = await runPlan(plan({ suiteIds }), { api, clock: world.clock, log: collectingLog() });
+    const summary = await runPlan(plan({ suiteIds }), {
+      api,
+      clock: world.clock,
+      onEvent: consoleReporter(collectingLog()),
+    });
     expect(summary.runs).toHaveLength(20);
     expect(summary.runs.every((r) => r.endedAt && r.suiteResult && r.tests.length > 0 && !r.error)).toBe(
       true,
@@ -92,7 +97,11 @@ describe('runPlan against the emulator', () => {
   it('a suite result: tests with their states, links and a failing verdict', async () => {
     const api = world.client({ apiKey: API_KEY });
     const log = collectingLog();
-    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), { api, clock: world.clock, log });
+    const summary = await runPlan(plan({ suiteIds: ['suite-checkout'] }), {
+      api,
+      clock: world.clock,
+      onEvent: consoleReporter(log),
+    });
     const [run] = summary.runs;
     expect(run!.kind).toBe('suite');
     expect(run!.suiteName).toBe('Checkout');
@@ -154,7 +163,7 @@ describe('runPlan against the emulator', () => {
       const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 120_000 }), {
         api,
         clock: world.clock,
-        log,
+        onEvent: consoleReporter(log),
       });
       expect(summary.interrupted).toBe('deadline');
       // One heartbeat, at exactly 60 s; the cancel and the wrap-up take no time past the deadline.
@@ -239,11 +248,14 @@ describe('runPlan against the emulator', () => {
     const api = world.client({ apiKey: API_KEY });
     const events: RunEvent[] = [];
     const log = collectingLog();
+    const report = consoleReporter(log);
     await runPlan(plan({ suiteIds: ['suite-checkout'] }), {
       api,
       clock: world.clock,
-      log,
-      onEvent: (e) => events.push(e),
+      onEvent: (e) => {
+        events.push(e);
+        report(e);
+      },
     });
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('run-started');

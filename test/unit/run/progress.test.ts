@@ -9,6 +9,7 @@ import { csvDataRows, expectedVariants } from '../../../src/run/plan/execute.js'
 import { foldIds, ProblemLog } from '../../../src/run/progress.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 import { collectingLog } from '../../support/run-factories.js';
+import { consoleReporter } from '../../../src/report/console.js';
 
 const API_KEY = 'progress-test-key';
 
@@ -52,7 +53,7 @@ describe('log lines', () => {
         cancelOnTimeout: true,
         retryFailed: 0,
       },
-      { api, log, clock: world.clock },
+      { api, onEvent: consoleReporter(log), clock: world.clock },
     );
     expect(summary.runs).toHaveLength(30);
     expect(summary.runs.every((r) => r.error)).toBe(true);
@@ -81,7 +82,7 @@ describe('log lines', () => {
         cancelOnTimeout: true,
         retryFailed: 0,
       },
-      { api, log, clock: world.clock },
+      { api, onEvent: consoleReporter(log), clock: world.clock },
     );
     const started = log.lines.find((l) => l.startsWith('Started test test-home'));
     expect(started).toMatch(/^Started test test-home: 8 runs \((\w+, ){4}\w+ and 3 more\)\.$/);

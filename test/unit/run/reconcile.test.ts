@@ -17,6 +17,7 @@ import { ApiError } from '../../../src/api/errors.js';
 import { STEP_MARKER } from '../../../src/run/plan/execute.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
+import { consoleReporter } from '../../../src/report/console.js';
 
 const API_KEY = 'reconcile-test-key';
 
@@ -36,7 +37,11 @@ describe('an execute whose answer is lost', () => {
     world.emulator.setFaults('route=POST /v1/suites/*/execute:reset-afterx1');
     const log = collectingLog();
     const api = world.client({ apiKey: API_KEY });
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, clock: world.clock, log });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api,
+      clock: world.clock,
+      onEvent: consoleReporter(log),
+    });
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
     const run = summary.runs[0]!;
@@ -53,7 +58,7 @@ describe('an execute whose answer is lost', () => {
     const summary = await runPlan(plan({ testIds: ['test-home'] }), {
       api,
       clock: world.clock,
-      log: collectingLog(),
+      onEvent: consoleReporter(collectingLog()),
     });
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
@@ -72,7 +77,7 @@ describe('an execute whose answer is lost', () => {
     } as unknown as TestDefinition;
     const summary = await runPlan(
       plan({ repoTests: [{ file: 'tests/a.json', index: 0, name: definition.name, definition }] }),
-      { api, clock: world.clock, log: collectingLog() },
+      { api, clock: world.clock, onEvent: consoleReporter(collectingLog()) },
     );
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
@@ -85,7 +90,11 @@ describe('an execute whose answer is lost', () => {
     world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
     const log = collectingLog();
     const api = world.client({ apiKey: API_KEY });
-    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), { api, clock: world.clock, log });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api,
+      clock: world.clock,
+      onEvent: consoleReporter(log),
+    });
     expect(executes()).toHaveLength(1);
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.mayHaveStarted).toBe(true);
@@ -103,7 +112,6 @@ describe('adoption only on proof (the step marker)', () => {
     const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
       api,
       clock: world.clock,
-      log: collectingLog(),
     });
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.suiteResultId).toBeUndefined();
@@ -141,7 +149,7 @@ describe('a re-run (retry-failed) whose execute answer is lost', () => {
       const summary = await runPlan(plan({ testIds: ['test-login'], retryFailed: 1 }), {
         api,
         clock: world.clock,
-        log: collectingLog(),
+        onEvent: consoleReporter(collectingLog()),
       });
       expect(executes()).toHaveLength(2);
       expect(summary.runs[0]?.tests.map((t) => t.state)).toEqual(['flaky']);

@@ -1,11 +1,11 @@
 /** Importing tests into a suite and exporting suites and tests: native JSON, recorder `.side` and HTML. */
-import type { GhostInspectorApi } from '../api.js';
-import type { Transport } from '../transport.js';
-import { seg } from './paths.js';
+import type { TestApi } from './client.js';
+import type { Transport } from '../../../src/api/transport.js';
+import { seg } from '../../../src/api/endpoints/paths.js';
 
 /** The import and export methods of the client. */
 export type ImportExportEndpoints = Pick<
-  GhostInspectorApi,
+  TestApi,
   | 'importTestJson'
   | 'importTestRecorderHtml'
   | 'importTestRecorderSide'

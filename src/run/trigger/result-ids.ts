@@ -9,7 +9,7 @@ import type { ResultRef } from '../../inputs/schema.js';
 import { messageOf } from '../../common/log.js';
 import { pushResultless, type EngineContext, type Handle } from '../context.js';
 import type { TriggerJob } from '../plan/execute.js';
-import { addHandle } from '../trigger/started.js';
+import { addHandle } from './started.js';
 
 type Found = { type: 'suite'; result: SuiteResult } | { type: 'test'; result: TestResult };
 

@@ -1,13 +1,13 @@
 /** Data source endpoints of an organization (the service's API v1 reference, "Data sources"). */
-import type { GhostInspectorApi } from '../api.js';
-import { ApiError } from '../errors.js';
-import type { Transport } from '../transport.js';
-import type { DataSource } from '../types.js';
-import { seg } from './paths.js';
+import type { TestApi } from './client.js';
+import { ApiError } from '../../../src/api/errors.js';
+import type { Transport } from '../../../src/api/transport.js';
+import type { DataSource } from '../../../src/api/types.js';
+import { seg } from '../../../src/api/endpoints/paths.js';
 
 /** The data source methods of the client. */
 export type DataSourceEndpoints = Pick<
-  GhostInspectorApi,
+  TestApi,
   'listDataSources' | 'getDataSource' | 'createDataSource' | 'updateDataSource' | 'deleteDataSource'
 >;
 
@@ -49,6 +49,12 @@ export function dataSourceEndpoints(t: Transport): DataSourceEndpoints {
       );
     },
     deleteDataSource: (organizationId, dataSourceId, opts) =>
-      t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
+      t.request<true>({
+        method: 'DELETE',
+        path: `${base(organizationId)}${seg(dataSourceId)}/`,
+        kind: 'write',
+        expect: 'envelope',
+        opts,
+      }),
   };
 }

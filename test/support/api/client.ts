@@ -1,0 +1,144 @@
+/**
+ * The rest of the Ghost Inspector API v1 surface, beside the calls the action makes (`src/api/api.ts`): the
+ * contract tests, the emulator tests and the test harnesses set accounts up and read them back through it.
+ * Same transport, retries and redaction as the action's client (`src/api/client.ts`).
+ */
+import type { ClientOptions, GhostInspectorApi, RequestOptions } from '../../../src/api/api.js';
+import { clientOn } from '../../../src/api/client.js';
+import type { SideDocument, TestDefinition } from '../../../src/api/definitions.js';
+import { pagingQuery, seg } from '../../../src/api/endpoints/paths.js';
+import type { Organization, OrganizationSummary } from '../../../src/api/organization-types.js';
+import type { BinaryAnswer } from '../../../src/api/answer.js';
+import { Transport } from '../../../src/api/transport.js';
+import type { DataSource, Folder, Paging, Suite, Test, TestResult } from '../../../src/api/types.js';
+import { dataSourceEndpoints } from './data-sources.js';
+import { importExportEndpoints } from './imports-exports.js';
+
+/** Every endpoint of the API v1 reference, one method each (docs/api-contract.md). */
+export interface TestApi extends GhostInspectorApi {
+  listSuites(opts?: RequestOptions): Promise<Suite[]>;
+  createSuite(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Suite>;
+  /** Body: fields to change; `variables.<name>` keys take `{value}`. */
+  updateSuite(suiteId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Suite>;
+  deleteSuite(suiteId: string, opts?: RequestOptions): Promise<true>;
+  duplicateSuite(suiteId: string, opts?: RequestOptions): Promise<Suite>;
+  listSuiteTests(suiteId: string, opts?: RequestOptions): Promise<Test[]>;
+  listSuiteResultsCsv(suiteId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  /** The badge image bytes and media type; no API key is sent. */
+  getSuiteStatusBadge(
+    suiteId: string,
+    screenshot?: boolean,
+    opts?: RequestOptions,
+  ): Promise<{ contentType: string; body: Buffer }>;
+  importTestJson(suiteId: string, test: TestDefinition, opts?: RequestOptions): Promise<Test>;
+  importTestRecorderHtml(
+    suiteId: string,
+    file: { name: string; content: string | Uint8Array },
+    opts?: RequestOptions,
+  ): Promise<Test>;
+  importTestRecorderSide(suiteId: string, side: SideDocument, opts?: RequestOptions): Promise<Test[]>;
+  /** Legacy combined import (discouraged): body sent as JSON as given. */
+  importTestLegacy(suiteId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Test>;
+  /** Zip archive bytes. */
+  exportSuiteJson(suiteId: string, includeImports?: boolean, opts?: RequestOptions): Promise<Buffer>;
+  exportSuiteRecorderSide(suiteId: string, opts?: RequestOptions): Promise<SideDocument>;
+  /** Zip archive bytes. */
+  exportSuiteRecorderHtml(suiteId: string, opts?: RequestOptions): Promise<Buffer>;
+  listTests(opts?: RequestOptions): Promise<Test[]>;
+  getTest(testId: string, opts?: RequestOptions): Promise<Test>;
+  updateTest(testId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Test>;
+  duplicateTest(testId: string, opts?: RequestOptions): Promise<Test>;
+  deleteTest(testId: string, opts?: RequestOptions): Promise<true>;
+  acceptScreenshot(testId: string, opts?: RequestOptions): Promise<Test>;
+  listTestResultsCsv(testId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  exportTestJson(testId: string, includeImports?: boolean, opts?: RequestOptions): Promise<TestDefinition>;
+  exportTestRecorderSide(testId: string, opts?: RequestOptions): Promise<SideDocument>;
+  /** XHTML text. */
+  exportTestRecorderHtml(testId: string, opts?: RequestOptions): Promise<string>;
+  getTestStatusBadge(
+    testId: string,
+    screenshot?: boolean,
+    opts?: RequestOptions,
+  ): Promise<{ contentType: string; body: Buffer }>;
+  commentOnTestResult(resultId: string, message: string, opts?: RequestOptions): Promise<TestResult>;
+  /** xUnit.net v2 XML text. */
+  getSuiteResultXunit(suiteResultId: string, opts?: RequestOptions): Promise<string>;
+  listOrganizations(opts?: RequestOptions): Promise<OrganizationSummary[]>;
+  getOrganization(organizationId: string, opts?: RequestOptions): Promise<Organization>;
+  listDataSources(organizationId: string, opts?: RequestOptions): Promise<DataSource[]>;
+  getDataSource(organizationId: string, dataSourceId: string, opts?: RequestOptions): Promise<DataSource>;
+  createDataSource(
+    organizationId: string,
+    body: { name: string; data: DataSource['data'] },
+    opts?: RequestOptions,
+  ): Promise<DataSource>;
+  updateDataSource(
+    organizationId: string,
+    dataSourceId: string,
+    body: { name: string; data: DataSource['data'] },
+    opts?: RequestOptions,
+  ): Promise<DataSource>;
+  deleteDataSource(organizationId: string, dataSourceId: string, opts?: RequestOptions): Promise<true>;
+  listFolders(opts?: RequestOptions): Promise<Folder[]>;
+  getFolder(folderId: string, opts?: RequestOptions): Promise<Folder>;
+  createFolder(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Folder>;
+  updateFolder(folderId: string, body: { name: string }, opts?: RequestOptions): Promise<Folder>;
+}
+
+/** A client with every endpoint (see `TestApi`); options as `createClient()`'s. */
+export function createTestClient(options: ClientOptions): TestApi {
+  const t = new Transport(options);
+  /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
+  const del = (path: string, opts?: RequestOptions): Promise<true> =>
+    t.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+  /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
+  const badge = (
+    path: string,
+    screenshot: boolean | undefined,
+    opts?: RequestOptions,
+  ): Promise<BinaryAnswer> =>
+    t.request({
+      method: 'GET',
+      path,
+      query: screenshot ? [['screenshot', '1']] : [],
+      kind: 'read',
+      expect: 'binary',
+      sendApiKey: false,
+      opts,
+    });
+  return {
+    ...clientOn(t),
+    ...importExportEndpoints(t),
+    ...dataSourceEndpoints(t),
+    listSuites: (opts) => t.get('/suites/', opts),
+    createSuite: (body, opts) => t.postJson('/suites/', body, opts),
+    updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
+    deleteSuite: (suiteId, opts) => del(`/suites/${seg(suiteId)}/`, opts),
+    duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
+    listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
+    listSuiteResultsCsv: (suiteId, paging, opts) =>
+      t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+    getSuiteStatusBadge: (suiteId, screenshot, opts) =>
+      badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
+    listTests: (opts) => t.get('/tests/', opts),
+    getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
+    updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
+    duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
+    deleteTest: (testId, opts) => del(`/tests/${seg(testId)}/`, opts),
+    acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
+    listTestResultsCsv: (testId, paging, opts) =>
+      t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+    getTestStatusBadge: (testId, screenshot, opts) =>
+      badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
+    commentOnTestResult: (resultId, message, opts) =>
+      t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
+    getSuiteResultXunit: (suiteResultId, opts) =>
+      t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+    listOrganizations: (opts) => t.get('/organizations/', opts),
+    getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
+    listFolders: (opts) => t.get('/folders/', opts),
+    getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
+    createFolder: (body, opts) => t.postJson('/folders/', body, opts),
+    updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
+  };
+}
