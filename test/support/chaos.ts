@@ -1,6 +1,8 @@
 /**
- * One seeded chaos run: the bundled action as a child process against its own emulator that injects
- * faults at a steady rate, then every check of the run (verdict, reports, triggers, secrets, exit).
+ * One seeded chaos run: the action against its own emulator that injects faults at a steady rate, then
+ * every check of the run (verdict, reports, triggers, secrets, exit). The action runs either as the bundle
+ * (a child process, real time) or in-process (`run(deps)`) with the emulator on one virtual clock
+ * (`virtual-world.ts`): the same waits, back-offs and deadline as production, taking no real time.
  *
  * A seed decides what the action runs (one to three of: suite-green, suite-red, test rel-green-1, test
  * rel-red-bad) and the emulator's fault PRNG. The expected outcome of every test is known from the seed
@@ -12,6 +14,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { startEmulator, type FaultKind, type RequestRecord } from '../../emulator/index.js';
 import { seededRandom } from '../../emulator/util.js';
 import { startAction, type ActionRun } from './harness.js';
+import { startActionInProcess } from './run-action.js';
+import { startVirtualWorld, type VirtualWorld } from './virtual-world.js';
 import {
   countsOf,
   executesOf,
@@ -90,6 +94,7 @@ export interface ChaosOutcome {
   /** Requests the action sent. */
   requests: number;
   exitCode: number | null;
+  /** How long the action ran, ms (virtual ms in the `virtual` mode). */
   wallMs: number;
 }
 
@@ -111,8 +116,15 @@ function testsOf(target: string): string[] {
   return target.startsWith('test:') ? [target.slice(5)] : (SUITE_TESTS[target] ?? []);
 }
 
-/** Runs seed `seed` and checks it. Never throws for a failed check: it lands in `problems`. */
-export async function chaosRun(seed: number): Promise<ChaosOutcome> {
+/** How a chaos run starts the action: the bundle as a child process, or in-process on virtual time. */
+export type ChaosMode = 'bundle' | 'virtual';
+
+/**
+ * Runs seed `seed` and checks it. Never throws for a failed check: it lands in `problems`.
+ * @param mode `bundle`: `dist/index.js` as a child process against an emulator on real time; `virtual`:
+ *   `run(deps)` in this process, it and the emulator on one virtual clock.
+ */
+export async function chaosRun(seed: number, mode: ChaosMode = 'bundle'): Promise<ChaosOutcome> {
   const secrets = secretsFor(`chaos${seed}`);
   const targets = targetsFor(seed);
   const outcome: ChaosOutcome = {
@@ -132,39 +144,69 @@ export async function chaosRun(seed: number): Promise<ChaosOutcome> {
     wallMs: 0,
   };
   const problem = (text: string): void => void outcome.problems.push(text);
-  const emulator = await startEmulator({
+  const emulatorOptions = {
     timeScale: TIME_SCALE,
     seed: reliabilitySeed([secrets.apiKey]),
     faults: { rate: rateFor(seed), kinds: CHAOS_KINDS, seed, delayMs: 300, retryAfterS: 1 },
     quiet: true,
-  });
+  };
+  let world: VirtualWorld | undefined;
+  if (mode === 'virtual') world = await startVirtualWorld(emulatorOptions);
+  const emulator = world?.emulator ?? (await startEmulator(emulatorOptions));
   const workspace = await makeTempWorkspace(`gi-chaos-${seed}-`);
-  const started = Date.now();
+  const now = (): number => world?.clock.now() ?? Date.now();
+  const started = now();
   let run: ActionRun | undefined;
   try {
     const suiteIds = targets.filter((t) => !t.startsWith('test:'));
     const testIds = targets.filter((t) => t.startsWith('test:')).map((t) => t.slice(5));
-    const { child, done } = await startAction({
-      workspace,
-      inputs: {
-        ...secretInputs(secrets),
-        'api-base-url': emulator.baseUrl,
-        'suite-ids': suiteIds.join(','),
-        'test-ids': testIds.join(','),
-        'timeout-minutes': String(ACTION_TIMEOUT_MIN),
-        screenshots: 'failed',
-      },
-    });
+    const inputs = {
+      ...secretInputs(secrets),
+      'api-base-url': emulator.baseUrl,
+      'suite-ids': suiteIds.join(','),
+      'test-ids': testIds.join(','),
+      'timeout-minutes': String(ACTION_TIMEOUT_MIN),
+      screenshots: 'failed',
+    };
+    let done: Promise<ActionRun>;
+    let kill: () => void;
+    if (world) {
+      const virtual = world;
+      done = startActionInProcess({
+        workspace,
+        inputs,
+        clock: virtual.clock,
+        createApi: (options) => virtual.client(options),
+      }).done;
+      // An in-process run cannot be killed: the run is left behind, the hang reported.
+      let abandon: (run: ActionRun) => void = () => {};
+      const abandoned = new Promise<ActionRun>((resolve) => (abandon = resolve));
+      done = Promise.race([done, abandoned]);
+      kill = () =>
+        abandon({
+          code: null,
+          signal: 'SIGKILL',
+          stdout: '',
+          stderr: '',
+          outputs: {},
+          summary: '',
+          state: {},
+        });
+    } else {
+      const action = await startAction({ workspace, inputs });
+      done = action.done;
+      kill = () => action.child.kill('SIGKILL');
+    }
     const hang = setTimeout(() => {
       problem(`hang: still running ${HANG_MS} ms after the start; killed`);
-      child.kill('SIGKILL');
+      kill();
     }, HANG_MS);
     try {
       run = await done;
     } finally {
       clearTimeout(hang);
     }
-    outcome.wallMs = Date.now() - started;
+    outcome.wallMs = now() - started;
     outcome.exitCode = run.code;
     // Let answers still in flight land in the log (a reset-after is logged as it happens).
     await new Promise((r) => setTimeout(r, 20));
@@ -183,7 +225,7 @@ export async function chaosRun(seed: number): Promise<ChaosOutcome> {
   } catch (error) {
     problem(`harness: ${error instanceof Error ? error.stack : String(error)}`);
   } finally {
-    await emulator.close();
+    await (world ?? emulator).close();
     await removeWorkspace(workspace);
   }
   if (outcome.problems.length > 0 && run) {
