@@ -3,14 +3,18 @@
  * (`support/proxy.ts`): a suite result's list of test results that lacks a
  * test, lists one twice or disagrees with the suite result's verdict; a list that ignores `offset`; `data:
  * null` where a suite result belongs; a list that hangs after the suite result ended; and a cancelled suite
- * of more than one page. The bundled action never reports a pass the suite result denies, reads a bounded
- * number of pages, names a wrong answer in a warning and ends the run as an error, and reports every test of
- * a cancelled suite.
+ * of more than one page. The action never reports a pass the suite result denies, reads a bounded number of
+ * pages, names a wrong answer in a warning and ends the run as an error, and reports every test of a
+ * cancelled suite. It runs in-process (`run(deps)`), it and the emulator on one virtual clock
+ * (`support/virtual-world.ts`): production waits and deadlines, no real time spent, whatever the load.
  */
 import { describe, expect, it } from 'vitest';
-import { startEmulator, type SeedFile } from '../../../emulator/index.js';
-import { startEchoProxy, type Bend, startHoldProxy, type HoldRule } from '../../support/proxy.js';
-import { counts, runAction, type ActionRun } from '../../support/harness.js';
+import type { SeedFile } from '../../../emulator/index.js';
+import type { FaultRule } from '../../../emulator/faults.js';
+import { startEchoProxy, type Bend } from '../../support/proxy.js';
+import { counts, type ActionRun } from '../../support/harness.js';
+import { runActionInProcess } from '../../support/run-action.js';
+import { startVirtualWorld } from '../../support/virtual-world.js';
 import {
   closeAfterAll,
   makeTempWorkspace,
@@ -32,7 +36,10 @@ const later = closeAfterAll();
 const BIG = 55;
 const HUGE = 120;
 
-/** The reliability seed, `suite-big` (55 passing tests of `runMs` each) and `suite-huge` (120 of 100 ms). */
+/**
+ * The reliability seed, `suite-big` (55 passing tests of `runMs` each) and `suite-huge` (120 of 100 ms), their
+ * tests without screenshots (visuals disabled: no case here reads one, and 175 images cost seconds of CPU).
+ */
 function seed(runMs: number): SeedFile {
   const s = reliabilitySeed([secrets.apiKey]);
   const add = (suite: string, prefix: string, n: number, ms: number): void => {
@@ -43,6 +50,7 @@ function seed(runMs: number): SeedFile {
         name: `${prefix} ${i}`,
         suite,
         steps: [{ command: 'open', target: '/' }],
+        disableVisuals: true,
         scenario: { outcome: 'pass', stepDurationsMs: 50, runDurationMs: ms },
       });
     }
@@ -57,39 +65,42 @@ interface Outcome {
   results: ResultsFile;
   /** Requests the proxy saw, `METHOD path?query`. */
   seen: string[];
+  /** Virtual ms from the start to the end of the action. */
+  tookMs: number;
 }
 
-/** Runs the action through a proxy that bends (`bend`) or holds (`hold`) the emulator's answers. */
+/**
+ * Runs the action through a proxy that bends (`bend`) the emulator's answers; `faults` are the emulator's
+ * route faults (a `slow` one of an hour holds an answer on the virtual clock, as a service that hangs).
+ */
 async function act(
   inputs: Record<string, string>,
-  proxy: { bend?: Bend; hold?: HoldRule },
+  proxy: { bend?: Bend; faults?: FaultRule[] },
   runMs = 100,
 ): Promise<Outcome> {
-  const emulator = await startEmulator({ timeScale: 0.05, seed: seed(runMs), quiet: true });
-  later(() => emulator.close());
+  const world = await startVirtualWorld({
+    timeScale: 0.05,
+    seed: seed(runMs),
+    ...(proxy.faults ? { faults: { routes: proxy.faults, delayMs: 3_600_000 } } : {}),
+  });
+  later(() => world.close());
   const seen: string[] = [];
-  let baseUrl: string;
-  if (proxy.hold) {
-    const hold = proxy.hold;
-    const p = await startHoldProxy(emulator.origin, (r) => (seen.push(`${r.method} ${r.url}`), hold(r)));
-    later(() => p.close());
-    baseUrl = p.baseUrl;
-  } else {
-    const p = await startEchoProxy(
-      emulator.origin,
-      (r) => (seen.push(`${r.method} ${r.url}`), null),
-      proxy.bend,
-    );
-    later(() => p.close());
-    baseUrl = p.baseUrl;
-  }
+  const p = await startEchoProxy(
+    world.emulator.origin,
+    (r) => (seen.push(`${r.method} ${r.url}`), null),
+    proxy.bend,
+  );
+  later(() => p.close());
   const workspace = await makeTempWorkspace('gi-rel-lies-');
   later(() => removeWorkspace(workspace));
-  const run = await runAction({
+  const started = world.clock.now();
+  const run = await runActionInProcess({
     workspace,
-    inputs: { ...secretInputs(secrets), 'api-base-url': baseUrl, screenshots: 'none', ...inputs },
+    inputs: { ...secretInputs(secrets), 'api-base-url': p.baseUrl, screenshots: 'none', ...inputs },
+    clock: world.clock,
+    createApi: (options) => world.client(options),
   });
-  return { run, results: readResults(workspace)!, seen };
+  return { run, results: readResults(workspace)!, seen, tookMs: world.clock.now() - started };
 }
 
 const isTestList = (url: string): boolean => /\/suite-results\/[^/]+\/results\/?\?/.test(url);
@@ -290,7 +301,6 @@ describe.concurrent('bounded reads', () => {
   });
 
   it('data null where a suite result belongs: a named warning, then the run is an error, long before the deadline', async () => {
-    const started = Date.now();
     const o = await act(
       { 'suite-ids': 'suite-green', 'timeout-minutes': '30' },
       {
@@ -300,7 +310,7 @@ describe.concurrent('bounded reads', () => {
             : undefined,
       },
     );
-    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(o.tookMs).toBeLessThan(60_000);
     expect(o.run.code).toBe(1);
     const warnings = parseAnnotations(o.run.stdout).filter((a) => a.kind === 'warning');
     expect(warnings.map((w) => w.message).join('\n')).toMatch(
@@ -313,7 +323,7 @@ describe.concurrent('bounded reads', () => {
   it('a list that hangs after the suite result ended: reported as such, not as still running', async () => {
     const o = await act(
       { 'suite-ids': 'suite-green', 'timeout-minutes': '0.1', 'fail-on-timeout': 'false' },
-      { hold: (r) => (r.method === 'GET' && isTestList(r.url) ? 'hold-before' : 'forward') },
+      { faults: [{ method: 'GET', pattern: '/v1/suite-results/*/results', kind: 'slow' }] },
     );
     const run = o.results.runs[0]!;
     expect(run.error).toMatch(/suite result had ended \(passed\), but its list of test results was not read/);
@@ -328,7 +338,7 @@ describe.concurrent('stopping', () => {
     const o = await act(
       { 'suite-ids': 'suite-red,suite-big', 'fail-fast': 'true' },
       {},
-      // The big suite's tests run for 10 min of emulator time (30 s here): still going at the fail-fast.
+      // The big suite's tests run for 10 min of emulator time (30 s of virtual time): still going at the fail-fast.
       600_000,
     );
     const big = o.results.runs.find((r) => r.suiteId === 'suite-big')!;
