@@ -20,15 +20,8 @@ import type { DownloadedFile } from '../../src/artifacts/index.js';
 import { startFakeArtifactService } from '../support/fakes/artifact-service.js';
 import type { FakeArtifactService } from '../support/fakes/artifact-service.js';
 import { waitFor } from '../support/harness.js';
-import {
-  makeResult,
-  makeSuiteRun,
-  makeSummary,
-  makeTestRun,
-  randomPng,
-  setEnv,
-  startScreenshotServer,
-} from '../support/screenshots.js';
+import { runSummary, suiteRun, testRun } from '../support/run-factories.js';
+import { makeResult, randomPng, setEnv, startScreenshotServer } from '../support/screenshots.js';
 import type { ScreenshotServer } from '../support/screenshots.js';
 
 let fake: FakeArtifactService;
@@ -79,13 +72,15 @@ function failedRun(n: number, options: { withComparison?: boolean; prefix?: stri
     let compareUrl: string | undefined;
     if (options.withComparison) compareUrl = shots.add(`${id}-cmp`, randomPng(20, 20 + i));
     tests.push(
-      makeTestRun(
+      testRun(
         'failed',
         makeResult(id, { passing: false, name: `Login: step ${i}`, screenshotUrl, compareUrl }),
       ),
     );
   }
-  const summary = makeSummary([makeSuiteRun('suite-a-0', 'Checkout / Smoke', tests, { browser: 'firefox' })]);
+  const summary = runSummary([
+    suiteRun(tests, { key: 'suite-a-0', suiteName: 'Checkout / Smoke', variant: { browser: 'firefox' } }),
+  ]);
   for (const job of selectScreenshots(summary, 'failed')) {
     const key = new URL(job.url).pathname.split('/')[2].replace(/\.png$/, '');
     expected.set(job.relativePath, shots.images.get(key)!);
@@ -291,25 +286,32 @@ describe('upload through the real @actions/artifact client', () => {
     const flaky = randomPng(60, 40);
     shots.add('okA', ok);
     shots.images.set('flakyA', flaky);
-    const summary = makeSummary([
-      makeSuiteRun('s-0', 'Suite', [
-        makeTestRun(
-          'failed',
-          makeResult('okA', { passing: false, name: 'ok', screenshotUrl: `${shots.url}/img/okA.png` }),
-        ),
-        makeTestRun(
-          'failed',
-          makeResult('flakyA', {
-            passing: false,
-            name: 'flaky',
-            screenshotUrl: `${shots.url}/flaky/flakyA.png`,
-          }),
-        ),
-        makeTestRun(
-          'timed-out',
-          makeResult('hangA', { passing: false, name: 'hang', screenshotUrl: `${shots.url}/hang/hangA.png` }),
-        ),
-      ]),
+    const summary = runSummary([
+      suiteRun(
+        [
+          testRun(
+            'failed',
+            makeResult('okA', { passing: false, name: 'ok', screenshotUrl: `${shots.url}/img/okA.png` }),
+          ),
+          testRun(
+            'failed',
+            makeResult('flakyA', {
+              passing: false,
+              name: 'flaky',
+              screenshotUrl: `${shots.url}/flaky/flakyA.png`,
+            }),
+          ),
+          testRun(
+            'timed-out',
+            makeResult('hangA', {
+              passing: false,
+              name: 'hang',
+              screenshotUrl: `${shots.url}/hang/hangA.png`,
+            }),
+          ),
+        ],
+        { key: 's-0', suiteName: 'Suite' },
+      ),
     ]);
     const report = await publishScreenshots(summary, {
       mode: 'failed',

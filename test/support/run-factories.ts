@@ -2,7 +2,7 @@
 import { refId } from '../../src/api/refs.js';
 import type { SuiteResult, TestResult } from '../../src/api/types.js';
 import type { RunPlan } from '../../src/run/engine.js';
-import type { SuiteRun, TestRun, TestState } from '../../src/run/types.js';
+import type { RunSummary, SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 import type { RunLog } from '../../src/common/log.js';
 
 let counter = 0;
@@ -83,9 +83,17 @@ export function suiteResult(overrides: Partial<SuiteResult> = {}): SuiteResult {
   };
 }
 
-export function testRun(state: TestState, result: Partial<TestResult> | null = {}): TestRun {
+/**
+ * A test run in `state`: its final result made by {@link testResult} from `result` (null: none yet), its
+ * earlier attempts `attempts`.
+ */
+export function testRun(
+  state: TestState,
+  result: Partial<TestResult> | null = {},
+  attempts: TestResult[] = [],
+): TestRun {
   const r = result === null ? null : testResult(result);
-  return { testId: refId(r?.test), testName: r?.name ?? 'A test', state, result: r, attempts: [] };
+  return { testId: refId(r?.test), testName: r?.name ?? 'A test', state, result: r, attempts };
 }
 
 export function suiteRun(tests: TestRun[], overrides: Partial<SuiteRun> = {}): SuiteRun {
@@ -97,6 +105,17 @@ export function suiteRun(tests: TestRun[], overrides: Partial<SuiteRun> = {}): S
     variant: {},
     triggeredAt: '2026-01-01T00:00:00.000Z',
     tests,
+    ...overrides,
+  };
+}
+
+/** A run summary of `runs`, started and finished at fixed times. */
+export function runSummary(runs: SuiteRun[], overrides: Partial<RunSummary> = {}): RunSummary {
+  return {
+    runs,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    appUrl: 'https://app.ghostinspector.com',
     ...overrides,
   };
 }

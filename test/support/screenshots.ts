@@ -1,6 +1,7 @@
 /**
  * Test helpers for screenshots: real PNG bytes (pngjs), a loopback screenshot server with fault routes,
- * and builders for the run model.
+ * and a finished test result with screenshot URLs (`makeResult`; the run model's other builders are in
+ * `run-factories.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -9,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 
 import type { ImageRef, TestResult } from '../../src/api/types.js';
-import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../src/run/types.js';
 import { testResult } from './run-factories.js';
 
 /** A PNG of `width` x `height` random pixels (incompressible, so about 4 * w * h bytes). */
@@ -154,40 +154,6 @@ export function makeResult(
     screenshotCompareEnabled: options.compareUrl ? true : null,
     screenshotComparePassing: options.comparePassing ?? null,
   });
-}
-
-export function makeTestRun(
-  state: TestState,
-  result: TestResult | null,
-  attempts: TestResult[] = [],
-): TestRun {
-  return { testId: result?._id ?? null, testName: result?.name ?? 'no result', state, result, attempts };
-}
-
-export function makeSuiteRun(
-  key: string,
-  suiteName: string,
-  tests: TestRun[],
-  variant: Variant = {},
-): SuiteRun {
-  return {
-    kind: 'suite',
-    key,
-    suiteId: key,
-    suiteName,
-    variant,
-    triggeredAt: '2026-01-01T00:00:00.000Z',
-    tests,
-  };
-}
-
-export function makeSummary(runs: SuiteRun[]): RunSummary {
-  return {
-    runs,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:01:00.000Z',
-    appUrl: 'https://app.ghostinspector.com',
-  };
 }
 
 /** Sets environment variables for the duration of a test; returns a function restoring the old values. */

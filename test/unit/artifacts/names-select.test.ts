@@ -13,7 +13,8 @@ import {
   artifactUrl,
   MAX_FILE_NAME_BYTES,
 } from '../../../src/artifacts/index.js';
-import { makeResult, makeSuiteRun, makeSummary, makeTestRun } from '../../support/screenshots.js';
+import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
+import { makeResult } from '../../support/screenshots.js';
 
 const ILLEGAL_IN_PATH = /[":<>|*?\r\n\\]/;
 
@@ -139,24 +140,25 @@ describe('selectScreenshots', () => {
     comparePassing: false,
   });
   const cancelled = makeResult('x1', { passing: null, screenshotUrl: shot('x1') });
-  const summary = makeSummary([
-    makeSuiteRun('s-0', 'Suite A', [
-      makeTestRun('passed', passed),
-      makeTestRun('failed', failed),
-      makeTestRun('flaky', flakyFinal, [flakyFirst]),
-      makeTestRun('error', errored),
-      makeTestRun('error', null),
-    ]),
-    makeSuiteRun(
-      's-1',
-      'Suite B',
+  const summary = runSummary([
+    suiteRun(
       [
-        makeTestRun('timed-out', timedOut),
-        makeTestRun('timed-out', runningNoShot),
-        makeTestRun('passed', compareFailed),
-        makeTestRun('cancelled', cancelled),
+        testRun('passed', passed),
+        testRun('failed', failed),
+        testRun('flaky', flakyFinal, [flakyFirst]),
+        testRun('error', errored),
+        testRun('error', null),
       ],
-      { viewport: '375x667' },
+      { key: 's-0', suiteName: 'Suite A' },
+    ),
+    suiteRun(
+      [
+        testRun('timed-out', timedOut),
+        testRun('timed-out', runningNoShot),
+        testRun('passed', compareFailed),
+        testRun('cancelled', cancelled),
+      ],
+      { key: 's-1', suiteName: 'Suite B', variant: { viewport: '375x667' } },
     ),
   ]);
 
@@ -198,7 +200,7 @@ describe('selectScreenshots', () => {
   });
 
   it('the same result reached twice yields one job', () => {
-    const twice = makeSummary([makeSuiteRun('s', 'S', [makeTestRun('failed', failed, [failed])])]);
+    const twice = runSummary([suiteRun([testRun('failed', failed, [failed])], { key: 's', suiteName: 'S' })]);
     expect(selectScreenshots(twice, 'all').filter((j) => j.kind === 'screenshot')).toHaveLength(1);
   });
 });

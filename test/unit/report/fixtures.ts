@@ -6,7 +6,7 @@
 import { refId } from '../../../src/api/refs.js';
 import type { ConsoleEntry, ImageRef, Step, SuiteResult, TestResult } from '../../../src/api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../../src/run/types.js';
-import { testResult } from '../../support/run-factories.js';
+import { runSummary, testResult } from '../../support/run-factories.js';
 
 export const APP_URL = 'https://app.ghostinspector.com';
 export const ORG_ID = '5a1b2c3d4e5f60718293a4b5';
@@ -332,13 +332,12 @@ function variantSpec(variant: Variant | undefined): Partial<ResultSpec> {
 
 /** Wraps suite runs into a RunSummary with fixed dates. */
 export function summaryOf(runs: SuiteRun[], extra: Partial<RunSummary> = {}): RunSummary {
-  return {
-    runs,
+  return runSummary(runs, {
     startedAt: '2026-03-04T09:59:58.000Z',
     finishedAt: '2026-03-04T10:02:31.500Z',
     appUrl: APP_URL,
     ...extra,
-  };
+  });
 }
 
 /** A large run: `count` test results spread over suites of 50, about 10% failing and 2% flaky. */
