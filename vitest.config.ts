@@ -2,18 +2,22 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest (chaos, the reliability tests, the Chromium tests), in the order they should
- * start: vitest sorts by the durations it cached on an earlier run, but a clean clone (CI) has none, and a
- * long file that starts last decides the wall time of the whole run.
+ * The files that take longest, in the order they should start: vitest sorts by the durations it cached on an
+ * earlier run, but a clean clone (CI) has none, and a long file that starts last decides the wall time of the
+ * whole run. The longest first (virtual time over thousands of results), then the files that mostly wait
+ * (on a 20 s time limit, production run durations, child processes), the CPU-bound Chromium files last of
+ * them, so that they do not all share the cores at once.
  */
 const SLOW_FIRST = [
-  'test/e2e/chaos.test.ts',
+  'test/unit/run/watch.test.ts',
+  'test/e2e/failure-issue.test.ts',
   'test/e2e/reliability/',
+  'test/contract/official-client.test.ts',
+  'test/e2e/chaos.test.ts',
   'test/emulator/runs.test.ts',
-  // Chromium is CPU-bound: its files start after the waiting-bound ones, so that they do not all share the
-  // cores with the chaos run at once.
-  'test/emulator/browser/',
   'test/e2e/tunnel.test.ts',
+  'test/e2e/demo.test.ts',
+  'test/emulator/browser/',
 ];
 
 class SlowFirstSequencer extends BaseSequencer {
