@@ -310,17 +310,23 @@ describe.concurrent('bounded reads', () => {
     expect(o.results.runs[0]?.timedOut).toBe(false);
   });
 
-  it('a list that hangs after the suite result ended: reported as such, not as still running', async () => {
-    const o = await act(
-      { 'suite-ids': 'suite-green', 'timeout-minutes': '0.1', 'fail-on-timeout': 'false' },
-      { hold: (r) => (r.method === 'GET' && isTestList(r.url) ? 'hold-before' : 'forward') },
-    );
-    const run = o.results.runs[0]!;
-    expect(run.error).toMatch(/suite result had ended \(passed\), but its list of test results was not read/);
-    expect(run.error).not.toMatch(/Still running/);
-    expect(run.timedOut).toBe(false);
-    expect(o.run.code).toBe(1);
-  });
+  // Alone, with room before the deadline: the suite result must have been seen ending before the list hangs.
+  it.sequential(
+    'a list that hangs after the suite result ended: reported as such, not as still running',
+    async () => {
+      const o = await act(
+        { 'suite-ids': 'suite-green', 'timeout-minutes': '0.2', 'fail-on-timeout': 'false' },
+        { hold: (r) => (r.method === 'GET' && isTestList(r.url) ? 'hold-before' : 'forward') },
+      );
+      const run = o.results.runs[0]!;
+      expect(run.error).toMatch(
+        /suite result had ended \(passed\), but its list of test results was not read/,
+      );
+      expect(run.error).not.toMatch(/Still running/);
+      expect(run.timedOut).toBe(false);
+      expect(o.run.code).toBe(1);
+    },
+  );
 });
 
 describe.concurrent('stopping', () => {
