@@ -26,6 +26,7 @@ export default mergeConfig(
         'test/e2e/reliability/consistency.test.ts',
         'test/e2e/reliability/edge-states.test.ts',
         'test/e2e/reliability/read-stop.test.ts',
+        'test/e2e/reliability/annotation-slots.test.ts',
       ],
     },
   }),
