@@ -333,6 +333,57 @@ describe('upload through the real @actions/artifact client', () => {
     }
   });
 
+  it('a workflow cancel during the downloads: the upload does not start, the files had are kept locally', async () => {
+    const ok = randomPng(30, 30);
+    shots.add('okCancel', ok);
+    const summary = makeSummary([
+      makeSuiteRun('s-0', 'Suite', [
+        makeTestRun(
+          'failed',
+          makeResult('okCancel', {
+            passing: false,
+            name: 'ok',
+            screenshotUrl: `${shots.url}/img/okCancel.png`,
+          }),
+        ),
+        makeTestRun(
+          'failed',
+          makeResult('hangCancel', {
+            passing: false,
+            name: 'hang',
+            screenshotUrl: `${shots.url}/hang/hangCancel.png`,
+          }),
+        ),
+      ]),
+    ]);
+    const localDir = path.join(tmp, 'kept-on-cancel');
+    const controller = new AbortController();
+    const publishing = publishScreenshots(summary, {
+      download: { allowHttp: true },
+      mode: 'failed',
+      artifactName: 'cancelled',
+      artifactsDir: localDir,
+      signal: controller.signal,
+      log,
+    });
+    const { readdirSync } = await import('node:fs');
+    const saved = (): boolean =>
+      readdirSync(tmp, { recursive: true }).some((f) => String(f).endsWith('.png'));
+    await waitFor(() => saved() && shots.hits.has('/hang/hangCancel.png'));
+    controller.abort();
+    const report = await publishing;
+    // The upload's own time limit starts after the cancel: it must see the cancel already given.
+    expect(fake.requests.filter((r) => r.operation === 'CreateArtifact')).toEqual([]);
+    expect(report.artifactId).toBeUndefined();
+    expect(report.missing.map((m) => m.reason)).toEqual([
+      expect.stringMatching(/^stopped: the workflow was cancelled/),
+    ]);
+    expect(report.warnings.at(-1)).toMatch(
+      /^Screenshot artifact not uploaded: stopped: the workflow was cancelled\. .*kept in/,
+    );
+    expect(Object.keys(report.files)).toEqual(['okCancel']);
+  });
+
   it('a screenshot that answers 500 then 200 is in the artifact; one that never answers is reported missing', async () => {
     const ok = randomPng(50, 50);
     const flaky = randomPng(60, 40);
