@@ -176,7 +176,8 @@ describe('text the service sends is written only redacted and cleaned', () => {
   });
 
   it('the summary holds no live reference: GH-42, #42 and @octocat are written inert', () => {
-    // Code spans and blocks keep the exact text (a copy gives the selector); GitHub links no reference there.
+    // Code spans and blocks keep the exact text (a copy gives the selector): GitHub's html-pipeline makes no
+    // mention or reference inside them (`MentionFilter`: `IGNORE_PARENTS = %w(pre code a style script)`).
     const prose = run.summary.replace(/<(pre|code)>[^]*?<\/\1>/g, '');
     expect(prose).toContain('octocat');
     expect(prose).toContain('42');
