@@ -367,8 +367,9 @@ describe('upload through the real @actions/artifact client', () => {
       log,
     });
     const { readdirSync } = await import('node:fs');
+    // This test's own file (its name ends in the result id): other tests leave PNGs under tmp too.
     const saved = (): boolean =>
-      readdirSync(tmp, { recursive: true }).some((f) => String(f).endsWith('.png'));
+      readdirSync(tmp, { recursive: true }).some((f) => String(f).endsWith('-okCancel.png'));
     await waitFor(() => saved() && shots.hits.has('/hang/hangCancel.png'));
     controller.abort();
     const report = await publishing;
