@@ -8,7 +8,18 @@ import tseslint from 'typescript-eslint';
 const TYPE_CHECKED = ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts', 'scripts/**/*.ts'];
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.official-client/', '**/*.golden.*'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'bench/.official-client/',
+      '**/*.golden.*',
+      // npm run mutate: its sandbox copy of the project and its reports.
+      '.stryker-tmp/',
+      'reports/',
+    ],
+  },
   // A disable comment that no longer disables anything is an error: it would hide the next real finding.
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,

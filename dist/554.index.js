@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   publishScreenshots: () => (/* binding */ publishScreenshots)
 });
 
-// UNUSED EXPORTS: DOWNLOAD_TIME_LIMIT_MS, MAX_ARTIFACT_NAME_LENGTH, MAX_FILE_NAME_BYTES, MAX_SUITE_SEGMENT_BYTES, SCREENSHOT_MODES, UPLOAD_TIME_LIMIT_MS, artifactUrl, defaultArtifactName, displayUrl, downloadScreenshots, fileVariantLabel, isNameClash, runPool, sanitizeArtifactName, sanitizeSegment, screenshotPath, selectScreenshots, suffixedName, truncateUtf8, uploadScreenshots
+// UNUSED EXPORTS: MAX_FILE_NAME_BYTES, artifactUrl, defaultArtifactName, displayUrl, downloadScreenshots, fileVariantLabel, isNameClash, runPool, sanitizeArtifactName, sanitizeSegment, screenshotPath, selectScreenshots, suffixedName, truncateUtf8, uploadScreenshots
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
@@ -37,8 +37,8 @@ var external_node_stream_promises_ = __webpack_require__(46466);
 var lib = __webpack_require__(44942);
 // EXTERNAL MODULE: ./src/api/backoff.ts
 var backoff = __webpack_require__(50304);
-// EXTERNAL MODULE: ./src/run/clock.ts
-var clock = __webpack_require__(54219);
+// EXTERNAL MODULE: ./src/common/clock.ts
+var clock = __webpack_require__(39987);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(57075);
 ;// CONCATENATED MODULE: ./src/artifacts/image-guard.ts
@@ -192,7 +192,7 @@ async function attemptDownload(client, url, tmp, rules) {
             reject(error);
         };
         timer = setTimeout(() => stop(timeout()), timeoutMs);
-        onAbort = () => stop(new AttemptError(`stopped: ${(0,time_limit/* stopReason */.P)(signal)}`, false));
+        onAbort = () => stop(new AttemptError(`stopped: ${(0,time_limit/* stopReason */.PJ)(signal)}`, false));
         if (signal?.aborted)
             onAbort();
         else
@@ -464,8 +464,6 @@ var screenshots = __webpack_require__(45309);
 /** Which screenshots of a run to keep: a pure choice over the run model. */
 
 
-/** The values of the `screenshots` input. */
-const SCREENSHOT_MODES = (/* unused pure expression or super */ null && (['failed', 'all', 'none']));
 /** States whose final screenshot `failed` mode keeps. */
 const FAILED_STATES = new Set(['failed', 'error', 'timed-out']);
 function hasImage(result) {
@@ -571,7 +569,7 @@ function untilStopped(work, signal) {
     if (!signal)
         return work;
     return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new Error(`stopped: ${(0,time_limit/* stopReason */.P)(signal)}`));
+        const onAbort = () => reject(new Error(`stopped: ${(0,time_limit/* stopReason */.PJ)(signal)}`));
         if (signal.aborted)
             onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
@@ -735,7 +733,7 @@ async function publishScreenshots(summary, options) {
     const downloaded = await downloadScreenshots(jobs, dir, {
         ...options.download,
         log,
-        signal: (0,time_limit/* timeLimited */.g)(options.signal, DOWNLOAD_TIME_LIMIT_MS),
+        signal: (0,time_limit/* timeLimited */.gI)(options.signal, DOWNLOAD_TIME_LIMIT_MS),
     });
     const warnings = [];
     if (downloaded.missing.length > 0) {
@@ -753,7 +751,7 @@ async function publishScreenshots(summary, options) {
         env,
         client: options.client,
         log,
-        signal: (0,time_limit/* timeLimited */.g)(options.signal, UPLOAD_TIME_LIMIT_MS),
+        signal: (0,time_limit/* timeLimited */.gI)(options.signal, UPLOAD_TIME_LIMIT_MS),
     });
     warnings.push(...uploaded.warnings);
     const files = {};

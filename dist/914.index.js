@@ -2,21 +2,94 @@ export const id = 914;
 export const ids = [914];
 export const modules = {
 
+/***/ 54614:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   NP: () => (/* binding */ isOwn),
+/* harmony export */   U7: () => (/* binding */ githubRest),
+/* harmony export */   nu: () => (/* binding */ tokenLogin),
+/* harmony export */   vJ: () => (/* binding */ describeShape)
+/* harmony export */ });
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
+/**
+ * GitHub's REST API for the extras that write there (the pull-request comment, the failure issue): one
+ * client that stays on the API's origin and stops with a signal, the token's identity, what "own" means.
+ */
+
+/** The login of comments and issues written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
+const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+/**
+ * A REST client whose every request carries `signal` and is refused (an Error) when it would leave the
+ * API's origin (a `Link` header pointing elsewhere).
+ */
+function githubRest(options) {
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
+    const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
+    octokit.hook.before('request', (request) => {
+        const url = new URL(request.url, `${request.baseUrl}/`);
+        if (url.origin !== origin)
+            throw new Error(`the GitHub API pointed the action to ${url.origin}; refused`);
+        request.request = { ...request.request, ...(options.signal ? { signal: options.signal } : {}) };
+    });
+    return octokit;
+}
+/**
+ * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
+ * for `GITHUB_TOKEN`.
+ * @throws the request error of any other failure, an Error for an answer without a login
+ */
+async function tokenLogin(octokit) {
+    try {
+        const { data } = await octokit.rest.users.getAuthenticated();
+        const login = data?.login;
+        if (typeof login !== 'string') {
+            throw new Error(`the GitHub API answered GET /user with ${describeShape(login)} as the login`);
+        }
+        return login;
+    }
+    catch (error) {
+        if (error.status === 403)
+            return ACTIONS_BOT_LOGIN;
+        throw error;
+    }
+}
+/** Whether a listed comment or issue is the action's own: written by `login`, its body starting with `marker`. */
+function isOwn(item, login, marker) {
+    if (item === null || typeof item !== 'object')
+        return false;
+    const c = item;
+    return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
+}
+/** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
+function describeShape(value) {
+    if (value === null)
+        return 'null';
+    if (value === undefined)
+        return 'nothing';
+    if (Array.isArray(value))
+        return 'a list';
+    return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
+}
+
+
+/***/ }),
+
 /***/ 71914:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   PR_COMMENT_TIME_LIMIT_MS: () => (/* binding */ PR_COMMENT_TIME_LIMIT_MS),
+/* harmony export */   Q: () => (/* binding */ commentMarker),
+/* harmony export */   V: () => (/* binding */ MAX_COMMENT_CHARS),
 /* harmony export */   renderPullRequestComment: () => (/* binding */ renderPullRequestComment),
 /* harmony export */   upsertPullRequestComment: () => (/* binding */ upsertPullRequestComment)
 /* harmony export */ });
-/* unused harmony exports COMMENT_MARKER_BASE, ACTIONS_BOT_LOGIN, MAX_COMMENT_CHARS, commentMarker */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(61351);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(18119);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(64792);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(41020);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(18119);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(57994);
+/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(73596);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65655);
 /**
@@ -32,10 +105,6 @@ export const modules = {
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
 const COMMENT_MARKER_BASE = 'ghost-inspector-action';
-/** The login of comments written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
-const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
-/** Time limit of the pull-request comment (every request it makes), ms. */
-const PR_COMMENT_TIME_LIMIT_MS = 20_000;
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 const MAX_COMMENT_CHARS = 60_000;
 const VERDICT_ICON = {
@@ -72,9 +141,9 @@ function renderPullRequestComment(report, options = {}) {
     ].filter(Boolean);
     const lines = [
         commentMarker(options.key),
-        `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
+        `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
         '',
-        `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.total, 'test')} in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(t.duration)}.` +
+        `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a)(t.duration)}.` +
             (t.screenshotCompareFailed
                 ? ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
                 : ''),
@@ -82,7 +151,7 @@ function renderPullRequestComment(report, options = {}) {
     if (!report.passing && report.reasons.length > 0) {
         lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
     }
-    const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_2__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
+    const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_1__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
     if (failing.length > 0) {
         lines.push('');
         for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
@@ -90,8 +159,9 @@ function renderPullRequestComment(report, options = {}) {
             const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(`${test.title}${variant}`, 400));
             const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .safeUrl */ .Pl)(test.resultUrl) : '';
             const title = href ? `<a href="${href}">${name}</a>` : name;
-            const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_3__/* .failureMessage */ .oh)(test) : failingReason(test);
-            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(why, 500))}`);
+            const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .failureMessage */ .oh)(test) : failingReason(test);
+            const history = test.testId ? options.history?.get(test.testId) : undefined;
+            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(why, 500))}${history ? ` (${history})` : ''}`);
         }
         if (failing.length > MAX_LISTED_FAILURES)
             lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
@@ -111,26 +181,6 @@ function failingReason(test) {
     return test.state;
 }
 /**
- * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
- * for `GITHUB_TOKEN`.
- * @throws the request error of any other failure
- */
-async function tokenLogin(octokit) {
-    try {
-        const { data } = await octokit.rest.users.getAuthenticated();
-        const login = data?.login;
-        if (typeof login !== 'string') {
-            throw new Error(`the GitHub API answered GET /user with ${describeShape(login)} as the login`);
-        }
-        return login;
-    }
-    catch (error) {
-        if (error.status === 403)
-            return ACTIONS_BOT_LOGIN;
-        throw error;
-    }
-}
-/**
  * Creates the sticky comment on a pull request, or updates the oldest own one (the token's identity, body
  * starting with the marker). Every request stays on the API's origin.
  * @returns the comment id and whether it was created
@@ -140,15 +190,8 @@ async function tokenLogin(octokit) {
 async function upsertPullRequestComment(options) {
     const marker = commentMarker(options.key);
     const body = options.body.startsWith(marker) ? options.body : `${marker}\n${options.body}`;
-    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
-    const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
-    octokit.hook.before('request', (request) => {
-        const url = new URL(request.url, `${request.baseUrl}/`);
-        if (url.origin !== origin)
-            throw new Error(`the GitHub API pointed the action to ${url.origin}; refused`);
-        request.request = { ...request.request, ...(options.signal ? { signal: options.signal } : {}) };
-    });
-    const login = await tokenLogin(octokit);
+    const octokit = (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .githubRest */ .U7)(options);
+    const login = await (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .tokenLogin */ .nu)(octokit);
     const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
     let existing;
     for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
@@ -157,12 +200,12 @@ async function upsertPullRequestComment(options) {
     })) {
         const comments = page.data;
         if (!Array.isArray(comments)) {
-            throw new Error(`the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`);
+            throw new Error(`the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${(0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .describeShape */ .vJ)(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`);
         }
-        const found = comments.find((c) => isOwnComment(c, login, marker));
+        const found = comments.find((c) => (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .isOwn */ .NP)(c, login, marker));
         if (found) {
             if (typeof found.id !== 'number') {
-                throw new Error(`the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`);
+                throw new Error(`the GitHub API answered a comment without a numeric id (${(0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .describeShape */ .vJ)(found.id)})`);
             }
             existing = found.id;
             break;
@@ -179,23 +222,6 @@ async function upsertPullRequestComment(options) {
     }
     const created = await octokit.rest.issues.createComment({ ...params, body });
     return { id: created.data.id, created: true };
-}
-/** Whether a listed comment is the action's own: by `login`, its body starting with `marker`. */
-function isOwnComment(comment, login, marker) {
-    if (comment === null || typeof comment !== 'object')
-        return false;
-    const c = comment;
-    return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
-}
-/** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
-function describeShape(value) {
-    if (value === null)
-        return 'null';
-    if (value === undefined)
-        return 'nothing';
-    if (Array.isArray(value))
-        return 'a list';
-    return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }
 
 

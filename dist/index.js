@@ -55687,7 +55687,7 @@ module.exports = {
 /* harmony export */   jo: () => (/* binding */ backoffMs),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_BACKOFF, MAX_RETRY_AFTER_MS */
+/* unused harmony export MAX_RETRY_AFTER_MS */
 /**
  * The one back-off rule (jittered exponential) and `Retry-After` reader, shared by the API client's retries
  * and the screenshot downloads. All times in ms.
@@ -55728,6 +55728,49 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
     }
     return Math.min(ms, capMs);
 }
+
+
+/***/ }),
+
+/***/ 50470:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Co: () => (/* binding */ RATE_LIMIT_PER_SECOND),
+/* harmony export */   R1: () => (/* binding */ MAX_LIST_RECORDS),
+/* harmony export */   ST: () => (/* binding */ SYNC_SUITE_EXECUTE_TIMEOUT_MS),
+/* harmony export */   Zc: () => (/* binding */ DEFAULT_REQUEST_TIMEOUT_MS),
+/* harmony export */   a6: () => (/* binding */ SYNC_TEST_EXECUTE_TIMEOUT_MS),
+/* harmony export */   eF: () => (/* binding */ RATE_LIMIT_BURST),
+/* harmony export */   hX: () => (/* binding */ NOT_FOUND_GRACE_MS),
+/* harmony export */   md: () => (/* binding */ PAGE_SIZE)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_LIST_COUNT, DURATION_HISTORY_COUNT, MAX_EXECUTE_DELAY_MS */
+/** The service's limits and the client's timing constants (docs/api-contract.md: Limits). All in ms. */
+/** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
+const PAGE_SIZE = 50;
+/** Most records read of any list (docs/read.md, "Paging"): a suite result that counts more is not believed. */
+const MAX_LIST_RECORDS = 10_000;
+/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
+const DEFAULT_LIST_COUNT = 10;
+/** Earlier results read per suite or test to estimate run durations. */
+const DURATION_HISTORY_COUNT = 5;
+/** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
+const NOT_FOUND_GRACE_MS = 30_000;
+/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
+const MAX_EXECUTE_DELAY_MS = 300_000;
+/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_PER_SECOND = 10;
+/** The service's request burst per account (docs/api-contract.md: Rate limit). */
+const RATE_LIMIT_BURST = 300;
+/** Default per-request timeout of the client. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Timeouts of an execute that waits for completion (`immediate` not set): the service's limit, plus a
+ * minute of margin for a suite (docs/api-contract.md: Limits, "Suite execute held open").
+ */
+const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
+const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 
 
 /***/ }),
@@ -55902,14 +55945,64 @@ function resultImages(result) {
 
 /***/ }),
 
+/***/ 39987:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kg: () => (/* binding */ unrefTimer),
+/* harmony export */   _: () => (/* binding */ timeoutSignal),
+/* harmony export */   ml: () => (/* binding */ systemClock)
+/* harmony export */ });
+/** Time as the engine sees it (now, an abortable sleep, randomness), injected so tests need no real time. */
+/** Real time. */
+const systemClock = {
+    now: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted || ms <= 0) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+/** A signal that fires `ms` after the call on `clock`, or never if `until` fires first. */
+function timeoutSignal(clock, ms, until) {
+    const controller = new AbortController();
+    void clock.sleep(ms, until).then(() => {
+        if (!until.aborted)
+            controller.abort();
+    });
+    return controller.signal;
+}
+/** An unref'd real-time timer for the process backstops (whatever the clock does); returns its clear. */
+function unrefTimer(ms, onExpire) {
+    const timer = setTimeout(onExpire, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+}
+
+
+/***/ }),
+
 /***/ 51418:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   P: () => (/* binding */ stopReason),
-/* harmony export */   g: () => (/* binding */ timeLimited)
+/* harmony export */   A0: () => (/* binding */ withinTimeLimit),
+/* harmony export */   PJ: () => (/* binding */ stopReason),
+/* harmony export */   Si: () => (/* binding */ EXTRA_TIME_LIMIT_MS),
+/* harmony export */   gI: () => (/* binding */ timeLimited)
 /* harmony export */ });
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
+/** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
+const EXTRA_TIME_LIMIT_MS = 20_000;
 /**
  * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
  * saying which ({@link stopReason}). The timer never keeps the process alive.
@@ -55931,6 +56024,22 @@ function timeLimited(signal, ms) {
 function stopReason(signal) {
     return signal.reason instanceof Error ? signal.reason.message : 'stopped';
 }
+/**
+ * Runs `task` with a {@link timeLimited} signal of `ms`; an error after that signal fired becomes an Error
+ * `stopped: <why>` ({@link stopReason}).
+ * @throws what `task` throws
+ */
+async function withinTimeLimit(cancel, ms, task) {
+    const signal = timeLimited(cancel, ms);
+    try {
+        return await task(signal);
+    }
+    catch (error) {
+        if (signal.aborted)
+            throw new Error(`stopped: ${stopReason(signal)}`);
+        throw error;
+    }
+}
 
 
 /***/ }),
@@ -55939,12 +56048,29 @@ function stopReason(signal) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   L: () => (/* binding */ plural)
+/* harmony export */   L: () => (/* binding */ plural),
+/* harmony export */   a: () => (/* binding */ formatDuration)
 /* harmony export */ });
 /** Words every room writes the same way. */
 /** `1 test`, `2 tests`; `many` for an irregular plural. */
 function plural(count, one, many = `${one}s`) {
     return `${count} ${count === 1 ? one : many}`;
+}
+/** Formats a duration in ms for people (`850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`); null gives `–`. */
+function formatDuration(ms) {
+    if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0)
+        return '–';
+    if (ms < 1000)
+        return `${Math.round(ms)} ms`;
+    if (ms < 60_000)
+        return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+    const totalSeconds = Math.round(ms / 1000);
+    const h = Math.floor(totalSeconds / 3600);
+    const m = Math.floor((totalSeconds % 3600) / 60);
+    const s = totalSeconds % 60;
+    if (h > 0)
+        return `${h} h ${String(m).padStart(2, '0')} min`;
+    return `${m} min ${String(s).padStart(2, '0')} s`;
 }
 
 
@@ -55956,7 +56082,8 @@ function plural(count, one, many = `${one}s`) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   CX: () => (/* binding */ workflowRunUrl),
 /* harmony export */   L7: () => (/* binding */ readGitHubContext),
-/* harmony export */   Td: () => (/* binding */ commentKey)
+/* harmony export */   Td: () => (/* binding */ commentKey),
+/* harmony export */   rm: () => (/* binding */ failureIssueKey)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
@@ -55998,6 +56125,7 @@ function readGitHubContext(env = process.env) {
         repository: owner && repo ? { owner, repo } : null,
         pullRequest: pullRequestNumber(env.GITHUB_EVENT_PATH),
         job: env.GITHUB_JOB || null,
+        workflow: env.GITHUB_WORKFLOW || null,
         runId: env.GITHUB_RUN_ID || null,
         runAttempt: env.GITHUB_RUN_ATTEMPT || null,
         step: env.GITHUB_ACTION || null,
@@ -56043,6 +56171,10 @@ function workflowRunUrl(context) {
 /** The key of the sticky pull-request comment: the job id and the `comment-key` input (may be empty). */
 function commentKey(context, commentKeyInput) {
     return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
+}
+/** The key of the failure issue: the workflow, then the pull-request comment's key. */
+function failureIssueKey(context, commentKeyInput) {
+    return [context.workflow ?? '', commentKey(context, commentKeyInput)].filter(Boolean).join('-');
 }
 
 
@@ -56212,7 +56344,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   yv: () => (/* binding */ buildStartedReport)
 });
 
-// UNUSED EXPORTS: targetText, testlessPhrase, variantLabel
+// UNUSED EXPORTS: variantLabel
 
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
 var outcome = __nccwpck_require__(44370);
@@ -56412,7 +56544,6 @@ var console = __nccwpck_require__(39475);
 
 
 
-
 /**
  * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
  * result gets one stand-in test, so every renderer shows it. Never throws on odd service data.
@@ -56588,28 +56719,25 @@ function percent(fraction) {
 
 /***/ }),
 
-/***/ 41020:
+/***/ 18296:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  p3: () => (/* binding */ DEFAULT_TITLE),
-  d4: () => (/* binding */ renderArtifactLine),
-  Br: () => (/* binding */ renderSummary)
-});
-
-// UNUSED EXPORTS: DEFAULT_SUMMARY_MAX_BYTES, writeSummary
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var lib_core = __nccwpck_require__(33838);
-// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
-var model = __nccwpck_require__(18119);
-// EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(64792);
-// EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
-;// CONCATENATED MODULE: ./src/report/summary-failures.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AG: () => (/* binding */ MAX_ERROR_CHARS),
+/* harmony export */   NE: () => (/* binding */ OPEN_FAILURES),
+/* harmony export */   U9: () => (/* binding */ count),
+/* harmony export */   UH: () => (/* binding */ stateLabel),
+/* harmony export */   hd: () => (/* binding */ STATE_LABEL),
+/* harmony export */   jf: () => (/* binding */ otherSections),
+/* harmony export */   nf: () => (/* binding */ link),
+/* harmony export */   sB: () => (/* binding */ titleHtml),
+/* harmony export */   xH: () => (/* binding */ MAX_NAME_CHARS),
+/* harmony export */   zV: () => (/* binding */ groupTests),
+/* harmony export */   zX: () => (/* binding */ groupBlock)
+/* harmony export */ });
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18119);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 
 
 
@@ -56640,15 +56768,15 @@ function stateLabel(report, test) {
     return label;
 }
 /** An `<a>` to an http(s) URL; plain text when the URL is anything else. `text` must be escaped already. */
-function summary_failures_link(url, text) {
-    const href = url ? (0,report_text/* safeUrl */.Pl)(url) : '';
+function link(url, text) {
+    const href = url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeUrl */ .Pl)(url) : '';
     return href ? `<a href="${href}">${text}</a>` : text;
 }
 /** Groups the tests matching `match` by suite and test, across variants and data rows, in report order. */
 function groupTests(report, match) {
     const byKey = new Map();
     const keyOf = ({ run, test }) => `${run.suiteId ?? run.suiteName}\u0000${test.testId ?? test.title}`;
-    for (const entry of (0,model/* allTests */.DD)(report)) {
+    for (const entry of (0,_model_js__WEBPACK_IMPORTED_MODULE_0__/* .allTests */ .DD)(report)) {
         const key = keyOf(entry);
         let group = byKey.get(key);
         if (!group) {
@@ -56663,14 +56791,14 @@ function groupTests(report, match) {
 }
 /** `suite › test` (the model's title), escaped and cut. */
 function titleHtml(test) {
-    return (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.title, MAX_NAME_CHARS));
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.title, MAX_NAME_CHARS));
 }
 function variantOf({ run }) {
     return run.variantLabel;
 }
 /** `failed on 2 of 4 variants: <a>chrome</a>, <a>firefox</a>`; '' for a test run once without variant. */
 function variantsLine(group, verb) {
-    const links = group.matching.map((e) => summary_failures_link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,report_text/* escapeInline */.VV)(variantOf(e) || 'no variant')));
+    const links = group.matching.map((e) => link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(variantOf(e) || 'no variant')));
     if (group.all.length <= 1)
         return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
     return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
@@ -56693,12 +56821,12 @@ function reasonLines(test) {
     const lines = [];
     const s = test.failingStep;
     if (s) {
-        const target = s.target ? ` <code>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
-        lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,report_text/* escapeCode */.tn)(s.command)}</code>${target}</p>`);
-        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
+        const target = s.target ? ` <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
+        lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(s.command)}</code>${target}</p>`);
+        lines.push(`<pre>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
     }
     if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
-        lines.push(`<pre>${(0,report_text/* escapeCode */.tn)((0,report_text/* truncate */.xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
+        lines.push(`<pre>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
     }
     return lines;
 }
@@ -56706,17 +56834,17 @@ function comparisonText(test) {
     const c = test.screenshotCompare;
     if (!c)
         return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
-    const diff = c.difference === null ? '' : ` (difference ${(0,phrases/* percent */.KN)(c.difference)}, threshold ${(0,phrases/* percent */.KN)(c.threshold)})`;
-    return `${summary_failures_link(c.imageUrl, 'Screenshot comparison')}${diff}`;
+    const diff = c.difference === null ? '' : ` (difference ${(0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .percent */ .KN)(c.difference)}, threshold ${(0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .percent */ .KN)(c.threshold)})`;
+    return `${link(c.imageUrl, 'Screenshot comparison')}${diff}`;
 }
 function linksLine({ run, test }) {
     const links = [];
     if (test.resultUrl)
-        links.push(summary_failures_link(test.resultUrl, 'Result'));
+        links.push(link(test.resultUrl, 'Result'));
     if (run.suiteResultUrl)
-        links.push(summary_failures_link(run.suiteResultUrl, 'Suite result'));
+        links.push(link(run.suiteResultUrl, 'Suite result'));
     if (test.videoUrl)
-        links.push(summary_failures_link(test.videoUrl, 'Video'));
+        links.push(link(test.videoUrl, 'Video'));
     if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
         links.push(comparisonText(test));
     return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
@@ -56725,11 +56853,11 @@ function linksLine({ run, test }) {
 function thumbnail(test) {
     const images = [];
     const add = (small, original, alt) => {
-        const thumb = small ? (0,report_text/* safeUrl */.Pl)(small) : '';
+        const thumb = small ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeUrl */ .Pl)(small) : '';
         if (!thumb)
             return;
         const img = `<img src="${thumb}" alt="${alt}" width="320">`;
-        const href = original ? (0,report_text/* safeUrl */.Pl)(original) : '';
+        const href = original ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeUrl */ .Pl)(original) : '';
         images.push(href ? `<a href="${href}">${img}</a>` : img);
     };
     add(test.screenshot?.smallUrl, test.screenshot?.originalUrl, 'Final screenshot');
@@ -56742,20 +56870,20 @@ function consoleLines(test) {
     if (test.consoleErrors.length === 0)
         return '';
     const shown = test.consoleErrors.slice(0, MAX_CONSOLE_ERRORS);
-    const text = shown.map((c) => (0,report_text/* truncate */.xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
+    const text = shown.map((c) => (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(c.output, MAX_CONSOLE_CHARS)).join('\n');
     const count = shown.length < test.consoleErrors.length
         ? `${shown.length} of ${test.consoleErrors.length}`
         : `${shown.length}`;
-    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,report_text/* escapeCode */.tn)(text, true)}</pre></details>`;
+    return `<details><summary>JavaScript console errors (${count})</summary><pre>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(text, true)}</pre></details>`;
 }
 function attemptsLine(test) {
     if (test.state !== 'flaky' || test.attempts.length === 0)
         return '';
     const items = test.attempts.map((a, i) => {
         const why = a.failingStep
-            ? `step #${a.failingStep.sequence + 1} <code>${(0,report_text/* escapeCode */.tn)(a.failingStep.command)}</code>: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-            : (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-        return `<li>Attempt ${i + 1} failed: ${why} (${summary_failures_link(a.resultUrl, 'result')})</li>`;
+            ? `step #${a.failingStep.sequence + 1} <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(a.failingStep.command)}</code>: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
+            : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
+        return `<li>Attempt ${i + 1} failed: ${why} (${link(a.resultUrl, 'result')})</li>`;
     });
     return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
 }
@@ -56773,7 +56901,7 @@ function groupBlock(report, group) {
         const reason = reasonLines(other.test);
         if (reason.join('') === firstReason)
             continue;
-        lines.push(`<p>On ${summary_failures_link(other.test.resultUrl, (0,report_text/* escapeInline */.VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
+        lines.push(`<p>On ${link(other.test.resultUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
     }
     return `${lines.filter(Boolean).join('\n')}\n\n`;
 }
@@ -56810,9 +56938,22 @@ function count(groups) {
     return groups.reduce((n, g) => n + g.matching.length, 0);
 }
 
-// EXTERNAL MODULE: ./src/common/words.ts
-var common_words = __nccwpck_require__(73596);
-;// CONCATENATED MODULE: ./src/report/summary.ts
+
+/***/ }),
+
+/***/ 57994:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Br: () => (/* binding */ renderSummary),
+/* harmony export */   d4: () => (/* binding */ renderArtifactLine),
+/* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_SUMMARY_MAX_BYTES, writeSummary */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(33838);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18296);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 /**
  * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
  * suites, then every test; failures only when it would pass its byte budget
@@ -56830,39 +56971,39 @@ const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 const TAIL_RESERVE = 1024;
 /** The line added to the job summary once the screenshots artifact is uploaded (pure; an http(s) URL links). */
 function renderArtifactLine(artifactUrl) {
-    return `Screenshots: ${summary_failures_link(artifactUrl, 'artifact')}.\n\n`;
+    return `Screenshots: ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(artifactUrl, 'artifact')}.\n\n`;
 }
 /**
  * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
- * left out are counted and the reader pointed to JUnit and results.json. README "What the reviewer sees".
+ * left out are counted and the reader pointed to JUnit and results.json. docs/reports.md ("What the reviewer sees").
  */
 function renderSummary(report, options = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
     const head = headline(report, options);
     if (!report.waited)
         return startedSummary(report, head, options, maxBytes);
-    const failures = groupTests(report, (t) => t.failing);
+    const failures = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupTests */ .zV)(report, (t) => t.failing);
     const full = new Budget(maxBytes);
-    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...otherSections(report)];
+    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .otherSections */ .jf)(report)];
     pieces.push(...allTestsSection(report));
     if (pieces.every((piece) => full.add(piece)))
         return full.text();
     // Failures only, cut at the budget.
     const cut = new Budget(maxBytes - TAIL_RESERVE);
     cut.add(head);
-    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,common_words/* plural */.L)(report.totals.total, 'test')}): ` +
+    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.totals.total, 'test')}): ` +
         `showing failures only.${pointer(options)}\n\n`);
-    const failing = count(failures);
+    const failing = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .count */ .U9)(failures);
     if (failing > 0)
         cut.add(`### Failures (${failing})\n\n`);
     let shown = 0;
     let collapsed = false;
     for (const [i, group] of failures.entries()) {
-        if (i === OPEN_FAILURES)
+        if (i === _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE)
             collapsed = cut.add('<details><summary>More failures</summary>\n\n');
-        if (i >= OPEN_FAILURES && !collapsed)
+        if (i >= _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE && !collapsed)
             break;
-        if (!cut.add(groupBlock(report, group)))
+        if (!cut.add((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupBlock */ .zX)(report, group)))
             break;
         shown += group.matching.length;
     }
@@ -56906,15 +57047,15 @@ class Budget {
 function truncateBytes(text, maxBytes) {
     let out = text;
     while (Buffer.byteLength(out, 'utf8') > maxBytes)
-        out = (0,report_text/* truncate */.xv)(out, Math.floor(out.length * 0.9));
+        out = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(out, Math.floor(out.length * 0.9));
     return out;
 }
 function pointer(options) {
     const files = [];
     if (options.junitPath)
-        files.push(`the JUnit file <code>${(0,report_text/* escapeCode */.tn)(options.junitPath)}</code>`);
+        files.push(`the JUnit file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(options.junitPath)}</code>`);
     if (options.resultsPath)
-        files.push(`the results file <code>${(0,report_text/* escapeCode */.tn)(options.resultsPath)}</code>`);
+        files.push(`the results file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(options.resultsPath)}</code>`);
     return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 const VERDICT_LINE = {
@@ -56932,7 +57073,7 @@ function countsLine(report) {
     if (t.failed)
         counts.push(bold(true, `${t.failed} failed`));
     if (t.error)
-        counts.push(bold(true, (0,common_words/* plural */.L)(t.error, 'error')));
+        counts.push(bold(true, (0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.error, 'error')));
     if (t.timedOut)
         counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
     counts.push(`${t.passed} passed`);
@@ -56940,24 +57081,24 @@ function countsLine(report) {
         counts.push(`${t.flaky} flaky`);
     if (t.cancelled)
         counts.push(bold(true, `${t.cancelled} cancelled`));
-    let line = `${counts.join(', ')} of ${(0,common_words/* plural */.L)(t.total, 'test')} in ${(0,report_text/* formatDuration */.a3)(t.duration)}`;
+    let line = `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(t.duration)}`;
     if (report.runs.length > 1)
-        line += ` (${(0,common_words/* plural */.L)(report.runs.length, 'suite run')})`;
+        line += ` (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.runs.length, 'suite run')})`;
     line += '.';
     if (t.screenshotCompareFailed) {
         const counted = report.policy.failOnScreenshotCompare;
-        line += ` ${(0,common_words/* plural */.L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+        line += ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
     }
     return line;
 }
 function headline(report, options) {
     const [icon, words] = VERDICT_LINE[report.verdict];
-    let line = `## ${icon} ${(0,report_text/* escapeInline */.VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
+    let line = `## ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
     if (report.waited)
         line += countsLine(report);
     else {
         const started = report.totals.total - report.totals.error;
-        line += `Started ${(0,common_words/* plural */.L)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += `Started ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(started, 'run')} without waiting (\`wait: false\`)`;
         line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
     }
     if (report.interrupted === 'deadline')
@@ -56967,11 +57108,11 @@ function headline(report, options) {
     if (report.interrupted === 'fail-fast')
         line += ' A test failed: the other runs were cancelled (`fail-fast`).';
     if (!report.passing && report.reasons.length > 0) {
-        line += `\n\n**The step fails:** ${(0,report_text/* escapeInline */.VV)(report.reasons.join(' '))}`;
+        line += `\n\n**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(report.reasons.join(' '))}`;
     }
     if (options.tunnel) {
         const { url, address } = options.tunnel;
-        line += `\n\nTunnel: <code>${(0,report_text/* escapeCode */.tn)(url)}</code> → <code>${(0,report_text/* escapeCode */.tn)(address)}</code>.`;
+        line += `\n\nTunnel: <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(url)}</code> → <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(address)}</code>.`;
     }
     return `${line}\n\n`;
 }
@@ -56979,14 +57120,14 @@ function headline(report, options) {
 function failureSection(report, groups) {
     if (groups.length === 0)
         return [];
-    const out = [`### Failures (${count(groups)})\n\n`];
-    for (const g of groups.slice(0, OPEN_FAILURES))
-        out.push(groupBlock(report, g));
-    const rest = groups.slice(OPEN_FAILURES);
+    const out = [`### Failures (${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .count */ .U9)(groups)})\n\n`];
+    for (const g of groups.slice(0, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE))
+        out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupBlock */ .zX)(report, g));
+    const rest = groups.slice(_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE);
     if (rest.length > 0) {
-        out.push(`<details><summary>${(0,common_words/* plural */.L)(count(rest), 'more failure')}</summary>\n\n`);
+        out.push(`<details><summary>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .count */ .U9)(rest), 'more failure')}</summary>\n\n`);
         for (const g of rest)
-            out.push(groupBlock(report, g));
+            out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupBlock */ .zX)(report, g));
         out.push('</details>\n\n');
     }
     return out;
@@ -57004,18 +57145,18 @@ function suiteTable(report) {
         const failing = runs.some((r) => r.tests.some((t) => t.failing));
         const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
         const other = [
-            sum('error') ? (0,common_words/* plural */.L)(sum('error'), 'error') : '',
+            sum('error') ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(sum('error'), 'error') : '',
             sum('flaky') ? `${sum('flaky')} flaky` : '',
             sum('timedOut') ? `${sum('timedOut')} timed out` : '',
             sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
         ].filter(Boolean);
         const perRun = runs.map((r) => {
             const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
-            const label = (0,report_text/* escapeInline */.VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+            const label = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
             const ratio = `${r.totals.passed}/${r.totals.total}`;
-            return label ? `${summary_failures_link(url, label)} ${ratio}` : ratio;
+            return label ? `${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(url, label)} ${ratio}` : ratio;
         });
-        const name = (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(runs[0].suiteName, MAX_NAME_CHARS));
+        const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(runs[0].suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH));
         out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
     }
     return `${out}\n`;
@@ -57024,19 +57165,19 @@ function suiteTable(report) {
 function* allTestsSection(report) {
     yield `### All tests (${report.totals.total})\n\n`;
     for (const run of report.runs) {
-        const variant = run.variantLabel ? ` <sub>${(0,report_text/* escapeInline */.VV)(run.variantLabel)}</sub>` : '';
-        const bits = [(0,common_words/* plural */.L)(run.totals.total, 'test'), `${run.totals.passed} passed`];
+        const variant = run.variantLabel ? ` <sub>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(run.variantLabel)}</sub>` : '';
+        const bits = [(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(run.totals.total, 'test'), `${run.totals.passed} passed`];
         if (run.totals.failed)
             bits.push(`${run.totals.failed} failed`);
         const rows = run.tests.map((test) => {
-            const result = test.resultUrl ? summary_failures_link(test.resultUrl, 'result') : '–';
-            return `<tr><td>${stateLabel(report, test)}</td><td>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(test.name, MAX_NAME_CHARS))}</td><td>${(0,report_text/* formatDuration */.a3)(test.durationMs)}</td><td>${result}</td></tr>`;
+            const result = test.resultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(test.resultUrl, 'result') : '–';
+            return `<tr><td>${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .stateLabel */ .UH)(report, test)}</td><td>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH))}</td><td>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(test.durationMs)}</td><td>${result}</td></tr>`;
         });
         const about = [
-            run.suiteResultUrl ? summary_failures_link(run.suiteResultUrl, 'suite result') : '',
-            run.error ? (0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.error, MAX_ERROR_CHARS)) : '',
+            run.suiteResultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(run.suiteResultUrl, 'suite result') : '',
+            run.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.error, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ERROR_CHARS */ .AG)) : '',
         ].filter(Boolean);
-        yield `<details><summary><strong>${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))}</strong>${variant}: ${bits.join(', ')} · ${(0,report_text/* formatDuration */.a3)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
+        yield `<details><summary><strong>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH))}</strong>${variant}: ${bits.join(', ')} · ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
     }
 }
 /** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
@@ -57048,10 +57189,10 @@ function startedSummary(report, head, options, maxBytes) {
     for (const run of report.runs) {
         const standIn = run.tests[0];
         const status = standIn
-            ? `${STATE_LABEL.error}: ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(standIn.error ?? standIn.name, MAX_ERROR_CHARS))}`
+            ? `${_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE_LABEL */ .hd.error}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(standIn.error ?? standIn.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ERROR_CHARS */ .AG))}`
             : '▶️ Started';
         const url = run.suiteResultUrl ?? run.resultUrl;
-        const row = `| ${(0,report_text/* escapeInline */.VV)((0,report_text/* truncate */.xv)(run.suiteName, MAX_NAME_CHARS))} | ${(0,report_text/* escapeInline */.VV)(run.variantLabel) || '–'} | ${status} | ${url ? summary_failures_link(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+        const row = `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH))} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(run.variantLabel) || '–'} | ${status} | ${url ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
         if (!cut.add(row))
             break;
         shown += 1;
@@ -57072,14 +57213,12 @@ function startedSummary(report, head, options, maxBytes) {
 /* harmony export */   Pl: () => (/* binding */ safeUrl),
 /* harmony export */   VV: () => (/* binding */ escapeInline),
 /* harmony export */   X5: () => (/* binding */ cleanText),
-/* harmony export */   a3: () => (/* binding */ formatDuration),
 /* harmony export */   j$: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.j$),
 /* harmony export */   tn: () => (/* binding */ escapeCode),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-/* unused harmony exports REPLACEMENT_CHARACTER, escapeHtml, escapeBlock */
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
-/** Pure text helpers shared by the renderers: cleaning, escaping, cutting, durations. */
+/** Pure text helpers shared by the renderers: cleaning, escaping, cutting. */
 /** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID = 
 // eslint-disable-next-line no-control-regex
@@ -57116,10 +57255,6 @@ function escapeHtml(text) {
 function escapeInline(text) {
     return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
-/** Escapes text inside a `<pre>`: line breaks become `&#10;`, as a blank line would end the HTML block. */
-function escapeBlock(text) {
-    return escapeCode(text, true);
-}
 /**
  * Escapes text inside `<code>` (or `<pre>` when `block`) like {@link escapeInline} but adding no invisible
  * character, so a copy gives exactly the text.
@@ -57145,22 +57280,6 @@ function truncate(text, max) {
         end -= 1;
     return text.slice(0, Math.max(0, end)) + '…';
 }
-/** Formats a duration in ms for people (`850 ms`, `12.3 s`, `2 min 05 s`, `1 h 02 min`); null gives `–`. */
-function formatDuration(ms) {
-    if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0)
-        return '–';
-    if (ms < 1000)
-        return `${Math.round(ms)} ms`;
-    if (ms < 60_000)
-        return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
-    const totalSeconds = Math.round(ms / 1000);
-    const h = Math.floor(totalSeconds / 3600);
-    const m = Math.floor((totalSeconds % 3600) / 60);
-    const s = totalSeconds % 60;
-    if (h > 0)
-        return `${h} h ${String(m).padStart(2, '0')} min`;
-    return `${m} min ${String(s).padStart(2, '0')} s`;
-}
 /** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
 function safeUrl(url) {
     if (!/^https?:\/\//i.test(url))
@@ -57168,101 +57287,6 @@ function safeUrl(url) {
     // eslint-disable-next-line no-control-regex
     const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) => Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
     return escapeHtml(encoded);
-}
-
-
-/***/ }),
-
-/***/ 54219:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Kg: () => (/* binding */ unrefTimer),
-/* harmony export */   _: () => (/* binding */ timeoutSignal),
-/* harmony export */   ml: () => (/* binding */ systemClock)
-/* harmony export */ });
-/* unused harmony export ManualClock */
-/** Time as the engine sees it (now, an abortable sleep, randomness), injected so tests need no real time. */
-/** Real time. */
-const systemClock = {
-    now: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted || ms <= 0) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-};
-/** A manual clock for tests: time moves only by `advance(ms)`, waking the sleepers due in order. */
-class ManualClock {
-    rand;
-    time;
-    sleepers = [];
-    constructor(start = 0, rand = () => 0.5) {
-        this.rand = rand;
-        this.time = start;
-    }
-    now() {
-        return this.time;
-    }
-    random() {
-        return this.rand();
-    }
-    sleep(ms, signal) {
-        if (signal?.aborted || ms <= 0)
-            return Promise.resolve();
-        return new Promise((resolve) => {
-            const entry = { at: this.time + ms, resolve };
-            this.sleepers.push(entry);
-            signal?.addEventListener('abort', () => {
-                this.sleepers = this.sleepers.filter((s) => s !== entry);
-                resolve();
-            }, { once: true });
-        });
-    }
-    /** Moves time forward by `ms`, waking every sleeper due by then, in order. */
-    async advance(ms) {
-        const target = this.time + ms;
-        for (;;) {
-            this.sleepers.sort((a, b) => a.at - b.at);
-            const next = this.sleepers[0];
-            if (!next || next.at > target)
-                break;
-            this.sleepers.shift();
-            this.time = next.at;
-            next.resolve();
-            // Let the woken task run until it sleeps again.
-            await new Promise((r) => setImmediate(r));
-        }
-        this.time = target;
-    }
-    /** Number of pending sleeps. */
-    get pending() {
-        return this.sleepers.length;
-    }
-}
-/** A signal that fires `ms` after the call on `clock`, or never if `until` fires first. */
-function timeoutSignal(clock, ms, until) {
-    const controller = new AbortController();
-    void clock.sleep(ms, until).then(() => {
-        if (!until.aborted)
-            controller.abort();
-    });
-    return controller.signal;
-}
-/** An unref'd real-time timer for the process backstops (whatever the clock does); returns its clear. */
-function unrefTimer(ms, onExpire) {
-    const timer = setTimeout(onExpire, ms);
-    timer.unref();
-    return () => clearTimeout(timer);
 }
 
 
@@ -57283,12 +57307,13 @@ function unrefTimer(ms, onExpire) {
 /* harmony export */   q2: () => (/* binding */ isSuiteResultOver),
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
-/* unused harmony exports STATUS_CANCELLED, MISSING_NAME, emptyCounts */
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(50470);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
 /**
  * The verdict: the one pure module that classifies, counts and decides pass or fail with its reasons; every
  * report renders a {@link Verdict} ({@link countedAs} / {@link failsStep} per test). docs/verdict.md.
  */
+
 
 /** The cancelled status of a test result (docs/api-contract.md). */
 const STATUS_CANCELLED = 8;
@@ -57334,14 +57359,24 @@ function testlessRunState(run) {
         return 'error';
     return null;
 }
-/** The tests a suite result counts: `countPassing + countFailing + countUnknown`; null when it gives none. */
-function suiteTestCount(result) {
+/** `countPassing + countFailing + countUnknown` of a suite result; null when it gives none. */
+function countedTests(result) {
     const counts = [result.countPassing, result.countFailing, result.countUnknown];
     if (!counts.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0))
         return null;
     const n = counts.reduce((a, b) => a + b, 0);
     return n > 0 ? n : null;
 }
+/**
+ * The tests a suite result counts (`countPassing + countFailing + countUnknown`); null when it gives none,
+ * or more than any list is read for (`MAX_LIST_RECORDS`: a count not believed).
+ */
+function suiteTestCount(result) {
+    const n = countedTests(result);
+    return n !== null && n <= _api_limits_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LIST_RECORDS */ .R1 ? n : null;
+}
+/** Stand-ins of missing test results, one each, at most this many; the rest is one line with the number. */
+const MAX_STAND_INS = 10;
 /**
  * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
  * "The suite result's own word"); [] when the list agrees or the run did not end with a verdict.
@@ -57361,15 +57396,29 @@ function suiteResultShortfall(run) {
         error,
     });
     const counted = `${sr.countPassing} passed, ${sr.countFailing} failed, ${sr.countUnknown} unknown`;
+    // Added once: a run ended again keeps its stand-ins.
+    if (run.tests.some((t) => !t.result && t.testId === null && t.testName.startsWith(MISSING_NAME)))
+        return [];
     const expected = suiteTestCount(sr);
+    if (expected === null && (countedTests(sr) ?? 0) > _api_limits_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LIST_RECORDS */ .R1) {
+        const error = `The suite result counts ${countedTests(sr)} tests (${counted}), more than any list is read for ` +
+            `(${_api_limits_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LIST_RECORDS */ .R1}): an answer of the wrong shape, its counts not believed.`;
+        return [standIn(`${MISSING_NAME}s: counts not believed`, error)];
+    }
     const listed = new Set(run.tests.flatMap((t) => (t.result ? [t.result._id] : []))).size;
-    const gone = run.tests.filter((t) => !t.result && t.testName.startsWith(MISSING_NAME)).length;
-    const missing = expected === null ? 0 : expected - listed - gone;
-    const out = Array.from({ length: Math.max(0, missing) }, (_, i) => standIn(`${MISSING_NAME} (${gone + i + 1} of ${expected - listed})`, `The suite result counts ${expected} tests (${counted}), but its list of test results held ` +
-        `${listed}, also when read again: this test's result is missing, its outcome unknown.`));
+    const missing = expected === null ? 0 : Math.max(0, expected - listed);
+    const why = `The suite result counts ${expected} tests (${counted}), but its list of test results held ` +
+        `${listed}, also when read again`;
+    const out = Array.from({ length: Math.min(missing, MAX_STAND_INS) }, (_, i) => standIn(`${MISSING_NAME} (${i + 1} of ${missing})`, `${why}: this test's result is missing, its outcome unknown.`));
+    if (missing > MAX_STAND_INS) {
+        const rest = missing - MAX_STAND_INS;
+        out.push(standIn(`${MISSING_NAME}s: ${rest} more`, `${why}: ${rest} more test results are missing.`));
+    }
     const fails = (t) => t.state !== 'passed' || t.attempts.some((a) => a.passing === false);
-    if (sr.passing === false && out.length === 0 && !run.tests.some(fails)) {
-        out.push(standIn('Suite result failed', `The suite result says it failed (${counted}), but none of its listed test results failed: ` +
+    const saysFailed = sr.passing === false || (typeof sr.countFailing === 'number' && sr.countFailing > 0);
+    if (saysFailed && out.length === 0 && !run.tests.some(fails)) {
+        const said = sr.passing === false ? 'says it failed' : `says it passed but counts ${sr.countFailing} failing`;
+        out.push(standIn('Suite result failed', `The suite result ${said} (${counted}), but none of its listed test results failed: ` +
             'the list disagrees with the suite result, which is taken at its word.'));
     }
     return out;
@@ -57434,24 +57483,24 @@ function decideVerdict(summary, policy) {
     const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
     const plainFailed = counts.failed - compareAsFailed;
     if (plainFailed > 0)
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(plainFailed, 'test')} failed.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(plainFailed, 'test')} failed.`);
     if (otherErrors > 0)
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(otherErrors, 'test')} ended without a result.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(otherErrors, 'test')} ended without a result.`);
     if (notStarted > 0)
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(notStarted, 'run')} ${notStarted === 1 ? 'was' : 'were'} never started.`);
     if (mayHave > 0)
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(mayHave, 'run')} may have started but could not be found.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(mayHave, 'run')} may have started but could not be found.`);
     if (cancelled > 0 && !signal) {
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(cancelled, 'test')} ${cancelled === 1 ? 'was' : 'were'} cancelled.`);
     }
     if (skipped > 0) {
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(skipped, 'run')} ${skipped === 1 ? 'was' : 'were'} not started (fail-fast).`);
     }
     if (counts.timedOut > 0 && policy.failOnTimeout) {
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(counts.timedOut, 'test')} did not finish before the timeout.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(counts.timedOut, 'test')} did not finish before the timeout.`);
     }
     if (counts.screenshotCompareFailed > 0 && policy.failOnScreenshotCompare) {
-        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
+        reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(counts.screenshotCompareFailed, 'screenshot comparison')} failed.`);
     }
     if (counts.total === 0 && policy.failOnEmpty)
         reasons.push('No test ran (empty suites or folders).');
@@ -57477,7 +57526,7 @@ function decideStartedVerdict(summary, policy) {
     const failed = summary.runs.filter((run) => run.error || run.notStarted || run.mayHaveStarted);
     counts.error = failed.length;
     const reasons = failed.length > 0
-        ? [`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(failed.length, 'run')} could not be started: ${failed[0]?.error ?? 'no reason given'}`]
+        ? [`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(failed.length, 'run')} could not be started: ${failed[0]?.error ?? 'no reason given'}`]
         : [];
     return {
         passing: reasons.length === 0,
@@ -57509,7 +57558,6 @@ function isSuiteResultOver(result) {
 /* harmony export */   mT: () => (/* binding */ ProblemLog),
 /* harmony export */   pb: () => (/* binding */ problemLines)
 /* harmony export */ });
-/* unused harmony export SHOWN_IDS */
 /** Ids shown before a list is folded. */
 const SHOWN_IDS = 5;
 /** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
@@ -57573,8 +57621,8 @@ class ProblemLog {
 /* harmony export */   u2: () => (/* binding */ WRAP_UP_MS),
 /* harmony export */   wv: () => (/* binding */ armHardExit)
 /* harmony export */ });
-/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65655);
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54219);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
+/* harmony import */ var _common_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(39987);
 /** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
 
 
@@ -57612,16 +57660,16 @@ const MAY_HAVE_STARTED_ERROR = 'The execute may have started a run, but it was n
 /** The error of an unanswered execute whose runs could not be told apart from other runs started then. */
 function mayHaveStartedAmong(candidates, expected) {
     return (`The execute may have started ${expected === 1 ? 'a run' : `${expected} runs`}, but it was not answered, and ` +
-        `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}: ` +
-        'not followed, not cancelled (may have started; not told apart).');
+        `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}, but ` +
+        `none showed this step's marker: not followed, not cancelled (may have started; not proven).`);
 }
 /** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
 function describeTimeout(timeoutMs) {
-    return (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(timeoutMs);
+    return (0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a)(timeoutMs);
 }
 /** Arms the forced exit after a workflow cancel: `onExpire` runs `ms` later unless disarmed first. */
 function armHardExit(onExpire, ms = HARD_EXIT_MS) {
-    return (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .unrefTimer */ .Kg)(ms, onExpire);
+    return (0,_common_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .unrefTimer */ .Kg)(ms, onExpire);
 }
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
 const DEADLINE_BACKSTOP_MS = 9_500;
@@ -61531,8 +61579,8 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __nccwpck_require__(69248);
-// EXTERNAL MODULE: ./src/run/clock.ts
-var run_clock = __nccwpck_require__(54219);
+// EXTERNAL MODULE: ./src/common/clock.ts
+var common_clock = __nccwpck_require__(39987);
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
 var deadline = __nccwpck_require__(22800);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
@@ -61590,7 +61638,7 @@ function processDeps() {
         env: process.env,
         github: (0,src_github/* readGitHubContext */.L7)(process.env),
         sink: actionsCoreSink(),
-        clock: run_clock/* systemClock */.ml,
+        clock: common_clock/* systemClock */.ml,
         listenForSignals: (handler) => {
             process.on('SIGINT', handler);
             process.on('SIGTERM', handler);
@@ -61606,71 +61654,6 @@ function processDeps() {
 
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
-;// CONCATENATED MODULE: ./src/api/errors.ts
-/** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
-class ApiError extends Error {
-    errorType;
-    status;
-    endpoint;
-    serviceMessage;
-    excerpt;
-    networkCode;
-    attempts;
-    causeType;
-    inFlight;
-    constructor(init) {
-        super(init.message);
-        this.errorType = init.errorType;
-        this.status = init.status;
-        this.endpoint = init.endpoint;
-        this.serviceMessage = init.serviceMessage;
-        this.excerpt = init.excerpt;
-        this.networkCode = init.networkCode;
-        this.attempts = init.attempts;
-        this.causeType = init.causeType;
-        if (init.inFlight !== undefined)
-            this.inFlight = init.inFlight;
-    }
-    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-    get notFound() {
-        return isNotFound(this);
-    }
-}
-// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
-Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
-/** Messages with which the service and the emulator say an identifier is unknown. */
-const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
-/**
- * Whether `err` means "no such record": HTTP 404, `NOT_FOUND`, or a `VALIDATION_ERROR` saying the id is
- * unknown (docs/api-contract.md: Polling a run). Non-`ApiError` values give false.
- */
-function isNotFound(err) {
-    if (!(err instanceof ApiError))
-        return false;
-    if (err.status === 404)
-        return true;
-    if (err.errorType === 'NOT_FOUND')
-        return true;
-    if (err.errorType === 'VALIDATION_ERROR') {
-        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
-    }
-    return false;
-}
-/** Answers of the wrong shape in a row after which a wait on one result gives up. */
-const UNEXPECTED_SHAPE_LIMIT = 3;
-/** Whether an error is an answer of the wrong shape (`UNEXPECTED_SHAPE`, see `UNEXPECTED_SHAPE_LIMIT`). */
-function isUnexpectedShape(err) {
-    return isApiErrorType(err, 'UNEXPECTED_SHAPE');
-}
-/** Whether an error is an `ApiError` with the given code. */
-function isApiErrorType(err, errorType) {
-    return err instanceof ApiError && err.errorType === errorType;
-}
-/** `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?`. */
-function endSentence(text) {
-    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
-}
-
 ;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
 /** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
 const seg = (id) => encodeURIComponent(id);
@@ -61684,87 +61667,12 @@ function pagingQuery(paging) {
     return q;
 }
 
-;// CONCATENATED MODULE: ./src/api/endpoints/data-sources.ts
-
-
-/** One data source out of an answer that may be a list; throws `INVALID_RESPONSE` for an empty list. */
-function single(t, value, endpoint) {
-    if (!Array.isArray(value))
-        return value;
-    if (value.length > 0)
-        return value[0];
-    throw new ApiError({
-        errorType: 'INVALID_RESPONSE',
-        endpoint: t.redact(endpoint),
-        attempts: 1,
-        message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
-    });
-}
-/** Data sources: list, read, create, update (each resolving with one data source), delete. */
-function dataSourceEndpoints(t) {
-    const base = (organizationId) => `/organizations/${seg(organizationId)}/data-sources/`;
-    return {
-        listDataSources: (organizationId, opts) => t.get(base(organizationId), opts),
-        getDataSource: async (organizationId, dataSourceId, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.get(path, opts), t.endpointOf('GET', path));
-        },
-        createDataSource: async (organizationId, body, opts) => {
-            const path = base(organizationId);
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        updateDataSource: async (organizationId, dataSourceId, body, opts) => {
-            const path = `${base(organizationId)}${seg(dataSourceId)}/`;
-            return single(t, await t.postJson(path, body, opts), t.endpointOf('POST', path));
-        },
-        deleteDataSource: (organizationId, dataSourceId, opts) => t.del(`${base(organizationId)}${seg(dataSourceId)}/`, opts),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
 
-/** Folders: list, read, create, rename, and the suites of a folder (`organization` as an id string there). */
+/** Folders: the suites of a folder (`organization` as an id string there). */
 function folderEndpoints(t) {
     return {
-        listFolders: (opts) => t.get('/folders/', opts),
-        getFolder: (folderId, opts) => t.get(`/folders/${seg(folderId)}/`, opts),
-        createFolder: (body, opts) => t.postJson('/folders/', body, opts),
-        updateFolder: (folderId, body, opts) => t.postJson(`/folders/${seg(folderId)}/`, body, opts),
         listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/imports-exports.ts
-
-const includeImportsQuery = (includeImports) => includeImports ? [['includeImports', '1']] : [];
-/**
- * Imports (writes; recorder HTML as a multipart form) and exports (reads: zip bytes, `.side` or JSON
- * documents, XHTML text).
- */
-function importExportEndpoints(t) {
-    return {
-        importTestJson: (suiteId, test, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
-        importTestRecorderHtml: (suiteId, file, opts) => t.request({
-            method: 'POST',
-            path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
-            kind: 'write',
-            body: {
-                type: 'multipart',
-                fields: [['apiKey', t.apiKey]],
-                file: { name: file.name, content: file.content, type: 'text/html' },
-            },
-            expect: 'envelope',
-            opts,
-        }),
-        importTestRecorderSide: (suiteId, side, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
-        importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
-        exportSuiteJson: async (suiteId, includeImports, opts) => (await t.get(`/suites/${seg(suiteId)}/export/json/`, opts, includeImportsQuery(includeImports), 'binary')).body,
-        exportSuiteRecorderSide: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
-        exportSuiteRecorderHtml: async (suiteId, opts) => (await t.get(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
-            .body,
-        exportTestJson: (testId, includeImports, opts) => t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
-        exportTestRecorderSide: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
-        exportTestRecorderHtml: (testId, opts) => t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
     };
 }
 
@@ -61887,31 +61795,8 @@ function encodeExecuteOptions(options, target) {
     return { pairs, json };
 }
 
-;// CONCATENATED MODULE: ./src/api/limits.ts
-/** The service's limits and the client's timing constants (docs/api-contract.md: Limits). All in ms. */
-/** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
-const PAGE_SIZE = 50;
-/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
-const DEFAULT_LIST_COUNT = 10;
-/** Earlier results read per suite or test to estimate run durations. */
-const DURATION_HISTORY_COUNT = 5;
-/** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
-const NOT_FOUND_GRACE_MS = 30_000;
-/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
-const MAX_EXECUTE_DELAY_MS = 300_000;
-/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_PER_SECOND = 10;
-/** The service's request burst per account (docs/api-contract.md: Rate limit). */
-const RATE_LIMIT_BURST = 300;
-/** Default per-request timeout of the client. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * Timeouts of an execute that waits for completion (`immediate` not set): the service's limit, plus a
- * minute of margin for a suite (docs/api-contract.md: Limits, "Suite execute held open").
- */
-const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
-const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
-
+// EXTERNAL MODULE: ./src/api/limits.ts
+var limits = __nccwpck_require__(50470);
 ;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
 
 
@@ -61922,7 +61807,7 @@ const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 function syncTimeout(t, target, execOptions) {
     if (execOptions.immediate)
         return undefined;
-    return Math.max(t.timeoutMs, target === 'suite' ? SYNC_SUITE_EXECUTE_TIMEOUT_MS : SYNC_TEST_EXECUTE_TIMEOUT_MS);
+    return Math.max(t.timeoutMs, target === 'suite' ? limits/* SYNC_SUITE_EXECUTE_TIMEOUT_MS */.ST : limits/* SYNC_TEST_EXECUTE_TIMEOUT_MS */.a6);
 }
 /**
  * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
@@ -61996,92 +61881,125 @@ function onDemandEndpoints(t) {
 
 ;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
 
-/** Organizations: the key's organizations, one with its plan, and its running test results. */
+/** Organizations: the running test results of one. */
 function organizationEndpoints(t) {
     return {
-        listOrganizations: (opts) => t.get('/organizations/', opts),
-        getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
         listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts, [], 'envelope', 'list'),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
 
-/**
- * Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result); comment on it
- * (a write).
- */
+/** Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result). */
 function resultEndpoints(t) {
     return {
         getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts, [], 'envelope', 'record'),
         cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel', 'record'),
-        commentOnTestResult: (resultId, message, opts) => t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
 
-/**
- * Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it;
- * its xUnit.net v2 XML text.
- */
+/** Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it. */
 function suiteResultEndpoints(t) {
     return {
         getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts, [], 'envelope', 'record'),
         listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
         cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel', 'record'),
-        getSuiteResultXunit: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
 
 
-/**
- * Suites: list, read, create, update, delete, duplicate; its tests; its results (JSON or CSV, newest first);
- * execute (docs/api-contract.md: Execute parameters); the status badge (no API key sent).
- */
+/** Suites: read one; its results (newest first); execute (docs/api-contract.md: Execute parameters). */
 function suiteEndpoints(t) {
     return {
-        listSuites: (opts) => t.get('/suites/', opts),
         getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
-        createSuite: (body, opts) => t.postJson('/suites/', body, opts),
-        updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),
-        deleteSuite: (suiteId, opts) => t.del(`/suites/${seg(suiteId)}/`, opts),
-        duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
-        listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
         listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
-        listSuiteResultsCsv: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
         executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
-        getSuiteStatusBadge: (suiteId, screenshot, opts) => t.badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
 
 
-/**
- * Tests: list, read, update, duplicate, delete; execute; running results; accept the latest screenshot as
- * baseline; results (JSON or CSV, newest first); the status badge.
- */
+/** Tests: execute; running results; results (newest first). */
 function testEndpoints(t) {
     return {
-        listTests: (opts) => t.get('/tests/', opts),
-        getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
-        updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
-        duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
-        deleteTest: (testId, opts) => t.del(`/tests/${seg(testId)}/`, opts),
         executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
         listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts, [], 'envelope', 'list'),
-        acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
         listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
-        listTestResultsCsv: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
-        getTestStatusBadge: (testId, screenshot, opts) => t.badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/api/api.ts
 const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
+
+;// CONCATENATED MODULE: ./src/api/errors.ts
+/** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
+class ApiError extends Error {
+    errorType;
+    status;
+    endpoint;
+    serviceMessage;
+    excerpt;
+    networkCode;
+    attempts;
+    causeType;
+    inFlight;
+    constructor(init) {
+        super(init.message);
+        this.errorType = init.errorType;
+        this.status = init.status;
+        this.endpoint = init.endpoint;
+        this.serviceMessage = init.serviceMessage;
+        this.excerpt = init.excerpt;
+        this.networkCode = init.networkCode;
+        this.attempts = init.attempts;
+        this.causeType = init.causeType;
+        if (init.inFlight !== undefined)
+            this.inFlight = init.inFlight;
+    }
+    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
+    get notFound() {
+        return isNotFound(this);
+    }
+}
+// On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
+Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable: true, configurable: true });
+/** Messages with which the service and the emulator say an identifier is unknown. */
+const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
+/**
+ * Whether `err` means "no such record": HTTP 404, `NOT_FOUND`, or a `VALIDATION_ERROR` saying the id is
+ * unknown (docs/api-contract.md: Polling a run). Non-`ApiError` values give false.
+ */
+function isNotFound(err) {
+    if (!(err instanceof ApiError))
+        return false;
+    if (err.status === 404)
+        return true;
+    if (err.errorType === 'NOT_FOUND')
+        return true;
+    if (err.errorType === 'VALIDATION_ERROR') {
+        return NOT_FOUND_MESSAGE.test(err.serviceMessage ?? err.message);
+    }
+    return false;
+}
+/** Answers of the wrong shape in a row after which a wait on one result gives up. */
+const UNEXPECTED_SHAPE_LIMIT = 3;
+/** Whether an error is an answer of the wrong shape (`UNEXPECTED_SHAPE`, see `UNEXPECTED_SHAPE_LIMIT`). */
+function isUnexpectedShape(err) {
+    return isApiErrorType(err, 'UNEXPECTED_SHAPE');
+}
+/** Whether an error is an `ApiError` with the given code. */
+function isApiErrorType(err, errorType) {
+    return err instanceof ApiError && err.errorType === errorType;
+}
+/** `text` ending in one full stop: adds `.` unless it already ends with `.`, `!` or `?`. */
+function endSentence(text) {
+    return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
+}
 
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /**
@@ -62708,7 +62626,7 @@ class Transport {
         this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
         this.apiKey = options.apiKey;
         this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-        this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+        this.timeoutMs = options.requestTimeoutMs ?? limits/* DEFAULT_REQUEST_TIMEOUT_MS */.Zc;
         this.sleep = options.sleep ?? defaultSleep;
         this.now = options.now ?? Date.now;
         this.random = options.random ?? Math.random;
@@ -62756,23 +62674,6 @@ class Transport {
             expect: 'envelope',
             opts,
             shape,
-        });
-    }
-    /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
-    del(path, opts) {
-        return this.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
-    }
-    /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
-    badge(path, screenshot, opts) {
-        const query = screenshot ? [['screenshot', '1']] : [];
-        return this.request({
-            method: 'GET',
-            path,
-            query,
-            kind: 'read',
-            expect: 'binary',
-            sendApiKey: false,
-            opts,
         });
     }
     /**
@@ -62927,24 +62828,22 @@ class Transport {
 
 
 
-
-
-
 /**
  * Create a client for the Ghost Inspector API v1 (see `ClientOptions`). Methods resolve with the
  * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.
  */
 function createClient(options) {
-    const t = new Transport(options);
+    return clientOn(new Transport(options));
+}
+/** The client's methods over the transport `t` (tests add the rest of the API's surface on the same one). */
+function clientOn(t) {
     return {
         ...suiteEndpoints(t),
-        ...importExportEndpoints(t),
         ...testEndpoints(t),
         ...onDemandEndpoints(t),
         ...resultEndpoints(t),
         ...suiteResultEndpoints(t),
         ...organizationEndpoints(t),
-        ...dataSourceEndpoints(t),
         ...folderEndpoints(t),
     };
 }
@@ -63029,8 +62928,8 @@ const INPUT_DEFAULTS = {
     'private-variables': '',
     wait: 'true',
     'timeout-minutes': '30',
-    timeout: '',
     'cancel-on-timeout': 'true',
+    'cancel-result-ids': 'false',
     'fail-on-screenshot-compare': 'false',
     'fail-on-timeout': 'true',
     'fail-on-empty': 'true',
@@ -63042,6 +62941,8 @@ const INPUT_DEFAULTS = {
     annotations: 'true',
     'pr-comment': 'false',
     'comment-key': '',
+    'failure-issue': 'false',
+    'failure-issue-labels': 'ghost-inspector',
     'github-token': '${{ github.token }}',
     screenshots: 'failed',
     'artifact-name': '',
@@ -63049,7 +62950,7 @@ const INPUT_DEFAULTS = {
     'artifacts-dir': 'ghost-inspector-screenshots',
     'results-path': 'ghost-inspector-results.json',
     tunnel: '',
-    'tunnel-provider': 'ngrok',
+    'tunnel-provider': 'cloudflared',
     'ngrok-authtoken': '',
     'tunnel-url-variable': 'ngrokUrl',
     'tunnel-host-header': '',
@@ -63102,8 +63003,6 @@ const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 class InputReader {
     getRaw;
     problems = [];
-    /** Warnings about valid values (a former input name). */
-    warnings = [];
     fail = (input, value, expected) => {
         // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
         const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : (0,api_redact/* redactUrl */.BO)(value);
@@ -63248,7 +63147,7 @@ function parseTargets(r, organizationId) {
 }
 /**
  * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
- * (`run/follow-results.ts` tells its kind). Only with `wait: true`.
+ * (`run/trigger/result-ids.ts` tells its kind). Only with `wait: true`.
  */
 function parseResultIds(r, wait) {
     const refs = r.list('result-ids').map((entry) => {
@@ -63264,33 +63163,19 @@ function parseResultIds(r, wait) {
         r.fail('wait', 'false', 'true when result-ids is set (they are waited for)');
     return refs;
 }
-/**
- * The deadline in minutes from `timeout-minutes`, or from its former name `timeout` (a deprecation warning;
- * accepted until 2.0) when `timeout-minutes` keeps its default or says the same.
- */
-function timeoutInput(r) {
-    const minutes = r.raw('timeout-minutes');
-    const former = r.getRaw('timeout').trim();
-    if (former === '')
-        return { name: 'timeout-minutes', value: minutes };
-    if (minutes !== INPUT_DEFAULTS['timeout-minutes'] && minutes !== former) {
-        r.fail('timeout', former, 'empty when timeout-minutes is set (timeout is its former name)');
-    }
-    r.warnings.push('The input "timeout" is deprecated and will be removed in 2.0: use "timeout-minutes".');
-    return { name: 'timeout', value: former };
-}
 /** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 function parseWaiting(r) {
     const wait = r.boolWithDefault('wait');
-    const timeout = timeoutInput(r);
-    const timeoutMinutes = Number(timeout.value);
-    if (!/^\d+(\.\d+)?$/.test(timeout.value) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-        r.fail(timeout.name, timeout.value, 'a positive number of minutes (at most 1440)');
+    const timeout = r.raw('timeout-minutes');
+    const timeoutMinutes = Number(timeout);
+    if (!/^\d+(\.\d+)?$/.test(timeout) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
+        r.fail('timeout-minutes', timeout, 'a positive number of minutes (at most 1440)');
     }
     return {
         wait,
         timeoutMs: Math.round(timeoutMinutes * 60_000),
         cancelOnTimeout: r.boolWithDefault('cancel-on-timeout'),
+        cancelResultIds: r.boolWithDefault('cancel-result-ids'),
         failOnScreenshotCompare: r.boolWithDefault('fail-on-screenshot-compare'),
         failOnTimeout: r.boolWithDefault('fail-on-timeout'),
         failOnEmpty: r.boolWithDefault('fail-on-empty'),
@@ -63334,6 +63219,8 @@ function parseReports(r, context) {
         annotations,
         prComment,
         commentKey,
+        failureIssue: r.boolWithDefault('failure-issue'),
+        failureIssueLabels: r.list('failure-issue-labels'),
         githubToken,
         screenshots: screenshots,
         artifactName,
@@ -64960,8 +64847,9 @@ function toDefinition(file, item, position) {
     if (!Array.isArray(record.steps)) {
         throw new TestFileError(file, `is not a native JSON test${where}: "steps" must be an array`);
     }
-    if (record.startUrl !== undefined && typeof record.startUrl !== 'string') {
-        throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string`);
+    // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions").
+    if (record.startUrl !== undefined && record.startUrl !== null && typeof record.startUrl !== 'string') {
+        throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string or null`);
     }
     for (const field of DROPPED_FIELDS)
         delete record[field];
@@ -64999,6 +64887,7 @@ function stepValue(value) {
 
 
 
+
 /**
  * Reads the tunnel inputs; problems are recorded in `r`.
  * @param envToken `NGROK_AUTHTOKEN` from the environment, used when `ngrok-authtoken` is empty
@@ -65024,6 +64913,11 @@ function parseTunnel(r, envToken) {
     if (!isHttpUrl(address)) {
         r.fail('tunnel', address, 'the local address of the app, an http or https URL such as http://localhost:3000');
     }
+    else if (hasUserInfo(address)) {
+        // The agents forward requests as they come and cannot add credentials upstream; on their command line
+        // the credentials would be readable by every process of the runner.
+        r.fail('tunnel', (0,api_redact/* redactUrl */.BO)(address), 'the local address without user name or password (http://localhost:3000): the tunnel agents cannot send credentials to the app');
+    }
     if (provider === 'ngrok' && authtoken === '') {
         r.fail('ngrok-authtoken', '', 'your ngrok authtoken (from a secret), or NGROK_AUTHTOKEN in the environment, when tunnel is set with tunnel-provider ngrok');
     }
@@ -65037,6 +64931,10 @@ function parseTunnel(r, envToken) {
         urlVariable,
         hostHeader,
     };
+}
+function hasUserInfo(address) {
+    const url = new URL(address);
+    return url.username !== '' || url.password !== '';
 }
 /**
  * Checks the tunnel against the other inputs: `wait: false` is refused (the runs would outlive the tunnel),
@@ -65137,15 +65035,12 @@ async function readInputs(options = {}) {
     checkTunnelCombinations(r, inputs);
     if (r.problems.length > 0)
         throw new InputError(r.problems);
-    inputs.warnings = [
-        ...r.warnings,
-        ...shortSecretWarnings({
-            'api-key': connection.apiKey,
-            'http-auth-password': execute.httpAuthPassword ?? '',
-            'ngrok-authtoken': tunnel?.authtoken ?? '',
-            ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
-        }),
-    ];
+    inputs.warnings = shortSecretWarnings({
+        'api-key': connection.apiKey,
+        'http-auth-password': execute.httpAuthPassword ?? '',
+        'ngrok-authtoken': tunnel?.authtoken ?? '',
+        ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
+    });
     return inputs;
 }
 /** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */
@@ -65193,7 +65088,6 @@ async function readDataFile(file) {
 
 
 
-
 ;// CONCATENATED MODULE: ./src/common/log.ts
 /**
  * One line of plain log output: control characters become spaces, so service text can never start a line
@@ -65216,11 +65110,772 @@ function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
 }
 
+// EXTERNAL MODULE: ./src/report/console.ts
+var report_console = __nccwpck_require__(39475);
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
+;// CONCATENATED MODULE: ./src/tunnel/agent.ts
+/**
+ * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache under its
+ * pinned version, else downloaded once for this OS and architecture, its SHA-256 checked against the pinned
+ * one, and kept in the tool cache for the jobs after this one (`@actions/tool-cache`).
+ */
+
+
+
+
+/**
+ * The path of the agent's executable.
+ * @param searchPath the `PATH` to look in first (the agent's environment)
+ * @param log progress lines (the download)
+ * @throws Error when the agent is not installed and there is no download for this OS and architecture,
+ *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
+ */
+async function findAgent(provider, searchPath, log) {
+    const onPath = await onSearchPath(provider.command, searchPath);
+    if (onPath)
+        return onPath;
+    const asset = provider.asset(process.platform, process.arch);
+    if (!asset) {
+        throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
+    }
+    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
+    // Loaded only here: most runs never download an agent.
+    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
+    const cached = toolCache.find(provider.command, asset.version, process.arch);
+    if (cached)
+        return external_node_path_default().join(cached, exe);
+    log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
+    const file = await toolCache.downloadTool(asset.url).catch((error) => {
+        throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
+    });
+    await checkSha256(file, asset);
+    if (asset.kind === 'binary') {
+        await (0,promises_.chmod)(file, 0o755);
+        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
+        return external_node_path_default().join(dir, exe);
+    }
+    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
+    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
+    return external_node_path_default().join(dir, exe);
+}
+/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
+async function checkSha256(file, asset) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    for await (const chunk of (0,external_node_fs_.createReadStream)(file))
+        hash.update(chunk);
+    const actual = hash.digest('hex');
+    if (actual === asset.sha256.toLowerCase())
+        return;
+    await (0,promises_.rm)(file, { force: true });
+    throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
+}
+/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
+async function onSearchPath(command, searchPath) {
+    const name = process.platform === 'win32' ? `${command}.exe` : command;
+    for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
+        const file = external_node_path_default().join(dir, name);
+        const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
+        if (await (0,promises_.access)(file, mode).then(() => true, () => false))
+            return file;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
+/**
+ * ngrok's agent API, the agent's documented and versioned interface (ngrok docs, "ngrok Agent API",
+ * https://ngrok.com/docs/agent/api/): base URL `http://127.0.0.1:4040/api` unless `web_addr` is changed,
+ * no authentication, JSON answers; "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url,
+ * config: { addr } }] }`.
+ */
+
+/** One try of the API, ms. */
+const API_TIMEOUT_MS = 2_000;
+/**
+ * The public URL of the tunnel to `address` as the agent at `api` lists it (the https one when there are
+ * two), else of its only tunnel.
+ * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
+ */
+async function askNgrokApi(api, address, bound) {
+    const done = new AbortController();
+    try {
+        const res = await fetch(`${api}/api/tunnels`, {
+            headers: { accept: 'application/json' },
+            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, API_TIMEOUT_MS, done.signal)]),
+        });
+        if (!res.ok)
+            return null;
+        const tunnels = (await res.json()).tunnels ?? [];
+        const urls = tunnels
+            .filter((t) => tunnels.length === 1 || t.config?.addr === address)
+            .map((t) => t.public_url)
+            .filter((url) => typeof url === 'string');
+        return urls.find((url) => url.startsWith('https:')) ?? urls[0] ?? null;
+    }
+    catch {
+        return null;
+    }
+    finally {
+        done.abort();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/providers.ts
+/** Platform → `os-arch` key of the pinned assets below. */
+function platformKey(platform, arch) {
+    return `${platform}-${arch}`;
+}
+const NGROK_VERSION = '3.10.1';
+/**
+ * ngrok 3.10.1. The Linux and macOS files and their SHA-256 are what ngrok's update service
+ * (`update.ngrok-agent.com/check`, field `checksum`) answered, as transcribed in nixpkgs
+ * (pkgs/by-name/ng/ngrok/versions.json); the Windows archive and its SHA-256 as transcribed in the
+ * chocolatey package of ngrok 3.10.1. Not checked against a download here (no network where this was
+ * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ */
+const NGROK_ASSETS = {
+    'linux-x64': {
+        url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
+        kind: 'binary',
+        sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
+    },
+    'linux-arm64': {
+        url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
+        kind: 'binary',
+        sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
+    },
+    'darwin-x64': {
+        url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
+        kind: 'binary',
+        sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
+    },
+    'darwin-arm64': {
+        url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
+        kind: 'binary',
+        sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
+    },
+    'win32-x64': {
+        url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
+        kind: 'zip',
+        sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
+    },
+};
+const CLOUDFLARED_VERSION = '2026.9.3';
+const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
+/**
+ * cloudflared 2026.9.3: the asset names and SHA-256 of the "SHA256 Checksums" block of its release notes
+ * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3), as quoted in a downstream changelog; the
+ * release has every runner platform. Not checked against a download here (no network where this was
+ * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ */
+const CLOUDFLARED_ASSETS = {
+    'linux-x64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
+        kind: 'binary',
+        sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
+    },
+    'linux-arm64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
+        kind: 'binary',
+        sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
+    },
+    'darwin-x64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
+        kind: 'tgz',
+        sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
+    },
+    'darwin-arm64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
+        kind: 'tgz',
+        sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
+    },
+    'win32-x64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
+        kind: 'binary',
+        sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
+    },
+};
+const ngrok = {
+    name: 'ngrok',
+    command: 'ngrok',
+    asset(platform, arch) {
+        const asset = NGROK_ASSETS[platformKey(platform, arch)];
+        return asset ? { ...asset, version: NGROK_VERSION } : null;
+    },
+    args(tunnel) {
+        const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
+        if (tunnel.hostHeader)
+            args.push(`--host-header=${tunnel.hostHeader}`);
+        return args;
+    },
+    env: (tunnel) => ({ NGROK_AUTHTOKEN: tunnel.authtoken }),
+    lineReader: () => readNgrokLine,
+};
+/** One line of ngrok's output: its JSON log, or the `ERROR:` line its command line prints on stderr. */
+function readNgrokLine(line) {
+    const cliError = /^ERROR:\s+(.*)$/.exec(line.trim())?.[1];
+    if (cliError)
+        return { error: cliError, fatal: true };
+    let entry;
+    try {
+        entry = JSON.parse(line);
+    }
+    catch {
+        return null;
+    }
+    if (entry.msg === 'started tunnel' && typeof entry.url === 'string')
+        return { url: entry.url };
+    // The web interface that serves the agent API (default 127.0.0.1:4040, `web_addr`): no documented log
+    // line; when it is not seen the documented default is asked.
+    if (entry.msg === 'starting web service' && typeof entry.addr === 'string') {
+        return { api: `http://${entry.addr}` };
+    }
+    if (entry.lvl === 'crit' || entry.lvl === 'eror') {
+        return { error: [entry.msg, entry.err].filter(Boolean).join(': '), fatal: entry.lvl === 'crit' };
+    }
+    return null;
+}
+/** The address of ngrok's agent API when its log does not name it (ngrok docs, "ngrok Agent API"). */
+const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
+const cloudflared = {
+    name: 'cloudflared',
+    command: 'cloudflared',
+    asset(platform, arch) {
+        const asset = CLOUDFLARED_ASSETS[platformKey(platform, arch)];
+        return asset ? { ...asset, version: CLOUDFLARED_VERSION } : null;
+    },
+    args(tunnel) {
+        const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
+        const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
+        if (host)
+            args.push('--http-host-header', host);
+        return args;
+    },
+    env: () => ({}),
+    lineReader() {
+        let announced = false;
+        return (line) => {
+            if (/Your quick Tunnel has been created!/.test(line)) {
+                announced = true;
+                return null;
+            }
+            // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`.
+            const url = announced ? /\|\s+(https?:\/\/\S+)\s+\|/.exec(line)?.[1] : undefined;
+            if (url)
+                return { url };
+            const logged = /^\S+\s+ERR\s+(.*)$/.exec(line)?.[1];
+            if (logged)
+                return { error: logged.trim(), fatal: true };
+            // The error cloudflared exits with is printed bare, without time or level.
+            if (/^failed to /i.test(line.trim()))
+                return { error: line.trim(), fatal: true };
+            return null;
+        };
+    },
+};
+/** The provider of `name`. */
+function tunnelProvider(name) {
+    return name === 'cloudflared' ? cloudflared : ngrok;
+}
+/**
+ * The names of the job's environment variables the agent may see: the path, home and temp folders, proxy
+ * settings, and ngrok's own `NGROK_*` configuration for ngrok. Every other variable (the job's secrets,
+ * `INPUT_*`, the runner's `ACTIONS_*` credentials) stays in the action.
+ */
+function agentMaySee(provider, name) {
+    const upper = name.toUpperCase();
+    if (AGENT_ENV.has(upper))
+        return true;
+    return provider === 'ngrok' && upper.startsWith('NGROK_');
+}
+const AGENT_ENV = new Set([
+    'PATH',
+    'HOME',
+    'USERPROFILE',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'SYSTEMROOT',
+    'WINDIR',
+    'APPDATA',
+    'LOCALAPPDATA',
+    'XDG_CONFIG_HOME',
+    'HTTP_PROXY',
+    'HTTPS_PROXY',
+    'NO_PROXY',
+    'ALL_PROXY',
+]);
+
+;// CONCATENATED MODULE: ./src/tunnel/browser-check.ts
+/**
+ * What Ghost Inspector's browsers will see at the tunnel's public URL: one GET as a browser sends it (a
+ * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
+ * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
+ */
+
+/** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
+const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/**
+ * ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"; error code
+ * ERR_NGROK_6024): bypassed only by the `ngrok-skip-browser-warning` header, a non-browser User-Agent or a
+ * paid plan, none of which Ghost Inspector's browsers have.
+ */
+const NGROK_BROWSER_WARNING = 'ERR_NGROK_6024';
+/** Answers of a tunnel whose agent cannot reach the app (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530). */
+const TUNNEL_GATEWAY_STATUSES = [502, 503, 504, 530];
+/** One try, ms. */
+const TRY_TIMEOUT_MS = 5_000;
+/** How much of an answer's body is read to recognise the agent's page, bytes. */
+const BODY_BYTES = 64 * 1024;
+/**
+ * One GET of `url` as a browser sends it, without following redirects.
+ * @returns `app` for any answer but the agent's own; `agent-page` for ngrok's browser warning; `not-yet`
+ *   for a tunnel's gateway error, any other answer carrying an `ngrok-error-code` header (ngrok's own error
+ *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
+ */
+async function seeAsBrowser(url, bound) {
+    const done = new AbortController();
+    try {
+        const res = await fetch(url, {
+            redirect: 'manual',
+            headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
+            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, TRY_TIMEOUT_MS, done.signal)]),
+        });
+        const body = await bodyStart(res);
+        const ngrokError = res.headers.get('ngrok-error-code') ?? '';
+        if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
+            return {
+                kind: 'agent-page',
+                what: `ngrok's browser warning page (${NGROK_BROWSER_WARNING}, shown to browsers on ngrok's free plan)`,
+            };
+        }
+        if (ngrokError || TUNNEL_GATEWAY_STATUSES.includes(res.status)) {
+            return { kind: 'not-yet', why: `HTTP ${res.status}${ngrokError ? ` ${ngrokError}` : ''}` };
+        }
+        return { kind: 'app' };
+    }
+    catch (error) {
+        const cause = error.cause;
+        return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? error.message };
+    }
+    finally {
+        done.abort();
+    }
+}
+/** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
+async function bodyStart(res) {
+    if (!res.body)
+        return '';
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    try {
+        while (size < BODY_BYTES) {
+            const { done, value } = await reader.read();
+            if (done)
+                break;
+            chunks.push(value);
+            size += value.byteLength;
+        }
+    }
+    finally {
+        await reader.cancel().catch(() => { });
+    }
+    return Buffer.concat(chunks).toString('latin1');
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
+/**
+ * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md): the agent runs as a
+ * child process with an allow-listed environment, tells its public URL (its log, ngrok's local API), and
+ * the tunnel counts as open once the public URL, fetched as a browser fetches it, answers with the app.
+ * Every agent started is stopped by `stop()` (SIGTERM, SIGKILL after a short grace), and killed at once when
+ * the process exits or is ended by force ({@link killAgentsNow}), so none is left running on the runner.
+ */
+
+
+
+
+
+
+
+/** How long the agent may take to open the tunnel and the app to answer through it, ms. */
+const TUNNEL_START_MS = 60_000;
+/** Pause between two tries of the public URL, ms. */
+const RETRY_MS = 250;
+/** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
+const STOP_GRACE_MS = 2_000;
+const live = new Set();
+/** Kills every agent still running at once (SIGKILL), synchronously: for exits that run no more code. */
+function killAgentsNow() {
+    for (const child of live)
+        child.kill('SIGKILL');
+    live.clear();
+}
+/**
+ * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it as a
+ * browser sees it.
+ * @returns the open tunnel; the caller stops it
+ * @throws Error naming the local address when the agent cannot start, exits or reports a fatal error (its
+ *   own words quoted), reports a public URL not of the form `http(s)://host[:port]`, shows browsers its own
+ *   page instead of the app, or the app does not answer through the tunnel within the bound; the agent is
+ *   stopped before
+ */
+async function startTunnel(options) {
+    const provider = tunnelProvider(options.tunnel.provider);
+    // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
+    // garbage-collected and never fire.
+    const started = new AbortController();
+    const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
+    const bound = AbortSignal.any([options.signal, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, timeoutMs, started.signal)]);
+    try {
+        return await openAgent(options, provider, bound);
+    }
+    finally {
+        started.abort();
+    }
+}
+/** {@link startTunnel} within `bound`. */
+async function openAgent(options, provider, bound) {
+    const { tunnel, log } = options;
+    const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
+    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
+        env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+    });
+    if (live.size === 0)
+        process.once('exit', killAgentsNow);
+    live.add(child);
+    const exited = new Promise((resolve) => child.once('close', () => resolve()));
+    let stopping = false;
+    let exitedAt = null;
+    child.once('exit', () => {
+        live.delete(child);
+        if (!stopping)
+            exitedAt = Date.now();
+    });
+    const stop = once(() => {
+        stopping = true;
+        return stopAgent(child, exited);
+    });
+    if (child.pid !== undefined)
+        options.onSpawn?.({ pid: child.pid, path: agentPath });
+    try {
+        const url = await publicUrl(child, provider, bound, tunnel, exited);
+        log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
+        await waitUntilAnswering(url, tunnel, bound, options.signal, () => agentGone(child, provider.name, tunnel.address));
+        return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
+    }
+    catch (error) {
+        await stop();
+        if (options.signal.aborted)
+            throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
+        throw error;
+    }
+}
+/** The variables of `env` the agent may see ({@link agentMaySee}). */
+function allowedEnv(provider, env) {
+    return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
+}
+/**
+ * The public URL the agent announces (ngrok: as its local API lists it, its log line as fallback), checked
+ * to be `http(s)://host[:port]`; rejects at once on a fatal error line, when the agent exits, or at the
+ * bound, quoting the agent's last error.
+ */
+function publicUrl(child, provider, bound, tunnel, exited) {
+    const name = provider.name;
+    const readLine = provider.lineReader();
+    return new Promise((resolve, reject) => {
+        let lastError = '';
+        let api = NGROK_DEFAULT_API;
+        let settled = false;
+        const fail = (message) => {
+            settled = true;
+            reject(new Error(message));
+        };
+        const said = lastErrorSaid(() => lastError);
+        const onLine = (line) => {
+            if (settled)
+                return;
+            const read = readLine(line);
+            if (!read)
+                return;
+            if ('api' in read)
+                api = read.api;
+            else if ('error' in read) {
+                lastError = read.error;
+                if (read.fatal)
+                    fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
+            }
+            else {
+                settled = true;
+                const fromLog = read.url;
+                const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
+                void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
+            }
+        };
+        for (const stream of [child.stdout, child.stderr]) {
+            if (stream)
+                (0,external_node_readline_namespaceObject.createInterface)({ input: stream }).on('line', onLine);
+        }
+        child.once('error', (error) => fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`));
+        void exited.then(() => {
+            if (settled)
+                return;
+            const code = child.exitCode ?? child.signalCode;
+            fail(`The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`);
+        });
+        bound.addEventListener('abort', () => {
+            if (!settled)
+                fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
+        }, { once: true });
+    });
+}
+function lastErrorSaid(last) {
+    return () => (last() ? `: ${last()}` : '');
+}
+/**
+ * `url` reduced to its origin when it is `http(s)://host[:port]` with nothing else (no user-info, path,
+ * query or fragment, where a token could ride).
+ * @throws Error naming the agent, never the URL, otherwise
+ */
+function checkedPublicUrl(agent, url) {
+    let parsed = null;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        parsed = null;
+    }
+    const plain = parsed !== null &&
+        (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
+        parsed.username === '' &&
+        parsed.password === '' &&
+        parsed.pathname === '/' &&
+        parsed.search === '' &&
+        parsed.hash === '' &&
+        !/[@?#]/.test(url);
+    if (!plain || parsed === null) {
+        throw new Error(`The ${agent} agent announced a public URL that is not of the form https://host[:port] (not shown: it may carry a secret).`);
+    }
+    return parsed.origin;
+}
+/**
+ * Fetches the public URL as a browser would until the app answers through the tunnel: a tunnel's own "bad
+ * gateway" or error answer means not yet; the agent's browser warning page fails at once.
+ * @throws Error naming what the browsers would see and the ways out; when the agent exits; at the bound,
+ *   naming the local address and what it answers directly
+ */
+async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
+    const { address } = tunnel;
+    let last = 'no answer';
+    while (!bound.aborted) {
+        checkAgent();
+        const seen = await seeAsBrowser(url, bound);
+        if (seen.kind === 'app')
+            return;
+        if (seen.kind === 'agent-page') {
+            throw new Error(`Ghost Inspector's browsers would see ${seen.what} at ${url}, not the app at ${address}. Ways out: tunnel-provider: cloudflared (a quick tunnel, no account, no warning page), or an ngrok paid plan, which shows browsers no warning page.`);
+        }
+        if (!bound.aborted)
+            last = seen.why; // an answer cut short by the bound says nothing
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+    if (cancel.aborted)
+        throw new Error('Cancelled.');
+    const direct = await seeAsBrowser(address, cancel);
+    const local = direct.kind !== 'not-yet'
+        ? `the app answers at ${address} itself, but not through the tunnel`
+        : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
+    throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
+}
+/** Throws when the agent has exited: no tunnel is left to wait for. */
+function agentGone(child, name, address) {
+    const code = child.exitCode ?? child.signalCode;
+    if (code !== null) {
+        throw new Error(`The ${name} agent exited (code ${code}) before the app answered through the tunnel to ${address}.`);
+    }
+}
+/** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
+async function stopAgent(child, exited) {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+    }
+    live.delete(child);
+}
+function once(fn) {
+    let running;
+    return () => (running ??= fn());
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/left-agent.ts
+/**
+ * Stops an agent a killed main step left running, from the pid and executable the step state names: only
+ * when that pid still runs that executable (a pid can be reused by another process once the agent is
+ * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
+ */
+
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/** Pause between two looks at whether the agent is gone, ms. */
+const POLL_MS = 100;
+/**
+ * Stops `agent` when its pid still runs its executable.
+ * @returns the pid stopped, or null when nothing of that agent runs any more
+ * @throws Error when the agent survives SIGKILL or cannot be signalled
+ */
+async function stopLeftAgent(agent) {
+    if (!Number.isInteger(agent.pid) || agent.pid <= 0 || typeof agent.path !== 'string')
+        return null;
+    if (!(await runsExecutable(agent.pid, agent.path)))
+        return null;
+    process.kill(agent.pid, 'SIGTERM');
+    if (await gone(agent.pid, STOP_GRACE_MS))
+        return agent.pid;
+    process.kill(agent.pid, 'SIGKILL');
+    if (await gone(agent.pid, STOP_GRACE_MS))
+        return agent.pid;
+    throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
+}
+/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
+async function runsExecutable(pid, executable) {
+    try {
+        if (process.platform === 'win32') {
+            const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
+            return stdout.toLowerCase().includes(`"${external_node_path_default().basename(executable).toLowerCase()}"`);
+        }
+        const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
+        return stdout.includes(executable);
+    }
+    catch {
+        return false; // `ps` exits 1 when no such process
+    }
+}
+/** Whether `pid` is gone within `withinMs`. */
+async function gone(pid, withinMs) {
+    const until = Date.now() + withinMs;
+    for (;;) {
+        try {
+            process.kill(pid, 0);
+        }
+        catch {
+            return true;
+        }
+        if (Date.now() >= until)
+            return false;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/tunnel.ts
+/**
+ * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
+ * triggered, keeps the agent's pid in the step state for the post step, warns on every run that ended after
+ * the agent exited by itself, and makes sure the agent dies with the action, even when it ends by force.
+ */
+
+
+
+
+
+/** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
+const AGENT_STATE = 'tunnel-agent';
+/**
+ * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.
+ * @param deadlineAtMs the action's deadline, ms since the epoch on `deps.clock`
+ * @returns the open tunnel (the caller stops it), or null when it could not be opened: the step has then
+ *   failed with a message naming the local address, and no run was triggered
+ */
+async function openTunnel(inputs, deps, deadlineAtMs, signal) {
+    const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
+    try {
+        const tunnel = await startTunnel({
+            tunnel: inputs.tunnel,
+            env: deps.env,
+            log: (line) => deps.sink.info(logLine(redact(line))),
+            signal,
+            timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
+            onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
+        });
+        deps.sink.setOutput('tunnel-url', redact(tunnel.url));
+        return {
+            ...tunnel,
+            url: redact(tunnel.url),
+            stop: async () => {
+                await tunnel.stop();
+                deps.sink.saveState(AGENT_STATE, '');
+            },
+        };
+    }
+    catch (error) {
+        deps.sink.saveState(AGENT_STATE, '');
+        deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
+        return null;
+    }
+}
+/**
+ * Warns once for every run that ended after the tunnel's agent exited by itself: its browsers may have
+ * loaded the agent's error page instead of the app. Nothing when the agent ran to the end.
+ */
+function warnRunsAfterAgentExit(tunnel, summary, deps) {
+    const exitedAtMs = tunnel.exitedAt();
+    if (exitedAtMs === null)
+        return;
+    const exitedAt = new Date(exitedAtMs).toISOString();
+    for (const run of summary.runs) {
+        if (!run.endedAt || Date.parse(run.endedAt) < exitedAtMs)
+            continue;
+        const variant = (0,report_console/* variantLabel */._q)(run.variant);
+        deps.sink.warning(`The tunnel agent exited at ${exitedAt}, before "${run.suiteName}"${variant ? ` [${variant}]` : ''} ended (${run.endedAt}): its browsers may have reached ${tunnel.url} without the app behind it.`);
+    }
+}
+/**
+ * The post step's part for the tunnel: stops the agent a killed main step left running (step state
+ * {@link AGENT_STATE}), when that pid is still that agent. Never throws.
+ */
+async function stopAgentLeftRunning(deps) {
+    const saved = deps.env[`STATE_${AGENT_STATE}`] ?? '';
+    if (!saved)
+        return;
+    try {
+        const stopped = await stopLeftAgent(JSON.parse(saved));
+        if (stopped)
+            deps.sink.info(`Stopped the tunnel agent the main step left running (pid ${stopped}).`);
+    }
+    catch (error) {
+        deps.sink.warning(`The tunnel agent the main step started may still be running: ${messageOf(error)}`);
+    }
+}
+/** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */
+function killingAgentsOnForceExit(deps) {
+    return {
+        ...deps,
+        forceExit: () => {
+            killAgentsNow();
+            deps.forceExit();
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/post.ts
 /**
  * The post step: cancels the remote runs a killed main step left going, from the step state the main step
  * keeps per run (result ids only, never a secret). docs/run-stopping.md, "The post step".
  */
+
 
 
 
@@ -65243,6 +65898,9 @@ function runStateRecorder(sink) {
     const kept = new Set();
     return {
         onRemote: (remote) => {
+            // A run not proven the step's own (`result-ids`) is never the post step's to cancel.
+            if (remote.inferred)
+                return;
             if (remote.active)
                 kept.add(remote.id);
             else
@@ -65271,6 +65929,7 @@ function runsLeftGoing(env) {
 /** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
 async function runPost(deps) {
     const { sink } = deps;
+    await stopAgentLeftRunning(deps); // the tunnel agent a killed main step left running (docs/tunnel.md)
     try {
         const runs = runsLeftGoing(deps.env);
         if (runs.length === 0)
@@ -65382,9 +66041,12 @@ async function ensureRunnerFiles(dir, github, sink) {
  * share. Defaults and their reasons: docs/requests.md.
  */
 
-/** A third of the account's burst and half its rate: room for many runs ending together, and for other jobs. */
-const DEFAULT_BURST = Math.floor(RATE_LIMIT_BURST / 3);
-const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND / 2;
+/**
+ * The account's own burst and rate: alone, a step may use them; sharing the account, the watch's busy tick
+ * keeps polls under the rate and a 429 backs off (docs/requests.md, "Sharing an account").
+ */
+const DEFAULT_BURST = limits/* RATE_LIMIT_BURST */.eF;
+const DEFAULT_RATE_PER_SECOND = limits/* RATE_LIMIT_PER_SECOND */.Co;
 const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
 const DEFAULT_RECOVERY_PER_SECOND = 0.05;
 /** Thrown by `acquire` when its signal fires before a token was had. */
@@ -65538,8 +66200,6 @@ class RateBudget {
     }
 }
 
-// EXTERNAL MODULE: ./src/report/console.ts
-var report_console = __nccwpck_require__(39475);
 // EXTERNAL MODULE: ./src/api/refs.ts
 var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: external "node:events"
@@ -65558,7 +66218,7 @@ var progress = __nccwpck_require__(66358);
 
 
 const DEFAULT_WAITS = {
-    notFoundGraceMs: NOT_FOUND_GRACE_MS,
+    notFoundGraceMs: limits/* NOT_FOUND_GRACE_MS */.hX,
     notFoundRetryMs: 1_000,
     listRetryMs: 1_000,
     pollBackoffMs: 1_000,
@@ -65572,7 +66232,7 @@ function cancellable(remote) {
 const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 /** A fresh context for one engine run. */
 function createContext(plan, options) {
-    const clock = options.clock ?? run_clock/* systemClock */.ml;
+    const clock = options.clock ?? common_clock/* systemClock */.ml;
     const startedAtMs = options.startedAtMs ?? clock.now();
     // Every request and wait of the engine run listens to the stop signal: many at once.
     const stop = new AbortController();
@@ -65625,12 +66285,16 @@ function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ct
         ...outcome,
     });
 }
-/** Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive. */
-function addRemote(ctx, type, id) {
+/**
+ * Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive.
+ * `inferred`: not proven the step's own (see `Remote`).
+ */
+function addRemote(ctx, type, id, inferred = false) {
     let active = true;
     const remote = {
         type,
         id,
+        ...(inferred ? { inferred } : {}),
         get active() {
             return active;
         },
@@ -65700,15 +66364,18 @@ function standInTest(ctx, handle, last, state, error) {
 
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
-/** Pages read at most of a list whose length is not known (10,000 records). */
-const MAX_PAGES = 200;
+/** Pages read at most of any list. */
+const MAX_PAGES = limits/* MAX_LIST_RECORDS */.R1 / limits/* PAGE_SIZE */.md;
+/** Pages asked at once at most, whatever a count says. */
+const MAX_PAGES_AT_ONCE = 4;
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 function pagesFor(known) {
-    return known === null ? MAX_PAGES : Math.floor(known / PAGE_SIZE) + 1 + PAGE_MARGIN;
+    return known === null ? MAX_PAGES : Math.floor(known / limits/* PAGE_SIZE */.md) + 1 + PAGE_MARGIN;
 }
 /**
  * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
- * returns false; the first `atOnce` pages are asked at once. Errors of `read` propagate.
+ * returns false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) are asked at once. Errors of `read`
+ * propagate.
  */
 async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
     const pages = Math.min(maxPages, MAX_PAGES);
@@ -65722,15 +66389,15 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
             seen.add(id);
             added += 1;
         }
-        return visit(list) !== false && list.length >= PAGE_SIZE && added > 0;
+        return visit(list) !== false && list.length >= limits/* PAGE_SIZE */.md && added > 0;
     };
-    const first = Math.max(1, Math.min(atOnce, pages));
-    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })));
+    const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
+    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })));
     for (const list of lists)
         if (!goOn(list))
             return;
     for (let page = first; page < pages; page++) {
-        if (!goOn(await read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })))
+        if (!goOn(await read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })))
             return;
     }
 }
@@ -65807,9 +66474,10 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
             all.push(result);
         }
     };
-    const atOnce = Math.ceil((expectedTests ?? 0) / PAGE_SIZE);
+    const atOnce = Math.ceil((expectedTests ?? 0) / limits/* PAGE_SIZE */.md);
     try {
-        await forEachPage(readPage, visit, pagesFor(expectedTests), atOnce);
+        // Until a short page, whatever the count says: a count that lies low leaves no test unread.
+        await forEachPage(readPage, visit, MAX_PAGES, atOnce);
     }
     catch {
         return null;
@@ -65910,6 +66578,18 @@ async function timeOut(ctx, handle, signal) {
         endRun(ctx, handle);
         return;
     }
+    if (handle.read === 'tried') {
+        // Asked for, but not one read succeeded: nothing says it is still running.
+        const cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active ? '; cancelled' : '';
+        run.error = `Its result could not be read before the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)})${cancelled}.`;
+        if (handle.remote.type !== 'suite')
+            run.tests = [standInTest(ctx, handle, null, 'error', run.error)];
+        for (const t of run.tests)
+            testFinished(ctx, run, t);
+        handle.done = true;
+        run.endedAt = iso(ctx.clock.now());
+        return;
+    }
     run.timedOut = true;
     run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
     run.error = `Still running at the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
@@ -65937,9 +66617,8 @@ async function timeOut(ctx, handle, signal) {
 }
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 async function settleAtDeadline(ctx) {
-    // Runs whose result is over keep it (a re-run still going is cancelled and dropped).
-    for (const handle of ctx.handles.filter((h) => !h.done && h.settled))
-        endRun(ctx, handle);
+    // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
+    // stopped with it): what is open here never had its result.
     const open = ctx.handles.filter((h) => !h.done);
     // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
     const signal = ctx.wrapUpEnd.signal;
@@ -65949,14 +66628,14 @@ async function settleAtDeadline(ctx) {
     }
     await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
-const INFERRED_NOT_CANCELLED = 'Not followed further and not cancelled: found after a lost execute answer, it could not be proven this run.';
+const INFERRED_NOT_CANCELLED = 'Not followed further and not cancelled: started elsewhere (result-ids), it is only waited for.';
 const CANCEL_ERROR = {
     signal: 'Cancelled with the workflow.',
     'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
 };
 /** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
 function markCancelled(ctx, handle, answer, tests, reason) {
-    // A run adopted by inference was not cancelled (cancellable): the action only stopped following it.
+    // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
     const inferred = handle.remote.inferred === true;
     const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
     handle.run.cancelled = !inferred;
@@ -65992,12 +66671,12 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     const suiteTests = new Map();
     const neverWait = reason === 'signal';
     const cancelOne = async (r) => {
-        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,run_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]), neverWait);
+        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,common_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]), neverWait);
         if (r.type === 'suite' && !overall.aborted) {
             // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
             const byId = new Map();
             try {
-                await forEachPage((paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }), (page) => page.forEach((t) => byId.set(t._id, t)), pagesFor(answer ? (0,outcome/* suiteTestCount */.S7)(answer) : null));
+                await forEachPage((paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }), (page) => page.forEach((t) => byId.set(t._id, t)), MAX_PAGES);
             }
             catch {
                 // Keep the tests read so far (none: the run shows as cancelled).
@@ -66027,6 +66706,16 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/plan/execute.ts
+/**
+ * The custom variable every execute of one action step carries, its value unique to the step: the service
+ * shows it in each test result's `variables` (docs/api-contract.md, "Execute parameters"), so a run found
+ * after a lost execute answer is this step's only when it shows this value (docs/run-stopping.md).
+ */
+const STEP_MARKER = 'GI_ACTION_STEP';
+/** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
+function withStepMarker(user, value) {
+    return { ...user, variables: { ...user.variables, [STEP_MARKER]: value } };
+}
 /** Parameters the contract allows on test execution only. */
 const execute_TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
 /** The options of one execute: the user's, the job's start URL, `immediate`; no test-only ones for suites. */
@@ -66240,10 +66929,13 @@ function startedRun(ctx, job, result, variant, now) {
     };
     return run;
 }
-/** Follows one started result: its run, its remote (to cancel), its handle for the watch. */
-function addHandle(ctx, job, result, variant, now) {
+/**
+ * Follows one started result: its run, its remote (to cancel unless `inferred`: not proven the step's own),
+ * its handle for the watch.
+ */
+function addHandle(ctx, job, result, variant, now, inferred = false) {
     const run = startedRun(ctx, job, result, variant, now);
-    const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id);
+    const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
     ctx.runs.push(run);
     const handle = {
         run,
@@ -66258,7 +66950,7 @@ function addHandle(ctx, job, result, variant, now) {
     return handle;
 }
 
-;// CONCATENATED MODULE: ./src/run/follow/follow-results.ts
+;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
 /**
  * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
  * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
@@ -66316,7 +67008,8 @@ async function followResult(ctx, ref) {
     const job = found.type === 'suite'
         ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
         : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
-    const handle = addHandle(ctx, job, found.result, {}, now);
+    // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
+    const handle = addHandle(ctx, job, found.result, {}, now, ctx.plan.cancelResultIds !== true);
     ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
     return [handle];
 }
@@ -66389,8 +67082,8 @@ function planJobs(plan, suiteIds) {
 ;// CONCATENATED MODULE: ./src/run/trigger/reconcile.ts
 /**
  * Reconciliation of an execute whose answer never came: never sent again (it could start the runs twice),
- * its runs are looked up and adopted only when exactly the expected number fit. docs/run-stopping.md,
- * "Reconciliation of a trigger in flight"; docs/reliability.md.
+ * its runs are looked up and adopted only on proof, the step's marker (`STEP_MARKER`) shown in their
+ * variables. docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 
 
@@ -66413,12 +67106,12 @@ async function listCandidates(api, req) {
     const opts = req.signal ? { signal: req.signal } : {};
     const { job } = req;
     if (job.kind === 'suite')
-        return api.listSuiteResults(job.suiteId, { count: PAGE_SIZE }, opts);
+        return api.listSuiteResults(job.suiteId, { count: limits/* PAGE_SIZE */.md }, opts);
     if (job.kind === 'test') {
         const running = await api.listTestRunning(job.testId, opts);
         if (running.length > 0)
             return running;
-        return api.listTestResults(job.testId, { count: PAGE_SIZE }, opts);
+        return api.listTestResults(job.testId, { count: limits/* PAGE_SIZE */.md }, opts);
     }
     if (!req.organizationId)
         return [];
@@ -66474,12 +67167,31 @@ function matchTriggered(candidates, req) {
         .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated)));
 }
 /**
- * Looks up the runs an uncertain or interrupted execute started, up to `LOOKUP_ATTEMPTS` times: adopted
- * when exactly `expected` fit, else none (with the candidates). Never throws.
+ * Whether `result` shows the step's marker sent in `options`: true, false (another marker), or null (not
+ * shown yet). A suite result shows no variables: the first test result of its run is read for them.
+ */
+async function provenOurs(api, req, result) {
+    const sent = req.options?.variables?.[STEP_MARKER];
+    if (sent === undefined)
+        return null;
+    let shown = result;
+    if (req.job.kind === 'suite') {
+        const opts = req.signal ? { signal: req.signal } : {};
+        [shown] = await api.listSuiteResultTestResults(result._id, { count: 1, offset: 0 }, opts);
+    }
+    const value = shown?.variables && typeof shown.variables === 'object' ? shown.variables[STEP_MARKER] : null;
+    return value === undefined || value === null ? null : String(value) === sent;
+}
+/**
+ * Looks up the runs of an uncertain or interrupted execute, up to `LOOKUP_ATTEMPTS` times: adopted only
+ * when proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never
+ * throws.
  */
 async function findTriggeredRuns(api, req, clock) {
     let fitting = [];
+    const proof = new Map();
     const expected = Math.max(1, req.expected);
+    const proven = () => fitting.filter((r) => proof.get(r._id) === true);
     for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
         if (req.signal?.aborted)
             break;
@@ -66489,18 +67201,22 @@ async function findTriggeredRuns(api, req, clock) {
                 break;
         }
         try {
-            fitting = matchTriggered(await listCandidates(api, req), req);
-            if (fitting.length >= expected)
+            fitting = matchTriggered(await listCandidates(api, req), req).map((c) => c.result);
+            for (const r of fitting.filter((c) => !proof.has(c._id))) {
+                const ours = await provenOurs(api, req, r).catch(() => null);
+                if (ours !== null)
+                    proof.set(r._id, ours);
+            }
+            if (proven().length >= expected)
                 break;
         }
         catch {
             // Not found yet: try again.
         }
     }
-    const candidates = fitting.map((c) => c.result);
-    if (fitting.length !== expected)
-        return { adopted: [], certain: false, candidates };
-    return { adopted: candidates, certain: fitting.every((c) => c.fit === 'match'), candidates };
+    const adopted = proven().slice(0, expected);
+    const candidates = fitting.filter((r) => !proof.has(r._id));
+    return { adopted, certain: adopted.length > 0, candidates };
 }
 
 ;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
@@ -66589,15 +67305,11 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
             ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
             : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
         pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
-        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not told apart';
+        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
         ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
         return [];
     }
-    const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs);
-    // A run adopted by inference is never cancelled on the action's behalf unless it matched beyond doubt.
-    if (!found.certain)
-        for (const h of handles)
-            h.remote.inferred = true;
+    const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs, 'found');
     ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
     return handles;
 }
@@ -66605,14 +67317,36 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
 function candidateLink(ctx, job, result) {
     return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
 }
-/** Follows the results an execute started (its answer, or what reconciliation found); their handles. */
-function adopt(ctx, job, options, results, triggeredAtMs) {
+/**
+ * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
+ * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
+ */
+function bestVariant(result, free) {
+    const fits = free.map((v) => variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }));
+    const match = fits.indexOf('match');
+    return match >= 0 ? match : fits.indexOf('unknown');
+}
+/**
+ * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
+ * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
+ * that no result stands for is an `error` run. Their handles.
+ */
+function adopt(ctx, job, options, results, triggeredAtMs, how) {
     const combos = variantCombinations(options);
     const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-    return results.map((result, i) => {
-        const variant = variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+    const counted = options.dataSource === undefined;
+    const free = counted ? expectedVariants(options, job.startUrl) : [];
+    const asked = free.length;
+    const handles = results.map((result, i) => {
+        const k = bestVariant(result, free);
+        const variant = k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
         return addHandle(ctx, job, result, variant, triggeredAtMs);
     });
+    for (const variant of free) {
+        const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
+        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+    }
+    return handles;
 }
 /** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
 async function trigger(ctx, job) {
@@ -66644,7 +67378,7 @@ async function trigger(ctx, job) {
         pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
         return [];
     }
-    const handles = adopt(ctx, job, options, results, now);
+    const handles = adopt(ctx, job, options, results, now, 'answered');
     ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
     return handles;
 }
@@ -66711,6 +67445,7 @@ async function readOrganization(ctx) {
 
 
 
+
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
 const TICK_MS = 850;
 const TICK_JITTER_MS = 300;
@@ -66723,6 +67458,10 @@ const READS_PER_TICK = 3;
 /** Each run is read on its own at least this often, ms, or every `SAFETY_PER_RUN_MS` × runs when longer. */
 const SAFETY_MIN_MS = 10_000;
 const SAFETY_PER_RUN_MS = 2_000;
+/** A lone run asks the running list instead of its own read every this many ticks. */
+const LONE_LIST_EVERY = 3;
+/** The most a busy account slows the tick and the safety reads: ticks of about 1 s become about 4 s at most. */
+const BUSY_MAX = 4;
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
 class Watcher {
     ctx;
@@ -66737,6 +67476,9 @@ class Watcher {
     organizationRead = false;
     /** The most rows the table has held: the safety reads' spacing never shrinks as runs end. */
     mostRows = 0;
+    /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
+    busy = 1;
+    ticks = 0;
     constructor(ctx) {
         this.ctx = ctx;
     }
@@ -66765,9 +67507,12 @@ class Watcher {
                 void this.loop();
         });
     }
-    /** How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once. */
+    /**
+     * How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once,
+     * stretched as the tick on a busy account.
+     */
     safetyMs() {
-        return Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
+        return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
     }
     async loop() {
         const { ctx } = this;
@@ -66776,7 +67521,7 @@ class Watcher {
         try {
             let tickAtMs = ctx.clock.now();
             while (this.table.size > 0 && !stop.aborted) {
-                const periodMs = TICK_MS + TICK_JITTER_MS * ctx.clock.random();
+                const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
                 await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
                 if (stop.aborted)
                     break;
@@ -66793,13 +67538,19 @@ class Watcher {
             }
         }
     }
-    /** One tick: the lone run's read, or the list asked (runs read in turn while it is down); then due rows. */
+    /**
+     * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead when the organization is
+     * known without a request, to learn how busy the account is), or the list asked (runs read in turn while
+     * it is down); then due rows.
+     */
     tick() {
         const rows = [...this.table.values()];
-        if (rows.length === 1)
+        this.organizationId ??= organizationOf(this.ctx);
+        const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
+        if (rows.length === 1 && !listTurn)
             this.readSoon(rows[0], this.ctx.clock.now());
         else {
-            if (this.listDown)
+            if (this.listDown && rows.length > 1)
                 this.readInTurn();
             if (!this.listInFlight)
                 void this.askList();
@@ -66918,7 +67669,9 @@ class Watcher {
             const answered = organizationId ? await this.ask(organizationId, askedAtMs) : false;
             if (answered !== null)
                 this.listDown = !answered;
-            if (answered)
+            if (answered === false && this.table.size === 1)
+                this.readInTurn();
+            if (answered !== null)
                 this.readDue();
         }
         finally {
@@ -66929,7 +67682,7 @@ class Watcher {
     async ask(organizationId, askedAtMs) {
         const { ctx } = this;
         const answered = new AbortController();
-        const late = (0,run_clock/* timeoutSignal */._)(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
+        const late = (0,common_clock/* timeoutSignal */._)(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
         try {
             const signal = AbortSignal.any([ctx.stop.signal, late]);
             const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
@@ -66952,14 +67705,21 @@ class Watcher {
             answered.abort();
         }
     }
+    /**
+     * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy`: the runs
+     * it shows that are not in the table belong to other watchers, each taken to watch as many runs as this
+     * one; all of them together tick at most at the account's sustained rate (docs/watch.md, "A busy account").
+     */
     mark(running, askedAtMs) {
         const shown = new Set();
-        for (const r of running) {
+        for (const r of running)
+            shown.add((0,refs/* refId */.N)(r.suiteResult) ?? r._id);
+        const others = [...shown].filter((id) => !this.table.has(id)).length;
+        const watchers = 1 + others / Math.max(1, this.mostRows);
+        const meanTickMs = TICK_MS + TICK_JITTER_MS / 2;
+        this.busy = Math.min(BUSY_MAX, Math.max(1, (watchers * 1000) / limits/* RATE_LIMIT_PER_SECOND */.Co / meanTickMs));
+        for (const r of running)
             shown.add(r._id);
-            const suiteResult = (0,refs/* refId */.N)(r.suiteResult);
-            if (suiteResult)
-                shown.add(suiteResult);
-        }
         const now = this.ctx.clock.now();
         for (const row of this.table.values()) {
             if (shown.has(row.remote.id)) {
@@ -67176,8 +67936,8 @@ async function followSuite(ctx, handle) {
     const id = handle.remote.id;
     const suiteId = handle.run.suiteId;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (opts) => ctx.api.getSuiteResult(id, opts),
-        isOver: outcome/* isSuiteResultOver */.q2,
+        get: (opts) => ((handle.read ??= 'tried'), ctx.api.getSuiteResult(id, opts)),
+        isOver: (r) => ((handle.read = 'seen'), (0,outcome/* isSuiteResultOver */.q2)(r)),
         onProblem: (reason) => (handle.run.error = reason),
         ...(suiteId
             ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
@@ -67209,8 +67969,9 @@ async function followSuite(ctx, handle) {
 async function followTest(ctx, handle) {
     const id = handle.remote.id;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (opts) => ctx.api.getTestResult(id, opts),
+        get: (opts) => ((handle.read ??= 'tried'), ctx.api.getTestResult(id, opts)),
         isOver: (r) => {
+            handle.read = 'seen';
             handle.lastResult = r;
             return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
         },
@@ -67250,6 +68011,10 @@ async function settle(ctx, handle) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
+/**
+ * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
+ * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
+ */
 
 
 
@@ -67260,13 +68025,6 @@ async function settle(ctx, handle) {
 const DEFAULT_HEARTBEAT_MS = 60_000;
 /** Timeout of each cancel request after a workflow cancel, ms. */
 const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
-/** The listener of `options.onEvent` and the console reporter of `options.log`, together. */
-function listenerOf(options) {
-    const listeners = [options.onEvent, options.log ? (0,report_console/* consoleReporter */.Ps)(options.log) : undefined].filter((l) => !!l);
-    if (listeners.length <= 1)
-        return listeners[0];
-    return (event) => listeners.forEach((l) => l(event));
-}
 /**
  * Runs everything in `plan` and returns the run model. Never throws for a remote problem (it shows as an
  * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
@@ -67276,7 +68034,9 @@ async function runPlan(plan, options) {
         ...(options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {}),
         ...options.waits,
     };
-    const ctx = createContext(plan, { ...options, onEvent: listenerOf(options), waits });
+    // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
+    const marked = { ...plan, execute: withStepMarker(plan.execute, (0,external_node_crypto_.randomUUID)()) };
+    const ctx = createContext(marked, { ...options, waits });
     await runContext(ctx, options);
     return {
         runs: ctx.runs,
@@ -67532,10 +68292,7 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/run-tests.ts
-/**
- * The action's run: one request budget, the API client, the engine (`run/engine.ts` `runPlan`) under the
- * deadline's backstop, then the run model without secrets.
- */
+
 
 
 
@@ -67548,7 +68305,7 @@ function armDeadlineBackstop(deps, deadlineInMs) {
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
  * (counted from `startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
  * `tunnelUrl` is sent on every execute as the `tunnel-url-variable` variable.
- * @returns the run model, secrets and private variable values removed
+ * @returns the run model, secrets and private variable values removed, and the client it was read with
  */
 async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
@@ -67585,13 +68342,14 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
             wait: inputs.wait,
             timeoutMs: inputs.timeoutMs,
             cancelOnTimeout: inputs.cancelOnTimeout,
+            cancelResultIds: inputs.cancelResultIds,
             retryFailed: inputs.retryFailed,
             failFast: inputs.failFast,
         }, {
             ...deps.engine,
             api,
             clock: deps.clock,
-            log: runLog(deps.sink, redact),
+            onEvent: (0,report_console/* consoleReporter */.Ps)(runLog(deps.sink, redact)),
             signal,
             startedAtMs,
             ...(appUrl ? { appUrl } : {}),
@@ -67599,334 +68357,15 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
         });
         if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout)
             recorder?.clear();
-        return redactSummary(raw, { values: inputs.secrets, privateVariableNames: inputs.privateVariableNames });
+        const summary = redactSummary(raw, {
+            values: inputs.secrets,
+            privateVariableNames: inputs.privateVariableNames,
+        });
+        return { summary, api };
     }
     finally {
         disarmBackstop();
     }
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-;// CONCATENATED MODULE: ./src/tunnel/agent.ts
-/**
- * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache, else
- * downloaded once for this OS and architecture and kept in the tool cache for the jobs after this one
- * (`@actions/tool-cache`).
- */
-
-
-/**
- * The path of the agent's executable.
- * @param searchPath the `PATH` to look in first (the agent's environment)
- * @param log progress lines (the download)
- * @throws Error when the agent is not installed and there is no download for this OS and architecture, or
- *   the download fails
- */
-async function findAgent(provider, searchPath, log) {
-    const onPath = await onSearchPath(provider.command, searchPath);
-    if (onPath)
-        return onPath;
-    const asset = provider.asset(process.platform, process.arch);
-    if (!asset) {
-        throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
-    }
-    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
-    // Loaded only here: most runs never download an agent.
-    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
-    const cached = toolCache.find(provider.command, asset.version, process.arch);
-    if (cached)
-        return external_node_path_default().join(cached, exe);
-    log(`Downloading ${provider.command} from ${asset.url}`);
-    const file = await toolCache.downloadTool(asset.url);
-    if (asset.kind === 'binary') {
-        await (0,promises_.chmod)(file, 0o755);
-        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
-        return external_node_path_default().join(dir, exe);
-    }
-    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
-    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
-    return external_node_path_default().join(dir, exe);
-}
-/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
-async function onSearchPath(command, searchPath) {
-    const name = process.platform === 'win32' ? `${command}.exe` : command;
-    for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
-        const file = external_node_path_default().join(dir, name);
-        const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
-        if (await (0,promises_.access)(file, mode).then(() => true, () => false))
-            return file;
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/tunnel/providers.ts
-const GO_ARCH = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' };
-const GO_OS = {
-    linux: 'linux',
-    darwin: 'darwin',
-    win32: 'windows',
-};
-const ngrok = {
-    name: 'ngrok',
-    command: 'ngrok',
-    asset(platform, arch) {
-        const os = GO_OS[platform];
-        const goArch = GO_ARCH[arch];
-        if (!os || !goArch)
-            return null;
-        const kind = os === 'linux' ? 'tgz' : 'zip';
-        return {
-            url: `https://bin.equinox.io/c/bNyj1mQVY4c/ngrok-v3-stable-${os}-${goArch}.${kind}`,
-            kind,
-            version: '3.0.0',
-        };
-    },
-    args(tunnel) {
-        const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
-        if (tunnel.hostHeader)
-            args.push(`--host-header=${tunnel.hostHeader}`);
-        return args;
-    },
-    env: (tunnel) => ({ NGROK_AUTHTOKEN: tunnel.authtoken }),
-    readLine(line) {
-        let entry;
-        try {
-            entry = JSON.parse(line);
-        }
-        catch {
-            return null;
-        }
-        if (entry.msg === 'started tunnel' && typeof entry.url === 'string')
-            return { url: entry.url };
-        if (entry.lvl === 'crit' || entry.lvl === 'eror') {
-            return { error: [entry.msg, entry.err].filter(Boolean).join(': ') };
-        }
-        return null;
-    },
-};
-const CLOUDFLARED_VERSION = '2024.6.1';
-const cloudflared = {
-    name: 'cloudflared',
-    command: 'cloudflared',
-    asset(platform, arch) {
-        const os = GO_OS[platform];
-        const goArch = GO_ARCH[arch];
-        if (!os || !goArch)
-            return null;
-        const base = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-        if (os === 'darwin')
-            return { url: `${base}/cloudflared-darwin-${goArch}.tgz`, kind: 'tgz', version: CLOUDFLARED_VERSION };
-        const file = `cloudflared-${os}-${goArch}${os === 'windows' ? '.exe' : ''}`;
-        return { url: `${base}/${file}`, kind: 'binary', version: CLOUDFLARED_VERSION };
-    },
-    args(tunnel) {
-        const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
-        const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
-        if (host)
-            args.push('--http-host-header', host);
-        return args;
-    },
-    env: () => ({}),
-    readLine(line) {
-        const url = /https:\/\/[a-z0-9-]+\.trycloudflare\.com/.exec(line)?.[0];
-        if (url)
-            return { url };
-        const error = /\bERR\b\s+(.*)$/.exec(line)?.[1];
-        return error && /failed to (request|create) quick tunnel/i.test(error) ? { error } : null;
-    },
-};
-/** The provider of `name`. */
-function tunnelProvider(name) {
-    return name === 'cloudflared' ? cloudflared : ngrok;
-}
-
-;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
-/**
- * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md): the agent runs as a
- * child process, its log tells the public URL, and the tunnel counts as open once that URL answers through
- * it. Every agent started is stopped by `stop()`, and killed at once when the process exits or is ended by
- * force ({@link killAgentsNow}), so none is left running on the runner.
- */
-
-
-
-
-/** How long the agent may take to open the tunnel and the app to answer through it, ms. */
-const TUNNEL_START_MS = 60_000;
-/** Pause between two tries of the public URL, ms. */
-const RETRY_MS = 250;
-/** One try of the public URL, or of the local address, ms. */
-const TRY_TIMEOUT_MS = 5_000;
-/** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
-const STOP_GRACE_MS = 2_000;
-const live = new Set();
-/** Kills every agent still running at once (SIGKILL), synchronously: for exits that run no more code. */
-function killAgentsNow() {
-    for (const child of live)
-        child.kill('SIGKILL');
-    live.clear();
-}
-/**
- * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
- * @returns the open tunnel; the caller stops it
- * @throws Error naming the local address when the agent cannot start, exits, reports an error, or the app
- *   does not answer through the tunnel within the bound; the agent is stopped before
- */
-async function startTunnel(options) {
-    const { tunnel, log } = options;
-    const provider = tunnelProvider(tunnel.provider);
-    const bound = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? TUNNEL_START_MS)]);
-    const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
-    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
-        env: { ...options.env, ...provider.env(tunnel) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-    });
-    if (live.size === 0)
-        process.once('exit', killAgentsNow);
-    live.add(child);
-    const exited = new Promise((resolve) => child.once('close', () => resolve()));
-    child.once('exit', () => live.delete(child));
-    const stop = once(() => stopAgent(child, exited));
-    try {
-        const url = await publicUrl(child, provider.readLine, bound, tunnel, exited);
-        log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-        await waitUntilAnswering(url, tunnel.address, bound);
-        return { url, address: tunnel.address, stop };
-    }
-    catch (error) {
-        await stop();
-        if (options.signal.aborted)
-            throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
-        throw error;
-    }
-}
-/** The public URL from the agent's log; rejects when the agent reports an error, exits or the bound ends. */
-function publicUrl(child, readLine, bound, tunnel, exited) {
-    const name = tunnel.provider;
-    return new Promise((resolve, reject) => {
-        let lastError = '';
-        const onLine = (line) => {
-            const said = readLine(line);
-            if (said && 'url' in said)
-                resolve(said.url);
-            else if (said && 'error' in said)
-                lastError = said.error;
-        };
-        for (const stream of [child.stdout, child.stderr]) {
-            if (stream)
-                (0,external_node_readline_namespaceObject.createInterface)({ input: stream }).on('line', onLine);
-        }
-        child.once('error', (error) => reject(new Error(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`)));
-        void exited.then(() => reject(new Error(`The ${name} agent exited (code ${child.exitCode ?? child.signalCode}) before it opened the tunnel to ${tunnel.address}${lastError ? `: ${lastError}` : ''}.`)));
-        bound.addEventListener('abort', () => reject(new Error(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${lastError ? `: ${lastError}` : ''}.`)), { once: true });
-    });
-}
-/**
- * Tries the public URL until the app answers through the tunnel: any answer but a tunnel's own "bad
- * gateway" (5xx from the tunnel when nothing answers at the local address).
- * @throws Error naming the local address, and what it answers directly, when the bound ends first
- */
-async function waitUntilAnswering(url, address, bound) {
-    let last = 'no answer';
-    while (!bound.aborted) {
-        const answer = await tryUrl(url, bound);
-        if (answer.ok)
-            return;
-        last = answer.why;
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-    if (bound.reason?.name !== 'TimeoutError')
-        throw new Error('Cancelled.');
-    const direct = await tryUrl(address, AbortSignal.timeout(TRY_TIMEOUT_MS));
-    const local = direct.ok
-        ? `the app answers at ${address} itself, but not through the tunnel`
-        : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
-    throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
-}
-/** One GET of `url`: whether an app answered, else why not. */
-async function tryUrl(url, bound) {
-    try {
-        const res = await fetch(url, {
-            redirect: 'manual',
-            headers: { 'ngrok-skip-browser-warning': '1' },
-            signal: AbortSignal.any([bound, AbortSignal.timeout(TRY_TIMEOUT_MS)]),
-        });
-        await res.body?.cancel();
-        const tunnelError = res.headers.get('ngrok-error-code') ?? '';
-        if (tunnelError || [502, 503, 504, 530].includes(res.status)) {
-            return { ok: false, why: `HTTP ${res.status}${tunnelError ? ` ${tunnelError}` : ''}` };
-        }
-        return { ok: true, why: '' };
-    }
-    catch (error) {
-        const cause = error.cause;
-        return { ok: false, why: cause?.code ?? cause?.message ?? error.message };
-    }
-}
-/** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
-async function stopAgent(child, exited) {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-        await exited;
-        clearTimeout(timer);
-    }
-    live.delete(child);
-}
-function once(fn) {
-    let running;
-    return () => (running ??= fn());
-}
-
-;// CONCATENATED MODULE: ./src/action/tunnel.ts
-/**
- * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
- * triggered, and makes sure the agent dies with the action, even when it ends by force.
- */
-
-
-
-/**
- * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.
- * @param deadlineAtMs the action's deadline, ms since the epoch on `deps.clock`
- * @returns the open tunnel (the caller stops it), or null when it could not be opened: the step has then
- *   failed with a message naming the local address
- */
-async function openTunnel(inputs, deps, deadlineAtMs, signal) {
-    const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
-    try {
-        const tunnel = await startTunnel({
-            tunnel: inputs.tunnel,
-            env: agentEnv(deps.env),
-            log: (line) => deps.sink.info(logLine(redact(line))),
-            signal,
-            timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
-        });
-        deps.sink.setOutput('tunnel-url', tunnel.url);
-        return tunnel;
-    }
-    catch (error) {
-        deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
-        return null;
-    }
-}
-/** The action's environment without its inputs, the runner's `ACTIONS_*` variables and any token. */
-function agentEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(INPUT_|ACTIONS_)|TOKEN/i.test(name)));
-}
-/** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */
-function killingAgentsOnForceExit(deps) {
-    return {
-        ...deps,
-        forceExit: () => {
-            killAgentsNow();
-            deps.forceExit();
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/verdict.ts
@@ -68023,10 +68462,92 @@ function workspacePath(file, workspace) {
     return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel.split((external_node_path_default()).sep).join('/') : file;
 }
 
-// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
-var model = __nccwpck_require__(18119);
 // EXTERNAL MODULE: ./src/common/time-limit.ts
 var time_limit = __nccwpck_require__(51418);
+// EXTERNAL MODULE: ./src/common/words.ts
+var words = __nccwpck_require__(73596);
+// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
+var model = __nccwpck_require__(18119);
+// EXTERNAL MODULE: ./src/report/summary-failures.ts
+var summary_failures = __nccwpck_require__(18296);
+;// CONCATENATED MODULE: ./src/report/history.ts
+
+
+
+
+
+/** Earlier runs of a test the history looks at. */
+const HISTORY_RUNS = 10;
+/** Failed tests whose history is read (one request each); the rest go without. */
+const MAX_HISTORY_TESTS = 20;
+/**
+ * The history line of a test that failed in this run (pure). `results` are the test's results, newest first;
+ * those in `ownResultIds` (this run's) and those not finished are left out.
+ * @returns '' when there is no earlier finished result
+ */
+function historyLine(results, ownResultIds) {
+    const earlier = results
+        .filter((r) => !ownResultIds.has(r._id) && typeof r.passing === 'boolean')
+        .slice(0, HISTORY_RUNS);
+    if (earlier.length === 0)
+        return '';
+    if (earlier.every((r) => r.passing))
+        return `first failure after ${(0,words/* plural */.L)(earlier.length, 'passing run')}`;
+    // This run and the ones before it, HISTORY_RUNS in all.
+    const window = earlier.slice(0, HISTORY_RUNS - 1);
+    const failed = 1 + window.filter((r) => !r.passing).length;
+    return `failed ${failed} of its last ${window.length + 1} runs`;
+}
+/**
+ * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report` that have a test id, one
+ * request each (`count`: {@link HISTORY_RUNS} plus this run's own results), all stopped by `signal`. Never
+ * throws: a test whose results cannot be read is left out after `warn`.
+ */
+async function readHistory(api, report, options) {
+    const own = new Map();
+    const titles = new Map();
+    for (const { test } of (0,model/* allTests */.DD)(report)) {
+        if (!test.testId)
+            continue;
+        if (test.resultId)
+            own.set(test.testId, (own.get(test.testId) ?? new Set()).add(test.resultId));
+        if (test.failing && !titles.has(test.testId))
+            titles.set(test.testId, test.title);
+    }
+    const ids = [...titles.keys()].slice(0, MAX_HISTORY_TESTS);
+    const lines = await Promise.all(ids.map(async (testId) => {
+        const ownIds = own.get(testId) ?? new Set();
+        try {
+            const results = await api.listTestResults(testId, { count: HISTORY_RUNS + ownIds.size }, { signal: options.signal, lowPriority: true });
+            return [testId, historyLine(results, ownIds)];
+        }
+        catch (error) {
+            if (!options.signal.aborted) {
+                options.warn(`Could not read the history of ${titles.get(testId)}: ${messageOf(error)}`);
+            }
+            return [testId, null];
+        }
+    }));
+    const unread = lines.filter(([, line]) => line === null).length;
+    if (options.signal.aborted && unread > 0) {
+        options.warn(`Could not read the history of ${(0,words/* plural */.L)(unread, 'failed test')}: stopped: ${(0,time_limit/* stopReason */.PJ)(options.signal)}`);
+    }
+    return new Map(lines.filter((entry) => !!entry[1]));
+}
+/** The job summary's history section (pure): one line per failing test with a history; '' when none. */
+function renderHistorySection(report, history) {
+    const seen = new Set();
+    const lines = [];
+    for (const { test } of (0,model/* allTests */.DD)(report)) {
+        const line = test.failing && test.testId ? history.get(test.testId) : undefined;
+        if (!line || seen.has(test.testId))
+            continue;
+        seen.add(test.testId);
+        lines.push(`- ${(0,summary_failures/* titleHtml */.sB)(test)}: ${line}`);
+    }
+    return lines.length > 0 ? `### History of the failed tests\n\n${lines.join('\n')}\n\n` : '';
+}
+
 // EXTERNAL MODULE: ./src/report/phrases.ts
 var phrases = __nccwpck_require__(64792);
 // EXTERNAL MODULE: ./src/report/text.ts
@@ -68274,6 +68795,7 @@ function withExtras(xml, extras, wallTimeSeconds) {
 
 
 
+
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
 /** Classname of a test run alone: it has no suite run of its own. */
@@ -68462,7 +68984,7 @@ function reruns(test) {
             message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
             type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
             stackTrace: xmlText([why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
-                .concat(`Duration: ${(0,report_text/* formatDuration */.a3)(a.durationMs)}`, `Result: ${a.resultUrl}`)
+                .concat(`Duration: ${(0,words/* formatDuration */.a)(a.durationMs)}`, `Result: ${a.resultUrl}`)
                 .join('\n')),
             systemOut: xmlText(`Result: ${a.resultUrl}`),
         };
@@ -68516,8 +69038,6 @@ function xmlCdata(text) {
     return cdataText(xmlText(text));
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
 ;// CONCATENATED MODULE: ./src/run/outcome/outputs.ts
 /**
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
@@ -68678,13 +69198,17 @@ function* resultsJsonChunks(report) {
     yield '\n]}\n';
 }
 
-// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
-var summary = __nccwpck_require__(41020);
+// EXTERNAL MODULE: ./src/report/summary.ts
+var summary = __nccwpck_require__(57994);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 /**
  * The report writers, each rendering the one report model: the first ones as soon as the verdict is known,
  * the rest after the screenshots (`action/extras.ts`). A failing writer warns and never changes the verdict.
  */
+
+
+
+
 
 
 
@@ -68739,6 +69263,13 @@ const artifactLink = {
     wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
     write: ({ sink, artifactUrl }) => sink.appendSummary((0,summary/* renderArtifactLine */.d4)(artifactUrl)),
 };
+/** The failed tests' history, added to the job summary once read. */
+const historySection = {
+    what: 'the job summary',
+    input: 'summary',
+    wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
+    write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history)),
+};
 const annotations = {
     what: 'the annotations',
     input: 'annotations',
@@ -68754,9 +69285,9 @@ const pullRequestComment = {
     what: 'the pull-request comment',
     input: 'pr-comment',
     wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
-    write: async ({ report, inputs, github, sink, signal: cancel }) => {
-        const number = github.pullRequest;
-        if (number === null || !github.repository) {
+    write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+        const { pullRequest: number, repository } = github;
+        if (number === null || !repository) {
             sink.info('pr-comment: not a pull request event; no comment.');
             return;
         }
@@ -68764,29 +69295,71 @@ const pullRequestComment = {
             sink.warning('pr-comment: no github-token; no comment.');
             return;
         }
-        const { PR_COMMENT_TIME_LIMIT_MS, renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
+        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
         const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
         const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
-        const signal = (0,time_limit/* timeLimited */.g)(cancel, PR_COMMENT_TIME_LIMIT_MS);
-        try {
-            await upsertPullRequestComment({
-                token: inputs.githubToken,
-                ...github.repository,
-                issueNumber: number,
+        await (0,time_limit/* withinTimeLimit */.A0)(cancel, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (signal) => upsertPullRequestComment({
+            token: inputs.githubToken,
+            ...repository,
+            issueNumber: number,
+            key,
+            body: renderPullRequestComment(report, {
                 key,
-                body: renderPullRequestComment(report, {
-                    key,
-                    title: inputs.summaryTitle,
-                    ...(runUrl ? { runUrl } : {}),
-                }),
+                title: inputs.summaryTitle,
+                ...(runUrl ? { runUrl } : {}),
+                ...(history ? { history } : {}),
+            }),
+            ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+            signal,
+        }));
+    },
+};
+/** Why GitHub refused the failure issue, naming the permission or the cause (REST API status codes). */
+const ISSUE_REFUSALS = {
+    403: 'the token may not write issues (the job needs permissions: issues: write)',
+    410: 'issues are disabled in this repository',
+};
+/** The failure issue (`failure-issue`) for a failed or passed verdict, within its time limit. */
+const failureIssue = {
+    what: 'the failure issue',
+    input: 'failure-issue',
+    wanted: ({ inputs, interrupted, report }) => inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
+    write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+        const { repository } = github;
+        if (!repository || !inputs.githubToken) {
+            sink.warning('failure-issue: no repository or no github-token; no issue.');
+            return;
+        }
+        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(422)]).then(__nccwpck_require__.bind(__nccwpck_require__, 17422));
+        const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
+        const attempt = github.runAttempt ?? '1';
+        const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
+        const suites = [...new Set(report.runs.map((r) => r.suiteName))].join(', ');
+        try {
+            const issue = await (0,time_limit/* withinTimeLimit */.A0)(cancel, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (signal) => trackFailureIssue({
+                token: inputs.githubToken,
+                ...repository,
+                key: (0,src_github/* failureIssueKey */.rm)(github, inputs.commentKey),
+                labels: inputs.failureIssueLabels,
+                title: `${inputs.summaryTitle === summary/* DEFAULT_TITLE */.p3 ? `${summary/* DEFAULT_TITLE */.p3}: ${suites}` : inputs.summaryTitle} failing`,
+                run: {
+                    key: `${github.runId}.${attempt}`,
+                    link: (0,summary_failures/* link */.nf)((0,src_github/* workflowRunUrl */.CX)(github), (0,report_text/* escapeInline */.VV)(runLabel)),
+                },
+                now: report.finishedAt,
+                failures: report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
                 ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
                 signal,
-            });
+            }));
+            if (!issue)
+                return;
+            sink.info(`Failure issue #${issue.number} (${issue.change}): ${issue.url}`);
+            sink.setOutput('failure-issue-url', issue.url);
+            sink.setOutput('failure-issue-number', String(issue.number));
         }
         catch (error) {
-            if (signal.aborted)
-                throw new Error(`stopped: ${(0,time_limit/* stopReason */.P)(signal)}`);
-            throw error;
+            const why = ISSUE_REFUSALS[error.status ?? 0];
+            throw why ? new Error(`${why}: ${messageOf(error)}`) : error;
         }
     },
 };
@@ -68812,8 +69385,12 @@ async function writeReports(context, writers = REPORT_WRITERS) {
 ;// CONCATENATED MODULE: ./src/action/extras.ts
 /**
  * The extras, after the reports and outputs: screenshots, the reports again with their paths, the artifact
- * link, the pull-request comment. Each has a time limit and stops on a workflow cancel; a stop warns.
+ * link, the failed tests' history, the pull-request comment, the failure issue. Each has a time limit and
+ * stops on a workflow cancel; a stop warns.
  */
+
+
+
 
 
 
@@ -68842,7 +69419,20 @@ async function runExtras(context, options) {
     await writeReports({ ...context, ...(artifactUrl ? { artifactUrl } : {}) }, [artifactLink]);
     if (signal.aborted)
         return;
-    await writeReports({ ...context, signal }, [pullRequestComment]);
+    const wantsHistory = inputs.summary || inputs.prComment || inputs.failureIssue;
+    const history = wantsHistory && context.report.totals.total > 0
+        ? await readHistory(options.api, context.report, {
+            signal: (0,time_limit/* timeLimited */.gI)(signal, time_limit/* EXTRA_TIME_LIMIT_MS */.Si),
+            warn: (message) => sink.warning((0,api_redact/* createRedactor */.lY)(inputs.secrets)(message)),
+        })
+        : undefined;
+    if (signal.aborted)
+        return;
+    await writeReports({ ...context, signal, ...(history ? { history } : {}) }, [
+        historySection,
+        pullRequestComment,
+        failureIssue,
+    ]);
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -68868,7 +69458,7 @@ async function runExtras(context, options) {
  * Runs the action in `world` (default {@link processDeps}): outputs and the step's result go through its
  * sink; never throws. After a workflow cancel it ends with `exitAfterCancel()`.
  */
-async function run(world = processDeps()) {
+async function main_run(world = processDeps()) {
     const deps = killingAgentsOnForceExit(world);
     const { sink, github } = deps;
     const startedAtMs = deps.clock.now();
@@ -68892,8 +69482,10 @@ async function run(world = processDeps()) {
             if (!tunnel)
                 return;
         }
-        const summary = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+        const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
         await tunnel?.stop();
+        if (tunnel)
+            warnRunsAfterAgentExit(tunnel, summary, deps);
         interrupted = summary.interrupted === 'signal';
         const verdict = decideRunVerdict(inputs, summary);
         const report = verdict.waited
@@ -68906,7 +69498,7 @@ async function run(world = processDeps()) {
             sink.setOutput(name, value);
         }
         announceVerdict(sink, verdict);
-        await runExtras(context, { summary, env: deps.env, signal: cancel.signal });
+        await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal });
     }
     catch (error) {
         sink.setFailed(`Unexpected error: ${messageOf(error)}`);
@@ -68931,6 +69523,6 @@ if (isPostStep(deps.env)) {
 }
 else {
     deps.sink.saveState(POST_FLAG, 'true');
-    void run(deps).then(() => process.exit());
+    void main_run(deps).then(() => process.exit());
 }
 

@@ -82,7 +82,10 @@ export interface ClientOptions {
   onRequest?: (method: string, redactedUrl: string) => void;
   /** Called once per HTTP 429 answer with its `Retry-After` in ms (undefined when none or unreadable). */
   onRateLimited?: (retryAfterMs: number | undefined) => void;
-  /** Called with the redacted message of every `UNEXPECTED_SHAPE` answer (shown as a warning). */
+  /**
+   * Called with the redacted message of every `UNEXPECTED_SHAPE` answer, and of every answer refused at the
+   * size cap that is asked again (shown as a warning; the last failure is the caller's to report).
+   */
   onUnexpectedShape?: (message: string) => void;
 }
 

@@ -3,7 +3,7 @@
  * retried (docs/api-contract.md: Errors).
  */
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
-import type { HttpResponse, TransportError } from './http.js';
+import { TOO_LARGE, type HttpResponse, type TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
 import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry-rules.js';
 
@@ -20,6 +20,8 @@ export interface Failure {
   serviceMessage?: string;
   excerpt?: string;
   networkCode?: string;
+  /** The answer was refused at the size cap (`MAX_ANSWER_BYTES`): worth a warning even when retried. */
+  tooLarge?: boolean;
 }
 
 /**
@@ -100,6 +102,7 @@ export function failureFromTransport(err: TransportError, timeoutMs: number, red
       failure: { kind: 'network', code: 'EDECODE' },
       errorType: 'INVALID_RESPONSE',
       detail: redact(err.message),
+      ...(err.code === TOO_LARGE ? { tooLarge: true } : {}),
     };
   }
   return {

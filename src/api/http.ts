@@ -21,6 +21,9 @@ export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 const tooLarge = (): Error => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
 
+/** The `code` of a {@link TransportError} for an answer refused at {@link MAX_ANSWER_BYTES}. */
+export const TOO_LARGE = 'ETOOLARGE';
+
 /** What to send. `body` is sent as is; a Buffer goes out as a stream with its exact length. */
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -82,7 +85,7 @@ function readAll(stream: NodeJS.ReadableStream & { destroy(): void }): Promise<B
       if (bytes > MAX_ANSWER_BYTES && !done) {
         done = true;
         stream.destroy();
-        reject(new TransportError(tooLarge().message, 'decode', undefined, true));
+        reject(new TransportError(tooLarge().message, 'decode', TOO_LARGE, true));
         return;
       }
       chunks.push(buffer);
@@ -166,12 +169,9 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
     try {
       body = await decode(raw, res.message.headers['content-encoding']);
     } catch (err) {
-      throw new TransportError(
-        `could not decompress the answer: ${(err as Error).message}`,
-        'decode',
-        undefined,
-        true,
-      );
+      const message = (err as Error).message;
+      const code = message === tooLarge().message ? TOO_LARGE : undefined;
+      throw new TransportError(`could not decompress the answer: ${message}`, 'decode', code, true);
     }
     return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
   } catch (err) {

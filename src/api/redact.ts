@@ -14,7 +14,10 @@ export function isRedactable(secret: string): boolean {
   return secret.length >= MIN_REDACTED_LENGTH;
 }
 
-/** The forms in which a secret can show up in text the client handles. */
+/**
+ * The forms in which a secret can show up in text the client handles: as is, percent-encoded (either case of
+ * hex digits), JSON-escaped, HTML-escaped (service text that holds markup) and base64-encoded.
+ */
 function encodedForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   forms.add(encodeURIComponent(secret));
@@ -22,7 +25,36 @@ function encodedForms(secret: string): string[] {
   forms.add(JSON.stringify(secret).slice(1, -1));
   // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
   for (const form of [...forms]) forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
-  return [...forms].filter((f) => f.length > 0);
+  for (const form of htmlForms(secret)) forms.add(form);
+  for (const form of base64Forms(secret)) forms.add(form);
+  return [...forms].filter(isRedactable);
+}
+
+/** The secret with `& < > " '` written as HTML character references, in the spellings escapers use. */
+function htmlForms(secret: string): string[] {
+  const named: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+  return ['&#39;', '&#x27;', '&apos;'].map((apostrophe) =>
+    secret.replace(/[&<>"']/g, (c) => named[c] ?? apostrophe),
+  );
+}
+
+/**
+ * The base64 digits that stand for the secret's UTF-8 bytes wherever it starts in the encoded text, as the
+ * runner's own masker registers them (actions/runner, `src/Sdk/DTLogging/Logging/ValueEncoders.cs`,
+ * `EnumerateBase64Variations`): one form for each of the 3 alignments (the first 0, 1 or 2 bytes skipped),
+ * without padding, in the standard and the URL-safe alphabet (RFC 4648 sections 4 and 5). A digit that also
+ * holds bits of the byte after the secret is left out, so the form matches whatever follows it.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (let skip = 0; skip <= 2; skip++) {
+    const part = bytes.subarray(skip);
+    const digits = part.toString('base64').replace(/=+$/, '');
+    const whole = part.length % 3 === 0 ? digits : digits.slice(0, -1);
+    forms.push(whole, whole.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
 }
 
 /** Data inside free text that is never rewritten: service ids, UUIDs, ISO 8601 timestamps. */
@@ -60,8 +92,9 @@ function replaceSpans(text: string, hits: Span[]): string {
 }
 
 /**
- * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded or JSON-escaped occurrence
- * of each secret becomes `***`. Empty, too short and duplicate secrets are ignored.
+ * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded, JSON-escaped, HTML-escaped
+ * or base64-encoded occurrence of each secret becomes `***` (the forms shorter than `MIN_REDACTED_LENGTH` are
+ * left alone). Empty, too short and duplicate secrets are ignored.
  */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
   const needles = new Set<string>();

@@ -179,6 +179,10 @@ export class Transport {
       }
       const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
       this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
+      // A refused size is no passing fault: the reason is shown even when the next attempt gets through.
+      if (outcome.tooLarge) {
+        this.options.onUnexpectedShape?.(this.redact(`${p.endpoint}: ${outcome.detail}; asked again.`));
+      }
       try {
         await this.sleep(decision.delayMs, waitSignal);
       } catch (err) {

@@ -6,7 +6,7 @@
  * Formats: `.json` (one native JSON test, or an array of them) and `.side` (a recorder document; each of its
  * tests is one run, converted by `side.ts`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { SideDocument, TestDefinition } from '../api/definitions.js';
@@ -134,12 +134,34 @@ export async function loadTestFiles(
   return tests;
 }
 
+/**
+ * The text of `file` (relative to `cwd`), read only when its real path (symbolic links resolved) lies inside
+ * the real path of `cwd`: a link out of the workspace would send an outside file to the service.
+ * @throws TestFileError when the file leads out of the workspace or cannot be read
+ */
 async function readText(cwd: string, file: string): Promise<string> {
   try {
-    return await readFile(path.resolve(cwd, file), 'utf8');
+    const [root, real] = await Promise.all([realpath(cwd), realpath(path.resolve(cwd, file))]);
+    const inside = path.relative(root, real);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+      throw new TestFileError(file, 'leads out of the workspace (its real path is outside it); not read');
+    }
+    return await readFile(real, 'utf8');
   } catch (error) {
+    if (error instanceof TestFileError) throw error;
     throw new TestFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+}
+
+/**
+ * Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: the file's content stays out
+ * of errors (a file that is not a test may hold anything).
+ */
+function jsonErrorPlace(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const place = /\(line \d+ column \d+\)|at position \d+/.exec(message)?.[0];
+  if (place) return ` (${place.replace(/[()]/g, '')})`;
+  return /^Unexpected end of JSON input/.test(message) ? ' (it ends too early)' : '';
 }
 
 /**
@@ -160,7 +182,7 @@ export function parseTestFile(
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new TestFileError(file, `is not valid JSON (${(error as Error).message})`);
+    throw new TestFileError(file, `is not valid JSON${jsonErrorPlace(error)}`);
   }
   if (ext === '.side') {
     if (!isSideDocument(doc)) {

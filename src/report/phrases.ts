@@ -4,16 +4,19 @@
  */
 import type { FailingStep, ReportStep, ReportTest } from './model.js';
 
-/** `Step #3 click .buy: Element not found` or the test's error. */
+/** `Step 3 click .buy: Element not found` or the test's error. */
 export function failureMessage(test: ReportTest): string {
   if (test.failingStep) return stepSentence(test.failingStep);
   return test.error ?? 'Test failed (no step failed: see the console errors and the result).';
 }
 
-/** `Step #3 click .buy: Element not found` (numbered from 1). */
+/**
+ * `Step 3 click .buy: Element not found` (numbered from 1; never `#3`, which GitHub would link to an issue
+ * wherever the text is rendered as Markdown).
+ */
 export function stepSentence(step: FailingStep): string {
   const target = step.target ? ` ${step.target}` : '';
-  return `Step #${step.sequence + 1} ${step.command}${target}: ${step.error}`;
+  return `Step ${step.sequence + 1} ${step.command}${target}: ${step.error}`;
 }
 
 const OUTCOME_MARK: Record<ReportStep['outcome'], string> = {
@@ -24,12 +27,12 @@ const OUTCOME_MARK: Record<ReportStep['outcome'], string> = {
   'not-run': 'not run',
 };
 
-/** One line per step: `  #3 FAILED  click .buy = "x": error`. */
+/** One line per step: `  Step 3 FAILED  click .buy = "x": error`. */
 export function stepLine(s: ReportStep): string {
   const target = s.target ? ` ${s.target}` : '';
   const value = s.value ? ` = "${s.value}"` : '';
   const error = s.error && s.outcome !== 'passed' ? `: ${s.error}` : '';
-  return `  #${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
+  return `  Step ${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
 }
 
 /** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…`. */

@@ -171,7 +171,7 @@ function attemptsLine(test: ReportTest): string {
   if (test.state !== 'flaky' || test.attempts.length === 0) return '';
   const items = test.attempts.map((a, i) => {
     const why = a.failingStep
-      ? `step #${a.failingStep.sequence + 1} <code>${escapeCode(a.failingStep.command)}</code>: ${escapeInline(truncate(a.failingStep.error, MAX_CONSOLE_CHARS))}`
+      ? `step ${a.failingStep.sequence + 1} <code>${escapeCode(a.failingStep.command)}</code>: ${escapeInline(truncate(a.failingStep.error, MAX_CONSOLE_CHARS))}`
       : escapeInline(truncate(a.error ?? 'failed', MAX_CONSOLE_CHARS));
     return `<li>Attempt ${i + 1} failed: ${why} (${link(a.resultUrl, 'result')})</li>`;
   });

@@ -36,8 +36,10 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Escapes service text for GitHub Markdown on one line: specials become character references, `@` and `#`
- * get a zero-width space (no mentions). Line-start markers are not escaped: no line starts with such text.
+ * Escapes service text for GitHub Markdown on one line: specials become character references; `@`, `#` and
+ * `GH-` before a word get a zero-width space, so that no mention or issue reference (`@octocat`, `#42`,
+ * `GH-42`: GitHub's "Autolinked references and URLs") is made. Line-start markers are not escaped: no line
+ * starts with such text.
  */
 export function escapeInline(text: string): string {
   return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
@@ -54,7 +56,7 @@ export function escapeCode(text: string, block = false): string {
 }
 
 function escapeMarkdownChars(text: string): string {
-  return escapeSpecials(text.replace(/([@#])(?=\w)/g, '$1\u200B'));
+  return escapeSpecials(text.replace(/([@#]|\bGH-)(?=\w)/gi, '$1\u200B'));
 }
 
 function escapeSpecials(text: string): string {

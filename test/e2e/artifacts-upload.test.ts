@@ -244,10 +244,57 @@ describe('upload through the real @actions/artifact client', () => {
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings[0]).toMatch(/Screenshot artifact not uploaded: .*400.*kept in/);
     expect(fake.artifacts).toHaveLength(0);
+    // Asked once, under its own name: a permanent failure is neither tried again nor under another name.
+    const creates = fake.requests.filter((r) => r.operation === 'CreateArtifact');
+    expect(creates.map((r) => [r.name, r.status])).toEqual([['bad', 400]]);
     const { readFile } = await import('node:fs/promises');
     for (const [rel, bytes] of expected) {
       expect((await readFile(path.join(localDir, rel))).equals(bytes)).toBe(true);
     }
+  });
+
+  it('a failure that is not a name clash keeps the name: a passing one is tried again, a permanent one not', async () => {
+    const dir = path.join(tmp, 'files');
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, 'a.png');
+    await writeFile(file, randomPng(4, 4));
+    const files: DownloadedFile[] = [{ job: undefined as never, path: file, bytes: 1, attempts: 1 }];
+    const upload = (failures: Error[]) => {
+      const names: string[] = [];
+      const client = {
+        uploadArtifact: async (name: string) => {
+          names.push(name);
+          const failure = failures.shift();
+          if (failure) throw failure;
+          return { id: 7, size: 1 };
+        },
+      };
+      const report = uploadScreenshots(files, {
+        name: 'shots',
+        rootDirectory: dir,
+        artifactsDir: path.join(tmp, 'kept'),
+        client,
+        attempts: 2,
+        sleep: async () => undefined,
+        log,
+      });
+      return { names, report };
+    };
+    const passing = upload([new Error('Failed request: (503) Service Unavailable')]);
+    expect((await passing.report).artifactName).toBe('shots');
+    expect(passing.names).toEqual(['shots', 'shots']);
+    const usage = Object.assign(new Error('Artifact name is not valid'), { name: 'UsageError' });
+    for (const permanent of [usage, new Error('Unable to get the ACTIONS_RUNTIME_TOKEN env variable')]) {
+      const once = upload([permanent, permanent]);
+      const report = await once.report;
+      expect(report.artifactId).toBeUndefined();
+      expect(report.warnings[0]).toMatch(/Screenshot artifact not uploaded: .*kept in/);
+      expect(once.names).toEqual(['shots']);
+    }
+    const twice = upload([new Error('socket hang up'), new Error('socket hang up')]);
+    expect((await twice.report).artifactId).toBeUndefined();
+    expect(twice.names).toEqual(['shots', 'shots']);
   });
 
   it('an upload the service never answers stops on the signal, keeps the files locally and does not throw', async () => {
@@ -279,6 +326,58 @@ describe('upload through the real @actions/artifact client', () => {
     for (const [rel, bytes] of expected) {
       expect((await readFile(path.join(localDir, rel))).equals(bytes)).toBe(true);
     }
+  });
+
+  it('a workflow cancel during the downloads: the upload does not start, the files had are kept locally', async () => {
+    const ok = randomPng(30, 30);
+    shots.add('okCancel', ok);
+    const summary = makeSummary([
+      makeSuiteRun('s-0', 'Suite', [
+        makeTestRun(
+          'failed',
+          makeResult('okCancel', {
+            passing: false,
+            name: 'ok',
+            screenshotUrl: `${shots.url}/img/okCancel.png`,
+          }),
+        ),
+        makeTestRun(
+          'failed',
+          makeResult('hangCancel', {
+            passing: false,
+            name: 'hang',
+            screenshotUrl: `${shots.url}/hang/hangCancel.png`,
+          }),
+        ),
+      ]),
+    ]);
+    const localDir = path.join(tmp, 'kept-on-cancel');
+    const controller = new AbortController();
+    const publishing = publishScreenshots(summary, {
+      download: { allowHttp: true },
+      mode: 'failed',
+      artifactName: 'cancelled',
+      artifactsDir: localDir,
+      signal: controller.signal,
+      log,
+    });
+    const { readdirSync } = await import('node:fs');
+    // This test's own file (its name ends in the result id): other tests leave PNGs under tmp too.
+    const saved = (): boolean =>
+      readdirSync(tmp, { recursive: true }).some((f) => String(f).endsWith('-okCancel.png'));
+    await waitFor(() => saved() && shots.hits.has('/hang/hangCancel.png'));
+    controller.abort();
+    const report = await publishing;
+    // The upload's own time limit starts after the cancel: it must see the cancel already given.
+    expect(fake.requests.filter((r) => r.operation === 'CreateArtifact')).toEqual([]);
+    expect(report.artifactId).toBeUndefined();
+    expect(report.missing.map((m) => m.reason)).toEqual([
+      expect.stringMatching(/^stopped: the workflow was cancelled/),
+    ]);
+    expect(report.warnings.at(-1)).toMatch(
+      /^Screenshot artifact not uploaded: stopped: the workflow was cancelled\. .*kept in/,
+    );
+    expect(Object.keys(report.files)).toEqual(['okCancel']);
   });
 
   it('a screenshot that answers 500 then 200 is in the artifact; one that never answers is reported missing', async () => {

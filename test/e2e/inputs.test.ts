@@ -3,7 +3,8 @@
  * emulator's request log stays empty). The action runs in-process (`run(deps)`, on a 10x clock): input
  * checking is the same code in the bundle, which `e2e.test.ts` proves.
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BAD_INPUTS, makeWorkspace } from '../support/action-fixtures.js';
@@ -67,6 +68,59 @@ describe('output files', () => {
       });
       expect(unusable.code).toBe(1);
       expect(unusable.stdout).toMatch(/::error::Could not create the directory of results-path \(/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('test-files stay in the workspace', () => {
+  it('a symbolic link out of the workspace is refused, and no file content appears in the error', async () => {
+    const own = await makeWorkspace('gi-e2e-links-');
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'gi-e2e-outside-'));
+    const requestsBefore = setup.emulator.requests().length;
+    try {
+      const test = { name: 'Outside test', startUrl: 'https://outside.example', steps: [] };
+      await writeFile(path.join(outside, 'outside.json'), JSON.stringify(test));
+      await writeFile(path.join(outside, 'notes.txt'), 'PRIVATE-NOTES-abc123 and more');
+      await mkdir(path.join(own, 'linked'), { recursive: true });
+      await symlink(path.join(outside, 'outside.json'), path.join(own, 'linked', 'outside.json'));
+      await symlink(path.join(outside, 'notes.txt'), path.join(own, 'linked', 'notes.json'));
+      await symlink(outside, path.join(own, 'linked-dir'));
+      for (const pattern of ['linked/outside.json', 'linked/notes.json', 'linked-dir/*.json']) {
+        const r = await setup.run({
+          workspace: own,
+          inputs: { ...setup.connection(), 'organization-id': 'org-acme', 'test-files': pattern },
+        });
+        expect(r.code, pattern).toBe(1);
+        expect(r.stdout).toMatch(/Input "test-files".*leads out of the workspace/);
+        expect(r.stdout).not.toContain('PRIVATE-NOTES');
+        expect(r.stdout).not.toContain('Outside test');
+      }
+      // Nothing was sent (a straggling read of an earlier test's run may still arrive: only sends count).
+      expect(
+        setup.emulator
+          .requests()
+          .slice(requestsBefore)
+          .filter((q) => q.method !== 'GET'),
+      ).toEqual([]);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a file that is not JSON is named without quoting its content', async () => {
+    const own = await makeWorkspace('gi-e2e-notjson-');
+    try {
+      await writeFile(path.join(own, 'broken.json'), 'PRIVATE-NOTES-abc123 is not a test');
+      const r = await setup.run({
+        workspace: own,
+        inputs: { ...setup.connection(), 'organization-id': 'org-acme', 'test-files': 'broken.json' },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/Input "test-files".*broken\.json.*is not valid JSON/);
+      expect(r.stdout).not.toContain('PRIVATE');
     } finally {
       await rm(own, { recursive: true, force: true });
     }

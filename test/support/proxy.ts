@@ -22,7 +22,9 @@ export interface SeenRequest {
 export interface ProxyReply {
   status: number;
   contentType?: string;
-  body: string;
+  /** Other headers (e.g. `content-encoding` for a compressed body). */
+  headers?: Record<string, string>;
+  body: string | Buffer;
 }
 
 /** What the proxy does with one request. */
@@ -64,7 +66,10 @@ export async function startProxy(
       if (typeof action === 'object') {
         answered.push(seen);
         res
-          .writeHead(action.status, { 'content-type': action.contentType ?? 'application/json' })
+          .writeHead(action.status, {
+            'content-type': action.contentType ?? 'application/json',
+            ...action.headers,
+          })
           .end(action.body);
         return;
       }

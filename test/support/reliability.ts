@@ -191,15 +191,18 @@ export function listFiles(dir: string): string[] {
 }
 
 /**
- * The forms a secret would take if it leaked: as is, percent-encoded, JSON-escaped, HTML-escaped, and
- * either half of it (a secret cut by a truncation still leaks).
+ * The forms a secret would take if it leaked: as is, percent-encoded, JSON-escaped, HTML-escaped,
+ * base64-encoded (unpadded, as the first digits of a longer encoded text), and either half of it (a secret
+ * cut by a truncation still leaks).
  */
 export function leakForms(secret: string): string[] {
   const html = secret
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+  const base64 = Buffer.from(secret).toString('base64').replace(/=+$/, '').slice(0, -1);
   const half = Math.ceil(secret.length / 2);
   return [
     ...new Set([
@@ -208,6 +211,7 @@ export function leakForms(secret: string): string[] {
       new URLSearchParams({ s: secret }).toString().slice(2),
       JSON.stringify(secret).slice(1, -1),
       html,
+      base64,
       secret.slice(0, half),
       secret.slice(secret.length - half),
     ]),

@@ -27,7 +27,7 @@ export function randomPng(width: number, height: number): Buffer {
  * - `/gone/<key>.png`: 404.
  * - `/slow/<key>.png`: sends headers and half the body, then stalls.
  * - `/html/<key>.png`: 200 with an HTML page (a login or error page where an image was expected).
- * - `/huge/<key>.png`: 200, a PNG signature and then 1 MiB chunks without end (no Content-Length), until
+ * - `/huge/<key>.png`: 200, a PNG signature and IHDR chunk header and then 1 MiB chunks without end (no Content-Length), until
  *   the client stops reading; `sentBytes` counts what was written.
  * - `/redirect/<key>.png?to=<url>`: 302 to `url`.
  */
@@ -82,7 +82,8 @@ export async function startScreenshotServer(
     if (route === 'huge') {
       res.writeHead(200, { 'content-type': 'image/png' });
       const chunk = Buffer.alloc(1024 * 1024, 7);
-      randomPng(1, 1).copy(chunk, 0, 0, 8);
+      // A PNG signature and its IHDR chunk, then filler: an image until its size gives it away.
+      randomPng(1, 1).copy(chunk, 0, 0, 16);
       const pump = (): void => {
         while (!res.destroyed && sent < 512 * 1024 * 1024) {
           sent += chunk.length;

@@ -2,17 +2,20 @@
  * Reports first, extras after: the bundled action writes results.json, JUnit, the job summary and its
  * outputs before the screenshots and the pull-request comment, so that a GitHub API that never answers, a
  * screenshot host that hangs, a workflow cancel during the downloads, a hostile screenshot URL or another
- * user's comment quoting the marker never costs a report, an output or someone else's text. Each case has
- * its own emulator and the cases run at once.
+ * user's comment quoting the marker never costs a report, an output or someone else's text. Also hosts at
+ * the edges: an API answer over 64 MiB once decompressed (its reason in a warning), screenshot bodies that
+ * only start like an image, an `https` screenshot redirected to `http` while the API itself is `http`. Each
+ * case has its own emulator and the cases run at once.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy } from '../../support/proxy.js';
+import { startHoldProxy, startProxy } from '../../support/proxy.js';
 import {
   closeAfterAll,
   FILES,
@@ -25,6 +28,7 @@ import {
   startReliabilityEmulator,
 } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
+import { startTlsRedirect, TEST_CA_FILE } from '../../support/tls.js';
 
 const secrets = secretsFor('extras');
 
@@ -69,11 +73,20 @@ interface Timed {
 async function act(
   baseUrl: string,
   inputs: Record<string, string>,
-  options: { github?: FakeGitHub; signal?: NodeJS.Signals; ready?: () => boolean } = {},
+  options: {
+    github?: FakeGitHub;
+    signal?: NodeJS.Signals;
+    ready?: () => boolean;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Timed> {
   const workspace = await makeTempWorkspace('gi-rel-extras-');
   later(() => removeWorkspace(workspace));
-  const env: Record<string, string> = { GITHUB_REPOSITORY: 'acme/shop', GITHUB_JOB: 'ghost' };
+  const env: Record<string, string> = {
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_JOB: 'ghost',
+    ...options.env,
+  };
   if (options.github) {
     const event = path.join(workspace, 'event.json');
     await writeFile(event, JSON.stringify({ pull_request: { number: 7 } }));
@@ -113,6 +126,9 @@ function expectEveryReport(t: Timed, verdict: 'passed' | 'failed'): void {
   expect(t.run.outputs['results-json']).toBe(path.join(t.workspace, FILES.results));
   expect(counts(t.run).total).toBeGreaterThan(0);
 }
+
+const annotationsOf = (run: ActionRun): string[] =>
+  run.stdout.split('\n').filter((l) => l.startsWith('::warning::') || l.startsWith('::error'));
 
 describe.concurrent('reports first, extras after', () => {
   it('a GitHub API that never answers: the step ends at the comment’s time limit with every report and output', async () => {
@@ -191,5 +207,64 @@ describe.concurrent('reports first, extras after', () => {
     expect(github.requests.filter((q) => q.method === 'PATCH').map((q) => q.url)).toEqual([
       `/repos/acme/shop/issues/comments/${own[0]!.id}`,
     ]);
+  });
+
+  it('an answer over 64 MiB once decompressed: the warning gives the reason', async () => {
+    const emulator = await emulatorOfItsOwn();
+    const bomb = gzipSync(Buffer.alloc(65 * 1024 * 1024, 0x20));
+    let bombs = 0;
+    const proxy = await startProxy(emulator.origin, (request) =>
+      request.method === 'GET' && /^\/v1\/suite-results\/[^/]+\/\?/.test(request.url) && bombs++ < 2
+        ? { status: 200, headers: { 'content-encoding': 'gzip' }, body: bomb }
+        : 'forward',
+    );
+    later(() => proxy.close());
+    const { run } = await act(proxy.baseUrl, { 'suite-ids': 'suite-green', screenshots: 'none' });
+    expect(proxy.answered.length).toBeGreaterThan(0);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const seen = annotationsOf(run).join('\n');
+    expect(seen).toMatch(
+      /::warning::GET \/v1\/suite-results\/\w+\/\?apiKey=\*\*\*: .*larger than 64 MiB; asked again/,
+    );
+  });
+
+  it('a PNG signature followed by HTML, and a 3-byte JPEG signature, are not saved as screenshots', async () => {
+    const emulator = await emulatorOfItsOwn();
+    const lookAlikes = [
+      Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.from('<!DOCTYPE html><html><body>Please sign in</body></html>'),
+      ]),
+      Buffer.from([0xff, 0xd8, 0xff]),
+    ];
+    let served = 0;
+    const shots = await startScreenshotServer({ image: () => lookAlikes[served++ % 2]! });
+    later(() => shots.close());
+    const baseUrl = await withScreenshotsAt(emulator, `${shots.url}/img/`);
+    const { run, workspace } = await act(baseUrl, { 'suite-ids': 'suite-red', screenshots: 'all' });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(listFiles(path.join(workspace, FILES.artifacts))).toEqual([]);
+    expect(served).toBeGreaterThanOrEqual(2);
+    const missing = annotationsOf(run).find((l) => l.includes('missing')) ?? '';
+    expect(missing.split('not a PNG or JPEG image').length - 1).toBe(served);
+  });
+
+  it('an https screenshot redirected to http is refused although the API itself is http', async () => {
+    const emulator = await emulatorOfItsOwn();
+    const shots = await startScreenshotServer();
+    later(() => shots.close());
+    const tls = await startTlsRedirect(`${shots.url}/img/`);
+    later(() => tls.close());
+    const baseUrl = await withScreenshotsAt(emulator, `${tls.url}/`);
+    const { run, workspace } = await act(
+      baseUrl,
+      { 'suite-ids': 'suite-red', screenshots: 'failed' },
+      { env: { NODE_EXTRA_CA_CERTS: TEST_CA_FILE } },
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(tls.hits()).toBeGreaterThan(0);
+    expect([...shots.hits.keys()]).toEqual([]);
+    expect(listFiles(path.join(workspace, FILES.artifacts))).toEqual([]);
+    expect(annotationsOf(run).find((l) => l.includes('missing'))).toMatch(/redirected to http URL refused/);
   });
 });

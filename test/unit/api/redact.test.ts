@@ -53,6 +53,45 @@ describe('createRedactor', () => {
   });
 });
 
+describe('base64 and HTML-escaped forms', () => {
+  const secret = 'Zq9<Secret&77';
+  const redact = createRedactor([secret]);
+
+  it('a secret base64-encoded at any of the 3 alignments, padded or not, URL-safe or not, is replaced', () => {
+    for (const before of ['', 'u', 'us', 'user:']) {
+      for (const after of ['', '\n', ':x']) {
+        const encoded = Buffer.from(`${before}${secret}${after}`).toString('base64');
+        for (const form of [
+          encoded,
+          encoded.replace(/=+$/, ''),
+          Buffer.from(`${before}${secret}${after}`).toString('base64url'),
+        ]) {
+          const out = redact(`Authorization: Basic ${form}.`);
+          expect(out, `${before}|${after}|${form}`).toContain('***');
+          // What stays of the encoded text cannot be decoded back to the secret or most of it.
+          const kept = out
+            .replace(/^Authorization: Basic |\.$/g, '')
+            .split('***')
+            .join('');
+          expect(Buffer.from(kept, 'base64').toString('latin1')).not.toContain(secret.slice(2, -2));
+        }
+      }
+    }
+  });
+
+  it('a secret HTML-escaped (every spelling of the apostrophe) is replaced', () => {
+    expect(redact('<td>Zq9&lt;Secret&amp;77</td>')).toBe('<td>***</td>');
+    const quoted = createRedactor(['it\'s-"pw"']);
+    for (const apostrophe of ['&#39;', '&#x27;', '&apos;'])
+      expect(quoted(`v=it${apostrophe}s-&quot;pw&quot;;`)).toBe('v=***;');
+  });
+
+  it('ordinary text, ids and timestamps are left alone', () => {
+    const line = 'result 5a1b2c3d4e5f60718293a4b5 at 2026-01-02T03:04:05Z: Element not found';
+    expect(redact(line)).toBe(line);
+  });
+});
+
 describe('lower-case percent-encoding and signed URLs', () => {
   it('a secret percent-encoded with lower-case hex digits is replaced too', () => {
     const redact = createRedactor(['p/w:Zq9 é']);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import { downloadScreenshots as download, displayUrl } from '../../../src/artifacts/index.js';
 import type { DownloadOptions, ScreenshotJob } from '../../../src/artifacts/index.js';
+import { checkImageUrl } from '../../../src/artifacts/image-guard.js';
 import { randomPng, startScreenshotServer } from '../../support/screenshots.js';
 import type { ScreenshotServer } from '../../support/screenshots.js';
 
@@ -303,6 +304,40 @@ describe('downloadScreenshots refuses what is not a screenshot', () => {
     ]);
     expect(shots.hits.get('/html/login.png')).toBe(1);
     expect(await listFiles(dir)).toEqual(['Suite/j.png']);
+  });
+
+  it('a body that only starts like an image is refused: a PNG signature then HTML, bodies under 16 bytes', async () => {
+    const signature = randomPng(1, 1).subarray(0, 8);
+    const real = randomPng(2, 2);
+    const cases: Array<[string, Buffer]> = [
+      ['png-html', Buffer.concat([signature, Buffer.from('<!DOCTYPE html><html>Sign in</html>')])],
+      ['png-sig', signature],
+      ['jpeg-3', Buffer.from([0xff, 0xd8, 0xff])],
+      ['jpeg-7', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a])],
+      ['jpeg-html', Buffer.from('\xff\xd8\xff<html>Sign in</html>', 'latin1')],
+      ['png-15', real.subarray(0, 15)],
+    ];
+    const report = await downloadScreenshots(
+      [
+        ...cases.map(([key, body]) => job(key, shots.add(`dl-${key}`, body))),
+        job('ok', shots.add('dl-ok16', real)),
+      ],
+      dir,
+      { retries: 3 },
+    );
+    expect(report.missing.map((m) => m.job.resultId)).toEqual(cases.map(([key]) => key));
+    for (const m of report.missing) expect(m.reason).toMatch(/^not a PNG or JPEG image/);
+    for (const [key] of cases) expect(shots.hits.get(`/img/dl-${key}.png`), key).toBe(1);
+    expect(await listFiles(dir)).toEqual(['Suite/ok.png']);
+  });
+
+  it('checkImageUrl: a redirect from https to http is refused even where http itself is allowed', () => {
+    expect(() => checkImageUrl('http://a.example/x.png', true, 'https://b.example/y.png')).toThrow(
+      'redirected to http URL refused (only https or http)',
+    );
+    expect(() => checkImageUrl('http://a.example/x.png', true, 'http://b.example/y.png')).not.toThrow();
+    expect(() => checkImageUrl('https://a.example/x.png', true, 'http://b.example/y.png')).not.toThrow();
+    expect(() => checkImageUrl('http://a.example/x.png', true)).not.toThrow();
   });
 
   it('more than 3 redirects are refused', async () => {

@@ -77,7 +77,7 @@ describe('renderJUnit', () => {
   it('maps states: failure, error (Timeout / Error), skipped with the reason', () => {
     const failures = render('failures');
     expect(failures).toContain(
-      '<failure message="Step #5 assertTextPresent .confirmation: Element &quot;.confirmation&quot; not found within 15000 ms" type="StepFailure">',
+      '<failure message="Step 5 assertTextPresent .confirmation: Element &quot;.confirmation&quot; not found within 15000 ms" type="StepFailure">',
     );
     expect(failures).toContain('type="TestFailure"');
     const timedOut = render('timed-out');
@@ -116,8 +116,8 @@ describe('renderJUnit', () => {
     const xml = renderJUnit(reportOfRuns([run]));
     const body = xpath(xml, 'string(//testcase[1]/failure)');
     expect(body.split(STEP_ERROR).length - 1).toBe(1);
-    expect(body).toMatch(/^Step #2 assertTextPresent \.confirmation: Element/);
-    expect(body).toContain('#2 FAILED  assertTextPresent .confirmation\n');
+    expect(body).toMatch(/^Step 2 assertTextPresent \.confirmation: Element/);
+    expect(body).toContain('Step 2 FAILED  assertTextPresent .confirmation\n');
   });
 
   it('a failed screenshot comparison fails the test case exactly when the verdict says so', () => {
@@ -149,7 +149,7 @@ describe('renderJUnit', () => {
     expect(xpath(xml, `count(${sel}/failure | ${sel}/error)`)).toBe('0');
     expect(xpath(xml, `count(${sel}/flakyFailure)`)).toBe('1');
     expect(xpath(xml, `string(${sel}/flakyFailure/@message)`)).toBe(
-      'Attempt 1 of 2: Step #3 assertElementPresent .suggestions li: Element ".suggestions li" not found within 15000 ms',
+      'Attempt 1 of 2: Step 3 assertElementPresent .suggestions li: Element ".suggestions li" not found within 15000 ms',
     );
     expect(xpath(xml, `string(${sel}/flakyFailure/stackTrace)`)).toMatch(
       /Duration: 15\.9 s\nResult: https:\/\/app\.ghostinspector\.com\/results\/\w+$/,
@@ -174,7 +174,7 @@ describe('renderJUnit', () => {
     expect(schemaErrors(xml)).toBe('');
     expect(xpath(xml, 'count(//testcase/failure)')).toBe('1');
     expect(xpath(xml, 'count(//testcase/rerunFailure)')).toBe('2');
-    expect(xpath(xml, 'string(//testcase/rerunFailure[2]/@message)')).toMatch(/^Attempt 2 of 3: Step #2/);
+    expect(xpath(xml, 'string(//testcase/rerunFailure[2]/@message)')).toMatch(/^Attempt 2 of 3: Step 2/);
     expect(consumerCounts(xml)).toMatchObject({ tests: 1, failed: 1, flaky: 0, reruns: 2 });
   });
 

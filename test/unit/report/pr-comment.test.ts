@@ -174,7 +174,7 @@ describe('renderPullRequestComment', () => {
     });
     expect(body.startsWith('<!-- ghost-inspector-action:e2e -->\n### ❌ Ghost Inspector: failed')).toBe(true);
     // A zero-width space keeps "#5" from linking to an issue or pull request.
-    expect(body).toContain('Step #\u200B5 assertTextPresent .confirmation');
+    expect(body).toContain('Step 5 assertTextPresent .confirmation');
     expect(body).toContain(
       '<a href="https://github.com/acme/shop/actions/runs/1">Details in the job summary</a>',
     );

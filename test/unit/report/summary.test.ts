@@ -206,7 +206,7 @@ describe('renderAnnotations', () => {
     expect(warnings[9]!.title).toBe(`${report.totals.flaky - 9} more warnings`);
     for (const a of list) expect(a.message.length).toBeLessThanOrEqual(MAX_ANNOTATION_MESSAGE);
     expect(errors[0]!.title).toBe('Regression suite 0 › Checkout flow 3 | with <markup> & `code`');
-    expect(errors[0]!.message).toMatch(/^Step #3 assertText \.cart-total: Text/);
+    expect(errors[0]!.message).toMatch(/^Step 3 assertText \.cart-total: Text/);
     expect(errors[0]!.message).toMatch(/\nhttps:\/\/app\.ghostinspector\.com\/results\/\w+$/);
   });
 
@@ -242,7 +242,7 @@ describe('emitAnnotations', () => {
     }) as typeof process.stdout.write;
     try {
       emitAnnotations([
-        { level: 'error', title: 'Suite › Test', message: 'Step #2 click: failed\nhttps://x/results/1' },
+        { level: 'error', title: 'Suite › Test', message: 'Step 2 click: failed\nhttps://x/results/1' },
         { level: 'warning', title: 'W', message: 'flaky' },
         { level: 'notice', title: 'N', message: 'note' },
       ]);
@@ -250,7 +250,7 @@ describe('emitAnnotations', () => {
       process.stdout.write = original;
     }
     const out = written.join('');
-    expect(out).toContain('::error title=Suite › Test::Step #2 click: failed%0Ahttps://x/results/1');
+    expect(out).toContain('::error title=Suite › Test::Step 2 click: failed%0Ahttps://x/results/1');
     expect(out).toContain('::warning title=W::flaky');
     expect(out).toContain('::notice title=N::note');
   });

@@ -1,0 +1,26 @@
+// @ts-check
+/**
+ * Mutation testing (StrykerJS with its vitest runner): how many small faults planted in `src/run`,
+ * `src/artifacts`, `src/tunnel` and `src/action` the in-process tests notice. `npm run mutate`; one folder
+ * with `npm run mutate -- --mutate 'src/artifacts/**\/*.ts'`. Not part of CI: it takes long. The bundle's
+ * tests (`dist/index.js` as a child process) cannot see a mutant, so `vitest.mutate.config.ts` runs only the
+ * tests that call `src/` in the test process. Reports go to `reports/mutation/` (ignored by git).
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  mutate: ['src/run/**/*.ts', 'src/artifacts/**/*.ts', 'src/tunnel/**/*.ts', 'src/action/**/*.ts'],
+  coverageAnalysis: 'perTest',
+  // Mutants of module-level constants would need every test again; they are reported, not run.
+  ignoreStatic: true,
+  concurrency: 2,
+  timeoutMS: 30_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  thresholds: { high: 90, low: 80, break: null },
+};

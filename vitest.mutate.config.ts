@@ -1,0 +1,34 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The tests `npm run mutate` (stryker.config.mjs) runs against each mutant: those that call `src/run`,
+ * `src/artifacts`, `src/tunnel` and `src/action` in the test process. Tests of the bundle (`dist/index.js`
+ * as a child process) are left out: a mutant of `src/` never reaches them.
+ */
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      include: [
+        'test/unit/run/**/*.test.ts',
+        'test/unit/artifacts/**/*.test.ts',
+        'test/unit/tunnel/**/*.test.ts',
+        'test/unit/action/**/*.test.ts',
+        'test/e2e/artifacts-upload.test.ts',
+        'test/e2e/browser-versions.test.ts',
+        'test/e2e/inputs.test.ts',
+        'test/e2e/junit.test.ts',
+        'test/e2e/redaction.test.ts',
+        'test/e2e/result-ids.test.ts',
+        'test/e2e/side.test.ts',
+        'test/e2e/verdict.test.ts',
+        'test/e2e/reliability/consistency.test.ts',
+        'test/e2e/reliability/edge-states.test.ts',
+        'test/e2e/reliability/read-stop.test.ts',
+        'test/e2e/reliability/annotation-slots.test.ts',
+      ],
+    },
+  }),
+  true,
+);
