@@ -331,25 +331,28 @@ describe('upload through the real @actions/artifact client', () => {
   it('a workflow cancel during the downloads: the upload does not start, the files had are kept locally', async () => {
     const ok = randomPng(30, 30);
     shots.add('okCancel', ok);
-    const summary = makeSummary([
-      makeSuiteRun('s-0', 'Suite', [
-        makeTestRun(
-          'failed',
-          makeResult('okCancel', {
-            passing: false,
-            name: 'ok',
-            screenshotUrl: `${shots.url}/img/okCancel.png`,
-          }),
-        ),
-        makeTestRun(
-          'failed',
-          makeResult('hangCancel', {
-            passing: false,
-            name: 'hang',
-            screenshotUrl: `${shots.url}/hang/hangCancel.png`,
-          }),
-        ),
-      ]),
+    const summary = runSummary([
+      suiteRun(
+        [
+          testRun(
+            'failed',
+            makeResult('okCancel', {
+              passing: false,
+              name: 'ok',
+              screenshotUrl: `${shots.url}/img/okCancel.png`,
+            }),
+          ),
+          testRun(
+            'failed',
+            makeResult('hangCancel', {
+              passing: false,
+              name: 'hang',
+              screenshotUrl: `${shots.url}/hang/hangCancel.png`,
+            }),
+          ),
+        ],
+        { key: 's-0', suiteName: 'Suite' },
+      ),
     ]);
     const localDir = path.join(tmp, 'kept-on-cancel');
     const controller = new AbortController();
