@@ -1,13 +1,9 @@
-/**
- * Failed attempts: the facts for the retry decision and the redacted `ApiError` each becomes when not
- * retried (docs/api-contract.md: Errors).
- */
+/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import type { HttpResponse, TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
 import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry-rules.js';
 
-/** Redacts secrets (and URL credentials) from a text. */
 export type Redact = (text: string) => string;
 
 /** A failed attempt: the facts for the retry decision and the error to throw if not retried. */
@@ -83,10 +79,7 @@ export function invalidBody(status: number, text: string, why: string, redact: R
   };
 }
 
-/**
- * The failure of an exchange without a complete answer: `REQUEST_TIMEOUT`, `INVALID_RESPONSE` (corrupt
- * body) or `NETWORK_ERROR`. Aborts are handled by the caller.
- */
+/** The failure of an exchange without a complete answer (aborts are handled by the caller). */
 export function failureFromTransport(err: TransportError, timeoutMs: number, redact: Redact): Failure {
   if (err.kind === 'timeout') {
     return {
@@ -116,10 +109,7 @@ function advice(errorType: string, status?: number): string {
     : '';
 }
 
-/**
- * The `ApiError` for a failure not retried: `TRIGGER_UNCERTAIN` with `uncertain`, else the failure's own
- * type with a hint. `endpoint` is the redacted `METHOD /path?query`; `attempts` counts HTTP attempts.
- */
+/** The `ApiError` for a failure not retried (`TRIGGER_UNCERTAIN` with `uncertain`); `attempts`: HTTP attempts. */
 export function failureError(
   kind: RequestKind,
   endpoint: string,

@@ -33,7 +33,6 @@ export interface HttpRequest {
   userAgent?: string;
 }
 
-/** A complete answer, decompressed. */
 export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
@@ -119,10 +118,8 @@ async function decode(body: Buffer, encoding: string | undefined): Promise<Buffe
 }
 
 /**
- * Send one request and read its whole answer; redirects are not followed (the API key rides in the query).
- * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code), `timeout` after `timeoutMs`, `aborted` when
- * `signal` fires, `decode` for a corrupt or too large body.
+ * Send one request and read its whole answer, whatever the status; redirects are not followed.
+ * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
  */
 export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
   if (req.signal?.aborted) throw new TransportError('aborted before sending', 'aborted');
