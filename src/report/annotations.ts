@@ -1,7 +1,4 @@
-/**
- * Workflow annotations from the report model: an error per test that fails the step, a warning per flaky or
- * otherwise noteworthy one, within GitHub's limits (docs/github-platform.md, "Annotations").
- */
+/** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import * as core from '@actions/core';
 
 import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
@@ -26,7 +23,6 @@ export const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
 const MAX_ANNOTATION_TITLE = 255;
 
-/** Options of {@link renderAnnotations}. */
 export interface AnnotationOptions {
   /** Error annotations the step writes besides these (e.g. `core.setFailed`'s); default 0. */
   reservedErrors?: number;
@@ -34,8 +30,7 @@ export interface AnnotationOptions {
 
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (past that the last one counts the rest), messages and titles cut to GitHub's limits (characters).
- * docs/github-platform.md, "Annotations".
+ * level (the last counts the rest), messages and titles cut to GitHub's limits (characters).
  */
 export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
   const errors: Annotation[] = [];

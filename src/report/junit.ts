@@ -1,7 +1,4 @@
-/**
- * JUnit XML from the report model, valid against the Jenkins xUnit `junit-10.xsd` as it is: one
- * `<testsuite>` per suite run, one `<testcase>` per test result. Layout and state → element: docs/junit.md.
- */
+/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/junit.md). */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -43,10 +40,7 @@ export function renderJUnit(report: Report): string {
   return doc.toXml();
 }
 
-/**
- * Writes the JUnit XML of a report to `path`, creating the folder when needed.
- * @throws the file system's error when the file cannot be written
- */
+/** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
 export async function writeJUnit(report: Report, path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, renderJUnit(report), 'utf8');

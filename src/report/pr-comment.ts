@@ -1,7 +1,4 @@
-/**
- * The opt-in sticky pull-request comment: one per pull request and key, found by its hidden marker and
- * author and updated in place (docs/github-platform.md, "Pull-request comments").
- */
+/** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
 import { createHash } from 'node:crypto';
 
 import type { TestHistory } from './history.js';
@@ -42,7 +39,6 @@ export function commentMarker(key?: string): string {
 export interface PullRequestCommentOptions {
   /** Per-job key of the sticky comment (see {@link commentMarker}). */
   key?: string;
-  /** Link to the workflow run. */
   runUrl?: string;
   /** The heading's title before the verdict; default `Ghost Inspector`. */
   title?: string;
@@ -50,10 +46,7 @@ export interface PullRequestCommentOptions {
   history?: TestHistory;
 }
 
-/**
- * Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters, starting
- * with the marker of `options.key`. docs/github-platform.md, "Pull-request comments".
- */
+/** Renders the pull-request comment (pure), at most {@link MAX_COMMENT_CHARS} characters, marker first. */
 export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
   const t = report.totals;
   const icon = VERDICT_ICON[report.verdict];
@@ -117,11 +110,10 @@ export interface UpsertCommentOptions extends GitHubRestOptions {
 }
 
 /**
- * Creates the sticky comment on a pull request, or updates the oldest own one (the token's identity, body
- * starting with the marker). Every request stays on the API's origin.
+ * Creates the sticky comment on a pull request, or updates the oldest own one; requests stay on the API's
+ * origin.
  * @returns the comment id and whether it was created
- * @throws the Octokit `RequestError` of a failed request, an Error for an answer of the wrong shape or
- *   another origin, the abort error on `signal`
+ * @throws the Octokit `RequestError` of a failed request, an Error for a wrong answer, the abort error
  */
 export async function upsertPullRequestComment(
   options: UpsertCommentOptions,

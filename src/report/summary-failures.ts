@@ -1,7 +1,4 @@
-/**
- * The job summary's per-test sections (pure): one block per failing (flaky, timed out...) test, grouped
- * across variants. Each block is one HTML block without a blank line, so Markdown never parses service text.
- */
+/** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { percent } from './phrases.js';
@@ -42,7 +39,6 @@ export function link(url: string | undefined, text: string): string {
   return href ? `<a href="${href}">${text}</a>` : text;
 }
 
-/** One test and its suite run. */
 interface Entry {
   run: ReportSuiteRun;
   test: ReportTest;
@@ -231,7 +227,6 @@ export function* otherSections(report: Report): Generator<string> {
   }
 }
 
-/** Entries in groups. */
 export function count(groups: Group[]): number {
   return groups.reduce((n, g) => n + g.matching.length, 0);
 }

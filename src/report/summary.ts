@@ -1,8 +1,4 @@
-/**
- * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
- * suites, then every test; failures only when it would pass its byte budget
- * (docs/github-platform.md, "Step summary").
- */
+/** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
 import * as core from '@actions/core';
 
 import type { Report, ReportSuiteRun } from './model.js';
@@ -48,8 +44,8 @@ export function renderArtifactLine(artifactUrl: string): string {
 }
 
 /**
- * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
- * left out are counted and the reader pointed to JUnit and results.json. docs/reports.md ("What the reviewer sees").
+ * Renders the job summary (pure) in at most `maxBytes` UTF-8 bytes; past that the failures left out are
+ * counted and the reader pointed to JUnit and results.json (docs/reports.md, "What the reviewer sees").
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
@@ -61,7 +57,6 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   pieces.push(...allTestsSection(report));
   if (pieces.every((piece) => full.add(piece))) return full.text();
 
-  // Failures only, cut at the budget.
   const cut = new Budget(maxBytes - TAIL_RESERVE);
   cut.add(head);
   cut.add(
@@ -88,10 +83,7 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
-/**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`).
- * @throws when the summary file is not set or cannot be written
- */
+/** Appends Markdown to `$GITHUB_STEP_SUMMARY`. @throws when the file is not set or cannot be written */
 export async function writeSummary(markdown: string): Promise<void> {
   await core.summary.addRaw(markdown).write();
 }

@@ -35,18 +35,12 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
-/**
- * Escapes service text for GitHub Markdown on one line: specials become character references, `@` and `#`
- * get a zero-width space (no mentions). Line-start markers are not escaped: no line starts with such text.
- */
+/** Escapes service text for Markdown on one line; `@` and `#` get a zero-width space (no mentions). */
 export function escapeInline(text: string): string {
   return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
 
-/**
- * Escapes text inside `<code>` (or `<pre>` when `block`) like {@link escapeInline} but adding no invisible
- * character, so a copy gives exactly the text.
- */
+/** Escapes text inside `<code>` (or `<pre>` when `block`) without invisible characters (copies exactly). */
 export function escapeCode(text: string, block = false): string {
   const one = cleanText(text).replace(/\r\n|\r/g, '\n');
   const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));
