@@ -119,16 +119,19 @@ export function failureError(
   redact: Redact,
 ): ApiError {
   const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  const facts = {
+    status: f.status,
+    endpoint,
+    serviceMessage: f.serviceMessage,
+    excerpt: f.excerpt,
+    networkCode: f.networkCode,
+    attempts,
+  };
   if (uncertain) {
     return new ApiError({
       errorType: 'TRIGGER_UNCERTAIN',
       causeType: f.errorType,
-      status: f.status,
-      endpoint,
-      serviceMessage: f.serviceMessage,
-      excerpt: f.excerpt,
-      networkCode: f.networkCode,
-      attempts,
+      ...facts,
       message: redact(
         `${endpoint}: the request that starts the run failed after it may have reached the service ` +
           `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
@@ -148,12 +151,7 @@ export function failureError(
   }
   return new ApiError({
     errorType: f.errorType,
-    status: f.status,
-    endpoint,
-    serviceMessage: f.serviceMessage,
-    excerpt: f.excerpt,
-    networkCode: f.networkCode,
-    attempts,
+    ...facts,
     message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
   });
 }

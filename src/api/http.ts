@@ -173,17 +173,10 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
     return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
   } catch (err) {
     if (err instanceof TransportError) throw err;
-    if (timedOut)
-      throw new TransportError(
-        `no complete answer within ${req.timeoutMs} ms`,
-        'timeout',
-        undefined,
-        answered,
-      );
-    if (req.signal?.aborted)
+    if (req.signal?.aborted && !timedOut)
       throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
     const message = err instanceof Error ? err.message : String(err);
-    if (/^Request timeout/.test(message)) {
+    if (timedOut || /^Request timeout/.test(message)) {
       throw new TransportError(
         `no complete answer within ${req.timeoutMs} ms`,
         'timeout',

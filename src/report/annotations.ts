@@ -38,42 +38,28 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
   for (const { run, test } of allTests(report)) {
     if (test.failing) {
       errors.push(annotation('error', run, test, errorMessage(report, test)));
-    } else if (test.state === 'flaky') {
-      warnings.push(annotation('warning', run, test, flakyMessage(test)));
-    } else if (test.screenshotCompareFailed) {
-      warnings.push(
-        annotation(
-          'warning',
-          run,
-          test,
-          `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`,
-        ),
-      );
-    } else if (test.state === 'timed-out') {
-      warnings.push(
-        annotation(
-          'warning',
-          run,
-          test,
-          `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`,
-        ),
-      );
-    } else if (test.state === 'cancelled') {
-      warnings.push(
-        annotation(
-          'warning',
-          run,
-          test,
-          `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`,
-        ),
-      );
+      continue;
     }
+    const warning = warningMessage(test);
+    if (warning) warnings.push(annotation('warning', run, test, warning));
   }
   const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
   return [
     ...cap(errors, 'error', 'failing tests', errorSlots),
     ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
   ];
+}
+
+/** The warning of a test that does not fail the step but is worth a look; null for none. */
+function warningMessage(test: ReportTest): string | null {
+  if (test.state === 'flaky') return flakyMessage(test);
+  if (test.screenshotCompareFailed)
+    return `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`;
+  if (test.state === 'timed-out')
+    return `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`;
+  if (test.state === 'cancelled')
+    return `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`;
+  return null;
 }
 
 /** An annotation's properties as `@actions/core` takes them. */
