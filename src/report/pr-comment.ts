@@ -5,9 +5,8 @@ import type { TestHistory } from './history.js';
 import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
-import { DEFAULT_TITLE } from './summary.js';
+import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
 import { describeShape, githubRest, isOwn, tokenLogin, type GitHubRestOptions } from './github-rest.js';
-import { formatDuration, plural } from '../common/words.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -15,14 +14,6 @@ const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 export const MAX_COMMENT_CHARS = 60_000;
-
-const VERDICT_ICON: Record<Report['verdict'], string> = {
-  passed: '✅',
-  failed: '❌',
-  cancelled: '🚫',
-  started: '▶️',
-  'not-started': '❌',
-};
 
 /** Failures listed in the comment before "N more". */
 const MAX_LISTED_FAILURES = 20;
@@ -48,26 +39,12 @@ export interface PullRequestCommentOptions {
 
 /** Renders the pull-request comment (pure), at most {@link MAX_COMMENT_CHARS} characters, marker first. */
 export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
-  const t = report.totals;
-  const icon = VERDICT_ICON[report.verdict];
-  const counts = [
-    t.failed ? `${t.failed} failed` : '',
-    t.error ? plural(t.error, 'error') : '',
-    t.timedOut ? `${t.timedOut} timed out` : '',
-    `${t.passed} passed`,
-    t.flaky ? `${t.flaky} flaky` : '',
-    t.cancelled ? `${t.cancelled} cancelled` : '',
-  ].filter(Boolean);
+  const [icon] = VERDICT_LINE[report.verdict];
   const lines = [
     commentMarker(options.key),
     `### ${icon} ${escapeInline(options.title ?? DEFAULT_TITLE)}: ${report.verdict}`,
     '',
-    `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}.` +
-      (t.screenshotCompareFailed
-        ? ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed (${
-            report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'
-          }).`
-        : ''),
+    countsLine(report, true),
   ];
   if (!report.passing && report.reasons.length > 0) {
     lines.push('', `**The step fails:** ${escapeInline(report.reasons.join(' '))}`);

@@ -118,7 +118,7 @@ function pointer(options: SummaryOptions): string {
   return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 
-const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
+export const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
   passed: ['✅', 'passed'],
   failed: ['❌', 'failed'],
   cancelled: ['🚫', 'cancelled'],
@@ -126,10 +126,13 @@ const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
   'not-started': ['❌', 'runs not started'],
 };
 
-/** The counts of the verdict in words, failing ones in bold. */
-function countsLine(report: Report): string {
+/**
+ * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
+ * pull-request comment): without bold and without the number of suite runs.
+ */
+export function countsLine(report: Report, short = false): string {
   const t = report.totals;
-  const bold = (on: boolean, text: string): string => (on ? `**${text}**` : text);
+  const bold = (on: boolean, text: string): string => (on && !short ? `**${text}**` : text);
   const counts: string[] = [];
   if (t.failed) counts.push(bold(true, `${t.failed} failed`));
   if (t.error) counts.push(bold(true, plural(t.error, 'error')));
@@ -138,7 +141,7 @@ function countsLine(report: Report): string {
   if (t.flaky) counts.push(`${t.flaky} flaky`);
   if (t.cancelled) counts.push(bold(true, `${t.cancelled} cancelled`));
   let line = `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}`;
-  if (report.runs.length > 1) line += ` (${plural(report.runs.length, 'suite run')})`;
+  if (report.runs.length > 1 && !short) line += ` (${plural(report.runs.length, 'suite run')})`;
   line += '.';
   if (t.screenshotCompareFailed) {
     const counted = report.policy.failOnScreenshotCompare;
