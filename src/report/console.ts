@@ -8,6 +8,7 @@ import type { RunEvent, RunEventListener } from '../run/events.js';
 import { describeTimeout, NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
+import { targetText } from './model-test.js';
 import { cleanText, redactUrl } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
@@ -51,11 +52,7 @@ function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string
   if (test.url) lines.push(`Result: ${test.url}`);
   const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
   if (failing) {
-    const target =
-      typeof failing.target === 'string'
-        ? failing.target
-        : failing.target.map((t) => t.selector).join(' || ');
-    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${target}`);
+    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${targetText(failing.target)}`);
     if (failing.error) lines.push(`Error: ${failing.error}`);
   }
   if (test.error) lines.push(test.error);

@@ -160,7 +160,7 @@ function buildStep(step: Step): ReportStep {
 }
 
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
-function targetText(target: StepTarget | null | undefined): string {
+export function targetText(target: StepTarget | null | undefined): string {
   if (target === null || target === undefined) return '';
   if (typeof target === 'string') return cleanText(target);
   return target.map((t) => cleanText(t?.selector)).join(' || ');
