@@ -1,7 +1,4 @@
-/**
- * The console reporter: the run engine's events as the step's log lines (a group per finished test),
- * written through a redacting `RunLog`. Also the one label of a variant, used by every report.
- */
+/** The console reporter: the run engine's events as the step's log lines; also the one label of a variant. */
 import type { RunLog } from '../common/log.js';
 import { plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
@@ -60,7 +57,6 @@ function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string
   return { title, lines };
 }
 
-/** Renders the events about retries and stopping (see `consoleReporter`). */
 function renderStop(event: RunEvent, log: RunLog): void {
   switch (event.type) {
     case 'retrying':

@@ -1,7 +1,4 @@
-/**
- * Sentences about a test that several renderers share (JUnit, annotations, PR comment): plain text, not
- * escaped; each renderer escapes for its own format.
- */
+/** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
 import type { FailingStep, ReportStep, ReportTest } from './model.js';
 
 /** `Step #3 click .buy: Element not found` or the test's error. */
