@@ -1,7 +1,4 @@
-/**
- * Redaction of secrets (API key, URL user-info, HTTP auth password, private variable values) from free
- * text. Service ids, UUIDs and timestamps are never rewritten (docs/redaction.md).
- */
+/** Redaction of secrets from free text; service ids, UUIDs and timestamps stay (docs/redaction.md). */
 
 /** What a secret is replaced with. */
 export const REDACTED = '***';
@@ -59,10 +56,7 @@ function replaceSpans(text: string, hits: Span[]): string {
   return out;
 }
 
-/**
- * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded or JSON-escaped occurrence
- * of each secret becomes `***`. Empty, too short and duplicate secrets are ignored.
- */
+/** A pure redactor: `redactUrl`, then every raw, URL-encoded or JSON-escaped secret becomes `***`. */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
   const needles = new Set<string>();
   for (const secret of secrets) {
