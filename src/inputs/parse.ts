@@ -119,11 +119,7 @@ function urlCredentials(value: string): string[] {
 }
 
 /** Connection inputs: `api-key`, `api-base-url`, `organization-id`. */
-export function parseConnection(r: InputReader): {
-  apiKey: string;
-  apiBaseUrl: string;
-  organizationId: string | null;
-} {
+export function parseConnection(r: InputReader) {
   const apiKey = r.getRaw('api-key').trim();
   if (apiKey === '') r.fail('api-key', '', 'the Ghost Inspector API key (required)');
   else if (/\s/.test(apiKey)) r.fail('api-key', apiKey, 'an API key without spaces or line breaks');
@@ -138,10 +134,7 @@ export function parseConnection(r: InputReader): {
 }
 
 /** What to run and where: start URLs, suite, test and folder ids, test-file patterns (not yet loaded). */
-export function parseTargets(
-  r: InputReader,
-  organizationId: string | null,
-): Pick<ActionInputs, 'startUrls' | 'suiteIds' | 'testIds' | 'folderIds' | 'testFilePatterns'> {
+export function parseTargets(r: InputReader, organizationId: string | null) {
   const startUrls = r.list('start-url');
   for (const url of startUrls) {
     if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
@@ -193,20 +186,7 @@ export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
 }
 
 /** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
-export function parseWaiting(
-  r: InputReader,
-): Pick<
-  ActionInputs,
-  | 'wait'
-  | 'timeoutMs'
-  | 'cancelOnTimeout'
-  | 'cancelResultIds'
-  | 'failOnScreenshotCompare'
-  | 'failOnTimeout'
-  | 'failOnEmpty'
-  | 'retryFailed'
-  | 'failFast'
-> {
+export function parseWaiting(r: InputReader) {
   const wait = r.boolWithDefault('wait');
   const timeout = r.raw('timeout-minutes');
   const timeoutMinutes = Number(timeout);
@@ -235,26 +215,7 @@ export interface ReportContext {
 }
 
 /** Reports and artifacts: paths (absolute), switches, screenshots, the GitHub token. */
-export function parseReports(
-  r: InputReader,
-  context: ReportContext,
-): Pick<
-  ActionInputs,
-  | 'junitPath'
-  | 'summary'
-  | 'summaryTitle'
-  | 'annotations'
-  | 'prComment'
-  | 'commentKey'
-  | 'failureIssue'
-  | 'failureIssueLabels'
-  | 'githubToken'
-  | 'screenshots'
-  | 'artifactName'
-  | 'artifactRetentionDays'
-  | 'artifactsDir'
-  | 'resultsPath'
-> {
+export function parseReports(r: InputReader, context: ReportContext) {
   const { workspace } = context;
   const junitRaw = r.getRaw('junit-path').trim();
   const junitPath = context.junitOff
