@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { TestCase } from 'junit-report-builder';
 import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
-import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
+import { comparisonLine, failureMessage, sameError, stepLine, stepSentence } from './phrases.js';
 import { formatDuration } from '../common/words.js';
 import { cleanText, redactUrl, truncate } from './text.js';
 
@@ -171,13 +171,6 @@ function failureText(test: ReportTest): string[] {
   }
   if (test.resultUrl) lines.push('', `Result: ${test.resultUrl}`);
   return lines;
-}
-
-/** The same error told twice (the service often repeats the step's error as the result's). */
-function sameError(a: string, b: string): boolean {
-  const x = a.trim();
-  const y = b.trim();
-  return x === y || x.includes(y) || y.includes(x);
 }
 
 /** Earlier attempts as Surefire rerun elements: flaky* when the test passed at last, rerun* otherwise. */

@@ -44,3 +44,10 @@ export function comparisonLine(test: ReportTest): string {
 export function percent(fraction: number): string {
   return `${Math.round(fraction * 10000) / 100}%`;
 }
+
+/** The same error told twice (the service often repeats the step's error as the result's). */
+export function sameError(a: string, b: string): boolean {
+  const x = a.trim();
+  const y = b.trim();
+  return x === y || x.includes(y) || y.includes(x);
+}

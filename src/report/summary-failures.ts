@@ -1,7 +1,7 @@
 /** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
-import { percent } from './phrases.js';
+import { percent, sameError } from './phrases.js';
 import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
 
 /** Longest error text shown per failure, in characters. */
@@ -91,14 +91,7 @@ function variantsLine(group: Group, verb: string): string {
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
 function verbOf(test: ReportTest): string {
   if (test.countedAs === 'failed' && test.state !== 'failed') return 'screenshot comparison failed';
-  return {
-    passed: 'passed',
-    failed: 'failed',
-    flaky: 'flaky',
-    'timed-out': 'timed out',
-    cancelled: 'cancelled',
-    error: 'error',
-  }[test.state];
+  return test.state.replace('-', ' ');
 }
 
 /** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
@@ -112,7 +105,7 @@ function reasonLines(test: ReportTest): string[] {
     );
     lines.push(`<pre>${escapeCode(truncate(s.error, MAX_ERROR_CHARS), true)}</pre>`);
   }
-  if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
+  if (test.error && !(s && sameError(s.error, test.error))) {
     lines.push(`<pre>${escapeCode(truncate(test.error, MAX_ERROR_CHARS), true)}</pre>`);
   }
   return lines;
