@@ -59,14 +59,10 @@ function names(rerun: Rerun): { testName: string; variant: Variant } {
   return { testName: rerun.test.testName, variant: rerun.variant };
 }
 
-/** Re-runs adopted after a lost answer without showing every variant field sent (never cancelled). */
-const inferred = new WeakSet<TestResult>();
-
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
   const startedId = started._id;
   const remote = addRemote(ctx, 'test', startedId);
-  if (inferred.has(started)) remote.inferred = true;
   return watchResult<TestResult>(ctx, remote, triggeredAtMs, {
     get: (opts) => ctx.api.getTestResult(startedId, opts),
     isOver: (r) => classifyTestResult(r) !== 'running',
@@ -138,11 +134,9 @@ async function findRerun(
     return undefined;
   }
   if (ctx.stop.signal.aborted) {
-    // Cancelled only when it matched beyond doubt (reconcile.ts).
-    if (found.certain)
-      await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+    // Adopted runs are proven this step's (reconcile.ts): cancelled.
+    await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
     return undefined;
   }
-  if (!found.certain) inferred.add(first);
   return first;
 }
