@@ -5,15 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionApi } from './action-api.js';
 import type { Clock } from '../common/clock.js';
-import {
-  createContext,
-  iso,
-  type EngineContext,
-  type EngineWaits,
-  type Handle,
-  type RemoteListener,
-  type RunPlan,
-} from './context.js';
+import { iso, type Handle, type RemoteListener } from './book.js';
+import { createContext, type EngineContext, type EngineWaits, type RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
 import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop/stop.js';
 import { triggerAll } from './trigger/trigger.js';
@@ -68,7 +61,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   const ctx = createContext(marked, { ...options, waits });
   await runContext(ctx, options);
   return {
-    runs: ctx.runs,
+    runs: ctx.book.runs,
     startedAt: iso(ctx.startedAtMs),
     finishedAt: iso(ctx.clock.now()),
     ...(ctx.stopReason ? { interrupted: ctx.stopReason } : {}),

@@ -5,7 +5,8 @@
 import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import { addRemote, testFinished, type EngineContext, type Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import { failFastOn } from '../stop/fail-fast.js';
 import { cancelRemote } from '../stop/stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from '../plan/execute.js';
@@ -62,7 +63,7 @@ function names(rerun: Rerun): { testName: string; variant: Variant } {
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
   const startedId = started._id;
-  const remote = addRemote(ctx, 'test', startedId);
+  const remote = ctx.book.addRemote('test', startedId);
   return watchResult<TestResult>(ctx, remote, triggeredAtMs, {
     get: (opts) => ctx.api.getTestResult(startedId, opts),
     isOver: (r) => classifyTestResult(r) !== 'running',
@@ -93,17 +94,12 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
     if (!started) return;
     const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
     if (!result) return;
-    const state = classifyTestResult(result);
-    if (test.result) test.attempts.push(test.result);
-    test.result = result;
-    test.url = `${ctx.appUrl}/results/${result._id}`;
-    if (state !== 'failed') {
-      test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
-      testFinished(ctx, handle.run, test, false);
+    if (ctx.book.retried(test, result) !== 'failed') {
+      ctx.book.tell(handle.run, test, false);
       return;
     }
   }
-  testFinished(ctx, handle.run, test, false);
+  ctx.book.tell(handle.run, test, false);
   // Its re-runs are spent and it still failed: a failure for good.
   failFastOn(ctx, handle, test);
 }
@@ -123,7 +119,7 @@ async function findRerun(
     options,
     triggeredAtMs,
     expected: 1,
-    known: new Set([...ctx.remotes].map((r) => r.id)),
+    known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
     signal: ctx.lookupEnd.signal,
   };

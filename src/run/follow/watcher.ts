@@ -13,10 +13,10 @@ import {
   POLL_BACKOFF_CAP_MS,
   type Answer,
   type EngineContext,
-  type Remote,
   type RunWatch,
   type WatchTarget,
 } from '../context.js';
+import type { Remote } from '../book.js';
 import { forEachPage, pagesFor } from '../read/paging.js';
 import { organizationOf, readOrganization } from './organization.js';
 
@@ -235,7 +235,7 @@ class Watcher implements RunWatch {
   private async organization(): Promise<string | null> {
     this.organizationId ??= organizationOf(this.ctx);
     if (this.organizationId || this.organizationRead) return this.organizationId;
-    if (!this.ctx.handles.some((h) => h.run.suiteId)) return null;
+    if (!this.ctx.book.handles.some((h) => h.run.suiteId)) return null;
     this.organizationRead = true;
     this.organizationId = await readOrganization(this.ctx);
     return this.organizationId;
@@ -338,7 +338,7 @@ class Watcher implements RunWatch {
   private end(row: Row, value: Answer | null): void {
     if (this.table.get(row.remote.id) !== row) return;
     this.table.delete(row.remote.id);
-    if (value) row.remote.active = false;
+    if (value) this.ctx.book.release(row.remote);
     row.resolve(value);
   }
 

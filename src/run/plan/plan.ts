@@ -1,7 +1,6 @@
 /** Plan: the targets × start URLs become trigger jobs; folders are expanded into their suites first. */
 import type { EngineContext } from '../context.js';
 import { messageOf } from '../../common/log.js';
-import { pushResultless } from '../context.js';
 import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
 import type { TriggerJob } from './execute.js';
 import { definitionFor } from '../../inputs/test-files.js';
@@ -10,8 +9,7 @@ import type { RunPlan } from '../context.js';
 /** A folder whose suites were never listed because the action stopped first: one run, not started. */
 function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReason): void {
   const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` } as const;
-  pushResultless(
-    ctx,
+  ctx.book.resultless(
     base,
     `folder-${folderId}`,
     {},
@@ -41,8 +39,7 @@ export async function expandFolders(ctx: EngineContext): Promise<string[]> {
         notStartedFolder(ctx, folderId, ctx.stopReason);
         continue;
       }
-      pushResultless(
-        ctx,
+      ctx.book.resultless(
         { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` },
         `folder-${folderId}`,
         {},

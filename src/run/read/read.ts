@@ -2,7 +2,8 @@
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import { type EngineContext, type Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import { suiteTestCount } from '../outcome/outcome.js';
 import { forEachPage, MAX_PAGES, type Paging } from './paging.js';
 

@@ -2,7 +2,8 @@
  * Fail-fast: once a test has failed for good (its re-runs spent), every other active remote run is cancelled
  * and no more runs start; the engine stops as for a workflow cancel (`stop.ts`), with its own reason.
  */
-import type { EngineContext, Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import { halt } from './stop.js';
 import type { TestRun } from '../types.js';
 
@@ -11,7 +12,7 @@ export function failFastOn(ctx: EngineContext, handle: Handle, test?: TestRun): 
   if (!ctx.plan.failFast || ctx.stopReason !== null) return;
   const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
   if (failed?.state !== 'failed') return;
-  const others = [...ctx.remotes].filter((r) => r.active).length;
+  const others = ctx.book.activeCount();
   ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
   halt(ctx, 'fail-fast', () => undefined);
 }

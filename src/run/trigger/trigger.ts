@@ -5,7 +5,8 @@
 import { ApiError } from '../../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import { pushResultless, type EngineContext, type Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import {
   MAY_HAVE_STARTED_ERROR,
   mayHaveStartedAmong,
@@ -25,7 +26,6 @@ import {
   type TriggerJob,
 } from '../plan/execute.js';
 import { followResult } from './result-ids.js';
-import { addHandle } from './started.js';
 import { expandFolders, planJobs } from '../plan/plan.js';
 import { findTriggeredRuns, mayHaveStarted, variantFit } from './reconcile.js';
 import type { Variant } from '../types.js';
@@ -75,7 +75,7 @@ function notStarted(
   reason: StopReason,
 ): Handle[] {
   for (const variant of expectedVariants(options, job.startUrl)) {
-    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, {
+    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, {
       error: NOT_STARTED_ERROR[reason],
       notStarted: reason,
     });
@@ -106,7 +106,7 @@ async function reconcile(
     options,
     triggeredAtMs,
     expected: expectedVariants(options, job.startUrl).length,
-    known: new Set([...ctx.remotes].map((r) => r.id)),
+    known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
     signal: ctx.lookupEnd.signal,
   };
@@ -118,8 +118,7 @@ async function reconcile(
       links.length === 0
         ? `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`
         : `${mayHaveStartedAmong(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
-    pushResultless(
-      ctx,
+    ctx.book.resultless(
       runBaseOf(job),
       jobKeyBase(job),
       startUrlVariant(job),
@@ -174,11 +173,11 @@ function adopt(
     const k = bestVariant(result, free);
     const variant =
       k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-    return addHandle(ctx, job, result, variant, triggeredAtMs);
+    return ctx.book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
   });
   for (const variant of free) {
     const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
   }
   return handles;
 }
@@ -197,7 +196,7 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
     if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
     const message = messageOf(error);
     const outcome = { error: `Could not start ${label}: ${message}` };
-    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
+    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
     const kind = error instanceof ApiError ? error.errorType : 'error';
     ctx.problems.add(kind, { label, id: jobId(job), message });
     return [];
@@ -206,7 +205,7 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   if (results.length === 0) {
     const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
     const outcome = { error: `The execute of ${label} answered no result.` };
-    pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
+    ctx.book.resultless(base, jobKeyBase(job), {}, outcome, now);
     return [];
   }
   const handles = adopt(ctx, job, options, results, now, 'answered');
