@@ -1,6 +1,5 @@
 /** The state one engine run shares between its modules: its plan, waits, signals and run book. */
 import pLimit, { type LimitFunction } from 'p-limit';
-import { setMaxListeners } from 'node:events';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import type { RequestOptions } from '../api/api.js';
@@ -8,11 +7,12 @@ import type { Paging } from '../api/request-types.js';
 import type { ActionApi } from './action-api.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import type { RunEvent, RunEventListener } from './events.js';
+import { Stopper } from './stopper.js';
 import { RunBook, type Remote, type RemoteListener } from './book.js';
 import { ProblemLog } from './progress.js';
 import type { RepoTest } from '../inputs/test-files.js';
 import type { ResultRef } from '../inputs/schema.js';
-import type { StopReason, UserExecuteOptions } from './types.js';
+import type { UserExecuteOptions } from './types.js';
 
 /** What to run and how to wait (a subset of `ActionInputs`). */
 export interface RunPlan {
@@ -72,17 +72,8 @@ export interface EngineContext {
   readonly maxPollErrors: number;
   /** The one limit on executes in flight (first triggers and re-runs alike). */
   readonly limit: LimitFunction;
-  /** Fires at the deadline or on a workflow cancel: every wait stops. */
-  readonly stop: AbortController;
-  stopReason: StopReason | null;
-  /** Aborts the executes in flight, `TRIGGER_GRACE_MS` after a stop. */
-  readonly triggerStop: AbortController;
-  /** Fires `LOOKUP_END_MS` after a stop: lookups of interrupted triggers end. */
-  readonly lookupEnd: AbortController;
-  /** Fires at the end of the wrap-up time after a stop: every request of the wrap-up ends. */
-  readonly wrapUpEnd: AbortController;
-  /** Aborted when the engine is done, to end the deadline watch and the heartbeat. */
-  readonly finishedAll: AbortController;
+  /** The one reason of a stop and the signals that end the waits. */
+  readonly stopper: Stopper;
   /** The one writer of the run records. */
   readonly book: RunBook;
   /** Trigger problems, written as one event once every trigger is done. */
@@ -111,9 +102,6 @@ export interface ContextOptions {
 export function createContext(plan: RunPlan, options: ContextOptions): EngineContext {
   const clock = options.clock ?? systemClock;
   const startedAtMs = options.startedAtMs ?? clock.now();
-  // Every request and wait of the engine run listens to the stop signal: many at once.
-  const stop = new AbortController();
-  setMaxListeners(0, stop.signal);
   const emit = options.onEvent ?? (() => undefined);
   const appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
   return {
@@ -126,12 +114,7 @@ export function createContext(plan: RunPlan, options: ContextOptions): EngineCon
     waits: { ...DEFAULT_WAITS, ...options.waits },
     maxPollErrors: options.maxPollErrors ?? 6,
     limit: pLimit(options.triggerConcurrency ?? 4),
-    stop,
-    stopReason: null,
-    triggerStop: new AbortController(),
-    lookupEnd: new AbortController(),
-    wrapUpEnd: new AbortController(),
-    finishedAll: new AbortController(),
+    stopper: new Stopper(clock),
     book: new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined)),
     problems: new ProblemLog(),
     triggering: false,

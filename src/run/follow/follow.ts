@@ -31,14 +31,14 @@ async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
       : {}),
   });
   if (!result) {
-    if (!ctx.stop.signal.aborted) book.end(handle, 'error');
+    if (!ctx.stopper.signal.aborted) book.end(handle, 'error');
     return;
   }
   book.suiteOver(handle, result);
   const tests = await suiteTestsOf(ctx, handle, result);
   if (tests === null) {
     const error = 'The test results of the suite result could not be listed.';
-    if (!ctx.stop.signal.aborted) book.end(handle, 'error', { error });
+    if (!ctx.stopper.signal.aborted) book.end(handle, 'error', { error });
     return;
   }
   const ifRunning = result.passing === null ? 'cancelled' : 'error';
@@ -62,7 +62,7 @@ async function followTest(ctx: EngineContext, handle: Handle): Promise<void> {
     onProblem: (reason) => book.problem(handle, reason),
   });
   if (!result) {
-    if (ctx.stop.signal.aborted) return;
+    if (ctx.stopper.signal.aborted) return;
     const { run, lastResult, job } = handle;
     const testName = lastResult?.name || nameOf(job);
     const test = {

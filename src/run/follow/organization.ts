@@ -23,7 +23,7 @@ export async function readOrganization(ctx: EngineContext): Promise<string | nul
   const suiteId = ctx.book.handles.find((h) => h.run.suiteId)?.run.suiteId;
   if (!suiteId) return null;
   try {
-    const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stop.signal });
+    const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stopper.signal });
     return refId(suite.organization);
   } catch {
     return null;

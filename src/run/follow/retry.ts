@@ -35,7 +35,7 @@ interface Rerun {
 async function sendRerun(ctx: EngineContext, rerun: Rerun): Promise<TestResult | undefined> {
   const { handle, testId, options } = rerun;
   const job = handle.job;
-  const signal = ctx.stop.signal;
+  const signal = ctx.stopper.signal;
   const triggeredAtMs = ctx.clock.now();
   try {
     return await ctx.limit(async () => {
@@ -87,7 +87,7 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   const rerun: Rerun = { handle, test, testId, options, variant };
   const attempts = ctx.plan.retryFailed + 1;
   for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
-    if (ctx.stop.signal.aborted) return;
+    if (ctx.stopper.signal.aborted) return;
     ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
     const triggeredAtMs = ctx.clock.now();
     const started = await sendRerun(ctx, rerun);
@@ -121,7 +121,7 @@ async function findRerun(
     expected: 1,
     known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
-    signal: ctx.lookupEnd.signal,
+    signal: ctx.stopper.lookupSignal,
   };
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const first = found.adopted[0] as TestResult | undefined;
@@ -129,9 +129,9 @@ async function findRerun(
     ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
     return undefined;
   }
-  if (ctx.stop.signal.aborted) {
+  if (ctx.stopper.signal.aborted) {
     // Adopted runs are proven this step's (reconcile.ts): cancelled.
-    await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+    await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.stopper.wrapUpSignal);
     return undefined;
   }
   return first;

@@ -26,17 +26,17 @@ function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReas
 export async function expandFolders(ctx: EngineContext): Promise<string[]> {
   const suiteIds = [...ctx.plan.suiteIds];
   for (const folderId of ctx.plan.folderIds) {
-    if (ctx.stopReason) {
-      notStartedFolder(ctx, folderId, ctx.stopReason);
+    if (ctx.stopper.reason) {
+      notStartedFolder(ctx, folderId, ctx.stopper.reason);
       continue;
     }
     try {
-      const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stop.signal });
+      const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stopper.signal });
       ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
       for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
     } catch (error) {
-      if (ctx.stopReason) {
-        notStartedFolder(ctx, folderId, ctx.stopReason);
+      if (ctx.stopper.reason) {
+        notStartedFolder(ctx, folderId, ctx.stopper.reason);
         continue;
       }
       ctx.book.resultless(

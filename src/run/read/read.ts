@@ -20,7 +20,7 @@ const RELISTS = 2;
 export async function listSuiteTests(
   ctx: EngineContext,
   suiteResultId: string,
-  signal = ctx.stop.signal,
+  signal = ctx.stopper.signal,
   expectedTests: number | null = null,
 ): Promise<TestResult[] | null> {
   const byId = new Map<string, TestResult>();
@@ -96,5 +96,5 @@ export function suiteTestsOf(
   handle: Handle,
   result: SuiteResult,
 ): Promise<TestResult[] | null> {
-  return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, suiteTestCount(result));
+  return listSuiteTests(ctx, handle.remote.id, ctx.stopper.signal, suiteTestCount(result));
 }

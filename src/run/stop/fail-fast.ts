@@ -4,15 +4,14 @@
  */
 import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';
-import { halt } from './stop.js';
 import type { TestRun } from '../types.js';
 
 /** Stops the engine for fail-fast when on and `test` (default: the run's first failed) failed for good. */
 export function failFastOn(ctx: EngineContext, handle: Handle, test?: TestRun): void {
-  if (!ctx.plan.failFast || ctx.stopReason !== null) return;
+  if (!ctx.plan.failFast || ctx.stopper.reason !== null) return;
   const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
   if (failed?.state !== 'failed') return;
   const others = ctx.book.activeCount();
   ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
-  halt(ctx, 'fail-fast', () => undefined);
+  ctx.stopper.halt('fail-fast');
 }

@@ -1,20 +1,13 @@
 /**
  * Stopping at the deadline, on a workflow cancel or on fail-fast: every wait ends, then the runs are settled
- * or cancelled within the wrap-up times of `deadline.ts` (docs/run-stopping.md).
+ * or cancelled within the wrap-up times of `stopper.ts` (docs/run-stopping.md).
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
 import type { Handle, Remote } from '../book.js';
 import type { EngineContext } from '../context.js';
-import {
-  FAIL_FAST_CANCEL_ERROR,
-  LOOKUP_END_MS,
-  TRIGGER_GRACE_MS,
-  WRAP_UP_MS,
-  describeTimeout,
-  type StopReason,
-} from './deadline.js';
+import { FAIL_FAST_CANCEL_ERROR, describeTimeout } from './deadline.js';
 import { isSuiteResultOver, suiteTestCount } from '../outcome/outcome.js';
 import type { TestRun } from '../types.js';
 import { forEachPage, MAX_PAGES } from '../read/paging.js';
@@ -22,27 +15,11 @@ import { listSuiteTests } from '../read/read.js';
 
 type Answer = SuiteResult | TestResult;
 
-/** Stops the engine (every wait ends); the first stop starts the wrap-up timers. A signal wins. */
-export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => void): void {
-  if (ctx.stopReason === 'signal') return;
-  if (ctx.stopReason === 'fail-fast' && reason !== 'signal') return;
-  const first = ctx.stopReason === null;
-  ctx.stopReason = reason;
-  ctx.stop.abort();
-  if (reason === 'signal') onSignal();
-  if (!first) return;
-  const at = (ms: number, controller: AbortController): void =>
-    void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
-  at(TRIGGER_GRACE_MS[reason], ctx.triggerStop);
-  at(LOOKUP_END_MS[reason], ctx.lookupEnd);
-  at(WRAP_UP_MS[reason], ctx.wrapUpEnd);
-}
-
 /** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
 export async function watchDeadline(ctx: EngineContext, onDeadline: () => void): Promise<void> {
   const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
-  await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
-  if (ctx.finishedAll.signal.aborted) return;
+  await ctx.clock.sleep(remaining, ctx.stopper.finishedSignal);
+  if (ctx.stopper.finishedSignal.aborted) return;
   if (ctx.book.open().length > 0 || ctx.triggering) {
     ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
     onDeadline();
@@ -52,8 +29,8 @@ export async function watchDeadline(ctx: EngineContext, onDeadline: () => void):
 /** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
 export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () => boolean): Promise<void> {
   for (;;) {
-    await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
-    if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet()) return;
+    await ctx.clock.sleep(periodMs, ctx.stopper.finishedSignal);
+    if (ctx.stopper.signal.aborted || ctx.stopper.finishedSignal.aborted || quiet()) return;
     const running = ctx.book.open().length;
     // Runs are watched while later ones are still being triggered: none running yet is no end then.
     if (running === 0 && !ctx.triggering) return;
@@ -136,8 +113,8 @@ export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
   // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
   // stopped with it): what is open here never had its result.
   const open = ctx.book.open();
-  // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
-  const signal = ctx.wrapUpEnd.signal;
+  // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
+  const signal = ctx.stopper.wrapUpSignal;
   if (ctx.plan.cancelOnTimeout) {
     const active = ctx.book.cancellable();
     await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
@@ -196,14 +173,14 @@ export async function cancelActive(
   const first = ctx.book.cancellable();
   if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
   // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
-  const overall = ctx.wrapUpEnd.signal;
+  const overall = ctx.stopper.wrapUpSignal;
   const suiteTests = new Map<string, TestResult[]>();
   const neverWait = reason === 'signal';
   const cancelOne = async (r: Remote): Promise<Answer | null> => {
     const answer = await cancelRemote(
       ctx,
       r,
-      AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]),
+      AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.stopper.finishedSignal)]),
       neverWait,
     );
     if (r.type === 'suite' && !overall.aborted) {

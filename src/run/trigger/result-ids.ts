@@ -44,9 +44,9 @@ export async function followResult(ctx: EngineContext, ref: ResultRef): Promise<
   const now = ctx.clock.now();
   let found: Found;
   try {
-    found = await read(ctx, ref, ctx.stop.signal);
+    found = await read(ctx, ref, ctx.stopper.signal);
   } catch (error) {
-    const message = ctx.stopReason ? 'not read before the action stopped' : messageOf(error);
+    const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
     const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` } as const;
     ctx.book.resultless(base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
     const kind = error instanceof ApiError ? error.errorType : 'error';

@@ -61,7 +61,7 @@ export async function triggerAll(
 
 function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
   // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-  const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
+  const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
   if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
   if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
   return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
@@ -108,7 +108,7 @@ async function reconcile(
     expected: expectedVariants(options, job.startUrl).length,
     known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
-    signal: ctx.lookupEnd.signal,
+    signal: ctx.stopper.lookupSignal,
   };
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const label = jobLabel(job);
@@ -185,7 +185,7 @@ function adopt(
 /** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
 async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
-  if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+  if (ctx.stopper.reason) return notStarted(ctx, job, options, ctx.stopper.reason);
   const now = ctx.clock.now();
   const label = jobLabel(job);
   let data: unknown;
@@ -193,7 +193,7 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
     data = await send(ctx, job, options);
   } catch (error) {
     if (mayHaveStarted(error)) return reconcile(ctx, job, options, now, error);
-    if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+    if (ctx.stopper.reason) return notStarted(ctx, job, options, ctx.stopper.reason);
     const message = messageOf(error);
     const outcome = { error: `Could not start ${label}: ${message}` };
     ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
