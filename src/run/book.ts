@@ -15,10 +15,7 @@ export interface Remote {
   readonly type: 'suite' | 'test';
   readonly id: string;
   readonly active: boolean;
-  /**
-   * Not proven this step's own (a run of `result-ids`, unless `cancel-result-ids`): never cancelled, never
-   * kept for the post step.
-   */
+  /** Not proven this step's own (a `result-ids` run, unless `cancel-result-ids`): never cancelled nor kept. */
   readonly inferred?: boolean;
 }
 
@@ -68,6 +65,8 @@ export function nameOf(job: TriggerJob): string {
 export class RunBook {
   readonly runs: SuiteRun[] = [];
   private readonly all: Handle[] = [];
+  /** Every run followed, in the order started. */
+  readonly handles: readonly Handle[] = this.all;
   private readonly remotes = new Set<Remote>();
   private readonly keys = new Map<string, number>();
   private told = 0;
@@ -78,11 +77,6 @@ export class RunBook {
     private readonly appUrl: string,
     private readonly onRemote: RemoteListener,
   ) {}
-
-  /** Every run followed, in the order started. */
-  get handles(): readonly Handle[] {
-    return this.all;
-  }
 
   /** The runs not ended yet. */
   open(): Handle[] {
@@ -115,34 +109,19 @@ export class RunBook {
     return `${base}-${n}`;
   }
 
-  /**
-   * Follows a started remote result, active; `onRemote` hears now and when it turns inactive. `inferred`:
-   * not proven the step's own (see `Remote`).
-   */
+  /** Follows a started remote result, active; `onRemote` hears now and when it is released. */
   addRemote(type: Remote['type'], id: string, inferred = false): Remote {
-    let active = true;
-    const listener = this.onRemote;
-    const remote: Mutable<Remote> = {
-      type,
-      id,
-      ...(inferred ? { inferred } : {}),
-      get active() {
-        return active;
-      },
-      set active(value: boolean) {
-        if (value === active) return;
-        active = value;
-        listener(remote);
-      },
-    };
+    const remote: Remote = { type, id, active: true, ...(inferred ? { inferred } : {}) };
     this.remotes.add(remote);
-    listener(remote);
+    this.onRemote(remote);
     return remote;
   }
 
   /** The remote is no longer followed (it ended or was cancelled). */
   release(remote: Remote): void {
+    if (!remote.active) return;
     (remote as Mutable<Remote>).active = false;
+    if (this.remotes.has(remote)) this.onRemote(remote);
   }
 
   /** A started result joins the book: its run (key from `keyBase`), its remote and its handle. */

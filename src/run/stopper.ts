@@ -35,6 +35,16 @@ export class Stopper {
   private readonly lookups = new AbortController();
   private readonly wrapUp = new AbortController();
   private readonly finished = new AbortController();
+  /** Fires at the first stop: every wait ends. */
+  readonly signal = this.stop.signal;
+  /** Fires `TRIGGER_GRACE_MS` after the first stop: the executes in flight are aborted. */
+  readonly triggerSignal = this.triggers.signal;
+  /** Fires `LOOKUP_END_MS` after the first stop: lookups of interrupted triggers end. */
+  readonly lookupSignal = this.lookups.signal;
+  /** Fires at the end of the wrap-up time after the first stop: every request of the wrap-up ends. */
+  readonly wrapUpSignal = this.wrapUp.signal;
+  /** Fires when the engine is done: the deadline watch and the heartbeat end. */
+  readonly finishedSignal = this.finished.signal;
 
   constructor(private readonly clock: Clock) {
     // Every request and wait of the engine run listens to the stop signal: many at once.
@@ -44,31 +54,6 @@ export class Stopper {
   /** Why the engine stopped, or null while it runs. */
   get reason(): StopReason | null {
     return this.why;
-  }
-
-  /** Fires at the first stop: every wait ends. */
-  get signal(): AbortSignal {
-    return this.stop.signal;
-  }
-
-  /** Fires `TRIGGER_GRACE_MS` after the first stop: the executes in flight are aborted. */
-  get triggerSignal(): AbortSignal {
-    return this.triggers.signal;
-  }
-
-  /** Fires `LOOKUP_END_MS` after the first stop: lookups of interrupted triggers end. */
-  get lookupSignal(): AbortSignal {
-    return this.lookups.signal;
-  }
-
-  /** Fires at the end of the wrap-up time after the first stop: every request of the wrap-up ends. */
-  get wrapUpSignal(): AbortSignal {
-    return this.wrapUp.signal;
-  }
-
-  /** Fires when the engine is done: the deadline watch and the heartbeat end. */
-  get finishedSignal(): AbortSignal {
-    return this.finished.signal;
   }
 
   /** Stops the engine; the first stop starts the wrap-up timers. A signal wins; fail-fast wins over a deadline. */
