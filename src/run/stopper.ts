@@ -6,25 +6,15 @@ import { setMaxListeners } from 'node:events';
 import type { Clock } from '../common/clock.js';
 import type { StopReason } from './types.js';
 
-/** How long an execute in flight may still answer after a stop, ms; then it is aborted and reconciled. */
-const TRIGGER_GRACE_MS: Readonly<Record<StopReason, number>> = {
-  deadline: 0,
-  signal: 1_500,
-  'fail-fast': 5_000,
-};
-
-/** When the lookups of interrupted triggers end, ms after the stop. */
-const LOOKUP_END_MS: Readonly<Record<StopReason, number>> = {
-  deadline: 3_000,
-  signal: 3_000,
-  'fail-fast': 10_000,
-};
-
-/** When the wrap-up after a stop ends, ms after it; fail-fast has no runner about to kill the process. */
-const WRAP_UP_MS: Readonly<Record<StopReason, number>> = {
-  deadline: 6_000,
-  signal: 4_500,
-  'fail-fast': 30_000,
+/**
+ * After a stop, by reason, ms: how long an execute in flight may still answer (then it is aborted and
+ * reconciled), when the lookups of interrupted triggers end, and when the wrap-up ends (fail-fast has no
+ * runner about to kill the process).
+ */
+const AFTER_STOP_MS: Readonly<Record<StopReason, { trigger: number; lookup: number; wrapUp: number }>> = {
+  deadline: { trigger: 0, lookup: 3_000, wrapUp: 6_000 },
+  signal: { trigger: 1_500, lookup: 3_000, wrapUp: 4_500 },
+  'fail-fast': { trigger: 5_000, lookup: 10_000, wrapUp: 30_000 },
 };
 
 /** The stop of one engine run; every signal fires once. */
@@ -37,9 +27,9 @@ export class Stopper {
   private readonly finished = new AbortController();
   /** Fires at the first stop: every wait ends. */
   readonly signal = this.stop.signal;
-  /** Fires `TRIGGER_GRACE_MS` after the first stop: the executes in flight are aborted. */
+  /** Fires its `trigger` time after the first stop: the executes in flight are aborted. */
   readonly triggerSignal = this.triggers.signal;
-  /** Fires `LOOKUP_END_MS` after the first stop: lookups of interrupted triggers end. */
+  /** Fires its `lookup` time after the first stop: lookups of interrupted triggers end. */
   readonly lookupSignal = this.lookups.signal;
   /** Fires at the end of the wrap-up time after the first stop: every request of the wrap-up ends. */
   readonly wrapUpSignal = this.wrapUp.signal;
@@ -65,9 +55,10 @@ export class Stopper {
     if (!first) return;
     const at = (ms: number, controller: AbortController): void =>
       void this.clock.sleep(ms, this.finished.signal).then(() => controller.abort());
-    at(TRIGGER_GRACE_MS[reason], this.triggers);
-    at(LOOKUP_END_MS[reason], this.lookups);
-    at(WRAP_UP_MS[reason], this.wrapUp);
+    const bounds = AFTER_STOP_MS[reason];
+    at(bounds.trigger, this.triggers);
+    at(bounds.lookup, this.lookups);
+    at(bounds.wrapUp, this.wrapUp);
   }
 
   /** The engine is done. */
