@@ -5,7 +5,7 @@
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
-import type { Handle, Remote } from '../book.js';
+import type { Handle, Remote, RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
 import { FAIL_FAST_CANCEL_ERROR, describeTimeout } from './deadline.js';
 import { isSuiteResultOver, suiteTestCount } from '../outcome/outcome.js';
@@ -135,28 +135,24 @@ const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
 
 /** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
 function markCancelled(
-  ctx: EngineContext,
+  book: RunBook,
   handle: Handle,
   answer: Answer | undefined,
   results: TestResult[],
   reason: CancelReason,
 ): void {
-  const { book } = ctx;
   // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
   const inferred = handle.remote.inferred === true;
   const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
-  if (handle.remote.type === 'suite') {
-    const tests = results.map((r) => {
-      const t = book.testRunOf(r, 'cancelled');
-      return t.state === 'cancelled' ? { ...t, error } : t;
-    });
-    const suiteResult = answer ? { suiteResult: answer as SuiteResult } : {};
-    book.end(handle, 'cancelled', { cancelled: !inferred, error, tests, ...suiteResult });
-  } else {
-    const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
-    const tests = [book.standInTest(handle, last, 'cancelled', error)];
-    book.end(handle, 'cancelled', { cancelled: !inferred, error, tests });
-  }
+  const suite = handle.remote.type === 'suite';
+  const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
+  const tests = suite
+    ? results
+        .map((r) => book.testRunOf(r, 'cancelled'))
+        .map((t) => (t.state === 'cancelled' ? { ...t, error } : t))
+    : [book.standInTest(handle, last, 'cancelled', error)];
+  const suiteResult = suite && answer ? { suiteResult: answer as SuiteResult } : {};
+  book.end(handle, 'cancelled', { cancelled: !inferred, error, tests, ...suiteResult });
 }
 
 /**
@@ -212,6 +208,12 @@ export async function cancelActive(
   });
   for (const handle of ctx.book.open().filter((h) => h.settled)) ctx.book.end(handle, 'over');
   for (const handle of ctx.book.open()) {
-    markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
+    markCancelled(
+      ctx.book,
+      handle,
+      byId.get(handle.remote.id),
+      suiteTests.get(handle.remote.id) ?? [],
+      reason,
+    );
   }
 }
