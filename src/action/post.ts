@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { createClient } from '../api/client.js';
 import { envInputGetter } from '../inputs/index.js';
 import { InputReader, parseConnection } from '../inputs/parse.js';
-import type { Remote, RemoteListener } from '../run/context.js';
+import type { Remote, RemoteListener } from '../run/book.js';
 import type { ActionDeps } from './deps.js';
 import type { ActionSink } from '../common/sink.js';
 import { messageOf } from '../common/log.js';
