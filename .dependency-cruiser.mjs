@@ -27,6 +27,8 @@ const RUN_FLOORS = [
   'stop/',
   'read/',
   'context.ts',
+  'stopper.ts',
+  'book.ts',
   'progress.ts',
   'events.ts',
   'outcome/',

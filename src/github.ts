@@ -1,7 +1,4 @@
-/**
- * The GitHub context in one place: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable the action reads
- * is read here; the rest of the code takes a {@link GitHubContext} (docs/action-entry.md).
- */
+/** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/action-entry.md). */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { withoutQuery } from './api/redact.js';
@@ -43,10 +40,7 @@ export interface GitHubContext {
   runnerTemp: string | null;
   /** True when the artifact service can be reached (`ACTIONS_RUNTIME_TOKEN` set). */
   artifactService: boolean;
-  /**
-   * 8 hex digits telling matrix legs and steps apart: a hash of the step, runner and non-secret inputs
-   * ({@link DIGEST_INPUTS}); null outside GitHub. Never made of a secret.
-   */
+  /** 8 hex digits telling matrix legs and steps apart, from non-secret values; null outside GitHub. */
   matrixDigest: string | null;
 }
 

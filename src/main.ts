@@ -1,7 +1,6 @@
 /**
- * The action, as a table of contents: read inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (screenshots, PR comment), each step in its own module (docs/action-entry.md). The only place that
- * fails the step for a verdict.
+ * The action, as a table of contents: inputs → tunnel → run → verdict → reports → outputs → pass or fail →
+ * extras (docs/action-entry.md). The only place that fails the step for a verdict.
  */
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
@@ -20,10 +19,7 @@ import type { Tunnel } from './tunnel/tunnel.js';
 
 export type { ActionDeps } from './action/deps.js';
 
-/**
- * Runs the action in `world` (default {@link processDeps}): outputs and the step's result go through its
- * sink; never throws. After a workflow cancel it ends with `exitAfterCancel()`.
- */
+/** Runs the action in `world` (default {@link processDeps}); never throws. */
 export async function run(world: ActionDeps = processDeps()): Promise<void> {
   const deps = killingAgentsOnForceExit(world);
   const { sink, github } = deps;

@@ -1,7 +1,4 @@
-/**
- * Everything the action takes from the world, as one object, so a test can run the action in-process
- * (docs/action-entry.md, "Dependencies").
- */
+/** Everything the action takes from the world, as one object (docs/action-entry.md, "Dependencies"). */
 import type { ClientOptions, GhostInspectorApi } from '../api/api.js';
 import type { EngineOptions } from '../run/engine.js';
 import { readGitHubContext, type GitHubContext } from '../github.js';
@@ -33,10 +30,7 @@ export interface ActionDeps extends StopDeps {
   createApi?: (options: ClientOptions) => GhostInspectorApi;
 }
 
-/**
- * The real dependencies: `process.env`, `@actions/core`, real time, `SIGINT`/`SIGTERM` of this process,
- * `process.exit` and a SIGKILL of itself for the forced exit.
- */
+/** The real dependencies: `process.env`, `@actions/core`, real time, this process's signals and exit. */
 export function processDeps(): ActionDeps {
   return {
     env: process.env,

@@ -1,8 +1,4 @@
-/**
- * The extras, after the reports and outputs: screenshots, the reports again with their paths, the artifact
- * link, the failed tests' history, the pull-request comment, the failure issue. Each has a time limit and
- * stops on a workflow cancel; a stop warns.
- */
+/** The extras after the reports and outputs, each with a time limit, stopped by a workflow cancel. */
 import { publishForReport } from '../artifacts/for-report.js';
 import type { GhostInspectorApi } from '../api/api.js';
 import { createRedactor } from '../api/redact.js';
@@ -21,10 +17,7 @@ import {
 import type { ReportContext } from '../report/writers.js';
 import type { RunSummary } from '../run/types.js';
 
-/**
- * The run model the reports were built from, the client it was read with (for the history), the artifact
- * client's environment, the workflow cancel.
- */
+/** The run model, the client it was read with, the artifact client's environment, the workflow cancel. */
 export interface ExtrasOptions {
   summary: RunSummary;
   api: Pick<GhostInspectorApi, 'listTestResults'>;

@@ -1,14 +1,10 @@
-/**
- * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
- * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
- */
+/** The first step: read every input, mask the secrets, fail the step on bad input before any remote call. */
 import { envInputGetter, InputError, readInputs, type ActionInputs } from '../inputs/index.js';
 import type { ActionDeps } from './deps.js';
 
 /**
  * Reads and validates the inputs from `deps.env`.
  * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
- * @throws what `readInputs` throws besides `InputError` (an unexpected error)
  */
 export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs | null> {
   const { sink, github } = deps;

@@ -6,10 +6,7 @@ import type { ActionSink } from '../common/sink.js';
 // eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 
-/**
- * A group title from service text (a test name): terminal escape sequences removed whole, every other
- * control character (C0, DEL, C1, NUL, BEL, line breaks) and line or paragraph separator removed.
- */
+/** A group title from service text: escape sequences and every control or separator character removed. */
 function titleText(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(ESCAPE_SEQUENCE, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');

@@ -1,12 +1,9 @@
-/**
- * The post step: cancels the remote runs a killed main step left going, from the step state the main step
- * keeps per run (result ids only, never a secret). docs/run-stopping.md, "The post step".
- */
+/** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
 import pLimit from 'p-limit';
 import { createClient } from '../api/client.js';
 import { envInputGetter } from '../inputs/index.js';
 import { InputReader, parseConnection } from '../inputs/parse.js';
-import type { Remote, RemoteListener } from '../run/context.js';
+import type { Remote, RemoteListener } from '../run/book.js';
 import type { ActionDeps } from './deps.js';
 import type { ActionSink } from '../common/sink.js';
 import { messageOf } from '../common/log.js';
@@ -23,10 +20,7 @@ export function isPostStep(env: NodeJS.ProcessEnv): boolean {
   return !!env[`STATE_${POST_FLAG}`];
 }
 
-/**
- * Keeps the runs the engine follows in the step state: `onRemote` for the engine, `clear` when the main
- * step ended by itself (what still runs then was left on purpose: `wait`, `cancel-on-timeout`).
- */
+/** Keeps the runs the engine follows in the step state; `clear` when the main step ended by itself. */
 export function runStateRecorder(sink: ActionSink): { onRemote: RemoteListener; clear(): void } {
   const kept = new Set<string>();
   return {

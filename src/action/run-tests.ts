@@ -1,7 +1,4 @@
-/**
- * The action's run: one request budget, the API client, the engine (`run/engine.ts` `runPlan`) under the
- * deadline's backstop, then the run model without secrets.
- */
+/** The action's run: one request budget, the API client and the engine under the deadline's backstop. */
 import type { GhostInspectorApi } from '../api/api.js';
 import { createClient } from '../api/client.js';
 import { createRedactor } from '../api/redact.js';
@@ -18,9 +15,8 @@ import { armDeadlineBackstop } from './stop.js';
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (counted from `startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
- * `tunnelUrl` is sent on every execute as the `tunnel-url-variable` variable.
- * @returns the run model, secrets and private variable values removed, and the client it was read with
+ * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
+ * @returns the run model without secrets, and the client it was read with
  */
 export async function runTests(
   inputs: ActionInputs,

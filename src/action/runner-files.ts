@@ -9,8 +9,7 @@ const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
 const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
 
 /**
- * Creates `dir` (the folder of results.json) and, for each runner file the GitHub context lacks, an empty
- * local file in it that the sink then writes to.
+ * Creates `dir` and an empty local file in it for each runner file the GitHub context lacks.
  * @throws the file-system error when `dir` or a file cannot be created
  */
 export async function ensureRunnerFiles(dir: string, github: GitHubContext, sink: ActionSink): Promise<void> {

@@ -1,7 +1,4 @@
-/**
- * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline, each
- * ending the process by force when the main flow hangs (docs/run-stopping.md, "Time bounds").
- */
+/** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
 import { armHardExit, DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
 import type { ActionSink } from '../common/sink.js';
 
@@ -24,7 +21,7 @@ export interface WorkflowCancel {
 
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
- * forced exit `HARD_EXIT_MS` later, before the runner's own kill. Later signals are ignored.
+ * forced exit `HARD_EXIT_MS` later. Later signals are ignored.
  */
 export function listenForWorkflowCancel(deps: StopDeps): WorkflowCancel {
   const controller = new AbortController();
@@ -43,9 +40,8 @@ export function listenForWorkflowCancel(deps: StopDeps): WorkflowCancel {
 }
 
 /**
- * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` after the deadline
- * (`deadlineInMs` from now, ms, may be negative) the step fails and the process ends.
- * @returns the disarm function
+ * Arms the backstop: `DEADLINE_BACKSTOP_MS` after the deadline (`deadlineInMs` from now, ms) the step fails
+ * and the process ends. @returns the disarm function
  */
 export function armDeadlineBackstop(deps: StopDeps, deadlineInMs: number): () => void {
   return armHardExit(() => {

@@ -1,8 +1,4 @@
-/**
- * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
- * triggered, keeps the agent's pid in the step state for the post step, warns on every run that ended after
- * the agent exited by itself, and makes sure the agent dies with the action, even when it ends by force.
- */
+/** The tunnel step (docs/tunnel.md): opens the tunnel before any run, and makes sure the agent dies with us. */
 import { createRedactor } from '../api/redact.js';
 import type { ActionInputs } from '../inputs/index.js';
 import type { RunSummary } from '../run/types.js';
@@ -16,10 +12,8 @@ import { logLine, messageOf } from '../common/log.js';
 const AGENT_STATE = 'tunnel-agent';
 
 /**
- * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.
- * @param deadlineAtMs the action's deadline, ms since the epoch on `deps.clock`
- * @returns the open tunnel (the caller stops it), or null when it could not be opened: the step has then
- *   failed with a message naming the local address, and no run was triggered
+ * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`).
+ * @returns the open tunnel (the caller stops it), or null when the step has failed (no run triggered)
  */
 export async function openTunnel(
   inputs: ActionInputs & { tunnel: NonNullable<ActionInputs['tunnel']> },
@@ -53,10 +47,7 @@ export async function openTunnel(
   }
 }
 
-/**
- * Warns once for every run that ended after the tunnel's agent exited by itself: its browsers may have
- * loaded the agent's error page instead of the app. Nothing when the agent ran to the end.
- */
+/** Warns once for every run that ended after the agent exited by itself (it may have seen an error page). */
 export function warnRunsAfterAgentExit(tunnel: Tunnel, summary: RunSummary, deps: ActionDeps): void {
   const exitedAtMs = tunnel.exitedAt();
   if (exitedAtMs === null) return;
@@ -70,10 +61,7 @@ export function warnRunsAfterAgentExit(tunnel: Tunnel, summary: RunSummary, deps
   }
 }
 
-/**
- * The post step's part for the tunnel: stops the agent a killed main step left running (step state
- * {@link AGENT_STATE}), when that pid is still that agent. Never throws.
- */
+/** The post step's part: stops the agent a killed main step left running, when that pid is still it. */
 export async function stopAgentLeftRunning(deps: ActionDeps): Promise<void> {
   const saved = deps.env[`STATE_${AGENT_STATE}`] ?? '';
   if (!saved) return;

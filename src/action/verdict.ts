@@ -1,16 +1,10 @@
-/**
- * The verdict's two ends in the action: deciding it once from the run model (`run/outcome.ts`), and
- * announcing it last (a log line and, when failing, the step's failure with every reason).
- */
+/** The verdict's two ends in the action: deciding it once, and announcing it last. */
 import type { ActionInputs } from '../inputs/index.js';
 import { decideStartedVerdict, decideVerdict, type Verdict } from '../run/outcome/outcome.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionSink } from '../common/sink.js';
 
-/**
- * The one verdict every report, output and the step result render. A run that did not wait (`wait: false`)
- * is judged on its triggers, unless a workflow cancel interrupted it.
- */
+/** The one verdict every report, output and the step result render (`wait: false`: judged on its triggers). */
 export function decideRunVerdict(inputs: ActionInputs, summary: RunSummary): Verdict {
   const policy = {
     failOnScreenshotCompare: inputs.failOnScreenshotCompare,

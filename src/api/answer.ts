@@ -6,7 +6,6 @@ import type { HttpResponse } from './http.js';
 import { envelopeFailure, invalidBody, type Failure, type Redact } from './failures.js';
 import { parseJsonTolerant, readEnvelope } from './parse.js';
 
-/** How the answer's body is read. */
 export type Expect =
   | 'envelope' // JSON envelope; resolves with `data`
   | 'document' // a JSON document, enveloped or bare (exports)
@@ -57,13 +56,9 @@ export interface BinaryAnswer {
 }
 
 /**
- * Read a 2xx answer per `expect`:
- * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
- *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
- * - `document`: like `envelope`, but a bare JSON document is the value.
- * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: a `BinaryAnswer`.
- * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ * Read a 2xx answer per `expect`: `envelope` gives a `SUCCESS` envelope's `data` (else `INVALID_RESPONSE`);
+ * `document` also takes a bare JSON document; `text` the body as UTF-8; `binary` a `BinaryAnswer`.
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body)
  */
 export function readSuccess(res: HttpResponse, expect: Expect, redact: Redact): { value: unknown } | Failure {
   const contentType = String(res.headers['content-type'] ?? '');

@@ -1,13 +1,11 @@
 /**
- * The calls of the Ghost Inspector API v1 the action makes, one method per endpoint (docs/api-contract.md:
- * Endpoints the action calls). Methods resolve with the envelope's `data` and reject with a redacted
- * `ApiError`. The rest of the API's surface lives with its only callers, the tests (`test/support/api/`).
+ * The calls of the Ghost Inspector API v1 the action makes (docs/api-contract.md: Endpoints the action
+ * calls); the rest of the API's surface lives with the tests (`test/support/api/`).
  */
 import type { RateBudget } from './budget.js';
 import type { ExecuteOptions, Paging, Suite, SuiteResult, TestResult } from './types.js';
 import type { TestDefinition } from './definitions.js';
 
-/** Options shared by every request (cancellation). */
 export interface RequestOptions {
   /** Ends the call at once: a request in flight, or the wait before a retry (`ABORTED`). */
   signal?: AbortSignal;
@@ -57,7 +55,6 @@ export interface GhostInspectorApi {
   listFolderSuites(folderId: string, opts?: RequestOptions): Promise<Suite[]>;
 }
 
-/** Options of `createClient()`. */
 export interface ClientOptions {
   apiKey: string;
   /** Default `https://api.ghostinspector.com/v1`. */

@@ -1,7 +1,4 @@
-/**
- * The one back-off rule (jittered exponential) and `Retry-After` reader, shared by the API client's retries
- * and the screenshot downloads. All times in ms.
- */
+/** The one back-off rule (jittered exponential) and `Retry-After` reader. All times in ms. */
 
 /** Backoff shape; all in ms. */
 export interface BackoffOptions {
@@ -16,10 +13,7 @@ const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 500, factor: 2, capM
 /** The longest `Retry-After` the API client waits for; a longer one is cut to this (ms). */
 export const MAX_RETRY_AFTER_MS = 120_000;
 
-/**
- * Wait in ms (an integer) before zero-based retry `retry`: a random point (`random` in [0, 1)) in the upper
- * half of `min(cap, base * factor^retry)`, so waits never collapse to zero and clients spread out.
- */
+/** Wait (ms) before zero-based retry `retry`: a random point in the upper half of `min(cap, base * factor^retry)`. */
 export function backoffMs(retry: number, random: () => number, options: BackoffOptions = {}): number {
   const { baseMs, factor, capMs } = { ...DEFAULT_BACKOFF, ...options };
   const window = Math.min(capMs, baseMs * Math.pow(factor, Math.max(0, retry)));
@@ -27,10 +21,7 @@ export function backoffMs(retry: number, random: () => number, options: BackoffO
   return Math.round(window / 2 + (window / 2) * r);
 }
 
-/**
- * Parse a `Retry-After` header (delay-seconds or an HTTP date, relative to `nowMs`) into a wait in ms, at
- * most `capMs` (0 for a past date); `undefined` when the header is absent or unreadable.
- */
+/** A `Retry-After` header (seconds or an HTTP date) as a wait in ms, at most `capMs`; undefined if unreadable. */
 export function parseRetryAfter(
   value: string | string[] | undefined,
   nowMs: number,

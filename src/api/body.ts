@@ -1,6 +1,5 @@
 /** Request bodies: JSON, or a multipart form with one file part (docs/api-contract.md: "Encodings"). */
 
-/** What a request sends. */
 export type Body =
   | { type: 'json'; value: unknown }
   | {
@@ -17,10 +16,7 @@ export interface EncodedBody {
   contentType?: string;
 }
 
-/**
- * Encode a body with its `content-type` (no body gives `{}`).
- * @throws whatever the platform's form encoder throws (reported as `INVALID_REQUEST`).
- */
+/** Encode a body with its `content-type`. @throws what the platform's form encoder throws */
 export async function encodeBody(body: Body | undefined): Promise<EncodedBody> {
   if (!body) return {};
   if (body.type === 'json') return { data: JSON.stringify(body.value), contentType: 'application/json' };

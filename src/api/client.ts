@@ -9,10 +9,7 @@ import { suiteEndpoints } from './endpoints/suites.js';
 import { testEndpoints } from './endpoints/tests.js';
 import { Transport } from './transport.js';
 
-/**
- * Create a client for the Ghost Inspector API v1 (see `ClientOptions`). Methods resolve with the
- * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.
- */
+/** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 export function createClient(options: ClientOptions): GhostInspectorApi {
   return clientOn(new Transport(options));
 }

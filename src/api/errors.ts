@@ -2,14 +2,9 @@
 import type { ErrorType } from './types.js';
 
 /**
- * Codes an `ApiError` carries.
- * - The service's own error types, from an `ERROR` envelope (docs/api-contract.md: Errors).
- * - `HTTP_ERROR`: a non-2xx status without an error envelope.
- * - `INVALID_RESPONSE`: a 2xx answer that is not the expected envelope.
- * - `UNEXPECTED_SHAPE`: a `SUCCESS` envelope whose `data` has the wrong form; not retried.
- * - `NETWORK_ERROR`, `REQUEST_TIMEOUT`, `ABORTED` (the caller's signal fired).
- * - `TRIGGER_UNCERTAIN`: an execute failed after it may have reached the service; not repeated.
- * - `INVALID_REQUEST`: rejected before anything was sent.
+ * Codes an `ApiError` carries: the service's own error types (docs/api-contract.md: Errors), `HTTP_ERROR`
+ * (non-2xx without an envelope), `INVALID_RESPONSE` (2xx, no envelope), `UNEXPECTED_SHAPE` (wrong `data`),
+ * `TRIGGER_UNCERTAIN` (an execute that may have reached the service), `INVALID_REQUEST` (nothing sent).
  */
 export type ApiErrorType =
   | ErrorType

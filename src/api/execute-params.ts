@@ -56,7 +56,6 @@ const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'] as const satisfi
   keyof ExecuteOptions
 >;
 
-/** The same parameters in the three shapes the client sends. */
 export interface EncodedExecuteOptions {
   /** For a query string or form fields, in order; a repeatable parameter appears once per value. */
   pairs: Array<[string, string]>;
@@ -68,11 +67,10 @@ export interface EncodedExecuteOptions {
 export class ExecuteOptionsError extends Error {}
 
 /**
- * Encode the execute options that are set (docs/api-contract.md: Execute parameters): booleans as `1`/`0`,
- * repeatable ones once per value, `chatChannel` without `#`, each custom variable under its own name;
- * `dataFile` is not encoded here. A `suite` target rejects the test-only parameters.
+ * Encode the execute options that are set (docs/api-contract.md: Execute parameters); `dataFile` is not
+ * encoded here.
  * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
- *   parameter or `apiKey`, or a value that is not finite.
+ *   parameter or `apiKey`, or a value that is not finite
  */
 export function encodeExecuteOptions(
   options: ExecuteOptions,

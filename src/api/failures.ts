@@ -1,13 +1,9 @@
-/**
- * Failed attempts: the facts for the retry decision and the redacted `ApiError` each becomes when not
- * retried (docs/api-contract.md: Errors).
- */
+/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import { TOO_LARGE, type HttpResponse, type TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
 import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry-rules.js';
 
-/** Redacts secrets (and URL credentials) from a text. */
 export type Redact = (text: string) => string;
 
 /** A failed attempt: the facts for the retry decision and the error to throw if not retried. */
@@ -85,10 +81,7 @@ export function invalidBody(status: number, text: string, why: string, redact: R
   };
 }
 
-/**
- * The failure of an exchange without a complete answer: `REQUEST_TIMEOUT`, `INVALID_RESPONSE` (corrupt
- * body) or `NETWORK_ERROR`. Aborts are handled by the caller.
- */
+/** The failure of an exchange without a complete answer (aborts are handled by the caller). */
 export function failureFromTransport(err: TransportError, timeoutMs: number, redact: Redact): Failure {
   if (err.kind === 'timeout') {
     return {
@@ -119,10 +112,7 @@ function advice(errorType: string, status?: number): string {
     : '';
 }
 
-/**
- * The `ApiError` for a failure not retried: `TRIGGER_UNCERTAIN` with `uncertain`, else the failure's own
- * type with a hint. `endpoint` is the redacted `METHOD /path?query`; `attempts` counts HTTP attempts.
- */
+/** The `ApiError` for a failure not retried (`TRIGGER_UNCERTAIN` with `uncertain`); `attempts`: HTTP attempts. */
 export function failureError(
   kind: RequestKind,
   endpoint: string,
@@ -132,16 +122,19 @@ export function failureError(
   redact: Redact,
 ): ApiError {
   const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  const facts = {
+    status: f.status,
+    endpoint,
+    serviceMessage: f.serviceMessage,
+    excerpt: f.excerpt,
+    networkCode: f.networkCode,
+    attempts,
+  };
   if (uncertain) {
     return new ApiError({
       errorType: 'TRIGGER_UNCERTAIN',
       causeType: f.errorType,
-      status: f.status,
-      endpoint,
-      serviceMessage: f.serviceMessage,
-      excerpt: f.excerpt,
-      networkCode: f.networkCode,
-      attempts,
+      ...facts,
       message: redact(
         `${endpoint}: the request that starts the run failed after it may have reached the service ` +
           `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
@@ -161,12 +154,7 @@ export function failureError(
   }
   return new ApiError({
     errorType: f.errorType,
-    status: f.status,
-    endpoint,
-    serviceMessage: f.serviceMessage,
-    excerpt: f.excerpt,
-    networkCode: f.networkCode,
-    attempts,
+    ...facts,
     message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
   });
 }

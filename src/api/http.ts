@@ -36,7 +36,6 @@ export interface HttpRequest {
   userAgent?: string;
 }
 
-/** A complete answer, decompressed. */
 export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
@@ -122,10 +121,8 @@ async function decode(body: Buffer, encoding: string | undefined): Promise<Buffe
 }
 
 /**
- * Send one request and read its whole answer; redirects are not followed (the API key rides in the query).
- * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code), `timeout` after `timeoutMs`, `aborted` when
- * `signal` fires, `decode` for a corrupt or too large body.
+ * Send one request and read its whole answer, whatever the status; redirects are not followed.
+ * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
  */
 export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
   if (req.signal?.aborted) throw new TransportError('aborted before sending', 'aborted');
@@ -176,17 +173,10 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
     return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
   } catch (err) {
     if (err instanceof TransportError) throw err;
-    if (timedOut)
-      throw new TransportError(
-        `no complete answer within ${req.timeoutMs} ms`,
-        'timeout',
-        undefined,
-        answered,
-      );
-    if (req.signal?.aborted)
+    if (req.signal?.aborted && !timedOut)
       throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
     const message = err instanceof Error ? err.message : String(err);
-    if (/^Request timeout/.test(message)) {
+    if (timedOut || /^Request timeout/.test(message)) {
       throw new TransportError(
         `no complete answer within ${req.timeoutMs} ms`,
         'timeout',

@@ -1,7 +1,4 @@
-/**
- * Reading answers: JSON tolerant of raw control characters in strings (which the service sends), envelope
- * recognition (docs/api-contract.md: Conventions, Errors) and short excerpts of unreadable bodies.
- */
+/** Reading answers: tolerant JSON, envelopes (docs/api-contract.md: Conventions, Errors), excerpts. */
 
 const CONTROL_ESCAPES: Record<string, string> = {
   '\b': '\\b',
@@ -37,10 +34,7 @@ export function escapeControlCharsInStrings(text: string): string {
   return out;
 }
 
-/**
- * Parse JSON, retrying once with control characters in strings escaped; a leading BOM is ignored.
- * @throws SyntaxError when the text is not JSON even then.
- */
+/** Parse JSON, again with control characters in strings escaped if need be. @throws SyntaxError */
 export function parseJsonTolerant(text: string): unknown {
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
@@ -52,10 +46,7 @@ export function parseJsonTolerant(text: string): unknown {
   }
 }
 
-/**
- * A single-line excerpt of at most `max` characters (plus `…`); redacted before cutting so that no secret
- * is cut in half and left readable.
- */
+/** A single-line excerpt of at most `max` characters, redacted before cutting (no secret is cut in half). */
 export function excerpt(text: string, redact: (t: string) => string, max = 200): string {
   const flat = redact(text)
     // eslint-disable-next-line no-control-regex
@@ -64,7 +55,6 @@ export function excerpt(text: string, redact: (t: string) => string, max = 200):
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-/** What a parsed body turned out to be. */
 export type Envelope =
   | { kind: 'success'; data: unknown }
   | { kind: 'error'; errorType: string; message: string }

@@ -1,7 +1,4 @@
-/**
- * Redaction of secrets (API key, URL user-info, HTTP auth password, private variable values) from free
- * text. Service ids, UUIDs and timestamps are never rewritten (docs/redaction.md).
- */
+/** Redaction of secrets from free text; service ids, UUIDs and timestamps stay (docs/redaction.md). */
 
 /** What a secret is replaced with. */
 export const REDACTED = '***';
@@ -92,9 +89,8 @@ function replaceSpans(text: string, hits: Span[]): string {
 }
 
 /**
- * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded, JSON-escaped, HTML-escaped
- * or base64-encoded occurrence of each secret becomes `***` (the forms shorter than `MIN_REDACTED_LENGTH` are
- * left alone). Empty, too short and duplicate secrets are ignored.
+ * A pure redactor: `redactUrl`, then every raw, URL-encoded, JSON-escaped, HTML-escaped or base64-encoded
+ * secret becomes `***` (forms shorter than `MIN_REDACTED_LENGTH` are left alone).
  */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
   const needles = new Set<string>();

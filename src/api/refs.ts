@@ -1,7 +1,4 @@
-/**
- * References between records, sent as an id string or a populated `{_id, name, …}` object depending on the
- * endpoint. Read references only through these helpers.
- */
+/** References between records: an id string or a populated `{_id, name, …}` object, by endpoint. */
 
 /** A reference sent as an id string or as a populated object. */
 export type RefOrId<T extends { _id: string }> = string | T;

@@ -20,10 +20,7 @@ export const REGIONS = [
   'sa-east-1',
 ] as const;
 
-/**
- * Execute parameters in the service's names (docs/api-contract.md: Execute parameters); `browser`, `region`
- * and `viewport` may hold several values, one run per combination.
- */
+/** Execute parameters (docs/api-contract.md: Execute parameters); `browser`, `region`, `viewport` may repeat. */
 export interface ExecuteOptions {
   startUrl?: string;
   browser?: string | string[];

@@ -1,14 +1,9 @@
-/**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait,
- * and an abortable sleep. A request that triggers runs is never blindly repeated.
- */
+/** Retry rules of the API client: a request that triggers runs is never blindly repeated. */
 import { backoffMs, type BackoffOptions } from './backoff.js';
 
 /**
- * What a request does, which decides how it may be retried.
- * - `read` (GET) and `cancel` (idempotent): on network errors, timeouts, 429, 5xx and `SERVER_ERROR`.
- * - `trigger` (execute) and `write`: only when the request certainly never reached the service, or on 429
- *   (rejected before any run starts). A trigger that may have been received becomes `TRIGGER_UNCERTAIN`.
+ * What a request does: `read` and `cancel` are retried on network errors, timeouts, 429 and 5xx; `trigger`
+ * and `write` only when the request certainly never reached the service, or on 429.
  */
 export type RequestKind = 'read' | 'cancel' | 'trigger' | 'write';
 
@@ -27,20 +22,17 @@ const NEVER_REACHED_CODES: ReadonlySet<string> = new Set([
   'EHOSTUNREACH',
 ]);
 
-/** How one attempt failed, as the retry decision sees it. */
 export type AttemptFailure =
   | { kind: 'network'; code?: string }
   | { kind: 'timeout' }
   | { kind: 'status'; status: number; retryAfterMs?: number }
   | { kind: 'envelope'; errorType: string };
 
-/** The retry decision for one failed attempt. */
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; uncertainTrigger: boolean };
 
 /**
- * Decide whether a failed attempt is retried (`retry`: zero-based retries already made) and after how long.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` (a trigger that may have
- * reached the service).
+ * Decide whether a failed attempt is retried (`retry`: retries already made) and after how long (ms).
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}`
  */
 export function decideRetry(
   kind: RequestKind,

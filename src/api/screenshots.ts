@@ -1,7 +1,4 @@
-/**
- * The one place that reads image URLs out of a test result (docs/api-contract.md: Resources). The URLs
- * point at public storage and are fetched without the API key.
- */
+/** The one place that reads image URLs out of a test result (docs/api-contract.md: Resources). */
 import type { ImageRef, TestResult } from './types.js';
 
 /** One image of a test result. */
@@ -35,10 +32,7 @@ function imageOf(
   return { url, ...(smallUrl !== undefined ? { smallUrl } : {}), bytes: original?.size ?? 0 };
 }
 
-/**
- * `{screenshot?, comparison?}` of a test result; an image counts only with a non-empty full-size
- * `defaultUrl`. Pure; does not clean or redact the URLs.
- */
+/** `{screenshot?, comparison?}` of a test result (a non-empty full-size `defaultUrl` each). Pure. */
 export function resultImages(result: Pick<TestResult, 'screenshot' | 'screenshotCompare'>): ResultImages {
   const screenshot = imageOf(result.screenshot?.original, result.screenshot?.small);
   const comparison = imageOf(

@@ -1,7 +1,4 @@
-/**
- * The transport of the API client: builds, meters, sends, reads, retries and redacts each call that the
- * endpoint modules describe; it knows nothing of resources (docs/api-client.md).
- */
+/** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
 import { checkShape, readSuccess, type Expect, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
@@ -22,7 +19,6 @@ function isRateLimited(failure: AttemptFailure): boolean {
   return failure.kind === 'status' && failure.status === 429;
 }
 
-/** One call of an endpoint, as the endpoint modules describe it. */
 export interface Call {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the base URL, with its trailing slash as the contract shows it. */
@@ -53,9 +49,8 @@ interface Prepared {
 }
 
 /**
- * Sends the calls of one client: `apiKey` in the query string (not for badges), retries per `retry-rules.ts`,
- * one budget token per attempt. A 429 is retried for as long as the call's signal allows (the service
- * refused before doing anything); without a signal it counts against `maxRetries`.
+ * Sends the calls of one client: `apiKey` in the query string, retries per `retry-rules.ts`, one budget token
+ * per attempt. A 429 is retried while the call's signal allows; without a signal it counts as a retry.
  */
 export class Transport {
   /** The account's API key (also sent in the body of executes and multipart imports). */
@@ -145,10 +140,7 @@ export class Transport {
     });
   }
 
-  /**
-   * Send a call, retrying per its kind, and resolve with its answer.
-   * @throws ApiError: the last attempt's failure, `TRIGGER_UNCERTAIN`, `ABORTED` or `INVALID_REQUEST`.
-   */
+  /** Send a call, retrying per its kind. @throws ApiError: the last failure, or `TRIGGER_UNCERTAIN`. */
   async request<T>(call: Call): Promise<T> {
     const p = await this.prepare(call);
     const signal = call.opts?.signal;

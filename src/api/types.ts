@@ -37,7 +37,6 @@ export interface NotificationChannel {
 }
 export type Notifications = Record<string, NotificationChannel>;
 
-/** Contract "Suite". */
 export interface Suite {
   _id: string;
   name: string;
@@ -164,7 +163,6 @@ export interface ConsoleEntry {
   url: string;
 }
 
-/** Contract "Comment". */
 export interface Comment {
   _id: string;
   author: Ref;
@@ -173,10 +171,8 @@ export interface Comment {
 }
 
 /**
- * Contract "Test result". Conditions (docs/api-contract.md, "States and transitions"):
- * running: `passing` null, `executionTime` null, no finish date;
- * finished: `passing` boolean, `executionTime` set;
- * cancelled: `passing` null, `status` 8.
+ * Contract "Test result" (docs/api-contract.md, "States and transitions"): running has `passing` and
+ * `executionTime` null; finished has both set; cancelled has `passing` null and `status` 8.
  */
 export interface TestResult {
   _id: string;
@@ -262,14 +258,12 @@ export interface SuiteResult {
   status?: number;
 }
 
-/** Contract "Folder". */
 export interface Folder {
   _id: string;
   name: string;
   organization: string;
 }
 
-/** Contract "Data source". */
 export interface DataSource {
   _id: string;
   name: string;
@@ -277,6 +271,5 @@ export interface DataSource {
   data: Array<Record<string, string | number>>;
 }
 
-// Re-exported so that every importer of './types.js' keeps working.
 export type { ErrorType } from './envelope-types.js';
 export { REGIONS, type ExecuteOptions, type Paging } from './request-types.js';

@@ -1,7 +1,4 @@
-/**
- * What every layer needs to write a log: the line-writer types, a line made safe for the runner, the
- * message of a thrown value, and the artifacts' logger on the sink.
- */
+/** What every layer needs to write a log: line writers, a line safe for the runner, an error's message. */
 import type { ActionSink } from './sink.js';
 
 /** Where messages go; `@actions/core` fits (`{info: core.info, warning: core.warning}`). */
@@ -17,10 +14,7 @@ export interface RunLog extends Logger {
   group(title: string, lines: string[]): void;
 }
 
-/**
- * One line of plain log output: control characters become spaces, so service text can never start a line
- * the runner would read as a workflow command (`core.info` writes its text as is).
- */
+/** One log line whose control characters became spaces: it can never start a workflow command. */
 export function logLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');

@@ -1,7 +1,4 @@
-/**
- * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure;
- * the part of `@actions/core` the action uses, so a test can hand in its own.
- */
+/** Where the action's words go: the part of `@actions/core` the action uses, so a test can hand in its own. */
 import * as core from '@actions/core';
 
 /** An annotation's place and title (as `@actions/core` takes them). */
@@ -29,10 +26,7 @@ export interface ActionSink {
   setOutput(name: string, value: string): void;
   /** Fails the step with an error annotation; the process exit code becomes 1. */
   setFailed(message: string): void;
-  /**
-   * Appends Markdown to the job summary.
-   * @throws when the summary file is not set or cannot be written
-   */
+  /** Appends Markdown to the job summary. @throws when the file is not set or cannot be written */
   appendSummary(markdown: string): Promise<void>;
   /** Sends later outputs and summary to these files (outside GitHub, when the runner gave none). */
   useRunnerFiles(files: RunnerFiles): void;
@@ -40,10 +34,7 @@ export interface ActionSink {
   saveState(name: string, value: string): void;
 }
 
-/**
- * The real sink: `@actions/core`, which reads `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY` at each call;
- * {@link ActionSink.useRunnerFiles} sets them in `process.env`.
- */
+/** The real sink: `@actions/core`; {@link ActionSink.useRunnerFiles} sets its files in `process.env`. */
 export function actionsCoreSink(): ActionSink {
   return {
     info: (message) => core.info(message),

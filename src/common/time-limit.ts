@@ -3,10 +3,7 @@
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
 export const EXTRA_TIME_LIMIT_MS = 20_000;
 
-/**
- * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
- * saying which ({@link stopReason}). The timer never keeps the process alive.
- */
+/** A signal that fires on `signal` or `ms` after the call, its reason saying which; the timer is unref'd. */
 export function timeLimited(signal: AbortSignal | undefined, ms: number): AbortSignal {
   const controller = new AbortController();
   const stop = (why: string): void => {
@@ -23,11 +20,7 @@ export function stopReason(signal: AbortSignal): string {
   return signal.reason instanceof Error ? signal.reason.message : 'stopped';
 }
 
-/**
- * Runs `task` with a {@link timeLimited} signal of `ms`; an error after that signal fired becomes an Error
- * `stopped: <why>` ({@link stopReason}).
- * @throws what `task` throws
- */
+/** Runs `task` with a {@link timeLimited} signal; an error after it fired becomes `stopped: <why>`. */
 export async function withinTimeLimit<T>(
   cancel: AbortSignal | undefined,
   ms: number,

@@ -1,7 +1,4 @@
-/**
- * Pure parsing of the execute parameters the user set (docs/api-contract.md, "Execute parameters"),
- * in the service's names: browsing dimensions, data rows, run settings and custom variables.
- */
+/** Pure parsing of the execute parameters the user set (docs/api-contract.md, "Execute parameters"). */
 import { REGIONS } from '../api/types.js';
 import { isHttpUrl, type InputReader } from './parse.js';
 import { BROWSER_PATTERN, VIEWPORT_PATTERN, type ActionInputs } from './schema.js';
@@ -105,10 +102,7 @@ function parseRunSettings(r: InputReader, execute: ActionInputs['execute']): voi
   }
 }
 
-/**
- * Every execute parameter the user set, in the service's names (see `ActionInputs.execute`), with the
- * variables; problems are recorded in `r`.
- */
+/** Every execute parameter the user set, in the service's names, with the variables; problems go to `r`. */
 export function parseExecute(
   r: InputReader,
   dataFile: DataFileContent,

@@ -1,11 +1,6 @@
 /**
- * Reads every input of `action.yml` once, from the environment and the files they name, into one typed,
- * validated object (`ActionInputs`).
- *
- * Validation happens before any remote call: every bad input is collected and reported together in one
- * `InputError` whose lines each name the input, the value (masked for secrets) and the expected form.
- * Defaults are applied here as well as in `action.yml` (outside GitHub nobody fills them in); a test keeps the
- * two in step.
+ * Reads every input of `action.yml` once, from the environment and the files they name, into one validated
+ * `ActionInputs`, before any remote call. Defaults are applied here too (outside GitHub nobody fills them in).
  */
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +24,6 @@ import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 export interface ReadInputsOptions {
   /** Default: `INPUT_<NAME>` from `env`, as `@actions/core` reads them. */
   getInput?: InputGetter;
-  /** Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Where relative paths point; default `GITHUB_WORKSPACE`, else the current directory. */
   workspace?: string;
@@ -41,10 +35,8 @@ export function envInputGetter(env: NodeJS.ProcessEnv): InputGetter {
 }
 
 /**
- * Reads and validates every input.
- *
- * @returns the typed inputs; files named by `data-file` and `test-files` are read and parsed.
- * @throws InputError listing every bad input (nothing remote has happened yet).
+ * Reads and validates every input; files named by `data-file` and `test-files` are read and parsed.
+ * @throws InputError listing every bad input (nothing remote has happened yet)
  */
 export async function readInputs(options: ReadInputsOptions = {}): Promise<ActionInputs> {
   const env = options.env ?? process.env;
@@ -128,7 +120,6 @@ async function readTestFiles(
   }
 }
 
-/** Reads the data file: its name and bytes, or a short reason why not. */
 async function readDataFile(file: string): Promise<DataFileContent> {
   try {
     const info = await stat(file);

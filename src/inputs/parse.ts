@@ -1,8 +1,6 @@
 /**
- * Pure parsing and validation of the raw input strings: no environment, no files. Every problem is
- * collected (one `InputProblem` per bad value) so that all of them are reported together.
- *
- * Implements the execute parameters of the docs/api-contract.md, "Execute parameters".
+ * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
+ * problem is collected, so that all of them are reported together.
  */
 import path from 'node:path';
 import { isVariableStartUrl } from './start-url.js';
@@ -21,10 +19,7 @@ import {
 /** Records one problem: the input, its value (masked for secret inputs) and the expected form. */
 export type Fail = (input: string, value: string, expected: string) => void;
 
-/**
- * Typed access to the raw inputs with the defaults applied; each accessor records a problem for a value of
- * the wrong form and returns `undefined` (or a safe value) for it.
- */
+/** Typed access to the raw inputs with defaults; a value of the wrong form records a problem. */
 export class InputReader {
   readonly problems: InputProblem[] = [];
   readonly fail: Fail = (input, value, expected) => {
@@ -35,7 +30,6 @@ export class InputReader {
 
   constructor(readonly getRaw: InputGetter) {}
 
-  /** The trimmed value, or the input's default when empty. */
   raw(name: string): string {
     const value = this.getRaw(name).trim();
     return value !== '' ? value : (INPUT_DEFAULTS[name] ?? '');
@@ -84,7 +78,6 @@ export class InputReader {
   }
 }
 
-/** Splits a list input on newlines and commas; trims; drops empty entries. */
 export function splitList(value: string): string[] {
   return value
     .split(/[\r\n,]+/)
@@ -126,11 +119,7 @@ function urlCredentials(value: string): string[] {
 }
 
 /** Connection inputs: `api-key`, `api-base-url`, `organization-id`. */
-export function parseConnection(r: InputReader): {
-  apiKey: string;
-  apiBaseUrl: string;
-  organizationId: string | null;
-} {
+export function parseConnection(r: InputReader) {
   const apiKey = r.getRaw('api-key').trim();
   if (apiKey === '') r.fail('api-key', '', 'the Ghost Inspector API key (required)');
   else if (/\s/.test(apiKey)) r.fail('api-key', apiKey, 'an API key without spaces or line breaks');
@@ -145,10 +134,7 @@ export function parseConnection(r: InputReader): {
 }
 
 /** What to run and where: start URLs, suite, test and folder ids, test-file patterns (not yet loaded). */
-export function parseTargets(
-  r: InputReader,
-  organizationId: string | null,
-): Pick<ActionInputs, 'startUrls' | 'suiteIds' | 'testIds' | 'folderIds' | 'testFilePatterns'> {
+export function parseTargets(r: InputReader, organizationId: string | null) {
   const startUrls = r.list('start-url');
   for (const url of startUrls) {
     if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
@@ -180,10 +166,7 @@ export function parseTargets(
   return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
 
-/**
- * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
- * (`run/trigger/result-ids.ts` tells its kind). Only with `wait: true`.
- */
+/** `result-ids`: `suite-result:<id>`, `test-result:<id>` or a bare id; only with `wait: true`. */
 export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
   const refs = r.list('result-ids').map((entry): ResultRef => {
     const match = /^(suite|test)-result:(.*)$/.exec(entry);
@@ -203,20 +186,7 @@ export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
 }
 
 /** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
-export function parseWaiting(
-  r: InputReader,
-): Pick<
-  ActionInputs,
-  | 'wait'
-  | 'timeoutMs'
-  | 'cancelOnTimeout'
-  | 'cancelResultIds'
-  | 'failOnScreenshotCompare'
-  | 'failOnTimeout'
-  | 'failOnEmpty'
-  | 'retryFailed'
-  | 'failFast'
-> {
+export function parseWaiting(r: InputReader) {
   const wait = r.boolWithDefault('wait');
   const timeout = r.raw('timeout-minutes');
   const timeoutMinutes = Number(timeout);
@@ -236,7 +206,6 @@ export function parseWaiting(
   };
 }
 
-/** What `parseReports` needs from the environment. */
 export interface ReportContext {
   workspace: string;
   /** True when `junit-path` was set explicitly empty (the JUnit file is off). */
@@ -246,26 +215,7 @@ export interface ReportContext {
 }
 
 /** Reports and artifacts: paths (absolute), switches, screenshots, the GitHub token. */
-export function parseReports(
-  r: InputReader,
-  context: ReportContext,
-): Pick<
-  ActionInputs,
-  | 'junitPath'
-  | 'summary'
-  | 'summaryTitle'
-  | 'annotations'
-  | 'prComment'
-  | 'commentKey'
-  | 'failureIssue'
-  | 'failureIssueLabels'
-  | 'githubToken'
-  | 'screenshots'
-  | 'artifactName'
-  | 'artifactRetentionDays'
-  | 'artifactsDir'
-  | 'resultsPath'
-> {
+export function parseReports(r: InputReader, context: ReportContext) {
   const { workspace } = context;
   const junitRaw = r.getRaw('junit-path').trim();
   const junitPath = context.junitOff
@@ -310,10 +260,7 @@ export function parseReports(
   };
 }
 
-/**
- * Checks across inputs: test-only parameters need tests to apply to; output files given by two inputs must
- * differ (one would overwrite the other).
- */
+/** Checks across inputs: test-only parameters need tests; two output files may not be the same. */
 export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
   const hasTests = inputs.testIds.length > 0 || inputs.testFilePatterns.length > 0;
   const { webhook, screenshotCompareBaselineResult: baseline } = inputs.execute;
@@ -342,10 +289,7 @@ export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
   }
 }
 
-/**
- * Every secret value to mask and redact: the API key, the HTTP auth password, private variable values, the
- * GitHub token, the ngrok authtoken and the credentials of URL inputs (start URLs, webhooks, tunnel).
- */
+/** Every secret value to mask and redact: keys, passwords, tokens, private variables, URL credentials. */
 export function collectSecrets(
   inputs: Omit<ActionInputs, 'secrets' | 'warnings' | 'notices'>,
   privateValues: string[],
@@ -365,10 +309,7 @@ export function collectSecrets(
   return unique(secrets.filter((s) => s !== ''));
 }
 
-/**
- * One warning per secret value too short to be removed from free text (`MIN_REDACTED_LENGTH`), naming the
- * input (and variable), never the value.
- */
+/** One warning per secret too short to be removed from free text, naming the input, never the value. */
 export function shortSecretWarnings(values: Record<string, string>): string[] {
   const warnings: string[] = [];
   for (const [what, value] of Object.entries(values)) {

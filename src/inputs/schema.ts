@@ -8,7 +8,6 @@ import { redactUrl } from '../api/redact.js';
 import type { ExecuteOptions } from '../api/types.js';
 import type { RepoTest } from './test-files.js';
 
-/** One problem with one input. */
 export interface InputProblem {
   input: string;
   /** The value as given; `***` for secrets. */
@@ -47,7 +46,6 @@ export interface ResultRef {
   id: string;
 }
 
-/** Which screenshots to download and upload. */
 type ScreenshotSelection = 'failed' | 'all' | 'none';
 
 /** Everything the action was asked to do, validated. Paths are absolute. */
@@ -59,18 +57,12 @@ export interface ActionInputs {
   suiteIds: string[];
   testIds: string[];
   folderIds: string[];
-  /** The `test-files` patterns as given. */
   testFilePatterns: string[];
-  /** Every test found in the repository test files, parsed. */
   repoTests: RepoTest[];
   /** Results started elsewhere to wait for (`result-ids`). */
   resultIds: ResultRef[];
 
-  /**
-   * Execute parameters the user set, in the service's names (never the action's own settings). Lists
-   * (`browser`, `region`, `viewport`, `webhook`) are arrays; `variables` holds public and private variables.
-   * `startUrl` is absent here: several start URLs are separate executes (see `startUrls`).
-   */
+  /** Execute parameters the user set, in the service's names; start URLs are separate executes. */
   execute: Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
   /** Start URLs (each a separate execute); empty: the suite's or test's own. */
   startUrls: string[];
@@ -112,20 +104,14 @@ export interface ActionInputs {
   artifactName: string;
   /** 1 to 90, or null for the repository setting. */
   artifactRetentionDays: number | null;
-  /** Absolute path. */
   artifactsDir: string;
-  /** Absolute path. */
   resultsPath: string;
 
   /** The tunnel to the app started in the job, or null (`tunnel` empty). */
   tunnel: TunnelInputs | null;
 
-  /** The workspace every relative path is resolved against. */
   workspace: string;
-  /**
-   * Every secret value to mask and redact: API key, HTTP auth password, private variable values, GitHub
-   * token, the ngrok authtoken, and the user-info (and its password) of URL inputs.
-   */
+  /** Every secret value to mask and redact (API key, passwords, tokens, private variables, URL user-info). */
   secrets: string[];
   /** Warnings to log before the run (e.g. secrets too short to be removed from free text). */
   warnings: string[];
@@ -203,20 +189,14 @@ export const SECRET_INPUTS = new Set([
   'ngrok-authtoken',
 ]);
 
-/**
- * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)
- * are accepted so that other instances (a local emulator) work too. Anything else could not be a path segment.
- */
+/** The service's ids are 24 hex characters; other instances (a local emulator) may use up to 64 of these. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
 export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
 export const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/**
- * Execute parameter names a custom variable may not take: it would change the run's settings (every
- * parameter of the contract, plus `apiKey`).
- */
+/** Names a custom variable may not take: execute parameters, which would change the run's settings. */
 export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
   ...EXECUTE_PARAMETER_NAMES,
   'count',
@@ -227,11 +207,9 @@ export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
 /** Reads one raw input (`''` when unset). */
 export type InputGetter = (name: string) => string;
 
-/** The tunnel agents the action can start. */
 export const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'] as const;
 export type TunnelProviderName = (typeof TUNNEL_PROVIDERS)[number];
 
-/** A tunnel to start before any run. */
 export interface TunnelInputs {
   /** The local address to expose, an http or https URL (e.g. `http://localhost:3000`). */
   address: string;

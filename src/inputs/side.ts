@@ -1,10 +1,7 @@
 /**
- * Conversion of recorder `.side` documents (docs/api-contract.md, "Test definitions (repository test files)": `{id, version, name, url,
- * tests: [{id, name, commands: [{command, target, value}]}], suites, plugins}`) into Ghost Inspector tests in
- * the native JSON format, so that each recorder test can run through the on-demand execute.
- *
- * Pure: no I/O. Unsupported commands are reported, never silently dropped, except the few that have no
- * meaning in a hosted run (window sizing, echo, close), which are listed in `IGNORED_COMMANDS`.
+ * Conversion of recorder `.side` documents into Ghost Inspector tests in the native JSON format
+ * (docs/api-contract.md, "Test definitions (repository test files)"). Pure; unsupported commands are
+ * reported, never silently dropped, except those in `IGNORED_COMMANDS`.
  */
 import type { SideDocument, TestDefinition } from '../api/definitions.js';
 
@@ -119,7 +116,6 @@ function resolveUrl(target: string, base: string): string {
   }
 }
 
-/** True when `target` is an absolute URL (has a scheme). */
 function isAbsolute(target: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(target);
 }
@@ -127,13 +123,8 @@ function isAbsolute(target: string): boolean {
 /**
  * An `open` target under a base-URL override, as Selenium IDE runs a recorder file against another base URL:
  * a relative target is appended to the base (`/login` under `https://staging.test/app` gives
- * `https://staging.test/app/login`), and an absolute target on the document's own site (same origin as its
- * `url`, under its path) is moved to the base with the rest of its path. Other absolute targets are kept.
- *
- * @param target the command's target as recorded.
- * @param documentUrl the `.side` document's `url` (may be empty).
- * @param baseUrl the override (the `start-url` of a run).
- * @returns the URL to open, and whether an absolute target was moved (worth a notice).
+ * `https://staging.test/app/login`); an absolute target on the document's own site moves to the base.
+ * @returns the URL to open, and whether an absolute target was moved
  */
 export function rebaseOpenTarget(
   target: string,
@@ -174,23 +165,17 @@ function step(command: string, target: string, value = '', variableName = ''): S
   };
 }
 
-/** Options of `convertSideDocument`. */
 export interface SideConversionOptions {
-  /**
-   * A base-URL override (the `start-url` input): `open` targets are rebased onto it (see
-   * `rebaseOpenTarget`). Absent: targets resolve against the document's own `url`.
-   */
+  /** A base-URL override (the `start-url` input) for `open` targets; absent: the document's `url`. */
   startUrl?: string;
   /** Called for each absolute `open` target on the document's own site that was moved to `startUrl`. */
   onRebase?: (testName: string, from: string, to: string) => void;
 }
 
 /**
- * Converts one recorder document into native JSON tests, one per recorder test, in document order.
- * The first `open` command becomes the test's start URL (resolved against the document's `url`, or rebased
- * onto `options.startUrl`); later `open` commands become `open` steps, resolved the same way.
- *
- * @throws SideConversionError for a command with no Ghost Inspector equivalent, or a test with no start URL.
+ * Converts one recorder document into native JSON tests, one per recorder test; the first `open` is the
+ * start URL, later ones are `open` steps.
+ * @throws SideConversionError for a command with no Ghost Inspector equivalent, or a test with no start URL
  */
 export function convertSideDocument(
   side: SideDocument,

@@ -1,10 +1,6 @@
 /**
- * Repository test files: finds them by glob (tinyglobby) and parses each into Ghost Inspector tests in the
- * native JSON format (docs/api-contract.md, "Test definitions (repository test files)": the Test fields minus identifiers, dates,
- * organization, suite, user and outcomes; steps without `_id`), ready for the on-demand execute.
- *
- * Formats: `.json` (one native JSON test, or an array of them) and `.side` (a recorder document; each of its
- * tests is one run, converted by `side.ts`).
+ * Repository test files (docs/api-contract.md, "Test definitions (repository test files)"): found by glob,
+ * each parsed into native JSON tests for the on-demand execute; `.json` (a test or an array) or `.side`.
  */
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,15 +17,10 @@ export interface RepoTest {
   index: number;
   name: string;
   definition: TestDefinition;
-  /**
-   * The test as it runs under each start URL (`start-url`), when any is set: a recorder test with its `open`
-   * targets rebased onto the start URL (`side.ts`), a native JSON test with its `startUrl` replaced by it
-   * (what the service does with the parameter). See `definitionFor`.
-   */
+  /** The test under each `start-url` value: `open` targets rebased, or its `startUrl` replaced. */
   byStartUrl?: ReadonlyMap<string, TestDefinition>;
 }
 
-/** Options of `loadTestFiles`. */
 export interface LoadTestFilesOptions {
   /** The `start-url` values: each test also gets its definition under each (`RepoTest.byStartUrl`). */
   startUrls?: ReadonlyArray<string>;
@@ -37,10 +28,7 @@ export interface LoadTestFilesOptions {
   notice?: (line: string) => void;
 }
 
-/**
- * The definition to execute for `test` under `startUrl` (a `start-url` value, or undefined for the test's
- * own): its start URL is the one to send with the execute.
- */
+/** The definition to execute for `test` under `startUrl` (a `start-url` value, or undefined: its own). */
 export function definitionFor(test: RepoTest, startUrl: string | undefined): TestDefinition {
   return (startUrl !== undefined ? test.byStartUrl?.get(startUrl) : undefined) ?? test.definition;
 }
@@ -72,11 +60,9 @@ const DROPPED_FIELDS = [
 ];
 
 /**
- * Expands glob patterns (relative to `cwd`) and parses every matched file, in pattern order then path order;
- * a file matched twice is read once.
- *
- * @throws TestFileError when a pattern matches no file, a file has another extension, cannot be read or
- *   parsed, or holds no test.
+ * Expands glob patterns (relative to `cwd`) and parses every matched file once, in pattern then path order.
+ * @throws TestFileError when a pattern matches no file, or a file has another extension, cannot be read or
+ *   parsed, or holds no test
  */
 export async function loadTestFiles(
   patterns: string[],
@@ -154,8 +140,7 @@ async function readText(cwd: string, file: string): Promise<string> {
 }
 
 /**
- * Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: the file's content stays out
- * of errors (a file that is not a test may hold anything).
+ * Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors.
  */
 function jsonErrorPlace(error: unknown): string {
   const message = error instanceof Error ? error.message : '';
@@ -165,9 +150,8 @@ function jsonErrorPlace(error: unknown): string {
 }
 
 /**
- * Parses the text of one test file by its extension. With `options.startUrl`, a recorder file's `open`
- * targets are rebased onto it (`side.ts`) and a native JSON test's `startUrl` is replaced by it.
- * @throws TestFileError for another extension, invalid JSON, or a document that is not a test.
+ * Parses the text of one test file by its extension, under `options.startUrl` when set.
+ * @throws TestFileError for another extension, invalid JSON, or a document that is not a test
  */
 export function parseTestFile(
   file: string,

@@ -1,9 +1,4 @@
-/**
- * The tunnel inputs (`tunnel`, `tunnel-provider`, `ngrok-authtoken`, `tunnel-url-variable`,
- * `tunnel-host-header`): the local address of an app started in the job, exposed through a tunnel agent so
- * that the service's browsers reach it (docs/tunnel.md). Pure validation; the token may also come from
- * `NGROK_AUTHTOKEN`.
- */
+/** The tunnel inputs: an app started in the job, exposed through a tunnel agent (docs/tunnel.md). Pure. */
 import type { InputReader } from './parse.js';
 import { isHttpUrl } from './parse.js';
 import { redactUrl } from '../api/redact.js';
@@ -18,8 +13,7 @@ import {
 } from './schema.js';
 
 /**
- * Reads the tunnel inputs; problems are recorded in `r`.
- * @param envToken `NGROK_AUTHTOKEN` from the environment, used when `ngrok-authtoken` is empty
+ * Reads the tunnel inputs (the token may come from `NGROK_AUTHTOKEN`, `envToken`); problems go to `r`.
  * @returns the tunnel, or null when `tunnel` is empty
  */
 export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | null {
@@ -81,9 +75,8 @@ function hasUserInfo(address: string): boolean {
 }
 
 /**
- * Checks the tunnel against the other inputs: `wait: false` is refused (the runs would outlive the tunnel),
- * the URL variable may not also be a user variable, and a start URL that begins with `{{name}}` must name
- * the tunnel's variable or a variable of `variables`/`private-variables`.
+ * Checks the tunnel against the other inputs: `wait: false` is refused, the URL variable may not be a user
+ * variable, and a start URL beginning with `{{name}}` must name a known variable.
  */
 export function checkTunnelCombinations(r: InputReader, inputs: Omit<ActionInputs, 'secrets'>): void {
   const { tunnel, execute } = inputs;

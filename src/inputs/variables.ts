@@ -5,9 +5,8 @@
 import { RESERVED_VARIABLE_NAMES, VARIABLE_NAME_PATTERN } from './schema.js';
 
 /**
- * Parses `NAME=VALUE` lines (blank lines and lines starting with `#` skipped; the value is everything after
- * the first `=`, untrimmed on the right only of line breaks) or a JSON object of names to strings or numbers.
- * Reports problems through `fail` (values of private variables are never shown).
+ * Parses `NAME=VALUE` lines (`#` comments skipped; the value is everything after the first `=`) or a JSON
+ * object of names to strings or numbers. Problems go to `fail` (private values are never shown).
  */
 export function parseVariables(
   text: string,

@@ -1,7 +1,4 @@
-/**
- * Workflow annotations from the report model: an error per test that fails the step, a warning per flaky or
- * otherwise noteworthy one, within GitHub's limits (docs/github-platform.md, "Annotations").
- */
+/** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import * as core from '@actions/core';
 
 import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
@@ -26,7 +23,6 @@ export const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
 const MAX_ANNOTATION_TITLE = 255;
 
-/** Options of {@link renderAnnotations}. */
 export interface AnnotationOptions {
   /** Error annotations the step writes besides these (e.g. `core.setFailed`'s); default 0. */
   reservedErrors?: number;
@@ -34,8 +30,7 @@ export interface AnnotationOptions {
 
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (past that the last one counts the rest), messages and titles cut to GitHub's limits (characters).
- * docs/github-platform.md, "Annotations".
+ * level (the last counts the rest), messages and titles cut to GitHub's limits (characters).
  */
 export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
   const errors: Annotation[] = [];
@@ -43,42 +38,28 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
   for (const { run, test } of allTests(report)) {
     if (test.failing) {
       errors.push(annotation('error', run, test, errorMessage(report, test)));
-    } else if (test.state === 'flaky') {
-      warnings.push(annotation('warning', run, test, flakyMessage(test)));
-    } else if (test.screenshotCompareFailed) {
-      warnings.push(
-        annotation(
-          'warning',
-          run,
-          test,
-          `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`,
-        ),
-      );
-    } else if (test.state === 'timed-out') {
-      warnings.push(
-        annotation(
-          'warning',
-          run,
-          test,
-          `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`,
-        ),
-      );
-    } else if (test.state === 'cancelled') {
-      warnings.push(
-        annotation(
-          'warning',
-          run,
-          test,
-          `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`,
-        ),
-      );
+      continue;
     }
+    const warning = warningMessage(test);
+    if (warning) warnings.push(annotation('warning', run, test, warning));
   }
   const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
   return [
     ...cap(errors, 'error', 'failing tests', errorSlots),
     ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
   ];
+}
+
+/** The warning of a test that does not fail the step but is worth a look; null for none. */
+function warningMessage(test: ReportTest): string | null {
+  if (test.state === 'flaky') return flakyMessage(test);
+  if (test.screenshotCompareFailed)
+    return `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`;
+  if (test.state === 'timed-out')
+    return `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`;
+  if (test.state === 'cancelled')
+    return `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`;
+  return null;
 }
 
 /** An annotation's properties as `@actions/core` takes them. */

@@ -1,13 +1,11 @@
-/**
- * The console reporter: the run engine's events as the step's log lines (a group per finished test),
- * written through a redacting `RunLog`. Also the one label of a variant, used by every report.
- */
+/** The console reporter: the run engine's events as the step's log lines; also the one label of a variant. */
 import type { RunLog } from '../common/log.js';
 import { plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
 import { describeTimeout, NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
+import { targetText } from './model-test.js';
 import { cleanText, redactUrl } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
@@ -51,11 +49,7 @@ function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string
   if (test.url) lines.push(`Result: ${test.url}`);
   const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
   if (failing) {
-    const target =
-      typeof failing.target === 'string'
-        ? failing.target
-        : failing.target.map((t) => t.selector).join(' || ');
-    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${target}`);
+    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${targetText(failing.target)}`);
     if (failing.error) lines.push(`Error: ${failing.error}`);
   }
   if (test.error) lines.push(test.error);
@@ -63,7 +57,6 @@ function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string
   return { title, lines };
 }
 
-/** Renders the events about retries and stopping (see `consoleReporter`). */
 function renderStop(event: RunEvent, log: RunLog): void {
   switch (event.type) {
     case 'retrying':

@@ -1,8 +1,6 @@
 /**
- * The opt-in failure issue: one open issue per key while the verdict fails, a comment per failing run, closed
- * with "passing again" on the first passed verdict (docs/github-platform.md, "Failure issues"). Own means
- * written by the token's identity and starting with the key's marker, as for the pull-request comment;
- * pull requests, which the issues list holds too, are never touched.
+ * The opt-in failure issue: one open issue per key while the verdict fails, a comment per failing run,
+ * closed on the first passed verdict (docs/github-platform.md, "Failure issues"); pull requests untouched.
  */
 import { plural } from '../common/words.js';
 import { commentMarker, MAX_COMMENT_CHARS } from './pr-comment.js';
@@ -40,7 +38,6 @@ export interface FailureIssueOptions extends GitHubRestOptions {
   key: string;
   /** Labels set when the issue is opened; the open issue is looked up by them. */
   labels: string[];
-  /** The title of a new issue. */
   title: string;
   /** This run: `<run id>.<attempt>` and its link (HTML). */
   run: { key: string; link: string };
@@ -57,10 +54,7 @@ export interface FailureIssueResult {
   change: 'opened' | 'commented' | 'closed' | 'none';
 }
 
-/**
- * The failures of `report` (pure): each failing test as in the job summary (failing step, error, screenshot,
- * links) with its history line, as many as fit in a comment, then how many more.
- */
+/** The failures of `report` (pure), as in the job summary with history lines, as many as fit a comment. */
 export function renderFailures(report: Report, history: TestHistory): string {
   const groups = groupTests(report, (t) => t.failing);
   let text = '';
@@ -76,11 +70,10 @@ export function renderFailures(report: Report, history: TestHistory): string {
 }
 
 /**
- * Opens, comments on or closes the own open issue of `options.key` for this run's verdict; a passed run
- * with no open issue changes nothing.
+ * Opens, comments on or closes the own open issue of `options.key` for this run's verdict.
  * @returns the issue touched (or already written by this run), null when none
- * @throws the Octokit `RequestError` of a failed request (403, 410, 422 ...), an Error for an answer of the
- *   wrong shape, the abort error on `signal`
+ * @throws the Octokit `RequestError` of a failed request, an Error for an answer of the wrong shape, the
+ *   abort error on `signal`
  */
 export async function trackFailureIssue(options: FailureIssueOptions): Promise<FailureIssueResult | null> {
   const octokit = githubRest(options);

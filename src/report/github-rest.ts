@@ -1,7 +1,4 @@
-/**
- * GitHub's REST API for the extras that write there (the pull-request comment, the failure issue): one
- * client that stays on the API's origin and stops with a signal, the token's identity, what "own" means.
- */
+/** GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own". */
 import { getOctokit } from '@actions/github';
 
 /** The login of comments and issues written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
@@ -18,10 +15,7 @@ export interface GitHubRestOptions {
   signal?: AbortSignal;
 }
 
-/**
- * A REST client whose every request carries `signal` and is refused (an Error) when it would leave the
- * API's origin (a `Link` header pointing elsewhere).
- */
+/** A REST client whose every request carries `signal` and is refused when it would leave the API's origin. */
 export function githubRest(options: GitHubRestOptions): GitHubRest {
   const octokit = getOctokit(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
   const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
@@ -34,8 +28,7 @@ export function githubRest(options: GitHubRestOptions): GitHubRest {
 }
 
 /**
- * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
- * for `GITHUB_TOKEN`.
+ * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403).
  * @throws the request error of any other failure, an Error for an answer without a login
  */
 export async function tokenLogin(octokit: GitHubRest): Promise<string> {

@@ -1,7 +1,6 @@
 /**
- * Each failed test's history from the service's own results (`GET /tests/{id}/results/`, newest first;
- * docs/api-contract.md, "Endpoints the action calls"): "failed 3 of its last 10 runs", "first failure after
- * 10 passing runs". Read after the reports; a failure to read warns and never changes the verdict.
+ * Each failed test's history from the service's own results (docs/api-contract.md, "Endpoints the action
+ * calls"): "failed 3 of its last 10 runs". A failure to read warns and never changes the verdict.
  */
 import type { GhostInspectorApi } from '../api/api.js';
 import type { TestResult } from '../api/types.js';
@@ -20,11 +19,7 @@ const MAX_HISTORY_TESTS = 20;
 /** History line by test id. */
 export type TestHistory = ReadonlyMap<string, string>;
 
-/**
- * The history line of a test that failed in this run (pure). `results` are the test's results, newest first;
- * those in `ownResultIds` (this run's) and those not finished are left out.
- * @returns '' when there is no earlier finished result
- */
+/** The history line of a failed test (pure) from its results, newest first, without this run's; '' if none. */
 export function historyLine(results: readonly TestResult[], ownResultIds: ReadonlySet<string>): string {
   const earlier = results
     .filter((r) => !ownResultIds.has(r._id) && typeof r.passing === 'boolean')
@@ -38,9 +33,8 @@ export function historyLine(results: readonly TestResult[], ownResultIds: Readon
 }
 
 /**
- * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report` that have a test id, one
- * request each (`count`: {@link HISTORY_RUNS} plus this run's own results), all stopped by `signal`. Never
- * throws: a test whose results cannot be read is left out after `warn`.
+ * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report`, one request each,
+ * stopped by `signal`. Never throws: a test whose results cannot be read is left out after `warn`.
  */
 export async function readHistory(
   api: Pick<GhostInspectorApi, 'listTestResults'>,

@@ -1,14 +1,12 @@
 /**
- * JUnit documents through junit-report-builder's public API (checked against 5.1.2). What that API cannot
- * write (Surefire rerun elements, `<skipped message>`, `<testsuites time>` without `skipped`) is added to the
- * built text afterwards, by a tag scan that steps over CDATA (docs/junit.md).
+ * JUnit documents through junit-report-builder's public API; what it cannot write (Surefire reruns,
+ * `<skipped message>`, `<testsuites time>`) is added to the built text by a CDATA-aware tag scan (docs/junit.md).
  */
 import junitReportBuilder, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 
 /** Surefire's elements for earlier attempts: `flaky*` when the test passed at last, `rerun*` otherwise. */
 type RerunElement = 'flakyFailure' | 'flakyError' | 'rerunFailure' | 'rerunError';
 
-/** One earlier attempt of a test, as a Surefire rerun element. */
 export interface Rerun {
   element: RerunElement;
   /** One line: what failed. */
@@ -46,7 +44,6 @@ export class JUnitReport {
   private readonly suites: Array<{ suite: TestSuite; extras: TestCaseExtras[] }> = [];
   private wallTimeSeconds?: number;
 
-  /** @param name the `<testsuites>` name */
   constructor(name: string) {
     this.builder.name(name);
   }
@@ -57,18 +54,13 @@ export class JUnitReport {
     return this;
   }
 
-  /** @returns a new `<testsuite>` of the library */
   testSuite(): TestSuite {
     const suite = this.builder.testSuite();
     this.suites.push({ suite, extras: [] });
     return suite;
   }
 
-  /**
-   * Adds a test case to a suite of this report.
-   * @returns the library's test case and its extras to fill in
-   * @throws when `suite` is not one of this report's
-   */
+  /** Adds a test case to a suite of this report. @throws when `suite` is not one of this report's */
   testCase(suite: TestSuite): { testCase: TestCase; extras: TestCaseExtras } {
     const entry = this.suites.find((s) => s.suite === suite);
     if (!entry) throw new Error('JUnitReport.testCase: the suite is not one of this report’s.');
@@ -84,7 +76,6 @@ export class JUnitReport {
   }
 }
 
-/** Escapes an attribute value as xmlbuilder does. */
 function attr(value: string): string {
   return value
     .replaceAll('&', '&amp;')

@@ -1,14 +1,11 @@
-/**
- * JUnit XML from the report model, valid against the Jenkins xUnit `junit-10.xsd` as it is: one
- * `<testsuite>` per suite run, one `<testcase>` per test result. Layout and state → element: docs/junit.md.
- */
+/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/junit.md). */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import type { TestCase } from 'junit-report-builder';
 import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
-import { comparisonLine, failureMessage, stepLine, stepSentence } from './phrases.js';
+import { comparisonLine, failureMessage, sameError, stepLine, stepSentence } from './phrases.js';
 import { formatDuration } from '../common/words.js';
 import { cleanText, redactUrl, truncate } from './text.js';
 
@@ -43,10 +40,7 @@ export function renderJUnit(report: Report): string {
   return doc.toXml();
 }
 
-/**
- * Writes the JUnit XML of a report to `path`, creating the folder when needed.
- * @throws the file system's error when the file cannot be written
- */
+/** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
 export async function writeJUnit(report: Report, path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, renderJUnit(report), 'utf8');
@@ -177,13 +171,6 @@ function failureText(test: ReportTest): string[] {
   }
   if (test.resultUrl) lines.push('', `Result: ${test.resultUrl}`);
   return lines;
-}
-
-/** The same error told twice (the service often repeats the step's error as the result's). */
-function sameError(a: string, b: string): boolean {
-  const x = a.trim();
-  const y = b.trim();
-  return x === y || x.includes(y) || y.includes(x);
 }
 
 /** Earlier attempts as Surefire rerun elements: flaky* when the test passed at last, rerun* otherwise. */

@@ -19,10 +19,7 @@ import { cleanText, redactUrl, withoutQuery } from './text.js';
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
 
-/**
- * A variant's browser, region and viewport (`<width>x<height>`) as report test fields, cleaned; the parts
- * not varied are left out. docs/results-json.md, "results[]".
- */
+/** A variant's browser, region and viewport as report test fields (docs/results-json.md, "results[]"). */
 export function variantFields(variant: Variant): Pick<ReportTest, 'browser' | 'region' | 'viewport'> {
   return {
     ...(variant.browser ? { browser: cleanText(variant.browser) } : {}),
@@ -160,7 +157,7 @@ function buildStep(step: Step): ReportStep {
 }
 
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
-function targetText(target: StepTarget | null | undefined): string {
+export function targetText(target: StepTarget | null | undefined): string {
   if (target === null || target === undefined) return '';
   if (typeof target === 'string') return cleanText(target);
   return target.map((t) => cleanText(t?.selector)).join(' || ');

@@ -5,7 +5,6 @@ import type { RunKind, TestState, Variant } from '../run/types.js';
 /** Files downloaded for a test result, by test result id: paths relative to the workspace, or absolute. */
 export type ReportAttachments = Map<string, { screenshot?: string; comparison?: string }>;
 
-/** The outcome of one step in a test result. */
 export type StepOutcome = 'passed' | 'failed' | 'failed-optional' | 'skipped' | 'not-run';
 
 export interface ReportStep {
@@ -53,7 +52,6 @@ export interface ReportScreenshotCompare {
   threshold: number;
   /** `screenshotComparePassing`: null while unknown (no baseline yet). */
   passing: boolean | null;
-  /** The comparison image. */
   imageUrl?: string;
   /** Its thumbnail (`compareSmall`). */
   smallUrl?: string;
@@ -154,12 +152,9 @@ export interface ReportSuiteRun {
   totals: ReportTotals;
 }
 
-/** The verdict the report shows: the one verdict's status (`run/outcome.ts`). */
-type ReportVerdict = VerdictStatus;
-
 export interface Report {
   /** The verdict's status (`passed`, `failed`, `cancelled`; `started` / `not-started` for `wait: false`). */
-  verdict: ReportVerdict;
+  verdict: VerdictStatus;
   /** The verdict's pass or fail: the step fails exactly when this is false. */
   passing: boolean;
   /** Why the step fails, one sentence each (the verdict's reasons); empty when passing. */

@@ -1,7 +1,4 @@
-/**
- * The report model: one normalized, cleaned picture of a run, built once (pure) and read by every renderer.
- * Durations are ms, dates ISO 8601 strings.
- */
+/** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
 import {
   countResults,
   decideStartedVerdict,
@@ -30,7 +27,7 @@ export type {
 
 /**
  * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
- * result gets one stand-in test, so every renderer shows it. Never throws on odd service data.
+ * result gets one stand-in test. Never throws on odd service data.
  */
 export function buildReport(
   summary: RunSummary,

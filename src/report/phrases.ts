@@ -1,7 +1,4 @@
-/**
- * Sentences about a test that several renderers share (JUnit, annotations, PR comment): plain text, not
- * escaped; each renderer escapes for its own format.
- */
+/** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
 import type { FailingStep, ReportStep, ReportTest } from './model.js';
 
 /** `Step 3 click .buy: Element not found` or the test's error. */
@@ -49,4 +46,11 @@ export function comparisonLine(test: ReportTest): string {
 /** `18.4%` from 0.184. */
 export function percent(fraction: number): string {
   return `${Math.round(fraction * 10000) / 100}%`;
+}
+
+/** The same error told twice (the service often repeats the step's error as the result's). */
+export function sameError(a: string, b: string): boolean {
+  const x = a.trim();
+  const y = b.trim();
+  return x === y || x.includes(y) || y.includes(x);
 }

@@ -1,16 +1,12 @@
-/**
- * The opt-in sticky pull-request comment: one per pull request and key, found by its hidden marker and
- * author and updated in place (docs/github-platform.md, "Pull-request comments").
- */
+/** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
 import { createHash } from 'node:crypto';
 
 import type { TestHistory } from './history.js';
 import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
-import { DEFAULT_TITLE } from './summary.js';
+import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
 import { describeShape, githubRest, isOwn, tokenLogin, type GitHubRestOptions } from './github-rest.js';
-import { formatDuration, plural } from '../common/words.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -18,14 +14,6 @@ const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 export const MAX_COMMENT_CHARS = 60_000;
-
-const VERDICT_ICON: Record<Report['verdict'], string> = {
-  passed: '✅',
-  failed: '❌',
-  cancelled: '🚫',
-  started: '▶️',
-  'not-started': '❌',
-};
 
 /** Failures listed in the comment before "N more". */
 const MAX_LISTED_FAILURES = 20;
@@ -42,7 +30,6 @@ export function commentMarker(key?: string): string {
 export interface PullRequestCommentOptions {
   /** Per-job key of the sticky comment (see {@link commentMarker}). */
   key?: string;
-  /** Link to the workflow run. */
   runUrl?: string;
   /** The heading's title before the verdict; default `Ghost Inspector`. */
   title?: string;
@@ -50,31 +37,14 @@ export interface PullRequestCommentOptions {
   history?: TestHistory;
 }
 
-/**
- * Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters, starting
- * with the marker of `options.key`. docs/github-platform.md, "Pull-request comments".
- */
+/** Renders the pull-request comment (pure), at most {@link MAX_COMMENT_CHARS} characters, marker first. */
 export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
-  const t = report.totals;
-  const icon = VERDICT_ICON[report.verdict];
-  const counts = [
-    t.failed ? `${t.failed} failed` : '',
-    t.error ? plural(t.error, 'error') : '',
-    t.timedOut ? `${t.timedOut} timed out` : '',
-    `${t.passed} passed`,
-    t.flaky ? `${t.flaky} flaky` : '',
-    t.cancelled ? `${t.cancelled} cancelled` : '',
-  ].filter(Boolean);
+  const [icon] = VERDICT_LINE[report.verdict];
   const lines = [
     commentMarker(options.key),
     `### ${icon} ${escapeInline(options.title ?? DEFAULT_TITLE)}: ${report.verdict}`,
     '',
-    `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}.` +
-      (t.screenshotCompareFailed
-        ? ` ${plural(t.screenshotCompareFailed, 'screenshot comparison')} failed (${
-            report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'
-          }).`
-        : ''),
+    countsLine(report, true),
   ];
   if (!report.passing && report.reasons.length > 0) {
     lines.push('', `**The step fails:** ${escapeInline(report.reasons.join(' '))}`);
@@ -117,11 +87,10 @@ export interface UpsertCommentOptions extends GitHubRestOptions {
 }
 
 /**
- * Creates the sticky comment on a pull request, or updates the oldest own one (the token's identity, body
- * starting with the marker). Every request stays on the API's origin.
+ * Creates the sticky comment on a pull request, or updates the oldest own one; requests stay on the API's
+ * origin.
  * @returns the comment id and whether it was created
- * @throws the Octokit `RequestError` of a failed request, an Error for an answer of the wrong shape or
- *   another origin, the abort error on `signal`
+ * @throws the Octokit `RequestError` of a failed request, an Error for a wrong answer, the abort error
  */
 export async function upsertPullRequestComment(
   options: UpsertCommentOptions,

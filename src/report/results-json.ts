@@ -1,7 +1,6 @@
 /**
- * results.json: every normalized result in one file, so the outputs stay small (docs/results-json.md).
- * Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus `run` and
- * `suite`) per line, so the file streams. Same shape with `wait: false`.
+ * results.json (docs/results-json.md): the verdict, counts, policy and runs, then `"results":[` with one
+ * ReportTest (plus `run` and `suite`) per line, so the file streams.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -19,10 +18,7 @@ export function renderResultsJson(report: Report): string {
   return [...resultsJsonChunks(report)].join('');
 }
 
-/**
- * Writes results.json to `path` one result per write, creating the folder when needed.
- * @throws the file system's error when the file cannot be written
- */
+/** Writes results.json to `path`, one result per write. @throws the file system's error */
 export async function writeResultsJson(report: Report, path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const stream = createWriteStream(path, { encoding: 'utf8' });

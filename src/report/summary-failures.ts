@@ -1,10 +1,7 @@
-/**
- * The job summary's per-test sections (pure): one block per failing (flaky, timed out...) test, grouped
- * across variants. Each block is one HTML block without a blank line, so Markdown never parses service text.
- */
+/** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
-import { percent } from './phrases.js';
+import { percent, sameError } from './phrases.js';
 import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
 
 /** Longest error text shown per failure, in characters. */
@@ -42,7 +39,6 @@ export function link(url: string | undefined, text: string): string {
   return href ? `<a href="${href}">${text}</a>` : text;
 }
 
-/** One test and its suite run. */
 interface Entry {
   run: ReportSuiteRun;
   test: ReportTest;
@@ -95,14 +91,7 @@ function variantsLine(group: Group, verb: string): string {
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
 function verbOf(test: ReportTest): string {
   if (test.countedAs === 'failed' && test.state !== 'failed') return 'screenshot comparison failed';
-  return {
-    passed: 'passed',
-    failed: 'failed',
-    flaky: 'flaky',
-    'timed-out': 'timed out',
-    cancelled: 'cancelled',
-    error: 'error',
-  }[test.state];
+  return test.state.replace('-', ' ');
 }
 
 /** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
@@ -116,7 +105,7 @@ function reasonLines(test: ReportTest): string[] {
     );
     lines.push(`<pre>${escapeCode(truncate(s.error, MAX_ERROR_CHARS), true)}</pre>`);
   }
-  if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
+  if (test.error && !(s && sameError(s.error, test.error))) {
     lines.push(`<pre>${escapeCode(truncate(test.error, MAX_ERROR_CHARS), true)}</pre>`);
   }
   return lines;
@@ -231,7 +220,6 @@ export function* otherSections(report: Report): Generator<string> {
   }
 }
 
-/** Entries in groups. */
 export function count(groups: Group[]): number {
   return groups.reduce((n, g) => n + g.matching.length, 0);
 }

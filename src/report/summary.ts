@@ -1,8 +1,4 @@
-/**
- * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
- * suites, then every test; failures only when it would pass its byte budget
- * (docs/github-platform.md, "Step summary").
- */
+/** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
 import * as core from '@actions/core';
 
 import type { Report, ReportSuiteRun } from './model.js';
@@ -48,8 +44,8 @@ export function renderArtifactLine(artifactUrl: string): string {
 }
 
 /**
- * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
- * left out are counted and the reader pointed to JUnit and results.json. docs/reports.md ("What the reviewer sees").
+ * Renders the job summary (pure) in at most `maxBytes` UTF-8 bytes; past that the failures left out are
+ * counted and the reader pointed to JUnit and results.json (docs/reports.md, "What the reviewer sees").
  */
 export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
@@ -61,7 +57,6 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   pieces.push(...allTestsSection(report));
   if (pieces.every((piece) => full.add(piece))) return full.text();
 
-  // Failures only, cut at the budget.
   const cut = new Budget(maxBytes - TAIL_RESERVE);
   cut.add(head);
   cut.add(
@@ -88,10 +83,7 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
-/**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`).
- * @throws when the summary file is not set or cannot be written
- */
+/** Appends Markdown to `$GITHUB_STEP_SUMMARY`. @throws when the file is not set or cannot be written */
 export async function writeSummary(markdown: string): Promise<void> {
   await core.summary.addRaw(markdown).write();
 }
@@ -126,7 +118,7 @@ function pointer(options: SummaryOptions): string {
   return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 
-const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
+export const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
   passed: ['✅', 'passed'],
   failed: ['❌', 'failed'],
   cancelled: ['🚫', 'cancelled'],
@@ -134,10 +126,13 @@ const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
   'not-started': ['❌', 'runs not started'],
 };
 
-/** The counts of the verdict in words, failing ones in bold. */
-function countsLine(report: Report): string {
+/**
+ * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
+ * pull-request comment): without bold and without the number of suite runs.
+ */
+export function countsLine(report: Report, short = false): string {
   const t = report.totals;
-  const bold = (on: boolean, text: string): string => (on ? `**${text}**` : text);
+  const bold = (on: boolean, text: string): string => (on && !short ? `**${text}**` : text);
   const counts: string[] = [];
   if (t.failed) counts.push(bold(true, `${t.failed} failed`));
   if (t.error) counts.push(bold(true, plural(t.error, 'error')));
@@ -146,7 +141,7 @@ function countsLine(report: Report): string {
   if (t.flaky) counts.push(`${t.flaky} flaky`);
   if (t.cancelled) counts.push(bold(true, `${t.cancelled} cancelled`));
   let line = `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}`;
-  if (report.runs.length > 1) line += ` (${plural(report.runs.length, 'suite run')})`;
+  if (report.runs.length > 1 && !short) line += ` (${plural(report.runs.length, 'suite run')})`;
   line += '.';
   if (t.screenshotCompareFailed) {
     const counted = report.policy.failOnScreenshotCompare;

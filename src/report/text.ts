@@ -36,19 +36,14 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Escapes service text for GitHub Markdown on one line: specials become character references; `@`, `#` and
- * `GH-` before a word get a zero-width space, so that no mention or issue reference (`@octocat`, `#42`,
- * `GH-42`: GitHub's "Autolinked references and URLs") is made. Line-start markers are not escaped: no line
- * starts with such text.
+ * Escapes service text for Markdown on one line; `@`, `#` and `GH-` before a word get a zero-width space (no
+ * mention or reference: GitHub's "Autolinked references and URLs").
  */
 export function escapeInline(text: string): string {
   return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
 
-/**
- * Escapes text inside `<code>` (or `<pre>` when `block`) like {@link escapeInline} but adding no invisible
- * character, so a copy gives exactly the text.
- */
+/** Escapes text inside `<code>` (or `<pre>` when `block`) without invisible characters (copies exactly). */
 export function escapeCode(text: string, block = false): string {
   const one = cleanText(text).replace(/\r\n|\r/g, '\n');
   const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));

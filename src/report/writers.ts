@@ -1,7 +1,4 @@
-/**
- * The report writers, each rendering the one report model: the first ones as soon as the verdict is known,
- * the rest after the screenshots (`action/extras.ts`). A failing writer warns and never changes the verdict.
- */
+/** The report writers over the one report model; a failing writer warns, never changes the verdict. */
 import { messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
 import { EXTRA_TIME_LIMIT_MS, withinTimeLimit } from '../common/time-limit.js';
@@ -212,10 +209,7 @@ export const failureIssue: ReportWriter = {
 /** The reports written as soon as the verdict is known, in the order they run. */
 export const REPORT_WRITERS: readonly ReportWriter[] = [resultsJson, junit, jobSummary, annotations];
 
-/**
- * Runs the wanted writers in order. A writer that throws warns `Could not write <what>: <reason>` and the
- * next one runs; nothing here changes the verdict. Never throws.
- */
+/** Runs the wanted writers in order; one that throws warns `Could not write <what>: <reason>`. Never throws. */
 export async function writeReports(
   context: ReportContext,
   writers: readonly ReportWriter[] = REPORT_WRITERS,

@@ -5,17 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionApi } from './action-api.js';
 import type { Clock } from '../common/clock.js';
-import {
-  createContext,
-  iso,
-  type EngineContext,
-  type EngineWaits,
-  type Handle,
-  type RemoteListener,
-  type RunPlan,
-} from './context.js';
+import { iso, type Handle, type RemoteListener } from './book.js';
+import { createContext, type EngineContext, type EngineWaits, type RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
-import { cancelActive, halt, heartbeat, settleAtDeadline, watchDeadline } from './stop/stop.js';
+import { cancelActive, heartbeat, settleAtDeadline, watchDeadline } from './stop/stop.js';
 import { triggerAll } from './trigger/trigger.js';
 import type { RunSummary } from './types.js';
 import { follow } from './follow/follow.js';
@@ -68,10 +61,10 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   const ctx = createContext(marked, { ...options, waits });
   await runContext(ctx, options);
   return {
-    runs: ctx.runs,
+    runs: ctx.book.runs,
     startedAt: iso(ctx.startedAtMs),
     finishedAt: iso(ctx.clock.now()),
-    ...(ctx.stopReason ? { interrupted: ctx.stopReason } : {}),
+    ...(ctx.stopper.reason ? { interrupted: ctx.stopper.reason } : {}),
     appUrl: ctx.appUrl,
   };
 }
@@ -81,14 +74,13 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
   let releaseSignalled: () => void = () => undefined;
   /** Resolves on a workflow cancel; never without one. */
   const signalled = new Promise<void>((resolve) => (releaseSignalled = resolve));
-  const stopFor = (reason: 'deadline' | 'signal') => (): void => halt(ctx, reason, releaseSignalled);
-  const onSignal = stopFor('signal');
+  const onSignal = (): void => (ctx.stopper.halt('signal'), releaseSignalled());
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });
-  void watchDeadline(ctx, stopFor('deadline'));
+  void watchDeadline(ctx, () => ctx.stopper.halt('deadline'));
   const follows: Array<Promise<void>> = [];
   const watchStarted = (handles: Handle[]): void => {
-    if (!ctx.plan.wait || ctx.stopReason !== null) return;
+    if (!ctx.plan.wait || ctx.stopper.reason !== null) return;
     for (const handle of handles) follows.push(follow(ctx, handle));
   };
   let quiet = false;
@@ -98,19 +90,19 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
     const watched = triggering.then(() => Promise.all(follows));
     await Promise.race([watched, signalled, failFastStop(ctx)]);
     quiet = true;
-    if (ctx.stopReason === 'signal' || ctx.stopReason === 'fail-fast') {
+    if (ctx.stopper.reason === 'signal' || ctx.stopper.reason === 'fail-fast') {
       const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
-      await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopReason);
+      await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopper.reason);
       // The watches ended with the stop; none may outlive the engine.
       await Promise.all(follows);
     } else {
       await watched;
-      if (ctx.stopReason === 'deadline' && ctx.plan.wait) await settleAtDeadline(ctx);
+      if (ctx.stopper.reason === 'deadline' && ctx.plan.wait) await settleAtDeadline(ctx);
     }
   } finally {
     quiet = true;
     options.signal?.removeEventListener('abort', onSignal);
-    ctx.finishedAll.abort();
+    ctx.stopper.finish();
   }
 }
 
@@ -118,9 +110,9 @@ async function runContext(ctx: EngineContext, options: EngineOptions): Promise<v
 function failFastStop(ctx: EngineContext): Promise<void> {
   return new Promise((resolve) => {
     const onStop = (): void => {
-      if (ctx.stopReason === 'fail-fast') resolve();
+      if (ctx.stopper.reason === 'fail-fast') resolve();
     };
-    if (ctx.stop.signal.aborted) onStop();
-    else ctx.stop.signal.addEventListener('abort', onStop, { once: true });
+    if (ctx.stopper.signal.aborted) onStop();
+    else ctx.stopper.signal.addEventListener('abort', onStop, { once: true });
   });
 }

@@ -10,9 +10,7 @@ import path from 'node:path';
 import type { AgentAsset, TunnelProvider } from './providers.js';
 
 /**
- * The path of the agent's executable.
- * @param searchPath the `PATH` to look in first (the agent's environment)
- * @param log progress lines (the download)
+ * The path of the agent's executable, looked up first on `searchPath`.
  * @throws Error when the agent is not installed and there is no download for this OS and architecture,
  *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
  */

@@ -9,11 +9,7 @@ import { systemClock, timeoutSignal } from '../common/clock.js';
 const BROWSER_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/**
- * ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"; error code
- * ERR_NGROK_6024): bypassed only by the `ngrok-skip-browser-warning` header, a non-browser User-Agent or a
- * paid plan, none of which Ghost Inspector's browsers have.
- */
+/** ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"); browsers cannot skip it. */
 const NGROK_BROWSER_WARNING = 'ERR_NGROK_6024';
 /** Answers of a tunnel whose agent cannot reach the app (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530). */
 const TUNNEL_GATEWAY_STATUSES = [502, 503, 504, 530];
@@ -22,7 +18,6 @@ const TRY_TIMEOUT_MS = 5_000;
 /** How much of an answer's body is read to recognise the agent's page, bytes. */
 const BODY_BYTES = 64 * 1024;
 
-/** What one browser-like GET saw. */
 export type BrowserView =
   { kind: 'app' } | { kind: 'not-yet'; why: string } | { kind: 'agent-page'; what: string };
 

@@ -1,10 +1,7 @@
 /**
- * ngrok's agent API, the agent's documented and versioned interface (ngrok docs, "ngrok Agent API",
- * https://ngrok.com/docs/agent/api/): base URL `http://127.0.0.1:4040/api` unless `web_addr` is changed,
- * no authentication, JSON answers; "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url,
- * config: { addr } }] }`.
+ * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
+ * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
  */
-
 import { systemClock, timeoutSignal } from '../common/clock.js';
 
 /** One try of the API, ms. */

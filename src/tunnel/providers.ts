@@ -1,28 +1,20 @@
 /**
- * The tunnel agents behind one interface: the pinned, checksummed download for each runner platform, how
- * the agent is started for a local address, and how its log lines tell the public URL or a fatal error
+ * The tunnel agents behind one interface: pinned download, arguments, and what their log lines say
  * (docs/tunnel.md, "What the action relies on", lists each behaviour with its source).
- * - cloudflared (the default): `cloudflared tunnel --no-autoupdate --url ADDR`, a quick tunnel without an
- *   account. The public URL is the line after its announcement "Your quick Tunnel has been created! Visit it
- *   at…" (cloudflare/cloudflared, cmd/cloudflared/tunnel/quick_tunnel.go); an `ERR` line, or the bare error
- *   line it prints before it exits ("failed to request quick Tunnel: …", cloudflare/cloudflared issues 555,
- *   547, 1593), ends the wait at once.
- * - ngrok: `ngrok http ADDR --log stdout --log-format json`, the authtoken in `NGROK_AUTHTOKEN`. The public
- *   URL comes from the agent's local API, `GET /api/tunnels` → `tunnels[].public_url` (ngrok docs, "ngrok
- *   Agent API", https://ngrok.com/docs/agent/api/), the `started tunnel` log line as fallback.
+ * - cloudflared (default): a quick tunnel; the URL is the line after "Your quick Tunnel has been created!"
+ *   (cloudflare/cloudflared, cmd/cloudflared/tunnel/quick_tunnel.go); an `ERR` line or a bare "failed to …"
+ *   line (cloudflare/cloudflared issues 555, 547, 1593) ends the wait.
+ * - ngrok: the URL from its local API, `GET /api/tunnels` → `tunnels[].public_url` (ngrok docs, "ngrok Agent
+ *   API"), the `started tunnel` log line as fallback; the authtoken rides in `NGROK_AUTHTOKEN`.
  */
 import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
 
-/**
- * What a log line of the agent says, when it says something the action uses: the public URL, the address
- * of its local API, or an error (`fatal`: the agent will not open the tunnel, stop waiting).
- */
+/** What a log line says that the action uses (`fatal`: the agent will not open the tunnel). */
 type AgentLine = { url: string } | { api: string } | { error: string; fatal: boolean } | null;
 
 /** A pinned download of the agent: the archive's URL, its kind and its published SHA-256. */
 export interface AgentAsset {
   url: string;
-  /** `tgz` and `zip` are extracted; `binary` is the executable itself. */
   kind: 'tgz' | 'zip' | 'binary';
   /** The pinned version, also the tool-cache version the download is kept under. */
   version: string;
@@ -30,14 +22,12 @@ export interface AgentAsset {
   sha256: string;
 }
 
-/** One tunnel agent. */
 export interface TunnelProvider {
   name: TunnelProviderName;
   /** The executable's name without `.exe`. */
   command: string;
   /** The download for `platform`/`arch` as `process.platform`/`process.arch` name them; null when none. */
   asset(platform: NodeJS.Platform, arch: string): AgentAsset | null;
-  /** Command-line arguments that expose `tunnel.address`. */
   args(tunnel: TunnelInputs): string[];
   /** Environment added for the agent (never on its command line: secrets stay out of the process list). */
   env(tunnel: TunnelInputs): Record<string, string>;
@@ -45,18 +35,21 @@ export interface TunnelProvider {
   lineReader(): (line: string) => AgentLine;
 }
 
-/** Platform → `os-arch` key of the pinned assets below. */
-function platformKey(platform: NodeJS.Platform, arch: string): string {
-  return `${platform}-${arch}`;
+function pinned(
+  assets: Readonly<Record<string, Omit<AgentAsset, 'version'>>>,
+  version: string,
+): TunnelProvider['asset'] {
+  return (platform, arch) => {
+    const asset = assets[`${platform}-${arch}`];
+    return asset ? { ...asset, version } : null;
+  };
 }
 
 const NGROK_VERSION = '3.10.1';
 /**
- * ngrok 3.10.1. The Linux and macOS files and their SHA-256 are what ngrok's update service
- * (`update.ngrok-agent.com/check`, field `checksum`) answered, as transcribed in nixpkgs
- * (pkgs/by-name/ng/ngrok/versions.json); the Windows archive and its SHA-256 as transcribed in the
- * chocolatey package of ngrok 3.10.1. Not checked against a download here (no network where this was
- * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ * ngrok 3.10.1: Linux and macOS as ngrok's update service answered (transcribed in nixpkgs,
+ * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
+ * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
  */
 const NGROK_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
   'linux-x64': {
@@ -89,10 +82,8 @@ const NGROK_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
 /**
- * cloudflared 2026.9.3: the asset names and SHA-256 of the "SHA256 Checksums" block of its release notes
- * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3), as quoted in a downstream changelog; the
- * release has every runner platform. Not checked against a download here (no network where this was
- * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
+ * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
  */
 const CLOUDFLARED_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
   'linux-x64': {
@@ -135,10 +126,7 @@ interface NgrokLogLine {
 const ngrok: TunnelProvider = {
   name: 'ngrok',
   command: 'ngrok',
-  asset(platform, arch) {
-    const asset = NGROK_ASSETS[platformKey(platform, arch)];
-    return asset ? { ...asset, version: NGROK_VERSION } : null;
-  },
+  asset: pinned(NGROK_ASSETS, NGROK_VERSION),
   args(tunnel) {
     const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
     if (tunnel.hostHeader) args.push(`--host-header=${tunnel.hostHeader}`);
@@ -176,10 +164,7 @@ export const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
 const cloudflared: TunnelProvider = {
   name: 'cloudflared',
   command: 'cloudflared',
-  asset(platform, arch) {
-    const asset = CLOUDFLARED_ASSETS[platformKey(platform, arch)];
-    return asset ? { ...asset, version: CLOUDFLARED_VERSION } : null;
-  },
+  asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
   args(tunnel) {
     const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
     const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
@@ -212,9 +197,8 @@ export function tunnelProvider(name: TunnelProviderName): TunnelProvider {
 }
 
 /**
- * The names of the job's environment variables the agent may see: the path, home and temp folders, proxy
- * settings, and ngrok's own `NGROK_*` configuration for ngrok. Every other variable (the job's secrets,
- * `INPUT_*`, the runner's `ACTIONS_*` credentials) stays in the action.
+ * Whether the agent may see the job's variable `name`: path, home, temp and proxy settings, and `NGROK_*`
+ * for ngrok; never the job's secrets, `INPUT_*` or the runner's `ACTIONS_*` credentials.
  */
 export function agentMaySee(provider: TunnelProviderName, name: string): boolean {
   const upper = name.toUpperCase();

@@ -1,9 +1,6 @@
 /**
- * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md): the agent runs as a
- * child process with an allow-listed environment, tells its public URL (its log, ngrok's local API), and
- * the tunnel counts as open once the public URL, fetched as a browser fetches it, answers with the app.
- * Every agent started is stopped by `stop()` (SIGTERM, SIGKILL after a short grace), and killed at once when
- * the process exits or is ended by force ({@link killAgentsNow}), so none is left running on the runner.
+ * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). Every agent started is
+ * stopped by `stop()` (SIGTERM, then SIGKILL), or killed at exit ({@link killAgentsNow}).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -21,11 +18,9 @@ const RETRY_MS = 250;
 /** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
 export const STOP_GRACE_MS = 2_000;
 
-/** An open tunnel. */
 export interface Tunnel {
   /** The public URL that leads to the local address, `http(s)://host[:port]`. */
   url: string;
-  /** The local address it exposes. */
   address: string;
   /** When the agent exited by itself after the tunnel opened (ms since the epoch), else null. */
   exitedAt(): number | null;
@@ -36,7 +31,6 @@ export interface Tunnel {
 /** The agent process, as the post step needs it to find it again. */
 export interface AgentProcess {
   pid: number;
-  /** The executable that was started. */
   path: string;
 }
 
@@ -44,7 +38,6 @@ export interface StartTunnelOptions {
   tunnel: TunnelInputs;
   /** The job's environment: its `PATH` finds the agent; the agent sees only {@link agentMaySee} of it. */
   env: NodeJS.ProcessEnv;
-  /** Progress lines. */
   log: (line: string) => void;
   /** Aborts the start (a workflow cancel or the deadline). */
   signal: AbortSignal;
@@ -63,13 +56,9 @@ export function killAgentsNow(): void {
 }
 
 /**
- * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it as a
- * browser sees it.
- * @returns the open tunnel; the caller stops it
- * @throws Error naming the local address when the agent cannot start, exits or reports a fatal error (its
- *   own words quoted), reports a public URL not of the form `http(s)://host[:port]`, shows browsers its own
- *   page instead of the app, or the app does not answer through the tunnel within the bound; the agent is
- *   stopped before
+ * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
+ * @throws Error naming the local address when the agent fails, announces a URL not `http(s)://host[:port]`,
+ *   shows browsers its own page, or the app does not answer within the bound; the agent is stopped before
  */
 export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> {
   const provider = tunnelProvider(options.tunnel.provider);
@@ -85,7 +74,6 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   }
 }
 
-/** {@link startTunnel} within `bound`. */
 async function openAgent(
   options: StartTunnelOptions,
   provider: TunnelProvider,
@@ -127,16 +115,11 @@ async function openAgent(
   }
 }
 
-/** The variables of `env` the agent may see ({@link agentMaySee}). */
 function allowedEnv(provider: TunnelProvider, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
 }
 
-/**
- * The public URL the agent announces (ngrok: as its local API lists it, its log line as fallback), checked
- * to be `http(s)://host[:port]`; rejects at once on a fatal error line, when the agent exits, or at the
- * bound, quoting the agent's last error.
- */
+/** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
 function publicUrl(
   child: ChildProcess,
   provider: TunnelProvider,
@@ -200,8 +183,7 @@ function lastErrorSaid(last: () => string): () => string {
 }
 
 /**
- * `url` reduced to its origin when it is `http(s)://host[:port]` with nothing else (no user-info, path,
- * query or fragment, where a token could ride).
+ * `url` reduced to its origin when it is `http(s)://host[:port]` and nothing else (a token could ride there).
  * @throws Error naming the agent, never the URL, otherwise
  */
 export function checkedPublicUrl(agent: string, url: string): string {
@@ -229,10 +211,9 @@ export function checkedPublicUrl(agent: string, url: string): string {
 }
 
 /**
- * Fetches the public URL as a browser would until the app answers through the tunnel: a tunnel's own "bad
- * gateway" or error answer means not yet; the agent's browser warning page fails at once.
- * @throws Error naming what the browsers would see and the ways out; when the agent exits; at the bound,
- *   naming the local address and what it answers directly
+ * Fetches the public URL as a browser would until the app answers: a tunnel's own error answer means not
+ * yet; the agent's browser warning page fails at once.
+ * @throws Error at the bound, naming the local address and what it answers directly
  */
 async function waitUntilAnswering(
   url: string,
@@ -266,7 +247,6 @@ async function waitUntilAnswering(
   );
 }
 
-/** Throws when the agent has exited: no tunnel is left to wait for. */
 function agentGone(child: ChildProcess, name: string, address: string): void {
   const code = child.exitCode ?? child.signalCode;
   if (code !== null) {

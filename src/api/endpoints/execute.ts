@@ -1,7 +1,4 @@
-/**
- * The execute requests of suites, tests and on-demand tests (docs/api-contract.md: Execute parameters). An
- * execute is a `trigger`: never sent again once it may have reached the service.
- */
+/** The execute requests (docs/api-contract.md: Execute parameters): a `trigger`, never sent twice. */
 import type { RequestOptions } from '../api.js';
 import type { Body } from '../body.js';
 import { encodeExecuteOptions, ExecuteOptionsError, type EncodedExecuteOptions } from '../execute-params.js';
@@ -9,10 +6,7 @@ import { SYNC_SUITE_EXECUTE_TIMEOUT_MS, SYNC_TEST_EXECUTE_TIMEOUT_MS } from '../
 import type { Transport } from '../transport.js';
 import type { ExecuteOptions } from '../types.js';
 
-/**
- * The timeout (ms) of an execute that waits for completion: the service's limit or the client's timeout,
- * whichever is longer; undefined (the default) with `immediate` (docs/api-contract.md: Limits).
- */
+/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md: Limits); none if immediate. */
 export function syncTimeout(
   t: Transport,
   target: 'suite' | 'test',
@@ -25,10 +19,7 @@ export function syncTimeout(
   );
 }
 
-/**
- * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid.
- */
+/** Encode execute options for `target`. @throws ApiError `INVALID_REQUEST` (nothing sent) */
 export function encodeForExecute(
   t: Transport,
   path: string,
@@ -45,10 +36,8 @@ export function encodeForExecute(
 }
 
 /**
- * Execute a stored suite or test: a JSON body, or a multipart form with a data file (docs/api-contract.md:
- * "Encodings").
- * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
- * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ * Execute a stored suite or test (docs/api-contract.md: "Encodings", Execute answers).
+ * @returns one result or an array; @throws ApiError, `INVALID_REQUEST` for invalid options
  */
 export async function execute<T>(
   t: Transport,

@@ -5,13 +5,9 @@ import type { TestDefinition } from '../definitions.js';
 import { encodeForExecute, syncTimeout } from './execute.js';
 import { seg } from './paths.js';
 
-/** The on-demand method of the client. */
 export type OnDemandEndpoints = Pick<GhostInspectorApi, 'executeOnDemand'>;
 
-/**
- * Execute a test definition on demand: the definition is the JSON body, parameters go in the query string
- * (docs/api-contract.md: "Encodings"). A data file is refused before sending (`INVALID_REQUEST`).
- */
+/** Execute a test definition on demand (docs/api-contract.md: "Encodings"); a data file is refused. */
 export function onDemandEndpoints(t: Transport): OnDemandEndpoints {
   return {
     executeOnDemand: async (organizationId, test: TestDefinition, execOptions, opts) => {

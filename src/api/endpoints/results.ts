@@ -3,7 +3,6 @@ import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { seg } from './paths.js';
 
-/** The test result methods of the client. */
 export type ResultEndpoints = Pick<GhostInspectorApi, 'getTestResult' | 'cancelTestResult'>;
 
 /** Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result). */

@@ -3,7 +3,6 @@ import type { GhostInspectorApi } from '../api.js';
 import type { Transport } from '../transport.js';
 import { pagingQuery, seg } from './paths.js';
 
-/** The suite result methods of the client. */
 export type SuiteResultEndpoints = Pick<
   GhostInspectorApi,
   'getSuiteResult' | 'listSuiteResultTestResults' | 'cancelSuiteResult'

@@ -4,7 +4,6 @@ import type { Transport } from '../transport.js';
 import { execute } from './execute.js';
 import { pagingQuery, seg } from './paths.js';
 
-/** The suite methods of the client. */
 export type SuiteEndpoints = Pick<GhostInspectorApi, 'getSuite' | 'listSuiteResults' | 'executeSuite'>;
 
 /** Suites: read one; its results (newest first); execute (docs/api-contract.md: Execute parameters). */

@@ -4,7 +4,6 @@ import type { Transport } from '../transport.js';
 import { execute } from './execute.js';
 import { pagingQuery, seg } from './paths.js';
 
-/** The test methods of the client. */
 export type TestEndpoints = Pick<GhostInspectorApi, 'executeTest' | 'listTestRunning' | 'listTestResults'>;
 
 /** Tests: execute; running results; results (newest first). */

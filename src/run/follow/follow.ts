@@ -3,7 +3,8 @@
  * (`retry.ts`) and end it; a stop ends the wait and leaves the run to the stop phase (`stop/stop.ts`).
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
-import { endRun, nameOf, testFinished, testRunOf, type EngineContext, type Handle } from '../context.js';
+import { nameOf, type Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import { variantFromResult } from '../plan/execute.js';
 import { failFastOn } from '../stop/fail-fast.js';
 import { classifyTestResult, isSuiteResultOver } from '../outcome/outcome.js';
@@ -18,77 +19,71 @@ export async function follow(ctx: EngineContext, handle: Handle): Promise<void> 
 }
 
 async function followSuite(ctx: EngineContext, handle: Handle): Promise<void> {
+  const { book } = ctx;
   const id = handle.remote.id;
   const suiteId = handle.run.suiteId;
   const result = await watchResult<SuiteResult>(ctx, handle.remote, handle.triggeredAtMs, {
-    get: (opts) => ((handle.read ??= 'tried'), ctx.api.getSuiteResult(id, opts)),
-    isOver: (r) => ((handle.read = 'seen'), isSuiteResultOver(r)),
-    onProblem: (reason) => (handle.run.error = reason),
+    get: (opts) => (book.read(handle, 'tried'), ctx.api.getSuiteResult(id, opts)),
+    isOver: (r) => (book.read(handle, 'seen'), isSuiteResultOver(r)),
+    onProblem: (reason) => book.problem(handle, reason),
     ...(suiteId
       ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
       : {}),
   });
   if (!result) {
-    if (!ctx.stop.signal.aborted) endRun(ctx, handle);
+    if (!ctx.stopper.signal.aborted) book.end(handle, 'error');
     return;
   }
-  handle.run.suiteResult = result;
-  if (result.name) handle.run.suiteName = result.name;
+  book.suiteOver(handle, result);
   const tests = await suiteTestsOf(ctx, handle, result);
   if (tests === null) {
-    if (!ctx.stop.signal.aborted) {
-      handle.run.error = 'The test results of the suite result could not be listed.';
-      endRun(ctx, handle);
-    }
+    const error = 'The test results of the suite result could not be listed.';
+    if (!ctx.stopper.signal.aborted) book.end(handle, 'error', { error });
     return;
   }
-  const cancelled = result.passing === null;
-  handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
-  if (tests[0]) {
-    handle.run.variant = variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser);
-  }
-  await settle(ctx, handle);
+  const ifRunning = result.passing === null ? 'cancelled' : 'error';
+  const variant = tests[0]
+    ? variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser)
+    : handle.run.variant;
+  book.settle(
+    handle,
+    tests.map((r) => book.testRunOf(r, ifRunning)),
+    variant,
+  );
+  await settled(ctx, handle);
 }
 
 async function followTest(ctx: EngineContext, handle: Handle): Promise<void> {
+  const { book } = ctx;
   const id = handle.remote.id;
   const result = await watchResult<TestResult>(ctx, handle.remote, handle.triggeredAtMs, {
-    get: (opts) => ((handle.read ??= 'tried'), ctx.api.getTestResult(id, opts)),
-    isOver: (r) => {
-      handle.read = 'seen';
-      handle.lastResult = r;
-      return classifyTestResult(r) !== 'running';
-    },
-    onProblem: (reason) => (handle.run.error = reason),
+    get: (opts) => (book.read(handle, 'tried'), ctx.api.getTestResult(id, opts)),
+    isOver: (r) => (book.read(handle, 'seen', r), classifyTestResult(r) !== 'running'),
+    onProblem: (reason) => book.problem(handle, reason),
   });
   if (!result) {
-    if (!ctx.stop.signal.aborted) {
-      handle.run.tests = [
-        {
-          testId: handle.run.testId ?? null,
-          testName: handle.lastResult?.name || nameOf(handle.job),
-          state: 'error',
-          result: null,
-          attempts: [],
-          error: handle.run.error,
-        },
-      ];
-      endRun(ctx, handle);
-    }
+    if (ctx.stopper.signal.aborted) return;
+    const { run, lastResult, job } = handle;
+    const testName = lastResult?.name || nameOf(job);
+    const test = {
+      testId: run.testId ?? null,
+      testName,
+      state: 'error' as const,
+      result: null,
+      attempts: [],
+    };
+    book.end(handle, 'error', { tests: [{ ...test, error: run.error }] });
     return;
   }
-  handle.run.variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
-  const testRun = testRunOf(ctx, result, 'error');
-  if (handle.job.kind === 'file') testRun.testName = result.name || handle.job.name;
-  handle.run.tests = [testRun];
-  await settle(ctx, handle);
+  const variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
+  const name = handle.job.kind === 'file' ? result.name || handle.job.name : undefined;
+  book.settle(handle, [book.testRunOf(result, 'error', name)], variant);
+  await settled(ctx, handle);
 }
 
-/** The run's tests are known: told, their failures re-run, the run ended; fail-fast acts on it. */
-async function settle(ctx: EngineContext, handle: Handle): Promise<void> {
-  handle.settled = true;
-  for (const t of handle.run.tests) testFinished(ctx, handle.run, t);
+/** The run's tests are known and told: their failures re-run, the run ended; fail-fast acts on it. */
+async function settled(ctx: EngineContext, handle: Handle): Promise<void> {
   await retryFailures(ctx, handle);
-  endRun(ctx, handle);
+  ctx.book.end(handle, 'over');
   failFastOn(ctx, handle);
 }

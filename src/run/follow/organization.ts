@@ -8,7 +8,7 @@ import type { EngineContext } from '../context.js';
 /** The organization id known without a request, or null. */
 export function organizationOf(ctx: EngineContext): string | null {
   if (ctx.plan.organizationId) return ctx.plan.organizationId;
-  for (const h of ctx.handles) {
+  for (const h of ctx.book.handles) {
     const fromTest = refId(h.lastResult?.organization);
     if (fromTest) return fromTest;
     const suite = h.run.suiteResult?.suite;
@@ -20,10 +20,10 @@ export function organizationOf(ctx: EngineContext): string | null {
 
 /** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
 export async function readOrganization(ctx: EngineContext): Promise<string | null> {
-  const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
+  const suiteId = ctx.book.handles.find((h) => h.run.suiteId)?.run.suiteId;
   if (!suiteId) return null;
   try {
-    const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stop.signal });
+    const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stopper.signal });
     return refId(suite.organization);
   } catch {
     return null;

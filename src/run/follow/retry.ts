@@ -5,7 +5,8 @@
 import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import { addRemote, testFinished, type EngineContext, type Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import { failFastOn } from '../stop/fail-fast.js';
 import { cancelRemote } from '../stop/stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from '../plan/execute.js';
@@ -34,7 +35,7 @@ interface Rerun {
 async function sendRerun(ctx: EngineContext, rerun: Rerun): Promise<TestResult | undefined> {
   const { handle, testId, options } = rerun;
   const job = handle.job;
-  const signal = ctx.stop.signal;
+  const signal = ctx.stopper.signal;
   const triggeredAtMs = ctx.clock.now();
   try {
     return await ctx.limit(async () => {
@@ -59,14 +60,10 @@ function names(rerun: Rerun): { testName: string; variant: Variant } {
   return { testName: rerun.test.testName, variant: rerun.variant };
 }
 
-/** Re-runs adopted after a lost answer without showing every variant field sent (never cancelled). */
-const inferred = new WeakSet<TestResult>();
-
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
   const startedId = started._id;
-  const remote = addRemote(ctx, 'test', startedId);
-  if (inferred.has(started)) remote.inferred = true;
+  const remote = ctx.book.addRemote('test', startedId);
   return watchResult<TestResult>(ctx, remote, triggeredAtMs, {
     get: (opts) => ctx.api.getTestResult(startedId, opts),
     isOver: (r) => classifyTestResult(r) !== 'running',
@@ -90,24 +87,19 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   const rerun: Rerun = { handle, test, testId, options, variant };
   const attempts = ctx.plan.retryFailed + 1;
   for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
-    if (ctx.stop.signal.aborted) return;
+    if (ctx.stopper.signal.aborted) return;
     ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
     const triggeredAtMs = ctx.clock.now();
     const started = await sendRerun(ctx, rerun);
     if (!started) return;
     const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
     if (!result) return;
-    const state = classifyTestResult(result);
-    if (test.result) test.attempts.push(test.result);
-    test.result = result;
-    test.url = `${ctx.appUrl}/results/${result._id}`;
-    if (state !== 'failed') {
-      test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
-      testFinished(ctx, handle.run, test, false);
+    if (ctx.book.retried(test, result) !== 'failed') {
+      ctx.book.tell(handle.run, test, false);
       return;
     }
   }
-  testFinished(ctx, handle.run, test, false);
+  ctx.book.tell(handle.run, test, false);
   // Its re-runs are spent and it still failed: a failure for good.
   failFastOn(ctx, handle, test);
 }
@@ -127,9 +119,9 @@ async function findRerun(
     options,
     triggeredAtMs,
     expected: 1,
-    known: new Set([...ctx.remotes].map((r) => r.id)),
+    known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
-    signal: ctx.lookupEnd.signal,
+    signal: ctx.stopper.lookupSignal,
   };
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const first = found.adopted[0] as TestResult | undefined;
@@ -137,12 +129,10 @@ async function findRerun(
     ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
     return undefined;
   }
-  if (ctx.stop.signal.aborted) {
-    // Cancelled only when it matched beyond doubt (reconcile.ts).
-    if (found.certain)
-      await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+  if (ctx.stopper.signal.aborted) {
+    // Adopted runs are proven this step's (reconcile.ts): cancelled.
+    await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.stopper.wrapUpSignal);
     return undefined;
   }
-  if (!found.certain) inferred.add(first);
   return first;
 }

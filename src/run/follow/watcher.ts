@@ -13,10 +13,10 @@ import {
   POLL_BACKOFF_CAP_MS,
   type Answer,
   type EngineContext,
-  type Remote,
   type RunWatch,
   type WatchTarget,
 } from '../context.js';
+import type { Remote } from '../book.js';
 import { forEachPage, pagesFor } from '../read/paging.js';
 import { organizationOf, readOrganization } from './organization.js';
 
@@ -79,7 +79,7 @@ class Watcher implements RunWatch {
 
   /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
   wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null> {
-    if (this.ctx.stop.signal.aborted) return Promise.resolve(null);
+    if (this.ctx.stopper.signal.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const now = this.ctx.clock.now();
       this.table.set(remote.id, {
@@ -111,7 +111,7 @@ class Watcher implements RunWatch {
 
   private async loop(): Promise<void> {
     const { ctx } = this;
-    const stop = ctx.stop.signal;
+    const stop = ctx.stopper.signal;
     this.looping = true;
     try {
       let tickAtMs = ctx.clock.now();
@@ -186,13 +186,17 @@ class Watcher implements RunWatch {
       return left.size > 0;
     };
     try {
-      await forEachPage((paging) => list(paging, { signal: ctx.stop.signal }), visit, pagesFor(rows.length));
+      await forEachPage(
+        (paging) => list(paging, { signal: ctx.stopper.signal }),
+        visit,
+        pagesFor(rows.length),
+      );
     } catch {
       // The rows left are read on their own.
     }
     for (const row of left.values()) {
       row.reading = false;
-      if (!ctx.stop.signal.aborted) void this.read(row, false);
+      if (!ctx.stopper.signal.aborted) void this.read(row, false);
     }
   }
 
@@ -235,7 +239,7 @@ class Watcher implements RunWatch {
   private async organization(): Promise<string | null> {
     this.organizationId ??= organizationOf(this.ctx);
     if (this.organizationId || this.organizationRead) return this.organizationId;
-    if (!this.ctx.handles.some((h) => h.run.suiteId)) return null;
+    if (!this.ctx.book.handles.some((h) => h.run.suiteId)) return null;
     this.organizationRead = true;
     this.organizationId = await readOrganization(this.ctx);
     return this.organizationId;
@@ -264,13 +268,13 @@ class Watcher implements RunWatch {
     const answered = new AbortController();
     const late = timeoutSignal(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
     try {
-      const signal = AbortSignal.any([ctx.stop.signal, late]);
+      const signal = AbortSignal.any([ctx.stopper.signal, late]);
       const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
       this.listFailures = 0;
       this.mark(running, askedAtMs);
       return true;
     } catch (error) {
-      if (ctx.stop.signal.aborted) return false;
+      if (ctx.stopper.signal.aborted) return false;
       if (isApiErrorType(error, 'ABORTED') && error.attempts === 0) return null;
       this.listFailures += 1;
       this.listAgainAtMs = ctx.clock.now() + this.backoff(this.listFailures);
@@ -310,7 +314,7 @@ class Watcher implements RunWatch {
   /** Reads a row's own result (`lowPriority`: a safety read): over ends it, else it goes back to the table. */
   private async read(row: Row, lowPriority: boolean): Promise<void> {
     const { ctx } = this;
-    const stop = ctx.stop.signal;
+    const stop = ctx.stopper.signal;
     this.startRead(row);
     try {
       this.answered(row, await row.target.get({ signal: stop, lowPriority }));
@@ -338,7 +342,7 @@ class Watcher implements RunWatch {
   private end(row: Row, value: Answer | null): void {
     if (this.table.get(row.remote.id) !== row) return;
     this.table.delete(row.remote.id);
-    if (value) row.remote.active = false;
+    if (value) this.ctx.book.release(row.remote);
     row.resolve(value);
   }
 

@@ -1,7 +1,6 @@
 /** Plan: the targets × start URLs become trigger jobs; folders are expanded into their suites first. */
 import type { EngineContext } from '../context.js';
 import { messageOf } from '../../common/log.js';
-import { pushResultless } from '../context.js';
 import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
 import type { TriggerJob } from './execute.js';
 import { definitionFor } from '../../inputs/test-files.js';
@@ -10,8 +9,7 @@ import type { RunPlan } from '../context.js';
 /** A folder whose suites were never listed because the action stopped first: one run, not started. */
 function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReason): void {
   const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` } as const;
-  pushResultless(
-    ctx,
+  ctx.book.resultless(
     base,
     `folder-${folderId}`,
     {},
@@ -28,21 +26,20 @@ function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReas
 export async function expandFolders(ctx: EngineContext): Promise<string[]> {
   const suiteIds = [...ctx.plan.suiteIds];
   for (const folderId of ctx.plan.folderIds) {
-    if (ctx.stopReason) {
-      notStartedFolder(ctx, folderId, ctx.stopReason);
+    if (ctx.stopper.reason) {
+      notStartedFolder(ctx, folderId, ctx.stopper.reason);
       continue;
     }
     try {
-      const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stop.signal });
+      const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stopper.signal });
       ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
       for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
     } catch (error) {
-      if (ctx.stopReason) {
-        notStartedFolder(ctx, folderId, ctx.stopReason);
+      if (ctx.stopper.reason) {
+        notStartedFolder(ctx, folderId, ctx.stopper.reason);
         continue;
       }
-      pushResultless(
-        ctx,
+      ctx.book.resultless(
         { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` },
         `folder-${folderId}`,
         {},

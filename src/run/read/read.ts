@@ -2,7 +2,8 @@
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import { type EngineContext, type Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import { suiteTestCount } from '../outcome/outcome.js';
 import { forEachPage, MAX_PAGES, type Paging } from './paging.js';
 
@@ -19,7 +20,7 @@ const RELISTS = 2;
 export async function listSuiteTests(
   ctx: EngineContext,
   suiteResultId: string,
-  signal = ctx.stop.signal,
+  signal = ctx.stopper.signal,
   expectedTests: number | null = null,
 ): Promise<TestResult[] | null> {
   const byId = new Map<string, TestResult>();
@@ -95,5 +96,5 @@ export function suiteTestsOf(
   handle: Handle,
   result: SuiteResult,
 ): Promise<TestResult[] | null> {
-  return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, suiteTestCount(result));
+  return listSuiteTests(ctx, handle.remote.id, ctx.stopper.signal, suiteTestCount(result));
 }

@@ -5,27 +5,6 @@ import type { StopReason } from '../types.js';
 
 export type { StopReason } from '../types.js';
 
-/** How long an execute in flight may still answer after a stop, ms; then it is aborted and reconciled. */
-export const TRIGGER_GRACE_MS: Readonly<Record<StopReason, number>> = {
-  deadline: 0,
-  signal: 1_500,
-  'fail-fast': 5_000,
-};
-
-/** When the lookups of interrupted triggers end, ms after the stop. */
-export const LOOKUP_END_MS: Readonly<Record<StopReason, number>> = {
-  deadline: 3_000,
-  signal: 3_000,
-  'fail-fast': 10_000,
-};
-
-/** When the wrap-up after a stop ends, ms after it; fail-fast has no runner about to kill the process. */
-export const WRAP_UP_MS: Readonly<Record<StopReason, number>> = {
-  deadline: 6_000,
-  signal: 4_500,
-  'fail-fast': 30_000,
-};
-
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
 export const HARD_EXIT_MS = 6_500;
 

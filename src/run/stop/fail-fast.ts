@@ -2,16 +2,16 @@
  * Fail-fast: once a test has failed for good (its re-runs spent), every other active remote run is cancelled
  * and no more runs start; the engine stops as for a workflow cancel (`stop.ts`), with its own reason.
  */
-import type { EngineContext, Handle } from '../context.js';
-import { halt } from './stop.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import type { TestRun } from '../types.js';
 
 /** Stops the engine for fail-fast when on and `test` (default: the run's first failed) failed for good. */
 export function failFastOn(ctx: EngineContext, handle: Handle, test?: TestRun): void {
-  if (!ctx.plan.failFast || ctx.stopReason !== null) return;
+  if (!ctx.plan.failFast || ctx.stopper.reason !== null) return;
   const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
   if (failed?.state !== 'failed') return;
-  const others = [...ctx.remotes].filter((r) => r.active).length;
+  const others = ctx.book.activeCount();
   ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
-  halt(ctx, 'fail-fast', () => undefined);
+  ctx.stopper.halt('fail-fast');
 }

@@ -1,58 +1,26 @@
 /**
  * Stopping at the deadline, on a workflow cancel or on fail-fast: every wait ends, then the runs are settled
- * or cancelled within the wrap-up times of `deadline.ts` (docs/run-stopping.md).
+ * or cancelled within the wrap-up times of `stopper.ts` (docs/run-stopping.md).
  */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
-import {
-  cancellable,
-  endRun,
-  iso,
-  standInTest,
-  testFinished,
-  testRunOf,
-  type EngineContext,
-  type Handle,
-  type Remote,
-} from '../context.js';
-import {
-  FAIL_FAST_CANCEL_ERROR,
-  LOOKUP_END_MS,
-  TRIGGER_GRACE_MS,
-  WRAP_UP_MS,
-  describeTimeout,
-  type StopReason,
-} from './deadline.js';
-import { suiteTestCount } from '../outcome/outcome.js';
+import type { Handle, Remote, RunBook } from '../book.js';
+import type { EngineContext } from '../context.js';
+import { FAIL_FAST_CANCEL_ERROR, describeTimeout } from './deadline.js';
+import { isSuiteResultOver, suiteTestCount } from '../outcome/outcome.js';
+import type { TestRun } from '../types.js';
 import { forEachPage, MAX_PAGES } from '../read/paging.js';
 import { listSuiteTests } from '../read/read.js';
-import { isSuiteResultOver } from '../outcome/outcome.js';
 
 type Answer = SuiteResult | TestResult;
-
-/** Stops the engine (every wait ends); the first stop starts the wrap-up timers. A signal wins. */
-export function halt(ctx: EngineContext, reason: StopReason, onSignal: () => void): void {
-  if (ctx.stopReason === 'signal') return;
-  if (ctx.stopReason === 'fail-fast' && reason !== 'signal') return;
-  const first = ctx.stopReason === null;
-  ctx.stopReason = reason;
-  ctx.stop.abort();
-  if (reason === 'signal') onSignal();
-  if (!first) return;
-  const at = (ms: number, controller: AbortController): void =>
-    void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
-  at(TRIGGER_GRACE_MS[reason], ctx.triggerStop);
-  at(LOOKUP_END_MS[reason], ctx.lookupEnd);
-  at(WRAP_UP_MS[reason], ctx.wrapUpEnd);
-}
 
 /** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
 export async function watchDeadline(ctx: EngineContext, onDeadline: () => void): Promise<void> {
   const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
-  await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
-  if (ctx.finishedAll.signal.aborted) return;
-  if (ctx.handles.some((h) => !h.done) || ctx.triggering) {
+  await ctx.clock.sleep(remaining, ctx.stopper.finishedSignal);
+  if (ctx.stopper.finishedSignal.aborted) return;
+  if (ctx.book.open().length > 0 || ctx.triggering) {
     ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
     onDeadline();
   }
@@ -61,14 +29,14 @@ export async function watchDeadline(ctx: EngineContext, onDeadline: () => void):
 /** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
 export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () => boolean): Promise<void> {
   for (;;) {
-    await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
-    if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet()) return;
-    const running = ctx.handles.filter((h) => !h.done).length;
+    await ctx.clock.sleep(periodMs, ctx.stopper.finishedSignal);
+    if (ctx.stopper.signal.aborted || ctx.stopper.finishedSignal.aborted || quiet()) return;
+    const running = ctx.book.open().length;
     // Runs are watched while later ones are still being triggered: none running yet is no end then.
     if (running === 0 && !ctx.triggering) return;
     if (running === 0) continue;
     const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
-    ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
+    ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.book.finishedTests, elapsedMs });
   }
 }
 
@@ -85,7 +53,7 @@ export async function cancelRemote(
       remote.type === 'suite'
         ? await ctx.api.cancelSuiteResult(remote.id, opts)
         : await ctx.api.cancelTestResult(remote.id, opts);
-    remote.active = false;
+    ctx.book.release(remote);
     return result;
   } catch (error) {
     ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: messageOf(error) });
@@ -100,59 +68,55 @@ function saidOf(result: SuiteResult): string {
 
 /** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
 async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal): Promise<void> {
-  const { run } = handle;
+  const { book } = ctx;
+  const { run, remote } = handle;
+  const timeout = describeTimeout(ctx.plan.timeoutMs);
   if (run.suiteResult && isSuiteResultOver(run.suiteResult)) {
-    const tests = await listSuiteTests(ctx, handle.remote.id, signal, suiteTestCount(run.suiteResult));
-    run.tests = (tests ?? []).map((r) => testRunOf(ctx, r, 'error'));
-    if (tests === null) {
-      run.error =
-        `The suite result had ended (${saidOf(run.suiteResult)}), ` +
-        `but its list of test results was not read before the timeout (${describeTimeout(ctx.plan.timeoutMs)}).`;
-    }
-    for (const t of run.tests) testFinished(ctx, run, t);
-    endRun(ctx, handle);
+    const results = await listSuiteTests(ctx, remote.id, signal, suiteTestCount(run.suiteResult));
+    const tests = (results ?? []).map((r) => book.testRunOf(r, 'error'));
+    const said = saidOf(run.suiteResult);
+    const unread = `The suite result had ended (${said}), but its list of test results was not read before the timeout (${timeout}).`;
+    book.end(handle, 'over', { tests, told: tests, ...(results === null ? { error: unread } : {}) });
     return;
   }
+  const cancelled = ctx.plan.cancelOnTimeout && !remote.active;
   if (handle.read === 'tried') {
     // Asked for, but not one read succeeded: nothing says it is still running.
-    const cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active ? '; cancelled' : '';
-    run.error = `Its result could not be read before the timeout (${describeTimeout(ctx.plan.timeoutMs)})${cancelled}.`;
-    if (handle.remote.type !== 'suite') run.tests = [standInTest(ctx, handle, null, 'error', run.error)];
-    for (const t of run.tests) testFinished(ctx, run, t);
-    handle.done = true;
-    run.endedAt = iso(ctx.clock.now());
+    const error = `Its result could not be read before the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
+    const tests = remote.type === 'suite' ? run.tests : [book.standInTest(handle, null, 'error', error)];
+    book.end(handle, 'unread', { error, tests, told: tests });
     return;
   }
-  run.timedOut = true;
-  run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
-  run.error = `Still running at the timeout (${describeTimeout(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
-  if (handle.remote.type === 'suite') {
-    const tests = await listSuiteTests(ctx, handle.remote.id, signal);
-    run.tests = (tests ?? []).map((r) => {
-      const t = testRunOf(ctx, r, 'timed-out');
-      if (t.state === 'cancelled' && run.cancelled) t.state = 'timed-out';
-      if (t.state === 'timed-out') t.error = 'Still running at the timeout.';
-      return t;
+  const error = `Still running at the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
+  const still = 'Still running at the timeout.';
+  let tests: TestRun[];
+  if (remote.type === 'suite') {
+    const results = await listSuiteTests(ctx, remote.id, signal);
+    tests = (results ?? []).map((r) => {
+      const t = book.testRunOf(r, 'timed-out');
+      const state = t.state === 'cancelled' && cancelled ? 'timed-out' : t.state;
+      return state === 'timed-out' ? { ...t, state, error: still } : t;
     });
   } else {
-    run.tests = [
-      standInTest(ctx, handle, handle.lastResult ?? null, 'timed-out', 'Still running at the timeout.'),
-    ];
+    tests = [book.standInTest(handle, handle.lastResult ?? null, 'timed-out', still)];
   }
-  for (const t of run.tests) if (t.state === 'timed-out') testFinished(ctx, run, t);
-  handle.done = true;
-  run.endedAt = iso(ctx.clock.now());
+  book.end(handle, 'timed-out', {
+    cancelled,
+    error,
+    tests,
+    told: tests.filter((t) => t.state === 'timed-out'),
+  });
 }
 
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
   // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
   // stopped with it): what is open here never had its result.
-  const open = ctx.handles.filter((h) => !h.done);
-  // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
-  const signal = ctx.wrapUpEnd.signal;
+  const open = ctx.book.open();
+  // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
+  const signal = ctx.stopper.wrapUpSignal;
   if (ctx.plan.cancelOnTimeout) {
-    const active = [...ctx.remotes].filter(cancellable);
+    const active = ctx.book.cancellable();
     await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
   }
   await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
@@ -171,30 +135,24 @@ const CANCEL_ERROR: Readonly<Record<CancelReason, string>> = {
 
 /** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
 function markCancelled(
-  ctx: EngineContext,
+  book: RunBook,
   handle: Handle,
   answer: Answer | undefined,
-  tests: TestResult[],
+  results: TestResult[],
   reason: CancelReason,
 ): void {
   // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
   const inferred = handle.remote.inferred === true;
   const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
-  handle.run.cancelled = !inferred;
-  handle.run.error = error;
-  if (handle.remote.type === 'suite') {
-    if (answer) handle.run.suiteResult = answer as SuiteResult;
-    handle.run.tests = tests.map((r) => {
-      const t = testRunOf(ctx, r, 'cancelled');
-      if (t.state === 'cancelled') t.error = error;
-      return t;
-    });
-  } else {
-    const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
-    handle.run.tests = [standInTest(ctx, handle, last, 'cancelled', error)];
-  }
-  handle.done = true;
-  handle.run.endedAt = iso(ctx.clock.now());
+  const suite = handle.remote.type === 'suite';
+  const last = (answer as TestResult | undefined) ?? handle.lastResult ?? null;
+  const tests = suite
+    ? results
+        .map((r) => book.testRunOf(r, 'cancelled'))
+        .map((t) => (t.state === 'cancelled' ? { ...t, error } : t))
+    : [book.standInTest(handle, last, 'cancelled', error)];
+  const suiteResult = suite && answer ? { suiteResult: answer as SuiteResult } : {};
+  book.end(handle, 'cancelled', { cancelled: !inferred, error, tests, ...suiteResult });
 }
 
 /**
@@ -208,17 +166,17 @@ export async function cancelActive(
   reason: CancelReason,
 ): Promise<void> {
   const tag = reason === 'fail-fast' ? { reason } : {};
-  const first = [...ctx.remotes].filter(cancellable);
+  const first = ctx.book.cancellable();
   if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
   // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
-  const overall = ctx.wrapUpEnd.signal;
+  const overall = ctx.stopper.wrapUpSignal;
   const suiteTests = new Map<string, TestResult[]>();
   const neverWait = reason === 'signal';
   const cancelOne = async (r: Remote): Promise<Answer | null> => {
     const answer = await cancelRemote(
       ctx,
       r,
-      AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]),
+      AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.stopper.finishedSignal)]),
       neverWait,
     );
     if (r.type === 'suite' && !overall.aborted) {
@@ -239,7 +197,7 @@ export async function cancelActive(
   };
   const firstAnswers = Promise.all(first.map(cancelOne));
   await triggering;
-  const late = [...ctx.remotes].filter((r) => cancellable(r) && !first.includes(r));
+  const late = ctx.book.cancellable().filter((r) => !first.includes(r));
   if (late.length > 0) ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
   const active = [...first, ...late];
   const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
@@ -248,8 +206,14 @@ export async function cancelActive(
     const a = answers[i];
     if (a) byId.set(r.id, a);
   });
-  for (const handle of ctx.handles.filter((h) => !h.done && h.settled)) endRun(ctx, handle);
-  for (const handle of ctx.handles.filter((h) => !h.done)) {
-    markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
+  for (const handle of ctx.book.open().filter((h) => h.settled)) ctx.book.end(handle, 'over');
+  for (const handle of ctx.book.open()) {
+    markCancelled(
+      ctx.book,
+      handle,
+      byId.get(handle.remote.id),
+      suiteTests.get(handle.remote.id) ?? [],
+      reason,
+    );
   }
 }

@@ -46,8 +46,6 @@ type Found = SuiteResult | TestResult;
 export interface Lookup {
   /** The runs proven the trigger's (they show the step's marker), oldest first; at most `expected`. */
   adopted: Found[];
-  /** True when runs were adopted: each is proven (kept for callers that ask). */
-  certain: boolean;
   /** The results that may be the trigger's but showed no proof, oldest first. */
   candidates: Found[];
 }
@@ -170,5 +168,5 @@ export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, cloc
   }
   const adopted = proven().slice(0, expected);
   const candidates = fitting.filter((r) => !proof.has(r._id));
-  return { adopted, certain: adopted.length > 0, candidates };
+  return { adopted, candidates };
 }

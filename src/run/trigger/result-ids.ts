@@ -7,9 +7,9 @@ import { refId } from '../../api/refs.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import type { ResultRef } from '../../inputs/schema.js';
 import { messageOf } from '../../common/log.js';
-import { pushResultless, type EngineContext, type Handle } from '../context.js';
-import type { TriggerJob } from '../plan/execute.js';
-import { addHandle } from './started.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
+import { jobKeyBase, type TriggerJob } from '../plan/execute.js';
 
 type Found = { type: 'suite'; result: SuiteResult } | { type: 'test'; result: TestResult };
 
@@ -44,11 +44,11 @@ export async function followResult(ctx: EngineContext, ref: ResultRef): Promise<
   const now = ctx.clock.now();
   let found: Found;
   try {
-    found = await read(ctx, ref, ctx.stop.signal);
+    found = await read(ctx, ref, ctx.stopper.signal);
   } catch (error) {
-    const message = ctx.stopReason ? 'not read before the action stopped' : messageOf(error);
+    const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
     const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` } as const;
-    pushResultless(ctx, base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
+    ctx.book.resultless(base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
     const kind = error instanceof ApiError ? error.errorType : 'error';
     ctx.problems.add(kind, { label, id: ref.id, message });
     return [];
@@ -58,7 +58,8 @@ export async function followResult(ctx: EngineContext, ref: ResultRef): Promise<
       ? { kind: 'suite', suiteId: refId(found.result.suite) ?? ref.id }
       : { kind: 'test', testId: refId(found.result.test) ?? ref.id };
   // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
-  const handle = addHandle(ctx, job, found.result, {}, now, ctx.plan.cancelResultIds !== true);
+  const inferred = ctx.plan.cancelResultIds !== true;
+  const handle = ctx.book.start(job, jobKeyBase(job), found.result, {}, now, inferred);
   ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
   return [handle];
 }

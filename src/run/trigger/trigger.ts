@@ -5,7 +5,8 @@
 import { ApiError } from '../../api/errors.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import { pushResultless, type EngineContext, type Handle } from '../context.js';
+import type { Handle } from '../book.js';
+import type { EngineContext } from '../context.js';
 import {
   MAY_HAVE_STARTED_ERROR,
   mayHaveStartedAmong,
@@ -25,7 +26,6 @@ import {
   type TriggerJob,
 } from '../plan/execute.js';
 import { followResult } from './result-ids.js';
-import { addHandle } from './started.js';
 import { expandFolders, planJobs } from '../plan/plan.js';
 import { findTriggeredRuns, mayHaveStarted, variantFit } from './reconcile.js';
 import type { Variant } from '../types.js';
@@ -61,7 +61,7 @@ export async function triggerAll(
 
 function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
   // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-  const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
+  const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
   if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
   if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
   return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
@@ -75,7 +75,7 @@ function notStarted(
   reason: StopReason,
 ): Handle[] {
   for (const variant of expectedVariants(options, job.startUrl)) {
-    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, {
+    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, {
       error: NOT_STARTED_ERROR[reason],
       notStarted: reason,
     });
@@ -106,9 +106,9 @@ async function reconcile(
     options,
     triggeredAtMs,
     expected: expectedVariants(options, job.startUrl).length,
-    known: new Set([...ctx.remotes].map((r) => r.id)),
+    known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
-    signal: ctx.lookupEnd.signal,
+    signal: ctx.stopper.lookupSignal,
   };
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const label = jobLabel(job);
@@ -118,8 +118,7 @@ async function reconcile(
       links.length === 0
         ? `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`
         : `${mayHaveStartedAmong(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
-    pushResultless(
-      ctx,
+    ctx.book.resultless(
       runBaseOf(job),
       jobKeyBase(job),
       startUrlVariant(job),
@@ -174,11 +173,11 @@ function adopt(
     const k = bestVariant(result, free);
     const variant =
       k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-    return addHandle(ctx, job, result, variant, triggeredAtMs);
+    return ctx.book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
   });
   for (const variant of free) {
     const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
   }
   return handles;
 }
@@ -186,7 +185,7 @@ function adopt(
 /** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
 async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
-  if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+  if (ctx.stopper.reason) return notStarted(ctx, job, options, ctx.stopper.reason);
   const now = ctx.clock.now();
   const label = jobLabel(job);
   let data: unknown;
@@ -194,10 +193,10 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
     data = await send(ctx, job, options);
   } catch (error) {
     if (mayHaveStarted(error)) return reconcile(ctx, job, options, now, error);
-    if (ctx.stopReason) return notStarted(ctx, job, options, ctx.stopReason);
+    if (ctx.stopper.reason) return notStarted(ctx, job, options, ctx.stopper.reason);
     const message = messageOf(error);
     const outcome = { error: `Could not start ${label}: ${message}` };
-    pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
+    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
     const kind = error instanceof ApiError ? error.errorType : 'error';
     ctx.problems.add(kind, { label, id: jobId(job), message });
     return [];
@@ -206,7 +205,7 @@ async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
   if (results.length === 0) {
     const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
     const outcome = { error: `The execute of ${label} answered no result.` };
-    pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
+    ctx.book.resultless(base, jobKeyBase(job), {}, outcome, now);
     return [];
   }
   const handles = adopt(ctx, job, options, results, now, 'answered');

@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
       .map((m) => m[1]);
     expect(failures).toEqual(['Cart total counts quantities']);
     expect(junit).toContain(
-      '<failure message="Step #7 assertText #total: Text &quot;Total: $30&quot; not found in #total; found &quot;Total: $25&quot;"',
+      '<failure message="Step 7 assertText #total: Text &quot;Total: $30&quot; not found in #total; found &quot;Total: $25&quot;"',
     );
     expect(junit).toMatch(/Screenshot comparison failed: difference \d+\.\d+% \(threshold 1%\)/);
     const summary = readFileSync(path.join(out, 'ghost-inspector-summary.md'), 'utf8');

@@ -1,0 +1,289 @@
+/**
+ * The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`).
+ * A run starts, is recorded without a result, settles, and ends (over, error, unread, timed out, cancelled);
+ * the book answers which runs are open, which remotes may be cancelled and which ids are known.
+ */
+import { refId, refName } from '../api/refs.js';
+import type { SuiteResult, TestResult } from '../api/types.js';
+import type { Clock } from '../common/clock.js';
+import type { RunEvent } from './events.js';
+import { classifyTestResult, suiteResultShortfall } from './outcome/outcome.js';
+import type { SuiteRun, TestRun, TestState, TriggerJob, Variant } from './types.js';
+
+/** A remote result the engine may have to cancel. */
+export interface Remote {
+  readonly type: 'suite' | 'test';
+  readonly id: string;
+  readonly active: boolean;
+  /** Not proven this step's own (a `result-ids` run, unless `cancel-result-ids`): never cancelled nor kept. */
+  readonly inferred?: boolean;
+}
+
+/** Told when a remote result starts being followed (`active` true) and when it ends or is cancelled. */
+export type RemoteListener = (remote: Readonly<Remote>) => void;
+
+/** One run being waited for; its fields are written by the book only. */
+export interface Handle {
+  readonly run: SuiteRun;
+  readonly remote: Remote;
+  readonly triggeredAtMs: number;
+  readonly done: boolean;
+  /** True once the first result is over and `run.tests` holds it (retries may still be going). */
+  readonly settled: boolean;
+  /** For retries of tests and files. */
+  readonly job: TriggerJob;
+  /** The last test result seen (kind test/file). */
+  readonly lastResult?: TestResult;
+  /** `tried` once the run's result was asked for, `seen` once a read of it succeeded (the execute's answer is none). */
+  readonly read?: 'tried' | 'seen';
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** How a run ended: `over` and `error` stop following its remote; `over` adds the tests its suite result lacks. */
+export type Ending = 'over' | 'error' | 'unread' | 'timed-out' | 'cancelled';
+
+/** What an ending records on the run; `told`: the tests told finished now. */
+export type EndRecord = Partial<Pick<SuiteRun, 'tests' | 'error' | 'cancelled' | 'suiteResult'>> & {
+  told?: TestRun[];
+};
+
+/** The fields of a run record that a resultless run is made from. */
+export type RunBase = Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>;
+
+/** `ms` since the epoch as an ISO 8601 string. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The name of a job's test or suite before any answer named it. */
+export function nameOf(job: TriggerJob): string {
+  return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
+}
+
+/** The records of one engine run. `appUrl`: base of the web app links, without a trailing slash. */
+export class RunBook {
+  readonly runs: SuiteRun[] = [];
+  private readonly all: Handle[] = [];
+  /** Every run followed, in the order started. */
+  readonly handles: readonly Handle[] = this.all;
+  private readonly remotes = new Set<Remote>();
+  private readonly keys = new Map<string, number>();
+  private told = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly emit: (event: RunEvent) => void,
+    private readonly appUrl: string,
+    private readonly onRemote: RemoteListener,
+  ) {}
+
+  /** The runs not ended yet. */
+  open(): Handle[] {
+    return this.all.filter((h) => !h.done);
+  }
+
+  /** The remote results the stop phase may cancel: still active, and known to be the action's own. */
+  cancellable(): Remote[] {
+    return [...this.remotes].filter((r) => r.active && !r.inferred);
+  }
+
+  /** How many remote results are still followed. */
+  activeCount(): number {
+    return [...this.remotes].filter((r) => r.active).length;
+  }
+
+  /** The ids of every remote result followed (a lookup never adopts one twice). */
+  knownIds(): Set<string> {
+    return new Set([...this.remotes].map((r) => r.id));
+  }
+
+  /** Tests told finished, retries not counted. */
+  get finishedTests(): number {
+    return this.told;
+  }
+
+  private nextKey(base: string): string {
+    const n = this.keys.get(base) ?? 0;
+    this.keys.set(base, n + 1);
+    return `${base}-${n}`;
+  }
+
+  /** Follows a started remote result, active; `onRemote` hears now and when it is released. */
+  addRemote(type: Remote['type'], id: string, inferred = false): Remote {
+    const remote: Remote = { type, id, active: true, ...(inferred ? { inferred } : {}) };
+    this.remotes.add(remote);
+    this.onRemote(remote);
+    return remote;
+  }
+
+  /** The remote is no longer followed (it ended or was cancelled). */
+  release(remote: Remote): void {
+    if (!remote.active) return;
+    (remote as Mutable<Remote>).active = false;
+    if (this.remotes.has(remote)) this.onRemote(remote);
+  }
+
+  /** A started result joins the book: its run (key from `keyBase`), its remote and its handle. */
+  start(
+    job: TriggerJob,
+    keyBase: string,
+    result: SuiteResult | TestResult,
+    variant: Variant,
+    now: number,
+    inferred = false,
+  ): Handle {
+    const common = { key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
+    let run: SuiteRun;
+    if (job.kind === 'suite') {
+      const sr = result as SuiteResult;
+      const suiteName = sr.name || refName(sr.suite) || `Suite ${job.suiteId}`;
+      run = {
+        kind: 'suite',
+        suiteId: job.suiteId,
+        suiteName,
+        suiteResultId: sr._id,
+        suiteResult: sr,
+        ...common,
+      };
+    } else {
+      const tr = result as TestResult;
+      run = {
+        kind: job.kind,
+        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null,
+        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+        testId: job.kind === 'test' ? job.testId : null,
+        ...(job.kind === 'file' ? { file: job.file } : {}),
+        testResultId: tr._id,
+        ...common,
+      };
+    }
+    const remote = this.addRemote(job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
+    this.runs.push(run);
+    const handle: Handle = {
+      run,
+      remote,
+      triggeredAtMs: now,
+      done: false,
+      settled: false,
+      job,
+      ...(job.kind !== 'suite' ? { lastResult: result as TestResult } : {}),
+    };
+    this.all.push(handle);
+    return handle;
+  }
+
+  /** A run without a result (not started, failed to start, not found), ended now; `triggeredAtMs` default now. */
+  resultless(
+    base: RunBase,
+    keyBase: string,
+    variant: Variant,
+    outcome: Pick<SuiteRun, 'error' | 'notStarted' | 'mayHaveStarted'>,
+    triggeredAtMs = this.clock.now(),
+  ): void {
+    this.runs.push({
+      ...base,
+      key: this.nextKey(keyBase),
+      variant,
+      triggeredAt: iso(triggeredAtMs),
+      endedAt: iso(this.clock.now()),
+      tests: [],
+      ...outcome,
+    });
+  }
+
+  /** The run's result was asked for (`tried`), or a read of it succeeded (`seen`, with a test result). */
+  read(handle: Handle, how: 'tried' | 'seen', result?: TestResult): void {
+    const h = handle as Mutable<Handle>;
+    if (how === 'tried') h.read ??= how;
+    else h.read = how;
+    if (result) h.lastResult = result;
+  }
+
+  /** Why the run's result could not be had (a short, redacted sentence). */
+  problem(handle: Handle, reason: string): void {
+    handle.run.error = reason;
+  }
+
+  /** The run's suite result is over: recorded, its name taken. */
+  suiteOver(handle: Handle, result: SuiteResult): void {
+    handle.run.suiteResult = result;
+    if (result.name) handle.run.suiteName = result.name;
+  }
+
+  /** The run's tests are known (its first result is over): recorded with its variant, and each told. */
+  settle(handle: Handle, tests: TestRun[], variant = handle.run.variant): void {
+    (handle as Mutable<Handle>).settled = true;
+    handle.run.tests = tests;
+    handle.run.variant = variant;
+    for (const t of tests) this.tell(handle.run, t);
+  }
+
+  /** A re-run of `test` is over: the earlier result becomes an attempt. The re-run's state. */
+  retried(test: TestRun, result: TestResult): TestState | 'running' {
+    const state = classifyTestResult(result);
+    if (test.result) test.attempts.push(test.result);
+    test.result = result;
+    test.url = this.link(result);
+    if (state !== 'failed') test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
+    return state;
+  }
+
+  /** A test of `run` has its state: counted (unless a retry's) and told. */
+  tell(run: SuiteRun, test: TestRun, first = true): void {
+    if (first) this.told += 1;
+    this.emit({ type: 'test-finished', run, test });
+  }
+
+  /** Ends a run with `ending`, recording `record` (see `Ending`). */
+  end(handle: Handle, ending: Ending, record: EndRecord = {}): void {
+    const { run } = handle;
+    const { told = [], ...fields } = record;
+    if (ending === 'timed-out') run.timedOut = true;
+    Object.assign(run, fields);
+    for (const t of told) this.tell(run, t);
+    if (ending === 'over' || ending === 'error') {
+      for (const test of suiteResultShortfall(run)) {
+        run.tests.push(test);
+        this.tell(run, test);
+      }
+      this.release(handle.remote);
+    }
+    (handle as Mutable<Handle>).done = true;
+    run.endedAt = iso(this.clock.now());
+  }
+
+  /** The web app link of a test result. */
+  private link(result: TestResult): string {
+    return `${this.appUrl}/results/${result._id}`;
+  }
+
+  /** The run model of a test result; a result still running counts as `ifRunning`. `name`: its name. */
+  testRunOf(result: TestResult, ifRunning: TestState, name?: string): TestRun {
+    const state = classifyTestResult(result);
+    const run: TestRun = {
+      testId: refId(result.test),
+      testName: name ?? (result.name || refName(result.test) || 'Test'),
+      state: state === 'running' ? ifRunning : state,
+      result,
+      attempts: [],
+      url: this.link(result),
+    };
+    if (state === 'running') run.error = 'The suite ended before this test finished.';
+    else if (state === 'error') run.error = 'The test result ended without a verdict.';
+    return run;
+  }
+
+  /** The run model of a test or file run that ended without a usable result (error, timed out, cancelled). */
+  standInTest(handle: Handle, last: TestResult | null, state: TestState, error: string | undefined): TestRun {
+    return {
+      testId: handle.run.testId ?? null,
+      testName: last?.name || nameOf(handle.job),
+      state,
+      result: last,
+      attempts: [],
+      error,
+      ...(last ? { url: this.link(last) } : {}),
+    };
+  }
+}
