@@ -15,10 +15,8 @@ export const modules = {
 /* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(18296);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(65655);
 /**
- * The opt-in failure issue: one open issue per key while the verdict fails, a comment per failing run, closed
- * with "passing again" on the first passed verdict (docs/github-platform.md, "Failure issues"). Own means
- * written by the token's identity and starting with the key's marker, as for the pull-request comment;
- * pull requests, which the issues list holds too, are never touched.
+ * The opt-in failure issue: one open issue per key while the verdict fails, a comment per failing run,
+ * closed on the first passed verdict (docs/github-platform.md, "Failure issues"); pull requests untouched.
  */
 
 
@@ -26,10 +24,7 @@ export const modules = {
 
 
 const STATE_PREFIX = '<!-- ghost-inspector-action-state ';
-/**
- * The failures of `report` (pure): each failing test as in the job summary (failing step, error, screenshot,
- * links) with its history line, as many as fit in a comment, then how many more.
- */
+/** The failures of `report` (pure), as in the job summary with history lines, as many as fit a comment. */
 function renderFailures(report, history) {
     const groups = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_2__/* .groupTests */ .zV)(report, (t) => t.failing);
     let text = '';
@@ -44,11 +39,10 @@ function renderFailures(report, history) {
     return text;
 }
 /**
- * Opens, comments on or closes the own open issue of `options.key` for this run's verdict; a passed run
- * with no open issue changes nothing.
+ * Opens, comments on or closes the own open issue of `options.key` for this run's verdict.
  * @returns the issue touched (or already written by this run), null when none
- * @throws the Octokit `RequestError` of a failed request (403, 410, 422 ...), an Error for an answer of the
- *   wrong shape, the abort error on `signal`
+ * @throws the Octokit `RequestError` of a failed request, an Error for an answer of the wrong shape, the
+ *   abort error on `signal`
  */
 async function trackFailureIssue(options) {
     const octokit = (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_1__/* .githubRest */ .U7)(options);
@@ -175,17 +169,11 @@ function readState(body, now) {
 /* harmony export */   vJ: () => (/* binding */ describeShape)
 /* harmony export */ });
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
-/**
- * GitHub's REST API for the extras that write there (the pull-request comment, the failure issue): one
- * client that stays on the API's origin and stops with a signal, the token's identity, what "own" means.
- */
+/** GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own". */
 
 /** The login of comments and issues written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
 const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
-/**
- * A REST client whose every request carries `signal` and is refused (an Error) when it would leave the
- * API's origin (a `Link` header pointing elsewhere).
- */
+/** A REST client whose every request carries `signal` and is refused when it would leave the API's origin. */
 function githubRest(options) {
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
     const origin = new URL(options.baseUrl ?? 'https://api.github.com').origin;
@@ -198,8 +186,7 @@ function githubRest(options) {
     return octokit;
 }
 /**
- * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403), as it is
- * for `GITHUB_TOKEN`.
+ * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403).
  * @throws the request error of any other failure, an Error for an answer without a login
  */
 async function tokenLogin(octokit) {
@@ -249,17 +236,12 @@ function describeShape(value) {
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(18119);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96867);
 /* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
 /* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(57994);
 /* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(73596);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65655);
-/**
- * The opt-in sticky pull-request comment: one per pull request and key, found by its hidden marker and
- * author and updated in place (docs/github-platform.md, "Pull-request comments").
- */
-
+/** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
 
 
 
@@ -270,13 +252,6 @@ function describeShape(value) {
 const COMMENT_MARKER_BASE = 'ghost-inspector-action';
 /** GitHub rejects comment bodies above 65536 characters; stay under with a margin. */
 const MAX_COMMENT_CHARS = 60_000;
-const VERDICT_ICON = {
-    passed: '✅',
-    failed: '❌',
-    cancelled: '🚫',
-    started: '▶️',
-    'not-started': '❌',
-};
 /** Failures listed in the comment before "N more". */
 const MAX_LISTED_FAILURES = 20;
 /** The hidden marker of the sticky comment: `<!-- ghost-inspector-action[:KEY] -->`, the key cleaned. */
@@ -287,29 +262,14 @@ function commentMarker(key) {
         clean = `${clean.slice(0, 80)}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(key).digest('hex').slice(0, 16)}`;
     return clean ? `<!-- ${COMMENT_MARKER_BASE}:${clean} -->` : `<!-- ${COMMENT_MARKER_BASE} -->`;
 }
-/**
- * Renders the pull-request comment (pure): Markdown of at most {@link MAX_COMMENT_CHARS} characters, starting
- * with the marker of `options.key`. docs/github-platform.md, "Pull-request comments".
- */
+/** Renders the pull-request comment (pure), at most {@link MAX_COMMENT_CHARS} characters, marker first. */
 function renderPullRequestComment(report, options = {}) {
-    const t = report.totals;
-    const icon = VERDICT_ICON[report.verdict];
-    const counts = [
-        t.failed ? `${t.failed} failed` : '',
-        t.error ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.error, 'error') : '',
-        t.timedOut ? `${t.timedOut} timed out` : '',
-        `${t.passed} passed`,
-        t.flaky ? `${t.flaky} flaky` : '',
-        t.cancelled ? `${t.cancelled} cancelled` : '',
-    ].filter(Boolean);
+    const [icon] = _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .VERDICT_LINE */ .Fg[report.verdict];
     const lines = [
         commentMarker(options.key),
         `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
         '',
-        `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a)(t.duration)}.` +
-            (t.screenshotCompareFailed
-                ? ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_6__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${report.policy.failOnScreenshotCompare ? 'counted as failed' : 'not counted as failures'}).`
-                : ''),
+        (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .countsLine */ .J7)(report, true),
     ];
     if (!report.passing && report.reasons.length > 0) {
         lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
@@ -344,11 +304,10 @@ function failingReason(test) {
     return test.state;
 }
 /**
- * Creates the sticky comment on a pull request, or updates the oldest own one (the token's identity, body
- * starting with the marker). Every request stays on the API's origin.
+ * Creates the sticky comment on a pull request, or updates the oldest own one; requests stay on the API's
+ * origin.
  * @returns the comment id and whether it was created
- * @throws the Octokit `RequestError` of a failed request, an Error for an answer of the wrong shape or
- *   another origin, the abort error on `signal`
+ * @throws the Octokit `RequestError` of a failed request, an Error for a wrong answer, the abort error
  */
 async function upsertPullRequestComment(options) {
     const marker = commentMarker(options.key);

@@ -78,17 +78,27 @@ function checkImageUrl(url, allowHttp, from) {
         throw new RefusedDownload(`${from ? 'redirected to' : 'URL scheme'} ${scheme}${from ? ' URL' : ''} refused (only https${allowHttp ? ' or http' : ''})`);
     }
 }
-const SIGNATURES = [
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), // PNG
-    Buffer.from([0xff, 0xd8, 0xff]), // JPEG
-];
-const SIGNATURE_BYTES = 8;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A PNG's first chunk: IHDR, 13 bytes long (PNG specification, 5.3 and 5.6: "IHDR shall be first"). */
+const PNG_FIRST_CHUNK = Buffer.from([0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+/** A JPEG's start of image, then the 0xFF of the next marker (ITU-T T.81, B.1.1.3 and B.2.1). */
+const JPEG_START = Buffer.from([0xff, 0xd8, 0xff]);
+/** Bytes read before a body is judged: a PNG's signature and its first chunk's length and type. */
+const HEAD_BYTES = 16;
+/**
+ * True when `head` (at least {@link HEAD_BYTES}) starts like a PNG (signature, then the IHDR chunk) or a
+ * JPEG (start of image, then a marker code 0xC0–0xFE): a signature followed by an HTML page is not an image.
+ */
 function isImage(head) {
-    return SIGNATURES.some((s) => head.length >= s.length && head.subarray(0, s.length).equals(s));
+    if (head.subarray(0, 8).equals(PNG_SIGNATURE))
+        return head.subarray(8, 16).equals(PNG_FIRST_CHUNK);
+    const marker = head[3] ?? 0;
+    return head.subarray(0, 3).equals(JPEG_START) && marker >= 0xc0 && marker <= 0xfe;
 }
 /**
- * A pass-through stream that refuses a body larger than `maxBytes` (as soon as it passes the cap) or not
- * starting with a PNG or JPEG signature (before the first byte is passed on).
+ * A pass-through stream that refuses a body larger than `maxBytes` (as soon as it passes the cap), or one
+ * that does not start like a PNG or JPEG image or is shorter than {@link HEAD_BYTES} (before the first
+ * byte is passed on).
  * @throws (as a stream error) RefusedDownload
  */
 function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
@@ -104,7 +114,7 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
             if (head === null)
                 return done(null, chunk);
             head = Buffer.concat([head, chunk]);
-            if (head.length < SIGNATURE_BYTES)
+            if (head.length < HEAD_BYTES)
                 return done();
             if (!isImage(head))
                 return done(notImage());
@@ -115,10 +125,10 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
         flush(done) {
             if (head === null)
                 return done();
-            // An empty body passes: the caller retries it.
-            if (head.length === 0 || isImage(head))
+            // An empty body passes: the caller retries it. No PNG or JPEG is shorter than its head.
+            if (head.length === 0)
                 return done(null, head);
-            done(notImage());
+            done(new RefusedDownload(`not a PNG or JPEG image (${head.length} bytes)`));
         },
     });
 }

@@ -55688,27 +55688,18 @@ module.exports = {
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
 /* unused harmony export MAX_RETRY_AFTER_MS */
-/**
- * The one back-off rule (jittered exponential) and `Retry-After` reader, shared by the API client's retries
- * and the screenshot downloads. All times in ms.
- */
+/** The one back-off rule (jittered exponential) and `Retry-After` reader. All times in ms. */
 const DEFAULT_BACKOFF = { baseMs: 500, factor: 2, capMs: 10_000 };
 /** The longest `Retry-After` the API client waits for; a longer one is cut to this (ms). */
 const MAX_RETRY_AFTER_MS = 120_000;
-/**
- * Wait in ms (an integer) before zero-based retry `retry`: a random point (`random` in [0, 1)) in the upper
- * half of `min(cap, base * factor^retry)`, so waits never collapse to zero and clients spread out.
- */
+/** Wait (ms) before zero-based retry `retry`: a random point in the upper half of `min(cap, base * factor^retry)`. */
 function backoffMs(retry, random, options = {}) {
     const { baseMs, factor, capMs } = { ...DEFAULT_BACKOFF, ...options };
     const window = Math.min(capMs, baseMs * Math.pow(factor, Math.max(0, retry)));
     const r = Math.min(Math.max(random(), 0), 1);
     return Math.round(window / 2 + (window / 2) * r);
 }
-/**
- * Parse a `Retry-After` header (delay-seconds or an HTTP date, relative to `nowMs`) into a wait in ms, at
- * most `capMs` (0 for a past date); `undefined` when the header is absent or unreadable.
- */
+/** A `Retry-After` header (seconds or an HTTP date) as a wait in ms, at most `capMs`; undefined if unreadable. */
 function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
     const raw = Array.isArray(value) ? value[0] : value;
     if (raw === undefined)
@@ -55786,10 +55777,7 @@ const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 /* harmony export */   lY: () => (/* binding */ createRedactor),
 /* harmony export */   sv: () => (/* binding */ isRedactable)
 /* harmony export */ });
-/**
- * Redaction of secrets (API key, URL user-info, HTTP auth password, private variable values) from free
- * text. Service ids, UUIDs and timestamps are never rewritten (docs/redaction.md).
- */
+/** Redaction of secrets from free text; service ids, UUIDs and timestamps stay (docs/redaction.md). */
 /** What a secret is replaced with. */
 const REDACTED = '***';
 /** Secrets shorter than this (characters) stay in free text: removing them would damage ordinary words. */
@@ -55798,7 +55786,10 @@ const MIN_REDACTED_LENGTH = 4;
 function isRedactable(secret) {
     return secret.length >= MIN_REDACTED_LENGTH;
 }
-/** The forms in which a secret can show up in text the client handles. */
+/**
+ * The forms in which a secret can show up in text the client handles: as is, percent-encoded (either case of
+ * hex digits), JSON-escaped, HTML-escaped (service text that holds markup) and base64-encoded.
+ */
 function encodedForms(secret) {
     const forms = new Set([secret]);
     forms.add(encodeURIComponent(secret));
@@ -55807,7 +55798,34 @@ function encodedForms(secret) {
     // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
     for (const form of [...forms])
         forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
-    return [...forms].filter((f) => f.length > 0);
+    for (const form of htmlForms(secret))
+        forms.add(form);
+    for (const form of base64Forms(secret))
+        forms.add(form);
+    return [...forms].filter(isRedactable);
+}
+/** The secret with `& < > " '` written as HTML character references, in the spellings escapers use. */
+function htmlForms(secret) {
+    const named = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+    return ['&#39;', '&#x27;', '&apos;'].map((apostrophe) => secret.replace(/[&<>"']/g, (c) => named[c] ?? apostrophe));
+}
+/**
+ * The base64 digits that stand for the secret's UTF-8 bytes wherever it starts in the encoded text, as the
+ * runner's own masker registers them (actions/runner, `src/Sdk/DTLogging/Logging/ValueEncoders.cs`,
+ * `EnumerateBase64Variations`): one form for each of the 3 alignments (the first 0, 1 or 2 bytes skipped),
+ * without padding, in the standard and the URL-safe alphabet (RFC 4648 sections 4 and 5). A digit that also
+ * holds bits of the byte after the secret is left out, so the form matches whatever follows it.
+ */
+function base64Forms(secret) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const forms = [];
+    for (let skip = 0; skip <= 2; skip++) {
+        const part = bytes.subarray(skip);
+        const digits = part.toString('base64').replace(/=+$/, '');
+        const whole = part.length % 3 === 0 ? digits : digits.slice(0, -1);
+        forms.push(whole, whole.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    return forms;
 }
 /** Data inside free text that is never rewritten: service ids, UUIDs, ISO 8601 timestamps. */
 const DATA_TOKEN = /\b[0-9a-f]{24}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/gi;
@@ -55839,8 +55857,8 @@ function replaceSpans(text, hits) {
     return out;
 }
 /**
- * Build a pure redactor `text => text`: `redactUrl`, then every raw, URL-encoded or JSON-escaped occurrence
- * of each secret becomes `***`. Empty, too short and duplicate secrets are ignored.
+ * A pure redactor: `redactUrl`, then every raw, URL-encoded, JSON-escaped, HTML-escaped or base64-encoded
+ * secret becomes `***` (forms shorter than `MIN_REDACTED_LENGTH` are left alone).
  */
 function createRedactor(secrets) {
     const needles = new Set();
@@ -55895,10 +55913,7 @@ function withoutQuery(url) {
 /* harmony export */   N: () => (/* binding */ refId),
 /* harmony export */   P: () => (/* binding */ refName)
 /* harmony export */ });
-/**
- * References between records, sent as an id string or a populated `{_id, name, …}` object depending on the
- * endpoint. Read references only through these helpers.
- */
+/** References between records: an id string or a populated `{_id, name, …}` object, by endpoint. */
 /** The id of a reference in either form; null when absent or empty. */
 function refId(ref) {
     if (typeof ref === 'string')
@@ -55932,10 +55947,7 @@ function imageOf(original, small) {
     const smallUrl = urlOf(small);
     return { url, ...(smallUrl !== undefined ? { smallUrl } : {}), bytes: original?.size ?? 0 };
 }
-/**
- * `{screenshot?, comparison?}` of a test result; an image counts only with a non-empty full-size
- * `defaultUrl`. Pure; does not clean or redact the URLs.
- */
+/** `{screenshot?, comparison?}` of a test result (a non-empty full-size `defaultUrl` each). Pure. */
 function resultImages(result) {
     const screenshot = imageOf(result.screenshot?.original, result.screenshot?.small);
     const comparison = imageOf(result.screenshotCompare?.compareOriginal, result.screenshotCompare?.compareSmall);
@@ -56003,10 +56015,7 @@ function unrefTimer(ms, onExpire) {
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
 const EXTRA_TIME_LIMIT_MS = 20_000;
-/**
- * A signal that fires when `signal` (the workflow cancel) fires or `ms` after the call, its reason an Error
- * saying which ({@link stopReason}). The timer never keeps the process alive.
- */
+/** A signal that fires on `signal` or `ms` after the call, its reason saying which; the timer is unref'd. */
 function timeLimited(signal, ms) {
     const controller = new AbortController();
     const stop = (why) => {
@@ -56024,11 +56033,7 @@ function timeLimited(signal, ms) {
 function stopReason(signal) {
     return signal.reason instanceof Error ? signal.reason.message : 'stopped';
 }
-/**
- * Runs `task` with a {@link timeLimited} signal of `ms`; an error after that signal fired becomes an Error
- * `stopped: <why>` ({@link stopReason}).
- * @throws what `task` throws
- */
+/** Runs `task` with a {@link timeLimited} signal; an error after it fired becomes `stopped: <why>`. */
 async function withinTimeLimit(cancel, ms, task) {
     const signal = timeLimited(cancel, ms);
     try {
@@ -56090,10 +56095,7 @@ function formatDuration(ms) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
-/**
- * The GitHub context in one place: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable the action reads
- * is read here; the rest of the code takes a {@link GitHubContext} (docs/action-entry.md).
- */
+/** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/action-entry.md). */
 
 
 
@@ -56188,10 +56190,12 @@ function failureIssueKey(context, commentKeyInput) {
 /* harmony export */   _q: () => (/* binding */ variantLabel),
 /* harmony export */   cN: () => (/* binding */ variantParts)
 /* harmony export */ });
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73596);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
 /* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22800);
-/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(66358);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
+/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(66358);
+/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18620);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
+
 
 
 
@@ -56200,13 +56204,13 @@ function failureIssueKey(context, commentKeyInput) {
 function variantParts(variant, withStartUrl = true) {
     const parts = [];
     if (variant.browser)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.browser));
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.browser));
     if (variant.region)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.region));
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.region));
     if (variant.viewport)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.viewport));
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.viewport));
     if (variant.startUrl && withStartUrl)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.startUrl)));
+        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.startUrl)));
     if (variant.dataRow !== undefined && variant.dataRow !== null)
         parts.push(`row ${variant.dataRow + 1}`);
     return parts;
@@ -56241,10 +56245,7 @@ function testGroup(run, test) {
         lines.push(`Result: ${test.url}`);
     const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
     if (failing) {
-        const target = typeof failing.target === 'string'
-            ? failing.target
-            : failing.target.map((t) => t.selector).join(' || ');
-        lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${target}`);
+        lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${(0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .targetText */ .Z3)(failing.target)}`);
         if (failing.error)
             lines.push(`Error: ${failing.error}`);
     }
@@ -56254,7 +56255,6 @@ function testGroup(run, test) {
         lines.push(`Attempts before: ${test.attempts.length}`);
     return { title, lines };
 }
-/** Renders the events about retries and stopping (see `consoleReporter`). */
 function renderStop(event, log) {
     switch (event.type) {
         case 'retrying':
@@ -56274,7 +56274,7 @@ function renderStop(event, log) {
             log.warning(`Timeout: ${(0,_run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
             return;
         case 'fail-fast':
-            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.others, 'other remote run')} and starting no more.`);
+            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.others, 'other remote run')} and starting no more.`);
             return;
         case 'cancelling': {
             // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
@@ -56283,7 +56283,7 @@ function renderStop(event, log) {
             const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
             log.warning(event.late
                 ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-                : `${why}: cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.count, 'remote run')}.`);
+                : `${why}: cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.count, 'remote run')}.`);
             return;
         }
         case 'cancel-failed':
@@ -56298,21 +56298,21 @@ function consoleReporter(log) {
     return (event) => {
         switch (event.type) {
             case 'folder-listed':
-                return log.info(`Folder ${event.folderId}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.suiteCount, 'suite')}.`);
+                return log.info(`Folder ${event.folderId}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.suiteCount, 'suite')}.`);
             case 'folder-failed':
                 return log.warning(`Folder ${event.folderId}: ${event.message}`);
             case 'run-started':
-                return log.info(`Started ${event.label}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(event.resultIds)}).`);
+                return log.info(`Started ${event.label}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .foldIds */ .WU)(event.resultIds)}).`);
             case 'runs-found':
-                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(event.resultIds)}.`);
+                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .foldIds */ .WU)(event.resultIds)}.`);
             case 'trigger-problems': {
                 // Runs fail-fast kept from starting were not asked for in vain: an info line, not a warning.
                 const skipped = event.problems.filter((p) => p.kind === _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
                 if (skipped.length > 0) {
-                    log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
+                    log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
                 }
                 const problems = event.problems.filter((p) => p.kind !== _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
-                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_3__/* .problemLines */ .pb)(problems))
+                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .problemLines */ .pb)(problems))
                     log.warning(line);
                 return;
             }
@@ -56321,7 +56321,7 @@ function consoleReporter(log) {
                 return log.group(title, lines);
             }
             case 'heartbeat':
-                return log.info(`… ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.running, 'run')} still going, ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
+                return log.info(`… ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.running, 'run')} still going, ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
             case 'detail':
                 return log.debug?.(event.message);
             default:
@@ -56333,28 +56333,20 @@ function consoleReporter(log) {
 
 /***/ }),
 
-/***/ 18119:
+/***/ 18620:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  DD: () => (/* binding */ allTests),
-  FK: () => (/* binding */ buildReport),
-  yv: () => (/* binding */ buildStartedReport)
-});
-
-// UNUSED EXPORTS: variantLabel
-
-// EXTERNAL MODULE: ./src/run/outcome/outcome.ts
-var outcome = __nccwpck_require__(44370);
-// EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
-// EXTERNAL MODULE: ./src/api/screenshots.ts
-var screenshots = __nccwpck_require__(45309);
-// EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
-;// CONCATENATED MODULE: ./src/report/model-test.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TQ: () => (/* binding */ variantFields),
+/* harmony export */   Z3: () => (/* binding */ targetText),
+/* harmony export */   fW: () => (/* binding */ buildTest),
+/* harmony export */   tg: () => (/* binding */ dateMs),
+/* harmony export */   wD: () => (/* binding */ numberOrNull)
+/* harmony export */ });
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(93916);
+/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(45309);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
 /** Builds one test of the report model (`model.ts`) from a test result (pure). */
 
 
@@ -56362,15 +56354,12 @@ var report_text = __nccwpck_require__(65655);
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
-/**
- * A variant's browser, region and viewport (`<width>x<height>`) as report test fields, cleaned; the parts
- * not varied are left out. docs/results-json.md, "results[]".
- */
+/** A variant's browser, region and viewport as report test fields (docs/results-json.md, "results[]"). */
 function variantFields(variant) {
     return {
-        ...(variant.browser ? { browser: (0,report_text/* cleanText */.X5)(variant.browser) } : {}),
-        ...(variant.region ? { region: (0,report_text/* cleanText */.X5)(variant.region) } : {}),
-        ...(variant.viewport ? { viewport: (0,report_text/* cleanText */.X5)(variant.viewport) } : {}),
+        ...(variant.browser ? { browser: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.browser) } : {}),
+        ...(variant.region ? { region: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.region) } : {}),
+        ...(variant.viewport ? { viewport: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(variant.viewport) } : {}),
     };
 }
 /** One test of the report model from a test run; `countedAs` and `failing` by the verdict's rules. */
@@ -56378,18 +56367,18 @@ function buildTest(test, ctx) {
     const { run, appUrl, policy, attachments } = ctx;
     const fallbackKey = ctx.key;
     const r = test.result;
-    const name = (0,report_text/* cleanText */.X5)(test.testName) || (0,report_text/* cleanText */.X5)((0,refs/* refName */.P)(r?.test)) || (0,report_text/* cleanText */.X5)(r?.name) || '(unnamed test)';
+    const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.testName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)((0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refName */ .P)(r?.test)) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r?.name) || '(unnamed test)';
     const steps = (r?.steps ?? []).map(buildStep);
     const failingStep = firstFailingStep(steps);
     const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
     const screenshotCompareFailed = r?.screenshotComparePassing === false;
     const state = test.state;
-    const counted = (0,outcome/* countedAs */.DV)(state, screenshotCompareFailed, policy);
-    const errorText = (0,report_text/* cleanText */.X5)(test.error) || (0,report_text/* cleanText */.X5)(r?.error?.details) || undefined;
-    const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? (0,report_text/* cleanText */.X5)(test.url) : undefined;
+    const counted = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countedAs */ .DV)(state, screenshotCompareFailed, policy);
+    const errorText = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.error) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r?.error?.details) || undefined;
+    const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.url) : undefined;
     const variant = variantFields(run.variant ?? {});
     const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-    const shot = r ? (0,screenshots/* resultImages */.m)(r).screenshot : undefined;
+    const shot = r ? (0,_api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__/* .resultImages */ .m)(r).screenshot : undefined;
     const screenshot = r && shot
         ? {
             originalUrl: writtenUrl(shot.url),
@@ -56400,12 +56389,12 @@ function buildTest(test, ctx) {
     return {
         key: r?._id ?? fallbackKey,
         resultId: r?._id ?? null,
-        testId: test.testId ?? (0,refs/* refId */.N)(r?.test),
+        testId: test.testId ?? (0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refId */ .N)(r?.test),
         name,
         title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
         state,
         countedAs: counted,
-        failing: (0,outcome/* failsStep */.ug)(counted, policy),
+        failing: (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .failsStep */ .ug)(counted, policy),
         durationMs: r ? resultDuration(r) : null,
         ...(r && validDate(r.dateExecutionStarted) ? { startedAt: r.dateExecutionStarted } : {}),
         ...(r && validDate(r.dateExecutionFinished) ? { finishedAt: r.dateExecutionFinished } : {}),
@@ -56414,27 +56403,27 @@ function buildTest(test, ctx) {
         steps,
         consoleErrors: (r?.console ?? []).filter((c) => c.error).map(buildConsole),
         ...(resultUrl ? { resultUrl } : {}),
-        ...(r?.startUrl ? { startUrl: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(r.startUrl)) } : {}),
-        ...(r?.endUrl ? { endUrl: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(r.endUrl)) } : {}),
+        ...(r?.startUrl ? { startUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.startUrl)) } : {}),
+        ...(r?.endUrl ? { endUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.endUrl)) } : {}),
         ...(r?.video?.url ? { videoUrl: writtenUrl(r.video.url) } : {}),
         ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
         ...(compare ? { screenshotCompare: compare } : {}),
         screenshotCompareFailed,
         attempts: test.attempts.map((a) => buildAttempt(a, appUrl)),
         ...variant,
-        ...(r?.browser ? { browser: (0,report_text/* cleanText */.X5)(r.browser) } : {}),
-        ...(r?.region ? { region: (0,report_text/* cleanText */.X5)(r.region) } : {}),
+        ...(r?.browser ? { browser: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.browser) } : {}),
+        ...(r?.region ? { region: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.region) } : {}),
         ...(viewport ? { viewport } : {}),
     };
 }
 /** A screenshot or video URL as the reports write it: cleaned, without its query string (signed URLs). */
 function writtenUrl(url) {
-    const text = (0,report_text/* cleanText */.X5)(url);
-    return text ? (0,report_text/* withoutQuery */.j$)(text) : '';
+    const text = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(url);
+    return text ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutQuery */ .j$)(text) : '';
 }
 function buildAttempt(r, appUrl) {
     const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
-    const error = (0,report_text/* cleanText */.X5)(r.error?.details);
+    const error = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.error?.details);
     return {
         resultId: r._id,
         resultUrl: `${appUrl}/results/${r._id}`,
@@ -56448,7 +56437,7 @@ function buildCompare(r, path) {
     const hasImage = Boolean(r.screenshotCompare);
     if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
         return undefined;
-    const image = (0,screenshots/* resultImages */.m)(r).comparison;
+    const image = (0,_api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__/* .resultImages */ .m)(r).comparison;
     const imageUrl = writtenUrl(image?.url);
     const smallUrl = writtenUrl(image?.smallUrl) || imageUrl;
     return {
@@ -56471,16 +56460,16 @@ function buildStep(step) {
                     ? 'failed-optional'
                     : 'failed'
                 : 'not-run';
-    const error = (0,report_text/* cleanText */.X5)(step.error);
+    const error = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(step.error);
     return {
         sequence: step.sequence,
-        command: (0,report_text/* cleanText */.X5)(step.command),
+        command: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(step.command),
         target: targetText(step.target),
-        value: step.private ? (step.value ? PRIVATE_VALUE : '') : (0,report_text/* cleanText */.X5)(step.value),
+        value: step.private ? (step.value ? PRIVATE_VALUE : '') : (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(step.value),
         optional: Boolean(step.optional),
         outcome,
         ...(error ? { error } : {}),
-        ...(step.url ? { url: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(step.url)) } : {}),
+        ...(step.url ? { url: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(step.url)) } : {}),
     };
 }
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
@@ -56488,8 +56477,8 @@ function targetText(target) {
     if (target === null || target === undefined)
         return '';
     if (typeof target === 'string')
-        return (0,report_text/* cleanText */.X5)(target);
-    return target.map((t) => (0,report_text/* cleanText */.X5)(t?.selector)).join(' || ');
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(target);
+    return target.map((t) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(t?.selector)).join(' || ');
 }
 function firstFailingStep(steps) {
     const step = steps.find((s) => s.outcome === 'failed');
@@ -56504,8 +56493,8 @@ function firstFailingStep(steps) {
 }
 function buildConsole(entry) {
     return {
-        output: (0,report_text/* cleanText */.X5)(entry.output),
-        url: (0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(entry.url)),
+        output: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(entry.output),
+        url: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(entry.url)),
         dateExecuted: entry.dateExecuted,
     };
 }
@@ -56532,13 +56521,22 @@ function numberOrNull(value) {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-// EXTERNAL MODULE: ./src/report/console.ts
-var console = __nccwpck_require__(39475);
-;// CONCATENATED MODULE: ./src/report/model.ts
-/**
- * The report model: one normalized, cleaned picture of a run, built once (pure) and read by every renderer.
- * Durations are ms, dates ISO 8601 strings.
- */
+
+/***/ }),
+
+/***/ 96867:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DD: () => (/* binding */ allTests),
+/* harmony export */   FK: () => (/* binding */ buildReport),
+/* harmony export */   yv: () => (/* binding */ buildStartedReport)
+/* harmony export */ });
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18620);
+/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(39475);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(65655);
+/** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
 
 
 
@@ -56546,12 +56544,12 @@ var console = __nccwpck_require__(39475);
 
 /**
  * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
- * result gets one stand-in test, so every renderer shows it. Never throws on odd service data.
+ * result gets one stand-in test. Never throws on odd service data.
  */
 function buildReport(summary, verdict, attachments = new Map()) {
     const appUrl = summary.appUrl.replace(/\/+$/, '');
     const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, verdict, attachments));
-    const duration = Math.max(0, dateMs(summary.finishedAt) - dateMs(summary.startedAt)) || 0;
+    const duration = Math.max(0, (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(summary.finishedAt) - (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(summary.startedAt)) || 0;
     return {
         verdict: verdict.status,
         passing: verdict.passing,
@@ -56568,21 +56566,21 @@ function buildReport(summary, verdict, attachments = new Map()) {
 }
 /** The report of a run the action did not wait for (`wait: false`): the runs asked for, without tests. */
 function buildStartedReport(summary, policy) {
-    return buildReport(summary, (0,outcome/* decideStartedVerdict */.T_)(summary, policy));
+    return buildReport(summary, (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .decideStartedVerdict */ .T_)(summary, policy));
 }
 function buildSuiteRun(run, appUrl, verdict, attachments) {
-    const suiteName = (0,report_text/* cleanText */.X5)(run.suiteName) || (0,report_text/* cleanText */.X5)(run.file) || '(unnamed suite)';
-    const label = (0,console/* variantLabel */._q)(run.variant ?? {});
+    const suiteName = (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.suiteName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.file) || '(unnamed suite)';
+    const label = (0,_console_js__WEBPACK_IMPORTED_MODULE_2__/* .variantLabel */ ._q)(run.variant ?? {});
     const policy = verdict.policy;
-    const tests = run.tests.map((t, i) => buildTest(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }));
-    const testless = verdict.waited ? (0,outcome/* testlessRunState */.c0)(run) : run.tests.length === 0 ? startedState(run) : null;
+    const tests = run.tests.map((t, i) => (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .buildTest */ .fW)(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }));
+    const testless = verdict.waited ? (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .testlessRunState */ .c0)(run) : run.tests.length === 0 ? startedState(run) : null;
     if (testless)
         tests.push(standIn(run, suiteName, testless, verdict));
-    const per = (0,outcome/* countResults */.aD)([run], policy);
+    const per = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countResults */ .aD)([run], policy);
     const suiteResult = run.suiteResult;
     const suiteResultId = run.suiteResultId ?? suiteResult?._id;
-    const durationMs = numberOrNull(suiteResult?.executionTime) ??
-        (run.endedAt ? Math.max(0, dateMs(run.endedAt) - dateMs(run.triggeredAt)) || null : null);
+    const durationMs = (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .numberOrNull */ .wD)(suiteResult?.executionTime) ??
+        (run.endedAt ? Math.max(0, (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(run.endedAt) - (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(run.triggeredAt)) || null : null);
     const totals = { ...per, duration: tests.reduce((n, t) => n + (t.durationMs ?? 0), 0) };
     if (!verdict.waited)
         Object.assign(totals, { total: 1, error: testless ? 1 : 0 });
@@ -56602,7 +56600,7 @@ function buildSuiteRun(run, appUrl, verdict, attachments) {
         startedAt: run.triggeredAt,
         ...(run.endedAt ? { endedAt: run.endedAt } : {}),
         durationMs,
-        ...(run.error ? { error: (0,report_text/* cleanText */.X5)(run.error) } : {}),
+        ...(run.error ? { error: (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.error) } : {}),
         timedOut: Boolean(run.timedOut),
         cancelled: Boolean(run.cancelled),
         ...(run.notStarted ? { notStarted: run.notStarted } : {}),
@@ -56644,16 +56642,16 @@ function standIn(run, suiteName, state, verdict) {
         title: `${suiteName} (${phrase})`,
         state,
         countedAs: state,
-        failing: (0,outcome/* failsStep */.ug)(state, verdict.policy),
+        failing: (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .failsStep */ .ug)(state, verdict.policy),
         ...(run.notStarted ? { notStarted: run.notStarted } : {}),
         ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
         durationMs: null,
-        error: (0,report_text/* cleanText */.X5)(run.error) || sentence,
+        error: (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.error) || sentence,
         steps: [],
         consoleErrors: [],
         screenshotCompareFailed: false,
         attempts: [],
-        ...variantFields(run.variant ?? {}),
+        ...(0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .variantFields */ .TQ)(run.variant ?? {}),
     };
 }
 /** Every test of the report with its suite run, in report order. */
@@ -56672,20 +56670,24 @@ function* allTests(report) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   iF: () => (/* binding */ comparisonLine),
+/* harmony export */   jW: () => (/* binding */ sameError),
 /* harmony export */   l6: () => (/* binding */ stepLine),
 /* harmony export */   oh: () => (/* binding */ failureMessage),
 /* harmony export */   ow: () => (/* binding */ stepSentence)
 /* harmony export */ });
-/** `Step #3 click .buy: Element not found` or the test's error. */
+/** `Step 3 click .buy: Element not found` or the test's error. */
 function failureMessage(test) {
     if (test.failingStep)
         return stepSentence(test.failingStep);
     return test.error ?? 'Test failed (no step failed: see the console errors and the result).';
 }
-/** `Step #3 click .buy: Element not found` (numbered from 1). */
+/**
+ * `Step 3 click .buy: Element not found` (numbered from 1; never `#3`, which GitHub would link to an issue
+ * wherever the text is rendered as Markdown).
+ */
 function stepSentence(step) {
     const target = step.target ? ` ${step.target}` : '';
-    return `Step #${step.sequence + 1} ${step.command}${target}: ${step.error}`;
+    return `Step ${step.sequence + 1} ${step.command}${target}: ${step.error}`;
 }
 const OUTCOME_MARK = {
     passed: 'passed ',
@@ -56694,12 +56696,12 @@ const OUTCOME_MARK = {
     skipped: 'skipped',
     'not-run': 'not run',
 };
-/** One line per step: `  #3 FAILED  click .buy = "x": error`. */
+/** One line per step: `  Step 3 FAILED  click .buy = "x": error`. */
 function stepLine(s) {
     const target = s.target ? ` ${s.target}` : '';
     const value = s.value ? ` = "${s.value}"` : '';
     const error = s.error && s.outcome !== 'passed' ? `: ${s.error}` : '';
-    return `  #${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
+    return `  Step ${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
 }
 /** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…`. */
 function comparisonLine(test) {
@@ -56714,6 +56716,12 @@ function comparisonLine(test) {
 /** `18.4%` from 0.184. */
 function percent(fraction) {
     return `${Math.round(fraction * 10000) / 100}%`;
+}
+/** The same error told twice (the service often repeats the step's error as the result's). */
+function sameError(a, b) {
+    const x = a.trim();
+    const y = b.trim();
+    return x === y || x.includes(y) || y.includes(x);
 }
 
 
@@ -56735,7 +56743,7 @@ function percent(fraction) {
 /* harmony export */   zV: () => (/* binding */ groupTests),
 /* harmony export */   zX: () => (/* binding */ groupBlock)
 /* harmony export */ });
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18119);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(96867);
 /* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 
@@ -56807,14 +56815,7 @@ function variantsLine(group, verb) {
 function verbOf(test) {
     if (test.countedAs === 'failed' && test.state !== 'failed')
         return 'screenshot comparison failed';
-    return {
-        passed: 'passed',
-        failed: 'failed',
-        flaky: 'flaky',
-        'timed-out': 'timed out',
-        cancelled: 'cancelled',
-        error: 'error',
-    }[test.state];
+    return test.state.replace('-', ' ');
 }
 /** The reason lines of one test: failing step and its error, else the test's error (never both alike). */
 function reasonLines(test) {
@@ -56825,7 +56826,7 @@ function reasonLines(test) {
         lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(s.command)}</code>${target}</p>`);
         lines.push(`<pre>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
     }
-    if (test.error && (!s || !(s.error.includes(test.error) || test.error.includes(s.error)))) {
+    if (test.error && !(s && (0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .sameError */ .jW)(s.error, test.error))) {
         lines.push(`<pre>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.error, MAX_ERROR_CHARS), true)}</pre>`);
     }
     return lines;
@@ -56881,7 +56882,7 @@ function attemptsLine(test) {
         return '';
     const items = test.attempts.map((a, i) => {
         const why = a.failingStep
-            ? `step #${a.failingStep.sequence + 1} <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(a.failingStep.command)}</code>: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
+            ? `step ${a.failingStep.sequence + 1} <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(a.failingStep.command)}</code>: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
             : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
         return `<li>Attempt ${i + 1} failed: ${why} (${link(a.resultUrl, 'result')})</li>`;
     });
@@ -56933,7 +56934,6 @@ function* otherSections(report) {
         }
     }
 }
-/** Entries in groups. */
 function count(groups) {
     return groups.reduce((n, g) => n + g.matching.length, 0);
 }
@@ -56946,6 +56946,8 @@ function count(groups) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Br: () => (/* binding */ renderSummary),
+/* harmony export */   Fg: () => (/* binding */ VERDICT_LINE),
+/* harmony export */   J7: () => (/* binding */ countsLine),
 /* harmony export */   d4: () => (/* binding */ renderArtifactLine),
 /* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
 /* harmony export */ });
@@ -56954,11 +56956,7 @@ function count(groups) {
 /* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18296);
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
-/**
- * The job summary, Markdown with the HTML GitHub allows, rendered from the report model: verdict, failures,
- * suites, then every test; failures only when it would pass its byte budget
- * (docs/github-platform.md, "Step summary").
- */
+/** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
 
 
 
@@ -56974,8 +56972,8 @@ function renderArtifactLine(artifactUrl) {
     return `Screenshots: ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(artifactUrl, 'artifact')}.\n\n`;
 }
 /**
- * Renders the job summary (pure): Markdown/HTML of at most `maxBytes` UTF-8 bytes; past that the failures
- * left out are counted and the reader pointed to JUnit and results.json. docs/reports.md ("What the reviewer sees").
+ * Renders the job summary (pure) in at most `maxBytes` UTF-8 bytes; past that the failures left out are
+ * counted and the reader pointed to JUnit and results.json (docs/reports.md, "What the reviewer sees").
  */
 function renderSummary(report, options = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_MAX_BYTES;
@@ -56988,7 +56986,6 @@ function renderSummary(report, options = {}) {
     pieces.push(...allTestsSection(report));
     if (pieces.every((piece) => full.add(piece)))
         return full.text();
-    // Failures only, cut at the budget.
     const cut = new Budget(maxBytes - TAIL_RESERVE);
     cut.add(head);
     cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.totals.total, 'test')}): ` +
@@ -57017,10 +57014,7 @@ function renderSummary(report, options = {}) {
     }
     return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
-/**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`).
- * @throws when the summary file is not set or cannot be written
- */
+/** Appends Markdown to `$GITHUB_STEP_SUMMARY`. @throws when the file is not set or cannot be written */
 async function writeSummary(markdown) {
     await core.summary.addRaw(markdown).write();
 }
@@ -57065,10 +57059,13 @@ const VERDICT_LINE = {
     started: ['▶️', 'started'],
     'not-started': ['❌', 'runs not started'],
 };
-/** The counts of the verdict in words, failing ones in bold. */
-function countsLine(report) {
+/**
+ * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
+ * pull-request comment): without bold and without the number of suite runs.
+ */
+function countsLine(report, short = false) {
     const t = report.totals;
-    const bold = (on, text) => (on ? `**${text}**` : text);
+    const bold = (on, text) => (on && !short ? `**${text}**` : text);
     const counts = [];
     if (t.failed)
         counts.push(bold(true, `${t.failed} failed`));
@@ -57082,7 +57079,7 @@ function countsLine(report) {
     if (t.cancelled)
         counts.push(bold(true, `${t.cancelled} cancelled`));
     let line = `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(t.duration)}`;
-    if (report.runs.length > 1)
+    if (report.runs.length > 1 && !short)
         line += ` (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.runs.length, 'suite run')})`;
     line += '.';
     if (t.screenshotCompareFailed) {
@@ -57249,23 +57246,20 @@ function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 /**
- * Escapes service text for GitHub Markdown on one line: specials become character references, `@` and `#`
- * get a zero-width space (no mentions). Line-start markers are not escaped: no line starts with such text.
+ * Escapes service text for Markdown on one line; `@`, `#` and `GH-` before a word get a zero-width space (no
+ * mention or reference: GitHub's "Autolinked references and URLs").
  */
 function escapeInline(text) {
     return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
 }
-/**
- * Escapes text inside `<code>` (or `<pre>` when `block`) like {@link escapeInline} but adding no invisible
- * character, so a copy gives exactly the text.
- */
+/** Escapes text inside `<code>` (or `<pre>` when `block`) without invisible characters (copies exactly). */
 function escapeCode(text, block = false) {
     const one = cleanText(text).replace(/\r\n|\r/g, '\n');
     const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));
     return block ? escaped.replace(/\n/g, '&#10;') : escaped;
 }
 function escapeMarkdownChars(text) {
-    return escapeSpecials(text.replace(/([@#])(?=\w)/g, '$1\u200B'));
+    return escapeSpecials(text.replace(/([@#]|\bGH-)(?=\w)/gi, '$1\u200B'));
 }
 function escapeSpecials(text) {
     return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
@@ -57616,9 +57610,6 @@ class ProblemLog {
 /* harmony export */   Pi: () => (/* binding */ mayHaveStartedAmong),
 /* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
 /* harmony export */   by: () => (/* binding */ describeTimeout),
-/* harmony export */   iv: () => (/* binding */ LOOKUP_END_MS),
-/* harmony export */   lg: () => (/* binding */ TRIGGER_GRACE_MS),
-/* harmony export */   u2: () => (/* binding */ WRAP_UP_MS),
 /* harmony export */   wv: () => (/* binding */ armHardExit)
 /* harmony export */ });
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
@@ -57626,24 +57617,6 @@ class ProblemLog {
 /** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
 
 
-/** How long an execute in flight may still answer after a stop, ms; then it is aborted and reconciled. */
-const TRIGGER_GRACE_MS = {
-    deadline: 0,
-    signal: 1_500,
-    'fail-fast': 5_000,
-};
-/** When the lookups of interrupted triggers end, ms after the stop. */
-const LOOKUP_END_MS = {
-    deadline: 3_000,
-    signal: 3_000,
-    'fail-fast': 10_000,
-};
-/** When the wrap-up after a stop ends, ms after it; fail-fast has no runner about to kill the process. */
-const WRAP_UP_MS = {
-    deadline: 6_000,
-    signal: 4_500,
-    'fail-fast': 30_000,
-};
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
 const HARD_EXIT_MS = 6_500;
 /** The `error` of a run never started, by reason. */
@@ -61586,15 +61559,9 @@ var deadline = __nccwpck_require__(22800);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
 var src_core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
-/**
- * Where the action's words go: log lines, annotations, outputs, the job summary and the step's failure;
- * the part of `@actions/core` the action uses, so a test can hand in its own.
- */
+/** Where the action's words go: the part of `@actions/core` the action uses, so a test can hand in its own. */
 
-/**
- * The real sink: `@actions/core`, which reads `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY` at each call;
- * {@link ActionSink.useRunnerFiles} sets them in `process.env`.
- */
+/** The real sink: `@actions/core`; {@link ActionSink.useRunnerFiles} sets its files in `process.env`. */
 function actionsCoreSink() {
     return {
         info: (message) => src_core.info(message),
@@ -61629,10 +61596,7 @@ function actionsCoreSink() {
 
 
 
-/**
- * The real dependencies: `process.env`, `@actions/core`, real time, `SIGINT`/`SIGTERM` of this process,
- * `process.exit` and a SIGKILL of itself for the forced exit.
- */
+/** The real dependencies: `process.env`, `@actions/core`, real time, this process's signals and exit. */
 function processDeps() {
     return {
         env: process.env,
@@ -61731,11 +61695,10 @@ const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
 class ExecuteOptionsError extends Error {
 }
 /**
- * Encode the execute options that are set (docs/api-contract.md: Execute parameters): booleans as `1`/`0`,
- * repeatable ones once per value, `chatChannel` without `#`, each custom variable under its own name;
- * `dataFile` is not encoded here. A `suite` target rejects the test-only parameters.
+ * Encode the execute options that are set (docs/api-contract.md: Execute parameters); `dataFile` is not
+ * encoded here.
  * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
- *   parameter or `apiKey`, or a value that is not finite.
+ *   parameter or `apiKey`, or a value that is not finite
  */
 function encodeExecuteOptions(options, target) {
     const pairs = [];
@@ -61800,19 +61763,13 @@ var limits = __nccwpck_require__(50470);
 ;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
 
 
-/**
- * The timeout (ms) of an execute that waits for completion: the service's limit or the client's timeout,
- * whichever is longer; undefined (the default) with `immediate` (docs/api-contract.md: Limits).
- */
+/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md: Limits); none if immediate. */
 function syncTimeout(t, target, execOptions) {
     if (execOptions.immediate)
         return undefined;
     return Math.max(t.timeoutMs, target === 'suite' ? limits/* SYNC_SUITE_EXECUTE_TIMEOUT_MS */.ST : limits/* SYNC_TEST_EXECUTE_TIMEOUT_MS */.a6);
 }
-/**
- * Encode execute options for `target`, after adding the HTTP auth password to the secrets.
- * @throws ApiError `INVALID_REQUEST` (nothing sent) when an option is invalid.
- */
+/** Encode execute options for `target`. @throws ApiError `INVALID_REQUEST` (nothing sent) */
 function encodeForExecute(t, path, target, execOptions) {
     t.addSecret(execOptions.httpAuthPassword);
     try {
@@ -61825,10 +61782,8 @@ function encodeForExecute(t, path, target, execOptions) {
     }
 }
 /**
- * Execute a stored suite or test: a JSON body, or a multipart form with a data file (docs/api-contract.md:
- * "Encodings").
- * @returns the envelope's `data`: one result or an array (docs/api-contract.md: Execute answers).
- * @throws ApiError (see `Transport.request`), `INVALID_REQUEST` for invalid options.
+ * Execute a stored suite or test (docs/api-contract.md: "Encodings", Execute answers).
+ * @returns one result or an array; @throws ApiError, `INVALID_REQUEST` for invalid options
  */
 async function execute(t, path, target, execOptions, opts) {
     const encoded = encodeForExecute(t, path, target, execOptions);
@@ -61853,10 +61808,7 @@ async function execute(t, path, target, execOptions, opts) {
 ;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
 
 
-/**
- * Execute a test definition on demand: the definition is the JSON body, parameters go in the query string
- * (docs/api-contract.md: "Encodings"). A data file is refused before sending (`INVALID_REQUEST`).
- */
+/** Execute a test definition on demand (docs/api-contract.md: "Encodings"); a data file is refused. */
 function onDemandEndpoints(t) {
     return {
         executeOnDemand: async (organizationId, test, execOptions, opts) => {
@@ -62001,11 +61953,185 @@ function endSentence(text) {
     return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
 }
 
-;// CONCATENATED MODULE: ./src/api/parse.ts
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(57075);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(38522);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(44942);
+;// CONCATENATED MODULE: ./src/api/http.ts
 /**
- * Reading answers: JSON tolerant of raw control characters in strings (which the service sends), envelope
- * recognition (docs/api-contract.md: Conventions, Errors) and short excerpts of unreadable bodies.
+ * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
+ * (capped, against gzip bombs). No retries, envelopes or redaction here.
  */
+
+
+
+
+const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
+const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
+/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+/** The `code` of a {@link TransportError} for an answer refused at {@link MAX_ANSWER_BYTES}. */
+const TOO_LARGE = 'ETOOLARGE';
+/** How an exchange failed before a complete answer was read. */
+class TransportError extends Error {
+    kind;
+    code;
+    answered;
+    constructor(message, 
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    kind, code, 
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    answered = false) {
+        super(message);
+        this.kind = kind;
+        this.code = code;
+        this.answered = answered;
+    }
+}
+function systemCode(err) {
+    if (err && typeof err === 'object') {
+        const code = err.code;
+        if (typeof code === 'string')
+            return code;
+        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+        const parts = err.errors;
+        if (Array.isArray(parts)) {
+            for (const part of parts) {
+                const c = systemCode(part);
+                if (c)
+                    return c;
+            }
+        }
+    }
+    return undefined;
+}
+/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
+function readAll(stream) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let done = false;
+        let bytes = 0;
+        stream.on('data', (chunk) => {
+            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+            bytes += buffer.length;
+            if (bytes > MAX_ANSWER_BYTES && !done) {
+                done = true;
+                stream.destroy();
+                reject(new TransportError(tooLarge().message, 'decode', TOO_LARGE, true));
+                return;
+            }
+            chunks.push(buffer);
+        });
+        stream.on('end', () => {
+            done = true;
+            resolve(Buffer.concat(chunks));
+        });
+        stream.on('error', (err) => {
+            done = true;
+            reject(err);
+        });
+        stream.on('close', () => {
+            if (!done)
+                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
+        });
+    });
+}
+async function decode(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    if (enc === '' || enc === 'identity')
+        return body;
+    const options = { maxOutputLength: MAX_ANSWER_BYTES };
+    try {
+        if (enc === 'gzip' || enc === 'x-gzip')
+            return await gunzipAsync(body, options);
+        if (enc === 'deflate')
+            return await inflateAsync(body, options);
+    }
+    catch (err) {
+        if (err.code === 'ERR_BUFFER_TOO_LARGE')
+            throw tooLarge();
+        throw err;
+    }
+    throw new Error(`unsupported content-encoding ${enc}`);
+}
+/**
+ * Send one request and read its whole answer, whatever the status; redirects are not followed.
+ * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
+ */
+async function sendHttp(req) {
+    if (req.signal?.aborted)
+        throw new TransportError('aborted before sending', 'aborted');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, req.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let answered = false;
+    const handler = {
+        prepareRequest(options) {
+            options.signal = controller.signal;
+        },
+        canHandleAuthentication: () => false,
+        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+    };
+    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
+        allowRedirects: false,
+        allowRetries: false,
+        keepAlive: false,
+        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+        socketTimeout: req.timeoutMs + 1000,
+    });
+    const headers = { 'accept-encoding': 'gzip', ...req.headers };
+    let data = null;
+    if (typeof req.body === 'string') {
+        data = req.body;
+    }
+    else if (req.body) {
+        headers['content-length'] = req.body.length;
+        data = external_node_stream_.Readable.from([req.body]);
+    }
+    try {
+        const res = await client.request(req.method, req.url, data, headers);
+        answered = true;
+        const raw = await readAll(res.message);
+        let body;
+        try {
+            body = await decode(raw, res.message.headers['content-encoding']);
+        }
+        catch (err) {
+            const message = err.message;
+            const code = message === tooLarge().message ? TOO_LARGE : undefined;
+            throw new TransportError(`could not decompress the answer: ${message}`, 'decode', code, true);
+        }
+        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
+    }
+    catch (err) {
+        if (err instanceof TransportError)
+            throw err;
+        if (req.signal?.aborted && !timedOut)
+            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+        const message = err instanceof Error ? err.message : String(err);
+        if (timedOut || /^Request timeout/.test(message)) {
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        }
+        throw new TransportError(message, 'network', systemCode(err), answered);
+    }
+    finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/parse.ts
+/** Reading answers: tolerant JSON, envelopes (docs/api-contract.md: Conventions, Errors), excerpts. */
 const CONTROL_ESCAPES = {
     '\b': '\\b',
     '\f': '\\f',
@@ -62042,10 +62168,7 @@ function escapeControlCharsInStrings(text) {
     }
     return out;
 }
-/**
- * Parse JSON, retrying once with control characters in strings escaped; a leading BOM is ignored.
- * @throws SyntaxError when the text is not JSON even then.
- */
+/** Parse JSON, again with control characters in strings escaped if need be. @throws SyntaxError */
 function parseJsonTolerant(text) {
     const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     try {
@@ -62058,10 +62181,7 @@ function parseJsonTolerant(text) {
         return JSON.parse(escaped);
     }
 }
-/**
- * A single-line excerpt of at most `max` characters (plus `…`); redacted before cutting so that no secret
- * is cut in half and left readable.
- */
+/** A single-line excerpt of at most `max` characters, redacted before cutting (no secret is cut in half). */
 function excerpt(text, redact, max = 200) {
     const flat = redact(text)
         // eslint-disable-next-line no-control-regex
@@ -62089,10 +62209,7 @@ function readEnvelope(value) {
 // EXTERNAL MODULE: ./src/api/backoff.ts
 var api_backoff = __nccwpck_require__(50304);
 ;// CONCATENATED MODULE: ./src/api/retry-rules.ts
-/**
- * Retry rules of the API client: which failures are retried for which kind of request, how long to wait,
- * and an abortable sleep. A request that triggers runs is never blindly repeated.
- */
+/** Retry rules of the API client: a request that triggers runs is never blindly repeated. */
 
 const DEFAULT_MAX_RETRIES = 4;
 
@@ -62107,9 +62224,8 @@ const NEVER_REACHED_CODES = new Set([
     'EHOSTUNREACH',
 ]);
 /**
- * Decide whether a failed attempt is retried (`retry`: zero-based retries already made) and after how long.
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}` (a trigger that may have
- * reached the service).
+ * Decide whether a failed attempt is retried (`retry`: retries already made) and after how long (ms).
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}`
  */
 function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
     const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
@@ -62163,10 +62279,8 @@ function defaultSleep(ms, signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/failures.ts
-/**
- * Failed attempts: the facts for the retry decision and the redacted `ApiError` each becomes when not
- * retried (docs/api-contract.md: Errors).
- */
+/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
+
 
 
 
@@ -62225,10 +62339,7 @@ function invalidBody(status, text, why, redact) {
         detail: `${why} (HTTP ${status})${ex ? `: ${ex}` : ''}`,
     };
 }
-/**
- * The failure of an exchange without a complete answer: `REQUEST_TIMEOUT`, `INVALID_RESPONSE` (corrupt
- * body) or `NETWORK_ERROR`. Aborts are handled by the caller.
- */
+/** The failure of an exchange without a complete answer (aborts are handled by the caller). */
 function failureFromTransport(err, timeoutMs, redact) {
     if (err.kind === 'timeout') {
         return {
@@ -62242,6 +62353,7 @@ function failureFromTransport(err, timeoutMs, redact) {
             failure: { kind: 'network', code: 'EDECODE' },
             errorType: 'INVALID_RESPONSE',
             detail: redact(err.message),
+            ...(err.code === TOO_LARGE ? { tooLarge: true } : {}),
         };
     }
     return {
@@ -62256,22 +62368,22 @@ function advice(errorType, status) {
         ? ' Check the API key (the account settings show it).'
         : '';
 }
-/**
- * The `ApiError` for a failure not retried: `TRIGGER_UNCERTAIN` with `uncertain`, else the failure's own
- * type with a hint. `endpoint` is the redacted `METHOD /path?query`; `attempts` counts HTTP attempts.
- */
+/** The `ApiError` for a failure not retried (`TRIGGER_UNCERTAIN` with `uncertain`); `attempts`: HTTP attempts. */
 function failureError(kind, endpoint, f, attempts, uncertain, redact) {
     const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+    const facts = {
+        status: f.status,
+        endpoint,
+        serviceMessage: f.serviceMessage,
+        excerpt: f.excerpt,
+        networkCode: f.networkCode,
+        attempts,
+    };
     if (uncertain) {
         return new ApiError({
             errorType: 'TRIGGER_UNCERTAIN',
             causeType: f.errorType,
-            status: f.status,
-            endpoint,
-            serviceMessage: f.serviceMessage,
-            excerpt: f.excerpt,
-            networkCode: f.networkCode,
-            attempts,
+            ...facts,
             message: redact(`${endpoint}: the request that starts the run failed after it may have reached the service ` +
                 `(${f.detail})${tries}. The run may have started, so it was not sent again (no run is ever ` +
                 `triggered twice). Check the organization's running list (GET /v1/organizations/{organizationId}/running/ ` +
@@ -62289,12 +62401,7 @@ function failureError(kind, endpoint, f, attempts, uncertain, redact) {
     }
     return new ApiError({
         errorType: f.errorType,
-        status: f.status,
-        endpoint,
-        serviceMessage: f.serviceMessage,
-        excerpt: f.excerpt,
-        networkCode: f.networkCode,
-        attempts,
+        ...facts,
         message: redact(`${endpoint}: ${endSentence(`${f.detail}${tries}`)}${hint}`),
     });
 }
@@ -62336,13 +62443,9 @@ function describe(value) {
     return `a ${typeof value}`;
 }
 /**
- * Read a 2xx answer per `expect`:
- * - `envelope`: a `SUCCESS` envelope gives its `data`; anything else that is not an `ERROR` envelope is
- *   `INVALID_RESPONSE` (raw control characters in strings are tolerated).
- * - `document`: like `envelope`, but a bare JSON document is the value.
- * - `text`: the body as UTF-8 text (or a `SUCCESS` envelope's string `data`).
- * - `binary`: a `BinaryAnswer`.
- * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body).
+ * Read a 2xx answer per `expect`: `envelope` gives a `SUCCESS` envelope's `data` (else `INVALID_RESPONSE`);
+ * `document` also takes a bare JSON document; `text` the body as UTF-8; `binary` a `BinaryAnswer`.
+ * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body)
  */
 function readSuccess(res, expect, redact) {
     const contentType = String(res.headers['content-type'] ?? '');
@@ -62385,10 +62488,7 @@ function readSuccess(res, expect, redact) {
 
 ;// CONCATENATED MODULE: ./src/api/body.ts
 /** Request bodies: JSON, or a multipart form with one file part (docs/api-contract.md: "Encodings"). */
-/**
- * Encode a body with its `content-type` (no body gives `{}`).
- * @throws whatever the platform's form encoder throws (reported as `INVALID_REQUEST`).
- */
+/** Encode a body with its `content-type`. @throws what the platform's form encoder throws */
 async function encodeBody(body) {
     if (!body)
         return {};
@@ -62407,190 +62507,10 @@ async function encodeBody(body) {
     };
 }
 
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(38522);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(44942);
-;// CONCATENATED MODULE: ./src/api/http.ts
-/**
- * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
- * (capped, against gzip bombs). No retries, envelopes or redaction here.
- */
-
-
-
-
-const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
-const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
-/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
-/** How an exchange failed before a complete answer was read. */
-class TransportError extends Error {
-    kind;
-    code;
-    answered;
-    constructor(message, 
-    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
-    kind, code, 
-    /** Whether an answer had started to arrive (the request certainly reached the server). */
-    answered = false) {
-        super(message);
-        this.kind = kind;
-        this.code = code;
-        this.answered = answered;
-    }
-}
-function systemCode(err) {
-    if (err && typeof err === 'object') {
-        const code = err.code;
-        if (typeof code === 'string')
-            return code;
-        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
-        const parts = err.errors;
-        if (Array.isArray(parts)) {
-            for (const part of parts) {
-                const c = systemCode(part);
-                if (c)
-                    return c;
-            }
-        }
-    }
-    return undefined;
-}
-/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
-function readAll(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let done = false;
-        let bytes = 0;
-        stream.on('data', (chunk) => {
-            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-            bytes += buffer.length;
-            if (bytes > MAX_ANSWER_BYTES && !done) {
-                done = true;
-                stream.destroy();
-                reject(new TransportError(tooLarge().message, 'decode', undefined, true));
-                return;
-            }
-            chunks.push(buffer);
-        });
-        stream.on('end', () => {
-            done = true;
-            resolve(Buffer.concat(chunks));
-        });
-        stream.on('error', (err) => {
-            done = true;
-            reject(err);
-        });
-        stream.on('close', () => {
-            if (!done)
-                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
-        });
-    });
-}
-async function decode(body, encoding) {
-    const enc = (encoding ?? '').trim().toLowerCase();
-    if (enc === '' || enc === 'identity')
-        return body;
-    const options = { maxOutputLength: MAX_ANSWER_BYTES };
-    try {
-        if (enc === 'gzip' || enc === 'x-gzip')
-            return await gunzipAsync(body, options);
-        if (enc === 'deflate')
-            return await inflateAsync(body, options);
-    }
-    catch (err) {
-        if (err.code === 'ERR_BUFFER_TOO_LARGE')
-            throw tooLarge();
-        throw err;
-    }
-    throw new Error(`unsupported content-encoding ${enc}`);
-}
-/**
- * Send one request and read its whole answer; redirects are not followed (the API key rides in the query).
- * @returns status, headers and the decoded body, whatever the status.
- * @throws TransportError: `network` (with the system code), `timeout` after `timeoutMs`, `aborted` when
- * `signal` fires, `decode` for a corrupt or too large body.
- */
-async function sendHttp(req) {
-    if (req.signal?.aborted)
-        throw new TransportError('aborted before sending', 'aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-    }, req.timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let answered = false;
-    const handler = {
-        prepareRequest(options) {
-            options.signal = controller.signal;
-        },
-        canHandleAuthentication: () => false,
-        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-    };
-    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: false,
-        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-        socketTimeout: req.timeoutMs + 1000,
-    });
-    const headers = { 'accept-encoding': 'gzip', ...req.headers };
-    let data = null;
-    if (typeof req.body === 'string') {
-        data = req.body;
-    }
-    else if (req.body) {
-        headers['content-length'] = req.body.length;
-        data = external_node_stream_.Readable.from([req.body]);
-    }
-    try {
-        const res = await client.request(req.method, req.url, data, headers);
-        answered = true;
-        const raw = await readAll(res.message);
-        let body;
-        try {
-            body = await decode(raw, res.message.headers['content-encoding']);
-        }
-        catch (err) {
-            throw new TransportError(`could not decompress the answer: ${err.message}`, 'decode', undefined, true);
-        }
-        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-    }
-    catch (err) {
-        if (err instanceof TransportError)
-            throw err;
-        if (timedOut)
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        if (req.signal?.aborted)
-            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
-        const message = err instanceof Error ? err.message : String(err);
-        if (/^Request timeout/.test(message)) {
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        }
-        throw new TransportError(message, 'network', systemCode(err), answered);
-    }
-    finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onCallerAbort);
-    }
-}
-
 // EXTERNAL MODULE: ./src/api/redact.ts
 var api_redact = __nccwpck_require__(22799);
 ;// CONCATENATED MODULE: ./src/api/transport.ts
-/**
- * The transport of the API client: builds, meters, sends, reads, retries and redacts each call that the
- * endpoint modules describe; it knows nothing of resources (docs/api-client.md).
- */
+/** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
 
 
 
@@ -62604,9 +62524,8 @@ function isRateLimited(failure) {
     return failure.kind === 'status' && failure.status === 429;
 }
 /**
- * Sends the calls of one client: `apiKey` in the query string (not for badges), retries per `retry-rules.ts`,
- * one budget token per attempt. A 429 is retried for as long as the call's signal allows (the service
- * refused before doing anything); without a signal it counts against `maxRetries`.
+ * Sends the calls of one client: `apiKey` in the query string, retries per `retry-rules.ts`, one budget token
+ * per attempt. A 429 is retried while the call's signal allows; without a signal it counts as a retry.
  */
 class Transport {
     options;
@@ -62676,10 +62595,7 @@ class Transport {
             shape,
         });
     }
-    /**
-     * Send a call, retrying per its kind, and resolve with its answer.
-     * @throws ApiError: the last attempt's failure, `TRIGGER_UNCERTAIN`, `ABORTED` or `INVALID_REQUEST`.
-     */
+    /** Send a call, retrying per its kind. @throws ApiError: the last failure, or `TRIGGER_UNCERTAIN`. */
     async request(call) {
         const p = await this.prepare(call);
         const signal = call.opts?.signal;
@@ -62705,6 +62621,10 @@ class Transport {
             }
             const of = untilAborted ? 'rate limited, until the deadline' : `of ${this.maxRetries}`;
             this.log(`${p.endpoint}: ${outcome.detail}; retry ${attempt + 1} (${of}) in ${decision.delayMs} ms`);
+            // A refused size is no passing fault: the reason is shown even when the next attempt gets through.
+            if (outcome.tooLarge) {
+                this.options.onUnexpectedShape?.(this.redact(`${p.endpoint}: ${outcome.detail}; asked again.`));
+            }
             try {
                 await this.sleep(decision.delayMs, waitSignal);
             }
@@ -62828,10 +62748,7 @@ class Transport {
 
 
 
-/**
- * Create a client for the Ghost Inspector API v1 (see `ClientOptions`). Methods resolve with the
- * envelope's `data` and reject with a redacted `ApiError`; retries follow `retry-rules.ts`.
- */
+/** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 function createClient(options) {
     return clientOn(new Transport(options));
 }
@@ -62963,43 +62880,31 @@ const SECRET_INPUTS = new Set([
     'github-token',
     'ngrok-authtoken',
 ]);
-/**
- * Identifier form: the service's ids are 24 hexadecimal characters; letters, digits, `-` and `_` (at most 64)
- * are accepted so that other instances (a local emulator) work too. Anything else could not be a path segment.
- */
+/** The service's ids are 24 hex characters; other instances (a local emulator) may use up to 64 of these. */
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
 const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
 const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
 const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/**
- * Execute parameter names a custom variable may not take: it would change the run's settings (every
- * parameter of the contract, plus `apiKey`).
- */
+/** Names a custom variable may not take: execute parameters, which would change the run's settings. */
 const RESERVED_VARIABLE_NAMES = new Set([
     ...EXECUTE_PARAMETER_NAMES,
     'count',
     'offset',
     'includeImports',
 ]);
-/** The tunnel agents the action can start. */
 const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /**
- * Pure parsing and validation of the raw input strings: no environment, no files. Every problem is
- * collected (one `InputProblem` per bad value) so that all of them are reported together.
- *
- * Implements the execute parameters of the docs/api-contract.md, "Execute parameters".
+ * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
+ * problem is collected, so that all of them are reported together.
  */
 
 
 
 
-/**
- * Typed access to the raw inputs with the defaults applied; each accessor records a problem for a value of
- * the wrong form and returns `undefined` (or a safe value) for it.
- */
+/** Typed access to the raw inputs with defaults; a value of the wrong form records a problem. */
 class InputReader {
     getRaw;
     problems = [];
@@ -63011,7 +62916,6 @@ class InputReader {
     constructor(getRaw) {
         this.getRaw = getRaw;
     }
-    /** The trimmed value, or the input's default when empty. */
     raw(name) {
         const value = this.getRaw(name).trim();
         return value !== '' ? value : (INPUT_DEFAULTS[name] ?? '');
@@ -63059,7 +62963,6 @@ class InputReader {
         return Number(value);
     }
 }
-/** Splits a list input on newlines and commas; trims; drops empty entries. */
 function splitList(value) {
     return value
         .split(/[\r\n,]+/)
@@ -63145,10 +63048,7 @@ function parseTargets(r, organizationId) {
     }
     return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
-/**
- * `result-ids`: results started elsewhere, each `suite-result:<id>`, `test-result:<id>` or a bare id
- * (`run/trigger/result-ids.ts` tells its kind). Only with `wait: true`.
- */
+/** `result-ids`: `suite-result:<id>`, `test-result:<id>` or a bare id; only with `wait: true`. */
 function parseResultIds(r, wait) {
     const refs = r.list('result-ids').map((entry) => {
         const match = /^(suite|test)-result:(.*)$/.exec(entry);
@@ -63229,10 +63129,7 @@ function parseReports(r, context) {
         resultsPath,
     };
 }
-/**
- * Checks across inputs: test-only parameters need tests to apply to; output files given by two inputs must
- * differ (one would overwrite the other).
- */
+/** Checks across inputs: test-only parameters need tests; two output files may not be the same. */
 function checkCombinations(r, inputs) {
     const hasTests = inputs.testIds.length > 0 || inputs.testFilePatterns.length > 0;
     const { webhook, screenshotCompareBaselineResult: baseline } = inputs.execute;
@@ -63259,10 +63156,7 @@ function checkCombinations(r, inputs) {
             seen.set(file, input);
     }
 }
-/**
- * Every secret value to mask and redact: the API key, the HTTP auth password, private variable values, the
- * GitHub token, the ngrok authtoken and the credentials of URL inputs (start URLs, webhooks, tunnel).
- */
+/** Every secret value to mask and redact: keys, passwords, tokens, private variables, URL credentials. */
 function collectSecrets(inputs, privateValues) {
     const { execute } = inputs;
     const webhooks = execute.webhook === undefined ? [] : [execute.webhook].flat();
@@ -63278,10 +63172,7 @@ function collectSecrets(inputs, privateValues) {
     ];
     return unique(secrets.filter((s) => s !== ''));
 }
-/**
- * One warning per secret value too short to be removed from free text (`MIN_REDACTED_LENGTH`), naming the
- * input (and variable), never the value.
- */
+/** One warning per secret too short to be removed from free text, naming the input, never the value. */
 function shortSecretWarnings(values) {
     const warnings = [];
     for (const [what, value] of Object.entries(values)) {
@@ -63324,9 +63215,8 @@ const REGIONS = [
  */
 
 /**
- * Parses `NAME=VALUE` lines (blank lines and lines starting with `#` skipped; the value is everything after
- * the first `=`, untrimmed on the right only of line breaks) or a JSON object of names to strings or numbers.
- * Reports problems through `fail` (values of private variables are never shown).
+ * Parses `NAME=VALUE` lines (`#` comments skipped; the value is everything after the first `=`) or a JSON
+ * object of names to strings or numbers. Problems go to `fail` (private values are never shown).
  */
 function parseVariables(text, input, fail) {
     const result = Object.create(null);
@@ -63392,10 +63282,7 @@ function parseVariables(text, input, fail) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/execute-options.ts
-/**
- * Pure parsing of the execute parameters the user set (docs/api-contract.md, "Execute parameters"),
- * in the service's names: browsing dimensions, data rows, run settings and custom variables.
- */
+/** Pure parsing of the execute parameters the user set (docs/api-contract.md, "Execute parameters"). */
 
 
 
@@ -63508,10 +63395,7 @@ function parseRunSettings(r, execute) {
             execute.chatChannel = chatChannel.replace(/^#/, '');
     }
 }
-/**
- * Every execute parameter the user set, in the service's names (see `ActionInputs.execute`), with the
- * variables; problems are recorded in `r`.
- */
+/** Every execute parameter the user set, in the service's names, with the variables; problems go to `r`. */
 function parseExecute(r, dataFile, withTestFiles) {
     const execute = {};
     parseBrowsing(r, execute);
@@ -64530,20 +64414,14 @@ function resolveUrl(target, base) {
         return target;
     }
 }
-/** True when `target` is an absolute URL (has a scheme). */
 function isAbsolute(target) {
     return /^[a-z][a-z0-9+.-]*:/i.test(target);
 }
 /**
  * An `open` target under a base-URL override, as Selenium IDE runs a recorder file against another base URL:
  * a relative target is appended to the base (`/login` under `https://staging.test/app` gives
- * `https://staging.test/app/login`), and an absolute target on the document's own site (same origin as its
- * `url`, under its path) is moved to the base with the rest of its path. Other absolute targets are kept.
- *
- * @param target the command's target as recorded.
- * @param documentUrl the `.side` document's `url` (may be empty).
- * @param baseUrl the override (the `start-url` of a run).
- * @returns the URL to open, and whether an absolute target was moved (worth a notice).
+ * `https://staging.test/app/login`); an absolute target on the document's own site moves to the base.
+ * @returns the URL to open, and whether an absolute target was moved
  */
 function rebaseOpenTarget(target, documentUrl, baseUrl) {
     const base = baseUrl.replace(/\/+$/, '');
@@ -64582,11 +64460,9 @@ function step(command, target, value = '', variableName = '') {
     };
 }
 /**
- * Converts one recorder document into native JSON tests, one per recorder test, in document order.
- * The first `open` command becomes the test's start URL (resolved against the document's `url`, or rebased
- * onto `options.startUrl`); later `open` commands become `open` steps, resolved the same way.
- *
- * @throws SideConversionError for a command with no Ghost Inspector equivalent, or a test with no start URL.
+ * Converts one recorder document into native JSON tests, one per recorder test; the first `open` is the
+ * start URL, later ones are `open` steps.
+ * @throws SideConversionError for a command with no Ghost Inspector equivalent, or a test with no start URL
  */
 function convertSideDocument(side, options = {}) {
     const documentUrl = side.url ?? '';
@@ -64682,22 +64558,15 @@ function convertSideTest(test, baseUrl, openUrl) {
 
 ;// CONCATENATED MODULE: ./src/inputs/test-files.ts
 /**
- * Repository test files: finds them by glob (tinyglobby) and parses each into Ghost Inspector tests in the
- * native JSON format (docs/api-contract.md, "Test definitions (repository test files)": the Test fields minus identifiers, dates,
- * organization, suite, user and outcomes; steps without `_id`), ready for the on-demand execute.
- *
- * Formats: `.json` (one native JSON test, or an array of them) and `.side` (a recorder document; each of its
- * tests is one run, converted by `side.ts`).
+ * Repository test files (docs/api-contract.md, "Test definitions (repository test files)"): found by glob,
+ * each parsed into native JSON tests for the on-demand execute; `.json` (a test or an array) or `.side`.
  */
 
 
 
 
 
-/**
- * The definition to execute for `test` under `startUrl` (a `start-url` value, or undefined for the test's
- * own): its start URL is the one to send with the execute.
- */
+/** The definition to execute for `test` under `startUrl` (a `start-url` value, or undefined: its own). */
 function definitionFor(test, startUrl) {
     return (startUrl !== undefined ? test.byStartUrl?.get(startUrl) : undefined) ?? test.definition;
 }
@@ -64727,11 +64596,9 @@ const DROPPED_FIELDS = [
     'dateExecutionTriggered',
 ];
 /**
- * Expands glob patterns (relative to `cwd`) and parses every matched file, in pattern order then path order;
- * a file matched twice is read once.
- *
- * @throws TestFileError when a pattern matches no file, a file has another extension, cannot be read or
- *   parsed, or holds no test.
+ * Expands glob patterns (relative to `cwd`) and parses every matched file once, in pattern then path order.
+ * @throws TestFileError when a pattern matches no file, or a file has another extension, cannot be read or
+ *   parsed, or holds no test
  */
 async function loadTestFiles(patterns, cwd, options = {}) {
     const seen = new Set();
@@ -64777,18 +64644,39 @@ async function loadTestFiles(patterns, cwd, options = {}) {
     }
     return tests;
 }
+/**
+ * The text of `file` (relative to `cwd`), read only when its real path (symbolic links resolved) lies inside
+ * the real path of `cwd`: a link out of the workspace would send an outside file to the service.
+ * @throws TestFileError when the file leads out of the workspace or cannot be read
+ */
 async function readText(cwd, file) {
     try {
-        return await (0,promises_.readFile)(external_node_path_default().resolve(cwd, file), 'utf8');
+        const [root, real] = await Promise.all([(0,promises_.realpath)(cwd), (0,promises_.realpath)(external_node_path_default().resolve(cwd, file))]);
+        const inside = external_node_path_default().relative(root, real);
+        if (inside === '' || inside.startsWith('..') || external_node_path_default().isAbsolute(inside)) {
+            throw new TestFileError(file, 'leads out of the workspace (its real path is outside it); not read');
+        }
+        return await (0,promises_.readFile)(real, 'utf8');
     }
     catch (error) {
+        if (error instanceof TestFileError)
+            throw error;
         throw new TestFileError(file, `cannot be read (${error.code ?? 'error'})`);
     }
 }
 /**
- * Parses the text of one test file by its extension. With `options.startUrl`, a recorder file's `open`
- * targets are rebased onto it (`side.ts`) and a native JSON test's `startUrl` is replaced by it.
- * @throws TestFileError for another extension, invalid JSON, or a document that is not a test.
+ * Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors.
+ */
+function jsonErrorPlace(error) {
+    const message = error instanceof Error ? error.message : '';
+    const place = /\(line \d+ column \d+\)|at position \d+/.exec(message)?.[0];
+    if (place)
+        return ` (${place.replace(/[()]/g, '')})`;
+    return /^Unexpected end of JSON input/.test(message) ? ' (it ends too early)' : '';
+}
+/**
+ * Parses the text of one test file by its extension, under `options.startUrl` when set.
+ * @throws TestFileError for another extension, invalid JSON, or a document that is not a test
  */
 function parseTestFile(file, text, options = {}) {
     const ext = external_node_path_default().extname(file).toLowerCase();
@@ -64800,7 +64688,7 @@ function parseTestFile(file, text, options = {}) {
         doc = JSON.parse(text);
     }
     catch (error) {
-        throw new TestFileError(file, `is not valid JSON (${error.message})`);
+        throw new TestFileError(file, `is not valid JSON${jsonErrorPlace(error)}`);
     }
     if (ext === '.side') {
         if (!isSideDocument(doc)) {
@@ -64889,8 +64777,7 @@ function stepValue(value) {
 
 
 /**
- * Reads the tunnel inputs; problems are recorded in `r`.
- * @param envToken `NGROK_AUTHTOKEN` from the environment, used when `ngrok-authtoken` is empty
+ * Reads the tunnel inputs (the token may come from `NGROK_AUTHTOKEN`, `envToken`); problems go to `r`.
  * @returns the tunnel, or null when `tunnel` is empty
  */
 function parseTunnel(r, envToken) {
@@ -64937,9 +64824,8 @@ function hasUserInfo(address) {
     return url.username !== '' || url.password !== '';
 }
 /**
- * Checks the tunnel against the other inputs: `wait: false` is refused (the runs would outlive the tunnel),
- * the URL variable may not also be a user variable, and a start URL that begins with `{{name}}` must name
- * the tunnel's variable or a variable of `variables`/`private-variables`.
+ * Checks the tunnel against the other inputs: `wait: false` is refused, the URL variable may not be a user
+ * variable, and a start URL beginning with `{{name}}` must name a known variable.
  */
 function checkTunnelCombinations(r, inputs) {
     const { tunnel, execute } = inputs;
@@ -64963,13 +64849,8 @@ function checkTunnelCombinations(r, inputs) {
 
 ;// CONCATENATED MODULE: ./src/inputs/from-env.ts
 /**
- * Reads every input of `action.yml` once, from the environment and the files they name, into one typed,
- * validated object (`ActionInputs`).
- *
- * Validation happens before any remote call: every bad input is collected and reported together in one
- * `InputError` whose lines each name the input, the value (masked for secrets) and the expected form.
- * Defaults are applied here as well as in `action.yml` (outside GitHub nobody fills them in); a test keeps the
- * two in step.
+ * Reads every input of `action.yml` once, from the environment and the files they name, into one validated
+ * `ActionInputs`, before any remote call. Defaults are applied here too (outside GitHub nobody fills them in).
  */
 
 
@@ -64983,10 +64864,8 @@ function envInputGetter(env) {
     return (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '';
 }
 /**
- * Reads and validates every input.
- *
- * @returns the typed inputs; files named by `data-file` and `test-files` are read and parsed.
- * @throws InputError listing every bad input (nothing remote has happened yet).
+ * Reads and validates every input; files named by `data-file` and `test-files` are read and parsed.
+ * @throws InputError listing every bad input (nothing remote has happened yet)
  */
 async function readInputs(options = {}) {
     const env = options.env ?? process.env;
@@ -65057,7 +64936,6 @@ async function readTestFiles(r, patterns, workspace, options) {
         return [];
     }
 }
-/** Reads the data file: its name and bytes, or a short reason why not. */
 async function readDataFile(file) {
     try {
         const info = await (0,promises_.stat)(file);
@@ -65078,21 +64956,14 @@ async function readDataFile(file) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/index.ts
-/**
- * The action's inputs: `schema.ts` (names, defaults, the typed result, the error), `parse.ts` and
- * `variables.ts` (pure parsing and validation), `from-env.ts` (from the environment and the files they name),
- * `test-files.ts` and `side.ts` (repository test files: native JSON and recorder documents).
- */
+/** The action's inputs: names and types (`schema.ts`), parsing, and reading from the environment. */
 
 
 
 
 
 ;// CONCATENATED MODULE: ./src/common/log.ts
-/**
- * One line of plain log output: control characters become spaces, so service text can never start a line
- * the runner would read as a workflow command (`core.info` writes its text as is).
- */
+/** One log line whose control characters became spaces: it can never start a workflow command. */
 function logLine(text) {
     // eslint-disable-next-line no-control-regex
     return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
@@ -65131,9 +65002,7 @@ var external_node_fs_ = __nccwpck_require__(73024);
 
 
 /**
- * The path of the agent's executable.
- * @param searchPath the `PATH` to look in first (the agent's environment)
- * @param log progress lines (the download)
+ * The path of the agent's executable, looked up first on `searchPath`.
  * @throws Error when the agent is not installed and there is no download for this OS and architecture,
  *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
  */
@@ -65190,10 +65059,8 @@ async function onSearchPath(command, searchPath) {
 
 ;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
 /**
- * ngrok's agent API, the agent's documented and versioned interface (ngrok docs, "ngrok Agent API",
- * https://ngrok.com/docs/agent/api/): base URL `http://127.0.0.1:4040/api` unless `web_addr` is changed,
- * no authentication, JSON answers; "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url,
- * config: { addr } }] }`.
+ * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
+ * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
  */
 
 /** One try of the API, ms. */
@@ -65228,17 +65095,17 @@ async function askNgrokApi(api, address, bound) {
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/providers.ts
-/** Platform → `os-arch` key of the pinned assets below. */
-function platformKey(platform, arch) {
-    return `${platform}-${arch}`;
+function pinned(assets, version) {
+    return (platform, arch) => {
+        const asset = assets[`${platform}-${arch}`];
+        return asset ? { ...asset, version } : null;
+    };
 }
 const NGROK_VERSION = '3.10.1';
 /**
- * ngrok 3.10.1. The Linux and macOS files and their SHA-256 are what ngrok's update service
- * (`update.ngrok-agent.com/check`, field `checksum`) answered, as transcribed in nixpkgs
- * (pkgs/by-name/ng/ngrok/versions.json); the Windows archive and its SHA-256 as transcribed in the
- * chocolatey package of ngrok 3.10.1. Not checked against a download here (no network where this was
- * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ * ngrok 3.10.1: Linux and macOS as ngrok's update service answered (transcribed in nixpkgs,
+ * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
+ * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
  */
 const NGROK_ASSETS = {
     'linux-x64': {
@@ -65270,10 +65137,8 @@ const NGROK_ASSETS = {
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
 /**
- * cloudflared 2026.9.3: the asset names and SHA-256 of the "SHA256 Checksums" block of its release notes
- * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3), as quoted in a downstream changelog; the
- * release has every runner platform. Not checked against a download here (no network where this was
- * written): a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
+ * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
  */
 const CLOUDFLARED_ASSETS = {
     'linux-x64': {
@@ -65305,10 +65170,7 @@ const CLOUDFLARED_ASSETS = {
 const ngrok = {
     name: 'ngrok',
     command: 'ngrok',
-    asset(platform, arch) {
-        const asset = NGROK_ASSETS[platformKey(platform, arch)];
-        return asset ? { ...asset, version: NGROK_VERSION } : null;
-    },
+    asset: pinned(NGROK_ASSETS, NGROK_VERSION),
     args(tunnel) {
         const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
         if (tunnel.hostHeader)
@@ -65347,10 +65209,7 @@ const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
 const cloudflared = {
     name: 'cloudflared',
     command: 'cloudflared',
-    asset(platform, arch) {
-        const asset = CLOUDFLARED_ASSETS[platformKey(platform, arch)];
-        return asset ? { ...asset, version: CLOUDFLARED_VERSION } : null;
-    },
+    asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
     args(tunnel) {
         const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
         const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
@@ -65385,9 +65244,8 @@ function tunnelProvider(name) {
     return name === 'cloudflared' ? cloudflared : ngrok;
 }
 /**
- * The names of the job's environment variables the agent may see: the path, home and temp folders, proxy
- * settings, and ngrok's own `NGROK_*` configuration for ngrok. Every other variable (the job's secrets,
- * `INPUT_*`, the runner's `ACTIONS_*` credentials) stays in the action.
+ * Whether the agent may see the job's variable `name`: path, home, temp and proxy settings, and `NGROK_*`
+ * for ngrok; never the job's secrets, `INPUT_*` or the runner's `ACTIONS_*` credentials.
  */
 function agentMaySee(provider, name) {
     const upper = name.toUpperCase();
@@ -65422,11 +65280,7 @@ const AGENT_ENV = new Set([
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
 const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-/**
- * ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"; error code
- * ERR_NGROK_6024): bypassed only by the `ngrok-skip-browser-warning` header, a non-browser User-Agent or a
- * paid plan, none of which Ghost Inspector's browsers have.
- */
+/** ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"); browsers cannot skip it. */
 const NGROK_BROWSER_WARNING = 'ERR_NGROK_6024';
 /** Answers of a tunnel whose agent cannot reach the app (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530). */
 const TUNNEL_GATEWAY_STATUSES = [502, 503, 504, 530];
@@ -65493,11 +65347,8 @@ async function bodyStart(res) {
 
 ;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
 /**
- * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md): the agent runs as a
- * child process with an allow-listed environment, tells its public URL (its log, ngrok's local API), and
- * the tunnel counts as open once the public URL, fetched as a browser fetches it, answers with the app.
- * Every agent started is stopped by `stop()` (SIGTERM, SIGKILL after a short grace), and killed at once when
- * the process exits or is ended by force ({@link killAgentsNow}), so none is left running on the runner.
+ * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). Every agent started is
+ * stopped by `stop()` (SIGTERM, then SIGKILL), or killed at exit ({@link killAgentsNow}).
  */
 
 
@@ -65520,13 +65371,9 @@ function killAgentsNow() {
     live.clear();
 }
 /**
- * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it as a
- * browser sees it.
- * @returns the open tunnel; the caller stops it
- * @throws Error naming the local address when the agent cannot start, exits or reports a fatal error (its
- *   own words quoted), reports a public URL not of the form `http(s)://host[:port]`, shows browsers its own
- *   page instead of the app, or the app does not answer through the tunnel within the bound; the agent is
- *   stopped before
+ * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
+ * @throws Error naming the local address when the agent fails, announces a URL not `http(s)://host[:port]`,
+ *   shows browsers its own page, or the app does not answer within the bound; the agent is stopped before
  */
 async function startTunnel(options) {
     const provider = tunnelProvider(options.tunnel.provider);
@@ -65542,7 +65389,6 @@ async function startTunnel(options) {
         started.abort();
     }
 }
-/** {@link startTunnel} within `bound`. */
 async function openAgent(options, provider, bound) {
     const { tunnel, log } = options;
     const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
@@ -65581,15 +65427,10 @@ async function openAgent(options, provider, bound) {
         throw error;
     }
 }
-/** The variables of `env` the agent may see ({@link agentMaySee}). */
 function allowedEnv(provider, env) {
     return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
 }
-/**
- * The public URL the agent announces (ngrok: as its local API lists it, its log line as fallback), checked
- * to be `http(s)://host[:port]`; rejects at once on a fatal error line, when the agent exits, or at the
- * bound, quoting the agent's last error.
- */
+/** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
 function publicUrl(child, provider, bound, tunnel, exited) {
     const name = provider.name;
     const readLine = provider.lineReader();
@@ -65643,8 +65484,7 @@ function lastErrorSaid(last) {
     return () => (last() ? `: ${last()}` : '');
 }
 /**
- * `url` reduced to its origin when it is `http(s)://host[:port]` with nothing else (no user-info, path,
- * query or fragment, where a token could ride).
+ * `url` reduced to its origin when it is `http(s)://host[:port]` and nothing else (a token could ride there).
  * @throws Error naming the agent, never the URL, otherwise
  */
 function checkedPublicUrl(agent, url) {
@@ -65669,10 +65509,9 @@ function checkedPublicUrl(agent, url) {
     return parsed.origin;
 }
 /**
- * Fetches the public URL as a browser would until the app answers through the tunnel: a tunnel's own "bad
- * gateway" or error answer means not yet; the agent's browser warning page fails at once.
- * @throws Error naming what the browsers would see and the ways out; when the agent exits; at the bound,
- *   naming the local address and what it answers directly
+ * Fetches the public URL as a browser would until the app answers: a tunnel's own error answer means not
+ * yet; the agent's browser warning page fails at once.
+ * @throws Error at the bound, naming the local address and what it answers directly
  */
 async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
     const { address } = tunnel;
@@ -65697,7 +65536,6 @@ async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
         : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
     throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
 }
-/** Throws when the agent has exited: no tunnel is left to wait for. */
 function agentGone(child, name, address) {
     const code = child.exitCode ?? child.signalCode;
     if (code !== null) {
@@ -65781,11 +65619,7 @@ async function gone(pid, withinMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/tunnel.ts
-/**
- * The tunnel step (docs/tunnel.md): opens the tunnel to the app started in the job before any run is
- * triggered, keeps the agent's pid in the step state for the post step, warns on every run that ended after
- * the agent exited by itself, and makes sure the agent dies with the action, even when it ends by force.
- */
+/** The tunnel step (docs/tunnel.md): opens the tunnel before any run, and makes sure the agent dies with us. */
 
 
 
@@ -65794,10 +65628,8 @@ async function gone(pid, withinMs) {
 /** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
 const AGENT_STATE = 'tunnel-agent';
 /**
- * Opens the tunnel `inputs.tunnel` asks for, bounded by the action's deadline and the workflow cancel.
- * @param deadlineAtMs the action's deadline, ms since the epoch on `deps.clock`
- * @returns the open tunnel (the caller stops it), or null when it could not be opened: the step has then
- *   failed with a message naming the local address, and no run was triggered
+ * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`).
+ * @returns the open tunnel (the caller stops it), or null when the step has failed (no run triggered)
  */
 async function openTunnel(inputs, deps, deadlineAtMs, signal) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
@@ -65826,10 +65658,7 @@ async function openTunnel(inputs, deps, deadlineAtMs, signal) {
         return null;
     }
 }
-/**
- * Warns once for every run that ended after the tunnel's agent exited by itself: its browsers may have
- * loaded the agent's error page instead of the app. Nothing when the agent ran to the end.
- */
+/** Warns once for every run that ended after the agent exited by itself (it may have seen an error page). */
 function warnRunsAfterAgentExit(tunnel, summary, deps) {
     const exitedAtMs = tunnel.exitedAt();
     if (exitedAtMs === null)
@@ -65842,10 +65671,7 @@ function warnRunsAfterAgentExit(tunnel, summary, deps) {
         deps.sink.warning(`The tunnel agent exited at ${exitedAt}, before "${run.suiteName}"${variant ? ` [${variant}]` : ''} ended (${run.endedAt}): its browsers may have reached ${tunnel.url} without the app behind it.`);
     }
 }
-/**
- * The post step's part for the tunnel: stops the agent a killed main step left running (step state
- * {@link AGENT_STATE}), when that pid is still that agent. Never throws.
- */
+/** The post step's part: stops the agent a killed main step left running, when that pid is still it. */
 async function stopAgentLeftRunning(deps) {
     const saved = deps.env[`STATE_${AGENT_STATE}`] ?? '';
     if (!saved)
@@ -65871,10 +65697,7 @@ function killingAgentsOnForceExit(deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
-/**
- * The post step: cancels the remote runs a killed main step left going, from the step state the main step
- * keeps per run (result ids only, never a secret). docs/run-stopping.md, "The post step".
- */
+/** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
 
 
 
@@ -65890,10 +65713,7 @@ const POST_CANCEL_TIMEOUT_MS = 10_000;
 function isPostStep(env) {
     return !!env[`STATE_${POST_FLAG}`];
 }
-/**
- * Keeps the runs the engine follows in the step state: `onRemote` for the engine, `clear` when the main
- * step ended by itself (what still runs then was left on purpose: `wait`, `cancel-on-timeout`).
- */
+/** Keeps the runs the engine follows in the step state; `clear` when the main step ended by itself. */
 function runStateRecorder(sink) {
     const kept = new Set();
     return {
@@ -65965,15 +65785,11 @@ async function runPost(deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * The first step of the action: read every input (`inputs/`), mask the secrets before anything can print
- * them, pass on the inputs' warnings and notices, and fail the step on bad input before any remote call.
- */
+/** The first step: read every input, mask the secrets, fail the step on bad input before any remote call. */
 
 /**
  * Reads and validates the inputs from `deps.env`.
  * @returns the inputs, or null when an input is bad (the step has then failed with every problem listed)
- * @throws what `readInputs` throws besides `InputError` (an unexpected error)
  */
 async function readActionInputs(deps) {
     const { sink, github } = deps;
@@ -66014,8 +65830,7 @@ async function readActionInputs(deps) {
 const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
 const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
 /**
- * Creates `dir` (the folder of results.json) and, for each runner file the GitHub context lacks, an empty
- * local file in it that the sink then writes to.
+ * Creates `dir` and an empty local file in it for each runner file the GitHub context lacks.
  * @throws the file-system error when `dir` or a file cannot be created
  */
 async function ensureRunnerFiles(dir, github, sink) {
@@ -66202,15 +66017,307 @@ class RateBudget {
 
 // EXTERNAL MODULE: ./src/api/refs.ts
 var refs = __nccwpck_require__(93916);
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(78474);
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
 var outcome = __nccwpck_require__(44370);
+;// CONCATENATED MODULE: ./src/run/book.ts
+/**
+ * The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`).
+ * A run starts, is recorded without a result, settles, and ends (over, error, unread, timed out, cancelled);
+ * the book answers which runs are open, which remotes may be cancelled and which ids are known.
+ */
+
+
+/** `ms` since the epoch as an ISO 8601 string. */
+function iso(ms) {
+    return new Date(ms).toISOString();
+}
+/** The name of a job's test or suite before any answer named it. */
+function nameOf(job) {
+    return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
+}
+/** The records of one engine run. `appUrl`: base of the web app links, without a trailing slash. */
+class RunBook {
+    clock;
+    emit;
+    appUrl;
+    onRemote;
+    runs = [];
+    all = [];
+    /** Every run followed, in the order started. */
+    handles = this.all;
+    remotes = new Set();
+    keys = new Map();
+    told = 0;
+    constructor(clock, emit, appUrl, onRemote) {
+        this.clock = clock;
+        this.emit = emit;
+        this.appUrl = appUrl;
+        this.onRemote = onRemote;
+    }
+    /** The runs not ended yet. */
+    open() {
+        return this.all.filter((h) => !h.done);
+    }
+    /** The remote results the stop phase may cancel: still active, and known to be the action's own. */
+    cancellable() {
+        return [...this.remotes].filter((r) => r.active && !r.inferred);
+    }
+    /** How many remote results are still followed. */
+    activeCount() {
+        return [...this.remotes].filter((r) => r.active).length;
+    }
+    /** The ids of every remote result followed (a lookup never adopts one twice). */
+    knownIds() {
+        return new Set([...this.remotes].map((r) => r.id));
+    }
+    /** Tests told finished, retries not counted. */
+    get finishedTests() {
+        return this.told;
+    }
+    nextKey(base) {
+        const n = this.keys.get(base) ?? 0;
+        this.keys.set(base, n + 1);
+        return `${base}-${n}`;
+    }
+    /** Follows a started remote result, active; `onRemote` hears now and when it is released. */
+    addRemote(type, id, inferred = false) {
+        const remote = { type, id, active: true, ...(inferred ? { inferred } : {}) };
+        this.remotes.add(remote);
+        this.onRemote(remote);
+        return remote;
+    }
+    /** The remote is no longer followed (it ended or was cancelled). */
+    release(remote) {
+        if (!remote.active)
+            return;
+        remote.active = false;
+        if (this.remotes.has(remote))
+            this.onRemote(remote);
+    }
+    /** A started result joins the book: its run (key from `keyBase`), its remote and its handle. */
+    start(job, keyBase, result, variant, now, inferred = false) {
+        const common = { key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
+        let run;
+        if (job.kind === 'suite') {
+            const sr = result;
+            const suiteName = sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`;
+            run = {
+                kind: 'suite',
+                suiteId: job.suiteId,
+                suiteName,
+                suiteResultId: sr._id,
+                suiteResult: sr,
+                ...common,
+            };
+        }
+        else {
+            const tr = result;
+            run = {
+                kind: job.kind,
+                suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
+                suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
+                testId: job.kind === 'test' ? job.testId : null,
+                ...(job.kind === 'file' ? { file: job.file } : {}),
+                testResultId: tr._id,
+                ...common,
+            };
+        }
+        const remote = this.addRemote(job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
+        this.runs.push(run);
+        const handle = {
+            run,
+            remote,
+            triggeredAtMs: now,
+            done: false,
+            settled: false,
+            job,
+            ...(job.kind !== 'suite' ? { lastResult: result } : {}),
+        };
+        this.all.push(handle);
+        return handle;
+    }
+    /** A run without a result (not started, failed to start, not found), ended now; `triggeredAtMs` default now. */
+    resultless(base, keyBase, variant, outcome, triggeredAtMs = this.clock.now()) {
+        this.runs.push({
+            ...base,
+            key: this.nextKey(keyBase),
+            variant,
+            triggeredAt: iso(triggeredAtMs),
+            endedAt: iso(this.clock.now()),
+            tests: [],
+            ...outcome,
+        });
+    }
+    /** The run's result was asked for (`tried`), or a read of it succeeded (`seen`, with a test result). */
+    read(handle, how, result) {
+        const h = handle;
+        if (how === 'tried')
+            h.read ??= how;
+        else
+            h.read = how;
+        if (result)
+            h.lastResult = result;
+    }
+    /** Why the run's result could not be had (a short, redacted sentence). */
+    problem(handle, reason) {
+        handle.run.error = reason;
+    }
+    /** The run's suite result is over: recorded, its name taken. */
+    suiteOver(handle, result) {
+        handle.run.suiteResult = result;
+        if (result.name)
+            handle.run.suiteName = result.name;
+    }
+    /** The run's tests are known (its first result is over): recorded with its variant, and each told. */
+    settle(handle, tests, variant = handle.run.variant) {
+        handle.settled = true;
+        handle.run.tests = tests;
+        handle.run.variant = variant;
+        for (const t of tests)
+            this.tell(handle.run, t);
+    }
+    /** A re-run of `test` is over: the earlier result becomes an attempt. The re-run's state. */
+    retried(test, result) {
+        const state = (0,outcome/* classifyTestResult */.AI)(result);
+        if (test.result)
+            test.attempts.push(test.result);
+        test.result = result;
+        test.url = this.link(result);
+        if (state !== 'failed')
+            test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
+        return state;
+    }
+    /** A test of `run` has its state: counted (unless a retry's) and told. */
+    tell(run, test, first = true) {
+        if (first)
+            this.told += 1;
+        this.emit({ type: 'test-finished', run, test });
+    }
+    /** Ends a run with `ending`, recording `record` (see `Ending`). */
+    end(handle, ending, record = {}) {
+        const { run } = handle;
+        const { told = [], ...fields } = record;
+        if (ending === 'timed-out')
+            run.timedOut = true;
+        Object.assign(run, fields);
+        for (const t of told)
+            this.tell(run, t);
+        if (ending === 'over' || ending === 'error') {
+            for (const test of (0,outcome/* suiteResultShortfall */.bV)(run)) {
+                run.tests.push(test);
+                this.tell(run, test);
+            }
+            this.release(handle.remote);
+        }
+        handle.done = true;
+        run.endedAt = iso(this.clock.now());
+    }
+    /** The web app link of a test result. */
+    link(result) {
+        return `${this.appUrl}/results/${result._id}`;
+    }
+    /** The run model of a test result; a result still running counts as `ifRunning`. `name`: its name. */
+    testRunOf(result, ifRunning, name) {
+        const state = (0,outcome/* classifyTestResult */.AI)(result);
+        const run = {
+            testId: (0,refs/* refId */.N)(result.test),
+            testName: name ?? (result.name || (0,refs/* refName */.P)(result.test) || 'Test'),
+            state: state === 'running' ? ifRunning : state,
+            result,
+            attempts: [],
+            url: this.link(result),
+        };
+        if (state === 'running')
+            run.error = 'The suite ended before this test finished.';
+        else if (state === 'error')
+            run.error = 'The test result ended without a verdict.';
+        return run;
+    }
+    /** The run model of a test or file run that ended without a usable result (error, timed out, cancelled). */
+    standInTest(handle, last, state, error) {
+        return {
+            testId: handle.run.testId ?? null,
+            testName: last?.name || nameOf(handle.job),
+            state,
+            result: last,
+            attempts: [],
+            error,
+            ...(last ? { url: this.link(last) } : {}),
+        };
+    }
+}
+
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(78474);
+;// CONCATENATED MODULE: ./src/run/stopper.ts
+/**
+ * The stopper: the one reason an engine run stopped (the deadline, a workflow cancel, fail-fast) and the
+ * signals that end its waits one after the other (docs/run-stopping.md).
+ */
+
+/**
+ * After a stop, by reason, ms: how long an execute in flight may still answer (then it is aborted and
+ * reconciled), when the lookups of interrupted triggers end, and when the wrap-up ends (fail-fast has no
+ * runner about to kill the process).
+ */
+const AFTER_STOP_MS = {
+    deadline: { trigger: 0, lookup: 3_000, wrapUp: 6_000 },
+    signal: { trigger: 1_500, lookup: 3_000, wrapUp: 4_500 },
+    'fail-fast': { trigger: 5_000, lookup: 10_000, wrapUp: 30_000 },
+};
+/** The stop of one engine run; every signal fires once. */
+class Stopper {
+    clock;
+    why = null;
+    stop = new AbortController();
+    triggers = new AbortController();
+    lookups = new AbortController();
+    wrapUp = new AbortController();
+    finished = new AbortController();
+    /** Fires at the first stop: every wait ends. */
+    signal = this.stop.signal;
+    /** Fires its `trigger` time after the first stop: the executes in flight are aborted. */
+    triggerSignal = this.triggers.signal;
+    /** Fires its `lookup` time after the first stop: lookups of interrupted triggers end. */
+    lookupSignal = this.lookups.signal;
+    /** Fires at the end of the wrap-up time after the first stop: every request of the wrap-up ends. */
+    wrapUpSignal = this.wrapUp.signal;
+    /** Fires when the engine is done: the deadline watch and the heartbeat end. */
+    finishedSignal = this.finished.signal;
+    constructor(clock) {
+        this.clock = clock;
+        // Every request and wait of the engine run listens to the stop signal: many at once.
+        (0,external_node_events_.setMaxListeners)(0, this.stop.signal);
+    }
+    /** Why the engine stopped, or null while it runs. */
+    get reason() {
+        return this.why;
+    }
+    /** Stops the engine; the first stop starts the wrap-up timers. A signal wins; fail-fast wins over a deadline. */
+    halt(reason) {
+        if (this.why === 'signal' || (this.why === 'fail-fast' && reason !== 'signal'))
+            return;
+        const first = this.why === null;
+        this.why = reason;
+        this.stop.abort();
+        if (!first)
+            return;
+        const at = (ms, controller) => void this.clock.sleep(ms, this.finished.signal).then(() => controller.abort());
+        const bounds = AFTER_STOP_MS[reason];
+        at(bounds.trigger, this.triggers);
+        at(bounds.lookup, this.lookups);
+        at(bounds.wrapUp, this.wrapUp);
+    }
+    /** The engine is done. */
+    finish() {
+        this.finished.abort();
+    }
+}
+
 // EXTERNAL MODULE: ./src/run/progress.ts
 var progress = __nccwpck_require__(66358);
 ;// CONCATENATED MODULE: ./src/run/context.ts
-/** The state one engine run shares between its modules, and their common helpers (run keys, ending a run). */
-
+/** The state one engine run shares between its modules: its plan, waits, signals and run book. */
 
 
 
@@ -66225,137 +66332,27 @@ const DEFAULT_WAITS = {
 };
 /** Largest back-off between failed polls, ms. */
 const POLL_BACKOFF_CAP_MS = 10_000;
-/** Whether the stop phase may cancel a remote run: still active, and known to be the action's own. */
-function cancellable(remote) {
-    return remote.active && !remote.inferred;
-}
 const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
 /** A fresh context for one engine run. */
 function createContext(plan, options) {
     const clock = options.clock ?? common_clock/* systemClock */.ml;
     const startedAtMs = options.startedAtMs ?? clock.now();
-    // Every request and wait of the engine run listens to the stop signal: many at once.
-    const stop = new AbortController();
-    (0,external_node_events_.setMaxListeners)(0, stop.signal);
+    const emit = options.onEvent ?? (() => undefined);
+    const appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
     return {
         plan,
         api: options.api,
         clock,
-        emit: options.onEvent ?? (() => undefined),
-        appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ''),
+        emit,
+        appUrl,
         startedAtMs,
         waits: { ...DEFAULT_WAITS, ...options.waits },
         maxPollErrors: options.maxPollErrors ?? 6,
         limit: (0,p_limit/* default */.A)(options.triggerConcurrency ?? 4),
-        stop,
-        stopReason: null,
-        triggerStop: new AbortController(),
-        lookupEnd: new AbortController(),
-        wrapUpEnd: new AbortController(),
-        finishedAll: new AbortController(),
-        runs: [],
-        handles: [],
-        remotes: new Set(),
-        onRemote: options.onRemote ?? (() => undefined),
+        stopper: new Stopper(clock),
+        book: new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined)),
         problems: new progress/* ProblemLog */.mT(),
-        keys: new Map(),
         triggering: false,
-        finishedTests: 0,
-    };
-}
-/** `ms` since the epoch as an ISO 8601 string. */
-function iso(ms) {
-    return new Date(ms).toISOString();
-}
-/** The next run key of `base`: `<base>-0`, `<base>-1`, … */
-function nextKey(ctx, base) {
-    const n = ctx.keys.get(base) ?? 0;
-    ctx.keys.set(base, n + 1);
-    return `${base}-${n}`;
-}
-/** Adds a resultless run (not started, failed to start, not found) ended now; `triggeredAtMs` default now. */
-function pushResultless(ctx, base, keyBase, variant, outcome, triggeredAtMs = ctx.clock.now()) {
-    ctx.runs.push({
-        ...base,
-        key: nextKey(ctx, keyBase),
-        variant,
-        triggeredAt: iso(triggeredAtMs),
-        endedAt: iso(ctx.clock.now()),
-        tests: [],
-        ...outcome,
-    });
-}
-/**
- * Adds a started remote result to `ctx.remotes`, active; `onRemote` hears now and when it turns inactive.
- * `inferred`: not proven the step's own (see `Remote`).
- */
-function addRemote(ctx, type, id, inferred = false) {
-    let active = true;
-    const remote = {
-        type,
-        id,
-        ...(inferred ? { inferred } : {}),
-        get active() {
-            return active;
-        },
-        set active(value) {
-            if (value === active)
-                return;
-            active = value;
-            ctx.onRemote(remote);
-        },
-    };
-    ctx.remotes.add(remote);
-    ctx.onRemote(remote);
-    return remote;
-}
-/** Ends a run; the tests its suite result counts but lacks join it as errors (`suiteResultShortfall`). */
-function endRun(ctx, handle) {
-    for (const test of (0,outcome/* suiteResultShortfall */.bV)(handle.run)) {
-        handle.run.tests.push(test);
-        testFinished(ctx, handle.run, test);
-    }
-    handle.done = true;
-    handle.remote.active = false;
-    handle.run.endedAt = iso(ctx.clock.now());
-}
-/** The name of a job's test or suite before any answer named it. */
-function nameOf(job) {
-    return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
-}
-/** The run model of a test result; a result still running counts as `ifRunning`. */
-function testRunOf(ctx, result, ifRunning) {
-    const state = (0,outcome/* classifyTestResult */.AI)(result);
-    const run = {
-        testId: (0,refs/* refId */.N)(result.test),
-        testName: result.name || (0,refs/* refName */.P)(result.test) || 'Test',
-        state: state === 'running' ? ifRunning : state,
-        result,
-        attempts: [],
-        url: `${ctx.appUrl}/results/${result._id}`,
-    };
-    if (state === 'running')
-        run.error = 'The suite ended before this test finished.';
-    else if (state === 'error')
-        run.error = 'The test result ended without a verdict.';
-    return run;
-}
-/** A test of `run` has its state: counted (unless a retry's) and told. */
-function testFinished(ctx, run, test, first = true) {
-    if (first)
-        ctx.finishedTests += 1;
-    ctx.emit({ type: 'test-finished', run, test });
-}
-/** The run model of a test or file run that ended without a usable result (timed out, cancelled). */
-function standInTest(ctx, handle, last, state, error) {
-    return {
-        testId: handle.run.testId ?? null,
-        testName: last?.name || nameOf(handle.job),
-        state,
-        result: last,
-        attempts: [],
-        error,
-        ...(last ? { url: `${ctx.appUrl}/results/${last._id}` } : {}),
     };
 }
 
@@ -66416,7 +66413,7 @@ const RELISTS = 2;
  * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
  * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
  */
-async function listSuiteTests(ctx, suiteResultId, signal = ctx.stop.signal, expectedTests = null) {
+async function listSuiteTests(ctx, suiteResultId, signal = ctx.stopper.signal, expectedTests = null) {
     const byId = new Map();
     for (let listing = 0;; listing++) {
         const once = await listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests);
@@ -66486,7 +66483,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
 }
 /** The test results of a finished suite result (`listSuiteTests`); null when the listing failed. */
 function suiteTestsOf(ctx, handle, result) {
-    return listSuiteTests(ctx, handle.remote.id, ctx.stop.signal, (0,outcome/* suiteTestCount */.S7)(result));
+    return listSuiteTests(ctx, handle.remote.id, ctx.stopper.signal, (0,outcome/* suiteTestCount */.S7)(result));
 }
 
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
@@ -66496,33 +66493,13 @@ function suiteTestsOf(ctx, handle, result) {
 
 
 
-
-
-/** Stops the engine (every wait ends); the first stop starts the wrap-up timers. A signal wins. */
-function halt(ctx, reason, onSignal) {
-    if (ctx.stopReason === 'signal')
-        return;
-    if (ctx.stopReason === 'fail-fast' && reason !== 'signal')
-        return;
-    const first = ctx.stopReason === null;
-    ctx.stopReason = reason;
-    ctx.stop.abort();
-    if (reason === 'signal')
-        onSignal();
-    if (!first)
-        return;
-    const at = (ms, controller) => void ctx.clock.sleep(ms, ctx.finishedAll.signal).then(() => controller.abort());
-    at(deadline/* TRIGGER_GRACE_MS */.lg[reason], ctx.triggerStop);
-    at(deadline/* LOOKUP_END_MS */.iv[reason], ctx.lookupEnd);
-    at(deadline/* WRAP_UP_MS */.u2[reason], ctx.wrapUpEnd);
-}
 /** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
 async function watchDeadline(ctx, onDeadline) {
     const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
-    await ctx.clock.sleep(remaining, ctx.finishedAll.signal);
-    if (ctx.finishedAll.signal.aborted)
+    await ctx.clock.sleep(remaining, ctx.stopper.finishedSignal);
+    if (ctx.stopper.finishedSignal.aborted)
         return;
-    if (ctx.handles.some((h) => !h.done) || ctx.triggering) {
+    if (ctx.book.open().length > 0 || ctx.triggering) {
         ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
         onDeadline();
     }
@@ -66530,17 +66507,17 @@ async function watchDeadline(ctx, onDeadline) {
 /** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
 async function heartbeat(ctx, periodMs, quiet) {
     for (;;) {
-        await ctx.clock.sleep(periodMs, ctx.finishedAll.signal);
-        if (ctx.stop.signal.aborted || ctx.finishedAll.signal.aborted || quiet())
+        await ctx.clock.sleep(periodMs, ctx.stopper.finishedSignal);
+        if (ctx.stopper.signal.aborted || ctx.stopper.finishedSignal.aborted || quiet())
             return;
-        const running = ctx.handles.filter((h) => !h.done).length;
+        const running = ctx.book.open().length;
         // Runs are watched while later ones are still being triggered: none running yet is no end then.
         if (running === 0 && !ctx.triggering)
             return;
         if (running === 0)
             continue;
         const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
-        ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.finishedTests, elapsedMs });
+        ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.book.finishedTests, elapsedMs });
     }
 }
 /** Cancels one remote result; its answer, or null (told) on failure. `neverWait`: skip the budget wait. */
@@ -66550,7 +66527,7 @@ async function cancelRemote(ctx, remote, signal, neverWait = false) {
         const result = remote.type === 'suite'
             ? await ctx.api.cancelSuiteResult(remote.id, opts)
             : await ctx.api.cancelTestResult(remote.id, opts);
-        remote.active = false;
+        ctx.book.release(remote);
         return result;
     }
     catch (error) {
@@ -66564,66 +66541,55 @@ function saidOf(result) {
 }
 /** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
 async function timeOut(ctx, handle, signal) {
-    const { run } = handle;
+    const { book } = ctx;
+    const { run, remote } = handle;
+    const timeout = (0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs);
     if (run.suiteResult && (0,outcome/* isSuiteResultOver */.q2)(run.suiteResult)) {
-        const tests = await listSuiteTests(ctx, handle.remote.id, signal, (0,outcome/* suiteTestCount */.S7)(run.suiteResult));
-        run.tests = (tests ?? []).map((r) => testRunOf(ctx, r, 'error'));
-        if (tests === null) {
-            run.error =
-                `The suite result had ended (${saidOf(run.suiteResult)}), ` +
-                    `but its list of test results was not read before the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)}).`;
-        }
-        for (const t of run.tests)
-            testFinished(ctx, run, t);
-        endRun(ctx, handle);
+        const results = await listSuiteTests(ctx, remote.id, signal, (0,outcome/* suiteTestCount */.S7)(run.suiteResult));
+        const tests = (results ?? []).map((r) => book.testRunOf(r, 'error'));
+        const said = saidOf(run.suiteResult);
+        const unread = `The suite result had ended (${said}), but its list of test results was not read before the timeout (${timeout}).`;
+        book.end(handle, 'over', { tests, told: tests, ...(results === null ? { error: unread } : {}) });
         return;
     }
+    const cancelled = ctx.plan.cancelOnTimeout && !remote.active;
     if (handle.read === 'tried') {
         // Asked for, but not one read succeeded: nothing says it is still running.
-        const cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active ? '; cancelled' : '';
-        run.error = `Its result could not be read before the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)})${cancelled}.`;
-        if (handle.remote.type !== 'suite')
-            run.tests = [standInTest(ctx, handle, null, 'error', run.error)];
-        for (const t of run.tests)
-            testFinished(ctx, run, t);
-        handle.done = true;
-        run.endedAt = iso(ctx.clock.now());
+        const error = `Its result could not be read before the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
+        const tests = remote.type === 'suite' ? run.tests : [book.standInTest(handle, null, 'error', error)];
+        book.end(handle, 'unread', { error, tests, told: tests });
         return;
     }
-    run.timedOut = true;
-    run.cancelled = ctx.plan.cancelOnTimeout && !handle.remote.active;
-    run.error = `Still running at the timeout (${(0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs)})${run.cancelled ? '; cancelled' : ''}.`;
-    if (handle.remote.type === 'suite') {
-        const tests = await listSuiteTests(ctx, handle.remote.id, signal);
-        run.tests = (tests ?? []).map((r) => {
-            const t = testRunOf(ctx, r, 'timed-out');
-            if (t.state === 'cancelled' && run.cancelled)
-                t.state = 'timed-out';
-            if (t.state === 'timed-out')
-                t.error = 'Still running at the timeout.';
-            return t;
+    const error = `Still running at the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
+    const still = 'Still running at the timeout.';
+    let tests;
+    if (remote.type === 'suite') {
+        const results = await listSuiteTests(ctx, remote.id, signal);
+        tests = (results ?? []).map((r) => {
+            const t = book.testRunOf(r, 'timed-out');
+            const state = t.state === 'cancelled' && cancelled ? 'timed-out' : t.state;
+            return state === 'timed-out' ? { ...t, state, error: still } : t;
         });
     }
     else {
-        run.tests = [
-            standInTest(ctx, handle, handle.lastResult ?? null, 'timed-out', 'Still running at the timeout.'),
-        ];
+        tests = [book.standInTest(handle, handle.lastResult ?? null, 'timed-out', still)];
     }
-    for (const t of run.tests)
-        if (t.state === 'timed-out')
-            testFinished(ctx, run, t);
-    handle.done = true;
-    run.endedAt = iso(ctx.clock.now());
+    book.end(handle, 'timed-out', {
+        cancelled,
+        error,
+        tests,
+        told: tests.filter((t) => t.state === 'timed-out'),
+    });
 }
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 async function settleAtDeadline(ctx) {
     // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
     // stopped with it): what is open here never had its result.
-    const open = ctx.handles.filter((h) => !h.done);
-    // Every request here ends with the wrap-up time (deadline.ts): the step ends within timeout + 10 s.
-    const signal = ctx.wrapUpEnd.signal;
+    const open = ctx.book.open();
+    // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
+    const signal = ctx.stopper.wrapUpSignal;
     if (ctx.plan.cancelOnTimeout) {
-        const active = [...ctx.remotes].filter(cancellable);
+        const active = ctx.book.cancellable();
         await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
     }
     await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
@@ -66634,28 +66600,19 @@ const CANCEL_ERROR = {
     'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
 };
 /** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
-function markCancelled(ctx, handle, answer, tests, reason) {
+function markCancelled(book, handle, answer, results, reason) {
     // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
     const inferred = handle.remote.inferred === true;
     const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
-    handle.run.cancelled = !inferred;
-    handle.run.error = error;
-    if (handle.remote.type === 'suite') {
-        if (answer)
-            handle.run.suiteResult = answer;
-        handle.run.tests = tests.map((r) => {
-            const t = testRunOf(ctx, r, 'cancelled');
-            if (t.state === 'cancelled')
-                t.error = error;
-            return t;
-        });
-    }
-    else {
-        const last = answer ?? handle.lastResult ?? null;
-        handle.run.tests = [standInTest(ctx, handle, last, 'cancelled', error)];
-    }
-    handle.done = true;
-    handle.run.endedAt = iso(ctx.clock.now());
+    const suite = handle.remote.type === 'suite';
+    const last = answer ?? handle.lastResult ?? null;
+    const tests = suite
+        ? results
+            .map((r) => book.testRunOf(r, 'cancelled'))
+            .map((t) => (t.state === 'cancelled' ? { ...t, error } : t))
+        : [book.standInTest(handle, last, 'cancelled', error)];
+    const suiteResult = suite && answer ? { suiteResult: answer } : {};
+    book.end(handle, 'cancelled', { cancelled: !inferred, error, tests, ...suiteResult });
 }
 /**
  * On a workflow cancel or fail-fast: cancels every active remote run, then those the triggers in flight
@@ -66663,15 +66620,15 @@ function markCancelled(ctx, handle, answer, tests, reason) {
  */
 async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     const tag = reason === 'fail-fast' ? { reason } : {};
-    const first = [...ctx.remotes].filter(cancellable);
+    const first = ctx.book.cancellable();
     if (first.length > 0)
         ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
     // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
-    const overall = ctx.wrapUpEnd.signal;
+    const overall = ctx.stopper.wrapUpSignal;
     const suiteTests = new Map();
     const neverWait = reason === 'signal';
     const cancelOne = async (r) => {
-        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,common_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.finishedAll.signal)]), neverWait);
+        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,common_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.stopper.finishedSignal)]), neverWait);
         if (r.type === 'suite' && !overall.aborted) {
             // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
             const byId = new Map();
@@ -66687,7 +66644,7 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
     };
     const firstAnswers = Promise.all(first.map(cancelOne));
     await triggering;
-    const late = [...ctx.remotes].filter((r) => cancellable(r) && !first.includes(r));
+    const late = ctx.book.cancellable().filter((r) => !first.includes(r));
     if (late.length > 0)
         ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
     const active = [...first, ...late];
@@ -66698,10 +66655,10 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
         if (a)
             byId.set(r.id, a);
     });
-    for (const handle of ctx.handles.filter((h) => !h.done && h.settled))
-        endRun(ctx, handle);
-    for (const handle of ctx.handles.filter((h) => !h.done)) {
-        markCancelled(ctx, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
+    for (const handle of ctx.book.open().filter((h) => h.settled))
+        ctx.book.end(handle, 'over');
+    for (const handle of ctx.book.open()) {
+        markCancelled(ctx.book, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
     }
 }
 
@@ -66891,71 +66848,11 @@ function runBaseOf(job) {
     return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
-;// CONCATENATED MODULE: ./src/run/trigger/started.ts
-/** A started run joins the engine: its run model, its remote (to cancel) and its handle for the watch. */
-
-
-
-/** The run model of a started run, before its result is over. */
-function startedRun(ctx, job, result, variant, now) {
-    if (job.kind === 'suite') {
-        const sr = result;
-        const run = {
-            kind: 'suite',
-            key: nextKey(ctx, `suite-${job.suiteId}`),
-            suiteId: job.suiteId,
-            suiteName: sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`,
-            variant,
-            suiteResultId: sr._id,
-            suiteResult: sr,
-            triggeredAt: iso(now),
-            tests: [],
-        };
-        return run;
-    }
-    const tr = result;
-    const base = job.kind === 'test' ? `test-${job.testId}` : `file-${slug(job.file)}-${job.index}`;
-    const run = {
-        kind: job.kind,
-        key: nextKey(ctx, base),
-        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
-        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-        testId: job.kind === 'test' ? job.testId : null,
-        ...(job.kind === 'file' ? { file: job.file } : {}),
-        testResultId: tr._id,
-        variant,
-        triggeredAt: iso(now),
-        tests: [],
-    };
-    return run;
-}
-/**
- * Follows one started result: its run, its remote (to cancel unless `inferred`: not proven the step's own),
- * its handle for the watch.
- */
-function addHandle(ctx, job, result, variant, now, inferred = false) {
-    const run = startedRun(ctx, job, result, variant, now);
-    const remote = addRemote(ctx, job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
-    ctx.runs.push(run);
-    const handle = {
-        run,
-        remote,
-        triggeredAtMs: now,
-        done: false,
-        settled: false,
-        job,
-        ...(job.kind !== 'suite' ? { lastResult: result } : {}),
-    };
-    ctx.handles.push(handle);
-    return handle;
-}
-
 ;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
 /**
  * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
  * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
  */
-
 
 
 
@@ -66995,12 +66892,12 @@ async function followResult(ctx, ref) {
     const now = ctx.clock.now();
     let found;
     try {
-        found = await read(ctx, ref, ctx.stop.signal);
+        found = await read(ctx, ref, ctx.stopper.signal);
     }
     catch (error) {
-        const message = ctx.stopReason ? 'not read before the action stopped' : messageOf(error);
+        const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
         const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` };
-        pushResultless(ctx, base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
+        ctx.book.resultless(base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
         const kind = error instanceof ApiError ? error.errorType : 'error';
         ctx.problems.add(kind, { label, id: ref.id, message });
         return [];
@@ -67009,7 +66906,8 @@ async function followResult(ctx, ref) {
         ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
         : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
     // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
-    const handle = addHandle(ctx, job, found.result, {}, now, ctx.plan.cancelResultIds !== true);
+    const inferred = ctx.plan.cancelResultIds !== true;
+    const handle = ctx.book.start(job, jobKeyBase(job), found.result, {}, now, inferred);
     ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
     return [handle];
 }
@@ -67018,11 +66916,10 @@ async function followResult(ctx, ref) {
 
 
 
-
 /** A folder whose suites were never listed because the action stopped first: one run, not started. */
 function notStartedFolder(ctx, folderId, reason) {
     const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
-    pushResultless(ctx, base, `folder-${folderId}`, {}, { error: deadline/* NOT_STARTED_ERROR */.$B[reason], notStarted: reason });
+    ctx.book.resultless(base, `folder-${folderId}`, {}, { error: deadline/* NOT_STARTED_ERROR */.$B[reason], notStarted: reason });
     ctx.problems.add(deadline/* NOT_STARTED_ERROR */.$B[reason], {
         label: `folder ${folderId}`,
         id: folderId,
@@ -67033,23 +66930,23 @@ function notStartedFolder(ctx, folderId, reason) {
 async function expandFolders(ctx) {
     const suiteIds = [...ctx.plan.suiteIds];
     for (const folderId of ctx.plan.folderIds) {
-        if (ctx.stopReason) {
-            notStartedFolder(ctx, folderId, ctx.stopReason);
+        if (ctx.stopper.reason) {
+            notStartedFolder(ctx, folderId, ctx.stopper.reason);
             continue;
         }
         try {
-            const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stop.signal });
+            const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stopper.signal });
             ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
             for (const suite of suites)
                 if (!suiteIds.includes(suite._id))
                     suiteIds.push(suite._id);
         }
         catch (error) {
-            if (ctx.stopReason) {
-                notStartedFolder(ctx, folderId, ctx.stopReason);
+            if (ctx.stopper.reason) {
+                notStartedFolder(ctx, folderId, ctx.stopper.reason);
                 continue;
             }
-            pushResultless(ctx, { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` });
+            ctx.book.resultless({ kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` });
             ctx.emit({ type: 'folder-failed', folderId, message: messageOf(error) });
         }
     }
@@ -67216,7 +67113,7 @@ async function findTriggeredRuns(api, req, clock) {
     }
     const adopted = proven().slice(0, expected);
     const candidates = fitting.filter((r) => !proof.has(r._id));
-    return { adopted, certain: adopted.length > 0, candidates };
+    return { adopted, candidates };
 }
 
 ;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
@@ -67224,8 +67121,6 @@ async function findTriggeredRuns(api, req, clock) {
  * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
  * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
-
-
 
 
 
@@ -67260,7 +67155,7 @@ async function triggerAll(ctx, onStarted = () => undefined) {
 }
 function send(ctx, job, options) {
     // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-    const opts = { signal: ctx.triggerStop.signal, retrySignal: ctx.stop.signal };
+    const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
     if (job.kind === 'suite')
         return ctx.api.executeSuite(job.suiteId, options, opts);
     if (job.kind === 'test')
@@ -67270,7 +67165,7 @@ function send(ctx, job, options) {
 /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
 function notStarted(ctx, job, options, reason) {
     for (const variant of expectedVariants(options, job.startUrl)) {
-        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, {
+        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, {
             error: deadline/* NOT_STARTED_ERROR */.$B[reason],
             notStarted: reason,
         });
@@ -67293,9 +67188,9 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
         options,
         triggeredAtMs,
         expected: expectedVariants(options, job.startUrl).length,
-        known: new Set([...ctx.remotes].map((r) => r.id)),
+        known: ctx.book.knownIds(),
         organizationId: ctx.plan.organizationId,
-        signal: ctx.lookupEnd.signal,
+        signal: ctx.stopper.lookupSignal,
     };
     const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
     const label = jobLabel(job);
@@ -67304,7 +67199,7 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
         const error_ = links.length === 0
             ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
             : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
-        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
+        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
         const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
         ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
         return [];
@@ -67340,19 +67235,19 @@ function adopt(ctx, job, options, results, triggeredAtMs, how) {
     const handles = results.map((result, i) => {
         const k = bestVariant(result, free);
         const variant = k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-        return addHandle(ctx, job, result, variant, triggeredAtMs);
+        return ctx.book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
     });
     for (const variant of free) {
         const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
     }
     return handles;
 }
 /** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
 async function trigger(ctx, job) {
     const options = optionsFor(job, ctx.plan.execute);
-    if (ctx.stopReason)
-        return notStarted(ctx, job, options, ctx.stopReason);
+    if (ctx.stopper.reason)
+        return notStarted(ctx, job, options, ctx.stopper.reason);
     const now = ctx.clock.now();
     const label = jobLabel(job);
     let data;
@@ -67362,11 +67257,11 @@ async function trigger(ctx, job) {
     catch (error) {
         if (mayHaveStarted(error))
             return reconcile(ctx, job, options, now, error);
-        if (ctx.stopReason)
-            return notStarted(ctx, job, options, ctx.stopReason);
+        if (ctx.stopper.reason)
+            return notStarted(ctx, job, options, ctx.stopper.reason);
         const message = messageOf(error);
         const outcome = { error: `Could not start ${label}: ${message}` };
-        pushResultless(ctx, runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
+        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
         const kind = error instanceof ApiError ? error.errorType : 'error';
         ctx.problems.add(kind, { label, id: jobId(job), message });
         return [];
@@ -67375,7 +67270,7 @@ async function trigger(ctx, job) {
     if (results.length === 0) {
         const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
         const outcome = { error: `The execute of ${label} answered no result.` };
-        pushResultless(ctx, base, jobKeyBase(job), {}, outcome, now);
+        ctx.book.resultless(base, jobKeyBase(job), {}, outcome, now);
         return [];
     }
     const handles = adopt(ctx, job, options, results, now, 'answered');
@@ -67384,17 +67279,16 @@ async function trigger(ctx, job) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/stop/fail-fast.ts
-
 /** Stops the engine for fail-fast when on and `test` (default: the run's first failed) failed for good. */
 function failFastOn(ctx, handle, test) {
-    if (!ctx.plan.failFast || ctx.stopReason !== null)
+    if (!ctx.plan.failFast || ctx.stopper.reason !== null)
         return;
     const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
     if (failed?.state !== 'failed')
         return;
-    const others = [...ctx.remotes].filter((r) => r.active).length;
+    const others = ctx.book.activeCount();
     ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
-    halt(ctx, 'fail-fast', () => undefined);
+    ctx.stopper.halt('fail-fast');
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/organization.ts
@@ -67407,7 +67301,7 @@ function failFastOn(ctx, handle, test) {
 function organizationOf(ctx) {
     if (ctx.plan.organizationId)
         return ctx.plan.organizationId;
-    for (const h of ctx.handles) {
+    for (const h of ctx.book.handles) {
         const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
         if (fromTest)
             return fromTest;
@@ -67420,11 +67314,11 @@ function organizationOf(ctx) {
 }
 /** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
 async function readOrganization(ctx) {
-    const suiteId = ctx.handles.find((h) => h.run.suiteId)?.run.suiteId;
+    const suiteId = ctx.book.handles.find((h) => h.run.suiteId)?.run.suiteId;
     if (!suiteId)
         return null;
     try {
-        const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stop.signal });
+        const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stopper.signal });
         return (0,refs/* refId */.N)(suite.organization);
     }
     catch {
@@ -67484,7 +67378,7 @@ class Watcher {
     }
     /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
     wait(remote, triggeredAtMs, target) {
-        if (this.ctx.stop.signal.aborted)
+        if (this.ctx.stopper.signal.aborted)
             return Promise.resolve(null);
         return new Promise((resolve) => {
             const now = this.ctx.clock.now();
@@ -67516,7 +67410,7 @@ class Watcher {
     }
     async loop() {
         const { ctx } = this;
-        const stop = ctx.stop.signal;
+        const stop = ctx.stopper.signal;
         this.looping = true;
         try {
             let tickAtMs = ctx.clock.now();
@@ -67601,14 +67495,14 @@ class Watcher {
             return left.size > 0;
         };
         try {
-            await forEachPage((paging) => list(paging, { signal: ctx.stop.signal }), visit, pagesFor(rows.length));
+            await forEachPage((paging) => list(paging, { signal: ctx.stopper.signal }), visit, pagesFor(rows.length));
         }
         catch {
             // The rows left are read on their own.
         }
         for (const row of left.values()) {
             row.reading = false;
-            if (!ctx.stop.signal.aborted)
+            if (!ctx.stopper.signal.aborted)
                 void this.read(row, false);
         }
     }
@@ -67651,7 +67545,7 @@ class Watcher {
         this.organizationId ??= organizationOf(this.ctx);
         if (this.organizationId || this.organizationRead)
             return this.organizationId;
-        if (!this.ctx.handles.some((h) => h.run.suiteId))
+        if (!this.ctx.book.handles.some((h) => h.run.suiteId))
             return null;
         this.organizationRead = true;
         this.organizationId = await readOrganization(this.ctx);
@@ -67684,14 +67578,14 @@ class Watcher {
         const answered = new AbortController();
         const late = (0,common_clock/* timeoutSignal */._)(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
         try {
-            const signal = AbortSignal.any([ctx.stop.signal, late]);
+            const signal = AbortSignal.any([ctx.stopper.signal, late]);
             const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
             this.listFailures = 0;
             this.mark(running, askedAtMs);
             return true;
         }
         catch (error) {
-            if (ctx.stop.signal.aborted)
+            if (ctx.stopper.signal.aborted)
                 return false;
             if (isApiErrorType(error, 'ABORTED') && error.attempts === 0)
                 return null;
@@ -67735,7 +67629,7 @@ class Watcher {
     /** Reads a row's own result (`lowPriority`: a safety read): over ends it, else it goes back to the table. */
     async read(row, lowPriority) {
         const { ctx } = this;
-        const stop = ctx.stop.signal;
+        const stop = ctx.stopper.signal;
         this.startRead(row);
         try {
             this.answered(row, await row.target.get({ signal: stop, lowPriority }));
@@ -67767,7 +67661,7 @@ class Watcher {
             return;
         this.table.delete(row.remote.id);
         if (value)
-            row.remote.active = false;
+            this.ctx.book.release(row.remote);
         row.resolve(value);
     }
     /** The wait after `failures` failures in a row, ms: jittered, doubling from `pollBackoffMs`, capped. */
@@ -67795,7 +67689,6 @@ function watchResult(ctx, remote, triggeredAtMs, target) {
 
 
 
-
 /** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
 async function retryFailures(ctx, handle) {
     if (ctx.plan.retryFailed <= 0)
@@ -67807,7 +67700,7 @@ async function retryFailures(ctx, handle) {
 async function sendRerun(ctx, rerun) {
     const { handle, testId, options } = rerun;
     const job = handle.job;
-    const signal = ctx.stop.signal;
+    const signal = ctx.stopper.signal;
     const triggeredAtMs = ctx.clock.now();
     try {
         return await ctx.limit(async () => {
@@ -67830,14 +67723,10 @@ async function sendRerun(ctx, rerun) {
 function names(rerun) {
     return { testName: rerun.test.testName, variant: rerun.variant };
 }
-/** Re-runs adopted after a lost answer without showing every variant field sent (never cancelled). */
-const inferred = new WeakSet();
 /** Waits for a re-run's result; null when it could not be had or the engine stopped. */
 async function waitRerun(ctx, rerun, started, triggeredAtMs) {
     const startedId = started._id;
-    const remote = addRemote(ctx, 'test', startedId);
-    if (inferred.has(started))
-        remote.inferred = true;
+    const remote = ctx.book.addRemote('test', startedId);
     return watchResult(ctx, remote, triggeredAtMs, {
         get: (opts) => ctx.api.getTestResult(startedId, opts),
         isOver: (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running',
@@ -67860,7 +67749,7 @@ async function retryTest(ctx, handle, test) {
     const rerun = { handle, test, testId, options, variant };
     const attempts = ctx.plan.retryFailed + 1;
     for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
-        if (ctx.stop.signal.aborted)
+        if (ctx.stopper.signal.aborted)
             return;
         ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
         const triggeredAtMs = ctx.clock.now();
@@ -67870,18 +67759,12 @@ async function retryTest(ctx, handle, test) {
         const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
         if (!result)
             return;
-        const state = (0,outcome/* classifyTestResult */.AI)(result);
-        if (test.result)
-            test.attempts.push(test.result);
-        test.result = result;
-        test.url = `${ctx.appUrl}/results/${result._id}`;
-        if (state !== 'failed') {
-            test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
-            testFinished(ctx, handle.run, test, false);
+        if (ctx.book.retried(test, result) !== 'failed') {
+            ctx.book.tell(handle.run, test, false);
             return;
         }
     }
-    testFinished(ctx, handle.run, test, false);
+    ctx.book.tell(handle.run, test, false);
     // Its re-runs are spent and it still failed: a failure for good.
     failFastOn(ctx, handle, test);
 }
@@ -67896,9 +67779,9 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
         options,
         triggeredAtMs,
         expected: 1,
-        known: new Set([...ctx.remotes].map((r) => r.id)),
+        known: ctx.book.knownIds(),
         organizationId: ctx.plan.organizationId,
-        signal: ctx.lookupEnd.signal,
+        signal: ctx.stopper.lookupSignal,
     };
     const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
     const first = found.adopted[0];
@@ -67906,14 +67789,11 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
         ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
         return undefined;
     }
-    if (ctx.stop.signal.aborted) {
-        // Cancelled only when it matched beyond doubt (reconcile.ts).
-        if (found.certain)
-            await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.wrapUpEnd.signal);
+    if (ctx.stopper.signal.aborted) {
+        // Adopted runs are proven this step's (reconcile.ts): cancelled.
+        await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.stopper.wrapUpSignal);
         return undefined;
     }
-    if (!found.certain)
-        inferred.add(first);
     return first;
 }
 
@@ -67933,80 +67813,69 @@ async function follow(ctx, handle) {
         await followTest(ctx, handle);
 }
 async function followSuite(ctx, handle) {
+    const { book } = ctx;
     const id = handle.remote.id;
     const suiteId = handle.run.suiteId;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (opts) => ((handle.read ??= 'tried'), ctx.api.getSuiteResult(id, opts)),
-        isOver: (r) => ((handle.read = 'seen'), (0,outcome/* isSuiteResultOver */.q2)(r)),
-        onProblem: (reason) => (handle.run.error = reason),
+        get: (opts) => (book.read(handle, 'tried'), ctx.api.getSuiteResult(id, opts)),
+        isOver: (r) => (book.read(handle, 'seen'), (0,outcome/* isSuiteResultOver */.q2)(r)),
+        onProblem: (reason) => book.problem(handle, reason),
         ...(suiteId
             ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
             : {}),
     });
     if (!result) {
-        if (!ctx.stop.signal.aborted)
-            endRun(ctx, handle);
+        if (!ctx.stopper.signal.aborted)
+            book.end(handle, 'error');
         return;
     }
-    handle.run.suiteResult = result;
-    if (result.name)
-        handle.run.suiteName = result.name;
+    book.suiteOver(handle, result);
     const tests = await suiteTestsOf(ctx, handle, result);
     if (tests === null) {
-        if (!ctx.stop.signal.aborted) {
-            handle.run.error = 'The test results of the suite result could not be listed.';
-            endRun(ctx, handle);
-        }
+        const error = 'The test results of the suite result could not be listed.';
+        if (!ctx.stopper.signal.aborted)
+            book.end(handle, 'error', { error });
         return;
     }
-    const cancelled = result.passing === null;
-    handle.run.tests = tests.map((r) => testRunOf(ctx, r, cancelled ? 'cancelled' : 'error'));
-    if (tests[0]) {
-        handle.run.variant = variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser);
-    }
-    await settle(ctx, handle);
+    const ifRunning = result.passing === null ? 'cancelled' : 'error';
+    const variant = tests[0]
+        ? variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser)
+        : handle.run.variant;
+    book.settle(handle, tests.map((r) => book.testRunOf(r, ifRunning)), variant);
+    await settled(ctx, handle);
 }
 async function followTest(ctx, handle) {
+    const { book } = ctx;
     const id = handle.remote.id;
     const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (opts) => ((handle.read ??= 'tried'), ctx.api.getTestResult(id, opts)),
-        isOver: (r) => {
-            handle.read = 'seen';
-            handle.lastResult = r;
-            return (0,outcome/* classifyTestResult */.AI)(r) !== 'running';
-        },
-        onProblem: (reason) => (handle.run.error = reason),
+        get: (opts) => (book.read(handle, 'tried'), ctx.api.getTestResult(id, opts)),
+        isOver: (r) => (book.read(handle, 'seen', r), (0,outcome/* classifyTestResult */.AI)(r) !== 'running'),
+        onProblem: (reason) => book.problem(handle, reason),
     });
     if (!result) {
-        if (!ctx.stop.signal.aborted) {
-            handle.run.tests = [
-                {
-                    testId: handle.run.testId ?? null,
-                    testName: handle.lastResult?.name || nameOf(handle.job),
-                    state: 'error',
-                    result: null,
-                    attempts: [],
-                    error: handle.run.error,
-                },
-            ];
-            endRun(ctx, handle);
-        }
+        if (ctx.stopper.signal.aborted)
+            return;
+        const { run, lastResult, job } = handle;
+        const testName = lastResult?.name || nameOf(job);
+        const test = {
+            testId: run.testId ?? null,
+            testName,
+            state: 'error',
+            result: null,
+            attempts: [],
+        };
+        book.end(handle, 'error', { tests: [{ ...test, error: run.error }] });
         return;
     }
-    handle.run.variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
-    const testRun = testRunOf(ctx, result, 'error');
-    if (handle.job.kind === 'file')
-        testRun.testName = result.name || handle.job.name;
-    handle.run.tests = [testRun];
-    await settle(ctx, handle);
+    const variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
+    const name = handle.job.kind === 'file' ? result.name || handle.job.name : undefined;
+    book.settle(handle, [book.testRunOf(result, 'error', name)], variant);
+    await settled(ctx, handle);
 }
-/** The run's tests are known: told, their failures re-run, the run ended; fail-fast acts on it. */
-async function settle(ctx, handle) {
-    handle.settled = true;
-    for (const t of handle.run.tests)
-        testFinished(ctx, handle.run, t);
+/** The run's tests are known and told: their failures re-run, the run ended; fail-fast acts on it. */
+async function settled(ctx, handle) {
     await retryFailures(ctx, handle);
-    endRun(ctx, handle);
+    ctx.book.end(handle, 'over');
     failFastOn(ctx, handle);
 }
 
@@ -68015,6 +67884,7 @@ async function settle(ctx, handle) {
  * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
  * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
+
 
 
 
@@ -68039,10 +67909,10 @@ async function runPlan(plan, options) {
     const ctx = createContext(marked, { ...options, waits });
     await runContext(ctx, options);
     return {
-        runs: ctx.runs,
+        runs: ctx.book.runs,
         startedAt: iso(ctx.startedAtMs),
         finishedAt: iso(ctx.clock.now()),
-        ...(ctx.stopReason ? { interrupted: ctx.stopReason } : {}),
+        ...(ctx.stopper.reason ? { interrupted: ctx.stopper.reason } : {}),
         appUrl: ctx.appUrl,
     };
 }
@@ -68051,15 +67921,14 @@ async function runContext(ctx, options) {
     let releaseSignalled = () => undefined;
     /** Resolves on a workflow cancel; never without one. */
     const signalled = new Promise((resolve) => (releaseSignalled = resolve));
-    const stopFor = (reason) => () => halt(ctx, reason, releaseSignalled);
-    const onSignal = stopFor('signal');
+    const onSignal = () => (ctx.stopper.halt('signal'), releaseSignalled());
     if (options.signal?.aborted)
         onSignal();
     options.signal?.addEventListener('abort', onSignal, { once: true });
-    void watchDeadline(ctx, stopFor('deadline'));
+    void watchDeadline(ctx, () => ctx.stopper.halt('deadline'));
     const follows = [];
     const watchStarted = (handles) => {
-        if (!ctx.plan.wait || ctx.stopReason !== null)
+        if (!ctx.plan.wait || ctx.stopper.reason !== null)
             return;
         for (const handle of handles)
             follows.push(follow(ctx, handle));
@@ -68072,35 +67941,35 @@ async function runContext(ctx, options) {
         const watched = triggering.then(() => Promise.all(follows));
         await Promise.race([watched, signalled, failFastStop(ctx)]);
         quiet = true;
-        if (ctx.stopReason === 'signal' || ctx.stopReason === 'fail-fast') {
+        if (ctx.stopper.reason === 'signal' || ctx.stopper.reason === 'fail-fast') {
             const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
-            await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopReason);
+            await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopper.reason);
             // The watches ended with the stop; none may outlive the engine.
             await Promise.all(follows);
         }
         else {
             await watched;
-            if (ctx.stopReason === 'deadline' && ctx.plan.wait)
+            if (ctx.stopper.reason === 'deadline' && ctx.plan.wait)
                 await settleAtDeadline(ctx);
         }
     }
     finally {
         quiet = true;
         options.signal?.removeEventListener('abort', onSignal);
-        ctx.finishedAll.abort();
+        ctx.stopper.finish();
     }
 }
 /** Resolves when fail-fast stops the engine; never otherwise. */
 function failFastStop(ctx) {
     return new Promise((resolve) => {
         const onStop = () => {
-            if (ctx.stopReason === 'fail-fast')
+            if (ctx.stopper.reason === 'fail-fast')
                 resolve();
         };
-        if (ctx.stop.signal.aborted)
+        if (ctx.stopper.signal.aborted)
             onStop();
         else
-            ctx.stop.signal.addEventListener('abort', onStop, { once: true });
+            ctx.stopper.signal.addEventListener('abort', onStop, { once: true });
     });
 }
 
@@ -68231,10 +68100,7 @@ function redactSummary(summary, secrets) {
 /** Terminal escape sequences: CSI (`ESC [ ... m`, colours) and OSC (`ESC ] 8 ;; url BEL`, links). */
 // eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
-/**
- * A group title from service text (a test name): terminal escape sequences removed whole, every other
- * control character (C0, DEL, C1, NUL, BEL, line breaks) and line or paragraph separator removed.
- */
+/** A group title from service text: escape sequences and every control or separator character removed. */
 function titleText(text) {
     // eslint-disable-next-line no-control-regex
     return text.replace(ESCAPE_SEQUENCE, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
@@ -68256,14 +68122,11 @@ function runLog(sink, redact) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/stop.ts
-/**
- * Stopping from outside: a workflow cancel (SIGINT/SIGTERM) and the backstop behind the deadline, each
- * ending the process by force when the main flow hangs (docs/run-stopping.md, "Time bounds").
- */
+/** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
 
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
- * forced exit `HARD_EXIT_MS` later, before the runner's own kill. Later signals are ignored.
+ * forced exit `HARD_EXIT_MS` later. Later signals are ignored.
  */
 function listenForWorkflowCancel(deps) {
     const controller = new AbortController();
@@ -68280,9 +68143,8 @@ function listenForWorkflowCancel(deps) {
     return { signal: controller.signal, dispose: stopListening };
 }
 /**
- * Arms the backstop of the deadline: unless disarmed first, `DEADLINE_BACKSTOP_MS` after the deadline
- * (`deadlineInMs` from now, ms, may be negative) the step fails and the process ends.
- * @returns the disarm function
+ * Arms the backstop: `DEADLINE_BACKSTOP_MS` after the deadline (`deadlineInMs` from now, ms) the step fails
+ * and the process ends. @returns the disarm function
  */
 function armDeadlineBackstop(deps, deadlineInMs) {
     return (0,deadline/* armHardExit */.wv)(() => {
@@ -68303,9 +68165,8 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (counted from `startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
- * `tunnelUrl` is sent on every execute as the `tunnel-url-variable` variable.
- * @returns the run model, secrets and private variable values removed, and the client it was read with
+ * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
+ * @returns the run model without secrets, and the client it was read with
  */
 async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
@@ -68370,10 +68231,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
 
 ;// CONCATENATED MODULE: ./src/action/verdict.ts
 
-/**
- * The one verdict every report, output and the step result render. A run that did not wait (`wait: false`)
- * is judged on its triggers, unless a workflow cancel interrupted it.
- */
+/** The one verdict every report, output and the step result render (`wait: false`: judged on its triggers). */
 function decideRunVerdict(inputs, summary) {
     const policy = {
         failOnScreenshotCompare: inputs.failOnScreenshotCompare,
@@ -68466,8 +68324,8 @@ function workspacePath(file, workspace) {
 var time_limit = __nccwpck_require__(51418);
 // EXTERNAL MODULE: ./src/common/words.ts
 var words = __nccwpck_require__(73596);
-// EXTERNAL MODULE: ./src/report/model.ts + 1 modules
-var model = __nccwpck_require__(18119);
+// EXTERNAL MODULE: ./src/report/model.ts
+var model = __nccwpck_require__(96867);
 // EXTERNAL MODULE: ./src/report/summary-failures.ts
 var summary_failures = __nccwpck_require__(18296);
 ;// CONCATENATED MODULE: ./src/report/history.ts
@@ -68480,11 +68338,7 @@ var summary_failures = __nccwpck_require__(18296);
 const HISTORY_RUNS = 10;
 /** Failed tests whose history is read (one request each); the rest go without. */
 const MAX_HISTORY_TESTS = 20;
-/**
- * The history line of a test that failed in this run (pure). `results` are the test's results, newest first;
- * those in `ownResultIds` (this run's) and those not finished are left out.
- * @returns '' when there is no earlier finished result
- */
+/** The history line of a failed test (pure) from its results, newest first, without this run's; '' if none. */
 function historyLine(results, ownResultIds) {
     const earlier = results
         .filter((r) => !ownResultIds.has(r._id) && typeof r.passing === 'boolean')
@@ -68499,9 +68353,8 @@ function historyLine(results, ownResultIds) {
     return `failed ${failed} of its last ${window.length + 1} runs`;
 }
 /**
- * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report` that have a test id, one
- * request each (`count`: {@link HISTORY_RUNS} plus this run's own results), all stopped by `signal`. Never
- * throws: a test whose results cannot be read is left out after `warn`.
+ * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report`, one request each,
+ * stopped by `signal`. Never throws: a test whose results cannot be read is left out after `warn`.
  */
 async function readHistory(api, report, options) {
     const own = new Map();
@@ -68553,10 +68406,7 @@ var phrases = __nccwpck_require__(64792);
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
-/**
- * Workflow annotations from the report model: an error per test that fails the step, a warning per flaky or
- * otherwise noteworthy one, within GitHub's limits (docs/github-platform.md, "Annotations").
- */
+/** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 
 
 
@@ -68569,8 +68419,7 @@ const MAX_ANNOTATION_MESSAGE = 4096;
 const MAX_ANNOTATION_TITLE = 255;
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (past that the last one counts the rest), messages and titles cut to GitHub's limits (characters).
- * docs/github-platform.md, "Annotations".
+ * level (the last counts the rest), messages and titles cut to GitHub's limits (characters).
  */
 function renderAnnotations(report, options = {}) {
     const errors = [];
@@ -68578,25 +68427,29 @@ function renderAnnotations(report, options = {}) {
     for (const { run, test } of (0,model/* allTests */.DD)(report)) {
         if (test.failing) {
             errors.push(annotation('error', run, test, errorMessage(report, test)));
+            continue;
         }
-        else if (test.state === 'flaky') {
-            warnings.push(annotation('warning', run, test, flakyMessage(test)));
-        }
-        else if (test.screenshotCompareFailed) {
-            warnings.push(annotation('warning', run, test, `${(0,phrases/* comparisonLine */.iF)(test)} (not counted as a failure)${linkSuffix(test)}`));
-        }
-        else if (test.state === 'timed-out') {
-            warnings.push(annotation('warning', run, test, `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`));
-        }
-        else if (test.state === 'cancelled') {
-            warnings.push(annotation('warning', run, test, `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`));
-        }
+        const warning = warningMessage(test);
+        if (warning)
+            warnings.push(annotation('warning', run, test, warning));
     }
     const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
     return [
         ...cap(errors, 'error', 'failing tests', errorSlots),
         ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
     ];
+}
+/** The warning of a test that does not fail the step but is worth a look; null for none. */
+function warningMessage(test) {
+    if (test.state === 'flaky')
+        return flakyMessage(test);
+    if (test.screenshotCompareFailed)
+        return `${(0,phrases/* comparisonLine */.iF)(test)} (not counted as a failure)${linkSuffix(test)}`;
+    if (test.state === 'timed-out')
+        return `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`;
+    if (test.state === 'cancelled')
+        return `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`;
+    return null;
 }
 /** Emits annotations through `sink` (default `@actions/core`) in order, each with its title and file. */
 function emitAnnotations(list, sink = src_core) {
@@ -68671,9 +68524,8 @@ var dist = __nccwpck_require__(51072);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
- * JUnit documents through junit-report-builder's public API (checked against 5.1.2). What that API cannot
- * write (Surefire rerun elements, `<skipped message>`, `<testsuites time>` without `skipped`) is added to the
- * built text afterwards, by a tag scan that steps over CDATA (docs/junit.md).
+ * JUnit documents through junit-report-builder's public API; what it cannot write (Surefire reruns,
+ * `<skipped message>`, `<testsuites time>`) is added to the built text by a CDATA-aware tag scan (docs/junit.md).
  */
 
 /** The library's ready builder, whichever way its CommonJS default export arrives (Node, bundler). */
@@ -68691,7 +68543,6 @@ class JUnitReport {
     builder = stock.newBuilder();
     suites = [];
     wallTimeSeconds;
-    /** @param name the `<testsuites>` name */
     constructor(name) {
         this.builder.name(name);
     }
@@ -68700,17 +68551,12 @@ class JUnitReport {
         this.wallTimeSeconds = seconds;
         return this;
     }
-    /** @returns a new `<testsuite>` of the library */
     testSuite() {
         const suite = this.builder.testSuite();
         this.suites.push({ suite, extras: [] });
         return suite;
     }
-    /**
-     * Adds a test case to a suite of this report.
-     * @returns the library's test case and its extras to fill in
-     * @throws when `suite` is not one of this report's
-     */
+    /** Adds a test case to a suite of this report. @throws when `suite` is not one of this report's */
     testCase(suite) {
         const entry = this.suites.find((s) => s.suite === suite);
         if (!entry)
@@ -68725,7 +68571,6 @@ class JUnitReport {
         return withExtras(this.builder.build(), extras, this.wallTimeSeconds);
     }
 }
-/** Escapes an attribute value as xmlbuilder does. */
 function attr(value) {
     return value
         .replaceAll('&', '&amp;')
@@ -68786,10 +68631,7 @@ function withExtras(xml, extras, wallTimeSeconds) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
-/**
- * JUnit XML from the report model, valid against the Jenkins xUnit `junit-10.xsd` as it is: one
- * `<testsuite>` per suite run, one `<testcase>` per test result. Layout and state → element: docs/junit.md.
- */
+/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/junit.md). */
 
 
 
@@ -68832,10 +68674,7 @@ function renderJUnit(report) {
     }
     return doc.toXml();
 }
-/**
- * Writes the JUnit XML of a report to `path`, creating the folder when needed.
- * @throws the file system's error when the file cannot be written
- */
+/** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
 async function writeJUnit(report, path) {
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
     await (0,promises_.writeFile)(path, renderJUnit(report), 'utf8');
@@ -68945,7 +68784,7 @@ function failureText(test) {
     const failing = test.failingStep;
     if (failing)
         lines.push((0,phrases/* stepSentence */.ow)(failing));
-    if (test.error && !(failing && sameError(failing.error, test.error)))
+    if (test.error && !(failing && (0,phrases/* sameError */.jW)(failing.error, test.error)))
         lines.push(test.error);
     if (test.steps.length > 0) {
         lines.push('', 'Steps:');
@@ -68964,12 +68803,6 @@ function failureText(test) {
         lines.push('', `Result: ${test.resultUrl}`);
     return lines;
 }
-/** The same error told twice (the service often repeats the step's error as the result's). */
-function sameError(a, b) {
-    const x = a.trim();
-    const y = b.trim();
-    return x === y || x.includes(y) || y.includes(x);
-}
 /** Earlier attempts as Surefire rerun elements: flaky* when the test passed at last, rerun* otherwise. */
 function reruns(test) {
     const total = test.attempts.length + 1;
@@ -68983,7 +68816,7 @@ function reruns(test) {
             element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
             message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
             type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-            stackTrace: xmlText([why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
+            stackTrace: xmlText([why, ...(a.error && a.failingStep && !(0,phrases/* sameError */.jW)(a.failingStep.error, a.error) ? [a.error] : [])]
                 .concat(`Duration: ${(0,words/* formatDuration */.a)(a.durationMs)}`, `Result: ${a.resultUrl}`)
                 .join('\n')),
             systemOut: xmlText(`Result: ${a.resultUrl}`),
@@ -69138,9 +68971,8 @@ function computeOutputs(summary, verdict, resultsPath) {
 
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
 /**
- * results.json: every normalized result in one file, so the outputs stay small (docs/results-json.md).
- * Version 1: the verdict, counts, policy and runs, then `"results":[` with one ReportTest (plus `run` and
- * `suite`) per line, so the file streams. Same shape with `wait: false`.
+ * results.json (docs/results-json.md): the verdict, counts, policy and runs, then `"results":[` with one
+ * ReportTest (plus `run` and `suite`) per line, so the file streams.
  */
 
 
@@ -69153,10 +68985,7 @@ const RESULTS_JSON_VERSION = 1;
 function renderResultsJson(report) {
     return [...resultsJsonChunks(report)].join('');
 }
-/**
- * Writes results.json to `path` one result per write, creating the folder when needed.
- * @throws the file system's error when the file cannot be written
- */
+/** Writes results.json to `path`, one result per write. @throws the file system's error */
 async function writeResultsJson(report, path) {
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
     const stream = (0,external_node_fs_.createWriteStream)(path, { encoding: 'utf8' });
@@ -69201,10 +69030,7 @@ function* resultsJsonChunks(report) {
 // EXTERNAL MODULE: ./src/report/summary.ts
 var summary = __nccwpck_require__(57994);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
-/**
- * The report writers, each rendering the one report model: the first ones as soon as the verdict is known,
- * the rest after the screenshots (`action/extras.ts`). A failing writer warns and never changes the verdict.
- */
+/** The report writers over the one report model; a failing writer warns, never changes the verdict. */
 
 
 
@@ -69365,10 +69191,7 @@ const failureIssue = {
 };
 /** The reports written as soon as the verdict is known, in the order they run. */
 const REPORT_WRITERS = [resultsJson, junit, jobSummary, annotations];
-/**
- * Runs the wanted writers in order. A writer that throws warns `Could not write <what>: <reason>` and the
- * next one runs; nothing here changes the verdict. Never throws.
- */
+/** Runs the wanted writers in order; one that throws warns `Could not write <what>: <reason>`. Never throws. */
 async function writeReports(context, writers = REPORT_WRITERS) {
     for (const writer of writers) {
         if (!writer.wanted(context))
@@ -69383,11 +69206,7 @@ async function writeReports(context, writers = REPORT_WRITERS) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/extras.ts
-/**
- * The extras, after the reports and outputs: screenshots, the reports again with their paths, the artifact
- * link, the failed tests' history, the pull-request comment, the failure issue. Each has a time limit and
- * stops on a workflow cancel; a stop warns.
- */
+/** The extras after the reports and outputs, each with a time limit, stopped by a workflow cancel. */
 
 
 
@@ -69437,9 +69256,8 @@ async function runExtras(context, options) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action, as a table of contents: read inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (screenshots, PR comment), each step in its own module (docs/action-entry.md). The only place that
- * fails the step for a verdict.
+ * The action, as a table of contents: inputs → tunnel → run → verdict → reports → outputs → pass or fail →
+ * extras (docs/action-entry.md). The only place that fails the step for a verdict.
  */
 
 
@@ -69454,10 +69272,7 @@ async function runExtras(context, options) {
 
 
 
-/**
- * Runs the action in `world` (default {@link processDeps}): outputs and the step's result go through its
- * sink; never throws. After a workflow cancel it ends with `exitAfterCancel()`.
- */
+/** Runs the action in `world` (default {@link processDeps}); never throws. */
 async function main_run(world = processDeps()) {
     const deps = killingAgentsOnForceExit(world);
     const { sink, github } = deps;
