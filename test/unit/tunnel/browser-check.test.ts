@@ -3,9 +3,15 @@
  * browsers see"): ngrok's browser warning told by its `ngrok-error-code` header alone or by its page alone
  * (ngrok.com/abuse, "Browser Warning", ERR_NGROK_6024), ngrok's other error answers and the gateway errors
  * of a tunnel that does not reach the app yet (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530), no answer,
- * and a redirect, which a browser check must not follow.
+ * a redirect, which a browser check must not follow, and app answers without a body or without an end.
  */
-import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeAsBrowser } from '../../../src/tunnel/browser-check.js';
@@ -23,8 +29,20 @@ const ANSWERS: Record<string, { status: number; headers?: OutgoingHttpHeaders; b
   '/error-200': { status: 200, headers: { 'ngrok-error-code': 'ERR_NGROK_727' }, body: '' },
   '/redirect': { status: 302, headers: { location: '/warning-page' } },
   '/app-404': { status: 404, body: 'no such page in the app' },
+  '/no-content': { status: 204 },
 };
 const GATEWAY = [502, 503, 504, 530];
+
+/** An app page without end (a stream): written in 16 KiB chunks until the client goes away. */
+function endless(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  const chunk = Buffer.alloc(16 * 1024, 0x61);
+  const more = (): void => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  more();
+}
 
 let server: Server;
 let base: string;
@@ -33,6 +51,7 @@ const seen: IncomingHttpHeaders[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(req.headers);
+    if (req.url === '/endless') return endless(res);
     const gateway = /^\/gateway\/(\d+)$/.exec(req.url ?? '');
     const answer = gateway ? { status: Number(gateway[1]) } : ANSWERS[req.url ?? ''];
     if (!answer) return res.writeHead(500).end();
@@ -52,8 +71,10 @@ const look = (path: string) => seeAsBrowser(`${base}${path}`, new AbortControlle
 describe('seeAsBrowser', () => {
   it('an answer of the app, any status, is the app; asked as a browser asks', async () => {
     expect(await look('/app')).toEqual({ kind: 'app' });
+    expect(await look('/no-content')).toEqual({ kind: 'app' });
     expect(await look('/app-404')).toEqual({ kind: 'app' });
     const headers = seen.at(-1)!;
+    expect(headers.accept).toMatch(/^text\/html/);
     expect(headers['user-agent']).toMatch(/^Mozilla\/5\.0 .*Chrome\//);
     expect(headers['ngrok-skip-browser-warning']).toBeUndefined();
   });
@@ -76,6 +97,10 @@ describe('seeAsBrowser', () => {
       expect(await look(`/gateway/${status}`)).toEqual({ kind: 'not-yet', why: `HTTP ${status}` });
     }
     expect(await look('/gateway/500')).toEqual({ kind: 'app' });
+  });
+
+  it('an answer without end is read only as far as the agent’s page could be, then taken for the app', async () => {
+    expect(await look('/endless')).toEqual({ kind: 'app' });
   });
 
   it('a redirect is not followed: the answer is the redirect itself', async () => {
