@@ -1,0 +1,195 @@
+/**
+ * The extras in-process (`runExtras` of `src/action/extras.ts`, docs/action-entry.md): after a finished run
+ * they rewrite results.json with the screenshots' paths, read the failed tests' history and write the
+ * pull-request comment; after a workflow cancel during the run none of them starts, and a cancel during them
+ * skips every later one. A loopback screenshot host, a fake GitHub and an API whose history read is
+ * recorded stand in for the real parts; the cancel is sent at a chosen point by the sink or the API.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExtras } from '../../../src/action/extras.js';
+import { decideRunVerdict } from '../../../src/action/verdict.js';
+import type { TestResult } from '../../../src/api/types.js';
+import { readGitHubContext } from '../../../src/github.js';
+import { readInputs } from '../../../src/inputs/index.js';
+import { buildReport } from '../../../src/report/model.js';
+import { writeReports } from '../../../src/report/writers.js';
+import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
+import { makeTempWorkspace, removeWorkspace, secretInputs, secretsFor } from '../../support/reliability.js';
+import { RecordingSink } from '../../support/run-action.js';
+import {
+  makeResult,
+  makeSuiteRun,
+  makeSummary,
+  makeTestRun,
+  randomPng,
+  startScreenshotServer,
+  type ScreenshotServer,
+} from '../../support/screenshots.js';
+
+/** A screenshot's saved path in results.json (absent until the screenshots are published). */
+const SAVED = /"path":"[^"]*Checkout-fail\d+\.png"/;
+
+let shots: ScreenshotServer;
+let github: FakeGitHub;
+const workspaces: string[] = [];
+
+beforeAll(async () => {
+  shots = await startScreenshotServer();
+  github = new FakeGitHub();
+  await github.start();
+});
+
+afterAll(async () => {
+  await shots?.close();
+  await github?.stop();
+  for (const w of workspaces) await removeWorkspace(w);
+});
+
+/** A sink that sends the cancel when a line matching `cancelAt` is logged. */
+class CancellingSink extends RecordingSink {
+  cancelAt: RegExp | null = null;
+  constructor(private readonly cancel: AbortController) {
+    super();
+  }
+  override info(message: string): void {
+    super.info(message);
+    if (this.cancelAt?.test(message)) this.cancel.abort();
+  }
+}
+
+interface Setup {
+  /** The pull request the extras comment on (its own per case, so cases never see each other's comment). */
+  pr: number;
+  /** True when the run itself was cancelled (the extras' `interrupted`). */
+  interrupted?: boolean;
+  /** Sends the cancel before the extras start. */
+  cancelledBefore?: boolean;
+  /** Sends the cancel when an info line matching this is logged. */
+  cancelAtLine?: RegExp;
+  /** Sends the cancel when the history is read. */
+  cancelAtHistory?: boolean;
+}
+
+/**
+ * Runs the reports (as `run` does) and then the extras for one failed test with a screenshot, with
+ * `screenshots: failed`, `pr-comment: true` and the job summary on.
+ */
+async function extras(setup: Setup) {
+  const workspace = await makeTempWorkspace('gi-extras-');
+  workspaces.push(workspace);
+  const event = path.join(workspace, 'event.json');
+  await writeFile(event, JSON.stringify({ pull_request: { number: setup.pr } }));
+  const env: NodeJS.ProcessEnv = {
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_JOB: 'ghost',
+    GITHUB_EVENT_PATH: event,
+    GITHUB_API_URL: github.baseUrl,
+  };
+  const raw: Record<string, string> = {
+    ...secretInputs(secretsFor('extras-unit')),
+    'api-base-url': 'http://127.0.0.1:9/v1/',
+    'suite-ids': 'suite-red',
+    screenshots: 'failed',
+    'pr-comment': 'true',
+    'github-token': TOKEN,
+  };
+  for (const [name, value] of Object.entries(raw)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const inputs = await readInputs({ env, workspace });
+  const failed = makeResult(`fail${setup.pr}`, {
+    passing: false,
+    name: 'Checkout',
+    screenshotUrl: shots.add(`shot-${setup.pr}`, randomPng(4, 4)),
+  });
+  const summary = makeSummary([makeSuiteRun('suite-red', 'Red suite', [makeTestRun('failed', failed)])]);
+  const verdict = decideRunVerdict(inputs, summary);
+  const cancel = new AbortController();
+  const sink = new CancellingSink(cancel);
+  const context = {
+    report: buildReport(summary, verdict),
+    inputs,
+    verdict,
+    interrupted: setup.interrupted ?? false,
+    github: readGitHubContext(env),
+    sink,
+  };
+  await writeReports(context);
+  const before = await readFile(inputs.resultsPath, 'utf8');
+  const historyReads: string[] = [];
+  const earlier: TestResult[] = [1, 2, 3].map((n) =>
+    makeResult(`earlier${setup.pr}-${n}`, { passing: true }),
+  );
+  const api = {
+    listTestResults: (testId: string) => {
+      historyReads.push(testId);
+      if (setup.cancelAtHistory) cancel.abort();
+      return Promise.resolve(earlier);
+    },
+  };
+  if (setup.cancelledBefore) cancel.abort();
+  sink.cancelAt = setup.cancelAtLine ?? null;
+  const requestsBefore = github.requests.length;
+  const hitsBefore = [...shots.hits.values()].reduce((a, b) => a + b, 0);
+  await runExtras(context, { summary, api, env, signal: cancel.signal });
+  return {
+    before,
+    after: await readFile(inputs.resultsPath, 'utf8'),
+    historyReads,
+    shotHits: [...shots.hits.values()].reduce((a, b) => a + b, 0) - hitsBefore,
+    githubRequests: github.requests.slice(requestsBefore),
+    comment: github.comments.find((c) => c.issue === setup.pr)?.body,
+    sink,
+  };
+}
+
+describe('runExtras', () => {
+  it('after a finished run: screenshots in results.json, the history read, the pull-request comment written', async () => {
+    const t = await extras({ pr: 11 });
+    expect(t.shotHits).toBe(1);
+    expect(t.before).not.toMatch(SAVED);
+    expect(t.after).toMatch(SAVED);
+    expect(t.historyReads).toEqual(['fail11']);
+    expect(t.comment).toContain('Ghost Inspector: failed');
+    expect(t.comment).toContain('first failure after 3 passing runs');
+    expect(t.sink.summary).toContain('first failure after 3 passing runs');
+  });
+
+  it('after a run the workflow cancelled: no download, no history, no comment', async () => {
+    const t = await extras({ pr: 12, interrupted: true });
+    expect(t.shotHits).toBe(0);
+    expect(t.after).toBe(t.before);
+    expect(t.historyReads).toEqual([]);
+    expect(t.githubRequests).toEqual([]);
+  });
+
+  it('a cancel before the extras start: no download, no history, no comment', async () => {
+    const t = await extras({ pr: 13, cancelledBefore: true });
+    expect(t.shotHits).toBe(0);
+    expect(t.historyReads).toEqual([]);
+    expect(t.githubRequests).toEqual([]);
+  });
+
+  it('a cancel as the screenshots are published: results.json is not rewritten, nothing after starts', async () => {
+    const t = await extras({ pr: 14, cancelAtLine: /^Screenshots: / });
+    expect(t.shotHits).toBe(1);
+    expect(t.after).toBe(t.before);
+    expect(t.historyReads).toEqual([]);
+    expect(t.githubRequests).toEqual([]);
+  });
+
+  it('a cancel as results.json is rewritten: the history is not read, no comment', async () => {
+    const t = await extras({ pr: 15, cancelAtLine: /^Results: / });
+    expect(t.after).toMatch(SAVED);
+    expect(t.historyReads).toEqual([]);
+    expect(t.githubRequests).toEqual([]);
+  });
+
+  it('a cancel while the history is read: no history section, no comment', async () => {
+    const t = await extras({ pr: 16, cancelAtHistory: true });
+    expect(t.historyReads).toEqual(['fail16']);
+    expect(t.sink.summary).not.toContain('first failure');
+    expect(t.githubRequests).toEqual([]);
+  });
+});
