@@ -20,13 +20,11 @@ import { makeTempWorkspace, removeWorkspace, secretInputs, secretsFor } from '..
 import { RecordingSink } from '../../support/run-action.js';
 import {
   makeResult,
-  makeSuiteRun,
-  makeSummary,
-  makeTestRun,
   randomPng,
   startScreenshotServer,
   type ScreenshotServer,
 } from '../../support/screenshots.js';
+import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
 
 /** A screenshot's saved path in results.json (absent until the screenshots are published). */
 const SAVED = /"path":"[^"]*Checkout-fail\d+\.png"/;
@@ -103,7 +101,13 @@ async function extras(setup: Setup) {
     name: 'Checkout',
     screenshotUrl: shots.add(`shot-${setup.pr}`, randomPng(4, 4)),
   });
-  const summary = makeSummary([makeSuiteRun('suite-red', 'Red suite', [makeTestRun('failed', failed)])]);
+  const summary = runSummary([
+    suiteRun([{ ...testRun('failed', failed), testId: failed._id }], {
+      key: 'suite-red',
+      suiteId: 'suite-red',
+      suiteName: 'Red suite',
+    }),
+  ]);
   const verdict = decideRunVerdict(inputs, summary);
   const cancel = new AbortController();
   const sink = new CancellingSink(cancel);
