@@ -3,7 +3,7 @@
  * cloudflared's own code and reports:
  * - CLI: `cloudflared tunnel --no-autoupdate --url ADDR [--http-host-header HOST]` (the flags of
  *   cloudflare/cloudflared `cmd/cloudflared/tunnel/cmd.go`; `tunnel --url` starts a quick tunnel, as in
- *   cloudflare/cloudflared issue 555).
+ *   https://github.com/cloudflare/cloudflared/issues/555).
  * - Its log goes to stderr as `<time> INF <message>` lines; a quick tunnel logs the disclaimer, "Requesting
  *   new quick Tunnel on trycloudflare.com...", then the announcement box "Your quick Tunnel has been
  *   created! Visit it at (it may take some time to be reachable):" with the URL on the next line

@@ -16,7 +16,7 @@
  *   access can set labels for new issues. Labels are silently dropped otherwise" (the page): `noPushAccess`.
  * - POST /repos/{o}/{r}/issues/{n}/labels, "Add labels to an issue"
  *   (https://docs.github.com/en/rest/issues/labels): labels the repository lacks are created on use. The
- *   docs do not say so; github/docs issue 35718 reports it (and clients report the same for a new issue's
+ *   docs do not say so; https://github.com/github/docs/issues/35718 reports it (and clients report the same for a new issue's
  *   labels), so the fake does it for both.
  * - PATCH /repos/{o}/{r}/issues/{n}, "Update an issue": `body`, `state`, `state_reason` (`completed`).
  * - GET/POST /repos/{o}/{r}/issues/{n}/comments and PATCH /repos/{o}/{r}/issues/comments/{id}
