@@ -62,7 +62,7 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
       sink.setOutput(name, value);
     }
     announceVerdict(sink, verdict);
-    await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal });
+    await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
   } catch (error) {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);
   } finally {

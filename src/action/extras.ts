@@ -2,7 +2,8 @@
 import { publishForReport } from '../artifacts/for-report.js';
 import type { GhostInspectorApi } from '../api/api.js';
 import { createRedactor } from '../api/redact.js';
-import { EXTRA_TIME_LIMIT_MS, timeLimited } from '../common/time-limit.js';
+import type { Clock } from '../common/clock.js';
+import { EXTRA_TIME_LIMIT_MS, withinTimeLimit } from '../common/time-limit.js';
 import { readHistory } from '../report/history.js';
 import { buildReport } from '../report/model.js';
 import {
@@ -17,12 +18,16 @@ import {
 import type { ReportContext } from '../report/writers.js';
 import type { RunSummary } from '../run/types.js';
 
-/** The run model, the client it was read with, the artifact client's environment, the workflow cancel. */
+/**
+ * The run model, the client it was read with, the artifact client's environment, the workflow cancel, the
+ * clock of the time limits.
+ */
 export interface ExtrasOptions {
   summary: RunSummary;
   api: Pick<GhostInspectorApi, 'listTestResults'>;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  clock: Clock;
 }
 
 /**
@@ -31,7 +36,7 @@ export interface ExtrasOptions {
  */
 export async function runExtras(context: ReportContext, options: ExtrasOptions): Promise<void> {
   const { inputs, verdict, sink, interrupted } = context;
-  const { signal } = options;
+  const { signal, clock } = options;
   if (interrupted || signal.aborted) return;
   const shots = await publishForReport(inputs, options.summary, {
     waited: verdict.waited,
@@ -50,13 +55,19 @@ export async function runExtras(context: ReportContext, options: ExtrasOptions):
   const wantsHistory = inputs.summary || inputs.prComment || inputs.failureIssue;
   const history =
     wantsHistory && context.report.totals.total > 0
-      ? await readHistory(options.api, context.report, {
-          signal: timeLimited(signal, EXTRA_TIME_LIMIT_MS),
-          warn: (message) => sink.warning(createRedactor(inputs.secrets)(message)),
-        })
+      ? await withinTimeLimit(
+          signal,
+          EXTRA_TIME_LIMIT_MS,
+          (limited) =>
+            readHistory(options.api, context.report, {
+              signal: limited,
+              warn: (message) => sink.warning(createRedactor(inputs.secrets)(message)),
+            }),
+          clock,
+        )
       : undefined;
   if (signal.aborted) return;
-  await writeReports({ ...context, signal, ...(history ? { history } : {}) }, [
+  await writeReports({ ...context, signal, clock, ...(history ? { history } : {}) }, [
     historySection,
     pullRequestComment,
     failureIssue,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 
-import { timeLimited } from '../common/time-limit.js';
+import { withinTimeLimit } from '../common/time-limit.js';
 import { readGitHubContext } from '../github.js';
 import type { RunSummary } from '../run/types.js';
 import type { Logger } from '../common/log.js';
@@ -88,11 +88,9 @@ export async function publishScreenshots(
       )
     : path.resolve(options.artifactsDir);
   log?.info(`Downloading ${jobs.length} screenshot(s)...`);
-  const downloaded = await downloadScreenshots(jobs, dir, {
-    ...options.download,
-    log,
-    signal: timeLimited(options.signal, DOWNLOAD_TIME_LIMIT_MS),
-  });
+  const downloaded = await withinTimeLimit(options.signal, DOWNLOAD_TIME_LIMIT_MS, (signal) =>
+    downloadScreenshots(jobs, dir, { ...options.download, log, signal }),
+  );
   const warnings: string[] = [];
   if (downloaded.missing.length > 0) {
     const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
@@ -102,16 +100,18 @@ export async function publishScreenshots(
     log?.warning(warning);
   }
 
-  const uploaded = await uploadScreenshots(downloaded.files, {
-    name: options.artifactName || defaultArtifactName(env),
-    retentionDays: options.retentionDays,
-    rootDirectory: dir,
-    artifactsDir: options.artifactsDir,
-    env,
-    client: options.client,
-    log,
-    signal: timeLimited(options.signal, UPLOAD_TIME_LIMIT_MS),
-  });
+  const uploaded = await withinTimeLimit(options.signal, UPLOAD_TIME_LIMIT_MS, (signal) =>
+    uploadScreenshots(downloaded.files, {
+      name: options.artifactName || defaultArtifactName(env),
+      retentionDays: options.retentionDays,
+      rootDirectory: dir,
+      artifactsDir: options.artifactsDir,
+      env,
+      client: options.client,
+      log,
+      signal,
+    }),
+  );
   warnings.push(...uploaded.warnings);
 
   const files: Record<string, ScreenshotPaths> = {};

@@ -1,4 +1,5 @@
 /** The report writers over the one report model; a failing writer warns, never changes the verdict. */
+import type { Clock } from '../common/clock.js';
 import { messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
 import { EXTRA_TIME_LIMIT_MS, withinTimeLimit } from '../common/time-limit.js';
@@ -31,6 +32,8 @@ export interface ReportContext {
   sink: ActionSink;
   /** The workflow cancel: stops a writer that talks to the network (the pull-request comment). */
   signal?: AbortSignal;
+  /** The clock of such a writer's time limit (default real time). */
+  clock?: Clock;
   /** Failed tests' history lines by test id, once read (`action/extras.ts`). */
   history?: TestHistory;
 }
@@ -122,7 +125,7 @@ export const pullRequestComment: ReportWriter = {
   what: 'the pull-request comment',
   input: 'pr-comment',
   wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
-  write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+  write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
     const { pullRequest: number, repository } = github;
     if (number === null || !repository) {
       sink.info('pr-comment: not a pull request event; no comment.');
@@ -135,21 +138,25 @@ export const pullRequestComment: ReportWriter = {
     const { renderPullRequestComment, upsertPullRequestComment } = await import('./pr-comment.js');
     const runUrl = workflowRunUrl(github);
     const key = commentKey(github, inputs.commentKey);
-    await withinTimeLimit(cancel, EXTRA_TIME_LIMIT_MS, (signal) =>
-      upsertPullRequestComment({
-        token: inputs.githubToken,
-        ...repository,
-        issueNumber: number,
-        key,
-        body: renderPullRequestComment(report, {
+    await withinTimeLimit(
+      cancel,
+      EXTRA_TIME_LIMIT_MS,
+      (signal) =>
+        upsertPullRequestComment({
+          token: inputs.githubToken,
+          ...repository,
+          issueNumber: number,
           key,
-          title: inputs.summaryTitle,
-          ...(runUrl ? { runUrl } : {}),
-          ...(history ? { history } : {}),
+          body: renderPullRequestComment(report, {
+            key,
+            title: inputs.summaryTitle,
+            ...(runUrl ? { runUrl } : {}),
+            ...(history ? { history } : {}),
+          }),
+          ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+          signal,
         }),
-        ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
-        signal,
-      }),
+      clock,
     );
   },
 };
@@ -166,7 +173,7 @@ export const failureIssue: ReportWriter = {
   input: 'failure-issue',
   wanted: ({ inputs, interrupted, report }) =>
     inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
-  write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+  write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
     const { repository } = github;
     if (!repository || !inputs.githubToken) {
       sink.warning('failure-issue: no repository or no github-token; no issue.');
@@ -178,22 +185,27 @@ export const failureIssue: ReportWriter = {
     const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
     const suites = [...new Set(report.runs.map((r) => r.suiteName))].join(', ');
     try {
-      const issue = await withinTimeLimit(cancel, EXTRA_TIME_LIMIT_MS, (signal) =>
-        trackFailureIssue({
-          token: inputs.githubToken,
-          ...repository,
-          key: failureIssueKey(github, inputs.commentKey),
-          labels: inputs.failureIssueLabels,
-          title: `${inputs.summaryTitle === DEFAULT_TITLE ? `${DEFAULT_TITLE}: ${suites}` : inputs.summaryTitle} failing`,
-          run: {
-            key: `${github.runId}.${attempt}`,
-            link: link(workflowRunUrl(github), escapeInline(runLabel)),
-          },
-          now: report.finishedAt,
-          failures: report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
-          ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
-          signal,
-        }),
+      const issue = await withinTimeLimit(
+        cancel,
+        EXTRA_TIME_LIMIT_MS,
+        (signal) =>
+          trackFailureIssue({
+            token: inputs.githubToken,
+            ...repository,
+            key: failureIssueKey(github, inputs.commentKey),
+            labels: inputs.failureIssueLabels,
+            title: `${inputs.summaryTitle === DEFAULT_TITLE ? `${DEFAULT_TITLE}: ${suites}` : inputs.summaryTitle} failing`,
+            run: {
+              key: `${github.runId}.${attempt}`,
+              link: link(workflowRunUrl(github), escapeInline(runLabel)),
+            },
+            now: report.finishedAt,
+            failures:
+              report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
+            ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
+            signal,
+          }),
+        clock,
       );
       if (!issue) return;
       sink.info(`Failure issue #${issue.number} (${issue.change}): ${issue.url}`);

@@ -3,13 +3,15 @@
  * (`support/fakes/github.ts`, which follows GitHub's documented behaviour): a scheduled run that fails twice,
  * is run again with the same run id and attempt, then passes twice; a look-alike issue by someone else and a
  * pull request carrying the marker; a token refused writing issues, issues disabled, an API that never
- * answers. The verdict, the reports and the outputs never depend on GitHub.
+ * answers (in-process, `run(deps)`, on virtual time: the time limit is the action's clock's). The verdict,
+ * the reports and the outputs never depend on GitHub.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
 import { startAction, type ActionRun } from '../support/harness.js';
+import { runActionInProcess } from '../support/run-action.js';
 import {
   closeAfterAll,
   FILES,
@@ -20,6 +22,7 @@ import {
   secretInputs,
   secretsFor,
   startReliabilityEmulator,
+  startVirtualReliabilityWorld,
 } from '../support/reliability.js';
 
 const secrets = secretsFor('failure-issue');
@@ -34,6 +37,31 @@ async function setUp(): Promise<{ emulator: Emulator; github: FakeGitHub }> {
   return { emulator, github };
 }
 
+/** The inputs of a scheduled run of `suite-red` with `failure-issue: true`. */
+function nightlyInputs(emulator: Emulator): Record<string, string> {
+  return {
+    ...secretInputs(secrets),
+    'api-base-url': emulator.baseUrl,
+    'suite-ids': 'suite-red',
+    screenshots: 'none',
+    'timeout-minutes': '1',
+    'failure-issue': 'true',
+    'github-token': TOKEN,
+  };
+}
+
+/** The runner's environment of workflow run `runId` (attempt 1) of the nightly workflow. */
+function nightlyEnv(github: FakeGitHub, runId: number): Record<string, string> {
+  return {
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_WORKFLOW: 'Nightly',
+    GITHUB_JOB: 'regression',
+    GITHUB_RUN_ID: String(runId),
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_API_URL: github.baseUrl,
+  };
+}
+
 /** One scheduled run of `suite-red` with `failure-issue: true`, as workflow run `runId` (attempt 1). */
 async function nightly(
   emulator: Emulator,
@@ -45,23 +73,8 @@ async function nightly(
   const started = Date.now();
   const { done } = await startAction({
     workspace,
-    inputs: {
-      ...secretInputs(secrets),
-      'api-base-url': emulator.baseUrl,
-      'suite-ids': 'suite-red',
-      screenshots: 'none',
-      'timeout-minutes': '1',
-      'failure-issue': 'true',
-      'github-token': TOKEN,
-    },
-    env: {
-      GITHUB_REPOSITORY: 'acme/shop',
-      GITHUB_WORKFLOW: 'Nightly',
-      GITHUB_JOB: 'regression',
-      GITHUB_RUN_ID: String(runId),
-      GITHUB_RUN_ATTEMPT: '1',
-      GITHUB_API_URL: github.baseUrl,
-    },
+    inputs: nightlyInputs(emulator),
+    env: nightlyEnv(github, runId),
   });
   const run = await done;
   return { ...run, workspace, ms: Date.now() - started };
@@ -220,14 +233,33 @@ describe.concurrent('failure issue', () => {
   });
 
   it('a GitHub API that never answers: the step ends at the time limit with its verdict and outputs', async () => {
-    const { emulator, github } = await setUp();
+    // In-process on virtual time: the 20 s time limit is the clock's, no real wait.
+    const github = new FakeGitHub();
+    await github.start();
+    later(() => github.stop());
     github.hang = /\/issues/;
-    const run = await nightly(emulator, github, 301);
-    console.log(`failure-issue figures: GitHub API never answers, step ${run.ms} ms`);
-    expectVerdictKept(run, 'failed');
+    const world = await startVirtualReliabilityWorld(secrets, github);
+    later(() => world.close());
+    const workspace = await makeTempWorkspace('gi-failure-issue-');
+    later(() => removeWorkspace(workspace));
+    const run = await runActionInProcess({
+      workspace,
+      inputs: nightlyInputs(world.emulator),
+      env: nightlyEnv(github, 301),
+      clock: world.clock,
+      createApi: (options) => world.client(options),
+    });
+    const endedAt = world.clock.now();
+    expectVerdictKept({ ...run, workspace }, 'failed');
     expect(run.stdout).toMatch(
       /::warning::Could not write the failure issue: stopped: time limit of 20 s reached/,
     );
-    expect(run.ms).toBeLessThan(20_000 + 20_000);
+    const held = github.requests.filter((r) => r.url.includes('/issues'));
+    expect(held.length).toBeGreaterThan(0);
+    console.log(
+      `failure-issue figures: GitHub API never answers, step ended ${endedAt - held[0]!.at} ms after`,
+    );
+    expect(endedAt - held[0]!.at).toBeGreaterThanOrEqual(20_000);
+    expect(endedAt - held[0]!.at).toBeLessThan(20_000 + 5_000);
   });
 });

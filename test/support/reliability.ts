@@ -3,8 +3,9 @@
  * secrets, a workspace per action run, reading every report the action wrote, the secret scan, the
  * trigger count from the emulator's request log, XML validation with xmllint and the `::error` lines.
  *
- * Every action run goes through the e2e harness (`test/support/harness.ts`): the bundled action as a child
- * process, the way the runner starts it.
+ * Most action runs go through the e2e harness (`test/support/harness.ts`): the bundled action as a child
+ * process, the way the runner starts it; {@link startVirtualReliabilityWorld} serves those that run in-process
+ * on virtual time.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,7 +14,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { startEmulator, type Emulator, type RequestRecord, type SeedFile } from '../../emulator/index.js';
+import type { FakeGitHub } from './fakes/github.js';
 import type { ActionRun } from './harness.js';
+import { startVirtualWorld, type VirtualWorld } from './virtual-world.js';
 
 /** The organization of the reliability seed. */
 export const ORG = 'org-rel';
@@ -111,6 +114,21 @@ export function reliabilitySeed(apiKeys: string[]): SeedFile {
 /** An emulator of a case's own, seeded with {@link reliabilitySeed} for `secrets`, its clock scaled by `timeScale`. */
 export function startReliabilityEmulator(secrets: Secrets, timeScale = 0.05): Promise<Emulator> {
   return startEmulator({ timeScale, seed: reliabilitySeed([secrets.apiKey]), quiet: true });
+}
+
+/**
+ * An emulator seeded with {@link reliabilitySeed} for `secrets` on a virtual clock (`virtual-world.ts`), for
+ * in-process runs (`clock: world.clock`, `createApi: world.client`); `github`'s requests on their way keep
+ * its time still and are timed on it.
+ */
+export async function startVirtualReliabilityWorld(
+  secrets: Secrets,
+  github: FakeGitHub,
+): Promise<VirtualWorld> {
+  const world = await startVirtualWorld({ seed: reliabilitySeed([secrets.apiKey]) });
+  world.clock.addProbe(() => github.inFlight());
+  github.now = () => world.clock.now();
+  return world;
 }
 
 /**

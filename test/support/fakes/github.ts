@@ -23,6 +23,7 @@
  *   (https://docs.github.com/en/rest/issues/comments).
  * No evidence was found for the exact answer of every error body; they carry `message` as GitHub's do.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -58,7 +59,10 @@ export class FakeGitHub {
   issuesDisabled = false;
   /** The token has no push access: the labels of a new issue are dropped. */
   noPushAccess = false;
-  requests: Array<{ method: string; url: string; auth?: string }> = [];
+  /** The requests in the order they came, each with its time on {@link now}. */
+  requests: Array<{ method: string; url: string; auth?: string; at: number }> = [];
+  /** The clock of the requests' times (ms since the epoch); a test on virtual time sets its own. */
+  now: () => number = Date.now;
   forbid = false;
   /** The token's user (a personal token); null: an installation token, which writes as github-actions[bot]. */
   tokenUser: string | null = null;
@@ -71,15 +75,41 @@ export class FakeGitHub {
   private nextId = 1000;
   private server: Server = createServer((req, res) => void this.handle(req, res));
   baseUrl = '';
+  /** This process's requests to the fake from their creation to their end (see {@link inFlight}). */
+  private readonly onTheirWay = new Set<object>();
+  /** Requests `hang` holds, until the client gives up on them. */
+  private held = 0;
+  private readonly created = ({ request }: { request: { origin?: unknown } }): void => {
+    if (this.baseUrl && new URL(String(request.origin)).origin === this.baseUrl) this.onTheirWay.add(request);
+  };
+  private readonly ended = ({ request }: { request: object }): void => void this.onTheirWay.delete(request);
 
   async start(): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    subscribe('undici:request:create', this.created as (message: unknown) => void);
+    for (const end of ['undici:request:trailers', 'undici:request:error']) {
+      subscribe(end, this.ended as (message: unknown) => void);
+    }
   }
 
   async stop(): Promise<void> {
+    unsubscribe('undici:request:create', this.created as (message: unknown) => void);
+    for (const end of ['undici:request:trailers', 'undici:request:error']) {
+      unsubscribe(end, this.ended as (message: unknown) => void);
+    }
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * Requests of this process's fetch (undici, which `@actions/github` uses) to this fake on their way: from
+   * their creation to the end of their answer, as undici's diagnostics channels `undici:request:create`,
+   * `:trailers` and `:error` tell (undici's docs/api/DiagnosticsChannel.md), less those `hang` holds. A
+   * virtual clock counts them as busy, so that its time does not move while a request is on its way.
+   */
+  inFlight(): number {
+    return Math.max(0, this.onTheirWay.size - this.held);
   }
 
   /** Adds an issue (or, with `pullRequest`, a pull request) written by `login`. */
@@ -114,6 +144,7 @@ export class FakeGitHub {
       method: req.method ?? '',
       url: url.pathname + url.search,
       auth: req.headers.authorization,
+      at: this.now(),
     });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -143,7 +174,11 @@ export class FakeGitHub {
       }
       send(200, all.slice((page - 1) * perPage, page * perPage), headers);
     };
-    if (this.hang?.test(url.pathname)) return;
+    if (this.hang?.test(url.pathname)) {
+      this.held += 1;
+      res.once('close', () => (this.held -= 1));
+      return;
+    }
     if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
     if (url.pathname === '/user' && req.method === 'GET') {
       if (this.tokenUser === null) return send(403, { message: 'Resource not accessible by integration' });

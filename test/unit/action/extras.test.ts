@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtras } from '../../../src/action/extras.js';
 import { decideRunVerdict } from '../../../src/action/verdict.js';
+import { systemClock } from '../../../src/common/clock.js';
 import type { TestResult } from '../../../src/api/types.js';
 import { readGitHubContext } from '../../../src/github.js';
 import { readInputs } from '../../../src/inputs/index.js';
@@ -136,7 +137,7 @@ async function extras(setup: Setup) {
   sink.cancelAt = setup.cancelAtLine ?? null;
   const requestsBefore = github.requests.length;
   const hitsBefore = [...shots.hits.values()].reduce((a, b) => a + b, 0);
-  await runExtras(context, { summary, api, env, signal: cancel.signal });
+  await runExtras(context, { summary, api, env, signal: cancel.signal, clock: systemClock });
   return {
     before,
     after: await readFile(inputs.resultsPath, 'utf8'),
