@@ -5,12 +5,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The files that take longest, in the order they should start: vitest sorts by the durations it cached on an
  * earlier run, but a clean clone (CI) has none, and a long file that starts last decides the wall time of the
  * whole run. The longest first (virtual time over thousands of results), then the files that mostly wait
- * (on a 20 s time limit, production run durations, child processes), the CPU-bound Chromium files last of
- * them, so that they do not all share the cores at once.
+ * (on deadlines, production run durations, child processes), the CPU-bound Chromium files last of them, so
+ * that they do not all share the cores at once.
  */
 const SLOW_FIRST = [
   'test/unit/run/watch.test.ts',
-  'test/e2e/failure-issue.test.ts',
   'test/e2e/reliability/',
   'test/contract/official-client.test.ts',
   'test/e2e/chaos.test.ts',

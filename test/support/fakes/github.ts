@@ -80,7 +80,10 @@ export class FakeGitHub {
   /** Requests `hang` holds, until the client gives up on them. */
   private held = 0;
   private readonly created = ({ request }: { request: { origin?: unknown } }): void => {
-    if (this.baseUrl && new URL(String(request.origin)).origin === this.baseUrl) this.onTheirWay.add(request);
+    const origin = String(request.origin);
+    if (this.baseUrl && (origin === this.baseUrl || origin.startsWith(`${this.baseUrl}/`))) {
+      this.onTheirWay.add(request);
+    }
   };
   private readonly ended = ({ request }: { request: object }): void => void this.onTheirWay.delete(request);
 
