@@ -1,6 +1,6 @@
 /**
  * Reads every input of `action.yml` once, from the environment and the files they name, into one validated
- * `ActionInputs`, before any remote call. Defaults are applied here too (outside GitHub nobody fills them in).
+ * `ActionInputs`, before any remote call.
  */
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,8 +22,7 @@ import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
 export interface ReadInputsOptions {
-  /** Default: `INPUT_<NAME>` from `env`, as `@actions/core` reads them. */
-  getInput?: InputGetter;
+  /** `INPUT_<NAME>` of each input (the runner sets all that have a default), `GITHUB_TOKEN`, `NGROK_AUTHTOKEN`. */
   env?: NodeJS.ProcessEnv;
   /** Where relative paths point; default `GITHUB_WORKSPACE`, else the current directory. */
   workspace?: string;
@@ -40,7 +39,7 @@ export function envInputGetter(env: NodeJS.ProcessEnv): InputGetter {
  */
 export async function readInputs(options: ReadInputsOptions = {}): Promise<ActionInputs> {
   const env = options.env ?? process.env;
-  const r = new InputReader(options.getInput ?? envInputGetter(env));
+  const r = new InputReader(envInputGetter(env));
   const workspace = path.resolve(options.workspace ?? (env.GITHUB_WORKSPACE || process.cwd()));
 
   const connection = parseConnection(r);
@@ -57,16 +56,11 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   if (targetCount + resultIds.length === 0) {
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
-  const dataFileRaw = r.raw('data-file');
+  const dataFileRaw = r.text('data-file');
   const dataFilePath = dataFileRaw ? path.resolve(workspace, dataFileRaw) : null;
   const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
   const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
-  // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
-  const junitOff =
-    r.getRaw('junit-path').trim() === '' &&
-    options.getInput === undefined &&
-    env['INPUT_JUNIT-PATH'] !== undefined;
-  const reports = parseReports(r, { workspace, junitOff, envToken: env.GITHUB_TOKEN ?? '' });
+  const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
   const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
 
   const base = {

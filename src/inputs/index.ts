@@ -2,4 +2,4 @@
 export { readInputs, envInputGetter } from './from-env.js';
 export { splitList } from './parse.js';
 export { parseVariables } from './variables.js';
-export { INPUT_DEFAULTS, InputError, type ActionInputs } from './schema.js';
+export { InputError, type ActionInputs } from './schema.js';

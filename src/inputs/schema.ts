@@ -1,8 +1,7 @@
 /**
- * The inputs of `action.yml` as the action knows them: names, defaults, the typed result (`ActionInputs`),
+ * The inputs of `action.yml` as the action knows them: the typed result (`ActionInputs`),
  * the forms ids and values must take, and the error that lists bad inputs. No parsing, no I/O.
  */
-import { DEFAULT_BASE_URL } from '../api/api.js';
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
 import { redactUrl } from '../api/redact.js';
 import type { ExecuteOptions } from '../api/types.js';
@@ -119,67 +118,6 @@ export interface ActionInputs {
   notices: string[];
 }
 
-/** Defaults of every optional input, as in `action.yml`. */
-export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
-  'api-base-url': DEFAULT_BASE_URL,
-  'organization-id': '',
-  'suite-ids': '',
-  'test-ids': '',
-  'folder-ids': '',
-  'test-files': '',
-  'result-ids': '',
-  'start-url': '',
-  browser: '',
-  region: '',
-  viewport: '',
-  'user-agent': '',
-  'http-auth-username': '',
-  'http-auth-password': '',
-  'data-source': '',
-  'data-file': '',
-  'max-concurrent-data-rows': '',
-  delay: '',
-  'disable-notifications': '',
-  'disable-visuals': '',
-  'screenshot-compare-enabled': '',
-  'screenshot-compare-threshold': '',
-  'screenshot-compare-baseline-result': '',
-  'screenshot-exclusions': '',
-  'screenshot-target': '',
-  webhook: '',
-  'chat-channel': '',
-  variables: '',
-  'private-variables': '',
-  wait: 'true',
-  'timeout-minutes': '30',
-  'cancel-on-timeout': 'true',
-  'cancel-result-ids': 'false',
-  'fail-on-screenshot-compare': 'false',
-  'fail-on-timeout': 'true',
-  'fail-on-empty': 'true',
-  'retry-failed': '0',
-  'fail-fast': 'false',
-  'junit-path': 'ghost-inspector-junit.xml',
-  summary: 'true',
-  'summary-title': 'Ghost Inspector',
-  annotations: 'true',
-  'pr-comment': 'false',
-  'comment-key': '',
-  'failure-issue': 'false',
-  'failure-issue-labels': 'ghost-inspector',
-  'github-token': '${{ github.token }}',
-  screenshots: 'failed',
-  'artifact-name': '',
-  'artifact-retention-days': '',
-  'artifacts-dir': 'ghost-inspector-screenshots',
-  'results-path': 'ghost-inspector-results.json',
-  tunnel: '',
-  'tunnel-provider': 'cloudflared',
-  'ngrok-authtoken': '',
-  'tunnel-url-variable': 'ngrokUrl',
-  'tunnel-host-header': '',
-};
-
 /** Inputs whose value is secret (shown as `***` in errors). */
 export const SECRET_INPUTS = new Set([
   'api-key',
@@ -192,8 +130,6 @@ export const SECRET_INPUTS = new Set([
 /** The service's ids are 24 hex characters; other instances (a local emulator) may use up to 64 of these. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
-export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
-export const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Names a custom variable may not take: execute parameters, which would change the run's settings. */

@@ -17,11 +17,11 @@ import {
  * @returns the tunnel, or null when `tunnel` is empty
  */
 export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | null {
-  const address = r.raw('tunnel');
-  const provider = r.raw('tunnel-provider');
-  const urlVariable = r.raw('tunnel-url-variable');
-  const hostHeader = r.raw('tunnel-host-header');
-  const authtoken = r.getRaw('ngrok-authtoken').trim() || envToken.trim();
+  const address = r.text('tunnel');
+  const provider = r.text('tunnel-provider');
+  const urlVariable = r.text('tunnel-url-variable');
+  const hostHeader = r.text('tunnel-host-header');
+  const authtoken = r.text('ngrok-authtoken') || envToken.trim();
   if (!(TUNNEL_PROVIDERS as readonly string[]).includes(provider)) {
     r.fail('tunnel-provider', provider, TUNNEL_PROVIDERS.join(' or '));
   }

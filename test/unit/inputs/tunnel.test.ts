@@ -5,12 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, readInputs } from '../../../src/inputs/index.js';
 import { SUITE } from '../../support/action-fixtures.js';
+import { runnerInputs } from '../../support/runner-inputs.js';
 
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
 
 function read(values: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const all: Record<string, string> = { 'api-key': 'key-123', 'suite-ids': SUITE, ...values };
-  return readInputs({ getInput: (name) => all[name] ?? '', env, workspace: '/' });
+  return readInputs({ env: { ...runnerInputs(all), ...env }, workspace: '/' });
 }
 
 async function errorOf(values: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<InputError> {
