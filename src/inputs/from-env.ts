@@ -2,7 +2,7 @@
  * Reads every input of `action.yml` once, from the environment and the files they name, into one validated
  * `ActionInputs`, before any remote call.
  */
-import { access, constants, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkCombinations,
@@ -116,9 +116,7 @@ async function readTestFiles(
 
 async function readDataFile(file: string): Promise<DataFileContent> {
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return { problem: 'not a file' };
-    await access(file, constants.R_OK);
+    if (!(await stat(file)).isFile()) return { problem: 'not a file' };
     const content = await readFile(file);
     if (content.length === 0) return { problem: 'the file is empty' };
     return { name: path.basename(file), content: new Uint8Array(content) };

@@ -249,12 +249,8 @@ export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
   const hasTests = inputs.testIds.length > 0 || inputs.testFilePatterns.length > 0;
   const { webhook, screenshotCompareBaselineResult: baseline } = inputs.execute;
   if (!hasTests && webhook !== undefined) {
-    const list = Array.isArray(webhook) ? webhook : [webhook];
-    r.fail(
-      'webhook',
-      list.join(','),
-      'test-ids or test-files to apply to (suites take no webhook parameter)',
-    );
+    const expected = 'test-ids or test-files to apply to (suites take no webhook parameter)';
+    r.fail('webhook', [webhook].flat().join(','), expected);
   }
   if (!hasTests && baseline) {
     r.fail('screenshot-compare-baseline-result', baseline, 'test-ids or test-files to apply to (tests only)');

@@ -3,13 +3,12 @@
  * the forms ids and values must take, and the error that lists bad inputs. No parsing, no I/O.
  */
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
-import { redactUrl } from '../api/redact.js';
 import type { ExecuteOptions } from '../api/types.js';
 import type { RepoTest } from './test-files.js';
 
 export interface InputProblem {
   input: string;
-  /** The value as given; `***` for secrets. */
+  /** The value as given, URL credentials redacted; `***` for secrets. */
   value: string;
   /** What was expected, e.g. `an integer from 0 to 300000 (milliseconds)`. */
   expected: string;
@@ -27,15 +26,10 @@ export class InputError extends Error {
     this.name = 'InputError';
     this.problems = problems;
   }
-  /** The first bad input's name. */
-  get input(): string {
-    return this.problems[0]?.input ?? '';
-  }
 }
 
 function describeProblem(p: InputProblem): string {
-  const value = redactUrl(p.value);
-  const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  const shown = p.value.length > 200 ? `${p.value.slice(0, 200)}…` : p.value;
   return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
 }
 

@@ -104,6 +104,6 @@ describe('tunnel inputs', () => {
     expect(error.message).toContain('Input "start-url" has value "{{appUrl}}/x"');
     const inputs = await read({ 'start-url': '{{appUrl}}/x', variables: 'appUrl=https://a.test' });
     expect(inputs.startUrls).toEqual(['{{appUrl}}/x']);
-    expect((await errorOf({ 'start-url': '{{appUrl}}x' })).input).toBe('start-url');
+    expect((await errorOf({ 'start-url': '{{appUrl}}x' })).problems[0]?.input).toBe('start-url');
   });
 });
