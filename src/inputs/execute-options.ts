@@ -19,7 +19,7 @@ const integer =
 const listOf =
   (pattern: RegExp, expected: string): Rule =>
   (r, input) =>
-    r.list(input, (v) => pattern.test(v), expected);
+    r.list(input, pattern, expected);
 
 /**
  * The inputs of the execute parameters, each with its rule; the parameter is the input's name in camel case
@@ -33,7 +33,7 @@ const EXECUTE_INPUTS: Record<string, Rule> = {
   region: (r, input) =>
     r.list(input, (v) => (REGIONS as readonly string[]).includes(v), `one of ${REGIONS.join(', ')}`),
   viewport: listOf(/^[1-9]\d{1,4}x[1-9]\d{1,4}$/, '<width>x<height> in pixels, e.g. 1280x800'),
-  'user-agent': (r, input) => r.checked(input, (v) => !/[\r\n]/.test(v), 'one line of text'),
+  'user-agent': (r, input) => r.checked(input, /^[^\r\n]*$/, 'one line of text'),
   'http-auth-username': text,
   'http-auth-password': text,
   'data-source': id,
@@ -49,7 +49,7 @@ const EXECUTE_INPUTS: Record<string, Rule> = {
   'screenshot-target': text,
   webhook: (r, input) => r.list(input, isHttpUrl, 'http or https URLs'),
   'chat-channel': (r, input) =>
-    r.checked(input, (v) => /^#?[^\s#]+$/.test(v), 'a channel name without spaces').replace(/^#/, ''),
+    r.checked(input, /^#?[^\s#]+$/, 'a channel name without spaces').replace(/^#/, ''),
 };
 
 /** The data file as read by `from-env.ts`: its bytes, or why it could not be read; null when not set. */
@@ -82,8 +82,8 @@ export function parseExecute(
       r.fail('data-file', given, 'no data-file with test-files (the on-demand execute takes no data file)');
     }
   }
-  const publicVars = parseVariables(r.getRaw('variables'), 'variables', r.fail);
-  const privateVars = parseVariables(r.getRaw('private-variables'), 'private-variables', r.fail);
+  const publicVars = parseVariables(r.text('variables'), 'variables', r.fail);
+  const privateVars = parseVariables(r.text('private-variables'), 'private-variables', r.fail);
   for (const name of Object.keys(privateVars)) {
     if (Object.hasOwn(publicVars, name)) {
       // The name is not secret: say which one clashes (the value stays hidden).

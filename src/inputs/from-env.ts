@@ -17,7 +17,7 @@ import {
   InputReader,
 } from './parse.js';
 import { parseExecute, type DataFileContent } from './execute-options.js';
-import { InputError, type ActionInputs, type InputGetter } from './schema.js';
+import { InputError, type ActionInputs } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
@@ -28,18 +28,13 @@ export interface ReadInputsOptions {
   workspace?: string;
 }
 
-/** `INPUT_<NAME>` with spaces as underscores and upper case, as `@actions/core` reads them (dashes stay). */
-export function envInputGetter(env: NodeJS.ProcessEnv): InputGetter {
-  return (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '';
-}
-
 /**
  * Reads and validates every input; files named by `data-file` and `test-files` are read and parsed.
  * @throws InputError listing every bad input (nothing remote has happened yet)
  */
 export async function readInputs(options: ReadInputsOptions = {}): Promise<ActionInputs> {
   const env = options.env ?? process.env;
-  const r = new InputReader(envInputGetter(env));
+  const r = new InputReader(env);
   const workspace = path.resolve(options.workspace ?? (env.GITHUB_WORKSPACE || process.cwd()));
 
   const connection = parseConnection(r);

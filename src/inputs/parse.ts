@@ -11,7 +11,6 @@ import {
   ID_PATTERN,
   SECRET_INPUTS,
   type ActionInputs,
-  type InputGetter,
   type InputProblem,
   type ResultRef,
 } from './schema.js';
@@ -22,6 +21,13 @@ export type Fail = (input: string, value: string, expected: string) => void;
 /** The spellings of `core.getBooleanInput` (YAML 1.2 core schema). */
 const BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
+/** What a valid value matches, or a test of it. */
+type Valid = RegExp | ((value: string) => boolean);
+
+function isValid(value: string, valid: Valid): boolean {
+  return typeof valid === 'function' ? valid(value) : valid.test(value);
+}
+
 /** Typed access to the raw inputs; a value of the wrong form (empty included) records a problem. */
 export class InputReader {
   readonly problems: InputProblem[] = [];
@@ -31,24 +37,25 @@ export class InputReader {
     this.problems.push({ input, value: shown, expected });
   };
 
-  constructor(readonly getRaw: InputGetter) {}
+  /** @param env `INPUT_<NAME>` variables (upper case, spaces as underscores), as `@actions/core` reads them */
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
 
   /** The value without surrounding white space; `''` when not given. */
   text(name: string): string {
-    return this.getRaw(name).trim();
+    return (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
   }
 
   /** The value; a problem unless `valid` accepts it. */
-  checked(name: string, valid: (value: string) => boolean, expected: string): string {
+  checked(name: string, valid: Valid, expected: string): string {
     const value = this.text(name);
-    if (!valid(value)) this.fail(name, value, expected);
+    if (!isValid(value, valid)) this.fail(name, value, expected);
     return value;
   }
 
   /** A list input (newlines and commas), without duplicates; each value `valid` refuses is a problem. */
-  list(name: string, valid: (value: string) => boolean = () => true, expected = ''): string[] {
+  list(name: string, valid: Valid = /.?/, expected = ''): string[] {
     const values = unique(splitList(this.text(name)));
-    for (const value of values) if (!valid(value)) this.fail(name, value, expected);
+    for (const value of values) if (!isValid(value, valid)) this.fail(name, value, expected);
     return values;
   }
 
@@ -57,11 +64,11 @@ export class InputReader {
   }
 
   ids(name: string): string[] {
-    return this.list(name, isId, `ids of ${ID_FORM}, newline or comma separated`);
+    return this.list(name, ID_PATTERN, `ids of ${ID_FORM}, newline or comma separated`);
   }
 
   id(name: string): string {
-    return this.checked(name, isId, `an id of ${ID_FORM}`);
+    return this.checked(name, ID_PATTERN, `an id of ${ID_FORM}`);
   }
 
   integer(name: string, min: number, max: number, unit: string): number {
@@ -87,10 +94,6 @@ export function splitList(value: string): string[] {
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];
-}
-
-function isId(value: string): boolean {
-  return ID_PATTERN.test(value);
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -172,7 +175,7 @@ export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
     return match ? { type: match[1] as 'suite' | 'test', id: match[2] ?? '' } : { type: null, id: entry };
   });
   for (const ref of refs) {
-    if (!isId(ref.id)) {
+    if (!ID_PATTERN.test(ref.id)) {
       r.fail(
         'result-ids',
         ref.id,
@@ -215,11 +218,7 @@ export function parseReports(r: InputReader, workspace: string, envToken: string
   return {
     junitPath: junitPath ? path.resolve(workspace, junitPath) : null,
     summary: r.bool('summary'),
-    summaryTitle: r.checked(
-      'summary-title',
-      (v) => /^[^\r\n]{1,100}$/.test(v),
-      'one line of 1 to 100 characters',
-    ),
+    summaryTitle: r.checked('summary-title', /^[^\r\n]{1,100}$/, 'one line of 1 to 100 characters'),
     annotations: r.bool('annotations'),
     prComment: r.bool('pr-comment'),
     commentKey: r.text('comment-key'),
@@ -228,12 +227,12 @@ export function parseReports(r: InputReader, workspace: string, envToken: string
     githubToken: r.text('github-token') || envToken,
     screenshots: r.checked(
       'screenshots',
-      (v) => ['failed', 'all', 'none'].includes(v),
+      /^(failed|all|none)$/,
       'failed, all or none',
     ) as ActionInputs['screenshots'],
     artifactName: r.checked(
       'artifact-name',
-      (v) => !/[":<>|*?\r\n\\/]/.test(v),
+      /^[^":<>|*?\r\n\\/]*$/,
       'a name without " : < > | * ? \\ / or line breaks',
     ),
     artifactRetentionDays: r.text('artifact-retention-days')

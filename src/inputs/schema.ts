@@ -39,8 +39,6 @@ export interface ResultRef {
   id: string;
 }
 
-type ScreenshotSelection = 'failed' | 'all' | 'none';
-
 /** Everything the action was asked to do, validated. Paths are absolute. */
 export interface ActionInputs {
   apiKey: string;
@@ -93,7 +91,7 @@ export interface ActionInputs {
   failureIssueLabels: string[];
   /** Empty when none is available. */
   githubToken: string;
-  screenshots: ScreenshotSelection;
+  screenshots: 'failed' | 'all' | 'none';
   artifactName: string;
   /** 1 to 90, or null for the repository setting. */
   artifactRetentionDays: number | null;
@@ -133,9 +131,6 @@ export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
   'offset',
   'includeImports',
 ]);
-
-/** Reads one raw input (`''` when unset). */
-export type InputGetter = (name: string) => string;
 
 export const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'] as const;
 export type TunnelProviderName = (typeof TUNNEL_PROVIDERS)[number];

@@ -29,7 +29,7 @@ export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | nu
   );
   const hostHeader = r.checked(
     'tunnel-host-header',
-    (v) => v === '' || v === 'rewrite' || /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(v),
+    /^(|rewrite|[A-Za-z0-9.-]+(:\d{1,5})?)$/,
     'empty, rewrite, or a host name such as app.test',
   );
   const authtoken = r.text('ngrok-authtoken') || envToken.trim();

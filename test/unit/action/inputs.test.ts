@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, parseVariables, readInputs, splitList } from '../../../src/inputs/index.js';
+import { InputError, readInputs } from '../../../src/inputs/index.js';
+import { splitList } from '../../../src/inputs/parse.js';
+import { parseVariables } from '../../../src/inputs/variables.js';
 import { definitionFor } from '../../../src/inputs/test-files.js';
 import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
 import { actionDefaults, inputVariable, runnerInputs } from '../../support/runner-inputs.js';
