@@ -12,56 +12,42 @@ type Rule = (r: InputReader, input: string) => Execute[keyof Execute];
 const text: Rule = (r, input) => r.text(input);
 const bool: Rule = (r, input) => r.bool(input);
 const id: Rule = (r, input) => r.id(input);
-const integer =
-  (min: number, max: number, unit: string): Rule =>
-  (r, input) =>
-    r.integer(input, min, max, unit);
-const listOf =
-  (pattern: RegExp, expected: string): Rule =>
-  (r, input) =>
-    r.list(input, pattern, expected);
 
 /**
  * The inputs of the execute parameters, each with its rule; the parameter is the input's name in camel case
  * (`user-agent` → `userAgent`), sent only when the input is not empty. `data-file` is read apart.
  */
 const EXECUTE_INPUTS: Record<string, Rule> = {
-  browser: listOf(
-    /^(chrome|firefox)(-\d+(\.\d+)*)?$/,
-    'chrome, chrome-<version>, firefox or firefox-<version>',
-  ),
-  region: (r, input) =>
-    r.list(input, (v) => (REGIONS as readonly string[]).includes(v), `one of ${REGIONS.join(', ')}`),
-  viewport: listOf(/^[1-9]\d{1,4}x[1-9]\d{1,4}$/, '<width>x<height> in pixels, e.g. 1280x800'),
-  'user-agent': (r, input) => r.checked(input, /^[^\r\n]*$/, 'one line of text'),
+  browser: (r, i) =>
+    r.list(i, /^(chrome|firefox)(-\d+(\.\d+)*)?$/, 'chrome, chrome-<version>, firefox or firefox-<version>'),
+  region: (r, i) =>
+    r.list(i, (v) => (REGIONS as readonly string[]).includes(v), `one of ${REGIONS.join(', ')}`),
+  viewport: (r, i) => r.list(i, /^[1-9]\d{1,4}x[1-9]\d{1,4}$/, '<width>x<height> in pixels, e.g. 1280x800'),
+  'user-agent': (r, i) => r.checked(i, /^[^\r\n]*$/, 'one line of text'),
   'http-auth-username': text,
   'http-auth-password': text,
   'data-source': id,
-  'max-concurrent-data-rows': integer(1, 1000, 'rows'),
-  delay: integer(0, 300000, 'milliseconds'),
+  'max-concurrent-data-rows': (r, i) => r.integer(i, 1, 1000, 'rows'),
+  delay: (r, i) => r.integer(i, 0, 300000, 'milliseconds'),
   'disable-notifications': bool,
   'disable-visuals': bool,
   'screenshot-compare-enabled': bool,
-  'screenshot-compare-threshold': (r, input) =>
-    Number(r.checked(input, (v) => /^(\d+\.?\d*|\.\d+)$/.test(v) && +v <= 1, 'a number from 0.0 to 1.0')),
+  'screenshot-compare-threshold': (r, i) =>
+    Number(r.checked(i, (v) => /^(\d+\.?\d*|\.\d+)$/.test(v) && +v <= 1, 'a number from 0.0 to 1.0')),
   'screenshot-compare-baseline-result': id,
   'screenshot-exclusions': text,
   'screenshot-target': text,
-  webhook: (r, input) => r.list(input, isHttpUrl, 'http or https URLs'),
-  'chat-channel': (r, input) =>
-    r.checked(input, /^#?[^\s#]+$/, 'a channel name without spaces').replace(/^#/, ''),
+  webhook: (r, i) => r.list(i, isHttpUrl, 'http or https URLs'),
+  'chat-channel': (r, i) => r.checked(i, /^#?[^\s#]+$/, 'a channel name without spaces').replace(/^#/, ''),
 };
-
-/** The data file as read by `from-env.ts`: its bytes, or why it could not be read; null when not set. */
-export type DataFileContent = { name: string; content: Uint8Array } | { problem: string } | null;
 
 /**
  * Every execute parameter the user set, in the service's names, with the variables and the data file
- * (`dataFile`, already read; refused with `data-source` or `withTestFiles`); problems go to `r`.
+ * (`dataFile`, read by `from-env.ts`; refused with `data-source` or `withTestFiles`); problems go to `r`.
  */
 export function parseExecute(
   r: InputReader,
-  dataFile: DataFileContent,
+  dataFile: Execute['dataFile'],
   withTestFiles: boolean,
 ): { execute: Execute; privateVariables: Record<string, string> } {
   const execute: Record<string, unknown> = {};
@@ -73,10 +59,8 @@ export function parseExecute(
     r.fail('http-auth-username', '', 'a user name when http-auth-password is set');
   }
   const given = r.text('data-file');
-  if (dataFile) {
-    const expected = 'the path of a readable CSV file relative to the workspace';
-    if ('problem' in dataFile) r.fail('data-file', given, `${expected} (${dataFile.problem})`);
-    else execute.dataFile = dataFile;
+  if (given) {
+    if (dataFile) execute.dataFile = dataFile;
     if (execute.dataSource) r.fail('data-file', given, 'either data-file or data-source, not both');
     if (withTestFiles) {
       r.fail('data-file', given, 'no data-file with test-files (the on-demand execute takes no data file)');

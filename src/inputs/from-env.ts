@@ -16,7 +16,7 @@ import {
   shortSecretWarnings,
   InputReader,
 } from './parse.js';
-import { parseExecute, type DataFileContent } from './execute-options.js';
+import { parseExecute } from './execute-options.js';
 import { InputError, type ActionInputs } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
@@ -51,9 +51,8 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   if (targetCount + resultIds.length === 0) {
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
-  const dataFileRaw = r.text('data-file');
-  const dataFilePath = dataFileRaw ? path.resolve(workspace, dataFileRaw) : null;
-  const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
+  const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
+  const dataFile = dataFilePath ? await readDataFile(r, dataFilePath) : undefined;
   const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
   const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
   const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
@@ -109,16 +108,20 @@ async function readTestFiles(
   }
 }
 
-async function readDataFile(file: string): Promise<DataFileContent> {
+/** The data file's name and bytes; one that cannot be read or is empty is a problem of `data-file`. */
+async function readDataFile(r: InputReader, file: string): Promise<ActionInputs['execute']['dataFile']> {
+  let problem = 'the file is empty';
   try {
-    if (!(await stat(file)).isFile()) return { problem: 'not a file' };
-    const content = await readFile(file);
-    if (content.length === 0) return { problem: 'the file is empty' };
-    return { name: path.basename(file), content: new Uint8Array(content) };
+    if (!(await stat(file)).isFile()) problem = 'not a file';
+    else {
+      const content = await readFile(file);
+      if (content.length > 0) return { name: path.basename(file), content: new Uint8Array(content) };
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return {
-      problem: code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read',
-    };
+    problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
   }
+  const expected = `the path of a readable CSV file relative to the workspace (${problem})`;
+  r.fail('data-file', r.text('data-file'), expected);
+  return undefined;
 }

@@ -39,7 +39,10 @@ export interface ResultRef {
   id: string;
 }
 
-/** Everything the action was asked to do, validated. Paths are absolute. */
+/**
+ * Everything the action was asked to do, validated. Paths are absolute. A field is the input of its name in
+ * camel case, as action.yml describes it; comments say only what action.yml does not.
+ */
 export interface ActionInputs {
   apiKey: string;
   apiBaseUrl: string;
@@ -50,7 +53,6 @@ export interface ActionInputs {
   folderIds: string[];
   testFilePatterns: string[];
   repoTests: RepoTest[];
-  /** Results started elsewhere to wait for (`result-ids`). */
   resultIds: ResultRef[];
 
   /** Execute parameters the user set, in the service's names; start URLs are separate executes. */
@@ -66,28 +68,21 @@ export interface ActionInputs {
   /** Overall deadline in milliseconds. */
   timeoutMs: number;
   cancelOnTimeout: boolean;
-  /** The runs of `result-ids` are cancelled like the step's own (default false: only waited for). */
   cancelResultIds: boolean;
   failOnScreenshotCompare: boolean;
   failOnTimeout: boolean;
   failOnEmpty: boolean;
-  /** 0 to 3. */
   retryFailed: number;
-  /** At the first test failed for good, cancel the other runs and start no more. */
   failFast: boolean;
 
   /** Absolute path, or null when `junit-path` is empty. */
   junitPath: string | null;
   summary: boolean;
-  /** Heading of the job summary and the pull-request comment, before the verdict. */
   summaryTitle: string;
   annotations: boolean;
   prComment: boolean;
-  /** Extra key of the sticky pull-request comment (after the job id); empty for none. */
   commentKey: string;
-  /** Keep one issue open while the verdict fails, closed when it passes again (docs/github-platform.md, "Failure issues"). */
   failureIssue: boolean;
-  /** Labels of the failure issue; the first ones also find it. */
   failureIssueLabels: string[];
   /** Empty when none is available. */
   githubToken: string;
@@ -98,7 +93,7 @@ export interface ActionInputs {
   artifactsDir: string;
   resultsPath: string;
 
-  /** The tunnel to the app started in the job, or null (`tunnel` empty). */
+  /** Null when `tunnel` is empty. */
   tunnel: TunnelInputs | null;
 
   workspace: string;
