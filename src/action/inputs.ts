@@ -15,10 +15,7 @@ export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs |
   for (const secret of rawSecrets) if (secret && github.onRunner) sink.setSecret(secret);
   let inputs: ActionInputs;
   try {
-    inputs = await readInputs({
-      env: deps.env,
-      ...(github.workspace ? { workspace: github.workspace } : {}),
-    });
+    inputs = await readInputs({ env: deps.env });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     sink.setFailed(error.message);
