@@ -22,7 +22,7 @@ import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
 export interface ReadInputsOptions {
-  /** `INPUT_<NAME>` of each input (the runner sets all that have a default), `GITHUB_TOKEN`, `NGROK_AUTHTOKEN`. */
+  /** `INPUT_<NAME>` of each input (the runner sets all with a default), `GITHUB_TOKEN`, `NGROK_AUTHTOKEN`. */
   env?: NodeJS.ProcessEnv;
   /** Where relative paths point; default `GITHUB_WORKSPACE`, else the current directory. */
   workspace?: string;

@@ -37,7 +37,7 @@ export class InputReader {
     this.problems.push({ input, value: shown, expected });
   };
 
-  /** @param env `INPUT_<NAME>` variables (upper case, spaces as underscores), as `@actions/core` reads them */
+  /** @param env `INPUT_<NAME>` (upper case, spaces as underscores), as `@actions/core` reads inputs */
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
   /** The value without surrounding white space; `''` when not given. */
@@ -52,9 +52,9 @@ export class InputReader {
     return value;
   }
 
-  /** A list input (newlines and commas), without duplicates; each value `valid` refuses is a problem. */
-  list(name: string, valid: Valid = /.?/, expected = ''): string[] {
-    const values = unique(splitList(this.text(name)));
+  /** A list (split at newlines and commas, or `separator`), without duplicates; `valid` checks each value. */
+  list(name: string, valid: Valid = /.?/, expected = '', separator = /[\r\n,]+/): string[] {
+    const values = unique(splitList(this.text(name), separator));
     for (const value of values) if (!isValid(value, valid)) this.fail(name, value, expected);
     return values;
   }
@@ -85,9 +85,9 @@ export class InputReader {
   }
 }
 
-export function splitList(value: string): string[] {
+export function splitList(value: string, separator = /[\r\n,]+/): string[] {
   return value
-    .split(/[\r\n,]+/)
+    .split(separator)
     .map((s) => s.trim())
     .filter((s) => s !== '');
 }
@@ -146,12 +146,11 @@ export function parseTargets(r: InputReader, organizationId: string | null) {
   const testIds = r.ids('test-ids');
   const folderIds = r.ids('folder-ids');
   // One glob per line: a comma belongs to the glob ({a,b}).
-  const testFilePatterns = unique(
-    r
-      .text('test-files')
-      .split(/\r?\n/)
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
+  const testFilePatterns = r.list(
+    'test-files',
+    (pattern) => !path.isAbsolute(pattern) && !pattern.split(/[\\/]/).includes('..'),
+    'glob patterns relative to the workspace, without ".."',
+    /\r?\n/,
   );
   if (testFilePatterns.length > 0 && !organizationId) {
     r.fail(
@@ -159,11 +158,6 @@ export function parseTargets(r: InputReader, organizationId: string | null) {
       r.text('organization-id'),
       'an organization id when test-files is set (on-demand runs)',
     );
-  }
-  for (const pattern of testFilePatterns) {
-    if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..')) {
-      r.fail('test-files', pattern, 'glob patterns relative to the workspace, without ".."');
-    }
   }
   return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
