@@ -9,9 +9,9 @@
  * the demo says so and falls back to the simulated executor and the default seed (folder "Web shop", where
  * "Pay by card" fails on purpose).
  *
- * It runs the action as a child process the way the runner does (INPUT_* variables), then prints the
- * verdict, each test's outcome and where the JUnit report, the job summary (and its HTML preview),
- * results.json and the screenshots went. The reports' web app links point at the emulator's pages; every
+ * It runs the action as a child process the way the runner does (INPUT_* variables, action.yml's defaults
+ * for the inputs not given), then prints the verdict, each test's outcome and where the JUnit report, the job
+ * summary (and its HTML preview), results.json and the screenshots went. The reports' web app links point at the emulator's pages; every
  * link of the job summary is opened before the emulator stops. Exit code 0 when the run completed, the
  * reports were written and every link opens (the failed verdict is expected), 1 otherwise, 2 for bad options.
  */
@@ -30,6 +30,7 @@ import {
 } from '../emulator/index.js';
 import { DEMO_BUG_ERROR } from '../emulator/demo-site/suites.js';
 import { chromiumAvailable, defaultChromiumPath } from '../emulator/executors/browser.js';
+import { runnerInputs } from '../test/support/runner-inputs.js';
 import { checkLinks } from './links.js';
 import { renderSummaryPage, saveLinkedFiles } from './preview.js';
 
@@ -46,6 +47,7 @@ interface Plan {
   executor: 'browser' | 'simulated';
   /** Why this executor (printed). */
   reason: string;
+  /** Inputs by their action.yml names. */
   inputs: Record<string, string>;
   /** What the action is asked to run (printed). */
   what: string;
@@ -102,10 +104,10 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
       executor: 'browser',
       reason: `browser (headless Chromium at ${chromium})`,
       inputs: {
-        'SUITE-IDS': DEMO_SUITE_ID,
-        VARIABLES: 'theme=new',
-        SCREENSHOTS: 'all',
-        'TIMEOUT-MINUTES': '5',
+        'suite-ids': DEMO_SUITE_ID,
+        variables: 'theme=new',
+        screenshots: 'all',
+        'timeout-minutes': '5',
       },
       what: `the suite "Demo shop" (${DEMO_SUITE_ID}) with the variable theme=new`,
       designed:
@@ -128,7 +130,7 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
       asked === 'simulated'
         ? 'simulated (as asked)'
         : `simulated: no Chromium at ${chromium} (install chromium or set CHROMIUM_PATH for real browser runs)`,
-    inputs: { 'FOLDER-IDS': 'folder-web', SCREENSHOTS: 'failed', 'TIMEOUT-MINUTES': '5' },
+    inputs: { 'folder-ids': 'folder-web', screenshots: 'failed', 'timeout-minutes': '5' },
     what: 'the folder "Web shop" (suites Smoke tests and Checkout) of the default seed',
     designed:
       'The Checkout suite holds a test that fails on purpose ("Pay by card", step 3). A failed verdict is expected.',
@@ -319,12 +321,10 @@ async function main(): Promise<number> {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       GITHUB_WORKSPACE: workspace,
-      'INPUT_API-KEY': DEFAULT_API_KEY,
-      'INPUT_API-BASE-URL': emulator.baseUrl,
       // The reports' web app links open the emulator's pages.
       GHOST_INSPECTOR_APP_URL: emulator.origin,
+      ...runnerInputs({ 'api-key': DEFAULT_API_KEY, 'api-base-url': emulator.baseUrl, ...plan.inputs }),
     };
-    for (const [name, value] of Object.entries(plan.inputs)) env[`INPUT_${name}`] = value;
     code = await runAction(workspace, env);
     // Before the emulator stops: the summary's links and images live on it.
     links = await checkLinks(readIfExists(path.join(workspace, SUMMARY_FILE)), emulator.origin);

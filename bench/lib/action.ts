@@ -1,7 +1,7 @@
 /**
- * Runs the bundled action as the runner does (a child process with `INPUT_*` variables, a workspace, output
- * and step-summary files) and measures it from outside: spawn and exit times, when each report file was last
- * written (file mtimes), and optionally its peak memory.
+ * Runs the bundled action as the runner does (a child process with `INPUT_*` variables and the defaults of
+ * action.yml, a workspace, output and step-summary files) and measures it from outside: spawn and exit times,
+ * when each report file was last written (file mtimes), and optionally its peak memory.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runnerInputs } from '../../test/support/runner-inputs.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hwm-probe.mjs');
 export const RESULTS_FILE = 'ghost-inspector-results.json';
@@ -106,7 +107,7 @@ export async function runAction(options: ActionOptions): Promise<ActionRun> {
       env.BENCH_HWM_FILE = hwmFile;
     }
     const inputs = { 'api-key': options.apiKey, 'api-base-url': options.baseUrl, ...options.inputs };
-    for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+    Object.assign(env, runnerInputs(inputs));
 
     const spawnAt = Date.now();
     const child = spawn(process.execPath, [options.entry], {

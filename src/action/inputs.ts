@@ -1,5 +1,6 @@
 /** The first step: read every input, mask the secrets, fail the step on bad input before any remote call. */
-import { envInputGetter, InputError, readInputs, type ActionInputs } from '../inputs/index.js';
+import { InputError, readInputs, type ActionInputs } from '../inputs/index.js';
+import { InputReader } from '../inputs/parse.js';
 import type { ActionDeps } from './deps.js';
 
 /**
@@ -9,15 +10,12 @@ import type { ActionDeps } from './deps.js';
 export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs | null> {
   const { sink, github } = deps;
   // Not masked outside GitHub: nobody consumes the mask command there, which would print the secret.
-  const getInput = envInputGetter(deps.env);
-  const rawSecrets = [getInput('api-key'), getInput('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN ?? ''];
-  for (const raw of rawSecrets) if (raw.trim() && github.onRunner) sink.setSecret(raw.trim());
+  const raw = new InputReader(deps.env);
+  const rawSecrets = [raw.text('api-key'), raw.text('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN?.trim()];
+  for (const secret of rawSecrets) if (secret && github.onRunner) sink.setSecret(secret);
   let inputs: ActionInputs;
   try {
-    inputs = await readInputs({
-      env: deps.env,
-      ...(github.workspace ? { workspace: github.workspace } : {}),
-    });
+    inputs = await readInputs({ env: deps.env });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     sink.setFailed(error.message);

@@ -1,7 +1,6 @@
 /** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
 import pLimit from 'p-limit';
 import { createClient } from '../api/client.js';
-import { envInputGetter } from '../inputs/index.js';
 import { InputReader, parseConnection } from '../inputs/parse.js';
 import type { Remote, RemoteListener } from '../run/book.js';
 import type { ActionDeps } from './deps.js';
@@ -56,7 +55,7 @@ export async function runPost(deps: ActionDeps): Promise<void> {
   try {
     const runs = runsLeftGoing(deps.env);
     if (runs.length === 0) return;
-    const reader = new InputReader(envInputGetter(deps.env));
+    const reader = new InputReader(deps.env);
     const { apiKey, apiBaseUrl } = parseConnection(reader);
     if (apiKey && deps.github.onRunner) sink.setSecret(apiKey);
     if (reader.problems.length > 0) {

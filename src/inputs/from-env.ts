@@ -1,8 +1,8 @@
 /**
  * Reads every input of `action.yml` once, from the environment and the files they name, into one validated
- * `ActionInputs`, before any remote call. Defaults are applied here too (outside GitHub nobody fills them in).
+ * `ActionInputs`, before any remote call.
  */
-import { access, constants, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkCombinations,
@@ -16,22 +16,16 @@ import {
   shortSecretWarnings,
   InputReader,
 } from './parse.js';
-import { parseExecute, type DataFileContent } from './execute-options.js';
-import { InputError, type ActionInputs, type InputGetter } from './schema.js';
+import { parseExecute } from './execute-options.js';
+import { InputError, type ActionInputs } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
 export interface ReadInputsOptions {
-  /** Default: `INPUT_<NAME>` from `env`, as `@actions/core` reads them. */
-  getInput?: InputGetter;
+  /** `INPUT_<NAME>` of each input (the runner sets all with a default), `GITHUB_TOKEN`, `NGROK_AUTHTOKEN`. */
   env?: NodeJS.ProcessEnv;
   /** Where relative paths point; default `GITHUB_WORKSPACE`, else the current directory. */
   workspace?: string;
-}
-
-/** `INPUT_<NAME>` with spaces as underscores and upper case, as `@actions/core` reads them (dashes stay). */
-export function envInputGetter(env: NodeJS.ProcessEnv): InputGetter {
-  return (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '';
 }
 
 /**
@@ -40,7 +34,7 @@ export function envInputGetter(env: NodeJS.ProcessEnv): InputGetter {
  */
 export async function readInputs(options: ReadInputsOptions = {}): Promise<ActionInputs> {
   const env = options.env ?? process.env;
-  const r = new InputReader(options.getInput ?? envInputGetter(env));
+  const r = new InputReader(env);
   const workspace = path.resolve(options.workspace ?? (env.GITHUB_WORKSPACE || process.cwd()));
 
   const connection = parseConnection(r);
@@ -57,16 +51,10 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   if (targetCount + resultIds.length === 0) {
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
-  const dataFileRaw = r.raw('data-file');
-  const dataFilePath = dataFileRaw ? path.resolve(workspace, dataFileRaw) : null;
-  const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
+  const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
+  const dataFile = dataFilePath ? await readDataFile(r, dataFilePath) : undefined;
   const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
-  // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
-  const junitOff =
-    r.getRaw('junit-path').trim() === '' &&
-    options.getInput === undefined &&
-    env['INPUT_JUNIT-PATH'] !== undefined;
-  const reports = parseReports(r, { workspace, junitOff, envToken: env.GITHUB_TOKEN ?? '' });
+  const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
   const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
 
   const base = {
@@ -120,18 +108,20 @@ async function readTestFiles(
   }
 }
 
-async function readDataFile(file: string): Promise<DataFileContent> {
+/** The data file's name and bytes; one that cannot be read or is empty is a problem of `data-file`. */
+async function readDataFile(r: InputReader, file: string): Promise<ActionInputs['execute']['dataFile']> {
+  let problem = 'the file is empty';
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return { problem: 'not a file' };
-    await access(file, constants.R_OK);
-    const content = await readFile(file);
-    if (content.length === 0) return { problem: 'the file is empty' };
-    return { name: path.basename(file), content: new Uint8Array(content) };
+    if (!(await stat(file)).isFile()) problem = 'not a file';
+    else {
+      const content = await readFile(file);
+      if (content.length > 0) return { name: path.basename(file), content: new Uint8Array(content) };
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return {
-      problem: code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read',
-    };
+    problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
   }
+  const expected = `the path of a readable CSV file relative to the workspace (${problem})`;
+  r.fail('data-file', r.text('data-file'), expected);
+  return undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
- * problem is collected, so that all of them are reported together.
+ * problem is collected, so that all of them are reported together. No default is applied here: the runner
+ * gives every input its action.yml default (docs/github-platform.md, "Runtime").
  */
 import path from 'node:path';
 import { isVariableStartUrl } from './start-url.js';
@@ -8,10 +9,8 @@ import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
 import {
   ID_FORM,
   ID_PATTERN,
-  INPUT_DEFAULTS,
   SECRET_INPUTS,
   type ActionInputs,
-  type InputGetter,
   type InputProblem,
   type ResultRef,
 } from './schema.js';
@@ -19,7 +18,17 @@ import {
 /** Records one problem: the input, its value (masked for secret inputs) and the expected form. */
 export type Fail = (input: string, value: string, expected: string) => void;
 
-/** Typed access to the raw inputs with defaults; a value of the wrong form records a problem. */
+/** The spellings of `core.getBooleanInput` (YAML 1.2 core schema). */
+const BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/** What a valid value matches, or a test of it. */
+type Valid = RegExp | ((value: string) => boolean);
+
+function isValid(value: string, valid: Valid): boolean {
+  return typeof valid === 'function' ? valid(value) : valid.test(value);
+}
+
+/** Typed access to the raw inputs; a value of the wrong form (empty included) records a problem. */
 export class InputReader {
   readonly problems: InputProblem[] = [];
   readonly fail: Fail = (input, value, expected) => {
@@ -28,68 +37,59 @@ export class InputReader {
     this.problems.push({ input, value: shown, expected });
   };
 
-  constructor(readonly getRaw: InputGetter) {}
+  /** @param env `INPUT_<NAME>` (upper case, spaces as underscores), as `@actions/core` reads inputs */
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
 
-  raw(name: string): string {
-    const value = this.getRaw(name).trim();
-    return value !== '' ? value : (INPUT_DEFAULTS[name] ?? '');
+  /** The value without surrounding white space; `''` when not given. */
+  text(name: string): string {
+    return (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
   }
 
-  /** A list input (newlines and commas), without duplicates. */
-  list(name: string): string[] {
-    return unique(splitList(this.raw(name)));
-  }
-
-  bool(name: string): boolean | undefined {
-    const value = this.raw(name);
-    if (value === '') return undefined;
-    const parsed = parseBoolean(value);
-    if (parsed === undefined) this.fail(name, value, 'true or false');
-    return parsed;
-  }
-
-  boolWithDefault(name: string): boolean {
-    return this.bool(name) ?? parseBoolean(INPUT_DEFAULTS[name] ?? '') ?? false;
-  }
-
-  ids(name: string): string[] {
-    const values = this.list(name);
-    for (const value of values) {
-      if (!ID_PATTERN.test(value)) this.fail(name, value, `ids of ${ID_FORM}, newline or comma separated`);
-    }
-    return values;
-  }
-
-  singleId(name: string): string | undefined {
-    const value = this.raw(name);
-    if (value === '') return undefined;
-    if (!ID_PATTERN.test(value)) this.fail(name, value, `an id of ${ID_FORM}`);
+  /** The value; a problem unless `valid` accepts it. */
+  checked(name: string, valid: Valid, expected: string): string {
+    const value = this.text(name);
+    if (!isValid(value, valid)) this.fail(name, value, expected);
     return value;
   }
 
-  integer(name: string, min: number, max: number, unit: string): number | undefined {
-    const value = this.raw(name);
-    if (value === '') return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      this.fail(name, value, `an integer from ${min} to ${max}${unit ? ` (${unit})` : ''}`);
-      return undefined;
-    }
-    return Number(value);
+  /** A list (split at newlines and commas, or `separator`), without duplicates; `valid` checks each value. */
+  list(name: string, valid: Valid = /.?/, expected = '', separator = /[\r\n,]+/): string[] {
+    const values = unique(splitList(this.text(name), separator));
+    for (const value of values) if (!isValid(value, valid)) this.fail(name, value, expected);
+    return values;
+  }
+
+  bool(name: string): boolean {
+    return this.checked(name, (v) => BOOLEANS.has(v), 'true or false').toLowerCase() === 'true';
+  }
+
+  ids(name: string): string[] {
+    return this.list(name, ID_PATTERN, `ids of ${ID_FORM}, newline or comma separated`);
+  }
+
+  id(name: string): string {
+    return this.checked(name, ID_PATTERN, `an id of ${ID_FORM}`);
+  }
+
+  integer(name: string, min: number, max: number, unit: string): number {
+    const expected = `an integer from ${min} to ${max} (${unit})`;
+    return Number(this.checked(name, (v) => /^\d+$/.test(v) && +v >= min && +v <= max, expected));
+  }
+
+  /** A path relative to `workspace`, made absolute. */
+  path(name: string, workspace: string): string {
+    return path.resolve(
+      workspace,
+      this.checked(name, (v) => v !== '', 'a path relative to the workspace'),
+    );
   }
 }
 
-export function splitList(value: string): string[] {
+export function splitList(value: string, separator = /[\r\n,]+/): string[] {
   return value
-    .split(/[\r\n,]+/)
+    .split(separator)
     .map((s) => s.trim())
     .filter((s) => s !== '');
-}
-
-/** `true`/`True`/`TRUE` and `false`/`False`/`FALSE` (YAML 1.2 core schema, as `core.getBooleanInput`). */
-function parseBoolean(value: string): boolean | undefined {
-  if (['true', 'True', 'TRUE'].includes(value)) return true;
-  if (['false', 'False', 'FALSE'].includes(value)) return false;
-  return undefined;
 }
 
 function unique(values: string[]): string[] {
@@ -120,48 +120,44 @@ function urlCredentials(value: string): string[] {
 
 /** Connection inputs: `api-key`, `api-base-url`, `organization-id`. */
 export function parseConnection(r: InputReader) {
-  const apiKey = r.getRaw('api-key').trim();
+  const apiKey = r.text('api-key');
   if (apiKey === '') r.fail('api-key', '', 'the Ghost Inspector API key (required)');
   else if (/\s/.test(apiKey)) r.fail('api-key', apiKey, 'an API key without spaces or line breaks');
-  let apiBaseUrl = r.raw('api-base-url');
-  const expected = 'an http or https URL ending in /v1';
-  if (!isHttpUrl(apiBaseUrl)) r.fail('api-base-url', apiBaseUrl, expected);
-  else {
-    apiBaseUrl = apiBaseUrl.replace(/\/+$/, '');
-    if (!apiBaseUrl.endsWith('/v1')) r.fail('api-base-url', apiBaseUrl, expected);
-  }
-  return { apiKey, apiBaseUrl, organizationId: r.singleId('organization-id') ?? null };
+  const apiBaseUrl = r.checked(
+    'api-base-url',
+    (v) => isHttpUrl(v) && /\/v1\/*$/.test(v),
+    'an http or https URL ending in /v1',
+  );
+  return {
+    apiKey,
+    apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
+    organizationId: r.text('organization-id') ? r.id('organization-id') : null,
+  };
 }
 
 /** What to run and where: start URLs, suite, test and folder ids, test-file patterns (not yet loaded). */
 export function parseTargets(r: InputReader, organizationId: string | null) {
-  const startUrls = r.list('start-url');
-  for (const url of startUrls) {
-    if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
-      r.fail('start-url', url, 'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}');
-    }
-  }
+  const startUrls = r.list(
+    'start-url',
+    (url) => isHttpUrl(url) || isVariableStartUrl(url),
+    'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}',
+  );
   const suiteIds = r.ids('suite-ids');
   const testIds = r.ids('test-ids');
   const folderIds = r.ids('folder-ids');
-  const testFilePatterns = unique(
-    r
-      .raw('test-files')
-      .split(/\r?\n/)
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
+  // One glob per line: a comma belongs to the glob ({a,b}).
+  const testFilePatterns = r.list(
+    'test-files',
+    (pattern) => !path.isAbsolute(pattern) && !pattern.split(/[\\/]/).includes('..'),
+    'glob patterns relative to the workspace, without ".."',
+    /\r?\n/,
   );
   if (testFilePatterns.length > 0 && !organizationId) {
     r.fail(
       'organization-id',
-      r.raw('organization-id'),
+      r.text('organization-id'),
       'an organization id when test-files is set (on-demand runs)',
     );
-  }
-  for (const pattern of testFilePatterns) {
-    if (path.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..')) {
-      r.fail('test-files', pattern, 'glob patterns relative to the workspace, without ".."');
-    }
   }
   return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
@@ -187,76 +183,57 @@ export function parseResultIds(r: InputReader, wait: boolean): ResultRef[] {
 
 /** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 export function parseWaiting(r: InputReader) {
-  const wait = r.boolWithDefault('wait');
-  const timeout = r.raw('timeout-minutes');
-  const timeoutMinutes = Number(timeout);
-  if (!/^\d+(\.\d+)?$/.test(timeout) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-    r.fail('timeout-minutes', timeout, 'a positive number of minutes (at most 1440)');
-  }
+  const timeoutMinutes = Number(
+    r.checked(
+      'timeout-minutes',
+      (v) => /^\d+(\.\d+)?$/.test(v) && +v > 0 && +v <= 24 * 60,
+      'a positive number of minutes (at most 1440)',
+    ),
+  );
   return {
-    wait,
+    wait: r.bool('wait'),
     timeoutMs: Math.round(timeoutMinutes * 60_000),
-    cancelOnTimeout: r.boolWithDefault('cancel-on-timeout'),
-    cancelResultIds: r.boolWithDefault('cancel-result-ids'),
-    failOnScreenshotCompare: r.boolWithDefault('fail-on-screenshot-compare'),
-    failOnTimeout: r.boolWithDefault('fail-on-timeout'),
-    failOnEmpty: r.boolWithDefault('fail-on-empty'),
-    retryFailed: r.integer('retry-failed', 0, 3, 'runs') ?? 0,
-    failFast: r.boolWithDefault('fail-fast'),
+    cancelOnTimeout: r.bool('cancel-on-timeout'),
+    cancelResultIds: r.bool('cancel-result-ids'),
+    failOnScreenshotCompare: r.bool('fail-on-screenshot-compare'),
+    failOnTimeout: r.bool('fail-on-timeout'),
+    failOnEmpty: r.bool('fail-on-empty'),
+    retryFailed: r.integer('retry-failed', 0, 3, 'runs'),
+    failFast: r.bool('fail-fast'),
   };
 }
 
-export interface ReportContext {
-  workspace: string;
-  /** True when `junit-path` was set explicitly empty (the JUnit file is off). */
-  junitOff: boolean;
-  /** The workflow's token (`GITHUB_TOKEN`), used when `github-token` is empty or an unexpanded expression. */
-  envToken: string;
-}
-
-/** Reports and artifacts: paths (absolute), switches, screenshots, the GitHub token. */
-export function parseReports(r: InputReader, context: ReportContext) {
-  const { workspace } = context;
-  const junitRaw = r.getRaw('junit-path').trim();
-  const junitPath = context.junitOff
-    ? null
-    : path.resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
-  const summary = r.boolWithDefault('summary');
-  const summaryTitle = r.raw('summary-title');
-  if (summaryTitle.length > 100 || /[\r\n]/.test(summaryTitle)) {
-    r.fail('summary-title', summaryTitle, 'one line of at most 100 characters');
-  }
-  const annotations = r.boolWithDefault('annotations');
-  const prComment = r.boolWithDefault('pr-comment');
-  const commentKey = r.raw('comment-key').trim();
-  let githubToken = r.getRaw('github-token').trim();
-  if (githubToken === '' || githubToken.startsWith('${{')) githubToken = context.envToken;
-  const screenshots = r.raw('screenshots');
-  if (screenshots !== 'failed' && screenshots !== 'all' && screenshots !== 'none') {
-    r.fail('screenshots', screenshots, 'failed, all or none');
-  }
-  const artifactName = r.raw('artifact-name');
-  if (/[":<>|*?\r\n\\/]/.test(artifactName)) {
-    r.fail('artifact-name', artifactName, 'a name without " : < > | * ? \\ / or line breaks');
-  }
-  const artifactRetentionDays = r.integer('artifact-retention-days', 1, 90, 'days') ?? null;
-  const artifactsDir = path.resolve(workspace, r.raw('artifacts-dir'));
-  const resultsPath = path.resolve(workspace, r.raw('results-path'));
+/**
+ * Reports and artifacts: paths (absolute; `junit-path` empty: no JUnit file), switches, screenshots, the
+ * GitHub token (`envToken`, the workflow's `GITHUB_TOKEN`, when `github-token` is empty).
+ */
+export function parseReports(r: InputReader, workspace: string, envToken: string) {
+  const junitPath = r.text('junit-path');
   return {
-    junitPath,
-    summary,
-    summaryTitle,
-    annotations,
-    prComment,
-    commentKey,
-    failureIssue: r.boolWithDefault('failure-issue'),
+    junitPath: junitPath ? path.resolve(workspace, junitPath) : null,
+    summary: r.bool('summary'),
+    summaryTitle: r.checked('summary-title', /^[^\r\n]{1,100}$/, 'one line of 1 to 100 characters'),
+    annotations: r.bool('annotations'),
+    prComment: r.bool('pr-comment'),
+    commentKey: r.text('comment-key'),
+    failureIssue: r.bool('failure-issue'),
     failureIssueLabels: r.list('failure-issue-labels'),
-    githubToken,
-    screenshots: screenshots as ActionInputs['screenshots'],
-    artifactName,
-    artifactRetentionDays,
-    artifactsDir,
-    resultsPath,
+    githubToken: r.text('github-token') || envToken,
+    screenshots: r.checked(
+      'screenshots',
+      /^(failed|all|none)$/,
+      'failed, all or none',
+    ) as ActionInputs['screenshots'],
+    artifactName: r.checked(
+      'artifact-name',
+      /^[^":<>|*?\r\n\\/]*$/,
+      'a name without " : < > | * ? \\ / or line breaks',
+    ),
+    artifactRetentionDays: r.text('artifact-retention-days')
+      ? r.integer('artifact-retention-days', 1, 90, 'days')
+      : null,
+    artifactsDir: r.path('artifacts-dir', workspace),
+    resultsPath: r.path('results-path', workspace),
   };
 }
 
@@ -265,12 +242,8 @@ export function checkCombinations(r: InputReader, inputs: ActionInputs): void {
   const hasTests = inputs.testIds.length > 0 || inputs.testFilePatterns.length > 0;
   const { webhook, screenshotCompareBaselineResult: baseline } = inputs.execute;
   if (!hasTests && webhook !== undefined) {
-    const list = Array.isArray(webhook) ? webhook : [webhook];
-    r.fail(
-      'webhook',
-      list.join(','),
-      'test-ids or test-files to apply to (suites take no webhook parameter)',
-    );
+    const expected = 'test-ids or test-files to apply to (suites take no webhook parameter)';
+    r.fail('webhook', [webhook].flat().join(','), expected);
   }
   if (!hasTests && baseline) {
     r.fail('screenshot-compare-baseline-result', baseline, 'test-ids or test-files to apply to (tests only)');

@@ -1,16 +1,14 @@
 /**
- * The inputs of `action.yml` as the action knows them: names, defaults, the typed result (`ActionInputs`),
+ * The inputs of `action.yml` as the action knows them: the typed result (`ActionInputs`),
  * the forms ids and values must take, and the error that lists bad inputs. No parsing, no I/O.
  */
-import { DEFAULT_BASE_URL } from '../api/api.js';
 import { EXECUTE_PARAMETER_NAMES } from '../api/execute-params.js';
-import { redactUrl } from '../api/redact.js';
 import type { ExecuteOptions } from '../api/types.js';
 import type { RepoTest } from './test-files.js';
 
 export interface InputProblem {
   input: string;
-  /** The value as given; `***` for secrets. */
+  /** The value as given, URL credentials redacted; `***` for secrets. */
   value: string;
   /** What was expected, e.g. `an integer from 0 to 300000 (milliseconds)`. */
   expected: string;
@@ -28,15 +26,10 @@ export class InputError extends Error {
     this.name = 'InputError';
     this.problems = problems;
   }
-  /** The first bad input's name. */
-  get input(): string {
-    return this.problems[0]?.input ?? '';
-  }
 }
 
 function describeProblem(p: InputProblem): string {
-  const value = redactUrl(p.value);
-  const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  const shown = p.value.length > 200 ? `${p.value.slice(0, 200)}…` : p.value;
   return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
 }
 
@@ -46,9 +39,10 @@ export interface ResultRef {
   id: string;
 }
 
-type ScreenshotSelection = 'failed' | 'all' | 'none';
-
-/** Everything the action was asked to do, validated. Paths are absolute. */
+/**
+ * Everything the action was asked to do, validated. Paths are absolute. A field is the input of its name in
+ * camel case, as action.yml describes it; comments say only what action.yml does not.
+ */
 export interface ActionInputs {
   apiKey: string;
   apiBaseUrl: string;
@@ -59,7 +53,6 @@ export interface ActionInputs {
   folderIds: string[];
   testFilePatterns: string[];
   repoTests: RepoTest[];
-  /** Results started elsewhere to wait for (`result-ids`). */
   resultIds: ResultRef[];
 
   /** Execute parameters the user set, in the service's names; start URLs are separate executes. */
@@ -75,39 +68,32 @@ export interface ActionInputs {
   /** Overall deadline in milliseconds. */
   timeoutMs: number;
   cancelOnTimeout: boolean;
-  /** The runs of `result-ids` are cancelled like the step's own (default false: only waited for). */
   cancelResultIds: boolean;
   failOnScreenshotCompare: boolean;
   failOnTimeout: boolean;
   failOnEmpty: boolean;
-  /** 0 to 3. */
   retryFailed: number;
-  /** At the first test failed for good, cancel the other runs and start no more. */
   failFast: boolean;
 
   /** Absolute path, or null when `junit-path` is empty. */
   junitPath: string | null;
   summary: boolean;
-  /** Heading of the job summary and the pull-request comment, before the verdict. */
   summaryTitle: string;
   annotations: boolean;
   prComment: boolean;
-  /** Extra key of the sticky pull-request comment (after the job id); empty for none. */
   commentKey: string;
-  /** Keep one issue open while the verdict fails, closed when it passes again (docs/github-platform.md, "Failure issues"). */
   failureIssue: boolean;
-  /** Labels of the failure issue; the first ones also find it. */
   failureIssueLabels: string[];
   /** Empty when none is available. */
   githubToken: string;
-  screenshots: ScreenshotSelection;
+  screenshots: 'failed' | 'all' | 'none';
   artifactName: string;
   /** 1 to 90, or null for the repository setting. */
   artifactRetentionDays: number | null;
   artifactsDir: string;
   resultsPath: string;
 
-  /** The tunnel to the app started in the job, or null (`tunnel` empty). */
+  /** Null when `tunnel` is empty. */
   tunnel: TunnelInputs | null;
 
   workspace: string;
@@ -118,67 +104,6 @@ export interface ActionInputs {
   /** Notices to log before the run (e.g. recorder `open` targets rebased onto `start-url`). */
   notices: string[];
 }
-
-/** Defaults of every optional input, as in `action.yml`. */
-export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
-  'api-base-url': DEFAULT_BASE_URL,
-  'organization-id': '',
-  'suite-ids': '',
-  'test-ids': '',
-  'folder-ids': '',
-  'test-files': '',
-  'result-ids': '',
-  'start-url': '',
-  browser: '',
-  region: '',
-  viewport: '',
-  'user-agent': '',
-  'http-auth-username': '',
-  'http-auth-password': '',
-  'data-source': '',
-  'data-file': '',
-  'max-concurrent-data-rows': '',
-  delay: '',
-  'disable-notifications': '',
-  'disable-visuals': '',
-  'screenshot-compare-enabled': '',
-  'screenshot-compare-threshold': '',
-  'screenshot-compare-baseline-result': '',
-  'screenshot-exclusions': '',
-  'screenshot-target': '',
-  webhook: '',
-  'chat-channel': '',
-  variables: '',
-  'private-variables': '',
-  wait: 'true',
-  'timeout-minutes': '30',
-  'cancel-on-timeout': 'true',
-  'cancel-result-ids': 'false',
-  'fail-on-screenshot-compare': 'false',
-  'fail-on-timeout': 'true',
-  'fail-on-empty': 'true',
-  'retry-failed': '0',
-  'fail-fast': 'false',
-  'junit-path': 'ghost-inspector-junit.xml',
-  summary: 'true',
-  'summary-title': 'Ghost Inspector',
-  annotations: 'true',
-  'pr-comment': 'false',
-  'comment-key': '',
-  'failure-issue': 'false',
-  'failure-issue-labels': 'ghost-inspector',
-  'github-token': '${{ github.token }}',
-  screenshots: 'failed',
-  'artifact-name': '',
-  'artifact-retention-days': '',
-  'artifacts-dir': 'ghost-inspector-screenshots',
-  'results-path': 'ghost-inspector-results.json',
-  tunnel: '',
-  'tunnel-provider': 'cloudflared',
-  'ngrok-authtoken': '',
-  'tunnel-url-variable': 'ngrokUrl',
-  'tunnel-host-header': '',
-};
 
 /** Inputs whose value is secret (shown as `***` in errors). */
 export const SECRET_INPUTS = new Set([
@@ -192,8 +117,6 @@ export const SECRET_INPUTS = new Set([
 /** The service's ids are 24 hex characters; other instances (a local emulator) may use up to 64 of these. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
-export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
-export const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Names a custom variable may not take: execute parameters, which would change the run's settings. */
@@ -203,9 +126,6 @@ export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
   'offset',
   'includeImports',
 ]);
-
-/** Reads one raw input (`''` when unset). */
-export type InputGetter = (name: string) => string;
 
 export const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'] as const;
 export type TunnelProviderName = (typeof TUNNEL_PROVIDERS)[number];

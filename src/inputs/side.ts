@@ -7,18 +7,8 @@ import type { SideDocument, TestDefinition } from '../api/definitions.js';
 
 type StepDefinition = TestDefinition['steps'][number];
 
-/** A conversion problem: the recorder test, the command's zero-based index and what went wrong. */
-export class SideConversionError extends Error {
-  constructor(
-    readonly testName: string,
-    readonly commandIndex: number,
-    readonly command: string,
-    reason: string,
-  ) {
-    super(`test "${testName}", command ${commandIndex + 1} "${command}": ${reason}`);
-    this.name = 'SideConversionError';
-  }
-}
+/** A conversion problem; the message names the recorder test, the command and its place. */
+export class SideConversionError extends Error {}
 
 /** Recorder commands without meaning in a hosted run; they are skipped. */
 const IGNORED_COMMANDS: ReadonlySet<string> = new Set([
@@ -82,13 +72,12 @@ export function convertLocator(locator: string): string {
   const [, kind, rest] = match as unknown as [string, string, string];
   switch (kind) {
     case 'css':
+    case 'xpath':
       return rest;
     case 'id':
       return /^[A-Za-z_][\w-]*$/.test(rest) ? `#${rest}` : `[id=${JSON.stringify(rest)}]`;
     case 'name':
       return `[name=${JSON.stringify(rest)}]`;
-    case 'xpath':
-      return rest;
     case 'linkText':
       return `//a[normalize-space(.)=${xpathLiteral(rest)}]`;
     case 'partialLinkText':
@@ -208,7 +197,7 @@ function convertSideTest(
     if (command === '' || command.startsWith('//')) return; // disabled or empty command
     if (IGNORED_COMMANDS.has(command)) return;
     const fail = (reason: string): never => {
-      throw new SideConversionError(test.name, index, command, reason);
+      throw new SideConversionError(`test "${test.name}", command ${index + 1} "${command}": ${reason}`);
     };
     if (command === 'open') {
       const url = openUrl(target);
@@ -261,10 +250,7 @@ function convertSideTest(
   if (!startUrl) startUrl = baseUrl;
   if (!startUrl) {
     throw new SideConversionError(
-      test.name,
-      0,
-      'open',
-      'no start URL: add an open command or the document url',
+      `test "${test.name}": no start URL: add an open command or the document url`,
     );
   }
   steps.forEach((s, i) => (s.sequence = i));

@@ -69,20 +69,11 @@ export async function loadTestFiles(
   cwd: string,
   options: LoadTestFilesOptions = {},
 ): Promise<RepoTest[]> {
-  const seen = new Set<string>();
-  const files: string[] = [];
+  const files = new Set<string>();
   for (const pattern of patterns) {
-    const matches = (
-      await glob(pattern, { cwd, onlyFiles: true, dot: false, expandDirectories: false })
-    ).sort();
+    const matches = await glob(pattern, { cwd, onlyFiles: true, dot: false, expandDirectories: false });
     if (matches.length === 0) throw new TestFileError(pattern, 'matches no file');
-    for (const match of matches) {
-      const rel = match.split(path.sep).join('/');
-      if (!seen.has(rel)) {
-        seen.add(rel);
-        files.push(rel);
-      }
-    }
+    for (const match of matches.sort()) files.add(match.split(path.sep).join('/'));
   }
   const tests: RepoTest[] = [];
   for (const file of files) {
@@ -188,38 +179,32 @@ export function parseTestFile(
 }
 
 function isSideDocument(doc: unknown): doc is SideDocument {
-  if (!doc || typeof doc !== 'object') return false;
-  const tests = (doc as { tests?: unknown }).tests;
+  type Loose = { name?: unknown; commands?: unknown[]; command?: unknown } | null;
+  const tests = (doc as { tests?: Loose[] } | null)?.tests;
   return (
     Array.isArray(tests) &&
     tests.every(
       (t) =>
-        t &&
-        typeof t === 'object' &&
-        typeof (t as { name?: unknown }).name === 'string' &&
-        Array.isArray((t as { commands?: unknown }).commands) &&
-        (t as { commands: unknown[] }).commands.every(
-          (c) => c && typeof c === 'object' && typeof (c as { command?: unknown }).command === 'string',
-        ),
+        typeof t?.name === 'string' &&
+        Array.isArray(t.commands) &&
+        t.commands.every((c) => typeof (c as Loose)?.command === 'string'),
     )
   );
 }
 
 function toDefinition(file: string, item: unknown, position: number | undefined): TestDefinition {
   const where = position === undefined ? '' : ` (item ${position + 1})`;
-  if (!item || typeof item !== 'object' || Array.isArray(item)) {
-    throw new TestFileError(file, `is not a native JSON test${where}: expected an object`);
-  }
+  const notATest = (reason: string) =>
+    new TestFileError(file, `is not a native JSON test${where}: ${reason}`);
+  if (!item || typeof item !== 'object' || Array.isArray(item)) throw notATest('expected an object');
   const record = { ...(item as Record<string, unknown>) };
   if (typeof record.name !== 'string' || record.name.trim() === '') {
-    throw new TestFileError(file, `is not a native JSON test${where}: "name" must be a non-empty string`);
+    throw notATest('"name" must be a non-empty string');
   }
-  if (!Array.isArray(record.steps)) {
-    throw new TestFileError(file, `is not a native JSON test${where}: "steps" must be an array`);
-  }
+  if (!Array.isArray(record.steps)) throw notATest('"steps" must be an array');
   // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions").
-  if (record.startUrl !== undefined && record.startUrl !== null && typeof record.startUrl !== 'string') {
-    throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string or null`);
+  if (record.startUrl != null && typeof record.startUrl !== 'string') {
+    throw notATest('"startUrl" must be a string or null');
   }
   for (const field of DROPPED_FIELDS) delete record[field];
   const steps = (record.steps as unknown[]).map((raw, i) => {
@@ -227,22 +212,20 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
       throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
     }
     const s = raw as Record<string, unknown>;
+    const value = s.value as string | number | boolean | null | undefined;
     // The value itself stays out of the message: a private step's value may be a password.
-    if (
-      s.value !== undefined &&
-      s.value !== null &&
-      !['string', 'number', 'boolean'].includes(typeof s.value)
-    ) {
+    if (value != null && !['string', 'number', 'boolean'].includes(typeof value)) {
       throw new TestFileError(
         file,
-        `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(s.value) ? 'an array' : 'an object'}`,
+        `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(value) ? 'an array' : 'an object'}`,
       );
     }
     return {
       sequence: i,
       command: s.command as string,
       target: (typeof s.target === 'string' || Array.isArray(s.target) ? s.target : '') as string,
-      value: stepValue(s.value as string | number | boolean | null | undefined),
+      // Text, as the service stores it: numbers and booleans written out, none as ''.
+      value: value == null ? '' : String(value),
       variableName: typeof s.variableName === 'string' ? s.variableName : '',
       condition: (s.condition ?? null) as TestDefinition['steps'][number]['condition'],
       optional: s.optional === true,
@@ -251,9 +234,4 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
     };
   });
   return { ...(record as Partial<TestDefinition>), name: record.name, steps };
-}
-
-/** A step value as the service stores it: text; numbers and booleans written out, none as ''. */
-function stepValue(value: string | number | boolean | null | undefined): string {
-  return value === undefined || value === null ? '' : String(value);
 }

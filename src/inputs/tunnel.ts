@@ -1,7 +1,6 @@
 /** The tunnel inputs: an app started in the job, exposed through a tunnel agent (docs/tunnel.md). Pure. */
 import type { InputReader } from './parse.js';
 import { isHttpUrl } from './parse.js';
-import { redactUrl } from '../api/redact.js';
 import { startUrlVariable } from './start-url.js';
 import {
   RESERVED_VARIABLE_NAMES,
@@ -17,24 +16,23 @@ import {
  * @returns the tunnel, or null when `tunnel` is empty
  */
 export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | null {
-  const address = r.raw('tunnel');
-  const provider = r.raw('tunnel-provider');
-  const urlVariable = r.raw('tunnel-url-variable');
-  const hostHeader = r.raw('tunnel-host-header');
-  const authtoken = r.getRaw('ngrok-authtoken').trim() || envToken.trim();
-  if (!(TUNNEL_PROVIDERS as readonly string[]).includes(provider)) {
-    r.fail('tunnel-provider', provider, TUNNEL_PROVIDERS.join(' or '));
-  }
-  if (!VARIABLE_NAME_PATTERN.test(urlVariable) || RESERVED_VARIABLE_NAMES.has(urlVariable)) {
-    r.fail(
-      'tunnel-url-variable',
-      urlVariable,
-      'a variable name of letters, digits and underscores, not starting with a digit, not an execute parameter',
-    );
-  }
-  if (hostHeader !== '' && hostHeader !== 'rewrite' && !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(hostHeader)) {
-    r.fail('tunnel-host-header', hostHeader, 'empty, rewrite, or a host name such as app.test');
-  }
+  const address = r.text('tunnel');
+  const provider = r.checked(
+    'tunnel-provider',
+    (v) => (TUNNEL_PROVIDERS as readonly string[]).includes(v),
+    TUNNEL_PROVIDERS.join(' or '),
+  );
+  const urlVariable = r.checked(
+    'tunnel-url-variable',
+    (v) => VARIABLE_NAME_PATTERN.test(v) && !RESERVED_VARIABLE_NAMES.has(v),
+    'a variable name of letters, digits and underscores, not starting with a digit, not an execute parameter',
+  );
+  const hostHeader = r.checked(
+    'tunnel-host-header',
+    /^(|rewrite|[A-Za-z0-9.-]+(:\d{1,5})?)$/,
+    'empty, rewrite, or a host name such as app.test',
+  );
+  const authtoken = r.text('ngrok-authtoken') || envToken.trim();
   if (address === '') return null;
   if (!isHttpUrl(address)) {
     r.fail(
@@ -47,7 +45,7 @@ export function parseTunnel(r: InputReader, envToken: string): TunnelInputs | nu
     // the credentials would be readable by every process of the runner.
     r.fail(
       'tunnel',
-      redactUrl(address),
+      address,
       'the local address without user name or password (http://localhost:3000): the tunnel agents cannot send credentials to the app',
     );
   }

@@ -2,17 +2,14 @@
  * Custom variables (`variables`, `private-variables`): `NAME=VALUE` lines or a JSON object, parsed into
  * records without a prototype, so that names such as `constructor` or `__proto__` are ordinary names.
  */
+import type { Fail } from './parse.js';
 import { RESERVED_VARIABLE_NAMES, VARIABLE_NAME_PATTERN } from './schema.js';
 
 /**
  * Parses `NAME=VALUE` lines (`#` comments skipped; the value is everything after the first `=`) or a JSON
  * object of names to strings or numbers. Problems go to `fail` (private values are never shown).
  */
-export function parseVariables(
-  text: string,
-  input: string,
-  fail: (input: string, value: string, expected: string) => void,
-): Record<string, string> {
+export function parseVariables(text: string, input: string, fail: Fail): Record<string, string> {
   const result = Object.create(null) as Record<string, string>;
   const trimmed = text.trim();
   if (trimmed === '') return result;

@@ -1,7 +1,8 @@
 /**
  * Runs the built action (`dist/index.js`) as a child process the way the runner does: `INPUT_<NAME>`
- * variables (dashes kept, upper case), `GITHUB_WORKSPACE`, and files for outputs, the step summary and the
- * step state (which the runner hands to the post step as `STATE_<name>`: {@link postStepEnv}).
+ * variables with the defaults of action.yml ({@link runnerInputs}), `GITHUB_WORKSPACE`, and files for outputs,
+ * the step summary and the step state (which the runner hands to the post step as `STATE_<name>`:
+ * {@link postStepEnv}).
  *
  * Every JUnit file an action run writes is checked on the way out (see {@link checkJUnit}): valid against
  * the Jenkins `junit-10.xsd` as it is, and counted by a consumer's reading as the action's outputs count.
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { consumerCounts, expectedConsumerCounts, schemaErrors } from './junit.js';
+import { runnerInputs } from './runner-inputs.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ENTRY = path.join(ROOT, 'dist', 'index.js');
@@ -101,10 +103,8 @@ export async function startAction(
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_STATE: stateFile,
     ...options.env,
+    ...runnerInputs(options.inputs, options.env),
   };
-  for (const [name, value] of Object.entries(options.inputs)) {
-    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
-  }
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
   await writeFile(stateFile, '');

@@ -14,6 +14,7 @@ import type { ActionSink, AnnotationProperties } from '../../src/common/sink.js'
 import { readGitHubContext } from '../../src/github.js';
 import { systemClock, type Clock } from '../../src/common/clock.js';
 import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from './harness.js';
+import { runnerInputs } from './runner-inputs.js';
 
 /**
  * Options of an in-process run: those of the child-process harness, plus the clock, engine waits and the
@@ -104,8 +105,8 @@ export class RecordingSink implements ActionSink {
 }
 
 /**
- * Starts the action in-process with `INPUT_<NAME>` variables built from `options.inputs`, `GITHUB_WORKSPACE`
- * and `options.env` (never this process's environment). Each JUnit file the run writes is checked as the
+ * Starts the action in-process with `INPUT_<NAME>` variables built from `options.inputs` and the defaults
+ * of action.yml, `GITHUB_WORKSPACE` and `options.env` (never this process's environment). Each JUnit file the run writes is checked as the
  * child-process harness checks it.
  */
 export function startActionInProcess(options: InProcessOptions): InProcessRun {
@@ -114,10 +115,8 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
     GITHUB_OUTPUT: `${options.workspace}/.runner-output.txt`,
     GITHUB_STEP_SUMMARY: `${options.workspace}/.runner-summary.md`,
     ...options.env,
+    ...runnerInputs(options.inputs, options.env),
   };
-  for (const [name, value] of Object.entries(options.inputs)) {
-    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
-  }
   const sink = new RecordingSink();
   const junit = junitFile(options);
   const junitBefore = fileStamp(junit);

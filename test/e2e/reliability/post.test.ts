@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
 import { RecordingSink, runActionInProcess } from '../../support/run-action.js';
+import { runnerInputs } from '../../support/runner-inputs.js';
 import { runPost } from '../../../src/action/post.js';
 import { readGitHubContext } from '../../../src/github.js';
 import { systemClock } from '../../../src/common/clock.js';
@@ -140,7 +141,7 @@ describe('the post step', () => {
     const env: NodeJS.ProcessEnv = {
       GITHUB_ACTIONS: 'true',
       ...postStepEnv({ isPost: 'true', [`run-${id}`]: 'test' }),
-      ...Object.fromEntries(Object.entries(inputs).map(([n, v]) => [`INPUT_${n.toUpperCase()}`, v])),
+      ...runnerInputs(inputs),
     };
     const post = new RecordingSink();
     await runPost({

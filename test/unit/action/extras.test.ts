@@ -26,6 +26,7 @@ import {
   type ScreenshotServer,
 } from '../../support/screenshots.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
+import { runnerInputs } from '../../support/runner-inputs.js';
 
 /** A screenshot's saved path in results.json (absent until the screenshots are published). */
 const SAVED = /"path":"[^"]*Checkout-fail\d+\.png"/;
@@ -95,8 +96,7 @@ async function extras(setup: Setup) {
     'pr-comment': 'true',
     'github-token': TOKEN,
   };
-  for (const [name, value] of Object.entries(raw)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const inputs = await readInputs({ env, workspace });
+  const inputs = await readInputs({ env: { ...env, ...runnerInputs(raw) }, workspace });
   const failed = makeResult(`fail${setup.pr}`, {
     passing: false,
     name: 'Checkout',

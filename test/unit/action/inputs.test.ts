@@ -1,9 +1,12 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, parseVariables, readInputs, splitList } from '../../../src/inputs/index.js';
+import { InputError, readInputs } from '../../../src/inputs/index.js';
+import { splitList } from '../../../src/inputs/parse.js';
+import { parseVariables } from '../../../src/inputs/variables.js';
 import { definitionFor } from '../../../src/inputs/test-files.js';
 import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
+import { actionDefaults, inputVariable, runnerInputs } from '../../support/runner-inputs.js';
 
 let workspace: string;
 
@@ -15,12 +18,9 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function reader(values: Record<string, string>) {
-  return (name: string) => values[name] ?? '';
-}
-
+/** Reads `values` as a step `with:` them: the runner adds the defaults of action.yml. */
 async function read(values: Record<string, string>) {
-  return readInputs({ getInput: reader({ 'api-key': 'key-123', ...values }), env: {}, workspace });
+  return readInputs({ env: runnerInputs({ 'api-key': 'key-123', ...values }), workspace });
 }
 
 async function problemsOf(values: Record<string, string>) {
@@ -34,7 +34,7 @@ async function problemsOf(values: Record<string, string>) {
 }
 
 describe('readInputs', () => {
-  it('applies the defaults and sends no execute parameter the user did not set', async () => {
+  it('reads the defaults the runner sets and sends no execute parameter the user did not set', async () => {
     const inputs = await read({ 'suite-ids': SUITE });
     expect(inputs.apiBaseUrl).toBe('https://api.ghostinspector.com/v1');
     expect(inputs.execute).toEqual({});
@@ -272,23 +272,49 @@ describe('helpers', () => {
     expect(problems).toEqual(['variables']);
   });
 
-  it('reads INPUT_* variables with dashes kept, and an explicitly empty junit-path turns JUnit off', async () => {
+  it('reads INPUT_* variables with dashes kept; an empty junit-path turns JUnit off, an empty github-token is GITHUB_TOKEN', async () => {
+    const env: Record<string, string> = {
+      ...runnerInputs({ 'api-key': 'k', 'suite-ids': SUITE }),
+      GITHUB_TOKEN: 'gh-token',
+    };
+    expect(env['INPUT_SUITE-IDS']).toBe(SUITE);
     const inputs = await readInputs({
-      env: {
-        'INPUT_API-KEY': 'k',
-        'INPUT_SUITE-IDS': SUITE,
-        'INPUT_JUNIT-PATH': '',
-        GITHUB_TOKEN: 'gh-token',
-      },
+      env: { ...env, 'INPUT_JUNIT-PATH': '', 'INPUT_GITHUB-TOKEN': '' },
       workspace,
     });
     expect(inputs.suiteIds).toEqual([SUITE]);
     expect(inputs.junitPath).toBeNull();
     expect(inputs.githubToken).toBe('gh-token');
-    const withDefault = await readInputs({
-      env: { 'INPUT_API-KEY': 'k', 'INPUT_SUITE-IDS': SUITE },
-      workspace,
-    });
+    const withDefault = await readInputs({ env, workspace });
     expect(withDefault.junitPath).toBe(path.join(workspace, 'ghost-inspector-junit.xml'));
+  });
+});
+
+describe('defaults', () => {
+  it('the harnesses set every input with an action.yml default, as the runner does; a given value wins', () => {
+    const defaults = actionDefaults();
+    expect(Object.keys(defaults).length).toBeGreaterThan(20);
+    const env = runnerInputs({ wait: 'false', 'junit-path': '' }, { GITHUB_TOKEN: 'gh-1' });
+    for (const [name, value] of Object.entries(defaults)) {
+      if (name === 'wait' || name === 'junit-path' || name === 'github-token') continue;
+      expect(env[inputVariable(name)], name).toBe(value);
+    }
+    expect(env.INPUT_WAIT).toBe('false');
+    expect(env['INPUT_JUNIT-PATH']).toBe('');
+    expect(env['INPUT_GITHUB-TOKEN']).toBe('gh-1');
+  });
+
+  it('the action applies none: an input left empty is refused by name unless empty has a meaning', async () => {
+    // Empty means: no JUnit file, the GITHUB_TOKEN variable, no labels (action.yml).
+    const emptyMeans = new Set(['junit-path', 'github-token', 'failure-issue-labels']);
+    const empty = Object.fromEntries(Object.keys(actionDefaults()).map((name) => [name, '']));
+    const problems = await problemsOf({ 'suite-ids': SUITE, ...empty });
+    const refused = new Set(problems.map((p) => p.input));
+    for (const name of Object.keys(empty)) expect(refused.has(name), name).toBe(!emptyMeans.has(name));
+    expect(problems.find((p) => p.input === 'wait')).toEqual({
+      input: 'wait',
+      value: '',
+      expected: 'true or false',
+    });
   });
 });

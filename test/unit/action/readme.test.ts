@@ -1,8 +1,7 @@
 /**
  * action.yml, the README and the code stay in step: the README's input and output tables are what
  * `npm run docs` writes from action.yml, every YAML block of the README parses and passes actionlint, the
- * figures the README quotes are the code's, the error messages it explains are the ones the code writes, and
- * inputs/schema.ts applies the defaults of action.yml (outside GitHub nobody else does).
+ * figures the README quotes are the code's, and the error messages it explains are the ones the code writes.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +17,6 @@ import {
   parseAction,
   shortDescription,
 } from '../../../scripts/gen-readme-io.js';
-import { INPUT_DEFAULTS } from '../../../src/inputs/index.js';
 import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
 import { ROOT } from '../../support/harness.js';
 
@@ -75,12 +73,6 @@ describe('action.yml', () => {
       expect(input.description.length, name).toBeGreaterThan(10);
       expect(input.default, `${name}: a missing input is already empty`).not.toBe('');
     }
-  });
-
-  it('inputs.ts applies the defaults of action.yml; a missing input reads as empty', () => {
-    const optional = Object.entries(action.inputs).filter(([, i]) => !i.required);
-    for (const name of Object.keys(INPUT_DEFAULTS)) expect(optional.map(([n]) => n)).toContain(name);
-    for (const [name, input] of optional) expect(INPUT_DEFAULTS[name] ?? '', name).toBe(input.default ?? '');
   });
 });
 

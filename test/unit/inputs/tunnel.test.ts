@@ -5,12 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, readInputs } from '../../../src/inputs/index.js';
 import { SUITE } from '../../support/action-fixtures.js';
+import { runnerInputs } from '../../support/runner-inputs.js';
 
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
 
 function read(values: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const all: Record<string, string> = { 'api-key': 'key-123', 'suite-ids': SUITE, ...values };
-  return readInputs({ getInput: (name) => all[name] ?? '', env, workspace: '/' });
+  return readInputs({ env: { ...runnerInputs(all), ...env }, workspace: '/' });
 }
 
 async function errorOf(values: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<InputError> {
@@ -103,6 +104,6 @@ describe('tunnel inputs', () => {
     expect(error.message).toContain('Input "start-url" has value "{{appUrl}}/x"');
     const inputs = await read({ 'start-url': '{{appUrl}}/x', variables: 'appUrl=https://a.test' });
     expect(inputs.startUrls).toEqual(['{{appUrl}}/x']);
-    expect((await errorOf({ 'start-url': '{{appUrl}}x' })).input).toBe('start-url');
+    expect((await errorOf({ 'start-url': '{{appUrl}}x' })).problems[0]?.input).toBe('start-url');
   });
 });
