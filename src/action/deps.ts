@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { forceExit } from '../run/stop/deadline.js';
 import { actionsCoreSink, type ActionSink } from '../common/sink.js';
 import type { StopDeps } from './stop.js';
+import { actionDefaults, bundleActionYml } from '../inputs/action-defaults.js';
 
 /** Engine waits a test may shorten (defaults: `run/engine.ts`). Never set by the action itself. */
 export type EngineTuning = Pick<
@@ -17,6 +18,8 @@ export type EngineTuning = Pick<
 export interface ActionDeps extends StopDeps {
   /** Inputs (`INPUT_<NAME>`), `GITHUB_TOKEN`, `GHOST_INSPECTOR_APP_URL`, the artifact client's variables. */
   env: NodeJS.ProcessEnv;
+  /** action.yml's defaults by input name, applied to an input given empty. */
+  inputDefaults?: Record<string, string>;
   github: GitHubContext;
   /** Outputs, log lines, annotations, the job summary and the step's failure. */
   sink: ActionSink;
@@ -34,6 +37,7 @@ export interface ActionDeps extends StopDeps {
 export function processDeps(): ActionDeps {
   return {
     env: process.env,
+    inputDefaults: actionDefaults(bundleActionYml()),
     github: readGitHubContext(process.env),
     sink: actionsCoreSink(),
     clock: systemClock,

@@ -10,12 +10,12 @@ import type { ActionDeps } from './deps.js';
 export async function readActionInputs(deps: ActionDeps): Promise<ActionInputs | null> {
   const { sink, github } = deps;
   // Not masked outside GitHub: nobody consumes the mask command there, which would print the secret.
-  const raw = new InputReader(deps.env);
+  const raw = new InputReader(deps.env, deps.inputDefaults);
   const rawSecrets = [raw.text('api-key'), raw.text('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN?.trim()];
   for (const secret of rawSecrets) if (secret && github.onRunner) sink.setSecret(secret);
   let inputs: ActionInputs;
   try {
-    inputs = await readInputs({ env: deps.env });
+    inputs = await readInputs({ env: deps.env, defaults: deps.inputDefaults });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     sink.setFailed(error.message);

@@ -55,7 +55,7 @@ export async function runPost(deps: ActionDeps): Promise<void> {
   try {
     const runs = runsLeftGoing(deps.env);
     if (runs.length === 0) return;
-    const reader = new InputReader(deps.env);
+    const reader = new InputReader(deps.env, deps.inputDefaults);
     const { apiKey, apiBaseUrl } = parseConnection(reader);
     if (apiKey && deps.github.onRunner) sink.setSecret(apiKey);
     if (reader.problems.length > 0) {

@@ -26,6 +26,8 @@ export interface ReadInputsOptions {
   env?: NodeJS.ProcessEnv;
   /** Where relative paths point; default `GITHUB_WORKSPACE`, else the current directory. */
   workspace?: string;
+  /** action.yml's defaults by input name, for inputs given empty (default none). */
+  defaults?: Record<string, string>;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface ReadInputsOptions {
  */
 export async function readInputs(options: ReadInputsOptions = {}): Promise<ActionInputs> {
   const env = options.env ?? process.env;
-  const r = new InputReader(env);
+  const r = new InputReader(env, options.defaults);
   const workspace = path.resolve(options.workspace ?? (env.GITHUB_WORKSPACE || process.cwd()));
 
   const connection = parseConnection(r);

@@ -1,7 +1,7 @@
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
- * problem is collected, so that all of them are reported together. No default is applied here: the runner
- * gives every input its action.yml default (docs/github-platform.md, "Runtime").
+ * problem is collected, so that all of them are reported together. An input given empty reads as its action.yml
+ * default, but for the three where empty has a meaning of its own (docs/github-platform.md, "Runtime").
  */
 import path from 'node:path';
 import { isVariableStartUrl } from './start-url.js';
@@ -21,6 +21,9 @@ export type Fail = (input: string, value: string, expected: string) => void;
 /** The spellings of `core.getBooleanInput` (YAML 1.2 core schema). */
 const BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
+/** Inputs whose empty value means something (no JUnit file, the `GITHUB_TOKEN` variable, no labels). */
+const EMPTY_HAS_MEANING = new Set(['junit-path', 'github-token', 'failure-issue-labels']);
+
 /** What a valid value matches, or a test of it. */
 type Valid = RegExp | ((value: string) => boolean);
 
@@ -37,12 +40,19 @@ export class InputReader {
     this.problems.push({ input, value: shown, expected });
   };
 
-  /** @param env `INPUT_<NAME>` (upper case, spaces as underscores), as `@actions/core` reads inputs */
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  /**
+   * @param env `INPUT_<NAME>` (upper case, spaces as underscores), as `@actions/core` reads inputs
+   * @param defaults action.yml's defaults by input name (`action-defaults.ts`)
+   */
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly defaults: Record<string, string> = {},
+  ) {}
 
-  /** The value without surrounding white space; `''` when not given. */
+  /** The value without surrounding white space; when empty, its default (`''` for junit-path, github-token, labels). */
   text(name: string): string {
-    return (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+    const value = (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+    return value !== '' || EMPTY_HAS_MEANING.has(name) ? value : (this.defaults[name] ?? '');
   }
 
   /** The value; a problem unless `valid` accepts it. */

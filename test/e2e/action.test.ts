@@ -78,6 +78,16 @@ describe.concurrent('the action against the emulator', () => {
     expectNoSecret(r);
   });
 
+  it('inputs given empty (an unset workflow input) read as their action.yml defaults', async () => {
+    const { workspace, run } = await setUp();
+    const empty = { wait: '', screenshots: '', 'results-path': '', 'fail-on-timeout': '', summary: '' };
+    const r = await run({ 'suite-ids': 'suite-smoke', ...empty });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs.passed).toBe('3');
+    expect(r.outputs['results-json']).toBe(path.join(workspace, 'ghost-inspector-results.json'));
+    expect(r.summary).toContain('Smoke tests');
+  });
+
   it('a suite with a failure: exit 1, the failed test named, its screenshot kept', async () => {
     const { workspace, run, expectNoSecret } = await setUp();
     const r = await run({ 'suite-ids': 'suite-checkout' });

@@ -14,7 +14,7 @@ import type { ActionSink, AnnotationProperties } from '../../src/common/sink.js'
 import { readGitHubContext } from '../../src/github.js';
 import { systemClock, type Clock } from '../../src/common/clock.js';
 import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from './harness.js';
-import { runnerInputs } from './runner-inputs.js';
+import { projectDefaults, runnerInputs } from './runner-inputs.js';
 
 /**
  * Options of an in-process run: those of the child-process harness, plus the clock, engine waits and the
@@ -126,6 +126,7 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
   const ended = new Promise<NodeJS.Signals | null>((resolve) => (finish = resolve));
   const deps: ActionDeps = {
     env,
+    inputDefaults: projectDefaults(),
     github: readGitHubContext(env),
     sink,
     clock: options.clock ?? systemClock,

@@ -6,21 +6,15 @@
  * the input is not specified in the workflow file; the runner then passes each input to the action as an
  * environment variable `INPUT_<NAME>` (upper case, spaces as underscores; `@actions/core` reads it so).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { actionDefaults } from '../../src/inputs/action-defaults.js';
 
 const ACTION_YML = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../action.yml');
 
-/** The defaults of action.yml, by input name; inputs without a default are not listed. */
-export function actionDefaults(): Record<string, string> {
-  const action = parse(readFileSync(ACTION_YML, 'utf8')) as { inputs: Record<string, { default?: string }> };
-  const defaults: Record<string, string> = {};
-  for (const [name, input] of Object.entries(action.inputs)) {
-    if (input.default !== undefined) defaults[name] = input.default;
-  }
-  return defaults;
+/** The defaults of the project's action.yml, by input name (expression defaults left out). */
+export function projectDefaults(): Record<string, string> {
+  return actionDefaults(ACTION_YML);
 }
 
 /** The environment variable the runner sets for input `name`. */
@@ -37,7 +31,11 @@ export function runnerInputs(
   given: Record<string, string>,
   env: Record<string, string | undefined> = {},
 ): Record<string, string> {
-  const values: Record<string, string> = { ...actionDefaults(), ...given };
+  const values: Record<string, string> = {
+    'github-token': '${{ github.token }}',
+    ...projectDefaults(),
+    ...given,
+  };
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     out[inputVariable(name)] = value === '${{ github.token }}' ? (env.GITHUB_TOKEN ?? '') : value;

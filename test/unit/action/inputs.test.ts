@@ -6,7 +6,7 @@ import { splitList } from '../../../src/inputs/parse.js';
 import { parseVariables } from '../../../src/inputs/variables.js';
 import { definitionFor } from '../../../src/inputs/test-files.js';
 import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
-import { actionDefaults, inputVariable, runnerInputs } from '../../support/runner-inputs.js';
+import { projectDefaults, inputVariable, runnerInputs } from '../../support/runner-inputs.js';
 
 let workspace: string;
 
@@ -292,7 +292,7 @@ describe('helpers', () => {
 
 describe('defaults', () => {
   it('the harnesses set every input with an action.yml default, as the runner does; a given value wins', () => {
-    const defaults = actionDefaults();
+    const defaults = projectDefaults();
     expect(Object.keys(defaults).length).toBeGreaterThan(20);
     const env = runnerInputs({ wait: 'false', 'junit-path': '' }, { GITHUB_TOKEN: 'gh-1' });
     for (const [name, value] of Object.entries(defaults)) {
@@ -304,10 +304,19 @@ describe('defaults', () => {
     expect(env['INPUT_GITHUB-TOKEN']).toBe('gh-1');
   });
 
-  it('the action applies none: an input left empty is refused by name unless empty has a meaning', async () => {
+  it('an input given empty reads as its action.yml default, but where empty has a meaning', async () => {
     // Empty means: no JUnit file, the GITHUB_TOKEN variable, no labels (action.yml).
     const emptyMeans = new Set(['junit-path', 'github-token', 'failure-issue-labels']);
-    const empty = Object.fromEntries(Object.keys(actionDefaults()).map((name) => [name, '']));
+    const defaults = projectDefaults();
+    const empty = Object.fromEntries(Object.keys(defaults).map((name) => [name, '']));
+    const env = { ...runnerInputs({ 'api-key': 'k', 'suite-ids': SUITE, ...empty }), GITHUB_TOKEN: 'gh-2' };
+    const inputs = await readInputs({ env, workspace, defaults });
+    expect(inputs.wait).toBe(true);
+    expect(inputs.screenshots).toBe(defaults.screenshots);
+    expect(inputs.junitPath).toBeNull();
+    expect(inputs.githubToken).toBe('gh-2');
+    expect(inputs.failureIssueLabels).toEqual([]);
+    // Without the defaults, each of the others is refused by name, with the expected form.
     const problems = await problemsOf({ 'suite-ids': SUITE, ...empty });
     const refused = new Set(problems.map((p) => p.input));
     for (const name of Object.keys(empty)) expect(refused.has(name), name).toBe(!emptyMeans.has(name));
