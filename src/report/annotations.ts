@@ -1,12 +1,11 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
-import * as core from '@actions/core';
-
+import type { ActionSink } from '../common/sink.js';
 import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
 
-type AnnotationLevel = 'error' | 'warning' | 'notice';
+type AnnotationLevel = 'error' | 'warning';
 
 export interface Annotation {
   level: AnnotationLevel;
@@ -55,31 +54,14 @@ function warningMessage(test: ReportTest): string | null {
   if (test.state === 'flaky') return flakyMessage(test);
   if (test.screenshotCompareFailed)
     return `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`;
-  if (test.state === 'timed-out')
-    return `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`;
-  if (test.state === 'cancelled')
-    return `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`;
+  if (test.state === 'timed-out' || test.state === 'cancelled') return stateMessage(test) + linkSuffix(test);
   return null;
 }
 
-/** An annotation's properties as `@actions/core` takes them. */
-type AnnotationProps = { title: string; file?: string };
-
-/** Where annotations go: `@actions/core` or the action's sink (`common/sink.ts`). */
-export interface AnnotationSink {
-  error(message: string, properties: AnnotationProps): void;
-  warning(message: string, properties: AnnotationProps): void;
-  notice(message: string, properties: AnnotationProps): void;
-}
-
-/** Emits annotations through `sink` (default `@actions/core`) in order, each with its title and file. */
-export function emitAnnotations(list: Annotation[], sink: AnnotationSink = core): void {
-  for (const a of list) {
-    const props: AnnotationProps = a.file ? { title: a.title, file: a.file } : { title: a.title };
-    if (a.level === 'error') sink.error(a.message, props);
-    else if (a.level === 'warning') sink.warning(a.message, props);
-    else sink.notice(a.message, props);
-  }
+/** Emits annotations through `sink` in order, each with its title and file. */
+export function emitAnnotations(list: Annotation[], sink: Pick<ActionSink, 'error' | 'warning'>): void {
+  for (const { level, title, message, file } of list)
+    sink[level](message, file ? { title, file } : { title });
 }
 
 function annotation(
@@ -103,14 +85,18 @@ function titleOf(run: ReportSuiteRun, test: ReportTest): string {
 function errorMessage(report: Report, test: ReportTest): string {
   let message: string;
   if (test.state === 'failed' || test.state === 'error') message = failureMessage(test);
-  else if (test.state === 'timed-out')
-    message = `Timed out: ${test.error ?? 'still running at the deadline'}`;
-  else if (test.state === 'cancelled') message = `Cancelled${test.error ? `: ${test.error}` : '.'}`;
-  else message = comparisonLine(test);
+  else message = stateMessage(test) || comparisonLine(test);
   if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
     message += `\n${comparisonLine(test)}`;
   }
   return message + linkSuffix(test);
+}
+
+/** `Timed out: <why>` or `Cancelled: <why>`; '' for any other state. */
+function stateMessage(test: ReportTest): string {
+  if (test.state === 'timed-out') return `Timed out: ${test.error ?? 'still running at the deadline'}`;
+  if (test.state === 'cancelled') return `Cancelled${test.error ? `: ${test.error}` : '.'}`;
+  return '';
 }
 
 function flakyMessage(test: ReportTest): string {

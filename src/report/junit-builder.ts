@@ -4,11 +4,9 @@
  */
 import junitReportBuilder, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 
-/** Surefire's elements for earlier attempts: `flaky*` when the test passed at last, `rerun*` otherwise. */
-type RerunElement = 'flakyFailure' | 'flakyError' | 'rerunFailure' | 'rerunError';
-
 export interface Rerun {
-  element: RerunElement;
+  /** Surefire's element for an earlier attempt: `flakyFailure` when the test passed at last. */
+  element: 'flakyFailure' | 'rerunFailure';
   /** One line: what failed. */
   message: string;
   /** `StepFailure`, `TestFailure`, `Error`. */

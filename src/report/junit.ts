@@ -30,7 +30,7 @@ export function renderJUnit(report: Report): string {
     if (run.variant.startUrl) suite.property('startUrl', xmlAttr(redactUrl(run.variant.startUrl)));
     if (run.variant.dataRow !== undefined) suite.property('dataRow', String(run.variant.dataRow));
     for (const test of run.tests) {
-      const names = caseNames(usedNames, run, test);
+      const names = caseNames(usedNames, run, test.name);
       const { testCase, extras } = doc.testCase(suite);
       testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
       if (run.file) testCase.file(xmlAttr(run.file));
@@ -46,21 +46,12 @@ export async function writeJUnit(report: Report, path: string): Promise<void> {
   await writeFile(path, renderJUnit(report), 'utf8');
 }
 
-/** True for the stand-in test the model makes for a run that produced no test result, when unnamed. */
-function isUnnamedRunPlaceholder(test: ReportTest): boolean {
-  return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
-}
-
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(
   used: Set<string>,
   run: ReportSuiteRun,
-  test: ReportTest,
+  testName: string,
 ): { classname: string; name: string } {
-  let testName = test.name;
-  if (isUnnamedRunPlaceholder(test)) {
-    testName = run.kind === 'suite' ? 'Suite run' : run.kind === 'test' ? run.suiteName : 'Test file run';
-  }
   const classname = xmlName(
     run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName,
   );
@@ -90,7 +81,11 @@ function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRu
       tc.error(xmlAttr(timedOutMessage(test)), 'Timeout', xmlCdata(failureText(test).join('\n')));
       break;
     case 'error':
-      tc.error(xmlAttr(errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
+      tc.error(
+        xmlAttr(test.error ?? 'No test result could be had.'),
+        errorType(run),
+        xmlCdata(failureText(test).join('\n')),
+      );
       break;
     case 'cancelled':
       // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
@@ -140,15 +135,6 @@ function errorType(run: ReportSuiteRun): string {
   if (run.notStarted) return 'NotStarted';
   if (run.mayHaveStarted) return 'MayHaveStarted';
   return 'Error';
-}
-
-function errorMessage(run: ReportSuiteRun, test: ReportTest): string {
-  if (test.error) return test.error;
-  if (run.notStarted === 'deadline') return 'Not started before the timeout.';
-  if (run.notStarted === 'signal') return 'Not started before the workflow was cancelled.';
-  if (run.notStarted === 'fail-fast') return 'Not started: fail-fast (a test had failed).';
-  if (run.mayHaveStarted) return 'May have started: the run could not be found after its trigger.';
-  return 'No test result could be had.';
 }
 
 /** The failure body: the failing step (or the error) once, every step, console errors, the link. */

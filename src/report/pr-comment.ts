@@ -6,7 +6,7 @@ import type { Report, ReportTest } from './model.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
-import { describeShape, githubRest, isOwn, tokenLogin, type GitHubRestOptions } from './github-rest.js';
+import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -100,37 +100,17 @@ export async function upsertPullRequestComment(
   const octokit = githubRest(options);
   const login = await tokenLogin(octokit);
   const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
-  let existing: number | undefined;
-  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
-    ...params,
-    per_page: 100,
-  })) {
-    const comments: unknown = page.data;
-    if (!Array.isArray(comments)) {
-      throw new Error(
-        `the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`,
-      );
+  const found = await findOwn(
+    octokit.paginate.iterator(octokit.rest.issues.listComments, { ...params, per_page: 100 }),
+    { login, marker, what: `comments of pull request #${options.issueNumber}`, baseUrl: options.baseUrl },
+  );
+  if (found) {
+    if (typeof found.id !== 'number') {
+      throw new Error(`the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`);
     }
-    const found = (comments as unknown[]).find((c) => isOwn(c, login, marker)) as
-      { id?: unknown } | undefined;
-    if (found) {
-      if (typeof found.id !== 'number') {
-        throw new Error(
-          `the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`,
-        );
-      }
-      existing = found.id;
-      break;
-    }
-  }
-  if (existing !== undefined) {
-    await octokit.rest.issues.updateComment({
-      owner: options.owner,
-      repo: options.repo,
-      comment_id: existing,
-      body,
-    });
-    return { id: existing, created: false };
+    const { owner, repo } = options;
+    await octokit.rest.issues.updateComment({ owner, repo, comment_id: found.id, body });
+    return { id: found.id, created: false };
   }
   const created = await octokit.rest.issues.createComment({ ...params, body });
   return { id: created.data.id, created: true };

@@ -1,6 +1,4 @@
 /** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
-import * as core from '@actions/core';
-
 import type { Report, ReportSuiteRun } from './model.js';
 import {
   OPEN_FAILURES,
@@ -81,11 +79,6 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
     tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
   }
   return cut.text() + truncateBytes(tail, TAIL_RESERVE);
-}
-
-/** Appends Markdown to `$GITHUB_STEP_SUMMARY`. @throws when the file is not set or cannot be written */
-export async function writeSummary(markdown: string): Promise<void> {
-  await core.summary.addRaw(markdown).write();
 }
 
 class Budget {
