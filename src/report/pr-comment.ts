@@ -7,6 +7,7 @@ import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
 import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
+import { link } from './summary-failures.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -55,12 +56,12 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
     for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
       const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
       const name = escapeInline(truncate(`${test.title}${variant}`, 400));
-      const href = test.resultUrl ? safeUrl(test.resultUrl) : '';
-      const title = href ? `<a href="${href}">${name}</a>` : name;
       const why =
         test.state === 'failed' || test.state === 'error' ? failureMessage(test) : failingReason(test);
       const history = test.testId ? options.history?.get(test.testId) : undefined;
-      lines.push(`- ${title}: ${escapeInline(truncate(why, 500))}${history ? ` (${history})` : ''}`);
+      lines.push(
+        `- ${link(test.resultUrl, name)}: ${escapeInline(truncate(why, 500))}${history ? ` (${history})` : ''}`,
+      );
     }
     if (failing.length > MAX_LISTED_FAILURES)
       lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);

@@ -39,8 +39,6 @@ export interface ReportContext {
 export interface ReportWriter {
   /** The report in a warning: `Could not write <what>: <reason>`. */
   what: string;
-  /** The input that turns it on or names its path. */
-  input: string;
   wanted(context: ReportContext): boolean;
   /** Writes it; may throw (the caller warns). */
   write(context: ReportContext): Promise<void>;
@@ -54,7 +52,6 @@ function junitPathOf({ inputs, verdict }: ReportContext): string | null {
 /** results.json; written again after the screenshots with their paths. */
 export const resultsJson: ReportWriter = {
   what: 'results.json (results-path)',
-  input: 'results-path',
   wanted: () => true,
   write: async ({ report, inputs, sink }) => {
     await writeResultsJson(report, inputs.resultsPath);
@@ -65,7 +62,6 @@ export const resultsJson: ReportWriter = {
 /** The JUnit file; written again after the screenshots with their attachment lines. */
 export const junit: ReportWriter = {
   what: 'the JUnit report (junit-path)',
-  input: 'junit-path',
   wanted: (context) => junitPathOf(context) !== null,
   write: async (context) => {
     const file = junitPathOf(context) as string;
@@ -76,7 +72,6 @@ export const junit: ReportWriter = {
 
 const jobSummary: ReportWriter = {
   what: 'the job summary',
-  input: 'summary',
   wanted: ({ inputs }) => inputs.summary,
   write: async (context) => {
     const junitPath = junitPathOf(context);
@@ -93,7 +88,6 @@ const jobSummary: ReportWriter = {
 /** The screenshot artifact's link, added to the job summary once the artifact is uploaded. */
 export const artifactLink: ReportWriter = {
   what: 'the job summary',
-  input: 'summary',
   wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
   write: ({ sink, artifactUrl }) => sink.appendSummary(renderArtifactLine(artifactUrl as string)),
 };
@@ -101,14 +95,12 @@ export const artifactLink: ReportWriter = {
 /** The failed tests' history, added to the job summary once read. */
 export const historySection: ReportWriter = {
   what: 'the job summary',
-  input: 'summary',
   wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
   write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history!)),
 };
 
 const annotations: ReportWriter = {
   what: 'the annotations',
-  input: 'annotations',
   wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
   write: ({ report, verdict, sink }) => {
     // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
@@ -120,7 +112,6 @@ const annotations: ReportWriter = {
 /** The sticky pull-request comment, within its time limit and stopped by a workflow cancel. */
 export const pullRequestComment: ReportWriter = {
   what: 'the pull-request comment',
-  input: 'pr-comment',
   wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
   write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
     const { pullRequest: number, repository } = github;
@@ -163,7 +154,6 @@ const ISSUE_REFUSALS: Record<number, string> = {
 /** The failure issue (`failure-issue`) for a failed or passed verdict, within its time limit. */
 export const failureIssue: ReportWriter = {
   what: 'the failure issue',
-  input: 'failure-issue',
   wanted: ({ inputs, interrupted, report }) =>
     inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
   write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
