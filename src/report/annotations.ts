@@ -1,7 +1,7 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import type { ActionSink } from '../common/sink.js';
 import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
-import type { Report, ReportSuiteRun, ReportTest } from './model.js';
+import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
 
@@ -22,16 +22,12 @@ export const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
 const MAX_ANNOTATION_TITLE = 255;
 
-export interface AnnotationOptions {
-  /** Error annotations the step writes besides these (e.g. `core.setFailed`'s); default 0. */
-  reservedErrors?: number;
-}
-
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (the last counts the rest), messages and titles cut to GitHub's limits (characters).
+ * level (the last counts the rest; a failing step keeps one error for its own `setFailed`), messages and
+ * titles cut to GitHub's limits (characters).
  */
-export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
+export function renderAnnotations(report: Report): Annotation[] {
   const errors: Annotation[] = [];
   const warnings: Annotation[] = [];
   for (const { run, test } of allTests(report)) {
@@ -42,9 +38,8 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
     const warning = warningMessage(test);
     if (warning) warnings.push(annotation('warning', run, test, warning));
   }
-  const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
   return [
-    ...cap(errors, 'error', 'failing tests', errorSlots),
+    ...cap(errors, 'error', 'failing tests', MAX_ANNOTATIONS_PER_LEVEL - (report.passing ? 0 : 1)),
     ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
   ];
 }

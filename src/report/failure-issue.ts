@@ -6,7 +6,7 @@ import { plural } from '../common/words.js';
 import { commentMarker, MAX_COMMENT_CHARS } from './pr-comment.js';
 import { findOwn, githubRest, tokenLogin, type GitHubRest, type GitHubRestOptions } from './github-rest.js';
 import type { TestHistory } from './history.js';
-import type { Report } from './model.js';
+import type { Report } from './model-types.js';
 import { groupBlock, groupTests } from './summary-failures.js';
 import { escapeInline, truncate } from './text.js';
 

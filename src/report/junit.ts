@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 
 import type { TestCase } from 'junit-report-builder';
 import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
-import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
+import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model-types.js';
 import { comparisonLine, failureMessage, sameError, stepLine, stepSentence } from './phrases.js';
 import { formatDuration } from '../common/words.js';
 import { cleanText, redactUrl, truncate } from './text.js';

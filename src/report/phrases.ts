@@ -1,5 +1,5 @@
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
-import type { FailingStep, ReportStep, ReportTest } from './model.js';
+import type { FailingStep, ReportStep, ReportTest } from './model-types.js';
 
 /** `Step 3 click .buy: Element not found` or the test's error. */
 export function failureMessage(test: ReportTest): string {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 
 import type { TestHistory } from './history.js';
-import type { Report, ReportTest } from './model.js';
+import type { Report, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { failureMessage } from './phrases.js';
 import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';

@@ -1,5 +1,5 @@
 /** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
-import type { Report, ReportSuiteRun } from './model.js';
+import type { Report, ReportSuiteRun } from './model-types.js';
 import {
   OPEN_FAILURES,
   STATE_LABEL,

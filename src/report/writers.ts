@@ -9,7 +9,7 @@ import { emitAnnotations, renderAnnotations } from './annotations.js';
 import type { TestHistory } from './history.js';
 import { renderHistorySection } from './history.js';
 import { writeJUnit } from './junit.js';
-import type { Report } from './model.js';
+import type { Report } from './model-types.js';
 import { writeResultsJson } from './results-json.js';
 import { DEFAULT_TITLE, renderArtifactLine, renderSummary } from './summary.js';
 import { link } from './summary-failures.js';
@@ -102,9 +102,8 @@ export const historySection: ReportWriter = {
 const annotations: ReportWriter = {
   what: 'the annotations',
   wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
-  write: ({ report, verdict, sink }) => {
-    // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
-    emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+  write: ({ report, sink }) => {
+    emitAnnotations(renderAnnotations(report), sink);
     return Promise.resolve();
   },
 };
