@@ -11,9 +11,9 @@ export interface Rerun {
   message: string;
   /** `StepFailure`, `TestFailure`, `Error`. */
   type: string;
-  /** Details (several lines), written as `<stackTrace>`. */
+  /** Details (several lines), written as `<stackTrace>`; CDATA text like the library's ({@link cdataText}). */
   stackTrace: string;
-  /** Written as the rerun's own `<system-out>` (links of that attempt). */
+  /** Written as the rerun's own `<system-out>` (links of that attempt); CDATA text too. */
   systemOut?: string;
 }
 
@@ -80,8 +80,8 @@ function withExtras(testCase: XmlElement, extras: TestCaseExtras): XmlElement {
   for (const r of extras.reruns) {
     const attributes = { message: r.message, type: r.type };
     const rerun = out ? out.insertBefore(r.element, attributes) : testCase.ele(r.element, attributes);
-    rerun.ele('stackTrace').cdata(cdataText(r.stackTrace));
-    if (r.systemOut !== undefined) rerun.ele('system-out').cdata(cdataText(r.systemOut));
+    rerun.ele('stackTrace').cdata(r.stackTrace);
+    if (r.systemOut !== undefined) rerun.ele('system-out').cdata(r.systemOut);
   }
   const skipped = children.find((c) => c.name === 'skipped');
   if (skipped && extras.skippedMessage !== undefined) skipped.att('message', extras.skippedMessage);

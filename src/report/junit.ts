@@ -91,8 +91,8 @@ function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRu
       // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
       tc.skipped();
       extras.skippedMessage = xmlAttr(
-        test.notStarted
-          ? (test.error ?? 'Not started.')
+        test.notStarted && test.error
+          ? test.error
           : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
       );
       break;
@@ -172,12 +172,12 @@ function reruns(test: ReportTest): Rerun[] {
       element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
       message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
       type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-      stackTrace: xmlText(
+      stackTrace: xmlCdata(
         [why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
           .concat(`Duration: ${formatDuration(a.durationMs)}`, `Result: ${a.resultUrl}`)
           .join('\n'),
       ),
-      systemOut: xmlText(`Result: ${a.resultUrl}`),
+      systemOut: xmlCdata(`Result: ${a.resultUrl}`),
     };
   });
 }
@@ -217,12 +217,7 @@ function xmlName(text: string): string {
   return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
 
-/** Text for CDATA sections: cleaned, `\n` line ends. */
-function xmlText(text: string): string {
-  return cleanText(text).replace(/\r\n?/g, '\n');
-}
-
-/** {@link xmlText} for the library's CDATA sections, every `]]>` kept whole. */
+/** Text for the library's CDATA sections: cleaned, `\n` line ends, every `]]>` kept whole. */
 function xmlCdata(text: string): string {
-  return cdataText(xmlText(text));
+  return cdataText(cleanText(text).replace(/\r\n?/g, '\n'));
 }

@@ -26,7 +26,7 @@ describe('newJUnitReport', () => {
       element: 'flakyFailure',
       message: 'Attempt 1 of 2: <b>',
       type: 'StepFailure',
-      stackTrace: 'ends ]]> and ]]> again',
+      stackTrace: cdataText('ends ]]> and ]]> again'),
       systemOut: 'Result: x',
     });
     b.testCase.skipped();
