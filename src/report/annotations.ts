@@ -1,6 +1,6 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import type { ActionSink } from '../common/sink.js';
-import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
+import { comparisonLine, failureMessage, stepSentence, variantTitle } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
@@ -67,14 +67,10 @@ function annotation(
 ): Annotation {
   return {
     level,
-    title: truncate(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
+    title: truncate(oneLine(variantTitle(run, test)), MAX_ANNOTATION_TITLE),
     message: truncate(cleanText(message), MAX_ANNOTATION_MESSAGE),
     ...(run.file ? { file: run.file } : {}),
   };
-}
-
-function titleOf(run: ReportSuiteRun, test: ReportTest): string {
-  return `${test.title}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
 }
 
 function errorMessage(report: Report, test: ReportTest): string {

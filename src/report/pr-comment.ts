@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { TestHistory } from './history.js';
 import type { Report, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
-import { failureMessage } from './phrases.js';
+import { failureMessage, variantTitle } from './phrases.js';
 import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
 import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
 import { link } from './summary-failures.js';
@@ -54,8 +54,7 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   if (failing.length > 0) {
     lines.push('');
     for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-      const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
-      const name = escapeInline(truncate(`${test.title}${variant}`, 400));
+      const name = escapeInline(truncate(variantTitle(run, test), 400));
       const why =
         test.state === 'failed' || test.state === 'error' ? failureMessage(test) : failingReason(test);
       const history = test.testId ? options.history?.get(test.testId) : undefined;
