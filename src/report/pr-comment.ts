@@ -7,7 +7,7 @@ import { allTests } from './model.js';
 import { failureMessage, variantTitle } from './phrases.js';
 import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
 import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
-import { link } from './summary-failures.js';
+import { link, verbOf } from './summary-failures.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -70,11 +70,9 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   return truncate(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
 }
 
+/** `timed out: <error>`, `cancelled`, `screenshot comparison failed`: a failing test without a failed step. */
 function failingReason(test: ReportTest): string {
-  if (test.state === 'timed-out') return `timed out${test.error ? `: ${test.error}` : ''}`;
-  if (test.state === 'cancelled') return `cancelled${test.error ? `: ${test.error}` : ''}`;
-  if (test.screenshotCompareFailed) return 'screenshot comparison failed';
-  return test.state;
+  return `${verbOf(test)}${test.error && test.countedAs === test.state ? `: ${test.error}` : ''}`;
 }
 
 export interface UpsertCommentOptions extends GitHubRestOptions {

@@ -85,7 +85,7 @@ function variantsLine(group: Group, verb: string): string {
 }
 
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
-function verbOf(test: ReportTest): string {
+export function verbOf(test: ReportTest): string {
   if (test.countedAs === 'failed' && test.state !== 'failed') return 'screenshot comparison failed';
   return test.state.replace('-', ' ');
 }

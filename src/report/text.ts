@@ -9,14 +9,11 @@ const XML_INVALID =
 // eslint-disable-next-line no-control-regex
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
-/** The character that stands in for a removed one. */
-const REPLACEMENT_CHARACTER = '\uFFFD';
-
 /** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 export function cleanText(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
   const s = String(text);
-  return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
+  return SUSPECT.test(s) ? s.replace(XML_INVALID, '\uFFFD') : s;
 }
 
 /** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
