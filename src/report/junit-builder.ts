@@ -39,16 +39,9 @@ export function cdataText(text: string): string {
 /** A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. */
 export class JUnitReport {
   private readonly builder: Builder = stock.newBuilder();
-  private wallTimeSeconds?: number;
 
   constructor(name: string) {
     this.builder.name(name);
-  }
-
-  /** @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum */
-  time(seconds: number): this {
-    this.wallTimeSeconds = seconds;
-    return this;
   }
 
   testSuite(): TestSuite {
@@ -64,9 +57,12 @@ export class JUnitReport {
     return { testCase, extras };
   }
 
-  /** @returns the document: UTF-8 declaration, pretty printed (two spaces a level) */
-  toXml(): string {
-    const time = this.wallTimeSeconds === undefined ? '' : ` time="${this.wallTimeSeconds}"`;
+  /**
+   * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+   * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
+   */
+  toXml(seconds?: number): string {
+    const time = seconds === undefined ? '' : ` time="${seconds}"`;
     return this.builder.build().replace(/<testsuites\b[^>]*>/, (tag) => tag.replace(/ skipped="\d+"/, time));
   }
 }
