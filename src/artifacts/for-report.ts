@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { ActionInputs } from '../inputs/index.js';
-import type { ReportAttachments } from '../report/model.js';
+import type { ReportAttachments } from '../report/model-types.js';
 import type { RunSummary } from '../run/types.js';
 import { artifactsLog, messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';

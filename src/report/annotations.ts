@@ -1,12 +1,11 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
-import * as core from '@actions/core';
-
-import { comparisonLine, failureMessage, stepSentence } from './phrases.js';
-import type { Report, ReportSuiteRun, ReportTest } from './model.js';
+import type { ActionSink } from '../common/sink.js';
+import { comparisonLine, failureMessage, stepSentence, variantTitle } from './phrases.js';
+import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
 
-type AnnotationLevel = 'error' | 'warning' | 'notice';
+type AnnotationLevel = 'error' | 'warning';
 
 export interface Annotation {
   level: AnnotationLevel;
@@ -23,16 +22,12 @@ export const MAX_ANNOTATION_MESSAGE = 4096;
 /** Longest title we write, in characters. */
 const MAX_ANNOTATION_TITLE = 255;
 
-export interface AnnotationOptions {
-  /** Error annotations the step writes besides these (e.g. `core.setFailed`'s); default 0. */
-  reservedErrors?: number;
-}
-
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (the last counts the rest), messages and titles cut to GitHub's limits (characters).
+ * level (the last counts the rest; a failing step keeps one error for its own `setFailed`), messages and
+ * titles cut to GitHub's limits (characters).
  */
-export function renderAnnotations(report: Report, options: AnnotationOptions = {}): Annotation[] {
+export function renderAnnotations(report: Report): Annotation[] {
   const errors: Annotation[] = [];
   const warnings: Annotation[] = [];
   for (const { run, test } of allTests(report)) {
@@ -43,9 +38,8 @@ export function renderAnnotations(report: Report, options: AnnotationOptions = {
     const warning = warningMessage(test);
     if (warning) warnings.push(annotation('warning', run, test, warning));
   }
-  const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
   return [
-    ...cap(errors, 'error', 'failing tests', errorSlots),
+    ...cap(errors, 'error', 'failing tests', MAX_ANNOTATIONS_PER_LEVEL - (report.passing ? 0 : 1)),
     ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
   ];
 }
@@ -55,31 +49,14 @@ function warningMessage(test: ReportTest): string | null {
   if (test.state === 'flaky') return flakyMessage(test);
   if (test.screenshotCompareFailed)
     return `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`;
-  if (test.state === 'timed-out')
-    return `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`;
-  if (test.state === 'cancelled')
-    return `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`;
+  if (test.state === 'timed-out' || test.state === 'cancelled') return stateMessage(test) + linkSuffix(test);
   return null;
 }
 
-/** An annotation's properties as `@actions/core` takes them. */
-type AnnotationProps = { title: string; file?: string };
-
-/** Where annotations go: `@actions/core` or the action's sink (`common/sink.ts`). */
-export interface AnnotationSink {
-  error(message: string, properties: AnnotationProps): void;
-  warning(message: string, properties: AnnotationProps): void;
-  notice(message: string, properties: AnnotationProps): void;
-}
-
-/** Emits annotations through `sink` (default `@actions/core`) in order, each with its title and file. */
-export function emitAnnotations(list: Annotation[], sink: AnnotationSink = core): void {
-  for (const a of list) {
-    const props: AnnotationProps = a.file ? { title: a.title, file: a.file } : { title: a.title };
-    if (a.level === 'error') sink.error(a.message, props);
-    else if (a.level === 'warning') sink.warning(a.message, props);
-    else sink.notice(a.message, props);
-  }
+/** Emits annotations through `sink` in order, each with its title and file. */
+export function emitAnnotations(list: Annotation[], sink: Pick<ActionSink, 'error' | 'warning'>): void {
+  for (const { level, title, message, file } of list)
+    sink[level](message, file ? { title, file } : { title });
 }
 
 function annotation(
@@ -90,27 +67,27 @@ function annotation(
 ): Annotation {
   return {
     level,
-    title: truncate(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
+    title: truncate(oneLine(variantTitle(run, test)), MAX_ANNOTATION_TITLE),
     message: truncate(cleanText(message), MAX_ANNOTATION_MESSAGE),
     ...(run.file ? { file: run.file } : {}),
   };
 }
 
-function titleOf(run: ReportSuiteRun, test: ReportTest): string {
-  return `${test.title}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
-}
-
 function errorMessage(report: Report, test: ReportTest): string {
   let message: string;
   if (test.state === 'failed' || test.state === 'error') message = failureMessage(test);
-  else if (test.state === 'timed-out')
-    message = `Timed out: ${test.error ?? 'still running at the deadline'}`;
-  else if (test.state === 'cancelled') message = `Cancelled${test.error ? `: ${test.error}` : '.'}`;
-  else message = comparisonLine(test);
+  else message = stateMessage(test) || comparisonLine(test);
   if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
     message += `\n${comparisonLine(test)}`;
   }
   return message + linkSuffix(test);
+}
+
+/** `Timed out: <why>` or `Cancelled: <why>`; '' for any other state. */
+function stateMessage(test: ReportTest): string {
+  if (test.state === 'timed-out') return `Timed out: ${test.error ?? 'still running at the deadline'}`;
+  if (test.state === 'cancelled') return `Cancelled${test.error ? `: ${test.error}` : '.'}`;
+  return '';
 }
 
 function flakyMessage(test: ReportTest): string {

@@ -4,16 +4,9 @@
  */
 import { plural } from '../common/words.js';
 import { commentMarker, MAX_COMMENT_CHARS } from './pr-comment.js';
-import {
-  describeShape,
-  githubRest,
-  isOwn,
-  tokenLogin,
-  type GitHubRest,
-  type GitHubRestOptions,
-} from './github-rest.js';
+import { findOwn, githubRest, tokenLogin, type GitHubRest, type GitHubRestOptions } from './github-rest.js';
 import type { TestHistory } from './history.js';
-import type { Report } from './model.js';
+import type { Report } from './model-types.js';
 import { groupBlock, groupTests } from './summary-failures.js';
 import { escapeInline, truncate } from './text.js';
 
@@ -142,21 +135,19 @@ async function findOwnIssue(
     per_page: 100,
     ...(options.labels.length > 0 ? { labels: options.labels.join(',') } : {}),
   };
-  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listForRepo, query)) {
-    const issues: unknown = page.data;
-    if (!Array.isArray(issues)) {
-      throw new Error(`the GitHub API answered the list of issues with ${describeShape(issues)}`);
-    }
-    for (const issue of issues as Array<Record<string, unknown>>) {
-      if ('pull_request' in issue || !isOwn(issue, login, marker)) continue;
-      const { number, html_url: url, body } = issue;
-      if (typeof number !== 'number' || typeof url !== 'string') {
-        throw new Error(`the GitHub API answered an issue without a number or link`);
-      }
-      return { number, url, state: readState(body as string, options.now) };
-    }
+  const issue = await findOwn(octokit.paginate.iterator(octokit.rest.issues.listForRepo, query), {
+    login,
+    marker,
+    what: 'issues',
+    baseUrl: options.baseUrl,
+    also: (item) => !('pull_request' in item),
+  });
+  if (!issue) return undefined;
+  const { number, html_url: url, body } = issue;
+  if (typeof number !== 'number' || typeof url !== 'string') {
+    throw new Error(`the GitHub API answered an issue without a number or link`);
   }
-  return undefined;
+  return { number, url, state: readState(body as string, options.now) };
 }
 
 function issueBody(marker: string, state: IssueState, failures: string): string {

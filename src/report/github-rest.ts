@@ -45,11 +45,34 @@ export async function tokenLogin(octokit: GitHubRest): Promise<string> {
   }
 }
 
-/** Whether a listed comment or issue is the action's own: written by `login`, its body starting with `marker`. */
-export function isOwn(item: unknown, login: string, marker: string): boolean {
-  if (item === null || typeof item !== 'object') return false;
-  const c = item as { body?: unknown; user?: { login?: unknown } | null };
-  return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
+/** A listed comment or issue: what the action reads of it. */
+export type Listed = Record<string, unknown> & { body?: unknown; user?: { login?: unknown } | null };
+
+/**
+ * The first listed comment or issue that is the action's own (written by `login`, its body starting with
+ * `marker`) and passes `also`, page by page.
+ * @throws an Error naming `what` and `baseUrl` when a page is not a list
+ */
+export async function findOwn(
+  pages: AsyncIterable<{ data: unknown }>,
+  own: { login: string; marker: string; what: string; baseUrl?: string; also?: (item: Listed) => boolean },
+): Promise<Listed | undefined> {
+  for await (const { data } of pages) {
+    if (!Array.isArray(data)) {
+      throw new Error(
+        `the GitHub API answered the list of ${own.what} with ${describeShape(data)} instead of a list; is GITHUB_API_URL (${own.baseUrl ?? 'https://api.github.com'}) the REST API?`,
+      );
+    }
+    const found = (data as Array<Listed | null>).find(
+      (c) =>
+        c?.user?.login === own.login &&
+        typeof c.body === 'string' &&
+        c.body.startsWith(own.marker) &&
+        (own.also?.(c) ?? true),
+    );
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */

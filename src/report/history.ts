@@ -7,7 +7,7 @@ import type { TestResult } from '../api/types.js';
 import { messageOf } from '../common/log.js';
 import { stopReason } from '../common/time-limit.js';
 import { plural } from '../common/words.js';
-import type { Report } from './model.js';
+import type { Report } from './model-types.js';
 import { allTests } from './model.js';
 import { titleHtml } from './summary-failures.js';
 

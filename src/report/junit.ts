@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 
 import type { TestCase } from 'junit-report-builder';
 import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
-import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model.js';
+import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model-types.js';
 import { comparisonLine, failureMessage, sameError, stepLine, stepSentence } from './phrases.js';
 import { formatDuration } from '../common/words.js';
 import { cleanText, redactUrl, truncate } from './text.js';
@@ -17,7 +17,7 @@ const STANDALONE_CLASSNAME = 'Ghost Inspector';
 
 /** Renders the report as a JUnit XML document (pure; docs/junit.md). */
 export function renderJUnit(report: Report): string {
-  const doc = new JUnitReport('Ghost Inspector').time(seconds(report.totals.duration));
+  const doc = new JUnitReport('Ghost Inspector');
   const usedNames = new Set<string>();
   for (const run of report.runs) {
     const suite = doc.testSuite().name(xmlName(run.name));
@@ -30,14 +30,14 @@ export function renderJUnit(report: Report): string {
     if (run.variant.startUrl) suite.property('startUrl', xmlAttr(redactUrl(run.variant.startUrl)));
     if (run.variant.dataRow !== undefined) suite.property('dataRow', String(run.variant.dataRow));
     for (const test of run.tests) {
-      const names = caseNames(usedNames, run, test);
+      const names = caseNames(usedNames, run, test.name);
       const { testCase, extras } = doc.testCase(suite);
       testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
       if (run.file) testCase.file(xmlAttr(run.file));
       renderTestCase(testCase, extras, run, test);
     }
   }
-  return doc.toXml();
+  return doc.toXml(seconds(report.totals.duration));
 }
 
 /** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
@@ -46,21 +46,12 @@ export async function writeJUnit(report: Report, path: string): Promise<void> {
   await writeFile(path, renderJUnit(report), 'utf8');
 }
 
-/** True for the stand-in test the model makes for a run that produced no test result, when unnamed. */
-function isUnnamedRunPlaceholder(test: ReportTest): boolean {
-  return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
-}
-
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(
   used: Set<string>,
   run: ReportSuiteRun,
-  test: ReportTest,
+  testName: string,
 ): { classname: string; name: string } {
-  let testName = test.name;
-  if (isUnnamedRunPlaceholder(test)) {
-    testName = run.kind === 'suite' ? 'Suite run' : run.kind === 'test' ? run.suiteName : 'Test file run';
-  }
   const classname = xmlName(
     run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName,
   );
@@ -90,14 +81,18 @@ function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRu
       tc.error(xmlAttr(timedOutMessage(test)), 'Timeout', xmlCdata(failureText(test).join('\n')));
       break;
     case 'error':
-      tc.error(xmlAttr(errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
+      tc.error(
+        xmlAttr(test.error ?? 'No test result could be had.'),
+        errorType(run),
+        xmlCdata(failureText(test).join('\n')),
+      );
       break;
     case 'cancelled':
       // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
       tc.skipped();
       extras.skippedMessage = xmlAttr(
-        test.notStarted
-          ? (test.error ?? 'Not started.')
+        test.notStarted && test.error
+          ? test.error
           : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
       );
       break;
@@ -142,15 +137,6 @@ function errorType(run: ReportSuiteRun): string {
   return 'Error';
 }
 
-function errorMessage(run: ReportSuiteRun, test: ReportTest): string {
-  if (test.error) return test.error;
-  if (run.notStarted === 'deadline') return 'Not started before the timeout.';
-  if (run.notStarted === 'signal') return 'Not started before the workflow was cancelled.';
-  if (run.notStarted === 'fail-fast') return 'Not started: fail-fast (a test had failed).';
-  if (run.mayHaveStarted) return 'May have started: the run could not be found after its trigger.';
-  return 'No test result could be had.';
-}
-
 /** The failure body: the failing step (or the error) once, every step, console errors, the link. */
 function failureText(test: ReportTest): string[] {
   const lines: string[] = [];
@@ -186,12 +172,12 @@ function reruns(test: ReportTest): Rerun[] {
       element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
       message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
       type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-      stackTrace: xmlText(
+      stackTrace: xmlCdata(
         [why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
           .concat(`Duration: ${formatDuration(a.durationMs)}`, `Result: ${a.resultUrl}`)
           .join('\n'),
       ),
-      systemOut: xmlText(`Result: ${a.resultUrl}`),
+      systemOut: xmlCdata(`Result: ${a.resultUrl}`),
     };
   });
 }
@@ -231,12 +217,7 @@ function xmlName(text: string): string {
   return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
 
-/** Text for CDATA sections: cleaned, `\n` line ends. */
-function xmlText(text: string): string {
-  return cleanText(text).replace(/\r\n?/g, '\n');
-}
-
-/** {@link xmlText} for the library's CDATA sections, every `]]>` kept whole. */
+/** Text for the library's CDATA sections: cleaned, `\n` line ends, every `]]>` kept whole. */
 function xmlCdata(text: string): string {
-  return cdataText(xmlText(text));
+  return cdataText(cleanText(text).replace(/\r\n?/g, '\n'));
 }

@@ -42,7 +42,6 @@ export interface TestContext {
 /** One test of the report model from a test run; `countedAs` and `failing` by the verdict's rules. */
 export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const { run, appUrl, policy, attachments } = ctx;
-  const fallbackKey = ctx.key;
   const r = test.result;
   const name =
     cleanText(test.testName) || cleanText(refName(r?.test)) || cleanText(r?.name) || '(unnamed test)';
@@ -50,28 +49,25 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const failingStep = firstFailingStep(steps);
   const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
   const screenshotCompareFailed = r?.screenshotComparePassing === false;
-  const state = test.state;
-  const counted = countedAs(state, screenshotCompareFailed, policy);
+  const counted = countedAs(test.state, screenshotCompareFailed, policy);
   const errorText = cleanText(test.error) || cleanText(r?.error?.details) || undefined;
   const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? cleanText(test.url) : undefined;
   const variant = variantFields(run.variant ?? {});
   const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-  const shot = r ? resultImages(r).screenshot : undefined;
-  const screenshot =
-    r && shot
-      ? {
-          originalUrl: writtenUrl(shot.url),
-          smallUrl: writtenUrl(shot.smallUrl) || writtenUrl(shot.url),
-          ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id)!.screenshot! } : {}),
-        }
-      : undefined;
+  const shot = r && resultImages(r).screenshot;
+  const shotPath = r && attachments.get(r._id)?.screenshot;
+  const screenshot = shot && {
+    originalUrl: writtenUrl(shot.url),
+    smallUrl: writtenUrl(shot.smallUrl) || writtenUrl(shot.url),
+    ...(shotPath ? { path: shotPath } : {}),
+  };
   return {
-    key: r?._id ?? fallbackKey,
+    key: r?._id ?? ctx.key,
     resultId: r?._id ?? null,
     testId: test.testId ?? refId(r?.test),
     name,
     title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
-    state,
+    state: test.state,
     countedAs: counted,
     failing: failsStep(counted, policy),
     durationMs: r ? resultDuration(r) : null,

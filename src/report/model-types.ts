@@ -1,6 +1,7 @@
 /** The report model's types: one normalized picture of a run, read by every renderer (`model.ts` builds it). */
 import type { Counts, VerdictPolicy, VerdictStatus } from '../run/outcome/outcome.js';
-import type { RunKind, TestState, Variant } from '../run/types.js';
+import type { ConsoleEntry } from '../api/types.js';
+import type { RunKind, StopReason, TestState, Variant } from '../run/types.js';
 
 /** Files downloaded for a test result, by test result id: paths relative to the workspace, or absolute. */
 export type ReportAttachments = Map<string, { screenshot?: string; comparison?: string }>;
@@ -23,18 +24,10 @@ export interface ReportStep {
 }
 
 /** The first required step that failed: what a reviewer reads first. */
-export interface FailingStep {
-  sequence: number;
-  command: string;
-  target: string;
-  error: string;
-}
+export type FailingStep = Pick<ReportStep, 'sequence' | 'command' | 'target'> & { error: string };
 
-export interface ReportConsoleError {
-  output: string;
-  url: string;
-  dateExecuted: string;
-}
+/** A console entry that is an error, its text cleaned and its URL redacted. */
+export type ReportConsoleError = Pick<ConsoleEntry, 'output' | 'url' | 'dateExecuted'>;
 
 interface ReportScreenshot {
   /** `screenshot.original.defaultUrl`. */
@@ -84,7 +77,7 @@ export interface ReportTest {
   /** True when this test makes the step fail (docs/verdict.md). */
   failing: boolean;
   /** Set on the stand-in test of a run that was never started (see `SuiteRun.notStarted`). */
-  notStarted?: 'deadline' | 'signal' | 'fail-fast';
+  notStarted?: StopReason;
   /** Set on the stand-in test of a run that may have started but could not be found. */
   mayHaveStarted?: boolean;
   /** Execution time in ms (the service's `executionTime`, else finish minus start); null when unknown. */
@@ -145,7 +138,7 @@ export interface ReportSuiteRun {
   timedOut: boolean;
   cancelled: boolean;
   /** The run was never started (see `SuiteRun.notStarted`). */
-  notStarted?: 'deadline' | 'signal' | 'fail-fast';
+  notStarted?: StopReason;
   /** The run may have started but could not be found (see `SuiteRun.mayHaveStarted`). */
   mayHaveStarted?: boolean;
   tests: ReportTest[];
@@ -165,7 +158,7 @@ export interface Report {
   appUrl: string;
   startedAt: string;
   finishedAt: string;
-  interrupted?: 'deadline' | 'signal' | 'fail-fast';
+  interrupted?: StopReason;
   runs: ReportSuiteRun[];
   totals: ReportTotals;
 }

@@ -13,18 +13,6 @@ import { variantLabel } from './console.js';
 import type { Report, ReportAttachments, ReportSuiteRun, ReportTest, ReportTotals } from './model-types.js';
 import { cleanText } from './text.js';
 
-export { variantLabel } from './console.js';
-
-export type {
-  ReportAttachments,
-  ReportStep,
-  FailingStep,
-  ReportAttempt,
-  ReportTest,
-  ReportSuiteRun,
-  Report,
-} from './model-types.js';
-
 /**
  * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
  * result gets one stand-in test. Never throws on odd service data.

@@ -1,5 +1,10 @@
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
-import type { FailingStep, ReportStep, ReportTest } from './model.js';
+import type { FailingStep, ReportStep, ReportSuiteRun, ReportTest } from './model-types.js';
+
+/** `Checkout › Pay [firefox · row 2]`: the test's title and its run's variant, if any. */
+export function variantTitle(run: ReportSuiteRun, test: ReportTest): string {
+  return run.variantLabel ? `${test.title} [${run.variantLabel}]` : test.title;
+}
 
 /** `Step 3 click .buy: Element not found` or the test's error. */
 export function failureMessage(test: ReportTest): string {

@@ -2,11 +2,12 @@
 import { createHash } from 'node:crypto';
 
 import type { TestHistory } from './history.js';
-import type { Report, ReportTest } from './model.js';
+import type { Report, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
-import { failureMessage } from './phrases.js';
+import { failureMessage, variantTitle } from './phrases.js';
 import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
-import { describeShape, githubRest, isOwn, tokenLogin, type GitHubRestOptions } from './github-rest.js';
+import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
+import { link, verbOf } from './summary-failures.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -53,14 +54,13 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   if (failing.length > 0) {
     lines.push('');
     for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-      const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
-      const name = escapeInline(truncate(`${test.title}${variant}`, 400));
-      const href = test.resultUrl ? safeUrl(test.resultUrl) : '';
-      const title = href ? `<a href="${href}">${name}</a>` : name;
+      const name = escapeInline(truncate(variantTitle(run, test), 400));
       const why =
         test.state === 'failed' || test.state === 'error' ? failureMessage(test) : failingReason(test);
       const history = test.testId ? options.history?.get(test.testId) : undefined;
-      lines.push(`- ${title}: ${escapeInline(truncate(why, 500))}${history ? ` (${history})` : ''}`);
+      lines.push(
+        `- ${link(test.resultUrl, name)}: ${escapeInline(truncate(why, 500))}${history ? ` (${history})` : ''}`,
+      );
     }
     if (failing.length > MAX_LISTED_FAILURES)
       lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
@@ -70,11 +70,9 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   return truncate(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
 }
 
+/** `timed out: <error>`, `cancelled`, `screenshot comparison failed`: a failing test without a failed step. */
 function failingReason(test: ReportTest): string {
-  if (test.state === 'timed-out') return `timed out${test.error ? `: ${test.error}` : ''}`;
-  if (test.state === 'cancelled') return `cancelled${test.error ? `: ${test.error}` : ''}`;
-  if (test.screenshotCompareFailed) return 'screenshot comparison failed';
-  return test.state;
+  return `${verbOf(test)}${test.error && test.countedAs === test.state ? `: ${test.error}` : ''}`;
 }
 
 export interface UpsertCommentOptions extends GitHubRestOptions {
@@ -100,37 +98,17 @@ export async function upsertPullRequestComment(
   const octokit = githubRest(options);
   const login = await tokenLogin(octokit);
   const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
-  let existing: number | undefined;
-  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
-    ...params,
-    per_page: 100,
-  })) {
-    const comments: unknown = page.data;
-    if (!Array.isArray(comments)) {
-      throw new Error(
-        `the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${describeShape(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`,
-      );
+  const found = await findOwn(
+    octokit.paginate.iterator(octokit.rest.issues.listComments, { ...params, per_page: 100 }),
+    { login, marker, what: `comments of pull request #${options.issueNumber}`, baseUrl: options.baseUrl },
+  );
+  if (found) {
+    if (typeof found.id !== 'number') {
+      throw new Error(`the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`);
     }
-    const found = (comments as unknown[]).find((c) => isOwn(c, login, marker)) as
-      { id?: unknown } | undefined;
-    if (found) {
-      if (typeof found.id !== 'number') {
-        throw new Error(
-          `the GitHub API answered a comment without a numeric id (${describeShape(found.id)})`,
-        );
-      }
-      existing = found.id;
-      break;
-    }
-  }
-  if (existing !== undefined) {
-    await octokit.rest.issues.updateComment({
-      owner: options.owner,
-      repo: options.repo,
-      comment_id: existing,
-      body,
-    });
-    return { id: existing, created: false };
+    const { owner, repo } = options;
+    await octokit.rest.issues.updateComment({ owner, repo, comment_id: found.id, body });
+    return { id: found.id, created: false };
   }
   const created = await octokit.rest.issues.createComment({ ...params, body });
   return { id: created.data.id, created: true };

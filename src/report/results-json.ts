@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
 
-import type { Report } from './model.js';
+import type { Report } from './model-types.js';
 import { countValues, startedCountValues } from '../run/outcome/outputs.js';
 
 /** Version of the results.json layout; raised on a breaking change. */

@@ -1,5 +1,5 @@
 /** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
-import type { Report, ReportSuiteRun, ReportTest } from './model.js';
+import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { percent, sameError } from './phrases.js';
 import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
@@ -75,21 +75,17 @@ export function titleHtml(test: ReportTest): string {
   return escapeInline(truncate(test.title, MAX_NAME_CHARS));
 }
 
-function variantOf({ run }: Entry): string {
-  return run.variantLabel;
-}
-
 /** `failed on 2 of 4 variants: <a>chrome</a>, <a>firefox</a>`; '' for a test run once without variant. */
 function variantsLine(group: Group, verb: string): string {
   const links = group.matching.map((e) =>
-    link(e.test.resultUrl ?? e.run.suiteResultUrl, escapeInline(variantOf(e) || 'no variant')),
+    link(e.test.resultUrl ?? e.run.suiteResultUrl, escapeInline(e.run.variantLabel || 'no variant')),
   );
-  if (group.all.length <= 1) return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
+  if (group.all.length <= 1) return group.matching[0].run.variantLabel ? `<p>On ${links.join('')}</p>` : '';
   return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
 }
 
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
-function verbOf(test: ReportTest): string {
+export function verbOf(test: ReportTest): string {
   if (test.countedAs === 'failed' && test.state !== 'failed') return 'screenshot comparison failed';
   return test.state.replace('-', ' ');
 }
@@ -180,7 +176,7 @@ export function groupBlock(report: Report, group: Group): string {
     const reason = reasonLines(other.test);
     if (reason.join('') === firstReason) continue;
     lines.push(
-      `<p>On ${link(other.test.resultUrl, escapeInline(variantOf(other) || 'another run'))}:</p>`,
+      `<p>On ${link(other.test.resultUrl, escapeInline(other.run.variantLabel || 'another run'))}:</p>`,
       ...reason,
     );
   }

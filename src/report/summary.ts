@@ -1,7 +1,5 @@
 /** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
-import * as core from '@actions/core';
-
-import type { Report, ReportSuiteRun } from './model.js';
+import type { Report, ReportSuiteRun } from './model-types.js';
 import {
   OPEN_FAILURES,
   STATE_LABEL,
@@ -83,11 +81,6 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
   return cut.text() + truncateBytes(tail, TAIL_RESERVE);
 }
 
-/** Appends Markdown to `$GITHUB_STEP_SUMMARY`. @throws when the file is not set or cannot be written */
-export async function writeSummary(markdown: string): Promise<void> {
-  await core.summary.addRaw(markdown).write();
-}
-
 class Budget {
   private readonly parts: string[] = [];
   private used = 0;
@@ -126,20 +119,24 @@ export const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: strin
   'not-started': ['❌', 'runs not started'],
 };
 
+type CountKey = 'failed' | 'error' | 'timedOut' | 'passed' | 'flaky' | 'cancelled';
+
+/** One count of tests in words: `3 failed`, `1 error`, `2 timed out`. */
+function countWords(key: CountKey, n: number): string {
+  return key === 'error' ? plural(n, 'error') : `${n} ${key === 'timedOut' ? 'timed out' : key}`;
+}
+
 /**
  * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
  * pull-request comment): without bold and without the number of suite runs.
  */
 export function countsLine(report: Report, short = false): string {
   const t = report.totals;
-  const bold = (on: boolean, text: string): string => (on && !short ? `**${text}**` : text);
-  const counts: string[] = [];
-  if (t.failed) counts.push(bold(true, `${t.failed} failed`));
-  if (t.error) counts.push(bold(true, plural(t.error, 'error')));
-  if (t.timedOut) counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
-  counts.push(`${t.passed} passed`);
-  if (t.flaky) counts.push(`${t.flaky} flaky`);
-  if (t.cancelled) counts.push(bold(true, `${t.cancelled} cancelled`));
+  const bold = (k: CountKey): boolean =>
+    !short && k !== 'passed' && k !== 'flaky' && (k !== 'timedOut' || report.policy.failOnTimeout);
+  const counts = (['failed', 'error', 'timedOut', 'passed', 'flaky', 'cancelled'] as const)
+    .filter((k) => k === 'passed' || t[k] > 0)
+    .map((k) => (bold(k) ? `**${countWords(k, t[k])}**` : countWords(k, t[k])));
   let line = `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}`;
   if (report.runs.length > 1 && !short) line += ` (${plural(report.runs.length, 'suite run')})`;
   line += '.';
@@ -199,16 +196,12 @@ function suiteTable(report: Report): string {
   let out =
     '### Suites\n\n| | Suite | Tests | Passed | Failed | Other | Runs |\n| --- | --- | --- | --- | --- | --- | --- |\n';
   for (const runs of suites.values()) {
-    const sum = (k: 'total' | 'passed' | 'failed' | 'error' | 'flaky' | 'timedOut' | 'cancelled'): number =>
-      runs.reduce((n, r) => n + r.totals[k], 0);
+    const sum = (k: CountKey | 'total'): number => runs.reduce((n, r) => n + r.totals[k], 0);
     const failing = runs.some((r) => r.tests.some((t) => t.failing));
     const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
-    const other = [
-      sum('error') ? plural(sum('error'), 'error') : '',
-      sum('flaky') ? `${sum('flaky')} flaky` : '',
-      sum('timedOut') ? `${sum('timedOut')} timed out` : '',
-      sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
-    ].filter(Boolean);
+    const other = (['error', 'flaky', 'timedOut', 'cancelled'] as const)
+      .filter((k) => sum(k) > 0)
+      .map((k) => countWords(k, sum(k)));
     const perRun = runs.map((r) => {
       const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
       const label =
@@ -227,8 +220,8 @@ function* allTestsSection(report: Report): Generator<string> {
   yield `### All tests (${report.totals.total})\n\n`;
   for (const run of report.runs) {
     const variant = run.variantLabel ? ` <sub>${escapeInline(run.variantLabel)}</sub>` : '';
-    const bits = [plural(run.totals.total, 'test'), `${run.totals.passed} passed`];
-    if (run.totals.failed) bits.push(`${run.totals.failed} failed`);
+    const bits = [plural(run.totals.total, 'test'), countWords('passed', run.totals.passed)];
+    if (run.totals.failed) bits.push(countWords('failed', run.totals.failed));
     const rows = run.tests.map((test) => {
       const result = test.resultUrl ? link(test.resultUrl, 'result') : '–';
       return `<tr><td>${stateLabel(report, test)}</td><td>${escapeInline(truncate(test.name, MAX_NAME_CHARS))}</td><td>${formatDuration(test.durationMs)}</td><td>${result}</td></tr>`;

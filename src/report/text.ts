@@ -9,14 +9,11 @@ const XML_INVALID =
 // eslint-disable-next-line no-control-regex
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
-/** The character that stands in for a removed one. */
-const REPLACEMENT_CHARACTER = '\uFFFD';
-
 /** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 export function cleanText(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
   const s = String(text);
-  return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
+  return SUSPECT.test(s) ? s.replace(XML_INVALID, '\uFFFD') : s;
 }
 
 /** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
@@ -30,17 +27,16 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Escapes `& < > " '` for HTML text and attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
-
 /**
  * Escapes service text for Markdown on one line; `@`, `#` and `GH-` before a word get a zero-width space (no
  * mention or reference: GitHub's "Autolinked references and URLs").
  */
 export function escapeInline(text: string): string {
-  return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
+  return escapeSpecials(
+    cleanText(text)
+      .replace(/\r\n|\r|\n/g, ' ')
+      .replace(/([@#]|\bGH-)(?=\w)/gi, '$1\u200B'),
+  );
 }
 
 /** Escapes text inside `<code>` (or `<pre>` when `block`) without invisible characters (copies exactly). */
@@ -48,10 +44,6 @@ export function escapeCode(text: string, block = false): string {
   const one = cleanText(text).replace(/\r\n|\r/g, '\n');
   const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));
   return block ? escaped.replace(/\n/g, '&#10;') : escaped;
-}
-
-function escapeMarkdownChars(text: string): string {
-  return escapeSpecials(text.replace(/([@#]|\bGH-)(?=\w)/gi, '$1\u200B'));
 }
 
 function escapeSpecials(text: string): string {
@@ -67,14 +59,12 @@ export function truncate(text: string, max: number): string {
   return text.slice(0, Math.max(0, end)) + '…';
 }
 
-/** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
+/** An http(s) URL made safe for an HTML attribute in a Markdown table (percent-encoded, `&` escaped); else ''. */
 export function safeUrl(url: string): string {
   if (!/^https?:\/\//i.test(url)) return '';
   // eslint-disable-next-line no-control-regex
   const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) =>
-    Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
-      '',
-    ),
+    ch === "'" ? '%27' : encodeURIComponent(ch),
   );
-  return escapeHtml(encoded);
+  return encoded.replaceAll('&', '&amp;');
 }

@@ -10,7 +10,7 @@ import { emitAnnotations, renderAnnotations } from './annotations.js';
 import type { TestHistory } from './history.js';
 import { renderHistorySection } from './history.js';
 import { writeJUnit } from './junit.js';
-import type { Report } from './model.js';
+import type { Report } from './model-types.js';
 import { writeResultsJson } from './results-json.js';
 import { DEFAULT_TITLE, renderArtifactLine, renderSummary } from './summary.js';
 import { link } from './summary-failures.js';
@@ -42,8 +42,6 @@ export interface ReportContext {
 export interface ReportWriter {
   /** The report in a warning: `Could not write <what>: <reason>`. */
   what: string;
-  /** The input that turns it on or names its path. */
-  input: string;
   wanted(context: ReportContext): boolean;
   /** Writes it; may throw (the caller warns). */
   write(context: ReportContext): Promise<void>;
@@ -57,7 +55,6 @@ function junitPathOf({ inputs, verdict }: ReportContext): string | null {
 /** results.json; written again after the screenshots with their paths. */
 export const resultsJson: ReportWriter = {
   what: 'results.json (results-path)',
-  input: 'results-path',
   wanted: () => true,
   write: async ({ report, inputs, sink }) => {
     await writeResultsJson(report, inputs.resultsPath);
@@ -68,7 +65,6 @@ export const resultsJson: ReportWriter = {
 /** The JUnit file; written again after the screenshots with their attachment lines. */
 export const junit: ReportWriter = {
   what: 'the JUnit report (junit-path)',
-  input: 'junit-path',
   wanted: (context) => junitPathOf(context) !== null,
   write: async (context) => {
     const file = junitPathOf(context) as string;
@@ -79,7 +75,6 @@ export const junit: ReportWriter = {
 
 const jobSummary: ReportWriter = {
   what: 'the job summary',
-  input: 'summary',
   wanted: ({ inputs }) => inputs.summary,
   write: async (context) => {
     const junitPath = junitPathOf(context);
@@ -96,7 +91,6 @@ const jobSummary: ReportWriter = {
 /** The screenshot artifact's link, added to the job summary once the artifact is uploaded. */
 export const artifactLink: ReportWriter = {
   what: 'the job summary',
-  input: 'summary',
   wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
   write: ({ sink, artifactUrl }) => sink.appendSummary(renderArtifactLine(artifactUrl as string)),
 };
@@ -104,18 +98,15 @@ export const artifactLink: ReportWriter = {
 /** The failed tests' history, added to the job summary once read. */
 export const historySection: ReportWriter = {
   what: 'the job summary',
-  input: 'summary',
   wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
   write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history!)),
 };
 
 const annotations: ReportWriter = {
   what: 'the annotations',
-  input: 'annotations',
   wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
-  write: ({ report, verdict, sink }) => {
-    // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
-    emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+  write: ({ report, sink }) => {
+    emitAnnotations(renderAnnotations(report), sink);
     return Promise.resolve();
   },
 };
@@ -123,7 +114,6 @@ const annotations: ReportWriter = {
 /** The sticky pull-request comment, within its time limit and stopped by a workflow cancel. */
 export const pullRequestComment: ReportWriter = {
   what: 'the pull-request comment',
-  input: 'pr-comment',
   wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
   write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
     const { pullRequest: number, repository } = github;
@@ -170,7 +160,6 @@ const ISSUE_REFUSALS: Record<number, string> = {
 /** The failure issue (`failure-issue`) for a failed or passed verdict, within its time limit. */
 export const failureIssue: ReportWriter = {
   what: 'the failure issue',
-  input: 'failure-issue',
   wanted: ({ inputs, interrupted, report }) =>
     inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
   write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {

@@ -92,7 +92,7 @@ describe('upsertPullRequestComment', () => {
   it('names an answer of the wrong shape instead of failing on it', async () => {
     fake.listAnswer = { message: 'a proxy page', comments: [] };
     await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(
-      /answered the list of comments of pull request #13 with an object instead of a list of comments/,
+      /answered the list of comments of pull request #13 with an object instead of a list;/,
     );
     fake.listAnswer = [{ id: 'not-a-number', body: commentMarker(), user: { login: 'github-actions[bot]' } }];
     await expect(upsertPullRequestComment({ ...base(), issueNumber: 13, body: 'x' })).rejects.toThrow(

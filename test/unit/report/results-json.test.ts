@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { type Report, type ReportTest } from '../../../src/report/model.js';
+import { type Report, type ReportTest } from '../../../src/report/model-types.js';
 import {
   RESULTS_JSON_VERSION,
   renderResultsJson,

@@ -1,7 +1,8 @@
 /**
  * The scenarios the golden files show: each a RunSummary, a policy and downloaded attachments.
  */
-import { buildReport, type Report, type ReportAttachments } from '../../../src/report/model.js';
+import { buildReport } from '../../../src/report/model.js';
+import type { Report, ReportAttachments } from '../../../src/report/model-types.js';
 import { decideVerdict, type VerdictPolicy } from '../../../src/run/outcome/outcome.js';
 import type { RunSummary } from '../../../src/run/types.js';
 import { Fixtures, summaryOf, suiteRun } from './fixtures.js';

@@ -10,12 +10,8 @@ import {
   renderAnnotations,
 } from '../../../src/report/annotations.js';
 import { buildStartedReport } from '../../../src/report/model.js';
-import {
-  DEFAULT_SUMMARY_MAX_BYTES,
-  renderArtifactLine,
-  renderSummary,
-  writeSummary,
-} from '../../../src/report/summary.js';
+import { DEFAULT_SUMMARY_MAX_BYTES, renderArtifactLine, renderSummary } from '../../../src/report/summary.js';
+import { actionsCoreSink } from '../../../src/common/sink.js';
 import { renderPullRequestComment } from '../../../src/report/pr-comment.js';
 import { largeSummary } from './fixtures.js';
 import { reportOf, SCENARIOS } from './scenarios.js';
@@ -175,7 +171,7 @@ describe('renderSummary', () => {
   });
 });
 
-describe('writeSummary', () => {
+describe('the job summary sink', () => {
   const dir = mkdtempSync(join(tmpdir(), 'summary-test-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -185,7 +181,7 @@ describe('writeSummary', () => {
     const previous = process.env.GITHUB_STEP_SUMMARY;
     process.env.GITHUB_STEP_SUMMARY = file;
     try {
-      await writeSummary('## hello\n');
+      await actionsCoreSink().appendSummary('## hello\n');
     } finally {
       if (previous === undefined) delete process.env.GITHUB_STEP_SUMMARY;
       else process.env.GITHUB_STEP_SUMMARY = previous;
@@ -195,14 +191,15 @@ describe('writeSummary', () => {
 });
 
 describe('renderAnnotations', () => {
-  it('keeps at most 10 errors and 10 warnings with 20,000 results; the 10th counts the rest', () => {
+  it('keeps at most 10 warnings and 9 errors (the failing step writes the 10th) with 20,000 results; the last counts the rest', () => {
     const report = reportOf(largeSummary(20_000), policy);
+    expect(report.passing).toBe(false);
     const list = renderAnnotations(report);
     const errors = list.filter((a) => a.level === 'error');
     const warnings = list.filter((a) => a.level === 'warning');
-    expect(errors).toHaveLength(10);
+    expect(errors).toHaveLength(9);
     expect(warnings).toHaveLength(10);
-    expect(errors[9]!.title).toBe(`${report.totals.failed - 9} more failing tests`);
+    expect(errors[8]!.title).toBe(`${report.totals.failed - 8} more failing tests`);
     expect(warnings[9]!.title).toBe(`${report.totals.flaky - 9} more warnings`);
     for (const a of list) expect(a.message.length).toBeLessThanOrEqual(MAX_ANNOTATION_MESSAGE);
     expect(errors[0]!.title).toBe('Regression suite 0 › Checkout flow 3 | with <markup> & `code`');
@@ -233,7 +230,7 @@ describe('renderAnnotations', () => {
 });
 
 describe('emitAnnotations', () => {
-  it('writes workflow commands through @actions/core', () => {
+  it('writes workflow commands through the @actions/core sink', () => {
     const written: string[] = [];
     const original = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((chunk: string | Uint8Array) => {
@@ -241,17 +238,18 @@ describe('emitAnnotations', () => {
       return true;
     }) as typeof process.stdout.write;
     try {
-      emitAnnotations([
-        { level: 'error', title: 'Suite › Test', message: 'Step 2 click: failed\nhttps://x/results/1' },
-        { level: 'warning', title: 'W', message: 'flaky' },
-        { level: 'notice', title: 'N', message: 'note' },
-      ]);
+      emitAnnotations(
+        [
+          { level: 'error', title: 'Suite › Test', message: 'Step 2 click: failed\nhttps://x/results/1' },
+          { level: 'warning', title: 'W', message: 'flaky', file: 'tests/w.json' },
+        ],
+        actionsCoreSink(),
+      );
     } finally {
       process.stdout.write = original;
     }
     const out = written.join('');
     expect(out).toContain('::error title=Suite › Test::Step 2 click: failed%0Ahttps://x/results/1');
-    expect(out).toContain('::warning title=W::flaky');
-    expect(out).toContain('::notice title=N::note');
+    expect(out).toContain('::warning title=W,file=tests/w.json::flaky');
   });
 });

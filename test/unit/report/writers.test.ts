@@ -14,14 +14,14 @@ import {
 import { RecordingSink } from '../../support/run-action.js';
 
 describe('report writers', () => {
-  it('results.json, JUnit, job summary, annotations, each naming its input; the PR comment comes later', () => {
-    expect(REPORT_WRITERS.map((w) => w.input)).toEqual([
-      'results-path',
-      'junit-path',
-      'summary',
-      'annotations',
+  it('results.json, JUnit, job summary, annotations; the PR comment comes later', () => {
+    expect(REPORT_WRITERS.map((w) => w.what)).toEqual([
+      'results.json (results-path)',
+      'the JUnit report (junit-path)',
+      'the job summary',
+      'the annotations',
     ]);
-    expect(pullRequestComment.input).toBe('pr-comment');
+    expect(pullRequestComment.what).toBe('the pull-request comment');
   });
 
   it('the failure issue is written for a failed or a passed verdict, never for a cancelled run or one without a verdict', () => {
@@ -43,7 +43,6 @@ describe('report writers', () => {
     const ran: string[] = [];
     const writer = (what: string, fail: boolean, wanted = true): ReportWriter => ({
       what,
-      input: what,
       wanted: () => wanted,
       write: () => {
         ran.push(what);
