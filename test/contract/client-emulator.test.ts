@@ -16,7 +16,7 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { createTestClient, type TestApi } from '../support/api/client.js';
 import { ApiError, isNotFound } from '../../src/api/errors.js';
 import { refId } from '../../src/api/refs.js';
-import type { Suite, SuiteResult, TestResult } from '../../src/api/types.js';
+import type { Suite, SuiteResult, TestResult } from '../../emulator/api-types.js';
 import { NEW_SUITE_SETTINGS } from '../support/contract.js';
 
 const KEY = 'demo-api-key';

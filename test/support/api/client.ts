@@ -5,17 +5,45 @@
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from '../../../src/api/api.js';
 import { clientOn } from '../../../src/api/client.js';
-import type { SideDocument, TestDefinition } from '../../../src/api/definitions.js';
 import { pagingQuery, seg } from '../../../src/api/endpoints/paths.js';
-import type { Organization, OrganizationSummary } from '../../../src/api/organization-types.js';
 import type { BinaryAnswer } from '../../../src/api/answer.js';
 import { Transport } from '../../../src/api/transport.js';
-import type { DataSource, Folder, Paging, Suite, Test, TestResult } from '../../../src/api/types.js';
+import type * as Action from '../../../src/api/types.js';
+import type {
+  DataSource,
+  Folder,
+  Organization,
+  OrganizationSummary,
+  SideDocument,
+  Suite,
+  SuiteResult,
+  Test,
+  TestDefinition,
+  TestResult,
+} from '../../../emulator/api-types.js';
 import { dataSourceEndpoints } from './data-sources.js';
 import { importExportEndpoints } from './imports-exports.js';
 
+/** A record the action's client types by the fields the action reads, as the full contract resource. */
+type Full<T> = T extends Action.TestResult
+  ? TestResult
+  : T extends Action.SuiteResult
+    ? SuiteResult
+    : T extends Action.Suite
+      ? Suite
+      : T extends Array<infer U>
+        ? Array<Full<U>>
+        : T;
+
+/** The action's calls, answering the full resources. */
+type FullCalls = {
+  [K in keyof GhostInspectorApi]: GhostInspectorApi[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<Full<R>>
+    : never;
+};
+
 /** Every endpoint of the API v1 reference, one method each (docs/api-contract.md). */
-export interface TestApi extends GhostInspectorApi {
+export interface TestApi extends FullCalls {
   listSuites(opts?: RequestOptions): Promise<Suite[]>;
   createSuite(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Suite>;
   /** Body: fields to change; `variables.<name>` keys take `{value}`. */
@@ -23,7 +51,7 @@ export interface TestApi extends GhostInspectorApi {
   deleteSuite(suiteId: string, opts?: RequestOptions): Promise<true>;
   duplicateSuite(suiteId: string, opts?: RequestOptions): Promise<Suite>;
   listSuiteTests(suiteId: string, opts?: RequestOptions): Promise<Test[]>;
-  listSuiteResultsCsv(suiteId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  listSuiteResultsCsv(suiteId: string, paging?: Action.Paging, opts?: RequestOptions): Promise<string>;
   /** The badge image bytes and media type; no API key is sent. */
   getSuiteStatusBadge(
     suiteId: string,
@@ -50,7 +78,7 @@ export interface TestApi extends GhostInspectorApi {
   duplicateTest(testId: string, opts?: RequestOptions): Promise<Test>;
   deleteTest(testId: string, opts?: RequestOptions): Promise<true>;
   acceptScreenshot(testId: string, opts?: RequestOptions): Promise<Test>;
-  listTestResultsCsv(testId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  listTestResultsCsv(testId: string, paging?: Action.Paging, opts?: RequestOptions): Promise<string>;
   exportTestJson(testId: string, includeImports?: boolean, opts?: RequestOptions): Promise<TestDefinition>;
   exportTestRecorderSide(testId: string, opts?: RequestOptions): Promise<SideDocument>;
   /** XHTML text. */
@@ -107,7 +135,7 @@ export function createTestClient(options: ClientOptions): TestApi {
       opts,
     });
   return {
-    ...clientOn(t),
+    ...(clientOn(t) as FullCalls),
     ...importExportEndpoints(t),
     ...dataSourceEndpoints(t),
     listSuites: (opts) => t.get('/suites/', opts),
