@@ -3,16 +3,11 @@
  * rate on each 429 wave and recovers linearly (AIMD), so processes sharing an account converge on a fair
  * share. Defaults and their reasons: docs/requests.md.
  */
+import type { Clock } from '../common/clock.js';
 import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from './limits.js';
 
 /** The time the budget reads, and how it waits when the caller gives no wait of its own. */
-export interface BudgetClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-/** A wait of `ms`, ended (or rejected) early when `signal` fires. */
-export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
+type BudgetClock = Pick<Clock, 'now' | 'sleep'>;
 
 export interface RateBudgetOptions {
   /** Size of the bucket: requests at most sent at once after a quiet spell (default the account's, 300). */
@@ -140,11 +135,11 @@ export class RateBudget {
   /**
    * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
    * A `lowPriority` caller lets every other caller that comes while it waits go first.
-   * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
+   * @throws BudgetAbortedError when `signal` fires first (no token is taken).
    */
   async acquire(
     signal?: AbortSignal,
-    wait: Wait = (ms, s) => this.clock.sleep(ms, s),
+    wait: Clock['sleep'] = (ms, s) => this.clock.sleep(ms, s),
     lowPriority = false,
   ): Promise<void> {
     const me = { nudge: new AbortController(), low: lowPriority };
@@ -162,11 +157,7 @@ export class RateBudget {
         }
         me.nudge = new AbortController();
         const until = signal ? AbortSignal.any([signal, me.nudge.signal]) : me.nudge.signal;
-        try {
-          await wait(waitMs, until);
-        } catch (error) {
-          if (signal?.aborted || !me.nudge.signal.aborted) throw error;
-        }
+        await wait(waitMs, until);
       }
     } finally {
       this.line.splice(this.line.indexOf(me), 1);

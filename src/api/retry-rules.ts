@@ -71,30 +71,3 @@ export function decideRetry(
       : backoffMs(retry, random, backoff);
   return { retry: true, delayMs };
 }
-
-/** The error a sleep rejects with when its signal fires. */
-export class AbortedError extends Error {
-  override readonly name = 'AbortError';
-}
-
-/** Wait `ms` ms; rejects with `AbortedError` at once when `signal` fires (before or during). */
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new AbortedError('aborted'));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError('aborted'));
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -1,4 +1,5 @@
 /** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
+import { systemClock, type Clock } from '../common/clock.js';
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
 import { checkShape, readSuccess, type Expect, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
@@ -7,13 +8,7 @@ import { failureError, failureFromResponse, failureFromTransport, type Failure }
 import { sendHttp, TransportError } from './http.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { createRedactor } from './redact.js';
-import {
-  decideRetry,
-  defaultSleep,
-  DEFAULT_MAX_RETRIES,
-  type AttemptFailure,
-  type RequestKind,
-} from './retry-rules.js';
+import { decideRetry, DEFAULT_MAX_RETRIES, type AttemptFailure, type RequestKind } from './retry-rules.js';
 
 function isRateLimited(failure: AttemptFailure): boolean {
   return failure.kind === 'status' && failure.status === 429;
@@ -59,9 +54,7 @@ export class Transport {
   readonly timeoutMs: number;
   private readonly baseUrl: string;
   private readonly maxRetries: number;
-  private readonly sleep: NonNullable<ClientOptions['sleep']>;
-  private readonly now: () => number;
-  private readonly random: () => number;
+  private readonly clock: Clock;
   private readonly secrets: Set<string>;
   private redactor: (text: string) => string;
 
@@ -70,9 +63,7 @@ export class Transport {
     this.apiKey = options.apiKey;
     this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.sleep = options.sleep ?? defaultSleep;
-    this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? systemClock;
     this.secrets = new Set<string>(
       [this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''),
     );
@@ -156,7 +147,9 @@ export class Transport {
       // A 429 never started anything, so with a signal to end the wait it is retried until it fires.
       const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
       const maxRetries = untilAborted ? Infinity : this.maxRetries;
-      const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
+      const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, () =>
+        this.clock.random(),
+      );
       if (!decision.retry) {
         const error = failureError(
           call.kind,
@@ -175,12 +168,7 @@ export class Transport {
       if (outcome.tooLarge) {
         this.options.onUnexpectedShape?.(this.redact(`${p.endpoint}: ${outcome.detail}; asked again.`));
       }
-      try {
-        await this.sleep(decision.delayMs, waitSignal);
-      } catch (err) {
-        if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
-        throw err;
-      }
+      await this.clock.sleep(decision.delayMs, waitSignal);
       if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
     }
   }
@@ -191,7 +179,7 @@ export class Transport {
     if (!budget) return;
     if (p.call.opts?.neverWait) return budget.takeNow();
     try {
-      await budget.acquire(waitSignal, this.sleep, p.call.opts?.lowPriority);
+      await budget.acquire(waitSignal, (ms, s) => this.clock.sleep(ms, s), p.call.opts?.lowPriority);
     } catch (err) {
       if (waitSignal?.aborted) throw this.aborted(p, attempt, false);
       throw err;
@@ -239,7 +227,7 @@ export class Transport {
   private async attempt(p: Prepared, attempts: number): Promise<{ value: unknown } | Failure> {
     const { call } = p;
     this.options.onRequest?.(call.method, p.redactedUrl);
-    const started = this.now();
+    const started = this.clock.now();
     try {
       const res = await sendHttp({
         method: call.method,
@@ -249,18 +237,20 @@ export class Transport {
         timeoutMs: p.timeoutMs,
         signal: call.opts?.signal,
       });
-      this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+      this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.clock.now() - started)} ms`);
       if (res.status >= 200 && res.status < 300) {
         const read = readSuccess(res, call.expect, this.redact);
         const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
         return wrong ?? read;
       }
-      return failureFromResponse(res, this.now(), this.redact, this.onRateLimited);
+      return failureFromResponse(res, this.clock.now(), this.redact, this.onRateLimited);
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       if (err.kind === 'aborted') throw this.aborted(p, attempts, true);
       const code = err.code ? ` ${err.code}` : '';
-      this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+      this.log(
+        `${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.clock.now() - started)} ms`,
+      );
       return failureFromTransport(err, p.timeoutMs, this.redact);
     }
   }

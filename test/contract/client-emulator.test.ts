@@ -16,6 +16,7 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { createTestClient, type TestApi } from '../support/api/client.js';
 import { ApiError, isNotFound } from '../../src/api/errors.js';
 import { refId } from '../../src/api/refs.js';
+import { systemClock } from '../../src/common/clock.js';
 import type { Suite, SuiteResult, TestResult } from '../../emulator/api-types.js';
 import { NEW_SUITE_SETTINGS } from '../support/contract.js';
 
@@ -259,7 +260,12 @@ const called = new Set<string>();
 beforeAll(async () => {
   // The client's answers one call at a time: no rate limit, no not-found window (the action's tests run with both).
   em = await startEmulator({ timeScale: 0.01, quiet: true, rateLimit: false, notFoundWindowMs: 0 });
-  raw = createTestClient({ apiKey: KEY, baseUrl: em.baseUrl, maxRetries: 1, sleep: async () => {} });
+  raw = createTestClient({
+    apiKey: KEY,
+    baseUrl: em.baseUrl,
+    maxRetries: 1,
+    clock: { ...systemClock, sleep: async () => {} },
+  });
   api = new Proxy(raw, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;

@@ -142,9 +142,7 @@ describe('RateBudget (token bucket)', () => {
         apiKey: 'k',
         baseUrl: server.baseUrl,
         budget,
-        now: () => clock.now(),
-        random: () => 0.5,
-        sleep: (ms, signal) => clock.sleep(ms, signal),
+        clock: { now: () => clock.now(), random: () => 0.5, sleep: (ms, signal) => clock.sleep(ms, signal) },
       });
       const busy = fail('SERVER_ERROR', 'busy', 500);
       server.route('GET', '/v1/results/r1/', busy, busy, ok({ _id: 'r1' }));

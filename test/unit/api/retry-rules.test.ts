@@ -9,13 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient } from '../../support/api/client.js';
 import type { ClientOptions } from '../../../src/api/api.js';
 import { ApiError } from '../../../src/api/errors.js';
-import {
-  backoffMs,
-  decideRetry,
-  defaultSleep,
-  MAX_RETRY_AFTER_MS,
-  parseRetryAfter,
-} from '../../../src/api/retry-rules.js';
+import { backoffMs, decideRetry, MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../src/api/retry-rules.js';
+import { systemClock } from '../../../src/common/clock.js';
 import type { FakeServer } from '../../support/fake-server.js';
 import { caught, closedPort, fail, ok, startFakeServer } from '../../support/fake-server.js';
 
@@ -27,10 +22,12 @@ function recording(extra: Partial<ClientOptions> & { baseUrl: string }) {
   const sent: string[] = [];
   const api = createTestClient({
     apiKey: KEY,
-    now: () => NOW,
-    random: () => 0.5,
-    sleep: async (ms) => {
-      waits.push(ms);
+    clock: {
+      now: () => NOW,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
     },
     onRequest: (m, u) => sent.push(`${m} ${u}`),
     ...extra,
@@ -86,13 +83,6 @@ describe('backoff and Retry-After (pure)', () => {
       false,
     );
     expect(decideRetry('read', { kind: 'status', status: 503 }, 4, 4, r).retry).toBe(false);
-  });
-
-  it('the default sleep ends at once when its signal fires', async () => {
-    const controller = new AbortController();
-    const pending = defaultSleep(60_000, controller.signal);
-    controller.abort();
-    await expect(pending).rejects.toThrow(/aborted/);
   });
 });
 
@@ -348,9 +338,12 @@ describe('no run is triggered twice', () => {
     const api = createTestClient({
       apiKey: KEY,
       baseUrl: server.baseUrl,
-      sleep: (ms, signal) => {
-        stop.abort();
-        return defaultSleep(ms, signal);
+      clock: {
+        ...systemClock,
+        sleep: (ms, signal) => {
+          stop.abort();
+          return systemClock.sleep(ms, signal);
+        },
       },
     });
     const err = await caught(
@@ -400,12 +393,15 @@ describe('no run is triggered twice', () => {
     const api = createTestClient({
       apiKey: KEY,
       baseUrl: `http://127.0.0.1:${port}/v1`,
-      random: () => 0,
-      // The first wait brings the service up on the refused port.
-      sleep: () =>
-        new Promise<void>((resolve) =>
-          late.listening ? resolve() : late.listen(port, '127.0.0.1', resolve),
-        ),
+      clock: {
+        ...systemClock,
+        random: () => 0,
+        // The first wait brings the service up on the refused port.
+        sleep: () =>
+          new Promise<void>((resolve) =>
+            late.listening ? resolve() : late.listen(port, '127.0.0.1', resolve),
+          ),
+      },
       onRequest: (m, u) => sent.push(`${m} ${u}`),
     });
     try {
@@ -444,9 +440,12 @@ describe('abort', () => {
     const api = createTestClient({
       apiKey: KEY,
       baseUrl: server.baseUrl,
-      sleep: (ms, signal) => {
-        controller.abort();
-        return defaultSleep(ms, signal);
+      clock: {
+        ...systemClock,
+        sleep: (ms, signal) => {
+          controller.abort();
+          return systemClock.sleep(ms, signal);
+        },
       },
     });
     const err = await caught(api.getTestResult('ab1', { signal: controller.signal }));
