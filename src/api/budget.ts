@@ -21,15 +21,6 @@ export interface RateBudgetOptions {
   clock: BudgetClock;
 }
 
-/**
- * The account's own burst and rate: alone, a step may use them; sharing the account, the watch's busy tick
- * keeps polls under the rate and a 429 backs off (docs/requests.md, "Sharing an account").
- */
-export const DEFAULT_BURST = RATE_LIMIT_BURST;
-export const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND;
-export const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
-export const DEFAULT_RECOVERY_PER_SECOND = 0.05;
-
 /** Thrown by `acquire` when its signal fires before a token was had. */
 export class BudgetAbortedError extends Error {
   constructor() {
@@ -40,13 +31,6 @@ export class BudgetAbortedError extends Error {
 
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
-
-function positive(name: string, value: number, min: number): number {
-  if (!Number.isFinite(value) || value < min) {
-    throw new RangeError(`RateBudget ${name} must be a number ≥ ${min}; got ${String(value)}.`);
-  }
-  return value;
-}
 
 export class RateBudget {
   readonly burst: number;
@@ -72,23 +56,11 @@ export class RateBudget {
   /** Times the refill rate was halved. */
   decreases = 0;
 
-  /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
   constructor(options: RateBudgetOptions) {
-    this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
-    this.nominalRatePerSecond = positive(
-      'ratePerSecond',
-      options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND,
-      0.001,
-    );
-    this.minRatePerSecond = Math.min(
-      this.nominalRatePerSecond,
-      positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001),
-    );
-    this.recoveryPerSecond = positive(
-      'recoveryPerSecond',
-      options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND,
-      0,
-    );
+    this.burst = options.burst ?? RATE_LIMIT_BURST;
+    this.nominalRatePerSecond = options.ratePerSecond ?? RATE_LIMIT_PER_SECOND;
+    this.minRatePerSecond = Math.min(this.nominalRatePerSecond, options.minRatePerSecond ?? 0.5);
+    this.recoveryPerSecond = options.recoveryPerSecond ?? 0.05;
     this.clock = options.clock;
     this.tokens = this.burst;
     this.rate = this.nominalRatePerSecond;
