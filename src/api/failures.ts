@@ -2,7 +2,8 @@
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import { TOO_LARGE, type HttpResponse, type TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
-import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry-rules.js';
+import { parseRetryAfter } from './backoff.js';
+import type { AttemptFailure, RequestKind } from './retry-rules.js';
 
 export type Redact = (text: string) => string;
 

@@ -4,8 +4,8 @@
  * Same transport, retries and redaction as the action's client (`src/api/client.ts`).
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from '../../../src/api/api.js';
-import { clientOn } from '../../../src/api/client.js';
-import { pagingQuery, seg } from '../../../src/api/endpoints/paths.js';
+
+import { clientOn, pagingQuery, seg } from '../../../src/api/client.js';
 import type { BinaryAnswer } from '../../../src/api/answer.js';
 import { Transport } from '../../../src/api/transport.js';
 import type * as Action from '../../../src/api/types.js';

@@ -3,7 +3,7 @@ import type { TestApi } from './client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import type { Transport } from '../../../src/api/transport.js';
 import type { DataSource } from '../../../emulator/api-types.js';
-import { seg } from '../../../src/api/endpoints/paths.js';
+import { seg } from '../../../src/api/client.js';
 
 /** The data source methods of the client. */
 export type DataSourceEndpoints = Pick<

@@ -1,7 +1,7 @@
 /** Importing tests into a suite and exporting suites and tests: native JSON, recorder `.side` and HTML. */
 import type { TestApi } from './client.js';
 import type { Transport } from '../../../src/api/transport.js';
-import { seg } from '../../../src/api/endpoints/paths.js';
+import { seg } from '../../../src/api/client.js';
 
 /** The import and export methods of the client. */
 export type ImportExportEndpoints = Pick<
