@@ -67,11 +67,6 @@ export class ApiError extends Error {
     this.causeType = init.causeType;
     if (init.inFlight !== undefined) this.inFlight = init.inFlight;
   }
-
-  /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-  get notFound(): boolean {
-    return isNotFound(this);
-  }
 }
 
 // On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.

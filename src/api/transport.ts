@@ -8,11 +8,7 @@ import { failureError, failureFromResponse, failureFromTransport, type Failure }
 import { sendHttp, TransportError } from './http.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { createRedactor } from './redact.js';
-import { decideRetry, DEFAULT_MAX_RETRIES, type AttemptFailure, type RequestKind } from './retry-rules.js';
-
-function isRateLimited(failure: AttemptFailure): boolean {
-  return failure.kind === 'status' && failure.status === 429;
-}
+import { decideRetry, DEFAULT_MAX_RETRIES, type RequestKind } from './retry-rules.js';
 
 export interface Call {
   method: 'GET' | 'POST' | 'DELETE';
@@ -145,11 +141,10 @@ export class Transport {
       const outcome = await this.attempt(p, attempts);
       if ('value' in outcome) return outcome.value as T;
       // A 429 never started anything, so with a signal to end the wait it is retried until it fires.
-      const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+      const { failure } = outcome;
+      const untilAborted = signal !== undefined && failure.kind === 'status' && failure.status === 429;
       const maxRetries = untilAborted ? Infinity : this.maxRetries;
-      const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, () =>
-        this.clock.random(),
-      );
+      const decision = decideRetry(call.kind, failure, attempt, maxRetries, () => this.clock.random());
       if (!decision.retry) {
         const error = failureError(
           call.kind,

@@ -490,7 +490,7 @@ describe('suites', () => {
     expect(await api.deleteSuite(copy._id)).toBe(true);
     const gone = await rejection(api.getSuite(copy._id));
     expect(isNotFound(gone)).toBe(true);
-    expect(gone.notFound).toBe(true);
+    expect(isNotFound(gone)).toBe(true);
     // Deleting a suite deletes its tests.
     expect(isNotFound(await rejection(api.getTest(copiedTests[0]._id)))).toBe(true);
   });
@@ -1171,7 +1171,7 @@ describe('errors', () => {
     const stranger = createTestClient({ apiKey: 'not-a-real-key-42', baseUrl: em.baseUrl, maxRetries: 0 });
     const err = await rejection(stranger.listSuites());
     expect(err.errorType).toBe('AUTHENTICATION_ERROR');
-    expect(err.notFound).toBe(false);
+    expect(isNotFound(err)).toBe(false);
     expect(err.message).not.toContain('not-a-real-key-42');
     expect(err.endpoint).not.toContain('not-a-real-key-42');
   });
