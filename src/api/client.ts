@@ -29,8 +29,8 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
  */
 export function clientOn(t: Transport): GhostInspectorApi {
   const list = <T>(path: string, opts?: RequestOptions, paging?: Paging) =>
-    t.get<T>(path, opts, pagingQuery(paging), 'envelope', 'list');
-  const record = <T>(path: string, opts?: RequestOptions) => t.get<T>(path, opts, [], 'envelope', 'record');
+    t.get<T>(path, opts, pagingQuery(paging), 'list');
+  const record = <T>(path: string, opts?: RequestOptions) => t.get<T>(path, opts, [], 'record');
   const cancel = <T>(path: string, opts?: RequestOptions) =>
     t.postJson<T>(path, {}, opts, 'cancel', 'record');
   return {

@@ -63,7 +63,6 @@ export async function execute<T>(
     path,
     kind: 'trigger',
     body,
-    expect: 'envelope',
     opts,
     timeoutMs: syncTimeout(t, target, execOptions),
   });
@@ -94,7 +93,6 @@ export async function executeOnDemand<T>(
     query: encoded.pairs,
     kind: 'trigger',
     body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
-    expect: 'envelope',
     opts,
     timeoutMs: syncTimeout(t, 'test', execOptions),
   });

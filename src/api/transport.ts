@@ -1,7 +1,7 @@
 /** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
 import { systemClock, type Clock } from '../common/clock.js';
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
-import { checkShape, readSuccess, type Expect, type Shape } from './answer.js';
+import { checkShape, readEnvelopeData, type ReadAnswer, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
 import { ApiError } from './errors.js';
 import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';
@@ -17,7 +17,8 @@ export interface Call {
   query?: Array<[string, string]>;
   kind: RequestKind;
   body?: Body;
-  expect: Expect;
+  /** How a 2xx answer is read (default: the envelope's `data`, asked for with `accept: application/json`). */
+  read?: ReadAnswer;
   /** The form the envelope's `data` must take (checked when given). */
   shape?: Shape;
   /** False for the status badges, which take no key. */
@@ -97,15 +98,9 @@ export class Transport {
     });
   }
 
-  /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-  get<T>(
-    path: string,
-    opts?: RequestOptions,
-    query?: Array<[string, string]>,
-    expect: Expect = 'envelope',
-    shape?: Shape,
-  ) {
-    return this.request<T>({ method: 'GET', path, query, kind: 'read', expect, opts, shape });
+  /** GET a path (a read, retried); resolves with the envelope's `data`, of `shape` when given. */
+  get<T>(path: string, opts?: RequestOptions, query?: Array<[string, string]>, shape?: Shape) {
+    return this.request<T>({ method: 'GET', path, query, kind: 'read', opts, shape });
   }
 
   /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
@@ -121,7 +116,6 @@ export class Transport {
       path,
       kind,
       body: { type: 'json', value },
-      expect: 'envelope',
       opts,
       shape,
     });
@@ -204,7 +198,7 @@ export class Transport {
       });
     }
     const headers: Record<string, string> = {};
-    if (call.expect === 'envelope' || call.expect === 'document') headers.accept = 'application/json';
+    if (!call.read) headers.accept = 'application/json';
     if (body.contentType) headers['content-type'] = body.contentType;
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     return {
@@ -234,7 +228,7 @@ export class Transport {
       });
       this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.clock.now() - started)} ms`);
       if (res.status >= 200 && res.status < 300) {
-        const read = readSuccess(res, call.expect, this.redact);
+        const read = (call.read ?? readEnvelopeData)(res, this.redact);
         const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
         return wrong ?? read;
       }

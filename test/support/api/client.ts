@@ -6,7 +6,7 @@
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from '../../../src/api/api.js';
 
 import { clientOn, pagingQuery, seg } from '../../../src/api/client.js';
-import type { BinaryAnswer } from '../../../src/api/answer.js';
+import { getWith, readBinary, readText, type BinaryAnswer } from './answers.js';
 import { Transport } from '../../../src/api/transport.js';
 import type * as Action from '../../../src/api/types.js';
 import type {
@@ -118,7 +118,7 @@ export function createTestClient(options: ClientOptions): TestApi {
   const t = new Transport(options);
   /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
   const del = (path: string, opts?: RequestOptions): Promise<true> =>
-    t.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+    t.request({ method: 'DELETE', path, kind: 'write', opts });
   /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
   const badge = (
     path: string,
@@ -130,7 +130,7 @@ export function createTestClient(options: ClientOptions): TestApi {
       path,
       query: screenshot ? [['screenshot', '1']] : [],
       kind: 'read',
-      expect: 'binary',
+      read: readBinary,
       sendApiKey: false,
       opts,
     });
@@ -145,7 +145,7 @@ export function createTestClient(options: ClientOptions): TestApi {
     duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
     listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
     listSuiteResultsCsv: (suiteId, paging, opts) =>
-      t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+      getWith(t, `/suites/${seg(suiteId)}/results/csv/`, readText, opts, pagingQuery(paging)),
     getSuiteStatusBadge: (suiteId, screenshot, opts) =>
       badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
     listTests: (opts) => t.get('/tests/', opts),
@@ -155,13 +155,13 @@ export function createTestClient(options: ClientOptions): TestApi {
     deleteTest: (testId, opts) => del(`/tests/${seg(testId)}/`, opts),
     acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
     listTestResultsCsv: (testId, paging, opts) =>
-      t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+      getWith(t, `/tests/${seg(testId)}/results/csv/`, readText, opts, pagingQuery(paging)),
     getTestStatusBadge: (testId, screenshot, opts) =>
       badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
     commentOnTestResult: (resultId, message, opts) =>
       t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
     getSuiteResultXunit: (suiteResultId, opts) =>
-      t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+      getWith(t, `/suite-results/${seg(suiteResultId)}/xunit/`, readText, opts),
     listOrganizations: (opts) => t.get('/organizations/', opts),
     getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
     listFolders: (opts) => t.get('/folders/', opts),

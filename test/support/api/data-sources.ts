@@ -53,7 +53,6 @@ export function dataSourceEndpoints(t: Transport): DataSourceEndpoints {
         method: 'DELETE',
         path: `${base(organizationId)}${seg(dataSourceId)}/`,
         kind: 'write',
-        expect: 'envelope',
         opts,
       }),
   };
