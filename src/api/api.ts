@@ -74,8 +74,6 @@ export interface ClientOptions {
   budget?: RateBudget;
   /** Called once per HTTP request sent (for counting), with method and redacted URL. */
   onRequest?: (method: string, redactedUrl: string) => void;
-  /** Called once per HTTP 429 answer with its `Retry-After` in ms (undefined when none or unreadable). */
-  onRateLimited?: (retryAfterMs: number | undefined) => void;
   /**
    * Called with the redacted message of every `UNEXPECTED_SHAPE` answer, and of every answer refused at the
    * size cap that is asked again (shown as a warning; the last failure is the caller's to report).

@@ -67,11 +67,6 @@ export class Transport {
     this.redactor = createRedactor([...this.secrets]);
   }
 
-  private readonly onRateLimited = (retryAfterMs: number | undefined): void => {
-    this.options.budget?.onRateLimited(retryAfterMs);
-    this.options.onRateLimited?.(retryAfterMs);
-  };
-
   /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
   readonly redact = (text: string): string => this.redactor(text);
 
@@ -232,7 +227,9 @@ export class Transport {
         const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
         return wrong ?? read;
       }
-      return failureFromResponse(res, this.clock.now(), this.redact, this.onRateLimited);
+      return failureFromResponse(res, this.clock.now(), this.redact, (ms) =>
+        this.options.budget?.onRateLimited(ms),
+      );
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       if (err.kind === 'aborted') throw this.aborted(p, attempts, true);

@@ -5,9 +5,10 @@
  * Waits go through an injected sleep that records them: nothing here really waits for a backoff.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestClient } from '../../support/api/client.js';
 import type { ClientOptions } from '../../../src/api/api.js';
+import { RateBudget } from '../../../src/api/budget.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { backoffMs, MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../src/api/backoff.js';
 import { decideRetry } from '../../../src/api/retry-rules.js';
@@ -123,10 +124,9 @@ describe('retries over HTTP', () => {
       ok({ _id: 'b1', passing: null }),
     );
     const limited: Array<number | undefined> = [];
-    const { api, waits } = recording({
-      baseUrl: server.baseUrl,
-      onRateLimited: (ms) => limited.push(ms),
-    });
+    const budget = new RateBudget({ clock: systemClock });
+    vi.spyOn(budget, 'onRateLimited').mockImplementation((ms) => void limited.push(ms));
+    const { api, waits } = recording({ baseUrl: server.baseUrl, budget });
     await expect(api.getSuiteResult('b1')).resolves.toEqual({ _id: 'b1', passing: null });
     expect(waits).toEqual([7000, 3000, 1500]);
     expect(count(path)).toBe(4);
