@@ -185,12 +185,11 @@ export class Transport {
     try {
       body = await encodeBody(call.body);
     } catch (err) {
-      throw new ApiError({
-        errorType: 'INVALID_REQUEST',
-        endpoint,
-        attempts: 0,
-        message: this.redact(`${endpoint}: could not build the request body: ${(err as Error).message}`),
-      });
+      throw this.notSent(
+        call.method,
+        call.path,
+        `could not build the request body: ${(err as Error).message}`,
+      );
     }
     const headers: Record<string, string> = {};
     if (!call.read) headers.accept = 'application/json';
