@@ -48,7 +48,7 @@ export interface Step {
   error?: string;
 }
 
-/** `{defaultUrl, dims, path, size}`: one stored image. */
+/** One stored image: its URL and its size in bytes. */
 export interface ImageRef {
   defaultUrl: string;
   size: number;
