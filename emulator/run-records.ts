@@ -4,7 +4,7 @@
  * condition with their effective settings.
  */
 import { randomUUID } from 'node:crypto';
-import type { Step, StepTarget } from '../src/api/types.js';
+import type { Step, StepTarget } from './api-types.js';
 import type { RunRequest } from './executors/types.js';
 import { resultBrowser, type ExecuteParams } from './params.js';
 import type { ApiKeyRecord, Store, SuiteRecord, SuiteResult, TestRecord, TestResult } from './store.js';

@@ -5,8 +5,8 @@
  * test settings. A test may carry a `scenario` for the simulated executor.
  */
 import { readFileSync } from 'node:fs';
-import type { DataSource, Folder, Notifications, Step } from '../src/api/types.js';
-import type { Plan } from '../src/api/organization-types.js';
+import type { DataSource, Folder, Notifications, Step } from './api-types.js';
+import type { Plan } from './api-types.js';
 import { parseScenario } from './executors/simulated.js';
 import { newSuiteDefaults, newTestDefaults, type Store } from './store.js';
 import { EPOCH, iso } from './util.js';

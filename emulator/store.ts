@@ -15,8 +15,8 @@ import type {
   Test,
   TestResult as ServiceTestResult,
   Variable,
-} from '../src/api/types.js';
-import type { Organization } from '../src/api/organization-types.js';
+} from './api-types.js';
+import type { Organization } from './api-types.js';
 import type { Scenario } from './executors/simulated.js';
 
 /**

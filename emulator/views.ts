@@ -2,9 +2,9 @@
  * Response shapes of stored records, per endpoint, as the contract's "Resources and their fields" gives them
  * (organization and suite references as `{_id, name}` or identifier strings depending on the endpoint).
  */
-import type { Step, Suite, Test } from '../src/api/types.js';
-import type { TestDefinition } from '../src/api/definitions.js';
-import type { Organization } from '../src/api/organization-types.js';
+import type { Step, Suite, Test } from './api-types.js';
+import type { TestDefinition } from './api-types.js';
+import type { Organization } from './api-types.js';
 import type { OrganizationRecord, Store, SuiteRecord, TestRecord } from './store.js';
 import { clone } from './util.js';
 

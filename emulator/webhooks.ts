@@ -9,7 +9,7 @@
  * `notificationsSuite.webhooks`: a guess, as are the conditions' names (emulator/README.md, "Deviations").
  * One attempt per URL with a short timeout; a failing receiver never affects the run.
  */
-import type { NotificationChannel, Notifications } from '../src/api/types.js';
+import type { NotificationChannel, Notifications } from './api-types.js';
 import type { FinishRecord } from './engine.js';
 import type { ExecuteParams } from './params.js';
 import type { Store } from './store.js';

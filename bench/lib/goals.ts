@@ -2,13 +2,13 @@
  * The goals, read against the figures: detection lag, cost in requests, scale, and start-up, overhead and
  * memory. Ratios and side figures are against the official client in the same run.
  */
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../src/api/budget.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../src/api/limits.js';
 import type { LagSample } from './cases.js';
 import type { Results } from './results.js';
 import { spread } from './stats.js';
 
 /** The most requests the action's budget lets go in any 1 s: its burst, then its refill over that second. */
-export const BUDGET_PEAK = DEFAULT_BURST + DEFAULT_RATE_PER_SECOND;
+export const BUDGET_PEAK = RATE_LIMIT_BURST + RATE_LIMIT_PER_SECOND;
 
 export const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '–');
 /** A limit in seconds as the goals write it: `1 s`, `1.5 s`. */
@@ -192,7 +192,7 @@ function concurrencyGoals(results: Results): Goal[] {
       failed ? `${failed} process failed` : '',
     ].filter(Boolean);
     out.push({
-      goal: `${n} suites at once: lag p95 ≤ ${sec(lagLimit)}, at most ${rateLimit} requests/s on average, never more than the budget (${BUDGET_PEAK} in any 1 s: ${DEFAULT_BURST} at once, then ${DEFAULT_RATE_PER_SECOND}/s)`,
+      goal: `${n} suites at once: lag p95 ≤ ${sec(lagLimit)}, at most ${rateLimit} requests/s on average, never more than the budget (${BUDGET_PEAK} in any 1 s: ${RATE_LIMIT_BURST} at once, then ${RATE_LIMIT_PER_SECOND}/s)`,
       measured:
         `lag p95 ${s(lag)} (official ${s(lagO)}); ${n1(mean)} requests/s on average (official ${n1(Math.max(...theirs.map((x) => x.meanPerSecond)))}); ` +
         `at most ${peak} in 1 s (official ${Math.max(...theirs.map((x) => x.maxPerSecond))}); ${ours.length} rounds`,

@@ -4,7 +4,7 @@
  */
 import type { BrowserContextOptions, Locator, Page, Request } from 'playwright-core';
 import type { ConsoleOutcome, RunRequest } from './types.js';
-import type { Step, StepTarget } from '../../src/api/types.js';
+import type { Step, StepTarget } from '../api-types.js';
 import { abortError, sleep, substitute } from '../util.js';
 
 /** Per-run settings a step needs. */

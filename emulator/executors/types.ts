@@ -5,7 +5,7 @@
  *
  * Executors: `simulated` (deterministic scenarios) and `browser` (headless Chromium via playwright-core).
  */
-import type { Step } from '../../src/api/types.js';
+import type { Step } from '../api-types.js';
 import type { EmulatorClock } from '../clock.js';
 
 export interface RunRequest {

@@ -32,7 +32,7 @@
  * `name=`, `linkText=`/`link=` and `partialLinkText=` become CSS or XPath selectors; selectors are exported
  * as `css=...` or `xpath=...`.
  */
-import type { Step, StepTarget } from '../../src/api/types.js';
+import type { Step, StepTarget } from '../api-types.js';
 import { KEY_CODES, KEY_NAMES, NATIVE_COMMANDS } from './recorder-tables.js';
 
 /** A step in import/export form: no `_id`, no result fields. */

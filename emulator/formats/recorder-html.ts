@@ -7,7 +7,7 @@
  * cell are written as `<br />`. Command and locator mapping: `recorder-commands.ts`.
  */
 import { parse, HTMLElement, TextNode, type Node } from 'node-html-parser';
-import type { Step } from '../../src/api/types.js';
+import type { Step } from '../api-types.js';
 import { commandToStep, stepToCommand, type PortableStep } from './recorder-commands.js';
 
 /** A test as `testToRecorderHtml` reads it. */

@@ -8,8 +8,8 @@
  * Step conditions and the optional flag have no recorder form and are not carried.
  */
 import { randomUUID } from 'node:crypto';
-import type { Step } from '../../src/api/types.js';
-import type { SideDocument } from '../../src/api/definitions.js';
+import type { Step } from '../api-types.js';
+import type { SideDocument } from '../api-types.js';
 import {
   commandToStep,
   stepToCommand,

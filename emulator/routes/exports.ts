@@ -3,7 +3,7 @@
  * answers the document itself (JSON, zip or XHTML), never an envelope, so that a downloaded file imports back
  * (docs/api-contract.md, official client's tests); errors stay ERROR envelopes.
  */
-import type { TestDefinition } from '../../src/api/definitions.js';
+import type { TestDefinition } from '../api-types.js';
 import { testToRecorderHtml } from '../formats/recorder-html.js';
 import { testsToSide } from '../formats/side.js';
 import { testExport } from '../views.js';

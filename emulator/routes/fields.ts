@@ -3,7 +3,8 @@
  * field checks for suite and test settings (docs/api-contract.md, "Endpoints the action calls" and "Tests" settings), step normalisation and
  * the creation of a stored test from a definition.
  */
-import { REGIONS, type Step, type StepTarget } from '../../src/api/types.js';
+import { REGIONS } from '../../src/api/types.js';
+import type { Step, StepTarget } from '../api-types.js';
 import { BROWSER_PATTERN } from '../params.js';
 import type { RequestContext } from '../server.js';
 import {

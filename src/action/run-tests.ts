@@ -34,7 +34,7 @@ export async function runTests(
     secrets: inputs.secrets,
     log: (line) => deps.sink.debug(redact(line)),
     budget,
-    sleep: (ms, signal) => deps.clock.sleep(ms, signal),
+    clock: deps.clock,
     onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
   });
   const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());

@@ -2,6 +2,7 @@
  * The calls of the Ghost Inspector API v1 the action makes (docs/api-contract.md: Endpoints the action
  * calls); the rest of the API's surface lives with the tests (`test/support/api/`).
  */
+import type { Clock } from '../common/clock.js';
 import type { RateBudget } from './budget.js';
 import type { ExecuteOptions, Paging, Suite, SuiteResult, TestResult } from './types.js';
 import type { TestDefinition } from './definitions.js';
@@ -65,20 +66,14 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Per-request timeout in ms (default 30000). */
   requestTimeoutMs?: number;
-  /** Injectable sleep (ms) for tests. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Injectable clock (ms since epoch). */
-  now?: () => number;
-  /** Random source in [0,1) for jitter. */
-  random?: () => number;
+  /** Time of the retry waits, their jitter and `Retry-After` dates (default real time). */
+  clock?: Clock;
   /** Debug log sink; receives redacted lines only. */
   log?: (line: string) => void;
   /** The request budget: every attempt takes one token first. Without one, requests go out unmetered. */
   budget?: RateBudget;
   /** Called once per HTTP request sent (for counting), with method and redacted URL. */
   onRequest?: (method: string, redactedUrl: string) => void;
-  /** Called once per HTTP 429 answer with its `Retry-After` in ms (undefined when none or unreadable). */
-  onRateLimited?: (retryAfterMs: number | undefined) => void;
   /**
    * Called with the redacted message of every `UNEXPECTED_SHAPE` answer, and of every answer refused at the
    * size cap that is asked again (shown as a warning; the last failure is the caller's to report).

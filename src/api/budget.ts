@@ -3,16 +3,11 @@
  * rate on each 429 wave and recovers linearly (AIMD), so processes sharing an account converge on a fair
  * share. Defaults and their reasons: docs/requests.md.
  */
+import type { Clock } from '../common/clock.js';
 import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from './limits.js';
 
 /** The time the budget reads, and how it waits when the caller gives no wait of its own. */
-export interface BudgetClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-/** A wait of `ms`, ended (or rejected) early when `signal` fires. */
-export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
+type BudgetClock = Pick<Clock, 'now' | 'sleep'>;
 
 export interface RateBudgetOptions {
   /** Size of the bucket: requests at most sent at once after a quiet spell (default the account's, 300). */
@@ -26,15 +21,6 @@ export interface RateBudgetOptions {
   clock: BudgetClock;
 }
 
-/**
- * The account's own burst and rate: alone, a step may use them; sharing the account, the watch's busy tick
- * keeps polls under the rate and a 429 backs off (docs/requests.md, "Sharing an account").
- */
-export const DEFAULT_BURST = RATE_LIMIT_BURST;
-export const DEFAULT_RATE_PER_SECOND = RATE_LIMIT_PER_SECOND;
-export const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
-export const DEFAULT_RECOVERY_PER_SECOND = 0.05;
-
 /** Thrown by `acquire` when its signal fires before a token was had. */
 export class BudgetAbortedError extends Error {
   constructor() {
@@ -45,13 +31,6 @@ export class BudgetAbortedError extends Error {
 
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
-
-function positive(name: string, value: number, min: number): number {
-  if (!Number.isFinite(value) || value < min) {
-    throw new RangeError(`RateBudget ${name} must be a number ≥ ${min}; got ${String(value)}.`);
-  }
-  return value;
-}
 
 export class RateBudget {
   readonly burst: number;
@@ -77,23 +56,11 @@ export class RateBudget {
   /** Times the refill rate was halved. */
   decreases = 0;
 
-  /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
   constructor(options: RateBudgetOptions) {
-    this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
-    this.nominalRatePerSecond = positive(
-      'ratePerSecond',
-      options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND,
-      0.001,
-    );
-    this.minRatePerSecond = Math.min(
-      this.nominalRatePerSecond,
-      positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001),
-    );
-    this.recoveryPerSecond = positive(
-      'recoveryPerSecond',
-      options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND,
-      0,
-    );
+    this.burst = options.burst ?? RATE_LIMIT_BURST;
+    this.nominalRatePerSecond = options.ratePerSecond ?? RATE_LIMIT_PER_SECOND;
+    this.minRatePerSecond = Math.min(this.nominalRatePerSecond, options.minRatePerSecond ?? 0.5);
+    this.recoveryPerSecond = options.recoveryPerSecond ?? 0.05;
     this.clock = options.clock;
     this.tokens = this.burst;
     this.rate = this.nominalRatePerSecond;
@@ -140,11 +107,11 @@ export class RateBudget {
   /**
    * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
    * A `lowPriority` caller lets every other caller that comes while it waits go first.
-   * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
+   * @throws BudgetAbortedError when `signal` fires first (no token is taken).
    */
   async acquire(
     signal?: AbortSignal,
-    wait: Wait = (ms, s) => this.clock.sleep(ms, s),
+    wait: Clock['sleep'] = (ms, s) => this.clock.sleep(ms, s),
     lowPriority = false,
   ): Promise<void> {
     const me = { nudge: new AbortController(), low: lowPriority };
@@ -162,11 +129,7 @@ export class RateBudget {
         }
         me.nudge = new AbortController();
         const until = signal ? AbortSignal.any([signal, me.nudge.signal]) : me.nudge.signal;
-        try {
-          await wait(waitMs, until);
-        } catch (error) {
-          if (signal?.aborted || !me.nudge.signal.aborted) throw error;
-        }
+        await wait(waitMs, until);
       }
     } finally {
       this.line.splice(this.line.indexOf(me), 1);

@@ -1,28 +1,57 @@
-/** The API v1 client: the endpoint modules assembled over one `Transport` (docs/api-client.md). */
-import type { ClientOptions, GhostInspectorApi } from './api.js';
-import { folderEndpoints } from './endpoints/folders.js';
-import { onDemandEndpoints } from './endpoints/on-demand.js';
-import { organizationEndpoints } from './endpoints/organizations.js';
-import { resultEndpoints } from './endpoints/results.js';
-import { suiteResultEndpoints } from './endpoints/suite-results.js';
-import { suiteEndpoints } from './endpoints/suites.js';
-import { testEndpoints } from './endpoints/tests.js';
+/**
+ * The API v1 client: the calls the action makes (docs/api-contract.md: Endpoints the action calls) over one
+ * `Transport` (docs/api-client.md). Paths keep the trailing slash the contract shows.
+ */
+import type { ClientOptions, GhostInspectorApi, RequestOptions } from './api.js';
+import { execute, executeOnDemand } from './execute.js';
 import { Transport } from './transport.js';
+import type { Paging } from './types.js';
+
+/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
+export const seg = (id: string): string => encodeURIComponent(id);
+
+/** The `count` and `offset` query parameters that are set (docs/api-contract.md: Polling a run). */
+export function pagingQuery(paging?: Paging): Array<[string, string]> {
+  const q: Array<[string, string]> = [];
+  if (paging?.count !== undefined) q.push(['count', String(paging.count)]);
+  if (paging?.offset !== undefined) q.push(['offset', String(paging.offset)]);
+  return q;
+}
 
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 export function createClient(options: ClientOptions): GhostInspectorApi {
   return clientOn(new Transport(options));
 }
 
-/** The client's methods over the transport `t` (tests add the rest of the API's surface on the same one). */
+/**
+ * The action's calls over the transport `t` (tests add the rest of the API's surface on the same one). Lists
+ * come newest first, a suite result's test results in creation order; cancelling an ended run answers it.
+ */
 export function clientOn(t: Transport): GhostInspectorApi {
+  const list = <T>(path: string, opts?: RequestOptions, paging?: Paging) =>
+    t.get<T>(path, opts, pagingQuery(paging), 'list');
+  const record = <T>(path: string, opts?: RequestOptions) => t.get<T>(path, opts, [], 'record');
+  const cancel = <T>(path: string, opts?: RequestOptions) =>
+    t.postJson<T>(path, {}, opts, 'cancel', 'record');
   return {
-    ...suiteEndpoints(t),
-    ...testEndpoints(t),
-    ...onDemandEndpoints(t),
-    ...resultEndpoints(t),
-    ...suiteResultEndpoints(t),
-    ...organizationEndpoints(t),
-    ...folderEndpoints(t),
+    getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
+    listSuiteResults: (suiteId, paging, opts) => list(`/suites/${seg(suiteId)}/results/`, opts, paging),
+    executeSuite: (suiteId, options, opts) =>
+      execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', options, opts),
+    executeTest: (testId, options, opts) =>
+      execute(t, `/tests/${seg(testId)}/execute/`, 'test', options, opts),
+    executeOnDemand: (organizationId, test, options, opts) =>
+      executeOnDemand(t, `/organizations/${seg(organizationId)}/on-demand/execute`, test, options, opts),
+    listTestRunning: (testId, opts) => list(`/tests/${seg(testId)}/running/`, opts),
+    listTestResults: (testId, paging, opts) => list(`/tests/${seg(testId)}/results/`, opts, paging),
+    getTestResult: (resultId, opts) => record(`/results/${seg(resultId)}/`, opts),
+    cancelTestResult: (resultId, opts) => cancel(`/results/${seg(resultId)}/cancel/`, opts),
+    getSuiteResult: (suiteResultId, opts) => record(`/suite-results/${seg(suiteResultId)}/`, opts),
+    listSuiteResultTestResults: (suiteResultId, paging, opts) =>
+      list(`/suite-results/${seg(suiteResultId)}/results/`, opts, paging),
+    cancelSuiteResult: (suiteResultId, opts) => cancel(`/suite-results/${seg(suiteResultId)}/cancel/`, opts),
+    listOrganizationRunning: (organizationId, opts) =>
+      list(`/organizations/${seg(organizationId)}/running/`, opts),
+    listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
   };
 }

@@ -1,5 +1,4 @@
 /** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
-import type { ErrorType } from './types.js';
 
 /**
  * Codes an `ApiError` carries: the service's own error types (docs/api-contract.md: Errors), `HTTP_ERROR`
@@ -7,7 +6,10 @@ import type { ErrorType } from './types.js';
  * `TRIGGER_UNCERTAIN` (an execute that may have reached the service), `INVALID_REQUEST` (nothing sent).
  */
 export type ApiErrorType =
-  | ErrorType
+  | 'AUTHENTICATION_ERROR'
+  | 'VALIDATION_ERROR'
+  | 'TIMEOUT_ERROR'
+  | 'SERVER_ERROR'
   | 'HTTP_ERROR'
   | 'INVALID_RESPONSE'
   | 'UNEXPECTED_SHAPE'
@@ -64,11 +66,6 @@ export class ApiError extends Error {
     this.attempts = init.attempts;
     this.causeType = init.causeType;
     if (init.inFlight !== undefined) this.inFlight = init.inFlight;
-  }
-
-  /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-  get notFound(): boolean {
-    return isNotFound(this);
   }
 }
 

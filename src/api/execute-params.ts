@@ -1,32 +1,6 @@
 /** Encoding of execute parameters as a JSON body, form fields or a query string (docs/api-contract.md). */
 import type { ExecuteOptions } from './types.js';
 
-/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
-export const EXECUTE_PARAMETER_NAMES: ReadonlySet<string> = new Set([
-  'apiKey',
-  'startUrl',
-  'browser',
-  'userAgent',
-  'dataSource',
-  'delay',
-  'region',
-  'httpAuthUsername',
-  'httpAuthPassword',
-  'webhook',
-  'disableNotifications',
-  'immediate',
-  'dataFile',
-  'disableVisuals',
-  'maxConcurrentDataRows',
-  'screenshotCompareEnabled',
-  'screenshotCompareThreshold',
-  'screenshotCompareBaselineResult',
-  'screenshotExclusions',
-  'screenshotTarget',
-  'viewport',
-  'chatChannel',
-]);
-
 /** Parameters the contract allows for test execution only. */
 const TEST_ONLY: ReadonlyArray<keyof ExecuteOptions> = ['webhook', 'screenshotCompareBaselineResult'];
 
@@ -55,6 +29,16 @@ const STRINGS = [
 const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'] as const satisfies ReadonlyArray<
   keyof ExecuteOptions
 >;
+
+/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+export const EXECUTE_PARAMETER_NAMES: ReadonlySet<string> = new Set([
+  'apiKey',
+  'dataFile',
+  ...BOOLEANS,
+  ...NUMBERS,
+  ...STRINGS,
+  ...REPEATABLE,
+]);
 
 export interface EncodedExecuteOptions {
   /** For a query string or form fields, in order; a repeatable parameter appears once per value. */

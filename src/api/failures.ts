@@ -2,7 +2,8 @@
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import { TOO_LARGE, type HttpResponse, type TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';
-import { parseRetryAfter, type AttemptFailure, type RequestKind } from './retry-rules.js';
+import { parseRetryAfter } from './backoff.js';
+import type { AttemptFailure, RequestKind } from './retry-rules.js';
 
 export type Redact = (text: string) => string;
 
@@ -106,12 +107,6 @@ export function failureFromTransport(err: TransportError, timeoutMs: number, red
   };
 }
 
-function advice(errorType: string, status?: number): string {
-  return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
-    ? ' Check the API key (the account settings show it).'
-    : '';
-}
-
 /** The `ApiError` for a failure not retried (`TRIGGER_UNCERTAIN` with `uncertain`); `attempts`: HTTP attempts. */
 export function failureError(
   kind: RequestKind,
@@ -143,7 +138,8 @@ export function failureError(
       ),
     });
   }
-  let hint = advice(f.errorType, f.status);
+  const badKey = f.errorType === 'AUTHENTICATION_ERROR' || f.status === 401 || f.status === 403;
+  let hint = badKey ? ' Check the API key (the account settings show it).' : '';
   if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
     hint =
       " The service gave up waiting, but the tests stay triggered: check the organization's running list " +

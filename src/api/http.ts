@@ -33,7 +33,6 @@ export interface HttpRequest {
   /** Whole-exchange deadline in ms (connect, send, answer and body). */
   timeoutMs: number;
   signal?: AbortSignal;
-  userAgent?: string;
 }
 
 export interface HttpResponse {
@@ -143,7 +142,7 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
     canHandleAuthentication: () => false,
     handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
   };
-  const client = new HttpClient(req.userAgent ?? 'ghost-inspector-action', [handler], {
+  const client = new HttpClient('ghost-inspector-action', [handler], {
     allowRedirects: false,
     allowRetries: false,
     keepAlive: false,

@@ -6,17 +6,8 @@ export const PAGE_SIZE = 50;
 /** Most records read of any list (docs/read.md, "Paging"): a suite result that counts more is not believed. */
 export const MAX_LIST_RECORDS = 10_000;
 
-/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
-export const DEFAULT_LIST_COUNT = 10;
-
-/** Earlier results read per suite or test to estimate run durations. */
-export const DURATION_HISTORY_COUNT = 5;
-
 /** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
 export const NOT_FOUND_GRACE_MS = 30_000;
-
-/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
-export const MAX_EXECUTE_DELAY_MS = 300_000;
 
 /** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
 export const RATE_LIMIT_PER_SECOND = 10;

@@ -1,5 +1,5 @@
 /** Retry rules of the API client: a request that triggers runs is never blindly repeated. */
-import { backoffMs, type BackoffOptions } from './backoff.js';
+import { backoffMs } from './backoff.js';
 
 /**
  * What a request does: `read` and `cancel` are retried on network errors, timeouts, 429 and 5xx; `trigger`
@@ -8,8 +8,6 @@ import { backoffMs, type BackoffOptions } from './backoff.js';
 export type RequestKind = 'read' | 'cancel' | 'trigger' | 'write';
 
 export const DEFAULT_MAX_RETRIES = 4;
-
-export { backoffMs, MAX_RETRY_AFTER_MS, parseRetryAfter, type BackoffOptions } from './backoff.js';
 
 /** Network error codes that prove the request never reached the service (refused, DNS failure). */
 const NEVER_REACHED_CODES: ReadonlySet<string> = new Set([
@@ -40,7 +38,6 @@ export function decideRetry(
   retry: number,
   maxRetries: number,
   random: () => number,
-  backoff: BackoffOptions = {},
 ): RetryDecision {
   const neverReached =
     failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
@@ -68,33 +65,6 @@ export function decideRetry(
   const delayMs =
     failure.kind === 'status' && failure.retryAfterMs !== undefined
       ? failure.retryAfterMs
-      : backoffMs(retry, random, backoff);
+      : backoffMs(retry, random);
   return { retry: true, delayMs };
-}
-
-/** The error a sleep rejects with when its signal fires. */
-export class AbortedError extends Error {
-  override readonly name = 'AbortError';
-}
-
-/** Wait `ms` ms; rejects with `AbortedError` at once when `signal` fires (before or during). */
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new AbortedError('aborted'));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError('aborted'));
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

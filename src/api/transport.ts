@@ -1,23 +1,14 @@
 /** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
+import { systemClock, type Clock } from '../common/clock.js';
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
-import { checkShape, readSuccess, type Expect, type Shape } from './answer.js';
+import { checkShape, readEnvelopeData, type ReadAnswer, type Shape } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
 import { ApiError } from './errors.js';
 import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';
 import { sendHttp, TransportError } from './http.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { createRedactor } from './redact.js';
-import {
-  decideRetry,
-  defaultSleep,
-  DEFAULT_MAX_RETRIES,
-  type AttemptFailure,
-  type RequestKind,
-} from './retry-rules.js';
-
-function isRateLimited(failure: AttemptFailure): boolean {
-  return failure.kind === 'status' && failure.status === 429;
-}
+import { decideRetry, DEFAULT_MAX_RETRIES, type RequestKind } from './retry-rules.js';
 
 export interface Call {
   method: 'GET' | 'POST' | 'DELETE';
@@ -26,7 +17,8 @@ export interface Call {
   query?: Array<[string, string]>;
   kind: RequestKind;
   body?: Body;
-  expect: Expect;
+  /** How a 2xx answer is read (default: the envelope's `data`, asked for with `accept: application/json`). */
+  read?: ReadAnswer;
   /** The form the envelope's `data` must take (checked when given). */
   shape?: Shape;
   /** False for the status badges, which take no key. */
@@ -59,9 +51,7 @@ export class Transport {
   readonly timeoutMs: number;
   private readonly baseUrl: string;
   private readonly maxRetries: number;
-  private readonly sleep: NonNullable<ClientOptions['sleep']>;
-  private readonly now: () => number;
-  private readonly random: () => number;
+  private readonly clock: Clock;
   private readonly secrets: Set<string>;
   private redactor: (text: string) => string;
 
@@ -70,19 +60,12 @@ export class Transport {
     this.apiKey = options.apiKey;
     this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.sleep = options.sleep ?? defaultSleep;
-    this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? systemClock;
     this.secrets = new Set<string>(
       [this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''),
     );
     this.redactor = createRedactor([...this.secrets]);
   }
-
-  private readonly onRateLimited = (retryAfterMs: number | undefined): void => {
-    this.options.budget?.onRateLimited(retryAfterMs);
-    this.options.onRateLimited?.(retryAfterMs);
-  };
 
   /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
   readonly redact = (text: string): string => this.redactor(text);
@@ -110,15 +93,9 @@ export class Transport {
     });
   }
 
-  /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-  get<T>(
-    path: string,
-    opts?: RequestOptions,
-    query?: Array<[string, string]>,
-    expect: Expect = 'envelope',
-    shape?: Shape,
-  ) {
-    return this.request<T>({ method: 'GET', path, query, kind: 'read', expect, opts, shape });
+  /** GET a path (a read, retried); resolves with the envelope's `data`, of `shape` when given. */
+  get<T>(path: string, opts?: RequestOptions, query?: Array<[string, string]>, shape?: Shape) {
+    return this.request<T>({ method: 'GET', path, query, kind: 'read', opts, shape });
   }
 
   /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
@@ -134,7 +111,6 @@ export class Transport {
       path,
       kind,
       body: { type: 'json', value },
-      expect: 'envelope',
       opts,
       shape,
     });
@@ -154,9 +130,10 @@ export class Transport {
       const outcome = await this.attempt(p, attempts);
       if ('value' in outcome) return outcome.value as T;
       // A 429 never started anything, so with a signal to end the wait it is retried until it fires.
-      const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+      const { failure } = outcome;
+      const untilAborted = signal !== undefined && failure.kind === 'status' && failure.status === 429;
       const maxRetries = untilAborted ? Infinity : this.maxRetries;
-      const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
+      const decision = decideRetry(call.kind, failure, attempt, maxRetries, () => this.clock.random());
       if (!decision.retry) {
         const error = failureError(
           call.kind,
@@ -175,12 +152,7 @@ export class Transport {
       if (outcome.tooLarge) {
         this.options.onUnexpectedShape?.(this.redact(`${p.endpoint}: ${outcome.detail}; asked again.`));
       }
-      try {
-        await this.sleep(decision.delayMs, waitSignal);
-      } catch (err) {
-        if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
-        throw err;
-      }
+      await this.clock.sleep(decision.delayMs, waitSignal);
       if (waitSignal?.aborted) throw this.aborted(p, attempts, false);
     }
   }
@@ -191,7 +163,7 @@ export class Transport {
     if (!budget) return;
     if (p.call.opts?.neverWait) return budget.takeNow();
     try {
-      await budget.acquire(waitSignal, this.sleep, p.call.opts?.lowPriority);
+      await budget.acquire(waitSignal, (ms, s) => this.clock.sleep(ms, s), p.call.opts?.lowPriority);
     } catch (err) {
       if (waitSignal?.aborted) throw this.aborted(p, attempt, false);
       throw err;
@@ -213,15 +185,14 @@ export class Transport {
     try {
       body = await encodeBody(call.body);
     } catch (err) {
-      throw new ApiError({
-        errorType: 'INVALID_REQUEST',
-        endpoint,
-        attempts: 0,
-        message: this.redact(`${endpoint}: could not build the request body: ${(err as Error).message}`),
-      });
+      throw this.notSent(
+        call.method,
+        call.path,
+        `could not build the request body: ${(err as Error).message}`,
+      );
     }
     const headers: Record<string, string> = {};
-    if (call.expect === 'envelope' || call.expect === 'document') headers.accept = 'application/json';
+    if (!call.read) headers.accept = 'application/json';
     if (body.contentType) headers['content-type'] = body.contentType;
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     return {
@@ -239,7 +210,7 @@ export class Transport {
   private async attempt(p: Prepared, attempts: number): Promise<{ value: unknown } | Failure> {
     const { call } = p;
     this.options.onRequest?.(call.method, p.redactedUrl);
-    const started = this.now();
+    const started = this.clock.now();
     try {
       const res = await sendHttp({
         method: call.method,
@@ -249,18 +220,22 @@ export class Transport {
         timeoutMs: p.timeoutMs,
         signal: call.opts?.signal,
       });
-      this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+      this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.clock.now() - started)} ms`);
       if (res.status >= 200 && res.status < 300) {
-        const read = readSuccess(res, call.expect, this.redact);
+        const read = (call.read ?? readEnvelopeData)(res, this.redact);
         const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
         return wrong ?? read;
       }
-      return failureFromResponse(res, this.now(), this.redact, this.onRateLimited);
+      return failureFromResponse(res, this.clock.now(), this.redact, (ms) =>
+        this.options.budget?.onRateLimited(ms),
+      );
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       if (err.kind === 'aborted') throw this.aborted(p, attempts, true);
       const code = err.code ? ` ${err.code}` : '';
-      this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+      this.log(
+        `${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.clock.now() - started)} ms`,
+      );
       return failureFromTransport(err, p.timeoutMs, this.redact);
     }
   }

@@ -16,7 +16,8 @@ import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { createTestClient, type TestApi } from '../support/api/client.js';
 import { ApiError, isNotFound } from '../../src/api/errors.js';
 import { refId } from '../../src/api/refs.js';
-import type { Suite, SuiteResult, TestResult } from '../../src/api/types.js';
+import { systemClock } from '../../src/common/clock.js';
+import type { Suite, SuiteResult, TestResult } from '../../emulator/api-types.js';
 import { NEW_SUITE_SETTINGS } from '../support/contract.js';
 
 const KEY = 'demo-api-key';
@@ -259,7 +260,12 @@ const called = new Set<string>();
 beforeAll(async () => {
   // The client's answers one call at a time: no rate limit, no not-found window (the action's tests run with both).
   em = await startEmulator({ timeScale: 0.01, quiet: true, rateLimit: false, notFoundWindowMs: 0 });
-  raw = createTestClient({ apiKey: KEY, baseUrl: em.baseUrl, maxRetries: 1, sleep: async () => {} });
+  raw = createTestClient({
+    apiKey: KEY,
+    baseUrl: em.baseUrl,
+    maxRetries: 1,
+    clock: { ...systemClock, sleep: async () => {} },
+  });
   api = new Proxy(raw, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
@@ -484,7 +490,7 @@ describe('suites', () => {
     expect(await api.deleteSuite(copy._id)).toBe(true);
     const gone = await rejection(api.getSuite(copy._id));
     expect(isNotFound(gone)).toBe(true);
-    expect(gone.notFound).toBe(true);
+    expect(isNotFound(gone)).toBe(true);
     // Deleting a suite deletes its tests.
     expect(isNotFound(await rejection(api.getTest(copiedTests[0]._id)))).toBe(true);
   });
@@ -1165,7 +1171,7 @@ describe('errors', () => {
     const stranger = createTestClient({ apiKey: 'not-a-real-key-42', baseUrl: em.baseUrl, maxRetries: 0 });
     const err = await rejection(stranger.listSuites());
     expect(err.errorType).toBe('AUTHENTICATION_ERROR');
-    expect(err.notFound).toBe(false);
+    expect(isNotFound(err)).toBe(false);
     expect(err.message).not.toContain('not-a-real-key-42');
     expect(err.endpoint).not.toContain('not-a-real-key-42');
   });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { refId } from '../../src/api/refs.js';
-import type { Folder, Suite, SuiteResult, Test, TestResult } from '../../src/api/types.js';
+import type { Folder, Suite, SuiteResult, Test, TestResult } from '../../emulator/api-types.js';
 
 const KEY = 'demo-api-key';
 const ORG = 'org-acme';

@@ -5,7 +5,7 @@
  * milliseconds, every figure exact.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { SuiteResult, TestResult } from '../../emulator/api-types.js';
 import { RUN_LIMIT_MS } from '../../emulator/engine.js';
 import { SUITE_WAIT_MS } from '../../emulator/waits.js';
 import { startVirtualWorld, type VirtualWorld } from '../support/virtual-world.js';

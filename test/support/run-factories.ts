@@ -1,6 +1,6 @@
 /** Plain data builders for unit tests of the run model (no I/O). */
 import { refId } from '../../src/api/refs.js';
-import type { SuiteResult, TestResult } from '../../src/api/types.js';
+import type { SuiteResult, TestResult } from '../../emulator/api-types.js';
 import type { RunPlan } from '../../src/run/engine.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 import type { RunLog } from '../../src/common/log.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { PNG } from 'pngjs';
 
-import type { ImageRef, TestResult } from '../../src/api/types.js';
+import type { ImageRef, TestResult } from '../../emulator/api-types.js';
 import { testResult } from './run-factories.js';
 
 /** A PNG of `width` x `height` random pixels (incompressible, so about 4 * w * h bytes). */

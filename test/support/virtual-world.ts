@@ -12,7 +12,6 @@
  */
 import type { ClientOptions } from '../../src/api/api.js';
 import { createTestClient, type TestApi } from './api/client.js';
-import { AbortedError } from '../../src/api/retry-rules.js';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
 import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
@@ -23,9 +22,9 @@ export interface VirtualWorld {
   clock: VirtualClock;
   emulator: Emulator;
   /**
-   * The real API client against the emulator on the virtual clock (its `now`, `random` and retry waits),
-   * every call tracked as activity. `options` override the defaults (API key `demo-api-key`, the emulator's
-   * base URL); a `sleep` given there (e.g. a budget's `clientSleep()`) is still counted as idle time.
+   * The real API client against the emulator on the virtual clock (its `now`, `random`, retry and budget
+   * waits), every call tracked as activity. `options` override the defaults (API key `demo-api-key`, the
+   * emulator's base URL); the waits of a `clock` given there still count as idle time.
    */
   client(options?: Partial<ClientOptions>): Client;
   /** Closes the emulator, then stops the clock. */
@@ -53,14 +52,16 @@ export async function startVirtualWorld(
   clock.addProbe(fileRequestsInFlight);
   clock.start();
   const client = (options: Partial<ClientOptions> = {}): Client => {
-    const sleep = options.sleep ?? clockSleep(clock);
+    const time = options.clock ?? clock;
     const api = createTestClient({
       apiKey: 'demo-api-key',
       baseUrl: emulator.baseUrl,
-      now: () => clock.now(),
-      random: () => clock.random(),
       ...options,
-      sleep: (ms, signal) => clock.untracked(sleep(ms, signal)),
+      clock: {
+        now: () => time.now(),
+        random: () => time.random(),
+        sleep: (ms, signal) => clock.untracked(time.sleep(ms, signal)),
+      },
     });
     return trackCalls(clock, api);
   };
@@ -81,15 +82,6 @@ export async function startVirtualWorld(
  */
 function fileRequestsInFlight(): number {
   return process.getActiveResourcesInfo().filter((name) => /^(FSReq|CloseReq)/.test(name)).length;
-}
-
-/** The client's retry sleep on `clock`: rejects with the client's `AbortedError` when `signal` fires. */
-function clockSleep(clock: VirtualClock) {
-  return async (ms: number, signal?: AbortSignal): Promise<void> => {
-    if (signal?.aborted) throw new AbortedError('aborted');
-    await clock.sleep(ms, signal);
-    if (signal?.aborted) throw new AbortedError('aborted');
-  };
 }
 
 /** `api` with every method that returns a promise tracked on `clock` until it settles. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../../../src/api/types.js';
-import type { SideDocument } from '../../../src/api/definitions.js';
+import type { Step } from '../../../emulator/api-types.js';
+import type { SideDocument } from '../../../emulator/api-types.js';
 import { sideToTests, testsToSide } from '../../../emulator/formats/side.js';
 
 function step(sequence: number, command: string, fields: Partial<Step> = {}): Step {

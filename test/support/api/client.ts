@@ -4,18 +4,46 @@
  * Same transport, retries and redaction as the action's client (`src/api/client.ts`).
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from '../../../src/api/api.js';
-import { clientOn } from '../../../src/api/client.js';
-import type { SideDocument, TestDefinition } from '../../../src/api/definitions.js';
-import { pagingQuery, seg } from '../../../src/api/endpoints/paths.js';
-import type { Organization, OrganizationSummary } from '../../../src/api/organization-types.js';
-import type { BinaryAnswer } from '../../../src/api/answer.js';
+
+import { clientOn, pagingQuery, seg } from '../../../src/api/client.js';
+import { getWith, readBinary, readText, type BinaryAnswer } from './answers.js';
 import { Transport } from '../../../src/api/transport.js';
-import type { DataSource, Folder, Paging, Suite, Test, TestResult } from '../../../src/api/types.js';
+import type * as Action from '../../../src/api/types.js';
+import type {
+  DataSource,
+  Folder,
+  Organization,
+  OrganizationSummary,
+  SideDocument,
+  Suite,
+  SuiteResult,
+  Test,
+  TestDefinition,
+  TestResult,
+} from '../../../emulator/api-types.js';
 import { dataSourceEndpoints } from './data-sources.js';
 import { importExportEndpoints } from './imports-exports.js';
 
+/** A record the action's client types by the fields the action reads, as the full contract resource. */
+type Full<T> = T extends Action.TestResult
+  ? TestResult
+  : T extends Action.SuiteResult
+    ? SuiteResult
+    : T extends Action.Suite
+      ? Suite
+      : T extends Array<infer U>
+        ? Array<Full<U>>
+        : T;
+
+/** The action's calls, answering the full resources. */
+type FullCalls = {
+  [K in keyof GhostInspectorApi]: GhostInspectorApi[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<Full<R>>
+    : never;
+};
+
 /** Every endpoint of the API v1 reference, one method each (docs/api-contract.md). */
-export interface TestApi extends GhostInspectorApi {
+export interface TestApi extends FullCalls {
   listSuites(opts?: RequestOptions): Promise<Suite[]>;
   createSuite(body: { name: string; organization: string }, opts?: RequestOptions): Promise<Suite>;
   /** Body: fields to change; `variables.<name>` keys take `{value}`. */
@@ -23,7 +51,7 @@ export interface TestApi extends GhostInspectorApi {
   deleteSuite(suiteId: string, opts?: RequestOptions): Promise<true>;
   duplicateSuite(suiteId: string, opts?: RequestOptions): Promise<Suite>;
   listSuiteTests(suiteId: string, opts?: RequestOptions): Promise<Test[]>;
-  listSuiteResultsCsv(suiteId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  listSuiteResultsCsv(suiteId: string, paging?: Action.Paging, opts?: RequestOptions): Promise<string>;
   /** The badge image bytes and media type; no API key is sent. */
   getSuiteStatusBadge(
     suiteId: string,
@@ -50,7 +78,7 @@ export interface TestApi extends GhostInspectorApi {
   duplicateTest(testId: string, opts?: RequestOptions): Promise<Test>;
   deleteTest(testId: string, opts?: RequestOptions): Promise<true>;
   acceptScreenshot(testId: string, opts?: RequestOptions): Promise<Test>;
-  listTestResultsCsv(testId: string, paging?: Paging, opts?: RequestOptions): Promise<string>;
+  listTestResultsCsv(testId: string, paging?: Action.Paging, opts?: RequestOptions): Promise<string>;
   exportTestJson(testId: string, includeImports?: boolean, opts?: RequestOptions): Promise<TestDefinition>;
   exportTestRecorderSide(testId: string, opts?: RequestOptions): Promise<SideDocument>;
   /** XHTML text. */
@@ -90,7 +118,7 @@ export function createTestClient(options: ClientOptions): TestApi {
   const t = new Transport(options);
   /** DELETE a path (a write); resolves with the envelope's `data` (`true`). */
   const del = (path: string, opts?: RequestOptions): Promise<true> =>
-    t.request({ method: 'DELETE', path, kind: 'write', expect: 'envelope', opts });
+    t.request({ method: 'DELETE', path, kind: 'write', opts });
   /** GET a status badge image: no API key is sent; `screenshot` adds `?screenshot=1`. */
   const badge = (
     path: string,
@@ -102,12 +130,12 @@ export function createTestClient(options: ClientOptions): TestApi {
       path,
       query: screenshot ? [['screenshot', '1']] : [],
       kind: 'read',
-      expect: 'binary',
+      read: readBinary,
       sendApiKey: false,
       opts,
     });
   return {
-    ...clientOn(t),
+    ...(clientOn(t) as FullCalls),
     ...importExportEndpoints(t),
     ...dataSourceEndpoints(t),
     listSuites: (opts) => t.get('/suites/', opts),
@@ -117,7 +145,7 @@ export function createTestClient(options: ClientOptions): TestApi {
     duplicateSuite: (suiteId, opts) => t.postJson(`/suites/${seg(suiteId)}/duplicate/`, {}, opts),
     listSuiteTests: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/tests/`, opts),
     listSuiteResultsCsv: (suiteId, paging, opts) =>
-      t.get(`/suites/${seg(suiteId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+      getWith(t, `/suites/${seg(suiteId)}/results/csv/`, readText, opts, pagingQuery(paging)),
     getSuiteStatusBadge: (suiteId, screenshot, opts) =>
       badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
     listTests: (opts) => t.get('/tests/', opts),
@@ -127,13 +155,13 @@ export function createTestClient(options: ClientOptions): TestApi {
     deleteTest: (testId, opts) => del(`/tests/${seg(testId)}/`, opts),
     acceptScreenshot: (testId, opts) => t.postJson(`/tests/${seg(testId)}/accept-screenshot/`, {}, opts),
     listTestResultsCsv: (testId, paging, opts) =>
-      t.get(`/tests/${seg(testId)}/results/csv/`, opts, pagingQuery(paging), 'text'),
+      getWith(t, `/tests/${seg(testId)}/results/csv/`, readText, opts, pagingQuery(paging)),
     getTestStatusBadge: (testId, screenshot, opts) =>
       badge(`/tests/${seg(testId)}/status-badge`, screenshot, opts),
     commentOnTestResult: (resultId, message, opts) =>
       t.postJson(`/results/${seg(resultId)}/comment/`, { message }, opts),
     getSuiteResultXunit: (suiteResultId, opts) =>
-      t.get(`/suite-results/${seg(suiteResultId)}/xunit/`, opts, [], 'text'),
+      getWith(t, `/suite-results/${seg(suiteResultId)}/xunit/`, readText, opts),
     listOrganizations: (opts) => t.get('/organizations/', opts),
     getOrganization: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/`, opts),
     listFolders: (opts) => t.get('/folders/', opts),

@@ -2,8 +2,8 @@
 import type { TestApi } from './client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import type { Transport } from '../../../src/api/transport.js';
-import type { DataSource } from '../../../src/api/types.js';
-import { seg } from '../../../src/api/endpoints/paths.js';
+import type { DataSource } from '../../../emulator/api-types.js';
+import { seg } from '../../../src/api/client.js';
 
 /** The data source methods of the client. */
 export type DataSourceEndpoints = Pick<
@@ -53,7 +53,6 @@ export function dataSourceEndpoints(t: Transport): DataSourceEndpoints {
         method: 'DELETE',
         path: `${base(organizationId)}${seg(dataSourceId)}/`,
         kind: 'write',
-        expect: 'envelope',
         opts,
       }),
   };

@@ -1,7 +1,8 @@
 /** Importing tests into a suite and exporting suites and tests: native JSON, recorder `.side` and HTML. */
 import type { TestApi } from './client.js';
 import type { Transport } from '../../../src/api/transport.js';
-import { seg } from '../../../src/api/endpoints/paths.js';
+import { seg } from '../../../src/api/client.js';
+import { getWith, readBinary, readDocument, readText, type BinaryAnswer } from './answers.js';
 
 /** The import and export methods of the client. */
 export type ImportExportEndpoints = Pick<
@@ -39,7 +40,6 @@ export function importExportEndpoints(t: Transport): ImportExportEndpoints {
           fields: [['apiKey', t.apiKey]],
           file: { name: file.name, content: file.content, type: 'text/html' },
         },
-        expect: 'envelope',
         opts,
       }),
     importTestRecorderSide: (suiteId, side, opts) =>
@@ -47,23 +47,30 @@ export function importExportEndpoints(t: Transport): ImportExportEndpoints {
     importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
     exportSuiteJson: async (suiteId, includeImports, opts) =>
       (
-        await t.get<{ body: Buffer }>(
+        await getWith<BinaryAnswer>(
+          t,
           `/suites/${seg(suiteId)}/export/json/`,
+          readBinary,
           opts,
           includeImportsQuery(includeImports),
-          'binary',
         )
       ).body,
     exportSuiteRecorderSide: (suiteId, opts) =>
-      t.get(`/suites/${seg(suiteId)}/export/recorder-side/`, opts, [], 'document'),
+      getWith(t, `/suites/${seg(suiteId)}/export/recorder-side/`, readDocument, opts),
     exportSuiteRecorderHtml: async (suiteId, opts) =>
-      (await t.get<{ body: Buffer }>(`/suites/${seg(suiteId)}/export/recorder-html/`, opts, [], 'binary'))
+      (await getWith<BinaryAnswer>(t, `/suites/${seg(suiteId)}/export/recorder-html/`, readBinary, opts))
         .body,
     exportTestJson: (testId, includeImports, opts) =>
-      t.get(`/tests/${seg(testId)}/export/json/`, opts, includeImportsQuery(includeImports), 'document'),
+      getWith(
+        t,
+        `/tests/${seg(testId)}/export/json/`,
+        readDocument,
+        opts,
+        includeImportsQuery(includeImports),
+      ),
     exportTestRecorderSide: (testId, opts) =>
-      t.get(`/tests/${seg(testId)}/export/recorder-side/`, opts, [], 'document'),
+      getWith(t, `/tests/${seg(testId)}/export/recorder-side/`, readDocument, opts),
     exportTestRecorderHtml: (testId, opts) =>
-      t.get(`/tests/${seg(testId)}/export/recorder-html/`, opts, [], 'text'),
+      getWith(t, `/tests/${seg(testId)}/export/recorder-html/`, readText, opts),
   };
 }

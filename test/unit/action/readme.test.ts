@@ -17,7 +17,7 @@ import {
   parseAction,
   shortDescription,
 } from '../../../scripts/gen-readme-io.js';
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
 import { ROOT } from '../../support/harness.js';
 
 const actionText = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
@@ -308,7 +308,7 @@ describe('the README', () => {
     const requests = readFileSync(path.join(ROOT, 'docs', 'requests.md'), 'utf8');
     const prose = requests.replace(/\*\*/g, '').replace(/\s+/g, ' ');
     expect(prose).toContain(
-      `a token bucket of ${DEFAULT_BURST} requests that refills at ${DEFAULT_RATE_PER_SECOND} requests/s`,
+      `a token bucket of ${RATE_LIMIT_BURST} requests that refills at ${RATE_LIMIT_PER_SECOND} requests/s`,
     );
     expect(requests).not.toMatch(/bursts of 2\b/);
     // The README is a user's page: the internals are linked, not repeated.

@@ -34,7 +34,7 @@ describe('answers', () => {
     );
     expect(err.name).toBe('ApiError');
     expect(String(err.stack).startsWith('ApiError: GET /v1/suites/bad/?apiKey=***')).toBe(true);
-    expect(err.notFound).toBe(false);
+    expect(isNotFound(err)).toBe(false);
   });
 
   it('a service message ending in a full stop gets no second one', async () => {

@@ -193,9 +193,12 @@ describe('a failing session leaks no secret', () => {
       apiKey: API_KEY,
       secrets: [PRIVATE],
       maxRetries: 2,
-      random: () => 0.5,
-      sleep: async (ms: number) => {
-        captured.push(`slept ${ms}`);
+      clock: {
+        now: () => Date.now(),
+        random: () => 0.5,
+        sleep: async (ms: number) => {
+          captured.push(`slept ${ms}`);
+        },
       },
       log: (line: string) => captured.push(line),
       onRequest: (method: string, url: string) => captured.push(`${method} ${url}`),

@@ -5,17 +5,14 @@
  * Waits go through an injected sleep that records them: nothing here really waits for a backoff.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestClient } from '../../support/api/client.js';
 import type { ClientOptions } from '../../../src/api/api.js';
+import { RateBudget } from '../../../src/api/budget.js';
 import { ApiError } from '../../../src/api/errors.js';
-import {
-  backoffMs,
-  decideRetry,
-  defaultSleep,
-  MAX_RETRY_AFTER_MS,
-  parseRetryAfter,
-} from '../../../src/api/retry-rules.js';
+import { backoffMs, MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../src/api/backoff.js';
+import { decideRetry } from '../../../src/api/retry-rules.js';
+import { systemClock } from '../../../src/common/clock.js';
 import type { FakeServer } from '../../support/fake-server.js';
 import { caught, closedPort, fail, ok, startFakeServer } from '../../support/fake-server.js';
 
@@ -27,10 +24,12 @@ function recording(extra: Partial<ClientOptions> & { baseUrl: string }) {
   const sent: string[] = [];
   const api = createTestClient({
     apiKey: KEY,
-    now: () => NOW,
-    random: () => 0.5,
-    sleep: async (ms) => {
-      waits.push(ms);
+    clock: {
+      now: () => NOW,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
     },
     onRequest: (m, u) => sent.push(`${m} ${u}`),
     ...extra,
@@ -87,13 +86,6 @@ describe('backoff and Retry-After (pure)', () => {
     );
     expect(decideRetry('read', { kind: 'status', status: 503 }, 4, 4, r).retry).toBe(false);
   });
-
-  it('the default sleep ends at once when its signal fires', async () => {
-    const controller = new AbortController();
-    const pending = defaultSleep(60_000, controller.signal);
-    controller.abort();
-    await expect(pending).rejects.toThrow(/aborted/);
-  });
 });
 
 describe('retries over HTTP', () => {
@@ -132,10 +124,9 @@ describe('retries over HTTP', () => {
       ok({ _id: 'b1', passing: null }),
     );
     const limited: Array<number | undefined> = [];
-    const { api, waits } = recording({
-      baseUrl: server.baseUrl,
-      onRateLimited: (ms) => limited.push(ms),
-    });
+    const budget = new RateBudget({ clock: systemClock });
+    vi.spyOn(budget, 'onRateLimited').mockImplementation((ms) => void limited.push(ms));
+    const { api, waits } = recording({ baseUrl: server.baseUrl, budget });
     await expect(api.getSuiteResult('b1')).resolves.toEqual({ _id: 'b1', passing: null });
     expect(waits).toEqual([7000, 3000, 1500]);
     expect(count(path)).toBe(4);
@@ -348,9 +339,12 @@ describe('no run is triggered twice', () => {
     const api = createTestClient({
       apiKey: KEY,
       baseUrl: server.baseUrl,
-      sleep: (ms, signal) => {
-        stop.abort();
-        return defaultSleep(ms, signal);
+      clock: {
+        ...systemClock,
+        sleep: (ms, signal) => {
+          stop.abort();
+          return systemClock.sleep(ms, signal);
+        },
       },
     });
     const err = await caught(
@@ -400,12 +394,15 @@ describe('no run is triggered twice', () => {
     const api = createTestClient({
       apiKey: KEY,
       baseUrl: `http://127.0.0.1:${port}/v1`,
-      random: () => 0,
-      // The first wait brings the service up on the refused port.
-      sleep: () =>
-        new Promise<void>((resolve) =>
-          late.listening ? resolve() : late.listen(port, '127.0.0.1', resolve),
-        ),
+      clock: {
+        ...systemClock,
+        random: () => 0,
+        // The first wait brings the service up on the refused port.
+        sleep: () =>
+          new Promise<void>((resolve) =>
+            late.listening ? resolve() : late.listen(port, '127.0.0.1', resolve),
+          ),
+      },
       onRequest: (m, u) => sent.push(`${m} ${u}`),
     });
     try {
@@ -444,9 +441,12 @@ describe('abort', () => {
     const api = createTestClient({
       apiKey: KEY,
       baseUrl: server.baseUrl,
-      sleep: (ms, signal) => {
-        controller.abort();
-        return defaultSleep(ms, signal);
+      clock: {
+        ...systemClock,
+        sleep: (ms, signal) => {
+          controller.abort();
+          return systemClock.sleep(ms, signal);
+        },
       },
     });
     const err = await caught(api.getTestResult('ab1', { signal: controller.signal }));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resultImages } from '../../../src/api/screenshots.js';
-import type { ImageRef, TestResult } from '../../../src/api/types.js';
+import type { ImageRef, TestResult } from '../../../emulator/api-types.js';
 
 const image = (url: string, size = 1234): ImageRef => ({
   defaultUrl: url,

@@ -5,7 +5,7 @@ import {
   rebaseOpenTarget,
   SideConversionError,
 } from '../../../src/inputs/side.js';
-import type { SideDocument } from '../../../src/api/definitions.js';
+import type { SideDocument } from '../../../emulator/api-types.js';
 
 function doc(
   commands: SideDocument['tests'][number]['commands'],

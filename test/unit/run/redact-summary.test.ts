@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactSummary } from '../../../src/run/outcome/redact-summary.js';
 import type { RunSummary } from '../../../src/run/types.js';
+import type { Step } from '../../../emulator/api-types.js';
 import { suiteResult, suiteRun, testResult } from '../../support/run-factories.js';
 
 function summaryWith(secretText: string): RunSummary {
@@ -135,7 +136,7 @@ describe('redactSummary', () => {
     expect(test.result?.name).toBe('Pay by *** 1');
     expect(test.error).toBe('failed with ***');
     expect(test.result?.steps[0]?.target).toBe('#pin-***');
-    expect(test.result?.steps[0]?.notes).toBe('note ***');
+    expect((test.result?.steps[0] as Step | undefined)?.notes).toBe('note ***');
     expect(test.result?.steps[1]?.target).toEqual([{ selector: '#pin-***' }, { selector: '#other' }]);
     expect(test.result?.steps[1]?.condition?.statement).toBe('return "***"');
     expect(run.error).toBe('run error ***');

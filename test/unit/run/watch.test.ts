@@ -8,7 +8,7 @@
  * are read within 2 s of the last finish; 20 runs of 20 s cost less than the official client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BURST, DEFAULT_RATE_PER_SECOND } from '../../../src/api/budget.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
 import { runPlan } from '../../../src/run/engine.js';
 import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
 import {
@@ -134,7 +134,7 @@ describe('the watch loop', () => {
     const inWindow = bed.emulator.requests().filter((q) => q.time >= from && q.time < to);
     expect(inWindow.length / ((to - from) / 1_000)).toBeLessThanOrEqual(STEADY_RATE);
     // The budget: its burst, then its refill rate, in any second.
-    expect(f.busiestSecond).toBeLessThanOrEqual(DEFAULT_BURST + DEFAULT_RATE_PER_SECOND);
+    expect(f.busiestSecond).toBeLessThanOrEqual(RATE_LIMIT_BURST + RATE_LIMIT_PER_SECOND);
   });
 
   it('an early failure and an outside cancel are noticed within 1,500 ms (through the list and alone)', async () => {
@@ -204,7 +204,7 @@ describe('the watch loop', () => {
     expect(f.summaries[0]!.runs.every((r) => r.tests.every((t) => t.state === 'passed'))).toBe(true);
     expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(NOTICE_MS);
     expect(f.rateLimited).toBe(0);
-    expect(f.busiestSecond).toBeLessThanOrEqual(DEFAULT_BURST + DEFAULT_RATE_PER_SECOND);
+    expect(f.busiestSecond).toBeLessThanOrEqual(RATE_LIMIT_BURST + RATE_LIMIT_PER_SECOND);
     expect(most(readsOfRunsGoing(bed), 10_000)).toBeLessThanOrEqual(5);
   });
 
