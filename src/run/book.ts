@@ -47,6 +47,44 @@ export type EndRecord = Partial<Pick<SuiteRun, 'tests' | 'error' | 'cancelled' |
   told?: TestRun[];
 };
 
+/** The fields of a run known before any answer, and the base of its keys (`<keyBase>-<n>`). */
+export type RunBase = Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'> & {
+  keyBase: string;
+};
+
+/** A file-name-safe slug of a repository path. */
+export function slug(text: string): string {
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'file'
+  );
+}
+
+/** The first fields of a run of `job`; key bases `suite-<id>`, `test-<id>`, `file-<slug>-<index>`. */
+export function runBaseOf(job: TriggerJob): RunBase {
+  if (job.kind === 'suite') {
+    return {
+      kind: 'suite',
+      suiteId: job.suiteId,
+      suiteName: `Suite ${job.suiteId}`,
+      keyBase: `suite-${job.suiteId}`,
+    };
+  }
+  if (job.kind === 'test') {
+    return {
+      kind: 'test',
+      suiteId: null,
+      suiteName: `Test ${job.testId}`,
+      testId: job.testId,
+      keyBase: `test-${job.testId}`,
+    };
+  }
+  const keyBase = `file-${slug(job.file)}-${job.index}`;
+  return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null, keyBase };
+}
+
 /** `ms` since the epoch as an ISO 8601 string. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -124,39 +162,22 @@ export class RunBook {
     if (this.remotes.has(remote)) this.onRemote(remote);
   }
 
-  /** A started result joins the book: its run (key from `keyBase`), its remote and its handle. */
-  start(
-    job: TriggerJob,
-    keyBase: string,
-    result: Answer,
-    variant: Variant,
-    now: number,
-    inferred = false,
-  ): Handle {
-    const common = { key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
-    let run: SuiteRun;
+  /** A started result joins the book: its run, its remote and its handle. */
+  start(job: TriggerJob, result: Answer, variant: Variant, now: number, inferred = false): Handle {
+    const { keyBase, ...base } = runBaseOf(job);
+    const run: SuiteRun = { ...base, key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
     if (job.kind === 'suite') {
       const sr = result as SuiteResult;
-      const suiteName = sr.name || refName(sr.suite) || `Suite ${job.suiteId}`;
-      run = {
-        kind: 'suite',
-        suiteId: job.suiteId,
-        suiteName,
-        suiteResultId: sr._id,
-        suiteResult: sr,
-        ...common,
-      };
+      run.suiteName = sr.name || refName(sr.suite) || run.suiteName;
+      run.suiteResultId = sr._id;
+      run.suiteResult = sr;
     } else {
       const tr = result as TestResult;
-      run = {
-        kind: job.kind,
-        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null,
-        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-        testId: job.kind === 'test' ? job.testId : null,
-        ...(job.kind === 'file' ? { file: job.file } : {}),
-        testResultId: tr._id,
-        ...common,
-      };
+      if (job.kind === 'test') {
+        run.suiteId = tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null;
+        run.suiteName = tr.name || run.suiteName;
+      }
+      run.testResultId = tr._id;
     }
     const remote = this.addRemote(job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
     this.runs.push(run);
@@ -171,8 +192,7 @@ export class RunBook {
    * told with the trigger problems. `triggeredAtMs` default now.
    */
   resultless(
-    base: Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>,
-    keyBase: string,
+    { keyBase, ...base }: RunBase,
     variant: Variant,
     outcome: Pick<SuiteRun, 'error' | 'notStarted' | 'mayHaveStarted'>,
     problem?: TriggerProblem,

@@ -8,9 +8,14 @@ import { definitionFor } from '../../inputs/test-files.js';
 
 /** A folder's run: one in error, or not started when `reason` says the action stopped first. */
 function folderRun(book: RunBook, folderId: string, error: string, reason?: StopReason): void {
-  const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` } as const;
+  const base = {
+    kind: 'suite',
+    suiteId: null,
+    suiteName: `Folder ${folderId}`,
+    keyBase: `folder-${folderId}`,
+  } as const;
   const problem = reason && { kind: error, label: `folder ${folderId}`, id: folderId, message: error };
-  book.resultless(base, `folder-${folderId}`, {}, { error, ...(reason && { notStarted: reason }) }, problem);
+  book.resultless(base, {}, { error, ...(reason && { notStarted: reason }) }, problem);
 }
 
 /** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */

@@ -10,7 +10,7 @@ import { messageOf } from '../../common/log.js';
 import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';
 import { RESULT_KINDS, type Answer } from '../kinds.js';
-import { jobKeyBase, type TriggerJob } from '../plan/execute.js';
+import type { TriggerJob } from '../types.js';
 
 /** Reads `ref` as each kind it may be, asking again through the not-found grace; throws when it never answers. */
 async function read(
@@ -45,20 +45,19 @@ export async function followResult(
     found = await read(ctx, ref, ctx.stopper.signal);
   } catch (error) {
     const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
-    const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` } as const;
+    const base = {
+      kind: 'suite',
+      suiteId: null,
+      suiteName: `Result ${ref.id}`,
+      keyBase: `result-${ref.id}`,
+    } as const;
     const problem = {
       kind: error instanceof ApiError ? error.errorType : 'error',
       label,
       id: ref.id,
       message,
     };
-    ctx.book.resultless(
-      base,
-      `result-${ref.id}`,
-      {},
-      { error: `Could not read ${label}: ${message}` },
-      problem,
-    );
+    ctx.book.resultless(base, {}, { error: `Could not read ${label}: ${message}` }, problem);
     return [];
   }
   const job: TriggerJob =
@@ -67,7 +66,7 @@ export async function followResult(
       : { kind: 'test', testId: refId((found.result as TestResult).test) ?? ref.id };
   // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
   const inferred = ctx.plan.cancelResultIds !== true;
-  const handle = ctx.book.start(job, jobKeyBase(job), found.result, {}, now, inferred);
+  const handle = ctx.book.start(job, found.result, {}, now, inferred);
   ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
   return [handle];
 }

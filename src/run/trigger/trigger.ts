@@ -5,7 +5,7 @@
 import { ApiError } from '../../api/errors.js';
 import type { ExecuteOptions } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import type { Handle, RunBook } from '../book.js';
+import { runBaseOf, type Handle, type RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
 import type { Answer } from '../kinds.js';
 import {
@@ -18,10 +18,8 @@ import {
   asArray,
   expectedVariants,
   jobId,
-  jobKeyBase,
   jobLabel,
   optionsFor,
-  runBaseOf,
   variantAt,
   variantCombinations,
   type TriggerJob,
@@ -82,13 +80,7 @@ function notStarted(book: RunBook, job: TriggerJob, options: ExecuteOptions, rea
   const error = NOT_STARTED_ERROR[reason];
   const problem = { kind: error, label: jobLabel(job), id: jobId(job), message: error };
   expectedVariants(options, job.startUrl).forEach((variant, i) =>
-    book.resultless(
-      runBaseOf(job),
-      jobKeyBase(job),
-      variant,
-      { error, notStarted: reason },
-      i === 0 ? problem : undefined,
-    ),
+    book.resultless(runBaseOf(job), variant, { error, notStarted: reason }, i === 0 ? problem : undefined),
   );
   return [];
 }
@@ -126,14 +118,7 @@ async function reconcile(
     const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
     const outcome = { error: `${label}: ${error_}`, mayHaveStarted: true };
     const problem = { kind, label, id: jobId(job), message: error_ };
-    ctx.book.resultless(
-      runBaseOf(job),
-      jobKeyBase(job),
-      startUrlVariant(job),
-      outcome,
-      problem,
-      triggeredAtMs,
-    );
+    ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, triggeredAtMs);
     return [];
   }
   const handles = adopt(ctx.book, job, options, found.adopted, triggeredAtMs, 'found');
@@ -175,11 +160,11 @@ function adopt(
     const k = bestVariant(result, free);
     const variant =
       k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-    return book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
+    return book.start(job, result, variant, triggeredAtMs);
   });
   for (const variant of free) {
     const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-    book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, undefined, triggeredAtMs);
+    book.resultless(runBaseOf(job), variant, { error }, undefined, triggeredAtMs);
   }
   return handles;
 }
@@ -204,14 +189,14 @@ async function trigger(ctx: LookupContext, job: TriggerJob): Promise<Handle[]> {
       id: jobId(job),
       message,
     };
-    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, problem, now);
+    ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, now);
     return [];
   }
   const results = asArray<Answer>(data);
   if (results.length === 0) {
     const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
     const outcome = { error: `The execute of ${label} answered no result.` };
-    ctx.book.resultless(base, jobKeyBase(job), {}, outcome, undefined, now);
+    ctx.book.resultless(base, {}, outcome, undefined, now);
     return [];
   }
   const handles = adopt(ctx.book, job, options, results, now, 'answered');
