@@ -12,6 +12,7 @@ import { failFastOn } from '../stop/fail-fast.js';
 import { cancelRemote } from '../stop/stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from '../plan/execute.js';
 import { findTriggeredRuns, mayHaveStarted } from '../trigger/reconcile.js';
+import { execute } from '../trigger/trigger.js';
 import type { TestRun, Variant } from '../types.js';
 
 /** What sending a re-run reads of its engine run. */
@@ -24,27 +25,22 @@ export async function retryFailures(ctx: EngineContext, handle: Handle): Promise
   await Promise.all(failed.map((t) => retryTest(ctx, handle, t)));
 }
 
-/** What one test's re-runs need. */
+/** What one test's re-runs need; `job`: the test alone, or the repository test file. */
 interface Rerun {
   handle: Handle;
   test: TestRun;
-  testId: string | null;
+  job: TriggerJob;
   options: ExecuteOptions;
   variant: Variant;
 }
 
 /** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
 async function sendRerun(ctx: SendContext, rerun: Rerun): Promise<TestResult | undefined> {
-  const { handle, testId, options } = rerun;
-  const job = handle.job;
   const signal = ctx.stopper.signal;
   const triggeredAtMs = ctx.clock.now();
   try {
     return await ctx.limit(async () => {
-      const data =
-        job.kind === 'file'
-          ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, { signal })
-          : await ctx.api.executeTest(testId as string, options, { signal });
+      const data = await execute(ctx.api, ctx.plan.organizationId, rerun.job, rerun.options, { signal });
       return asArray<TestResult>(data)[0];
     });
   } catch (error) {
@@ -62,18 +58,20 @@ function names(rerun: Rerun): { testName: string; variant: Variant } {
 
 async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Promise<void> {
   const { api, book, emit, plan } = ctx;
-  const job = handle.job;
-  const testId = job.kind === 'file' ? null : test.testId;
-  if (job.kind !== 'file' && !testId) return;
+  const { job: ran } = handle;
+  if (ran.kind !== 'file' && !test.testId) return;
   const variant = test.result
     ? variantFromResult(handle.run.variant, test.result, plan.execute.browser)
     : handle.run.variant;
   const options = retryOptions(plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
   // A repository test carries the start URL it runs under (see optionsFor).
-  if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
-    options.startUrl = job.definition.startUrl;
+  if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
+    options.startUrl = ran.definition.startUrl;
   }
-  const rerun: Rerun = { handle, test, testId, options, variant };
+  const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+  const job: TriggerJob =
+    ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '', ...startUrl };
+  const rerun: Rerun = { handle, test, job, options, variant };
   for (let attempt = 1; attempt <= plan.retryFailed; attempt++) {
     if (ctx.stopper.signal.aborted) return;
     emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts: plan.retryFailed + 1 });
@@ -102,13 +100,9 @@ async function findRerun(
   rerun: Rerun,
   triggeredAtMs: number,
 ): Promise<TestResult | undefined> {
-  const { handle, testId, options } = rerun;
-  const job = handle.job;
-  const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-  const lookup: TriggerJob = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
   const request = {
-    job: lookup,
-    options,
+    job: rerun.job,
+    options: rerun.options,
     triggeredAtMs,
     expected: 1,
     known: ctx.book.knownIds(),

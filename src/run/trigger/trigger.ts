@@ -3,7 +3,9 @@
  * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
 import { ApiError } from '../../api/errors.js';
+import type { RequestOptions } from '../../api/api.js';
 import type { ExecuteOptions } from '../../api/types.js';
+import type { ActionApi } from '../action-api.js';
 import { messageOf } from '../../common/log.js';
 import { runBaseOf, type Handle, type RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
@@ -63,16 +65,17 @@ export async function triggerAll(
   }
 }
 
-function send(
-  ctx: Pick<EngineContext, 'api' | 'stopper' | 'plan'>,
+/** Sends the execute of `job`; `opts` carry its signals. */
+export function execute(
+  api: ActionApi,
+  organizationId: string | null,
   job: TriggerJob,
   options: ExecuteOptions,
+  opts: RequestOptions,
 ): Promise<unknown> {
-  // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-  const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
-  if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
-  if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
-  return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
+  if (job.kind === 'suite') return api.executeSuite(job.suiteId, options, opts);
+  if (job.kind === 'test') return api.executeTest(job.testId, options, opts);
+  return api.executeOnDemand(organizationId ?? '', job.definition, options, opts);
 }
 
 /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
@@ -177,7 +180,9 @@ async function trigger(ctx: LookupContext, job: TriggerJob): Promise<Handle[]> {
   const label = jobLabel(job);
   let data: unknown;
   try {
-    data = await send(ctx, job, options);
+    // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
+    const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
+    data = await execute(ctx.api, ctx.plan.organizationId, job, options, opts);
   } catch (error) {
     if (mayHaveStarted(error)) return reconcile(ctx, job, options, now, error);
     if (ctx.stopper.reason) return notStarted(ctx.book, job, options, ctx.stopper.reason);
