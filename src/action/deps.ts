@@ -10,7 +10,7 @@ import type { StopDeps } from './stop.js';
 /** Engine waits a test may shorten (defaults: `run/engine.ts`). Never set by the action itself. */
 export type EngineTuning = Pick<
   EngineOptions,
-  'notFoundGraceMs' | 'heartbeatMs' | 'maxPollErrors' | 'triggerConcurrency' | 'signalCancelTimeoutMs'
+  'waits' | 'heartbeatMs' | 'maxPollErrors' | 'triggerConcurrency' | 'signalCancelTimeoutMs'
 >;
 
 /** The action's dependencies; see {@link processDeps} for the real ones. */

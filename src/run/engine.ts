@@ -38,9 +38,7 @@ export interface EngineOptions {
   appUrl?: string;
   /** Execute requests in flight at once (default 4). */
   triggerConcurrency?: number;
-  /** How long a "not found" answer right after a trigger is retried, ms (default `NOT_FOUND_GRACE_MS`). */
-  notFoundGraceMs?: number;
-  /** The engine's other waits, ms (see `EngineWaits`); tests shorten them. */
+  /** The engine's waits, ms (see `EngineWaits`); tests shorten them. */
   waits?: Partial<EngineWaits>;
   /** Heartbeat period, ms (default 60000). */
   heartbeatMs?: number;
@@ -63,7 +61,6 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   const startedAtMs = options.startedAtMs ?? clock.now();
   const emit = options.onEvent ?? (() => undefined);
   const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
-  const grace = options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {};
   const stopper = new Stopper(clock);
   const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
   const base = {
@@ -72,7 +69,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
     api: options.api,
     clock,
     emit,
-    waits: { ...DEFAULT_WAITS, ...grace, ...options.waits },
+    waits: { ...DEFAULT_WAITS, ...options.waits },
     limit: pLimit(options.triggerConcurrency ?? 4),
     stopper,
     book,

@@ -142,8 +142,11 @@ export class Watcher implements RunWatch {
    */
   private tick(): void {
     const rows = [...this.table.values()];
-    this.organizationId ??= organizationOf(this.ctx.plan.organizationId, this.ctx.book.handles);
-    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
+    const known = (this.organizationId ??= organizationOf(
+      this.ctx.plan.organizationId,
+      this.ctx.book.handles,
+    ));
+    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!known;
     if (rows.length === 1 && !listTurn) this.readSoon(rows[0], this.ctx.clock.now());
     else {
       if (this.listDown && rows.length > 1) this.readInTurn();
