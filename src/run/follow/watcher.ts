@@ -142,11 +142,7 @@ export class Watcher implements RunWatch {
    */
   private tick(): void {
     const rows = [...this.table.values()];
-    const known = (this.organizationId ??= organizationOf(
-      this.ctx.plan.organizationId,
-      this.ctx.book.handles,
-    ));
-    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!known;
+    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
     if (rows.length === 1 && !listTurn) this.readSoon(rows[0], this.ctx.clock.now());
     else {
       if (this.listDown && rows.length > 1) this.readInTurn();
@@ -242,18 +238,19 @@ export class Watcher implements RunWatch {
     for (const row of ready.slice(0, READS_PER_TICK)) row.dueAtMs = now;
   }
 
+  /** The organization id known without a request. */
+  private known(): string | null {
+    const { plan, book } = this.ctx;
+    return (this.organizationId ??= organizationOf(plan.organizationId, book.handles));
+  }
+
   /** The organization whose list to ask: known, or read once from a suite. */
   private async organization(): Promise<string | null> {
-    this.organizationId ??= organizationOf(this.ctx.plan.organizationId, this.ctx.book.handles);
-    if (this.organizationId || this.organizationRead) return this.organizationId;
-    if (!this.ctx.book.handles.some((h) => h.run.suiteId)) return null;
+    const { api, book, stopper } = this.ctx;
+    if (this.known() || this.organizationRead) return this.organizationId;
+    if (!book.handles.some((h) => h.run.suiteId)) return null;
     this.organizationRead = true;
-    this.organizationId = await readOrganization(
-      this.ctx.api,
-      this.ctx.book.handles,
-      this.ctx.stopper.signal,
-    );
-    return this.organizationId;
+    return (this.organizationId = await readOrganization(api, book.handles, stopper.signal));
   }
 
   /** Asks the running list (unless backing off or no organization is known); reads the rows it hints at. */

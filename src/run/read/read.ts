@@ -53,8 +53,7 @@ async function listSuiteTestsOnce(
   signal: AbortSignal,
   expectedTests: number | null,
 ): Promise<{ results: TestResult[]; duplicates: boolean } | null> {
-  const all: TestResult[] = [];
-  const seen = new Set<string>();
+  const byId = new Map<string, TestResult>();
   let duplicates = false;
   const readPage = async (paging: Paging): Promise<TestResult[]> => {
     for (let attempt = 0; ; attempt++) {
@@ -73,12 +72,8 @@ async function listSuiteTestsOnce(
   };
   const visit = (page: TestResult[]): void => {
     for (const result of page) {
-      if (seen.has(result._id)) {
-        duplicates = true;
-        continue;
-      }
-      seen.add(result._id);
-      all.push(result);
+      if (byId.has(result._id)) duplicates = true;
+      else byId.set(result._id, result);
     }
   };
   const atOnce = Math.ceil((expectedTests ?? 0) / PAGE_SIZE);
@@ -88,5 +83,5 @@ async function listSuiteTestsOnce(
   } catch {
     return null;
   }
-  return { results: all, duplicates };
+  return { results: [...byId.values()], duplicates };
 }
