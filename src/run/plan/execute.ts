@@ -1,5 +1,6 @@
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
-import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
+import type { ExecuteOptions, TestResult } from '../../api/types.js';
+import type { Answer } from '../kinds.js';
 import type { TriggerJob, UserExecuteOptions, Variant } from '../types.js';
 
 export type { TriggerJob, UserExecuteOptions } from '../types.js';
@@ -99,7 +100,7 @@ export function variantFromResult(
 }
 
 /** An execute response as a list (the service answers one object or an array). */
-export function asArray<T extends SuiteResult | TestResult>(data: unknown): T[] {
+export function asArray<T extends Answer>(data: unknown): T[] {
   if (Array.isArray(data)) return data as T[];
   return data && typeof data === 'object' ? [data as T] : [];
 }
