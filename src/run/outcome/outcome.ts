@@ -228,8 +228,8 @@ export function decideVerdict(
   const otherErrors = counts.error - notStarted - mayHave;
   const cancelled = counts.cancelled - skipped;
   if (signal) reasons.push('The workflow was cancelled while the tests ran.');
-  const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
-  const plainFailed = counts.failed - compareAsFailed;
+  // Failed in their own right; those failed only by their screenshot comparison have a reason of their own.
+  const plainFailed = countResults(summary.runs).failed;
   if (plainFailed > 0) reasons.push(`${plural(plainFailed, 'test')} failed.`);
   if (otherErrors > 0) reasons.push(`${plural(otherErrors, 'test')} ended without a result.`);
   if (notStarted > 0)
@@ -253,16 +253,6 @@ export function decideVerdict(
   const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
   const status: VerdictStatus = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
   return { passing, status, waited: true, counts, reasons, policy: { ...policy } };
-}
-
-/** Tests counted as failed only because their screenshot comparison failed. */
-function screenshotOnlyFailures(runs: SuiteRun[]): number {
-  let n = 0;
-  for (const run of runs)
-    for (const t of run.tests)
-      if ((t.state === 'passed' || t.state === 'flaky') && t.result?.screenshotComparePassing === false)
-        n += 1;
-  return n;
 }
 
 /** The verdict for `wait: false`: only `total` and `error` (runs not started, which fail it) are known. */
