@@ -182,7 +182,8 @@ function emptyCounts(): Counts {
   };
 }
 
-const COUNT_KEY: Record<TestState, keyof Counts> = {
+/** The count each state adds to; the state names are the count outputs' names too. */
+export const STATE_COUNT: Readonly<Record<TestState, keyof Counts>> = {
   passed: 'passed',
   failed: 'failed',
   flaky: 'flaky',
@@ -199,7 +200,7 @@ export function countResults(
   const counts = emptyCounts();
   const add = (state: TestState): void => {
     counts.total += 1;
-    counts[COUNT_KEY[state]] += 1;
+    counts[STATE_COUNT[state]] += 1;
   };
   for (const run of runs) {
     const testless = testlessRunState(run);

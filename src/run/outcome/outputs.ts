@@ -2,20 +2,15 @@
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
  * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
  */
-import { countedAs, type Counts, type Verdict } from './outcome.js';
+import { countedAs, STATE_COUNT, type Counts, type Verdict } from './outcome.js';
 import type { RunSummary } from '../types.js';
 
 /** The count outputs, one integer (as a string) each, by the `Counts` key they show; also the `counts` JSON keys. */
 const COUNT_KEYS = {
   total: 'total',
-  passed: 'passed',
-  failed: 'failed',
-  flaky: 'flaky',
-  'timed-out': 'timedOut',
-  cancelled: 'cancelled',
-  error: 'error',
+  ...STATE_COUNT,
   'screenshot-compare-failed': 'screenshotCompareFailed',
-} as const satisfies Record<string, keyof Counts>;
+} as const;
 
 /** Name of one count output. */
 type CountOutput = keyof typeof COUNT_KEYS;
