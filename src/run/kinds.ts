@@ -15,6 +15,7 @@ interface ResultKind {
   page: string;
 }
 
+/** The calls and links of each kind of remote result (docs/api-contract.md, "Polling a run"). */
 export const RESULT_KINDS: Readonly<Record<'suite' | 'test', ResultKind>> = {
   suite: {
     read: (api, id, opts) => api.getSuiteResult(id, opts),

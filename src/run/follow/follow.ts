@@ -18,11 +18,12 @@ export async function follow(ctx: EngineContext, handle: Handle): Promise<void> 
   const { api, book, stopper } = ctx;
   const { type, id } = handle.remote;
   const { suiteId } = handle.run;
+  const kind = RESULT_KINDS[type];
   const result = await ctx.watcher.wait<Answer>(handle.remote, handle.triggeredAtMs, {
-    get: (opts) => (book.read(handle, 'tried'), RESULT_KINDS[type].read(api, id, opts)),
+    get: (opts) => (book.read(handle, 'tried'), kind.read(api, id, opts)),
     isOver: (r) => (
       book.read(handle, 'seen', type === 'test' ? (r as TestResult) : undefined),
-      RESULT_KINDS[type].isOver(r)
+      kind.isOver(r)
     ),
     onProblem: (reason) => book.problem(handle, reason),
     ...(type === 'suite' && suiteId
