@@ -29,6 +29,7 @@ const RUN_FLOORS = [
   'context.ts',
   'stopper.ts',
   'book.ts',
+  'kinds.ts',
   'progress.ts',
   'events.ts',
   'outcome/',

@@ -369,8 +369,8 @@ async function downloadScreenshots(jobs, dir, options = {}) {
     return { files, missing };
 }
 
-// EXTERNAL MODULE: ./src/report/console.ts
-var console = __webpack_require__(39475);
+// EXTERNAL MODULE: ./src/report/console.ts + 1 modules
+var console = __webpack_require__(63352);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
 /**
  * Safe, readable names for screenshot files and the screenshot artifact: nothing GitHub, Windows or a

@@ -56182,19 +56182,52 @@ function failureIssueKey(context, commentKeyInput) {
 
 /***/ }),
 
-/***/ 39475:
+/***/ 63352:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ps: () => (/* binding */ consoleReporter),
-/* harmony export */   _q: () => (/* binding */ variantLabel),
-/* harmony export */   cN: () => (/* binding */ variantParts)
-/* harmony export */ });
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
-/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22800);
-/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(66358);
-/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18620);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ps: () => (/* binding */ consoleReporter),
+  _q: () => (/* binding */ variantLabel),
+  cN: () => (/* binding */ variantParts)
+});
+
+// EXTERNAL MODULE: ./src/common/words.ts
+var words = __nccwpck_require__(73596);
+// EXTERNAL MODULE: ./src/run/stop/deadline.ts
+var deadline = __nccwpck_require__(22800);
+;// CONCATENATED MODULE: ./src/run/progress.ts
+/** Ids shown before a list is folded. */
+const SHOWN_IDS = 5;
+/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
+function foldIds(ids, max = SHOWN_IDS) {
+    if (ids.length <= max)
+        return ids.join(', ');
+    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
+}
+/** The warnings of trigger problems: one per kind, with the count, the first ids and the first message. */
+function problemLines(problems, verb = 'Could not start') {
+    const kinds = new Map();
+    for (const p of problems)
+        kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
+    const lines = [];
+    for (const [kind, list] of kinds) {
+        const first = list[0];
+        if (list.length === 1)
+            lines.push(`${verb} ${first.label}: ${first.message}`);
+        else {
+            lines.push(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
+        }
+    }
+    return lines;
+}
+
+// EXTERNAL MODULE: ./src/report/model-test.ts
+var model_test = __nccwpck_require__(18620);
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(65655);
+;// CONCATENATED MODULE: ./src/report/console.ts
 
 
 
@@ -56204,13 +56237,13 @@ function failureIssueKey(context, commentKeyInput) {
 function variantParts(variant, withStartUrl = true) {
     const parts = [];
     if (variant.browser)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.browser));
+        parts.push((0,report_text/* cleanText */.X5)(variant.browser));
     if (variant.region)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.region));
+        parts.push((0,report_text/* cleanText */.X5)(variant.region));
     if (variant.viewport)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.viewport));
+        parts.push((0,report_text/* cleanText */.X5)(variant.viewport));
     if (variant.startUrl && withStartUrl)
-        parts.push((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cleanText */ .X5)(variant.startUrl)));
+        parts.push((0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(variant.startUrl)));
     if (variant.dataRow !== undefined && variant.dataRow !== null)
         parts.push(`row ${variant.dataRow + 1}`);
     return parts;
@@ -56245,7 +56278,7 @@ function testGroup(run, test) {
         lines.push(`Result: ${test.url}`);
     const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
     if (failing) {
-        lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${(0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .targetText */ .Z3)(failing.target)}`);
+        lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${(0,model_test/* targetText */.Z3)(failing.target)}`);
         if (failing.error)
             lines.push(`Error: ${failing.error}`);
     }
@@ -56271,10 +56304,10 @@ function renderStop(event, log) {
             return;
         }
         case 'timed-out':
-            log.warning(`Timeout: ${(0,_run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .describeTimeout */ .by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
+            log.warning(`Timeout: ${(0,deadline/* describeTimeout */.by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
             return;
         case 'fail-fast':
-            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.others, 'other remote run')} and starting no more.`);
+            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,words/* plural */.L)(event.others, 'other remote run')} and starting no more.`);
             return;
         case 'cancelling': {
             // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
@@ -56283,7 +56316,7 @@ function renderStop(event, log) {
             const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
             log.warning(event.late
                 ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-                : `${why}: cancelling ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.count, 'remote run')}.`);
+                : `${why}: cancelling ${(0,words/* plural */.L)(event.count, 'remote run')}.`);
             return;
         }
         case 'cancel-failed':
@@ -56298,21 +56331,21 @@ function consoleReporter(log) {
     return (event) => {
         switch (event.type) {
             case 'folder-listed':
-                return log.info(`Folder ${event.folderId}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.suiteCount, 'suite')}.`);
+                return log.info(`Folder ${event.folderId}: ${(0,words/* plural */.L)(event.suiteCount, 'suite')}.`);
             case 'folder-failed':
                 return log.warning(`Folder ${event.folderId}: ${event.message}`);
             case 'run-started':
-                return log.info(`Started ${event.label}: ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.resultIds.length, 'run')} (${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .foldIds */ .WU)(event.resultIds)}).`);
+                return log.info(`Started ${event.label}: ${(0,words/* plural */.L)(event.resultIds.length, 'run')} (${foldIds(event.resultIds)}).`);
             case 'runs-found':
-                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .foldIds */ .WU)(event.resultIds)}.`);
+                return log.info(`Found the run${event.resultIds.length === 1 ? '' : 's'} of ${event.label} after its execute was not answered: ${foldIds(event.resultIds)}.`);
             case 'trigger-problems': {
                 // Runs fail-fast kept from starting were not asked for in vain: an info line, not a warning.
-                const skipped = event.problems.filter((p) => p.kind === _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
+                const skipped = event.problems.filter((p) => p.kind === deadline/* NOT_STARTED_ERROR */.$B['fail-fast']);
                 if (skipped.length > 0) {
-                    log.info(`Not started, fail-fast (a test had failed): ${(0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .foldIds */ .WU)(skipped.map((p) => p.label))}.`);
+                    log.info(`Not started, fail-fast (a test had failed): ${foldIds(skipped.map((p) => p.label))}.`);
                 }
-                const problems = event.problems.filter((p) => p.kind !== _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_0__/* .NOT_STARTED_ERROR */ .$B['fail-fast']);
-                for (const line of (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .problemLines */ .pb)(problems))
+                const problems = event.problems.filter((p) => p.kind !== deadline/* NOT_STARTED_ERROR */.$B['fail-fast']);
+                for (const line of problemLines(problems))
                     log.warning(line);
                 return;
             }
@@ -56321,7 +56354,7 @@ function consoleReporter(log) {
                 return log.group(title, lines);
             }
             case 'heartbeat':
-                return log.info(`… ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.running, 'run')} still going, ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
+                return log.info(`… ${(0,words/* plural */.L)(event.running, 'run')} still going, ${(0,words/* plural */.L)(event.finishedTests, 'test')} finished (${Math.round(event.elapsedMs / 1000)} s).`);
             case 'detail':
                 return log.debug?.(event.message);
             default:
@@ -56534,7 +56567,7 @@ function numberOrNull(value) {
 /* harmony export */ });
 /* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
 /* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18620);
-/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(39475);
+/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(63352);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(65655);
 /** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
 
@@ -57539,60 +57572,6 @@ function isSuiteResultOver(result) {
         return true;
     const finished = result.dateExecutionFinished;
     return !!finished && !finished.startsWith('1970-');
-}
-
-
-/***/ }),
-
-/***/ 66358:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   WU: () => (/* binding */ foldIds),
-/* harmony export */   mT: () => (/* binding */ ProblemLog),
-/* harmony export */   pb: () => (/* binding */ problemLines)
-/* harmony export */ });
-/** Ids shown before a list is folded. */
-const SHOWN_IDS = 5;
-/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
-function foldIds(ids, max = SHOWN_IDS) {
-    if (ids.length <= max)
-        return ids.join(', ');
-    return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
-}
-/** The warnings of trigger problems: one per kind, with the count, the first ids and the first message. */
-function problemLines(problems, verb = 'Could not start') {
-    const kinds = new Map();
-    for (const p of problems)
-        kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
-    const lines = [];
-    for (const [kind, list] of kinds) {
-        const first = list[0];
-        if (list.length === 1)
-            lines.push(`${verb} ${first.label}: ${first.message}`);
-        else {
-            lines.push(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
-        }
-    }
-    return lines;
-}
-/** Collects trigger problems by kind until every trigger is done; `take` hands them over. */
-class ProblemLog {
-    problems = [];
-    add(kind, problem) {
-        this.problems.push({ kind, ...problem });
-    }
-    /** The problems collected, in order; forgets them. */
-    take() {
-        const taken = this.problems;
-        this.problems = [];
-        return taken;
-    }
-    /** Writes the warnings (`problemLines`) and forgets them. */
-    flush(log, verb = 'Could not start') {
-        for (const line of problemLines(this.take(), verb))
-            log.warning(line);
-    }
 }
 
 
@@ -64981,8 +64960,8 @@ function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
 }
 
-// EXTERNAL MODULE: ./src/report/console.ts
-var report_console = __nccwpck_require__(39475);
+// EXTERNAL MODULE: ./src/report/console.ts + 1 modules
+var report_console = __nccwpck_require__(63352);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:readline"
@@ -66019,21 +65998,34 @@ class RateBudget {
 var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
 var outcome = __nccwpck_require__(44370);
+;// CONCATENATED MODULE: ./src/run/kinds.ts
+
+const RESULT_KINDS = {
+    suite: {
+        read: (api, id, opts) => api.getSuiteResult(id, opts),
+        isOver: (result) => (0,outcome/* isSuiteResultOver */.q2)(result),
+        cancel: (api, id, opts) => api.cancelSuiteResult(id, opts),
+        page: 'suite-results',
+    },
+    test: {
+        read: (api, id, opts) => api.getTestResult(id, opts),
+        isOver: (result) => (0,outcome/* classifyTestResult */.AI)(result) !== 'running',
+        cancel: (api, id, opts) => api.cancelTestResult(id, opts),
+        page: 'results',
+    },
+};
+
 ;// CONCATENATED MODULE: ./src/run/book.ts
 /**
  * The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`).
- * A run starts, is recorded without a result, settles, and ends (over, error, unread, timed out, cancelled);
- * the book answers which runs are open, which remotes may be cancelled and which ids are known.
+ * A run starts, or is recorded without a result; it settles and ends (see `Ending`).
  */
+
 
 
 /** `ms` since the epoch as an ISO 8601 string. */
 function iso(ms) {
     return new Date(ms).toISOString();
-}
-/** The name of a job's test or suite before any answer named it. */
-function nameOf(job) {
-    return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
 }
 /** The records of one engine run. `appUrl`: base of the web app links, without a trailing slash. */
 class RunBook {
@@ -66047,7 +66039,12 @@ class RunBook {
     handles = this.all;
     remotes = new Set();
     keys = new Map();
-    told = 0;
+    /** Tests told finished, retries not counted. */
+    finishedTests = 0;
+    /** Runs are still being triggered: none open yet is no end. */
+    triggering = false;
+    /** Why runs did not start, told as one event once every trigger is done. */
+    problems = [];
     constructor(clock, emit, appUrl, onRemote) {
         this.clock = clock;
         this.emit = emit;
@@ -66058,11 +66055,14 @@ class RunBook {
     open() {
         return this.all.filter((h) => !h.done);
     }
+    /** Whether runs are open or still being triggered. */
+    busy() {
+        return this.triggering || this.open().length > 0;
+    }
     /** The remote results the stop phase may cancel: still active, and known to be the action's own. */
     cancellable() {
         return [...this.remotes].filter((r) => r.active && !r.inferred);
     }
-    /** How many remote results are still followed. */
     activeCount() {
         return [...this.remotes].filter((r) => r.active).length;
     }
@@ -66070,16 +66070,16 @@ class RunBook {
     knownIds() {
         return new Set([...this.remotes].map((r) => r.id));
     }
-    /** Tests told finished, retries not counted. */
-    get finishedTests() {
-        return this.told;
+    /** The web app page of a result. */
+    link(type, id) {
+        return `${this.appUrl}/${RESULT_KINDS[type].page}/${id}`;
     }
     nextKey(base) {
         const n = this.keys.get(base) ?? 0;
         this.keys.set(base, n + 1);
         return `${base}-${n}`;
     }
-    /** Follows a started remote result, active; `onRemote` hears now and when it is released. */
+    /** Follows a started remote result; `onRemote` hears now and when it is released. */
     addRemote(type, id, inferred = false) {
         const remote = { type, id, active: true, ...(inferred ? { inferred } : {}) };
         this.remotes.add(remote);
@@ -66124,29 +66124,27 @@ class RunBook {
         }
         const remote = this.addRemote(job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
         this.runs.push(run);
-        const handle = {
-            run,
-            remote,
-            triggeredAtMs: now,
-            done: false,
-            settled: false,
-            job,
-            ...(job.kind !== 'suite' ? { lastResult: result } : {}),
-        };
+        const last = job.kind !== 'suite' ? { lastResult: result } : {};
+        const handle = { run, remote, triggeredAtMs: now, done: false, settled: false, job, ...last };
         this.all.push(handle);
         return handle;
     }
-    /** A run without a result (not started, failed to start, not found), ended now; `triggeredAtMs` default now. */
-    resultless(base, keyBase, variant, outcome, triggeredAtMs = this.clock.now()) {
-        this.runs.push({
-            ...base,
-            key: this.nextKey(keyBase),
-            variant,
-            triggeredAt: iso(triggeredAtMs),
-            endedAt: iso(this.clock.now()),
-            tests: [],
-            ...outcome,
-        });
+    /**
+     * A run without a result (not started, failed to start, not found), ended now; `problem`, when given, is
+     * told with the trigger problems. `triggeredAtMs` default now.
+     */
+    resultless(base, keyBase, variant, outcome, problem, triggeredAtMs = this.clock.now()) {
+        const key = this.nextKey(keyBase);
+        const ended = { triggeredAt: iso(triggeredAtMs), endedAt: iso(this.clock.now()), tests: [] };
+        this.runs.push({ ...base, key, variant, ...ended, ...outcome });
+        if (problem)
+            this.problems.push(problem);
+    }
+    /** The trigger problems told so far, in order; forgets them. */
+    takeProblems() {
+        const taken = this.problems;
+        this.problems = [];
+        return taken;
     }
     /** The run's result was asked for (`tried`), or a read of it succeeded (`seen`, with a test result). */
     read(handle, how, result) {
@@ -66168,7 +66166,7 @@ class RunBook {
         if (result.name)
             handle.run.suiteName = result.name;
     }
-    /** The run's tests are known (its first result is over): recorded with its variant, and each told. */
+    /** The run's first result is over: its tests recorded with its variant, and each told. */
     settle(handle, tests, variant = handle.run.variant) {
         handle.settled = true;
         handle.run.tests = tests;
@@ -66182,7 +66180,7 @@ class RunBook {
         if (test.result)
             test.attempts.push(test.result);
         test.result = result;
-        test.url = this.link(result);
+        test.url = this.link('test', result._id);
         if (state !== 'failed')
             test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
         return state;
@@ -66190,10 +66188,10 @@ class RunBook {
     /** A test of `run` has its state: counted (unless a retry's) and told. */
     tell(run, test, first = true) {
         if (first)
-            this.told += 1;
+            this.finishedTests += 1;
         this.emit({ type: 'test-finished', run, test });
     }
-    /** Ends a run with `ending`, recording `record` (see `Ending`). */
+    /** Ends a run with `ending`, recording `record`. */
     end(handle, ending, record = {}) {
         const { run } = handle;
         const { told = [], ...fields } = record;
@@ -66212,11 +66210,7 @@ class RunBook {
         handle.done = true;
         run.endedAt = iso(this.clock.now());
     }
-    /** The web app link of a test result. */
-    link(result) {
-        return `${this.appUrl}/results/${result._id}`;
-    }
-    /** The run model of a test result; a result still running counts as `ifRunning`. `name`: its name. */
+    /** The run model of a test result; one still running counts as `ifRunning`. */
     testRunOf(result, ifRunning, name) {
         const state = (0,outcome/* classifyTestResult */.AI)(result);
         const run = {
@@ -66225,7 +66219,7 @@ class RunBook {
             state: state === 'running' ? ifRunning : state,
             result,
             attempts: [],
-            url: this.link(result),
+            url: this.link('test', result._id),
         };
         if (state === 'running')
             run.error = 'The suite ended before this test finished.';
@@ -66233,432 +66227,19 @@ class RunBook {
             run.error = 'The test result ended without a verdict.';
         return run;
     }
-    /** The run model of a test or file run that ended without a usable result (error, timed out, cancelled). */
-    standInTest(handle, last, state, error) {
+    /** The test of a test or file run that ended without a usable result (error, timed out, cancelled). */
+    standInTest(handle, last, state, error, name = last?.name) {
+        const { job } = handle;
+        const named = job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
         return {
             testId: handle.run.testId ?? null,
-            testName: last?.name || nameOf(handle.job),
+            testName: name || named,
             state,
             result: last,
             attempts: [],
             error,
-            ...(last ? { url: this.link(last) } : {}),
+            ...(last ? { url: this.link('test', last._id) } : {}),
         };
-    }
-}
-
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(78474);
-;// CONCATENATED MODULE: ./src/run/stopper.ts
-/**
- * The stopper: the one reason an engine run stopped (the deadline, a workflow cancel, fail-fast) and the
- * signals that end its waits one after the other (docs/run-stopping.md).
- */
-
-/**
- * After a stop, by reason, ms: how long an execute in flight may still answer (then it is aborted and
- * reconciled), when the lookups of interrupted triggers end, and when the wrap-up ends (fail-fast has no
- * runner about to kill the process).
- */
-const AFTER_STOP_MS = {
-    deadline: { trigger: 0, lookup: 3_000, wrapUp: 6_000 },
-    signal: { trigger: 1_500, lookup: 3_000, wrapUp: 4_500 },
-    'fail-fast': { trigger: 5_000, lookup: 10_000, wrapUp: 30_000 },
-};
-/** The stop of one engine run; every signal fires once. */
-class Stopper {
-    clock;
-    why = null;
-    stop = new AbortController();
-    triggers = new AbortController();
-    lookups = new AbortController();
-    wrapUp = new AbortController();
-    finished = new AbortController();
-    /** Fires at the first stop: every wait ends. */
-    signal = this.stop.signal;
-    /** Fires its `trigger` time after the first stop: the executes in flight are aborted. */
-    triggerSignal = this.triggers.signal;
-    /** Fires its `lookup` time after the first stop: lookups of interrupted triggers end. */
-    lookupSignal = this.lookups.signal;
-    /** Fires at the end of the wrap-up time after the first stop: every request of the wrap-up ends. */
-    wrapUpSignal = this.wrapUp.signal;
-    /** Fires when the engine is done: the deadline watch and the heartbeat end. */
-    finishedSignal = this.finished.signal;
-    constructor(clock) {
-        this.clock = clock;
-        // Every request and wait of the engine run listens to the stop signal: many at once.
-        (0,external_node_events_.setMaxListeners)(0, this.stop.signal);
-    }
-    /** Why the engine stopped, or null while it runs. */
-    get reason() {
-        return this.why;
-    }
-    /** Stops the engine; the first stop starts the wrap-up timers. A signal wins; fail-fast wins over a deadline. */
-    halt(reason) {
-        if (this.why === 'signal' || (this.why === 'fail-fast' && reason !== 'signal'))
-            return;
-        const first = this.why === null;
-        this.why = reason;
-        this.stop.abort();
-        if (!first)
-            return;
-        const at = (ms, controller) => void this.clock.sleep(ms, this.finished.signal).then(() => controller.abort());
-        const bounds = AFTER_STOP_MS[reason];
-        at(bounds.trigger, this.triggers);
-        at(bounds.lookup, this.lookups);
-        at(bounds.wrapUp, this.wrapUp);
-    }
-    /** The engine is done. */
-    finish() {
-        this.finished.abort();
-    }
-}
-
-// EXTERNAL MODULE: ./src/run/progress.ts
-var progress = __nccwpck_require__(66358);
-;// CONCATENATED MODULE: ./src/run/context.ts
-/** The state one engine run shares between its modules: its plan, waits, signals and run book. */
-
-
-
-
-
-
-const DEFAULT_WAITS = {
-    notFoundGraceMs: limits/* NOT_FOUND_GRACE_MS */.hX,
-    notFoundRetryMs: 1_000,
-    listRetryMs: 1_000,
-    pollBackoffMs: 1_000,
-};
-/** Largest back-off between failed polls, ms. */
-const POLL_BACKOFF_CAP_MS = 10_000;
-const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
-/** A fresh context for one engine run. */
-function createContext(plan, options) {
-    const clock = options.clock ?? common_clock/* systemClock */.ml;
-    const startedAtMs = options.startedAtMs ?? clock.now();
-    const emit = options.onEvent ?? (() => undefined);
-    const appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
-    return {
-        plan,
-        api: options.api,
-        clock,
-        emit,
-        appUrl,
-        startedAtMs,
-        waits: { ...DEFAULT_WAITS, ...options.waits },
-        maxPollErrors: options.maxPollErrors ?? 6,
-        limit: (0,p_limit/* default */.A)(options.triggerConcurrency ?? 4),
-        stopper: new Stopper(clock),
-        book: new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined)),
-        problems: new progress/* ProblemLog */.mT(),
-        triggering: false,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/read/paging.ts
-/** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
-
-/** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
-const PAGE_MARGIN = 1;
-/** Pages read at most of any list. */
-const MAX_PAGES = limits/* MAX_LIST_RECORDS */.R1 / limits/* PAGE_SIZE */.md;
-/** Pages asked at once at most, whatever a count says. */
-const MAX_PAGES_AT_ONCE = 4;
-/** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
-function pagesFor(known) {
-    return known === null ? MAX_PAGES : Math.floor(known / limits/* PAGE_SIZE */.md) + 1 + PAGE_MARGIN;
-}
-/**
- * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
- * returns false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) are asked at once. Errors of `read`
- * propagate.
- */
-async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
-    const pages = Math.min(maxPages, MAX_PAGES);
-    const seen = new Set();
-    const goOn = (list) => {
-        let added = 0;
-        for (const item of list) {
-            const id = item?._id ?? item;
-            if (seen.has(id))
-                continue;
-            seen.add(id);
-            added += 1;
-        }
-        return visit(list) !== false && list.length >= limits/* PAGE_SIZE */.md && added > 0;
-    };
-    const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
-    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })));
-    for (const list of lists)
-        if (!goOn(list))
-            return;
-    for (let page = first; page < pages; page++) {
-        if (!goOn(await read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })))
-            return;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/read/read.ts
-/** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
-
-
-
-
-/** Attempts at each page of a suite result's tests before the listing counts as failed. */
-const PAGE_ATTEMPTS = 3;
-/** Times a suite result's list of test results is read again when it disagrees with its counts. */
-const RELISTS = 2;
-/**
- * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
- * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
- */
-async function listSuiteTests(ctx, suiteResultId, signal = ctx.stopper.signal, expectedTests = null) {
-    const byId = new Map();
-    for (let listing = 0;; listing++) {
-        const once = await listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests);
-        if (once === null)
-            return byId.size > 0 && !signal.aborted ? [...byId.values()] : null;
-        for (const result of once.results)
-            byId.set(result._id, result);
-        const short = expectedTests !== null && byId.size < expectedTests;
-        if ((!short && !once.duplicates) || listing >= RELISTS || signal.aborted)
-            return [...byId.values()];
-        ctx.emit({
-            type: 'detail',
-            message: `The list of suite result ${suiteResultId}'s test results holds ${byId.size} distinct of ` +
-                `${expectedTests ?? 'an unknown number of'} tests${once.duplicates ? ' (with a result twice)' : ''}: ` +
-                'reading it again.',
-        });
-        try {
-            await ctx.clock.sleep(ctx.waits.listRetryMs * (listing + 1), signal);
-        }
-        catch {
-            return [...byId.values()];
-        }
-    }
-}
-/** One listing of a suite result's test results: each once, and whether one came twice. */
-async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
-    const all = [];
-    const seen = new Set();
-    let duplicates = false;
-    const readPage = async (paging) => {
-        for (let attempt = 0;; attempt++) {
-            try {
-                return await ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal });
-            }
-            catch (error) {
-                if (signal.aborted)
-                    throw error;
-                ctx.emit({
-                    type: 'detail',
-                    message: `Listing the tests of suite result ${suiteResultId} failed: ${messageOf(error)}`,
-                });
-                if (attempt + 1 >= PAGE_ATTEMPTS)
-                    throw error;
-                await ctx.clock.sleep(ctx.waits.listRetryMs * (attempt + 1), signal);
-            }
-        }
-    };
-    const visit = (page) => {
-        for (const result of page) {
-            if (seen.has(result._id)) {
-                duplicates = true;
-                continue;
-            }
-            seen.add(result._id);
-            all.push(result);
-        }
-    };
-    const atOnce = Math.ceil((expectedTests ?? 0) / limits/* PAGE_SIZE */.md);
-    try {
-        // Until a short page, whatever the count says: a count that lies low leaves no test unread.
-        await forEachPage(readPage, visit, MAX_PAGES, atOnce);
-    }
-    catch {
-        return null;
-    }
-    return { results: all, duplicates };
-}
-/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed. */
-function suiteTestsOf(ctx, handle, result) {
-    return listSuiteTests(ctx, handle.remote.id, ctx.stopper.signal, (0,outcome/* suiteTestCount */.S7)(result));
-}
-
-;// CONCATENATED MODULE: ./src/run/stop/stop.ts
-
-
-
-
-
-
-/** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
-async function watchDeadline(ctx, onDeadline) {
-    const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
-    await ctx.clock.sleep(remaining, ctx.stopper.finishedSignal);
-    if (ctx.stopper.finishedSignal.aborted)
-        return;
-    if (ctx.book.open().length > 0 || ctx.triggering) {
-        ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
-        onDeadline();
-    }
-}
-/** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
-async function heartbeat(ctx, periodMs, quiet) {
-    for (;;) {
-        await ctx.clock.sleep(periodMs, ctx.stopper.finishedSignal);
-        if (ctx.stopper.signal.aborted || ctx.stopper.finishedSignal.aborted || quiet())
-            return;
-        const running = ctx.book.open().length;
-        // Runs are watched while later ones are still being triggered: none running yet is no end then.
-        if (running === 0 && !ctx.triggering)
-            return;
-        if (running === 0)
-            continue;
-        const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
-        ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.book.finishedTests, elapsedMs });
-    }
-}
-/** Cancels one remote result; its answer, or null (told) on failure. `neverWait`: skip the budget wait. */
-async function cancelRemote(ctx, remote, signal, neverWait = false) {
-    try {
-        const opts = { signal, neverWait };
-        const result = remote.type === 'suite'
-            ? await ctx.api.cancelSuiteResult(remote.id, opts)
-            : await ctx.api.cancelTestResult(remote.id, opts);
-        ctx.book.release(remote);
-        return result;
-    }
-    catch (error) {
-        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: messageOf(error) });
-        return null;
-    }
-}
-/** What an ended suite result said: `passed`, `failed` or `cancelled`. */
-function saidOf(result) {
-    return result.passing === true ? 'passed' : result.passing === false ? 'failed' : 'cancelled';
-}
-/** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
-async function timeOut(ctx, handle, signal) {
-    const { book } = ctx;
-    const { run, remote } = handle;
-    const timeout = (0,deadline/* describeTimeout */.by)(ctx.plan.timeoutMs);
-    if (run.suiteResult && (0,outcome/* isSuiteResultOver */.q2)(run.suiteResult)) {
-        const results = await listSuiteTests(ctx, remote.id, signal, (0,outcome/* suiteTestCount */.S7)(run.suiteResult));
-        const tests = (results ?? []).map((r) => book.testRunOf(r, 'error'));
-        const said = saidOf(run.suiteResult);
-        const unread = `The suite result had ended (${said}), but its list of test results was not read before the timeout (${timeout}).`;
-        book.end(handle, 'over', { tests, told: tests, ...(results === null ? { error: unread } : {}) });
-        return;
-    }
-    const cancelled = ctx.plan.cancelOnTimeout && !remote.active;
-    if (handle.read === 'tried') {
-        // Asked for, but not one read succeeded: nothing says it is still running.
-        const error = `Its result could not be read before the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
-        const tests = remote.type === 'suite' ? run.tests : [book.standInTest(handle, null, 'error', error)];
-        book.end(handle, 'unread', { error, tests, told: tests });
-        return;
-    }
-    const error = `Still running at the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
-    const still = 'Still running at the timeout.';
-    let tests;
-    if (remote.type === 'suite') {
-        const results = await listSuiteTests(ctx, remote.id, signal);
-        tests = (results ?? []).map((r) => {
-            const t = book.testRunOf(r, 'timed-out');
-            const state = t.state === 'cancelled' && cancelled ? 'timed-out' : t.state;
-            return state === 'timed-out' ? { ...t, state, error: still } : t;
-        });
-    }
-    else {
-        tests = [book.standInTest(handle, handle.lastResult ?? null, 'timed-out', still)];
-    }
-    book.end(handle, 'timed-out', {
-        cancelled,
-        error,
-        tests,
-        told: tests.filter((t) => t.state === 'timed-out'),
-    });
-}
-/** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
-async function settleAtDeadline(ctx) {
-    // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
-    // stopped with it): what is open here never had its result.
-    const open = ctx.book.open();
-    // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
-    const signal = ctx.stopper.wrapUpSignal;
-    if (ctx.plan.cancelOnTimeout) {
-        const active = ctx.book.cancellable();
-        await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
-    }
-    await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
-}
-const INFERRED_NOT_CANCELLED = 'Not followed further and not cancelled: started elsewhere (result-ids), it is only waited for.';
-const CANCEL_ERROR = {
-    signal: 'Cancelled with the workflow.',
-    'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
-};
-/** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
-function markCancelled(book, handle, answer, results, reason) {
-    // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
-    const inferred = handle.remote.inferred === true;
-    const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
-    const suite = handle.remote.type === 'suite';
-    const last = answer ?? handle.lastResult ?? null;
-    const tests = suite
-        ? results
-            .map((r) => book.testRunOf(r, 'cancelled'))
-            .map((t) => (t.state === 'cancelled' ? { ...t, error } : t))
-        : [book.standInTest(handle, last, 'cancelled', error)];
-    const suiteResult = suite && answer ? { suiteResult: answer } : {};
-    book.end(handle, 'cancelled', { cancelled: !inferred, error, tests, ...suiteResult });
-}
-/**
- * On a workflow cancel or fail-fast: cancels every active remote run, then those the triggers in flight
- * start, and marks them all cancelled. `cancelTimeoutMs`: each cancel's timeout, ms.
- */
-async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
-    const tag = reason === 'fail-fast' ? { reason } : {};
-    const first = ctx.book.cancellable();
-    if (first.length > 0)
-        ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
-    // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
-    const overall = ctx.stopper.wrapUpSignal;
-    const suiteTests = new Map();
-    const neverWait = reason === 'signal';
-    const cancelOne = async (r) => {
-        const answer = await cancelRemote(ctx, r, AbortSignal.any([overall, (0,common_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, ctx.stopper.finishedSignal)]), neverWait);
-        if (r.type === 'suite' && !overall.aborted) {
-            // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
-            const byId = new Map();
-            try {
-                await forEachPage((paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }), (page) => page.forEach((t) => byId.set(t._id, t)), MAX_PAGES);
-            }
-            catch {
-                // Keep the tests read so far (none: the run shows as cancelled).
-            }
-            suiteTests.set(r.id, [...byId.values()]);
-        }
-        return answer;
-    };
-    const firstAnswers = Promise.all(first.map(cancelOne));
-    await triggering;
-    const late = ctx.book.cancellable().filter((r) => !first.includes(r));
-    if (late.length > 0)
-        ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
-    const active = [...first, ...late];
-    const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
-    const byId = new Map();
-    active.forEach((r, i) => {
-        const a = answers[i];
-        if (a)
-            byId.set(r.id, a);
-    });
-    for (const handle of ctx.book.open().filter((h) => h.settled))
-        ctx.book.end(handle, 'over');
-    for (const handle of ctx.book.open()) {
-        markCancelled(ctx.book, handle, byId.get(handle.remote.id), suiteTests.get(handle.remote.id) ?? [], reason);
     }
 }
 
@@ -66848,132 +66429,302 @@ function runBaseOf(job) {
     return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
-;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
+;// CONCATENATED MODULE: ./src/run/stop/fail-fast.ts
+/** Stops the engine for fail-fast when on and `test` (default: the run's first failed) failed for good. */
+function failFastOn(ctx, handle, test) {
+    if (!ctx.plan.failFast || ctx.stopper.reason !== null)
+        return;
+    const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
+    if (failed?.state !== 'failed')
+        return;
+    ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others: ctx.book.activeCount() });
+    ctx.stopper.halt('fail-fast');
+}
+
+;// CONCATENATED MODULE: ./src/run/read/paging.ts
+/** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
+
+/** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
+const PAGE_MARGIN = 1;
+/** Pages read at most of any list. */
+const MAX_PAGES = limits/* MAX_LIST_RECORDS */.R1 / limits/* PAGE_SIZE */.md;
+/** Pages asked at once at most, whatever a count says. */
+const MAX_PAGES_AT_ONCE = 4;
+/** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
+function pagesFor(known) {
+    return known === null ? MAX_PAGES : Math.floor(known / limits/* PAGE_SIZE */.md) + 1 + PAGE_MARGIN;
+}
 /**
- * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
- * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
+ * returns false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) are asked at once. Errors of `read`
+ * propagate.
  */
+async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
+    const pages = Math.min(maxPages, MAX_PAGES);
+    const seen = new Set();
+    const goOn = (list) => {
+        let added = 0;
+        for (const item of list) {
+            const id = item?._id ?? item;
+            if (seen.has(id))
+                continue;
+            seen.add(id);
+            added += 1;
+        }
+        return visit(list) !== false && list.length >= limits/* PAGE_SIZE */.md && added > 0;
+    };
+    const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
+    const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })));
+    for (const list of lists)
+        if (!goOn(list))
+            return;
+    for (let page = first; page < pages; page++) {
+        if (!goOn(await read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })))
+            return;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/read/read.ts
+/** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
 
 
 
-
-/** One read of `ref` as each kind it may be; null when no kind has it (yet). */
-async function readOnce(ctx, ref, signal) {
-    for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
+/** Attempts at each page of a suite result's tests before the listing counts as failed. */
+const PAGE_ATTEMPTS = 3;
+/** Times a suite result's list of test results is read again when it disagrees with its counts. */
+const RELISTS = 2;
+/**
+ * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
+ * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
+ */
+async function listSuiteTests(ctx, suiteResultId, signal, expectedTests = null) {
+    const byId = new Map();
+    for (let listing = 0;; listing++) {
+        const once = await listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests);
+        if (once === null)
+            return byId.size > 0 && !signal.aborted ? [...byId.values()] : null;
+        for (const result of once.results)
+            byId.set(result._id, result);
+        const short = expectedTests !== null && byId.size < expectedTests;
+        if ((!short && !once.duplicates) || listing >= RELISTS || signal.aborted)
+            return [...byId.values()];
+        ctx.emit({
+            type: 'detail',
+            message: `The list of suite result ${suiteResultId}'s test results holds ${byId.size} distinct of ` +
+                `${expectedTests ?? 'an unknown number of'} tests${once.duplicates ? ' (with a result twice)' : ''}: ` +
+                'reading it again.',
+        });
         try {
-            if (type === 'suite')
-                return { type, result: await ctx.api.getSuiteResult(ref.id, { signal }) };
-            return { type, result: await ctx.api.getTestResult(ref.id, { signal }) };
+            await ctx.clock.sleep(ctx.waits.listRetryMs * (listing + 1), signal);
         }
-        catch (error) {
-            if (!isNotFound(error))
-                throw error;
+        catch {
+            return [...byId.values()];
         }
     }
-    return null;
 }
-/** Reads `ref`, asking again through the not-found grace; throws the last error when it never answers. */
-async function read(ctx, ref, signal) {
-    const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
-    for (;;) {
-        const found = await readOnce(ctx, ref, signal);
-        if (found)
-            return found;
-        if (ctx.clock.now() >= until)
-            throw new Error(`no ${ref.type ?? 'suite or test'} result has this id`);
-        await ctx.clock.sleep(ctx.waits.notFoundRetryMs, signal);
-        if (signal.aborted)
-            throw new Error('not read before the action stopped');
-    }
-}
-/** Follows the result `ref` names; its handle, none when it cannot be read (a run in error) or on a stop. */
-async function followResult(ctx, ref) {
-    const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
-    const now = ctx.clock.now();
-    let found;
-    try {
-        found = await read(ctx, ref, ctx.stopper.signal);
-    }
-    catch (error) {
-        const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
-        const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` };
-        ctx.book.resultless(base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` });
-        const kind = error instanceof ApiError ? error.errorType : 'error';
-        ctx.problems.add(kind, { label, id: ref.id, message });
-        return [];
-    }
-    const job = found.type === 'suite'
-        ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
-        : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
-    // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
-    const inferred = ctx.plan.cancelResultIds !== true;
-    const handle = ctx.book.start(job, jobKeyBase(job), found.result, {}, now, inferred);
-    ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
-    return [handle];
-}
-
-;// CONCATENATED MODULE: ./src/run/plan/plan.ts
-
-
-
-/** A folder whose suites were never listed because the action stopped first: one run, not started. */
-function notStartedFolder(ctx, folderId, reason) {
-    const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
-    ctx.book.resultless(base, `folder-${folderId}`, {}, { error: deadline/* NOT_STARTED_ERROR */.$B[reason], notStarted: reason });
-    ctx.problems.add(deadline/* NOT_STARTED_ERROR */.$B[reason], {
-        label: `folder ${folderId}`,
-        id: folderId,
-        message: deadline/* NOT_STARTED_ERROR */.$B[reason],
-    });
-}
-/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
-async function expandFolders(ctx) {
-    const suiteIds = [...ctx.plan.suiteIds];
-    for (const folderId of ctx.plan.folderIds) {
-        if (ctx.stopper.reason) {
-            notStartedFolder(ctx, folderId, ctx.stopper.reason);
-            continue;
+/** One listing of a suite result's test results: each once, and whether one came twice. */
+async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
+    const all = [];
+    const seen = new Set();
+    let duplicates = false;
+    const readPage = async (paging) => {
+        for (let attempt = 0;; attempt++) {
+            try {
+                return await ctx.api.listSuiteResultTestResults(suiteResultId, paging, { signal });
+            }
+            catch (error) {
+                if (signal.aborted)
+                    throw error;
+                ctx.emit({
+                    type: 'detail',
+                    message: `Listing the tests of suite result ${suiteResultId} failed: ${messageOf(error)}`,
+                });
+                if (attempt + 1 >= PAGE_ATTEMPTS)
+                    throw error;
+                await ctx.clock.sleep(ctx.waits.listRetryMs * (attempt + 1), signal);
+            }
         }
-        try {
-            const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stopper.signal });
-            ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
-            for (const suite of suites)
-                if (!suiteIds.includes(suite._id))
-                    suiteIds.push(suite._id);
-        }
-        catch (error) {
-            if (ctx.stopper.reason) {
-                notStartedFolder(ctx, folderId, ctx.stopper.reason);
+    };
+    const visit = (page) => {
+        for (const result of page) {
+            if (seen.has(result._id)) {
+                duplicates = true;
                 continue;
             }
-            ctx.book.resultless({ kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` }, `folder-${folderId}`, {}, { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` });
-            ctx.emit({ type: 'folder-failed', folderId, message: messageOf(error) });
+            seen.add(result._id);
+            all.push(result);
         }
+    };
+    const atOnce = Math.ceil((expectedTests ?? 0) / limits/* PAGE_SIZE */.md);
+    try {
+        // Until a short page, whatever the count says: a count that lies low leaves no test unread.
+        await forEachPage(readPage, visit, MAX_PAGES, atOnce);
     }
-    return suiteIds;
+    catch {
+        return null;
+    }
+    return { results: all, duplicates };
 }
-/** The trigger jobs of a plan, per start URL: every suite, then test, then repository test file. Pure. */
-function planJobs(plan, suiteIds) {
-    const starts = plan.startUrls.length ? plan.startUrls : [undefined];
-    const jobs = [];
-    for (const startUrl of starts) {
-        const s = startUrl === undefined ? {} : { startUrl };
-        for (const suiteId of suiteIds)
-            jobs.push({ kind: 'suite', suiteId, ...s });
-        for (const testId of plan.testIds)
-            jobs.push({ kind: 'test', testId, ...s });
-        for (const t of plan.repoTests) {
-            jobs.push({
-                kind: 'file',
-                file: t.file,
-                index: t.index,
-                name: t.name,
-                definition: definitionFor(t, startUrl),
-                ...s,
-            });
-        }
+
+;// CONCATENATED MODULE: ./src/run/stop/stop.ts
+
+
+
+
+
+
+
+/** Sleeps until `atMs`; then, if runs are going or triggering, tells it and stops the engine (`deadline`). */
+async function watchDeadline(ctx, atMs, timeoutMs) {
+    const { clock, stopper } = ctx;
+    await clock.sleep(atMs - clock.now(), stopper.finishedSignal);
+    if (stopper.finishedSignal.aborted || !ctx.book.busy())
+        return;
+    ctx.emit({ type: 'timed-out', timeoutMs });
+    stopper.halt('deadline');
+}
+/** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
+async function heartbeat(ctx, startedAtMs, periodMs, quiet) {
+    const { clock, stopper, book } = ctx;
+    for (;;) {
+        await clock.sleep(periodMs, stopper.finishedSignal);
+        if (stopper.signal.aborted || stopper.finishedSignal.aborted || quiet() || !book.busy())
+            return;
+        const running = book.open().length;
+        // Runs are watched while later ones are still being triggered: none running yet is no end then.
+        if (running === 0)
+            continue;
+        const elapsedMs = clock.now() - startedAtMs;
+        ctx.emit({ type: 'heartbeat', running, finishedTests: book.finishedTests, elapsedMs });
     }
-    return jobs;
+}
+/** Cancels one remote result; its answer, or null (told) on failure. `neverWait`: skip the budget wait. */
+async function cancelRemote(ctx, remote, signal, neverWait = false) {
+    try {
+        const result = await RESULT_KINDS[remote.type].cancel(ctx.api, remote.id, { signal, neverWait });
+        ctx.book.release(remote);
+        return result;
+    }
+    catch (error) {
+        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: messageOf(error) });
+        return null;
+    }
+}
+/** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
+async function timeOut(ctx, handle, signal) {
+    const { book, plan } = ctx;
+    const { run, remote } = handle;
+    const timeout = (0,deadline/* describeTimeout */.by)(plan.timeoutMs);
+    const sr = run.suiteResult;
+    if (sr && (0,outcome/* isSuiteResultOver */.q2)(sr)) {
+        const results = await listSuiteTests(ctx, remote.id, signal, (0,outcome/* suiteTestCount */.S7)(sr));
+        const tests = (results ?? []).map((r) => book.testRunOf(r, 'error'));
+        const said = sr.passing === true ? 'passed' : sr.passing === false ? 'failed' : 'cancelled';
+        const unread = `The suite result had ended (${said}), but its list of test results was not read before the timeout (${timeout}).`;
+        book.end(handle, 'over', { tests, told: tests, ...(results === null ? { error: unread } : {}) });
+        return;
+    }
+    const cancelled = plan.cancelOnTimeout && !remote.active;
+    const andCancelled = cancelled ? '; cancelled' : '';
+    if (handle.read === 'tried') {
+        // Asked for, but not one read succeeded: nothing says it is still running.
+        const error = `Its result could not be read before the timeout (${timeout})${andCancelled}.`;
+        const tests = remote.type === 'suite' ? run.tests : [book.standInTest(handle, null, 'error', error)];
+        book.end(handle, 'unread', { error, tests, told: tests });
+        return;
+    }
+    const still = 'Still running at the timeout.';
+    let tests;
+    if (remote.type === 'suite') {
+        tests = ((await listSuiteTests(ctx, remote.id, signal)) ?? []).map((r) => {
+            const t = book.testRunOf(r, 'timed-out');
+            const state = t.state === 'cancelled' && cancelled ? 'timed-out' : t.state;
+            return state === 'timed-out' ? { ...t, state, error: still } : t;
+        });
+    }
+    else {
+        tests = [book.standInTest(handle, handle.lastResult ?? null, 'timed-out', still)];
+    }
+    const error = `Still running at the timeout (${timeout})${andCancelled}.`;
+    const told = tests.filter((t) => t.state === 'timed-out');
+    book.end(handle, 'timed-out', { cancelled, error, tests, told });
+}
+/** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
+async function settleAtDeadline(ctx) {
+    // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
+    // stopped with it): what is open here never had its result.
+    const open = ctx.book.open();
+    // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
+    const signal = ctx.stopper.wrapUpSignal;
+    if (ctx.plan.cancelOnTimeout)
+        await Promise.all(ctx.book.cancellable().map((r) => cancelRemote(ctx, r, signal)));
+    await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
+}
+const INFERRED_NOT_CANCELLED = 'Not followed further and not cancelled: started elsewhere (result-ids), it is only waited for.';
+const CANCEL_ERROR = {
+    signal: 'Cancelled with the workflow.',
+    'fail-fast': deadline/* FAIL_FAST_CANCEL_ERROR */.G3,
+};
+/** Marks a run open at a workflow cancel or fail-fast cancelled; its tests already over keep their state. */
+function markCancelled(book, handle, answer, results, reason) {
+    // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
+    const inferred = handle.remote.inferred === true;
+    const error = inferred ? INFERRED_NOT_CANCELLED : CANCEL_ERROR[reason];
+    const suite = handle.remote.type === 'suite';
+    const last = answer ?? handle.lastResult ?? null;
+    const tests = suite
+        ? results
+            .map((r) => book.testRunOf(r, 'cancelled'))
+            .map((t) => (t.state === 'cancelled' ? { ...t, error } : t))
+        : [book.standInTest(handle, last, 'cancelled', error)];
+    const suiteResult = suite && answer ? { suiteResult: answer } : {};
+    book.end(handle, 'cancelled', { cancelled: !inferred, error, tests, ...suiteResult });
+}
+/**
+ * On a workflow cancel or fail-fast: cancels every active remote run, then those the triggers in flight
+ * start, and marks them all cancelled. `cancelTimeoutMs`: each cancel's timeout, ms.
+ */
+async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
+    const { book, stopper } = ctx;
+    const tag = reason === 'fail-fast' ? { reason } : {};
+    // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
+    const overall = stopper.wrapUpSignal;
+    const neverWait = reason === 'signal';
+    const answers = new Map();
+    const suiteTests = new Map();
+    const cancelOne = async (r) => {
+        const signal = AbortSignal.any([
+            overall,
+            (0,common_clock/* timeoutSignal */._)(ctx.clock, cancelTimeoutMs, stopper.finishedSignal),
+        ]);
+        const answer = await cancelRemote(ctx, r, signal, neverWait);
+        if (answer)
+            answers.set(r.id, answer);
+        if (r.type !== 'suite' || overall.aborted)
+            return;
+        // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
+        const byId = new Map();
+        const list = (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait });
+        // A failed page keeps the tests read so far (none: the run shows as cancelled).
+        await forEachPage(list, (page) => page.forEach((t) => byId.set(t._id, t)), MAX_PAGES).catch(() => undefined);
+        suiteTests.set(r.id, [...byId.values()]);
+    };
+    const first = book.cancellable();
+    if (first.length > 0)
+        ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
+    const firstDone = Promise.all(first.map(cancelOne));
+    await triggering;
+    const late = book.cancellable().filter((r) => !first.includes(r));
+    if (late.length > 0)
+        ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
+    await firstDone;
+    await Promise.all(late.map(cancelOne));
+    for (const handle of book.open().filter((h) => h.settled))
+        book.end(handle, 'over');
+    for (const handle of book.open()) {
+        const { id } = handle.remote;
+        markCancelled(book, handle, answers.get(id), suiteTests.get(id) ?? [], reason);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/run/trigger/reconcile.ts
@@ -67116,10 +66867,10 @@ async function findTriggeredRuns(api, req, clock) {
     return { adopted, candidates };
 }
 
-;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
+;// CONCATENATED MODULE: ./src/run/follow/retry.ts
 /**
- * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
- * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
+ * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
+ * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
  */
 
 
@@ -67128,167 +66879,158 @@ async function findTriggeredRuns(api, req, clock) {
 
 
 
-/**
- * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
- * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
- */
-async function triggerAll(ctx, onStarted = () => undefined) {
-    ctx.triggering = true;
+/** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
+async function retryFailures(ctx, handle) {
+    if (ctx.plan.retryFailed <= 0)
+        return;
+    const failed = handle.run.tests.filter((t) => t.state === 'failed');
+    await Promise.all(failed.map((t) => retryTest(ctx, handle, t)));
+}
+/** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
+async function sendRerun(ctx, rerun) {
+    const { handle, testId, options } = rerun;
+    const job = handle.job;
+    const signal = ctx.stopper.signal;
+    const triggeredAtMs = ctx.clock.now();
     try {
-        const jobs = planJobs(ctx.plan, await expandFolders(ctx));
-        const started = async (start) => {
-            const handles = await ctx.limit(start);
-            if (handles.length > 0)
-                onStarted(handles);
-        };
-        await Promise.all([
-            ...jobs.map((job) => started(() => trigger(ctx, job))),
-            ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
-        ]);
-    }
-    finally {
-        ctx.triggering = false;
-        const problems = ctx.problems.take();
-        if (problems.length > 0)
-            ctx.emit({ type: 'trigger-problems', problems });
-    }
-}
-function send(ctx, job, options) {
-    // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-    const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
-    if (job.kind === 'suite')
-        return ctx.api.executeSuite(job.suiteId, options, opts);
-    if (job.kind === 'test')
-        return ctx.api.executeTest(job.testId, options, opts);
-    return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
-}
-/** The runs a job would have started (one per variant and data row), never started: the action stopped. */
-function notStarted(ctx, job, options, reason) {
-    for (const variant of expectedVariants(options, job.startUrl)) {
-        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, {
-            error: deadline/* NOT_STARTED_ERROR */.$B[reason],
-            notStarted: reason,
+        return await ctx.limit(async () => {
+            const data = job.kind === 'file'
+                ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, { signal })
+                : await ctx.api.executeTest(testId, options, { signal });
+            return asArray(data)[0];
         });
     }
-    ctx.problems.add(deadline/* NOT_STARTED_ERROR */.$B[reason], {
-        label: jobLabel(job),
-        id: jobId(job),
-        message: deadline/* NOT_STARTED_ERROR */.$B[reason],
-    });
-    return [];
+    catch (error) {
+        const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
+        if (!found && !signal.aborted) {
+            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: messageOf(error) });
+        }
+        return found;
+    }
 }
-/** The variant of the start URL a job set, or none. */
-function startUrlVariant(job) {
-    return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
+function names(rerun) {
+    return { testName: rerun.test.testName, variant: rerun.variant };
 }
-/** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
-async function reconcile(ctx, job, options, triggeredAtMs, error) {
+async function retryTest(ctx, handle, test) {
+    const { api, book, emit, plan } = ctx;
+    const job = handle.job;
+    const testId = job.kind === 'file' ? null : test.testId;
+    if (job.kind !== 'file' && !testId)
+        return;
+    const variant = test.result
+        ? variantFromResult(handle.run.variant, test.result, plan.execute.browser)
+        : handle.run.variant;
+    const options = retryOptions(plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+    // A repository test carries the start URL it runs under (see optionsFor).
+    if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
+        options.startUrl = job.definition.startUrl;
+    }
+    const rerun = { handle, test, testId, options, variant };
+    for (let attempt = 1; attempt <= plan.retryFailed; attempt++) {
+        if (ctx.stopper.signal.aborted)
+            return;
+        emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts: plan.retryFailed + 1 });
+        const triggeredAtMs = ctx.clock.now();
+        const started = await sendRerun(ctx, rerun);
+        if (!started)
+            return;
+        const result = await ctx.watcher.wait(book.addRemote('test', started._id), triggeredAtMs, {
+            get: (opts) => api.getTestResult(started._id, opts),
+            isOver: RESULT_KINDS.test.isOver,
+            onProblem: (message) => emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message }),
+        });
+        if (!result)
+            return;
+        if (book.retried(test, result) !== 'failed') {
+            book.tell(handle.run, test, false);
+            return;
+        }
+    }
+    book.tell(handle.run, test, false);
+    // Its re-runs are spent and it still failed: a failure for good.
+    failFastOn(ctx, handle, test);
+}
+/** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
+async function findRerun(ctx, rerun, triggeredAtMs) {
+    const { handle, testId, options } = rerun;
+    const job = handle.job;
+    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+    const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
     const request = {
-        job,
+        job: lookup,
         options,
         triggeredAtMs,
-        expected: expectedVariants(options, job.startUrl).length,
+        expected: 1,
         known: ctx.book.knownIds(),
         organizationId: ctx.plan.organizationId,
         signal: ctx.stopper.lookupSignal,
     };
-    const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
-    const label = jobLabel(job);
-    if (found.adopted.length === 0) {
-        const links = found.candidates.map((r) => candidateLink(ctx, job, r));
-        const error_ = links.length === 0
-            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
-            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
-        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), { error: `${label}: ${error_}`, mayHaveStarted: true }, triggeredAtMs);
-        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
-        ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
-        return [];
+    const first = (await findTriggeredRuns(ctx.api, request, ctx.clock)).adopted[0];
+    if (!first) {
+        ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
+        return undefined;
     }
-    const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs, 'found');
-    ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
-    return handles;
-}
-/** The web app's page of a candidate run (a suite result or a test result). */
-function candidateLink(ctx, job, result) {
-    return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
-}
-/**
- * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
- * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
- */
-function bestVariant(result, free) {
-    const fits = free.map((v) => variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }));
-    const match = fits.indexOf('match');
-    return match >= 0 ? match : fits.indexOf('unknown');
-}
-/**
- * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
- * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
- * that no result stands for is an `error` run. Their handles.
- */
-function adopt(ctx, job, options, results, triggeredAtMs, how) {
-    const combos = variantCombinations(options);
-    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-    const counted = options.dataSource === undefined;
-    const free = counted ? expectedVariants(options, job.startUrl) : [];
-    const asked = free.length;
-    const handles = results.map((result, i) => {
-        const k = bestVariant(result, free);
-        const variant = k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-        return ctx.book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
-    });
-    for (const variant of free) {
-        const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+    if (ctx.stopper.signal.aborted) {
+        // Adopted runs are proven this step's (reconcile.ts): cancelled.
+        await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.stopper.wrapUpSignal);
+        return undefined;
     }
-    return handles;
-}
-/** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
-async function trigger(ctx, job) {
-    const options = optionsFor(job, ctx.plan.execute);
-    if (ctx.stopper.reason)
-        return notStarted(ctx, job, options, ctx.stopper.reason);
-    const now = ctx.clock.now();
-    const label = jobLabel(job);
-    let data;
-    try {
-        data = await send(ctx, job, options);
-    }
-    catch (error) {
-        if (mayHaveStarted(error))
-            return reconcile(ctx, job, options, now, error);
-        if (ctx.stopper.reason)
-            return notStarted(ctx, job, options, ctx.stopper.reason);
-        const message = messageOf(error);
-        const outcome = { error: `Could not start ${label}: ${message}` };
-        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
-        const kind = error instanceof ApiError ? error.errorType : 'error';
-        ctx.problems.add(kind, { label, id: jobId(job), message });
-        return [];
-    }
-    const results = asArray(data);
-    if (results.length === 0) {
-        const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
-        const outcome = { error: `The execute of ${label} answered no result.` };
-        ctx.book.resultless(base, jobKeyBase(job), {}, outcome, now);
-        return [];
-    }
-    const handles = adopt(ctx, job, options, results, now, 'answered');
-    ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
-    return handles;
+    return first;
 }
 
-;// CONCATENATED MODULE: ./src/run/stop/fail-fast.ts
-/** Stops the engine for fail-fast when on and `test` (default: the run's first failed) failed for good. */
-function failFastOn(ctx, handle, test) {
-    if (!ctx.plan.failFast || ctx.stopper.reason !== null)
+;// CONCATENATED MODULE: ./src/run/follow/follow.ts
+
+
+
+
+
+
+/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
+async function follow(ctx, handle) {
+    const { api, book, stopper } = ctx;
+    const { type, id } = handle.remote;
+    const { suiteId } = handle.run;
+    const result = await ctx.watcher.wait(handle.remote, handle.triggeredAtMs, {
+        get: (opts) => (book.read(handle, 'tried'), RESULT_KINDS[type].read(api, id, opts)),
+        isOver: (r) => (book.read(handle, 'seen', type === 'test' ? r : undefined),
+            RESULT_KINDS[type].isOver(r)),
+        onProblem: (reason) => book.problem(handle, reason),
+        ...(type === 'suite' && suiteId
+            ? { group: { key: suiteId, list: (p, opts) => api.listSuiteResults(suiteId, p, opts) } }
+            : {}),
+    });
+    if (!result) {
+        if (stopper.signal.aborted)
+            return;
+        const { run, lastResult } = handle;
+        const standIn = [book.standInTest(handle, null, 'error', run.error, lastResult?.name)];
+        book.end(handle, 'error', type === 'test' ? { tests: standIn } : {});
         return;
-    const failed = test ?? handle.run.tests.find((t) => t.state === 'failed');
-    if (failed?.state !== 'failed')
-        return;
-    const others = ctx.book.activeCount();
-    ctx.emit({ type: 'fail-fast', run: handle.run, test: failed, others });
-    ctx.stopper.halt('fail-fast');
+    }
+    let tests;
+    if (type === 'suite') {
+        const over = result;
+        book.suiteOver(handle, over);
+        const results = await listSuiteTests(ctx, id, stopper.signal, (0,outcome/* suiteTestCount */.S7)(over));
+        if (results === null) {
+            const error = 'The test results of the suite result could not be listed.';
+            if (!stopper.signal.aborted)
+                book.end(handle, 'error', { error });
+            return;
+        }
+        tests = results.map((r) => book.testRunOf(r, over.passing === null ? 'cancelled' : 'error'));
+    }
+    else {
+        const { job } = handle;
+        const name = job.kind === 'file' ? result.name || job.name : undefined;
+        tests = [book.testRunOf(result, 'error', name)];
+    }
+    const shown = tests[0]?.result;
+    const browsers = ctx.plan.execute.browser;
+    book.settle(handle, tests, shown ? variantFromResult(handle.run.variant, shown, browsers) : handle.run.variant);
+    await retryFailures(ctx, handle);
+    book.end(handle, 'over');
+    failFastOn(ctx, handle);
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/organization.ts
@@ -67297,11 +67039,11 @@ function failFastOn(ctx, handle, test) {
  * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
  */
 
-/** The organization id known without a request, or null. */
-function organizationOf(ctx) {
-    if (ctx.plan.organizationId)
-        return ctx.plan.organizationId;
-    for (const h of ctx.book.handles) {
+/** The organization id known without a request (the input's, else the first an answer of `handles` names), or null. */
+function organizationOf(input, handles) {
+    if (input)
+        return input;
+    for (const h of handles) {
         const fromTest = (0,refs/* refId */.N)(h.lastResult?.organization);
         if (fromTest)
             return fromTest;
@@ -67313,13 +67055,12 @@ function organizationOf(ctx) {
     return null;
 }
 /** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
-async function readOrganization(ctx) {
-    const suiteId = ctx.book.handles.find((h) => h.run.suiteId)?.run.suiteId;
+async function readOrganization(api, handles, signal) {
+    const suiteId = handles.find((h) => h.run.suiteId)?.run.suiteId;
     if (!suiteId)
         return null;
     try {
-        const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stopper.signal });
-        return (0,refs/* refId */.N)(suite.organization);
+        return (0,refs/* refId */.N)((await api.getSuite(suiteId, { signal })).organization);
     }
     catch {
         return null;
@@ -67339,7 +67080,8 @@ async function readOrganization(ctx) {
 
 
 
-
+/** Largest back-off between failed polls, ms. */
+const POLL_BACKOFF_CAP_MS = 10_000;
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
 const TICK_MS = 850;
 const TICK_JITTER_MS = 300;
@@ -67359,6 +67101,7 @@ const BUSY_MAX = 4;
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
 class Watcher {
     ctx;
+    maxPollErrors;
     table = new Map();
     looping = false;
     listInFlight = false;
@@ -67373,8 +67116,10 @@ class Watcher {
     /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
     busy = 1;
     ticks = 0;
-    constructor(ctx) {
+    /** `maxPollErrors`: failed reads in a row before a run is given up. */
+    constructor(ctx, maxPollErrors) {
         this.ctx = ctx;
+        this.maxPollErrors = maxPollErrors;
     }
     /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
     wait(remote, triggeredAtMs, target) {
@@ -67439,7 +67184,7 @@ class Watcher {
      */
     tick() {
         const rows = [...this.table.values()];
-        this.organizationId ??= organizationOf(this.ctx);
+        this.organizationId ??= organizationOf(this.ctx.plan.organizationId, this.ctx.book.handles);
         const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
         if (rows.length === 1 && !listTurn)
             this.readSoon(rows[0], this.ctx.clock.now());
@@ -67542,13 +67287,13 @@ class Watcher {
     }
     /** The organization whose list to ask: known, or read once from a suite. */
     async organization() {
-        this.organizationId ??= organizationOf(this.ctx);
+        this.organizationId ??= organizationOf(this.ctx.plan.organizationId, this.ctx.book.handles);
         if (this.organizationId || this.organizationRead)
             return this.organizationId;
         if (!this.ctx.book.handles.some((h) => h.run.suiteId))
             return null;
         this.organizationRead = true;
-        this.organizationId = await readOrganization(this.ctx);
+        this.organizationId = await readOrganization(this.ctx.api, this.ctx.book.handles, this.ctx.stopper.signal);
         return this.organizationId;
     }
     /** Asks the running list (unless backing off or no organization is known); reads the rows it hints at. */
@@ -67646,7 +67391,7 @@ class Watcher {
             const { type, id } = row.remote;
             ctx.emit({ type: 'detail', message: `Poll of ${type} result ${id} failed: ${messageOf(error)}` });
             const wrongShape = isUnexpectedShape(error) && row.errors >= UNEXPECTED_SHAPE_LIMIT;
-            if (isNotFound(error) || row.errors >= ctx.maxPollErrors || wrongShape) {
+            if (isNotFound(error) || row.errors >= this.maxPollErrors || wrongShape) {
                 row.target.onProblem(`Its result could not be read: ${messageOf(error)}`);
                 return this.end(row, null);
             }
@@ -67670,16 +67415,206 @@ class Watcher {
         return (0,api_backoff/* backoffMs */.jo)(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
     }
 }
-/** Waits for `remote`'s result through the engine run's one watch loop (see `Watcher.wait`). */
-function watchResult(ctx, remote, triggeredAtMs, target) {
-    ctx.watcher ??= new Watcher(ctx);
-    return ctx.watcher.wait(remote, triggeredAtMs, target);
+
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(78474);
+;// CONCATENATED MODULE: ./src/run/stopper.ts
+/**
+ * The stopper: the one reason an engine run stopped (the deadline, a workflow cancel, fail-fast) and the
+ * signals that end its waits one after the other (docs/run-stopping.md).
+ */
+
+/**
+ * After a stop, by reason, ms: how long an execute in flight may still answer (then it is aborted and
+ * reconciled), when the lookups of interrupted triggers end, and when the wrap-up ends (fail-fast has no
+ * runner about to kill the process).
+ */
+const AFTER_STOP_MS = {
+    deadline: { trigger: 0, lookup: 3_000, wrapUp: 6_000 },
+    signal: { trigger: 1_500, lookup: 3_000, wrapUp: 4_500 },
+    'fail-fast': { trigger: 5_000, lookup: 10_000, wrapUp: 30_000 },
+};
+/** The stop of one engine run; every signal fires once. */
+class Stopper {
+    clock;
+    why = null;
+    stop = new AbortController();
+    triggers = new AbortController();
+    lookups = new AbortController();
+    wrapUp = new AbortController();
+    finished = new AbortController();
+    cancel = () => undefined;
+    /** Fires at the first stop: every wait ends. */
+    signal = this.stop.signal;
+    /** Fires its `trigger` time after the first stop: the executes in flight are aborted. */
+    triggerSignal = this.triggers.signal;
+    /** Fires its `lookup` time after the first stop: lookups of interrupted triggers end. */
+    lookupSignal = this.lookups.signal;
+    /** Fires at the end of the wrap-up time after the first stop: every request of the wrap-up ends. */
+    wrapUpSignal = this.wrapUp.signal;
+    /** Fires when the engine is done: the deadline watch and the heartbeat end. */
+    finishedSignal = this.finished.signal;
+    /** Resolves at a workflow cancel or fail-fast (the active runs are cancelled at once); never otherwise. */
+    cancelling = new Promise((resolve) => (this.cancel = resolve));
+    constructor(clock) {
+        this.clock = clock;
+        // Every request and wait of the engine run listens to the stop signal: many at once.
+        (0,external_node_events_.setMaxListeners)(0, this.stop.signal);
+    }
+    /** Why the engine stopped, or null while it runs. */
+    get reason() {
+        return this.why;
+    }
+    /** Stops the engine; the first stop starts the wrap-up timers. A signal wins; fail-fast wins over a deadline. */
+    halt(reason) {
+        if (this.why === 'signal' || (this.why === 'fail-fast' && reason !== 'signal'))
+            return;
+        const first = this.why === null;
+        this.why = reason;
+        this.stop.abort();
+        if (reason !== 'deadline')
+            this.cancel();
+        if (!first)
+            return;
+        const at = (ms, controller) => void this.clock.sleep(ms, this.finished.signal).then(() => controller.abort());
+        const bounds = AFTER_STOP_MS[reason];
+        at(bounds.trigger, this.triggers);
+        at(bounds.lookup, this.lookups);
+        at(bounds.wrapUp, this.wrapUp);
+    }
+    /** The engine is done. */
+    finish() {
+        this.finished.abort();
+    }
 }
 
-;// CONCATENATED MODULE: ./src/run/follow/retry.ts
+;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
 /**
- * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
- * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
+ * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
+ * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
+ */
+
+
+
+
+
+/** Reads `ref` as each kind it may be, asking again through the not-found grace; throws when it never answers. */
+async function read(ctx, ref, signal) {
+    const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
+    for (;;) {
+        for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
+            try {
+                return { type, result: await RESULT_KINDS[type].read(ctx.api, ref.id, { signal }) };
+            }
+            catch (error) {
+                if (!isNotFound(error))
+                    throw error;
+            }
+        }
+        if (ctx.clock.now() >= until)
+            throw new Error(`no ${ref.type ?? 'suite or test'} result has this id`);
+        await ctx.clock.sleep(ctx.waits.notFoundRetryMs, signal);
+        if (signal.aborted)
+            throw new Error('not read before the action stopped');
+    }
+}
+/** Follows the result `ref` names; its handle, none when it cannot be read (a run in error) or on a stop. */
+async function followResult(ctx, ref) {
+    const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
+    const now = ctx.clock.now();
+    let found;
+    try {
+        found = await read(ctx, ref, ctx.stopper.signal);
+    }
+    catch (error) {
+        const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
+        const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` };
+        const problem = {
+            kind: error instanceof ApiError ? error.errorType : 'error',
+            label,
+            id: ref.id,
+            message,
+        };
+        ctx.book.resultless(base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` }, problem);
+        return [];
+    }
+    const job = found.type === 'suite'
+        ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
+        : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
+    // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
+    const inferred = ctx.plan.cancelResultIds !== true;
+    const handle = ctx.book.start(job, jobKeyBase(job), found.result, {}, now, inferred);
+    ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
+    return [handle];
+}
+
+;// CONCATENATED MODULE: ./src/run/plan/plan.ts
+
+
+
+/** A folder's run: one in error, or not started when `reason` says the action stopped first. */
+function folderRun(book, folderId, error, reason) {
+    const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
+    const problem = reason && { kind: error, label: `folder ${folderId}`, id: folderId, message: error };
+    book.resultless(base, `folder-${folderId}`, {}, { error, ...(reason && { notStarted: reason }) }, problem);
+}
+/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
+async function expandFolders(ctx) {
+    const { book, stopper } = ctx;
+    const suiteIds = [...ctx.plan.suiteIds];
+    for (const folderId of ctx.plan.folderIds) {
+        try {
+            if (!stopper.reason) {
+                const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
+                ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
+                for (const suite of suites)
+                    if (!suiteIds.includes(suite._id))
+                        suiteIds.push(suite._id);
+                continue;
+            }
+        }
+        catch (error) {
+            if (!stopper.reason) {
+                const message = messageOf(error);
+                folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
+                ctx.emit({ type: 'folder-failed', folderId, message });
+                continue;
+            }
+        }
+        const reason = stopper.reason;
+        if (reason)
+            folderRun(book, folderId, deadline/* NOT_STARTED_ERROR */.$B[reason], reason);
+    }
+    return suiteIds;
+}
+/** The trigger jobs of a plan, per start URL: every suite, then test, then repository test file. Pure. */
+function planJobs(plan, suiteIds) {
+    const starts = plan.startUrls.length ? plan.startUrls : [undefined];
+    const jobs = [];
+    for (const startUrl of starts) {
+        const s = startUrl === undefined ? {} : { startUrl };
+        for (const suiteId of suiteIds)
+            jobs.push({ kind: 'suite', suiteId, ...s });
+        for (const testId of plan.testIds)
+            jobs.push({ kind: 'test', testId, ...s });
+        for (const t of plan.repoTests) {
+            jobs.push({
+                kind: 'file',
+                file: t.file,
+                index: t.index,
+                name: t.name,
+                definition: definitionFor(t, startUrl),
+                ...s,
+            });
+        }
+    }
+    return jobs;
+}
+
+;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
+/**
+ * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
+ * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
 
 
@@ -67688,195 +67623,147 @@ function watchResult(ctx, remote, triggeredAtMs, target) {
 
 
 
-
-/** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
-async function retryFailures(ctx, handle) {
-    if (ctx.plan.retryFailed <= 0)
-        return;
-    const failed = handle.run.tests.filter((t) => t.state === 'failed');
-    await Promise.all(failed.map((t) => retryTest(ctx, handle, t)));
-}
-/** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
-async function sendRerun(ctx, rerun) {
-    const { handle, testId, options } = rerun;
-    const job = handle.job;
-    const signal = ctx.stopper.signal;
-    const triggeredAtMs = ctx.clock.now();
+/**
+ * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
+ * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
+ */
+async function triggerAll(ctx, onStarted = () => undefined) {
+    ctx.book.triggering = true;
     try {
-        return await ctx.limit(async () => {
-            const data = job.kind === 'file'
-                ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, {
-                    signal,
-                })
-                : await ctx.api.executeTest(testId, options, { signal });
-            return asArray(data)[0];
-        });
+        const jobs = planJobs(ctx.plan, await expandFolders(ctx));
+        const started = async (start) => {
+            const handles = await ctx.limit(start);
+            if (handles.length > 0)
+                onStarted(handles);
+        };
+        await Promise.all([
+            ...jobs.map((job) => started(() => trigger(ctx, job))),
+            ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
+        ]);
     }
-    catch (error) {
-        const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
-        if (!found && !signal.aborted) {
-            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: messageOf(error) });
-        }
-        return found;
+    finally {
+        ctx.book.triggering = false;
+        const problems = ctx.book.takeProblems();
+        if (problems.length > 0)
+            ctx.emit({ type: 'trigger-problems', problems });
     }
 }
-function names(rerun) {
-    return { testName: rerun.test.testName, variant: rerun.variant };
+function send(ctx, job, options) {
+    // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
+    const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
+    if (job.kind === 'suite')
+        return ctx.api.executeSuite(job.suiteId, options, opts);
+    if (job.kind === 'test')
+        return ctx.api.executeTest(job.testId, options, opts);
+    return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
 }
-/** Waits for a re-run's result; null when it could not be had or the engine stopped. */
-async function waitRerun(ctx, rerun, started, triggeredAtMs) {
-    const startedId = started._id;
-    const remote = ctx.book.addRemote('test', startedId);
-    return watchResult(ctx, remote, triggeredAtMs, {
-        get: (opts) => ctx.api.getTestResult(startedId, opts),
-        isOver: (r) => (0,outcome/* classifyTestResult */.AI)(r) !== 'running',
-        onProblem: (reason) => ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),
-    });
+/** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+function notStarted(book, job, options, reason) {
+    const error = deadline/* NOT_STARTED_ERROR */.$B[reason];
+    const problem = { kind: error, label: jobLabel(job), id: jobId(job), message: error };
+    expectedVariants(options, job.startUrl).forEach((variant, i) => book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error, notStarted: reason }, i === 0 ? problem : undefined));
+    return [];
 }
-async function retryTest(ctx, handle, test) {
-    const job = handle.job;
-    const testId = job.kind === 'file' ? null : test.testId;
-    if (job.kind !== 'file' && !testId)
-        return;
-    const variant = test.result
-        ? variantFromResult(handle.run.variant, test.result, ctx.plan.execute.browser)
-        : handle.run.variant;
-    const options = retryOptions(ctx.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
-    // A repository test carries the start URL it runs under (see optionsFor).
-    if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
-        options.startUrl = job.definition.startUrl;
-    }
-    const rerun = { handle, test, testId, options, variant };
-    const attempts = ctx.plan.retryFailed + 1;
-    for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
-        if (ctx.stopper.signal.aborted)
-            return;
-        ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
-        const triggeredAtMs = ctx.clock.now();
-        const started = await sendRerun(ctx, rerun);
-        if (!started)
-            return;
-        const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
-        if (!result)
-            return;
-        if (ctx.book.retried(test, result) !== 'failed') {
-            ctx.book.tell(handle.run, test, false);
-            return;
-        }
-    }
-    ctx.book.tell(handle.run, test, false);
-    // Its re-runs are spent and it still failed: a failure for good.
-    failFastOn(ctx, handle, test);
+/** The variant of the start URL a job set, or none. */
+function startUrlVariant(job) {
+    return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
 }
-/** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
-async function findRerun(ctx, rerun, triggeredAtMs) {
-    const { handle, testId, options } = rerun;
-    const job = handle.job;
-    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-    const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
+/** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
+async function reconcile(ctx, job, options, triggeredAtMs, error) {
     const request = {
-        job: lookup,
+        job,
         options,
         triggeredAtMs,
-        expected: 1,
+        expected: expectedVariants(options, job.startUrl).length,
         known: ctx.book.knownIds(),
         organizationId: ctx.plan.organizationId,
         signal: ctx.stopper.lookupSignal,
     };
     const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
-    const first = found.adopted[0];
-    if (!first) {
-        ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
-        return undefined;
+    const label = jobLabel(job);
+    if (found.adopted.length === 0) {
+        const links = found.candidates.map((r) => ctx.book.link(job.kind === 'suite' ? 'suite' : 'test', r._id));
+        const error_ = links.length === 0
+            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
+            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
+        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
+        const outcome = { error: `${label}: ${error_}`, mayHaveStarted: true };
+        const problem = { kind, label, id: jobId(job), message: error_ };
+        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, problem, triggeredAtMs);
+        return [];
     }
-    if (ctx.stopper.signal.aborted) {
-        // Adopted runs are proven this step's (reconcile.ts): cancelled.
-        await cancelRemote(ctx, { type: 'test', id: first._id, active: true }, ctx.stopper.wrapUpSignal);
-        return undefined;
-    }
-    return first;
+    const handles = adopt(ctx.book, job, options, found.adopted, triggeredAtMs, 'found');
+    ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
+    return handles;
 }
-
-;// CONCATENATED MODULE: ./src/run/follow/follow.ts
-
-
-
-
-
-
-
-/** Waits for a run, reads its tests and re-runs its failures; the run is ended unless the engine stopped. */
-async function follow(ctx, handle) {
-    if (handle.remote.type === 'suite')
-        await followSuite(ctx, handle);
-    else
-        await followTest(ctx, handle);
+/**
+ * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
+ * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
+ */
+function bestVariant(result, free) {
+    const fits = free.map((v) => variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }));
+    const match = fits.indexOf('match');
+    return match >= 0 ? match : fits.indexOf('unknown');
 }
-async function followSuite(ctx, handle) {
-    const { book } = ctx;
-    const id = handle.remote.id;
-    const suiteId = handle.run.suiteId;
-    const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (opts) => (book.read(handle, 'tried'), ctx.api.getSuiteResult(id, opts)),
-        isOver: (r) => (book.read(handle, 'seen'), (0,outcome/* isSuiteResultOver */.q2)(r)),
-        onProblem: (reason) => book.problem(handle, reason),
-        ...(suiteId
-            ? { group: { key: suiteId, list: (p, opts) => ctx.api.listSuiteResults(suiteId, p, opts) } }
-            : {}),
+/**
+ * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
+ * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
+ * that no result stands for is an `error` run. Their handles.
+ */
+function adopt(book, job, options, results, triggeredAtMs, how) {
+    const combos = variantCombinations(options);
+    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+    const counted = options.dataSource === undefined;
+    const free = counted ? expectedVariants(options, job.startUrl) : [];
+    const asked = free.length;
+    const handles = results.map((result, i) => {
+        const k = bestVariant(result, free);
+        const variant = k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+        return book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
     });
-    if (!result) {
-        if (!ctx.stopper.signal.aborted)
-            book.end(handle, 'error');
-        return;
+    for (const variant of free) {
+        const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
+        book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, undefined, triggeredAtMs);
     }
-    book.suiteOver(handle, result);
-    const tests = await suiteTestsOf(ctx, handle, result);
-    if (tests === null) {
-        const error = 'The test results of the suite result could not be listed.';
-        if (!ctx.stopper.signal.aborted)
-            book.end(handle, 'error', { error });
-        return;
-    }
-    const ifRunning = result.passing === null ? 'cancelled' : 'error';
-    const variant = tests[0]
-        ? variantFromResult(handle.run.variant, tests[0], ctx.plan.execute.browser)
-        : handle.run.variant;
-    book.settle(handle, tests.map((r) => book.testRunOf(r, ifRunning)), variant);
-    await settled(ctx, handle);
+    return handles;
 }
-async function followTest(ctx, handle) {
-    const { book } = ctx;
-    const id = handle.remote.id;
-    const result = await watchResult(ctx, handle.remote, handle.triggeredAtMs, {
-        get: (opts) => (book.read(handle, 'tried'), ctx.api.getTestResult(id, opts)),
-        isOver: (r) => (book.read(handle, 'seen', r), (0,outcome/* classifyTestResult */.AI)(r) !== 'running'),
-        onProblem: (reason) => book.problem(handle, reason),
-    });
-    if (!result) {
-        if (ctx.stopper.signal.aborted)
-            return;
-        const { run, lastResult, job } = handle;
-        const testName = lastResult?.name || nameOf(job);
-        const test = {
-            testId: run.testId ?? null,
-            testName,
-            state: 'error',
-            result: null,
-            attempts: [],
+/** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
+async function trigger(ctx, job) {
+    const options = optionsFor(job, ctx.plan.execute);
+    if (ctx.stopper.reason)
+        return notStarted(ctx.book, job, options, ctx.stopper.reason);
+    const now = ctx.clock.now();
+    const label = jobLabel(job);
+    let data;
+    try {
+        data = await send(ctx, job, options);
+    }
+    catch (error) {
+        if (mayHaveStarted(error))
+            return reconcile(ctx, job, options, now, error);
+        if (ctx.stopper.reason)
+            return notStarted(ctx.book, job, options, ctx.stopper.reason);
+        const message = messageOf(error);
+        const outcome = { error: `Could not start ${label}: ${message}` };
+        const problem = {
+            kind: error instanceof ApiError ? error.errorType : 'error',
+            label,
+            id: jobId(job),
+            message,
         };
-        book.end(handle, 'error', { tests: [{ ...test, error: run.error }] });
-        return;
+        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, problem, now);
+        return [];
     }
-    const variant = variantFromResult(handle.run.variant, result, ctx.plan.execute.browser);
-    const name = handle.job.kind === 'file' ? result.name || handle.job.name : undefined;
-    book.settle(handle, [book.testRunOf(result, 'error', name)], variant);
-    await settled(ctx, handle);
-}
-/** The run's tests are known and told: their failures re-run, the run ended; fail-fast acts on it. */
-async function settled(ctx, handle) {
-    await retryFailures(ctx, handle);
-    ctx.book.end(handle, 'over');
-    failFastOn(ctx, handle);
+    const results = asArray(data);
+    if (results.length === 0) {
+        const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+        const outcome = { error: `The execute of ${label} answered no result.` };
+        ctx.book.resultless(base, jobKeyBase(job), {}, outcome, undefined, now);
+        return [];
+    }
+    const handles = adopt(ctx.book, job, options, results, now, 'answered');
+    ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+    return handles;
 }
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
@@ -67891,86 +67778,84 @@ async function settled(ctx, handle) {
 
 
 
-/** Period of the heartbeat while waiting, ms. */
-const DEFAULT_HEARTBEAT_MS = 60_000;
-/** Timeout of each cancel request after a workflow cancel, ms. */
-const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
+
+
+
+
+const DEFAULT_WAITS = {
+    notFoundGraceMs: limits/* NOT_FOUND_GRACE_MS */.hX,
+    notFoundRetryMs: 1_000,
+    listRetryMs: 1_000,
+    pollBackoffMs: 1_000,
+};
 /**
  * Runs everything in `plan` and returns the run model. Never throws for a remote problem (it shows as an
  * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
  */
 async function runPlan(plan, options) {
-    const waits = {
-        ...(options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {}),
-        ...options.waits,
+    const clock = options.clock ?? common_clock/* systemClock */.ml;
+    const startedAtMs = options.startedAtMs ?? clock.now();
+    const emit = options.onEvent ?? (() => undefined);
+    const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
+    const grace = options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {};
+    const stopper = new Stopper(clock);
+    const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
+    const base = {
+        // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
+        plan: { ...plan, execute: withStepMarker(plan.execute, (0,external_node_crypto_.randomUUID)()) },
+        api: options.api,
+        clock,
+        emit,
+        waits: { ...DEFAULT_WAITS, ...grace, ...options.waits },
+        limit: (0,p_limit/* default */.A)(options.triggerConcurrency ?? 4),
+        stopper,
+        book,
     };
-    // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
-    const marked = { ...plan, execute: withStepMarker(plan.execute, (0,external_node_crypto_.randomUUID)()) };
-    const ctx = createContext(marked, { ...options, waits });
-    await runContext(ctx, options);
-    return {
-        runs: ctx.book.runs,
-        startedAt: iso(ctx.startedAtMs),
-        finishedAt: iso(ctx.clock.now()),
-        ...(ctx.stopper.reason ? { interrupted: ctx.stopper.reason } : {}),
-        appUrl: ctx.appUrl,
-    };
-}
-/** The engine's flow: each run is watched once its execute answers; a stop ends every wait. */
-async function runContext(ctx, options) {
-    let releaseSignalled = () => undefined;
-    /** Resolves on a workflow cancel; never without one. */
-    const signalled = new Promise((resolve) => (releaseSignalled = resolve));
-    const onSignal = () => (ctx.stopper.halt('signal'), releaseSignalled());
+    const ctx = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6) };
+    const onSignal = () => stopper.halt('signal');
     if (options.signal?.aborted)
         onSignal();
     options.signal?.addEventListener('abort', onSignal, { once: true });
-    void watchDeadline(ctx, () => ctx.stopper.halt('deadline'));
+    void watchDeadline(ctx, startedAtMs + plan.timeoutMs, plan.timeoutMs);
     const follows = [];
     const watchStarted = (handles) => {
-        if (!ctx.plan.wait || ctx.stopper.reason !== null)
+        if (!plan.wait || stopper.reason !== null)
             return;
         for (const handle of handles)
             follows.push(follow(ctx, handle));
     };
     let quiet = false;
     try {
-        if (ctx.plan.wait)
-            void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+        if (plan.wait)
+            void heartbeat(ctx, startedAtMs, options.heartbeatMs ?? 60_000, () => quiet);
         const triggering = triggerAll(ctx, watchStarted);
         const watched = triggering.then(() => Promise.all(follows));
-        await Promise.race([watched, signalled, failFastStop(ctx)]);
+        await Promise.race([watched, stopper.cancelling]);
         quiet = true;
-        if (ctx.stopper.reason === 'signal' || ctx.stopper.reason === 'fail-fast') {
-            const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
-            await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopper.reason);
+        if (stopper.reason === 'signal' || stopper.reason === 'fail-fast') {
+            await cancelActive(ctx, triggering, options.signalCancelTimeoutMs ?? 3_000, stopper.reason);
             // The watches ended with the stop; none may outlive the engine.
             await Promise.all(follows);
         }
         else {
             await watched;
-            if (ctx.stopper.reason === 'deadline' && ctx.plan.wait)
+            if (stopper.reason === 'deadline' && plan.wait)
                 await settleAtDeadline(ctx);
         }
     }
     finally {
         quiet = true;
         options.signal?.removeEventListener('abort', onSignal);
-        ctx.stopper.finish();
+        stopper.finish();
     }
-}
-/** Resolves when fail-fast stops the engine; never otherwise. */
-function failFastStop(ctx) {
-    return new Promise((resolve) => {
-        const onStop = () => {
-            if (ctx.stopper.reason === 'fail-fast')
-                resolve();
-        };
-        if (ctx.stopper.signal.aborted)
-            onStop();
-        else
-            ctx.stopper.signal.addEventListener('abort', onStop, { once: true });
-    });
+    const interrupted = stopper.reason ? { interrupted: stopper.reason } : {};
+    return {
+        runs: book.runs,
+        startedAt: iso(startedAtMs),
+        finishedAt: iso(clock.now()),
+        ...interrupted,
+        appUrl,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/outcome/redact-summary.ts

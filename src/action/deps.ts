@@ -11,7 +11,7 @@ import { actionDefaults, bundleActionYml } from '../inputs/action-defaults.js';
 /** Engine waits a test may shorten (defaults: `run/engine.ts`). Never set by the action itself. */
 export type EngineTuning = Pick<
   EngineOptions,
-  'notFoundGraceMs' | 'heartbeatMs' | 'maxPollErrors' | 'triggerConcurrency' | 'signalCancelTimeoutMs'
+  'waits' | 'heartbeatMs' | 'maxPollErrors' | 'triggerConcurrency' | 'signalCancelTimeoutMs'
 >;
 
 /** The action's dependencies; see {@link processDeps} for the real ones. */

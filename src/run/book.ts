@@ -1,12 +1,12 @@
 /**
  * The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`).
- * A run starts, is recorded without a result, settles, and ends (over, error, unread, timed out, cancelled);
- * the book answers which runs are open, which remotes may be cancelled and which ids are known.
+ * A run starts, or is recorded without a result; it settles and ends (see `Ending`).
  */
 import { refId, refName } from '../api/refs.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import type { Clock } from '../common/clock.js';
-import type { RunEvent } from './events.js';
+import type { RunEvent, TriggerProblem } from './events.js';
+import { RESULT_KINDS, type Answer } from './kinds.js';
 import { classifyTestResult, suiteResultShortfall } from './outcome/outcome.js';
 import type { SuiteRun, TestRun, TestState, TriggerJob, Variant } from './types.js';
 
@@ -22,15 +22,14 @@ export interface Remote {
 /** Told when a remote result starts being followed (`active` true) and when it ends or is cancelled. */
 export type RemoteListener = (remote: Readonly<Remote>) => void;
 
-/** One run being waited for; its fields are written by the book only. */
+/** One run being waited for. */
 export interface Handle {
   readonly run: SuiteRun;
   readonly remote: Remote;
   readonly triggeredAtMs: number;
   readonly done: boolean;
-  /** True once the first result is over and `run.tests` holds it (retries may still be going). */
+  /** The first result is over and `run.tests` holds it (retries may still be going). */
   readonly settled: boolean;
-  /** For retries of tests and files. */
   readonly job: TriggerJob;
   /** The last test result seen (kind test/file). */
   readonly lastResult?: TestResult;
@@ -48,17 +47,47 @@ export type EndRecord = Partial<Pick<SuiteRun, 'tests' | 'error' | 'cancelled' |
   told?: TestRun[];
 };
 
-/** The fields of a run record that a resultless run is made from. */
-export type RunBase = Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'>;
+/** The fields of a run known before any answer, and the base of its keys (`<keyBase>-<n>`). */
+export type RunBase = Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'> & {
+  keyBase: string;
+};
+
+/** A file-name-safe slug of a repository path. */
+export function slug(text: string): string {
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'file'
+  );
+}
+
+/** The first fields of a run of `job`; key bases `suite-<id>`, `test-<id>`, `file-<slug>-<index>`. */
+export function runBaseOf(job: TriggerJob): RunBase {
+  if (job.kind === 'suite') {
+    return {
+      kind: 'suite',
+      suiteId: job.suiteId,
+      suiteName: `Suite ${job.suiteId}`,
+      keyBase: `suite-${job.suiteId}`,
+    };
+  }
+  if (job.kind === 'test') {
+    return {
+      kind: 'test',
+      suiteId: null,
+      suiteName: `Test ${job.testId}`,
+      testId: job.testId,
+      keyBase: `test-${job.testId}`,
+    };
+  }
+  const keyBase = `file-${slug(job.file)}-${job.index}`;
+  return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null, keyBase };
+}
 
 /** `ms` since the epoch as an ISO 8601 string. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-/** The name of a job's test or suite before any answer named it. */
-export function nameOf(job: TriggerJob): string {
-  return job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
 }
 
 /** The records of one engine run. `appUrl`: base of the web app links, without a trailing slash. */
@@ -69,12 +98,17 @@ export class RunBook {
   readonly handles: readonly Handle[] = this.all;
   private readonly remotes = new Set<Remote>();
   private readonly keys = new Map<string, number>();
-  private told = 0;
+  /** Tests told finished, retries not counted. */
+  finishedTests = 0;
+  /** Runs are still being triggered: none open yet is no end. */
+  triggering = false;
+  /** Why runs did not start, told as one event once every trigger is done. */
+  private problems: TriggerProblem[] = [];
 
   constructor(
     private readonly clock: Clock,
     private readonly emit: (event: RunEvent) => void,
-    private readonly appUrl: string,
+    readonly appUrl: string,
     private readonly onRemote: RemoteListener,
   ) {}
 
@@ -83,12 +117,16 @@ export class RunBook {
     return this.all.filter((h) => !h.done);
   }
 
+  /** Whether runs are open or still being triggered. */
+  busy(): boolean {
+    return this.triggering || this.open().length > 0;
+  }
+
   /** The remote results the stop phase may cancel: still active, and known to be the action's own. */
   cancellable(): Remote[] {
     return [...this.remotes].filter((r) => r.active && !r.inferred);
   }
 
-  /** How many remote results are still followed. */
   activeCount(): number {
     return [...this.remotes].filter((r) => r.active).length;
   }
@@ -98,9 +136,9 @@ export class RunBook {
     return new Set([...this.remotes].map((r) => r.id));
   }
 
-  /** Tests told finished, retries not counted. */
-  get finishedTests(): number {
-    return this.told;
+  /** The web app page of a result. */
+  link(type: Remote['type'], id: string): string {
+    return `${this.appUrl}/${RESULT_KINDS[type].page}/${id}`;
   }
 
   private nextKey(base: string): string {
@@ -109,7 +147,7 @@ export class RunBook {
     return `${base}-${n}`;
   }
 
-  /** Follows a started remote result, active; `onRemote` hears now and when it is released. */
+  /** Follows a started remote result; `onRemote` hears now and when it is released. */
   addRemote(type: Remote['type'], id: string, inferred = false): Remote {
     const remote: Remote = { type, id, active: true, ...(inferred ? { inferred } : {}) };
     this.remotes.add(remote);
@@ -124,72 +162,53 @@ export class RunBook {
     if (this.remotes.has(remote)) this.onRemote(remote);
   }
 
-  /** A started result joins the book: its run (key from `keyBase`), its remote and its handle. */
-  start(
-    job: TriggerJob,
-    keyBase: string,
-    result: SuiteResult | TestResult,
-    variant: Variant,
-    now: number,
-    inferred = false,
-  ): Handle {
-    const common = { key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
-    let run: SuiteRun;
+  /** A started result joins the book: its run, its remote and its handle. */
+  start(job: TriggerJob, result: Answer, variant: Variant, now: number, inferred = false): Handle {
+    const { keyBase, ...base } = runBaseOf(job);
+    const run: SuiteRun = { ...base, key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
     if (job.kind === 'suite') {
       const sr = result as SuiteResult;
-      const suiteName = sr.name || refName(sr.suite) || `Suite ${job.suiteId}`;
-      run = {
-        kind: 'suite',
-        suiteId: job.suiteId,
-        suiteName,
-        suiteResultId: sr._id,
-        suiteResult: sr,
-        ...common,
-      };
+      run.suiteName = sr.name || refName(sr.suite) || run.suiteName;
+      run.suiteResultId = sr._id;
+      run.suiteResult = sr;
     } else {
       const tr = result as TestResult;
-      run = {
-        kind: job.kind,
-        suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null,
-        suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-        testId: job.kind === 'test' ? job.testId : null,
-        ...(job.kind === 'file' ? { file: job.file } : {}),
-        testResultId: tr._id,
-        ...common,
-      };
+      if (job.kind === 'test') {
+        run.suiteId = tr.test && typeof tr.test === 'object' ? refId(tr.test.suite) : null;
+        run.suiteName = tr.name || run.suiteName;
+      }
+      run.testResultId = tr._id;
     }
     const remote = this.addRemote(job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
     this.runs.push(run);
-    const handle: Handle = {
-      run,
-      remote,
-      triggeredAtMs: now,
-      done: false,
-      settled: false,
-      job,
-      ...(job.kind !== 'suite' ? { lastResult: result as TestResult } : {}),
-    };
+    const last = job.kind !== 'suite' ? { lastResult: result as TestResult } : {};
+    const handle: Handle = { run, remote, triggeredAtMs: now, done: false, settled: false, job, ...last };
     this.all.push(handle);
     return handle;
   }
 
-  /** A run without a result (not started, failed to start, not found), ended now; `triggeredAtMs` default now. */
+  /**
+   * A run without a result (not started, failed to start, not found), ended now; `problem`, when given, is
+   * told with the trigger problems. `triggeredAtMs` default now.
+   */
   resultless(
-    base: RunBase,
-    keyBase: string,
+    { keyBase, ...base }: RunBase,
     variant: Variant,
     outcome: Pick<SuiteRun, 'error' | 'notStarted' | 'mayHaveStarted'>,
+    problem?: TriggerProblem,
     triggeredAtMs = this.clock.now(),
   ): void {
-    this.runs.push({
-      ...base,
-      key: this.nextKey(keyBase),
-      variant,
-      triggeredAt: iso(triggeredAtMs),
-      endedAt: iso(this.clock.now()),
-      tests: [],
-      ...outcome,
-    });
+    const key = this.nextKey(keyBase);
+    const ended = { triggeredAt: iso(triggeredAtMs), endedAt: iso(this.clock.now()), tests: [] };
+    this.runs.push({ ...base, key, variant, ...ended, ...outcome });
+    if (problem) this.problems.push(problem);
+  }
+
+  /** The trigger problems told so far, in order; forgets them. */
+  takeProblems(): TriggerProblem[] {
+    const taken = this.problems;
+    this.problems = [];
+    return taken;
   }
 
   /** The run's result was asked for (`tried`), or a read of it succeeded (`seen`, with a test result). */
@@ -211,7 +230,7 @@ export class RunBook {
     if (result.name) handle.run.suiteName = result.name;
   }
 
-  /** The run's tests are known (its first result is over): recorded with its variant, and each told. */
+  /** The run's first result is over: its tests recorded with its variant, and each told. */
   settle(handle: Handle, tests: TestRun[], variant = handle.run.variant): void {
     (handle as Mutable<Handle>).settled = true;
     handle.run.tests = tests;
@@ -224,18 +243,18 @@ export class RunBook {
     const state = classifyTestResult(result);
     if (test.result) test.attempts.push(test.result);
     test.result = result;
-    test.url = this.link(result);
+    test.url = this.link('test', result._id);
     if (state !== 'failed') test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
     return state;
   }
 
   /** A test of `run` has its state: counted (unless a retry's) and told. */
   tell(run: SuiteRun, test: TestRun, first = true): void {
-    if (first) this.told += 1;
+    if (first) this.finishedTests += 1;
     this.emit({ type: 'test-finished', run, test });
   }
 
-  /** Ends a run with `ending`, recording `record` (see `Ending`). */
+  /** Ends a run with `ending`, recording `record`. */
   end(handle: Handle, ending: Ending, record: EndRecord = {}): void {
     const { run } = handle;
     const { told = [], ...fields } = record;
@@ -253,12 +272,7 @@ export class RunBook {
     run.endedAt = iso(this.clock.now());
   }
 
-  /** The web app link of a test result. */
-  private link(result: TestResult): string {
-    return `${this.appUrl}/results/${result._id}`;
-  }
-
-  /** The run model of a test result; a result still running counts as `ifRunning`. `name`: its name. */
+  /** The run model of a test result; one still running counts as `ifRunning`. */
   testRunOf(result: TestResult, ifRunning: TestState, name?: string): TestRun {
     const state = classifyTestResult(result);
     const run: TestRun = {
@@ -267,23 +281,32 @@ export class RunBook {
       state: state === 'running' ? ifRunning : state,
       result,
       attempts: [],
-      url: this.link(result),
+      url: this.link('test', result._id),
     };
     if (state === 'running') run.error = 'The suite ended before this test finished.';
     else if (state === 'error') run.error = 'The test result ended without a verdict.';
     return run;
   }
 
-  /** The run model of a test or file run that ended without a usable result (error, timed out, cancelled). */
-  standInTest(handle: Handle, last: TestResult | null, state: TestState, error: string | undefined): TestRun {
+  /** The test of a test or file run that ended without a usable result (error, timed out, cancelled). */
+  standInTest(
+    handle: Handle,
+    last: TestResult | null,
+    state: TestState,
+    error?: string,
+    name = last?.name,
+  ): TestRun {
+    const { job } = handle;
+    const named =
+      job.kind === 'file' ? job.name : job.kind === 'test' ? `Test ${job.testId}` : `Suite ${job.suiteId}`;
     return {
       testId: handle.run.testId ?? null,
-      testName: last?.name || nameOf(handle.job),
+      testName: name || named,
       state,
       result: last,
       attempts: [],
       error,
-      ...(last ? { url: this.link(last) } : {}),
+      ...(last ? { url: this.link('test', last._id) } : {}),
     };
   }
 }

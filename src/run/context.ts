@@ -1,17 +1,15 @@
-/** The state one engine run shares between its modules: its plan, waits, signals and run book. */
-import pLimit, { type LimitFunction } from 'p-limit';
-import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
-import type { SuiteResult, TestResult } from '../api/types.js';
+/** What one engine run shares between its rooms: its plan, waits, client, clock, stopper, run book and watcher. */
+import type { LimitFunction } from 'p-limit';
 import type { RequestOptions } from '../api/api.js';
 import type { Paging } from '../api/request-types.js';
-import type { ActionApi } from './action-api.js';
-import { systemClock, type Clock } from '../common/clock.js';
-import type { RunEvent, RunEventListener } from './events.js';
-import { Stopper } from './stopper.js';
-import { RunBook, type Remote, type RemoteListener } from './book.js';
-import { ProblemLog } from './progress.js';
-import type { RepoTest } from '../inputs/test-files.js';
+import type { Clock } from '../common/clock.js';
 import type { ResultRef } from '../inputs/schema.js';
+import type { RepoTest } from '../inputs/test-files.js';
+import type { ActionApi } from './action-api.js';
+import type { Remote, RunBook } from './book.js';
+import type { RunEvent } from './events.js';
+import type { Answer } from './kinds.js';
+import type { Stopper } from './stopper.js';
 import type { UserExecuteOptions } from './types.js';
 
 /** What to run and how to wait (a subset of `ActionInputs`). */
@@ -27,7 +25,7 @@ export interface RunPlan {
   /** Each start URL is a separate execute; empty: the suite's or test's own. */
   startUrls: string[];
   wait: boolean;
-  /** Overall deadline, ms after `startedAtMs`. */
+  /** Overall deadline, ms after the action's start. */
   timeoutMs: number;
   cancelOnTimeout: boolean;
   /** The runs of `resultIds` may be cancelled like the engine's own (default: only waited for). */
@@ -50,79 +48,20 @@ export interface EngineWaits {
   pollBackoffMs: number;
 }
 
-const DEFAULT_WAITS: Readonly<EngineWaits> = {
-  notFoundGraceMs: NOT_FOUND_GRACE_MS,
-  notFoundRetryMs: 1_000,
-  listRetryMs: 1_000,
-  pollBackoffMs: 1_000,
-};
-
-/** Largest back-off between failed polls, ms. */
-export const POLL_BACKOFF_CAP_MS = 10_000;
-
-/** The engine's options as the modules see them (`EngineOptions` resolved). */
+/** The parts of one engine run that most rooms read; each function takes only those it reads. */
 export interface EngineContext {
   readonly plan: RunPlan;
   readonly api: ActionApi;
   readonly clock: Clock;
   readonly emit: (event: RunEvent) => void;
-  readonly appUrl: string;
-  readonly startedAtMs: number;
   readonly waits: EngineWaits;
-  readonly maxPollErrors: number;
   /** The one limit on executes in flight (first triggers and re-runs alike). */
   readonly limit: LimitFunction;
-  /** The one reason of a stop and the signals that end the waits. */
   readonly stopper: Stopper;
-  /** The one writer of the run records. */
   readonly book: RunBook;
-  /** Trigger problems, written as one event once every trigger is done. */
-  readonly problems: ProblemLog;
-  /** The one watch loop of the engine run (`follow/watcher.ts`), made when the first run is watched. */
-  watcher?: RunWatch;
-  triggering: boolean;
+  /** The one watch loop of the engine run (`follow/watcher.ts`). */
+  readonly watcher: RunWatch;
 }
-
-const DEFAULT_APP_URL = 'https://app.ghostinspector.com';
-
-/** The parts of `EngineOptions` the context is made from. */
-export interface ContextOptions {
-  api: ActionApi;
-  clock?: Clock;
-  onEvent?: RunEventListener;
-  appUrl?: string;
-  triggerConcurrency?: number;
-  maxPollErrors?: number;
-  startedAtMs?: number;
-  waits?: Partial<EngineWaits>;
-  onRemote?: RemoteListener;
-}
-
-/** A fresh context for one engine run. */
-export function createContext(plan: RunPlan, options: ContextOptions): EngineContext {
-  const clock = options.clock ?? systemClock;
-  const startedAtMs = options.startedAtMs ?? clock.now();
-  const emit = options.onEvent ?? (() => undefined);
-  const appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '');
-  return {
-    plan,
-    api: options.api,
-    clock,
-    emit,
-    appUrl,
-    startedAtMs,
-    waits: { ...DEFAULT_WAITS, ...options.waits },
-    maxPollErrors: options.maxPollErrors ?? 6,
-    limit: pLimit(options.triggerConcurrency ?? 4),
-    stopper: new Stopper(clock),
-    book: new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined)),
-    problems: new ProblemLog(),
-    triggering: false,
-  };
-}
-
-/** A remote result the watch loop reads: a suite result or a test result. */
-export type Answer = SuiteResult | TestResult;
 
 /** How one remote result is read and when it is over. */
 export interface WatchTarget<T extends Answer> {
@@ -135,7 +74,7 @@ export interface WatchTarget<T extends Answer> {
   group?: { key: string; list: (paging: Paging, opts: RequestOptions) => Promise<T[]> };
 }
 
-/** The engine run's one watch loop (`follow/watcher.ts`): `wait` gives the result once over, else null. */
+/** The engine run's one watch loop: `wait` gives the result once over, else null. */
 export interface RunWatch {
   wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null>;
 }

@@ -3,22 +3,29 @@
  * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
  */
 import { randomUUID } from 'node:crypto';
+import pLimit from 'p-limit';
+import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
+import { systemClock, type Clock } from '../common/clock.js';
 import type { ActionApi } from './action-api.js';
-import type { Clock } from '../common/clock.js';
-import { iso, type Handle, type RemoteListener } from './book.js';
-import { createContext, type EngineContext, type EngineWaits, type RunPlan } from './context.js';
+import { iso, RunBook, type Handle, type RemoteListener } from './book.js';
+import type { EngineContext, EngineWaits, RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
+import { follow } from './follow/follow.js';
+import { Watcher } from './follow/watcher.js';
+import { withStepMarker } from './plan/execute.js';
 import { cancelActive, heartbeat, settleAtDeadline, watchDeadline } from './stop/stop.js';
+import { Stopper } from './stopper.js';
 import { triggerAll } from './trigger/trigger.js';
 import type { RunSummary } from './types.js';
-import { follow } from './follow/follow.js';
-import { withStepMarker } from './plan/execute.js';
 
 export type { RunPlan } from './context.js';
-/** Period of the heartbeat while waiting, ms. */
-const DEFAULT_HEARTBEAT_MS = 60_000;
-/** Timeout of each cancel request after a workflow cancel, ms. */
-const SIGNAL_CANCEL_TIMEOUT_MS = 3_000;
+
+const DEFAULT_WAITS: Readonly<EngineWaits> = {
+  notFoundGraceMs: NOT_FOUND_GRACE_MS,
+  notFoundRetryMs: 1_000,
+  listRetryMs: 1_000,
+  pollBackoffMs: 1_000,
+};
 
 export interface EngineOptions {
   api: ActionApi;
@@ -31,9 +38,7 @@ export interface EngineOptions {
   appUrl?: string;
   /** Execute requests in flight at once (default 4). */
   triggerConcurrency?: number;
-  /** How long a "not found" answer right after a trigger is retried, ms (default `NOT_FOUND_GRACE_MS`). */
-  notFoundGraceMs?: number;
-  /** The engine's other waits, ms (see `EngineWaits`); tests shorten them. */
+  /** The engine's waits, ms (see `EngineWaits`); tests shorten them. */
   waits?: Partial<EngineWaits>;
   /** Heartbeat period, ms (default 60000). */
   heartbeatMs?: number;
@@ -52,67 +57,59 @@ export interface EngineOptions {
  * `error` run or test); returns early with `interrupted` at the deadline or when `options.signal` fires.
  */
 export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<RunSummary> {
-  const waits: Partial<EngineWaits> = {
-    ...(options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {}),
-    ...options.waits,
+  const clock = options.clock ?? systemClock;
+  const startedAtMs = options.startedAtMs ?? clock.now();
+  const emit = options.onEvent ?? (() => undefined);
+  const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
+  const stopper = new Stopper(clock);
+  const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
+  const base = {
+    // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
+    plan: { ...plan, execute: withStepMarker(plan.execute, randomUUID()) },
+    api: options.api,
+    clock,
+    emit,
+    waits: { ...DEFAULT_WAITS, ...options.waits },
+    limit: pLimit(options.triggerConcurrency ?? 4),
+    stopper,
+    book,
   };
-  // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
-  const marked = { ...plan, execute: withStepMarker(plan.execute, randomUUID()) };
-  const ctx = createContext(marked, { ...options, waits });
-  await runContext(ctx, options);
-  return {
-    runs: ctx.book.runs,
-    startedAt: iso(ctx.startedAtMs),
-    finishedAt: iso(ctx.clock.now()),
-    ...(ctx.stopper.reason ? { interrupted: ctx.stopper.reason } : {}),
-    appUrl: ctx.appUrl,
-  };
-}
-
-/** The engine's flow: each run is watched once its execute answers; a stop ends every wait. */
-async function runContext(ctx: EngineContext, options: EngineOptions): Promise<void> {
-  let releaseSignalled: () => void = () => undefined;
-  /** Resolves on a workflow cancel; never without one. */
-  const signalled = new Promise<void>((resolve) => (releaseSignalled = resolve));
-  const onSignal = (): void => (ctx.stopper.halt('signal'), releaseSignalled());
+  const ctx: EngineContext = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6) };
+  const onSignal = (): void => stopper.halt('signal');
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });
-  void watchDeadline(ctx, () => ctx.stopper.halt('deadline'));
+  void watchDeadline(ctx, startedAtMs + plan.timeoutMs, plan.timeoutMs);
   const follows: Array<Promise<void>> = [];
   const watchStarted = (handles: Handle[]): void => {
-    if (!ctx.plan.wait || ctx.stopper.reason !== null) return;
+    if (!plan.wait || stopper.reason !== null) return;
     for (const handle of handles) follows.push(follow(ctx, handle));
   };
   let quiet = false;
   try {
-    if (ctx.plan.wait) void heartbeat(ctx, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, () => quiet);
+    if (plan.wait) void heartbeat(ctx, startedAtMs, options.heartbeatMs ?? 60_000, () => quiet);
     const triggering = triggerAll(ctx, watchStarted);
     const watched = triggering.then(() => Promise.all(follows));
-    await Promise.race([watched, signalled, failFastStop(ctx)]);
+    await Promise.race([watched, stopper.cancelling]);
     quiet = true;
-    if (ctx.stopper.reason === 'signal' || ctx.stopper.reason === 'fail-fast') {
-      const cancelTimeoutMs = options.signalCancelTimeoutMs ?? SIGNAL_CANCEL_TIMEOUT_MS;
-      await cancelActive(ctx, triggering, cancelTimeoutMs, ctx.stopper.reason);
+    if (stopper.reason === 'signal' || stopper.reason === 'fail-fast') {
+      await cancelActive(ctx, triggering, options.signalCancelTimeoutMs ?? 3_000, stopper.reason);
       // The watches ended with the stop; none may outlive the engine.
       await Promise.all(follows);
     } else {
       await watched;
-      if (ctx.stopper.reason === 'deadline' && ctx.plan.wait) await settleAtDeadline(ctx);
+      if (stopper.reason === 'deadline' && plan.wait) await settleAtDeadline(ctx);
     }
   } finally {
     quiet = true;
     options.signal?.removeEventListener('abort', onSignal);
-    ctx.stopper.finish();
+    stopper.finish();
   }
-}
-
-/** Resolves when fail-fast stops the engine; never otherwise. */
-function failFastStop(ctx: EngineContext): Promise<void> {
-  return new Promise((resolve) => {
-    const onStop = (): void => {
-      if (ctx.stopper.reason === 'fail-fast') resolve();
-    };
-    if (ctx.stopper.signal.aborted) onStop();
-    else ctx.stopper.signal.addEventListener('abort', onStop, { once: true });
-  });
+  const interrupted = stopper.reason ? { interrupted: stopper.reason } : {};
+  return {
+    runs: book.runs,
+    startedAt: iso(startedAtMs),
+    finishedAt: iso(clock.now()),
+    ...interrupted,
+    appUrl,
+  };
 }

@@ -1,5 +1,4 @@
 /** Log lines that stay short however many runs: id lists folded, one grouped warning per kind of failure. */
-import type { RunLog } from '../common/log.js';
 import type { TriggerProblem } from './events.js';
 
 /** Ids shown before a list is folded. */
@@ -26,25 +25,4 @@ export function problemLines(problems: readonly TriggerProblem[], verb = 'Could 
     }
   }
   return lines;
-}
-
-/** Collects trigger problems by kind until every trigger is done; `take` hands them over. */
-export class ProblemLog {
-  private problems: TriggerProblem[] = [];
-
-  add(kind: string, problem: Omit<TriggerProblem, 'kind'>): void {
-    this.problems.push({ kind, ...problem });
-  }
-
-  /** The problems collected, in order; forgets them. */
-  take(): TriggerProblem[] {
-    const taken = this.problems;
-    this.problems = [];
-    return taken;
-  }
-
-  /** Writes the warnings (`problemLines`) and forgets them. */
-  flush(log: RunLog, verb = 'Could not start'): void {
-    for (const line of problemLines(this.take(), verb)) log.warning(line);
-  }
 }

@@ -25,6 +25,7 @@ export class Stopper {
   private readonly lookups = new AbortController();
   private readonly wrapUp = new AbortController();
   private readonly finished = new AbortController();
+  private cancel: () => void = () => undefined;
   /** Fires at the first stop: every wait ends. */
   readonly signal = this.stop.signal;
   /** Fires its `trigger` time after the first stop: the executes in flight are aborted. */
@@ -35,6 +36,8 @@ export class Stopper {
   readonly wrapUpSignal = this.wrapUp.signal;
   /** Fires when the engine is done: the deadline watch and the heartbeat end. */
   readonly finishedSignal = this.finished.signal;
+  /** Resolves at a workflow cancel or fail-fast (the active runs are cancelled at once); never otherwise. */
+  readonly cancelling = new Promise<void>((resolve) => (this.cancel = resolve));
 
   constructor(private readonly clock: Clock) {
     // Every request and wait of the engine run listens to the stop signal: many at once.
@@ -52,6 +55,7 @@ export class Stopper {
     const first = this.why === null;
     this.why = reason;
     this.stop.abort();
+    if (reason !== 'deadline') this.cancel();
     if (!first) return;
     const at = (ms: number, controller: AbortController): void =>
       void this.clock.sleep(ms, this.finished.signal).then(() => controller.abort());

@@ -30,11 +30,11 @@ export interface TestRun {
   state: TestState;
   /** The final test result (the last attempt); null when none could be had. */
   result: TestResult | null;
-  /** Earlier attempts, oldest first (a failed one before a passing retry makes the run `flaky`). */
+  /** Earlier attempts, oldest first. */
   attempts: TestResult[];
   /** Why the state is `error` or `timed-out`: a short, redacted sentence. */
   error?: string;
-  /** Test result ids' web app link, `https://app.ghostinspector.com/results/{id}`. */
+  /** The result's web app page. */
   url?: string;
 }
 
@@ -58,23 +58,21 @@ export interface SuiteRun {
   /** For kind `file`: the repository path. */
   file?: string;
   variant: Variant;
-  /** Kind `suite` only. */
   suiteResultId?: string;
   /** Kinds `test` and `file`: the test result id the execute answered (also set when not waiting). */
   testResultId?: string;
-  /** The last suite result seen (kind `suite`). */
+  /** The last suite result seen. */
   suiteResult?: SuiteResult;
-  /** When the action triggered the run, ISO 8601. */
   triggeredAt: string;
-  /** When the action knew the run was over (finished, cancelled, timed out), ISO 8601. */
+  /** When the action knew the run was over (finished, cancelled, timed out). */
   endedAt?: string;
   /** Test results of this run (for kind `test`/`file`: exactly one). */
   tests: TestRun[];
   /** Run-level problem (trigger failed, suite result vanished, deadline): a short, redacted sentence. */
   error?: string;
-  /** True when the run was still going at the deadline. */
+  /** Still going at the deadline. */
   timedOut?: boolean;
-  /** True when the action cancelled it (deadline or workflow cancel). */
+  /** The action cancelled it. */
   cancelled?: boolean;
   /** Why the run was never started (it has no test result; `error` says why in words). */
   notStarted?: StopReason;
@@ -87,9 +85,9 @@ export interface RunSummary {
   runs: SuiteRun[];
   startedAt: string;
   finishedAt: string;
-  /** Why the action stopped waiting early, if it did (`fail-fast`: a test failed, the rest was cancelled). */
+  /** Why the action stopped waiting early, if it did. */
   interrupted?: StopReason;
-  /** Base of the web app links, default `https://app.ghostinspector.com`. */
+  /** Base of the web app links, without a trailing slash. */
   appUrl: string;
 }
 

@@ -3,12 +3,13 @@
  * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
  */
 import { refId } from '../../api/refs.js';
-import type { EngineContext } from '../context.js';
+import type { ActionApi } from '../action-api.js';
+import type { Handle } from '../book.js';
 
-/** The organization id known without a request, or null. */
-export function organizationOf(ctx: EngineContext): string | null {
-  if (ctx.plan.organizationId) return ctx.plan.organizationId;
-  for (const h of ctx.book.handles) {
+/** The organization id known without a request (the input's, else the first an answer of `handles` names), or null. */
+export function organizationOf(input: string | null, handles: readonly Handle[]): string | null {
+  if (input) return input;
+  for (const h of handles) {
     const fromTest = refId(h.lastResult?.organization);
     if (fromTest) return fromTest;
     const suite = h.run.suiteResult?.suite;
@@ -19,12 +20,15 @@ export function organizationOf(ctx: EngineContext): string | null {
 }
 
 /** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
-export async function readOrganization(ctx: EngineContext): Promise<string | null> {
-  const suiteId = ctx.book.handles.find((h) => h.run.suiteId)?.run.suiteId;
+export async function readOrganization(
+  api: ActionApi,
+  handles: readonly Handle[],
+  signal: AbortSignal,
+): Promise<string | null> {
+  const suiteId = handles.find((h) => h.run.suiteId)?.run.suiteId;
   if (!suiteId) return null;
   try {
-    const suite = await ctx.api.getSuite(suiteId, { signal: ctx.stopper.signal });
-    return refId(suite.organization);
+    return refId((await api.getSuite(suiteId, { signal })).organization);
   } catch {
     return null;
   }

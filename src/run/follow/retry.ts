@@ -7,13 +7,16 @@ import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
 import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';
+import { RESULT_KINDS } from '../kinds.js';
 import { failFastOn } from '../stop/fail-fast.js';
 import { cancelRemote } from '../stop/stop.js';
 import { asArray, retryOptions, variantFromResult, type TriggerJob } from '../plan/execute.js';
-import { classifyTestResult } from '../outcome/outcome.js';
 import { findTriggeredRuns, mayHaveStarted } from '../trigger/reconcile.js';
+import { execute } from '../trigger/trigger.js';
 import type { TestRun, Variant } from '../types.js';
-import { watchResult } from './watcher.js';
+
+/** What sending a re-run reads of its engine run. */
+type SendContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'limit' | 'stopper' | 'book'>;
 
 /** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
 export async function retryFailures(ctx: EngineContext, handle: Handle): Promise<void> {
@@ -22,29 +25,22 @@ export async function retryFailures(ctx: EngineContext, handle: Handle): Promise
   await Promise.all(failed.map((t) => retryTest(ctx, handle, t)));
 }
 
-/** What one test's re-runs need. */
+/** What one test's re-runs need; `job`: the test alone, or the repository test file. */
 interface Rerun {
   handle: Handle;
   test: TestRun;
-  testId: string | null;
+  job: TriggerJob;
   options: ExecuteOptions;
   variant: Variant;
 }
 
 /** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
-async function sendRerun(ctx: EngineContext, rerun: Rerun): Promise<TestResult | undefined> {
-  const { handle, testId, options } = rerun;
-  const job = handle.job;
+async function sendRerun(ctx: SendContext, rerun: Rerun): Promise<TestResult | undefined> {
   const signal = ctx.stopper.signal;
   const triggeredAtMs = ctx.clock.now();
   try {
     return await ctx.limit(async () => {
-      const data =
-        job.kind === 'file'
-          ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, {
-              signal,
-            })
-          : await ctx.api.executeTest(testId as string, options, { signal });
+      const data = await execute(ctx.api, ctx.plan.organizationId, rerun.job, rerun.options, { signal });
       return asArray<TestResult>(data)[0];
     });
   } catch (error) {
@@ -60,71 +56,60 @@ function names(rerun: Rerun): { testName: string; variant: Variant } {
   return { testName: rerun.test.testName, variant: rerun.variant };
 }
 
-/** Waits for a re-run's result; null when it could not be had or the engine stopped. */
-async function waitRerun(ctx: EngineContext, rerun: Rerun, started: TestResult, triggeredAtMs: number) {
-  const startedId = started._id;
-  const remote = ctx.book.addRemote('test', startedId);
-  return watchResult<TestResult>(ctx, remote, triggeredAtMs, {
-    get: (opts) => ctx.api.getTestResult(startedId, opts),
-    isOver: (r) => classifyTestResult(r) !== 'running',
-    onProblem: (reason) =>
-      ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message: reason }),
-  });
-}
-
 async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Promise<void> {
-  const job = handle.job;
-  const testId = job.kind === 'file' ? null : test.testId;
-  if (job.kind !== 'file' && !testId) return;
+  const { api, book, emit, plan } = ctx;
+  const { job: ran } = handle;
+  if (ran.kind !== 'file' && !test.testId) return;
   const variant = test.result
-    ? variantFromResult(handle.run.variant, test.result, ctx.plan.execute.browser)
+    ? variantFromResult(handle.run.variant, test.result, plan.execute.browser)
     : handle.run.variant;
-  const options = retryOptions(ctx.plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+  const options = retryOptions(plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
   // A repository test carries the start URL it runs under (see optionsFor).
-  if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
-    options.startUrl = job.definition.startUrl;
+  if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
+    options.startUrl = ran.definition.startUrl;
   }
-  const rerun: Rerun = { handle, test, testId, options, variant };
-  const attempts = ctx.plan.retryFailed + 1;
-  for (let attempt = 1; attempt <= ctx.plan.retryFailed; attempt++) {
+  const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+  const job: TriggerJob =
+    ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '', ...startUrl };
+  const rerun: Rerun = { handle, test, job, options, variant };
+  for (let attempt = 1; attempt <= plan.retryFailed; attempt++) {
     if (ctx.stopper.signal.aborted) return;
-    ctx.emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts });
+    emit({ ...names(rerun), type: 'retrying', attempt: attempt + 1, attempts: plan.retryFailed + 1 });
     const triggeredAtMs = ctx.clock.now();
     const started = await sendRerun(ctx, rerun);
     if (!started) return;
-    const result = await waitRerun(ctx, rerun, started, triggeredAtMs);
+    const result = await ctx.watcher.wait<TestResult>(book.addRemote('test', started._id), triggeredAtMs, {
+      get: (opts) => api.getTestResult(started._id, opts),
+      isOver: RESULT_KINDS.test.isOver,
+      onProblem: (message) => emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message }),
+    });
     if (!result) return;
-    if (ctx.book.retried(test, result) !== 'failed') {
-      ctx.book.tell(handle.run, test, false);
+    if (book.retried(test, result) !== 'failed') {
+      book.tell(handle.run, test, false);
       return;
     }
   }
-  ctx.book.tell(handle.run, test, false);
+  book.tell(handle.run, test, false);
   // Its re-runs are spent and it still failed: a failure for good.
   failFastOn(ctx, handle, test);
 }
 
 /** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
 async function findRerun(
-  ctx: EngineContext,
+  ctx: SendContext,
   rerun: Rerun,
   triggeredAtMs: number,
 ): Promise<TestResult | undefined> {
-  const { handle, testId, options } = rerun;
-  const job = handle.job;
-  const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-  const lookup: TriggerJob = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
   const request = {
-    job: lookup,
-    options,
+    job: rerun.job,
+    options: rerun.options,
     triggeredAtMs,
     expected: 1,
     known: ctx.book.knownIds(),
     organizationId: ctx.plan.organizationId,
     signal: ctx.stopper.lookupSignal,
   };
-  const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
-  const first = found.adopted[0] as TestResult | undefined;
+  const first = (await findTriggeredRuns(ctx.api, request, ctx.clock)).adopted[0] as TestResult | undefined;
   if (!first) {
     ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
     return undefined;

@@ -9,17 +9,14 @@ import { refId } from '../../api/refs.js';
 import type { TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
-import {
-  POLL_BACKOFF_CAP_MS,
-  type Answer,
-  type EngineContext,
-  type RunWatch,
-  type WatchTarget,
-} from '../context.js';
+import type { EngineContext, RunWatch, WatchTarget } from '../context.js';
 import type { Remote } from '../book.js';
+import type { Answer } from '../kinds.js';
 import { forEachPage, pagesFor } from '../read/paging.js';
 import { organizationOf, readOrganization } from './organization.js';
 
+/** Largest back-off between failed polls, ms. */
+const POLL_BACKOFF_CAP_MS = 10_000;
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
 export const TICK_MS = 850;
 export const TICK_JITTER_MS = 300;
@@ -58,8 +55,11 @@ interface Row {
   errors: number;
 }
 
+/** What the watch loop reads of its engine run: most of it. */
+type WatchContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book' | 'waits'>;
+
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
-class Watcher implements RunWatch {
+export class Watcher implements RunWatch {
   private readonly table = new Map<string, Row>();
   private looping = false;
   private listInFlight = false;
@@ -75,7 +75,11 @@ class Watcher implements RunWatch {
   private busy = 1;
   private ticks = 0;
 
-  constructor(private readonly ctx: EngineContext) {}
+  /** `maxPollErrors`: failed reads in a row before a run is given up. */
+  constructor(
+    private readonly ctx: WatchContext,
+    private readonly maxPollErrors: number,
+  ) {}
 
   /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
   wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null> {
@@ -138,8 +142,7 @@ class Watcher implements RunWatch {
    */
   private tick(): void {
     const rows = [...this.table.values()];
-    this.organizationId ??= organizationOf(this.ctx);
-    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
+    const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
     if (rows.length === 1 && !listTurn) this.readSoon(rows[0], this.ctx.clock.now());
     else {
       if (this.listDown && rows.length > 1) this.readInTurn();
@@ -235,14 +238,19 @@ class Watcher implements RunWatch {
     for (const row of ready.slice(0, READS_PER_TICK)) row.dueAtMs = now;
   }
 
+  /** The organization id known without a request. */
+  private known(): string | null {
+    const { plan, book } = this.ctx;
+    return (this.organizationId ??= organizationOf(plan.organizationId, book.handles));
+  }
+
   /** The organization whose list to ask: known, or read once from a suite. */
   private async organization(): Promise<string | null> {
-    this.organizationId ??= organizationOf(this.ctx);
-    if (this.organizationId || this.organizationRead) return this.organizationId;
-    if (!this.ctx.book.handles.some((h) => h.run.suiteId)) return null;
+    const { api, book, stopper } = this.ctx;
+    if (this.known() || this.organizationRead) return this.organizationId;
+    if (!book.handles.some((h) => h.run.suiteId)) return null;
     this.organizationRead = true;
-    this.organizationId = await readOrganization(this.ctx);
-    return this.organizationId;
+    return (this.organizationId = await readOrganization(api, book.handles, stopper.signal));
   }
 
   /** Asks the running list (unless backing off or no organization is known); reads the rows it hints at. */
@@ -329,7 +337,7 @@ class Watcher implements RunWatch {
       const { type, id } = row.remote;
       ctx.emit({ type: 'detail', message: `Poll of ${type} result ${id} failed: ${messageOf(error)}` });
       const wrongShape = isUnexpectedShape(error) && row.errors >= UNEXPECTED_SHAPE_LIMIT;
-      if (isNotFound(error) || row.errors >= ctx.maxPollErrors || wrongShape) {
+      if (isNotFound(error) || row.errors >= this.maxPollErrors || wrongShape) {
         row.target.onProblem(`Its result could not be read: ${messageOf(error)}`);
         return this.end(row, null);
       }
@@ -351,15 +359,4 @@ class Watcher implements RunWatch {
     const baseMs = this.ctx.waits.pollBackoffMs;
     return backoffMs(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
   }
-}
-
-/** Waits for `remote`'s result through the engine run's one watch loop (see `Watcher.wait`). */
-export function watchResult<T extends Answer>(
-  ctx: EngineContext,
-  remote: Remote,
-  triggeredAtMs: number,
-  target: WatchTarget<T>,
-): Promise<T | null> {
-  ctx.watcher ??= new Watcher(ctx);
-  return ctx.watcher.wait(remote, triggeredAtMs, target);
 }

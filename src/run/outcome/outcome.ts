@@ -182,7 +182,8 @@ function emptyCounts(): Counts {
   };
 }
 
-const COUNT_KEY: Record<TestState, keyof Counts> = {
+/** The count each state adds to; the state names are the count outputs' names too. */
+export const STATE_COUNT: Readonly<Record<TestState, keyof Counts>> = {
   passed: 'passed',
   failed: 'failed',
   flaky: 'flaky',
@@ -199,7 +200,7 @@ export function countResults(
   const counts = emptyCounts();
   const add = (state: TestState): void => {
     counts.total += 1;
-    counts[COUNT_KEY[state]] += 1;
+    counts[STATE_COUNT[state]] += 1;
   };
   for (const run of runs) {
     const testless = testlessRunState(run);
@@ -228,8 +229,8 @@ export function decideVerdict(
   const otherErrors = counts.error - notStarted - mayHave;
   const cancelled = counts.cancelled - skipped;
   if (signal) reasons.push('The workflow was cancelled while the tests ran.');
-  const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
-  const plainFailed = counts.failed - compareAsFailed;
+  // Failed in their own right; those failed only by their screenshot comparison have a reason of their own.
+  const plainFailed = countResults(summary.runs).failed;
   if (plainFailed > 0) reasons.push(`${plural(plainFailed, 'test')} failed.`);
   if (otherErrors > 0) reasons.push(`${plural(otherErrors, 'test')} ended without a result.`);
   if (notStarted > 0)
@@ -253,16 +254,6 @@ export function decideVerdict(
   const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
   const status: VerdictStatus = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
   return { passing, status, waited: true, counts, reasons, policy: { ...policy } };
-}
-
-/** Tests counted as failed only because their screenshot comparison failed. */
-function screenshotOnlyFailures(runs: SuiteRun[]): number {
-  let n = 0;
-  for (const run of runs)
-    for (const t of run.tests)
-      if ((t.state === 'passed' || t.state === 'flaky') && t.result?.screenshotComparePassing === false)
-        n += 1;
-  return n;
 }
 
 /** The verdict for `wait: false`: only `total` and `error` (runs not started, which fail it) are known. */

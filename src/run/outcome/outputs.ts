@@ -2,23 +2,18 @@
  * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
  * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
  */
-import { countedAs, type Counts, type Verdict } from './outcome.js';
+import { countedAs, STATE_COUNT, type Counts, type Verdict } from './outcome.js';
 import type { RunSummary } from '../types.js';
 
-/** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
-const COUNT_OUTPUTS = [
-  'total',
-  'passed',
-  'failed',
-  'flaky',
-  'timed-out',
-  'cancelled',
-  'error',
-  'screenshot-compare-failed',
-] as const;
+/** The count outputs, one integer (as a string) each, by the `Counts` key they show; also the `counts` JSON keys. */
+const COUNT_KEYS = {
+  total: 'total',
+  ...STATE_COUNT,
+  'screenshot-compare-failed': 'screenshotCompareFailed',
+} as const;
 
 /** Name of one count output. */
-type CountOutput = (typeof COUNT_OUTPUTS)[number];
+type CountOutput = keyof typeof COUNT_KEYS;
 
 /** Output name → value, as `core.setOutput` takes them. */
 export type Outputs = Record<
@@ -34,44 +29,18 @@ export type Outputs = Record<
 >;
 
 /** The counts by output name (kebab-case); null: not known (`wait: false` knows `total`, `error`). */
-export type CountValues = Record<CountOutput, number | null>;
+type CountValues = Record<CountOutput, number | null>;
 
 /** The counts of a run the action waited for, by output name. */
 export function countValues(counts: Counts): CountValues {
-  return {
-    total: counts.total,
-    passed: counts.passed,
-    failed: counts.failed,
-    flaky: counts.flaky,
-    'timed-out': counts.timedOut,
-    cancelled: counts.cancelled,
-    error: counts.error,
-    'screenshot-compare-failed': counts.screenshotCompareFailed,
-  };
+  const entries = Object.entries(COUNT_KEYS).map(([name, key]) => [name, counts[key]]);
+  return Object.fromEntries(entries) as CountValues;
 }
 
 /** The counts for `wait: false`: `total` every run asked for, `error` those not started; the rest null. */
 export function startedCountValues(counts: Pick<Counts, 'total' | 'error'>): CountValues {
-  return {
-    total: counts.total,
-    passed: null,
-    failed: null,
-    flaky: null,
-    'timed-out': null,
-    cancelled: null,
-    error: counts.error,
-    'screenshot-compare-failed': null,
-  };
-}
-
-/** The counts of a verdict by output name: every count when waited, else only `total` and `error`. */
-function verdictCountValues(verdict: Verdict): CountValues {
-  return verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
-}
-
-/** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
-function countsJson(counts: Counts | CountValues): string {
-  return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
+  const unknown = Object.fromEntries(Object.keys(COUNT_KEYS).map((name) => [name, null])) as CountValues;
+  return { ...unknown, total: counts.total, error: counts.error };
 }
 
 /**
@@ -108,13 +77,13 @@ export function computeOutputs(summary: RunSummary, verdict: Verdict, resultsPat
       }
     }
   }
-  const values = verdictCountValues(verdict);
+  const values = verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
   const countOutputs = Object.fromEntries(
-    COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]),
+    Object.entries(values).map(([name, value]) => [name, value === null ? '' : String(value)]),
   ) as Record<CountOutput, string>;
   return {
     passing: verdict.waited ? String(verdict.passing) : '',
-    counts: countsJson(values),
+    counts: JSON.stringify(values),
     ...countOutputs,
     'suite-result-ids': suiteResultIds.join(','),
     'test-result-ids': testResultIds.join(','),

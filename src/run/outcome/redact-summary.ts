@@ -16,11 +16,6 @@ export interface Secrets {
 
 type Redact = (text: string) => string;
 
-/** Every string field of a step, however deep (an array target's selectors, a condition's statement). */
-function redactStep(step: Step, text: Redact): Step {
-  return redactStrings(step, text) as Step;
-}
-
 function redactConsole(entry: ConsoleEntry, text: Redact): ConsoleEntry {
   return {
     ...entry,
@@ -29,7 +24,10 @@ function redactConsole(entry: ConsoleEntry, text: Redact): ConsoleEntry {
   };
 }
 
-/** Strings anywhere inside `value` (free text whose shape the contract leaves open), keys kept. */
+/**
+ * Strings anywhere inside `value` (free text whose shape the contract leaves open, a step's selectors and
+ * statements), keys kept.
+ */
 function redactStrings(value: unknown, text: Redact): unknown {
   if (typeof value === 'string') return text(value);
   if (Array.isArray(value)) return value.map((v) => redactStrings(v, text));
@@ -69,7 +67,7 @@ function redactTestResult(result: TestResult, text: Redact, privateNames: Readon
   if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
   if (typeof result.endUrl === 'string') out.endUrl = text(result.endUrl);
   if (Array.isArray(result.urls)) out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
-  if (Array.isArray(result.steps)) out.steps = result.steps.map((s) => redactStep(s, text));
+  if (Array.isArray(result.steps)) out.steps = result.steps.map((s) => redactStrings(s, text) as Step);
   if (Array.isArray(result.console)) out.console = result.console.map((c) => redactConsole(c, text));
   if (Array.isArray(result.comments)) {
     out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));

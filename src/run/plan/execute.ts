@@ -1,6 +1,7 @@
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
-import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
-import type { SuiteRun, TriggerJob, UserExecuteOptions, Variant } from '../types.js';
+import type { ExecuteOptions, TestResult } from '../../api/types.js';
+import type { Answer } from '../kinds.js';
+import type { TriggerJob, UserExecuteOptions, Variant } from '../types.js';
 
 export type { TriggerJob, UserExecuteOptions } from '../types.js';
 
@@ -99,7 +100,7 @@ export function variantFromResult(
 }
 
 /** An execute response as a list (the service answers one object or an array). */
-export function asArray<T extends SuiteResult | TestResult>(data: unknown): T[] {
+export function asArray<T extends Answer>(data: unknown): T[] {
   if (Array.isArray(data)) return data as T[];
   return data && typeof data === 'object' ? [data as T] : [];
 }
@@ -130,16 +131,6 @@ export function retryOptions(
   return options;
 }
 
-/** A file-name-safe slug of a repository path. */
-export function slug(text: string): string {
-  return (
-    text
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 80) || 'file'
-  );
-}
-
 /** The data rows of a CSV file: records after the header, quoted fields kept whole, blank lines skipped. */
 export function csvDataRows(content: Uint8Array | string): number {
   const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
@@ -166,13 +157,6 @@ export function expectedVariants(options: ExecuteOptions, startUrl?: string): Va
   return Array.from({ length: count }, (_, i) => variantAt(i, combos, hasRows, startUrl));
 }
 
-/** The key base of a job's runs (`suite-<id>`, `test-<id>`, `file-<slug>-<index>`); keys add `-<n>`. */
-export function jobKeyBase(job: TriggerJob): string {
-  if (job.kind === 'suite') return `suite-${job.suiteId}`;
-  if (job.kind === 'test') return `test-${job.testId}`;
-  return `file-${slug(job.file)}-${job.index}`;
-}
-
 /** The id a job names: the suite id, the test id or the file's path. */
 export function jobId(job: TriggerJob): string {
   return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
@@ -183,15 +167,4 @@ export function jobLabel(job: TriggerJob): string {
   if (job.kind === 'suite') return `suite ${job.suiteId}`;
   if (job.kind === 'test') return `test ${job.testId}`;
   return `${job.file} "${job.name}"`;
-}
-
-/** The fields of a run of `job` known before any answer; key, variant, dates, tests, error: the caller's. */
-export function runBaseOf(
-  job: TriggerJob,
-): Pick<SuiteRun, 'kind' | 'suiteId' | 'suiteName' | 'testId' | 'file'> {
-  if (job.kind === 'suite') return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
-  if (job.kind === 'test') {
-    return { kind: 'test', suiteId: null, suiteName: `Test ${job.testId}`, testId: job.testId };
-  }
-  return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }

@@ -1,52 +1,47 @@
 /** Plan: the targets × start URLs become trigger jobs; folders are expanded into their suites first. */
-import type { EngineContext } from '../context.js';
+import type { EngineContext, RunPlan } from '../context.js';
+import type { RunBook } from '../book.js';
 import { messageOf } from '../../common/log.js';
 import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
 import type { TriggerJob } from './execute.js';
 import { definitionFor } from '../../inputs/test-files.js';
-import type { RunPlan } from '../context.js';
 
-/** A folder whose suites were never listed because the action stopped first: one run, not started. */
-function notStartedFolder(ctx: EngineContext, folderId: string, reason: StopReason): void {
-  const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` } as const;
-  ctx.book.resultless(
-    base,
-    `folder-${folderId}`,
-    {},
-    { error: NOT_STARTED_ERROR[reason], notStarted: reason },
-  );
-  ctx.problems.add(NOT_STARTED_ERROR[reason], {
-    label: `folder ${folderId}`,
-    id: folderId,
-    message: NOT_STARTED_ERROR[reason],
-  });
+/** A folder's run: one in error, or not started when `reason` says the action stopped first. */
+function folderRun(book: RunBook, folderId: string, error: string, reason?: StopReason): void {
+  const base = {
+    kind: 'suite',
+    suiteId: null,
+    suiteName: `Folder ${folderId}`,
+    keyBase: `folder-${folderId}`,
+  } as const;
+  const problem = reason && { kind: error, label: `folder ${folderId}`, id: folderId, message: error };
+  book.resultless(base, {}, { error, ...(reason && { notStarted: reason }) }, problem);
 }
 
 /** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
-export async function expandFolders(ctx: EngineContext): Promise<string[]> {
+export async function expandFolders(
+  ctx: Pick<EngineContext, 'plan' | 'api' | 'emit' | 'stopper' | 'book'>,
+): Promise<string[]> {
+  const { book, stopper } = ctx;
   const suiteIds = [...ctx.plan.suiteIds];
   for (const folderId of ctx.plan.folderIds) {
-    if (ctx.stopper.reason) {
-      notStartedFolder(ctx, folderId, ctx.stopper.reason);
-      continue;
-    }
     try {
-      const suites = await ctx.api.listFolderSuites(folderId, { signal: ctx.stopper.signal });
-      ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
-      for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
-    } catch (error) {
-      if (ctx.stopper.reason) {
-        notStartedFolder(ctx, folderId, ctx.stopper.reason);
+      if (!stopper.reason) {
+        const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
+        ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
+        for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
         continue;
       }
-      ctx.book.resultless(
-        { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` },
-        `folder-${folderId}`,
-        {},
-        { error: `The suites of folder ${folderId} could not be listed: ${messageOf(error)}` },
-      );
-      ctx.emit({ type: 'folder-failed', folderId, message: messageOf(error) });
+    } catch (error) {
+      if (!stopper.reason) {
+        const message = messageOf(error);
+        folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
+        ctx.emit({ type: 'folder-failed', folderId, message });
+        continue;
+      }
     }
+    const reason = stopper.reason;
+    if (reason) folderRun(book, folderId, NOT_STARTED_ERROR[reason], reason);
   }
   return suiteIds;
 }

@@ -1,10 +1,8 @@
 /** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
 import { PAGE_SIZE } from '../../api/limits.js';
-import type { SuiteResult, TestResult } from '../../api/types.js';
+import type { TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
-import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';
-import { suiteTestCount } from '../outcome/outcome.js';
 import { forEachPage, MAX_PAGES, type Paging } from './paging.js';
 
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
@@ -13,14 +11,17 @@ const PAGE_ATTEMPTS = 3;
 /** Times a suite result's list of test results is read again when it disagrees with its counts. */
 const RELISTS = 2;
 
+/** What a listing reads of its engine run. */
+type ListContext = Pick<EngineContext, 'api' | 'clock' | 'emit' | 'waits'>;
+
 /**
  * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
  * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
  */
 export async function listSuiteTests(
-  ctx: EngineContext,
+  ctx: ListContext,
   suiteResultId: string,
-  signal = ctx.stopper.signal,
+  signal: AbortSignal,
   expectedTests: number | null = null,
 ): Promise<TestResult[] | null> {
   const byId = new Map<string, TestResult>();
@@ -47,13 +48,12 @@ export async function listSuiteTests(
 
 /** One listing of a suite result's test results: each once, and whether one came twice. */
 async function listSuiteTestsOnce(
-  ctx: EngineContext,
+  ctx: ListContext,
   suiteResultId: string,
   signal: AbortSignal,
   expectedTests: number | null,
 ): Promise<{ results: TestResult[]; duplicates: boolean } | null> {
-  const all: TestResult[] = [];
-  const seen = new Set<string>();
+  const byId = new Map<string, TestResult>();
   let duplicates = false;
   const readPage = async (paging: Paging): Promise<TestResult[]> => {
     for (let attempt = 0; ; attempt++) {
@@ -72,12 +72,8 @@ async function listSuiteTestsOnce(
   };
   const visit = (page: TestResult[]): void => {
     for (const result of page) {
-      if (seen.has(result._id)) {
-        duplicates = true;
-        continue;
-      }
-      seen.add(result._id);
-      all.push(result);
+      if (byId.has(result._id)) duplicates = true;
+      else byId.set(result._id, result);
     }
   };
   const atOnce = Math.ceil((expectedTests ?? 0) / PAGE_SIZE);
@@ -87,14 +83,5 @@ async function listSuiteTestsOnce(
   } catch {
     return null;
   }
-  return { results: all, duplicates };
-}
-
-/** The test results of a finished suite result (`listSuiteTests`); null when the listing failed. */
-export function suiteTestsOf(
-  ctx: EngineContext,
-  handle: Handle,
-  result: SuiteResult,
-): Promise<TestResult[] | null> {
-  return listSuiteTests(ctx, handle.remote.id, ctx.stopper.signal, suiteTestCount(result));
+  return { results: [...byId.values()], duplicates };
 }

@@ -7,52 +7,55 @@ import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
 import type { Handle, Remote, RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
+import { RESULT_KINDS, type Answer } from '../kinds.js';
 import { FAIL_FAST_CANCEL_ERROR, describeTimeout } from './deadline.js';
 import { isSuiteResultOver, suiteTestCount } from '../outcome/outcome.js';
 import type { TestRun } from '../types.js';
-import { forEachPage, MAX_PAGES } from '../read/paging.js';
+import { forEachPage, MAX_PAGES, type Paging } from '../read/paging.js';
 import { listSuiteTests } from '../read/read.js';
 
-type Answer = SuiteResult | TestResult;
+/** What the deadline watch and the heartbeat read of their engine run. */
+type WatchClock = Pick<EngineContext, 'clock' | 'stopper' | 'book' | 'emit'>;
+/** What settling at the deadline reads of its engine run. */
+type SettleContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'waits' | 'stopper' | 'book'>;
 
-/** Sleeps until the deadline; then, if runs are going or triggering, tells it and calls `onDeadline`. */
-export async function watchDeadline(ctx: EngineContext, onDeadline: () => void): Promise<void> {
-  const remaining = ctx.startedAtMs + ctx.plan.timeoutMs - ctx.clock.now();
-  await ctx.clock.sleep(remaining, ctx.stopper.finishedSignal);
-  if (ctx.stopper.finishedSignal.aborted) return;
-  if (ctx.book.open().length > 0 || ctx.triggering) {
-    ctx.emit({ type: 'timed-out', timeoutMs: ctx.plan.timeoutMs });
-    onDeadline();
-  }
+/** Sleeps until `atMs`; then, if runs are going or triggering, tells it and stops the engine (`deadline`). */
+export async function watchDeadline(ctx: WatchClock, atMs: number, timeoutMs: number): Promise<void> {
+  const { clock, stopper } = ctx;
+  await clock.sleep(atMs - clock.now(), stopper.finishedSignal);
+  if (stopper.finishedSignal.aborted || !ctx.book.busy()) return;
+  ctx.emit({ type: 'timed-out', timeoutMs });
+  stopper.halt('deadline');
 }
 
 /** Tells every `periodMs` how many runs are going, until `quiet` says stop or nothing runs or triggers. */
-export async function heartbeat(ctx: EngineContext, periodMs: number, quiet: () => boolean): Promise<void> {
+export async function heartbeat(
+  ctx: WatchClock,
+  startedAtMs: number,
+  periodMs: number,
+  quiet: () => boolean,
+): Promise<void> {
+  const { clock, stopper, book } = ctx;
   for (;;) {
-    await ctx.clock.sleep(periodMs, ctx.stopper.finishedSignal);
-    if (ctx.stopper.signal.aborted || ctx.stopper.finishedSignal.aborted || quiet()) return;
-    const running = ctx.book.open().length;
+    await clock.sleep(periodMs, stopper.finishedSignal);
+    if (stopper.signal.aborted || stopper.finishedSignal.aborted || quiet() || !book.busy()) return;
+    const running = book.open().length;
     // Runs are watched while later ones are still being triggered: none running yet is no end then.
-    if (running === 0 && !ctx.triggering) return;
     if (running === 0) continue;
-    const elapsedMs = ctx.clock.now() - ctx.startedAtMs;
-    ctx.emit({ type: 'heartbeat', running, finishedTests: ctx.book.finishedTests, elapsedMs });
+    const elapsedMs = clock.now() - startedAtMs;
+    ctx.emit({ type: 'heartbeat', running, finishedTests: book.finishedTests, elapsedMs });
   }
 }
 
 /** Cancels one remote result; its answer, or null (told) on failure. `neverWait`: skip the budget wait. */
 export async function cancelRemote(
-  ctx: EngineContext,
+  ctx: Pick<EngineContext, 'api' | 'book' | 'emit'>,
   remote: Remote,
   signal?: AbortSignal,
   neverWait = false,
 ): Promise<Answer | null> {
   try {
-    const opts = { signal, neverWait };
-    const result =
-      remote.type === 'suite'
-        ? await ctx.api.cancelSuiteResult(remote.id, opts)
-        : await ctx.api.cancelTestResult(remote.id, opts);
+    const result = await RESULT_KINDS[remote.type].cancel(ctx.api, remote.id, { signal, neverWait });
     ctx.book.release(remote);
     return result;
   } catch (error) {
@@ -61,38 +64,33 @@ export async function cancelRemote(
   }
 }
 
-/** What an ended suite result said: `passed`, `failed` or `cancelled`. */
-function saidOf(result: SuiteResult): string {
-  return result.passing === true ? 'passed' : result.passing === false ? 'failed' : 'cancelled';
-}
-
 /** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
-async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal): Promise<void> {
-  const { book } = ctx;
+async function timeOut(ctx: SettleContext, handle: Handle, signal: AbortSignal): Promise<void> {
+  const { book, plan } = ctx;
   const { run, remote } = handle;
-  const timeout = describeTimeout(ctx.plan.timeoutMs);
-  if (run.suiteResult && isSuiteResultOver(run.suiteResult)) {
-    const results = await listSuiteTests(ctx, remote.id, signal, suiteTestCount(run.suiteResult));
+  const timeout = describeTimeout(plan.timeoutMs);
+  const sr = run.suiteResult;
+  if (sr && isSuiteResultOver(sr)) {
+    const results = await listSuiteTests(ctx, remote.id, signal, suiteTestCount(sr));
     const tests = (results ?? []).map((r) => book.testRunOf(r, 'error'));
-    const said = saidOf(run.suiteResult);
+    const said = sr.passing === true ? 'passed' : sr.passing === false ? 'failed' : 'cancelled';
     const unread = `The suite result had ended (${said}), but its list of test results was not read before the timeout (${timeout}).`;
     book.end(handle, 'over', { tests, told: tests, ...(results === null ? { error: unread } : {}) });
     return;
   }
-  const cancelled = ctx.plan.cancelOnTimeout && !remote.active;
+  const cancelled = plan.cancelOnTimeout && !remote.active;
+  const andCancelled = cancelled ? '; cancelled' : '';
   if (handle.read === 'tried') {
     // Asked for, but not one read succeeded: nothing says it is still running.
-    const error = `Its result could not be read before the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
+    const error = `Its result could not be read before the timeout (${timeout})${andCancelled}.`;
     const tests = remote.type === 'suite' ? run.tests : [book.standInTest(handle, null, 'error', error)];
     book.end(handle, 'unread', { error, tests, told: tests });
     return;
   }
-  const error = `Still running at the timeout (${timeout})${cancelled ? '; cancelled' : ''}.`;
   const still = 'Still running at the timeout.';
   let tests: TestRun[];
   if (remote.type === 'suite') {
-    const results = await listSuiteTests(ctx, remote.id, signal);
-    tests = (results ?? []).map((r) => {
+    tests = ((await listSuiteTests(ctx, remote.id, signal)) ?? []).map((r) => {
       const t = book.testRunOf(r, 'timed-out');
       const state = t.state === 'cancelled' && cancelled ? 'timed-out' : t.state;
       return state === 'timed-out' ? { ...t, state, error: still } : t;
@@ -100,25 +98,20 @@ async function timeOut(ctx: EngineContext, handle: Handle, signal: AbortSignal):
   } else {
     tests = [book.standInTest(handle, handle.lastResult ?? null, 'timed-out', still)];
   }
-  book.end(handle, 'timed-out', {
-    cancelled,
-    error,
-    tests,
-    told: tests.filter((t) => t.state === 'timed-out'),
-  });
+  const error = `Still running at the timeout (${timeout})${andCancelled}.`;
+  const told = tests.filter((t) => t.state === 'timed-out');
+  book.end(handle, 'timed-out', { cancelled, error, tests, told });
 }
 
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
-export async function settleAtDeadline(ctx: EngineContext): Promise<void> {
+export async function settleAtDeadline(ctx: SettleContext): Promise<void> {
   // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
   // stopped with it): what is open here never had its result.
   const open = ctx.book.open();
   // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
   const signal = ctx.stopper.wrapUpSignal;
-  if (ctx.plan.cancelOnTimeout) {
-    const active = ctx.book.cancellable();
-    await Promise.all(active.map((r) => cancelRemote(ctx, r, signal)));
-  }
+  if (ctx.plan.cancelOnTimeout)
+    await Promise.all(ctx.book.cancellable().map((r) => cancelRemote(ctx, r, signal)));
   await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
 }
 
@@ -160,60 +153,47 @@ function markCancelled(
  * start, and marks them all cancelled. `cancelTimeoutMs`: each cancel's timeout, ms.
  */
 export async function cancelActive(
-  ctx: EngineContext,
+  ctx: Pick<EngineContext, 'api' | 'clock' | 'emit' | 'stopper' | 'book'>,
   triggering: Promise<void>,
   cancelTimeoutMs: number,
   reason: CancelReason,
 ): Promise<void> {
+  const { book, stopper } = ctx;
   const tag = reason === 'fail-fast' ? { reason } : {};
-  const first = ctx.book.cancellable();
-  if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
   // Every request here ends with the wrap-up time, leaving time to write the reports before the kill.
-  const overall = ctx.stopper.wrapUpSignal;
-  const suiteTests = new Map<string, TestResult[]>();
+  const overall = stopper.wrapUpSignal;
   const neverWait = reason === 'signal';
-  const cancelOne = async (r: Remote): Promise<Answer | null> => {
-    const answer = await cancelRemote(
-      ctx,
-      r,
-      AbortSignal.any([overall, timeoutSignal(ctx.clock, cancelTimeoutMs, ctx.stopper.finishedSignal)]),
-      neverWait,
+  const answers = new Map<string, Answer>();
+  const suiteTests = new Map<string, TestResult[]>();
+  const cancelOne = async (r: Remote): Promise<void> => {
+    const signal = AbortSignal.any([
+      overall,
+      timeoutSignal(ctx.clock, cancelTimeoutMs, stopper.finishedSignal),
+    ]);
+    const answer = await cancelRemote(ctx, r, signal, neverWait);
+    if (answer) answers.set(r.id, answer);
+    if (r.type !== 'suite' || overall.aborted) return;
+    // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
+    const byId = new Map<string, TestResult>();
+    const list = (paging: Paging): Promise<TestResult[]> =>
+      ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait });
+    // A failed page keeps the tests read so far (none: the run shows as cancelled).
+    await forEachPage(list, (page) => page.forEach((t) => byId.set(t._id, t)), MAX_PAGES).catch(
+      () => undefined,
     );
-    if (r.type === 'suite' && !overall.aborted) {
-      // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
-      const byId = new Map<string, TestResult>();
-      try {
-        await forEachPage(
-          (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait }),
-          (page) => page.forEach((t) => byId.set(t._id, t)),
-          MAX_PAGES,
-        );
-      } catch {
-        // Keep the tests read so far (none: the run shows as cancelled).
-      }
-      suiteTests.set(r.id, [...byId.values()]);
-    }
-    return answer;
+    suiteTests.set(r.id, [...byId.values()]);
   };
-  const firstAnswers = Promise.all(first.map(cancelOne));
+  const first = book.cancellable();
+  if (first.length > 0) ctx.emit({ type: 'cancelling', count: first.length, late: false, ...tag });
+  const firstDone = Promise.all(first.map(cancelOne));
   await triggering;
-  const late = ctx.book.cancellable().filter((r) => !first.includes(r));
+  const late = book.cancellable().filter((r) => !first.includes(r));
   if (late.length > 0) ctx.emit({ type: 'cancelling', count: late.length, late: true, ...tag });
-  const active = [...first, ...late];
-  const answers = [...(await firstAnswers), ...(await Promise.all(late.map(cancelOne)))];
-  const byId = new Map<string, Answer>();
-  active.forEach((r, i) => {
-    const a = answers[i];
-    if (a) byId.set(r.id, a);
-  });
-  for (const handle of ctx.book.open().filter((h) => h.settled)) ctx.book.end(handle, 'over');
-  for (const handle of ctx.book.open()) {
-    markCancelled(
-      ctx.book,
-      handle,
-      byId.get(handle.remote.id),
-      suiteTests.get(handle.remote.id) ?? [],
-      reason,
-    );
+  await firstDone;
+  await Promise.all(late.map(cancelOne));
+  for (const handle of book.open().filter((h) => h.settled)) book.end(handle, 'over');
+  for (const handle of book.open()) {
+    const { id } = handle.remote;
+    markCancelled(book, handle, answers.get(id), suiteTests.get(id) ?? [], reason);
   }
 }

@@ -7,8 +7,9 @@ import { refId } from '../../api/refs.js';
 import type { ActionApi } from '../action-api.js';
 import { ApiError } from '../../api/errors.js';
 import { PAGE_SIZE } from '../../api/limits.js';
-import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
+import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import type { Clock } from '../../common/clock.js';
+import type { Answer } from '../kinds.js';
 import { browserFits, STEP_MARKER, type TriggerJob } from '../plan/execute.js';
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
@@ -40,17 +41,15 @@ export interface LookupRequest {
   signal?: AbortSignal;
 }
 
-type Found = SuiteResult | TestResult;
-
 /** What a lookup found. */
 export interface Lookup {
   /** The runs proven the trigger's (they show the step's marker), oldest first; at most `expected`. */
-  adopted: Found[];
+  adopted: Answer[];
   /** The results that may be the trigger's but showed no proof, oldest first. */
-  candidates: Found[];
+  candidates: Answer[];
 }
 
-async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Found[]> {
+async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Answer[]> {
   const opts = req.signal ? { signal: req.signal } : {};
   const { job } = req;
   if (job.kind === 'suite') return api.listSuiteResults(job.suiteId, { count: PAGE_SIZE }, opts);
@@ -84,7 +83,7 @@ function fieldFit(
 }
 
 /** How a result fits the variant sent, as far as its fields show it (a suite result: only its start URL). */
-export function variantFit(result: Found, options: ExecuteOptions, startUrl?: string): Fit {
+export function variantFit(result: Answer, options: ExecuteOptions, startUrl?: string): Fit {
   const r = result as Partial<TestResult>;
   const size = r.viewportSize;
   const fits: Fit[] = [
@@ -105,7 +104,10 @@ export function variantFit(result: Found, options: ExecuteOptions, startUrl?: st
 }
 
 /** The candidates that may be the trigger's (new, unknown, no differing variant), oldest first, with fit. */
-export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{ result: Found; fit: Fit }> {
+export function matchTriggered(
+  candidates: Answer[],
+  req: LookupRequest,
+): Array<{ result: Answer; fit: Fit }> {
   const since = req.triggeredAtMs - CLOCK_SKEW_MS;
   const options = req.options ?? {};
   return (
@@ -127,7 +129,7 @@ export function matchTriggered(candidates: Found[], req: LookupRequest): Array<{
  * Whether `result` shows the step's marker sent in `options`: true, false (another marker), or null (not
  * shown yet). A suite result shows no variables: the first test result of its run is read for them.
  */
-async function provenOurs(api: ActionApi, req: LookupRequest, result: Found): Promise<boolean | null> {
+async function provenOurs(api: ActionApi, req: LookupRequest, result: Answer): Promise<boolean | null> {
   const sent = req.options?.variables?.[STEP_MARKER];
   if (sent === undefined) return null;
   let shown: Partial<TestResult> | undefined = result;
@@ -145,10 +147,10 @@ async function provenOurs(api: ActionApi, req: LookupRequest, result: Found): Pr
  * throws.
  */
 export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Lookup> {
-  let fitting: Found[] = [];
+  let fitting: Answer[] = [];
   const proof = new Map<string, boolean>();
   const expected = Math.max(1, req.expected);
-  const proven = (): Found[] => fitting.filter((r) => proof.get(r._id) === true);
+  const proven = (): Answer[] => fitting.filter((r) => proof.get(r._id) === true);
   for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
     if (req.signal?.aborted) break;
     if (attempt > 0) {

@@ -3,10 +3,13 @@
  * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
 import { ApiError } from '../../api/errors.js';
-import type { ExecuteOptions, SuiteResult, TestResult } from '../../api/types.js';
+import type { RequestOptions } from '../../api/api.js';
+import type { ExecuteOptions } from '../../api/types.js';
+import type { ActionApi } from '../action-api.js';
 import { messageOf } from '../../common/log.js';
-import type { Handle } from '../book.js';
+import { runBaseOf, type Handle, type RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
+import type { Answer } from '../kinds.js';
 import {
   MAY_HAVE_STARTED_ERROR,
   mayHaveStartedAmong,
@@ -17,10 +20,8 @@ import {
   asArray,
   expectedVariants,
   jobId,
-  jobKeyBase,
   jobLabel,
   optionsFor,
-  runBaseOf,
   variantAt,
   variantCombinations,
   type TriggerJob,
@@ -33,15 +34,20 @@ import type { Variant } from '../types.js';
 /** Told all runs of each execute (variants, data rows) as soon as it is answered or reconciled. */
 export type OnRunsStarted = (handles: Handle[]) => void;
 
+/** What triggering reads of its engine run: all but the watch loop. */
+type TriggerContext = Omit<EngineContext, 'watcher'>;
+/** What the lookup of an unanswered execute reads. */
+type LookupContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book'>;
+
 /**
  * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
  * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
  */
 export async function triggerAll(
-  ctx: EngineContext,
+  ctx: TriggerContext,
   onStarted: OnRunsStarted = () => undefined,
 ): Promise<void> {
-  ctx.triggering = true;
+  ctx.book.triggering = true;
   try {
     const jobs = planJobs(ctx.plan, await expandFolders(ctx));
     const started = async (start: () => Promise<Handle[]>): Promise<void> => {
@@ -53,38 +59,32 @@ export async function triggerAll(
       ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
     ]);
   } finally {
-    ctx.triggering = false;
-    const problems = ctx.problems.take();
+    ctx.book.triggering = false;
+    const problems = ctx.book.takeProblems();
     if (problems.length > 0) ctx.emit({ type: 'trigger-problems', problems });
   }
 }
 
-function send(ctx: EngineContext, job: TriggerJob, options: ExecuteOptions): Promise<unknown> {
-  // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-  const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
-  if (job.kind === 'suite') return ctx.api.executeSuite(job.suiteId, options, opts);
-  if (job.kind === 'test') return ctx.api.executeTest(job.testId, options, opts);
-  return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
+/** Sends the execute of `job`; `opts` carry its signals. */
+export function execute(
+  api: ActionApi,
+  organizationId: string | null,
+  job: TriggerJob,
+  options: ExecuteOptions,
+  opts: RequestOptions,
+): Promise<unknown> {
+  if (job.kind === 'suite') return api.executeSuite(job.suiteId, options, opts);
+  if (job.kind === 'test') return api.executeTest(job.testId, options, opts);
+  return api.executeOnDemand(organizationId ?? '', job.definition, options, opts);
 }
 
 /** The runs a job would have started (one per variant and data row), never started: the action stopped. */
-function notStarted(
-  ctx: EngineContext,
-  job: TriggerJob,
-  options: ExecuteOptions,
-  reason: StopReason,
-): Handle[] {
-  for (const variant of expectedVariants(options, job.startUrl)) {
-    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, {
-      error: NOT_STARTED_ERROR[reason],
-      notStarted: reason,
-    });
-  }
-  ctx.problems.add(NOT_STARTED_ERROR[reason], {
-    label: jobLabel(job),
-    id: jobId(job),
-    message: NOT_STARTED_ERROR[reason],
-  });
+function notStarted(book: RunBook, job: TriggerJob, options: ExecuteOptions, reason: StopReason): Handle[] {
+  const error = NOT_STARTED_ERROR[reason];
+  const problem = { kind: error, label: jobLabel(job), id: jobId(job), message: error };
+  expectedVariants(options, job.startUrl).forEach((variant, i) =>
+    book.resultless(runBaseOf(job), variant, { error, notStarted: reason }, i === 0 ? problem : undefined),
+  );
   return [];
 }
 
@@ -95,7 +95,7 @@ function startUrlVariant(job: TriggerJob): Variant {
 
 /** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
 async function reconcile(
-  ctx: EngineContext,
+  ctx: LookupContext,
   job: TriggerJob,
   options: ExecuteOptions,
   triggeredAtMs: number,
@@ -113,37 +113,27 @@ async function reconcile(
   const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
   const label = jobLabel(job);
   if (found.adopted.length === 0) {
-    const links = found.candidates.map((r) => candidateLink(ctx, job, r));
+    const links = found.candidates.map((r) => ctx.book.link(job.kind === 'suite' ? 'suite' : 'test', r._id));
     const error_ =
       links.length === 0
         ? `${MAY_HAVE_STARTED_ERROR} ${messageOf(error)}`
         : `${mayHaveStartedAmong(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
-    ctx.book.resultless(
-      runBaseOf(job),
-      jobKeyBase(job),
-      startUrlVariant(job),
-      { error: `${label}: ${error_}`, mayHaveStarted: true },
-      triggeredAtMs,
-    );
     const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
-    ctx.problems.add(kind, { label, id: jobId(job), message: error_ });
+    const outcome = { error: `${label}: ${error_}`, mayHaveStarted: true };
+    const problem = { kind, label, id: jobId(job), message: error_ };
+    ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, triggeredAtMs);
     return [];
   }
-  const handles = adopt(ctx, job, options, found.adopted, triggeredAtMs, 'found');
+  const handles = adopt(ctx.book, job, options, found.adopted, triggeredAtMs, 'found');
   ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
   return handles;
-}
-
-/** The web app's page of a candidate run (a suite result or a test result). */
-function candidateLink(ctx: EngineContext, job: TriggerJob, result: SuiteResult | TestResult): string {
-  return `${ctx.appUrl}/${job.kind === 'suite' ? 'suite-results' : 'results'}/${result._id}`;
 }
 
 /**
  * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
  * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
  */
-function bestVariant(result: SuiteResult | TestResult, free: Variant[]): number {
+function bestVariant(result: Answer, free: Variant[]): number {
   const fits = free.map((v) =>
     variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }),
   );
@@ -157,10 +147,10 @@ function bestVariant(result: SuiteResult | TestResult, free: Variant[]): number 
  * that no result stands for is an `error` run. Their handles.
  */
 function adopt(
-  ctx: EngineContext,
+  book: RunBook,
   job: TriggerJob,
   options: ExecuteOptions,
-  results: Array<SuiteResult | TestResult>,
+  results: Answer[],
   triggeredAtMs: number,
   how: 'answered' | 'found',
 ): Handle[] {
@@ -173,42 +163,48 @@ function adopt(
     const k = bestVariant(result, free);
     const variant =
       k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-    return ctx.book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
+    return book.start(job, result, variant, triggeredAtMs);
   });
   for (const variant of free) {
     const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, triggeredAtMs);
+    book.resultless(runBaseOf(job), variant, { error }, undefined, triggeredAtMs);
   }
   return handles;
 }
 
 /** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
-async function trigger(ctx: EngineContext, job: TriggerJob): Promise<Handle[]> {
+async function trigger(ctx: LookupContext, job: TriggerJob): Promise<Handle[]> {
   const options = optionsFor(job, ctx.plan.execute);
-  if (ctx.stopper.reason) return notStarted(ctx, job, options, ctx.stopper.reason);
+  if (ctx.stopper.reason) return notStarted(ctx.book, job, options, ctx.stopper.reason);
   const now = ctx.clock.now();
   const label = jobLabel(job);
   let data: unknown;
   try {
-    data = await send(ctx, job, options);
+    // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
+    const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
+    data = await execute(ctx.api, ctx.plan.organizationId, job, options, opts);
   } catch (error) {
     if (mayHaveStarted(error)) return reconcile(ctx, job, options, now, error);
-    if (ctx.stopper.reason) return notStarted(ctx, job, options, ctx.stopper.reason);
+    if (ctx.stopper.reason) return notStarted(ctx.book, job, options, ctx.stopper.reason);
     const message = messageOf(error);
     const outcome = { error: `Could not start ${label}: ${message}` };
-    ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, now);
-    const kind = error instanceof ApiError ? error.errorType : 'error';
-    ctx.problems.add(kind, { label, id: jobId(job), message });
+    const problem = {
+      kind: error instanceof ApiError ? error.errorType : 'error',
+      label,
+      id: jobId(job),
+      message,
+    };
+    ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, now);
     return [];
   }
-  const results = asArray<SuiteResult | TestResult>(data);
+  const results = asArray<Answer>(data);
   if (results.length === 0) {
     const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
     const outcome = { error: `The execute of ${label} answered no result.` };
-    ctx.book.resultless(base, jobKeyBase(job), {}, outcome, now);
+    ctx.book.resultless(base, {}, outcome, undefined, now);
     return [];
   }
-  const handles = adopt(ctx, job, options, results, now, 'answered');
+  const handles = adopt(ctx.book, job, options, results, now, 'answered');
   ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
   return handles;
 }

@@ -236,7 +236,7 @@ describe('runPlan against the emulator', () => {
     const summary = await runPlan(plan({ testIds: ['test-home'] }), {
       api,
       clock: world.clock,
-      notFoundGraceMs: 0,
+      waits: { notFoundGraceMs: 0 },
     });
     expect(reads).toBe(1);
     const [test] = summary.runs[0]!.tests;

@@ -5,11 +5,11 @@ import {
   browserFits,
   optionsFor,
   retryOptions,
-  slug,
   variantAt,
   variantCombinations,
   variantFromResult,
 } from '../../../src/run/plan/execute.js';
+import { slug } from '../../../src/run/book.js';
 import { computeOutputs } from '../../../src/run/outcome/outputs.js';
 import { decideStartedVerdict, decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { describeTimeout } from '../../../src/run/stop/deadline.js';
 import { runPlan } from '../../../src/run/engine.js';
 import { csvDataRows, expectedVariants } from '../../../src/run/plan/execute.js';
-import { foldIds, ProblemLog } from '../../../src/run/progress.js';
+import { foldIds, problemLines } from '../../../src/run/progress.js';
+import type { TriggerProblem } from '../../../src/run/events.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 import { collectingLog } from '../../support/run-factories.js';
 import { consoleReporter } from '../../../src/report/console.js';
@@ -22,16 +23,17 @@ describe('log lines', () => {
     expect(foldIds(Array.from({ length: 12 }, (_, i) => `r${i}`))).toBe('r0, r1, r2, r3, r4 and 7 more');
   });
 
-  it('ProblemLog: one warning per kind, the full message for a single problem', () => {
-    const problems = new ProblemLog();
-    for (let i = 0; i < 40; i++)
-      problems.add('VALIDATION_ERROR', { label: `test t${i}`, id: `t${i}`, message: 'not found' });
-    problems.add('NETWORK_ERROR', { label: 'suite s', id: 's', message: 'refused' });
-    const log = collectingLog();
-    problems.flush(log);
-    expect(log.lines).toEqual([
-      'warning: Could not start 40 runs (VALIDATION_ERROR): t0, t1, t2, t3, t4 and 35 more. First: test t0: not found',
-      'warning: Could not start suite s: refused',
+  it('problemLines: one warning per kind, the full message for a single problem', () => {
+    const problems: TriggerProblem[] = Array.from({ length: 40 }, (_, i) => ({
+      kind: 'VALIDATION_ERROR',
+      label: `test t${i}`,
+      id: `t${i}`,
+      message: 'not found',
+    }));
+    problems.push({ kind: 'NETWORK_ERROR', label: 'suite s', id: 's', message: 'refused' });
+    expect(problemLines(problems)).toEqual([
+      'Could not start 40 runs (VALIDATION_ERROR): t0, t1, t2, t3, t4 and 35 more. First: test t0: not found',
+      'Could not start suite s: refused',
     ]);
   });
 
