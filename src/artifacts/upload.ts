@@ -2,7 +2,7 @@
  * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
  * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. See docs/github-platform.md, "Artifacts".
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
@@ -11,7 +11,6 @@ import { stopReason } from '../common/time-limit.js';
 import { readGitHubContext, workflowRunUrl } from '../github.js';
 import type { Logger } from '../common/log.js';
 import type { DownloadedFile } from './download.js';
-import { runPool } from './download.js';
 import { sanitizeArtifactName, suffixedName } from './names.js';
 
 /** The part of `@actions/artifact`'s client the uploader uses (injectable). */
@@ -100,21 +99,11 @@ export function artifactUrl(id: number, env: NodeJS.ProcessEnv = process.env): s
   return run ? `${run}/artifacts/${id}` : undefined;
 }
 
-/** Copies files into `artifactsDir` keeping their paths relative to `rootDirectory`, 8 at once. */
-async function keepLocally(
-  files: readonly DownloadedFile[],
-  rootDirectory: string,
-  artifactsDir: string,
-): Promise<string> {
+/** Copies the files under `rootDirectory` into `artifactsDir`, keeping their paths; returns the folder. */
+async function keepLocally(rootDirectory: string, artifactsDir: string): Promise<string> {
   const target = path.resolve(artifactsDir);
-  const root = path.resolve(rootDirectory);
-  await mkdir(target, { recursive: true });
-  if (target === root) return target;
-  await runPool(files, 8, async (file) => {
-    const dest = path.join(target, path.relative(root, file.path));
-    await mkdir(path.dirname(dest), { recursive: true });
-    await copyFile(file.path, dest);
-  });
+  if (target !== path.resolve(rootDirectory)) await cp(rootDirectory, target, { recursive: true });
+  else await mkdir(target, { recursive: true });
   return target;
 }
 
@@ -124,7 +113,7 @@ function describe(error: unknown): string {
 }
 
 /**
- * Uploads `files` (all under `rootDirectory`) as one artifact; outside GitHub, or when the upload fails
+ * Uploads `files` (all that `rootDirectory` holds) as one artifact; outside GitHub, or when the upload fails
  * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
  * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
@@ -143,7 +132,7 @@ export async function uploadScreenshots(
 
   const keep = async (why: string): Promise<UploadReport> => {
     try {
-      const localDir = await keepLocally(files, options.rootDirectory, options.artifactsDir);
+      const localDir = await keepLocally(options.rootDirectory, options.artifactsDir);
       if (why) warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
       else log?.info(`Screenshots (${files.length}) written to ${localDir}`);
       return { localDir, warnings };
