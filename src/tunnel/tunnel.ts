@@ -92,7 +92,7 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   const stop = (): Promise<void> => (stopping ??= stopAgent(child, exited));
   if (child.pid !== undefined) options.onSpawn?.({ pid: child.pid, path: agentPath });
   try {
-    const url = await publicUrl(child, provider, bound, tunnel, exited);
+    const url = await publicUrl(child, provider, bound, tunnel.address, exited);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
     await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
       const code = child.exitCode ?? child.signalCode;
@@ -117,7 +117,7 @@ function publicUrl(
   child: ChildProcess,
   provider: TunnelProvider,
   bound: AbortSignal,
-  tunnel: TunnelInputs,
+  address: string,
   exited: Promise<void>,
 ): Promise<string> {
   const name = provider.name;
@@ -127,6 +127,7 @@ function publicUrl(
     let api = NGROK_DEFAULT_API;
     let settled = false;
     const fail = (message: string): void => {
+      if (settled) return;
       settled = true;
       reject(new Error(message));
     };
@@ -138,12 +139,11 @@ function publicUrl(
       if ('api' in read) api = read.api;
       else if ('error' in read) {
         lastError = read.error;
-        if (read.fatal)
-          fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
+        if (read.fatal) fail(`The ${name} agent failed to open the tunnel to ${address}: ${read.error}`);
       } else {
         settled = true;
         const fromLog = read.url;
-        const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
+        const listed = name === 'ngrok' ? askNgrokApi(api, address, bound) : Promise.resolve(null);
         void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
       }
     };
@@ -151,23 +151,15 @@ function publicUrl(
       if (stream) createInterface({ input: stream }).on('line', onLine);
     }
     child.once('error', (error) =>
-      fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`),
+      fail(`Could not start the ${name} agent for tunnel ${address}: ${error.message}`),
     );
-    void exited.then(() => {
-      if (settled) return;
-      const code = child.exitCode ?? child.signalCode;
-      fail(
-        `The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`,
-      );
-    });
-    bound.addEventListener(
-      'abort',
-      () => {
-        if (!settled)
-          fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
-      },
-      { once: true },
+    const code = (): string => String(child.exitCode ?? child.signalCode);
+    void exited.then(() =>
+      fail(`The ${name} agent exited (code ${code()}) before it opened the tunnel to ${address}${said()}.`),
     );
+    const late = (): void =>
+      fail(`The ${name} agent did not open the tunnel to ${address} in time${said()}.`);
+    bound.addEventListener('abort', late, { once: true });
   });
 }
 
