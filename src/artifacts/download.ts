@@ -8,12 +8,10 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import { HttpClient } from '@actions/http-client';
-
 import { stopReason } from '../common/time-limit.js';
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
 import type { Logger } from '../common/log.js';
-import { systemClock } from '../common/clock.js';
+import { systemClock, timeoutSignal } from '../common/clock.js';
 import {
   checkImageUrl,
   imageGuard,
@@ -53,7 +51,6 @@ export interface DownloadOptions {
   /** Redacts text before it is logged or reported; applied after the URL's query string is dropped. */
   redact?: (text: string) => string;
   log?: Logger;
-  userAgent?: string;
   /** Allow `http` URLs (when the API base URL is `http` itself); default false: `https` only. */
   allowHttp?: boolean;
   /** Largest body kept, bytes; default {@link MAX_SCREENSHOT_BYTES} (20 MiB). */
@@ -83,20 +80,6 @@ class AttemptError extends Error {
   }
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-  'ERR_STREAM_PREMATURE_CLOSE',
-  'UND_ERR_SOCKET',
-]);
-
 /** The URL as it may be shown: no query string or fragment (object storage signatures live there). */
 export function displayUrl(url: string): string {
   try {
@@ -117,116 +100,58 @@ interface AttemptRules {
 
 /**
  * One attempt: GET `url` (redirects checked), stream the body through the image guard into `tmp`.
- * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
+ * @returns the bytes saved
+ * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
  */
-async function attemptDownload(
-  client: HttpClient,
-  url: string,
-  tmp: string,
-  rules: AttemptRules,
-): Promise<number> {
-  const { timeoutMs, signal } = rules;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let response: Awaited<ReturnType<HttpClient['get']>> | undefined;
-  let onAbort: (() => void) | undefined;
-  const timeout = (): AttemptError => new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
-  const deadline = new Promise<never>((_, reject) => {
-    const stop = (error: AttemptError): void => {
-      stopped = true;
-      response?.message.destroy(new Error(error.message));
-      reject(error);
-    };
-    timer = setTimeout(() => stop(timeout()), timeoutMs);
-    onAbort = () => stop(new AttemptError(`stopped: ${stopReason(signal as AbortSignal)}`, false));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  deadline.catch(() => undefined);
+async function attemptDownload(url: string, tmp: string, rules: AttemptRules): Promise<number> {
+  // Ends the deadline's timer and whatever of the request is still open, once the attempt is over.
+  const done = new AbortController();
+  const deadline = timeoutSignal(systemClock, rules.timeoutMs, done.signal);
+  const signal = AbortSignal.any([deadline, done.signal, ...(rules.signal ? [rules.signal] : [])]);
   try {
-    const work = (async () => {
-      let current = url;
-      for (let hop = 0; ; hop++) {
-        checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
-        try {
-          response = await client.get(current, { Accept: 'image/png,image/*;q=0.9,*/*;q=0.5' });
-        } catch (e) {
-          throw toAttemptError(e, timeoutMs);
-        }
-        if (stopped) {
-          response.message.destroy();
-          throw timeout();
-        }
-        const status = response.message.statusCode ?? 0;
-        const location = response.message.headers.location;
-        if (status < 300 || status >= 400 || !location) break;
-        response.message.resume();
-        if (hop >= MAX_REDIRECTS) throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
-        current = new URL(location, current).href;
-      }
-      const status = response.message.statusCode ?? 0;
-      if (status < 200 || status >= 300) {
-        response.message.resume();
-        const retryable = status >= 500 || status === 429 || status === 408;
-        throw new AttemptError(
-          `HTTP ${status}`,
-          retryable,
-          retryable
-            ? parseRetryAfter(response.message.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS)
-            : undefined,
-        );
-      }
-      const declared = Number(response.message.headers['content-length']);
-      const hasLength = Number.isFinite(declared) && !!response.message.headers['content-length'];
-      if (hasLength && declared > rules.maxBytes) {
-        response.message.destroy();
-        throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
-      }
-      const out = createWriteStream(tmp);
-      try {
-        await pipeline(response.message, imageGuard(rules.maxBytes), out);
-      } catch (e) {
-        if (stopped && !(e instanceof RefusedDownload)) throw timeout();
-        throw toAttemptError(e, timeoutMs);
-      }
-      if (hasLength && declared !== out.bytesWritten) {
-        throw new AttemptError(`body cut short: ${out.bytesWritten} of ${declared} bytes`, true);
-      }
-      if (out.bytesWritten === 0) throw new AttemptError('empty body', true);
-      return out.bytesWritten;
-    })();
-    return await Promise.race([work, deadline]);
+    let response: Response;
+    for (let hop = 0, current = url; ; hop++) {
+      checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
+      response = await fetch(current, {
+        redirect: 'manual',
+        headers: { accept: 'image/png,image/*;q=0.9,*/*;q=0.5', 'user-agent': 'ghost-inspector-action' },
+        signal,
+      });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || !location) break;
+      if (hop >= MAX_REDIRECTS) throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
+      current = new URL(location, current).href;
+    }
+    const { status } = response;
+    if (!response.ok) {
+      const retryable = status >= 500 || status === 429 || status === 408;
+      const retryAfter = response.headers.get('retry-after') ?? undefined;
+      const waitMs = retryable ? parseRetryAfter(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) : undefined;
+      throw new AttemptError(`HTTP ${status}`, retryable, waitMs);
+    }
+    if (Number(response.headers.get('content-length')) > rules.maxBytes) {
+      throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
+    }
+    const out = createWriteStream(tmp);
+    // A web stream is async iterable in Node, which the DOM types do not say.
+    const body = (response.body ?? []) as AsyncIterable<Uint8Array> | Uint8Array[];
+    await pipeline(body, imageGuard(rules.maxBytes), out);
+    if (out.bytesWritten === 0) throw new AttemptError('empty body', true);
+    return out.bytesWritten;
+  } catch (e) {
+    if (e instanceof AttemptError) throw e;
+    if (e instanceof RefusedDownload) throw new AttemptError(e.message, false);
+    if (rules.signal?.aborted) throw new AttemptError(`stopped: ${stopReason(rules.signal)}`, false);
+    if (deadline.aborted) throw new AttemptError(`no complete answer within ${rules.timeoutMs} ms`, true);
+    const err = e as Error & { code?: string; cause?: { code?: string } };
+    const code = err.cause?.code ?? err.code;
+    if (code && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+      throw new AttemptError(`error ${code}`, code !== 'ENOSPC');
+    }
+    throw new AttemptError(String(err.message).replace(/https?:\/\/\S+/g, displayUrl), false);
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    done.abort();
   }
-}
-
-function toAttemptError(e: unknown, timeoutMs: number): AttemptError {
-  if (e instanceof AttemptError) return e;
-  if (e instanceof RefusedDownload) return new AttemptError(e.message, false);
-  const err = e as NodeJS.ErrnoException;
-  const message = err?.message ?? String(e);
-  if (/^Request timeout/.test(message)) return new AttemptError(`no answer within ${timeoutMs} ms`, true);
-  if (err?.code && NETWORK_CODES.has(err.code)) return new AttemptError(`network error ${err.code}`, true);
-  if (/aborted|socket hang up|premature close/i.test(message))
-    return new AttemptError('connection lost', true);
-  if (err?.code && /^E[A-Z]+$/.test(err.code))
-    return new AttemptError(`error ${err.code}`, err.code !== 'ENOSPC');
-  return new AttemptError(
-    message.replace(/https?:\/\/\S+/g, (u) => displayUrl(u)),
-    false,
-  );
-}
-
-/** Runs `worker` over `items`, at most `limit` in flight; rejects with the first worker error. */
-export async function runPool<T>(
-  items: readonly T[],
-  limit: number,
-  worker: (item: T) => Promise<void>,
-): Promise<void> {
-  const pool = pLimit(Math.max(1, Math.floor(limit)));
-  await Promise.all(items.map((item) => pool(() => worker(item))));
 }
 
 /**
@@ -241,69 +166,51 @@ export async function downloadScreenshots(
 ): Promise<DownloadReport> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   const retries = Math.max(0, Math.floor(options.retries ?? 3));
-  const timeoutMs = Math.max(1, options.timeoutMs ?? 30_000);
   const baseMs = Math.max(0, options.backoffMs ?? 500);
   const signal = options.signal;
   const sleep = options.sleep ?? ((ms: number) => systemClock.sleep(ms, signal));
   const redact = options.redact ?? ((s: string) => s);
   const log = options.log;
   const rules: AttemptRules = {
-    timeoutMs,
+    timeoutMs: Math.max(1, options.timeoutMs ?? 30_000),
     allowHttp: options.allowHttp ?? false,
     maxBytes: options.maxBytes ?? MAX_SCREENSHOT_BYTES,
     ...(signal ? { signal } : {}),
   };
   await mkdir(dir, { recursive: true });
 
-  const client = new HttpClient(options.userAgent ?? 'ghost-inspector-action', [], {
-    socketTimeout: timeoutMs,
-    keepAlive: true,
-    allowRetries: false,
-    allowRedirects: false,
-    maxSockets: concurrency,
-  });
-  const outcomes = new Map<ScreenshotJob, DownloadedFile | MissingFile>();
-  try {
-    await runPool(jobs, concurrency, async (job) => {
-      const target = path.join(dir, ...job.relativePath.split('/'));
-      const tmp = `${target}.part`;
-      let lastError = 'not attempted';
-      for (let attempt = 1; attempt <= retries + 1; attempt++) {
-        try {
-          await mkdir(path.dirname(target), { recursive: true });
-          const bytes = await attemptDownload(client, job.url, tmp, rules);
-          await rename(tmp, target);
-          outcomes.set(job, { job, path: target, bytes, attempts: attempt });
-          log?.debug?.(`Downloaded ${job.relativePath} (${bytes} bytes, attempt ${attempt})`);
-          return;
-        } catch (e) {
-          await rm(tmp, { force: true }).catch(() => undefined);
-          const err = e instanceof AttemptError ? e : toAttemptError(e, timeoutMs);
-          lastError = err.message;
-          if (!err.retryable || attempt > retries) break;
-          const wait = err.retryAfterMs ?? backoffMs(attempt - 1, Math.random, { baseMs });
-          log?.debug?.(
-            redact(
-              `Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`,
-            ),
-          );
-          await sleep(wait);
+  const one = async (job: ScreenshotJob): Promise<DownloadedFile | MissingFile> => {
+    const target = path.join(dir, ...job.relativePath.split('/'));
+    const tmp = `${target}.part`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await mkdir(path.dirname(target), { recursive: true });
+        const bytes = await attemptDownload(job.url, tmp, rules);
+        await rename(tmp, target);
+        log?.debug?.(`Downloaded ${job.relativePath} (${bytes} bytes, attempt ${attempt})`);
+        return { job, path: target, bytes, attempts: attempt };
+      } catch (e) {
+        await rm(tmp, { force: true }).catch(() => undefined);
+        const err = e instanceof AttemptError ? e : new AttemptError(String((e as Error).message), false);
+        if (!err.retryable || attempt > retries) {
+          const reason = redact(`${err.message} (${displayUrl(job.url)})`);
+          log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
+          return { job, reason };
         }
+        const wait = err.retryAfterMs ?? backoffMs(attempt - 1, Math.random, { baseMs });
+        log?.debug?.(
+          redact(
+            `Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`,
+          ),
+        );
+        await sleep(wait);
       }
-      const reason = redact(`${lastError} (${displayUrl(job.url)})`);
-      outcomes.set(job, { job, reason });
-      log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
-    });
-  } finally {
-    client.dispose();
-  }
-  const files: DownloadedFile[] = [];
-  const missing: MissingFile[] = [];
-  for (const job of jobs) {
-    const o = outcomes.get(job);
-    if (!o) missing.push({ job, reason: 'not attempted' });
-    else if ('path' in o) files.push(o);
-    else missing.push(o);
-  }
-  return { files, missing };
+    }
+  };
+  const limit = pLimit(concurrency);
+  const outcomes = await Promise.all(jobs.map((job) => limit(() => one(job))));
+  return {
+    files: outcomes.filter((o): o is DownloadedFile => 'path' in o),
+    missing: outcomes.filter((o): o is MissingFile => 'reason' in o),
+  };
 }

@@ -61,10 +61,7 @@ function attachmentsOf(published: PublishReport | null, workspace: string): Repo
   const base = published?.localDir;
   const at = (file: string): string => (base ? workspacePath(path.join(base, file), workspace) : file);
   for (const [resultId, files] of Object.entries(published?.files ?? {})) {
-    attachments.set(resultId, {
-      ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
-      ...(files.comparison ? { comparison: at(files.comparison) } : {}),
-    });
+    attachments.set(resultId, Object.fromEntries(Object.entries(files).map(([kind, f]) => [kind, at(f)])));
   }
   return attachments;
 }

@@ -13,9 +13,9 @@ import type { Logger } from '../common/log.js';
 import type { DownloadOptions, MissingFile } from './download.js';
 import { downloadScreenshots } from './download.js';
 import { defaultArtifactName } from './names.js';
-import type { ScreenshotMode } from './select.js';
+import type { ScreenshotJob, ScreenshotMode } from './select.js';
 import { selectScreenshots } from './select.js';
-import type { ArtifactUploader } from './upload.js';
+import type { ArtifactUploader, UploadReport } from './upload.js';
 import { uploadScreenshots } from './upload.js';
 
 export * from './download.js';
@@ -30,10 +30,7 @@ const DOWNLOAD_TIME_LIMIT_MS = 120_000;
 const UPLOAD_TIME_LIMIT_MS = 120_000;
 
 /** Where a test result's images are, as paths relative to the artifact root (forward slashes). */
-interface ScreenshotPaths {
-  screenshot?: string;
-  comparison?: string;
-}
+type ScreenshotPaths = Partial<Record<ScreenshotJob['kind'], string>>;
 
 export interface PublishOptions {
   /** The `screenshots` input. */
@@ -53,17 +50,11 @@ export interface PublishOptions {
   log?: Logger;
 }
 
-export interface PublishReport {
+/** The upload's report, with every warning given (download and upload). */
+export interface PublishReport extends UploadReport {
   /** Test result id -> its image paths relative to the artifact root (or `localDir`); existing files only. */
   files: Record<string, ScreenshotPaths>;
   missing: MissingFile[];
-  artifactId?: number;
-  artifactName?: string;
-  artifactUrl?: string;
-  /** Absolute folder holding the images when they were kept locally. */
-  localDir?: string;
-  /** Every warning given (download and upload). */
-  warnings: string[];
 }
 
 /**
@@ -95,9 +86,8 @@ export async function publishScreenshots(
   if (downloaded.missing.length > 0) {
     const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
     const message = `${downloaded.missing.length} of ${jobs.length} screenshot(s) missing: ${list}`;
-    const warning = message.length > 3000 ? `${message.slice(0, 3000)}...` : message;
-    warnings.push(warning);
-    log?.warning(warning);
+    warnings.push(message.length > 3000 ? `${message.slice(0, 3000)}...` : message);
+    log?.warning(warnings[0]);
   }
 
   const uploaded = await withinTimeLimit(options.signal, UPLOAD_TIME_LIMIT_MS, (signal) =>
@@ -112,20 +102,10 @@ export async function publishScreenshots(
       signal,
     }),
   );
-  warnings.push(...uploaded.warnings);
-
   const files: Record<string, ScreenshotPaths> = {};
   for (const f of downloaded.files) {
     const entry = (files[f.job.resultId] ??= {});
     entry[f.job.kind] = f.job.relativePath;
   }
-  return {
-    files,
-    missing: downloaded.missing,
-    artifactId: uploaded.artifactId,
-    artifactName: uploaded.artifactName,
-    artifactUrl: uploaded.artifactUrl,
-    localDir: uploaded.localDir,
-    warnings,
-  };
+  return { ...uploaded, files, missing: downloaded.missing, warnings: [...warnings, ...uploaded.warnings] };
 }

@@ -25,16 +25,8 @@ const MAX_ARTIFACT_NAME_LENGTH = 200;
 
 /** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
-  let out = '';
-  let used = 0;
-  for (const ch of text) {
-    const size = Buffer.byteLength(ch, 'utf8');
-    if (used + size > maxBytes) break;
-    out += ch;
-    used += size;
-  }
-  return out;
+  // A streaming decode holds back the bytes of a character cut in two.
+  return new TextDecoder().decode(Buffer.from(text, 'utf8').subarray(0, maxBytes), { stream: true });
 }
 
 /**

@@ -14,24 +14,14 @@ export interface ScreenshotJob {
   kind: 'screenshot' | 'comparison';
   /** Where the image lives (public object storage). */
   url: string;
-  /** Size the service reported, in bytes (0 when unknown). */
-  expectedBytes: number;
   /** Path inside the artifact, forward slashes ({@link screenshotPath}). */
   relativePath: string;
-  suiteName: string;
-  testName: string;
-  /** `SuiteRun.key` of the run the result belongs to. */
-  runKey: string;
+  /** The state of the test run the result belongs to. */
   state: TestState;
 }
 
 /** States whose final screenshot `failed` mode keeps. */
 const FAILED_STATES: ReadonlySet<TestState> = new Set(['failed', 'error', 'timed-out']);
-
-function hasImage(result: TestResult): boolean {
-  const images = resultImages(result);
-  return !!images.screenshot || !!images.comparison;
-}
 
 /** The results of one test run that `mode` keeps, final result first, without duplicates. */
 function chosenResults(test: TestRun, mode: ScreenshotMode): TestResult[] {
@@ -50,35 +40,16 @@ function chosenResults(test: TestRun, mode: ScreenshotMode): TestResult[] {
   return out;
 }
 
+/** The images of `result` to fetch: its final screenshot and its comparison image, those it has. */
 function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJob[] {
-  const jobs: ScreenshotJob[] = [];
-  const base = {
-    resultId: result._id,
-    suiteName: run.suiteName,
-    testName: test.testName || result.name,
-    runKey: run.key,
-    state: test.state,
-  };
   const images = resultImages(result);
-  if (images.screenshot) {
-    jobs.push({
-      ...base,
-      kind: 'screenshot',
-      url: images.screenshot.url,
-      expectedBytes: images.screenshot.bytes,
-      relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'screenshot'),
-    });
-  }
-  if (images.comparison) {
-    jobs.push({
-      ...base,
-      kind: 'comparison',
-      url: images.comparison.url,
-      expectedBytes: images.comparison.bytes,
-      relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'comparison'),
-    });
-  }
-  return jobs;
+  const testName = test.testName || result.name;
+  return (['screenshot', 'comparison'] as const).flatMap((kind) => {
+    const image = images[kind];
+    if (!image) return [];
+    const relativePath = screenshotPath(run.suiteName, testName, run.variant, result._id, kind);
+    return [{ resultId: result._id, kind, url: image.url, relativePath, state: test.state }];
+  });
 }
 
 /**
@@ -93,10 +64,10 @@ export function selectScreenshots(summary: RunSummary, mode: ScreenshotMode): Sc
   for (const run of summary.runs) {
     for (const test of run.tests) {
       for (const result of chosenResults(test, mode)) {
-        if (!hasImage(result)) continue;
-        if (seen.has(result._id)) continue;
+        const images = jobsFor(run, test, result);
+        if (images.length === 0 || seen.has(result._id)) continue;
         seen.add(result._id);
-        jobs.push(...jobsFor(run, test, result));
+        jobs.push(...images);
       }
     }
   }

@@ -2,16 +2,16 @@
  * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
  * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. See docs/github-platform.md, "Artifacts".
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { UploadArtifactOptions, UploadArtifactResponse } from '@actions/artifact';
 
 import { stopReason } from '../common/time-limit.js';
 import { readGitHubContext, workflowRunUrl } from '../github.js';
-import type { Logger } from '../common/log.js';
+import { messageOf, type Logger } from '../common/log.js';
+import { systemClock } from '../common/clock.js';
 import type { DownloadedFile } from './download.js';
-import { runPool } from './download.js';
 import { sanitizeArtifactName, suffixedName } from './names.js';
 
 /** The part of `@actions/artifact`'s client the uploader uses (injectable). */
@@ -35,15 +35,10 @@ export interface UploadOptions {
   artifactsDir: string;
   /** Decides GitHub vs local and builds the artifact URL; the artifact client reads `process.env` itself. */
   env?: NodeJS.ProcessEnv;
-  /** Names tried before giving up on 409 clashes; default 10. */
-  maxNameAttempts?: number;
   /** Tries of one name on a transient failure (beyond the client's own retries); default 2. */
   attempts?: number;
-  /** Wait between those tries in ms; default 2000. */
-  retryDelayMs?: number;
+  /** Wait between those tries; default real time. */
   sleep?: (ms: number) => Promise<void>;
-  /** Zip compression level 0..9; default 0 (PNG is already compressed). */
-  compressionLevel?: number;
   client?: ArtifactUploader;
   log?: Logger;
   /** Stops the upload (a time limit, the workflow cancel): the files are then kept locally. */
@@ -57,35 +52,39 @@ export interface UploadReport {
   artifactName?: string;
   /** The workflow run's page + `/artifacts/<id>`, when known. */
   artifactUrl?: string;
-  /** Zip size in bytes as uploaded. */
-  size?: number;
   /** Absolute folder holding the files when they were kept locally (outside GitHub, or upload failed). */
   localDir?: string;
   /** Problems, each a sentence for the log; never fatal. */
   warnings: string[];
 }
 
+/** Names tried before giving up on 409 clashes. */
+const MAX_NAMES = 10;
+/** Wait between two tries of one name, ms. */
+const RETRY_DELAY_MS = 2000;
+
 /** True when the error says the artifact name is taken (HTTP 409 / Twirp `already_exists`). */
 export function isNameClash(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(message);
+  return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(messageOf(error));
 }
 
-/** `work`, or a rejection `stopped: <why>` once `signal` fires: the artifact client takes no signal. */
-function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
+/** `work()`, or `stopped: <why>` once `signal` fires (not started if fired): the client takes no signal. */
+function untilStopped<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work();
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new Error(`stopped: ${stopReason(signal)}`));
-    if (signal.aborted) onAbort();
+    if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    work()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
 /** Errors no retry can fix. */
 function isPermanent(error: unknown): boolean {
   const name = error instanceof Error ? error.name : '';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return (
     ['GHESNotSupportedError', 'UsageError', 'FilesNotFoundError'].includes(name) ||
     /non-retryable|not valid|Unable to get the|invalid and\/or missing claims|does not exist|not a parent/i.test(
@@ -100,31 +99,13 @@ export function artifactUrl(id: number, env: NodeJS.ProcessEnv = process.env): s
   return run ? `${run}/artifacts/${id}` : undefined;
 }
 
-/** Copies files into `artifactsDir` keeping their paths relative to `rootDirectory`, 8 at once. */
-async function keepLocally(
-  files: readonly DownloadedFile[],
-  rootDirectory: string,
-  artifactsDir: string,
-): Promise<string> {
-  const target = path.resolve(artifactsDir);
-  const root = path.resolve(rootDirectory);
-  await mkdir(target, { recursive: true });
-  if (target === root) return target;
-  await runPool(files, 8, async (file) => {
-    const dest = path.join(target, path.relative(root, file.path));
-    await mkdir(path.dirname(dest), { recursive: true });
-    await copyFile(file.path, dest);
-  });
-  return target;
-}
-
+/** The first line of the error's message, at most 500 characters. */
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0].slice(0, 500);
+  return messageOf(error).split('\n')[0].slice(0, 500);
 }
 
 /**
- * Uploads `files` (all under `rootDirectory`) as one artifact; outside GitHub, or when the upload fails
+ * Uploads `files` (all that `rootDirectory` holds) as one artifact; outside GitHub, or when the upload fails
  * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
  * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
@@ -142,8 +123,12 @@ export async function uploadScreenshots(
   if (files.length === 0) return { warnings };
 
   const keep = async (why: string): Promise<UploadReport> => {
+    const localDir = path.resolve(options.artifactsDir);
     try {
-      const localDir = await keepLocally(files, options.rootDirectory, options.artifactsDir);
+      // Outside GitHub the files were downloaded there.
+      if (localDir !== path.resolve(options.rootDirectory)) {
+        await cp(options.rootDirectory, localDir, { recursive: true });
+      }
       if (why) warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
       else log?.info(`Screenshots (${files.length}) written to ${localDir}`);
       return { localDir, warnings };
@@ -163,23 +148,23 @@ export async function uploadScreenshots(
   }
   // Loaded on demand: the client and its Azure SDK are large and needless outside GitHub.
   const client = options.client ?? new (await import('@actions/artifact')).DefaultArtifactClient();
-  const maxNames = Math.max(1, options.maxNameAttempts ?? 10);
   const attempts = Math.max(1, options.attempts ?? 2);
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? ((ms: number) => systemClock.sleep(ms));
   const paths = files.map((f) => f.path);
-  const uploadOptions: UploadArtifactOptions = { compressionLevel: options.compressionLevel ?? 0 };
+  // No compression: PNG is compressed already.
+  const uploadOptions: UploadArtifactOptions = { compressionLevel: 0 };
   if (options.retentionDays !== undefined && options.retentionDays > 0) {
     uploadOptions.retentionDays = options.retentionDays;
   }
 
   let lastError: unknown;
-  for (let n = 1; n <= maxNames; n++) {
+  for (let n = 1; n <= MAX_NAMES; n++) {
     const name = suffixedName(base, n);
     let clash = false;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const response = await untilStopped(
-          client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions),
+          () => client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions),
           options.signal,
         );
         if (response.id === undefined) throw new Error('the artifact service returned no artifact id');
@@ -188,7 +173,6 @@ export async function uploadScreenshots(
           artifactId: response.id,
           artifactName: name,
           artifactUrl: artifactUrl(response.id, env),
-          size: response.size,
           warnings,
         };
       } catch (e) {
@@ -199,10 +183,8 @@ export async function uploadScreenshots(
           break;
         }
         if (options.signal?.aborted || isPermanent(e) || attempt === attempts) break;
-        log?.info(
-          `Artifact upload failed (${describe(e)}); trying again in ${options.retryDelayMs ?? 2000} ms.`,
-        );
-        await sleep(options.retryDelayMs ?? 2000);
+        log?.info(`Artifact upload failed (${describe(e)}); trying again in ${RETRY_DELAY_MS} ms.`);
+        await sleep(RETRY_DELAY_MS);
       }
     }
     if (!clash || options.signal?.aborted) break;

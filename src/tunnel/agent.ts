@@ -19,7 +19,8 @@ export async function findAgent(
   searchPath: string,
   log: (line: string) => void,
 ): Promise<string> {
-  const onPath = await onSearchPath(provider.command, searchPath);
+  const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
+  const onPath = await onSearchPath(exe, searchPath);
   if (onPath) return onPath;
   const asset = provider.asset(process.platform, process.arch);
   if (!asset) {
@@ -27,7 +28,6 @@ export async function findAgent(
       `${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`,
     );
   }
-  const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
   // Loaded only here: most runs never download an agent.
   const toolCache = await import('@actions/tool-cache');
   const cached = toolCache.find(provider.command, asset.version, process.arch);
@@ -60,19 +60,13 @@ async function checkSha256(file: string, asset: AgentAsset): Promise<void> {
   );
 }
 
-/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
-async function onSearchPath(command: string, searchPath: string): Promise<string | null> {
-  const name = process.platform === 'win32' ? `${command}.exe` : command;
+/** The first executable `exe` in the folders of `searchPath`, else null. */
+async function onSearchPath(exe: string, searchPath: string): Promise<string | null> {
+  const mode = process.platform === 'win32' ? constants.F_OK : constants.X_OK;
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
-    const file = path.join(dir, name);
-    const mode = process.platform === 'win32' ? constants.F_OK : constants.X_OK;
-    if (
-      await access(file, mode).then(
-        () => true,
-        () => false,
-      )
-    )
-      return file;
+    const file = path.join(dir, exe);
+    // `access` resolves with nothing when the file may be run, else rejects.
+    if (!(await access(file, mode).catch(() => true))) return file;
   }
   return null;
 }

@@ -3,7 +3,7 @@
  * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
  * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
  */
-import { systemClock, timeoutSignal } from '../common/clock.js';
+import { withinTimeLimit } from '../common/time-limit.js';
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
 const BROWSER_USER_AGENT =
@@ -28,14 +28,12 @@ export type BrowserView =
  *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
  */
 export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<BrowserView> {
-  const done = new AbortController();
   try {
-    const res = await fetch(url, {
-      redirect: 'manual',
-      headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
-      signal: AbortSignal.any([bound, timeoutSignal(systemClock, TRY_TIMEOUT_MS, done.signal)]),
+    const [res, body] = await withinTimeLimit(bound, TRY_TIMEOUT_MS, async (signal) => {
+      const headers = { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' };
+      const answer = await fetch(url, { redirect: 'manual', headers, signal });
+      return [answer, await bodyStart(answer)] as const;
     });
-    const body = await bodyStart(res);
     const ngrokError = res.headers.get('ngrok-error-code') ?? '';
     if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
       return {
@@ -50,26 +48,18 @@ export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<Bro
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? (error as Error).message };
-  } finally {
-    done.abort();
   }
 }
 
 /** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
 async function bodyStart(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  try {
-    while (size < BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
+  // A web stream is async iterable in Node (the DOM types do not say); leaving the loop cancels it.
+  for await (const chunk of (res.body ?? []) as AsyncIterable<Uint8Array> | Uint8Array[]) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+    if (size >= BODY_BYTES) break;
   }
   return Buffer.concat(chunks).toString('latin1');
 }

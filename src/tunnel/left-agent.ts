@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { systemClock } from '../common/clock.js';
 import { STOP_GRACE_MS, type AgentProcess } from './tunnel.js';
 
 const run = promisify(execFile);
@@ -51,6 +52,6 @@ async function gone(pid: number, withinMs: number): Promise<boolean> {
       return true;
     }
     if (Date.now() >= until) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await systemClock.sleep(POLL_MS);
   }
 }

@@ -2,7 +2,7 @@
  * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
  * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
  */
-import { systemClock, timeoutSignal } from '../common/clock.js';
+import { withinTimeLimit } from '../common/time-limit.js';
 
 /** One try of the API, ms. */
 const API_TIMEOUT_MS = 2_000;
@@ -17,14 +17,12 @@ interface ListTunnels {
  * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
  */
 export async function askNgrokApi(api: string, address: string, bound: AbortSignal): Promise<string | null> {
-  const done = new AbortController();
   try {
-    const res = await fetch(`${api}/api/tunnels`, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.any([bound, timeoutSignal(systemClock, API_TIMEOUT_MS, done.signal)]),
+    const list = await withinTimeLimit(bound, API_TIMEOUT_MS, async (signal) => {
+      const res = await fetch(`${api}/api/tunnels`, { headers: { accept: 'application/json' }, signal });
+      return res.ok ? ((await res.json()) as ListTunnels) : {};
     });
-    if (!res.ok) return null;
-    const tunnels = ((await res.json()) as ListTunnels).tunnels ?? [];
+    const tunnels = list.tunnels ?? [];
     const urls = tunnels
       .filter((t) => tunnels.length === 1 || t.config?.addr === address)
       .map((t) => t.public_url)
@@ -32,7 +30,5 @@ export async function askNgrokApi(api: string, address: string, bound: AbortSign
     return urls.find((url) => url.startsWith('https:')) ?? urls[0] ?? null;
   } catch {
     return null;
-  } finally {
-    done.abort();
   }
 }

@@ -35,13 +35,15 @@ export interface TunnelProvider {
   lineReader(): (line: string) => AgentLine;
 }
 
-function pinned(
-  assets: Readonly<Record<string, Omit<AgentAsset, 'version'>>>,
-  version: string,
-): TunnelProvider['asset'] {
+/** Pinned downloads by `<platform>-<arch>`, each its URL and SHA-256. */
+type PinnedAssets = Readonly<Record<string, Pick<AgentAsset, 'url' | 'sha256'>>>;
+
+/** The asset lookup of `assets`, the kind told by the URL's ending. */
+function pinned(assets: PinnedAssets, version: string): TunnelProvider['asset'] {
   return (platform, arch) => {
     const asset = assets[`${platform}-${arch}`];
-    return asset ? { ...asset, version } : null;
+    const kind = asset?.url.endsWith('.zip') ? 'zip' : asset?.url.endsWith('.tgz') ? 'tgz' : 'binary';
+    return asset ? { ...asset, kind, version } : null;
   };
 }
 
@@ -51,30 +53,25 @@ const NGROK_VERSION = '3.10.1';
  * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
  * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
  */
-const NGROK_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
+const NGROK_ASSETS: PinnedAssets = {
   'linux-x64': {
     url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
-    kind: 'binary',
     sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
   },
   'linux-arm64': {
     url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
-    kind: 'binary',
     sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
   },
   'darwin-x64': {
     url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
-    kind: 'binary',
     sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
   },
   'darwin-arm64': {
     url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
-    kind: 'binary',
     sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
   },
   'win32-x64': {
     url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
-    kind: 'zip',
     sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
   },
 };
@@ -85,43 +82,28 @@ const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/dow
  * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
  * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
  */
-const CLOUDFLARED_ASSETS: Readonly<Record<string, Omit<AgentAsset, 'version'>>> = {
+const CLOUDFLARED_ASSETS: PinnedAssets = {
   'linux-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
-    kind: 'binary',
     sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
   },
   'linux-arm64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
-    kind: 'binary',
     sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
   },
   'darwin-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
-    kind: 'tgz',
     sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
   },
   'darwin-arm64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
-    kind: 'tgz',
     sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
   },
   'win32-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
-    kind: 'binary',
     sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
   },
 };
-
-/** ngrok's JSON log line, as far as the action reads it. */
-interface NgrokLogLine {
-  lvl?: string;
-  msg?: string;
-  url?: string;
-  err?: string;
-  addr?: string;
-  obj?: string;
-}
 
 const ngrok: TunnelProvider = {
   name: 'ngrok',
@@ -140,9 +122,9 @@ const ngrok: TunnelProvider = {
 function readNgrokLine(line: string): AgentLine {
   const cliError = /^ERROR:\s+(.*)$/.exec(line.trim())?.[1];
   if (cliError) return { error: cliError, fatal: true };
-  let entry: NgrokLogLine;
+  let entry: { lvl?: string; msg?: string; url?: string; err?: string; addr?: string };
   try {
-    entry = JSON.parse(line) as NgrokLogLine;
+    entry = JSON.parse(line) as typeof entry;
   } catch {
     return null;
   }

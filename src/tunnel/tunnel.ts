@@ -61,62 +61,55 @@ export function killAgentsNow(): void {
  *   shows browsers its own page, or the app does not answer within the bound; the agent is stopped before
  */
 export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> {
-  const provider = tunnelProvider(options.tunnel.provider);
+  const { tunnel, log, env } = options;
+  const provider = tunnelProvider(tunnel.provider);
   // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
   // garbage-collected and never fire.
   const started = new AbortController();
-  const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
-  const bound = AbortSignal.any([options.signal, timeoutSignal(systemClock, timeoutMs, started.signal)]);
-  try {
-    return await openAgent(options, provider, bound);
-  } finally {
+  const timeout = timeoutSignal(systemClock, options.timeoutMs ?? TUNNEL_START_MS, started.signal);
+  const bound = AbortSignal.any([options.signal, timeout]);
+  const agentPath = await findAgent(provider, env.PATH ?? env.Path ?? '', log).catch((error: unknown) => {
     started.abort();
-  }
-}
-
-async function openAgent(
-  options: StartTunnelOptions,
-  provider: TunnelProvider,
-  bound: AbortSignal,
-): Promise<Tunnel> {
-  const { tunnel, log } = options;
-  const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
+    throw error;
+  });
   const child = spawn(agentPath, provider.args(tunnel), {
-    env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
+    env: {
+      ...Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name))),
+      ...provider.env(tunnel),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
   if (live.size === 0) process.once('exit', killAgentsNow);
   live.add(child);
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  let stopping = false;
+  let stopping: Promise<void> | undefined;
   let exitedAt: number | null = null;
   child.once('exit', () => {
     live.delete(child);
     if (!stopping) exitedAt = Date.now();
   });
-  const stop = once(() => {
-    stopping = true;
-    return stopAgent(child, exited);
-  });
+  const stop = (): Promise<void> => (stopping ??= stopAgent(child, exited));
   if (child.pid !== undefined) options.onSpawn?.({ pid: child.pid, path: agentPath });
   try {
-    const url = await publicUrl(child, provider, bound, tunnel, exited);
+    const url = await publicUrl(child, provider, bound, tunnel.address, exited);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-    await waitUntilAnswering(url, tunnel, bound, options.signal, () =>
-      agentGone(child, provider.name, tunnel.address),
-    );
+    await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
+      const code = child.exitCode ?? child.signalCode;
+      if (code === null) return;
+      throw new Error(
+        `The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`,
+      );
+    });
     return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
   } catch (error) {
     await stop();
     if (options.signal.aborted)
       throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
     throw error;
+  } finally {
+    started.abort();
   }
-}
-
-function allowedEnv(provider: TunnelProvider, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
 }
 
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
@@ -124,7 +117,7 @@ function publicUrl(
   child: ChildProcess,
   provider: TunnelProvider,
   bound: AbortSignal,
-  tunnel: TunnelInputs,
+  address: string,
   exited: Promise<void>,
 ): Promise<string> {
   const name = provider.name;
@@ -134,10 +127,11 @@ function publicUrl(
     let api = NGROK_DEFAULT_API;
     let settled = false;
     const fail = (message: string): void => {
+      if (settled) return;
       settled = true;
       reject(new Error(message));
     };
-    const said = lastErrorSaid(() => lastError);
+    const said = (): string => (lastError ? `: ${lastError}` : '');
     const onLine = (line: string): void => {
       if (settled) return;
       const read = readLine(line);
@@ -145,12 +139,11 @@ function publicUrl(
       if ('api' in read) api = read.api;
       else if ('error' in read) {
         lastError = read.error;
-        if (read.fatal)
-          fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
+        if (read.fatal) fail(`The ${name} agent failed to open the tunnel to ${address}: ${read.error}`);
       } else {
         settled = true;
         const fromLog = read.url;
-        const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
+        const listed = name === 'ngrok' ? askNgrokApi(api, address, bound) : Promise.resolve(null);
         void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
       }
     };
@@ -158,28 +151,16 @@ function publicUrl(
       if (stream) createInterface({ input: stream }).on('line', onLine);
     }
     child.once('error', (error) =>
-      fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`),
+      fail(`Could not start the ${name} agent for tunnel ${address}: ${error.message}`),
     );
-    void exited.then(() => {
-      if (settled) return;
-      const code = child.exitCode ?? child.signalCode;
-      fail(
-        `The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`,
-      );
-    });
-    bound.addEventListener(
-      'abort',
-      () => {
-        if (!settled)
-          fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
-      },
-      { once: true },
+    const code = (): string => String(child.exitCode ?? child.signalCode);
+    void exited.then(() =>
+      fail(`The ${name} agent exited (code ${code()}) before it opened the tunnel to ${address}${said()}.`),
     );
+    const late = (): void =>
+      fail(`The ${name} agent did not open the tunnel to ${address} in time${said()}.`);
+    bound.addEventListener('abort', late, { once: true });
   });
-}
-
-function lastErrorSaid(last: () => string): () => string {
-  return () => (last() ? `: ${last()}` : '');
 }
 
 /**
@@ -187,22 +168,14 @@ function lastErrorSaid(last: () => string): () => string {
  * @throws Error naming the agent, never the URL, otherwise
  */
 export function checkedPublicUrl(agent: string, url: string): string {
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = null;
-  }
-  const plain =
-    parsed !== null &&
-    (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
-    parsed.username === '' &&
-    parsed.password === '' &&
-    parsed.pathname === '/' &&
-    parsed.search === '' &&
-    parsed.hash === '' &&
-    !/[@?#]/.test(url);
-  if (!plain || parsed === null) {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  // The href of a bare origin is the origin and `/`: no user, password, path, query or fragment.
+  if (
+    !parsed ||
+    !/^https?:$/.test(parsed.protocol) ||
+    parsed.href !== `${parsed.origin}/` ||
+    /[@?#]/.test(url)
+  ) {
     throw new Error(
       `The ${agent} agent announced a public URL that is not of the form https://host[:port] (not shown: it may carry a secret).`,
     );
@@ -217,12 +190,11 @@ export function checkedPublicUrl(agent: string, url: string): string {
  */
 async function waitUntilAnswering(
   url: string,
-  tunnel: TunnelInputs,
+  address: string,
   bound: AbortSignal,
   cancel: AbortSignal,
   checkAgent: () => void,
 ): Promise<void> {
-  const { address } = tunnel;
   let last = 'no answer';
   while (!bound.aborted) {
     checkAgent();
@@ -247,15 +219,6 @@ async function waitUntilAnswering(
   );
 }
 
-function agentGone(child: ChildProcess, name: string, address: string): void {
-  const code = child.exitCode ?? child.signalCode;
-  if (code !== null) {
-    throw new Error(
-      `The ${name} agent exited (code ${code}) before the app answered through the tunnel to ${address}.`,
-    );
-  }
-}
-
 /** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
 async function stopAgent(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -265,9 +228,4 @@ async function stopAgent(child: ChildProcess, exited: Promise<void>): Promise<vo
     clearTimeout(timer);
   }
   live.delete(child);
-}
-
-function once(fn: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  return () => (running ??= fn());
 }

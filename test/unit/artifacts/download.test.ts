@@ -38,11 +38,7 @@ function job(id: string, url: string, relativePath = `Suite/${id}.png`): Screens
     resultId: id,
     kind: 'screenshot',
     url,
-    expectedBytes: 0,
     relativePath,
-    suiteName: 'Suite',
-    testName: id,
-    runKey: 's-0',
     state: 'failed',
   };
 }
