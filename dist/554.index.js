@@ -740,11 +740,7 @@ async function publishScreenshots(summary, options) {
         ? external_node_path_default().join(github.runnerTemp || external_node_os_default().tmpdir(), `ghost-inspector-screenshots-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`)
         : external_node_path_default().resolve(options.artifactsDir);
     log?.info(`Downloading ${jobs.length} screenshot(s)...`);
-    const downloaded = await downloadScreenshots(jobs, dir, {
-        ...options.download,
-        log,
-        signal: (0,time_limit/* timeLimited */.gI)(options.signal, DOWNLOAD_TIME_LIMIT_MS),
-    });
+    const downloaded = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, DOWNLOAD_TIME_LIMIT_MS, (signal) => downloadScreenshots(jobs, dir, { ...options.download, log, signal }));
     const warnings = [];
     if (downloaded.missing.length > 0) {
         const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
@@ -753,7 +749,7 @@ async function publishScreenshots(summary, options) {
         warnings.push(warning);
         log?.warning(warning);
     }
-    const uploaded = await uploadScreenshots(downloaded.files, {
+    const uploaded = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, UPLOAD_TIME_LIMIT_MS, (signal) => uploadScreenshots(downloaded.files, {
         name: options.artifactName || defaultArtifactName(env),
         retentionDays: options.retentionDays,
         rootDirectory: dir,
@@ -761,8 +757,8 @@ async function publishScreenshots(summary, options) {
         env,
         client: options.client,
         log,
-        signal: (0,time_limit/* timeLimited */.gI)(options.signal, UPLOAD_TIME_LIMIT_MS),
-    });
+        signal,
+    }));
     warnings.push(...uploaded.warnings);
     const files = {};
     for (const f of downloaded.files) {

@@ -3317,11 +3317,11 @@ function _findMatch(versionSpec, stable, candidates, archFilter) {
         let file;
         for (const candidate of candidates) {
             const version = candidate.version;
-            (0,core.debug)(`check ${version} satisfies ${versionSpec}`);
+            (0,core/* debug */.Yz)(`check ${version} satisfies ${versionSpec}`);
             if (semver.satisfies(version, versionSpec) &&
                 (!stable || candidate.stable === stable)) {
                 file = candidate.files.find(item => {
-                    (0,core.debug)(`${item.arch}===${archFilter} && ${item.platform}===${platFilter}`);
+                    (0,core/* debug */.Yz)(`${item.arch}===${archFilter} && ${item.platform}===${platFilter}`);
                     let chk = item.arch === archFilter && item.platform === platFilter;
                     if (chk && item.platform_version) {
                         const osVersion = _getOsVersion();
@@ -3335,7 +3335,7 @@ function _findMatch(versionSpec, stable, candidates, archFilter) {
                     return chk;
                 });
                 if (file) {
-                    (0,core.debug)(`matched ${candidate.version}`);
+                    (0,core/* debug */.Yz)(`matched ${candidate.version}`);
                     match = candidate;
                     break;
                 }
@@ -3435,11 +3435,11 @@ class RetryHelper {
                     if (isRetryable && !isRetryable(err)) {
                         throw err;
                     }
-                    core.info(err.message);
+                    core/* info */.pq(err.message);
                 }
                 // Sleep
                 const seconds = this.getSleepAmount();
-                core.info(`Waiting ${seconds} seconds before trying again`);
+                core/* info */.pq(`Waiting ${seconds} seconds before trying again`);
                 yield this.sleep(seconds);
                 attempt++;
             }
@@ -3505,8 +3505,8 @@ function downloadTool(url, dest, auth, headers) {
     return tool_cache_awaiter(this, void 0, void 0, function* () {
         dest = dest || external_path_.join(_getTempDirectory(), external_crypto_.randomUUID());
         yield io/* mkdirP */.U$(external_path_.dirname(dest));
-        core.debug(`Downloading ${url}`);
-        core.debug(`Destination ${dest}`);
+        core/* debug */.Yz(`Downloading ${url}`);
+        core/* debug */.Yz(`Destination ${dest}`);
         const maxAttempts = 3;
         const minSeconds = _getGlobal('TEST_DOWNLOAD_TOOL_RETRY_MIN_SECONDS', 10);
         const maxSeconds = _getGlobal('TEST_DOWNLOAD_TOOL_RETRY_MAX_SECONDS', 20);
@@ -3537,7 +3537,7 @@ function downloadToolAttempt(url, dest, auth, headers) {
             allowRetries: false
         });
         if (auth) {
-            core.debug('set auth');
+            core/* debug */.Yz('set auth');
             if (headers === undefined) {
                 headers = {};
             }
@@ -3546,7 +3546,7 @@ function downloadToolAttempt(url, dest, auth, headers) {
         const response = yield http.get(url, headers);
         if (response.message.statusCode !== 200) {
             const err = new HTTPError(response.message.statusCode);
-            core.debug(`Failed to download from "${url}". Code(${response.message.statusCode}) Message(${response.message.statusMessage})`);
+            core/* debug */.Yz(`Failed to download from "${url}". Code(${response.message.statusCode}) Message(${response.message.statusMessage})`);
             throw err;
         }
         // Download the response body
@@ -3556,19 +3556,19 @@ function downloadToolAttempt(url, dest, auth, headers) {
         let succeeded = false;
         try {
             yield pipeline(readStream, external_fs_.createWriteStream(dest));
-            core.debug('download complete');
+            core/* debug */.Yz('download complete');
             succeeded = true;
             return dest;
         }
         finally {
             // Error, delete dest before retry
             if (!succeeded) {
-                core.debug('download failed');
+                core/* debug */.Yz('download failed');
                 try {
                     yield io/* rmRF */.Yz(dest);
                 }
                 catch (err) {
-                    core.debug(`Failed to delete '${dest}'. ${err.message}`);
+                    core/* debug */.Yz(`Failed to delete '${dest}'. ${err.message}`);
                 }
             }
         }
@@ -3598,7 +3598,7 @@ function extract7z(file, dest, _7zPath) {
         process.chdir(dest);
         if (_7zPath) {
             try {
-                const logLevel = core.isDebug() ? '-bb1' : '-bb0';
+                const logLevel = core/* isDebug */._o() ? '-bb1' : '-bb0';
                 const args = [
                     'x', // eXtract files with full paths
                     logLevel, // -bb[0-3] : set output log level
@@ -3662,7 +3662,7 @@ function extractTar(file_1, dest_1) {
         // Create dest
         dest = yield _createExtractFolder(dest);
         // Determine whether GNU tar
-        core.debug('Checking tar --version');
+        core/* debug */.Yz('Checking tar --version');
         let versionOutput = '';
         yield (0,exec/* exec */.m)('tar --version', [], {
             ignoreReturnCode: true,
@@ -3672,7 +3672,7 @@ function extractTar(file_1, dest_1) {
                 stderr: (data) => (versionOutput += data.toString())
             }
         });
-        core.debug(versionOutput.trim());
+        core/* debug */.Yz(versionOutput.trim());
         const isGnuTar = versionOutput.toUpperCase().includes('GNU TAR');
         // Initialize args
         let args;
@@ -3682,7 +3682,7 @@ function extractTar(file_1, dest_1) {
         else {
             args = [flags];
         }
-        if (core.isDebug() && !flags.includes('v')) {
+        if (core/* isDebug */._o() && !flags.includes('v')) {
             args.push('-v');
         }
         let destArg = dest;
@@ -3725,7 +3725,7 @@ function extractXar(file_1, dest_1) {
             args = [flags];
         }
         args.push('-x', '-C', dest, '-f', file);
-        if (core.isDebug()) {
+        if (core/* isDebug */._o()) {
             args.push('-v');
         }
         const xarPath = yield io/* which */.K7('xar', true);
@@ -3780,7 +3780,7 @@ function extractZipWin(file, dest) {
                 '-Command',
                 pwshCommand
             ];
-            core.debug(`Using pwsh at path: ${pwshPath}`);
+            core/* debug */.Yz(`Using pwsh at path: ${pwshPath}`);
             yield (0,exec/* exec */.m)(`"${pwshPath}"`, args);
         }
         else {
@@ -3801,7 +3801,7 @@ function extractZipWin(file, dest) {
                 powershellCommand
             ];
             const powershellPath = yield io/* which */.K7('powershell', true);
-            core.debug(`Using powershell at path: ${powershellPath}`);
+            core/* debug */.Yz(`Using powershell at path: ${powershellPath}`);
             yield (0,exec/* exec */.m)(`"${powershellPath}"`, args);
         }
     });
@@ -3810,7 +3810,7 @@ function extractZipNix(file, dest) {
     return tool_cache_awaiter(this, void 0, void 0, function* () {
         const unzipPath = yield io/* which */.K7('unzip', true);
         const args = [file];
-        if (!core.isDebug()) {
+        if (!core/* isDebug */._o()) {
             args.unshift('-q');
         }
         args.unshift('-o'); //overwrite with -o, otherwise a prompt is shown which freezes the run
@@ -3829,8 +3829,8 @@ function cacheDir(sourceDir, tool, version, arch) {
     return tool_cache_awaiter(this, void 0, void 0, function* () {
         version = semver.clean(version) || version;
         arch = arch || external_os_.arch();
-        core.debug(`Caching tool ${tool} ${version} ${arch}`);
-        core.debug(`source dir: ${sourceDir}`);
+        core/* debug */.Yz(`Caching tool ${tool} ${version} ${arch}`);
+        core/* debug */.Yz(`source dir: ${sourceDir}`);
         if (!external_fs_.statSync(sourceDir).isDirectory()) {
             throw new Error('sourceDir is not a directory');
         }
@@ -3861,8 +3861,8 @@ function cacheFile(sourceFile, targetFile, tool, version, arch) {
     return tool_cache_awaiter(this, void 0, void 0, function* () {
         version = semver.clean(version) || version;
         arch = arch || external_os_.arch();
-        core.debug(`Caching tool ${tool} ${version} ${arch}`);
-        core.debug(`source file: ${sourceFile}`);
+        core/* debug */.Yz(`Caching tool ${tool} ${version} ${arch}`);
+        core/* debug */.Yz(`source file: ${sourceFile}`);
         if (!external_fs_.statSync(sourceFile).isFile()) {
             throw new Error('sourceFile is not a file');
         }
@@ -3871,7 +3871,7 @@ function cacheFile(sourceFile, targetFile, tool, version, arch) {
         // copy instead of move. move can fail on Windows due to
         // anti-virus software having an open handle on a file.
         const destPath = external_path_.join(destFolder, targetFile);
-        core.debug(`destination file ${destPath}`);
+        core/* debug */.Yz(`destination file ${destPath}`);
         yield io.cp(sourceFile, destPath);
         // write .complete
         _completeToolPath(tool, version, arch);
@@ -3904,13 +3904,13 @@ function find(toolName, versionSpec, arch) {
     if (versionSpec) {
         versionSpec = semver.clean(versionSpec) || '';
         const cachePath = external_path_.join(_getCacheDirectory(), toolName, versionSpec, arch);
-        core.debug(`checking cache: ${cachePath}`);
+        core/* debug */.Yz(`checking cache: ${cachePath}`);
         if (external_fs_.existsSync(cachePath) && external_fs_.existsSync(`${cachePath}.complete`)) {
-            core.debug(`Found tool in cache ${toolName} ${versionSpec} ${arch}`);
+            core/* debug */.Yz(`Found tool in cache ${toolName} ${versionSpec} ${arch}`);
             toolPath = cachePath;
         }
         else {
-            core.debug('not found');
+            core/* debug */.Yz('not found');
         }
     }
     return toolPath;
@@ -3945,7 +3945,7 @@ function getManifestFromRepo(owner_1, repo_1, auth_1) {
         const http = new lib/* HttpClient */.Qq('tool-cache');
         const headers = {};
         if (auth) {
-            core.debug('set auth');
+            core/* debug */.Yz('set auth');
             headers.authorization = auth;
         }
         const response = yield http.getJson(treeUrl, headers);
@@ -3968,7 +3968,7 @@ function getManifestFromRepo(owner_1, repo_1, auth_1) {
                 releases = JSON.parse(versionsRaw);
             }
             catch (_a) {
-                core.debug('Invalid json');
+                core/* debug */.Yz('Invalid json');
             }
         }
         return releases;
@@ -3994,7 +3994,7 @@ function _createExtractFolder(dest) {
 function _createToolPath(tool, version, arch) {
     return tool_cache_awaiter(this, void 0, void 0, function* () {
         const folderPath = external_path_.join(_getCacheDirectory(), tool, semver.clean(version) || version, arch || '');
-        core.debug(`destination ${folderPath}`);
+        core/* debug */.Yz(`destination ${folderPath}`);
         const markerPath = `${folderPath}.complete`;
         yield io/* rmRF */.Yz(folderPath);
         yield io/* rmRF */.Yz(markerPath);
@@ -4006,7 +4006,7 @@ function _completeToolPath(tool, version, arch) {
     const folderPath = external_path_.join(_getCacheDirectory(), tool, semver.clean(version) || version, arch || '');
     const markerPath = `${folderPath}.complete`;
     external_fs_.writeFileSync(markerPath, '');
-    core.debug('finished caching tool');
+    core/* debug */.Yz('finished caching tool');
 }
 /**
  * Check if version string is explicit
@@ -4015,9 +4015,9 @@ function _completeToolPath(tool, version, arch) {
  */
 function isExplicitVersion(versionSpec) {
     const c = semver.clean(versionSpec) || '';
-    core.debug(`isExplicit: ${c}`);
+    core/* debug */.Yz(`isExplicit: ${c}`);
     const valid = semver.valid(c) != null;
-    core.debug(`explicit? ${valid}`);
+    core/* debug */.Yz(`explicit? ${valid}`);
     return valid;
 }
 /**
@@ -4028,7 +4028,7 @@ function isExplicitVersion(versionSpec) {
  */
 function evaluateVersions(versions, versionSpec) {
     let version = '';
-    core.debug(`evaluating ${versions.length} versions`);
+    core/* debug */.Yz(`evaluating ${versions.length} versions`);
     versions = versions.sort((a, b) => {
         if (semver.gt(a, b)) {
             return 1;
@@ -4044,10 +4044,10 @@ function evaluateVersions(versions, versionSpec) {
         }
     }
     if (version) {
-        core.debug(`matched: ${version}`);
+        core/* debug */.Yz(`matched: ${version}`);
     }
     else {
-        core.debug('match not found');
+        core/* debug */.Yz('match not found');
     }
     return version;
 }

@@ -6,8 +6,8 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   NP: () => (/* binding */ isOwn),
 /* harmony export */   U7: () => (/* binding */ githubRest),
+/* harmony export */   gq: () => (/* binding */ findOwn),
 /* harmony export */   nu: () => (/* binding */ tokenLogin),
 /* harmony export */   vJ: () => (/* binding */ describeShape)
 /* harmony export */ });
@@ -47,12 +47,24 @@ async function tokenLogin(octokit) {
         throw error;
     }
 }
-/** Whether a listed comment or issue is the action's own: written by `login`, its body starting with `marker`. */
-function isOwn(item, login, marker) {
-    if (item === null || typeof item !== 'object')
-        return false;
-    const c = item;
-    return c.user?.login === login && typeof c.body === 'string' && c.body.startsWith(marker);
+/**
+ * The first listed comment or issue that is the action's own (written by `login`, its body starting with
+ * `marker`) and passes `also`, page by page.
+ * @throws an Error naming `what` and `baseUrl` when a page is not a list
+ */
+async function findOwn(pages, own) {
+    for await (const { data } of pages) {
+        if (!Array.isArray(data)) {
+            throw new Error(`the GitHub API answered the list of ${own.what} with ${describeShape(data)} instead of a list; is GITHUB_API_URL (${own.baseUrl ?? 'https://api.github.com'}) the REST API?`);
+        }
+        const found = data.find((c) => c?.user?.login === own.login &&
+            typeof c.body === 'string' &&
+            c.body.startsWith(own.marker) &&
+            (own.also?.(c) ?? true));
+        if (found)
+            return found;
+    }
+    return undefined;
 }
 /** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
 function describeShape(value) {
@@ -83,8 +95,10 @@ function describeShape(value) {
 /* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
 /* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(57994);
 /* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(65655);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(18296);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(65655);
 /** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
+
 
 
 
@@ -110,41 +124,33 @@ function renderPullRequestComment(report, options = {}) {
     const [icon] = _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .VERDICT_LINE */ .Fg[report.verdict];
     const lines = [
         commentMarker(options.key),
-        `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
+        `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
         '',
         (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .countsLine */ .J7)(report, true),
     ];
     if (!report.passing && report.reasons.length > 0) {
-        lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
+        lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
     }
     const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_1__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
     if (failing.length > 0) {
         lines.push('');
         for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-            const variant = run.variantLabel ? ` [${run.variantLabel}]` : '';
-            const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(`${test.title}${variant}`, 400));
-            const href = test.resultUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .safeUrl */ .Pl)(test.resultUrl) : '';
-            const title = href ? `<a href="${href}">${name}</a>` : name;
+            const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .variantTitle */ .wF)(run, test), 400));
             const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .failureMessage */ .oh)(test) : failingReason(test);
             const history = test.testId ? options.history?.get(test.testId) : undefined;
-            lines.push(`- ${title}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(why, 500))}${history ? ` (${history})` : ''}`);
+            lines.push(`- ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_5__/* .link */ .nf)(test.resultUrl, name)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)(why, 500))}${history ? ` (${history})` : ''}`);
         }
         if (failing.length > MAX_LISTED_FAILURES)
             lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
     }
-    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .safeUrl */ .Pl)(options.runUrl) : '';
+    const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeUrl */ .Pl)(options.runUrl) : '';
     if (runHref)
         lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
 }
+/** `timed out: <error>`, `cancelled`, `screenshot comparison failed`: a failing test without a failed step. */
 function failingReason(test) {
-    if (test.state === 'timed-out')
-        return `timed out${test.error ? `: ${test.error}` : ''}`;
-    if (test.state === 'cancelled')
-        return `cancelled${test.error ? `: ${test.error}` : ''}`;
-    if (test.screenshotCompareFailed)
-        return 'screenshot comparison failed';
-    return test.state;
+    return `${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_5__/* .verbOf */ .rl)(test)}${test.error && test.countedAs === test.state ? `: ${test.error}` : ''}`;
 }
 /**
  * Creates the sticky comment on a pull request, or updates the oldest own one; requests stay on the API's
@@ -158,32 +164,14 @@ async function upsertPullRequestComment(options) {
     const octokit = (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .githubRest */ .U7)(options);
     const login = await (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .tokenLogin */ .nu)(octokit);
     const params = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
-    let existing;
-    for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
-        ...params,
-        per_page: 100,
-    })) {
-        const comments = page.data;
-        if (!Array.isArray(comments)) {
-            throw new Error(`the GitHub API answered the list of comments of pull request #${options.issueNumber} with ${(0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .describeShape */ .vJ)(comments)} instead of a list of comments; is GITHUB_API_URL (${options.baseUrl ?? 'https://api.github.com'}) the REST API?`);
+    const found = await (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .findOwn */ .gq)(octokit.paginate.iterator(octokit.rest.issues.listComments, { ...params, per_page: 100 }), { login, marker, what: `comments of pull request #${options.issueNumber}`, baseUrl: options.baseUrl });
+    if (found) {
+        if (typeof found.id !== 'number') {
+            throw new Error(`the GitHub API answered a comment without a numeric id (${(0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .describeShape */ .vJ)(found.id)})`);
         }
-        const found = comments.find((c) => (0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .isOwn */ .NP)(c, login, marker));
-        if (found) {
-            if (typeof found.id !== 'number') {
-                throw new Error(`the GitHub API answered a comment without a numeric id (${(0,_github_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .describeShape */ .vJ)(found.id)})`);
-            }
-            existing = found.id;
-            break;
-        }
-    }
-    if (existing !== undefined) {
-        await octokit.rest.issues.updateComment({
-            owner: options.owner,
-            repo: options.repo,
-            comment_id: existing,
-            body,
-        });
-        return { id: existing, created: false };
+        const { owner, repo } = options;
+        await octokit.rest.issues.updateComment({ owner, repo, comment_id: found.id, body });
+        return { id: found.id, created: false };
     }
     const created = await octokit.rest.issues.createComment({ ...params, body });
     return { id: created.data.id, created: true };

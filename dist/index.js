@@ -55736,20 +55736,13 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 /* harmony export */   hX: () => (/* binding */ NOT_FOUND_GRACE_MS),
 /* harmony export */   md: () => (/* binding */ PAGE_SIZE)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_LIST_COUNT, DURATION_HISTORY_COUNT, MAX_EXECUTE_DELAY_MS */
 /** The service's limits and the client's timing constants (docs/api-contract.md: Limits). All in ms. */
 /** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
 const PAGE_SIZE = 50;
 /** Most records read of any list (docs/read.md, "Paging"): a suite result that counts more is not believed. */
 const MAX_LIST_RECORDS = 10_000;
-/** The service's `count` when a result list is asked without one (docs/api-contract.md: Limits). */
-const DEFAULT_LIST_COUNT = 10;
-/** Earlier results read per suite or test to estimate run durations. */
-const DURATION_HISTORY_COUNT = 5;
 /** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
 const NOT_FOUND_GRACE_MS = 30_000;
-/** Largest `delay` execute parameter (docs/api-contract.md: Limits). */
-const MAX_EXECUTE_DELAY_MS = 300_000;
 /** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
 const RATE_LIMIT_PER_SECOND = 10;
 /** The service's request burst per account (docs/api-contract.md: Rate limit). */
@@ -56009,40 +56002,48 @@ function unrefTimer(ms, onExpire) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A0: () => (/* binding */ withinTimeLimit),
 /* harmony export */   PJ: () => (/* binding */ stopReason),
-/* harmony export */   Si: () => (/* binding */ EXTRA_TIME_LIMIT_MS),
-/* harmony export */   gI: () => (/* binding */ timeLimited)
+/* harmony export */   Si: () => (/* binding */ EXTRA_TIME_LIMIT_MS)
 /* harmony export */ });
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(39987);
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
+
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
 const EXTRA_TIME_LIMIT_MS = 20_000;
-/** A signal that fires on `signal` or `ms` after the call, its reason saying which; the timer is unref'd. */
-function timeLimited(signal, ms) {
+/** Why a {@link withinTimeLimit} signal fired: `time limit of 20 s reached`, `the workflow was cancelled`. */
+function stopReason(signal) {
+    return signal.reason instanceof Error ? signal.reason.message : 'stopped';
+}
+/**
+ * Runs `task` with a signal that fires on `cancel` or `ms` after the call on `clock` (default real time), its
+ * reason saying which; the wait ends with the task. An error after the signal fired becomes `stopped: <why>`.
+ */
+async function withinTimeLimit(cancel, ms, task, clock = _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .systemClock */ .ml) {
     const controller = new AbortController();
     const stop = (why) => {
         if (!controller.signal.aborted)
             controller.abort(new Error(why));
     };
-    setTimeout(() => stop(`time limit of ${Math.round(ms / 1000)} s reached`), ms).unref();
-    if (signal?.aborted)
-        stop('the workflow was cancelled');
+    const ended = new AbortController();
+    void clock.sleep(ms, ended.signal).then(() => {
+        if (!ended.signal.aborted)
+            stop(`time limit of ${Math.round(ms / 1000)} s reached`);
+    });
+    const onCancel = () => stop('the workflow was cancelled');
+    if (cancel?.aborted)
+        onCancel();
     else
-        signal?.addEventListener('abort', () => stop('the workflow was cancelled'), { once: true });
-    return controller.signal;
-}
-/** Why a {@link timeLimited} signal fired: `time limit of 20 s reached`, `the workflow was cancelled`. */
-function stopReason(signal) {
-    return signal.reason instanceof Error ? signal.reason.message : 'stopped';
-}
-/** Runs `task` with a {@link timeLimited} signal; an error after it fired becomes `stopped: <why>`. */
-async function withinTimeLimit(cancel, ms, task) {
-    const signal = timeLimited(cancel, ms);
+        cancel?.addEventListener('abort', onCancel, { once: true });
     try {
-        return await task(signal);
+        return await task(controller.signal);
     }
     catch (error) {
-        if (signal.aborted)
-            throw new Error(`stopped: ${stopReason(signal)}`);
+        if (controller.signal.aborted)
+            throw new Error(`stopped: ${stopReason(controller.signal)}`);
         throw error;
+    }
+    finally {
+        ended.abort();
+        cancel?.removeEventListener('abort', onCancel);
     }
 }
 
@@ -56398,34 +56399,31 @@ function variantFields(variant) {
 /** One test of the report model from a test run; `countedAs` and `failing` by the verdict's rules. */
 function buildTest(test, ctx) {
     const { run, appUrl, policy, attachments } = ctx;
-    const fallbackKey = ctx.key;
     const r = test.result;
     const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.testName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)((0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refName */ .P)(r?.test)) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r?.name) || '(unnamed test)';
     const steps = (r?.steps ?? []).map(buildStep);
     const failingStep = firstFailingStep(steps);
     const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
     const screenshotCompareFailed = r?.screenshotComparePassing === false;
-    const state = test.state;
-    const counted = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countedAs */ .DV)(state, screenshotCompareFailed, policy);
+    const counted = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countedAs */ .DV)(test.state, screenshotCompareFailed, policy);
     const errorText = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.error) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r?.error?.details) || undefined;
     const resultUrl = r ? `${appUrl}/results/${r._id}` : test.url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.url) : undefined;
     const variant = variantFields(run.variant ?? {});
     const viewport = r?.viewportSize ? `${r.viewportSize.width}x${r.viewportSize.height}` : variant.viewport;
-    const shot = r ? (0,_api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__/* .resultImages */ .m)(r).screenshot : undefined;
-    const screenshot = r && shot
-        ? {
-            originalUrl: writtenUrl(shot.url),
-            smallUrl: writtenUrl(shot.smallUrl) || writtenUrl(shot.url),
-            ...(attachments.get(r._id)?.screenshot ? { path: attachments.get(r._id).screenshot } : {}),
-        }
-        : undefined;
+    const shot = r && (0,_api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__/* .resultImages */ .m)(r).screenshot;
+    const shotPath = r && attachments.get(r._id)?.screenshot;
+    const screenshot = shot && {
+        originalUrl: writtenUrl(shot.url),
+        smallUrl: writtenUrl(shot.smallUrl) || writtenUrl(shot.url),
+        ...(shotPath ? { path: shotPath } : {}),
+    };
     return {
-        key: r?._id ?? fallbackKey,
+        key: r?._id ?? ctx.key,
         resultId: r?._id ?? null,
         testId: test.testId ?? (0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refId */ .N)(r?.test),
         name,
         title: run.kind === 'test' ? name : `${ctx.suiteName} › ${name}`,
-        state,
+        state: test.state,
         countedAs: counted,
         failing: (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .failsStep */ .ug)(counted, policy),
         durationMs: r ? resultDuration(r) : null,
@@ -56574,7 +56572,6 @@ function numberOrNull(value) {
 
 
 
-
 /**
  * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
  * result gets one stand-in test. Never throws on odd service data.
@@ -56706,8 +56703,13 @@ function* allTests(report) {
 /* harmony export */   jW: () => (/* binding */ sameError),
 /* harmony export */   l6: () => (/* binding */ stepLine),
 /* harmony export */   oh: () => (/* binding */ failureMessage),
-/* harmony export */   ow: () => (/* binding */ stepSentence)
+/* harmony export */   ow: () => (/* binding */ stepSentence),
+/* harmony export */   wF: () => (/* binding */ variantTitle)
 /* harmony export */ });
+/** `Checkout › Pay [firefox · row 2]`: the test's title and its run's variant, if any. */
+function variantTitle(run, test) {
+    return run.variantLabel ? `${test.title} [${run.variantLabel}]` : test.title;
+}
 /** `Step 3 click .buy: Element not found` or the test's error. */
 function failureMessage(test) {
     if (test.failingStep)
@@ -56771,6 +56773,7 @@ function sameError(a, b) {
 /* harmony export */   hd: () => (/* binding */ STATE_LABEL),
 /* harmony export */   jf: () => (/* binding */ otherSections),
 /* harmony export */   nf: () => (/* binding */ link),
+/* harmony export */   rl: () => (/* binding */ verbOf),
 /* harmony export */   sB: () => (/* binding */ titleHtml),
 /* harmony export */   xH: () => (/* binding */ MAX_NAME_CHARS),
 /* harmony export */   zV: () => (/* binding */ groupTests),
@@ -56834,14 +56837,11 @@ function groupTests(report, match) {
 function titleHtml(test) {
     return (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.title, MAX_NAME_CHARS));
 }
-function variantOf({ run }) {
-    return run.variantLabel;
-}
 /** `failed on 2 of 4 variants: <a>chrome</a>, <a>firefox</a>`; '' for a test run once without variant. */
 function variantsLine(group, verb) {
-    const links = group.matching.map((e) => link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(variantOf(e) || 'no variant')));
+    const links = group.matching.map((e) => link(e.test.resultUrl ?? e.run.suiteResultUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(e.run.variantLabel || 'no variant')));
     if (group.all.length <= 1)
-        return variantOf(group.matching[0]) ? `<p>On ${links.join('')}</p>` : '';
+        return group.matching[0].run.variantLabel ? `<p>On ${links.join('')}</p>` : '';
     return `<p>${verb} on ${group.matching.length} of ${group.all.length} variants: ${links.join(', ')}</p>`;
 }
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
@@ -56935,7 +56935,7 @@ function groupBlock(report, group) {
         const reason = reasonLines(other.test);
         if (reason.join('') === firstReason)
             continue;
-        lines.push(`<p>On ${link(other.test.resultUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(variantOf(other) || 'another run'))}:</p>`, ...reason);
+        lines.push(`<p>On ${link(other.test.resultUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(other.run.variantLabel || 'another run'))}:</p>`, ...reason);
     }
     return `${lines.filter(Boolean).join('\n')}\n\n`;
 }
@@ -56984,13 +56984,10 @@ function count(groups) {
 /* harmony export */   d4: () => (/* binding */ renderArtifactLine),
 /* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_SUMMARY_MAX_BYTES, writeSummary */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(33838);
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18296);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
-/** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
-
+/* unused harmony export DEFAULT_SUMMARY_MAX_BYTES */
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18296);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73596);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
 
 
 
@@ -57002,7 +56999,7 @@ const DEFAULT_SUMMARY_MAX_BYTES = 1024 * 1024 - 32 * 1024;
 const TAIL_RESERVE = 1024;
 /** The line added to the job summary once the screenshots artifact is uploaded (pure; an http(s) URL links). */
 function renderArtifactLine(artifactUrl) {
-    return `Screenshots: ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(artifactUrl, 'artifact')}.\n\n`;
+    return `Screenshots: ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(artifactUrl, 'artifact')}.\n\n`;
 }
 /**
  * Renders the job summary (pure) in at most `maxBytes` UTF-8 bytes; past that the failures left out are
@@ -57013,27 +57010,27 @@ function renderSummary(report, options = {}) {
     const head = headline(report, options);
     if (!report.waited)
         return startedSummary(report, head, options, maxBytes);
-    const failures = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupTests */ .zV)(report, (t) => t.failing);
+    const failures = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupTests */ .zV)(report, (t) => t.failing);
     const full = new Budget(maxBytes);
-    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .otherSections */ .jf)(report)];
+    const pieces = [head, ...failureSection(report, failures), suiteTable(report), ...(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .otherSections */ .jf)(report)];
     pieces.push(...allTestsSection(report));
     if (pieces.every((piece) => full.add(piece)))
         return full.text();
     const cut = new Budget(maxBytes - TAIL_RESERVE);
     cut.add(head);
-    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.totals.total, 'test')}): ` +
+    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(report.totals.total, 'test')}): ` +
         `showing failures only.${pointer(options)}\n\n`);
-    const failing = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .count */ .U9)(failures);
+    const failing = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(failures);
     if (failing > 0)
         cut.add(`### Failures (${failing})\n\n`);
     let shown = 0;
     let collapsed = false;
     for (const [i, group] of failures.entries()) {
-        if (i === _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE)
+        if (i === _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE)
             collapsed = cut.add('<details><summary>More failures</summary>\n\n');
-        if (i >= _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE && !collapsed)
+        if (i >= _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE && !collapsed)
             break;
-        if (!cut.add((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupBlock */ .zX)(report, group)))
+        if (!cut.add((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupBlock */ .zX)(report, group)))
             break;
         shown += group.matching.length;
     }
@@ -57046,10 +57043,6 @@ function renderSummary(report, options = {}) {
         tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
     }
     return cut.text() + truncateBytes(tail, TAIL_RESERVE);
-}
-/** Appends Markdown to `$GITHUB_STEP_SUMMARY`. @throws when the file is not set or cannot be written */
-async function writeSummary(markdown) {
-    await core.summary.addRaw(markdown).write();
 }
 class Budget {
     max;
@@ -57074,15 +57067,15 @@ class Budget {
 function truncateBytes(text, maxBytes) {
     let out = text;
     while (Buffer.byteLength(out, 'utf8') > maxBytes)
-        out = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(out, Math.floor(out.length * 0.9));
+        out = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(out, Math.floor(out.length * 0.9));
     return out;
 }
 function pointer(options) {
     const files = [];
     if (options.junitPath)
-        files.push(`the JUnit file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(options.junitPath)}</code>`);
+        files.push(`the JUnit file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(options.junitPath)}</code>`);
     if (options.resultsPath)
-        files.push(`the results file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(options.resultsPath)}</code>`);
+        files.push(`the results file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(options.resultsPath)}</code>`);
     return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 const VERDICT_LINE = {
@@ -57092,43 +57085,38 @@ const VERDICT_LINE = {
     started: ['▶️', 'started'],
     'not-started': ['❌', 'runs not started'],
 };
+/** One count of tests in words: `3 failed`, `1 error`, `2 timed out`. */
+function countWords(key, n) {
+    return key === 'error' ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(n, 'error') : `${n} ${key === 'timedOut' ? 'timed out' : key}`;
+}
 /**
  * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
  * pull-request comment): without bold and without the number of suite runs.
  */
 function countsLine(report, short = false) {
     const t = report.totals;
-    const bold = (on, text) => (on && !short ? `**${text}**` : text);
-    const counts = [];
-    if (t.failed)
-        counts.push(bold(true, `${t.failed} failed`));
-    if (t.error)
-        counts.push(bold(true, (0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.error, 'error')));
-    if (t.timedOut)
-        counts.push(bold(report.policy.failOnTimeout, `${t.timedOut} timed out`));
-    counts.push(`${t.passed} passed`);
-    if (t.flaky)
-        counts.push(`${t.flaky} flaky`);
-    if (t.cancelled)
-        counts.push(bold(true, `${t.cancelled} cancelled`));
-    let line = `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(t.duration)}`;
+    const bold = (k) => !short && k !== 'passed' && k !== 'flaky' && (k !== 'timedOut' || report.policy.failOnTimeout);
+    const counts = ['failed', 'error', 'timedOut', 'passed', 'flaky', 'cancelled']
+        .filter((k) => k === 'passed' || t[k] > 0)
+        .map((k) => (bold(k) ? `**${countWords(k, t[k])}**` : countWords(k, t[k])));
+    let line = `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a)(t.duration)}`;
     if (report.runs.length > 1 && !short)
-        line += ` (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.runs.length, 'suite run')})`;
+        line += ` (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(report.runs.length, 'suite run')})`;
     line += '.';
     if (t.screenshotCompareFailed) {
         const counted = report.policy.failOnScreenshotCompare;
-        line += ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+        line += ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
     }
     return line;
 }
 function headline(report, options) {
     const [icon, words] = VERDICT_LINE[report.verdict];
-    let line = `## ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
+    let line = `## ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
     if (report.waited)
         line += countsLine(report);
     else {
         const started = report.totals.total - report.totals.error;
-        line += `Started ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += `Started ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(started, 'run')} without waiting (\`wait: false\`)`;
         line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
     }
     if (report.interrupted === 'deadline')
@@ -57138,11 +57126,11 @@ function headline(report, options) {
     if (report.interrupted === 'fail-fast')
         line += ' A test failed: the other runs were cancelled (`fail-fast`).';
     if (!report.passing && report.reasons.length > 0) {
-        line += `\n\n**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(report.reasons.join(' '))}`;
+        line += `\n\n**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(report.reasons.join(' '))}`;
     }
     if (options.tunnel) {
         const { url, address } = options.tunnel;
-        line += `\n\nTunnel: <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(url)}</code> → <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(address)}</code>.`;
+        line += `\n\nTunnel: <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(url)}</code> → <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(address)}</code>.`;
     }
     return `${line}\n\n`;
 }
@@ -57150,14 +57138,14 @@ function headline(report, options) {
 function failureSection(report, groups) {
     if (groups.length === 0)
         return [];
-    const out = [`### Failures (${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .count */ .U9)(groups)})\n\n`];
-    for (const g of groups.slice(0, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE))
-        out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupBlock */ .zX)(report, g));
-    const rest = groups.slice(_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .OPEN_FAILURES */ .NE);
+    const out = [`### Failures (${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(groups)})\n\n`];
+    for (const g of groups.slice(0, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE))
+        out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupBlock */ .zX)(report, g));
+    const rest = groups.slice(_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE);
     if (rest.length > 0) {
-        out.push(`<details><summary>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .count */ .U9)(rest), 'more failure')}</summary>\n\n`);
+        out.push(`<details><summary>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(rest), 'more failure')}</summary>\n\n`);
         for (const g of rest)
-            out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .groupBlock */ .zX)(report, g));
+            out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupBlock */ .zX)(report, g));
         out.push('</details>\n\n');
     }
     return out;
@@ -57174,19 +57162,16 @@ function suiteTable(report) {
         const sum = (k) => runs.reduce((n, r) => n + r.totals[k], 0);
         const failing = runs.some((r) => r.tests.some((t) => t.failing));
         const icon = failing ? '❌' : sum('flaky') + sum('timedOut') > 0 ? '⚠️' : '✅';
-        const other = [
-            sum('error') ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(sum('error'), 'error') : '',
-            sum('flaky') ? `${sum('flaky')} flaky` : '',
-            sum('timedOut') ? `${sum('timedOut')} timed out` : '',
-            sum('cancelled') ? `${sum('cancelled')} cancelled` : '',
-        ].filter(Boolean);
+        const other = ['error', 'flaky', 'timedOut', 'cancelled']
+            .filter((k) => sum(k) > 0)
+            .map((k) => countWords(k, sum(k)));
         const perRun = runs.map((r) => {
             const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
-            const label = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+            const label = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
             const ratio = `${r.totals.passed}/${r.totals.total}`;
-            return label ? `${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(url, label)} ${ratio}` : ratio;
+            return label ? `${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(url, label)} ${ratio}` : ratio;
         });
-        const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(runs[0].suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH));
+        const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(runs[0].suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH));
         out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
     }
     return `${out}\n`;
@@ -57195,19 +57180,19 @@ function suiteTable(report) {
 function* allTestsSection(report) {
     yield `### All tests (${report.totals.total})\n\n`;
     for (const run of report.runs) {
-        const variant = run.variantLabel ? ` <sub>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(run.variantLabel)}</sub>` : '';
-        const bits = [(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(run.totals.total, 'test'), `${run.totals.passed} passed`];
+        const variant = run.variantLabel ? ` <sub>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(run.variantLabel)}</sub>` : '';
+        const bits = [(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(run.totals.total, 'test'), countWords('passed', run.totals.passed)];
         if (run.totals.failed)
-            bits.push(`${run.totals.failed} failed`);
+            bits.push(countWords('failed', run.totals.failed));
         const rows = run.tests.map((test) => {
-            const result = test.resultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(test.resultUrl, 'result') : '–';
-            return `<tr><td>${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .stateLabel */ .UH)(report, test)}</td><td>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH))}</td><td>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(test.durationMs)}</td><td>${result}</td></tr>`;
+            const result = test.resultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(test.resultUrl, 'result') : '–';
+            return `<tr><td>${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .stateLabel */ .UH)(report, test)}</td><td>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(test.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))}</td><td>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a)(test.durationMs)}</td><td>${result}</td></tr>`;
         });
         const about = [
-            run.suiteResultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(run.suiteResultUrl, 'suite result') : '',
-            run.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.error, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ERROR_CHARS */ .AG)) : '',
+            run.suiteResultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(run.suiteResultUrl, 'suite result') : '',
+            run.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(run.error, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ERROR_CHARS */ .AG)) : '',
         ].filter(Boolean);
-        yield `<details><summary><strong>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH))}</strong>${variant}: ${bits.join(', ')} · ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
+        yield `<details><summary><strong>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))}</strong>${variant}: ${bits.join(', ')} · ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
     }
 }
 /** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
@@ -57219,10 +57204,10 @@ function startedSummary(report, head, options, maxBytes) {
     for (const run of report.runs) {
         const standIn = run.tests[0];
         const status = standIn
-            ? `${_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE_LABEL */ .hd.error}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(standIn.error ?? standIn.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ERROR_CHARS */ .AG))}`
+            ? `${_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .STATE_LABEL */ .hd.error}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(standIn.error ?? standIn.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ERROR_CHARS */ .AG))}`
             : '▶️ Started';
         const url = run.suiteResultUrl ?? run.resultUrl;
-        const row = `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_NAME_CHARS */ .xH))} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(run.variantLabel) || '–'} | ${status} | ${url ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+        const row = `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(run.variantLabel) || '–'} | ${status} | ${url ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
         if (!cut.add(row))
             break;
         shown += 1;
@@ -57256,14 +57241,12 @@ const XML_INVALID =
 /** A quick pre-check: most text has none of these, and then needs no replacing. */
 // eslint-disable-next-line no-control-regex
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
-/** The character that stands in for a removed one. */
-const REPLACEMENT_CHARACTER = '\uFFFD';
 /** Makes service text safe for XML 1.0 and every renderer (forbidden characters become U+FFFD). */
 function cleanText(text) {
     if (text === null || text === undefined)
         return '';
     const s = String(text);
-    return SUSPECT.test(s) ? s.replace(XML_INVALID, REPLACEMENT_CHARACTER) : s;
+    return SUSPECT.test(s) ? s.replace(XML_INVALID, '\uFFFD') : s;
 }
 /** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
 
@@ -57274,25 +57257,20 @@ const HTML_ESCAPES = {
     '"': '&quot;',
     "'": '&#39;',
 };
-/** Escapes `& < > " '` for HTML text and attribute values. */
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
 /**
  * Escapes service text for Markdown on one line; `@`, `#` and `GH-` before a word get a zero-width space (no
  * mention or reference: GitHub's "Autolinked references and URLs").
  */
 function escapeInline(text) {
-    return escapeMarkdownChars(cleanText(text).replace(/\r\n|\r|\n/g, ' '));
+    return escapeSpecials(cleanText(text)
+        .replace(/\r\n|\r|\n/g, ' ')
+        .replace(/([@#]|\bGH-)(?=\w)/gi, '$1\u200B'));
 }
 /** Escapes text inside `<code>` (or `<pre>` when `block`) without invisible characters (copies exactly). */
 function escapeCode(text, block = false) {
     const one = cleanText(text).replace(/\r\n|\r/g, '\n');
     const escaped = escapeSpecials(block ? one : one.replace(/\n/g, ' '));
     return block ? escaped.replace(/\n/g, '&#10;') : escaped;
-}
-function escapeMarkdownChars(text) {
-    return escapeSpecials(text.replace(/([@#]|\bGH-)(?=\w)/gi, '$1\u200B'));
 }
 function escapeSpecials(text) {
     return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => HTML_ESCAPES[c] ?? `&#${c.charCodeAt(0)};`);
@@ -57307,13 +57285,13 @@ function truncate(text, max) {
         end -= 1;
     return text.slice(0, Math.max(0, end)) + '…';
 }
-/** An http(s) URL made safe for an HTML attribute in a Markdown table; any other scheme gives ''. */
+/** An http(s) URL made safe for an HTML attribute in a Markdown table (percent-encoded, `&` escaped); else ''. */
 function safeUrl(url) {
     if (!/^https?:\/\//i.test(url))
         return '';
     // eslint-disable-next-line no-control-regex
-    const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) => Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
-    return escapeHtml(encoded);
+    const encoded = url.replace(/[\s"'<>`|\\^{}\u0000-\u001f\u007f]/g, (ch) => ch === "'" ? '%27' : encodeURIComponent(ch));
+    return encoded.replaceAll('&', '&amp;');
 }
 
 
@@ -57331,6 +57309,7 @@ function safeUrl(url) {
 /* harmony export */   aD: () => (/* binding */ countResults),
 /* harmony export */   bV: () => (/* binding */ suiteResultShortfall),
 /* harmony export */   c0: () => (/* binding */ testlessRunState),
+/* harmony export */   eh: () => (/* binding */ STATE_COUNT),
 /* harmony export */   q2: () => (/* binding */ isSuiteResultOver),
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
@@ -57466,7 +57445,8 @@ function emptyCounts() {
         screenshotCompareFailed: 0,
     };
 }
-const COUNT_KEY = {
+/** The count each state adds to; the state names are the count outputs' names too. */
+const STATE_COUNT = {
     passed: 'passed',
     failed: 'failed',
     flaky: 'flaky',
@@ -57479,7 +57459,7 @@ function countResults(runs, policy = NO_POLICY) {
     const counts = emptyCounts();
     const add = (state) => {
         counts.total += 1;
-        counts[COUNT_KEY[state]] += 1;
+        counts[STATE_COUNT[state]] += 1;
     };
     for (const run of runs) {
         const testless = testlessRunState(run);
@@ -57507,8 +57487,8 @@ function decideVerdict(summary, policy) {
     const cancelled = counts.cancelled - skipped;
     if (signal)
         reasons.push('The workflow was cancelled while the tests ran.');
-    const compareAsFailed = policy.failOnScreenshotCompare ? screenshotOnlyFailures(summary.runs) : 0;
-    const plainFailed = counts.failed - compareAsFailed;
+    // Failed in their own right; those failed only by their screenshot comparison have a reason of their own.
+    const plainFailed = countResults(summary.runs).failed;
     if (plainFailed > 0)
         reasons.push(`${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(plainFailed, 'test')} failed.`);
     if (otherErrors > 0)
@@ -57536,15 +57516,6 @@ function decideVerdict(summary, policy) {
     const onlyCancelled = cancelReasons > 0 && reasons.length === cancelReasons;
     const status = passing ? 'passed' : onlyCancelled ? 'cancelled' : 'failed';
     return { passing, status, waited: true, counts, reasons, policy: { ...policy } };
-}
-/** Tests counted as failed only because their screenshot comparison failed. */
-function screenshotOnlyFailures(runs) {
-    let n = 0;
-    for (const run of runs)
-        for (const t of run.tests)
-            if ((t.state === 'passed' || t.state === 'flaky') && t.result?.screenshotComparePassing === false)
-                n += 1;
-    return n;
 }
 /** The verdict for `wait: false`: only `total` and `error` (runs not started, which fail it) are known. */
 function decideStartedVerdict(summary, policy) {
@@ -57927,6 +57898,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 
 /***/ }),
 
+/***/ 932:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
+
+/***/ }),
+
 /***/ 2203:
 /***/ ((module) => {
 
@@ -57976,55 +57954,8595 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
+/***/ 57349:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveBlockMap = __nccwpck_require__(87103);
+var resolveBlockSeq = __nccwpck_require__(90334);
+var resolveFlowCollection = __nccwpck_require__(13142);
+
+function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+    const coll = token.type === 'block-map'
+        ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag)
+        : token.type === 'block-seq'
+            ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag)
+            : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+    const Coll = coll.constructor;
+    // If we got a tagName matching the class, or the tag name is '!',
+    // then use the tagName from the node class used to create it.
+    if (tagName === '!' || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+    }
+    if (tagName)
+        coll.tag = tagName;
+    return coll;
+}
+function composeCollection(CN, ctx, token, props, onError) {
+    const tagToken = props.tag;
+    const tagName = !tagToken
+        ? null
+        : ctx.directives.tagName(tagToken.source, msg => onError(tagToken, 'TAG_RESOLVE_FAILED', msg));
+    if (token.type === 'block-seq') {
+        const { anchor, newlineAfterProp: nl } = props;
+        const lastProp = anchor && tagToken
+            ? anchor.offset > tagToken.offset
+                ? anchor
+                : tagToken
+            : (anchor ?? tagToken);
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+            const message = 'Missing newline after block sequence props';
+            onError(lastProp, 'MISSING_CHAR', message);
+        }
+    }
+    const expType = token.type === 'block-map'
+        ? 'map'
+        : token.type === 'block-seq'
+            ? 'seq'
+            : token.start.source === '{'
+                ? 'map'
+                : 'seq';
+    // shortcut: check if it's a generic YAMLMap or YAMLSeq
+    // before jumping into the custom tag logic.
+    if (!tagToken ||
+        !tagName ||
+        tagName === '!' ||
+        (tagName === YAMLMap.YAMLMap.tagName && expType === 'map') ||
+        (tagName === YAMLSeq.YAMLSeq.tagName && expType === 'seq')) {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+    }
+    let tag = ctx.schema.tags.find(t => t.tag === tagName && t.collection === expType);
+    if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+            ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+            tag = kt;
+        }
+        else {
+            if (kt) {
+                onError(tagToken, 'BAD_COLLECTION_TYPE', `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? 'scalar'}`, true);
+            }
+            else {
+                onError(tagToken, 'TAG_RESOLVE_FAILED', `Unresolved tag: ${tagName}`, true);
+            }
+            return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+    }
+    const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+    const res = tag.resolve?.(coll, msg => onError(tagToken, 'TAG_RESOLVE_FAILED', msg), ctx.options) ?? coll;
+    const node = identity.isNode(res)
+        ? res
+        : new Scalar.Scalar(res);
+    node.range = coll.range;
+    node.tag = tagName;
+    if (tag?.format)
+        node.format = tag.format;
+    return node;
+}
+
+exports.composeCollection = composeCollection;
+
+
+/***/ }),
+
+/***/ 23683:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(45937);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
+
+function composeDoc(options, directives, { offset, start, value, end }, onError) {
+    const opts = Object.assign({ _directives: directives }, options);
+    const doc = new Document.Document(undefined, opts);
+    const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+    };
+    const props = resolveProps.resolveProps(start, {
+        indicator: 'doc-start',
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+    });
+    if (props.found) {
+        doc.directives.docStart = true;
+        if (value &&
+            (value.type === 'block-map' || value.type === 'block-seq') &&
+            !props.hasNewline)
+            onError(props.end, 'MISSING_CHAR', 'Block collection cannot start on same line with directives-end marker');
+    }
+    // @ts-expect-error If Contents is set, let's trust the user
+    doc.contents = value
+        ? composeNode.composeNode(ctx, value, props, onError)
+        : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+    const contentEnd = doc.contents.range[2];
+    const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+    if (re.comment)
+        doc.comment = re.comment;
+    doc.range = [offset, contentEnd, re.offset];
+    return doc;
+}
+
+exports.composeDoc = composeDoc;
+
+
+/***/ }),
+
+/***/ 45937:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var composeCollection = __nccwpck_require__(57349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(17788);
+var utilEmptyScalarPosition = __nccwpck_require__(22599);
+
+const CN = { composeNode, composeEmptyNode };
+function composeNode(ctx, token, props, onError) {
+    const atKey = ctx.atKey;
+    const { spaceBefore, comment, anchor, tag } = props;
+    let node;
+    let isSrcToken = true;
+    switch (token.type) {
+        case 'alias':
+            node = composeAlias(ctx, token, onError);
+            if (anchor || tag)
+                onError(token, 'ALIAS_PROPS', 'An alias node must not specify any properties');
+            break;
+        case 'scalar':
+        case 'single-quoted-scalar':
+        case 'double-quoted-scalar':
+        case 'block-scalar':
+            node = composeScalar.composeScalar(ctx, token, tag, onError);
+            if (anchor)
+                node.anchor = anchor.source.substring(1);
+            break;
+        case 'block-map':
+        case 'block-seq':
+        case 'flow-collection':
+            try {
+                node = composeCollection.composeCollection(CN, ctx, token, props, onError);
+                if (anchor)
+                    node.anchor = anchor.source.substring(1);
+            }
+            catch (error) {
+                // Almost certainly here due to a stack overflow
+                const message = error instanceof Error ? error.message : String(error);
+                onError(token, 'RESOURCE_EXHAUSTION', message);
+            }
+            break;
+        default: {
+            const message = token.type === 'error'
+                ? token.message
+                : `Unsupported token (type: ${token.type})`;
+            onError(token, 'UNEXPECTED_TOKEN', message);
+            isSrcToken = false;
+        }
+    }
+    node ?? (node = composeEmptyNode(ctx, token.offset, undefined, null, props, onError));
+    if (anchor && node.anchor === '')
+        onError(anchor, 'BAD_ALIAS', 'Anchor cannot be an empty string');
+    if (atKey &&
+        ctx.options.stringKeys &&
+        (!identity.isScalar(node) ||
+            typeof node.value !== 'string' ||
+            (node.tag && node.tag !== 'tag:yaml.org,2002:str'))) {
+        const msg = 'With stringKeys, all keys must be strings';
+        onError(tag ?? token, 'NON_STRING_KEY', msg);
+    }
+    if (spaceBefore)
+        node.spaceBefore = true;
+    if (comment) {
+        if (token.type === 'scalar' && token.source === '')
+            node.comment = comment;
+        else
+            node.commentBefore = comment;
+    }
+    // @ts-expect-error Type checking misses meaning of isSrcToken
+    if (ctx.options.keepSourceTokens && isSrcToken)
+        node.srcToken = token;
+    return node;
+}
+function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+    const token = {
+        type: 'scalar',
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ''
+    };
+    const node = composeScalar.composeScalar(ctx, token, tag, onError);
+    if (anchor) {
+        node.anchor = anchor.source.substring(1);
+        if (node.anchor === '')
+            onError(anchor, 'BAD_ALIAS', 'Anchor cannot be an empty string');
+    }
+    if (spaceBefore)
+        node.spaceBefore = true;
+    if (comment) {
+        node.comment = comment;
+        node.range[2] = end;
+    }
+    return node;
+}
+function composeAlias({ options }, { offset, source, end }, onError) {
+    const alias = new Alias.Alias(source.substring(1));
+    if (alias.source === '')
+        onError(offset, 'BAD_ALIAS', 'Alias cannot be an empty string');
+    if (alias.source.endsWith(':'))
+        onError(offset + source.length - 1, 'BAD_ALIAS', 'Alias ending in : is ambiguous', true);
+    const valueEnd = offset + source.length;
+    const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+    alias.range = [offset, valueEnd, re.offset];
+    if (re.comment)
+        alias.comment = re.comment;
+    return alias;
+}
+
+exports.composeEmptyNode = composeEmptyNode;
+exports.composeNode = composeNode;
+
+
+/***/ }),
+
+/***/ 5413:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+
+function composeScalar(ctx, token, tagToken, onError) {
+    const { value, type, comment, range } = token.type === 'block-scalar'
+        ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError)
+        : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+    const tagName = tagToken
+        ? ctx.directives.tagName(tagToken.source, msg => onError(tagToken, 'TAG_RESOLVE_FAILED', msg))
+        : null;
+    let tag;
+    if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity.SCALAR];
+    }
+    else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+    else if (token.type === 'scalar')
+        tag = findScalarTagByTest(ctx, value, token, onError);
+    else
+        tag = ctx.schema[identity.SCALAR];
+    let scalar;
+    try {
+        const res = tag.resolve(value, msg => onError(tagToken ?? token, 'TAG_RESOLVE_FAILED', msg), ctx.options);
+        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+    }
+    catch (error) {
+        const msg = error instanceof Error ? error.message : String(error);
+        onError(tagToken ?? token, 'TAG_RESOLVE_FAILED', msg);
+        scalar = new Scalar.Scalar(value);
+    }
+    scalar.range = range;
+    scalar.source = value;
+    if (type)
+        scalar.type = type;
+    if (tagName)
+        scalar.tag = tagName;
+    if (tag.format)
+        scalar.format = tag.format;
+    if (comment)
+        scalar.comment = comment;
+    return scalar;
+}
+function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    if (tagName === '!')
+        return schema[identity.SCALAR]; // non-specific tag
+    const matchWithTest = [];
+    for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+            if (tag.default && tag.test)
+                matchWithTest.push(tag);
+            else
+                return tag;
+        }
+    }
+    for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+            return tag;
+    const kt = schema.knownTags[tagName];
+    if (kt && !kt.collection) {
+        // Ensure that the known tag is available for stringifying,
+        // but does not get used by default.
+        schema.tags.push(Object.assign({}, kt, { default: false, test: undefined }));
+        return kt;
+    }
+    onError(tagToken, 'TAG_RESOLVE_FAILED', `Unresolved tag: ${tagName}`, tagName !== 'tag:yaml.org,2002:str');
+    return schema[identity.SCALAR];
+}
+function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+    const tag = schema.tags.find(tag => (tag.default === true || (atKey && tag.default === 'key')) &&
+        tag.test?.test(value)) || schema[identity.SCALAR];
+    if (schema.compat) {
+        const compat = schema.compat.find(tag => tag.default && tag.test?.test(value)) ??
+            schema[identity.SCALAR];
+        if (tag.tag !== compat.tag) {
+            const ts = directives.tagString(tag.tag);
+            const cs = directives.tagString(compat.tag);
+            const msg = `Value may be parsed as either ${ts} or ${cs}`;
+            onError(token, 'TAG_RESOLVE_FAILED', msg, true);
+        }
+    }
+    return tag;
+}
+
+exports.composeScalar = composeScalar;
+
+
+/***/ }),
+
+/***/ 89984:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_process = __nccwpck_require__(932);
+var directives = __nccwpck_require__(61342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var identity = __nccwpck_require__(41127);
+var composeDoc = __nccwpck_require__(23683);
+var resolveEnd = __nccwpck_require__(17788);
+
+function getErrorPos(src) {
+    if (typeof src === 'number')
+        return [src, src + 1];
+    if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+    const { offset, source } = src;
+    return [offset, offset + (typeof source === 'string' ? source.length : 1)];
+}
+function parsePrelude(prelude) {
+    let comment = '';
+    let atComment = false;
+    let afterEmptyLine = false;
+    for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+            case '#':
+                comment +=
+                    (comment === '' ? '' : afterEmptyLine ? '\n\n' : '\n') +
+                        (source.substring(1) || ' ');
+                atComment = true;
+                afterEmptyLine = false;
+                break;
+            case '%':
+                if (prelude[i + 1]?.[0] !== '#')
+                    i += 1;
+                atComment = false;
+                break;
+            default:
+                // This may be wrong after doc-end, but in that case it doesn't matter
+                if (!atComment)
+                    afterEmptyLine = true;
+                atComment = false;
+        }
+    }
+    return { comment, afterEmptyLine };
+}
+/**
+ * Compose a stream of CST nodes into a stream of YAML Documents.
+ *
+ * ```ts
+ * import { Composer, Parser } from 'yaml'
+ *
+ * const src: string = ...
+ * const tokens = new Parser().parse(src)
+ * const docs = new Composer().compose(tokens)
+ * ```
+ */
+class Composer {
+    constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message, warning) => {
+            const pos = getErrorPos(source);
+            if (warning)
+                this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            else
+                this.errors.push(new errors.YAMLParseError(pos, code, message));
+        };
+        // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+        this.directives = new directives.Directives({ version: options.version || '1.2' });
+        this.options = options;
+    }
+    decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        //console.log({ dc: doc.comment, prelude, comment })
+        if (comment) {
+            const dc = doc.contents;
+            if (afterDoc) {
+                doc.comment = doc.comment ? `${doc.comment}\n${comment}` : comment;
+            }
+            else if (afterEmptyLine || doc.directives.docStart || !dc) {
+                doc.commentBefore = comment;
+            }
+            else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+                let it = dc.items[0];
+                if (identity.isPair(it))
+                    it = it.key;
+                const cb = it.commentBefore;
+                it.commentBefore = cb ? `${comment}\n${cb}` : comment;
+            }
+            else {
+                const cb = dc.commentBefore;
+                dc.commentBefore = cb ? `${comment}\n${cb}` : comment;
+            }
+        }
+        if (afterDoc) {
+            for (let i = 0; i < this.errors.length; ++i)
+                doc.errors.push(this.errors[i]);
+            for (let i = 0; i < this.warnings.length; ++i)
+                doc.warnings.push(this.warnings[i]);
+        }
+        else {
+            doc.errors = this.errors;
+            doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+    }
+    /**
+     * Current stream status information.
+     *
+     * Mostly useful at the end of input for an empty stream.
+     */
+    streamInfo() {
+        return {
+            comment: parsePrelude(this.prelude).comment,
+            directives: this.directives,
+            errors: this.errors,
+            warnings: this.warnings
+        };
+    }
+    /**
+     * Compose tokens into documents.
+     *
+     * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+     * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+     */
+    *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+            yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+    }
+    /** Advance the composer by one CST token. */
+    *next(token) {
+        if (node_process.env.LOG_STREAM)
+            console.dir(token, { depth: null });
+        switch (token.type) {
+            case 'directive':
+                this.directives.add(token.source, (offset, message, warning) => {
+                    const pos = getErrorPos(token);
+                    pos[0] += offset;
+                    this.onError(pos, 'BAD_DIRECTIVE', message, warning);
+                });
+                this.prelude.push(token.source);
+                this.atDirectives = true;
+                break;
+            case 'document': {
+                const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+                if (this.atDirectives && !doc.directives.docStart)
+                    this.onError(token, 'MISSING_CHAR', 'Missing directives-end/doc-start indicator line');
+                this.decorate(doc, false);
+                if (this.doc)
+                    yield this.doc;
+                this.doc = doc;
+                this.atDirectives = false;
+                break;
+            }
+            case 'byte-order-mark':
+            case 'space':
+                break;
+            case 'comment':
+            case 'newline':
+                this.prelude.push(token.source);
+                break;
+            case 'error': {
+                const msg = token.source
+                    ? `${token.message}: ${JSON.stringify(token.source)}`
+                    : token.message;
+                const error = new errors.YAMLParseError(getErrorPos(token), 'UNEXPECTED_TOKEN', msg);
+                if (this.atDirectives || !this.doc)
+                    this.errors.push(error);
+                else
+                    this.doc.errors.push(error);
+                break;
+            }
+            case 'doc-end': {
+                if (!this.doc) {
+                    const msg = 'Unexpected doc-end without preceding document';
+                    this.errors.push(new errors.YAMLParseError(getErrorPos(token), 'UNEXPECTED_TOKEN', msg));
+                    break;
+                }
+                this.doc.directives.docEnd = true;
+                const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+                this.decorate(this.doc, true);
+                if (end.comment) {
+                    const dc = this.doc.comment;
+                    this.doc.comment = dc ? `${dc}\n${end.comment}` : end.comment;
+                }
+                this.doc.range[2] = end.offset;
+                break;
+            }
+            default:
+                this.errors.push(new errors.YAMLParseError(getErrorPos(token), 'UNEXPECTED_TOKEN', `Unsupported token ${token.type}`));
+        }
+    }
+    /**
+     * Call at end of input to yield any remaining document.
+     *
+     * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+     * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+     */
+    *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+            this.decorate(this.doc, true);
+            yield this.doc;
+            this.doc = null;
+        }
+        else if (forceDoc) {
+            const opts = Object.assign({ _directives: this.directives }, this.options);
+            const doc = new Document.Document(undefined, opts);
+            if (this.atDirectives)
+                this.onError(endOffset, 'MISSING_CHAR', 'Missing directives-end indicator line');
+            doc.range = [0, endOffset, endOffset];
+            this.decorate(doc, false);
+            yield doc;
+        }
+    }
+}
+
+exports.Composer = Composer;
+
+
+/***/ }),
+
+/***/ 87103:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var resolveProps = __nccwpck_require__(34631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+var utilMapIncludes = __nccwpck_require__(81187);
+
+const startColMsg = 'All mapping items must start at the same column';
+function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+    const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+    const map = new NodeClass(ctx.schema);
+    if (ctx.atRoot)
+        ctx.atRoot = false;
+    let offset = bm.offset;
+    let commentEnd = null;
+    for (const collItem of bm.items) {
+        const { start, key, sep, value } = collItem;
+        // key properties
+        const keyProps = resolveProps.resolveProps(start, {
+            indicator: 'explicit-key-ind',
+            next: key ?? sep?.[0],
+            offset,
+            onError,
+            parentIndent: bm.indent,
+            startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+            if (key) {
+                if (key.type === 'block-seq')
+                    onError(offset, 'BLOCK_AS_IMPLICIT_KEY', 'A block sequence may not be used as an implicit map key');
+                else if ('indent' in key && key.indent !== bm.indent)
+                    onError(offset, 'BAD_INDENT', startColMsg);
+            }
+            if (!keyProps.anchor && !keyProps.tag && !sep) {
+                commentEnd = keyProps.end;
+                if (keyProps.comment) {
+                    if (map.comment)
+                        map.comment += '\n' + keyProps.comment;
+                    else
+                        map.comment = keyProps.comment;
+                }
+                continue;
+            }
+            if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+                onError(key ?? start[start.length - 1], 'MULTILINE_IMPLICIT_KEY', 'Implicit keys need to be on a single line');
+            }
+        }
+        else if (keyProps.found?.indent !== bm.indent) {
+            onError(offset, 'BAD_INDENT', startColMsg);
+        }
+        // key value
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key
+            ? composeNode(ctx, key, keyProps, onError)
+            : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+            onError(keyStart, 'DUPLICATE_KEY', 'Map keys must be unique');
+        // value properties
+        const valueProps = resolveProps.resolveProps(sep ?? [], {
+            indicator: 'map-value-ind',
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: bm.indent,
+            startOnNewline: !key || key.type === 'block-scalar'
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+            if (implicitKey) {
+                if (value?.type === 'block-map' && !valueProps.hasNewline)
+                    onError(offset, 'BLOCK_AS_IMPLICIT_KEY', 'Nested mappings are not allowed in compact mappings');
+                if (ctx.options.strict &&
+                    keyProps.start < valueProps.found.offset - 1024)
+                    onError(keyNode.range, 'KEY_OVER_1024_CHARS', 'The : indicator must be at most 1024 chars after the start of an implicit block mapping key');
+            }
+            // value value
+            const valueNode = value
+                ? composeNode(ctx, value, valueProps, onError)
+                : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+            if (ctx.schema.compat)
+                utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+            offset = valueNode.range[2];
+            const pair = new Pair.Pair(keyNode, valueNode);
+            if (ctx.options.keepSourceTokens)
+                pair.srcToken = collItem;
+            map.items.push(pair);
+        }
+        else {
+            // key with no value
+            if (implicitKey)
+                onError(keyNode.range, 'MISSING_CHAR', 'Implicit map keys need to be followed by map values');
+            if (valueProps.comment) {
+                if (keyNode.comment)
+                    keyNode.comment += '\n' + valueProps.comment;
+                else
+                    keyNode.comment = valueProps.comment;
+            }
+            const pair = new Pair.Pair(keyNode);
+            if (ctx.options.keepSourceTokens)
+                pair.srcToken = collItem;
+            map.items.push(pair);
+        }
+    }
+    if (commentEnd && commentEnd < offset)
+        onError(commentEnd, 'IMPOSSIBLE', 'Map comment with trailing content');
+    map.range = [bm.offset, offset, commentEnd ?? offset];
+    return map;
+}
+
+exports.resolveBlockMap = resolveBlockMap;
+
+
+/***/ }),
+
+/***/ 48913:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+
+function resolveBlockScalar(ctx, scalar, onError) {
+    const start = scalar.offset;
+    const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+    if (!header)
+        return { value: '', type: null, comment: '', range: [start, start, start] };
+    const type = header.mode === '>' ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+    const lines = scalar.source ? splitLines(scalar.source) : [];
+    // determine the end of content & start of chomping
+    let chompStart = lines.length;
+    for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === '' || content === '\r')
+            chompStart = i;
+        else
+            break;
+    }
+    // shortcut for empty contents
+    if (chompStart === 0) {
+        const value = header.chomp === '+' && lines.length > 0
+            ? '\n'.repeat(Math.max(1, lines.length - 1))
+            : '';
+        let end = start + header.length;
+        if (scalar.source)
+            end += scalar.source.length;
+        return { value, type, comment: header.comment, range: [start, end, end] };
+    }
+    // find the indentation level to trim from start
+    let trimIndent = scalar.indent + header.indent;
+    let offset = scalar.offset + header.length;
+    let contentStart = 0;
+    for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === '' || content === '\r') {
+            if (header.indent === 0 && indent.length > trimIndent)
+                trimIndent = indent.length;
+        }
+        else {
+            if (indent.length < trimIndent) {
+                const message = 'Block scalars with more-indented leading empty lines must use an explicit indentation indicator';
+                onError(offset + indent.length, 'MISSING_CHAR', message);
+            }
+            if (header.indent === 0)
+                trimIndent = indent.length;
+            contentStart = i;
+            if (trimIndent === 0 && !ctx.atRoot) {
+                const message = 'Block scalar values in collections must be indented';
+                onError(offset, 'BAD_INDENT', message);
+            }
+            break;
+        }
+        offset += indent.length + content.length + 1;
+    }
+    // include trailing more-indented empty lines in content
+    for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+            chompStart = i + 1;
+    }
+    let value = '';
+    let sep = '';
+    let prevMoreIndented = false;
+    // leading whitespace is kept intact
+    for (let i = 0; i < contentStart; ++i)
+        value += lines[i][0].slice(trimIndent) + '\n';
+    for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === '\r';
+        if (crlf)
+            content = content.slice(0, -1);
+        /* istanbul ignore if already caught in lexer */
+        if (content && indent.length < trimIndent) {
+            const src = header.indent
+                ? 'explicit indentation indicator'
+                : 'first line';
+            const message = `Block scalar lines must not be less indented than their ${src}`;
+            onError(offset - content.length - (crlf ? 2 : 1), 'BAD_INDENT', message);
+            indent = '';
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+            value += sep + indent.slice(trimIndent) + content;
+            sep = '\n';
+        }
+        else if (indent.length > trimIndent || content[0] === '\t') {
+            // more-indented content within a folded block
+            if (sep === ' ')
+                sep = '\n';
+            else if (!prevMoreIndented && sep === '\n')
+                sep = '\n\n';
+            value += sep + indent.slice(trimIndent) + content;
+            sep = '\n';
+            prevMoreIndented = true;
+        }
+        else if (content === '') {
+            // empty line
+            if (sep === '\n')
+                value += '\n';
+            else
+                sep = '\n';
+        }
+        else {
+            value += sep + content;
+            sep = ' ';
+            prevMoreIndented = false;
+        }
+    }
+    switch (header.chomp) {
+        case '-':
+            break;
+        case '+':
+            for (let i = chompStart; i < lines.length; ++i)
+                value += '\n' + lines[i][0].slice(trimIndent);
+            if (value[value.length - 1] !== '\n')
+                value += '\n';
+            break;
+        default:
+            value += '\n';
+    }
+    const end = start + header.length + scalar.source.length;
+    return { value, type, comment: header.comment, range: [start, end, end] };
+}
+function parseBlockScalarHeader({ offset, props }, strict, onError) {
+    /* istanbul ignore if should not happen */
+    if (props[0].type !== 'block-scalar-header') {
+        onError(props[0], 'IMPOSSIBLE', 'Block scalar header not found');
+        return null;
+    }
+    const { source } = props[0];
+    const mode = source[0];
+    let indent = 0;
+    let chomp = '';
+    let error = -1;
+    for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === '-' || ch === '+'))
+            chomp = ch;
+        else {
+            const n = Number(ch);
+            if (!indent && n)
+                indent = n;
+            else if (error === -1)
+                error = offset + i;
+        }
+    }
+    if (error !== -1)
+        onError(error, 'UNEXPECTED_TOKEN', `Block scalar header includes extra characters: ${source}`);
+    let hasSpace = false;
+    let comment = '';
+    let length = source.length;
+    for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+            case 'space':
+                hasSpace = true;
+            // fallthrough
+            case 'newline':
+                length += token.source.length;
+                break;
+            case 'comment':
+                if (strict && !hasSpace) {
+                    const message = 'Comments must be separated from other tokens by white space characters';
+                    onError(token, 'MISSING_CHAR', message);
+                }
+                length += token.source.length;
+                comment = token.source.substring(1);
+                break;
+            case 'error':
+                onError(token, 'UNEXPECTED_TOKEN', token.message);
+                length += token.source.length;
+                break;
+            /* istanbul ignore next should not happen */
+            default: {
+                const message = `Unexpected token in block scalar header: ${token.type}`;
+                onError(token, 'UNEXPECTED_TOKEN', message);
+                const ts = token.source;
+                if (ts && typeof ts === 'string')
+                    length += ts.length;
+            }
+        }
+    }
+    return { mode, indent, chomp, comment, length };
+}
+/** @returns Array of lines split up as `[indent, content]` */
+function splitLines(source) {
+    const split = source.split(/\n( *)/);
+    const first = split[0];
+    const m = first.match(/^( *)/);
+    const line0 = m?.[1]
+        ? [m[1], first.slice(m[1].length)]
+        : ['', first];
+    const lines = [line0];
+    for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+    return lines;
+}
+
+exports.resolveBlockScalar = resolveBlockScalar;
+
+
+/***/ }),
+
+/***/ 90334:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveProps = __nccwpck_require__(34631);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+
+function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+    const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+    const seq = new NodeClass(ctx.schema);
+    if (ctx.atRoot)
+        ctx.atRoot = false;
+    if (ctx.atKey)
+        ctx.atKey = false;
+    let offset = bs.offset;
+    let commentEnd = null;
+    for (const { start, value } of bs.items) {
+        const props = resolveProps.resolveProps(start, {
+            indicator: 'seq-item-ind',
+            next: value,
+            offset,
+            onError,
+            parentIndent: bs.indent,
+            startOnNewline: true
+        });
+        if (!props.found) {
+            if (props.anchor || props.tag || value) {
+                if (value?.type === 'block-seq')
+                    onError(props.end, 'BAD_INDENT', 'All sequence items must start at the same column');
+                else
+                    onError(offset, 'MISSING_CHAR', 'Sequence item without - indicator');
+            }
+            else {
+                commentEnd = props.end;
+                if (props.comment)
+                    seq.comment = props.comment;
+                continue;
+            }
+        }
+        const node = value
+            ? composeNode(ctx, value, props, onError)
+            : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node.range[2];
+        seq.items.push(node);
+    }
+    seq.range = [bs.offset, offset, commentEnd ?? offset];
+    return seq;
+}
+
+exports.resolveBlockSeq = resolveBlockSeq;
+
+
+/***/ }),
+
+/***/ 17788:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function resolveEnd(end, offset, reqSpace, onError) {
+    let comment = '';
+    if (end) {
+        let hasSpace = false;
+        let sep = '';
+        for (const token of end) {
+            const { source, type } = token;
+            switch (type) {
+                case 'space':
+                    hasSpace = true;
+                    break;
+                case 'comment': {
+                    if (reqSpace && !hasSpace)
+                        onError(token, 'MISSING_CHAR', 'Comments must be separated from other tokens by white space characters');
+                    const cb = source.substring(1) || ' ';
+                    if (!comment)
+                        comment = cb;
+                    else
+                        comment += sep + cb;
+                    sep = '';
+                    break;
+                }
+                case 'newline':
+                    if (comment)
+                        sep += source;
+                    hasSpace = true;
+                    break;
+                default:
+                    onError(token, 'UNEXPECTED_TOKEN', `Unexpected ${type} at node end`);
+            }
+            offset += source.length;
+        }
+    }
+    return { comment, offset };
+}
+
+exports.resolveEnd = resolveEnd;
+
+
+/***/ }),
+
+/***/ 13142:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(81187);
+
+const blockMsg = 'Block collections are not allowed within flow collections';
+const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
+function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+    const isMap = fc.start.source === '{';
+    const fcName = isMap ? 'flow map' : 'flow sequence';
+    const NodeClass = (tag?.nodeClass ?? (isMap ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq));
+    const coll = new NodeClass(ctx.schema);
+    coll.flow = true;
+    const atRoot = ctx.atRoot;
+    if (atRoot)
+        ctx.atRoot = false;
+    if (ctx.atKey)
+        ctx.atKey = false;
+    let offset = fc.offset + fc.start.source.length;
+    for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start, key, sep, value } = collItem;
+        const props = resolveProps.resolveProps(start, {
+            flow: fcName,
+            indicator: 'explicit-key-ind',
+            next: key ?? sep?.[0],
+            offset,
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+        });
+        if (!props.found) {
+            if (!props.anchor && !props.tag && !sep && !value) {
+                if (i === 0 && props.comma)
+                    onError(props.comma, 'UNEXPECTED_TOKEN', `Unexpected , in ${fcName}`);
+                else if (i < fc.items.length - 1)
+                    onError(props.start, 'UNEXPECTED_TOKEN', `Unexpected empty item in ${fcName}`);
+                if (props.comment) {
+                    if (coll.comment)
+                        coll.comment += '\n' + props.comment;
+                    else
+                        coll.comment = props.comment;
+                }
+                offset = props.end;
+                continue;
+            }
+            if (!isMap && ctx.options.strict && utilContainsNewline.containsNewline(key))
+                onError(key, // checked by containsNewline()
+                'MULTILINE_IMPLICIT_KEY', 'Implicit keys of flow sequence pairs need to be on a single line');
+        }
+        if (i === 0) {
+            if (props.comma)
+                onError(props.comma, 'UNEXPECTED_TOKEN', `Unexpected , in ${fcName}`);
+        }
+        else {
+            if (!props.comma)
+                onError(props.start, 'MISSING_CHAR', `Missing , between ${fcName} items`);
+            if (props.comment) {
+                let prevItemComment = '';
+                loop: for (const st of start) {
+                    switch (st.type) {
+                        case 'comma':
+                        case 'space':
+                            break;
+                        case 'comment':
+                            prevItemComment = st.source.substring(1);
+                            break loop;
+                        default:
+                            break loop;
+                    }
+                }
+                if (prevItemComment) {
+                    let prev = coll.items[coll.items.length - 1];
+                    if (identity.isPair(prev))
+                        prev = prev.value ?? prev.key;
+                    if (prev.comment)
+                        prev.comment += '\n' + prevItemComment;
+                    else
+                        prev.comment = prevItemComment;
+                    props.comment = props.comment.substring(prevItemComment.length + 1);
+                }
+            }
+        }
+        if (!isMap && !sep && !props.found) {
+            // item is a value in a seq
+            // → key & sep are empty, start does not include ? or :
+            const valueNode = value
+                ? composeNode(ctx, value, props, onError)
+                : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+            coll.items.push(valueNode);
+            offset = valueNode.range[2];
+            if (isBlock(value))
+                onError(valueNode.range, 'BLOCK_IN_FLOW', blockMsg);
+        }
+        else {
+            // item is a key+value pair
+            // key value
+            ctx.atKey = true;
+            const keyStart = props.end;
+            const keyNode = key
+                ? composeNode(ctx, key, props, onError)
+                : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+            if (isBlock(key))
+                onError(keyNode.range, 'BLOCK_IN_FLOW', blockMsg);
+            ctx.atKey = false;
+            // value properties
+            const valueProps = resolveProps.resolveProps(sep ?? [], {
+                flow: fcName,
+                indicator: 'map-value-ind',
+                next: value,
+                offset: keyNode.range[2],
+                onError,
+                parentIndent: fc.indent,
+                startOnNewline: false
+            });
+            if (valueProps.found) {
+                if (!isMap && !props.found && ctx.options.strict) {
+                    if (sep)
+                        for (const st of sep) {
+                            if (st === valueProps.found)
+                                break;
+                            if (st.type === 'newline') {
+                                onError(st, 'MULTILINE_IMPLICIT_KEY', 'Implicit keys of flow sequence pairs need to be on a single line');
+                                break;
+                            }
+                        }
+                    if (props.start < valueProps.found.offset - 1024)
+                        onError(valueProps.found, 'KEY_OVER_1024_CHARS', 'The : indicator must be at most 1024 chars after the start of an implicit flow sequence key');
+                }
+            }
+            else if (value) {
+                if ('source' in value && value.source?.[0] === ':')
+                    onError(value, 'MISSING_CHAR', `Missing space after : in ${fcName}`);
+                else
+                    onError(valueProps.start, 'MISSING_CHAR', `Missing , or : between ${fcName} items`);
+            }
+            // value value
+            const valueNode = value
+                ? composeNode(ctx, value, valueProps, onError)
+                : valueProps.found
+                    ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError)
+                    : null;
+            if (valueNode) {
+                if (isBlock(value))
+                    onError(valueNode.range, 'BLOCK_IN_FLOW', blockMsg);
+            }
+            else if (valueProps.comment) {
+                if (keyNode.comment)
+                    keyNode.comment += '\n' + valueProps.comment;
+                else
+                    keyNode.comment = valueProps.comment;
+            }
+            const pair = new Pair.Pair(keyNode, valueNode);
+            if (ctx.options.keepSourceTokens)
+                pair.srcToken = collItem;
+            if (isMap) {
+                const map = coll;
+                if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+                    onError(keyStart, 'DUPLICATE_KEY', 'Map keys must be unique');
+                map.items.push(pair);
+            }
+            else {
+                const map = new YAMLMap.YAMLMap(ctx.schema);
+                map.flow = true;
+                map.items.push(pair);
+                const endRange = (valueNode ?? keyNode).range;
+                map.range = [keyNode.range[0], endRange[1], endRange[2]];
+                coll.items.push(map);
+            }
+            offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+    }
+    const expectedEnd = isMap ? '}' : ']';
+    const [ce, ...ee] = fc.end;
+    let cePos = offset;
+    if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+    else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot
+            ? `${name} must end with a ${expectedEnd}`
+            : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? 'MISSING_CHAR' : 'BAD_INDENT', msg);
+        if (ce && ce.source.length !== 1)
+            ee.unshift(ce);
+    }
+    if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+            if (coll.comment)
+                coll.comment += '\n' + end.comment;
+            else
+                coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+    }
+    else {
+        coll.range = [fc.offset, cePos, cePos];
+    }
+    return coll;
+}
+
+exports.resolveFlowCollection = resolveFlowCollection;
+
+
+/***/ }),
+
+/***/ 76842:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+var resolveEnd = __nccwpck_require__(17788);
+
+function resolveFlowScalar(scalar, strict, onError) {
+    const { offset, type, source, end } = scalar;
+    let _type;
+    let value;
+    const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+    switch (type) {
+        case 'scalar':
+            _type = Scalar.Scalar.PLAIN;
+            value = plainValue(source, _onError);
+            break;
+        case 'single-quoted-scalar':
+            _type = Scalar.Scalar.QUOTE_SINGLE;
+            value = singleQuotedValue(source, _onError);
+            break;
+        case 'double-quoted-scalar':
+            _type = Scalar.Scalar.QUOTE_DOUBLE;
+            value = doubleQuotedValue(source, _onError);
+            break;
+        /* istanbul ignore next should not happen */
+        default:
+            onError(scalar, 'UNEXPECTED_TOKEN', `Expected a flow scalar value, but found: ${type}`);
+            return {
+                value: '',
+                type: null,
+                comment: '',
+                range: [offset, offset + source.length, offset + source.length]
+            };
+    }
+    const valueEnd = offset + source.length;
+    const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+    return {
+        value,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+    };
+}
+function plainValue(source, onError) {
+    let badChar = '';
+    switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case '\t':
+            badChar = 'a tab character';
+            break;
+        case ',':
+            badChar = 'flow indicator character ,';
+            break;
+        case '%':
+            badChar = 'directive indicator character %';
+            break;
+        case '|':
+        case '>': {
+            badChar = `block scalar indicator ${source[0]}`;
+            break;
+        }
+        case '@':
+        case '`': {
+            badChar = `reserved character ${source[0]}`;
+            break;
+        }
+    }
+    if (badChar)
+        onError(0, 'BAD_SCALAR_START', `Plain value cannot start with ${badChar}`);
+    return unfoldLines(source);
+}
+function singleQuotedValue(source, onError) {
+    if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, 'MISSING_CHAR', "Missing closing 'quote");
+    return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+}
+function unfoldLines(source) {
+    const line = /(.*?)\r?\n/sy;
+    let match = line.exec(source);
+    if (!match)
+        return source;
+    /**
+     * The negative lookbehinds in these RegExps are to
+     * prevent causing a polynomial search time in certain cases.
+     *
+     * The try-catch is for Safari < 16.4 and other old browsers:
+     * https://caniuse.com/js-regexp-lookbehind
+     */
+    let trimEnd, trimBoth;
+    try {
+        trimEnd = new RegExp('(?<![ \t])[ \t]+$');
+        trimBoth = new RegExp('^[ \t]+|(?<![ \t])[ \t]+$', 'g');
+    }
+    catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+    }
+    let res = match[1].replace(trimEnd, '');
+    let sep = ' ';
+    let pos = line.lastIndex;
+    while ((match = line.exec(source))) {
+        const lm = match[1].replace(trimBoth, '');
+        if (lm === '') {
+            if (sep === '\n')
+                res += sep;
+            else
+                sep = '\n';
+        }
+        else {
+            res += sep + lm;
+            sep = ' ';
+        }
+        pos = line.lastIndex;
+    }
+    const last = /[ \t]*(.*)/sy;
+    last.lastIndex = pos;
+    match = last.exec(source);
+    return res + sep + (match?.[1] ?? '');
+}
+function doubleQuotedValue(source, onError) {
+    let res = '';
+    for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === '\r' && source[i + 1] === '\n')
+            continue;
+        if (ch === '\n') {
+            const { fold, offset } = foldNewline(source, i);
+            res += fold;
+            i = offset;
+        }
+        else if (ch === '\\') {
+            let next = source[++i];
+            const cc = escapeCodes[next];
+            if (cc)
+                res += cc;
+            else if (next === '\n') {
+                // skip escaped newlines, but still trim the following line
+                next = source[i + 1];
+                while (next === ' ' || next === '\t')
+                    next = source[++i + 1];
+            }
+            else if (next === '\r' && source[i + 1] === '\n') {
+                // skip escaped CRLF newlines, but still trim the following line
+                next = source[++i + 1];
+                while (next === ' ' || next === '\t')
+                    next = source[++i + 1];
+            }
+            else if (next === 'x' || next === 'u' || next === 'U') {
+                const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+                res += parseCharCode(source, i + 1, length, onError);
+                i += length;
+            }
+            else {
+                const raw = source.substr(i - 1, 2);
+                onError(i - 1, 'BAD_DQ_ESCAPE', `Invalid escape sequence ${raw}`);
+                res += raw;
+            }
+        }
+        else if (ch === ' ' || ch === '\t') {
+            // trim trailing whitespace
+            const wsStart = i;
+            let next = source[i + 1];
+            while (next === ' ' || next === '\t')
+                next = source[++i + 1];
+            if (next !== '\n' && !(next === '\r' && source[i + 2] === '\n'))
+                res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        }
+        else {
+            res += ch;
+        }
+    }
+    if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, 'MISSING_CHAR', 'Missing closing "quote');
+    return res;
+}
+/**
+ * Fold a single newline into a space, multiple newlines to N - 1 newlines.
+ * Presumes `source[offset] === '\n'`
+ */
+function foldNewline(source, offset) {
+    let fold = '';
+    let ch = source[offset + 1];
+    while (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
+        if (ch === '\r' && source[offset + 2] !== '\n')
+            break;
+        if (ch === '\n')
+            fold += '\n';
+        offset += 1;
+        ch = source[offset + 1];
+    }
+    if (!fold)
+        fold = ' ';
+    return { fold, offset };
+}
+const escapeCodes = {
+    '0': '\0', // null character
+    a: '\x07', // bell character
+    b: '\b', // backspace
+    e: '\x1b', // escape character
+    f: '\f', // form feed
+    n: '\n', // line feed
+    r: '\r', // carriage return
+    t: '\t', // horizontal tab
+    v: '\v', // vertical tab
+    N: '\u0085', // Unicode next line
+    _: '\u00a0', // Unicode non-breaking space
+    L: '\u2028', // Unicode line separator
+    P: '\u2029', // Unicode paragraph separator
+    ' ': ' ',
+    '"': '"',
+    '/': '/',
+    '\\': '\\',
+    '\t': '\t'
+};
+function parseCharCode(source, offset, length, onError) {
+    const cc = source.substr(offset, length);
+    const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+    const code = ok ? parseInt(cc, 16) : NaN;
+    try {
+        return String.fromCodePoint(code);
+    }
+    catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, 'BAD_DQ_ESCAPE', `Invalid escape sequence ${raw}`);
+        return raw;
+    }
+}
+
+exports.resolveFlowScalar = resolveFlowScalar;
+
+
+/***/ }),
+
+/***/ 34631:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    let spaceBefore = false;
+    let atNewline = startOnNewline;
+    let hasSpace = startOnNewline;
+    let comment = '';
+    let commentSep = '';
+    let hasNewline = false;
+    let reqSpace = false;
+    let tab = null;
+    let anchor = null;
+    let tag = null;
+    let newlineAfterProp = null;
+    let comma = null;
+    let found = null;
+    let start = null;
+    for (const token of tokens) {
+        if (reqSpace) {
+            if (token.type !== 'space' &&
+                token.type !== 'newline' &&
+                token.type !== 'comma')
+                onError(token.offset, 'MISSING_CHAR', 'Tags and anchors must be separated from the next token by white space');
+            reqSpace = false;
+        }
+        if (tab) {
+            if (atNewline && token.type !== 'comment' && token.type !== 'newline') {
+                onError(tab, 'TAB_AS_INDENT', 'Tabs are not allowed as indentation');
+            }
+            tab = null;
+        }
+        switch (token.type) {
+            case 'space':
+                // At the doc level, tabs at line start may be parsed
+                // as leading white space rather than indentation.
+                // In a flow collection, only the parser handles indent.
+                if (!flow &&
+                    (indicator !== 'doc-start' || next?.type !== 'flow-collection') &&
+                    token.source.includes('\t')) {
+                    tab = token;
+                }
+                hasSpace = true;
+                break;
+            case 'comment': {
+                if (!hasSpace)
+                    onError(token, 'MISSING_CHAR', 'Comments must be separated from other tokens by white space characters');
+                const cb = token.source.substring(1) || ' ';
+                if (!comment)
+                    comment = cb;
+                else
+                    comment += commentSep + cb;
+                commentSep = '';
+                atNewline = false;
+                break;
+            }
+            case 'newline':
+                if (atNewline) {
+                    if (comment)
+                        comment += token.source;
+                    else if (!found || indicator !== 'seq-item-ind')
+                        spaceBefore = true;
+                }
+                else
+                    commentSep += token.source;
+                atNewline = true;
+                hasNewline = true;
+                if (anchor || tag)
+                    newlineAfterProp = token;
+                hasSpace = true;
+                break;
+            case 'anchor':
+                if (anchor)
+                    onError(token, 'MULTIPLE_ANCHORS', 'A node can have at most one anchor');
+                if (token.source.endsWith(':'))
+                    onError(token.offset + token.source.length - 1, 'BAD_ALIAS', 'Anchor ending in : is ambiguous', true);
+                anchor = token;
+                start ?? (start = token.offset);
+                atNewline = false;
+                hasSpace = false;
+                reqSpace = true;
+                break;
+            case 'tag': {
+                if (tag)
+                    onError(token, 'MULTIPLE_TAGS', 'A node can have at most one tag');
+                tag = token;
+                start ?? (start = token.offset);
+                atNewline = false;
+                hasSpace = false;
+                reqSpace = true;
+                break;
+            }
+            case indicator:
+                // Could here handle preceding comments differently
+                if (anchor || tag)
+                    onError(token, 'BAD_PROP_ORDER', `Anchors and tags must be after the ${token.source} indicator`);
+                if (found)
+                    onError(token, 'UNEXPECTED_TOKEN', `Unexpected ${token.source} in ${flow ?? 'collection'}`);
+                found = token;
+                atNewline =
+                    indicator === 'seq-item-ind' || indicator === 'explicit-key-ind';
+                hasSpace = false;
+                break;
+            case 'comma':
+                if (flow) {
+                    if (comma)
+                        onError(token, 'UNEXPECTED_TOKEN', `Unexpected , in ${flow}`);
+                    comma = token;
+                    atNewline = false;
+                    hasSpace = false;
+                    break;
+                }
+            // else fallthrough
+            default:
+                onError(token, 'UNEXPECTED_TOKEN', `Unexpected ${token.type} token`);
+                atNewline = false;
+                hasSpace = false;
+        }
+    }
+    const last = tokens[tokens.length - 1];
+    const end = last ? last.offset + last.source.length : offset;
+    if (reqSpace &&
+        next &&
+        next.type !== 'space' &&
+        next.type !== 'newline' &&
+        next.type !== 'comma' &&
+        (next.type !== 'scalar' || next.source !== '')) {
+        onError(next.offset, 'MISSING_CHAR', 'Tags and anchors must be separated from the next token by white space');
+    }
+    if (tab &&
+        ((atNewline && tab.indent <= parentIndent) ||
+            next?.type === 'block-map' ||
+            next?.type === 'block-seq'))
+        onError(tab, 'TAB_AS_INDENT', 'Tabs are not allowed as indentation');
+    return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start ?? end
+    };
+}
+
+exports.resolveProps = resolveProps;
+
+
+/***/ }),
+
+/***/ 9499:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function containsNewline(key) {
+    if (!key)
+        return null;
+    switch (key.type) {
+        case 'alias':
+        case 'scalar':
+        case 'double-quoted-scalar':
+        case 'single-quoted-scalar':
+            if (key.source.includes('\n'))
+                return true;
+            if (key.end)
+                for (const st of key.end)
+                    if (st.type === 'newline')
+                        return true;
+            return false;
+        case 'flow-collection':
+            for (const it of key.items) {
+                for (const st of it.start)
+                    if (st.type === 'newline')
+                        return true;
+                if (it.sep)
+                    for (const st of it.sep)
+                        if (st.type === 'newline')
+                            return true;
+                if (containsNewline(it.key) || containsNewline(it.value))
+                    return true;
+            }
+            return false;
+        default:
+            return true;
+    }
+}
+
+exports.containsNewline = containsNewline;
+
+
+/***/ }),
+
+/***/ 22599:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function emptyScalarPosition(offset, before, pos) {
+    if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+            let st = before[i];
+            switch (st.type) {
+                case 'space':
+                case 'comment':
+                case 'newline':
+                    offset -= st.source.length;
+                    continue;
+            }
+            // Technically, an empty scalar is immediately after the last non-empty
+            // node, but it's more useful to place it after any whitespace.
+            st = before[++i];
+            while (st?.type === 'space') {
+                offset += st.source.length;
+                st = before[++i];
+            }
+            break;
+        }
+    }
+    return offset;
+}
+
+exports.emptyScalarPosition = emptyScalarPosition;
+
+
+/***/ }),
+
+/***/ 74051:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var utilContainsNewline = __nccwpck_require__(9499);
+
+function flowIndentCheck(indent, fc, onError) {
+    if (fc?.type === 'flow-collection') {
+        const end = fc.end[0];
+        if (end.indent === indent &&
+            (end.source === ']' || end.source === '}') &&
+            utilContainsNewline.containsNewline(fc)) {
+            const msg = 'Flow end indicator should be more indented than parent';
+            onError(end, 'BAD_INDENT', msg, true);
+        }
+    }
+}
+
+exports.flowIndentCheck = flowIndentCheck;
+
+
+/***/ }),
+
+/***/ 81187:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+
+function mapIncludes(ctx, items, search) {
+    const { uniqueKeys } = ctx.options;
+    if (uniqueKeys === false)
+        return false;
+    const isEqual = typeof uniqueKeys === 'function'
+        ? uniqueKeys
+        : (a, b) => a === b || (identity.isScalar(a) && identity.isScalar(b) && a.value === b.value);
+    return items.some(pair => isEqual(pair.key, search));
+}
+
+exports.mapIncludes = mapIncludes;
+
+
+/***/ }),
+
+/***/ 3021:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var toJS = __nccwpck_require__(74043);
+var Schema = __nccwpck_require__(45840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(71596);
+var applyReviver = __nccwpck_require__(83661);
+var createNode = __nccwpck_require__(42404);
+var directives = __nccwpck_require__(61342);
+
+class Document {
+    constructor(value, replacer, options) {
+        /** A comment before this Document */
+        this.commentBefore = null;
+        /** A comment immediately after this Document */
+        this.comment = null;
+        /** Errors encountered during parsing. */
+        this.errors = [];
+        /** Warnings encountered during parsing. */
+        this.warnings = [];
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
+        let _replacer = null;
+        if (typeof replacer === 'function' || Array.isArray(replacer)) {
+            _replacer = replacer;
+        }
+        else if (options === undefined && replacer) {
+            options = replacer;
+            replacer = undefined;
+        }
+        const opt = Object.assign({
+            intAsBigInt: false,
+            keepSourceTokens: false,
+            logLevel: 'warn',
+            prettyErrors: true,
+            strict: true,
+            stringKeys: false,
+            uniqueKeys: true,
+            version: '1.2'
+        }, options);
+        this.options = opt;
+        let { version } = opt;
+        if (options?._directives) {
+            this.directives = options._directives.atDocument();
+            if (this.directives.yaml.explicit)
+                version = this.directives.yaml.version;
+        }
+        else
+            this.directives = new directives.Directives({ version });
+        this.setSchema(version, options);
+        // @ts-expect-error We can't really know that this matches Contents.
+        this.contents =
+            value === undefined ? null : this.createNode(value, _replacer, options);
+    }
+    /**
+     * Create a deep copy of this Document and its contents.
+     *
+     * Custom Node values that inherit from `Object` still refer to their original instances.
+     */
+    clone() {
+        const copy = Object.create(Document.prototype, {
+            [identity.NODE_TYPE]: { value: identity.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+            copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        // @ts-expect-error We can't really know that this matches Contents.
+        copy.contents = identity.isNode(this.contents)
+            ? this.contents.clone(copy.schema)
+            : this.contents;
+        if (this.range)
+            copy.range = this.range.slice();
+        return copy;
+    }
+    /** Adds a value to the document. */
+    add(value) {
+        if (assertCollection(this.contents))
+            this.contents.add(value);
+    }
+    /** Adds a value to the document. */
+    addIn(path, value) {
+        if (assertCollection(this.contents))
+            this.contents.addIn(path, value);
+    }
+    /**
+     * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+     *
+     * If `node` already has an anchor, `name` is ignored.
+     * Otherwise, the `node.anchor` value will be set to `name`,
+     * or if an anchor with that name is already present in the document,
+     * `name` will be used as a prefix for a new unique anchor.
+     * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+     */
+    createAlias(node, name) {
+        if (!node.anchor) {
+            const prev = anchors.anchorNames(this);
+            node.anchor =
+                // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+                !name || prev.has(name) ? anchors.findNewAnchor(name || 'a', prev) : name;
+        }
+        return new Alias.Alias(node.anchor);
+    }
+    createNode(value, replacer, options) {
+        let _replacer = undefined;
+        if (typeof replacer === 'function') {
+            value = replacer.call({ '': value }, '', value);
+            _replacer = replacer;
+        }
+        else if (Array.isArray(replacer)) {
+            const keyToStr = (v) => typeof v === 'number' || v instanceof String || v instanceof Number;
+            const asStr = replacer.filter(keyToStr).map(String);
+            if (asStr.length > 0)
+                replacer = replacer.concat(asStr);
+            _replacer = replacer;
+        }
+        else if (options === undefined && replacer) {
+            options = replacer;
+            replacer = undefined;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(this, 
+        // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+        anchorPrefix || 'a');
+        const ctx = {
+            aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+            keepUndefined: keepUndefined ?? false,
+            onAnchor,
+            onTagObj,
+            replacer: _replacer,
+            schema: this.schema,
+            sourceObjects
+        };
+        const node = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node))
+            node.flow = true;
+        setAnchors();
+        return node;
+    }
+    /**
+     * Convert a key and a value into a `Pair` using the current schema,
+     * recursively wrapping all values as `Scalar` or `Collection` nodes.
+     */
+    createPair(key, value, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+    }
+    /**
+     * Removes a value from the document.
+     * @returns `true` if the item was found and removed.
+     */
+    delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+    }
+    /**
+     * Removes a value from the document.
+     * @returns `true` if the item was found and removed.
+     */
+    deleteIn(path) {
+        if (Collection.isEmptyPath(path)) {
+            if (this.contents == null)
+                return false;
+            // @ts-expect-error Presumed impossible if Strict extends false
+            this.contents = null;
+            return true;
+        }
+        return assertCollection(this.contents)
+            ? this.contents.deleteIn(path)
+            : false;
+    }
+    /**
+     * Returns item at `key`, or `undefined` if not found. By default unwraps
+     * scalar values from their surrounding node; to disable set `keepScalar` to
+     * `true` (collections are always returned intact).
+     */
+    get(key, keepScalar) {
+        return identity.isCollection(this.contents)
+            ? this.contents.get(key, keepScalar)
+            : undefined;
+    }
+    /**
+     * Returns item at `path`, or `undefined` if not found. By default unwraps
+     * scalar values from their surrounding node; to disable set `keepScalar` to
+     * `true` (collections are always returned intact).
+     */
+    getIn(path, keepScalar) {
+        if (Collection.isEmptyPath(path))
+            return !keepScalar && identity.isScalar(this.contents)
+                ? this.contents.value
+                : this.contents;
+        return identity.isCollection(this.contents)
+            ? this.contents.getIn(path, keepScalar)
+            : undefined;
+    }
+    /**
+     * Checks if the document includes a value with the key `key`.
+     */
+    has(key) {
+        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+    }
+    /**
+     * Checks if the document includes a value at `path`.
+     */
+    hasIn(path) {
+        if (Collection.isEmptyPath(path))
+            return this.contents !== undefined;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+    }
+    /**
+     * Sets a value in this document. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     */
+    set(key, value) {
+        if (this.contents == null) {
+            // @ts-expect-error We can't really know that this matches Contents.
+            this.contents = Collection.collectionFromPath(this.schema, [key], value);
+        }
+        else if (assertCollection(this.contents)) {
+            this.contents.set(key, value);
+        }
+    }
+    /**
+     * Sets a value in this document. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     */
+    setIn(path, value) {
+        if (Collection.isEmptyPath(path)) {
+            // @ts-expect-error We can't really know that this matches Contents.
+            this.contents = value;
+        }
+        else if (this.contents == null) {
+            // @ts-expect-error We can't really know that this matches Contents.
+            this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+        }
+        else if (assertCollection(this.contents)) {
+            this.contents.setIn(path, value);
+        }
+    }
+    /**
+     * Change the YAML version and schema used by the document.
+     * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+     * It also requires the `schema` option to be given as a `Schema` instance value.
+     *
+     * Overrides all previously set schema options.
+     */
+    setSchema(version, options = {}) {
+        if (typeof version === 'number')
+            version = String(version);
+        let opt;
+        switch (version) {
+            case '1.1':
+                if (this.directives)
+                    this.directives.yaml.version = '1.1';
+                else
+                    this.directives = new directives.Directives({ version: '1.1' });
+                opt = { resolveKnownTags: false, schema: 'yaml-1.1' };
+                break;
+            case '1.2':
+            case 'next':
+                if (this.directives)
+                    this.directives.yaml.version = version;
+                else
+                    this.directives = new directives.Directives({ version });
+                opt = { resolveKnownTags: true, schema: 'core' };
+                break;
+            case null:
+                if (this.directives)
+                    delete this.directives;
+                opt = null;
+                break;
+            default: {
+                const sv = JSON.stringify(version);
+                throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+            }
+        }
+        // Not using `instanceof Schema` to allow for duck typing
+        if (options.schema instanceof Object)
+            this.schema = options.schema;
+        else if (opt)
+            this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+            throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+    }
+    // json & jsonArg are only used from toJSON()
+    toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+            anchors: new Map(),
+            doc: this,
+            keep: !json,
+            mapAsMap: mapAsMap === true,
+            mapKeyWarned: false,
+            maxAliasCount: typeof maxAliasCount === 'number' ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? '', ctx);
+        if (typeof onAnchor === 'function')
+            for (const { count, res } of ctx.anchors.values())
+                onAnchor(res, count);
+        return typeof reviver === 'function'
+            ? applyReviver.applyReviver(reviver, { '': res }, '', res)
+            : res;
+    }
+    /**
+     * A JSON representation of the document `contents`.
+     *
+     * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+     *   property name.
+     */
+    toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+    }
+    /** A YAML representation of the document. */
+    toString(options = {}) {
+        if (this.errors.length > 0)
+            throw new Error('Document with errors cannot be stringified');
+        if ('indent' in options &&
+            (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+            const s = JSON.stringify(options.indent);
+            throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+    }
+}
+function assertCollection(contents) {
+    if (identity.isCollection(contents))
+        return true;
+    throw new Error('Expected a YAML collection as document contents');
+}
+
+exports.Document = Document;
+
+
+/***/ }),
+
+/***/ 71596:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
+
+/**
+ * Verify that the input string is a valid anchor.
+ *
+ * Will throw on errors.
+ */
+function anchorIsValid(anchor) {
+    if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+        const sa = JSON.stringify(anchor);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+    }
+    return true;
+}
+function anchorNames(root) {
+    const anchors = new Set();
+    visit.visit(root, {
+        Value(_key, node) {
+            if (node.anchor)
+                anchors.add(node.anchor);
+        }
+    });
+    return anchors;
+}
+/** Find a new anchor name with the given `prefix` and a one-indexed suffix. */
+function findNewAnchor(prefix, exclude) {
+    for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+            return name;
+    }
+}
+function createNodeAnchors(doc, prefix) {
+    const aliasObjects = [];
+    const sourceObjects = new Map();
+    let prevAnchors = null;
+    return {
+        onAnchor: (source) => {
+            aliasObjects.push(source);
+            prevAnchors ?? (prevAnchors = anchorNames(doc));
+            const anchor = findNewAnchor(prefix, prevAnchors);
+            prevAnchors.add(anchor);
+            return anchor;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+            for (const source of aliasObjects) {
+                const ref = sourceObjects.get(source);
+                if (typeof ref === 'object' &&
+                    ref.anchor &&
+                    (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
+                    ref.node.anchor = ref.anchor;
+                }
+                else {
+                    const error = new Error('Failed to resolve repeated object (this should not happen)');
+                    error.source = source;
+                    throw error;
+                }
+            }
+        },
+        sourceObjects
+    };
+}
+
+exports.anchorIsValid = anchorIsValid;
+exports.anchorNames = anchorNames;
+exports.createNodeAnchors = createNodeAnchors;
+exports.findNewAnchor = findNewAnchor;
+
+
+/***/ }),
+
+/***/ 83661:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Applies the JSON.parse reviver algorithm as defined in the ECMA-262 spec,
+ * in section 24.5.1.1 "Runtime Semantics: InternalizeJSONProperty" of the
+ * 2021 edition: https://tc39.es/ecma262/#sec-json.parse
+ *
+ * Includes extensions for handling Map and Set objects.
+ */
+function applyReviver(reviver, obj, key, val) {
+    if (val && typeof val === 'object') {
+        if (Array.isArray(val)) {
+            for (let i = 0, len = val.length; i < len; ++i) {
+                const v0 = val[i];
+                const v1 = applyReviver(reviver, val, String(i), v0);
+                // eslint-disable-next-line @typescript-eslint/no-array-delete
+                if (v1 === undefined)
+                    delete val[i];
+                else if (v1 !== v0)
+                    val[i] = v1;
+            }
+        }
+        else if (val instanceof Map) {
+            for (const k of Array.from(val.keys())) {
+                const v0 = val.get(k);
+                const v1 = applyReviver(reviver, val, k, v0);
+                if (v1 === undefined)
+                    val.delete(k);
+                else if (v1 !== v0)
+                    val.set(k, v1);
+            }
+        }
+        else if (val instanceof Set) {
+            for (const v0 of Array.from(val)) {
+                const v1 = applyReviver(reviver, val, v0, v0);
+                if (v1 === undefined)
+                    val.delete(v0);
+                else if (v1 !== v0) {
+                    val.delete(v0);
+                    val.add(v1);
+                }
+            }
+        }
+        else {
+            for (const [k, v0] of Object.entries(val)) {
+                const v1 = applyReviver(reviver, val, k, v0);
+                if (v1 === undefined)
+                    delete val[k];
+                else if (v1 !== v0)
+                    val[k] = v1;
+            }
+        }
+    }
+    return reviver.call(obj, key, val);
+}
+
+exports.applyReviver = applyReviver;
+
+
+/***/ }),
+
+/***/ 42404:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+
+const defaultTagPrefix = 'tag:yaml.org,2002:';
+function findTagObject(value, tagName, tags) {
+    if (tagName) {
+        const match = tags.filter(t => t.tag === tagName);
+        const tagObj = match.find(t => !t.format) ?? match[0];
+        if (!tagObj)
+            throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+    }
+    return tags.find(t => t.identify?.(value) && !t.format);
+}
+function createNode(value, tagName, ctx) {
+    if (identity.isDocument(value))
+        value = value.contents;
+    if (identity.isNode(value))
+        return value;
+    if (identity.isPair(value)) {
+        const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
+    }
+    if (value instanceof String ||
+        value instanceof Number ||
+        value instanceof Boolean ||
+        (typeof BigInt !== 'undefined' && value instanceof BigInt) // not supported everywhere
+    ) {
+        // https://tc39.es/ecma262/#sec-serializejsonproperty
+        value = value.valueOf();
+    }
+    const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+    // Detect duplicate references to the same object & use Alias nodes for all
+    // after first. The `ref` wrapper allows for circular references to resolve.
+    let ref = undefined;
+    if (aliasDuplicateObjects && value && typeof value === 'object') {
+        ref = sourceObjects.get(value);
+        if (ref) {
+            ref.anchor ?? (ref.anchor = onAnchor(value));
+            return new Alias.Alias(ref.anchor);
+        }
+        else {
+            ref = { anchor: null, node: null };
+            sourceObjects.set(value, ref);
+        }
+    }
+    if (tagName?.startsWith('!!'))
+        tagName = defaultTagPrefix + tagName.slice(2);
+    let tagObj = findTagObject(value, tagName, schema.tags);
+    if (!tagObj) {
+        if (value && typeof value.toJSON === 'function') {
+            // eslint-disable-next-line @typescript-eslint/no-unsafe-call
+            value = value.toJSON();
+        }
+        if (!value || typeof value !== 'object') {
+            const node = new Scalar.Scalar(value);
+            if (ref)
+                ref.node = node;
+            return node;
+        }
+        tagObj =
+            value instanceof Map
+                ? schema[identity.MAP]
+                : Symbol.iterator in Object(value)
+                    ? schema[identity.SEQ]
+                    : schema[identity.MAP];
+    }
+    if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+    }
+    const node = tagObj?.createNode
+        ? tagObj.createNode(ctx.schema, value, ctx)
+        : typeof tagObj?.nodeClass?.from === 'function'
+            ? tagObj.nodeClass.from(ctx.schema, value, ctx)
+            : new Scalar.Scalar(value);
+    if (tagName)
+        node.tag = tagName;
+    else if (!tagObj.default)
+        node.tag = tagObj.tag;
+    if (ref)
+        ref.node = node;
+    return node;
+}
+
+exports.createNode = createNode;
+
+
+/***/ }),
+
+/***/ 61342:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
+
+const escapeChars = {
+    '!': '%21',
+    ',': '%2C',
+    '[': '%5B',
+    ']': '%5D',
+    '{': '%7B',
+    '}': '%7D'
+};
+const escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, ch => escapeChars[ch]);
+class Directives {
+    constructor(yaml, tags) {
+        /**
+         * The directives-end/doc-start marker `---`. If `null`, a marker may still be
+         * included in the document's stringified representation.
+         */
+        this.docStart = null;
+        /** The doc-end marker `...`.  */
+        this.docEnd = false;
+        this.yaml = Object.assign({}, Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, Directives.defaultTags, tags);
+    }
+    clone() {
+        const copy = new Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+    }
+    /**
+     * During parsing, get a Directives instance for the current document and
+     * update the stream state according to the current version's spec.
+     */
+    atDocument() {
+        const res = new Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+            case '1.1':
+                this.atNextDocument = true;
+                break;
+            case '1.2':
+                this.atNextDocument = false;
+                this.yaml = {
+                    explicit: Directives.defaultYaml.explicit,
+                    version: '1.2'
+                };
+                this.tags = Object.assign({}, Directives.defaultTags);
+                break;
+        }
+        return res;
+    }
+    /**
+     * @param onError - May be called even if the action was successful
+     * @returns `true` on success
+     */
+    add(line, onError) {
+        if (this.atNextDocument) {
+            this.yaml = { explicit: Directives.defaultYaml.explicit, version: '1.1' };
+            this.tags = Object.assign({}, Directives.defaultTags);
+            this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+            case '%TAG': {
+                if (parts.length !== 2) {
+                    onError(0, '%TAG directive should contain exactly two parts');
+                    if (parts.length < 2)
+                        return false;
+                }
+                const [handle, prefix] = parts;
+                this.tags[handle] = prefix;
+                return true;
+            }
+            case '%YAML': {
+                this.yaml.explicit = true;
+                if (parts.length !== 1) {
+                    onError(0, '%YAML directive should contain exactly one part');
+                    return false;
+                }
+                const [version] = parts;
+                if (version === '1.1' || version === '1.2') {
+                    this.yaml.version = version;
+                    return true;
+                }
+                else {
+                    const isValid = /^\d+\.\d+$/.test(version);
+                    onError(6, `Unsupported YAML version ${version}`, isValid);
+                    return false;
+                }
+            }
+            default:
+                onError(0, `Unknown directive ${name}`, true);
+                return false;
+        }
+    }
+    /**
+     * Resolves a tag, matching handles to those defined in %TAG directives.
+     *
+     * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+     *   `'!local'` tag, or `null` if unresolvable.
+     */
+    tagName(source, onError) {
+        if (source === '!')
+            return '!'; // non-specific tag
+        if (source[0] !== '!') {
+            onError(`Not a valid tag: ${source}`);
+            return null;
+        }
+        if (source[1] === '<') {
+            const verbatim = source.slice(2, -1);
+            if (verbatim === '!' || verbatim === '!!') {
+                onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+                return null;
+            }
+            if (source[source.length - 1] !== '>')
+                onError('Verbatim tags must end with a >');
+            return verbatim;
+        }
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+            onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle];
+        if (prefix) {
+            try {
+                return prefix + decodeURIComponent(suffix);
+            }
+            catch (error) {
+                onError(String(error));
+                return null;
+            }
+        }
+        if (handle === '!')
+            return source; // local tag
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+    }
+    /**
+     * Given a fully resolved tag, returns its printable string form,
+     * taking into account current tag prefixes and defaults.
+     */
+    tagString(tag) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
+            if (tag.startsWith(prefix))
+                return handle + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === '!' ? tag : `!<${tag}>`;
+    }
+    toString(doc) {
+        const lines = this.yaml.explicit
+            ? [`%YAML ${this.yaml.version || '1.2'}`]
+            : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
+            const tags = {};
+            visit.visit(doc.contents, (_key, node) => {
+                if (identity.isNode(node) && node.tag)
+                    tags[node.tag] = true;
+            });
+            tagNames = Object.keys(tags);
+        }
+        else
+            tagNames = [];
+        for (const [handle, prefix] of tagEntries) {
+            if (handle === '!!' && prefix === 'tag:yaml.org,2002:')
+                continue;
+            if (!doc || tagNames.some(tn => tn.startsWith(prefix)))
+                lines.push(`%TAG ${handle} ${prefix}`);
+        }
+        return lines.join('\n');
+    }
+}
+Directives.defaultYaml = { explicit: false, version: '1.2' };
+Directives.defaultTags = { '!!': 'tag:yaml.org,2002:' };
+
+exports.Directives = Directives;
+
+
+/***/ }),
+
+/***/ 91464:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+class YAMLError extends Error {
+    constructor(name, pos, code, message) {
+        super();
+        this.name = name;
+        this.code = code;
+        this.message = message;
+        this.pos = pos;
+    }
+}
+class YAMLParseError extends YAMLError {
+    constructor(pos, code, message) {
+        super('YAMLParseError', pos, code, message);
+    }
+}
+class YAMLWarning extends YAMLError {
+    constructor(pos, code, message) {
+        super('YAMLWarning', pos, code, message);
+    }
+}
+const prettifyError = (src, lc) => (error) => {
+    if (error.pos[0] === -1)
+        return;
+    error.linePos = error.pos.map(pos => lc.linePos(pos));
+    const { line, col } = error.linePos[0];
+    error.message += ` at line ${line}, column ${col}`;
+    let ci = col - 1;
+    let lineStr = src
+        .substring(lc.lineStarts[line - 1], lc.lineStarts[line])
+        .replace(/[\n\r]+$/, '');
+    // Trim to max 80 chars, keeping col position near the middle
+    if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = '…' + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+    }
+    if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + '…';
+    // Include previous line in context if pointing at line start
+    if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        // Regexp won't match if start is trimmed
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+            prev = prev.substring(0, 79) + '…\n';
+        lineStr = prev + lineStr;
+    }
+    if (/[^ ]/.test(lineStr)) {
+        let count = 1;
+        const end = error.linePos[1];
+        if (end?.line === line && end.col > col) {
+            count = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = ' '.repeat(ci) + '^'.repeat(count);
+        error.message += `:\n\n${lineStr}\n${pointer}\n`;
+    }
+};
+
+exports.YAMLError = YAMLError;
+exports.YAMLParseError = YAMLParseError;
+exports.YAMLWarning = YAMLWarning;
+exports.prettifyError = prettifyError;
+
+
+/***/ }),
+
+/***/ 38815:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(45840);
+var errors = __nccwpck_require__(91464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(40361);
+var lineCounter = __nccwpck_require__(66628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(84047);
+var visit = __nccwpck_require__(10204);
+
+
+
+__webpack_unused_export__ = composer.Composer;
+__webpack_unused_export__ = Document.Document;
+__webpack_unused_export__ = Schema.Schema;
+__webpack_unused_export__ = errors.YAMLError;
+__webpack_unused_export__ = errors.YAMLParseError;
+__webpack_unused_export__ = errors.YAMLWarning;
+__webpack_unused_export__ = Alias.Alias;
+__webpack_unused_export__ = identity.isAlias;
+__webpack_unused_export__ = identity.isCollection;
+__webpack_unused_export__ = identity.isDocument;
+__webpack_unused_export__ = identity.isMap;
+__webpack_unused_export__ = identity.isNode;
+__webpack_unused_export__ = identity.isPair;
+__webpack_unused_export__ = identity.isScalar;
+__webpack_unused_export__ = identity.isSeq;
+__webpack_unused_export__ = Pair.Pair;
+__webpack_unused_export__ = Scalar.Scalar;
+__webpack_unused_export__ = YAMLMap.YAMLMap;
+__webpack_unused_export__ = YAMLSeq.YAMLSeq;
+__webpack_unused_export__ = cst;
+__webpack_unused_export__ = lexer.Lexer;
+__webpack_unused_export__ = lineCounter.LineCounter;
+__webpack_unused_export__ = parser.Parser;
+exports.qg = publicApi.parse;
+__webpack_unused_export__ = publicApi.parseAllDocuments;
+__webpack_unused_export__ = publicApi.parseDocument;
+__webpack_unused_export__ = publicApi.stringify;
+__webpack_unused_export__ = visit.visit;
+__webpack_unused_export__ = visit.visitAsync;
+
+
+/***/ }),
+
+/***/ 57249:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_process = __nccwpck_require__(932);
+
+function debug(logLevel, ...messages) {
+    if (logLevel === 'debug')
+        console.log(...messages);
+}
+function warn(logLevel, warning) {
+    if (logLevel === 'debug' || logLevel === 'warn') {
+        if (typeof node_process.emitWarning === 'function')
+            node_process.emitWarning(warning);
+        else
+            console.warn(warning);
+    }
+}
+
+exports.debug = debug;
+exports.warn = warn;
+
+
+/***/ }),
+
+/***/ 4065:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var anchors = __nccwpck_require__(71596);
+var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
+
+class Alias extends Node.NodeBase {
+    constructor(source) {
+        super(identity.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, 'tag', {
+            set() {
+                throw new Error('Alias nodes cannot have tags');
+            }
+        });
+    }
+    /**
+     * Resolve the value of this alias within `doc`, finding the last
+     * instance of the `source` anchor before this node.
+     */
+    resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+            throw new ReferenceError('Alias resolution is disabled');
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+            nodes = ctx.aliasResolveCache;
+        }
+        else {
+            nodes = [];
+            visit.visit(doc, {
+                Node: (_key, node) => {
+                    if (identity.isAlias(node) || identity.hasAnchor(node))
+                        nodes.push(node);
+                }
+            });
+            if (ctx)
+                ctx.aliasResolveCache = nodes;
+        }
+        let found = undefined;
+        for (const node of nodes) {
+            if (node === this)
+                break;
+            if (node.anchor === this.source)
+                found = node;
+        }
+        if (found && ctx) {
+            const { anchors, doc, maxAliasCount } = ctx;
+            let data = anchors.get(found);
+            if (!data) {
+                // Resolve anchors for Node.prototype.toJS()
+                toJS.toJS(found, null, ctx);
+                data = anchors.get(found);
+            }
+            /* istanbul ignore if */
+            if (data?.res === undefined) {
+                const msg = 'This should not happen: Alias anchor was not resolved?';
+                throw new ReferenceError(msg);
+            }
+            if (maxAliasCount >= 0) {
+                data.count += 1;
+                if (data.aliasCount === 0)
+                    data.aliasCount = getAliasCount(doc, found, anchors);
+                if (data.count * data.aliasCount > maxAliasCount) {
+                    const msg = 'Excessive alias count indicates a resource exhaustion attack';
+                    throw new ReferenceError(msg);
+                }
+            }
+        }
+        return found;
+    }
+    toJSON(_arg, ctx) {
+        if (!ctx)
+            return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+    }
+    toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+            anchors.anchorIsValid(this.source);
+            if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+                const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+                throw new Error(msg);
+            }
+            if (ctx.implicitKey)
+                return `${src} `;
+        }
+        return src;
+    }
+}
+function getAliasCount(doc, node, anchors) {
+    if (identity.isAlias(node)) {
+        const source = node.resolve(doc);
+        const anchor = anchors && source && anchors.get(source);
+        return anchor ? anchor.count * anchor.aliasCount : 0;
+    }
+    else if (identity.isCollection(node)) {
+        let count = 0;
+        for (const item of node.items) {
+            const c = getAliasCount(doc, item, anchors);
+            if (c > count)
+                count = c;
+        }
+        return count;
+    }
+    else if (identity.isPair(node)) {
+        const kc = getAliasCount(doc, node.key, anchors);
+        const vc = getAliasCount(doc, node.value, anchors);
+        return Math.max(kc, vc);
+    }
+    return 1;
+}
+
+exports.Alias = Alias;
+
+
+/***/ }),
+
+/***/ 40101:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(42404);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+
+function collectionFromPath(schema, path, value) {
+    let v = value;
+    for (let i = path.length - 1; i >= 0; --i) {
+        const k = path[i];
+        if (typeof k === 'number' && Number.isInteger(k) && k >= 0) {
+            const a = [];
+            a[k] = v;
+            v = a;
+        }
+        else {
+            v = new Map([[k, v]]);
+        }
+    }
+    return createNode.createNode(v, undefined, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+            throw new Error('This should not happen, please report a bug.');
+        },
+        schema,
+        sourceObjects: new Map()
+    });
+}
+// Type guard is intentionally a little wrong so as to be more useful,
+// as it does not cover untypable empty non-string iterables (e.g. []).
+const isEmptyPath = (path) => path == null ||
+    (typeof path === 'object' && !!path[Symbol.iterator]().next().done);
+class Collection extends Node.NodeBase {
+    constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, 'schema', {
+            value: schema,
+            configurable: true,
+            enumerable: false,
+            writable: true
+        });
+    }
+    /**
+     * Create a copy of this collection.
+     *
+     * @param schema - If defined, overwrites the original's schema
+     */
+    clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+            copy.schema = schema;
+        copy.items = copy.items.map(it => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+            copy.range = this.range.slice();
+        return copy;
+    }
+    /**
+     * Adds a value to the collection. For `!!map` and `!!omap` the value must
+     * be a Pair instance or a `{ key, value }` object, which may not have a key
+     * that already exists in the map.
+     */
+    addIn(path, value) {
+        if (isEmptyPath(path))
+            this.add(value);
+        else {
+            const [key, ...rest] = path;
+            const node = this.get(key, true);
+            if (identity.isCollection(node))
+                node.addIn(rest, value);
+            else if (node === undefined && this.schema)
+                this.set(key, collectionFromPath(this.schema, rest, value));
+            else
+                throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+    }
+    /**
+     * Removes a value from the collection.
+     * @returns `true` if the item was found and removed.
+     */
+    deleteIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+            return this.delete(key);
+        const node = this.get(key, true);
+        if (identity.isCollection(node))
+            return node.deleteIn(rest);
+        else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+    }
+    /**
+     * Returns item at `key`, or `undefined` if not found. By default unwraps
+     * scalar values from their surrounding node; to disable set `keepScalar` to
+     * `true` (collections are always returned intact).
+     */
+    getIn(path, keepScalar) {
+        const [key, ...rest] = path;
+        const node = this.get(key, true);
+        if (rest.length === 0)
+            return !keepScalar && identity.isScalar(node) ? node.value : node;
+        else
+            return identity.isCollection(node) ? node.getIn(rest, keepScalar) : undefined;
+    }
+    hasAllNullValues(allowScalar) {
+        return this.items.every(node => {
+            if (!identity.isPair(node))
+                return false;
+            const n = node.value;
+            return (n == null ||
+                (allowScalar &&
+                    identity.isScalar(n) &&
+                    n.value == null &&
+                    !n.commentBefore &&
+                    !n.comment &&
+                    !n.tag));
+        });
+    }
+    /**
+     * Checks if the collection includes a value with the key `key`.
+     */
+    hasIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+            return this.has(key);
+        const node = this.get(key, true);
+        return identity.isCollection(node) ? node.hasIn(rest) : false;
+    }
+    /**
+     * Sets a value in this collection. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     */
+    setIn(path, value) {
+        const [key, ...rest] = path;
+        if (rest.length === 0) {
+            this.set(key, value);
+        }
+        else {
+            const node = this.get(key, true);
+            if (identity.isCollection(node))
+                node.setIn(rest, value);
+            else if (node === undefined && this.schema)
+                this.set(key, collectionFromPath(this.schema, rest, value));
+            else
+                throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+    }
+}
+
+exports.Collection = Collection;
+exports.collectionFromPath = collectionFromPath;
+exports.isEmptyPath = isEmptyPath;
+
+
+/***/ }),
+
+/***/ 66673:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var applyReviver = __nccwpck_require__(83661);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+
+class NodeBase {
+    constructor(type) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: type });
+    }
+    /** Create a copy of this node.  */
+    clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+            copy.range = this.range.slice();
+        return copy;
+    }
+    /** A plain JavaScript representation of this node. */
+    toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity.isDocument(doc))
+            throw new TypeError('A document argument is required');
+        const ctx = {
+            anchors: new Map(),
+            doc,
+            keep: true,
+            mapAsMap: mapAsMap === true,
+            mapKeyWarned: false,
+            maxAliasCount: typeof maxAliasCount === 'number' ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, '', ctx);
+        if (typeof onAnchor === 'function')
+            for (const { count, res } of ctx.anchors.values())
+                onAnchor(res, count);
+        return typeof reviver === 'function'
+            ? applyReviver.applyReviver(reviver, { '': res }, '', res)
+            : res;
+    }
+}
+
+exports.NodeBase = NodeBase;
+
+
+/***/ }),
+
+/***/ 57165:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(42404);
+var stringifyPair = __nccwpck_require__(59748);
+var addPairToJSMap = __nccwpck_require__(97104);
+var identity = __nccwpck_require__(41127);
+
+function createPair(key, value, ctx) {
+    const k = createNode.createNode(key, undefined, ctx);
+    const v = createNode.createNode(value, undefined, ctx);
+    return new Pair(k, v);
+}
+class Pair {
+    constructor(key, value = null) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
+        this.key = key;
+        this.value = value;
+    }
+    clone(schema) {
+        let { key, value } = this;
+        if (identity.isNode(key))
+            key = key.clone(schema);
+        if (identity.isNode(value))
+            value = value.clone(schema);
+        return new Pair(key, value);
+    }
+    toJSON(_, ctx) {
+        const pair = ctx?.mapAsMap ? new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+    }
+    toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc
+            ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep)
+            : JSON.stringify(this);
+    }
+}
+
+exports.Pair = Pair;
+exports.createPair = createPair;
+
+
+/***/ }),
+
+/***/ 63301:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
+
+const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
+class Scalar extends Node.NodeBase {
+    constructor(value) {
+        super(identity.SCALAR);
+        this.value = value;
+    }
+    toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+    }
+    toString() {
+        return String(this.value);
+    }
+}
+Scalar.BLOCK_FOLDED = 'BLOCK_FOLDED';
+Scalar.BLOCK_LITERAL = 'BLOCK_LITERAL';
+Scalar.PLAIN = 'PLAIN';
+Scalar.QUOTE_DOUBLE = 'QUOTE_DOUBLE';
+Scalar.QUOTE_SINGLE = 'QUOTE_SINGLE';
+
+exports.Scalar = Scalar;
+exports.isScalarValue = isScalarValue;
+
+
+/***/ }),
+
+/***/ 84454:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyCollection = __nccwpck_require__(61212);
+var addPairToJSMap = __nccwpck_require__(97104);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+
+function findPair(items, key) {
+    const k = identity.isScalar(key) ? key.value : key;
+    for (const it of items) {
+        if (identity.isPair(it)) {
+            if (it.key === key || it.key === k)
+                return it;
+            if (identity.isScalar(it.key) && it.key.value === k)
+                return it;
+        }
+    }
+    return undefined;
+}
+class YAMLMap extends Collection.Collection {
+    static get tagName() {
+        return 'tag:yaml.org,2002:map';
+    }
+    constructor(schema) {
+        super(identity.MAP, schema);
+        this.items = [];
+    }
+    /**
+     * A generic collection parsing method that can be extended
+     * to other node classes that inherit from YAMLMap
+     */
+    static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map = new this(schema);
+        const add = (key, value) => {
+            if (typeof replacer === 'function')
+                value = replacer.call(obj, key, value);
+            else if (Array.isArray(replacer) && !replacer.includes(key))
+                return;
+            if (value !== undefined || keepUndefined)
+                map.items.push(Pair.createPair(key, value, ctx));
+        };
+        if (obj instanceof Map) {
+            for (const [key, value] of obj)
+                add(key, value);
+        }
+        else if (obj && typeof obj === 'object') {
+            for (const key of Object.keys(obj))
+                add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === 'function') {
+            map.items.sort(schema.sortMapEntries);
+        }
+        return map;
+    }
+    /**
+     * Adds a value to the collection.
+     *
+     * @param overwrite - If not set `true`, using a key that is already in the
+     *   collection will throw. Otherwise, overwrites the previous value.
+     */
+    add(pair, overwrite) {
+        let _pair;
+        if (identity.isPair(pair))
+            _pair = pair;
+        else if (!pair || typeof pair !== 'object' || !('key' in pair)) {
+            // In TypeScript, this never happens.
+            _pair = new Pair.Pair(pair, pair?.value);
+        }
+        else
+            _pair = new Pair.Pair(pair.key, pair.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+            if (!overwrite)
+                throw new Error(`Key ${_pair.key} already set`);
+            // For scalars, keep the old node & its comments and anchors
+            if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+                prev.value.value = _pair.value;
+            else
+                prev.value = _pair.value;
+        }
+        else if (sortEntries) {
+            const i = this.items.findIndex(item => sortEntries(_pair, item) < 0);
+            if (i === -1)
+                this.items.push(_pair);
+            else
+                this.items.splice(i, 0, _pair);
+        }
+        else {
+            this.items.push(_pair);
+        }
+    }
+    delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+            return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+    }
+    get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node = it?.value;
+        return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? undefined;
+    }
+    has(key) {
+        return !!findPair(this.items, key);
+    }
+    set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
+    }
+    /**
+     * @param ctx - Conversion context, originally set in Document#toJS()
+     * @param {Class} Type - If set, forces the returned collection type
+     * @returns Instance of Type, Map, or Object
+     */
+    toJSON(_, ctx, Type) {
+        const map = Type ? new Type() : ctx?.mapAsMap ? new Map() : {};
+        if (ctx?.onCreate)
+            ctx.onCreate(map);
+        for (const item of this.items)
+            addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
+    }
+    toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+            return JSON.stringify(this);
+        for (const item of this.items) {
+            if (!identity.isPair(item))
+                throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+            ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+            blockItemPrefix: '',
+            flowChars: { start: '{', end: '}' },
+            itemIndent: ctx.indent || '',
+            onChompKeep,
+            onComment
+        });
+    }
+}
+
+exports.YAMLMap = YAMLMap;
+exports.findPair = findPair;
+
+
+/***/ }),
+
+/***/ 92223:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(42404);
+var stringifyCollection = __nccwpck_require__(61212);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var toJS = __nccwpck_require__(74043);
+
+class YAMLSeq extends Collection.Collection {
+    static get tagName() {
+        return 'tag:yaml.org,2002:seq';
+    }
+    constructor(schema) {
+        super(identity.SEQ, schema);
+        this.items = [];
+    }
+    add(value) {
+        this.items.push(value);
+    }
+    /**
+     * Removes a value from the collection.
+     *
+     * `key` must contain a representation of an integer for this to succeed.
+     * It may be wrapped in a `Scalar`.
+     *
+     * @returns `true` if the item was found and removed.
+     */
+    delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== 'number')
+            return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+    }
+    get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== 'number')
+            return undefined;
+        const it = this.items[idx];
+        return !keepScalar && identity.isScalar(it) ? it.value : it;
+    }
+    /**
+     * Checks if the collection includes a value with the key `key`.
+     *
+     * `key` must contain a representation of an integer for this to succeed.
+     * It may be wrapped in a `Scalar`.
+     */
+    has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === 'number' && idx < this.items.length;
+    }
+    /**
+     * Sets a value in this collection. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     *
+     * If `key` does not contain a representation of an integer, this will throw.
+     * It may be wrapped in a `Scalar`.
+     */
+    set(key, value) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== 'number')
+            throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
+            prev.value = value;
+        else
+            this.items[idx] = value;
+    }
+    toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+            ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+            seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+    }
+    toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+            return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+            blockItemPrefix: '- ',
+            flowChars: { start: '[', end: ']' },
+            itemIndent: (ctx.indent || '') + '  ',
+            onChompKeep,
+            onComment
+        });
+    }
+    static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+            let i = 0;
+            for (let it of obj) {
+                if (typeof replacer === 'function') {
+                    const key = obj instanceof Set ? it : String(i++);
+                    it = replacer.call(obj, key, it);
+                }
+                seq.items.push(createNode.createNode(it, undefined, ctx));
+            }
+        }
+        return seq;
+    }
+}
+function asItemIndex(key) {
+    let idx = identity.isScalar(key) ? key.value : key;
+    if (idx && typeof idx === 'string')
+        idx = Number(idx);
+    return typeof idx === 'number' && Number.isInteger(idx) && idx >= 0
+        ? idx
+        : null;
+}
+
+exports.YAMLSeq = YAMLSeq;
+
+
+/***/ }),
+
+/***/ 97104:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var log = __nccwpck_require__(57249);
+var merge = __nccwpck_require__(90452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+
+function addPairToJSMap(ctx, map, { key, value }) {
+    if (identity.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map, value);
+    // TODO: Should drop this special case for bare << handling
+    else if (merge.isMergeKey(ctx, key))
+        merge.addMergeToJSMap(ctx, map, value);
+    else {
+        const jsKey = toJS.toJS(key, '', ctx);
+        if (map instanceof Map) {
+            map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        }
+        else if (map instanceof Set) {
+            map.add(jsKey);
+        }
+        else {
+            const stringKey = stringifyKey(key, jsKey, ctx);
+            const jsValue = toJS.toJS(value, stringKey, ctx);
+            if (stringKey in map)
+                Object.defineProperty(map, stringKey, {
+                    value: jsValue,
+                    writable: true,
+                    enumerable: true,
+                    configurable: true
+                });
+            else
+                map[stringKey] = jsValue;
+        }
+    }
+    return map;
+}
+function stringifyKey(key, jsKey, ctx) {
+    if (jsKey === null)
+        return '';
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    if (typeof jsKey !== 'object')
+        return String(jsKey);
+    if (identity.isNode(key) && ctx?.doc) {
+        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = new Set();
+        for (const node of ctx.anchors.keys())
+            strCtx.anchors.add(node.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+            let jsonStr = JSON.stringify(strKey);
+            if (jsonStr.length > 40)
+                jsonStr = jsonStr.substring(0, 36) + '..."';
+            log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+            ctx.mapKeyWarned = true;
+        }
+        return strKey;
+    }
+    return JSON.stringify(jsKey);
+}
+
+exports.addPairToJSMap = addPairToJSMap;
+
+
+/***/ }),
+
+/***/ 41127:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+const ALIAS = Symbol.for('yaml.alias');
+const DOC = Symbol.for('yaml.document');
+const MAP = Symbol.for('yaml.map');
+const PAIR = Symbol.for('yaml.pair');
+const SCALAR = Symbol.for('yaml.scalar');
+const SEQ = Symbol.for('yaml.seq');
+const NODE_TYPE = Symbol.for('yaml.node.type');
+const isAlias = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === ALIAS;
+const isDocument = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === DOC;
+const isMap = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === MAP;
+const isPair = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === PAIR;
+const isScalar = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === SCALAR;
+const isSeq = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === SEQ;
+function isCollection(node) {
+    if (node && typeof node === 'object')
+        switch (node[NODE_TYPE]) {
+            case MAP:
+            case SEQ:
+                return true;
+        }
+    return false;
+}
+function isNode(node) {
+    if (node && typeof node === 'object')
+        switch (node[NODE_TYPE]) {
+            case ALIAS:
+            case MAP:
+            case SCALAR:
+            case SEQ:
+                return true;
+        }
+    return false;
+}
+const hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
+
+exports.ALIAS = ALIAS;
+exports.DOC = DOC;
+exports.MAP = MAP;
+exports.NODE_TYPE = NODE_TYPE;
+exports.PAIR = PAIR;
+exports.SCALAR = SCALAR;
+exports.SEQ = SEQ;
+exports.hasAnchor = hasAnchor;
+exports.isAlias = isAlias;
+exports.isCollection = isCollection;
+exports.isDocument = isDocument;
+exports.isMap = isMap;
+exports.isNode = isNode;
+exports.isPair = isPair;
+exports.isScalar = isScalar;
+exports.isSeq = isSeq;
+
+
+/***/ }),
+
+/***/ 74043:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+
+/**
+ * Recursively convert any node or its contents to native JavaScript
+ *
+ * @param value - The input value
+ * @param arg - If `value` defines a `toJSON()` method, use this
+ *   as its first argument
+ * @param ctx - Conversion context, originally set in Document#toJS(). If
+ *   `{ keep: true }` is not set, output should be suitable for JSON
+ *   stringification.
+ */
+function toJS(value, arg, ctx) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return
+    if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+    if (value && typeof value.toJSON === 'function') {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-call
+        if (!ctx || !identity.hasAnchor(value))
+            return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: undefined };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = res => {
+            data.res = res;
+            delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+            ctx.onCreate(res);
+        return res;
+    }
+    if (typeof value === 'bigint' && !ctx?.keep)
+        return Number(value);
+    return value;
+}
+
+exports.toJS = toJS;
+
+
+/***/ }),
+
+/***/ 60110:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+var errors = __nccwpck_require__(91464);
+var stringifyString = __nccwpck_require__(83069);
+
+function resolveAsScalar(token, strict = true, onError) {
+    if (token) {
+        const _onError = (pos, code, message) => {
+            const offset = typeof pos === 'number' ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+            if (onError)
+                onError(offset, code, message);
+            else
+                throw new errors.YAMLParseError([offset, offset + 1], code, message);
+        };
+        switch (token.type) {
+            case 'scalar':
+            case 'single-quoted-scalar':
+            case 'double-quoted-scalar':
+                return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+            case 'block-scalar':
+                return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+    }
+    return null;
+}
+/**
+ * Create a new scalar token with `value`
+ *
+ * Values that represent an actual string but may be parsed as a different type should use a `type` other than `'PLAIN'`,
+ * as this function does not support any schema operations and won't check for such conflicts.
+ *
+ * @param value The string representation of the value, which will have its content properly indented.
+ * @param context.end Comments and whitespace after the end of the value, or after the block scalar header. If undefined, a newline will be added.
+ * @param context.implicitKey Being within an implicit key may affect the resolved type of the token's value.
+ * @param context.indent The indent level of the token.
+ * @param context.inFlow Is this scalar within a flow collection? This may affect the resolved type of the token's value.
+ * @param context.offset The offset position of the token.
+ * @param context.type The preferred type of the scalar token. If undefined, the previous type of the `token` will be used, defaulting to `'PLAIN'`.
+ */
+function createScalarToken(value, context) {
+    const { implicitKey = false, indent, inFlow = false, offset = -1, type = 'PLAIN' } = context;
+    const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? ' '.repeat(indent) : '',
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+    });
+    const end = context.end ?? [
+        { type: 'newline', offset: -1, indent, source: '\n' }
+    ];
+    switch (source[0]) {
+        case '|':
+        case '>': {
+            const he = source.indexOf('\n');
+            const head = source.substring(0, he);
+            const body = source.substring(he + 1) + '\n';
+            const props = [
+                { type: 'block-scalar-header', offset, indent, source: head }
+            ];
+            if (!addEndtoBlockProps(props, end))
+                props.push({ type: 'newline', offset: -1, indent, source: '\n' });
+            return { type: 'block-scalar', offset, indent, props, source: body };
+        }
+        case '"':
+            return { type: 'double-quoted-scalar', offset, indent, source, end };
+        case "'":
+            return { type: 'single-quoted-scalar', offset, indent, source, end };
+        default:
+            return { type: 'scalar', offset, indent, source, end };
+    }
+}
+/**
+ * Set the value of `token` to the given string `value`, overwriting any previous contents and type that it may have.
+ *
+ * Best efforts are made to retain any comments previously associated with the `token`,
+ * though all contents within a collection's `items` will be overwritten.
+ *
+ * Values that represent an actual string but may be parsed as a different type should use a `type` other than `'PLAIN'`,
+ * as this function does not support any schema operations and won't check for such conflicts.
+ *
+ * @param token Any token. If it does not include an `indent` value, the value will be stringified as if it were an implicit key.
+ * @param value The string representation of the value, which will have its content properly indented.
+ * @param context.afterKey In most cases, values after a key should have an additional level of indentation.
+ * @param context.implicitKey Being within an implicit key may affect the resolved type of the token's value.
+ * @param context.inFlow Being within a flow collection may affect the resolved type of the token's value.
+ * @param context.type The preferred type of the scalar token. If undefined, the previous type of the `token` will be used, defaulting to `'PLAIN'`.
+ */
+function setScalarValue(token, value, context = {}) {
+    let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+    let indent = 'indent' in token ? token.indent : null;
+    if (afterKey && typeof indent === 'number')
+        indent += 2;
+    if (!type)
+        switch (token.type) {
+            case 'single-quoted-scalar':
+                type = 'QUOTE_SINGLE';
+                break;
+            case 'double-quoted-scalar':
+                type = 'QUOTE_DOUBLE';
+                break;
+            case 'block-scalar': {
+                const header = token.props[0];
+                if (header.type !== 'block-scalar-header')
+                    throw new Error('Invalid block scalar header');
+                type = header.source[0] === '>' ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
+                break;
+            }
+            default:
+                type = 'PLAIN';
+        }
+    const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? ' '.repeat(indent) : '',
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+    });
+    switch (source[0]) {
+        case '|':
+        case '>':
+            setBlockScalarValue(token, source);
+            break;
+        case '"':
+            setFlowScalarValue(token, source, 'double-quoted-scalar');
+            break;
+        case "'":
+            setFlowScalarValue(token, source, 'single-quoted-scalar');
+            break;
+        default:
+            setFlowScalarValue(token, source, 'scalar');
+    }
+}
+function setBlockScalarValue(token, source) {
+    const he = source.indexOf('\n');
+    const head = source.substring(0, he);
+    const body = source.substring(he + 1) + '\n';
+    if (token.type === 'block-scalar') {
+        const header = token.props[0];
+        if (header.type !== 'block-scalar-header')
+            throw new Error('Invalid block scalar header');
+        header.source = head;
+        token.source = body;
+    }
+    else {
+        const { offset } = token;
+        const indent = 'indent' in token ? token.indent : -1;
+        const props = [
+            { type: 'block-scalar-header', offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, 'end' in token ? token.end : undefined))
+            props.push({ type: 'newline', offset: -1, indent, source: '\n' });
+        for (const key of Object.keys(token))
+            if (key !== 'type' && key !== 'offset')
+                delete token[key];
+        Object.assign(token, { type: 'block-scalar', indent, props, source: body });
+    }
+}
+/** @returns `true` if last token is a newline */
+function addEndtoBlockProps(props, end) {
+    if (end)
+        for (const st of end)
+            switch (st.type) {
+                case 'space':
+                case 'comment':
+                    props.push(st);
+                    break;
+                case 'newline':
+                    props.push(st);
+                    return true;
+            }
+    return false;
+}
+function setFlowScalarValue(token, source, type) {
+    switch (token.type) {
+        case 'scalar':
+        case 'double-quoted-scalar':
+        case 'single-quoted-scalar':
+            token.type = type;
+            token.source = source;
+            break;
+        case 'block-scalar': {
+            const end = token.props.slice(1);
+            let oa = source.length;
+            if (token.props[0].type === 'block-scalar-header')
+                oa -= token.props[0].source.length;
+            for (const tok of end)
+                tok.offset += oa;
+            delete token.props;
+            Object.assign(token, { type, source, end });
+            break;
+        }
+        case 'block-map':
+        case 'block-seq': {
+            const offset = token.offset + source.length;
+            const nl = { type: 'newline', offset, indent: token.indent, source: '\n' };
+            delete token.items;
+            Object.assign(token, { type, source, end: [nl] });
+            break;
+        }
+        default: {
+            const indent = 'indent' in token ? token.indent : -1;
+            const end = 'end' in token && Array.isArray(token.end)
+                ? token.end.filter(st => st.type === 'space' ||
+                    st.type === 'comment' ||
+                    st.type === 'newline')
+                : [];
+            for (const key of Object.keys(token))
+                if (key !== 'type' && key !== 'offset')
+                    delete token[key];
+            Object.assign(token, { type, indent, source, end });
+        }
+    }
+}
+
+exports.createScalarToken = createScalarToken;
+exports.resolveAsScalar = resolveAsScalar;
+exports.setScalarValue = setScalarValue;
+
+
+/***/ }),
+
+/***/ 91733:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Stringify a CST document, token, or collection item
+ *
+ * Fair warning: This applies no validation whatsoever, and
+ * simply concatenates the sources in their logical order.
+ */
+const stringify = (cst) => 'type' in cst ? stringifyToken(cst) : stringifyItem(cst);
+function stringifyToken(token) {
+    switch (token.type) {
+        case 'block-scalar': {
+            let res = '';
+            for (const tok of token.props)
+                res += stringifyToken(tok);
+            return res + token.source;
+        }
+        case 'block-map':
+        case 'block-seq': {
+            let res = '';
+            for (const item of token.items)
+                res += stringifyItem(item);
+            return res;
+        }
+        case 'flow-collection': {
+            let res = token.start.source;
+            for (const item of token.items)
+                res += stringifyItem(item);
+            for (const st of token.end)
+                res += st.source;
+            return res;
+        }
+        case 'document': {
+            let res = stringifyItem(token);
+            if (token.end)
+                for (const st of token.end)
+                    res += st.source;
+            return res;
+        }
+        default: {
+            let res = token.source;
+            if ('end' in token && token.end)
+                for (const st of token.end)
+                    res += st.source;
+            return res;
+        }
+    }
+}
+function stringifyItem({ start, key, sep, value }) {
+    let res = '';
+    for (const st of start)
+        res += st.source;
+    if (key)
+        res += stringifyToken(key);
+    if (sep)
+        for (const st of sep)
+            res += st.source;
+    if (value)
+        res += stringifyToken(value);
+    return res;
+}
+
+exports.stringify = stringify;
+
+
+/***/ }),
+
+/***/ 97715:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+const BREAK = Symbol('break visit');
+const SKIP = Symbol('skip children');
+const REMOVE = Symbol('remove item');
+/**
+ * Apply a visitor to a CST document or item.
+ *
+ * Walks through the tree (depth-first) starting from the root, calling a
+ * `visitor` function with two arguments when entering each item:
+ *   - `item`: The current item, which included the following members:
+ *     - `start: SourceToken[]` – Source tokens before the key or value,
+ *       possibly including its anchor or tag.
+ *     - `key?: Token | null` – Set for pair values. May then be `null`, if
+ *       the key before the `:` separator is empty.
+ *     - `sep?: SourceToken[]` – Source tokens between the key and the value,
+ *       which should include the `:` map value indicator if `value` is set.
+ *     - `value?: Token` – The value of a sequence item, or of a map pair.
+ *   - `path`: The steps from the root to the current node, as an array of
+ *     `['key' | 'value', number]` tuples.
+ *
+ * The return value of the visitor may be used to control the traversal:
+ *   - `undefined` (default): Do nothing and continue
+ *   - `visit.SKIP`: Do not visit the children of this token, continue with
+ *      next sibling
+ *   - `visit.BREAK`: Terminate traversal completely
+ *   - `visit.REMOVE`: Remove the current item, then continue with the next one
+ *   - `number`: Set the index of the next step. This is useful especially if
+ *     the index of the current token has changed.
+ *   - `function`: Define the next visitor for this item. After the original
+ *     visitor is called on item entry, next visitors are called after handling
+ *     a non-empty `key` and when exiting the item.
+ */
+function visit(cst, visitor) {
+    if ('type' in cst && cst.type === 'document')
+        cst = { start: cst.start, value: cst.value };
+    _visit(Object.freeze([]), cst, visitor);
+}
+// Without the `as symbol` casts, TS declares these in the `visit`
+// namespace using `var`, but then complains about that because
+// `unique symbol` must be `const`.
+/** Terminate visit traversal completely */
+visit.BREAK = BREAK;
+/** Do not visit the children of the current item */
+visit.SKIP = SKIP;
+/** Remove the current item */
+visit.REMOVE = REMOVE;
+/** Find the item at `path` from `cst` as the root */
+visit.itemAtPath = (cst, path) => {
+    let item = cst;
+    for (const [field, index] of path) {
+        const tok = item?.[field];
+        if (tok && 'items' in tok) {
+            item = tok.items[index];
+        }
+        else
+            return undefined;
+    }
+    return item;
+};
+/**
+ * Get the immediate parent collection of the item at `path` from `cst` as the root.
+ *
+ * Throws an error if the collection is not found, which should never happen if the item itself exists.
+ */
+visit.parentCollection = (cst, path) => {
+    const parent = visit.itemAtPath(cst, path.slice(0, -1));
+    const field = path[path.length - 1][0];
+    const coll = parent?.[field];
+    if (coll && 'items' in coll)
+        return coll;
+    throw new Error('Parent collection not found');
+};
+function _visit(path, item, visitor) {
+    let ctrl = visitor(item, path);
+    if (typeof ctrl === 'symbol')
+        return ctrl;
+    for (const field of ['key', 'value']) {
+        const token = item[field];
+        if (token && 'items' in token) {
+            for (let i = 0; i < token.items.length; ++i) {
+                const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+                if (typeof ci === 'number')
+                    i = ci - 1;
+                else if (ci === BREAK)
+                    return BREAK;
+                else if (ci === REMOVE) {
+                    token.items.splice(i, 1);
+                    i -= 1;
+                }
+            }
+            if (typeof ctrl === 'function' && field === 'key')
+                ctrl = ctrl(item, path);
+        }
+    }
+    return typeof ctrl === 'function' ? ctrl(item, path) : ctrl;
+}
+
+exports.visit = visit;
+
+
+/***/ }),
+
+/***/ 3461:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var cstScalar = __nccwpck_require__(60110);
+var cstStringify = __nccwpck_require__(91733);
+var cstVisit = __nccwpck_require__(97715);
+
+/** The byte order mark */
+const BOM = '\u{FEFF}';
+/** Start of doc-mode */
+const DOCUMENT = '\x02'; // C0: Start of Text
+/** Unexpected end of flow-mode */
+const FLOW_END = '\x18'; // C0: Cancel
+/** Next token is a scalar value */
+const SCALAR = '\x1f'; // C0: Unit Separator
+/** @returns `true` if `token` is a flow or block collection */
+const isCollection = (token) => !!token && 'items' in token;
+/** @returns `true` if `token` is a flow or block scalar; not an alias */
+const isScalar = (token) => !!token &&
+    (token.type === 'scalar' ||
+        token.type === 'single-quoted-scalar' ||
+        token.type === 'double-quoted-scalar' ||
+        token.type === 'block-scalar');
+/* istanbul ignore next */
+/** Get a printable representation of a lexer token */
+function prettyToken(token) {
+    switch (token) {
+        case BOM:
+            return '<BOM>';
+        case DOCUMENT:
+            return '<DOC>';
+        case FLOW_END:
+            return '<FLOW_END>';
+        case SCALAR:
+            return '<SCALAR>';
+        default:
+            return JSON.stringify(token);
+    }
+}
+/** Identify the type of a lexer token. May return `null` for unknown tokens. */
+function tokenType(source) {
+    switch (source) {
+        case BOM:
+            return 'byte-order-mark';
+        case DOCUMENT:
+            return 'doc-mode';
+        case FLOW_END:
+            return 'flow-error-end';
+        case SCALAR:
+            return 'scalar';
+        case '---':
+            return 'doc-start';
+        case '...':
+            return 'doc-end';
+        case '':
+        case '\n':
+        case '\r\n':
+            return 'newline';
+        case '-':
+            return 'seq-item-ind';
+        case '?':
+            return 'explicit-key-ind';
+        case ':':
+            return 'map-value-ind';
+        case '{':
+            return 'flow-map-start';
+        case '}':
+            return 'flow-map-end';
+        case '[':
+            return 'flow-seq-start';
+        case ']':
+            return 'flow-seq-end';
+        case ',':
+            return 'comma';
+    }
+    switch (source[0]) {
+        case ' ':
+        case '\t':
+            return 'space';
+        case '#':
+            return 'comment';
+        case '%':
+            return 'directive-line';
+        case '*':
+            return 'alias';
+        case '&':
+            return 'anchor';
+        case '!':
+            return 'tag';
+        case "'":
+            return 'single-quoted-scalar';
+        case '"':
+            return 'double-quoted-scalar';
+        case '|':
+        case '>':
+            return 'block-scalar-header';
+    }
+    return null;
+}
+
+exports.createScalarToken = cstScalar.createScalarToken;
+exports.resolveAsScalar = cstScalar.resolveAsScalar;
+exports.setScalarValue = cstScalar.setScalarValue;
+exports.stringify = cstStringify.stringify;
+exports.visit = cstVisit.visit;
+exports.BOM = BOM;
+exports.DOCUMENT = DOCUMENT;
+exports.FLOW_END = FLOW_END;
+exports.SCALAR = SCALAR;
+exports.isCollection = isCollection;
+exports.isScalar = isScalar;
+exports.prettyToken = prettyToken;
+exports.tokenType = tokenType;
+
+
+/***/ }),
+
+/***/ 40361:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var cst = __nccwpck_require__(3461);
+
+/*
+START -> stream
+
+stream
+  directive -> line-end -> stream
+  indent + line-end -> stream
+  [else] -> line-start
+
+line-end
+  comment -> line-end
+  newline -> .
+  input-end -> END
+
+line-start
+  doc-start -> doc
+  doc-end -> stream
+  [else] -> indent -> block-start
+
+block-start
+  seq-item-start -> block-start
+  explicit-key-start -> block-start
+  map-value-start -> block-start
+  [else] -> doc
+
+doc
+  line-end -> line-start
+  spaces -> doc
+  anchor -> doc
+  tag -> doc
+  flow-start -> flow -> doc
+  flow-end -> error -> doc
+  seq-item-start -> error -> doc
+  explicit-key-start -> error -> doc
+  map-value-start -> doc
+  alias -> doc
+  quote-start -> quoted-scalar -> doc
+  block-scalar-header -> line-end -> block-scalar(min) -> line-start
+  [else] -> plain-scalar(false, min) -> doc
+
+flow
+  line-end -> flow
+  spaces -> flow
+  anchor -> flow
+  tag -> flow
+  flow-start -> flow -> flow
+  flow-end -> .
+  seq-item-start -> error -> flow
+  explicit-key-start -> flow
+  map-value-start -> flow
+  alias -> flow
+  quote-start -> quoted-scalar -> flow
+  comma -> flow
+  [else] -> plain-scalar(true, 0) -> flow
+
+quoted-scalar
+  quote-end -> .
+  [else] -> quoted-scalar
+
+block-scalar(min)
+  newline + peek(indent < min) -> .
+  [else] -> block-scalar(min)
+
+plain-scalar(is-flow, min)
+  scalar-end(is-flow) -> .
+  peek(newline + (indent < min)) -> .
+  [else] -> plain-scalar(min)
+*/
+function isEmpty(ch) {
+    switch (ch) {
+        case undefined:
+        case ' ':
+        case '\n':
+        case '\r':
+        case '\t':
+            return true;
+        default:
+            return false;
+    }
+}
+const hexDigits = new Set('0123456789ABCDEFabcdef');
+const tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+const flowIndicatorChars = new Set(',[]{}');
+const invalidAnchorChars = new Set(' ,[]{}\n\r\t');
+const isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+/**
+ * Splits an input string into lexical tokens, i.e. smaller strings that are
+ * easily identifiable by `tokens.tokenType()`.
+ *
+ * Lexing starts always in a "stream" context. Incomplete input may be buffered
+ * until a complete token can be emitted.
+ *
+ * In addition to slices of the original input, the following control characters
+ * may also be emitted:
+ *
+ * - `\x02` (Start of Text): A document starts with the next token
+ * - `\x18` (Cancel): Unexpected end of flow-mode (indicates an error)
+ * - `\x1f` (Unit Separator): Next token is a scalar value
+ * - `\u{FEFF}` (Byte order mark): Emitted separately outside documents
+ */
+class Lexer {
+    constructor() {
+        /**
+         * Flag indicating whether the end of the current buffer marks the end of
+         * all input
+         */
+        this.atEnd = false;
+        /**
+         * Explicit indent set in block scalar header, as an offset from the current
+         * minimum indent, so e.g. set to 1 from a header `|2+`. Set to -1 if not
+         * explicitly set.
+         */
+        this.blockScalarIndent = -1;
+        /**
+         * Block scalars that include a + (keep) chomping indicator in their header
+         * include trailing empty lines, which are otherwise excluded from the
+         * scalar's contents.
+         */
+        this.blockScalarKeep = false;
+        /** Current input */
+        this.buffer = '';
+        /**
+         * Flag noting whether the map value indicator : can immediately follow this
+         * node within a flow context.
+         */
+        this.flowKey = false;
+        /** Count of surrounding flow collection levels. */
+        this.flowLevel = 0;
+        /**
+         * Minimum level of indentation required for next lines to be parsed as a
+         * part of the current scalar value.
+         */
+        this.indentNext = 0;
+        /** Indentation level of the current line. */
+        this.indentValue = 0;
+        /** Position of the next \n character. */
+        this.lineEndPos = null;
+        /** Stores the state of the lexer if reaching the end of incpomplete input */
+        this.next = null;
+        /** A pointer to `buffer`; the current position of the lexer. */
+        this.pos = 0;
+    }
+    /**
+     * Generate YAML tokens from the `source` string. If `incomplete`,
+     * a part of the last line may be left as a buffer for the next call.
+     *
+     * @returns A generator of lexical tokens
+     */
+    *lex(source, incomplete = false) {
+        if (source) {
+            if (typeof source !== 'string')
+                throw TypeError('source is not a string');
+            this.buffer = this.buffer ? this.buffer + source : source;
+            this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? 'stream';
+        while (next && (incomplete || this.hasChars(1)))
+            next = yield* this.parseNext(next);
+    }
+    atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === ' ' || ch === '\t')
+            ch = this.buffer[++i];
+        if (!ch || ch === '#' || ch === '\n')
+            return true;
+        if (ch === '\r')
+            return this.buffer[i + 1] === '\n';
+        return false;
+    }
+    charAt(n) {
+        return this.buffer[this.pos + n];
+    }
+    continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+            let indent = 0;
+            while (ch === ' ')
+                ch = this.buffer[++indent + offset];
+            if (ch === '\r') {
+                const next = this.buffer[indent + offset + 1];
+                if (next === '\n' || (!next && !this.atEnd))
+                    return offset + indent + 1;
+            }
+            return ch === '\n' || indent >= this.indentNext || (!ch && !this.atEnd)
+                ? offset + indent
+                : -1;
+        }
+        if (ch === '-' || ch === '.') {
+            const dt = this.buffer.substr(offset, 3);
+            if ((dt === '---' || dt === '...') && isEmpty(this.buffer[offset + 3]))
+                return -1;
+        }
+        return offset;
+    }
+    getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== 'number' || (end !== -1 && end < this.pos)) {
+            end = this.buffer.indexOf('\n', this.pos);
+            this.lineEndPos = end;
+        }
+        if (end === -1)
+            return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === '\r')
+            end -= 1;
+        return this.buffer.substring(this.pos, end);
+    }
+    hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+    }
+    setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+    }
+    peek(n) {
+        return this.buffer.substr(this.pos, n);
+    }
+    *parseNext(next) {
+        switch (next) {
+            case 'stream':
+                return yield* this.parseStream();
+            case 'line-start':
+                return yield* this.parseLineStart();
+            case 'block-start':
+                return yield* this.parseBlockStart();
+            case 'doc':
+                return yield* this.parseDocument();
+            case 'flow':
+                return yield* this.parseFlowCollection();
+            case 'quoted-scalar':
+                return yield* this.parseQuotedScalar();
+            case 'block-scalar':
+                return yield* this.parseBlockScalar();
+            case 'plain-scalar':
+                return yield* this.parsePlainScalar();
+        }
+    }
+    *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+            return this.setNext('stream');
+        if (line[0] === cst.BOM) {
+            yield* this.pushCount(1);
+            line = line.substring(1);
+        }
+        if (line[0] === '%') {
+            let dirEnd = line.length;
+            let cs = line.indexOf('#');
+            while (cs !== -1) {
+                const ch = line[cs - 1];
+                if (ch === ' ' || ch === '\t') {
+                    dirEnd = cs - 1;
+                    break;
+                }
+                else {
+                    cs = line.indexOf('#', cs + 1);
+                }
+            }
+            while (true) {
+                const ch = line[dirEnd - 1];
+                if (ch === ' ' || ch === '\t')
+                    dirEnd -= 1;
+                else
+                    break;
+            }
+            const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+            yield* this.pushCount(line.length - n); // possible comment
+            this.pushNewline();
+            return 'stream';
+        }
+        if (this.atLineEnd()) {
+            const sp = yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - sp);
+            yield* this.pushNewline();
+            return 'stream';
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+    }
+    *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+            return this.setNext('line-start');
+        if (ch === '-' || ch === '.') {
+            if (!this.atEnd && !this.hasChars(4))
+                return this.setNext('line-start');
+            const s = this.peek(3);
+            if ((s === '---' || s === '...') && isEmpty(this.charAt(3))) {
+                yield* this.pushCount(3);
+                this.indentValue = 0;
+                this.indentNext = 0;
+                return s === '---' ? 'doc' : 'stream';
+            }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+            this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+    }
+    *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+            return this.setNext('block-start');
+        if ((ch0 === '-' || ch0 === '?' || ch0 === ':') && isEmpty(ch1)) {
+            const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+            this.indentNext = this.indentValue + 1;
+            this.indentValue += n;
+            return 'block-start';
+        }
+        return 'doc';
+    }
+    *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+            return this.setNext('doc');
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+            case '#':
+                yield* this.pushCount(line.length - n);
+            // fallthrough
+            case undefined:
+                yield* this.pushNewline();
+                return yield* this.parseLineStart();
+            case '{':
+            case '[':
+                yield* this.pushCount(1);
+                this.flowKey = false;
+                this.flowLevel = 1;
+                return 'flow';
+            case '}':
+            case ']':
+                // this is an error
+                yield* this.pushCount(1);
+                return 'doc';
+            case '*':
+                yield* this.pushUntil(isNotAnchorChar);
+                return 'doc';
+            case '"':
+            case "'":
+                return yield* this.parseQuotedScalar();
+            case '|':
+            case '>':
+                n += yield* this.parseBlockScalarHeader();
+                n += yield* this.pushSpaces(true);
+                yield* this.pushCount(line.length - n);
+                yield* this.pushNewline();
+                return yield* this.parseBlockScalar();
+            default:
+                return yield* this.parsePlainScalar();
+        }
+    }
+    *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+            nl = yield* this.pushNewline();
+            if (nl > 0) {
+                sp = yield* this.pushSpaces(false);
+                this.indentValue = indent = sp;
+            }
+            else {
+                sp = 0;
+            }
+            sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+            return this.setNext('flow');
+        if ((indent !== -1 && indent < this.indentNext && line[0] !== '#') ||
+            (indent === 0 &&
+                (line.startsWith('---') || line.startsWith('...')) &&
+                isEmpty(line[3]))) {
+            // Allowing for the terminal ] or } at the same (rather than greater)
+            // indent level as the initial [ or { is technically invalid, but
+            // failing here would be surprising to users.
+            const atFlowEndMarker = indent === this.indentNext - 1 &&
+                this.flowLevel === 1 &&
+                (line[0] === ']' || line[0] === '}');
+            if (!atFlowEndMarker) {
+                // this is an error
+                this.flowLevel = 0;
+                yield cst.FLOW_END;
+                return yield* this.parseLineStart();
+            }
+        }
+        let n = 0;
+        while (line[n] === ',') {
+            n += yield* this.pushCount(1);
+            n += yield* this.pushSpaces(true);
+            this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+            case undefined:
+                return 'flow';
+            case '#':
+                yield* this.pushCount(line.length - n);
+                return 'flow';
+            case '{':
+            case '[':
+                yield* this.pushCount(1);
+                this.flowKey = false;
+                this.flowLevel += 1;
+                return 'flow';
+            case '}':
+            case ']':
+                yield* this.pushCount(1);
+                this.flowKey = true;
+                this.flowLevel -= 1;
+                return this.flowLevel ? 'flow' : 'doc';
+            case '*':
+                yield* this.pushUntil(isNotAnchorChar);
+                return 'flow';
+            case '"':
+            case "'":
+                this.flowKey = true;
+                return yield* this.parseQuotedScalar();
+            case ':': {
+                const next = this.charAt(1);
+                if (this.flowKey || isEmpty(next) || next === ',') {
+                    this.flowKey = false;
+                    yield* this.pushCount(1);
+                    yield* this.pushSpaces(true);
+                    return 'flow';
+                }
+            }
+            // fallthrough
+            default:
+                this.flowKey = false;
+                return yield* this.parsePlainScalar();
+        }
+    }
+    *parseQuotedScalar() {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
+            while (end !== -1 && this.buffer[end + 1] === "'")
+                end = this.buffer.indexOf("'", end + 2);
+        }
+        else {
+            // double-quote
+            while (end !== -1) {
+                let n = 0;
+                while (this.buffer[end - 1 - n] === '\\')
+                    n += 1;
+                if (n % 2 === 0)
+                    break;
+                end = this.buffer.indexOf('"', end + 1);
+            }
+        }
+        // Only looking for newlines within the quotes
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf('\n', this.pos);
+        if (nl !== -1) {
+            while (nl !== -1) {
+                const cs = this.continueScalar(nl + 1);
+                if (cs === -1)
+                    break;
+                nl = qb.indexOf('\n', cs);
+            }
+            if (nl !== -1) {
+                // this is an error caused by an unexpected unindent
+                end = nl - (qb[nl - 1] === '\r' ? 2 : 1);
+            }
+        }
+        if (end === -1) {
+            if (!this.atEnd)
+                return this.setNext('quoted-scalar');
+            end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? 'flow' : 'doc';
+    }
+    *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+            const ch = this.buffer[++i];
+            if (ch === '+')
+                this.blockScalarKeep = true;
+            else if (ch > '0' && ch <= '9')
+                this.blockScalarIndent = Number(ch) - 1;
+            else if (ch !== '-')
+                break;
+        }
+        return yield* this.pushUntil(ch => isEmpty(ch) || ch === '#');
+    }
+    *parseBlockScalar() {
+        let nl = this.pos - 1; // may be -1 if this.pos === 0
+        let indent = 0;
+        let ch;
+        loop: for (let i = this.pos; (ch = this.buffer[i]); ++i) {
+            switch (ch) {
+                case ' ':
+                    indent += 1;
+                    break;
+                case '\n':
+                    nl = i;
+                    indent = 0;
+                    break;
+                case '\r': {
+                    const next = this.buffer[i + 1];
+                    if (!next && !this.atEnd)
+                        return this.setNext('block-scalar');
+                    if (next === '\n')
+                        break;
+                } // fallthrough
+                default:
+                    break loop;
+            }
+        }
+        if (!ch && !this.atEnd)
+            return this.setNext('block-scalar');
+        if (indent >= this.indentNext) {
+            if (this.blockScalarIndent === -1)
+                this.indentNext = indent;
+            else {
+                this.indentNext =
+                    this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+            }
+            do {
+                const cs = this.continueScalar(nl + 1);
+                if (cs === -1)
+                    break;
+                nl = this.buffer.indexOf('\n', cs);
+            } while (nl !== -1);
+            if (nl === -1) {
+                if (!this.atEnd)
+                    return this.setNext('block-scalar');
+                nl = this.buffer.length;
+            }
+        }
+        // Trailing insufficiently indented tabs are invalid.
+        // To catch that during parsing, we include them in the block scalar value.
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === ' ')
+            ch = this.buffer[++i];
+        if (ch === '\t') {
+            while (ch === '\t' || ch === ' ' || ch === '\r' || ch === '\n')
+                ch = this.buffer[++i];
+            nl = i - 1;
+        }
+        else if (!this.blockScalarKeep) {
+            do {
+                let i = nl - 1;
+                let ch = this.buffer[i];
+                if (ch === '\r')
+                    ch = this.buffer[--i];
+                const lastChar = i; // Drop the line if last char not more indented
+                while (ch === ' ')
+                    ch = this.buffer[--i];
+                if (ch === '\n' && i >= this.pos && i + 1 + indent > lastChar)
+                    nl = i;
+                else
+                    break;
+            } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+    }
+    *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while ((ch = this.buffer[++i])) {
+            if (ch === ':') {
+                const next = this.buffer[i + 1];
+                if (isEmpty(next) || (inFlow && flowIndicatorChars.has(next)))
+                    break;
+                end = i;
+            }
+            else if (isEmpty(ch)) {
+                let next = this.buffer[i + 1];
+                if (ch === '\r') {
+                    if (next === '\n') {
+                        i += 1;
+                        ch = '\n';
+                        next = this.buffer[i + 1];
+                    }
+                    else
+                        end = i;
+                }
+                if (next === '#' || (inFlow && flowIndicatorChars.has(next)))
+                    break;
+                if (ch === '\n') {
+                    const cs = this.continueScalar(i + 1);
+                    if (cs === -1)
+                        break;
+                    i = Math.max(i, cs - 2); // to advance, but still account for ' #'
+                }
+            }
+            else {
+                if (inFlow && flowIndicatorChars.has(ch))
+                    break;
+                end = i;
+            }
+        }
+        if (!ch && !this.atEnd)
+            return this.setNext('plain-scalar');
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? 'flow' : 'doc';
+    }
+    *pushCount(n) {
+        if (n > 0) {
+            yield this.buffer.substr(this.pos, n);
+            this.pos += n;
+            return n;
+        }
+        return 0;
+    }
+    *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+            yield s;
+            this.pos += s.length;
+            return s.length;
+        }
+        else if (allowEmpty)
+            yield '';
+        return 0;
+    }
+    *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+            switch (this.charAt(0)) {
+                case '!':
+                    n += yield* this.pushTag();
+                    n += yield* this.pushSpaces(true);
+                    continue loop;
+                case '&':
+                    n += yield* this.pushUntil(isNotAnchorChar);
+                    n += yield* this.pushSpaces(true);
+                    continue loop;
+                case '-': // this is an error
+                case '?': // this is an error outside flow collections
+                case ':': {
+                    const inFlow = this.flowLevel > 0;
+                    const ch1 = this.charAt(1);
+                    if (isEmpty(ch1) || (inFlow && flowIndicatorChars.has(ch1))) {
+                        if (!inFlow)
+                            this.indentNext = this.indentValue + 1;
+                        else if (this.flowKey)
+                            this.flowKey = false;
+                        n += yield* this.pushCount(1);
+                        n += yield* this.pushSpaces(true);
+                        continue loop;
+                    }
+                }
+            }
+            break loop;
+        }
+        return n;
+    }
+    *pushTag() {
+        if (this.charAt(1) === '<') {
+            let i = this.pos + 2;
+            let ch = this.buffer[i];
+            while (!isEmpty(ch) && ch !== '>')
+                ch = this.buffer[++i];
+            return yield* this.pushToIndex(ch === '>' ? i + 1 : i, false);
+        }
+        else {
+            let i = this.pos + 1;
+            let ch = this.buffer[i];
+            while (ch) {
+                if (tagChars.has(ch))
+                    ch = this.buffer[++i];
+                else if (ch === '%' &&
+                    hexDigits.has(this.buffer[i + 1]) &&
+                    hexDigits.has(this.buffer[i + 2])) {
+                    ch = this.buffer[(i += 3)];
+                }
+                else
+                    break;
+            }
+            return yield* this.pushToIndex(i, false);
+        }
+    }
+    *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === '\n')
+            return yield* this.pushCount(1);
+        else if (ch === '\r' && this.charAt(1) === '\n')
+            return yield* this.pushCount(2);
+        else
+            return 0;
+    }
+    *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+            ch = this.buffer[++i];
+        } while (ch === ' ' || (allowTabs && ch === '\t'));
+        const n = i - this.pos;
+        if (n > 0) {
+            yield this.buffer.substr(this.pos, n);
+            this.pos = i;
+        }
+        return n;
+    }
+    *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+            ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+    }
+}
+
+exports.Lexer = Lexer;
+
+
+/***/ }),
+
+/***/ 66628:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Tracks newlines during parsing in order to provide an efficient API for
+ * determining the one-indexed `{ line, col }` position for any offset
+ * within the input.
+ */
+class LineCounter {
+    constructor() {
+        this.lineStarts = [];
+        /**
+         * Should be called in ascending order. Otherwise, call
+         * `lineCounter.lineStarts.sort()` before calling `linePos()`.
+         */
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        /**
+         * Performs a binary search and returns the 1-indexed { line, col }
+         * position of `offset`. If `line === 0`, `addNewLine` has never been
+         * called or `offset` is before the first known newline.
+         */
+        this.linePos = (offset) => {
+            let low = 0;
+            let high = this.lineStarts.length;
+            while (low < high) {
+                const mid = (low + high) >> 1; // Math.floor((low + high) / 2)
+                if (this.lineStarts[mid] < offset)
+                    low = mid + 1;
+                else
+                    high = mid;
+            }
+            if (this.lineStarts[low] === offset)
+                return { line: low + 1, col: 1 };
+            if (low === 0)
+                return { line: 0, col: offset };
+            const start = this.lineStarts[low - 1];
+            return { line: low, col: offset - start + 1 };
+        };
+    }
+}
+
+exports.LineCounter = LineCounter;
+
+
+/***/ }),
+
+/***/ 3456:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_process = __nccwpck_require__(932);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(40361);
+
+function includesToken(list, type) {
+    for (let i = 0; i < list.length; ++i)
+        if (list[i].type === type)
+            return true;
+    return false;
+}
+function findNonEmptyIndex(list) {
+    for (let i = 0; i < list.length; ++i) {
+        switch (list[i].type) {
+            case 'space':
+            case 'comment':
+            case 'newline':
+                break;
+            default:
+                return i;
+        }
+    }
+    return -1;
+}
+function isFlowToken(token) {
+    switch (token?.type) {
+        case 'alias':
+        case 'scalar':
+        case 'single-quoted-scalar':
+        case 'double-quoted-scalar':
+        case 'flow-collection':
+            return true;
+        default:
+            return false;
+    }
+}
+function getPrevProps(parent) {
+    switch (parent.type) {
+        case 'document':
+            return parent.start;
+        case 'block-map': {
+            const it = parent.items[parent.items.length - 1];
+            return it.sep ?? it.start;
+        }
+        case 'block-seq':
+            return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+            return [];
+    }
+}
+/** Note: May modify input array */
+function getFirstKeyStartProps(prev) {
+    if (prev.length === 0)
+        return [];
+    let i = prev.length;
+    loop: while (--i >= 0) {
+        switch (prev[i].type) {
+            case 'doc-start':
+            case 'explicit-key-ind':
+            case 'map-value-ind':
+            case 'seq-item-ind':
+            case 'newline':
+                break loop;
+        }
+    }
+    while (prev[++i]?.type === 'space') {
+        /* loop */
+    }
+    return prev.splice(i, prev.length);
+}
+function arrayPushArray(target, source) {
+    // May exhaust call stack with large `source` array
+    if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+    else
+        for (let i = 0; i < source.length; ++i)
+            target.push(source[i]);
+}
+function fixFlowSeqItems(fc) {
+    if (fc.start.type === 'flow-seq-start') {
+        for (const it of fc.items) {
+            if (it.sep &&
+                !it.value &&
+                !includesToken(it.start, 'explicit-key-ind') &&
+                !includesToken(it.sep, 'map-value-ind')) {
+                if (it.key)
+                    it.value = it.key;
+                delete it.key;
+                if (isFlowToken(it.value)) {
+                    if (it.value.end)
+                        arrayPushArray(it.value.end, it.sep);
+                    else
+                        it.value.end = it.sep;
+                }
+                else
+                    arrayPushArray(it.start, it.sep);
+                delete it.sep;
+            }
+        }
+    }
+}
+/**
+ * A YAML concrete syntax tree (CST) parser
+ *
+ * ```ts
+ * const src: string = ...
+ * for (const token of new Parser().parse(src)) {
+ *   // token: Token
+ * }
+ * ```
+ *
+ * To use the parser with a user-provided lexer:
+ *
+ * ```ts
+ * function* parse(source: string, lexer: Lexer) {
+ *   const parser = new Parser()
+ *   for (const lexeme of lexer.lex(source))
+ *     yield* parser.next(lexeme)
+ *   yield* parser.end()
+ * }
+ *
+ * const src: string = ...
+ * const lexer = new Lexer()
+ * for (const token of parse(src, lexer)) {
+ *   // token: Token
+ * }
+ * ```
+ */
+class Parser {
+    /**
+     * @param onNewLine - If defined, called separately with the start position of
+     *   each new line (in `parse()`, including the start of input).
+     */
+    constructor(onNewLine) {
+        /** If true, space and sequence indicators count as indentation */
+        this.atNewLine = true;
+        /** If true, next token is a scalar value */
+        this.atScalar = false;
+        /** Current indentation level */
+        this.indent = 0;
+        /** Current offset since the start of parsing */
+        this.offset = 0;
+        /** On the same line with a block map key */
+        this.onKeyLine = false;
+        /** Top indicates the node that's currently being built */
+        this.stack = [];
+        /** The source of the current token, set in parse() */
+        this.source = '';
+        /** The type of the current token, set in parse() */
+        this.type = '';
+        // Must be defined after `next()`
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+    }
+    /**
+     * Parse `source` as a YAML stream.
+     * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+     *
+     * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+     *
+     * @returns A generator of tokens representing each directive, document, and other structure.
+     */
+    *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+            this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+            yield* this.next(lexeme);
+        if (!incomplete)
+            yield* this.end();
+    }
+    /**
+     * Advance the parser by the `source` of one lexical token.
+     */
+    *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+            console.log('|', cst.prettyToken(source));
+        if (this.atScalar) {
+            this.atScalar = false;
+            yield* this.step();
+            this.offset += source.length;
+            return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+            const message = `Not a YAML token: ${source}`;
+            yield* this.pop({ type: 'error', offset: this.offset, message, source });
+            this.offset += source.length;
+        }
+        else if (type === 'scalar') {
+            this.atNewLine = false;
+            this.atScalar = true;
+            this.type = 'scalar';
+        }
+        else {
+            this.type = type;
+            yield* this.step();
+            switch (type) {
+                case 'newline':
+                    this.atNewLine = true;
+                    this.indent = 0;
+                    if (this.onNewLine)
+                        this.onNewLine(this.offset + source.length);
+                    break;
+                case 'space':
+                    if (this.atNewLine && source[0] === ' ')
+                        this.indent += source.length;
+                    break;
+                case 'explicit-key-ind':
+                case 'map-value-ind':
+                case 'seq-item-ind':
+                    if (this.atNewLine)
+                        this.indent += source.length;
+                    break;
+                case 'doc-mode':
+                case 'flow-error-end':
+                    return;
+                default:
+                    this.atNewLine = false;
+            }
+            this.offset += source.length;
+        }
+    }
+    /** Call at end of input to push out any remaining constructions */
+    *end() {
+        while (this.stack.length > 0)
+            yield* this.pop();
+    }
+    get sourceToken() {
+        const st = {
+            type: this.type,
+            offset: this.offset,
+            indent: this.indent,
+            source: this.source
+        };
+        return st;
+    }
+    *step() {
+        const top = this.peek(1);
+        if (this.type === 'doc-end' && top?.type !== 'doc-end') {
+            while (this.stack.length > 0)
+                yield* this.pop();
+            this.stack.push({
+                type: 'doc-end',
+                offset: this.offset,
+                source: this.source
+            });
+            return;
+        }
+        if (!top)
+            return yield* this.stream();
+        switch (top.type) {
+            case 'document':
+                return yield* this.document(top);
+            case 'alias':
+            case 'scalar':
+            case 'single-quoted-scalar':
+            case 'double-quoted-scalar':
+                return yield* this.scalar(top);
+            case 'block-scalar':
+                return yield* this.blockScalar(top);
+            case 'block-map':
+                return yield* this.blockMap(top);
+            case 'block-seq':
+                return yield* this.blockSequence(top);
+            case 'flow-collection':
+                return yield* this.flowCollection(top);
+            case 'doc-end':
+                return yield* this.documentEnd(top);
+        }
+        /* istanbul ignore next should not happen */
+        yield* this.pop();
+    }
+    peek(n) {
+        return this.stack[this.stack.length - n];
+    }
+    *pop(error) {
+        const token = error ?? this.stack.pop();
+        /* istanbul ignore if should not happen */
+        if (!token) {
+            const message = 'Tried to pop an empty stack';
+            yield { type: 'error', offset: this.offset, source: '', message };
+        }
+        else if (this.stack.length === 0) {
+            yield token;
+        }
+        else {
+            const top = this.peek(1);
+            if (token.type === 'block-scalar') {
+                // Block scalars use their parent rather than header indent
+                token.indent = 'indent' in top ? top.indent : 0;
+            }
+            else if (token.type === 'flow-collection' && top.type === 'document') {
+                // Ignore all indent for top-level flow collections
+                token.indent = 0;
+            }
+            if (token.type === 'flow-collection')
+                fixFlowSeqItems(token);
+            switch (top.type) {
+                case 'document':
+                    top.value = token;
+                    break;
+                case 'block-scalar':
+                    top.props.push(token); // error
+                    break;
+                case 'block-map': {
+                    const it = top.items[top.items.length - 1];
+                    if (it.value) {
+                        top.items.push({ start: [], key: token, sep: [] });
+                        this.onKeyLine = true;
+                        return;
+                    }
+                    else if (it.sep) {
+                        it.value = token;
+                    }
+                    else {
+                        Object.assign(it, { key: token, sep: [] });
+                        this.onKeyLine = !it.explicitKey;
+                        return;
+                    }
+                    break;
+                }
+                case 'block-seq': {
+                    const it = top.items[top.items.length - 1];
+                    if (it.value)
+                        top.items.push({ start: [], value: token });
+                    else
+                        it.value = token;
+                    break;
+                }
+                case 'flow-collection': {
+                    const it = top.items[top.items.length - 1];
+                    if (!it || it.value)
+                        top.items.push({ start: [], key: token, sep: [] });
+                    else if (it.sep)
+                        it.value = token;
+                    else
+                        Object.assign(it, { key: token, sep: [] });
+                    return;
+                }
+                /* istanbul ignore next should not happen */
+                default:
+                    yield* this.pop();
+                    yield* this.pop(token);
+            }
+            if ((top.type === 'document' ||
+                top.type === 'block-map' ||
+                top.type === 'block-seq') &&
+                (token.type === 'block-map' || token.type === 'block-seq')) {
+                const last = token.items[token.items.length - 1];
+                if (last &&
+                    !last.sep &&
+                    !last.value &&
+                    last.start.length > 0 &&
+                    findNonEmptyIndex(last.start) === -1 &&
+                    (token.indent === 0 ||
+                        last.start.every(st => st.type !== 'comment' || st.indent < token.indent))) {
+                    if (top.type === 'document')
+                        top.end = last.start;
+                    else
+                        top.items.push({ start: last.start });
+                    token.items.splice(-1, 1);
+                }
+            }
+        }
+    }
+    *stream() {
+        switch (this.type) {
+            case 'directive-line':
+                yield { type: 'directive', offset: this.offset, source: this.source };
+                return;
+            case 'byte-order-mark':
+            case 'space':
+            case 'comment':
+            case 'newline':
+                yield this.sourceToken;
+                return;
+            case 'doc-mode':
+            case 'doc-start': {
+                const doc = {
+                    type: 'document',
+                    offset: this.offset,
+                    start: []
+                };
+                if (this.type === 'doc-start')
+                    doc.start.push(this.sourceToken);
+                this.stack.push(doc);
+                return;
+            }
+        }
+        yield {
+            type: 'error',
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML stream`,
+            source: this.source
+        };
+    }
+    *document(doc) {
+        if (doc.value)
+            return yield* this.lineEnd(doc);
+        switch (this.type) {
+            case 'doc-start': {
+                if (findNonEmptyIndex(doc.start) !== -1) {
+                    yield* this.pop();
+                    yield* this.step();
+                }
+                else
+                    doc.start.push(this.sourceToken);
+                return;
+            }
+            case 'anchor':
+            case 'tag':
+            case 'space':
+            case 'comment':
+            case 'newline':
+                doc.start.push(this.sourceToken);
+                return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+            this.stack.push(bv);
+        else {
+            yield {
+                type: 'error',
+                offset: this.offset,
+                message: `Unexpected ${this.type} token in YAML document`,
+                source: this.source
+            };
+        }
+    }
+    *scalar(scalar) {
+        if (this.type === 'map-value-ind') {
+            const prev = getPrevProps(this.peek(2));
+            const start = getFirstKeyStartProps(prev);
+            let sep;
+            if (scalar.end) {
+                sep = scalar.end;
+                sep.push(this.sourceToken);
+                delete scalar.end;
+            }
+            else
+                sep = [this.sourceToken];
+            const map = {
+                type: 'block-map',
+                offset: scalar.offset,
+                indent: scalar.indent,
+                items: [{ start, key: scalar, sep }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map;
+        }
+        else
+            yield* this.lineEnd(scalar);
+    }
+    *blockScalar(scalar) {
+        switch (this.type) {
+            case 'space':
+            case 'comment':
+            case 'newline':
+                scalar.props.push(this.sourceToken);
+                return;
+            case 'scalar':
+                scalar.source = this.source;
+                // block-scalar source includes trailing newline
+                this.atNewLine = true;
+                this.indent = 0;
+                if (this.onNewLine) {
+                    let nl = this.source.indexOf('\n') + 1;
+                    while (nl !== 0) {
+                        this.onNewLine(this.offset + nl);
+                        nl = this.source.indexOf('\n', nl) + 1;
+                    }
+                }
+                yield* this.pop();
+                break;
+            /* istanbul ignore next should not happen */
+            default:
+                yield* this.pop();
+                yield* this.step();
+        }
+    }
+    *blockMap(map) {
+        const it = map.items[map.items.length - 1];
+        // it.sep is true-ish if pair already has key or : separator
+        switch (this.type) {
+            case 'newline':
+                this.onKeyLine = false;
+                if (it.value) {
+                    const end = 'end' in it.value ? it.value.end : undefined;
+                    const last = Array.isArray(end) ? end[end.length - 1] : undefined;
+                    if (last?.type === 'comment')
+                        end?.push(this.sourceToken);
+                    else
+                        map.items.push({ start: [this.sourceToken] });
+                }
+                else if (it.sep) {
+                    it.sep.push(this.sourceToken);
+                }
+                else {
+                    it.start.push(this.sourceToken);
+                }
+                return;
+            case 'space':
+            case 'comment':
+                if (it.value) {
+                    map.items.push({ start: [this.sourceToken] });
+                }
+                else if (it.sep) {
+                    it.sep.push(this.sourceToken);
+                }
+                else {
+                    if (this.atIndentedComment(it.start, map.indent)) {
+                        const prev = map.items[map.items.length - 2];
+                        const end = prev?.value?.end;
+                        if (Array.isArray(end)) {
+                            arrayPushArray(end, it.start);
+                            end.push(this.sourceToken);
+                            map.items.pop();
+                            return;
+                        }
+                    }
+                    it.start.push(this.sourceToken);
+                }
+                return;
+        }
+        if (this.indent >= map.indent) {
+            const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+            const atNextItem = atMapIndent &&
+                (it.sep || it.explicitKey) &&
+                this.type !== 'seq-item-ind';
+            // For empty nodes, assign newline-separated not indented empty tokens to following node
+            let start = [];
+            if (atNextItem && it.sep && !it.value) {
+                const nl = [];
+                for (let i = 0; i < it.sep.length; ++i) {
+                    const st = it.sep[i];
+                    switch (st.type) {
+                        case 'newline':
+                            nl.push(i);
+                            break;
+                        case 'space':
+                            break;
+                        case 'comment':
+                            if (st.indent > map.indent)
+                                nl.length = 0;
+                            break;
+                        default:
+                            nl.length = 0;
+                    }
+                }
+                if (nl.length >= 2)
+                    start = it.sep.splice(nl[1]);
+            }
+            switch (this.type) {
+                case 'anchor':
+                case 'tag':
+                    if (atNextItem || it.value) {
+                        start.push(this.sourceToken);
+                        map.items.push({ start });
+                        this.onKeyLine = true;
+                    }
+                    else if (it.sep) {
+                        it.sep.push(this.sourceToken);
+                    }
+                    else {
+                        it.start.push(this.sourceToken);
+                    }
+                    return;
+                case 'explicit-key-ind':
+                    if (!it.sep && !it.explicitKey) {
+                        it.start.push(this.sourceToken);
+                        it.explicitKey = true;
+                    }
+                    else if (atNextItem || it.value) {
+                        start.push(this.sourceToken);
+                        map.items.push({ start, explicitKey: true });
+                    }
+                    else {
+                        this.stack.push({
+                            type: 'block-map',
+                            offset: this.offset,
+                            indent: this.indent,
+                            items: [{ start: [this.sourceToken], explicitKey: true }]
+                        });
+                    }
+                    this.onKeyLine = true;
+                    return;
+                case 'map-value-ind':
+                    if (it.explicitKey) {
+                        if (!it.sep) {
+                            if (includesToken(it.start, 'newline')) {
+                                Object.assign(it, { key: null, sep: [this.sourceToken] });
+                            }
+                            else {
+                                const start = getFirstKeyStartProps(it.start);
+                                this.stack.push({
+                                    type: 'block-map',
+                                    offset: this.offset,
+                                    indent: this.indent,
+                                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                                });
+                            }
+                        }
+                        else if (it.value) {
+                            map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                        }
+                        else if (includesToken(it.sep, 'map-value-ind')) {
+                            this.stack.push({
+                                type: 'block-map',
+                                offset: this.offset,
+                                indent: this.indent,
+                                items: [{ start, key: null, sep: [this.sourceToken] }]
+                            });
+                        }
+                        else if (isFlowToken(it.key) &&
+                            !includesToken(it.sep, 'newline')) {
+                            const start = getFirstKeyStartProps(it.start);
+                            const key = it.key;
+                            const sep = it.sep;
+                            sep.push(this.sourceToken);
+                            // @ts-expect-error type guard is wrong here
+                            delete it.key;
+                            // @ts-expect-error type guard is wrong here
+                            delete it.sep;
+                            this.stack.push({
+                                type: 'block-map',
+                                offset: this.offset,
+                                indent: this.indent,
+                                items: [{ start, key, sep }]
+                            });
+                        }
+                        else if (start.length > 0) {
+                            // Not actually at next item
+                            it.sep = it.sep.concat(start, this.sourceToken);
+                        }
+                        else {
+                            it.sep.push(this.sourceToken);
+                        }
+                    }
+                    else {
+                        if (!it.sep) {
+                            Object.assign(it, { key: null, sep: [this.sourceToken] });
+                        }
+                        else if (it.value || atNextItem) {
+                            map.items.push({ start, key: null, sep: [this.sourceToken] });
+                        }
+                        else if (includesToken(it.sep, 'map-value-ind')) {
+                            this.stack.push({
+                                type: 'block-map',
+                                offset: this.offset,
+                                indent: this.indent,
+                                items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                            });
+                        }
+                        else {
+                            it.sep.push(this.sourceToken);
+                        }
+                    }
+                    this.onKeyLine = true;
+                    return;
+                case 'alias':
+                case 'scalar':
+                case 'single-quoted-scalar':
+                case 'double-quoted-scalar': {
+                    const fs = this.flowScalar(this.type);
+                    if (atNextItem || it.value) {
+                        map.items.push({ start, key: fs, sep: [] });
+                        this.onKeyLine = true;
+                    }
+                    else if (it.sep) {
+                        this.stack.push(fs);
+                    }
+                    else {
+                        Object.assign(it, { key: fs, sep: [] });
+                        this.onKeyLine = true;
+                    }
+                    return;
+                }
+                default: {
+                    const bv = this.startBlockValue(map);
+                    if (bv) {
+                        if (bv.type === 'block-seq') {
+                            if (!it.explicitKey &&
+                                it.sep &&
+                                !includesToken(it.sep, 'newline')) {
+                                yield* this.pop({
+                                    type: 'error',
+                                    offset: this.offset,
+                                    message: 'Unexpected block-seq-ind on same line with key',
+                                    source: this.source
+                                });
+                                return;
+                            }
+                        }
+                        else if (atMapIndent) {
+                            map.items.push({ start });
+                        }
+                        this.stack.push(bv);
+                        return;
+                    }
+                }
+            }
+        }
+        yield* this.pop();
+        yield* this.step();
+    }
+    *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+            case 'newline':
+                if (it.value) {
+                    const end = 'end' in it.value ? it.value.end : undefined;
+                    const last = Array.isArray(end) ? end[end.length - 1] : undefined;
+                    if (last?.type === 'comment')
+                        end?.push(this.sourceToken);
+                    else
+                        seq.items.push({ start: [this.sourceToken] });
+                }
+                else
+                    it.start.push(this.sourceToken);
+                return;
+            case 'space':
+            case 'comment':
+                if (it.value)
+                    seq.items.push({ start: [this.sourceToken] });
+                else {
+                    if (this.atIndentedComment(it.start, seq.indent)) {
+                        const prev = seq.items[seq.items.length - 2];
+                        const end = prev?.value?.end;
+                        if (Array.isArray(end)) {
+                            arrayPushArray(end, it.start);
+                            end.push(this.sourceToken);
+                            seq.items.pop();
+                            return;
+                        }
+                    }
+                    it.start.push(this.sourceToken);
+                }
+                return;
+            case 'anchor':
+            case 'tag':
+                if (it.value || this.indent <= seq.indent)
+                    break;
+                it.start.push(this.sourceToken);
+                return;
+            case 'seq-item-ind':
+                if (this.indent !== seq.indent)
+                    break;
+                if (it.value || includesToken(it.start, 'seq-item-ind'))
+                    seq.items.push({ start: [this.sourceToken] });
+                else
+                    it.start.push(this.sourceToken);
+                return;
+        }
+        if (this.indent > seq.indent) {
+            const bv = this.startBlockValue(seq);
+            if (bv) {
+                this.stack.push(bv);
+                return;
+            }
+        }
+        yield* this.pop();
+        yield* this.step();
+    }
+    *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === 'flow-error-end') {
+            let top;
+            do {
+                yield* this.pop();
+                top = this.peek(1);
+            } while (top?.type === 'flow-collection');
+        }
+        else if (fc.end.length === 0) {
+            switch (this.type) {
+                case 'comma':
+                case 'explicit-key-ind':
+                    if (!it || it.sep)
+                        fc.items.push({ start: [this.sourceToken] });
+                    else
+                        it.start.push(this.sourceToken);
+                    return;
+                case 'map-value-ind':
+                    if (!it || it.value)
+                        fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                    else if (it.sep)
+                        it.sep.push(this.sourceToken);
+                    else
+                        Object.assign(it, { key: null, sep: [this.sourceToken] });
+                    return;
+                case 'space':
+                case 'comment':
+                case 'newline':
+                case 'anchor':
+                case 'tag':
+                    if (!it || it.value)
+                        fc.items.push({ start: [this.sourceToken] });
+                    else if (it.sep)
+                        it.sep.push(this.sourceToken);
+                    else
+                        it.start.push(this.sourceToken);
+                    return;
+                case 'alias':
+                case 'scalar':
+                case 'single-quoted-scalar':
+                case 'double-quoted-scalar': {
+                    const fs = this.flowScalar(this.type);
+                    if (!it || it.value)
+                        fc.items.push({ start: [], key: fs, sep: [] });
+                    else if (it.sep)
+                        this.stack.push(fs);
+                    else
+                        Object.assign(it, { key: fs, sep: [] });
+                    return;
+                }
+                case 'flow-map-end':
+                case 'flow-seq-end':
+                    fc.end.push(this.sourceToken);
+                    return;
+            }
+            const bv = this.startBlockValue(fc);
+            /* istanbul ignore else should not happen */
+            if (bv)
+                this.stack.push(bv);
+            else {
+                yield* this.pop();
+                yield* this.step();
+            }
+        }
+        else {
+            const parent = this.peek(2);
+            if (parent.type === 'block-map' &&
+                ((this.type === 'map-value-ind' && parent.indent === fc.indent) ||
+                    (this.type === 'newline' &&
+                        !parent.items[parent.items.length - 1].sep))) {
+                yield* this.pop();
+                yield* this.step();
+            }
+            else if (this.type === 'map-value-ind' &&
+                parent.type !== 'flow-collection') {
+                const prev = getPrevProps(parent);
+                const start = getFirstKeyStartProps(prev);
+                fixFlowSeqItems(fc);
+                const sep = fc.end.splice(1, fc.end.length);
+                sep.push(this.sourceToken);
+                const map = {
+                    type: 'block-map',
+                    offset: fc.offset,
+                    indent: fc.indent,
+                    items: [{ start, key: fc, sep }]
+                };
+                this.onKeyLine = true;
+                this.stack[this.stack.length - 1] = map;
+            }
+            else {
+                yield* this.lineEnd(fc);
+            }
+        }
+    }
+    flowScalar(type) {
+        if (this.onNewLine) {
+            let nl = this.source.indexOf('\n') + 1;
+            while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf('\n', nl) + 1;
+            }
+        }
+        return {
+            type,
+            offset: this.offset,
+            indent: this.indent,
+            source: this.source
+        };
+    }
+    startBlockValue(parent) {
+        switch (this.type) {
+            case 'alias':
+            case 'scalar':
+            case 'single-quoted-scalar':
+            case 'double-quoted-scalar':
+                return this.flowScalar(this.type);
+            case 'block-scalar-header':
+                return {
+                    type: 'block-scalar',
+                    offset: this.offset,
+                    indent: this.indent,
+                    props: [this.sourceToken],
+                    source: ''
+                };
+            case 'flow-map-start':
+            case 'flow-seq-start':
+                return {
+                    type: 'flow-collection',
+                    offset: this.offset,
+                    indent: this.indent,
+                    start: this.sourceToken,
+                    items: [],
+                    end: []
+                };
+            case 'seq-item-ind':
+                return {
+                    type: 'block-seq',
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [this.sourceToken] }]
+                };
+            case 'explicit-key-ind': {
+                this.onKeyLine = true;
+                const prev = getPrevProps(parent);
+                const start = getFirstKeyStartProps(prev);
+                start.push(this.sourceToken);
+                return {
+                    type: 'block-map',
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, explicitKey: true }]
+                };
+            }
+            case 'map-value-ind': {
+                this.onKeyLine = true;
+                const prev = getPrevProps(parent);
+                const start = getFirstKeyStartProps(prev);
+                return {
+                    type: 'block-map',
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                };
+            }
+        }
+        return null;
+    }
+    atIndentedComment(start, indent) {
+        if (this.type !== 'comment')
+            return false;
+        if (this.indent <= indent)
+            return false;
+        return start.every(st => st.type === 'newline' || st.type === 'space');
+    }
+    *documentEnd(docEnd) {
+        if (this.type !== 'doc-mode') {
+            if (docEnd.end)
+                docEnd.end.push(this.sourceToken);
+            else
+                docEnd.end = [this.sourceToken];
+            if (this.type === 'newline')
+                yield* this.pop();
+        }
+    }
+    *lineEnd(token) {
+        switch (this.type) {
+            case 'comma':
+            case 'doc-start':
+            case 'doc-end':
+            case 'flow-seq-end':
+            case 'flow-map-end':
+            case 'map-value-ind':
+                yield* this.pop();
+                yield* this.step();
+                break;
+            case 'newline':
+                this.onKeyLine = false;
+            // fallthrough
+            case 'space':
+            case 'comment':
+            default:
+                // all other values are errors
+                if (token.end)
+                    token.end.push(this.sourceToken);
+                else
+                    token.end = [this.sourceToken];
+                if (this.type === 'newline')
+                    yield* this.pop();
+        }
+    }
+}
+
+exports.Parser = Parser;
+
+
+/***/ }),
+
+/***/ 84047:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var log = __nccwpck_require__(57249);
+var identity = __nccwpck_require__(41127);
+var lineCounter = __nccwpck_require__(66628);
+var parser = __nccwpck_require__(3456);
+
+function parseOptions(options) {
+    const prettyErrors = options.prettyErrors !== false;
+    const lineCounter$1 = options.lineCounter || (prettyErrors && new lineCounter.LineCounter()) || null;
+    return { lineCounter: lineCounter$1, prettyErrors };
+}
+/**
+ * Parse the input as a stream of YAML documents.
+ *
+ * Documents should be separated from each other by `...` or `---` marker lines.
+ *
+ * @returns If an empty `docs` array is returned, it will be of type
+ *   EmptyStream and contain additional stream information. In
+ *   TypeScript, you should use `'empty' in docs` as a type guard for it.
+ */
+function parseAllDocuments(source, options = {}) {
+    const { lineCounter, prettyErrors } = parseOptions(options);
+    const parser$1 = new parser.Parser(lineCounter?.addNewLine);
+    const composer$1 = new composer.Composer(options);
+    const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+    if (prettyErrors && lineCounter)
+        for (const doc of docs) {
+            doc.errors.forEach(errors.prettifyError(source, lineCounter));
+            doc.warnings.forEach(errors.prettifyError(source, lineCounter));
+        }
+    if (docs.length > 0)
+        return docs;
+    return Object.assign([], { empty: true }, composer$1.streamInfo());
+}
+/** Parse an input string into a single YAML.Document */
+function parseDocument(source, options = {}) {
+    const { lineCounter, prettyErrors } = parseOptions(options);
+    const parser$1 = new parser.Parser(lineCounter?.addNewLine);
+    const composer$1 = new composer.Composer(options);
+    // `doc` is always set by compose.end(true) at the very latest
+    let doc = null;
+    for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+            doc = _doc;
+        else if (doc.options.logLevel !== 'silent') {
+            doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+            break;
+        }
+    }
+    if (prettyErrors && lineCounter) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter));
+    }
+    return doc;
+}
+function parse(src, reviver, options) {
+    let _reviver = undefined;
+    if (typeof reviver === 'function') {
+        _reviver = reviver;
+    }
+    else if (options === undefined && reviver && typeof reviver === 'object') {
+        options = reviver;
+    }
+    const doc = parseDocument(src, options);
+    if (!doc)
+        return null;
+    doc.warnings.forEach(warning => log.warn(doc.options.logLevel, warning));
+    if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== 'silent')
+            throw doc.errors[0];
+        else
+            doc.errors = [];
+    }
+    return doc.toJS(Object.assign({ reviver: _reviver }, options));
+}
+function stringify(value, replacer, options) {
+    let _replacer = null;
+    if (typeof replacer === 'function' || Array.isArray(replacer)) {
+        _replacer = replacer;
+    }
+    else if (options === undefined && replacer) {
+        options = replacer;
+    }
+    if (typeof options === 'string')
+        options = options.length;
+    if (typeof options === 'number') {
+        const indent = Math.round(options);
+        options = indent < 1 ? undefined : indent > 8 ? { indent: 8 } : { indent };
+    }
+    if (value === undefined) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+            return undefined;
+    }
+    if (identity.isDocument(value) && !_replacer)
+        return value.toString(options);
+    return new Document.Document(value, _replacer, options).toString(options);
+}
+
+exports.parse = parse;
+exports.parseAllDocuments = parseAllDocuments;
+exports.parseDocument = parseDocument;
+exports.stringify = stringify;
+
+
+/***/ }),
+
+/***/ 45840:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var map = __nccwpck_require__(47451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var tags = __nccwpck_require__(90018);
+
+const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+class Schema {
+    constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat)
+            ? tags.getTags(compat, 'compat')
+            : compat
+                ? tags.getTags(null, compat)
+                : null;
+        this.name = (typeof schema === 'string' && schema) || 'core';
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity.MAP, { value: map.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity.SEQ, { value: seq.seq });
+        // Used by createMap()
+        this.sortMapEntries =
+            typeof sortMapEntries === 'function'
+                ? sortMapEntries
+                : sortMapEntries === true
+                    ? sortMapEntriesByKey
+                    : null;
+    }
+    clone() {
+        const copy = Object.create(Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+    }
+}
+
+exports.Schema = Schema;
+
+
+/***/ }),
+
+/***/ 47451:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var YAMLMap = __nccwpck_require__(84454);
+
+const map = {
+    collection: 'map',
+    default: true,
+    nodeClass: YAMLMap.YAMLMap,
+    tag: 'tag:yaml.org,2002:map',
+    resolve(map, onError) {
+        if (!identity.isMap(map))
+            onError('Expected a mapping for this tag');
+        return map;
+    },
+    createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+};
+
+exports.map = map;
+
+
+/***/ }),
+
+/***/ 73632:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+
+const nullTag = {
+    identify: value => value == null,
+    createNode: () => new Scalar.Scalar(null),
+    default: true,
+    tag: 'tag:yaml.org,2002:null',
+    test: /^(?:~|[Nn]ull|NULL)?$/,
+    resolve: () => new Scalar.Scalar(null),
+    stringify: ({ source }, ctx) => typeof source === 'string' && nullTag.test.test(source)
+        ? source
+        : ctx.options.nullStr
+};
+
+exports.nullTag = nullTag;
+
+
+/***/ }),
+
+/***/ 1706:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var YAMLSeq = __nccwpck_require__(92223);
+
+const seq = {
+    collection: 'seq',
+    default: true,
+    nodeClass: YAMLSeq.YAMLSeq,
+    tag: 'tag:yaml.org,2002:seq',
+    resolve(seq, onError) {
+        if (!identity.isSeq(seq))
+            onError('Expected a sequence for this tag');
+        return seq;
+    },
+    createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+};
+
+exports.seq = seq;
+
+
+/***/ }),
+
+/***/ 66464:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyString = __nccwpck_require__(83069);
+
+const string = {
+    identify: value => typeof value === 'string',
+    default: true,
+    tag: 'tag:yaml.org,2002:str',
+    resolve: str => str,
+    stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+    }
+};
+
+exports.string = string;
+
+
+/***/ }),
+
+/***/ 73959:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+
+const boolTag = {
+    identify: value => typeof value === 'boolean',
+    default: true,
+    tag: 'tag:yaml.org,2002:bool',
+    test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+    resolve: str => new Scalar.Scalar(str[0] === 't' || str[0] === 'T'),
+    stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+            const sv = source[0] === 't' || source[0] === 'T';
+            if (value === sv)
+                return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+};
+
+exports.boolTag = boolTag;
+
+
+/***/ }),
+
+/***/ 38405:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
+
+const floatNaN = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+    resolve: str => str.slice(-3).toLowerCase() === 'nan'
+        ? NaN
+        : str[0] === '-'
+            ? Number.NEGATIVE_INFINITY
+            : Number.POSITIVE_INFINITY,
+    stringify: stringifyNumber.stringifyNumber
+};
+const floatExp = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    format: 'EXP',
+    test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+    resolve: str => parseFloat(str),
+    stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+    }
+};
+const float = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+    resolve(str) {
+        const node = new Scalar.Scalar(parseFloat(str));
+        const dot = str.indexOf('.');
+        if (dot !== -1 && str[str.length - 1] === '0')
+            node.minFractionDigits = str.length - dot - 1;
+        return node;
+    },
+    stringify: stringifyNumber.stringifyNumber
+};
+
+exports.float = float;
+exports.floatExp = floatExp;
+exports.floatNaN = floatNaN;
+
+
+/***/ }),
+
+/***/ 59874:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyNumber = __nccwpck_require__(28689);
+
+const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
+const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
+function intStringify(node, radix, prefix) {
+    const { value } = node;
+    if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+    return stringifyNumber.stringifyNumber(node);
+}
+const intOct = {
+    identify: value => intIdentify(value) && value >= 0,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'OCT',
+    test: /^0o[0-7]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+    stringify: node => intStringify(node, 8, '0o')
+};
+const int = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    test: /^[-+]?[0-9]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+    stringify: stringifyNumber.stringifyNumber
+};
+const intHex = {
+    identify: value => intIdentify(value) && value >= 0,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'HEX',
+    test: /^0x[0-9a-fA-F]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+    stringify: node => intStringify(node, 16, '0x')
+};
+
+exports.int = int;
+exports.intHex = intHex;
+exports.intOct = intOct;
+
+
+/***/ }),
+
+/***/ 70896:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+
+const schema = [
+    map.map,
+    seq.seq,
+    string.string,
+    _null.nullTag,
+    bool.boolTag,
+    int.intOct,
+    int.int,
+    int.intHex,
+    float.floatNaN,
+    float.floatExp,
+    float.float
+];
+
+exports.schema = schema;
+
+
+/***/ }),
+
+/***/ 33559:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+var map = __nccwpck_require__(47451);
+var seq = __nccwpck_require__(1706);
+
+function intIdentify(value) {
+    return typeof value === 'bigint' || Number.isInteger(value);
+}
+const stringifyJSON = ({ value }) => JSON.stringify(value);
+const jsonScalars = [
+    {
+        identify: value => typeof value === 'string',
+        default: true,
+        tag: 'tag:yaml.org,2002:str',
+        resolve: str => str,
+        stringify: stringifyJSON
+    },
+    {
+        identify: value => value == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: 'tag:yaml.org,2002:null',
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+    },
+    {
+        identify: value => typeof value === 'boolean',
+        default: true,
+        tag: 'tag:yaml.org,2002:bool',
+        test: /^true$|^false$/,
+        resolve: str => str === 'true',
+        stringify: stringifyJSON
+    },
+    {
+        identify: intIdentify,
+        default: true,
+        tag: 'tag:yaml.org,2002:int',
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+    },
+    {
+        identify: value => typeof value === 'number',
+        default: true,
+        tag: 'tag:yaml.org,2002:float',
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: str => parseFloat(str),
+        stringify: stringifyJSON
+    }
+];
+const jsonError = {
+    default: true,
+    tag: '',
+    test: /^/,
+    resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
+    }
+};
+const schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+
+exports.schema = schema;
+
+
+/***/ }),
+
+/***/ 90018:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+var schema = __nccwpck_require__(70896);
+var schema$1 = __nccwpck_require__(33559);
+var binary = __nccwpck_require__(56083);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var schema$2 = __nccwpck_require__(35913);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
+
+const schemas = new Map([
+    ['core', schema.schema],
+    ['failsafe', [map.map, seq.seq, string.string]],
+    ['json', schema$1.schema],
+    ['yaml11', schema$2.schema],
+    ['yaml-1.1', schema$2.schema]
+]);
+const tagsByName = {
+    binary: binary.binary,
+    bool: bool.boolTag,
+    float: float.float,
+    floatExp: float.floatExp,
+    floatNaN: float.floatNaN,
+    floatTime: timestamp.floatTime,
+    int: int.int,
+    intHex: int.intHex,
+    intOct: int.intOct,
+    intTime: timestamp.intTime,
+    map: map.map,
+    merge: merge.merge,
+    null: _null.nullTag,
+    omap: omap.omap,
+    pairs: pairs.pairs,
+    seq: seq.seq,
+    set: set.set,
+    timestamp: timestamp.timestamp
+};
+const coreKnownTags = {
+    'tag:yaml.org,2002:binary': binary.binary,
+    'tag:yaml.org,2002:merge': merge.merge,
+    'tag:yaml.org,2002:omap': omap.omap,
+    'tag:yaml.org,2002:pairs': pairs.pairs,
+    'tag:yaml.org,2002:set': set.set,
+    'tag:yaml.org,2002:timestamp': timestamp.timestamp
+};
+function getTags(customTags, schemaName, addMergeTag) {
+    const schemaTags = schemas.get(schemaName);
+    if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge.merge)
+            ? schemaTags.concat(merge.merge)
+            : schemaTags.slice();
+    }
+    let tags = schemaTags;
+    if (!tags) {
+        if (Array.isArray(customTags))
+            tags = [];
+        else {
+            const keys = Array.from(schemas.keys())
+                .filter(key => key !== 'yaml11')
+                .map(key => JSON.stringify(key))
+                .join(', ');
+            throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+    }
+    if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+            tags = tags.concat(tag);
+    }
+    else if (typeof customTags === 'function') {
+        tags = customTags(tags.slice());
+    }
+    if (addMergeTag)
+        tags = tags.concat(merge.merge);
+    return tags.reduce((tags, tag) => {
+        const tagObj = typeof tag === 'string' ? tagsByName[tag] : tag;
+        if (!tagObj) {
+            const tagName = JSON.stringify(tag);
+            const keys = Object.keys(tagsByName)
+                .map(key => JSON.stringify(key))
+                .join(', ');
+            throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags.includes(tagObj))
+            tags.push(tagObj);
+        return tags;
+    }, []);
+}
+
+exports.coreKnownTags = coreKnownTags;
+exports.getTags = getTags;
+
+
+/***/ }),
+
+/***/ 56083:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_buffer = __nccwpck_require__(20181);
+var Scalar = __nccwpck_require__(63301);
+var stringifyString = __nccwpck_require__(83069);
+
+const binary = {
+    identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
+    default: false,
+    tag: 'tag:yaml.org,2002:binary',
+    /**
+     * Returns a Buffer in node and an Uint8Array in browsers
+     *
+     * To use the resulting buffer as an image, you'll want to do something like:
+     *
+     *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+     *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+     */
+    resolve(src, onError) {
+        if (typeof node_buffer.Buffer === 'function') {
+            return node_buffer.Buffer.from(src, 'base64');
+        }
+        else if (typeof atob === 'function') {
+            // On IE 11, atob() can't handle newlines
+            const str = atob(src.replace(/[\n\r]/g, ''));
+            const buffer = new Uint8Array(str.length);
+            for (let i = 0; i < str.length; ++i)
+                buffer[i] = str.charCodeAt(i);
+            return buffer;
+        }
+        else {
+            onError('This environment does not support reading binary tags; either Buffer or atob is required');
+            return src;
+        }
+    },
+    stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+            return '';
+        const buf = value; // checked earlier by binary.identify()
+        let str;
+        if (typeof node_buffer.Buffer === 'function') {
+            str =
+                buf instanceof node_buffer.Buffer
+                    ? buf.toString('base64')
+                    : node_buffer.Buffer.from(buf.buffer).toString('base64');
+        }
+        else if (typeof btoa === 'function') {
+            let s = '';
+            for (let i = 0; i < buf.length; ++i)
+                s += String.fromCharCode(buf[i]);
+            str = btoa(s);
+        }
+        else {
+            throw new Error('This environment does not support writing binary tags; either Buffer or btoa is required');
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+            const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+            const n = Math.ceil(str.length / lineWidth);
+            const lines = new Array(n);
+            for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+                lines[i] = str.substr(o, lineWidth);
+            }
+            str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? '\n' : ' ');
+        }
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+    }
+};
+
+exports.binary = binary;
+
+
+/***/ }),
+
+/***/ 88398:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+
+function boolStringify({ value, source }, ctx) {
+    const boolObj = value ? trueTag : falseTag;
+    if (source && boolObj.test.test(source))
+        return source;
+    return value ? ctx.options.trueStr : ctx.options.falseStr;
+}
+const trueTag = {
+    identify: value => value === true,
+    default: true,
+    tag: 'tag:yaml.org,2002:bool',
+    test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+    resolve: () => new Scalar.Scalar(true),
+    stringify: boolStringify
+};
+const falseTag = {
+    identify: value => value === false,
+    default: true,
+    tag: 'tag:yaml.org,2002:bool',
+    test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+    resolve: () => new Scalar.Scalar(false),
+    stringify: boolStringify
+};
+
+exports.falseTag = falseTag;
+exports.trueTag = trueTag;
+
+
+/***/ }),
+
+/***/ 35782:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
+
+const floatNaN = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+    resolve: (str) => str.slice(-3).toLowerCase() === 'nan'
+        ? NaN
+        : str[0] === '-'
+            ? Number.NEGATIVE_INFINITY
+            : Number.POSITIVE_INFINITY,
+    stringify: stringifyNumber.stringifyNumber
+};
+const floatExp = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    format: 'EXP',
+    test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+    resolve: (str) => parseFloat(str.replace(/_/g, '')),
+    stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+    }
+};
+const float = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+    resolve(str) {
+        const node = new Scalar.Scalar(parseFloat(str.replace(/_/g, '')));
+        const dot = str.indexOf('.');
+        if (dot !== -1) {
+            const f = str.substring(dot + 1).replace(/_/g, '');
+            if (f[f.length - 1] === '0')
+                node.minFractionDigits = f.length;
+        }
+        return node;
+    },
+    stringify: stringifyNumber.stringifyNumber
+};
+
+exports.float = float;
+exports.floatExp = floatExp;
+exports.floatNaN = floatNaN;
+
+
+/***/ }),
+
+/***/ 10873:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyNumber = __nccwpck_require__(28689);
+
+const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
+function intResolve(str, offset, radix, { intAsBigInt }) {
+    const sign = str[0];
+    if (sign === '-' || sign === '+')
+        offset += 1;
+    str = str.substring(offset).replace(/_/g, '');
+    if (intAsBigInt) {
+        switch (radix) {
+            case 2:
+                str = `0b${str}`;
+                break;
+            case 8:
+                str = `0o${str}`;
+                break;
+            case 16:
+                str = `0x${str}`;
+                break;
+        }
+        const n = BigInt(str);
+        return sign === '-' ? BigInt(-1) * n : n;
+    }
+    const n = parseInt(str, radix);
+    return sign === '-' ? -1 * n : n;
+}
+function intStringify(node, radix, prefix) {
+    const { value } = node;
+    if (intIdentify(value)) {
+        const str = value.toString(radix);
+        return value < 0 ? '-' + prefix + str.substr(1) : prefix + str;
+    }
+    return stringifyNumber.stringifyNumber(node);
+}
+const intBin = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'BIN',
+    test: /^[-+]?0b[0-1_]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+    stringify: node => intStringify(node, 2, '0b')
+};
+const intOct = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'OCT',
+    test: /^[-+]?0[0-7_]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+    stringify: node => intStringify(node, 8, '0')
+};
+const int = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    test: /^[-+]?[0-9][0-9_]*$/,
+    resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+    stringify: stringifyNumber.stringifyNumber
+};
+const intHex = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'HEX',
+    test: /^[-+]?0x[0-9a-fA-F_]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+    stringify: node => intStringify(node, 16, '0x')
+};
+
+exports.int = int;
+exports.intBin = intBin;
+exports.intHex = intHex;
+exports.intOct = intOct;
+
+
+/***/ }),
+
+/***/ 90452:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+
+// If the value associated with a merge key is a single mapping node, each of
+// its key/value pairs is inserted into the current mapping, unless the key
+// already exists in it. If the value associated with the merge key is a
+// sequence, then this sequence is expected to contain mapping nodes and each
+// of these nodes is merged in turn according to its order in the sequence.
+// Keys in mapping nodes earlier in the sequence override keys specified in
+// later mapping nodes. -- http://yaml.org/type/merge.html
+const MERGE_KEY = '<<';
+const merge = {
+    identify: value => value === MERGE_KEY ||
+        (typeof value === 'symbol' && value.description === MERGE_KEY),
+    default: 'key',
+    tag: 'tag:yaml.org,2002:merge',
+    test: /^<<$/,
+    resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+    }),
+    stringify: () => MERGE_KEY
+};
+const isMergeKey = (ctx, key) => (merge.identify(key) ||
+    (identity.isScalar(key) &&
+        (!key.type || key.type === Scalar.Scalar.PLAIN) &&
+        merge.identify(key.value))) &&
+    ctx?.doc.schema.tags.some(tag => tag.tag === merge.tag && tag.default);
+function addMergeToJSMap(ctx, map, value) {
+    const source = resolveAliasValue(ctx, value);
+    if (identity.isSeq(source))
+        for (const it of source.items)
+            mergeValue(ctx, map, it);
+    else if (Array.isArray(source))
+        for (const it of source)
+            mergeValue(ctx, map, it);
+    else
+        mergeValue(ctx, map, source);
+}
+function mergeValue(ctx, map, value) {
+    const source = resolveAliasValue(ctx, value);
+    if (!identity.isMap(source))
+        throw new Error('Merge sources must be maps or map aliases');
+    const srcMap = source.toJSON(null, ctx, Map);
+    for (const [key, value] of srcMap) {
+        if (map instanceof Map) {
+            if (!map.has(key))
+                map.set(key, value);
+        }
+        else if (map instanceof Set) {
+            map.add(key);
+        }
+        else if (!Object.prototype.hasOwnProperty.call(map, key)) {
+            Object.defineProperty(map, key, {
+                value,
+                writable: true,
+                enumerable: true,
+                configurable: true
+            });
+        }
+    }
+    return map;
+}
+function resolveAliasValue(ctx, value) {
+    return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+}
+
+exports.addMergeToJSMap = addMergeToJSMap;
+exports.isMergeKey = isMergeKey;
+exports.merge = merge;
+
+
+/***/ }),
+
+/***/ 50303:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var pairs = __nccwpck_require__(18385);
+
+class YAMLOMap extends YAMLSeq.YAMLSeq {
+    constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = YAMLOMap.tag;
+    }
+    /**
+     * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+     * but TypeScript won't allow widening the signature of a child method.
+     */
+    toJSON(_, ctx) {
+        if (!ctx)
+            return super.toJSON(_);
+        const map = new Map();
+        if (ctx?.onCreate)
+            ctx.onCreate(map);
+        for (const pair of this.items) {
+            let key, value;
+            if (identity.isPair(pair)) {
+                key = toJS.toJS(pair.key, '', ctx);
+                value = toJS.toJS(pair.value, key, ctx);
+            }
+            else {
+                key = toJS.toJS(pair, '', ctx);
+            }
+            if (map.has(key))
+                throw new Error('Ordered maps must not include duplicate keys');
+            map.set(key, value);
+        }
+        return map;
+    }
+    static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap = new this();
+        omap.items = pairs$1.items;
+        return omap;
+    }
+}
+YAMLOMap.tag = 'tag:yaml.org,2002:omap';
+const omap = {
+    collection: 'seq',
+    identify: value => value instanceof Map,
+    nodeClass: YAMLOMap,
+    default: false,
+    tag: 'tag:yaml.org,2002:omap',
+    resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+            if (identity.isScalar(key)) {
+                if (seenKeys.includes(key.value)) {
+                    onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+                }
+                else {
+                    seenKeys.push(key.value);
+                }
+            }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+    },
+    createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+};
+
+exports.YAMLOMap = YAMLOMap;
+exports.omap = omap;
+
+
+/***/ }),
+
+/***/ 18385:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLSeq = __nccwpck_require__(92223);
+
+function resolvePairs(seq, onError) {
+    if (identity.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+            let item = seq.items[i];
+            if (identity.isPair(item))
+                continue;
+            else if (identity.isMap(item)) {
+                if (item.items.length > 1)
+                    onError('Each pair must have its own sequence indicator');
+                const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+                if (item.commentBefore)
+                    pair.key.commentBefore = pair.key.commentBefore
+                        ? `${item.commentBefore}\n${pair.key.commentBefore}`
+                        : item.commentBefore;
+                if (item.comment) {
+                    const cn = pair.value ?? pair.key;
+                    cn.comment = cn.comment
+                        ? `${item.comment}\n${cn.comment}`
+                        : item.comment;
+                }
+                item = pair;
+            }
+            seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+        }
+    }
+    else
+        onError('Expected a sequence for this tag');
+    return seq;
+}
+function createPairs(schema, iterable, ctx) {
+    const { replacer } = ctx;
+    const pairs = new YAMLSeq.YAMLSeq(schema);
+    pairs.tag = 'tag:yaml.org,2002:pairs';
+    let i = 0;
+    if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+            if (typeof replacer === 'function')
+                it = replacer.call(iterable, String(i++), it);
+            let key, value;
+            if (Array.isArray(it)) {
+                if (it.length === 2) {
+                    key = it[0];
+                    value = it[1];
+                }
+                else
+                    throw new TypeError(`Expected [key, value] tuple: ${it}`);
+            }
+            else if (it && it instanceof Object) {
+                const keys = Object.keys(it);
+                if (keys.length === 1) {
+                    key = keys[0];
+                    value = it[key];
+                }
+                else {
+                    throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+                }
+            }
+            else {
+                key = it;
+            }
+            pairs.items.push(Pair.createPair(key, value, ctx));
+        }
+    return pairs;
+}
+const pairs = {
+    collection: 'seq',
+    default: false,
+    tag: 'tag:yaml.org,2002:pairs',
+    resolve: resolvePairs,
+    createNode: createPairs
+};
+
+exports.createPairs = createPairs;
+exports.pairs = pairs;
+exports.resolvePairs = resolvePairs;
+
+
+/***/ }),
+
+/***/ 35913:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var binary = __nccwpck_require__(56083);
+var bool = __nccwpck_require__(88398);
+var float = __nccwpck_require__(35782);
+var int = __nccwpck_require__(10873);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
+
+const schema = [
+    map.map,
+    seq.seq,
+    string.string,
+    _null.nullTag,
+    bool.trueTag,
+    bool.falseTag,
+    int.intBin,
+    int.intOct,
+    int.int,
+    int.intHex,
+    float.floatNaN,
+    float.floatExp,
+    float.float,
+    binary.binary,
+    merge.merge,
+    omap.omap,
+    pairs.pairs,
+    set.set,
+    timestamp.intTime,
+    timestamp.floatTime,
+    timestamp.timestamp
+];
+
+exports.schema = schema;
+
+
+/***/ }),
+
+/***/ 81528:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+
+class YAMLSet extends YAMLMap.YAMLMap {
+    constructor(schema) {
+        super(schema);
+        this.tag = YAMLSet.tag;
+    }
+    add(key) {
+        let pair;
+        if (identity.isPair(key))
+            pair = key;
+        else if (key &&
+            typeof key === 'object' &&
+            'key' in key &&
+            'value' in key &&
+            key.value === null)
+            pair = new Pair.Pair(key.key, null);
+        else
+            pair = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair.key);
+        if (!prev)
+            this.items.push(pair);
+    }
+    /**
+     * If `keepPair` is `true`, returns the Pair matching `key`.
+     * Otherwise, returns the value of that Pair's key.
+     */
+    get(key, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair)
+            ? identity.isScalar(pair.key)
+                ? pair.key.value
+                : pair.key
+            : pair;
+    }
+    set(key, value) {
+        if (typeof value !== 'boolean')
+            throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value) {
+            this.items.splice(this.items.indexOf(prev), 1);
+        }
+        else if (!prev && value) {
+            this.items.push(new Pair.Pair(key));
+        }
+    }
+    toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+    }
+    toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+            return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+            return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+            throw new Error('Set items must all have null values');
+    }
+    static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+            for (let value of iterable) {
+                if (typeof replacer === 'function')
+                    value = replacer.call(iterable, value, value);
+                set.items.push(Pair.createPair(value, null, ctx));
+            }
+        return set;
+    }
+}
+YAMLSet.tag = 'tag:yaml.org,2002:set';
+const set = {
+    collection: 'map',
+    identify: value => value instanceof Set,
+    nodeClass: YAMLSet,
+    default: false,
+    tag: 'tag:yaml.org,2002:set',
+    createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+    resolve(map, onError) {
+        if (identity.isMap(map)) {
+            if (map.hasAllNullValues(true))
+                return Object.assign(new YAMLSet(), map);
+            else
+                onError('Set items must all have null values');
+        }
+        else
+            onError('Expected a mapping for this tag');
+        return map;
+    }
+};
+
+exports.YAMLSet = YAMLSet;
+exports.set = set;
+
+
+/***/ }),
+
+/***/ 24371:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyNumber = __nccwpck_require__(28689);
+
+/** Internal types handle bigint as number, because TS can't figure it out. */
+function parseSexagesimal(str, asBigInt) {
+    const sign = str[0];
+    const parts = sign === '-' || sign === '+' ? str.substring(1) : str;
+    const num = (n) => asBigInt ? BigInt(n) : Number(n);
+    const res = parts
+        .replace(/_/g, '')
+        .split(':')
+        .reduce((res, p) => res * num(60) + num(p), num(0));
+    return (sign === '-' ? num(-1) * res : res);
+}
+/**
+ * hhhh:mm:ss.sss
+ *
+ * Internal types handle bigint as number, because TS can't figure it out.
+ */
+function stringifySexagesimal(node) {
+    let { value } = node;
+    let num = (n) => n;
+    if (typeof value === 'bigint')
+        num = n => BigInt(n);
+    else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node);
+    let sign = '';
+    if (value < 0) {
+        sign = '-';
+        value *= num(-1);
+    }
+    const _60 = num(60);
+    const parts = [value % _60]; // seconds, including ms
+    if (value < 60) {
+        parts.unshift(0); // at least one : is required
+    }
+    else {
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60); // minutes
+        if (value >= 60) {
+            value = (value - parts[0]) / _60;
+            parts.unshift(value); // hours
+        }
+    }
+    return (sign +
+        parts
+            .map(n => String(n).padStart(2, '0'))
+            .join(':')
+            .replace(/000000\d*$/, '') // % 60 may introduce error
+    );
+}
+const intTime = {
+    identify: value => typeof value === 'bigint' || Number.isInteger(value),
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'TIME',
+    test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+    resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+    stringify: stringifySexagesimal
+};
+const floatTime = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    format: 'TIME',
+    test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+    resolve: str => parseSexagesimal(str, false),
+    stringify: stringifySexagesimal
+};
+const timestamp = {
+    identify: value => value instanceof Date,
+    default: true,
+    tag: 'tag:yaml.org,2002:timestamp',
+    // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+    // may be omitted altogether, resulting in a date format. In such a case, the time part is
+    // assumed to be 00:00:00Z (start of day, UTC).
+    test: RegExp('^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})' + // YYYY-Mm-Dd
+        '(?:' + // time is optional
+        '(?:t|T|[ \\t]+)' + // t | T | whitespace
+        '([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)' + // Hh:Mm:Ss(.ss)?
+        '(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?' + // Z | +5 | -03:30
+        ')?$'),
+    resolve(str) {
+        const match = str.match(timestamp.test);
+        if (!match)
+            throw new Error('!!timestamp expects a date, starting with yyyy-mm-dd');
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + '00').substr(1, 3)) : 0;
+        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== 'Z') {
+            let d = parseSexagesimal(tz, false);
+            if (Math.abs(d) < 30)
+                d *= 60;
+            date -= 60000 * d;
+        }
+        return new Date(date);
+    },
+    stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, '') ?? ''
+};
+
+exports.floatTime = floatTime;
+exports.intTime = intTime;
+exports.timestamp = timestamp;
+
+
+/***/ }),
+
+/***/ 34475:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+const FOLD_FLOW = 'flow';
+const FOLD_BLOCK = 'block';
+const FOLD_QUOTED = 'quoted';
+/**
+ * Tries to keep input at up to `lineWidth` characters, splitting only on spaces
+ * not followed by newlines or spaces unless `mode` is `'quoted'`. Lines are
+ * terminated with `\n` and started with `indent`.
+ */
+function foldFlowLines(text, indent, mode = 'flow', { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    if (!lineWidth || lineWidth < 0)
+        return text;
+    if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+    const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+    if (text.length <= endStep)
+        return text;
+    const folds = [];
+    const escapedFolds = {};
+    let end = lineWidth - indent.length;
+    if (typeof indentAtStart === 'number') {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+            folds.push(0);
+        else
+            end = lineWidth - indentAtStart;
+    }
+    let split = undefined;
+    let prev = undefined;
+    let overflow = false;
+    let i = -1;
+    let escStart = -1;
+    let escEnd = -1;
+    if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text, i, indent.length);
+        if (i !== -1)
+            end = i + endStep;
+    }
+    for (let ch; (ch = text[(i += 1)]);) {
+        if (mode === FOLD_QUOTED && ch === '\\') {
+            escStart = i;
+            switch (text[i + 1]) {
+                case 'x':
+                    i += 3;
+                    break;
+                case 'u':
+                    i += 5;
+                    break;
+                case 'U':
+                    i += 9;
+                    break;
+                default:
+                    i += 1;
+            }
+            escEnd = i;
+        }
+        if (ch === '\n') {
+            if (mode === FOLD_BLOCK)
+                i = consumeMoreIndentedLines(text, i, indent.length);
+            end = i + indent.length + endStep;
+            split = undefined;
+        }
+        else {
+            if (ch === ' ' &&
+                prev &&
+                prev !== ' ' &&
+                prev !== '\n' &&
+                prev !== '\t') {
+                // space surrounded by non-space can be replaced with newline + indent
+                const next = text[i + 1];
+                if (next && next !== ' ' && next !== '\n' && next !== '\t')
+                    split = i;
+            }
+            if (i >= end) {
+                if (split) {
+                    folds.push(split);
+                    end = split + endStep;
+                    split = undefined;
+                }
+                else if (mode === FOLD_QUOTED) {
+                    // white-space collected at end may stretch past lineWidth
+                    while (prev === ' ' || prev === '\t') {
+                        prev = ch;
+                        ch = text[(i += 1)];
+                        overflow = true;
+                    }
+                    // Account for newline escape, but don't break preceding escape
+                    const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+                    // Bail out if lineWidth & minContentWidth are shorter than an escape string
+                    if (escapedFolds[j])
+                        return text;
+                    folds.push(j);
+                    escapedFolds[j] = true;
+                    end = j + endStep;
+                    split = undefined;
+                }
+                else {
+                    overflow = true;
+                }
+            }
+        }
+        prev = ch;
+    }
+    if (overflow && onOverflow)
+        onOverflow();
+    if (folds.length === 0)
+        return text;
+    if (onFold)
+        onFold();
+    let res = text.slice(0, folds[0]);
+    for (let i = 0; i < folds.length; ++i) {
+        const fold = folds[i];
+        const end = folds[i + 1] || text.length;
+        if (fold === 0)
+            res = `\n${indent}${text.slice(0, end)}`;
+        else {
+            if (mode === FOLD_QUOTED && escapedFolds[fold])
+                res += `${text[fold]}\\`;
+            res += `\n${indent}${text.slice(fold + 1, end)}`;
+        }
+    }
+    return res;
+}
+/**
+ * Presumes `i + 1` is at the start of a line
+ * @returns index of last newline in more-indented block
+ */
+function consumeMoreIndentedLines(text, i, indent) {
+    let end = i;
+    let start = i + 1;
+    let ch = text[start];
+    while (ch === ' ' || ch === '\t') {
+        if (i < start + indent) {
+            ch = text[++i];
+        }
+        else {
+            do {
+                ch = text[++i];
+            } while (ch && ch !== '\n');
+            end = i;
+            start = i + 1;
+            ch = text[start];
+        }
+    }
+    return end;
+}
+
+exports.FOLD_BLOCK = FOLD_BLOCK;
+exports.FOLD_FLOW = FOLD_FLOW;
+exports.FOLD_QUOTED = FOLD_QUOTED;
+exports.foldFlowLines = foldFlowLines;
+
+
+/***/ }),
+
+/***/ 2148:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var anchors = __nccwpck_require__(71596);
+var identity = __nccwpck_require__(41127);
+var stringifyComment = __nccwpck_require__(59799);
+var stringifyString = __nccwpck_require__(83069);
+
+function createStringifyContext(doc, options) {
+    const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: 'PLAIN',
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: 'false',
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: 'null',
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: 'true',
+        verifyAliasOrder: true
+    }, doc.schema.toStringOptions, options);
+    let inFlow;
+    switch (opt.collectionStyle) {
+        case 'block':
+            inFlow = false;
+            break;
+        case 'flow':
+            inFlow = true;
+            break;
+        default:
+            inFlow = null;
+    }
+    return {
+        anchors: new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? ' ' : '',
+        indent: '',
+        indentStep: typeof opt.indent === 'number' ? ' '.repeat(opt.indent) : '  ',
+        inFlow,
+        options: opt
+    };
+}
+function getTagObject(tags, item) {
+    if (item.tag) {
+        const match = tags.filter(t => t.tag === item.tag);
+        if (match.length > 0)
+            return match.find(t => t.format === item.format) ?? match[0];
+    }
+    let tagObj = undefined;
+    let obj;
+    if (identity.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter(t => t.identify?.(obj));
+        if (match.length > 1) {
+            const testMatch = match.filter(t => t.test);
+            if (testMatch.length > 0)
+                match = testMatch;
+        }
+        tagObj =
+            match.find(t => t.format === item.format) ?? match.find(t => !t.format);
+    }
+    else {
+        obj = item;
+        tagObj = tags.find(t => t.nodeClass && obj instanceof t.nodeClass);
+    }
+    if (!tagObj) {
+        const name = obj?.constructor?.name ?? (obj === null ? 'null' : typeof obj);
+        throw new Error(`Tag not resolved for ${name} value`);
+    }
+    return tagObj;
+}
+// needs to be called before value stringifier to allow for circular anchor refs
+function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
+    if (!doc.directives)
+        return '';
+    const props = [];
+    const anchor = (identity.isScalar(node) || identity.isCollection(node)) && node.anchor;
+    if (anchor && anchors.anchorIsValid(anchor)) {
+        anchors$1.add(anchor);
+        props.push(`&${anchor}`);
+    }
+    const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+    if (tag)
+        props.push(doc.directives.tagString(tag));
+    return props.join(' ');
+}
+function stringify(item, ctx, onComment, onChompKeep) {
+    if (identity.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+    if (identity.isAlias(item)) {
+        if (ctx.doc.directives)
+            return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+            throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        }
+        else {
+            if (ctx.resolvedAliases)
+                ctx.resolvedAliases.add(item);
+            else
+                ctx.resolvedAliases = new Set([item]);
+            item = item.resolve(ctx.doc);
+        }
+    }
+    let tagObj = undefined;
+    const node = identity.isNode(item)
+        ? item
+        : ctx.doc.createNode(item, { onTagObj: o => (tagObj = o) });
+    tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+    const props = stringifyProps(node, tagObj, ctx);
+    if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+    const str = typeof tagObj.stringify === 'function'
+        ? tagObj.stringify(node, ctx, onComment, onChompKeep)
+        : identity.isScalar(node)
+            ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep)
+            : node.toString(ctx, onComment, onChompKeep);
+    if (!props)
+        return str;
+    return identity.isScalar(node) || str[0] === '{' || str[0] === '['
+        ? `${props} ${str}`
+        : `${props}\n${ctx.indent}${str}`;
+}
+
+exports.createStringifyContext = createStringifyContext;
+exports.stringify = stringify;
+
+
+/***/ }),
+
+/***/ 61212:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
+
+function stringifyCollection(collection, ctx, options) {
+    const flow = ctx.inFlow ?? collection.flow;
+    const stringify = flow ? stringifyFlowCollection : stringifyBlockCollection;
+    return stringify(collection, ctx, options);
+}
+function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+    const { indent, options: { commentString } } = ctx;
+    const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+    let chompKeep = false; // flag for the preceding node's status
+    const lines = [];
+    for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+            if (!chompKeep && item.spaceBefore)
+                lines.push('');
+            addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            if (item.comment)
+                comment = item.comment;
+        }
+        else if (identity.isPair(item)) {
+            const ik = identity.isNode(item.key) ? item.key : null;
+            if (ik) {
+                if (!chompKeep && ik.spaceBefore)
+                    lines.push('');
+                addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+            }
+        }
+        chompKeep = false;
+        let str = stringify.stringify(item, itemCtx, () => (comment = null), () => (chompKeep = true));
+        if (comment)
+            str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        if (chompKeep && comment)
+            chompKeep = false;
+        lines.push(blockItemPrefix + str);
+    }
+    let str;
+    if (lines.length === 0) {
+        str = flowChars.start + flowChars.end;
+    }
+    else {
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+            const line = lines[i];
+            str += line ? `\n${indent}${line}` : '\n';
+        }
+    }
+    if (comment) {
+        str += '\n' + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+            onComment();
+    }
+    else if (chompKeep && onChompKeep)
+        onChompKeep();
+    return str;
+}
+function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+    const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+    itemIndent += indentStep;
+    const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+    });
+    let reqNewline = false;
+    let linesAtValue = 0;
+    const lines = [];
+    for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+            if (item.spaceBefore)
+                lines.push('');
+            addCommentBefore(ctx, lines, item.commentBefore, false);
+            if (item.comment)
+                comment = item.comment;
+        }
+        else if (identity.isPair(item)) {
+            const ik = identity.isNode(item.key) ? item.key : null;
+            if (ik) {
+                if (ik.spaceBefore)
+                    lines.push('');
+                addCommentBefore(ctx, lines, ik.commentBefore, false);
+                if (ik.comment)
+                    reqNewline = true;
+            }
+            const iv = identity.isNode(item.value) ? item.value : null;
+            if (iv) {
+                if (iv.comment)
+                    comment = iv.comment;
+                if (iv.commentBefore)
+                    reqNewline = true;
+            }
+            else if (item.value == null && ik?.comment) {
+                comment = ik.comment;
+            }
+        }
+        if (comment)
+            reqNewline = true;
+        let str = stringify.stringify(item, itemCtx, () => (comment = null));
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes('\n'));
+        if (i < items.length - 1) {
+            str += ',';
+        }
+        else if (ctx.options.trailingComma) {
+            if (ctx.options.lineWidth > 0) {
+                reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) +
+                    (str.length + 2) >
+                    ctx.options.lineWidth);
+            }
+            if (reqNewline) {
+                str += ',';
+            }
+        }
+        if (comment)
+            str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines.push(str);
+        linesAtValue = lines.length;
+    }
+    const { start, end } = flowChars;
+    if (lines.length === 0) {
+        return start + end;
+    }
+    else {
+        if (!reqNewline) {
+            const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+            reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+            let str = start;
+            for (const line of lines)
+                str += line ? `\n${indentStep}${indent}${line}` : '\n';
+            return `${str}\n${indent}${end}`;
+        }
+        else {
+            return `${start}${fcPadding}${lines.join(' ')}${fcPadding}${end}`;
+        }
+    }
+}
+function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, '');
+    if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart()); // Avoid double indent on first line
+    }
+}
+
+exports.stringifyCollection = stringifyCollection;
+
+
+/***/ }),
+
+/***/ 59799:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Stringifies a comment.
+ *
+ * Empty comment lines are left empty,
+ * lines consisting of a single space are replaced by `#`,
+ * and all other lines are prefixed with a `#`.
+ */
+const stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, '#');
+function indentComment(comment, indent) {
+    if (/^\n+$/.test(comment))
+        return comment.substring(1);
+    return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+}
+const lineComment = (str, indent, comment) => str.endsWith('\n')
+    ? indentComment(comment, indent)
+    : comment.includes('\n')
+        ? '\n' + indentComment(comment, indent)
+        : (str.endsWith(' ') ? '' : ' ') + comment;
+
+exports.indentComment = indentComment;
+exports.lineComment = lineComment;
+exports.stringifyComment = stringifyComment;
+
+
+/***/ }),
+
+/***/ 6829:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
+
+function stringifyDocument(doc, options) {
+    const lines = [];
+    let hasDirectives = options.directives === true;
+    if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+            lines.push(dir);
+            hasDirectives = true;
+        }
+        else if (doc.directives.docStart)
+            hasDirectives = true;
+    }
+    if (hasDirectives)
+        lines.push('---');
+    const ctx = stringify.createStringifyContext(doc, options);
+    const { commentString } = ctx.options;
+    if (doc.commentBefore) {
+        if (lines.length !== 1)
+            lines.unshift('');
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ''));
+    }
+    let chompKeep = false;
+    let contentComment = null;
+    if (doc.contents) {
+        if (identity.isNode(doc.contents)) {
+            if (doc.contents.spaceBefore && hasDirectives)
+                lines.push('');
+            if (doc.contents.commentBefore) {
+                const cs = commentString(doc.contents.commentBefore);
+                lines.push(stringifyComment.indentComment(cs, ''));
+            }
+            // top-level block scalars need to be indented if followed by a comment
+            ctx.forceBlockIndent = !!doc.comment;
+            contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? undefined : () => (chompKeep = true);
+        let body = stringify.stringify(doc.contents, ctx, () => (contentComment = null), onChompKeep);
+        if (contentComment)
+            body += stringifyComment.lineComment(body, '', commentString(contentComment));
+        if ((body[0] === '|' || body[0] === '>') &&
+            lines[lines.length - 1] === '---') {
+            // Top-level block scalars with a preceding doc marker ought to use the
+            // same line for their header.
+            lines[lines.length - 1] = `--- ${body}`;
+        }
+        else
+            lines.push(body);
+    }
+    else {
+        lines.push(stringify.stringify(doc.contents, ctx));
+    }
+    if (doc.directives?.docEnd) {
+        if (doc.comment) {
+            const cs = commentString(doc.comment);
+            if (cs.includes('\n')) {
+                lines.push('...');
+                lines.push(stringifyComment.indentComment(cs, ''));
+            }
+            else {
+                lines.push(`... ${cs}`);
+            }
+        }
+        else {
+            lines.push('...');
+        }
+    }
+    else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+            dc = dc.replace(/^\n+/, '');
+        if (dc) {
+            if ((!chompKeep || contentComment) && lines[lines.length - 1] !== '')
+                lines.push('');
+            lines.push(stringifyComment.indentComment(commentString(dc), ''));
+        }
+    }
+    return lines.join('\n') + '\n';
+}
+
+exports.stringifyDocument = stringifyDocument;
+
+
+/***/ }),
+
+/***/ 28689:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function stringifyNumber({ format, minFractionDigits, tag, value }) {
+    if (typeof value === 'bigint')
+        return String(value);
+    const num = typeof value === 'number' ? value : Number(value);
+    if (!isFinite(num))
+        return isNaN(num) ? '.nan' : num < 0 ? '-.inf' : '.inf';
+    let n = Object.is(value, -0) ? '-0' : JSON.stringify(value);
+    if (!format &&
+        minFractionDigits &&
+        (!tag || tag === 'tag:yaml.org,2002:float') &&
+        /^-?\d/.test(n) &&
+        !n.includes('e')) {
+        let i = n.indexOf('.');
+        if (i < 0) {
+            i = n.length;
+            n += '.';
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+            n += '0';
+    }
+    return n;
+}
+
+exports.stringifyNumber = stringifyNumber;
+
+
+/***/ }),
+
+/***/ 59748:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
+
+function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+    let keyComment = (identity.isNode(key) && key.comment) || null;
+    if (simpleKeys) {
+        if (keyComment) {
+            throw new Error('With simple keys, key nodes cannot have comments');
+        }
+        if (identity.isCollection(key) || (!identity.isNode(key) && typeof key === 'object')) {
+            const msg = 'With simple keys, collection cannot be used as a key value';
+            throw new Error(msg);
+        }
+    }
+    let explicitKey = !simpleKeys &&
+        (!key ||
+            (keyComment && value == null && !ctx.inFlow) ||
+            identity.isCollection(key) ||
+            (identity.isScalar(key)
+                ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL
+                : typeof key === 'object'));
+    ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+    });
+    let keyCommentDone = false;
+    let chompKeep = false;
+    let str = stringify.stringify(key, ctx, () => (keyCommentDone = true), () => (chompKeep = true));
+    if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+        if (simpleKeys)
+            throw new Error('With simple keys, single line scalar must not span more than 1024 characters');
+        explicitKey = true;
+    }
+    if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+            if (keyCommentDone && onComment)
+                onComment();
+            return str === '' ? '?' : explicitKey ? `? ${str}` : str;
+        }
+    }
+    else if ((allNullValues && !simpleKeys) || (value == null && explicitKey)) {
+        str = `? ${str}`;
+        if (keyComment && !keyCommentDone) {
+            str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        }
+        else if (chompKeep && onChompKeep)
+            onChompKeep();
+        return str;
+    }
+    if (keyCommentDone)
+        keyComment = null;
+    if (explicitKey) {
+        if (keyComment)
+            str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}\n${indent}:`;
+    }
+    else {
+        str = `${str}:`;
+        if (keyComment)
+            str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+    }
+    let vsb, vcb, valueComment;
+    if (identity.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+    }
+    else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === 'object')
+            value = doc.createNode(value);
+    }
+    ctx.implicitKey = false;
+    if (!explicitKey && !keyComment && identity.isScalar(value))
+        ctx.indentAtStart = str.length + 1;
+    chompKeep = false;
+    if (!indentSeq &&
+        indentStep.length >= 2 &&
+        !ctx.inFlow &&
+        !explicitKey &&
+        identity.isSeq(value) &&
+        !value.flow &&
+        !value.tag &&
+        !value.anchor) {
+        // If indentSeq === false, consider '- ' as part of indentation where possible
+        ctx.indent = ctx.indent.substring(2);
+    }
+    let valueCommentDone = false;
+    const valueStr = stringify.stringify(value, ctx, () => (valueCommentDone = true), () => (chompKeep = true));
+    let ws = ' ';
+    if (keyComment || vsb || vcb) {
+        ws = vsb ? '\n' : '';
+        if (vcb) {
+            const cs = commentString(vcb);
+            ws += `\n${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === '' && !ctx.inFlow) {
+            if (ws === '\n' && valueComment)
+                ws = '\n\n';
+        }
+        else {
+            ws += `\n${ctx.indent}`;
+        }
+    }
+    else if (!explicitKey && identity.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf('\n');
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
+            let hasPropsLine = false;
+            if (hasNewline && (vs0 === '&' || vs0 === '!')) {
+                let sp0 = valueStr.indexOf(' ');
+                if (vs0 === '&' &&
+                    sp0 !== -1 &&
+                    sp0 < nl0 &&
+                    valueStr[sp0 + 1] === '!') {
+                    sp0 = valueStr.indexOf(' ', sp0 + 1);
+                }
+                if (sp0 === -1 || nl0 < sp0)
+                    hasPropsLine = true;
+            }
+            if (!hasPropsLine)
+                ws = `\n${ctx.indent}`;
+        }
+    }
+    else if (valueStr === '' || valueStr[0] === '\n') {
+        ws = '';
+    }
+    str += ws + valueStr;
+    if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+            onComment();
+    }
+    else if (valueComment && !valueCommentDone) {
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+    }
+    else if (chompKeep && onChompKeep) {
+        onChompKeep();
+    }
+    return str;
+}
+
+exports.stringifyPair = stringifyPair;
+
+
+/***/ }),
+
+/***/ 83069:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(63301);
+var foldFlowLines = __nccwpck_require__(34475);
+
+const getFoldOptions = (ctx, isBlock) => ({
+    indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+    lineWidth: ctx.options.lineWidth,
+    minContentWidth: ctx.options.minContentWidth
+});
+// Also checks for lines starting with %, as parsing the output as YAML 1.1 will
+// presume that's starting a new document.
+const containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+function lineLengthOverLimit(str, lineWidth, indentLength) {
+    if (!lineWidth || lineWidth < 0)
+        return false;
+    const limit = lineWidth - indentLength;
+    const strLen = str.length;
+    if (strLen <= limit)
+        return false;
+    for (let i = 0, start = 0; i < strLen; ++i) {
+        if (str[i] === '\n') {
+            if (i - start > limit)
+                return true;
+            start = i + 1;
+            if (strLen - start <= limit)
+                return false;
+        }
+    }
+    return true;
+}
+function doubleQuotedString(value, ctx) {
+    const json = JSON.stringify(value);
+    if (ctx.options.doubleQuotedAsJSON)
+        return json;
+    const { implicitKey } = ctx;
+    const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+    const indent = ctx.indent || (containsDocumentMarker(value) ? '  ' : '');
+    let str = '';
+    let start = 0;
+    for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === ' ' && json[i + 1] === '\\' && json[i + 2] === 'n') {
+            // space before newline needs to be escaped to not be folded
+            str += json.slice(start, i) + '\\ ';
+            i += 1;
+            start = i;
+            ch = '\\';
+        }
+        if (ch === '\\')
+            switch (json[i + 1]) {
+                case 'u':
+                    {
+                        str += json.slice(start, i);
+                        const code = json.substr(i + 2, 4);
+                        switch (code) {
+                            case '0000':
+                                str += '\\0';
+                                break;
+                            case '0007':
+                                str += '\\a';
+                                break;
+                            case '000b':
+                                str += '\\v';
+                                break;
+                            case '001b':
+                                str += '\\e';
+                                break;
+                            case '0085':
+                                str += '\\N';
+                                break;
+                            case '00a0':
+                                str += '\\_';
+                                break;
+                            case '2028':
+                                str += '\\L';
+                                break;
+                            case '2029':
+                                str += '\\P';
+                                break;
+                            default:
+                                if (code.substr(0, 2) === '00')
+                                    str += '\\x' + code.substr(2);
+                                else
+                                    str += json.substr(i, 6);
+                        }
+                        i += 5;
+                        start = i + 1;
+                    }
+                    break;
+                case 'n':
+                    if (implicitKey ||
+                        json[i + 2] === '"' ||
+                        json.length < minMultiLineLength) {
+                        i += 1;
+                    }
+                    else {
+                        // folding will eat first newline
+                        str += json.slice(start, i) + '\n\n';
+                        while (json[i + 2] === '\\' &&
+                            json[i + 3] === 'n' &&
+                            json[i + 4] !== '"') {
+                            str += '\n';
+                            i += 2;
+                        }
+                        str += indent;
+                        // space after newline needs to be escaped to not be folded
+                        if (json[i + 2] === ' ')
+                            str += '\\';
+                        i += 1;
+                        start = i + 1;
+                    }
+                    break;
+                default:
+                    i += 1;
+            }
+    }
+    str = start ? str + json.slice(start) : json;
+    return implicitKey
+        ? str
+        : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+}
+function singleQuotedString(value, ctx) {
+    if (ctx.options.singleQuote === false ||
+        (ctx.implicitKey && value.includes('\n')) ||
+        /[ \t]\n|\n[ \t]/.test(value) // single quoted string can't have leading or trailing whitespace around newline
+    )
+        return doubleQuotedString(value, ctx);
+    const indent = ctx.indent || (containsDocumentMarker(value) ? '  ' : '');
+    const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&\n${indent}`) + "'";
+    return ctx.implicitKey
+        ? res
+        : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+}
+function quotedString(value, ctx) {
+    const { singleQuote } = ctx.options;
+    let qs;
+    if (singleQuote === false)
+        qs = doubleQuotedString;
+    else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+            qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+            qs = doubleQuotedString;
+        else
+            qs = singleQuote ? singleQuotedString : doubleQuotedString;
+    }
+    return qs(value, ctx);
+}
+// The negative lookbehind avoids a polynomial search,
+// but isn't supported yet on Safari: https://caniuse.com/js-regexp-lookbehind
+let blockEndNewlines;
+try {
+    blockEndNewlines = new RegExp('(^|(?<!\n))\n+(?!\n|$)', 'g');
+}
+catch {
+    blockEndNewlines = /\n+(?!\n|$)/g;
+}
+function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+    const { blockQuote, commentString, lineWidth } = ctx.options;
+    // 1. Block can't end in whitespace unless the last line is non-empty.
+    // 2. Strings consisting of only whitespace are best rendered explicitly.
+    if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+    }
+    const indent = ctx.indent ||
+        (ctx.forceBlockIndent || containsDocumentMarker(value) ? '  ' : '');
+    const literal = blockQuote === 'literal'
+        ? true
+        : blockQuote === 'folded' || type === Scalar.Scalar.BLOCK_FOLDED
+            ? false
+            : type === Scalar.Scalar.BLOCK_LITERAL
+                ? true
+                : !lineLengthOverLimit(value, lineWidth, indent.length);
+    if (!value)
+        return literal ? '|\n' : '>\n';
+    // determine chomping from whitespace at value end
+    let chomp;
+    let endStart;
+    for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== '\n' && ch !== '\t' && ch !== ' ')
+            break;
+    }
+    let end = value.substring(endStart);
+    const endNlPos = end.indexOf('\n');
+    if (endNlPos === -1) {
+        chomp = '-'; // strip
+    }
+    else if (value === end || endNlPos !== end.length - 1) {
+        chomp = '+'; // keep
+        if (onChompKeep)
+            onChompKeep();
+    }
+    else {
+        chomp = ''; // clip
+    }
+    if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === '\n')
+            end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+    }
+    // determine indent indicator from whitespace at value start
+    let startWithSpace = false;
+    let startEnd;
+    let startNlPos = -1;
+    for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === ' ')
+            startWithSpace = true;
+        else if (ch === '\n')
+            startNlPos = startEnd;
+        else
+            break;
+    }
+    let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+    if (start) {
+        value = value.substring(start.length);
+        start = start.replace(/\n+/g, `$&${indent}`);
+    }
+    const indentSize = indent ? '2' : '1'; // root is at -1
+    // Leading | or > is added later
+    let header = (startWithSpace ? indentSize : '') + chomp;
+    if (comment) {
+        header += ' ' + commentString(comment.replace(/ ?[\r\n]+/g, ' '));
+        if (onComment)
+            onComment();
+    }
+    if (!literal) {
+        const foldedValue = value
+            .replace(/\n+/g, '\n$&')
+            .replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, '$1$2') // more-indented lines aren't folded
+            //                ^ more-ind. ^ empty     ^ capture next empty lines only at end of indent
+            .replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== 'folded' && type !== Scalar.Scalar.BLOCK_FOLDED) {
+            foldOptions.onOverflow = () => {
+                literalFallback = true;
+            };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+            return `>${header}\n${indent}${body}`;
+    }
+    value = value.replace(/\n+/g, `$&${indent}`);
+    return `|${header}\n${indent}${start}${value}${end}`;
+}
+function plainString(item, ctx, onComment, onChompKeep) {
+    const { type, value } = item;
+    const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+    if ((implicitKey && value.includes('\n')) ||
+        (inFlow && /[[\]{},]/.test(value))) {
+        return quotedString(value, ctx);
+    }
+    if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        // not allowed:
+        // - '-' or '?'
+        // - start with an indicator character (except [?:-]) or /[?-] /
+        // - '\n ', ': ' or ' \n' anywhere
+        // - '#' not preceded by a non-space char
+        // - end with ' ' or ':'
+        return implicitKey || inFlow || !value.includes('\n')
+            ? quotedString(value, ctx)
+            : blockString(item, ctx, onComment, onChompKeep);
+    }
+    if (!implicitKey &&
+        !inFlow &&
+        type !== Scalar.Scalar.PLAIN &&
+        value.includes('\n')) {
+        // Where allowed & type not set explicitly, prefer block style for multiline strings
+        return blockString(item, ctx, onComment, onChompKeep);
+    }
+    if (containsDocumentMarker(value)) {
+        if (indent === '') {
+            ctx.forceBlockIndent = true;
+            return blockString(item, ctx, onComment, onChompKeep);
+        }
+        else if (implicitKey && indent === indentStep) {
+            return quotedString(value, ctx);
+        }
+    }
+    const str = value.replace(/\n+/g, `$&\n${indent}`);
+    // Verify that output will be parsed as a string, as e.g. plain numbers and
+    // booleans get parsed with those types in v1.2 (e.g. '42', 'true' & '0.9e-3'),
+    // and others in v1.1.
+    if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== 'tag:yaml.org,2002:str' && tag.test?.test(str);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+            return quotedString(value, ctx);
+    }
+    return implicitKey
+        ? str
+        : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+}
+function stringifyString(item, ctx, onComment, onChompKeep) {
+    const { implicitKey, inFlow } = ctx;
+    const ss = typeof item.value === 'string'
+        ? item
+        : Object.assign({}, item, { value: String(item.value) });
+    let { type } = item;
+    if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        // force double quotes on control characters & unpaired surrogates
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+            type = Scalar.Scalar.QUOTE_DOUBLE;
+    }
+    const _stringify = (_type) => {
+        switch (_type) {
+            case Scalar.Scalar.BLOCK_FOLDED:
+            case Scalar.Scalar.BLOCK_LITERAL:
+                return implicitKey || inFlow
+                    ? quotedString(ss.value, ctx) // blocks are not valid inside flow containers
+                    : blockString(ss, ctx, onComment, onChompKeep);
+            case Scalar.Scalar.QUOTE_DOUBLE:
+                return doubleQuotedString(ss.value, ctx);
+            case Scalar.Scalar.QUOTE_SINGLE:
+                return singleQuotedString(ss.value, ctx);
+            case Scalar.Scalar.PLAIN:
+                return plainString(ss, ctx, onComment, onChompKeep);
+            default:
+                return null;
+        }
+    };
+    let res = _stringify(type);
+    if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = (implicitKey && defaultKeyType) || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+            throw new Error(`Unsupported default string type ${t}`);
+    }
+    return res;
+}
+
+exports.stringifyString = stringifyString;
+
+
+/***/ }),
+
+/***/ 10204:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(41127);
+
+const BREAK = Symbol('break visit');
+const SKIP = Symbol('skip children');
+const REMOVE = Symbol('remove node');
+/**
+ * Apply a visitor to an AST node or document.
+ *
+ * Walks through the tree (depth-first) starting from `node`, calling a
+ * `visitor` function with three arguments:
+ *   - `key`: For sequence values and map `Pair`, the node's index in the
+ *     collection. Within a `Pair`, `'key'` or `'value'`, correspondingly.
+ *     `null` for the root node.
+ *   - `node`: The current node.
+ *   - `path`: The ancestry of the current node.
+ *
+ * The return value of the visitor may be used to control the traversal:
+ *   - `undefined` (default): Do nothing and continue
+ *   - `visit.SKIP`: Do not visit the children of this node, continue with next
+ *     sibling
+ *   - `visit.BREAK`: Terminate traversal completely
+ *   - `visit.REMOVE`: Remove the current node, then continue with the next one
+ *   - `Node`: Replace the current node, then continue by visiting it
+ *   - `number`: While iterating the items of a sequence or map, set the index
+ *     of the next step. This is useful especially if the index of the current
+ *     node has changed.
+ *
+ * If `visitor` is a single function, it will be called with all values
+ * encountered in the tree, including e.g. `null` values. Alternatively,
+ * separate visitor functions may be defined for each `Map`, `Pair`, `Seq`,
+ * `Alias` and `Scalar` node. To define the same visitor function for more than
+ * one node type, use the `Collection` (map and seq), `Value` (map, seq & scalar)
+ * and `Node` (alias, map, seq & scalar) targets. Of all these, only the most
+ * specific defined one will be used for each node.
+ */
+function visit(node, visitor) {
+    const visitor_ = initVisitor(visitor);
+    if (identity.isDocument(node)) {
+        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+            node.contents = null;
+    }
+    else
+        visit_(null, node, visitor_, Object.freeze([]));
+}
+// Without the `as symbol` casts, TS declares these in the `visit`
+// namespace using `var`, but then complains about that because
+// `unique symbol` must be `const`.
+/** Terminate visit traversal completely */
+visit.BREAK = BREAK;
+/** Do not visit the children of the current node */
+visit.SKIP = SKIP;
+/** Remove the current node */
+visit.REMOVE = REMOVE;
+function visit_(key, node, visitor, path) {
+    const ctrl = callVisitor(key, node, visitor, path);
+    if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visit_(key, ctrl, visitor, path);
+    }
+    if (typeof ctrl !== 'symbol') {
+        if (identity.isCollection(node)) {
+            path = Object.freeze(path.concat(node));
+            for (let i = 0; i < node.items.length; ++i) {
+                const ci = visit_(i, node.items[i], visitor, path);
+                if (typeof ci === 'number')
+                    i = ci - 1;
+                else if (ci === BREAK)
+                    return BREAK;
+                else if (ci === REMOVE) {
+                    node.items.splice(i, 1);
+                    i -= 1;
+                }
+            }
+        }
+        else if (identity.isPair(node)) {
+            path = Object.freeze(path.concat(node));
+            const ck = visit_('key', node.key, visitor, path);
+            if (ck === BREAK)
+                return BREAK;
+            else if (ck === REMOVE)
+                node.key = null;
+            const cv = visit_('value', node.value, visitor, path);
+            if (cv === BREAK)
+                return BREAK;
+            else if (cv === REMOVE)
+                node.value = null;
+        }
+    }
+    return ctrl;
+}
+/**
+ * Apply an async visitor to an AST node or document.
+ *
+ * Walks through the tree (depth-first) starting from `node`, calling a
+ * `visitor` function with three arguments:
+ *   - `key`: For sequence values and map `Pair`, the node's index in the
+ *     collection. Within a `Pair`, `'key'` or `'value'`, correspondingly.
+ *     `null` for the root node.
+ *   - `node`: The current node.
+ *   - `path`: The ancestry of the current node.
+ *
+ * The return value of the visitor may be used to control the traversal:
+ *   - `Promise`: Must resolve to one of the following values
+ *   - `undefined` (default): Do nothing and continue
+ *   - `visit.SKIP`: Do not visit the children of this node, continue with next
+ *     sibling
+ *   - `visit.BREAK`: Terminate traversal completely
+ *   - `visit.REMOVE`: Remove the current node, then continue with the next one
+ *   - `Node`: Replace the current node, then continue by visiting it
+ *   - `number`: While iterating the items of a sequence or map, set the index
+ *     of the next step. This is useful especially if the index of the current
+ *     node has changed.
+ *
+ * If `visitor` is a single function, it will be called with all values
+ * encountered in the tree, including e.g. `null` values. Alternatively,
+ * separate visitor functions may be defined for each `Map`, `Pair`, `Seq`,
+ * `Alias` and `Scalar` node. To define the same visitor function for more than
+ * one node type, use the `Collection` (map and seq), `Value` (map, seq & scalar)
+ * and `Node` (alias, map, seq & scalar) targets. Of all these, only the most
+ * specific defined one will be used for each node.
+ */
+async function visitAsync(node, visitor) {
+    const visitor_ = initVisitor(visitor);
+    if (identity.isDocument(node)) {
+        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+            node.contents = null;
+    }
+    else
+        await visitAsync_(null, node, visitor_, Object.freeze([]));
+}
+// Without the `as symbol` casts, TS declares these in the `visit`
+// namespace using `var`, but then complains about that because
+// `unique symbol` must be `const`.
+/** Terminate visit traversal completely */
+visitAsync.BREAK = BREAK;
+/** Do not visit the children of the current node */
+visitAsync.SKIP = SKIP;
+/** Remove the current node */
+visitAsync.REMOVE = REMOVE;
+async function visitAsync_(key, node, visitor, path) {
+    const ctrl = await callVisitor(key, node, visitor, path);
+    if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visitAsync_(key, ctrl, visitor, path);
+    }
+    if (typeof ctrl !== 'symbol') {
+        if (identity.isCollection(node)) {
+            path = Object.freeze(path.concat(node));
+            for (let i = 0; i < node.items.length; ++i) {
+                const ci = await visitAsync_(i, node.items[i], visitor, path);
+                if (typeof ci === 'number')
+                    i = ci - 1;
+                else if (ci === BREAK)
+                    return BREAK;
+                else if (ci === REMOVE) {
+                    node.items.splice(i, 1);
+                    i -= 1;
+                }
+            }
+        }
+        else if (identity.isPair(node)) {
+            path = Object.freeze(path.concat(node));
+            const ck = await visitAsync_('key', node.key, visitor, path);
+            if (ck === BREAK)
+                return BREAK;
+            else if (ck === REMOVE)
+                node.key = null;
+            const cv = await visitAsync_('value', node.value, visitor, path);
+            if (cv === BREAK)
+                return BREAK;
+            else if (cv === REMOVE)
+                node.value = null;
+        }
+    }
+    return ctrl;
+}
+function initVisitor(visitor) {
+    if (typeof visitor === 'object' &&
+        (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+            Alias: visitor.Node,
+            Map: visitor.Node,
+            Scalar: visitor.Node,
+            Seq: visitor.Node
+        }, visitor.Value && {
+            Map: visitor.Value,
+            Scalar: visitor.Value,
+            Seq: visitor.Value
+        }, visitor.Collection && {
+            Map: visitor.Collection,
+            Seq: visitor.Collection
+        }, visitor);
+    }
+    return visitor;
+}
+function callVisitor(key, node, visitor, path) {
+    if (typeof visitor === 'function')
+        return visitor(key, node, path);
+    if (identity.isMap(node))
+        return visitor.Map?.(key, node, path);
+    if (identity.isSeq(node))
+        return visitor.Seq?.(key, node, path);
+    if (identity.isPair(node))
+        return visitor.Pair?.(key, node, path);
+    if (identity.isScalar(node))
+        return visitor.Scalar?.(key, node, path);
+    if (identity.isAlias(node))
+        return visitor.Alias?.(key, node, path);
+    return undefined;
+}
+function replaceNode(key, path, node) {
+    const parent = path[path.length - 1];
+    if (identity.isCollection(parent)) {
+        parent.items[key] = node;
+    }
+    else if (identity.isPair(parent)) {
+        if (key === 'key')
+            parent.key = node;
+        else
+            parent.value = node;
+    }
+    else if (identity.isDocument(parent)) {
+        parent.contents = node;
+    }
+    else {
+        const pt = identity.isAlias(parent) ? 'alias' : 'scalar';
+        throw new Error(`Cannot replace node with ${pt} parent`);
+    }
+}
+
+exports.visit = visit;
+exports.visitAsync = visitAsync;
+
+
+/***/ }),
+
 /***/ 33838:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-// ESM COMPAT FLAG
-__nccwpck_require__.r(__webpack_exports__);
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ExitCode: () => (/* binding */ ExitCode),
-  addPath: () => (/* binding */ addPath),
-  debug: () => (/* binding */ debug),
-  endGroup: () => (/* binding */ endGroup),
-  error: () => (/* binding */ error),
-  exportVariable: () => (/* binding */ exportVariable),
-  getBooleanInput: () => (/* binding */ getBooleanInput),
-  getIDToken: () => (/* binding */ getIDToken),
-  getInput: () => (/* binding */ getInput),
-  getMultilineInput: () => (/* binding */ getMultilineInput),
-  getState: () => (/* binding */ getState),
-  group: () => (/* binding */ group),
-  info: () => (/* binding */ info),
-  isDebug: () => (/* binding */ isDebug),
-  markdownSummary: () => (/* reexport */ markdownSummary),
-  notice: () => (/* binding */ notice),
-  platform: () => (/* reexport */ platform_namespaceObject),
-  saveState: () => (/* binding */ saveState),
-  setCommandEcho: () => (/* binding */ setCommandEcho),
-  setFailed: () => (/* binding */ setFailed),
-  setOutput: () => (/* binding */ setOutput),
-  setSecret: () => (/* binding */ setSecret),
-  startGroup: () => (/* binding */ startGroup),
-  summary: () => (/* reexport */ summary),
-  toPlatformPath: () => (/* reexport */ toPlatformPath),
-  toPosixPath: () => (/* reexport */ toPosixPath),
-  toWin32Path: () => (/* reexport */ toWin32Path),
-  warning: () => (/* binding */ warning)
+  Yz: () => (/* binding */ core_debug),
+  N4: () => (/* binding */ endGroup),
+  z3: () => (/* binding */ error),
+  pq: () => (/* binding */ info),
+  _o: () => (/* binding */ isDebug),
+  lm: () => (/* binding */ notice),
+  LZ: () => (/* binding */ saveState),
+  C1: () => (/* binding */ setFailed),
+  uH: () => (/* binding */ setOutput),
+  Pq: () => (/* binding */ core_setSecret),
+  Oh: () => (/* binding */ startGroup),
+  z: () => (/* reexport */ summary),
+  $e: () => (/* binding */ warning)
 });
 
-// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
-var platform_namespaceObject = {};
-__nccwpck_require__.r(platform_namespaceObject);
-__nccwpck_require__.d(platform_namespaceObject, {
-  arch: () => (arch),
-  getDetails: () => (getDetails),
-  isLinux: () => (isLinux),
-  isMacOS: () => (isMacOS),
-  isWindows: () => (isWindows),
-  platform: () => (platform)
-});
+// UNUSED EXPORTS: ExitCode, addPath, exportVariable, getBooleanInput, getIDToken, getInput, getMultilineInput, getState, group, markdownSummary, platform, setCommandEcho, toPlatformPath, toPosixPath, toWin32Path
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(70857);
@@ -58035,7 +66553,7 @@ var external_os_ = __nccwpck_require__(70857);
  * Sanitizes an input into a string so it can be passed into issueCommand safely
  * @param input input to sanitize into a string
  */
-function toCommandValue(input) {
+function utils_toCommandValue(input) {
     if (input === null || input === undefined) {
         return '';
     }
@@ -58100,12 +66618,12 @@ function toCommandProperties(annotationProperties) {
  * This is an internal utility function that powers the public API functions
  * such as setSecret, warning, error, and exportVariable.
  */
-function issueCommand(command, properties, message) {
+function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
     process.stdout.write(cmd.toString() + external_os_.EOL);
 }
-function issue(name, message = '') {
-    issueCommand(name, {}, message);
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
 }
 const CMD_STRING = '::';
 class Command {
@@ -58142,13 +66660,13 @@ class Command {
     }
 }
 function escapeData(s) {
-    return toCommandValue(s)
+    return utils_toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A');
 }
 function escapeProperty(s) {
-    return toCommandValue(s)
+    return utils_toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A')
@@ -58168,7 +66686,7 @@ var external_fs_ = __nccwpck_require__(79896);
 
 
 
-function issueFileCommand(command, message) {
+function file_command_issueFileCommand(command, message) {
     const filePath = process.env[`GITHUB_${command}`];
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
@@ -58176,13 +66694,13 @@ function issueFileCommand(command, message) {
     if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_.appendFileSync(filePath, `${toCommandValue(message)}${external_os_.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
-function prepareKeyValueMessage(key, value) {
+function file_command_prepareKeyValueMessage(key, value) {
     const delimiter = `ghadelimiter_${external_crypto_.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
+    const convertedValue = utils_toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain
     // the delimiter.
@@ -58214,13 +66732,13 @@ var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _argume
 
 
 
-class OidcClient {
+class oidc_utils_OidcClient {
     static createHttpClient(allowRetry = true, maxRetry = 10) {
         const requestOptions = {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new lib/* HttpClient */.Qq('actions/oidc-client', [new auth/* BearerCredentialHandler */.tZ(OidcClient.getRequestToken())], requestOptions);
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -58239,7 +66757,7 @@ class OidcClient {
     static getCall(id_token_url) {
         return __awaiter(this, void 0, void 0, function* () {
             var _a;
-            const httpclient = OidcClient.createHttpClient();
+            const httpclient = oidc_utils_OidcClient.createHttpClient();
             const res = yield httpclient
                 .getJson(id_token_url)
                 .catch(error => {
@@ -58258,13 +66776,13 @@ class OidcClient {
         return __awaiter(this, void 0, void 0, function* () {
             try {
                 // New ID Token is requested from action service
-                let id_token_url = OidcClient.getIDTokenUrl();
+                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
                 if (audience) {
                     const encodedAudience = encodeURIComponent(audience);
                     id_token_url = `${id_token_url}&audience=${encodedAudience}`;
                 }
                 debug(`ID token url is ${id_token_url}`);
-                const id_token = yield OidcClient.getCall(id_token_url);
+                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
                 setSecret(id_token);
                 return id_token;
             }
@@ -58553,7 +67071,7 @@ const _summary = new Summary();
 /**
  * @deprecated use `core.summary`
  */
-const markdownSummary = _summary;
+const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
@@ -58587,11 +67105,11 @@ function toWin32Path(pth) {
  * @return string The platform-specific path.
  */
 function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, external_path_.sep);
+    return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
-var exec = __nccwpck_require__(75260);
+var lib_exec = __nccwpck_require__(75260);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -58605,10 +67123,10 @@ var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, 
 
 
 const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec/* getExecOutput */.H('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
         silent: true
     });
-    const { stdout: name } = yield exec/* getExecOutput */.H('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
         silent: true
     });
     return {
@@ -58618,7 +67136,7 @@ const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* 
 });
 const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
     var _a, _b, _c, _d;
-    const { stdout } = yield exec/* getExecOutput */.H('sw_vers', undefined, {
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
         silent: true
     });
     const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
@@ -58629,7 +67147,7 @@ const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
     };
 });
 const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec/* getExecOutput */.H('lsb_release', ['-i', '-r', '-s'], {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
         silent: true
     });
     const [name, version] = stdout.trim().split('\n');
@@ -58734,8 +67252,8 @@ function exportVariable(name, val) {
  * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
  * ```
  */
-function setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
+function core_setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)
@@ -58749,7 +67267,7 @@ function addPath(inputPath) {
     else {
         issueCommand('add-path', {}, inputPath);
     }
-    process.env['PATH'] = `${inputPath}${external_path_.delimiter}${process.env['PATH']}`;
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
 }
 /**
  * Gets the value of an input.
@@ -58818,10 +67336,10 @@ function getBooleanInput(name, options) {
 function setOutput(name, value) {
     const filePath = process.env['GITHUB_OUTPUT'] || '';
     if (filePath) {
-        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
     }
     process.stdout.write(external_os_.EOL);
-    issueCommand('set-output', { name }, toCommandValue(value));
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
 }
 /**
  * Enables or disables the echoing of commands into stdout for the rest of the step.
@@ -58856,8 +67374,8 @@ function isDebug() {
  * Writes debug message to user log
  * @param message debug message
  */
-function debug(message) {
-    issueCommand('debug', {}, message);
+function core_debug(message) {
+    command_issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -58865,7 +67383,7 @@ function debug(message) {
  * @param properties optional properties to add to the annotation.
  */
 function error(message, properties = {}) {
-    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a warning issue
@@ -58873,7 +67391,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -58881,7 +67399,7 @@ function warning(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -58898,13 +67416,13 @@ function info(message) {
  * @param name The name of the output group
  */
 function startGroup(name) {
-    issue('group', name);
+    command_issue('group', name);
 }
 /**
  * End an output group.
  */
 function endGroup() {
-    issue('endgroup');
+    command_issue('endgroup');
 }
 /**
  * Wrap an asynchronous function call in a group.
@@ -58940,9 +67458,9 @@ function group(name, fn) {
 function saveState(name, value) {
     const filePath = process.env['GITHUB_STATE'] || '';
     if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
     }
-    issueCommand('save-state', { name }, toCommandValue(value));
+    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
 }
 /**
  * Gets the value of an state set by this action's main execution.
@@ -58984,9 +67502,10 @@ function getIDToken(aud) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  m: () => (/* binding */ exec),
-  H: () => (/* binding */ getExecOutput)
+  m: () => (/* binding */ exec)
 });
+
+// UNUSED EXPORTS: getExecOutput
 
 // EXTERNAL MODULE: external "string_decoder"
 var external_string_decoder_ = __nccwpck_require__(13193);
@@ -59643,8 +68162,8 @@ function getExecOutput(commandLine, args, options) {
         let stdout = '';
         let stderr = '';
         //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
         const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
         const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
         const stdErrListener = (data) => {
@@ -61536,30 +70055,30 @@ var common_clock = __nccwpck_require__(39987);
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
 var deadline = __nccwpck_require__(22800);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var src_core = __nccwpck_require__(33838);
+var core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
 /** Where the action's words go: the part of `@actions/core` the action uses, so a test can hand in its own. */
 
 /** The real sink: `@actions/core`; {@link ActionSink.useRunnerFiles} sets its files in `process.env`. */
 function actionsCoreSink() {
     return {
-        info: (message) => src_core.info(message),
-        debug: (message) => src_core.debug(message),
-        warning: (message, properties) => src_core.warning(message, properties),
-        error: (message, properties) => src_core.error(message, properties),
-        notice: (message, properties) => src_core.notice(message, properties),
-        startGroup: (title) => src_core.startGroup(title),
-        endGroup: () => src_core.endGroup(),
-        setSecret: (secret) => src_core.setSecret(secret),
-        setOutput: (name, value) => src_core.setOutput(name, value),
-        setFailed: (message) => src_core.setFailed(message),
+        info: (message) => core/* info */.pq(message),
+        debug: (message) => core/* debug */.Yz(message),
+        warning: (message, properties) => core/* warning */.$e(message, properties),
+        error: (message, properties) => core/* error */.z3(message, properties),
+        notice: (message, properties) => core/* notice */.lm(message, properties),
+        startGroup: (title) => core/* startGroup */.Oh(title),
+        endGroup: () => core/* endGroup */.N4(),
+        setSecret: (secret) => core/* setSecret */.Pq(secret),
+        setOutput: (name, value) => core/* setOutput */.uH(name, value),
+        setFailed: (message) => core/* setFailed */.C1(message),
         appendSummary: async (markdown) => {
-            await src_core.summary.addRaw(markdown).write();
+            await core/* summary */.z.addRaw(markdown).write();
         },
         // Only the runner's state file reaches a post step; without one the value would only be printed.
         saveState: (name, value) => {
             if (process.env.GITHUB_STATE)
-                src_core.saveState(name, value);
+                core/* saveState */.LZ(name, value);
         },
         useRunnerFiles: (files) => {
             if (files.outputFile)
@@ -61570,7 +70089,45 @@ function actionsCoreSink() {
     };
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(38815);
+;// CONCATENATED MODULE: ./src/inputs/action-defaults.ts
+/**
+ * The defaults of `action.yml`. The runner applies them only to inputs a workflow leaves out; the action
+ * applies them to an input given empty too (`wait: ${{ inputs.wait }}` with `inputs.wait` unset), as most
+ * actions do (docs/github-platform.md, "Runtime").
+ */
+
+
+
+/** `action.yml` of the running bundle: the action's folder is the parent of `dist/`. */
+function bundleActionYml() {
+    return external_node_path_default().resolve(external_node_path_default().dirname(process.argv[1] ?? '.'), '..', 'action.yml');
+}
+/**
+ * The defaults of `file`, by input name; inputs without a default, or with an expression for one
+ * (`${{ github.token }}`), are left out. A missing file gives `{}`.
+ * @throws when the file is not YAML
+ */
+function actionDefaults(file) {
+    if (!(0,external_node_fs_.existsSync)(file))
+        return {};
+    const action = (0,dist/* parse */.qg)((0,external_node_fs_.readFileSync)(file, 'utf8'));
+    const defaults = {};
+    for (const [name, input] of Object.entries(action.inputs ?? {})) {
+        if (typeof input.default === 'string' && !input.default.startsWith('${{'))
+            defaults[name] = input.default;
+    }
+    return defaults;
+}
+
 ;// CONCATENATED MODULE: ./src/action/deps.ts
+
 
 
 
@@ -61579,6 +70136,7 @@ function actionsCoreSink() {
 function processDeps() {
     return {
         env: process.env,
+        inputDefaults: actionDefaults(bundleActionYml()),
         github: (0,src_github/* readGitHubContext */.L7)(process.env),
         sink: actionsCoreSink(),
         clock: common_clock/* systemClock */.ml,
@@ -61597,54 +70155,7 @@ function processDeps() {
 
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
-;// CONCATENATED MODULE: ./src/api/endpoints/paths.ts
-/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
-const seg = (id) => encodeURIComponent(id);
-/** The `count` and `offset` query parameters that are set (docs/api-contract.md: Polling a run). */
-function pagingQuery(paging) {
-    const q = [];
-    if (paging?.count !== undefined)
-        q.push(['count', String(paging.count)]);
-    if (paging?.offset !== undefined)
-        q.push(['offset', String(paging.offset)]);
-    return q;
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/folders.ts
-
-/** Folders: the suites of a folder (`organization` as an id string there). */
-function folderEndpoints(t) {
-    return {
-        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/api/execute-params.ts
-/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
-const EXECUTE_PARAMETER_NAMES = new Set([
-    'apiKey',
-    'startUrl',
-    'browser',
-    'userAgent',
-    'dataSource',
-    'delay',
-    'region',
-    'httpAuthUsername',
-    'httpAuthPassword',
-    'webhook',
-    'disableNotifications',
-    'immediate',
-    'dataFile',
-    'disableVisuals',
-    'maxConcurrentDataRows',
-    'screenshotCompareEnabled',
-    'screenshotCompareThreshold',
-    'screenshotCompareBaselineResult',
-    'screenshotExclusions',
-    'screenshotTarget',
-    'viewport',
-    'chatChannel',
-]);
 /** Parameters the contract allows for test execution only. */
 const TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
 const BOOLEANS = [
@@ -61670,6 +70181,15 @@ const STRINGS = [
     'chatChannel',
 ];
 const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
+/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+const EXECUTE_PARAMETER_NAMES = new Set([
+    'apiKey',
+    'dataFile',
+    ...BOOLEANS,
+    ...NUMBERS,
+    ...STRINGS,
+    ...REPEATABLE,
+]);
 /** A call that cannot be sent as asked (raised before any request). */
 class ExecuteOptionsError extends Error {
 }
@@ -61739,7 +70259,7 @@ function encodeExecuteOptions(options, target) {
 
 // EXTERNAL MODULE: ./src/api/limits.ts
 var limits = __nccwpck_require__(50470);
-;// CONCATENATED MODULE: ./src/api/endpoints/execute.ts
+;// CONCATENATED MODULE: ./src/api/execute.ts
 
 
 /** The timeout (ms) of an execute that waits for completion (docs/api-contract.md: Limits); none if immediate. */
@@ -61761,7 +70281,7 @@ function encodeForExecute(t, path, target, execOptions) {
     }
 }
 /**
- * Execute a stored suite or test (docs/api-contract.md: "Encodings", Execute answers).
+ * Execute a stored suite or test at `path`: a JSON body, or a multipart form with a data file.
  * @returns one result or an array; @throws ApiError, `INVALID_REQUEST` for invalid options
  */
 async function execute(t, path, target, execOptions, opts) {
@@ -61778,96 +70298,35 @@ async function execute(t, path, target, execOptions, opts) {
         path,
         kind: 'trigger',
         body,
-        expect: 'envelope',
         opts,
         timeoutMs: syncTimeout(t, target, execOptions),
     });
 }
-
-;// CONCATENATED MODULE: ./src/api/endpoints/on-demand.ts
-
-
-/** Execute a test definition on demand (docs/api-contract.md: "Encodings"); a data file is refused. */
-function onDemandEndpoints(t) {
-    return {
-        executeOnDemand: async (organizationId, test, execOptions, opts) => {
-            const path = `/organizations/${seg(organizationId)}/on-demand/execute`;
-            if (execOptions.dataFile) {
-                throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
-            }
-            const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
-            return t.request({
-                method: 'POST',
-                path,
-                query: encoded.pairs,
-                kind: 'trigger',
-                body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
-                expect: 'envelope',
-                opts,
-                timeoutMs: syncTimeout(t, 'test', execOptions),
-            });
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/organizations.ts
-
-/** Organizations: the running test results of one. */
-function organizationEndpoints(t) {
-    return {
-        listOrganizationRunning: (organizationId, opts) => t.get(`/organizations/${seg(organizationId)}/running/`, opts, [], 'envelope', 'list'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/results.ts
-
-/** Test results: read one; cancel it (a `cancel`: cancelling an ended run answers the result). */
-function resultEndpoints(t) {
-    return {
-        getTestResult: (resultId, opts) => t.get(`/results/${seg(resultId)}/`, opts, [], 'envelope', 'record'),
-        cancelTestResult: (resultId, opts) => t.postJson(`/results/${seg(resultId)}/cancel/`, {}, opts, 'cancel', 'record'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suite-results.ts
-
-/** Suite results: read one; its test results in creation order, in pages of at most `PAGE_SIZE`; cancel it. */
-function suiteResultEndpoints(t) {
-    return {
-        getSuiteResult: (suiteResultId, opts) => t.get(`/suite-results/${seg(suiteResultId)}/`, opts, [], 'envelope', 'record'),
-        listSuiteResultTestResults: (suiteResultId, paging, opts) => t.get(`/suite-results/${seg(suiteResultId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
-        cancelSuiteResult: (suiteResultId, opts) => t.postJson(`/suite-results/${seg(suiteResultId)}/cancel/`, {}, opts, 'cancel', 'record'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/suites.ts
-
-
-/** Suites: read one; its results (newest first); execute (docs/api-contract.md: Execute parameters). */
-function suiteEndpoints(t) {
-    return {
-        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
-        listSuiteResults: (suiteId, paging, opts) => t.get(`/suites/${seg(suiteId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
-        executeSuite: (suiteId, execOptions, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', execOptions, opts),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/api/endpoints/tests.ts
-
-
-/** Tests: execute; running results; results (newest first). */
-function testEndpoints(t) {
-    return {
-        executeTest: (testId, execOptions, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', execOptions, opts),
-        listTestRunning: (testId, opts) => t.get(`/tests/${seg(testId)}/running/`, opts, [], 'envelope', 'list'),
-        listTestResults: (testId, paging, opts) => t.get(`/tests/${seg(testId)}/results/`, opts, pagingQuery(paging), 'envelope', 'list'),
-    };
+/**
+ * Execute a test definition on demand at `path` (a repository test file, not stored): the definition is the
+ * body, the options go in the query. @throws ApiError `INVALID_REQUEST` for a data file or invalid options
+ */
+async function executeOnDemand(t, path, test, execOptions, opts) {
+    if (execOptions.dataFile) {
+        throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
+    }
+    const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+    return t.request({
+        method: 'POST',
+        path,
+        query: encoded.pairs,
+        kind: 'trigger',
+        body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+        opts,
+        timeoutMs: syncTimeout(t, 'test', execOptions),
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/api/api.ts
 const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
+/** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
 /** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
 class ApiError extends Error {
     errorType;
@@ -61891,10 +70350,6 @@ class ApiError extends Error {
         this.causeType = init.causeType;
         if (init.inFlight !== undefined)
             this.inFlight = init.inFlight;
-    }
-    /** True when the service answered that the requested record does not exist (see `isNotFound`). */
-    get notFound() {
-        return isNotFound(this);
     }
 }
 // On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
@@ -62061,7 +70516,7 @@ async function sendHttp(req) {
         canHandleAuthentication: () => false,
         handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
     };
-    const client = new lib/* HttpClient */.Qq(req.userAgent ?? 'ghost-inspector-action', [handler], {
+    const client = new lib/* HttpClient */.Qq('ghost-inspector-action', [handler], {
         allowRedirects: false,
         allowRetries: false,
         keepAlive: false,
@@ -62186,77 +70641,7 @@ function readEnvelope(value) {
 }
 
 // EXTERNAL MODULE: ./src/api/backoff.ts
-var api_backoff = __nccwpck_require__(50304);
-;// CONCATENATED MODULE: ./src/api/retry-rules.ts
-/** Retry rules of the API client: a request that triggers runs is never blindly repeated. */
-
-const DEFAULT_MAX_RETRIES = 4;
-
-/** Network error codes that prove the request never reached the service (refused, DNS failure). */
-const NEVER_REACHED_CODES = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EAI_NONAME',
-    'EAI_FAIL',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-]);
-/**
- * Decide whether a failed attempt is retried (`retry`: retries already made) and after how long (ms).
- * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}`
- */
-function decideRetry(kind, failure, retry, maxRetries, random, backoff = {}) {
-    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
-    const rateLimited = failure.kind === 'status' && failure.status === 429;
-    let retryable;
-    if (kind === 'read' || kind === 'cancel') {
-        retryable =
-            failure.kind === 'network' ||
-                failure.kind === 'timeout' ||
-                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
-                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    }
-    else {
-        retryable = neverReached || rateLimited;
-    }
-    // A 2xx status here means an answer that could not be read: the service accepted the request.
-    const mayHaveStarted = failure.kind === 'network' ||
-        failure.kind === 'timeout' ||
-        (failure.kind === 'status' &&
-            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
-        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
-    if (!retryable || retry >= maxRetries) {
-        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
-    }
-    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
-        ? failure.retryAfterMs
-        : (0,api_backoff/* backoffMs */.jo)(retry, random, backoff);
-    return { retry: true, delayMs };
-}
-/** The error a sleep rejects with when its signal fires. */
-class AbortedError extends Error {
-    name = 'AbortError';
-}
-/** Wait `ms` ms; rejects with `AbortedError` at once when `signal` fires (before or during). */
-function defaultSleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(new AbortedError('aborted'));
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new AbortedError('aborted'));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-
+var backoff = __nccwpck_require__(50304);
 ;// CONCATENATED MODULE: ./src/api/failures.ts
 /** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
 
@@ -62276,7 +70661,7 @@ function failureFromResponse(res, nowMs, redact, onRateLimited) {
     catch {
         env = undefined;
     }
-    const retryAfterMs = res.status === 429 ? (0,api_backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
+    const retryAfterMs = res.status === 429 ? (0,backoff/* parseRetryAfter */.mu)(res.headers['retry-after'], nowMs) : undefined;
     if (res.status === 429)
         onRateLimited?.(retryAfterMs);
     if (env?.kind === 'error') {
@@ -62342,11 +70727,6 @@ function failureFromTransport(err, timeoutMs, redact) {
         detail: `could not reach the service${err.code ? ` (${err.code})` : ''}: ${redact(err.message)}`,
     };
 }
-function advice(errorType, status) {
-    return errorType === 'AUTHENTICATION_ERROR' || status === 401 || status === 403
-        ? ' Check the API key (the account settings show it).'
-        : '';
-}
 /** The `ApiError` for a failure not retried (`TRIGGER_UNCERTAIN` with `uncertain`); `attempts`: HTTP attempts. */
 function failureError(kind, endpoint, f, attempts, uncertain, redact) {
     const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
@@ -62369,7 +70749,8 @@ function failureError(kind, endpoint, f, attempts, uncertain, redact) {
                 `or the Ghost Inspector app) before re-running.`),
         });
     }
-    let hint = advice(f.errorType, f.status);
+    const badKey = f.errorType === 'AUTHENTICATION_ERROR' || f.status === 401 || f.status === 403;
+    let hint = badKey ? ' Check the API key (the account settings show it).' : '';
     if (kind === 'trigger' && f.errorType === 'TIMEOUT_ERROR') {
         hint =
             " The service gave up waiting, but the tests stay triggered: check the organization's running list " +
@@ -62421,48 +70802,22 @@ function describe(value) {
         return 'an object without an "_id"';
     return `a ${typeof value}`;
 }
-/**
- * Read a 2xx answer per `expect`: `envelope` gives a `SUCCESS` envelope's `data` (else `INVALID_RESPONSE`);
- * `document` also takes a bare JSON document; `text` the body as UTF-8; `binary` a `BinaryAnswer`.
- * @returns `{value}`, or the `Failure` (`ERROR` envelope, unreadable body)
- */
-function readSuccess(res, expect, redact) {
-    const contentType = String(res.headers['content-type'] ?? '');
-    const text = expect === 'binary' && !/json/i.test(contentType) ? '' : res.body.toString('utf8');
-    if (expect === 'envelope' || expect === 'document') {
-        let parsed;
-        try {
-            parsed = parseJsonTolerant(text);
-        }
-        catch {
-            return invalidBody(res.status, text, 'the answer is not JSON', redact);
-        }
-        const env = readEnvelope(parsed);
-        if (env.kind === 'success')
-            return { value: env.data };
-        if (env.kind === 'error')
-            return envelopeFailure(res.status, env.errorType, env.message, redact);
-        if (expect === 'document')
-            return { value: env.value };
-        return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+/** The `data` of a `SUCCESS` envelope; an `ERROR` envelope's failure; else `INVALID_RESPONSE`. */
+function readEnvelopeData(res, redact) {
+    const text = res.body.toString('utf8');
+    let parsed;
+    try {
+        parsed = parseJsonTolerant(text);
     }
-    // Text and binary answers: an error envelope in their place is still an error.
-    if (/json/i.test(contentType) || /^\s*\{\s*"code"\s*:/.test(text)) {
-        try {
-            const env = readEnvelope(parseJsonTolerant(text));
-            if (env.kind === 'error')
-                return envelopeFailure(res.status, env.errorType, env.message, redact);
-            if (env.kind === 'success' && expect === 'text' && typeof env.data === 'string')
-                return { value: env.data };
-        }
-        catch {
-            // not JSON after all: the body is the value
-        }
+    catch {
+        return invalidBody(res.status, text, 'the answer is not JSON', redact);
     }
-    if (expect === 'text')
-        return { value: text };
-    const binary = { contentType, body: res.body };
-    return { value: binary };
+    const env = readEnvelope(parsed);
+    if (env.kind === 'success')
+        return { value: env.data };
+    if (env.kind === 'error')
+        return envelopeFailure(res.status, env.errorType, env.message, redact);
+    return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
 }
 
 ;// CONCATENATED MODULE: ./src/api/body.ts
@@ -62488,6 +70843,53 @@ async function encodeBody(body) {
 
 // EXTERNAL MODULE: ./src/api/redact.ts
 var api_redact = __nccwpck_require__(22799);
+;// CONCATENATED MODULE: ./src/api/retry-rules.ts
+/** Retry rules of the API client: a request that triggers runs is never blindly repeated. */
+
+const DEFAULT_MAX_RETRIES = 4;
+/** Network error codes that prove the request never reached the service (refused, DNS failure). */
+const NEVER_REACHED_CODES = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EAI_NONAME',
+    'EAI_FAIL',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+]);
+/**
+ * Decide whether a failed attempt is retried (`retry`: retries already made) and after how long (ms).
+ * @returns `{retry: true, delayMs}`, or `{retry: false, uncertainTrigger}`
+ */
+function decideRetry(kind, failure, retry, maxRetries, random) {
+    const neverReached = failure.kind === 'network' && failure.code !== undefined && NEVER_REACHED_CODES.has(failure.code);
+    const rateLimited = failure.kind === 'status' && failure.status === 429;
+    let retryable;
+    if (kind === 'read' || kind === 'cancel') {
+        retryable =
+            failure.kind === 'network' ||
+                failure.kind === 'timeout' ||
+                (failure.kind === 'status' && (failure.status === 429 || failure.status >= 500)) ||
+                (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    }
+    else {
+        retryable = neverReached || rateLimited;
+    }
+    // A 2xx status here means an answer that could not be read: the service accepted the request.
+    const mayHaveStarted = failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
+        (failure.kind === 'status' &&
+            (failure.status >= 500 || (failure.status >= 200 && failure.status < 300))) ||
+        (failure.kind === 'envelope' && failure.errorType === 'SERVER_ERROR');
+    if (!retryable || retry >= maxRetries) {
+        return { retry: false, uncertainTrigger: kind === 'trigger' && !neverReached && mayHaveStarted };
+    }
+    const delayMs = failure.kind === 'status' && failure.retryAfterMs !== undefined
+        ? failure.retryAfterMs
+        : (0,backoff/* backoffMs */.jo)(retry, random);
+    return { retry: true, delayMs };
+}
+
 ;// CONCATENATED MODULE: ./src/api/transport.ts
 /** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
 
@@ -62499,9 +70901,7 @@ var api_redact = __nccwpck_require__(22799);
 
 
 
-function isRateLimited(failure) {
-    return failure.kind === 'status' && failure.status === 429;
-}
+
 /**
  * Sends the calls of one client: `apiKey` in the query string, retries per `retry-rules.ts`, one budget token
  * per attempt. A 429 is retried while the call's signal allows; without a signal it counts as a retry.
@@ -62514,9 +70914,7 @@ class Transport {
     timeoutMs;
     baseUrl;
     maxRetries;
-    sleep;
-    now;
-    random;
+    clock;
     secrets;
     redactor;
     constructor(options) {
@@ -62525,16 +70923,10 @@ class Transport {
         this.apiKey = options.apiKey;
         this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
         this.timeoutMs = options.requestTimeoutMs ?? limits/* DEFAULT_REQUEST_TIMEOUT_MS */.Zc;
-        this.sleep = options.sleep ?? defaultSleep;
-        this.now = options.now ?? Date.now;
-        this.random = options.random ?? Math.random;
+        this.clock = options.clock ?? common_clock/* systemClock */.ml;
         this.secrets = new Set([this.apiKey, ...(options.secrets ?? [])].filter((s) => typeof s === 'string' && s !== ''));
         this.redactor = (0,api_redact/* createRedactor */.lY)([...this.secrets]);
     }
-    onRateLimited = (retryAfterMs) => {
-        this.options.budget?.onRateLimited(retryAfterMs);
-        this.options.onRateLimited?.(retryAfterMs);
-    };
     /** Hide `text`'s secrets (API key, further secrets, `apiKey` query values). */
     redact = (text) => this.redactor(text);
     /** Add a secret to hide from now on (an execute's HTTP auth password); empty or known ones are ignored. */
@@ -62558,9 +70950,9 @@ class Transport {
             message: this.redact(`${endpoint}: ${reason}. Nothing was sent.`),
         });
     }
-    /** GET a path (a read, retried); resolves with the answer read per `expect` (default the envelope's `data`). */
-    get(path, opts, query, expect = 'envelope', shape) {
-        return this.request({ method: 'GET', path, query, kind: 'read', expect, opts, shape });
+    /** GET a path (a read, retried); resolves with the envelope's `data`, of `shape` when given. */
+    get(path, opts, query, shape) {
+        return this.request({ method: 'GET', path, query, kind: 'read', opts, shape });
     }
     /** POST a JSON body (a write unless `kind` says otherwise); resolves with the envelope's `data`. */
     postJson(path, value, opts, kind = 'write', shape) {
@@ -62569,7 +70961,6 @@ class Transport {
             path,
             kind,
             body: { type: 'json', value },
-            expect: 'envelope',
             opts,
             shape,
         });
@@ -62589,9 +70980,10 @@ class Transport {
             if ('value' in outcome)
                 return outcome.value;
             // A 429 never started anything, so with a signal to end the wait it is retried until it fires.
-            const untilAborted = signal !== undefined && isRateLimited(outcome.failure);
+            const { failure } = outcome;
+            const untilAborted = signal !== undefined && failure.kind === 'status' && failure.status === 429;
             const maxRetries = untilAborted ? Infinity : this.maxRetries;
-            const decision = decideRetry(call.kind, outcome.failure, attempt, maxRetries, this.random);
+            const decision = decideRetry(call.kind, failure, attempt, maxRetries, () => this.clock.random());
             if (!decision.retry) {
                 const error = failureError(call.kind, p.endpoint, outcome, attempts, decision.uncertainTrigger, this.redact);
                 if (outcome.errorType === 'UNEXPECTED_SHAPE')
@@ -62604,14 +70996,7 @@ class Transport {
             if (outcome.tooLarge) {
                 this.options.onUnexpectedShape?.(this.redact(`${p.endpoint}: ${outcome.detail}; asked again.`));
             }
-            try {
-                await this.sleep(decision.delayMs, waitSignal);
-            }
-            catch (err) {
-                if (waitSignal?.aborted)
-                    throw this.aborted(p, attempts, false);
-                throw err;
-            }
+            await this.clock.sleep(decision.delayMs, waitSignal);
             if (waitSignal?.aborted)
                 throw this.aborted(p, attempts, false);
         }
@@ -62624,7 +71009,7 @@ class Transport {
         if (p.call.opts?.neverWait)
             return budget.takeNow();
         try {
-            await budget.acquire(waitSignal, this.sleep, p.call.opts?.lowPriority);
+            await budget.acquire(waitSignal, (ms, s) => this.clock.sleep(ms, s), p.call.opts?.lowPriority);
         }
         catch (err) {
             if (waitSignal?.aborted)
@@ -62649,15 +71034,10 @@ class Transport {
             body = await encodeBody(call.body);
         }
         catch (err) {
-            throw new ApiError({
-                errorType: 'INVALID_REQUEST',
-                endpoint,
-                attempts: 0,
-                message: this.redact(`${endpoint}: could not build the request body: ${err.message}`),
-            });
+            throw this.notSent(call.method, call.path, `could not build the request body: ${err.message}`);
         }
         const headers = {};
-        if (call.expect === 'envelope' || call.expect === 'document')
+        if (!call.read)
             headers.accept = 'application/json';
         if (body.contentType)
             headers['content-type'] = body.contentType;
@@ -62676,7 +71056,7 @@ class Transport {
     async attempt(p, attempts) {
         const { call } = p;
         this.options.onRequest?.(call.method, p.redactedUrl);
-        const started = this.now();
+        const started = this.clock.now();
         try {
             const res = await sendHttp({
                 method: call.method,
@@ -62686,13 +71066,13 @@ class Transport {
                 timeoutMs: p.timeoutMs,
                 signal: call.opts?.signal,
             });
-            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.now() - started)} ms`);
+            this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.clock.now() - started)} ms`);
             if (res.status >= 200 && res.status < 300) {
-                const read = readSuccess(res, call.expect, this.redact);
+                const read = (call.read ?? readEnvelopeData)(res, this.redact);
                 const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
                 return wrong ?? read;
             }
-            return failureFromResponse(res, this.now(), this.redact, this.onRateLimited);
+            return failureFromResponse(res, this.clock.now(), this.redact, (ms) => this.options.budget?.onRateLimited(ms));
         }
         catch (err) {
             if (!(err instanceof TransportError))
@@ -62700,7 +71080,7 @@ class Transport {
             if (err.kind === 'aborted')
                 throw this.aborted(p, attempts, true);
             const code = err.code ? ` ${err.code}` : '';
-            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.now() - started)} ms`);
+            this.log(`${p.endpoint} -> ${err.kind} error${code} after ${Math.max(0, this.clock.now() - started)} ms`);
             return failureFromTransport(err, p.timeoutMs, this.redact);
         }
     }
@@ -62721,34 +71101,47 @@ class Transport {
 ;// CONCATENATED MODULE: ./src/api/client.ts
 
 
-
-
-
-
-
-
+/** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
+const seg = (id) => encodeURIComponent(id);
+/** The `count` and `offset` query parameters that are set (docs/api-contract.md: Polling a run). */
+function pagingQuery(paging) {
+    const q = [];
+    if (paging?.count !== undefined)
+        q.push(['count', String(paging.count)]);
+    if (paging?.offset !== undefined)
+        q.push(['offset', String(paging.offset)]);
+    return q;
+}
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 function createClient(options) {
     return clientOn(new Transport(options));
 }
-/** The client's methods over the transport `t` (tests add the rest of the API's surface on the same one). */
+/**
+ * The action's calls over the transport `t` (tests add the rest of the API's surface on the same one). Lists
+ * come newest first, a suite result's test results in creation order; cancelling an ended run answers it.
+ */
 function clientOn(t) {
+    const list = (path, opts, paging) => t.get(path, opts, pagingQuery(paging), 'list');
+    const record = (path, opts) => t.get(path, opts, [], 'record');
+    const cancel = (path, opts) => t.postJson(path, {}, opts, 'cancel', 'record');
     return {
-        ...suiteEndpoints(t),
-        ...testEndpoints(t),
-        ...onDemandEndpoints(t),
-        ...resultEndpoints(t),
-        ...suiteResultEndpoints(t),
-        ...organizationEndpoints(t),
-        ...folderEndpoints(t),
+        getSuite: (suiteId, opts) => t.get(`/suites/${seg(suiteId)}/`, opts),
+        listSuiteResults: (suiteId, paging, opts) => list(`/suites/${seg(suiteId)}/results/`, opts, paging),
+        executeSuite: (suiteId, options, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', options, opts),
+        executeTest: (testId, options, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', options, opts),
+        executeOnDemand: (organizationId, test, options, opts) => executeOnDemand(t, `/organizations/${seg(organizationId)}/on-demand/execute`, test, options, opts),
+        listTestRunning: (testId, opts) => list(`/tests/${seg(testId)}/running/`, opts),
+        listTestResults: (testId, paging, opts) => list(`/tests/${seg(testId)}/results/`, opts, paging),
+        getTestResult: (resultId, opts) => record(`/results/${seg(resultId)}/`, opts),
+        cancelTestResult: (resultId, opts) => cancel(`/results/${seg(resultId)}/cancel/`, opts),
+        getSuiteResult: (suiteResultId, opts) => record(`/suite-results/${seg(suiteResultId)}/`, opts),
+        listSuiteResultTestResults: (suiteResultId, paging, opts) => list(`/suite-results/${seg(suiteResultId)}/results/`, opts, paging),
+        cancelSuiteResult: (suiteResultId, opts) => cancel(`/suite-results/${seg(suiteResultId)}/cancel/`, opts),
+        listOrganizationRunning: (organizationId, opts) => list(`/organizations/${seg(organizationId)}/running/`, opts),
+        listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
     };
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(51455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/inputs/start-url.ts
 /** Start URLs that begin with a custom variable (`{{ngrokUrl}}/checkout`), filled in by the service. */
 /** `{{name}}` at the start of a start URL, the rest of it after the name. */
@@ -62765,11 +71158,9 @@ function startUrlVariable(value) {
 
 ;// CONCATENATED MODULE: ./src/inputs/schema.ts
 /**
- * The inputs of `action.yml` as the action knows them: names, defaults, the typed result (`ActionInputs`),
+ * The inputs of `action.yml` as the action knows them: the typed result (`ActionInputs`),
  * the forms ids and values must take, and the error that lists bad inputs. No parsing, no I/O.
  */
-
-
 
 /** Bad inputs: `problems` lists each; the message has one line per problem. */
 class InputError extends Error {
@@ -62781,76 +71172,11 @@ class InputError extends Error {
         this.name = 'InputError';
         this.problems = problems;
     }
-    /** The first bad input's name. */
-    get input() {
-        return this.problems[0]?.input ?? '';
-    }
 }
 function describeProblem(p) {
-    const value = (0,api_redact/* redactUrl */.BO)(p.value);
-    const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+    const shown = p.value.length > 200 ? `${p.value.slice(0, 200)}…` : p.value;
     return `Input "${p.input}" has value ${JSON.stringify(shown)}; expected ${p.expected}.`;
 }
-/** Defaults of every optional input, as in `action.yml`. */
-const INPUT_DEFAULTS = {
-    'api-base-url': DEFAULT_BASE_URL,
-    'organization-id': '',
-    'suite-ids': '',
-    'test-ids': '',
-    'folder-ids': '',
-    'test-files': '',
-    'result-ids': '',
-    'start-url': '',
-    browser: '',
-    region: '',
-    viewport: '',
-    'user-agent': '',
-    'http-auth-username': '',
-    'http-auth-password': '',
-    'data-source': '',
-    'data-file': '',
-    'max-concurrent-data-rows': '',
-    delay: '',
-    'disable-notifications': '',
-    'disable-visuals': '',
-    'screenshot-compare-enabled': '',
-    'screenshot-compare-threshold': '',
-    'screenshot-compare-baseline-result': '',
-    'screenshot-exclusions': '',
-    'screenshot-target': '',
-    webhook: '',
-    'chat-channel': '',
-    variables: '',
-    'private-variables': '',
-    wait: 'true',
-    'timeout-minutes': '30',
-    'cancel-on-timeout': 'true',
-    'cancel-result-ids': 'false',
-    'fail-on-screenshot-compare': 'false',
-    'fail-on-timeout': 'true',
-    'fail-on-empty': 'true',
-    'retry-failed': '0',
-    'fail-fast': 'false',
-    'junit-path': 'ghost-inspector-junit.xml',
-    summary: 'true',
-    'summary-title': 'Ghost Inspector',
-    annotations: 'true',
-    'pr-comment': 'false',
-    'comment-key': '',
-    'failure-issue': 'false',
-    'failure-issue-labels': 'ghost-inspector',
-    'github-token': '${{ github.token }}',
-    screenshots: 'failed',
-    'artifact-name': '',
-    'artifact-retention-days': '',
-    'artifacts-dir': 'ghost-inspector-screenshots',
-    'results-path': 'ghost-inspector-results.json',
-    tunnel: '',
-    'tunnel-provider': 'cloudflared',
-    'ngrok-authtoken': '',
-    'tunnel-url-variable': 'ngrokUrl',
-    'tunnel-host-header': '',
-};
 /** Inputs whose value is secret (shown as `***` in errors). */
 const SECRET_INPUTS = new Set([
     'api-key',
@@ -62862,8 +71188,6 @@ const SECRET_INPUTS = new Set([
 /** The service's ids are 24 hex characters; other instances (a local emulator) may use up to 64 of these. */
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
-const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
-const VIEWPORT_PATTERN = /^([1-9]\d{1,4})x([1-9]\d{1,4})$/;
 const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names a custom variable may not take: execute parameters, which would change the run's settings. */
 const RESERVED_VARIABLE_NAMES = new Set([
@@ -62877,84 +71201,81 @@ const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
- * problem is collected, so that all of them are reported together.
+ * problem is collected, so that all of them are reported together. An input given empty reads as its action.yml
+ * default, but for the three where empty has a meaning of its own (docs/github-platform.md, "Runtime").
  */
 
 
 
 
-/** Typed access to the raw inputs with defaults; a value of the wrong form records a problem. */
+/** The spellings of `core.getBooleanInput` (YAML 1.2 core schema). */
+const parse_BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+/** Inputs whose empty value means something (no JUnit file, the `GITHUB_TOKEN` variable, no labels). */
+const EMPTY_HAS_MEANING = new Set(['junit-path', 'github-token', 'failure-issue-labels']);
+function isValid(value, valid) {
+    return typeof valid === 'function' ? valid(value) : valid.test(value);
+}
+/** Typed access to the raw inputs; a value of the wrong form (empty included) records a problem. */
 class InputReader {
-    getRaw;
+    env;
+    defaults;
     problems = [];
     fail = (input, value, expected) => {
         // An empty secret reads as empty; URL credentials are never shown either (a start URL with user-info).
         const shown = SECRET_INPUTS.has(input) && value !== '' ? '***' : (0,api_redact/* redactUrl */.BO)(value);
         this.problems.push({ input, value: shown, expected });
     };
-    constructor(getRaw) {
-        this.getRaw = getRaw;
+    /**
+     * @param env `INPUT_<NAME>` (upper case, spaces as underscores), as `@actions/core` reads inputs
+     * @param defaults action.yml's defaults by input name (`action-defaults.ts`)
+     */
+    constructor(env, defaults = {}) {
+        this.env = env;
+        this.defaults = defaults;
     }
-    raw(name) {
-        const value = this.getRaw(name).trim();
-        return value !== '' ? value : (INPUT_DEFAULTS[name] ?? '');
+    /** The value without surrounding white space; when empty, its default (`''` for junit-path, github-token, labels). */
+    text(name) {
+        const value = (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+        return value !== '' || EMPTY_HAS_MEANING.has(name) ? value : (this.defaults[name] ?? '');
     }
-    /** A list input (newlines and commas), without duplicates. */
-    list(name) {
-        return unique(splitList(this.raw(name)));
-    }
-    bool(name) {
-        const value = this.raw(name);
-        if (value === '')
-            return undefined;
-        const parsed = parseBoolean(value);
-        if (parsed === undefined)
-            this.fail(name, value, 'true or false');
-        return parsed;
-    }
-    boolWithDefault(name) {
-        return this.bool(name) ?? parseBoolean(INPUT_DEFAULTS[name] ?? '') ?? false;
-    }
-    ids(name) {
-        const values = this.list(name);
-        for (const value of values) {
-            if (!ID_PATTERN.test(value))
-                this.fail(name, value, `ids of ${ID_FORM}, newline or comma separated`);
-        }
-        return values;
-    }
-    singleId(name) {
-        const value = this.raw(name);
-        if (value === '')
-            return undefined;
-        if (!ID_PATTERN.test(value))
-            this.fail(name, value, `an id of ${ID_FORM}`);
+    /** The value; a problem unless `valid` accepts it. */
+    checked(name, valid, expected) {
+        const value = this.text(name);
+        if (!isValid(value, valid))
+            this.fail(name, value, expected);
         return value;
     }
+    /** A list (split at newlines and commas, or `separator`), without duplicates; `valid` checks each value. */
+    list(name, valid = /.?/, expected = '', separator = /[\r\n,]+/) {
+        const values = unique(splitList(this.text(name), separator));
+        for (const value of values)
+            if (!isValid(value, valid))
+                this.fail(name, value, expected);
+        return values;
+    }
+    bool(name) {
+        return this.checked(name, (v) => parse_BOOLEANS.has(v), 'true or false').toLowerCase() === 'true';
+    }
+    ids(name) {
+        return this.list(name, ID_PATTERN, `ids of ${ID_FORM}, newline or comma separated`);
+    }
+    id(name) {
+        return this.checked(name, ID_PATTERN, `an id of ${ID_FORM}`);
+    }
     integer(name, min, max, unit) {
-        const value = this.raw(name);
-        if (value === '')
-            return undefined;
-        if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-            this.fail(name, value, `an integer from ${min} to ${max}${unit ? ` (${unit})` : ''}`);
-            return undefined;
-        }
-        return Number(value);
+        const expected = `an integer from ${min} to ${max} (${unit})`;
+        return Number(this.checked(name, (v) => /^\d+$/.test(v) && +v >= min && +v <= max, expected));
+    }
+    /** A path relative to `workspace`, made absolute. */
+    path(name, workspace) {
+        return external_node_path_default().resolve(workspace, this.checked(name, (v) => v !== '', 'a path relative to the workspace'));
     }
 }
-function splitList(value) {
+function splitList(value, separator = /[\r\n,]+/) {
     return value
-        .split(/[\r\n,]+/)
+        .split(separator)
         .map((s) => s.trim())
         .filter((s) => s !== '');
-}
-/** `true`/`True`/`TRUE` and `false`/`False`/`FALSE` (YAML 1.2 core schema, as `core.getBooleanInput`). */
-function parseBoolean(value) {
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    return undefined;
 }
 function unique(values) {
     return [...new Set(values)];
@@ -62985,45 +71306,28 @@ function urlCredentials(value) {
 }
 /** Connection inputs: `api-key`, `api-base-url`, `organization-id`. */
 function parseConnection(r) {
-    const apiKey = r.getRaw('api-key').trim();
+    const apiKey = r.text('api-key');
     if (apiKey === '')
         r.fail('api-key', '', 'the Ghost Inspector API key (required)');
     else if (/\s/.test(apiKey))
         r.fail('api-key', apiKey, 'an API key without spaces or line breaks');
-    let apiBaseUrl = r.raw('api-base-url');
-    const expected = 'an http or https URL ending in /v1';
-    if (!isHttpUrl(apiBaseUrl))
-        r.fail('api-base-url', apiBaseUrl, expected);
-    else {
-        apiBaseUrl = apiBaseUrl.replace(/\/+$/, '');
-        if (!apiBaseUrl.endsWith('/v1'))
-            r.fail('api-base-url', apiBaseUrl, expected);
-    }
-    return { apiKey, apiBaseUrl, organizationId: r.singleId('organization-id') ?? null };
+    const apiBaseUrl = r.checked('api-base-url', (v) => isHttpUrl(v) && /\/v1\/*$/.test(v), 'an http or https URL ending in /v1');
+    return {
+        apiKey,
+        apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
+        organizationId: r.text('organization-id') ? r.id('organization-id') : null,
+    };
 }
 /** What to run and where: start URLs, suite, test and folder ids, test-file patterns (not yet loaded). */
 function parseTargets(r, organizationId) {
-    const startUrls = r.list('start-url');
-    for (const url of startUrls) {
-        if (!isHttpUrl(url) && !isVariableStartUrl(url)) {
-            r.fail('start-url', url, 'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}');
-        }
-    }
+    const startUrls = r.list('start-url', (url) => isHttpUrl(url) || isVariableStartUrl(url), 'http or https URLs, or {{name}}/path with a variable such as {{ngrokUrl}}');
     const suiteIds = r.ids('suite-ids');
     const testIds = r.ids('test-ids');
     const folderIds = r.ids('folder-ids');
-    const testFilePatterns = unique(r
-        .raw('test-files')
-        .split(/\r?\n/)
-        .map((s) => s.trim())
-        .filter((s) => s !== ''));
+    // One glob per line: a comma belongs to the glob ({a,b}).
+    const testFilePatterns = r.list('test-files', (pattern) => !external_node_path_default().isAbsolute(pattern) && !pattern.split(/[\\/]/).includes('..'), 'glob patterns relative to the workspace, without ".."', /\r?\n/);
     if (testFilePatterns.length > 0 && !organizationId) {
-        r.fail('organization-id', r.raw('organization-id'), 'an organization id when test-files is set (on-demand runs)');
-    }
-    for (const pattern of testFilePatterns) {
-        if (external_node_path_default().isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..')) {
-            r.fail('test-files', pattern, 'glob patterns relative to the workspace, without ".."');
-        }
+        r.fail('organization-id', r.text('organization-id'), 'an organization id when test-files is set (on-demand runs)');
     }
     return { startUrls, suiteIds, testIds, folderIds, testFilePatterns };
 }
@@ -63044,68 +71348,42 @@ function parseResultIds(r, wait) {
 }
 /** Waiting and verdict: `wait`, `timeout-minutes` (returned in ms), cancel and fail policies, retries. */
 function parseWaiting(r) {
-    const wait = r.boolWithDefault('wait');
-    const timeout = r.raw('timeout-minutes');
-    const timeoutMinutes = Number(timeout);
-    if (!/^\d+(\.\d+)?$/.test(timeout) || !(timeoutMinutes > 0) || timeoutMinutes > 24 * 60) {
-        r.fail('timeout-minutes', timeout, 'a positive number of minutes (at most 1440)');
-    }
+    const timeoutMinutes = Number(r.checked('timeout-minutes', (v) => /^\d+(\.\d+)?$/.test(v) && +v > 0 && +v <= 24 * 60, 'a positive number of minutes (at most 1440)'));
     return {
-        wait,
+        wait: r.bool('wait'),
         timeoutMs: Math.round(timeoutMinutes * 60_000),
-        cancelOnTimeout: r.boolWithDefault('cancel-on-timeout'),
-        cancelResultIds: r.boolWithDefault('cancel-result-ids'),
-        failOnScreenshotCompare: r.boolWithDefault('fail-on-screenshot-compare'),
-        failOnTimeout: r.boolWithDefault('fail-on-timeout'),
-        failOnEmpty: r.boolWithDefault('fail-on-empty'),
-        retryFailed: r.integer('retry-failed', 0, 3, 'runs') ?? 0,
-        failFast: r.boolWithDefault('fail-fast'),
+        cancelOnTimeout: r.bool('cancel-on-timeout'),
+        cancelResultIds: r.bool('cancel-result-ids'),
+        failOnScreenshotCompare: r.bool('fail-on-screenshot-compare'),
+        failOnTimeout: r.bool('fail-on-timeout'),
+        failOnEmpty: r.bool('fail-on-empty'),
+        retryFailed: r.integer('retry-failed', 0, 3, 'runs'),
+        failFast: r.bool('fail-fast'),
     };
 }
-/** Reports and artifacts: paths (absolute), switches, screenshots, the GitHub token. */
-function parseReports(r, context) {
-    const { workspace } = context;
-    const junitRaw = r.getRaw('junit-path').trim();
-    const junitPath = context.junitOff
-        ? null
-        : external_node_path_default().resolve(workspace, junitRaw || INPUT_DEFAULTS['junit-path']);
-    const summary = r.boolWithDefault('summary');
-    const summaryTitle = r.raw('summary-title');
-    if (summaryTitle.length > 100 || /[\r\n]/.test(summaryTitle)) {
-        r.fail('summary-title', summaryTitle, 'one line of at most 100 characters');
-    }
-    const annotations = r.boolWithDefault('annotations');
-    const prComment = r.boolWithDefault('pr-comment');
-    const commentKey = r.raw('comment-key').trim();
-    let githubToken = r.getRaw('github-token').trim();
-    if (githubToken === '' || githubToken.startsWith('${{'))
-        githubToken = context.envToken;
-    const screenshots = r.raw('screenshots');
-    if (screenshots !== 'failed' && screenshots !== 'all' && screenshots !== 'none') {
-        r.fail('screenshots', screenshots, 'failed, all or none');
-    }
-    const artifactName = r.raw('artifact-name');
-    if (/[":<>|*?\r\n\\/]/.test(artifactName)) {
-        r.fail('artifact-name', artifactName, 'a name without " : < > | * ? \\ / or line breaks');
-    }
-    const artifactRetentionDays = r.integer('artifact-retention-days', 1, 90, 'days') ?? null;
-    const artifactsDir = external_node_path_default().resolve(workspace, r.raw('artifacts-dir'));
-    const resultsPath = external_node_path_default().resolve(workspace, r.raw('results-path'));
+/**
+ * Reports and artifacts: paths (absolute; `junit-path` empty: no JUnit file), switches, screenshots, the
+ * GitHub token (`envToken`, the workflow's `GITHUB_TOKEN`, when `github-token` is empty).
+ */
+function parseReports(r, workspace, envToken) {
+    const junitPath = r.text('junit-path');
     return {
-        junitPath,
-        summary,
-        summaryTitle,
-        annotations,
-        prComment,
-        commentKey,
-        failureIssue: r.boolWithDefault('failure-issue'),
+        junitPath: junitPath ? external_node_path_default().resolve(workspace, junitPath) : null,
+        summary: r.bool('summary'),
+        summaryTitle: r.checked('summary-title', /^[^\r\n]{1,100}$/, 'one line of 1 to 100 characters'),
+        annotations: r.bool('annotations'),
+        prComment: r.bool('pr-comment'),
+        commentKey: r.text('comment-key'),
+        failureIssue: r.bool('failure-issue'),
         failureIssueLabels: r.list('failure-issue-labels'),
-        githubToken,
-        screenshots: screenshots,
-        artifactName,
-        artifactRetentionDays,
-        artifactsDir,
-        resultsPath,
+        githubToken: r.text('github-token') || envToken,
+        screenshots: r.checked('screenshots', /^(failed|all|none)$/, 'failed, all or none'),
+        artifactName: r.checked('artifact-name', /^[^":<>|*?\r\n\\/]*$/, 'a name without " : < > | * ? \\ / or line breaks'),
+        artifactRetentionDays: r.text('artifact-retention-days')
+            ? r.integer('artifact-retention-days', 1, 90, 'days')
+            : null,
+        artifactsDir: r.path('artifacts-dir', workspace),
+        resultsPath: r.path('results-path', workspace),
     };
 }
 /** Checks across inputs: test-only parameters need tests; two output files may not be the same. */
@@ -63113,8 +71391,8 @@ function checkCombinations(r, inputs) {
     const hasTests = inputs.testIds.length > 0 || inputs.testFilePatterns.length > 0;
     const { webhook, screenshotCompareBaselineResult: baseline } = inputs.execute;
     if (!hasTests && webhook !== undefined) {
-        const list = Array.isArray(webhook) ? webhook : [webhook];
-        r.fail('webhook', list.join(','), 'test-ids or test-files to apply to (suites take no webhook parameter)');
+        const expected = 'test-ids or test-files to apply to (suites take no webhook parameter)';
+        r.fail('webhook', [webhook].flat().join(','), expected);
     }
     if (!hasTests && baseline) {
         r.fail('screenshot-compare-baseline-result', baseline, 'test-ids or test-files to apply to (tests only)');
@@ -63165,6 +71443,827 @@ function shortSecretWarnings(values) {
     return warnings;
 }
 
+;// CONCATENATED MODULE: ./src/common/log.ts
+/** One log line whose control characters became spaces: it can never start a workflow command. */
+function logLine(text) {
+    // eslint-disable-next-line no-control-regex
+    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
+/** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
+function artifactsLog(sink) {
+    return {
+        info: (line) => sink.info(logLine(line)),
+        warning: (line) => sink.warning(line),
+        debug: (line) => sink.debug(line),
+    };
+}
+/** The message of a thrown value. */
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+// EXTERNAL MODULE: ./src/report/console.ts + 1 modules
+var report_console = __nccwpck_require__(63352);
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(51455);
+;// CONCATENATED MODULE: ./src/tunnel/agent.ts
+/**
+ * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache under its
+ * pinned version, else downloaded once for this OS and architecture, its SHA-256 checked against the pinned
+ * one, and kept in the tool cache for the jobs after this one (`@actions/tool-cache`).
+ */
+
+
+
+
+/**
+ * The path of the agent's executable, looked up first on `searchPath`.
+ * @throws Error when the agent is not installed and there is no download for this OS and architecture,
+ *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
+ */
+async function findAgent(provider, searchPath, log) {
+    const onPath = await onSearchPath(provider.command, searchPath);
+    if (onPath)
+        return onPath;
+    const asset = provider.asset(process.platform, process.arch);
+    if (!asset) {
+        throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
+    }
+    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
+    // Loaded only here: most runs never download an agent.
+    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
+    const cached = toolCache.find(provider.command, asset.version, process.arch);
+    if (cached)
+        return external_node_path_default().join(cached, exe);
+    log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
+    const file = await toolCache.downloadTool(asset.url).catch((error) => {
+        throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
+    });
+    await checkSha256(file, asset);
+    if (asset.kind === 'binary') {
+        await (0,promises_.chmod)(file, 0o755);
+        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
+        return external_node_path_default().join(dir, exe);
+    }
+    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
+    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
+    return external_node_path_default().join(dir, exe);
+}
+/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
+async function checkSha256(file, asset) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    for await (const chunk of (0,external_node_fs_.createReadStream)(file))
+        hash.update(chunk);
+    const actual = hash.digest('hex');
+    if (actual === asset.sha256.toLowerCase())
+        return;
+    await (0,promises_.rm)(file, { force: true });
+    throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
+}
+/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
+async function onSearchPath(command, searchPath) {
+    const name = process.platform === 'win32' ? `${command}.exe` : command;
+    for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
+        const file = external_node_path_default().join(dir, name);
+        const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
+        if (await (0,promises_.access)(file, mode).then(() => true, () => false))
+            return file;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
+/**
+ * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
+ * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
+ */
+
+/** One try of the API, ms. */
+const API_TIMEOUT_MS = 2_000;
+/**
+ * The public URL of the tunnel to `address` as the agent at `api` lists it (the https one when there are
+ * two), else of its only tunnel.
+ * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
+ */
+async function askNgrokApi(api, address, bound) {
+    const done = new AbortController();
+    try {
+        const res = await fetch(`${api}/api/tunnels`, {
+            headers: { accept: 'application/json' },
+            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, API_TIMEOUT_MS, done.signal)]),
+        });
+        if (!res.ok)
+            return null;
+        const tunnels = (await res.json()).tunnels ?? [];
+        const urls = tunnels
+            .filter((t) => tunnels.length === 1 || t.config?.addr === address)
+            .map((t) => t.public_url)
+            .filter((url) => typeof url === 'string');
+        return urls.find((url) => url.startsWith('https:')) ?? urls[0] ?? null;
+    }
+    catch {
+        return null;
+    }
+    finally {
+        done.abort();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/providers.ts
+function pinned(assets, version) {
+    return (platform, arch) => {
+        const asset = assets[`${platform}-${arch}`];
+        return asset ? { ...asset, version } : null;
+    };
+}
+const NGROK_VERSION = '3.10.1';
+/**
+ * ngrok 3.10.1: Linux and macOS as ngrok's update service answered (transcribed in nixpkgs,
+ * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
+ * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ */
+const NGROK_ASSETS = {
+    'linux-x64': {
+        url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
+        kind: 'binary',
+        sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
+    },
+    'linux-arm64': {
+        url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
+        kind: 'binary',
+        sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
+    },
+    'darwin-x64': {
+        url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
+        kind: 'binary',
+        sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
+    },
+    'darwin-arm64': {
+        url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
+        kind: 'binary',
+        sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
+    },
+    'win32-x64': {
+        url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
+        kind: 'zip',
+        sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
+    },
+};
+const CLOUDFLARED_VERSION = '2026.9.3';
+const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
+/**
+ * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
+ * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
+ */
+const CLOUDFLARED_ASSETS = {
+    'linux-x64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
+        kind: 'binary',
+        sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
+    },
+    'linux-arm64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
+        kind: 'binary',
+        sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
+    },
+    'darwin-x64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
+        kind: 'tgz',
+        sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
+    },
+    'darwin-arm64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
+        kind: 'tgz',
+        sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
+    },
+    'win32-x64': {
+        url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
+        kind: 'binary',
+        sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
+    },
+};
+const ngrok = {
+    name: 'ngrok',
+    command: 'ngrok',
+    asset: pinned(NGROK_ASSETS, NGROK_VERSION),
+    args(tunnel) {
+        const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
+        if (tunnel.hostHeader)
+            args.push(`--host-header=${tunnel.hostHeader}`);
+        return args;
+    },
+    env: (tunnel) => ({ NGROK_AUTHTOKEN: tunnel.authtoken }),
+    lineReader: () => readNgrokLine,
+};
+/** One line of ngrok's output: its JSON log, or the `ERROR:` line its command line prints on stderr. */
+function readNgrokLine(line) {
+    const cliError = /^ERROR:\s+(.*)$/.exec(line.trim())?.[1];
+    if (cliError)
+        return { error: cliError, fatal: true };
+    let entry;
+    try {
+        entry = JSON.parse(line);
+    }
+    catch {
+        return null;
+    }
+    if (entry.msg === 'started tunnel' && typeof entry.url === 'string')
+        return { url: entry.url };
+    // The web interface that serves the agent API (default 127.0.0.1:4040, `web_addr`): no documented log
+    // line; when it is not seen the documented default is asked.
+    if (entry.msg === 'starting web service' && typeof entry.addr === 'string') {
+        return { api: `http://${entry.addr}` };
+    }
+    if (entry.lvl === 'crit' || entry.lvl === 'eror') {
+        return { error: [entry.msg, entry.err].filter(Boolean).join(': '), fatal: entry.lvl === 'crit' };
+    }
+    return null;
+}
+/** The address of ngrok's agent API when its log does not name it (ngrok docs, "ngrok Agent API"). */
+const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
+const cloudflared = {
+    name: 'cloudflared',
+    command: 'cloudflared',
+    asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
+    args(tunnel) {
+        const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
+        const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
+        if (host)
+            args.push('--http-host-header', host);
+        return args;
+    },
+    env: () => ({}),
+    lineReader() {
+        let announced = false;
+        return (line) => {
+            if (/Your quick Tunnel has been created!/.test(line)) {
+                announced = true;
+                return null;
+            }
+            // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`.
+            const url = announced ? /\|\s+(https?:\/\/\S+)\s+\|/.exec(line)?.[1] : undefined;
+            if (url)
+                return { url };
+            const logged = /^\S+\s+ERR\s+(.*)$/.exec(line)?.[1];
+            if (logged)
+                return { error: logged.trim(), fatal: true };
+            // The error cloudflared exits with is printed bare, without time or level.
+            if (/^failed to /i.test(line.trim()))
+                return { error: line.trim(), fatal: true };
+            return null;
+        };
+    },
+};
+/** The provider of `name`. */
+function tunnelProvider(name) {
+    return name === 'cloudflared' ? cloudflared : ngrok;
+}
+/**
+ * Whether the agent may see the job's variable `name`: path, home, temp and proxy settings, and `NGROK_*`
+ * for ngrok; never the job's secrets, `INPUT_*` or the runner's `ACTIONS_*` credentials.
+ */
+function agentMaySee(provider, name) {
+    const upper = name.toUpperCase();
+    if (AGENT_ENV.has(upper))
+        return true;
+    return provider === 'ngrok' && upper.startsWith('NGROK_');
+}
+const AGENT_ENV = new Set([
+    'PATH',
+    'HOME',
+    'USERPROFILE',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'SYSTEMROOT',
+    'WINDIR',
+    'APPDATA',
+    'LOCALAPPDATA',
+    'XDG_CONFIG_HOME',
+    'HTTP_PROXY',
+    'HTTPS_PROXY',
+    'NO_PROXY',
+    'ALL_PROXY',
+]);
+
+;// CONCATENATED MODULE: ./src/tunnel/browser-check.ts
+/**
+ * What Ghost Inspector's browsers will see at the tunnel's public URL: one GET as a browser sends it (a
+ * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
+ * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
+ */
+
+/** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
+const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/** ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"); browsers cannot skip it. */
+const NGROK_BROWSER_WARNING = 'ERR_NGROK_6024';
+/** Answers of a tunnel whose agent cannot reach the app (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530). */
+const TUNNEL_GATEWAY_STATUSES = [502, 503, 504, 530];
+/** One try, ms. */
+const TRY_TIMEOUT_MS = 5_000;
+/** How much of an answer's body is read to recognise the agent's page, bytes. */
+const BODY_BYTES = 64 * 1024;
+/**
+ * One GET of `url` as a browser sends it, without following redirects.
+ * @returns `app` for any answer but the agent's own; `agent-page` for ngrok's browser warning; `not-yet`
+ *   for a tunnel's gateway error, any other answer carrying an `ngrok-error-code` header (ngrok's own error
+ *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
+ */
+async function seeAsBrowser(url, bound) {
+    const done = new AbortController();
+    try {
+        const res = await fetch(url, {
+            redirect: 'manual',
+            headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
+            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, TRY_TIMEOUT_MS, done.signal)]),
+        });
+        const body = await bodyStart(res);
+        const ngrokError = res.headers.get('ngrok-error-code') ?? '';
+        if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
+            return {
+                kind: 'agent-page',
+                what: `ngrok's browser warning page (${NGROK_BROWSER_WARNING}, shown to browsers on ngrok's free plan)`,
+            };
+        }
+        if (ngrokError || TUNNEL_GATEWAY_STATUSES.includes(res.status)) {
+            return { kind: 'not-yet', why: `HTTP ${res.status}${ngrokError ? ` ${ngrokError}` : ''}` };
+        }
+        return { kind: 'app' };
+    }
+    catch (error) {
+        const cause = error.cause;
+        return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? error.message };
+    }
+    finally {
+        done.abort();
+    }
+}
+/** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
+async function bodyStart(res) {
+    if (!res.body)
+        return '';
+    const reader = res.body.getReader();
+    const chunks = [];
+    let size = 0;
+    try {
+        while (size < BODY_BYTES) {
+            const { done, value } = await reader.read();
+            if (done)
+                break;
+            chunks.push(value);
+            size += value.byteLength;
+        }
+    }
+    finally {
+        await reader.cancel().catch(() => { });
+    }
+    return Buffer.concat(chunks).toString('latin1');
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
+/**
+ * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). Every agent started is
+ * stopped by `stop()` (SIGTERM, then SIGKILL), or killed at exit ({@link killAgentsNow}).
+ */
+
+
+
+
+
+
+
+/** How long the agent may take to open the tunnel and the app to answer through it, ms. */
+const TUNNEL_START_MS = 60_000;
+/** Pause between two tries of the public URL, ms. */
+const RETRY_MS = 250;
+/** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
+const STOP_GRACE_MS = 2_000;
+const live = new Set();
+/** Kills every agent still running at once (SIGKILL), synchronously: for exits that run no more code. */
+function killAgentsNow() {
+    for (const child of live)
+        child.kill('SIGKILL');
+    live.clear();
+}
+/**
+ * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
+ * @throws Error naming the local address when the agent fails, announces a URL not `http(s)://host[:port]`,
+ *   shows browsers its own page, or the app does not answer within the bound; the agent is stopped before
+ */
+async function startTunnel(options) {
+    const provider = tunnelProvider(options.tunnel.provider);
+    // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
+    // garbage-collected and never fire.
+    const started = new AbortController();
+    const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
+    const bound = AbortSignal.any([options.signal, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, timeoutMs, started.signal)]);
+    try {
+        return await openAgent(options, provider, bound);
+    }
+    finally {
+        started.abort();
+    }
+}
+async function openAgent(options, provider, bound) {
+    const { tunnel, log } = options;
+    const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
+    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
+        env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+    });
+    if (live.size === 0)
+        process.once('exit', killAgentsNow);
+    live.add(child);
+    const exited = new Promise((resolve) => child.once('close', () => resolve()));
+    let stopping = false;
+    let exitedAt = null;
+    child.once('exit', () => {
+        live.delete(child);
+        if (!stopping)
+            exitedAt = Date.now();
+    });
+    const stop = once(() => {
+        stopping = true;
+        return stopAgent(child, exited);
+    });
+    if (child.pid !== undefined)
+        options.onSpawn?.({ pid: child.pid, path: agentPath });
+    try {
+        const url = await publicUrl(child, provider, bound, tunnel, exited);
+        log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
+        await waitUntilAnswering(url, tunnel, bound, options.signal, () => agentGone(child, provider.name, tunnel.address));
+        return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
+    }
+    catch (error) {
+        await stop();
+        if (options.signal.aborted)
+            throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
+        throw error;
+    }
+}
+function allowedEnv(provider, env) {
+    return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
+}
+/** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
+function publicUrl(child, provider, bound, tunnel, exited) {
+    const name = provider.name;
+    const readLine = provider.lineReader();
+    return new Promise((resolve, reject) => {
+        let lastError = '';
+        let api = NGROK_DEFAULT_API;
+        let settled = false;
+        const fail = (message) => {
+            settled = true;
+            reject(new Error(message));
+        };
+        const said = lastErrorSaid(() => lastError);
+        const onLine = (line) => {
+            if (settled)
+                return;
+            const read = readLine(line);
+            if (!read)
+                return;
+            if ('api' in read)
+                api = read.api;
+            else if ('error' in read) {
+                lastError = read.error;
+                if (read.fatal)
+                    fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
+            }
+            else {
+                settled = true;
+                const fromLog = read.url;
+                const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
+                void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
+            }
+        };
+        for (const stream of [child.stdout, child.stderr]) {
+            if (stream)
+                (0,external_node_readline_namespaceObject.createInterface)({ input: stream }).on('line', onLine);
+        }
+        child.once('error', (error) => fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`));
+        void exited.then(() => {
+            if (settled)
+                return;
+            const code = child.exitCode ?? child.signalCode;
+            fail(`The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`);
+        });
+        bound.addEventListener('abort', () => {
+            if (!settled)
+                fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
+        }, { once: true });
+    });
+}
+function lastErrorSaid(last) {
+    return () => (last() ? `: ${last()}` : '');
+}
+/**
+ * `url` reduced to its origin when it is `http(s)://host[:port]` and nothing else (a token could ride there).
+ * @throws Error naming the agent, never the URL, otherwise
+ */
+function checkedPublicUrl(agent, url) {
+    let parsed = null;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        parsed = null;
+    }
+    const plain = parsed !== null &&
+        (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
+        parsed.username === '' &&
+        parsed.password === '' &&
+        parsed.pathname === '/' &&
+        parsed.search === '' &&
+        parsed.hash === '' &&
+        !/[@?#]/.test(url);
+    if (!plain || parsed === null) {
+        throw new Error(`The ${agent} agent announced a public URL that is not of the form https://host[:port] (not shown: it may carry a secret).`);
+    }
+    return parsed.origin;
+}
+/**
+ * Fetches the public URL as a browser would until the app answers: a tunnel's own error answer means not
+ * yet; the agent's browser warning page fails at once.
+ * @throws Error at the bound, naming the local address and what it answers directly
+ */
+async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
+    const { address } = tunnel;
+    let last = 'no answer';
+    while (!bound.aborted) {
+        checkAgent();
+        const seen = await seeAsBrowser(url, bound);
+        if (seen.kind === 'app')
+            return;
+        if (seen.kind === 'agent-page') {
+            throw new Error(`Ghost Inspector's browsers would see ${seen.what} at ${url}, not the app at ${address}. Ways out: tunnel-provider: cloudflared (a quick tunnel, no account, no warning page), or an ngrok paid plan, which shows browsers no warning page.`);
+        }
+        if (!bound.aborted)
+            last = seen.why; // an answer cut short by the bound says nothing
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+    if (cancel.aborted)
+        throw new Error('Cancelled.');
+    const direct = await seeAsBrowser(address, cancel);
+    const local = direct.kind !== 'not-yet'
+        ? `the app answers at ${address} itself, but not through the tunnel`
+        : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
+    throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
+}
+function agentGone(child, name, address) {
+    const code = child.exitCode ?? child.signalCode;
+    if (code !== null) {
+        throw new Error(`The ${name} agent exited (code ${code}) before the app answered through the tunnel to ${address}.`);
+    }
+}
+/** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
+async function stopAgent(child, exited) {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+    }
+    live.delete(child);
+}
+function once(fn) {
+    let running;
+    return () => (running ??= fn());
+}
+
+;// CONCATENATED MODULE: ./src/tunnel/left-agent.ts
+/**
+ * Stops an agent a killed main step left running, from the pid and executable the step state names: only
+ * when that pid still runs that executable (a pid can be reused by another process once the agent is
+ * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
+ */
+
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/** Pause between two looks at whether the agent is gone, ms. */
+const POLL_MS = 100;
+/**
+ * Stops `agent` when its pid still runs its executable.
+ * @returns the pid stopped, or null when nothing of that agent runs any more
+ * @throws Error when the agent survives SIGKILL or cannot be signalled
+ */
+async function stopLeftAgent(agent) {
+    if (!Number.isInteger(agent.pid) || agent.pid <= 0 || typeof agent.path !== 'string')
+        return null;
+    if (!(await runsExecutable(agent.pid, agent.path)))
+        return null;
+    process.kill(agent.pid, 'SIGTERM');
+    if (await gone(agent.pid, STOP_GRACE_MS))
+        return agent.pid;
+    process.kill(agent.pid, 'SIGKILL');
+    if (await gone(agent.pid, STOP_GRACE_MS))
+        return agent.pid;
+    throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
+}
+/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
+async function runsExecutable(pid, executable) {
+    try {
+        if (process.platform === 'win32') {
+            const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
+            return stdout.toLowerCase().includes(`"${external_node_path_default().basename(executable).toLowerCase()}"`);
+        }
+        const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
+        return stdout.includes(executable);
+    }
+    catch {
+        return false; // `ps` exits 1 when no such process
+    }
+}
+/** Whether `pid` is gone within `withinMs`. */
+async function gone(pid, withinMs) {
+    const until = Date.now() + withinMs;
+    for (;;) {
+        try {
+            process.kill(pid, 0);
+        }
+        catch {
+            return true;
+        }
+        if (Date.now() >= until)
+            return false;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/tunnel.ts
+/** The tunnel step (docs/tunnel.md): opens the tunnel before any run, and makes sure the agent dies with us. */
+
+
+
+
+
+/** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
+const AGENT_STATE = 'tunnel-agent';
+/**
+ * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`).
+ * @returns the open tunnel (the caller stops it), or null when the step has failed (no run triggered)
+ */
+async function openTunnel(inputs, deps, deadlineAtMs, signal) {
+    const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
+    try {
+        const tunnel = await startTunnel({
+            tunnel: inputs.tunnel,
+            env: deps.env,
+            log: (line) => deps.sink.info(logLine(redact(line))),
+            signal,
+            timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
+            onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
+        });
+        deps.sink.setOutput('tunnel-url', redact(tunnel.url));
+        return {
+            ...tunnel,
+            url: redact(tunnel.url),
+            stop: async () => {
+                await tunnel.stop();
+                deps.sink.saveState(AGENT_STATE, '');
+            },
+        };
+    }
+    catch (error) {
+        deps.sink.saveState(AGENT_STATE, '');
+        deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
+        return null;
+    }
+}
+/** Warns once for every run that ended after the agent exited by itself (it may have seen an error page). */
+function warnRunsAfterAgentExit(tunnel, summary, deps) {
+    const exitedAtMs = tunnel.exitedAt();
+    if (exitedAtMs === null)
+        return;
+    const exitedAt = new Date(exitedAtMs).toISOString();
+    for (const run of summary.runs) {
+        if (!run.endedAt || Date.parse(run.endedAt) < exitedAtMs)
+            continue;
+        const variant = (0,report_console/* variantLabel */._q)(run.variant);
+        deps.sink.warning(`The tunnel agent exited at ${exitedAt}, before "${run.suiteName}"${variant ? ` [${variant}]` : ''} ended (${run.endedAt}): its browsers may have reached ${tunnel.url} without the app behind it.`);
+    }
+}
+/** The post step's part: stops the agent a killed main step left running, when that pid is still it. */
+async function stopAgentLeftRunning(deps) {
+    const saved = deps.env[`STATE_${AGENT_STATE}`] ?? '';
+    if (!saved)
+        return;
+    try {
+        const stopped = await stopLeftAgent(JSON.parse(saved));
+        if (stopped)
+            deps.sink.info(`Stopped the tunnel agent the main step left running (pid ${stopped}).`);
+    }
+    catch (error) {
+        deps.sink.warning(`The tunnel agent the main step started may still be running: ${messageOf(error)}`);
+    }
+}
+/** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */
+function killingAgentsOnForceExit(deps) {
+    return {
+        ...deps,
+        forceExit: () => {
+            killAgentsNow();
+            deps.forceExit();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/post.ts
+/** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
+
+
+
+
+
+/** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
+const POST_FLAG = 'isPost';
+const RUN_PREFIX = 'run-';
+/** Timeout of each cancel request of the post step, ms. */
+const POST_CANCEL_TIMEOUT_MS = 10_000;
+/** Whether this process is the post step (the main step set {@link POST_FLAG}). */
+function isPostStep(env) {
+    return !!env[`STATE_${POST_FLAG}`];
+}
+/** Keeps the runs the engine follows in the step state; `clear` when the main step ended by itself. */
+function runStateRecorder(sink) {
+    const kept = new Set();
+    return {
+        onRemote: (remote) => {
+            // A run not proven the step's own (`result-ids`) is never the post step's to cancel.
+            if (remote.inferred)
+                return;
+            if (remote.active)
+                kept.add(remote.id);
+            else
+                kept.delete(remote.id);
+            sink.saveState(`${RUN_PREFIX}${remote.id}`, remote.active ? remote.type : '');
+        },
+        clear: () => {
+            for (const id of kept)
+                sink.saveState(`${RUN_PREFIX}${id}`, '');
+            kept.clear();
+        },
+    };
+}
+/** The runs the main step recorded as started and never saw end, from `STATE_run-<id>` variables. */
+function runsLeftGoing(env) {
+    const runs = [];
+    for (const [name, value] of Object.entries(env)) {
+        if (!name.startsWith(`STATE_${RUN_PREFIX}`))
+            continue;
+        if (value !== 'suite' && value !== 'test')
+            continue;
+        runs.push({ type: value, id: name.slice(`STATE_${RUN_PREFIX}`.length) });
+    }
+    return runs;
+}
+/** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
+async function runPost(deps) {
+    const { sink } = deps;
+    await stopAgentLeftRunning(deps); // the tunnel agent a killed main step left running (docs/tunnel.md)
+    try {
+        const runs = runsLeftGoing(deps.env);
+        if (runs.length === 0)
+            return;
+        const reader = new InputReader(deps.env, deps.inputDefaults);
+        const { apiKey, apiBaseUrl } = parseConnection(reader);
+        if (apiKey && deps.github.onRunner)
+            sink.setSecret(apiKey);
+        if (reader.problems.length > 0) {
+            sink.warning(`${runs.length} Ghost Inspector runs may still be going: the inputs cannot reach the service.`);
+            return;
+        }
+        sink.info(`Cancelling ${runs.length} Ghost Inspector runs the main step was stopped before ending.`);
+        const api = createClient({ apiKey, baseUrl: apiBaseUrl, requestTimeoutMs: POST_CANCEL_TIMEOUT_MS });
+        const limit = (0,p_limit/* default */.A)(4);
+        await Promise.all(runs.map((run) => limit(async () => {
+            const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
+            try {
+                if (run.type === 'suite')
+                    await api.cancelSuiteResult(run.id, { signal });
+                else
+                    await api.cancelTestResult(run.id, { signal });
+                sink.info(`Cancelled ${run.type} result ${run.id}.`);
+            }
+            catch (error) {
+                sink.warning(`Could not cancel ${run.type} result ${run.id}: ${messageOf(error)}`);
+            }
+        })));
+    }
+    catch (error) {
+        sink.warning(`Post step: ${messageOf(error)}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/api/request-types.ts
 /** What the client sends: execute parameters and paging of result lists (docs/api-contract.md). */
 /** Region values (docs/api-contract.md, "Resources"). */
@@ -63188,10 +72287,6 @@ const REGIONS = [
 ];
 
 ;// CONCATENATED MODULE: ./src/inputs/variables.ts
-/**
- * Custom variables (`variables`, `private-variables`): `NAME=VALUE` lines or a JSON object, parsed into
- * records without a prototype, so that names such as `constructor` or `__proto__` are ordinary names.
- */
 
 /**
  * Parses `NAME=VALUE` lines (`#` comments skipped; the value is everything after the first `=`) or a JSON
@@ -63265,123 +72360,59 @@ function parseVariables(text, input, fail) {
 
 
 
-
-/** Browsers, regions, viewports and the user agent (the dimensions a run varies over). */
-function parseBrowsing(r, execute) {
-    const browsers = r.list('browser');
-    for (const b of browsers) {
-        if (!BROWSER_PATTERN.test(b))
-            r.fail('browser', b, 'chrome, chrome-<version>, firefox or firefox-<version>');
+const execute_options_text = (r, input) => r.text(input);
+const bool = (r, input) => r.bool(input);
+const id = (r, input) => r.id(input);
+/**
+ * The inputs of the execute parameters, each with its rule; the parameter is the input's name in camel case
+ * (`user-agent` → `userAgent`), sent only when the input is not empty. `data-file` is read apart.
+ */
+const EXECUTE_INPUTS = {
+    browser: (r, i) => r.list(i, /^(chrome|firefox)(-\d+(\.\d+)*)?$/, 'chrome, chrome-<version>, firefox or firefox-<version>'),
+    region: (r, i) => r.list(i, (v) => REGIONS.includes(v), `one of ${REGIONS.join(', ')}`),
+    viewport: (r, i) => r.list(i, /^[1-9]\d{1,4}x[1-9]\d{1,4}$/, '<width>x<height> in pixels, e.g. 1280x800'),
+    'user-agent': (r, i) => r.checked(i, /^[^\r\n]*$/, 'one line of text'),
+    'http-auth-username': execute_options_text,
+    'http-auth-password': execute_options_text,
+    'data-source': id,
+    'max-concurrent-data-rows': (r, i) => r.integer(i, 1, 1000, 'rows'),
+    delay: (r, i) => r.integer(i, 0, 300000, 'milliseconds'),
+    'disable-notifications': bool,
+    'disable-visuals': bool,
+    'screenshot-compare-enabled': bool,
+    'screenshot-compare-threshold': (r, i) => Number(r.checked(i, (v) => /^(\d+\.?\d*|\.\d+)$/.test(v) && +v <= 1, 'a number from 0.0 to 1.0')),
+    'screenshot-compare-baseline-result': id,
+    'screenshot-exclusions': execute_options_text,
+    'screenshot-target': execute_options_text,
+    webhook: (r, i) => r.list(i, isHttpUrl, 'http or https URLs'),
+    'chat-channel': (r, i) => r.checked(i, /^#?[^\s#]+$/, 'a channel name without spaces').replace(/^#/, ''),
+};
+/**
+ * Every execute parameter the user set, in the service's names, with the variables and the data file
+ * (`dataFile`, read by `from-env.ts`; refused with `data-source` or `withTestFiles`); problems go to `r`.
+ */
+function parseExecute(r, dataFile, withTestFiles) {
+    const execute = {};
+    for (const [input, rule] of Object.entries(EXECUTE_INPUTS)) {
+        if (r.text(input) === '')
+            continue;
+        execute[input.replace(/-(\w)/g, (_, c) => c.toUpperCase())] = rule(r, input);
     }
-    if (browsers.length > 0)
-        execute.browser = browsers;
-    const regions = r.list('region');
-    for (const region of regions) {
-        if (!REGIONS.includes(region)) {
-            r.fail('region', region, `one of ${REGIONS.join(', ')}`);
-        }
+    if (execute.httpAuthPassword && !execute.httpAuthUsername) {
+        r.fail('http-auth-username', '', 'a user name when http-auth-password is set');
     }
-    if (regions.length > 0)
-        execute.region = regions;
-    const viewports = r.list('viewport');
-    for (const v of viewports) {
-        if (!VIEWPORT_PATTERN.test(v))
-            r.fail('viewport', v, '<width>x<height> in pixels, e.g. 1280x800');
-    }
-    if (viewports.length > 0)
-        execute.viewport = viewports;
-    const userAgent = r.raw('user-agent');
-    if (userAgent) {
-        if (/[\r\n]/.test(userAgent))
-            r.fail('user-agent', userAgent, 'one line of text');
-        execute.userAgent = userAgent;
-    }
-    const httpAuthUsername = r.raw('http-auth-username');
-    const httpAuthPassword = r.getRaw('http-auth-password');
-    if (httpAuthUsername)
-        execute.httpAuthUsername = httpAuthUsername;
-    if (httpAuthPassword !== '') {
-        execute.httpAuthPassword = httpAuthPassword;
-        if (!httpAuthUsername)
-            r.fail('http-auth-username', '', 'a user name when http-auth-password is set');
-    }
-}
-/** Data rows: `data-source`, `data-file` (already read), `max-concurrent-data-rows`. */
-function parseData(r, execute, dataFile, withTestFiles) {
-    const dataSource = r.singleId('data-source');
-    if (dataSource)
-        execute.dataSource = dataSource;
-    const given = r.raw('data-file');
-    if (dataFile) {
-        if ('problem' in dataFile) {
-            r.fail('data-file', given, `the path of a readable CSV file relative to the workspace (${dataFile.problem})`);
-        }
-        else
+    const given = r.text('data-file');
+    if (given) {
+        if (dataFile)
             execute.dataFile = dataFile;
-        if (dataSource)
+        if (execute.dataSource)
             r.fail('data-file', given, 'either data-file or data-source, not both');
         if (withTestFiles) {
             r.fail('data-file', given, 'no data-file with test-files (the on-demand execute takes no data file)');
         }
     }
-    const maxConcurrentDataRows = r.integer('max-concurrent-data-rows', 1, 1000, 'rows');
-    if (maxConcurrentDataRows !== undefined)
-        execute.maxConcurrentDataRows = maxConcurrentDataRows;
-}
-/** Switches, screenshot comparison, webhooks and the chat channel. */
-function parseRunSettings(r, execute) {
-    const delay = r.integer('delay', 0, 300000, 'milliseconds');
-    if (delay !== undefined)
-        execute.delay = delay;
-    const disableNotifications = r.bool('disable-notifications');
-    if (disableNotifications !== undefined)
-        execute.disableNotifications = disableNotifications;
-    const disableVisuals = r.bool('disable-visuals');
-    if (disableVisuals !== undefined)
-        execute.disableVisuals = disableVisuals;
-    const screenshotCompareEnabled = r.bool('screenshot-compare-enabled');
-    if (screenshotCompareEnabled !== undefined)
-        execute.screenshotCompareEnabled = screenshotCompareEnabled;
-    const threshold = r.raw('screenshot-compare-threshold');
-    if (threshold) {
-        const n = Number(threshold);
-        if (!/^(\d+\.?\d*|\.\d+)$/.test(threshold) || !(n >= 0 && n <= 1)) {
-            r.fail('screenshot-compare-threshold', threshold, 'a number from 0.0 to 1.0');
-        }
-        else
-            execute.screenshotCompareThreshold = n;
-    }
-    const baseline = r.singleId('screenshot-compare-baseline-result');
-    if (baseline)
-        execute.screenshotCompareBaselineResult = baseline;
-    const exclusions = r.raw('screenshot-exclusions');
-    if (exclusions)
-        execute.screenshotExclusions = exclusions;
-    const target = r.raw('screenshot-target');
-    if (target)
-        execute.screenshotTarget = target;
-    const webhooks = r.list('webhook');
-    for (const w of webhooks)
-        if (!isHttpUrl(w))
-            r.fail('webhook', w, 'http or https URLs');
-    if (webhooks.length > 0)
-        execute.webhook = webhooks;
-    const chatChannel = r.raw('chat-channel');
-    if (chatChannel) {
-        if (!/^#?[^\s#]+$/.test(chatChannel))
-            r.fail('chat-channel', chatChannel, 'a channel name without spaces');
-        else
-            execute.chatChannel = chatChannel.replace(/^#/, '');
-    }
-}
-/** Every execute parameter the user set, in the service's names, with the variables; problems go to `r`. */
-function parseExecute(r, dataFile, withTestFiles) {
-    const execute = {};
-    parseBrowsing(r, execute);
-    parseData(r, execute, dataFile, withTestFiles);
-    parseRunSettings(r, execute);
-    const publicVars = parseVariables(r.getRaw('variables'), 'variables', r.fail);
-    const privateVars = parseVariables(r.getRaw('private-variables'), 'private-variables', r.fail);
+    const publicVars = parseVariables(r.text('variables'), 'variables', r.fail);
+    const privateVars = parseVariables(r.text('private-variables'), 'private-variables', r.fail);
     for (const name of Object.keys(privateVars)) {
         if (Object.hasOwn(publicVars, name)) {
             // The name is not secret: say which one clashes (the value stays hidden).
@@ -64286,18 +73317,8 @@ function globSync(globInput, options) {
 
 
 ;// CONCATENATED MODULE: ./src/inputs/side.ts
-/** A conversion problem: the recorder test, the command's zero-based index and what went wrong. */
+/** A conversion problem; the message names the recorder test, the command and its place. */
 class SideConversionError extends Error {
-    testName;
-    commandIndex;
-    command;
-    constructor(testName, commandIndex, command, reason) {
-        super(`test "${testName}", command ${commandIndex + 1} "${command}": ${reason}`);
-        this.testName = testName;
-        this.commandIndex = commandIndex;
-        this.command = command;
-        this.name = 'SideConversionError';
-    }
 }
 /** Recorder commands without meaning in a hosted run; they are skipped. */
 const IGNORED_COMMANDS = new Set([
@@ -64359,13 +73380,12 @@ function convertLocator(locator) {
     const [, kind, rest] = match;
     switch (kind) {
         case 'css':
+        case 'xpath':
             return rest;
         case 'id':
             return /^[A-Za-z_][\w-]*$/.test(rest) ? `#${rest}` : `[id=${JSON.stringify(rest)}]`;
         case 'name':
             return `[name=${JSON.stringify(rest)}]`;
-        case 'xpath':
-            return rest;
         case 'linkText':
             return `//a[normalize-space(.)=${xpathLiteral(rest)}]`;
         case 'partialLinkText':
@@ -64470,7 +73490,7 @@ function convertSideTest(test, baseUrl, openUrl) {
         if (IGNORED_COMMANDS.has(command))
             return;
         const fail = (reason) => {
-            throw new SideConversionError(test.name, index, command, reason);
+            throw new SideConversionError(`test "${test.name}", command ${index + 1} "${command}": ${reason}`);
         };
         if (command === 'open') {
             const url = openUrl(target);
@@ -64529,7 +73549,7 @@ function convertSideTest(test, baseUrl, openUrl) {
     if (!startUrl)
         startUrl = baseUrl;
     if (!startUrl) {
-        throw new SideConversionError(test.name, 0, 'open', 'no start URL: add an open command or the document url');
+        throw new SideConversionError(`test "${test.name}": no start URL: add an open command or the document url`);
     }
     steps.forEach((s, i) => (s.sequence = i));
     return { name: test.name, startUrl, steps };
@@ -64580,19 +73600,13 @@ const DROPPED_FIELDS = [
  *   parsed, or holds no test
  */
 async function loadTestFiles(patterns, cwd, options = {}) {
-    const seen = new Set();
-    const files = [];
+    const files = new Set();
     for (const pattern of patterns) {
-        const matches = (await glob(pattern, { cwd, onlyFiles: true, dot: false, expandDirectories: false })).sort();
+        const matches = await glob(pattern, { cwd, onlyFiles: true, dot: false, expandDirectories: false });
         if (matches.length === 0)
             throw new TestFileError(pattern, 'matches no file');
-        for (const match of matches) {
-            const rel = match.split((external_node_path_default()).sep).join('/');
-            if (!seen.has(rel)) {
-                seen.add(rel);
-                files.push(rel);
-            }
-        }
+        for (const match of matches.sort())
+            files.add(match.split((external_node_path_default()).sep).join('/'));
     }
     const tests = [];
     for (const file of files) {
@@ -64692,31 +73706,26 @@ function parseTestFile(file, text, options = {}) {
     return startUrl === undefined ? tests : tests.map((t) => ({ ...t, startUrl }));
 }
 function isSideDocument(doc) {
-    if (!doc || typeof doc !== 'object')
-        return false;
-    const tests = doc.tests;
+    const tests = doc?.tests;
     return (Array.isArray(tests) &&
-        tests.every((t) => t &&
-            typeof t === 'object' &&
-            typeof t.name === 'string' &&
+        tests.every((t) => typeof t?.name === 'string' &&
             Array.isArray(t.commands) &&
-            t.commands.every((c) => c && typeof c === 'object' && typeof c.command === 'string')));
+            t.commands.every((c) => typeof c?.command === 'string')));
 }
 function toDefinition(file, item, position) {
     const where = position === undefined ? '' : ` (item ${position + 1})`;
-    if (!item || typeof item !== 'object' || Array.isArray(item)) {
-        throw new TestFileError(file, `is not a native JSON test${where}: expected an object`);
-    }
+    const notATest = (reason) => new TestFileError(file, `is not a native JSON test${where}: ${reason}`);
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+        throw notATest('expected an object');
     const record = { ...item };
     if (typeof record.name !== 'string' || record.name.trim() === '') {
-        throw new TestFileError(file, `is not a native JSON test${where}: "name" must be a non-empty string`);
+        throw notATest('"name" must be a non-empty string');
     }
-    if (!Array.isArray(record.steps)) {
-        throw new TestFileError(file, `is not a native JSON test${where}: "steps" must be an array`);
-    }
+    if (!Array.isArray(record.steps))
+        throw notATest('"steps" must be an array');
     // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions").
-    if (record.startUrl !== undefined && record.startUrl !== null && typeof record.startUrl !== 'string') {
-        throw new TestFileError(file, `is not a native JSON test${where}: "startUrl" must be a string or null`);
+    if (record.startUrl != null && typeof record.startUrl !== 'string') {
+        throw notATest('"startUrl" must be a string or null');
     }
     for (const field of DROPPED_FIELDS)
         delete record[field];
@@ -64725,17 +73734,17 @@ function toDefinition(file, item, position) {
             throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
         }
         const s = raw;
+        const value = s.value;
         // The value itself stays out of the message: a private step's value may be a password.
-        if (s.value !== undefined &&
-            s.value !== null &&
-            !['string', 'number', 'boolean'].includes(typeof s.value)) {
-            throw new TestFileError(file, `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(s.value) ? 'an array' : 'an object'}`);
+        if (value != null && !['string', 'number', 'boolean'].includes(typeof value)) {
+            throw new TestFileError(file, `step ${i + 1}${where}: "value" must be a string, a number or a boolean, not ${Array.isArray(value) ? 'an array' : 'an object'}`);
         }
         return {
             sequence: i,
             command: s.command,
             target: (typeof s.target === 'string' || Array.isArray(s.target) ? s.target : ''),
-            value: stepValue(s.value),
+            // Text, as the service stores it: numbers and booleans written out, none as ''.
+            value: value == null ? '' : String(value),
             variableName: typeof s.variableName === 'string' ? s.variableName : '',
             condition: (s.condition ?? null),
             optional: s.optional === true,
@@ -64745,13 +73754,8 @@ function toDefinition(file, item, position) {
     });
     return { ...record, name: record.name, steps };
 }
-/** A step value as the service stores it: text; numbers and booleans written out, none as ''. */
-function stepValue(value) {
-    return value === undefined || value === null ? '' : String(value);
-}
 
 ;// CONCATENATED MODULE: ./src/inputs/tunnel.ts
-
 
 
 
@@ -64760,20 +73764,11 @@ function stepValue(value) {
  * @returns the tunnel, or null when `tunnel` is empty
  */
 function parseTunnel(r, envToken) {
-    const address = r.raw('tunnel');
-    const provider = r.raw('tunnel-provider');
-    const urlVariable = r.raw('tunnel-url-variable');
-    const hostHeader = r.raw('tunnel-host-header');
-    const authtoken = r.getRaw('ngrok-authtoken').trim() || envToken.trim();
-    if (!TUNNEL_PROVIDERS.includes(provider)) {
-        r.fail('tunnel-provider', provider, TUNNEL_PROVIDERS.join(' or '));
-    }
-    if (!VARIABLE_NAME_PATTERN.test(urlVariable) || RESERVED_VARIABLE_NAMES.has(urlVariable)) {
-        r.fail('tunnel-url-variable', urlVariable, 'a variable name of letters, digits and underscores, not starting with a digit, not an execute parameter');
-    }
-    if (hostHeader !== '' && hostHeader !== 'rewrite' && !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(hostHeader)) {
-        r.fail('tunnel-host-header', hostHeader, 'empty, rewrite, or a host name such as app.test');
-    }
+    const address = r.text('tunnel');
+    const provider = r.checked('tunnel-provider', (v) => TUNNEL_PROVIDERS.includes(v), TUNNEL_PROVIDERS.join(' or '));
+    const urlVariable = r.checked('tunnel-url-variable', (v) => VARIABLE_NAME_PATTERN.test(v) && !RESERVED_VARIABLE_NAMES.has(v), 'a variable name of letters, digits and underscores, not starting with a digit, not an execute parameter');
+    const hostHeader = r.checked('tunnel-host-header', /^(|rewrite|[A-Za-z0-9.-]+(:\d{1,5})?)$/, 'empty, rewrite, or a host name such as app.test');
+    const authtoken = r.text('ngrok-authtoken') || envToken.trim();
     if (address === '')
         return null;
     if (!isHttpUrl(address)) {
@@ -64782,7 +73777,7 @@ function parseTunnel(r, envToken) {
     else if (hasUserInfo(address)) {
         // The agents forward requests as they come and cannot add credentials upstream; on their command line
         // the credentials would be readable by every process of the runner.
-        r.fail('tunnel', (0,api_redact/* redactUrl */.BO)(address), 'the local address without user name or password (http://localhost:3000): the tunnel agents cannot send credentials to the app');
+        r.fail('tunnel', address, 'the local address without user name or password (http://localhost:3000): the tunnel agents cannot send credentials to the app');
     }
     if (provider === 'ngrok' && authtoken === '') {
         r.fail('ngrok-authtoken', '', 'your ngrok authtoken (from a secret), or NGROK_AUTHTOKEN in the environment, when tunnel is set with tunnel-provider ngrok');
@@ -64829,7 +73824,7 @@ function checkTunnelCombinations(r, inputs) {
 ;// CONCATENATED MODULE: ./src/inputs/from-env.ts
 /**
  * Reads every input of `action.yml` once, from the environment and the files they name, into one validated
- * `ActionInputs`, before any remote call. Defaults are applied here too (outside GitHub nobody fills them in).
+ * `ActionInputs`, before any remote call.
  */
 
 
@@ -64838,17 +73833,13 @@ function checkTunnelCombinations(r, inputs) {
 
 
 
-/** `INPUT_<NAME>` with spaces as underscores and upper case, as `@actions/core` reads them (dashes stay). */
-function envInputGetter(env) {
-    return (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '';
-}
 /**
  * Reads and validates every input; files named by `data-file` and `test-files` are read and parsed.
  * @throws InputError listing every bad input (nothing remote has happened yet)
  */
 async function readInputs(options = {}) {
     const env = options.env ?? process.env;
-    const r = new InputReader(options.getInput ?? envInputGetter(env));
+    const r = new InputReader(env, options.defaults);
     const workspace = external_node_path_default().resolve(options.workspace ?? (env.GITHUB_WORKSPACE || process.cwd()));
     const connection = parseConnection(r);
     const targets = parseTargets(r, connection.organizationId);
@@ -64864,15 +73855,10 @@ async function readInputs(options = {}) {
     if (targetCount + resultIds.length === 0) {
         r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
     }
-    const dataFileRaw = r.raw('data-file');
-    const dataFilePath = dataFileRaw ? external_node_path_default().resolve(workspace, dataFileRaw) : null;
-    const dataFile = dataFilePath ? await readDataFile(dataFilePath) : null;
+    const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
+    const dataFile = dataFilePath ? await readDataFile(r, dataFilePath) : undefined;
     const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
-    // An explicitly empty junit-path (the variable is set but empty) turns the JUnit file off.
-    const junitOff = r.getRaw('junit-path').trim() === '' &&
-        options.getInput === undefined &&
-        env['INPUT_JUNIT-PATH'] !== undefined;
-    const reports = parseReports(r, { workspace, junitOff, envToken: env.GITHUB_TOKEN ?? '' });
+    const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
     const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
     const base = {
         ...connection,
@@ -64915,23 +73901,25 @@ async function readTestFiles(r, patterns, workspace, options) {
         return [];
     }
 }
-async function readDataFile(file) {
+/** The data file's name and bytes; one that cannot be read or is empty is a problem of `data-file`. */
+async function readDataFile(r, file) {
+    let problem = 'the file is empty';
     try {
-        const info = await (0,promises_.stat)(file);
-        if (!info.isFile())
-            return { problem: 'not a file' };
-        await (0,promises_.access)(file, promises_.constants.R_OK);
-        const content = await (0,promises_.readFile)(file);
-        if (content.length === 0)
-            return { problem: 'the file is empty' };
-        return { name: external_node_path_default().basename(file), content: new Uint8Array(content) };
+        if (!(await (0,promises_.stat)(file)).isFile())
+            problem = 'not a file';
+        else {
+            const content = await (0,promises_.readFile)(file);
+            if (content.length > 0)
+                return { name: external_node_path_default().basename(file), content: new Uint8Array(content) };
+        }
     }
     catch (error) {
         const code = error.code;
-        return {
-            problem: code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read',
-        };
+        problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
     }
+    const expected = `the path of a readable CSV file relative to the workspace (${problem})`;
+    r.fail('data-file', r.text('data-file'), expected);
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/index.ts
@@ -64939,832 +73927,9 @@ async function readDataFile(file) {
 
 
 
-
-
-;// CONCATENATED MODULE: ./src/common/log.ts
-/** One log line whose control characters became spaces: it can never start a workflow command. */
-function logLine(text) {
-    // eslint-disable-next-line no-control-regex
-    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
-/** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
-function artifactsLog(sink) {
-    return {
-        info: (line) => sink.info(logLine(line)),
-        warning: (line) => sink.warning(line),
-        debug: (line) => sink.debug(line),
-    };
-}
-/** The message of a thrown value. */
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-
-// EXTERNAL MODULE: ./src/report/console.ts + 1 modules
-var report_console = __nccwpck_require__(63352);
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
-;// CONCATENATED MODULE: ./src/tunnel/agent.ts
-/**
- * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache under its
- * pinned version, else downloaded once for this OS and architecture, its SHA-256 checked against the pinned
- * one, and kept in the tool cache for the jobs after this one (`@actions/tool-cache`).
- */
-
-
-
-
-/**
- * The path of the agent's executable, looked up first on `searchPath`.
- * @throws Error when the agent is not installed and there is no download for this OS and architecture,
- *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
- */
-async function findAgent(provider, searchPath, log) {
-    const onPath = await onSearchPath(provider.command, searchPath);
-    if (onPath)
-        return onPath;
-    const asset = provider.asset(process.platform, process.arch);
-    if (!asset) {
-        throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
-    }
-    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
-    // Loaded only here: most runs never download an agent.
-    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
-    const cached = toolCache.find(provider.command, asset.version, process.arch);
-    if (cached)
-        return external_node_path_default().join(cached, exe);
-    log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
-    const file = await toolCache.downloadTool(asset.url).catch((error) => {
-        throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
-    });
-    await checkSha256(file, asset);
-    if (asset.kind === 'binary') {
-        await (0,promises_.chmod)(file, 0o755);
-        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
-        return external_node_path_default().join(dir, exe);
-    }
-    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
-    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
-    return external_node_path_default().join(dir, exe);
-}
-/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
-async function checkSha256(file, asset) {
-    const hash = (0,external_node_crypto_.createHash)('sha256');
-    for await (const chunk of (0,external_node_fs_.createReadStream)(file))
-        hash.update(chunk);
-    const actual = hash.digest('hex');
-    if (actual === asset.sha256.toLowerCase())
-        return;
-    await (0,promises_.rm)(file, { force: true });
-    throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
-}
-/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
-async function onSearchPath(command, searchPath) {
-    const name = process.platform === 'win32' ? `${command}.exe` : command;
-    for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
-        const file = external_node_path_default().join(dir, name);
-        const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
-        if (await (0,promises_.access)(file, mode).then(() => true, () => false))
-            return file;
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
-/**
- * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
- * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
- */
-
-/** One try of the API, ms. */
-const API_TIMEOUT_MS = 2_000;
-/**
- * The public URL of the tunnel to `address` as the agent at `api` lists it (the https one when there are
- * two), else of its only tunnel.
- * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
- */
-async function askNgrokApi(api, address, bound) {
-    const done = new AbortController();
-    try {
-        const res = await fetch(`${api}/api/tunnels`, {
-            headers: { accept: 'application/json' },
-            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, API_TIMEOUT_MS, done.signal)]),
-        });
-        if (!res.ok)
-            return null;
-        const tunnels = (await res.json()).tunnels ?? [];
-        const urls = tunnels
-            .filter((t) => tunnels.length === 1 || t.config?.addr === address)
-            .map((t) => t.public_url)
-            .filter((url) => typeof url === 'string');
-        return urls.find((url) => url.startsWith('https:')) ?? urls[0] ?? null;
-    }
-    catch {
-        return null;
-    }
-    finally {
-        done.abort();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/tunnel/providers.ts
-function pinned(assets, version) {
-    return (platform, arch) => {
-        const asset = assets[`${platform}-${arch}`];
-        return asset ? { ...asset, version } : null;
-    };
-}
-const NGROK_VERSION = '3.10.1';
-/**
- * ngrok 3.10.1: Linux and macOS as ngrok's update service answered (transcribed in nixpkgs,
- * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
- * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
- */
-const NGROK_ASSETS = {
-    'linux-x64': {
-        url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
-        kind: 'binary',
-        sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
-    },
-    'linux-arm64': {
-        url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
-        kind: 'binary',
-        sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
-    },
-    'darwin-x64': {
-        url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
-        kind: 'binary',
-        sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
-    },
-    'darwin-arm64': {
-        url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
-        kind: 'binary',
-        sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
-    },
-    'win32-x64': {
-        url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
-        kind: 'zip',
-        sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
-    },
-};
-const CLOUDFLARED_VERSION = '2026.9.3';
-const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-/**
- * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
- * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
- */
-const CLOUDFLARED_ASSETS = {
-    'linux-x64': {
-        url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
-        kind: 'binary',
-        sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
-    },
-    'linux-arm64': {
-        url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
-        kind: 'binary',
-        sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
-    },
-    'darwin-x64': {
-        url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
-        kind: 'tgz',
-        sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
-    },
-    'darwin-arm64': {
-        url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
-        kind: 'tgz',
-        sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
-    },
-    'win32-x64': {
-        url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
-        kind: 'binary',
-        sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
-    },
-};
-const ngrok = {
-    name: 'ngrok',
-    command: 'ngrok',
-    asset: pinned(NGROK_ASSETS, NGROK_VERSION),
-    args(tunnel) {
-        const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
-        if (tunnel.hostHeader)
-            args.push(`--host-header=${tunnel.hostHeader}`);
-        return args;
-    },
-    env: (tunnel) => ({ NGROK_AUTHTOKEN: tunnel.authtoken }),
-    lineReader: () => readNgrokLine,
-};
-/** One line of ngrok's output: its JSON log, or the `ERROR:` line its command line prints on stderr. */
-function readNgrokLine(line) {
-    const cliError = /^ERROR:\s+(.*)$/.exec(line.trim())?.[1];
-    if (cliError)
-        return { error: cliError, fatal: true };
-    let entry;
-    try {
-        entry = JSON.parse(line);
-    }
-    catch {
-        return null;
-    }
-    if (entry.msg === 'started tunnel' && typeof entry.url === 'string')
-        return { url: entry.url };
-    // The web interface that serves the agent API (default 127.0.0.1:4040, `web_addr`): no documented log
-    // line; when it is not seen the documented default is asked.
-    if (entry.msg === 'starting web service' && typeof entry.addr === 'string') {
-        return { api: `http://${entry.addr}` };
-    }
-    if (entry.lvl === 'crit' || entry.lvl === 'eror') {
-        return { error: [entry.msg, entry.err].filter(Boolean).join(': '), fatal: entry.lvl === 'crit' };
-    }
-    return null;
-}
-/** The address of ngrok's agent API when its log does not name it (ngrok docs, "ngrok Agent API"). */
-const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
-const cloudflared = {
-    name: 'cloudflared',
-    command: 'cloudflared',
-    asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
-    args(tunnel) {
-        const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
-        const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
-        if (host)
-            args.push('--http-host-header', host);
-        return args;
-    },
-    env: () => ({}),
-    lineReader() {
-        let announced = false;
-        return (line) => {
-            if (/Your quick Tunnel has been created!/.test(line)) {
-                announced = true;
-                return null;
-            }
-            // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`.
-            const url = announced ? /\|\s+(https?:\/\/\S+)\s+\|/.exec(line)?.[1] : undefined;
-            if (url)
-                return { url };
-            const logged = /^\S+\s+ERR\s+(.*)$/.exec(line)?.[1];
-            if (logged)
-                return { error: logged.trim(), fatal: true };
-            // The error cloudflared exits with is printed bare, without time or level.
-            if (/^failed to /i.test(line.trim()))
-                return { error: line.trim(), fatal: true };
-            return null;
-        };
-    },
-};
-/** The provider of `name`. */
-function tunnelProvider(name) {
-    return name === 'cloudflared' ? cloudflared : ngrok;
-}
-/**
- * Whether the agent may see the job's variable `name`: path, home, temp and proxy settings, and `NGROK_*`
- * for ngrok; never the job's secrets, `INPUT_*` or the runner's `ACTIONS_*` credentials.
- */
-function agentMaySee(provider, name) {
-    const upper = name.toUpperCase();
-    if (AGENT_ENV.has(upper))
-        return true;
-    return provider === 'ngrok' && upper.startsWith('NGROK_');
-}
-const AGENT_ENV = new Set([
-    'PATH',
-    'HOME',
-    'USERPROFILE',
-    'TMPDIR',
-    'TEMP',
-    'TMP',
-    'SYSTEMROOT',
-    'WINDIR',
-    'APPDATA',
-    'LOCALAPPDATA',
-    'XDG_CONFIG_HOME',
-    'HTTP_PROXY',
-    'HTTPS_PROXY',
-    'NO_PROXY',
-    'ALL_PROXY',
-]);
-
-;// CONCATENATED MODULE: ./src/tunnel/browser-check.ts
-/**
- * What Ghost Inspector's browsers will see at the tunnel's public URL: one GET as a browser sends it (a
- * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
- * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
- */
-
-/** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
-const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-/** ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"); browsers cannot skip it. */
-const NGROK_BROWSER_WARNING = 'ERR_NGROK_6024';
-/** Answers of a tunnel whose agent cannot reach the app (ngrok 502 ERR_NGROK_8012, Cloudflare 502/530). */
-const TUNNEL_GATEWAY_STATUSES = [502, 503, 504, 530];
-/** One try, ms. */
-const TRY_TIMEOUT_MS = 5_000;
-/** How much of an answer's body is read to recognise the agent's page, bytes. */
-const BODY_BYTES = 64 * 1024;
-/**
- * One GET of `url` as a browser sends it, without following redirects.
- * @returns `app` for any answer but the agent's own; `agent-page` for ngrok's browser warning; `not-yet`
- *   for a tunnel's gateway error, any other answer carrying an `ngrok-error-code` header (ngrok's own error
- *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
- */
-async function seeAsBrowser(url, bound) {
-    const done = new AbortController();
-    try {
-        const res = await fetch(url, {
-            redirect: 'manual',
-            headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
-            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, TRY_TIMEOUT_MS, done.signal)]),
-        });
-        const body = await bodyStart(res);
-        const ngrokError = res.headers.get('ngrok-error-code') ?? '';
-        if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
-            return {
-                kind: 'agent-page',
-                what: `ngrok's browser warning page (${NGROK_BROWSER_WARNING}, shown to browsers on ngrok's free plan)`,
-            };
-        }
-        if (ngrokError || TUNNEL_GATEWAY_STATUSES.includes(res.status)) {
-            return { kind: 'not-yet', why: `HTTP ${res.status}${ngrokError ? ` ${ngrokError}` : ''}` };
-        }
-        return { kind: 'app' };
-    }
-    catch (error) {
-        const cause = error.cause;
-        return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? error.message };
-    }
-    finally {
-        done.abort();
-    }
-}
-/** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
-async function bodyStart(res) {
-    if (!res.body)
-        return '';
-    const reader = res.body.getReader();
-    const chunks = [];
-    let size = 0;
-    try {
-        while (size < BODY_BYTES) {
-            const { done, value } = await reader.read();
-            if (done)
-                break;
-            chunks.push(value);
-            size += value.byteLength;
-        }
-    }
-    finally {
-        await reader.cancel().catch(() => { });
-    }
-    return Buffer.concat(chunks).toString('latin1');
-}
-
-;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
-/**
- * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). Every agent started is
- * stopped by `stop()` (SIGTERM, then SIGKILL), or killed at exit ({@link killAgentsNow}).
- */
-
-
-
-
-
-
-
-/** How long the agent may take to open the tunnel and the app to answer through it, ms. */
-const TUNNEL_START_MS = 60_000;
-/** Pause between two tries of the public URL, ms. */
-const RETRY_MS = 250;
-/** After SIGTERM the agent gets this long to exit before SIGKILL, ms. */
-const STOP_GRACE_MS = 2_000;
-const live = new Set();
-/** Kills every agent still running at once (SIGKILL), synchronously: for exits that run no more code. */
-function killAgentsNow() {
-    for (const child of live)
-        child.kill('SIGKILL');
-    live.clear();
-}
-/**
- * Starts the agent for `tunnel`, learns its public URL and waits until the app answers through it.
- * @throws Error naming the local address when the agent fails, announces a URL not `http(s)://host[:port]`,
- *   shows browsers its own page, or the app does not answer within the bound; the agent is stopped before
- */
-async function startTunnel(options) {
-    const provider = tunnelProvider(options.tunnel.provider);
-    // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
-    // garbage-collected and never fire.
-    const started = new AbortController();
-    const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
-    const bound = AbortSignal.any([options.signal, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, timeoutMs, started.signal)]);
-    try {
-        return await openAgent(options, provider, bound);
-    }
-    finally {
-        started.abort();
-    }
-}
-async function openAgent(options, provider, bound) {
-    const { tunnel, log } = options;
-    const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
-    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
-        env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-    });
-    if (live.size === 0)
-        process.once('exit', killAgentsNow);
-    live.add(child);
-    const exited = new Promise((resolve) => child.once('close', () => resolve()));
-    let stopping = false;
-    let exitedAt = null;
-    child.once('exit', () => {
-        live.delete(child);
-        if (!stopping)
-            exitedAt = Date.now();
-    });
-    const stop = once(() => {
-        stopping = true;
-        return stopAgent(child, exited);
-    });
-    if (child.pid !== undefined)
-        options.onSpawn?.({ pid: child.pid, path: agentPath });
-    try {
-        const url = await publicUrl(child, provider, bound, tunnel, exited);
-        log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-        await waitUntilAnswering(url, tunnel, bound, options.signal, () => agentGone(child, provider.name, tunnel.address));
-        return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
-    }
-    catch (error) {
-        await stop();
-        if (options.signal.aborted)
-            throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
-        throw error;
-    }
-}
-function allowedEnv(provider, env) {
-    return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
-}
-/** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
-function publicUrl(child, provider, bound, tunnel, exited) {
-    const name = provider.name;
-    const readLine = provider.lineReader();
-    return new Promise((resolve, reject) => {
-        let lastError = '';
-        let api = NGROK_DEFAULT_API;
-        let settled = false;
-        const fail = (message) => {
-            settled = true;
-            reject(new Error(message));
-        };
-        const said = lastErrorSaid(() => lastError);
-        const onLine = (line) => {
-            if (settled)
-                return;
-            const read = readLine(line);
-            if (!read)
-                return;
-            if ('api' in read)
-                api = read.api;
-            else if ('error' in read) {
-                lastError = read.error;
-                if (read.fatal)
-                    fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
-            }
-            else {
-                settled = true;
-                const fromLog = read.url;
-                const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
-                void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
-            }
-        };
-        for (const stream of [child.stdout, child.stderr]) {
-            if (stream)
-                (0,external_node_readline_namespaceObject.createInterface)({ input: stream }).on('line', onLine);
-        }
-        child.once('error', (error) => fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`));
-        void exited.then(() => {
-            if (settled)
-                return;
-            const code = child.exitCode ?? child.signalCode;
-            fail(`The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`);
-        });
-        bound.addEventListener('abort', () => {
-            if (!settled)
-                fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
-        }, { once: true });
-    });
-}
-function lastErrorSaid(last) {
-    return () => (last() ? `: ${last()}` : '');
-}
-/**
- * `url` reduced to its origin when it is `http(s)://host[:port]` and nothing else (a token could ride there).
- * @throws Error naming the agent, never the URL, otherwise
- */
-function checkedPublicUrl(agent, url) {
-    let parsed = null;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        parsed = null;
-    }
-    const plain = parsed !== null &&
-        (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
-        parsed.username === '' &&
-        parsed.password === '' &&
-        parsed.pathname === '/' &&
-        parsed.search === '' &&
-        parsed.hash === '' &&
-        !/[@?#]/.test(url);
-    if (!plain || parsed === null) {
-        throw new Error(`The ${agent} agent announced a public URL that is not of the form https://host[:port] (not shown: it may carry a secret).`);
-    }
-    return parsed.origin;
-}
-/**
- * Fetches the public URL as a browser would until the app answers: a tunnel's own error answer means not
- * yet; the agent's browser warning page fails at once.
- * @throws Error at the bound, naming the local address and what it answers directly
- */
-async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
-    const { address } = tunnel;
-    let last = 'no answer';
-    while (!bound.aborted) {
-        checkAgent();
-        const seen = await seeAsBrowser(url, bound);
-        if (seen.kind === 'app')
-            return;
-        if (seen.kind === 'agent-page') {
-            throw new Error(`Ghost Inspector's browsers would see ${seen.what} at ${url}, not the app at ${address}. Ways out: tunnel-provider: cloudflared (a quick tunnel, no account, no warning page), or an ngrok paid plan, which shows browsers no warning page.`);
-        }
-        if (!bound.aborted)
-            last = seen.why; // an answer cut short by the bound says nothing
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-    if (cancel.aborted)
-        throw new Error('Cancelled.');
-    const direct = await seeAsBrowser(address, cancel);
-    const local = direct.kind !== 'not-yet'
-        ? `the app answers at ${address} itself, but not through the tunnel`
-        : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
-    throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
-}
-function agentGone(child, name, address) {
-    const code = child.exitCode ?? child.signalCode;
-    if (code !== null) {
-        throw new Error(`The ${name} agent exited (code ${code}) before the app answered through the tunnel to ${address}.`);
-    }
-}
-/** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
-async function stopAgent(child, exited) {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-        await exited;
-        clearTimeout(timer);
-    }
-    live.delete(child);
-}
-function once(fn) {
-    let running;
-    return () => (running ??= fn());
-}
-
-;// CONCATENATED MODULE: ./src/tunnel/left-agent.ts
-/**
- * Stops an agent a killed main step left running, from the pid and executable the step state names: only
- * when that pid still runs that executable (a pid can be reused by another process once the agent is
- * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
- */
-
-
-
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
-/** Pause between two looks at whether the agent is gone, ms. */
-const POLL_MS = 100;
-/**
- * Stops `agent` when its pid still runs its executable.
- * @returns the pid stopped, or null when nothing of that agent runs any more
- * @throws Error when the agent survives SIGKILL or cannot be signalled
- */
-async function stopLeftAgent(agent) {
-    if (!Number.isInteger(agent.pid) || agent.pid <= 0 || typeof agent.path !== 'string')
-        return null;
-    if (!(await runsExecutable(agent.pid, agent.path)))
-        return null;
-    process.kill(agent.pid, 'SIGTERM');
-    if (await gone(agent.pid, STOP_GRACE_MS))
-        return agent.pid;
-    process.kill(agent.pid, 'SIGKILL');
-    if (await gone(agent.pid, STOP_GRACE_MS))
-        return agent.pid;
-    throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
-}
-/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
-async function runsExecutable(pid, executable) {
-    try {
-        if (process.platform === 'win32') {
-            const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
-            return stdout.toLowerCase().includes(`"${external_node_path_default().basename(executable).toLowerCase()}"`);
-        }
-        const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
-        return stdout.includes(executable);
-    }
-    catch {
-        return false; // `ps` exits 1 when no such process
-    }
-}
-/** Whether `pid` is gone within `withinMs`. */
-async function gone(pid, withinMs) {
-    const until = Date.now() + withinMs;
-    for (;;) {
-        try {
-            process.kill(pid, 0);
-        }
-        catch {
-            return true;
-        }
-        if (Date.now() >= until)
-            return false;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/action/tunnel.ts
-/** The tunnel step (docs/tunnel.md): opens the tunnel before any run, and makes sure the agent dies with us. */
-
-
-
-
-
-/** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
-const AGENT_STATE = 'tunnel-agent';
-/**
- * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`).
- * @returns the open tunnel (the caller stops it), or null when the step has failed (no run triggered)
- */
-async function openTunnel(inputs, deps, deadlineAtMs, signal) {
-    const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
-    try {
-        const tunnel = await startTunnel({
-            tunnel: inputs.tunnel,
-            env: deps.env,
-            log: (line) => deps.sink.info(logLine(redact(line))),
-            signal,
-            timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
-            onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
-        });
-        deps.sink.setOutput('tunnel-url', redact(tunnel.url));
-        return {
-            ...tunnel,
-            url: redact(tunnel.url),
-            stop: async () => {
-                await tunnel.stop();
-                deps.sink.saveState(AGENT_STATE, '');
-            },
-        };
-    }
-    catch (error) {
-        deps.sink.saveState(AGENT_STATE, '');
-        deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
-        return null;
-    }
-}
-/** Warns once for every run that ended after the agent exited by itself (it may have seen an error page). */
-function warnRunsAfterAgentExit(tunnel, summary, deps) {
-    const exitedAtMs = tunnel.exitedAt();
-    if (exitedAtMs === null)
-        return;
-    const exitedAt = new Date(exitedAtMs).toISOString();
-    for (const run of summary.runs) {
-        if (!run.endedAt || Date.parse(run.endedAt) < exitedAtMs)
-            continue;
-        const variant = (0,report_console/* variantLabel */._q)(run.variant);
-        deps.sink.warning(`The tunnel agent exited at ${exitedAt}, before "${run.suiteName}"${variant ? ` [${variant}]` : ''} ended (${run.endedAt}): its browsers may have reached ${tunnel.url} without the app behind it.`);
-    }
-}
-/** The post step's part: stops the agent a killed main step left running, when that pid is still it. */
-async function stopAgentLeftRunning(deps) {
-    const saved = deps.env[`STATE_${AGENT_STATE}`] ?? '';
-    if (!saved)
-        return;
-    try {
-        const stopped = await stopLeftAgent(JSON.parse(saved));
-        if (stopped)
-            deps.sink.info(`Stopped the tunnel agent the main step left running (pid ${stopped}).`);
-    }
-    catch (error) {
-        deps.sink.warning(`The tunnel agent the main step started may still be running: ${messageOf(error)}`);
-    }
-}
-/** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */
-function killingAgentsOnForceExit(deps) {
-    return {
-        ...deps,
-        forceExit: () => {
-            killAgentsNow();
-            deps.forceExit();
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/post.ts
-/** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
-
-
-
-
-
-
-/** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
-const POST_FLAG = 'isPost';
-const RUN_PREFIX = 'run-';
-/** Timeout of each cancel request of the post step, ms. */
-const POST_CANCEL_TIMEOUT_MS = 10_000;
-/** Whether this process is the post step (the main step set {@link POST_FLAG}). */
-function isPostStep(env) {
-    return !!env[`STATE_${POST_FLAG}`];
-}
-/** Keeps the runs the engine follows in the step state; `clear` when the main step ended by itself. */
-function runStateRecorder(sink) {
-    const kept = new Set();
-    return {
-        onRemote: (remote) => {
-            // A run not proven the step's own (`result-ids`) is never the post step's to cancel.
-            if (remote.inferred)
-                return;
-            if (remote.active)
-                kept.add(remote.id);
-            else
-                kept.delete(remote.id);
-            sink.saveState(`${RUN_PREFIX}${remote.id}`, remote.active ? remote.type : '');
-        },
-        clear: () => {
-            for (const id of kept)
-                sink.saveState(`${RUN_PREFIX}${id}`, '');
-            kept.clear();
-        },
-    };
-}
-/** The runs the main step recorded as started and never saw end, from `STATE_run-<id>` variables. */
-function runsLeftGoing(env) {
-    const runs = [];
-    for (const [name, value] of Object.entries(env)) {
-        if (!name.startsWith(`STATE_${RUN_PREFIX}`))
-            continue;
-        if (value !== 'suite' && value !== 'test')
-            continue;
-        runs.push({ type: value, id: name.slice(`STATE_${RUN_PREFIX}`.length) });
-    }
-    return runs;
-}
-/** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
-async function runPost(deps) {
-    const { sink } = deps;
-    await stopAgentLeftRunning(deps); // the tunnel agent a killed main step left running (docs/tunnel.md)
-    try {
-        const runs = runsLeftGoing(deps.env);
-        if (runs.length === 0)
-            return;
-        const reader = new InputReader(envInputGetter(deps.env));
-        const { apiKey, apiBaseUrl } = parseConnection(reader);
-        if (apiKey && deps.github.onRunner)
-            sink.setSecret(apiKey);
-        if (reader.problems.length > 0) {
-            sink.warning(`${runs.length} Ghost Inspector runs may still be going: the inputs cannot reach the service.`);
-            return;
-        }
-        sink.info(`Cancelling ${runs.length} Ghost Inspector runs the main step was stopped before ending.`);
-        const api = createClient({ apiKey, baseUrl: apiBaseUrl, requestTimeoutMs: POST_CANCEL_TIMEOUT_MS });
-        const limit = (0,p_limit/* default */.A)(4);
-        await Promise.all(runs.map((run) => limit(async () => {
-            const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
-            try {
-                if (run.type === 'suite')
-                    await api.cancelSuiteResult(run.id, { signal });
-                else
-                    await api.cancelTestResult(run.id, { signal });
-                sink.info(`Cancelled ${run.type} result ${run.id}.`);
-            }
-            catch (error) {
-                sink.warning(`Could not cancel ${run.type} result ${run.id}: ${messageOf(error)}`);
-            }
-        })));
-    }
-    catch (error) {
-        sink.warning(`Post step: ${messageOf(error)}`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
 /** The first step: read every input, mask the secrets, fail the step on bad input before any remote call. */
+
 
 /**
  * Reads and validates the inputs from `deps.env`.
@@ -65773,17 +73938,14 @@ async function runPost(deps) {
 async function readActionInputs(deps) {
     const { sink, github } = deps;
     // Not masked outside GitHub: nobody consumes the mask command there, which would print the secret.
-    const getInput = envInputGetter(deps.env);
-    const rawSecrets = [getInput('api-key'), getInput('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN ?? ''];
-    for (const raw of rawSecrets)
-        if (raw.trim() && github.onRunner)
-            sink.setSecret(raw.trim());
+    const raw = new InputReader(deps.env, deps.inputDefaults);
+    const rawSecrets = [raw.text('api-key'), raw.text('ngrok-authtoken'), deps.env.NGROK_AUTHTOKEN?.trim()];
+    for (const secret of rawSecrets)
+        if (secret && github.onRunner)
+            sink.setSecret(secret);
     let inputs;
     try {
-        inputs = await readInputs({
-            env: deps.env,
-            ...(github.workspace ? { workspace: github.workspace } : {}),
-        });
+        inputs = await readInputs({ env: deps.env, defaults: deps.inputDefaults });
     }
     catch (error) {
         if (!(error instanceof InputError))
@@ -65829,20 +73991,7 @@ async function ensureRunnerFiles(dir, github, sink) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/budget.ts
-/**
- * One shared request budget for every API call: a token bucket that spends the service's burst, halves its
- * rate on each 429 wave and recovers linearly (AIMD), so processes sharing an account converge on a fair
- * share. Defaults and their reasons: docs/requests.md.
- */
 
-/**
- * The account's own burst and rate: alone, a step may use them; sharing the account, the watch's busy tick
- * keeps polls under the rate and a 429 backs off (docs/requests.md, "Sharing an account").
- */
-const DEFAULT_BURST = limits/* RATE_LIMIT_BURST */.eF;
-const DEFAULT_RATE_PER_SECOND = limits/* RATE_LIMIT_PER_SECOND */.Co;
-const DEFAULT_MIN_RATE_PER_SECOND = 0.5;
-const DEFAULT_RECOVERY_PER_SECOND = 0.05;
 /** Thrown by `acquire` when its signal fires before a token was had. */
 class BudgetAbortedError extends Error {
     constructor() {
@@ -65852,12 +74001,6 @@ class BudgetAbortedError extends Error {
 }
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
-function positive(name, value, min) {
-    if (!Number.isFinite(value) || value < min) {
-        throw new RangeError(`RateBudget ${name} must be a number ≥ ${min}; got ${String(value)}.`);
-    }
-    return value;
-}
 class RateBudget {
     burst;
     /** The refill rate without back-off, requests/s. */
@@ -65881,12 +74024,11 @@ class RateBudget {
     rateLimited = 0;
     /** Times the refill rate was halved. */
     decreases = 0;
-    /** @throws RangeError when an option is not a finite number in its range (burst ≥ 1, rates > 0). */
     constructor(options) {
-        this.burst = Math.floor(positive('burst', options.burst ?? DEFAULT_BURST, 1));
-        this.nominalRatePerSecond = positive('ratePerSecond', options.ratePerSecond ?? DEFAULT_RATE_PER_SECOND, 0.001);
-        this.minRatePerSecond = Math.min(this.nominalRatePerSecond, positive('minRatePerSecond', options.minRatePerSecond ?? DEFAULT_MIN_RATE_PER_SECOND, 0.001));
-        this.recoveryPerSecond = positive('recoveryPerSecond', options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND, 0);
+        this.burst = options.burst ?? limits/* RATE_LIMIT_BURST */.eF;
+        this.nominalRatePerSecond = options.ratePerSecond ?? limits/* RATE_LIMIT_PER_SECOND */.Co;
+        this.minRatePerSecond = Math.min(this.nominalRatePerSecond, options.minRatePerSecond ?? 0.5);
+        this.recoveryPerSecond = options.recoveryPerSecond ?? 0.05;
         this.clock = options.clock;
         this.tokens = this.burst;
         this.rate = this.nominalRatePerSecond;
@@ -65930,7 +74072,7 @@ class RateBudget {
     /**
      * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
      * A `lowPriority` caller lets every other caller that comes while it waits go first.
-     * @throws BudgetAbortedError when `signal` fires first (no token is taken), or what `wait` throws.
+     * @throws BudgetAbortedError when `signal` fires first (no token is taken).
      */
     async acquire(signal, wait = (ms, s) => this.clock.sleep(ms, s), lowPriority = false) {
         const me = { nudge: new AbortController(), low: lowPriority };
@@ -65949,13 +74091,7 @@ class RateBudget {
                 }
                 me.nudge = new AbortController();
                 const until = signal ? AbortSignal.any([signal, me.nudge.signal]) : me.nudge.signal;
-                try {
-                    await wait(waitMs, until);
-                }
-                catch (error) {
-                    if (signal?.aborted || !me.nudge.signal.aborted)
-                        throw error;
-                }
+                await wait(waitMs, until);
             }
         }
         finally {
@@ -66000,6 +74136,7 @@ var refs = __nccwpck_require__(93916);
 var outcome = __nccwpck_require__(44370);
 ;// CONCATENATED MODULE: ./src/run/kinds.ts
 
+/** The calls and links of each kind of remote result (docs/api-contract.md, "Polling a run"). */
 const RESULT_KINDS = {
     suite: {
         read: (api, id, opts) => api.getSuiteResult(id, opts),
@@ -66023,6 +74160,35 @@ const RESULT_KINDS = {
 
 
 
+/** A file-name-safe slug of a repository path. */
+function slug(text) {
+    return (text
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 80) || 'file');
+}
+/** The first fields of a run of `job`; key bases `suite-<id>`, `test-<id>`, `file-<slug>-<index>`. */
+function runBaseOf(job) {
+    if (job.kind === 'suite') {
+        return {
+            kind: 'suite',
+            suiteId: job.suiteId,
+            suiteName: `Suite ${job.suiteId}`,
+            keyBase: `suite-${job.suiteId}`,
+        };
+    }
+    if (job.kind === 'test') {
+        return {
+            kind: 'test',
+            suiteId: null,
+            suiteName: `Test ${job.testId}`,
+            testId: job.testId,
+            keyBase: `test-${job.testId}`,
+        };
+    }
+    const keyBase = `file-${slug(job.file)}-${job.index}`;
+    return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null, keyBase };
+}
 /** `ms` since the epoch as an ISO 8601 string. */
 function iso(ms) {
     return new Date(ms).toISOString();
@@ -66094,33 +74260,23 @@ class RunBook {
         if (this.remotes.has(remote))
             this.onRemote(remote);
     }
-    /** A started result joins the book: its run (key from `keyBase`), its remote and its handle. */
-    start(job, keyBase, result, variant, now, inferred = false) {
-        const common = { key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
-        let run;
+    /** A started result joins the book: its run, its remote and its handle. */
+    start(job, result, variant, now, inferred = false) {
+        const { keyBase, ...base } = runBaseOf(job);
+        const run = { ...base, key: this.nextKey(keyBase), variant, triggeredAt: iso(now), tests: [] };
         if (job.kind === 'suite') {
             const sr = result;
-            const suiteName = sr.name || (0,refs/* refName */.P)(sr.suite) || `Suite ${job.suiteId}`;
-            run = {
-                kind: 'suite',
-                suiteId: job.suiteId,
-                suiteName,
-                suiteResultId: sr._id,
-                suiteResult: sr,
-                ...common,
-            };
+            run.suiteName = sr.name || (0,refs/* refName */.P)(sr.suite) || run.suiteName;
+            run.suiteResultId = sr._id;
+            run.suiteResult = sr;
         }
         else {
             const tr = result;
-            run = {
-                kind: job.kind,
-                suiteId: job.kind === 'test' && tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null,
-                suiteName: job.kind === 'file' ? job.file : tr.name || `Test ${job.testId}`,
-                testId: job.kind === 'test' ? job.testId : null,
-                ...(job.kind === 'file' ? { file: job.file } : {}),
-                testResultId: tr._id,
-                ...common,
-            };
+            if (job.kind === 'test') {
+                run.suiteId = tr.test && typeof tr.test === 'object' ? (0,refs/* refId */.N)(tr.test.suite) : null;
+                run.suiteName = tr.name || run.suiteName;
+            }
+            run.testResultId = tr._id;
         }
         const remote = this.addRemote(job.kind === 'suite' ? 'suite' : 'test', result._id, inferred);
         this.runs.push(run);
@@ -66133,7 +74289,7 @@ class RunBook {
      * A run without a result (not started, failed to start, not found), ended now; `problem`, when given, is
      * told with the trigger problems. `triggeredAtMs` default now.
      */
-    resultless(base, keyBase, variant, outcome, problem, triggeredAtMs = this.clock.now()) {
+    resultless({ keyBase, ...base }, variant, outcome, problem, triggeredAtMs = this.clock.now()) {
         const key = this.nextKey(keyBase);
         const ended = { triggeredAt: iso(triggeredAtMs), endedAt: iso(this.clock.now()), tests: [] };
         this.runs.push({ ...base, key, variant, ...ended, ...outcome });
@@ -66363,13 +74519,6 @@ function retryOptions(user, variant, failed, reserved) {
     }
     return options;
 }
-/** A file-name-safe slug of a repository path. */
-function slug(text) {
-    return (text
-        .replace(/[^A-Za-z0-9._-]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 80) || 'file');
-}
 /** The data rows of a CSV file: records after the header, quoted fields kept whole, blank lines skipped. */
 function csvDataRows(content) {
     const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
@@ -66399,14 +74548,6 @@ function expectedVariants(options, startUrl) {
     const count = Math.max(1, combos.length) * rows;
     return Array.from({ length: count }, (_, i) => variantAt(i, combos, hasRows, startUrl));
 }
-/** The key base of a job's runs (`suite-<id>`, `test-<id>`, `file-<slug>-<index>`); keys add `-<n>`. */
-function jobKeyBase(job) {
-    if (job.kind === 'suite')
-        return `suite-${job.suiteId}`;
-    if (job.kind === 'test')
-        return `test-${job.testId}`;
-    return `file-${slug(job.file)}-${job.index}`;
-}
 /** The id a job names: the suite id, the test id or the file's path. */
 function jobId(job) {
     return job.kind === 'suite' ? job.suiteId : job.kind === 'test' ? job.testId : job.file;
@@ -66418,15 +74559,6 @@ function jobLabel(job) {
     if (job.kind === 'test')
         return `test ${job.testId}`;
     return `${job.file} "${job.name}"`;
-}
-/** The fields of a run of `job` known before any answer; key, variant, dates, tests, error: the caller's. */
-function runBaseOf(job) {
-    if (job.kind === 'suite')
-        return { kind: 'suite', suiteId: job.suiteId, suiteName: `Suite ${job.suiteId}` };
-    if (job.kind === 'test') {
-        return { kind: 'test', suiteId: null, suiteName: `Test ${job.testId}`, testId: job.testId };
-    }
-    return { kind: 'file', suiteId: null, suiteName: job.file, file: job.file, testId: null };
 }
 
 ;// CONCATENATED MODULE: ./src/run/stop/fail-fast.ts
@@ -66524,8 +74656,7 @@ async function listSuiteTests(ctx, suiteResultId, signal, expectedTests = null) 
 }
 /** One listing of a suite result's test results: each once, and whether one came twice. */
 async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
-    const all = [];
-    const seen = new Set();
+    const byId = new Map();
     let duplicates = false;
     const readPage = async (paging) => {
         for (let attempt = 0;; attempt++) {
@@ -66547,12 +74678,10 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
     };
     const visit = (page) => {
         for (const result of page) {
-            if (seen.has(result._id)) {
+            if (byId.has(result._id))
                 duplicates = true;
-                continue;
-            }
-            seen.add(result._id);
-            all.push(result);
+            else
+                byId.set(result._id, result);
         }
     };
     const atOnce = Math.ceil((expectedTests ?? 0) / limits/* PAGE_SIZE */.md);
@@ -66563,7 +74692,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
     catch {
         return null;
     }
-    return { results: all, duplicates };
+    return { results: [...byId.values()], duplicates };
 }
 
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
@@ -66867,11 +74996,301 @@ async function findTriggeredRuns(api, req, clock) {
     return { adopted, candidates };
 }
 
+;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
+/**
+ * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
+ * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
+ */
+
+
+
+
+/** Reads `ref` as each kind it may be, asking again through the not-found grace; throws when it never answers. */
+async function read(ctx, ref, signal) {
+    const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
+    for (;;) {
+        for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
+            try {
+                return { type, result: await RESULT_KINDS[type].read(ctx.api, ref.id, { signal }) };
+            }
+            catch (error) {
+                if (!isNotFound(error))
+                    throw error;
+            }
+        }
+        if (ctx.clock.now() >= until)
+            throw new Error(`no ${ref.type ?? 'suite or test'} result has this id`);
+        await ctx.clock.sleep(ctx.waits.notFoundRetryMs, signal);
+        if (signal.aborted)
+            throw new Error('not read before the action stopped');
+    }
+}
+/** Follows the result `ref` names; its handle, none when it cannot be read (a run in error) or on a stop. */
+async function followResult(ctx, ref) {
+    const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
+    const now = ctx.clock.now();
+    let found;
+    try {
+        found = await read(ctx, ref, ctx.stopper.signal);
+    }
+    catch (error) {
+        const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
+        const base = {
+            kind: 'suite',
+            suiteId: null,
+            suiteName: `Result ${ref.id}`,
+            keyBase: `result-${ref.id}`,
+        };
+        const problem = {
+            kind: error instanceof ApiError ? error.errorType : 'error',
+            label,
+            id: ref.id,
+            message,
+        };
+        ctx.book.resultless(base, {}, { error: `Could not read ${label}: ${message}` }, problem);
+        return [];
+    }
+    const job = found.type === 'suite'
+        ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
+        : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
+    // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
+    const inferred = ctx.plan.cancelResultIds !== true;
+    const handle = ctx.book.start(job, found.result, {}, now, inferred);
+    ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
+    return [handle];
+}
+
+;// CONCATENATED MODULE: ./src/run/plan/plan.ts
+
+
+
+/** A folder's run: one in error, or not started when `reason` says the action stopped first. */
+function folderRun(book, folderId, error, reason) {
+    const base = {
+        kind: 'suite',
+        suiteId: null,
+        suiteName: `Folder ${folderId}`,
+        keyBase: `folder-${folderId}`,
+    };
+    const problem = reason && { kind: error, label: `folder ${folderId}`, id: folderId, message: error };
+    book.resultless(base, {}, { error, ...(reason && { notStarted: reason }) }, problem);
+}
+/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
+async function expandFolders(ctx) {
+    const { book, stopper } = ctx;
+    const suiteIds = [...ctx.plan.suiteIds];
+    for (const folderId of ctx.plan.folderIds) {
+        try {
+            if (!stopper.reason) {
+                const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
+                ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
+                for (const suite of suites)
+                    if (!suiteIds.includes(suite._id))
+                        suiteIds.push(suite._id);
+                continue;
+            }
+        }
+        catch (error) {
+            if (!stopper.reason) {
+                const message = messageOf(error);
+                folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
+                ctx.emit({ type: 'folder-failed', folderId, message });
+                continue;
+            }
+        }
+        const reason = stopper.reason;
+        if (reason)
+            folderRun(book, folderId, deadline/* NOT_STARTED_ERROR */.$B[reason], reason);
+    }
+    return suiteIds;
+}
+/** The trigger jobs of a plan, per start URL: every suite, then test, then repository test file. Pure. */
+function planJobs(plan, suiteIds) {
+    const starts = plan.startUrls.length ? plan.startUrls : [undefined];
+    const jobs = [];
+    for (const startUrl of starts) {
+        const s = startUrl === undefined ? {} : { startUrl };
+        for (const suiteId of suiteIds)
+            jobs.push({ kind: 'suite', suiteId, ...s });
+        for (const testId of plan.testIds)
+            jobs.push({ kind: 'test', testId, ...s });
+        for (const t of plan.repoTests) {
+            jobs.push({
+                kind: 'file',
+                file: t.file,
+                index: t.index,
+                name: t.name,
+                definition: definitionFor(t, startUrl),
+                ...s,
+            });
+        }
+    }
+    return jobs;
+}
+
+;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
+/**
+ * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
+ * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
+ */
+
+
+
+
+
+
+
+
+/**
+ * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
+ * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
+ */
+async function triggerAll(ctx, onStarted = () => undefined) {
+    ctx.book.triggering = true;
+    try {
+        const jobs = planJobs(ctx.plan, await expandFolders(ctx));
+        const started = async (start) => {
+            const handles = await ctx.limit(start);
+            if (handles.length > 0)
+                onStarted(handles);
+        };
+        await Promise.all([
+            ...jobs.map((job) => started(() => trigger(ctx, job))),
+            ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
+        ]);
+    }
+    finally {
+        ctx.book.triggering = false;
+        const problems = ctx.book.takeProblems();
+        if (problems.length > 0)
+            ctx.emit({ type: 'trigger-problems', problems });
+    }
+}
+/** Sends the execute of `job`; `opts` carry its signals. */
+function trigger_execute(api, organizationId, job, options, opts) {
+    if (job.kind === 'suite')
+        return api.executeSuite(job.suiteId, options, opts);
+    if (job.kind === 'test')
+        return api.executeTest(job.testId, options, opts);
+    return api.executeOnDemand(organizationId ?? '', job.definition, options, opts);
+}
+/** The runs a job would have started (one per variant and data row), never started: the action stopped. */
+function notStarted(book, job, options, reason) {
+    const error = deadline/* NOT_STARTED_ERROR */.$B[reason];
+    const problem = { kind: error, label: jobLabel(job), id: jobId(job), message: error };
+    expectedVariants(options, job.startUrl).forEach((variant, i) => book.resultless(runBaseOf(job), variant, { error, notStarted: reason }, i === 0 ? problem : undefined));
+    return [];
+}
+/** The variant of the start URL a job set, or none. */
+function startUrlVariant(job) {
+    return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
+}
+/** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
+async function reconcile(ctx, job, options, triggeredAtMs, error) {
+    const request = {
+        job,
+        options,
+        triggeredAtMs,
+        expected: expectedVariants(options, job.startUrl).length,
+        known: ctx.book.knownIds(),
+        organizationId: ctx.plan.organizationId,
+        signal: ctx.stopper.lookupSignal,
+    };
+    const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
+    const label = jobLabel(job);
+    if (found.adopted.length === 0) {
+        const links = found.candidates.map((r) => ctx.book.link(job.kind === 'suite' ? 'suite' : 'test', r._id));
+        const error_ = links.length === 0
+            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
+            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
+        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
+        const outcome = { error: `${label}: ${error_}`, mayHaveStarted: true };
+        const problem = { kind, label, id: jobId(job), message: error_ };
+        ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, triggeredAtMs);
+        return [];
+    }
+    const handles = adopt(ctx.book, job, options, found.adopted, triggeredAtMs, 'found');
+    ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
+    return handles;
+}
+/**
+ * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
+ * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
+ */
+function bestVariant(result, free) {
+    const fits = free.map((v) => variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }));
+    const match = fits.indexOf('match');
+    return match >= 0 ? match : fits.indexOf('unknown');
+}
+/**
+ * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
+ * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
+ * that no result stands for is an `error` run. Their handles.
+ */
+function adopt(book, job, options, results, triggeredAtMs, how) {
+    const combos = variantCombinations(options);
+    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
+    const counted = options.dataSource === undefined;
+    const free = counted ? expectedVariants(options, job.startUrl) : [];
+    const asked = free.length;
+    const handles = results.map((result, i) => {
+        const k = bestVariant(result, free);
+        const variant = k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
+        return book.start(job, result, variant, triggeredAtMs);
+    });
+    for (const variant of free) {
+        const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
+        book.resultless(runBaseOf(job), variant, { error }, undefined, triggeredAtMs);
+    }
+    return handles;
+}
+/** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
+async function trigger(ctx, job) {
+    const options = optionsFor(job, ctx.plan.execute);
+    if (ctx.stopper.reason)
+        return notStarted(ctx.book, job, options, ctx.stopper.reason);
+    const now = ctx.clock.now();
+    const label = jobLabel(job);
+    let data;
+    try {
+        // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
+        const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
+        data = await trigger_execute(ctx.api, ctx.plan.organizationId, job, options, opts);
+    }
+    catch (error) {
+        if (mayHaveStarted(error))
+            return reconcile(ctx, job, options, now, error);
+        if (ctx.stopper.reason)
+            return notStarted(ctx.book, job, options, ctx.stopper.reason);
+        const message = messageOf(error);
+        const outcome = { error: `Could not start ${label}: ${message}` };
+        const problem = {
+            kind: error instanceof ApiError ? error.errorType : 'error',
+            label,
+            id: jobId(job),
+            message,
+        };
+        ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, now);
+        return [];
+    }
+    const results = asArray(data);
+    if (results.length === 0) {
+        const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
+        const outcome = { error: `The execute of ${label} answered no result.` };
+        ctx.book.resultless(base, {}, outcome, undefined, now);
+        return [];
+    }
+    const handles = adopt(ctx.book, job, options, results, now, 'answered');
+    ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+    return handles;
+}
+
 ;// CONCATENATED MODULE: ./src/run/follow/retry.ts
 /**
  * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
  * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
  */
+
 
 
 
@@ -66888,15 +75307,11 @@ async function retryFailures(ctx, handle) {
 }
 /** Sends one re-run; a lost answer is looked up. Undefined when no re-run could be had. */
 async function sendRerun(ctx, rerun) {
-    const { handle, testId, options } = rerun;
-    const job = handle.job;
     const signal = ctx.stopper.signal;
     const triggeredAtMs = ctx.clock.now();
     try {
         return await ctx.limit(async () => {
-            const data = job.kind === 'file'
-                ? await ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, { signal })
-                : await ctx.api.executeTest(testId, options, { signal });
+            const data = await trigger_execute(ctx.api, ctx.plan.organizationId, rerun.job, rerun.options, { signal });
             return asArray(data)[0];
         });
     }
@@ -66913,19 +75328,20 @@ function names(rerun) {
 }
 async function retryTest(ctx, handle, test) {
     const { api, book, emit, plan } = ctx;
-    const job = handle.job;
-    const testId = job.kind === 'file' ? null : test.testId;
-    if (job.kind !== 'file' && !testId)
+    const { job: ran } = handle;
+    if (ran.kind !== 'file' && !test.testId)
         return;
     const variant = test.result
         ? variantFromResult(handle.run.variant, test.result, plan.execute.browser)
         : handle.run.variant;
     const options = retryOptions(plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
     // A repository test carries the start URL it runs under (see optionsFor).
-    if (job.kind === 'file' && options.startUrl !== undefined && job.definition.startUrl) {
-        options.startUrl = job.definition.startUrl;
+    if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
+        options.startUrl = ran.definition.startUrl;
     }
-    const rerun = { handle, test, testId, options, variant };
+    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
+    const job = ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '', ...startUrl };
+    const rerun = { handle, test, job, options, variant };
     for (let attempt = 1; attempt <= plan.retryFailed; attempt++) {
         if (ctx.stopper.signal.aborted)
             return;
@@ -66952,13 +75368,9 @@ async function retryTest(ctx, handle, test) {
 }
 /** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
 async function findRerun(ctx, rerun, triggeredAtMs) {
-    const { handle, testId, options } = rerun;
-    const job = handle.job;
-    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-    const lookup = job.kind === 'file' ? job : { kind: 'test', testId: testId ?? '', ...startUrl };
     const request = {
-        job: lookup,
-        options,
+        job: rerun.job,
+        options: rerun.options,
         triggeredAtMs,
         expected: 1,
         known: ctx.book.knownIds(),
@@ -66990,10 +75402,11 @@ async function follow(ctx, handle) {
     const { api, book, stopper } = ctx;
     const { type, id } = handle.remote;
     const { suiteId } = handle.run;
+    const kind = RESULT_KINDS[type];
     const result = await ctx.watcher.wait(handle.remote, handle.triggeredAtMs, {
-        get: (opts) => (book.read(handle, 'tried'), RESULT_KINDS[type].read(api, id, opts)),
+        get: (opts) => (book.read(handle, 'tried'), kind.read(api, id, opts)),
         isOver: (r) => (book.read(handle, 'seen', type === 'test' ? r : undefined),
-            RESULT_KINDS[type].isOver(r)),
+            kind.isOver(r)),
         onProblem: (reason) => book.problem(handle, reason),
         ...(type === 'suite' && suiteId
             ? { group: { key: suiteId, list: (p, opts) => api.listSuiteResults(suiteId, p, opts) } }
@@ -67184,8 +75597,7 @@ class Watcher {
      */
     tick() {
         const rows = [...this.table.values()];
-        this.organizationId ??= organizationOf(this.ctx.plan.organizationId, this.ctx.book.handles);
-        const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.organizationId;
+        const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
         if (rows.length === 1 && !listTurn)
             this.readSoon(rows[0], this.ctx.clock.now());
         else {
@@ -67285,16 +75697,20 @@ class Watcher {
         for (const row of ready.slice(0, READS_PER_TICK))
             row.dueAtMs = now;
     }
+    /** The organization id known without a request. */
+    known() {
+        const { plan, book } = this.ctx;
+        return (this.organizationId ??= organizationOf(plan.organizationId, book.handles));
+    }
     /** The organization whose list to ask: known, or read once from a suite. */
     async organization() {
-        this.organizationId ??= organizationOf(this.ctx.plan.organizationId, this.ctx.book.handles);
-        if (this.organizationId || this.organizationRead)
+        const { api, book, stopper } = this.ctx;
+        if (this.known() || this.organizationRead)
             return this.organizationId;
-        if (!this.ctx.book.handles.some((h) => h.run.suiteId))
+        if (!book.handles.some((h) => h.run.suiteId))
             return null;
         this.organizationRead = true;
-        this.organizationId = await readOrganization(this.ctx.api, this.ctx.book.handles, this.ctx.stopper.signal);
-        return this.organizationId;
+        return (this.organizationId = await readOrganization(api, book.handles, stopper.signal));
     }
     /** Asks the running list (unless backing off or no organization is known); reads the rows it hints at. */
     async askList() {
@@ -67412,7 +75828,7 @@ class Watcher {
     /** The wait after `failures` failures in a row, ms: jittered, doubling from `pollBackoffMs`, capped. */
     backoff(failures) {
         const baseMs = this.ctx.waits.pollBackoffMs;
-        return (0,api_backoff/* backoffMs */.jo)(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
+        return (0,backoff/* backoffMs */.jo)(failures, () => this.ctx.clock.random(), { baseMs, capMs: POLL_BACKOFF_CAP_MS });
     }
 }
 
@@ -67488,284 +75904,6 @@ class Stopper {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
-/**
- * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
- * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
- */
-
-
-
-
-
-/** Reads `ref` as each kind it may be, asking again through the not-found grace; throws when it never answers. */
-async function read(ctx, ref, signal) {
-    const until = ctx.clock.now() + ctx.waits.notFoundGraceMs;
-    for (;;) {
-        for (const type of ref.type ? [ref.type] : ['suite', 'test']) {
-            try {
-                return { type, result: await RESULT_KINDS[type].read(ctx.api, ref.id, { signal }) };
-            }
-            catch (error) {
-                if (!isNotFound(error))
-                    throw error;
-            }
-        }
-        if (ctx.clock.now() >= until)
-            throw new Error(`no ${ref.type ?? 'suite or test'} result has this id`);
-        await ctx.clock.sleep(ctx.waits.notFoundRetryMs, signal);
-        if (signal.aborted)
-            throw new Error('not read before the action stopped');
-    }
-}
-/** Follows the result `ref` names; its handle, none when it cannot be read (a run in error) or on a stop. */
-async function followResult(ctx, ref) {
-    const label = `${ref.type ?? 'suite or test'} result ${ref.id}`;
-    const now = ctx.clock.now();
-    let found;
-    try {
-        found = await read(ctx, ref, ctx.stopper.signal);
-    }
-    catch (error) {
-        const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
-        const base = { kind: 'suite', suiteId: null, suiteName: `Result ${ref.id}` };
-        const problem = {
-            kind: error instanceof ApiError ? error.errorType : 'error',
-            label,
-            id: ref.id,
-            message,
-        };
-        ctx.book.resultless(base, `result-${ref.id}`, {}, { error: `Could not read ${label}: ${message}` }, problem);
-        return [];
-    }
-    const job = found.type === 'suite'
-        ? { kind: 'suite', suiteId: (0,refs/* refId */.N)(found.result.suite) ?? ref.id }
-        : { kind: 'test', testId: (0,refs/* refId */.N)(found.result.test) ?? ref.id };
-    // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
-    const inferred = ctx.plan.cancelResultIds !== true;
-    const handle = ctx.book.start(job, jobKeyBase(job), found.result, {}, now, inferred);
-    ctx.emit({ type: 'run-started', label, resultIds: [found.result._id] });
-    return [handle];
-}
-
-;// CONCATENATED MODULE: ./src/run/plan/plan.ts
-
-
-
-/** A folder's run: one in error, or not started when `reason` says the action stopped first. */
-function folderRun(book, folderId, error, reason) {
-    const base = { kind: 'suite', suiteId: null, suiteName: `Folder ${folderId}` };
-    const problem = reason && { kind: error, label: `folder ${folderId}`, id: folderId, message: error };
-    book.resultless(base, `folder-${folderId}`, {}, { error, ...(reason && { notStarted: reason }) }, problem);
-}
-/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
-async function expandFolders(ctx) {
-    const { book, stopper } = ctx;
-    const suiteIds = [...ctx.plan.suiteIds];
-    for (const folderId of ctx.plan.folderIds) {
-        try {
-            if (!stopper.reason) {
-                const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
-                ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
-                for (const suite of suites)
-                    if (!suiteIds.includes(suite._id))
-                        suiteIds.push(suite._id);
-                continue;
-            }
-        }
-        catch (error) {
-            if (!stopper.reason) {
-                const message = messageOf(error);
-                folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
-                ctx.emit({ type: 'folder-failed', folderId, message });
-                continue;
-            }
-        }
-        const reason = stopper.reason;
-        if (reason)
-            folderRun(book, folderId, deadline/* NOT_STARTED_ERROR */.$B[reason], reason);
-    }
-    return suiteIds;
-}
-/** The trigger jobs of a plan, per start URL: every suite, then test, then repository test file. Pure. */
-function planJobs(plan, suiteIds) {
-    const starts = plan.startUrls.length ? plan.startUrls : [undefined];
-    const jobs = [];
-    for (const startUrl of starts) {
-        const s = startUrl === undefined ? {} : { startUrl };
-        for (const suiteId of suiteIds)
-            jobs.push({ kind: 'suite', suiteId, ...s });
-        for (const testId of plan.testIds)
-            jobs.push({ kind: 'test', testId, ...s });
-        for (const t of plan.repoTests) {
-            jobs.push({
-                kind: 'file',
-                file: t.file,
-                index: t.index,
-                name: t.name,
-                definition: definitionFor(t, startUrl),
-                ...s,
-            });
-        }
-    }
-    return jobs;
-}
-
-;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
-/**
- * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
- * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
- */
-
-
-
-
-
-
-
-/**
- * Plans and triggers every run and follows `resultIds`; resolves when every execute is answered, failed or
- * reconciled. Runs go to `onStarted` per execute; problems go out as one `trigger-problems` event.
- */
-async function triggerAll(ctx, onStarted = () => undefined) {
-    ctx.book.triggering = true;
-    try {
-        const jobs = planJobs(ctx.plan, await expandFolders(ctx));
-        const started = async (start) => {
-            const handles = await ctx.limit(start);
-            if (handles.length > 0)
-                onStarted(handles);
-        };
-        await Promise.all([
-            ...jobs.map((job) => started(() => trigger(ctx, job))),
-            ...(ctx.plan.resultIds ?? []).map((ref) => started(() => followResult(ctx, ref))),
-        ]);
-    }
-    finally {
-        ctx.book.triggering = false;
-        const problems = ctx.book.takeProblems();
-        if (problems.length > 0)
-            ctx.emit({ type: 'trigger-problems', problems });
-    }
-}
-function send(ctx, job, options) {
-    // A stop aborts it after its grace time (then reconciled); a re-send waiting after a 429 stops at once.
-    const opts = { signal: ctx.stopper.triggerSignal, retrySignal: ctx.stopper.signal };
-    if (job.kind === 'suite')
-        return ctx.api.executeSuite(job.suiteId, options, opts);
-    if (job.kind === 'test')
-        return ctx.api.executeTest(job.testId, options, opts);
-    return ctx.api.executeOnDemand(ctx.plan.organizationId ?? '', job.definition, options, opts);
-}
-/** The runs a job would have started (one per variant and data row), never started: the action stopped. */
-function notStarted(book, job, options, reason) {
-    const error = deadline/* NOT_STARTED_ERROR */.$B[reason];
-    const problem = { kind: error, label: jobLabel(job), id: jobId(job), message: error };
-    expectedVariants(options, job.startUrl).forEach((variant, i) => book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error, notStarted: reason }, i === 0 ? problem : undefined));
-    return [];
-}
-/** The variant of the start URL a job set, or none. */
-function startUrlVariant(job) {
-    return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
-}
-/** Looks up the runs of an unanswered execute that may have started them: adopted, or "may have started". */
-async function reconcile(ctx, job, options, triggeredAtMs, error) {
-    const request = {
-        job,
-        options,
-        triggeredAtMs,
-        expected: expectedVariants(options, job.startUrl).length,
-        known: ctx.book.knownIds(),
-        organizationId: ctx.plan.organizationId,
-        signal: ctx.stopper.lookupSignal,
-    };
-    const found = await findTriggeredRuns(ctx.api, request, ctx.clock);
-    const label = jobLabel(job);
-    if (found.adopted.length === 0) {
-        const links = found.candidates.map((r) => ctx.book.link(job.kind === 'suite' ? 'suite' : 'test', r._id));
-        const error_ = links.length === 0
-            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
-            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
-        const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
-        const outcome = { error: `${label}: ${error_}`, mayHaveStarted: true };
-        const problem = { kind, label, id: jobId(job), message: error_ };
-        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, problem, triggeredAtMs);
-        return [];
-    }
-    const handles = adopt(ctx.book, job, options, found.adopted, triggeredAtMs, 'found');
-    ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
-    return handles;
-}
-/**
- * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
- * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
- */
-function bestVariant(result, free) {
-    const fits = free.map((v) => variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }));
-    const match = fits.indexOf('match');
-    return match >= 0 ? match : fits.indexOf('unknown');
-}
-/**
- * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
- * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
- * that no result stands for is an `error` run. Their handles.
- */
-function adopt(book, job, options, results, triggeredAtMs, how) {
-    const combos = variantCombinations(options);
-    const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
-    const counted = options.dataSource === undefined;
-    const free = counted ? expectedVariants(options, job.startUrl) : [];
-    const asked = free.length;
-    const handles = results.map((result, i) => {
-        const k = bestVariant(result, free);
-        const variant = k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
-        return book.start(job, jobKeyBase(job), result, variant, triggeredAtMs);
-    });
-    for (const variant of free) {
-        const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-        book.resultless(runBaseOf(job), jobKeyBase(job), variant, { error }, undefined, triggeredAtMs);
-    }
-    return handles;
-}
-/** Triggers one job; the handles of the runs it started. After a stop its runs are reported not started. */
-async function trigger(ctx, job) {
-    const options = optionsFor(job, ctx.plan.execute);
-    if (ctx.stopper.reason)
-        return notStarted(ctx.book, job, options, ctx.stopper.reason);
-    const now = ctx.clock.now();
-    const label = jobLabel(job);
-    let data;
-    try {
-        data = await send(ctx, job, options);
-    }
-    catch (error) {
-        if (mayHaveStarted(error))
-            return reconcile(ctx, job, options, now, error);
-        if (ctx.stopper.reason)
-            return notStarted(ctx.book, job, options, ctx.stopper.reason);
-        const message = messageOf(error);
-        const outcome = { error: `Could not start ${label}: ${message}` };
-        const problem = {
-            kind: error instanceof ApiError ? error.errorType : 'error',
-            label,
-            id: jobId(job),
-            message,
-        };
-        ctx.book.resultless(runBaseOf(job), jobKeyBase(job), startUrlVariant(job), outcome, problem, now);
-        return [];
-    }
-    const results = asArray(data);
-    if (results.length === 0) {
-        const base = { ...runBaseOf(job), suiteName: job.kind === 'file' ? job.file : label };
-        const outcome = { error: `The execute of ${label} answered no result.` };
-        ctx.book.resultless(base, jobKeyBase(job), {}, outcome, undefined, now);
-        return [];
-    }
-    const handles = adopt(ctx.book, job, options, results, now, 'answered');
-    ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
-    return handles;
-}
-
 ;// CONCATENATED MODULE: ./src/run/engine.ts
 /**
  * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
@@ -67797,7 +75935,6 @@ async function runPlan(plan, options) {
     const startedAtMs = options.startedAtMs ?? clock.now();
     const emit = options.onEvent ?? (() => undefined);
     const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
-    const grace = options.notFoundGraceMs !== undefined ? { notFoundGraceMs: options.notFoundGraceMs } : {};
     const stopper = new Stopper(clock);
     const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
     const base = {
@@ -67806,7 +75943,7 @@ async function runPlan(plan, options) {
         api: options.api,
         clock,
         emit,
-        waits: { ...DEFAULT_WAITS, ...grace, ...options.waits },
+        waits: { ...DEFAULT_WAITS, ...options.waits },
         limit: (0,p_limit/* default */.A)(options.triggerConcurrency ?? 4),
         stopper,
         book,
@@ -67864,10 +76001,6 @@ async function runPlan(plan, options) {
  * only where a secret can be (docs/redaction.md).
  */
 
-/** Every string field of a step, however deep (an array target's selectors, a condition's statement). */
-function redactStep(step, text) {
-    return redactStrings(step, text);
-}
 function redactConsole(entry, text) {
     return {
         ...entry,
@@ -67875,7 +76008,10 @@ function redactConsole(entry, text) {
         ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
     };
 }
-/** Strings anywhere inside `value` (free text whose shape the contract leaves open), keys kept. */
+/**
+ * Strings anywhere inside `value` (free text whose shape the contract leaves open, a step's selectors and
+ * statements), keys kept.
+ */
 function redactStrings(value, text) {
     if (typeof value === 'string')
         return text(value);
@@ -67918,7 +76054,7 @@ function redactTestResult(result, text, privateNames) {
     if (Array.isArray(result.urls))
         out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
     if (Array.isArray(result.steps))
-        out.steps = result.steps.map((s) => redactStep(s, text));
+        out.steps = result.steps.map((s) => redactStrings(s, text));
     if (Array.isArray(result.console))
         out.console = result.console.map((c) => redactConsole(c, text));
     if (Array.isArray(result.comments)) {
@@ -68063,7 +76199,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
         secrets: inputs.secrets,
         log: (line) => deps.sink.debug(redact(line)),
         budget,
-        sleep: (ms, signal) => deps.clock.sleep(ms, signal),
+        clock: deps.clock,
         onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
     });
     const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
@@ -68291,8 +76427,6 @@ var phrases = __nccwpck_require__(64792);
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
-/** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
-
 
 
 
@@ -68304,9 +76438,10 @@ const MAX_ANNOTATION_MESSAGE = 4096;
 const MAX_ANNOTATION_TITLE = 255;
 /**
  * Renders the annotations of a report (pure): errors first, at most {@link MAX_ANNOTATIONS_PER_LEVEL} per
- * level (the last counts the rest), messages and titles cut to GitHub's limits (characters).
+ * level (the last counts the rest; a failing step keeps one error for its own `setFailed`), messages and
+ * titles cut to GitHub's limits (characters).
  */
-function renderAnnotations(report, options = {}) {
+function renderAnnotations(report) {
     const errors = [];
     const warnings = [];
     for (const { run, test } of (0,model/* allTests */.DD)(report)) {
@@ -68318,9 +76453,8 @@ function renderAnnotations(report, options = {}) {
         if (warning)
             warnings.push(annotation('warning', run, test, warning));
     }
-    const errorSlots = Math.max(1, MAX_ANNOTATIONS_PER_LEVEL - Math.max(0, options.reservedErrors ?? 0));
     return [
-        ...cap(errors, 'error', 'failing tests', errorSlots),
+        ...cap(errors, 'error', 'failing tests', MAX_ANNOTATIONS_PER_LEVEL - (report.passing ? 0 : 1)),
         ...cap(warnings, 'warning', 'warnings', MAX_ANNOTATIONS_PER_LEVEL),
     ];
 }
@@ -68330,49 +76464,41 @@ function warningMessage(test) {
         return flakyMessage(test);
     if (test.screenshotCompareFailed)
         return `${(0,phrases/* comparisonLine */.iF)(test)} (not counted as a failure)${linkSuffix(test)}`;
-    if (test.state === 'timed-out')
-        return `Timed out: ${test.error ?? 'still running at the deadline'}${linkSuffix(test)}`;
-    if (test.state === 'cancelled')
-        return `Cancelled${test.error ? `: ${test.error}` : '.'}${linkSuffix(test)}`;
+    if (test.state === 'timed-out' || test.state === 'cancelled')
+        return stateMessage(test) + linkSuffix(test);
     return null;
 }
-/** Emits annotations through `sink` (default `@actions/core`) in order, each with its title and file. */
-function emitAnnotations(list, sink = src_core) {
-    for (const a of list) {
-        const props = a.file ? { title: a.title, file: a.file } : { title: a.title };
-        if (a.level === 'error')
-            sink.error(a.message, props);
-        else if (a.level === 'warning')
-            sink.warning(a.message, props);
-        else
-            sink.notice(a.message, props);
-    }
+/** Emits annotations through `sink` in order, each with its title and file. */
+function emitAnnotations(list, sink) {
+    for (const { level, title, message, file } of list)
+        sink[level](message, file ? { title, file } : { title });
 }
 function annotation(level, run, test, message) {
     return {
         level,
-        title: (0,report_text/* truncate */.xv)(oneLine(titleOf(run, test)), MAX_ANNOTATION_TITLE),
+        title: (0,report_text/* truncate */.xv)(oneLine((0,phrases/* variantTitle */.wF)(run, test)), MAX_ANNOTATION_TITLE),
         message: (0,report_text/* truncate */.xv)((0,report_text/* cleanText */.X5)(message), MAX_ANNOTATION_MESSAGE),
         ...(run.file ? { file: run.file } : {}),
     };
-}
-function titleOf(run, test) {
-    return `${test.title}${run.variantLabel ? ` [${run.variantLabel}]` : ''}`;
 }
 function errorMessage(report, test) {
     let message;
     if (test.state === 'failed' || test.state === 'error')
         message = (0,phrases/* failureMessage */.oh)(test);
-    else if (test.state === 'timed-out')
-        message = `Timed out: ${test.error ?? 'still running at the deadline'}`;
-    else if (test.state === 'cancelled')
-        message = `Cancelled${test.error ? `: ${test.error}` : '.'}`;
     else
-        message = (0,phrases/* comparisonLine */.iF)(test);
+        message = stateMessage(test) || (0,phrases/* comparisonLine */.iF)(test);
     if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
         message += `\n${(0,phrases/* comparisonLine */.iF)(test)}`;
     }
     return message + linkSuffix(test);
+}
+/** `Timed out: <why>` or `Cancelled: <why>`; '' for any other state. */
+function stateMessage(test) {
+    if (test.state === 'timed-out')
+        return `Timed out: ${test.error ?? 'still running at the deadline'}`;
+    if (test.state === 'cancelled')
+        return `Cancelled${test.error ? `: ${test.error}` : '.'}`;
+    return '';
 }
 function flakyMessage(test) {
     const first = test.attempts.find((a) => a.passing === false) ?? test.attempts[0];
@@ -68405,12 +76531,12 @@ function cap(list, level, what, slots) {
 }
 
 // EXTERNAL MODULE: ./node_modules/junit-report-builder/dist/index.js
-var dist = __nccwpck_require__(51072);
-var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
+var junit_report_builder_dist = __nccwpck_require__(51072);
+var dist_default = /*#__PURE__*/__nccwpck_require__.n(junit_report_builder_dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
  * JUnit documents through junit-report-builder's public API; what it cannot write (Surefire reruns,
- * `<skipped message>`, `<testsuites time>`) is added to the built text by a CDATA-aware tag scan (docs/junit.md).
+ * `<skipped message>`, `<testsuites time>`) is added to each test case's element as it is built (docs/junit.md).
  */
 
 /** The library's ready builder, whichever way its CommonJS default export arrives (Node, bundler). */
@@ -68426,93 +76552,44 @@ function cdataText(text) {
 /** A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. */
 class JUnitReport {
     builder = stock.newBuilder();
-    suites = [];
-    wallTimeSeconds;
     constructor(name) {
         this.builder.name(name);
     }
-    /** @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum */
-    time(seconds) {
-        this.wallTimeSeconds = seconds;
-        return this;
-    }
     testSuite() {
-        const suite = this.builder.testSuite();
-        this.suites.push({ suite, extras: [] });
-        return suite;
+        return this.builder.testSuite();
     }
-    /** Adds a test case to a suite of this report. @throws when `suite` is not one of this report's */
+    /** Adds a test case to `suite`; its extras are written when the document is built. */
     testCase(suite) {
-        const entry = this.suites.find((s) => s.suite === suite);
-        if (!entry)
-            throw new Error('JUnitReport.testCase: the suite is not one of this report’s.');
+        const testCase = suite.testCase();
         const extras = { reruns: [] };
-        entry.extras.push(extras);
-        return { testCase: suite.testCase(), extras };
+        const build = testCase.build.bind(testCase);
+        testCase.build = (parent) => withExtras(build(parent), extras);
+        return { testCase, extras };
     }
-    /** @returns the document: UTF-8 declaration, pretty printed (two spaces a level) */
-    toXml() {
-        const extras = this.suites.flatMap((s) => s.extras);
-        return withExtras(this.builder.build(), extras, this.wallTimeSeconds);
+    /**
+     * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+     * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
+     */
+    toXml(seconds) {
+        const time = seconds === undefined ? '' : ` time="${seconds}"`;
+        return this.builder.build().replace(/<testsuites\b[^>]*>/, (tag) => tag.replace(/ skipped="\d+"/, time));
     }
 }
-function attr(value) {
-    return value
-        .replaceAll('&', '&amp;')
-        .replaceAll('<', '&lt;')
-        .replaceAll('"', '&quot;')
-        .replaceAll('\t', '&#x9;')
-        .replaceAll('\n', '&#xA;')
-        .replaceAll('\r', '&#xD;');
-}
-/** A CDATA section of any text: every `]]>` split across two sections. */
-function cdata(text) {
-    return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
-}
-/** A rerun element at the depth of a test case's children (6 spaces), as xmlbuilder prints it. */
-function rerunXml(r) {
-    const out = r.systemOut === undefined ? '' : `\n        <system-out>${cdata(r.systemOut)}</system-out>`;
-    return (`      <${r.element} message="${attr(r.message)}" type="${attr(r.type)}">\n` +
-        `        <stackTrace>${cdata(r.stackTrace)}</stackTrace>${out}\n      </${r.element}>\n`);
-}
-const TAGS = /<!\[CDATA\[[\s\S]*?\]\]>|<testsuites\b[^>]*>|<testcase\b(?:\s+[\w:-]+="[^"]*")*\s*(\/?)>|<\/testcase>|<skipped\/>|<system-(?:out|err)>/g;
-/** Adds the extras, the n-th to the n-th `<testcase>` (the library writes them in the order they were made). */
-function withExtras(xml, extras, wallTimeSeconds) {
-    const edits = [];
-    let index = -1;
-    let current;
-    let rerunsAt;
-    for (const m of xml.matchAll(TAGS)) {
-        const tag = m[0];
-        const at = m.index;
-        if (tag.startsWith('<![CDATA['))
-            continue;
-        if (tag.startsWith('<testsuites')) {
-            const time = wallTimeSeconds === undefined ? '' : ` time="${wallTimeSeconds}"`;
-            edits.push({ at, cut: tag.length, text: tag.replace(/ skipped="\d+"/, time) });
-        }
-        else if (tag.startsWith('<testcase')) {
-            current = extras[(index += 1)];
-            rerunsAt = undefined;
-            if (m[1] === '/' && current?.reruns.length) {
-                const reruns = current.reruns.map(rerunXml).join('');
-                edits.push({ at, cut: tag.length, text: `${tag.slice(0, -2)}>\n${reruns}    </testcase>` });
-            }
-        }
-        else if (tag === '<skipped/>' && current?.skippedMessage !== undefined) {
-            edits.push({ at, cut: tag.length, text: `<skipped message="${attr(current.skippedMessage)}"/>` });
-        }
-        else if (tag.startsWith('<system-') || tag === '</testcase>') {
-            if (rerunsAt === undefined && current?.reruns.length) {
-                rerunsAt = xml.lastIndexOf('\n', at) + 1;
-                edits.push({ at: rerunsAt, cut: 0, text: current.reruns.map(rerunXml).join('') });
-            }
-        }
+/** Adds a skipped message and the reruns (before `<system-out>`, as Surefire writes them) to a built test case. */
+function withExtras(testCase, extras) {
+    const children = testCase.children;
+    const out = children.find((c) => c.name === 'system-out');
+    for (const r of extras.reruns) {
+        const attributes = { message: r.message, type: r.type };
+        const rerun = out ? out.insertBefore(r.element, attributes) : testCase.ele(r.element, attributes);
+        rerun.ele('stackTrace').cdata(r.stackTrace);
+        if (r.systemOut !== undefined)
+            rerun.ele('system-out').cdata(r.systemOut);
     }
-    let out = xml;
-    for (const e of edits.reverse())
-        out = out.slice(0, e.at) + e.text + out.slice(e.at + e.cut);
-    return out;
+    const skipped = children.find((c) => c.name === 'skipped');
+    if (skipped && extras.skippedMessage !== undefined)
+        skipped.att('message', extras.skippedMessage);
+    return testCase;
 }
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
@@ -68529,7 +76606,7 @@ const MAX_MESSAGE = 1000;
 const STANDALONE_CLASSNAME = 'Ghost Inspector';
 /** Renders the report as a JUnit XML document (pure; docs/junit.md). */
 function renderJUnit(report) {
-    const doc = new JUnitReport('Ghost Inspector').time(seconds(report.totals.duration));
+    const doc = new JUnitReport('Ghost Inspector');
     const usedNames = new Set();
     for (const run of report.runs) {
         const suite = doc.testSuite().name(xmlName(run.name));
@@ -68549,7 +76626,7 @@ function renderJUnit(report) {
         if (run.variant.dataRow !== undefined)
             suite.property('dataRow', String(run.variant.dataRow));
         for (const test of run.tests) {
-            const names = caseNames(usedNames, run, test);
+            const names = caseNames(usedNames, run, test.name);
             const { testCase, extras } = doc.testCase(suite);
             testCase.className(names.classname).name(names.name).time(seconds(test.durationMs));
             if (run.file)
@@ -68557,23 +76634,15 @@ function renderJUnit(report) {
             renderTestCase(testCase, extras, run, test);
         }
     }
-    return doc.toXml();
+    return doc.toXml(seconds(report.totals.duration));
 }
 /** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
 async function writeJUnit(report, path) {
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
     await (0,promises_.writeFile)(path, renderJUnit(report), 'utf8');
 }
-/** True for the stand-in test the model makes for a run that produced no test result, when unnamed. */
-function isUnnamedRunPlaceholder(test) {
-    return test.resultId === null && test.key.endsWith('#run') && test.name === '(suite run)';
-}
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
-function caseNames(used, run, test) {
-    let testName = test.name;
-    if (isUnnamedRunPlaceholder(test)) {
-        testName = run.kind === 'suite' ? 'Suite run' : run.kind === 'test' ? run.suiteName : 'Test file run';
-    }
+function caseNames(used, run, testName) {
     const classname = xmlName(run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName);
     const base = xmlName(run.variantLabel ? `${testName} [${run.variantLabel}]` : testName);
     let name = base;
@@ -68601,13 +76670,13 @@ function renderTestCase(tc, extras, run, test) {
             tc.error(xmlAttr(timedOutMessage(test)), 'Timeout', xmlCdata(failureText(test).join('\n')));
             break;
         case 'error':
-            tc.error(xmlAttr(junit_errorMessage(run, test)), errorType(run), xmlCdata(failureText(test).join('\n')));
+            tc.error(xmlAttr(test.error ?? 'No test result could be had.'), errorType(run), xmlCdata(failureText(test).join('\n')));
             break;
         case 'cancelled':
             // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
             tc.skipped();
-            extras.skippedMessage = xmlAttr(test.notStarted
-                ? (test.error ?? 'Not started.')
+            extras.skippedMessage = xmlAttr(test.notStarted && test.error
+                ? test.error
                 : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`);
             break;
         case 'passed':
@@ -68650,19 +76719,6 @@ function errorType(run) {
         return 'MayHaveStarted';
     return 'Error';
 }
-function junit_errorMessage(run, test) {
-    if (test.error)
-        return test.error;
-    if (run.notStarted === 'deadline')
-        return 'Not started before the timeout.';
-    if (run.notStarted === 'signal')
-        return 'Not started before the workflow was cancelled.';
-    if (run.notStarted === 'fail-fast')
-        return 'Not started: fail-fast (a test had failed).';
-    if (run.mayHaveStarted)
-        return 'May have started: the run could not be found after its trigger.';
-    return 'No test result could be had.';
-}
 /** The failure body: the failing step (or the error) once, every step, console errors, the link. */
 function failureText(test) {
     const lines = [];
@@ -68701,10 +76757,10 @@ function reruns(test) {
             element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
             message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
             type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
-            stackTrace: xmlText([why, ...(a.error && a.failingStep && !(0,phrases/* sameError */.jW)(a.failingStep.error, a.error) ? [a.error] : [])]
+            stackTrace: xmlCdata([why, ...(a.error && a.failingStep && !(0,phrases/* sameError */.jW)(a.failingStep.error, a.error) ? [a.error] : [])]
                 .concat(`Duration: ${(0,words/* formatDuration */.a)(a.durationMs)}`, `Result: ${a.resultUrl}`)
                 .join('\n')),
-            systemOut: xmlText(`Result: ${a.resultUrl}`),
+            systemOut: xmlCdata(`Result: ${a.resultUrl}`),
         };
     });
 }
@@ -68747,13 +76803,9 @@ function xmlAttr(text) {
 function xmlName(text) {
     return xmlAttr(text.replace(/[\r\n\t]+/g, ' '));
 }
-/** Text for CDATA sections: cleaned, `\n` line ends. */
-function xmlText(text) {
-    return (0,report_text/* cleanText */.X5)(text).replace(/\r\n?/g, '\n');
-}
-/** {@link xmlText} for the library's CDATA sections, every `]]>` kept whole. */
+/** Text for the library's CDATA sections: cleaned, `\n` line ends, every `]]>` kept whole. */
 function xmlCdata(text) {
-    return cdataText(xmlText(text));
+    return cdataText((0,report_text/* cleanText */.X5)(text).replace(/\r\n?/g, '\n'));
 }
 
 ;// CONCATENATED MODULE: ./src/run/outcome/outputs.ts
@@ -68762,50 +76814,21 @@ function xmlCdata(text) {
  * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
  */
 
-/** The count outputs, one integer (as a string) each; the same keys as the `counts` JSON object. */
-const COUNT_OUTPUTS = [
-    'total',
-    'passed',
-    'failed',
-    'flaky',
-    'timed-out',
-    'cancelled',
-    'error',
-    'screenshot-compare-failed',
-];
+/** The count outputs, one integer (as a string) each, by the `Counts` key they show; also the `counts` JSON keys. */
+const COUNT_KEYS = {
+    total: 'total',
+    ...outcome/* STATE_COUNT */.eh,
+    'screenshot-compare-failed': 'screenshotCompareFailed',
+};
 /** The counts of a run the action waited for, by output name. */
 function countValues(counts) {
-    return {
-        total: counts.total,
-        passed: counts.passed,
-        failed: counts.failed,
-        flaky: counts.flaky,
-        'timed-out': counts.timedOut,
-        cancelled: counts.cancelled,
-        error: counts.error,
-        'screenshot-compare-failed': counts.screenshotCompareFailed,
-    };
+    const entries = Object.entries(COUNT_KEYS).map(([name, key]) => [name, counts[key]]);
+    return Object.fromEntries(entries);
 }
 /** The counts for `wait: false`: `total` every run asked for, `error` those not started; the rest null. */
 function startedCountValues(counts) {
-    return {
-        total: counts.total,
-        passed: null,
-        failed: null,
-        flaky: null,
-        'timed-out': null,
-        cancelled: null,
-        error: counts.error,
-        'screenshot-compare-failed': null,
-    };
-}
-/** The counts of a verdict by output name: every count when waited, else only `total` and `error`. */
-function verdictCountValues(verdict) {
-    return verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
-}
-/** `counts` as the output shows it: a JSON object with the keys of `COUNT_OUTPUTS`. */
-function countsJson(counts) {
-    return JSON.stringify('timedOut' in counts ? countValues(counts) : counts);
+    const unknown = Object.fromEntries(Object.keys(COUNT_KEYS).map((name) => [name, null]));
+    return { ...unknown, total: counts.total, error: counts.error };
 }
 /**
  * Every output: `passing`, the counts (JSON and one per count, as strings), result ids and links, and the
@@ -68840,11 +76863,11 @@ function computeOutputs(summary, verdict, resultsPath) {
             }
         }
     }
-    const values = verdictCountValues(verdict);
-    const countOutputs = Object.fromEntries(COUNT_OUTPUTS.map((name) => [name, values[name] === null ? '' : String(values[name])]));
+    const values = verdict.waited ? countValues(verdict.counts) : startedCountValues(verdict.counts);
+    const countOutputs = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value === null ? '' : String(value)]));
     return {
         passing: verdict.waited ? String(verdict.passing) : '',
-        counts: countsJson(values),
+        counts: JSON.stringify(values),
         ...countOutputs,
         'suite-result-ids': suiteResultIds.join(','),
         'test-result-ids': testResultIds.join(','),
@@ -68915,7 +76938,6 @@ function* resultsJsonChunks(report) {
 // EXTERNAL MODULE: ./src/report/summary.ts
 var summary = __nccwpck_require__(57994);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
-/** The report writers over the one report model; a failing writer warns, never changes the verdict. */
 
 
 
@@ -68934,7 +76956,6 @@ function junitPathOf({ inputs, verdict }) {
 /** results.json; written again after the screenshots with their paths. */
 const resultsJson = {
     what: 'results.json (results-path)',
-    input: 'results-path',
     wanted: () => true,
     write: async ({ report, inputs, sink }) => {
         await writeResultsJson(report, inputs.resultsPath);
@@ -68944,7 +76965,6 @@ const resultsJson = {
 /** The JUnit file; written again after the screenshots with their attachment lines. */
 const junit = {
     what: 'the JUnit report (junit-path)',
-    input: 'junit-path',
     wanted: (context) => junitPathOf(context) !== null,
     write: async (context) => {
         const file = junitPathOf(context);
@@ -68954,7 +76974,6 @@ const junit = {
 };
 const jobSummary = {
     what: 'the job summary',
-    input: 'summary',
     wanted: ({ inputs }) => inputs.summary,
     write: async (context) => {
         const junitPath = junitPathOf(context);
@@ -68970,33 +76989,28 @@ const jobSummary = {
 /** The screenshot artifact's link, added to the job summary once the artifact is uploaded. */
 const artifactLink = {
     what: 'the job summary',
-    input: 'summary',
     wanted: ({ inputs, artifactUrl }) => inputs.summary && !!artifactUrl,
     write: ({ sink, artifactUrl }) => sink.appendSummary((0,summary/* renderArtifactLine */.d4)(artifactUrl)),
 };
 /** The failed tests' history, added to the job summary once read. */
 const historySection = {
     what: 'the job summary',
-    input: 'summary',
     wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
     write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history)),
 };
 const annotations = {
     what: 'the annotations',
-    input: 'annotations',
     wanted: ({ inputs, verdict }) => inputs.annotations && verdict.waited,
-    write: ({ report, verdict, sink }) => {
-        // A failing verdict adds one error of its own (setFailed): keep a slot free for it.
-        emitAnnotations(renderAnnotations(report, { reservedErrors: verdict.passing ? 0 : 1 }), sink);
+    write: ({ report, sink }) => {
+        emitAnnotations(renderAnnotations(report), sink);
         return Promise.resolve();
     },
 };
 /** The sticky pull-request comment, within its time limit and stopped by a workflow cancel. */
 const pullRequestComment = {
     what: 'the pull-request comment',
-    input: 'pr-comment',
     wanted: ({ inputs, interrupted, verdict }) => inputs.prComment && !interrupted && verdict.waited,
-    write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+    write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
         const { pullRequest: number, repository } = github;
         if (number === null || !repository) {
             sink.info('pr-comment: not a pull request event; no comment.');
@@ -69022,7 +77036,7 @@ const pullRequestComment = {
             }),
             ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
             signal,
-        }));
+        }), clock);
     },
 };
 /** Why GitHub refused the failure issue, naming the permission or the cause (REST API status codes). */
@@ -69033,9 +77047,8 @@ const ISSUE_REFUSALS = {
 /** The failure issue (`failure-issue`) for a failed or passed verdict, within its time limit. */
 const failureIssue = {
     what: 'the failure issue',
-    input: 'failure-issue',
     wanted: ({ inputs, interrupted, report }) => inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
-    write: async ({ report, inputs, github, sink, signal: cancel, history }) => {
+    write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
         const { repository } = github;
         if (!repository || !inputs.githubToken) {
             sink.warning('failure-issue: no repository or no github-token; no issue.');
@@ -69061,7 +77074,7 @@ const failureIssue = {
                 failures: report.verdict === 'failed' ? redact(renderFailures(report, history ?? new Map())) : null,
                 ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}),
                 signal,
-            }));
+            }), clock);
             if (!issue)
                 return;
             sink.info(`Failure issue #${issue.number} (${issue.change}): ${issue.url}`);
@@ -69104,7 +77117,7 @@ async function writeReports(context, writers = REPORT_WRITERS) {
  */
 async function runExtras(context, options) {
     const { inputs, verdict, sink, interrupted } = context;
-    const { signal } = options;
+    const { signal, clock } = options;
     if (interrupted || signal.aborted)
         return;
     const shots = await publishForReport(inputs, options.summary, {
@@ -69125,14 +77138,14 @@ async function runExtras(context, options) {
         return;
     const wantsHistory = inputs.summary || inputs.prComment || inputs.failureIssue;
     const history = wantsHistory && context.report.totals.total > 0
-        ? await readHistory(options.api, context.report, {
-            signal: (0,time_limit/* timeLimited */.gI)(signal, time_limit/* EXTRA_TIME_LIMIT_MS */.Si),
+        ? await (0,time_limit/* withinTimeLimit */.A0)(signal, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (limited) => readHistory(options.api, context.report, {
+            signal: limited,
             warn: (message) => sink.warning((0,api_redact/* createRedactor */.lY)(inputs.secrets)(message)),
-        })
+        }), clock)
         : undefined;
     if (signal.aborted)
         return;
-    await writeReports({ ...context, signal, ...(history ? { history } : {}) }, [
+    await writeReports({ ...context, signal, clock, ...(history ? { history } : {}) }, [
         historySection,
         pullRequestComment,
         failureIssue,
@@ -69198,7 +77211,7 @@ async function main_run(world = processDeps()) {
             sink.setOutput(name, value);
         }
         announceVerdict(sink, verdict);
-        await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal });
+        await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
     }
     catch (error) {
         sink.setFailed(`Unexpected error: ${messageOf(error)}`);
