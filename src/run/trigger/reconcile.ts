@@ -4,7 +4,7 @@
  * variables. docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 import { refId } from '../../api/refs.js';
-import type { ActionApi } from '../action-api.js';
+import type { GhostInspectorApi } from '../../api/api.js';
 import { ApiError } from '../../api/errors.js';
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
@@ -49,7 +49,7 @@ export interface Lookup {
   candidates: Answer[];
 }
 
-async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Answer[]> {
+async function listCandidates(api: GhostInspectorApi, req: LookupRequest): Promise<Answer[]> {
   const opts = req.signal ? { signal: req.signal } : {};
   const { job } = req;
   if (job.kind === 'suite') return api.listSuiteResults(job.suiteId, { count: PAGE_SIZE }, opts);
@@ -129,7 +129,11 @@ export function matchTriggered(
  * Whether `result` shows the step's marker sent in `options`: true, false (another marker), or null (not
  * shown yet). A suite result shows no variables: the first test result of its run is read for them.
  */
-async function provenOurs(api: ActionApi, req: LookupRequest, result: Answer): Promise<boolean | null> {
+async function provenOurs(
+  api: GhostInspectorApi,
+  req: LookupRequest,
+  result: Answer,
+): Promise<boolean | null> {
   const sent = req.options?.variables?.[STEP_MARKER];
   if (sent === undefined) return null;
   let shown: Partial<TestResult> | undefined = result;
@@ -146,7 +150,11 @@ async function provenOurs(api: ActionApi, req: LookupRequest, result: Answer): P
  * when proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never
  * throws.
  */
-export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Lookup> {
+export async function findTriggeredRuns(
+  api: GhostInspectorApi,
+  req: LookupRequest,
+  clock: Clock,
+): Promise<Lookup> {
   let fitting: Answer[] = [];
   const proof = new Map<string, boolean>();
   const expected = Math.max(1, req.expected);

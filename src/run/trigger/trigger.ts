@@ -3,9 +3,8 @@
  * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
 import { ApiError } from '../../api/errors.js';
-import type { RequestOptions } from '../../api/api.js';
+import type { GhostInspectorApi, RequestOptions } from '../../api/api.js';
 import type { ExecuteOptions } from '../../api/types.js';
-import type { ActionApi } from '../action-api.js';
 import { messageOf } from '../../common/log.js';
 import { runBaseOf, type Handle, type RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
@@ -67,7 +66,7 @@ export async function triggerAll(
 
 /** Sends the execute of `job`; `opts` carry its signals. */
 export function execute(
-  api: ActionApi,
+  api: GhostInspectorApi,
   organizationId: string | null,
   job: TriggerJob,
   options: ExecuteOptions,
