@@ -58,7 +58,6 @@ export interface EngineContext {
   readonly limit: LimitFunction;
   readonly stopper: Stopper;
   readonly book: RunBook;
-  /** The one watch loop of the engine run (`follow/watcher.ts`). */
   readonly watcher: RunWatch;
 }
 

@@ -38,7 +38,6 @@ export interface TestRun {
   url?: string;
 }
 
-/** What was asked to run. */
 export type RunKind = 'suite' | 'test' | 'file';
 
 /**
@@ -70,9 +69,7 @@ export interface SuiteRun {
   tests: TestRun[];
   /** Run-level problem (trigger failed, suite result vanished, deadline): a short, redacted sentence. */
   error?: string;
-  /** Still going at the deadline. */
   timedOut?: boolean;
-  /** The action cancelled it. */
   cancelled?: boolean;
   /** Why the run was never started (it has no test result; `error` says why in words). */
   notStarted?: StopReason;

@@ -55,7 +55,6 @@ interface Row {
   errors: number;
 }
 
-/** What the watch loop reads of its engine run: most of it. */
 type WatchContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book' | 'waits'>;
 
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
@@ -238,7 +237,6 @@ export class Watcher implements RunWatch {
     for (const row of ready.slice(0, READS_PER_TICK)) row.dueAtMs = now;
   }
 
-  /** The organization id known without a request. */
   private known(): string | null {
     const { plan, book } = this.ctx;
     return (this.organizationId ??= organizationOf(plan.organizationId, book.handles));

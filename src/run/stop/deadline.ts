@@ -1,5 +1,4 @@
 /** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
-import { formatDuration } from '../../common/words.js';
 import { unrefTimer } from '../../common/clock.js';
 import type { StopReason } from '../types.js';
 
@@ -30,11 +29,6 @@ export function mayHaveStartedAmong(candidates: number, expected: number): strin
     `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}, but ` +
     `none showed this step's marker: not followed, not cancelled (may have started; not proven).`
   );
-}
-
-/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
-export function describeTimeout(timeoutMs: number): string {
-  return formatDuration(timeoutMs);
 }
 
 /** Arms the forced exit after a workflow cancel: `onExpire` runs `ms` later unless disarmed first. */

@@ -25,7 +25,6 @@ export function mayHaveStarted(error: unknown): boolean {
   return error.errorType === 'ABORTED' && error.inFlight === true;
 }
 
-/** What to look up. */
 export interface LookupRequest {
   job: TriggerJob;
   /** The options the execute sent: the variant a run must show to be this trigger's. */
@@ -41,7 +40,6 @@ export interface LookupRequest {
   signal?: AbortSignal;
 }
 
-/** What a lookup found. */
 export interface Lookup {
   /** The runs proven the trigger's (they show the step's marker), oldest first; at most `expected`. */
   adopted: Answer[];

@@ -33,9 +33,7 @@ import type { Variant } from '../types.js';
 /** Told all runs of each execute (variants, data rows) as soon as it is answered or reconciled. */
 export type OnRunsStarted = (handles: Handle[]) => void;
 
-/** What triggering reads of its engine run: all but the watch loop. */
 type TriggerContext = Omit<EngineContext, 'watcher'>;
-/** What the lookup of an unanswered execute reads. */
 type LookupContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book'>;
 
 /**
@@ -87,7 +85,6 @@ function notStarted(book: RunBook, job: TriggerJob, options: ExecuteOptions, rea
   return [];
 }
 
-/** The variant of the start URL a job set, or none. */
 function startUrlVariant(job: TriggerJob): Variant {
   return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
 }
