@@ -2,8 +2,8 @@
  * What a run of the action produced: the plain data that `run/` hands to `report/`, `artifacts/` and the
  * verdict. No I/O, no GitHub types. Durations are in milliseconds; dates are ISO 8601 strings.
  */
-import type { TestDefinition } from '../api/definitions.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
+import type { RepoTest } from '../inputs/test-files.js';
 
 /**
  * The state of one test result as the action saw it (docs/verdict.md, "States"): `flaky` failed, then passed
@@ -98,11 +98,4 @@ export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
 export type TriggerJob =
   | { kind: 'suite'; suiteId: string; startUrl?: string }
   | { kind: 'test'; testId: string; startUrl?: string }
-  | {
-      kind: 'file';
-      file: string;
-      index: number;
-      name: string;
-      definition: TestDefinition;
-      startUrl?: string;
-    };
+  | ({ kind: 'file'; startUrl?: string } & Pick<RepoTest, 'file' | 'index' | 'name' | 'definition'>);

@@ -104,10 +104,7 @@ export class Watcher implements RunWatch {
     });
   }
 
-  /**
-   * How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once,
-   * stretched as the tick on a busy account.
-   */
+  /** How often each run is read on its own at the least, ms (see `SAFETY_MIN_MS`, `busy`). */
   private safetyMs(): number {
     return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
   }
