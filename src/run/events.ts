@@ -55,5 +55,4 @@ export type RunEvent =
   /** A detail for the debug log (a poll or listing that failed and is retried). */
   | { type: 'detail'; message: string };
 
-/** Receives the engine's events. */
 export type RunEventListener = (event: RunEvent) => void;
