@@ -33,8 +33,6 @@ const RUN_FLOORS = [
   'progress.ts',
   'events.ts',
   'outcome/',
-  'clock.ts',
-  'action-api.ts',
   'types.ts',
 ];
 

@@ -3,7 +3,6 @@ import type { ClientOptions, GhostInspectorApi } from '../api/api.js';
 import type { EngineOptions } from '../run/engine.js';
 import { readGitHubContext, type GitHubContext } from '../github.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { forceExit } from '../run/stop/deadline.js';
 import { actionsCoreSink, type ActionSink } from '../common/sink.js';
 import type { StopDeps } from './stop.js';
 import { actionDefaults, bundleActionYml } from '../inputs/action-defaults.js';
@@ -50,6 +49,7 @@ export function processDeps(): ActionDeps {
       };
     },
     exitAfterCancel: () => process.exit(process.exitCode || 1),
-    forceExit,
+    // SIGKILL: `process.exit` would wait for a hung file-system call.
+    forceExit: () => process.kill(process.pid, 'SIGKILL'),
   };
 }

@@ -1,5 +1,6 @@
 /** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
-import { armHardExit, DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
+import { unrefTimer } from '../common/clock.js';
+import { DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
 import type { ActionSink } from '../common/sink.js';
 
 /** What stopping needs from the action's environment (a subset of `ActionDeps`). */
@@ -29,7 +30,7 @@ export function listenForWorkflowCancel(deps: StopDeps): WorkflowCancel {
     if (controller.signal.aborted) return;
     deps.sink.warning(`Received ${signal}: cancelling the remote runs.`);
     controller.abort();
-    armHardExit(() => {
+    unrefTimer(HARD_EXIT_MS, () => {
       deps.sink.setFailed(
         `Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}; stopped.`,
       );
@@ -44,8 +45,8 @@ export function listenForWorkflowCancel(deps: StopDeps): WorkflowCancel {
  * and the process ends. @returns the disarm function
  */
 export function armDeadlineBackstop(deps: StopDeps, deadlineInMs: number): () => void {
-  return armHardExit(() => {
+  return unrefTimer(deadlineInMs + DEADLINE_BACKSTOP_MS, () => {
     deps.sink.setFailed('The run did not stop at the timeout; stopped.');
     deps.forceExit();
-  }, deadlineInMs + DEADLINE_BACKSTOP_MS);
+  });
 }

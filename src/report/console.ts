@@ -1,8 +1,8 @@
 /** The console reporter: the run engine's events as the step's log lines; also the one label of a variant. */
 import type { RunLog } from '../common/log.js';
-import { plural } from '../common/words.js';
+import { formatDuration, plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
-import { describeTimeout, NOT_STARTED_ERROR } from '../run/stop/deadline.js';
+import { NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
 import { targetText } from './model-test.js';
@@ -73,7 +73,7 @@ function renderStop(event: RunEvent, log: RunLog): void {
     }
     case 'timed-out':
       log.warning(
-        `Timeout: ${describeTimeout(event.timeoutMs)} passed with runs still going; stopping the wait.`,
+        `Timeout: ${formatDuration(event.timeoutMs)} passed with runs still going; stopping the wait.`,
       );
       return;
     case 'fail-fast':

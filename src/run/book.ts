@@ -112,7 +112,6 @@ export class RunBook {
     private readonly onRemote: RemoteListener,
   ) {}
 
-  /** The runs not ended yet. */
   open(): Handle[] {
     return this.all.filter((h) => !h.done);
   }
@@ -136,7 +135,6 @@ export class RunBook {
     return new Set([...this.remotes].map((r) => r.id));
   }
 
-  /** The web app page of a result. */
   link(type: Remote['type'], id: string): string {
     return `${this.appUrl}/${RESULT_KINDS[type].page}/${id}`;
   }
@@ -254,7 +252,6 @@ export class RunBook {
     this.emit({ type: 'test-finished', run, test });
   }
 
-  /** Ends a run with `ending`, recording `record`. */
   end(handle: Handle, ending: Ending, record: EndRecord = {}): void {
     const { run } = handle;
     const { told = [], ...fields } = record;

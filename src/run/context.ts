@@ -1,11 +1,10 @@
 /** What one engine run shares between its rooms: its plan, waits, client, clock, stopper, run book and watcher. */
 import type { LimitFunction } from 'p-limit';
-import type { RequestOptions } from '../api/api.js';
+import type { GhostInspectorApi, RequestOptions } from '../api/api.js';
 import type { Paging } from '../api/request-types.js';
 import type { Clock } from '../common/clock.js';
 import type { ResultRef } from '../inputs/schema.js';
 import type { RepoTest } from '../inputs/test-files.js';
-import type { ActionApi } from './action-api.js';
 import type { Remote, RunBook } from './book.js';
 import type { RunEvent } from './events.js';
 import type { Answer } from './kinds.js';
@@ -51,7 +50,7 @@ export interface EngineWaits {
 /** The parts of one engine run that most rooms read; each function takes only those it reads. */
 export interface EngineContext {
   readonly plan: RunPlan;
-  readonly api: ActionApi;
+  readonly api: GhostInspectorApi;
   readonly clock: Clock;
   readonly emit: (event: RunEvent) => void;
   readonly waits: EngineWaits;
@@ -59,7 +58,6 @@ export interface EngineContext {
   readonly limit: LimitFunction;
   readonly stopper: Stopper;
   readonly book: RunBook;
-  /** The one watch loop of the engine run (`follow/watcher.ts`). */
   readonly watcher: RunWatch;
 }
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import type { ActionApi } from './action-api.js';
+import type { GhostInspectorApi } from '../api/api.js';
 import { iso, RunBook, type Handle, type RemoteListener } from './book.js';
 import type { EngineContext, EngineWaits, RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
@@ -28,7 +28,7 @@ const DEFAULT_WAITS: Readonly<EngineWaits> = {
 };
 
 export interface EngineOptions {
-  api: ActionApi;
+  api: GhostInspectorApi;
   clock?: Clock;
   /** Told each step as a typed event (the action's console reporter writes them as log lines). */
   onEvent?: RunEventListener;

@@ -2,6 +2,7 @@
  * What the run engine tells while it works, as typed events (never log text); the console reporter
  * (`src/report/console.ts`) renders them and redacts the names the service gave.
  */
+import { ApiError } from '../api/errors.js';
 import type { SuiteRun, TestRun, Variant } from './types.js';
 
 /** A trigger that did not start its run(s), grouped by `kind` (an API error type, `not started`, …). */
@@ -12,6 +13,11 @@ export interface TriggerProblem {
   /** The id shown when problems of one kind are folded. */
   id: string;
   message: string;
+}
+
+/** The `kind` of a trigger problem caused by `error`: its API error type, else `error`. */
+export function problemKind(error: unknown): string {
+  return error instanceof ApiError ? error.errorType : 'error';
 }
 
 /** Every event of the engine; `type` tells which. Times in ms. */
@@ -49,5 +55,4 @@ export type RunEvent =
   /** A detail for the debug log (a poll or listing that failed and is retried). */
   | { type: 'detail'; message: string };
 
-/** Receives the engine's events. */
 export type RunEventListener = (event: RunEvent) => void;

@@ -1,16 +1,15 @@
 /** What differs between a suite result and a test result: how it is read, when it is over, how it is cancelled. */
-import type { RequestOptions } from '../api/api.js';
+import type { GhostInspectorApi, RequestOptions } from '../api/api.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
-import type { ActionApi } from './action-api.js';
 import { classifyTestResult, isSuiteResultOver } from './outcome/outcome.js';
 
 /** A remote result: a suite result or a test result. */
 export type Answer = SuiteResult | TestResult;
 
 interface ResultKind {
-  read: (api: ActionApi, id: string, opts: RequestOptions) => Promise<Answer>;
+  read: (api: GhostInspectorApi, id: string, opts: RequestOptions) => Promise<Answer>;
   isOver: (result: Answer) => boolean;
-  cancel: (api: ActionApi, id: string, opts: RequestOptions) => Promise<Answer>;
+  cancel: (api: GhostInspectorApi, id: string, opts: RequestOptions) => Promise<Answer>;
   /** Its page in the web app: `{appUrl}/{page}/{id}`. */
   page: string;
 }

@@ -2,8 +2,8 @@
  * What a run of the action produced: the plain data that `run/` hands to `report/`, `artifacts/` and the
  * verdict. No I/O, no GitHub types. Durations are in milliseconds; dates are ISO 8601 strings.
  */
-import type { TestDefinition } from '../api/definitions.js';
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
+import type { RepoTest } from '../inputs/test-files.js';
 
 /**
  * The state of one test result as the action saw it (docs/verdict.md, "States"): `flaky` failed, then passed
@@ -38,7 +38,6 @@ export interface TestRun {
   url?: string;
 }
 
-/** What was asked to run. */
 export type RunKind = 'suite' | 'test' | 'file';
 
 /**
@@ -70,9 +69,7 @@ export interface SuiteRun {
   tests: TestRun[];
   /** Run-level problem (trigger failed, suite result vanished, deadline): a short, redacted sentence. */
   error?: string;
-  /** Still going at the deadline. */
   timedOut?: boolean;
-  /** The action cancelled it. */
   cancelled?: boolean;
   /** Why the run was never started (it has no test result; `error` says why in words). */
   notStarted?: StopReason;
@@ -101,11 +98,4 @@ export type UserExecuteOptions = Omit<ExecuteOptions, 'startUrl' | 'immediate'>;
 export type TriggerJob =
   | { kind: 'suite'; suiteId: string; startUrl?: string }
   | { kind: 'test'; testId: string; startUrl?: string }
-  | {
-      kind: 'file';
-      file: string;
-      index: number;
-      name: string;
-      definition: TestDefinition;
-      startUrl?: string;
-    };
+  | ({ kind: 'file'; startUrl?: string } & Pick<RepoTest, 'file' | 'index' | 'name' | 'definition'>);

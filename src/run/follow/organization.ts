@@ -3,7 +3,7 @@
  * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
  */
 import { refId } from '../../api/refs.js';
-import type { ActionApi } from '../action-api.js';
+import type { GhostInspectorApi } from '../../api/api.js';
 import type { Handle } from '../book.js';
 
 /** The organization id known without a request (the input's, else the first an answer of `handles` names), or null. */
@@ -21,7 +21,7 @@ export function organizationOf(input: string | null, handles: readonly Handle[])
 
 /** The organization of the first suite run's suite; null when none or the read failed. Never throws. */
 export async function readOrganization(
-  api: ActionApi,
+  api: GhostInspectorApi,
   handles: readonly Handle[],
   signal: AbortSignal,
 ): Promise<string | null> {

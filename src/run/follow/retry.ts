@@ -2,7 +2,6 @@
  * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
  * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
  */
-import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
 import type { Handle } from '../book.js';
@@ -15,7 +14,6 @@ import { findTriggeredRuns, mayHaveStarted } from '../trigger/reconcile.js';
 import { execute } from '../trigger/trigger.js';
 import type { TestRun, Variant } from '../types.js';
 
-/** What sending a re-run reads of its engine run. */
 type SendContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'limit' | 'stopper' | 'book'>;
 
 /** Re-runs the failed tests of a run (all at once), when `retry-failed` asks for it. */
@@ -63,7 +61,7 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   const variant = test.result
     ? variantFromResult(handle.run.variant, test.result, plan.execute.browser)
     : handle.run.variant;
-  const options = retryOptions(plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+  const options = retryOptions(plan.execute, variant, test.result);
   // A repository test carries the start URL it runs under (see optionsFor).
   if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
     options.startUrl = ran.definition.startUrl;

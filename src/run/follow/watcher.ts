@@ -55,7 +55,6 @@ interface Row {
   errors: number;
 }
 
-/** What the watch loop reads of its engine run: most of it. */
 type WatchContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book' | 'waits'>;
 
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
@@ -105,10 +104,7 @@ export class Watcher implements RunWatch {
     });
   }
 
-  /**
-   * How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once,
-   * stretched as the tick on a busy account.
-   */
+  /** How often each run is read on its own at the least, ms (see `SAFETY_MIN_MS`, `busy`). */
   private safetyMs(): number {
     return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
   }
@@ -238,7 +234,6 @@ export class Watcher implements RunWatch {
     for (const row of ready.slice(0, READS_PER_TICK)) row.dueAtMs = now;
   }
 
-  /** The organization id known without a request. */
   private known(): string | null {
     const { plan, book } = this.ctx;
     return (this.organizationId ??= organizationOf(plan.organizationId, book.handles));

@@ -7,7 +7,6 @@ import { plural } from '../../common/words.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../types.js';
 
-/** Policy inputs of the verdict. */
 export interface VerdictPolicy {
   failOnScreenshotCompare: boolean;
   failOnTimeout: boolean;
@@ -168,7 +167,6 @@ const MISSING_NAME = 'Missing test result';
 
 const NO_POLICY: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = { failOnScreenshotCompare: false };
 
-/** Zero counts. */
 function emptyCounts(): Counts {
   return {
     total: 0,

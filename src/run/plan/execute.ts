@@ -1,4 +1,5 @@
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
+import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import type { Answer } from '../kinds.js';
 import type { TriggerJob, UserExecuteOptions, Variant } from '../types.js';
@@ -107,13 +108,12 @@ export function asArray<T extends Answer>(data: unknown): T[] {
 
 /**
  * The options to re-run one failed test alone: the user's minus data rows, with the failed run's variant and
- * its data row's values as variables (never the `reserved` names, which are execute parameters).
+ * its data row's values as variables (never the names of execute parameters).
  */
 export function retryOptions(
   user: UserExecuteOptions,
   variant: Variant,
   failed: TestResult | null,
-  reserved: ReadonlySet<string>,
 ): ExecuteOptions {
   const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
   const options: ExecuteOptions = { ...rest, immediate: true };
@@ -124,7 +124,8 @@ export function retryOptions(
   if (variant.dataRow !== undefined && failed?.variables) {
     const rowVariables: Record<string, string> = {};
     for (const [name, value] of Object.entries(failed.variables)) {
-      if (!reserved.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) rowVariables[name] = String(value);
+      if (!EXECUTE_PARAMETER_NAMES.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        rowVariables[name] = String(value);
     }
     options.variables = { ...rowVariables, ...(user.variables ?? {}) };
   }

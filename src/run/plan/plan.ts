@@ -2,7 +2,8 @@
 import type { EngineContext, RunPlan } from '../context.js';
 import type { RunBook } from '../book.js';
 import { messageOf } from '../../common/log.js';
-import { NOT_STARTED_ERROR, type StopReason } from '../stop/deadline.js';
+import { NOT_STARTED_ERROR } from '../stop/deadline.js';
+import type { StopReason } from '../types.js';
 import type { TriggerJob } from './execute.js';
 import { definitionFor } from '../../inputs/test-files.js';
 
@@ -58,14 +59,8 @@ export function planJobs(
     for (const suiteId of suiteIds) jobs.push({ kind: 'suite', suiteId, ...s });
     for (const testId of plan.testIds) jobs.push({ kind: 'test', testId, ...s });
     for (const t of plan.repoTests) {
-      jobs.push({
-        kind: 'file',
-        file: t.file,
-        index: t.index,
-        name: t.name,
-        definition: definitionFor(t, startUrl),
-        ...s,
-      });
+      const { file, index, name } = t;
+      jobs.push({ kind: 'file', file, index, name, definition: definitionFor(t, startUrl), ...s });
     }
   }
   return jobs;

@@ -10,7 +10,6 @@ export interface Paging {
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
 
-/** Pages read at most of any list. */
 export const MAX_PAGES = MAX_LIST_RECORDS / PAGE_SIZE;
 
 /** Pages asked at once at most, whatever a count says. */

@@ -11,7 +11,6 @@ const PAGE_ATTEMPTS = 3;
 /** Times a suite result's list of test results is read again when it disagrees with its counts. */
 const RELISTS = 2;
 
-/** What a listing reads of its engine run. */
 type ListContext = Pick<EngineContext, 'api' | 'clock' | 'emit' | 'waits'>;
 
 /**

@@ -1,9 +1,5 @@
 /** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
-import { formatDuration } from '../../common/words.js';
-import { unrefTimer } from '../../common/clock.js';
 import type { StopReason } from '../types.js';
-
-export type { StopReason } from '../types.js';
 
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
 export const HARD_EXIT_MS = 6_500;
@@ -32,20 +28,5 @@ export function mayHaveStartedAmong(candidates: number, expected: number): strin
   );
 }
 
-/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
-export function describeTimeout(timeoutMs: number): string {
-  return formatDuration(timeoutMs);
-}
-
-/** Arms the forced exit after a workflow cancel: `onExpire` runs `ms` later unless disarmed first. */
-export function armHardExit(onExpire: () => void, ms = HARD_EXIT_MS): () => void {
-  return unrefTimer(ms, onExpire);
-}
-
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
 export const DEADLINE_BACKSTOP_MS = 9_500;
-
-/** Ends the process with SIGKILL: `process.exit` would wait for a hung file-system call. */
-export function forceExit(): void {
-  process.kill(process.pid, 'SIGKILL');
-}

@@ -8,15 +8,14 @@ import { messageOf } from '../../common/log.js';
 import type { Handle, Remote, RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
 import { RESULT_KINDS, type Answer } from '../kinds.js';
-import { FAIL_FAST_CANCEL_ERROR, describeTimeout } from './deadline.js';
+import { FAIL_FAST_CANCEL_ERROR } from './deadline.js';
+import { formatDuration } from '../../common/words.js';
 import { isSuiteResultOver, suiteTestCount } from '../outcome/outcome.js';
 import type { TestRun } from '../types.js';
 import { forEachPage, MAX_PAGES, type Paging } from '../read/paging.js';
 import { listSuiteTests } from '../read/read.js';
 
-/** What the deadline watch and the heartbeat read of their engine run. */
 type WatchClock = Pick<EngineContext, 'clock' | 'stopper' | 'book' | 'emit'>;
-/** What settling at the deadline reads of its engine run. */
 type SettleContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'waits' | 'stopper' | 'book'>;
 
 /** Sleeps until `atMs`; then, if runs are going or triggering, tells it and stops the engine (`deadline`). */
@@ -68,7 +67,7 @@ export async function cancelRemote(
 async function timeOut(ctx: SettleContext, handle: Handle, signal: AbortSignal): Promise<void> {
   const { book, plan } = ctx;
   const { run, remote } = handle;
-  const timeout = describeTimeout(plan.timeoutMs);
+  const timeout = formatDuration(plan.timeoutMs);
   const sr = run.suiteResult;
   if (sr && isSuiteResultOver(sr)) {
     const results = await listSuiteTests(ctx, remote.id, signal, suiteTestCount(sr));

@@ -4,7 +4,7 @@
  * variables. docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 import { refId } from '../../api/refs.js';
-import type { ActionApi } from '../action-api.js';
+import type { GhostInspectorApi } from '../../api/api.js';
 import { ApiError } from '../../api/errors.js';
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
@@ -25,7 +25,6 @@ export function mayHaveStarted(error: unknown): boolean {
   return error.errorType === 'ABORTED' && error.inFlight === true;
 }
 
-/** What to look up. */
 export interface LookupRequest {
   job: TriggerJob;
   /** The options the execute sent: the variant a run must show to be this trigger's. */
@@ -41,7 +40,6 @@ export interface LookupRequest {
   signal?: AbortSignal;
 }
 
-/** What a lookup found. */
 export interface Lookup {
   /** The runs proven the trigger's (they show the step's marker), oldest first; at most `expected`. */
   adopted: Answer[];
@@ -49,7 +47,7 @@ export interface Lookup {
   candidates: Answer[];
 }
 
-async function listCandidates(api: ActionApi, req: LookupRequest): Promise<Answer[]> {
+async function listCandidates(api: GhostInspectorApi, req: LookupRequest): Promise<Answer[]> {
   const opts = req.signal ? { signal: req.signal } : {};
   const { job } = req;
   if (job.kind === 'suite') return api.listSuiteResults(job.suiteId, { count: PAGE_SIZE }, opts);
@@ -129,7 +127,11 @@ export function matchTriggered(
  * Whether `result` shows the step's marker sent in `options`: true, false (another marker), or null (not
  * shown yet). A suite result shows no variables: the first test result of its run is read for them.
  */
-async function provenOurs(api: ActionApi, req: LookupRequest, result: Answer): Promise<boolean | null> {
+async function provenOurs(
+  api: GhostInspectorApi,
+  req: LookupRequest,
+  result: Answer,
+): Promise<boolean | null> {
   const sent = req.options?.variables?.[STEP_MARKER];
   if (sent === undefined) return null;
   let shown: Partial<TestResult> | undefined = result;
@@ -146,7 +148,11 @@ async function provenOurs(api: ActionApi, req: LookupRequest, result: Answer): P
  * when proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never
  * throws.
  */
-export async function findTriggeredRuns(api: ActionApi, req: LookupRequest, clock: Clock): Promise<Lookup> {
+export async function findTriggeredRuns(
+  api: GhostInspectorApi,
+  req: LookupRequest,
+  clock: Clock,
+): Promise<Lookup> {
   let fitting: Answer[] = [];
   const proof = new Map<string, boolean>();
   const expected = Math.max(1, req.expected);

@@ -2,13 +2,14 @@
  * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
  * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
  */
-import { ApiError, isNotFound } from '../../api/errors.js';
+import { isNotFound } from '../../api/errors.js';
 import { refId } from '../../api/refs.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import type { ResultRef } from '../../inputs/schema.js';
 import { messageOf } from '../../common/log.js';
 import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';
+import { problemKind } from '../events.js';
 import { RESULT_KINDS, type Answer } from '../kinds.js';
 import type { TriggerJob } from '../types.js';
 
@@ -51,12 +52,7 @@ export async function followResult(
       suiteName: `Result ${ref.id}`,
       keyBase: `result-${ref.id}`,
     } as const;
-    const problem = {
-      kind: error instanceof ApiError ? error.errorType : 'error',
-      label,
-      id: ref.id,
-      message,
-    };
+    const problem = { kind: problemKind(error), label, id: ref.id, message };
     ctx.book.resultless(base, {}, { error: `Could not read ${label}: ${message}` }, problem);
     return [];
   }

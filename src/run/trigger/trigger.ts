@@ -2,20 +2,14 @@
  * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
  * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
  */
-import { ApiError } from '../../api/errors.js';
-import type { RequestOptions } from '../../api/api.js';
+import type { GhostInspectorApi, RequestOptions } from '../../api/api.js';
 import type { ExecuteOptions } from '../../api/types.js';
-import type { ActionApi } from '../action-api.js';
 import { messageOf } from '../../common/log.js';
 import { runBaseOf, type Handle, type RunBook } from '../book.js';
 import type { EngineContext } from '../context.js';
+import { problemKind } from '../events.js';
 import type { Answer } from '../kinds.js';
-import {
-  MAY_HAVE_STARTED_ERROR,
-  mayHaveStartedAmong,
-  NOT_STARTED_ERROR,
-  type StopReason,
-} from '../stop/deadline.js';
+import { MAY_HAVE_STARTED_ERROR, mayHaveStartedAmong, NOT_STARTED_ERROR } from '../stop/deadline.js';
 import {
   asArray,
   expectedVariants,
@@ -29,14 +23,12 @@ import {
 import { followResult } from './result-ids.js';
 import { expandFolders, planJobs } from '../plan/plan.js';
 import { findTriggeredRuns, mayHaveStarted, variantFit } from './reconcile.js';
-import type { Variant } from '../types.js';
+import type { StopReason, Variant } from '../types.js';
 
 /** Told all runs of each execute (variants, data rows) as soon as it is answered or reconciled. */
 export type OnRunsStarted = (handles: Handle[]) => void;
 
-/** What triggering reads of its engine run: all but the watch loop. */
 type TriggerContext = Omit<EngineContext, 'watcher'>;
-/** What the lookup of an unanswered execute reads. */
 type LookupContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book'>;
 
 /**
@@ -67,7 +59,7 @@ export async function triggerAll(
 
 /** Sends the execute of `job`; `opts` carry its signals. */
 export function execute(
-  api: ActionApi,
+  api: GhostInspectorApi,
   organizationId: string | null,
   job: TriggerJob,
   options: ExecuteOptions,
@@ -88,7 +80,6 @@ function notStarted(book: RunBook, job: TriggerJob, options: ExecuteOptions, rea
   return [];
 }
 
-/** The variant of the start URL a job set, or none. */
 function startUrlVariant(job: TriggerJob): Variant {
   return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
 }
@@ -188,12 +179,7 @@ async function trigger(ctx: LookupContext, job: TriggerJob): Promise<Handle[]> {
     if (ctx.stopper.reason) return notStarted(ctx.book, job, options, ctx.stopper.reason);
     const message = messageOf(error);
     const outcome = { error: `Could not start ${label}: ${message}` };
-    const problem = {
-      kind: error instanceof ApiError ? error.errorType : 'error',
-      label,
-      id: jobId(job),
-      message,
-    };
+    const problem = { kind: problemKind(error), label, id: jobId(job), message };
     ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, now);
     return [];
   }

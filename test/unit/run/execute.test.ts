@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { EXECUTE_PARAMETER_NAMES } from '../../../src/api/execute-params.js';
 import {
   asArray,
   browserFits,
@@ -101,7 +100,6 @@ describe('execute helpers', () => {
       },
       { browser: 'firefox', dataRow: 1, startUrl: 'https://s.test/' },
       failed,
-      EXECUTE_PARAMETER_NAMES,
     );
     expect(options).toEqual({
       browser: 'firefox',

@@ -3,7 +3,7 @@
  * failure; what a trigger that never happened stands for; timeouts in words.
  */
 import { describe, expect, it } from 'vitest';
-import { describeTimeout } from '../../../src/run/stop/deadline.js';
+import { formatDuration } from '../../../src/common/words.js';
 import { runPlan } from '../../../src/run/engine.js';
 import { csvDataRows, expectedVariants } from '../../../src/run/plan/execute.js';
 import { foldIds, problemLines } from '../../../src/run/progress.js';
@@ -90,9 +90,9 @@ describe('log lines', () => {
     expect(started).toMatch(/^Started test test-home: 8 runs \((\w+, ){4}\w+ and 3 more\)\.$/);
   });
 
-  it('describeTimeout: seconds under a minute, never "0 min"', () => {
-    expect(describeTimeout(12_000)).toBe('12.0 s');
-    expect(describeTimeout(300_000)).toBe('5 min 00 s');
+  it('formatDuration (a timeout in words): seconds under a minute, never "0 min"', () => {
+    expect(formatDuration(12_000)).toBe('12.0 s');
+    expect(formatDuration(300_000)).toBe('5 min 00 s');
   });
 });
 
