@@ -4,8 +4,10 @@ import { plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
 import { describeTimeout, NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
-import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
-import { targetText } from './model-test.js';
+import type { SuiteRun, TestRun, Variant } from '../run/types.js';
+import { failingStepOf } from './model-test.js';
+
+import { STATE_LABEL, stepSentence } from './phrases.js';
 import { cleanText, redactUrl } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
@@ -30,28 +32,16 @@ function bracketed(variant: Variant): string {
   return label ? ` [${label}]` : '';
 }
 
-const STATE_MARK: Record<TestState, string> = {
-  passed: '✓ passed',
-  failed: '✗ failed',
-  flaky: '~ flaky',
-  'timed-out': '⏱ timed out',
-  cancelled: '⊘ cancelled',
-  error: '! error',
-};
-
-/** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
+/** The group of one finished test: `❌ Failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string[] } {
   const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
-  const title = `${STATE_MARK[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
+  const title = `${STATE_LABEL[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
   const lines: string[] = [];
   if (run.kind === 'suite') lines.push(`Suite: ${run.suiteName}`);
   if (run.file) lines.push(`File: ${run.file}`);
   if (test.url) lines.push(`Result: ${test.url}`);
-  const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
-  if (failing) {
-    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${targetText(failing.target)}`);
-    if (failing.error) lines.push(`Error: ${failing.error}`);
-  }
+  const failing = failingStepOf(test.result?.steps);
+  if (failing) lines.push(stepSentence(failing));
   if (test.error) lines.push(test.error);
   if (test.attempts.length) lines.push(`Attempts before: ${test.attempts.length}`);
   return { title, lines };

@@ -29,7 +29,7 @@ describe('renderSummary', () => {
     const leg = renderSummary(report, { title: 'Ghost Inspector (firefox, *eu*)' });
     expect(leg).toMatch(/^## ✅ Ghost Inspector \(firefox, &#42;eu&#42;\): passed\n/);
     expect(renderPullRequestComment(report, { title: 'Smoke (firefox)' })).toContain(
-      '### ✅ Smoke (firefox): passed',
+      '## ✅ Smoke (firefox): passed',
     );
   });
 
