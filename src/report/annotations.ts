@@ -1,6 +1,6 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import type { ActionSink } from '../common/sink.js';
-import { attemptReason, comparisonLine, failureMessage, variantTitle } from './phrases.js';
+import { attemptReason, comparisonLine, failureMessage, withVariant } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
@@ -68,7 +68,7 @@ function annotation(
 ): Annotation {
   return {
     level,
-    title: truncate(oneLine(variantTitle(run, test)), MAX_ANNOTATION_TITLE),
+    title: truncate(oneLine(withVariant(test.title, run.variantLabel)), MAX_ANNOTATION_TITLE),
     message: truncate(cleanText(message), MAX_ANNOTATION_MESSAGE),
     ...(run.file ? { file: run.file } : {}),
   };

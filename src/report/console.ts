@@ -7,7 +7,7 @@ import { foldIds, problemLines } from '../run/progress.js';
 import type { SuiteRun, TestRun, Variant } from '../run/types.js';
 import { failingStepOf } from './model-test.js';
 
-import { STATE_LABEL, stepSentence } from './phrases.js';
+import { STATE_LABEL, stepSentence, withVariant } from './phrases.js';
 import { cleanText, redactUrl } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
@@ -26,16 +26,15 @@ export function variantLabel(variant: Variant): string {
   return variantParts(variant).join(' · ');
 }
 
-/** ` [<variantLabel>]`, or '' when nothing varied: what follows a test name in a log line. */
-function bracketed(variant: Variant): string {
-  const label = variantLabel(variant);
-  return label ? ` [${label}]` : '';
+/** A test's name in a log line, with its variant's label: `Pay [firefox]`. */
+function named(name: string, variant: Variant): string {
+  return withVariant(name, variantLabel(variant));
 }
 
 /** The group of one finished test: `❌ Failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string[] } {
   const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
-  const title = `${STATE_LABEL[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
+  const title = `${STATE_LABEL[test.state]}  ${named(test.testName, run.variant)}${seconds}`;
   const lines: string[] = [];
   if (run.kind === 'suite') lines.push(`Suite: ${run.suiteName}`);
   if (run.file) lines.push(`File: ${run.file}`);
@@ -51,11 +50,11 @@ function renderStop(event: RunEvent, log: RunLog): void {
   switch (event.type) {
     case 'retrying':
       log.info(
-        `Re-running failed test ${event.testName}${bracketed(event.variant)} (attempt ${event.attempt} of ${event.attempts}).`,
+        `Re-running failed test ${named(event.testName, event.variant)} (attempt ${event.attempt} of ${event.attempts}).`,
       );
       return;
     case 'retry-problem': {
-      const label = `${event.testName}${bracketed(event.variant)}`;
+      const label = named(event.testName, event.variant);
       if (event.problem === 'not-sent') log.warning(`Could not re-run ${label}: ${event.message}`);
       else if (event.problem === 'not-read') log.warning(`Re-run of ${label}: ${event.message}`);
       else log.warning(`The re-run of ${label} may have started; not found.`);
@@ -68,7 +67,7 @@ function renderStop(event: RunEvent, log: RunLog): void {
       return;
     case 'fail-fast':
       log.warning(
-        `Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`,
+        `Fail-fast: ${named(event.test.testName, event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`,
       );
       return;
     case 'cancelling': {

@@ -12,6 +12,7 @@ import {
   sameError,
   stepLine,
   stepSentence,
+  withVariant,
 } from './phrases.js';
 import { formatDuration } from '../common/words.js';
 import { cleanText, redactUrl, truncate } from './text.js';
@@ -62,7 +63,7 @@ function caseNames(
   const classname = xmlName(
     run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName,
   );
-  const base = xmlName(run.variantLabel ? `${testName} [${run.variantLabel}]` : testName);
+  const base = xmlName(withVariant(testName, run.variantLabel));
   let name = base;
   for (let n = 2; used.has(`${classname}\u0000${name}`); n += 1) name = `${base} (${n})`;
   used.add(`${classname}\u0000${name}`);

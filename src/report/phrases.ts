@@ -1,9 +1,9 @@
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
-import type { FailingStep, ReportAttempt, ReportStep, ReportSuiteRun, ReportTest } from './model-types.js';
+import type { FailingStep, ReportAttempt, ReportStep, ReportTest } from './model-types.js';
 
-/** `Checkout › Pay [firefox · row 2]`: the test's title and its run's variant, if any. */
-export function variantTitle(run: ReportSuiteRun, test: ReportTest): string {
-  return run.variantLabel ? `${test.title} [${run.variantLabel}]` : test.title;
+/** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
+export function withVariant(name: string, label: string): string {
+  return label ? `${name} [${label}]` : name;
 }
 
 /**

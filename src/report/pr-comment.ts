@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { TestHistory } from './history.js';
 import type { Report } from './model-types.js';
 import { allTests } from './model.js';
-import { failureMessage, variantTitle } from './phrases.js';
+import { failureMessage, withVariant } from './phrases.js';
 import { headline } from './summary.js';
 import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
 import { link } from './summary-failures.js';
@@ -43,7 +43,7 @@ export function renderPullRequestComment(report: Report, options: PullRequestCom
   const lines: string[] = [];
   const failing = [...allTests(report)].filter(({ test }) => test.failing);
   for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-    const name = escapeInline(truncate(variantTitle(run, test), 400));
+    const name = escapeInline(truncate(withVariant(test.title, run.variantLabel), 400));
     const history = test.testId ? options.history?.get(test.testId) : undefined;
     lines.push(
       `- ${link(test.resultUrl, name)}: ${escapeInline(truncate(failureMessage(test), 500))}${history ? ` (${history})` : ''}`,
