@@ -1,6 +1,6 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import type { ActionSink } from '../common/sink.js';
-import { attemptReason, comparisonLine, failureMessage, withVariant } from './phrases.js';
+import { attemptReason, comparisonLine, failureMessage, flakySentence, withVariant } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
@@ -85,7 +85,7 @@ function errorMessage(report: Report, test: ReportTest): string {
 function flakyMessage(test: ReportTest): string {
   const first = test.attempts.find((a) => a.passing === false) ?? test.attempts[0];
   const why = first ? attemptReason(first) : 'failed';
-  const parts = [`Flaky: passed on attempt ${test.attempts.length + 1} after failing (${why}).`];
+  const parts = [`Flaky: ${flakySentence(test)} (first: ${why}).`];
   if (test.screenshotCompareFailed) parts.push(comparisonLine(test));
   return parts.join('\n') + linkSuffix(test);
 }

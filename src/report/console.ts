@@ -74,11 +74,8 @@ function renderStop(event: RunEvent, log: RunLog): void {
       // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
       if (event.reason === 'fail-fast' && !event.late) return;
       const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
-      log.warning(
-        event.late
-          ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-          : `${why}: cancelling ${plural(event.count, 'remote run')}.`,
-      );
+      const runs = plural(event.count, event.late ? 'more remote run' : 'remote run');
+      log.warning(`${why}: cancelling ${runs}${event.late ? ' started by triggers in flight' : ''}.`);
       return;
     }
     case 'cancel-failed':

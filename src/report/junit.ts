@@ -9,6 +9,7 @@ import {
   attemptReason,
   comparisonLine,
   failureMessage,
+  flakySentence,
   sameError,
   stepLine,
   stepSentence,
@@ -115,11 +116,7 @@ function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRu
 }
 
 function stateLine(test: ReportTest, compareFails: boolean): string {
-  const n = test.attempts.length + 1;
-  const state =
-    test.state === 'flaky'
-      ? `flaky (passed on attempt ${n} of ${n} after ${test.attempts.length} failed)`
-      : test.state;
+  const state = test.state === 'flaky' ? `flaky (${flakySentence(test)})` : test.state;
   const compare = compareFails ? '; failed by its screenshot comparison (fail-on-screenshot-compare)' : '';
   return `State: ${state}${compare}`;
 }

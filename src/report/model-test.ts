@@ -153,7 +153,7 @@ function buildStep(step: Step): ReportStep {
 }
 
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
-export function targetText(target: StepTarget | null | undefined): string {
+function targetText(target: StepTarget | null | undefined): string {
   if (target === null || target === undefined) return '';
   if (typeof target === 'string') return cleanText(target);
   return target.map((t) => cleanText(t?.selector)).join(' || ');

@@ -1,4 +1,5 @@
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
+import { plural } from '../common/words.js';
 import type { FailingStep, ReportAttempt, ReportStep, ReportTest } from './model-types.js';
 
 /** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
@@ -29,6 +30,11 @@ export function failureMessage(test: ReportTest): string {
     default:
       return test.screenshotCompareFailed ? comparisonLine(test, false) : '';
   }
+}
+
+/** `passed on attempt 3 after 2 failed attempts`: what makes a test flaky. */
+export function flakySentence(test: ReportTest): string {
+  return `passed on attempt ${test.attempts.length + 1} after ${plural(test.attempts.length, 'failed attempt')}`;
 }
 
 /** Why an earlier attempt failed: its failing step, its error, or `Test failed.` / `Ended without a verdict.`. */

@@ -1,7 +1,7 @@
 /** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
-import { attemptReason, comparisonLine, sameError, STATE_LABEL } from './phrases.js';
+import { attemptReason, comparisonLine, flakySentence, sameError, STATE_LABEL } from './phrases.js';
 import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
 
 /** Longest error text shown per failure, in characters. */
@@ -76,7 +76,7 @@ function variantsLine(group: Group, verb: string): string {
 }
 
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
-export function verbOf(test: ReportTest): string {
+function verbOf(test: ReportTest): string {
   if (test.countedAs === 'failed' && test.state !== 'failed') return 'screenshot comparison failed';
   return test.state.replace('-', ' ');
 }
@@ -143,7 +143,7 @@ function attemptsLine(test: ReportTest): string {
     (a, i) =>
       `<li>Attempt ${i + 1} failed: ${escapeInline(truncate(attemptReason(a), MAX_CONSOLE_CHARS))} (${link(a.resultUrl, 'result')})</li>`,
   );
-  return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
+  return `<p>Flaky: ${flakySentence(test)}.</p><ul>${items.join('')}</ul>`;
 }
 
 /** One group as an HTML block; entries of other variants add their reason only when it differs. */
