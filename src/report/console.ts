@@ -8,7 +8,8 @@ import type { SuiteRun, TestRun, Variant } from '../run/types.js';
 import { failingStepOf } from './model-test.js';
 
 import { STATE_LABEL, stepSentence, withVariant } from './phrases.js';
-import { cleanText, redactUrl } from './text.js';
+import { redactUrl } from '../api/redact.js';
+import { cleanText } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
 export function variantParts(variant: Variant, withStartUrl = true): string[] {

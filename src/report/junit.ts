@@ -16,7 +16,8 @@ import {
   withVariant,
 } from './phrases.js';
 import { formatDuration } from '../common/words.js';
-import { cleanText, redactUrl, truncate } from './text.js';
+import { redactUrl } from '../api/redact.js';
+import { cleanText, truncate } from './text.js';
 
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;

@@ -14,7 +14,8 @@ import type {
   ReportTest,
   StepOutcome,
 } from './model-types.js';
-import { cleanText, redactUrl, withoutQuery } from './text.js';
+import { redactUrl, withoutQuery } from '../api/redact.js';
+import { cleanText } from './text.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
