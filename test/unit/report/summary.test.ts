@@ -48,6 +48,9 @@ describe('renderSummary', () => {
     const shown = [...md.matchAll(/<h4>/g)].length;
     const more = Number(/\*\*(\d+) more failures/.exec(md)![1]);
     expect(shown + more).toBe(report.totals.failed);
+    // The full summary's layout: the first failures open, the rest in one `<details>` counting them, closed.
+    expect(md).toMatch(/<details><summary>\d+ more failures<\/summary>/);
+    expect(md.split('<details>').length).toBe(md.split('</details>').length);
   });
 
   it('never passes maxBytes, whatever the budget', () => {
