@@ -1,6 +1,6 @@
 /** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
 import type { ActionSink } from '../common/sink.js';
-import { comparisonLine, failureMessage, stepSentence, variantTitle } from './phrases.js';
+import { attemptReason, comparisonLine, failureMessage, flakySentence, withVariant } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
 import { cleanText, truncate } from './text.js';
@@ -49,7 +49,8 @@ function warningMessage(test: ReportTest): string | null {
   if (test.state === 'flaky') return flakyMessage(test);
   if (test.screenshotCompareFailed)
     return `${comparisonLine(test)} (not counted as a failure)${linkSuffix(test)}`;
-  if (test.state === 'timed-out' || test.state === 'cancelled') return stateMessage(test) + linkSuffix(test);
+  if (test.state === 'timed-out' || test.state === 'cancelled')
+    return failureMessage(test) + linkSuffix(test);
   return null;
 }
 
@@ -67,33 +68,24 @@ function annotation(
 ): Annotation {
   return {
     level,
-    title: truncate(oneLine(variantTitle(run, test)), MAX_ANNOTATION_TITLE),
+    title: truncate(oneLine(withVariant(test.title, run.variantLabel)), MAX_ANNOTATION_TITLE),
     message: truncate(cleanText(message), MAX_ANNOTATION_MESSAGE),
     ...(run.file ? { file: run.file } : {}),
   };
 }
 
 function errorMessage(report: Report, test: ReportTest): string {
-  let message: string;
-  if (test.state === 'failed' || test.state === 'error') message = failureMessage(test);
-  else message = stateMessage(test) || comparisonLine(test);
+  let message = failureMessage(test);
   if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
     message += `\n${comparisonLine(test)}`;
   }
   return message + linkSuffix(test);
 }
 
-/** `Timed out: <why>` or `Cancelled: <why>`; '' for any other state. */
-function stateMessage(test: ReportTest): string {
-  if (test.state === 'timed-out') return `Timed out: ${test.error ?? 'still running at the deadline'}`;
-  if (test.state === 'cancelled') return `Cancelled${test.error ? `: ${test.error}` : '.'}`;
-  return '';
-}
-
 function flakyMessage(test: ReportTest): string {
   const first = test.attempts.find((a) => a.passing === false) ?? test.attempts[0];
-  const why = first?.failingStep ? stepSentence(first.failingStep) : (first?.error ?? 'failed');
-  const parts = [`Flaky: passed on attempt ${test.attempts.length + 1} after failing (${why}).`];
+  const why = first ? attemptReason(first) : 'failed';
+  const parts = [`Flaky: ${flakySentence(test)} (first: ${why}).`];
   if (test.screenshotCompareFailed) parts.push(comparisonLine(test));
   return parts.join('\n') + linkSuffix(test);
 }

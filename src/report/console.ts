@@ -4,9 +4,12 @@ import { formatDuration, plural } from '../common/words.js';
 import type { RunEvent, RunEventListener } from '../run/events.js';
 import { NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import { foldIds, problemLines } from '../run/progress.js';
-import type { SuiteRun, TestRun, TestState, Variant } from '../run/types.js';
-import { targetText } from './model-test.js';
-import { cleanText, redactUrl } from './text.js';
+import type { SuiteRun, TestRun, Variant } from '../run/types.js';
+import { failingStepOf } from './model-test.js';
+
+import { STATE_LABEL, stepSentence, withVariant } from './phrases.js';
+import { redactUrl } from '../api/redact.js';
+import { cleanText } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
 export function variantParts(variant: Variant, withStartUrl = true): string[] {
@@ -24,34 +27,21 @@ export function variantLabel(variant: Variant): string {
   return variantParts(variant).join(' · ');
 }
 
-/** ` [<variantLabel>]`, or '' when nothing varied: what follows a test name in a log line. */
-function bracketed(variant: Variant): string {
-  const label = variantLabel(variant);
-  return label ? ` [${label}]` : '';
+/** A test's name in a log line, with its variant's label: `Pay [firefox]`. */
+function named(name: string, variant: Variant): string {
+  return withVariant(name, variantLabel(variant));
 }
 
-const STATE_MARK: Record<TestState, string> = {
-  passed: '✓ passed',
-  failed: '✗ failed',
-  flaky: '~ flaky',
-  'timed-out': '⏱ timed out',
-  cancelled: '⊘ cancelled',
-  error: '! error',
-};
-
-/** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
+/** The group of one finished test: `❌ Failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string[] } {
   const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
-  const title = `${STATE_MARK[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
+  const title = `${STATE_LABEL[test.state]}  ${named(test.testName, run.variant)}${seconds}`;
   const lines: string[] = [];
   if (run.kind === 'suite') lines.push(`Suite: ${run.suiteName}`);
   if (run.file) lines.push(`File: ${run.file}`);
   if (test.url) lines.push(`Result: ${test.url}`);
-  const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
-  if (failing) {
-    lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${targetText(failing.target)}`);
-    if (failing.error) lines.push(`Error: ${failing.error}`);
-  }
+  const failing = failingStepOf(test.result?.steps);
+  if (failing) lines.push(stepSentence(failing));
   if (test.error) lines.push(test.error);
   if (test.attempts.length) lines.push(`Attempts before: ${test.attempts.length}`);
   return { title, lines };
@@ -61,11 +51,11 @@ function renderStop(event: RunEvent, log: RunLog): void {
   switch (event.type) {
     case 'retrying':
       log.info(
-        `Re-running failed test ${event.testName}${bracketed(event.variant)} (attempt ${event.attempt} of ${event.attempts}).`,
+        `Re-running failed test ${named(event.testName, event.variant)} (attempt ${event.attempt} of ${event.attempts}).`,
       );
       return;
     case 'retry-problem': {
-      const label = `${event.testName}${bracketed(event.variant)}`;
+      const label = named(event.testName, event.variant);
       if (event.problem === 'not-sent') log.warning(`Could not re-run ${label}: ${event.message}`);
       else if (event.problem === 'not-read') log.warning(`Re-run of ${label}: ${event.message}`);
       else log.warning(`The re-run of ${label} may have started; not found.`);
@@ -78,18 +68,15 @@ function renderStop(event: RunEvent, log: RunLog): void {
       return;
     case 'fail-fast':
       log.warning(
-        `Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`,
+        `Fail-fast: ${named(event.test.testName, event.run.variant)} failed; cancelling ${plural(event.others, 'other remote run')} and starting no more.`,
       );
       return;
     case 'cancelling': {
       // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
       if (event.reason === 'fail-fast' && !event.late) return;
       const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
-      log.warning(
-        event.late
-          ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-          : `${why}: cancelling ${plural(event.count, 'remote run')}.`,
-      );
+      const runs = plural(event.count, event.late ? 'more remote run' : 'remote run');
+      log.warning(`${why}: cancelling ${runs}${event.late ? ' started by triggers in flight' : ''}.`);
       return;
     }
     case 'cancel-failed':

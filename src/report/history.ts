@@ -9,7 +9,7 @@ import { stopReason } from '../common/time-limit.js';
 import { plural } from '../common/words.js';
 import type { Report } from './model-types.js';
 import { allTests } from './model.js';
-import { titleHtml } from './summary-failures.js';
+import { groupTests, titleHtml } from './summary-failures.js';
 
 /** Earlier runs of a test the history looks at. */
 export const HISTORY_RUNS = 10;
@@ -78,13 +78,8 @@ export async function readHistory(
 
 /** The job summary's history section (pure): one line per failing test with a history; '' when none. */
 export function renderHistorySection(report: Report, history: TestHistory): string {
-  const seen = new Set<string>();
-  const lines: string[] = [];
-  for (const { test } of allTests(report)) {
-    const line = test.failing && test.testId ? history.get(test.testId) : undefined;
-    if (!line || seen.has(test.testId!)) continue;
-    seen.add(test.testId!);
-    lines.push(`- ${titleHtml(test)}: ${line}`);
-  }
+  const lines = groupTests(report, (t) => t.failing && history.has(t.testId ?? '')).map(
+    ({ matching: [{ test }] }) => `- ${titleHtml(test)}: ${history.get(test.testId!)}`,
+  );
   return lines.length > 0 ? `### History of the failed tests\n\n${lines.join('\n')}\n\n` : '';
 }

@@ -5,9 +5,19 @@ import { dirname } from 'node:path';
 import type { TestCase } from 'junit-report-builder';
 import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model-types.js';
-import { comparisonLine, failureMessage, sameError, stepLine, stepSentence } from './phrases.js';
+import {
+  attemptReason,
+  comparisonLine,
+  failureMessage,
+  flakySentence,
+  sameError,
+  stepLine,
+  stepSentence,
+  withVariant,
+} from './phrases.js';
 import { formatDuration } from '../common/words.js';
-import { cleanText, redactUrl, truncate } from './text.js';
+import { redactUrl } from '../api/redact.js';
+import { cleanText, truncate } from './text.js';
 
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
@@ -55,7 +65,7 @@ function caseNames(
   const classname = xmlName(
     run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName,
   );
-  const base = xmlName(run.variantLabel ? `${testName} [${run.variantLabel}]` : testName);
+  const base = xmlName(withVariant(testName, run.variantLabel));
   let name = base;
   for (let n = 2; used.has(`${classname}\u0000${name}`); n += 1) name = `${base} (${n})`;
   used.add(`${classname}\u0000${name}`);
@@ -69,38 +79,28 @@ function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRu
   const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
   const out: string[] = [stateLine(test, compareFails)];
 
+  const message = xmlAttr(failureMessage(test));
   switch (test.state) {
     case 'failed': {
       const details = failureText(test);
       if (test.screenshotCompareFailed) details.push('', comparisonLine(test));
-      tc.failure(xmlAttr(failureMessage(test)), test.failingStep ? 'StepFailure' : 'TestFailure');
+      tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
       tc.stacktrace(xmlCdata(details.join('\n')));
       break;
     }
     case 'timed-out':
-      tc.error(xmlAttr(timedOutMessage(test)), 'Timeout', xmlCdata(failureText(test).join('\n')));
-      break;
     case 'error':
-      tc.error(
-        xmlAttr(test.error ?? 'No test result could be had.'),
-        errorType(run),
-        xmlCdata(failureText(test).join('\n')),
-      );
+      tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
       break;
     case 'cancelled':
-      // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
       tc.skipped();
-      extras.skippedMessage = xmlAttr(
-        test.notStarted && test.error
-          ? test.error
-          : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`,
-      );
+      extras.skippedMessage = message;
       break;
     case 'passed':
     case 'flaky':
       if (compareFails) {
         const text = [comparisonLine(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])];
-        tc.failure(xmlAttr(comparisonLine(test)), 'ScreenshotComparison');
+        tc.failure(message, 'ScreenshotComparison');
         tc.stacktrace(xmlCdata(text.join('\n')));
       }
       break;
@@ -117,21 +117,13 @@ function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRu
 }
 
 function stateLine(test: ReportTest, compareFails: boolean): string {
-  const n = test.attempts.length + 1;
-  const state =
-    test.state === 'flaky'
-      ? `flaky (passed on attempt ${n} of ${n} after ${test.attempts.length} failed)`
-      : test.state;
+  const state = test.state === 'flaky' ? `flaky (${flakySentence(test)})` : test.state;
   const compare = compareFails ? '; failed by its screenshot comparison (fail-on-screenshot-compare)' : '';
   return `State: ${state}${compare}`;
 }
 
-function timedOutMessage(test: ReportTest): string {
-  const why = test.error ?? 'the test result was still running at the deadline.';
-  return /^timed out\b/i.test(why) ? why : `Timed out: ${why}`;
-}
-
-function errorType(run: ReportSuiteRun): string {
+function errorType(run: ReportSuiteRun, test: ReportTest): string {
+  if (test.state === 'timed-out') return 'Timeout';
   if (run.notStarted) return 'NotStarted';
   if (run.mayHaveStarted) return 'MayHaveStarted';
   return 'Error';
@@ -163,15 +155,12 @@ function failureText(test: ReportTest): string[] {
 function reruns(test: ReportTest): Rerun[] {
   const total = test.attempts.length + 1;
   return test.attempts.map((a: ReportAttempt, i): Rerun => {
-    const failure = a.passing === false;
-    const why = a.failingStep
-      ? stepSentence(a.failingStep)
-      : (a.error ?? (failure ? 'Test failed.' : 'Ended without a verdict.'));
+    const why = attemptReason(a);
     return {
       // Always the *Failure element (an attempt without a verdict too): it is the one consumers read.
       element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
       message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
-      type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
+      type: a.failingStep ? 'StepFailure' : a.passing === false ? 'TestFailure' : 'Error',
       stackTrace: xmlCdata(
         [why, ...(a.error && a.failingStep && !sameError(a.failingStep.error, a.error) ? [a.error] : [])]
           .concat(`Duration: ${formatDuration(a.durationMs)}`, `Result: ${a.resultUrl}`)

@@ -14,7 +14,8 @@ import type {
   ReportTest,
   StepOutcome,
 } from './model-types.js';
-import { cleanText, redactUrl, withoutQuery } from './text.js';
+import { redactUrl, withoutQuery } from '../api/redact.js';
+import { cleanText } from './text.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const PRIVATE_VALUE = '********';
@@ -46,7 +47,7 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const name =
     cleanText(test.testName) || cleanText(refName(r?.test)) || cleanText(r?.name) || '(unnamed test)';
   const steps = (r?.steps ?? []).map(buildStep);
-  const failingStep = firstFailingStep(steps);
+  const failingStep = failingStepOf(r?.steps);
   const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
   const screenshotCompareFailed = r?.screenshotComparePassing === false;
   const counted = countedAs(test.state, screenshotCompareFailed, policy);
@@ -99,7 +100,7 @@ function writtenUrl(url: string | null | undefined): string {
 }
 
 function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
-  const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
+  const failingStep = failingStepOf(r.steps);
   const error = cleanText(r.error?.details);
   return {
     resultId: r._id,
@@ -153,21 +154,18 @@ function buildStep(step: Step): ReportStep {
 }
 
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
-export function targetText(target: StepTarget | null | undefined): string {
+function targetText(target: StepTarget | null | undefined): string {
   if (target === null || target === undefined) return '';
   if (typeof target === 'string') return cleanText(target);
   return target.map((t) => cleanText(t?.selector)).join(' || ');
 }
 
-function firstFailingStep(steps: ReportStep[]): FailingStep | undefined {
-  const step = steps.find((s) => s.outcome === 'failed');
+/** The first required step of a test result that failed, as the reports tell it; undefined when none. */
+export function failingStepOf(steps: Step[] | null | undefined): FailingStep | undefined {
+  const step = steps?.map(buildStep).find((s) => s.outcome === 'failed');
   if (!step) return undefined;
-  return {
-    sequence: step.sequence,
-    command: step.command,
-    target: step.target,
-    error: step.error ?? 'Step failed (the service gave no error text).',
-  };
+  const { sequence, command, target } = step;
+  return { sequence, command, target, error: step.error ?? 'Step failed (the service gave no error text).' };
 }
 
 function buildConsole(entry: ConsoleEntry): ReportConsoleError {

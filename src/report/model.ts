@@ -7,10 +7,12 @@ import {
   type Verdict,
   type VerdictPolicy,
 } from '../run/outcome/outcome.js';
+import { NOT_STARTED_ERROR } from '../run/stop/deadline.js';
 import type { RunSummary, SuiteRun, TestState } from '../run/types.js';
 import { buildTest, dateMs, numberOrNull, variantFields } from './model-test.js';
 import { variantLabel } from './console.js';
 import type { Report, ReportAttachments, ReportSuiteRun, ReportTest, ReportTotals } from './model-types.js';
+import { withVariant } from './phrases.js';
 import { cleanText } from './text.js';
 
 /**
@@ -70,7 +72,7 @@ function buildSuiteRun(
   return {
     key: run.key,
     kind: run.kind,
-    name: label ? `${suiteName} [${label}]` : suiteName,
+    name: withVariant(suiteName, label),
     suiteName,
     suiteId: run.suiteId,
     ...(run.kind === 'file' && run.file ? { file: run.file } : {}),
@@ -100,9 +102,7 @@ function startedState(run: SuiteRun): TestState | null {
 
 /** What a run without any test result is, in words (`could not start`, `no test result`...). */
 function testlessPhrase(run: SuiteRun, state: TestState): string {
-  if (run.notStarted === 'deadline') return 'not started before the timeout';
-  if (run.notStarted === 'signal') return 'not started before the workflow was cancelled';
-  if (run.notStarted === 'fail-fast') return 'not started: fail-fast';
+  if (run.notStarted) return NOT_STARTED_ERROR[run.notStarted].toLowerCase();
   if (run.mayHaveStarted) return 'may have started but could not be found';
   if (state === 'timed-out') return 'no test result before the timeout';
   if (state === 'cancelled') return 'cancelled before any test result';

@@ -1,15 +1,46 @@
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
-import type { FailingStep, ReportStep, ReportSuiteRun, ReportTest } from './model-types.js';
+import { plural } from '../common/words.js';
+import type { FailingStep, ReportAttempt, ReportStep, ReportTest } from './model-types.js';
 
-/** `Checkout › Pay [firefox · row 2]`: the test's title and its run's variant, if any. */
-export function variantTitle(run: ReportSuiteRun, test: ReportTest): string {
-  return run.variantLabel ? `${test.title} [${run.variantLabel}]` : test.title;
+/** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
+export function withVariant(name: string, label: string): string {
+  return label ? `${name} [${label}]` : name;
 }
 
-/** `Step 3 click .buy: Element not found` or the test's error. */
+/**
+ * Why a test is not passed, in one sentence every report writes: the failing step (`Step 3 click .buy: …`),
+ * `Timed out: …`, `Cancelled: …`, the test's error, or its failed screenshot comparison; '' for a passed test.
+ */
 export function failureMessage(test: ReportTest): string {
-  if (test.failingStep) return stepSentence(test.failingStep);
-  return test.error ?? 'Test failed (no step failed: see the console errors and the result).';
+  const why = test.error;
+  switch (test.state) {
+    case 'failed':
+      if (test.failingStep) return stepSentence(test.failingStep);
+      return why ?? 'Test failed (no step failed: see the console errors and the result).';
+    case 'error':
+      return why ?? 'No test result could be had.';
+    case 'timed-out':
+      return why && /^timed out\b/i.test(why)
+        ? why
+        : `Timed out: ${why ?? 'the test result was still running at the deadline.'}`;
+    case 'cancelled':
+      return test.notStarted && why
+        ? why
+        : `Cancelled: ${why ?? 'the test result was cancelled before it finished.'}`;
+    default:
+      return test.screenshotCompareFailed ? comparisonLine(test, false) : '';
+  }
+}
+
+/** `passed on attempt 3 after 2 failed attempts`: what makes a test flaky. */
+export function flakySentence(test: ReportTest): string {
+  return `passed on attempt ${test.attempts.length + 1} after ${plural(test.attempts.length, 'failed attempt')}`;
+}
+
+/** Why an earlier attempt failed: its failing step, its error, or `Test failed.` / `Ended without a verdict.`. */
+export function attemptReason(a: ReportAttempt): string {
+  if (a.failingStep) return stepSentence(a.failingStep);
+  return a.error ?? (a.passing === false ? 'Test failed.' : 'Ended without a verdict.');
 }
 
 /**
@@ -20,6 +51,16 @@ export function stepSentence(step: FailingStep): string {
   const target = step.target ? ` ${step.target}` : '';
   return `Step ${step.sequence + 1} ${step.command}${target}: ${step.error}`;
 }
+
+/** A test's state as every report labels it. */
+export const STATE_LABEL: Record<ReportTest['state'], string> = {
+  passed: '✅ Passed',
+  failed: '❌ Failed',
+  flaky: '🔁 Flaky',
+  'timed-out': '⏱️ Timed out',
+  cancelled: '🚫 Cancelled',
+  error: '⚠️ Error',
+};
 
 const OUTCOME_MARK: Record<ReportStep['outcome'], string> = {
   passed: 'passed ',
@@ -37,19 +78,19 @@ export function stepLine(s: ReportStep): string {
   return `  Step ${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
 }
 
-/** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…`. */
-export function comparisonLine(test: ReportTest): string {
+/** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…` (`withImage`). */
+export function comparisonLine(test: ReportTest, withImage = true): string {
   const c = test.screenshotCompare;
   if (!c) return test.screenshotCompareFailed ? 'Screenshot comparison failed.' : '';
   const verdict =
     c.passing === true ? 'passed' : c.passing === false ? 'failed' : 'unknown (no baseline yet)';
   const diff = c.difference === null ? 'unknown' : percent(c.difference);
-  const image = c.imageUrl ? `; image ${c.imageUrl}` : '';
+  const image = c.imageUrl && withImage ? `; image ${c.imageUrl}` : '';
   return `Screenshot comparison ${verdict}: difference ${diff} (threshold ${percent(c.threshold)})${image}`;
 }
 
 /** `18.4%` from 0.184. */
-export function percent(fraction: number): string {
+function percent(fraction: number): string {
   return `${Math.round(fraction * 10000) / 100}%`;
 }
 

@@ -2,12 +2,12 @@
 import { createHash } from 'node:crypto';
 
 import type { TestHistory } from './history.js';
-import type { Report, ReportTest } from './model-types.js';
+import type { Report } from './model-types.js';
 import { allTests } from './model.js';
-import { failureMessage, variantTitle } from './phrases.js';
-import { countsLine, DEFAULT_TITLE, VERDICT_LINE } from './summary.js';
+import { failureMessage, withVariant } from './phrases.js';
+import { headline } from './summary.js';
 import { describeShape, findOwn, githubRest, tokenLogin, type GitHubRestOptions } from './github-rest.js';
-import { link, verbOf } from './summary-failures.js';
+import { link } from './summary-failures.js';
 import { escapeInline, safeUrl, truncate } from './text.js';
 
 /** The marker's base; a key (e.g. the job name) gives one comment per key. */
@@ -40,39 +40,21 @@ export interface PullRequestCommentOptions {
 
 /** Renders the pull-request comment (pure), at most {@link MAX_COMMENT_CHARS} characters, marker first. */
 export function renderPullRequestComment(report: Report, options: PullRequestCommentOptions = {}): string {
-  const [icon] = VERDICT_LINE[report.verdict];
-  const lines = [
-    commentMarker(options.key),
-    `### ${icon} ${escapeInline(options.title ?? DEFAULT_TITLE)}: ${report.verdict}`,
-    '',
-    countsLine(report, true),
-  ];
-  if (!report.passing && report.reasons.length > 0) {
-    lines.push('', `**The step fails:** ${escapeInline(report.reasons.join(' '))}`);
-  }
+  const lines: string[] = [];
   const failing = [...allTests(report)].filter(({ test }) => test.failing);
-  if (failing.length > 0) {
-    lines.push('');
-    for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-      const name = escapeInline(truncate(variantTitle(run, test), 400));
-      const why =
-        test.state === 'failed' || test.state === 'error' ? failureMessage(test) : failingReason(test);
-      const history = test.testId ? options.history?.get(test.testId) : undefined;
-      lines.push(
-        `- ${link(test.resultUrl, name)}: ${escapeInline(truncate(why, 500))}${history ? ` (${history})` : ''}`,
-      );
-    }
-    if (failing.length > MAX_LISTED_FAILURES)
-      lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
+  for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
+    const name = escapeInline(truncate(withVariant(test.title, run.variantLabel), 400));
+    const history = test.testId ? options.history?.get(test.testId) : undefined;
+    lines.push(
+      `- ${link(test.resultUrl, name)}: ${escapeInline(truncate(failureMessage(test), 500))}${history ? ` (${history})` : ''}`,
+    );
   }
+  if (failing.length > MAX_LISTED_FAILURES)
+    lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
   const runHref = options.runUrl ? safeUrl(options.runUrl) : '';
   if (runHref) lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
-  return truncate(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
-}
-
-/** `timed out: <error>`, `cancelled`, `screenshot comparison failed`: a failing test without a failed step. */
-function failingReason(test: ReportTest): string {
-  return `${verbOf(test)}${test.error && test.countedAs === test.state ? `: ${test.error}` : ''}`;
+  const head = `${commentMarker(options.key)}\n${headline(report, { title: options.title })}`;
+  return truncate(`${(head + lines.join('\n')).trimEnd()}\n`, MAX_COMMENT_CHARS);
 }
 
 export interface UpsertCommentOptions extends GitHubRestOptions {

@@ -1,7 +1,7 @@
 /** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
-import { percent, sameError } from './phrases.js';
+import { attemptReason, comparisonLine, flakySentence, sameError, STATE_LABEL } from './phrases.js';
 import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
 
 /** Longest error text shown per failure, in characters. */
@@ -11,15 +11,6 @@ const MAX_CONSOLE_ERRORS = 5;
 const MAX_CONSOLE_CHARS = 500;
 /** Longest name in a table cell or heading. */
 export const MAX_NAME_CHARS = 300;
-
-export const STATE_LABEL: Record<ReportTest['state'], string> = {
-  passed: '✅ Passed',
-  failed: '❌ Failed',
-  flaky: '🔁 Flaky',
-  'timed-out': '⏱️ Timed out',
-  cancelled: '🚫 Cancelled',
-  error: '⚠️ Error',
-};
 
 /** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
 export function stateLabel(report: Report, test: ReportTest): string {
@@ -85,7 +76,7 @@ function variantsLine(group: Group, verb: string): string {
 }
 
 /** Why a test is in a section, in a few words: `failed`, `error`, `timed out`, ... */
-export function verbOf(test: ReportTest): string {
+function verbOf(test: ReportTest): string {
   if (test.countedAs === 'failed' && test.state !== 'failed') return 'screenshot comparison failed';
   return test.state.replace('-', ' ');
 }
@@ -107,20 +98,14 @@ function reasonLines(test: ReportTest): string[] {
   return lines;
 }
 
-function comparisonText(test: ReportTest): string {
-  const c = test.screenshotCompare;
-  if (!c) return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
-  const diff =
-    c.difference === null ? '' : ` (difference ${percent(c.difference)}, threshold ${percent(c.threshold)})`;
-  return `${link(c.imageUrl, 'Screenshot comparison')}${diff}`;
-}
-
 function linksLine({ run, test }: Entry): string {
   const links: string[] = [];
   if (test.resultUrl) links.push(link(test.resultUrl, 'Result'));
   if (run.suiteResultUrl) links.push(link(run.suiteResultUrl, 'Suite result'));
   if (test.videoUrl) links.push(link(test.videoUrl, 'Video'));
-  if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed) links.push(comparisonText(test));
+  if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed) {
+    links.push(link(test.screenshotCompare?.imageUrl, escapeInline(comparisonLine(test, false))));
+  }
   return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
 }
 
@@ -154,13 +139,11 @@ function consoleLines(test: ReportTest): string {
 
 function attemptsLine(test: ReportTest): string {
   if (test.state !== 'flaky' || test.attempts.length === 0) return '';
-  const items = test.attempts.map((a, i) => {
-    const why = a.failingStep
-      ? `step ${a.failingStep.sequence + 1} <code>${escapeCode(a.failingStep.command)}</code>: ${escapeInline(truncate(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-      : escapeInline(truncate(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-    return `<li>Attempt ${i + 1} failed: ${why} (${link(a.resultUrl, 'result')})</li>`;
-  });
-  return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
+  const items = test.attempts.map(
+    (a, i) =>
+      `<li>Attempt ${i + 1} failed: ${escapeInline(truncate(attemptReason(a), MAX_CONSOLE_CHARS))} (${link(a.resultUrl, 'result')})</li>`,
+  );
+  return `<p>Flaky: ${flakySentence(test)}.</p><ul>${items.join('')}</ul>`;
 }
 
 /** One group as an HTML block; entries of other variants add their reason only when it differs. */

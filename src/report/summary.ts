@@ -2,7 +2,6 @@
 import type { Report, ReportSuiteRun } from './model-types.js';
 import {
   OPEN_FAILURES,
-  STATE_LABEL,
   count,
   groupBlock,
   groupTests,
@@ -13,6 +12,7 @@ import {
   MAX_NAME_CHARS,
 } from './summary-failures.js';
 import { formatDuration, plural } from '../common/words.js';
+import { STATE_LABEL } from './phrases.js';
 import { escapeCode, escapeInline, truncate } from './text.js';
 
 export interface SummaryOptions {
@@ -61,20 +61,18 @@ export function renderSummary(report: Report, options: SummaryOptions = {}): str
     `> [!NOTE]\n> The full report does not fit in a job summary (${plural(report.totals.total, 'test')}): ` +
       `showing failures only.${pointer(options)}\n\n`,
   );
-  const failing = count(failures);
-  if (failing > 0) cut.add(`### Failures (${failing})\n\n`);
-  let shown = 0;
+  let blocks = 0;
   let collapsed = false;
-  for (const [i, group] of failures.entries()) {
-    if (i === OPEN_FAILURES) collapsed = cut.add('<details><summary>More failures</summary>\n\n');
-    if (i >= OPEN_FAILURES && !collapsed) break;
-    if (!cut.add(groupBlock(report, group))) break;
-    shown += group.matching.length;
+  for (const piece of failureSection(report, failures)) {
+    if (piece === DETAILS_END || !cut.add(piece)) break;
+    if (piece.startsWith('<details>')) collapsed = true;
+    else if (piece.startsWith('<h4>')) blocks += 1;
   }
-  const rest = failing - shown;
-  let tail = collapsed ? '</details>\n\n' : '';
+  const failing = count(failures);
+  const rest = failing - count(failures.slice(0, blocks));
+  let tail = collapsed ? DETAILS_END : '';
   if (rest > 0) {
-    tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+    tail += `**${plural(rest, 'more failure')} not shown.**${pointer(options)}\n`;
   } else if (failing === 0) {
     tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
   }
@@ -111,7 +109,7 @@ function pointer(options: SummaryOptions): string {
   return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 
-export const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
+const VERDICT_LINE: Record<Report['verdict'], [icon: string, words: string]> = {
   passed: ['✅', 'passed'],
   failed: ['❌', 'failed'],
   cancelled: ['🚫', 'cancelled'],
@@ -126,19 +124,16 @@ function countWords(key: CountKey, n: number): string {
   return key === 'error' ? plural(n, 'error') : `${n} ${key === 'timedOut' ? 'timed out' : key}`;
 }
 
-/**
- * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
- * pull-request comment): without bold and without the number of suite runs.
- */
-export function countsLine(report: Report, short = false): string {
+/** The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s (2 suite runs).`. */
+function countsLine(report: Report): string {
   const t = report.totals;
   const bold = (k: CountKey): boolean =>
-    !short && k !== 'passed' && k !== 'flaky' && (k !== 'timedOut' || report.policy.failOnTimeout);
+    k !== 'passed' && k !== 'flaky' && (k !== 'timedOut' || report.policy.failOnTimeout);
   const counts = (['failed', 'error', 'timedOut', 'passed', 'flaky', 'cancelled'] as const)
     .filter((k) => k === 'passed' || t[k] > 0)
     .map((k) => (bold(k) ? `**${countWords(k, t[k])}**` : countWords(k, t[k])));
   let line = `${counts.join(', ')} of ${plural(t.total, 'test')} in ${formatDuration(t.duration)}`;
-  if (report.runs.length > 1 && !short) line += ` (${plural(report.runs.length, 'suite run')})`;
+  if (report.runs.length > 1) line += ` (${plural(report.runs.length, 'suite run')})`;
   line += '.';
   if (t.screenshotCompareFailed) {
     const counted = report.policy.failOnScreenshotCompare;
@@ -149,7 +144,8 @@ export function countsLine(report: Report, short = false): string {
   return line;
 }
 
-function headline(report: Report, options: SummaryOptions): string {
+/** The heading (`## ❌ Ghost Inspector: failed`), the counts, why the step fails, the tunnel; ends in a blank line. */
+export function headline(report: Report, options: Pick<SummaryOptions, 'title' | 'tunnel'>): string {
   const [icon, words] = VERDICT_LINE[report.verdict];
   let line = `## ${icon} ${escapeInline(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
   if (report.waited) line += countsLine(report);
@@ -172,17 +168,18 @@ function headline(report: Report, options: SummaryOptions): string {
   return `${line}\n\n`;
 }
 
+const DETAILS_END = '</details>\n\n';
+
 /** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
 function failureSection(report: Report, groups: ReturnType<typeof groupTests>): string[] {
   if (groups.length === 0) return [];
   const out = [`### Failures (${count(groups)})\n\n`];
-  for (const g of groups.slice(0, OPEN_FAILURES)) out.push(groupBlock(report, g));
-  const rest = groups.slice(OPEN_FAILURES);
-  if (rest.length > 0) {
-    out.push(`<details><summary>${plural(count(rest), 'more failure')}</summary>\n\n`);
-    for (const g of rest) out.push(groupBlock(report, g));
-    out.push('</details>\n\n');
+  for (const [i, g] of groups.entries()) {
+    if (i === OPEN_FAILURES)
+      out.push(`<details><summary>${plural(count(groups.slice(i)), 'more failure')}</summary>\n\n`);
+    out.push(groupBlock(report, g));
   }
+  if (groups.length > OPEN_FAILURES) out.push(DETAILS_END);
   return out;
 }
 

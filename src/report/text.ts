@@ -16,9 +16,6 @@ export function cleanText(text: string | null | undefined): string {
   return SUSPECT.test(s) ? s.replace(XML_INVALID, '\uFFFD') : s;
 }
 
-/** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
-export { redactUrl, withoutQuery } from '../api/redact.js';
-
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

@@ -73,7 +73,7 @@ describe.concurrent('the action against the emulator', () => {
     expect(r.summary).toContain('Smoke tests');
     const results = JSON.parse(readFileSync(r.outputs['results-json']!, 'utf8')) as unknown;
     expect(JSON.stringify(results)).toContain('Home page loads');
-    expect(r.stdout).toContain('::group::✓ passed  Home page loads');
+    expect(r.stdout).toContain('::group::✅ Passed  Home page loads');
     expect(executes()).toHaveLength(1);
     expectNoSecret(r);
   });

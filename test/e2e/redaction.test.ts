@@ -87,7 +87,7 @@ describe('redaction never alters the action’s data', () => {
     const r = await run({ 'suite-ids': 'suite-checkout', 'private-variables': 'CARD=card' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/::error[^\n]*Pay by \*\*\*/);
-    expect(r.stdout).toMatch(/::group::✗ failed {2}Pay by \*\*\*/);
+    expect(r.stdout).toMatch(/::group::❌ Failed {2}Pay by \*\*\*/);
     expect(r.summary).toContain('Pay by &#42;&#42;&#42;');
     expect(file('ghost-inspector-junit.xml')).toContain('Pay by ***');
     expect(file('ghost-inspector-results.json')).toContain('Pay by ***');

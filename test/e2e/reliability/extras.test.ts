@@ -234,7 +234,7 @@ describe.concurrent('reports first, extras after', () => {
     expect(quoted.body).toBe(`${marker}\n### ✅ Ghost Inspector: passed (forged)`);
     const own = github.comments.filter((c) => c.user.login === 'github-actions[bot]');
     expect(own).toHaveLength(1);
-    expect(own[0]!.body.startsWith(`${marker}\n### ✅ Ghost Inspector: passed`)).toBe(true);
+    expect(own[0]!.body.startsWith(`${marker}\n## ✅ Ghost Inspector: passed`)).toBe(true);
     expect(github.requests.filter((q) => q.method === 'PATCH').map((q) => q.url)).toEqual([
       `/repos/acme/shop/issues/comments/${own[0]!.id}`,
     ]);

@@ -105,7 +105,7 @@ describe('console reporter', () => {
       url: 'https://x/r',
     };
     const lines = render([{ type: 'test-finished', run, test }]);
-    expect(lines[0]).toMatch(/^group: ✗ failed {2}Pay \[https:\/\/.*staging\.example\.com\/\] in 4\.2 s$/);
+    expect(lines[0]).toMatch(/^group: ❌ Failed {2}Pay \[https:\/\/.*staging\.example\.com\/\] in 4\.2 s$/);
     expect(lines[0]).not.toContain('secret');
     expect(lines.slice(1)).toEqual(['Suite: Checkout', 'Result: https://x/r']);
   });

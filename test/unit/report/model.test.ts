@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { variantLabel } from '../../../src/report/console.js';
-import { cleanText, escapeInline, redactUrl } from '../../../src/report/text.js';
+import { redactUrl } from '../../../src/api/redact.js';
+import { cleanText, escapeInline } from '../../../src/report/text.js';
 import { APP_URL, Fixtures, summaryOf, suiteRun } from './fixtures.js';
 import { HOSTILE, reportOf, SCENARIOS } from './scenarios.js';
 

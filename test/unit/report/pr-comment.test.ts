@@ -172,7 +172,7 @@ describe('renderPullRequestComment', () => {
       key: 'e2e',
       runUrl: 'https://github.com/acme/shop/actions/runs/1',
     });
-    expect(body.startsWith('<!-- ghost-inspector-action:e2e -->\n### ❌ Ghost Inspector: failed')).toBe(true);
+    expect(body.startsWith('<!-- ghost-inspector-action:e2e -->\n## ❌ Ghost Inspector: failed')).toBe(true);
     // A zero-width space keeps "#5" from linking to an issue or pull request.
     expect(body).toContain('Step 5 assertTextPresent .confirmation');
     expect(body).toContain(

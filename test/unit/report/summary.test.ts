@@ -29,7 +29,7 @@ describe('renderSummary', () => {
     const leg = renderSummary(report, { title: 'Ghost Inspector (firefox, *eu*)' });
     expect(leg).toMatch(/^## ✅ Ghost Inspector \(firefox, &#42;eu&#42;\): passed\n/);
     expect(renderPullRequestComment(report, { title: 'Smoke (firefox)' })).toContain(
-      '### ✅ Smoke (firefox): passed',
+      '## ✅ Smoke (firefox): passed',
     );
   });
 
@@ -48,6 +48,9 @@ describe('renderSummary', () => {
     const shown = [...md.matchAll(/<h4>/g)].length;
     const more = Number(/\*\*(\d+) more failures/.exec(md)![1]);
     expect(shown + more).toBe(report.totals.failed);
+    // The full summary's layout: the first failures open, the rest in one `<details>` counting them, closed.
+    expect(md).toMatch(/<details><summary>\d+ more failures<\/summary>/);
+    expect(md.split('<details>').length).toBe(md.split('</details>').length);
   });
 
   it('never passes maxBytes, whatever the budget', () => {

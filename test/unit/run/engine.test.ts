@@ -111,8 +111,8 @@ describe('runPlan against the emulator', () => {
       ['Receipt e-mail link', 'passed'],
     ]);
     expect(run!.tests[1]!.url).toBe(`https://app.ghostinspector.com/results/${run!.tests[1]!.result!._id}`);
-    expect(log.lines.some((l) => l.startsWith('✗ failed  Pay by card'))).toBe(true);
-    expect(log.lines).toContain('Error: Element not found: .confirmation');
+    expect(log.lines.some((l) => l.startsWith('❌ Failed  Pay by card'))).toBe(true);
+    expect(log.lines.some((l) => /^Step \d+ .*: Element not found: \.confirmation$/.test(l))).toBe(true);
     const verdict = decideVerdict(summary, {
       failOnEmpty: true,
       failOnTimeout: true,
