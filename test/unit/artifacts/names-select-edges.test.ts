@@ -26,11 +26,18 @@ describe('names at their edges', () => {
     expect(sanitizeSegment('Pay\u200bment\u202e', 100)).toBe('Payment');
     expect(sanitizeSegment('..hidden..', 100)).toBe('hidden');
     expect(sanitizeSegment('abcdef', 3)).toBe('abc');
+    // Spaces around the text do not count against its bytes.
+    expect(sanitizeSegment('   abcdef  ', 6)).toBe('abcdef');
   });
 
   it('parts that sanitize to nothing take their fallback: result id, variant', () => {
     expect(screenshotPath('S', 'T', {}, '...', 'screenshot')).toBe('S/T-result.png');
     expect(screenshotPath('S', 'T', { browser: '..' }, 'r1', 'screenshot')).toBe('S/T [variant]-r1.png');
+  });
+
+  it('a start URL is no part of a file name', () => {
+    const variant = { browser: 'firefox', startUrl: 'https://staging.example/login' };
+    expect(screenshotPath('S', 'T', variant, 'r1', 'screenshot')).toBe('S/T [firefox]-r1.png');
   });
 
   it('a long test name is cut, never the variant; a test name with room is kept whole', () => {
