@@ -61,6 +61,15 @@ const AGENTS: Record<string, { status: number; body: unknown }> = {
       ],
     },
   },
+  '/no-config': {
+    status: 200,
+    body: {
+      tunnels: [
+        { name: 'bare', public_url: 'https://bare.ngrok.app' },
+        tunnel('https://shop.ngrok.app', APP),
+      ],
+    },
+  },
   '/empty': { status: 200, body: { tunnels: [] } },
   '/no-list': { status: 200, body: { uri: '/api/tunnels' } },
   '/failing': { status: 500, body: { tunnels: [tunnel('https://shop.ngrok.app', APP)] } },
@@ -108,6 +117,10 @@ describe('askNgrokApi', () => {
 
   it('null when several tunnels are listed and none leads to the app', async () => {
     expect(await ask('/none-of-ours')).toBeNull();
+  });
+
+  it('skips a listed tunnel without its config, among others', async () => {
+    expect(await ask('/no-config')).toBe('https://shop.ngrok.app');
   });
 
   it('skips a tunnel without a public URL yet', async () => {
