@@ -17,6 +17,11 @@ export default {
   ignoreStatic: true,
   concurrency: 2,
   timeoutMS: 30_000,
+  // The first run of all tests takes minutes on a busy 2-core machine.
+  dryRunTimeoutMinutes: 20,
+  // Reruns test only the mutants whose code or covering tests changed (`--force` tests them all again).
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

@@ -470,6 +470,58 @@ describe('upload through the real @actions/artifact client', () => {
 });
 
 describe('uploadScreenshots alone', () => {
+  /** Two downloaded screenshots, and a client that counts its uploads and never answers (it takes no signal). */
+  async function stoppable() {
+    const { summary } = failedRun(2, { prefix: 'c' });
+    const dir = path.join(tmp, 'downloads');
+    const { files } = await downloadScreenshots(selectScreenshots(summary, 'failed'), dir, {
+      allowHttp: true,
+    });
+    const uploads: string[] = [];
+    return { files: files as DownloadedFile[], dir, uploads };
+  }
+
+  it('a cancel given before the upload: the upload never starts, the files are kept', async () => {
+    const { files, dir, uploads } = await stoppable();
+    const controller = new AbortController();
+    controller.abort(new Error('the workflow was cancelled'));
+    const report = await uploadScreenshots(files, {
+      name: 'x',
+      rootDirectory: dir,
+      artifactsDir: path.join(tmp, 'kept'),
+      client: { uploadArtifact: (name) => (uploads.push(name), new Promise(() => {})) },
+      signal: controller.signal,
+      log,
+    });
+    expect(uploads).toEqual([]);
+    expect(report.artifactId).toBeUndefined();
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^Screenshot artifact not uploaded: stopped: the workflow was cancelled\. .*kept in/,
+      ),
+    ]);
+  });
+
+  it('a cancel during the wait before another try: no further upload starts', async () => {
+    const { files, dir, uploads } = await stoppable();
+    const controller = new AbortController();
+    const report = await uploadScreenshots(files, {
+      name: 'x',
+      rootDirectory: dir,
+      artifactsDir: path.join(tmp, 'kept'),
+      client: {
+        uploadArtifact: (name) => (uploads.push(name), Promise.reject(new Error('socket hang up'))),
+      },
+      sleep: () => (controller.abort(new Error('the workflow was cancelled')), Promise.resolve()),
+      signal: controller.signal,
+      log,
+    });
+    expect(uploads).toEqual(['x']);
+    expect(report.warnings.at(-1)).toMatch(
+      /^Screenshot artifact not uploaded: stopped: the workflow was cancelled\./,
+    );
+  });
+
   it('with no files does nothing', async () => {
     const report = await uploadScreenshots([], { name: 'x', rootDirectory: tmp, artifactsDir: tmp });
     expect(report).toEqual({ warnings: [] });

@@ -1,13 +1,13 @@
 /**
  * GitHub keeps 10 error annotations per step (docs/github-platform.md, "Annotations"), and a failing step
- * writes one of its own (`core.setFailed`). The action in-process (`run(deps)`, on a 10x clock) against
- * suites of 9, 10 and 11 failing tests: the step's error is always among the 10 kept, every failing test
+ * writes one of its own (`core.setFailed`). The action in-process (`run(deps)`) against suites of 9, 10
+ * and 11 failing tests, it and the emulator on one virtual clock (`support/virtual-world.ts`): the step's error is always among the 10 kept, every failing test
  * has its own annotation while they fit (9), and past that the last slot counts the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
+import type { SeedFile } from '../../../emulator/index.js';
 import { runActionInProcess } from '../../support/run-action.js';
-import { scaledClock } from '../../support/scaled-clock.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
 import {
   makeTempWorkspace,
   ORG,
@@ -30,6 +30,8 @@ function seed(): SeedFile {
         name: `Broken ${size}.${i}`,
         suite: `suite-red-${size}`,
         steps: [{ command: 'open', target: '/' }],
+        // No case here reads a screenshot: without them the emulator renders no images.
+        disableVisuals: true,
         scenario: { outcome: 'fail', failingStep: 0, error: 'Page did not load', runDurationMs: 50 },
       });
     }
@@ -37,15 +39,15 @@ function seed(): SeedFile {
   return file;
 }
 
-let emulator: Emulator;
+let world: VirtualWorld;
 const workspaces: string[] = [];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.01, seed: seed(), quiet: true });
+  world = await startVirtualWorld({ timeScale: 0.01, seed: seed() });
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await world?.close();
   for (const w of workspaces) await removeWorkspace(w);
 });
 
@@ -57,12 +59,13 @@ async function errorsOf(size: number): Promise<string[]> {
     workspace,
     inputs: {
       ...secretInputs(secrets),
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': world.emulator.baseUrl,
       'suite-ids': `suite-red-${size}`,
       screenshots: 'none',
       'timeout-minutes': '1',
     },
-    clock: scaledClock(10),
+    clock: world.clock,
+    createApi: (options) => world.client(options),
   });
   expect(run.code).toBe(1);
   expect(run.outputs.failed, run.stdout).toBe(String(size));

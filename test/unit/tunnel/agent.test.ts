@@ -7,11 +7,12 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAgent } from '../../../src/tunnel/agent.js';
 import { tunnelProvider, type AgentAsset, type TunnelProvider } from '../../../src/tunnel/providers.js';
@@ -22,6 +23,7 @@ let server: Server;
 let base: string;
 let work: string;
 let tgz: Buffer;
+let zip: Buffer;
 const requested: string[] = [];
 const saved = { cache: process.env.RUNNER_TOOL_CACHE, temp: process.env.RUNNER_TEMP };
 
@@ -33,10 +35,12 @@ beforeAll(async () => {
   const archive = path.join(work, 'agent.tgz');
   expect(spawnSync('tar', ['-czf', archive, '-C', work, 'gi-test-agent']).status).toBe(0);
   tgz = await readFile(archive);
+  zip = Buffer.from(zipSync({ 'gi-zip-agent': [new Uint8Array(GOOD), { os: 3, attrs: 0o755 << 16 }] }));
   const files: Record<string, Buffer> = {
     '/good': GOOD,
     '/corrupted': Buffer.concat([GOOD.subarray(0, 10), Buffer.from('x')]),
     '/agent.tgz': tgz,
+    '/agent.zip': zip,
   };
   server = createServer((req, res) => {
     requested.push(req.url ?? '');
@@ -113,5 +117,49 @@ describe.skipIf(process.platform === 'win32')('findAgent download', () => {
     expect(await readFile(await find(provider))).toEqual(GOOD);
     const bad = providerWith({ url: `${base}/agent.tgz`, kind: 'tgz', version: '2.0.0' }, 'gi-test-agent');
     await expect(find(bad)).rejects.toThrow(/not the pinned/);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('findAgent', () => {
+  it('says what it downloads, from where', async () => {
+    const lines: string[] = [];
+    const provider = providerWith({ url: `${base}/good`, kind: 'binary', version: '3.0.0' }, 'gi-log-agent');
+    await findAgent(provider, '', (line) => lines.push(line));
+    expect(lines).toEqual([`Downloading gi-log-agent 3.0.0 from ${base}/good`]);
+  });
+
+  it('extracts a .zip as a zip', async () => {
+    const provider = providerWith(
+      { url: `${base}/agent.zip`, kind: 'zip', version: '1.0.0', sha256: sha256(zip) },
+      'gi-zip-agent',
+    );
+    expect(await readFile(await find(provider))).toEqual(GOOD);
+  });
+
+  it('without a download for this OS and architecture, says so and asks for an install', async () => {
+    const provider: TunnelProvider = {
+      ...tunnelProvider('cloudflared'),
+      command: 'gi-nowhere',
+      asset: () => null,
+    };
+    await expect(find(provider)).rejects.toThrow(
+      `gi-nowhere is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`,
+    );
+  });
+
+  it('takes the first executable of that name on the search path, skipping folders without one', async () => {
+    const dirs = ['empty', 'not-executable', 'executable'].map((d) => path.join(work, 'path', d));
+    for (const d of dirs) await mkdir(d, { recursive: true });
+    await writeFile(path.join(dirs[1]!, 'gi-path-agent'), GOOD, { mode: 0o644 });
+    await writeFile(path.join(dirs[2]!, 'gi-path-agent'), GOOD, { mode: 0o755 });
+    const provider = providerWith(
+      { url: `${base}/missing`, kind: 'binary', version: '1.0.0' },
+      'gi-path-agent',
+    );
+    const downloads = requested.length;
+    expect(await findAgent(provider, dirs.join(path.delimiter), () => {})).toBe(
+      path.join(dirs[2]!, 'gi-path-agent'),
+    );
+    expect(requested.length).toBe(downloads);
   });
 });

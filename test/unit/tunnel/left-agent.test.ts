@@ -7,29 +7,47 @@ import { describe, expect, it } from 'vitest';
 import { stopLeftAgent } from '../../../src/tunnel/left-agent.js';
 import { isAlive } from '../../support/fake-tunnel.js';
 
-/** A process of `process.execPath` that ignores SIGTERM, detached as the agent of a killed step is. */
-function hungAgent(): number {
-  const child = spawn(
-    process.execPath,
-    ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"],
-    {
-      detached: true,
-      stdio: 'ignore',
-    },
+/**
+ * A process of `process.execPath`, detached as the agent of a killed step is, that ignores SIGTERM when
+ * `ignoreTerm`; resolves once it is ready (its handler set), with its pid and how it ended.
+ */
+async function agent(ignoreTerm: boolean) {
+  const script = `${ignoreTerm ? "process.on('SIGTERM', () => {}); " : ''}setInterval(() => {}, 1000); console.log('ready')`;
+  const child = spawn(process.execPath, ['-e', script], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, signal) => resolve(signal)),
   );
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  child.stdout.destroy();
   child.unref();
-  return child.pid ?? 0;
+  return { pid: child.pid ?? 0, ended };
+}
+
+/** An agent that ignores SIGTERM. */
+async function hungAgent(): Promise<number> {
+  return (await agent(true)).pid;
 }
 
 describe.skipIf(process.platform === 'win32')('stopLeftAgent', () => {
   it('kills the saved agent, SIGKILL after SIGTERM is ignored', async () => {
-    const pid = hungAgent();
+    const { pid, ended } = await agent(true);
     expect(await stopLeftAgent({ pid, path: process.execPath })).toBe(pid);
+    expect(await ended).toBe('SIGKILL');
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('stops the saved agent with SIGTERM alone when it obeys', async () => {
+    const { pid, ended } = await agent(false);
+    expect(await stopLeftAgent({ pid, path: process.execPath })).toBe(pid);
+    expect(await ended).toBe('SIGTERM');
     expect(isAlive(pid)).toBe(false);
   });
 
   it('leaves a process alone that does not run the saved executable', async () => {
-    const pid = hungAgent();
+    const pid = await hungAgent();
     try {
       expect(
         await stopLeftAgent({ pid, path: '/opt/hostedtoolcache/cloudflared/2026.9.3/x64/cloudflared' }),

@@ -1,0 +1,61 @@
+/**
+ * The deadline's backstop: an engine that does not stop at the deadline (its client ignores the abort) is
+ * ended by the process's own real-time timer (docs/run-stopping.md, "Time bounds"). The action runs
+ * in-process (`run(deps)`) against its own emulator behind a proxy that holds the list of test results. The
+ * backstop is a real-time timer whatever the clock does, so this case spends real seconds; it is left out of
+ * `npm run mutate`, where `test/unit/action/stop.test.ts` proves the timer on fake timers.
+ */
+import { expect, it } from 'vitest';
+import type { GhostInspectorApi } from '../../../src/api/api.js';
+import { createClient } from '../../../src/api/client.js';
+import { startHoldProxy } from '../../support/proxy.js';
+import { runActionInProcess } from '../../support/run-action.js';
+import {
+  closeAfterAll,
+  makeTempWorkspace,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+  startReliabilityEmulator,
+} from '../../support/reliability.js';
+
+const secrets = secretsFor('backstop');
+
+const later = closeAfterAll();
+
+it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
+  const emulator = await startReliabilityEmulator(secrets);
+  later(() => emulator.close());
+  emulator.setScenario('rel-green-1', { hang: true });
+  // The suite result is read (still running); its list of tests hangs, and the client that lists it
+  // ignores the abort of the deadline.
+  const hold = await startHoldProxy(emulator.origin, ({ method, url }) =>
+    method === 'GET' && /\/suite-results\/[^/]+\/results/.test(url) ? 'hold-before' : 'forward',
+  );
+  later(() => hold.close());
+  const deaf = (api: GhostInspectorApi): GhostInspectorApi =>
+    new Proxy(api, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== 'function' || !/^(get|list)/.test(String(name))) return value;
+        return (...args: unknown[]) => (value as (...a: unknown[]) => unknown)(...args.slice(0, -1), {});
+      },
+    });
+  const workspace = await makeTempWorkspace('gi-rel-backstop-');
+  later(() => removeWorkspace(workspace));
+  const started = Date.now();
+  const run = await runActionInProcess({
+    workspace,
+    inputs: {
+      ...secretInputs(secrets),
+      'api-base-url': hold.baseUrl,
+      screenshots: 'none',
+      'suite-ids': 'suite-green',
+      'timeout-minutes': '0.05',
+    },
+    createApi: (options) => deaf(createClient(options)),
+  });
+  expect(run.signal).toBe('SIGKILL');
+  expect(run.stdout).toMatch(/did not stop at the timeout/);
+  expect(Date.now() - started).toBeLessThan(3_000 + 10_000);
+});
