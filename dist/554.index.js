@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   publishScreenshots: () => (/* binding */ publishScreenshots)
 });
 
-// UNUSED EXPORTS: MAX_FILE_NAME_BYTES, artifactUrl, defaultArtifactName, displayUrl, downloadScreenshots, fileVariantLabel, isNameClash, runPool, sanitizeArtifactName, sanitizeSegment, screenshotPath, selectScreenshots, suffixedName, truncateUtf8, uploadScreenshots
+// UNUSED EXPORTS: MAX_FILE_NAME_BYTES, artifactUrl, defaultArtifactName, displayUrl, downloadScreenshots, fileVariantLabel, isNameClash, sanitizeArtifactName, sanitizeSegment, screenshotPath, selectScreenshots, suffixedName, truncateUtf8, uploadScreenshots
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
@@ -33,8 +33,6 @@ var external_node_fs_ = __webpack_require__(73024);
 var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(46466);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __webpack_require__(44942);
 // EXTERNAL MODULE: ./src/api/backoff.ts
 var backoff = __webpack_require__(50304);
 // EXTERNAL MODULE: ./src/common/clock.ts
@@ -147,7 +145,6 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 
 
 
-
 /** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
 /** A failure of one attempt; `retryable` decides whether another attempt is made. */
@@ -161,19 +158,6 @@ class AttemptError extends Error {
         this.name = 'AttemptError';
     }
 }
-const NETWORK_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ETIMEDOUT',
-    'EPIPE',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ECONNABORTED',
-    'ERR_STREAM_PREMATURE_CLOSE',
-    'UND_ERR_SOCKET',
-]);
 /** The URL as it may be shown: no query string or fragment (object storage signatures live there). */
 function displayUrl(url) {
     try {
@@ -186,112 +170,67 @@ function displayUrl(url) {
 }
 /**
  * One attempt: GET `url` (redirects checked), stream the body through the image guard into `tmp`.
- * @throws AttemptError on any failure (retryable for 5xx, 429, timeouts and network errors)
+ * @returns the bytes saved
+ * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
  */
-async function attemptDownload(client, url, tmp, rules) {
-    const { timeoutMs, signal } = rules;
-    let timer;
-    let stopped = false;
-    let response;
-    let onAbort;
-    const timeout = () => new AttemptError(`no complete answer within ${timeoutMs} ms`, true);
-    const deadline = new Promise((_, reject) => {
-        const stop = (error) => {
-            stopped = true;
-            response?.message.destroy(new Error(error.message));
-            reject(error);
-        };
-        timer = setTimeout(() => stop(timeout()), timeoutMs);
-        onAbort = () => stop(new AttemptError(`stopped: ${(0,time_limit/* stopReason */.PJ)(signal)}`, false));
-        if (signal?.aborted)
-            onAbort();
-        else
-            signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    deadline.catch(() => undefined);
+async function attemptDownload(url, tmp, rules) {
+    // Ends the deadline's timer and whatever of the request is still open, once the attempt is over.
+    const done = new AbortController();
+    const deadline = (0,clock/* timeoutSignal */._)(clock/* systemClock */.ml, rules.timeoutMs, done.signal);
+    const signal = AbortSignal.any([deadline, done.signal, ...(rules.signal ? [rules.signal] : [])]);
     try {
-        const work = (async () => {
-            let current = url;
-            for (let hop = 0;; hop++) {
-                checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
-                try {
-                    response = await client.get(current, { Accept: 'image/png,image/*;q=0.9,*/*;q=0.5' });
-                }
-                catch (e) {
-                    throw toAttemptError(e, timeoutMs);
-                }
-                if (stopped) {
-                    response.message.destroy();
-                    throw timeout();
-                }
-                const status = response.message.statusCode ?? 0;
-                const location = response.message.headers.location;
-                if (status < 300 || status >= 400 || !location)
-                    break;
-                response.message.resume();
-                if (hop >= MAX_REDIRECTS)
-                    throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
-                current = new URL(location, current).href;
-            }
-            const status = response.message.statusCode ?? 0;
-            if (status < 200 || status >= 300) {
-                response.message.resume();
-                const retryable = status >= 500 || status === 429 || status === 408;
-                throw new AttemptError(`HTTP ${status}`, retryable, retryable
-                    ? (0,backoff/* parseRetryAfter */.mu)(response.message.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS)
-                    : undefined);
-            }
-            const declared = Number(response.message.headers['content-length']);
-            const hasLength = Number.isFinite(declared) && !!response.message.headers['content-length'];
-            if (hasLength && declared > rules.maxBytes) {
-                response.message.destroy();
-                throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
-            }
-            const out = (0,external_node_fs_.createWriteStream)(tmp);
-            try {
-                await (0,external_node_stream_promises_.pipeline)(response.message, imageGuard(rules.maxBytes), out);
-            }
-            catch (e) {
-                if (stopped && !(e instanceof RefusedDownload))
-                    throw timeout();
-                throw toAttemptError(e, timeoutMs);
-            }
-            if (hasLength && declared !== out.bytesWritten) {
-                throw new AttemptError(`body cut short: ${out.bytesWritten} of ${declared} bytes`, true);
-            }
-            if (out.bytesWritten === 0)
-                throw new AttemptError('empty body', true);
-            return out.bytesWritten;
-        })();
-        return await Promise.race([work, deadline]);
+        let response;
+        for (let hop = 0, current = url;; hop++) {
+            checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
+            response = await fetch(current, {
+                redirect: 'manual',
+                headers: { accept: 'image/png,image/*;q=0.9,*/*;q=0.5', 'user-agent': 'ghost-inspector-action' },
+                signal,
+            });
+            const location = response.headers.get('location');
+            if (response.status < 300 || response.status >= 400 || !location)
+                break;
+            if (hop >= MAX_REDIRECTS)
+                throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
+            current = new URL(location, current).href;
+        }
+        const { status } = response;
+        if (!response.ok) {
+            const retryable = status >= 500 || status === 429 || status === 408;
+            const retryAfter = response.headers.get('retry-after') ?? undefined;
+            const waitMs = retryable ? (0,backoff/* parseRetryAfter */.mu)(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) : undefined;
+            throw new AttemptError(`HTTP ${status}`, retryable, waitMs);
+        }
+        if (Number(response.headers.get('content-length')) > rules.maxBytes) {
+            throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
+        }
+        const out = (0,external_node_fs_.createWriteStream)(tmp);
+        // A web stream is async iterable in Node, which the DOM types do not say.
+        const body = (response.body ?? []);
+        await (0,external_node_stream_promises_.pipeline)(body, imageGuard(rules.maxBytes), out);
+        if (out.bytesWritten === 0)
+            throw new AttemptError('empty body', true);
+        return out.bytesWritten;
+    }
+    catch (e) {
+        if (e instanceof AttemptError)
+            throw e;
+        if (e instanceof RefusedDownload)
+            throw new AttemptError(e.message, false);
+        if (rules.signal?.aborted)
+            throw new AttemptError(`stopped: ${(0,time_limit/* stopReason */.PJ)(rules.signal)}`, false);
+        if (deadline.aborted)
+            throw new AttemptError(`no complete answer within ${rules.timeoutMs} ms`, true);
+        const err = e;
+        const code = err.cause?.code ?? err.code;
+        if (code && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+            throw new AttemptError(`error ${code}`, code !== 'ENOSPC');
+        }
+        throw new AttemptError(String(err.message).replace(/https?:\/\/\S+/g, displayUrl), false);
     }
     finally {
-        clearTimeout(timer);
-        if (onAbort)
-            signal?.removeEventListener('abort', onAbort);
+        done.abort();
     }
-}
-function toAttemptError(e, timeoutMs) {
-    if (e instanceof AttemptError)
-        return e;
-    if (e instanceof RefusedDownload)
-        return new AttemptError(e.message, false);
-    const err = e;
-    const message = err?.message ?? String(e);
-    if (/^Request timeout/.test(message))
-        return new AttemptError(`no answer within ${timeoutMs} ms`, true);
-    if (err?.code && NETWORK_CODES.has(err.code))
-        return new AttemptError(`network error ${err.code}`, true);
-    if (/aborted|socket hang up|premature close/i.test(message))
-        return new AttemptError('connection lost', true);
-    if (err?.code && /^E[A-Z]+$/.test(err.code))
-        return new AttemptError(`error ${err.code}`, err.code !== 'ENOSPC');
-    return new AttemptError(message.replace(/https?:\/\/\S+/g, (u) => displayUrl(u)), false);
-}
-/** Runs `worker` over `items`, at most `limit` in flight; rejects with the first worker error. */
-async function runPool(items, limit, worker) {
-    const pool = (0,p_limit/* default */.A)(Math.max(1, Math.floor(limit)));
-    await Promise.all(items.map((item) => pool(() => worker(item))));
 }
 /**
  * Downloads screenshots to `dir/<job.relativePath>` (`dir` absolute). Every job ends in `files` or in
@@ -301,72 +240,49 @@ async function runPool(items, limit, worker) {
 async function downloadScreenshots(jobs, dir, options = {}) {
     const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
     const retries = Math.max(0, Math.floor(options.retries ?? 3));
-    const timeoutMs = Math.max(1, options.timeoutMs ?? 30_000);
     const baseMs = Math.max(0, options.backoffMs ?? 500);
     const signal = options.signal;
     const sleep = options.sleep ?? ((ms) => clock/* systemClock */.ml.sleep(ms, signal));
     const redact = options.redact ?? ((s) => s);
     const log = options.log;
     const rules = {
-        timeoutMs,
+        timeoutMs: Math.max(1, options.timeoutMs ?? 30_000),
         allowHttp: options.allowHttp ?? false,
         maxBytes: options.maxBytes ?? MAX_SCREENSHOT_BYTES,
         ...(signal ? { signal } : {}),
     };
     await (0,promises_.mkdir)(dir, { recursive: true });
-    const client = new lib/* HttpClient */.Qq(options.userAgent ?? 'ghost-inspector-action', [], {
-        socketTimeout: timeoutMs,
-        keepAlive: true,
-        allowRetries: false,
-        allowRedirects: false,
-        maxSockets: concurrency,
-    });
-    const outcomes = new Map();
-    try {
-        await runPool(jobs, concurrency, async (job) => {
-            const target = external_node_path_default().join(dir, ...job.relativePath.split('/'));
-            const tmp = `${target}.part`;
-            let lastError = 'not attempted';
-            for (let attempt = 1; attempt <= retries + 1; attempt++) {
-                try {
-                    await (0,promises_.mkdir)(external_node_path_default().dirname(target), { recursive: true });
-                    const bytes = await attemptDownload(client, job.url, tmp, rules);
-                    await (0,promises_.rename)(tmp, target);
-                    outcomes.set(job, { job, path: target, bytes, attempts: attempt });
-                    log?.debug?.(`Downloaded ${job.relativePath} (${bytes} bytes, attempt ${attempt})`);
-                    return;
-                }
-                catch (e) {
-                    await (0,promises_.rm)(tmp, { force: true }).catch(() => undefined);
-                    const err = e instanceof AttemptError ? e : toAttemptError(e, timeoutMs);
-                    lastError = err.message;
-                    if (!err.retryable || attempt > retries)
-                        break;
-                    const wait = err.retryAfterMs ?? (0,backoff/* backoffMs */.jo)(attempt - 1, Math.random, { baseMs });
-                    log?.debug?.(redact(`Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`));
-                    await sleep(wait);
-                }
+    const one = async (job) => {
+        const target = external_node_path_default().join(dir, ...job.relativePath.split('/'));
+        const tmp = `${target}.part`;
+        for (let attempt = 1;; attempt++) {
+            try {
+                await (0,promises_.mkdir)(external_node_path_default().dirname(target), { recursive: true });
+                const bytes = await attemptDownload(job.url, tmp, rules);
+                await (0,promises_.rename)(tmp, target);
+                log?.debug?.(`Downloaded ${job.relativePath} (${bytes} bytes, attempt ${attempt})`);
+                return { job, path: target, bytes, attempts: attempt };
             }
-            const reason = redact(`${lastError} (${displayUrl(job.url)})`);
-            outcomes.set(job, { job, reason });
-            log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
-        });
-    }
-    finally {
-        client.dispose();
-    }
-    const files = [];
-    const missing = [];
-    for (const job of jobs) {
-        const o = outcomes.get(job);
-        if (!o)
-            missing.push({ job, reason: 'not attempted' });
-        else if ('path' in o)
-            files.push(o);
-        else
-            missing.push(o);
-    }
-    return { files, missing };
+            catch (e) {
+                await (0,promises_.rm)(tmp, { force: true }).catch(() => undefined);
+                const err = e instanceof AttemptError ? e : new AttemptError(String(e.message), false);
+                if (!err.retryable || attempt > retries) {
+                    const reason = redact(`${err.message} (${displayUrl(job.url)})`);
+                    log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
+                    return { job, reason };
+                }
+                const wait = err.retryAfterMs ?? (0,backoff/* backoffMs */.jo)(attempt - 1, Math.random, { baseMs });
+                log?.debug?.(redact(`Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`));
+                await sleep(wait);
+            }
+        }
+    };
+    const limit = (0,p_limit/* default */.A)(concurrency);
+    const outcomes = await Promise.all(jobs.map((job) => limit(() => one(job))));
+    return {
+        files: outcomes.filter((o) => 'path' in o),
+        missing: outcomes.filter((o) => 'reason' in o),
+    };
 }
 
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
@@ -393,18 +309,8 @@ const MAX_FILE_NAME_BYTES = 200;
 const MAX_ARTIFACT_NAME_LENGTH = 200;
 /** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
 function truncateUtf8(text, maxBytes) {
-    if (Buffer.byteLength(text, 'utf8') <= maxBytes)
-        return text;
-    let out = '';
-    let used = 0;
-    for (const ch of text) {
-        const size = Buffer.byteLength(ch, 'utf8');
-        if (used + size > maxBytes)
-            break;
-        out += ch;
-        used += size;
-    }
-    return out;
+    // A streaming decode holds back the bytes of a character cut in two.
+    return new TextDecoder().decode(Buffer.from(text, 'utf8').subarray(0, maxBytes), { stream: true });
 }
 /**
  * Makes one path segment (no slashes) safe for an artifact and every common file system, at most
@@ -476,10 +382,6 @@ var screenshots = __webpack_require__(45309);
 
 /** States whose final screenshot `failed` mode keeps. */
 const FAILED_STATES = new Set(['failed', 'error', 'timed-out']);
-function hasImage(result) {
-    const images = (0,screenshots/* resultImages */.m)(result);
-    return !!images.screenshot || !!images.comparison;
-}
 /** The results of one test run that `mode` keeps, final result first, without duplicates. */
 function chosenResults(test, mode) {
     const final = test.result;
@@ -503,35 +405,17 @@ function chosenResults(test, mode) {
     }
     return out;
 }
+/** The images of `result` to fetch: its final screenshot and its comparison image, those it has. */
 function jobsFor(run, test, result) {
-    const jobs = [];
-    const base = {
-        resultId: result._id,
-        suiteName: run.suiteName,
-        testName: test.testName || result.name,
-        runKey: run.key,
-        state: test.state,
-    };
     const images = (0,screenshots/* resultImages */.m)(result);
-    if (images.screenshot) {
-        jobs.push({
-            ...base,
-            kind: 'screenshot',
-            url: images.screenshot.url,
-            expectedBytes: images.screenshot.bytes,
-            relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'screenshot'),
-        });
-    }
-    if (images.comparison) {
-        jobs.push({
-            ...base,
-            kind: 'comparison',
-            url: images.comparison.url,
-            expectedBytes: images.comparison.bytes,
-            relativePath: screenshotPath(run.suiteName, base.testName, run.variant, result._id, 'comparison'),
-        });
-    }
-    return jobs;
+    const testName = test.testName || result.name;
+    return ['screenshot', 'comparison'].flatMap((kind) => {
+        const image = images[kind];
+        if (!image)
+            return [];
+        const relativePath = screenshotPath(run.suiteName, testName, run.variant, result._id, kind);
+        return [{ resultId: result._id, kind, url: image.url, relativePath, state: test.state }];
+    });
 }
 /**
  * Picks the screenshots to download (pure): for `failed`, failed/error/timed-out results, failed attempts
@@ -546,18 +430,19 @@ function selectScreenshots(summary, mode) {
     for (const run of summary.runs) {
         for (const test of run.tests) {
             for (const result of chosenResults(test, mode)) {
-                if (!hasImage(result))
-                    continue;
-                if (seen.has(result._id))
+                const images = jobsFor(run, test, result);
+                if (images.length === 0 || seen.has(result._id))
                     continue;
                 seen.add(result._id);
-                jobs.push(...jobsFor(run, test, result));
+                jobs.push(...images);
             }
         }
     }
     return jobs;
 }
 
+// EXTERNAL MODULE: ./src/common/log.ts
+var log = __webpack_require__(81095);
 ;// CONCATENATED MODULE: ./src/artifacts/upload.ts
 /**
  * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
@@ -569,27 +454,33 @@ function selectScreenshots(summary, mode) {
 
 
 
+
+/** Names tried before giving up on 409 clashes. */
+const MAX_NAMES = 10;
+/** Wait between two tries of one name, ms. */
+const RETRY_DELAY_MS = 2000;
 /** True when the error says the artifact name is taken (HTTP 409 / Twirp `already_exists`). */
 function isNameClash(error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test(message);
+    return /\(409\)|\b409\b.*conflict|already[_ ]exists/i.test((0,log/* messageOf */.bD)(error));
 }
-/** `work`, or a rejection `stopped: <why>` once `signal` fires: the artifact client takes no signal. */
+/** `work()`, or `stopped: <why>` once `signal` fires (not started if fired): the client takes no signal. */
 function untilStopped(work, signal) {
     if (!signal)
-        return work;
+        return work();
     return new Promise((resolve, reject) => {
         const onAbort = () => reject(new Error(`stopped: ${(0,time_limit/* stopReason */.PJ)(signal)}`));
         if (signal.aborted)
-            onAbort();
+            return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+        work()
+            .then(resolve, reject)
+            .finally(() => signal.removeEventListener('abort', onAbort));
     });
 }
 /** Errors no retry can fix. */
 function isPermanent(error) {
     const name = error instanceof Error ? error.name : '';
-    const message = error instanceof Error ? error.message : String(error);
+    const message = (0,log/* messageOf */.bD)(error);
     return (['GHESNotSupportedError', 'UsageError', 'FilesNotFoundError'].includes(name) ||
         /non-retryable|not valid|Unable to get the|invalid and\/or missing claims|does not exist|not a parent/i.test(message));
 }
@@ -598,26 +489,12 @@ function artifactUrl(id, env = process.env) {
     const run = (0,src_github/* workflowRunUrl */.CX)((0,src_github/* readGitHubContext */.L7)(env));
     return run ? `${run}/artifacts/${id}` : undefined;
 }
-/** Copies files into `artifactsDir` keeping their paths relative to `rootDirectory`, 8 at once. */
-async function keepLocally(files, rootDirectory, artifactsDir) {
-    const target = external_node_path_default().resolve(artifactsDir);
-    const root = external_node_path_default().resolve(rootDirectory);
-    await (0,promises_.mkdir)(target, { recursive: true });
-    if (target === root)
-        return target;
-    await runPool(files, 8, async (file) => {
-        const dest = external_node_path_default().join(target, external_node_path_default().relative(root, file.path));
-        await (0,promises_.mkdir)(external_node_path_default().dirname(dest), { recursive: true });
-        await (0,promises_.copyFile)(file.path, dest);
-    });
-    return target;
-}
+/** The first line of the error's message, at most 500 characters. */
 function describe(error) {
-    const text = error instanceof Error ? error.message : String(error);
-    return text.split('\n')[0].slice(0, 500);
+    return (0,log/* messageOf */.bD)(error).split('\n')[0].slice(0, 500);
 }
 /**
- * Uploads `files` (all under `rootDirectory`) as one artifact; outside GitHub, or when the upload fails
+ * Uploads `files` (all that `rootDirectory` holds) as one artifact; outside GitHub, or when the upload fails
  * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
  * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
@@ -632,8 +509,12 @@ async function uploadScreenshots(files, options) {
     if (files.length === 0)
         return { warnings };
     const keep = async (why) => {
+        const localDir = external_node_path_default().resolve(options.artifactsDir);
         try {
-            const localDir = await keepLocally(files, options.rootDirectory, options.artifactsDir);
+            // Outside GitHub the files were downloaded there.
+            if (localDir !== external_node_path_default().resolve(options.rootDirectory)) {
+                await (0,promises_.cp)(options.rootDirectory, localDir, { recursive: true });
+            }
             if (why)
                 warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
             else
@@ -656,21 +537,21 @@ async function uploadScreenshots(files, options) {
     }
     // Loaded on demand: the client and its Azure SDK are large and needless outside GitHub.
     const client = options.client ?? new (await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(645)]).then(__webpack_require__.bind(__webpack_require__, 9645))).DefaultArtifactClient();
-    const maxNames = Math.max(1, options.maxNameAttempts ?? 10);
     const attempts = Math.max(1, options.attempts ?? 2);
-    const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const sleep = options.sleep ?? ((ms) => clock/* systemClock */.ml.sleep(ms));
     const paths = files.map((f) => f.path);
-    const uploadOptions = { compressionLevel: options.compressionLevel ?? 0 };
+    // No compression: PNG is compressed already.
+    const uploadOptions = { compressionLevel: 0 };
     if (options.retentionDays !== undefined && options.retentionDays > 0) {
         uploadOptions.retentionDays = options.retentionDays;
     }
     let lastError;
-    for (let n = 1; n <= maxNames; n++) {
+    for (let n = 1; n <= MAX_NAMES; n++) {
         const name = suffixedName(base, n);
         let clash = false;
         for (let attempt = 1; attempt <= attempts; attempt++) {
             try {
-                const response = await untilStopped(client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions), options.signal);
+                const response = await untilStopped(() => client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions), options.signal);
                 if (response.id === undefined)
                     throw new Error('the artifact service returned no artifact id');
                 if (n > 1)
@@ -679,7 +560,6 @@ async function uploadScreenshots(files, options) {
                     artifactId: response.id,
                     artifactName: name,
                     artifactUrl: artifactUrl(response.id, env),
-                    size: response.size,
                     warnings,
                 };
             }
@@ -692,8 +572,8 @@ async function uploadScreenshots(files, options) {
                 }
                 if (options.signal?.aborted || isPermanent(e) || attempt === attempts)
                     break;
-                log?.info(`Artifact upload failed (${describe(e)}); trying again in ${options.retryDelayMs ?? 2000} ms.`);
-                await sleep(options.retryDelayMs ?? 2000);
+                log?.info(`Artifact upload failed (${describe(e)}); trying again in ${RETRY_DELAY_MS} ms.`);
+                await sleep(RETRY_DELAY_MS);
             }
         }
         if (!clash || options.signal?.aborted)
@@ -745,9 +625,8 @@ async function publishScreenshots(summary, options) {
     if (downloaded.missing.length > 0) {
         const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
         const message = `${downloaded.missing.length} of ${jobs.length} screenshot(s) missing: ${list}`;
-        const warning = message.length > 3000 ? `${message.slice(0, 3000)}...` : message;
-        warnings.push(warning);
-        log?.warning(warning);
+        warnings.push(message.length > 3000 ? `${message.slice(0, 3000)}...` : message);
+        log?.warning(warnings[0]);
     }
     const uploaded = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, UPLOAD_TIME_LIMIT_MS, (signal) => uploadScreenshots(downloaded.files, {
         name: options.artifactName || defaultArtifactName(env),
@@ -759,21 +638,12 @@ async function publishScreenshots(summary, options) {
         log,
         signal,
     }));
-    warnings.push(...uploaded.warnings);
     const files = {};
     for (const f of downloaded.files) {
         const entry = (files[f.job.resultId] ??= {});
         entry[f.job.kind] = f.job.relativePath;
     }
-    return {
-        files,
-        missing: downloaded.missing,
-        artifactId: uploaded.artifactId,
-        artifactName: uploaded.artifactName,
-        artifactUrl: uploaded.artifactUrl,
-        localDir: uploaded.localDir,
-        warnings,
-    };
+    return { ...uploaded, files, missing: downloaded.missing, warnings: [...warnings, ...uploaded.warnings] };
 }
 
 

@@ -121,36 +121,20 @@ function commentMarker(key) {
 }
 /** Renders the pull-request comment (pure), at most {@link MAX_COMMENT_CHARS} characters, marker first. */
 function renderPullRequestComment(report, options = {}) {
-    const [icon] = _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .VERDICT_LINE */ .Fg[report.verdict];
-    const lines = [
-        commentMarker(options.key),
-        `### ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)(options.title ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_TITLE */ .p3)}: ${report.verdict}`,
-        '',
-        (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .countsLine */ .J7)(report, true),
-    ];
-    if (!report.passing && report.reasons.length > 0) {
-        lines.push('', `**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)(report.reasons.join(' '))}`);
-    }
+    const lines = [];
     const failing = [...(0,_model_js__WEBPACK_IMPORTED_MODULE_1__/* .allTests */ .DD)(report)].filter(({ test }) => test.failing);
-    if (failing.length > 0) {
-        lines.push('');
-        for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
-            const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .variantTitle */ .wF)(run, test), 400));
-            const why = test.state === 'failed' || test.state === 'error' ? (0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .failureMessage */ .oh)(test) : failingReason(test);
-            const history = test.testId ? options.history?.get(test.testId) : undefined;
-            lines.push(`- ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_5__/* .link */ .nf)(test.resultUrl, name)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)(why, 500))}${history ? ` (${history})` : ''}`);
-        }
-        if (failing.length > MAX_LISTED_FAILURES)
-            lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
+    for (const { run, test } of failing.slice(0, MAX_LISTED_FAILURES)) {
+        const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .withVariant */ .YA)(test.title, run.variantLabel), 400));
+        const history = test.testId ? options.history?.get(test.testId) : undefined;
+        lines.push(`- ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_5__/* .link */ .nf)(test.resultUrl, name)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_2__/* .failureMessage */ .oh)(test), 500))}${history ? ` (${history})` : ''}`);
     }
+    if (failing.length > MAX_LISTED_FAILURES)
+        lines.push(`- … and ${failing.length - MAX_LISTED_FAILURES} more`);
     const runHref = options.runUrl ? (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeUrl */ .Pl)(options.runUrl) : '';
     if (runHref)
         lines.push('', `<a href="${runHref}">Details in the job summary</a>`);
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)(`${lines.join('\n')}\n`, MAX_COMMENT_CHARS);
-}
-/** `timed out: <error>`, `cancelled`, `screenshot comparison failed`: a failing test without a failed step. */
-function failingReason(test) {
-    return `${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_5__/* .verbOf */ .rl)(test)}${test.error && test.countedAs === test.state ? `: ${test.error}` : ''}`;
+    const head = `${commentMarker(options.key)}\n${(0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .headline */ .Pl)(report, { title: options.title })}`;
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .truncate */ .xv)(`${(head + lines.join('\n')).trimEnd()}\n`, MAX_COMMENT_CHARS);
 }
 /**
  * Creates the sticky comment on a pull request, or updates the oldest own one; requests stay on the API's

@@ -55996,6 +55996,35 @@ function unrefTimer(ms, onExpire) {
 
 /***/ }),
 
+/***/ 81095:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BP: () => (/* binding */ logLine),
+/* harmony export */   EC: () => (/* binding */ artifactsLog),
+/* harmony export */   bD: () => (/* binding */ messageOf)
+/* harmony export */ });
+/** One log line whose control characters became spaces: it can never start a workflow command. */
+function logLine(text) {
+    // eslint-disable-next-line no-control-regex
+    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
+/** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
+function artifactsLog(sink) {
+    return {
+        info: (line) => sink.info(logLine(line)),
+        warning: (line) => sink.warning(line),
+        debug: (line) => sink.debug(line),
+    };
+}
+/** The message of a thrown value. */
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+
+/***/ }),
+
 /***/ 51418:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -56199,16 +56228,15 @@ var words = __nccwpck_require__(73596);
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
 var deadline = __nccwpck_require__(22800);
 ;// CONCATENATED MODULE: ./src/run/progress.ts
-/** Ids shown before a list is folded. */
-const SHOWN_IDS = 5;
-/** `a, b, c` or, past `max` ids, `a, b, c, d, e and 95 more`. */
-function foldIds(ids, max = SHOWN_IDS) {
+/** `a, b, c` or, past five ids, `a, b, c, d, e and 95 more`. */
+function foldIds(ids) {
+    const max = 5;
     if (ids.length <= max)
         return ids.join(', ');
     return `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 }
 /** The warnings of trigger problems: one per kind, with the count, the first ids and the first message. */
-function problemLines(problems, verb = 'Could not start') {
+function problemLines(problems) {
     const kinds = new Map();
     for (const p of problems)
         kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
@@ -56216,9 +56244,9 @@ function problemLines(problems, verb = 'Could not start') {
     for (const [kind, list] of kinds) {
         const first = list[0];
         if (list.length === 1)
-            lines.push(`${verb} ${first.label}: ${first.message}`);
+            lines.push(`Could not start ${first.label}: ${first.message}`);
         else {
-            lines.push(`${verb} ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
+            lines.push(`Could not start ${list.length} runs (${kind}): ${foldIds(list.map((p) => p.id))}. First: ${first.label}: ${first.message}`);
         }
     }
     return lines;
@@ -56226,9 +56254,15 @@ function problemLines(problems, verb = 'Could not start') {
 
 // EXTERNAL MODULE: ./src/report/model-test.ts
 var model_test = __nccwpck_require__(18620);
+// EXTERNAL MODULE: ./src/report/phrases.ts
+var phrases = __nccwpck_require__(64792);
+// EXTERNAL MODULE: ./src/api/redact.ts
+var redact = __nccwpck_require__(22799);
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/console.ts
+
+
 
 
 
@@ -56244,7 +56278,7 @@ function variantParts(variant, withStartUrl = true) {
     if (variant.viewport)
         parts.push((0,report_text/* cleanText */.X5)(variant.viewport));
     if (variant.startUrl && withStartUrl)
-        parts.push((0,report_text/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(variant.startUrl)));
+        parts.push((0,redact/* redactUrl */.BO)((0,report_text/* cleanText */.X5)(variant.startUrl)));
     if (variant.dataRow !== undefined && variant.dataRow !== null)
         parts.push(`row ${variant.dataRow + 1}`);
     return parts;
@@ -56253,23 +56287,14 @@ function variantParts(variant, withStartUrl = true) {
 function variantLabel(variant) {
     return variantParts(variant).join(' · ');
 }
-/** ` [<variantLabel>]`, or '' when nothing varied: what follows a test name in a log line. */
-function bracketed(variant) {
-    const label = variantLabel(variant);
-    return label ? ` [${label}]` : '';
+/** A test's name in a log line, with its variant's label: `Pay [firefox]`. */
+function named(name, variant) {
+    return (0,phrases/* withVariant */.YA)(name, variantLabel(variant));
 }
-const STATE_MARK = {
-    passed: '✓ passed',
-    failed: '✗ failed',
-    flaky: '~ flaky',
-    'timed-out': '⏱ timed out',
-    cancelled: '⊘ cancelled',
-    error: '! error',
-};
-/** The group of one finished test: `✗ failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
+/** The group of one finished test: `❌ Failed  Checkout [chrome] in 4.2 s`, then suite, link, failing step. */
 function testGroup(run, test) {
     const seconds = test.result?.executionTime ? ` in ${(test.result.executionTime / 1000).toFixed(1)} s` : '';
-    const title = `${STATE_MARK[test.state]}  ${test.testName}${bracketed(run.variant)}${seconds}`;
+    const title = `${phrases/* STATE_LABEL */.hd[test.state]}  ${named(test.testName, run.variant)}${seconds}`;
     const lines = [];
     if (run.kind === 'suite')
         lines.push(`Suite: ${run.suiteName}`);
@@ -56277,12 +56302,9 @@ function testGroup(run, test) {
         lines.push(`File: ${run.file}`);
     if (test.url)
         lines.push(`Result: ${test.url}`);
-    const failing = test.result?.steps?.find((s) => s.passing === false && !s.optional);
-    if (failing) {
-        lines.push(`Failing step ${failing.sequence + 1}: ${failing.command} ${(0,model_test/* targetText */.Z3)(failing.target)}`);
-        if (failing.error)
-            lines.push(`Error: ${failing.error}`);
-    }
+    const failing = (0,model_test/* failingStepOf */.uu)(test.result?.steps);
+    if (failing)
+        lines.push((0,phrases/* stepSentence */.ow)(failing));
     if (test.error)
         lines.push(test.error);
     if (test.attempts.length)
@@ -56292,10 +56314,10 @@ function testGroup(run, test) {
 function renderStop(event, log) {
     switch (event.type) {
         case 'retrying':
-            log.info(`Re-running failed test ${event.testName}${bracketed(event.variant)} (attempt ${event.attempt} of ${event.attempts}).`);
+            log.info(`Re-running failed test ${named(event.testName, event.variant)} (attempt ${event.attempt} of ${event.attempts}).`);
             return;
         case 'retry-problem': {
-            const label = `${event.testName}${bracketed(event.variant)}`;
+            const label = named(event.testName, event.variant);
             if (event.problem === 'not-sent')
                 log.warning(`Could not re-run ${label}: ${event.message}`);
             else if (event.problem === 'not-read')
@@ -56305,19 +56327,18 @@ function renderStop(event, log) {
             return;
         }
         case 'timed-out':
-            log.warning(`Timeout: ${(0,deadline/* describeTimeout */.by)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
+            log.warning(`Timeout: ${(0,words/* formatDuration */.a)(event.timeoutMs)} passed with runs still going; stopping the wait.`);
             return;
         case 'fail-fast':
-            log.warning(`Fail-fast: ${event.test.testName}${bracketed(event.run.variant)} failed; cancelling ${(0,words/* plural */.L)(event.others, 'other remote run')} and starting no more.`);
+            log.warning(`Fail-fast: ${named(event.test.testName, event.run.variant)} failed; cancelling ${(0,words/* plural */.L)(event.others, 'other remote run')} and starting no more.`);
             return;
         case 'cancelling': {
             // Fail-fast told its cancels in its own line; only the late ones (triggers in flight) are added.
             if (event.reason === 'fail-fast' && !event.late)
                 return;
             const why = event.reason === 'fail-fast' ? 'Fail-fast' : 'Workflow cancelled';
-            log.warning(event.late
-                ? `${why}: cancelling ${event.count} more remote run${event.count === 1 ? '' : 's'} started by triggers in flight.`
-                : `${why}: cancelling ${(0,words/* plural */.L)(event.count, 'remote run')}.`);
+            const runs = (0,words/* plural */.L)(event.count, event.late ? 'more remote run' : 'remote run');
+            log.warning(`${why}: cancelling ${runs}${event.late ? ' started by triggers in flight' : ''}.`);
             return;
         }
         case 'cancel-failed':
@@ -56372,16 +56393,18 @@ function consoleReporter(log) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   TQ: () => (/* binding */ variantFields),
-/* harmony export */   Z3: () => (/* binding */ targetText),
 /* harmony export */   fW: () => (/* binding */ buildTest),
 /* harmony export */   tg: () => (/* binding */ dateMs),
+/* harmony export */   uu: () => (/* binding */ failingStepOf),
 /* harmony export */   wD: () => (/* binding */ numberOrNull)
 /* harmony export */ });
 /* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(93916);
 /* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(45309);
 /* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
 /** Builds one test of the report model (`model.ts`) from a test result (pure). */
+
 
 
 
@@ -56402,7 +56425,7 @@ function buildTest(test, ctx) {
     const r = test.result;
     const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.testName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)((0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refName */ .P)(r?.test)) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r?.name) || '(unnamed test)';
     const steps = (r?.steps ?? []).map(buildStep);
-    const failingStep = firstFailingStep(steps);
+    const failingStep = failingStepOf(r?.steps);
     const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
     const screenshotCompareFailed = r?.screenshotComparePassing === false;
     const counted = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countedAs */ .DV)(test.state, screenshotCompareFailed, policy);
@@ -56434,8 +56457,8 @@ function buildTest(test, ctx) {
         steps,
         consoleErrors: (r?.console ?? []).filter((c) => c.error).map(buildConsole),
         ...(resultUrl ? { resultUrl } : {}),
-        ...(r?.startUrl ? { startUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.startUrl)) } : {}),
-        ...(r?.endUrl ? { endUrl: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.endUrl)) } : {}),
+        ...(r?.startUrl ? { startUrl: (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.startUrl)) } : {}),
+        ...(r?.endUrl ? { endUrl: (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.endUrl)) } : {}),
         ...(r?.video?.url ? { videoUrl: writtenUrl(r.video.url) } : {}),
         ...(screenshot && screenshot.originalUrl ? { screenshot } : {}),
         ...(compare ? { screenshotCompare: compare } : {}),
@@ -56450,10 +56473,10 @@ function buildTest(test, ctx) {
 /** A screenshot or video URL as the reports write it: cleaned, without its query string (signed URLs). */
 function writtenUrl(url) {
     const text = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(url);
-    return text ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutQuery */ .j$)(text) : '';
+    return text ? (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .withoutQuery */ .j$)(text) : '';
 }
 function buildAttempt(r, appUrl) {
-    const failingStep = firstFailingStep((r.steps ?? []).map(buildStep));
+    const failingStep = failingStepOf(r.steps);
     const error = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.error?.details);
     return {
         resultId: r._id,
@@ -56500,7 +56523,7 @@ function buildStep(step) {
         optional: Boolean(step.optional),
         outcome,
         ...(error ? { error } : {}),
-        ...(step.url ? { url: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(step.url)) } : {}),
+        ...(step.url ? { url: (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(step.url)) } : {}),
     };
 }
 /** A step target as one string: several selectors (tried in order) are joined with ` || `. */
@@ -56511,21 +56534,18 @@ function targetText(target) {
         return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(target);
     return target.map((t) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(t?.selector)).join(' || ');
 }
-function firstFailingStep(steps) {
-    const step = steps.find((s) => s.outcome === 'failed');
+/** The first required step of a test result that failed, as the reports tell it; undefined when none. */
+function failingStepOf(steps) {
+    const step = steps?.map(buildStep).find((s) => s.outcome === 'failed');
     if (!step)
         return undefined;
-    return {
-        sequence: step.sequence,
-        command: step.command,
-        target: step.target,
-        error: step.error ?? 'Step failed (the service gave no error text).',
-    };
+    const { sequence, command, target } = step;
+    return { sequence, command, target, error: step.error ?? 'Step failed (the service gave no error text).' };
 }
 function buildConsole(entry) {
     return {
         output: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(entry.output),
-        url: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(entry.url)),
+        url: (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .redactUrl */ .BO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(entry.url)),
         dateExecuted: entry.dateExecuted,
     };
 }
@@ -56564,10 +56584,14 @@ function numberOrNull(value) {
 /* harmony export */   yv: () => (/* binding */ buildStartedReport)
 /* harmony export */ });
 /* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
-/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(18620);
-/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(63352);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(65655);
+/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22800);
+/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18620);
+/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(63352);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(65655);
 /** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
+
+
 
 
 
@@ -56579,7 +56603,7 @@ function numberOrNull(value) {
 function buildReport(summary, verdict, attachments = new Map()) {
     const appUrl = summary.appUrl.replace(/\/+$/, '');
     const runs = summary.runs.map((run) => buildSuiteRun(run, appUrl, verdict, attachments));
-    const duration = Math.max(0, (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(summary.finishedAt) - (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(summary.startedAt)) || 0;
+    const duration = Math.max(0, (0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .dateMs */ .tg)(summary.finishedAt) - (0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .dateMs */ .tg)(summary.startedAt)) || 0;
     return {
         verdict: verdict.status,
         passing: verdict.passing,
@@ -56599,25 +56623,25 @@ function buildStartedReport(summary, policy) {
     return buildReport(summary, (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .decideStartedVerdict */ .T_)(summary, policy));
 }
 function buildSuiteRun(run, appUrl, verdict, attachments) {
-    const suiteName = (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.suiteName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.file) || '(unnamed suite)';
-    const label = (0,_console_js__WEBPACK_IMPORTED_MODULE_2__/* .variantLabel */ ._q)(run.variant ?? {});
+    const suiteName = (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cleanText */ .X5)(run.suiteName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cleanText */ .X5)(run.file) || '(unnamed suite)';
+    const label = (0,_console_js__WEBPACK_IMPORTED_MODULE_3__/* .variantLabel */ ._q)(run.variant ?? {});
     const policy = verdict.policy;
-    const tests = run.tests.map((t, i) => (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .buildTest */ .fW)(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }));
+    const tests = run.tests.map((t, i) => (0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .buildTest */ .fW)(t, { key: `${run.key}#${i}`, suiteName, run, appUrl, policy, attachments }));
     const testless = verdict.waited ? (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .testlessRunState */ .c0)(run) : run.tests.length === 0 ? startedState(run) : null;
     if (testless)
         tests.push(standIn(run, suiteName, testless, verdict));
     const per = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countResults */ .aD)([run], policy);
     const suiteResult = run.suiteResult;
     const suiteResultId = run.suiteResultId ?? suiteResult?._id;
-    const durationMs = (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .numberOrNull */ .wD)(suiteResult?.executionTime) ??
-        (run.endedAt ? Math.max(0, (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(run.endedAt) - (0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .dateMs */ .tg)(run.triggeredAt)) || null : null);
+    const durationMs = (0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .numberOrNull */ .wD)(suiteResult?.executionTime) ??
+        (run.endedAt ? Math.max(0, (0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .dateMs */ .tg)(run.endedAt) - (0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .dateMs */ .tg)(run.triggeredAt)) || null : null);
     const totals = { ...per, duration: tests.reduce((n, t) => n + (t.durationMs ?? 0), 0) };
     if (!verdict.waited)
         Object.assign(totals, { total: 1, error: testless ? 1 : 0 });
     return {
         key: run.key,
         kind: run.kind,
-        name: label ? `${suiteName} [${label}]` : suiteName,
+        name: (0,_phrases_js__WEBPACK_IMPORTED_MODULE_4__/* .withVariant */ .YA)(suiteName, label),
         suiteName,
         suiteId: run.suiteId,
         ...(run.kind === 'file' && run.file ? { file: run.file } : {}),
@@ -56630,7 +56654,7 @@ function buildSuiteRun(run, appUrl, verdict, attachments) {
         startedAt: run.triggeredAt,
         ...(run.endedAt ? { endedAt: run.endedAt } : {}),
         durationMs,
-        ...(run.error ? { error: (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.error) } : {}),
+        ...(run.error ? { error: (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cleanText */ .X5)(run.error) } : {}),
         timedOut: Boolean(run.timedOut),
         cancelled: Boolean(run.cancelled),
         ...(run.notStarted ? { notStarted: run.notStarted } : {}),
@@ -56645,12 +56669,8 @@ function startedState(run) {
 }
 /** What a run without any test result is, in words (`could not start`, `no test result`...). */
 function testlessPhrase(run, state) {
-    if (run.notStarted === 'deadline')
-        return 'not started before the timeout';
-    if (run.notStarted === 'signal')
-        return 'not started before the workflow was cancelled';
-    if (run.notStarted === 'fail-fast')
-        return 'not started: fail-fast';
+    if (run.notStarted)
+        return _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__/* .NOT_STARTED_ERROR */ .$B[run.notStarted].toLowerCase();
     if (run.mayHaveStarted)
         return 'may have started but could not be found';
     if (state === 'timed-out')
@@ -56676,12 +56696,12 @@ function standIn(run, suiteName, state, verdict) {
         ...(run.notStarted ? { notStarted: run.notStarted } : {}),
         ...(run.mayHaveStarted ? { mayHaveStarted: true } : {}),
         durationMs: null,
-        error: (0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cleanText */ .X5)(run.error) || sentence,
+        error: (0,_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cleanText */ .X5)(run.error) || sentence,
         steps: [],
         consoleErrors: [],
         screenshotCompareFailed: false,
         attempts: [],
-        ...(0,_model_test_js__WEBPACK_IMPORTED_MODULE_1__/* .variantFields */ .TQ)(run.variant ?? {}),
+        ...(0,_model_test_js__WEBPACK_IMPORTED_MODULE_2__/* .variantFields */ .TQ)(run.variant ?? {}),
     };
 }
 /** Every test of the report with its suite run, in report order. */
@@ -56698,23 +56718,57 @@ function* allTests(report) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   KN: () => (/* binding */ percent),
+/* harmony export */   Tw: () => (/* binding */ flakySentence),
+/* harmony export */   YA: () => (/* binding */ withVariant),
+/* harmony export */   av: () => (/* binding */ attemptReason),
+/* harmony export */   hd: () => (/* binding */ STATE_LABEL),
 /* harmony export */   iF: () => (/* binding */ comparisonLine),
 /* harmony export */   jW: () => (/* binding */ sameError),
 /* harmony export */   l6: () => (/* binding */ stepLine),
 /* harmony export */   oh: () => (/* binding */ failureMessage),
-/* harmony export */   ow: () => (/* binding */ stepSentence),
-/* harmony export */   wF: () => (/* binding */ variantTitle)
+/* harmony export */   ow: () => (/* binding */ stepSentence)
 /* harmony export */ });
-/** `Checkout › Pay [firefox · row 2]`: the test's title and its run's variant, if any. */
-function variantTitle(run, test) {
-    return run.variantLabel ? `${test.title} [${run.variantLabel}]` : test.title;
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
+/** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
+
+/** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
+function withVariant(name, label) {
+    return label ? `${name} [${label}]` : name;
 }
-/** `Step 3 click .buy: Element not found` or the test's error. */
+/**
+ * Why a test is not passed, in one sentence every report writes: the failing step (`Step 3 click .buy: …`),
+ * `Timed out: …`, `Cancelled: …`, the test's error, or its failed screenshot comparison; '' for a passed test.
+ */
 function failureMessage(test) {
-    if (test.failingStep)
-        return stepSentence(test.failingStep);
-    return test.error ?? 'Test failed (no step failed: see the console errors and the result).';
+    const why = test.error;
+    switch (test.state) {
+        case 'failed':
+            if (test.failingStep)
+                return stepSentence(test.failingStep);
+            return why ?? 'Test failed (no step failed: see the console errors and the result).';
+        case 'error':
+            return why ?? 'No test result could be had.';
+        case 'timed-out':
+            return why && /^timed out\b/i.test(why)
+                ? why
+                : `Timed out: ${why ?? 'the test result was still running at the deadline.'}`;
+        case 'cancelled':
+            return test.notStarted && why
+                ? why
+                : `Cancelled: ${why ?? 'the test result was cancelled before it finished.'}`;
+        default:
+            return test.screenshotCompareFailed ? comparisonLine(test, false) : '';
+    }
+}
+/** `passed on attempt 3 after 2 failed attempts`: what makes a test flaky. */
+function flakySentence(test) {
+    return `passed on attempt ${test.attempts.length + 1} after ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(test.attempts.length, 'failed attempt')}`;
+}
+/** Why an earlier attempt failed: its failing step, its error, or `Test failed.` / `Ended without a verdict.`. */
+function attemptReason(a) {
+    if (a.failingStep)
+        return stepSentence(a.failingStep);
+    return a.error ?? (a.passing === false ? 'Test failed.' : 'Ended without a verdict.');
 }
 /**
  * `Step 3 click .buy: Element not found` (numbered from 1; never `#3`, which GitHub would link to an issue
@@ -56724,6 +56778,15 @@ function stepSentence(step) {
     const target = step.target ? ` ${step.target}` : '';
     return `Step ${step.sequence + 1} ${step.command}${target}: ${step.error}`;
 }
+/** A test's state as every report labels it. */
+const STATE_LABEL = {
+    passed: '✅ Passed',
+    failed: '❌ Failed',
+    flaky: '🔁 Flaky',
+    'timed-out': '⏱️ Timed out',
+    cancelled: '🚫 Cancelled',
+    error: '⚠️ Error',
+};
 const OUTCOME_MARK = {
     passed: 'passed ',
     failed: 'FAILED ',
@@ -56738,14 +56801,14 @@ function stepLine(s) {
     const error = s.error && s.outcome !== 'passed' ? `: ${s.error}` : '';
     return `  Step ${s.sequence + 1} ${OUTCOME_MARK[s.outcome]} ${s.command}${target}${value}${error}`;
 }
-/** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…`. */
-function comparisonLine(test) {
+/** `Screenshot comparison failed: difference 12.5% (threshold 10%); image https://…` (`withImage`). */
+function comparisonLine(test, withImage = true) {
     const c = test.screenshotCompare;
     if (!c)
         return test.screenshotCompareFailed ? 'Screenshot comparison failed.' : '';
     const verdict = c.passing === true ? 'passed' : c.passing === false ? 'failed' : 'unknown (no baseline yet)';
     const diff = c.difference === null ? 'unknown' : percent(c.difference);
-    const image = c.imageUrl ? `; image ${c.imageUrl}` : '';
+    const image = c.imageUrl && withImage ? `; image ${c.imageUrl}` : '';
     return `Screenshot comparison ${verdict}: difference ${diff} (threshold ${percent(c.threshold)})${image}`;
 }
 /** `18.4%` from 0.184. */
@@ -56770,10 +56833,8 @@ function sameError(a, b) {
 /* harmony export */   NE: () => (/* binding */ OPEN_FAILURES),
 /* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   UH: () => (/* binding */ stateLabel),
-/* harmony export */   hd: () => (/* binding */ STATE_LABEL),
 /* harmony export */   jf: () => (/* binding */ otherSections),
 /* harmony export */   nf: () => (/* binding */ link),
-/* harmony export */   rl: () => (/* binding */ verbOf),
 /* harmony export */   sB: () => (/* binding */ titleHtml),
 /* harmony export */   xH: () => (/* binding */ MAX_NAME_CHARS),
 /* harmony export */   zV: () => (/* binding */ groupTests),
@@ -56792,20 +56853,12 @@ const MAX_CONSOLE_ERRORS = 5;
 const MAX_CONSOLE_CHARS = 500;
 /** Longest name in a table cell or heading. */
 const MAX_NAME_CHARS = 300;
-const STATE_LABEL = {
-    passed: '✅ Passed',
-    failed: '❌ Failed',
-    flaky: '🔁 Flaky',
-    'timed-out': '⏱️ Timed out',
-    cancelled: '🚫 Cancelled',
-    error: '⚠️ Error',
-};
 /** A test's state, plus its screenshot comparison when that failed (❌ when it counts, ⚠️ when not). */
 function stateLabel(report, test) {
     if (test.countedAs === 'failed' && test.state !== 'failed') {
         return `❌ Screenshot comparison failed (${test.state} otherwise)`;
     }
-    let label = STATE_LABEL[test.state];
+    let label = _phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE_LABEL */ .hd[test.state];
     if (test.screenshotCompareFailed) {
         label += report.policy.failOnScreenshotCompare ? ' · ❌ screenshot differs' : ' · ⚠️ screenshot differs';
     }
@@ -56864,13 +56917,6 @@ function reasonLines(test) {
     }
     return lines;
 }
-function comparisonText(test) {
-    const c = test.screenshotCompare;
-    if (!c)
-        return test.screenshotCompareFailed ? 'Screenshot comparison failed' : '';
-    const diff = c.difference === null ? '' : ` (difference ${(0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .percent */ .KN)(c.difference)}, threshold ${(0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .percent */ .KN)(c.threshold)})`;
-    return `${link(c.imageUrl, 'Screenshot comparison')}${diff}`;
-}
 function linksLine({ run, test }) {
     const links = [];
     if (test.resultUrl)
@@ -56879,8 +56925,9 @@ function linksLine({ run, test }) {
         links.push(link(run.suiteResultUrl, 'Suite result'));
     if (test.videoUrl)
         links.push(link(test.videoUrl, 'Video'));
-    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed)
-        links.push(comparisonText(test));
+    if (test.screenshotCompare?.imageUrl || test.screenshotCompareFailed) {
+        links.push(link(test.screenshotCompare?.imageUrl, (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .comparisonLine */ .iF)(test, false))));
+    }
     return links.length > 0 ? `<p>${links.join(' · ')}</p>` : '';
 }
 /** The final screenshot's thumbnail, and the comparison image's when the comparison failed. */
@@ -56913,13 +56960,8 @@ function consoleLines(test) {
 function attemptsLine(test) {
     if (test.state !== 'flaky' || test.attempts.length === 0)
         return '';
-    const items = test.attempts.map((a, i) => {
-        const why = a.failingStep
-            ? `step ${a.failingStep.sequence + 1} <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(a.failingStep.command)}</code>: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.failingStep.error, MAX_CONSOLE_CHARS))}`
-            : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(a.error ?? 'failed', MAX_CONSOLE_CHARS));
-        return `<li>Attempt ${i + 1} failed: ${why} (${link(a.resultUrl, 'result')})</li>`;
-    });
-    return `<p>Passed on attempt ${test.attempts.length + 1}.</p><ul>${items.join('')}</ul>`;
+    const items = test.attempts.map((a, i) => `<li>Attempt ${i + 1} failed: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .attemptReason */ .av)(a), MAX_CONSOLE_CHARS))} (${link(a.resultUrl, 'result')})</li>`);
+    return `<p>Flaky: ${(0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .flakySentence */ .Tw)(test)}.</p><ul>${items.join('')}</ul>`;
 }
 /** One group as an HTML block; entries of other variants add their reason only when it differs. */
 function groupBlock(report, group) {
@@ -56979,15 +57021,16 @@ function count(groups) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Br: () => (/* binding */ renderSummary),
-/* harmony export */   Fg: () => (/* binding */ VERDICT_LINE),
-/* harmony export */   J7: () => (/* binding */ countsLine),
+/* harmony export */   Pl: () => (/* binding */ headline),
 /* harmony export */   d4: () => (/* binding */ renderArtifactLine),
 /* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
 /* harmony export */ });
 /* unused harmony export DEFAULT_SUMMARY_MAX_BYTES */
 /* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18296);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73596);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
+
 
 
 
@@ -57018,26 +57061,23 @@ function renderSummary(report, options = {}) {
         return full.text();
     const cut = new Budget(maxBytes - TAIL_RESERVE);
     cut.add(head);
-    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(report.totals.total, 'test')}): ` +
+    cut.add(`> [!NOTE]\n> The full report does not fit in a job summary (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.totals.total, 'test')}): ` +
         `showing failures only.${pointer(options)}\n\n`);
-    const failing = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(failures);
-    if (failing > 0)
-        cut.add(`### Failures (${failing})\n\n`);
-    let shown = 0;
+    let blocks = 0;
     let collapsed = false;
-    for (const [i, group] of failures.entries()) {
-        if (i === _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE)
-            collapsed = cut.add('<details><summary>More failures</summary>\n\n');
-        if (i >= _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE && !collapsed)
+    for (const piece of failureSection(report, failures)) {
+        if (piece === DETAILS_END || !cut.add(piece))
             break;
-        if (!cut.add((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupBlock */ .zX)(report, group)))
-            break;
-        shown += group.matching.length;
+        if (piece.startsWith('<details>'))
+            collapsed = true;
+        else if (piece.startsWith('<h4>'))
+            blocks += 1;
     }
-    const rest = failing - shown;
-    let tail = collapsed ? '</details>\n\n' : '';
+    const failing = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(failures);
+    const rest = failing - (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(failures.slice(0, blocks));
+    let tail = collapsed ? DETAILS_END : '';
     if (rest > 0) {
-        tail += `**${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown.**${pointer(options)}\n`;
+        tail += `**${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(rest, 'more failure')} not shown.**${pointer(options)}\n`;
     }
     else if (failing === 0) {
         tail += `No test failed. The per-test tables are left out.${pointer(options)}\n`;
@@ -57067,15 +57107,15 @@ class Budget {
 function truncateBytes(text, maxBytes) {
     let out = text;
     while (Buffer.byteLength(out, 'utf8') > maxBytes)
-        out = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(out, Math.floor(out.length * 0.9));
+        out = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(out, Math.floor(out.length * 0.9));
     return out;
 }
 function pointer(options) {
     const files = [];
     if (options.junitPath)
-        files.push(`the JUnit file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(options.junitPath)}</code>`);
+        files.push(`the JUnit file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(options.junitPath)}</code>`);
     if (options.resultsPath)
-        files.push(`the results file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(options.resultsPath)}</code>`);
+        files.push(`the results file <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(options.resultsPath)}</code>`);
     return files.length > 0 ? ` Every result is in ${files.join(' and ')}.` : '';
 }
 const VERDICT_LINE = {
@@ -57087,36 +57127,34 @@ const VERDICT_LINE = {
 };
 /** One count of tests in words: `3 failed`, `1 error`, `2 timed out`. */
 function countWords(key, n) {
-    return key === 'error' ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(n, 'error') : `${n} ${key === 'timedOut' ? 'timed out' : key}`;
+    return key === 'error' ? (0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(n, 'error') : `${n} ${key === 'timedOut' ? 'timed out' : key}`;
 }
-/**
- * The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s.`; `short` (the
- * pull-request comment): without bold and without the number of suite runs.
- */
-function countsLine(report, short = false) {
+/** The counts of the verdict in words, e.g. `**1 failed**, 4 passed of 5 tests in 12.3 s (2 suite runs).`. */
+function countsLine(report) {
     const t = report.totals;
-    const bold = (k) => !short && k !== 'passed' && k !== 'flaky' && (k !== 'timedOut' || report.policy.failOnTimeout);
+    const bold = (k) => k !== 'passed' && k !== 'flaky' && (k !== 'timedOut' || report.policy.failOnTimeout);
     const counts = ['failed', 'error', 'timedOut', 'passed', 'flaky', 'cancelled']
         .filter((k) => k === 'passed' || t[k] > 0)
         .map((k) => (bold(k) ? `**${countWords(k, t[k])}**` : countWords(k, t[k])));
-    let line = `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a)(t.duration)}`;
-    if (report.runs.length > 1 && !short)
-        line += ` (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(report.runs.length, 'suite run')})`;
+    let line = `${counts.join(', ')} of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.total, 'test')} in ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(t.duration)}`;
+    if (report.runs.length > 1)
+        line += ` (${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(report.runs.length, 'suite run')})`;
     line += '.';
     if (t.screenshotCompareFailed) {
         const counted = report.policy.failOnScreenshotCompare;
-        line += ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
+        line += ` ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(t.screenshotCompareFailed, 'screenshot comparison')} failed (${counted ? 'counted as failed' : 'not counted as failures'}).`;
     }
     return line;
 }
+/** The heading (`## ❌ Ghost Inspector: failed`), the counts, why the step fails, the tunnel; ends in a blank line. */
 function headline(report, options) {
     const [icon, words] = VERDICT_LINE[report.verdict];
-    let line = `## ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
+    let line = `## ${icon} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(options.title ?? DEFAULT_TITLE)}: ${words}\n\n`;
     if (report.waited)
         line += countsLine(report);
     else {
         const started = report.totals.total - report.totals.error;
-        line += `Started ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(started, 'run')} without waiting (\`wait: false\`)`;
+        line += `Started ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(started, 'run')} without waiting (\`wait: false\`)`;
         line += report.totals.error ? `; **${report.totals.error} could not be started**.` : '.';
     }
     if (report.interrupted === 'deadline')
@@ -57126,28 +57164,27 @@ function headline(report, options) {
     if (report.interrupted === 'fail-fast')
         line += ' A test failed: the other runs were cancelled (`fail-fast`).';
     if (!report.passing && report.reasons.length > 0) {
-        line += `\n\n**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(report.reasons.join(' '))}`;
+        line += `\n\n**The step fails:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(report.reasons.join(' '))}`;
     }
     if (options.tunnel) {
         const { url, address } = options.tunnel;
-        line += `\n\nTunnel: <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(url)}</code> → <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeCode */ .tn)(address)}</code>.`;
+        line += `\n\nTunnel: <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(url)}</code> → <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(address)}</code>.`;
     }
     return `${line}\n\n`;
 }
+const DETAILS_END = '</details>\n\n';
 /** The failures heading and groups: the first {@link OPEN_FAILURES} open, the rest in one `<details>`. */
 function failureSection(report, groups) {
     if (groups.length === 0)
         return [];
     const out = [`### Failures (${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(groups)})\n\n`];
-    for (const g of groups.slice(0, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE))
+    for (const [i, g] of groups.entries()) {
+        if (i === _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE)
+            out.push(`<details><summary>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(groups.slice(i)), 'more failure')}</summary>\n\n`);
         out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupBlock */ .zX)(report, g));
-    const rest = groups.slice(_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE);
-    if (rest.length > 0) {
-        out.push(`<details><summary>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .count */ .U9)(rest), 'more failure')}</summary>\n\n`);
-        for (const g of rest)
-            out.push((0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .groupBlock */ .zX)(report, g));
-        out.push('</details>\n\n');
     }
+    if (groups.length > _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .OPEN_FAILURES */ .NE)
+        out.push(DETAILS_END);
     return out;
 }
 /** One row per suite: status, counts, and each variant's passed/total linked to its suite result. */
@@ -57167,11 +57204,11 @@ function suiteTable(report) {
             .map((k) => countWords(k, sum(k)));
         const perRun = runs.map((r) => {
             const url = r.suiteResultUrl ?? r.tests[0]?.resultUrl;
-            const label = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
+            const label = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(r.variantLabel) || (url ? (r.kind === 'suite' ? 'suite result' : 'result') : '');
             const ratio = `${r.totals.passed}/${r.totals.total}`;
             return label ? `${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(url, label)} ${ratio}` : ratio;
         });
-        const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(runs[0].suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH));
+        const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(runs[0].suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH));
         out += `| ${icon} | ${name} | ${sum('total')} | ${sum('passed')} | ${sum('failed')} | ${other.join(', ') || '–'} | ${perRun.join(' · ')} |\n`;
     }
     return `${out}\n`;
@@ -57180,19 +57217,19 @@ function suiteTable(report) {
 function* allTestsSection(report) {
     yield `### All tests (${report.totals.total})\n\n`;
     for (const run of report.runs) {
-        const variant = run.variantLabel ? ` <sub>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(run.variantLabel)}</sub>` : '';
-        const bits = [(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(run.totals.total, 'test'), countWords('passed', run.totals.passed)];
+        const variant = run.variantLabel ? ` <sub>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(run.variantLabel)}</sub>` : '';
+        const bits = [(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(run.totals.total, 'test'), countWords('passed', run.totals.passed)];
         if (run.totals.failed)
             bits.push(countWords('failed', run.totals.failed));
         const rows = run.tests.map((test) => {
             const result = test.resultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(test.resultUrl, 'result') : '–';
-            return `<tr><td>${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .stateLabel */ .UH)(report, test)}</td><td>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(test.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))}</td><td>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a)(test.durationMs)}</td><td>${result}</td></tr>`;
+            return `<tr><td>${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .stateLabel */ .UH)(report, test)}</td><td>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(test.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))}</td><td>${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(test.durationMs)}</td><td>${result}</td></tr>`;
         });
         const about = [
             run.suiteResultUrl ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(run.suiteResultUrl, 'suite result') : '',
-            run.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(run.error, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ERROR_CHARS */ .AG)) : '',
+            run.error ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.error, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ERROR_CHARS */ .AG)) : '',
         ].filter(Boolean);
-        yield `<details><summary><strong>${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))}</strong>${variant}: ${bits.join(', ')} · ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
+        yield `<details><summary><strong>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))}</strong>${variant}: ${bits.join(', ')} · ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a)(run.durationMs)}</summary>\n${about.length > 0 ? `<p>${about.join(' · ')}</p>\n` : ''}<table><tr><th>Status</th><th>Test</th><th>Duration</th><th>Result</th></tr>\n${rows.join('\n')}\n</table></details>\n\n`;
     }
 }
 /** `wait: false`: the runs asked for, each with its link, or why it could not be started. */
@@ -57204,10 +57241,10 @@ function startedSummary(report, head, options, maxBytes) {
     for (const run of report.runs) {
         const standIn = run.tests[0];
         const status = standIn
-            ? `${_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .STATE_LABEL */ .hd.error}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(standIn.error ?? standIn.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ERROR_CHARS */ .AG))}`
+            ? `${_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE_LABEL */ .hd.error}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(standIn.error ?? standIn.name, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ERROR_CHARS */ .AG))}`
             : '▶️ Started';
         const url = run.suiteResultUrl ?? run.resultUrl;
-        const row = `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeInline */ .VV)(run.variantLabel) || '–'} | ${status} | ${url ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
+        const row = `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(run.suiteName, _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_NAME_CHARS */ .xH))} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)(run.variantLabel) || '–'} | ${status} | ${url ? (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_0__/* .link */ .nf)(url, run.suiteResultUrl ? 'suite result' : 'result') : '–'} |\n`;
         if (!cut.add(row))
             break;
         shown += 1;
@@ -57224,15 +57261,12 @@ function startedSummary(report, head, options, maxBytes) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   BO: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.BO),
 /* harmony export */   Pl: () => (/* binding */ safeUrl),
 /* harmony export */   VV: () => (/* binding */ escapeInline),
 /* harmony export */   X5: () => (/* binding */ cleanText),
-/* harmony export */   j$: () => (/* reexport safe */ _api_redact_js__WEBPACK_IMPORTED_MODULE_0__.j$),
 /* harmony export */   tn: () => (/* binding */ escapeCode),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(22799);
 /** Pure text helpers shared by the renderers: cleaning, escaping, cutting. */
 /** Characters XML 1.0 forbids, and lone surrogates; service text sometimes holds them. */
 const XML_INVALID = 
@@ -57248,8 +57282,6 @@ function cleanText(text) {
     const s = String(text);
     return SUSPECT.test(s) ? s.replace(XML_INVALID, '\uFFFD') : s;
 }
-/** The one URL redaction (user-info and `apiKey` values), and URLs without their query, for the renderers. */
-
 const HTML_ESCAPES = {
     '&': '&amp;',
     '<': '&lt;',
@@ -57432,7 +57464,6 @@ function suiteResultShortfall(run) {
 /** The name of the stand-in test of a test result missing from its suite result's list. */
 const MISSING_NAME = 'Missing test result';
 const NO_POLICY = { failOnScreenshotCompare: false };
-/** Zero counts. */
 function emptyCounts() {
     return {
         total: 0,
@@ -57553,20 +57584,12 @@ function isSuiteResultOver(result) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $B: () => (/* binding */ NOT_STARTED_ERROR),
-/* harmony export */   AB: () => (/* binding */ forceExit),
 /* harmony export */   Au: () => (/* binding */ DEADLINE_BACKSTOP_MS),
 /* harmony export */   G3: () => (/* binding */ FAIL_FAST_CANCEL_ERROR),
 /* harmony export */   Mu: () => (/* binding */ HARD_EXIT_MS),
 /* harmony export */   Pi: () => (/* binding */ mayHaveStartedAmong),
-/* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR),
-/* harmony export */   by: () => (/* binding */ describeTimeout),
-/* harmony export */   wv: () => (/* binding */ armHardExit)
+/* harmony export */   ah: () => (/* binding */ MAY_HAVE_STARTED_ERROR)
 /* harmony export */ });
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
-/* harmony import */ var _common_clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(39987);
-/** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
-
-
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */
 const HARD_EXIT_MS = 6_500;
 /** The `error` of a run never started, by reason. */
@@ -57586,20 +57609,8 @@ function mayHaveStartedAmong(candidates, expected) {
         `${candidates} run${candidates === 1 ? '' : 's'} started then could be ${expected === 1 ? 'it' : 'them'}, but ` +
         `none showed this step's marker: not followed, not cancelled (may have started; not proven).`);
 }
-/** The `timeout` input for people: `45.0 s`, `5 min 00 s` (never "0 min" for a sub-minute timeout). */
-function describeTimeout(timeoutMs) {
-    return (0,_common_words_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a)(timeoutMs);
-}
-/** Arms the forced exit after a workflow cancel: `onExpire` runs `ms` later unless disarmed first. */
-function armHardExit(onExpire, ms = HARD_EXIT_MS) {
-    return (0,_common_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .unrefTimer */ .Kg)(ms, onExpire);
-}
 /** The engine returns this long after the deadline at the latest, else the process is ended, ms. */
 const DEADLINE_BACKSTOP_MS = 9_500;
-/** Ends the process with SIGKILL: `process.exit` would wait for a hung file-system call. */
-function forceExit() {
-    process.kill(process.pid, 'SIGKILL');
-}
 
 
 /***/ }),
@@ -70052,8 +70063,6 @@ var __webpack_exports__ = {};
 var src_github = __nccwpck_require__(69248);
 // EXTERNAL MODULE: ./src/common/clock.ts
 var common_clock = __nccwpck_require__(39987);
-// EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(22800);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
 var core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
@@ -70131,7 +70140,6 @@ function actionDefaults(file) {
 
 
 
-
 /** The real dependencies: `process.env`, `@actions/core`, real time, this process's signals and exit. */
 function processDeps() {
     return {
@@ -70149,7 +70157,8 @@ function processDeps() {
             };
         },
         exitAfterCancel: () => process.exit(process.exitCode || 1),
-        forceExit: deadline/* forceExit */.AB,
+        // SIGKILL: `process.exit` would wait for a hung file-system call.
+        forceExit: () => process.kill(process.pid, 'SIGKILL'),
     };
 }
 
@@ -71443,25 +71452,8 @@ function shortSecretWarnings(values) {
     return warnings;
 }
 
-;// CONCATENATED MODULE: ./src/common/log.ts
-/** One log line whose control characters became spaces: it can never start a workflow command. */
-function logLine(text) {
-    // eslint-disable-next-line no-control-regex
-    return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
-/** The screenshots' logger on the sink (their lines hold no secret: signed URLs are never logged). */
-function artifactsLog(sink) {
-    return {
-        info: (line) => sink.info(logLine(line)),
-        warning: (line) => sink.warning(line),
-        debug: (line) => sink.debug(line),
-    };
-}
-/** The message of a thrown value. */
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-
+// EXTERNAL MODULE: ./src/common/log.ts
+var log = __nccwpck_require__(81095);
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
 var report_console = __nccwpck_require__(63352);
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -71488,14 +71480,14 @@ var promises_ = __nccwpck_require__(51455);
  *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
  */
 async function findAgent(provider, searchPath, log) {
-    const onPath = await onSearchPath(provider.command, searchPath);
+    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
+    const onPath = await onSearchPath(exe, searchPath);
     if (onPath)
         return onPath;
     const asset = provider.asset(process.platform, process.arch);
     if (!asset) {
         throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
     }
-    const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
     // Loaded only here: most runs never download an agent.
     const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
     const cached = toolCache.find(provider.command, asset.version, process.arch);
@@ -71526,18 +71518,20 @@ async function checkSha256(file, asset) {
     await (0,promises_.rm)(file, { force: true });
     throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
 }
-/** The first executable named `command` (`.exe` on Windows) in the folders of `searchPath`, else null. */
-async function onSearchPath(command, searchPath) {
-    const name = process.platform === 'win32' ? `${command}.exe` : command;
+/** The first executable `exe` in the folders of `searchPath`, else null. */
+async function onSearchPath(exe, searchPath) {
+    const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
     for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
-        const file = external_node_path_default().join(dir, name);
-        const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
-        if (await (0,promises_.access)(file, mode).then(() => true, () => false))
+        const file = external_node_path_default().join(dir, exe);
+        // `access` resolves with nothing when the file may be run, else rejects.
+        if (!(await (0,promises_.access)(file, mode).catch(() => true)))
             return file;
     }
     return null;
 }
 
+// EXTERNAL MODULE: ./src/common/time-limit.ts
+var time_limit = __nccwpck_require__(51418);
 ;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
 /**
  * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
@@ -71552,15 +71546,12 @@ const API_TIMEOUT_MS = 2_000;
  * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
  */
 async function askNgrokApi(api, address, bound) {
-    const done = new AbortController();
     try {
-        const res = await fetch(`${api}/api/tunnels`, {
-            headers: { accept: 'application/json' },
-            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, API_TIMEOUT_MS, done.signal)]),
+        const list = await (0,time_limit/* withinTimeLimit */.A0)(bound, API_TIMEOUT_MS, async (signal) => {
+            const res = await fetch(`${api}/api/tunnels`, { headers: { accept: 'application/json' }, signal });
+            return res.ok ? (await res.json()) : {};
         });
-        if (!res.ok)
-            return null;
-        const tunnels = (await res.json()).tunnels ?? [];
+        const tunnels = list.tunnels ?? [];
         const urls = tunnels
             .filter((t) => tunnels.length === 1 || t.config?.addr === address)
             .map((t) => t.public_url)
@@ -71570,16 +71561,15 @@ async function askNgrokApi(api, address, bound) {
     catch {
         return null;
     }
-    finally {
-        done.abort();
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/providers.ts
+/** The asset lookup of `assets`, the kind told by the URL's ending. */
 function pinned(assets, version) {
     return (platform, arch) => {
         const asset = assets[`${platform}-${arch}`];
-        return asset ? { ...asset, version } : null;
+        const kind = asset?.url.endsWith('.zip') ? 'zip' : asset?.url.endsWith('.tgz') ? 'tgz' : 'binary';
+        return asset ? { ...asset, kind, version } : null;
     };
 }
 const NGROK_VERSION = '3.10.1';
@@ -71591,27 +71581,22 @@ const NGROK_VERSION = '3.10.1';
 const NGROK_ASSETS = {
     'linux-x64': {
         url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
-        kind: 'binary',
         sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
     },
     'linux-arm64': {
         url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
-        kind: 'binary',
         sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
     },
     'darwin-x64': {
         url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
-        kind: 'binary',
         sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
     },
     'darwin-arm64': {
         url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
-        kind: 'binary',
         sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
     },
     'win32-x64': {
         url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
-        kind: 'zip',
         sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
     },
 };
@@ -71624,27 +71609,22 @@ const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/dow
 const CLOUDFLARED_ASSETS = {
     'linux-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
-        kind: 'binary',
         sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
     },
     'linux-arm64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
-        kind: 'binary',
         sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
     },
     'darwin-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
-        kind: 'tgz',
         sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
     },
     'darwin-arm64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
-        kind: 'tgz',
         sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
     },
     'win32-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
-        kind: 'binary',
         sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
     },
 };
@@ -71776,14 +71756,12 @@ const BODY_BYTES = 64 * 1024;
  *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
  */
 async function seeAsBrowser(url, bound) {
-    const done = new AbortController();
     try {
-        const res = await fetch(url, {
-            redirect: 'manual',
-            headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' },
-            signal: AbortSignal.any([bound, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, TRY_TIMEOUT_MS, done.signal)]),
+        const [res, body] = await (0,time_limit/* withinTimeLimit */.A0)(bound, TRY_TIMEOUT_MS, async (signal) => {
+            const headers = { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' };
+            const answer = await fetch(url, { redirect: 'manual', headers, signal });
+            return [answer, await bodyStart(answer)];
         });
-        const body = await bodyStart(res);
         const ngrokError = res.headers.get('ngrok-error-code') ?? '';
         if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
             return {
@@ -71800,28 +71778,17 @@ async function seeAsBrowser(url, bound) {
         const cause = error.cause;
         return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? error.message };
     }
-    finally {
-        done.abort();
-    }
 }
 /** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
 async function bodyStart(res) {
-    if (!res.body)
-        return '';
-    const reader = res.body.getReader();
     const chunks = [];
     let size = 0;
-    try {
-        while (size < BODY_BYTES) {
-            const { done, value } = await reader.read();
-            if (done)
-                break;
-            chunks.push(value);
-            size += value.byteLength;
-        }
-    }
-    finally {
-        await reader.cancel().catch(() => { });
+    // A web stream is async iterable in Node (the DOM types do not say); leaving the loop cancels it.
+    for await (const chunk of (res.body ?? [])) {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        if (size >= BODY_BYTES)
+            break;
     }
     return Buffer.concat(chunks).toString('latin1');
 }
@@ -71857,24 +71824,22 @@ function killAgentsNow() {
  *   shows browsers its own page, or the app does not answer within the bound; the agent is stopped before
  */
 async function startTunnel(options) {
-    const provider = tunnelProvider(options.tunnel.provider);
+    const { tunnel, log, env } = options;
+    const provider = tunnelProvider(tunnel.provider);
     // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
     // garbage-collected and never fire.
     const started = new AbortController();
-    const timeoutMs = options.timeoutMs ?? TUNNEL_START_MS;
-    const bound = AbortSignal.any([options.signal, (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, timeoutMs, started.signal)]);
-    try {
-        return await openAgent(options, provider, bound);
-    }
-    finally {
+    const timeout = (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, options.timeoutMs ?? TUNNEL_START_MS, started.signal);
+    const bound = AbortSignal.any([options.signal, timeout]);
+    const agentPath = await findAgent(provider, env.PATH ?? env.Path ?? '', log).catch((error) => {
         started.abort();
-    }
-}
-async function openAgent(options, provider, bound) {
-    const { tunnel, log } = options;
-    const agentPath = await findAgent(provider, options.env.PATH ?? options.env.Path ?? '', log);
+        throw error;
+    });
     const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
-        env: { ...allowedEnv(provider, options.env), ...provider.env(tunnel) },
+        env: {
+            ...Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name))),
+            ...provider.env(tunnel),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
     });
@@ -71882,23 +71847,25 @@ async function openAgent(options, provider, bound) {
         process.once('exit', killAgentsNow);
     live.add(child);
     const exited = new Promise((resolve) => child.once('close', () => resolve()));
-    let stopping = false;
+    let stopping;
     let exitedAt = null;
     child.once('exit', () => {
         live.delete(child);
         if (!stopping)
             exitedAt = Date.now();
     });
-    const stop = once(() => {
-        stopping = true;
-        return stopAgent(child, exited);
-    });
+    const stop = () => (stopping ??= stopAgent(child, exited));
     if (child.pid !== undefined)
         options.onSpawn?.({ pid: child.pid, path: agentPath });
     try {
-        const url = await publicUrl(child, provider, bound, tunnel, exited);
+        const url = await publicUrl(child, provider, bound, tunnel.address, exited);
         log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
-        await waitUntilAnswering(url, tunnel, bound, options.signal, () => agentGone(child, provider.name, tunnel.address));
+        await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
+            const code = child.exitCode ?? child.signalCode;
+            if (code === null)
+                return;
+            throw new Error(`The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`);
+        });
         return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
     }
     catch (error) {
@@ -71907,12 +71874,12 @@ async function openAgent(options, provider, bound) {
             throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
         throw error;
     }
-}
-function allowedEnv(provider, env) {
-    return Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name)));
+    finally {
+        started.abort();
+    }
 }
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
-function publicUrl(child, provider, bound, tunnel, exited) {
+function publicUrl(child, provider, bound, address, exited) {
     const name = provider.name;
     const readLine = provider.lineReader();
     return new Promise((resolve, reject) => {
@@ -71920,10 +71887,12 @@ function publicUrl(child, provider, bound, tunnel, exited) {
         let api = NGROK_DEFAULT_API;
         let settled = false;
         const fail = (message) => {
+            if (settled)
+                return;
             settled = true;
             reject(new Error(message));
         };
-        const said = lastErrorSaid(() => lastError);
+        const said = () => (lastError ? `: ${lastError}` : '');
         const onLine = (line) => {
             if (settled)
                 return;
@@ -71935,12 +71904,12 @@ function publicUrl(child, provider, bound, tunnel, exited) {
             else if ('error' in read) {
                 lastError = read.error;
                 if (read.fatal)
-                    fail(`The ${name} agent failed to open the tunnel to ${tunnel.address}: ${read.error}`);
+                    fail(`The ${name} agent failed to open the tunnel to ${address}: ${read.error}`);
             }
             else {
                 settled = true;
                 const fromLog = read.url;
-                const listed = name === 'ngrok' ? askNgrokApi(api, tunnel.address, bound) : Promise.resolve(null);
+                const listed = name === 'ngrok' ? askNgrokApi(api, address, bound) : Promise.resolve(null);
                 void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
             }
         };
@@ -71948,43 +71917,24 @@ function publicUrl(child, provider, bound, tunnel, exited) {
             if (stream)
                 (0,external_node_readline_namespaceObject.createInterface)({ input: stream }).on('line', onLine);
         }
-        child.once('error', (error) => fail(`Could not start the ${name} agent for tunnel ${tunnel.address}: ${error.message}`));
-        void exited.then(() => {
-            if (settled)
-                return;
-            const code = child.exitCode ?? child.signalCode;
-            fail(`The ${name} agent exited (code ${code}) before it opened the tunnel to ${tunnel.address}${said()}.`);
-        });
-        bound.addEventListener('abort', () => {
-            if (!settled)
-                fail(`The ${name} agent did not open the tunnel to ${tunnel.address} in time${said()}.`);
-        }, { once: true });
+        child.once('error', (error) => fail(`Could not start the ${name} agent for tunnel ${address}: ${error.message}`));
+        const code = () => String(child.exitCode ?? child.signalCode);
+        void exited.then(() => fail(`The ${name} agent exited (code ${code()}) before it opened the tunnel to ${address}${said()}.`));
+        const late = () => fail(`The ${name} agent did not open the tunnel to ${address} in time${said()}.`);
+        bound.addEventListener('abort', late, { once: true });
     });
-}
-function lastErrorSaid(last) {
-    return () => (last() ? `: ${last()}` : '');
 }
 /**
  * `url` reduced to its origin when it is `http(s)://host[:port]` and nothing else (a token could ride there).
  * @throws Error naming the agent, never the URL, otherwise
  */
 function checkedPublicUrl(agent, url) {
-    let parsed = null;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        parsed = null;
-    }
-    const plain = parsed !== null &&
-        (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
-        parsed.username === '' &&
-        parsed.password === '' &&
-        parsed.pathname === '/' &&
-        parsed.search === '' &&
-        parsed.hash === '' &&
-        !/[@?#]/.test(url);
-    if (!plain || parsed === null) {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    // The href of a bare origin is the origin and `/`: no user, password, path, query or fragment.
+    if (!parsed ||
+        !/^https?:$/.test(parsed.protocol) ||
+        parsed.href !== `${parsed.origin}/` ||
+        /[@?#]/.test(url)) {
         throw new Error(`The ${agent} agent announced a public URL that is not of the form https://host[:port] (not shown: it may carry a secret).`);
     }
     return parsed.origin;
@@ -71994,8 +71944,7 @@ function checkedPublicUrl(agent, url) {
  * yet; the agent's browser warning page fails at once.
  * @throws Error at the bound, naming the local address and what it answers directly
  */
-async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
-    const { address } = tunnel;
+async function waitUntilAnswering(url, address, bound, cancel, checkAgent) {
     let last = 'no answer';
     while (!bound.aborted) {
         checkAgent();
@@ -72017,12 +71966,6 @@ async function waitUntilAnswering(url, tunnel, bound, cancel, checkAgent) {
         : `nothing answers at ${address} (${direct.why}): start the app in an earlier step and wait until it answers`;
     throw new Error(`The app did not answer through the tunnel (${url} -> ${address}; last: ${last}): ${local}.`);
 }
-function agentGone(child, name, address) {
-    const code = child.exitCode ?? child.signalCode;
-    if (code !== null) {
-        throw new Error(`The ${name} agent exited (code ${code}) before the app answered through the tunnel to ${address}.`);
-    }
-}
 /** SIGTERM, SIGKILL after {@link STOP_GRACE_MS}; resolves once the agent has exited. */
 async function stopAgent(child, exited) {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -72033,10 +71976,6 @@ async function stopAgent(child, exited) {
     }
     live.delete(child);
 }
-function once(fn) {
-    let running;
-    return () => (running ??= fn());
-}
 
 ;// CONCATENATED MODULE: ./src/tunnel/left-agent.ts
 /**
@@ -72044,6 +71983,7 @@ function once(fn) {
  * when that pid still runs that executable (a pid can be reused by another process once the agent is
  * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
  */
+
 
 
 
@@ -72095,7 +72035,7 @@ async function gone(pid, withinMs) {
         }
         if (Date.now() >= until)
             return false;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await common_clock/* systemClock */.ml.sleep(POLL_MS);
     }
 }
 
@@ -72118,7 +72058,7 @@ async function openTunnel(inputs, deps, deadlineAtMs, signal) {
         const tunnel = await startTunnel({
             tunnel: inputs.tunnel,
             env: deps.env,
-            log: (line) => deps.sink.info(logLine(redact(line))),
+            log: (line) => deps.sink.info((0,log/* logLine */.BP)(redact(line))),
             signal,
             timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
             onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
@@ -72135,7 +72075,7 @@ async function openTunnel(inputs, deps, deadlineAtMs, signal) {
     }
     catch (error) {
         deps.sink.saveState(AGENT_STATE, '');
-        deps.sink.setFailed(redact(`Could not open the tunnel: ${messageOf(error)} No run was triggered.`));
+        deps.sink.setFailed(redact(`Could not open the tunnel: ${(0,log/* messageOf */.bD)(error)} No run was triggered.`));
         return null;
     }
 }
@@ -72163,7 +72103,7 @@ async function stopAgentLeftRunning(deps) {
             deps.sink.info(`Stopped the tunnel agent the main step left running (pid ${stopped}).`);
     }
     catch (error) {
-        deps.sink.warning(`The tunnel agent the main step started may still be running: ${messageOf(error)}`);
+        deps.sink.warning(`The tunnel agent the main step started may still be running: ${(0,log/* messageOf */.bD)(error)}`);
     }
 }
 /** `deps` whose forced exit first kills the tunnel agents (a forced exit runs no exit handler). */
@@ -72255,12 +72195,12 @@ async function runPost(deps) {
                 sink.info(`Cancelled ${run.type} result ${run.id}.`);
             }
             catch (error) {
-                sink.warning(`Could not cancel ${run.type} result ${run.id}: ${messageOf(error)}`);
+                sink.warning(`Could not cancel ${run.type} result ${run.id}: ${(0,log/* messageOf */.bD)(error)}`);
             }
         })));
     }
     catch (error) {
-        sink.warning(`Post step: ${messageOf(error)}`);
+        sink.warning(`Post step: ${(0,log/* messageOf */.bD)(error)}`);
     }
 }
 
@@ -73133,7 +73073,7 @@ function isDynamicPattern(pattern, options) {
 	const scan = picomatch.scan(pattern);
 	return scan.isGlob || scan.negated;
 }
-function log(...tasks) {
+function dist_log(...tasks) {
 	console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
 }
 function ensureStringArray(value) {
@@ -73213,7 +73153,7 @@ function buildCrawler(options, patterns) {
 		depthOffset: 0
 	};
 	const processed = processPatterns(options, patterns, props);
-	if (options.debug) log("internal processing patterns:", processed);
+	if (options.debug) dist_log("internal processing patterns:", processed);
 	const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
 	const root = props.root.replace(BACKSLASHES, "");
 	const matchOptions = {
@@ -73239,7 +73179,7 @@ function buildCrawler(options, patterns) {
 		filters: [debug ? (p, isDirectory) => {
 			const path = format(p, isDirectory);
 			const matches = matcher(path) && !ignore(path);
-			if (matches) log(`matched ${path}`);
+			if (matches) dist_log(`matched ${path}`);
 			return matches;
 		} : (p, isDirectory) => {
 			const path = format(p, isDirectory);
@@ -73247,7 +73187,7 @@ function buildCrawler(options, patterns) {
 		}],
 		exclude: debug ? (_, p) => {
 			const skipped = excludePredicate(_, p);
-			log(`${skipped ? "skipped" : "crawling"} ${p}`);
+			dist_log(`${skipped ? "skipped" : "crawling"} ${p}`);
 			return skipped;
 		} : excludePredicate,
 		fs: options.fs,
@@ -73262,7 +73202,7 @@ function buildCrawler(options, patterns) {
 		maxDepth,
 		signal: options.signal
 	}).crawl(root);
-	if (options.debug) log("internal properties:", {
+	if (options.debug) dist_log("internal properties:", {
 		...props,
 		root
 	});
@@ -73294,7 +73234,7 @@ function getOptions(options) {
 		stat: opts.fs.stat || external_fs_.stat,
 		statSync: opts.fs.statSync || external_fs_.statSync
 	});
-	if (opts.debug) log("globbing with options:", opts);
+	if (opts.debug) dist_log("globbing with options:", opts);
 	return opts;
 }
 function getCrawler(globInput, inputOptions = {}) {
@@ -74217,7 +74157,6 @@ class RunBook {
         this.appUrl = appUrl;
         this.onRemote = onRemote;
     }
-    /** The runs not ended yet. */
     open() {
         return this.all.filter((h) => !h.done);
     }
@@ -74236,7 +74175,6 @@ class RunBook {
     knownIds() {
         return new Set([...this.remotes].map((r) => r.id));
     }
-    /** The web app page of a result. */
     link(type, id) {
         return `${this.appUrl}/${RESULT_KINDS[type].page}/${id}`;
     }
@@ -74347,7 +74285,6 @@ class RunBook {
             this.finishedTests += 1;
         this.emit({ type: 'test-finished', run, test });
     }
-    /** Ends a run with `ending`, recording `record`. */
     end(handle, ending, record = {}) {
         const { run } = handle;
         const { told = [], ...fields } = record;
@@ -74400,6 +74337,8 @@ class RunBook {
 }
 
 ;// CONCATENATED MODULE: ./src/run/plan/execute.ts
+/** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
+
 /**
  * The custom variable every execute of one action step carries, its value unique to the step: the service
  * shows it in each test result's `variables` (docs/api-contract.md, "Execute parameters"), so a run found
@@ -74496,9 +74435,9 @@ function asArray(data) {
 }
 /**
  * The options to re-run one failed test alone: the user's minus data rows, with the failed run's variant and
- * its data row's values as variables (never the `reserved` names, which are execute parameters).
+ * its data row's values as variables (never the names of execute parameters).
  */
-function retryOptions(user, variant, failed, reserved) {
+function retryOptions(user, variant, failed) {
     const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
     const options = { ...rest, immediate: true };
     if (user.browser !== undefined && variant.browser)
@@ -74512,7 +74451,7 @@ function retryOptions(user, variant, failed, reserved) {
     if (variant.dataRow !== undefined && failed?.variables) {
         const rowVariables = {};
         for (const [name, value] of Object.entries(failed.variables)) {
-            if (!reserved.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+            if (!EXECUTE_PARAMETER_NAMES.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
                 rowVariables[name] = String(value);
         }
         options.variables = { ...rowVariables, ...(user.variables ?? {}) };
@@ -74578,7 +74517,6 @@ function failFastOn(ctx, handle, test) {
 
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
-/** Pages read at most of any list. */
 const MAX_PAGES = limits/* MAX_LIST_RECORDS */.R1 / limits/* PAGE_SIZE */.md;
 /** Pages asked at once at most, whatever a count says. */
 const MAX_PAGES_AT_ONCE = 4;
@@ -74668,7 +74606,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
                     throw error;
                 ctx.emit({
                     type: 'detail',
-                    message: `Listing the tests of suite result ${suiteResultId} failed: ${messageOf(error)}`,
+                    message: `Listing the tests of suite result ${suiteResultId} failed: ${(0,log/* messageOf */.bD)(error)}`,
                 });
                 if (attempt + 1 >= PAGE_ATTEMPTS)
                     throw error;
@@ -74695,7 +74633,12 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
     return { results: [...byId.values()], duplicates };
 }
 
+// EXTERNAL MODULE: ./src/run/stop/deadline.ts
+var deadline = __nccwpck_require__(22800);
+// EXTERNAL MODULE: ./src/common/words.ts
+var words = __nccwpck_require__(73596);
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
+
 
 
 
@@ -74735,7 +74678,7 @@ async function cancelRemote(ctx, remote, signal, neverWait = false) {
         return result;
     }
     catch (error) {
-        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: messageOf(error) });
+        ctx.emit({ type: 'cancel-failed', remoteType: remote.type, id: remote.id, message: (0,log/* messageOf */.bD)(error) });
         return null;
     }
 }
@@ -74743,7 +74686,7 @@ async function cancelRemote(ctx, remote, signal, neverWait = false) {
 async function timeOut(ctx, handle, signal) {
     const { book, plan } = ctx;
     const { run, remote } = handle;
-    const timeout = (0,deadline/* describeTimeout */.by)(plan.timeoutMs);
+    const timeout = (0,words/* formatDuration */.a)(plan.timeoutMs);
     const sr = run.suiteResult;
     if (sr && (0,outcome/* isSuiteResultOver */.q2)(sr)) {
         const results = await listSuiteTests(ctx, remote.id, signal, (0,outcome/* suiteTestCount */.S7)(sr));
@@ -74996,11 +74939,23 @@ async function findTriggeredRuns(api, req, clock) {
     return { adopted, candidates };
 }
 
+;// CONCATENATED MODULE: ./src/run/events.ts
+/**
+ * What the run engine tells while it works, as typed events (never log text); the console reporter
+ * (`src/report/console.ts`) renders them and redacts the names the service gave.
+ */
+
+/** The `kind` of a trigger problem caused by `error`: its API error type, else `error`. */
+function problemKind(error) {
+    return error instanceof ApiError ? error.errorType : 'error';
+}
+
 ;// CONCATENATED MODULE: ./src/run/trigger/result-ids.ts
 /**
  * Results started elsewhere (`result-ids`), each followed like a run this action started. A bare id is
  * read as a suite result, then as a test result (docs/api-contract.md, "Polling a run").
  */
+
 
 
 
@@ -75034,19 +74989,14 @@ async function followResult(ctx, ref) {
         found = await read(ctx, ref, ctx.stopper.signal);
     }
     catch (error) {
-        const message = ctx.stopper.reason ? 'not read before the action stopped' : messageOf(error);
+        const message = ctx.stopper.reason ? 'not read before the action stopped' : (0,log/* messageOf */.bD)(error);
         const base = {
             kind: 'suite',
             suiteId: null,
             suiteName: `Result ${ref.id}`,
             keyBase: `result-${ref.id}`,
         };
-        const problem = {
-            kind: error instanceof ApiError ? error.errorType : 'error',
-            label,
-            id: ref.id,
-            message,
-        };
+        const problem = { kind: problemKind(error), label, id: ref.id, message };
         ctx.book.resultless(base, {}, { error: `Could not read ${label}: ${message}` }, problem);
         return [];
     }
@@ -75092,7 +75042,7 @@ async function expandFolders(ctx) {
         }
         catch (error) {
             if (!stopper.reason) {
-                const message = messageOf(error);
+                const message = (0,log/* messageOf */.bD)(error);
                 folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
                 ctx.emit({ type: 'folder-failed', folderId, message });
                 continue;
@@ -75115,24 +75065,14 @@ function planJobs(plan, suiteIds) {
         for (const testId of plan.testIds)
             jobs.push({ kind: 'test', testId, ...s });
         for (const t of plan.repoTests) {
-            jobs.push({
-                kind: 'file',
-                file: t.file,
-                index: t.index,
-                name: t.name,
-                definition: definitionFor(t, startUrl),
-                ...s,
-            });
+            const { file, index, name } = t;
+            jobs.push({ kind: 'file', file, index, name, definition: definitionFor(t, startUrl), ...s });
         }
     }
     return jobs;
 }
 
 ;// CONCATENATED MODULE: ./src/run/trigger/trigger.ts
-/**
- * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
- * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
- */
 
 
 
@@ -75181,7 +75121,6 @@ function notStarted(book, job, options, reason) {
     expectedVariants(options, job.startUrl).forEach((variant, i) => book.resultless(runBaseOf(job), variant, { error, notStarted: reason }, i === 0 ? problem : undefined));
     return [];
 }
-/** The variant of the start URL a job set, or none. */
 function startUrlVariant(job) {
     return job.startUrl !== undefined ? { startUrl: job.startUrl } : {};
 }
@@ -75201,8 +75140,8 @@ async function reconcile(ctx, job, options, triggeredAtMs, error) {
     if (found.adopted.length === 0) {
         const links = found.candidates.map((r) => ctx.book.link(job.kind === 'suite' ? 'suite' : 'test', r._id));
         const error_ = links.length === 0
-            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${messageOf(error)}`
-            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${messageOf(error)} Candidates: ${links.join(' ')}`;
+            ? `${deadline/* MAY_HAVE_STARTED_ERROR */.ah} ${(0,log/* messageOf */.bD)(error)}`
+            : `${(0,deadline/* mayHaveStartedAmong */.Pi)(links.length, request.expected)} ${(0,log/* messageOf */.bD)(error)} Candidates: ${links.join(' ')}`;
         const kind = links.length === 0 ? 'may have started; not found' : 'may have started; not proven';
         const outcome = { error: `${label}: ${error_}`, mayHaveStarted: true };
         const problem = { kind, label, id: jobId(job), message: error_ };
@@ -75262,14 +75201,9 @@ async function trigger(ctx, job) {
             return reconcile(ctx, job, options, now, error);
         if (ctx.stopper.reason)
             return notStarted(ctx.book, job, options, ctx.stopper.reason);
-        const message = messageOf(error);
+        const message = (0,log/* messageOf */.bD)(error);
         const outcome = { error: `Could not start ${label}: ${message}` };
-        const problem = {
-            kind: error instanceof ApiError ? error.errorType : 'error',
-            label,
-            id: jobId(job),
-            message,
-        };
+        const problem = { kind: problemKind(error), label, id: jobId(job), message };
         ctx.book.resultless(runBaseOf(job), startUrlVariant(job), outcome, problem, now);
         return [];
     }
@@ -75286,11 +75220,6 @@ async function trigger(ctx, job) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/retry.ts
-/**
- * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
- * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
- */
-
 
 
 
@@ -75318,7 +75247,7 @@ async function sendRerun(ctx, rerun) {
     catch (error) {
         const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
         if (!found && !signal.aborted) {
-            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: messageOf(error) });
+            ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: (0,log/* messageOf */.bD)(error) });
         }
         return found;
     }
@@ -75334,7 +75263,7 @@ async function retryTest(ctx, handle, test) {
     const variant = test.result
         ? variantFromResult(handle.run.variant, test.result, plan.execute.browser)
         : handle.run.variant;
-    const options = retryOptions(plan.execute, variant, test.result, EXECUTE_PARAMETER_NAMES);
+    const options = retryOptions(plan.execute, variant, test.result);
     // A repository test carries the start URL it runs under (see optionsFor).
     if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
         options.startUrl = ran.definition.startUrl;
@@ -75559,10 +75488,7 @@ class Watcher {
                 void this.loop();
         });
     }
-    /**
-     * How often each run is read on its own at the least, ms: `SAFETY_MIN_MS`, or 2 s per run watched at once,
-     * stretched as the tick on a busy account.
-     */
+    /** How often each run is read on its own at the least, ms (see `SAFETY_MIN_MS`, `busy`). */
     safetyMs() {
         return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
     }
@@ -75697,7 +75623,6 @@ class Watcher {
         for (const row of ready.slice(0, READS_PER_TICK))
             row.dueAtMs = now;
     }
-    /** The organization id known without a request. */
     known() {
         const { plan, book } = this.ctx;
         return (this.organizationId ??= organizationOf(plan.organizationId, book.handles));
@@ -75752,7 +75677,7 @@ class Watcher {
                 return null;
             this.listFailures += 1;
             this.listAgainAtMs = ctx.clock.now() + this.backoff(this.listFailures);
-            const message = `Running list of the organization failed: ${messageOf(error)}`;
+            const message = `Running list of the organization failed: ${(0,log/* messageOf */.bD)(error)}`;
             ctx.emit({ type: 'detail', message });
             return false;
         }
@@ -75805,10 +75730,10 @@ class Watcher {
             }
             row.errors += 1;
             const { type, id } = row.remote;
-            ctx.emit({ type: 'detail', message: `Poll of ${type} result ${id} failed: ${messageOf(error)}` });
+            ctx.emit({ type: 'detail', message: `Poll of ${type} result ${id} failed: ${(0,log/* messageOf */.bD)(error)}` });
             const wrongShape = isUnexpectedShape(error) && row.errors >= UNEXPECTED_SHAPE_LIMIT;
             if (isNotFound(error) || row.errors >= this.maxPollErrors || wrongShape) {
-                row.target.onProblem(`Its result could not be read: ${messageOf(error)}`);
+                row.target.onProblem(`Its result could not be read: ${(0,log/* messageOf */.bD)(error)}`);
                 return this.end(row, null);
             }
             row.dueAtMs = row.notBeforeMs = now + this.backoff(row.errors);
@@ -76129,14 +76054,14 @@ function titleText(text) {
 /** The engine's log on the sink: every line goes through `redact` (secrets and URL credentials out). */
 function runLog(sink, redact) {
     return {
-        info: (line) => sink.info(logLine(redact(line))),
+        info: (line) => sink.info((0,log/* logLine */.BP)(redact(line))),
         warning: (line) => sink.warning(redact(line)),
         debug: (line) => sink.debug(redact(line)),
         group: (title, lines) => {
             // Redacted before `@actions/core` escapes it: the runner's mask misses a secret's `%25` form.
             sink.startGroup(titleText(redact(title)));
             for (const line of lines)
-                sink.info(logLine(redact(line)));
+                sink.info((0,log/* logLine */.BP)(redact(line)));
             sink.endGroup();
         },
     };
@@ -76144,6 +76069,7 @@ function runLog(sink, redact) {
 
 ;// CONCATENATED MODULE: ./src/action/stop.ts
 /** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
+
 
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
@@ -76156,7 +76082,7 @@ function listenForWorkflowCancel(deps) {
             return;
         deps.sink.warning(`Received ${signal}: cancelling the remote runs.`);
         controller.abort();
-        (0,deadline/* armHardExit */.wv)(() => {
+        (0,common_clock/* unrefTimer */.Kg)(deadline/* HARD_EXIT_MS */.Mu, () => {
             deps.sink.setFailed(`Workflow cancelled: the action did not finish within ${deadline/* HARD_EXIT_MS */.Mu / 1000} s of ${signal}; stopped.`);
             deps.forceExit();
         });
@@ -76168,10 +76094,10 @@ function listenForWorkflowCancel(deps) {
  * and the process ends. @returns the disarm function
  */
 function armDeadlineBackstop(deps, deadlineInMs) {
-    return (0,deadline/* armHardExit */.wv)(() => {
+    return (0,common_clock/* unrefTimer */.Kg)(deadlineInMs + deadline/* DEADLINE_BACKSTOP_MS */.Au, () => {
         deps.sink.setFailed('The run did not stop at the timeout; stopped.');
         deps.forceExit();
-    }, deadlineInMs + deadline/* DEADLINE_BACKSTOP_MS */.Au);
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/action/run-tests.ts
@@ -76306,7 +76232,7 @@ async function publishForReport(inputs, summary, options) {
             env: options.env,
             download: { allowHttp: new URL(inputs.apiBaseUrl).protocol === 'http:' },
             ...(options.signal ? { signal: options.signal } : {}),
-            log: artifactsLog(sink),
+            log: (0,log/* artifactsLog */.EC)(sink),
         });
         if (published.localDir)
             sink.info(`Screenshots: ${published.localDir}`);
@@ -76318,7 +76244,7 @@ async function publishForReport(inputs, summary, options) {
             sink.setOutput('artifact-url', published.artifactUrl);
     }
     catch (error) {
-        sink.warning(`Could not publish screenshots: ${messageOf(error)}`);
+        sink.warning(`Could not publish screenshots: ${(0,log/* messageOf */.bD)(error)}`);
     }
     return { published, attachments: attachmentsOf(published, inputs.workspace) };
 }
@@ -76328,10 +76254,7 @@ function attachmentsOf(published, workspace) {
     const base = published?.localDir;
     const at = (file) => (base ? workspacePath(external_node_path_default().join(base, file), workspace) : file);
     for (const [resultId, files] of Object.entries(published?.files ?? {})) {
-        attachments.set(resultId, {
-            ...(files.screenshot ? { screenshot: at(files.screenshot) } : {}),
-            ...(files.comparison ? { comparison: at(files.comparison) } : {}),
-        });
+        attachments.set(resultId, Object.fromEntries(Object.entries(files).map(([kind, f]) => [kind, at(f)])));
     }
     return attachments;
 }
@@ -76341,10 +76264,6 @@ function workspacePath(file, workspace) {
     return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel.split((external_node_path_default()).sep).join('/') : file;
 }
 
-// EXTERNAL MODULE: ./src/common/time-limit.ts
-var time_limit = __nccwpck_require__(51418);
-// EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(73596);
 // EXTERNAL MODULE: ./src/report/model.ts
 var model = __nccwpck_require__(96867);
 // EXTERNAL MODULE: ./src/report/summary-failures.ts
@@ -76397,7 +76316,7 @@ async function readHistory(api, report, options) {
         }
         catch (error) {
             if (!options.signal.aborted) {
-                options.warn(`Could not read the history of ${titles.get(testId)}: ${messageOf(error)}`);
+                options.warn(`Could not read the history of ${titles.get(testId)}: ${(0,log/* messageOf */.bD)(error)}`);
             }
             return [testId, null];
         }
@@ -76410,15 +76329,7 @@ async function readHistory(api, report, options) {
 }
 /** The job summary's history section (pure): one line per failing test with a history; '' when none. */
 function renderHistorySection(report, history) {
-    const seen = new Set();
-    const lines = [];
-    for (const { test } of (0,model/* allTests */.DD)(report)) {
-        const line = test.failing && test.testId ? history.get(test.testId) : undefined;
-        if (!line || seen.has(test.testId))
-            continue;
-        seen.add(test.testId);
-        lines.push(`- ${(0,summary_failures/* titleHtml */.sB)(test)}: ${line}`);
-    }
+    const lines = (0,summary_failures/* groupTests */.zV)(report, (t) => t.failing && history.has(t.testId ?? '')).map(({ matching: [{ test }] }) => `- ${(0,summary_failures/* titleHtml */.sB)(test)}: ${history.get(test.testId)}`);
     return lines.length > 0 ? `### History of the failed tests\n\n${lines.join('\n')}\n\n` : '';
 }
 
@@ -76465,7 +76376,7 @@ function warningMessage(test) {
     if (test.screenshotCompareFailed)
         return `${(0,phrases/* comparisonLine */.iF)(test)} (not counted as a failure)${linkSuffix(test)}`;
     if (test.state === 'timed-out' || test.state === 'cancelled')
-        return stateMessage(test) + linkSuffix(test);
+        return (0,phrases/* failureMessage */.oh)(test) + linkSuffix(test);
     return null;
 }
 /** Emits annotations through `sink` in order, each with its title and file. */
@@ -76476,34 +76387,22 @@ function emitAnnotations(list, sink) {
 function annotation(level, run, test, message) {
     return {
         level,
-        title: (0,report_text/* truncate */.xv)(oneLine((0,phrases/* variantTitle */.wF)(run, test)), MAX_ANNOTATION_TITLE),
+        title: (0,report_text/* truncate */.xv)(oneLine((0,phrases/* withVariant */.YA)(test.title, run.variantLabel)), MAX_ANNOTATION_TITLE),
         message: (0,report_text/* truncate */.xv)((0,report_text/* cleanText */.X5)(message), MAX_ANNOTATION_MESSAGE),
         ...(run.file ? { file: run.file } : {}),
     };
 }
 function errorMessage(report, test) {
-    let message;
-    if (test.state === 'failed' || test.state === 'error')
-        message = (0,phrases/* failureMessage */.oh)(test);
-    else
-        message = stateMessage(test) || (0,phrases/* comparisonLine */.iF)(test);
+    let message = (0,phrases/* failureMessage */.oh)(test);
     if (test.state === 'failed' && test.screenshotCompareFailed && report.policy.failOnScreenshotCompare) {
         message += `\n${(0,phrases/* comparisonLine */.iF)(test)}`;
     }
     return message + linkSuffix(test);
 }
-/** `Timed out: <why>` or `Cancelled: <why>`; '' for any other state. */
-function stateMessage(test) {
-    if (test.state === 'timed-out')
-        return `Timed out: ${test.error ?? 'still running at the deadline'}`;
-    if (test.state === 'cancelled')
-        return `Cancelled${test.error ? `: ${test.error}` : '.'}`;
-    return '';
-}
 function flakyMessage(test) {
     const first = test.attempts.find((a) => a.passing === false) ?? test.attempts[0];
-    const why = first?.failingStep ? (0,phrases/* stepSentence */.ow)(first.failingStep) : (first?.error ?? 'failed');
-    const parts = [`Flaky: passed on attempt ${test.attempts.length + 1} after failing (${why}).`];
+    const why = first ? (0,phrases/* attemptReason */.av)(first) : 'failed';
+    const parts = [`Flaky: ${(0,phrases/* flakySentence */.Tw)(test)} (first: ${why}).`];
     if (test.screenshotCompareFailed)
         parts.push((0,phrases/* comparisonLine */.iF)(test));
     return parts.join('\n') + linkSuffix(test);
@@ -76600,6 +76499,7 @@ function withExtras(testCase, extras) {
 
 
 
+
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
 /** Classname of a test run alone: it has no suite run of its own. */
@@ -76622,7 +76522,7 @@ function renderJUnit(report) {
         if (run.variant.viewport)
             suite.property('viewport', xmlAttr(run.variant.viewport));
         if (run.variant.startUrl)
-            suite.property('startUrl', xmlAttr((0,report_text/* redactUrl */.BO)(run.variant.startUrl)));
+            suite.property('startUrl', xmlAttr((0,api_redact/* redactUrl */.BO)(run.variant.startUrl)));
         if (run.variant.dataRow !== undefined)
             suite.property('dataRow', String(run.variant.dataRow));
         for (const test of run.tests) {
@@ -76644,7 +76544,7 @@ async function writeJUnit(report, path) {
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(used, run, testName) {
     const classname = xmlName(run.kind === 'test' && run.suiteName === testName ? STANDALONE_CLASSNAME : run.suiteName);
-    const base = xmlName(run.variantLabel ? `${testName} [${run.variantLabel}]` : testName);
+    const base = xmlName((0,phrases/* withVariant */.YA)(testName, run.variantLabel));
     let name = base;
     for (let n = 2; used.has(`${classname}\u0000${name}`); n += 1)
         name = `${base} (${n})`;
@@ -76657,33 +76557,29 @@ function renderTestCase(tc, extras, run, test) {
     // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
     const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
     const out = [stateLine(test, compareFails)];
+    const message = xmlAttr((0,phrases/* failureMessage */.oh)(test));
     switch (test.state) {
         case 'failed': {
             const details = failureText(test);
             if (test.screenshotCompareFailed)
                 details.push('', (0,phrases/* comparisonLine */.iF)(test));
-            tc.failure(xmlAttr((0,phrases/* failureMessage */.oh)(test)), test.failingStep ? 'StepFailure' : 'TestFailure');
+            tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
             tc.stacktrace(xmlCdata(details.join('\n')));
             break;
         }
         case 'timed-out':
-            tc.error(xmlAttr(timedOutMessage(test)), 'Timeout', xmlCdata(failureText(test).join('\n')));
-            break;
         case 'error':
-            tc.error(xmlAttr(test.error ?? 'No test result could be had.'), errorType(run), xmlCdata(failureText(test).join('\n')));
+            tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
             break;
         case 'cancelled':
-            // A run fail-fast kept from starting is skipped with its own reason ("Not started: fail-fast …").
             tc.skipped();
-            extras.skippedMessage = xmlAttr(test.notStarted && test.error
-                ? test.error
-                : `Cancelled: ${test.error ?? 'the test result was cancelled before it finished.'}`);
+            extras.skippedMessage = message;
             break;
         case 'passed':
         case 'flaky':
             if (compareFails) {
                 const text = [(0,phrases/* comparisonLine */.iF)(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])];
-                tc.failure(xmlAttr((0,phrases/* comparisonLine */.iF)(test)), 'ScreenshotComparison');
+                tc.failure(message, 'ScreenshotComparison');
                 tc.stacktrace(xmlCdata(text.join('\n')));
             }
             break;
@@ -76701,18 +76597,13 @@ function renderTestCase(tc, extras, run, test) {
     tc.standardOutput(xmlCdata(out.join('\n')));
 }
 function stateLine(test, compareFails) {
-    const n = test.attempts.length + 1;
-    const state = test.state === 'flaky'
-        ? `flaky (passed on attempt ${n} of ${n} after ${test.attempts.length} failed)`
-        : test.state;
+    const state = test.state === 'flaky' ? `flaky (${(0,phrases/* flakySentence */.Tw)(test)})` : test.state;
     const compare = compareFails ? '; failed by its screenshot comparison (fail-on-screenshot-compare)' : '';
     return `State: ${state}${compare}`;
 }
-function timedOutMessage(test) {
-    const why = test.error ?? 'the test result was still running at the deadline.';
-    return /^timed out\b/i.test(why) ? why : `Timed out: ${why}`;
-}
-function errorType(run) {
+function errorType(run, test) {
+    if (test.state === 'timed-out')
+        return 'Timeout';
     if (run.notStarted)
         return 'NotStarted';
     if (run.mayHaveStarted)
@@ -76748,15 +76639,12 @@ function failureText(test) {
 function reruns(test) {
     const total = test.attempts.length + 1;
     return test.attempts.map((a, i) => {
-        const failure = a.passing === false;
-        const why = a.failingStep
-            ? (0,phrases/* stepSentence */.ow)(a.failingStep)
-            : (a.error ?? (failure ? 'Test failed.' : 'Ended without a verdict.'));
+        const why = (0,phrases/* attemptReason */.av)(a);
         return {
             // Always the *Failure element (an attempt without a verdict too): it is the one consumers read.
             element: test.state === 'flaky' ? 'flakyFailure' : 'rerunFailure',
             message: xmlAttr(`Attempt ${i + 1} of ${total}: ${why}`),
-            type: a.failingStep ? 'StepFailure' : failure ? 'TestFailure' : 'Error',
+            type: a.failingStep ? 'StepFailure' : a.passing === false ? 'TestFailure' : 'Error',
             stackTrace: xmlCdata([why, ...(a.error && a.failingStep && !(0,phrases/* sameError */.jW)(a.failingStep.error, a.error) ? [a.error] : [])]
                 .concat(`Duration: ${(0,words/* formatDuration */.a)(a.durationMs)}`, `Result: ${a.resultUrl}`)
                 .join('\n')),
@@ -77083,7 +76971,7 @@ const failureIssue = {
         }
         catch (error) {
             const why = ISSUE_REFUSALS[error.status ?? 0];
-            throw why ? new Error(`${why}: ${messageOf(error)}`) : error;
+            throw why ? new Error(`${why}: ${(0,log/* messageOf */.bD)(error)}`) : error;
         }
     },
 };
@@ -77098,7 +76986,7 @@ async function writeReports(context, writers = REPORT_WRITERS) {
             await writer.write(context);
         }
         catch (error) {
-            context.sink.warning(`Could not write ${writer.what}: ${messageOf(error)}`);
+            context.sink.warning(`Could not write ${writer.what}: ${(0,log/* messageOf */.bD)(error)}`);
         }
     }
 }
@@ -77187,7 +77075,7 @@ async function main_run(world = processDeps()) {
             await ensureRunnerFiles(resultsDir, github, sink);
         }
         catch (error) {
-            sink.setFailed(`Could not create the directory of results-path (${resultsDir}): ${messageOf(error)}`);
+            sink.setFailed(`Could not create the directory of results-path (${resultsDir}): ${(0,log/* messageOf */.bD)(error)}`);
             return;
         }
         if (inputs.tunnel) {
@@ -77214,7 +77102,7 @@ async function main_run(world = processDeps()) {
         await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
     }
     catch (error) {
-        sink.setFailed(`Unexpected error: ${messageOf(error)}`);
+        sink.setFailed(`Unexpected error: ${(0,log/* messageOf */.bD)(error)}`);
     }
     finally {
         await tunnel?.stop();

@@ -162,11 +162,6 @@ export async function uploadScreenshots(
     const name = suffixedName(base, n);
     let clash = false;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      // The client takes no signal: once started, an upload goes on whatever we do with its promise.
-      if (options.signal?.aborted) {
-        lastError = new Error(`stopped: ${stopReason(options.signal)}`);
-        break;
-      }
       try {
         const response = await untilStopped(
           () => client.uploadArtifact(name, paths, options.rootDirectory, uploadOptions),
