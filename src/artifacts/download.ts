@@ -1,7 +1,3 @@
-/**
- * Streams screenshots from object storage to disk, a bounded number at once, each request with a deadline
- * and retries; never whole in memory (piped to a temporary file renamed when complete).
- */
 import pLimit from 'p-limit';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -21,7 +17,6 @@ import {
 } from './image-guard.js';
 import type { ScreenshotJob } from './select.js';
 
-/** A screenshot on disk. */
 export interface DownloadedFile {
   job: ScreenshotJob;
   /** Absolute path of the file. */
@@ -46,7 +41,6 @@ export interface DownloadOptions {
   timeoutMs?: number;
   /** First backoff in ms (doubled each retry, jittered, capped at 10 s); default 500. */
   backoffMs?: number;
-  /** Sleep between retries; default `setTimeout`. */
   sleep?: (ms: number) => Promise<void>;
   /** Redacts text before it is logged or reported; applied after the URL's query string is dropped. */
   redact?: (text: string) => string;
@@ -59,7 +53,6 @@ export interface DownloadOptions {
   signal?: AbortSignal;
 }
 
-/** Result of {@link downloadScreenshots}. */
 export interface DownloadReport {
   files: DownloadedFile[];
   missing: MissingFile[];
@@ -68,7 +61,6 @@ export interface DownloadReport {
 /** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
-/** A failure of one attempt; `retryable` decides whether another attempt is made. */
 class AttemptError extends Error {
   constructor(
     message: string,
@@ -90,7 +82,6 @@ export function displayUrl(url: string): string {
   }
 }
 
-/** How one attempt may go: its deadline, the schemes it may use, the workflow cancel. */
 interface AttemptRules {
   timeoutMs: number;
   allowHttp: boolean;
@@ -99,8 +90,7 @@ interface AttemptRules {
 }
 
 /**
- * One attempt: GET `url` (redirects checked), stream the body through the image guard into `tmp`.
- * @returns the bytes saved
+ * One attempt: GET `url` (redirects checked), its body streamed through the image guard into `tmp`; the bytes saved.
  * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
  */
 async function attemptDownload(url: string, tmp: string, rules: AttemptRules): Promise<number> {
@@ -155,8 +145,8 @@ async function attemptDownload(url: string, tmp: string, rules: AttemptRules): P
 }
 
 /**
- * Downloads screenshots to `dir/<job.relativePath>` (`dir` absolute). Every job ends in `files` or in
- * `missing` (with a reason), in the order of `jobs`; a failed download leaves no file behind.
+ * Streams screenshots to `dir/<job.relativePath>` (`dir` absolute) through a `.part` file renamed when
+ * complete. Every job ends in `files` or in `missing` (with a reason), in the order of `jobs`.
  * @throws Error only when `dir` cannot be created
  */
 export async function downloadScreenshots(

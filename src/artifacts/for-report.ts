@@ -1,7 +1,3 @@
-/**
- * The screenshots step of the action: publish the run's screenshots (`screenshots` input) and tell the
- * reports where each test result's images are. A problem warns and never changes the verdict.
- */
 import path from 'node:path';
 import type { ActionInputs } from '../inputs/index.js';
 import type { ReportAttachments } from '../report/model-types.js';
@@ -10,7 +6,6 @@ import { artifactsLog, messageOf } from '../common/log.js';
 import type { ActionSink } from '../common/sink.js';
 import type { PublishReport } from './index.js';
 
-/** What the screenshots step gives the reports. */
 export interface PublishedScreenshots {
   /** Null when nothing was published (off, not waited, interrupted, or the step failed). */
   published: PublishReport | null;
@@ -20,7 +15,7 @@ export interface PublishedScreenshots {
 
 /**
  * Publishes the screenshots when the run waited and `screenshots` is not `none`; sets the `artifact-id` and
- * `artifact-url` outputs. `signal` (the workflow cancel) stops the downloads and the upload.
+ * `artifact-url` outputs. `signal` stops the downloads and the upload. A problem only warns: the verdict stays.
  */
 export async function publishForReport(
   inputs: ActionInputs,
@@ -66,7 +61,6 @@ function attachmentsOf(published: PublishReport | null, workspace: string): Repo
   return attachments;
 }
 
-/** `file` relative to `workspace` with forward slashes when inside it; else as given. */
 function workspacePath(file: string, workspace: string): string {
   const rel = path.relative(workspace, file);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;

@@ -1,13 +1,9 @@
-/**
- * What a screenshot download accepts: scheme, redirects, size and a PNG or JPEG body, checked before each
- * request and while the body streams, before anything is saved.
- */
+/** What a screenshot download accepts (scheme, redirects, size, a PNG or JPEG body), checked before saving. */
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** Largest screenshot kept, bytes (20 MiB); a larger one is refused while it streams. */
 export const MAX_SCREENSHOT_BYTES = 20 * 1024 * 1024;
 
-/** Redirects followed for one screenshot. */
 export const MAX_REDIRECTS = 3;
 
 /** A download refused by a check: not retried, reported as the screenshot's reason. */
@@ -19,9 +15,8 @@ export class RefusedDownload extends Error {
 }
 
 /**
- * Checks a URL before it is requested: `https` (or `http` when `allowHttp`), and no redirect (`from` set)
- * from `https` to `http`. Any host may serve a screenshot: no credential is sent with it.
- * @throws RefusedDownload naming the scheme
+ * Throws RefusedDownload naming the scheme unless `url` is `https` (or `http` when `allowHttp`) and not a
+ * redirect (`from` set) from `https` to `http`. Any host may serve a screenshot: no credential is sent.
  */
 export function checkImageUrl(url: string, allowHttp: boolean, from?: string): void {
   let protocol: string;
@@ -49,10 +44,7 @@ const JPEG_START = Buffer.from([0xff, 0xd8, 0xff]);
 /** Bytes read before a body is judged: a PNG's signature and its first chunk's length and type. */
 const HEAD_BYTES = 16;
 
-/**
- * True when `head` (at least {@link HEAD_BYTES}) starts like a PNG (signature, then the IHDR chunk) or a
- * JPEG (start of image, then a marker code 0xC0–0xFE): a signature followed by an HTML page is not an image.
- */
+/** PNG signature then IHDR, or JPEG start then a marker 0xC0–0xFE: a signature then an HTML page is no image. */
 function isImage(head: Buffer): boolean {
   if (head.subarray(0, 8).equals(PNG_SIGNATURE)) return head.subarray(8, 16).equals(PNG_FIRST_CHUNK);
   const marker = head[3] ?? 0;
@@ -60,10 +52,8 @@ function isImage(head: Buffer): boolean {
 }
 
 /**
- * A pass-through stream that refuses a body larger than `maxBytes` (as soon as it passes the cap), or one
- * that does not start like a PNG or JPEG image or is shorter than {@link HEAD_BYTES} (before the first
- * byte is passed on).
- * @throws (as a stream error) RefusedDownload
+ * A pass-through stream failing with RefusedDownload on a body over `maxBytes` (as soon as it passes the cap),
+ * or not starting like a PNG or JPEG, or shorter than {@link HEAD_BYTES} (before its first byte passes on).
  */
 export function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES): Transform {
   let seen = 0;

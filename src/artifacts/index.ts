@@ -1,7 +1,4 @@
-/**
- * Screenshots as workflow artifacts: select (pure) -> download (streams, bounded, retried) -> upload
- * (`@actions/artifact`) or keep in a local folder. Nothing here changes a test verdict.
- */
+/** Screenshots as workflow artifacts: select -> download -> upload, or keep in a local folder. */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,18 +30,14 @@ const UPLOAD_TIME_LIMIT_MS = 120_000;
 type ScreenshotPaths = Partial<Record<ScreenshotJob['kind'], string>>;
 
 export interface PublishOptions {
-  /** The `screenshots` input. */
   mode: ScreenshotMode;
   /** The `artifact-name` input; default {@link defaultArtifactName}. */
   artifactName?: string;
-  /** The `artifact-retention-days` input, in days. */
   retentionDays?: number;
   /** The `artifacts-dir` input: where files are kept outside GitHub or when the upload fails. */
   artifactsDir: string;
-  /** Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   download?: Omit<DownloadOptions, 'log' | 'signal'>;
-  /** The workflow cancel: stops the downloads and the upload. */
   signal?: AbortSignal;
   client?: ArtifactUploader;
   log?: Logger;
@@ -58,8 +51,8 @@ export interface PublishReport extends UploadReport {
 }
 
 /**
- * Selects, downloads and uploads the screenshots of a run (outside GitHub: into `artifactsDir`). Problems
- * warn, each stage has its time limit; never throws for a download or upload problem.
+ * Selects, downloads and uploads the screenshots of a run (outside GitHub: into `artifactsDir`), each stage
+ * within its time limit; problems warn.
  * @throws Error only when no folder can be created for the downloads
  */
 export async function publishScreenshots(

@@ -1,7 +1,4 @@
-/**
- * Safe, readable names for screenshot files and the screenshot artifact: nothing GitHub, Windows or a
- * 255-byte name limit would refuse (docs/github-platform.md, "Artifacts").
- */
+/** Screenshot and artifact names that GitHub and every file system accept (docs/github-platform.md, "Artifacts"). */
 import { randomBytes } from 'node:crypto';
 
 import { readGitHubContext } from '../github.js';
@@ -29,10 +26,7 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   return new TextDecoder().decode(Buffer.from(text, 'utf8').subarray(0, maxBytes), { stream: true });
 }
 
-/**
- * Makes one path segment (no slashes) safe for an artifact and every common file system, at most
- * `maxBytes` UTF-8 bytes. Never empty: `fallback` when nothing printable is left.
- */
+/** `text` as one path segment every file system accepts, ≤ `maxBytes` UTF-8 bytes; `fallback` when empty. */
 export function sanitizeSegment(text: string, maxBytes: number, fallback = 'unnamed'): string {
   let s = text.replace(INVISIBLE, '').replace(/\s+/g, ' ').replace(ILLEGAL, '_');
   s = truncateUtf8(s.trim(), maxBytes);
@@ -81,10 +75,7 @@ export function defaultArtifactName(env: NodeJS.ProcessEnv = process.env): strin
   return sanitizeArtifactName(`ghost-inspector-screenshots-${job}-${attempt}-${hash}`);
 }
 
-/**
- * Makes a user-given artifact name acceptable to GitHub (illegal characters become `_`, cut to length).
- * @throws Error when nothing is left (empty name)
- */
+/** `name` with the characters GitHub refuses as `_`, cut to length; throws Error when nothing is left. */
 export function sanitizeArtifactName(name: string): string {
   const s = name.replace(INVISIBLE, '').replace(ILLEGAL, '_').trim().slice(0, MAX_ARTIFACT_NAME_LENGTH);
   if (!s) throw new Error('artifact-name is empty: give a name such as "ghost-inspector-screenshots"');

@@ -16,7 +16,6 @@ export interface ScreenshotJob {
   url: string;
   /** Path inside the artifact, forward slashes ({@link screenshotPath}). */
   relativePath: string;
-  /** The state of the test run the result belongs to. */
   state: TestState;
 }
 
@@ -40,7 +39,6 @@ function chosenResults(test: TestRun, mode: ScreenshotMode): TestResult[] {
   return out;
 }
 
-/** The images of `result` to fetch: its final screenshot and its comparison image, those it has. */
 function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJob[] {
   const images = resultImages(result);
   const testName = test.testName || result.name;
@@ -53,9 +51,8 @@ function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJo
 }
 
 /**
- * Picks the screenshots to download (pure): for `failed`, failed/error/timed-out results, failed attempts
- * of flaky tests and failed screenshot comparisons; for `all`, every final result too.
- * @returns jobs with unique `relativePath`s, in summary order
+ * The screenshots to download, unique `relativePath`s in summary order: for `failed`, failed/error/timed-out
+ * results, failed attempts of flaky tests and failed screenshot comparisons; for `all`, every final result too.
  */
 export function selectScreenshots(summary: RunSummary, mode: ScreenshotMode): ScreenshotJob[] {
   if (mode === 'none') return [];

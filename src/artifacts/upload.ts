@@ -1,7 +1,3 @@
-/**
- * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. See docs/github-platform.md, "Artifacts".
- */
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -37,7 +33,6 @@ export interface UploadOptions {
   env?: NodeJS.ProcessEnv;
   /** Tries of one name on a transient failure (beyond the client's own retries); default 2. */
   attempts?: number;
-  /** Wait between those tries; default real time. */
   sleep?: (ms: number) => Promise<void>;
   client?: ArtifactUploader;
   log?: Logger;
@@ -50,7 +45,6 @@ export interface UploadReport {
   artifactId?: number;
   /** The name the artifact got (may carry a `-N` suffix after a clash). */
   artifactName?: string;
-  /** The workflow run's page + `/artifacts/<id>`, when known. */
   artifactUrl?: string;
   /** Absolute folder holding the files when they were kept locally (outside GitHub, or upload failed). */
   localDir?: string;
@@ -81,7 +75,6 @@ function untilStopped<T>(work: () => Promise<T>, signal: AbortSignal | undefined
   });
 }
 
-/** Errors no retry can fix. */
 function isPermanent(error: unknown): boolean {
   const name = error instanceof Error ? error.name : '';
   const message = messageOf(error);
@@ -99,15 +92,14 @@ export function artifactUrl(id: number, env: NodeJS.ProcessEnv = process.env): s
   return run ? `${run}/artifacts/${id}` : undefined;
 }
 
-/** The first line of the error's message, at most 500 characters. */
 function describe(error: unknown): string {
   return messageOf(error).split('\n')[0].slice(0, 500);
 }
 
 /**
- * Uploads `files` (all that `rootDirectory` holds) as one artifact; outside GitHub, or when the upload fails
- * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
- * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
+ * (no `ACTIONS_RUNTIME_TOKEN`), or when the upload fails for good or is stopped, keeps them in `artifactsDir`
+ * (`localDir`). Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 export async function uploadScreenshots(
   files: readonly DownloadedFile[],

@@ -1,7 +1,4 @@
-/**
- * The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`).
- * A run starts, or is recorded without a result; it settles and ends (see `Ending`).
- */
+/** The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`). */
 import { refId, refName } from '../api/refs.js';
 import type { SuiteResult, TestResult } from '../api/types.js';
 import type { Clock } from '../common/clock.js';
@@ -185,10 +182,7 @@ export class RunBook {
     return handle;
   }
 
-  /**
-   * A run without a result (not started, failed to start, not found), ended now; `problem`, when given, is
-   * told with the trigger problems. `triggeredAtMs` default now.
-   */
+  /** A run without a result (not started, failed to start, not found), ended now; `problem` joins the others. */
   resultless(
     { keyBase, ...base }: RunBase,
     variant: Variant,

@@ -1,7 +1,4 @@
-/**
- * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
- * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
- */
+/** The run engine: plans, triggers, follows, re-runs and stops every run of a plan (docs/architecture.md). */
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { NOT_FOUND_GRACE_MS } from '../api/limits.js';

@@ -1,7 +1,4 @@
-/**
- * What the run engine tells while it works, as typed events (never log text); the console reporter
- * (`src/report/console.ts`) renders them and redacts the names the service gave.
- */
+/** The engine's typed events (never log text); `src/report/console.ts` renders them, redacting the service's names. */
 import { ApiError } from '../api/errors.js';
 import type { SuiteRun, TestRun, Variant } from './types.js';
 

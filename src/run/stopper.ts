@@ -1,15 +1,11 @@
-/**
- * The stopper: the one reason an engine run stopped (the deadline, a workflow cancel, fail-fast) and the
- * signals that end its waits one after the other (docs/run-stopping.md).
- */
+/** The stopper: the one reason an engine run stopped and the signals that end its waits (docs/run-stopping.md). */
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../common/clock.js';
 import type { StopReason } from './types.js';
 
 /**
- * After a stop, by reason, ms: how long an execute in flight may still answer (then it is aborted and
- * reconciled), when the lookups of interrupted triggers end, and when the wrap-up ends (fail-fast has no
- * runner about to kill the process).
+ * After a stop, by reason, ms: how long an execute in flight may still answer (then aborted and reconciled),
+ * when lookups of interrupted triggers end, when the wrap-up ends (no runner kills the process on fail-fast).
  */
 const AFTER_STOP_MS: Readonly<Record<StopReason, { trigger: number; lookup: number; wrapUp: number }>> = {
   deadline: { trigger: 0, lookup: 3_000, wrapUp: 6_000 },

@@ -1,14 +1,8 @@
-/**
- * What a run of the action produced: the plain data that `run/` hands to `report/`, `artifacts/` and the
- * verdict. No I/O, no GitHub types. Durations are in milliseconds; dates are ISO 8601 strings.
- */
+/** The run model `run/` hands to `report/`, `artifacts/` and the verdict: plain data, durations ms, dates ISO 8601. */
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
 import type { RepoTest } from '../inputs/test-files.js';
 
-/**
- * The state of one test result as the action saw it (docs/verdict.md, "States"): `flaky` failed, then passed
- * on a re-run; `timed-out` still running at the deadline; `error` no result could be had.
- */
+/** The state of one test result as the action saw it (docs/verdict.md, "States"). */
 export type TestState = 'passed' | 'failed' | 'flaky' | 'timed-out' | 'cancelled' | 'error';
 
 /** Which combination of execute options a run stands for. Absent fields were not varied. */
@@ -40,10 +34,7 @@ export interface TestRun {
 
 export type RunKind = 'suite' | 'test' | 'file';
 
-/**
- * One remote run: a suite result (kind `suite`), or a single test result (kind `test`, or `file` for a
- * repository test file run on demand). A suite run with several variants or data rows is several SuiteRuns.
- */
+/** One remote run: a suite result, or one test result (kind `test` or `file`); one per variant and data row. */
 export interface SuiteRun {
   kind: RunKind;
   /** Unique within one action run, stable for file names: e.g. `suite-<id>-0`. */

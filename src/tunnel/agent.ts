@@ -1,8 +1,4 @@
-/**
- * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache under its
- * pinned version, else downloaded once for this OS and architecture, its SHA-256 checked against the pinned
- * one, and kept in the tool cache for the jobs after this one (`@actions/tool-cache`).
- */
+/** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "How it goes", "Agent"). */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access, chmod, constants, rm } from 'node:fs/promises';
@@ -10,9 +6,9 @@ import path from 'node:path';
 import type { AgentAsset, TunnelProvider } from './providers.js';
 
 /**
- * The path of the agent's executable, looked up first on `searchPath`.
- * @throws Error when the agent is not installed and there is no download for this OS and architecture,
- *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
+ * The path of the agent's executable: on `searchPath`, else in the tool cache, else downloaded and cached.
+ * @throws Error when it is not installed and there is no download for this OS and architecture, the
+ *   download fails, or its SHA-256 is not the pinned one
  */
 export async function findAgent(
   provider: TunnelProvider,

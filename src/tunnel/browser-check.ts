@@ -1,8 +1,4 @@
-/**
- * What Ghost Inspector's browsers will see at the tunnel's public URL: one GET as a browser sends it (a
- * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
- * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
- */
+/** What Ghost Inspector's browsers will see at the tunnel's public URL (docs/tunnel.md, "What the browsers see"). */
 import { withinTimeLimit } from '../common/time-limit.js';
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
@@ -22,10 +18,8 @@ export type BrowserView =
   { kind: 'app' } | { kind: 'not-yet'; why: string } | { kind: 'agent-page'; what: string };
 
 /**
- * One GET of `url` as a browser sends it, without following redirects.
- * @returns `app` for any answer but the agent's own; `agent-page` for ngrok's browser warning; `not-yet`
- *   for a tunnel's gateway error, any other answer carrying an `ngrok-error-code` header (ngrok's own error
- *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
+ * One GET of `url` as a browser sends it, redirects not followed: `agent-page` for ngrok's browser warning;
+ * `not-yet` for a gateway error, another `ngrok-error-code` (e.g. ERR_NGROK_3200) or no answer; else `app`.
  */
 export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<BrowserView> {
   try {

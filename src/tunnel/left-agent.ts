@@ -1,8 +1,3 @@
-/**
- * Stops an agent a killed main step left running, from the pid and executable the step state names: only
- * when that pid still runs that executable (a pid can be reused by another process once the agent is
- * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
- */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +9,8 @@ const run = promisify(execFile);
 const POLL_MS = 100;
 
 /**
- * Stops `agent` when its pid still runs its executable.
+ * Stops the agent a killed main step left running, only when its pid still runs its executable (a pid is
+ * reused once the agent is gone): SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
  * @returns the pid stopped, or null when nothing of that agent runs any more
  * @throws Error when the agent survives SIGKILL or cannot be signalled
  */
@@ -42,7 +38,6 @@ async function runsExecutable(pid: number, executable: string): Promise<boolean>
   }
 }
 
-/** Whether `pid` is gone within `withinMs`. */
 async function gone(pid: number, withinMs: number): Promise<boolean> {
   const until = Date.now() + withinMs;
   for (;;) {

@@ -1,7 +1,4 @@
-/**
- * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
- * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
- */
+/** ngrok's agent API, "List Tunnels", no authentication (ngrok docs, https://ngrok.com/docs/agent/api/). */
 import { withinTimeLimit } from '../common/time-limit.js';
 
 /** One try of the API, ms. */
@@ -13,8 +10,7 @@ interface ListTunnels {
 
 /**
  * The public URL of the tunnel to `address` as the agent at `api` lists it (the https one when there are
- * two), else of its only tunnel.
- * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
+ * two), else of its only tunnel; null when the API does not answer or lists none (the caller reads the log).
  */
 export async function askNgrokApi(api: string, address: string, bound: AbortSignal): Promise<string | null> {
   try {

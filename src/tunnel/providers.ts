@@ -1,18 +1,12 @@
 /**
  * The tunnel agents behind one interface: pinned download, arguments, and what their log lines say
  * (docs/tunnel.md, "What the action relies on", lists each behaviour with its source).
- * - cloudflared (default): a quick tunnel; the URL is the line after "Your quick Tunnel has been created!"
- *   (cloudflare/cloudflared, cmd/cloudflared/tunnel/quick_tunnel.go); an `ERR` line or a bare "failed to …"
- *   line (cloudflare/cloudflared issues 555, 547, 1593) ends the wait.
- * - ngrok: the URL from its local API, `GET /api/tunnels` → `tunnels[].public_url` (ngrok docs, "ngrok Agent
- *   API"), the `started tunnel` log line as fallback; the authtoken rides in `NGROK_AUTHTOKEN`.
  */
 import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
 
 /** What a log line says that the action uses (`fatal`: the agent will not open the tunnel). */
 type AgentLine = { url: string } | { api: string } | { error: string; fatal: boolean } | null;
 
-/** A pinned download of the agent: the archive's URL, its kind and its published SHA-256. */
 export interface AgentAsset {
   url: string;
   kind: 'tgz' | 'zip' | 'binary';
@@ -38,7 +32,6 @@ export interface TunnelProvider {
 /** Pinned downloads by `<platform>-<arch>`, each its URL and SHA-256. */
 type PinnedAssets = Readonly<Record<string, Pick<AgentAsset, 'url' | 'sha256'>>>;
 
-/** The asset lookup of `assets`, the kind told by the URL's ending. */
 function pinned(assets: PinnedAssets, version: string): TunnelProvider['asset'] {
   return (platform, arch) => {
     const asset = assets[`${platform}-${arch}`];
@@ -49,9 +42,8 @@ function pinned(assets: PinnedAssets, version: string): TunnelProvider['asset'] 
 
 const NGROK_VERSION = '3.10.1';
 /**
- * ngrok 3.10.1: Linux and macOS as ngrok's update service answered (transcribed in nixpkgs,
- * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
- * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ * Linux and macOS as ngrok's update service answered (transcribed in nixpkgs, pkgs/by-name/ng/ngrok/versions.json),
+ * Windows as in its chocolatey package; not checked against a download (a wrong value fails the download).
  */
 const NGROK_ASSETS: PinnedAssets = {
   'linux-x64': {
@@ -78,10 +70,7 @@ const NGROK_ASSETS: PinnedAssets = {
 
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-/**
- * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
- * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
- */
+/** The "SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/2026.9.3; not checked either. */
 const CLOUDFLARED_ASSETS: PinnedAssets = {
   'linux-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
@@ -161,12 +150,13 @@ const cloudflared: TunnelProvider = {
         announced = true;
         return null;
       }
-      // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`.
+      // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`
+      // (cloudflare/cloudflared, cmd/cloudflared/tunnel/quick_tunnel.go).
       const url = announced ? /\|\s+(https?:\/\/\S+)\s+\|/.exec(line)?.[1] : undefined;
       if (url) return { url };
       const logged = /^\S+\s+ERR\s+(.*)$/.exec(line)?.[1];
       if (logged) return { error: logged.trim(), fatal: true };
-      // The error cloudflared exits with is printed bare, without time or level.
+      // The error cloudflared exits with is printed bare (cloudflare/cloudflared issues 555, 547, 1593).
       if (/^failed to /i.test(line.trim())) return { error: line.trim(), fatal: true };
       return null;
     };
@@ -178,10 +168,7 @@ export function tunnelProvider(name: TunnelProviderName): TunnelProvider {
   return name === 'cloudflared' ? cloudflared : ngrok;
 }
 
-/**
- * Whether the agent may see the job's variable `name`: path, home, temp and proxy settings, and `NGROK_*`
- * for ngrok; never the job's secrets, `INPUT_*` or the runner's `ACTIONS_*` credentials.
- */
+/** Whether the agent may see the job's variable `name`: never a secret (docs/tunnel.md, "How it goes", "Start"). */
 export function agentMaySee(provider: TunnelProviderName, name: string): boolean {
   const upper = name.toUpperCase();
   if (AGENT_ENV.has(upper)) return true;

@@ -1,7 +1,4 @@
-/**
- * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). Every agent started is
- * stopped by `stop()` (SIGTERM, then SIGKILL), or killed at exit ({@link killAgentsNow}).
- */
+/** A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { TunnelInputs } from '../inputs/schema.js';
@@ -184,9 +181,8 @@ export function checkedPublicUrl(agent: string, url: string): string {
 }
 
 /**
- * Fetches the public URL as a browser would until the app answers: a tunnel's own error answer means not
- * yet; the agent's browser warning page fails at once.
- * @throws Error at the bound, naming the local address and what it answers directly
+ * Fetches the public URL as a browser would until the app answers.
+ * @throws Error at once on the agent's own page; at the bound, naming the local address and what it answers
  */
 async function waitUntilAnswering(
   url: string,

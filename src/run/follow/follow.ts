@@ -1,7 +1,4 @@
-/**
- * Following one run: wait for its result (`watcher.ts`), read its tests (`read/`), re-run its failures
- * (`retry.ts`) and end it; a stop ends the wait and leaves the run to the stop phase (`stop/stop.ts`).
- */
+/** Following one run to its end; a stop ends the wait and leaves the run to the stop phase (`stop/stop.ts`). */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';

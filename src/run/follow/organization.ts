@@ -1,7 +1,4 @@
-/**
- * Which organization's running list the watch loop asks: the `organization-id` input, else the first
- * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
- */
+/** Which organization's running list the watch loop asks (docs/watch.md, "When the list fails"). */
 import { refId } from '../../api/refs.js';
 import type { GhostInspectorApi } from '../../api/api.js';
 import type { Handle } from '../book.js';

@@ -1,7 +1,4 @@
-/**
- * Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky.
- * A re-run whose answer was lost is looked up (`reconcile.ts`), never sent again.
- */
+/** Retry: under `retry-failed` (0–3) each failed test is re-run alone with its variant; a pass makes it flaky. */
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
 import type { Handle } from '../book.js';

@@ -1,7 +1,4 @@
-/**
- * The watch loop: one loop over one table of the remote results still running. The organization's running
- * list is a hint; only a run's own result ends it (docs/watch.md).
- */
+/** The watch loop over one table of the remote results still running (docs/watch.md). */
 import { backoffMs } from '../../api/backoff.js';
 import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
 import { RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
@@ -104,7 +101,6 @@ export class Watcher implements RunWatch {
     });
   }
 
-  /** How often each run is read on its own at the least, ms (see `SAFETY_MIN_MS`, `busy`). */
   private safetyMs(): number {
     return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
   }
@@ -131,11 +127,7 @@ export class Watcher implements RunWatch {
     }
   }
 
-  /**
-   * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead when the organization is
-   * known without a request, to learn how busy the account is), or the list asked (runs read in turn while
-   * it is down); then due rows.
-   */
+  /** One tick: the lone run's read or the list (docs/watch.md, "One loop, one table"); then the rows due. */
   private tick(): void {
     const rows = [...this.table.values()];
     const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
@@ -147,10 +139,7 @@ export class Watcher implements RunWatch {
     this.readDue();
   }
 
-  /**
-   * Reads the rows due: hinted ones at once (several of one group from the group's list), the others once
-   * `safetyMs` passed since their last read.
-   */
+  /** Reads the rows due: hinted ones at once (several of one group from its list), others after `safetyMs`. */
   private readDue(): void {
     const now = this.ctx.clock.now();
     const safetyMs = this.safetyMs();
@@ -290,9 +279,8 @@ export class Watcher implements RunWatch {
   }
 
   /**
-   * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy`: the runs
-   * it shows that are not in the table belong to other watchers, each taken to watch as many runs as this
-   * one; all of them together tick at most at the account's sustained rate (docs/watch.md, "A busy account").
+   * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy` from the
+   * runs of other watchers it shows (docs/watch.md, "A busy account").
    */
   private mark(running: TestResult[], askedAtMs: number): void {
     const shown = new Set<string>();

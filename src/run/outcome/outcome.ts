@@ -1,7 +1,4 @@
-/**
- * The verdict: the one pure module that classifies, counts and decides pass or fail with its reasons; every
- * report renders a {@link Verdict} ({@link countedAs} / {@link failsStep} per test). docs/verdict.md.
- */
+/** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/verdict.md). */
 import { MAX_LIST_RECORDS } from '../../api/limits.js';
 import { plural } from '../../common/words.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
@@ -85,7 +82,6 @@ export function testlessRunState(run: SuiteRun): TestState | null {
   return null;
 }
 
-/** `countPassing + countFailing + countUnknown` of a suite result; null when it gives none. */
 function countedTests(result: SuiteResult): number | null {
   const counts = [result.countPassing, result.countFailing, result.countUnknown];
   if (!counts.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)) return null;
@@ -93,10 +89,7 @@ function countedTests(result: SuiteResult): number | null {
   return n > 0 ? n : null;
 }
 
-/**
- * The tests a suite result counts (`countPassing + countFailing + countUnknown`); null when it gives none,
- * or more than any list is read for (`MAX_LIST_RECORDS`: a count not believed).
- */
+/** The tests a suite result counts; null when it gives none or more than `MAX_LIST_RECORDS` (not believed). */
 export function suiteTestCount(result: SuiteResult): number | null {
   const n = countedTests(result);
   return n !== null && n <= MAX_LIST_RECORDS ? n : null;
@@ -162,7 +155,6 @@ export function suiteResultShortfall(run: SuiteRun): TestRun[] {
   return out;
 }
 
-/** The name of the stand-in test of a test result missing from its suite result's list. */
 const MISSING_NAME = 'Missing test result';
 
 const NO_POLICY: Pick<VerdictPolicy, 'failOnScreenshotCompare'> = { failOnScreenshotCompare: false };

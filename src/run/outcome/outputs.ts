@@ -1,7 +1,4 @@
-/**
- * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
- * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
- */
+/** The step outputs (pure), small: ids, links and results.json's path (GitHub keeps about 1 MiB per job). */
 import { countedAs, STATE_COUNT, type Counts, type Verdict } from './outcome.js';
 import type { RunSummary } from '../types.js';
 
@@ -12,7 +9,6 @@ const COUNT_KEYS = {
   'screenshot-compare-failed': 'screenshotCompareFailed',
 } as const;
 
-/** Name of one count output. */
 type CountOutput = keyof typeof COUNT_KEYS;
 
 /** Output name → value, as `core.setOutput` takes them. */

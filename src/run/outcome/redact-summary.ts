@@ -1,12 +1,8 @@
-/**
- * Removes secrets from the run model before any report, output or file is made of it, field by field,
- * only where a secret can be (docs/redaction.md).
- */
+/** Removes secrets from the run model, field by field where one can be, before any report (docs/redaction.md). */
 import { createRedactor, REDACTED } from '../../api/redact.js';
 import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../../api/types.js';
 import type { RunSummary, SuiteRun, TestRun } from '../types.js';
 
-/** What to hide. */
 export interface Secrets {
   /** Secret values: API key, HTTP auth password, private variable values, URL passwords. */
   values: ReadonlyArray<string>;
@@ -24,10 +20,7 @@ function redactConsole(entry: ConsoleEntry, text: Redact): ConsoleEntry {
   };
 }
 
-/**
- * Strings anywhere inside `value` (free text whose shape the contract leaves open, a step's selectors and
- * statements), keys kept.
- */
+/** Strings anywhere inside `value` (free text the contract leaves open, a step's selectors), keys kept. */
 function redactStrings(value: unknown, text: Redact): unknown {
   if (typeof value === 'string') return text(value);
   if (Array.isArray(value)) return value.map((v) => redactStrings(v, text));

@@ -7,9 +7,9 @@ import type { TriggerJob, UserExecuteOptions, Variant } from '../types.js';
 export type { TriggerJob, UserExecuteOptions } from '../types.js';
 
 /**
- * The custom variable every execute of one action step carries, its value unique to the step: the service
- * shows it in each test result's `variables` (docs/api-contract.md, "Execute parameters"), so a run found
- * after a lost execute answer is this step's only when it shows this value (docs/run-stopping.md).
+ * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
+ * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
+ * docs/run-stopping.md).
  */
 export const STEP_MARKER = 'GI_ACTION_STEP';
 
@@ -67,9 +67,8 @@ export function variantAt(index: number, combos: Variant[], hasRows: boolean, st
 }
 
 /**
- * Whether a result's `browser`, which names the version (`chrome-142`), is the browser asked for: `chrome`
- * fits every Chrome version, `chrome-79` only version 79 (`chrome-79.0.3945` too). Case-insensitive.
- * docs/api-contract.md, "Resources".
+ * Whether a result's `browser` (`chrome-142`) is the browser asked for: `chrome` fits every Chrome version,
+ * `chrome-79` only 79 (`chrome-79.0.3945` too); case-insensitive (docs/api-contract.md, "Resources").
  */
 export function browserFits(asked: string, shown: string): boolean {
   const a = asked.toLowerCase();
@@ -78,10 +77,8 @@ export function browserFits(asked: string, shown: string): boolean {
 }
 
 /**
- * Corrects a variant from what a test result says it ran with (only for dimensions that were varied). The
- * browser stays as asked when the result's fits it (`chrome` for `chrome-142`: names stay the same across
- * the service's browser updates); else it becomes the asked value of `browsers` the result fits, else the
- * result's own.
+ * A variant's varied dimensions as a test result ran them; the browser stays as asked when the result's fits
+ * it (names survive browser updates), else the asked one of `browsers` it fits, else the result's own.
  */
 export function variantFromResult(
   variant: Variant,

@@ -21,9 +21,8 @@ export function pagesFor(known: number | null): number {
 }
 
 /**
- * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
- * returns false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) are asked at once. Errors of `read`
- * propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit` returns
+ * false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) go at once. Errors of `read` propagate.
  */
 export async function forEachPage<T extends { _id?: unknown }>(
   read: (paging: Paging) => Promise<T[]>,

@@ -1,7 +1,4 @@
-/**
- * Fail-fast: once a test has failed for good (its re-runs spent), every other active remote run is cancelled
- * and no more runs start; the engine stops as for a workflow cancel (`stop.ts`), with its own reason.
- */
+/** Fail-fast: a test failed for good stops the engine as a workflow cancel does, with its own reason. */
 import type { Handle } from '../book.js';
 import type { EngineContext } from '../context.js';
 import type { TestRun } from '../types.js';

@@ -1,7 +1,4 @@
-/**
- * Stopping at the deadline, on a workflow cancel or on fail-fast: every wait ends, then the runs are settled
- * or cancelled within the wrap-up times of `stopper.ts` (docs/run-stopping.md).
- */
+/** Stopping at the deadline, on a workflow cancel or on fail-fast (docs/run-stopping.md). */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';

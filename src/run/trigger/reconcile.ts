@@ -1,7 +1,6 @@
 /**
- * Reconciliation of an execute whose answer never came: never sent again (it could start the runs twice),
- * its runs are looked up and adopted only on proof, the step's marker (`STEP_MARKER`) shown in their
- * variables. docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
+ * An execute whose answer never came is never sent again (it could start its runs twice): its runs are adopted
+ * only on proof (`STEP_MARKER`). docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 import { refId } from '../../api/refs.js';
 import type { GhostInspectorApi } from '../../api/api.js';
@@ -144,9 +143,8 @@ async function provenOurs(
 }
 
 /**
- * Looks up the runs of an uncertain or interrupted execute, up to `LOOKUP_ATTEMPTS` times: adopted only
- * when proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never
- * throws.
+ * Looks up the runs of an uncertain or interrupted execute, up to `LOOKUP_ATTEMPTS` times: adopted only when
+ * proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never throws.
  */
 export async function findTriggeredRuns(
   api: GhostInspectorApi,

@@ -1,7 +1,4 @@
-/**
- * Trigger: every job is executed with `immediate=1` under the one limiter; an unanswered execute is never
- * sent again but reconciled (`reconcile.ts`). Each answered execute's runs go to the engine at once.
- */
+/** Trigger: each job executed once (`immediate=1`) under the one limiter; a lost answer is reconciled. */
 import type { GhostInspectorApi, RequestOptions } from '../../api/api.js';
 import type { ExecuteOptions } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
@@ -133,9 +130,8 @@ function bestVariant(result: Answer, free: Variant[]): number {
 }
 
 /**
- * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
- * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
- * that no result stands for is an `error` run. Their handles.
+ * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as the
+ * variant it shows; each variant asked for that no result stands for is an `error` run. Their handles.
  */
 function adopt(
   book: RunBook,
