@@ -3,7 +3,7 @@
  * (docs/api-contract.md, "Test definitions (repository test files)"). Pure; unsupported commands are
  * reported, never silently dropped, except those in `IGNORED_COMMANDS`.
  */
-import type { SideDocument, TestDefinition } from '../api/definitions.js';
+import type { SideDocument, TestDefinition } from '../api/types.js';
 
 type StepDefinition = TestDefinition['steps'][number];
 

@@ -2,8 +2,7 @@
  * What a run of the action produced: the plain data that `run/` hands to `report/`, `artifacts/` and the
  * verdict. No I/O, no GitHub types. Durations are in milliseconds; dates are ISO 8601 strings.
  */
-import type { TestDefinition } from '../api/definitions.js';
-import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
+import type { ExecuteOptions, SuiteResult, TestDefinition, TestResult } from '../api/types.js';
 
 /**
  * The state of one test result as the action saw it (docs/verdict.md, "States"): `flaky` failed, then passed
