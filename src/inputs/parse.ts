@@ -4,7 +4,6 @@
  * default, but for the three where empty has a meaning of its own (docs/github-platform.md, "Runtime").
  */
 import path from 'node:path';
-import { isVariableStartUrl } from './start-url.js';
 import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
 import {
   ID_FORM,
@@ -113,6 +112,21 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Start URLs may begin with a custom variable (`{{ngrokUrl}}/checkout`), filled in by the service. */
+/** `{{name}}` at the start of a start URL, the rest of it after the name. */
+const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
+
+/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
+function isVariableStartUrl(value: string): boolean {
+  const rest = VARIABLE_URL.exec(value)?.[2];
+  return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
+}
+
+/** The variable a start URL begins with (`{{name}}…`), else null. */
+export function startUrlVariable(value: string): string | null {
+  return VARIABLE_URL.exec(value)?.[1] ?? null;
 }
 
 /** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
