@@ -63,7 +63,7 @@ export class InputReader {
 
   /** A list (split at newlines and commas, or `separator`), without duplicates; `valid` checks each value. */
   list(name: string, valid: Valid = /.?/, expected = '', separator = /[\r\n,]+/): string[] {
-    const values = unique(splitList(this.text(name), separator));
+    const values = [...new Set(splitList(this.text(name), separator))];
     for (const value of values) if (!isValid(value, valid)) this.fail(name, value, expected);
     return values;
   }
@@ -99,10 +99,6 @@ export function splitList(value: string, separator = /[\r\n,]+/): string[] {
     .split(separator)
     .map((s) => s.trim())
     .filter((s) => s !== '');
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -303,7 +299,7 @@ export function collectSecrets(
     inputs.githubToken,
     inputs.tunnel?.authtoken ?? '',
   ];
-  return unique(secrets.filter((s) => s !== ''));
+  return [...new Set(secrets.filter((s) => s !== ''))];
 }
 
 /** One warning per secret too short to be removed from free text, naming the input, never the value. */
