@@ -3,18 +3,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { withoutQuery } from './api/redact.js';
 
-/** The repository the workflow runs for (`GITHUB_REPOSITORY`, `owner/repo`). */
-interface Repository {
-  owner: string;
-  repo: string;
-}
-
 /** What the action knows about the workflow run it is part of; read with {@link readGitHubContext}. */
 export interface GitHubContext {
   /** True on a GitHub runner (`GITHUB_ACTIONS=true`): workflow commands such as `::add-mask::` are read. */
   onRunner: boolean;
-  /** `GITHUB_REPOSITORY` split in two; null when unset or not `owner/repo`. */
-  repository: Repository | null;
+  /** The repository the workflow runs for: `GITHUB_REPOSITORY` split in two; null when not `owner/repo`. */
+  repository: { owner: string; repo: string } | null;
   /** The pull request of the triggering event (`pull_request.number` in `GITHUB_EVENT_PATH`); else null. */
   pullRequest: number | null;
   /** `GITHUB_JOB`; null outside GitHub. */

@@ -4,9 +4,11 @@ import path from 'node:path';
 import type { GitHubContext } from '../github.js';
 import type { ActionSink } from '../common/sink.js';
 
-/** Local files used when the runner's files are not set. */
-const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
-const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
+/** For each runner file: its context field, the local file used when it is not set, its variable, what goes there. */
+const LOCAL_FILES = [
+  ['outputFile', 'ghost-inspector-outputs.txt', 'GITHUB_OUTPUT', 'outputs go'],
+  ['summaryFile', 'ghost-inspector-summary.md', 'GITHUB_STEP_SUMMARY', 'the job summary goes'],
+] as const;
 
 /**
  * Creates `dir` and an empty local file in it for each runner file the GitHub context lacks.
@@ -14,16 +16,11 @@ const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
  */
 export async function ensureRunnerFiles(dir: string, github: GitHubContext, sink: ActionSink): Promise<void> {
   await mkdir(dir, { recursive: true });
-  if (!github.outputFile) {
-    const file = path.join(dir, LOCAL_OUTPUTS_FILE);
+  for (const [field, name, variable, what] of LOCAL_FILES) {
+    if (github[field]) continue;
+    const file = path.join(dir, name);
     await writeFile(file, '');
-    sink.useRunnerFiles({ outputFile: file });
-    sink.info(`GITHUB_OUTPUT is not set: outputs go to ${file}`);
-  }
-  if (!github.summaryFile) {
-    const file = path.join(dir, LOCAL_SUMMARY_FILE);
-    await writeFile(file, '');
-    sink.useRunnerFiles({ summaryFile: file });
-    sink.info(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
+    sink.useRunnerFiles({ [field]: file });
+    sink.info(`${variable} is not set: ${what} to ${file}`);
   }
 }

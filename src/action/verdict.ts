@@ -3,6 +3,7 @@ import type { ActionInputs } from '../inputs/index.js';
 import { decideStartedVerdict, decideVerdict, type Verdict } from '../run/outcome/outcome.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionSink } from '../common/sink.js';
+import { plural } from '../common/words.js';
 
 /** The one verdict every report, output and the step result render (`wait: false`: judged on its triggers). */
 export function decideRunVerdict(inputs: ActionInputs, summary: RunSummary): Verdict {
@@ -19,8 +20,7 @@ export function decideRunVerdict(inputs: ActionInputs, summary: RunSummary): Ver
 export function announceVerdict(sink: ActionSink, verdict: Verdict): void {
   const c = verdict.counts;
   if (!verdict.waited) {
-    const started = c.total - c.error;
-    sink.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
+    sink.info(`Started ${plural(c.total - c.error, 'run')} without waiting (wait: false).`);
   } else {
     sink.info(
       `Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +

@@ -20,14 +20,11 @@ export function checkShape(value: unknown, shape: Shape, status: number): Failur
     !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { _id?: unknown })._id === 'string';
   const ok = shape === 'record' ? isRecord(value) : Array.isArray(value) && value.every(isRecord);
   if (ok) return null;
-  const came =
-    value === null || value === undefined
-      ? String(value)
-      : Array.isArray(value)
-        ? shape === 'list'
-          ? `a list with an item that is not a record (${describe(value.find((v) => !isRecord(v)))})`
-          : `a list of ${value.length}`
-        : describe(value);
+  const came = !Array.isArray(value)
+    ? describe(value)
+    : shape === 'list'
+      ? `a list with an item that is not a record (${describe(value.find((v) => !isRecord(v)))})`
+      : `a list of ${value.length}`;
   return {
     failure: { kind: 'status', status },
     errorType: 'UNEXPECTED_SHAPE',

@@ -4,8 +4,7 @@
  */
 import type { Clock } from '../common/clock.js';
 import type { RateBudget } from './budget.js';
-import type { ExecuteOptions, Paging, Suite, SuiteResult, TestResult } from './types.js';
-import type { TestDefinition } from './definitions.js';
+import type { ExecuteOptions, Paging, Suite, SuiteResult, TestDefinition, TestResult } from './types.js';
 
 export interface RequestOptions {
   /** Ends the call at once: a request in flight, or the wait before a retry (`ABORTED`). */

@@ -20,52 +20,30 @@ export type ApiErrorType =
   | 'INVALID_REQUEST'
   | (string & {});
 
-/** Fields of an `ApiError` (all already redacted). */
-export interface ApiErrorInit {
-  errorType: ApiErrorType;
-  /** The full, user-facing sentence (becomes `Error.message`). */
-  message: string;
-  /** HTTP status of the last answer; absent when no answer came (network error, timeout, abort). */
-  status?: number;
-  /** Method, path and redacted query, e.g. `GET /v1/suites/abc/?apiKey=***`. */
-  endpoint: string;
-  /** The service's own message from an `ERROR` envelope, when there was one. */
-  serviceMessage?: string;
-  /** A short redacted excerpt (at most 200 characters) of a body that could not be read as expected. */
-  excerpt?: string;
-  /** System error code of a network failure (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`...). */
-  networkCode?: string;
-  /** Number of HTTP attempts made (1 when not retried). */
-  attempts: number;
-  /** For `TRIGGER_UNCERTAIN`: what went wrong (`HTTP_ERROR`, `SERVER_ERROR`, `NETWORK_ERROR`...). */
-  causeType?: ApiErrorType;
-  /** For `ABORTED`: true when a request was on its way (it may have reached the service). */
-  inFlight?: boolean;
-}
-
-/** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
+/** An error of the API client; `message` names endpoint, cause and what to do, the fields (all redacted) the same facts. */
 export class ApiError extends Error {
-  readonly errorType: ApiErrorType;
-  readonly status?: number;
-  readonly endpoint: string;
-  readonly serviceMessage?: string;
-  readonly excerpt?: string;
-  readonly networkCode?: string;
-  readonly attempts: number;
-  readonly causeType?: ApiErrorType;
-  readonly inFlight?: boolean;
+  declare readonly errorType: ApiErrorType;
+  /** HTTP status of the last answer; absent when no answer came (network error, timeout, abort). */
+  declare readonly status?: number;
+  /** Method, path and redacted query, e.g. `GET /v1/suites/abc/?apiKey=***`. */
+  declare readonly endpoint: string;
+  /** The service's own message from an `ERROR` envelope, when there was one. */
+  declare readonly serviceMessage?: string;
+  /** A short redacted excerpt (at most 200 characters) of a body that could not be read as expected. */
+  declare readonly excerpt?: string;
+  /** System error code of a network failure (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`...). */
+  declare readonly networkCode?: string;
+  /** Number of HTTP attempts made (1 when not retried). */
+  declare readonly attempts: number;
+  /** For `TRIGGER_UNCERTAIN`: what went wrong (`HTTP_ERROR`, `SERVER_ERROR`, `NETWORK_ERROR`...). */
+  declare readonly causeType?: ApiErrorType;
+  /** For `ABORTED`: true when a request was on its way (it may have reached the service). */
+  declare readonly inFlight?: boolean;
 
-  constructor(init: ApiErrorInit) {
-    super(init.message);
-    this.errorType = init.errorType;
-    this.status = init.status;
-    this.endpoint = init.endpoint;
-    this.serviceMessage = init.serviceMessage;
-    this.excerpt = init.excerpt;
-    this.networkCode = init.networkCode;
-    this.attempts = init.attempts;
-    this.causeType = init.causeType;
-    if (init.inFlight !== undefined) this.inFlight = init.inFlight;
+  /** `message` is the full, user-facing sentence. */
+  constructor({ message, ...fields }: { message: string } & Omit<ApiError, keyof Error>) {
+    super(message);
+    Object.assign(this, fields);
   }
 }
 

@@ -71,26 +71,16 @@ export function encodeExecuteOptions(
       }
     }
   }
-  for (const name of STRINGS) {
-    let value = options[name];
-    if (value === undefined) continue;
-    if (name === 'chatChannel') value = value.replace(/^#+/, '');
-    pairs.push([name, value]);
-    json[name] = value;
-  }
-  for (const name of NUMBERS) {
+  for (const name of [...STRINGS, ...NUMBERS, ...BOOLEANS]) {
     const value = options[name];
     if (value === undefined) continue;
-    if (!Number.isFinite(value))
+    if (typeof value === 'number' && !Number.isFinite(value))
       throw new ExecuteOptionsError(`execute parameter "${name}" must be a finite number`);
-    pairs.push([name, String(value)]);
-    json[name] = value;
-  }
-  for (const name of BOOLEANS) {
-    const value = options[name];
-    if (value === undefined) continue;
-    pairs.push([name, value ? '1' : '0']);
-    json[name] = value ? 1 : 0;
+    // Booleans go as 1/0; a chat channel without its leading `#`.
+    let sent = typeof value === 'boolean' ? +value : value;
+    if (name === 'chatChannel' && typeof sent === 'string') sent = sent.replace(/^#+/, '');
+    pairs.push([name, String(sent)]);
+    json[name] = sent;
   }
   for (const name of REPEATABLE) {
     const value = options[name];

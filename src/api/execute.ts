@@ -4,11 +4,10 @@
  */
 import type { RequestOptions } from './api.js';
 import type { Body } from './body.js';
-import type { TestDefinition } from './definitions.js';
 import { encodeExecuteOptions, ExecuteOptionsError, type EncodedExecuteOptions } from './execute-params.js';
 import { SYNC_SUITE_EXECUTE_TIMEOUT_MS, SYNC_TEST_EXECUTE_TIMEOUT_MS } from './limits.js';
 import type { Transport } from './transport.js';
-import type { ExecuteOptions } from './types.js';
+import type { ExecuteOptions, TestDefinition } from './types.js';
 
 /** The timeout (ms) of an execute that waits for completion (docs/api-contract.md: Limits); none if immediate. */
 function syncTimeout(

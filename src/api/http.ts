@@ -105,18 +105,22 @@ function readAll(stream: NodeJS.ReadableStream & { destroy(): void }): Promise<B
   });
 }
 
+/** The body without its content-encoding. @throws TransportError `decode` (corrupt, unknown, too large) */
 async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
   const enc = (encoding ?? '').trim().toLowerCase();
   if (enc === '' || enc === 'identity') return body;
   const options = { maxOutputLength: MAX_ANSWER_BYTES };
+  let problem = `unsupported content-encoding ${enc}`;
+  let code: string | undefined;
   try {
     if (enc === 'gzip' || enc === 'x-gzip') return await gunzipAsync(body, options);
     if (enc === 'deflate') return await inflateAsync(body, options);
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-    throw err;
+    const big = (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
+    problem = big ? tooLarge().message : (err as Error).message;
+    code = big ? TOO_LARGE : undefined;
   }
-  throw new Error(`unsupported content-encoding ${enc}`);
+  throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
 }
 
 /**
@@ -160,15 +164,7 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
   try {
     const res = await client.request(req.method, req.url, data, headers);
     answered = true;
-    const raw = await readAll(res.message);
-    let body: Buffer;
-    try {
-      body = await decode(raw, res.message.headers['content-encoding']);
-    } catch (err) {
-      const message = (err as Error).message;
-      const code = message === tooLarge().message ? TOO_LARGE : undefined;
-      throw new TransportError(`could not decompress the answer: ${message}`, 'decode', code, true);
-    }
+    const body = await decode(await readAll(res.message), res.message.headers['content-encoding']);
     return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
   } catch (err) {
     if (err instanceof TransportError) throw err;

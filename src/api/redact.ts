@@ -130,6 +130,5 @@ export function redactUrl(url: string): string {
 /** A URL as the reports write it: without query, fragment (signatures) and user-info. */
 export function withoutQuery(url: string): string {
   const text = String(url);
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return redactUrl(text);
-  return redactUrl(text.replace(/[?#].*$/s, ''));
+  return redactUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text.replace(/[?#].*$/s, '') : text);
 }

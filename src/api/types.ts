@@ -1,7 +1,8 @@
 /**
  * The fields of the Ghost Inspector API v1 resources that the action reads (docs/api-contract.md: Resources);
  * the emulator's `emulator/api-types.ts` adds the rest. A field present only on some endpoints is optional; a
- * record that never ran shows the epoch as its dates.
+ * record that never ran shows the epoch as its dates. Below them what the action sends: test definitions
+ * (native JSON and recorder `.side`), execute parameters and paging.
  */
 import type { RefOrId } from './refs.js';
 
@@ -128,4 +129,78 @@ export interface SuiteResult {
   status?: number;
 }
 
-export { REGIONS, type ExecuteOptions, type Paging } from './request-types.js';
+/** A step of a test definition: a step without its result-only fields. */
+type StepDefinition = Omit<Step, 'passing' | 'url' | 'error'>;
+
+/** What the action reads of a test in the native JSON format (the Test fields minus ids, dates, outcomes). */
+export interface TestDefinition {
+  name: string;
+  startUrl?: string;
+  steps: StepDefinition[];
+}
+
+/** What the action reads of a recorder .side document (docs/api-contract.md, "Test definitions"). */
+export interface SideDocument {
+  url: string;
+  tests: Array<{ name: string; commands: Array<{ command: string; target: string; value: string }> }>;
+}
+
+/** Region values (docs/api-contract.md, "Resources"). */
+export const REGIONS = [
+  'us-east-1',
+  'us-west-1',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-north-1',
+  'me-south-1',
+  'ap-east-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-south-1',
+  'sa-east-1',
+] as const;
+
+/** Execute parameters (docs/api-contract.md: Execute parameters); `browser`, `region`, `viewport` may repeat. */
+export interface ExecuteOptions {
+  startUrl?: string;
+  browser?: string | string[];
+  userAgent?: string;
+  dataSource?: string;
+  /** Milliseconds before start; at most 300000. */
+  delay?: number;
+  region?: string | string[];
+  httpAuthUsername?: string;
+  httpAuthPassword?: string;
+  /** Test execute only. */
+  webhook?: string | string[];
+  disableNotifications?: boolean;
+  immediate?: boolean;
+  /** A CSV file; sent as multipart (POST). */
+  dataFile?: { name: string; content: Uint8Array | string };
+  disableVisuals?: boolean;
+  maxConcurrentDataRows?: number;
+  screenshotCompareEnabled?: boolean;
+  /** 0.0 to 1.0. */
+  screenshotCompareThreshold?: number;
+  /** Test execute only: a completed test result id used as baseline. */
+  screenshotCompareBaselineResult?: string;
+  /** Comma-separated CSS selectors. */
+  screenshotExclusions?: string;
+  screenshotTarget?: string;
+  /** `{width}x{height}`; may repeat. */
+  viewport?: string | string[];
+  chatChannel?: string;
+  /** Custom variables: each becomes a parameter of its own name. */
+  variables?: Record<string, string>;
+}
+
+/** `count` (default 10, max 50) and `offset` (default 0) for result lists (docs/api-contract.md, "Polling a run"). */
+export interface Paging {
+  count?: number;
+  offset?: number;
+}

@@ -4,12 +4,6 @@ import * as core from '@actions/core';
 /** An annotation's place and title (as `@actions/core` takes them). */
 export type AnnotationProperties = core.AnnotationProperties;
 
-/** The runner's files, when the action has to choose them itself (outside GitHub). */
-interface RunnerFiles {
-  outputFile?: string;
-  summaryFile?: string;
-}
-
 /** The `@actions/core`-like sink the action writes to. None of these throws except `appendSummary`. */
 export interface ActionSink {
   /** A plain log line, written as is (escape it first: `common/log.ts` `logLine`). */
@@ -29,7 +23,7 @@ export interface ActionSink {
   /** Appends Markdown to the job summary. @throws when the file is not set or cannot be written */
   appendSummary(markdown: string): Promise<void>;
   /** Sends later outputs and summary to these files (outside GitHub, when the runner gave none). */
-  useRunnerFiles(files: RunnerFiles): void;
+  useRunnerFiles(files: { outputFile?: string; summaryFile?: string }): void;
   /** Keeps a value for the post step, which reads it as `STATE_<name>` (never a secret). */
   saveState(name: string, value: string): void;
 }

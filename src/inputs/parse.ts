@@ -4,7 +4,6 @@
  * default, but for the three where empty has a meaning of its own (docs/github-platform.md, "Runtime").
  */
 import path from 'node:path';
-import { isVariableStartUrl } from './start-url.js';
 import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
 import {
   ID_FORM,
@@ -64,7 +63,7 @@ export class InputReader {
 
   /** A list (split at newlines and commas, or `separator`), without duplicates; `valid` checks each value. */
   list(name: string, valid: Valid = /.?/, expected = '', separator = /[\r\n,]+/): string[] {
-    const values = unique(splitList(this.text(name), separator));
+    const values = [...new Set(splitList(this.text(name), separator))];
     for (const value of values) if (!isValid(value, valid)) this.fail(name, value, expected);
     return values;
   }
@@ -102,10 +101,6 @@ export function splitList(value: string, separator = /[\r\n,]+/): string[] {
     .filter((s) => s !== '');
 }
 
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
-}
-
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -113,6 +108,21 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Start URLs may begin with a custom variable (`{{ngrokUrl}}/checkout`), filled in by the service. */
+/** `{{name}}` at the start of a start URL, the rest of it after the name. */
+const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
+
+/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
+function isVariableStartUrl(value: string): boolean {
+  const rest = VARIABLE_URL.exec(value)?.[2];
+  return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
+}
+
+/** The variable a start URL begins with (`{{name}}…`), else null. */
+export function startUrlVariable(value: string): string | null {
+  return VARIABLE_URL.exec(value)?.[1] ?? null;
 }
 
 /** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
@@ -289,7 +299,7 @@ export function collectSecrets(
     inputs.githubToken,
     inputs.tunnel?.authtoken ?? '',
   ];
-  return unique(secrets.filter((s) => s !== ''));
+  return [...new Set(secrets.filter((s) => s !== ''))];
 }
 
 /** One warning per secret too short to be removed from free text, naming the input, never the value. */

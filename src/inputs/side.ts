@@ -3,7 +3,7 @@
  * (docs/api-contract.md, "Test definitions (repository test files)"). Pure; unsupported commands are
  * reported, never silently dropped, except those in `IGNORED_COMMANDS`.
  */
-import type { SideDocument, TestDefinition } from '../api/definitions.js';
+import type { SideDocument, TestDefinition } from '../api/types.js';
 
 type StepDefinition = TestDefinition['steps'][number];
 
@@ -105,10 +105,6 @@ function resolveUrl(target: string, base: string): string {
   }
 }
 
-function isAbsolute(target: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(target);
-}
-
 /**
  * An `open` target under a base-URL override, as Selenium IDE runs a recorder file against another base URL:
  * a relative target is appended to the base (`/login` under `https://staging.test/app` gives
@@ -122,7 +118,7 @@ export function rebaseOpenTarget(
 ): { url: string; moved: boolean } {
   const base = baseUrl.replace(/\/+$/, '');
   if (target.startsWith('//')) return { url: resolveUrl(target, baseUrl), moved: false };
-  if (!isAbsolute(target)) {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) {
     const rest = target === '' ? '/' : /^[/?#]/.test(target) ? target : `/${target}`;
     return { url: base + rest, moved: false };
   }

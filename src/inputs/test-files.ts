@@ -5,7 +5,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
-import type { SideDocument, TestDefinition } from '../api/definitions.js';
+import type { SideDocument, TestDefinition } from '../api/types.js';
 import { redactUrl } from '../api/redact.js';
 import { convertSideDocument, SideConversionError, type SideConversionOptions } from './side.js';
 

@@ -1,7 +1,5 @@
 /** The tunnel inputs: an app started in the job, exposed through a tunnel agent (docs/tunnel.md). Pure. */
-import type { InputReader } from './parse.js';
-import { isHttpUrl } from './parse.js';
-import { startUrlVariable } from './start-url.js';
+import { isHttpUrl, startUrlVariable, type InputReader } from './parse.js';
 import {
   RESERVED_VARIABLE_NAMES,
   TUNNEL_PROVIDERS,

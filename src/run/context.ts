@@ -1,7 +1,7 @@
 /** What one engine run shares between its rooms: its plan, waits, client, clock, stopper, run book and watcher. */
 import type { LimitFunction } from 'p-limit';
 import type { GhostInspectorApi, RequestOptions } from '../api/api.js';
-import type { Paging } from '../api/request-types.js';
+import type { Paging } from '../api/types.js';
 import type { Clock } from '../common/clock.js';
 import type { ResultRef } from '../inputs/schema.js';
 import type { RepoTest } from '../inputs/test-files.js';

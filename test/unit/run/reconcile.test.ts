@@ -4,8 +4,7 @@
  * (`reset-after`) or rejects it unhandled (`500`). The execute is never sent again.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SuiteResult } from '../../../src/api/types.js';
-import type { TestDefinition } from '../../../src/api/definitions.js';
+import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
 import { runPlan, type RunPlan } from '../../../src/run/engine.js';
 import {
   CLOCK_SKEW_MS,
