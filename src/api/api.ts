@@ -1,7 +1,4 @@
-/**
- * The calls of the Ghost Inspector API v1 the action makes (docs/api-contract.md: Endpoints the action
- * calls); the rest of the API's surface lives with the tests (`test/support/api/`).
- */
+/** The API v1 calls the action makes (docs/api-contract.md); the rest lives with the tests (`test/support/api/`). */
 import type { Clock } from '../common/clock.js';
 import type { RateBudget } from './budget.js';
 import type { ExecuteOptions, Paging, Suite, SuiteResult, TestDefinition, TestResult } from './types.js';
@@ -73,10 +70,7 @@ export interface ClientOptions {
   budget?: RateBudget;
   /** Called once per HTTP request sent (for counting), with method and redacted URL. */
   onRequest?: (method: string, redactedUrl: string) => void;
-  /**
-   * Called with the redacted message of every `UNEXPECTED_SHAPE` answer, and of every answer refused at the
-   * size cap that is asked again (shown as a warning; the last failure is the caller's to report).
-   */
+  /** Told each `UNEXPECTED_SHAPE` answer and each size-capped answer asked again (redacted; shown as a warning). */
   onUnexpectedShape?: (message: string) => void;
 }
 

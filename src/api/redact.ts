@@ -11,10 +11,7 @@ export function isRedactable(secret: string): boolean {
   return secret.length >= MIN_REDACTED_LENGTH;
 }
 
-/**
- * The forms in which a secret can show up in text the client handles: as is, percent-encoded (either case of
- * hex digits), JSON-escaped, HTML-escaped (service text that holds markup) and base64-encoded.
- */
+/** A secret's forms in text: as is, percent-encoded (either hex case), JSON-, HTML- and base64-encoded. */
 function encodedForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   forms.add(encodeURIComponent(secret));
@@ -88,10 +85,7 @@ function replaceSpans(text: string, hits: Span[]): string {
   return out;
 }
 
-/**
- * A pure redactor: `redactUrl`, then every raw, URL-encoded, JSON-escaped, HTML-escaped or base64-encoded
- * secret becomes `***` (forms shorter than `MIN_REDACTED_LENGTH` are left alone).
- */
+/** A pure redactor: `redactUrl`, then each `encodedForms` of a secret, of `MIN_REDACTED_LENGTH` or more, as `***`. */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
   const needles = new Set<string>();
   for (const secret of secrets) {

@@ -130,9 +130,7 @@ async function readText(cwd: string, file: string): Promise<string> {
   }
 }
 
-/**
- * Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors.
- */
+/** Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors. */
 function jsonErrorPlace(error: unknown): string {
   const message = error instanceof Error ? error.message : '';
   const place = /\(line \d+ column \d+\)|at position \d+/.exec(message)?.[0];
