@@ -40,14 +40,10 @@ var clock = __webpack_require__(39987);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(57075);
 ;// CONCATENATED MODULE: ./src/artifacts/image-guard.ts
-/**
- * What a screenshot download accepts: scheme, redirects, size and a PNG or JPEG body, checked before each
- * request and while the body streams, before anything is saved.
- */
+/** What a screenshot download accepts (scheme, redirects, size, a PNG or JPEG body), checked before saving. */
 
 /** Largest screenshot kept, bytes (20 MiB); a larger one is refused while it streams. */
 const MAX_SCREENSHOT_BYTES = 20 * 1024 * 1024;
-/** Redirects followed for one screenshot. */
 const MAX_REDIRECTS = 3;
 /** A download refused by a check: not retried, reported as the screenshot's reason. */
 class RefusedDownload extends Error {
@@ -57,9 +53,8 @@ class RefusedDownload extends Error {
     }
 }
 /**
- * Checks a URL before it is requested: `https` (or `http` when `allowHttp`), and no redirect (`from` set)
- * from `https` to `http`. Any host may serve a screenshot: no credential is sent with it.
- * @throws RefusedDownload naming the scheme
+ * Throws RefusedDownload naming the scheme unless `url` is `https` (or `http` when `allowHttp`) and not a
+ * redirect (`from` set) from `https` to `http`. Any host may serve a screenshot: no credential is sent.
  */
 function checkImageUrl(url, allowHttp, from) {
     let protocol;
@@ -83,10 +78,7 @@ const PNG_FIRST_CHUNK = Buffer.from([0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0
 const JPEG_START = Buffer.from([0xff, 0xd8, 0xff]);
 /** Bytes read before a body is judged: a PNG's signature and its first chunk's length and type. */
 const HEAD_BYTES = 16;
-/**
- * True when `head` (at least {@link HEAD_BYTES}) starts like a PNG (signature, then the IHDR chunk) or a
- * JPEG (start of image, then a marker code 0xC0–0xFE): a signature followed by an HTML page is not an image.
- */
+/** PNG signature then IHDR, or JPEG start then a marker 0xC0–0xFE: a signature then an HTML page is no image. */
 function isImage(head) {
     if (head.subarray(0, 8).equals(PNG_SIGNATURE))
         return head.subarray(8, 16).equals(PNG_FIRST_CHUNK);
@@ -94,10 +86,8 @@ function isImage(head) {
     return head.subarray(0, 3).equals(JPEG_START) && marker >= 0xc0 && marker <= 0xfe;
 }
 /**
- * A pass-through stream that refuses a body larger than `maxBytes` (as soon as it passes the cap), or one
- * that does not start like a PNG or JPEG image or is shorter than {@link HEAD_BYTES} (before the first
- * byte is passed on).
- * @throws (as a stream error) RefusedDownload
+ * A pass-through stream failing with RefusedDownload on a body over `maxBytes` (as soon as it passes the cap),
+ * or not starting like a PNG or JPEG, or shorter than {@link HEAD_BYTES} (before its first byte passes on).
  */
 function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
     let seen = 0;
@@ -132,10 +122,6 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 }
 
 ;// CONCATENATED MODULE: ./src/artifacts/download.ts
-/**
- * Streams screenshots from object storage to disk, a bounded number at once, each request with a deadline
- * and retries; never whole in memory (piped to a temporary file renamed when complete).
- */
 
 
 
@@ -147,7 +133,6 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 
 /** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
-/** A failure of one attempt; `retryable` decides whether another attempt is made. */
 class AttemptError extends Error {
     retryable;
     retryAfterMs;
@@ -169,8 +154,7 @@ function displayUrl(url) {
     }
 }
 /**
- * One attempt: GET `url` (redirects checked), stream the body through the image guard into `tmp`.
- * @returns the bytes saved
+ * One attempt: GET `url` (redirects checked), its body streamed through the image guard into `tmp`; the bytes saved.
  * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
  */
 async function attemptDownload(url, tmp, rules) {
@@ -233,8 +217,8 @@ async function attemptDownload(url, tmp, rules) {
     }
 }
 /**
- * Downloads screenshots to `dir/<job.relativePath>` (`dir` absolute). Every job ends in `files` or in
- * `missing` (with a reason), in the order of `jobs`; a failed download leaves no file behind.
+ * Streams screenshots to `dir/<job.relativePath>` (`dir` absolute) through a `.part` file renamed when
+ * complete. Every job ends in `files` or in `missing` (with a reason), in the order of `jobs`.
  * @throws Error only when `dir` cannot be created
  */
 async function downloadScreenshots(jobs, dir, options = {}) {
@@ -288,10 +272,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
 var console = __webpack_require__(63352);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
-/**
- * Safe, readable names for screenshot files and the screenshot artifact: nothing GitHub, Windows or a
- * 255-byte name limit would refuse (docs/github-platform.md, "Artifacts").
- */
+/** Screenshot and artifact names that GitHub and every file system accept (docs/github-platform.md, "Artifacts"). */
 
 
 
@@ -312,10 +293,7 @@ function truncateUtf8(text, maxBytes) {
     // A streaming decode holds back the bytes of a character cut in two.
     return new TextDecoder().decode(Buffer.from(text, 'utf8').subarray(0, maxBytes), { stream: true });
 }
-/**
- * Makes one path segment (no slashes) safe for an artifact and every common file system, at most
- * `maxBytes` UTF-8 bytes. Never empty: `fallback` when nothing printable is left.
- */
+/** `text` as one path segment every file system accepts, ≤ `maxBytes` UTF-8 bytes; `fallback` when empty. */
 function sanitizeSegment(text, maxBytes, fallback = 'unnamed') {
     let s = text.replace(INVISIBLE, '').replace(/\s+/g, ' ').replace(ILLEGAL, '_');
     s = truncateUtf8(s.trim(), maxBytes);
@@ -356,10 +334,7 @@ function defaultArtifactName(env = process.env) {
     const hash = context.matrixDigest ?? (0,external_node_crypto_.randomBytes)(4).toString('hex');
     return sanitizeArtifactName(`ghost-inspector-screenshots-${job}-${attempt}-${hash}`);
 }
-/**
- * Makes a user-given artifact name acceptable to GitHub (illegal characters become `_`, cut to length).
- * @throws Error when nothing is left (empty name)
- */
+/** `name` with the characters GitHub refuses as `_`, cut to length; throws Error when nothing is left. */
 function sanitizeArtifactName(name) {
     const s = name.replace(INVISIBLE, '').replace(ILLEGAL, '_').trim().slice(0, MAX_ARTIFACT_NAME_LENGTH);
     if (!s)
@@ -405,7 +380,6 @@ function chosenResults(test, mode) {
     }
     return out;
 }
-/** The images of `result` to fetch: its final screenshot and its comparison image, those it has. */
 function jobsFor(run, test, result) {
     const images = (0,screenshots/* resultImages */.m)(result);
     const testName = test.testName || result.name;
@@ -418,9 +392,8 @@ function jobsFor(run, test, result) {
     });
 }
 /**
- * Picks the screenshots to download (pure): for `failed`, failed/error/timed-out results, failed attempts
- * of flaky tests and failed screenshot comparisons; for `all`, every final result too.
- * @returns jobs with unique `relativePath`s, in summary order
+ * The screenshots to download, unique `relativePath`s in summary order: for `failed`, failed/error/timed-out
+ * results, failed attempts of flaky tests and failed screenshot comparisons; for `all`, every final result too.
  */
 function selectScreenshots(summary, mode) {
     if (mode === 'none')
@@ -444,10 +417,6 @@ function selectScreenshots(summary, mode) {
 // EXTERNAL MODULE: ./src/common/log.ts
 var log = __webpack_require__(81095);
 ;// CONCATENATED MODULE: ./src/artifacts/upload.ts
-/**
- * Uploads downloaded screenshots as one workflow artifact through `@actions/artifact` 6, or, outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), keeps them in a local folder. See docs/github-platform.md, "Artifacts".
- */
 
 
 
@@ -477,7 +446,6 @@ function untilStopped(work, signal) {
             .finally(() => signal.removeEventListener('abort', onAbort));
     });
 }
-/** Errors no retry can fix. */
 function isPermanent(error) {
     const name = error instanceof Error ? error.name : '';
     const message = (0,log/* messageOf */.bD)(error);
@@ -489,14 +457,13 @@ function artifactUrl(id, env = process.env) {
     const run = (0,src_github/* workflowRunUrl */.CX)((0,src_github/* readGitHubContext */.L7)(env));
     return run ? `${run}/artifacts/${id}` : undefined;
 }
-/** The first line of the error's message, at most 500 characters. */
 function describe(error) {
     return (0,log/* messageOf */.bD)(error).split('\n')[0].slice(0, 500);
 }
 /**
- * Uploads `files` (all that `rootDirectory` holds) as one artifact; outside GitHub, or when the upload fails
- * for good or is stopped, keeps them in `artifactsDir` (`localDir`). Never throws for an upload problem:
- * problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
+ * (no `ACTIONS_RUNTIME_TOKEN`), or when the upload fails for good or is stopped, keeps them in `artifactsDir`
+ * (`localDir`). Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 async function uploadScreenshots(files, options) {
     const env = options.env ?? process.env;
@@ -583,10 +550,7 @@ async function uploadScreenshots(files, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/artifacts/index.ts
-/**
- * Screenshots as workflow artifacts: select (pure) -> download (streams, bounded, retried) -> upload
- * (`@actions/artifact`) or keep in a local folder. Nothing here changes a test verdict.
- */
+/** Screenshots as workflow artifacts: select -> download -> upload, or keep in a local folder. */
 
 
 
@@ -605,8 +569,8 @@ const DOWNLOAD_TIME_LIMIT_MS = 120_000;
 /** Time limit of the artifact upload, ms. */
 const UPLOAD_TIME_LIMIT_MS = 120_000;
 /**
- * Selects, downloads and uploads the screenshots of a run (outside GitHub: into `artifactsDir`). Problems
- * warn, each stage has its time limit; never throws for a download or upload problem.
+ * Selects, downloads and uploads the screenshots of a run (outside GitHub: into `artifactsDir`), each stage
+ * within its time limit; problems warn.
  * @throws Error only when no folder can be created for the downloads
  */
 async function publishScreenshots(summary, options) {

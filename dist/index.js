@@ -55779,10 +55779,7 @@ const MIN_REDACTED_LENGTH = 4;
 function isRedactable(secret) {
     return secret.length >= MIN_REDACTED_LENGTH;
 }
-/**
- * The forms in which a secret can show up in text the client handles: as is, percent-encoded (either case of
- * hex digits), JSON-escaped, HTML-escaped (service text that holds markup) and base64-encoded.
- */
+/** A secret's forms in text: as is, percent-encoded (either hex case), JSON-, HTML- and base64-encoded. */
 function encodedForms(secret) {
     const forms = new Set([secret]);
     forms.add(encodeURIComponent(secret));
@@ -55849,10 +55846,7 @@ function replaceSpans(text, hits) {
         out += text.slice(at, open[0]) + REDACTED + text.slice(open[1]);
     return out;
 }
-/**
- * A pure redactor: `redactUrl`, then every raw, URL-encoded, JSON-escaped, HTML-escaped or base64-encoded
- * secret becomes `***` (forms shorter than `MIN_REDACTED_LENGTH` are left alone).
- */
+/** A pure redactor: `redactUrl`, then each `encodedForms` of a secret, of `MIN_REDACTED_LENGTH` or more, as `***`. */
 function createRedactor(secrets) {
     const needles = new Set();
     for (const secret of secrets) {
@@ -55891,9 +55885,7 @@ function redactUrl(url) {
 /** A URL as the reports write it: without query, fragment (signatures) and user-info. */
 function withoutQuery(url) {
     const text = String(url);
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
-        return redactUrl(text);
-    return redactUrl(text.replace(/[?#].*$/s, ''));
+    return redactUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text.replace(/[?#].*$/s, '') : text);
 }
 
 
@@ -57347,10 +57339,7 @@ function safeUrl(url) {
 /* harmony export */ });
 /* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(50470);
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
-/**
- * The verdict: the one pure module that classifies, counts and decides pass or fail with its reasons; every
- * report renders a {@link Verdict} ({@link countedAs} / {@link failsStep} per test). docs/verdict.md.
- */
+/** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/verdict.md). */
 
 
 /** The cancelled status of a test result (docs/api-contract.md). */
@@ -57397,7 +57386,6 @@ function testlessRunState(run) {
         return 'error';
     return null;
 }
-/** `countPassing + countFailing + countUnknown` of a suite result; null when it gives none. */
 function countedTests(result) {
     const counts = [result.countPassing, result.countFailing, result.countUnknown];
     if (!counts.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0))
@@ -57405,10 +57393,7 @@ function countedTests(result) {
     const n = counts.reduce((a, b) => a + b, 0);
     return n > 0 ? n : null;
 }
-/**
- * The tests a suite result counts (`countPassing + countFailing + countUnknown`); null when it gives none,
- * or more than any list is read for (`MAX_LIST_RECORDS`: a count not believed).
- */
+/** The tests a suite result counts; null when it gives none or more than `MAX_LIST_RECORDS` (not believed). */
 function suiteTestCount(result) {
     const n = countedTests(result);
     return n !== null && n <= _api_limits_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_LIST_RECORDS */ .R1 ? n : null;
@@ -57461,7 +57446,6 @@ function suiteResultShortfall(run) {
     }
     return out;
 }
-/** The name of the stand-in test of a test result missing from its suite result's list. */
 const MISSING_NAME = 'Missing test result';
 const NO_POLICY = { failOnScreenshotCompare: false };
 function emptyCounts() {
@@ -70218,30 +70202,18 @@ function encodeExecuteOptions(options, target) {
             }
         }
     }
-    for (const name of STRINGS) {
-        let value = options[name];
-        if (value === undefined)
-            continue;
-        if (name === 'chatChannel')
-            value = value.replace(/^#+/, '');
-        pairs.push([name, value]);
-        json[name] = value;
-    }
-    for (const name of NUMBERS) {
+    for (const name of [...STRINGS, ...NUMBERS, ...BOOLEANS]) {
         const value = options[name];
         if (value === undefined)
             continue;
-        if (!Number.isFinite(value))
+        if (typeof value === 'number' && !Number.isFinite(value))
             throw new ExecuteOptionsError(`execute parameter "${name}" must be a finite number`);
-        pairs.push([name, String(value)]);
-        json[name] = value;
-    }
-    for (const name of BOOLEANS) {
-        const value = options[name];
-        if (value === undefined)
-            continue;
-        pairs.push([name, value ? '1' : '0']);
-        json[name] = value ? 1 : 0;
+        // Booleans go as 1/0; a chat channel without its leading `#`.
+        let sent = typeof value === 'boolean' ? +value : value;
+        if (name === 'chatChannel' && typeof sent === 'string')
+            sent = sent.replace(/^#+/, '');
+        pairs.push([name, String(sent)]);
+        json[name] = sent;
     }
     for (const name of REPEATABLE) {
         const value = options[name];
@@ -70336,29 +70308,12 @@ const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
-/** An error of the API client; `message` names endpoint, cause and what to do, the fields the same facts. */
+/** An error of the API client; `message` names endpoint, cause and what to do, the fields (all redacted) the same facts. */
 class ApiError extends Error {
-    errorType;
-    status;
-    endpoint;
-    serviceMessage;
-    excerpt;
-    networkCode;
-    attempts;
-    causeType;
-    inFlight;
-    constructor(init) {
-        super(init.message);
-        this.errorType = init.errorType;
-        this.status = init.status;
-        this.endpoint = init.endpoint;
-        this.serviceMessage = init.serviceMessage;
-        this.excerpt = init.excerpt;
-        this.networkCode = init.networkCode;
-        this.attempts = init.attempts;
-        this.causeType = init.causeType;
-        if (init.inFlight !== undefined)
-            this.inFlight = init.inFlight;
+    /** `message` is the full, user-facing sentence. */
+    constructor({ message, ...fields }) {
+        super(message);
+        Object.assign(this, fields);
     }
 }
 // On the prototype (not a field) so that the stack, captured in the Error constructor, reads `ApiError: ...`.
@@ -70484,11 +70439,14 @@ function readAll(stream) {
         });
     });
 }
+/** The body without its content-encoding. @throws TransportError `decode` (corrupt, unknown, too large) */
 async function decode(body, encoding) {
     const enc = (encoding ?? '').trim().toLowerCase();
     if (enc === '' || enc === 'identity')
         return body;
     const options = { maxOutputLength: MAX_ANSWER_BYTES };
+    let problem = `unsupported content-encoding ${enc}`;
+    let code;
     try {
         if (enc === 'gzip' || enc === 'x-gzip')
             return await gunzipAsync(body, options);
@@ -70496,11 +70454,11 @@ async function decode(body, encoding) {
             return await inflateAsync(body, options);
     }
     catch (err) {
-        if (err.code === 'ERR_BUFFER_TOO_LARGE')
-            throw tooLarge();
-        throw err;
+        const big = err.code === 'ERR_BUFFER_TOO_LARGE';
+        problem = big ? tooLarge().message : err.message;
+        code = big ? TOO_LARGE : undefined;
     }
-    throw new Error(`unsupported content-encoding ${enc}`);
+    throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
 }
 /**
  * Send one request and read its whole answer, whatever the status; redirects are not followed.
@@ -70544,16 +70502,7 @@ async function sendHttp(req) {
     try {
         const res = await client.request(req.method, req.url, data, headers);
         answered = true;
-        const raw = await readAll(res.message);
-        let body;
-        try {
-            body = await decode(raw, res.message.headers['content-encoding']);
-        }
-        catch (err) {
-            const message = err.message;
-            const code = message === tooLarge().message ? TOO_LARGE : undefined;
-            throw new TransportError(`could not decompress the answer: ${message}`, 'decode', code, true);
-        }
+        const body = await decode(await readAll(res.message), res.message.headers['content-encoding']);
         return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
     }
     catch (err) {
@@ -70788,13 +70737,11 @@ function checkShape(value, shape, status) {
     const ok = shape === 'record' ? isRecord(value) : Array.isArray(value) && value.every(isRecord);
     if (ok)
         return null;
-    const came = value === null || value === undefined
-        ? String(value)
-        : Array.isArray(value)
-            ? shape === 'list'
-                ? `a list with an item that is not a record (${describe(value.find((v) => !isRecord(v)))})`
-                : `a list of ${value.length}`
-            : describe(value);
+    const came = !Array.isArray(value)
+        ? describe(value)
+        : shape === 'list'
+            ? `a list with an item that is not a record (${describe(value.find((v) => !isRecord(v)))})`
+            : `a list of ${value.length}`;
     return {
         failure: { kind: 'status', status },
         errorType: 'UNEXPECTED_SHAPE',
@@ -71151,20 +71098,6 @@ function clientOn(t) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/start-url.ts
-/** Start URLs that begin with a custom variable (`{{ngrokUrl}}/checkout`), filled in by the service. */
-/** `{{name}}` at the start of a start URL, the rest of it after the name. */
-const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
-/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
-function isVariableStartUrl(value) {
-    const rest = VARIABLE_URL.exec(value)?.[2];
-    return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
-}
-/** The variable a start URL begins with (`{{name}}…`), else null. */
-function startUrlVariable(value) {
-    return VARIABLE_URL.exec(value)?.[1] ?? null;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/schema.ts
 /**
  * The inputs of `action.yml` as the action knows them: the typed result (`ActionInputs`),
@@ -71216,7 +71149,6 @@ const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 
 
 
-
 /** The spellings of `core.getBooleanInput` (YAML 1.2 core schema). */
 const parse_BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 /** Inputs whose empty value means something (no JUnit file, the `GITHUB_TOKEN` variable, no labels). */
@@ -71256,7 +71188,7 @@ class InputReader {
     }
     /** A list (split at newlines and commas, or `separator`), without duplicates; `valid` checks each value. */
     list(name, valid = /.?/, expected = '', separator = /[\r\n,]+/) {
-        const values = unique(splitList(this.text(name), separator));
+        const values = [...new Set(splitList(this.text(name), separator))];
         for (const value of values)
             if (!isValid(value, valid))
                 this.fail(name, value, expected);
@@ -71286,9 +71218,6 @@ function splitList(value, separator = /[\r\n,]+/) {
         .map((s) => s.trim())
         .filter((s) => s !== '');
 }
-function unique(values) {
-    return [...new Set(values)];
-}
 function isHttpUrl(value) {
     try {
         const url = new URL(value);
@@ -71297,6 +71226,18 @@ function isHttpUrl(value) {
     catch {
         return false;
     }
+}
+/** Start URLs may begin with a custom variable (`{{ngrokUrl}}/checkout`), filled in by the service. */
+/** `{{name}}` at the start of a start URL, the rest of it after the name. */
+const VARIABLE_URL = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(.*)$/s;
+/** True for a start URL that begins with a `{{name}}` variable followed by a path, query or nothing. */
+function isVariableStartUrl(value) {
+    const rest = VARIABLE_URL.exec(value)?.[2];
+    return rest !== undefined && /^([/?#]\S*)?$/.test(rest);
+}
+/** The variable a start URL begins with (`{{name}}…`), else null. */
+function startUrlVariable(value) {
+    return VARIABLE_URL.exec(value)?.[1] ?? null;
 }
 /** The user-info of a URL and its decoded password, as secrets (empty when the URL carries none). */
 function urlCredentials(value) {
@@ -71436,7 +71377,7 @@ function collectSecrets(inputs, privateValues) {
         inputs.githubToken,
         inputs.tunnel?.authtoken ?? '',
     ];
-    return unique(secrets.filter((s) => s !== ''));
+    return [...new Set(secrets.filter((s) => s !== ''))];
 }
 /** One warning per secret too short to be removed from free text, naming the input, never the value. */
 function shortSecretWarnings(values) {
@@ -71465,19 +71406,15 @@ var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(51455);
 ;// CONCATENATED MODULE: ./src/tunnel/agent.ts
-/**
- * Finds the tunnel agent's executable: on `PATH` when installed, else in the runner's tool cache under its
- * pinned version, else downloaded once for this OS and architecture, its SHA-256 checked against the pinned
- * one, and kept in the tool cache for the jobs after this one (`@actions/tool-cache`).
- */
+/** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "How it goes", "Agent"). */
 
 
 
 
 /**
- * The path of the agent's executable, looked up first on `searchPath`.
- * @throws Error when the agent is not installed and there is no download for this OS and architecture,
- *   the download fails, or its SHA-256 is not the pinned one (the file is then deleted, never run)
+ * The path of the agent's executable: on `searchPath`, else in the tool cache, else downloaded and cached.
+ * @throws Error when it is not installed and there is no download for this OS and architecture, the
+ *   download fails, or its SHA-256 is not the pinned one
  */
 async function findAgent(provider, searchPath, log) {
     const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
@@ -71533,17 +71470,13 @@ async function onSearchPath(exe, searchPath) {
 // EXTERNAL MODULE: ./src/common/time-limit.ts
 var time_limit = __nccwpck_require__(51418);
 ;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
-/**
- * ngrok's agent API (ngrok docs, "ngrok Agent API", https://ngrok.com/docs/agent/api/): no authentication,
- * "List Tunnels" `GET /api/tunnels` → `{ tunnels: [{ public_url, config: { addr } }] }`.
- */
+/** ngrok's agent API, "List Tunnels", no authentication (ngrok docs, https://ngrok.com/docs/agent/api/). */
 
 /** One try of the API, ms. */
 const API_TIMEOUT_MS = 2_000;
 /**
  * The public URL of the tunnel to `address` as the agent at `api` lists it (the https one when there are
- * two), else of its only tunnel.
- * @returns null when the API does not answer or lists no tunnel: the caller falls back to the log line
+ * two), else of its only tunnel; null when the API does not answer or lists none (the caller reads the log).
  */
 async function askNgrokApi(api, address, bound) {
     try {
@@ -71564,7 +71497,6 @@ async function askNgrokApi(api, address, bound) {
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/providers.ts
-/** The asset lookup of `assets`, the kind told by the URL's ending. */
 function pinned(assets, version) {
     return (platform, arch) => {
         const asset = assets[`${platform}-${arch}`];
@@ -71574,9 +71506,8 @@ function pinned(assets, version) {
 }
 const NGROK_VERSION = '3.10.1';
 /**
- * ngrok 3.10.1: Linux and macOS as ngrok's update service answered (transcribed in nixpkgs,
- * pkgs/by-name/ng/ngrok/versions.json), Windows as in its chocolatey package. Not checked against a
- * download: a wrong value fails the download with a checksum error, never runs an unchecked agent.
+ * Linux and macOS as ngrok's update service answered (transcribed in nixpkgs, pkgs/by-name/ng/ngrok/versions.json),
+ * Windows as in its chocolatey package; not checked against a download (a wrong value fails the download).
  */
 const NGROK_ASSETS = {
     'linux-x64': {
@@ -71602,10 +71533,7 @@ const NGROK_ASSETS = {
 };
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-/**
- * cloudflared 2026.9.3: the "SHA256 Checksums" of its release notes
- * (github.com/cloudflare/cloudflared/releases/tag/2026.9.3). Not checked against a download either.
- */
+/** The "SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/2026.9.3; not checked either. */
 const CLOUDFLARED_ASSETS = {
     'linux-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
@@ -71686,14 +71614,15 @@ const cloudflared = {
                 announced = true;
                 return null;
             }
-            // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`.
+            // The URL is the next line of the announcement's box: `… INF |  https://x.trycloudflare.com  |`
+            // (cloudflare/cloudflared, cmd/cloudflared/tunnel/quick_tunnel.go).
             const url = announced ? /\|\s+(https?:\/\/\S+)\s+\|/.exec(line)?.[1] : undefined;
             if (url)
                 return { url };
             const logged = /^\S+\s+ERR\s+(.*)$/.exec(line)?.[1];
             if (logged)
                 return { error: logged.trim(), fatal: true };
-            // The error cloudflared exits with is printed bare, without time or level.
+            // The error cloudflared exits with is printed bare (cloudflare/cloudflared issues 555, 547, 1593).
             if (/^failed to /i.test(line.trim()))
                 return { error: line.trim(), fatal: true };
             return null;
@@ -71704,10 +71633,7 @@ const cloudflared = {
 function tunnelProvider(name) {
     return name === 'cloudflared' ? cloudflared : ngrok;
 }
-/**
- * Whether the agent may see the job's variable `name`: path, home, temp and proxy settings, and `NGROK_*`
- * for ngrok; never the job's secrets, `INPUT_*` or the runner's `ACTIONS_*` credentials.
- */
+/** Whether the agent may see the job's variable `name`: never a secret (docs/tunnel.md, "How it goes", "Start"). */
 function agentMaySee(provider, name) {
     const upper = name.toUpperCase();
     if (AGENT_ENV.has(upper))
@@ -71733,11 +71659,7 @@ const AGENT_ENV = new Set([
 ]);
 
 ;// CONCATENATED MODULE: ./src/tunnel/browser-check.ts
-/**
- * What Ghost Inspector's browsers will see at the tunnel's public URL: one GET as a browser sends it (a
- * browser User-Agent, no `ngrok-skip-browser-warning` header), read as the app, a tunnel that does not reach
- * the app yet, or the agent's own page shown instead of the app (docs/tunnel.md, "What the browsers see").
- */
+/** What Ghost Inspector's browsers will see at the tunnel's public URL (docs/tunnel.md, "What the browsers see"). */
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
 const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -71750,10 +71672,8 @@ const TRY_TIMEOUT_MS = 5_000;
 /** How much of an answer's body is read to recognise the agent's page, bytes. */
 const BODY_BYTES = 64 * 1024;
 /**
- * One GET of `url` as a browser sends it, without following redirects.
- * @returns `app` for any answer but the agent's own; `agent-page` for ngrok's browser warning; `not-yet`
- *   for a tunnel's gateway error, any other answer carrying an `ngrok-error-code` header (ngrok's own error
- *   pages, e.g. ERR_NGROK_3200 "tunnel not found"), or no answer
+ * One GET of `url` as a browser sends it, redirects not followed: `agent-page` for ngrok's browser warning;
+ * `not-yet` for a gateway error, another `ngrok-error-code` (e.g. ERR_NGROK_3200) or no answer; else `app`.
  */
 async function seeAsBrowser(url, bound) {
     try {
@@ -71794,10 +71714,7 @@ async function bodyStart(res) {
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
-/**
- * A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). Every agent started is
- * stopped by `stop()` (SIGTERM, then SIGKILL), or killed at exit ({@link killAgentsNow}).
- */
+/** A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). */
 
 
 
@@ -71940,9 +71857,8 @@ function checkedPublicUrl(agent, url) {
     return parsed.origin;
 }
 /**
- * Fetches the public URL as a browser would until the app answers: a tunnel's own error answer means not
- * yet; the agent's browser warning page fails at once.
- * @throws Error at the bound, naming the local address and what it answers directly
+ * Fetches the public URL as a browser would until the app answers.
+ * @throws Error at once on the agent's own page; at the bound, naming the local address and what it answers
  */
 async function waitUntilAnswering(url, address, bound, cancel, checkAgent) {
     let last = 'no answer';
@@ -71978,11 +71894,6 @@ async function stopAgent(child, exited) {
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/left-agent.ts
-/**
- * Stops an agent a killed main step left running, from the pid and executable the step state names: only
- * when that pid still runs that executable (a pid can be reused by another process once the agent is
- * gone), with SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
- */
 
 
 
@@ -71992,7 +71903,8 @@ const run = (0,external_node_util_.promisify)(external_node_child_process_namesp
 /** Pause between two looks at whether the agent is gone, ms. */
 const POLL_MS = 100;
 /**
- * Stops `agent` when its pid still runs its executable.
+ * Stops the agent a killed main step left running, only when its pid still runs its executable (a pid is
+ * reused once the agent is gone): SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
  * @returns the pid stopped, or null when nothing of that agent runs any more
  * @throws Error when the agent survives SIGKILL or cannot be signalled
  */
@@ -72023,7 +71935,6 @@ async function runsExecutable(pid, executable) {
         return false; // `ps` exits 1 when no such process
     }
 }
-/** Whether `pid` is gone within `withinMs`. */
 async function gone(pid, withinMs) {
     const until = Date.now() + withinMs;
     for (;;) {
@@ -72204,8 +72115,7 @@ async function runPost(deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/api/request-types.ts
-/** What the client sends: execute parameters and paging of result lists (docs/api-contract.md). */
+;// CONCATENATED MODULE: ./src/api/types.ts
 /** Region values (docs/api-contract.md, "Resources"). */
 const REGIONS = [
     'us-east-1',
@@ -73353,9 +73263,6 @@ function resolveUrl(target, base) {
         return target;
     }
 }
-function isAbsolute(target) {
-    return /^[a-z][a-z0-9+.-]*:/i.test(target);
-}
 /**
  * An `open` target under a base-URL override, as Selenium IDE runs a recorder file against another base URL:
  * a relative target is appended to the base (`/login` under `https://staging.test/app` gives
@@ -73366,7 +73273,7 @@ function rebaseOpenTarget(target, documentUrl, baseUrl) {
     const base = baseUrl.replace(/\/+$/, '');
     if (target.startsWith('//'))
         return { url: resolveUrl(target, baseUrl), moved: false };
-    if (!isAbsolute(target)) {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) {
         const rest = target === '' ? '/' : /^[/?#]/.test(target) ? target : `/${target}`;
         return { url: base + rest, moved: false };
     }
@@ -73597,9 +73504,7 @@ async function readText(cwd, file) {
         throw new TestFileError(file, `cannot be read (${error.code ?? 'error'})`);
     }
 }
-/**
- * Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors.
- */
+/** Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors. */
 function jsonErrorPlace(error) {
     const message = error instanceof Error ? error.message : '';
     const place = /\(line \d+ column \d+\)|at position \d+/.exec(message)?.[0];
@@ -73696,7 +73601,7 @@ function toDefinition(file, item, position) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/tunnel.ts
-
+/** The tunnel inputs: an app started in the job, exposed through a tunnel agent (docs/tunnel.md). Pure. */
 
 
 /**
@@ -73907,26 +73812,24 @@ async function readActionInputs(deps) {
 /** The runner's files outside GitHub: outputs and summary go to local files next to results.json. */
 
 
-/** Local files used when the runner's files are not set. */
-const LOCAL_OUTPUTS_FILE = 'ghost-inspector-outputs.txt';
-const LOCAL_SUMMARY_FILE = 'ghost-inspector-summary.md';
+/** For each runner file: its context field, the local file used when it is not set, its variable, what goes there. */
+const LOCAL_FILES = [
+    ['outputFile', 'ghost-inspector-outputs.txt', 'GITHUB_OUTPUT', 'outputs go'],
+    ['summaryFile', 'ghost-inspector-summary.md', 'GITHUB_STEP_SUMMARY', 'the job summary goes'],
+];
 /**
  * Creates `dir` and an empty local file in it for each runner file the GitHub context lacks.
  * @throws the file-system error when `dir` or a file cannot be created
  */
 async function ensureRunnerFiles(dir, github, sink) {
     await (0,promises_.mkdir)(dir, { recursive: true });
-    if (!github.outputFile) {
-        const file = external_node_path_default().join(dir, LOCAL_OUTPUTS_FILE);
+    for (const [field, name, variable, what] of LOCAL_FILES) {
+        if (github[field])
+            continue;
+        const file = external_node_path_default().join(dir, name);
         await (0,promises_.writeFile)(file, '');
-        sink.useRunnerFiles({ outputFile: file });
-        sink.info(`GITHUB_OUTPUT is not set: outputs go to ${file}`);
-    }
-    if (!github.summaryFile) {
-        const file = external_node_path_default().join(dir, LOCAL_SUMMARY_FILE);
-        await (0,promises_.writeFile)(file, '');
-        sink.useRunnerFiles({ summaryFile: file });
-        sink.info(`GITHUB_STEP_SUMMARY is not set: the job summary goes to ${file}`);
+        sink.useRunnerFiles({ [field]: file });
+        sink.info(`${variable} is not set: ${what} to ${file}`);
     }
 }
 
@@ -74093,10 +73996,7 @@ const RESULT_KINDS = {
 };
 
 ;// CONCATENATED MODULE: ./src/run/book.ts
-/**
- * The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`).
- * A run starts, or is recorded without a result; it settles and ends (see `Ending`).
- */
+/** The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`). */
 
 
 
@@ -74223,10 +74123,7 @@ class RunBook {
         this.all.push(handle);
         return handle;
     }
-    /**
-     * A run without a result (not started, failed to start, not found), ended now; `problem`, when given, is
-     * told with the trigger problems. `triggeredAtMs` default now.
-     */
+    /** A run without a result (not started, failed to start, not found), ended now; `problem` joins the others. */
     resultless({ keyBase, ...base }, variant, outcome, problem, triggeredAtMs = this.clock.now()) {
         const key = this.nextKey(keyBase);
         const ended = { triggeredAt: iso(triggeredAtMs), endedAt: iso(this.clock.now()), tests: [] };
@@ -74340,9 +74237,9 @@ class RunBook {
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
 
 /**
- * The custom variable every execute of one action step carries, its value unique to the step: the service
- * shows it in each test result's `variables` (docs/api-contract.md, "Execute parameters"), so a run found
- * after a lost execute answer is this step's only when it shows this value (docs/run-stopping.md).
+ * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
+ * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
+ * docs/run-stopping.md).
  */
 const STEP_MARKER = 'GI_ACTION_STEP';
 /** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
@@ -74399,9 +74296,8 @@ function variantAt(index, combos, hasRows, startUrl) {
     return v;
 }
 /**
- * Whether a result's `browser`, which names the version (`chrome-142`), is the browser asked for: `chrome`
- * fits every Chrome version, `chrome-79` only version 79 (`chrome-79.0.3945` too). Case-insensitive.
- * docs/api-contract.md, "Resources".
+ * Whether a result's `browser` (`chrome-142`) is the browser asked for: `chrome` fits every Chrome version,
+ * `chrome-79` only 79 (`chrome-79.0.3945` too); case-insensitive (docs/api-contract.md, "Resources").
  */
 function browserFits(asked, shown) {
     const a = asked.toLowerCase();
@@ -74409,10 +74305,8 @@ function browserFits(asked, shown) {
     return s === a || s.startsWith(a.includes('-') ? `${a}.` : `${a}-`);
 }
 /**
- * Corrects a variant from what a test result says it ran with (only for dimensions that were varied). The
- * browser stays as asked when the result's fits it (`chrome` for `chrome-142`: names stay the same across
- * the service's browser updates); else it becomes the asked value of `browsers` the result fits, else the
- * result's own.
+ * A variant's varied dimensions as a test result ran them; the browser stays as asked when the result's fits
+ * it (names survive browser updates), else the asked one of `browsers` it fits, else the result's own.
  */
 function variantFromResult(variant, result, browsers) {
     const v = { ...variant };
@@ -74525,9 +74419,8 @@ function pagesFor(known) {
     return known === null ? MAX_PAGES : Math.floor(known / limits/* PAGE_SIZE */.md) + 1 + PAGE_MARGIN;
 }
 /**
- * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit`
- * returns false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) are asked at once. Errors of `read`
- * propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit` returns
+ * false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) go at once. Errors of `read` propagate.
  */
 async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
     const pages = Math.min(maxPages, MAX_PAGES);
@@ -74801,9 +74694,8 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
 
 ;// CONCATENATED MODULE: ./src/run/trigger/reconcile.ts
 /**
- * Reconciliation of an execute whose answer never came: never sent again (it could start the runs twice),
- * its runs are looked up and adopted only on proof, the step's marker (`STEP_MARKER`) shown in their
- * variables. docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
+ * An execute whose answer never came is never sent again (it could start its runs twice): its runs are adopted
+ * only on proof (`STEP_MARKER`). docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 
 
@@ -74903,9 +74795,8 @@ async function provenOurs(api, req, result) {
     return value === undefined || value === null ? null : String(value) === sent;
 }
 /**
- * Looks up the runs of an uncertain or interrupted execute, up to `LOOKUP_ATTEMPTS` times: adopted only
- * when proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never
- * throws.
+ * Looks up the runs of an uncertain or interrupted execute, up to `LOOKUP_ATTEMPTS` times: adopted only when
+ * proven the step's own (`provenOurs`), at most `expected`; the rest that fit are candidates. Never throws.
  */
 async function findTriggeredRuns(api, req, clock) {
     let fitting = [];
@@ -74940,10 +74831,7 @@ async function findTriggeredRuns(api, req, clock) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/events.ts
-/**
- * What the run engine tells while it works, as typed events (never log text); the console reporter
- * (`src/report/console.ts`) renders them and redacts the names the service gave.
- */
+/** The engine's typed events (never log text); `src/report/console.ts` renders them, redacting the service's names. */
 
 /** The `kind` of a trigger problem caused by `error`: its API error type, else `error`. */
 function problemKind(error) {
@@ -75162,9 +75050,8 @@ function bestVariant(result, free) {
     return match >= 0 ? match : fits.indexOf('unknown');
 }
 /**
- * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as
- * the variant it shows; each variant asked for (rows × variants, unless a data source's rows are unknown)
- * that no result stands for is an `error` run. Their handles.
+ * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as the
+ * variant it shows; each variant asked for that no result stands for is an `error` run. Their handles.
  */
 function adopt(book, job, options, results, triggeredAtMs, how) {
     const combos = variantCombinations(options);
@@ -75376,10 +75263,7 @@ async function follow(ctx, handle) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/organization.ts
-/**
- * Which organization's running list the watch loop asks: the `organization-id` input, else the first
- * one an answer names, else one read of the first suite run's suite (`GET /suites/{id}/`).
- */
+/** Which organization's running list the watch loop asks (docs/watch.md, "When the list fails"). */
 
 /** The organization id known without a request (the input's, else the first an answer of `handles` names), or null. */
 function organizationOf(input, handles) {
@@ -75410,10 +75294,7 @@ async function readOrganization(api, handles, signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/watcher.ts
-/**
- * The watch loop: one loop over one table of the remote results still running. The organization's running
- * list is a hint; only a run's own result ends it (docs/watch.md).
- */
+/** The watch loop over one table of the remote results still running (docs/watch.md). */
 
 
 
@@ -75488,7 +75369,6 @@ class Watcher {
                 void this.loop();
         });
     }
-    /** How often each run is read on its own at the least, ms (see `SAFETY_MIN_MS`, `busy`). */
     safetyMs() {
         return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
     }
@@ -75516,11 +75396,7 @@ class Watcher {
             }
         }
     }
-    /**
-     * One tick: the lone run's read (every `LONE_LIST_EVERY`th tick the list instead when the organization is
-     * known without a request, to learn how busy the account is), or the list asked (runs read in turn while
-     * it is down); then due rows.
-     */
+    /** One tick: the lone run's read or the list (docs/watch.md, "One loop, one table"); then the rows due. */
     tick() {
         const rows = [...this.table.values()];
         const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
@@ -75534,10 +75410,7 @@ class Watcher {
         }
         this.readDue();
     }
-    /**
-     * Reads the rows due: hinted ones at once (several of one group from the group's list), the others once
-     * `safetyMs` passed since their last read.
-     */
+    /** Reads the rows due: hinted ones at once (several of one group from its list), others after `safetyMs`. */
     readDue() {
         const now = this.ctx.clock.now();
         const safetyMs = this.safetyMs();
@@ -75686,9 +75559,8 @@ class Watcher {
         }
     }
     /**
-     * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy`: the runs
-     * it shows that are not in the table belong to other watchers, each taken to watch as many runs as this
-     * one; all of them together tick at most at the account's sustained rate (docs/watch.md, "A busy account").
+     * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy` from the
+     * runs of other watchers it shows (docs/watch.md, "A busy account").
      */
     mark(running, askedAtMs) {
         const shown = new Set();
@@ -75760,15 +75632,11 @@ class Watcher {
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(78474);
 ;// CONCATENATED MODULE: ./src/run/stopper.ts
-/**
- * The stopper: the one reason an engine run stopped (the deadline, a workflow cancel, fail-fast) and the
- * signals that end its waits one after the other (docs/run-stopping.md).
- */
+/** The stopper: the one reason an engine run stopped and the signals that end its waits (docs/run-stopping.md). */
 
 /**
- * After a stop, by reason, ms: how long an execute in flight may still answer (then it is aborted and
- * reconciled), when the lookups of interrupted triggers end, and when the wrap-up ends (fail-fast has no
- * runner about to kill the process).
+ * After a stop, by reason, ms: how long an execute in flight may still answer (then aborted and reconciled),
+ * when lookups of interrupted triggers end, when the wrap-up ends (no runner kills the process on fail-fast).
  */
 const AFTER_STOP_MS = {
     deadline: { trigger: 0, lookup: 3_000, wrapUp: 6_000 },
@@ -75830,10 +75698,7 @@ class Stopper {
 }
 
 ;// CONCATENATED MODULE: ./src/run/engine.ts
-/**
- * The run engine: plans, triggers, follows, re-runs and stops every run of a plan (`plan/`, `trigger/`,
- * `follow/`, `read/`, `stop/`), telling what happens as typed events (`events.ts`). docs/architecture.md.
- */
+/** The run engine: plans, triggers, follows, re-runs and stops every run of a plan (docs/architecture.md). */
 
 
 
@@ -75921,10 +75786,7 @@ async function runPlan(plan, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/outcome/redact-summary.ts
-/**
- * Removes secrets from the run model before any report, output or file is made of it, field by field,
- * only where a secret can be (docs/redaction.md).
- */
+/** Removes secrets from the run model, field by field where one can be, before any report (docs/redaction.md). */
 
 function redactConsole(entry, text) {
     return {
@@ -75933,10 +75795,7 @@ function redactConsole(entry, text) {
         ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
     };
 }
-/**
- * Strings anywhere inside `value` (free text whose shape the contract leaves open, a step's selectors and
- * statements), keys kept.
- */
+/** Strings anywhere inside `value` (free text the contract leaves open, a step's selectors), keys kept. */
 function redactStrings(value, text) {
     if (typeof value === 'string')
         return text(value);
@@ -76178,6 +76037,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
 
 ;// CONCATENATED MODULE: ./src/action/verdict.ts
 
+
 /** The one verdict every report, output and the step result render (`wait: false`: judged on its triggers). */
 function decideRunVerdict(inputs, summary) {
     const policy = {
@@ -76192,8 +76052,7 @@ function decideRunVerdict(inputs, summary) {
 function announceVerdict(sink, verdict) {
     const c = verdict.counts;
     if (!verdict.waited) {
-        const started = c.total - c.error;
-        sink.info(`Started ${started} run${started === 1 ? '' : 's'} without waiting (wait: false).`);
+        sink.info(`Started ${(0,words/* plural */.L)(c.total - c.error, 'run')} without waiting (wait: false).`);
     }
     else {
         sink.info(`Verdict: ${verdict.passing ? 'passed' : 'failed'} — ${c.total} total, ${c.passed} passed, ${c.failed} failed, ` +
@@ -76205,15 +76064,11 @@ function announceVerdict(sink, verdict) {
 }
 
 ;// CONCATENATED MODULE: ./src/artifacts/for-report.ts
-/**
- * The screenshots step of the action: publish the run's screenshots (`screenshots` input) and tell the
- * reports where each test result's images are. A problem warns and never changes the verdict.
- */
 
 
 /**
  * Publishes the screenshots when the run waited and `screenshots` is not `none`; sets the `artifact-id` and
- * `artifact-url` outputs. `signal` (the workflow cancel) stops the downloads and the upload.
+ * `artifact-url` outputs. `signal` stops the downloads and the upload. A problem only warns: the verdict stays.
  */
 async function publishForReport(inputs, summary, options) {
     const { sink } = options;
@@ -76258,7 +76113,6 @@ function attachmentsOf(published, workspace) {
     }
     return attachments;
 }
-/** `file` relative to `workspace` with forward slashes when inside it; else as given. */
 function workspacePath(file, workspace) {
     const rel = external_node_path_default().relative(workspace, file);
     return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel.split((external_node_path_default()).sep).join('/') : file;
@@ -76697,10 +76551,7 @@ function xmlCdata(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/outcome/outputs.ts
-/**
- * The step outputs, computed from the run model (pure). Outputs stay small: lists of ids and links, and the
- * path of results.json for everything else (GitHub keeps about 1 MiB of outputs per job).
- */
+/** The step outputs (pure), small: ids, links and results.json's path (GitHub keeps about 1 MiB per job). */
 
 /** The count outputs, one integer (as a string) each, by the `Counts` key they show; also the `counts` JSON keys. */
 const COUNT_KEYS = {
