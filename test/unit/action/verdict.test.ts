@@ -11,6 +11,7 @@ import { announceVerdict, decideRunVerdict } from '../../../src/action/verdict.j
 import { readInputs } from '../../../src/inputs/index.js';
 import type { RunSummary } from '../../../src/run/types.js';
 import { RecordingSink } from '../../support/run-action.js';
+import { runnerInputs } from '../../support/runner-inputs.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
 
 let workspace: string;
@@ -23,10 +24,7 @@ afterAll(async () => {
 
 /** The action's inputs from `raw` (names as in action.yml), with an API key and a suite. */
 function inputsOf(raw: Record<string, string> = {}) {
-  const env: NodeJS.ProcessEnv = { GITHUB_WORKSPACE: workspace };
-  for (const [name, value] of Object.entries({ 'api-key': 'k', 'suite-ids': 's', ...raw })) {
-    env[`INPUT_${name.toUpperCase()}`] = value;
-  }
+  const env = { GITHUB_WORKSPACE: workspace, ...runnerInputs({ 'api-key': 'k', 'suite-ids': 's', ...raw }) };
   return readInputs({ env, workspace });
 }
 
