@@ -40,9 +40,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Most test files spend their time waiting (on emulator runs, child processes, deadlines), not
-    // computing: three files at once, the slowest first, keeps a 2-core machine busy without straining the
+    // computing: four files at once, the slowest first, keeps a 2-core machine busy without straining the
     // tests' time bounds. vitest's own `VITEST_MAX_WORKERS` variable overrides it.
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: SlowFirstSequencer },
   },
 });
