@@ -74477,12 +74477,7 @@ async function listSuiteTests(ctx, suiteResultId, signal, expectedTests = null) 
                 `${expectedTests ?? 'an unknown number of'} tests${once.duplicates ? ' (with a result twice)' : ''}: ` +
                 'reading it again.',
         });
-        try {
-            await ctx.clock.sleep(ctx.waits.listRetryMs * (listing + 1), signal);
-        }
-        catch {
-            return [...byId.values()];
-        }
+        await ctx.clock.sleep(ctx.waits.listRetryMs * (listing + 1), signal);
     }
 }
 /** One listing of a suite result's test results: each once, and whether one came twice. */
