@@ -4,7 +4,7 @@
  * wait, the `slow` fault) reads `now()` and waits through one injected clock. Real time by default; tests
  * pass a virtual clock shared with the action's engine so that minutes of runs take milliseconds.
  *
- * The shape is that of the action's `Clock` (`src/run/clock.ts`) without `random`, so one clock object can
+ * The shape is that of the action's `Clock` (`src/common/clock.ts`) without `random`, so one clock object can
  * drive both.
  */
 import { abortError } from './util.js';

@@ -1,5 +1,5 @@
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, timeoutSignal, type Clock } from './clock.js';
 
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
 export const EXTRA_TIME_LIMIT_MS = 20_000;
@@ -24,9 +24,9 @@ export async function withinTimeLimit<T>(
     if (!controller.signal.aborted) controller.abort(new Error(why));
   };
   const ended = new AbortController();
-  void clock.sleep(ms, ended.signal).then(() => {
-    if (!ended.signal.aborted) stop(`time limit of ${Math.round(ms / 1000)} s reached`);
-  });
+  timeoutSignal(clock, ms, ended.signal).addEventListener('abort', () =>
+    stop(`time limit of ${Math.round(ms / 1000)} s reached`),
+  );
   const onCancel = (): void => stop('the workflow was cancelled');
   if (cancel?.aborted) onCancel();
   else cancel?.addEventListener('abort', onCancel, { once: true });
