@@ -56045,10 +56045,7 @@ async function withinTimeLimit(cancel, ms, task, clock = _clock_js__WEBPACK_IMPO
             controller.abort(new Error(why));
     };
     const ended = new AbortController();
-    void clock.sleep(ms, ended.signal).then(() => {
-        if (!ended.signal.aborted)
-            stop(`time limit of ${Math.round(ms / 1000)} s reached`);
-    });
+    (0,_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .timeoutSignal */ ._)(clock, ms, ended.signal).addEventListener('abort', () => stop(`time limit of ${Math.round(ms / 1000)} s reached`));
     const onCancel = () => stop('the workflow was cancelled');
     if (cancel?.aborted)
         onCancel();
