@@ -113,6 +113,26 @@ describe('runTests and the post step’s state', () => {
     expect(sink.saves).toEqual([]);
     await world.client({ apiKey: secrets.apiKey }).cancelTestResult(summary.runs[0]!.testResultId!);
   });
+  it('wait: false with the deadline passing during the triggers, under cancel-on-timeout: false: still no state', async () => {
+    world.emulator.setScenario('rel-green-1', null);
+    world.emulator.setFaults({
+      delayMs: 20_000,
+      routes: [{ method: 'POST', pattern: '/v1/tests/*/execute', kind: 'slow' }],
+    });
+    try {
+      const inputs = await inputsOf({
+        'test-ids': 'rel-green-1',
+        wait: 'false',
+        'timeout-minutes': '0.1',
+        'cancel-on-timeout': 'false',
+      });
+      const { summary, sink } = await run(inputs);
+      expect(summary.interrupted).toBe('deadline');
+      expect(sink.saves).toEqual([]);
+    } finally {
+      world.emulator.setFaults({});
+    }
+  });
 });
 
 describe('runTests', () => {
