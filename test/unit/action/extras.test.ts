@@ -19,9 +19,11 @@ import { writeReports } from '../../../src/report/writers.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { makeTempWorkspace, removeWorkspace, secretInputs, secretsFor } from '../../support/reliability.js';
 import { RecordingSink } from '../../support/run-action.js';
+import { startFakeArtifactService } from '../../support/fakes/artifact-service.js';
 import {
   makeResult,
   randomPng,
+  setEnv,
   startScreenshotServer,
   type ScreenshotServer,
 } from '../../support/screenshots.js';
@@ -70,6 +72,12 @@ interface Setup {
   cancelAtLine?: RegExp;
   /** Sends the cancel when the history is read. */
   cancelAtHistory?: boolean;
+  /** Inputs over the case's own (e.g. `pr-comment: false`). */
+  inputs?: Record<string, string>;
+  /** The history read fails with this message. */
+  historyError?: string;
+  /** Variables over the job's environment (the artifact service's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -87,6 +95,7 @@ async function extras(setup: Setup) {
     GITHUB_JOB: 'ghost',
     GITHUB_EVENT_PATH: event,
     GITHUB_API_URL: github.baseUrl,
+    ...setup.env,
   };
   const raw: Record<string, string> = {
     ...secretInputs(secretsFor('extras-unit')),
@@ -95,6 +104,7 @@ async function extras(setup: Setup) {
     screenshots: 'failed',
     'pr-comment': 'true',
     'github-token': TOKEN,
+    ...setup.inputs,
   };
   const inputs = await readInputs({ env: { ...env, ...runnerInputs(raw) }, workspace });
   const failed = makeResult(`fail${setup.pr}`, {
@@ -130,6 +140,7 @@ async function extras(setup: Setup) {
     listTestResults: (testId: string) => {
       historyReads.push(testId);
       if (setup.cancelAtHistory) cancel.abort();
+      if (setup.historyError) return Promise.reject(new Error(setup.historyError));
       return Promise.resolve(earlier);
     },
   };
@@ -137,6 +148,7 @@ async function extras(setup: Setup) {
   sink.cancelAt = setup.cancelAtLine ?? null;
   const requestsBefore = github.requests.length;
   const hitsBefore = [...shots.hits.values()].reduce((a, b) => a + b, 0);
+  const linesBefore = sink.stdout.length;
   await runExtras(context, { summary, api, env, signal: cancel.signal, clock: systemClock });
   return {
     before,
@@ -146,6 +158,9 @@ async function extras(setup: Setup) {
     githubRequests: github.requests.slice(requestsBefore),
     comment: github.comments.find((c) => c.issue === setup.pr)?.body,
     sink,
+    /** What the extras logged. */
+    said: sink.stdout.slice(linesBefore),
+    secrets: inputs.secrets,
   };
 }
 
@@ -196,5 +211,57 @@ describe('runExtras', () => {
     expect(t.historyReads).toEqual(['fail16']);
     expect(t.sink.summary).not.toContain('first failure');
     expect(t.githubRequests).toEqual([]);
+  });
+});
+
+describe('runExtras: what each extra is for', () => {
+  it('no screenshot kept (screenshots: none): results.json is not written again', async () => {
+    const t = await extras({ pr: 21, inputs: { screenshots: 'none' } });
+    expect(t.shotHits).toBe(0);
+    expect(t.said).not.toMatch(/^Results: /m);
+    expect(t.historyReads).toEqual(['fail21']);
+  });
+
+  it('the job summary alone wants the history; with neither summary, comment nor issue it is not read', async () => {
+    const summaryOnly = await extras({ pr: 22, inputs: { 'pr-comment': 'false' } });
+    expect(summaryOnly.historyReads).toEqual(['fail22']);
+    expect(summaryOnly.sink.summary).toContain('first failure after 3 passing runs');
+    expect(summaryOnly.githubRequests).toEqual([]);
+    const none = await extras({ pr: 23, inputs: { 'pr-comment': 'false', summary: 'false' } });
+    expect(none.historyReads).toEqual([]);
+  });
+
+  it('a history that cannot be read: a warning, redacted; the comment still written', async () => {
+    const key = secretsFor('extras-unit').apiKey;
+    const t = await extras({ pr: 24, historyError: `the key ${key} was refused` });
+    expect(t.said).toMatch(
+      /::warning::Could not read the history of Red suite › Checkout: the key \*\*\* was refused/,
+    );
+    expect(t.said).not.toContain(key);
+    expect(t.comment).toContain('Ghost Inspector: failed');
+  });
+
+  it('screenshots uploaded as an artifact: its link in the job summary', async () => {
+    const service = await startFakeArtifactService();
+    const runnerTemp = await makeTempWorkspace('gi-extras-temp-');
+    workspaces.push(runnerTemp);
+    const env = {
+      ...service.env({ runId: 'run-25', jobId: 'job-25' }),
+      GITHUB_RUN_ID: '2525',
+      GITHUB_RUN_ATTEMPT: '1',
+      RUNNER_TEMP: runnerTemp,
+    };
+    // The artifact client reads this process's environment itself.
+    const restore = setEnv(env);
+    try {
+      const t = await extras({ pr: 25, env });
+      expect(service.artifacts).toHaveLength(1);
+      const url = t.sink.outputs['artifact-url'];
+      expect(url).toMatch(/\/acme\/shop\/actions\/runs\/2525\/artifacts\/\d+$/);
+      expect(t.sink.summary).toContain(url);
+    } finally {
+      restore();
+      await service.close();
+    }
   });
 });
