@@ -13,7 +13,7 @@ import { systemClock } from '../../../src/common/clock.js';
 import { readGitHubContext } from '../../../src/github.js';
 import { createTestClient, type TestApi } from '../../support/api/client.js';
 import { postStepEnv } from '../../support/harness.js';
-import { startProxy, type Proxy } from '../../support/proxy.js';
+import { startProxy, type Proxy, type ProxyAction } from '../../support/proxy.js';
 import { ORG, secretsFor, startReliabilityEmulator } from '../../support/reliability.js';
 import { RecordingSink } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
@@ -211,7 +211,7 @@ describe('runPost', () => {
     let most = 0;
     let released = 0;
     let waiting: Array<() => void> = [];
-    const proxy: Proxy = await startProxy(emulator.origin, async (request) => {
+    const proxy: Proxy = await startProxy(emulator.origin, async (request): Promise<ProxyAction> => {
       if (!/\/cancel\/?(\?|$)/.test(request.url)) return 'forward';
       inFlight += 1;
       most = Math.max(most, inFlight);

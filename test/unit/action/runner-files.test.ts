@@ -25,7 +25,7 @@ afterAll(async () => {
 /** A sink that keeps each `useRunnerFiles` call. */
 class FilesSink extends RecordingSink {
   files: Array<{ outputFile?: string; summaryFile?: string }> = [];
-  override useRunnerFiles(files: { outputFile?: string; summaryFile?: string }): void {
+  override useRunnerFiles(files: { outputFile?: string; summaryFile?: string } = {}): void {
     this.files.push(files);
   }
 }
