@@ -7,11 +7,13 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { ActionDeps } from '../../../src/action/deps.js';
+import type { ClientOptions } from '../../../src/api/api.js';
 import { runTests } from '../../../src/action/run-tests.js';
 import { readGitHubContext } from '../../../src/github.js';
 import { readInputs, type ActionInputs } from '../../../src/inputs/index.js';
 import { DEADLINE_BACKSTOP_MS } from '../../../src/run/stop/deadline.js';
 import { reliabilitySeed, secretsFor } from '../../support/reliability.js';
+import { startEchoProxy } from '../../support/proxy.js';
 import { RecordingSink } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
@@ -22,9 +24,12 @@ const world = useVirtualWorld({ seed: reliabilitySeed([secrets.apiKey]) });
 /** A sink that also keeps every `saveState` call, in order. */
 class StateSink extends RecordingSink {
   saves: Array<[string, string]> = [];
+  /** Called after each save. */
+  onSave: () => void = () => undefined;
   override saveState(name: string, value: string): void {
     super.saveState(name, value);
     this.saves.push([name, value]);
+    this.onSave();
   }
 }
 
@@ -35,15 +40,25 @@ async function inputsOf(given: Record<string, string>): Promise<ActionInputs> {
   });
 }
 
-/** Runs `runTests` with `inputs` on the virtual world, from now. */
-async function run(inputs: ActionInputs, options: { env?: NodeJS.ProcessEnv; tunnelUrl?: string } = {}) {
-  const sink = new StateSink();
+/** The options each API client was made with (by `deps.createApi`). */
+let clientsMade: ClientOptions[] = [];
+
+/** Runs `runTests` with `inputs` on the virtual world, from now; `signal` is the workflow cancel. */
+async function run(
+  inputs: ActionInputs,
+  options: { env?: NodeJS.ProcessEnv; tunnelUrl?: string; sink?: StateSink; signal?: AbortSignal } = {},
+) {
+  const sink = options.sink ?? new StateSink();
+  clientsMade = [];
   const deps: ActionDeps = {
     env: options.env ?? {},
     github: readGitHubContext({}),
     sink,
     clock: world.clock,
-    createApi: (o) => world.client(o),
+    createApi: (o) => {
+      clientsMade.push(o);
+      return world.client(o);
+    },
     exitAfterCancel: () => undefined,
     listenForSignals: () => () => undefined,
     forceExit: () => undefined,
@@ -52,7 +67,7 @@ async function run(inputs: ActionInputs, options: { env?: NodeJS.ProcessEnv; tun
     inputs,
     deps,
     world.clock.now(),
-    new AbortController().signal,
+    options.signal ?? new AbortController().signal,
     options.tunnelUrl,
   );
   return { summary, sink };
@@ -185,6 +200,65 @@ describe('runTests', () => {
     } finally {
       setTimer.mockRestore();
       clearTimer.mockRestore();
+    }
+  });
+
+  it('makes its one API client with deps.createApi, from the inputs', async () => {
+    const inputs = await inputsOf({ 'test-ids': 'rel-green-1' });
+    await run(inputs);
+    expect(clientsMade).toHaveLength(1);
+    expect(clientsMade[0]).toMatchObject({
+      apiKey: secrets.apiKey,
+      baseUrl: world.emulator.baseUrl,
+      secrets: inputs.secrets,
+    });
+  });
+
+  it('an answer of the wrong shape is a warning, redacted', async () => {
+    let bent = 0;
+    const proxy = await startEchoProxy(
+      world.emulator.origin,
+      () => null,
+      (request, body) => {
+        if (bent > 0 || request.method !== 'GET' || !/^\/v1\/results\/[^/?]+\/?\?/.test(request.url))
+          return undefined;
+        bent += 1;
+        return { ...(body as object), data: ['not a test result'] };
+      },
+    );
+    try {
+      const inputs = await inputsOf({ 'test-ids': 'rel-green-1', 'api-base-url': proxy.baseUrl });
+      const { sink } = await run(inputs);
+      expect(bent).toBe(1);
+      expect(sink.stdout).toMatch(/^::warning::.*\/v1\/results\/.*/m);
+      expect(sink.stdout).not.toContain(secrets.apiKey);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('runTests after a workflow cancel', () => {
+  it('under cancel-on-timeout: false, a run whose cancel failed stays for the post step', async () => {
+    world.emulator.setScenario('rel-green-1', { hang: true });
+    world.emulator.setFaults({ routes: [{ method: 'POST', pattern: '/v1/results/*/cancel', kind: '500' }] });
+    try {
+      const inputs = await inputsOf({
+        'test-ids': 'rel-green-1',
+        'timeout-minutes': '5',
+        'cancel-on-timeout': 'false',
+      });
+      const cancel = new AbortController();
+      const sink = new StateSink();
+      // The workflow cancel comes once the run is recorded as going.
+      sink.onSave = () => cancel.abort();
+      const { summary } = await run(inputs, { sink, signal: cancel.signal });
+      expect(summary.interrupted).toBe('signal');
+      expect(cancels().length).toBeGreaterThan(0);
+      expect(stillSet(sink)).toEqual([[`run-${summary.runs[0]!.testResultId!}`, 'test']]);
+    } finally {
+      world.emulator.setFaults({});
+      world.emulator.setScenario('rel-green-1', null);
     }
   });
 });
