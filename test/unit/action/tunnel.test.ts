@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionDeps } from '../../../src/action/deps.js';
 import {
   killingAgentsOnForceExit,
@@ -42,6 +42,10 @@ beforeAll(async () => {
   appUrl = `http://${HOST}:${(app.address() as AddressInfo).port}`;
 });
 beforeEach(() => agent.behave({}));
+// An agent a failing case left running is this file's own: none outlives its case.
+afterEach(async () => {
+  for (const pid of await agent.alive()) process.kill(pid, 'SIGKILL');
+});
 afterAll(async () => {
   app.closeAllConnections();
   app.close();
@@ -183,10 +187,14 @@ async function leftAgent(): Promise<number> {
 describe.skipIf(process.platform === 'win32')('stopAgentLeftRunning', () => {
   it('stops the agent the step state names and says so', async () => {
     const pid = await leftAgent();
-    const deps = depsWith({ 'STATE_tunnel-agent': JSON.stringify({ pid, path: process.execPath }) });
-    await stopAgentLeftRunning(deps);
-    expect(isAlive(pid)).toBe(false);
-    expect(deps.sink.stdout).toBe(`Stopped the tunnel agent the main step left running (pid ${pid}).\n`);
+    try {
+      const deps = depsWith({ 'STATE_tunnel-agent': JSON.stringify({ pid, path: process.execPath }) });
+      await stopAgentLeftRunning(deps);
+      expect(isAlive(pid)).toBe(false);
+      expect(deps.sink.stdout).toBe(`Stopped the tunnel agent the main step left running (pid ${pid}).\n`);
+    } finally {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('no agent saved, or one no longer running: nothing done, nothing said', async () => {
