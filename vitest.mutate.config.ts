@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vitest.config.js';
 
@@ -52,11 +52,15 @@ class QuickFirstSequencer extends BaseSequencer {
  */
 const narrowed = process.env.MUTATE_TESTS?.split(',').map((glob) => glob.trim());
 
+/** Tests that read the source as text (docs against code): an instrumented copy is not the text they expect. */
+const SOURCE_TEXT = ['test/unit/action/readme.test.ts', 'test/unit/action/docs-paths.test.ts'];
+
 // mergeConfig joins arrays (the base's `test/**` would stay): the list is set after the merge.
 const config = mergeConfig(base, defineConfig({ test: {} }));
 config.test = {
   ...config.test,
   include: narrowed ?? IN_PROCESS,
+  exclude: [...configDefaults.exclude, ...SOURCE_TEXT],
   // Each mutant's run imports `src/` once instead of once per file; Stryker activates a mutant at run
   // time (`ignoreStatic`), so no module needs a fresh import. The whole list passes this way too.
   isolate: false,
