@@ -1,7 +1,9 @@
 /**
  * Bad inputs: each gives its message, a failed step, and not a single request to the service (the
- * emulator's request log stays empty). The action runs in-process (`run(deps)`, on a 10x clock): input
- * checking is the same code in the bundle, which `e2e.test.ts` proves.
+ * emulator's request log stays empty). The action runs in-process (`run(deps)`): input checking is the
+ * same code in the bundle, which `e2e.test.ts` proves. It and the emulator share one virtual clock
+ * (`useE2ESetup(name, { virtual: true })`): the runs that reach the service take milliseconds of real
+ * time. No case reads a screenshot: the emulator renders none (`visuals: false`).
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { BAD_INPUTS, makeWorkspace } from '../support/action-fixtures.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 
-const setup = useE2ESetup('inputs');
+const setup = useE2ESetup('inputs', { virtual: true, visuals: false });
 const API_KEY = setup.apiKey;
 
 describe('bad inputs', () => {
