@@ -1,7 +1,11 @@
 /**
  * Bad inputs: each gives its message, a failed step, and not a single request to the service (the
- * emulator's request log stays empty). The action runs in-process (`run(deps)`, on a 10x clock): input
- * checking is the same code in the bundle, which `e2e.test.ts` proves.
+ * emulator's request log stays empty). The action runs in-process (`run(deps)`): input checking is the
+ * same code in the bundle, which `e2e.test.ts` proves. Cases refused before any request keep the 10x
+ * clock: they wait on no time, and a virtual clock would only watch their file reads. The runs that reach
+ * the service (output files) share one virtual clock with an emulator of their own
+ * (`useE2ESetup(name, { virtual: true })`), and take milliseconds of real time. No case reads a
+ * screenshot: the emulators render none (`visuals: false`).
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { BAD_INPUTS, makeWorkspace } from '../support/action-fixtures.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 
-const setup = useE2ESetup('inputs');
+const setup = useE2ESetup('inputs', { visuals: false });
 const API_KEY = setup.apiKey;
 
 describe('bad inputs', () => {
@@ -42,14 +46,16 @@ describe('bad inputs', () => {
 });
 
 describe('output files', () => {
+  const reports = useE2ESetup('inputs-reports', { virtual: true, visuals: false });
+
   it('a report that cannot be written is named by its input, and the run still reports', async () => {
     const own = await makeWorkspace('gi-e2e-write-');
     try {
       await writeFile(path.join(own, 'blocker'), 'a file where a directory is expected');
-      const r = await setup.run({
+      const r = await reports.run({
         workspace: own,
         inputs: {
-          ...setup.connection(),
+          ...reports.connection(),
           'suite-ids': 'suite-smoke',
           'junit-path': 'blocker/junit.xml',
           'timeout-minutes': '2',
@@ -58,10 +64,10 @@ describe('output files', () => {
       expect(r.code, r.stdout).toBe(0);
       expect(r.stdout).toMatch(/::warning::Could not write the JUnit report \(junit-path\): /);
       expect(r.outputs.passed).toBe('3');
-      const unusable = await setup.run({
+      const unusable = await reports.run({
         workspace: own,
         inputs: {
-          ...setup.connection(),
+          ...reports.connection(),
           'suite-ids': 'suite-smoke',
           'results-path': 'blocker/results.json',
         },

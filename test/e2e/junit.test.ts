@@ -3,18 +3,19 @@
  * every JUnit file of every e2e run (valid against the unmodified junit-10.xsd, consumer counts equal the
  * outputs); these cases pin what consumers show: the wall time, flaky and re-run attempts, a screenshot
  * comparison under fail-on-screenshot-compare, a timed-out and a cancelled test, names, and the failing
- * step's error once.
+ * step's error once. The action and the emulator run on one virtual clock (`useE2ESetup(name, { virtual:
+ * true })`): production durations and deadlines in milliseconds of real time, the wall time read on that
+ * clock. Its emulator renders screenshots: the first case reads them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consumerCounts, xpath } from '../support/junit.js';
-import { runActionInProcess } from '../support/run-action.js';
-import { counts, waitFor, type ActionRun } from '../support/harness.js';
+import { counts, type ActionRun } from '../support/harness.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 
-const setup = useE2ESetup('junit');
+const setup = useE2ESetup('junit', { virtual: true });
 
 beforeEach(async () => {
   setup.emulator.resetLog();
@@ -52,13 +53,14 @@ describe('JUnit as consumers read it', () => {
   });
 
   it('several suites in parallel: <testsuites time> is the wall time, not the sum of the suites', async () => {
-    const started = Date.now();
-    // Real time: the file's time is compared with the wall clock.
-    const r = await runActionInProcess({
-      workspace: setup.workspace,
+    // The file's time is compared with the wall time of the clock the action and the emulator share.
+    const clock = setup.world!.clock;
+    const started = clock.now();
+    const r = await setup.run({
       inputs: inputs({ 'suite-ids': 'suite-smoke\nsuite-checkout\nsuite-visual' }),
     });
-    const elapsedS = (Date.now() - started) / 1000;
+    // Rounded to the ms as the file's times are.
+    const elapsedS = Math.round(clock.now() - started) / 1000;
     const xml = junitOf(r);
     const time = Number(xpath(xml, 'string(/testsuites/@time)'));
     expect(time).toBeGreaterThan(0);
@@ -135,9 +137,10 @@ describe('JUnit as consumers read it', () => {
     const { cancel, done } = setup.start({
       inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '5' }),
     });
-    await waitFor(() =>
-      setup.emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')),
-    );
+    // Looked for every 100 ms of the shared clock: the cancel comes long before the 5 min deadline.
+    const clock = setup.world!.clock;
+    while (!setup.emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')))
+      await clock.sleep(100);
     cancel('SIGINT');
     const r = await done;
     expect(r.code).not.toBe(0);

@@ -2,6 +2,8 @@
  * Recorder (.side) files under `start-url`, end to end: the action in-process (`run(deps)`) against the emulator. Relative `open`
  * targets resolve against the start URL as Selenium IDE's base-URL override does (the first one included),
  * absolute ones to the file's own site are rebased with a notice; without `start-url` nothing changes.
+ * The action and the emulator share one virtual clock (`useE2ESetup(name, { virtual: true })`): production
+ * durations in milliseconds of real time.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import type { ActionRun } from '../support/harness.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 import { xpath } from '../support/junit.js';
 
-const setup = useE2ESetup('side');
+const setup = useE2ESetup('side', { virtual: true });
 const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {

@@ -1,8 +1,11 @@
 /**
  * One verdict everywhere (issue: "One verdict, computed once"): the action's step result, outputs,
  * results.json, job summary and JUnit agree, for `fail-on-empty` and `fail-on-screenshot-compare`. The
- * action runs in-process (`run(deps)`, on a 10x clock); the pull-request comment runs the bundle
- * (`dist/index.js`), whose comment client is a chunk of its own.
+ * action runs in-process (`run(deps)`) with its emulator on one virtual clock (`useE2ESetup(name, {
+ * virtual: true })`: production durations in milliseconds of real time); the pull-request comment runs the
+ * bundle (`dist/index.js`), whose comment client is a chunk of its own, against an emulator of its own on
+ * real time (a child's calls are not seen by a virtual clock), which renders no screenshots: that case
+ * reads none.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +15,7 @@ import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
 import { counts, runAction as runBundle, type ActionRun } from '../support/harness.js';
 import { useE2ESetup } from '../support/e2e-setup.js';
 
-const setup = useE2ESetup('verdict');
+const setup = useE2ESetup('verdict', { virtual: true });
 const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
@@ -106,19 +109,23 @@ describe('one verdict everywhere', () => {
     expect(r.summary).toMatch(/href="https:\/\/app\.ghostinspector\.com\/suite-results\/[0-9a-f]+"/);
     expect(r.summary).toMatch(/href="https:\/\/app\.ghostinspector\.com\/results\/[0-9a-f]+"/);
   });
+});
+
+describe('one verdict everywhere, the bundle', () => {
+  const bundle = useE2ESetup('verdict-bundle', { visuals: false });
 
   it('pull-request comment: each matrix leg (comment-key) keeps its own sticky comment', async () => {
     const github = new FakeGitHub();
     await github.start();
     try {
-      const event = path.join(setup.workspace, 'event.json');
+      const event = path.join(bundle.workspace, 'event.json');
       await writeFile(event, JSON.stringify({ pull_request: { number: 5 } }));
       // The bundle itself: the comment's client is a chunk of its own in dist/.
       const leg = (browser: string) =>
         runBundle({
-          workspace: setup.workspace,
+          workspace: bundle.workspace,
           inputs: {
-            ...setup.connection(),
+            ...bundle.connection(),
             'timeout-minutes': '5',
             'suite-ids': 'suite-smoke',
             'pr-comment': 'true',

@@ -8,10 +8,14 @@
  * (`setup.world.clock.now()`), and a run takes milliseconds. Such an emulator must not serve the bundle
  * (`dist/index.js` as a child process): the child's calls are not tracked, so time would jump under it;
  * a file with bundle cases keeps a second, real-time set-up for them.
+ *
+ * With `{ visuals: false }` the seed's tests are run with visuals disabled: the emulator renders no
+ * screenshot, for files where no case reads one.
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
 import { startEmulator, type Emulator, type Scenario } from '../../emulator/index.js';
+import { defaultSeed } from '../../emulator/seed.js';
 import { startVirtualWorld, type VirtualWorld } from './virtual-world.js';
 import { makeWorkspace } from './action-fixtures.js';
 import type { ActionRun } from './harness.js';
@@ -45,19 +49,23 @@ export interface E2ESetup {
 /**
  * Registers the file's `beforeAll`/`afterAll` for an emulator and a workspace.
  * @param name a short name for the file (in the API key and the workspace folder's name)
- * @param options `virtual`: the emulator and the in-process runs on one virtual clock (see above)
+ * @param options `virtual`: the emulator and the in-process runs on one virtual clock; `visuals: false`:
+ *   the seed's tests without screenshots (see above)
  */
-export function useE2ESetup(name: string, options: { virtual?: boolean } = {}): E2ESetup {
+export function useE2ESetup(name: string, options: { virtual?: boolean; visuals?: boolean } = {}): E2ESetup {
   const setup = new Setup(`e2e-${name}-key`);
   beforeAll(async () => {
+    const seed = defaultSeed();
+    if (options.visuals === false) for (const test of seed.tests ?? []) test.disableVisuals = true;
     if (options.virtual) {
-      setup.world = await startVirtualWorld({ apiKey: setup.apiKey });
+      setup.world = await startVirtualWorld({ apiKey: setup.apiKey, seed });
       setup.emulator = setup.world.emulator;
     } else {
       setup.emulator = await startEmulator({
         timeScale: 0.02,
         apiKey: setup.apiKey,
         quiet: true,
+        seed,
       });
     }
     setup.workspace = await makeWorkspace(`gi-e2e-${name}-`);

@@ -5,16 +5,17 @@
  * - a result that vanishes (not found) mid-poll: asked again during the not-found grace period (30 s
  *   after the trigger), then `error` with the service's answer;
  * - a suite result whose tests list changes while it is paged: every test result is reported once.
- * The action runs in-process (`run(deps)`). The deadline and not-found cases run on a clock 10 times faster
- * than real time: the deadline and the 30 s grace keep their production values in the action's time and
- * take a tenth of it in real time. The others keep real time: their emulator shares the thread and its
- * work (55 test results) would count ten times over on a fast clock.
+ * The action runs in-process (`run(deps)`), each case with an emulator of its own on one virtual clock
+ * (`support/virtual-world.ts`): the deadline, the 30 s grace and the runs keep their production values in
+ * the action's time and take milliseconds of real time; time stands still while the emulator works, so its
+ * 55 test results cost no time of the action. What a case does to the service mid-run, it does on that
+ * clock too, looking every few ms of it. No case reads a screenshot: the emulator renders none.
  */
 import { afterAll, describe, it } from 'vitest';
-import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
-import { waitFor } from '../../support/harness.js';
+import type { SeedFile } from '../../../emulator/index.js';
 import { runActionInProcess } from '../../support/run-action.js';
-import { scaledClock } from '../../support/scaled-clock.js';
+import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import type { VirtualClock } from '../../support/virtual-clock.js';
 import {
   countsOf,
   FILES,
@@ -31,13 +32,11 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('edge');
-const emulators: Emulator[] = [];
+const worlds: VirtualWorld[] = [];
 const workspaces: string[] = [];
-const timers: NodeJS.Timeout[] = [];
 
 afterAll(async () => {
-  for (const t of timers) clearInterval(t);
-  for (const e of emulators) await e.close();
+  for (const w of worlds) await w.close();
   for (const w of workspaces) await removeWorkspace(w);
 });
 
@@ -52,21 +51,28 @@ function edgeSeed(): SeedFile {
       name: `Big ${i}`,
       suite: 'suite-big',
       steps: [{ command: 'open', target: '/' }],
-      // No case reads a screenshot: without them the emulator renders no 55 images.
-      disableVisuals: true,
       scenario: { outcome: i % 11 === 3 ? 'fail' : 'pass', stepDurationsMs: 50, runDurationMs: 100 },
     });
   }
+  // No case reads a screenshot: without them the emulator renders no images.
+  for (const test of seed.tests!) test.disableVisuals = true;
   return seed;
 }
 
-/** An emulator, a workspace and a runner of the action in-process on a clock `factor` times real time. */
-async function setUp(timeScale: number, factor = 1) {
-  const emulator = await startEmulator({ timeScale, seed: edgeSeed(), quiet: true });
-  emulators.push(emulator);
+/**
+ * Calls `check` every `everyMs` of `clock` until it returns true or `stop()` does; resolves then.
+ */
+async function everyFewMs(clock: VirtualClock, everyMs: number, check: () => boolean, stop: () => boolean) {
+  while (!check() && !stop()) await clock.sleep(everyMs);
+}
+
+/** An emulator and the action in-process on one virtual clock, a workspace and a runner of the action. */
+async function setUp() {
+  const world = await startVirtualWorld({ seed: edgeSeed() });
+  worlds.push(world);
+  const { emulator, clock } = world;
   const workspace = await makeTempWorkspace('gi-rel-edge-');
   workspaces.push(workspace);
-  const clock = scaledClock(factor);
   const run = (inputs: Record<string, string>) =>
     runActionInProcess({
       workspace,
@@ -77,14 +83,14 @@ async function setUp(timeScale: number, factor = 1) {
         ...inputs,
       },
       clock,
+      createApi: (options) => world.client(options),
     });
   return { emulator, workspace, run, clock };
 }
 
-// Timed against the deadline and the grace on a fast clock: they run alone.
 describe('a result that never finishes, results that vanish', () => {
   it('a result that never finishes: timed out at the deadline and cancelled remotely', async ({ expect }) => {
-    const { emulator, workspace, run } = await setUp(0.05, 10);
+    const { emulator, workspace, run } = await setUp();
     emulator.setScenario('rel-red-ok', { hang: true });
     const r = await run({ 'suite-ids': 'suite-red', 'timeout-minutes': '0.5' });
     expect(r.code).toBe(1);
@@ -103,12 +109,17 @@ describe('a result that never finishes, results that vanish', () => {
   it('results that vanish mid-poll (not found): asked again for the grace period, then error', async ({
     expect,
   }) => {
-    // Time scale 0.2: a hanging run is cut by the emulator only after 2 minutes.
-    const { emulator, workspace, run, clock } = await setUp(0.2, 10);
+    // Production time scale: a hanging run is cut by the emulator only long after the grace.
+    const { emulator, workspace, run, clock } = await setUp();
     for (const id of ['rel-green-1', 'rel-green-2', 'rel-red-ok']) emulator.setScenario(id, { hang: true });
     const vanished = new Set<string>();
-    timers.push(
-      setInterval(() => {
+    let ended = false;
+    // Each result read is deleted within 5 ms of the clock, long before the next poll; looked for until the
+    // run ends.
+    const deleting = everyFewMs(
+      clock,
+      5,
+      () => {
         for (const q of emulator.requests()) {
           const m = /^\/v1\/(suite-results|results)\/([^/]+)\/?$/.exec(q.path);
           if (!m || q.method !== 'GET' || vanished.has(m[2]!)) continue;
@@ -116,11 +127,15 @@ describe('a result that never finishes, results that vanish', () => {
           if (m[1] === 'suite-results') emulator.store.suiteResults.delete(m[2]!);
           else emulator.store.results.delete(m[2]!);
         }
-      }, 5),
+        return false;
+      },
+      () => ended,
     );
     const started = clock.now();
     // A deadline far beyond the grace: the runs end by the grace, not by the deadline.
     const r = await run({ 'suite-ids': 'suite-green', 'test-ids': 'rel-red-ok', 'timeout-minutes': '10' });
+    ended = true;
+    await deleting;
     expect(vanished.size).toBe(2);
     expect(r.code).toBe(1);
     const results = readResults(workspace)!;
@@ -143,7 +158,7 @@ describe.concurrent('odd states of the service', () => {
   it('a suite of 0 tests: fails under fail-on-empty (default), passes without it; reports written', async ({
     expect,
   }) => {
-    const { workspace, run } = await setUp(0.01);
+    const { workspace, run } = await setUp();
     const strict = await run({ 'suite-ids': 'suite-empty' });
     expect(strict.code).toBe(1);
     expect(countsOf(strict)).toMatchObject({ total: 0 });
@@ -159,9 +174,10 @@ describe.concurrent('odd states of the service', () => {
   it('a suite result whose tests list changes while it is paged: each test result reported once', async ({
     expect,
   }) => {
-    const { emulator, workspace, run } = await setUp(0.01);
-    // The first page is answered at once, the second one second late; in between, 5 test results are
-    // put in front of the list, which shifts the second page back over the first.
+    const { emulator, workspace, run, clock } = await setUp();
+    // The first page is answered at once, the second one second late; in between (looked for every 10 ms
+    // of the clock), 5 test results are put in front of the list, which shifts the second page back over
+    // the first.
     emulator.setFaults({
       delayMs: 1_000,
       routes: [
@@ -170,13 +186,15 @@ describe.concurrent('odd states of the service', () => {
       ],
     });
     let inserted = 0;
-    timers.push(
-      setInterval(() => {
-        if (inserted) return;
+    let ended = false;
+    const inserting = everyFewMs(
+      clock,
+      10,
+      () => {
         const first = emulator.requests().find((q) => q.fault === 'control-chars');
-        if (!first) return;
+        if (!first) return false;
         const meta = emulator.store.suiteResultMeta.get(first.path.split('/')[3]!);
-        if (!meta) return;
+        if (!meta) return false;
         const model = emulator.store.results.get(meta.resultIds[0]!)!;
         for (let i = 0; i < 5; i++) {
           const id = emulator.store.newId();
@@ -189,10 +207,14 @@ describe.concurrent('odd states of the service', () => {
           meta.resultIds.unshift(id);
         }
         inserted = 5;
-      }, 2),
+        return true;
+      },
+      () => ended,
     );
     const r = await run({ 'suite-ids': 'suite-big' });
-    await waitFor(() => inserted === 5, 1_000);
+    ended = true;
+    await inserting;
+    expect(inserted).toBe(5);
     const results = readResults(workspace)!;
     const ids = results.results.map((t) => t.resultId);
     expect(new Set(ids).size, 'no test result twice').toBe(ids.length);
