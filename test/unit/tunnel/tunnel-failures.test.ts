@@ -167,18 +167,24 @@ describe('the agents still running', () => {
     const before = hooks();
     const first = await start({});
     const second = await start({});
-    expect(hooks() - before).toBe(1);
-    expect(await agent.alive()).toHaveLength(2);
-    killAgentsNow();
-    const alive = await agent.alive();
-    await waitFor(() => alive.every((pid) => !isAlive(pid)), 10_000);
-    await first.stop();
-    await second.stop();
+    try {
+      expect(hooks() - before).toBe(1);
+      expect(await agent.alive()).toHaveLength(2);
+      killAgentsNow();
+      const alive = await agent.alive();
+      await waitFor(() => alive.every((pid) => !isAlive(pid)), 10_000);
+    } finally {
+      await first.stop();
+      await second.stop();
+    }
   });
 
   it('finds the agent through `Path` when there is no `PATH` (as Windows names it)', async () => {
     const open = await start({}, { env: { Path: agent.env().PATH } });
-    expect(await (await fetch(open.url)).text()).toBe('app');
-    await open.stop();
+    try {
+      expect(await (await fetch(open.url)).text()).toBe('app');
+    } finally {
+      await open.stop();
+    }
   });
 });
