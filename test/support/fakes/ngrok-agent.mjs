@@ -114,7 +114,9 @@ const proxy = await startProxy(addr, flags.get('host-header') ?? '', {
         `Traffic was successfully tunneled to the ngrok agent, but the agent failed to establish a connection to the upstream web service at ${addr.host}.`,
       ),
 });
-const publicUrl = `http://127.0.0.1:${proxy.address().port}`;
+// `urlWithPath`: the URL it announces carries a path (not a documented behaviour of ngrok: a lie, for the
+// action's refusal of a public URL that could carry a secret).
+const publicUrl = `http://127.0.0.1:${proxy.address().port}${config.urlWithPath ? '/t0k3n' : ''}`;
 const api = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/api/tunnels') {
     const tunnel = {

@@ -114,6 +114,29 @@ describe('startTunnel when the agent does not open the tunnel', () => {
     );
     expect(await agent.alive()).toEqual([]);
   });
+
+  it('an agent not installed and without a download for this machine: the reason, before any agent runs', async () => {
+    const arch = Object.getOwnPropertyDescriptor(process, 'arch')!;
+    Object.defineProperty(process, 'arch', { ...arch, value: 'gi-none' });
+    try {
+      const message = await failure(start({}, { env: {} }));
+      expect(message).toBe(
+        `cloudflared is not on PATH and there is no download of it for ${process.platform}/gi-none: install it in an earlier step`,
+      );
+    } finally {
+      Object.defineProperty(process, 'arch', arch);
+    }
+  });
+
+  it('an agent that announces a URL with a path: refused without showing it, the agent stopped', async () => {
+    await agent.behave({ urlWithPath: true });
+    const message = await failure(start(ngrok));
+    expect(message).toMatch(
+      /^The ngrok agent announced a public URL that is not of the form https:\/\/host\[:port\]/,
+    );
+    expect(message).not.toContain('t0k3n');
+    expect(await agent.alive()).toEqual([]);
+  });
 });
 
 describe('startTunnel after the tunnel opened', () => {
