@@ -15,6 +15,7 @@ export async function findAgent(
   searchPath: string,
   log: (line: string) => void,
 ): Promise<string> {
+  // Stryker disable next-line all: Windows only; the tests run on Linux
   const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
   const onPath = await onSearchPath(exe, searchPath);
   if (onPath) return onPath;
@@ -58,6 +59,7 @@ async function checkSha256(file: string, asset: AgentAsset): Promise<void> {
 
 /** The first executable `exe` in the folders of `searchPath`, else null. */
 async function onSearchPath(exe: string, searchPath: string): Promise<string | null> {
+  // Stryker disable next-line all: Windows only; the tests run on Linux
   const mode = process.platform === 'win32' ? constants.F_OK : constants.X_OK;
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
     const file = path.join(dir, exe);

@@ -27,10 +27,12 @@ export async function stopLeftAgent(agent: AgentProcess): Promise<number | null>
 /** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
 async function runsExecutable(pid: number, executable: string): Promise<boolean> {
   try {
+    // Stryker disable all: Windows only; the tests run on Linux
     if (process.platform === 'win32') {
       const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
       return stdout.toLowerCase().includes(`"${path.basename(executable).toLowerCase()}"`);
     }
+    // Stryker restore all
     const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
     return stdout.includes(executable);
   } catch {

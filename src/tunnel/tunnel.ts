@@ -75,6 +75,7 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
       ...provider.env(tunnel),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Stryker disable next-line all: Windows only; the tests run on Linux
     windowsHide: true,
   });
   if (live.size === 0) process.once('exit', killAgentsNow);

@@ -21,6 +21,10 @@ export interface FakeBehaviour {
   staleLogUrl?: boolean;
   /** ngrok: its log names no API address. */
   noApi?: boolean;
+  /** ngrok: its log and API name a public URL with a path (a lie: no documented ngrok behaviour). */
+  urlWithPath?: boolean;
+  /** ngrok: cannot reach ngrok's service; logs its reconnect error again and again, never opens the tunnel. */
+  unreachable?: boolean;
   /** cloudflared: cannot get a quick tunnel, prints its error and exits 1. */
   failQuickTunnel?: boolean;
   /** Ignore SIGTERM: only SIGKILL ends the agent. */

@@ -19,6 +19,11 @@
  * - For the tests of the action's reading: `staleLogUrl` logs a dead URL in `started tunnel` (only the API
  *   names the tunnel); `noApi` names no API address (the action then asks 127.0.0.1:4040 and falls back
  *   to the log line).
+ * - `unreachable`: it cannot reach ngrok's service, so it never starts the tunnel: it logs `lvl=eror msg="failed
+ *   to reconnect session" obj=tunnels.session err="failed to dial ngrok server with address
+ *   \"connect.ngrok-agent.com:443\": …"` and tries again, without end (ngrok/ngrok issue 54 shows the line
+ *   from ngrok v3; inconshreveable/ngrok issues 822 and 842 show the retries). The retry pause (1 s here)
+ *   is not documented.
  * - SIGINT/SIGTERM stop it; `ignoreSigterm` makes it ignore SIGTERM (a hung agent); `exitAfterRequests` makes it
  *   exit 1 once it has answered that many requests. Its "public" URL is plain http on loopback.
  */
@@ -89,6 +94,17 @@ function tunnelNotFound(_req, res) {
 }
 
 log('info', 'no configuration paths supplied', { obj: 'config' });
+if (config.unreachable) {
+  const reconnect = () =>
+    log('eror', 'failed to reconnect session', {
+      obj: 'tunnels.session',
+      err: 'failed to dial ngrok server with address "connect.ngrok-agent.com:443": dial tcp: lookup connect.ngrok-agent.com: no such host',
+    });
+  reconnect();
+  setInterval(reconnect, 1000);
+  stopOnSignals(config, () => {});
+  await new Promise(() => {}); // runs until a signal stops it
+}
 const proxy = await startProxy(addr, flags.get('host-header') ?? '', {
   intercept: (req, res) => tunnelNotFound(req, res) || browserWarning(req, res),
   onUpstreamError: (res) =>
@@ -98,7 +114,9 @@ const proxy = await startProxy(addr, flags.get('host-header') ?? '', {
         `Traffic was successfully tunneled to the ngrok agent, but the agent failed to establish a connection to the upstream web service at ${addr.host}.`,
       ),
 });
-const publicUrl = `http://127.0.0.1:${proxy.address().port}`;
+// `urlWithPath`: the URL it announces carries a path (not a documented behaviour of ngrok: a lie, for the
+// action's refusal of a public URL that could carry a secret).
+const publicUrl = `http://127.0.0.1:${proxy.address().port}${config.urlWithPath ? '/t0k3n' : ''}`;
 const api = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/api/tunnels') {
     const tunnel = {

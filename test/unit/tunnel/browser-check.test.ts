@@ -120,8 +120,8 @@ describe('seeAsBrowser', () => {
     });
   });
 
-  it('a bound already reached: not the app yet', async () => {
+  it('a bound already reached: not the app yet, saying it was stopped', async () => {
     const view = await seeAsBrowser(`${base}/app`, AbortSignal.abort());
-    expect(view.kind).toBe('not-yet');
+    expect(view).toEqual({ kind: 'not-yet', why: expect.stringMatching(/^stopped: /) });
   });
 });

@@ -51,10 +51,20 @@ describe('ngrok', () => {
       error: 'failed to check for update: timeout',
       fatal: false,
     });
-    expect(read('ERROR:  authentication failed: Usage of ngrok requires a verified account')).toEqual({
+    expect(read('ERROR:  authentication failed: Usage of ngrok requires a verified account  ')).toEqual({
       error: 'authentication failed: Usage of ngrok requires a verified account',
       fatal: true,
     });
+  });
+
+  it('reads nothing from a line that lacks the field it names, and quotes a fatal line without `err`', () => {
+    const read = ngrok.lineReader();
+    expect(read('{"lvl":"info","msg":"started tunnel","obj":"tunnels"}')).toBeNull();
+    expect(read('{"lvl":"info","msg":"starting web service","obj":"web"}')).toBeNull();
+    expect(
+      read('{"lvl":"info","msg":"join connections","addr":"127.0.0.1:3000","url":"https://x"}'),
+    ).toBeNull();
+    expect(read('{"lvl":"crit","msg":"command failed"}')).toEqual({ error: 'command failed', fatal: true });
   });
 
   it('downloads pinned 3.x releases for every runner platform, each with a SHA-256', () => {
@@ -66,6 +76,8 @@ describe('ngrok', () => {
       expect(asset?.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(ngrok.asset('aix', 'ppc64')).toBeNull();
+    expect(ngrok.asset('linux', 'x64')?.kind).toBe('binary');
+    expect(ngrok.asset('win32', 'x64')?.kind).toBe('zip');
   });
 });
 
@@ -84,7 +96,15 @@ describe('cloudflared', () => {
   it('starts a quick tunnel; rewrite sends the local host', () => {
     const tunnel = { ...TUNNEL, provider: 'cloudflared' as const, authtoken: '' };
     expect(cloudflared.args(tunnel)).toEqual(['tunnel', '--no-autoupdate', '--url', 'http://localhost:3000']);
-    expect(cloudflared.args({ ...tunnel, hostHeader: 'rewrite' })).toContain('localhost:3000');
+    expect(cloudflared.args({ ...tunnel, hostHeader: 'rewrite' }).slice(-2)).toEqual([
+      '--http-host-header',
+      'localhost:3000',
+    ]);
+    expect(cloudflared.args({ ...tunnel, hostHeader: 'shop.example.com' }).slice(-2)).toEqual([
+      '--http-host-header',
+      'shop.example.com',
+    ]);
+    expect(cloudflared.env(tunnel)).toEqual({});
   });
 
   it('reads the URL only from the quick-tunnel announcement', () => {
@@ -116,6 +136,11 @@ describe('cloudflared', () => {
     const bare =
       'failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host';
     expect(read(bare)).toEqual({ error: bare, fatal: true });
+    expect(read(`Failed to create tunnel  `)).toEqual({ error: 'Failed to create tunnel', fatal: true });
+    expect(read('2026-01-01T00:00:00Z ERR Connection terminated  ')).toEqual({
+      error: 'Connection terminated',
+      fatal: true,
+    });
     expect(read('2026-01-01T00:00:00Z INF Starting metrics server')).toBeNull();
   });
 
@@ -129,6 +154,9 @@ describe('cloudflared', () => {
     }
     expect(versions.size).toBe(1);
     expect(cloudflared.asset('darwin', 'arm64')?.url).toMatch(/cloudflared-darwin-arm64\.tgz$/);
+    expect(cloudflared.asset('darwin', 'arm64')?.kind).toBe('tgz');
+    expect(cloudflared.asset('linux', 'x64')?.kind).toBe('binary');
+    expect(cloudflared.asset('win32', 'x64')?.kind).toBe('binary');
   });
 });
 

@@ -197,6 +197,7 @@ describe('checkedPublicUrl', () => {
     expect(checkedPublicUrl('ngrok', 'http://127.0.0.1:4100/')).toBe('http://127.0.0.1:4100');
     for (const bad of [
       'https://user:tok3n@a.ngrok.app',
+      'https://@a.ngrok.app', // an empty user: the parsed URL drops the `@`
       'https://a.ngrok.app/?token=tok3n',
       'https://a.ngrok.app/tok3n',
       'https://a.ngrok.app#tok3n',
