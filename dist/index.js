@@ -71414,6 +71414,7 @@ var promises_ = __nccwpck_require__(51455);
  *   download fails, or its SHA-256 is not the pinned one
  */
 async function findAgent(provider, searchPath, log) {
+    // Stryker disable next-line all: Windows only; the tests run on Linux
     const exe = process.platform === 'win32' ? `${provider.command}.exe` : provider.command;
     const onPath = await onSearchPath(exe, searchPath);
     if (onPath)
@@ -71454,6 +71455,7 @@ async function checkSha256(file, asset) {
 }
 /** The first executable `exe` in the folders of `searchPath`, else null. */
 async function onSearchPath(exe, searchPath) {
+    // Stryker disable next-line all: Windows only; the tests run on Linux
     const mode = process.platform === 'win32' ? promises_.constants.F_OK : promises_.constants.X_OK;
     for (const dir of searchPath.split((external_node_path_default()).delimiter).filter(Boolean)) {
         const file = external_node_path_default().join(dir, exe);
@@ -71755,6 +71757,7 @@ async function startTunnel(options) {
             ...provider.env(tunnel),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Stryker disable next-line all: Windows only; the tests run on Linux
         windowsHide: true,
     });
     if (live.size === 0)
@@ -71921,10 +71924,12 @@ async function stopLeftAgent(agent) {
 /** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
 async function runsExecutable(pid, executable) {
     try {
+        // Stryker disable all: Windows only; the tests run on Linux
         if (process.platform === 'win32') {
             const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
             return stdout.toLowerCase().includes(`"${external_node_path_default().basename(executable).toLowerCase()}"`);
         }
+        // Stryker restore all
         const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
         return stdout.includes(executable);
     }
