@@ -11,9 +11,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import { publishForReport } from '../../../src/artifacts/for-report.js';
 import type { ActionInputs } from '../../../src/inputs/index.js';
+import { startFakeArtifactService } from '../../support/fakes/artifact-service.js';
 import { RecordingSink } from '../../support/run-action.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
-import { makeResult, randomPng, startScreenshotServer } from '../../support/screenshots.js';
+import { makeResult, randomPng, setEnv, startScreenshotServer } from '../../support/screenshots.js';
 import type { ScreenshotServer } from '../../support/screenshots.js';
 
 let shots: ScreenshotServer;
@@ -116,5 +117,40 @@ describe('publishForReport', () => {
     expect(out.published).toBeNull();
     expect([...out.attachments]).toEqual([]);
     expect(sink.stdout).toMatch(/^::warning::Could not publish screenshots: .+/m);
+  });
+
+  it('on GitHub: uploads, logs the artifact name, sets artifact-id and artifact-url, paths inside the artifact', async () => {
+    const fake = await startFakeArtifactService();
+    // The artifact client reads its token and service URL from `process.env` itself.
+    const restore = setEnv({
+      ...fake.env({ runId: 'run-1', jobId: 'job-1' }),
+      GITHUB_REPOSITORY: 'octo/app',
+      GITHUB_RUN_ID: '77',
+      RUNNER_TEMP: tmp,
+    });
+    try {
+      const { summary } = oneFailed('gh');
+      const sink = new RecordingSink();
+      const given = inputs({ artifactName: 'shots', artifactRetentionDays: 3 });
+      const out = await publishForReport(given, summary, { waited: true, sink, env: process.env });
+      const [stored] = fake.artifacts;
+      expect(stored.name).toBe('shots');
+      const days = (Date.parse(stored.expiresAt ?? '') - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(2.9);
+      expect(days).toBeLessThan(3.1);
+      expect(sink.outputs).toEqual({
+        'artifact-id': String(stored.id),
+        'artifact-url': `https://github.com/octo/app/actions/runs/77/artifacts/${stored.id}`,
+      });
+      expect(sink.stdout).toContain('Screenshot artifact: shots\n');
+      expect(sink.stdout).not.toContain('Screenshots: ');
+      const file = out.attachments.get('gh')?.screenshot ?? '';
+      expect(file.endsWith('.png')).toBe(true);
+      expect(path.isAbsolute(file)).toBe(false);
+      expect(file.startsWith('shots/')).toBe(false);
+    } finally {
+      restore();
+      await fake.close();
+    }
   });
 });
