@@ -81,7 +81,7 @@ describe('publishForReport', () => {
     expect(sink.stdout).toContain(`Screenshots: ${given.artifactsDir}\n`);
     expect(sink.stdout).not.toContain('Screenshot artifact:');
     expect(sink.stdout).not.toContain('::warning::');
-    expect(sink.outputs).toEqual({});
+    expect(Object.keys(sink.outputs)).toEqual([]);
     const paths = out.attachments.get('in');
     expect(paths && Object.keys(paths)).toEqual(['screenshot']);
     const rel = paths?.screenshot ?? '';
@@ -106,6 +106,21 @@ describe('publishForReport', () => {
     const out = await publishForReport(given, summary, { waited: true, sink, env: {} });
     expect(out.published?.missing.map((m) => m.job.resultId)).toEqual(['tls']);
     expect([...out.attachments]).toEqual([]);
+    expect(hitsOf()).toBe(0);
+  });
+
+  it('a workflow cancel given before: no screenshot is fetched, it is reported missing', async () => {
+    const { summary, hitsOf } = oneFailed('stop');
+    const stop = new AbortController();
+    stop.abort(new Error('cancelled'));
+    const given = inputs({});
+    const out = await publishForReport(given, summary, {
+      waited: true,
+      sink: new RecordingSink(),
+      env: {},
+      signal: stop.signal,
+    });
+    expect(out.published?.missing.map((m) => m.job.resultId)).toEqual(['stop']);
     expect(hitsOf()).toBe(0);
   });
 
