@@ -149,3 +149,96 @@ describe('redactSummary', () => {
     expect(test.result?.screenshot?.original.defaultUrl).toBe('https://shots.test/o1.png');
   });
 });
+
+describe('redactSummary, every field it walks', () => {
+  const secret = 'hunter22';
+  const image = { defaultUrl: `https://shots.test/${secret}.png`, dims: { h: 1, w: 1 }, path: 'p', size: 1 };
+
+  it('removes the secret from the nested test name, end URL, comments, error, extractions, comparison and video', () => {
+    const result = testResult({
+      test: { _id: 't1', name: `Pay ${secret}`, organization: 'o', suite: 's' },
+      endUrl: `https://shop.test/${secret}`,
+      urls: [`https://shop.test/${secret}`, 7 as unknown as string],
+      comments: [{ _id: 'm1', message: `said ${secret}` } as never],
+      error: { details: `broke on ${secret}`, code: 3 },
+      extractions: { token: secret, nested: [secret, 1] },
+      screenshotCompare: { compareOriginal: image, compareSmall: image },
+      video: { dims: { h: 1, w: 1 }, path: 'v', url: `https://video.test/${secret}` },
+      variables: { PIN: secret, COUNT: 3 as unknown as string },
+      console: [{ _id: 'c1', dateExecuted: 'd', error: false } as never],
+    });
+    const raw = {
+      runs: [
+        suiteRun([{ testId: 't1', testName: 'Pay', state: 'passed', result, attempts: [] } as never], {
+          file: `tests/${secret}.json`,
+          suiteResult: suiteResult({
+            suite: { _id: 's1', name: `Suite ${secret}` } as never,
+            startUrl: `https://shop.test/${secret}`,
+            comments: [{ _id: 'm2', message: `suite ${secret}` } as never],
+          }),
+        }),
+      ],
+      startedAt: 's',
+      finishedAt: 'f',
+      appUrl: 'https://app.test',
+    } as RunSummary;
+    const out = redactSummary(raw, { values: [secret], privateVariableNames: [] });
+    expect(JSON.stringify(out)).not.toContain(secret);
+    const run = out.runs[0]!;
+    const test = run.tests[0]!.result!;
+    expect(run.file).toBe('tests/***.json');
+    expect(run.suiteResult?.suite).toMatchObject({ _id: 's1', name: 'Suite ***' });
+    expect(run.suiteResult?.startUrl).toBe('https://shop.test/***');
+    expect(run.suiteResult?.comments).toEqual([{ _id: 'm2', message: 'suite ***' }]);
+    expect(test.test).toEqual({ _id: 't1', name: 'Pay ***', organization: 'o', suite: 's' });
+    expect(test.endUrl).toBe('https://shop.test/***');
+    expect(test.urls).toEqual(['https://shop.test/***', 7]);
+    expect(test.comments).toEqual([{ _id: 'm1', message: 'said ***' }]);
+    expect(test.error).toEqual({ details: 'broke on ***', code: 3 });
+    expect(test.extractions).toEqual({ token: '***', nested: ['***', 1] });
+    expect(test.screenshotCompare?.compareSmall.defaultUrl).toBe('https://shots.test/***.png');
+    expect(test.video?.url).toBe('https://video.test/***');
+    expect(test.variables).toEqual({ PIN: '***', COUNT: 3 });
+    // A console entry without output or URL stays without them.
+    expect(test.console).toEqual([{ _id: 'c1', dateExecuted: 'd', error: false }]);
+  });
+
+  it('leaves fields the result does not have (or has in another shape) as they were', () => {
+    const result = {
+      ...testResult(),
+      name: undefined,
+      test: null,
+      startUrl: undefined,
+      endUrl: undefined,
+      urls: undefined,
+      steps: undefined,
+      console: undefined,
+      comments: undefined,
+      error: null,
+      extractions: undefined,
+      variables: undefined,
+      screenshot: null,
+      screenshotCompare: undefined,
+      video: null,
+    } as never;
+    const raw = {
+      runs: [
+        suiteRun([{ testId: 't1', testName: 'Pay', state: 'passed', result, attempts: [] } as never], {
+          suiteResult: {
+            ...suiteResult(),
+            name: undefined,
+            suite: null,
+            startUrl: undefined,
+            comments: undefined,
+          } as never,
+        }),
+      ],
+      startedAt: 's',
+      finishedAt: 'f',
+      appUrl: 'https://app.test',
+    } as RunSummary;
+    const out = redactSummary(raw, { values: [secret], privateVariableNames: ['PIN'] });
+    expect(out).toEqual(raw);
+    expect(Object.keys(out.runs[0]!.tests[0]!.result!).sort()).toEqual(Object.keys(result).sort());
+  });
+});
