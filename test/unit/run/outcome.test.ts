@@ -5,9 +5,12 @@ import {
   countResults,
   decideStartedVerdict,
   decideVerdict,
+  failsStep,
   isSuiteResultOver,
+  suiteTestCount,
   type VerdictPolicy,
 } from '../../../src/run/outcome/outcome.js';
+import { MAX_LIST_RECORDS } from '../../../src/api/limits.js';
 import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
 
 const POLICY: VerdictPolicy = { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: true };
@@ -33,7 +36,65 @@ describe('classifyTestResult', () => {
   });
 });
 
+describe('classifyTestResult, ended without a verdict', () => {
+  it('an execution time (even 0) or a real finish date means ended; neither, or the 1970 placeholder, running', () => {
+    const open = { passing: null, executionTime: null, dateExecutionFinished: undefined };
+    expect(classifyTestResult(testResult({ ...open, executionTime: 0 }))).toBe('error');
+    expect(
+      classifyTestResult(testResult({ ...open, dateExecutionFinished: '2026-01-01T00:00:05.000Z' })),
+    ).toBe('error');
+    expect(
+      classifyTestResult(
+        testResult({
+          ...open,
+          executionTime: undefined as never,
+          dateExecutionFinished: '1970-01-01T00:00:00.000Z',
+        }),
+      ),
+    ).toBe('running');
+  });
+});
+
+describe('failsStep', () => {
+  it('failed, error and cancelled fail the step; timed-out only under fail-on-timeout; the rest never', () => {
+    for (const failOnTimeout of [true, false]) {
+      for (const state of ['failed', 'error', 'cancelled'] as const) {
+        expect(failsStep(state, { failOnTimeout })).toBe(true);
+      }
+      for (const state of ['passed', 'flaky'] as const) {
+        expect(failsStep(state, { failOnTimeout })).toBe(false);
+      }
+      expect(failsStep('timed-out', { failOnTimeout })).toBe(failOnTimeout);
+    }
+  });
+});
+
+describe('suiteTestCount', () => {
+  const counts = (countPassing: number, countFailing: number, countUnknown: number) =>
+    suiteTestCount(suiteResult({ countPassing, countFailing, countUnknown }));
+  it('sums whole, non-negative counts up to the list bound; anything else is no count', () => {
+    expect(counts(2, 1, 0)).toBe(3);
+    expect(counts(0, 0, 1)).toBe(1);
+    expect(counts(0, 0, 0)).toBeNull();
+    expect(counts(2, -1, 0)).toBeNull();
+    expect(counts(1.5, 0, 0)).toBeNull();
+    expect(counts(Number.NaN, 0, 0)).toBeNull();
+    expect(
+      suiteTestCount(suiteResult({ countPassing: '2' as never, countFailing: 0, countUnknown: 0 })),
+    ).toBeNull();
+    expect(counts(MAX_LIST_RECORDS, 0, 0)).toBe(MAX_LIST_RECORDS);
+    expect(counts(MAX_LIST_RECORDS, 1, 0)).toBeNull();
+  });
+});
+
 describe('isSuiteResultOver', () => {
+  it('a verdict, or a real finish date, is over; the 1970 placeholder is not', () => {
+    const open = suiteResult({ passing: null, executionTime: null, dateExecutionFinished: undefined });
+    expect(isSuiteResultOver({ ...open, passing: false })).toBe(true);
+    expect(isSuiteResultOver({ ...open, dateExecutionFinished: '2026-01-01T00:00:05.000Z' })).toBe(true);
+    expect(isSuiteResultOver({ ...open, dateExecutionFinished: '1970-01-01T00:00:00.000Z' })).toBe(false);
+  });
+
   it('a suite result cancelled elsewhere (status 8, no verdict, no finish date yet) is over', () => {
     const cancelled = suiteResult({ passing: null, executionTime: null, dateExecutionFinished: undefined });
     expect(isSuiteResultOver(cancelled)).toBe(false);
