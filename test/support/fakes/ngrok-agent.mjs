@@ -21,8 +21,8 @@
  *   to the log line).
  * - `unreachable`: it cannot reach ngrok's service, so it never starts the tunnel: it logs `lvl=eror msg="failed
  *   to reconnect session" obj=tunnels.session err="failed to dial ngrok server with address
- *   \"connect.ngrok-agent.com:443\": …"` and tries again, without end (ngrok/ngrok issue 54 shows the line
- *   from ngrok v3; inconshreveable/ngrok issues 822 and 842 show the retries). The retry pause (1 s here)
+ *   \"connect.ngrok-agent.com:443\": …"` and tries again, without end (github.com/ngrok/ngrok/issues/54 shows the line
+ *   from ngrok v3; github.com/inconshreveable/ngrok/issues/822 and /842 show the retries). The retry pause (1 s here)
  *   is not documented.
  * - SIGINT/SIGTERM stop it; `ignoreSigterm` makes it ignore SIGTERM (a hung agent); `exitAfterRequests` makes it
  *   exit 1 once it has answered that many requests. Its "public" URL is plain http on loopback.
