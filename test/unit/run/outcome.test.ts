@@ -246,6 +246,29 @@ describe('decideVerdict', () => {
     expect(counts).toMatchObject({ total: 3, timedOut: 1, cancelled: 1, error: 1 });
   });
 
+  it('each reason in the singular and the plural; cancelled only while every reason is a cancel', () => {
+    const never = (n: number) => Array.from({ length: n }, () => suiteRun([], { notStarted: 'deadline' }));
+    const skipped = (n: number) => Array.from({ length: n }, () => suiteRun([], { notStarted: 'fail-fast' }));
+    const cancelledTests = (n: number) =>
+      suiteRun(Array.from({ length: n }, () => testRun('cancelled', { passing: null, status: 8 })));
+    expect(decideVerdict({ runs: never(1) }, POLICY).reasons).toEqual(['1 run was never started.']);
+    expect(decideVerdict({ runs: [cancelledTests(2)] }, POLICY).reasons).toEqual(['2 tests were cancelled.']);
+    const onlySkipped = decideVerdict({ runs: [suiteRun([testRun('passed')]), ...skipped(1)] }, POLICY);
+    expect(onlySkipped.reasons).toEqual(['1 run was not started (fail-fast).']);
+    expect(onlySkipped.status).toBe('cancelled');
+    const both = decideVerdict({ runs: [cancelledTests(1), ...skipped(2)] }, POLICY);
+    expect(both.reasons).toEqual(['1 test was cancelled.', '2 runs were not started (fail-fast).']);
+    expect(both.status).toBe('cancelled');
+    expect(decideVerdict({ runs: [cancelledTests(1), ...never(1)] }, POLICY).status).toBe('failed');
+  });
+
+  it('a comparison that did not fail is no reason, even under fail-on-screenshot-compare', () => {
+    const runs = [suiteRun([testRun('passed', { passing: true, screenshotComparePassing: null })])];
+    const v = decideVerdict({ runs }, { ...POLICY, failOnScreenshotCompare: true });
+    expect(v).toMatchObject({ passing: true, status: 'passed', reasons: [] });
+    expect(v.counts.screenshotCompareFailed).toBe(0);
+  });
+
   it('a workflow cancel always fails', () => {
     const v = decideVerdict(
       {
