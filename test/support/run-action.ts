@@ -17,6 +17,28 @@ import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } f
 import { projectDefaults, runnerInputs } from './runner-inputs.js';
 
 /**
+ * The dependencies of a step run in-process without a process of its own: the GitHub context read from
+ * `env`, real time unless `over` says otherwise, no signals, and an exit after a cancel or a forced exit
+ * that do nothing. For tests that call one part of the action (`runPost`, `runTests`, `openTunnel`, …).
+ */
+export function stepDeps<S extends ActionSink>(
+  env: NodeJS.ProcessEnv,
+  sink: S,
+  over: Partial<Omit<ActionDeps, 'sink'>> = {},
+): ActionDeps & { sink: S } {
+  return {
+    env,
+    github: readGitHubContext(env),
+    clock: systemClock,
+    exitAfterCancel: () => undefined,
+    listenForSignals: () => () => undefined,
+    forceExit: () => undefined,
+    ...over,
+    sink,
+  };
+}
+
+/**
  * Options of an in-process run: those of the child-process harness, plus the clock, engine waits and the
  * API client's factory (`ActionDeps`).
  */

@@ -7,11 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
-import { RecordingSink, runActionInProcess } from '../../support/run-action.js';
+import { RecordingSink, runActionInProcess, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { runPost } from '../../../src/action/post.js';
-import { readGitHubContext } from '../../../src/github.js';
-import { systemClock } from '../../../src/common/clock.js';
 import {
   closeAfterAll,
   findSecrets,
@@ -144,15 +142,7 @@ describe('the post step', () => {
       ...runnerInputs(inputs),
     };
     const post = new RecordingSink();
-    await runPost({
-      env,
-      github: readGitHubContext(env),
-      sink: post,
-      clock: systemClock,
-      exitAfterCancel: () => undefined,
-      listenForSignals: () => () => undefined,
-      forceExit: () => undefined,
-    });
+    await runPost(stepDeps(env, post));
     const mask = post.stdout.indexOf(`::add-mask::${secrets.apiKey}`);
     expect(mask).toBeGreaterThanOrEqual(0);
     expect(mask).toBeLessThan(post.stdout.indexOf('Cancelling 1 Ghost Inspector run'));

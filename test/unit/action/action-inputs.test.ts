@@ -6,12 +6,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionDeps } from '../../../src/action/deps.js';
 import { readActionInputs } from '../../../src/action/inputs.js';
-import { systemClock } from '../../../src/common/clock.js';
-import { readGitHubContext } from '../../../src/github.js';
 import { makeWorkspace, ORG, SUITE } from '../../support/action-fixtures.js';
-import { RecordingSink } from '../../support/run-action.js';
+import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { projectDefaults, runnerInputs } from '../../support/runner-inputs.js';
 
 let workspace: string;
@@ -35,16 +32,7 @@ function depsFor(given: Record<string, string>, options: { onRunner: boolean; en
     ...runnerInputs({ 'api-key': KEY, ...given }),
   };
   const sink = new RecordingSink();
-  const deps: ActionDeps = {
-    env,
-    inputDefaults: projectDefaults(),
-    github: readGitHubContext(env),
-    sink,
-    clock: systemClock,
-    exitAfterCancel: () => undefined,
-    listenForSignals: () => () => undefined,
-    forceExit: () => undefined,
-  };
+  const deps = stepDeps(env, sink, { inputDefaults: projectDefaults() });
   return { deps, sink };
 }
 

@@ -8,14 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { isPostStep, runPost, runStateRecorder } from '../../../src/action/post.js';
-import type { ActionDeps } from '../../../src/action/deps.js';
-import { systemClock } from '../../../src/common/clock.js';
-import { readGitHubContext } from '../../../src/github.js';
 import { createTestClient, type TestApi } from '../../support/api/client.js';
 import { postStepEnv } from '../../support/harness.js';
 import { startProxy, type Proxy, type ProxyAction } from '../../support/proxy.js';
 import { ORG, secretsFor, startReliabilityEmulator } from '../../support/reliability.js';
-import { RecordingSink } from '../../support/run-action.js';
+import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 
 const secrets = secretsFor('post-unit');
@@ -84,16 +81,7 @@ async function post(
     ...postStepEnv({ isPost: 'true', ...state }),
   };
   const sink = options.sink ?? new RecordingSink();
-  const deps: ActionDeps = {
-    env,
-    github: readGitHubContext(env),
-    sink,
-    clock: systemClock,
-    exitAfterCancel: () => undefined,
-    listenForSignals: () => () => undefined,
-    forceExit: () => undefined,
-  };
-  await runPost(deps);
+  await runPost(stepDeps(env, sink));
   return sink;
 }
 

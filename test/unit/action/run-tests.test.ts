@@ -6,7 +6,6 @@
  * the client's debug log, and the deadline's backstop disarmed once it returns.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { ActionDeps } from '../../../src/action/deps.js';
 import type { ClientOptions } from '../../../src/api/api.js';
 import { runTests } from '../../../src/action/run-tests.js';
 import { readGitHubContext } from '../../../src/github.js';
@@ -14,7 +13,7 @@ import { readInputs, type ActionInputs } from '../../../src/inputs/index.js';
 import { DEADLINE_BACKSTOP_MS } from '../../../src/run/stop/deadline.js';
 import { reliabilitySeed, secretsFor } from '../../support/reliability.js';
 import { startEchoProxy } from '../../support/proxy.js';
-import { RecordingSink } from '../../support/run-action.js';
+import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
@@ -50,19 +49,14 @@ async function run(
 ) {
   const sink = options.sink ?? new StateSink();
   clientsMade = [];
-  const deps: ActionDeps = {
-    env: options.env ?? {},
+  const deps = stepDeps(options.env ?? {}, sink, {
     github: readGitHubContext({}),
-    sink,
     clock: world.clock,
     createApi: (o) => {
       clientsMade.push(o);
       return world.client(o);
     },
-    exitAfterCancel: () => undefined,
-    listenForSignals: () => () => undefined,
-    forceExit: () => undefined,
-  };
+  });
   const { summary } = await runTests(
     inputs,
     deps,

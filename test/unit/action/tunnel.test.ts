@@ -24,7 +24,7 @@ import { installFakeAgent, isAlive, type FakeAgent } from '../../support/fake-tu
 import { waitFor } from '../../support/harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { runSummary, suiteRun } from '../../support/run-factories.js';
-import { RecordingSink } from '../../support/run-action.js';
+import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 
 /** The loopback host of the fake agent's public URL, made a secret so redaction shows. */
@@ -62,15 +62,7 @@ class StateSink extends RecordingSink {
 }
 
 function depsWith(env: NodeJS.ProcessEnv, sink = new StateSink()): ActionDeps & { sink: StateSink } {
-  return {
-    env,
-    github: readGitHubContext({}),
-    sink,
-    clock: new ManualClock(NOW),
-    exitAfterCancel: () => undefined,
-    listenForSignals: () => () => undefined,
-    forceExit: () => undefined,
-  };
+  return stepDeps(env, sink, { github: readGitHubContext({}), clock: new ManualClock(NOW) });
 }
 
 type TunnelInputs = ActionInputs & { tunnel: NonNullable<ActionInputs['tunnel']> };
