@@ -6,9 +6,13 @@
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { TunnelInputs } from '../../src/inputs/schema.js';
 import { ROOT } from './harness.js';
 
 /** What the fakes do besides behaving as the agents' docs say (see the fakes' own comments). */
@@ -80,4 +84,50 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The fake agents and a loopback app for one file's tests; the fields are set once `beforeAll` has run. */
+export interface AgentAndApp {
+  agent: FakeAgent;
+  /** The app's address, `http://127.0.0.1:<port>`; it answers `app`. */
+  appUrl: string;
+  /** Tunnel inputs for the app: cloudflared, no token, no host header, unless `over` says otherwise. */
+  tunnel(over?: Partial<TunnelInputs>): TunnelInputs;
+}
+
+/**
+ * Registers a file's hooks: installs the fake agents and starts the app before its tests (each request shown
+ * to `onRequest`), resets the agents' behaviour before each test, removes both after the file.
+ */
+export function useAgentAndApp(onRequest?: (request: IncomingMessage) => void): AgentAndApp {
+  let app: Server | undefined;
+  const world: AgentAndApp = {
+    agent: undefined as unknown as FakeAgent,
+    appUrl: '',
+    tunnel: (over = {}) => ({
+      address: world.appUrl,
+      provider: 'cloudflared',
+      authtoken: '',
+      urlVariable: 'ngrokUrl',
+      hostHeader: '',
+      ...over,
+    }),
+  };
+  beforeAll(async () => {
+    world.agent = await installFakeAgent();
+    const server = createServer((request, response) => {
+      onRequest?.(request);
+      response.end('app');
+    });
+    app = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    world.appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  beforeEach(() => world.agent.behave({}));
+  afterAll(async () => {
+    app?.closeAllConnections();
+    app?.close();
+    await world.agent?.remove();
+  });
+  return world;
 }

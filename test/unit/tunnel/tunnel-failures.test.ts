@@ -5,11 +5,11 @@
  * the exit hook that kills the agents still running (`killAgentsNow`), and the Windows `Path` variable.
  */
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import {
   killAgentsNow,
@@ -17,43 +17,18 @@ import {
   type AgentProcess,
   type StartTunnelOptions,
 } from '../../../src/tunnel/tunnel.js';
-import { installFakeAgent, isAlive, type FakeAgent } from '../../support/fake-tunnel.js';
+import { isAlive, useAgentAndApp } from '../../support/fake-tunnel.js';
 import { waitFor } from '../../support/harness.js';
 
-let agent: FakeAgent;
-let app: Server;
-let appUrl: string;
-
-beforeAll(async () => {
-  agent = await installFakeAgent();
-  app = createServer((_req, res) => res.end('app'));
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-});
-beforeEach(() => agent.behave({}));
-afterAll(async () => {
-  app.closeAllConnections();
-  app.close();
-  await agent.remove();
-});
-
-function tunnel(over: Partial<TunnelInputs> = {}): TunnelInputs {
-  return {
-    address: appUrl,
-    provider: 'cloudflared',
-    authtoken: '',
-    urlVariable: 'ngrokUrl',
-    hostHeader: '',
-    ...over,
-  };
-}
+const world = useAgentAndApp();
+const { tunnel } = world;
 
 const ngrok: Partial<TunnelInputs> = { provider: 'ngrok', authtoken: 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8' };
 
 function start(over: Partial<TunnelInputs>, options: Partial<StartTunnelOptions> = {}) {
   return startTunnel({
     tunnel: tunnel(over),
-    env: agent.env(),
+    env: world.agent.env(),
     log: () => {},
     signal: new AbortController().signal,
     timeoutMs: 20_000,
@@ -80,7 +55,9 @@ describe('startTunnel when the agent does not open the tunnel', () => {
       const message = await failure(
         start({}, { env: { PATH: dir }, onSpawn: (started) => spawned.push(started) }),
       );
-      expect(message).toBe(`Could not start the cloudflared agent for tunnel ${appUrl}: spawn ${exe} ENOENT`);
+      expect(message).toBe(
+        `Could not start the cloudflared agent for tunnel ${world.appUrl}: spawn ${exe} ENOENT`,
+      );
       expect(spawned).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -101,18 +78,20 @@ describe('startTunnel when the agent does not open the tunnel', () => {
       ),
     );
     expect(message).toBe(
-      `The cloudflared agent exited (code SIGKILL) before it opened the tunnel to ${appUrl}.`,
+      `The cloudflared agent exited (code SIGKILL) before it opened the tunnel to ${world.appUrl}.`,
     );
-    expect(spawned).toEqual([{ pid: expect.any(Number), path: path.join(agent.binDir, 'cloudflared') }]);
+    expect(spawned).toEqual([
+      { pid: expect.any(Number), path: path.join(world.agent.binDir, 'cloudflared') },
+    ]);
   });
 
   it('an agent that never gets its tunnel: the bound ends the wait, quoting its last error', async () => {
-    await agent.behave({ unreachable: true });
+    await world.agent.behave({ unreachable: true });
     const message = await failure(start(ngrok, { timeoutMs: 1_500 }));
     expect(message).toBe(
-      `The ngrok agent did not open the tunnel to ${appUrl} in time: failed to reconnect session: failed to dial ngrok server with address "connect.ngrok-agent.com:443": dial tcp: lookup connect.ngrok-agent.com: no such host.`,
+      `The ngrok agent did not open the tunnel to ${world.appUrl} in time: failed to reconnect session: failed to dial ngrok server with address "connect.ngrok-agent.com:443": dial tcp: lookup connect.ngrok-agent.com: no such host.`,
     );
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('an agent not installed and without a download for this machine: the reason, before any agent runs', async () => {
@@ -129,27 +108,27 @@ describe('startTunnel when the agent does not open the tunnel', () => {
   });
 
   it('an agent that announces a URL with a path: refused without showing it, the agent stopped', async () => {
-    await agent.behave({ urlWithPath: true });
+    await world.agent.behave({ urlWithPath: true });
     const message = await failure(start(ngrok));
     expect(message).toMatch(
       /^The ngrok agent announced a public URL that is not of the form https:\/\/host\[:port\]/,
     );
     expect(message).not.toContain('t0k3n');
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 });
 
 describe('startTunnel after the tunnel opened', () => {
   it('an agent that exits before the app answered through it: its exit code named', async () => {
-    await agent.behave({ tunnelNotFound: true, exitAfterRequests: 1 });
+    await world.agent.behave({ tunnelNotFound: true, exitAfterRequests: 1 });
     const message = await failure(start(ngrok));
     expect(message).toBe(
-      `The ngrok agent exited (code 1) before the app answered through the tunnel to ${appUrl}.`,
+      `The ngrok agent exited (code 1) before the app answered through the tunnel to ${world.appUrl}.`,
     );
   });
 
   it('a workflow cancel while it waits for the app: cancelled, the agent stopped', async () => {
-    await agent.behave({ tunnelNotFound: true });
+    await world.agent.behave({ tunnelNotFound: true });
     const cancel = new AbortController();
     const lines: string[] = [];
     const log = (line: string): void => {
@@ -157,10 +136,10 @@ describe('startTunnel after the tunnel opened', () => {
       cancel.abort();
     };
     const message = await failure(start(ngrok, { log, signal: cancel.signal }));
-    expect(message).toBe(`Cancelled while the tunnel to ${appUrl} was opening.`);
+    expect(message).toBe(`Cancelled while the tunnel to ${world.appUrl} was opening.`);
     expect(lines).toEqual([expect.stringMatching(/^Tunnel \(ngrok\): http:\/\/127\.0\.0\.1:\d+ -> /)]);
-    expect(lines[0]).toContain(` -> ${appUrl}`);
-    expect(await agent.alive()).toEqual([]);
+    expect(lines[0]).toContain(` -> ${world.appUrl}`);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('a try cut short by the bound says nothing about the app', async () => {
@@ -192,9 +171,9 @@ describe('the agents still running', () => {
     const second = await start({});
     try {
       expect(hooks() - before).toBe(1);
-      expect(await agent.alive()).toHaveLength(2);
+      expect(await world.agent.alive()).toHaveLength(2);
       killAgentsNow();
-      const alive = await agent.alive();
+      const alive = await world.agent.alive();
       await waitFor(() => alive.every((pid) => !isAlive(pid)), 10_000);
     } finally {
       await first.stop();
@@ -203,7 +182,7 @@ describe('the agents still running', () => {
   });
 
   it('finds the agent through `Path` when there is no `PATH` (as Windows names it)', async () => {
-    const open = await start({}, { env: { Path: agent.env().PATH } });
+    const open = await start({}, { env: { Path: world.agent.env().PATH } });
     try {
       expect(await (await fetch(open.url)).text()).toBe('app');
     } finally {

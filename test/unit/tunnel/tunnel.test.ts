@@ -5,20 +5,17 @@
  * refused, ngrok's error answers not taken for the app); the allow-listed environment; an agent that
  * ignores SIGTERM killed; an agent that exits after the tunnel opened noticed.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
 import { checkedPublicUrl, startTunnel } from '../../../src/tunnel/tunnel.js';
-import { installFakeAgent, type FakeAgent } from '../../support/fake-tunnel.js';
+import { useAgentAndApp } from '../../support/fake-tunnel.js';
 import { waitFor } from '../../support/harness.js';
 
-let agent: FakeAgent;
-let app: Server;
-let appUrl: string;
 const hosts: string[] = [];
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
 /** Secrets a job's environment may hold, none of which the agent may see. */
@@ -30,32 +27,8 @@ const JOB_SECRETS = {
   GITHUB_TOKEN: 'ghs_5',
 };
 
-beforeAll(async () => {
-  agent = await installFakeAgent();
-  app = createServer((req, res) => {
-    hosts.push(req.headers.host ?? '');
-    res.end('app');
-  });
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-});
-beforeEach(() => agent.behave({}));
-afterAll(async () => {
-  app.closeAllConnections();
-  app.close();
-  await agent.remove();
-});
-
-function tunnel(over: Partial<TunnelInputs> = {}): TunnelInputs {
-  return {
-    address: appUrl,
-    provider: 'cloudflared',
-    authtoken: '',
-    urlVariable: 'ngrokUrl',
-    hostHeader: '',
-    ...over,
-  };
-}
+const world = useAgentAndApp((request) => hosts.push(request.headers.host ?? ''));
+const { tunnel } = world;
 
 const ngrok = (over: Partial<TunnelInputs> = {}): Partial<TunnelInputs> => ({
   provider: 'ngrok',
@@ -66,7 +39,7 @@ const ngrok = (over: Partial<TunnelInputs> = {}): Partial<TunnelInputs> => ({
 function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000) {
   return startTunnel({
     tunnel: tunnel(over),
-    env: { ...JOB_SECRETS, ...agent.env(), NGROK_AUTHTOKEN: '' },
+    env: { ...JOB_SECRETS, ...world.agent.env(), NGROK_AUTHTOKEN: '' },
     log: () => {},
     signal: new AbortController().signal,
     timeoutMs,
@@ -78,40 +51,40 @@ describe('startTunnel with cloudflared (the default)', () => {
     const open = await start();
     expect(await (await fetch(open.url)).text()).toBe('app');
     expect(hosts.at(-1)).toBe(new URL(open.url).host);
-    const { args, env } = await agent.started();
-    expect(args).toEqual(['tunnel', '--no-autoupdate', '--url', appUrl]);
+    const { args, env } = await world.agent.started();
+    expect(args).toEqual(['tunnel', '--no-autoupdate', '--url', world.appUrl]);
     expect(env.filter((name) => !agentMaySee('cloudflared', name))).toEqual([]);
     expect(env).toContain('PATH');
-    expect(await agent.alive()).toHaveLength(1);
+    expect(await world.agent.alive()).toHaveLength(1);
     await open.stop();
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
     expect(open.exitedAt()).toBeNull();
   });
 
   it("ends the wait at once when it cannot get a quick tunnel, quoting cloudflared's error", async () => {
-    await agent.behave({ failQuickTunnel: true });
+    await world.agent.behave({ failQuickTunnel: true });
     const startedAt = Date.now();
     await expect(start({}, 60_000)).rejects.toThrow(
-      `The cloudflared agent failed to open the tunnel to ${appUrl}: failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host`,
+      `The cloudflared agent failed to open the tunnel to ${world.appUrl}: failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host`,
     );
     expect(Date.now() - startedAt).toBeLessThan(60_000);
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('kills an agent that ignores SIGTERM', async () => {
-    await agent.behave({ ignoreSigterm: true });
+    await world.agent.behave({ ignoreSigterm: true });
     const open = await start();
-    expect(await agent.alive()).toHaveLength(1);
+    expect(await world.agent.alive()).toHaveLength(1);
     await open.stop();
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('notices the agent exiting after the tunnel opened', async () => {
-    await agent.behave({ exitAfterRequests: 1 }); // the action's own check through the tunnel
+    await world.agent.behave({ exitAfterRequests: 1 }); // the action's own check through the tunnel
     const open = await start();
     await waitFor(() => open.exitedAt() !== null, 10_000);
     expect(open.exitedAt()).toBeLessThanOrEqual(Date.now());
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
     await open.stop();
   });
 });
@@ -120,16 +93,16 @@ describe('startTunnel with ngrok', () => {
   it('takes the URL its local API lists, rewrites the Host header, keeps the token off the command line', async () => {
     const open = await start(ngrok({ hostHeader: 'rewrite' }));
     await fetch(open.url);
-    expect(hosts.at(-1)).toBe(new URL(appUrl).host);
-    const { args, env } = await agent.started();
+    expect(hosts.at(-1)).toBe(new URL(world.appUrl).host);
+    const { args, env } = await world.agent.started();
     expect(args.join(' ')).not.toContain(TOKEN);
     expect(env.filter((name) => !agentMaySee('ngrok', name))).toEqual([]);
     await open.stop();
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('prefers the URL its local API lists to the one in its log', async () => {
-    await agent.behave({ staleLogUrl: true });
+    await world.agent.behave({ staleLogUrl: true });
     const open = await start(ngrok());
     expect(open.url).not.toBe('http://127.0.0.1:9');
     expect(await (await fetch(open.url)).text()).toBe('app');
@@ -137,7 +110,7 @@ describe('startTunnel with ngrok', () => {
   });
 
   it('falls back to the URL in its log when its API does not answer', async () => {
-    await agent.behave({ noApi: true });
+    await world.agent.behave({ noApi: true });
     const open = await start(ngrok());
     expect(await (await fetch(open.url)).text()).toBe('app');
     await open.stop();
@@ -147,24 +120,24 @@ describe('startTunnel with ngrok', () => {
     await expect(start(ngrok({ authtoken: '' }))).rejects.toThrow(
       /The ngrok agent failed to open the tunnel to http:\/\/127\.0\.0\.1:\d+: command failed: authentication failed: Usage of ngrok requires a verified account and authtoken\.[\s\S]*ERR_NGROK_4018/,
     );
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it("refuses the free plan's browser warning page at once, naming it and the ways out", async () => {
-    await agent.behave({ plan: 'free' });
+    await world.agent.behave({ plan: 'free' });
     const failure = start(ngrok(), 60_000);
     await expect(failure).rejects.toThrow(
       /Ghost Inspector's browsers would see ngrok's browser warning page \(ERR_NGROK_6024[^)]*\) at http:\/\/127\.0\.0\.1:\d+, not the app at http:\/\/127\.0\.0\.1:\d+\. Ways out: tunnel-provider: cloudflared .*ngrok paid plan/,
     );
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('does not take an ngrok error answer (ERR_NGROK_3200, 404) for the app', async () => {
-    await agent.behave({ tunnelNotFound: true });
+    await world.agent.behave({ tunnelNotFound: true });
     await expect(start(ngrok(), 4_000)).rejects.toThrow(
       /The app did not answer through the tunnel \(.*; last: HTTP 404 ERR_NGROK_3200\): the app answers at/,
     );
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 
   it('ends at the bound even when garbage collection runs during the wait', async () => {
@@ -172,7 +145,7 @@ describe('startTunnel with ngrok', () => {
     const gc = runInNewContext('gc') as () => void;
     const collecting = setInterval(gc, 50);
     try {
-      await agent.behave({ tunnelNotFound: true });
+      await world.agent.behave({ tunnelNotFound: true });
       await expect(start(ngrok(), 4_000)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
     } finally {
       clearInterval(collecting);
@@ -187,7 +160,7 @@ describe('startTunnel with ngrok', () => {
     await expect(start(ngrok({ address }), 4_000)).rejects.toThrow(
       `nothing answers at ${address} (ECONNREFUSED)`,
     );
-    expect(await agent.alive()).toEqual([]);
+    expect(await world.agent.alive()).toEqual([]);
   });
 });
 
