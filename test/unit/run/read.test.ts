@@ -4,6 +4,7 @@
  * its attempts; what one listing had is kept when a later one fails; a stop ends the reading at once.
  */
 import { describe, expect, it } from 'vitest';
+import { PAGE_SIZE } from '../../../src/api/limits.js';
 import type { TestResult } from '../../../src/api/types.js';
 import type { Clock } from '../../../src/common/clock.js';
 import type { RunEvent } from '../../../src/run/events.js';
@@ -22,6 +23,9 @@ function service(listings: Array<TestResult[] | Error>) {
   const asked: Paging[] = [];
   const sleeps: number[] = [];
   const events: string[] = [];
+  const types = new Set<string>();
+  let inFlight = 0;
+  let mostInFlight = 0;
   let now = 0;
   const clock: Clock = {
     now: () => now,
@@ -38,17 +42,27 @@ function service(listings: Array<TestResult[] | Error>) {
       asked.push(paging);
       if (opts.signal?.aborted) return Promise.reject(new Error('aborted'));
       const answer = listings[Math.min(listing, listings.length - 1)]!;
-      if (answer instanceof Error) return Promise.reject(answer);
-      return Promise.resolve(answer.slice(paging.offset, paging.offset + paging.count));
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      // Answered on a later turn, so that pages asked at once are in flight together.
+      return new Promise<TestResult[]>((resolve, reject) =>
+        setImmediate(() => {
+          inFlight--;
+          if (answer instanceof Error) reject(answer);
+          else resolve(answer.slice(paging.offset, paging.offset + paging.count));
+        }),
+      );
     },
   };
   const ctx = {
     api: api as never,
     clock,
-    emit: (event: RunEvent) => void events.push('message' in event ? String(event.message) : event.type),
+    emit: (event: RunEvent) => {
+      types.add(event.type);
+      events.push('message' in event ? String(event.message) : event.type);
+    },
     waits: { notFoundGraceMs: 0, notFoundRetryMs: 0, listRetryMs: WAIT_MS, pollBackoffMs: 0 },
   };
-  return { ctx, asked, sleeps, events, listings: () => listing + 1 };
+  return { ctx, asked, sleeps, events, types, mostInFlight: () => mostInFlight, listings: () => listing + 1 };
 }
 
 const results = (n: number, prefix = 't'): TestResult[] =>
@@ -66,6 +80,7 @@ describe('a list that disagrees with its counts', () => {
       "The list of suite result sr1's test results holds 3 distinct of 5 tests: reading it again.",
     );
     expect(s.events[1]).toContain('holds 4 distinct of 5 tests');
+    expect([...s.types]).toEqual(['detail']);
   });
 
   it('a result twice with no count: read again at most twice, each test once, the latest copy', async () => {
@@ -95,6 +110,21 @@ describe('a list that disagrees with its counts', () => {
   });
 });
 
+describe('pages asked at once', () => {
+  it('the pages a count needs are asked together; with no count, one page at a time', async () => {
+    const counted = service([results(2 * PAGE_SIZE + 1)]);
+    expect(
+      await listSuiteTests(counted.ctx, 'sr8', new AbortController().signal, 2 * PAGE_SIZE + 1),
+    ).toHaveLength(2 * PAGE_SIZE + 1);
+    expect(counted.mostInFlight()).toBe(3);
+    const uncounted = service([results(2 * PAGE_SIZE + 1)]);
+    expect(await listSuiteTests(uncounted.ctx, 'sr9', new AbortController().signal)).toHaveLength(
+      2 * PAGE_SIZE + 1,
+    );
+    expect(uncounted.mostInFlight()).toBe(1);
+  });
+});
+
 describe('pages that fail', () => {
   it('a page is asked up to three times, with a growing wait, each failure said', async () => {
     const s = service([new Error('HTTP 502')]);
@@ -102,6 +132,7 @@ describe('pages that fail', () => {
     expect(s.asked).toHaveLength(3);
     expect(s.sleeps).toEqual([WAIT_MS, 2 * WAIT_MS]);
     expect(s.events).toEqual(Array(3).fill('Listing the tests of suite result sr4 failed: HTTP 502'));
+    expect([...s.types]).toEqual(['detail']);
   });
 
   it('a later listing that fails keeps what the earlier one had', async () => {
