@@ -19,7 +19,10 @@ function folderRun(book: RunBook, folderId: string, error: string, reason?: Stop
   book.resultless(base, {}, { error, ...(reason && { notStarted: reason }) }, problem);
 }
 
-/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
+/**
+ * The suite ids to run: the plan's, then each folder's (each once). A folder whose listing fails is one run in
+ * error, or one run not started when a stop aborted the listing.
+ */
 export async function expandFolders(
   ctx: Pick<EngineContext, 'plan' | 'api' | 'emit' | 'stopper' | 'book'>,
 ): Promise<string[]> {
@@ -27,22 +30,19 @@ export async function expandFolders(
   const suiteIds = [...ctx.plan.suiteIds];
   for (const folderId of ctx.plan.folderIds) {
     try {
-      if (!stopper.reason) {
-        const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
-        ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
-        for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
-        continue;
-      }
+      const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
+      ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
+      for (const suite of suites) if (!suiteIds.includes(suite._id)) suiteIds.push(suite._id);
     } catch (error) {
-      if (!stopper.reason) {
+      const reason = stopper.reason;
+      if (reason) {
+        folderRun(book, folderId, NOT_STARTED_ERROR[reason], reason);
+      } else {
         const message = messageOf(error);
         folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
         ctx.emit({ type: 'folder-failed', folderId, message });
-        continue;
       }
     }
-    const reason = stopper.reason;
-    if (reason) folderRun(book, folderId, NOT_STARTED_ERROR[reason], reason);
   }
   return suiteIds;
 }
