@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPlan, type RunPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
+import type { TestDefinition } from '../../../src/api/types.js';
+import type { RepoTest } from '../../../src/inputs/test-files.js';
 import { runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
@@ -87,6 +89,18 @@ describe('the retrying events', () => {
     expect(test.state).toBe('failed');
     expect(test.attempts).toHaveLength(2);
     expect(retryProblems(events)).toEqual([]);
+  });
+});
+
+describe('a re-run that passes', () => {
+  it('ends the re-runs: the test is flaky, its failed first result an earlier attempt', async () => {
+    world.emulator.setScenario('test-login', { failFirst: 1, failingStep: 1, error: 'Flaky element' });
+    const { summary, events } = await run({ testIds: ['test-login'], retryFailed: 3 });
+    expect(events.filter((e) => e.type === 'retrying')).toHaveLength(1);
+    const test = summary.runs[0]!.tests[0]!;
+    expect(test.state).toBe('flaky');
+    expect(test.attempts.map((a) => a.passing)).toEqual([false]);
+    expect(test.result?.passing).toBe(true);
   });
 });
 
@@ -209,6 +223,26 @@ describe('a workflow cancel and the re-runs', () => {
     expect(retryProblems(events)).toEqual([]);
   });
 
+  it('a re-run whose execute is in flight is aborted and looked up: not found, told as may have started', async () => {
+    const stop = new AbortController();
+    const { summary, events } = await run(
+      { testIds: ['test-payment'], retryFailed: 1 },
+      atFirstRetry(() => {
+        // The re-run's execute is handled only after 20 s; the workflow is cancelled 1 s into it.
+        world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=20000');
+        void world.clock.sleep(1_000).then(() => stop.abort());
+      }),
+      { signal: stop.signal },
+    );
+    expect(summary.interrupted).toBe('signal');
+    expect(retryProblems(events)).toEqual([
+      { type: 'retry-problem', testName: 'Pay by card', variant: {}, problem: 'not-found', message: '' },
+    ]);
+    expect(summary.runs[0]!.tests[0]!.state).toBe('failed');
+    // The emulator still handles the abandoned execute after its delay: that re-run ends within this test.
+    await world.clock.sleep(30_000);
+  });
+
   it('a re-run whose answer is lost, found after the cancel: cancelled remotely, no problem told', async () => {
     const stop = new AbortController();
     const { summary, events } = await run(
@@ -240,5 +274,48 @@ describe('fail-fast after re-runs', () => {
     expect(events.find((e) => e.type === 'fail-fast')).toMatchObject({ test: { testName: 'Pay by card' } });
     expect(endedRuns('test-payment')).toEqual(['finished', 'finished']);
     expect(endedRuns('test-receipt')).toEqual(['finished', 'cancelled']);
+  });
+});
+
+// Last: its runs take 10 virtual minutes each (seconds of real time).
+describe('a failed repository test file', () => {
+  // The service stops a run at its run-time limit of 10 minutes, failed (docs/api-contract.md, "Limits"):
+  // 401 steps of 1.5 s each (the simulated executor's default) take longer.
+  const steps = Array.from({ length: 401 }, (_, sequence) => ({
+    sequence,
+    command: 'assertElementPresent',
+    target: 'body',
+    value: '',
+  }));
+  const definition = {
+    name: 'Too long',
+    startUrl: 'https://shop.test/login',
+    steps,
+  } as unknown as TestDefinition;
+  const staging = 'https://staging.shop.test';
+  const repoTest: RepoTest = {
+    file: 'tests/too-long.json',
+    index: 0,
+    name: definition.name,
+    definition,
+    byStartUrl: new Map([[staging, { ...definition, startUrl: `${staging}/login` }]]),
+  };
+  const onDemand = () =>
+    world.emulator.requests().filter((q) => q.method === 'POST' && q.path.includes('/on-demand/execute'));
+
+  it('is re-run from its definition as first sent: the start URL it was rebased onto', async () => {
+    const { summary } = await run({
+      repoTests: [repoTest],
+      startUrls: [staging],
+      retryFailed: 1,
+      timeoutMs: 30 * 60_000,
+    });
+    const [first, rerun] = onDemand();
+    expect(onDemand()).toHaveLength(2);
+    expect(rerun!.query).toBe(first!.query);
+    const test = summary.runs[0]!.tests[0]!;
+    expect(test.state).toBe('failed');
+    const shown = `${staging}/login`;
+    expect([...test.attempts, test.result].map((r) => r?.startUrl)).toEqual([shown, shown]);
   });
 });
