@@ -78,6 +78,27 @@ describe('which test is re-run, and how', () => {
   });
 });
 
+describe('which test is not re-run', () => {
+  it('with retry-failed 0: a failed test is told finished once and never re-run', async () => {
+    const { summary, events } = await run({ testIds: ['test-payment'] });
+    expect(events.filter((e) => e.type === 'test-finished')).toHaveLength(1);
+    expect(executes()).toHaveLength(1);
+    expect(summary.runs[0]!.tests[0]!.state).toBe('failed');
+  });
+
+  it('a failed test whose result names no test (an answer without its test reference): nothing to re-run it by', async () => {
+    const { summary, events } = await run({ testIds: ['test-payment'], retryFailed: 1 }, (e) => {
+      if (e.type !== 'run-started') return;
+      // The service's answers for this result leave out the test it ran.
+      for (const id of e.resultIds) world.emulator.store.results.get(id)!.test = null as never;
+    });
+    expect(summary.runs[0]!.tests[0]!.state).toBe('failed');
+    expect(events.filter((e) => e.type === 'retrying')).toEqual([]);
+    expect(retryProblems(events)).toEqual([]);
+    expect(executes()).toHaveLength(1);
+  });
+});
+
 describe('the retrying events', () => {
   it('one per re-run, counting the attempt from 2 of the runs allowed (retry-failed + 1)', async () => {
     const { summary, events } = await run({ testIds: ['test-payment'], retryFailed: 2 });
