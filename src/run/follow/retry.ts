@@ -63,9 +63,7 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
     options.startUrl = ran.definition.startUrl;
   }
-  const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-  const job: TriggerJob =
-    ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '', ...startUrl };
+  const job: TriggerJob = ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '' };
   const rerun: Rerun = { handle, test, job, options, variant };
   for (let attempt = 1; attempt <= plan.retryFailed; attempt++) {
     if (ctx.stopper.signal.aborted) return;
