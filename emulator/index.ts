@@ -117,7 +117,7 @@ export interface Emulator {
   runs(): FinishRecord[];
   /** Clears the request log and the run records. */
   resetLog(): void;
-  /** Attaches a scenario to a test (null removes it). Throws on an invalid scenario. */
+  /** Attaches a scenario to a test by id, an on-demand test by name (null removes it). Throws if invalid. */
   setScenario(testId: string, scenario: Scenario | null): void;
   /** Replaces the fault spec (text or object); `''` or `{}` turns faults off. */
   setFaults(spec: string | FaultSpec): void;
@@ -142,7 +142,7 @@ async function makeExecutor(
   if (name && typeof name === 'object') return name;
   if (name === undefined || name === 'simulated') {
     return new SimulatedExecutor({
-      scenarioFor: (request) => (request.testId ? store.scenarios.get(request.testId) : undefined),
+      scenarioFor: (request) => store.scenarios.get(request.testId || request.testName),
       renderScreenshot: (width, height, label, variant) =>
         placeholderScreenshot(label, width, height, variant),
     });
