@@ -41,6 +41,7 @@ const garbled = testOf('wf-garbled', 60_000);
 const listless = ['a', 'b', 'c', 'd'].map((x, i) => testOf(`wf-listless-${x}`, 12_000 + i * 1_000));
 const loneListless = testOf('wf-lone-listless', 15_000);
 const held = ['a', 'b'].map((x) => testOf(`wf-held-${x}`, 30_000));
+const slowList = ['a', 'b'].map((x) => testOf(`wf-slow-list-${x}`, 12_000));
 const orgless: RunSpec[] = ['a', 'b'].map((x, i) => ({
   kind: 'suite',
   id: `wf-orgless-${x}`,
@@ -57,6 +58,7 @@ beforeAll(async () => {
     ...listless,
     loneListless,
     ...held,
+    ...slowList,
     ...orgless,
     unlisted,
     cancelled,
@@ -172,6 +174,19 @@ describe('a running list that keeps failing', () => {
       }
       expect(Date.parse(run.endedAt!) - finishedAt, run.testId!).toBeLessThanOrEqual(2 * LONGEST_TICK_MS);
     }
+  });
+});
+
+describe('a running list slow to answer', () => {
+  it('is not asked again while it is out', async () => {
+    const w = await watchUnder(slowList, 'delay=2500,route=GET /v1/organizations/*/running:slow');
+    expect(w.summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
+    const lists = bed.emulator
+      .requests()
+      .filter((q) => requestKind(q.path) === 'list')
+      .map((q) => q.time);
+    expect(lists.length).toBeGreaterThan(2);
+    for (const gap of gaps(lists)) expect(gap).toBeGreaterThanOrEqual(2_500);
   });
 });
 
