@@ -41,6 +41,7 @@ const garbled = testOf('wf-garbled', 60_000);
 const listless = ['a', 'b', 'c', 'd'].map((x, i) => testOf(`wf-listless-${x}`, 12_000 + i * 1_000));
 const loneListless = testOf('wf-lone-listless', 15_000);
 const held = ['a', 'b'].map((x) => testOf(`wf-held-${x}`, 30_000));
+const failing: RunSpec = { kind: 'test', id: 'wf-failing', durationsMs: [4_000], outcome: 'fail' };
 const slowList = ['a', 'b'].map((x) => testOf(`wf-slow-list-${x}`, 12_000));
 const orgless: RunSpec[] = ['a', 'b'].map((x, i) => ({
   kind: 'suite',
@@ -58,6 +59,7 @@ beforeAll(async () => {
     ...listless,
     loneListless,
     ...held,
+    failing,
     ...slowList,
     ...orgless,
     unlisted,
@@ -174,6 +176,19 @@ describe('a running list that keeps failing', () => {
       }
       expect(Date.parse(run.endedAt!) - finishedAt, run.testId!).toBeLessThanOrEqual(2 * LONGEST_TICK_MS);
     }
+  });
+});
+
+describe('a re-run started once no other run is watched', () => {
+  it('is watched to its end (the loop starts again)', async () => {
+    // Each execute answers after 3 s: the loop has no run left to watch meanwhile.
+    const w = await watchUnder([failing], 'delay=3000,route=POST /v1/tests/wf-failing/execute:slow', {
+      plan: { retryFailed: 1, timeoutMs: 120_000 },
+    });
+    expect(w.summary.interrupted).toBeUndefined();
+    const [test] = w.summary.runs[0]!.tests;
+    expect(test!.state).toBe('failed');
+    expect(test!.attempts).toHaveLength(1);
   });
 });
 
