@@ -180,7 +180,7 @@ describe('a running list that keeps failing', () => {
 });
 
 describe('a re-run started once no other run is watched', () => {
-  it('is watched to its end (the loop starts again)', async () => {
+  it('is watched to its end (the loop starts again), and nothing is asked once it ended', async () => {
     // Each execute answers after 3 s: the loop has no run left to watch meanwhile.
     const w = await watchUnder([failing], 'delay=3000,route=POST /v1/tests/wf-failing/execute:slow', {
       plan: { retryFailed: 1, timeoutMs: 120_000 },
@@ -189,6 +189,9 @@ describe('a re-run started once no other run is watched', () => {
     const [test] = w.summary.runs[0]!.tests;
     expect(test!.state).toBe('failed');
     expect(test!.attempts).toHaveLength(1);
+    const returnedAt = bed.clock.now();
+    await bed.clock.sleep(5_000);
+    expect(bed.emulator.requests().filter((q) => q.time > returnedAt)).toEqual([]);
   });
 });
 
