@@ -37,6 +37,7 @@ const shortestBackoffMs = (failures: number): number => Math.min(10_000, POLL_BA
 
 const testOf = (id: string, ms: number): RunSpec => ({ kind: 'test', id, durationsMs: [ms] });
 const unreadable = testOf('wf-unreadable', 60_000);
+const unreadableSuite: RunSpec = { kind: 'suite', id: 'wf-unreadable-suite', durationsMs: [60_000, 60_000] };
 const garbled = testOf('wf-garbled', 60_000);
 const listless = ['a', 'b', 'c', 'd'].map((x, i) => testOf(`wf-listless-${x}`, 12_000 + i * 1_000));
 const loneListless = testOf('wf-lone-listless', 15_000);
@@ -55,6 +56,7 @@ let bed: WatchBed;
 beforeAll(async () => {
   bed = await startWatchBed([
     unreadable,
+    unreadableSuite,
     garbled,
     ...listless,
     loneListless,
@@ -126,6 +128,13 @@ describe('a run whose own reads keep failing', () => {
     const run = w.summary.runs[0]!;
     expect(run.error).toMatch(/could not be read/);
     expect(run.tests[0]!.state).toBe('error');
+  });
+
+  it('a suite result given up keeps the tests it has, with no stand-in test', async () => {
+    const w = await watchUnder([unreadableSuite], 'route=GET /v1/suite-results/*:500', { maxPollErrors: 2 });
+    const run = w.summary.runs[0]!;
+    expect(run.error).toMatch(/could not be read/);
+    expect(run.tests).toEqual([]);
   });
 
   it('answering the wrong shape is given up after three such answers, before maxPollErrors', async () => {
