@@ -2,7 +2,8 @@
  * The watch loop when reads fail (docs/watch.md, "When the list fails"): a run's own reads that fail are
  * tried again after a back-off doubling from `pollBackoffMs` and given up after `maxPollErrors` in a row (or
  * three answers of the wrong shape); a running list that fails is told, asked again after its own back-off,
- * and meanwhile each tick reads the three runs read longest ago; a stop with a request out tells no failure;
+ * and meanwhile each tick reads the three runs read longest ago; a run that goes missing from the list is
+ * read at once, one it never shows once 2 s after its trigger ("The list is a hint"); a stop with a request out tells no failure;
  * a suite result whose tests cannot be listed, or whose list still shows them running, ends as the suite
  * result says (docs/watch.md, "After a run ended"). Engine and emulator on one virtual clock
  * (`test/support/watch-scenario.ts`), a proxy (`test/support/proxy.ts`) where the service must answer wrong;
@@ -43,6 +44,7 @@ const listless = ['a', 'b', 'c', 'd'].map((x, i) => testOf(`wf-listless-${x}`, 1
 const loneListless = testOf('wf-lone-listless', 15_000);
 const held = ['a', 'b'].map((x) => testOf(`wf-held-${x}`, 30_000));
 const failing: RunSpec = { kind: 'test', id: 'wf-failing', durationsMs: [4_000], outcome: 'fail' };
+const hidden = ['a', 'b'].map((x) => testOf(`wf-hidden-${x}`, 14_000));
 const slowList = ['a', 'b'].map((x) => testOf(`wf-slow-list-${x}`, 12_000));
 const orgless: RunSpec[] = ['a', 'b'].map((x, i) => ({
   kind: 'suite',
@@ -63,6 +65,7 @@ beforeAll(async () => {
     ...held,
     failing,
     ...slowList,
+    ...hidden,
     ...orgless,
     unlisted,
     cancelled,
@@ -203,6 +206,57 @@ describe('a re-run started once no other run is watched', () => {
     expect(bed.emulator.requests().filter((q) => q.time > returnedAt)).toEqual([]);
   });
 });
+
+describe('runs the running list does not show', () => {
+  it('a run shown, then missing, then gone is read at once each time it goes missing; one never shown, once after 2 s', async () => {
+    const [dips, absent] = hidden as [RunSpec, RunSpec];
+    let dipFrom = Infinity;
+    /** The running list without `absent`, and without `dips` from `dipFrom` for 3 s. */
+    const hide = (r: SeenRequest, body: unknown): unknown => {
+      if (!/\/running\/?(\?|$)/.test(r.url)) return undefined;
+      const now = bed.clock.now();
+      const { data } = body as { data: Array<{ test?: { _id?: string } | string }> };
+      const hiddenNow = now >= dipFrom && now < dipFrom + 3_000 ? [absent.id, dips.id] : [absent.id];
+      return { ...(body as object), data: data.filter((t) => !hiddenNow.includes(refId(t.test) ?? '')) };
+    };
+    const proxy = await startEchoProxy(bed.emulator.origin, () => null, hide);
+    try {
+      const watching = watchUnder(hidden, '', { baseUrl: proxy.baseUrl });
+      await bed.clock.sleep(6_000);
+      dipFrom = bed.clock.now();
+      const w = await watching;
+      const requests = bed.emulator.requests();
+      const records = bed.emulator.runs();
+      const readsOf = (id: string) =>
+        requests.filter((q) => requestKind(q.path) === 'poll' && q.path.includes(id));
+      const [dipping, never] = [dips, absent].map((spec) => {
+        const run = w.summary.runs.find((r) => r.testId === spec.id)!;
+        const executedAt = requests.find((q) => q.path.includes(`/tests/${spec.id}/execute`))!.time;
+        const finishedAt = records.find((r) => r.resultId === run.testResultId)!.finishedAt;
+        return { run, executedAt, finishedAt, reads: readsOf(run.testResultId!).map((q) => q.time) };
+      }) as [Seen, Seen];
+      // Missing for 3 s while it runs: read once then, not every tick; gone at its end: read at once.
+      const whileDipped = dipping.reads.filter((t) => t >= dipFrom && t < dipFrom + 3_000);
+      expect(whileDipped).toHaveLength(1);
+      expect(Date.parse(dipping.run.endedAt!) - dipping.finishedAt).toBeLessThanOrEqual(LONGEST_TICK_MS);
+      // Never shown: read once, 2 s after its trigger (within a tick), then only by the 10 s reads.
+      const [first, second] = never.reads;
+      expect(first! - never.executedAt).toBeGreaterThanOrEqual(2_000);
+      expect(first! - never.executedAt).toBeLessThanOrEqual(2_000 + LONGEST_TICK_MS);
+      expect(second! - first!).toBeGreaterThanOrEqual(10_000);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+/** A run's times as the emulator saw them. */
+interface Seen {
+  run: RunSummary['runs'][number];
+  executedAt: number;
+  finishedAt: number;
+  reads: number[];
+}
 
 describe('a running list slow to answer', () => {
   it('is not asked again while it is out', async () => {
