@@ -114,7 +114,7 @@ export class Watcher implements RunWatch {
       while (this.table.size > 0 && !stop.aborted) {
         const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
         await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
-        if (stop.aborted) break;
+        if (stop.aborted || this.table.size === 0) break;
         tickAtMs = ctx.clock.now();
         this.tick();
       }

@@ -5,17 +5,20 @@
  * time figures exact). The bounds: 30 processes of one suite and one test each, lag p95 ≤ 4 s, at most 30
  * answers 429, nothing failed; 30 one-test processes, p95 ≤ 4.5 s, at most 30 answers 429; a one-suite
  * process beside a 100-suite process, its lag ≤ 4.5 s; a lone run on a quiet account, p95 ≤ 1 s with at most
- * one request more than its own read every tick.
+ * one request more than its own read every tick; ten runs nobody here watches beside a process of two runs leave
+ * its tick at about 1 s.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TICK_MS } from '../../../src/run/follow/watcher.js';
+import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
 import {
   percentile,
+  requestKind,
   runProcesses,
   startWatchBed,
   type RunSpec,
   type WatchBed,
   type WatchFigures,
+  WATCH_KEY,
 } from '../../support/watch-scenario.js';
 
 /** `n` runs of 20–35 s, spread evenly over that range, ms. */
@@ -94,5 +97,26 @@ describe('processes sharing one account', () => {
       expect(f.requests, spec.id).toBeLessThanOrEqual(1 + Math.ceil(ms / TICK_MS) + 1 + 1);
     }
     expect(percentile(lags, 0.95)).toBeLessThanOrEqual(1_000);
+  });
+});
+
+describe('runs of others on the account', () => {
+  it('ten runs nobody here watches beside two watched here: the tick stays about 1 s (each other watcher is taken to watch two)', async () => {
+    const others = singles.slice(0, 10).map(([spec]) => spec!);
+    for (const spec of others)
+      bed.emulator.setScenario(spec.id, { outcome: 'pass', stepDurationsMs: 1_000, runDurationMs: 40_000 });
+    const api = bed.world.client({ apiKey: WATCH_KEY });
+    for (const spec of others) await api.executeTest(spec.id, { immediate: true });
+    const f = await runProcesses(bed, [[lone[0]!, lone[1]!]]);
+    expect(failedRuns(f)).toBe(0);
+    // While both run, each tick asks the list.
+    const firstEnd = Math.min(...bed.emulator.runs().map((r) => r.finishedAt));
+    const lists = bed.emulator
+      .requests()
+      .filter((q) => requestKind(q.path) === 'list' && q.time < firstEnd)
+      .map((q) => q.time);
+    expect(lists.length).toBeGreaterThan(3);
+    const gaps = lists.slice(1).map((t, i) => t - lists[i]!);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(TICK_MS + TICK_JITTER_MS);
   });
 });
