@@ -49,9 +49,12 @@ export function classifyTestResult(
   if (result.status === STATUS_CANCELLED) return 'cancelled';
   const finished =
     (result.executionTime !== null && result.executionTime !== undefined) ||
-    (result.dateExecutionFinished !== undefined && !result.dateExecutionFinished.startsWith('1970-'));
+    realFinishDate(result.dateExecutionFinished);
   return finished ? 'error' : 'running';
 }
+
+/** A finish date that is set (not null) and not the 1970 placeholder of a run still going. */
+const realFinishDate = (date: string | null | undefined): boolean => !!date && !date.startsWith('1970-');
 
 /** What a test counts as: its state, or `failed` for a pass whose screenshot comparison failed (policy). */
 export function countedAs(
@@ -270,6 +273,5 @@ export function decideStartedVerdict(summary: Pick<RunSummary, 'runs'>, policy: 
 export function isSuiteResultOver(result: SuiteResult): boolean {
   if (result.passing !== null && result.passing !== undefined) return true;
   if (result.status === STATUS_CANCELLED) return true;
-  const finished = result.dateExecutionFinished;
-  return !!finished && !finished.startsWith('1970-');
+  return realFinishDate(result.dateExecutionFinished);
 }

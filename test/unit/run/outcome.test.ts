@@ -34,6 +34,11 @@ describe('classifyTestResult', () => {
       ),
     ).toBe('running');
   });
+
+  it('a running test whose finish date is null (the service sends timing fields as null) is running', () => {
+    const open = { passing: null, executionTime: null, dateExecutionFinished: null as never };
+    expect(classifyTestResult(testResult(open))).toBe('running');
+  });
 });
 
 describe('classifyTestResult, ended without a verdict', () => {
