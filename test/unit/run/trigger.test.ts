@@ -1,0 +1,272 @@
+/**
+ * Triggering: folders expanded into their suites, one execute per job and start URL in plan order, the
+ * runs an answer stands for (variants, data rows) and the ones it leaves out, and the runs never started
+ * after a stop. The engine with the real client against the emulator on loopback, both on one virtual clock
+ * (`test/support/virtual-world.ts`).
+ */
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
+import { runPlan, type EngineOptions, type RunPlan } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
+import type { TestDefinition } from '../../../src/api/types.js';
+import { runPlanOf } from '../../support/run-factories.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
+
+const API_KEY = 'trigger-test-key';
+
+const world = useVirtualWorld({ apiKey: API_KEY });
+
+/** Runs `plan` on the virtual clock with the real client (or `api`), keeping every event. */
+async function run(plan: Partial<RunPlan>, options: Partial<EngineOptions> = {}) {
+  const events: RunEvent[] = [];
+  const summary = await runPlan(runPlanOf(plan), {
+    api: world.client({ apiKey: API_KEY }),
+    clock: world.clock,
+    triggerConcurrency: 1,
+    ...options,
+    onEvent: (e) => events.push(e),
+  });
+  return { summary, events };
+}
+
+/** The paths of the executes the emulator received, in order. */
+const executes = (): string[] =>
+  world.emulator
+    .requests()
+    .filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))
+    .map((q) => q.path.replace(/\/$/, ''));
+
+describe('folders are expanded into their suites', () => {
+  it("each suite of a folder runs once, after the plan's own suites; the folder is told with its count", async () => {
+    const { summary, events } = await run({
+      suiteIds: ['suite-visual', 'suite-checkout'],
+      folderIds: ['folder-web'],
+    });
+    // folder-web holds suite-smoke and suite-checkout: suite-checkout is asked for already.
+    expect(executes()).toEqual([
+      '/v1/suites/suite-visual/execute',
+      '/v1/suites/suite-checkout/execute',
+      '/v1/suites/suite-smoke/execute',
+    ]);
+    expect(summary.runs.map((r) => r.suiteId)).toEqual(['suite-visual', 'suite-checkout', 'suite-smoke']);
+    expect(events.filter((e) => e.type === 'folder-listed')).toEqual([
+      { type: 'folder-listed', folderId: 'folder-web', suiteCount: 2 },
+    ]);
+  });
+
+  it('a folder that cannot be listed is one run in error; the other folders and suites still run', async () => {
+    const { summary, events } = await run({ folderIds: ['no-such-folder', 'folder-marketing'] });
+    expect(executes()).toEqual(['/v1/suites/suite-visual/execute']);
+    const failed = summary.runs.find((r) => r.key.startsWith('folder-'));
+    expect(failed).toMatchObject({ suiteName: 'Folder no-such-folder', suiteId: null, tests: [] });
+    expect(failed?.error).toMatch(/^The suites of folder no-such-folder could not be listed: .*not found/i);
+    expect(failed?.notStarted).toBeUndefined();
+    const told = events.filter((e) => e.type === 'folder-failed');
+    expect(told).toEqual([
+      { type: 'folder-failed', folderId: 'no-such-folder', message: expect.stringMatching(/not found/i) },
+    ]);
+    expect(events.filter((e) => e.type === 'folder-listed')).toHaveLength(1);
+    expect(summary.runs.find((r) => r.suiteId === 'suite-visual')?.tests.length).toBeGreaterThan(0);
+  });
+
+  it('after a workflow cancel no folder is listed: each is a run not started, told among the trigger problems', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const events: RunEvent[] = [];
+    const summary = await runPlan(runPlanOf({ folderIds: ['folder-web', 'folder-marketing'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+    });
+    expect(world.emulator.requests()).toEqual([]);
+    const error = 'Not started before the workflow was cancelled';
+    expect(summary.runs.map((r) => [r.suiteName, r.error, r.notStarted])).toEqual([
+      ['Folder folder-web', error, 'signal'],
+      ['Folder folder-marketing', error, 'signal'],
+    ]);
+    const problems = events.find((e) => e.type === 'trigger-problems');
+    expect(problems).toEqual({
+      type: 'trigger-problems',
+      problems: [
+        { kind: error, label: 'folder folder-web', id: 'folder-web', message: error },
+        { kind: error, label: 'folder folder-marketing', id: 'folder-marketing', message: error },
+      ],
+    });
+  });
+
+  it('a folder listing cut short by a workflow cancel is a run not started, not a run in error', async () => {
+    const controller = new AbortController();
+    const real = world.client({ apiKey: API_KEY });
+    // The cancel comes while the listing is in flight: the listing fails because of it.
+    const api = {
+      ...real,
+      listFolderSuites: async () => {
+        controller.abort();
+        throw new ApiError({
+          errorType: 'ABORTED',
+          message: 'GET /v1/folders/folder-web/suites/: aborted',
+          endpoint: 'GET /v1/folders/folder-web/suites/',
+          attempts: 1,
+        });
+      },
+    };
+    const events: RunEvent[] = [];
+    const summary = await runPlan(runPlanOf({ folderIds: ['folder-web'] }), {
+      api,
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.runs.map((r) => [r.suiteName, r.error, r.notStarted])).toEqual([
+      ['Folder folder-web', 'Not started before the workflow was cancelled', 'signal'],
+    ]);
+    expect(events.filter((e) => e.type === 'folder-failed')).toEqual([]);
+  });
+});
+
+describe('jobs: every start URL runs the suites, then the tests, then the repository tests', () => {
+  it('one execute per job and start URL, in plan order; each run names its start URL', async () => {
+    const definition = {
+      name: 'Repo test',
+      startUrl: 'https://a.test',
+      steps: [{ sequence: 0, command: 'assertElementPresent', target: 'body', value: '' }],
+    } as unknown as TestDefinition;
+    const startUrls = ['https://one.test', 'https://two.test'];
+    const { summary } = await run({
+      suiteIds: ['suite-smoke'],
+      testIds: ['test-home'],
+      repoTests: [{ file: 'tests/repo.json', index: 0, name: definition.name, definition }],
+      startUrls,
+    });
+    const onDemand = '/v1/organizations/org-acme/on-demand/execute';
+    expect(executes()).toEqual([
+      '/v1/suites/suite-smoke/execute',
+      '/v1/tests/test-home/execute',
+      onDemand,
+      '/v1/suites/suite-smoke/execute',
+      '/v1/tests/test-home/execute',
+      onDemand,
+    ]);
+    expect(summary.runs.map((r) => [r.kind, r.variant.startUrl])).toEqual([
+      ['suite', startUrls[0]],
+      ['test', startUrls[0]],
+      ['file', startUrls[0]],
+      ['suite', startUrls[1]],
+      ['test', startUrls[1]],
+      ['file', startUrls[1]],
+    ]);
+    expect(summary.runs.every((r) => !r.error)).toBe(true);
+  });
+});
+
+describe('result ids: runs started elsewhere, each read as the kind it is', () => {
+  /** Starts suite-smoke and test-home without waiting; their result ids. */
+  async function startedElsewhere(): Promise<{ suiteResultId: string; testResultId: string }> {
+    const { summary } = await run({ suiteIds: ['suite-smoke'], testIds: ['test-home'], wait: false });
+    world.emulator.resetLog();
+    return { suiteResultId: summary.runs[0]!.suiteResultId!, testResultId: summary.runs[1]!.testResultId! };
+  }
+
+  const reads = (): string[] =>
+    world.emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && /^\/v1\/(suite-results|results)\/[^/]+\/?$/.test(q.path))
+      .map((q) => q.path.replace(/\/$/, ''));
+
+  it('a bare id is read as a suite result, else as a test result; each is followed to its end, never sent', async () => {
+    const { suiteResultId, testResultId } = await startedElsewhere();
+    const { summary, events } = await run({
+      resultIds: [
+        { type: null, id: suiteResultId },
+        { type: null, id: testResultId },
+      ],
+    });
+    expect(executes()).toEqual([]);
+    // The test result's id is first asked for as a suite result ("not found"), then as a test result.
+    expect(reads().slice(0, 3)).toEqual([
+      `/v1/suite-results/${suiteResultId}`,
+      `/v1/suite-results/${testResultId}`,
+      `/v1/results/${testResultId}`,
+    ]);
+    const [suite, test] = summary.runs;
+    expect(suite).toMatchObject({ kind: 'suite', suiteId: 'suite-smoke', suiteResultId });
+    expect(suite!.tests.map((t) => t.state)).toEqual(['passed', 'passed', 'passed']);
+    expect(test).toMatchObject({ kind: 'test', testId: 'test-home', testResultId });
+    expect(test!.tests.map((t) => t.state)).toEqual(['passed']);
+    expect(summary.runs.map((r) => r.error)).toEqual([undefined, undefined]);
+    expect(events.filter((e) => e.type === 'run-started')).toEqual([
+      { type: 'run-started', label: `suite or test result ${suiteResultId}`, resultIds: [suiteResultId] },
+      { type: 'run-started', label: `suite or test result ${testResultId}`, resultIds: [testResultId] },
+    ]);
+  });
+
+  it('a typed id is read as that kind only', async () => {
+    const { testResultId } = await startedElsewhere();
+    const { summary, events } = await run({ resultIds: [{ type: 'test', id: testResultId }] });
+    expect(reads()[0]).toBe(`/v1/results/${testResultId}`);
+    expect(reads().filter((p) => p.includes('suite-results'))).toEqual([]);
+    expect(summary.runs[0]).toMatchObject({ kind: 'test', testId: 'test-home', testResultId });
+    expect(events.find((e) => e.type === 'run-started')).toMatchObject({
+      label: `test result ${testResultId}`,
+    });
+  });
+
+  it('an id no result has is asked for again each retry through the not-found grace, then is a run in error', async () => {
+    const id = '000000000000000000000000';
+    const t0 = world.clock.now();
+    const { summary, events } = await run(
+      { resultIds: [{ type: 'suite', id }] },
+      { waits: { notFoundGraceMs: 3_000, notFoundRetryMs: 1_000 } },
+    );
+    // At 0, 1, 2 and 3 s: the last at the end of the grace.
+    expect(reads()).toEqual(Array.from({ length: 4 }, () => `/v1/suite-results/${id}`));
+    expect(world.clock.now() - t0).toBe(3_000);
+    const message = 'no suite result has this id';
+    expect(summary.runs).toEqual([
+      expect.objectContaining({
+        kind: 'suite',
+        suiteId: null,
+        suiteName: `Result ${id}`,
+        key: `result-${id}-0`,
+        error: `Could not read suite result ${id}: ${message}`,
+        tests: [],
+      }),
+    ]);
+    expect(events.find((e) => e.type === 'trigger-problems')).toEqual({
+      type: 'trigger-problems',
+      problems: [{ kind: 'error', label: `suite result ${id}`, id, message }],
+    });
+  });
+
+  it('a read that fails otherwise than "not found" is not asked again: a run in error of that kind', async () => {
+    const id = '000000000000000000000001';
+    world.emulator.setFaults('route=GET /v1/suite-results/*:server-error');
+    try {
+      const { summary, events } = await run({ resultIds: [{ type: null, id }] });
+      expect(reads().filter((p) => p === `/v1/results/${id}`)).toEqual([]);
+      expect(summary.runs[0]?.error).toMatch(new RegExp(`^Could not read suite or test result ${id}: `));
+      const problems = events.find((e) => e.type === 'trigger-problems');
+      expect(problems).toMatchObject({ problems: [{ kind: 'SERVER_ERROR', id }] });
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+
+  it('a workflow cancel during the not-found grace ends the reading: "not read before the action stopped"', async () => {
+    const id = '000000000000000000000002';
+    const controller = new AbortController();
+    void world.clock.sleep(1_500).then(() => controller.abort());
+    const t0 = world.clock.now();
+    const summary = await runPlan(runPlanOf({ resultIds: [{ type: 'test', id }] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+      signal: controller.signal,
+    });
+    expect(world.clock.now() - t0).toBeLessThan(2_000);
+    expect(reads()).toHaveLength(2);
+    expect(summary.runs.map((r) => r.error)).toEqual([
+      `Could not read test result ${id}: not read before the action stopped`,
+    ]);
+  });
+});
