@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { runPlan, type EngineOptions, type RunPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
-import type { TestDefinition } from '../../../src/api/types.js';
+import type { TestDefinition, TestResult } from '../../../src/api/types.js';
 import { runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
@@ -267,6 +267,154 @@ describe('result ids: runs started elsewhere, each read as the kind it is', () =
     expect(reads()).toHaveLength(2);
     expect(summary.runs.map((r) => r.error)).toEqual([
       `Could not read test result ${id}: not read before the action stopped`,
+    ]);
+  });
+});
+
+describe('the runs an answer stands for: one per variant and data row', () => {
+  it('a data source (rows unknown before): each result is its own run, numbered by data row', async () => {
+    const { summary, events } = await run({
+      testIds: ['test-login-data'],
+      execute: { disableVisuals: true, dataSource: 'ds-logins' },
+    });
+    expect(executes()).toHaveLength(1);
+    expect(summary.runs.map((r) => r.variant)).toEqual([{ dataRow: 0 }, { dataRow: 1 }, { dataRow: 2 }]);
+    const started = events.find((e) => e.type === 'run-started');
+    expect(summary.runs.map((r) => r.testResultId)).toEqual(
+      started?.type === 'run-started' && started.resultIds,
+    );
+    expect(summary.runs.every((r) => !r.error && r.tests.length === 1)).toBe(true);
+  });
+
+  it('an answer with fewer results than variants: each variant left out is a run in error', async () => {
+    const real = world.client({ apiKey: API_KEY });
+    // The service answers the first result only.
+    const api = {
+      ...real,
+      executeTest: async (...args: Parameters<typeof real.executeTest>) =>
+        [await real.executeTest(...args)].flat().slice(0, 1),
+    };
+    const { summary, events } = await run(
+      {
+        testIds: ['test-home'],
+        execute: { disableVisuals: true, browser: ['chrome', 'firefox'], viewport: ['800x600', '375x667'] },
+      },
+      { api },
+    );
+    expect(summary.runs).toHaveLength(4);
+    const [first, ...missing] = summary.runs;
+    expect(first).toMatchObject({ variant: { browser: 'chrome', viewport: '800x600' } });
+    expect(first!.tests.map((t) => t.state)).toEqual(['passed']);
+    expect(missing.map((r) => r.variant)).toEqual([
+      { browser: 'chrome', viewport: '375x667' },
+      { browser: 'firefox', viewport: '800x600' },
+      { browser: 'firefox', viewport: '375x667' },
+    ]);
+    for (const r of missing) {
+      expect(r.error).toBe('test test-home: the service answered 1 of 4 runs; this one is missing.');
+      expect(r.tests).toEqual([]);
+    }
+    // A shortfall is the answer's, not a trigger problem.
+    expect(events.filter((e) => e.type === 'trigger-problems')).toEqual([]);
+  });
+
+  it('each result is the run of the variant it shows, whatever the order of the answer', async () => {
+    const real = world.client({ apiKey: API_KEY });
+    const api = {
+      ...real,
+      executeTest: async (...args: Parameters<typeof real.executeTest>) =>
+        [await real.executeTest(...args)].flat().reverse(),
+    };
+    const { summary } = await run(
+      { testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } },
+      { api },
+    );
+    expect(summary.runs.map((r) => [r.variant.browser, r.tests[0]?.result?.browser?.split('-')[0]])).toEqual([
+      ['firefox', 'firefox'],
+      ['chrome', 'chrome'],
+    ]);
+  });
+
+  it('an answer with no result: one run in error named after the job, not a trigger problem', async () => {
+    const real = world.client({ apiKey: API_KEY });
+    const api = {
+      ...real,
+      executeSuite: async () => [],
+      executeOnDemand: async () => null as unknown as TestResult,
+    };
+    const definition = {
+      name: 'Repo test',
+      startUrl: 'https://a.test',
+      steps: [],
+    } as unknown as TestDefinition;
+    const { summary, events } = await run(
+      {
+        suiteIds: ['suite-smoke'],
+        repoTests: [{ file: 'tests/repo.json', index: 0, name: definition.name, definition }],
+      },
+      { api },
+    );
+    expect(summary.runs.map((r) => [r.suiteName, r.error])).toEqual([
+      ['suite suite-smoke', 'The execute of suite suite-smoke answered no result.'],
+      ['tests/repo.json', 'The execute of tests/repo.json "Repo test" answered no result.'],
+    ]);
+    expect(events.filter((e) => e.type === 'trigger-problems' || e.type === 'run-started')).toEqual([]);
+  });
+});
+
+describe('an execute that fails: the runs it was for', () => {
+  it('refused by the service: one run in error with the start URL, a trigger problem of its error type', async () => {
+    const { summary, events } = await run({
+      testIds: ['no-such-test'],
+      startUrls: ['https://one.test'],
+      execute: { disableVisuals: true, browser: ['chrome', 'firefox'] },
+    });
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]!.variant).toEqual({ startUrl: 'https://one.test' });
+    expect(summary.runs[0]!.error).toMatch(/^Could not start test no-such-test: .*not found/i);
+    expect(events.find((e) => e.type === 'trigger-problems')).toMatchObject({
+      problems: [{ kind: 'VALIDATION_ERROR', label: 'test no-such-test', id: 'no-such-test' }],
+    });
+  });
+
+  it('after a workflow cancel nothing is sent: each variant is a run not started, one trigger problem per job', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { summary, events } = await run(
+      { testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } },
+      { signal: controller.signal },
+    );
+    expect(executes()).toEqual([]);
+    const error = 'Not started before the workflow was cancelled';
+    expect(summary.runs.map((r) => [r.variant.browser, r.error, r.notStarted])).toEqual([
+      ['chrome', error, 'signal'],
+      ['firefox', error, 'signal'],
+    ]);
+    expect(events.find((e) => e.type === 'trigger-problems')).toEqual({
+      type: 'trigger-problems',
+      problems: [{ kind: error, label: 'test test-home', id: 'test-home', message: error }],
+    });
+  });
+
+  it('failing because of a workflow cancel that came meanwhile (not sent): not started, not an error', async () => {
+    const controller = new AbortController();
+    const real = world.client({ apiKey: API_KEY });
+    const api = {
+      ...real,
+      executeTest: async () => {
+        controller.abort();
+        throw new ApiError({
+          errorType: 'ABORTED',
+          message: 'POST /v1/tests/test-home/execute/: aborted',
+          endpoint: 'POST /v1/tests/test-home/execute/',
+          attempts: 0,
+          inFlight: false,
+        });
+      },
+    };
+    const { summary } = await run({ testIds: ['test-home'] }, { api, signal: controller.signal });
+    expect(summary.runs.map((r) => [r.error, r.notStarted])).toEqual([
+      ['Not started before the workflow was cancelled', 'signal'],
     ]);
   });
 });
