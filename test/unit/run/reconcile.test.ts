@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
 import { runPlan, type RunPlan } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
 import {
   CLOCK_SKEW_MS,
   matchTriggered,
@@ -242,5 +243,70 @@ describe('matchTriggered', () => {
     expect(mayHaveStarted(err('ABORTED', 3, false))).toBe(false);
     expect(mayHaveStarted(err('VALIDATION_ERROR', 1))).toBe(false);
     expect(mayHaveStarted(new Error('x'))).toBe(false);
+  });
+});
+
+describe('the lookup after a lost answer', () => {
+  const lookups = (path: string) =>
+    world.emulator.requests().filter((q) => q.method === 'GET' && q.path.replace(/\/$/, '') === path);
+
+  it('asks up to three times, a second apart, a full page each time; then "may have started; not found"', async () => {
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+    });
+    const sent = executes()[0]!.time;
+    const asked = lookups('/v1/suites/suite-smoke/results');
+    expect(asked.map((q) => q.time - sent)).toEqual([0, 1_000, 2_000]);
+    expect(asked.every((q) => q.query.includes('count=50'))).toBe(true);
+    expect(summary.runs[0]).toMatchObject({ mayHaveStarted: true, suiteId: 'suite-smoke', tests: [] });
+  });
+
+  it("a run of another step started then (another step's marker) is neither adopted nor a candidate", async () => {
+    // Another step (another marker) starts the same suite just before this one's execute is lost.
+    const other = await runPlan(plan({ suiteIds: ['suite-smoke'], wait: false }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+    });
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    const events: RunEvent[] = [];
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]!.error).toContain('(may have started; not found)');
+    expect(summary.runs[0]!.error).not.toContain(other.runs[0]!.suiteResultId!);
+    // Its marker was read from the first test result of its run.
+    const marker = world.emulator
+      .requests()
+      .filter((q) => q.path.includes(`/suite-results/${other.runs[0]!.suiteResultId}/results`));
+    expect(marker.length).toBeGreaterThan(0);
+    expect(marker.every((q) => q.query.includes('count=1'))).toBe(true);
+    expect(events.find((e) => e.type === 'trigger-problems')).toMatchObject({
+      problems: [{ kind: 'may have started; not found', label: 'suite suite-smoke', id: 'suite-smoke' }],
+    });
+  });
+
+  it('every variant found is followed as the variant it shows; all proven at the first lookup, no second', async () => {
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
+    const events: RunEvent[] = [];
+    const summary = await runPlan(
+      plan({ testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } }),
+      { api: world.client({ apiKey: API_KEY }), clock: world.clock, onEvent: (e) => events.push(e) },
+    );
+    expect(executes()).toHaveLength(1);
+    expect(lookups('/v1/tests/test-home/running')).toHaveLength(1);
+    expect(summary.runs.map((r) => [r.variant.browser, r.tests[0]?.result?.browser?.split('-')[0]])).toEqual([
+      ['chrome', 'chrome'],
+      ['firefox', 'firefox'],
+    ]);
+    expect(summary.runs.every((r) => !r.error && r.tests[0]?.state === 'passed')).toBe(true);
+    const found = events.filter((e) => e.type === 'runs-found');
+    expect(found).toEqual([
+      { type: 'runs-found', label: 'test test-home', resultIds: summary.runs.map((r) => r.testResultId) },
+    ]);
   });
 });
