@@ -14,6 +14,7 @@ import {
   variantFit,
 } from '../../../src/run/trigger/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
+import { mayHaveStartedAmong } from '../../../src/run/stop/deadline.js';
 import { STEP_MARKER } from '../../../src/run/plan/execute.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
@@ -118,6 +119,7 @@ describe('adoption only on proof (the step marker)', () => {
     expect(summary.runs[0]?.mayHaveStarted).toBe(true);
     expect(summary.runs[0]?.error).toMatch(/may have started; not proven/);
     expect(summary.runs[0]?.error).toContain(`/suite-results/${other._id}`);
+    expect(summary.runs[0]?.error).toContain(mayHaveStartedAmong(1, 1));
     expect(world.emulator.requests().filter((q) => q.path.includes(`${other._id}/cancel`))).toEqual([]);
   });
 
@@ -261,6 +263,11 @@ describe('the lookup after a lost answer', () => {
     expect(asked.map((q) => q.time - sent)).toEqual([0, 1_000, 2_000]);
     expect(asked.every((q) => q.query.includes('count=50'))).toBe(true);
     expect(summary.runs[0]).toMatchObject({ mayHaveStarted: true, suiteId: 'suite-smoke', tests: [] });
+    expect(summary.runs[0]!.error).toMatch(/^suite suite-smoke: The execute may have started a run, .* 502/);
+    // Dated from its execute, ended when the lookups gave up.
+    const [triggeredAt, endedAt] = [summary.runs[0]!.triggeredAt, summary.runs[0]!.endedAt!].map(Date.parse);
+    expect(triggeredAt).toBe(Math.floor(sent));
+    expect(endedAt! - triggeredAt!).toBe(2_000);
   });
 
   it("a run of another step started then (another step's marker) is neither adopted nor a candidate", async () => {
@@ -308,5 +315,25 @@ describe('the lookup after a lost answer', () => {
     expect(found).toEqual([
       { type: 'runs-found', label: 'test test-home', resultIds: summary.runs.map((r) => r.testResultId) },
     ]);
+  });
+});
+
+describe('a test run started then without proof', () => {
+  it('is a candidate linked as a test result; the problem says "not proven"', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const other = [await api.executeTest('test-login', { immediate: true })].flat()[0]!;
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:502x1');
+    const events: RunEvent[] = [];
+    const summary = await runPlan(plan({ testIds: ['test-login'] }), {
+      api,
+      clock: world.clock,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.error).toContain(`https://app.ghostinspector.com/results/${other._id}`);
+    expect(summary.runs[0]?.error).toMatch(/^test test-login: /);
+    expect(events.find((e) => e.type === 'trigger-problems')).toMatchObject({
+      problems: [{ kind: 'may have started; not proven', label: 'test test-login', id: 'test-login' }],
+    });
   });
 });
