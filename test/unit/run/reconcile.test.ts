@@ -235,6 +235,40 @@ describe('matchTriggered', () => {
     expect(variantFit(result('s1', 10), {})).toBe('match');
   });
 
+  it('a result created exactly at the trigger less the skew still counts; one without id or date never does', () => {
+    const noId = { ...result('x', 10), _id: '' } as unknown as SuiteResult;
+    const noDate = { ...result('y', 10), dateCreated: 'not a date' } as unknown as SuiteResult;
+    const found = matchTriggered([result('edge', -CLOCK_SKEW_MS), noId, noDate], {
+      job,
+      triggeredAtMs: at,
+      expected: 1,
+      known: new Set(),
+      organizationId: null,
+    });
+    expect(found.map((c) => c.result._id)).toEqual(['edge']);
+  });
+
+  it('variantFit: fields compared without regard to case; variables as text; a field not shown is no proof', () => {
+    const shown = {
+      ...result('t1', 10, 'HTTPS://B.test/Path'),
+      region: 'EU-WEST-1',
+      viewportSize: { width: 800, height: 0 },
+      variables: { PIN: 42, GONE: null },
+    } as unknown as SuiteResult;
+    expect(variantFit(shown, { region: 'eu-west-1' })).toBe('match');
+    expect(variantFit(shown, {}, 'https://b.test/path')).toBe('match');
+    expect(variantFit(shown, {}, 'https://c.test/path')).toBe('mismatch');
+    expect(variantFit(shown, { variables: { PIN: '42' } })).toBe('match');
+    expect(variantFit(shown, { variables: { PIN: '42', GONE: 'x' } })).toBe('unknown');
+    expect(variantFit(shown, { variables: { MISSING: 'x' } })).toBe('unknown');
+    // A viewport without both sides shown is not shown.
+    expect(variantFit(shown, { viewport: '800x600' })).toBe('unknown');
+    const noVariables = { ...result('t2', 10), variables: 'none' } as unknown as SuiteResult;
+    expect(variantFit(noVariables, { variables: { PIN: '42' } })).toBe('unknown');
+    // One field differing outweighs another not shown.
+    expect(variantFit(shown, { region: 'us-east-1', viewport: '800x600' })).toBe('mismatch');
+  });
+
   it('mayHaveStarted: uncertain triggers and aborts after sending, not aborts before', () => {
     const err = (errorType: string, attempts: number, inFlight?: boolean) =>
       new ApiError({ errorType, attempts, inFlight, endpoint: 'POST /v1/suites/s/execute/', message: 'x' });
