@@ -93,6 +93,7 @@ describe('execute helpers', () => {
     expect(asArray([one, one])).toHaveLength(2);
     expect(asArray(one)).toEqual([one]);
     expect(asArray(null)).toEqual([]);
+    expect(asArray('not a result')).toEqual([]);
   });
 
   it('retryOptions: same variant, no data file, the data row as variables (never a parameter name)', () => {
@@ -115,24 +116,24 @@ describe('execute helpers', () => {
   });
 
   it('an empty list of browsers, regions or viewports asks for none: one variant', () => {
-    expect(variantCombinations({ browser: [], region: [], viewport: [] })).toEqual([{}]);
-    expect(variantCombinations({ browser: 'chrome', region: ['eu-west-1', 'us-east-1'] })).toEqual([
+    expect(variantCombinations({ browser: [], region: [], viewport: [] })).toStrictEqual([{}]);
+    expect(variantCombinations({ browser: 'chrome', region: ['eu-west-1', 'us-east-1'] })).toStrictEqual([
       { browser: 'chrome', region: 'eu-west-1' },
       { browser: 'chrome', region: 'us-east-1' },
     ]);
-    expect(variantAt(3, [], true)).toEqual({ dataRow: 3 });
+    expect(variantAt(3, [], true)).toStrictEqual({ dataRow: 3 });
   });
 
   it('expectedVariants: a data file of one row (or only a header) is one run, with no data row number', () => {
     const one = { name: 'd.csv', content: 'user\nalice\n' };
-    expect(expectedVariants({ dataFile: one, browser: ['chrome', 'firefox'] })).toEqual([
+    expect(expectedVariants({ dataFile: one, browser: ['chrome', 'firefox'] })).toStrictEqual([
       { browser: 'chrome' },
       { browser: 'firefox' },
     ]);
-    expect(expectedVariants({ dataFile: { name: 'd.csv', content: 'user\n' } }, 'https://s.test/')).toEqual([
-      { startUrl: 'https://s.test/' },
-    ]);
-    expect(expectedVariants({ dataFile: { name: 'd.csv', content: 'user\na\nb' } })).toEqual([
+    expect(
+      expectedVariants({ dataFile: { name: 'd.csv', content: 'user\n' } }, 'https://s.test/'),
+    ).toStrictEqual([{ startUrl: 'https://s.test/' }]);
+    expect(expectedVariants({ dataFile: { name: 'd.csv', content: 'user\na\nb' } })).toStrictEqual([
       { dataRow: 0 },
       { dataRow: 1 },
     ]);
@@ -144,23 +145,27 @@ describe('execute helpers', () => {
     expect(csvDataRows('h\n"a,\n\n b"\n')).toBe(1);
     expect(csvDataRows(Buffer.from('h\né\nü'))).toBe(2);
     expect(csvDataRows('')).toBe(0);
+    expect(csvDataRows('\nh\n1')).toBe(1);
   });
 
   it('variantFromResult: the region and viewport shown replace those asked for; one not shown keeps it', () => {
     const asked = { region: 'us-east-1', viewport: '1x1' };
     expect(
       variantFromResult(asked, testResult({ region: 'eu-west-1', viewportSize: { width: 2, height: 3 } })),
-    ).toEqual({ region: 'eu-west-1', viewport: '2x3' });
+    ).toStrictEqual({ region: 'eu-west-1', viewport: '2x3' });
     expect(
       variantFromResult(asked, testResult({ region: '', viewportSize: { width: 2, height: 0 } })),
-    ).toEqual(asked);
+    ).toStrictEqual(asked);
     // Dimensions not varied stay unset, whatever the result shows.
-    expect(variantFromResult({}, testResult({ region: 'eu-west-1', browser: 'firefox' }))).toEqual({});
+    expect(variantFromResult({ viewport: '1x1' }, testResult({ viewportSize: undefined }))).toStrictEqual({
+      viewport: '1x1',
+    });
+    expect(variantFromResult({}, testResult({ region: 'eu-west-1', browser: 'firefox' }))).toStrictEqual({});
     // The browser asked for is kept when nothing is shown, or when none asked fits the one shown.
-    expect(variantFromResult({ browser: 'chrome' }, testResult({ browser: '' }))).toEqual({
+    expect(variantFromResult({ browser: 'chrome' }, testResult({ browser: '' }))).toStrictEqual({
       browser: 'chrome',
     });
-    expect(variantFromResult({ browser: 'chrome' }, testResult({ browser: 'safari-18' }))).toEqual({
+    expect(variantFromResult({ browser: 'chrome' }, testResult({ browser: 'safari-18' }))).toStrictEqual({
       browser: 'safari-18',
     });
   });
@@ -168,16 +173,16 @@ describe('execute helpers', () => {
   it('retryOptions: only the dimensions the user varied; no data row: no row variables', () => {
     const failed = testResult({ variables: { user: 'bob' } });
     const variant = { browser: 'firefox', region: 'eu-west-1', viewport: '2x3', dataRow: 0 };
-    expect(retryOptions({ region: ['eu-west-1', 'us-east-1'] }, variant, failed)).toEqual({
+    expect(retryOptions({ region: ['eu-west-1', 'us-east-1'] }, variant, failed)).toStrictEqual({
       region: 'eu-west-1',
       immediate: true,
       variables: { user: 'bob' },
     });
-    expect(retryOptions({ viewport: ['1x1', '2x3'] }, { viewport: '2x3' }, failed)).toEqual({
+    expect(retryOptions({ viewport: ['1x1', '2x3'] }, { viewport: '2x3' }, failed)).toStrictEqual({
       viewport: '2x3',
       immediate: true,
     });
-    expect(retryOptions({ browser: 'chrome' }, { dataRow: 1 }, null)).toEqual({
+    expect(retryOptions({ browser: 'chrome' }, { dataRow: 1 }, null)).toStrictEqual({
       browser: 'chrome',
       immediate: true,
     });

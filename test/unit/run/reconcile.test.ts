@@ -278,6 +278,8 @@ describe('matchTriggered', () => {
     // Aborted while waiting to retry after a 429: nothing was started.
     expect(mayHaveStarted(err('ABORTED', 3, false))).toBe(false);
     expect(mayHaveStarted(err('VALIDATION_ERROR', 1))).toBe(false);
+    // Any other error was answered: nothing to look for, whether sent or not.
+    expect(mayHaveStarted(err('SERVER_ERROR', 1, true))).toBe(false);
     expect(mayHaveStarted(new Error('x'))).toBe(false);
   });
 });

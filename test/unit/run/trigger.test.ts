@@ -1,7 +1,6 @@
 /**
- * Triggering: folders expanded into their suites, one execute per job and start URL in plan order, the
- * runs an answer stands for (variants, data rows) and the ones it leaves out, and the runs never started
- * after a stop. The engine with the real client against the emulator on loopback, both on one virtual clock
+ * Triggering: runs followed by their result ids, the runs an answer stands for (variants, data rows) and
+ * the ones it leaves out, and the runs never started after a stop. The engine with the real client against the emulator on loopback, both on one virtual clock
  * (`test/support/virtual-world.ts`).
  */
 import { describe, expect, it } from 'vitest';
@@ -35,130 +34,6 @@ const executes = (): string[] =>
     .requests()
     .filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))
     .map((q) => q.path.replace(/\/$/, ''));
-
-describe('folders are expanded into their suites', () => {
-  it("each suite of a folder runs once, after the plan's own suites; the folder is told with its count", async () => {
-    const { summary, events } = await run({
-      suiteIds: ['suite-visual', 'suite-checkout'],
-      folderIds: ['folder-web'],
-    });
-    // folder-web holds suite-smoke and suite-checkout: suite-checkout is asked for already.
-    expect(executes()).toEqual([
-      '/v1/suites/suite-visual/execute',
-      '/v1/suites/suite-checkout/execute',
-      '/v1/suites/suite-smoke/execute',
-    ]);
-    expect(summary.runs.map((r) => r.suiteId)).toEqual(['suite-visual', 'suite-checkout', 'suite-smoke']);
-    expect(events.filter((e) => e.type === 'folder-listed')).toEqual([
-      { type: 'folder-listed', folderId: 'folder-web', suiteCount: 2 },
-    ]);
-  });
-
-  it('a folder that cannot be listed is one run in error; the other folders and suites still run', async () => {
-    const { summary, events } = await run({ folderIds: ['no-such-folder', 'folder-marketing'] });
-    expect(executes()).toEqual(['/v1/suites/suite-visual/execute']);
-    const failed = summary.runs.find((r) => r.key.startsWith('folder-'));
-    expect(failed).toMatchObject({ suiteName: 'Folder no-such-folder', suiteId: null, tests: [] });
-    expect(failed?.error).toMatch(/^The suites of folder no-such-folder could not be listed: .*not found/i);
-    expect(failed?.notStarted).toBeUndefined();
-    const told = events.filter((e) => e.type === 'folder-failed');
-    expect(told).toEqual([
-      { type: 'folder-failed', folderId: 'no-such-folder', message: expect.stringMatching(/not found/i) },
-    ]);
-    expect(events.filter((e) => e.type === 'folder-listed')).toHaveLength(1);
-    expect(summary.runs.find((r) => r.suiteId === 'suite-visual')?.tests.length).toBeGreaterThan(0);
-  });
-
-  it('after a workflow cancel no folder is listed: each is a run not started, told among the trigger problems', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const events: RunEvent[] = [];
-    const summary = await runPlan(runPlanOf({ folderIds: ['folder-web', 'folder-marketing'] }), {
-      api: world.client({ apiKey: API_KEY }),
-      clock: world.clock,
-      signal: controller.signal,
-      onEvent: (e) => events.push(e),
-    });
-    expect(world.emulator.requests()).toEqual([]);
-    const error = 'Not started before the workflow was cancelled';
-    expect(summary.runs.map((r) => [r.suiteName, r.error, r.notStarted])).toEqual([
-      ['Folder folder-web', error, 'signal'],
-      ['Folder folder-marketing', error, 'signal'],
-    ]);
-    const problems = events.find((e) => e.type === 'trigger-problems');
-    expect(problems).toEqual({
-      type: 'trigger-problems',
-      problems: [
-        { kind: error, label: 'folder folder-web', id: 'folder-web', message: error },
-        { kind: error, label: 'folder folder-marketing', id: 'folder-marketing', message: error },
-      ],
-    });
-  });
-
-  it('a folder listing cut short by a workflow cancel is a run not started, not a run in error', async () => {
-    const controller = new AbortController();
-    const real = world.client({ apiKey: API_KEY });
-    // The cancel comes while the listing is in flight: the listing fails because of it.
-    const api = {
-      ...real,
-      listFolderSuites: async () => {
-        controller.abort();
-        throw new ApiError({
-          errorType: 'ABORTED',
-          message: 'GET /v1/folders/folder-web/suites/: aborted',
-          endpoint: 'GET /v1/folders/folder-web/suites/',
-          attempts: 1,
-        });
-      },
-    };
-    const events: RunEvent[] = [];
-    const summary = await runPlan(runPlanOf({ folderIds: ['folder-web'] }), {
-      api,
-      clock: world.clock,
-      signal: controller.signal,
-      onEvent: (e) => events.push(e),
-    });
-    expect(summary.runs.map((r) => [r.suiteName, r.error, r.notStarted])).toEqual([
-      ['Folder folder-web', 'Not started before the workflow was cancelled', 'signal'],
-    ]);
-    expect(events.filter((e) => e.type === 'folder-failed')).toEqual([]);
-  });
-});
-
-describe('jobs: every start URL runs the suites, then the tests, then the repository tests', () => {
-  it('one execute per job and start URL, in plan order; each run names its start URL', async () => {
-    const definition = {
-      name: 'Repo test',
-      startUrl: 'https://a.test',
-      steps: [{ sequence: 0, command: 'assertElementPresent', target: 'body', value: '' }],
-    } as unknown as TestDefinition;
-    const startUrls = ['https://one.test', 'https://two.test'];
-    const { summary } = await run({
-      suiteIds: ['suite-smoke'],
-      testIds: ['test-home'],
-      repoTests: [{ file: 'tests/repo.json', index: 0, name: definition.name, definition }],
-      startUrls,
-    });
-    const onDemand = '/v1/organizations/org-acme/on-demand/execute';
-    expect(executes()).toEqual([
-      '/v1/suites/suite-smoke/execute',
-      '/v1/tests/test-home/execute',
-      onDemand,
-      '/v1/suites/suite-smoke/execute',
-      '/v1/tests/test-home/execute',
-      onDemand,
-    ]);
-    expect(summary.runs.map((r) => [r.kind, r.variant.startUrl])).toEqual([
-      ['suite', startUrls[0]],
-      ['test', startUrls[0]],
-      ['file', startUrls[0]],
-      ['suite', startUrls[1]],
-      ['test', startUrls[1]],
-      ['file', startUrls[1]],
-    ]);
-    expect(summary.runs.every((r) => !r.error)).toBe(true);
-  });
-});
 
 describe('result ids: runs started elsewhere, each read as the kind it is', () => {
   /** Starts suite-smoke and test-home without waiting; their result ids. */
@@ -284,6 +159,21 @@ describe('the runs an answer stands for: one per variant and data row', () => {
       started?.type === 'run-started' && started.resultIds,
     );
     expect(summary.runs.every((r) => !r.error && r.tests.length === 1)).toBe(true);
+  });
+
+  it('a data source answered with one result: one run, no data row number', async () => {
+    const real = world.client({ apiKey: API_KEY });
+    const api = {
+      ...real,
+      executeTest: async (...args: Parameters<typeof real.executeTest>) =>
+        [await real.executeTest(...args)].flat().slice(0, 1),
+    };
+    const { summary } = await run(
+      { testIds: ['test-login-data'], execute: { disableVisuals: true, dataSource: 'ds-logins' } },
+      { api },
+    );
+    expect(summary.runs.map((r) => r.variant)).toStrictEqual([{}]);
+    expect(summary.runs[0]!.tests.map((t) => t.state)).toEqual(['passed']);
   });
 
   it('an answer with fewer results than variants: each variant left out is a run in error', async () => {
