@@ -114,6 +114,23 @@ describe('result ids: runs started elsewhere, each read as the kind it is', () =
     });
   });
 
+  it('a bare id no result has is asked for as both kinds each retry; the error says neither kind has it', async () => {
+    const id = '000000000000000000000003';
+    const { summary } = await run(
+      { resultIds: [{ type: null, id }] },
+      { waits: { notFoundGraceMs: 1_000, notFoundRetryMs: 1_000 } },
+    );
+    expect(reads()).toEqual([
+      `/v1/suite-results/${id}`,
+      `/v1/results/${id}`,
+      `/v1/suite-results/${id}`,
+      `/v1/results/${id}`,
+    ]);
+    expect(summary.runs.map((r) => r.error)).toEqual([
+      `Could not read suite or test result ${id}: no suite or test result has this id`,
+    ]);
+  });
+
   it('a read that fails otherwise than "not found" is not asked again: a run in error of that kind', async () => {
     const id = '000000000000000000000001';
     world.emulator.setFaults('route=GET /v1/suite-results/*:server-error');
