@@ -67,6 +67,25 @@ describe('an execute whose answer is lost', () => {
     expect(summary.runs[0]?.tests.map((t) => t.state)).not.toContain('error');
   });
 
+  it('a test run that ended before the lookup: found in its results, not its running list', async () => {
+    // The running list answers 15 s late, when the run (seconds long) has ended.
+    world.emulator.setFaults(
+      'delay=15000,route=POST /v1/tests/*/execute:reset-afterx1,route=GET /v1/tests/*/running:slowx1',
+    );
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+    });
+    expect(executes()).toHaveLength(1);
+    const results = world.emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && /^\/v1\/tests\/test-home\/results\/?$/.test(q.path));
+    expect(results).toHaveLength(1);
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.error).toBeUndefined();
+    expect(summary.runs[0]?.tests.map((t) => t.state)).toEqual(['passed']);
+  });
+
   it('a repository test file (on demand): found in the organization running list by its name', async () => {
     // Production durations: the run is still running (in the running list) when it is looked up.
     world.emulator.setFaults('route=POST /v1/organizations/*/on-demand/execute:reset-afterx1');
