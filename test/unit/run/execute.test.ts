@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   asArray,
   browserFits,
+  csvDataRows,
+  expectedVariants,
+  jobId,
+  jobLabel,
   optionsFor,
   retryOptions,
   variantAt,
   variantCombinations,
   variantFromResult,
 } from '../../../src/run/plan/execute.js';
+import type { TestDefinition } from '../../../src/api/types.js';
 import { slug } from '../../../src/run/book.js';
 import { computeOutputs } from '../../../src/run/outcome/outputs.js';
 import { decideStartedVerdict, decideVerdict } from '../../../src/run/outcome/outcome.js';
@@ -88,6 +93,7 @@ describe('execute helpers', () => {
     expect(asArray([one, one])).toHaveLength(2);
     expect(asArray(one)).toEqual([one]);
     expect(asArray(null)).toEqual([]);
+    expect(asArray('not a result')).toEqual([]);
   });
 
   it('retryOptions: same variant, no data file, the data row as variables (never a parameter name)', () => {
@@ -107,6 +113,93 @@ describe('execute helpers', () => {
       startUrl: 'https://s.test/',
       variables: { user: 'bob', pin: '42', PLAN: 'pro' },
     });
+  });
+
+  it('an empty list of browsers, regions or viewports asks for none: one variant', () => {
+    expect(variantCombinations({ browser: [], region: [], viewport: [] })).toStrictEqual([{}]);
+    expect(variantCombinations({ browser: 'chrome', region: ['eu-west-1', 'us-east-1'] })).toStrictEqual([
+      { browser: 'chrome', region: 'eu-west-1' },
+      { browser: 'chrome', region: 'us-east-1' },
+    ]);
+    expect(variantAt(3, [], true)).toStrictEqual({ dataRow: 3 });
+  });
+
+  it('expectedVariants: a data file of one row (or only a header) is one run, with no data row number', () => {
+    const one = { name: 'd.csv', content: 'user\nalice\n' };
+    expect(expectedVariants({ dataFile: one, browser: ['chrome', 'firefox'] })).toStrictEqual([
+      { browser: 'chrome' },
+      { browser: 'firefox' },
+    ]);
+    expect(
+      expectedVariants({ dataFile: { name: 'd.csv', content: 'user\n' } }, 'https://s.test/'),
+    ).toStrictEqual([{ startUrl: 'https://s.test/' }]);
+    expect(expectedVariants({ dataFile: { name: 'd.csv', content: 'user\na\nb' } })).toStrictEqual([
+      { dataRow: 0 },
+      { dataRow: 1 },
+    ]);
+  });
+
+  it('csvDataRows: lines of blanks are no record; a quoted comma or line break stays in its field; bytes read as UTF-8', () => {
+    expect(csvDataRows('h\n  \n\t\n1\n')).toBe(1);
+    expect(csvDataRows('h\r1\r2')).toBe(2);
+    expect(csvDataRows('h\n"a,\n\n b"\n')).toBe(1);
+    expect(csvDataRows(Buffer.from('h\né\nü'))).toBe(2);
+    expect(csvDataRows('')).toBe(0);
+    expect(csvDataRows('\nh\n1')).toBe(1);
+  });
+
+  it('variantFromResult: the region and viewport shown replace those asked for; one not shown keeps it', () => {
+    const asked = { region: 'us-east-1', viewport: '1x1' };
+    expect(
+      variantFromResult(asked, testResult({ region: 'eu-west-1', viewportSize: { width: 2, height: 3 } })),
+    ).toStrictEqual({ region: 'eu-west-1', viewport: '2x3' });
+    expect(
+      variantFromResult(asked, testResult({ region: '', viewportSize: { width: 2, height: 0 } })),
+    ).toStrictEqual(asked);
+    // Dimensions not varied stay unset, whatever the result shows.
+    expect(variantFromResult({ viewport: '1x1' }, testResult({ viewportSize: undefined }))).toStrictEqual({
+      viewport: '1x1',
+    });
+    expect(variantFromResult({}, testResult({ region: 'eu-west-1', browser: 'firefox' }))).toStrictEqual({});
+    // The browser asked for is kept when nothing is shown, or when none asked fits the one shown.
+    expect(variantFromResult({ browser: 'chrome' }, testResult({ browser: '' }))).toStrictEqual({
+      browser: 'chrome',
+    });
+    expect(variantFromResult({ browser: 'chrome' }, testResult({ browser: 'safari-18' }))).toStrictEqual({
+      browser: 'safari-18',
+    });
+  });
+
+  it('retryOptions: only the dimensions the user varied; no data row: no row variables', () => {
+    const failed = testResult({ variables: { user: 'bob' } });
+    const variant = { browser: 'firefox', region: 'eu-west-1', viewport: '2x3', dataRow: 0 };
+    expect(retryOptions({ region: ['eu-west-1', 'us-east-1'] }, variant, failed)).toStrictEqual({
+      region: 'eu-west-1',
+      immediate: true,
+      variables: { user: 'bob' },
+    });
+    expect(retryOptions({ viewport: ['1x1', '2x3'] }, { viewport: '2x3' }, failed)).toStrictEqual({
+      viewport: '2x3',
+      immediate: true,
+    });
+    expect(retryOptions({ browser: 'chrome' }, { dataRow: 1 }, null)).toStrictEqual({
+      browser: 'chrome',
+      immediate: true,
+    });
+  });
+
+  it('jobId and jobLabel name a suite, a test and a repository test', () => {
+    const definition = { name: 'T', startUrl: 'https://a.test', steps: [] } as unknown as TestDefinition;
+    const file = { kind: 'file', file: 'tests/a.json', index: 0, name: 'T', definition } as const;
+    expect([jobId({ kind: 'suite', suiteId: 's' }), jobLabel({ kind: 'suite', suiteId: 's' })]).toEqual([
+      's',
+      'suite s',
+    ]);
+    expect([jobId({ kind: 'test', testId: 't' }), jobLabel({ kind: 'test', testId: 't' })]).toEqual([
+      't',
+      'test t',
+    ]);
+    expect([jobId(file), jobLabel(file)]).toEqual(['tests/a.json', 'tests/a.json "T"']);
   });
 
   it('slug keeps file names safe', () => {

@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
 import { runPlan, type RunPlan } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
 import {
   CLOCK_SKEW_MS,
   matchTriggered,
@@ -13,6 +14,7 @@ import {
   variantFit,
 } from '../../../src/run/trigger/reconcile.js';
 import { ApiError } from '../../../src/api/errors.js';
+import { mayHaveStartedAmong } from '../../../src/run/stop/deadline.js';
 import { STEP_MARKER } from '../../../src/run/plan/execute.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
@@ -63,6 +65,25 @@ describe('an execute whose answer is lost', () => {
     expect(summary.runs).toHaveLength(1);
     expect(summary.runs[0]?.testResultId).toBeTruthy();
     expect(summary.runs[0]?.tests.map((t) => t.state)).not.toContain('error');
+  });
+
+  it('a test run that ended before the lookup: found in its results, not its running list', async () => {
+    // The running list answers 15 s late, when the run (seconds long) has ended.
+    world.emulator.setFaults(
+      'delay=15000,route=POST /v1/tests/*/execute:reset-afterx1,route=GET /v1/tests/*/running:slowx1',
+    );
+    const summary = await runPlan(plan({ testIds: ['test-home'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+    });
+    expect(executes()).toHaveLength(1);
+    const results = world.emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && /^\/v1\/tests\/test-home\/results\/?$/.test(q.path));
+    expect(results).toHaveLength(1);
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.error).toBeUndefined();
+    expect(summary.runs[0]?.tests.map((t) => t.state)).toEqual(['passed']);
   });
 
   it('a repository test file (on demand): found in the organization running list by its name', async () => {
@@ -117,6 +138,7 @@ describe('adoption only on proof (the step marker)', () => {
     expect(summary.runs[0]?.mayHaveStarted).toBe(true);
     expect(summary.runs[0]?.error).toMatch(/may have started; not proven/);
     expect(summary.runs[0]?.error).toContain(`/suite-results/${other._id}`);
+    expect(summary.runs[0]?.error).toContain(mayHaveStartedAmong(1, 1));
     expect(world.emulator.requests().filter((q) => q.path.includes(`${other._id}/cancel`))).toEqual([]);
   });
 
@@ -232,6 +254,40 @@ describe('matchTriggered', () => {
     expect(variantFit(result('s1', 10), {})).toBe('match');
   });
 
+  it('a result created exactly at the trigger less the skew still counts; one without id or date never does', () => {
+    const noId = { ...result('x', 10), _id: '' } as unknown as SuiteResult;
+    const noDate = { ...result('y', 10), dateCreated: 'not a date' } as unknown as SuiteResult;
+    const found = matchTriggered([result('edge', -CLOCK_SKEW_MS), noId, noDate], {
+      job,
+      triggeredAtMs: at,
+      expected: 1,
+      known: new Set(),
+      organizationId: null,
+    });
+    expect(found.map((c) => c.result._id)).toEqual(['edge']);
+  });
+
+  it('variantFit: fields compared without regard to case; variables as text; a field not shown is no proof', () => {
+    const shown = {
+      ...result('t1', 10, 'HTTPS://B.test/Path'),
+      region: 'EU-WEST-1',
+      viewportSize: { width: 800, height: 0 },
+      variables: { PIN: 42, GONE: null },
+    } as unknown as SuiteResult;
+    expect(variantFit(shown, { region: 'eu-west-1' })).toBe('match');
+    expect(variantFit(shown, {}, 'https://b.test/path')).toBe('match');
+    expect(variantFit(shown, {}, 'https://c.test/path')).toBe('mismatch');
+    expect(variantFit(shown, { variables: { PIN: '42' } })).toBe('match');
+    expect(variantFit(shown, { variables: { PIN: '42', GONE: 'x' } })).toBe('unknown');
+    expect(variantFit(shown, { variables: { MISSING: 'x' } })).toBe('unknown');
+    // A viewport without both sides shown is not shown.
+    expect(variantFit(shown, { viewport: '800x600' })).toBe('unknown');
+    const noVariables = { ...result('t2', 10), variables: 'none' } as unknown as SuiteResult;
+    expect(variantFit(noVariables, { variables: { PIN: '42' } })).toBe('unknown');
+    // One field differing outweighs another not shown.
+    expect(variantFit(shown, { region: 'us-east-1', viewport: '800x600' })).toBe('mismatch');
+  });
+
   it('mayHaveStarted: uncertain triggers and aborts after sending, not aborts before', () => {
     const err = (errorType: string, attempts: number, inFlight?: boolean) =>
       new ApiError({ errorType, attempts, inFlight, endpoint: 'POST /v1/suites/s/execute/', message: 'x' });
@@ -241,6 +297,98 @@ describe('matchTriggered', () => {
     // Aborted while waiting to retry after a 429: nothing was started.
     expect(mayHaveStarted(err('ABORTED', 3, false))).toBe(false);
     expect(mayHaveStarted(err('VALIDATION_ERROR', 1))).toBe(false);
+    // Any other error was answered: nothing to look for, whether sent or not.
+    expect(mayHaveStarted(err('SERVER_ERROR', 1, true))).toBe(false);
     expect(mayHaveStarted(new Error('x'))).toBe(false);
+  });
+});
+
+describe('the lookup after a lost answer', () => {
+  const lookups = (path: string) =>
+    world.emulator.requests().filter((q) => q.method === 'GET' && q.path.replace(/\/$/, '') === path);
+
+  it('asks up to three times, a second apart, a full page each time; then "may have started; not found"', async () => {
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+    });
+    const sent = executes()[0]!.time;
+    const asked = lookups('/v1/suites/suite-smoke/results');
+    expect(asked.map((q) => q.time - sent)).toEqual([0, 1_000, 2_000]);
+    expect(asked.every((q) => q.query.includes('count=50'))).toBe(true);
+    expect(summary.runs[0]).toMatchObject({ mayHaveStarted: true, suiteId: 'suite-smoke', tests: [] });
+    expect(summary.runs[0]!.error).toMatch(/^suite suite-smoke: The execute may have started a run, .* 502/);
+    // Dated from its execute, ended when the lookups gave up.
+    const [triggeredAt, endedAt] = [summary.runs[0]!.triggeredAt, summary.runs[0]!.endedAt!].map(Date.parse);
+    expect(triggeredAt).toBe(Math.floor(sent));
+    expect(endedAt! - triggeredAt!).toBe(2_000);
+  });
+
+  it("a run of another step started then (another step's marker) is neither adopted nor a candidate", async () => {
+    // Another step (another marker) starts the same suite just before this one's execute is lost.
+    const other = await runPlan(plan({ suiteIds: ['suite-smoke'], wait: false }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+    });
+    world.emulator.setFaults('route=POST /v1/suites/*/execute:502x1');
+    const events: RunEvent[] = [];
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]!.error).toContain('(may have started; not found)');
+    expect(summary.runs[0]!.error).not.toContain(other.runs[0]!.suiteResultId!);
+    // Its marker was read from the first test result of its run.
+    const marker = world.emulator
+      .requests()
+      .filter((q) => q.path.includes(`/suite-results/${other.runs[0]!.suiteResultId}/results`));
+    expect(marker.length).toBeGreaterThan(0);
+    expect(marker.every((q) => q.query.includes('count=1'))).toBe(true);
+    expect(events.find((e) => e.type === 'trigger-problems')).toMatchObject({
+      problems: [{ kind: 'may have started; not found', label: 'suite suite-smoke', id: 'suite-smoke' }],
+    });
+  });
+
+  it('every variant found is followed as the variant it shows; all proven at the first lookup, no second', async () => {
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
+    const events: RunEvent[] = [];
+    const summary = await runPlan(
+      plan({ testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } }),
+      { api: world.client({ apiKey: API_KEY }), clock: world.clock, onEvent: (e) => events.push(e) },
+    );
+    expect(executes()).toHaveLength(1);
+    expect(lookups('/v1/tests/test-home/running')).toHaveLength(1);
+    expect(summary.runs.map((r) => [r.variant.browser, r.tests[0]?.result?.browser?.split('-')[0]])).toEqual([
+      ['chrome', 'chrome'],
+      ['firefox', 'firefox'],
+    ]);
+    expect(summary.runs.every((r) => !r.error && r.tests[0]?.state === 'passed')).toBe(true);
+    const found = events.filter((e) => e.type === 'runs-found');
+    expect(found).toEqual([
+      { type: 'runs-found', label: 'test test-home', resultIds: summary.runs.map((r) => r.testResultId) },
+    ]);
+  });
+});
+
+describe('a test run started then without proof', () => {
+  it('is a candidate linked as a test result; the problem says "not proven"', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const other = [await api.executeTest('test-login', { immediate: true })].flat()[0]!;
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:502x1');
+    const events: RunEvent[] = [];
+    const summary = await runPlan(plan({ testIds: ['test-login'] }), {
+      api,
+      clock: world.clock,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]?.error).toContain(`https://app.ghostinspector.com/results/${other._id}`);
+    expect(summary.runs[0]?.error).toMatch(/^test test-login: /);
+    expect(events.find((e) => e.type === 'trigger-problems')).toMatchObject({
+      problems: [{ kind: 'may have started; not proven', label: 'test test-login', id: 'test-login' }],
+    });
   });
 });
