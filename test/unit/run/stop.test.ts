@@ -67,7 +67,8 @@ describe('a workflow cancel', () => {
     expect(suite.suiteResult?.passing ?? null).toBeNull();
     expect(test.tests).toHaveLength(1);
     expect(test.tests[0]).toMatchObject({ state: 'cancelled', error: 'Cancelled with the workflow.' });
-    expect(test.tests[0]!.result?._id).toBe(test.testResultId);
+    // The test result as the cancel answered it (status 8: cancelled), not as last polled.
+    expect(test.tests[0]!.result).toMatchObject({ _id: test.testResultId, status: 8 });
     // Nothing is told as timed out, and no heartbeat comes after the stop.
     expect(events.some((e) => e.type === 'timed-out' || e.type === 'heartbeat')).toBe(false);
   });
@@ -92,6 +93,31 @@ describe('a workflow cancel', () => {
       ]);
       expect(run!.cancelled).toBe(true);
       expect(run!.tests[0]!.state).toBe('cancelled');
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+});
+
+describe('a workflow cancel while the only execute is in flight', () => {
+  it('has no active run to cancel at once: nothing is told as being cancelled, nothing started is followed', async () => {
+    // The execute is answered after 20 s; the cancel comes at 1 s and gives it 1.5 s.
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=20000');
+    try {
+      const api = world.client({ apiKey: API_KEY });
+      const events: RunEvent[] = [];
+      const controller = new AbortController();
+      void world.clock.sleep(1_000).then(() => controller.abort());
+      const summary = await runPlan(runPlanOf({ testIds: ['test-home'] }), {
+        api,
+        clock: world.clock,
+        signal: controller.signal,
+        onEvent: (e) => events.push(e),
+      });
+      expect(summary.interrupted).toBe('signal');
+      expect(events.filter((e) => e.type === 'cancelling')).toEqual([]);
+      expect(summary.runs).toHaveLength(1);
+      expect(summary.runs[0]!.testResultId).toBeUndefined();
     } finally {
       world.emulator.setFaults('');
     }
