@@ -48,6 +48,7 @@ describe('the key base of a run, safe in a file name', () => {
   it('slug: runs of other characters become one dash, none at the ends, at most 80 characters', () => {
     expect(slug('tests/ghost inspector/checkout.json')).toBe('tests-ghost-inspector-checkout.json');
     expect(slug('--a__b..c--')).toBe('a__b..c');
+    expect(slug('a  / b')).toBe('a-b');
     expect(slug('/ü/x/')).toBe('x');
     expect(slug('a'.repeat(100))).toBe('a'.repeat(80));
     expect(slug('///')).toBe('file');
@@ -91,6 +92,8 @@ describe('a started run', () => {
     expect(a.run.suiteResultId).toBe('sr-a');
     expect(c.run.testResultId).toBe('tr-c');
     expect(book.runs).toEqual([a.run, b.run, c.run]);
+    // No test is known before the run's result is over.
+    expect(a.run.tests).toEqual([]);
     expect(book.handles).toEqual([a, b, c]);
   });
 
@@ -121,6 +124,8 @@ describe('a started run', () => {
       T0,
     );
     expect([unnamed.run.suiteId, unnamed.run.suiteName]).toEqual([null, 'Test t2']);
+    const bare = book.start({ kind: 'test', testId: 't3' }, testResult({ test: null as never }), {}, T0);
+    expect(bare.run.suiteId).toBeNull();
     const file = book.start(fileJob('a.json'), testResult({ name: 'Other' }), {}, T0).run;
     expect([file.suiteId, file.suiteName]).toEqual([null, 'a.json']);
   });
@@ -161,6 +166,12 @@ describe('the remote results followed', () => {
     expect(book.activeCount()).toBe(1);
     // Ended or cancelled, a result is still known: a lookup never adopts it again.
     expect(book.knownIds().has('own')).toBe(true);
+  });
+
+  it("a remote added without a word is this step's own: it may be cancelled", () => {
+    const { book } = newBook();
+    const rerun = book.addRemote('test', 'rerun');
+    expect(book.cancellable()).toEqual([rerun]);
   });
 
   it('a remote the book does not follow is marked released, and nobody is told', () => {
@@ -291,6 +302,7 @@ describe('a re-run of a failed test', () => {
     [{ passing: true }, 'passed', 'flaky'],
     [{ passing: false }, 'failed', 'failed'],
     [{ passing: undefined }, 'error', 'error'],
+    [{ passing: undefined, status: 8 }, 'cancelled', 'cancelled'],
     [{ passing: undefined, executionTime: undefined, dateExecutionFinished: undefined }, 'running', 'error'],
   ] as const)(
     'answered %j: the re-run is %s, the test %s; the earlier result is an attempt',
@@ -306,6 +318,16 @@ describe('a re-run of a failed test', () => {
       expect(test.url).toBe(`${APP}/results/again`);
     },
   );
+});
+
+describe('a re-run of a test that had no result', () => {
+  it('adds no attempt', () => {
+    const { book } = newBook();
+    const handle = book.start({ kind: 'test', testId: 't1' }, testResult(), {}, T0);
+    const test = book.standInTest(handle, null, 'error');
+    book.retried(test, testResult({ passing: false }));
+    expect(test.attempts).toEqual([]);
+  });
 });
 
 describe('how a run ends', () => {
