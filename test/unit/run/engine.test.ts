@@ -145,6 +145,18 @@ describe('runPlan against the emulator', () => {
     expect(world.emulator.requests()).toEqual([]);
   });
 
+  it('the web app links are based on appUrl without its trailing slashes', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'] }), {
+      api: world.client({ apiKey: API_KEY }),
+      clock: world.clock,
+      signal: controller.signal,
+      appUrl: 'https://app.example.test//',
+    });
+    expect(summary.appUrl).toBe('https://app.example.test');
+  });
+
   it('several start URLs: one execute each, the variant names the start URL', async () => {
     const api = world.client({ apiKey: API_KEY });
     const startUrls = ['https://a.example.test/', 'https://b.example.test/'];

@@ -20,6 +20,7 @@ const world = useVirtualWorld({ apiKey: API_KEY });
 describe('log lines', () => {
   it('foldIds: up to 5 ids in full, then "and N more"', () => {
     expect(foldIds(['a', 'b'])).toBe('a, b');
+    expect(foldIds(['a', 'b', 'c', 'd', 'e'])).toBe('a, b, c, d, e');
     expect(foldIds(Array.from({ length: 12 }, (_, i) => `r${i}`))).toBe('r0, r1, r2, r3, r4 and 7 more');
   });
 

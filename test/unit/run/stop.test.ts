@@ -1,0 +1,206 @@
+/**
+ * The stop phase of the run engine (`src/run/stop/stop.ts`, docs/run-stopping.md): what a workflow cancel
+ * and the deadline send to the service, what they tell, and how each open run ends. The real client against
+ * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runPlan } from '../../../src/run/engine.js';
+import type { RunEvent } from '../../../src/run/events.js';
+import { runPlanOf } from '../../support/run-factories.js';
+import { useVirtualWorld } from '../../support/virtual-world.js';
+
+const API_KEY = 'stop-test-key';
+
+const world = useVirtualWorld({ apiKey: API_KEY });
+beforeAll(() => {
+  // The smoke suite's first test never ends by itself; its other two pass after 3 s.
+  world.emulator.setScenario('test-home', { hang: true });
+  world.emulator.setScenario('test-login', { outcome: 'pass', runDurationMs: 3_000 });
+  world.emulator.setScenario('test-search', { outcome: 'pass', runDurationMs: 3_000 });
+});
+
+/** The ids the action asked the emulator to cancel. */
+function cancelRequests(): string[] {
+  return world.emulator
+    .requests()
+    .filter((q) => q.method === 'POST' && /\/cancel\/?$/.test(q.path))
+    .map((q) => q.path.replace(/^\/v1\/(suite-results|results)\/([^/]+)\/cancel\/?$/, '$2'));
+}
+
+const stateOf = (tests: Array<{ testName: string; state: string }>): Record<string, string> =>
+  Object.fromEntries(tests.map((t) => [t.testName, t.state]));
+
+describe('a workflow cancel', () => {
+  it('cancels every active run at once; the tests already over keep their state, the rest are cancelled', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const events: RunEvent[] = [];
+    const controller = new AbortController();
+    // The cancel comes 10 s in: the smoke suite's two short tests have passed, its first still runs.
+    void world.clock.sleep(10_000).then(() => controller.abort());
+    const summary = await runPlan(runPlanOf({ suiteIds: ['suite-smoke'], testIds: ['test-home'] }), {
+      api,
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.interrupted).toBe('signal');
+    expect(events.filter((e) => e.type === 'cancelling')).toEqual([
+      { type: 'cancelling', count: 2, late: false },
+    ]);
+    const suite = summary.runs.find((r) => r.kind === 'suite')!;
+    const test = summary.runs.find((r) => r.kind === 'test')!;
+    expect(cancelRequests().sort()).toEqual([suite.suiteResultId, test.testResultId].sort());
+    for (const run of [suite, test]) {
+      expect(run.cancelled).toBe(true);
+      expect(run.error).toBe('Cancelled with the workflow.');
+    }
+    expect(stateOf(suite.tests)).toEqual({
+      'Home page loads': 'cancelled',
+      'Login works': 'passed',
+      'Search finds products': 'passed',
+    });
+    const home = suite.tests.find((t) => t.testName === 'Home page loads')!;
+    expect(home.error).toBe('Cancelled with the workflow.');
+    expect(suite.tests.find((t) => t.testName === 'Login works')!.error).toBeUndefined();
+    // The suite result as the cancel answered it: over, without a verdict.
+    expect(suite.suiteResult?._id).toBe(suite.suiteResultId);
+    expect(suite.suiteResult?.passing ?? null).toBeNull();
+    expect(test.tests).toHaveLength(1);
+    expect(test.tests[0]).toMatchObject({ state: 'cancelled', error: 'Cancelled with the workflow.' });
+    // The test result as the cancel answered it (status 8: cancelled), not as last polled.
+    expect(test.tests[0]!.result).toMatchObject({ _id: test.testResultId, status: 8 });
+    // Nothing is told as timed out, and no heartbeat comes after the stop.
+    expect(events.some((e) => e.type === 'timed-out' || e.type === 'heartbeat')).toBe(false);
+  });
+
+  it('a cancel the service refuses is told; the run is still reported cancelled with the workflow', async () => {
+    world.emulator.setFaults('route=POST /v1/results/*/cancel:server-error');
+    try {
+      const api = world.client({ apiKey: API_KEY });
+      const events: RunEvent[] = [];
+      const controller = new AbortController();
+      void world.clock.sleep(5_000).then(() => controller.abort());
+      const summary = await runPlan(runPlanOf({ testIds: ['test-home'] }), {
+        api,
+        clock: world.clock,
+        signal: controller.signal,
+        onEvent: (e) => events.push(e),
+      });
+      const [run] = summary.runs;
+      const failed = events.filter((e) => e.type === 'cancel-failed');
+      expect(failed).toEqual([
+        { type: 'cancel-failed', remoteType: 'test', id: run!.testResultId, message: expect.any(String) },
+      ]);
+      expect(run!.cancelled).toBe(true);
+      expect(run!.tests[0]!.state).toBe('cancelled');
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+});
+
+describe('a workflow cancel while the only execute is in flight', () => {
+  it('has no active run to cancel at once: nothing is told as being cancelled, nothing started is followed', async () => {
+    // The execute is answered after 20 s; the cancel comes at 1 s and gives it 1.5 s.
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=20000');
+    try {
+      const api = world.client({ apiKey: API_KEY });
+      const events: RunEvent[] = [];
+      const controller = new AbortController();
+      void world.clock.sleep(1_000).then(() => controller.abort());
+      const summary = await runPlan(runPlanOf({ testIds: ['test-home'] }), {
+        api,
+        clock: world.clock,
+        signal: controller.signal,
+        onEvent: (e) => events.push(e),
+      });
+      expect(summary.interrupted).toBe('signal');
+      expect(events.filter((e) => e.type === 'cancelling')).toEqual([]);
+      expect(summary.runs).toHaveLength(1);
+      expect(summary.runs[0]!.testResultId).toBeUndefined();
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+});
+
+describe('the deadline', () => {
+  it('with cancel-on-timeout: each run still going is cancelled and timed out, told once', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const events: RunEvent[] = [];
+    const summary = await runPlan(runPlanOf({ testIds: ['test-home'], timeoutMs: 120_000 }), {
+      api,
+      clock: world.clock,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary.interrupted).toBe('deadline');
+    expect(events.filter((e) => e.type === 'timed-out')).toEqual([{ type: 'timed-out', timeoutMs: 120_000 }]);
+    const [run] = summary.runs;
+    expect(cancelRequests()).toEqual([run!.testResultId]);
+    expect(run).toMatchObject({
+      timedOut: true,
+      cancelled: true,
+      error: 'Still running at the timeout (2 min 00 s); cancelled.',
+    });
+    expect(run!.tests).toHaveLength(1);
+    expect(run!.tests[0]).toMatchObject({ state: 'timed-out', error: 'Still running at the timeout.' });
+    expect(run!.tests[0]!.result?._id).toBe(run!.testResultId);
+    const told = events.filter((e) => e.type === 'test-finished');
+    expect(told.map((e) => (e as Extract<RunEvent, { type: 'test-finished' }>).test.state)).toEqual([
+      'timed-out',
+    ]);
+  });
+
+  it('without cancel-on-timeout: nothing is cancelled; the runs are timed out, left going', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(
+      runPlanOf({
+        suiteIds: ['suite-smoke'],
+        testIds: ['test-home'],
+        timeoutMs: 120_000,
+        cancelOnTimeout: false,
+      }),
+      { api, clock: world.clock },
+    );
+    expect(summary.interrupted).toBe('deadline');
+    expect(cancelRequests()).toEqual([]);
+    for (const run of summary.runs) {
+      expect(run.timedOut).toBe(true);
+      expect(run.cancelled).toBe(false);
+      expect(run.error).toBe('Still running at the timeout (2 min 00 s).');
+    }
+    const suite = summary.runs.find((r) => r.kind === 'suite')!;
+    expect(stateOf(suite.tests)).toEqual({
+      'Home page loads': 'timed-out',
+      'Login works': 'passed',
+      'Search finds products': 'passed',
+    });
+    expect(suite.tests.find((t) => t.testName === 'Home page loads')!.error).toBe(
+      'Still running at the timeout.',
+    );
+    expect(suite.tests.find((t) => t.testName === 'Login works')!.error).toBeUndefined();
+    const test = summary.runs.find((r) => r.kind === 'test')!;
+    expect(test.tests[0]).toMatchObject({ state: 'timed-out', error: 'Still running at the timeout.' });
+  });
+});
+
+describe('the heartbeat', () => {
+  it('tells the runs going and the tests finished, every period, from the start of the action', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const beats: Array<Extract<RunEvent, { type: 'heartbeat' }>> = [];
+    const t0 = world.clock.now();
+    // The login test passes after 3 s; the smoke suite runs until the deadline.
+    await runPlan(runPlanOf({ suiteIds: ['suite-smoke'], testIds: ['test-login'], timeoutMs: 50_000 }), {
+      api,
+      clock: world.clock,
+      heartbeatMs: 20_000,
+      startedAtMs: t0 - 5_000,
+      onEvent: (e) => void (e.type === 'heartbeat' && beats.push(e)),
+    });
+    // At 20 s and 40 s of the engine, 25 s and 45 s since the action started; the deadline at 45 s of the engine.
+    expect(beats).toEqual([
+      { type: 'heartbeat', running: 1, finishedTests: 1, elapsedMs: 25_000 },
+      { type: 'heartbeat', running: 1, finishedTests: 1, elapsedMs: 45_000 },
+    ]);
+  });
+});
