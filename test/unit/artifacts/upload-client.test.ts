@@ -2,7 +2,9 @@
  * `uploadScreenshots` with an injected client: which failures end the upload at once (the error classes
  * `@actions/artifact` exports and throws: `UsageError`, `FilesNotFoundError`, `GHESNotSupportedError`, see its
  * `lib/internal/shared/errors.js`), the cap on name clashes, a response without an id (`UploadArtifactResponse.id`
- * is optional in its `interfaces.d.ts`), and the retention option. No wait is real: `sleep` is injected.
+ * is optional in its `interfaces.d.ts`), and the retention option; which messages are a name clash or a
+ * failure for good, what is logged, how the files are kept locally, and a stopped upload. No wait is real:
+ * `sleep` is injected.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
