@@ -122,7 +122,7 @@ describe('which failed answers are tried again', () => {
   });
 });
 
-describe('a body declared larger than the cap', () => {
+describe('a Content-Length against the byte cap', () => {
   /** Declares `declared` bytes and sends a few: refused on the header alone, before any body is read. */
   const declares =
     (declared: number): Answer =>
@@ -137,6 +137,12 @@ describe('a body declared larger than the cap', () => {
     expect(report.missing.map((m) => m.reason.replace(/ \(http.*$/, ''))).toEqual(['larger than 2 MiB']);
     expect(sleeps).toEqual([]);
     expect(await readdir(path.join(dir, 'Suite'))).toEqual([]);
+  });
+
+  it('a screenshot of exactly the cap is kept', async () => {
+    server.route('GET', '/v1/a.png', image);
+    const { report } = await download([job('a')], { maxBytes: png.length });
+    expect(report.files.map((f) => f.bytes)).toEqual([png.length]);
   });
 
   it('the cap is 20 MiB unless given', async () => {
