@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { downloadScreenshots } from '../../../src/artifacts/index.js';
+import { displayUrl, downloadScreenshots } from '../../../src/artifacts/index.js';
 import type { DownloadOptions, ScreenshotJob } from '../../../src/artifacts/index.js';
 import { startFakeServer } from '../../support/fake-server.js';
 import type { Answer, FakeServer } from '../../support/fake-server.js';
@@ -87,6 +87,13 @@ describe('which answers are followed as redirects', () => {
     expect(hits('target')).toBe(0);
   });
 
+  it('a Location that is no URL is reported as such, not tried again', async () => {
+    server.route('GET', '/v1/a.png', { status: 302, headers: { location: 'http://[' } });
+    const { report, sleeps } = await download([job('a')], { retries: 3 });
+    expect(report.missing.map((m) => m.reason.replace(/ \(http.*$/, ''))).toEqual(['Invalid URL']);
+    expect(sleeps).toEqual([]);
+  });
+
   it('a relative Location is read against the URL that gave it', async () => {
     server.route('GET', '/v1/moved.png', { status: 302, headers: { location: 'here/a.png' } });
     server.route('GET', '/v1/here/a.png', image);
@@ -96,9 +103,10 @@ describe('which answers are followed as redirects', () => {
 });
 
 describe('which failed answers are tried again', () => {
-  it('a 408 (request timeout) is tried again, then the screenshot is had', async () => {
+  it('a 408 (request timeout) is tried again, then the screenshot is had (a logger without debug lines)', async () => {
     server.route('GET', '/v1/a.png', { status: 408 }, image);
-    const { report, sleeps } = await download([job('a')]);
+    const log = { info: () => undefined, warning: () => undefined };
+    const { report, sleeps } = await download([job('a')], { log });
     expect(report.files.map((f) => f.attempts)).toEqual([2]);
     expect(sleeps).toHaveLength(1);
   });
@@ -119,6 +127,26 @@ describe('which failed answers are tried again', () => {
       'empty body',
     ]);
     expect([hits('empty'), hits('none')]).toEqual([2, 2]);
+  });
+});
+
+describe('downloads that cannot start', () => {
+  it('a screenshot URL that is no URL is refused, shown as such', async () => {
+    const { report, sleeps } = await download([{ ...job('a'), url: 'not a url' }], { retries: 3 });
+    expect(report.missing.map((m) => m.reason)).toEqual(['not a valid URL ((invalid URL))']);
+    expect(sleeps).toEqual([]);
+    expect(displayUrl('::')).toBe('(invalid URL)');
+  });
+
+  it('a stopped download is not tried again and sends nothing', async () => {
+    server.route('GET', '/v1/a.png', image);
+    const signal = AbortSignal.abort(new Error('the time limit passed'));
+    const { report, sleeps } = await download([job('a')], { retries: 3, signal });
+    expect(report.missing.map((m) => m.reason.replace(/ \(http.*$/, ''))).toEqual([
+      'stopped: the time limit passed',
+    ]);
+    expect(sleeps).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 });
 

@@ -72,6 +72,13 @@ describe('publishScreenshots outside GitHub', () => {
     expect(report.files).toEqual({});
   });
 
+  it('missing screenshots are listed apart, each with its reason', async () => {
+    const report = await publishScreenshots(refusedRun(2), { mode: 'failed', artifactsDir: tmp, env: {} });
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^2 of 2 screenshot\(s\) missing: .+\.png \(.+\); .+\.png \(.+\)$/),
+    ]);
+  });
+
   it('a long missing list is cut to its bound with an ellipsis, once, in the report and the log', async () => {
     const report = await publishScreenshots(refusedRun(40), {
       mode: 'failed',

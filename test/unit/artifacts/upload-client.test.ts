@@ -6,6 +6,7 @@
  * failure for good, what is logged, how the files are kept locally, and a stopped upload. No wait is real:
  * `sleep` is injected.
  */
+import { getEventListeners } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -215,10 +216,16 @@ describe('what an upload logs and reports', () => {
     expect(await readFile(path.join(kept, 'a.png'), 'utf8')).toBe('png');
   });
 
-  it('two tries of one name unless told otherwise', async () => {
+  it('two tries of one name unless told otherwise, with the given wait between them', async () => {
     const { client, calls } = scripted([new Error('socket hang up')]);
-    await uploadScreenshots(files, { ...options(client), attempts: undefined });
+    const sleeps: number[] = [];
+    await uploadScreenshots(files, {
+      ...options(client),
+      attempts: undefined,
+      sleep: async (ms: number) => void sleeps.push(ms),
+    });
     expect(calls).toHaveLength(2);
+    expect(sleeps).toHaveLength(1);
   });
 
   it('a long error is cut to a bounded first line', async () => {
@@ -322,6 +329,18 @@ describe('a stopped upload', () => {
     expect(report.warnings[0]).toMatch(
       /^Screenshot artifact not uploaded: stopped: the workflow was cancelled\./,
     );
+  });
+
+  it('many tries under one signal leave no listener on it', async () => {
+    const { signal } = new AbortController();
+    const { client, calls } = scripted([
+      new Error('socket hang up'),
+      new Error('socket hang up'),
+      { id: 1, size: 1 },
+    ]);
+    await uploadScreenshots(files, options(client, { signal }));
+    expect(calls).toHaveLength(3);
+    expect(getEventListeners(signal, 'abort')).toEqual([]);
   });
 
   it('a name clash as the signal fires: no other name is tried', async () => {
