@@ -1,18 +1,23 @@
 /**
- * `publishScreenshots` in-process, outside GitHub (no artifact service in the environment, so no upload):
- * what it logs and the missing-screenshot warning at its length bound. Screenshot URLs are `http` and the
- * download does not allow http, so each is refused before any request.
+ * `publishScreenshots` in-process. Outside GitHub (no artifact service in the environment, so no upload):
+ * what it logs and the missing-screenshot warning at its length bound; screenshot URLs are `http` and the
+ * download does not allow http, so each is refused before any request. In GitHub, with an injected client
+ * and a loopback screenshot server: where the files go, what is uploaded and reported.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '@actions/artifact';
+import type { UploadArtifactOptions } from '@actions/artifact';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { publishScreenshots } from '../../../src/artifacts/index.js';
+import { defaultArtifactName, publishScreenshots } from '../../../src/artifacts/index.js';
+import type { ArtifactUploader } from '../../../src/artifacts/index.js';
 import type { Logger } from '../../../src/common/log.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
-import { makeResult } from '../../support/screenshots.js';
+import { makeResult, randomPng, startScreenshotServer } from '../../support/screenshots.js';
+import type { ScreenshotServer } from '../../support/screenshots.js';
 
 let tmp: string;
 const logs: string[] = [];
@@ -67,6 +72,13 @@ describe('publishScreenshots outside GitHub', () => {
     expect(report.files).toEqual({});
   });
 
+  it('missing screenshots are listed apart, each with its reason', async () => {
+    const report = await publishScreenshots(refusedRun(2), { mode: 'failed', artifactsDir: tmp, env: {} });
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^2 of 2 screenshot\(s\) missing: .+\.png \(.+\); .+\.png \(.+\)$/),
+    ]);
+  });
+
   it('a long missing list is cut to its bound with an ellipsis, once, in the report and the log', async () => {
     const report = await publishScreenshots(refusedRun(40), {
       mode: 'failed',
@@ -82,5 +94,141 @@ describe('publishScreenshots outside GitHub', () => {
     expect(warning.length).toBeLessThanOrEqual(3003);
     expect(warning.length).toBeGreaterThan(2900);
     expect(logs.filter((l) => l.startsWith('warning: '))).toEqual([`warning: ${warning}`]);
+  });
+});
+
+describe('publishScreenshots in GitHub (artifact service in the environment, injected client)', () => {
+  let shots: ScreenshotServer;
+  beforeAll(async () => {
+    shots = await startScreenshotServer();
+  });
+  afterAll(async () => {
+    await shots.close();
+  });
+
+  /** The environment of a job with the artifact service and `RUNNER_TEMP` inside this test's folder. */
+  const github = () => ({
+    ACTIONS_RUNTIME_TOKEN: 'token',
+    GITHUB_JOB: 'e2e',
+    GITHUB_RUN_ATTEMPT: '2',
+    RUNNER_TEMP: path.join(tmp, 'runner-temp'),
+  });
+
+  /** A client recording each upload (its name, files, root and options) and answering artifact id 5. */
+  function recordingClient() {
+    const uploads: { name: string; files: string[]; root: string; options?: UploadArtifactOptions }[] = [];
+    const client: ArtifactUploader = {
+      uploadArtifact: async (name, files, root, options) => {
+        uploads.push({ name, files, root, options });
+        return { id: 5, size: 1 };
+      },
+    };
+    return { client, uploads };
+  }
+
+  /** Two failed test results: one whose screenshot is served, one whose screenshot is gone (404). */
+  function run() {
+    return runSummary([
+      suiteRun([
+        testRun(
+          'failed',
+          makeResult('ok', { passing: false, screenshotUrl: shots.add('pub-ok', randomPng(4, 4)) }),
+        ),
+        testRun('failed', makeResult('gone', { passing: false, screenshotUrl: `${shots.url}/gone/x.png` })),
+      ]),
+    ]);
+  }
+
+  it('downloads into a fresh folder of RUNNER_TEMP and uploads from there under the default name', async () => {
+    const env = github();
+    const { client, uploads } = recordingClient();
+    const report = await publishScreenshots(run(), {
+      mode: 'failed',
+      artifactsDir: path.join(tmp, 'kept'),
+      retentionDays: 4,
+      env,
+      client,
+      download: { allowHttp: true, retries: 0 },
+      log,
+    });
+    expect(uploads).toHaveLength(1);
+    const [upload] = uploads;
+    expect(upload.name).toBe(defaultArtifactName(env));
+    expect(upload.options?.retentionDays).toBe(4);
+    expect(path.dirname(upload.root)).toBe(env.RUNNER_TEMP);
+    expect(upload.files).toEqual([expect.stringMatching(/ok\.png$/)]);
+    expect(upload.files[0].startsWith(`${upload.root}${path.sep}`)).toBe(true);
+    expect(report.artifactId).toBe(5);
+    expect(report.localDir).toBeUndefined();
+  });
+
+  it('reports each test result’s images by kind, relative to the artifact root', async () => {
+    const { client, uploads } = recordingClient();
+    const report = await publishScreenshots(run(), {
+      mode: 'failed',
+      artifactName: 'mine',
+      artifactsDir: path.join(tmp, 'kept'),
+      env: github(),
+      client,
+      download: { allowHttp: true, retries: 0 },
+    });
+    expect(uploads[0].name).toBe('mine');
+    const relative = path.relative(uploads[0].root, uploads[0].files[0]).split(path.sep).join('/');
+    expect(report.files).toEqual({ ok: { screenshot: relative } });
+    expect(report.missing.map((m) => m.job.resultId)).toEqual(['gone']);
+  });
+
+  it('the missing-screenshot warning comes first, then the upload’s own', async () => {
+    const client: ArtifactUploader = { uploadArtifact: () => Promise.reject(new UsageError()) };
+    const report = await publishScreenshots(run(), {
+      mode: 'failed',
+      artifactsDir: path.join(tmp, 'kept'),
+      env: github(),
+      client,
+      download: { allowHttp: true, retries: 0 },
+    });
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^1 of 2 screenshot\(s\) missing: .+ \(HTTP 404 .+\)$/),
+      expect.stringMatching(/^Screenshot artifact not uploaded: .+ kept in /),
+    ]);
+    expect(report.localDir).toBe(path.join(tmp, 'kept'));
+  });
+
+  it('nothing missing: no download warning', async () => {
+    const { client } = recordingClient();
+    const summary = runSummary([
+      suiteRun([
+        testRun(
+          'failed',
+          makeResult('ok', { passing: false, screenshotUrl: shots.add('pub-ok2', randomPng(4, 4)) }),
+        ),
+      ]),
+    ]);
+    const report = await publishScreenshots(summary, {
+      mode: 'failed',
+      artifactsDir: path.join(tmp, 'kept'),
+      env: github(),
+      client,
+      download: { allowHttp: true },
+    });
+    expect(report.warnings).toEqual([]);
+    expect(report.missing).toEqual([]);
+  });
+
+  it('a cancel stops the download and the upload: nothing is uploaded', async () => {
+    const { client, uploads } = recordingClient();
+    const report = await publishScreenshots(run(), {
+      mode: 'failed',
+      artifactsDir: path.join(tmp, 'kept'),
+      env: github(),
+      client,
+      download: { allowHttp: true, retries: 0 },
+      signal: AbortSignal.abort(new Error('the workflow was cancelled')),
+    });
+    expect(uploads).toEqual([]);
+    expect(report.missing.map((m) => m.reason.replace(/ \(http.*$/, ''))).toEqual([
+      'stopped: the workflow was cancelled',
+      'stopped: the workflow was cancelled',
+    ]);
   });
 });
