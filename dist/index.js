@@ -57350,9 +57350,11 @@ function classifyTestResult(result) {
     if (result.status === STATUS_CANCELLED)
         return 'cancelled';
     const finished = (result.executionTime !== null && result.executionTime !== undefined) ||
-        (result.dateExecutionFinished !== undefined && !result.dateExecutionFinished.startsWith('1970-'));
+        realFinishDate(result.dateExecutionFinished);
     return finished ? 'error' : 'running';
 }
+/** A finish date that is set (not null) and not the 1970 placeholder of a run still going. */
+const realFinishDate = (date) => !!date && !date.startsWith('1970-');
 /** What a test counts as: its state, or `failed` for a pass whose screenshot comparison failed (policy). */
 function countedAs(state, screenshotCompareFailed, policy) {
     if (screenshotCompareFailed && policy.failOnScreenshotCompare && (state === 'passed' || state === 'flaky'))
@@ -57553,8 +57555,7 @@ function isSuiteResultOver(result) {
         return true;
     if (result.status === STATUS_CANCELLED)
         return true;
-    const finished = result.dateExecutionFinished;
-    return !!finished && !finished.startsWith('1970-');
+    return realFinishDate(result.dateExecutionFinished);
 }
 
 
@@ -74910,32 +74911,32 @@ function folderRun(book, folderId, error, reason) {
     const problem = reason && { kind: error, label: `folder ${folderId}`, id: folderId, message: error };
     book.resultless(base, {}, { error, ...(reason && { notStarted: reason }) }, problem);
 }
-/** The suite ids to run: the plan's, then each folder's (each once); an unlisted folder: one run in error. */
+/**
+ * The suite ids to run: the plan's, then each folder's (each once). A folder whose listing fails is one run in
+ * error, or one run not started when a stop aborted the listing.
+ */
 async function expandFolders(ctx) {
     const { book, stopper } = ctx;
     const suiteIds = [...ctx.plan.suiteIds];
     for (const folderId of ctx.plan.folderIds) {
         try {
-            if (!stopper.reason) {
-                const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
-                ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
-                for (const suite of suites)
-                    if (!suiteIds.includes(suite._id))
-                        suiteIds.push(suite._id);
-                continue;
-            }
+            const suites = await ctx.api.listFolderSuites(folderId, { signal: stopper.signal });
+            ctx.emit({ type: 'folder-listed', folderId, suiteCount: suites.length });
+            for (const suite of suites)
+                if (!suiteIds.includes(suite._id))
+                    suiteIds.push(suite._id);
         }
         catch (error) {
-            if (!stopper.reason) {
+            const reason = stopper.reason;
+            if (reason) {
+                folderRun(book, folderId, deadline/* NOT_STARTED_ERROR */.$B[reason], reason);
+            }
+            else {
                 const message = (0,log/* messageOf */.bD)(error);
                 folderRun(book, folderId, `The suites of folder ${folderId} could not be listed: ${message}`);
                 ctx.emit({ type: 'folder-failed', folderId, message });
-                continue;
             }
         }
-        const reason = stopper.reason;
-        if (reason)
-            folderRun(book, folderId, deadline/* NOT_STARTED_ERROR */.$B[reason], reason);
     }
     return suiteIds;
 }
@@ -75152,8 +75153,7 @@ async function retryTest(ctx, handle, test) {
     if (ran.kind === 'file' && options.startUrl !== undefined && ran.definition.startUrl) {
         options.startUrl = ran.definition.startUrl;
     }
-    const startUrl = options.startUrl !== undefined ? { startUrl: options.startUrl } : {};
-    const job = ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '', ...startUrl };
+    const job = ran.kind === 'file' ? ran : { kind: 'test', testId: test.testId ?? '' };
     const rerun = { handle, test, job, options, variant };
     for (let attempt = 1; attempt <= plan.retryFailed; attempt++) {
         if (ctx.stopper.signal.aborted)
@@ -75378,7 +75378,7 @@ class Watcher {
             while (this.table.size > 0 && !stop.aborted) {
                 const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
                 await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
-                if (stop.aborted)
+                if (stop.aborted || this.table.size === 0)
                     break;
                 tickAtMs = ctx.clock.now();
                 this.tick();
