@@ -318,8 +318,10 @@ describe('a stop while a request of the watch is out', () => {
     ] as Array<[RunSpec[], string]>) {
       const stop = new AbortController();
       const watching = watchUnder(specs, `delay=5000,route=${route}:slow`, { signal: stop.signal });
-      // The first tick's request (about 1 s in) is held until about 6 s.
-      await bed.clock.sleep(3_000);
+      // The first such request is held 5 s: the stop comes while it is out (looked for every 100 ms).
+      for (let ms = 0; ms < 10_000 && bed.emulator.requestsInFlight().waiting === 0; ms += 100) {
+        await bed.clock.sleep(100);
+      }
       expect(bed.emulator.requestsInFlight().waiting).toBeGreaterThan(0);
       stop.abort();
       const w = await watching;
