@@ -4,6 +4,7 @@ import type { SuiteResult, TestResult } from '../../emulator/api-types.js';
 import type { RunPlan } from '../../src/run/engine.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 import type { RunLog } from '../../src/common/log.js';
+import type { Emulator } from '../../emulator/index.js';
 
 let counter = 0;
 function id(): string {
@@ -148,3 +149,10 @@ export function collectingLog(): RunLog & { lines: string[] } {
     group: (title, body) => lines.push(title, ...body),
   };
 }
+
+/** The paths of the executes `emulator` received, in order, without a trailing slash. */
+export const executePaths = (emulator: Emulator): string[] =>
+  emulator
+    .requests()
+    .filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))
+    .map((q) => q.path.replace(/\/$/, ''));

@@ -8,7 +8,7 @@ import { runPlan, type RunPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { TestDefinition } from '../../../src/api/types.js';
 import type { RepoTest } from '../../../src/inputs/test-files.js';
-import { runPlanOf } from '../../support/run-factories.js';
+import { runPlanOf, executePaths } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'retry-test-key';
@@ -36,11 +36,7 @@ async function run(
   return { summary, events };
 }
 
-const executes = (): string[] =>
-  world.emulator
-    .requests()
-    .filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))
-    .map((q) => q.path.replace(/\/$/, ''));
+const executes = (): string[] => executePaths(world.emulator);
 
 const retryProblems = (events: RunEvent[]) => events.filter((e) => e.type === 'retry-problem');
 

@@ -8,7 +8,7 @@ import { ApiError } from '../../../src/api/errors.js';
 import { runPlan, type EngineOptions, type RunPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { TestDefinition, TestResult } from '../../../src/api/types.js';
-import { runPlanOf } from '../../support/run-factories.js';
+import { runPlanOf, executePaths } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'trigger-test-key';
@@ -28,12 +28,7 @@ async function run(plan: Partial<RunPlan>, options: Partial<EngineOptions> = {})
   return { summary, events };
 }
 
-/** The paths of the executes the emulator received, in order. */
-const executes = (): string[] =>
-  world.emulator
-    .requests()
-    .filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))
-    .map((q) => q.path.replace(/\/$/, ''));
+const executes = (): string[] => executePaths(world.emulator);
 
 describe('result ids: runs started elsewhere, each read as the kind it is', () => {
   /** Starts suite-smoke and test-home without waiting; their result ids. */
