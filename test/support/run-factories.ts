@@ -1,10 +1,15 @@
-/** Plain data builders for unit tests of the run model (no I/O). */
+/**
+ * Builders for unit tests of the run model: plain data (no I/O), and {@link runInWorld}, which runs a plan
+ * against a virtual world's emulator.
+ */
 import { refId } from '../../src/api/refs.js';
 import type { SuiteResult, TestResult } from '../../emulator/api-types.js';
-import type { RunPlan } from '../../src/run/engine.js';
+import { runPlan, type EngineOptions, type RunPlan } from '../../src/run/engine.js';
+import type { RunEvent } from '../../src/run/events.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 import type { RunLog } from '../../src/common/log.js';
 import type { Emulator } from '../../emulator/index.js';
+import type { VirtualWorld } from './virtual-world.js';
 
 let counter = 0;
 function id(): string {
@@ -156,3 +161,27 @@ export const executePaths = (emulator: Emulator): string[] =>
     .requests()
     .filter((q) => q.method === 'POST' && /\/execute\/?$/.test(q.path))
     .map((q) => q.path.replace(/\/$/, ''));
+
+/**
+ * Runs `plan` (over {@link runPlanOf}'s defaults) to its end on `world`'s virtual clock, with the real client
+ * under `apiKey`; every event is kept in order. `options` add to the engine's or replace them; their
+ * `onEvent` hears each event as it comes.
+ */
+export async function runInWorld(
+  world: VirtualWorld,
+  apiKey: string,
+  plan: Partial<RunPlan>,
+  options: Partial<EngineOptions> = {},
+): Promise<{ summary: RunSummary; events: RunEvent[] }> {
+  const events: RunEvent[] = [];
+  const summary = await runPlan(runPlanOf(plan), {
+    api: world.client({ apiKey }),
+    clock: world.clock,
+    ...options,
+    onEvent: (e) => {
+      events.push(e);
+      options.onEvent?.(e);
+    },
+  });
+  return { summary, events };
+}

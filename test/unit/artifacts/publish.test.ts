@@ -13,8 +13,9 @@ import type { UploadArtifactOptions } from '@actions/artifact';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { defaultArtifactName, publishScreenshots } from '../../../src/artifacts/index.js';
-import type { ArtifactUploader } from '../../../src/artifacts/index.js';
+import type { ArtifactUploader, PublishOptions } from '../../../src/artifacts/index.js';
 import type { Logger } from '../../../src/common/log.js';
+import type { RunSummary } from '../../../src/run/types.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
 import { makeResult, randomPng, startScreenshotServer } from '../../support/screenshots.js';
 import type { ScreenshotServer } from '../../support/screenshots.js';
@@ -50,20 +51,19 @@ function refusedRun(n: number) {
 }
 
 describe('publishScreenshots outside GitHub', () => {
+  /** Publishes the failed tests' screenshots of `summary` into this test's folder, no upload. */
+  const publish = (summary: RunSummary, options: Partial<PublishOptions> = {}) =>
+    publishScreenshots(summary, { mode: 'failed', artifactsDir: tmp, env: {}, ...options });
+
   it('a run with nothing to publish: an empty report, nothing logged', async () => {
     const summary = runSummary([suiteRun([testRun('passed', makeResult('p', { passing: true }))])]);
-    const report = await publishScreenshots(summary, { mode: 'all', artifactsDir: tmp, env: {}, log });
+    const report = await publish(summary, { mode: 'all', log });
     expect(report).toEqual({ files: {}, missing: [], warnings: [] });
     expect(logs).toEqual([]);
   });
 
   it('says how many it downloads; one missing screenshot is named with its reason', async () => {
-    const report = await publishScreenshots(refusedRun(1), {
-      mode: 'failed',
-      artifactsDir: tmp,
-      env: {},
-      log,
-    });
+    const report = await publish(refusedRun(1), { log });
     expect(logs[0]).toBe('info: Downloading 1 screenshot(s)...');
     expect(report.missing).toHaveLength(1);
     const [warning] = report.warnings;
@@ -73,19 +73,14 @@ describe('publishScreenshots outside GitHub', () => {
   });
 
   it('missing screenshots are listed apart, each with its reason', async () => {
-    const report = await publishScreenshots(refusedRun(2), { mode: 'failed', artifactsDir: tmp, env: {} });
+    const report = await publish(refusedRun(2));
     expect(report.warnings).toEqual([
       expect.stringMatching(/^2 of 2 screenshot\(s\) missing: .+\.png \(.+\); .+\.png \(.+\)$/),
     ]);
   });
 
   it('a long missing list is cut to its bound with an ellipsis, once, in the report and the log', async () => {
-    const report = await publishScreenshots(refusedRun(40), {
-      mode: 'failed',
-      artifactsDir: tmp,
-      env: {},
-      log,
-    });
+    const report = await publish(refusedRun(40), { log });
     expect(report.missing).toHaveLength(40);
     expect(report.warnings).toHaveLength(1);
     const [warning] = report.warnings;
@@ -113,6 +108,19 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
     GITHUB_RUN_ATTEMPT: '2',
     RUNNER_TEMP: path.join(tmp, 'runner-temp'),
   });
+
+  /**
+   * Publishes the failed tests' screenshots of `summary` in a job with the artifact service (kept in
+   * `kept` of this test's folder, http allowed, no download retry), over `options`.
+   */
+  const publish = (summary: RunSummary, options: Partial<PublishOptions> = {}) =>
+    publishScreenshots(summary, {
+      mode: 'failed',
+      artifactsDir: path.join(tmp, 'kept'),
+      env: github(),
+      download: { allowHttp: true, retries: 0 },
+      ...options,
+    });
 
   /** A client recording each upload (its name, files, root and options) and answering artifact id 5. */
   function recordingClient() {
@@ -142,15 +150,7 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
   it('downloads into a fresh folder of RUNNER_TEMP and uploads from there under the default name', async () => {
     const env = github();
     const { client, uploads } = recordingClient();
-    const report = await publishScreenshots(run(), {
-      mode: 'failed',
-      artifactsDir: path.join(tmp, 'kept'),
-      retentionDays: 4,
-      env,
-      client,
-      download: { allowHttp: true, retries: 0 },
-      log,
-    });
+    const report = await publish(run(), { retentionDays: 4, env, client, log });
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;
     expect(upload.name).toBe(defaultArtifactName(env));
@@ -164,14 +164,7 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
 
   it('reports each test result’s images by kind, relative to the artifact root', async () => {
     const { client, uploads } = recordingClient();
-    const report = await publishScreenshots(run(), {
-      mode: 'failed',
-      artifactName: 'mine',
-      artifactsDir: path.join(tmp, 'kept'),
-      env: github(),
-      client,
-      download: { allowHttp: true, retries: 0 },
-    });
+    const report = await publish(run(), { artifactName: 'mine', client });
     expect(uploads[0].name).toBe('mine');
     const relative = path.relative(uploads[0].root, uploads[0].files[0]).split(path.sep).join('/');
     expect(report.files).toEqual({ ok: { screenshot: relative } });
@@ -180,13 +173,7 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
 
   it('the missing-screenshot warning comes first, then the upload’s own', async () => {
     const client: ArtifactUploader = { uploadArtifact: () => Promise.reject(new UsageError()) };
-    const report = await publishScreenshots(run(), {
-      mode: 'failed',
-      artifactsDir: path.join(tmp, 'kept'),
-      env: github(),
-      client,
-      download: { allowHttp: true, retries: 0 },
-    });
+    const report = await publish(run(), { client });
     expect(report.warnings).toEqual([
       expect.stringMatching(/^1 of 2 screenshot\(s\) missing: .+ \(HTTP 404 .+\)$/),
       expect.stringMatching(/^Screenshot artifact not uploaded: .+ kept in /),
@@ -204,25 +191,15 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
         ),
       ]),
     ]);
-    const report = await publishScreenshots(summary, {
-      mode: 'failed',
-      artifactsDir: path.join(tmp, 'kept'),
-      env: github(),
-      client,
-      download: { allowHttp: true },
-    });
+    const report = await publish(summary, { client, download: { allowHttp: true } });
     expect(report.warnings).toEqual([]);
     expect(report.missing).toEqual([]);
   });
 
   it('a cancel stops the download and the upload: nothing is uploaded', async () => {
     const { client, uploads } = recordingClient();
-    const report = await publishScreenshots(run(), {
-      mode: 'failed',
-      artifactsDir: path.join(tmp, 'kept'),
-      env: github(),
+    const report = await publish(run(), {
       client,
-      download: { allowHttp: true, retries: 0 },
       signal: AbortSignal.abort(new Error('the workflow was cancelled')),
     });
     expect(uploads).toEqual([]);

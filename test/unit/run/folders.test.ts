@@ -4,10 +4,8 @@
  * before listing is one run not started, told as a trigger problem. The engine against the emulator.
  */
 import { describe, expect, it } from 'vitest';
-import { runPlan } from '../../../src/run/engine.js';
-import type { RunEvent } from '../../../src/run/events.js';
 import { NOT_STARTED_ERROR } from '../../../src/run/stop/deadline.js';
-import { runPlanOf } from '../../support/run-factories.js';
+import { runInWorld } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'folders-test-key';
@@ -20,13 +18,15 @@ async function runFolders(
   signal?: AbortSignal,
   onRequest?: (method: string, url: string) => void,
 ) {
-  const events: RunEvent[] = [];
-  const summary = await runPlan(runPlanOf({ folderIds, suiteIds }), {
-    api: world.client({ apiKey: API_KEY, ...(onRequest && { onRequest }) }),
-    clock: world.clock,
-    onEvent: (event) => void events.push(event),
-    ...(signal && { signal }),
-  });
+  const { summary, events } = await runInWorld(
+    world,
+    API_KEY,
+    { folderIds, suiteIds },
+    {
+      ...(onRequest && { api: world.client({ apiKey: API_KEY, onRequest }) }),
+      ...(signal && { signal }),
+    },
+  );
   const listings = world.emulator.requests().filter((q) => /^\/v1\/folders\//.test(q.path));
   return { summary, events, listings };
 }

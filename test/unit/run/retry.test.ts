@@ -4,11 +4,11 @@
  * test's final state and fail-fast once its re-runs are spent.
  */
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { runPlan, type RunPlan } from '../../../src/run/engine.js';
+import type { EngineOptions, RunPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { TestDefinition } from '../../../src/api/types.js';
 import type { RepoTest } from '../../../src/inputs/test-files.js';
-import { runPlanOf, executePaths } from '../../support/run-factories.js';
+import { executePaths, runInWorld } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'retry-test-key';
@@ -21,20 +21,11 @@ afterEach(() => {
 });
 
 /** Runs `plan` on the virtual clock; every event is kept, and `onEvent` hears each as it comes. */
-async function run(
+const run = (
   plan: Partial<RunPlan>,
   onEvent: (e: RunEvent) => void = () => undefined,
-  more: { signal?: AbortSignal; heartbeatMs?: number } = {},
-) {
-  const events: RunEvent[] = [];
-  const summary = await runPlan(runPlanOf(plan), {
-    api: world.client({ apiKey: API_KEY }),
-    clock: world.clock,
-    onEvent: (e) => (events.push(e), onEvent(e)),
-    ...more,
-  });
-  return { summary, events };
-}
+  more: Partial<EngineOptions> = {},
+) => runInWorld(world, API_KEY, plan, { onEvent, ...more });
 
 const executes = (): string[] => executePaths(world.emulator);
 

@@ -4,9 +4,8 @@
  * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
-import { runPlanOf } from '../../support/run-factories.js';
+import { runInWorld } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'stop-test-key';
@@ -32,17 +31,15 @@ const stateOf = (tests: Array<{ testName: string; state: string }>): Record<stri
 
 describe('a workflow cancel', () => {
   it('cancels every active run at once; the tests already over keep their state, the rest are cancelled', async () => {
-    const api = world.client({ apiKey: API_KEY });
-    const events: RunEvent[] = [];
     const controller = new AbortController();
     // The cancel comes 10 s in: the smoke suite's two short tests have passed, its first still runs.
     void world.clock.sleep(10_000).then(() => controller.abort());
-    const summary = await runPlan(runPlanOf({ suiteIds: ['suite-smoke'], testIds: ['test-home'] }), {
-      api,
-      clock: world.clock,
-      signal: controller.signal,
-      onEvent: (e) => events.push(e),
-    });
+    const { summary, events } = await runInWorld(
+      world,
+      API_KEY,
+      { suiteIds: ['suite-smoke'], testIds: ['test-home'] },
+      { signal: controller.signal },
+    );
     expect(summary.interrupted).toBe('signal');
     expect(events.filter((e) => e.type === 'cancelling')).toEqual([
       { type: 'cancelling', count: 2, late: false },
@@ -76,16 +73,14 @@ describe('a workflow cancel', () => {
   it('a cancel the service refuses is told; the run is still reported cancelled with the workflow', async () => {
     world.emulator.setFaults('route=POST /v1/results/*/cancel:server-error');
     try {
-      const api = world.client({ apiKey: API_KEY });
-      const events: RunEvent[] = [];
       const controller = new AbortController();
       void world.clock.sleep(5_000).then(() => controller.abort());
-      const summary = await runPlan(runPlanOf({ testIds: ['test-home'] }), {
-        api,
-        clock: world.clock,
-        signal: controller.signal,
-        onEvent: (e) => events.push(e),
-      });
+      const { summary, events } = await runInWorld(
+        world,
+        API_KEY,
+        { testIds: ['test-home'] },
+        { signal: controller.signal },
+      );
       const [run] = summary.runs;
       const failed = events.filter((e) => e.type === 'cancel-failed');
       expect(failed).toEqual([
@@ -104,16 +99,14 @@ describe('a workflow cancel while the only execute is in flight', () => {
     // The execute is answered after 20 s; the cancel comes at 1 s and gives it 1.5 s.
     world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=20000');
     try {
-      const api = world.client({ apiKey: API_KEY });
-      const events: RunEvent[] = [];
       const controller = new AbortController();
       void world.clock.sleep(1_000).then(() => controller.abort());
-      const summary = await runPlan(runPlanOf({ testIds: ['test-home'] }), {
-        api,
-        clock: world.clock,
-        signal: controller.signal,
-        onEvent: (e) => events.push(e),
-      });
+      const { summary, events } = await runInWorld(
+        world,
+        API_KEY,
+        { testIds: ['test-home'] },
+        { signal: controller.signal },
+      );
       expect(summary.interrupted).toBe('signal');
       expect(events.filter((e) => e.type === 'cancelling')).toEqual([]);
       expect(summary.runs).toHaveLength(1);
@@ -126,12 +119,9 @@ describe('a workflow cancel while the only execute is in flight', () => {
 
 describe('the deadline', () => {
   it('with cancel-on-timeout: each run still going is cancelled and timed out, told once', async () => {
-    const api = world.client({ apiKey: API_KEY });
-    const events: RunEvent[] = [];
-    const summary = await runPlan(runPlanOf({ testIds: ['test-home'], timeoutMs: 120_000 }), {
-      api,
-      clock: world.clock,
-      onEvent: (e) => events.push(e),
+    const { summary, events } = await runInWorld(world, API_KEY, {
+      testIds: ['test-home'],
+      timeoutMs: 120_000,
     });
     expect(summary.interrupted).toBe('deadline');
     expect(events.filter((e) => e.type === 'timed-out')).toEqual([{ type: 'timed-out', timeoutMs: 120_000 }]);
@@ -152,16 +142,12 @@ describe('the deadline', () => {
   });
 
   it('without cancel-on-timeout: nothing is cancelled; the runs are timed out, left going', async () => {
-    const api = world.client({ apiKey: API_KEY });
-    const summary = await runPlan(
-      runPlanOf({
-        suiteIds: ['suite-smoke'],
-        testIds: ['test-home'],
-        timeoutMs: 120_000,
-        cancelOnTimeout: false,
-      }),
-      { api, clock: world.clock },
-    );
+    const { summary } = await runInWorld(world, API_KEY, {
+      suiteIds: ['suite-smoke'],
+      testIds: ['test-home'],
+      timeoutMs: 120_000,
+      cancelOnTimeout: false,
+    });
     expect(summary.interrupted).toBe('deadline');
     expect(cancelRequests()).toEqual([]);
     for (const run of summary.runs) {
@@ -186,19 +172,16 @@ describe('the deadline', () => {
 
 describe('the heartbeat', () => {
   it('tells the runs going and the tests finished, every period, from the start of the action', async () => {
-    const api = world.client({ apiKey: API_KEY });
-    const beats: Array<Extract<RunEvent, { type: 'heartbeat' }>> = [];
     const t0 = world.clock.now();
     // The login test passes after 3 s; the smoke suite runs until the deadline.
-    await runPlan(runPlanOf({ suiteIds: ['suite-smoke'], testIds: ['test-login'], timeoutMs: 50_000 }), {
-      api,
-      clock: world.clock,
-      heartbeatMs: 20_000,
-      startedAtMs: t0 - 5_000,
-      onEvent: (e) => void (e.type === 'heartbeat' && beats.push(e)),
-    });
+    const { events } = await runInWorld(
+      world,
+      API_KEY,
+      { suiteIds: ['suite-smoke'], testIds: ['test-login'], timeoutMs: 50_000 },
+      { heartbeatMs: 20_000, startedAtMs: t0 - 5_000 },
+    );
     // At 20 s and 40 s of the engine, 25 s and 45 s since the action started; the deadline at 45 s of the engine.
-    expect(beats).toEqual([
+    expect(events.filter((e) => e.type === 'heartbeat')).toEqual([
       { type: 'heartbeat', running: 1, finishedTests: 1, elapsedMs: 25_000 },
       { type: 'heartbeat', running: 1, finishedTests: 1, elapsedMs: 45_000 },
     ]);

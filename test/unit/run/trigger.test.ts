@@ -5,28 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import { runPlan, type EngineOptions, type RunPlan } from '../../../src/run/engine.js';
-import type { RunEvent } from '../../../src/run/events.js';
+import type { EngineOptions, RunPlan } from '../../../src/run/engine.js';
 import type { TestDefinition, TestResult } from '../../../src/api/types.js';
-import { runPlanOf, executePaths } from '../../support/run-factories.js';
+import { executePaths, runInWorld } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
 
 const API_KEY = 'trigger-test-key';
 
 const world = useVirtualWorld({ apiKey: API_KEY });
 
-/** Runs `plan` on the virtual clock with the real client (or `api`), keeping every event. */
-async function run(plan: Partial<RunPlan>, options: Partial<EngineOptions> = {}) {
-  const events: RunEvent[] = [];
-  const summary = await runPlan(runPlanOf(plan), {
-    api: world.client({ apiKey: API_KEY }),
-    clock: world.clock,
-    triggerConcurrency: 1,
-    ...options,
-    onEvent: (e) => events.push(e),
-  });
-  return { summary, events };
-}
+/** Runs `plan` with the real client (or `options.api`), one execute at a time; every event is kept. */
+const run = (plan: Partial<RunPlan>, options: Partial<EngineOptions> = {}) =>
+  runInWorld(world, API_KEY, plan, { triggerConcurrency: 1, ...options });
 
 const executes = (): string[] => executePaths(world.emulator);
 
@@ -145,11 +135,7 @@ describe('result ids: runs started elsewhere, each read as the kind it is', () =
     const controller = new AbortController();
     void world.clock.sleep(1_500).then(() => controller.abort());
     const t0 = world.clock.now();
-    const summary = await runPlan(runPlanOf({ resultIds: [{ type: 'test', id }] }), {
-      api: world.client({ apiKey: API_KEY }),
-      clock: world.clock,
-      signal: controller.signal,
-    });
+    const { summary } = await run({ resultIds: [{ type: 'test', id }] }, { signal: controller.signal });
     expect(world.clock.now() - t0).toBeLessThan(2_000);
     expect(reads()).toHaveLength(2);
     expect(summary.runs.map((r) => r.error)).toEqual([
