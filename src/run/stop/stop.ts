@@ -94,9 +94,9 @@ async function timeOut(ctx: SettleContext, handle: Handle, signal: AbortSignal):
   } else {
     tests = [book.standInTest(handle, handle.lastResult ?? null, 'timed-out', still)];
   }
+  // Not one of its tests was told yet (a suite's are told together once its result is over).
   const error = `Still running at the timeout (${timeout})${andCancelled}.`;
-  const told = tests.filter((t) => t.state === 'timed-out');
-  book.end(handle, 'timed-out', { cancelled, error, tests, told });
+  book.end(handle, 'timed-out', { cancelled, error, tests, told: tests });
 }
 
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */

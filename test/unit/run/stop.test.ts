@@ -142,7 +142,7 @@ describe('the deadline', () => {
   });
 
   it('without cancel-on-timeout: nothing is cancelled; the runs are timed out, left going', async () => {
-    const { summary } = await runInWorld(world, API_KEY, {
+    const { summary, events } = await runInWorld(world, API_KEY, {
       suiteIds: ['suite-smoke'],
       testIds: ['test-home'],
       timeoutMs: 120_000,
@@ -167,6 +167,16 @@ describe('the deadline', () => {
     expect(suite.tests.find((t) => t.testName === 'Login works')!.error).toBeUndefined();
     const test = summary.runs.find((r) => r.kind === 'test')!;
     expect(test.tests[0]).toMatchObject({ state: 'timed-out', error: 'Still running at the timeout.' });
+    // Every test has its state at the timeout, the suite's passed ones too: each is told once.
+    const told = events.flatMap((e) =>
+      e.type === 'test-finished' ? [`${e.test.testName}: ${e.test.state}`] : [],
+    );
+    expect(told.sort()).toEqual([
+      'Home page loads: timed-out',
+      'Home page loads: timed-out',
+      'Login works: passed',
+      'Search finds products: passed',
+    ]);
   });
 });
 
