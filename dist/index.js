@@ -56312,7 +56312,7 @@ function renderStop(event, log) {
             else if (event.problem === 'not-read')
                 log.warning(`Re-run of ${label}: ${event.message}`);
             else
-                log.warning(`The re-run of ${label} may have started; not found.`);
+                log.warning(`The re-run of ${label} was not found: ${event.message}`);
             return;
         }
         case 'timed-out':
@@ -75130,11 +75130,12 @@ async function sendRerun(ctx, rerun) {
         });
     }
     catch (error) {
-        const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
-        if (!found && !signal.aborted) {
+        if (mayHaveStarted(error))
+            return findRerun(ctx, rerun, triggeredAtMs, (0,log/* messageOf */.bD)(error));
+        if (!signal.aborted) {
             ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: (0,log/* messageOf */.bD)(error) });
         }
-        return found;
+        return undefined;
     }
 }
 function names(rerun) {
@@ -75179,8 +75180,8 @@ async function retryTest(ctx, handle, test) {
     // Its re-runs are spent and it still failed: a failure for good.
     failFastOn(ctx, handle, test);
 }
-/** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
-async function findRerun(ctx, rerun, triggeredAtMs) {
+/** A re-run whose execute may have started one (`why`: its error): followed if found, else told; never resent. */
+async function findRerun(ctx, rerun, triggeredAtMs, why) {
     const request = {
         job: rerun.job,
         options: rerun.options,
@@ -75192,7 +75193,7 @@ async function findRerun(ctx, rerun, triggeredAtMs) {
     };
     const first = (await findTriggeredRuns(ctx.api, request, ctx.clock)).adopted[0];
     if (!first) {
-        ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
+        ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: why });
         return undefined;
     }
     if (ctx.stopper.signal.aborted) {

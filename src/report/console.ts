@@ -58,7 +58,7 @@ function renderStop(event: RunEvent, log: RunLog): void {
       const label = named(event.testName, event.variant);
       if (event.problem === 'not-sent') log.warning(`Could not re-run ${label}: ${event.message}`);
       else if (event.problem === 'not-read') log.warning(`Re-run of ${label}: ${event.message}`);
-      else log.warning(`The re-run of ${label} may have started; not found.`);
+      else log.warning(`The re-run of ${label} was not found: ${event.message}`);
       return;
     }
     case 'timed-out':

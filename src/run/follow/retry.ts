@@ -39,11 +39,11 @@ async function sendRerun(ctx: SendContext, rerun: Rerun): Promise<TestResult | u
       return asArray<TestResult>(data)[0];
     });
   } catch (error) {
-    const found = mayHaveStarted(error) ? await findRerun(ctx, rerun, triggeredAtMs) : undefined;
-    if (!found && !signal.aborted) {
+    if (mayHaveStarted(error)) return findRerun(ctx, rerun, triggeredAtMs, messageOf(error));
+    if (!signal.aborted) {
       ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-sent', message: messageOf(error) });
     }
-    return found;
+    return undefined;
   }
 }
 
@@ -87,11 +87,12 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
   failFastOn(ctx, handle, test);
 }
 
-/** A re-run whose execute may have started one: looked up and followed if found, never sent again. */
+/** A re-run whose execute may have started one (`why`: its error): followed if found, else told; never resent. */
 async function findRerun(
   ctx: SendContext,
   rerun: Rerun,
   triggeredAtMs: number,
+  why: string,
 ): Promise<TestResult | undefined> {
   const request = {
     job: rerun.job,
@@ -104,7 +105,7 @@ async function findRerun(
   };
   const first = (await findTriggeredRuns(ctx.api, request, ctx.clock)).adopted[0] as TestResult | undefined;
   if (!first) {
-    ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: '' });
+    ctx.emit({ ...names(rerun), type: 'retry-problem', problem: 'not-found', message: why });
     return undefined;
   }
   if (ctx.stopper.signal.aborted) {
