@@ -180,6 +180,48 @@ describe('the deadline', () => {
   });
 });
 
+describe('the deadline, with what could not be read', () => {
+  it('a suite result over whose list of test results is not read in time: an error that says so, no test made up', async () => {
+    // The checkout suite ends within seconds; listing its test results is answered only after 10 min.
+    world.emulator.setFaults('route=GET /v1/suite-results/*/results:slow,delay=600000');
+    try {
+      const { summary, events } = await runInWorld(world, API_KEY, { suiteIds: ['suite-checkout'] });
+      expect(summary.interrupted).toBe('deadline');
+      const [run] = summary.runs;
+      expect(run!.suiteResult?.passing).toBe(false);
+      expect(run!.error).toBe(
+        'The suite result had ended (failed), but its list of test results was not read before the timeout (2 min 00 s).',
+      );
+      expect(run!.tests).toEqual([]);
+      expect(run!.timedOut).toBeFalsy();
+      expect(cancelRequests()).toEqual([]);
+      expect(events.filter((e) => e.type === 'test-finished')).toEqual([]);
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+
+  it('a test result never read: an error "could not be read", its one test in error and told, never still running', async () => {
+    // Every read of the test result is answered only after 10 min.
+    world.emulator.setFaults('route=GET /v1/results/*:slow,delay=600000');
+    try {
+      const { summary, events } = await runInWorld(world, API_KEY, { testIds: ['test-login'] });
+      expect(summary.interrupted).toBe('deadline');
+      const [run] = summary.runs;
+      expect(run!.error).toBe('Its result could not be read before the timeout (2 min 00 s); cancelled.');
+      expect(run!.tests).toEqual([expect.objectContaining({ state: 'error', error: run!.error })]);
+      expect(run!.timedOut).toBeFalsy();
+      expect(cancelRequests()).toEqual([run!.testResultId]);
+      const told = events.filter((e) => e.type === 'test-finished');
+      expect(told.map((e) => (e as Extract<RunEvent, { type: 'test-finished' }>).test.state)).toEqual([
+        'error',
+      ]);
+    } finally {
+      world.emulator.setFaults('');
+    }
+  });
+});
+
 describe('the heartbeat', () => {
   it('tells the runs going and the tests finished, every period, from the start of the action', async () => {
     const t0 = world.clock.now();
