@@ -142,6 +142,16 @@ describe('adoption only on proof (the step marker)', () => {
     expect(world.emulator.requests().filter((q) => q.path.includes(`${other._id}/cancel`))).toEqual([]);
   });
 
+  it('"may have started; not proven" counts the runs asked for and the candidates in words', () => {
+    expect(mayHaveStartedAmong(1, 1)).toBe(
+      'The execute may have started a run, but it was not answered, and 1 run started then could be it, but ' +
+        "none showed this step's marker: not followed, not cancelled (may have started; not proven).",
+    );
+    expect(mayHaveStartedAmong(2, 3)).toMatch(
+      /^The execute may have started 3 runs, but it was not answered, and 2 runs started then could be them, but none/,
+    );
+  });
+
   it("every execute carries the step's marker: one value for the step, another for the next step", async () => {
     const api = world.client({ apiKey: API_KEY });
     const markers = async (): Promise<unknown[]> => {
