@@ -182,8 +182,8 @@ describe('the deadline', () => {
 
 describe('the deadline, with what could not be read', () => {
   it('a suite result over whose list of test results is not read in time: an error that says so, no test made up', async () => {
-    // The checkout suite ends within seconds; listing its test results is answered only after 10 min.
-    world.emulator.setFaults('route=GET /v1/suite-results/*/results:slow,delay=600000');
+    // The checkout suite ends within seconds; listing its test results is answered only after 200 s.
+    world.emulator.setFaults('route=GET /v1/suite-results/*/results:slow,delay=200000');
     try {
       const { summary, events } = await runInWorld(world, API_KEY, { suiteIds: ['suite-checkout'] });
       expect(summary.interrupted).toBe('deadline');
@@ -198,12 +198,14 @@ describe('the deadline, with what could not be read', () => {
       expect(events.filter((e) => e.type === 'test-finished')).toEqual([]);
     } finally {
       world.emulator.setFaults('');
+      // The lists the action gave up are still answered after their delay: within this test, not the next.
+      await world.clock.sleep(200_000);
     }
   });
 
   it('a test result never read: an error "could not be read", its one test in error and told, never still running', async () => {
-    // Every read of the test result is answered only after 10 min.
-    world.emulator.setFaults('route=GET /v1/results/*:slow,delay=600000');
+    // Every read of the test result is answered only after 200 s.
+    world.emulator.setFaults('route=GET /v1/results/*:slow,delay=200000');
     try {
       const { summary, events } = await runInWorld(world, API_KEY, { testIds: ['test-login'] });
       expect(summary.interrupted).toBe('deadline');
@@ -218,6 +220,7 @@ describe('the deadline, with what could not be read', () => {
       ]);
     } finally {
       world.emulator.setFaults('');
+      await world.clock.sleep(200_000);
     }
   });
 });
