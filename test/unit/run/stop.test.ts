@@ -3,7 +3,7 @@
  * and the deadline send to the service, what they tell, and how each open run ends. The real client against
  * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/run/events.js';
 import { runInWorld } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
@@ -18,6 +18,8 @@ beforeAll(() => {
   world.emulator.setScenario('test-search', { outcome: 'pass', runDurationMs: 3_000 });
 });
 
+afterEach(() => world.emulator.setFaults(''));
+
 /** The ids the action asked the emulator to cancel. */
 function cancelRequests(): string[] {
   return world.emulator
@@ -26,19 +28,25 @@ function cancelRequests(): string[] {
     .map((q) => q.path.replace(/^\/v1\/(suite-results|results)\/([^/]+)\/cancel\/?$/, '$2'));
 }
 
+/** A workflow cancel `ms` from now on the virtual clock. */
+function cancelAfter(ms: number): AbortSignal {
+  const controller = new AbortController();
+  void world.clock.sleep(ms).then(() => controller.abort());
+  return controller.signal;
+}
+
 const stateOf = (tests: Array<{ testName: string; state: string }>): Record<string, string> =>
   Object.fromEntries(tests.map((t) => [t.testName, t.state]));
 
 describe('a workflow cancel', () => {
   it('cancels every active run at once; the tests already over keep their state, the rest are cancelled', async () => {
-    const controller = new AbortController();
     // The cancel comes 10 s in: the smoke suite's two short tests have passed, its first still runs.
-    void world.clock.sleep(10_000).then(() => controller.abort());
+    const signal = cancelAfter(10_000);
     const { summary, events } = await runInWorld(
       world,
       API_KEY,
       { suiteIds: ['suite-smoke'], testIds: ['test-home'] },
-      { signal: controller.signal },
+      { signal },
     );
     expect(summary.interrupted).toBe('signal');
     expect(events.filter((e) => e.type === 'cancelling')).toEqual([
@@ -72,25 +80,15 @@ describe('a workflow cancel', () => {
 
   it('a cancel the service refuses is told; the run is still reported cancelled with the workflow', async () => {
     world.emulator.setFaults('route=POST /v1/results/*/cancel:server-error');
-    try {
-      const controller = new AbortController();
-      void world.clock.sleep(5_000).then(() => controller.abort());
-      const { summary, events } = await runInWorld(
-        world,
-        API_KEY,
-        { testIds: ['test-home'] },
-        { signal: controller.signal },
-      );
-      const [run] = summary.runs;
-      const failed = events.filter((e) => e.type === 'cancel-failed');
-      expect(failed).toEqual([
-        { type: 'cancel-failed', remoteType: 'test', id: run!.testResultId, message: expect.any(String) },
-      ]);
-      expect(run!.cancelled).toBe(true);
-      expect(run!.tests[0]!.state).toBe('cancelled');
-    } finally {
-      world.emulator.setFaults('');
-    }
+    const signal = cancelAfter(5_000);
+    const { summary, events } = await runInWorld(world, API_KEY, { testIds: ['test-home'] }, { signal });
+    const [run] = summary.runs;
+    const failed = events.filter((e) => e.type === 'cancel-failed');
+    expect(failed).toEqual([
+      { type: 'cancel-failed', remoteType: 'test', id: run!.testResultId, message: expect.any(String) },
+    ]);
+    expect(run!.cancelled).toBe(true);
+    expect(run!.tests[0]!.state).toBe('cancelled');
   });
 });
 
@@ -98,22 +96,12 @@ describe('a workflow cancel while the only execute is in flight', () => {
   it('has no active run to cancel at once: nothing is told as being cancelled, nothing started is followed', async () => {
     // The execute is answered after 20 s; the cancel comes at 1 s and gives it 1.5 s.
     world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=20000');
-    try {
-      const controller = new AbortController();
-      void world.clock.sleep(1_000).then(() => controller.abort());
-      const { summary, events } = await runInWorld(
-        world,
-        API_KEY,
-        { testIds: ['test-home'] },
-        { signal: controller.signal },
-      );
-      expect(summary.interrupted).toBe('signal');
-      expect(events.filter((e) => e.type === 'cancelling')).toEqual([]);
-      expect(summary.runs).toHaveLength(1);
-      expect(summary.runs[0]!.testResultId).toBeUndefined();
-    } finally {
-      world.emulator.setFaults('');
-    }
+    const signal = cancelAfter(1_000);
+    const { summary, events } = await runInWorld(world, API_KEY, { testIds: ['test-home'] }, { signal });
+    expect(summary.interrupted).toBe('signal');
+    expect(events.filter((e) => e.type === 'cancelling')).toEqual([]);
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.runs[0]!.testResultId).toBeUndefined();
   });
 });
 
@@ -197,7 +185,6 @@ describe('the deadline, with what could not be read', () => {
       expect(cancelRequests()).toEqual([]);
       expect(events.filter((e) => e.type === 'test-finished')).toEqual([]);
     } finally {
-      world.emulator.setFaults('');
       // The lists the action gave up are still answered after their delay: within this test, not the next.
       await world.clock.sleep(200_000);
     }
@@ -219,7 +206,6 @@ describe('the deadline, with what could not be read', () => {
         'error',
       ]);
     } finally {
-      world.emulator.setFaults('');
       await world.clock.sleep(200_000);
     }
   });

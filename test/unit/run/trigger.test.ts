@@ -20,6 +20,16 @@ const run = (plan: Partial<RunPlan>, options: Partial<EngineOptions> = {}) =>
 
 const executes = (): string[] => executePaths(world.emulator);
 
+/** The real client, with each test execute's answer (its results as a list) changed by `reshape`. */
+function reshapingTestExecutes(reshape: (results: TestResult[]) => TestResult[]) {
+  const real = world.client({ apiKey: API_KEY });
+  return {
+    ...real,
+    executeTest: async (...args: Parameters<typeof real.executeTest>) =>
+      reshape([await real.executeTest(...args)].flat()),
+  };
+}
+
 describe('result ids: runs started elsewhere, each read as the kind it is', () => {
   /** Starts suite-smoke and test-home without waiting; their result ids. */
   async function startedElsewhere(): Promise<{ suiteResultId: string; testResultId: string }> {
@@ -160,12 +170,7 @@ describe('the runs an answer stands for: one per variant and data row', () => {
   });
 
   it('a data source answered with one result: one run, no data row number', async () => {
-    const real = world.client({ apiKey: API_KEY });
-    const api = {
-      ...real,
-      executeTest: async (...args: Parameters<typeof real.executeTest>) =>
-        [await real.executeTest(...args)].flat().slice(0, 1),
-    };
+    const api = reshapingTestExecutes((results) => results.slice(0, 1));
     const { summary } = await run(
       { testIds: ['test-login-data'], execute: { disableVisuals: true, dataSource: 'ds-logins' } },
       { api },
@@ -175,13 +180,8 @@ describe('the runs an answer stands for: one per variant and data row', () => {
   });
 
   it('an answer with fewer results than variants: each variant left out is a run in error', async () => {
-    const real = world.client({ apiKey: API_KEY });
     // The service answers the first result only.
-    const api = {
-      ...real,
-      executeTest: async (...args: Parameters<typeof real.executeTest>) =>
-        [await real.executeTest(...args)].flat().slice(0, 1),
-    };
+    const api = reshapingTestExecutes((results) => results.slice(0, 1));
     const { summary, events } = await run(
       {
         testIds: ['test-home'],
@@ -207,12 +207,7 @@ describe('the runs an answer stands for: one per variant and data row', () => {
   });
 
   it('each result is the run of the variant it shows, whatever the order of the answer', async () => {
-    const real = world.client({ apiKey: API_KEY });
-    const api = {
-      ...real,
-      executeTest: async (...args: Parameters<typeof real.executeTest>) =>
-        [await real.executeTest(...args)].flat().reverse(),
-    };
+    const api = reshapingTestExecutes((results) => results.reverse());
     const { summary } = await run(
       { testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } },
       { api },
