@@ -43,12 +43,25 @@ async function runsExecutable(pid: number, executable: string): Promise<boolean>
 async function gone(pid: number, withinMs: number): Promise<boolean> {
   const until = Date.now() + withinMs;
   for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
+    if (!(await alive(pid))) return true;
     if (Date.now() >= until) return false;
     await systemClock.sleep(POLL_MS);
+  }
+}
+
+/** Whether `pid` still runs: signal 0 finds it and it is no zombie (dead, its parent not having reaped it). */
+async function alive(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // Stryker disable next-line all: Windows only; the tests run on Linux
+  if (process.platform === 'win32') return true;
+  try {
+    const { stdout } = await run('ps', ['-o', 'stat=', '-p', String(pid)]);
+    return !stdout.trim().startsWith('Z');
+  } catch {
+    return false; // gone between the two looks
   }
 }

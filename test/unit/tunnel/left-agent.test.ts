@@ -2,7 +2,7 @@
  * The post step's stop of an agent a killed main step left running: only a pid that still runs the saved
  * executable is signalled, and one that ignores SIGTERM is killed.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { stopLeftAgent } from '../../../src/tunnel/left-agent.js';
 import { isAlive } from '../../support/fake-tunnel.js';
@@ -66,4 +66,37 @@ describe.skipIf(process.platform === 'win32')('stopLeftAgent', () => {
     await exited;
     expect(await stopLeftAgent({ pid, path: process.execPath })).toBeNull();
   });
+
+  it('takes an agent that died but was not reaped (a zombie: its new parent never waits) for stopped', async () => {
+    // As in a container job whose first process reaps nothing: the agent's parent (a shell turned into
+    // `sleep`) never waits for it, so once it dies it stays a zombie, which signal 0 still finds.
+    const parent = spawn(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" -e "setInterval(() => {}, 1000)" & echo $!; exec sleep 30`],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    try {
+      const pid = Number(
+        await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))),
+      );
+      await waitForCommand(pid);
+      expect(await stopLeftAgent({ pid, path: process.execPath })).toBe(pid);
+      expect(execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim()).toMatch(
+        /^Z/,
+      );
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
 });
+
+/** Resolves once `pid` runs node (the shell's child has exec'd it). */
+async function waitForCommand(pid: number): Promise<void> {
+  for (;;) {
+    const command = execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' });
+    if (command.includes(process.execPath)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
