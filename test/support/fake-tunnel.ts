@@ -4,6 +4,7 @@
  * file in that folder (the action gives its agent an allow-listed environment); and what the tests read
  * back: the agents' pids (alive or not), their arguments and the names of their environment variables.
  */
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -76,11 +77,16 @@ export async function installFakeAgent(): Promise<FakeAgent> {
   };
 }
 
-/** Whether `pid` runs (signal 0). */
+/**
+ * Whether `pid` runs: signal 0 finds it, and `ps` shows no zombie (a process that died but that its parent,
+ * e.g. a first process that reaps nothing, has not waited for).
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z');
   } catch {
     return false;
   }
