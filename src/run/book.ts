@@ -132,6 +132,11 @@ export class RunBook {
     return new Set([...this.remotes].map((r) => r.id));
   }
 
+  /** Whether the remote result of this kind and id is followed already: one remote has one follower. */
+  follows(type: Remote['type'], id: string): boolean {
+    return [...this.remotes].some((r) => r.type === type && r.id === id);
+  }
+
   link(type: Remote['type'], id: string): string {
     return `${this.appUrl}/${RESULT_KINDS[type].page}/${id}`;
   }

@@ -71,6 +71,11 @@ async function retryTest(ctx: EngineContext, handle: Handle, test: TestRun): Pro
     const triggeredAtMs = ctx.clock.now();
     const started = await sendRerun(ctx, rerun);
     if (!started) return;
+    if (book.follows('test', started._id)) {
+      const message = `The service answered with test result ${started._id}, which is followed already.`;
+      emit({ ...names(rerun), type: 'retry-problem', problem: 'not-read', message });
+      return;
+    }
     const result = await ctx.watcher.wait<TestResult>(book.addRemote('test', started._id), triggeredAtMs, {
       get: (opts) => api.getTestResult(started._id, opts),
       isOver: RESULT_KINDS.test.isOver,

@@ -56,7 +56,8 @@ type WatchContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'sto
 
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
 export class Watcher implements RunWatch {
-  private readonly table = new Map<string, Row>();
+  /** One row per remote (the book makes one remote per run): a wait never replaces another. */
+  private readonly table = new Map<Remote, Row>();
   private looping = false;
   private listInFlight = false;
   /** The last list failed, or no organization is known: runs are read in turn. */
@@ -82,7 +83,7 @@ export class Watcher implements RunWatch {
     if (this.ctx.stopper.signal.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const now = this.ctx.clock.now();
-      this.table.set(remote.id, {
+      this.table.set(remote, {
         remote,
         triggeredAtMs,
         target: target as unknown as WatchTarget<Answer>,
@@ -285,7 +286,8 @@ export class Watcher implements RunWatch {
   private mark(running: TestResult[], askedAtMs: number): void {
     const shown = new Set<string>();
     for (const r of running) shown.add(refId(r.suiteResult) ?? r._id);
-    const others = [...shown].filter((id) => !this.table.has(id)).length;
+    const mine = new Set([...this.table.keys()].map((remote) => remote.id));
+    const others = [...shown].filter((id) => !mine.has(id)).length;
     const watchers = 1 + others / Math.max(1, this.mostRows);
     const meanTickMs = TICK_MS + TICK_JITTER_MS / 2;
     this.busy = Math.min(BUSY_MAX, Math.max(1, (watchers * 1000) / RATE_LIMIT_PER_SECOND / meanTickMs));
@@ -331,8 +333,8 @@ export class Watcher implements RunWatch {
   }
 
   private end(row: Row, value: Answer | null): void {
-    if (this.table.get(row.remote.id) !== row) return;
-    this.table.delete(row.remote.id);
+    if (this.table.get(row.remote) !== row) return;
+    this.table.delete(row.remote);
     if (value) this.ctx.book.release(row.remote);
     row.resolve(value);
   }

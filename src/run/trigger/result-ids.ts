@@ -60,6 +60,8 @@ export async function followResult(
     found.type === 'suite'
       ? { kind: 'suite', suiteId: refId((found.result as SuiteResult).suite) ?? ref.id }
       : { kind: 'test', testId: refId((found.result as TestResult).test) ?? ref.id };
+  // Named again (`X` and `test-result:X`): one run, followed once.
+  if (ctx.book.follows(found.type, found.result._id)) return [];
   // Started elsewhere: waited for, never cancelled unless `cancel-result-ids` says so.
   const inferred = ctx.plan.cancelResultIds !== true;
   const handle = ctx.book.start(job, found.result, {}, now, inferred);

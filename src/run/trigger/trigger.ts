@@ -113,7 +113,7 @@ async function reconcile(
     return [];
   }
   const handles = adopt(ctx.book, job, options, found.adopted, triggeredAtMs, 'found');
-  ctx.emit({ type: 'runs-found', label, resultIds: found.adopted.map((r) => r._id) });
+  ctx.emit({ type: 'runs-found', label, resultIds: handles.map((h) => h.remote.id) });
   return handles;
 }
 
@@ -131,16 +131,21 @@ function bestVariant(result: Answer, free: Variant[]): number {
 
 /**
  * Follows the results an execute started (its answer, or the runs `found` after a lost answer), each as the
- * variant it shows; each variant asked for that no result stands for is an `error` run. Their handles.
+ * variant it shows; each variant asked for that no result stands for is an `error` run. A result named twice,
+ * or already followed, stands for no other variant. Their handles.
  */
 function adopt(
   book: RunBook,
   job: TriggerJob,
   options: ExecuteOptions,
-  results: Answer[],
+  answered: Answer[],
   triggeredAtMs: number,
   how: 'answered' | 'found',
 ): Handle[] {
+  const type = job.kind === 'suite' ? 'suite' : 'test';
+  const results = answered.filter(
+    (r, i) => answered.findIndex((o) => o._id === r._id) === i && !book.follows(type, r._id),
+  );
   const combos = variantCombinations(options);
   const hasRows = options.dataFile !== undefined || options.dataSource !== undefined;
   const counted = options.dataSource === undefined;
@@ -187,6 +192,6 @@ async function trigger(ctx: LookupContext, job: TriggerJob): Promise<Handle[]> {
     return [];
   }
   const handles = adopt(ctx.book, job, options, results, now, 'answered');
-  ctx.emit({ type: 'run-started', label, resultIds: results.map((r) => r._id) });
+  ctx.emit({ type: 'run-started', label, resultIds: handles.map((h) => h.remote.id) });
   return handles;
 }

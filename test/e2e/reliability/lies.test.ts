@@ -269,6 +269,16 @@ describe('an execute answer with fewer runs than asked', () => {
     expect(runs.find((r) => !r.error)?.variant.browser).toBe('firefox');
   });
 
+  it('an answer naming one run twice: that run followed once, the missing one an error run; the step ends and fails', async () => {
+    const o = await act(
+      { 'test-ids': 'rel-green-1', browser: 'chrome,firefox' },
+      { bend: bendExecute((list) => [list[0], list[0]]) },
+    );
+    expect(o.run.code).toBe(1);
+    expect(counts(o.run)).toMatchObject({ total: 2, passed: 1, error: 1 });
+    expect(o.results.runs.find((r) => r.error)?.error).toMatch(/the service answered 1 of 2 runs/);
+  });
+
   it('a suite with two browsers answered with one suite result: total is what was asked, the step fails', async () => {
     const o = await act(
       { 'suite-ids': 'suite-green', browser: 'chrome,firefox' },

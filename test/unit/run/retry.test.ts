@@ -212,6 +212,49 @@ describe('retry problems', () => {
   });
 });
 
+describe('a re-run answered with a run followed already', () => {
+  it("another test's re-run named again: not-read, that run followed once; the engine returns", async () => {
+    // Two browsers: two failed tests re-run at once; the second re-run is answered with the first's result.
+    const real = world.client({ apiKey: API_KEY });
+    let sent = 0;
+    let first: ReturnType<typeof real.executeTest> | undefined;
+    const api = {
+      ...real,
+      executeTest: (...args: Parameters<typeof real.executeTest>) => {
+        sent += 1;
+        if (sent === 3) return first!;
+        const answer = real.executeTest(...args);
+        if (sent === 2) first = answer;
+        return answer;
+      },
+    };
+    const done = new AbortController();
+    const running = run(
+      {
+        testIds: ['test-payment'],
+        retryFailed: 1,
+        execute: { disableVisuals: true, browser: ['chrome', 'firefox'] },
+      },
+      () => undefined,
+      { api },
+    );
+    const late = world.clock.sleep(120_000, done.signal).then(() => 'not returned' as const);
+    const outcome = await Promise.race([running, late]);
+    done.abort();
+    expect(outcome).not.toBe('not returned');
+    const { summary, events } = await running;
+    expect(sent).toBe(3);
+    expect(retryProblems(events)).toEqual([
+      expect.objectContaining({ problem: 'not-read', message: expect.stringMatching(/followed already/) }),
+    ]);
+    const tests = summary.runs.map((r) => r.tests[0]!);
+    expect(tests.map((t) => [t.state, t.attempts.length]).sort()).toEqual([
+      ['failed', 0],
+      ['failed', 1],
+    ]);
+  });
+});
+
 describe('a workflow cancel and the re-runs', () => {
   it('a test that fails as the workflow is cancelled is not re-run', async () => {
     const stop = new AbortController();

@@ -20,6 +20,19 @@ const run = (plan: Partial<RunPlan>, options: Partial<EngineOptions> = {}) =>
 
 const executes = (): string[] => executePaths(world.emulator);
 
+/** `running`'s value; fails once `ms` of virtual time passed first (an engine run that never returns). */
+async function within<T>(running: Promise<T>, ms: number): Promise<T> {
+  const done = new AbortController();
+  const late = world.clock.sleep(ms, done.signal).then(() => {
+    if (!done.signal.aborted) throw new Error(`not returned within ${ms} ms of virtual time`);
+  });
+  try {
+    return (await Promise.race([running, late])) as T;
+  } finally {
+    done.abort();
+  }
+}
+
 /** The real client, with each test execute's answer (its results as a list) changed by `reshape`. */
 function reshapingTestExecutes(reshape: (results: TestResult[]) => TestResult[]) {
   const real = world.client({ apiKey: API_KEY });
@@ -69,6 +82,27 @@ describe('result ids: runs started elsewhere, each read as the kind it is', () =
       { type: 'run-started', label: `suite or test result ${suiteResultId}`, resultIds: [suiteResultId] },
       { type: 'run-started', label: `suite or test result ${testResultId}`, resultIds: [testResultId] },
     ]);
+  });
+
+  it('one run named twice (`X` and `test-result:X`, `suite-result:X` and `X`) is one run, followed once', async () => {
+    const { suiteResultId, testResultId } = await startedElsewhere();
+    const { summary, events } = await within(
+      run({
+        resultIds: [
+          { type: null, id: testResultId },
+          { type: 'test', id: testResultId },
+          { type: 'suite', id: suiteResultId },
+          { type: null, id: suiteResultId },
+        ],
+      }),
+      120_000,
+    );
+    expect(summary.runs.map((r) => [r.kind, r.suiteResultId ?? r.testResultId])).toEqual([
+      ['test', testResultId],
+      ['suite', suiteResultId],
+    ]);
+    expect(summary.runs.every((r) => !r.error && r.tests.every((t) => t.state === 'passed'))).toBe(true);
+    expect(events.filter((e) => e.type === 'run-started')).toHaveLength(2);
   });
 
   it('a typed id is read as that kind only', async () => {
@@ -204,6 +238,24 @@ describe('the runs an answer stands for: one per variant and data row', () => {
     }
     // A shortfall is the answer's, not a trigger problem.
     expect(events.filter((e) => e.type === 'trigger-problems')).toEqual([]);
+  });
+
+  it('an answer naming one run twice: that run followed once, the variant left out a run in error', async () => {
+    const api = reshapingTestExecutes((results) => [results[0]!, results[0]!]);
+    const { summary, events } = await within(
+      run(
+        { testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } },
+        { api },
+      ),
+      120_000,
+    );
+    expect(summary.runs.map((r) => [r.variant.browser, r.error, r.tests.map((t) => t.state)])).toEqual([
+      ['chrome', undefined, ['passed']],
+      ['firefox', 'test test-home: the service answered 1 of 2 runs; this one is missing.', []],
+    ]);
+    expect(events.find((e) => e.type === 'run-started')).toMatchObject({
+      resultIds: [summary.runs[0]!.testResultId],
+    });
   });
 
   it('each result is the run of the variant it shows, whatever the order of the answer', async () => {
