@@ -284,6 +284,12 @@ export class RunBook {
     return run;
   }
 
+  /** The one test of a test or file run whose `result` is over; a file's test keeps its name if the result has none. */
+  testOf(handle: Handle, result: TestResult): TestRun {
+    const { job } = handle;
+    return this.testRunOf(result, 'error', job.kind === 'file' ? result.name || job.name : undefined);
+  }
+
   /** The test of a test or file run that ended without a usable result (error, timed out, cancelled). */
   standInTest(
     handle: Handle,

@@ -54,6 +54,8 @@ export interface EngineContext {
   readonly clock: Clock;
   readonly emit: (event: RunEvent) => void;
   readonly waits: EngineWaits;
+  /** When the deadline stops the engine, ms since the epoch (the action's start + `plan.timeoutMs`). */
+  readonly deadlineAtMs: number;
   /** The one limit on executes in flight (first triggers and re-runs alike). */
   readonly limit: LimitFunction;
   readonly stopper: Stopper;

@@ -67,6 +67,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
     clock,
     emit,
     waits: { ...DEFAULT_WAITS, ...options.waits },
+    deadlineAtMs: startedAtMs + plan.timeoutMs,
     limit: pLimit(options.triggerConcurrency ?? 4),
     stopper,
     book,
@@ -75,7 +76,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   const onSignal = (): void => stopper.halt('signal');
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });
-  void watchDeadline(ctx, startedAtMs + plan.timeoutMs, plan.timeoutMs);
+  void watchDeadline(ctx, ctx.deadlineAtMs, plan.timeoutMs);
   const follows: Array<Promise<void>> = [];
   const watchStarted = (handles: Handle[]): void => {
     if (!plan.wait || stopper.reason !== null) return;

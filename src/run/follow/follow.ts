@@ -46,9 +46,7 @@ export async function follow(ctx: EngineContext, handle: Handle): Promise<void> 
     }
     tests = results.map((r) => book.testRunOf(r, over.passing === null ? 'cancelled' : 'error'));
   } else {
-    const { job } = handle;
-    const name = job.kind === 'file' ? result.name || job.name : undefined;
-    tests = [book.testRunOf(result as TestResult, 'error', name)];
+    tests = [book.testOf(handle, result as TestResult)];
   }
   const shown = tests[0]?.result;
   const browsers = ctx.plan.execute.browser;

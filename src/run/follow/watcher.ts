@@ -30,6 +30,11 @@ const SAFETY_PER_RUN_MS = 2_000;
 const LONE_LIST_EVERY = 3;
 /** The most a busy account slows the tick and the safety reads: ticks of about 1 s become about 4 s at most. */
 const BUSY_MAX = 4;
+/**
+ * A safety read the busy slow-down would put later is due this long before the deadline instead, ms: the
+ * slowest tick, then a second for the read to be answered.
+ */
+const BEFORE_DEADLINE_MS = BUSY_MAX * (TICK_MS + TICK_JITTER_MS) + 1_000;
 
 /** One row of the table: a remote result waited for. */
 interface Row {
@@ -37,7 +42,7 @@ interface Row {
   triggeredAtMs: number;
   target: WatchTarget<Answer>;
   resolve: (value: Answer | null) => void;
-  /** Its own result is read at once from this time (hinted by the list, a back-off's end), ms; else by `safetyMs`. */
+  /** Its own result is read at once from this time (hinted by the list, a back-off's end), ms; else by `safetyDueAtMs`. */
   dueAtMs: number;
   /** Not read before this time (a back-off, or a result not found yet), ms. */
   notBeforeMs: number;
@@ -52,7 +57,10 @@ interface Row {
   errors: number;
 }
 
-type WatchContext = Pick<EngineContext, 'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book' | 'waits'>;
+type WatchContext = Pick<
+  EngineContext,
+  'plan' | 'api' | 'clock' | 'emit' | 'stopper' | 'book' | 'waits' | 'deadlineAtMs'
+>;
 
 /** Watches every remote result of one engine run (`EngineContext.watcher`). */
 export class Watcher implements RunWatch {
@@ -102,8 +110,15 @@ export class Watcher implements RunWatch {
     });
   }
 
-  private safetyMs(): number {
-    return this.busy * Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
+  /**
+   * When `row`'s own read is due without a hint, ms: `SAFETY_MIN_MS` (or `SAFETY_PER_RUN_MS` × the most rows)
+   * after its last read, stretched by `busy`, but never past `BEFORE_DEADLINE_MS` before the deadline
+   * (docs/watch.md, "A busy account").
+   */
+  private safetyDueAtMs(row: Row): number {
+    const periodMs = Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
+    const latestMs = Math.max(row.lastReadAtMs + periodMs, this.ctx.deadlineAtMs - BEFORE_DEADLINE_MS);
+    return Math.min(row.lastReadAtMs + this.busy * periodMs, latestMs);
   }
 
   private async loop(): Promise<void> {
@@ -140,17 +155,16 @@ export class Watcher implements RunWatch {
     this.readDue();
   }
 
-  /** Reads the rows due: hinted ones at once (several of one group from its list), others after `safetyMs`. */
+  /** Reads the rows due: hinted ones at once (several of one group from its list), others when their safety read is due. */
   private readDue(): void {
     const now = this.ctx.clock.now();
-    const safetyMs = this.safetyMs();
     const hinted = new Map<string, Row[]>();
     for (const row of this.table.values()) {
       if (row.reading || row.notBeforeMs > now) continue;
       if (row.dueAtMs <= now) {
         const key = row.target.group?.key ?? row.remote.id;
         hinted.set(key, [...(hinted.get(key) ?? []), row]);
-      } else if (row.lastReadAtMs + safetyMs <= now) void this.read(row, true);
+      } else if (this.safetyDueAtMs(row) <= now) void this.read(row, true);
     }
     for (const rows of hinted.values()) {
       if (rows.length > 1) void this.readGroup(rows);

@@ -60,11 +60,32 @@ export async function cancelRemote(
   }
 }
 
-/** Settles a run open at the deadline: timed out (or cancelled), or an error if only its list is unread. */
-async function timeOut(ctx: SettleContext, handle: Handle, signal: AbortSignal): Promise<void> {
+/** Whether a cancel's answer shows the run had ended with a verdict before the cancel: then it is its result. */
+const hasVerdict = (answer: Answer): boolean => answer.passing === true || answer.passing === false;
+
+/**
+ * Settles a run open at the deadline: its result when the cancel's `answer` shows it had ended; else timed
+ * out (or cancelled) when a read showed it running, an error when no read answered or only its list is unread.
+ */
+async function timeOut(
+  ctx: SettleContext,
+  handle: Handle,
+  signal: AbortSignal,
+  answer: Answer | undefined,
+): Promise<void> {
   const { book, plan } = ctx;
   const { run, remote } = handle;
   const timeout = formatDuration(plan.timeoutMs);
+  if (answer) {
+    // The cancel's answer is a read like any other.
+    book.read(handle, 'seen', remote.type === 'test' ? (answer as TestResult) : undefined);
+    if (hasVerdict(answer) && remote.type === 'test') {
+      const tests = [book.testOf(handle, answer as TestResult)];
+      book.end(handle, 'over', { tests, told: tests });
+      return;
+    }
+    if (hasVerdict(answer)) book.suiteOver(handle, answer as SuiteResult);
+  }
   const sr = run.suiteResult;
   if (sr && isSuiteResultOver(sr)) {
     const results = await listSuiteTests(ctx, remote.id, signal, suiteTestCount(sr));
@@ -74,15 +95,16 @@ async function timeOut(ctx: SettleContext, handle: Handle, signal: AbortSignal):
     book.end(handle, 'over', { tests, told: tests, ...(results === null ? { error: unread } : {}) });
     return;
   }
-  const cancelled = plan.cancelOnTimeout && !remote.active;
-  const andCancelled = cancelled ? '; cancelled' : '';
-  if (handle.read === 'tried') {
-    // Asked for, but not one read succeeded: nothing says it is still running.
-    const error = `Its result could not be read before the timeout (${timeout})${andCancelled}.`;
+  if (handle.read !== 'seen') {
+    // No read answered (none was sent, or none succeeded): nothing says it is still running.
+    const how = handle.read === 'tried' ? 'could not be read' : 'was not read';
+    const error = `Its result ${how} before the timeout (${timeout}).`;
     const tests = remote.type === 'suite' ? run.tests : [book.standInTest(handle, null, 'error', error)];
     book.end(handle, 'unread', { error, tests, told: tests });
     return;
   }
+  const cancelled = plan.cancelOnTimeout && !remote.active;
+  const andCancelled = cancelled ? '; cancelled' : '';
   const still = 'Still running at the timeout.';
   let tests: TestRun[];
   if (remote.type === 'suite') {
@@ -106,9 +128,13 @@ export async function settleAtDeadline(ctx: SettleContext): Promise<void> {
   const open = ctx.book.open();
   // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
   const signal = ctx.stopper.wrapUpSignal;
-  if (ctx.plan.cancelOnTimeout)
-    await Promise.all(ctx.book.cancellable().map((r) => cancelRemote(ctx, r, signal)));
-  await Promise.all(open.map((handle) => timeOut(ctx, handle, signal)));
+  const answers = new Map<Remote, Answer>();
+  const cancel = async (remote: Remote): Promise<void> => {
+    const answer = await cancelRemote(ctx, remote, signal);
+    if (answer) answers.set(remote, answer);
+  };
+  if (ctx.plan.cancelOnTimeout) await Promise.all(ctx.book.cancellable().map(cancel));
+  await Promise.all(open.map((handle) => timeOut(ctx, handle, signal, answers.get(handle.remote))));
 }
 
 /** Why runs are cancelled at once: a workflow cancel, or `fail-fast` (a test failed). */

@@ -126,10 +126,27 @@ describe.concurrent('stopping at the deadline', () => {
     expect(o.run.stdout).toMatch(/cancel/i);
   });
 
-  it('a run none of whose reads succeeded is an error "could not be read", not "still running" (fail-on-timeout: false)', async () => {
-    // Every read hangs: the test fails at once remotely, but the action never sees it.
+  it('a run none of whose reads succeeded: the cancel at the deadline answers its failure, which is taken (fail-on-timeout: false)', async () => {
+    // Every read hangs: the test fails at once remotely; only the cancel's answer shows it.
     const o = await act(
       { 'test-ids': 'rel-red-bad', 'timeout-minutes': '0.2', 'fail-on-timeout': 'false' },
+      { faults: [{ method: 'GET', pattern: '/v1/*', kind: 'slow' }] },
+    );
+    const run = o.results!.runs[0]!;
+    expect(run.timedOut).toBe(false);
+    expect(run.error).toBeUndefined();
+    expect(o.results!.results.map((t) => t.state)).toEqual(['failed']);
+    expect(o.run.code).toBe(1);
+  });
+
+  it('a run none of whose reads succeeded, not cancelled: an error "could not be read", not "still running" (fail-on-timeout: false)', async () => {
+    const o = await act(
+      {
+        'test-ids': 'rel-red-bad',
+        'timeout-minutes': '0.2',
+        'fail-on-timeout': 'false',
+        'cancel-on-timeout': 'false',
+      },
       { faults: [{ method: 'GET', pattern: '/v1/*', kind: 'slow' }] },
     );
     const run = o.results!.runs[0]!;

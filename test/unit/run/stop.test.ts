@@ -4,6 +4,7 @@
  * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestResult } from '../../../src/api/types.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { runInWorld } from '../../support/run-factories.js';
 import { useVirtualWorld } from '../../support/virtual-world.js';
@@ -191,16 +192,19 @@ describe('the deadline, with what could not be read', () => {
   });
 
   it('a test result never read: an error "could not be read", its one test in error and told, never still running', async () => {
-    // Every read of the test result is answered only after 200 s.
+    // Every read of the test result is answered only after 200 s; no cancel answers at the deadline.
     world.emulator.setFaults('route=GET /v1/results/*:slow,delay=200000');
     try {
-      const { summary, events } = await runInWorld(world, API_KEY, { testIds: ['test-login'] });
+      const { summary, events } = await runInWorld(world, API_KEY, {
+        testIds: ['test-login'],
+        cancelOnTimeout: false,
+      });
       expect(summary.interrupted).toBe('deadline');
       const [run] = summary.runs;
-      expect(run!.error).toBe('Its result could not be read before the timeout (2 min 00 s); cancelled.');
+      expect(run!.error).toBe('Its result could not be read before the timeout (2 min 00 s).');
       expect(run!.tests).toEqual([expect.objectContaining({ state: 'error', error: run!.error })]);
       expect(run!.timedOut).toBeFalsy();
-      expect(cancelRequests()).toEqual([run!.testResultId]);
+      expect(cancelRequests()).toEqual([]);
       const told = events.filter((e) => e.type === 'test-finished');
       expect(told.map((e) => (e as Extract<RunEvent, { type: 'test-finished' }>).test.state)).toEqual([
         'error',
@@ -208,6 +212,120 @@ describe('the deadline, with what could not be read', () => {
     } finally {
       await world.clock.sleep(200_000);
     }
+  });
+});
+
+/**
+ * The real client, whose organization running list keeps showing every test result this client started as
+ * running, ended or not (a list that lies), beside `others` test results of other watchers (a busy account).
+ */
+function lyingList(others = 0) {
+  const real = world.client({ apiKey: API_KEY });
+  const started: TestResult[] = [];
+  const elsewhere = Array.from({ length: others }, (_, i) => ({ _id: `other-${i}`, suiteResult: null }));
+  return {
+    ...real,
+    executeTest: async (...args: Parameters<typeof real.executeTest>) => {
+      const answer = await real.executeTest(...args);
+      started.push(...[answer].flat());
+      return answer;
+    },
+    executeSuite: async (...args: Parameters<typeof real.executeSuite>) => {
+      const answer = await real.executeSuite(...args);
+      // A test result of each suite result, running.
+      for (const sr of [answer].flat())
+        started.push({ _id: `in-${sr._id}`, suiteResult: sr._id } as TestResult);
+      return answer;
+    },
+    listOrganizationRunning: async (...args: Parameters<typeof real.listOrganizationRunning>) => {
+      const listed = await real.listOrganizationRunning(...args);
+      const ours = new Set(started.map((r) => r._id));
+      return [...listed.filter((r) => !ours.has(r._id)), ...started, ...(elsewhere as TestResult[])];
+    },
+  };
+}
+
+/** The times (ms from `t0`) the action read a test result of its own. */
+const ownReads = (t0: number): number[] =>
+  world.emulator
+    .requests()
+    .filter((q) => q.method === 'GET' && /^\/v1\/results\/[^/]+\/?$/.test(q.path))
+    .map((q) => q.time - t0);
+
+describe('the deadline speaks only for runs read', () => {
+  const twoBrowsers = { disableVisuals: true, browser: ['chrome', 'firefox'] };
+
+  it('runs no read answered before the timeout (the list shows them running): errors "not read", never still running', async () => {
+    // Two runs that never end; the list shows them; their first own reads would come after the 8 s deadline.
+    const { summary } = await runInWorld(world, API_KEY, {
+      testIds: ['test-home'],
+      execute: twoBrowsers,
+      timeoutMs: 8_000,
+      cancelOnTimeout: false,
+    });
+    expect(summary.interrupted).toBe('deadline');
+    expect(summary.runs).toHaveLength(2);
+    for (const run of summary.runs) {
+      expect(run.error).toBe('Its result was not read before the timeout (8.0 s).');
+      expect(run.timedOut).toBeFalsy();
+      expect(run.tests.map((t) => [t.state, t.error])).toEqual([['error', run.error]]);
+    }
+  });
+
+  it('the cancel answers at the deadline are results: runs that had failed are taken as failed', async () => {
+    // The runs fail within seconds, but the list keeps showing them running: no own read before the deadline.
+    const t0 = world.clock.now();
+    const { summary } = await runInWorld(
+      world,
+      API_KEY,
+      { testIds: ['test-payment'], execute: twoBrowsers, timeoutMs: 8_000 },
+      { api: lyingList() },
+    );
+    expect(ownReads(t0)).toEqual([]);
+    expect(cancelRequests()).toHaveLength(2);
+    for (const run of summary.runs) {
+      expect(run.timedOut).toBeFalsy();
+      expect(run.cancelled).toBeFalsy();
+      expect(run.error).toBeUndefined();
+      expect(run.tests.map((t) => [t.state, t.result?._id])).toEqual([['failed', run.testResultId]]);
+    }
+  });
+
+  it('a suite result that had ended, read by nothing but its cancel: taken, its tests listed', async () => {
+    const { summary } = await runInWorld(
+      world,
+      API_KEY,
+      { suiteIds: ['suite-visual'], execute: twoBrowsers, timeoutMs: 8_000 },
+      { api: lyingList() },
+    );
+    expect(cancelRequests()).toHaveLength(2);
+    for (const run of summary.runs) {
+      expect(run.timedOut).toBeFalsy();
+      expect(run.error).toBeUndefined();
+      expect(run.suiteResult?.passing).toBe(true);
+      expect(stateOf(run.tests)).toEqual({
+        'Landing page looks right': 'passed',
+        'Pricing page looks right': 'passed',
+      });
+    }
+  });
+
+  it("a busy account never stretches a run's own read past the deadline: the failure is read before it", async () => {
+    // 100 runs of other watchers: the safety reads slow down 4 times (every 40 s), the deadline is at 30 s.
+    const t0 = world.clock.now();
+    const { summary } = await runInWorld(
+      world,
+      API_KEY,
+      { testIds: ['test-payment'], execute: twoBrowsers, timeoutMs: 30_000, cancelOnTimeout: false },
+      { api: lyingList(100), startedAtMs: t0 },
+    );
+    const reads = ownReads(t0);
+    expect(reads).toHaveLength(2);
+    expect(Math.max(...reads)).toBeLessThan(30_000);
+    // Stretched, but not to the deadline's doorstep: later than the 10 s of a quiet account.
+    expect(Math.min(...reads)).toBeGreaterThan(10_000);
+    expect(summary.interrupted).toBeUndefined();
+    for (const run of summary.runs) expect(run.tests.map((t) => t.state)).toEqual(['failed']);
   });
 });
 
