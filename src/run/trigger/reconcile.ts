@@ -100,6 +100,14 @@ export function variantFit(result: Answer, options: ExecuteOptions, startUrl?: s
   return fits.includes('unknown') ? 'unknown' : 'match';
 }
 
+/**
+ * The start URL a result of the trigger shows, as sent; none when it holds a `{{variable}}`: the service fills
+ * it in (from variables this step may not know), so only the marker can prove such a run.
+ */
+function shownStartUrl(sent: string | undefined): string | undefined {
+  return sent !== undefined && /\{\{[^{}]*\}\}/.test(sent) ? undefined : sent;
+}
+
 /** The candidates that may be the trigger's (new, unknown, no differing variant), oldest first, with fit. */
 export function matchTriggered(
   candidates: Answer[],
@@ -116,7 +124,10 @@ export function matchTriggered(
       })
       // A test's results list also holds the test results of suite runs: never this trigger's.
       .filter((r) => req.job.kind === 'suite' || !(r as TestResult).suiteResult)
-      .map((result) => ({ result, fit: variantFit(result, options, options.startUrl ?? req.job.startUrl) }))
+      .map((result) => {
+        const startUrl = shownStartUrl(options.startUrl ?? req.job.startUrl);
+        return { result, fit: variantFit(result, options, startUrl) };
+      })
       .filter((c) => c.fit !== 'mismatch')
       .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated))
   );

@@ -152,6 +152,30 @@ describe('adoption only on proof (the step marker)', () => {
     );
   });
 
+  it('a start URL that begins with a variable: the run, its start URL filled in by the service, proven by its marker alone', async () => {
+    for (const [kind, target] of [
+      ['suites', { suiteIds: ['suite-checkout'] }],
+      ['tests', { testIds: ['test-receipt'] }],
+    ] as const) {
+      world.emulator.setFaults(`route=POST /v1/${kind}/*/execute:reset-afterx1`);
+      const summary = await runPlan(
+        plan({
+          ...target,
+          startUrls: ['{{base}}/checkout'],
+          execute: { disableVisuals: true, variables: { base: 'https://staging.shop.test' } },
+        }),
+        { api: world.client({ apiKey: API_KEY }), clock: world.clock },
+      );
+      expect(executes(), kind).toHaveLength(1);
+      const [run] = summary.runs;
+      expect(run?.error, kind).toBeUndefined();
+      expect(run?.variant, kind).toEqual({ startUrl: '{{base}}/checkout' });
+      expect(run?.tests.length, kind).toBeGreaterThan(0);
+      expect(run?.tests[0]?.result?.startUrl, kind).toBe('https://staging.shop.test/checkout');
+      world.emulator.resetLog();
+    }
+  });
+
   it("every execute carries the step's marker: one value for the step, another for the next step", async () => {
     const api = world.client({ apiKey: API_KEY });
     const markers = async (): Promise<unknown[]> => {
@@ -222,6 +246,20 @@ describe('matchTriggered', () => {
     expect(found.map((c) => [c.result._id, c.fit])).toEqual([
       ['b', 'match'],
       ['c', 'unknown'],
+    ]);
+  });
+
+  it('with a start URL holding a variable (filled in by the service): no result is told apart by its start URL', () => {
+    const found = matchTriggered([result('a', 10, 'https://a/x'), result('b', 20, 'https://b/x')], {
+      job: { ...job, startUrl: '{{ngrokUrl}}/x' },
+      triggeredAtMs: at,
+      expected: 1,
+      known: new Set(),
+      organizationId: null,
+    });
+    expect(found.map((c) => [c.result._id, c.fit])).toEqual([
+      ['a', 'match'],
+      ['b', 'match'],
     ]);
   });
 
