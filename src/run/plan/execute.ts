@@ -129,21 +129,55 @@ export function retryOptions(
   return options;
 }
 
-/** The data rows of a CSV file: records after the header, quoted fields kept whole, blank lines skipped. */
-export function csvDataRows(content: Uint8Array | string): number {
+/** The records of a CSV file, each a list of fields: quoted fields kept whole (`""` a quote), blank lines skipped. */
+function csvRecords(content: Uint8Array | string): string[][] {
   const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
-  let records = 0;
+  const records: string[][] = [];
+  let fields: string[] = [];
+  let field = '';
   let quoted = false;
   let filled = false;
-  for (const ch of text) {
-    if (ch === '"') quoted = !quoted;
-    if (!quoted && (ch === '\n' || ch === '\r')) {
-      if (filled) records += 1;
-      filled = false;
-    } else if (!/\s/.test(ch)) filled = true;
+  const endRecord = (): void => {
+    if (filled) records.push([...fields, field]);
+    fields = [];
+    field = '';
+    filled = false;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted && ch === '"' && text[i + 1] === '"') field += text[++i];
+    else if (ch === '"') quoted = !quoted;
+    else if (quoted) field += ch;
+    else if (ch === ',') {
+      fields.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') endRecord();
+    else field += ch;
+    if (!/\s/.test(ch)) filled = true;
   }
-  if (filled) records += 1;
-  return Math.max(0, records - 1);
+  endRecord();
+  return records;
+}
+
+/** The data rows of a CSV file: records after the header, quoted fields kept whole, blank lines skipped. */
+export function csvDataRows(content: Uint8Array | string): number {
+  return Math.max(0, csvRecords(content).length - 1);
+}
+
+/**
+ * The values of each data row of the execute's data file by column name, as a result of that row shows them
+ * in its `variables` (columns the execute's own variables override are left out); none without a data file.
+ */
+export function dataRowVariables(options: ExecuteOptions): Array<Record<string, string>> {
+  if (!options.dataFile) return [];
+  const [header = [], ...rows] = csvRecords(options.dataFile.content);
+  return rows.map((row) => {
+    const values: Record<string, string> = {};
+    header.forEach((name, i) => {
+      if (!Object.hasOwn(options.variables ?? {}, name)) values[name] = row[i] ?? '';
+    });
+    return values;
+  });
 }
 
 /** The variants an execute would start (a data source's rows are unknown: one per combination then). */

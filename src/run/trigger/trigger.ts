@@ -9,6 +9,7 @@ import type { Answer } from '../kinds.js';
 import { MAY_HAVE_STARTED_ERROR, mayHaveStartedAmong, NOT_STARTED_ERROR } from '../stop/deadline.js';
 import {
   asArray,
+  dataRowVariables,
   expectedVariants,
   jobId,
   jobLabel,
@@ -119,11 +120,17 @@ async function reconcile(
 
 /**
  * The index in `free` of the variant `result` shows best (all fields shown equal, else none differing); -1:
- * none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
+ * none. A data row is told by the values its result shows (`rows`: each row's variables); a suite result
+ * shows none. The start URL is one per execute (and shown after `{{variables}}` and rebasing): not compared.
  */
-function bestVariant(result: Answer, free: Variant[]): number {
+function bestVariant(result: Answer, free: Variant[], rows: Array<Record<string, string>>): number {
   const fits = free.map((v) =>
-    variantFit(result, { browser: v.browser, region: v.region, viewport: v.viewport }),
+    variantFit(result, {
+      browser: v.browser,
+      region: v.region,
+      viewport: v.viewport,
+      ...(v.dataRow !== undefined ? { variables: rows[v.dataRow] } : {}),
+    }),
   );
   const match = fits.indexOf('match');
   return match >= 0 ? match : fits.indexOf('unknown');
@@ -151,15 +158,17 @@ function adopt(
   const counted = options.dataSource === undefined;
   const free = counted ? expectedVariants(options, job.startUrl) : [];
   const asked = free.length;
+  const rows = dataRowVariables(options);
   const handles = results.map((result, i) => {
-    const k = bestVariant(result, free);
+    const k = bestVariant(result, free, rows);
     const variant =
       k >= 0 ? free.splice(k, 1)[0] : variantAt(i, combos, hasRows && results.length > 1, job.startUrl);
     return book.start(job, result, variant, triggeredAtMs);
   });
   for (const variant of free) {
     const error = `${jobLabel(job)}: the service ${how} ${asked - free.length} of ${asked} runs; this one is missing.`;
-    book.resultless(runBaseOf(job), variant, { error }, undefined, triggeredAtMs);
+    // Left out of the answer, not refused: it may have run.
+    book.resultless(runBaseOf(job), variant, { error, mayHaveStarted: true }, undefined, triggeredAtMs);
   }
   return handles;
 }

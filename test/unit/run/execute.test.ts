@@ -3,6 +3,7 @@ import {
   asArray,
   browserFits,
   csvDataRows,
+  dataRowVariables,
   expectedVariants,
   jobId,
   jobLabel,
@@ -146,6 +147,15 @@ describe('execute helpers', () => {
     expect(csvDataRows(Buffer.from('h\né\nü'))).toBe(2);
     expect(csvDataRows('')).toBe(0);
     expect(csvDataRows('\nh\n1')).toBe(1);
+  });
+
+  it("dataRowVariables: each row by column name, quoted fields whole, the execute's own variables left out", () => {
+    const content = 'user,note,pin\nann,"a, ""b""\nc",1\n\nbob,x\n';
+    expect(dataRowVariables({ dataFile: { name: 'd.csv', content }, variables: { pin: '9' } })).toEqual([
+      { user: 'ann', note: 'a, "b"\nc' },
+      { user: 'bob', note: 'x' },
+    ]);
+    expect(dataRowVariables({ browser: 'chrome' })).toEqual([]);
   });
 
   it('variantFromResult: the region and viewport shown replace those asked for; one not shown keeps it', () => {

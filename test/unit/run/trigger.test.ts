@@ -240,6 +240,30 @@ describe('the runs an answer stands for: one per variant and data row', () => {
     expect(events.filter((e) => e.type === 'trigger-problems')).toEqual([]);
   });
 
+  it('a data file answered without its first row: each result is the row its variables show; the one left out is row 1 and may have run', async () => {
+    const csv = 'username,password,greeting\nann,pw1,Hi Ann\nbob,pw2,Hi Bob\ncy,pw3,Hi Cy\n';
+    const api = reshapingTestExecutes((results) => results.slice(1));
+    const { summary } = await run(
+      {
+        testIds: ['test-login-data'],
+        execute: { disableVisuals: true, dataFile: { name: 'rows.csv', content: Buffer.from(csv) } },
+      },
+      { api },
+    );
+    const rows = summary.runs.map((r) => [r.variant.dataRow, r.tests[0]?.result?.variables?.username]);
+    expect(rows).toEqual([
+      [1, 'bob'],
+      [2, 'cy'],
+      [0, undefined],
+    ]);
+    const missing = summary.runs[2]!;
+    expect(missing.error).toBe(
+      'test test-login-data: the service answered 2 of 3 runs; this one is missing.',
+    );
+    // It may have run: the service only left it out of its answer.
+    expect(missing.mayHaveStarted).toBe(true);
+  });
+
   it('an answer naming one run twice: that run followed once, the variant left out a run in error', async () => {
     const api = reshapingTestExecutes((results) => [results[0]!, results[0]!]);
     const { summary, events } = await within(
