@@ -421,6 +421,32 @@ describe('the lookup after a lost answer', () => {
   });
 });
 
+describe('the lookup after a lost answer, several runs asked', () => {
+  it('goes on past the first run proven: a run listed late is found by the next lookup', async () => {
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:reset-afterx1');
+    const real = world.client({ apiKey: API_KEY });
+    let asked = 0;
+    // The first look at the running list shows only the first of the two runs.
+    const api = {
+      ...real,
+      listTestRunning: async (...args: Parameters<typeof real.listTestRunning>) => {
+        const running = await real.listTestRunning(...args);
+        return ++asked === 1 ? running.slice(0, 1) : running;
+      },
+    };
+    const summary = await runPlan(
+      plan({ testIds: ['test-home'], execute: { disableVisuals: true, browser: ['chrome', 'firefox'] } }),
+      { api, clock: world.clock },
+    );
+    expect(executes()).toHaveLength(1);
+    expect(asked).toBe(2);
+    expect(summary.runs.map((r) => [r.variant.browser, r.error, r.tests[0]?.state])).toEqual([
+      ['chrome', undefined, 'passed'],
+      ['firefox', undefined, 'passed'],
+    ]);
+  });
+});
+
 describe('a test run started then without proof', () => {
   it('is a candidate linked as a test result; the problem says "not proven"', async () => {
     const api = world.client({ apiKey: API_KEY });

@@ -19,6 +19,7 @@ import {
   type WatchBed,
   type WatchFigures,
   WATCH_KEY,
+  WATCH_ORG,
 } from '../../support/watch-scenario.js';
 
 /** `n` runs of 20–35 s, spread evenly over that range, ms. */
@@ -41,6 +42,8 @@ const hundred: RunSpec[] = Array.from({ length: 100 }, (_, i) =>
   ),
 );
 const small = suiteOf('small', 30_000, 31_500, 33_000);
+/** One suite of 50 tests of 20 s, all running at once. */
+const wide = suiteOf('wide', ...Array.from({ length: 50 }, () => 20_000));
 /** Lone tests of 9–28 s, one after the other. */
 const lone = Array.from({ length: 20 }, (_, i) => testOf(`lone-${i}`, 9_000 + Math.round(i * 1_013.7)));
 
@@ -51,7 +54,7 @@ const failedRuns = (f: WatchFigures): number =>
 
 let bed: WatchBed;
 beforeAll(async () => {
-  bed = await startWatchBed([...pairs.flat(), ...singles.flat(), ...hundred, small, ...lone]);
+  bed = await startWatchBed([...pairs.flat(), ...singles.flat(), ...hundred, small, wide, ...lone]);
 });
 afterAll(async () => {
   await bed?.close();
@@ -118,5 +121,45 @@ describe('runs of others on the account', () => {
     expect(lists.length).toBeGreaterThan(3);
     const gaps = lists.slice(1).map((t, i) => t - lists[i]!);
     expect(Math.max(...gaps)).toBeLessThanOrEqual(TICK_MS + TICK_JITTER_MS);
+  });
+});
+
+describe('how busy the account is', () => {
+  /** Waits until the account runs nothing (the runs of earlier cases ended), whatever ran before. */
+  async function quiet(): Promise<void> {
+    const api = bed.world.client({ apiKey: WATCH_KEY });
+    while ((await api.listOrganizationRunning(WATCH_ORG)).length > 0) await bed.clock.sleep(5_000);
+  }
+
+  /** The gaps between the requests of one process's watch (its reads and lists) while its first run goes, ms. */
+  function watchGaps(): number[] {
+    const firstEnd = Math.min(...bed.emulator.runs().map((r) => r.finishedAt));
+    const times = bed.emulator
+      .requests()
+      .filter((q) => ['list', 'poll'].includes(requestKind(q.path)) && q.time < firstEnd)
+      .map((q) => q.time);
+    return times.slice(1).map((t, i) => t - times[i]!);
+  }
+
+  it("the step's own runs are never other watchers: a lone suite of 50 tests running at once keeps its tick of about 1 s", async () => {
+    await quiet();
+    const f = await runProcesses(bed, [[wide]]);
+    expect(failedRuns(f)).toBe(0);
+    const gaps = watchGaps();
+    // The list was asked (it shows the 50 test results of the suite result) and the tick did not slow.
+    expect(f.byKind.list).toBeGreaterThan(3);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(TICK_MS + TICK_JITTER_MS);
+  });
+
+  it('a hundred runs of other watchers beside a lone run: the tick slows, to 4 ticks at most', async () => {
+    await quiet();
+    const api = bed.world.client({ apiKey: WATCH_KEY });
+    for (const spec of hundred) await api.executeSuite(spec.id, { immediate: true });
+    const f = await runProcesses(bed, [[lone[10]!]]);
+    expect(failedRuns(f)).toBe(0);
+    const gaps = watchGaps();
+    // About 100 watchers would ask for ticks of 10 s; the slow-down stops at 4 times (docs/watch.md).
+    expect(Math.max(...gaps)).toBeGreaterThan(2 * (TICK_MS + TICK_JITTER_MS));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(4 * (TICK_MS + TICK_JITTER_MS));
   });
 });
