@@ -153,10 +153,11 @@ describe('adoption only on proof (the step marker)', () => {
   });
 
   it('a start URL that begins with a variable: the run, its start URL filled in by the service, proven by its marker alone', async () => {
-    for (const [kind, target] of [
+    const targets: Array<[string, Partial<RunPlan>]> = [
       ['suites', { suiteIds: ['suite-checkout'] }],
       ['tests', { testIds: ['test-receipt'] }],
-    ] as const) {
+    ];
+    for (const [kind, target] of targets) {
       world.emulator.setFaults(`route=POST /v1/${kind}/*/execute:reset-afterx1`);
       const summary = await runPlan(
         plan({
