@@ -124,7 +124,7 @@ async function timeOut(
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 export async function settleAtDeadline(ctx: SettleContext): Promise<void> {
   // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
-  // stopped with it): what is open here never had its result.
+  // stopped with it): what is open here had no result read; a cancel's answer may bring it.
   const open = ctx.book.open();
   // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
   const signal = ctx.stopper.wrapUpSignal;

@@ -101,10 +101,10 @@ export function variantFit(result: Answer, options: ExecuteOptions, startUrl?: s
 }
 
 /**
- * The start URL a result of the trigger shows, as sent; none when it holds a `{{variable}}`: the service fills
- * it in (from variables this step may not know), so only the marker can prove such a run.
+ * The start URL sent, to compare with the one a result shows; none when it holds a `{{variable}}`: the service
+ * fills that in (from variables this step may not know), so only the marker can prove such a run.
  */
-function shownStartUrl(sent: string | undefined): string | undefined {
+function comparableStartUrl(sent: string | undefined): string | undefined {
   return sent !== undefined && /\{\{[^{}]*\}\}/.test(sent) ? undefined : sent;
 }
 
@@ -115,6 +115,7 @@ export function matchTriggered(
 ): Array<{ result: Answer; fit: Fit }> {
   const since = req.triggeredAtMs - CLOCK_SKEW_MS;
   const options = req.options ?? {};
+  const startUrl = comparableStartUrl(options.startUrl ?? req.job.startUrl);
   return (
     candidates
       .filter((r) => !!r?._id && !req.known.has(r._id))
@@ -124,10 +125,7 @@ export function matchTriggered(
       })
       // A test's results list also holds the test results of suite runs: never this trigger's.
       .filter((r) => req.job.kind === 'suite' || !(r as TestResult).suiteResult)
-      .map((result) => {
-        const startUrl = shownStartUrl(options.startUrl ?? req.job.startUrl);
-        return { result, fit: variantFit(result, options, startUrl) };
-      })
+      .map((result) => ({ result, fit: variantFit(result, options, startUrl) }))
       .filter((c) => c.fit !== 'mismatch')
       .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated))
   );
