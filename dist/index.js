@@ -74693,7 +74693,7 @@ async function timeOut(ctx, handle, signal, answer) {
 /** At the deadline: cancel (if asked) what still runs, keep what finished, mark the rest timed out. */
 async function settleAtDeadline(ctx) {
     // Runs whose result is over were ended by their own follow, which the engine awaited (their re-runs
-    // stopped with it): what is open here never had its result.
+    // stopped with it): what is open here had no result read; a cancel's answer may bring it.
     const open = ctx.book.open();
     // Every request here ends with the wrap-up time (stopper.ts): the step ends within timeout + 10 s.
     const signal = ctx.stopper.wrapUpSignal;
@@ -74845,16 +74845,17 @@ function variantFit(result, options, startUrl) {
     return fits.includes('unknown') ? 'unknown' : 'match';
 }
 /**
- * The start URL a result of the trigger shows, as sent; none when it holds a `{{variable}}`: the service fills
- * it in (from variables this step may not know), so only the marker can prove such a run.
+ * The start URL sent, to compare with the one a result shows; none when it holds a `{{variable}}`: the service
+ * fills that in (from variables this step may not know), so only the marker can prove such a run.
  */
-function shownStartUrl(sent) {
+function comparableStartUrl(sent) {
     return sent !== undefined && /\{\{[^{}]*\}\}/.test(sent) ? undefined : sent;
 }
 /** The candidates that may be the trigger's (new, unknown, no differing variant), oldest first, with fit. */
 function matchTriggered(candidates, req) {
     const since = req.triggeredAtMs - CLOCK_SKEW_MS;
     const options = req.options ?? {};
+    const startUrl = comparableStartUrl(options.startUrl ?? req.job.startUrl);
     return (candidates
         .filter((r) => !!r?._id && !req.known.has(r._id))
         .filter((r) => {
@@ -74863,10 +74864,7 @@ function matchTriggered(candidates, req) {
     })
         // A test's results list also holds the test results of suite runs: never this trigger's.
         .filter((r) => req.job.kind === 'suite' || !r.suiteResult)
-        .map((result) => {
-        const startUrl = shownStartUrl(options.startUrl ?? req.job.startUrl);
-        return { result, fit: variantFit(result, options, startUrl) };
-    })
+        .map((result) => ({ result, fit: variantFit(result, options, startUrl) }))
         .filter((c) => c.fit !== 'mismatch')
         .sort((a, b) => Date.parse(a.result.dateCreated) - Date.parse(b.result.dateCreated)));
 }
