@@ -47,11 +47,7 @@ export async function findAgent(
 type ToolCache = typeof import('@actions/tool-cache');
 
 /** The pinned file in the tool cache under the pinned version, else null (the entry holds something else). */
-async function keptFile(
-  provider: TunnelProvider,
-  asset: AgentAsset,
-  toolCache: ToolCache,
-): Promise<string | null> {
+function keptFile(provider: TunnelProvider, asset: AgentAsset, toolCache: ToolCache): string | null {
   const dir = toolCache.find(provider.command, asset.version, process.arch);
   const file = dir ? path.join(dir, asset.file) : '';
   return file && existsSync(file) ? file : null;
