@@ -30,8 +30,7 @@ export async function findAgent(
   }
   // Loaded only here: most runs never download an agent.
   const toolCache = await import('@actions/tool-cache');
-  const file =
-    (await keptFile(provider, asset, toolCache)) ?? (await download(provider, asset, toolCache, log));
+  const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
   const actual = await sha256Of(file);
   if (actual !== asset.sha256.toLowerCase()) {
     throw new Error(
