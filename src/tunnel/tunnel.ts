@@ -6,6 +6,7 @@ import { findAgent } from './agent.js';
 import { askNgrokApi } from './ngrok-api.js';
 import { agentMaySee, NGROK_DEFAULT_API, tunnelProvider, type TunnelProvider } from './providers.js';
 import { seeAsBrowser } from './browser-check.js';
+import { executableOf } from './process-executable.js';
 import { systemClock, timeoutSignal } from '../common/clock.js';
 
 /** How long the agent may take to open the tunnel and the app to answer through it, ms. */
@@ -40,7 +41,11 @@ export interface StartTunnelOptions {
   signal: AbortSignal;
   /** Bound of the whole start, ms; default {@link TUNNEL_START_MS}. */
   timeoutMs?: number;
-  /** Called once the agent runs, before anything else is awaited. */
+  /**
+   * Called once the agent runs, before anything else is awaited (`path`: as it was started); and again once
+   * it announced its public URL, with the executable the OS reports for its pid (a shim that `exec`s the
+   * agent has done so by then): what the post step recognises the pid by.
+   */
   onSpawn?: (agent: AgentProcess) => void;
 }
 
@@ -91,6 +96,8 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   if (child.pid !== undefined) options.onSpawn?.({ pid: child.pid, path: agentPath });
   try {
     const url = await publicUrl(child, provider, bound, tunnel.address, exited);
+    const running = child.pid === undefined ? null : await executableOf(child.pid);
+    if (child.pid !== undefined && running) options.onSpawn?.({ pid: child.pid, path: running });
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
     await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
       const code = child.exitCode ?? child.signalCode;
