@@ -8,8 +8,9 @@ const run = promisify(execFile);
 /**
  * The path of the executable `pid` runs, as the OS reports it: Linux reads the `/proc/<pid>/exe` link (the
  * file the kernel loaded, whatever the command line says); macOS and other Unix systems ask `ps -o comm=`
- * (on macOS the path the process was started from, after any `exec`); Windows asks PowerShell for the
- * process's `Path`. A process started through a shim that `exec`s the agent reports the agent.
+ * (on macOS the path the process was last started from: a process started from a path, as `spawn` and a
+ * shim's `exec` do, shows that full path, not its arguments); Windows asks PowerShell for the process's
+ * `Path`. A process started through a shim that `exec`s the agent reports the agent.
  * @returns the path, or null when no such process runs (or it is a zombie, on Linux)
  */
 export async function executableOf(pid: number): Promise<string | null> {
