@@ -94,10 +94,12 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   });
   const stop = (): Promise<void> => (stopping ??= stopAgent(child, exited));
   if (child.pid !== undefined) options.onSpawn?.({ pid: child.pid, path: agentPath });
+  // Asked while the app is tried through the tunnel (PowerShell takes a while on Windows); settled before
+  // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
+  let recorded: Promise<void> = Promise.resolve();
   try {
     const url = await publicUrl(child, provider, bound, tunnel.address, exited);
-    const running = child.pid === undefined ? null : await executableOf(child.pid);
-    if (child.pid !== undefined && running) options.onSpawn?.({ pid: child.pid, path: running });
+    recorded = recordExecutable(child.pid, options.onSpawn);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
     await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
       const code = child.exitCode ?? child.signalCode;
@@ -106,8 +108,10 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
         `The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`,
       );
     });
+    await recorded;
     return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
   } catch (error) {
+    await recorded;
     await stop();
     if (options.signal.aborted)
       throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
@@ -115,6 +119,15 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   } finally {
     started.abort();
   }
+}
+
+/** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
+async function recordExecutable(
+  pid: number | undefined,
+  onSpawn: StartTunnelOptions['onSpawn'],
+): Promise<void> {
+  const running = pid === undefined ? null : await executableOf(pid);
+  if (pid !== undefined && running) onSpawn?.({ pid, path: running });
 }
 
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
