@@ -71860,11 +71860,12 @@ async function startTunnel(options) {
     const stop = () => (stopping ??= stopAgent(child, exited));
     if (child.pid !== undefined)
         options.onSpawn?.({ pid: child.pid, path: agentPath });
+    // Asked while the app is tried through the tunnel (PowerShell takes a while on Windows); settled before
+    // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
+    let recorded = Promise.resolve();
     try {
         const url = await publicUrl(child, provider, bound, tunnel.address, exited);
-        const running = child.pid === undefined ? null : await executableOf(child.pid);
-        if (child.pid !== undefined && running)
-            options.onSpawn?.({ pid: child.pid, path: running });
+        recorded = recordExecutable(child.pid, options.onSpawn);
         log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
         await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
             const code = child.exitCode ?? child.signalCode;
@@ -71872,9 +71873,11 @@ async function startTunnel(options) {
                 return;
             throw new Error(`The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`);
         });
+        await recorded;
         return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
     }
     catch (error) {
+        await recorded;
         await stop();
         if (options.signal.aborted)
             throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
@@ -71883,6 +71886,12 @@ async function startTunnel(options) {
     finally {
         started.abort();
     }
+}
+/** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
+async function recordExecutable(pid, onSpawn) {
+    const running = pid === undefined ? null : await executableOf(pid);
+    if (pid !== undefined && running)
+        onSpawn?.({ pid, path: running });
 }
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
 function publicUrl(child, provider, bound, address, exited) {
