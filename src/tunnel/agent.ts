@@ -34,7 +34,7 @@ export async function findAgent(
   const actual = await sha256Of(file);
   if (actual !== asset.sha256.toLowerCase()) {
     throw new Error(
-      `The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was not run. Something replaced it after it was checked (an earlier job on this runner?); delete ${path.dirname(file)} to download it again.`,
+      `The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was not run. Something replaced it after its check (an earlier job on this runner can); delete ${path.dirname(file)} to download it again.`,
     );
   }
   if (asset.kind === 'binary') return file;

@@ -151,7 +151,7 @@ describe.skipIf(process.platform === 'win32')('findAgent download', () => {
     const downloads = requested.length;
     await expect(find(provider)).rejects.toThrow(
       new RegExp(
-        `The kept good \\(${exe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) has SHA-256 [0-9a-f]{64}, not the pinned ${sha256(GOOD)}: it was not run`,
+        `The kept good \\(${exe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) has SHA-256 [0-9a-f]{64}, not the pinned ${sha256(GOOD)} \\(the test\\): it was not run`,
       ),
     );
     expect(requested.length).toBe(downloads);
@@ -250,7 +250,7 @@ describe.skipIf(process.platform === 'win32')('a tool-cache entry planted under 
         signal: new AbortController().signal,
         timeoutMs: 5_000,
       }),
-    ).rejects.toThrow(`not the pinned ${asset.sha256}: it was not run`);
+    ).rejects.toThrow(`not the pinned ${asset.sha256} (${asset.source}): it was not run`);
     expect(existsSync(seen)).toBe(false);
   });
 });
