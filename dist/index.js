@@ -71432,7 +71432,7 @@ async function findAgent(provider, searchPath, log) {
     const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
     const actual = await sha256Of(file);
     if (actual !== asset.sha256.toLowerCase()) {
-        throw new Error(`The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was not run. Something replaced it after it was checked (an earlier job on this runner?); delete ${external_node_path_default().dirname(file)} to download it again.`);
+        throw new Error(`The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was not run. Something replaced it after its check (an earlier job on this runner can); delete ${external_node_path_default().dirname(file)} to download it again.`);
     }
     if (asset.kind === 'binary')
         return file;
