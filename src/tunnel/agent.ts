@@ -1,14 +1,17 @@
 /** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "How it goes", "Agent"). */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { access, chmod, constants, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentAsset, TunnelProvider } from './providers.js';
 
 /**
- * The path of the agent's executable: on `searchPath`, else in the tool cache, else downloaded and cached.
+ * The path of the agent's executable: on `searchPath`, else from the pinned file kept in the tool cache
+ * (downloaded first when it is not there). The kept file is the pinned file exactly as downloaded (the
+ * `.tgz`, the `.zip`, the executable), and its SHA-256 is checked against the pin every time, before
+ * anything of it runs: an archive is then extracted into a folder of its own under the runner's temp.
  * @throws Error when it is not installed and there is no download for this OS and architecture, the
- *   download fails, or its SHA-256 is not the pinned one
+ *   download fails, or the SHA-256 of the download or of the kept file is not the pinned one
  */
 export async function findAgent(
   provider: TunnelProvider,
@@ -27,34 +30,58 @@ export async function findAgent(
   }
   // Loaded only here: most runs never download an agent.
   const toolCache = await import('@actions/tool-cache');
-  const cached = toolCache.find(provider.command, asset.version, process.arch);
-  if (cached) return path.join(cached, exe);
+  const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
+  const actual = await sha256Of(file);
+  if (actual !== asset.sha256.toLowerCase()) {
+    throw new Error(
+      `The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was not run. Something replaced it after its check (an earlier job on this runner can); delete ${path.dirname(file)} to download it again.`,
+    );
+  }
+  if (asset.kind === 'binary') return file;
+  const extracted =
+    asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
+  return path.join(extracted, exe);
+}
+
+type ToolCache = typeof import('@actions/tool-cache');
+
+/** The pinned file in the tool cache under the pinned version, else null (the entry holds something else). */
+function keptFile(provider: TunnelProvider, asset: AgentAsset, toolCache: ToolCache): string | null {
+  const dir = toolCache.find(provider.command, asset.version, process.arch);
+  const file = dir ? path.join(dir, asset.file) : '';
+  return file && existsSync(file) ? file : null;
+}
+
+/** Downloads the pinned file, checks it, and keeps it in the tool cache under its own name. */
+async function download(
+  provider: TunnelProvider,
+  asset: AgentAsset,
+  toolCache: ToolCache,
+  log: (line: string) => void,
+): Promise<string> {
   log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
   const file = await toolCache.downloadTool(asset.url).catch((error: Error) => {
     throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
   });
-  await checkSha256(file, asset);
-  if (asset.kind === 'binary') {
-    await chmod(file, 0o755);
-    const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
-    return path.join(dir, exe);
+  const actual = await sha256Of(file);
+  if (actual !== asset.sha256.toLowerCase()) {
+    await rm(file, { force: true });
+    throw new Error(
+      `The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`,
+    );
   }
-  const extracted =
-    asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
-  const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
-  return path.join(dir, exe);
+  const dir = await toolCache.cacheFile(file, asset.file, provider.command, asset.version, process.arch);
+  await rm(file, { force: true });
+  const kept = path.join(dir, asset.file);
+  if (asset.kind === 'binary') await chmod(kept, 0o755);
+  return kept;
 }
 
-/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
-async function checkSha256(file: string, asset: AgentAsset): Promise<void> {
+/** The SHA-256 of `file`, lower-case hex. */
+async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  const actual = hash.digest('hex');
-  if (actual === asset.sha256.toLowerCase()) return;
-  await rm(file, { force: true });
-  throw new Error(
-    `The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`,
-  );
+  return hash.digest('hex');
 }
 
 /** The first executable `exe` in the folders of `searchPath`, else null. */

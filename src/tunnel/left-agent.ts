@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { systemClock } from '../common/clock.js';
+import { runsExecutable } from './process-executable.js';
 import { STOP_GRACE_MS, type AgentProcess } from './tunnel.js';
 
 const run = promisify(execFile);
@@ -10,7 +10,8 @@ const POLL_MS = 100;
 
 /**
  * Stops the agent a killed main step left running, only when its pid still runs its executable (a pid is
- * reused once the agent is gone): SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
+ * reused once the agent is gone), as the OS reports the executable of that pid, never by what its command
+ * line says: SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
  * @returns the pid stopped, or null when nothing of that agent runs any more
  * @throws Error when the agent survives SIGKILL or cannot be signalled
  */
@@ -22,22 +23,6 @@ export async function stopLeftAgent(agent: AgentProcess): Promise<number | null>
   process.kill(agent.pid, 'SIGKILL');
   if (await gone(agent.pid, STOP_GRACE_MS)) return agent.pid;
   throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
-}
-
-/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
-async function runsExecutable(pid: number, executable: string): Promise<boolean> {
-  try {
-    // Stryker disable all: Windows only; the tests run on Linux
-    if (process.platform === 'win32') {
-      const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
-      return stdout.toLowerCase().includes(`"${path.basename(executable).toLowerCase()}"`);
-    }
-    // Stryker restore all
-    const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
-    return stdout.includes(executable);
-  } catch {
-    return false; // `ps` exits 1 when no such process
-  }
 }
 
 async function gone(pid: number, withinMs: number): Promise<boolean> {

@@ -9,11 +9,15 @@ type AgentLine = { url: string } | { api: string } | { error: string; fatal: boo
 
 export interface AgentAsset {
   url: string;
+  /** The name of the file at `url` (its last path segment): the file the pin is the SHA-256 of. */
+  file: string;
   kind: 'tgz' | 'zip' | 'binary';
   /** The pinned version, also the tool-cache version the download is kept under. */
   version: string;
-  /** The SHA-256 of the file at `url`, lower-case hex, checked before the agent is used. */
+  /** The SHA-256 of the file at `url` as downloaded (the archive, not what it holds), lower-case hex. */
   sha256: string;
+  /** The public record `sha256` was taken from. */
+  source: string;
 }
 
 export interface TunnelProvider {
@@ -29,75 +33,107 @@ export interface TunnelProvider {
   lineReader(): (line: string) => AgentLine;
 }
 
-/** Pinned downloads by `<platform>-<arch>`, each its URL and SHA-256. */
-type PinnedAssets = Readonly<Record<string, Pick<AgentAsset, 'url' | 'sha256'>>>;
+/**
+ * One pinned download: its URL, the SHA-256 of the file at that URL exactly as served, and the public record
+ * that digest was taken from (docs/tunnel.md, "Pinned downloads"). A platform without a confirmed digest has
+ * no entry: the step then asks for the agent to be installed in an earlier step, never runs it unchecked.
+ */
+interface Pin {
+  url: string;
+  sha256: string;
+  source: string;
+}
 
-function pinned(assets: PinnedAssets, version: string): TunnelProvider['asset'] {
+/** Pinned downloads by `<platform>-<arch>`. */
+type Pins = Readonly<Record<string, Pin>>;
+
+/** The kind of download a file name says: `.tgz`, `.zip`, else the executable itself. */
+function kindOf(file: string): AgentAsset['kind'] {
+  return file.endsWith('.zip') ? 'zip' : file.endsWith('.tgz') ? 'tgz' : 'binary';
+}
+
+function pinned(pins: Pins, version: string): TunnelProvider['asset'] {
   return (platform, arch) => {
-    const asset = assets[`${platform}-${arch}`];
-    const kind = asset?.url.endsWith('.zip') ? 'zip' : asset?.url.endsWith('.tgz') ? 'tgz' : 'binary';
-    return asset ? { ...asset, kind, version } : null;
+    const pin = pins[`${platform}-${arch}`];
+    if (!pin) return null;
+    const file = new URL(pin.url).pathname.split('/').pop() ?? '';
+    return { ...pin, file, kind: kindOf(file), version };
   };
 }
 
-const NGROK_VERSION = '3.10.1';
-/**
- * Linux and macOS as ngrok's update service answered (transcribed in nixpkgs, pkgs/by-name/ng/ngrok/versions.json),
- * Windows as in its chocolatey package; not checked against a download (a wrong value fails the download).
- */
-const NGROK_ASSETS: PinnedAssets = {
+const NGROK_VERSION = '3.39.9';
+/** ngrok's own record: its release bot's commit "update to version 3.39.9" (2026-07-01) in ngrok/docker-ngrok. */
+const NGROK_RELEASE_BOT = 'ngrok/docker-ngrok releases.json, written by ngrok-release-bot for 3.39.9';
+/** Every file is the `.zip` ngrok serves for that platform; each digest is of the `.zip`. */
+const NGROK_PINS: Pins = {
   'linux-x64': {
-    url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
-    sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
+    url: 'https://bin.ngrok.com/a/cghgUWiCADZ/ngrok-v3-3.39.9-linux-amd64.zip',
+    sha256: '7f51243ef837f22b971daff05978430598da038294a02994c1dbb7291b35a309',
+    source: NGROK_RELEASE_BOT,
   },
   'linux-arm64': {
-    url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
-    sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
+    url: 'https://bin.ngrok.com/a/kSxkCtcCe62/ngrok-v3-3.39.9-linux-arm64.zip',
+    sha256: 'a5db1a260b5e8b058c0842e5bf9269c6471a75522426b22c55550620741dc30b',
+    source: NGROK_RELEASE_BOT,
   },
   'darwin-x64': {
-    url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
-    sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
+    url: 'https://bin.ngrok.com/a/a91tNmWZz4U/ngrok-v3-3.39.9-darwin-amd64.zip',
+    sha256: '94f5ee996cda6cec8b179c5dab816c790a640232844cd65dd9e5f830ea528f8e',
+    source: 'Homebrew/homebrew-cask Casks/n/ngrok.rb, version 3.39.9 (sha256 of the zip)',
   },
   'darwin-arm64': {
-    url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
-    sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
+    url: 'https://bin.ngrok.com/a/6pfVfGALLzX/ngrok-v3-3.39.9-darwin-arm64.zip',
+    sha256: '840a06680a0a68cdf295012bd5244d645a4d4235c451c0354293ac24db096e8c',
+    source: 'Homebrew/homebrew-cask Casks/n/ngrok.rb, version 3.39.9 (sha256 of the zip)',
   },
   'win32-x64': {
-    url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
-    sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
+    url: 'https://bin.ngrok.com/a/m9v4MphCUjA/ngrok-v3-3.39.9-windows-amd64.zip',
+    sha256: '12f99dc3b2145ab1503602434e00fd38199a5545dc051dd86ba526c11ab97db1',
+    source: 'Chocolatey community package ngrok 3.39.9, chocolateyinstall.ps1 (checksum64 of url64bit)',
   },
 };
 
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-/** The "SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/2026.9.3; not checked either. */
-const CLOUDFLARED_ASSETS: PinnedAssets = {
+/** The release's own record: its notes' "SHA256 Checksums", which for these files are of the file itself. */
+const CLOUDFLARED_NOTES = `"SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/${CLOUDFLARED_VERSION}, equal to GitHub's asset digest`;
+/**
+ * GitHub's asset digest of the `.tgz`. The release notes' value for a macOS `.tgz` is the SHA-256 of the
+ * executable inside it (cloudflare/cloudflared issues 1004 and 1648), never what is downloaded.
+ */
+const CLOUDFLARED_ASSET_DIGEST = `GitHub's asset digest of the .tgz in release ${CLOUDFLARED_VERSION} (not the release notes' value, which is of the executable inside)`;
+const CLOUDFLARED_PINS: Pins = {
   'linux-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
     sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
+    source: CLOUDFLARED_NOTES,
   },
   'linux-arm64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
     sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
+    source: CLOUDFLARED_NOTES,
   },
   'darwin-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
-    sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
+    sha256: 'd1155d0837487f261183b15c1eab6c4ebcad9dc49b94675f1524c3564cea3977',
+    source: CLOUDFLARED_ASSET_DIGEST,
   },
   'darwin-arm64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
-    sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
+    sha256: '587c2cfb1c230fe36c7fa7727da78be459dae028cabe8c001291999350f07095',
+    source: CLOUDFLARED_ASSET_DIGEST,
   },
   'win32-x64': {
     url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
     sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
+    source: CLOUDFLARED_NOTES,
   },
 };
 
 const ngrok: TunnelProvider = {
   name: 'ngrok',
   command: 'ngrok',
-  asset: pinned(NGROK_ASSETS, NGROK_VERSION),
+  asset: pinned(NGROK_PINS, NGROK_VERSION),
   args(tunnel) {
     const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
     if (tunnel.hostHeader) args.push(`--host-header=${tunnel.hostHeader}`);
@@ -135,7 +171,7 @@ export const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
 const cloudflared: TunnelProvider = {
   name: 'cloudflared',
   command: 'cloudflared',
-  asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
+  asset: pinned(CLOUDFLARED_PINS, CLOUDFLARED_VERSION),
   args(tunnel) {
     const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
     const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;

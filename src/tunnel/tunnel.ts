@@ -6,6 +6,7 @@ import { findAgent } from './agent.js';
 import { askNgrokApi } from './ngrok-api.js';
 import { agentMaySee, NGROK_DEFAULT_API, tunnelProvider, type TunnelProvider } from './providers.js';
 import { seeAsBrowser } from './browser-check.js';
+import { executableOf } from './process-executable.js';
 import { systemClock, timeoutSignal } from '../common/clock.js';
 
 /** How long the agent may take to open the tunnel and the app to answer through it, ms. */
@@ -40,7 +41,11 @@ export interface StartTunnelOptions {
   signal: AbortSignal;
   /** Bound of the whole start, ms; default {@link TUNNEL_START_MS}. */
   timeoutMs?: number;
-  /** Called once the agent runs, before anything else is awaited. */
+  /**
+   * Called once the agent runs, before anything else is awaited (`path`: as it was started); and again once
+   * it announced its public URL, with the executable the OS reports for its pid (a shim that `exec`s the
+   * agent has done so by then): what the post step recognises the pid by.
+   */
   onSpawn?: (agent: AgentProcess) => void;
 }
 
@@ -89,8 +94,12 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   });
   const stop = (): Promise<void> => (stopping ??= stopAgent(child, exited));
   if (child.pid !== undefined) options.onSpawn?.({ pid: child.pid, path: agentPath });
+  // Asked while the app is tried through the tunnel (PowerShell takes a while on Windows); settled before
+  // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
+  let recorded: Promise<void> = Promise.resolve();
   try {
     const url = await publicUrl(child, provider, bound, tunnel.address, exited);
+    recorded = recordExecutable(child.pid, options.onSpawn);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
     await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
       const code = child.exitCode ?? child.signalCode;
@@ -99,8 +108,10 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
         `The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`,
       );
     });
+    await recorded;
     return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
   } catch (error) {
+    await recorded;
     await stop();
     if (options.signal.aborted)
       throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
@@ -108,6 +119,15 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   } finally {
     started.abort();
   }
+}
+
+/** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
+async function recordExecutable(
+  pid: number | undefined,
+  onSpawn: StartTunnelOptions['onSpawn'],
+): Promise<void> {
+  const running = pid === undefined ? null : await executableOf(pid);
+  if (pid !== undefined && running) onSpawn?.({ pid, path: running });
 }
 
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */

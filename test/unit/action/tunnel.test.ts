@@ -7,6 +7,7 @@
  * running; and a forced exit that kills the agents first.
  */
 import { spawn } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -92,8 +93,15 @@ describe('openTunnel', () => {
     expect(deps.sink.outputs['tunnel-url']).toBe(tunnel!.url);
     expect(deps.sink.stdout).toContain(`Tunnel (cloudflared): ${tunnel!.url} -> http://***:`);
     expect(deps.sink.stdout).not.toContain(HOST);
-    const { pid } = savedAgent(deps.sink);
-    expect(deps.sink.saves).toHaveLength(1);
+    const { pid, path: executable } = savedAgent(deps.sink);
+    // Saved as started, then as the executable the OS reports for that pid (the fake is a node script).
+    expect(
+      deps.sink.saves.map(([name, value]) => [name, (JSON.parse(value) as { pid: number }).pid]),
+    ).toEqual([
+      ['tunnel-agent', pid],
+      ['tunnel-agent', pid],
+    ]);
+    expect(await realpath(executable)).toBe(await realpath(process.execPath));
     expect(isAlive(pid)).toBe(true);
     expect(await agent.alive()).toContain(pid);
     await tunnel!.stop();

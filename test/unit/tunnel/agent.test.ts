@@ -1,8 +1,10 @@
 /**
  * The agent's pinned download through the real download code (`findAgent` with `@actions/tool-cache`),
  * served from a loopback server: a good file is checked and kept in the tool cache under the pinned
- * version (and found there the next time, without a download); a corrupted one is refused and deleted; a
- * missing one is a clear error naming the URL. A `.tgz` is checked before it is extracted.
+ * version and its own name (and found there the next time, without a download); a corrupted one is refused
+ * and deleted; a missing one is a clear error naming the URL. The pin is of the file downloaded: a `.tgz`
+ * is checked as downloaded, before it is extracted. The kept file is checked again at every use: one
+ * replaced after its download (as an earlier job on a persistent runner can) is refused before it runs.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAgent } from '../../../src/tunnel/agent.js';
+import { startTunnel } from '../../../src/tunnel/tunnel.js';
 import { tunnelProvider, type AgentAsset, type TunnelProvider } from '../../../src/tunnel/providers.js';
 
 const GOOD = Buffer.from('#!/bin/sh\necho fake agent\n');
@@ -58,15 +61,16 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-/** The cloudflared provider with its download pointed at the loopback server. */
+/** The cloudflared provider with its download pointed at the loopback server (the file named by the URL). */
 function providerWith(
-  asset: Omit<AgentAsset, 'sha256'> & { sha256?: string },
+  asset: Omit<AgentAsset, 'sha256' | 'file' | 'source'> & { sha256?: string },
   command: string,
 ): TunnelProvider {
+  const file = new URL(asset.url).pathname.split('/').pop() ?? '';
   return {
     ...tunnelProvider('cloudflared'),
     command,
-    asset: () => ({ sha256: sha256(GOOD), ...asset }),
+    asset: () => ({ sha256: sha256(GOOD), file, source: 'the test', ...asset }),
   };
 }
 
@@ -79,8 +83,11 @@ describe.skipIf(process.platform === 'win32')('findAgent download', () => {
       'gi-test-agent',
     );
     const exe = await find(provider);
-    expect(exe).toContain(path.join('gi-test-agent', '2026.9.3'));
+    expect(exe).toBe(
+      path.join(process.env.RUNNER_TOOL_CACHE ?? '', 'gi-test-agent', '2026.9.3', process.arch, 'good'),
+    );
     expect(await readFile(exe)).toEqual(GOOD);
+    expect(spawnSync(exe).stdout.toString()).toBe('fake agent\n');
     const downloads = requested.length;
     expect(await find(provider)).toBe(exe);
     expect(requested.length).toBe(downloads);
@@ -94,7 +101,7 @@ describe.skipIf(process.platform === 'win32')('findAgent download', () => {
     const tempBefore = await readdir(process.env.RUNNER_TEMP ?? '');
     await expect(find(provider)).rejects.toThrow(
       new RegExp(
-        `The download of ${base}/corrupted has SHA-256 [0-9a-f]{64}, not the pinned ${sha256(GOOD)}: it was deleted and not run`,
+        `The download of ${base}/corrupted has SHA-256 [0-9a-f]{64}, not the pinned ${sha256(GOOD)} \\(the test\\): it was deleted and not run`,
       ),
     );
     expect(existsSync(path.join(process.env.RUNNER_TOOL_CACHE ?? '', 'gi-corrupt-agent'))).toBe(false);
@@ -109,14 +116,63 @@ describe.skipIf(process.platform === 'win32')('findAgent download', () => {
     await expect(find(provider)).rejects.toThrow(`Could not download gi-missing-agent from ${base}/missing`);
   });
 
-  it('checks a .tgz before extracting it', async () => {
+  it('checks a .tgz as downloaded, before extracting it: a pin of the executable inside is refused', async () => {
     const provider = providerWith(
       { url: `${base}/agent.tgz`, kind: 'tgz', version: '1.0.0', sha256: sha256(tgz) },
       'gi-test-agent',
     );
     expect(await readFile(await find(provider))).toEqual(GOOD);
-    const bad = providerWith({ url: `${base}/agent.tgz`, kind: 'tgz', version: '2.0.0' }, 'gi-test-agent');
-    await expect(find(bad)).rejects.toThrow(/not the pinned/);
+    // The pin of the executable inside the archive (what cloudflared's release notes give for macOS).
+    const inside = providerWith({ url: `${base}/agent.tgz`, kind: 'tgz', version: '2.0.0' }, 'gi-test-agent');
+    await expect(find(inside)).rejects.toThrow(
+      `The download of ${base}/agent.tgz has SHA-256 ${sha256(tgz)}, not the pinned ${sha256(GOOD)}`,
+    );
+  });
+
+  it('keeps the pinned file itself, under its own name, and extracts it afresh at every use', async () => {
+    const provider = providerWith(
+      { url: `${base}/agent.tgz`, kind: 'tgz', version: '3.0.0', sha256: sha256(tgz) },
+      'gi-test-agent',
+    );
+    const first = await find(provider);
+    const kept = path.join(process.env.RUNNER_TOOL_CACHE ?? '', 'gi-test-agent', '3.0.0', process.arch);
+    expect(await readdir(kept)).toEqual(['agent.tgz']);
+    expect(sha256(await readFile(path.join(kept, 'agent.tgz')))).toBe(sha256(tgz));
+    const second = await find(provider);
+    expect(second).not.toBe(first);
+    expect(await readFile(second)).toEqual(GOOD);
+  });
+
+  it('refuses a kept executable replaced after its download, before it runs', async () => {
+    const provider = providerWith({ url: `${base}/good`, kind: 'binary', version: '4.0.0' }, 'gi-kept-agent');
+    const exe = await find(provider);
+    const ran = path.join(work, 'planted-ran');
+    await writeFile(exe, `#!/bin/sh\ntouch '${ran}'\n`, { mode: 0o755 });
+    const downloads = requested.length;
+    await expect(find(provider)).rejects.toThrow(
+      new RegExp(
+        `The kept good \\(${exe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) has SHA-256 [0-9a-f]{64}, not the pinned ${sha256(GOOD)} \\(the test\\): it was not run`,
+      ),
+    );
+    expect(requested.length).toBe(downloads);
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  it('refuses a kept archive replaced after its download', async () => {
+    const provider = providerWith(
+      { url: `${base}/agent.tgz`, kind: 'tgz', version: '5.0.0', sha256: sha256(tgz) },
+      'gi-test-agent',
+    );
+    await find(provider);
+    const kept = path.join(
+      process.env.RUNNER_TOOL_CACHE ?? '',
+      'gi-test-agent',
+      '5.0.0',
+      process.arch,
+      'agent.tgz',
+    );
+    await writeFile(kept, zip);
+    await expect(find(provider)).rejects.toThrow(`has SHA-256 ${sha256(zip)}, not the pinned ${sha256(tgz)}`);
   });
 });
 
@@ -161,5 +217,40 @@ describe.skipIf(process.platform === 'win32')('findAgent', () => {
       path.join(dirs[2]!, 'gi-path-agent'),
     );
     expect(requested.length).toBe(downloads);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a tool-cache entry planted under the pinned version', () => {
+  it('is refused before it runs: NGROK_AUTHTOKEN never reaches it', async () => {
+    const asset = tunnelProvider('ngrok').asset(process.platform, process.arch);
+    if (!asset) throw new Error(`no ngrok download for ${process.platform}/${process.arch}`);
+    const dir = path.join(process.env.RUNNER_TOOL_CACHE ?? '', 'ngrok', asset.version, process.arch);
+    const seen = path.join(work, 'planted-env');
+    const planted = `#!/bin/sh\nenv > '${seen}'\n`;
+    await mkdir(dir, { recursive: true });
+    // Both what the agent's own name and the pinned file's name would find there.
+    await writeFile(path.join(dir, 'ngrok'), planted, { mode: 0o755 });
+    await writeFile(
+      path.join(dir, asset.file),
+      zipSync({ ngrok: [new TextEncoder().encode(planted), { os: 3, attrs: 0o755 << 16 }] }),
+    );
+    await writeFile(`${dir}.complete`, '');
+    const token = 'ngrok-token-planted-9Zq';
+    await expect(
+      startTunnel({
+        tunnel: {
+          address: 'http://127.0.0.1:9',
+          provider: 'ngrok',
+          authtoken: token,
+          urlVariable: 'ngrokUrl',
+          hostHeader: '',
+        },
+        env: { PATH: '' },
+        log: () => {},
+        signal: new AbortController().signal,
+        timeoutMs: 5_000,
+      }),
+    ).rejects.toThrow(`not the pinned ${asset.sha256} (${asset.source}): it was not run`);
+    expect(existsSync(seen)).toBe(false);
   });
 });

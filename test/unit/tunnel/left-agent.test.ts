@@ -1,11 +1,16 @@
 /**
  * The post step's stop of an agent a killed main step left running: only a pid that still runs the saved
- * executable is signalled, and one that ignores SIGTERM is killed.
+ * executable (as the OS reports it, not as its command line says) is signalled, and one that ignores
+ * SIGTERM is killed; an agent started through a shim that `exec`s it is recognised.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopLeftAgent } from '../../../src/tunnel/left-agent.js';
-import { isAlive } from '../../support/fake-tunnel.js';
+import { startTunnel, type AgentProcess } from '../../../src/tunnel/tunnel.js';
+import { isAlive, useAgentAndApp } from '../../support/fake-tunnel.js';
 
 /**
  * A process of `process.execPath`, detached as the agent of a killed step is, that ignores SIGTERM when
@@ -100,3 +105,54 @@ async function waitForCommand(pid: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe.skipIf(process.platform === 'win32')('stopLeftAgent knows the agent by its executable', () => {
+  const world = useAgentAndApp();
+
+  it('recognises an agent started through a shim that execs it, from what the start recorded', async () => {
+    const shims = await mkdtemp(path.join(tmpdir(), 'gi-agent-shim-'));
+    try {
+      // A version manager's shim: a shell script named like the agent that `exec`s the real one.
+      await writeFile(
+        path.join(shims, 'cloudflared'),
+        `#!/bin/sh\nexec "${path.join(world.agent.binDir, 'cloudflared')}" "$@"\n`,
+        { mode: 0o755 },
+      );
+      let saved: AgentProcess | undefined;
+      const open = await startTunnel({
+        tunnel: world.tunnel(),
+        env: { PATH: shims },
+        log: () => {},
+        signal: new AbortController().signal,
+        timeoutMs: 20_000,
+        onSpawn: (agent) => (saved = agent),
+      });
+      const [pid] = await world.agent.alive();
+      // The main step is killed here: the post step has only the saved state.
+      expect(saved?.pid).toBe(pid);
+      expect(await stopLeftAgent(saved ?? { pid: 0, path: '' })).toBe(pid);
+      expect(isAlive(pid ?? 0)).toBe(false);
+      await open.stop();
+    } finally {
+      await rm(shims, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves alone a process whose command line merely names the agent's path", async () => {
+    const agentPath = '/opt/hostedtoolcache/cloudflared/2026.9.3/x64/cloudflared-linux-amd64';
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', agentPath], {
+      stdio: 'ignore',
+    });
+    const pid = child.pid ?? 0;
+    try {
+      await waitForCommand(pid);
+      expect(execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' })).toContain(
+        agentPath,
+      );
+      expect(await stopLeftAgent({ pid, path: agentPath })).toBeNull();
+      expect(isAlive(pid)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});

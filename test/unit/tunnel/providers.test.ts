@@ -3,9 +3,12 @@
  * (`started tunnel`, `starting web service`, levels `eror`/`crit`), cloudflared's quick-tunnel announcement
  * and its error lines.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { agentMaySee, tunnelProvider } from '../../../src/tunnel/providers.js';
+import { ROOT } from '../../support/harness.js';
 
 const TUNNEL: TunnelInputs = {
   address: 'http://localhost:3000',
@@ -67,17 +70,17 @@ describe('ngrok', () => {
     expect(read('{"lvl":"crit","msg":"command failed"}')).toEqual({ error: 'command failed', fatal: true });
   });
 
-  it('downloads pinned 3.x releases for every runner platform, each with a SHA-256', () => {
+  it('downloads one pinned 3.x release for every runner platform: the zip ngrok serves', () => {
+    const versions = new Set<string>();
     for (const [platform, arch] of RUNNER_PLATFORMS) {
       const asset = ngrok.asset(platform, arch);
-      expect(asset?.url).toMatch(/^https:\/\/bin\.equinox\.io\/a\/\w+\/ngrok-v3-3\.\d+\.\d+-/);
-      expect(asset?.url).not.toContain('stable');
-      expect(asset?.url).toContain(asset?.version);
-      expect(asset?.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(asset?.url).toMatch(/^https:\/\/bin\.ngrok\.com\/a\/\w+\/ngrok-v3-3\.\d+\.\d+-\w+-\w+\.zip$/);
+      expect(asset?.url).toContain(`-${asset?.version}-`);
+      expect(asset?.kind).toBe('zip');
+      versions.add(asset?.version ?? '');
     }
+    expect(versions.size).toBe(1);
     expect(ngrok.asset('aix', 'ppc64')).toBeNull();
-    expect(ngrok.asset('linux', 'x64')?.kind).toBe('binary');
-    expect(ngrok.asset('win32', 'x64')?.kind).toBe('zip');
   });
 });
 
@@ -157,6 +160,35 @@ describe('cloudflared', () => {
     expect(cloudflared.asset('darwin', 'arm64')?.kind).toBe('tgz');
     expect(cloudflared.asset('linux', 'x64')?.kind).toBe('binary');
     expect(cloudflared.asset('win32', 'x64')?.kind).toBe('binary');
+  });
+});
+
+describe('pinned downloads', () => {
+  const pins = (['cloudflared', 'ngrok'] as const).flatMap((name) =>
+    RUNNER_PLATFORMS.map(([platform, arch]) => ({
+      where: `${name} ${platform}-${arch}`,
+      asset: tunnelProvider(name).asset(platform, arch),
+    })),
+  );
+
+  it('each names the file its digest is of: the last segment of its URL, unpacked as its extension says', () => {
+    for (const { where, asset } of pins) {
+      expect(asset, where).not.toBeNull();
+      expect(asset?.url.endsWith(`/${asset.file}`), where).toBe(true);
+      const kind = asset?.file.endsWith('.tgz') ? 'tgz' : asset?.file.endsWith('.zip') ? 'zip' : 'binary';
+      expect(asset?.kind, where).toBe(kind);
+      expect(asset?.sha256, where).toMatch(/^[0-9a-f]{64}$/);
+      expect(asset?.source, where).not.toBe('');
+    }
+    expect(new Set(pins.map(({ asset }) => asset?.sha256)).size).toBe(pins.length);
+  });
+
+  it('docs/tunnel.md lists each with its file and SHA-256 on one line', async () => {
+    const lines = (await readFile(path.join(ROOT, 'docs', 'tunnel.md'), 'utf8')).split('\n');
+    for (const { where, asset } of pins) {
+      const line = lines.find((l) => l.includes(asset?.sha256 ?? '-'));
+      expect(line, where).toContain(asset?.file);
+    }
   });
 });
 
