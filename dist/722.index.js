@@ -1,8 +1,8 @@
-export const id = 554;
-export const ids = [554];
+export const id = 722;
+export const ids = [722];
 export const modules = {
 
-/***/ 16554:
+/***/ 58722:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -22,11 +22,11 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/common/time-limit.ts
-var time_limit = __webpack_require__(51418);
+var time_limit = __webpack_require__(12888);
 // EXTERNAL MODULE: ./src/github.ts
-var src_github = __webpack_require__(69248);
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __webpack_require__(70370);
+var src_github = __webpack_require__(57582);
+// EXTERNAL MODULE: ../main/node_modules/p-limit/index.js + 1 modules
+var p_limit = __webpack_require__(46354);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -34,9 +34,11 @@ var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: ./src/api/backoff.ts
-var backoff = __webpack_require__(50304);
+var backoff = __webpack_require__(8390);
+// EXTERNAL MODULE: ./src/api/http.ts
+var http = __webpack_require__(46972);
 // EXTERNAL MODULE: ./src/common/clock.ts
-var clock = __webpack_require__(39987);
+var clock = __webpack_require__(30373);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(57075);
 ;// CONCATENATED MODULE: ./src/artifacts/image-guard.ts
@@ -131,6 +133,7 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 
 
 
+
 /** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
 class AttemptError extends Error {
@@ -153,6 +156,11 @@ function displayUrl(url) {
         return '(invalid URL)';
     }
 }
+/** One header of an answer (the first, when sent twice). */
+function header(answer, name) {
+    const value = answer.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}
 /**
  * One attempt: GET `url` (redirects checked), its body streamed through the image guard into `tmp`; the bytes saved.
  * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
@@ -166,32 +174,35 @@ async function attemptDownload(url, tmp, rules) {
         let response;
         for (let hop = 0, current = url;; hop++) {
             checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
-            response = await fetch(current, {
-                redirect: 'manual',
+            response = await (0,http/* openHttp */.fb)({
+                method: 'GET',
+                url: current,
                 headers: { accept: 'image/png,image/*;q=0.9,*/*;q=0.5', 'user-agent': 'ghost-inspector-action' },
                 signal,
+                socketTimeoutMs: rules.timeoutMs + 1000,
             });
-            const location = response.headers.get('location');
+            const location = header(response, 'location');
             if (response.status < 300 || response.status >= 400 || !location)
                 break;
+            response.body.destroy();
             if (hop >= MAX_REDIRECTS)
                 throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
             current = new URL(location, current).href;
         }
         const { status } = response;
-        if (!response.ok) {
+        if (status < 200 || status > 299) {
+            response.body.destroy();
             const retryable = status >= 500 || status === 429 || status === 408;
-            const retryAfter = response.headers.get('retry-after') ?? undefined;
+            const retryAfter = header(response, 'retry-after');
             const waitMs = retryable ? (0,backoff/* parseRetryAfter */.mu)(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) : undefined;
             throw new AttemptError(`HTTP ${status}`, retryable, waitMs);
         }
-        if (Number(response.headers.get('content-length')) > rules.maxBytes) {
+        if (Number(header(response, 'content-length')) > rules.maxBytes) {
+            response.body.destroy();
             throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
         }
         const out = (0,external_node_fs_.createWriteStream)(tmp);
-        // A web stream is async iterable in Node, which the DOM types do not say.
-        const body = (response.body ?? []);
-        await (0,external_node_stream_promises_.pipeline)(body, imageGuard(rules.maxBytes), out);
+        await (0,external_node_stream_promises_.pipeline)(response.body, imageGuard(rules.maxBytes), out);
         if (out.bytesWritten === 0)
             throw new AttemptError('empty body', true);
         return out.bytesWritten;
@@ -207,7 +218,7 @@ async function attemptDownload(url, tmp, rules) {
             throw new AttemptError(`no complete answer within ${rules.timeoutMs} ms`, true);
         const err = e;
         const code = err.cause?.code ?? err.code;
-        if (code && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+        if (code && /^E[A-Z]+$/.test(code)) {
             throw new AttemptError(`error ${code}`, code !== 'ENOSPC');
         }
         throw new AttemptError(String(err.message).replace(/https?:\/\/\S+/g, displayUrl), false);
@@ -270,7 +281,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
 }
 
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
-var console = __webpack_require__(63352);
+var console = __webpack_require__(12490);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
 /** Screenshot and artifact names that GitHub and every file system accept (docs/github-platform.md, "Artifacts"). */
 
@@ -350,7 +361,7 @@ function suffixedName(name, attempt) {
 }
 
 // EXTERNAL MODULE: ./src/api/screenshots.ts
-var screenshots = __webpack_require__(45309);
+var screenshots = __webpack_require__(43487);
 ;// CONCATENATED MODULE: ./src/artifacts/select.ts
 /** Which screenshots of a run to keep: a pure choice over the run model. */
 
@@ -415,7 +426,7 @@ function selectScreenshots(summary, mode) {
 }
 
 // EXTERNAL MODULE: ./src/common/log.ts
-var log = __webpack_require__(81095);
+var log = __webpack_require__(63265);
 ;// CONCATENATED MODULE: ./src/artifacts/upload.ts
 
 
@@ -503,7 +514,7 @@ async function uploadScreenshots(files, options) {
         return keep(`Screenshot artifact not uploaded: ${describe(e)}.`);
     }
     // Loaded on demand: the client and its Azure SDK are large and needless outside GitHub.
-    const client = options.client ?? new (await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(645)]).then(__webpack_require__.bind(__webpack_require__, 9645))).DefaultArtifactClient();
+    const client = options.client ?? new (await Promise.all(/* import() */[__webpack_require__.e(823), __webpack_require__.e(205)]).then(__webpack_require__.bind(__webpack_require__, 6205))).DefaultArtifactClient();
     const attempts = Math.max(1, options.attempts ?? 2);
     const sleep = options.sleep ?? ((ms) => clock/* systemClock */.ml.sleep(ms));
     const paths = files.map((f) => f.path);
