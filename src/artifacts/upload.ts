@@ -137,7 +137,7 @@ export async function uploadScreenshots(
   if (github.enterpriseServer) {
     return keep(
       `Screenshot artifact not uploaded: ${github.serverUrl} is GitHub Enterprise Server, whose artifact service the artifact client (@actions/artifact v2 and later) does not support.`,
-      `; upload that folder with actions/upload-artifact@v3 (README, "GitHub Enterprise Server")`,
+      `; upload that folder with actions/upload-artifact@v3 (README, "Versions")`,
     );
   }
 
