@@ -1,9 +1,11 @@
 /**
  * The runner's proxy (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms) carries every
  * request of the action's one transport (`src/api/http.ts`) and of each of its users: an API exchange, a
- * screenshot download, the tunnel's browser check. The hosts are names only the proxy resolves (`*.test`,
- * which no DNS answers): a request that does not go through the proxy fails with ENOTFOUND.
+ * screenshot download, the tunnel's browser check; and the tunnel agent's download (`@actions/tool-cache`).
+ * The hosts are names only the proxy resolves (`*.test`, which no DNS answers): a request that does not go
+ * through the proxy fails with ENOTFOUND.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +16,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { sendHttp, TransportError } from '../../../src/api/http.js';
 import { downloadScreenshots } from '../../../src/artifacts/index.js';
+import { findAgent } from '../../../src/tunnel/agent.js';
 import { seeAsBrowser } from '../../../src/tunnel/browser-check.js';
+import { tunnelProvider } from '../../../src/tunnel/providers.js';
 import { startForwardProxy, type ForwardProxy } from '../../support/proxy.js';
 import {
   randomPng,
@@ -33,13 +37,18 @@ const NO_PROXY_ENV = {
   no_proxy: undefined,
 };
 
+/** The bytes of a tunnel agent the app serves at `/agent`. */
+const AGENT = Buffer.from('#!/bin/sh\necho agent\n');
+
 let app: http.Server;
 let shots: ScreenshotServer;
 let proxy: ForwardProxy;
 let restoreEnv: () => void = () => undefined;
 
 beforeAll(async () => {
-  app = http.createServer((req, res) => res.end(`app saw ${req.method} ${req.url}`));
+  app = http.createServer((req, res) =>
+    res.end(req.url === '/agent' ? AGENT : `app saw ${req.method} ${req.url}`),
+  );
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   shots = await startScreenshotServer();
   proxy = await startForwardProxy({
@@ -124,4 +133,28 @@ describe('every user of the transport goes through the proxy', () => {
     expect(await seeAsBrowser('http://api.gi.test/', new AbortController().signal)).toEqual({ kind: 'app' });
     expect(proxy.seen).toEqual(['CONNECT api.gi.test:80']);
   });
+
+  it.skipIf(process.platform === 'win32')(
+    "the tunnel agent's download, from a host only the proxy knows",
+    async () => {
+      const work = await mkdtemp(path.join(os.tmpdir(), 'gi-proxy-agent-'));
+      const cache = path.join(work, 'cache');
+      restoreEnv = setEnv({
+        ...NO_PROXY_ENV,
+        HTTP_PROXY: proxy.url,
+        RUNNER_TOOL_CACHE: cache,
+        RUNNER_TEMP: work,
+      });
+      try {
+        const sha256 = createHash('sha256').update(AGENT).digest('hex');
+        const asset = { url: 'http://api.gi.test/agent', kind: 'binary', version: '1.0.0', sha256 } as const;
+        const provider = { ...tunnelProvider('cloudflared'), command: 'gi-proxy-agent', asset: () => asset };
+        const exe = await findAgent(provider, '', () => undefined);
+        expect(await readFile(exe)).toEqual(AGENT);
+        expect(proxy.seen).toEqual(['CONNECT api.gi.test:80']);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+  );
 });
