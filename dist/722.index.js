@@ -473,8 +473,9 @@ function describe(error) {
 }
 /**
  * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), or when the upload fails for good or is stopped, keeps them in `artifactsDir`
- * (`localDir`). Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * (no `ACTIONS_RUNTIME_TOKEN`), on GitHub Enterprise Server (not attempted: one warning naming the reason and
+ * the folder), or when the upload fails for good or is stopped, keeps them in `artifactsDir` (`localDir`).
+ * Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 async function uploadScreenshots(files, options) {
     const env = options.env ?? process.env;
@@ -486,15 +487,16 @@ async function uploadScreenshots(files, options) {
     };
     if (files.length === 0)
         return { warnings };
-    const keep = async (why) => {
+    /** Keeps the files in `artifactsDir`, warning `why` (if any), the folder, then `then` (if any). */
+    const keep = async (why, then = '') => {
         const localDir = external_node_path_default().resolve(options.artifactsDir);
         try {
-            // Outside GitHub the files were downloaded there.
+            // Outside GitHub and on GitHub Enterprise Server the files were downloaded there.
             if (localDir !== external_node_path_default().resolve(options.rootDirectory)) {
                 await (0,promises_.cp)(options.rootDirectory, localDir, { recursive: true });
             }
             if (why)
-                warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
+                warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}${then}.`);
             else
                 log?.info(`Screenshots (${files.length}) written to ${localDir}`);
             return { localDir, warnings };
@@ -504,8 +506,12 @@ async function uploadScreenshots(files, options) {
             return { warnings };
         }
     };
-    if (!(0,src_github/* readGitHubContext */.L7)(env).artifactService)
+    const github = (0,src_github/* readGitHubContext */.L7)(env);
+    if (!github.artifactService)
         return keep('');
+    if (github.enterpriseServer) {
+        return keep(`Screenshot artifact not uploaded: ${github.serverUrl} is GitHub Enterprise Server, whose artifact service the artifact client (@actions/artifact v2 and later) does not support.`, `; upload that folder with actions/upload-artifact@v3 (README, "Versions")`);
+    }
     let base;
     try {
         base = sanitizeArtifactName(options.name);
@@ -591,7 +597,8 @@ async function publishScreenshots(summary, options) {
     if (jobs.length === 0)
         return { files: {}, missing: [], warnings: [] };
     const github = (0,src_github/* readGitHubContext */.L7)(env);
-    const dir = github.artifactService
+    // On GitHub Enterprise Server nothing is uploaded: the files go straight where they are kept.
+    const dir = github.artifactService && !github.enterpriseServer
         ? external_node_path_default().join(github.runnerTemp || external_node_os_default().tmpdir(), `ghost-inspector-screenshots-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`)
         : external_node_path_default().resolve(options.artifactsDir);
     log?.info(`Downloading ${jobs.length} screenshot(s)...`);

@@ -56358,8 +56358,20 @@ function readGitHubContext(env = process.env) {
         summaryFile: env.GITHUB_STEP_SUMMARY || null,
         runnerTemp: env.RUNNER_TEMP || null,
         artifactService: !!env.ACTIONS_RUNTIME_TOKEN,
+        enterpriseServer: isEnterpriseServer(env.GITHUB_SERVER_URL),
         matrixDigest: env.GITHUB_JOB ? matrixDigest(env) : null,
     };
+}
+/** Whether `serverUrl` (default github.com) is a GitHub Enterprise Server; see {@link GitHubContext}. */
+function isEnterpriseServer(serverUrl) {
+    let host;
+    try {
+        host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+    }
+    catch {
+        return false;
+    }
+    return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
 }
 /** The pull request number in the event file at `eventPath`, or null. */
 function pullRequestNumber(eventPath) {
@@ -70372,11 +70384,20 @@ const STRINGS = [
     'screenshotTarget',
     'chatChannel',
 ];
+/**
+ * The chat channel goes under both names (docs/api-contract.md, "Execute parameters"): the reference's
+ * `chatChannel` and the official client's `slackChannel`. An unknown name becomes a custom variable.
+ */
+const CHAT_CHANNEL_ALIAS = 'slackChannel';
 const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
-/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+/**
+ * Every parameter name of the contract's execute table, plus `apiKey` and the chat channel's other name. A
+ * custom variable may not use one.
+ */
 const EXECUTE_PARAMETER_NAMES = new Set([
     'apiKey',
     'dataFile',
+    CHAT_CHANNEL_ALIAS,
     ...BOOLEANS,
     ...NUMBERS,
     ...STRINGS,
@@ -70411,8 +70432,10 @@ function encodeExecuteOptions(options, target) {
         let sent = typeof value === 'boolean' ? +value : value;
         if (name === 'chatChannel' && typeof sent === 'string')
             sent = sent.replace(/^#+/, '');
-        pairs.push([name, String(sent)]);
-        json[name] = sent;
+        for (const key of name === 'chatChannel' ? [name, CHAT_CHANNEL_ALIAS] : [name]) {
+            pairs.push([key, String(sent)]);
+            json[key] = sent;
+        }
     }
     for (const name of REPEATABLE) {
         const value = options[name];
