@@ -2,7 +2,8 @@
  * The bundled action on a runner whose only way out is its proxy (`HTTP_PROXY`): the API, the screenshots,
  * the artifact service and GitHub's REST API are host names only the proxy resolves (`*.test`, which no DNS
  * answers), so a request that does not go through the proxy fails (ENOTFOUND). Every part of a step then
- * works: the run, its failed test's screenshot, the artifact, the pull-request comment.
+ * works: the run, its failed test's screenshot, the artifact (its blob storage on loopback goes through the
+ * proxy as well), the pull-request comment.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -100,5 +101,7 @@ describe('behind a proxy, every request of a step goes through it', () => {
     for (const host of ['api.gi.test', 'shots.gi.test', 'results.gi.test', 'github.gi.test']) {
       expect(hosts, host).toContain(`${host}:80`);
     }
+    // The artifact's blob storage (the Azure SDK) goes through the proxy too, in absolute form.
+    expect(proxy.seen).toContainEqual(expect.stringMatching(`^PUT ${artifacts.url}/devstoreaccount1/`));
   });
 });
