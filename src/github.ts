@@ -34,6 +34,11 @@ export interface GitHubContext {
   runnerTemp: string | null;
   /** True when the artifact service can be reached (`ACTIONS_RUNTIME_TOKEN` set). */
   artifactService: boolean;
+  /**
+   * True on GitHub Enterprise Server: `serverUrl`'s host is not github.com, `*.ghe.com` (GitHub Enterprise
+   * Cloud with data residency) or `*.localhost` (the hosts `@actions/artifact` accepts; it refuses the others).
+   */
+  enterpriseServer: boolean;
   /** 8 hex digits telling matrix legs and steps apart, from non-secret values; null outside GitHub. */
   matrixDigest: string | null;
 }
@@ -78,8 +83,20 @@ export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubC
     summaryFile: env.GITHUB_STEP_SUMMARY || null,
     runnerTemp: env.RUNNER_TEMP || null,
     artifactService: !!env.ACTIONS_RUNTIME_TOKEN,
+    enterpriseServer: isEnterpriseServer(env.GITHUB_SERVER_URL),
     matrixDigest: env.GITHUB_JOB ? matrixDigest(env) : null,
   };
+}
+
+/** Whether `serverUrl` (default github.com) is a GitHub Enterprise Server; see {@link GitHubContext}. */
+function isEnterpriseServer(serverUrl: string | undefined): boolean {
+  let host: string;
+  try {
+    host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
 }
 
 /** The pull request number in the event file at `eventPath`, or null. */

@@ -26,14 +26,23 @@ const STRINGS = [
   'screenshotTarget',
   'chatChannel',
 ] as const satisfies ReadonlyArray<keyof ExecuteOptions>;
+/**
+ * The chat channel goes under both names (docs/api-contract.md, "Execute parameters"): the reference's
+ * `chatChannel` and the official client's `slackChannel`. An unknown name becomes a custom variable.
+ */
+const CHAT_CHANNEL_ALIAS = 'slackChannel';
 const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'] as const satisfies ReadonlyArray<
   keyof ExecuteOptions
 >;
 
-/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+/**
+ * Every parameter name of the contract's execute table, plus `apiKey` and the chat channel's other name. A
+ * custom variable may not use one.
+ */
 export const EXECUTE_PARAMETER_NAMES: ReadonlySet<string> = new Set([
   'apiKey',
   'dataFile',
+  CHAT_CHANNEL_ALIAS,
   ...BOOLEANS,
   ...NUMBERS,
   ...STRINGS,
@@ -79,8 +88,10 @@ export function encodeExecuteOptions(
     // Booleans go as 1/0; a chat channel without its leading `#`.
     let sent = typeof value === 'boolean' ? +value : value;
     if (name === 'chatChannel' && typeof sent === 'string') sent = sent.replace(/^#+/, '');
-    pairs.push([name, String(sent)]);
-    json[name] = sent;
+    for (const key of name === 'chatChannel' ? [name, CHAT_CHANNEL_ALIAS] : [name]) {
+      pairs.push([key, String(sent)]);
+      json[key] = sent;
+    }
   }
   for (const name of REPEATABLE) {
     const value = options[name];

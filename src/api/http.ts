@@ -1,12 +1,16 @@
 /**
- * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
- * (capped, against gzip bombs). No retries, envelopes or redaction here.
+ * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
+ * API, the screenshot downloads and the tunnel's browser check alike (docs/github-platform.md, "Proxy").
+ * {@link openHttp} sends a request and hands over the answer's body as a stream; {@link sendHttp} reads the
+ * whole, decompressed answer (capped, against gzip bombs). No retries, envelopes or redaction here.
  */
 import { Readable } from 'node:stream';
 import { gunzip, inflate } from 'node:zlib';
 import { promisify } from 'node:util';
 import type {
   IncomingHttpHeaders,
+  IncomingMessage,
   OutgoingHttpHeaders,
   RequestOptions as NodeRequestOptions,
 } from 'node:http';
@@ -123,6 +127,57 @@ async function decode(body: Buffer, encoding: string | undefined): Promise<Buffe
   throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
 }
 
+/** A request whose answer is read as it arrives. */
+export interface OpenRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  headers: OutgoingHttpHeaders;
+  /** Sent as is; a Buffer goes out as a stream with its exact length. */
+  body?: string | Buffer;
+  /** Aborts the request, and the answer's body while it is read. */
+  signal: AbortSignal;
+  /** The library's idle-socket timer, ms: a backstop behind `signal`. */
+  socketTimeoutMs: number;
+}
+
+/** An answer whose body is still to be read: `body` streams it as sent (not decompressed). */
+export interface OpenAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: IncomingMessage;
+}
+
+/**
+ * Sends one request through the runner's proxy and resolves once the answer's head arrived; redirects are
+ * not followed, nothing is retried. The caller reads or destroys `body`.
+ * @throws the system's error (its `code`: ENOTFOUND, ECONNREFUSED, ...), or an AbortError once `signal` fired
+ */
+export async function openHttp(req: OpenRequest): Promise<OpenAnswer> {
+  const handler: RequestHandler = {
+    prepareRequest(options: NodeRequestOptions): void {
+      options.signal = req.signal;
+    },
+    canHandleAuthentication: () => false,
+    handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+  };
+  const { 'user-agent': userAgent, ...headers } = req.headers;
+  const client = new HttpClient(String(userAgent ?? 'ghost-inspector-action'), [handler], {
+    allowRedirects: false,
+    allowRetries: false,
+    keepAlive: false,
+    socketTimeout: req.socketTimeoutMs,
+  });
+  let data: string | NodeJS.ReadableStream | null = null;
+  if (typeof req.body === 'string') {
+    data = req.body;
+  } else if (req.body) {
+    headers['content-length'] = req.body.length;
+    data = Readable.from([req.body]);
+  }
+  const res = await client.request(req.method, req.url, data, headers);
+  return { status: res.message.statusCode ?? 0, headers: res.message.headers, body: res.message };
+}
+
 /**
  * Send one request and read its whole answer, whatever the status; redirects are not followed.
  * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
@@ -138,34 +193,19 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
   const onCallerAbort = (): void => controller.abort();
   req.signal?.addEventListener('abort', onCallerAbort, { once: true });
   let answered = false;
-
-  const handler: RequestHandler = {
-    prepareRequest(options: NodeRequestOptions): void {
-      options.signal = controller.signal;
-    },
-    canHandleAuthentication: () => false,
-    handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-  };
-  const client = new HttpClient('ghost-inspector-action', [handler], {
-    allowRedirects: false,
-    allowRetries: false,
-    keepAlive: false,
-    // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-    socketTimeout: req.timeoutMs + 1000,
-  });
-  const headers: OutgoingHttpHeaders = { 'accept-encoding': 'gzip', ...req.headers };
-  let data: string | NodeJS.ReadableStream | null = null;
-  if (typeof req.body === 'string') {
-    data = req.body;
-  } else if (req.body) {
-    headers['content-length'] = req.body.length;
-    data = Readable.from([req.body]);
-  }
   try {
-    const res = await client.request(req.method, req.url, data, headers);
+    const res = await openHttp({
+      method: req.method,
+      url: req.url,
+      headers: { 'accept-encoding': 'gzip', ...req.headers },
+      body: req.body,
+      signal: controller.signal,
+      // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+      socketTimeoutMs: req.timeoutMs + 1000,
+    });
     answered = true;
-    const body = await decode(await readAll(res.message), res.message.headers['content-encoding']);
-    return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
+    const body = await decode(await readAll(res.body), res.headers['content-encoding']);
+    return { status: res.status, headers: res.headers, body };
   } catch (err) {
     if (err instanceof TransportError) throw err;
     if (req.signal?.aborted && !timedOut)

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 
 import { stopReason } from '../common/time-limit.js';
 import { backoffMs, parseRetryAfter } from '../api/backoff.js';
+import { openHttp, type OpenAnswer } from '../api/http.js';
 import type { Logger } from '../common/log.js';
 import { systemClock, timeoutSignal } from '../common/clock.js';
 import {
@@ -89,6 +90,12 @@ interface AttemptRules {
   signal?: AbortSignal;
 }
 
+/** One header of an answer (the first, when sent twice). */
+function header(answer: OpenAnswer, name: string): string | undefined {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
  * One attempt: GET `url` (redirects checked), its body streamed through the image guard into `tmp`; the bytes saved.
  * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
@@ -99,33 +106,36 @@ async function attemptDownload(url: string, tmp: string, rules: AttemptRules): P
   const deadline = timeoutSignal(systemClock, rules.timeoutMs, done.signal);
   const signal = AbortSignal.any([deadline, done.signal, ...(rules.signal ? [rules.signal] : [])]);
   try {
-    let response: Response;
+    let response: OpenAnswer;
     for (let hop = 0, current = url; ; hop++) {
       checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
-      response = await fetch(current, {
-        redirect: 'manual',
+      response = await openHttp({
+        method: 'GET',
+        url: current,
         headers: { accept: 'image/png,image/*;q=0.9,*/*;q=0.5', 'user-agent': 'ghost-inspector-action' },
         signal,
+        socketTimeoutMs: rules.timeoutMs + 1000,
       });
-      const location = response.headers.get('location');
+      const location = header(response, 'location');
       if (response.status < 300 || response.status >= 400 || !location) break;
+      response.body.destroy();
       if (hop >= MAX_REDIRECTS) throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
       current = new URL(location, current).href;
     }
     const { status } = response;
-    if (!response.ok) {
+    if (status < 200 || status > 299) {
+      response.body.destroy();
       const retryable = status >= 500 || status === 429 || status === 408;
-      const retryAfter = response.headers.get('retry-after') ?? undefined;
+      const retryAfter = header(response, 'retry-after');
       const waitMs = retryable ? parseRetryAfter(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) : undefined;
       throw new AttemptError(`HTTP ${status}`, retryable, waitMs);
     }
-    if (Number(response.headers.get('content-length')) > rules.maxBytes) {
+    if (Number(header(response, 'content-length')) > rules.maxBytes) {
+      response.body.destroy();
       throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
     }
     const out = createWriteStream(tmp);
-    // A web stream is async iterable in Node, which the DOM types do not say.
-    const body = (response.body ?? []) as AsyncIterable<Uint8Array> | Uint8Array[];
-    await pipeline(body, imageGuard(rules.maxBytes), out);
+    await pipeline(response.body, imageGuard(rules.maxBytes), out);
     if (out.bytesWritten === 0) throw new AttemptError('empty body', true);
     return out.bytesWritten;
   } catch (e) {
@@ -135,7 +145,7 @@ async function attemptDownload(url: string, tmp: string, rules: AttemptRules): P
     if (deadline.aborted) throw new AttemptError(`no complete answer within ${rules.timeoutMs} ms`, true);
     const err = e as Error & { code?: string; cause?: { code?: string } };
     const code = err.cause?.code ?? err.code;
-    if (code && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+    if (code && /^E[A-Z]+$/.test(code)) {
       throw new AttemptError(`error ${code}`, code !== 'ENOSPC');
     }
     throw new AttemptError(String(err.message).replace(/https?:\/\/\S+/g, displayUrl), false);

@@ -65,12 +65,14 @@ export async function publishScreenshots(
   if (jobs.length === 0) return { files: {}, missing: [], warnings: [] };
 
   const github = readGitHubContext(env);
-  const dir = github.artifactService
-    ? path.join(
-        github.runnerTemp || os.tmpdir(),
-        `ghost-inspector-screenshots-${randomBytes(4).toString('hex')}`,
-      )
-    : path.resolve(options.artifactsDir);
+  // On GitHub Enterprise Server nothing is uploaded: the files go straight where they are kept.
+  const dir =
+    github.artifactService && !github.enterpriseServer
+      ? path.join(
+          github.runnerTemp || os.tmpdir(),
+          `ghost-inspector-screenshots-${randomBytes(4).toString('hex')}`,
+        )
+      : path.resolve(options.artifactsDir);
   log?.info(`Downloading ${jobs.length} screenshot(s)...`);
   const downloaded = await withinTimeLimit(options.signal, DOWNLOAD_TIME_LIMIT_MS, (signal) =>
     downloadScreenshots(jobs, dir, { ...options.download, log, signal }),

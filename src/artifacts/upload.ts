@@ -98,8 +98,9 @@ function describe(error: unknown): string {
 
 /**
  * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), or when the upload fails for good or is stopped, keeps them in `artifactsDir`
- * (`localDir`). Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * (no `ACTIONS_RUNTIME_TOKEN`), on GitHub Enterprise Server (not attempted: one warning naming the reason and
+ * the folder), or when the upload fails for good or is stopped, keeps them in `artifactsDir` (`localDir`).
+ * Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 export async function uploadScreenshots(
   files: readonly DownloadedFile[],
@@ -114,14 +115,15 @@ export async function uploadScreenshots(
   };
   if (files.length === 0) return { warnings };
 
-  const keep = async (why: string): Promise<UploadReport> => {
+  /** Keeps the files in `artifactsDir`, warning `why` (if any), the folder, then `then` (if any). */
+  const keep = async (why: string, then = ''): Promise<UploadReport> => {
     const localDir = path.resolve(options.artifactsDir);
     try {
-      // Outside GitHub the files were downloaded there.
+      // Outside GitHub and on GitHub Enterprise Server the files were downloaded there.
       if (localDir !== path.resolve(options.rootDirectory)) {
         await cp(options.rootDirectory, localDir, { recursive: true });
       }
-      if (why) warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
+      if (why) warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}${then}.`);
       else log?.info(`Screenshots (${files.length}) written to ${localDir}`);
       return { localDir, warnings };
     } catch (e) {
@@ -130,7 +132,14 @@ export async function uploadScreenshots(
     }
   };
 
-  if (!readGitHubContext(env).artifactService) return keep('');
+  const github = readGitHubContext(env);
+  if (!github.artifactService) return keep('');
+  if (github.enterpriseServer) {
+    return keep(
+      `Screenshot artifact not uploaded: ${github.serverUrl} is GitHub Enterprise Server, whose artifact service the artifact client (@actions/artifact v2 and later) does not support.`,
+      `; upload that folder with actions/upload-artifact@v3 (README, "Versions")`,
+    );
+  }
 
   let base: string;
   try {

@@ -1,4 +1,5 @@
 /** What Ghost Inspector's browsers will see at the tunnel's public URL (docs/tunnel.md, "What the browsers see"). */
+import { openHttp, type OpenAnswer } from '../api/http.js';
 import { withinTimeLimit } from '../common/time-limit.js';
 
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
@@ -25,10 +26,10 @@ export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<Bro
   try {
     const [res, body] = await withinTimeLimit(bound, TRY_TIMEOUT_MS, async (signal) => {
       const headers = { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' };
-      const answer = await fetch(url, { redirect: 'manual', headers, signal });
+      const answer = await openHttp({ method: 'GET', url, headers, signal, socketTimeoutMs: TRY_TIMEOUT_MS });
       return [answer, await bodyStart(answer)] as const;
     });
-    const ngrokError = res.headers.get('ngrok-error-code') ?? '';
+    const ngrokError = String(res.headers['ngrok-error-code'] ?? '');
     if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
       return {
         kind: 'agent-page',
@@ -40,17 +41,16 @@ export async function seeAsBrowser(url: string, bound: AbortSignal): Promise<Bro
     }
     return { kind: 'app' };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? (error as Error).message };
+    return { kind: 'not-yet', why: (error as { code?: string }).code ?? (error as Error).message };
   }
 }
 
 /** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
-async function bodyStart(res: Response): Promise<string> {
-  const chunks: Uint8Array[] = [];
+async function bodyStart(res: OpenAnswer): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  // A web stream is async iterable in Node (the DOM types do not say); leaving the loop cancels it.
-  for await (const chunk of (res.body ?? []) as AsyncIterable<Uint8Array> | Uint8Array[]) {
+  // Leaving the loop destroys the stream: the rest is not read.
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
     chunks.push(chunk);
     size += chunk.byteLength;
     if (size >= BODY_BYTES) break;

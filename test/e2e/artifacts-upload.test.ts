@@ -437,7 +437,7 @@ describe('upload through the real @actions/artifact client', () => {
     );
   });
 
-  it('GITHUB_SERVER_URL on a *.localhost host is accepted; other hosts (GHES) fall back to a local folder', async () => {
+  it('GITHUB_SERVER_URL on a *.localhost host is accepted; on other hosts (GHES) no upload is tried, the folder is kept', async () => {
     const { summary } = failedRun(1, { prefix: 'g' });
     const restore = setEnv({ GITHUB_SERVER_URL: 'http://github.localhost' });
     try {
@@ -452,6 +452,7 @@ describe('upload through the real @actions/artifact client', () => {
         `http://github.localhost/octo/app/actions/runs/123456/artifacts/${ok.artifactId}`,
       );
       process.env.GITHUB_SERVER_URL = 'https://ghes.example.com';
+      const requestsBefore = fake.requests.length;
       const localDir = path.join(tmp, 'ghes');
       const ghes = await publishScreenshots(summary, {
         download: { allowHttp: true },
@@ -462,7 +463,12 @@ describe('upload through the real @actions/artifact client', () => {
       });
       expect(ghes.artifactId).toBeUndefined();
       expect(ghes.localDir).toBe(localDir);
-      expect(ghes.warnings[0]).toMatch(/not currently supported on GHES/);
+      expect(fake.requests.length).toBe(requestsBefore);
+      expect(ghes.warnings).toEqual([
+        expect.stringMatching(
+          /^Screenshot artifact not uploaded: https:\/\/ghes\.example\.com is GitHub Enterprise Server, .* kept in /,
+        ),
+      ]);
     } finally {
       restore();
     }

@@ -1,9 +1,10 @@
 /**
  * The bundled action, as GitHub runs it, uploads the screenshots of failed tests as one workflow artifact
  * through the real `@actions/artifact` client against a local fake of the artifact service, and reports the
- * artifact in its outputs, its log and the JUnit attachment lines.
+ * artifact in its outputs, its log and the JUnit attachment lines; on GitHub Enterprise Server, whose
+ * artifact service the client does not support, it keeps them in `artifacts-dir` with one warning.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
@@ -76,5 +77,40 @@ describe('the action uploads screenshots as a workflow artifact', () => {
     const junit = await readFile(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
     expect(junit).toContain(`[[ATTACHMENT|`);
     expect(junit).toContain(`${failed[0]!._id}.png]]`);
+  });
+
+  it('on GitHub Enterprise Server: no upload is tried; one warning names the reason and the folder kept', async () => {
+    const before = fake.requests.length;
+    const kept = path.join(workspace, 'ghes-screenshots');
+    const run = await runAction({
+      workspace,
+      inputs: {
+        'api-key': 'demo-api-key',
+        'api-base-url': emulator.baseUrl,
+        'suite-ids': 'suite-checkout',
+        screenshots: 'failed',
+        'artifacts-dir': kept,
+      },
+      env: {
+        ...fake.env({ runId: 'run-10', jobId: 'job-4', serverUrl: 'https://ghes.acme.example' }),
+        RUNNER_TEMP: workspace,
+        GITHUB_REPOSITORY: 'octo/shop',
+        GITHUB_RUN_ID: '4243',
+        GITHUB_JOB: 'browser-tests',
+      },
+    });
+    expect(run.code).toBe(1);
+    expect(fake.requests.length).toBe(before);
+    expect(run.outputs['artifact-id'] ?? '').toBe('');
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning'));
+    const about = warnings.filter((line) => /artifact|screenshot/i.test(line));
+    expect(about).toHaveLength(1);
+    expect(about[0]).toMatch(/https:\/\/ghes\.acme\.example is GitHub Enterprise Server/);
+    expect(about[0]).toContain(`kept in ${kept}`);
+    expect(about[0]).toContain('actions/upload-artifact@v3');
+    expect(run.stdout).not.toMatch(/Errors can be temporary/);
+    expect(await readdir(kept, { recursive: true })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\.png$/)]),
+    );
   });
 });

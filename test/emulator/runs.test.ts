@@ -351,6 +351,18 @@ describe('execute parameters', () => {
     expect(log.at(-1)!.query).not.toContain(KEY);
   });
 
+  it('the chat channel is taken under both its names, chatChannel and slackChannel, neither a custom variable', async () => {
+    const queries: Array<Record<string, string>> = [
+      { chatChannel: 'qa' },
+      { slackChannel: 'qa' },
+      { chatChannel: 'qa', slackChannel: 'qa' },
+    ];
+    for (const query of queries) {
+      const r = await data(em, 'GET', '/tests/test-home/execute/', { query: { ...query, orderId: '7' } });
+      expect(r.variables, JSON.stringify(query)).toEqual({ orderId: '7' });
+    }
+  });
+
   it("a result's browser names the version: the family asked gets one, a version asked is kept", async () => {
     const asked = await data(em, 'GET', '/tests/test-home/execute/', {
       query: { immediate: '1', browser: ['chrome', 'firefox', 'chrome-79'] },

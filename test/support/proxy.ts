@@ -5,9 +5,11 @@
  * forwarding (`hold-before`: the service never saw it) or after (`hold-after`: the service handled it and
  * the answer never comes). Held connections end only when the client gives up or the proxy closes. With
  * `bend`, every forwarded answer's text is rewritten on the way back (e.g. screenshot URLs pointed elsewhere).
+ *
+ * Also a forward proxy, as a runner's `HTTPS_PROXY` names one ({@link startForwardProxy}).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 /** A request as the proxy saw it. */
 export interface SeenRequest {
@@ -194,5 +196,81 @@ export function echoEnvelope(request: SeenRequest, errorType = 'VALIDATION_ERROR
       errorType,
       message: `Rejected ${request.method} ${request.url} with body ${request.body} and headers ${JSON.stringify(request.headers)}`,
     }),
+  };
+}
+
+/** A forward proxy: what a runner's `HTTPS_PROXY` / `HTTP_PROXY` points at. */
+export interface ForwardProxy {
+  /** e.g. `http://127.0.0.1:4012`: the value of `HTTPS_PROXY`. */
+  url: string;
+  /**
+   * What went through it, oldest first: `CONNECT host:port` for a tunnel (RFC 9110, 9.3.6; how
+   * `@actions/http-client` and undici reach http and https targets alike), `GET http://host/path` for a
+   * request in absolute form (RFC 9112, 3.2.2).
+   */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a forward proxy on 127.0.0.1 that knows host names nothing else resolves: `hosts` maps each name
+ * (e.g. `api.gi.test`, a reserved name no DNS answers, RFC 6761) to the `host:port` it stands for,
+ * whatever port was asked. Other targets are reached as named (a real proxy reaches the internet).
+ */
+export async function startForwardProxy(hosts: Record<string, string>): Promise<ForwardProxy> {
+  const seen: string[] = [];
+  const target = (host: string, port: string): { host: string; port: number } => {
+    const mapped = hosts[host.toLowerCase()];
+    const [h, p] = mapped ? mapped.split(':') : [host, port];
+    return { host: h!, port: Number(p) };
+  };
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end('a proxy takes requests in absolute form');
+      return;
+    }
+    const to = target(url.hostname, url.port || '80');
+    const upstream = http.request(
+      { ...to, method: req.method, path: url.pathname + url.search, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    seen.push(`CONNECT ${req.url}`);
+    const [host = '', port = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
+    const upstream = net.connect(target(host, port), () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

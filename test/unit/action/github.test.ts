@@ -41,6 +41,7 @@ describe('readGitHubContext', () => {
       summaryFile: null,
       runnerTemp: null,
       artifactService: false,
+      enterpriseServer: false,
       matrixDigest: null,
     });
   });
@@ -74,10 +75,26 @@ describe('readGitHubContext', () => {
       serverUrl: 'https://ghe.example',
       apiUrl: 'https://ghe.example/api/v3',
       artifactService: true,
+      enterpriseServer: true,
     });
     expect(workflowRunUrl(context)).toBe('https://ghe.example/acme/shop/actions/runs/99');
     expect(workflowRunUrl(readGitHubContext({ GITHUB_REPOSITORY: 'acme' }))).toBeUndefined();
     expect(readGitHubContext({ GITHUB_REPOSITORY: 'acme' }).repository).toBeNull();
+  });
+
+  it('GitHub Enterprise Server: a server host other than github.com, *.ghe.com and *.localhost', () => {
+    const server = (url: string) => readGitHubContext({ GITHUB_SERVER_URL: url }).enterpriseServer;
+    for (const url of [
+      'https://github.com',
+      'https://GitHub.com/',
+      'https://acme.ghe.com',
+      'http://github.localhost',
+    ]) {
+      expect(server(url), url).toBe(false);
+    }
+    for (const url of ['https://ghes.acme.example', 'https://github.acme.com', 'https://ghe.com.example']) {
+      expect(server(url), url).toBe(true);
+    }
   });
 
   it('the matrix digest tells legs apart by their inputs, never by a secret', () => {

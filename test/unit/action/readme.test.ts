@@ -93,7 +93,7 @@ describe('the README', () => {
     const out = await generateReadme(readme, actionText, moved);
     expect(out).not.toContain(ref);
     expect(out).toContain('uses: acme/gi-action@v2');
-    expect(out).toContain('uses: actions/checkout@v5');
+    expect(out).toContain('uses: actions/checkout@v7');
     expect(() => actionRef(JSON.stringify({ version: '1.0.0' }))).toThrow('names no GitHub repository');
   });
 
@@ -218,7 +218,11 @@ describe('the README', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       engines: { node: string };
     };
-    expect(develop).toContain(pkg.engines.node.replace(/^>=\s*/, '').replace(/\.0$/, ''));
+    // Each lower bound of `engines` (e.g. 22.18 of ^22.18.0), and the major `.nvmrc` names.
+    const bounds = [...pkg.engines.node.matchAll(/(\d+\.\d+)\.\d+/g)].map((m) => m[1]!);
+    expect(bounds.length).toBeGreaterThan(0);
+    for (const bound of bounds) expect(develop).toContain(bound);
+    expect(develop).toContain(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim());
     expect(develop).toContain(`Node ${/using: '?node(\d+)/.exec(actionText)?.[1]}`);
     expect(develop).toContain('npm ci && npm run demo');
     expect(develop).toContain('npm test');

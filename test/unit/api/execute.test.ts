@@ -59,6 +59,7 @@ const expectedJson = {
   screenshotTarget: '//main',
   viewport: '1280x800',
   chatChannel: 'releases',
+  slackChannel: 'releases',
   user: 'alice',
   orderId: '42',
 };
@@ -74,6 +75,7 @@ const expectedPairs: Array<[string, string]> = [
   ['screenshotExclusions', '.ad, #clock'],
   ['screenshotTarget', '//main'],
   ['chatChannel', 'releases'],
+  ['slackChannel', 'releases'],
   ['delay', '1500'],
   ['maxConcurrentDataRows', '3'],
   ['screenshotCompareThreshold', '0.25'],
