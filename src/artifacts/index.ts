@@ -28,7 +28,7 @@ const DOWNLOAD_TIME_LIMIT_MS = 120_000;
 const DOWNLOAD_MS_PER_SCREENSHOT = 100;
 
 /** Time limit of the downloads of `count` screenshots, all together, ms (docs/reports.md, "Screenshots"). */
-export function downloadTimeLimitMs(count: number): number {
+function downloadTimeLimitMs(count: number): number {
   return Math.max(DOWNLOAD_TIME_LIMIT_MS, count * DOWNLOAD_MS_PER_SCREENSHOT);
 }
 
