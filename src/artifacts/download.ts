@@ -31,6 +31,8 @@ export interface DownloadedFile {
 export interface MissingFile {
   job: ScreenshotJob;
   reason: string;
+  /** Why, without the URL: what missing files are counted by (`HTTP 404`, `stopped: time limit of 120 s reached`). */
+  cause: string;
 }
 
 export interface DownloadOptions {
@@ -195,7 +197,7 @@ export async function downloadScreenshots(
         if (!err.retryable || attempt > retries) {
           const reason = redact(`${err.message} (${displayUrl(job.url)})`);
           log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
-          return { job, reason };
+          return { job, reason, cause: redact(err.message) };
         }
         const wait = err.retryAfterMs ?? backoffMs(attempt - 1, Math.random, { baseMs });
         log?.debug?.(

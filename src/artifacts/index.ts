@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 
+import type { Clock } from '../common/clock.js';
 import { withinTimeLimit } from '../common/time-limit.js';
 import { readGitHubContext } from '../github.js';
 import type { RunSummary } from '../run/types.js';
@@ -20,8 +21,16 @@ export * from './names.js';
 export * from './select.js';
 export * from './upload.js';
 
-/** Time limit of the screenshot downloads, all together, ms. */
+/** Time limit of the screenshot downloads, all together, ms: at least this... */
 const DOWNLOAD_TIME_LIMIT_MS = 120_000;
+
+/** ...and this much a screenshot, ms: 4 at once from a host that takes 0.4 s each. */
+const DOWNLOAD_MS_PER_SCREENSHOT = 100;
+
+/** Time limit of the downloads of `count` screenshots, all together, ms (docs/reports.md, "Screenshots"). */
+function downloadTimeLimitMs(count: number): number {
+  return Math.max(DOWNLOAD_TIME_LIMIT_MS, count * DOWNLOAD_MS_PER_SCREENSHOT);
+}
 
 /** Time limit of the artifact upload, ms. */
 const UPLOAD_TIME_LIMIT_MS = 120_000;
@@ -41,6 +50,8 @@ export interface PublishOptions {
   signal?: AbortSignal;
   client?: ArtifactUploader;
   log?: Logger;
+  /** The clock of the time limits (default real time). */
+  clock?: Clock;
 }
 
 /** The upload's report, with every warning given (download and upload). */
@@ -74,28 +85,33 @@ export async function publishScreenshots(
         )
       : path.resolve(options.artifactsDir);
   log?.info(`Downloading ${jobs.length} screenshot(s)...`);
-  const downloaded = await withinTimeLimit(options.signal, DOWNLOAD_TIME_LIMIT_MS, (signal) =>
-    downloadScreenshots(jobs, dir, { ...options.download, log, signal }),
+  const downloaded = await withinTimeLimit(
+    options.signal,
+    downloadTimeLimitMs(jobs.length),
+    (signal) => downloadScreenshots(jobs, dir, { ...options.download, log, signal }),
+    options.clock,
   );
   const warnings: string[] = [];
   if (downloaded.missing.length > 0) {
-    const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
-    const message = `${downloaded.missing.length} of ${jobs.length} screenshot(s) missing: ${list}`;
-    warnings.push(message.length > 3000 ? `${message.slice(0, 3000)}...` : message);
+    warnings.push(missingWarning(downloaded.missing, jobs.length));
     log?.warning(warnings[0]);
   }
 
-  const uploaded = await withinTimeLimit(options.signal, UPLOAD_TIME_LIMIT_MS, (signal) =>
-    uploadScreenshots(downloaded.files, {
-      name: options.artifactName || defaultArtifactName(env),
-      retentionDays: options.retentionDays,
-      rootDirectory: dir,
-      artifactsDir: options.artifactsDir,
-      env,
-      client: options.client,
-      log,
-      signal,
-    }),
+  const uploaded = await withinTimeLimit(
+    options.signal,
+    UPLOAD_TIME_LIMIT_MS,
+    (signal) =>
+      uploadScreenshots(downloaded.files, {
+        name: options.artifactName || defaultArtifactName(env),
+        retentionDays: options.retentionDays,
+        rootDirectory: dir,
+        artifactsDir: options.artifactsDir,
+        env,
+        client: options.client,
+        log,
+        signal,
+      }),
+    options.clock,
   );
   const files: Record<string, ScreenshotPaths> = {};
   for (const f of downloaded.files) {
@@ -103,4 +119,17 @@ export async function publishScreenshots(
     entry[f.job.kind] = f.job.relativePath;
   }
   return { ...uploaded, files, missing: downloaded.missing, warnings: [...warnings, ...uploaded.warnings] };
+}
+
+/**
+ * The warning about screenshots not downloaded: how many of `total`, how many for each cause, then each
+ * one with its reason; cut to about 3,000 characters.
+ */
+function missingWarning(missing: readonly MissingFile[], total: number): string {
+  const causes = new Map<string, number>();
+  for (const m of missing) causes.set(m.cause, (causes.get(m.cause) ?? 0) + 1);
+  const why = [...causes].map(([cause, n]) => `${n} ${cause}`).join(', ');
+  const list = missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
+  const message = `${missing.length} of ${total} screenshot(s) not downloaded (${why}): ${list}`;
+  return message.length > 3000 ? `${message.slice(0, 3000)}...` : message;
 }

@@ -1,7 +1,7 @@
 /** The watch loop over one table of the remote results still running (docs/watch.md). */
 import { backoffMs } from '../../api/backoff.js';
 import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
-import { RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
+import { PAGE_SIZE, RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
 import { refId } from '../../api/refs.js';
 import type { TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
@@ -193,6 +193,7 @@ export class Watcher implements RunWatch {
         (paging) => list(paging, { signal: ctx.stopper.signal }),
         visit,
         pagesFor(rows.length),
+        Math.ceil(rows.length / PAGE_SIZE),
       );
     } catch {
       // The rows left are read on their own.

@@ -12,17 +12,16 @@ const PAGE_MARGIN = 1;
 
 export const MAX_PAGES = MAX_LIST_RECORDS / PAGE_SIZE;
 
-/** Pages asked at once at most, whatever a count says. */
-const MAX_PAGES_AT_ONCE = 4;
-
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 export function pagesFor(known: number | null): number {
   return known === null ? MAX_PAGES : Math.floor(known / PAGE_SIZE) + 1 + PAGE_MARGIN;
 }
 
 /**
- * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit` returns
- * false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) go at once. Errors of `read` propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages (at most
+ * `MAX_PAGES`) or `visit` returns false. The first `atOnce` pages (those a known length announces) are asked
+ * at once, each within the request budget as every request is, and visited in order; the pages after them
+ * one at a time. Errors of `read` propagate.
  */
 export async function forEachPage<T extends { _id?: unknown }>(
   read: (paging: Paging) => Promise<T[]>,
@@ -42,7 +41,7 @@ export async function forEachPage<T extends { _id?: unknown }>(
     }
     return visit(list) !== false && list.length >= PAGE_SIZE && added > 0;
   };
-  const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
+  const first = Math.max(1, Math.min(atOnce, pages));
   const lists = await Promise.all(
     Array.from({ length: first }, (_, page) => read({ count: PAGE_SIZE, offset: page * PAGE_SIZE })),
   );

@@ -71,9 +71,11 @@ async function listSuiteTestsOnce(
       else byId.set(result._id, result);
     }
   };
-  const atOnce = Math.ceil((expectedTests ?? 0) / PAGE_SIZE);
+  // The pages the count announces go at once, with the page that must come back short (the last page, or an
+  // empty one after a full last page); then on until a short page, whatever the count says: a count that
+  // lies low leaves no test unread.
+  const atOnce = expectedTests === null ? 1 : Math.floor(expectedTests / PAGE_SIZE) + 1;
   try {
-    // Until a short page, whatever the count says: a count that lies low leaves no test unread.
     await forEachPage(readPage, visit, MAX_PAGES, atOnce);
   } catch {
     return null;

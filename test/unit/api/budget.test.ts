@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetAbortedError, RateBudget } from '../../../src/api/budget.js';
+import { BudgetAbortedError, BURST_MARGIN, RateBudget } from '../../../src/api/budget.js';
 import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
 import { createClient } from '../../../src/api/client.js';
 import { ManualClock } from '../../support/manual-clock.js';
@@ -50,24 +50,22 @@ describe('RateBudget (token bucket)', () => {
     expect(budget.available).toBe(10);
   });
 
-  it("by default grants its burst at once, then its refill rate, within the service's limit", async () => {
+  it("by default grants the account's burst less a small margin at once, then the account's rate", async () => {
     const clock = new ManualClock(0);
     const budget = new RateBudget({ clock });
-    const grants = await grantTimes(clock, budget, RATE_LIMIT_BURST + 10, 10);
-    expect(grants.filter((g) => g.at === 0)).toHaveLength(RATE_LIMIT_BURST);
-    expect(grants[RATE_LIMIT_BURST + 9]!.at).toBe((10 / RATE_LIMIT_PER_SECOND) * 1000);
+    const burst = RATE_LIMIT_BURST - BURST_MARGIN;
+    // A margin, and a small one: at least a token, at most 5 % of the account's burst.
+    expect(BURST_MARGIN).toBeGreaterThanOrEqual(1);
+    expect(BURST_MARGIN).toBeLessThanOrEqual(0.05 * RATE_LIMIT_BURST);
+    const grants = await grantTimes(clock, budget, burst + 10, 10);
+    expect(grants.filter((g) => g.at === 0)).toHaveLength(burst);
+    expect(grants[burst + 9]!.at).toBe((10 / RATE_LIMIT_PER_SECOND) * 1000);
     expect(budget.ratePerSecond).toBe(RATE_LIMIT_PER_SECOND);
   });
 
-  it('halves the rate on a 429, once per wave, and recovers it slowly and linearly', async () => {
+  it('halves the rate on a 429, once per wave; after a lone wave it is back within seconds', async () => {
     const clock = new ManualClock(0);
-    const budget = new RateBudget({
-      burst: 4,
-      ratePerSecond: 4,
-      minRatePerSecond: 0.5,
-      recoveryPerSecond: 0.2,
-      clock,
-    });
+    const budget = new RateBudget({ burst: 4, ratePerSecond: 4, clock });
     budget.onRateLimited(undefined);
     // The bucket is emptied and the rate halved.
     expect(budget.available).toBe(0);
@@ -78,16 +76,59 @@ describe('RateBudget (token bucket)', () => {
     expect(budget.ratePerSecond).toBe(2);
     expect(budget.rateLimited).toBe(3);
     expect(budget.decreases).toBe(1);
-    // The next token comes at the halved rate: 500 ms.
+    // The next token comes on the rate's ramp back: later than at the nominal rate (250 ms), sooner than
+    // at the halved one (500 ms).
     const grants = await grantTimes(clock, budget, 1, 10);
-    expect(grants[0]!.at).toBe(500);
-    // Additive increase: +0.2 requests/s per second, from 2 back to 4 in 10 s, then no further.
-    await advance(clock, 4_500); // t = 5 s
-    expect(budget.ratePerSecond).toBeCloseTo(3, 6);
-    await advance(clock, 5_000); // t = 10 s
-    expect(budget.ratePerSecond).toBeCloseTo(4, 6);
+    expect(grants[0]!.at).toBeGreaterThan(250);
+    expect(grants[0]!.at).toBeLessThan(500);
+    // The account answers again: the rate grows back linearly, to its nominal value within 2 s, no further.
+    const halfway = budget.ratePerSecond;
+    expect(halfway).toBeGreaterThan(2);
+    expect(halfway).toBeLessThan(4);
+    await advance(clock, 2_000 - clock.now()); // t = 2 s
+    expect(budget.ratePerSecond).toBe(4);
     await advance(clock, 10_000);
     expect(budget.ratePerSecond).toBe(4);
+  });
+
+  it('callers waiting while the rate grows back get their tokens as the ramp earns them, not at the halved rate', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 10, ratePerSecond: 4, clock });
+    budget.onRateLimited(undefined); // 2/s, back at 4/s within 2 s; the bucket empty
+    const grants = await grantTimes(clock, budget, 10, 10);
+    // The ramp from 2 to 4 requests/s over 2 s earns 6 tokens, then 4 at 4/s: the tenth at 3 s (at the
+    // halved rate it would be 5 s).
+    expect(grants.map((g) => g.who)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(grants[5]!.at).toBeLessThanOrEqual(2_010);
+    expect(grants[9]!.at).toBeGreaterThanOrEqual(3_000);
+    expect(grants[9]!.at).toBeLessThanOrEqual(3_010);
+  });
+
+  it('a wave while the rate still grows back (a shared account) halves it again, and it then recovers slowly and linearly', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({
+      burst: 4,
+      ratePerSecond: 4,
+      minRatePerSecond: 0.5,
+      recoveryPerSecond: 0.2,
+      clock,
+    });
+    budget.onRateLimited(undefined); // a lone wave: 2/s, growing back quickly
+    await advance(clock, 1_000); // past the hold, still below 4/s
+    expect(budget.ratePerSecond).toBeLessThan(4);
+    budget.onRateLimited(undefined);
+    expect(budget.decreases).toBe(2);
+    const halved = budget.ratePerSecond;
+    expect(halved).toBeLessThan(2);
+    // Additive increase: +0.2 requests/s per second.
+    await advance(clock, 5_000);
+    expect(budget.ratePerSecond).toBeCloseTo(halved + 1, 6);
+    // Back at 4/s, but not calm for long: a wave now is not a lone one either.
+    await advance(clock, ((4 - halved - 1) / 0.2) * 1_000 + 1_000);
+    expect(budget.ratePerSecond).toBe(4);
+    budget.onRateLimited(undefined);
+    await advance(clock, 5_000);
+    expect(budget.ratePerSecond).toBeCloseTo(2 + 1, 6);
     // Repeated 429 waves halve down to the floor, not below.
     for (let i = 0; i < 6; i++) {
       budget.onRateLimited(undefined);
@@ -95,12 +136,25 @@ describe('RateBudget (token bucket)', () => {
     }
     expect(budget.ratePerSecond).toBeLessThanOrEqual(0.5 + 6 * 0.2);
     expect(budget.ratePerSecond).toBeGreaterThanOrEqual(0.5);
-    expect(budget.decreases).toBe(7);
+    expect(budget.decreases).toBe(9);
+  });
+
+  it('a wave after a calm spell at the nominal rate is a lone one again: back within seconds', async () => {
+    const clock = new ManualClock(0);
+    const budget = new RateBudget({ burst: 4, ratePerSecond: 4, recoveryPerSecond: 0.2, clock });
+    budget.onRateLimited(undefined);
+    await advance(clock, 1_000);
+    budget.onRateLimited(undefined); // recovering slowly now
+    await advance(clock, 30_000); // back at 4/s for a while
+    expect(budget.ratePerSecond).toBe(4);
+    budget.onRateLimited(undefined);
+    await advance(clock, 2_000);
+    expect(budget.ratePerSecond).toBe(4);
   });
 
   it('earns tokens at the rising rate while recovering (the integral of a linear ramp)', async () => {
     const clock = new ManualClock(0);
-    const budget = new RateBudget({ burst: 100, ratePerSecond: 4, recoveryPerSecond: 0.2, clock });
+    const budget = new RateBudget({ burst: 100, ratePerSecond: 4, quickRecoveryPerSecond: 0.2, clock });
     budget.onRateLimited(undefined); // rate 2, bucket empty
     await advance(clock, 10_000);
     // 10 s rising linearly from 2 to 4 requests/s: 30 tokens.
@@ -112,7 +166,13 @@ describe('RateBudget (token bucket)', () => {
 
   it('honours Retry-After: no grant before it has passed, for any caller', async () => {
     const clock = new ManualClock(0);
-    const budget = new RateBudget({ burst: 10, ratePerSecond: 4, recoveryPerSecond: 0, clock });
+    const budget = new RateBudget({
+      burst: 10,
+      ratePerSecond: 4,
+      recoveryPerSecond: 0,
+      quickRecoveryPerSecond: 0,
+      clock,
+    });
     budget.onRateLimited(3_000);
     // A 429 during the pause (past the 1 s hold) answers the same wave: it does not halve again.
     await advance(clock, 2_000);

@@ -16,6 +16,7 @@ import { defaultArtifactName, publishScreenshots } from '../../../src/artifacts/
 import type { ArtifactUploader, PublishOptions } from '../../../src/artifacts/index.js';
 import type { Logger } from '../../../src/common/log.js';
 import type { RunSummary } from '../../../src/run/types.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
 import { makeResult, randomPng, startScreenshotServer } from '../../support/screenshots.js';
 import type { ScreenshotServer } from '../../support/screenshots.js';
@@ -67,15 +68,19 @@ describe('publishScreenshots outside GitHub', () => {
     expect(logs[0]).toBe('info: Downloading 1 screenshot(s)...');
     expect(report.missing).toHaveLength(1);
     const [warning] = report.warnings;
-    expect(warning).toMatch(/^1 of 1 screenshot\(s\) missing: .+\.png \(.*refused.*\)$/);
+    expect(warning).toMatch(
+      /^1 of 1 screenshot\(s\) not downloaded \(1 .*refused.*\): .+\.png \(.*refused.*\)$/,
+    );
     expect(logs).toContain(`warning: ${warning}`);
     expect(report.files).toEqual({});
   });
 
-  it('missing screenshots are listed apart, each with its reason', async () => {
+  it('missing screenshots are counted by cause, then listed apart, each with its reason', async () => {
     const report = await publish(refusedRun(2));
     expect(report.warnings).toEqual([
-      expect.stringMatching(/^2 of 2 screenshot\(s\) missing: .+\.png \(.+\); .+\.png \(.+\)$/),
+      expect.stringMatching(
+        /^2 of 2 screenshot\(s\) not downloaded \(2 [^,]+\): .+\.png \(.+\); .+\.png \(.+\)$/,
+      ),
     ]);
   });
 
@@ -84,7 +89,7 @@ describe('publishScreenshots outside GitHub', () => {
     expect(report.missing).toHaveLength(40);
     expect(report.warnings).toHaveLength(1);
     const [warning] = report.warnings;
-    expect(warning.startsWith('40 of 40 screenshot(s) missing: ')).toBe(true);
+    expect(warning).toMatch(/^40 of 40 screenshot\(s\) not downloaded \(40 [^,]+\): /);
     expect(warning.endsWith('...')).toBe(true);
     expect(warning.length).toBeLessThanOrEqual(3003);
     expect(warning.length).toBeGreaterThan(2900);
@@ -175,7 +180,7 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
     const client: ArtifactUploader = { uploadArtifact: () => Promise.reject(new UsageError()) };
     const report = await publish(run(), { client });
     expect(report.warnings).toEqual([
-      expect.stringMatching(/^1 of 2 screenshot\(s\) missing: .+ \(HTTP 404 .+\)$/),
+      expect.stringMatching(/^1 of 2 screenshot\(s\) not downloaded \(1 HTTP 404\): .+ \(HTTP 404 .+\)$/),
       expect.stringMatching(/^Screenshot artifact not uploaded: .+ kept in /),
     ]);
     expect(report.localDir).toBe(path.join(tmp, 'kept'));
@@ -207,5 +212,70 @@ describe('publishScreenshots in GitHub (artifact service in the environment, inj
       'stopped: the workflow was cancelled',
       'stopped: the workflow was cancelled',
     ]);
+  });
+});
+
+describe('the time limit of the downloads', () => {
+  let shots: ScreenshotServer;
+  beforeAll(async () => {
+    shots = await startScreenshotServer();
+  });
+  afterAll(async () => {
+    await shots.close();
+  });
+
+  /** `n` failed test results whose screenshots a host that never answers holds. */
+  function heldRun(n: number) {
+    const tests = Array.from({ length: n }, (_, i) =>
+      testRun(
+        'failed',
+        makeResult(`h${i}`, { passing: false, screenshotUrl: `${shots.url}/hang/h${i}.png` }),
+      ),
+    );
+    return runSummary([suiteRun(tests)]);
+  }
+
+  /**
+   * Publishes `n` held screenshots outside GitHub on a manual clock; resolves with the ms of that clock at
+   * which the downloads stopped, and the report.
+   */
+  async function stoppedAt(n: number) {
+    const clock = new ManualClock(0);
+    let done = false;
+    const publishing = publishScreenshots(heldRun(n), {
+      mode: 'failed',
+      artifactsDir: tmp,
+      env: {},
+      download: { allowHttp: true, retries: 0 },
+      clock,
+      log,
+    }).finally(() => (done = true));
+    while (!done) {
+      await clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return { atMs: clock.now(), report: await publishing };
+  }
+
+  it('is 120 s for a few screenshots; what was not had is counted by cause in the warning', async () => {
+    const { atMs, report } = await stoppedAt(6);
+    // Not stopped before the limit (the host never answers); the warning says which limit stopped them.
+    expect(atMs).toBeGreaterThanOrEqual(120_000);
+    expect(report.missing).toHaveLength(6);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^6 of 6 screenshot\(s\) not downloaded \(6 stopped: time limit of 120 s reached\): .+\.png \(stopped: /,
+      ),
+    ]);
+  });
+
+  it('grows with the count: 3,000 screenshots have at least 0.1 s each (4 at once from a host taking 0.4 s)', async () => {
+    const { atMs, report } = await stoppedAt(3_000);
+    expect(atMs).toBeGreaterThanOrEqual(3_000 * 100);
+    expect(report.missing).toHaveLength(3_000);
+    // The count and the cause survive the cut of a long list.
+    expect(report.warnings[0]).toMatch(
+      /^3000 of 3000 screenshot\(s\) not downloaded \(3000 stopped: time limit of 300 s reached\): .+\.\.\.$/,
+    );
   });
 });

@@ -74,7 +74,11 @@ const ATTEMPT_EVERY_MS = (LIMIT.retryAfterS ?? 0) * 1000 + 1000 / BUDGET_FLOOR_P
 function clientAndBudget(): { api: Client; budget: RateBudget } {
   // A budget that never drops below its nominal rate: the client's attempts come every 1.2 s (the
   // Retry-After, then a token: ATTEMPT_EVERY_MS), so five of them fit in the seconds the account stays busy.
-  const budget = new RateBudget({ minRatePerSecond: BUDGET_FLOOR_PER_S, clock: world.clock });
+  const budget = new RateBudget({
+    ratePerSecond: BUDGET_FLOOR_PER_S,
+    minRatePerSecond: BUDGET_FLOOR_PER_S,
+    clock: world.clock,
+  });
   const api = world.client({ apiKey: API_KEY, budget });
   return { api, budget };
 }
