@@ -304,6 +304,19 @@ describe('defaults', () => {
     expect(env['INPUT_GITHUB-TOKEN']).toBe('gh-1');
   });
 
+  it('an input left out reads as its action.yml default, also where empty has a meaning', async () => {
+    // Outside a runner nothing sets the defaults: only the inputs given are in the environment.
+    const defaults = projectDefaults();
+    const env = { 'INPUT_API-KEY': 'k', 'INPUT_SUITE-IDS': SUITE, GITHUB_TOKEN: 'gh-3' };
+    const inputs = await readInputs({ env, workspace, defaults });
+    expect(inputs.junitPath).toBe(path.join(workspace, defaults['junit-path']!));
+    expect(inputs.failureIssueLabels).toEqual(splitList(defaults['failure-issue-labels']!));
+    expect(inputs.failureIssueLabels.length).toBeGreaterThan(0);
+    // The one expression default (`${{ github.token }}`) is the job's token.
+    expect(inputs.githubToken).toBe('gh-3');
+    expect(inputs.timeoutMs).toBe(Number(defaults['timeout-minutes']) * 60_000);
+  });
+
   it('an input given empty reads as its action.yml default, but where empty has a meaning', async () => {
     // Empty means: no JUnit file, the GITHUB_TOKEN variable, no labels (action.yml).
     const emptyMeans = new Set(['junit-path', 'github-token', 'failure-issue-labels']);
