@@ -19,6 +19,7 @@ import {
 import { parseExecute } from './execute-options.js';
 import { InputError, type ActionInputs } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
+import { realPathInside } from './workspace-path.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
 export interface ReadInputsOptions {
@@ -54,7 +55,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
   const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
-  const dataFile = dataFilePath ? await readDataFile(r, dataFilePath) : undefined;
+  const dataFile = dataFilePath ? await readDataFile(r, workspace, dataFilePath) : undefined;
   const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
   const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
   const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
@@ -110,20 +111,29 @@ async function readTestFiles(
   }
 }
 
-/** The data file's name and bytes; one that cannot be read or is empty is a problem of `data-file`. */
-async function readDataFile(r: InputReader, file: string): Promise<ActionInputs['execute']['dataFile']> {
+/**
+ * The data file's name and bytes, read only when its real path lies inside the workspace (the rule of
+ * `test-files`); one outside it, unreadable or empty is a problem of `data-file`.
+ */
+async function readDataFile(
+  r: InputReader,
+  workspace: string,
+  file: string,
+): Promise<ActionInputs['execute']['dataFile']> {
   let problem = 'the file is empty';
   try {
-    if (!(await stat(file)).isFile()) problem = 'not a file';
+    const real = await realPathInside(workspace, file);
+    if (!real) problem = 'it leads out of the workspace: its real path is outside it';
+    else if (!(await stat(real)).isFile()) problem = 'not a file';
     else {
-      const content = await readFile(file);
+      const content = await readFile(real);
       if (content.length > 0) return { name: path.basename(file), content: new Uint8Array(content) };
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
   }
-  const expected = `the path of a readable CSV file relative to the workspace (${problem})`;
+  const expected = `the path of a readable CSV file inside the workspace (${problem})`;
   r.fail('data-file', r.text('data-file'), expected);
   return undefined;
 }
