@@ -17,7 +17,7 @@ import {
   InputReader,
 } from './parse.js';
 import { parseExecute } from './execute-options.js';
-import { InputError, type ActionInputs } from './schema.js';
+import { InputError, STEP_MARKER, type ActionInputs } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
 import { realPathInside } from './workspace-path.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
@@ -79,15 +79,31 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
 
-  inputs.warnings = shortSecretWarnings({
-    'api-key': connection.apiKey,
-    'http-auth-password': execute.httpAuthPassword ?? '',
-    'ngrok-authtoken': tunnel?.authtoken ?? '',
-    ...Object.fromEntries(
-      Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
-    ),
-  });
+  inputs.warnings = [
+    ...stepMarkerWarning(execute.variables, privateVariables),
+    ...shortSecretWarnings({
+      'api-key': connection.apiKey,
+      'http-auth-password': execute.httpAuthPassword ?? '',
+      'ngrok-authtoken': tunnel?.authtoken ?? '',
+      ...Object.fromEntries(
+        Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+      ),
+    }),
+  ];
   return inputs;
+}
+
+/** A warning when the user's variables set {@link STEP_MARKER}, whose value the action replaces on every run. */
+function stepMarkerWarning(
+  variables: Record<string, string> | undefined,
+  privateVariables: Record<string, string>,
+): string[] {
+  if (!variables || !Object.hasOwn(variables, STEP_MARKER)) return [];
+  const input = Object.hasOwn(privateVariables, STEP_MARKER) ? 'private-variables' : 'variables';
+  return [
+    `Input "${input}" sets ${STEP_MARKER}, which the action sets itself on every run (an id of this step, how ` +
+      `it tells its own runs from others): the value given is replaced.`,
+  ];
 }
 
 /** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */

@@ -223,6 +223,22 @@ describe('variables, secrets and warnings', () => {
     expect(inputs.secrets).toContain('1');
     expect((await read({ 'suite-ids': SUITE })).warnings).toEqual([]);
   });
+
+  it('warns when the variables set GI_ACTION_STEP, whose value the action replaces; a private value stays unshown', async () => {
+    for (const input of ['variables', 'private-variables']) {
+      const inputs = await read({
+        'suite-ids': SUITE,
+        [input]: 'GI_ACTION_STEP=mine-1234\nOTHER=other-value',
+      });
+      expect(inputs.warnings, input).toEqual([
+        expect.stringMatching(
+          new RegExp(`^Input "${input}" sets GI_ACTION_STEP, .*: the value given is replaced\\.$`),
+        ),
+      ]);
+      expect(inputs.warnings.join(' ')).not.toContain('mine-1234');
+    }
+    expect((await read({ 'suite-ids': SUITE, variables: 'OTHER=x' })).warnings).toEqual([]);
+  });
 });
 
 describe('bad inputs', () => {
