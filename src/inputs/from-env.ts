@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createRedactor } from '../api/redact.js';
 import {
   checkCombinations,
   collectSecrets,
@@ -74,7 +75,13 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     workspace,
   };
   const secrets = collectSecrets(base, Object.values(privateVariables));
-  const inputs: ActionInputs = { ...base, secrets, warnings: [], notices };
+  const inputs: ActionInputs = {
+    ...base,
+    ...redactShownInputs(base, secrets),
+    secrets,
+    warnings: [],
+    notices,
+  };
   checkCombinations(r, inputs);
   checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
@@ -91,6 +98,24 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     }),
   ];
   return inputs;
+}
+
+/**
+ * The inputs the reports show as given (the summary's title, also the pull-request comment's and the failure
+ * issue's; the comment key in their markers; the issue's labels), each secret in them `***` (docs/redaction.md).
+ * Paths and the artifact name are not rewritten: a file goes where it was asked, and `*` is not allowed in an
+ * artifact name.
+ */
+function redactShownInputs(
+  inputs: Pick<ActionInputs, 'summaryTitle' | 'commentKey' | 'failureIssueLabels'>,
+  secrets: string[],
+): Pick<ActionInputs, 'summaryTitle' | 'commentKey' | 'failureIssueLabels'> {
+  const redact = createRedactor(secrets);
+  return {
+    summaryTitle: redact(inputs.summaryTitle),
+    commentKey: redact(inputs.commentKey),
+    failureIssueLabels: inputs.failureIssueLabels.map(redact),
+  };
 }
 
 /** A warning when the user's variables set {@link STEP_MARKER}, whose value the action replaces on every run. */
