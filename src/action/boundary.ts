@@ -13,7 +13,7 @@ import { escapeInline } from '../report/text.js';
 import type { Remote } from '../run/book.js';
 
 /** How long an unfinished end waits for the job summary to be written before the process ends, ms. */
-const SUMMARY_WAIT_MS = 500;
+const SUMMARY_WAIT_MS = 2_000;
 /** Runs named in the error; the rest are counted. */
 const RUNS_NAMED = 5;
 
@@ -60,10 +60,10 @@ export interface UnfinishedEnd {
 
 /**
  * Fails the step for an end other than `run()` returning: `::error` `<cause>. Stopped <unfinished>.`,
- * the same words in the job summary unless the reports were written (waiting at most {@link SUMMARY_WAIT_MS}
- * for it), then `exit`. Only the first call acts.
+ * the same words in the job summary unless the reports were written (waiting at most `waitMs` for it, ms),
+ * then `exit`. Only the first call acts.
  */
-export function endUnfinished(end: UnfinishedEnd, cause: string): void {
+export function endUnfinished(end: UnfinishedEnd, cause: string, waitMs = SUMMARY_WAIT_MS): void {
   const { sink, progress } = end;
   if (progress.ended) return;
   progress.ended = true;
@@ -75,7 +75,7 @@ export function endUnfinished(end: UnfinishedEnd, cause: string): void {
       : sink.appendSummary(
           `## ❌ ${escapeInline(progress.summary.title)}: did not finish\n\n${escapeInline(message)}\n`,
         );
-  const waited = new Promise<void>((resolve) => setTimeout(resolve, SUMMARY_WAIT_MS));
+  const waited = new Promise<void>((resolve) => setTimeout(resolve, waitMs));
   void Promise.race([written.catch(() => undefined), waited]).then(() => end.exit());
 }
 

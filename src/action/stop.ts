@@ -4,6 +4,9 @@ import { DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
 import type { ActionSink } from '../common/sink.js';
 import { endUnfinished, StepProgress } from './boundary.js';
 
+/** How long the forced exit after a signal waits for the job summary, ms. */
+const SIGNAL_SUMMARY_WAIT_MS = 500;
+
 /** What stopping needs from the action's environment (a subset of `ActionDeps`). */
 export interface StopDeps {
   sink: ActionSink;
@@ -34,7 +37,12 @@ export function listenForWorkflowCancel(deps: StopDeps, progress = new StepProgr
     controller.abort();
     unrefTimer(HARD_EXIT_MS, () => {
       const cause = `Workflow cancelled: the action did not finish within ${HARD_EXIT_MS / 1000} s of ${signal}`;
-      endUnfinished({ sink: deps.sink, progress, exit: () => deps.forceExit() }, cause);
+      // The summary gets what is left before the runner's SIGTERM, 7.5 s after its SIGINT.
+      endUnfinished(
+        { sink: deps.sink, progress, exit: () => deps.forceExit() },
+        cause,
+        SIGNAL_SUMMARY_WAIT_MS,
+      );
     });
   });
   return { signal: controller.signal, dispose: stopListening };

@@ -99,6 +99,15 @@ describe('a workflow cancel', () => {
     expect(Number(said?.[1])).toBeLessThanOrEqual(7.5);
   });
 
+  it('a job summary that cannot be written does not hold the forced exit past the runner’s SIGTERM', async () => {
+    const { deps, state, send } = stopDeps();
+    deps.sink.appendSummary = () => new Promise(() => undefined);
+    listenForWorkflowCancel(deps);
+    send('SIGINT');
+    await vi.advanceTimersByTimeAsync(7_499);
+    expect(state.exits).toBe(1);
+  });
+
   it('a second signal is ignored: one warning, one forced exit, not re-armed later', async () => {
     const { deps, sink, state, send } = stopDeps();
     listenForWorkflowCancel(deps);
