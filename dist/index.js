@@ -70187,7 +70187,7 @@ var report_text = __nccwpck_require__(76113);
 
 
 /** How long an unfinished end waits for the job summary to be written before the process ends, ms. */
-const SUMMARY_WAIT_MS = 500;
+const SUMMARY_WAIT_MS = 2_000;
 /** Runs named in the error; the rest are counted. */
 const RUNS_NAMED = 5;
 /** What the main step has done so far, as `run()` tells it; read when the process ends another way. */
@@ -70224,10 +70224,10 @@ class StepProgress {
 }
 /**
  * Fails the step for an end other than `run()` returning: `::error` `<cause>. Stopped <unfinished>.`,
- * the same words in the job summary unless the reports were written (waiting at most {@link SUMMARY_WAIT_MS}
- * for it), then `exit`. Only the first call acts.
+ * the same words in the job summary unless the reports were written (waiting at most `waitMs` for it, ms),
+ * then `exit`. Only the first call acts.
  */
-function endUnfinished(end, cause) {
+function endUnfinished(end, cause, waitMs = SUMMARY_WAIT_MS) {
     const { sink, progress } = end;
     if (progress.ended)
         return;
@@ -70237,7 +70237,7 @@ function endUnfinished(end, cause) {
     const written = progress.reported || !progress.summary.enabled
         ? Promise.resolve()
         : sink.appendSummary(`## ❌ ${(0,report_text/* escapeInline */.VV)(progress.summary.title)}: did not finish\n\n${(0,report_text/* escapeInline */.VV)(message)}\n`);
-    const waited = new Promise((resolve) => setTimeout(resolve, SUMMARY_WAIT_MS));
+    const waited = new Promise((resolve) => setTimeout(resolve, waitMs));
     void Promise.race([written.catch(() => undefined), waited]).then(() => end.exit());
 }
 /**
@@ -76145,6 +76145,8 @@ function runLog(sink, redact) {
 
 
 
+/** How long the forced exit after a signal waits for the job summary, ms. */
+const SIGNAL_SUMMARY_WAIT_MS = 500;
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
  * forced exit `HARD_EXIT_MS` later, which fails the step saying what `progress` had left unfinished
@@ -76159,7 +76161,8 @@ function listenForWorkflowCancel(deps, progress = new StepProgress()) {
         controller.abort();
         (0,common_clock/* unrefTimer */.Kg)(deadline/* HARD_EXIT_MS */.Mu, () => {
             const cause = `Workflow cancelled: the action did not finish within ${deadline/* HARD_EXIT_MS */.Mu / 1000} s of ${signal}`;
-            endUnfinished({ sink: deps.sink, progress, exit: () => deps.forceExit() }, cause);
+            // The summary gets what is left before the runner's SIGTERM, 7.5 s after its SIGINT.
+            endUnfinished({ sink: deps.sink, progress, exit: () => deps.forceExit() }, cause, SIGNAL_SUMMARY_WAIT_MS);
         });
     });
     return { signal: controller.signal, dispose: stopListening };
