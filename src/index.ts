@@ -1,13 +1,24 @@
 import { processDeps } from './action/deps.js';
-import { isPostStep, POST_FLAG, runPost } from './action/post.js';
+import { exitCodeAfterRun, guardProcess, StepProgress } from './action/boundary.js';
+import { isPostStep, POST_FLAG, POST_STEP_LIMIT_MS, runPost } from './action/post.js';
 import { run } from './main.js';
 
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
-// The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open.
+// The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
+// it exits 0 only with a verdict written that passed. Every other end fails it (docs/action-entry.md).
 const deps = processDeps();
 if (isPostStep(deps.env)) {
+  // The post step never fails the step; it ends within its limit whatever it waits on.
+  setTimeout(() => {
+    deps.sink.warning(`Post step: stopped at its time limit of ${POST_STEP_LIMIT_MS / 1000} s.`);
+    process.exit();
+  }, POST_STEP_LIMIT_MS).unref();
   void runPost(deps).then(() => process.exit());
 } else {
   deps.sink.saveState(POST_FLAG, 'true');
-  void run(deps).then(() => process.exit());
+  const progress = new StepProgress();
+  guardProcess(process, { sink: deps.sink, progress, exit: () => process.exit(1) });
+  void run({ ...deps, progress }).then(() =>
+    process.exit(exitCodeAfterRun(progress, deps.sink, process.exitCode)),
+  );
 }

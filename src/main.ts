@@ -6,6 +6,8 @@ import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
 import { processDeps, type ActionDeps } from './action/deps.js';
 import { messageOf } from './common/log.js';
+import { createRedactor } from './api/redact.js';
+import { StepProgress } from './action/boundary.js';
 import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
 import { listenForWorkflowCancel } from './action/stop.js';
@@ -21,15 +23,17 @@ export type { ActionDeps } from './action/deps.js';
 
 /** Runs the action in `world` (default {@link processDeps}); never throws. */
 export async function run(world: ActionDeps = processDeps()): Promise<void> {
-  const deps = killingAgentsOnForceExit(world);
-  const { sink, github } = deps;
+  const deps = { ...killingAgentsOnForceExit(world), progress: world.progress ?? new StepProgress() };
+  const { sink, github, progress } = deps;
   const startedAtMs = deps.clock.now();
-  const cancel = listenForWorkflowCancel(deps);
+  const cancel = listenForWorkflowCancel(deps, progress);
   let interrupted = false;
   let tunnel: Tunnel | null = null;
   try {
     const inputs = await readActionInputs(deps);
     if (!inputs) return;
+    progress.redact = createRedactor(inputs.secrets);
+    progress.summary = { title: inputs.summaryTitle, enabled: inputs.summary };
     const resultsDir = path.dirname(inputs.resultsPath);
     try {
       await ensureRunnerFiles(resultsDir, github, sink);
@@ -39,6 +43,7 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
     }
 
     if (inputs.tunnel) {
+      progress.doing = 'opening the tunnel';
       tunnel = await openTunnel(
         { ...inputs, tunnel: inputs.tunnel },
         deps,
@@ -47,7 +52,9 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
       );
       if (!tunnel) return;
     }
+    progress.doing = 'running the tests';
     const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+    progress.doing = 'writing the reports';
     await tunnel?.stop();
     if (tunnel) warnRunsAfterAgentExit(tunnel, summary, deps);
     interrupted = summary.interrupted === 'signal';
@@ -58,10 +65,13 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
     const tunnelInfo = tunnel ? { tunnel: { url: tunnel.url, address: tunnel.address } } : {};
     const context = { report, inputs, verdict, interrupted, github, sink, ...tunnelInfo };
     await writeReports(context);
+    progress.reported = true;
     for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
       sink.setOutput(name, value);
     }
     announceVerdict(sink, verdict);
+    progress.passed = verdict.passing;
+    progress.doing = 'posting the extras (screenshots, pull-request comment, failure issue)';
     await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
   } catch (error) {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);

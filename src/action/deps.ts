@@ -5,6 +5,7 @@ import { readGitHubContext, type GitHubContext } from '../github.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { actionsCoreSink, type ActionSink } from '../common/sink.js';
 import type { StopDeps } from './stop.js';
+import type { StepProgress } from './boundary.js';
 import { actionDefaults, bundleActionYml } from '../inputs/action-defaults.js';
 
 /** Engine waits a test may shorten (defaults: `run/engine.ts`). Never set by the action itself. */
@@ -28,6 +29,8 @@ export interface ActionDeps extends StopDeps {
   exitAfterCancel(): void;
   /** Shorter engine waits, for tests. */
   engine?: EngineTuning;
+  /** What the step has done so far, for an end other than `run()` returning (`boundary.ts`); default a new one. */
+  progress?: StepProgress;
   /** Makes the API client (default `createClient`); only tests set it, to wrap the real client. */
   createApi?: (options: ClientOptions) => GhostInspectorApi;
 }

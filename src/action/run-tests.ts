@@ -37,7 +37,11 @@ export async function runTests(
     clock: deps.clock,
     onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
   });
-  const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
+  const disarmBackstop = armDeadlineBackstop(
+    deps,
+    startedAtMs + inputs.timeoutMs - deps.clock.now(),
+    deps.progress,
+  );
   const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
   // The post step cancels what a killed main step left going; runs meant to go on are never recorded.
   const recorder = inputs.wait ? runStateRecorder(deps.sink) : null;
@@ -73,7 +77,10 @@ export async function runTests(
         signal,
         startedAtMs,
         ...(appUrl ? { appUrl } : {}),
-        ...(recorder ? { onRemote: recorder.onRemote } : {}),
+        onRemote: (remote) => {
+          deps.progress?.onRemote(remote);
+          recorder?.onRemote(remote);
+        },
       },
     );
     if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout) recorder?.clear();

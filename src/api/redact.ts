@@ -51,6 +51,18 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
+/** What can split a secret in text without being seen as part of it: line breaks and invisible characters. */
+const SPLIT = '[\\r\\n\\u00AD\\u200B-\\u200D\\u2060\\uFEFF]*';
+
+/**
+ * The secret as is, in any letter case, and with line breaks (CR, LF) or invisible characters (soft hyphen,
+ * zero-width space, joiners, word joiner, BOM) anywhere between its characters.
+ */
+function looseForm(secret: string): RegExp {
+  const chars = Array.from(secret, (c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'));
+  return new RegExp(chars.join(SPLIT), 'giu');
+}
+
 /** Data inside free text that is never rewritten: service ids, UUIDs, ISO 8601 timestamps. */
 const DATA_TOKEN =
   /\b[0-9a-f]{24}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/gi;
@@ -85,12 +97,17 @@ function replaceSpans(text: string, hits: Span[]): string {
   return out;
 }
 
-/** A pure redactor: `redactUrl`, then each `encodedForms` of a secret, of `MIN_REDACTED_LENGTH` or more, as `***`. */
+/**
+ * A pure redactor: `redactUrl`, then each `encodedForms` and the `looseForm` of a secret of
+ * `MIN_REDACTED_LENGTH` or more characters, as `***` (docs/redaction.md).
+ */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
   const needles = new Set<string>();
+  const loose: RegExp[] = [];
   for (const secret of secrets) {
     if (typeof secret !== 'string' || !isRedactable(secret)) continue;
     for (const form of encodedForms(secret)) needles.add(form);
+    loose.push(looseForm(secret));
   }
   const ordered = [...needles];
   return (text: string): string => {
@@ -98,12 +115,14 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined | null>
     if (ordered.length === 0) return out;
     let spans: Span[] | null = null;
     const hits: Span[] = [];
+    const hit = (start: number, end: number): void => {
+      spans ??= dataSpans(out);
+      if (!insideData(start, end, spans)) hits.push([start, end]);
+    };
     for (const needle of ordered) {
-      for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1)) {
-        spans ??= dataSpans(out);
-        if (!insideData(i, i + needle.length, spans)) hits.push([i, i + needle.length]);
-      }
+      for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1)) hit(i, i + needle.length);
     }
+    for (const form of loose) for (const m of out.matchAll(form)) hit(m.index, m.index + m[0].length);
     return hits.length === 0 ? out : replaceSpans(out, hits);
   };
 }

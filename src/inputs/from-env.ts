@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createRedactor } from '../api/redact.js';
 import {
   checkCombinations,
   collectSecrets,
@@ -17,8 +18,9 @@ import {
   InputReader,
 } from './parse.js';
 import { parseExecute } from './execute-options.js';
-import { InputError, type ActionInputs } from './schema.js';
+import { InputError, STEP_MARKER, type ActionInputs } from './schema.js';
 import { loadTestFiles, TestFileError, type RepoTest } from './test-files.js';
+import { realPathInside } from './workspace-path.js';
 import { checkTunnelCombinations, parseTunnel } from './tunnel.js';
 
 export interface ReadInputsOptions {
@@ -54,7 +56,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
   const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
-  const dataFile = dataFilePath ? await readDataFile(r, dataFilePath) : undefined;
+  const dataFile = dataFilePath ? await readDataFile(r, workspace, dataFilePath) : undefined;
   const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
   const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
   const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
@@ -73,20 +75,60 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     workspace,
   };
   const secrets = collectSecrets(base, Object.values(privateVariables));
-  const inputs: ActionInputs = { ...base, secrets, warnings: [], notices };
+  const inputs: ActionInputs = {
+    ...base,
+    ...redactShownInputs(base, secrets),
+    secrets,
+    warnings: [],
+    notices,
+  };
   checkCombinations(r, inputs);
   checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
 
-  inputs.warnings = shortSecretWarnings({
-    'api-key': connection.apiKey,
-    'http-auth-password': execute.httpAuthPassword ?? '',
-    'ngrok-authtoken': tunnel?.authtoken ?? '',
-    ...Object.fromEntries(
-      Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
-    ),
-  });
+  inputs.warnings = [
+    ...stepMarkerWarning(execute.variables, privateVariables),
+    ...shortSecretWarnings({
+      'api-key': connection.apiKey,
+      'http-auth-password': execute.httpAuthPassword ?? '',
+      'ngrok-authtoken': tunnel?.authtoken ?? '',
+      ...Object.fromEntries(
+        Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+      ),
+    }),
+  ];
   return inputs;
+}
+
+/**
+ * The inputs the reports show as given (the summary's title, also the pull-request comment's and the failure
+ * issue's; the comment key in their markers; the issue's labels), each secret in them `***` (docs/redaction.md).
+ * Paths and the artifact name are not rewritten: a file goes where it was asked, and `*` is not allowed in an
+ * artifact name.
+ */
+function redactShownInputs(
+  inputs: Pick<ActionInputs, 'summaryTitle' | 'commentKey' | 'failureIssueLabels'>,
+  secrets: string[],
+): Pick<ActionInputs, 'summaryTitle' | 'commentKey' | 'failureIssueLabels'> {
+  const redact = createRedactor(secrets);
+  return {
+    summaryTitle: redact(inputs.summaryTitle),
+    commentKey: redact(inputs.commentKey),
+    failureIssueLabels: inputs.failureIssueLabels.map(redact),
+  };
+}
+
+/** A warning when the user's variables set {@link STEP_MARKER}, whose value the action replaces on every run. */
+function stepMarkerWarning(
+  variables: Record<string, string> | undefined,
+  privateVariables: Record<string, string>,
+): string[] {
+  if (!variables || !Object.hasOwn(variables, STEP_MARKER)) return [];
+  const input = Object.hasOwn(privateVariables, STEP_MARKER) ? 'private-variables' : 'variables';
+  return [
+    `Input "${input}" sets ${STEP_MARKER}, which the action sets itself on every run (an id of this step, how ` +
+      `it tells its own runs from others): the value given is replaced.`,
+  ];
 }
 
 /** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */
@@ -110,20 +152,29 @@ async function readTestFiles(
   }
 }
 
-/** The data file's name and bytes; one that cannot be read or is empty is a problem of `data-file`. */
-async function readDataFile(r: InputReader, file: string): Promise<ActionInputs['execute']['dataFile']> {
+/**
+ * The data file's name and bytes, read only when its real path lies inside the workspace (the rule of
+ * `test-files`); one outside it, unreadable or empty is a problem of `data-file`.
+ */
+async function readDataFile(
+  r: InputReader,
+  workspace: string,
+  file: string,
+): Promise<ActionInputs['execute']['dataFile']> {
   let problem = 'the file is empty';
   try {
-    if (!(await stat(file)).isFile()) problem = 'not a file';
+    const real = await realPathInside(workspace, file);
+    if (!real) problem = 'it leads out of the workspace: its real path is outside it';
+    else if (!(await stat(real)).isFile()) problem = 'not a file';
     else {
-      const content = await readFile(file);
+      const content = await readFile(real);
       if (content.length > 0) return { name: path.basename(file), content: new Uint8Array(content) };
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
   }
-  const expected = `the path of a readable CSV file relative to the workspace (${problem})`;
+  const expected = `the path of a readable CSV file inside the workspace (${problem})`;
   r.fail('data-file', r.text('data-file'), expected);
   return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
- * problem is collected, so that all of them are reported together. An input given empty reads as its action.yml
- * default, but for the three where empty has a meaning of its own (docs/github-platform.md, "Runtime").
+ * problem is collected, so that all of them are reported together. An input left out reads as its action.yml
+ * default; one given empty too, but for the three where empty has a meaning of its own (docs/github-platform.md,
+ * "Runtime").
  */
 import path from 'node:path';
 import { isRedactable, MIN_REDACTED_LENGTH, redactUrl } from '../api/redact.js';
@@ -48,10 +49,15 @@ export class InputReader {
     private readonly defaults: Record<string, string> = {},
   ) {}
 
-  /** The value without surrounding white space; when empty, its default (`''` for junit-path, github-token, labels). */
+  /**
+   * The value without surrounding white space. Left out (no `INPUT_<NAME>`): its default. Given empty: its
+   * default too, but `''` for junit-path, github-token and failure-issue-labels, where empty means something.
+   */
   text(name: string): string {
-    const value = (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-    return value !== '' || EMPTY_HAS_MEANING.has(name) ? value : (this.defaults[name] ?? '');
+    const given = this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
+    const value = (given ?? '').trim();
+    const emptyMeans = given !== undefined && EMPTY_HAS_MEANING.has(name);
+    return value !== '' || emptyMeans ? value : (this.defaults[name] ?? '');
   }
 
   /** The value; a problem unless `valid` accepts it. */

@@ -119,6 +119,13 @@ export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
+ * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
+ * docs/run-stopping.md). A value the user gives it is replaced, with a warning.
+ */
+export const STEP_MARKER = 'GI_ACTION_STEP';
+
 /** Names a custom variable may not take: execute parameters, which would change the run's settings. */
 export const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
   ...EXECUTE_PARAMETER_NAMES,

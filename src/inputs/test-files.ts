@@ -2,12 +2,13 @@
  * Repository test files (docs/api-contract.md, "Test definitions (repository test files)"): found by glob,
  * each parsed into native JSON tests for the on-demand execute; `.json` (a test or an array) or `.side`.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { SideDocument, TestDefinition } from '../api/types.js';
 import { redactUrl } from '../api/redact.js';
 import { convertSideDocument, SideConversionError, type SideConversionOptions } from './side.js';
+import { realPathInside } from './workspace-path.js';
 
 /** One test found in a repository file. */
 export interface RepoTest {
@@ -118,11 +119,9 @@ export async function loadTestFiles(
  */
 async function readText(cwd: string, file: string): Promise<string> {
   try {
-    const [root, real] = await Promise.all([realpath(cwd), realpath(path.resolve(cwd, file))]);
-    const inside = path.relative(root, real);
-    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+    const real = await realPathInside(cwd, file);
+    if (!real)
       throw new TestFileError(file, 'leads out of the workspace (its real path is outside it); not read');
-    }
     return await readFile(real, 'utf8');
   } catch (error) {
     if (error instanceof TestFileError) throw error;

@@ -80,6 +80,40 @@ describe('output files', () => {
   });
 });
 
+describe('data-file stays in the workspace', () => {
+  it('a path out of it (../) or a symbolic link to a file outside it is refused before any run', async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'gi-e2e-data-'));
+    const own = path.join(parent, 'workspace');
+    await mkdir(own);
+    const requestsBefore = setup.emulator.requests().length;
+    try {
+      await writeFile(path.join(parent, 'x.csv'), 'PRIVATE_ROW\nPRIVATE-abc123\n');
+      await writeFile(path.join(own, 'inside.csv'), 'name\nrow\n');
+      await symlink(path.join(parent, 'x.csv'), path.join(own, 'linked.csv'));
+      for (const file of ['../x.csv', 'linked.csv', path.join(parent, 'x.csv')]) {
+        const r = await setup.run({
+          workspace: own,
+          inputs: { ...setup.connection(), 'suite-ids': 'suite-data', 'data-file': file },
+        });
+        expect(r.code, file).toBe(1);
+        expect(r.stdout).toContain(
+          `Input "data-file" has value "${file}"; expected the path of a readable CSV file inside the workspace (it leads out of the workspace`,
+        );
+        expect(r.stdout).not.toContain('PRIVATE');
+      }
+      // Nothing was sent (a straggling read of an earlier test's run may still arrive: only sends count).
+      expect(
+        setup.emulator
+          .requests()
+          .slice(requestsBefore)
+          .filter((q) => q.method !== 'GET'),
+      ).toEqual([]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('test-files stay in the workspace', () => {
   it('a symbolic link out of the workspace is refused, and no file content appears in the error', async () => {
     const own = await makeWorkspace('gi-e2e-links-');

@@ -1,17 +1,13 @@
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
 import { EXECUTE_PARAMETER_NAMES } from '../../api/execute-params.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
+import { STEP_MARKER } from '../../inputs/schema.js';
 import type { Answer } from '../kinds.js';
 import type { TriggerJob, UserExecuteOptions, Variant } from '../types.js';
 
 export type { TriggerJob, UserExecuteOptions } from '../types.js';
 
-/**
- * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
- * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
- * docs/run-stopping.md).
- */
-export const STEP_MARKER = 'GI_ACTION_STEP';
+export { STEP_MARKER };
 
 /** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
 export function withStepMarker(user: UserExecuteOptions, value: string): UserExecuteOptions {

@@ -223,6 +223,22 @@ describe('variables, secrets and warnings', () => {
     expect(inputs.secrets).toContain('1');
     expect((await read({ 'suite-ids': SUITE })).warnings).toEqual([]);
   });
+
+  it('warns when the variables set GI_ACTION_STEP, whose value the action replaces; a private value stays unshown', async () => {
+    for (const input of ['variables', 'private-variables']) {
+      const inputs = await read({
+        'suite-ids': SUITE,
+        [input]: 'GI_ACTION_STEP=mine-1234\nOTHER=other-value',
+      });
+      expect(inputs.warnings, input).toEqual([
+        expect.stringMatching(
+          new RegExp(`^Input "${input}" sets GI_ACTION_STEP, .*: the value given is replaced\\.$`),
+        ),
+      ]);
+      expect(inputs.warnings.join(' ')).not.toContain('mine-1234');
+    }
+    expect((await read({ 'suite-ids': SUITE, variables: 'OTHER=x' })).warnings).toEqual([]);
+  });
 });
 
 describe('bad inputs', () => {
@@ -302,6 +318,19 @@ describe('defaults', () => {
     expect(env.INPUT_WAIT).toBe('false');
     expect(env['INPUT_JUNIT-PATH']).toBe('');
     expect(env['INPUT_GITHUB-TOKEN']).toBe('gh-1');
+  });
+
+  it('an input left out reads as its action.yml default, also where empty has a meaning', async () => {
+    // Outside a runner nothing sets the defaults: only the inputs given are in the environment.
+    const defaults = projectDefaults();
+    const env = { 'INPUT_API-KEY': 'k', 'INPUT_SUITE-IDS': SUITE, GITHUB_TOKEN: 'gh-3' };
+    const inputs = await readInputs({ env, workspace, defaults });
+    expect(inputs.junitPath).toBe(path.join(workspace, defaults['junit-path']!));
+    expect(inputs.failureIssueLabels).toEqual(splitList(defaults['failure-issue-labels']!));
+    expect(inputs.failureIssueLabels.length).toBeGreaterThan(0);
+    // The one expression default (`${{ github.token }}`) is the job's token.
+    expect(inputs.githubToken).toBe('gh-3');
+    expect(inputs.timeoutMs).toBe(Number(defaults['timeout-minutes']) * 60_000);
   });
 
   it('an input given empty reads as its action.yml default, but where empty has a meaning', async () => {

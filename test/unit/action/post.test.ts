@@ -1,13 +1,13 @@
 /**
  * The post step in-process (`src/action/post.ts`, docs/run-stopping.md, "The post step") against the
  * emulator on loopback: it cancels the runs the main step recorded as going (`STATE_run-<id>` = `suite` or
- * `test`) and nothing else, at most 4 cancel requests at once; it warns, never fails, when the inputs cannot
+ * `test`) and nothing else, at most `POST_CANCEL_CONCURRENCY` cancel requests at once; it warns, never fails, when the inputs cannot
  * reach the service or a cancel fails; it masks the API key only on a runner. The main step's recorder
  * keeps only the runs proven its own, forgets ended ones and clears the rest when it ended by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
-import { isPostStep, runPost, runStateRecorder } from '../../../src/action/post.js';
+import { isPostStep, POST_CANCEL_CONCURRENCY, runPost, runStateRecorder } from '../../../src/action/post.js';
 import { createTestClient, type TestApi } from '../../support/api/client.js';
 import { postStepEnv } from '../../support/harness.js';
 import { startProxy, type Proxy, type ProxyAction } from '../../support/proxy.js';
@@ -192,8 +192,8 @@ describe('runPost', () => {
     await api.cancelTestResult(id);
   });
 
-  it('sends at most 4 cancel requests at once', async () => {
-    const ids = await Promise.all([1, 2, 3, 4, 5, 6].map(() => startTest()));
+  it('sends at most POST_CANCEL_CONCURRENCY cancel requests at once, that many at once when there are more', async () => {
+    const ids = await Promise.all(Array.from({ length: POST_CANCEL_CONCURRENCY + 2 }, () => startTest()));
     // Cancels wait at the proxy until as many are waiting as the limit lets through (or the rest of them).
     let inFlight = 0;
     let most = 0;
@@ -205,7 +205,7 @@ describe('runPost', () => {
       most = Math.max(most, inFlight);
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
-        if (waiting.length >= Math.min(4, ids.length - released)) {
+        if (waiting.length >= Math.min(POST_CANCEL_CONCURRENCY, ids.length - released)) {
           released += waiting.length;
           for (const go of waiting) go();
           waiting = [];
@@ -225,8 +225,8 @@ describe('runPost', () => {
         {},
         { baseUrl: proxy.baseUrl, sink },
       );
-      expect(released).toBe(6);
-      expect(most).toBe(4);
+      expect(released).toBe(ids.length);
+      expect(most).toBe(POST_CANCEL_CONCURRENCY);
       const left = await running();
       for (const id of ids) expect(left).not.toContain(id);
     } finally {

@@ -92,6 +92,64 @@ describe('base64 and HTML-escaped forms', () => {
   });
 });
 
+describe('a secret split or in another letter case', () => {
+  const secret = 'Tok3n-Value.9';
+  const redact = createRedactor([secret]);
+
+  it('upper- or lower-cased, split by line breaks or by invisible characters, is replaced', () => {
+    for (const form of [
+      secret.toUpperCase(),
+      secret.toLowerCase(),
+      'Tok3n-Va\nlue.9',
+      'Tok3n-Va\r\nlue.9',
+      'T\nok3n-Valu\ne.9',
+      'Tok\u200B3n-Value.9',
+      'Tok3n\u200B\u200D-Val\u00ADue\uFEFF.9',
+      'TOK3N-\nVALUE\u200B.9',
+    ]) {
+      expect(redact(`before ${form} after`), JSON.stringify(form)).toBe('before *** after');
+    }
+  });
+
+  it('split by a visible character, or cut short, stays (not covered)', () => {
+    for (const form of ['Tok3n Value.9', 'Tok3n-Value', 'Tok3n\t-Value.9']) {
+      expect(redact(form)).toBe(form);
+    }
+  });
+
+  it('a secret with regular-expression characters is matched literally', () => {
+    const special = createRedactor(['a.b*c+d?(e)[f]{g}|h/i\\j^k$']);
+    expect(special('x a.b*c+d?(e)[f]{g}|h/i\\j^k$ y')).toBe('x *** y');
+    expect(special('x aXbbc+d?(e)[f]{g}|h/i\\j^k$ y')).toBe('x aXbbc+d?(e)[f]{g}|h/i\\j^k$ y');
+  });
+
+  it('an id or timestamp holding the secret in another case is never rewritten', () => {
+    const hex = createRedactor(['2c3d4e5f']);
+    const line = 'result 5A1B2C3D4E5F60718293A4B5 and 5a1b2c3d4e5f60718293a4b5';
+    expect(hex(line)).toBe(line);
+    expect(hex('key 2C3D4E5F')).toBe('key ***');
+  });
+});
+
+describe('the URL-safe base64 form', () => {
+  // Every alignment of this secret's base64 holds `+` or `/`: its URL-safe form differs from the standard one.
+  const secret = 'key>>>?secret~~~?>';
+
+  it('of a secret whose standard base64 holds + or / is replaced at every alignment', () => {
+    const redact = createRedactor([secret]);
+    for (let skip = 0; skip <= 2; skip++) {
+      expect(Buffer.from(secret).subarray(skip).toString('base64')).toMatch(/[+/]/);
+    }
+    for (const before of ['', 'u', 'us']) {
+      const urlSafe = Buffer.from(`${before}${secret}`).toString('base64url');
+      expect(urlSafe).toMatch(/[-_]/);
+      const kept = redact(`token=${urlSafe};`).replace(/^token=|;$/g, '');
+      expect(kept, before).toContain('***');
+      expect(Buffer.from(kept.split('***').join(''), 'base64url').toString('latin1')).not.toContain('secret');
+    }
+  });
+});
+
 describe('lower-case percent-encoding and signed URLs', () => {
   it('a secret percent-encoded with lower-case hex digits is replaced too', () => {
     const redact = createRedactor(['p/w:Zq9 é']);

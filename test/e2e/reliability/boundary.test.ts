@@ -1,0 +1,79 @@
+/**
+ * The process boundary through the bundle (`dist/index.js`, docs/action-entry.md, "The process boundary"):
+ * the process exits 0 only after a verdict that passed is written. A fault planted before the bundle loads
+ * (`support/fakes/planted-fault.mjs`, through `NODE_OPTIONS`) leaves the engine waiting on a read that never
+ * settles with nothing else to wait for, or throws where nobody catches: the process ends non-zero, with an
+ * `::error` saying what was left unfinished and the job summary saying so.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runAction } from '../../support/harness.js';
+import {
+  closeAfterAll,
+  makeTempWorkspace,
+  removeWorkspace,
+  secretInputs,
+  secretsFor,
+  startReliabilityEmulator,
+} from '../../support/reliability.js';
+
+const secrets = secretsFor('boundary');
+const later = closeAfterAll();
+const PLANT = pathToFileURL(path.join(ROOT, 'test/support/fakes/planted-fault.mjs')).href;
+
+/**
+ * Runs the bundle on `suite-green` (its first test runs until the emulator cuts it, long after the deadline)
+ * with `fault` planted, `timeout-minutes: 0.05` (3 s).
+ */
+async function withFault(fault: string) {
+  const emulator = await startReliabilityEmulator(secrets);
+  later(() => emulator.close());
+  emulator.setScenario('rel-green-1', { hang: true });
+  const workspace = await makeTempWorkspace('gi-rel-boundary-');
+  later(() => removeWorkspace(workspace));
+  const started = Date.now();
+  const run = await runAction({
+    workspace,
+    inputs: {
+      ...secretInputs(secrets),
+      'api-base-url': emulator.baseUrl,
+      'suite-ids': 'suite-green',
+      screenshots: 'none',
+      'timeout-minutes': '0.05',
+    },
+    env: { NODE_OPTIONS: `--import=${PLANT}`, PLANTED_FAULT: fault },
+  });
+  return { run, ms: Date.now() - started };
+}
+
+describe('the process boundary', () => {
+  it('a never-settling wait in the engine: ends non-zero within the deadline + 30 s, saying so in the summary', async () => {
+    const { run, ms } = await withFault('never-answered-lists');
+    console.log(`boundary figures: never-settling read, process ended after ${ms} ms (deadline 3,000 ms)`);
+    expect(run.code).not.toBe(0);
+    expect(run.code ?? run.signal).toBeTruthy();
+    expect(ms).toBeLessThan(3_000 + 30_000);
+    expect(run.stdout).toMatch(
+      /::error::The run did not stop at the timeout\. Stopped while running the tests; .*no verdict was reached\./,
+    );
+    expect(run.summary).toMatch(
+      /did not finish\n\nThe run did not stop at the timeout\. Stopped while running the tests/,
+    );
+    expect(run.stdout).not.toContain(secrets.apiKey);
+  }, 90_000);
+
+  it.each([
+    ['uncaught-error', /::error::Uncaught error: planted uncaught error\. Stopped while /],
+    ['unhandled-rejection', /::error::Unhandled rejection: planted unhandled rejection\. Stopped while /],
+  ])(
+    '%s: ends with exit code 1, an error saying what was left unfinished, and the summary',
+    async (fault, said) => {
+      const { run } = await withFault(fault);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(said);
+      expect(run.summary).toContain('did not finish');
+    },
+    60_000,
+  );
+});
