@@ -147,7 +147,14 @@ describe('every user of the transport goes through the proxy', () => {
       });
       try {
         const sha256 = createHash('sha256').update(AGENT).digest('hex');
-        const asset = { url: 'http://api.gi.test/agent', kind: 'binary', version: '1.0.0', sha256 } as const;
+        const asset = {
+          url: 'http://api.gi.test/agent',
+          file: 'agent',
+          kind: 'binary',
+          version: '1.0.0',
+          sha256,
+          source: 'this test',
+        } as const;
         const provider = { ...tunnelProvider('cloudflared'), command: 'gi-proxy-agent', asset: () => asset };
         const exe = await findAgent(provider, '', () => undefined);
         expect(await readFile(exe)).toEqual(AGENT);
