@@ -10,10 +10,13 @@ import { resultBrowser, type ExecuteParams } from './params.js';
 import type { ApiKeyRecord, Store, SuiteRecord, SuiteResult, TestRecord, TestResult } from './store.js';
 import { invalid, iso, substitute } from './util.js';
 import type { EmulatorClock } from './clock.js';
+import type { SourcedStep } from './modules.js';
 
 /** A test to run with its effective settings (stored test or on-demand definition). */
 export interface PlannedTest {
   test: TestRecord;
+  /** The steps the run executes: imports expanded, each with its source (`modules.ts`). */
+  steps: SourcedStep[];
   stored: boolean;
   suite: SuiteRecord | undefined;
   browser?: string;
@@ -107,7 +110,7 @@ export function newTestResult(
   for (const v of suite?.variables ?? []) known[v.name] = v.value;
   for (const [k, v] of Object.entries(variables)) known[k] = String(v);
   const unknown = plan.stored ? 'keep' : 'empty';
-  const steps: Step[] = test.steps.map((s, i) => ({
+  const steps: Step[] = plan.steps.map(({ step: s, source }, i) => ({
     _id: store.newId(),
     sequence: i,
     command: s.command,
@@ -119,7 +122,7 @@ export function newTestResult(
     private: s.private,
     notes: s.notes ?? '',
     passing: null,
-    extra: { source: { sequence: i, test: test._id } },
+    extra: { source: { ...source } },
   }));
   const result: TestResult = {
     _id: id,
@@ -245,7 +248,7 @@ export function runRequest(
   return {
     testName: plan.test.name,
     testId: run.testId,
-    steps: plan.test.steps,
+    steps: plan.steps.map((s) => s.step),
     startUrl: result.startUrl,
     viewport: result.viewportSize,
     userAgent: params.userAgent,

@@ -10,7 +10,7 @@
  * One attempt per URL with a short timeout; a failing receiver never affects the run.
  */
 import type { NotificationChannel, Notifications } from './api-types.js';
-import type { FinishRecord } from './engine.js';
+import type { FinishRecord } from './run-records.js';
 import type { ExecuteParams } from './params.js';
 import type { Store } from './store.js';
 import { clone } from './util.js';
