@@ -3,7 +3,7 @@
  * faults, state, and the files (screenshots, comparison images) the results link to. Answers are plain JSON,
  * not envelopes; errors come as HTTP 400 with an ERROR envelope.
  */
-import type { FinishRecord } from './engine.js';
+import type { FinishRecord } from './run-records.js';
 import { checkFaultSpec, type FaultSpec, parseFaultSpec } from './faults.js';
 import { parseScenario, type Scenario } from './executors/simulated.js';
 import type { Handler, RequestRecord, Route } from './server.js';

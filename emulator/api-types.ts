@@ -62,6 +62,10 @@ export interface Suite extends Action.Suite {
   user?: UserRef;
   variables: Variable[];
   viewportSize: ViewportSize;
+  /** Run settings of the suite's tests; the empty string when unset. */
+  userAgent: string;
+  screenshotTarget: string;
+  screenshotExclusions: string;
 }
 
 export interface Step extends Action.Step {
@@ -111,6 +115,10 @@ export interface Test {
   dateExecutionTriggered: Timestamp;
   testFrequency: number;
   testFrequencyAdvanced: unknown[];
+  /** Run settings; the empty string when unset (the suite's apply). */
+  userAgent: string;
+  screenshotTarget: string;
+  screenshotExclusions: string;
   /** An identifier string or `{_id, firstName, lastName}`, depending on the endpoint. */
   user?: string | UserRef;
 }

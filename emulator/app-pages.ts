@@ -6,6 +6,7 @@
  */
 import type { Route } from './server.js';
 import type { Store } from './store.js';
+import { IMPORT_ONLY_STATUS } from './modules.js';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -96,7 +97,7 @@ export function appPageRoutes(store: Store): Route[] {
         `Test: ${t.name}`,
         [
           ['Start URL', t.startUrl],
-          ['Last outcome', outcome(t.passing)],
+          ['Last outcome', t.importOnly ? IMPORT_ONLY_STATUS : outcome(t.passing)],
         ],
         [['Suite', `/suites/${t.suite}`]],
       );

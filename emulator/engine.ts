@@ -1,7 +1,8 @@
 /**
  * The run engine: creates test results and suite results in the running condition, runs them in the
  * background through the executor, keeps suite results' counts and dates consistent as tests finish, cuts
- * runs at the run-time limit, cancels, and does the screenshot comparison bookkeeping (docs/api-contract.md, "States and transitions", "Limits"; docs/api-contract.md, "Resources").
+ * runs at the run-time limit, cancels, and does the screenshot comparison bookkeeping
+ * (docs/api-contract.md, "States and transitions", "Limits", "Resources").
  */
 import type { Executor, RunOutcome } from './executors/types.js';
 import type { ExecuteParams } from './params.js';
@@ -15,7 +16,6 @@ import type {
   TestResult,
 } from './store.js';
 import { RunFiles } from './run-files.js';
-export type { FinishRecord } from './run-records.js';
 import {
   checkBaseline,
   runRequest,
@@ -29,6 +29,7 @@ import {
 import { iso, Semaphore } from './util.js';
 import type { ImageKit } from './images.js';
 import { realClock, sleepOn, type EmulatorClock } from './clock.js';
+import { expandImports, refuseModuleExecute, suiteRunTests } from './modules.js';
 
 /** Test run-time limit in ms before time scaling (docs/api-contract.md, "Limits": 10 minutes). */
 export const RUN_LIMIT_MS = 10 * 60_000;
@@ -67,21 +68,18 @@ export class Engine {
   /**
    * Execute a stored test (docs/api-contract.md, "Endpoints the action calls", execute). Creates one test result per variant and
    * data row in the running condition and starts them. `many` tells whether the response is an array.
+   * Refuses a module (`importOnly`) and bad imports with a VALIDATION_ERROR (`modules.ts`).
    */
   executeTest(
     key: ApiKeyRecord,
     test: TestRecord,
     params: ExecuteParams,
   ): { results: TestResult[]; many: boolean } {
+    refuseModuleExecute(test);
     checkBaseline(this.store, key, params);
     const suite = this.store.suites.get(test.suite);
-    const rows = dataRows(
-      this.store,
-      key,
-      test.organization,
-      params,
-      test.dataSource ?? suite?.dataSource ?? null,
-    );
+    const fallbackDataSource = test.dataSource ?? suite?.dataSource ?? null;
+    const rows = dataRows(this.store, key, test.organization, params, fallbackDataSource);
     return this.executeRuns(key, test, true, suite, params, rows);
   }
 
@@ -103,6 +101,7 @@ export class Engine {
     params: ExecuteParams,
     rows: Array<Record<string, string | number>> | undefined,
   ): { results: TestResult[]; many: boolean } {
+    const steps = expandImports(this.store, test, test.organization);
     const vs = variants(params);
     const rowList = rows ?? [undefined];
     const gate = new Semaphore(params.maxConcurrentDataRows ?? 0);
@@ -110,7 +109,7 @@ export class Engine {
     if (stored) test.dateExecutionTriggered = iso(this.clock.now());
     for (const dataRow of rowList) {
       for (const v of vs) {
-        const plan: PlannedTest = { test, stored, suite, ...v, dataRow, suiteResultId: null };
+        const plan: PlannedTest = { test, steps, stored, suite, ...v, dataRow, suiteResultId: null };
         const result = this.createResult(key, plan, params);
         results.push(result);
         void this.runResult(result, plan, params, rows ? gate : undefined, undefined);
@@ -131,7 +130,7 @@ export class Engine {
     const rows = dataRows(this.store, key, suite.organization, params, suite.dataSource);
     const vs = variants(params);
     const gate = new Semaphore(params.maxConcurrentDataRows ?? 0);
-    const tests = this.store.testsOf(suite._id);
+    const tests = suiteRunTests(this.store, suite._id);
     const suiteResults: SuiteResult[] = [];
     const now = this.clock.now();
     suite.dateExecutionTriggered = iso(now);
@@ -153,7 +152,7 @@ export class Engine {
         this.suiteDone.set(id, resolveDone);
         suiteResults.push(suiteResult);
         const concurrency = new Semaphore(suite.maxConcurrentTests);
-        const plans = tests.map((test) => ({ test, stored: true, suite, ...v, dataRow, suiteResultId: id }));
+        const plans = tests.map((t) => ({ ...t, stored: true, suite, ...v, dataRow, suiteResultId: id }));
         const created = plans.map((plan) => {
           const result = this.createResult(key, plan, params);
           this.store.suiteResultMeta.get(id)!.resultIds.push(result._id);

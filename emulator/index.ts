@@ -14,7 +14,8 @@ import { appPageRoutes } from './app-pages.js';
 import { realClock, RequestsInFlight, type EmulatorClock } from './clock.js';
 import { demoSiteRoutes, loadDemoSeed } from './demo-start.js';
 import { apiRoutes } from './routes/index.js';
-import { Engine, type FinishRecord } from './engine.js';
+import { Engine } from './engine.js';
+import type { FinishRecord } from './run-records.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
 import type { Executor } from './executors/types.js';
 import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults.js';
@@ -30,7 +31,7 @@ import {
   type RateLimitSpec,
 } from './limits.js';
 
-export type { FinishRecord } from './engine.js';
+export type { FinishRecord } from './run-records.js';
 export type { RequestRecord } from './server.js';
 export type { Scenario } from './executors/simulated.js';
 export type { FaultSpec, FaultKind } from './faults.js';

@@ -4,16 +4,19 @@
  * condition with their effective settings.
  */
 import { randomUUID } from 'node:crypto';
-import type { Step, StepTarget } from './api-types.js';
+import type { Step, StepTarget, Variable } from './api-types.js';
 import type { RunRequest } from './executors/types.js';
 import { resultBrowser, type ExecuteParams } from './params.js';
 import type { ApiKeyRecord, Store, SuiteRecord, SuiteResult, TestRecord, TestResult } from './store.js';
-import { invalid, iso, substitute } from './util.js';
+import { invalid, iso, maskedVariables, substitute } from './util.js';
 import type { EmulatorClock } from './clock.js';
+import type { SourcedStep } from './modules.js';
 
 /** A test to run with its effective settings (stored test or on-demand definition). */
 export interface PlannedTest {
   test: TestRecord;
+  /** The steps the run executes: imports expanded, each with its source (`modules.ts`). */
+  steps: SourcedStep[];
   stored: boolean;
   suite: SuiteRecord | undefined;
   browser?: string;
@@ -72,6 +75,14 @@ export function checkBaseline(store: Store, key: ApiKeyRecord, params: ExecutePa
   }
 }
 
+/** Suite variables under a run's own variables (data row, custom), as `{{name}}` substitution reads them. */
+function mergedVariables(suiteVariables: Variable[], own: Record<string, string | number>) {
+  const out: Record<string, string> = {};
+  for (const v of suiteVariables) out[v.name] = v.value;
+  for (const [k, v] of Object.entries(own)) out[k] = String(v);
+  return out;
+}
+
 /**
  * A new test result in the running condition for `plan` (docs/api-contract.md, "Resources"): effective settings (execute
  * parameter, else test, else suite, else default), `{{name}}` substituted into the start URL and the steps'
@@ -103,23 +114,23 @@ export function newTestResult(
       : suite.screenshotCompareThreshold);
   const region = plan.region ?? test.region ?? suite?.region ?? 'us-east-1';
   const variables: Record<string, string | number> = { ...(plan.dataRow ?? {}), ...params.variables };
-  const known: Record<string, string> = {};
-  for (const v of suite?.variables ?? []) known[v.name] = v.value;
-  for (const [k, v] of Object.entries(variables)) known[k] = String(v);
+  const known = mergedVariables(suite?.variables ?? [], variables);
+  // Result steps are read back: a private suite variable shows masked there (the executor gets its value).
+  const shown = mergedVariables(maskedVariables(suite?.variables ?? []), variables);
   const unknown = plan.stored ? 'keep' : 'empty';
-  const steps: Step[] = test.steps.map((s, i) => ({
+  const steps: Step[] = plan.steps.map(({ step: s, source }, i) => ({
     _id: store.newId(),
     sequence: i,
     command: s.command,
-    target: substituteTarget(s.target, known, unknown),
-    value: substitute(s.value, known, unknown),
+    target: substituteTarget(s.target, shown, unknown),
+    value: substitute(s.value, shown, unknown),
     variableName: s.variableName,
     condition: s.condition,
     optional: s.optional,
     private: s.private,
     notes: s.notes ?? '',
     passing: null,
-    extra: { source: { sequence: i, test: test._id } },
+    extra: { source: { ...source } },
   }));
   const result: TestResult = {
     _id: id,
@@ -163,15 +174,27 @@ export function newTestResult(
     screenshotCompareEnabled: compareEnabled,
     screenshotComparePassing: null,
     screenshotCompareThreshold: threshold,
-    screenshotExclusions: params.screenshotExclusions ?? '',
-    screenshotTarget: params.screenshotTarget ?? '',
-    userAgent: params.userAgent ?? '',
+    screenshotExclusions: runSetting(plan, params, 'screenshotExclusions'),
+    screenshotTarget: runSetting(plan, params, 'screenshotTarget'),
+    userAgent: runSetting(plan, params, 'userAgent'),
     variables,
     error: null,
     video: null,
     viewportSize: plan.viewport ?? test.viewportSize ?? suite?.viewportSize ?? { height: 768, width: 1024 },
   };
   return result;
+}
+
+/**
+ * A run's `userAgent`, `screenshotTarget` or `screenshotExclusions`: the execute parameter, else the test's
+ * setting, else the suite's; '' when none is set (the empty string is "unset" in stored settings).
+ */
+function runSetting(
+  plan: PlannedTest,
+  params: ExecuteParams,
+  name: 'userAgent' | 'screenshotTarget' | 'screenshotExclusions',
+): string {
+  return params[name] ?? (plan.test[name] || plan.suite?.[name] || '');
 }
 
 /** A new suite result in the running condition (docs/api-contract.md, "Resources"), counts all unknown. */
@@ -190,7 +213,7 @@ export function newSuiteResult(
     passing: null,
     screenshotComparePassing: null,
     startUrl: substitute(params.startUrl ?? suite.startUrl, {
-      ...Object.fromEntries(suite.variables.map((v) => [v.name, v.value])),
+      ...Object.fromEntries(maskedVariables(suite.variables).map((v) => [v.name, v.value])),
       ...Object.fromEntries(Object.entries(params.variables).map(([k, v]) => [k, String(v)])),
     }),
     commentCount: 0,
@@ -245,10 +268,10 @@ export function runRequest(
   return {
     testName: plan.test.name,
     testId: run.testId,
-    steps: plan.test.steps,
+    steps: plan.steps.map((s) => s.step),
     startUrl: result.startUrl,
     viewport: result.viewportSize,
-    userAgent: params.userAgent,
+    userAgent: result.userAgent || undefined,
     httpAuth: params.httpAuth ?? storedHttpAuth(plan),
     variables,
     globalStepDelay: result.globalStepDelay,
@@ -257,8 +280,8 @@ export function runRequest(
     finalDelay: result.finalDelay,
     failOnJavaScriptError: result.failOnJavaScriptError,
     runTimeLimitMs: run.limitMs,
-    screenshotExclusions: params.screenshotExclusions,
-    screenshotTarget: params.screenshotTarget,
+    screenshotExclusions: result.screenshotExclusions || undefined,
+    screenshotTarget: result.screenshotTarget || undefined,
     disableVisuals: result.disableVisuals,
     signal: run.signal,
     timeScale: run.timeScale,

@@ -262,6 +262,9 @@ export function newSuiteDefaults(): Omit<
     testFrequencyAdvanced: [],
     variables: [] as Variable[],
     viewportSize: { height: 768, width: 1024 },
+    userAgent: '',
+    screenshotTarget: '',
+    screenshotExclusions: '',
   };
 }
 
@@ -305,5 +308,8 @@ export function newTestDefaults(): Omit<
     httpAuthUsername: null,
     httpAuthPassword: null,
     httpHeaders: [],
+    userAgent: '',
+    screenshotTarget: '',
+    screenshotExclusions: '',
   };
 }

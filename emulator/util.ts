@@ -156,3 +156,28 @@ export function substitute(
 export function fieldText(value: unknown): string {
   return String(value);
 }
+
+/**
+ * What a read shows for the value of a private suite variable. The service masks them (a public Terraform
+ * provider's tests expect it); the mask's form is not public: guessed (emulator README, "Deviations").
+ */
+export const PRIVATE_VALUE_MASK = '********';
+
+/** Suite variables as a read shows them: private values masked. */
+export function maskedVariables<T extends { value: string; private: boolean }>(variables: T[]): T[] {
+  return variables.map((v) => (v.private ? { ...v, value: PRIVATE_VALUE_MASK } : v));
+}
+
+/**
+ * Variables of an update with the stored values kept where a private variable comes back masked (a suite
+ * read and sent back must not overwrite its secrets with the mask). Guessed.
+ */
+export function keepMaskedValues<T extends { name: string; value: string; private: boolean }>(
+  next: T[],
+  stored: T[],
+): T[] {
+  return next.map((v) => {
+    const before = stored.find((s) => s.name === v.name && s.private);
+    return before && v.value === PRIVATE_VALUE_MASK ? { ...v, value: before.value, private: true } : v;
+  });
+}

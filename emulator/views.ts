@@ -6,7 +6,7 @@ import type { Step, Suite, Test } from './api-types.js';
 import type { TestDefinition } from './api-types.js';
 import type { Organization } from './api-types.js';
 import type { OrganizationRecord, Store, SuiteRecord, TestRecord } from './store.js';
-import { clone } from './util.js';
+import { clone, maskedVariables } from './util.js';
 
 /**
  * A suite as an endpoint returns it.
@@ -33,6 +33,7 @@ export function suiteView(
   } = clone(s);
   const view: Suite = {
     ...rest,
+    variables: maskedVariables(rest.variables),
     organization:
       mode === 'folder' ? s.organization : mode === 'list' ? { ...orgRef, personal: false } : orgRef,
     testCount: store.testsOf(s._id).length,
@@ -126,6 +127,9 @@ export function testExport(t: TestRecord): TestDocument {
     notifications: clone(t.notifications),
     httpHeaders: clone(t.httpHeaders),
     importOnly: t.importOnly,
+    userAgent: t.userAgent,
+    screenshotTarget: t.screenshotTarget,
+    screenshotExclusions: t.screenshotExclusions,
     testFrequency: t.testFrequency,
     testFrequencyAdvanced: clone(t.testFrequencyAdvanced),
     steps: t.steps.map(portableStep),

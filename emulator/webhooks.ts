@@ -1,7 +1,8 @@
 /**
  * Webhooks (docs/api-contract.md, "Webhooks"). When a test run ends, the documented envelope
  * `{"type": "result", "data": TEST_RESULT}` is POSTed as JSON, `data` being the test result with
- * `organization: {_id, name}` and `suite: {_id, name}` filled in. Its URLs: the test execute's (or on-demand
+ * `organization: {_id, name}` and `suite: {_id, name}` filled in, `deleted: false`, and the comparison baseline as
+ * `{_id, screenshot}` (null without one), as in the service's documented sample. Its URLs: the test execute's (or on-demand
  * execute's) `webhook` parameter, and the notification webhooks that apply to the test: its own
  * `notifications.webhooks`, else its suite's ("use suite settings"), else its organization's ("use
  * organizational settings"), each URL with its condition. A suite run as a whole POSTs
@@ -10,7 +11,7 @@
  * One attempt per URL with a short timeout; a failing receiver never affects the run.
  */
 import type { NotificationChannel, Notifications } from './api-types.js';
-import type { FinishRecord } from './engine.js';
+import type { FinishRecord } from './run-records.js';
 import type { ExecuteParams } from './params.js';
 import type { Store } from './store.js';
 import { clone } from './util.js';
@@ -94,11 +95,19 @@ export class Webhooks {
     const test = record.testId ? this.store.tests.get(record.testId) : undefined;
     const suite = this.store.suites.get(result.test?.suite ?? '');
     const org = this.store.organizations.get(result.organization);
+    const baseline = result.screenshotCompareBaselineResult
+      ? this.store.results.get(result.screenshotCompareBaselineResult)
+      : undefined;
     const data = {
       ...clone(result),
       organization: { _id: result.organization, name: org?.name ?? '' },
       // An on-demand run has no suite: empty strings (guessed) keep receivers that read `data.suite` working.
       suite: { _id: suite?._id ?? '', name: suite?.name ?? '' },
+      // As the documented sample: the result is not deleted, and the baseline is an object, not an id.
+      deleted: false,
+      screenshotCompareBaselineResult: baseline
+        ? { _id: baseline._id, screenshot: clone(baseline.screenshot ?? null) }
+        : null,
     };
     const channel = applyingChannel([test?.notifications, suite?.notifications, org?.notifications]);
     return {

@@ -150,7 +150,7 @@ function demoTests(base: string): DemoTestDefinition[] {
         d('click', '[data-add="hat"]'),
         d('click', '[data-add="socks"]'),
         d('click', '[data-add="socks"]'),
-        d('execute', '', 'console.log("cart: " + localStorage.getItem("cart"))'),
+        d('eval', '', 'console.log("cart: " + localStorage.getItem("cart"))'),
         d('click', '#go-cart'),
         d('assertText', '#line-socks .qty', '2'),
         d('assertText', '#total', 'Total: $30'),

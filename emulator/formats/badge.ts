@@ -3,8 +3,10 @@
  * endpoints"). A badge is a flat, shields-style SVG: a grey label on the left and a coloured message on the
  * right. States: passing, partially failing (suites only: some tests failed), failing, running, unknown (no
  * previous execution, or the last one was cancelled), and, with `screenshot` given, the screenshot
- * comparison passing or failing.
+ * comparison passing or failing. A module (a test marked `importOnly`) shows "Import Only", the status the
+ * service shows for it (emulator README, "Deviations from the service").
  */
+import { IMPORT_ONLY_STATUS } from '../modules.js';
 
 /** Every badge state. The two `screenshot-compare-*` states answer the `screenshot` form of the endpoints. */
 export const BADGE_STATES = [
@@ -15,6 +17,7 @@ export const BADGE_STATES = [
   'unknown',
   'screenshot-compare-passing',
   'screenshot-compare-failing',
+  'import-only',
 ] as const;
 export type BadgeState = (typeof BADGE_STATES)[number];
 
@@ -35,6 +38,7 @@ const LOOKS: Record<BadgeState, BadgeLook> = {
   unknown: { label: 'ghost inspector', message: 'unknown', color: '#9f9f9f' },
   'screenshot-compare-passing': { label: 'screenshot', message: 'passing', color: '#4c1' },
   'screenshot-compare-failing': { label: 'screenshot', message: 'failing', color: '#e05d44' },
+  'import-only': { label: 'ghost inspector', message: IMPORT_ONLY_STATUS, color: '#9f9f9f' },
 };
 
 /** The label and message a state shows (e.g. `{label: 'screenshot', message: 'failing'}`). */

@@ -21,7 +21,7 @@
  * assertTitle / verifyTitle                         assertEval (`document.title === "..."`)
  * storeText target var                              extract (target, variableName = var)
  * store value var                                   store (value, variableName = var)
- * executeScript / runScript / storeEval script [var] execute (value = script), or extractEval with a var
+ * executeScript / runScript / storeEval script [var] eval (value = script), or extractEval with a var
  * pause ms                                          pause (value = ms)
  * mouseOver                                         mouseOver
  * goBack / refresh                                  goBack / refresh
@@ -267,15 +267,14 @@ export function commandToStep(
     case 'runScript':
     case 'storeEval':
     case 'executeAsyncScript':
-    case 'execute':
     case 'eval':
     case 'extractEval': {
       const script = recorderVarsToSteps(rawTarget);
       const variable = (cmd.value ?? '').trim();
-      if (base === 'extractEval' || (variable !== '' && base !== 'execute' && base !== 'eval')) {
+      if (base === 'extractEval' || (variable !== '' && base !== 'eval')) {
         return newStep(sequence, 'extractEval', { value: script, variableName: variable, ...notes });
       }
-      return newStep(sequence, 'execute', { value: script, ...notes });
+      return newStep(sequence, 'eval', { value: script, ...notes });
     }
     case 'pause':
       return newStep(sequence, 'pause', { value: (rawTarget || cmd.value || '0').trim(), ...notes });
@@ -344,7 +343,6 @@ export function stepToCommand(
       return out('storeText', target, step.variableName ?? '');
     case 'store':
       return out('store', value, step.variableName ?? '');
-    case 'execute':
     case 'eval':
       return out('executeScript', value, '');
     case 'extractEval':

@@ -123,6 +123,9 @@ export const SUITE_FIELDS: Record<string, FieldCheck> = {
   testFrequencyAdvanced: array,
   variables: array,
   viewportSize: viewport,
+  userAgent: str,
+  screenshotTarget: str,
+  screenshotExclusions: str,
 };
 
 export const TEST_FIELDS: Record<string, FieldCheck> = {
@@ -155,6 +158,9 @@ export const TEST_FIELDS: Record<string, FieldCheck> = {
   importOnly: bool,
   httpAuthUsername: nullableStr,
   httpAuthPassword: nullableStr,
+  userAgent: str,
+  screenshotTarget: str,
+  screenshotExclusions: str,
 };
 
 /** Normalises steps of a body (create, update, import, on-demand) into stored steps with fresh ids. */

@@ -11,6 +11,7 @@ import type { Handler, Route } from '../server.js';
 import type { ApiKeyRecord, Store, SuiteRecord, TestRecord } from '../store.js';
 import { clone, EPOCH, invalid, iso } from '../util.js';
 import { realClock, RequestsInFlight, type EmulatorClock } from '../clock.js';
+import { IMPORT_COMMAND, importedTest } from '../modules.js';
 
 /** Web app base used in CSV links, as the real service writes them (docs/api-contract.md, "Resources"). */
 export const APP_URL = 'https://app.ghostinspector.com';
@@ -105,13 +106,11 @@ export function routeDeps(deps: ApiDeps, routes: Route[]): RouteDeps {
 export function importedTests(store: Store, test: TestRecord, seen = new Set<string>()): TestRecord[] {
   const out: TestRecord[] = [];
   for (const step of test.steps) {
-    if (step.command !== 'importTest' && step.command !== 'execute') continue;
-    for (const ref of [step.value, typeof step.target === 'string' ? step.target : '']) {
-      const other = store.tests.get(ref);
-      if (other && other.organization === test.organization && !seen.has(other._id)) {
-        seen.add(other._id);
-        out.push(other, ...importedTests(store, other, seen));
-      }
+    if (step.command !== 'importTest' && step.command !== IMPORT_COMMAND) continue;
+    const other = importedTest(store, step, test.organization);
+    if (other && !seen.has(other._id)) {
+      seen.add(other._id);
+      out.push(other, ...importedTests(store, other, seen));
     }
   }
   return out;

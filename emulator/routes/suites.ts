@@ -2,7 +2,7 @@
 import { suiteResultsCsv } from '../formats/csv.js';
 import { parseExecuteParams } from '../params.js';
 import { newSuiteDefaults, type SuiteRecord } from '../store.js';
-import { clone, EPOCH, fieldText, invalid, iso } from '../util.js';
+import { clone, EPOCH, fieldText, invalid, iso, keepMaskedValues, PRIVATE_VALUE_MASK } from '../util.js';
 import { suiteView, testView } from '../views.js';
 import { applyFields, bodyFields, requireString, SUITE_FIELDS } from './fields.js';
 import { waitSuiteResults } from '../waits.js';
@@ -48,17 +48,19 @@ function suiteRecordRoutes(deps: RouteDeps): void {
     const body = bodyFields(ctx);
     const next = clone(suite);
     applyFields(next as unknown as Record<string, unknown>, body, SUITE_FIELDS);
-    for (const [name, value] of Object.entries(body)) {
+    next.variables = keepMaskedValues(next.variables, suite.variables);
+    for (const [name, raw] of Object.entries(body)) {
       if (!name.startsWith('variables.')) continue;
       const varName = name.slice('variables.'.length);
       if (varName === '') invalid('variables.<varName> needs a variable name');
-      const v = value as { value?: unknown; private?: unknown } | null;
+      const v = raw as { value?: unknown; private?: unknown } | null;
       if (!v || typeof v !== 'object' || v.value === undefined)
         invalid(`${name} must be an object with value`);
       const existing = next.variables.find((x) => x.name === varName);
+      const value = fieldText(v.value);
       const entry = {
         name: varName,
-        value: fieldText(v.value),
+        value: existing?.private && value === PRIVATE_VALUE_MASK ? existing.value : value,
         private: v.private === true || (existing?.private ?? false),
       };
       if (existing) Object.assign(existing, entry);

@@ -111,6 +111,7 @@ function testActionRoutes(deps: RouteDeps): void {
     if (!test) invalid('Test not found');
     if (!test.publicStatusEnabled)
       invalid('The status badge is not enabled for this test (publicStatusEnabled is false)');
+    if (test.importOnly) return badge('import-only');
     return badge(badgeState(testResultsOf(test._id)[0], ctx.params.get('screenshot') !== undefined, false));
   });
 }

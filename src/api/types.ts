@@ -47,6 +47,11 @@ export interface Step {
   url?: string;
   /** Failing steps carry an error string (docs/api-contract.md). */
   error?: string;
+  /**
+   * Result steps: the test and zero-based position the step came from (docs/api-contract.md, "Resources",
+   * Step `extra`). A step imported from a module (an `execute` step's test) names the module, not the test run.
+   */
+  extra?: { source: { test: string; sequence: number } };
 }
 
 /** One stored image: its URL and its size in bytes. */

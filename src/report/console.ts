@@ -9,6 +9,7 @@ import { failingStepOf } from './model-test.js';
 
 import { STATE_LABEL, stepSentence, withVariant } from './phrases.js';
 import { redactUrl } from '../api/redact.js';
+import { refId } from '../api/refs.js';
 import { cleanText } from './text.js';
 
 /** The varied parts of a variant: browser, region, viewport, start URL (redacted), `row <n>` (from 1). */
@@ -40,7 +41,7 @@ function testGroup(run: SuiteRun, test: TestRun): { title: string; lines: string
   if (run.kind === 'suite') lines.push(`Suite: ${run.suiteName}`);
   if (run.file) lines.push(`File: ${run.file}`);
   if (test.url) lines.push(`Result: ${test.url}`);
-  const failing = failingStepOf(test.result?.steps);
+  const failing = failingStepOf(test.result?.steps, test.testId ?? refId(test.result?.test));
   if (failing) lines.push(stepSentence(failing));
   if (test.error) lines.push(test.error);
   if (test.attempts.length) lines.push(`Attempts before: ${test.attempts.length}`);

@@ -47,7 +47,7 @@ export function buildTest(test: TestRun, ctx: TestContext): ReportTest {
   const name =
     cleanText(test.testName) || cleanText(refName(r?.test)) || cleanText(r?.name) || '(unnamed test)';
   const steps = (r?.steps ?? []).map(buildStep);
-  const failingStep = failingStepOf(r?.steps);
+  const failingStep = failingStepOf(r?.steps, test.testId ?? refId(r?.test));
   const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
   const screenshotCompareFailed = r?.screenshotComparePassing === false;
   const counted = countedAs(test.state, screenshotCompareFailed, policy);
@@ -100,7 +100,7 @@ function writtenUrl(url: string | null | undefined): string {
 }
 
 function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
-  const failingStep = failingStepOf(r.steps);
+  const failingStep = failingStepOf(r.steps, refId(r.test));
   const error = cleanText(r.error?.details);
   return {
     resultId: r._id,
@@ -160,12 +160,31 @@ function targetText(target: StepTarget | null | undefined): string {
   return target.map((t) => cleanText(t?.selector)).join(' || ');
 }
 
-/** The first required step of a test result that failed, as the reports tell it; undefined when none. */
-export function failingStepOf(steps: Step[] | null | undefined): FailingStep | undefined {
-  const step = steps?.map(buildStep).find((s) => s.outcome === 'failed');
-  if (!step) return undefined;
-  const { sequence, command, target } = step;
-  return { sequence, command, target, error: step.error ?? 'Step failed (the service gave no error text).' };
+/**
+ * The first required step of a test result that failed, as the reports tell it; undefined when none. With the
+ * result's own test id, a step whose `extra.source.test` is another test is named as that module's step (an
+ * on-demand result has no test id: its steps are told as its own).
+ */
+export function failingStepOf(
+  steps: Step[] | null | undefined,
+  ownTestId?: string | null,
+): FailingStep | undefined {
+  const index = steps?.map(buildStep).findIndex((s) => s.outcome === 'failed') ?? -1;
+  if (!steps || index < 0) return undefined;
+  const { sequence, command, target, error } = buildStep(steps[index]);
+  const source = steps[index].extra?.source;
+  const fromModule =
+    ownTestId &&
+    typeof source?.test === 'string' &&
+    source.test !== ownTestId &&
+    Number.isInteger(source.sequence);
+  return {
+    sequence,
+    command,
+    target,
+    error: error ?? 'Step failed (the service gave no error text).',
+    ...(fromModule ? { module: { testId: cleanText(source.test), sequence: source.sequence } } : {}),
+  };
 }
 
 function buildConsole(entry: ConsoleEntry): ReportConsoleError {

@@ -24,7 +24,14 @@ export interface ReportStep {
 }
 
 /** The first required step that failed: what a reviewer reads first. */
-export type FailingStep = Pick<ReportStep, 'sequence' | 'command' | 'target'> & { error: string };
+export type FailingStep = Pick<ReportStep, 'sequence' | 'command' | 'target'> & {
+  error: string;
+  /**
+   * The module the step came from, when it is not the test's own step: the module's test id and the step's
+   * zero-based position in it (the result step's `extra.source`).
+   */
+  module?: { testId: string; sequence: number };
+};
 
 /** A console entry that is an error, its text cleaned and its URL redacted. */
 export type ReportConsoleError = Pick<ConsoleEntry, 'output' | 'url' | 'dateExecuted'>;

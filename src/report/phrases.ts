@@ -49,7 +49,17 @@ export function attemptReason(a: ReportAttempt): string {
  */
 export function stepSentence(step: FailingStep): string {
   const target = step.target ? ` ${step.target}` : '';
-  return `Step ${step.sequence + 1} ${step.command}${target}: ${step.error}`;
+  return `${stepLabel(step)} ${step.command}${target}: ${step.error}`;
+}
+
+/**
+ * `Step 4`, or for a step imported from a module `Step 4 (module 65ab12, step 2)`: the module by its test id
+ * (the result names no module; reading each module's name would put a request between the verdict and the
+ * reports), its step numbered from 1 within the module.
+ */
+export function stepLabel(step: FailingStep): string {
+  const from = step.module ? ` (module ${step.module.testId}, step ${step.module.sequence + 1})` : '';
+  return `Step ${step.sequence + 1}${from}`;
 }
 
 /** A test's state as every report labels it. */

@@ -1,7 +1,14 @@
 /** The job summary's per-test sections (pure): one HTML block (no blank line) per failing test and its variants. */
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';
 import { allTests } from './model.js';
-import { attemptReason, comparisonLine, flakySentence, sameError, STATE_LABEL } from './phrases.js';
+import {
+  attemptReason,
+  comparisonLine,
+  flakySentence,
+  sameError,
+  STATE_LABEL,
+  stepLabel,
+} from './phrases.js';
 import { escapeCode, escapeInline, safeUrl, truncate } from './text.js';
 
 /** Longest error text shown per failure, in characters. */
@@ -88,7 +95,7 @@ function reasonLines(test: ReportTest): string[] {
   if (s) {
     const target = s.target ? ` <code>${escapeCode(truncate(s.target, MAX_NAME_CHARS))}</code>` : '';
     lines.push(
-      `<p><strong>Step ${s.sequence + 1}</strong> <code>${escapeCode(s.command)}</code>${target}</p>`,
+      `<p><strong>${escapeInline(stepLabel(s))}</strong> <code>${escapeCode(s.command)}</code>${target}</p>`,
     );
     lines.push(`<pre>${escapeCode(truncate(s.error, MAX_ERROR_CHARS), true)}</pre>`);
   }

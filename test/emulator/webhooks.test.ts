@@ -65,14 +65,33 @@ describe('webhooks of a test run', () => {
     const hook = await until(() => received('/test')[0]);
     expect(hook.contentType).toMatch(/^application\/json/);
     expect(hook.body.type).toBe('result');
-    const { organization, suite, ...rest } = hook.body.data;
+    const { organization, suite, deleted, ...rest } = hook.body.data;
     expect(organization).toEqual({ _id: 'org-acme', name: 'Acme Shop' });
     expect(suite).toEqual({ _id: 'suite-smoke', name: 'Smoke tests' });
+    // The documented sample also carries `deleted` (and the baseline as an object: see the comparison case).
+    expect(deleted).toBe(false);
     const read = await data(em, 'GET', `/results/${started._id}/`);
     expect({ ...rest, organization: read.organization }).toEqual(read);
     expect(hook.body.data.passing).toBe(true);
     await settle();
     expect(received('/test')).toHaveLength(1);
+  });
+
+  it('carries the comparison baseline as {_id, screenshot}, as the documented sample does; null without one', async () => {
+    const first = await data(em, 'POST', '/tests/test-pricing/execute/', {
+      query: { webhook: `${url}/baseline` },
+    });
+    const second = await data(em, 'POST', '/tests/test-pricing/execute/', {
+      query: { webhook: `${url}/baseline` },
+    });
+    await until(() => received('/baseline').length === 2);
+    const [before, after] = received('/baseline').map((h) => h.body.data);
+    expect(before.screenshotCompareBaselineResult).toBeNull();
+    expect(after._id).toBe(second._id);
+    expect(after.screenshotCompareBaselineResult).toEqual({ _id: first._id, screenshot: first.screenshot });
+    expect((await data(em, 'GET', `/results/${second._id}/`)).screenshotCompareBaselineResult).toBe(
+      first._id,
+    );
   });
 
   it("the test's own notification URLs; a failing or absent receiver leaves the run as it is", async () => {

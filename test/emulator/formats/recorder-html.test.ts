@@ -50,7 +50,7 @@ describe('recorder HTML', () => {
         { sequence: 0, command: 'click', target: 'a[href="/x"]', value: '', variableName: '' },
         {
           sequence: 2,
-          command: 'execute',
+          command: 'eval',
           target: '',
           value: 'if (a < b && c) {\n  go();\n}',
           variableName: '',
@@ -68,7 +68,7 @@ describe('recorder HTML', () => {
     expect(back.steps.map((s) => [s.sequence, s.command, s.target, s.value])).toEqual([
       [0, 'click', 'a[href="/x"]', ''],
       [1, 'assertText', '#total', 'Total: $30'],
-      [2, 'execute', '', 'if (a < b && c) {\n  go();\n}'],
+      [2, 'eval', '', 'if (a < b && c) {\n  go();\n}'],
       [3, 'assertTextPresent', '', "It's 5 > 4"],
     ]);
   });

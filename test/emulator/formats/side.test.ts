@@ -28,7 +28,7 @@ const checkout: Step[] = [
   step(6, 'assertElementVisible', { target: '#banner' }),
   step(7, 'extract', { target: '#order', variableName: 'orderId' }),
   step(8, 'store', { value: 'abc', variableName: 'token' }),
-  step(9, 'execute', { value: 'console.log(1)' }),
+  step(9, 'eval', { value: 'console.log(1)' }),
   step(10, 'extractEval', { value: 'return 2', variableName: 'two' }),
   step(11, 'assertEval', { value: 'return true' }),
   step(12, 'pause', { value: '500' }),

@@ -32,7 +32,7 @@ describe('zipFiles', () => {
 });
 
 describe('badgeSvg', () => {
-  it('covers every state of the contract', () => {
+  it('covers every state of the contract, and a module\'s "Import Only"', () => {
     expect(BADGE_STATES).toEqual([
       'passing',
       'partially-failing',
@@ -41,6 +41,7 @@ describe('badgeSvg', () => {
       'unknown',
       'screenshot-compare-passing',
       'screenshot-compare-failing',
+      'import-only',
     ]);
   });
 

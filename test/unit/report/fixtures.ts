@@ -33,6 +33,8 @@ export interface StepSpec {
   error?: string;
   /** A conditional step whose condition was false (skipped). */
   conditionFalse?: boolean;
+  /** Where the step came from (default: the result's own test, at its position). */
+  source?: { test: string; sequence: number };
 }
 
 export interface ResultSpec {
@@ -89,6 +91,7 @@ export class Fixtures {
     const viewport = spec.viewport ?? { width: 1024, height: 768 };
     const startUrl = spec.startUrl ?? 'https://shop.example.com/';
     const finished = spec.outcome === 'passed' || spec.outcome === 'failed';
+    const testId = spec.testId === undefined ? this.testIdGen() : spec.testId;
     const stepSpecs = spec.steps ?? defaultSteps(spec.outcome);
     const steps: Step[] = stepSpecs.map((s, i) => ({
       _id: this.stepId(),
@@ -106,7 +109,7 @@ export class Fixtures {
         ? { dateExecuted: new Date(started + 200 * (i + 1)).toISOString(), url: startUrl }
         : {}),
       ...(s.error ? { error: s.error } : {}),
-      extra: { source: { sequence: i, test: spec.testId ?? 'on-demand' } },
+      extra: { source: s.source ?? { sequence: i, test: testId ?? 'on-demand' } },
     }));
     const console: ConsoleEntry[] = [
       ...(spec.consoleLogs ?? []).map((output) => ({ output, error: false })),
@@ -118,7 +121,6 @@ export class Fixtures {
       output: c.output,
       url: startUrl,
     }));
-    const testId = spec.testId === undefined ? this.testIdGen() : spec.testId;
     const compare = spec.screenshotCompare;
     const result = testResult({
       _id: id,

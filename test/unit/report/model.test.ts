@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { variantLabel } from '../../../src/report/console.js';
+import { renderAnnotations } from '../../../src/report/annotations.js';
+import { renderJUnit } from '../../../src/report/junit.js';
+import { failingStepOf } from '../../../src/report/model-test.js';
+import { failureMessage } from '../../../src/report/phrases.js';
+import { renderPullRequestComment } from '../../../src/report/pr-comment.js';
+import { renderSummary } from '../../../src/report/summary.js';
 import { redactUrl } from '../../../src/api/redact.js';
 import { cleanText, escapeInline } from '../../../src/report/text.js';
 import { APP_URL, Fixtures, summaryOf, suiteRun } from './fixtures.js';
@@ -203,5 +209,63 @@ describe('text helpers', () => {
     expect(out).not.toMatch(/[<>|`*_[\]~$]/);
     expect(out).not.toMatch(/@\w/);
     expect(out).not.toContain('\n');
+  });
+});
+
+describe('a failing step imported from a module', () => {
+  it('is named with the module and its step in the JUnit message, summary, annotations and PR comment', () => {
+    const fx = new Fixtures();
+    const module = '5e00000000000000000000aa';
+    const run = suiteRun(fx, {
+      key: 'suite-1-0',
+      suiteId: 'suite-1',
+      suiteName: 'Shop',
+      suiteResultId: 'sr-1',
+      tests: [
+        {
+          name: 'Checkout',
+          outcome: 'failed',
+          testId: 'test-checkout',
+          steps: [
+            { command: 'open', target: '', value: '/' },
+            { command: 'click', target: '#user', source: { test: module, sequence: 0 } },
+            {
+              command: 'click',
+              target: '#go',
+              passing: false,
+              error: 'Element not found: #go',
+              source: { test: module, sequence: 1 },
+            },
+            { command: 'click', target: '#buy', passing: null },
+          ],
+        },
+      ],
+    });
+    const report = reportOf(summaryOf([run]), lenient);
+    const test = report.runs[0]!.tests[0]!;
+    expect(test.failingStep?.module).toEqual({ testId: module, sequence: 1 });
+    const sentence = `Step 3 (module ${module}, step 2) click #go: Element not found: #go`;
+    expect(failureMessage(test)).toBe(sentence);
+    expect(renderJUnit(report)).toContain(`message="${sentence}"`);
+    expect(renderSummary(report)).toContain(`<strong>Step 3 (module ${module}, step 2)</strong>`);
+    expect(
+      renderAnnotations(report)
+        .map((a) => a.message)
+        .join('\n'),
+    ).toContain(sentence);
+    expect(renderPullRequestComment(report)).toContain(`Step 3 (module ${module}, step 2) click`);
+  });
+
+  it("is the test's own step when the source is the test itself or the result has no test id", () => {
+    const own = [
+      { sequence: 2, command: 'click', target: '#go', value: '', variableName: '', condition: null },
+    ].map((s) => ({ ...s, optional: false, private: false, passing: false, error: 'x' }));
+    const fromSelf = failingStepOf([{ ...own[0]!, extra: { source: { test: 't1', sequence: 2 } } }], 't1');
+    expect(fromSelf?.module).toBeUndefined();
+    const onDemand = failingStepOf([{ ...own[0]!, extra: { source: { test: 'm1', sequence: 0 } } }], null);
+    expect(onDemand?.module).toBeUndefined();
+    expect(
+      failingStepOf([{ ...own[0]!, extra: { source: { test: 'm1', sequence: 0 } } }], 't1')?.module,
+    ).toEqual({ testId: 'm1', sequence: 0 });
   });
 });
