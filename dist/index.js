@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 64752:
+/***/ 51072:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -24809,13 +24809,13 @@ module.exports = index;
 
 /***/ }),
 
-/***/ 6310:
+/***/ 14006:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(53936);
-const utils = __nccwpck_require__(3211);
+const pico = __nccwpck_require__(98016);
+const utils = __nccwpck_require__(64059);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -24833,7 +24833,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 70667:
+/***/ 5595:
 /***/ ((module) => {
 
 
@@ -25024,13 +25024,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 83721:
+/***/ 78265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(70667);
-const utils = __nccwpck_require__(3211);
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(64059);
 
 /**
  * Constants
@@ -26456,15 +26456,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 53936:
+/***/ 98016:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(20117);
-const parse = __nccwpck_require__(83721);
-const utils = __nccwpck_require__(3211);
-const constants = __nccwpck_require__(70667);
+const scan = __nccwpck_require__(31781);
+const parse = __nccwpck_require__(78265);
+const utils = __nccwpck_require__(64059);
+const constants = __nccwpck_require__(5595);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -26824,12 +26824,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 20117:
+/***/ 31781:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(3211);
+const utils = __nccwpck_require__(64059);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -26846,7 +26846,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(70667);
+} = __nccwpck_require__(5595);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -27234,7 +27234,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 3211:
+/***/ 64059:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -27245,7 +27245,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(70667);
+} = __nccwpck_require__(5595);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -27313,15 +27313,15 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 58482:
+/***/ 20770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(29290);
+module.exports = __nccwpck_require__(20218);
 
 
 /***/ }),
 
-/***/ 29290:
+/***/ 20218:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -27592,33 +27592,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 42480:
+/***/ 46752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(81285)
-const Dispatcher = __nccwpck_require__(97939)
-const Pool = __nccwpck_require__(92244)
-const BalancedPool = __nccwpck_require__(2549)
-const Agent = __nccwpck_require__(58285)
-const ProxyAgent = __nccwpck_require__(39920)
-const EnvHttpProxyAgent = __nccwpck_require__(40929)
-const RetryAgent = __nccwpck_require__(71346)
-const errors = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
+const Client = __nccwpck_require__(23701)
+const Dispatcher = __nccwpck_require__(30883)
+const Pool = __nccwpck_require__(30628)
+const BalancedPool = __nccwpck_require__(837)
+const Agent = __nccwpck_require__(57405)
+const ProxyAgent = __nccwpck_require__(76672)
+const EnvHttpProxyAgent = __nccwpck_require__(53137)
+const RetryAgent = __nccwpck_require__(30050)
+const errors = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(88567)
-const buildConnector = __nccwpck_require__(32784)
-const MockClient = __nccwpck_require__(9493)
-const MockAgent = __nccwpck_require__(1437)
-const MockPool = __nccwpck_require__(45220)
-const mockErrors = __nccwpck_require__(49917)
-const RetryHandler = __nccwpck_require__(45640)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(78421)
-const DecoratorHandler = __nccwpck_require__(80091)
-const RedirectHandler = __nccwpck_require__(67970)
-const createRedirectInterceptor = __nccwpck_require__(66036)
+const api = __nccwpck_require__(56615)
+const buildConnector = __nccwpck_require__(59136)
+const MockClient = __nccwpck_require__(47365)
+const MockAgent = __nccwpck_require__(47501)
+const MockPool = __nccwpck_require__(94004)
+const mockErrors = __nccwpck_require__(52429)
+const RetryHandler = __nccwpck_require__(17816)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(32581)
+const DecoratorHandler = __nccwpck_require__(58155)
+const RedirectHandler = __nccwpck_require__(8754)
+const createRedirectInterceptor = __nccwpck_require__(25092)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -27636,10 +27636,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(20730),
-  retry: __nccwpck_require__(74346),
-  dump: __nccwpck_require__(78412),
-  dns: __nccwpck_require__(48731)
+  redirect: __nccwpck_require__(21514),
+  retry: __nccwpck_require__(92026),
+  dump: __nccwpck_require__(88060),
+  dns: __nccwpck_require__(70379)
 }
 
 module.exports.buildConnector = buildConnector
@@ -27701,7 +27701,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(58702).fetch)
+const fetchImpl = (__nccwpck_require__(54398).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -27713,39 +27713,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(75524).Headers
-module.exports.Response = __nccwpck_require__(70715).Response
-module.exports.Request = __nccwpck_require__(30175).Request
-module.exports.FormData = __nccwpck_require__(41142).FormData
+module.exports.Headers = __nccwpck_require__(60660).Headers
+module.exports.Response = __nccwpck_require__(99051).Response
+module.exports.Request = __nccwpck_require__(9967).Request
+module.exports.FormData = __nccwpck_require__(35910).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(54848).FileReader
+module.exports.FileReader = __nccwpck_require__(48355).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(30179)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(51059)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(15965)
-const { kConstruct } = __nccwpck_require__(40061)
+const { CacheStorage } = __nccwpck_require__(3245)
+const { kConstruct } = __nccwpck_require__(20109)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(16933)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(79061)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(57708)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(51900)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(77316)
-module.exports.WebSocket = __nccwpck_require__(71886).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(15188)
+module.exports.WebSocket = __nccwpck_require__(13726).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -27761,18 +27761,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(61670)
+const { EventSource } = __nccwpck_require__(21238)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 90670:
+/***/ 80158:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(84640)
-const { RequestAbortedError } = __nccwpck_require__(44627)
+const { addAbortListener } = __nccwpck_require__(3440)
+const { RequestAbortedError } = __nccwpck_require__(68707)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -27832,16 +27832,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 42004:
+/***/ 34660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -27947,7 +27947,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 65646:
+/***/ 76862:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -27961,10 +27961,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
+} = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 const assert = __nccwpck_require__(34589)
 
 const kResume = Symbol('resume')
@@ -28205,16 +28205,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4203:
+/***/ 14043:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { Readable } = __nccwpck_require__(80471)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(32247)
+const { Readable } = __nccwpck_require__(49927)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
 const { AsyncResource } = __nccwpck_require__(16698)
 
 class RequestHandler extends AsyncResource {
@@ -28426,18 +28426,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 29656:
+/***/ 3560:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { finished, PassThrough } = __nccwpck_require__(57075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(32247)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -28653,15 +28653,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 6730:
+/***/ 61882:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(44627)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
 const { AsyncResource } = __nccwpck_require__(16698)
-const util = __nccwpck_require__(84640)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const util = __nccwpck_require__(3440)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 const assert = __nccwpck_require__(34589)
 
 class UpgradeHandler extends AsyncResource {
@@ -28768,21 +28768,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 88567:
+/***/ 56615:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(4203)
-module.exports.stream = __nccwpck_require__(29656)
-module.exports.pipeline = __nccwpck_require__(65646)
-module.exports.upgrade = __nccwpck_require__(6730)
-module.exports.connect = __nccwpck_require__(42004)
+module.exports.request = __nccwpck_require__(14043)
+module.exports.stream = __nccwpck_require__(3560)
+module.exports.pipeline = __nccwpck_require__(76862)
+module.exports.upgrade = __nccwpck_require__(61882)
+module.exports.connect = __nccwpck_require__(34660)
 
 
 /***/ }),
 
-/***/ 80471:
+/***/ 49927:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -28791,9 +28791,9 @@ module.exports.connect = __nccwpck_require__(42004)
 
 const assert = __nccwpck_require__(34589)
 const { Readable } = __nccwpck_require__(57075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { ReadableStreamFrom } = __nccwpck_require__(84640)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { ReadableStreamFrom } = __nccwpck_require__(3440)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -29174,15 +29174,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 32247:
+/***/ 87655:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(34589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 
-const { chunksDecode } = __nccwpck_require__(80471)
+const { chunksDecode } = __nccwpck_require__(49927)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -29274,16 +29274,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 32784:
+/***/ 59136:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(77030)
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(84640)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(44627)
-const timers = __nccwpck_require__(91275)
+const util = __nccwpck_require__(3440)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(68707)
+const timers = __nccwpck_require__(96603)
 
 function noop () {}
 
@@ -29521,7 +29521,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 22303:
+/***/ 10735:
 /***/ ((module) => {
 
 
@@ -29646,7 +29646,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 53374:
+/***/ 42414:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29855,7 +29855,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 44627:
+/***/ 68707:
 /***/ ((module) => {
 
 
@@ -30287,7 +30287,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 37311:
+/***/ 44655:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30295,7 +30295,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const assert = __nccwpck_require__(34589)
 const {
   isValidHTTPToken,
@@ -30310,9 +30310,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(84640)
-const { channels } = __nccwpck_require__(53374)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(22303)
+} = __nccwpck_require__(3440)
+const { channels } = __nccwpck_require__(42414)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -30776,7 +30776,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 64043:
+/***/ 36443:
 /***/ ((module) => {
 
 module.exports = {
@@ -30850,7 +30850,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84152:
+/***/ 67752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30858,7 +30858,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(22303)
+} = __nccwpck_require__(10735)
 
 class TstNode {
   /** @type {any} */
@@ -31009,13 +31009,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84640:
+/***/ 3440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(64043)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(36443)
 const { IncomingMessage } = __nccwpck_require__(37067)
 const stream = __nccwpck_require__(57075)
 const net = __nccwpck_require__(77030)
@@ -31023,9 +31023,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 const { stringify } = __nccwpck_require__(41792)
 const { EventEmitter: EE } = __nccwpck_require__(78474)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(22303)
-const { tree } = __nccwpck_require__(84152)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
+const { tree } = __nccwpck_require__(67752)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -31735,18 +31735,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58285:
+/***/ 57405:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(64043)
-const DispatcherBase = __nccwpck_require__(19265)
-const Pool = __nccwpck_require__(92244)
-const Client = __nccwpck_require__(81285)
-const util = __nccwpck_require__(84640)
-const createRedirectInterceptor = __nccwpck_require__(66036)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
+const DispatcherBase = __nccwpck_require__(21841)
+const Pool = __nccwpck_require__(30628)
+const Client = __nccwpck_require__(23701)
+const util = __nccwpck_require__(3440)
+const createRedirectInterceptor = __nccwpck_require__(25092)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -31875,7 +31875,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 2549:
+/***/ 837:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -31883,7 +31883,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const {
   PoolBase,
   kClients,
@@ -31891,10 +31891,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(73856)
-const Pool = __nccwpck_require__(92244)
-const { kUrl, kInterceptors } = __nccwpck_require__(64043)
-const { parseOrigin } = __nccwpck_require__(84640)
+} = __nccwpck_require__(42128)
+const Pool = __nccwpck_require__(30628)
+const { kUrl, kInterceptors } = __nccwpck_require__(36443)
+const { parseOrigin } = __nccwpck_require__(3440)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -32091,7 +32091,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 29133:
+/***/ 637:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32099,9 +32099,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(84640)
-const { channels } = __nccwpck_require__(53374)
-const timers = __nccwpck_require__(91275)
+const util = __nccwpck_require__(3440)
+const { channels } = __nccwpck_require__(42414)
+const timers = __nccwpck_require__(96603)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -32114,7 +32114,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -32147,9 +32147,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(64043)
+} = __nccwpck_require__(36443)
 
-const constants = __nccwpck_require__(80776)
+const constants = __nccwpck_require__(52824)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -32161,11 +32161,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(7630) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(63870) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(88586))
+    mod = await WebAssembly.compile(__nccwpck_require__(53434))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -32173,7 +32173,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(7630))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(63870))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -33088,7 +33088,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(46396).extractBody)
+      extractBody = (__nccwpck_require__(84492).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -33611,7 +33611,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 4548:
+/***/ 88788:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -33619,13 +33619,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(34589)
 const { errorMonitor } = __nccwpck_require__(78474)
 const { pipeline } = __nccwpck_require__(57075)
-const util = __nccwpck_require__(84640)
+const util = __nccwpck_require__(3440)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -33644,7 +33644,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(64043)
+} = __nccwpck_require__(36443)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -34050,7 +34050,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(46396).extractBody)
+    extractBody ??= (__nccwpck_require__(84492).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -34410,7 +34410,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 81285:
+/***/ 23701:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -34420,16 +34420,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(34589)
 const net = __nccwpck_require__(77030)
 const http = __nccwpck_require__(37067)
-const util = __nccwpck_require__(84640)
-const { channels } = __nccwpck_require__(53374)
-const Request = __nccwpck_require__(37311)
-const DispatcherBase = __nccwpck_require__(19265)
+const util = __nccwpck_require__(3440)
+const { channels } = __nccwpck_require__(42414)
+const Request = __nccwpck_require__(44655)
+const DispatcherBase = __nccwpck_require__(21841)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(44627)
-const buildConnector = __nccwpck_require__(32784)
+} = __nccwpck_require__(68707)
+const buildConnector = __nccwpck_require__(59136)
 const {
   kUrl,
   kServerName,
@@ -34471,9 +34471,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(64043)
-const connectH1 = __nccwpck_require__(29133)
-const connectH2 = __nccwpck_require__(4548)
+} = __nccwpck_require__(36443)
+const connectH1 = __nccwpck_require__(637)
+const connectH2 = __nccwpck_require__(88788)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -34781,7 +34781,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(66036)
+const createRedirectInterceptor = __nccwpck_require__(25092)
 
 function onError (client, err) {
   if (
@@ -35041,19 +35041,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 19265:
+/***/ 21841:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(97939)
+const Dispatcher = __nccwpck_require__(30883)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(44627)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(64043)
+} = __nccwpck_require__(68707)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(36443)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -35256,7 +35256,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 97939:
+/***/ 30883:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35328,15 +35328,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 40929:
+/***/ 53137:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(19265)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(64043)
-const ProxyAgent = __nccwpck_require__(39920)
-const Agent = __nccwpck_require__(58285)
+const DispatcherBase = __nccwpck_require__(21841)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(36443)
+const ProxyAgent = __nccwpck_require__(76672)
+const Agent = __nccwpck_require__(57405)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -35495,7 +35495,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 95844:
+/***/ 64660:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -35619,15 +35619,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 73856:
+/***/ 42128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(19265)
-const FixedQueue = __nccwpck_require__(95844)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(64043)
-const PoolStats = __nccwpck_require__(15710)
+const DispatcherBase = __nccwpck_require__(21841)
+const FixedQueue = __nccwpck_require__(64660)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(36443)
+const PoolStats = __nccwpck_require__(43246)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -35820,10 +35820,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15710:
+/***/ 43246:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(64043)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(36443)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -35861,7 +35861,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 92244:
+/***/ 30628:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35872,14 +35872,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(73856)
-const Client = __nccwpck_require__(81285)
+} = __nccwpck_require__(42128)
+const Client = __nccwpck_require__(23701)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { kUrl, kInterceptors } = __nccwpck_require__(64043)
-const buildConnector = __nccwpck_require__(32784)
+} = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { kUrl, kInterceptors } = __nccwpck_require__(36443)
+const buildConnector = __nccwpck_require__(59136)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -35975,19 +35975,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 39920:
+/***/ 76672:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(64043)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
 const { URL } = __nccwpck_require__(73136)
-const Agent = __nccwpck_require__(58285)
-const Pool = __nccwpck_require__(92244)
-const DispatcherBase = __nccwpck_require__(19265)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(44627)
-const buildConnector = __nccwpck_require__(32784)
-const Client = __nccwpck_require__(81285)
+const Agent = __nccwpck_require__(57405)
+const Pool = __nccwpck_require__(30628)
+const DispatcherBase = __nccwpck_require__(21841)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(68707)
+const buildConnector = __nccwpck_require__(59136)
+const Client = __nccwpck_require__(23701)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -36256,13 +36256,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 71346:
+/***/ 30050:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(97939)
-const RetryHandler = __nccwpck_require__(45640)
+const Dispatcher = __nccwpck_require__(30883)
+const RetryHandler = __nccwpck_require__(17816)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -36298,7 +36298,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 78421:
+/***/ 32581:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -36306,8 +36306,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const Agent = __nccwpck_require__(58285)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const Agent = __nccwpck_require__(57405)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -36337,7 +36337,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 80091:
+/***/ 58155:
 /***/ ((module) => {
 
 
@@ -36388,15 +36388,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 67970:
+/***/ 8754:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(84640)
-const { kBodyUsed } = __nccwpck_require__(64043)
+const util = __nccwpck_require__(3440)
+const { kBodyUsed } = __nccwpck_require__(36443)
 const assert = __nccwpck_require__(34589)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 const EE = __nccwpck_require__(78474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -36627,20 +36627,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 45640:
+/***/ 17816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(34589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(64043)
-const { RequestRetryError } = __nccwpck_require__(44627)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(36443)
+const { RequestRetryError } = __nccwpck_require__(68707)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(84640)
+} = __nccwpck_require__(3440)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -37071,14 +37071,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 48731:
+/***/ 70379:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(77030)
 const { lookup } = __nccwpck_require__(40610)
-const DecoratorHandler = __nccwpck_require__(80091)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(44627)
+const DecoratorHandler = __nccwpck_require__(58155)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(68707)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -37453,14 +37453,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 78412:
+/***/ 88060:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(84640)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(44627)
-const DecoratorHandler = __nccwpck_require__(80091)
+const util = __nccwpck_require__(3440)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
+const DecoratorHandler = __nccwpck_require__(58155)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -37583,12 +37583,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 66036:
+/***/ 25092:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(67970)
+const RedirectHandler = __nccwpck_require__(8754)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -37611,11 +37611,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 20730:
+/***/ 21514:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(67970)
+const RedirectHandler = __nccwpck_require__(8754)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -37642,11 +37642,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 74346:
+/***/ 92026:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(45640)
+const RetryHandler = __nccwpck_require__(17816)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -37668,13 +37668,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 80776:
+/***/ 52824:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(11308);
+const utils_1 = __nccwpck_require__(50172);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -37952,7 +37952,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 7630:
+/***/ 63870:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37964,7 +37964,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 88586:
+/***/ 53434:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37976,7 +37976,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 11308:
+/***/ 50172:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37997,13 +37997,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 1437:
+/***/ 47501:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(64043)
-const Agent = __nccwpck_require__(58285)
+const { kClients } = __nccwpck_require__(36443)
+const Agent = __nccwpck_require__(57405)
 const {
   kAgent,
   kMockAgentSet,
@@ -38014,14 +38014,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(90941)
-const MockClient = __nccwpck_require__(9493)
-const MockPool = __nccwpck_require__(45220)
-const { matchValue, buildMockOptions } = __nccwpck_require__(58981)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(44627)
-const Dispatcher = __nccwpck_require__(97939)
-const Pluralizer = __nccwpck_require__(43289)
-const PendingInterceptorsFormatter = __nccwpck_require__(81726)
+} = __nccwpck_require__(91117)
+const MockClient = __nccwpck_require__(47365)
+const MockPool = __nccwpck_require__(94004)
+const { matchValue, buildMockOptions } = __nccwpck_require__(53397)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
+const Dispatcher = __nccwpck_require__(30883)
+const Pluralizer = __nccwpck_require__(91529)
+const PendingInterceptorsFormatter = __nccwpck_require__(56142)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -38164,14 +38164,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 9493:
+/***/ 47365:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Client = __nccwpck_require__(81285)
-const { buildMockDispatch } = __nccwpck_require__(58981)
+const Client = __nccwpck_require__(23701)
+const { buildMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kMockAgent,
@@ -38180,10 +38180,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(90941)
-const { MockInterceptor } = __nccwpck_require__(35015)
-const Symbols = __nccwpck_require__(64043)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
+} = __nccwpck_require__(91117)
+const { MockInterceptor } = __nccwpck_require__(31511)
+const Symbols = __nccwpck_require__(36443)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -38230,12 +38230,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 49917:
+/***/ 52429:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(44627)
+const { UndiciError } = __nccwpck_require__(68707)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -38265,12 +38265,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 35015:
+/***/ 31511:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(58981)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kDispatchKey,
@@ -38278,9 +38278,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(90941)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const { buildURL } = __nccwpck_require__(84640)
+} = __nccwpck_require__(91117)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { buildURL } = __nccwpck_require__(3440)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -38479,14 +38479,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 45220:
+/***/ 94004:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Pool = __nccwpck_require__(92244)
-const { buildMockDispatch } = __nccwpck_require__(58981)
+const Pool = __nccwpck_require__(30628)
+const { buildMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kMockAgent,
@@ -38495,10 +38495,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(90941)
-const { MockInterceptor } = __nccwpck_require__(35015)
-const Symbols = __nccwpck_require__(64043)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
+} = __nccwpck_require__(91117)
+const { MockInterceptor } = __nccwpck_require__(31511)
+const Symbols = __nccwpck_require__(36443)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -38545,7 +38545,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 90941:
+/***/ 91117:
 /***/ ((module) => {
 
 
@@ -38575,20 +38575,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58981:
+/***/ 53397:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(49917)
+const { MockNotMatchedError } = __nccwpck_require__(52429)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(90941)
-const { buildURL } = __nccwpck_require__(84640)
+} = __nccwpck_require__(91117)
+const { buildURL } = __nccwpck_require__(3440)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const {
   types: {
@@ -38949,7 +38949,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 81726:
+/***/ 56142:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38999,7 +38999,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 43289:
+/***/ 91529:
 /***/ ((module) => {
 
 
@@ -39035,7 +39035,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 91275:
+/***/ 96603:
 /***/ ((module) => {
 
 
@@ -39465,20 +39465,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 78514:
+/***/ 89634:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(40061)
-const { urlEquals, getFieldValues } = __nccwpck_require__(16814)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(84640)
-const { webidl } = __nccwpck_require__(15701)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(70715)
-const { Request, fromInnerRequest } = __nccwpck_require__(30175)
-const { kState } = __nccwpck_require__(61995)
-const { fetching } = __nccwpck_require__(58702)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(19520)
+const { kConstruct } = __nccwpck_require__(20109)
+const { urlEquals, getFieldValues } = __nccwpck_require__(76798)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
+const { webidl } = __nccwpck_require__(45893)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(99051)
+const { Request, fromInnerRequest } = __nccwpck_require__(9967)
+const { kState } = __nccwpck_require__(93627)
+const { fetching } = __nccwpck_require__(54398)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(73168)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -40331,15 +40331,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15965:
+/***/ 3245:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(40061)
-const { Cache } = __nccwpck_require__(78514)
-const { webidl } = __nccwpck_require__(15701)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { kConstruct } = __nccwpck_require__(20109)
+const { Cache } = __nccwpck_require__(89634)
+const { webidl } = __nccwpck_require__(45893)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
 
 class CacheStorage {
   /**
@@ -40490,26 +40490,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 40061:
+/***/ 20109:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(64043).kConstruct)
+  kConstruct: (__nccwpck_require__(36443).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 16814:
+/***/ 76798:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { isValidHeaderName } = __nccwpck_require__(19520)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { isValidHeaderName } = __nccwpck_require__(73168)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -40554,7 +40554,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 33404:
+/***/ 71276:
 /***/ ((module) => {
 
 
@@ -40573,15 +40573,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 16933:
+/***/ 79061:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(58906)
-const { stringify } = __nccwpck_require__(41077)
-const { webidl } = __nccwpck_require__(15701)
-const { Headers } = __nccwpck_require__(75524)
+const { parseSetCookie } = __nccwpck_require__(11978)
+const { stringify } = __nccwpck_require__(57797)
+const { webidl } = __nccwpck_require__(45893)
+const { Headers } = __nccwpck_require__(60660)
 
 /**
  * @typedef {Object} Cookie
@@ -40764,14 +40764,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58906:
+/***/ 11978:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(33404)
-const { isCTLExcludingHtab } = __nccwpck_require__(41077)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(57708)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(71276)
+const { isCTLExcludingHtab } = __nccwpck_require__(57797)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(51900)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -41081,7 +41081,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 41077:
+/***/ 57797:
 /***/ ((module) => {
 
 
@@ -41440,13 +41440,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 335:
+/***/ 24031:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(57075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(63691)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(94811)
 
 /**
  * @type {number[]} BOM
@@ -42021,23 +42021,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 61670:
+/***/ 21238:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(57075)
-const { fetching } = __nccwpck_require__(58702)
-const { makeRequest } = __nccwpck_require__(30175)
-const { webidl } = __nccwpck_require__(15701)
-const { EventSourceStream } = __nccwpck_require__(335)
-const { parseMIMEType } = __nccwpck_require__(57708)
-const { createFastMessageEvent } = __nccwpck_require__(77316)
-const { isNetworkError } = __nccwpck_require__(70715)
-const { delay } = __nccwpck_require__(63691)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
-const { environmentSettingsObject } = __nccwpck_require__(19520)
-const { getGlobalDispatcher } = __nccwpck_require__(78421)
+const { fetching } = __nccwpck_require__(54398)
+const { makeRequest } = __nccwpck_require__(9967)
+const { webidl } = __nccwpck_require__(45893)
+const { EventSourceStream } = __nccwpck_require__(24031)
+const { parseMIMEType } = __nccwpck_require__(51900)
+const { createFastMessageEvent } = __nccwpck_require__(15188)
+const { isNetworkError } = __nccwpck_require__(99051)
+const { delay } = __nccwpck_require__(94811)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { environmentSettingsObject } = __nccwpck_require__(73168)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
 
 let experimentalWarned = false
 
@@ -42511,7 +42511,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 63691:
+/***/ 94811:
 /***/ ((module) => {
 
 
@@ -42555,12 +42555,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 46396:
+/***/ 84492:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(84640)
+const util = __nccwpck_require__(3440)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -42570,16 +42570,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(19520)
-const { FormData } = __nccwpck_require__(41142)
-const { kState } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
+} = __nccwpck_require__(73168)
+const { FormData } = __nccwpck_require__(35910)
+const { kState } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(34589)
 const { isErrored, isDisturbed } = __nccwpck_require__(57075)
 const { isArrayBuffer } = __nccwpck_require__(73429)
-const { serializeAMimeType } = __nccwpck_require__(57708)
-const { multipartFormDataParser } = __nccwpck_require__(23028)
+const { serializeAMimeType } = __nccwpck_require__(51900)
+const { multipartFormDataParser } = __nccwpck_require__(50116)
 let random
 
 try {
@@ -43091,7 +43091,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 27775:
+/***/ 4495:
 /***/ ((module) => {
 
 
@@ -43222,7 +43222,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 57708:
+/***/ 51900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43973,12 +43973,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 69197:
+/***/ 66653:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(64043)
+const { kConnected, kSize } = __nccwpck_require__(36443)
 
 class CompatWeakRef {
   constructor (value) {
@@ -44026,14 +44026,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 92538:
+/***/ 27114:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
+const { kState } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -44159,16 +44159,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 23028:
+/***/ 50116:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(84640)
-const { utf8DecodeBytes } = __nccwpck_require__(19520)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(57708)
-const { isFileLike } = __nccwpck_require__(92538)
-const { makeEntry } = __nccwpck_require__(41142)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
+const { utf8DecodeBytes } = __nccwpck_require__(73168)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(51900)
+const { isFileLike } = __nccwpck_require__(27114)
+const { makeEntry } = __nccwpck_require__(35910)
 const assert = __nccwpck_require__(34589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -44640,16 +44640,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 41142:
+/***/ 35910:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(19520)
-const { kState } = __nccwpck_require__(61995)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
-const { FileLike, isFileLike } = __nccwpck_require__(92538)
-const { webidl } = __nccwpck_require__(15701)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(73168)
+const { kState } = __nccwpck_require__(93627)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { FileLike, isFileLike } = __nccwpck_require__(27114)
+const { webidl } = __nccwpck_require__(45893)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 
@@ -44899,7 +44899,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 30179:
+/***/ 51059:
 /***/ ((module) => {
 
 
@@ -44946,21 +44946,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 75524:
+/***/ 60660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(64043)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { kConstruct } = __nccwpck_require__(36443)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(19520)
-const { webidl } = __nccwpck_require__(15701)
+} = __nccwpck_require__(73168)
+const { webidl } = __nccwpck_require__(45893)
 const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(57975)
 
@@ -45640,7 +45640,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58702:
+/***/ 54398:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -45653,9 +45653,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(70715)
-const { HeadersList } = __nccwpck_require__(75524)
-const { Request, cloneRequest } = __nccwpck_require__(30175)
+} = __nccwpck_require__(99051)
+const { HeadersList } = __nccwpck_require__(60660)
+const { Request, cloneRequest } = __nccwpck_require__(9967)
 const zlib = __nccwpck_require__(38522)
 const {
   bytesMatch,
@@ -45691,23 +45691,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(19520)
-const { kState, kDispatcher } = __nccwpck_require__(61995)
+} = __nccwpck_require__(73168)
+const { kState, kDispatcher } = __nccwpck_require__(93627)
 const assert = __nccwpck_require__(34589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(46396)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(84492)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(27775)
+} = __nccwpck_require__(4495)
 const EE = __nccwpck_require__(78474)
 const { Readable, pipeline, finished } = __nccwpck_require__(57075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(84640)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(57708)
-const { getGlobalDispatcher } = __nccwpck_require__(78421)
-const { webidl } = __nccwpck_require__(15701)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(51900)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
+const { webidl } = __nccwpck_require__(45893)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -47917,23 +47917,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 30175:
+/***/ 9967:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(46396)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(75524)
-const { FinalizationRegistry } = __nccwpck_require__(69197)()
-const util = __nccwpck_require__(84640)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(84492)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(60660)
+const { FinalizationRegistry } = __nccwpck_require__(66653)()
+const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(57975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(19520)
+} = __nccwpck_require__(73168)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -47943,12 +47943,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(27775)
+} = __nccwpck_require__(4495)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { kConstruct } = __nccwpck_require__(64043)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { kConstruct } = __nccwpck_require__(36443)
 const assert = __nccwpck_require__(34589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(78474)
 
@@ -48961,14 +48961,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 70715:
+/***/ 99051:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(75524)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(46396)
-const util = __nccwpck_require__(84640)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(60660)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(84492)
+const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(57975)
 const { kEnumerableProperty } = util
 const {
@@ -48980,16 +48980,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(19520)
+} = __nccwpck_require__(73168)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(27775)
-const { kState, kHeaders } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
-const { FormData } = __nccwpck_require__(41142)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { kConstruct } = __nccwpck_require__(64043)
+} = __nccwpck_require__(4495)
+const { kState, kHeaders } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
+const { FormData } = __nccwpck_require__(35910)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { kConstruct } = __nccwpck_require__(36443)
 const assert = __nccwpck_require__(34589)
 const { types } = __nccwpck_require__(57975)
 
@@ -49578,7 +49578,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 61995:
+/***/ 93627:
 /***/ ((module) => {
 
 
@@ -49594,21 +49594,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 19520:
+/***/ 73168:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(57075)
 const zlib = __nccwpck_require__(38522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(27775)
-const { getGlobalOrigin } = __nccwpck_require__(30179)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(57708)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
+const { getGlobalOrigin } = __nccwpck_require__(51059)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(51900)
 const { performance } = __nccwpck_require__(643)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(84640)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
 const assert = __nccwpck_require__(34589)
 const { isUint8Array } = __nccwpck_require__(73429)
-const { webidl } = __nccwpck_require__(15701)
+const { webidl } = __nccwpck_require__(45893)
 
 let supportedHashes = []
 
@@ -51233,14 +51233,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15701:
+/***/ 45893:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(57975)
 const { markAsUncloneable } = __nccwpck_require__(75919)
-const { toUSVString } = __nccwpck_require__(84640)
+const { toUSVString } = __nccwpck_require__(3440)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -51935,7 +51935,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 92927:
+/***/ 22607:
 /***/ ((module) => {
 
 
@@ -52232,7 +52232,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 54848:
+/***/ 48355:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52241,16 +52241,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(20410)
+} = __nccwpck_require__(53610)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(14929)
-const { webidl } = __nccwpck_require__(15701)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
+} = __nccwpck_require__(20961)
+const { webidl } = __nccwpck_require__(45893)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -52583,12 +52583,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 45549:
+/***/ 88573:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(15701)
+const { webidl } = __nccwpck_require__(45893)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -52668,7 +52668,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 14929:
+/***/ 20961:
 /***/ ((module) => {
 
 
@@ -52685,7 +52685,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20410:
+/***/ 53610:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52696,10 +52696,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(14929)
-const { ProgressEvent } = __nccwpck_require__(45549)
-const { getEncoding } = __nccwpck_require__(92927)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(57708)
+} = __nccwpck_require__(20961)
+const { ProgressEvent } = __nccwpck_require__(88573)
+const { getEncoding } = __nccwpck_require__(22607)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(51900)
 const { types } = __nccwpck_require__(57975)
 const { StringDecoder } = __nccwpck_require__(13193)
 const { btoa } = __nccwpck_require__(4573)
@@ -53083,27 +53083,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7905:
+/***/ 86897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(26096)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(20736)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(90032)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(31025)
-const { channels } = __nccwpck_require__(53374)
-const { CloseEvent } = __nccwpck_require__(77316)
-const { makeRequest } = __nccwpck_require__(30175)
-const { fetching } = __nccwpck_require__(58702)
-const { Headers, getHeadersList } = __nccwpck_require__(75524)
-const { getDecodeSplit } = __nccwpck_require__(19520)
-const { WebsocketFrameSend } = __nccwpck_require__(89104)
+} = __nccwpck_require__(61216)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(98625)
+const { channels } = __nccwpck_require__(42414)
+const { CloseEvent } = __nccwpck_require__(15188)
+const { makeRequest } = __nccwpck_require__(9967)
+const { fetching } = __nccwpck_require__(54398)
+const { Headers, getHeadersList } = __nccwpck_require__(60660)
+const { getDecodeSplit } = __nccwpck_require__(73168)
+const { WebsocketFrameSend } = __nccwpck_require__(3264)
 
 /** @type {import('crypto')} */
 let crypto
@@ -53461,7 +53461,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 26096:
+/***/ 20736:
 /***/ ((module) => {
 
 
@@ -53534,14 +53534,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 77316:
+/***/ 15188:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(15701)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
-const { kConstruct } = __nccwpck_require__(64043)
+const { webidl } = __nccwpck_require__(45893)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(36443)
 const { MessagePort } = __nccwpck_require__(75919)
 
 /**
@@ -53870,12 +53870,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 89104:
+/***/ 3264:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(26096)
+const { maxUnsigned16Bit } = __nccwpck_require__(20736)
 
 const BUFFER_SIZE = 16386
 
@@ -53973,14 +53973,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 31869:
+/***/ 19469:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(38522)
-const { isValidClientWindowBits } = __nccwpck_require__(31025)
-const { MessageSizeExceededError } = __nccwpck_require__(44627)
+const { isValidClientWindowBits } = __nccwpck_require__(98625)
+const { MessageSizeExceededError } = __nccwpck_require__(68707)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -54085,16 +54085,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 99332:
+/***/ 81652:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(57075)
 const assert = __nccwpck_require__(34589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(26096)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(90032)
-const { channels } = __nccwpck_require__(53374)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(20736)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(61216)
+const { channels } = __nccwpck_require__(42414)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -54104,11 +54104,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(31025)
-const { WebsocketFrameSend } = __nccwpck_require__(89104)
-const { closeWebSocketConnection } = __nccwpck_require__(7905)
-const { PerMessageDeflate } = __nccwpck_require__(31869)
-const { MessageSizeExceededError } = __nccwpck_require__(44627)
+} = __nccwpck_require__(98625)
+const { WebsocketFrameSend } = __nccwpck_require__(3264)
+const { closeWebSocketConnection } = __nccwpck_require__(86897)
+const { PerMessageDeflate } = __nccwpck_require__(19469)
+const { MessageSizeExceededError } = __nccwpck_require__(68707)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -54619,14 +54619,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 59388:
+/***/ 13900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(89104)
-const { opcodes, sendHints } = __nccwpck_require__(26096)
-const FixedQueue = __nccwpck_require__(95844)
+const { WebsocketFrameSend } = __nccwpck_require__(3264)
+const { opcodes, sendHints } = __nccwpck_require__(20736)
+const FixedQueue = __nccwpck_require__(64660)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -54730,7 +54730,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 90032:
+/***/ 61216:
 /***/ ((module) => {
 
 
@@ -54749,16 +54749,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 31025:
+/***/ 98625:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(90032)
-const { states, opcodes } = __nccwpck_require__(26096)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(77316)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(61216)
+const { states, opcodes } = __nccwpck_require__(20736)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(15188)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(57708)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(51900)
 
 /* globals Blob */
 
@@ -55078,15 +55078,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 71886:
+/***/ 13726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(15701)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { environmentSettingsObject } = __nccwpck_require__(19520)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(26096)
+const { webidl } = __nccwpck_require__(45893)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { environmentSettingsObject } = __nccwpck_require__(73168)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(20736)
 const {
   kWebSocketURL,
   kReadyState,
@@ -55095,21 +55095,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(90032)
+} = __nccwpck_require__(61216)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(31025)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(7905)
-const { ByteParser } = __nccwpck_require__(99332)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(84640)
-const { getGlobalDispatcher } = __nccwpck_require__(78421)
+} = __nccwpck_require__(98625)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(86897)
+const { ByteParser } = __nccwpck_require__(81652)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
 const { types } = __nccwpck_require__(57975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(77316)
-const { SendQueue } = __nccwpck_require__(59388)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(15188)
+const { SendQueue } = __nccwpck_require__(13900)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -55680,7 +55680,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8390:
+/***/ 50304:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55723,7 +55723,208 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 
 /***/ }),
 
-/***/ 51484:
+/***/ 55330:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   PH: () => (/* binding */ TOO_LARGE),
+/* harmony export */   d3: () => (/* binding */ sendHttp),
+/* harmony export */   fb: () => (/* binding */ openHttp),
+/* harmony export */   wX: () => (/* binding */ TransportError)
+/* harmony export */ });
+/* unused harmony export MAX_ANSWER_BYTES */
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(57075);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(38522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(57975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(44942);
+/**
+ * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
+ * API, the screenshot downloads and the tunnel's browser check alike (docs/github-platform.md, "Proxy").
+ * {@link openHttp} sends a request and hands over the answer's body as a stream; {@link sendHttp} reads the
+ * whole, decompressed answer (capped, against gzip bombs). No retries, envelopes or redaction here.
+ */
+
+
+
+
+const gunzipAsync = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.promisify)(node_zlib__WEBPACK_IMPORTED_MODULE_1__.gunzip);
+const inflateAsync = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.promisify)(node_zlib__WEBPACK_IMPORTED_MODULE_1__.inflate);
+/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+/** The `code` of a {@link TransportError} for an answer refused at {@link MAX_ANSWER_BYTES}. */
+const TOO_LARGE = 'ETOOLARGE';
+/** How an exchange failed before a complete answer was read. */
+class TransportError extends Error {
+    kind;
+    code;
+    answered;
+    constructor(message, 
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    kind, code, 
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    answered = false) {
+        super(message);
+        this.kind = kind;
+        this.code = code;
+        this.answered = answered;
+    }
+}
+function systemCode(err) {
+    if (err && typeof err === 'object') {
+        const code = err.code;
+        if (typeof code === 'string')
+            return code;
+        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+        const parts = err.errors;
+        if (Array.isArray(parts)) {
+            for (const part of parts) {
+                const c = systemCode(part);
+                if (c)
+                    return c;
+            }
+        }
+    }
+    return undefined;
+}
+/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
+function readAll(stream) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let done = false;
+        let bytes = 0;
+        stream.on('data', (chunk) => {
+            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+            bytes += buffer.length;
+            if (bytes > MAX_ANSWER_BYTES && !done) {
+                done = true;
+                stream.destroy();
+                reject(new TransportError(tooLarge().message, 'decode', TOO_LARGE, true));
+                return;
+            }
+            chunks.push(buffer);
+        });
+        stream.on('end', () => {
+            done = true;
+            resolve(Buffer.concat(chunks));
+        });
+        stream.on('error', (err) => {
+            done = true;
+            reject(err);
+        });
+        stream.on('close', () => {
+            if (!done)
+                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
+        });
+    });
+}
+/** The body without its content-encoding. @throws TransportError `decode` (corrupt, unknown, too large) */
+async function decode(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    if (enc === '' || enc === 'identity')
+        return body;
+    const options = { maxOutputLength: MAX_ANSWER_BYTES };
+    let problem = `unsupported content-encoding ${enc}`;
+    let code;
+    try {
+        if (enc === 'gzip' || enc === 'x-gzip')
+            return await gunzipAsync(body, options);
+        if (enc === 'deflate')
+            return await inflateAsync(body, options);
+    }
+    catch (err) {
+        const big = err.code === 'ERR_BUFFER_TOO_LARGE';
+        problem = big ? tooLarge().message : err.message;
+        code = big ? TOO_LARGE : undefined;
+    }
+    throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
+}
+/**
+ * Sends one request through the runner's proxy and resolves once the answer's head arrived; redirects are
+ * not followed, nothing is retried. The caller reads or destroys `body`.
+ * @throws the system's error (its `code`: ENOTFOUND, ECONNREFUSED, ...), or an AbortError once `signal` fired
+ */
+async function openHttp(req) {
+    const handler = {
+        prepareRequest(options) {
+            options.signal = req.signal;
+        },
+        canHandleAuthentication: () => false,
+        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+    };
+    const { 'user-agent': userAgent, ...headers } = req.headers;
+    const client = new _actions_http_client__WEBPACK_IMPORTED_MODULE_3__/* .HttpClient */ .Qq(String(userAgent ?? 'ghost-inspector-action'), [handler], {
+        allowRedirects: false,
+        allowRetries: false,
+        keepAlive: false,
+        socketTimeout: req.socketTimeoutMs,
+    });
+    let data = null;
+    if (typeof req.body === 'string') {
+        data = req.body;
+    }
+    else if (req.body) {
+        headers['content-length'] = req.body.length;
+        data = node_stream__WEBPACK_IMPORTED_MODULE_0__.Readable.from([req.body]);
+    }
+    const res = await client.request(req.method, req.url, data, headers);
+    return { status: res.message.statusCode ?? 0, headers: res.message.headers, body: res.message };
+}
+/**
+ * Send one request and read its whole answer, whatever the status; redirects are not followed.
+ * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
+ */
+async function sendHttp(req) {
+    if (req.signal?.aborted)
+        throw new TransportError('aborted before sending', 'aborted');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, req.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let answered = false;
+    try {
+        const res = await openHttp({
+            method: req.method,
+            url: req.url,
+            headers: { 'accept-encoding': 'gzip', ...req.headers },
+            body: req.body,
+            signal: controller.signal,
+            // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+            socketTimeoutMs: req.timeoutMs + 1000,
+        });
+        answered = true;
+        const body = await decode(await readAll(res.body), res.headers['content-encoding']);
+        return { status: res.status, headers: res.headers, body };
+    }
+    catch (err) {
+        if (err instanceof TransportError)
+            throw err;
+        if (req.signal?.aborted && !timedOut)
+            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+        const message = err instanceof Error ? err.message : String(err);
+        if (timedOut || /^Request timeout/.test(message)) {
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        }
+        throw new TransportError(message, 'network', systemCode(err), answered);
+    }
+    finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+}
+
+
+/***/ }),
+
+/***/ 50470:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55759,7 +55960,7 @@ const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 
 /***/ }),
 
-/***/ 27865:
+/***/ 22799:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55817,6 +56018,16 @@ function base64Forms(secret) {
     }
     return forms;
 }
+/** What can split a secret in text without being seen as part of it: line breaks and invisible characters. */
+const SPLIT = '[\\r\\n\\u00AD\\u200B-\\u200D\\u2060\\uFEFF]*';
+/**
+ * The secret as is, in any letter case, and with line breaks (CR, LF) or invisible characters (soft hyphen,
+ * zero-width space, joiners, word joiner, BOM) anywhere between its characters.
+ */
+function looseForm(secret) {
+    const chars = Array.from(secret, (c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'));
+    return new RegExp(chars.join(SPLIT), 'giu');
+}
 /** Data inside free text that is never rewritten: service ids, UUIDs, ISO 8601 timestamps. */
 const DATA_TOKEN = /\b[0-9a-f]{24}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/gi;
 function dataSpans(text) {
@@ -55846,14 +56057,19 @@ function replaceSpans(text, hits) {
         out += text.slice(at, open[0]) + REDACTED + text.slice(open[1]);
     return out;
 }
-/** A pure redactor: `redactUrl`, then each `encodedForms` of a secret, of `MIN_REDACTED_LENGTH` or more, as `***`. */
+/**
+ * A pure redactor: `redactUrl`, then each `encodedForms` and the `looseForm` of a secret of
+ * `MIN_REDACTED_LENGTH` or more characters, as `***` (docs/redaction.md).
+ */
 function createRedactor(secrets) {
     const needles = new Set();
+    const loose = [];
     for (const secret of secrets) {
         if (typeof secret !== 'string' || !isRedactable(secret))
             continue;
         for (const form of encodedForms(secret))
             needles.add(form);
+        loose.push(looseForm(secret));
     }
     const ordered = [...needles];
     return (text) => {
@@ -55862,13 +56078,18 @@ function createRedactor(secrets) {
             return out;
         let spans = null;
         const hits = [];
+        const hit = (start, end) => {
+            spans ??= dataSpans(out);
+            if (!insideData(start, end, spans))
+                hits.push([start, end]);
+        };
         for (const needle of ordered) {
-            for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1)) {
-                spans ??= dataSpans(out);
-                if (!insideData(i, i + needle.length, spans))
-                    hits.push([i, i + needle.length]);
-            }
+            for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1))
+                hit(i, i + needle.length);
         }
+        for (const form of loose)
+            for (const m of out.matchAll(form))
+                hit(m.index, m.index + m[0].length);
         return hits.length === 0 ? out : replaceSpans(out, hits);
     };
 }
@@ -55891,7 +56112,7 @@ function withoutQuery(url) {
 
 /***/ }),
 
-/***/ 43082:
+/***/ 93916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55915,7 +56136,7 @@ function refName(ref) {
 
 /***/ }),
 
-/***/ 43487:
+/***/ 45309:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55942,7 +56163,7 @@ function resultImages(result) {
 
 /***/ }),
 
-/***/ 30373:
+/***/ 39987:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55988,7 +56209,7 @@ function unrefTimer(ms, onExpire) {
 
 /***/ }),
 
-/***/ 63265:
+/***/ 81095:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56017,7 +56238,7 @@ function messageOf(error) {
 
 /***/ }),
 
-/***/ 12888:
+/***/ 51418:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56025,7 +56246,7 @@ function messageOf(error) {
 /* harmony export */   PJ: () => (/* binding */ stopReason),
 /* harmony export */   Si: () => (/* binding */ EXTRA_TIME_LIMIT_MS)
 /* harmony export */ });
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30373);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(39987);
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
@@ -56068,7 +56289,7 @@ async function withinTimeLimit(cancel, ms, task, clock = _clock_js__WEBPACK_IMPO
 
 /***/ }),
 
-/***/ 70014:
+/***/ 73596:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56100,7 +56321,7 @@ function formatDuration(ms) {
 
 /***/ }),
 
-/***/ 57582:
+/***/ 69248:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56113,7 +56334,7 @@ function formatDuration(ms) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(27865);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
 /** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/action-entry.md). */
 
 
@@ -56157,8 +56378,20 @@ function readGitHubContext(env = process.env) {
         summaryFile: env.GITHUB_STEP_SUMMARY || null,
         runnerTemp: env.RUNNER_TEMP || null,
         artifactService: !!env.ACTIONS_RUNTIME_TOKEN,
+        enterpriseServer: isEnterpriseServer(env.GITHUB_SERVER_URL),
         matrixDigest: env.GITHUB_JOB ? matrixDigest(env) : null,
     };
+}
+/** Whether `serverUrl` (default github.com) is a GitHub Enterprise Server; see {@link GitHubContext}. */
+function isEnterpriseServer(serverUrl) {
+    let host;
+    try {
+        host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+    }
+    catch {
+        return false;
+    }
+    return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
 }
 /** The pull request number in the event file at `eventPath`, or null. */
 function pullRequestNumber(eventPath) {
@@ -56201,7 +56434,7 @@ function failureIssueKey(context, commentKeyInput) {
 
 /***/ }),
 
-/***/ 12490:
+/***/ 63352:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56213,9 +56446,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(70014);
+var words = __nccwpck_require__(73596);
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(54142);
+var deadline = __nccwpck_require__(22800);
 ;// CONCATENATED MODULE: ./src/run/progress.ts
 /** `a, b, c` or, past five ids, `a, b, c, d, e and 95 more`. */
 function foldIds(ids) {
@@ -56242,14 +56475,17 @@ function problemLines(problems) {
 }
 
 // EXTERNAL MODULE: ./src/report/model-test.ts
-var model_test = __nccwpck_require__(13878);
+var model_test = __nccwpck_require__(18620);
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(56210);
+var phrases = __nccwpck_require__(64792);
 // EXTERNAL MODULE: ./src/api/redact.ts
-var redact = __nccwpck_require__(27865);
+var redact = __nccwpck_require__(22799);
+// EXTERNAL MODULE: ./src/api/refs.ts
+var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(76113);
+var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/console.ts
+
 
 
 
@@ -56291,7 +56527,7 @@ function testGroup(run, test) {
         lines.push(`File: ${run.file}`);
     if (test.url)
         lines.push(`Result: ${test.url}`);
-    const failing = (0,model_test/* failingStepOf */.uu)(test.result?.steps);
+    const failing = (0,model_test/* failingStepOf */.uu)(test.result?.steps, test.testId ?? (0,refs/* refId */.N)(test.result?.test));
     if (failing)
         lines.push((0,phrases/* stepSentence */.ow)(failing));
     if (test.error)
@@ -56377,7 +56613,7 @@ function consoleReporter(log) {
 
 /***/ }),
 
-/***/ 13878:
+/***/ 18620:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56387,11 +56623,11 @@ function consoleReporter(log) {
 /* harmony export */   uu: () => (/* binding */ failingStepOf),
 /* harmony export */   wD: () => (/* binding */ numberOrNull)
 /* harmony export */ });
-/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(43082);
-/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(43487);
-/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(68004);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(27865);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76113);
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(93916);
+/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(45309);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
 /** Builds one test of the report model (`model.ts`) from a test result (pure). */
 
 
@@ -56414,7 +56650,7 @@ function buildTest(test, ctx) {
     const r = test.result;
     const name = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(test.testName) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)((0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refName */ .P)(r?.test)) || (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r?.name) || '(unnamed test)';
     const steps = (r?.steps ?? []).map(buildStep);
-    const failingStep = failingStepOf(r?.steps);
+    const failingStep = failingStepOf(r?.steps, test.testId ?? (0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refId */ .N)(r?.test));
     const compare = r ? buildCompare(r, attachments.get(r._id)?.comparison) : undefined;
     const screenshotCompareFailed = r?.screenshotComparePassing === false;
     const counted = (0,_run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .countedAs */ .DV)(test.state, screenshotCompareFailed, policy);
@@ -56465,7 +56701,7 @@ function writtenUrl(url) {
     return text ? (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .withoutQuery */ .j$)(text) : '';
 }
 function buildAttempt(r, appUrl) {
-    const failingStep = failingStepOf(r.steps);
+    const failingStep = failingStepOf(r.steps, (0,_api_refs_js__WEBPACK_IMPORTED_MODULE_2__/* .refId */ .N)(r.test));
     const error = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(r.error?.details);
     return {
         resultId: r._id,
@@ -56523,13 +56759,28 @@ function targetText(target) {
         return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(target);
     return target.map((t) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(t?.selector)).join(' || ');
 }
-/** The first required step of a test result that failed, as the reports tell it; undefined when none. */
-function failingStepOf(steps) {
-    const step = steps?.map(buildStep).find((s) => s.outcome === 'failed');
-    if (!step)
+/**
+ * The first required step of a test result that failed, as the reports tell it; undefined when none. With the
+ * result's own test id, a step whose `extra.source.test` is another test is named as that module's step (an
+ * on-demand result has no test id: its steps are told as its own).
+ */
+function failingStepOf(steps, ownTestId) {
+    const index = steps?.map(buildStep).findIndex((s) => s.outcome === 'failed') ?? -1;
+    if (!steps || index < 0)
         return undefined;
-    const { sequence, command, target } = step;
-    return { sequence, command, target, error: step.error ?? 'Step failed (the service gave no error text).' };
+    const { sequence, command, target, error } = buildStep(steps[index]);
+    const source = steps[index].extra?.source;
+    const fromModule = ownTestId &&
+        typeof source?.test === 'string' &&
+        source.test !== ownTestId &&
+        Number.isInteger(source.sequence);
+    return {
+        sequence,
+        command,
+        target,
+        error: error ?? 'Step failed (the service gave no error text).',
+        ...(fromModule ? { module: { testId: (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cleanText */ .X5)(source.test), sequence: source.sequence } } : {}),
+    };
 }
 function buildConsole(entry) {
     return {
@@ -56564,7 +56815,7 @@ function numberOrNull(value) {
 
 /***/ }),
 
-/***/ 46997:
+/***/ 96867:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56572,12 +56823,12 @@ function numberOrNull(value) {
 /* harmony export */   FK: () => (/* binding */ buildReport),
 /* harmony export */   yv: () => (/* binding */ buildStartedReport)
 /* harmony export */ });
-/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(68004);
-/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54142);
-/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(13878);
-/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(12490);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(56210);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(76113);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22800);
+/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18620);
+/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(63352);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(65655);
 /** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
 
 
@@ -56703,7 +56954,7 @@ function* allTests(report) {
 
 /***/ }),
 
-/***/ 56210:
+/***/ 64792:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56715,9 +56966,10 @@ function* allTests(report) {
 /* harmony export */   jW: () => (/* binding */ sameError),
 /* harmony export */   l6: () => (/* binding */ stepLine),
 /* harmony export */   oh: () => (/* binding */ failureMessage),
-/* harmony export */   ow: () => (/* binding */ stepSentence)
+/* harmony export */   ow: () => (/* binding */ stepSentence),
+/* harmony export */   vO: () => (/* binding */ stepLabel)
 /* harmony export */ });
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(70014);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
 
 /** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
@@ -56765,7 +57017,16 @@ function attemptReason(a) {
  */
 function stepSentence(step) {
     const target = step.target ? ` ${step.target}` : '';
-    return `Step ${step.sequence + 1} ${step.command}${target}: ${step.error}`;
+    return `${stepLabel(step)} ${step.command}${target}: ${step.error}`;
+}
+/**
+ * `Step 4`, or for a step imported from a module `Step 4 (module 65ab12, step 2)`: the module by its test id
+ * (the result names no module; reading each module's name would put a request between the verdict and the
+ * reports), its step numbered from 1 within the module.
+ */
+function stepLabel(step) {
+    const from = step.module ? ` (module ${step.module.testId}, step ${step.module.sequence + 1})` : '';
+    return `Step ${step.sequence + 1}${from}`;
 }
 /** A test's state as every report labels it. */
 const STATE_LABEL = {
@@ -56814,7 +57075,7 @@ function sameError(a, b) {
 
 /***/ }),
 
-/***/ 14798:
+/***/ 18296:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56829,9 +57090,9 @@ function sameError(a, b) {
 /* harmony export */   zV: () => (/* binding */ groupTests),
 /* harmony export */   zX: () => (/* binding */ groupBlock)
 /* harmony export */ });
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46997);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(56210);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76113);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(96867);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 
 
 
@@ -56898,7 +57159,7 @@ function reasonLines(test) {
     const s = test.failingStep;
     if (s) {
         const target = s.target ? ` <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(s.target, MAX_NAME_CHARS))}</code>` : '';
-        lines.push(`<p><strong>Step ${s.sequence + 1}</strong> <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(s.command)}</code>${target}</p>`);
+        lines.push(`<p><strong>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeInline */ .VV)((0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .stepLabel */ .vO)(s))}</strong> <code>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)(s.command)}</code>${target}</p>`);
         lines.push(`<pre>${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .escapeCode */ .tn)((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)(s.error, MAX_ERROR_CHARS), true)}</pre>`);
     }
     if (test.error && !(s && (0,_phrases_js__WEBPACK_IMPORTED_MODULE_1__/* .sameError */ .jW)(s.error, test.error))) {
@@ -57005,7 +57266,7 @@ function count(groups) {
 
 /***/ }),
 
-/***/ 25880:
+/***/ 57994:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57015,10 +57276,10 @@ function count(groups) {
 /* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
 /* harmony export */ });
 /* unused harmony export DEFAULT_SUMMARY_MAX_BYTES */
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(14798);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(70014);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(56210);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76113);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18296);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 
 
 
@@ -57246,7 +57507,7 @@ function startedSummary(report, head, options, maxBytes) {
 
 /***/ }),
 
-/***/ 76113:
+/***/ 65655:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57318,7 +57579,7 @@ function safeUrl(url) {
 
 /***/ }),
 
-/***/ 68004:
+/***/ 44370:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57334,8 +57595,8 @@ function safeUrl(url) {
 /* harmony export */   q2: () => (/* binding */ isSuiteResultOver),
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
-/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51484);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70014);
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(50470);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
 /** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/verdict.md). */
 
 
@@ -57561,7 +57822,7 @@ function isSuiteResultOver(result) {
 
 /***/ }),
 
-/***/ 54142:
+/***/ 22800:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57947,18 +58208,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 2197:
+/***/ 57349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var resolveBlockMap = __nccwpck_require__(143);
-var resolveBlockSeq = __nccwpck_require__(91854);
-var resolveFlowCollection = __nccwpck_require__(9030);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveBlockMap = __nccwpck_require__(87103);
+var resolveBlockSeq = __nccwpck_require__(90334);
+var resolveFlowCollection = __nccwpck_require__(13142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -58044,15 +58305,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 83:
+/***/ 23683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(573);
-var composeNode = __nccwpck_require__(84961);
-var resolveEnd = __nccwpck_require__(71020);
-var resolveProps = __nccwpck_require__(70775);
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(45937);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -58096,17 +58357,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 84961:
+/***/ 45937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(97105);
-var identity = __nccwpck_require__(24919);
-var composeCollection = __nccwpck_require__(2197);
-var composeScalar = __nccwpck_require__(43573);
-var resolveEnd = __nccwpck_require__(71020);
-var utilEmptyScalarPosition = __nccwpck_require__(28407);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var composeCollection = __nccwpck_require__(57349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(17788);
+var utilEmptyScalarPosition = __nccwpck_require__(22599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -58215,15 +58476,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 43573:
+/***/ 5413:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var resolveBlockScalar = __nccwpck_require__(25089);
-var resolveFlowScalar = __nccwpck_require__(45882);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -58310,18 +58571,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 13104:
+/***/ 89984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(2606);
-var Document = __nccwpck_require__(573);
-var errors = __nccwpck_require__(20152);
-var identity = __nccwpck_require__(24919);
-var composeDoc = __nccwpck_require__(83);
-var resolveEnd = __nccwpck_require__(71020);
+var directives = __nccwpck_require__(61342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var identity = __nccwpck_require__(41127);
+var composeDoc = __nccwpck_require__(23683);
+var resolveEnd = __nccwpck_require__(17788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -58541,17 +58802,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 143:
+/***/ 87103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(75773);
-var YAMLMap = __nccwpck_require__(65462);
-var resolveProps = __nccwpck_require__(70775);
-var utilContainsNewline = __nccwpck_require__(74283);
-var utilFlowIndentCheck = __nccwpck_require__(11795);
-var utilMapIncludes = __nccwpck_require__(51091);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var resolveProps = __nccwpck_require__(34631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -58665,12 +58926,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 25089:
+/***/ 48913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -58872,14 +59133,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 91854:
+/***/ 90334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(66831);
-var resolveProps = __nccwpck_require__(70775);
-var utilFlowIndentCheck = __nccwpck_require__(11795);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveProps = __nccwpck_require__(34631);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -58930,7 +59191,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 71020:
+/***/ 17788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -58976,19 +59237,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 9030:
+/***/ 13142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var resolveEnd = __nccwpck_require__(71020);
-var resolveProps = __nccwpck_require__(70775);
-var utilContainsNewline = __nccwpck_require__(74283);
-var utilMapIncludes = __nccwpck_require__(51091);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -59192,13 +59453,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 45882:
+/***/ 76842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var resolveEnd = __nccwpck_require__(71020);
+var Scalar = __nccwpck_require__(63301);
+var resolveEnd = __nccwpck_require__(17788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -59427,7 +59688,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 70775:
+/***/ 34631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -59582,7 +59843,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 74283:
+/***/ 9499:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -59625,7 +59886,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 28407:
+/***/ 22599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -59660,12 +59921,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 11795:
+/***/ 74051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(74283);
+var utilContainsNewline = __nccwpck_require__(9499);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -59684,12 +59945,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 51091:
+/***/ 81187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
+var identity = __nccwpck_require__(41127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -59706,22 +59967,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 573:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(97105);
-var Collection = __nccwpck_require__(44661);
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var toJS = __nccwpck_require__(53899);
-var Schema = __nccwpck_require__(28224);
-var stringifyDocument = __nccwpck_require__(72285);
-var anchors = __nccwpck_require__(79196);
-var applyReviver = __nccwpck_require__(50909);
-var createNode = __nccwpck_require__(91732);
-var directives = __nccwpck_require__(2606);
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var toJS = __nccwpck_require__(74043);
+var Schema = __nccwpck_require__(45840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(71596);
+var applyReviver = __nccwpck_require__(83661);
+var createNode = __nccwpck_require__(42404);
+var directives = __nccwpck_require__(61342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -60050,13 +60311,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 79196:
+/***/ 71596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var visit = __nccwpck_require__(12588);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -60133,7 +60394,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 50909:
+/***/ 83661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60197,14 +60458,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 91732:
+/***/ 42404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(97105);
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -60294,13 +60555,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 2606:
+/***/ 61342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var visit = __nccwpck_require__(12588);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 const escapeChars = {
     '!': '%21',
@@ -60479,7 +60740,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 20152:
+/***/ 91464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60548,28 +60809,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 43439:
+/***/ 38815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(13104);
-var Document = __nccwpck_require__(573);
-var Schema = __nccwpck_require__(28224);
-var errors = __nccwpck_require__(20152);
-var Alias = __nccwpck_require__(97105);
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var Scalar = __nccwpck_require__(50389);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var cst = __nccwpck_require__(49877);
-var lexer = __nccwpck_require__(65145);
-var lineCounter = __nccwpck_require__(41460);
-var parser = __nccwpck_require__(2064);
-var publicApi = __nccwpck_require__(64543);
-var visit = __nccwpck_require__(12588);
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(45840);
+var errors = __nccwpck_require__(91464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(40361);
+var lineCounter = __nccwpck_require__(66628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(84047);
+var visit = __nccwpck_require__(10204);
 
 
 
@@ -60606,7 +60867,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 77297:
+/***/ 57249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -60632,16 +60893,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 97105:
+/***/ 4065:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(79196);
-var visit = __nccwpck_require__(12588);
-var identity = __nccwpck_require__(24919);
-var Node = __nccwpck_require__(44833);
-var toJS = __nccwpck_require__(53899);
+var anchors = __nccwpck_require__(71596);
+var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -60759,14 +61020,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 44661:
+/***/ 40101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(91732);
-var identity = __nccwpck_require__(24919);
-var Node = __nccwpck_require__(44833);
+var createNode = __nccwpck_require__(42404);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -60917,14 +61178,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 44833:
+/***/ 66673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(50909);
-var identity = __nccwpck_require__(24919);
-var toJS = __nccwpck_require__(53899);
+var applyReviver = __nccwpck_require__(83661);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 class NodeBase {
     constructor(type) {
@@ -60964,15 +61225,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 75773:
+/***/ 57165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(91732);
-var stringifyPair = __nccwpck_require__(27764);
-var addPairToJSMap = __nccwpck_require__(88768);
-var identity = __nccwpck_require__(24919);
+var createNode = __nccwpck_require__(42404);
+var stringifyPair = __nccwpck_require__(59748);
+var addPairToJSMap = __nccwpck_require__(97104);
+var identity = __nccwpck_require__(41127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -61010,14 +61271,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 50389:
+/***/ 63301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Node = __nccwpck_require__(44833);
-var toJS = __nccwpck_require__(53899);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -61044,17 +61305,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 65462:
+/***/ 84454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(94156);
-var addPairToJSMap = __nccwpck_require__(88768);
-var Collection = __nccwpck_require__(44661);
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var Scalar = __nccwpck_require__(50389);
+var stringifyCollection = __nccwpck_require__(61212);
+var addPairToJSMap = __nccwpck_require__(97104);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -61198,17 +61459,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 66831:
+/***/ 92223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(91732);
-var stringifyCollection = __nccwpck_require__(94156);
-var Collection = __nccwpck_require__(44661);
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var toJS = __nccwpck_require__(53899);
+var createNode = __nccwpck_require__(42404);
+var stringifyCollection = __nccwpck_require__(61212);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var toJS = __nccwpck_require__(74043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -61320,16 +61581,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 88768:
+/***/ 97104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(77297);
-var merge = __nccwpck_require__(29380);
-var stringify = __nccwpck_require__(9300);
-var identity = __nccwpck_require__(24919);
-var toJS = __nccwpck_require__(53899);
+var log = __nccwpck_require__(57249);
+var merge = __nccwpck_require__(90452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -61392,7 +61653,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 24919:
+/***/ 41127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -61452,12 +61713,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 53899:
+/***/ 74043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
+var identity = __nccwpck_require__(41127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -61498,15 +61759,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 90334:
+/***/ 60110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(25089);
-var resolveFlowScalar = __nccwpck_require__(45882);
-var errors = __nccwpck_require__(20152);
-var stringifyString = __nccwpck_require__(81773);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+var errors = __nccwpck_require__(91464);
+var stringifyString = __nccwpck_require__(83069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -61723,7 +61984,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 13701:
+/***/ 91733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -61793,7 +62054,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 15235:
+/***/ 97715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -61899,14 +62160,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 49877:
+/***/ 3461:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(90334);
-var cstStringify = __nccwpck_require__(13701);
-var cstVisit = __nccwpck_require__(15235);
+var cstScalar = __nccwpck_require__(60110);
+var cstStringify = __nccwpck_require__(91733);
+var cstVisit = __nccwpck_require__(97715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -62018,12 +62279,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 65145:
+/***/ 40361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(49877);
+var cst = __nccwpck_require__(3461);
 
 /*
 START -> stream
@@ -62748,7 +63009,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 41460:
+/***/ 66628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62796,14 +63057,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 2064:
+/***/ 3456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(49877);
-var lexer = __nccwpck_require__(65145);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(40361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -63783,18 +64044,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 64543:
+/***/ 84047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(13104);
-var Document = __nccwpck_require__(573);
-var errors = __nccwpck_require__(20152);
-var log = __nccwpck_require__(77297);
-var identity = __nccwpck_require__(24919);
-var lineCounter = __nccwpck_require__(41460);
-var parser = __nccwpck_require__(2064);
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var log = __nccwpck_require__(57249);
+var identity = __nccwpck_require__(41127);
+var lineCounter = __nccwpck_require__(66628);
+var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -63897,16 +64158,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 28224:
+/***/ 45840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var map = __nccwpck_require__(24043);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var tags = __nccwpck_require__(36178);
+var identity = __nccwpck_require__(41127);
+var map = __nccwpck_require__(47451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var tags = __nccwpck_require__(90018);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -63943,13 +64204,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 24043:
+/***/ 47451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var YAMLMap = __nccwpck_require__(65462);
+var identity = __nccwpck_require__(41127);
+var YAMLMap = __nccwpck_require__(84454);
 
 const map = {
     collection: 'map',
@@ -63969,12 +64230,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 15632:
+/***/ 73632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 const nullTag = {
     identify: value => value == null,
@@ -63993,13 +64254,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 17562:
+/***/ 1706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var YAMLSeq = __nccwpck_require__(66831);
+var identity = __nccwpck_require__(41127);
+var YAMLSeq = __nccwpck_require__(92223);
 
 const seq = {
     collection: 'seq',
@@ -64019,12 +64280,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 94704:
+/***/ 66464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(81773);
+var stringifyString = __nccwpck_require__(83069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -64042,12 +64303,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 74359:
+/***/ 73959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -64070,13 +64331,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 66229:
+/***/ 38405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var stringifyNumber = __nccwpck_require__(13569);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -64124,12 +64385,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 27602:
+/***/ 59874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(13569);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -64173,18 +64434,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 27904:
+/***/ 70896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(24043);
-var _null = __nccwpck_require__(15632);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var bool = __nccwpck_require__(74359);
-var float = __nccwpck_require__(66229);
-var int = __nccwpck_require__(27602);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
 
 const schema = [
     map.map,
@@ -64205,14 +64466,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 48647:
+/***/ 33559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var map = __nccwpck_require__(24043);
-var seq = __nccwpck_require__(17562);
+var Scalar = __nccwpck_require__(63301);
+var map = __nccwpck_require__(47451);
+var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -64276,27 +64537,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 36178:
+/***/ 90018:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(24043);
-var _null = __nccwpck_require__(15632);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var bool = __nccwpck_require__(74359);
-var float = __nccwpck_require__(66229);
-var int = __nccwpck_require__(27602);
-var schema = __nccwpck_require__(27904);
-var schema$1 = __nccwpck_require__(48647);
-var binary = __nccwpck_require__(64355);
-var merge = __nccwpck_require__(29380);
-var omap = __nccwpck_require__(96431);
-var pairs = __nccwpck_require__(49281);
-var schema$2 = __nccwpck_require__(93081);
-var set = __nccwpck_require__(62504);
-var timestamp = __nccwpck_require__(54960);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+var schema = __nccwpck_require__(70896);
+var schema$1 = __nccwpck_require__(33559);
+var binary = __nccwpck_require__(56083);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var schema$2 = __nccwpck_require__(35913);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -64382,14 +64643,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 64355:
+/***/ 56083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(20181);
-var Scalar = __nccwpck_require__(50389);
-var stringifyString = __nccwpck_require__(81773);
+var Scalar = __nccwpck_require__(63301);
+var stringifyString = __nccwpck_require__(83069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -64459,12 +64720,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 36158:
+/***/ 88398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -64495,13 +64756,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 10838:
+/***/ 35782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var stringifyNumber = __nccwpck_require__(13569);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -64552,12 +64813,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 45609:
+/***/ 10873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(13569);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -64635,13 +64896,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 29380:
+/***/ 90452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -64713,16 +64974,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 96431:
+/***/ 50303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var toJS = __nccwpck_require__(53899);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var pairs = __nccwpck_require__(49281);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var pairs = __nccwpck_require__(18385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -64797,15 +65058,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 49281:
+/***/ 18385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var Scalar = __nccwpck_require__(50389);
-var YAMLSeq = __nccwpck_require__(66831);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLSeq = __nccwpck_require__(92223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -64886,24 +65147,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 93081:
+/***/ 35913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(24043);
-var _null = __nccwpck_require__(15632);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var binary = __nccwpck_require__(64355);
-var bool = __nccwpck_require__(36158);
-var float = __nccwpck_require__(10838);
-var int = __nccwpck_require__(45609);
-var merge = __nccwpck_require__(29380);
-var omap = __nccwpck_require__(96431);
-var pairs = __nccwpck_require__(49281);
-var set = __nccwpck_require__(62504);
-var timestamp = __nccwpck_require__(54960);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var binary = __nccwpck_require__(56083);
+var bool = __nccwpck_require__(88398);
+var float = __nccwpck_require__(35782);
+var int = __nccwpck_require__(10873);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
 
 const schema = [
     map.map,
@@ -64934,14 +65195,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 62504:
+/***/ 81528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var YAMLMap = __nccwpck_require__(65462);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -65037,12 +65298,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 54960:
+/***/ 24371:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(13569);
+var stringifyNumber = __nccwpck_require__(28689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -65149,7 +65410,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 69915:
+/***/ 34475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65307,15 +65568,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 9300:
+/***/ 2148:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(79196);
-var identity = __nccwpck_require__(24919);
-var stringifyComment = __nccwpck_require__(66599);
-var stringifyString = __nccwpck_require__(81773);
+var anchors = __nccwpck_require__(71596);
+var identity = __nccwpck_require__(41127);
+var stringifyComment = __nccwpck_require__(59799);
+var stringifyString = __nccwpck_require__(83069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -65446,14 +65707,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 94156:
+/***/ 61212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var stringify = __nccwpck_require__(9300);
-var stringifyComment = __nccwpck_require__(66599);
+var identity = __nccwpck_require__(41127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -65608,7 +65869,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 66599:
+/***/ 59799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65639,14 +65900,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 72285:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var stringify = __nccwpck_require__(9300);
-var stringifyComment = __nccwpck_require__(66599);
+var identity = __nccwpck_require__(41127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -65733,7 +65994,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 13569:
+/***/ 28689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65767,15 +66028,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 27764:
+/***/ 59748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var stringify = __nccwpck_require__(9300);
-var stringifyComment = __nccwpck_require__(66599);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -65926,13 +66187,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 81773:
+/***/ 83069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var foldFlowLines = __nccwpck_require__(69915);
+var Scalar = __nccwpck_require__(63301);
+var foldFlowLines = __nccwpck_require__(34475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -66271,12 +66532,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 12588:
+/***/ 10204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
+var identity = __nccwpck_require__(41127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -66514,7 +66775,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 94846:
+/***/ 33838:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66539,7 +66800,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(70857);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -66575,7 +66836,7 @@ function toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -66671,7 +66932,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(76982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(79896);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -66708,11 +66969,11 @@ function file_command_prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(15326);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
-var auth = __nccwpck_require__(63873);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(44942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth = __nccwpck_require__(92145);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -66786,7 +67047,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67067,7 +67328,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -67101,9 +67362,9 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: ../main/node_modules/@actions/exec/lib/exec.js + 2 modules
-var lib_exec = __nccwpck_require__(97964);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
+var lib_exec = __nccwpck_require__(75260);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67168,7 +67429,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67489,7 +67750,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 97964:
+/***/ 75260:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67510,13 +67771,13 @@ var external_events_ = __nccwpck_require__(24434);
 var external_child_process_ = __nccwpck_require__(35317);
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io.js
-var io = __nccwpck_require__(86413);
-// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io-util.js
-var io_util = __nccwpck_require__(50378);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(88701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -68104,7 +68365,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -68187,7 +68448,7 @@ function getExecOutput(commandLine, args, options) {
 
 /***/ }),
 
-/***/ 63873:
+/***/ 92145:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -68272,7 +68533,7 @@ class PersonalAccessTokenCredentialHandler {
 
 /***/ }),
 
-/***/ 15326:
+/***/ 44942:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68290,7 +68551,7 @@ var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(65692);
 var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -68381,11 +68642,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ../main/node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(58482);
-// EXTERNAL MODULE: ../main/node_modules/undici/index.js
-var undici = __nccwpck_require__(42480);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(20770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(46752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -69085,7 +69346,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 50378:
+/***/ 90:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -69289,7 +69550,7 @@ function getCmdPath() {
 
 /***/ }),
 
-/***/ 86413:
+/***/ 88701:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -69301,7 +69562,7 @@ function getCmdPath() {
 /* unused harmony exports mv, findInPath */
 /* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42613);
 /* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(16928);
-/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(50378);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -69576,7 +69837,7 @@ function copyFile(srcFile, destFile, force) {
 
 /***/ }),
 
-/***/ 46354:
+/***/ 70370:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -69587,7 +69848,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: limitFunction
 
-;// CONCATENATED MODULE: ../main/node_modules/yocto-queue/index.js
+;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
 /*
 How it works:
 `this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
@@ -69679,7 +69940,7 @@ class Queue {
 	}
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/p-limit/index.js
+;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
 
 
 function pLimit(concurrency) {
@@ -70042,11 +70303,11 @@ function validateConcurrency(concurrency) {
 var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/github.ts
-var src_github = __nccwpck_require__(57582);
+var src_github = __nccwpck_require__(69248);
 // EXTERNAL MODULE: ./src/common/clock.ts
-var common_clock = __nccwpck_require__(30373);
-// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 7 modules
-var core = __nccwpck_require__(94846);
+var common_clock = __nccwpck_require__(39987);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
 /** Where the action's words go: the part of `@actions/core` the action uses, so a test can hand in its own. */
 
@@ -70085,13 +70346,13 @@ var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ../main/node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(43439);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(38815);
 ;// CONCATENATED MODULE: ./src/inputs/action-defaults.ts
 /**
- * The defaults of `action.yml`. The runner applies them only to inputs a workflow leaves out; the action
- * applies them to an input given empty too (`wait: ${{ inputs.wait }}` with `inputs.wait` unset), as most
- * actions do (docs/github-platform.md, "Runtime").
+ * The defaults of `action.yml`. The runner applies them to inputs a workflow leaves out; the action applies
+ * them to an input left out too (outside a runner nothing else does), and to one given empty (`wait: ${{
+ * inputs.wait }}` with `inputs.wait` unset) but where empty means something (docs/github-platform.md, "Runtime").
  */
 
 
@@ -70144,8 +70405,107 @@ function processDeps() {
     };
 }
 
-// EXTERNAL MODULE: ../main/node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(46354);
+// EXTERNAL MODULE: ./src/api/redact.ts
+var api_redact = __nccwpck_require__(22799);
+// EXTERNAL MODULE: ./src/common/log.ts
+var log = __nccwpck_require__(81095);
+// EXTERNAL MODULE: ./src/common/words.ts
+var words = __nccwpck_require__(73596);
+// EXTERNAL MODULE: ./src/report/summary.ts
+var summary = __nccwpck_require__(57994);
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(65655);
+;// CONCATENATED MODULE: ./src/action/boundary.ts
+/**
+ * The process boundary of the main step (docs/action-entry.md, "The process boundary"): the process exits 0
+ * only once `run()` returned after writing a verdict that passed. Any other end (the deadline's backstop, the
+ * forced exit after a signal, an event loop left empty, an uncaught error or unhandled rejection) fails the
+ * step with an `::error` saying what was left unfinished, after the job summary says so too.
+ */
+
+
+
+
+
+/** How long an unfinished end waits for the job summary to be written before the process ends, ms. */
+const SUMMARY_WAIT_MS = 2_000;
+/** Runs named in the error; the rest are counted. */
+const RUNS_NAMED = 5;
+/** What the main step has done so far, as `run()` tells it; read when the process ends another way. */
+class StepProgress {
+    /** What the step is doing now, as the error words it (`running the tests`). */
+    doing = 'reading the inputs';
+    /** The verdict once announced (`true`: it passed); null before. */
+    passed = null;
+    /** The reports (job summary included) are written. */
+    reported = false;
+    /** The job summary's title and whether one is written (the inputs, once read). */
+    summary = { title: summary/* DEFAULT_TITLE */.p3, enabled: true };
+    /** Removes the secrets from a message (the inputs' redactor, once read). */
+    redact = api_redact/* redactUrl */.BO;
+    /** Set once an unfinished end has begun: the first one speaks, later ones are ignored. */
+    ended = false;
+    following = new Map();
+    /** Keeps the remote runs being followed (the engine's `onRemote`). */
+    onRemote = (remote) => {
+        const key = `${remote.type}:${remote.id}`;
+        if (remote.active)
+            this.following.set(key, `${remote.type} result ${remote.id}`);
+        else
+            this.following.delete(key);
+    };
+    /** What was left unfinished: `while running the tests; 2 runs still followed (…); no verdict was reached`. */
+    unfinished() {
+        const runs = [...this.following.values()];
+        const named = runs.slice(0, RUNS_NAMED).join(', ') + (runs.length > RUNS_NAMED ? ', …' : '');
+        const verdict = this.passed === null ? 'no verdict was reached' : 'the verdict was written';
+        const following = runs.length > 0 ? `; ${(0,words/* plural */.L)(runs.length, 'run')} still followed (${named})` : '';
+        return `while ${this.doing}${following}; ${verdict}`;
+    }
+}
+/**
+ * Fails the step for an end other than `run()` returning: `::error` `<cause>. Stopped <unfinished>.`,
+ * the same words in the job summary unless the reports were written (waiting at most `waitMs` for it, ms),
+ * then `exit`. Only the first call acts.
+ */
+function endUnfinished(end, cause, waitMs = SUMMARY_WAIT_MS) {
+    const { sink, progress } = end;
+    if (progress.ended)
+        return;
+    progress.ended = true;
+    const message = progress.redact(`${cause}. Stopped ${progress.unfinished()}.`);
+    sink.setFailed(message);
+    const written = progress.reported || !progress.summary.enabled
+        ? Promise.resolve()
+        : sink.appendSummary(`## ❌ ${(0,report_text/* escapeInline */.VV)(progress.summary.title)}: did not finish\n\n${(0,report_text/* escapeInline */.VV)(message)}\n`);
+    const waited = new Promise((resolve) => setTimeout(resolve, waitMs));
+    void Promise.race([written.catch(() => undefined), waited]).then(() => end.exit());
+}
+/**
+ * Ends the step through {@link endUnfinished} when the process would end before `run()` returned (its event
+ * loop empty), or on an uncaught error or unhandled rejection.
+ */
+function guardProcess(events, end) {
+    events.on('beforeExit', () => endUnfinished(end, 'Nothing was left to wait for'));
+    events.on('uncaughtException', (error) => endUnfinished(end, `Uncaught error: ${(0,log/* messageOf */.bD)(error)}`));
+    events.on('unhandledRejection', (reason) => endUnfinished(end, `Unhandled rejection: ${(0,log/* messageOf */.bD)(reason)}`));
+}
+/**
+ * The exit code once `run()` returned: 0 only when the verdict was written and passed and nothing failed the
+ * step (`exitCode`, set by `setFailed`); otherwise non-zero, failing the step if nothing did.
+ */
+function exitCodeAfterRun(progress, sink, exitCode) {
+    if (Number(exitCode))
+        return Number(exitCode);
+    if (progress.passed === true)
+        return 0;
+    if (progress.passed === null)
+        sink.setFailed(progress.redact(`The action ended ${progress.unfinished()}.`));
+    return 1;
+}
+
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
 ;// CONCATENATED MODULE: ./src/api/execute-params.ts
 /** Parameters the contract allows for test execution only. */
 const TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
@@ -70171,11 +70531,20 @@ const STRINGS = [
     'screenshotTarget',
     'chatChannel',
 ];
+/**
+ * The chat channel goes under both names (docs/api-contract.md, "Execute parameters"): the reference's
+ * `chatChannel` and the official client's `slackChannel`. An unknown name becomes a custom variable.
+ */
+const CHAT_CHANNEL_ALIAS = 'slackChannel';
 const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
-/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+/**
+ * Every parameter name of the contract's execute table, plus `apiKey` and the chat channel's other name. A
+ * custom variable may not use one.
+ */
 const EXECUTE_PARAMETER_NAMES = new Set([
     'apiKey',
     'dataFile',
+    CHAT_CHANNEL_ALIAS,
     ...BOOLEANS,
     ...NUMBERS,
     ...STRINGS,
@@ -70210,8 +70579,10 @@ function encodeExecuteOptions(options, target) {
         let sent = typeof value === 'boolean' ? +value : value;
         if (name === 'chatChannel' && typeof sent === 'string')
             sent = sent.replace(/^#+/, '');
-        pairs.push([name, String(sent)]);
-        json[name] = sent;
+        for (const key of name === 'chatChannel' ? [name, CHAT_CHANNEL_ALIAS] : [name]) {
+            pairs.push([key, String(sent)]);
+            json[key] = sent;
+        }
     }
     for (const name of REPEATABLE) {
         const value = options[name];
@@ -70237,7 +70608,7 @@ function encodeExecuteOptions(options, target) {
 }
 
 // EXTERNAL MODULE: ./src/api/limits.ts
-var limits = __nccwpck_require__(51484);
+var limits = __nccwpck_require__(50470);
 ;// CONCATENATED MODULE: ./src/api/execute.ts
 
 
@@ -70349,177 +70720,8 @@ function endSentence(text) {
     return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
 }
 
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(38522);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(15326);
-;// CONCATENATED MODULE: ./src/api/http.ts
-/**
- * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
- * (capped, against gzip bombs). No retries, envelopes or redaction here.
- */
-
-
-
-
-const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
-const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
-/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
-/** The `code` of a {@link TransportError} for an answer refused at {@link MAX_ANSWER_BYTES}. */
-const TOO_LARGE = 'ETOOLARGE';
-/** How an exchange failed before a complete answer was read. */
-class TransportError extends Error {
-    kind;
-    code;
-    answered;
-    constructor(message, 
-    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
-    kind, code, 
-    /** Whether an answer had started to arrive (the request certainly reached the server). */
-    answered = false) {
-        super(message);
-        this.kind = kind;
-        this.code = code;
-        this.answered = answered;
-    }
-}
-function systemCode(err) {
-    if (err && typeof err === 'object') {
-        const code = err.code;
-        if (typeof code === 'string')
-            return code;
-        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
-        const parts = err.errors;
-        if (Array.isArray(parts)) {
-            for (const part of parts) {
-                const c = systemCode(part);
-                if (c)
-                    return c;
-            }
-        }
-    }
-    return undefined;
-}
-/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
-function readAll(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let done = false;
-        let bytes = 0;
-        stream.on('data', (chunk) => {
-            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-            bytes += buffer.length;
-            if (bytes > MAX_ANSWER_BYTES && !done) {
-                done = true;
-                stream.destroy();
-                reject(new TransportError(tooLarge().message, 'decode', TOO_LARGE, true));
-                return;
-            }
-            chunks.push(buffer);
-        });
-        stream.on('end', () => {
-            done = true;
-            resolve(Buffer.concat(chunks));
-        });
-        stream.on('error', (err) => {
-            done = true;
-            reject(err);
-        });
-        stream.on('close', () => {
-            if (!done)
-                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
-        });
-    });
-}
-/** The body without its content-encoding. @throws TransportError `decode` (corrupt, unknown, too large) */
-async function decode(body, encoding) {
-    const enc = (encoding ?? '').trim().toLowerCase();
-    if (enc === '' || enc === 'identity')
-        return body;
-    const options = { maxOutputLength: MAX_ANSWER_BYTES };
-    let problem = `unsupported content-encoding ${enc}`;
-    let code;
-    try {
-        if (enc === 'gzip' || enc === 'x-gzip')
-            return await gunzipAsync(body, options);
-        if (enc === 'deflate')
-            return await inflateAsync(body, options);
-    }
-    catch (err) {
-        const big = err.code === 'ERR_BUFFER_TOO_LARGE';
-        problem = big ? tooLarge().message : err.message;
-        code = big ? TOO_LARGE : undefined;
-    }
-    throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
-}
-/**
- * Send one request and read its whole answer, whatever the status; redirects are not followed.
- * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
- */
-async function sendHttp(req) {
-    if (req.signal?.aborted)
-        throw new TransportError('aborted before sending', 'aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-    }, req.timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let answered = false;
-    const handler = {
-        prepareRequest(options) {
-            options.signal = controller.signal;
-        },
-        canHandleAuthentication: () => false,
-        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-    };
-    const client = new lib/* HttpClient */.Qq('ghost-inspector-action', [handler], {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: false,
-        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-        socketTimeout: req.timeoutMs + 1000,
-    });
-    const headers = { 'accept-encoding': 'gzip', ...req.headers };
-    let data = null;
-    if (typeof req.body === 'string') {
-        data = req.body;
-    }
-    else if (req.body) {
-        headers['content-length'] = req.body.length;
-        data = external_node_stream_.Readable.from([req.body]);
-    }
-    try {
-        const res = await client.request(req.method, req.url, data, headers);
-        answered = true;
-        const body = await decode(await readAll(res.message), res.message.headers['content-encoding']);
-        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-    }
-    catch (err) {
-        if (err instanceof TransportError)
-            throw err;
-        if (req.signal?.aborted && !timedOut)
-            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
-        const message = err instanceof Error ? err.message : String(err);
-        if (timedOut || /^Request timeout/.test(message)) {
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        }
-        throw new TransportError(message, 'network', systemCode(err), answered);
-    }
-    finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onCallerAbort);
-    }
-}
-
+// EXTERNAL MODULE: ./src/api/http.ts
+var http = __nccwpck_require__(55330);
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /** Reading answers: tolerant JSON, envelopes (docs/api-contract.md: Conventions, Errors), excerpts. */
 const CONTROL_ESCAPES = {
@@ -70597,7 +70799,7 @@ function readEnvelope(value) {
 }
 
 // EXTERNAL MODULE: ./src/api/backoff.ts
-var backoff = __nccwpck_require__(8390);
+var backoff = __nccwpck_require__(50304);
 ;// CONCATENATED MODULE: ./src/api/failures.ts
 /** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
 
@@ -70673,7 +70875,7 @@ function failureFromTransport(err, timeoutMs, redact) {
             failure: { kind: 'network', code: 'EDECODE' },
             errorType: 'INVALID_RESPONSE',
             detail: redact(err.message),
-            ...(err.code === TOO_LARGE ? { tooLarge: true } : {}),
+            ...(err.code === http/* TOO_LARGE */.PH ? { tooLarge: true } : {}),
         };
     }
     return {
@@ -70795,8 +70997,6 @@ async function encodeBody(body) {
     };
 }
 
-// EXTERNAL MODULE: ./src/api/redact.ts
-var api_redact = __nccwpck_require__(27865);
 ;// CONCATENATED MODULE: ./src/api/retry-rules.ts
 /** Retry rules of the API client: a request that triggers runs is never blindly repeated. */
 
@@ -71012,7 +71212,7 @@ class Transport {
         this.options.onRequest?.(call.method, p.redactedUrl);
         const started = this.clock.now();
         try {
-            const res = await sendHttp({
+            const res = await (0,http/* sendHttp */.d3)({
                 method: call.method,
                 url: p.url,
                 headers: p.headers,
@@ -71029,7 +71229,7 @@ class Transport {
             return failureFromResponse(res, this.clock.now(), this.redact, (ms) => this.options.budget?.onRateLimited(ms));
         }
         catch (err) {
-            if (!(err instanceof TransportError))
+            if (!(err instanceof http/* TransportError */.wX))
                 throw err;
             if (err.kind === 'aborted')
                 throw this.aborted(p, attempts, true);
@@ -71129,6 +71329,12 @@ const SECRET_INPUTS = new Set([
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const ID_FORM = 'letters, digits, - and _ (e.g. 5a1b2c3d4e5f60718293a4b5)';
 const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
+ * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
+ * docs/run-stopping.md). A value the user gives it is replaced, with a warning.
+ */
+const STEP_MARKER = 'GI_ACTION_STEP';
 /** Names a custom variable may not take: execute parameters, which would change the run's settings. */
 const RESERVED_VARIABLE_NAMES = new Set([
     ...EXECUTE_PARAMETER_NAMES,
@@ -71141,8 +71347,9 @@ const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 ;// CONCATENATED MODULE: ./src/inputs/parse.ts
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
- * problem is collected, so that all of them are reported together. An input given empty reads as its action.yml
- * default, but for the three where empty has a meaning of its own (docs/github-platform.md, "Runtime").
+ * problem is collected, so that all of them are reported together. An input left out reads as its action.yml
+ * default; one given empty too, but for the three where empty has a meaning of its own (docs/github-platform.md,
+ * "Runtime").
  */
 
 
@@ -71172,10 +71379,15 @@ class InputReader {
         this.env = env;
         this.defaults = defaults;
     }
-    /** The value without surrounding white space; when empty, its default (`''` for junit-path, github-token, labels). */
+    /**
+     * The value without surrounding white space. Left out (no `INPUT_<NAME>`): its default. Given empty: its
+     * default too, but `''` for junit-path, github-token and failure-issue-labels, where empty means something.
+     */
     text(name) {
-        const value = (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-        return value !== '' || EMPTY_HAS_MEANING.has(name) ? value : (this.defaults[name] ?? '');
+        const given = this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
+        const value = (given ?? '').trim();
+        const emptyMeans = given !== undefined && EMPTY_HAS_MEANING.has(name);
+        return value !== '' || emptyMeans ? value : (this.defaults[name] ?? '');
     }
     /** The value; a problem unless `valid` accepts it. */
     checked(name, valid, expected) {
@@ -71391,10 +71603,10 @@ function shortSecretWarnings(values) {
     return warnings;
 }
 
-// EXTERNAL MODULE: ./src/common/log.ts
-var log = __nccwpck_require__(63265);
+// EXTERNAL MODULE: ./src/common/time-limit.ts
+var time_limit = __nccwpck_require__(51418);
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
-var report_console = __nccwpck_require__(12490);
+var report_console = __nccwpck_require__(63352);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:readline"
@@ -71410,9 +71622,12 @@ var promises_ = __nccwpck_require__(51455);
 
 
 /**
- * The path of the agent's executable: on `searchPath`, else in the tool cache, else downloaded and cached.
+ * The path of the agent's executable: on `searchPath`, else from the pinned file kept in the tool cache
+ * (downloaded first when it is not there). The kept file is the pinned file exactly as downloaded (the
+ * `.tgz`, the `.zip`, the executable), and its SHA-256 is checked against the pin every time, before
+ * anything of it runs: an archive is then extracted into a folder of its own under the runner's temp.
  * @throws Error when it is not installed and there is no download for this OS and architecture, the
- *   download fails, or its SHA-256 is not the pinned one
+ *   download fails, or the SHA-256 of the download or of the kept file is not the pinned one
  */
 async function findAgent(provider, searchPath, log) {
     // Stryker disable next-line all: Windows only; the tests run on Linux
@@ -71425,34 +71640,47 @@ async function findAgent(provider, searchPath, log) {
         throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
     }
     // Loaded only here: most runs never download an agent.
-    const toolCache = await __nccwpck_require__.e(/* import() */ 213).then(__nccwpck_require__.bind(__nccwpck_require__, 39213));
-    const cached = toolCache.find(provider.command, asset.version, process.arch);
-    if (cached)
-        return external_node_path_default().join(cached, exe);
+    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
+    const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
+    const actual = await sha256Of(file);
+    if (actual !== asset.sha256.toLowerCase()) {
+        throw new Error(`The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was not run. Something replaced it after its check (an earlier job on this runner can); delete ${external_node_path_default().dirname(file)} to download it again.`);
+    }
+    if (asset.kind === 'binary')
+        return file;
+    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
+    return external_node_path_default().join(extracted, exe);
+}
+/** The pinned file in the tool cache under the pinned version, else null (the entry holds something else). */
+function keptFile(provider, asset, toolCache) {
+    const dir = toolCache.find(provider.command, asset.version, process.arch);
+    const file = dir ? external_node_path_default().join(dir, asset.file) : '';
+    return file && (0,external_node_fs_.existsSync)(file) ? file : null;
+}
+/** Downloads the pinned file, checks it, and keeps it in the tool cache under its own name. */
+async function download(provider, asset, toolCache, log) {
     log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
     const file = await toolCache.downloadTool(asset.url).catch((error) => {
         throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
     });
-    await checkSha256(file, asset);
-    if (asset.kind === 'binary') {
-        await (0,promises_.chmod)(file, 0o755);
-        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
-        return external_node_path_default().join(dir, exe);
+    const actual = await sha256Of(file);
+    if (actual !== asset.sha256.toLowerCase()) {
+        await (0,promises_.rm)(file, { force: true });
+        throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
     }
-    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
-    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
-    return external_node_path_default().join(dir, exe);
+    const dir = await toolCache.cacheFile(file, asset.file, provider.command, asset.version, process.arch);
+    await (0,promises_.rm)(file, { force: true });
+    const kept = external_node_path_default().join(dir, asset.file);
+    if (asset.kind === 'binary')
+        await (0,promises_.chmod)(kept, 0o755);
+    return kept;
 }
-/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
-async function checkSha256(file, asset) {
+/** The SHA-256 of `file`, lower-case hex. */
+async function sha256Of(file) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     for await (const chunk of (0,external_node_fs_.createReadStream)(file))
         hash.update(chunk);
-    const actual = hash.digest('hex');
-    if (actual === asset.sha256.toLowerCase())
-        return;
-    await (0,promises_.rm)(file, { force: true });
-    throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
+    return hash.digest('hex');
 }
 /** The first executable `exe` in the folders of `searchPath`, else null. */
 async function onSearchPath(exe, searchPath) {
@@ -71467,8 +71695,6 @@ async function onSearchPath(exe, searchPath) {
     return null;
 }
 
-// EXTERNAL MODULE: ./src/common/time-limit.ts
-var time_limit = __nccwpck_require__(12888);
 ;// CONCATENATED MODULE: ./src/tunnel/ngrok-api.ts
 /** ngrok's agent API, "List Tunnels", no authentication (ngrok docs, https://ngrok.com/docs/agent/api/). */
 
@@ -71497,69 +71723,90 @@ async function askNgrokApi(api, address, bound) {
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/providers.ts
-function pinned(assets, version) {
+/** The kind of download a file name says: `.tgz`, `.zip`, else the executable itself. */
+function kindOf(file) {
+    return file.endsWith('.zip') ? 'zip' : file.endsWith('.tgz') ? 'tgz' : 'binary';
+}
+function pinned(pins, version) {
     return (platform, arch) => {
-        const asset = assets[`${platform}-${arch}`];
-        const kind = asset?.url.endsWith('.zip') ? 'zip' : asset?.url.endsWith('.tgz') ? 'tgz' : 'binary';
-        return asset ? { ...asset, kind, version } : null;
+        const pin = pins[`${platform}-${arch}`];
+        if (!pin)
+            return null;
+        const file = new URL(pin.url).pathname.split('/').pop() ?? '';
+        return { ...pin, file, kind: kindOf(file), version };
     };
 }
-const NGROK_VERSION = '3.10.1';
-/**
- * Linux and macOS as ngrok's update service answered (transcribed in nixpkgs, pkgs/by-name/ng/ngrok/versions.json),
- * Windows as in its chocolatey package; not checked against a download (a wrong value fails the download).
- */
-const NGROK_ASSETS = {
+const NGROK_VERSION = '3.39.9';
+/** ngrok's own record: its release bot's commit "update to version 3.39.9" (2026-07-01) in ngrok/docker-ngrok. */
+const NGROK_RELEASE_BOT = 'ngrok/docker-ngrok releases.json, written by ngrok-release-bot for 3.39.9';
+/** Every file is the `.zip` ngrok serves for that platform; each digest is of the `.zip`. */
+const NGROK_PINS = {
     'linux-x64': {
-        url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
-        sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
+        url: 'https://bin.ngrok.com/a/cghgUWiCADZ/ngrok-v3-3.39.9-linux-amd64.zip',
+        sha256: '7f51243ef837f22b971daff05978430598da038294a02994c1dbb7291b35a309',
+        source: NGROK_RELEASE_BOT,
     },
     'linux-arm64': {
-        url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
-        sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
+        url: 'https://bin.ngrok.com/a/kSxkCtcCe62/ngrok-v3-3.39.9-linux-arm64.zip',
+        sha256: 'a5db1a260b5e8b058c0842e5bf9269c6471a75522426b22c55550620741dc30b',
+        source: NGROK_RELEASE_BOT,
     },
     'darwin-x64': {
-        url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
-        sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
+        url: 'https://bin.ngrok.com/a/a91tNmWZz4U/ngrok-v3-3.39.9-darwin-amd64.zip',
+        sha256: '94f5ee996cda6cec8b179c5dab816c790a640232844cd65dd9e5f830ea528f8e',
+        source: 'Homebrew/homebrew-cask Casks/n/ngrok.rb, version 3.39.9 (sha256 of the zip)',
     },
     'darwin-arm64': {
-        url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
-        sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
+        url: 'https://bin.ngrok.com/a/6pfVfGALLzX/ngrok-v3-3.39.9-darwin-arm64.zip',
+        sha256: '840a06680a0a68cdf295012bd5244d645a4d4235c451c0354293ac24db096e8c',
+        source: 'Homebrew/homebrew-cask Casks/n/ngrok.rb, version 3.39.9 (sha256 of the zip)',
     },
     'win32-x64': {
-        url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
-        sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
+        url: 'https://bin.ngrok.com/a/m9v4MphCUjA/ngrok-v3-3.39.9-windows-amd64.zip',
+        sha256: '12f99dc3b2145ab1503602434e00fd38199a5545dc051dd86ba526c11ab97db1',
+        source: 'Chocolatey community package ngrok 3.39.9, chocolateyinstall.ps1 (checksum64 of url64bit)',
     },
 };
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-/** The "SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/2026.9.3; not checked either. */
-const CLOUDFLARED_ASSETS = {
+/** The release's own record: its notes' "SHA256 Checksums", which for these files are of the file itself. */
+const CLOUDFLARED_NOTES = `"SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/${CLOUDFLARED_VERSION}, equal to GitHub's asset digest`;
+/**
+ * GitHub's asset digest of the `.tgz`. The release notes' value for a macOS `.tgz` is the SHA-256 of the
+ * executable inside it (cloudflare/cloudflared issues 1004 and 1648), never what is downloaded.
+ */
+const CLOUDFLARED_ASSET_DIGEST = `GitHub's asset digest of the .tgz in release ${CLOUDFLARED_VERSION} (not the release notes' value, which is of the executable inside)`;
+const CLOUDFLARED_PINS = {
     'linux-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
         sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
+        source: CLOUDFLARED_NOTES,
     },
     'linux-arm64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
         sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
+        source: CLOUDFLARED_NOTES,
     },
     'darwin-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
-        sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
+        sha256: 'd1155d0837487f261183b15c1eab6c4ebcad9dc49b94675f1524c3564cea3977',
+        source: CLOUDFLARED_ASSET_DIGEST,
     },
     'darwin-arm64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
-        sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
+        sha256: '587c2cfb1c230fe36c7fa7727da78be459dae028cabe8c001291999350f07095',
+        source: CLOUDFLARED_ASSET_DIGEST,
     },
     'win32-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
         sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
+        source: CLOUDFLARED_NOTES,
     },
 };
 const ngrok = {
     name: 'ngrok',
     command: 'ngrok',
-    asset: pinned(NGROK_ASSETS, NGROK_VERSION),
+    asset: pinned(NGROK_PINS, NGROK_VERSION),
     args(tunnel) {
         const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
         if (tunnel.hostHeader)
@@ -71598,7 +71845,7 @@ const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
 const cloudflared = {
     name: 'cloudflared',
     command: 'cloudflared',
-    asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
+    asset: pinned(CLOUDFLARED_PINS, CLOUDFLARED_VERSION),
     args(tunnel) {
         const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
         const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
@@ -71661,6 +71908,7 @@ const AGENT_ENV = new Set([
 ;// CONCATENATED MODULE: ./src/tunnel/browser-check.ts
 /** What Ghost Inspector's browsers will see at the tunnel's public URL (docs/tunnel.md, "What the browsers see"). */
 
+
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
 const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"); browsers cannot skip it. */
@@ -71679,10 +71927,10 @@ async function seeAsBrowser(url, bound) {
     try {
         const [res, body] = await (0,time_limit/* withinTimeLimit */.A0)(bound, TRY_TIMEOUT_MS, async (signal) => {
             const headers = { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' };
-            const answer = await fetch(url, { redirect: 'manual', headers, signal });
+            const answer = await (0,http/* openHttp */.fb)({ method: 'GET', url, headers, signal, socketTimeoutMs: TRY_TIMEOUT_MS });
             return [answer, await bodyStart(answer)];
         });
-        const ngrokError = res.headers.get('ngrok-error-code') ?? '';
+        const ngrokError = String(res.headers['ngrok-error-code'] ?? '');
         if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
             return {
                 kind: 'agent-page',
@@ -71695,16 +71943,15 @@ async function seeAsBrowser(url, bound) {
         return { kind: 'app' };
     }
     catch (error) {
-        const cause = error.cause;
-        return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? error.message };
+        return { kind: 'not-yet', why: error.code ?? error.message };
     }
 }
 /** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
 async function bodyStart(res) {
     const chunks = [];
     let size = 0;
-    // A web stream is async iterable in Node (the DOM types do not say); leaving the loop cancels it.
-    for await (const chunk of (res.body ?? [])) {
+    // Leaving the loop destroys the stream: the rest is not read.
+    for await (const chunk of res.body) {
         chunks.push(chunk);
         size += chunk.byteLength;
         if (size >= BODY_BYTES)
@@ -71713,8 +71960,58 @@ async function bodyStart(res) {
     return Buffer.concat(chunks).toString('latin1');
 }
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+;// CONCATENATED MODULE: ./src/tunnel/process-executable.ts
+/** The executable a process runs, as the operating system reports it (docs/tunnel.md, "Teardown"). */
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/**
+ * The path of the executable `pid` runs, as the OS reports it: Linux reads the `/proc/<pid>/exe` link (the
+ * file the kernel loaded, whatever the command line says); macOS and other Unix systems ask `ps -o comm=`
+ * (on macOS the path the process was last started from: a process started from a path, as `spawn` and a
+ * shim's `exec` do, shows that full path, not its arguments); Windows asks PowerShell for the process's
+ * `Path`. A process started through a shim that `exec`s the agent reports the agent.
+ * @returns the path, or null when no such process runs (or it is a zombie, on Linux)
+ */
+async function executableOf(pid) {
+    try {
+        // Stryker disable all: other systems than Linux; the tests run on Linux (agents.yml runs them all)
+        if (process.platform === 'win32') {
+            const script = `(Get-Process -Id ${pid} -ErrorAction Stop).Path`;
+            const { stdout } = await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', script]);
+            return stdout.trim() || null;
+        }
+        if (process.platform !== 'linux') {
+            const { stdout } = await run('ps', ['-o', 'comm=', '-p', String(pid)]);
+            return stdout.trim() || null;
+        }
+        // Stryker restore all
+        return await (0,promises_.readlink)(`/proc/${pid}/exe`);
+    }
+    catch {
+        return null; // no such process (`ps` exits 1, PowerShell throws, the link is gone)
+    }
+}
+/**
+ * Whether `pid` runs `executable` (a path as {@link executableOf} reported it, or as the agent was started
+ * from: its real path is compared too). Case is ignored on Windows.
+ */
+async function runsExecutable(pid, executable) {
+    const running = await executableOf(pid);
+    if (!running)
+        return false;
+    const real = await (0,promises_.realpath)(executable).catch(() => executable);
+    // Stryker disable next-line all: Windows only; the tests run on Linux
+    const same = (a, b) => process.platform === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b;
+    return same(running, executable) || same(running, real);
+}
+
 ;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
 /** A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). */
+
 
 
 
@@ -71775,8 +72072,12 @@ async function startTunnel(options) {
     const stop = () => (stopping ??= stopAgent(child, exited));
     if (child.pid !== undefined)
         options.onSpawn?.({ pid: child.pid, path: agentPath });
+    // Asked while the app is tried through the tunnel (PowerShell takes a while on Windows); settled before
+    // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
+    let recorded = Promise.resolve();
     try {
         const url = await publicUrl(child, provider, bound, tunnel.address, exited);
+        recorded = recordExecutable(child.pid, options.onSpawn);
         log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
         await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
             const code = child.exitCode ?? child.signalCode;
@@ -71784,9 +72085,11 @@ async function startTunnel(options) {
                 return;
             throw new Error(`The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`);
         });
+        await recorded;
         return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
     }
     catch (error) {
+        await recorded;
         await stop();
         if (options.signal.aborted)
             throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
@@ -71795,6 +72098,12 @@ async function startTunnel(options) {
     finally {
         started.abort();
     }
+}
+/** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
+async function recordExecutable(pid, onSpawn) {
+    const running = pid === undefined ? null : await executableOf(pid);
+    if (pid !== undefined && running)
+        onSpawn?.({ pid, path: running });
 }
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
 function publicUrl(child, provider, bound, address, exited) {
@@ -71900,12 +72209,13 @@ async function stopAgent(child, exited) {
 
 
 
-const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+const left_agent_run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
 /** Pause between two looks at whether the agent is gone, ms. */
 const POLL_MS = 100;
 /**
  * Stops the agent a killed main step left running, only when its pid still runs its executable (a pid is
- * reused once the agent is gone): SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
+ * reused once the agent is gone), as the OS reports the executable of that pid, never by what its command
+ * line says: SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
  * @returns the pid stopped, or null when nothing of that agent runs any more
  * @throws Error when the agent survives SIGKILL or cannot be signalled
  */
@@ -71921,22 +72231,6 @@ async function stopLeftAgent(agent) {
     if (await gone(agent.pid, STOP_GRACE_MS))
         return agent.pid;
     throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
-}
-/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
-async function runsExecutable(pid, executable) {
-    try {
-        // Stryker disable all: Windows only; the tests run on Linux
-        if (process.platform === 'win32') {
-            const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
-            return stdout.toLowerCase().includes(`"${external_node_path_default().basename(executable).toLowerCase()}"`);
-        }
-        // Stryker restore all
-        const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
-        return stdout.includes(executable);
-    }
-    catch {
-        return false; // `ps` exits 1 when no such process
-    }
 }
 async function gone(pid, withinMs) {
     const until = Date.now() + withinMs;
@@ -71960,7 +72254,7 @@ async function alive(pid) {
     if (process.platform === 'win32')
         return true;
     try {
-        const { stdout } = await run('ps', ['-o', 'stat=', '-p', String(pid)]);
+        const { stdout } = await left_agent_run('ps', ['-o', 'stat=', '-p', String(pid)]);
         return !stdout.trim().startsWith('Z');
     }
     catch {
@@ -72053,11 +72347,19 @@ function killingAgentsOnForceExit(deps) {
 
 
 
+
+
 /** The state entry the main step sets first: its presence tells the bundle it runs as the post step. */
 const POST_FLAG = 'isPost';
 const RUN_PREFIX = 'run-';
 /** Timeout of each cancel request of the post step, ms. */
 const POST_CANCEL_TIMEOUT_MS = 10_000;
+/** The post step's time in all, whatever the service does, ms (docs/run-stopping.md, "The post step"). */
+const POST_STEP_LIMIT_MS = 30_000;
+/** What the cancels leave of {@link POST_STEP_LIMIT_MS} for the step to end, ms. */
+const POST_END_MARGIN_MS = 2_000;
+/** Cancel requests the post step has in flight at once. */
+const POST_CANCEL_CONCURRENCY = 20;
 /** Whether this process is the post step (the main step set {@link POST_FLAG}). */
 function isPostStep(env) {
     return !!env[`STATE_${POST_FLAG}`];
@@ -72095,9 +72397,14 @@ function runsLeftGoing(env) {
     }
     return runs;
 }
-/** The post step: cancels every run of {@link runsLeftGoing}. Never fails the step: a failed cancel warns. */
+/**
+ * The post step: cancels every run of {@link runsLeftGoing}, {@link POST_CANCEL_CONCURRENCY} at a time, all
+ * within {@link POST_STEP_LIMIT_MS} of its start (on `deps.clock`); the runs not cancelled by then are named in
+ * one warning. Never fails the step: a failed cancel warns.
+ */
 async function runPost(deps) {
     const { sink } = deps;
+    const startedAtMs = deps.clock.now();
     await stopAgentLeftRunning(deps); // the tunnel agent a killed main step left running (docs/tunnel.md)
     try {
         const runs = runsLeftGoing(deps.env);
@@ -72113,9 +72420,13 @@ async function runPost(deps) {
         }
         sink.info(`Cancelling ${runs.length} Ghost Inspector runs the main step was stopped before ending.`);
         const api = createClient({ apiKey, baseUrl: apiBaseUrl, requestTimeoutMs: POST_CANCEL_TIMEOUT_MS });
-        const limit = (0,p_limit/* default */.A)(4);
-        await Promise.all(runs.map((run) => limit(async () => {
-            const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
+        const left = new Set(runs);
+        const limitMs = POST_STEP_LIMIT_MS - POST_END_MARGIN_MS - (deps.clock.now() - startedAtMs);
+        const limit = (0,p_limit/* default */.A)(POST_CANCEL_CONCURRENCY);
+        await (0,time_limit/* withinTimeLimit */.A0)(undefined, limitMs, (stop) => Promise.all(runs.map((run) => limit(async () => {
+            if (stop.aborted)
+                return;
+            const signal = AbortSignal.any([stop, AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS)]);
             try {
                 if (run.type === 'suite')
                     await api.cancelSuiteResult(run.id, { signal });
@@ -72124,9 +72435,16 @@ async function runPost(deps) {
                 sink.info(`Cancelled ${run.type} result ${run.id}.`);
             }
             catch (error) {
+                if (stop.aborted)
+                    return;
                 sink.warning(`Could not cancel ${run.type} result ${run.id}: ${(0,log/* messageOf */.bD)(error)}`);
             }
-        })));
+            left.delete(run);
+        }))), deps.clock);
+        if (left.size > 0) {
+            sink.warning(`${(0,words/* plural */.L)(left.size, 'Ghost Inspector run')} may still be going: not cancelled within the post step's ` +
+                `${POST_STEP_LIMIT_MS / 1000} s (${[...left].map((run) => `${run.type} result ${run.id}`).join(', ')}).`);
+        }
     }
     catch (error) {
         sink.warning(`Post step: ${(0,log/* messageOf */.bD)(error)}`);
@@ -72302,7 +72620,7 @@ var external_path_ = __nccwpck_require__(16928);
 var external_url_ = __nccwpck_require__(87016);
 ;// CONCATENATED MODULE: external "module"
 const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ../main/node_modules/fdir/dist/index.mjs
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
 
 
 
@@ -72873,9 +73191,9 @@ var Builder = class {
 
 //#endregion
 
-// EXTERNAL MODULE: ../main/node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(6310);
-;// CONCATENATED MODULE: ../main/node_modules/tinyglobby/dist/index.mjs
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(14006);
+;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
 
 
 
@@ -73420,11 +73738,28 @@ function convertSideTest(test, baseUrl, openUrl) {
     return { name: test.name, startUrl, steps };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/workspace-path.ts
+/** The rule for files an input names: they are read only when their real path lies inside the workspace. */
+
+
+/**
+ * The real path of `file` (relative to `workspace`, symbolic links resolved) when it lies inside the real path
+ * of `workspace`, else null: a `../` or a link out of the workspace would send an outside file to the service.
+ * @throws the file-system error when `file` or `workspace` cannot be resolved (`ENOENT`, `EACCES`, …)
+ */
+async function realPathInside(workspace, file) {
+    const [root, real] = await Promise.all([(0,promises_.realpath)(workspace), (0,promises_.realpath)(external_node_path_default().resolve(workspace, file))]);
+    const inside = external_node_path_default().relative(root, real);
+    const outside = inside === '' || inside === '..' || inside.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(inside);
+    return outside ? null : real;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/test-files.ts
 /**
  * Repository test files (docs/api-contract.md, "Test definitions (repository test files)"): found by glob,
  * each parsed into native JSON tests for the on-demand execute; `.json` (a test or an array) or `.side`.
  */
+
 
 
 
@@ -73509,11 +73844,9 @@ async function loadTestFiles(patterns, cwd, options = {}) {
  */
 async function readText(cwd, file) {
     try {
-        const [root, real] = await Promise.all([(0,promises_.realpath)(cwd), (0,promises_.realpath)(external_node_path_default().resolve(cwd, file))]);
-        const inside = external_node_path_default().relative(root, real);
-        if (inside === '' || inside.startsWith('..') || external_node_path_default().isAbsolute(inside)) {
+        const real = await realPathInside(cwd, file);
+        if (!real)
             throw new TestFileError(file, 'leads out of the workspace (its real path is outside it); not read');
-        }
         return await (0,promises_.readFile)(real, 'utf8');
     }
     catch (error) {
@@ -73696,6 +74029,8 @@ function checkTunnelCombinations(r, inputs) {
 
 
 
+
+
 /**
  * Reads and validates every input; files named by `data-file` and `test-files` are read and parsed.
  * @throws InputError listing every bad input (nothing remote has happened yet)
@@ -73719,7 +74054,7 @@ async function readInputs(options = {}) {
         r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
     }
     const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
-    const dataFile = dataFilePath ? await readDataFile(r, dataFilePath) : undefined;
+    const dataFile = dataFilePath ? await readDataFile(r, workspace, dataFilePath) : undefined;
     const { execute, privateVariables } = parseExecute(r, dataFile, testFilePatterns.length > 0);
     const reports = parseReports(r, workspace, env.GITHUB_TOKEN ?? '');
     const tunnel = parseTunnel(r, env.NGROK_AUTHTOKEN ?? '');
@@ -73737,18 +74072,51 @@ async function readInputs(options = {}) {
         workspace,
     };
     const secrets = collectSecrets(base, Object.values(privateVariables));
-    const inputs = { ...base, secrets, warnings: [], notices };
+    const inputs = {
+        ...base,
+        ...redactShownInputs(base, secrets),
+        secrets,
+        warnings: [],
+        notices,
+    };
     checkCombinations(r, inputs);
     checkTunnelCombinations(r, inputs);
     if (r.problems.length > 0)
         throw new InputError(r.problems);
-    inputs.warnings = shortSecretWarnings({
-        'api-key': connection.apiKey,
-        'http-auth-password': execute.httpAuthPassword ?? '',
-        'ngrok-authtoken': tunnel?.authtoken ?? '',
-        ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
-    });
+    inputs.warnings = [
+        ...stepMarkerWarning(execute.variables, privateVariables),
+        ...shortSecretWarnings({
+            'api-key': connection.apiKey,
+            'http-auth-password': execute.httpAuthPassword ?? '',
+            'ngrok-authtoken': tunnel?.authtoken ?? '',
+            ...Object.fromEntries(Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value])),
+        }),
+    ];
     return inputs;
+}
+/**
+ * The inputs the reports show as given (the summary's title, also the pull-request comment's and the failure
+ * issue's; the comment key in their markers; the issue's labels), each secret in them `***` (docs/redaction.md).
+ * Paths and the artifact name are not rewritten: a file goes where it was asked, and `*` is not allowed in an
+ * artifact name.
+ */
+function redactShownInputs(inputs, secrets) {
+    const redact = (0,api_redact/* createRedactor */.lY)(secrets);
+    return {
+        summaryTitle: redact(inputs.summaryTitle),
+        commentKey: redact(inputs.commentKey),
+        failureIssueLabels: inputs.failureIssueLabels.map(redact),
+    };
+}
+/** A warning when the user's variables set {@link STEP_MARKER}, whose value the action replaces on every run. */
+function stepMarkerWarning(variables, privateVariables) {
+    if (!variables || !Object.hasOwn(variables, STEP_MARKER))
+        return [];
+    const input = Object.hasOwn(privateVariables, STEP_MARKER) ? 'private-variables' : 'variables';
+    return [
+        `Input "${input}" sets ${STEP_MARKER}, which the action sets itself on every run (an id of this step, how ` +
+            `it tells its own runs from others): the value given is replaced.`,
+    ];
 }
 /** Loads the repository test files unless their patterns are already bad; a problem names `test-files`. */
 async function readTestFiles(r, patterns, workspace, options) {
@@ -73764,14 +74132,20 @@ async function readTestFiles(r, patterns, workspace, options) {
         return [];
     }
 }
-/** The data file's name and bytes; one that cannot be read or is empty is a problem of `data-file`. */
-async function readDataFile(r, file) {
+/**
+ * The data file's name and bytes, read only when its real path lies inside the workspace (the rule of
+ * `test-files`); one outside it, unreadable or empty is a problem of `data-file`.
+ */
+async function readDataFile(r, workspace, file) {
     let problem = 'the file is empty';
     try {
-        if (!(await (0,promises_.stat)(file)).isFile())
+        const real = await realPathInside(workspace, file);
+        if (!real)
+            problem = 'it leads out of the workspace: its real path is outside it';
+        else if (!(await (0,promises_.stat)(real)).isFile())
             problem = 'not a file';
         else {
-            const content = await (0,promises_.readFile)(file);
+            const content = await (0,promises_.readFile)(real);
             if (content.length > 0)
                 return { name: external_node_path_default().basename(file), content: new Uint8Array(content) };
         }
@@ -73780,7 +74154,7 @@ async function readDataFile(r, file) {
         const code = error.code;
         problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
     }
-    const expected = `the path of a readable CSV file relative to the workspace (${problem})`;
+    const expected = `the path of a readable CSV file inside the workspace (${problem})`;
     r.fail('data-file', r.text('data-file'), expected);
     return undefined;
 }
@@ -73862,12 +74236,20 @@ class BudgetAbortedError extends Error {
 }
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
+/**
+ * Tokens of the account's burst the budget leaves unspent by default: what other callers of the account
+ * and the time a request takes to reach the service may have used of it (1 s of the account's rate).
+ */
+const BURST_MARGIN = limits/* RATE_LIMIT_PER_SECOND */.Co;
+/** A 429 wave is lone when the rate had been at its nominal value this long before it, ms. */
+const CALM_MS = 10_000;
 class RateBudget {
     burst;
     /** The refill rate without back-off, requests/s. */
     nominalRatePerSecond;
     minRatePerSecond;
     recoveryPerSecond;
+    quickRecoveryPerSecond;
     clock;
     tokens;
     rate;
@@ -73877,6 +74259,10 @@ class RateBudget {
     pausedUntil = -Infinity;
     /** No further halving before this time, ms. */
     holdUntil = -Infinity;
+    /** How fast the rate grows back now, requests/s per second (set by the last halving). */
+    recovery;
+    /** Since when the rate is at its nominal value, ms (-Infinity: never lowered). */
+    nominalSince = -Infinity;
     /** Callers waiting for a token, in arrival order, low priority last; each wakes when its place comes. */
     line = [];
     /** Tokens taken so far (each one request sent). */
@@ -73886,10 +74272,12 @@ class RateBudget {
     /** Times the refill rate was halved. */
     decreases = 0;
     constructor(options) {
-        this.burst = options.burst ?? limits/* RATE_LIMIT_BURST */.eF;
+        this.burst = options.burst ?? limits/* RATE_LIMIT_BURST */.eF - BURST_MARGIN;
         this.nominalRatePerSecond = options.ratePerSecond ?? limits/* RATE_LIMIT_PER_SECOND */.Co;
         this.minRatePerSecond = Math.min(this.nominalRatePerSecond, options.minRatePerSecond ?? 0.5);
         this.recoveryPerSecond = options.recoveryPerSecond ?? 0.05;
+        this.quickRecoveryPerSecond = options.quickRecoveryPerSecond ?? this.nominalRatePerSecond / 4;
+        this.recovery = this.recoveryPerSecond;
         this.clock = options.clock;
         this.tokens = this.burst;
         this.rate = this.nominalRatePerSecond;
@@ -73911,10 +74299,13 @@ class RateBudget {
         if (now > from) {
             const seconds = (now - from) / 1000;
             const r0 = this.rate;
-            const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recoveryPerSecond * seconds);
-            const rising = this.recoveryPerSecond > 0 ? (r1 - r0) / this.recoveryPerSecond : 0;
+            const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recovery * seconds);
+            const rising = this.recovery > 0 ? (r1 - r0) / this.recovery : 0;
             const earned = ((r0 + r1) / 2) * rising + r1 * (seconds - rising);
             this.tokens = Math.min(this.burst, this.tokens + earned);
+            if (r0 < this.nominalRatePerSecond && r1 >= this.nominalRatePerSecond) {
+                this.nominalSince = from + rising * 1000;
+            }
             this.rate = r1;
         }
         this.updatedAt = Math.max(this.updatedAt, now);
@@ -73927,8 +74318,21 @@ class RateBudget {
         const need = place + 1 - this.tokens;
         if (need <= 0)
             return 0;
-        // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
-        return Math.max(1, Math.ceil((need / this.rate) * 1000));
+        // At the rate as it grows back; a 429 meanwhile only makes the token come later (checked again).
+        return Math.max(1, Math.ceil(this.secondsToEarn(need) * 1000));
+    }
+    /** Seconds the bucket takes to earn `tokens` from now: on the rate's linear ramp back, then at the nominal rate. */
+    secondsToEarn(tokens) {
+        const r0 = this.rate;
+        const slope = this.recovery;
+        const nominal = this.nominalRatePerSecond;
+        if (slope <= 0 || r0 >= nominal)
+            return tokens / r0;
+        const ramp = (nominal - r0) / slope;
+        const onRamp = r0 * ramp + (slope * ramp * ramp) / 2;
+        if (tokens > onRamp)
+            return ramp + (tokens - onRamp) / nominal;
+        return (Math.sqrt(r0 * r0 + 2 * slope * tokens) - r0) / slope;
     }
     /**
      * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
@@ -73973,7 +74377,8 @@ class RateBudget {
     }
     /**
      * Notes a 429 answer: empties the bucket, pauses grants for `retryAfterMs` (ms, when given) and halves
-     * the rate (not below `minRatePerSecond`) unless already halved for this wave.
+     * the rate (not below `minRatePerSecond`) unless already halved for this wave. The rate then grows back
+     * at `quickRecoveryPerSecond` after a lone wave, else at `recoveryPerSecond`.
      */
     onRateLimited(retryAfterMs) {
         const now = this.clock.now();
@@ -73984,6 +74389,8 @@ class RateBudget {
         }
         this.tokens = Math.min(this.tokens, 0);
         if (now >= this.holdUntil) {
+            const lone = this.rate >= this.nominalRatePerSecond && now - this.nominalSince >= CALM_MS;
+            this.recovery = lone ? this.quickRecoveryPerSecond : this.recoveryPerSecond;
             this.rate = Math.max(this.minRatePerSecond, this.rate / 2);
             this.decreases += 1;
             this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
@@ -73992,9 +74399,9 @@ class RateBudget {
 }
 
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(43082);
+var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
-var outcome = __nccwpck_require__(68004);
+var outcome = __nccwpck_require__(44370);
 ;// CONCATENATED MODULE: ./src/run/kinds.ts
 
 /** The calls and links of each kind of remote result (docs/api-contract.md, "Polling a run"). */
@@ -74263,12 +74670,8 @@ class RunBook {
 ;// CONCATENATED MODULE: ./src/run/plan/execute.ts
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
 
-/**
- * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
- * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
- * docs/run-stopping.md).
- */
-const STEP_MARKER = 'GI_ACTION_STEP';
+
+
 /** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
 function withStepMarker(user, value) {
     return { ...user, variables: { ...user.variables, [STEP_MARKER]: value } };
@@ -74476,15 +74879,15 @@ function failFastOn(ctx, handle, test) {
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
 const MAX_PAGES = limits/* MAX_LIST_RECORDS */.R1 / limits/* PAGE_SIZE */.md;
-/** Pages asked at once at most, whatever a count says. */
-const MAX_PAGES_AT_ONCE = 4;
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 function pagesFor(known) {
     return known === null ? MAX_PAGES : Math.floor(known / limits/* PAGE_SIZE */.md) + 1 + PAGE_MARGIN;
 }
 /**
- * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit` returns
- * false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) go at once. Errors of `read` propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages (at most
+ * `MAX_PAGES`) or `visit` returns false. The first `atOnce` pages (those a known length announces) are asked
+ * at once, each within the request budget as every request is, and visited in order; the pages after them
+ * one at a time. Errors of `read` propagate.
  */
 async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
     const pages = Math.min(maxPages, MAX_PAGES);
@@ -74500,7 +74903,7 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
         }
         return visit(list) !== false && list.length >= limits/* PAGE_SIZE */.md && added > 0;
     };
-    const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
+    const first = Math.max(1, Math.min(atOnce, pages));
     const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })));
     for (const list of lists)
         if (!goOn(list))
@@ -74574,9 +74977,11 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
                 byId.set(result._id, result);
         }
     };
-    const atOnce = Math.ceil((expectedTests ?? 0) / limits/* PAGE_SIZE */.md);
+    // The pages the count announces go at once, with the page that must come back short (the last page, or an
+    // empty one after a full last page); then on until a short page, whatever the count says: a count that
+    // lies low leaves no test unread.
+    const atOnce = expectedTests === null ? 1 : Math.floor(expectedTests / limits/* PAGE_SIZE */.md) + 1;
     try {
-        // Until a short page, whatever the count says: a count that lies low leaves no test unread.
         await forEachPage(readPage, visit, MAX_PAGES, atOnce);
     }
     catch {
@@ -74586,9 +74991,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
 }
 
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(54142);
-// EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(70014);
+var deadline = __nccwpck_require__(22800);
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
 
 
@@ -75570,7 +75973,7 @@ class Watcher {
             return left.size > 0;
         };
         try {
-            await forEachPage((paging) => list(paging, { signal: ctx.stopper.signal }), visit, pagesFor(rows.length));
+            await forEachPage((paging) => list(paging, { signal: ctx.stopper.signal }), visit, pagesFor(rows.length), Math.ceil(rows.length / limits/* PAGE_SIZE */.md));
         }
         catch {
             // The rows left are read on their own.
@@ -76051,11 +76454,15 @@ function runLog(sink, redact) {
 /** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
 
 
+
+/** How long the forced exit after a signal waits for the job summary, ms. */
+const SIGNAL_SUMMARY_WAIT_MS = 500;
 /**
  * Listens for a workflow cancel: the first SIGINT or SIGTERM warns, fires the returned signal and arms the
- * forced exit `HARD_EXIT_MS` later. Later signals are ignored.
+ * forced exit `HARD_EXIT_MS` later, which fails the step saying what `progress` had left unfinished
+ * (`endUnfinished`). Later signals are ignored.
  */
-function listenForWorkflowCancel(deps) {
+function listenForWorkflowCancel(deps, progress = new StepProgress()) {
     const controller = new AbortController();
     const stopListening = deps.listenForSignals((signal) => {
         if (controller.signal.aborted)
@@ -76063,21 +76470,24 @@ function listenForWorkflowCancel(deps) {
         deps.sink.warning(`Received ${signal}: cancelling the remote runs.`);
         controller.abort();
         (0,common_clock/* unrefTimer */.Kg)(deadline/* HARD_EXIT_MS */.Mu, () => {
-            deps.sink.setFailed(`Workflow cancelled: the action did not finish within ${deadline/* HARD_EXIT_MS */.Mu / 1000} s of ${signal}; stopped.`);
-            deps.forceExit();
+            const cause = `Workflow cancelled: the action did not finish within ${deadline/* HARD_EXIT_MS */.Mu / 1000} s of ${signal}`;
+            // The summary gets what is left before the runner's SIGTERM, 7.5 s after its SIGINT.
+            endUnfinished({ sink: deps.sink, progress, exit: () => deps.forceExit() }, cause, SIGNAL_SUMMARY_WAIT_MS);
         });
     });
     return { signal: controller.signal, dispose: stopListening };
 }
 /**
- * Arms the backstop: `DEADLINE_BACKSTOP_MS` after the deadline (`deadlineInMs` from now, ms) the step fails
- * and the process ends. @returns the disarm function
+ * Arms the backstop: `DEADLINE_BACKSTOP_MS` after the deadline (`deadlineInMs` from now, ms) the step fails,
+ * saying what `progress` had left unfinished, and the process ends (`endUnfinished`). The timer keeps the
+ * process alive until it fires: a run that waits on nothing (its event loop empty) still ends failed.
+ * @returns the disarm function
  */
-function armDeadlineBackstop(deps, deadlineInMs) {
-    return (0,common_clock/* unrefTimer */.Kg)(deadlineInMs + deadline/* DEADLINE_BACKSTOP_MS */.Au, () => {
-        deps.sink.setFailed('The run did not stop at the timeout; stopped.');
-        deps.forceExit();
-    });
+function armDeadlineBackstop(deps, deadlineInMs, progress = new StepProgress()) {
+    const timer = setTimeout(() => {
+        endUnfinished({ sink: deps.sink, progress, exit: () => deps.forceExit() }, 'The run did not stop at the timeout');
+    }, deadlineInMs + deadline/* DEADLINE_BACKSTOP_MS */.Au);
+    return () => clearTimeout(timer);
 }
 
 ;// CONCATENATED MODULE: ./src/action/run-tests.ts
@@ -76108,7 +76518,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
         clock: deps.clock,
         onUnexpectedShape: (message) => deps.sink.warning(redact(message)),
     });
-    const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now());
+    const disarmBackstop = armDeadlineBackstop(deps, startedAtMs + inputs.timeoutMs - deps.clock.now(), deps.progress);
     const appUrl = deps.env.GHOST_INSPECTOR_APP_URL;
     // The post step cancels what a killed main step left going; runs meant to go on are never recorded.
     const recorder = inputs.wait ? runStateRecorder(deps.sink) : null;
@@ -76141,7 +76551,10 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
             signal,
             startedAtMs,
             ...(appUrl ? { appUrl } : {}),
-            ...(recorder ? { onRemote: recorder.onRemote } : {}),
+            onRemote: (remote) => {
+                deps.progress?.onRemote(remote);
+                recorder?.onRemote(remote);
+            },
         });
         if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout)
             recorder?.clear();
@@ -76199,7 +76612,7 @@ async function publishForReport(inputs, summary, options) {
     let published = null;
     try {
         // Loaded on demand: the artifact client is large and most of the run does not need it.
-        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 722).then(__nccwpck_require__.bind(__nccwpck_require__, 58722));
+        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 554).then(__nccwpck_require__.bind(__nccwpck_require__, 16554));
         published = await publishScreenshots(summary, {
             mode: inputs.screenshots,
             artifactName: inputs.artifactName,
@@ -76240,9 +76653,9 @@ function workspacePath(file, workspace) {
 }
 
 // EXTERNAL MODULE: ./src/report/model.ts
-var model = __nccwpck_require__(46997);
+var model = __nccwpck_require__(96867);
 // EXTERNAL MODULE: ./src/report/summary-failures.ts
-var summary_failures = __nccwpck_require__(14798);
+var summary_failures = __nccwpck_require__(18296);
 ;// CONCATENATED MODULE: ./src/report/history.ts
 
 
@@ -76309,9 +76722,7 @@ function renderHistorySection(report, history) {
 }
 
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(56210);
-// EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(76113);
+var phrases = __nccwpck_require__(64792);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 
 
@@ -76404,8 +76815,8 @@ function cap(list, level, what, slots) {
     return kept;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/junit-report-builder/dist/index.js
-var junit_report_builder_dist = __nccwpck_require__(64752);
+// EXTERNAL MODULE: ./node_modules/junit-report-builder/dist/index.js
+var junit_report_builder_dist = __nccwpck_require__(51072);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(junit_report_builder_dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
@@ -76795,8 +77206,6 @@ function* resultsJsonChunks(report) {
     yield '\n]}\n';
 }
 
-// EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(25880);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 
 
@@ -76880,7 +77289,7 @@ const pullRequestComment = {
             sink.warning('pr-comment: no github-token; no comment.');
             return;
         }
-        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(823), __nccwpck_require__.e(980)]).then(__nccwpck_require__.bind(__nccwpck_require__, 30980));
+        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
         const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
         const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
         await (0,time_limit/* withinTimeLimit */.A0)(cancel, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (signal) => upsertPullRequestComment({
@@ -76914,7 +77323,7 @@ const failureIssue = {
             sink.warning('failure-issue: no repository or no github-token; no issue.');
             return;
         }
-        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(823), __nccwpck_require__.e(100)]).then(__nccwpck_require__.bind(__nccwpck_require__, 16100));
+        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(422)]).then(__nccwpck_require__.bind(__nccwpck_require__, 17422));
         const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
         const attempt = github.runAttempt ?? '1';
         const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
@@ -77030,18 +77439,22 @@ async function runExtras(context, options) {
 
 
 
+
+
 /** Runs the action in `world` (default {@link processDeps}); never throws. */
 async function main_run(world = processDeps()) {
-    const deps = killingAgentsOnForceExit(world);
-    const { sink, github } = deps;
+    const deps = { ...killingAgentsOnForceExit(world), progress: world.progress ?? new StepProgress() };
+    const { sink, github, progress } = deps;
     const startedAtMs = deps.clock.now();
-    const cancel = listenForWorkflowCancel(deps);
+    const cancel = listenForWorkflowCancel(deps, progress);
     let interrupted = false;
     let tunnel = null;
     try {
         const inputs = await readActionInputs(deps);
         if (!inputs)
             return;
+        progress.redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
+        progress.summary = { title: inputs.summaryTitle, enabled: inputs.summary };
         const resultsDir = external_node_path_default().dirname(inputs.resultsPath);
         try {
             await ensureRunnerFiles(resultsDir, github, sink);
@@ -77051,11 +77464,14 @@ async function main_run(world = processDeps()) {
             return;
         }
         if (inputs.tunnel) {
+            progress.doing = 'opening the tunnel';
             tunnel = await openTunnel({ ...inputs, tunnel: inputs.tunnel }, deps, startedAtMs + inputs.timeoutMs, cancel.signal);
             if (!tunnel)
                 return;
         }
+        progress.doing = 'running the tests';
         const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+        progress.doing = 'writing the reports';
         await tunnel?.stop();
         if (tunnel)
             warnRunsAfterAgentExit(tunnel, summary, deps);
@@ -77067,10 +77483,13 @@ async function main_run(world = processDeps()) {
         const tunnelInfo = tunnel ? { tunnel: { url: tunnel.url, address: tunnel.address } } : {};
         const context = { report, inputs, verdict, interrupted, github, sink, ...tunnelInfo };
         await writeReports(context);
+        progress.reported = true;
         for (const [name, value] of Object.entries(computeOutputs(summary, verdict, inputs.resultsPath))) {
             sink.setOutput(name, value);
         }
         announceVerdict(sink, verdict);
+        progress.passed = verdict.passing;
+        progress.doing = 'posting the extras (screenshots, pull-request comment, failure issue)';
         await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
     }
     catch (error) {
@@ -77088,14 +77507,23 @@ async function main_run(world = processDeps()) {
 
 
 
+
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
-// The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open.
+// The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
+// it exits 0 only with a verdict written that passed. Every other end fails it (docs/action-entry.md).
 const deps = processDeps();
 if (isPostStep(deps.env)) {
+    // The post step never fails the step; it ends within its limit whatever it waits on.
+    setTimeout(() => {
+        deps.sink.warning(`Post step: stopped at its time limit of ${POST_STEP_LIMIT_MS / 1000} s.`);
+        process.exit();
+    }, POST_STEP_LIMIT_MS).unref();
     void runPost(deps).then(() => process.exit());
 }
 else {
     deps.sink.saveState(POST_FLAG, 'true');
-    void main_run(deps).then(() => process.exit());
+    const progress = new StepProgress();
+    guardProcess(process, { sink: deps.sink, progress, exit: () => process.exit(1) });
+    void main_run({ ...deps, progress }).then(() => process.exit(exitCodeAfterRun(progress, deps.sink, process.exitCode)));
 }
 
