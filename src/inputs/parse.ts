@@ -238,6 +238,17 @@ export function parseReports(r: InputReader, workspace: string, envToken: string
     commentKey: r.text('comment-key'),
     failureIssue: r.bool('failure-issue'),
     failureIssueLabels: r.list('failure-issue-labels'),
+    failureIssueEvents: r.list(
+      'failure-issue-events',
+      /^[a-z_]+$/,
+      'event names such as schedule, workflow_dispatch, push',
+    ),
+    failureIssueReopenDays: r.integer('failure-issue-reopen-days', 0, 365, 'days'),
+    failureIssueAssignees: r.list(
+      'failure-issue-assignees',
+      /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/,
+      'GitHub logins',
+    ),
     githubToken: r.text('github-token') || envToken,
     screenshots: r.checked(
       'screenshots',
