@@ -9,10 +9,10 @@ import type { FailureIssueKey } from '../github.js';
 import { issueBody, issueMarker, type IssueState } from './failure-issue-body.js';
 import { findOwnIssues, type OwnIssue } from './failure-issue-find.js';
 import { githubRest, tokenLogin, type GitHubRest, type GitHubRestOptions } from './github-rest.js';
-import type { TestHistory } from './history.js';
+import { isNewFailure, noHistoryNote, type TestHistory } from './history.js';
 import type { Report } from './model-types.js';
 import { MAX_COMMENT_CHARS } from './pr-comment.js';
-import { groupBlock, groupTests } from './summary-failures.js';
+import { groupBlock, groupTests, titleHtml, type Group } from './summary-failures.js';
 import { escapeInline, truncate } from './text.js';
 
 const DAY_MS = 86_400_000;
@@ -46,12 +46,25 @@ export interface FailureIssueResult {
   change: 'opened' | 'commented' | 'reopened' | 'closed' | 'none';
 }
 
-/** The failures of `report` (pure), as in the job summary with history lines, as many as fit a comment. */
+/**
+ * The failures of `report` (pure), as in the job summary with history lines, as many as fit a comment; first
+ * the tests that failed for the first time and the flaky ones (passed on a re-run), one line each.
+ */
 export function renderFailures(report: Report, history: TestHistory): string {
   const groups = groupTests(report, (t) => t.failing);
-  let text = '';
+  const lineOf = (group: Group) => history.get(group.matching[0].test.testId ?? '');
+  const names = (list: Group[]) => list.map((g) => titleHtml(g.matching[0].test)).join(', ');
+  const fresh = groups.filter((g) => isNewFailure(lineOf(g)));
+  const flaky = groupTests(report, (t) => !t.failing && t.state === 'flaky');
+  const note = noHistoryNote(report);
+  let text = [
+    fresh.length > 0 ? `<p><b>New failures</b>: ${names(fresh)}.</p>` : '',
+    flaky.length > 0 ? `<p><b>Flaky</b> (failed, then passed on a re-run): ${names(flaky)}.</p>` : '',
+    note ? `<p>${escapeInline(note)}</p>` : '',
+  ].join('');
+  if (text) text += '\n\n';
   for (const [i, group] of groups.entries()) {
-    const line = history.get(group.matching[0].test.testId ?? '');
+    const line = lineOf(group);
     const block = groupBlock(report, group) + (line ? `<p>History: ${escapeInline(line)}</p>\n\n` : '');
     if (text.length + block.length > MAX_COMMENT_CHARS - 4_000) {
       return `${text}… and ${plural(groups.length - i, 'more failing test')}.\n`;

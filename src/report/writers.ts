@@ -98,7 +98,8 @@ export const artifactLink: ReportWriter = {
 /** The failed tests' history, added to the job summary once read. */
 export const historySection: ReportWriter = {
   what: 'the job summary',
-  wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
+  wanted: ({ inputs, history, report }) =>
+    inputs.summary && !!history && !!renderHistorySection(report, history),
   write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history!)),
 };
 
