@@ -5,7 +5,7 @@
 import { getOctokit } from '@actions/github';
 
 /** Pages of one list read at most (issues, comments): a list longer than that is read no further. */
-export const MAX_PAGES = 10;
+const MAX_PAGES = 10;
 
 export type GitHubRest = ReturnType<typeof getOctokit>;
 
@@ -53,7 +53,7 @@ export async function tokenLogin(octokit: GitHubRest): Promise<string | null> {
  * True when `user` is the token's identity: `login` when known, else any app's bot (a login ending in
  * `[bot]`, which GitHub keeps for apps: no person can take it).
  */
-export function isWriter(user: { login?: unknown } | null | undefined, login: string | null): boolean {
+function isWriter(user: { login?: unknown } | null | undefined, login: string | null): boolean {
   const name = user?.login;
   return typeof name === 'string' && (login === null ? name.endsWith('[bot]') : name === login);
 }
@@ -111,7 +111,7 @@ export async function findOwn(
  * already read or linked (a server whose links go round). Pagination:
  * https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api
  */
-export async function* boundedPages<T extends { url?: string; headers?: { link?: string } }>(
+async function* boundedPages<T extends { url?: string; headers?: { link?: string } }>(
   pages: AsyncIterable<T>,
 ): AsyncGenerator<T> {
   const seen = new Set<string>();
