@@ -31,7 +31,7 @@ export interface FindOptions {
 
 /**
  * The own issues of `marker`, oldest first (by number): those carrying the labels, else, when none does, any
- * (written by the login, when known). Pull requests skipped. At most 10 pages per list.
+ * (a person's token: created by its user). Pull requests skipped. At most 10 pages per list.
  * @throws the request error of a failed list, an Error for an answer of the wrong shape
  */
 export async function findOwnIssues(octokit: GitHubRest, options: FindOptions): Promise<OwnIssue[]> {
@@ -63,8 +63,9 @@ export async function findOwnIssues(octokit: GitHubRest, options: FindOptions): 
   return [];
 }
 
+/** The `creator` filter for a person's login; none for an app's bot, which the docs do not name as a creator. */
 function creator(login: string | null): { creator?: string } {
-  return login === null ? {} : { creator: login };
+  return login === null || login.endsWith('[bot]') ? {} : { creator: login };
 }
 
 function ownIssue(issue: Listed, now: string): OwnIssue {

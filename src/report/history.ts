@@ -60,11 +60,11 @@ function inScope(r: TestResult, scope: HistoryScope): boolean {
 
 /**
  * The history line of a failed test (pure) from its results, newest first: only those in `scope`. No earlier
- * result: "new failure (no earlier runs)".
+ * result: "new failure: no earlier runs".
  */
 export function historyLine(results: readonly TestResult[], scope: HistoryScope): string {
   const earlier = results.filter((r) => inScope(r, scope)).slice(0, HISTORY_RUNS);
-  if (earlier.length === 0) return `${NEW_FAILURE} (no earlier runs)`;
+  if (earlier.length === 0) return `${NEW_FAILURE}: no earlier runs`;
   if (earlier.every((r) => r.passing)) return `${NEW_FAILURE} after ${plural(earlier.length, 'passing run')}`;
   // This run and the ones before it, HISTORY_RUNS in all.
   const window = earlier.slice(0, HISTORY_RUNS - 1);

@@ -73,8 +73,8 @@ describe('historyLine', () => {
     expect(historyLine(results('frpp'), scope({ own: new Set(['r0']) }))).toBe(
       'new failure after 2 passing runs',
     );
-    expect(historyLine(results('fr'), scope({ own: new Set(['r0']) }))).toBe('new failure (no earlier runs)');
-    expect(historyLine([], scope())).toBe('new failure (no earlier runs)');
+    expect(historyLine(results('fr'), scope({ own: new Set(['r0']) }))).toBe('new failure: no earlier runs');
+    expect(historyLine([], scope())).toBe('new failure: no earlier runs');
   });
 
   it('results of another test, or dated at or after the run, are not history', () => {
@@ -93,7 +93,7 @@ describe('historyLine', () => {
     expect(historyLine([...foreign, ...later, ...onDemand, ...undated, ...mine], scope())).toBe(
       'failed 3 of its last 3 runs',
     );
-    expect(historyLine([...foreign, ...later], scope())).toBe('new failure (no earlier runs)');
+    expect(historyLine([...foreign, ...later], scope())).toBe('new failure: no earlier runs');
   });
 
   it('only the same browser (any version) and start URL (any query) where the service names them', () => {
@@ -160,7 +160,7 @@ describe('readHistory', () => {
     expect(asked.map((a) => a.testId)).toEqual([TEST]);
     expect(asked[0]!.count).toBeGreaterThan(HISTORY_RUNS);
     expect(asked[0]!.count).toBeLessThanOrEqual(50);
-    expect(history.get(TEST)).toBe('new failure (no earlier runs)');
+    expect(history.get(TEST)).toBe('new failure: no earlier runs');
   });
 
   it('a test-files failure says why it has no history, in the summary section too', () => {
