@@ -107,7 +107,7 @@ var github_rest = __webpack_require__(64500);
 
 /**
  * The own issues of `marker`, oldest first (by number): those carrying the labels, else, when none does, any
- * (written by the login, when known). Pull requests skipped. At most 10 pages per list.
+ * (a person's token: created by its user). Pull requests skipped. At most 10 pages per list.
  * @throws the request error of a failed list, an Error for an answer of the wrong shape
  */
 async function findOwnIssues(octokit, options) {
@@ -137,8 +137,9 @@ async function findOwnIssues(octokit, options) {
     }
     return [];
 }
+/** The `creator` filter for a person's login; none for an app's bot, which the docs do not name as a creator. */
 function creator(login) {
-    return login === null ? {} : { creator: login };
+    return login === null || login.endsWith('[bot]') ? {} : { creator: login };
 }
 function ownIssue(issue, now) {
     const { number, html_url: url, body, state, closed_at: closedAt } = issue;

@@ -56436,12 +56436,12 @@ function inScope(r, scope) {
 }
 /**
  * The history line of a failed test (pure) from its results, newest first: only those in `scope`. No earlier
- * result: "new failure (no earlier runs)".
+ * result: "new failure: no earlier runs".
  */
 function historyLine(results, scope) {
     const earlier = results.filter((r) => inScope(r, scope)).slice(0, HISTORY_RUNS);
     if (earlier.length === 0)
-        return `${NEW_FAILURE} (no earlier runs)`;
+        return `${NEW_FAILURE}: no earlier runs`;
     if (earlier.every((r) => r.passing))
         return `${NEW_FAILURE} after ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .L)(earlier.length, 'passing run')}`;
     // This run and the ones before it, HISTORY_RUNS in all.
