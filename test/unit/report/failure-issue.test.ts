@@ -2,14 +2,15 @@
  * The failure issue's pure parts: the key's marker (a digest of its parts), the state kept in the body, the
  * failures with new and flaky tests named first.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   issueBody,
   issueMarker,
   readState,
   type IssueState,
 } from '../../../src/report/failure-issue-body.js';
-import { renderFailures } from '../../../src/report/failure-issue.js';
+import { renderFailures, trackFailureIssue } from '../../../src/report/failure-issue.js';
+import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { Fixtures, summaryOf, suiteRun } from './fixtures.js';
 import { reportOf } from './scenarios.js';
 
@@ -84,5 +85,42 @@ describe('renderFailures', () => {
     expect(text).toMatch(/<p><b>Flaky<\/b> \(failed, then passed on a re-run\): Shop › Login\.<\/p>/);
     expect(text).toContain('History: failed 4 of its last 10 runs');
     expect(renderFailures(report, new Map())).not.toContain('New failures');
+  });
+});
+
+describe('trackFailureIssue', () => {
+  const fake = new FakeGitHub();
+  beforeAll(() => fake.start());
+  afterAll(() => fake.stop());
+
+  it('two own open issues of one key (runs that raced and each kept theirs): the newer is closed as a duplicate', async () => {
+    const marker = issueMarker(key);
+    const labels = [{ name: 'ghost-inspector' }];
+    const older = fake.addIssue({ body: `${marker}\nfirst`, labels }, 'github-actions[bot]');
+    const newer = fake.addIssue({ body: `${marker}\nsecond`, labels }, 'github-actions[bot]');
+    const warnings: string[] = [];
+    const result = await trackFailureIssue({
+      token: TOKEN,
+      baseUrl: fake.baseUrl,
+      owner: 'acme',
+      repo: 'shop',
+      key,
+      labels: ['ghost-inspector'],
+      assignees: [],
+      reopenDays: 7,
+      title: 'Ghost Inspector failing',
+      run: { key: '9.1', link: 'run 9' },
+      now: new Date().toISOString(),
+      failures: '<p>failures</p>',
+      warn: (message) => warnings.push(message),
+    });
+    expect(result).toEqual({ number: older.number, url: older.html_url, change: 'commented' });
+    expect(newer.state).toBe('closed');
+    expect(newer.state_reason).toBe('not_planned');
+    expect(fake.comments.find((c) => c.issue === newer.number)!.body).toContain(
+      `Duplicate of <a href="${older.html_url}">#1</a>`,
+    );
+    expect(older.state).toBe('open');
+    expect(warnings).toEqual([]);
   });
 });
