@@ -219,7 +219,10 @@ async function trackFailureIssue(options) {
         options,
     };
     const own = await find(session, options.failures === null ? 'open' : 'all');
-    const open = own.find((i) => i.open);
+    const [open, ...newer] = own.filter((i) => i.open);
+    // Runs that raced and each kept their own: the newer ones are closed as duplicates of the oldest.
+    for (const duplicate of newer)
+        await closeDuplicate(session, duplicate, open);
     if (options.failures === null)
         return open ? failure_issue_close(session, open) : null;
     if (open)
@@ -335,19 +338,24 @@ async function create(session, failures, last) {
     const again = await find({ ...session, login: writer ?? session.login }, 'open');
     const older = again.find((i) => i.number < created.number);
     if (older) {
-        await octokit.rest.issues.update({
-            ...params(session, created),
-            state: 'closed',
-            state_reason: 'not_planned',
-        });
-        await octokit.rest.issues.createComment({
-            ...params(session, created),
-            body: `${marker}\nDuplicate of <a href="${older.url}">#${older.number}</a>, opened for the same key by another run.\n`,
-        });
+        await closeDuplicate(session, created, older);
         return comment(session, older, failures);
     }
     await failure_issue_assign(session, created);
     return { number: created.number, url: created.url, change: 'opened' };
+}
+/** Closes `duplicate` (as not planned) with a link to the issue of its key kept open. */
+async function closeDuplicate(session, duplicate, kept) {
+    const { octokit, marker } = session;
+    await octokit.rest.issues.update({
+        ...params(session, duplicate),
+        state: 'closed',
+        state_reason: 'not_planned',
+    });
+    await octokit.rest.issues.createComment({
+        ...params(session, duplicate),
+        body: `${marker}\nDuplicate of <a href="${kept.url}">#${kept.number}</a>, opened for the same key by another run.\n`,
+    });
 }
 /**
  * GitHub drops the labels of a new issue silently when the token has no push access; they are added on their
