@@ -15,6 +15,10 @@ export interface GitHubContext {
   job: string | null;
   /** `GITHUB_WORKFLOW`: the workflow's name (its file path when it has none); null outside GitHub. */
   workflow: string | null;
+  /** `GITHUB_EVENT_NAME`: the event that started the workflow run (`schedule`, `pull_request`, ...). */
+  eventName: string | null;
+  /** `GITHUB_REF`: the ref the run is for (`refs/heads/main`; the default branch for `schedule`). */
+  ref: string | null;
   runId: string | null;
   /** The attempt of the workflow run, from 1 (`GITHUB_RUN_ATTEMPT`), as given. */
   runAttempt: string | null;
@@ -73,6 +77,8 @@ export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubC
     pullRequest: pullRequestNumber(env.GITHUB_EVENT_PATH),
     job: env.GITHUB_JOB || null,
     workflow: env.GITHUB_WORKFLOW || null,
+    eventName: env.GITHUB_EVENT_NAME || null,
+    ref: env.GITHUB_REF || null,
     runId: env.GITHUB_RUN_ID || null,
     runAttempt: env.GITHUB_RUN_ATTEMPT || null,
     step: env.GITHUB_ACTION || null,
@@ -132,7 +138,20 @@ export function commentKey(context: GitHubContext, commentKeyInput: string): str
   return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
 }
 
-/** The key of the failure issue: the workflow, then the pull-request comment's key. */
-export function failureIssueKey(context: GitHubContext, commentKeyInput: string): string {
-  return [context.workflow ?? '', commentKey(context, commentKeyInput)].filter(Boolean).join('-');
+/** What a failure issue belongs to (docs/reports.md, "Failure issue"): each part as given, '' when unknown. */
+export interface FailureIssueKey {
+  workflow: string;
+  job: string;
+  ref: string;
+  commentKey: string;
+}
+
+/** The key of the failure issue: the workflow, the job, the ref and the `comment-key` input. */
+export function failureIssueKey(context: GitHubContext, commentKeyInput: string): FailureIssueKey {
+  return {
+    workflow: context.workflow ?? '',
+    job: context.job ?? '',
+    ref: context.ref ?? '',
+    commentKey: commentKeyInput,
+  };
 }

@@ -244,6 +244,13 @@ export function parseReports(r: InputReader, workspace: string, envToken: string
     commentKey: r.text('comment-key'),
     failureIssue: r.bool('failure-issue'),
     failureIssueLabels: r.list('failure-issue-labels'),
+    failureIssueEvents: events(r),
+    failureIssueReopenDays: r.integer('failure-issue-reopen-days', 0, 365, 'days'),
+    failureIssueAssignees: r.list(
+      'failure-issue-assignees',
+      /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/,
+      'GitHub logins',
+    ),
     githubToken: r.text('github-token') || envToken,
     screenshots: r.checked(
       'screenshots',
@@ -261,6 +268,14 @@ export function parseReports(r: InputReader, workspace: string, envToken: string
     artifactsDir: r.path('artifacts-dir', workspace),
     resultsPath: r.path('results-path', workspace),
   };
+}
+
+/** `failure-issue-events`: event names, at least one. */
+function events(r: InputReader): string[] {
+  const expected = 'event names such as schedule, workflow_dispatch, push, newline or comma separated';
+  const names = r.list('failure-issue-events', /^[a-z_]+$/, expected);
+  if (names.length === 0) r.fail('failure-issue-events', '', expected);
+  return names;
 }
 
 /** Checks across inputs: test-only parameters need tests; two output files may not be the same. */

@@ -84,6 +84,9 @@ export interface ActionInputs {
   commentKey: string;
   failureIssue: boolean;
   failureIssueLabels: string[];
+  failureIssueEvents: string[];
+  failureIssueReopenDays: number;
+  failureIssueAssignees: string[];
   /** Empty when none is available. */
   githubToken: string;
   screenshots: 'failed' | 'all' | 'none';

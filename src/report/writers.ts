@@ -98,7 +98,8 @@ export const artifactLink: ReportWriter = {
 /** The failed tests' history, added to the job summary once read. */
 export const historySection: ReportWriter = {
   what: 'the job summary',
-  wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
+  wanted: ({ inputs, history, report }) =>
+    inputs.summary && !!history && !!renderHistorySection(report, history),
   write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history!)),
 };
 
@@ -163,9 +164,15 @@ export const failureIssue: ReportWriter = {
   wanted: ({ inputs, interrupted, report }) =>
     inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
   write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
-    const { repository } = github;
+    const { repository, eventName } = github;
     if (!repository || !inputs.githubToken) {
       sink.warning('failure-issue: no repository or no github-token; no issue.');
+      return;
+    }
+    if (!eventName || !inputs.failureIssueEvents.includes(eventName)) {
+      sink.info(
+        `failure-issue: ${eventName ? `a ${eventName} run` : 'a run of no known event'} does not own the failure issue (failure-issue-events: ${inputs.failureIssueEvents.join(', ')}); no issue.`,
+      );
       return;
     }
     const { renderFailures, trackFailureIssue } = await import('./failure-issue.js');
@@ -183,6 +190,9 @@ export const failureIssue: ReportWriter = {
             ...repository,
             key: failureIssueKey(github, inputs.commentKey),
             labels: inputs.failureIssueLabels,
+            assignees: inputs.failureIssueAssignees,
+            reopenDays: inputs.failureIssueReopenDays,
+            warn: (message) => sink.warning(redact(message)),
             title: `${inputs.summaryTitle === DEFAULT_TITLE ? `${DEFAULT_TITLE}: ${suites}` : inputs.summaryTitle} failing`,
             run: {
               key: `${github.runId}.${attempt}`,

@@ -2,13 +2,16 @@
  * The failure issue through the bundle (`dist/index.js`) against the emulator and a fake GitHub REST API
  * (`support/fakes/github.ts`, which follows GitHub's documented behaviour): a scheduled run that fails twice,
  * is run again with the same run id and attempt, then passes twice; a look-alike issue by someone else and a
- * pull request carrying the marker; a token refused writing issues, issues disabled, an API that never
+ * pull request carrying the marker; pull-request runs of the same workflow; workflow and job names that join
+ * alike; a GitHub App token; two runs failing at once; labels dropped for good; next links that loop; an
+ * issue closed by a person; assignees; a token refused writing issues, issues disabled, an API that never
  * answers (in-process, `run(deps)`, on virtual time: the time limit is the action's clock's). The verdict,
  * the reports and the outputs never depend on GitHub.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
+import { issueMarker } from '../../src/report/failure-issue-body.js';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
 import { startAction, type ActionRun } from '../support/harness.js';
 import { runActionInProcess } from '../support/run-action.js';
@@ -50,37 +53,52 @@ function nightlyInputs(emulator: Emulator): Record<string, string> {
   };
 }
 
-/** The runner's environment of workflow run `runId` (attempt 1) of the nightly workflow. */
+/** The runner's environment of scheduled workflow run `runId` (attempt 1) of the nightly workflow on main. */
 function nightlyEnv(github: FakeGitHub, runId: number): Record<string, string> {
   return {
     GITHUB_REPOSITORY: 'acme/shop',
     GITHUB_WORKFLOW: 'Nightly',
     GITHUB_JOB: 'regression',
+    GITHUB_EVENT_NAME: 'schedule',
+    GITHUB_REF: 'refs/heads/main',
     GITHUB_RUN_ID: String(runId),
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_API_URL: github.baseUrl,
   };
 }
 
-/** One scheduled run of `suite-red` with `failure-issue: true`, as workflow run `runId` (attempt 1). */
+/** What differs from the nightly run: the runner's variables and the inputs. */
+interface Change {
+  env?: Record<string, string>;
+  inputs?: Record<string, string>;
+}
+
+/** One run of `suite-red` with `failure-issue: true`, as workflow run `runId` (attempt 1); scheduled unless changed. */
 async function nightly(
   emulator: Emulator,
   github: FakeGitHub,
   runId: number,
+  change: Change = {},
 ): Promise<ActionRun & { workspace: string; ms: number }> {
   const workspace = await makeTempWorkspace('gi-failure-issue-');
   later(() => removeWorkspace(workspace));
   const started = Date.now();
   const { done } = await startAction({
     workspace,
-    inputs: nightlyInputs(emulator),
-    env: nightlyEnv(github, runId),
+    inputs: { ...nightlyInputs(emulator), ...change.inputs },
+    env: { ...nightlyEnv(github, runId), ...change.env },
   });
   const run = await done;
   return { ...run, workspace, ms: Date.now() - started };
 }
 
-const MARKER = '<!-- ghost-inspector-action:failure-issue_Nightly-regression -->';
+/** The first line of the nightly's issue: the digest of its workflow, job, ref and comment-key. */
+const MARKER = issueMarker({
+  workflow: 'Nightly',
+  job: 'regression',
+  ref: 'refs/heads/main',
+  commentKey: '',
+});
 
 /** The verdict, results.json and the outputs are there whatever GitHub answered. */
 function expectVerdictKept(run: ActionRun & { workspace: string }, verdict: 'passed' | 'failed'): void {
@@ -90,7 +108,7 @@ function expectVerdictKept(run: ActionRun & { workspace: string }, verdict: 'pas
   expect(run.outputs['results-json']).toBe(path.join(run.workspace, FILES.results));
 }
 
-describe.concurrent('failure issue', () => {
+describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   it('fail, fail, the same attempt again, pass, pass: one own issue, one comment per failing run, closed once; others untouched', async () => {
     const { emulator, github } = await setUp();
     // The error quotes a private variable's value and the API key: neither may reach GitHub.
@@ -192,6 +210,177 @@ describe.concurrent('failure issue', () => {
     expect(github.issues).toHaveLength(1);
     expect(github.issues[0]!.labels).toEqual([{ name: 'ghost-inspector' }]);
     expect(github.comments.filter((c) => c.issue === github.issues[0]!.number)).toHaveLength(1);
+  });
+
+  it('a pull-request run of the same workflow, failing or passing, never touches the scheduled run’s issue', async () => {
+    const { emulator, github } = await setUp();
+    expectVerdictKept(await nightly(emulator, github, 601), 'failed');
+    expect(github.issues).toHaveLength(1);
+    const issue = github.issues[0]!;
+    const before = JSON.stringify(issue);
+    const pullRequest = { env: { GITHUB_EVENT_NAME: 'pull_request', GITHUB_REF: 'refs/pull/7/merge' } };
+    const failing = await nightly(emulator, github, 602, pullRequest);
+    expectVerdictKept(failing, 'failed');
+    expect(failing.stdout).toContain('a pull_request run does not own the failure issue');
+    emulator.setScenario('rel-red-bad', { outcome: 'pass' });
+    const requestsBefore = github.requests.length;
+    expectVerdictKept(await nightly(emulator, github, 603, pullRequest), 'passed');
+    expect(github.requests.slice(requestsBefore)).toEqual([]);
+    expect(JSON.stringify(issue)).toBe(before);
+    expect(issue.state).toBe('open');
+    expect(github.issues).toHaveLength(1);
+    expect(github.comments).toHaveLength(0);
+    // A push run owns it once failure-issue-events names push, with the same ref.
+    const push = { env: { GITHUB_EVENT_NAME: 'push' }, inputs: { 'failure-issue-events': 'schedule, push' } };
+    expectVerdictKept(await nightly(emulator, github, 604, push), 'passed');
+    expect(issue.state).toBe('closed');
+  });
+
+  it('workflow and job names that join to the same text get one issue each; a digest marks each', async () => {
+    const { emulator, github } = await setUp();
+    const a = { env: { GITHUB_WORKFLOW: 'nightly', GITHUB_JOB: 'e2e-chrome' } };
+    const b = { env: { GITHUB_WORKFLOW: 'nightly-e2e', GITHUB_JOB: 'chrome' } };
+    expectVerdictKept(await nightly(emulator, github, 611, a), 'failed');
+    expectVerdictKept(await nightly(emulator, github, 612, b), 'failed');
+    expect(github.issues).toHaveLength(2);
+    expect(github.comments).toHaveLength(0);
+    const markers = github.issues.map((i) => i.body.split('\n')[0]!);
+    for (const marker of markers) {
+      expect(marker).toMatch(/^<!-- ghost-inspector-action:failure-issue:[0-9a-f]{16} -->$/);
+    }
+    expect(markers[0]).not.toBe(markers[1]);
+    // Another ref of the same workflow and job is another issue too.
+    const branch = {
+      ...a,
+      env: { ...a.env, GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_REF: 'refs/heads/next' },
+    };
+    expectVerdictKept(await nightly(emulator, github, 613, branch), 'failed');
+    expect(github.issues).toHaveLength(3);
+  });
+
+  it('a GitHub App token (GET /user refused, issues written by my-app[bot]): one issue, commented, closed on the pass', async () => {
+    const { emulator, github } = await setUp();
+    github.appLogin = 'my-app[bot]';
+    // A look-alike by a person is never the app's own.
+    const label = [{ name: 'ghost-inspector' }];
+    const forged = github.addIssue({ body: `${MARKER}\nforged`, labels: label }, 'mallory');
+    for (const runId of [621, 622]) expectVerdictKept(await nightly(emulator, github, runId), 'failed');
+    const own = github.issues.filter((i) => i.user.login === 'my-app[bot]');
+    expect(own).toHaveLength(1);
+    expect(github.comments.filter((c) => c.issue === own[0]!.number)).toHaveLength(1);
+    emulator.setScenario('rel-red-bad', { outcome: 'pass' });
+    expectVerdictKept(await nightly(emulator, github, 623), 'passed');
+    expect(own[0]!.state).toBe('closed');
+    expect(forged.state).toBe('open');
+    expect(github.comments.filter((c) => c.issue === forged.number)).toHaveLength(0);
+  });
+
+  it('two runs failing at once (a schedule and a manual dispatch): one issue left open, the newer closed as its duplicate', async () => {
+    const { emulator, github } = await setUp();
+    github.createBarrier = 2;
+    const [a, b] = await Promise.all([
+      nightly(emulator, github, 631),
+      nightly(emulator, github, 632, { env: { GITHUB_EVENT_NAME: 'workflow_dispatch' } }),
+    ]);
+    expectVerdictKept(a, 'failed');
+    expectVerdictKept(b, 'failed');
+    expect(github.issues).toHaveLength(2);
+    const [older, newer] = github.issues;
+    expect(older!.state).toBe('open');
+    expect(newer!.state).toBe('closed');
+    expect(newer!.state_reason).toBe('not_planned');
+    expect(
+      github.comments
+        .filter((c) => c.issue === newer!.number)
+        .map((c) => c.body)
+        .join(),
+    ).toContain(`Duplicate of <a href="${older!.html_url}">#${older!.number}</a>`);
+    // The run whose issue was the duplicate wrote its failures on the older one; both runs name it.
+    expect(github.comments.filter((c) => c.issue === older!.number)).toHaveLength(1);
+    expect([a.outputs['failure-issue-number'], b.outputs['failure-issue-number']]).toEqual([
+      String(older!.number),
+      String(older!.number),
+    ]);
+    expectVerdictKept(await nightly(emulator, github, 633), 'failed');
+    expect(github.issues).toHaveLength(2);
+    expect(github.comments.filter((c) => c.issue === older!.number)).toHaveLength(2);
+  });
+
+  it('labels dropped and refused: a warning, and the next run still finds the one issue', async () => {
+    const { emulator, github } = await setUp();
+    github.noPushAccess = true;
+    github.labelsRefused = true;
+    const first = await nightly(emulator, github, 641);
+    expectVerdictKept(first, 'failed');
+    expect(first.stdout).toMatch(/::warning::failure-issue: GitHub did not add the labels ghost-inspector/);
+    expect(first.outputs['failure-issue-number']).toBe('1');
+    expectVerdictKept(await nightly(emulator, github, 642), 'failed');
+    expect(github.issues).toHaveLength(1);
+    expect(github.issues[0]!.labels).toEqual([]);
+    expect(github.comments.filter((c) => c.issue === 1)).toHaveLength(1);
+  });
+
+  for (const loop of ['loop', 'endless'] as const) {
+    it(`next links that ${loop === 'loop' ? 'go round' : 'never end'}: at most 10 pages per list, the issue still written`, async () => {
+      const { emulator, github } = await setUp();
+      github.linkLoop = loop;
+      for (let i = 0; i < 4; i += 1)
+        github.addIssue({ body: `other ${i}`, labels: [{ name: 'ghost-inspector' }] });
+      const run = await nightly(emulator, github, 651);
+      expectVerdictKept(run, 'failed');
+      expect(run.stdout).not.toContain('Could not write');
+      expect(github.issues.filter((i) => i.user.login === 'github-actions[bot]')).toHaveLength(1);
+      const lists = new Map<string, number>();
+      for (const r of github.requests.filter((q) => q.method === 'GET' && /\/issues\?/.test(q.url))) {
+        const query = new URL(r.url, github.baseUrl).searchParams;
+        query.delete('page');
+        query.delete('per_page');
+        lists.set(query.toString(), (lists.get(query.toString()) ?? 0) + 1);
+      }
+      const pages = [...lists.values()];
+      console.log(`failure-issue figures: next links that ${loop}: pages read per list ${pages.join(', ')}`);
+      expect(Math.max(...pages)).toBeLessThanOrEqual(loop === 'loop' ? 3 : 10);
+      expect(github.requests.length).toBeLessThan(50);
+    });
+  }
+
+  it('an issue a person closed: reopened by a failure within failure-issue-reopen-days, else linked from a new one', async () => {
+    const { emulator, github } = await setUp();
+    const DAY = 86_400_000;
+    expectVerdictKept(await nightly(emulator, github, 661), 'failed');
+    const issue = github.issues[0]!;
+    issue.state = 'closed';
+    issue.state_reason = 'completed';
+    issue.closed_at = new Date(Date.now() - 2 * DAY).toISOString();
+    const reopened = await nightly(emulator, github, 662);
+    expectVerdictKept(reopened, 'failed');
+    expect(github.issues).toHaveLength(1);
+    expect(issue.state).toBe('open');
+    expect(issue.state_reason).toBe('reopened');
+    expect(issue.body).toContain('2 failed runs');
+    expect(github.comments.at(-1)!.body).toContain('reopened (it was closed while failing)');
+    expect(reopened.stdout).toMatch(/Failure issue #1 \(reopened\)/);
+
+    issue.state = 'closed';
+    issue.closed_at = new Date(Date.now() - 8 * DAY).toISOString();
+    expectVerdictKept(await nightly(emulator, github, 663), 'failed');
+    expect(github.issues).toHaveLength(2);
+    expect(issue.state).toBe('closed');
+    expect(github.issues[1]!.body).toContain(`Failed before in <a href="${issue.html_url}">#1</a>`);
+    expect(github.issues[1]!.body).toContain('1 failed run.');
+  });
+
+  it('failure-issue-assignees: the logins GitHub can assign are assigned, the others named in a warning', async () => {
+    const { emulator, github } = await setUp();
+    github.assignable = new Set(['octo-dev']);
+    const run = await nightly(emulator, github, 671, {
+      inputs: { 'failure-issue-assignees': 'octo-dev, ghost-user' },
+    });
+    expectVerdictKept(run, 'failed');
+    expect(github.issues[0]!.assignees.map((a) => a.login)).toEqual(['octo-dev']);
+    expect(run.stdout).toMatch(
+      /::warning::failure-issue-assignees: GitHub did not assign ghost-user to issue #1/,
+    );
   });
 
   const refusals = [

@@ -133,8 +133,13 @@ async function extras(setup: Setup) {
   await writeReports(context);
   const before = await readFile(inputs.resultsPath, 'utf8');
   const historyReads: string[] = [];
+  // The test's own results, started the days before this run.
   const earlier: TestResult[] = [1, 2, 3].map((n) =>
-    makeResult(`earlier${setup.pr}-${n}`, { passing: true }),
+    Object.assign(makeResult(`earlier${setup.pr}-${n}`, { passing: true }), {
+      test: { _id: failed._id, name: 'Checkout', organization: 'o', suite: 'suite-red' },
+      dateCreated: `2025-12-2${n}T03:00:00.000Z`,
+      dateExecutionStarted: `2025-12-2${n}T03:00:00.000Z`,
+    }),
   );
   const api = {
     listTestResults: (testId: string) => {
@@ -172,8 +177,8 @@ describe('runExtras', () => {
     expect(t.after).toMatch(SAVED);
     expect(t.historyReads).toEqual(['fail11']);
     expect(t.comment).toContain('Ghost Inspector: failed');
-    expect(t.comment).toContain('first failure after 3 passing runs');
-    expect(t.sink.summary).toContain('first failure after 3 passing runs');
+    expect(t.comment).toContain('new failure after 3 passing runs');
+    expect(t.sink.summary).toContain('new failure after 3 passing runs');
   });
 
   it('after a run the workflow cancelled: no download, no history, no comment', async () => {
@@ -225,7 +230,7 @@ describe('runExtras: what each extra is for', () => {
   it('the job summary alone wants the history; with neither summary, comment nor issue it is not read', async () => {
     const summaryOnly = await extras({ pr: 22, inputs: { 'pr-comment': 'false' } });
     expect(summaryOnly.historyReads).toEqual(['fail22']);
-    expect(summaryOnly.sink.summary).toContain('first failure after 3 passing runs');
+    expect(summaryOnly.sink.summary).toContain('new failure after 3 passing runs');
     expect(summaryOnly.githubRequests).toEqual([]);
     const none = await extras({ pr: 23, inputs: { 'pr-comment': 'false', summary: 'false' } });
     expect(none.historyReads).toEqual([]);

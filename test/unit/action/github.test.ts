@@ -31,6 +31,8 @@ describe('readGitHubContext', () => {
       pullRequest: null,
       job: null,
       workflow: null,
+      eventName: null,
+      ref: null,
       runId: null,
       runAttempt: null,
       step: null,
@@ -124,15 +126,22 @@ describe('readGitHubContext', () => {
 });
 
 describe('failureIssueKey', () => {
-  it('the workflow before the comment key, so that two workflows with a job of one name keep apart', () => {
-    const env = { GITHUB_JOB: 'ghost' };
-    const nightly = readGitHubContext({ ...env, GITHUB_WORKFLOW: 'Nightly' });
-    expect(failureIssueKey(nightly, 'chrome')).toBe('Nightly-ghost-chrome');
-    expect(failureIssueKey(readGitHubContext({ ...env, GITHUB_WORKFLOW: 'Weekly' }), 'chrome')).not.toBe(
-      failureIssueKey(nightly, 'chrome'),
-    );
-    expect(failureIssueKey(nightly, 'firefox')).not.toBe(failureIssueKey(nightly, 'chrome'));
-    expect(failureIssueKey(readGitHubContext({}), '')).toBe('');
+  it('the workflow, the job, the ref and the comment key, each as given', () => {
+    const env = { GITHUB_JOB: 'ghost', GITHUB_WORKFLOW: 'Nightly', GITHUB_REF: 'refs/heads/main' };
+    const context = readGitHubContext({ ...env, GITHUB_EVENT_NAME: 'schedule' });
+    expect(context.eventName).toBe('schedule');
+    expect(failureIssueKey(context, 'chrome')).toEqual({
+      workflow: 'Nightly',
+      job: 'ghost',
+      ref: 'refs/heads/main',
+      commentKey: 'chrome',
+    });
+    expect(failureIssueKey(readGitHubContext({}), '')).toEqual({
+      workflow: '',
+      job: '',
+      ref: '',
+      commentKey: '',
+    });
   });
 });
 

@@ -24,6 +24,7 @@ beforeEach(() => {
   fake.forbid = false;
   fake.listAnswer = undefined;
   fake.tokenUser = null;
+  fake.appLogin = 'github-actions[bot]';
   fake.hang = null;
   fake.nextPageUrl = null;
 });
@@ -87,6 +88,11 @@ describe('upsertPullRequestComment', () => {
       );
     expect(leg('chrome')).not.toBe(leg('firefox'));
     expect(leg('chrome').length).toBeLessThanOrEqual('<!-- ghost-inspector-action: -->'.length + 100);
+    // A long key cut to its start keeps a digest of the whole: keys alike in their first 100 characters differ.
+    const long = (end: string) => commentMarker(`e2e-${'matrix-value-'.repeat(10)}${end}`);
+    expect(long('chrome')).not.toBe(long('firefox'));
+    expect(long('chrome')).toMatch(/-[0-9a-f]{16} -->$/);
+    expect(long('chrome').length).toBeLessThanOrEqual('<!-- ghost-inspector-action: -->'.length + 100);
   });
 
   it('names an answer of the wrong shape instead of failing on it', async () => {
@@ -121,6 +127,16 @@ describe('upsertPullRequestComment', () => {
     expect(result).toEqual({ id: mine.id, created: false });
     expect(mine.body).toBe(`${commentMarker()}\nnew`);
     expect(bot.body).toBe(`${commentMarker()}\nby the workflow token`);
+  });
+
+  it('with another GitHub App’s token (GET /user refused), its bot’s comment is found again; a person’s never', async () => {
+    fake.appLogin = 'my-app[bot]';
+    const forged = fake.add(19, `${commentMarker()}\nforged`, 'mallory');
+    const first = await upsertPullRequestComment({ ...base(), issueNumber: 19, body: 'first' });
+    const second = await upsertPullRequestComment({ ...base(), issueNumber: 19, body: 'second' });
+    expect(second).toEqual({ id: first.id, created: false });
+    expect(fake.comments.filter((c) => c.issue === 19 && c.user.login === 'my-app[bot]')).toHaveLength(1);
+    expect(forged.body).toBe(`${commentMarker()}\nforged`);
   });
 
   it('among several own marked comments, updates the oldest and leaves the others', async () => {

@@ -1,21 +1,25 @@
-export const id = 914;
-export const ids = [914];
+export const id = 980;
+export const ids = [980];
 export const modules = {
 
-/***/ 54614:
+/***/ 64500:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   U7: () => (/* binding */ githubRest),
+/* harmony export */   Zv: () => (/* binding */ listOwn),
 /* harmony export */   gq: () => (/* binding */ findOwn),
 /* harmony export */   nu: () => (/* binding */ tokenLogin),
 /* harmony export */   vJ: () => (/* binding */ describeShape)
 /* harmony export */ });
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
-/** GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own". */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96823);
+/**
+ * GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own",
+ * bounded paging (docs/github-platform.md).
+ */
 
-/** The login of comments and issues written with `GITHUB_TOKEN` (the GitHub Actions app's bot). */
-const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+/** Pages of one list read at most (issues, comments): a list longer than that is read no further. */
+const MAX_PAGES = 10;
 /** A REST client whose every request carries `signal` and is refused when it would leave the API's origin. */
 function githubRest(options) {
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(options.token, options.baseUrl ? { baseUrl: options.baseUrl } : {});
@@ -29,7 +33,8 @@ function githubRest(options) {
     return octokit;
 }
 /**
- * The login of the token's identity; {@link ACTIONS_BOT_LOGIN} when `GET /user` is refused (403).
+ * The login of the token's identity; null when `GET /user` is refused (403): a GitHub App installation token
+ * (`GITHUB_TOKEN` or another app's), which writes as its app's bot, `<app slug>[bot]`.
  * @throws the request error of any other failure, an Error for an answer without a login
  */
 async function tokenLogin(octokit) {
@@ -43,28 +48,63 @@ async function tokenLogin(octokit) {
     }
     catch (error) {
         if (error.status === 403)
-            return ACTIONS_BOT_LOGIN;
+            return null;
         throw error;
     }
 }
 /**
- * The first listed comment or issue that is the action's own (written by `login`, its body starting with
- * `marker`) and passes `also`, page by page.
+ * True when `user` is the token's identity: `login` when known, else any app's bot (a login ending in
+ * `[bot]`, which GitHub keeps for apps: no person can take it).
+ */
+function isWriter(user, login) {
+    const name = user?.login;
+    return typeof name === 'string' && (login === null ? name.endsWith('[bot]') : name === login);
+}
+/**
+ * The listed comments or issues that are the action's own and pass `also`, page by page, in list order,
+ * over at most {@link MAX_PAGES} pages ({@link boundedPages}); with `first`, the first one alone.
  * @throws an Error naming `what` and `baseUrl` when a page is not a list
  */
-async function findOwn(pages, own) {
-    for await (const { data } of pages) {
+async function listOwn(pages, own, first = false) {
+    const found = [];
+    for await (const { data } of boundedPages(pages)) {
         if (!Array.isArray(data)) {
             throw new Error(`the GitHub API answered the list of ${own.what} with ${describeShape(data)} instead of a list; is GITHUB_API_URL (${own.baseUrl ?? 'https://api.github.com'}) the REST API?`);
         }
-        const found = data.find((c) => c?.user?.login === own.login &&
-            typeof c.body === 'string' &&
-            c.body.startsWith(own.marker) &&
-            (own.also?.(c) ?? true));
-        if (found)
-            return found;
+        for (const c of data) {
+            if (!c || !isWriter(c.user, own.login) || typeof c.body !== 'string')
+                continue;
+            if (!c.body.startsWith(own.marker) || !(own.also?.(c) ?? true))
+                continue;
+            found.push(c);
+            if (first)
+                return found;
+        }
     }
-    return undefined;
+    return found;
+}
+/** The first own listed comment or issue ({@link listOwn}). */
+async function findOwn(pages, own) {
+    return (await listOwn(pages, own, true))[0];
+}
+/**
+ * The pages of `pages`, at most {@link MAX_PAGES}, ending early where a page's `rel="next"` link names a page
+ * already read or linked (a server whose links go round). Pagination:
+ * https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api
+ */
+async function* boundedPages(pages) {
+    const seen = new Set();
+    let read = 0;
+    for await (const page of pages) {
+        yield page;
+        read += 1;
+        if (page.url)
+            seen.add(page.url);
+        const next = /<([^>]+)>;\s*rel="next"/.exec(page.headers?.link ?? '')?.[1];
+        if (!next || read >= MAX_PAGES || seen.has(next))
+            return;
+        seen.add(next);
+    }
 }
 /** `an object`, `a string`, `null`: what an unexpected API answer was, for an error message. */
 function describeShape(value) {
@@ -80,23 +120,23 @@ function describeShape(value) {
 
 /***/ }),
 
-/***/ 71914:
+/***/ 30980:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ commentMarker),
 /* harmony export */   V: () => (/* binding */ MAX_COMMENT_CHARS),
 /* harmony export */   renderPullRequestComment: () => (/* binding */ renderPullRequestComment),
 /* harmony export */   upsertPullRequestComment: () => (/* binding */ upsertPullRequestComment)
 /* harmony export */ });
+/* unused harmony export commentMarker */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96867);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(57994);
-/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(18296);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(65655);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(46997);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(56210);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(25880);
+/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(64500);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(14798);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(76113);
 /** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
 
 
