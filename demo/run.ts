@@ -28,8 +28,8 @@ import {
   startEmulator,
   type Emulator,
 } from '../emulator/index.js';
-import { DEMO_BUG_ERROR } from '../emulator/demo-site/suites.js';
-import { chromiumAvailable, defaultChromiumPath } from '../emulator/executors/browser.js';
+import { DEMO_BUG_ERROR } from './site/suites.js';
+import { chromiumAvailable, defaultChromiumPath } from './executor/browser.js';
 import { runnerInputs } from '../test/support/runner-inputs.js';
 import { checkLinks } from './links.js';
 import { renderSummaryPage, saveLinkedFiles } from './preview.js';

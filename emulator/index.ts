@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
 import { appPageRoutes } from './app-pages.js';
 import { realClock, RequestsInFlight, type EmulatorClock } from './clock.js';
-import { demoSiteRoutes, loadDemoSeed } from './demo-start.js';
+import { demoSiteRoutes, loadDemoSeed } from '../demo/start.js';
 import { apiRoutes } from './routes/index.js';
 import { Engine, type FinishRecord } from './engine.js';
 import { SimulatedExecutor, parseScenario, type Scenario } from './executors/simulated.js';
@@ -44,7 +44,7 @@ export {
   DEMO_ORGANIZATION_ID,
   DEMO_SUITE_ID,
   type DemoSeed,
-} from './seed/demo.js';
+} from '../demo/seed.js';
 export { Store } from './store.js';
 
 /** The API key of the default seed. */
@@ -148,7 +148,7 @@ async function makeExecutor(
     });
   }
   if (name === 'browser') {
-    const path = './executors/browser.js';
+    const path = '../demo/executor/browser.js';
     const mod = (await import(path)) as {
       BrowserExecutor: new (options: { executablePath?: string; maxConcurrent?: number }) => Executor;
     };

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_SITE_FILES, demoSiteDir } from '../../emulator/demo-site/index.js';
+import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
 import { demoTestId, startEmulator, type Emulator } from '../../emulator/index.js';
 import { hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';

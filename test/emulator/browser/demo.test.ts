@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BUG_ERROR, demoSuites } from '../../../emulator/demo-site/suites.js';
-import { CHROMIUM_ARGS, defaultChromiumPath } from '../../../emulator/executors/browser.js';
+import { DEMO_BUG_ERROR, demoSuites } from '../../../demo/site/suites.js';
+import { CHROMIUM_ARGS, defaultChromiumPath } from '../../../demo/executor/browser.js';
 import {
   DEFAULT_API_KEY,
   DEMO_SUITE_ID,

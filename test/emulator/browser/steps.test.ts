@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserExecutor, defaultWaitScale } from '../../../emulator/executors/browser.js';
-import { ACTION_FLOOR_MS } from '../../../emulator/executors/browser-dom.js';
+import { BrowserExecutor, defaultWaitScale } from '../../../demo/executor/browser.js';
+import { ACTION_FLOOR_MS } from '../../../demo/executor/browser-dom.js';
 import { hasChromium, request, step } from '../../support/browser-request.js';
 import { startSite, type TestSite } from '../../support/browser-site.js';
 

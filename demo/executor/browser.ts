@@ -19,8 +19,8 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
-import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from './types.js';
-import { Semaphore, untilAborted } from '../util.js';
+import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from '../../emulator/executors/types.js';
+import { Semaphore, untilAborted } from '../../emulator/util.js';
 import {
   StepError,
   abortError,

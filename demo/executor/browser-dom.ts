@@ -3,9 +3,9 @@
  * text, JavaScript, key names and step errors.
  */
 import type { BrowserContextOptions, Locator, Page, Request } from 'playwright-core';
-import type { ConsoleOutcome, RunRequest } from './types.js';
-import type { Step, StepTarget } from '../api-types.js';
-import { abortError, sleep, substitute } from '../util.js';
+import type { ConsoleOutcome, RunRequest } from '../../emulator/executors/types.js';
+import type { Step, StepTarget } from '../../emulator/api-types.js';
+import { abortError, sleep, substitute } from '../../emulator/util.js';
 
 /** Per-run settings a step needs. */
 export interface StepContext {

@@ -23,7 +23,7 @@
  * condition is a function body (`return ...`), or a single expression.
  */
 import type { Locator } from 'playwright-core';
-import type { Step } from '../api-types.js';
+import type { Step } from '../../emulator/api-types.js';
 import { runAssertion } from './browser-assertions.js';
 import {
   abortError,

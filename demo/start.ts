@@ -3,10 +3,10 @@
  * comparison baseline of its visual test, established through the emulator's own API.
  */
 import { readFile } from 'node:fs/promises';
-import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
-import { demoSeed, type DemoSeed } from './seed/demo.js';
-import type { SeedFile } from './seed.js';
-import type { Route } from './server.js';
+import { DEMO_SITE_FILES, demoSiteDir } from './site/index.js';
+import { demoSeed, type DemoSeed } from './seed.js';
+import type { SeedFile } from '../emulator/seed.js';
+import type { Route } from '../emulator/server.js';
 
 /** Routes serving the demo shop site's files under `/demo/` (`/demo` itself is its index page). */
 export function demoSiteRoutes(): Route[] {
