@@ -19,7 +19,13 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
-import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from '../../emulator/executors/types.js';
+import type {
+  ConsoleOutcome,
+  Executor,
+  RunOutcome,
+  RunRequest,
+  StepOutcome,
+} from '../../emulator/executors/types.js';
 import { Semaphore, untilAborted } from '../../emulator/util.js';
 import {
   StepError,

@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
-import { demoTestId, startEmulator, type Emulator } from '../../emulator/index.js';
+import type { Emulator } from '../../emulator/index.js';
+import { demoTestId } from '../../demo/seed.js';
+import { startDemoEmulator } from '../../demo/start.js';
 import { hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';
 import { agentMaySee } from '../../src/tunnel/providers.js';
@@ -68,7 +70,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
 
   beforeAll(async () => {
     [emulator, app, agent] = await Promise.all([
-      startEmulator({ executor: 'browser', apiKey: KEY, quiet: true, browser: { maxConcurrent: 1 } }),
+      startDemoEmulator({ apiKey: KEY, quiet: true, browser: { maxConcurrent: 1 } }),
       startApp(),
       installFakeAgent(),
     ]);
