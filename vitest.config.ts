@@ -1,48 +1,62 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, in the order they should start: vitest sorts by the durations it cached on an
- * earlier run, but a clean clone (CI) has none, and a long file that starts last decides the wall time of the
- * whole run. The longest first (virtual time over thousands of results), then the files that mostly wait
- * (on deadlines, production run durations, child processes), the CPU-bound Chromium files last of them, so
- * that they do not all share the cores at once.
+ * Three projects, two speeds (test/README.md, "Two speeds"):
+ * - `fast`: the in-process tests (`npm run test:fast`), the loop to run while changing code;
+ * - `processes`: the whole action end to end (`test/e2e/`) and the other files that start processes (the
+ *   bundle, the emulator's CLI, fake tunnel agents, other clients, linters);
+ * - `chromium`: the files that drive Chromium, one at a time once the others are done, so that no other file
+ *   shares the cores with the browser.
+ * `npm test` runs all three.
  */
-const SLOW_FIRST = [
-  'test/unit/run/watch.test.ts',
-  'test/e2e/reliability/',
-  'test/contract/official-client.test.ts',
-  'test/e2e/chaos.test.ts',
-  'test/emulator/runs.test.ts',
-  'test/e2e/tunnel.test.ts',
-  'test/e2e/demo.test.ts',
-  'test/emulator/browser/',
-];
+const CHROMIUM = ['test/emulator/browser/**/*.test.ts', 'test/e2e/tunnel.test.ts'];
 
-class SlowFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rank = (file: TestSpecification): number => {
-      const index = SLOW_FIRST.findIndex((part) => file.moduleId.includes(part));
-      return index < 0 ? SLOW_FIRST.length : index;
-    };
-    return sorted
-      .map((file, position) => ({ file, position }))
-      .sort((a, b) => rank(a.file) - rank(b.file) || a.position - b.position)
-      .map(({ file }) => file);
-  }
-}
+const PROCESSES = [
+  'test/e2e/**/*.test.ts',
+  'test/contract/independent-clients.test.ts',
+  'test/contract/shell-client.test.ts',
+  'test/emulator/cli.test.ts',
+  'test/unit/action/tunnel.test.ts',
+  'test/unit/lint/imports.test.ts',
+  'test/unit/tunnel/agent.test.ts',
+  'test/unit/tunnel/left-agent.test.ts',
+  'test/unit/tunnel/tunnel-failures.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Most test files spend their time waiting (on emulator runs, child processes, deadlines), not
-    // computing: four files at once, the slowest first, keeps a 2-core machine busy without straining the
-    // tests' time bounds. vitest's own `VITEST_MAX_WORKERS` variable overrides it.
+    // computing: four files at once keeps a 2-core machine busy without straining the tests' time bounds.
+    // vitest's own `VITEST_MAX_WORKERS` variable overrides it.
     maxWorkers: 4,
-    sequence: { sequencer: SlowFirstSequencer },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...PROCESSES, ...CHROMIUM] },
+      },
+      {
+        extends: true,
+        test: { name: 'processes', include: PROCESSES, exclude: CHROMIUM },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: CHROMIUM,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          // A bound against a hang, not a speed goal: with both cores busy a file's start-up (a browser, a
+          // whole demo run) takes minutes.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // Waits for a condition (an element, an assertion) three times as long as the suites ask: a step
+          // that passes on a quiet machine passes on a busy one; a designed failure fails the same, later.
+          env: { BROWSER_WAIT_SCALE: '3' },
+        },
+      },
+    ],
   },
 });
