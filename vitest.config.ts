@@ -3,15 +3,16 @@ import { defineConfig } from 'vitest/config';
 /**
  * Three projects, two speeds (test/README.md, "Two speeds"):
  * - `fast`: the in-process tests (`npm run test:fast`), the loop to run while changing code;
- * - `processes`: the whole action end to end (`test/e2e/`) and the other files that start processes (the
- *   bundle, the emulator's CLI, fake tunnel agents, other clients, linters);
+ * - `slow`: the whole action end to end (`test/e2e/`), the other files that start processes (the emulator's
+ *   CLI, fake tunnel agents, other clients, the import lint), and the in-process files that take longest
+ *   (virtual time over thousands of results, the official client's whole surface, real-time bounds);
  * - `chromium`: the files that drive Chromium, one at a time once the others are done, so that no other file
  *   shares the cores with the browser.
  * `npm test` runs all three.
  */
 const CHROMIUM = ['test/emulator/browser/**/*.test.ts', 'test/e2e/tunnel.test.ts'];
 
-const PROCESSES = [
+const SLOW = [
   'test/e2e/**/*.test.ts',
   'test/contract/independent-clients.test.ts',
   'test/contract/shell-client.test.ts',
@@ -21,6 +22,14 @@ const PROCESSES = [
   'test/unit/tunnel/agent.test.ts',
   'test/unit/tunnel/left-agent.test.ts',
   'test/unit/tunnel/tunnel-failures.test.ts',
+  'test/unit/run/share.test.ts',
+  'test/unit/run/watch.test.ts',
+  'test/unit/run/watch-failures.test.ts',
+  'test/unit/run/retry.test.ts',
+  'test/unit/tunnel/tunnel.test.ts',
+  'test/unit/action/readme.test.ts',
+  'test/contract/official-client.test.ts',
+  'test/emulator/runs.test.ts',
 ];
 
 export default defineConfig({
@@ -35,11 +44,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...PROCESSES, ...CHROMIUM] },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...CHROMIUM] },
       },
       {
         extends: true,
-        test: { name: 'processes', include: PROCESSES, exclude: CHROMIUM },
+        test: { name: 'slow', include: SLOW, exclude: CHROMIUM },
       },
       {
         extends: true,
