@@ -217,9 +217,11 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   it('fails naming the local address when the app never answers, triggers nothing, leaves no agent', async () => {
     const closed = await startApp();
     await closed.close();
+    // The app never answers: the action waits out its bound (30 s), which leaves the agent time to start on a
+    // busy machine, so that the failure names the app, not a slow agent.
     const inputs = inputsFor({
       tunnel: closed.url,
-      'timeout-minutes': '0.1',
+      'timeout-minutes': '0.5',
       'tunnel-provider': 'ngrok',
       'ngrok-authtoken': TOKEN,
     });
