@@ -4,9 +4,9 @@
  * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../src/run/events.js';
-import { runInWorld } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import type { RunEvent } from '../../../../src/run/events.js';
+import { runInWorld } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'stop-test-key';
 
