@@ -1,6 +1,7 @@
 /**
- * `npm run lint` checks the import graph of src/, emulator/ and bench/ with dependency-cruiser: no cycles
- * (type-only imports count), and arrows between rooms point down (docs/architecture.md, "Floors").
+ * `npm run lint` checks the import graph of src/, emulator/, demo/ and bench/ with dependency-cruiser: no
+ * cycles (type-only imports count), arrows between rooms point down (docs/architecture.md, "Floors"), and the
+ * emulator (the API double) does not import the demo that uses it.
  */
 
 /** The rooms of src/, top floor first: a room imports only rooms after it in this list. */
@@ -68,9 +69,17 @@ export default {
       from: { path: '^src/action/log\\.ts$' },
       to: { path: '^src/artifacts/' },
     },
+    {
+      name: 'emulator-does-not-import-demo',
+      severity: 'error',
+      comment:
+        'The emulator is the API double only: the demo (its Chromium executor, site and seed) uses it, never the reverse. Hand what the emulator needs in through its options (e.g. `executor`, `routes`, `seed`).',
+      from: { path: '^emulator/' },
+      to: { path: '^demo/' },
+    },
   ],
   options: {
-    includeOnly: '^(src|emulator|bench)/',
+    includeOnly: '^(src|emulator|demo|bench)/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },

@@ -55,15 +55,16 @@ const narrowed = process.env.MUTATE_TESTS?.split(',').map((glob) => glob.trim())
 /** Tests that read the source as text (docs against code): an instrumented copy is not the text they expect. */
 const SOURCE_TEXT = ['test/unit/action/readme.test.ts', 'test/unit/action/docs-paths.test.ts'];
 
-// mergeConfig joins arrays (the base's `test/**` would stay): the list is set after the merge.
+// mergeConfig joins arrays: the list is set after the merge. One project of its own (not the base's three).
 const config = mergeConfig(base, defineConfig({ test: {} }));
+const { projects: _projects, ...shared } = config.test ?? {};
 config.test = {
-  ...config.test,
+  ...shared,
   include: narrowed ?? IN_PROCESS,
   exclude: [...configDefaults.exclude, ...SOURCE_TEXT],
   // Each mutant's run imports `src/` once instead of once per file; Stryker activates a mutant at run
   // time (`ignoreStatic`), so no module needs a fresh import. The whole list passes this way too.
   isolate: false,
-  sequence: { ...config.test?.sequence, sequencer: QuickFirstSequencer },
+  sequence: { ...shared.sequence, sequencer: QuickFirstSequencer },
 };
 export default config;

@@ -21,15 +21,11 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  DEFAULT_API_KEY,
-  DEMO_SUITE_ID,
-  demoTestId,
-  startEmulator,
-  type Emulator,
-} from '../emulator/index.js';
-import { DEMO_BUG_ERROR } from '../emulator/demo-site/suites.js';
-import { chromiumAvailable, defaultChromiumPath } from '../emulator/executors/browser.js';
+import { DEFAULT_API_KEY, startEmulator, type Emulator } from '../emulator/index.js';
+import { DEMO_SUITE_ID, demoTestId } from './seed.js';
+import { startDemoEmulator } from './start.js';
+import { DEMO_BUG_ERROR } from './site/suites.js';
+import { chromiumAvailable, defaultChromiumPath } from './executor/browser.js';
 import { runnerInputs } from '../test/support/runner-inputs.js';
 import { checkLinks } from './links.js';
 import { renderSummaryPage, saveLinkedFiles } from './preview.js';
@@ -296,7 +292,7 @@ async function main(): Promise<number> {
   try {
     emulator =
       plan.executor === 'browser'
-        ? await startEmulator({ executor: 'browser', browser: { maxConcurrent: 3 } })
+        ? await startDemoEmulator({ browser: { maxConcurrent: 3 } })
         : await startEmulator({ timeScale: SIMULATED_TIME_SCALE });
   } catch (error) {
     console.error(`The emulator could not start: ${(error as Error).message}`);

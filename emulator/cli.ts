@@ -11,11 +11,9 @@ const USAGE = `Usage: npm run emulator -- [options]
   --port N          port to listen on (default 4010; 0 picks a free port)
   --host H          host to bind (default 127.0.0.1)
   --api-key KEY     an extra API key seeing every organization (the default seed has demo-api-key)
-  --seed FILE       seed JSON file, or 'demo' for the demo shop (default: the shipped default seed;
-                    with --executor browser, the demo seed)
+  --seed FILE       seed JSON file (default: the shipped default seed)
   --time-scale X    multiply simulated durations and limits by X (default 1, e.g. 0.01)
-  --executor NAME   simulated (default) or browser
-  --chromium PATH   browser executor: Chromium executable
+  --executor NAME   simulated (the only one; runs in Chromium are the demo's: npm run demo)
   --faults SPEC     fault injection, e.g. rate=0.1,kinds=500+429+reset-after,seed=42,route=/v1/results/*:503x2
   --rate-limit SPEC the service's rate limit: on (default: burst=300,rate=10 per account, then HTTP 429),
                     off, or burst=N,rate=N,retry-after=S (retry-after adds a Retry-After header)
@@ -31,7 +29,6 @@ const OPTIONS = {
   seed: { type: 'string' },
   'time-scale': { type: 'string' },
   executor: { type: 'string' },
-  chromium: { type: 'string' },
   faults: { type: 'string' },
   'rate-limit': { type: 'string' },
   'not-found-window': { type: 'string' },
@@ -59,11 +56,12 @@ function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
   if (v['time-scale'] !== undefined)
     options.timeScale = numberOf('time-scale', v['time-scale'], (n) => n > 0, 'a positive number');
   if (v.executor !== undefined) {
-    if (v.executor !== 'simulated' && v.executor !== 'browser')
-      throw new Error(`--executor must be simulated or browser, got "${v.executor}"`);
+    if (v.executor !== 'simulated')
+      throw new Error(
+        `--executor must be simulated, got "${v.executor}" (runs in Chromium: npm run demo -- --executor browser)`,
+      );
     options.executor = v.executor;
   }
-  if (v.chromium !== undefined) options.browser = { executablePath: v.chromium };
   if (v.faults !== undefined) options.faults = v.faults;
   if (v['rate-limit'] !== undefined) options.rateLimit = parseRateLimit(v['rate-limit']);
   if (v['not-found-window'] !== undefined)

@@ -12,7 +12,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import { adminRoutes } from './admin.js';
 import { appPageRoutes } from './app-pages.js';
 import { realClock, RequestsInFlight, type EmulatorClock } from './clock.js';
-import { demoSiteRoutes, loadDemoSeed } from './demo-start.js';
 import { apiRoutes } from './routes/index.js';
 import { Engine } from './engine.js';
 import type { FinishRecord } from './run-records.js';
@@ -21,7 +20,7 @@ import type { Executor } from './executors/types.js';
 import { checkFaultSpec, Faults, parseFaultSpec, type FaultSpec } from './faults.js';
 import { placeholderScreenshot, pngImageKit } from './images.js';
 import { defaultSeed, loadSeed, readSeedFile, type SeedFile } from './seed.js';
-import { createServer, type RequestRecord } from './server.js';
+import { createServer, type RequestRecord, type Route } from './server.js';
 import { Store } from './store.js';
 import { Webhooks } from './webhooks.js';
 import {
@@ -32,20 +31,13 @@ import {
 } from './limits.js';
 
 export type { FinishRecord } from './run-records.js';
-export type { RequestRecord } from './server.js';
+export type { RequestRecord, Route } from './server.js';
 export type { Scenario } from './executors/simulated.js';
 export type { FaultSpec, FaultKind } from './faults.js';
 export type { SeedFile } from './seed.js';
 export type { RateLimitSpec } from './limits.js';
 export type { EmulatorClock } from './clock.js';
-export {
-  demoSeed,
-  demoTestId,
-  DEMO_FOLDER_ID,
-  DEMO_ORGANIZATION_ID,
-  DEMO_SUITE_ID,
-  type DemoSeed,
-} from './seed/demo.js';
+export type { Executor } from './executors/types.js';
 export { Store } from './store.js';
 
 /** The API key of the default seed. */
@@ -61,11 +53,11 @@ export interface EmulatorOptions {
   /** Extra API keys that see every seeded organization. */
   apiKeys?: string[];
   /**
-   * A seed object, the path of a seed JSON file, or `demo` for the demo seed (the demo shop site's suites,
-   * served by the emulator under `/demo/`; see README "Demo seed"). Default: the demo seed with the `browser`
-   * executor, else the shipped default seed.
+   * A seed object, the path of a seed JSON file, or a function making the seed from the emulator's origin
+   * (e.g. `http://127.0.0.1:4010`), called once the server listens: for tests whose start URLs are pages
+   * the emulator serves (`routes`). Default: the shipped default seed.
    */
-  seed?: SeedFile | string;
+  seed?: SeedFile | string | ((origin: string) => SeedFile);
   /** Multiplies simulated durations and the run and suite-wait limits; default 1 (real time). */
   timeScale?: number;
   /**
@@ -74,10 +66,13 @@ export interface EmulatorOptions {
    * real time; tests pass a virtual clock shared with the action (the shape of the action's `Clock`).
    */
   clock?: EmulatorClock;
-  /** `simulated` (default), `browser` (headless Chromium, loaded lazily) or an Executor instance. */
-  executor?: 'simulated' | 'browser' | Executor;
-  /** Options of the browser executor. */
-  browser?: { executablePath?: string; maxConcurrent?: number };
+  /**
+   * What runs the tests: `simulated` (default: scenarios, see `executors/simulated.ts`) or an executor handed
+   * in from outside (the demo's Chromium executor); the emulator closes it when it closes.
+   */
+  executor?: 'simulated' | Executor;
+  /** Extra routes, matched before the API's (e.g. the pages a seed's tests visit). */
+  routes?: Route[];
   /** Fault spec text (see faults.ts / README) or object. */
   faults?: string | FaultSpec;
   /**
@@ -131,31 +126,15 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-/**
- * Creates the executor named `name` (`simulated` or `browser`). The browser executor is imported lazily,
- * so the simulated one needs no browser dependencies.
- */
-async function makeExecutor(
-  name: EmulatorOptions['executor'],
-  store: Store,
-  browser: EmulatorOptions['browser'],
-): Promise<Executor> {
-  if (name && typeof name === 'object') return name;
-  if (name === undefined || name === 'simulated') {
-    return new SimulatedExecutor({
-      scenarioFor: (request) => store.scenarios.get(request.testId || request.testName),
-      renderScreenshot: (width, height, label, variant) =>
-        placeholderScreenshot(label, width, height, variant),
-    });
-  }
-  if (name === 'browser') {
-    const path = './executors/browser.js';
-    const mod = (await import(path)) as {
-      BrowserExecutor: new (options: { executablePath?: string; maxConcurrent?: number }) => Executor;
-    };
-    return new mod.BrowserExecutor(browser ?? {});
-  }
-  throw new Error(`Unknown executor "${String(name)}"; expected simulated or browser`);
+/** The options' executor: the one handed in, else the simulated executor with the store's scenarios. */
+function makeExecutor(executor: EmulatorOptions['executor'], store: Store): Executor {
+  if (executor && typeof executor === 'object') return executor;
+  if (executor !== undefined && executor !== 'simulated')
+    throw new Error(`Unknown executor "${String(executor)}"; expected simulated or an Executor`);
+  return new SimulatedExecutor({
+    scenarioFor: (request) => store.scenarios.get(request.testId || request.testName),
+    renderScreenshot: (width, height, label, variant) => placeholderScreenshot(label, width, height, variant),
+  });
 }
 
 /**
@@ -237,7 +216,7 @@ function trackSockets(server: Server): () => void {
   };
 }
 
-/** The seed of the `seed` option other than `demo`: a seed file's path, a seed object, or the default seed. */
+/** The seed of the `seed` option other than a function: a seed file's path, a seed object, or the default seed. */
 function seedOf(seed: SeedFile | string | undefined): SeedFile {
   return typeof seed === 'string' ? readSeedFile(seed) : (seed ?? defaultSeed());
 }
@@ -248,24 +227,18 @@ function toSpec(spec: string | FaultSpec | undefined): FaultSpec {
 }
 
 /**
- * Starts an emulator on loopback. Resolves once it listens (with the demo seed: once the screenshot
- * comparison baseline of its visual test is accepted, about a second with Chromium). Throws when the seed,
- * fault spec or executor name is invalid, the port is taken, or the demo baseline run fails.
+ * Starts an emulator on loopback. Resolves once it listens and holds its seed. Throws when the seed, fault
+ * spec or executor name is invalid, or the port is taken.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const { timeScale, notFoundWindowMs, rateLimiter, clock } = checkedOptions(options);
   const { verdictBeforeTiming } = options;
   const inFlight = new RequestsInFlight();
   const store = new Store();
-  // The demo seed needs the emulator's origin, so it is loaded once the server listens.
-  const useDemoSeed =
-    options.seed === 'demo' || (options.seed === undefined && options.executor === 'browser');
-  const applySeed = (seed: SeedFile) => loadSeedWithKeys(store, seed, options);
-  if (!useDemoSeed) applySeed(seedOf(options.seed));
-  const initialFaults = toSpec(options.faults);
-  // No faults while the demo baseline is being established.
-  let faults = new Faults(useDemoSeed ? {} : initialFaults);
-  let baselineDone = !useDemoSeed;
+  // A seed made from the emulator's origin is loaded once the server listens.
+  const seedFromOrigin = typeof options.seed === 'function' ? options.seed : undefined;
+  if (typeof options.seed !== 'function') loadSeedWithKeys(store, seedOf(options.seed), options);
+  let faults = new Faults(toSpec(options.faults));
   let requests: RequestRecord[] = [];
   let runs: FinishRecord[] = [];
   let seq = 0;
@@ -274,7 +247,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests = [];
     runs = [];
   };
-  const executor = await makeExecutor(options.executor, store, options.browser);
+  const executor = makeExecutor(options.executor, store);
   const webhooks = new Webhooks(store, options.webhooks !== false);
   const onFinish = (record: FinishRecord) => {
     runs.push(record);
@@ -296,7 +269,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const server: Server = createServer({
     store,
     routes: [
-      ...demoSiteRoutes(),
+      ...(options.routes ?? []),
       ...appPageRoutes(store),
       ...apiRoutes({ store, engine, notFoundWindowMs, clock, inFlight, webhooks, verdictBeforeTiming }),
       ...adminRoutes({
@@ -316,8 +289,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     nextSeq: () => ++seq,
     clock,
     inFlight,
-    // No limit while the demo baseline is being established.
-    rateLimiter: () => (baselineDone ? rateLimiter : undefined),
+    rateLimiter: () => rateLimiter,
   });
   const destroySockets = trackSockets(server);
   const port = await listenOrClose(server, options, executor);
@@ -328,14 +300,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await executor.close();
     await closeServer(server, destroySockets);
   };
-  if (useDemoSeed) {
-    await loadDemoSeed(origin, DEFAULT_API_KEY, applySeed).catch(async (error: unknown) => {
+  if (seedFromOrigin) {
+    try {
+      loadSeedWithKeys(store, seedFromOrigin(origin), options);
+    } catch (error) {
       await shutdown();
       throw error;
-    });
-    resetLog();
-    faults = new Faults(initialFaults);
-    baselineDone = true;
+    }
   }
   let closing: Promise<void> | undefined;
   return {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderSummaryPage, saveLinkedFiles } from '../../demo/preview.js';
-import { startEmulator } from '../../emulator/index.js';
+import { startDemoEmulator } from '../../demo/start.js';
 import { ROOT } from '../support/harness.js';
 
 const MISSING_CHROMIUM = path.join(tmpdir(), 'no-such-dir', 'chromium');
@@ -176,9 +176,7 @@ describe('demo script without Chromium', () => {
 
 describe('emulator demo seed without Chromium', () => {
   it('refuses to start, naming the baseline run and why it failed', async () => {
-    await expect(
-      startEmulator({ executor: 'browser', browser: { executablePath: MISSING_CHROMIUM } }),
-    ).rejects.toThrow(
+    await expect(startDemoEmulator({ browser: { executablePath: MISSING_CHROMIUM } })).rejects.toThrow(
       `Demo seed: the baseline run of test demo-products-page-looks-right failed: The test could not be run: Chromium not found at ${MISSING_CHROMIUM}`,
     );
   });

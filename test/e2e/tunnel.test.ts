@@ -14,8 +14,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_SITE_FILES, demoSiteDir } from '../../emulator/demo-site/index.js';
-import { demoTestId, startEmulator, type Emulator } from '../../emulator/index.js';
+import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
+import type { Emulator } from '../../emulator/index.js';
+import { demoTestId } from '../../demo/seed.js';
+import { startDemoEmulator } from '../../demo/start.js';
 import { hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';
 import { agentMaySee } from '../../src/tunnel/providers.js';
@@ -68,7 +70,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
 
   beforeAll(async () => {
     [emulator, app, agent] = await Promise.all([
-      startEmulator({ executor: 'browser', apiKey: KEY, quiet: true, browser: { maxConcurrent: 1 } }),
+      startDemoEmulator({ apiKey: KEY, quiet: true, browser: { maxConcurrent: 1 } }),
       startApp(),
       installFakeAgent(),
     ]);
@@ -215,9 +217,11 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   it('fails naming the local address when the app never answers, triggers nothing, leaves no agent', async () => {
     const closed = await startApp();
     await closed.close();
+    // The app never answers: the action waits out its bound (30 s), which leaves the agent time to start on a
+    // busy machine, so that the failure names the app, not a slow agent.
     const inputs = inputsFor({
       tunnel: closed.url,
-      'timeout-minutes': '0.1',
+      'timeout-minutes': '0.5',
       'tunnel-provider': 'ngrok',
       'ngrok-authtoken': TOKEN,
     });

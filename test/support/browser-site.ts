@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { DEMO_SITE_FILES, demoSiteDir } from '../../emulator/demo-site/index.js';
+import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
 
 export const AUTH = { username: 'tester', password: 's3cret-pass' };
 

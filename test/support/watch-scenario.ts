@@ -4,7 +4,7 @@
  * emulator's not-found window and rate limit at their defaults, time figures exact virtual ms). The client
  * and the request budget are wired as the action wires them. Figures: requests counted at the emulator, by
  * kind; per run; the busiest second; lag from the emulator's finish record to the run's end in the engine.
- * Used by test/unit/run/watch.test.ts and scripts/measure-watch.ts.
+ * Used by test/unit/run/follow/watch.test.ts and scripts/measure-watch.ts.
  */
 import { RateBudget } from '../../src/api/budget.js';
 import { runPlan, type RunPlan } from '../../src/run/engine.js';

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SITE_FILES, demoSiteDir } from '../../../emulator/demo-site/index.js';
+import { DEMO_SITE_FILES, demoSiteDir } from '../../../demo/site/index.js';
 import {
   DEMO_BUG_ERROR,
   demoSuites,
   type DemoSuiteDefinition,
   type DemoTestDefinition,
-} from '../../../emulator/demo-site/suites.js';
-import { BrowserExecutor } from '../../../emulator/executors/browser.js';
+} from '../../../demo/site/suites.js';
+import { BrowserExecutor } from '../../../demo/executor/browser.js';
 import { comparePngs } from '../../../emulator/formats/png.js';
 import type { Step } from '../../../src/api/types.js';
 import { hasChromium, request } from '../../support/browser-request.js';

@@ -12,15 +12,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BUG_ERROR, demoSuites } from '../../../emulator/demo-site/suites.js';
-import { CHROMIUM_ARGS, defaultChromiumPath } from '../../../emulator/executors/browser.js';
-import {
-  DEFAULT_API_KEY,
-  DEMO_SUITE_ID,
-  demoTestId,
-  startEmulator,
-  type Emulator,
-} from '../../../emulator/index.js';
+import { DEMO_BUG_ERROR, demoSuites } from '../../../demo/site/suites.js';
+import { CHROMIUM_ARGS, defaultChromiumPath } from '../../../demo/executor/browser.js';
+import { DEMO_SUITE_ID, demoTestId } from '../../../demo/seed.js';
+import { startDemoEmulator } from '../../../demo/start.js';
+import { DEFAULT_API_KEY, type Emulator } from '../../../emulator/index.js';
 import type { TestResult } from '../../../src/api/types.js';
 import { ROOT } from '../../support/harness.js';
 import { hasChromium } from '../../support/browser-request.js';
@@ -64,6 +60,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
             PATH: process.env.PATH ?? '',
             HOME: process.env.HOME ?? '',
             ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+            ...(process.env.BROWSER_WAIT_SCALE ? { BROWSER_WAIT_SCALE: process.env.BROWSER_WAIT_SCALE } : {}),
           },
           stdio: ['ignore', 'pipe', 'pipe'],
         },
@@ -79,7 +76,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
     results = existsSync(file)
       ? (JSON.parse(readFileSync(file, 'utf8')) as { results: ResultLine[] }).results
       : [];
-  }, 90_000);
+  }, 300_000);
   afterAll(async () => {
     if (out) await rm(out, { recursive: true, force: true });
   });
@@ -243,7 +240,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
 describe.skipIf(!hasChromium)('emulator with the browser executor and the demo seed', () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ executor: 'browser', browser: { maxConcurrent: 2 } });
+    emulator = await startDemoEmulator({ browser: { maxConcurrent: 2 } });
   });
   afterAll(async () => {
     await emulator?.close();

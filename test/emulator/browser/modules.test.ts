@@ -5,6 +5,7 @@
  * executor runs: `emulator/modules.ts`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserExecutor } from '../../../demo/executor/browser.js';
 import type { Emulator } from '../../../emulator/index.js';
 import { hasChromium } from '../../support/browser-request.js';
 import { startSite, type TestSite } from '../../support/browser-site.js';
@@ -20,7 +21,7 @@ describe.skipIf(!hasChromium)('browser executor: modules', () => {
   beforeAll(async () => {
     site = await startSite({ form: FORM });
     em = await start({
-      executor: 'browser',
+      executor: new BrowserExecutor({ maxConcurrent: 2 }),
       timeScale: 1,
       apiKey: KEY,
       seed: {

@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserExecutor } from '../../../emulator/executors/browser.js';
+import { BrowserExecutor } from '../../../demo/executor/browser.js';
 import { AUTH, startSite, type TestSite } from '../../support/browser-site.js';
 import { hasChromium, request, step } from '../../support/browser-request.js';
 

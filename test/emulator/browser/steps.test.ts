@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserExecutor } from '../../../emulator/executors/browser.js';
+import { BrowserExecutor, defaultWaitScale } from '../../../demo/executor/browser.js';
+import { ACTION_FLOOR_MS } from '../../../demo/executor/browser-dom.js';
 import { hasChromium, request, step } from '../../support/browser-request.js';
 import { startSite, type TestSite } from '../../support/browser-site.js';
 
@@ -19,13 +20,20 @@ const FORM = `<!doctype html><html><head><title>Form</title></head><body>
 <button id="later" onclick="setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.appendChild(p); }, 300)">Later</button>
 </body></html>`;
 
+/** A button that is enabled 2.5 s after the page loads: clicking it waits for it. */
+const LATE_ENABLED = `<!doctype html><html><body>
+<button id="go" disabled onclick="document.getElementById('out').textContent = 'Clicked'">Go</button>
+<p id="out"></p>
+<script>setTimeout(() => { document.getElementById('go').disabled = false; }, 2500);</script>
+</body></html>`;
+
 const SECOND = `<!doctype html><html><head><title>Second</title></head><body><h1 id="title">Second page</h1></body></html>`;
 
 describe.skipIf(!hasChromium)('browser executor: step commands', () => {
   let site: TestSite;
   let executor: BrowserExecutor;
   beforeAll(async () => {
-    site = await startSite({ form: FORM, second: SECOND });
+    site = await startSite({ form: FORM, second: SECOND, 'late-enabled': LATE_ENABLED });
     executor = new BrowserExecutor({ maxConcurrent: 2 });
   });
   afterAll(async () => {
@@ -112,6 +120,54 @@ describe.skipIf(!hasChromium)('browser executor: step commands', () => {
     );
     expect(outcome.passing).toBe(false);
     expect(outcome.steps[0]?.error).toBe(error);
+  });
+
+  it('gives a step its own action at least the action floor, whatever is left of its element wait', async () => {
+    // The button is there at once but takes 2.5 s to become clickable: a wait of 200 ms finds it, and the
+    // click then waits for it (ACTION_FLOOR_MS), as a navigation does, so a busy machine does not fail it.
+    const outcome = await executor.run(
+      request(`${site.url}/t/late-enabled`, [step('click', '#go'), step('assertText', '#out', 'Clicked')], {
+        maxWaitDelay: 200,
+      }),
+    );
+    expect(outcome.steps.map((s) => [s.passing, s.error])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    expect(ACTION_FLOOR_MS).toBeGreaterThan(2500);
+  });
+
+  it('multiplies the waits for a condition by the wait scale', async () => {
+    const scaled = new BrowserExecutor({ maxConcurrent: 1, waitScale: 20 });
+    try {
+      // The element comes 1.5 s after the step that adds it: a wait of 300 ms times 20 finds it.
+      const outcome = await scaled.run(
+        request(
+          `${site.url}/t/form`,
+          [
+            step(
+              'execute',
+              '',
+              'setTimeout(() => { document.body.append(Object.assign(document.createElement("p"), { id: "later-still" })); }, 1500)',
+            ),
+            step('assertElementPresent', '#later-still'),
+          ],
+          { maxWaitDelay: 300 },
+        ),
+      );
+      expect(outcome.steps.map((s) => [s.passing, s.error])).toEqual([
+        [true, undefined],
+        [true, undefined],
+      ]);
+    } finally {
+      await scaled.close();
+    }
+    expect(() => new BrowserExecutor({ waitScale: 0.5 })).toThrow('waitScale must be at least 1, got 0.5');
+    expect(defaultWaitScale({})).toBe(1);
+    expect(defaultWaitScale({ BROWSER_WAIT_SCALE: '3' })).toBe(3);
+    expect(() => defaultWaitScale({ BROWSER_WAIT_SCALE: 'fast' })).toThrow(
+      'BROWSER_WAIT_SCALE must be a number of at least 1, got "fast"',
+    );
   });
 
   it('tries the selectors of a target in order, CSS and XPath', async () => {

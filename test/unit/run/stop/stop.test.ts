@@ -4,10 +4,10 @@
  * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestResult } from '../../../src/api/types.js';
-import type { RunEvent } from '../../../src/run/events.js';
-import { runInWorld } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import type { TestResult } from '../../../../src/api/types.js';
+import type { RunEvent } from '../../../../src/run/events.js';
+import { runInWorld } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'stop-test-key';
 

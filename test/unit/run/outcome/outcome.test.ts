@@ -9,9 +9,9 @@ import {
   isSuiteResultOver,
   suiteTestCount,
   type VerdictPolicy,
-} from '../../../src/run/outcome/outcome.js';
-import { MAX_LIST_RECORDS } from '../../../src/api/limits.js';
-import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
+} from '../../../../src/run/outcome/outcome.js';
+import { MAX_LIST_RECORDS } from '../../../../src/api/limits.js';
+import { suiteResult, suiteRun, testResult, testRun } from '../../../support/run-factories.js';
 
 const POLICY: VerdictPolicy = { failOnScreenshotCompare: false, failOnTimeout: true, failOnEmpty: true };
 

@@ -9,7 +9,7 @@
  * its tick at about 1 s.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
+import { TICK_JITTER_MS, TICK_MS } from '../../../../src/run/follow/watcher.js';
 import {
   percentile,
   requestKind,
@@ -20,7 +20,7 @@ import {
   type WatchFigures,
   WATCH_KEY,
   WATCH_ORG,
-} from '../../support/watch-scenario.js';
+} from '../../../support/watch-scenario.js';
 
 /** `n` runs of 20–35 s, spread evenly over that range, ms. */
 const between = (i: number, n: number): number => 20_000 + Math.round((15_000 * ((i * 7) % n)) / (n - 1));

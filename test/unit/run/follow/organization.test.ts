@@ -6,11 +6,11 @@
  * (`organizationOf`), and the one read of it (`readOrganization`): null, never a throw, when it cannot be had.
  */
 import { describe, expect, it } from 'vitest';
-import type { Handle } from '../../../src/run/book.js';
-import { runPlan } from '../../../src/run/engine.js';
-import { organizationOf, readOrganization } from '../../../src/run/follow/organization.js';
-import { runPlanOf } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import type { Handle } from '../../../../src/run/book.js';
+import { runPlan } from '../../../../src/run/engine.js';
+import { organizationOf, readOrganization } from '../../../../src/run/follow/organization.js';
+import { runPlanOf } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'organization-test-key';
 

@@ -8,11 +8,11 @@
  * service.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runPlan } from '../../../src/run/engine.js';
-import type { RunEvent } from '../../../src/run/events.js';
-import { decideVerdict } from '../../../src/run/outcome/outcome.js';
-import { runPlanOf } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { runPlan } from '../../../../src/run/engine.js';
+import type { RunEvent } from '../../../../src/run/events.js';
+import { decideVerdict } from '../../../../src/run/outcome/outcome.js';
+import { runPlanOf } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'trigger-early-test-key';
 /**

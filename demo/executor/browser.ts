@@ -13,15 +13,24 @@
  * steps, maxWaitDelay for element waits and assertions, maxAjaxDelay for pending requests after an action,
  * finalDelay before the screenshot, failOnJavaScriptError (an uncaught page error fails the run), the
  * run-time limit, screenshotExclusions, screenshotTarget and disableVisuals. Sleep-only delays
- * (globalStepDelay, pause, finalDelay) are multiplied by the time scale; waits for a condition are not.
+ * (globalStepDelay, pause, finalDelay) are multiplied by the time scale; waits for a condition (maxWaitDelay)
+ * by the executor's wait scale instead, and a step's own action gets at least `ACTION_FLOOR_MS`: a busy
+ * machine makes runs slower, never changes their outcome.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
-import type { ConsoleOutcome, Executor, RunOutcome, RunRequest, StepOutcome } from './types.js';
-import { Semaphore, untilAborted } from '../util.js';
+import type {
+  ConsoleOutcome,
+  Executor,
+  RunOutcome,
+  RunRequest,
+  StepOutcome,
+} from '../../emulator/executors/types.js';
+import { Semaphore, untilAborted } from '../../emulator/util.js';
 import {
   StepError,
   abortError,
+  actionTimeout,
   contextOptions,
   isAction,
   playwrightSelector,
@@ -61,6 +70,24 @@ export interface BrowserExecutorOptions {
   executablePath?: string;
   /** Runs at once in the shared browser (default 2). */
   maxConcurrent?: number;
+  /**
+   * Multiplies the waits for a condition (maxWaitDelay: an element to appear, an assertion to hold); default
+   * `BROWSER_WAIT_SCALE` when set, else 1. Tests raise it so that the steps that pass on a quiet machine pass
+   * on a busy one; a step that fails on the page's content fails the same, only later.
+   */
+  waitScale?: number;
+}
+
+/**
+ * The default wait scale: `BROWSER_WAIT_SCALE` (a number ≥ 1) when set, else 1. Throws an Error naming the
+ * variable and its value when it is not such a number.
+ */
+export function defaultWaitScale(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.BROWSER_WAIT_SCALE;
+  if (text === undefined || text === '') return 1;
+  const scale = Number(text);
+  if (!(scale >= 1)) throw new Error(`BROWSER_WAIT_SCALE must be a number of at least 1, got "${text}"`);
+  return scale;
 }
 
 /** The run error when the run-time limit is reached (`ms` shown in seconds). */
@@ -73,6 +100,7 @@ export class BrowserExecutor implements Executor {
   readonly name = 'browser';
   readonly executablePath: string;
   readonly maxConcurrent: number;
+  readonly waitScale: number;
   private browser: Promise<Browser> | undefined;
   private readonly slots: Semaphore;
   private closed = false;
@@ -81,6 +109,8 @@ export class BrowserExecutor implements Executor {
     this.executablePath = options.executablePath ?? defaultChromiumPath();
     this.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent ?? 2));
     this.slots = new Semaphore(this.maxConcurrent);
+    this.waitScale = options.waitScale ?? defaultWaitScale();
+    if (!(this.waitScale >= 1)) throw new Error(`waitScale must be at least 1, got ${this.waitScale}`);
   }
 
   /** The shared browser, launched on first use and again after a crash. */
@@ -160,7 +190,7 @@ export class BrowserExecutor implements Executor {
         page,
         variables,
         extractions,
-        maxWaitDelay: request.maxWaitDelay,
+        maxWaitDelay: request.maxWaitDelay * this.waitScale,
         timeScale: request.timeScale,
         signal: control.signal,
       };
@@ -170,7 +200,7 @@ export class BrowserExecutor implements Executor {
       let failed = false;
       const startUrl = substitute(request.startUrl, variables);
       try {
-        await page.goto(startUrl, { waitUntil: 'load', timeout: Math.max(request.maxWaitDelay, 5000) });
+        await page.goto(startUrl, { waitUntil: 'load', timeout: actionTimeout(ctx.maxWaitDelay) });
         await settle();
       } catch (error) {
         if (control.signal.aborted) throw abortError();
@@ -331,7 +361,7 @@ export class BrowserExecutor implements Executor {
       const locator = page.locator(playwrightSelector(target)).first();
       if ((await locator.count().catch(() => 0)) > 0) {
         try {
-          return await locator.screenshot({ timeout: Math.max(request.maxWaitDelay, 1000) });
+          return await locator.screenshot({ timeout: actionTimeout(request.maxWaitDelay * this.waitScale) });
         } catch {
           // fall back to the viewport below
         }

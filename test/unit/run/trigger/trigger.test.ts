@@ -4,11 +4,11 @@
  * (`test/support/virtual-world.ts`).
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
-import type { EngineOptions, RunPlan } from '../../../src/run/engine.js';
-import type { TestDefinition, TestResult } from '../../../src/api/types.js';
-import { executePaths, runInWorld } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { ApiError } from '../../../../src/api/errors.js';
+import type { EngineOptions, RunPlan } from '../../../../src/run/engine.js';
+import type { TestDefinition, TestResult } from '../../../../src/api/types.js';
+import { executePaths, runInWorld } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'trigger-test-key';
 

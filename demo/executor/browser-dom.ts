@@ -3,9 +3,9 @@
  * text, JavaScript, key names and step errors.
  */
 import type { BrowserContextOptions, Locator, Page, Request } from 'playwright-core';
-import type { ConsoleOutcome, RunRequest } from './types.js';
-import type { Step, StepTarget } from '../api-types.js';
-import { abortError, sleep, substitute } from '../util.js';
+import type { ConsoleOutcome, RunRequest } from '../../emulator/executors/types.js';
+import type { Step, StepTarget } from '../../emulator/api-types.js';
+import { abortError, sleep, substitute } from '../../emulator/util.js';
 
 /** Per-run settings a step needs. */
 export interface StepContext {
@@ -13,7 +13,7 @@ export interface StepContext {
   /** Run variables, extracted values included; `{{name}}` in targets and values is replaced by them. */
   variables: Record<string, string>;
   extractions: Record<string, string>;
-  /** ms to wait for an element or for an assertion to hold. */
+  /** ms to wait for an element or for an assertion to hold: the request's maxWaitDelay times the wait scale. */
   maxWaitDelay: number;
   timeScale: number;
   signal: AbortSignal;
@@ -46,6 +46,17 @@ export function describeTarget(selectors: string[]): string {
 export { abortError, sleep, substitute };
 
 const POLL_MS = 50;
+
+/**
+ * The least time, in ms, a step's own action gets (a click, typing, choosing an option, a navigation): a
+ * busy machine makes an action slower, never makes it fail, so an outcome depends on the page, not on speed.
+ */
+export const ACTION_FLOOR_MS = 5000;
+
+/** The timeout in ms of an action that may still use `leftMs` of its step's wait: at least `ACTION_FLOOR_MS`. */
+export function actionTimeout(leftMs: number): number {
+  return Math.max(leftMs, ACTION_FLOOR_MS);
+}
 
 /**
  * Calls `probe` until it returns a value other than undefined or `timeoutMs` passes (at least one call).

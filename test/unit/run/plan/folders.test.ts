@@ -4,9 +4,9 @@
  * before listing is one run not started, told as a trigger problem. The engine against the emulator.
  */
 import { describe, expect, it } from 'vitest';
-import { NOT_STARTED_ERROR } from '../../../src/run/stop/deadline.js';
-import { runInWorld } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { NOT_STARTED_ERROR } from '../../../../src/run/stop/deadline.js';
+import { runInWorld } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'folders-test-key';
 const world = useVirtualWorld({ apiKey: API_KEY });

@@ -11,12 +11,12 @@
  * the watch loop at its exact virtual time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateBudget } from '../../../src/api/budget.js';
-import { UNEXPECTED_SHAPE_LIMIT } from '../../../src/api/errors.js';
-import { refId } from '../../../src/api/refs.js';
-import { runPlan, type RunPlan } from '../../../src/run/engine.js';
-import type { RunSummary } from '../../../src/run/types.js';
-import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
+import { RateBudget } from '../../../../src/api/budget.js';
+import { UNEXPECTED_SHAPE_LIMIT } from '../../../../src/api/errors.js';
+import { refId } from '../../../../src/api/refs.js';
+import { runPlan, type RunPlan } from '../../../../src/run/engine.js';
+import type { RunSummary } from '../../../../src/run/types.js';
+import { TICK_JITTER_MS, TICK_MS } from '../../../../src/run/follow/watcher.js';
 import {
   planOf,
   requestKind,
@@ -25,8 +25,8 @@ import {
   WATCH_KEY,
   type RunSpec,
   type WatchBed,
-} from '../../support/watch-scenario.js';
-import { startEchoProxy, type SeenRequest } from '../../support/proxy.js';
+} from '../../../support/watch-scenario.js';
+import { startEchoProxy, type SeenRequest } from '../../../support/proxy.js';
 
 /** The engine's default first back-off after a failed read, ms (`EngineWaits.pollBackoffMs`). */
 const POLL_BACKOFF_MS = 1_000;

@@ -23,10 +23,11 @@
  * condition is a function body (`return ...`), or a single expression.
  */
 import type { Locator } from 'playwright-core';
-import type { Step } from '../api-types.js';
+import type { Step } from '../../emulator/api-types.js';
 import { runAssertion } from './browser-assertions.js';
 import {
   abortError,
+  actionTimeout,
   describeTarget,
   findElement,
   keyFor,
@@ -77,7 +78,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<void> {
     const started = Date.now();
     const el = await findElement(ctx, selectors, where);
     try {
-      await action(el, Math.max(1000, ctx.maxWaitDelay - (Date.now() - started)));
+      await action(el, actionTimeout(ctx.maxWaitDelay - (Date.now() - started)));
     } catch (error) {
       if (ctx.signal.aborted) throw abortError();
       throw new StepError(`Could not ${what} ${where}: ${shortError(error)}`);
@@ -169,7 +170,7 @@ async function openStep(ctx: StepContext, parts: StepParts): Promise<void> {
     throw new StepError(`Invalid URL: ${shownValue || where}`);
   }
   try {
-    await page.goto(url, { waitUntil: 'load', timeout: Math.max(ctx.maxWaitDelay, 5000) });
+    await page.goto(url, { waitUntil: 'load', timeout: actionTimeout(ctx.maxWaitDelay) });
   } catch (error) {
     if (ctx.signal.aborted) throw abortError();
     const shownUrl = shownValue.includes('{{') || where.includes('{{') ? shownValue || where : url;
@@ -179,7 +180,7 @@ async function openStep(ctx: StepContext, parts: StepParts): Promise<void> {
 
 /** `goBack` and `refresh`, waiting for the page to load. */
 async function navigate(ctx: StepContext, command: 'goBack' | 'refresh'): Promise<void> {
-  const options = { waitUntil: 'load' as const, timeout: Math.max(ctx.maxWaitDelay, 5000) };
+  const options = { waitUntil: 'load' as const, timeout: actionTimeout(ctx.maxWaitDelay) };
   const go = command === 'goBack' ? ctx.page.goBack(options) : ctx.page.reload(options);
   await go.catch((error: unknown) => {
     throw new StepError(`Could not ${command === 'goBack' ? 'go back' : 'refresh'}: ${shortError(error)}`);

@@ -8,9 +8,9 @@
  * are read within 2 s of the last finish; 20 runs of 20 s cost less than the official client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
-import { runPlan } from '../../../src/run/engine.js';
-import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../../src/api/limits.js';
+import { runPlan } from '../../../../src/run/engine.js';
+import { TICK_JITTER_MS, TICK_MS } from '../../../../src/run/follow/watcher.js';
 import {
   actionApi,
   officialRequests,
@@ -24,7 +24,7 @@ import {
   WATCH_KEY,
   type RunSpec,
   type WatchBed,
-} from '../../support/watch-scenario.js';
+} from '../../../support/watch-scenario.js';
 
 /** The watch's goal: every end noticed within this time, ms. */
 const NOTICE_MS = 1_500;

@@ -12,12 +12,12 @@ import {
   variantAt,
   variantCombinations,
   variantFromResult,
-} from '../../../src/run/plan/execute.js';
-import type { TestDefinition } from '../../../src/api/types.js';
-import { slug } from '../../../src/run/book.js';
-import { computeOutputs } from '../../../src/run/outcome/outputs.js';
-import { decideStartedVerdict, decideVerdict } from '../../../src/run/outcome/outcome.js';
-import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
+} from '../../../../src/run/plan/execute.js';
+import type { TestDefinition } from '../../../../src/api/types.js';
+import { slug } from '../../../../src/run/book.js';
+import { computeOutputs } from '../../../../src/run/outcome/outputs.js';
+import { decideStartedVerdict, decideVerdict } from '../../../../src/run/outcome/outcome.js';
+import { suiteResult, suiteRun, testResult, testRun } from '../../../support/run-factories.js';
 
 describe('execute helpers', () => {
   it('optionsFor: immediate always, the job start URL, no test-only parameters on a suite', () => {

@@ -3,7 +3,7 @@
  * failing at a known step because of the site's deliberate bug, and one whose screenshot changes against
  * its baseline when the site's visual change is switched on. The emulator's default seed merges them.
  */
-import type { Step, Variable } from '../api-types.js';
+import type { Step, Variable } from '../../emulator/api-types.js';
 
 /** A step in definition form (no `_id`, no result fields). */
 export type DemoStep = Omit<Step, '_id' | 'passing' | 'dateExecuted' | 'url' | 'extra' | 'error'>;

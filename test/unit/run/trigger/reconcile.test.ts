@@ -4,21 +4,21 @@
  * (`reset-after`) or rejects it unhandled (`500`). The execute is never sent again.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SuiteResult, TestDefinition } from '../../../src/api/types.js';
-import { runPlan, type RunPlan } from '../../../src/run/engine.js';
-import type { RunEvent } from '../../../src/run/events.js';
+import type { SuiteResult, TestDefinition } from '../../../../src/api/types.js';
+import { runPlan, type RunPlan } from '../../../../src/run/engine.js';
+import type { RunEvent } from '../../../../src/run/events.js';
 import {
   CLOCK_SKEW_MS,
   matchTriggered,
   mayHaveStarted,
   variantFit,
-} from '../../../src/run/trigger/reconcile.js';
-import { ApiError } from '../../../src/api/errors.js';
-import { mayHaveStartedAmong } from '../../../src/run/stop/deadline.js';
-import { STEP_MARKER } from '../../../src/run/plan/execute.js';
-import { collectingLog, runPlanOf } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
-import { consoleReporter } from '../../../src/report/console.js';
+} from '../../../../src/run/trigger/reconcile.js';
+import { ApiError } from '../../../../src/api/errors.js';
+import { mayHaveStartedAmong } from '../../../../src/run/stop/deadline.js';
+import { STEP_MARKER } from '../../../../src/run/plan/execute.js';
+import { collectingLog, runPlanOf } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { consoleReporter } from '../../../../src/report/console.js';
 
 const API_KEY = 'reconcile-test-key';
 

@@ -4,10 +4,10 @@
  * is never rewritten.
  */
 import { describe, expect, it } from 'vitest';
-import { redactSummary } from '../../../src/run/outcome/redact-summary.js';
-import type { RunSummary } from '../../../src/run/types.js';
-import type { Step } from '../../../emulator/api-types.js';
-import { suiteResult, suiteRun, testResult } from '../../support/run-factories.js';
+import { redactSummary } from '../../../../src/run/outcome/redact-summary.js';
+import type { RunSummary } from '../../../../src/run/types.js';
+import type { Step } from '../../../../emulator/api-types.js';
+import { suiteResult, suiteRun, testResult } from '../../../support/run-factories.js';
 
 function summaryWith(secretText: string): RunSummary {
   const image = (p: string) => ({

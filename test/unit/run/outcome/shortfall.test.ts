@@ -5,10 +5,10 @@
  * not show; nothing for a run without a verdict, cancelled, timed out, or already given its stand-ins.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_LIST_RECORDS } from '../../../src/api/limits.js';
-import { suiteResultShortfall } from '../../../src/run/outcome/outcome.js';
-import type { SuiteRun } from '../../../src/run/types.js';
-import { suiteResult, suiteRun, testResult, testRun } from '../../support/run-factories.js';
+import { MAX_LIST_RECORDS } from '../../../../src/api/limits.js';
+import { suiteResultShortfall } from '../../../../src/run/outcome/outcome.js';
+import type { SuiteRun } from '../../../../src/run/types.js';
+import { suiteResult, suiteRun, testResult, testRun } from '../../../support/run-factories.js';
 
 function finished(listed: number, counts: { passing?: boolean; p: number; f: number; u: number }): SuiteRun {
   return suiteRun(

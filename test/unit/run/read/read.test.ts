@@ -5,13 +5,13 @@
  * fails; a stop ends the reading at once.
  */
 import { describe, expect, it } from 'vitest';
-import { PAGE_SIZE } from '../../../src/api/limits.js';
-import type { TestResult } from '../../../src/api/types.js';
-import type { Clock } from '../../../src/common/clock.js';
-import type { RunEvent } from '../../../src/run/events.js';
-import { listSuiteTests } from '../../../src/run/read/read.js';
-import type { Paging } from '../../../src/run/read/paging.js';
-import { testResult } from '../../support/run-factories.js';
+import { PAGE_SIZE } from '../../../../src/api/limits.js';
+import type { TestResult } from '../../../../src/api/types.js';
+import type { Clock } from '../../../../src/common/clock.js';
+import type { RunEvent } from '../../../../src/run/events.js';
+import { listSuiteTests } from '../../../../src/run/read/read.js';
+import type { Paging } from '../../../../src/run/read/paging.js';
+import { testResult } from '../../../support/run-factories.js';
 
 const WAIT_MS = 1_000;
 

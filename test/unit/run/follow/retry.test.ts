@@ -4,12 +4,12 @@
  * test's final state and fail-fast once its re-runs are spent.
  */
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { EngineOptions, RunPlan } from '../../../src/run/engine.js';
-import type { RunEvent } from '../../../src/run/events.js';
-import type { TestDefinition } from '../../../src/api/types.js';
-import type { RepoTest } from '../../../src/inputs/test-files.js';
-import { executePaths, runInWorld } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import type { EngineOptions, RunPlan } from '../../../../src/run/engine.js';
+import type { RunEvent } from '../../../../src/run/events.js';
+import type { TestDefinition } from '../../../../src/api/types.js';
+import type { RepoTest } from '../../../../src/inputs/test-files.js';
+import { executePaths, runInWorld } from '../../../support/run-factories.js';
+import { useVirtualWorld } from '../../../support/virtual-world.js';
 
 const API_KEY = 'retry-test-key';
 

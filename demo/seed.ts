@@ -1,10 +1,10 @@
 /**
- * The demo seed: the demo shop site's suites (`emulator/demo-site/suites.ts`) as emulator records, for the
+ * The demo seed: the demo shop site's suites (`demo/site/suites.ts`) as emulator records, for the
  * browser executor. The emulator serves the site itself under `/demo/`, so the seed is built from the
  * emulator's origin once it listens. Same API key as the default seed (`demo-api-key`).
  */
-import { demoSuites, type DemoTestDefinition } from '../demo-site/suites.js';
-import type { SeedFile } from '../seed.js';
+import { demoSuites, type DemoTestDefinition } from './site/suites.js';
+import type { SeedFile } from '../emulator/seed.js';
 
 /** Organization, folder and suite ids of the demo seed. */
 export const DEMO_ORGANIZATION_ID = 'org-demo';

@@ -1,12 +1,19 @@
 /**
- * The demo seed's start-up parts: the demo shop site's files served under `/demo/`, and the screenshot
- * comparison baseline of its visual test, established through the emulator's own API.
+ * The demo's emulator: the emulator (the API double) with the Chromium executor handed in, the demo shop
+ * site's files served under `/demo/`, the demo seed, and the screenshot comparison baseline of its visual
+ * test, established through the emulator's own API.
  */
 import { readFile } from 'node:fs/promises';
-import { DEMO_SITE_FILES, demoSiteDir } from './demo-site/index.js';
-import { demoSeed, type DemoSeed } from './seed/demo.js';
-import type { SeedFile } from './seed.js';
-import type { Route } from './server.js';
+import {
+  DEFAULT_API_KEY,
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+  type Route,
+} from '../emulator/index.js';
+import { BrowserExecutor, type BrowserExecutorOptions } from './executor/browser.js';
+import { DEMO_SITE_FILES, demoSiteDir } from './site/index.js';
+import { demoSeed, type DemoSeed } from './seed.js';
 
 /** Routes serving the demo shop site's files under `/demo/` (`/demo` itself is its index page). */
 export function demoSiteRoutes(): Route[] {
@@ -61,16 +68,34 @@ export async function establishDemoBaseline(baseUrl: string, apiKey: string, dem
   }
 }
 
+/** The emulator's options the demo's emulator takes: all but the executor, the seed and the routes. */
+export type DemoEmulatorOptions = Omit<EmulatorOptions, 'executor' | 'seed' | 'routes'> & {
+  /** Options of the Chromium executor (executable, runs at once, wait scale). */
+  browser?: BrowserExecutorOptions;
+};
+
 /**
- * Loads the demo seed for the emulator at `origin` through `applySeed`, then establishes its baseline
- * (`establishDemoBaseline`) with `apiKey`. Throws as that does.
+ * Starts the emulator with the Chromium executor, the demo shop under `/demo/` and the demo seed (API key
+ * `demo-api-key`), and accepts the baseline of its visual test (`establishDemoBaseline`, about a second):
+ * the options' faults apply from then on, and the request and run logs start empty. Throws as
+ * `startEmulator` does, or when the baseline run fails (e.g. no Chromium); the emulator is closed then.
  */
-export async function loadDemoSeed(
-  origin: string,
-  apiKey: string,
-  applySeed: (seed: SeedFile) => void,
-): Promise<void> {
-  const demo = demoSeed(origin, apiKey);
-  applySeed(demo.seed);
-  await establishDemoBaseline(`${origin}/v1`, apiKey, demo);
+export async function startDemoEmulator(options: DemoEmulatorOptions = {}): Promise<Emulator> {
+  const { browser, faults, ...rest } = options;
+  let demo: DemoSeed | undefined;
+  const emulator = await startEmulator({
+    ...rest,
+    executor: new BrowserExecutor(browser),
+    routes: demoSiteRoutes(),
+    seed: (origin) => (demo = demoSeed(origin, DEFAULT_API_KEY)).seed,
+  });
+  try {
+    await establishDemoBaseline(emulator.baseUrl, DEFAULT_API_KEY, demo!);
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+  emulator.resetLog();
+  if (faults) emulator.setFaults(faults);
+  return emulator;
 }

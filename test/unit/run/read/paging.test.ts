@@ -3,8 +3,8 @@
  * short page, bounded by the paging cap; a known length is read in its pages and a margin.
  */
 import { describe, expect, it } from 'vitest';
-import { PAGE_SIZE } from '../../../src/api/limits.js';
-import { forEachPage, pagesFor, type Paging } from '../../../src/run/read/paging.js';
+import { PAGE_SIZE } from '../../../../src/api/limits.js';
+import { forEachPage, pagesFor, type Paging } from '../../../../src/run/read/paging.js';
 
 /** A list of `n` records as the service pages it, and the pages asked. */
 function listOf(n: number) {

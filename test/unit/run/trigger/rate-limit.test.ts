@@ -7,12 +7,12 @@
  * is played by a loop on the same clock that takes every request the account is allowed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RateBudget } from '../../../src/api/budget.js';
-import { runPlan } from '../../../src/run/engine.js';
-import { decideVerdict } from '../../../src/run/outcome/outcome.js';
-import { runPlanOf } from '../../support/run-factories.js';
-import type { RateLimitSpec } from '../../../emulator/index.js';
-import { startVirtualWorld, type VirtualWorld, type Client } from '../../support/virtual-world.js';
+import { RateBudget } from '../../../../src/api/budget.js';
+import { runPlan } from '../../../../src/run/engine.js';
+import { decideVerdict } from '../../../../src/run/outcome/outcome.js';
+import { runPlanOf } from '../../../support/run-factories.js';
+import type { RateLimitSpec } from '../../../../emulator/index.js';
+import { startVirtualWorld, type VirtualWorld, type Client } from '../../../support/virtual-world.js';
 
 const API_KEY = 'rate-limit-test-key';
 /** The account's limit: a small burst, 2 requests/s, and a Retry-After of 1 s on each 429. */

@@ -2,7 +2,7 @@
  * Assertion steps of the browser executor: element presence and visibility, text, JavaScript. Each retries
  * until it holds or `maxWaitDelay` passes.
  */
-import type { Step } from '../api-types.js';
+import type { Step } from '../../emulator/api-types.js';
 import {
   elementText,
   findElement,
