@@ -56368,6 +56368,8 @@ function readGitHubContext(env = process.env) {
         pullRequest: pullRequestNumber(env.GITHUB_EVENT_PATH),
         job: env.GITHUB_JOB || null,
         workflow: env.GITHUB_WORKFLOW || null,
+        eventName: env.GITHUB_EVENT_NAME || null,
+        ref: env.GITHUB_REF || null,
         runId: env.GITHUB_RUN_ID || null,
         runAttempt: env.GITHUB_RUN_ATTEMPT || null,
         step: env.GITHUB_ACTION || null,
@@ -56426,9 +56428,14 @@ function workflowRunUrl(context) {
 function commentKey(context, commentKeyInput) {
     return [context.job ?? '', commentKeyInput].filter(Boolean).join('-');
 }
-/** The key of the failure issue: the workflow, then the pull-request comment's key. */
+/** The key of the failure issue: the workflow, the job, the ref and the `comment-key` input. */
 function failureIssueKey(context, commentKeyInput) {
-    return [context.workflow ?? '', commentKey(context, commentKeyInput)].filter(Boolean).join('-');
+    return {
+        workflow: context.workflow ?? '',
+        job: context.job ?? '',
+        ref: context.ref ?? '',
+        commentKey: commentKeyInput,
+    };
 }
 
 
@@ -56608,6 +56615,135 @@ function consoleReporter(log) {
                 return renderStop(event, log);
         }
     };
+}
+
+
+/***/ }),
+
+/***/ 34518:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $p: () => (/* binding */ isNewFailure),
+/* harmony export */   Lu: () => (/* binding */ readHistory),
+/* harmony export */   Wr: () => (/* binding */ renderHistorySection),
+/* harmony export */   uT: () => (/* binding */ noHistoryNote)
+/* harmony export */ });
+/* unused harmony exports HISTORY_RUNS, historyLine */
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(50470);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(93916);
+/* harmony import */ var _common_log_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(81095);
+/* harmony import */ var _common_time_limit_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51418);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(73596);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(96867);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18296);
+
+
+
+
+
+
+
+
+/** Earlier runs of a test the history looks at. */
+const HISTORY_RUNS = 10;
+/** Results asked for per test: more than {@link HISTORY_RUNS}, as other browsers and start URLs are left out. */
+const HISTORY_READ = 30;
+/** Failed tests whose history is read (one request each); the rest go without. */
+const MAX_HISTORY_TESTS = 20;
+/** How the line of a test that failed for the first time starts. */
+const NEW_FAILURE = 'new failure';
+/** True when `line` ({@link historyLine}) says the test failed for the first time. */
+function isNewFailure(line) {
+    return !!line?.startsWith(NEW_FAILURE);
+}
+const family = (browser) => browser.replace(/-[\d.]+$/, '');
+/** True when `r` is an earlier, finished result of the scope's test on its browser and start URL. */
+function inScope(r, scope) {
+    if (scope.own.has(r._id) || typeof r.passing !== 'boolean' || (0,_api_refs_js__WEBPACK_IMPORTED_MODULE_3__/* .refId */ .N)(r.test) !== scope.testId)
+        return false;
+    const started = Date.parse(String(r.dateExecutionStarted ?? r.dateCreated));
+    if (Number.isNaN(started) || started >= scope.before)
+        return false;
+    if (scope.browser && typeof r.browser === 'string' && family(r.browser) !== family(scope.browser))
+        return false;
+    return !(scope.startUrl && r.startUrl && (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .withoutQuery */ .j$)(r.startUrl) !== (0,_api_redact_js__WEBPACK_IMPORTED_MODULE_4__/* .withoutQuery */ .j$)(scope.startUrl));
+}
+/**
+ * The history line of a failed test (pure) from its results, newest first: only those in `scope`. No earlier
+ * result: "new failure: no earlier runs".
+ */
+function historyLine(results, scope) {
+    const earlier = results.filter((r) => inScope(r, scope)).slice(0, HISTORY_RUNS);
+    if (earlier.length === 0)
+        return `${NEW_FAILURE}: no earlier runs`;
+    if (earlier.every((r) => r.passing))
+        return `${NEW_FAILURE} after ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .L)(earlier.length, 'passing run')}`;
+    // This run and the ones before it, HISTORY_RUNS in all.
+    const window = earlier.slice(0, HISTORY_RUNS - 1);
+    const failed = 1 + window.filter((r) => !r.passing).length;
+    return `failed ${failed} of its last ${window.length + 1} runs`;
+}
+/** Why some failed tests have no history: those run from `test-files` (on demand, under no test id); ''. */
+function noHistoryNote(report) {
+    const files = report.runs.some((run) => run.kind === 'file' && run.tests.some((t) => t.failing));
+    return files
+        ? 'Tests run from test-files have no history: the service runs them on demand and files their results under no test.'
+        : '';
+}
+/**
+ * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report`, one request each,
+ * stopped by `signal`. Never throws: a test whose results cannot be read is left out after `warn`.
+ */
+async function readHistory(api, report, options) {
+    const own = new Map();
+    const failed = new Map();
+    for (const { test } of (0,_model_js__WEBPACK_IMPORTED_MODULE_1__/* .allTests */ .DD)(report)) {
+        if (!test.testId)
+            continue;
+        if (test.resultId)
+            own.set(test.testId, (own.get(test.testId) ?? new Set()).add(test.resultId));
+        for (const attempt of test.attempts)
+            own.get(test.testId)?.add(attempt.resultId);
+        if (test.failing && !failed.has(test.testId))
+            failed.set(test.testId, test);
+    }
+    const tests = [...failed.values()].slice(0, MAX_HISTORY_TESTS);
+    const before = Date.parse(report.startedAt);
+    const lines = await Promise.all(tests.map(async (test) => {
+        const testId = test.testId;
+        const scope = {
+            testId,
+            before: Number.isNaN(before) ? Infinity : before,
+            ...(test.browser ? { browser: test.browser } : {}),
+            ...(test.startUrl ? { startUrl: test.startUrl } : {}),
+            own: own.get(testId) ?? new Set(),
+        };
+        try {
+            const results = await api.listTestResults(testId, { count: Math.min(_api_limits_js__WEBPACK_IMPORTED_MODULE_6__/* .PAGE_SIZE */ .md, HISTORY_READ + scope.own.size) }, { signal: options.signal, lowPriority: true });
+            return [testId, historyLine(results, scope)];
+        }
+        catch (error) {
+            if (!options.signal.aborted) {
+                options.warn(`Could not read the history of ${test.title}: ${(0,_common_log_js__WEBPACK_IMPORTED_MODULE_7__/* .messageOf */ .bD)(error)}`);
+            }
+            return [testId, null];
+        }
+    }));
+    const unread = lines.filter(([, line]) => line === null).length;
+    if (options.signal.aborted && unread > 0) {
+        options.warn(`Could not read the history of ${(0,_common_words_js__WEBPACK_IMPORTED_MODULE_5__/* .plural */ .L)(unread, 'failed test')}: stopped: ${(0,_common_time_limit_js__WEBPACK_IMPORTED_MODULE_0__/* .stopReason */ .PJ)(options.signal)}`);
+    }
+    return new Map(lines.filter((entry) => !!entry[1]));
+}
+/** The job summary's history section (pure): one line per failing test with a history; '' when none. */
+function renderHistorySection(report, history) {
+    const lines = (0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_2__/* .groupTests */ .zV)(report, (t) => t.failing && history.has(t.testId ?? '')).map(({ matching: [{ test }] }) => `- ${(0,_summary_failures_js__WEBPACK_IMPORTED_MODULE_2__/* .titleHtml */ .sB)(test)}: ${history.get(test.testId)}`);
+    const note = noHistoryNote(report);
+    if (note)
+        lines.push(`- ${note}`);
+    return lines.length > 0 ? `### History of the failed tests\n\n${lines.join('\n')}\n\n` : '';
 }
 
 
@@ -71536,6 +71672,9 @@ function parseReports(r, workspace, envToken) {
         commentKey: r.text('comment-key'),
         failureIssue: r.bool('failure-issue'),
         failureIssueLabels: r.list('failure-issue-labels'),
+        failureIssueEvents: events(r),
+        failureIssueReopenDays: r.integer('failure-issue-reopen-days', 0, 365, 'days'),
+        failureIssueAssignees: r.list('failure-issue-assignees', /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/, 'GitHub logins'),
         githubToken: r.text('github-token') || envToken,
         screenshots: r.checked('screenshots', /^(failed|all|none)$/, 'failed, all or none'),
         artifactName: r.checked('artifact-name', /^[^":<>|*?\r\n\\/]*$/, 'a name without " : < > | * ? \\ / or line breaks'),
@@ -71545,6 +71684,14 @@ function parseReports(r, workspace, envToken) {
         artifactsDir: r.path('artifacts-dir', workspace),
         resultsPath: r.path('results-path', workspace),
     };
+}
+/** `failure-issue-events`: event names, at least one. */
+function events(r) {
+    const expected = 'event names such as schedule, workflow_dispatch, push, newline or comma separated';
+    const names = r.list('failure-issue-events', /^[a-z_]+$/, expected);
+    if (names.length === 0)
+        r.fail('failure-issue-events', '', expected);
+    return names;
 }
 /** Checks across inputs: test-only parameters need tests; two output files may not be the same. */
 function checkCombinations(r, inputs) {
@@ -76652,75 +76799,10 @@ function workspacePath(file, workspace) {
     return rel && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel) ? rel.split((external_node_path_default()).sep).join('/') : file;
 }
 
+// EXTERNAL MODULE: ./src/report/history.ts
+var report_history = __nccwpck_require__(34518);
 // EXTERNAL MODULE: ./src/report/model.ts
 var model = __nccwpck_require__(96867);
-// EXTERNAL MODULE: ./src/report/summary-failures.ts
-var summary_failures = __nccwpck_require__(18296);
-;// CONCATENATED MODULE: ./src/report/history.ts
-
-
-
-
-
-/** Earlier runs of a test the history looks at. */
-const HISTORY_RUNS = 10;
-/** Failed tests whose history is read (one request each); the rest go without. */
-const MAX_HISTORY_TESTS = 20;
-/** The history line of a failed test (pure) from its results, newest first, without this run's; '' if none. */
-function historyLine(results, ownResultIds) {
-    const earlier = results
-        .filter((r) => !ownResultIds.has(r._id) && typeof r.passing === 'boolean')
-        .slice(0, HISTORY_RUNS);
-    if (earlier.length === 0)
-        return '';
-    if (earlier.every((r) => r.passing))
-        return `first failure after ${(0,words/* plural */.L)(earlier.length, 'passing run')}`;
-    // This run and the ones before it, HISTORY_RUNS in all.
-    const window = earlier.slice(0, HISTORY_RUNS - 1);
-    const failed = 1 + window.filter((r) => !r.passing).length;
-    return `failed ${failed} of its last ${window.length + 1} runs`;
-}
-/**
- * Reads the history of the first {@link MAX_HISTORY_TESTS} failing tests of `report`, one request each,
- * stopped by `signal`. Never throws: a test whose results cannot be read is left out after `warn`.
- */
-async function readHistory(api, report, options) {
-    const own = new Map();
-    const titles = new Map();
-    for (const { test } of (0,model/* allTests */.DD)(report)) {
-        if (!test.testId)
-            continue;
-        if (test.resultId)
-            own.set(test.testId, (own.get(test.testId) ?? new Set()).add(test.resultId));
-        if (test.failing && !titles.has(test.testId))
-            titles.set(test.testId, test.title);
-    }
-    const ids = [...titles.keys()].slice(0, MAX_HISTORY_TESTS);
-    const lines = await Promise.all(ids.map(async (testId) => {
-        const ownIds = own.get(testId) ?? new Set();
-        try {
-            const results = await api.listTestResults(testId, { count: HISTORY_RUNS + ownIds.size }, { signal: options.signal, lowPriority: true });
-            return [testId, historyLine(results, ownIds)];
-        }
-        catch (error) {
-            if (!options.signal.aborted) {
-                options.warn(`Could not read the history of ${titles.get(testId)}: ${(0,log/* messageOf */.bD)(error)}`);
-            }
-            return [testId, null];
-        }
-    }));
-    const unread = lines.filter(([, line]) => line === null).length;
-    if (options.signal.aborted && unread > 0) {
-        options.warn(`Could not read the history of ${(0,words/* plural */.L)(unread, 'failed test')}: stopped: ${(0,time_limit/* stopReason */.PJ)(options.signal)}`);
-    }
-    return new Map(lines.filter((entry) => !!entry[1]));
-}
-/** The job summary's history section (pure): one line per failing test with a history; '' when none. */
-function renderHistorySection(report, history) {
-    const lines = (0,summary_failures/* groupTests */.zV)(report, (t) => t.failing && history.has(t.testId ?? '')).map(({ matching: [{ test }] }) => `- ${(0,summary_failures/* titleHtml */.sB)(test)}: ${history.get(test.testId)}`);
-    return lines.length > 0 ? `### History of the failed tests\n\n${lines.join('\n')}\n\n` : '';
-}
-
 // EXTERNAL MODULE: ./src/report/phrases.ts
 var phrases = __nccwpck_require__(64792);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
@@ -77206,6 +77288,8 @@ function* resultsJsonChunks(report) {
     yield '\n]}\n';
 }
 
+// EXTERNAL MODULE: ./src/report/summary-failures.ts
+var summary_failures = __nccwpck_require__(18296);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 
 
@@ -77264,8 +77348,8 @@ const artifactLink = {
 /** The failed tests' history, added to the job summary once read. */
 const historySection = {
     what: 'the job summary',
-    wanted: ({ inputs, history }) => inputs.summary && !!history?.size,
-    write: ({ sink, report, history }) => sink.appendSummary(renderHistorySection(report, history)),
+    wanted: ({ inputs, history, report }) => inputs.summary && !!history && !!(0,report_history/* renderHistorySection */.Wr)(report, history),
+    write: ({ sink, report, history }) => sink.appendSummary((0,report_history/* renderHistorySection */.Wr)(report, history)),
 };
 const annotations = {
     what: 'the annotations',
@@ -77318,12 +77402,16 @@ const failureIssue = {
     what: 'the failure issue',
     wanted: ({ inputs, interrupted, report }) => inputs.failureIssue && !interrupted && (report.verdict === 'failed' || report.verdict === 'passed'),
     write: async ({ report, inputs, github, sink, signal: cancel, clock, history }) => {
-        const { repository } = github;
+        const { repository, eventName } = github;
         if (!repository || !inputs.githubToken) {
             sink.warning('failure-issue: no repository or no github-token; no issue.');
             return;
         }
-        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(422)]).then(__nccwpck_require__.bind(__nccwpck_require__, 17422));
+        if (!eventName || !inputs.failureIssueEvents.includes(eventName)) {
+            sink.info(`failure-issue: ${eventName ? `a ${eventName} run` : 'a run of no known event'} does not own the failure issue (failure-issue-events: ${inputs.failureIssueEvents.join(', ')}); no issue.`);
+            return;
+        }
+        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(992)]).then(__nccwpck_require__.bind(__nccwpck_require__, 95992));
         const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
         const attempt = github.runAttempt ?? '1';
         const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
@@ -77334,6 +77422,9 @@ const failureIssue = {
                 ...repository,
                 key: (0,src_github/* failureIssueKey */.rm)(github, inputs.commentKey),
                 labels: inputs.failureIssueLabels,
+                assignees: inputs.failureIssueAssignees,
+                reopenDays: inputs.failureIssueReopenDays,
+                warn: (message) => sink.warning(redact(message)),
                 title: `${inputs.summaryTitle === summary/* DEFAULT_TITLE */.p3 ? `${summary/* DEFAULT_TITLE */.p3}: ${suites}` : inputs.summaryTitle} failing`,
                 run: {
                     key: `${github.runId}.${attempt}`,
@@ -77407,7 +77498,7 @@ async function runExtras(context, options) {
         return;
     const wantsHistory = inputs.summary || inputs.prComment || inputs.failureIssue;
     const history = wantsHistory && context.report.totals.total > 0
-        ? await (0,time_limit/* withinTimeLimit */.A0)(signal, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (limited) => readHistory(options.api, context.report, {
+        ? await (0,time_limit/* withinTimeLimit */.A0)(signal, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (limited) => (0,report_history/* readHistory */.Lu)(options.api, context.report, {
             signal: limited,
             warn: (message) => sink.warning((0,api_redact/* createRedactor */.lY)(inputs.secrets)(message)),
         }), clock)
