@@ -19,6 +19,8 @@ export const PUSH_HINT_EVERY_MS = 1_000;
 export interface PushListener {
   /** The URL the service posts to: the public base URL and the secret path. A secret: mask and redact it. */
   readonly url: string;
+  /** The random part of the secret path (hex: the same in every encoding): the secret to mask and redact. */
+  readonly secret: string;
   /** The local port listened on. */
   readonly port: number;
   /** Sets who is told the result id each webhook at the secret path names (one receiver at a time). */
@@ -37,12 +39,14 @@ export interface PushListenerOptions {
 }
 
 /**
- * Starts a listener: a POST to the secret path whose JSON body is `{type: "result", data: {_id}}` tells the
+ * Starts a listener: a POST to the secret path (the public URL's path, then the secret) whose JSON body is `{type: "result", data: {_id}}` tells the
  * receiver `data._id`; every other path answers 404, a body over {@link PUSH_MAX_BODY_BYTES} 413, a body
  * that names no result 400. Throws when the port cannot be listened on.
  */
 export async function startPushListener(options: PushListenerOptions): Promise<PushListener> {
-  const secretPath = `/${randomBytes(24).toString('hex')}`;
+  const secret = randomBytes(24).toString('hex');
+  const publicPath = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
+  const secretPath = `${publicPath}/${secret}`;
   let receiver: (resultId: string) => void = () => undefined;
   const server = createServer((req, res) => {
     if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== secretPath) return answer(res, 404);
@@ -65,9 +69,10 @@ export async function startPushListener(options: PushListenerOptions): Promise<P
     server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
   });
   const { port } = server.address() as AddressInfo;
-  const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${port}`).replace(/\/+$/, '');
+  const base = options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${port}`;
   return {
-    url: `${base}${secretPath}`,
+    url: `${base.replace(/\/+$/, '')}/${secret}`,
+    secret,
     port,
     onHint: (next) => void (receiver = next),
     close: () =>
