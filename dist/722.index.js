@@ -35,6 +35,8 @@ var promises_ = __webpack_require__(51455);
 var external_node_stream_promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: ./src/api/backoff.ts
 var backoff = __webpack_require__(8390);
+// EXTERNAL MODULE: ./src/api/http.ts
+var http = __webpack_require__(46972);
 // EXTERNAL MODULE: ./src/common/clock.ts
 var clock = __webpack_require__(30373);
 // EXTERNAL MODULE: external "node:stream"
@@ -131,6 +133,7 @@ function imageGuard(maxBytes = MAX_SCREENSHOT_BYTES) {
 
 
 
+
 /** Longest `Retry-After` honoured, ms: below the API client's, a missing screenshot is not fatal. */
 const MAX_RETRY_AFTER_MS = 30_000;
 class AttemptError extends Error {
@@ -153,6 +156,11 @@ function displayUrl(url) {
         return '(invalid URL)';
     }
 }
+/** One header of an answer (the first, when sent twice). */
+function header(answer, name) {
+    const value = answer.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}
 /**
  * One attempt: GET `url` (redirects checked), its body streamed through the image guard into `tmp`; the bytes saved.
  * @throws AttemptError on any failure (retryable for 5xx, 408, 429, timeouts and network errors)
@@ -166,32 +174,35 @@ async function attemptDownload(url, tmp, rules) {
         let response;
         for (let hop = 0, current = url;; hop++) {
             checkImageUrl(current, rules.allowHttp, hop > 0 ? url : undefined);
-            response = await fetch(current, {
-                redirect: 'manual',
+            response = await (0,http/* openHttp */.fb)({
+                method: 'GET',
+                url: current,
                 headers: { accept: 'image/png,image/*;q=0.9,*/*;q=0.5', 'user-agent': 'ghost-inspector-action' },
                 signal,
+                socketTimeoutMs: rules.timeoutMs + 1000,
             });
-            const location = response.headers.get('location');
+            const location = header(response, 'location');
             if (response.status < 300 || response.status >= 400 || !location)
                 break;
+            response.body.destroy();
             if (hop >= MAX_REDIRECTS)
                 throw new RefusedDownload(`more than ${MAX_REDIRECTS} redirects`);
             current = new URL(location, current).href;
         }
         const { status } = response;
-        if (!response.ok) {
+        if (status < 200 || status > 299) {
+            response.body.destroy();
             const retryable = status >= 500 || status === 429 || status === 408;
-            const retryAfter = response.headers.get('retry-after') ?? undefined;
+            const retryAfter = header(response, 'retry-after');
             const waitMs = retryable ? (0,backoff/* parseRetryAfter */.mu)(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) : undefined;
             throw new AttemptError(`HTTP ${status}`, retryable, waitMs);
         }
-        if (Number(response.headers.get('content-length')) > rules.maxBytes) {
+        if (Number(header(response, 'content-length')) > rules.maxBytes) {
+            response.body.destroy();
             throw new RefusedDownload(`larger than ${Math.round(rules.maxBytes / 1024 / 1024)} MiB`);
         }
         const out = (0,external_node_fs_.createWriteStream)(tmp);
-        // A web stream is async iterable in Node, which the DOM types do not say.
-        const body = (response.body ?? []);
-        await (0,external_node_stream_promises_.pipeline)(body, imageGuard(rules.maxBytes), out);
+        await (0,external_node_stream_promises_.pipeline)(response.body, imageGuard(rules.maxBytes), out);
         if (out.bytesWritten === 0)
             throw new AttemptError('empty body', true);
         return out.bytesWritten;
@@ -207,7 +218,7 @@ async function attemptDownload(url, tmp, rules) {
             throw new AttemptError(`no complete answer within ${rules.timeoutMs} ms`, true);
         const err = e;
         const code = err.cause?.code ?? err.code;
-        if (code && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+        if (code && /^E[A-Z]+$/.test(code)) {
             throw new AttemptError(`error ${code}`, code !== 'ENOSPC');
         }
         throw new AttemptError(String(err.message).replace(/https?:\/\/\S+/g, displayUrl), false);
@@ -253,7 +264,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
                 if (!err.retryable || attempt > retries) {
                     const reason = redact(`${err.message} (${displayUrl(job.url)})`);
                     log?.info(`Screenshot not downloaded: ${job.relativePath}: ${reason}`);
-                    return { job, reason };
+                    return { job, reason, cause: redact(err.message) };
                 }
                 const wait = err.retryAfterMs ?? (0,backoff/* backoffMs */.jo)(attempt - 1, Math.random, { baseMs });
                 log?.debug?.(redact(`Screenshot ${displayUrl(job.url)}: ${err.message}; retry ${attempt} of ${retries} in ${wait} ms`));
@@ -462,8 +473,9 @@ function describe(error) {
 }
 /**
  * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
- * (no `ACTIONS_RUNTIME_TOKEN`), or when the upload fails for good or is stopped, keeps them in `artifactsDir`
- * (`localDir`). Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * (no `ACTIONS_RUNTIME_TOKEN`), on GitHub Enterprise Server (not attempted: one warning naming the reason and
+ * the folder), or when the upload fails for good or is stopped, keeps them in `artifactsDir` (`localDir`).
+ * Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
  */
 async function uploadScreenshots(files, options) {
     const env = options.env ?? process.env;
@@ -475,15 +487,16 @@ async function uploadScreenshots(files, options) {
     };
     if (files.length === 0)
         return { warnings };
-    const keep = async (why) => {
+    /** Keeps the files in `artifactsDir`, warning `why` (if any), the folder, then `then` (if any). */
+    const keep = async (why, then = '') => {
         const localDir = external_node_path_default().resolve(options.artifactsDir);
         try {
-            // Outside GitHub the files were downloaded there.
+            // Outside GitHub and on GitHub Enterprise Server the files were downloaded there.
             if (localDir !== external_node_path_default().resolve(options.rootDirectory)) {
                 await (0,promises_.cp)(options.rootDirectory, localDir, { recursive: true });
             }
             if (why)
-                warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}.`);
+                warn(`${why} The ${files.length} screenshot(s) are kept in ${localDir}${then}.`);
             else
                 log?.info(`Screenshots (${files.length}) written to ${localDir}`);
             return { localDir, warnings };
@@ -493,8 +506,12 @@ async function uploadScreenshots(files, options) {
             return { warnings };
         }
     };
-    if (!(0,src_github/* readGitHubContext */.L7)(env).artifactService)
+    const github = (0,src_github/* readGitHubContext */.L7)(env);
+    if (!github.artifactService)
         return keep('');
+    if (github.enterpriseServer) {
+        return keep(`Screenshot artifact not uploaded: ${github.serverUrl} is GitHub Enterprise Server, whose artifact service the artifact client (@actions/artifact v2 and later) does not support.`, `; upload that folder with actions/upload-artifact@v3 (README, "Versions")`);
+    }
     let base;
     try {
         base = sanitizeArtifactName(options.name);
@@ -564,8 +581,14 @@ async function uploadScreenshots(files, options) {
 
 
 
-/** Time limit of the screenshot downloads, all together, ms. */
+/** Time limit of the screenshot downloads, all together, ms: at least this... */
 const DOWNLOAD_TIME_LIMIT_MS = 120_000;
+/** ...and this much a screenshot, ms: 4 at once from a host that takes 0.4 s each. */
+const DOWNLOAD_MS_PER_SCREENSHOT = 100;
+/** Time limit of the downloads of `count` screenshots, all together, ms (docs/reports.md, "Screenshots"). */
+function downloadTimeLimitMs(count) {
+    return Math.max(DOWNLOAD_TIME_LIMIT_MS, count * DOWNLOAD_MS_PER_SCREENSHOT);
+}
 /** Time limit of the artifact upload, ms. */
 const UPLOAD_TIME_LIMIT_MS = 120_000;
 /**
@@ -580,16 +603,15 @@ async function publishScreenshots(summary, options) {
     if (jobs.length === 0)
         return { files: {}, missing: [], warnings: [] };
     const github = (0,src_github/* readGitHubContext */.L7)(env);
-    const dir = github.artifactService
+    // On GitHub Enterprise Server nothing is uploaded: the files go straight where they are kept.
+    const dir = github.artifactService && !github.enterpriseServer
         ? external_node_path_default().join(github.runnerTemp || external_node_os_default().tmpdir(), `ghost-inspector-screenshots-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`)
         : external_node_path_default().resolve(options.artifactsDir);
     log?.info(`Downloading ${jobs.length} screenshot(s)...`);
-    const downloaded = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, DOWNLOAD_TIME_LIMIT_MS, (signal) => downloadScreenshots(jobs, dir, { ...options.download, log, signal }));
+    const downloaded = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, downloadTimeLimitMs(jobs.length), (signal) => downloadScreenshots(jobs, dir, { ...options.download, log, signal }), options.clock);
     const warnings = [];
     if (downloaded.missing.length > 0) {
-        const list = downloaded.missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
-        const message = `${downloaded.missing.length} of ${jobs.length} screenshot(s) missing: ${list}`;
-        warnings.push(message.length > 3000 ? `${message.slice(0, 3000)}...` : message);
+        warnings.push(missingWarning(downloaded.missing, jobs.length));
         log?.warning(warnings[0]);
     }
     const uploaded = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, UPLOAD_TIME_LIMIT_MS, (signal) => uploadScreenshots(downloaded.files, {
@@ -601,13 +623,26 @@ async function publishScreenshots(summary, options) {
         client: options.client,
         log,
         signal,
-    }));
+    }), options.clock);
     const files = {};
     for (const f of downloaded.files) {
         const entry = (files[f.job.resultId] ??= {});
         entry[f.job.kind] = f.job.relativePath;
     }
     return { ...uploaded, files, missing: downloaded.missing, warnings: [...warnings, ...uploaded.warnings] };
+}
+/**
+ * The warning about screenshots not downloaded: how many of `total`, how many for each cause, then each
+ * one with its reason; cut to about 3,000 characters.
+ */
+function missingWarning(missing, total) {
+    const causes = new Map();
+    for (const m of missing)
+        causes.set(m.cause, (causes.get(m.cause) ?? 0) + 1);
+    const why = [...causes].map(([cause, n]) => `${n} ${cause}`).join(', ');
+    const list = missing.map((m) => `${m.job.relativePath} (${m.reason})`).join('; ');
+    const message = `${missing.length} of ${total} screenshot(s) not downloaded (${why}): ${list}`;
+    return message.length > 3000 ? `${message.slice(0, 3000)}...` : message;
 }
 
 

@@ -55723,6 +55723,207 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 
 /***/ }),
 
+/***/ 46972:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   PH: () => (/* binding */ TOO_LARGE),
+/* harmony export */   d3: () => (/* binding */ sendHttp),
+/* harmony export */   fb: () => (/* binding */ openHttp),
+/* harmony export */   wX: () => (/* binding */ TransportError)
+/* harmony export */ });
+/* unused harmony export MAX_ANSWER_BYTES */
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(57075);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(38522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(57975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(15326);
+/**
+ * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
+ * API, the screenshot downloads and the tunnel's browser check alike (docs/github-platform.md, "Proxy").
+ * {@link openHttp} sends a request and hands over the answer's body as a stream; {@link sendHttp} reads the
+ * whole, decompressed answer (capped, against gzip bombs). No retries, envelopes or redaction here.
+ */
+
+
+
+
+const gunzipAsync = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.promisify)(node_zlib__WEBPACK_IMPORTED_MODULE_1__.gunzip);
+const inflateAsync = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.promisify)(node_zlib__WEBPACK_IMPORTED_MODULE_1__.inflate);
+/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+/** The `code` of a {@link TransportError} for an answer refused at {@link MAX_ANSWER_BYTES}. */
+const TOO_LARGE = 'ETOOLARGE';
+/** How an exchange failed before a complete answer was read. */
+class TransportError extends Error {
+    kind;
+    code;
+    answered;
+    constructor(message, 
+    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
+    kind, code, 
+    /** Whether an answer had started to arrive (the request certainly reached the server). */
+    answered = false) {
+        super(message);
+        this.kind = kind;
+        this.code = code;
+        this.answered = answered;
+    }
+}
+function systemCode(err) {
+    if (err && typeof err === 'object') {
+        const code = err.code;
+        if (typeof code === 'string')
+            return code;
+        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
+        const parts = err.errors;
+        if (Array.isArray(parts)) {
+            for (const part of parts) {
+                const c = systemCode(part);
+                if (c)
+                    return c;
+            }
+        }
+    }
+    return undefined;
+}
+/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
+function readAll(stream) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let done = false;
+        let bytes = 0;
+        stream.on('data', (chunk) => {
+            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+            bytes += buffer.length;
+            if (bytes > MAX_ANSWER_BYTES && !done) {
+                done = true;
+                stream.destroy();
+                reject(new TransportError(tooLarge().message, 'decode', TOO_LARGE, true));
+                return;
+            }
+            chunks.push(buffer);
+        });
+        stream.on('end', () => {
+            done = true;
+            resolve(Buffer.concat(chunks));
+        });
+        stream.on('error', (err) => {
+            done = true;
+            reject(err);
+        });
+        stream.on('close', () => {
+            if (!done)
+                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
+        });
+    });
+}
+/** The body without its content-encoding. @throws TransportError `decode` (corrupt, unknown, too large) */
+async function decode(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    if (enc === '' || enc === 'identity')
+        return body;
+    const options = { maxOutputLength: MAX_ANSWER_BYTES };
+    let problem = `unsupported content-encoding ${enc}`;
+    let code;
+    try {
+        if (enc === 'gzip' || enc === 'x-gzip')
+            return await gunzipAsync(body, options);
+        if (enc === 'deflate')
+            return await inflateAsync(body, options);
+    }
+    catch (err) {
+        const big = err.code === 'ERR_BUFFER_TOO_LARGE';
+        problem = big ? tooLarge().message : err.message;
+        code = big ? TOO_LARGE : undefined;
+    }
+    throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
+}
+/**
+ * Sends one request through the runner's proxy and resolves once the answer's head arrived; redirects are
+ * not followed, nothing is retried. The caller reads or destroys `body`.
+ * @throws the system's error (its `code`: ENOTFOUND, ECONNREFUSED, ...), or an AbortError once `signal` fired
+ */
+async function openHttp(req) {
+    const handler = {
+        prepareRequest(options) {
+            options.signal = req.signal;
+        },
+        canHandleAuthentication: () => false,
+        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
+    };
+    const { 'user-agent': userAgent, ...headers } = req.headers;
+    const client = new _actions_http_client__WEBPACK_IMPORTED_MODULE_3__/* .HttpClient */ .Qq(String(userAgent ?? 'ghost-inspector-action'), [handler], {
+        allowRedirects: false,
+        allowRetries: false,
+        keepAlive: false,
+        socketTimeout: req.socketTimeoutMs,
+    });
+    let data = null;
+    if (typeof req.body === 'string') {
+        data = req.body;
+    }
+    else if (req.body) {
+        headers['content-length'] = req.body.length;
+        data = node_stream__WEBPACK_IMPORTED_MODULE_0__.Readable.from([req.body]);
+    }
+    const res = await client.request(req.method, req.url, data, headers);
+    return { status: res.message.statusCode ?? 0, headers: res.message.headers, body: res.message };
+}
+/**
+ * Send one request and read its whole answer, whatever the status; redirects are not followed.
+ * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
+ */
+async function sendHttp(req) {
+    if (req.signal?.aborted)
+        throw new TransportError('aborted before sending', 'aborted');
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+    }, req.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let answered = false;
+    try {
+        const res = await openHttp({
+            method: req.method,
+            url: req.url,
+            headers: { 'accept-encoding': 'gzip', ...req.headers },
+            body: req.body,
+            signal: controller.signal,
+            // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
+            socketTimeoutMs: req.timeoutMs + 1000,
+        });
+        answered = true;
+        const body = await decode(await readAll(res.body), res.headers['content-encoding']);
+        return { status: res.status, headers: res.headers, body };
+    }
+    catch (err) {
+        if (err instanceof TransportError)
+            throw err;
+        if (req.signal?.aborted && !timedOut)
+            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
+        const message = err instanceof Error ? err.message : String(err);
+        if (timedOut || /^Request timeout/.test(message)) {
+            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
+        }
+        throw new TransportError(message, 'network', systemCode(err), answered);
+    }
+    finally {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+}
+
+
+/***/ }),
+
 /***/ 51484:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -56157,8 +56358,20 @@ function readGitHubContext(env = process.env) {
         summaryFile: env.GITHUB_STEP_SUMMARY || null,
         runnerTemp: env.RUNNER_TEMP || null,
         artifactService: !!env.ACTIONS_RUNTIME_TOKEN,
+        enterpriseServer: isEnterpriseServer(env.GITHUB_SERVER_URL),
         matrixDigest: env.GITHUB_JOB ? matrixDigest(env) : null,
     };
+}
+/** Whether `serverUrl` (default github.com) is a GitHub Enterprise Server; see {@link GitHubContext}. */
+function isEnterpriseServer(serverUrl) {
+    let host;
+    try {
+        host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+    }
+    catch {
+        return false;
+    }
+    return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
 }
 /** The pull request number in the event file at `eventPath`, or null. */
 function pullRequestNumber(eventPath) {
@@ -70171,11 +70384,20 @@ const STRINGS = [
     'screenshotTarget',
     'chatChannel',
 ];
+/**
+ * The chat channel goes under both names (docs/api-contract.md, "Execute parameters"): the reference's
+ * `chatChannel` and the official client's `slackChannel`. An unknown name becomes a custom variable.
+ */
+const CHAT_CHANNEL_ALIAS = 'slackChannel';
 const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
-/** Every parameter name of the contract's execute table, plus `apiKey`. A custom variable may not use one. */
+/**
+ * Every parameter name of the contract's execute table, plus `apiKey` and the chat channel's other name. A
+ * custom variable may not use one.
+ */
 const EXECUTE_PARAMETER_NAMES = new Set([
     'apiKey',
     'dataFile',
+    CHAT_CHANNEL_ALIAS,
     ...BOOLEANS,
     ...NUMBERS,
     ...STRINGS,
@@ -70210,8 +70432,10 @@ function encodeExecuteOptions(options, target) {
         let sent = typeof value === 'boolean' ? +value : value;
         if (name === 'chatChannel' && typeof sent === 'string')
             sent = sent.replace(/^#+/, '');
-        pairs.push([name, String(sent)]);
-        json[name] = sent;
+        for (const key of name === 'chatChannel' ? [name, CHAT_CHANNEL_ALIAS] : [name]) {
+            pairs.push([key, String(sent)]);
+            json[key] = sent;
+        }
     }
     for (const name of REPEATABLE) {
         const value = options[name];
@@ -70349,177 +70573,8 @@ function endSentence(text) {
     return /[.!?]\s*$/.test(text) ? text.replace(/\s+$/, '') : `${text}.`;
 }
 
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(38522);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(15326);
-;// CONCATENATED MODULE: ./src/api/http.ts
-/**
- * One HTTP exchange over `@actions/http-client`: sends a request and reads the whole, decompressed answer
- * (capped, against gzip bombs). No retries, envelopes or redaction here.
- */
-
-
-
-
-const gunzipAsync = (0,external_node_util_.promisify)(external_node_zlib_.gunzip);
-const inflateAsync = (0,external_node_util_.promisify)(external_node_zlib_.inflate);
-/** Largest answer read, bytes (64 MiB), as sent and once decompressed; the biggest real ones are far below. */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-const tooLarge = () => new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
-/** The `code` of a {@link TransportError} for an answer refused at {@link MAX_ANSWER_BYTES}. */
-const TOO_LARGE = 'ETOOLARGE';
-/** How an exchange failed before a complete answer was read. */
-class TransportError extends Error {
-    kind;
-    code;
-    answered;
-    constructor(message, 
-    /** `network` (code set when the system gave one), `timeout`, `aborted` (caller's signal) or `decode`. */
-    kind, code, 
-    /** Whether an answer had started to arrive (the request certainly reached the server). */
-    answered = false) {
-        super(message);
-        this.kind = kind;
-        this.code = code;
-        this.answered = answered;
-    }
-}
-function systemCode(err) {
-    if (err && typeof err === 'object') {
-        const code = err.code;
-        if (typeof code === 'string')
-            return code;
-        // Happy-eyeballs connection attempts report an AggregateError whose parts carry the codes.
-        const parts = err.errors;
-        if (Array.isArray(parts)) {
-            for (const part of parts) {
-                const c = systemCode(part);
-                if (c)
-                    return c;
-            }
-        }
-    }
-    return undefined;
-}
-/** Read a whole body of at most {@link MAX_ANSWER_BYTES}; rejects on error, early close or the cap. */
-function readAll(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let done = false;
-        let bytes = 0;
-        stream.on('data', (chunk) => {
-            const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-            bytes += buffer.length;
-            if (bytes > MAX_ANSWER_BYTES && !done) {
-                done = true;
-                stream.destroy();
-                reject(new TransportError(tooLarge().message, 'decode', TOO_LARGE, true));
-                return;
-            }
-            chunks.push(buffer);
-        });
-        stream.on('end', () => {
-            done = true;
-            resolve(Buffer.concat(chunks));
-        });
-        stream.on('error', (err) => {
-            done = true;
-            reject(err);
-        });
-        stream.on('close', () => {
-            if (!done)
-                reject(Object.assign(new Error('connection closed before the end of the answer'), { code: 'ECONNRESET' }));
-        });
-    });
-}
-/** The body without its content-encoding. @throws TransportError `decode` (corrupt, unknown, too large) */
-async function decode(body, encoding) {
-    const enc = (encoding ?? '').trim().toLowerCase();
-    if (enc === '' || enc === 'identity')
-        return body;
-    const options = { maxOutputLength: MAX_ANSWER_BYTES };
-    let problem = `unsupported content-encoding ${enc}`;
-    let code;
-    try {
-        if (enc === 'gzip' || enc === 'x-gzip')
-            return await gunzipAsync(body, options);
-        if (enc === 'deflate')
-            return await inflateAsync(body, options);
-    }
-    catch (err) {
-        const big = err.code === 'ERR_BUFFER_TOO_LARGE';
-        problem = big ? tooLarge().message : err.message;
-        code = big ? TOO_LARGE : undefined;
-    }
-    throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
-}
-/**
- * Send one request and read its whole answer, whatever the status; redirects are not followed.
- * @throws TransportError: `network`, `timeout` after `timeoutMs`, `aborted`, or `decode` (corrupt, too large)
- */
-async function sendHttp(req) {
-    if (req.signal?.aborted)
-        throw new TransportError('aborted before sending', 'aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-    }, req.timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let answered = false;
-    const handler = {
-        prepareRequest(options) {
-            options.signal = controller.signal;
-        },
-        canHandleAuthentication: () => false,
-        handleAuthentication: () => Promise.reject(new Error('authentication handling is not supported')),
-    };
-    const client = new lib/* HttpClient */.Qq('ghost-inspector-action', [handler], {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: false,
-        // The library's own idle-socket timer; ours (above) covers the whole exchange and fires first.
-        socketTimeout: req.timeoutMs + 1000,
-    });
-    const headers = { 'accept-encoding': 'gzip', ...req.headers };
-    let data = null;
-    if (typeof req.body === 'string') {
-        data = req.body;
-    }
-    else if (req.body) {
-        headers['content-length'] = req.body.length;
-        data = external_node_stream_.Readable.from([req.body]);
-    }
-    try {
-        const res = await client.request(req.method, req.url, data, headers);
-        answered = true;
-        const body = await decode(await readAll(res.message), res.message.headers['content-encoding']);
-        return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-    }
-    catch (err) {
-        if (err instanceof TransportError)
-            throw err;
-        if (req.signal?.aborted && !timedOut)
-            throw new TransportError('aborted by the caller', 'aborted', undefined, answered);
-        const message = err instanceof Error ? err.message : String(err);
-        if (timedOut || /^Request timeout/.test(message)) {
-            throw new TransportError(`no complete answer within ${req.timeoutMs} ms`, 'timeout', undefined, answered);
-        }
-        throw new TransportError(message, 'network', systemCode(err), answered);
-    }
-    finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onCallerAbort);
-    }
-}
-
+// EXTERNAL MODULE: ./src/api/http.ts
+var http = __nccwpck_require__(46972);
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /** Reading answers: tolerant JSON, envelopes (docs/api-contract.md: Conventions, Errors), excerpts. */
 const CONTROL_ESCAPES = {
@@ -70673,7 +70728,7 @@ function failureFromTransport(err, timeoutMs, redact) {
             failure: { kind: 'network', code: 'EDECODE' },
             errorType: 'INVALID_RESPONSE',
             detail: redact(err.message),
-            ...(err.code === TOO_LARGE ? { tooLarge: true } : {}),
+            ...(err.code === http/* TOO_LARGE */.PH ? { tooLarge: true } : {}),
         };
     }
     return {
@@ -71012,7 +71067,7 @@ class Transport {
         this.options.onRequest?.(call.method, p.redactedUrl);
         const started = this.clock.now();
         try {
-            const res = await sendHttp({
+            const res = await (0,http/* sendHttp */.d3)({
                 method: call.method,
                 url: p.url,
                 headers: p.headers,
@@ -71029,7 +71084,7 @@ class Transport {
             return failureFromResponse(res, this.clock.now(), this.redact, (ms) => this.options.budget?.onRateLimited(ms));
         }
         catch (err) {
-            if (!(err instanceof TransportError))
+            if (!(err instanceof http/* TransportError */.wX))
                 throw err;
             if (err.kind === 'aborted')
                 throw this.aborted(p, attempts, true);
@@ -71307,7 +71362,16 @@ function parseWaiting(r) {
         failOnEmpty: r.bool('fail-on-empty'),
         retryFailed: r.integer('retry-failed', 0, 3, 'runs'),
         failFast: r.bool('fail-fast'),
+        ...parseNotify(r),
     };
+}
+/** `notify` and `notify-url` (docs/watch.md, "Push"): push needs the listener's public URL with its port. */
+function parseNotify(r) {
+    const notify = r.checked('notify', /^(poll|push|auto)$/, 'poll, push or auto');
+    const url = r.checked('notify-url', (v) => v === '' || (isHttpUrl(v) && new URL(v).port !== '' && !/[?#]/.test(v)), 'an http or https URL with an explicit port and no query (e.g. http://runner.example.com:8931)');
+    if (notify === 'push' && url === '')
+        r.fail('notify-url', '', 'the public URL of this runner when notify is push');
+    return { notify, notifyUrl: url || null };
 }
 /**
  * Reports and artifacts: paths (absolute; `junit-path` empty: no JUnit file), switches, screenshots, the
@@ -71410,9 +71474,12 @@ var promises_ = __nccwpck_require__(51455);
 
 
 /**
- * The path of the agent's executable: on `searchPath`, else in the tool cache, else downloaded and cached.
+ * The path of the agent's executable: on `searchPath`, else from the pinned file kept in the tool cache
+ * (downloaded first when it is not there). The kept file is the pinned file exactly as downloaded (the
+ * `.tgz`, the `.zip`, the executable), and its SHA-256 is checked against the pin every time, before
+ * anything of it runs: an archive is then extracted into a folder of its own under the runner's temp.
  * @throws Error when it is not installed and there is no download for this OS and architecture, the
- *   download fails, or its SHA-256 is not the pinned one
+ *   download fails, or the SHA-256 of the download or of the kept file is not the pinned one
  */
 async function findAgent(provider, searchPath, log) {
     // Stryker disable next-line all: Windows only; the tests run on Linux
@@ -71426,33 +71493,46 @@ async function findAgent(provider, searchPath, log) {
     }
     // Loaded only here: most runs never download an agent.
     const toolCache = await __nccwpck_require__.e(/* import() */ 213).then(__nccwpck_require__.bind(__nccwpck_require__, 39213));
-    const cached = toolCache.find(provider.command, asset.version, process.arch);
-    if (cached)
-        return external_node_path_default().join(cached, exe);
+    const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
+    const actual = await sha256Of(file);
+    if (actual !== asset.sha256.toLowerCase()) {
+        throw new Error(`The kept ${asset.file} (${file}) has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was not run. Something replaced it after its check (an earlier job on this runner can); delete ${external_node_path_default().dirname(file)} to download it again.`);
+    }
+    if (asset.kind === 'binary')
+        return file;
+    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
+    return external_node_path_default().join(extracted, exe);
+}
+/** The pinned file in the tool cache under the pinned version, else null (the entry holds something else). */
+function keptFile(provider, asset, toolCache) {
+    const dir = toolCache.find(provider.command, asset.version, process.arch);
+    const file = dir ? external_node_path_default().join(dir, asset.file) : '';
+    return file && (0,external_node_fs_.existsSync)(file) ? file : null;
+}
+/** Downloads the pinned file, checks it, and keeps it in the tool cache under its own name. */
+async function download(provider, asset, toolCache, log) {
     log(`Downloading ${provider.command} ${asset.version} from ${asset.url}`);
     const file = await toolCache.downloadTool(asset.url).catch((error) => {
         throw new Error(`Could not download ${provider.command} from ${asset.url}: ${error.message}`);
     });
-    await checkSha256(file, asset);
-    if (asset.kind === 'binary') {
-        await (0,promises_.chmod)(file, 0o755);
-        const dir = await toolCache.cacheFile(file, exe, provider.command, asset.version, process.arch);
-        return external_node_path_default().join(dir, exe);
+    const actual = await sha256Of(file);
+    if (actual !== asset.sha256.toLowerCase()) {
+        await (0,promises_.rm)(file, { force: true });
+        throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256} (${asset.source}): it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
     }
-    const extracted = asset.kind === 'zip' ? await toolCache.extractZip(file) : await toolCache.extractTar(file);
-    const dir = await toolCache.cacheDir(extracted, provider.command, asset.version, process.arch);
-    return external_node_path_default().join(dir, exe);
+    const dir = await toolCache.cacheFile(file, asset.file, provider.command, asset.version, process.arch);
+    await (0,promises_.rm)(file, { force: true });
+    const kept = external_node_path_default().join(dir, asset.file);
+    if (asset.kind === 'binary')
+        await (0,promises_.chmod)(kept, 0o755);
+    return kept;
 }
-/** Deletes `file` and throws naming both values when its SHA-256 is not `asset.sha256`. */
-async function checkSha256(file, asset) {
+/** The SHA-256 of `file`, lower-case hex. */
+async function sha256Of(file) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     for await (const chunk of (0,external_node_fs_.createReadStream)(file))
         hash.update(chunk);
-    const actual = hash.digest('hex');
-    if (actual === asset.sha256.toLowerCase())
-        return;
-    await (0,promises_.rm)(file, { force: true });
-    throw new Error(`The download of ${asset.url} has SHA-256 ${actual}, not the pinned ${asset.sha256}: it was deleted and not run. Install the agent in an earlier step, or retry if the download was cut short.`);
+    return hash.digest('hex');
 }
 /** The first executable `exe` in the folders of `searchPath`, else null. */
 async function onSearchPath(exe, searchPath) {
@@ -71497,69 +71577,90 @@ async function askNgrokApi(api, address, bound) {
 }
 
 ;// CONCATENATED MODULE: ./src/tunnel/providers.ts
-function pinned(assets, version) {
+/** The kind of download a file name says: `.tgz`, `.zip`, else the executable itself. */
+function kindOf(file) {
+    return file.endsWith('.zip') ? 'zip' : file.endsWith('.tgz') ? 'tgz' : 'binary';
+}
+function pinned(pins, version) {
     return (platform, arch) => {
-        const asset = assets[`${platform}-${arch}`];
-        const kind = asset?.url.endsWith('.zip') ? 'zip' : asset?.url.endsWith('.tgz') ? 'tgz' : 'binary';
-        return asset ? { ...asset, kind, version } : null;
+        const pin = pins[`${platform}-${arch}`];
+        if (!pin)
+            return null;
+        const file = new URL(pin.url).pathname.split('/').pop() ?? '';
+        return { ...pin, file, kind: kindOf(file), version };
     };
 }
-const NGROK_VERSION = '3.10.1';
-/**
- * Linux and macOS as ngrok's update service answered (transcribed in nixpkgs, pkgs/by-name/ng/ngrok/versions.json),
- * Windows as in its chocolatey package; not checked against a download (a wrong value fails the download).
- */
-const NGROK_ASSETS = {
+const NGROK_VERSION = '3.39.9';
+/** ngrok's own record: its release bot's commit "update to version 3.39.9" (2026-07-01) in ngrok/docker-ngrok. */
+const NGROK_RELEASE_BOT = 'ngrok/docker-ngrok releases.json, written by ngrok-release-bot for 3.39.9';
+/** Every file is the `.zip` ngrok serves for that platform; each digest is of the `.zip`. */
+const NGROK_PINS = {
     'linux-x64': {
-        url: 'https://bin.equinox.io/a/81d5kzodW8G/ngrok-v3-3.10.1-linux-amd64',
-        sha256: 'd23ed659469e6f58ed0c34bdbc9846744df908c960f1b1e576cf147345f5e833',
+        url: 'https://bin.ngrok.com/a/cghgUWiCADZ/ngrok-v3-3.39.9-linux-amd64.zip',
+        sha256: '7f51243ef837f22b971daff05978430598da038294a02994c1dbb7291b35a309',
+        source: NGROK_RELEASE_BOT,
     },
     'linux-arm64': {
-        url: 'https://bin.equinox.io/a/c2kv1gi2bti/ngrok-v3-3.10.1-linux-arm64',
-        sha256: '86ecd3f4e43c1631a8332a9ee7d629073a7d7bf7412d2d60e1f390f7b2d30bc1',
+        url: 'https://bin.ngrok.com/a/kSxkCtcCe62/ngrok-v3-3.39.9-linux-arm64.zip',
+        sha256: 'a5db1a260b5e8b058c0842e5bf9269c6471a75522426b22c55550620741dc30b',
+        source: NGROK_RELEASE_BOT,
     },
     'darwin-x64': {
-        url: 'https://bin.equinox.io/a/44qfe6kGiDc/ngrok-v3-3.10.1-darwin-amd64',
-        sha256: 'fb0676289962f1310d8902e9c42d2d2ad1d653138e00490209bd422471888429',
+        url: 'https://bin.ngrok.com/a/a91tNmWZz4U/ngrok-v3-3.39.9-darwin-amd64.zip',
+        sha256: '94f5ee996cda6cec8b179c5dab816c790a640232844cd65dd9e5f830ea528f8e',
+        source: 'Homebrew/homebrew-cask Casks/n/ngrok.rb, version 3.39.9 (sha256 of the zip)',
     },
     'darwin-arm64': {
-        url: 'https://bin.equinox.io/a/9EoBqwofoME/ngrok-v3-3.10.1-darwin-arm64',
-        sha256: '8cee685b259bf32088acee05d6388b912fb10a8e3ba5d99569066ebdad5d5a6f',
+        url: 'https://bin.ngrok.com/a/6pfVfGALLzX/ngrok-v3-3.39.9-darwin-arm64.zip',
+        sha256: '840a06680a0a68cdf295012bd5244d645a4d4235c451c0354293ac24db096e8c',
+        source: 'Homebrew/homebrew-cask Casks/n/ngrok.rb, version 3.39.9 (sha256 of the zip)',
     },
     'win32-x64': {
-        url: 'https://bin.equinox.io/a/5ftQ9CGJSEU/ngrok-v3-3.10.1-windows-amd64.zip',
-        sha256: '14a2dfcbac6aecec98c46162b903809a562e51f8045e7dece6a508b40c3f33ea',
+        url: 'https://bin.ngrok.com/a/m9v4MphCUjA/ngrok-v3-3.39.9-windows-amd64.zip',
+        sha256: '12f99dc3b2145ab1503602434e00fd38199a5545dc051dd86ba526c11ab97db1',
+        source: 'Chocolatey community package ngrok 3.39.9, chocolateyinstall.ps1 (checksum64 of url64bit)',
     },
 };
 const CLOUDFLARED_VERSION = '2026.9.3';
 const CLOUDFLARED_BASE = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
-/** The "SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/2026.9.3; not checked either. */
-const CLOUDFLARED_ASSETS = {
+/** The release's own record: its notes' "SHA256 Checksums", which for these files are of the file itself. */
+const CLOUDFLARED_NOTES = `"SHA256 Checksums" of github.com/cloudflare/cloudflared/releases/tag/${CLOUDFLARED_VERSION}, equal to GitHub's asset digest`;
+/**
+ * GitHub's asset digest of the `.tgz`. The release notes' value for a macOS `.tgz` is the SHA-256 of the
+ * executable inside it (cloudflare/cloudflared issues 1004 and 1648), never what is downloaded.
+ */
+const CLOUDFLARED_ASSET_DIGEST = `GitHub's asset digest of the .tgz in release ${CLOUDFLARED_VERSION} (not the release notes' value, which is of the executable inside)`;
+const CLOUDFLARED_PINS = {
     'linux-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-amd64`,
         sha256: '77e26d8d900e0b8469f416239d14b5f296525fdf79fee6f511ef55609e3fbac2',
+        source: CLOUDFLARED_NOTES,
     },
     'linux-arm64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-linux-arm64`,
         sha256: 'aaeb2d7d0da3614634c7e03ab13487a1522c2e79165ed2929cfe23d5e95b326d',
+        source: CLOUDFLARED_NOTES,
     },
     'darwin-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-darwin-amd64.tgz`,
-        sha256: 'ab588b3b4db9cdb4476c30a3db2a72635b1d8327d44741fee6799a0f37b0ec07',
+        sha256: 'd1155d0837487f261183b15c1eab6c4ebcad9dc49b94675f1524c3564cea3977',
+        source: CLOUDFLARED_ASSET_DIGEST,
     },
     'darwin-arm64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-darwin-arm64.tgz`,
-        sha256: '5472c1a01c84bc31b3021056a73b4e5774ddddefc572124ea8fdf6c340639f32',
+        sha256: '587c2cfb1c230fe36c7fa7727da78be459dae028cabe8c001291999350f07095',
+        source: CLOUDFLARED_ASSET_DIGEST,
     },
     'win32-x64': {
         url: `${CLOUDFLARED_BASE}/cloudflared-windows-amd64.exe`,
         sha256: 'f096265ec2fcbe9bb6e2d64268db167ced3fcbb83d894bdb9e2fcdb26f2ea7e2',
+        source: CLOUDFLARED_NOTES,
     },
 };
 const ngrok = {
     name: 'ngrok',
     command: 'ngrok',
-    asset: pinned(NGROK_ASSETS, NGROK_VERSION),
+    asset: pinned(NGROK_PINS, NGROK_VERSION),
     args(tunnel) {
         const args = ['http', tunnel.address, '--log', 'stdout', '--log-format', 'json'];
         if (tunnel.hostHeader)
@@ -71598,7 +71699,7 @@ const NGROK_DEFAULT_API = 'http://127.0.0.1:4040';
 const cloudflared = {
     name: 'cloudflared',
     command: 'cloudflared',
-    asset: pinned(CLOUDFLARED_ASSETS, CLOUDFLARED_VERSION),
+    asset: pinned(CLOUDFLARED_PINS, CLOUDFLARED_VERSION),
     args(tunnel) {
         const args = ['tunnel', '--no-autoupdate', '--url', tunnel.address];
         const host = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
@@ -71661,6 +71762,7 @@ const AGENT_ENV = new Set([
 ;// CONCATENATED MODULE: ./src/tunnel/browser-check.ts
 /** What Ghost Inspector's browsers will see at the tunnel's public URL (docs/tunnel.md, "What the browsers see"). */
 
+
 /** A desktop Chrome User-Agent: what ngrok tells browsers from other clients by (ngrok.com/abuse). */
 const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** ngrok's browser warning for free accounts (ngrok.com/abuse, "Browser Warning"); browsers cannot skip it. */
@@ -71679,10 +71781,10 @@ async function seeAsBrowser(url, bound) {
     try {
         const [res, body] = await (0,time_limit/* withinTimeLimit */.A0)(bound, TRY_TIMEOUT_MS, async (signal) => {
             const headers = { 'user-agent': BROWSER_USER_AGENT, accept: 'text/html,*/*' };
-            const answer = await fetch(url, { redirect: 'manual', headers, signal });
+            const answer = await (0,http/* openHttp */.fb)({ method: 'GET', url, headers, signal, socketTimeoutMs: TRY_TIMEOUT_MS });
             return [answer, await bodyStart(answer)];
         });
-        const ngrokError = res.headers.get('ngrok-error-code') ?? '';
+        const ngrokError = String(res.headers['ngrok-error-code'] ?? '');
         if (ngrokError === NGROK_BROWSER_WARNING || body.includes(NGROK_BROWSER_WARNING)) {
             return {
                 kind: 'agent-page',
@@ -71695,16 +71797,15 @@ async function seeAsBrowser(url, bound) {
         return { kind: 'app' };
     }
     catch (error) {
-        const cause = error.cause;
-        return { kind: 'not-yet', why: cause?.code ?? cause?.message ?? error.message };
+        return { kind: 'not-yet', why: error.code ?? error.message };
     }
 }
 /** The first {@link BODY_BYTES} of the answer as text; the rest is not read. */
 async function bodyStart(res) {
     const chunks = [];
     let size = 0;
-    // A web stream is async iterable in Node (the DOM types do not say); leaving the loop cancels it.
-    for await (const chunk of (res.body ?? [])) {
+    // Leaving the loop destroys the stream: the rest is not read.
+    for await (const chunk of res.body) {
         chunks.push(chunk);
         size += chunk.byteLength;
         if (size >= BODY_BYTES)
@@ -71713,8 +71814,58 @@ async function bodyStart(res) {
     return Buffer.concat(chunks).toString('latin1');
 }
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+;// CONCATENATED MODULE: ./src/tunnel/process-executable.ts
+/** The executable a process runs, as the operating system reports it (docs/tunnel.md, "Teardown"). */
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/**
+ * The path of the executable `pid` runs, as the OS reports it: Linux reads the `/proc/<pid>/exe` link (the
+ * file the kernel loaded, whatever the command line says); macOS and other Unix systems ask `ps -o comm=`
+ * (on macOS the path the process was last started from: a process started from a path, as `spawn` and a
+ * shim's `exec` do, shows that full path, not its arguments); Windows asks PowerShell for the process's
+ * `Path`. A process started through a shim that `exec`s the agent reports the agent.
+ * @returns the path, or null when no such process runs (or it is a zombie, on Linux)
+ */
+async function executableOf(pid) {
+    try {
+        // Stryker disable all: other systems than Linux; the tests run on Linux (agents.yml runs them all)
+        if (process.platform === 'win32') {
+            const script = `(Get-Process -Id ${pid} -ErrorAction Stop).Path`;
+            const { stdout } = await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', script]);
+            return stdout.trim() || null;
+        }
+        if (process.platform !== 'linux') {
+            const { stdout } = await run('ps', ['-o', 'comm=', '-p', String(pid)]);
+            return stdout.trim() || null;
+        }
+        // Stryker restore all
+        return await (0,promises_.readlink)(`/proc/${pid}/exe`);
+    }
+    catch {
+        return null; // no such process (`ps` exits 1, PowerShell throws, the link is gone)
+    }
+}
+/**
+ * Whether `pid` runs `executable` (a path as {@link executableOf} reported it, or as the agent was started
+ * from: its real path is compared too). Case is ignored on Windows.
+ */
+async function runsExecutable(pid, executable) {
+    const running = await executableOf(pid);
+    if (!running)
+        return false;
+    const real = await (0,promises_.realpath)(executable).catch(() => executable);
+    // Stryker disable next-line all: Windows only; the tests run on Linux
+    const same = (a, b) => process.platform === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b;
+    return same(running, executable) || same(running, real);
+}
+
 ;// CONCATENATED MODULE: ./src/tunnel/tunnel.ts
 /** A tunnel from the service's browsers to an app started in the job (docs/tunnel.md). */
+
 
 
 
@@ -71775,8 +71926,12 @@ async function startTunnel(options) {
     const stop = () => (stopping ??= stopAgent(child, exited));
     if (child.pid !== undefined)
         options.onSpawn?.({ pid: child.pid, path: agentPath });
+    // Asked while the app is tried through the tunnel (PowerShell takes a while on Windows); settled before
+    // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
+    let recorded = Promise.resolve();
     try {
         const url = await publicUrl(child, provider, bound, tunnel.address, exited);
+        recorded = recordExecutable(child.pid, options.onSpawn);
         log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
         await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
             const code = child.exitCode ?? child.signalCode;
@@ -71784,9 +71939,11 @@ async function startTunnel(options) {
                 return;
             throw new Error(`The ${provider.name} agent exited (code ${code}) before the app answered through the tunnel to ${tunnel.address}.`);
         });
+        await recorded;
         return { url, address: tunnel.address, exitedAt: () => exitedAt, stop };
     }
     catch (error) {
+        await recorded;
         await stop();
         if (options.signal.aborted)
             throw new Error(`Cancelled while the tunnel to ${tunnel.address} was opening.`);
@@ -71795,6 +71952,12 @@ async function startTunnel(options) {
     finally {
         started.abort();
     }
+}
+/** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
+async function recordExecutable(pid, onSpawn) {
+    const running = pid === undefined ? null : await executableOf(pid);
+    if (pid !== undefined && running)
+        onSpawn?.({ pid, path: running });
 }
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
 function publicUrl(child, provider, bound, address, exited) {
@@ -71900,12 +72063,13 @@ async function stopAgent(child, exited) {
 
 
 
-const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+const left_agent_run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
 /** Pause between two looks at whether the agent is gone, ms. */
 const POLL_MS = 100;
 /**
  * Stops the agent a killed main step left running, only when its pid still runs its executable (a pid is
- * reused once the agent is gone): SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
+ * reused once the agent is gone), as the OS reports the executable of that pid, never by what its command
+ * line says: SIGTERM, then SIGKILL after {@link STOP_GRACE_MS} (docs/tunnel.md, "Teardown").
  * @returns the pid stopped, or null when nothing of that agent runs any more
  * @throws Error when the agent survives SIGKILL or cannot be signalled
  */
@@ -71921,22 +72085,6 @@ async function stopLeftAgent(agent) {
     if (await gone(agent.pid, STOP_GRACE_MS))
         return agent.pid;
     throw new Error(`pid ${agent.pid} still runs after SIGKILL`);
-}
-/** Whether `pid` runs `executable`: its command line names it (`ps`; `tasklist` on Windows). */
-async function runsExecutable(pid, executable) {
-    try {
-        // Stryker disable all: Windows only; the tests run on Linux
-        if (process.platform === 'win32') {
-            const { stdout } = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
-            return stdout.toLowerCase().includes(`"${external_node_path_default().basename(executable).toLowerCase()}"`);
-        }
-        // Stryker restore all
-        const { stdout } = await run('ps', ['-o', 'command=', '-p', String(pid)]);
-        return stdout.includes(executable);
-    }
-    catch {
-        return false; // `ps` exits 1 when no such process
-    }
 }
 async function gone(pid, withinMs) {
     const until = Date.now() + withinMs;
@@ -71960,7 +72108,7 @@ async function alive(pid) {
     if (process.platform === 'win32')
         return true;
     try {
-        const { stdout } = await run('ps', ['-o', 'stat=', '-p', String(pid)]);
+        const { stdout } = await left_agent_run('ps', ['-o', 'stat=', '-p', String(pid)]);
         return !stdout.trim().startsWith('Z');
     }
     catch {
@@ -73862,12 +74010,20 @@ class BudgetAbortedError extends Error {
 }
 /** 429s within this time of a halving (or before the pause it set ends) do not halve again, ms. */
 const DECREASE_HOLD_MS = 1_000;
+/**
+ * Tokens of the account's burst the budget leaves unspent by default: what other callers of the account
+ * and the time a request takes to reach the service may have used of it (1 s of the account's rate).
+ */
+const BURST_MARGIN = limits/* RATE_LIMIT_PER_SECOND */.Co;
+/** A 429 wave is lone when the rate had been at its nominal value this long before it, ms. */
+const CALM_MS = 10_000;
 class RateBudget {
     burst;
     /** The refill rate without back-off, requests/s. */
     nominalRatePerSecond;
     minRatePerSecond;
     recoveryPerSecond;
+    quickRecoveryPerSecond;
     clock;
     tokens;
     rate;
@@ -73877,6 +74033,10 @@ class RateBudget {
     pausedUntil = -Infinity;
     /** No further halving before this time, ms. */
     holdUntil = -Infinity;
+    /** How fast the rate grows back now, requests/s per second (set by the last halving). */
+    recovery;
+    /** Since when the rate is at its nominal value, ms (-Infinity: never lowered). */
+    nominalSince = -Infinity;
     /** Callers waiting for a token, in arrival order, low priority last; each wakes when its place comes. */
     line = [];
     /** Tokens taken so far (each one request sent). */
@@ -73886,10 +74046,12 @@ class RateBudget {
     /** Times the refill rate was halved. */
     decreases = 0;
     constructor(options) {
-        this.burst = options.burst ?? limits/* RATE_LIMIT_BURST */.eF;
+        this.burst = options.burst ?? limits/* RATE_LIMIT_BURST */.eF - BURST_MARGIN;
         this.nominalRatePerSecond = options.ratePerSecond ?? limits/* RATE_LIMIT_PER_SECOND */.Co;
         this.minRatePerSecond = Math.min(this.nominalRatePerSecond, options.minRatePerSecond ?? 0.5);
         this.recoveryPerSecond = options.recoveryPerSecond ?? 0.05;
+        this.quickRecoveryPerSecond = options.quickRecoveryPerSecond ?? this.nominalRatePerSecond / 4;
+        this.recovery = this.recoveryPerSecond;
         this.clock = options.clock;
         this.tokens = this.burst;
         this.rate = this.nominalRatePerSecond;
@@ -73911,10 +74073,13 @@ class RateBudget {
         if (now > from) {
             const seconds = (now - from) / 1000;
             const r0 = this.rate;
-            const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recoveryPerSecond * seconds);
-            const rising = this.recoveryPerSecond > 0 ? (r1 - r0) / this.recoveryPerSecond : 0;
+            const r1 = Math.min(this.nominalRatePerSecond, r0 + this.recovery * seconds);
+            const rising = this.recovery > 0 ? (r1 - r0) / this.recovery : 0;
             const earned = ((r0 + r1) / 2) * rising + r1 * (seconds - rising);
             this.tokens = Math.min(this.burst, this.tokens + earned);
+            if (r0 < this.nominalRatePerSecond && r1 >= this.nominalRatePerSecond) {
+                this.nominalSince = from + rising * 1000;
+            }
             this.rate = r1;
         }
         this.updatedAt = Math.max(this.updatedAt, now);
@@ -73927,8 +74092,21 @@ class RateBudget {
         const need = place + 1 - this.tokens;
         if (need <= 0)
             return 0;
-        // At the current rate; a rate that grows meanwhile only makes the token come sooner (checked again).
-        return Math.max(1, Math.ceil((need / this.rate) * 1000));
+        // At the rate as it grows back; a 429 meanwhile only makes the token come later (checked again).
+        return Math.max(1, Math.ceil(this.secondsToEarn(need) * 1000));
+    }
+    /** Seconds the bucket takes to earn `tokens` from now: on the rate's linear ramp back, then at the nominal rate. */
+    secondsToEarn(tokens) {
+        const r0 = this.rate;
+        const slope = this.recovery;
+        const nominal = this.nominalRatePerSecond;
+        if (slope <= 0 || r0 >= nominal)
+            return tokens / r0;
+        const ramp = (nominal - r0) / slope;
+        const onRamp = r0 * ramp + (slope * ramp * ramp) / 2;
+        if (tokens > onRamp)
+            return ramp + (tokens - onRamp) / nominal;
+        return (Math.sqrt(r0 * r0 + 2 * slope * tokens) - r0) / slope;
     }
     /**
      * Waits for one token, in arrival order, sleeping through `wait` (default the clock's sleep), and takes it.
@@ -73973,7 +74151,8 @@ class RateBudget {
     }
     /**
      * Notes a 429 answer: empties the bucket, pauses grants for `retryAfterMs` (ms, when given) and halves
-     * the rate (not below `minRatePerSecond`) unless already halved for this wave.
+     * the rate (not below `minRatePerSecond`) unless already halved for this wave. The rate then grows back
+     * at `quickRecoveryPerSecond` after a lone wave, else at `recoveryPerSecond`.
      */
     onRateLimited(retryAfterMs) {
         const now = this.clock.now();
@@ -73984,6 +74163,8 @@ class RateBudget {
         }
         this.tokens = Math.min(this.tokens, 0);
         if (now >= this.holdUntil) {
+            const lone = this.rate >= this.nominalRatePerSecond && now - this.nominalSince >= CALM_MS;
+            this.recovery = lone ? this.quickRecoveryPerSecond : this.recoveryPerSecond;
             this.rate = Math.max(this.minRatePerSecond, this.rate / 2);
             this.decreases += 1;
             this.holdUntil = Math.max(now + DECREASE_HOLD_MS, this.pausedUntil);
@@ -74476,15 +74657,15 @@ function failFastOn(ctx, handle, test) {
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
 const MAX_PAGES = limits/* MAX_LIST_RECORDS */.R1 / limits/* PAGE_SIZE */.md;
-/** Pages asked at once at most, whatever a count says. */
-const MAX_PAGES_AT_ONCE = 4;
 /** The most pages a list of `known` records (null: not known) is read in: its pages plus `PAGE_MARGIN`. */
 function pagesFor(known) {
     return known === null ? MAX_PAGES : Math.floor(known / limits/* PAGE_SIZE */.md) + 1 + PAGE_MARGIN;
 }
 /**
- * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages or `visit` returns
- * false; the first `atOnce` pages (at most `MAX_PAGES_AT_ONCE`) go at once. Errors of `read` propagate.
+ * Reads a list page by page until a short page, a page with nothing new, `maxPages` pages (at most
+ * `MAX_PAGES`) or `visit` returns false. The first `atOnce` pages (those a known length announces) are asked
+ * at once, each within the request budget as every request is, and visited in order; the pages after them
+ * one at a time. Errors of `read` propagate.
  */
 async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
     const pages = Math.min(maxPages, MAX_PAGES);
@@ -74500,7 +74681,7 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
         }
         return visit(list) !== false && list.length >= limits/* PAGE_SIZE */.md && added > 0;
     };
-    const first = Math.max(1, Math.min(atOnce, pages, MAX_PAGES_AT_ONCE));
+    const first = Math.max(1, Math.min(atOnce, pages));
     const lists = await Promise.all(Array.from({ length: first }, (_, page) => read({ count: limits/* PAGE_SIZE */.md, offset: page * limits/* PAGE_SIZE */.md })));
     for (const list of lists)
         if (!goOn(list))
@@ -74574,9 +74755,11 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
                 byId.set(result._id, result);
         }
     };
-    const atOnce = Math.ceil((expectedTests ?? 0) / limits/* PAGE_SIZE */.md);
+    // The pages the count announces go at once, with the page that must come back short (the last page, or an
+    // empty one after a full last page); then on until a short page, whatever the count says: a count that
+    // lies low leaves no test unread.
+    const atOnce = expectedTests === null ? 1 : Math.floor(expectedTests / limits/* PAGE_SIZE */.md) + 1;
     try {
-        // Until a short page, whatever the count says: a count that lies low leaves no test unread.
         await forEachPage(readPage, visit, MAX_PAGES, atOnce);
     }
     catch {
@@ -75400,8 +75583,128 @@ async function readOrganization(api, handles, signal) {
     }
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(37067);
+;// CONCATENATED MODULE: ./src/run/follow/push.ts
+/**
+ * Push notice of ended test runs (docs/watch.md, "Push"): a listener on the runner at a secret random path,
+ * whose public URL every test execute carries as its `webhook` (docs/api-contract.md, "Execute parameters").
+ * A webhook is never a result: it only names a run, which the watch then reads with the API key at once.
+ */
+
+
+/** Largest webhook body read, bytes; a longer one is refused (413) unread. */
+const PUSH_MAX_BODY_BYTES = 1024 * 1024;
+/** The watch tick while push is on, ms: the safety net under the webhooks. */
+const PUSH_TICK_MS = 5_000;
+/** A run is read on a webhook's hint at most this often, ms. */
+const PUSH_HINT_EVERY_MS = 1_000;
+/**
+ * Starts a listener: a POST to the secret path (the public URL's path, then the secret) whose JSON body is `{type: "result", data: {_id}}` tells the
+ * receiver `data._id`; every other path answers 404, a body over {@link PUSH_MAX_BODY_BYTES} 413, a body
+ * that names no result 400. Throws when the port cannot be listened on.
+ */
+async function startPushListener(options) {
+    const secret = (0,external_node_crypto_.randomBytes)(24).toString('hex');
+    const publicPath = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
+    const secretPath = `${publicPath}/${secret}`;
+    let receiver = () => undefined;
+    const server = (0,external_node_http_.createServer)((req, res) => {
+        if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== secretPath)
+            return answer(res, 404);
+        void readBody(req).then((body) => {
+            const id = body === null ? undefined : resultIdOf(body);
+            if (body === null)
+                answer(res, 413);
+            else if (id === undefined)
+                answer(res, 400);
+            else {
+                answer(res, 200);
+                receiver(id);
+            }
+        }, () => answer(res, 400));
+    });
+    server.requestTimeout = 10_000;
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
+    });
+    const { port } = server.address();
+    const base = options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${port}`;
+    return {
+        url: `${base.replace(/\/+$/, '')}/${secret}`,
+        secret,
+        port,
+        onHint: (next) => void (receiver = next),
+        close: () => new Promise((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+        }),
+    };
+}
+function answer(res, status) {
+    if (res.headersSent)
+        return;
+    res.writeHead(status, { connection: 'close' }).end();
+}
+/** The body, or null when longer than the limit (the rest is not read). */
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const declared = Number(req.headers['content-length']);
+        if (declared > PUSH_MAX_BODY_BYTES)
+            return resolve(null);
+        const chunks = [];
+        let size = 0;
+        req.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > PUSH_MAX_BODY_BYTES) {
+                req.removeAllListeners('data');
+                req.pause();
+                resolve(null);
+            }
+            else
+                chunks.push(chunk);
+        });
+        req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        req.on('error', reject);
+    });
+}
+/** The test result id a webhook body names (`{type: "result", data: {_id}}`), else undefined. */
+function resultIdOf(body) {
+    try {
+        const parsed = JSON.parse(body);
+        const id = parsed?.type === 'result' ? parsed.data?._id : undefined;
+        return typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Paces hinted reads: `read(key)` runs at once for a key's first hint, then at most once per
+ * {@link PUSH_HINT_EVERY_MS} (hints meanwhile are one read at the end of that second); none after `signal`.
+ * The caller passes only keys of runs it watches (a forged id never reaches here).
+ */
+function pacedHints(clock, signal, read) {
+    const lastAtMs = new Map();
+    const waiting = new Set();
+    return (key) => {
+        if (waiting.has(key))
+            return;
+        waiting.add(key);
+        void clock.sleep((lastAtMs.get(key) ?? -Infinity) + PUSH_HINT_EVERY_MS - clock.now(), signal).then(() => {
+            waiting.delete(key);
+            if (signal.aborted)
+                return;
+            lastAtMs.set(key, clock.now());
+            read(key);
+        });
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/follow/watcher.ts
 /** The watch loop over one table of the remote results still running (docs/watch.md). */
+
 
 
 
@@ -75452,10 +75755,28 @@ class Watcher {
     /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
     busy = 1;
     ticks = 0;
-    /** `maxPollErrors`: failed reads in a row before a run is given up. */
-    constructor(ctx, maxPollErrors) {
+    /** Webhooks arrive (docs/watch.md, "Push"): the tick is slower while every row is a test run. */
+    pushing;
+    /** Ends the tick's wait at once (push ended: the slow tick's wait is cut short). */
+    wake = new AbortController();
+    /** `maxPollErrors`: failed reads in a row before a run is given up; `push`: the webhooks' listener. */
+    constructor(ctx, maxPollErrors, push) {
         this.ctx = ctx;
         this.maxPollErrors = maxPollErrors;
+        this.pushing = !!push;
+        const read = pacedHints(ctx.clock, ctx.stopper.signal, (row) => {
+            if (this.table.get(row.remote) !== row)
+                return;
+            this.readSoon(row, ctx.clock.now());
+            this.readDue();
+        });
+        push?.onHint((id) => {
+            const row = [...this.table.values()].find((r) => r.remote.id === id && r.remote.type === 'test');
+            if (!row)
+                return;
+            row.pushed = true;
+            read(row);
+        });
     }
     /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
     wait(remote, triggeredAtMs, target) {
@@ -75476,6 +75797,7 @@ class Watcher {
                 reading: false,
                 again: false,
                 errors: 0,
+                pushed: false,
             });
             this.mostRows = Math.max(this.mostRows, this.table.size);
             if (!this.looping)
@@ -75499,10 +75821,13 @@ class Watcher {
         try {
             let tickAtMs = ctx.clock.now();
             while (this.table.size > 0 && !stop.aborted) {
-                const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
-                await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
+                const slow = this.pushing && [...this.table.keys()].every((remote) => remote.type === 'test');
+                const periodMs = slow ? PUSH_TICK_MS : this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
+                await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), AbortSignal.any([stop, this.wake.signal]));
                 if (stop.aborted || this.table.size === 0)
                     break;
+                if (this.wake.signal.aborted)
+                    this.wake = new AbortController();
                 tickAtMs = ctx.clock.now();
                 this.tick();
             }
@@ -75570,7 +75895,7 @@ class Watcher {
             return left.size > 0;
         };
         try {
-            await forEachPage((paging) => list(paging, { signal: ctx.stopper.signal }), visit, pagesFor(rows.length));
+            await forEachPage((paging) => list(paging, { signal: ctx.stopper.signal }), visit, pagesFor(rows.length), Math.ceil(rows.length / limits/* PAGE_SIZE */.md));
         }
         catch {
             // The rows left are read on their own.
@@ -75585,10 +75910,20 @@ class Watcher {
         row.reading = true;
         row.lastReadAtMs = this.ctx.clock.now();
     }
-    /** The row's own answer: over ends it, else it waits in the table for a hint or its safety read. */
+    /**
+     * The row's own answer: over ends it, else it waits in the table for a hint or its safety read. A test run
+     * found over with no webhook for it ends push: the step goes back to the 1-s tick.
+     */
     answered(row, value) {
         row.errors = 0;
-        if (row.target.isOver(value))
+        const over = row.target.isOver(value);
+        if (over && this.pushing && row.remote.type === 'test' && !row.pushed) {
+            this.pushing = false;
+            this.wake.abort();
+            const message = `Test result ${row.remote.id} ended without its webhook: polling every second from now on.`;
+            this.ctx.emit({ type: 'detail', message });
+        }
+        if (over)
             this.end(row, value);
         else
             row.dueAtMs = Infinity;
@@ -75847,9 +76182,13 @@ async function runPlan(plan, options) {
     const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
     const stopper = new Stopper(clock);
     const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
+    const { push } = options;
+    const execute = push
+        ? { ...plan.execute, webhook: [plan.execute.webhook ?? []].flat().concat(push.url) }
+        : plan.execute;
     const base = {
         // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
-        plan: { ...plan, execute: withStepMarker(plan.execute, (0,external_node_crypto_.randomUUID)()) },
+        plan: { ...plan, execute: withStepMarker(execute, (0,external_node_crypto_.randomUUID)()) },
         api: options.api,
         clock,
         emit,
@@ -75859,7 +76198,7 @@ async function runPlan(plan, options) {
         stopper,
         book,
     };
-    const ctx = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6) };
+    const ctx = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6, push) };
     const onSignal = () => stopper.halt('signal');
     if (options.signal?.aborted)
         onSignal();
@@ -76047,6 +76386,33 @@ function runLog(sink, redact) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/action/notify.ts
+
+
+/**
+ * Starts the listener on all interfaces at the port of `notify-url` when the step waits and `notify` is
+ * `push` or `auto` with a `notify-url`; its secret joins `inputs.secrets` (masked, redacted everywhere) before
+ * any run. Null (the step polls) otherwise, or with a warning when the port cannot be listened on.
+ */
+async function openPush(inputs, deps) {
+    const { notifyUrl } = inputs;
+    if (!inputs.wait || inputs.notify === 'poll' || !notifyUrl)
+        return null;
+    const port = Number(new URL(notifyUrl).port);
+    try {
+        const push = await startPushListener({ publicUrl: notifyUrl, port });
+        inputs.secrets.push(push.secret);
+        if (deps.github.onRunner)
+            deps.sink.setSecret(push.secret);
+        deps.sink.info(`Push: test runs post their webhook to ${notifyUrl} (a secret path), listened on port ${port}.`);
+        return push;
+    }
+    catch (error) {
+        deps.sink.warning(`notify: could not listen on port ${port} of notify-url (${(0,log/* messageOf */.bD)(error)}); polling instead.`);
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/action/stop.ts
 /** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
 
@@ -76090,12 +76456,15 @@ function armDeadlineBackstop(deps, deadlineInMs) {
 
 
 
+
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
  * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
  * @returns the run model without secrets, and the client it was read with
  */
 async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
+    // Before the redactor: the listener's secret joins the secrets.
+    const push = await openPush(inputs, deps);
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
     // One request budget for every request the client sends, retries included; it slows down on 429s.
     const budget = new RateBudget({ clock: deps.clock });
@@ -76142,6 +76511,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
             startedAtMs,
             ...(appUrl ? { appUrl } : {}),
             ...(recorder ? { onRemote: recorder.onRemote } : {}),
+            ...(push ? { push } : {}),
         });
         if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout)
             recorder?.clear();
@@ -76153,6 +76523,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
     }
     finally {
         disarmBackstop();
+        await push?.close();
     }
 }
 
