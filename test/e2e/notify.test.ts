@@ -6,10 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useE2ESetup } from '../support/e2e-setup.js';
+import { holdForWebhooks } from '../support/virtual-world.js';
 
 const setup = useE2ESetup('notify', { virtual: true, visuals: false });
+beforeAll(() => holdForWebhooks(setup.world!));
 
 /** A port free on loopback now. */
 function freePort(): Promise<number> {

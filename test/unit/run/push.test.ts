@@ -18,6 +18,7 @@ import {
   type RunSpec,
   type WatchBed,
 } from '../../support/watch-scenario.js';
+import { holdForWebhooks } from '../../support/virtual-world.js';
 
 const lone = (i: number, outcome: 'pass' | 'fail' = 'pass'): RunSpec => ({
   kind: 'test',
@@ -36,6 +37,7 @@ const SUITE: RunSpec = { kind: 'suite', id: 'push-suite', durationsMs: [7_000, 1
 let bed: WatchBed;
 beforeAll(async () => {
   bed = await startWatchBed([...LONES, ...MANY, SUITE]);
+  holdForWebhooks(bed);
 });
 afterAll(() => bed.close());
 
