@@ -10,6 +10,7 @@ import { redactSummary } from '../run/outcome/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
 import type { ActionDeps } from './deps.js';
 import { runLog } from './log.js';
+import { openPush } from './notify.js';
 import { runStateRecorder } from './post.js';
 import { armDeadlineBackstop } from './stop.js';
 
@@ -25,6 +26,8 @@ export async function runTests(
   signal: AbortSignal,
   tunnelUrl?: string,
 ): Promise<{ summary: RunSummary; api: GhostInspectorApi }> {
+  // Before the redactor: the listener's secret joins the secrets.
+  const push = await openPush(inputs, deps);
   const redact = createRedactor(inputs.secrets);
   // One request budget for every request the client sends, retries included; it slows down on 429s.
   const budget = new RateBudget({ clock: deps.clock });
@@ -81,6 +84,7 @@ export async function runTests(
           deps.progress?.onRemote(remote);
           recorder?.onRemote(remote);
         },
+        ...(push ? { push } : {}),
       },
     );
     if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout) recorder?.clear();
@@ -91,5 +95,6 @@ export async function runTests(
     return { summary, api };
   } finally {
     disarmBackstop();
+    await push?.close();
   }
 }

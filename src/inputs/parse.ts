@@ -226,7 +226,21 @@ export function parseWaiting(r: InputReader) {
     failOnEmpty: r.bool('fail-on-empty'),
     retryFailed: r.integer('retry-failed', 0, 3, 'runs'),
     failFast: r.bool('fail-fast'),
+    ...parseNotify(r),
   };
+}
+
+/** `notify` and `notify-url` (docs/watch.md, "Push"): push needs the listener's public URL with its port. */
+function parseNotify(r: InputReader) {
+  const notify = r.checked('notify', /^(poll|push|auto)$/, 'poll, push or auto') as ActionInputs['notify'];
+  const url = r.checked(
+    'notify-url',
+    (v) => v === '' || (isHttpUrl(v) && new URL(v).port !== '' && !/[?#]/.test(v)),
+    'an http or https URL with an explicit port and no query (e.g. http://runner.example.com:8931)',
+  );
+  if (notify === 'push' && url === '')
+    r.fail('notify-url', '', 'the public URL of this runner when notify is push');
+  return { notify, notifyUrl: url || null };
 }
 
 /**

@@ -74,6 +74,10 @@ export interface ActionInputs {
   failOnEmpty: boolean;
   retryFailed: number;
   failFast: boolean;
+  /** How ended test runs are noticed (docs/watch.md, "Push"). */
+  notify: 'poll' | 'push' | 'auto';
+  /** Public base URL of the webhooks' listener (its port is the one listened on); null when empty. */
+  notifyUrl: string | null;
 
   /** Absolute path, or null when `junit-path` is empty. */
   junitPath: string | null;

@@ -8,6 +8,7 @@ import { iso, RunBook, type Handle, type RemoteListener } from './book.js';
 import type { EngineContext, EngineWaits, RunPlan } from './context.js';
 import type { RunEventListener } from './events.js';
 import { follow } from './follow/follow.js';
+import type { PushListener } from './follow/push.js';
 import { Watcher } from './follow/watcher.js';
 import { withStepMarker } from './plan/execute.js';
 import { cancelActive, heartbeat, settleAtDeadline, watchDeadline } from './stop/stop.js';
@@ -47,6 +48,8 @@ export interface EngineOptions {
   signalCancelTimeoutMs?: number;
   /** Told when a remote result starts being followed and when it ends or is cancelled. */
   onRemote?: RemoteListener;
+  /** Webhooks' listener (docs/watch.md, "Push"): every test execute carries its URL as a `webhook`. */
+  push?: PushListener;
 }
 
 /**
@@ -60,9 +63,13 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
   const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
   const stopper = new Stopper(clock);
   const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
+  const { push } = options;
+  const execute = push
+    ? { ...plan.execute, webhook: [plan.execute.webhook ?? []].flat().concat(push.url) }
+    : plan.execute;
   const base = {
     // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
-    plan: { ...plan, execute: withStepMarker(plan.execute, randomUUID()) },
+    plan: { ...plan, execute: withStepMarker(execute, randomUUID()) },
     api: options.api,
     clock,
     emit,
@@ -72,7 +79,7 @@ export async function runPlan(plan: RunPlan, options: EngineOptions): Promise<Ru
     stopper,
     book,
   };
-  const ctx: EngineContext = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6) };
+  const ctx: EngineContext = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6, push) };
   const onSignal = (): void => stopper.halt('signal');
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });

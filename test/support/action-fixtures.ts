@@ -368,6 +368,24 @@ export const BAD_INPUTS: BadInputCase[] = [
     message: 'test-ids or test-files',
   },
   {
+    name: 'notify not a mode',
+    inputs: { notify: 'sometimes' },
+    input: 'notify',
+    message: 'poll, push or auto',
+  },
+  {
+    name: 'notify push without notify-url',
+    inputs: { notify: 'push' },
+    input: 'notify-url',
+    message: 'when notify is push',
+  },
+  {
+    name: 'notify-url without port',
+    inputs: { 'notify-url': 'https://runner.example.com/hooks' },
+    input: 'notify-url',
+    message: 'explicit port',
+  },
+  {
     name: 'baseline with suites only',
     inputs: { 'screenshot-compare-baseline-result': TEST },
     input: 'screenshot-compare-baseline-result',

@@ -117,3 +117,21 @@ export function useVirtualWorld(
   beforeEach(() => world.emulator.resetLog());
   return world;
 }
+
+/**
+ * Keeps time still for `realMs` of real time after each run's end (its finish record), so that the webhooks
+ * the emulator posts then (real HTTP to a listener, not tracked work) arrive at the virtual time of the
+ * finish, as on a service whose webhooks take no time; a webhook lost changes nothing but that pause.
+ */
+export function holdForWebhooks(world: Pick<VirtualWorld, 'clock' | 'emulator'>, realMs = 100): void {
+  const firstSeen = new Map<string, number>();
+  world.clock.addProbe(() => {
+    const now = performance.now();
+    let busy = 0;
+    for (const { resultId } of world.emulator.runs()) {
+      if (!firstSeen.has(resultId)) firstSeen.set(resultId, now);
+      if (now - firstSeen.get(resultId)! < realMs) busy = 1;
+    }
+    return busy;
+  });
+}

@@ -11,6 +11,7 @@ import type { Remote } from '../book.js';
 import type { Answer } from '../kinds.js';
 import { forEachPage, pagesFor } from '../read/paging.js';
 import { organizationOf, readOrganization } from './organization.js';
+import { pacedHints, PUSH_TICK_MS, type PushListener } from './push.js';
 
 /** Largest back-off between failed polls, ms. */
 const POLL_BACKOFF_CAP_MS = 10_000;
@@ -55,6 +56,8 @@ interface Row {
   /** Made due while a read was in flight: that read's answer may be older than what made it due. */
   again: boolean;
   errors: number;
+  /** A webhook named it (push.ts). */
+  pushed: boolean;
 }
 
 type WatchContext = Pick<
@@ -79,12 +82,30 @@ export class Watcher implements RunWatch {
   /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
   private busy = 1;
   private ticks = 0;
+  /** Webhooks arrive (docs/watch.md, "Push"): the tick is slower while every row is a test run. */
+  private pushing: boolean;
+  /** Ends the tick's wait at once (push ended: the slow tick's wait is cut short). */
+  private wake = new AbortController();
 
-  /** `maxPollErrors`: failed reads in a row before a run is given up. */
+  /** `maxPollErrors`: failed reads in a row before a run is given up; `push`: the webhooks' listener. */
   constructor(
     private readonly ctx: WatchContext,
     private readonly maxPollErrors: number,
-  ) {}
+    push?: PushListener,
+  ) {
+    this.pushing = !!push;
+    const read = pacedHints(ctx.clock, ctx.stopper.signal, (row: Row) => {
+      if (this.table.get(row.remote) !== row) return;
+      this.readSoon(row, ctx.clock.now());
+      this.readDue();
+    });
+    push?.onHint((id) => {
+      const row = [...this.table.values()].find((r) => r.remote.id === id && r.remote.type === 'test');
+      if (!row) return;
+      row.pushed = true;
+      read(row);
+    });
+  }
 
   /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
   wait<T extends Answer>(remote: Remote, triggeredAtMs: number, target: WatchTarget<T>): Promise<T | null> {
@@ -104,6 +125,7 @@ export class Watcher implements RunWatch {
         reading: false,
         again: false,
         errors: 0,
+        pushed: false,
       });
       this.mostRows = Math.max(this.mostRows, this.table.size);
       if (!this.looping) void this.loop();
@@ -128,9 +150,14 @@ export class Watcher implements RunWatch {
     try {
       let tickAtMs = ctx.clock.now();
       while (this.table.size > 0 && !stop.aborted) {
-        const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
-        await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
+        const slow = this.pushing && [...this.table.keys()].every((remote) => remote.type === 'test');
+        const periodMs = slow ? PUSH_TICK_MS : this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
+        await ctx.clock.sleep(
+          tickAtMs + periodMs - ctx.clock.now(),
+          AbortSignal.any([stop, this.wake.signal]),
+        );
         if (stop.aborted || this.table.size === 0) break;
+        if (this.wake.signal.aborted) this.wake = new AbortController();
         tickAtMs = ctx.clock.now();
         this.tick();
       }
@@ -209,10 +236,20 @@ export class Watcher implements RunWatch {
     row.lastReadAtMs = this.ctx.clock.now();
   }
 
-  /** The row's own answer: over ends it, else it waits in the table for a hint or its safety read. */
+  /**
+   * The row's own answer: over ends it, else it waits in the table for a hint or its safety read. A test run
+   * found over with no webhook for it ends push: the step goes back to the 1-s tick.
+   */
   private answered(row: Row, value: Answer): void {
     row.errors = 0;
-    if (row.target.isOver(value)) this.end(row, value);
+    const over = row.target.isOver(value);
+    if (over && this.pushing && row.remote.type === 'test' && !row.pushed) {
+      this.pushing = false;
+      this.wake.abort();
+      const message = `Test result ${row.remote.id} ended without its webhook: polling every second from now on.`;
+      this.ctx.emit({ type: 'detail', message });
+    }
+    if (over) this.end(row, value);
     else row.dueAtMs = Infinity;
   }
 

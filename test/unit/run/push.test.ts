@@ -1,0 +1,177 @@
+/**
+ * Push (docs/watch.md, "Push"): the emulator posts each ended test run to the execute's `webhook`, the step's
+ * listener on loopback turns it into a read at once, the slower tick is the safety net. Engine and emulator on
+ * one virtual clock (`test/support/virtual-world.ts`); requests counted at the emulator. Bounds: lone test lag
+ * p95 ≤ 0.1 s and ≤ 8 requests per run; webhooks lost: lag p95 ≤ 1.5 s; forged, flooding and oversized
+ * webhooks change nothing but timing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlan } from '../../../src/run/engine.js';
+import { PUSH_MAX_BODY_BYTES, startPushListener, type PushListener } from '../../../src/run/follow/push.js';
+import type { RunSummary } from '../../../src/run/types.js';
+import {
+  actionApi,
+  percentile,
+  planOf,
+  setDurations,
+  startWatchBed,
+  type RunSpec,
+  type WatchBed,
+} from '../../support/watch-scenario.js';
+import { holdForWebhooks } from '../../support/virtual-world.js';
+
+const lone = (i: number, outcome: 'pass' | 'fail' = 'pass'): RunSpec => ({
+  kind: 'test',
+  id: `push-${i}`,
+  durationsMs: [9_000 + 1_370 * i],
+  outcome,
+});
+const LONES = Array.from({ length: 10 }, (_, i) => lone(i, i % 3 === 0 ? 'fail' : 'pass'));
+const MANY: RunSpec[] = Array.from({ length: 20 }, (_, i) => ({
+  kind: 'test',
+  id: `push-many-${i}`,
+  durationsMs: [8_000 + 2_130 * i],
+}));
+const SUITE: RunSpec = { kind: 'suite', id: 'push-suite', durationsMs: [7_000, 12_000] };
+
+let bed: WatchBed;
+beforeAll(async () => {
+  bed = await startWatchBed([...LONES, ...MANY, SUITE]);
+  holdForWebhooks(bed);
+});
+afterAll(() => bed.close());
+
+interface Figures {
+  summaries: RunSummary[];
+  lagsMs: number[];
+  perRun: number;
+}
+
+/** Runs each group in an engine run of its own, one after the other, with a listener from `listen`. */
+async function measure(groups: RunSpec[][], listen?: () => Promise<PushListener>): Promise<Figures> {
+  bed.emulator.resetLog();
+  const summaries: RunSummary[] = [];
+  for (const specs of groups) {
+    for (const s of specs) setDurations(bed, s);
+    const push = listen ? await listen() : undefined;
+    try {
+      const engine = { api: actionApi(bed).api, clock: bed.clock, ...(push ? { push } : {}) };
+      summaries.push(await runPlan(planOf(specs), engine));
+    } finally {
+      await push?.close();
+    }
+  }
+  const records = bed.emulator.runs();
+  const lagsMs: number[] = [];
+  let runs = 0;
+  for (const run of summaries.flatMap((s) => s.runs)) {
+    runs += 1;
+    const id = run.kind === 'suite' ? run.suiteResultId : run.testResultId;
+    const record = records.find((r) => r.resultId === id);
+    if (record && run.endedAt) lagsMs.push(Date.parse(run.endedAt) - record.finishedAt);
+  }
+  return { summaries, lagsMs, perRun: bed.emulator.requests().length / runs };
+}
+
+const listener = () => startPushListener({ port: 0, host: '127.0.0.1' });
+/** Verdicts of every run and test, by test id. */
+const verdicts = (f: Figures) =>
+  f.summaries
+    .flatMap((s) => s.runs)
+    .flatMap((r) => r.tests.map((t) => `${t.testId} ${r.error ?? ''} ${t.state} ${t.result?.passing}`))
+    .sort();
+
+describe('push', () => {
+  it('lone tests reachable: lag p95 ≤ 0.1 s, ≤ 8 requests per run, the verdicts of polling', async () => {
+    const push = await measure(
+      LONES.map((s) => [s]),
+      listener,
+    );
+    const poll = await measure(LONES.map((s) => [s]));
+    expect(push.lagsMs).toHaveLength(LONES.length);
+    expect(percentile(push.lagsMs, 0.95)).toBeLessThanOrEqual(100);
+    expect(push.perRun).toBeLessThanOrEqual(8);
+    expect(verdicts(push)).toEqual(verdicts(poll));
+  });
+
+  it('webhooks lost (a public URL nobody answers at): lag p95 ≤ 1.5 s, the step falls back to the 1-s tick', async () => {
+    const dead = await startPushListener({ port: 0, host: '127.0.0.1' });
+    await dead.close();
+    const lost = () => startPushListener({ port: 0, host: '127.0.0.1', publicUrl: dead.url });
+    const f = await measure([MANY], lost);
+    expect(f.lagsMs).toHaveLength(MANY.length);
+    expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(1_500);
+  });
+
+  it('a suite keeps polling: noticed within 1.5 s', async () => {
+    const f = await measure([[SUITE]], listener);
+    expect(f.lagsMs).toHaveLength(1);
+    expect(f.lagsMs[0]).toBeLessThanOrEqual(1_500);
+  });
+
+  it('forged, flooding and oversized webhooks change nothing but timing', async () => {
+    const specs = LONES.slice(0, 4);
+    const poll = await measure([specs]);
+    const forging = async (): Promise<PushListener> => {
+      const push = await listener();
+      const secret = new URL(push.url);
+      const statuses: number[] = [];
+      // Each POST is tracked work of the virtual clock: time stands still until it is answered.
+      const post = (path: string, body: string) =>
+        bed.clock.track(
+          fetch(new URL(path, secret), {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json' },
+          })
+            .then((res) => statuses.push(res.status))
+            .catch(() => statuses.push(0)),
+        );
+      const result = (id: string) => JSON.stringify({ type: 'result', data: { _id: id, passing: true } });
+      // Every 200 virtual ms, every run this step started is named ten times (its id from the emulator's
+      // log), beside a wrong path, a run not of this step and an oversized body.
+      const flooding = new AbortController();
+      const flood = async () => {
+        while (!flooding.signal.aborted) {
+          const ids = bed.emulator
+            .requests()
+            .filter((q) => /\/results\/[^/]+\/?$/.test(q.path))
+            .map((q) => q.path.split('/').filter(Boolean).pop()!);
+          const ten = [...new Set(ids)].flatMap((id) => Array.from({ length: 10 }, () => result(id)));
+          await Promise.all([
+            ...ten.map((body) => post(secret.pathname, body)),
+            post('/wrong-path', result(ids[0] ?? 'x')),
+            post(secret.pathname, result('not-a-run-of-this-step')),
+            post(secret.pathname, 'x'.repeat(PUSH_MAX_BODY_BYTES + 1)),
+          ]);
+          await bed.clock.sleep(200, flooding.signal);
+        }
+      };
+      const flooded = flood();
+      const close = push.close.bind(push);
+      return Object.assign(push, {
+        close: async () => {
+          flooding.abort();
+          await flooded;
+          expect(statuses).toContain(404);
+          expect(statuses).toContain(413);
+          await close();
+        },
+      });
+    };
+    const forged = await measure([specs], forging);
+    expect(verdicts(forged)).toEqual(verdicts(poll));
+    expect(forged.lagsMs).toHaveLength(specs.length);
+    // At most one hinted read per run per second, beside its safety reads (one per 5-s tick).
+    const reads = new Map<string, number>();
+    for (const q of bed.emulator.requests()) {
+      const id = /\/results\/([^/]+)\/?$/.exec(q.path)?.[1];
+      if (id) reads.set(id, (reads.get(id) ?? 0) + 1);
+    }
+    for (const run of forged.summaries.flatMap((s) => s.runs)) {
+      const spec = specs.find((s) => s.id === run.tests[0]?.testId)!;
+      const seconds = Math.ceil(spec.durationsMs[0]! / 1_000);
+      expect(reads.get(run.testResultId!)).toBeLessThanOrEqual(seconds + Math.ceil(seconds / 5) + 2);
+    }
+  });
+});
