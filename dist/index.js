@@ -71655,7 +71655,16 @@ function parseWaiting(r) {
         failOnEmpty: r.bool('fail-on-empty'),
         retryFailed: r.integer('retry-failed', 0, 3, 'runs'),
         failFast: r.bool('fail-fast'),
+        ...parseNotify(r),
     };
+}
+/** `notify` and `notify-url` (docs/watch.md, "Push"): push needs the listener's public URL with its port. */
+function parseNotify(r) {
+    const notify = r.checked('notify', /^(poll|push|auto)$/, 'poll, push or auto');
+    const url = r.checked('notify-url', (v) => v === '' || (isHttpUrl(v) && new URL(v).port !== '' && !/[?#]/.test(v)), 'an http or https URL with an explicit port and no query (e.g. http://runner.example.com:8931)');
+    if (notify === 'push' && url === '')
+        r.fail('notify-url', '', 'the public URL of this runner when notify is push');
+    return { notify, notifyUrl: url || null };
 }
 /**
  * Reports and artifacts: paths (absolute; `junit-path` empty: no JUnit file), switches, screenshots, the
@@ -75950,8 +75959,128 @@ async function readOrganization(api, handles, signal) {
     }
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(37067);
+;// CONCATENATED MODULE: ./src/run/follow/push.ts
+/**
+ * Push notice of ended test runs (docs/watch.md, "Push"): a listener on the runner at a secret random path,
+ * whose public URL every test execute carries as its `webhook` (docs/api-contract.md, "Execute parameters").
+ * A webhook is never a result: it only names a run, which the watch then reads with the API key at once.
+ */
+
+
+/** Largest webhook body read, bytes; a longer one is refused (413) unread. */
+const PUSH_MAX_BODY_BYTES = 1024 * 1024;
+/** The watch tick while push is on, ms: the safety net under the webhooks. */
+const PUSH_TICK_MS = 5_000;
+/** A run is read on a webhook's hint at most this often, ms. */
+const PUSH_HINT_EVERY_MS = 1_000;
+/**
+ * Starts a listener: a POST to the secret path (the public URL's path, then the secret) whose JSON body is `{type: "result", data: {_id}}` tells the
+ * receiver `data._id`; every other path answers 404, a body over {@link PUSH_MAX_BODY_BYTES} 413, a body
+ * that names no result 400. Throws when the port cannot be listened on.
+ */
+async function startPushListener(options) {
+    const secret = (0,external_node_crypto_.randomBytes)(24).toString('hex');
+    const publicPath = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
+    const secretPath = `${publicPath}/${secret}`;
+    let receiver = () => undefined;
+    const server = (0,external_node_http_.createServer)((req, res) => {
+        if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== secretPath)
+            return answer(res, 404);
+        void readBody(req).then((body) => {
+            const id = body === null ? undefined : resultIdOf(body);
+            if (body === null)
+                answer(res, 413);
+            else if (id === undefined)
+                answer(res, 400);
+            else {
+                answer(res, 200);
+                receiver(id);
+            }
+        }, () => answer(res, 400));
+    });
+    server.requestTimeout = 10_000;
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
+    });
+    const { port } = server.address();
+    const base = options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${port}`;
+    return {
+        url: `${base.replace(/\/+$/, '')}/${secret}`,
+        secret,
+        port,
+        onHint: (next) => void (receiver = next),
+        close: () => new Promise((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+        }),
+    };
+}
+function answer(res, status) {
+    if (res.headersSent)
+        return;
+    res.writeHead(status, { connection: 'close' }).end();
+}
+/** The body, or null when longer than the limit (the rest is not read). */
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const declared = Number(req.headers['content-length']);
+        if (declared > PUSH_MAX_BODY_BYTES)
+            return resolve(null);
+        const chunks = [];
+        let size = 0;
+        req.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > PUSH_MAX_BODY_BYTES) {
+                req.removeAllListeners('data');
+                req.pause();
+                resolve(null);
+            }
+            else
+                chunks.push(chunk);
+        });
+        req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        req.on('error', reject);
+    });
+}
+/** The test result id a webhook body names (`{type: "result", data: {_id}}`), else undefined. */
+function resultIdOf(body) {
+    try {
+        const parsed = JSON.parse(body);
+        const id = parsed?.type === 'result' ? parsed.data?._id : undefined;
+        return typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Paces hinted reads: `read(key)` runs at once for a key's first hint, then at most once per
+ * {@link PUSH_HINT_EVERY_MS} (hints meanwhile are one read at the end of that second); none after `signal`.
+ * The caller passes only keys of runs it watches (a forged id never reaches here).
+ */
+function pacedHints(clock, signal, read) {
+    const lastAtMs = new Map();
+    const waiting = new Set();
+    return (key) => {
+        if (waiting.has(key))
+            return;
+        waiting.add(key);
+        void clock.sleep((lastAtMs.get(key) ?? -Infinity) + PUSH_HINT_EVERY_MS - clock.now(), signal).then(() => {
+            waiting.delete(key);
+            if (signal.aborted)
+                return;
+            lastAtMs.set(key, clock.now());
+            read(key);
+        });
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/follow/watcher.ts
 /** The watch loop over one table of the remote results still running (docs/watch.md). */
+
 
 
 
@@ -76002,10 +76131,28 @@ class Watcher {
     /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
     busy = 1;
     ticks = 0;
-    /** `maxPollErrors`: failed reads in a row before a run is given up. */
-    constructor(ctx, maxPollErrors) {
+    /** Webhooks arrive (docs/watch.md, "Push"): the tick is slower while every row is a test run. */
+    pushing;
+    /** Ends the tick's wait at once (push ended: the slow tick's wait is cut short). */
+    wake = new AbortController();
+    /** `maxPollErrors`: failed reads in a row before a run is given up; `push`: the webhooks' listener. */
+    constructor(ctx, maxPollErrors, push) {
         this.ctx = ctx;
         this.maxPollErrors = maxPollErrors;
+        this.pushing = !!push;
+        const read = pacedHints(ctx.clock, ctx.stopper.signal, (row) => {
+            if (this.table.get(row.remote) !== row)
+                return;
+            this.readSoon(row, ctx.clock.now());
+            this.readDue();
+        });
+        push?.onHint((id) => {
+            const row = [...this.table.values()].find((r) => r.remote.id === id && r.remote.type === 'test');
+            if (!row)
+                return;
+            row.pushed = true;
+            read(row);
+        });
     }
     /** Waits until `remote`'s result is over; null when it could not be had (`onProblem` told) or on a stop. */
     wait(remote, triggeredAtMs, target) {
@@ -76026,6 +76173,7 @@ class Watcher {
                 reading: false,
                 again: false,
                 errors: 0,
+                pushed: false,
             });
             this.mostRows = Math.max(this.mostRows, this.table.size);
             if (!this.looping)
@@ -76049,10 +76197,13 @@ class Watcher {
         try {
             let tickAtMs = ctx.clock.now();
             while (this.table.size > 0 && !stop.aborted) {
-                const periodMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
-                await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), stop);
+                const slow = this.pushing && [...this.table.keys()].every((remote) => remote.type === 'test');
+                const periodMs = slow ? PUSH_TICK_MS : this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
+                await ctx.clock.sleep(tickAtMs + periodMs - ctx.clock.now(), AbortSignal.any([stop, this.wake.signal]));
                 if (stop.aborted || this.table.size === 0)
                     break;
+                if (this.wake.signal.aborted)
+                    this.wake = new AbortController();
                 tickAtMs = ctx.clock.now();
                 this.tick();
             }
@@ -76135,10 +76286,20 @@ class Watcher {
         row.reading = true;
         row.lastReadAtMs = this.ctx.clock.now();
     }
-    /** The row's own answer: over ends it, else it waits in the table for a hint or its safety read. */
+    /**
+     * The row's own answer: over ends it, else it waits in the table for a hint or its safety read. A test run
+     * found over with no webhook for it ends push: the step goes back to the 1-s tick.
+     */
     answered(row, value) {
         row.errors = 0;
-        if (row.target.isOver(value))
+        const over = row.target.isOver(value);
+        if (over && this.pushing && row.remote.type === 'test' && !row.pushed) {
+            this.pushing = false;
+            this.wake.abort();
+            const message = `Test result ${row.remote.id} ended without its webhook: polling every second from now on.`;
+            this.ctx.emit({ type: 'detail', message });
+        }
+        if (over)
             this.end(row, value);
         else
             row.dueAtMs = Infinity;
@@ -76397,9 +76558,13 @@ async function runPlan(plan, options) {
     const appUrl = (options.appUrl ?? 'https://app.ghostinspector.com').replace(/\/+$/, '');
     const stopper = new Stopper(clock);
     const book = new RunBook(clock, emit, appUrl, options.onRemote ?? (() => undefined));
+    const { push } = options;
+    const execute = push
+        ? { ...plan.execute, webhook: [plan.execute.webhook ?? []].flat().concat(push.url) }
+        : plan.execute;
     const base = {
         // Every execute carries the step's marker: the proof a run found after a lost answer is this step's.
-        plan: { ...plan, execute: withStepMarker(plan.execute, (0,external_node_crypto_.randomUUID)()) },
+        plan: { ...plan, execute: withStepMarker(execute, (0,external_node_crypto_.randomUUID)()) },
         api: options.api,
         clock,
         emit,
@@ -76409,7 +76574,7 @@ async function runPlan(plan, options) {
         stopper,
         book,
     };
-    const ctx = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6) };
+    const ctx = { ...base, watcher: new Watcher(base, options.maxPollErrors ?? 6, push) };
     const onSignal = () => stopper.halt('signal');
     if (options.signal?.aborted)
         onSignal();
@@ -76597,6 +76762,33 @@ function runLog(sink, redact) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/action/notify.ts
+
+
+/**
+ * Starts the listener on all interfaces at the port of `notify-url` when the step waits and `notify` is
+ * `push` or `auto` with a `notify-url`; its secret joins `inputs.secrets` (masked, redacted everywhere) before
+ * any run. Null (the step polls) otherwise, or with a warning when the port cannot be listened on.
+ */
+async function openPush(inputs, deps) {
+    const { notifyUrl } = inputs;
+    if (!inputs.wait || inputs.notify === 'poll' || !notifyUrl)
+        return null;
+    const port = Number(new URL(notifyUrl).port);
+    try {
+        const push = await startPushListener({ publicUrl: notifyUrl, port });
+        inputs.secrets.push(push.secret);
+        if (deps.github.onRunner)
+            deps.sink.setSecret(push.secret);
+        deps.sink.info(`Push: test runs post their webhook to ${notifyUrl} (a secret path), listened on port ${port}.`);
+        return push;
+    }
+    catch (error) {
+        deps.sink.warning(`notify: could not listen on port ${port} of notify-url (${(0,log/* messageOf */.bD)(error)}); polling instead.`);
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/action/stop.ts
 /** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
 
@@ -76647,12 +76839,15 @@ function armDeadlineBackstop(deps, deadlineInMs, progress = new StepProgress()) 
 
 
 
+
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
  * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
  * @returns the run model without secrets, and the client it was read with
  */
 async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
+    // Before the redactor: the listener's secret joins the secrets.
+    const push = await openPush(inputs, deps);
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
     // One request budget for every request the client sends, retries included; it slows down on 429s.
     const budget = new RateBudget({ clock: deps.clock });
@@ -76702,6 +76897,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
                 deps.progress?.onRemote(remote);
                 recorder?.onRemote(remote);
             },
+            ...(push ? { push } : {}),
         });
         if (raw.interrupted === 'deadline' && !inputs.cancelOnTimeout)
             recorder?.clear();
@@ -76713,6 +76909,7 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
     }
     finally {
         disarmBackstop();
+        await push?.close();
     }
 }
 

@@ -80,7 +80,7 @@ describe('behind a proxy, every request of a step goes through it', () => {
         GITHUB_JOB: 'browser-tests',
       },
     });
-    expect(run.stdout).not.toMatch(/ENOTFOUND|missing/);
+    expect(run.stdout).not.toMatch(/ENOTFOUND|not downloaded/);
     expect(run.outputs.failed).toBe('1');
     expect(run.code).toBe(1);
 

@@ -424,7 +424,9 @@ describe('upload through the real @actions/artifact client', () => {
     });
     expect(report.missing.map((m) => m.job.resultId)).toEqual(['hangA']);
     expect(report.missing[0].reason).toMatch(/answer within 300 ms/);
-    expect(report.warnings[0]).toMatch(/1 of 3 screenshot\(s\) missing: Suite\/hang-hangA.png/);
+    expect(report.warnings[0]).toMatch(
+      /1 of 3 screenshot\(s\) not downloaded \(1 no complete answer within 300 ms\): Suite\/hang-hangA.png/,
+    );
     expect(Object.keys(report.files).sort()).toEqual(['flakyA', 'okA']);
     expect(fake.artifacts).toHaveLength(1);
     expect(report.artifactId).toBe(fake.artifacts[0].id);

@@ -207,7 +207,7 @@ describe.concurrent('reports first, extras after', () => {
     expectEveryReport(t, 'failed');
     const warning = t.run.stdout
       .split('\n')
-      .find((l) => l.startsWith('::warning::') && l.includes('missing'));
+      .find((l) => l.startsWith('::warning::') && l.includes('screenshot(s) not downloaded'));
     expect(warning).toMatch(/Red suite\/Red and broken-[0-9a-f]+\.png \(URL scheme file refused/);
     expect(listFiles(path.join(t.workspace, FILES.artifacts))).toEqual([]);
   });
@@ -276,8 +276,10 @@ describe.concurrent('reports first, extras after', () => {
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(listFiles(path.join(workspace, FILES.artifacts))).toEqual([]);
     expect(served).toBeGreaterThanOrEqual(2);
-    const missing = annotationsOf(run).find((l) => l.includes('missing')) ?? '';
-    expect(missing.split('not a PNG or JPEG image').length - 1).toBe(served);
+    const missing = annotationsOf(run).find((l) => l.includes('screenshot(s) not downloaded')) ?? '';
+    // The warning counts the screenshots by cause, then lists each one with its reason.
+    const listed = missing.slice(missing.indexOf('): ') + 3);
+    expect(listed.split('not a PNG or JPEG image').length - 1).toBe(served);
   });
 
   it('an https screenshot redirected to http is refused although the API itself is http', async () => {
@@ -296,6 +298,8 @@ describe.concurrent('reports first, extras after', () => {
     expect(tls.hits()).toBeGreaterThan(0);
     expect([...shots.hits.keys()]).toEqual([]);
     expect(listFiles(path.join(workspace, FILES.artifacts))).toEqual([]);
-    expect(annotationsOf(run).find((l) => l.includes('missing'))).toMatch(/redirected to http URL refused/);
+    expect(annotationsOf(run).find((l) => l.includes('screenshot(s) not downloaded'))).toMatch(
+      /redirected to http URL refused/,
+    );
   });
 });

@@ -46,6 +46,8 @@ it('a secret in summary-title, comment-key or failure-issue-labels is *** in eve
       GITHUB_REPOSITORY: 'acme/shop',
       GITHUB_WORKFLOW: 'Nightly',
       GITHUB_JOB: 'regression',
+      GITHUB_EVENT_NAME: 'schedule',
+      GITHUB_REF: 'refs/heads/main',
       GITHUB_RUN_ID: '401',
       GITHUB_RUN_ATTEMPT: '1',
       GITHUB_API_URL: github.baseUrl,

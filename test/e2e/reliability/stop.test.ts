@@ -91,6 +91,13 @@ async function actOn(
   return { run, workspace, durationMs: exitedAt - started, afterSignalMs: exitedAt - signalledAt };
 }
 
+/**
+ * The docs' bound ("the step ends within `timeout-minutes` + 10 s") counts from the action's start; `durationMs`
+ * counts from the spawn, so it also holds the start of Node 24 and the bundle, which takes seconds when every
+ * file of the test run shares two busy cores. Allowed for it, ms.
+ */
+const PROCESS_START_MS = 3_000;
+
 const isExecute = (url: string): boolean => /\/execute\/?(\?|$)/.test(url);
 
 // Timed against the 1.5 s a signal leaves an execute in flight to answer, then a lookup: alone, not while
@@ -166,7 +173,7 @@ describe.concurrent('stopping early', () => {
         .filter((l) => l.startsWith('::warning') && l.includes('Not started before the timeout'));
       expect(grouped).toHaveLength(1);
       expect(grouped[0]).toMatch(new RegExp(`Could not start ${notStarted.length} runs`));
-      expect(t.durationMs).toBeLessThan(3_000 + 10_000);
+      expect(t.durationMs).toBeLessThan(3_000 + 10_000 + PROCESS_START_MS);
     });
   });
 
@@ -211,7 +218,7 @@ describe.concurrent('stopping early', () => {
       const before = new Set(emulator.store.results.keys());
       const t = await act({ 'test-ids': 'rel-green-1', 'timeout-minutes': '0.1' }, { baseUrl: p.baseUrl });
       console.log(`stop figures: deadline mid-execute (6 s timeout), step ${t.durationMs} ms`);
-      expect(t.durationMs).toBeLessThan(6_000 + 10_000);
+      expect(t.durationMs).toBeLessThan(6_000 + 10_000 + PROCESS_START_MS);
       expect(t.run.code).toBe(1);
       const started = [...emulator.store.results.values()].filter((r) => !before.has(r._id));
       expect(started).toHaveLength(1);
@@ -230,7 +237,7 @@ describe.concurrent('stopping early', () => {
       const p = await holding(() => 'hold-before');
       const t = await act({ 'suite-ids': 'suite-green', 'timeout-minutes': '0.1' }, { baseUrl: p.baseUrl });
       console.log(`stop figures: service never answers (6 s timeout), step ${t.durationMs} ms`);
-      expect(t.durationMs).toBeLessThan(6_000 + 10_000);
+      expect(t.durationMs).toBeLessThan(6_000 + 10_000 + PROCESS_START_MS);
       expect(t.run.code).toBe(1);
       const results = readResults(t.workspace);
       expect(results?.runs).toHaveLength(1);
@@ -245,7 +252,7 @@ describe.concurrent('stopping early', () => {
       const p = await holding(({ method }) => (method === 'GET' ? 'hold-before' : 'forward'));
       const t = await act({ 'suite-ids': 'suite-green', 'timeout-minutes': '0.1' }, { baseUrl: p.baseUrl });
       console.log(`stop figures: reads hang (6 s timeout), step ${t.durationMs} ms`);
-      expect(t.durationMs).toBeLessThan(6_000 + 10_000);
+      expect(t.durationMs).toBeLessThan(6_000 + 10_000 + PROCESS_START_MS);
       expect(t.run.code).toBe(1);
       const results = readResults(t.workspace);
       expect(results?.runs).toHaveLength(1);

@@ -214,7 +214,7 @@ describe('the README', () => {
   });
 
   it('names the Node versions and the whole set-up in its Develop section', () => {
-    const develop = between('## Develop', '## License');
+    const develop = between('## Develop', '[MIT](LICENSE)');
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       engines: { node: string };
     };
