@@ -13,7 +13,7 @@ export const PUSH_MAX_BODY_BYTES = 1024 * 1024;
 /** The watch tick while push is on, ms: the safety net under the webhooks. */
 export const PUSH_TICK_MS = 5_000;
 /** A run is read on a webhook's hint at most this often, ms. */
-export const PUSH_HINT_EVERY_MS = 1_000;
+const PUSH_HINT_EVERY_MS = 1_000;
 
 /** A running listener. */
 export interface PushListener {
