@@ -74827,7 +74827,6 @@ class RunBook {
 /** What to trigger and with which execute parameters (docs/api-contract.md, "Execute parameters"). Pure. */
 
 
-
 /** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
 function withStepMarker(user, value) {
     return { ...user, variables: { ...user.variables, [STEP_MARKER]: value } };
@@ -75338,6 +75337,7 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
  * An execute whose answer never came is never sent again (it could start its runs twice): its runs are adopted
  * only on proof (`STEP_MARKER`). docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
+
 
 
 

@@ -7,8 +7,6 @@ import type { TriggerJob, UserExecuteOptions, Variant } from '../types.js';
 
 export type { TriggerJob, UserExecuteOptions } from '../types.js';
 
-export { STEP_MARKER };
-
 /** The user's options with {@link STEP_MARKER} set to `value` among the custom variables. */
 export function withStepMarker(user: UserExecuteOptions, value: string): UserExecuteOptions {
   return { ...user, variables: { ...user.variables, [STEP_MARKER]: value } };

@@ -9,7 +9,8 @@ import { PAGE_SIZE } from '../../api/limits.js';
 import type { ExecuteOptions, TestResult } from '../../api/types.js';
 import type { Clock } from '../../common/clock.js';
 import type { Answer } from '../kinds.js';
-import { browserFits, STEP_MARKER, type TriggerJob } from '../plan/execute.js';
+import { STEP_MARKER } from '../../inputs/schema.js';
+import { browserFits, type TriggerJob } from '../plan/execute.js';
 
 /** How much earlier than the trigger a result's `dateCreated` may be and still count (clock skew), ms. */
 export const CLOCK_SKEW_MS = 2_000;

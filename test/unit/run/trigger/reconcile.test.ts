@@ -15,7 +15,7 @@ import {
 } from '../../../../src/run/trigger/reconcile.js';
 import { ApiError } from '../../../../src/api/errors.js';
 import { mayHaveStartedAmong } from '../../../../src/run/stop/deadline.js';
-import { STEP_MARKER } from '../../../../src/run/plan/execute.js';
+import { STEP_MARKER } from '../../../../src/inputs/schema.js';
 import { collectingLog, runPlanOf } from '../../../support/run-factories.js';
 import { useVirtualWorld } from '../../../support/virtual-world.js';
 import { consoleReporter } from '../../../../src/report/console.js';
