@@ -7,8 +7,8 @@
  *   npm run docs:check    fails (exit 1) when either file is not what `npm run docs` would write
  *
  * The README's front page shows one input table (a row per `# Group` comment of `action.yml`, in file order)
- * with the first clause of each description; docs/inputs.md shows one table per group with the whole
- * description. Both files are then formatted with the project's Prettier settings, so the check also holds
+ * with the first clause of each description; docs/inputs.md shows one list per group, each input with its
+ * default and the whole description. Both files are then formatted with the project's Prettier settings, so the check also holds
  * after `npm run format`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,9 @@ export interface InputGroup {
   names: string[];
 }
 
-const NOTE = '<!-- Generated from action.yml by `npm run docs`: edit action.yml, not this table. -->';
+/** The note above a generated part: a table in the README, a list in docs/inputs.md. */
+const note = (form: TableForm): string =>
+  `<!-- Generated from action.yml by \`npm run docs\`: edit action.yml, not this ${form === 'short' ? 'table' : 'list'}. -->`;
 
 /** Parses `action.yml` text. @throws when it has no `inputs` or `outputs` mapping. */
 export function parseAction(text: string): ActionMetadata {
@@ -82,7 +84,10 @@ export function defaultCell(input: { required?: boolean; default?: string }): st
   return `\`${input.default.replace(/\|/g, '\\|')}\``;
 }
 
-/** How much of each description a table shows: the first clause (README) or all of it (docs/inputs.md). */
+/**
+ * How much of each description the docs show: the first clause in a table (README) or all of it in a list
+ * (docs/inputs.md: `` - `name` (default): description ``).
+ */
 export type TableForm = 'short' | 'full';
 
 /**
@@ -119,7 +124,7 @@ export function renderInputs(text: string, form: TableForm = 'short'): string {
     return `| \`${name}\` | ${cell(description)} | ${defaultCell(input)} |`;
   };
   const head = ['| Input | Description | Default |', '| --- | --- | --- |'];
-  const parts = [NOTE, ''];
+  const parts = [note(form), ''];
   if (form === 'short') {
     // One table; each group a row (`# What to run (any mix)`: the name in bold, the parenthesis beside it).
     parts.push(...head);
@@ -129,8 +134,9 @@ export function renderInputs(text: string, form: TableForm = 'short'): string {
       parts.push(...group.names.map(row));
     }
   } else {
-    for (const group of inputGroups(text))
-      parts.push(`### ${group.title}`, '', ...head, ...group.names.map(row), '');
+    const item = (name: string): string =>
+      `- \`${name}\` (${defaultCell(action.inputs[name])}): ${cell(action.inputs[name].description)}`;
+    for (const group of inputGroups(text)) parts.push(`### ${group.title}`, '', ...group.names.map(item), '');
   }
   return `${parts.join('\n')}\n`;
 }
@@ -138,10 +144,11 @@ export function renderInputs(text: string, form: TableForm = 'short'): string {
 /** The markdown between the outputs markers (unformatted), in the README's short form or in full. */
 export function renderOutputs(text: string, form: TableForm = 'short'): string {
   const action = parseAction(text);
-  const parts = [NOTE, '', '| Output | Description |', '| --- | --- |'];
+  const parts = [note(form), ''];
+  if (form === 'short') parts.push('| Output | Description |', '| --- | --- |');
   for (const [name, output] of Object.entries(action.outputs)) {
-    const description = form === 'short' ? shortDescription(output.description) : output.description;
-    parts.push(`| \`${name}\` | ${cell(description)} |`);
+    if (form === 'short') parts.push(`| \`${name}\` | ${cell(shortDescription(output.description))} |`);
+    else parts.push(`- \`${name}\`: ${cell(output.description)}`);
   }
   return `${parts.join('\n')}\n`;
 }
@@ -194,7 +201,7 @@ export async function generateReadme(
   return formatMarkdown(out, path.join(ROOT, 'README.md'));
 }
 
-/** docs/inputs.md as `npm run docs` writes it: the tables in full, formatted. */
+/** docs/inputs.md as `npm run docs` writes it: the lists in full, formatted. */
 export async function generateInputsDoc(doc: string, actionYml: string): Promise<string> {
   let out = replaceBetween(doc, 'inputs', renderInputs(actionYml, 'full'));
   out = replaceBetween(out, 'outputs', renderOutputs(actionYml, 'full'));

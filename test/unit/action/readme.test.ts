@@ -49,6 +49,21 @@ function rows(text: string): Map<string, string[]> {
   return out;
 }
 
+/**
+ * List items of docs/inputs.md: `` - `name` (default): description `` (an input) → [description, default], or
+ * `` - `name`: description `` (an output) → [description].
+ */
+function items(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const m = /^- `([a-z0-9-]+)`(?: \((.+?)\))?: (.*)$/.exec(line);
+    if (!m) continue;
+    expect(out.has(m[1] as string), `${m[1]} listed twice`).toBe(false);
+    out.set(m[1] as string, m[2] === undefined ? [m[3] as string] : [m[3] as string, m[2]]);
+  }
+  return out;
+}
+
 /** Every .ts file under `dir`, concatenated. */
 function sources(dir: string): string {
   let text = '';
@@ -106,12 +121,14 @@ describe('the README', () => {
     const out = await generateReadme(readme, changed);
     expect(rows(out).get('proxy-url')).toEqual(['A proxy for the requests, for this test only', '—']);
     const full = await generateInputsDoc(inputsDoc, changed);
-    expect(rows(full).get('proxy-url')).toEqual(['A proxy for the requests, for this test only.', '—']);
+    expect(items(full).get('proxy-url')).toEqual(['A proxy for the requests, for this test only.', '—']);
   });
 
   it('shows the first clause of each description in the README, the whole of it in docs/inputs.md', () => {
     const short = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->'));
-    const full = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', inputsDoc));
+    const full = items(
+      between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', inputsDoc),
+    );
     for (const [name, input] of Object.entries(action.inputs)) {
       const clause = shortDescription(input.description);
       expect(clause.length, name).toBeGreaterThan(10);
@@ -136,15 +153,18 @@ describe('the README', () => {
   });
 
   it('lists exactly the inputs of action.yml, with the same defaults, and exactly its outputs (README and docs/inputs.md)', () => {
-    for (const text of [readme, inputsDoc]) {
-      const inputs = rows(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', text));
+    for (const [text, parse] of [
+      [readme, rows],
+      [inputsDoc, items],
+    ] as const) {
+      const inputs = parse(between('<!-- generated:inputs:start -->', '<!-- generated:inputs:end -->', text));
       expect([...inputs.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
       for (const [name, input] of Object.entries(action.inputs)) {
         const shown = inputs.get(name)!.at(-1);
         const expected = input.required ? '**required**' : input.default ? `\`${input.default}\`` : '—';
         expect(shown, name).toBe(expected);
       }
-      const outputs = rows(
+      const outputs = parse(
         between('<!-- generated:outputs:start -->', '<!-- generated:outputs:end -->', text),
       );
       expect([...outputs.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
