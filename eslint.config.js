@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 // Type-aware rules (typescript-eslint's recommendedTypeChecked) cover the product and the tools around it.
 // Tests, benchmarks and the demo stay on the syntax-only rules: they read JSON answers as `any` on purpose,
-// and `npm run typecheck` still checks their types. See docs/lint.md.
+// and `npm run typecheck` still checks their types. See docs/architecture.md.
 const TYPE_CHECKED = ['src/**/*.ts', 'emulator/**/*.ts', 'probe/**/*.ts', 'scripts/**/*.ts'];
 
 export default defineConfig(

@@ -5,7 +5,7 @@
  * and as four engine runs at once (as four action processes), and 20 and 100 suites at once. Prints requests
  * per run next to the official client's (1 execute + one poll per started 5 s, + 1 page for a suite), the
  * request rate and lag. Usage: `npx tsx scripts/measure-watch.ts` (a few seconds). Not a benchmark:
- * bench/ is the reference; this is the quick check docs/watch.md quotes.
+ * bench/ is the reference; this is a quick check of the goals of docs/architecture.md, "run/follow: the watch".
  */
 import {
   officialRequests,
@@ -21,7 +21,7 @@ import { seededRandom } from '../emulator/util.js';
 if (process.argv.length > 2) {
   console.log(
     'Usage: npx tsx scripts/measure-watch.ts\n' +
-      'Prints the watch cost and lag figures of docs/watch.md (in process, on virtual time; no options).',
+      'Prints the watch cost and lag (docs/architecture.md, "run/follow: the watch"), in process on virtual time; no options.',
   );
   process.exit(process.argv.includes('--help') || process.argv.includes('-h') ? 0 : 2);
 }

@@ -1,4 +1,4 @@
-/** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/action-entry.md). */
+/** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/architecture.md). */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { withoutQuery } from './api/redact.js';

@@ -5,7 +5,7 @@ import { run } from './main.js';
 
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
-// it exits 0 only with a verdict written that passed. Every other end fails it (docs/action-entry.md).
+// it exits 0 only with a verdict written that passed. Every other end fails it (docs/architecture.md).
 const deps = processDeps();
 if (isPostStep(deps.env)) {
   // The post step never fails the step; it ends within its limit whatever it waits on.

@@ -213,7 +213,7 @@ const DEFAULTS = new Map<Record<string, FieldCheck>, () => object>([
  * Applies checked fields onto a record. Unknown and read-only fields are ignored, as the service does (an
  * exported or listed record imports back); a known field with a bad value is a VALIDATION_ERROR naming it.
  * `null` sets a field to its default, as in the service's own exports (`"notifications": null`, `"startUrl":
- * null`: "values set to null use Ghost Inspector defaults"; docs/api-contract.md, "Test definitions").
+ * null`: "values set to null use Ghost Inspector defaults"; docs/api-contract.md, "Test definitions (repository test files)").
  */
 export function applyFields(
   target: Record<string, unknown>,

@@ -1,6 +1,6 @@
 /**
  * Test result routes (docs/api-contract.md, "Endpoints the action calls": get, cancel, comment) and suite result routes (docs/api-contract.md
- * "Endpoints the reference omits": get, test results, cancel, xUnit).
+ * "Endpoints the action calls": get, test results, cancel; the reference omits them; xUnit).
  */
 import { iso } from '../util.js';
 import { suiteResultXunit } from '../xunit.js';

@@ -30,7 +30,7 @@ function testRecordRoutes(deps: RouteDeps): void {
     if (body.steps !== undefined) next.steps = normaliseSteps(store, body.steps, true);
     if (body.suite !== undefined && body.suite !== null) {
       // `suite` (an id, or the `{_id, name}` a GET answers) moves the test to that suite (independent
-      // clients; docs/api-contract.md, "Test definitions").
+      // clients; docs/api-contract.md, "Test definitions (repository test files)").
       const ref = body.suite as { _id?: unknown } | string;
       const suiteId = typeof ref === 'string' ? ref : ref?._id;
       if (typeof suiteId !== 'string' || suiteId === '')

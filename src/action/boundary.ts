@@ -1,5 +1,5 @@
 /**
- * The process boundary of the main step (docs/action-entry.md, "The process boundary"): the process exits 0
+ * The process boundary of the main step (docs/architecture.md, "The process boundary"): the process exits 0
  * only once `run()` returned after writing a verdict that passed. Any other end (the deadline's backstop, the
  * forced exit after a signal, an event loop left empty, an uncaught error or unhandled rejection) fails the
  * step with an `::error` saying what was left unfinished, after the job summary says so too.

@@ -1,4 +1,4 @@
-/** Everything the action takes from the world, as one object (docs/action-entry.md, "Dependencies"). */
+/** Everything the action takes from the world, as one object (docs/architecture.md, "Dependencies"). */
 import type { ClientOptions, GhostInspectorApi } from '../api/api.js';
 import type { EngineOptions } from '../run/engine.js';
 import { readGitHubContext, type GitHubContext } from '../github.js';

@@ -32,7 +32,7 @@ export interface ExtrasOptions {
 
 /**
  * Runs the extras in order with the reports' `context`; never throws. None after a cancel during the run;
- * a cancel during them stops the one under way and skips the rest (docs/action-entry.md).
+ * a cancel during them stops the one under way and skips the rest (docs/architecture.md).
  */
 export async function runExtras(context: ReportContext, options: ExtrasOptions): Promise<void> {
   const { inputs, verdict, sink, interrupted } = context;

@@ -1,4 +1,4 @@
-/** The step's webhooks' listener, when `notify` and `notify-url` ask for push (docs/watch.md, "Push"). */
+/** The step's webhooks' listener, when `notify` and `notify-url` ask for push (docs/architecture.md, "Push"). */
 import type { ActionInputs } from '../inputs/index.js';
 import { messageOf } from '../common/log.js';
 import { startPushListener, type PushListener } from '../run/follow/push.js';

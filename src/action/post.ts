@@ -1,4 +1,4 @@
-/** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
+/** The post step: cancels the runs a killed main step left going (docs/architecture.md, "The post step"). */
 import pLimit from 'p-limit';
 import { createClient } from '../api/client.js';
 import { InputReader, parseConnection } from '../inputs/parse.js';
@@ -15,7 +15,7 @@ export const POST_FLAG = 'isPost';
 const RUN_PREFIX = 'run-';
 /** Timeout of each cancel request of the post step, ms. */
 const POST_CANCEL_TIMEOUT_MS = 10_000;
-/** The post step's time in all, whatever the service does, ms (docs/run-stopping.md, "The post step"). */
+/** The post step's time in all, whatever the service does, ms (docs/architecture.md, "The post step"). */
 export const POST_STEP_LIMIT_MS = 30_000;
 /** What the cancels leave of {@link POST_STEP_LIMIT_MS} for the step to end, ms. */
 const POST_END_MARGIN_MS = 2_000;

@@ -1,4 +1,4 @@
-/** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
+/** Stopping from outside: a workflow cancel and the deadline's backstop (docs/architecture.md, "Time bounds"). */
 import { unrefTimer } from '../common/clock.js';
 import { DEADLINE_BACKSTOP_MS, HARD_EXIT_MS } from '../run/stop/deadline.js';
 import type { ActionSink } from '../common/sink.js';

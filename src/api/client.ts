@@ -1,6 +1,6 @@
 /**
  * The API v1 client: the calls the action makes (docs/api-contract.md: Endpoints the action calls) over one
- * `Transport` (docs/api-client.md). Paths keep the trailing slash the contract shows.
+ * `Transport` (docs/architecture.md). Paths keep the trailing slash the contract shows.
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from './api.js';
 import { execute, executeOnDemand } from './execute.js';

@@ -1,7 +1,7 @@
 /**
  * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
  * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
- * API, the screenshot downloads and the tunnel's browser check alike (docs/github-platform.md, "Proxy").
+ * API, the screenshot downloads and the tunnel's browser check alike (docs/api-contract.md, "Proxy").
  * {@link openHttp} sends a request and hands over the answer's body as a stream; {@link sendHttp} reads the
  * whole, decompressed answer (capped, against gzip bombs). No retries, envelopes or redaction here.
  */

@@ -3,7 +3,7 @@
 /** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
 export const PAGE_SIZE = 50;
 
-/** Most records read of any list (docs/read.md, "Paging"): a suite result that counts more is not believed. */
+/** Most records read of any list (docs/architecture.md, "Paging"): a suite result that counts more is not believed. */
 export const MAX_LIST_RECORDS = 10_000;
 
 /** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */

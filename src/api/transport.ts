@@ -1,4 +1,4 @@
-/** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
+/** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/architecture.md). */
 import { systemClock, type Clock } from '../common/clock.js';
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
 import { checkShape, readEnvelopeData, type ReadAnswer, type Shape } from './answer.js';

@@ -144,7 +144,7 @@ export interface TestDefinition {
   steps: StepDefinition[];
 }
 
-/** What the action reads of a recorder .side document (docs/api-contract.md, "Test definitions"). */
+/** What the action reads of a recorder .side document (docs/api-contract.md, "Test definitions (repository test files)"). */
 export interface SideDocument {
   url: string;
   tests: Array<{ name: string; commands: Array<{ command: string; target: string; value: string }> }>;

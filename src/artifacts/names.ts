@@ -1,4 +1,4 @@
-/** Screenshot and artifact names that GitHub and every file system accept (docs/github-platform.md, "Artifacts"). */
+/** Screenshot and artifact names that GitHub and every file system accept (docs/api-contract.md, "Artifacts"). */
 import { randomBytes } from 'node:crypto';
 
 import { readGitHubContext } from '../github.js';

@@ -100,7 +100,7 @@ function describe(error: unknown): string {
  * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
  * (no `ACTIONS_RUNTIME_TOKEN`), on GitHub Enterprise Server (not attempted: one warning naming the reason and
  * the folder), or when the upload fails for good or is stopped, keeps them in `artifactsDir` (`localDir`).
- * Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * Never throws: problems land in `warnings`. Docs: docs/api-contract.md, "Artifacts".
  */
 export async function uploadScreenshots(
   files: readonly DownloadedFile[],

@@ -1,7 +1,7 @@
 /**
  * The defaults of `action.yml`. The runner applies them to inputs a workflow leaves out; the action applies
  * them to an input left out too (outside a runner nothing else does), and to one given empty (`wait: ${{
- * inputs.wait }}` with `inputs.wait` unset) but where empty means something (docs/github-platform.md, "Runtime").
+ * inputs.wait }}` with `inputs.wait` unset) but where empty means something (docs/api-contract.md, "Runtime").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

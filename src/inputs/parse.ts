@@ -1,7 +1,7 @@
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
  * problem is collected, so that all of them are reported together. An input left out reads as its action.yml
- * default; one given empty too, but for the three where empty has a meaning of its own (docs/github-platform.md,
+ * default; one given empty too, but for the three where empty has a meaning of its own (docs/api-contract.md,
  * "Runtime").
  */
 import path from 'node:path';
@@ -230,7 +230,7 @@ export function parseWaiting(r: InputReader) {
   };
 }
 
-/** `notify` and `notify-url` (docs/watch.md, "Push"): push needs the listener's public URL with its port. */
+/** `notify` and `notify-url` (docs/architecture.md, "Push"): push needs the listener's public URL with its port. */
 function parseNotify(r: InputReader) {
   const notify = r.checked('notify', /^(poll|push|auto)$/, 'poll, push or auto') as ActionInputs['notify'];
   const url = r.checked(

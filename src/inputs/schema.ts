@@ -74,7 +74,7 @@ export interface ActionInputs {
   failOnEmpty: boolean;
   retryFailed: number;
   failFast: boolean;
-  /** How ended test runs are noticed (docs/watch.md, "Push"). */
+  /** How ended test runs are noticed (docs/architecture.md, "Push"). */
   notify: 'poll' | 'push' | 'auto';
   /** Public base URL of the webhooks' listener (its port is the one listened on); null when empty. */
   notifyUrl: string | null;
@@ -129,7 +129,7 @@ export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
  * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
- * docs/run-stopping.md). A value the user gives it is replaced, with a warning.
+ * docs/architecture.md). A value the user gives it is replaced, with a warning.
  */
 export const STEP_MARKER = 'GI_ACTION_STEP';
 

@@ -199,7 +199,7 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
     throw notATest('"name" must be a non-empty string');
   }
   if (!Array.isArray(record.steps)) throw notATest('"steps" must be an array');
-  // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions").
+  // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions (repository test files)").
   if (record.startUrl != null && typeof record.startUrl !== 'string') {
     throw notATest('"startUrl" must be a string or null');
   }

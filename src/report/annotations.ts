@@ -1,4 +1,4 @@
-/** Workflow annotations from the report model (docs/github-platform.md, "Annotations"). */
+/** Workflow annotations from the report model (docs/api-contract.md, "Annotations"). */
 import type { ActionSink } from '../common/sink.js';
 import { attemptReason, comparisonLine, failureMessage, flakySentence, withVariant } from './phrases.js';
 import type { Report, ReportSuiteRun, ReportTest } from './model-types.js';

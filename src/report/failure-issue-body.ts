@@ -1,6 +1,6 @@
 /**
  * The failure issue's marker and body: the key's digest, and what the body remembers between runs in a hidden
- * comment (docs/reports.md, "Failure issue"; docs/github-platform.md, "Failure issues"). Pure.
+ * comment (docs/reports.md, "Failure issue"; docs/api-contract.md, "Failure issues"). Pure.
  */
 import { createHash } from 'node:crypto';
 import { plural } from '../common/words.js';

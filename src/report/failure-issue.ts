@@ -1,7 +1,7 @@
 /**
  * The opt-in failure issue: one issue per key (workflow, job, ref, `comment-key`) for the events that own it,
  * commented on by each failing run, closed by the first passed verdict, reopened by a failure soon after
- * (docs/reports.md, "Failure issue"; docs/github-platform.md, "Failure issues"); pull requests untouched.
+ * (docs/reports.md, "Failure issue"; docs/api-contract.md, "Failure issues"); pull requests untouched.
  */
 import { messageOf } from '../common/log.js';
 import { plural } from '../common/words.js';

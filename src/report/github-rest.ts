@@ -1,6 +1,6 @@
 /**
  * GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own",
- * bounded paging (docs/github-platform.md).
+ * bounded paging (docs/api-contract.md).
  */
 import { getOctokit } from '@actions/github';
 

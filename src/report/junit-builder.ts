@@ -1,6 +1,6 @@
 /**
  * JUnit documents through junit-report-builder's public API; what it cannot write (Surefire reruns,
- * `<skipped message>`, `<testsuites time>`) is added to each test case's element as it is built (docs/junit.md).
+ * `<skipped message>`, `<testsuites time>`) is added to each test case's element as it is built (docs/architecture.md).
  */
 import junitReportBuilder, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 

@@ -1,4 +1,4 @@
-/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/junit.md). */
+/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/architecture.md). */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -25,7 +25,7 @@ const MAX_MESSAGE = 1000;
 /** Classname of a test run alone: it has no suite run of its own. */
 const STANDALONE_CLASSNAME = 'Ghost Inspector';
 
-/** Renders the report as a JUnit XML document (pure; docs/junit.md). */
+/** Renders the report as a JUnit XML document (pure; docs/architecture.md). */
 export function renderJUnit(report: Report): string {
   const doc = new JUnitReport('Ghost Inspector');
   const usedNames = new Set<string>();

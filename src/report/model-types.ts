@@ -79,9 +79,9 @@ export interface ReportTest {
   /** `suite › test`, or the test's name alone for a test run on its own; no variant. */
   title: string;
   state: TestState;
-  /** What the verdict counts this test as (docs/verdict.md). */
+  /** What the verdict counts this test as (docs/architecture.md). */
   countedAs: TestState;
-  /** True when this test makes the step fail (docs/verdict.md). */
+  /** True when this test makes the step fail (docs/architecture.md). */
   failing: boolean;
   /** Set on the stand-in test of a run that was never started (see `SuiteRun.notStarted`). */
   notStarted?: StopReason;

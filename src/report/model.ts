@@ -16,7 +16,7 @@ import { withVariant } from './phrases.js';
 import { cleanText } from './text.js';
 
 /**
- * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
+ * Builds the report model from the run model and the one verdict (docs/architecture.md); a run without any test
  * result gets one stand-in test. Never throws on odd service data.
  */
 export function buildReport(

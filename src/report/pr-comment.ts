@@ -1,4 +1,4 @@
-/** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
+/** The opt-in sticky pull-request comment (docs/api-contract.md, "Pull-request comments"). */
 import { createHash } from 'node:crypto';
 
 import type { TestHistory } from './history.js';

@@ -1,4 +1,4 @@
-/** The job summary, rendered from the report model (docs/github-platform.md, "Step summary"). */
+/** The job summary, rendered from the report model (docs/api-contract.md, "Step summary"). */
 import type { Report, ReportSuiteRun } from './model-types.js';
 import {
   OPEN_FAILURES,

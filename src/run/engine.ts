@@ -48,7 +48,7 @@ export interface EngineOptions {
   signalCancelTimeoutMs?: number;
   /** Told when a remote result starts being followed and when it ends or is cancelled. */
   onRemote?: RemoteListener;
-  /** Webhooks' listener (docs/watch.md, "Push"): every test execute carries its URL as a `webhook`. */
+  /** Webhooks' listener (docs/architecture.md, "Push"): every test execute carries its URL as a `webhook`. */
   push?: PushListener;
 }
 

@@ -1,4 +1,4 @@
-/** The stopper: the one reason an engine run stopped and the signals that end its waits (docs/run-stopping.md). */
+/** The stopper: the one reason an engine run stopped and the signals that end its waits (docs/architecture.md). */
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../common/clock.js';
 import type { StopReason } from './types.js';

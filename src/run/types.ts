@@ -2,7 +2,7 @@
 import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
 import type { RepoTest } from '../inputs/test-files.js';
 
-/** The state of one test result as the action saw it (docs/verdict.md, "States"). */
+/** The state of one test result as the action saw it (docs/how-it-runs.md, "How results are counted"). */
 export type TestState = 'passed' | 'failed' | 'flaky' | 'timed-out' | 'cancelled' | 'error';
 
 /** Which combination of execute options a run stands for. Absent fields were not varied. */

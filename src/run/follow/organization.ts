@@ -1,4 +1,4 @@
-/** Which organization's running list the watch loop asks (docs/watch.md, "When the list fails"). */
+/** Which organization's running list the watch loop asks (docs/architecture.md, "When the list fails"). */
 import { refId } from '../../api/refs.js';
 import type { GhostInspectorApi } from '../../api/api.js';
 import type { Handle } from '../book.js';

@@ -1,5 +1,5 @@
 /**
- * Push notice of ended test runs (docs/watch.md, "Push"): a listener on the runner at a secret random path,
+ * Push notice of ended test runs (docs/architecture.md, "Push"): a listener on the runner at a secret random path,
  * whose public URL every test execute carries as its `webhook` (docs/api-contract.md, "Execute parameters").
  * A webhook is never a result: it only names a run, which the watch then reads with the API key at once.
  */

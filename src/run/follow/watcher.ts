@@ -1,4 +1,4 @@
-/** The watch loop over one table of the remote results still running (docs/watch.md). */
+/** The watch loop over one table of the remote results still running (docs/architecture.md). */
 import { backoffMs } from '../../api/backoff.js';
 import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
 import { PAGE_SIZE, RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
@@ -82,7 +82,7 @@ export class Watcher implements RunWatch {
   /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
   private busy = 1;
   private ticks = 0;
-  /** Webhooks arrive (docs/watch.md, "Push"): the tick is slower while every row is a test run. */
+  /** Webhooks arrive (docs/architecture.md, "Push"): the tick is slower while every row is a test run. */
   private pushing: boolean;
   /** Ends the tick's wait at once (push ended: the slow tick's wait is cut short). */
   private wake = new AbortController();
@@ -135,7 +135,7 @@ export class Watcher implements RunWatch {
   /**
    * When `row`'s own read is due without a hint, ms: `SAFETY_MIN_MS` (or `SAFETY_PER_RUN_MS` × the most rows)
    * after its last read, stretched by `busy`, but never past `BEFORE_DEADLINE_MS` before the deadline
-   * (docs/watch.md, "A busy account").
+   * (docs/architecture.md, "A busy account").
    */
   private safetyDueAtMs(row: Row): number {
     const periodMs = Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
@@ -170,7 +170,7 @@ export class Watcher implements RunWatch {
     }
   }
 
-  /** One tick: the lone run's read or the list (docs/watch.md, "One loop, one table"); then the rows due. */
+  /** One tick: the lone run's read or the list (docs/architecture.md, "One loop, one table"); then the rows due. */
   private tick(): void {
     const rows = [...this.table.values()];
     const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
@@ -333,7 +333,7 @@ export class Watcher implements RunWatch {
 
   /**
    * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy` from the
-   * runs of other watchers it shows (docs/watch.md, "A busy account").
+   * runs of other watchers it shows (docs/architecture.md, "A busy account").
    */
   private mark(running: TestResult[], askedAtMs: number): void {
     const shown = new Set<string>();

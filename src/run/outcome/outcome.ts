@@ -1,4 +1,4 @@
-/** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/verdict.md). */
+/** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/architecture.md). */
 import { MAX_LIST_RECORDS } from '../../api/limits.js';
 import { plural } from '../../common/words.js';
 import type { SuiteResult, TestResult } from '../../api/types.js';
@@ -40,7 +40,7 @@ export interface Verdict {
 /** The cancelled status of a test result (docs/api-contract.md). */
 const STATUS_CANCELLED = 8;
 
-/** The state of one test result as the service shows it; `running` while not over. docs/verdict.md. */
+/** The state of one test result as the service shows it; `running` while not over. docs/architecture.md. */
 export function classifyTestResult(
   result: TestResult,
 ): Exclude<TestState, 'flaky' | 'timed-out'> | 'running' {
@@ -102,7 +102,7 @@ export function suiteTestCount(result: SuiteResult): number | null {
 const MAX_STAND_INS = 10;
 
 /**
- * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
+ * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/architecture.md,
  * "The suite result's own word"); [] when the list agrees or the run did not end with a verdict.
  */
 export function suiteResultShortfall(run: SuiteRun): TestRun[] {

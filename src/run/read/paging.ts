@@ -1,4 +1,4 @@
-/** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
+/** Paging a list of the service, bounded whatever the service answers (docs/architecture.md, "Paging"). */
 import { MAX_LIST_RECORDS, PAGE_SIZE } from '../../api/limits.js';
 
 /** One page request: `count` and `offset` as the service's lists take them. */

@@ -1,4 +1,4 @@
-/** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
+/** Read: the test results of a finished suite result, paged and checked against its counts (docs/architecture.md). */
 import { PAGE_SIZE } from '../../api/limits.js';
 import type { TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';

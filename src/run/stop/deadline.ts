@@ -1,4 +1,4 @@
-/** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/run-stopping.md. */
+/** The time bounds of stopping (deadline, workflow cancel, fail-fast), in one place: docs/architecture.md. */
 import type { StopReason } from '../types.js';
 
 /** After a SIGINT/SIGTERM the process exits this long after the signal at the latest, ms. */

@@ -1,4 +1,4 @@
-/** Stopping at the deadline, on a workflow cancel or on fail-fast (docs/run-stopping.md). */
+/** Stopping at the deadline, on a workflow cancel or on fail-fast (docs/architecture.md). */
 import type { SuiteResult, TestResult } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';

@@ -1,6 +1,6 @@
 /**
  * An execute whose answer never came is never sent again (it could start its runs twice): its runs are adopted
- * only on proof (`STEP_MARKER`). docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
+ * only on proof (`STEP_MARKER`). docs/architecture.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 import { refId } from '../../api/refs.js';
 import type { GhostInspectorApi } from '../../api/api.js';

@@ -1,5 +1,5 @@
 /**
- * GitHub keeps 10 error annotations per step (docs/github-platform.md, "Annotations"), and a failing step
+ * GitHub keeps 10 error annotations per step (docs/api-contract.md, "Annotations"), and a failing step
  * writes one of its own (`core.setFailed`). The action in-process (`run(deps)`) against suites of 9, 10
  * and 11 failing tests, it and the emulator on one virtual clock (`support/virtual-world.ts`): the step's error is always among the 10 kept, every failing test
  * has its own annotation while they fit (9), and past that the last slot counts the rest.

@@ -1,6 +1,6 @@
 /**
  * The deadline's backstop: an engine that does not stop at the deadline (its client ignores the abort) is
- * ended by the process's own real-time timer (docs/run-stopping.md, "Time bounds"). The action runs
+ * ended by the process's own real-time timer (docs/architecture.md, "Time bounds"). The action runs
  * in-process (`run(deps)`) against its own emulator behind a proxy that holds the list of test results. The
  * backstop is a real-time timer whatever the clock does, so this case spends real seconds; it is left out of
  * `npm run mutate`, where `test/unit/action/stop.test.ts` proves the timer on fake timers.

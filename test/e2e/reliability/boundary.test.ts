@@ -1,5 +1,5 @@
 /**
- * The process boundary through the bundle (`dist/index.js`, docs/action-entry.md, "The process boundary"):
+ * The process boundary through the bundle (`dist/index.js`, docs/architecture.md, "The process boundary"):
  * the process exits 0 only after a verdict that passed is written. A fault planted before the bundle loads
  * (`support/fakes/planted-fault.mjs`, through `NODE_OPTIONS`) leaves the engine waiting on a read that never
  * settles with nothing else to wait for, or throws where nobody catches: the process ends non-zero, with an

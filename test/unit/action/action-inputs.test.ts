@@ -1,5 +1,5 @@
 /**
- * The action's first step (`readActionInputs` of `src/action/inputs.ts`, docs/action-entry.md): on a
+ * The action's first step (`readActionInputs` of `src/action/inputs.ts`, docs/architecture.md): on a
  * runner every secret is masked before anything is said, the raw API key and ngrok authtokens even when an
  * input is bad; outside a runner nothing is masked (no runner reads the mask command there, which would
  * print the secret). Bad input fails the step with every problem; any other error is not taken for one.

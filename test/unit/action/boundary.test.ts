@@ -1,5 +1,5 @@
 /**
- * The process boundary of the main step (`src/action/boundary.ts`, docs/action-entry.md, "The process
+ * The process boundary of the main step (`src/action/boundary.ts`, docs/architecture.md, "The process
  * boundary"): every end other than `run()` returning with a passing verdict fails the step with an error
  * saying what was left unfinished, after the job summary says so. Process events come from an event emitter;
  * waits run on vitest's fake timers. The bundle's case (a never-settling wait, the process's exit code) is

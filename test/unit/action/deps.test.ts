@@ -1,5 +1,5 @@
 /**
- * The action's real dependencies (`processDeps` of `src/action/deps.ts`, docs/action-entry.md,
+ * The action's real dependencies (`processDeps` of `src/action/deps.ts`, docs/architecture.md,
  * "Dependencies"): this process's environment, action.yml's defaults next to the bundle, real time, SIGINT
  * and SIGTERM handlers added and removed again. The exits are checked on spies, never made.
  */

@@ -1,5 +1,5 @@
 /**
- * The extras in-process (`runExtras` of `src/action/extras.ts`, docs/action-entry.md): after a finished run
+ * The extras in-process (`runExtras` of `src/action/extras.ts`, docs/architecture.md): after a finished run
  * they rewrite results.json with the screenshots' paths, read the failed tests' history and write the
  * pull-request comment; after a workflow cancel during the run none of them starts, and a cancel during them
  * skips every later one. A loopback screenshot host, a fake GitHub and an API whose history read is

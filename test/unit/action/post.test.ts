@@ -1,5 +1,5 @@
 /**
- * The post step in-process (`src/action/post.ts`, docs/run-stopping.md, "The post step") against the
+ * The post step in-process (`src/action/post.ts`, docs/architecture.md, "The post step") against the
  * emulator on loopback: it cancels the runs the main step recorded as going (`STATE_run-<id>` = `suite` or
  * `test`) and nothing else, at most `POST_CANCEL_CONCURRENCY` cancel requests at once; it warns, never fails, when the inputs cannot
  * reach the service or a cancel fails; it masks the API key only on a runner. The main step's recorder

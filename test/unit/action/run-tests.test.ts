@@ -1,5 +1,5 @@
 /**
- * The action's run (`runTests` of `src/action/run-tests.ts`, docs/run-stopping.md) in-process against the
+ * The action's run (`runTests` of `src/action/run-tests.ts`, docs/architecture.md) in-process against the
  * emulator, both on one virtual clock: what it leaves in the step state for the post step (the runs still
  * going when a deadline's cancel failed; nothing after a deadline under `cancel-on-timeout: false`, nor
  * with `wait: false`), the tunnel's URL as a variable of every run only with a tunnel, the web app's links,

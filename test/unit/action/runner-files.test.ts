@@ -1,6 +1,6 @@
 /**
  * The runner's files outside GitHub (`ensureRunnerFiles` of `src/action/runner-files.ts`,
- * docs/action-entry.md): each runner file the context lacks becomes an empty local file beside results.json,
+ * docs/architecture.md): each runner file the context lacks becomes an empty local file beside results.json,
  * the sink is pointed at it and the log says where outputs and the job summary go; a file the runner gave
  * is left alone.
  */

@@ -1,5 +1,5 @@
 /**
- * Stopping from outside (`src/action/stop.ts`, docs/run-stopping.md, "Time bounds") on vitest's fake timers:
+ * Stopping from outside (`src/action/stop.ts`, docs/architecture.md, "Time bounds") on vitest's fake timers:
  * the deadline's backstop and the forced exit after a workflow cancel are real-time timers whatever the
  * action's clock does, so fake timers are their virtual time. The backstop ends the step after the deadline's
  * cancels and listings have had their 6 s and before `timeout-minutes` + 10 s; the forced exit comes after

@@ -1,5 +1,5 @@
 /**
- * The verdict's two ends in the action (`src/action/verdict.ts`, docs/verdict.md): decided once from the
+ * The verdict's two ends in the action (`src/action/verdict.ts`, docs/architecture.md): decided once from the
  * inputs (`fail-on-*`, `wait`) and the run, and announced last on the step's log, failing the step with
  * every reason when it does not pass. A workflow cancel under `wait: false` is judged as a run waited for.
  */

@@ -1,5 +1,5 @@
 /**
- * What a screenshot download accepts (`src/artifacts/image-guard.ts`, docs/github-platform.md,
+ * What a screenshot download accepts (`src/artifacts/image-guard.ts`, docs/api-contract.md,
  * "Artifacts"): the URL's scheme and redirects, and a body that starts like a PNG (signature, then the IHDR
  * chunk: PNG specification, 5.2 and 5.3) or a JPEG (start of image, then a marker 0xC0–0xFE: ITU-T T.81,
  * B.1.1.3), within the size cap, judged at the byte bounds.

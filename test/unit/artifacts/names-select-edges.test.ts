@@ -1,5 +1,5 @@
 /**
- * The edges of screenshot names and of the choice of screenshots (docs/github-platform.md, "Artifacts"):
+ * The edges of screenshot names and of the choice of screenshots (docs/api-contract.md, "Artifacts"):
  * exact byte fits, invisible characters, names that sanitize to nothing, long test names beside a variant;
  * which attempts of a test `failed` and `all` keep, a test's own name, an image without a screenshot.
  */

@@ -1,5 +1,5 @@
 /**
- * Push (docs/watch.md, "Push"): the emulator posts each ended test run to the execute's `webhook`, the step's
+ * Push (docs/architecture.md, "Push"): the emulator posts each ended test run to the execute's `webhook`, the step's
  * listener on loopback turns it into a read at once, the slower tick is the safety net. Engine and emulator on
  * one virtual clock (`test/support/virtual-world.ts`); requests counted at the emulator. Bounds: lone test lag
  * p95 ≤ 0.1 s and ≤ 8 requests per run; webhooks lost: lag p95 ≤ 1.5 s; forged, flooding and oversized

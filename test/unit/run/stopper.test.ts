@@ -1,7 +1,7 @@
 /**
  * The stopper (`src/run/stopper.ts`): the one reason an engine run stopped, which stop wins over which, and
  * when each signal that ends the engine's waits fires after the first stop (the bounds of
- * docs/run-stopping.md, "Time bounds"), on a manual clock.
+ * docs/architecture.md, "Time bounds"), on a manual clock.
  */
 import { describe, expect, it } from 'vitest';
 import type { StopReason } from '../../../src/run/types.js';

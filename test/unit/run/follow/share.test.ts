@@ -1,5 +1,5 @@
 /**
- * Sharing one account (docs/watch.md, "A busy account"): several action processes, each an engine run with
+ * Sharing one account (docs/architecture.md, "A busy account"): several action processes, each an engine run with
  * its own client and request budget, against ONE emulator account with the service's rate limit on (a burst
  * of 300, 10 requests/s), all on one virtual clock (`test/support/virtual-world.ts`: production durations,
  * time figures exact). The bounds: 30 processes of one suite and one test each, lag p95 ≤ 4 s, at most 30
@@ -158,7 +158,7 @@ describe('how busy the account is', () => {
     const f = await runProcesses(bed, [[lone[10]!]]);
     expect(failedRuns(f)).toBe(0);
     const gaps = watchGaps();
-    // About 100 watchers would ask for ticks of 10 s; the slow-down stops at 4 times (docs/watch.md).
+    // About 100 watchers would ask for ticks of 10 s; the slow-down stops at 4 times (docs/architecture.md).
     expect(Math.max(...gaps)).toBeGreaterThan(2 * (TICK_MS + TICK_JITTER_MS));
     expect(Math.max(...gaps)).toBeLessThanOrEqual(4 * (TICK_MS + TICK_JITTER_MS));
   });

@@ -1,11 +1,11 @@
 /**
- * The watch loop when reads fail (docs/watch.md, "When the list fails"): a run's own reads that fail are
+ * The watch loop when reads fail (docs/architecture.md, "When the list fails"): a run's own reads that fail are
  * tried again after a back-off doubling from `pollBackoffMs` and given up after `maxPollErrors` in a row (or
  * three answers of the wrong shape); a running list that fails is told, asked again after its own back-off,
  * and meanwhile each tick reads the three runs read longest ago; a run that goes missing from the list is
  * read at once, one it never shows once 2 s after its trigger ("The list is a hint"); a stop with a request
  * out tells no failure; a suite result whose tests cannot be listed, or whose list still shows them running,
- * ends as the suite result says (docs/watch.md, "After a run ended"). Engine and emulator on one virtual clock
+ * ends as the suite result says (docs/architecture.md, "After a run ended"). Engine and emulator on one virtual clock
  * (`test/support/watch-scenario.ts`), a proxy (`test/support/proxy.ts`) where the service must answer wrong;
  * the client sends each request once (no retries of its own), so each failure the emulator answers reaches
  * the watch loop at its exact virtual time.

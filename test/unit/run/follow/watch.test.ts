@@ -1,5 +1,5 @@
 /**
- * The watch loop's goals (docs/watch.md), as bounds, against the emulator on loopback (requests counted at
+ * The watch loop's goals (docs/architecture.md), as bounds, against the emulator on loopback (requests counted at
  * the emulator), both on one virtual clock (`test/support/virtual-world.ts`: production durations and engine
  * waits, time figures exact): a finish, an early failure and an outside cancel are noticed within 1.5 s,
  * alone or among others, with or without the organization id; 100 runs at once stay at 1.5 requests/s in
@@ -28,7 +28,7 @@ import {
 
 /** The watch's goal: every end noticed within this time, ms. */
 const NOTICE_MS = 1_500;
-/** The watch's promise (docs/watch.md): every run read on its own at least this often, ms. */
+/** The watch's promise (docs/architecture.md): every run read on its own at least this often, ms. */
 const SAFETY_READ_MS = 10_000;
 /** The watch's goal in steady state with many runs: requests/s of the whole action. */
 const STEADY_RATE = 1.5;

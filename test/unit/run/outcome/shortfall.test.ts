@@ -1,6 +1,6 @@
 /**
  * `suiteResultShortfall`: the stand-in tests a finished suite run lacks by its suite result's own word
- * (docs/verdict.md, "The suite result's own word"): one `error` per missing test result up to a bound, then
+ * (docs/architecture.md, "The suite result's own word"): one `error` per missing test result up to a bound, then
  * one line with the number; counts past the list bound not believed; a verdict of failed that the list does
  * not show; nothing for a run without a verdict, cancelled, timed out, or already given its stand-ins.
  */

@@ -1,5 +1,5 @@
 /**
- * Paging a list of the service (docs/read.md, "Paging"): a list whose length is not known is read on until a
+ * Paging a list of the service (docs/architecture.md, "Paging"): a list whose length is not known is read on until a
  * short page, bounded by the paging cap; a known length is read in its pages and a margin.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Reading a finished suite result's test results (docs/read.md): a list shorter than the suite result's
+ * Reading a finished suite result's test results (docs/architecture.md): a list shorter than the suite result's
  * count, or holding a result twice, is read again with a growing wait; a page that fails is asked again up to
  * its attempts; the pages a count needs are asked together; what one listing had is kept when a later one
  * fails; a stop ends the reading at once.

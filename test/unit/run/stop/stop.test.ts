@@ -1,5 +1,5 @@
 /**
- * The stop phase of the run engine (`src/run/stop/stop.ts`, docs/run-stopping.md): what a workflow cancel
+ * The stop phase of the run engine (`src/run/stop/stop.ts`, docs/architecture.md): what a workflow cancel
  * and the deadline send to the service, what they tell, and how each open run ends. The real client against
  * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
  */
