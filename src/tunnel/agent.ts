@@ -1,4 +1,4 @@
-/** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "How it goes", "Agent"). */
+/** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "Agent"). */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { access, chmod, constants, rm } from 'node:fs/promises';

@@ -204,7 +204,7 @@ export function tunnelProvider(name: TunnelProviderName): TunnelProvider {
   return name === 'cloudflared' ? cloudflared : ngrok;
 }
 
-/** Whether the agent may see the job's variable `name`: never a secret (docs/tunnel.md, "How it goes", "Start"). */
+/** Whether the agent may see the job's variable `name`: never a secret (docs/tunnel.md, "Start"). */
 export function agentMaySee(provider: TunnelProviderName, name: string): boolean {
   const upper = name.toUpperCase();
   if (AGENT_ENV.has(upper)) return true;
