@@ -1,5 +1,5 @@
 /**
- * The API v1 resources in full (docs/api-contract.md: Resources; the service's API v1 reference,
+ * The API v1 resources in full (docs/api-contract.md, "Resources"; the service's API v1 reference,
  * "Organizations"), as the emulator answers them and the tests read them. Each extends the fields the action
  * reads (`src/api/types.ts`) with the rest of the contract.
  */

@@ -1,6 +1,6 @@
 /**
  * Reading a 2xx answer into the value a call resolves with; an `ERROR` envelope is a failure whatever the
- * status (docs/api-contract.md: Conventions, Errors).
+ * status (docs/api-contract.md, "Conventions", "Errors").
  */
 import type { HttpResponse } from './http.js';
 import { envelopeFailure, invalidBody, type Failure, type Redact } from './failures.js';

@@ -1,5 +1,5 @@
 /**
- * The API v1 client: the calls the action makes (docs/api-contract.md: Endpoints the action calls) over one
+ * The API v1 client: the calls the action makes (docs/api-contract.md, "Endpoints the action calls") over one
  * `Transport` (docs/architecture.md). Paths keep the trailing slash the contract shows.
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from './api.js';
@@ -10,7 +10,7 @@ import type { Paging } from './types.js';
 /** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
 export const seg = (id: string): string => encodeURIComponent(id);
 
-/** The `count` and `offset` query parameters that are set (docs/api-contract.md: Polling a run). */
+/** The `count` and `offset` query parameters that are set (docs/api-contract.md, "Polling a run"). */
 export function pagingQuery(paging?: Paging): Array<[string, string]> {
   const q: Array<[string, string]> = [];
   if (paging?.count !== undefined) q.push(['count', String(paging.count)]);

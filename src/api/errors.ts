@@ -1,7 +1,7 @@
 /** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
 
 /**
- * Codes an `ApiError` carries: the service's own error types (docs/api-contract.md: Errors), `HTTP_ERROR`
+ * Codes an `ApiError` carries: the service's own error types (docs/api-contract.md, "Errors"), `HTTP_ERROR`
  * (non-2xx without an envelope), `INVALID_RESPONSE` (2xx, no envelope), `UNEXPECTED_SHAPE` (wrong `data`),
  * `TRIGGER_UNCERTAIN` (an execute that may have reached the service), `INVALID_REQUEST` (nothing sent).
  */
@@ -56,7 +56,7 @@ const NOT_FOUND_MESSAGE =
 
 /**
  * Whether `err` means "no such record": HTTP 404, `NOT_FOUND`, or a `VALIDATION_ERROR` saying the id is
- * unknown (docs/api-contract.md: Polling a run). Non-`ApiError` values give false.
+ * unknown (docs/api-contract.md, "Polling a run"). Non-`ApiError` values give false.
  */
 export function isNotFound(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;

@@ -60,7 +60,7 @@ export interface EncodedExecuteOptions {
 export class ExecuteOptionsError extends Error {}
 
 /**
- * Encode the execute options that are set (docs/api-contract.md: Execute parameters); `dataFile` is not
+ * Encode the execute options that are set (docs/api-contract.md, "Execute parameters"); `dataFile` is not
  * encoded here.
  * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
  *   parameter or `apiKey`, or a value that is not finite

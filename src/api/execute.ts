@@ -1,5 +1,5 @@
 /**
- * The execute requests (docs/api-contract.md: Execute parameters, "Encodings"): each a `trigger`, never sent
+ * The execute requests (docs/api-contract.md, "Execute parameters", "Encodings"): each a `trigger`, never sent
  * twice; without `immediate` the service holds the answer until the run ends.
  */
 import type { RequestOptions } from './api.js';
@@ -9,7 +9,7 @@ import { SYNC_SUITE_EXECUTE_TIMEOUT_MS, SYNC_TEST_EXECUTE_TIMEOUT_MS } from './l
 import type { Transport } from './transport.js';
 import type { ExecuteOptions, TestDefinition } from './types.js';
 
-/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md: Limits); none if immediate. */
+/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md, "Limits"); none if immediate. */
 function syncTimeout(
   t: Transport,
   target: 'suite' | 'test',

@@ -1,4 +1,4 @@
-/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
+/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md, "Errors"). */
 import { ApiError, endSentence, type ApiErrorType } from './errors.js';
 import { TOO_LARGE, type HttpResponse, type TransportError } from './http.js';
 import { excerpt, parseJsonTolerant, readEnvelope } from './parse.js';

@@ -1,4 +1,4 @@
-/** Reading answers: tolerant JSON, envelopes (docs/api-contract.md: Conventions, Errors), excerpts. */
+/** Reading answers: tolerant JSON, envelopes (docs/api-contract.md, "Conventions", "Errors"), excerpts. */
 
 const CONTROL_ESCAPES: Record<string, string> = {
   '\b': '\\b',

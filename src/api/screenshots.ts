@@ -1,4 +1,4 @@
-/** The one place that reads image URLs out of a test result (docs/api-contract.md: Resources). */
+/** The one place that reads image URLs out of a test result (docs/api-contract.md, "Resources"). */
 import type { ImageRef, TestResult } from './types.js';
 
 /** One image of a test result. */

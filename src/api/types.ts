@@ -1,5 +1,5 @@
 /**
- * The fields of the Ghost Inspector API v1 resources that the action reads (docs/api-contract.md: Resources);
+ * The fields of the Ghost Inspector API v1 resources that the action reads (docs/api-contract.md, "Resources");
  * the emulator's `emulator/api-types.ts` adds the rest. A field present only on some endpoints is optional; a
  * record that never ran shows the epoch as its dates. Below them what the action sends: test definitions
  * (native JSON and recorder `.side`), execute parameters and paging.
@@ -170,7 +170,7 @@ export const REGIONS = [
   'sa-east-1',
 ] as const;
 
-/** Execute parameters (docs/api-contract.md: Execute parameters); `browser`, `region`, `viewport` may repeat. */
+/** Execute parameters (docs/api-contract.md, "Execute parameters"); `browser`, `region`, `viewport` may repeat. */
 export interface ExecuteOptions {
   startUrl?: string;
   browser?: string | string[];

@@ -1,7 +1,7 @@
 /**
  * How the test client reads the answers the action never asks for: JSON documents that may come bare
  * (exports), text (CSV, XML, XHTML) and bytes (zip archives, badge images). An `ERROR` envelope in their
- * place is still a failure (docs/api-contract.md: Conventions, Errors).
+ * place is still a failure (docs/api-contract.md, "Conventions", "Errors").
  */
 import type { RequestOptions } from '../../../src/api/api.js';
 import type { ReadAnswer } from '../../../src/api/answer.js';
