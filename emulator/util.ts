@@ -171,7 +171,7 @@ export function fieldText(value: unknown): string {
 
 /**
  * What a read shows for the value of a private suite variable. The service masks them (a public Terraform
- * provider's tests expect it); the mask's form is not public: guessed (emulator/DEVIATIONS.md).
+ * provider reads them back masked); the mask's form is not public: guessed (emulator/DEVIATIONS.md).
  */
 export const PRIVATE_VALUE_MASK = '********';
 
