@@ -1,7 +1,8 @@
 /**
  * The admin API under `/_emulator/` (never under `/v1`): observation (request log, finished runs), scenarios,
  * faults, state, and the files (screenshots, comparison images) the results link to. Answers are plain JSON,
- * not envelopes; errors come as HTTP 400 with an ERROR envelope.
+ * not envelopes; errors come as HTTP 400 with an ERROR envelope. No API key; admin requests are not logged,
+ * rate-limited or faulted (the files under `/_emulator/files/` are logged).
  */
 import type { FinishRecord } from './run-records.js';
 import { checkFaultSpec, type FaultSpec, parseFaultSpec } from './faults.js';

@@ -73,7 +73,7 @@ export interface EmulatorOptions {
   executor?: 'simulated' | Executor;
   /** Extra routes, matched before the API's (e.g. the pages a seed's tests visit). */
   routes?: Route[];
-  /** Fault spec text (see faults.ts / README) or object. */
+  /** Fault spec text (syntax in faults.ts) or object. */
   faults?: string | FaultSpec;
   /**
    * The service's rate limit (docs/api-contract.md): default on, burst 300 then 10 requests/s per account, then

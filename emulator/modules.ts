@@ -1,7 +1,7 @@
 /**
  * Modules: tests marked `importOnly`, which other tests pull in with an `execute` step whose value (or
  * target) is the module's test id. What the service does with them, as a client that measured the live
- * service reports it (emulator README, "Deviations from the service"): a module never runs on its own or in
+ * service reports it (emulator/DEVIATIONS.md): a module never runs on its own or in
  * its suite's runs, shows the status "Import Only", and a test result holds the imported steps expanded in
  * place, each result step carrying `extra.source {test, sequence}` (docs/api-contract.md, "Resources", Step:
  * `extra`, result steps only).

@@ -116,7 +116,7 @@ export const MAX_DELAY_MS = 300_000;
 /** Browser forms: chrome, chrome-<version>, firefox, firefox-<version> (docs/api-contract.md, "Execute parameters"). */
 export const BROWSER_PATTERN = /^(chrome|firefox)(-\d+(\.\d+)*)?$/;
 
-/** The version a result names for a browser asked without one (guessed: README, "Deviations"). */
+/** The version a result names for a browser asked without one (guessed: emulator/DEVIATIONS.md). */
 export const BROWSER_VERSIONS: Readonly<Record<string, number>> = { chrome: 142, firefox: 145 };
 
 /** The `browser` a result shows: `chrome` → `chrome-142`; a value with a version as asked (`chrome-79`). */

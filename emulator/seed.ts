@@ -1,8 +1,10 @@
 /**
- * Seed files: the records an emulator starts with. A seed is JSON (see emulator/README.md, "Seed format"):
- * `{users?, organizations, apiKeys?, folders?, dataSources?, suites?, tests?}`. Suites and tests take any of
- * their settings; what is left out gets the documented defaults of a new suite (docs/api-contract.md, "Resources") and null
- * test settings. A test may carry a `scenario` for the simulated executor.
+ * Seed files: the records an emulator starts with. A seed is JSON (example: `emulator/seed/default.json`):
+ * `{users?, organizations, apiKeys?, folders?, dataSources?, suites?, tests?}`; only `organizations` is
+ * required, users default to one demo user. Suites and tests take any of their settings; what is left out
+ * gets the documented defaults of a new suite (docs/api-contract.md, "Resources") and null test settings. A
+ * test may carry a `scenario` for the simulated executor. An organization's `testRuns` counts grow with every
+ * run. A reference to an unknown record is an error.
  */
 import { readFileSync } from 'node:fs';
 import type { DataSource, Folder, Notifications, Step } from './api-types.js';

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import busboy from 'busboy';
 import type { ApiKeyRecord, Store } from './store.js';
 import { Params, type UploadedFile } from './params.js';
-import { ApiError } from './util.js';
+import { ApiError, SERVICE_ERROR_MESSAGES } from './util.js';
 import { sleepOn, type EmulatorClock, type RequestsInFlight } from './clock.js';
 import { type FaultKind, type Faults, jsonWithControlChars, jsonWithSignedUrls } from './faults.js';
 import type { RateLimiter } from './limits.js';
@@ -272,10 +272,7 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
     if (fault === 'slow') await deps.inFlight.parked(sleepOn(deps.clock, faults.delayMs));
     const found = findRoute(deps.routes, method, path);
     const { params, json } = await parseRequest(req, url);
-    if (fault === 'server-error') {
-      sendJson(200, { code: 'ERROR', errorType: 'SERVER_ERROR', message: 'Injected server error.' });
-      return;
-    }
+    if (fault === 'server-error') throw new ApiError('SERVER_ERROR', SERVICE_ERROR_MESSAGES.SERVER_ERROR);
     if (fault && ['500', '502', '503', '429'].includes(fault)) {
       done(answerStatusFault(res, Number(fault), faults.retryAfterS));
       return;

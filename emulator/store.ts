@@ -34,7 +34,7 @@ export type SuiteResult = Omit<ServiceSuiteResult, 'suite' | 'user'> & {
   suite: { _id: string; name: string; organization: string };
   user: Ref;
 };
-import { ApiError, invalid } from './util.js';
+import { ApiError, invalid, SERVICE_ERROR_MESSAGES } from './util.js';
 
 export interface UserRecord {
   _id: string;
@@ -155,12 +155,13 @@ export class Store {
     return ++this.seqCounter;
   }
 
-  /** The API key record for `key`, or an AUTHENTICATION_ERROR. */
+  /**
+   * The API key record for `key`, or an AUTHENTICATION_ERROR with the service's documented text (the same for a
+   * missing key: which text the service gives then is not documented).
+   */
   authenticate(key: string | undefined): ApiKeyRecord {
-    if (key === undefined || key === '')
-      throw new ApiError('AUTHENTICATION_ERROR', 'An API key is required.');
-    const record = this.apiKeys.get(key);
-    if (!record) throw new ApiError('AUTHENTICATION_ERROR', 'The API key is not valid.');
+    const record = key ? this.apiKeys.get(key) : undefined;
+    if (!record) throw new ApiError('AUTHENTICATION_ERROR', SERVICE_ERROR_MESSAGES.AUTHENTICATION_ERROR);
     return record;
   }
 

@@ -24,6 +24,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The service's own messages for the errors its docs show, one per error type ("Errors" of the service's 2020
+ * API docs, copied in `bagpyp/ghostInspectorAPI` `ghostInspector.postman_collection.json`; the docs' current
+ * "Error Responses" page shows the same texts). A VALIDATION_ERROR's text depends on the request: the docs'
+ * example is "Test not found".
+ */
+export const SERVICE_ERROR_MESSAGES = {
+  AUTHENTICATION_ERROR: 'User ID is invalid',
+  TIMEOUT_ERROR: 'Your execution is still in progress. Our API reached its timeout.',
+  SERVER_ERROR: 'The Ghost Inspector service is encountering issues.',
+} as const;
+
 /** Throws a VALIDATION_ERROR with `message`. */
 export function invalid(message: string): never {
   throw new ApiError('VALIDATION_ERROR', message);
@@ -159,7 +171,7 @@ export function fieldText(value: unknown): string {
 
 /**
  * What a read shows for the value of a private suite variable. The service masks them (a public Terraform
- * provider's tests expect it); the mask's form is not public: guessed (emulator README, "Deviations").
+ * provider reads them back masked); the mask's form is not public: guessed (emulator/DEVIATIONS.md).
  */
 export const PRIVATE_VALUE_MASK = '********';
 

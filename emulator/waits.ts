@@ -2,7 +2,7 @@
  * Waiting for runs to end, for an execute that is not immediate (docs/api-contract.md, "Execute answers", "Errors" 2).
  */
 import type { Store } from './store.js';
-import { ApiError } from './util.js';
+import { ApiError, SERVICE_ERROR_MESSAGES } from './util.js';
 import type { EmulatorClock } from './clock.js';
 
 /** Suite execute wait limit in ms before time scaling (docs/api-contract.md, "Limits": 20 minutes). */
@@ -31,9 +31,6 @@ export async function waitSuiteResults(
   const winner = await Promise.race([all.then(() => 'done' as const), timeout]);
   controller.abort();
   if (winner === 'timeout') {
-    throw new ApiError(
-      'TIMEOUT_ERROR',
-      'The suite execution did not complete within 20 minutes; its tests are still running.',
-    );
+    throw new ApiError('TIMEOUT_ERROR', SERVICE_ERROR_MESSAGES.TIMEOUT_ERROR);
   }
 }

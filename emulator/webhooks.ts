@@ -7,7 +7,7 @@
  * `notifications.webhooks`, else its suite's ("use suite settings"), else its organization's ("use
  * organizational settings"), each URL with its condition. A suite run as a whole POSTs
  * `{"type": "suiteResult", "data": SUITE_RESULT}` to the suite execute's `webhook` URLs and the suite's
- * `notificationsSuite.webhooks`: a guess, as are the conditions' names (emulator/README.md, "Deviations").
+ * `notificationsSuite.webhooks`: a guess, as are the conditions' names (emulator/DEVIATIONS.md).
  * One attempt per URL with a short timeout; a failing receiver never affects the run.
  */
 import type { NotificationChannel, Notifications } from './api-types.js';

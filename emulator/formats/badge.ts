@@ -4,7 +4,7 @@
  * right. States: passing, partially failing (suites only: some tests failed), failing, running, unknown (no
  * previous execution, or the last one was cancelled), and, with `screenshot` given, the screenshot
  * comparison passing or failing. A module (a test marked `importOnly`) shows "Import Only", the status the
- * service shows for it (emulator README, "Deviations from the service").
+ * service shows for it (emulator/DEVIATIONS.md).
  */
 import { IMPORT_ONLY_STATUS } from '../modules.js';
 

@@ -142,14 +142,15 @@ describe('envelope, authentication and errors', () => {
     expect(JSON.parse(gunzipSync(answer.body).toString()).code).toBe('SUCCESS');
   });
 
-  it('rejects a missing or unknown API key with AUTHENTICATION_ERROR (HTTP 200)', async () => {
-    for (const key of [null, 'wrong']) {
+  it("rejects a missing or unknown API key with AUTHENTICATION_ERROR (HTTP 200), in the docs' words", async () => {
+    for (const key of [null, '', 'wrong']) {
       const res = await call(em, 'GET', '/suites/', { key });
       expect(res.status).toBe(200);
+      // The service's API docs, "Errors": the text of an authentication failure.
       expect(res.json).toEqual({
         code: 'ERROR',
         errorType: 'AUTHENTICATION_ERROR',
-        message: expect.any(String),
+        message: 'User ID is invalid',
       });
     }
   });

@@ -446,7 +446,8 @@ describe('official Node client 7.0.1 against the emulator', () => {
     expect(await failure(gi.getSuite('no-such-suite'))).toMatch(/not found/i);
     const stranger = officialClient('not-a-real-key');
     stranger.host = em.origin;
-    expect(await failure(stranger.getSuites())).toMatch(/API key/i);
+    // The service's documented text for an authentication failure (its API docs, "Errors").
+    expect(await failure(stranger.getSuites())).toBe('User ID is invalid');
   });
 });
 

@@ -36,11 +36,16 @@ describe('fault kinds', () => {
     expect(res.headers.get('retry-after')).toBe('7');
   });
 
-  it('server-error answers HTTP 200 with a SERVER_ERROR envelope', async () => {
+  it("server-error answers HTTP 200 with a SERVER_ERROR envelope, in the docs' words", async () => {
     em.setFaults('route=/v1/suites:server-error');
     const res = await call(em, 'GET', '/suites/');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ code: 'ERROR', errorType: 'SERVER_ERROR', message: expect.any(String) });
+    // The service's API docs, "Errors": the text of a SERVER_ERROR.
+    expect(res.json).toEqual({
+      code: 'ERROR',
+      errorType: 'SERVER_ERROR',
+      message: 'The Ghost Inspector service is encountering issues.',
+    });
   });
 
   it('reset-before drops the connection and triggers nothing', async () => {
