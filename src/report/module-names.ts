@@ -37,7 +37,7 @@ export function failingModuleIds(report: Report): string[] {
   return [...ids];
 }
 
-export interface ModuleNamesOptions {
+interface ModuleNamesOptions {
   /** The workflow cancel: no read starts after it, one under way ends. */
   signal: AbortSignal;
   /** The time of {@link MODULE_NAMES_TIME_LIMIT_MS}. */
