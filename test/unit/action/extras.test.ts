@@ -1,9 +1,10 @@
 /**
  * The extras in-process (`runExtras` of `src/action/extras.ts`, docs/action-entry.md): after a finished run
- * they rewrite results.json with the screenshots' paths (the modules' names kept), read the failed tests' history and write the
- * pull-request comment; after a workflow cancel during the run none of them starts, and a cancel during them
- * skips every later one. A loopback screenshot host, a fake GitHub and an API whose history read is
- * recorded stand in for the real parts; the cancel is sent at a chosen point by the sink or the API.
+ * they rewrite results.json with the screenshots' paths (the modules' names kept), read the failed tests'
+ * history and write the pull-request comment; after a workflow cancel during the run none of them starts,
+ * and a cancel during them skips every later one. A loopback screenshot host, a fake GitHub and an API whose
+ * history read is recorded stand in for the real parts; the cancel is sent at a chosen point by the sink or
+ * the API.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
