@@ -283,7 +283,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
 var console = __webpack_require__(63352);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
-/** Screenshot and artifact names that GitHub and every file system accept (docs/github-platform.md, "Artifacts"). */
+/** Screenshot and artifact names that GitHub and every file system accept (docs/api-contract.md, "Artifacts"). */
 
 
 
@@ -475,7 +475,7 @@ function describe(error) {
  * Uploads `files` (all that `rootDirectory` holds) as one artifact through `@actions/artifact`; outside GitHub
  * (no `ACTIONS_RUNTIME_TOKEN`), on GitHub Enterprise Server (not attempted: one warning naming the reason and
  * the folder), or when the upload fails for good or is stopped, keeps them in `artifactsDir` (`localDir`).
- * Never throws: problems land in `warnings`. Docs: docs/github-platform.md, "Artifacts".
+ * Never throws: problems land in `warnings`. Docs: docs/api-contract.md, "Artifacts".
  */
 async function uploadScreenshots(files, options) {
     const env = options.env ?? process.env;

@@ -15,7 +15,7 @@ export const modules = {
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
 /**
  * GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own",
- * bounded paging (docs/github-platform.md).
+ * bounded paging (docs/api-contract.md).
  */
 
 /** Pages of one list read at most (issues, comments): a list longer than that is read no further. */
@@ -137,7 +137,7 @@ function describeShape(value) {
 /* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
 /* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(18296);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(65655);
-/** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
+/** The opt-in sticky pull-request comment (docs/api-contract.md, "Pull-request comments"). */
 
 
 

@@ -25,7 +25,7 @@ var report_text = __webpack_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/failure-issue-body.ts
 /**
  * The failure issue's marker and body: the key's digest, and what the body remembers between runs in a hidden
- * comment (docs/reports.md, "Failure issue"; docs/github-platform.md, "Failure issues"). Pure.
+ * comment (docs/reports.md, "Failure issue"; docs/api-contract.md, "Failure issues"). Pure.
  */
 
 
@@ -164,7 +164,7 @@ var summary_failures = __webpack_require__(18296);
 /**
  * The opt-in failure issue: one issue per key (workflow, job, ref, `comment-key`) for the events that own it,
  * commented on by each failing run, closed by the first passed verdict, reopened by a failure soon after
- * (docs/reports.md, "Failure issue"; docs/github-platform.md, "Failure issues"); pull requests untouched.
+ * (docs/reports.md, "Failure issue"; docs/api-contract.md, "Failure issues"); pull requests untouched.
  */
 
 
@@ -411,7 +411,7 @@ async function failure_issue_assign(session, issue) {
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
 /**
  * GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own",
- * bounded paging (docs/github-platform.md).
+ * bounded paging (docs/api-contract.md).
  */
 
 /** Pages of one list read at most (issues, comments): a list longer than that is read no further. */
@@ -533,7 +533,7 @@ function describeShape(value) {
 /* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
 /* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(18296);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(65655);
-/** The opt-in sticky pull-request comment (docs/github-platform.md, "Pull-request comments"). */
+/** The opt-in sticky pull-request comment (docs/api-contract.md, "Pull-request comments"). */
 
 
 

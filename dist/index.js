@@ -55743,7 +55743,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 /**
  * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
  * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
- * API, the screenshot downloads and the tunnel's browser check alike (docs/github-platform.md, "Proxy").
+ * API, the screenshot downloads and the tunnel's browser check alike (docs/api-contract.md, "Proxy").
  * {@link openHttp} sends a request and hands over the answer's body as a stream; {@link sendHttp} reads the
  * whole, decompressed answer (capped, against gzip bombs). No retries, envelopes or redaction here.
  */
@@ -55937,22 +55937,22 @@ async function sendHttp(req) {
 /* harmony export */   hX: () => (/* binding */ NOT_FOUND_GRACE_MS),
 /* harmony export */   md: () => (/* binding */ PAGE_SIZE)
 /* harmony export */ });
-/** The service's limits and the client's timing constants (docs/api-contract.md: Limits). All in ms. */
+/** The service's limits and the client's timing constants (docs/api-contract.md, "Limits"). All in ms. */
 /** Largest `count` a result list accepts, and the page size lists are read in (Polling a run). */
 const PAGE_SIZE = 50;
-/** Most records read of any list (docs/read.md, "Paging"): a suite result that counts more is not believed. */
+/** Most records read of any list (docs/architecture.md, "Paging"): a suite result that counts more is not believed. */
 const MAX_LIST_RECORDS = 10_000;
 /** How long after a trigger a "not found" for the new result means "not there yet" (Polling a run). */
 const NOT_FOUND_GRACE_MS = 30_000;
-/** The service's sustained request rate per account, in requests per second (docs/api-contract.md: Rate limit). */
+/** The service's sustained request rate per account, in requests per second (docs/api-contract.md, "Rate limit"). */
 const RATE_LIMIT_PER_SECOND = 10;
-/** The service's request burst per account (docs/api-contract.md: Rate limit). */
+/** The service's request burst per account (docs/api-contract.md, "Rate limit"). */
 const RATE_LIMIT_BURST = 300;
 /** Default per-request timeout of the client. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
  * Timeouts of an execute that waits for completion (`immediate` not set): the service's limit, plus a
- * minute of margin for a suite (docs/api-contract.md: Limits, "Suite execute held open").
+ * minute of margin for a suite (docs/api-contract.md, "Limits").
  */
 const SYNC_TEST_EXECUTE_TIMEOUT_MS = 11 * 60_000;
 const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
@@ -56335,7 +56335,7 @@ function formatDuration(ms) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
-/** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/action-entry.md). */
+/** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/architecture.md). */
 
 
 
@@ -56973,7 +56973,7 @@ function numberOrNull(value) {
 
 
 /**
- * Builds the report model from the run model and the one verdict (docs/verdict.md); a run without any test
+ * Builds the report model from the run model and the one verdict (docs/architecture.md); a run without any test
  * result gets one stand-in test. Never throws on odd service data.
  */
 function buildReport(summary, verdict, attachments = new Map()) {
@@ -57156,12 +57156,13 @@ function stepSentence(step) {
     return `${stepLabel(step)} ${step.command}${target}: ${step.error}`;
 }
 /**
- * `Step 4`, or for a step imported from a module `Step 4 (module 65ab12, step 2)`: the module by its test id
- * (the result names no module; reading each module's name would put a request between the verdict and the
- * reports), its step numbered from 1 within the module.
+ * `Step 4`, or for a step imported from a module `Step 4 (Login module, step 2)`: the module by its name, or
+ * by its test id when its name could not be read (`Step 4 (module 65ab12, step 2)`; docs/reports.md, "Why a
+ * test did not pass"), its step numbered from 1 within the module.
  */
 function stepLabel(step) {
-    const from = step.module ? ` (module ${step.module.testId}, step ${step.module.sequence + 1})` : '';
+    const m = step.module;
+    const from = m ? ` (${m.name || `module ${m.testId}`}, step ${m.sequence + 1})` : '';
     return `Step ${step.sequence + 1}${from}`;
 }
 /** A test's state as every report labels it. */
@@ -57733,12 +57734,12 @@ function safeUrl(url) {
 /* harmony export */ });
 /* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(50470);
 /* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
-/** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/verdict.md). */
+/** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/architecture.md). */
 
 
 /** The cancelled status of a test result (docs/api-contract.md). */
 const STATUS_CANCELLED = 8;
-/** The state of one test result as the service shows it; `running` while not over. docs/verdict.md. */
+/** The state of one test result as the service shows it; `running` while not over. docs/architecture.md. */
 function classifyTestResult(result) {
     if (result.passing === true)
         return 'passed';
@@ -57797,7 +57798,7 @@ function suiteTestCount(result) {
 /** Stand-ins of missing test results, one each, at most this many; the rest is one line with the number. */
 const MAX_STAND_INS = 10;
 /**
- * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/verdict.md,
+ * The `error` stand-in tests a finished suite run lacks by its suite result's own word (docs/architecture.md,
  * "The suite result's own word"); [] when the list agrees or the run did not end with a verdict.
  */
 function suiteResultShortfall(run) {
@@ -70488,7 +70489,7 @@ var dist = __nccwpck_require__(38815);
 /**
  * The defaults of `action.yml`. The runner applies them to inputs a workflow leaves out; the action applies
  * them to an input left out too (outside a runner nothing else does), and to one given empty (`wait: ${{
- * inputs.wait }}` with `inputs.wait` unset) but where empty means something (docs/github-platform.md, "Runtime").
+ * inputs.wait }}` with `inputs.wait` unset) but where empty means something (docs/api-contract.md, "Runtime").
  */
 
 
@@ -70553,7 +70554,7 @@ var summary = __nccwpck_require__(57994);
 var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/action/boundary.ts
 /**
- * The process boundary of the main step (docs/action-entry.md, "The process boundary"): the process exits 0
+ * The process boundary of the main step (docs/architecture.md, "The process boundary"): the process exits 0
  * only once `run()` returned after writing a verdict that passed. Any other end (the deadline's backstop, the
  * forced exit after a signal, an event loop left empty, an uncaught error or unhandled rejection) fails the
  * step with an `::error` saying what was left unfinished, after the job summary says so too.
@@ -70690,7 +70691,7 @@ const EXECUTE_PARAMETER_NAMES = new Set([
 class ExecuteOptionsError extends Error {
 }
 /**
- * Encode the execute options that are set (docs/api-contract.md: Execute parameters); `dataFile` is not
+ * Encode the execute options that are set (docs/api-contract.md, "Execute parameters"); `dataFile` is not
  * encoded here.
  * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
  *   parameter or `apiKey`, or a value that is not finite
@@ -70748,7 +70749,7 @@ var limits = __nccwpck_require__(50470);
 ;// CONCATENATED MODULE: ./src/api/execute.ts
 
 
-/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md: Limits); none if immediate. */
+/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md, "Limits"); none if immediate. */
 function syncTimeout(t, target, execOptions) {
     if (execOptions.immediate)
         return undefined;
@@ -70827,7 +70828,7 @@ Object.defineProperty(ApiError.prototype, 'name', { value: 'ApiError', writable:
 const NOT_FOUND_MESSAGE = /not\s+found|does\s*n[o']t\s+exist|no\s+such|could\s*n[o']t\s+(?:be\s+)?(?:find|found|locate)|unknown\s+(?:\w+\s+)?(?:id|identifier)|invalid\s+(?:\w+\s+)?(?:id|identifier)\b/i;
 /**
  * Whether `err` means "no such record": HTTP 404, `NOT_FOUND`, or a `VALIDATION_ERROR` saying the id is
- * unknown (docs/api-contract.md: Polling a run). Non-`ApiError` values give false.
+ * unknown (docs/api-contract.md, "Polling a run"). Non-`ApiError` values give false.
  */
 function isNotFound(err) {
     if (!(err instanceof ApiError))
@@ -70859,7 +70860,7 @@ function endSentence(text) {
 // EXTERNAL MODULE: ./src/api/http.ts
 var http = __nccwpck_require__(55330);
 ;// CONCATENATED MODULE: ./src/api/parse.ts
-/** Reading answers: tolerant JSON, envelopes (docs/api-contract.md: Conventions, Errors), excerpts. */
+/** Reading answers: tolerant JSON, envelopes (docs/api-contract.md, "Conventions", "Errors"), excerpts. */
 const CONTROL_ESCAPES = {
     '\b': '\\b',
     '\f': '\\f',
@@ -70937,7 +70938,7 @@ function readEnvelope(value) {
 // EXTERNAL MODULE: ./src/api/backoff.ts
 var backoff = __nccwpck_require__(50304);
 ;// CONCATENATED MODULE: ./src/api/failures.ts
-/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md: Errors). */
+/** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md, "Errors"). */
 
 
 
@@ -71181,7 +71182,7 @@ function decideRetry(kind, failure, retry, maxRetries, random) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/transport.ts
-/** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/api-client.md). */
+/** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/architecture.md). */
 
 
 
@@ -71393,7 +71394,7 @@ class Transport {
 
 /** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
 const seg = (id) => encodeURIComponent(id);
-/** The `count` and `offset` query parameters that are set (docs/api-contract.md: Polling a run). */
+/** The `count` and `offset` query parameters that are set (docs/api-contract.md, "Polling a run"). */
 function pagingQuery(paging) {
     const q = [];
     if (paging?.count !== undefined)
@@ -71420,6 +71421,7 @@ function clientOn(t) {
         executeSuite: (suiteId, options, opts) => execute(t, `/suites/${seg(suiteId)}/execute/`, 'suite', options, opts),
         executeTest: (testId, options, opts) => execute(t, `/tests/${seg(testId)}/execute/`, 'test', options, opts),
         executeOnDemand: (organizationId, test, options, opts) => executeOnDemand(t, `/organizations/${seg(organizationId)}/on-demand/execute`, test, options, opts),
+        getTest: (testId, opts) => record(`/tests/${seg(testId)}/`, opts),
         listTestRunning: (testId, opts) => list(`/tests/${seg(testId)}/running/`, opts),
         listTestResults: (testId, paging, opts) => list(`/tests/${seg(testId)}/results/`, opts, paging),
         getTestResult: (resultId, opts) => record(`/results/${seg(resultId)}/`, opts),
@@ -71468,7 +71470,7 @@ const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The custom variable every execute of one step carries, unique to the step: a run found after a lost answer
  * is this step's only when its `variables` show it (docs/api-contract.md, "Execute parameters";
- * docs/run-stopping.md). A value the user gives it is replaced, with a warning.
+ * docs/architecture.md). A value the user gives it is replaced, with a warning.
  */
 const STEP_MARKER = 'GI_ACTION_STEP';
 /** Names a custom variable may not take: execute parameters, which would change the run's settings. */
@@ -71484,7 +71486,7 @@ const TUNNEL_PROVIDERS = ['ngrok', 'cloudflared'];
 /**
  * Pure parsing and validation of the raw input strings (docs/api-contract.md, "Execute parameters"): every
  * problem is collected, so that all of them are reported together. An input left out reads as its action.yml
- * default; one given empty too, but for the three where empty has a meaning of its own (docs/github-platform.md,
+ * default; one given empty too, but for the three where empty has a meaning of its own (docs/api-contract.md,
  * "Runtime").
  */
 
@@ -71658,7 +71660,7 @@ function parseWaiting(r) {
         ...parseNotify(r),
     };
 }
-/** `notify` and `notify-url` (docs/watch.md, "Push"): push needs the listener's public URL with its port. */
+/** `notify` and `notify-url` (docs/architecture.md, "Push"): push needs the listener's public URL with its port. */
 function parseNotify(r) {
     const notify = r.checked('notify', /^(poll|push|auto)$/, 'poll, push or auto');
     const url = r.checked('notify-url', (v) => v === '' || (isHttpUrl(v) && new URL(v).port !== '' && !/[?#]/.test(v)), 'an http or https URL with an explicit port and no query (e.g. http://runner.example.com:8931)');
@@ -71772,7 +71774,7 @@ var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(51455);
 ;// CONCATENATED MODULE: ./src/tunnel/agent.ts
-/** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "How it goes", "Agent"). */
+/** Finds or downloads the tunnel agent's executable (docs/tunnel.md, "Agent"). */
 
 
 
@@ -72036,7 +72038,7 @@ const cloudflared = {
 function tunnelProvider(name) {
     return name === 'cloudflared' ? cloudflared : ngrok;
 }
-/** Whether the agent may see the job's variable `name`: never a secret (docs/tunnel.md, "How it goes", "Start"). */
+/** Whether the agent may see the job's variable `name`: never a secret (docs/tunnel.md, "Start"). */
 function agentMaySee(provider, name) {
     const upper = name.toUpperCase();
     if (AGENT_ENV.has(upper))
@@ -72497,7 +72499,7 @@ function killingAgentsOnForceExit(deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
-/** The post step: cancels the runs a killed main step left going (docs/run-stopping.md, "The post step"). */
+/** The post step: cancels the runs a killed main step left going (docs/architecture.md, "The post step"). */
 
 
 
@@ -72510,7 +72512,7 @@ const POST_FLAG = 'isPost';
 const RUN_PREFIX = 'run-';
 /** Timeout of each cancel request of the post step, ms. */
 const POST_CANCEL_TIMEOUT_MS = 10_000;
-/** The post step's time in all, whatever the service does, ms (docs/run-stopping.md, "The post step"). */
+/** The post step's time in all, whatever the service does, ms (docs/architecture.md, "The post step"). */
 const POST_STEP_LIMIT_MS = 30_000;
 /** What the cancels leave of {@link POST_STEP_LIMIT_MS} for the step to end, ms. */
 const POST_END_MARGIN_MS = 2_000;
@@ -74075,7 +74077,7 @@ function toDefinition(file, item, position) {
     }
     if (!Array.isArray(record.steps))
         throw notATest('"steps" must be an array');
-    // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions").
+    // null is "the default", as in the web app's own exports (docs/api-contract.md, "Test definitions (repository test files)").
     if (record.startUrl != null && typeof record.startUrl !== 'string') {
         throw notATest('"startUrl" must be a string or null');
     }
@@ -75029,7 +75031,7 @@ function failFastOn(ctx, handle, test) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/read/paging.ts
-/** Paging a list of the service, bounded whatever the service answers (docs/read.md, "Paging"). */
+/** Paging a list of the service, bounded whatever the service answers (docs/architecture.md, "Paging"). */
 
 /** Pages read of a list beyond what its known length needs (it may grow while it is paged). */
 const PAGE_MARGIN = 1;
@@ -75070,7 +75072,7 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/read/read.ts
-/** Read: the test results of a finished suite result, paged and checked against its counts (docs/read.md). */
+/** Read: the test results of a finished suite result, paged and checked against its counts (docs/architecture.md). */
 
 
 
@@ -75335,7 +75337,7 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
 ;// CONCATENATED MODULE: ./src/run/trigger/reconcile.ts
 /**
  * An execute whose answer never came is never sent again (it could start its runs twice): its runs are adopted
- * only on proof (`STEP_MARKER`). docs/run-stopping.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
+ * only on proof (`STEP_MARKER`). docs/architecture.md, "Reconciliation of a trigger in flight"; docs/reliability.md.
  */
 
 
@@ -75929,7 +75931,7 @@ async function follow(ctx, handle) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/organization.ts
-/** Which organization's running list the watch loop asks (docs/watch.md, "When the list fails"). */
+/** Which organization's running list the watch loop asks (docs/architecture.md, "When the list fails"). */
 
 /** The organization id known without a request (the input's, else the first an answer of `handles` names), or null. */
 function organizationOf(input, handles) {
@@ -75963,7 +75965,7 @@ async function readOrganization(api, handles, signal) {
 var external_node_http_ = __nccwpck_require__(37067);
 ;// CONCATENATED MODULE: ./src/run/follow/push.ts
 /**
- * Push notice of ended test runs (docs/watch.md, "Push"): a listener on the runner at a secret random path,
+ * Push notice of ended test runs (docs/architecture.md, "Push"): a listener on the runner at a secret random path,
  * whose public URL every test execute carries as its `webhook` (docs/api-contract.md, "Execute parameters").
  * A webhook is never a result: it only names a run, which the watch then reads with the API key at once.
  */
@@ -76079,7 +76081,7 @@ function pacedHints(clock, signal, read) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/follow/watcher.ts
-/** The watch loop over one table of the remote results still running (docs/watch.md). */
+/** The watch loop over one table of the remote results still running (docs/architecture.md). */
 
 
 
@@ -76131,7 +76133,7 @@ class Watcher {
     /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
     busy = 1;
     ticks = 0;
-    /** Webhooks arrive (docs/watch.md, "Push"): the tick is slower while every row is a test run. */
+    /** Webhooks arrive (docs/architecture.md, "Push"): the tick is slower while every row is a test run. */
     pushing;
     /** Ends the tick's wait at once (push ended: the slow tick's wait is cut short). */
     wake = new AbortController();
@@ -76183,7 +76185,7 @@ class Watcher {
     /**
      * When `row`'s own read is due without a hint, ms: `SAFETY_MIN_MS` (or `SAFETY_PER_RUN_MS` × the most rows)
      * after its last read, stretched by `busy`, but never past `BEFORE_DEADLINE_MS` before the deadline
-     * (docs/watch.md, "A busy account").
+     * (docs/architecture.md, "A busy account").
      */
     safetyDueAtMs(row) {
         const periodMs = Math.max(SAFETY_MIN_MS, SAFETY_PER_RUN_MS * this.mostRows);
@@ -76217,7 +76219,7 @@ class Watcher {
             }
         }
     }
-    /** One tick: the lone run's read or the list (docs/watch.md, "One loop, one table"); then the rows due. */
+    /** One tick: the lone run's read or the list (docs/architecture.md, "One loop, one table"); then the rows due. */
     tick() {
         const rows = [...this.table.values()];
         const listTurn = ++this.ticks % LONE_LIST_EVERY === 0 && !this.listInFlight && !!this.known();
@@ -76390,7 +76392,7 @@ class Watcher {
     }
     /**
      * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy` from the
-     * runs of other watchers it shows (docs/watch.md, "A busy account").
+     * runs of other watchers it shows (docs/architecture.md, "A busy account").
      */
     mark(running, askedAtMs) {
         const shown = new Set();
@@ -76463,7 +76465,7 @@ class Watcher {
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(78474);
 ;// CONCATENATED MODULE: ./src/run/stopper.ts
-/** The stopper: the one reason an engine run stopped and the signals that end its waits (docs/run-stopping.md). */
+/** The stopper: the one reason an engine run stopped and the signals that end its waits (docs/architecture.md). */
 
 /**
  * After a stop, by reason, ms: how long an execute in flight may still answer (then aborted and reconciled),
@@ -76790,7 +76792,7 @@ async function openPush(inputs, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/stop.ts
-/** Stopping from outside: a workflow cancel and the deadline's backstop (docs/run-stopping.md, "Time bounds"). */
+/** Stopping from outside: a workflow cancel and the deadline's backstop (docs/architecture.md, "Time bounds"). */
 
 
 
@@ -77000,6 +77002,80 @@ function workspacePath(file, workspace) {
 var report_history = __nccwpck_require__(34518);
 // EXTERNAL MODULE: ./src/report/model.ts
 var model = __nccwpck_require__(96867);
+;// CONCATENATED MODULE: ./src/report/module-names.ts
+
+
+
+
+/** Time the reports wait for the modules' names, every read together, ms. */
+const MODULE_NAMES_TIME_LIMIT_MS = 5_000;
+/** Modules whose names are read (one request each); the others are named by their test ids. */
+const MAX_MODULE_NAMES = 20;
+/** The failing steps of `report`: each test's, then each of its earlier attempts', in report order. */
+function* failingSteps(report) {
+    for (const run of report.runs) {
+        for (const test of run.tests) {
+            if (test.failingStep)
+                yield test.failingStep;
+            for (const attempt of test.attempts)
+                if (attempt.failingStep)
+                    yield attempt.failingStep;
+        }
+    }
+}
+/** The test ids of the modules the failing steps of `report` came from: each once, in report order. */
+function failingModuleIds(report) {
+    const ids = new Set();
+    for (const step of failingSteps(report))
+        if (step.module)
+            ids.add(step.module.testId);
+    return [...ids];
+}
+/**
+ * Reads the names of the first {@link MAX_MODULE_NAMES} modules of `report`'s failing steps
+ * ({@link failingModuleIds}), one `getTest` each, all within {@link MODULE_NAMES_TIME_LIMIT_MS} or until
+ * the workflow cancel. No module, no request. Never throws: a module whose name cannot be read, or is empty,
+ * is left out (after `log`).
+ */
+async function readModuleNames(api, report, options) {
+    const ids = failingModuleIds(report);
+    if (ids.length === 0 || options.signal.aborted)
+        return new Map();
+    const failed = [];
+    const names = await (0,time_limit/* withinTimeLimit */.A0)(options.signal, MODULE_NAMES_TIME_LIMIT_MS, (signal) => Promise.all(ids.slice(0, MAX_MODULE_NAMES).map(async (id) => {
+        try {
+            const test = await api.getTest(id, { signal });
+            return [id, (0,report_text/* cleanText */.X5)(options.redact(test.name))];
+        }
+        catch (error) {
+            failed.push(`${id}: ${signal.aborted ? `stopped: ${(0,time_limit/* stopReason */.PJ)(signal)}` : (0,log/* messageOf */.bD)(error)}`);
+            return [id, ''];
+        }
+    })), options.clock);
+    if (failed.length > 0) {
+        const which = (0,words/* plural */.L)(failed.length, 'module');
+        options.log(`Names of ${which} not read, the reports show their test ids: ${failed.join('; ')}`);
+    }
+    return new Map(names.filter(([, name]) => name !== ''));
+}
+/** `report` with each failing step of a module in `names` carrying the module's name (pure). */
+function withModuleNames(report, names) {
+    if (names.size === 0)
+        return report;
+    const named = (item) => {
+        const module = item.failingStep?.module;
+        const name = module && names.get(module.testId);
+        return name ? { ...item, failingStep: { ...item.failingStep, module: { ...module, name } } } : item;
+    };
+    return {
+        ...report,
+        runs: report.runs.map((run) => ({
+            ...run,
+            tests: run.tests.map((test) => ({ ...named(test), attempts: test.attempts.map(named) })),
+        })),
+    };
+}
+
 // EXTERNAL MODULE: ./src/report/phrases.ts
 var phrases = __nccwpck_require__(64792);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
@@ -77100,7 +77176,7 @@ var dist_default = /*#__PURE__*/__nccwpck_require__.n(junit_report_builder_dist)
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
  * JUnit documents through junit-report-builder's public API; what it cannot write (Surefire reruns,
- * `<skipped message>`, `<testsuites time>`) is added to each test case's element as it is built (docs/junit.md).
+ * `<skipped message>`, `<testsuites time>`) is added to each test case's element as it is built (docs/architecture.md).
  */
 
 /** The library's ready builder, whichever way its CommonJS default export arrives (Node, bundler). */
@@ -77157,7 +77233,7 @@ function withExtras(testCase, extras) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
-/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/junit.md). */
+/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/architecture.md). */
 
 
 
@@ -77169,7 +77245,7 @@ function withExtras(testCase, extras) {
 const MAX_MESSAGE = 1000;
 /** Classname of a test run alone: it has no suite run of its own. */
 const STANDALONE_CLASSNAME = 'Ghost Inspector';
-/** Renders the report as a JUnit XML document (pure; docs/junit.md). */
+/** Renders the report as a JUnit XML document (pure; docs/architecture.md). */
 function renderJUnit(report) {
     const doc = new JUnitReport('Ghost Inspector');
     const usedNames = new Set();
@@ -77668,9 +77744,10 @@ async function writeReports(context, writers = REPORT_WRITERS) {
 
 
 
+
 /**
  * Runs the extras in order with the reports' `context`; never throws. None after a cancel during the run;
- * a cancel during them stops the one under way and skips the rest (docs/action-entry.md).
+ * a cancel during them stops the one under way and skips the rest (docs/architecture.md).
  */
 async function runExtras(context, options) {
     const { inputs, verdict, sink, interrupted } = context;
@@ -77686,7 +77763,8 @@ async function runExtras(context, options) {
     if (signal.aborted)
         return;
     if (shots.attachments.size > 0) {
-        const report = (0,model/* buildReport */.FK)(options.summary, verdict, shots.attachments);
+        const built = (0,model/* buildReport */.FK)(options.summary, verdict, shots.attachments);
+        const report = withModuleNames(built, options.moduleNames ?? new Map());
         await writeReports({ ...context, report }, [resultsJson, junit]);
     }
     const artifactUrl = shots.published?.artifactUrl;
@@ -77711,9 +77789,10 @@ async function runExtras(context, options) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action, as a table of contents: inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (docs/action-entry.md). The only place that fails the step for a verdict.
+ * The action, as a table of contents: inputs → tunnel → run → verdict → modules' names → reports → outputs →
+ * pass or fail → extras (docs/architecture.md). The only place that fails the step for a verdict.
  */
+
 
 
 
@@ -77765,9 +77844,17 @@ async function main_run(world = processDeps()) {
             warnRunsAfterAgentExit(tunnel, summary, deps);
         interrupted = summary.interrupted === 'signal';
         const verdict = decideRunVerdict(inputs, summary);
-        const report = verdict.waited
+        const built = verdict.waited
             ? (0,model/* buildReport */.FK)(summary, verdict)
             : (0,model/* buildStartedReport */.yv)(summary, verdict.policy);
+        const { redact } = progress;
+        const moduleNames = await readModuleNames(api, built, {
+            signal: cancel.signal,
+            clock: deps.clock,
+            redact,
+            log: (line) => sink.info(redact(line)),
+        });
+        const report = withModuleNames(built, moduleNames);
         const tunnelInfo = tunnel ? { tunnel: { url: tunnel.url, address: tunnel.address } } : {};
         const context = { report, inputs, verdict, interrupted, github, sink, ...tunnelInfo };
         await writeReports(context);
@@ -77778,7 +77865,14 @@ async function main_run(world = processDeps()) {
         announceVerdict(sink, verdict);
         progress.passed = verdict.passing;
         progress.doing = 'posting the extras (screenshots, pull-request comment, failure issue)';
-        await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
+        await runExtras(context, {
+            summary,
+            moduleNames,
+            api,
+            env: deps.env,
+            signal: cancel.signal,
+            clock: deps.clock,
+        });
     }
     catch (error) {
         sink.setFailed(`Unexpected error: ${(0,log/* messageOf */.bD)(error)}`);
@@ -77798,7 +77892,7 @@ async function main_run(world = processDeps()) {
 
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
-// it exits 0 only with a verdict written that passed. Every other end fails it (docs/action-entry.md).
+// it exits 0 only with a verdict written that passed. Every other end fails it (docs/architecture.md).
 const deps = processDeps();
 if (isPostStep(deps.env)) {
     // The post step never fails the step; it ends within its limit whatever it waits on.

@@ -1,6 +1,6 @@
 /**
- * The action, as a table of contents: inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (docs/architecture.md). The only place that fails the step for a verdict.
+ * The action, as a table of contents: inputs → tunnel → run → verdict → modules' names → reports → outputs →
+ * pass or fail → extras (docs/architecture.md). The only place that fails the step for a verdict.
  */
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
@@ -15,6 +15,7 @@ import { killingAgentsOnForceExit, openTunnel, warnRunsAfterAgentExit } from './
 import { announceVerdict, decideRunVerdict } from './action/verdict.js';
 import { runExtras } from './action/extras.js';
 import { buildReport, buildStartedReport } from './report/model.js';
+import { readModuleNames, withModuleNames } from './report/module-names.js';
 import { writeReports } from './report/writers.js';
 import { computeOutputs } from './run/outcome/outputs.js';
 import type { Tunnel } from './tunnel/tunnel.js';
@@ -59,9 +60,17 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
     if (tunnel) warnRunsAfterAgentExit(tunnel, summary, deps);
     interrupted = summary.interrupted === 'signal';
     const verdict = decideRunVerdict(inputs, summary);
-    const report = verdict.waited
+    const built = verdict.waited
       ? buildReport(summary, verdict)
       : buildStartedReport(summary, verdict.policy);
+    const { redact } = progress;
+    const moduleNames = await readModuleNames(api, built, {
+      signal: cancel.signal,
+      clock: deps.clock,
+      redact,
+      log: (line) => sink.info(redact(line)),
+    });
+    const report = withModuleNames(built, moduleNames);
     const tunnelInfo = tunnel ? { tunnel: { url: tunnel.url, address: tunnel.address } } : {};
     const context = { report, inputs, verdict, interrupted, github, sink, ...tunnelInfo };
     await writeReports(context);
@@ -72,7 +81,14 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
     announceVerdict(sink, verdict);
     progress.passed = verdict.passing;
     progress.doing = 'posting the extras (screenshots, pull-request comment, failure issue)';
-    await runExtras(context, { summary, api, env: deps.env, signal: cancel.signal, clock: deps.clock });
+    await runExtras(context, {
+      summary,
+      moduleNames,
+      api,
+      env: deps.env,
+      signal: cancel.signal,
+      clock: deps.clock,
+    });
   } catch (error) {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);
   } finally {

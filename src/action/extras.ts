@@ -6,6 +6,7 @@ import type { Clock } from '../common/clock.js';
 import { EXTRA_TIME_LIMIT_MS, withinTimeLimit } from '../common/time-limit.js';
 import { readHistory } from '../report/history.js';
 import { buildReport } from '../report/model.js';
+import { withModuleNames, type ModuleNames } from '../report/module-names.js';
 import {
   artifactLink,
   failureIssue,
@@ -19,11 +20,12 @@ import type { ReportContext } from '../report/writers.js';
 import type { RunSummary } from '../run/types.js';
 
 /**
- * The run model, the client it was read with, the artifact client's environment, the workflow cancel, the
- * clock of the time limits.
+ * The run model and the modules' names the reports were written with, the client it was read with, the
+ * artifact client's environment, the workflow cancel, the clock of the time limits.
  */
 export interface ExtrasOptions {
   summary: RunSummary;
+  moduleNames?: ModuleNames;
   api: Pick<GhostInspectorApi, 'listTestResults'>;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -46,7 +48,8 @@ export async function runExtras(context: ReportContext, options: ExtrasOptions):
   });
   if (signal.aborted) return;
   if (shots.attachments.size > 0) {
-    const report = buildReport(options.summary, verdict, shots.attachments);
+    const built = buildReport(options.summary, verdict, shots.attachments);
+    const report = withModuleNames(built, options.moduleNames ?? new Map<string, string>());
     await writeReports({ ...context, report }, [resultsJson, junit]);
   }
   const artifactUrl = shots.published?.artifactUrl;

@@ -1,7 +1,15 @@
 /** The API v1 calls the action makes (docs/api-contract.md); the rest lives with the tests (`test/support/api/`). */
 import type { Clock } from '../common/clock.js';
 import type { RateBudget } from './budget.js';
-import type { ExecuteOptions, Paging, Suite, SuiteResult, TestDefinition, TestResult } from './types.js';
+import type {
+  ExecuteOptions,
+  Paging,
+  Suite,
+  SuiteResult,
+  Test,
+  TestDefinition,
+  TestResult,
+} from './types.js';
 
 export interface RequestOptions {
   /** Ends the call at once: a request in flight, or the wait before a retry (`ABORTED`). */
@@ -36,6 +44,8 @@ export interface GhostInspectorApi {
     options: ExecuteOptions,
     opts?: RequestOptions,
   ): Promise<TestResult | TestResult[]>;
+  /** One test (its `name`: the reports name a module by it). */
+  getTest(testId: string, opts?: RequestOptions): Promise<Test>;
   listTestRunning(testId: string, opts?: RequestOptions): Promise<TestResult[]>;
   listTestResults(testId: string, paging?: Paging, opts?: RequestOptions): Promise<TestResult[]>;
   getTestResult(resultId: string, opts?: RequestOptions): Promise<TestResult>;

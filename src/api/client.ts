@@ -42,6 +42,7 @@ export function clientOn(t: Transport): GhostInspectorApi {
       execute(t, `/tests/${seg(testId)}/execute/`, 'test', options, opts),
     executeOnDemand: (organizationId, test, options, opts) =>
       executeOnDemand(t, `/organizations/${seg(organizationId)}/on-demand/execute`, test, options, opts),
+    getTest: (testId, opts) => record(`/tests/${seg(testId)}/`, opts),
     listTestRunning: (testId, opts) => list(`/tests/${seg(testId)}/running/`, opts),
     listTestResults: (testId, paging, opts) => list(`/tests/${seg(testId)}/results/`, opts, paging),
     getTestResult: (resultId, opts) => record(`/results/${seg(resultId)}/`, opts),

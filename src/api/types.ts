@@ -54,6 +54,15 @@ export interface Step {
   extra?: { source: { test: string; sequence: number } };
 }
 
+/**
+ * Contract "Test", as far as the action reads it: a module's name for the reports (docs/api-contract.md,
+ * "Endpoints the action calls"). The service answers the test's settings and steps too.
+ */
+export interface Test {
+  _id: string;
+  name: string;
+}
+
 /** One stored image: its URL and its size in bytes. */
 export interface ImageRef {
   defaultUrl: string;

@@ -28,9 +28,10 @@ export type FailingStep = Pick<ReportStep, 'sequence' | 'command' | 'target'> & 
   error: string;
   /**
    * The module the step came from, when it is not the test's own step: the module's test id and the step's
-   * zero-based position in it (the result step's `extra.source`).
+   * zero-based position in it (the result step's `extra.source`), and the module's name once read
+   * (`module-names.ts`; absent when the read failed or was not made).
    */
-  module?: { testId: string; sequence: number };
+  module?: { testId: string; sequence: number; name?: string };
 };
 
 /** A console entry that is an error, its text cleaned and its URL redacted. */

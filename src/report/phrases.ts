@@ -53,12 +53,13 @@ export function stepSentence(step: FailingStep): string {
 }
 
 /**
- * `Step 4`, or for a step imported from a module `Step 4 (module 65ab12, step 2)`: the module by its test id
- * (the result names no module; reading each module's name would put a request between the verdict and the
- * reports), its step numbered from 1 within the module.
+ * `Step 4`, or for a step imported from a module `Step 4 (Login module, step 2)`: the module by its name, or
+ * by its test id when its name could not be read (`Step 4 (module 65ab12, step 2)`; docs/reports.md, "Why a
+ * test did not pass"), its step numbered from 1 within the module.
  */
 export function stepLabel(step: FailingStep): string {
-  const from = step.module ? ` (module ${step.module.testId}, step ${step.module.sequence + 1})` : '';
+  const m = step.module;
+  const from = m ? ` (${m.name || `module ${m.testId}`}, step ${m.sequence + 1})` : '';
   return `Step ${step.sequence + 1}${from}`;
 }
 

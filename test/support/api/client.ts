@@ -31,9 +31,11 @@ type Full<T> = T extends Action.TestResult
     ? SuiteResult
     : T extends Action.Suite
       ? Suite
-      : T extends Array<infer U>
-        ? Array<Full<U>>
-        : T;
+      : T extends Action.Test
+        ? Test
+        : T extends Array<infer U>
+          ? Array<Full<U>>
+          : T;
 
 /** The action's calls, answering the full resources. */
 type FullCalls = {
@@ -73,7 +75,6 @@ export interface TestApi extends FullCalls {
   /** Zip archive bytes. */
   exportSuiteRecorderHtml(suiteId: string, opts?: RequestOptions): Promise<Buffer>;
   listTests(opts?: RequestOptions): Promise<Test[]>;
-  getTest(testId: string, opts?: RequestOptions): Promise<Test>;
   updateTest(testId: string, body: Record<string, unknown>, opts?: RequestOptions): Promise<Test>;
   duplicateTest(testId: string, opts?: RequestOptions): Promise<Test>;
   deleteTest(testId: string, opts?: RequestOptions): Promise<true>;
@@ -149,7 +150,6 @@ export function createTestClient(options: ClientOptions): TestApi {
     getSuiteStatusBadge: (suiteId, screenshot, opts) =>
       badge(`/suites/${seg(suiteId)}/status-badge`, screenshot, opts),
     listTests: (opts) => t.get('/tests/', opts),
-    getTest: (testId, opts) => t.get(`/tests/${seg(testId)}/`, opts),
     updateTest: (testId, body, opts) => t.postJson(`/tests/${seg(testId)}/`, body, opts),
     duplicateTest: (testId, opts) => t.postJson(`/tests/${seg(testId)}/duplicate/`, {}, opts),
     deleteTest: (testId, opts) => del(`/tests/${seg(testId)}/`, opts),

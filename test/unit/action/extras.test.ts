@@ -1,9 +1,10 @@
 /**
  * The extras in-process (`runExtras` of `src/action/extras.ts`, docs/architecture.md): after a finished run
- * they rewrite results.json with the screenshots' paths, read the failed tests' history and write the
- * pull-request comment; after a workflow cancel during the run none of them starts, and a cancel during them
- * skips every later one. A loopback screenshot host, a fake GitHub and an API whose history read is
- * recorded stand in for the real parts; the cancel is sent at a chosen point by the sink or the API.
+ * they rewrite results.json with the screenshots' paths (the modules' names kept), read the failed tests'
+ * history and write the pull-request comment; after a workflow cancel during the run none of them starts,
+ * and a cancel during them skips every later one. A loopback screenshot host, a fake GitHub and an API whose
+ * history read is recorded stand in for the real parts; the cancel is sent at a chosen point by the sink or
+ * the API.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import type { TestResult } from '../../../src/api/types.js';
 import { readGitHubContext } from '../../../src/github.js';
 import { readInputs } from '../../../src/inputs/index.js';
 import { buildReport } from '../../../src/report/model.js';
+import { withModuleNames } from '../../../src/report/module-names.js';
 import { writeReports } from '../../../src/report/writers.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { makeTempWorkspace, removeWorkspace, secretInputs, secretsFor } from '../../support/reliability.js';
@@ -112,6 +114,21 @@ async function extras(setup: Setup) {
     name: 'Checkout',
     screenshotUrl: shots.add(`shot-${setup.pr}`, randomPng(4, 4)),
   });
+  // It failed at the second step of a module whose name was read before the reports.
+  failed.steps = [0, 1].map((sequence) => ({
+    sequence,
+    command: 'click',
+    target: `#step-${sequence}`,
+    value: '',
+    variableName: '',
+    condition: null,
+    optional: false,
+    private: false,
+    passing: sequence === 0,
+    ...(sequence === 1 ? { error: 'Element not found' } : {}),
+    extra: { source: { test: 'module-login', sequence } },
+  }));
+  const moduleNames = new Map([['module-login', 'Login module']]);
   const summary = runSummary([
     suiteRun([{ ...testRun('failed', failed), testId: failed._id }], {
       key: 'suite-red',
@@ -123,7 +140,7 @@ async function extras(setup: Setup) {
   const cancel = new AbortController();
   const sink = new CancellingSink(cancel);
   const context = {
-    report: buildReport(summary, verdict),
+    report: withModuleNames(buildReport(summary, verdict), moduleNames),
     inputs,
     verdict,
     interrupted: setup.interrupted ?? false,
@@ -154,7 +171,7 @@ async function extras(setup: Setup) {
   const requestsBefore = github.requests.length;
   const hitsBefore = [...shots.hits.values()].reduce((a, b) => a + b, 0);
   const linesBefore = sink.stdout.length;
-  await runExtras(context, { summary, api, env, signal: cancel.signal, clock: systemClock });
+  await runExtras(context, { summary, moduleNames, api, env, signal: cancel.signal, clock: systemClock });
   return {
     before,
     after: await readFile(inputs.resultsPath, 'utf8'),
@@ -175,6 +192,8 @@ describe('runExtras', () => {
     expect(t.shotHits).toBe(1);
     expect(t.before).not.toMatch(SAVED);
     expect(t.after).toMatch(SAVED);
+    // Written again with the screenshots' paths, the failing step still names its module.
+    expect(t.after).toContain('"name":"Login module"');
     expect(t.historyReads).toEqual(['fail11']);
     expect(t.comment).toContain('Ghost Inspector: failed');
     expect(t.comment).toContain('new failure after 3 passing runs');

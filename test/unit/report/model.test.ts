@@ -4,7 +4,9 @@ import { variantLabel } from '../../../src/report/console.js';
 import { renderAnnotations } from '../../../src/report/annotations.js';
 import { renderJUnit } from '../../../src/report/junit.js';
 import { failingStepOf } from '../../../src/report/model-test.js';
-import { failureMessage } from '../../../src/report/phrases.js';
+import { withModuleNames } from '../../../src/report/module-names.js';
+import { failureMessage, stepLabel } from '../../../src/report/phrases.js';
+import { renderFailures } from '../../../src/report/failure-issue.js';
 import { renderPullRequestComment } from '../../../src/report/pr-comment.js';
 import { renderSummary } from '../../../src/report/summary.js';
 import { redactUrl } from '../../../src/api/redact.js';
@@ -254,6 +256,65 @@ describe('a failing step imported from a module', () => {
         .join('\n'),
     ).toContain(sentence);
     expect(renderPullRequestComment(report)).toContain(`Step 3 (module ${module}, step 2) click`);
+  });
+
+  it('is named by the module’s name once read, in every report, and by its test id without it', () => {
+    const step = { sequence: 3, command: 'click', target: '#go', error: 'x' };
+    const module = { testId: '5e00000000000000000000aa', sequence: 1 };
+    expect(stepLabel(step)).toBe('Step 4');
+    expect(stepLabel({ ...step, module })).toBe('Step 4 (module 5e00000000000000000000aa, step 2)');
+    expect(stepLabel({ ...step, module: { ...module, name: 'Login module' } })).toBe(
+      'Step 4 (Login module, step 2)',
+    );
+    expect(stepLabel({ ...step, module: { ...module, name: '' } })).toBe(
+      'Step 4 (module 5e00000000000000000000aa, step 2)',
+    );
+
+    const fx = new Fixtures();
+    const fromLogin = (sequence: number) => ({ test: module.testId, sequence });
+    const failingInLogin = {
+      steps: [
+        { command: 'open', target: '', value: '/' },
+        { command: 'click', target: '#user', source: fromLogin(0) },
+        { command: 'click', target: '#go', passing: false, error: 'Gone <b>', source: fromLogin(1) },
+      ],
+      testId: 'test-checkout',
+    };
+    const run = suiteRun(fx, {
+      key: 'suite-1-0',
+      suiteId: 'suite-1',
+      suiteName: 'Shop',
+      suiteResultId: 'sr-1',
+      tests: [
+        { name: 'Checkout', outcome: 'failed', ...failingInLogin },
+        {
+          name: 'Search',
+          outcome: 'passed',
+          testId: 'test-search',
+          attempts: [{ name: 'Search', outcome: 'failed', ...failingInLogin, testId: 'test-search' }],
+        },
+      ],
+    });
+    const unnamed = reportOf(summaryOf([run]), lenient);
+    const report = withModuleNames(unnamed, new Map([[module.testId, 'Login <module>']]));
+    const [checkout, search] = report.runs[0]!.tests;
+    expect(checkout!.failingStep?.module).toEqual({ ...module, name: 'Login <module>' });
+    expect(search!.attempts[0]!.failingStep?.module?.name).toBe('Login <module>');
+    // The report it was made from is left as it was.
+    expect(unnamed.runs[0]!.tests[0]!.failingStep?.module?.name).toBeUndefined();
+    const sentence = 'Step 3 (Login <module>, step 2) click #go: Gone <b>';
+    expect(failureMessage(checkout!)).toBe(sentence);
+    expect(renderJUnit(report)).toContain(`message="${sentence.replace(/</g, '&lt;')}"`);
+    const html = '<strong>Step 3 (Login &lt;module&gt;, step 2)</strong>';
+    expect(renderSummary(report)).toContain(html);
+    expect(renderFailures(report, new Map())).toContain(html);
+    expect(renderAnnotations(report).map((a) => a.message)).toContainEqual(expect.stringContaining(sentence));
+    expect(renderPullRequestComment(report)).toContain(escapeInline(sentence));
+    // A module whose name was not read keeps its test id.
+    const other = withModuleNames(unnamed, new Map([['another-module', 'Other']]));
+    expect(failureMessage(other.runs[0]!.tests[0]!)).toBe(
+      `Step 3 (module ${module.testId}, step 2) click #go: Gone <b>`,
+    );
   });
 
   it("is the test's own step when the source is the test itself or the result has no test id", () => {
