@@ -1,5 +1,5 @@
 /**
- * The names of the modules a report's failing steps came from (docs/reports.md, "Why a test did not pass"):
+ * The names of the modules a report's failing steps came from (docs/reports.md, "Modules' names"):
  * the result step's `extra.source` names a module by its test id only, so each module's name is read with
  * `GET /v1/tests/{testId}/` (docs/api-contract.md, "Endpoints the action calls"), once per module, only for
  * the modules of failing steps. A name that cannot be read in time leaves the module named by its id.
