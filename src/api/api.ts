@@ -1,7 +1,15 @@
 /** The API v1 calls the action makes (docs/api-contract.md); the rest lives with the tests (`test/support/api/`). */
 import type { Clock } from '../common/clock.js';
 import type { RateBudget } from './budget.js';
-import type { ExecuteOptions, Paging, Suite, SuiteResult, TestDefinition, TestResult } from './types.js';
+import type {
+  ExecuteOptions,
+  Paging,
+  RunningEntry,
+  Suite,
+  SuiteResult,
+  TestDefinition,
+  TestResult,
+} from './types.js';
 
 export interface RequestOptions {
   /** Ends the call at once: a request in flight, or the wait before a retry (`ABORTED`). */
@@ -49,6 +57,12 @@ export interface GhostInspectorApi {
   ): Promise<TestResult[]>;
   cancelSuiteResult(suiteResultId: string, opts?: RequestOptions): Promise<SuiteResult>;
   listOrganizationRunning(organizationId: string, opts?: RequestOptions): Promise<TestResult[]>;
+  /**
+   * The same list read record by record as it arrives, each kept as its `RunningEntry`: thousands of running
+   * test results are never held whole (docs/performance.md, "Memory"). A body cut short or not JSON is an
+   * `INVALID_RESPONSE` (retried as a failed read).
+   */
+  listOrganizationRunningEntries(organizationId: string, opts?: RequestOptions): Promise<RunningEntry[]>;
   listFolderSuites(folderId: string, opts?: RequestOptions): Promise<Suite[]>;
 }
 
