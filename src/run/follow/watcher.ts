@@ -313,10 +313,8 @@ export class Watcher implements RunWatch {
     const late = timeoutSignal(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
     try {
       const signal = AbortSignal.any([ctx.stopper.signal, late]);
-      const running = await ctx.api.listOrganizationRunningEntries(organizationId, {
-        signal,
-        lowPriority: true,
-      });
+      const opts = { signal, lowPriority: true };
+      const running = await ctx.api.listOrganizationRunningEntries(organizationId, opts);
       this.listFailures = 0;
       this.mark(running, askedAtMs);
       return true;

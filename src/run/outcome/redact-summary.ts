@@ -1,6 +1,6 @@
 /** Removes secrets from the run model, field by field where one can be, before any report (docs/redaction.md). */
 import { createRedactor, REDACTED } from '../../api/redact.js';
-import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../../api/types.js';
+import type { ConsoleEntry, SuiteResult, TestResult } from '../../api/types.js';
 import type { RunSummary, SuiteRun, TestRun } from '../types.js';
 
 export interface Secrets {
