@@ -4,7 +4,8 @@
  * tests (default 20), so `rows × tests` test results (default 10,000), with `screenshots: none`, against the
  * local emulator with the service's rate limit on; it prints the peak resident set size (VmHWM) and the
  * count of results the action reported. It measures and asserts nothing: the goal is in
- * docs/performance.md ("Memory"). Memory does not depend on the machine's load; one run is enough.
+ * docs/performance.md ("Memory"). Memory does not depend on the machine's load, but the peak moves with when
+ * garbage is collected: run it three times.
  *
  * Options: `--action <file>` to measure another bundle than dist/index.js; `--rows <n>`, `--tests <n>`;
  * `--duration <s>` each test's run duration (default 5).

@@ -55843,6 +55843,42 @@ async function decode(body, encoding) {
     }
     throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
 }
+/** Whether `err` is zlib's (a corrupt or cut compressed body): its codes are `Z_…`. */
+const isZlibError = (err) => /^Z_/.test(systemCode(err) ?? '');
+/**
+ * The body's chunks as they arrive, without its content-encoding (gzip, deflate), at most
+ * {@link MAX_ANSWER_BYTES} once decompressed; the body is destroyed when the reader stops early.
+ * @throws TransportError `decode` (corrupt, unknown encoding, too large); the body's own errors (a close
+ * before its end: `ERR_STREAM_PREMATURE_CLOSE`, `ECONNRESET`; an abort)
+ */
+async function* decodedChunks(body, encoding) {
+    const enc = (encoding ?? '').trim().toLowerCase();
+    const decoder = enc === 'gzip' || enc === 'x-gzip' ? (0,node_zlib__WEBPACK_IMPORTED_MODULE_1__.createGunzip)() : enc === 'deflate' ? (0,node_zlib__WEBPACK_IMPORTED_MODULE_1__.createInflate)() : null;
+    if (!decoder && enc !== '' && enc !== 'identity') {
+        body.destroy();
+        throw new TransportError(`could not decompress the answer: unsupported content-encoding ${enc}`, 'decode');
+    }
+    const source = decoder ? (0,node_stream__WEBPACK_IMPORTED_MODULE_0__.pipeline)(body, decoder, () => undefined) : body;
+    let bytes = 0;
+    try {
+        for await (const chunk of source) {
+            bytes += chunk.length;
+            if (bytes > MAX_ANSWER_BYTES)
+                throw new TransportError(tooLarge().message, 'decode', TOO_LARGE, true);
+            yield chunk;
+        }
+    }
+    catch (err) {
+        if (!isZlibError(err))
+            throw err;
+        const problem = err.message;
+        throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', undefined, true);
+    }
+    finally {
+        body.destroy();
+        decoder?.destroy();
+    }
+}
 /**
  * Sends one request through the runner's proxy and resolves once the answer's head arrived; redirects are
  * not followed, nothing is retried. The caller reads or destroys `body`.
@@ -55901,7 +55937,12 @@ async function sendHttp(req) {
             socketTimeoutMs: req.timeoutMs + 1000,
         });
         answered = true;
-        const body = await decode(await readAll(res.body), res.headers['content-encoding']);
+        const encoding = res.headers['content-encoding'];
+        if (req.readOk && res.status >= 200 && res.status < 300) {
+            const read = await req.readOk(decodedChunks(res.body, encoding), res.status);
+            return { status: res.status, headers: res.headers, body: Buffer.alloc(0), read };
+        }
+        const body = await decode(await readAll(res.body), encoding);
         return { status: res.status, headers: res.headers, body };
     }
     catch (err) {
@@ -70643,175 +70684,6 @@ function exitCodeAfterRun(progress, sink, exitCode) {
 
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
-;// CONCATENATED MODULE: ./src/api/execute-params.ts
-/** Parameters the contract allows for test execution only. */
-const TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
-const BOOLEANS = [
-    'disableNotifications',
-    'immediate',
-    'disableVisuals',
-    'screenshotCompareEnabled',
-];
-const NUMBERS = [
-    'delay',
-    'maxConcurrentDataRows',
-    'screenshotCompareThreshold',
-];
-const STRINGS = [
-    'startUrl',
-    'userAgent',
-    'dataSource',
-    'httpAuthUsername',
-    'httpAuthPassword',
-    'screenshotCompareBaselineResult',
-    'screenshotExclusions',
-    'screenshotTarget',
-    'chatChannel',
-];
-/**
- * The chat channel goes under both names (docs/api-contract.md, "Execute parameters"): the reference's
- * `chatChannel` and the official client's `slackChannel`. An unknown name becomes a custom variable.
- */
-const CHAT_CHANNEL_ALIAS = 'slackChannel';
-const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
-/**
- * Every parameter name of the contract's execute table, plus `apiKey` and the chat channel's other name. A
- * custom variable may not use one.
- */
-const EXECUTE_PARAMETER_NAMES = new Set([
-    'apiKey',
-    'dataFile',
-    CHAT_CHANNEL_ALIAS,
-    ...BOOLEANS,
-    ...NUMBERS,
-    ...STRINGS,
-    ...REPEATABLE,
-]);
-/** A call that cannot be sent as asked (raised before any request). */
-class ExecuteOptionsError extends Error {
-}
-/**
- * Encode the execute options that are set (docs/api-contract.md, "Execute parameters"); `dataFile` is not
- * encoded here.
- * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
- *   parameter or `apiKey`, or a value that is not finite
- */
-function encodeExecuteOptions(options, target) {
-    const pairs = [];
-    const json = {};
-    if (target === 'suite') {
-        for (const name of TEST_ONLY) {
-            if (options[name] !== undefined) {
-                throw new ExecuteOptionsError(`execute parameter "${name}" applies to test execution only, not to a suite`);
-            }
-        }
-    }
-    for (const name of [...STRINGS, ...NUMBERS, ...BOOLEANS]) {
-        const value = options[name];
-        if (value === undefined)
-            continue;
-        if (typeof value === 'number' && !Number.isFinite(value))
-            throw new ExecuteOptionsError(`execute parameter "${name}" must be a finite number`);
-        // Booleans go as 1/0; a chat channel without its leading `#`.
-        let sent = typeof value === 'boolean' ? +value : value;
-        if (name === 'chatChannel' && typeof sent === 'string')
-            sent = sent.replace(/^#+/, '');
-        for (const key of name === 'chatChannel' ? [name, CHAT_CHANNEL_ALIAS] : [name]) {
-            pairs.push([key, String(sent)]);
-            json[key] = sent;
-        }
-    }
-    for (const name of REPEATABLE) {
-        const value = options[name];
-        if (value === undefined)
-            continue;
-        const values = Array.isArray(value) ? value : [value];
-        if (values.length === 0)
-            continue;
-        for (const v of values)
-            pairs.push([name, v]);
-        json[name] = values.length === 1 ? values[0] : [...values];
-    }
-    for (const [name, value] of Object.entries(options.variables ?? {})) {
-        if (EXECUTE_PARAMETER_NAMES.has(name)) {
-            throw new ExecuteOptionsError(`custom variable "${name}" has the name of an execute parameter; rename the variable`);
-        }
-        if (name === '')
-            throw new ExecuteOptionsError('a custom variable needs a name');
-        pairs.push([name, String(value)]);
-        json[name] = String(value);
-    }
-    return { pairs, json };
-}
-
-// EXTERNAL MODULE: ./src/api/limits.ts
-var limits = __nccwpck_require__(50470);
-;// CONCATENATED MODULE: ./src/api/execute.ts
-
-
-/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md, "Limits"); none if immediate. */
-function syncTimeout(t, target, execOptions) {
-    if (execOptions.immediate)
-        return undefined;
-    return Math.max(t.timeoutMs, target === 'suite' ? limits/* SYNC_SUITE_EXECUTE_TIMEOUT_MS */.ST : limits/* SYNC_TEST_EXECUTE_TIMEOUT_MS */.a6);
-}
-/** Encode execute options for `target`. @throws ApiError `INVALID_REQUEST` (nothing sent) */
-function encodeForExecute(t, path, target, execOptions) {
-    t.addSecret(execOptions.httpAuthPassword);
-    try {
-        return encodeExecuteOptions(execOptions, target);
-    }
-    catch (err) {
-        if (err instanceof ExecuteOptionsError)
-            throw t.notSent('POST', path, t.redact(err.message));
-        throw err;
-    }
-}
-/**
- * Execute a stored suite or test at `path`: a JSON body, or a multipart form with a data file.
- * @returns one result or an array; @throws ApiError, `INVALID_REQUEST` for invalid options
- */
-async function execute(t, path, target, execOptions, opts) {
-    const encoded = encodeForExecute(t, path, target, execOptions);
-    const body = execOptions.dataFile
-        ? {
-            type: 'multipart',
-            fields: [['apiKey', t.apiKey], ...encoded.pairs],
-            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
-        }
-        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
-    return t.request({
-        method: 'POST',
-        path,
-        kind: 'trigger',
-        body,
-        opts,
-        timeoutMs: syncTimeout(t, target, execOptions),
-    });
-}
-/**
- * Execute a test definition on demand at `path` (a repository test file, not stored): the definition is the
- * body, the options go in the query. @throws ApiError `INVALID_REQUEST` for a data file or invalid options
- */
-async function executeOnDemand(t, path, test, execOptions, opts) {
-    if (execOptions.dataFile) {
-        throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
-    }
-    const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
-    return t.request({
-        method: 'POST',
-        path,
-        query: encoded.pairs,
-        kind: 'trigger',
-        body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
-        opts,
-        timeoutMs: syncTimeout(t, 'test', execOptions),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/api/api.ts
-const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
-
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
 /** An error of the API client; `message` names endpoint, cause and what to do, the fields (all redacted) the same facts. */
@@ -71061,7 +70933,195 @@ function failureError(kind, endpoint, f, attempts, uncertain, redact) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/api/list-records.ts
+/**
+ * A response envelope read as it arrives, its `data` list record by record (docs/performance.md, "Memory"):
+ * each record is parsed on its own and handed to `keep` at once, so a list of thousands of records never
+ * exists whole, neither as bytes, nor as text, nor as objects.
+ */
+
+/** Bytes of the answer kept for an excerpt (the excerpt shows at most 200 characters, redacted first). */
+const HEAD_BYTES = 1_000;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_LIST = 0x5b;
+const CLOSE_LIST = 0x5d;
+/** What stands in the envelope for a record cut out of it. */
+const PLACEHOLDER = Buffer.from('{}');
+/**
+ * Splits UTF-8 JSON bytes into the envelope (each record of its top-level `data` list replaced by `{}`) and
+ * the records, each parsed alone. Only structure is scanned here (bytes of `"{}[],:` outside strings, which
+ * never occur inside a multi-byte character): each record and the envelope are then parsed by `JSON.parse`,
+ * so a text is accepted exactly when it is JSON (a record is valid JSON wherever the envelope shows a value).
+ * A record is an object or a list; other items of `data` stay in the envelope.
+ */
+class RecordSplitter {
+    keep;
+    /** The envelope with every record of `data` replaced by `{}` (copies: no chunk is held). */
+    outer = [];
+    /** The pieces of the record being read (views of the chunks, until the record ends). */
+    record = [];
+    inRecord = false;
+    depth = 0;
+    inString = false;
+    escaped = false;
+    /** At depth 1: the next string is a key. */
+    expectKey = false;
+    /** The pieces of the depth-1 key being read, or null; `key` is the last key read at depth 1. */
+    keyParts = null;
+    key = '';
+    /** Inside the top-level `data` list. */
+    inData = false;
+    /** What `keep` made of the records of the last `data` list, in order. */
+    kept = [];
+    /** The structure is broken (a close with nothing open, a record that is not JSON). */
+    broken = false;
+    constructor(keep) {
+        this.keep = keep;
+    }
+    /** Reads the next chunk. @throws what `keep` throws */
+    feed(chunk) {
+        let from = 0;
+        for (let i = 0; i < chunk.length && !this.broken; i++) {
+            const b = chunk[i];
+            if (this.inString) {
+                if (this.escaped)
+                    this.escaped = false;
+                else if (b === BACKSLASH)
+                    this.escaped = true;
+                else if (b === QUOTE) {
+                    this.inString = false;
+                    if (this.keyParts)
+                        this.endKey(chunk.subarray(from, i + 1));
+                }
+            }
+            else if (b === QUOTE) {
+                this.inString = true;
+                if (this.depth === 1 && this.expectKey) {
+                    this.append(chunk, from, i);
+                    from = i;
+                    this.keyParts = [];
+                }
+            }
+            else if (b === OPEN_OBJECT || b === OPEN_LIST) {
+                if (this.inData && this.depth === 2) {
+                    this.append(chunk, from, i);
+                    this.outer.push(PLACEHOLDER);
+                    this.inRecord = true;
+                    from = i;
+                }
+                if (this.depth === 1 && b === OPEN_LIST && !this.expectKey && this.key === 'data') {
+                    this.inData = true;
+                    this.kept = [];
+                }
+                this.depth++;
+                this.expectKey = this.depth === 1 && b === OPEN_OBJECT;
+            }
+            else if (b === CLOSE_OBJECT || b === CLOSE_LIST) {
+                this.depth--;
+                if (this.depth < 0)
+                    this.broken = true;
+                else if (this.inRecord && this.depth === 2) {
+                    this.append(chunk, from, i + 1);
+                    from = i + 1;
+                    this.endRecord();
+                }
+                else if (this.inData && this.depth === 1)
+                    this.inData = false;
+            }
+            else if (this.depth === 1 && (b === COMMA || b === COLON)) {
+                this.expectKey = b === COMMA;
+            }
+        }
+        this.append(chunk, from, chunk.length);
+        if (this.keyParts)
+            this.keyParts.push(Buffer.from(chunk.subarray(from)));
+    }
+    /** The envelope, its `data` list made of the kept records; null when the text is not JSON. */
+    end() {
+        if (this.broken || this.inString || this.depth !== 0)
+            return null;
+        let envelope;
+        try {
+            envelope = parseJsonTolerant(Buffer.concat(this.outer).toString('utf8'));
+        }
+        catch {
+            return null;
+        }
+        // Every object or list of `data` is a placeholder: each record was cut out of the text.
+        const data = envelope?.data;
+        if (!Array.isArray(data))
+            return envelope;
+        let next = 0;
+        for (let k = 0; k < data.length; k++) {
+            if (data[k] && typeof data[k] === 'object')
+                data[k] = this.kept[next++];
+        }
+        return next === this.kept.length ? envelope : null;
+    }
+    append(chunk, from, to) {
+        if (to <= from)
+            return;
+        if (this.inRecord)
+            this.record.push(chunk.subarray(from, to));
+        else
+            this.outer.push(Buffer.from(chunk.subarray(from, to)));
+    }
+    endKey(last) {
+        const raw = Buffer.concat([...this.keyParts, last]).toString('utf8');
+        this.keyParts = null;
+        try {
+            this.key = String(parseJsonTolerant(raw));
+        }
+        catch {
+            this.broken = true;
+        }
+    }
+    endRecord() {
+        const raw = Buffer.concat(this.record).toString('utf8');
+        this.record = [];
+        this.inRecord = false;
+        let parsed;
+        try {
+            parsed = parseJsonTolerant(raw);
+        }
+        catch {
+            this.broken = true;
+            return;
+        }
+        this.kept.push(this.keep(parsed));
+    }
+}
+/**
+ * Reads a JSON answer from its chunks (UTF-8 bytes, any split) with each record of the envelope's `data`
+ * list parsed alone and handed to `keep`; what `keep` returns takes its place. `malformed` when the whole
+ * text is not JSON (cut short, broken): `head` is its start, for the error's excerpt.
+ * @throws what `chunks` throws (a network error, an abort) and what `keep` throws
+ */
+async function readListEnvelope(chunks, keep) {
+    const splitter = new RecordSplitter(keep);
+    const head = [];
+    let headBytes = 0;
+    const headText = () => Buffer.concat(head).toString('utf8');
+    for await (const chunk of chunks) {
+        if (headBytes < HEAD_BYTES) {
+            head.push(Buffer.from(chunk.subarray(0, HEAD_BYTES - headBytes)));
+            headBytes += head[head.length - 1].length;
+        }
+        splitter.feed(chunk);
+        if (splitter.broken)
+            return { malformed: true, head: headText() };
+    }
+    const value = splitter.end();
+    return value === null ? { malformed: true, head: headText() } : { value, head: headText() };
+}
+
 ;// CONCATENATED MODULE: ./src/api/answer.ts
+
 
 
 const EXPECTED_SHAPE = {
@@ -71105,13 +71165,199 @@ function readEnvelopeData(res, redact) {
     catch {
         return invalidBody(res.status, text, 'the answer is not JSON', redact);
     }
+    return fromEnvelope(parsed, res.status, text, redact);
+}
+/** The `data` of a parsed `SUCCESS` envelope; an `ERROR` envelope's failure; else `INVALID_RESPONSE`. */
+function fromEnvelope(parsed, status, text, redact) {
     const env = readEnvelope(parsed);
     if (env.kind === 'success')
         return { value: env.data };
     if (env.kind === 'error')
-        return envelopeFailure(res.status, env.errorType, env.message, redact);
-    return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+        return envelopeFailure(status, env.errorType, env.message, redact);
+    return invalidBody(status, text, 'the answer is not a response envelope (no "code")', redact);
 }
+/**
+ * A `StreamAnswer` like `readEnvelopeData` for a list: each record of the envelope's `data` is parsed on
+ * its own as it arrives and replaced by what `keep` makes of it (`readListEnvelope`). A text that is not
+ * JSON (cut short, broken) is `INVALID_RESPONSE`, its excerpt from the answer's start.
+ */
+function readEnvelopeList(keep) {
+    return async (chunks, status, redact) => {
+        const read = await readListEnvelope(chunks, keep);
+        if ('malformed' in read)
+            return invalidBody(status, read.head, 'the answer is not JSON', redact);
+        return fromEnvelope(read.value, status, read.head, redact);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/api/execute-params.ts
+/** Parameters the contract allows for test execution only. */
+const TEST_ONLY = ['webhook', 'screenshotCompareBaselineResult'];
+const BOOLEANS = [
+    'disableNotifications',
+    'immediate',
+    'disableVisuals',
+    'screenshotCompareEnabled',
+];
+const NUMBERS = [
+    'delay',
+    'maxConcurrentDataRows',
+    'screenshotCompareThreshold',
+];
+const STRINGS = [
+    'startUrl',
+    'userAgent',
+    'dataSource',
+    'httpAuthUsername',
+    'httpAuthPassword',
+    'screenshotCompareBaselineResult',
+    'screenshotExclusions',
+    'screenshotTarget',
+    'chatChannel',
+];
+/**
+ * The chat channel goes under both names (docs/api-contract.md, "Execute parameters"): the reference's
+ * `chatChannel` and the official client's `slackChannel`. An unknown name becomes a custom variable.
+ */
+const CHAT_CHANNEL_ALIAS = 'slackChannel';
+const REPEATABLE = ['browser', 'region', 'viewport', 'webhook'];
+/**
+ * Every parameter name of the contract's execute table, plus `apiKey` and the chat channel's other name. A
+ * custom variable may not use one.
+ */
+const EXECUTE_PARAMETER_NAMES = new Set([
+    'apiKey',
+    'dataFile',
+    CHAT_CHANNEL_ALIAS,
+    ...BOOLEANS,
+    ...NUMBERS,
+    ...STRINGS,
+    ...REPEATABLE,
+]);
+/** A call that cannot be sent as asked (raised before any request). */
+class ExecuteOptionsError extends Error {
+}
+/**
+ * Encode the execute options that are set (docs/api-contract.md, "Execute parameters"); `dataFile` is not
+ * encoded here.
+ * @throws ExecuteOptionsError for a test-only parameter on a suite, a custom variable named like an execute
+ *   parameter or `apiKey`, or a value that is not finite
+ */
+function encodeExecuteOptions(options, target) {
+    const pairs = [];
+    const json = {};
+    if (target === 'suite') {
+        for (const name of TEST_ONLY) {
+            if (options[name] !== undefined) {
+                throw new ExecuteOptionsError(`execute parameter "${name}" applies to test execution only, not to a suite`);
+            }
+        }
+    }
+    for (const name of [...STRINGS, ...NUMBERS, ...BOOLEANS]) {
+        const value = options[name];
+        if (value === undefined)
+            continue;
+        if (typeof value === 'number' && !Number.isFinite(value))
+            throw new ExecuteOptionsError(`execute parameter "${name}" must be a finite number`);
+        // Booleans go as 1/0; a chat channel without its leading `#`.
+        let sent = typeof value === 'boolean' ? +value : value;
+        if (name === 'chatChannel' && typeof sent === 'string')
+            sent = sent.replace(/^#+/, '');
+        for (const key of name === 'chatChannel' ? [name, CHAT_CHANNEL_ALIAS] : [name]) {
+            pairs.push([key, String(sent)]);
+            json[key] = sent;
+        }
+    }
+    for (const name of REPEATABLE) {
+        const value = options[name];
+        if (value === undefined)
+            continue;
+        const values = Array.isArray(value) ? value : [value];
+        if (values.length === 0)
+            continue;
+        for (const v of values)
+            pairs.push([name, v]);
+        json[name] = values.length === 1 ? values[0] : [...values];
+    }
+    for (const [name, value] of Object.entries(options.variables ?? {})) {
+        if (EXECUTE_PARAMETER_NAMES.has(name)) {
+            throw new ExecuteOptionsError(`custom variable "${name}" has the name of an execute parameter; rename the variable`);
+        }
+        if (name === '')
+            throw new ExecuteOptionsError('a custom variable needs a name');
+        pairs.push([name, String(value)]);
+        json[name] = String(value);
+    }
+    return { pairs, json };
+}
+
+// EXTERNAL MODULE: ./src/api/limits.ts
+var limits = __nccwpck_require__(50470);
+;// CONCATENATED MODULE: ./src/api/execute.ts
+
+
+/** The timeout (ms) of an execute that waits for completion (docs/api-contract.md, "Limits"); none if immediate. */
+function syncTimeout(t, target, execOptions) {
+    if (execOptions.immediate)
+        return undefined;
+    return Math.max(t.timeoutMs, target === 'suite' ? limits/* SYNC_SUITE_EXECUTE_TIMEOUT_MS */.ST : limits/* SYNC_TEST_EXECUTE_TIMEOUT_MS */.a6);
+}
+/** Encode execute options for `target`. @throws ApiError `INVALID_REQUEST` (nothing sent) */
+function encodeForExecute(t, path, target, execOptions) {
+    t.addSecret(execOptions.httpAuthPassword);
+    try {
+        return encodeExecuteOptions(execOptions, target);
+    }
+    catch (err) {
+        if (err instanceof ExecuteOptionsError)
+            throw t.notSent('POST', path, t.redact(err.message));
+        throw err;
+    }
+}
+/**
+ * Execute a stored suite or test at `path`: a JSON body, or a multipart form with a data file.
+ * @returns one result or an array; @throws ApiError, `INVALID_REQUEST` for invalid options
+ */
+async function execute(t, path, target, execOptions, opts) {
+    const encoded = encodeForExecute(t, path, target, execOptions);
+    const body = execOptions.dataFile
+        ? {
+            type: 'multipart',
+            fields: [['apiKey', t.apiKey], ...encoded.pairs],
+            file: { name: execOptions.dataFile.name, content: execOptions.dataFile.content, type: 'text/csv' },
+        }
+        : { type: 'json', value: { apiKey: t.apiKey, ...encoded.json } };
+    return t.request({
+        method: 'POST',
+        path,
+        kind: 'trigger',
+        body,
+        opts,
+        timeoutMs: syncTimeout(t, target, execOptions),
+    });
+}
+/**
+ * Execute a test definition on demand at `path` (a repository test file, not stored): the definition is the
+ * body, the options go in the query. @throws ApiError `INVALID_REQUEST` for a data file or invalid options
+ */
+async function executeOnDemand(t, path, test, execOptions, opts) {
+    if (execOptions.dataFile) {
+        throw t.notSent('POST', path, 'a data file cannot be sent with an on-demand execution (its body is the test)');
+    }
+    const encoded = encodeForExecute(t, path, 'on-demand', execOptions);
+    return t.request({
+        method: 'POST',
+        path,
+        query: encoded.pairs,
+        kind: 'trigger',
+        body: { type: 'json', value: { ...test, apiKey: t.apiKey } },
+        opts,
+        timeoutMs: syncTimeout(t, 'test', execOptions),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/api/api.ts
+const DEFAULT_BASE_URL = 'https://api.ghostinspector.com/v1';
 
 ;// CONCATENATED MODULE: ./src/api/body.ts
 /** Request bodies: JSON, or a multipart form with one file part (docs/api-contract.md: "Encodings"). */
@@ -71346,6 +71592,7 @@ class Transport {
     /** One HTTP exchange: the value, or the failure to decide on. */
     async attempt(p, attempts) {
         const { call } = p;
+        const { stream } = call;
         this.options.onRequest?.(call.method, p.redactedUrl);
         const started = this.clock.now();
         try {
@@ -71356,10 +71603,13 @@ class Transport {
                 body: p.body.data,
                 timeoutMs: p.timeoutMs,
                 signal: call.opts?.signal,
+                ...(stream ? { readOk: (chunks, status) => stream(chunks, status, this.redact) } : {}),
             });
             this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.clock.now() - started)} ms`);
             if (res.status >= 200 && res.status < 300) {
-                const read = (call.read ?? readEnvelopeData)(res, this.redact);
+                const read = stream
+                    ? res.read
+                    : (call.read ?? readEnvelopeData)(res, this.redact);
                 const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
                 return wrong ?? read;
             }
@@ -71389,7 +71639,11 @@ class Transport {
     }
 }
 
+// EXTERNAL MODULE: ./src/api/refs.ts
+var refs = __nccwpck_require__(93916);
 ;// CONCATENATED MODULE: ./src/api/client.ts
+
+
 
 
 /** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
@@ -71402,6 +71656,22 @@ function pagingQuery(paging) {
     if (paging?.offset !== undefined)
         q.push(['offset', String(paging.offset)]);
     return q;
+}
+/**
+ * What the watch loop keeps of a running list's record (`RunningEntry`); an item that is not an object is
+ * kept as is but for a list (left empty), so the list's shape check still names what came.
+ */
+function keepRunningEntry(item) {
+    if (Array.isArray(item))
+        return [];
+    if (!item || typeof item !== 'object')
+        return item;
+    const r = item;
+    const entry = {
+        _id: r._id,
+        suiteResult: (0,refs/* refId */.N)(r.suiteResult),
+    };
+    return entry;
 }
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 function createClient(options) {
@@ -71430,6 +71700,14 @@ function clientOn(t) {
         listSuiteResultTestResults: (suiteResultId, paging, opts) => list(`/suite-results/${seg(suiteResultId)}/results/`, opts, paging),
         cancelSuiteResult: (suiteResultId, opts) => cancel(`/suite-results/${seg(suiteResultId)}/cancel/`, opts),
         listOrganizationRunning: (organizationId, opts) => list(`/organizations/${seg(organizationId)}/running/`, opts),
+        listOrganizationRunningEntries: (organizationId, opts) => t.request({
+            method: 'GET',
+            path: `/organizations/${seg(organizationId)}/running/`,
+            kind: 'read',
+            opts,
+            shape: 'list',
+            stream: readEnvelopeList(keepRunningEntry),
+        }),
         listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
     };
 }
@@ -74556,8 +74834,6 @@ class RateBudget {
     }
 }
 
-// EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
 var outcome = __nccwpck_require__(44370);
 ;// CONCATENATED MODULE: ./src/run/kinds.ts
@@ -76090,7 +76366,6 @@ function pacedHints(clock, signal, read) {
 
 
 
-
 /** Largest back-off between failed polls, ms. */
 const POLL_BACKOFF_CAP_MS = 10_000;
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
@@ -76370,7 +76645,8 @@ class Watcher {
         const late = (0,common_clock/* timeoutSignal */._)(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
         try {
             const signal = AbortSignal.any([ctx.stopper.signal, late]);
-            const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
+            const opts = { signal, lowPriority: true };
+            const running = await ctx.api.listOrganizationRunningEntries(organizationId, opts);
             this.listFailures = 0;
             this.mark(running, askedAtMs);
             return true;
@@ -76397,7 +76673,7 @@ class Watcher {
     mark(running, askedAtMs) {
         const shown = new Set();
         for (const r of running)
-            shown.add((0,refs/* refId */.N)(r.suiteResult) ?? r._id);
+            shown.add(r.suiteResult ?? r._id);
         const mine = new Set([...this.table.keys()].map((remote) => remote.id));
         const others = [...shown].filter((id) => !mine.has(id)).length;
         const watchers = 1 + others / Math.max(1, this.mostRows);
@@ -76627,114 +76903,107 @@ async function runPlan(plan, options) {
 /** Removes secrets from the run model, field by field where one can be, before any report (docs/redaction.md). */
 
 function redactConsole(entry, text) {
-    return {
-        ...entry,
-        ...(typeof entry.output === 'string' ? { output: text(entry.output) } : {}),
-        ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
-    };
+    if (typeof entry.output === 'string')
+        entry.output = text(entry.output);
+    if (typeof entry.url === 'string')
+        entry.url = text(entry.url);
 }
 /** Strings anywhere inside `value` (free text the contract leaves open, a step's selectors), keys kept. */
 function redactStrings(value, text) {
     if (typeof value === 'string')
         return text(value);
-    if (Array.isArray(value))
-        return value.map((v) => redactStrings(v, text));
-    if (value && typeof value === 'object') {
-        const out = {};
-        for (const [k, v] of Object.entries(value))
-            out[k] = redactStrings(v, text);
-        return out;
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+            value[i] = redactStrings(value[i], text);
+    }
+    else if (value && typeof value === 'object') {
+        const record = value;
+        for (const k of Object.keys(record))
+            record[k] = redactStrings(record[k], text);
     }
     return value;
 }
 /** Private variables by name (however short the value); the others as free text (they may quote a secret). */
 function redactVariables(variables, text, privateNames) {
-    const out = Object.create(null);
     for (const [name, value] of Object.entries(variables)) {
-        out[name] = privateNames.has(name) ? api_redact/* REDACTED */.XF : typeof value === 'string' ? text(value) : value;
+        variables[name] = privateNames.has(name) ? api_redact/* REDACTED */.XF : typeof value === 'string' ? text(value) : value;
     }
-    return out;
+}
+function redactComments(comments, text) {
+    if (!Array.isArray(comments))
+        return;
+    for (const c of comments)
+        c.message = text(c.message);
 }
 function redactTestResult(result, text, privateNames) {
-    const out = { ...result };
     if (typeof result.name === 'string')
-        out.name = text(result.name);
-    if (result.test && typeof result.test === 'object') {
-        out.test = {
-            ...result.test,
-            ...(typeof result.test.name === 'string' ? { name: text(result.test.name) } : {}),
-        };
+        result.name = text(result.name);
+    if (result.test && typeof result.test === 'object' && typeof result.test.name === 'string') {
+        result.test.name = text(result.test.name);
     }
-    for (const key of ['screenshot', 'screenshotCompare', 'video']) {
+    for (const key of ['screenshot', 'screenshotCompare', 'video', 'error', 'extractions']) {
         if (result[key] && typeof result[key] === 'object')
-            out[key] = redactStrings(result[key], text);
+            redactStrings(result[key], text);
     }
     if (typeof result.startUrl === 'string')
-        out.startUrl = text(result.startUrl);
+        result.startUrl = text(result.startUrl);
     if (typeof result.endUrl === 'string')
-        out.endUrl = text(result.endUrl);
+        result.endUrl = text(result.endUrl);
     if (Array.isArray(result.urls))
-        out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
+        redactStrings(result.urls, text);
     if (Array.isArray(result.steps))
-        out.steps = result.steps.map((s) => redactStrings(s, text));
+        redactStrings(result.steps, text);
     if (Array.isArray(result.console))
-        out.console = result.console.map((c) => redactConsole(c, text));
-    if (Array.isArray(result.comments)) {
-        out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
-    }
-    if (result.error && typeof result.error === 'object') {
-        out.error = redactStrings(result.error, text);
-    }
-    if (result.extractions && typeof result.extractions === 'object') {
-        out.extractions = redactStrings(result.extractions, text);
-    }
+        for (const c of result.console)
+            redactConsole(c, text);
+    redactComments(result.comments, text);
     if (result.variables && typeof result.variables === 'object') {
-        out.variables = redactVariables(result.variables, text, privateNames);
+        redactVariables(result.variables, text, privateNames);
     }
-    return out;
 }
 function redactSuiteResult(result, text) {
-    const out = { ...result };
     if (typeof result.name === 'string')
-        out.name = text(result.name);
+        result.name = text(result.name);
     if (result.suite && typeof result.suite === 'object' && typeof result.suite.name === 'string') {
-        out.suite = { ...result.suite, name: text(result.suite.name) };
+        result.suite.name = text(result.suite.name);
     }
     if (typeof result.startUrl === 'string')
-        out.startUrl = text(result.startUrl);
-    if (Array.isArray(result.comments)) {
-        out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
-    }
-    return out;
+        result.startUrl = text(result.startUrl);
+    redactComments(result.comments, text);
 }
 function redactTestRun(test, text, privateNames) {
-    return {
-        ...test,
-        testName: text(test.testName),
-        result: test.result ? redactTestResult(test.result, text, privateNames) : null,
-        attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
-        ...(test.error !== undefined ? { error: text(test.error) } : {}),
-    };
+    test.testName = text(test.testName);
+    if (test.result)
+        redactTestResult(test.result, text, privateNames);
+    for (const attempt of test.attempts)
+        redactTestResult(attempt, text, privateNames);
+    if (test.error !== undefined)
+        test.error = text(test.error);
 }
 function redactSuiteRun(run, text, privateNames) {
-    return {
-        ...run,
-        suiteName: text(run.suiteName),
-        ...(run.file !== undefined ? { file: text(run.file) } : {}),
-        variant: {
-            ...run.variant,
-            ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),
-        },
-        ...(run.suiteResult ? { suiteResult: redactSuiteResult(run.suiteResult, text) } : {}),
-        tests: run.tests.map((t) => redactTestRun(t, text, privateNames)),
-        ...(run.error !== undefined ? { error: text(run.error) } : {}),
-    };
+    run.suiteName = text(run.suiteName);
+    if (run.file !== undefined)
+        run.file = text(run.file);
+    if (run.variant.startUrl !== undefined)
+        run.variant.startUrl = text(run.variant.startUrl);
+    if (run.suiteResult)
+        redactSuiteResult(run.suiteResult, text);
+    for (const test of run.tests)
+        redactTestRun(test, text, privateNames);
+    if (run.error !== undefined)
+        run.error = text(run.error);
 }
-/** A copy of the run model, secrets removed; URL user-info and `apiKey` values go even without secrets. */
+/**
+ * Removes the secrets from the run model in place and returns it: no second copy of thousands of results
+ * is made (docs/performance.md, "Memory"), so nothing may read the model's secrets after this. URL user-info
+ * and `apiKey` values go even without secrets.
+ */
 function redactSummary(summary, secrets) {
     const text = (0,api_redact/* createRedactor */.lY)(secrets.values);
     const privateNames = new Set(secrets.privateVariableNames);
-    return { ...summary, runs: summary.runs.map((r) => redactSuiteRun(r, text, privateNames)) };
+    for (const run of summary.runs)
+        redactSuiteRun(run, text, privateNames);
+    return summary;
 }
 
 ;// CONCATENATED MODULE: ./src/action/log.ts
@@ -77189,14 +77458,22 @@ function cdataText(text) {
         return text;
     return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
-/** A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. */
+/**
+ * A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. Each
+ * suite is a document of its own until the whole is written: one suite's XML tree at a time, never the
+ * tree of thousands of test cases (docs/performance.md, "Memory").
+ */
 class JUnitReport {
-    builder = stock.newBuilder();
+    name;
+    /** One builder per suite, in order; each is let go once its suite is written. */
+    suites = [];
     constructor(name) {
-        this.builder.name(name);
+        this.name = name;
     }
     testSuite() {
-        return this.builder.testSuite();
+        const builder = stock.newBuilder().name(this.name);
+        this.suites.push(builder);
+        return builder.testSuite();
     }
     /** Adds a test case to `suite`; its extras are written when the document is built. */
     testCase(suite) {
@@ -77207,12 +77484,41 @@ class JUnitReport {
         return { testCase, extras };
     }
     /**
+     * The document, the library's text for all suites at once: each suite's lines as the library writes
+     * them inside `<testsuites>`, under a `<testsuites>` whose counts are the suites' sums. Once only: the
+     * suites are let go as they are written.
      * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
      * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
      */
     toXml(seconds) {
         const time = seconds === undefined ? '' : ` time="${seconds}"`;
-        return this.builder.build().replace(/<testsuites\b[^>]*>/, (tag) => tag.replace(/ skipped="\d+"/, time));
+        const withTime = (tag) => tag.replace(/ skipped="\d+"/, time);
+        const suites = this.suites;
+        this.suites = [];
+        if (suites.length === 0) {
+            return stock
+                .newBuilder()
+                .name(this.name)
+                .build()
+                .replace(/<testsuites\b[^>]*>/, withTime);
+        }
+        const counts = { tests: 0, failures: 0, errors: 0 };
+        let head = '';
+        const bodies = [];
+        // Each suite's builder (and its test cases) is let go once its text is made.
+        for (let suite = suites.shift(); suite; suite = suites.shift()) {
+            const text = suite.build();
+            const open = /<testsuites\b[^>]*>\n/.exec(text);
+            for (const key of Object.keys(counts)) {
+                counts[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])[1]);
+            }
+            head ||= text.slice(0, open.index + open[0].length);
+            bodies.push(text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>')));
+        }
+        const root = head.replace(/ (tests|failures|errors)="\d+"/g, (_, key) => {
+            return ` ${key}="${counts[key]}"`;
+        });
+        return `${withTime(root)}${bodies.join('')}</testsuites>`;
     }
 }
 /** Adds a skipped message and the reruns (before `<system-out>`, as Surefire writes them) to a built test case. */

@@ -4,6 +4,7 @@
  */
 import type { HttpResponse } from './http.js';
 import { envelopeFailure, invalidBody, type Failure, type Redact } from './failures.js';
+import { readListEnvelope } from './list-records.js';
 import { parseJsonTolerant, readEnvelope } from './parse.js';
 
 /** The form an answer's `data` must take: one record (an object with an `_id`), or a list of records. */
@@ -52,8 +53,38 @@ export function readEnvelopeData(res: HttpResponse, redact: Redact): { value: un
   } catch {
     return invalidBody(res.status, text, 'the answer is not JSON', redact);
   }
+  return fromEnvelope(parsed, res.status, text, redact);
+}
+
+/** The `data` of a parsed `SUCCESS` envelope; an `ERROR` envelope's failure; else `INVALID_RESPONSE`. */
+function fromEnvelope(
+  parsed: unknown,
+  status: number,
+  text: string,
+  redact: Redact,
+): { value: unknown } | Failure {
   const env = readEnvelope(parsed);
   if (env.kind === 'success') return { value: env.data };
-  if (env.kind === 'error') return envelopeFailure(res.status, env.errorType, env.message, redact);
-  return invalidBody(res.status, text, 'the answer is not a response envelope (no "code")', redact);
+  if (env.kind === 'error') return envelopeFailure(status, env.errorType, env.message, redact);
+  return invalidBody(status, text, 'the answer is not a response envelope (no "code")', redact);
+}
+
+/** How a 2xx answer read as it arrives (its decompressed chunks) becomes the value or the `Failure` it is. */
+export type StreamAnswer = (
+  chunks: AsyncIterable<Buffer>,
+  status: number,
+  redact: Redact,
+) => Promise<{ value: unknown } | Failure>;
+
+/**
+ * A `StreamAnswer` like `readEnvelopeData` for a list: each record of the envelope's `data` is parsed on
+ * its own as it arrives and replaced by what `keep` makes of it (`readListEnvelope`). A text that is not
+ * JSON (cut short, broken) is `INVALID_RESPONSE`, its excerpt from the answer's start.
+ */
+export function readEnvelopeList(keep: (record: unknown) => unknown): StreamAnswer {
+  return async (chunks, status, redact) => {
+    const read = await readListEnvelope(chunks, keep);
+    if ('malformed' in read) return invalidBody(status, read.head, 'the answer is not JSON', redact);
+    return fromEnvelope(read.value, status, read.head, redact);
+  };
 }

@@ -4,6 +4,7 @@ import type { RateBudget } from './budget.js';
 import type {
   ExecuteOptions,
   Paging,
+  RunningEntry,
   Suite,
   SuiteResult,
   Test,
@@ -59,6 +60,12 @@ export interface GhostInspectorApi {
   ): Promise<TestResult[]>;
   cancelSuiteResult(suiteResultId: string, opts?: RequestOptions): Promise<SuiteResult>;
   listOrganizationRunning(organizationId: string, opts?: RequestOptions): Promise<TestResult[]>;
+  /**
+   * The same list read record by record as it arrives, each kept as its `RunningEntry`: thousands of running
+   * test results are never held whole (docs/performance.md, "Memory"). A body cut short or not JSON is an
+   * `INVALID_RESPONSE` (retried as a failed read).
+   */
+  listOrganizationRunningEntries(organizationId: string, opts?: RequestOptions): Promise<RunningEntry[]>;
   listFolderSuites(folderId: string, opts?: RequestOptions): Promise<Suite[]>;
 }
 

@@ -3,9 +3,11 @@
  * `Transport` (docs/architecture.md). Paths keep the trailing slash the contract shows.
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from './api.js';
+import { readEnvelopeList } from './answer.js';
 import { execute, executeOnDemand } from './execute.js';
 import { Transport } from './transport.js';
-import type { Paging } from './types.js';
+import { refId } from './refs.js';
+import type { Paging, RunningEntry } from './types.js';
 
 /** An identifier as one path segment (percent-encoded, so `/` or `?` in an id cannot change the path). */
 export const seg = (id: string): string => encodeURIComponent(id);
@@ -16,6 +18,21 @@ export function pagingQuery(paging?: Paging): Array<[string, string]> {
   if (paging?.count !== undefined) q.push(['count', String(paging.count)]);
   if (paging?.offset !== undefined) q.push(['offset', String(paging.offset)]);
   return q;
+}
+
+/**
+ * What the watch loop keeps of a running list's record (`RunningEntry`); an item that is not an object is
+ * kept as is but for a list (left empty), so the list's shape check still names what came.
+ */
+function keepRunningEntry(item: unknown): unknown {
+  if (Array.isArray(item)) return [];
+  if (!item || typeof item !== 'object') return item;
+  const r = item as { _id?: unknown; suiteResult?: unknown };
+  const entry: RunningEntry = {
+    _id: r._id as string,
+    suiteResult: refId(r.suiteResult as Parameters<typeof refId>[0]),
+  };
+  return entry;
 }
 
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
@@ -53,6 +70,15 @@ export function clientOn(t: Transport): GhostInspectorApi {
     cancelSuiteResult: (suiteResultId, opts) => cancel(`/suite-results/${seg(suiteResultId)}/cancel/`, opts),
     listOrganizationRunning: (organizationId, opts) =>
       list(`/organizations/${seg(organizationId)}/running/`, opts),
+    listOrganizationRunningEntries: (organizationId, opts) =>
+      t.request({
+        method: 'GET',
+        path: `/organizations/${seg(organizationId)}/running/`,
+        kind: 'read',
+        opts,
+        shape: 'list',
+        stream: readEnvelopeList(keepRunningEntry),
+      }),
     listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
   };
 }

@@ -5,8 +5,8 @@
  * {@link openHttp} sends a request and hands over the answer's body as a stream; {@link sendHttp} reads the
  * whole, decompressed answer (capped, against gzip bombs). No retries, envelopes or redaction here.
  */
-import { Readable } from 'node:stream';
-import { gunzip, inflate } from 'node:zlib';
+import { pipeline, Readable } from 'node:stream';
+import { createGunzip, createInflate, gunzip, inflate } from 'node:zlib';
 import { promisify } from 'node:util';
 import type {
   IncomingHttpHeaders,
@@ -37,12 +37,20 @@ export interface HttpRequest {
   /** Whole-exchange deadline in ms (connect, send, answer and body). */
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Reads a 2xx answer's body as it arrives, decompressed and capped (see {@link decodedChunks}), instead of
+   * whole into `body`: what it resolves with is the answer's `read`. Other answers are read whole.
+   */
+  readOk?: (chunks: AsyncIterable<Buffer>, status: number) => Promise<unknown>;
 }
 
 export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The whole decompressed body; empty when `readOk` read it. */
   body: Buffer;
+  /** What `readOk` made of the body, when it read it. */
+  read?: unknown;
 }
 
 /** How an exchange failed before a complete answer was read. */
@@ -127,6 +135,44 @@ async function decode(body: Buffer, encoding: string | undefined): Promise<Buffe
   throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', code, true);
 }
 
+/** Whether `err` is zlib's (a corrupt or cut compressed body): its codes are `Z_…`. */
+const isZlibError = (err: unknown): boolean => /^Z_/.test(systemCode(err) ?? '');
+
+/**
+ * The body's chunks as they arrive, without its content-encoding (gzip, deflate), at most
+ * {@link MAX_ANSWER_BYTES} once decompressed; the body is destroyed when the reader stops early.
+ * @throws TransportError `decode` (corrupt, unknown encoding, too large); the body's own errors (a close
+ * before its end: `ERR_STREAM_PREMATURE_CLOSE`, `ECONNRESET`; an abort)
+ */
+async function* decodedChunks(body: IncomingMessage, encoding: string | undefined): AsyncGenerator<Buffer> {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  const decoder =
+    enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : null;
+  if (!decoder && enc !== '' && enc !== 'identity') {
+    body.destroy();
+    throw new TransportError(
+      `could not decompress the answer: unsupported content-encoding ${enc}`,
+      'decode',
+    );
+  }
+  const source: AsyncIterable<Buffer> = decoder ? pipeline(body, decoder, () => undefined) : body;
+  let bytes = 0;
+  try {
+    for await (const chunk of source) {
+      bytes += chunk.length;
+      if (bytes > MAX_ANSWER_BYTES) throw new TransportError(tooLarge().message, 'decode', TOO_LARGE, true);
+      yield chunk;
+    }
+  } catch (err) {
+    if (!isZlibError(err)) throw err;
+    const problem = (err as Error).message;
+    throw new TransportError(`could not decompress the answer: ${problem}`, 'decode', undefined, true);
+  } finally {
+    body.destroy();
+    decoder?.destroy();
+  }
+}
+
 /** A request whose answer is read as it arrives. */
 export interface OpenRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -204,7 +250,12 @@ export async function sendHttp(req: HttpRequest): Promise<HttpResponse> {
       socketTimeoutMs: req.timeoutMs + 1000,
     });
     answered = true;
-    const body = await decode(await readAll(res.body), res.headers['content-encoding']);
+    const encoding = res.headers['content-encoding'];
+    if (req.readOk && res.status >= 200 && res.status < 300) {
+      const read = await req.readOk(decodedChunks(res.body, encoding), res.status);
+      return { status: res.status, headers: res.headers, body: Buffer.alloc(0), read };
+    }
+    const body = await decode(await readAll(res.body), encoding);
     return { status: res.status, headers: res.headers, body };
   } catch (err) {
     if (err instanceof TransportError) throw err;

@@ -1,7 +1,7 @@
 /** The API client's transport: builds, meters, sends, reads, retries and redacts calls (docs/architecture.md). */
 import { systemClock, type Clock } from '../common/clock.js';
 import { DEFAULT_BASE_URL, type ClientOptions, type RequestOptions } from './api.js';
-import { checkShape, readEnvelopeData, type ReadAnswer, type Shape } from './answer.js';
+import { checkShape, readEnvelopeData, type ReadAnswer, type Shape, type StreamAnswer } from './answer.js';
 import { encodeBody, type Body, type EncodedBody } from './body.js';
 import { ApiError } from './errors.js';
 import { failureError, failureFromResponse, failureFromTransport, type Failure } from './failures.js';
@@ -19,6 +19,8 @@ export interface Call {
   body?: Body;
   /** How a 2xx answer is read (default: the envelope's `data`, asked for with `accept: application/json`). */
   read?: ReadAnswer;
+  /** Reads a 2xx answer as it arrives instead (`readEnvelopeList`: a list never held whole). */
+  stream?: StreamAnswer;
   /** The form the envelope's `data` must take (checked when given). */
   shape?: Shape;
   /** False for the status badges, which take no key. */
@@ -209,6 +211,7 @@ export class Transport {
   /** One HTTP exchange: the value, or the failure to decide on. */
   private async attempt(p: Prepared, attempts: number): Promise<{ value: unknown } | Failure> {
     const { call } = p;
+    const { stream } = call;
     this.options.onRequest?.(call.method, p.redactedUrl);
     const started = this.clock.now();
     try {
@@ -219,10 +222,13 @@ export class Transport {
         body: p.body.data,
         timeoutMs: p.timeoutMs,
         signal: call.opts?.signal,
+        ...(stream ? { readOk: (chunks, status) => stream(chunks, status, this.redact) } : {}),
       });
       this.log(`${p.endpoint} -> HTTP ${res.status} in ${Math.max(0, this.clock.now() - started)} ms`);
       if (res.status >= 200 && res.status < 300) {
-        const read = (call.read ?? readEnvelopeData)(res, this.redact);
+        const read = stream
+          ? (res.read as Awaited<ReturnType<StreamAnswer>>)
+          : (call.read ?? readEnvelopeData)(res, this.redact);
         const wrong = call.shape && 'value' in read ? checkShape(read.value, call.shape, res.status) : null;
         return wrong ?? read;
       }

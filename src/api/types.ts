@@ -123,6 +123,15 @@ export interface TestResult {
   viewportSize: ViewportSize;
 }
 
+/**
+ * What the watch loop keeps of each record of an organization's running list: the test result's id and
+ * its suite result's id (null for a test run on its own).
+ */
+export interface RunningEntry {
+  _id: string;
+  suiteResult: string | null;
+}
+
 /** Contract "Suite result"; `passing` is null while running or cancelled (docs/api-contract.md). */
 export interface SuiteResult {
   _id: string;

@@ -36,16 +36,21 @@ export function cdataText(text: string): string {
   return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
 
-/** A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. */
+/**
+ * A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. Each
+ * suite is a document of its own until the whole is written: one suite's XML tree at a time, never the
+ * tree of thousands of test cases (docs/performance.md, "Memory").
+ */
 export class JUnitReport {
-  private readonly builder: Builder = stock.newBuilder();
+  /** One builder per suite, in order; each is let go once its suite is written. */
+  private suites: Builder[] = [];
 
-  constructor(name: string) {
-    this.builder.name(name);
-  }
+  constructor(private readonly name: string) {}
 
   testSuite(): TestSuite {
-    return this.builder.testSuite();
+    const builder = stock.newBuilder().name(this.name);
+    this.suites.push(builder);
+    return builder.testSuite();
   }
 
   /** Adds a test case to `suite`; its extras are written when the document is built. */
@@ -58,12 +63,41 @@ export class JUnitReport {
   }
 
   /**
+   * The document, the library's text for all suites at once: each suite's lines as the library writes
+   * them inside `<testsuites>`, under a `<testsuites>` whose counts are the suites' sums. Once only: the
+   * suites are let go as they are written.
    * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
    * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
    */
   toXml(seconds?: number): string {
     const time = seconds === undefined ? '' : ` time="${seconds}"`;
-    return this.builder.build().replace(/<testsuites\b[^>]*>/, (tag) => tag.replace(/ skipped="\d+"/, time));
+    const withTime = (tag: string): string => tag.replace(/ skipped="\d+"/, time);
+    const suites = this.suites;
+    this.suites = [];
+    if (suites.length === 0) {
+      return stock
+        .newBuilder()
+        .name(this.name)
+        .build()
+        .replace(/<testsuites\b[^>]*>/, withTime);
+    }
+    const counts = { tests: 0, failures: 0, errors: 0 };
+    let head = '';
+    const bodies: string[] = [];
+    // Each suite's builder (and its test cases) is let go once its text is made.
+    for (let suite = suites.shift(); suite; suite = suites.shift()) {
+      const text = suite.build();
+      const open = /<testsuites\b[^>]*>\n/.exec(text)!;
+      for (const key of Object.keys(counts) as Array<keyof typeof counts>) {
+        counts[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])![1]);
+      }
+      head ||= text.slice(0, open.index + open[0].length);
+      bodies.push(text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>')));
+    }
+    const root = head.replace(/ (tests|failures|errors)="\d+"/g, (_, key: keyof typeof counts) => {
+      return ` ${key}="${counts[key]}"`;
+    });
+    return `${withTime(root)}${bodies.join('')}</testsuites>`;
   }
 }
 

@@ -876,6 +876,9 @@ describe('results, running lists, cancel and comments', () => {
       }
       const orgRunning = await api.listOrganizationRunning(ORG);
       expect(orgRunning.map((x) => x._id)).toContain(r._id);
+      // The same list read record by record keeps each record's id and suite result, in the same order.
+      const entries = await api.listOrganizationRunningEntries(ORG);
+      expect(entries).toEqual(orgRunning.map((x) => ({ _id: x._id, suiteResult: x.suiteResult })));
 
       const cancelled = await api.cancelTestResult(r._id);
       expectFields(cancelled, TEST_RESULT, 'cancelled result');
@@ -885,6 +888,7 @@ describe('results, running lists, cancel and comments', () => {
       expect(await api.getTestResult(r._id)).toMatchObject({ status: 8, passing: null });
       expect((await api.listTestRunning('test-cart')).map((x) => x._id)).not.toContain(r._id);
       expect((await api.listOrganizationRunning(ORG)).map((x) => x._id)).not.toContain(r._id);
+      expect((await api.listOrganizationRunningEntries(ORG)).map((x) => x._id)).not.toContain(r._id);
       // Cancelling an ended result answers the result (service facts, official client's tests).
       expect(await api.cancelTestResult(r._id)).toEqual(cancelled);
     } finally {
@@ -1239,6 +1243,7 @@ describe('coverage', () => {
     listOrganizations: true,
     getOrganization: true,
     listOrganizationRunning: true,
+    listOrganizationRunningEntries: true,
     listDataSources: true,
     getDataSource: true,
     createDataSource: true,

@@ -2,8 +2,7 @@
 import { backoffMs } from '../../api/backoff.js';
 import { isApiErrorType, isNotFound, isUnexpectedShape, UNEXPECTED_SHAPE_LIMIT } from '../../api/errors.js';
 import { PAGE_SIZE, RATE_LIMIT_PER_SECOND } from '../../api/limits.js';
-import { refId } from '../../api/refs.js';
-import type { TestResult } from '../../api/types.js';
+import type { RunningEntry } from '../../api/types.js';
 import { timeoutSignal } from '../../common/clock.js';
 import { messageOf } from '../../common/log.js';
 import type { EngineContext, RunWatch, WatchTarget } from '../context.js';
@@ -314,7 +313,8 @@ export class Watcher implements RunWatch {
     const late = timeoutSignal(ctx.clock, LIST_TIMEOUT_MS, answered.signal);
     try {
       const signal = AbortSignal.any([ctx.stopper.signal, late]);
-      const running = await ctx.api.listOrganizationRunning(organizationId, { signal, lowPriority: true });
+      const opts = { signal, lowPriority: true };
+      const running = await ctx.api.listOrganizationRunningEntries(organizationId, opts);
       this.listFailures = 0;
       this.mark(running, askedAtMs);
       return true;
@@ -335,9 +335,9 @@ export class Watcher implements RunWatch {
    * Marks the rows the list shows, makes due those that left it or never showed, and sets `busy` from the
    * runs of other watchers it shows (docs/architecture.md, "A busy account").
    */
-  private mark(running: TestResult[], askedAtMs: number): void {
+  private mark(running: RunningEntry[], askedAtMs: number): void {
     const shown = new Set<string>();
-    for (const r of running) shown.add(refId(r.suiteResult) ?? r._id);
+    for (const r of running) shown.add(r.suiteResult ?? r._id);
     const mine = new Set([...this.table.keys()].map((remote) => remote.id));
     const others = [...shown].filter((id) => !mine.has(id)).length;
     const watchers = 1 + others / Math.max(1, this.mostRows);

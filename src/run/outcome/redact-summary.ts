@@ -1,6 +1,6 @@
 /** Removes secrets from the run model, field by field where one can be, before any report (docs/redaction.md). */
 import { createRedactor, REDACTED } from '../../api/redact.js';
-import type { ConsoleEntry, Step, SuiteResult, TestResult } from '../../api/types.js';
+import type { ConsoleEntry, SuiteResult, TestResult } from '../../api/types.js';
 import type { RunSummary, SuiteRun, TestRun } from '../types.js';
 
 export interface Secrets {
@@ -12,22 +12,19 @@ export interface Secrets {
 
 type Redact = (text: string) => string;
 
-function redactConsole(entry: ConsoleEntry, text: Redact): ConsoleEntry {
-  return {
-    ...entry,
-    ...(typeof entry.output === 'string' ? { output: text(entry.output) } : {}),
-    ...(typeof entry.url === 'string' ? { url: text(entry.url) } : {}),
-  };
+function redactConsole(entry: ConsoleEntry, text: Redact): void {
+  if (typeof entry.output === 'string') entry.output = text(entry.output);
+  if (typeof entry.url === 'string') entry.url = text(entry.url);
 }
 
 /** Strings anywhere inside `value` (free text the contract leaves open, a step's selectors), keys kept. */
 function redactStrings(value: unknown, text: Redact): unknown {
   if (typeof value === 'string') return text(value);
-  if (Array.isArray(value)) return value.map((v) => redactStrings(v, text));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = redactStrings(v, text);
-    return out;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = redactStrings(value[i], text);
+  } else if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const k of Object.keys(record)) record[k] = redactStrings(record[k], text);
   }
   return value;
 }
@@ -37,87 +34,69 @@ function redactVariables(
   variables: TestResult['variables'],
   text: Redact,
   privateNames: ReadonlySet<string>,
-): TestResult['variables'] {
-  const out = Object.create(null) as TestResult['variables'];
+): void {
   for (const [name, value] of Object.entries(variables)) {
-    out[name] = privateNames.has(name) ? REDACTED : typeof value === 'string' ? text(value) : value;
+    variables[name] = privateNames.has(name) ? REDACTED : typeof value === 'string' ? text(value) : value;
   }
-  return out;
 }
 
-function redactTestResult(result: TestResult, text: Redact, privateNames: ReadonlySet<string>): TestResult {
-  const out: TestResult = { ...result };
-  if (typeof result.name === 'string') out.name = text(result.name);
-  if (result.test && typeof result.test === 'object') {
-    out.test = {
-      ...result.test,
-      ...(typeof result.test.name === 'string' ? { name: text(result.test.name) } : {}),
-    };
+function redactComments(comments: unknown, text: Redact): void {
+  if (!Array.isArray(comments)) return;
+  for (const c of comments as Array<{ message: string }>) c.message = text(c.message);
+}
+
+function redactTestResult(result: TestResult, text: Redact, privateNames: ReadonlySet<string>): void {
+  if (typeof result.name === 'string') result.name = text(result.name);
+  if (result.test && typeof result.test === 'object' && typeof result.test.name === 'string') {
+    result.test.name = text(result.test.name);
   }
-  for (const key of ['screenshot', 'screenshotCompare', 'video'] as const) {
-    if (result[key] && typeof result[key] === 'object') out[key] = redactStrings(result[key], text) as never;
+  for (const key of ['screenshot', 'screenshotCompare', 'video', 'error', 'extractions'] as const) {
+    if (result[key] && typeof result[key] === 'object') redactStrings(result[key], text);
   }
-  if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
-  if (typeof result.endUrl === 'string') out.endUrl = text(result.endUrl);
-  if (Array.isArray(result.urls)) out.urls = result.urls.map((u) => (typeof u === 'string' ? text(u) : u));
-  if (Array.isArray(result.steps)) out.steps = result.steps.map((s) => redactStrings(s, text) as Step);
-  if (Array.isArray(result.console)) out.console = result.console.map((c) => redactConsole(c, text));
-  if (Array.isArray(result.comments)) {
-    out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
-  }
-  if (result.error && typeof result.error === 'object') {
-    out.error = redactStrings(result.error, text) as TestResult['error'];
-  }
-  if (result.extractions && typeof result.extractions === 'object') {
-    out.extractions = redactStrings(result.extractions, text) as TestResult['extractions'];
-  }
+  if (typeof result.startUrl === 'string') result.startUrl = text(result.startUrl);
+  if (typeof result.endUrl === 'string') result.endUrl = text(result.endUrl);
+  if (Array.isArray(result.urls)) redactStrings(result.urls, text);
+  if (Array.isArray(result.steps)) redactStrings(result.steps, text);
+  if (Array.isArray(result.console)) for (const c of result.console) redactConsole(c, text);
+  redactComments(result.comments, text);
   if (result.variables && typeof result.variables === 'object') {
-    out.variables = redactVariables(result.variables, text, privateNames);
+    redactVariables(result.variables, text, privateNames);
   }
-  return out;
 }
 
-function redactSuiteResult(result: SuiteResult, text: Redact): SuiteResult {
-  const out: SuiteResult = { ...result };
-  if (typeof result.name === 'string') out.name = text(result.name);
+function redactSuiteResult(result: SuiteResult, text: Redact): void {
+  if (typeof result.name === 'string') result.name = text(result.name);
   if (result.suite && typeof result.suite === 'object' && typeof result.suite.name === 'string') {
-    out.suite = { ...result.suite, name: text(result.suite.name) };
+    result.suite.name = text(result.suite.name);
   }
-  if (typeof result.startUrl === 'string') out.startUrl = text(result.startUrl);
-  if (Array.isArray(result.comments)) {
-    out.comments = result.comments.map((c) => ({ ...c, message: text(c.message) }));
-  }
-  return out;
+  if (typeof result.startUrl === 'string') result.startUrl = text(result.startUrl);
+  redactComments(result.comments, text);
 }
 
-function redactTestRun(test: TestRun, text: Redact, privateNames: ReadonlySet<string>): TestRun {
-  return {
-    ...test,
-    testName: text(test.testName),
-    result: test.result ? redactTestResult(test.result, text, privateNames) : null,
-    attempts: test.attempts.map((a) => redactTestResult(a, text, privateNames)),
-    ...(test.error !== undefined ? { error: text(test.error) } : {}),
-  };
+function redactTestRun(test: TestRun, text: Redact, privateNames: ReadonlySet<string>): void {
+  test.testName = text(test.testName);
+  if (test.result) redactTestResult(test.result, text, privateNames);
+  for (const attempt of test.attempts) redactTestResult(attempt, text, privateNames);
+  if (test.error !== undefined) test.error = text(test.error);
 }
 
-function redactSuiteRun(run: SuiteRun, text: Redact, privateNames: ReadonlySet<string>): SuiteRun {
-  return {
-    ...run,
-    suiteName: text(run.suiteName),
-    ...(run.file !== undefined ? { file: text(run.file) } : {}),
-    variant: {
-      ...run.variant,
-      ...(run.variant.startUrl !== undefined ? { startUrl: text(run.variant.startUrl) } : {}),
-    },
-    ...(run.suiteResult ? { suiteResult: redactSuiteResult(run.suiteResult, text) } : {}),
-    tests: run.tests.map((t) => redactTestRun(t, text, privateNames)),
-    ...(run.error !== undefined ? { error: text(run.error) } : {}),
-  };
+function redactSuiteRun(run: SuiteRun, text: Redact, privateNames: ReadonlySet<string>): void {
+  run.suiteName = text(run.suiteName);
+  if (run.file !== undefined) run.file = text(run.file);
+  if (run.variant.startUrl !== undefined) run.variant.startUrl = text(run.variant.startUrl);
+  if (run.suiteResult) redactSuiteResult(run.suiteResult, text);
+  for (const test of run.tests) redactTestRun(test, text, privateNames);
+  if (run.error !== undefined) run.error = text(run.error);
 }
 
-/** A copy of the run model, secrets removed; URL user-info and `apiKey` values go even without secrets. */
+/**
+ * Removes the secrets from the run model in place and returns it: no second copy of thousands of results
+ * is made (docs/performance.md, "Memory"), so nothing may read the model's secrets after this. URL user-info
+ * and `apiKey` values go even without secrets.
+ */
 export function redactSummary(summary: RunSummary, secrets: Secrets): RunSummary {
   const text = createRedactor(secrets.values);
   const privateNames = new Set(secrets.privateVariableNames);
-  return { ...summary, runs: summary.runs.map((r) => redactSuiteRun(r, text, privateNames)) };
+  for (const run of summary.runs) redactSuiteRun(run, text, privateNames);
+  return summary;
 }

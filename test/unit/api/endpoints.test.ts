@@ -415,6 +415,17 @@ const cases: Case[] = [
     call: (a) => a.listOrganizationRunning('o1'),
     expected: [testResult],
   },
+  {
+    fn: 'listOrganizationRunningEntries',
+    method: 'GET',
+    path: '/v1/organizations/o1/running/',
+    answer: ok([testResult, { ...testResult, _id: 'r2', suiteResult: { _id: 'sr2', name: 'Checkout' } }]),
+    call: (a) => a.listOrganizationRunningEntries('o1'),
+    expected: [
+      { _id: 'r1', suiteResult: null },
+      { _id: 'r2', suiteResult: 'sr2' },
+    ],
+  },
   // Data sources
   {
     fn: 'listDataSources',

@@ -169,6 +169,19 @@ describe('a running list that keeps failing', () => {
     expect(w.summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
   });
 
+  it('a list cut in the middle (read record by record) fails as a 503 does: told, backed off, runs read alone', async () => {
+    const w = await watchUnder(listless, 'route=GET /v1/organizations/*/running:malformed-json');
+    const failures = timesOf(w, 'Running list of the organization failed');
+    expect(failures.length).toBeGreaterThanOrEqual(4);
+    expect(w.details.some((d) => /Running list.*the answer is not JSON/.test(d.message))).toBe(true);
+    gaps(failures)
+      .slice(0, 3)
+      .forEach((gap, i) =>
+        expect(gap, `after failure ${i + 1}`).toBeGreaterThanOrEqual(shortestBackoffMs(i + 1)),
+      );
+    expect(w.summary.runs.every((r) => r.tests[0]?.state === 'passed')).toBe(true);
+  });
+
   it('hands the runs to their own reads: three a tick, the runs read longest ago first', async () => {
     const w = await watchUnder(listless, 'route=GET /v1/organizations/*/running:503');
     const requests = bed.emulator.requests();

@@ -122,7 +122,9 @@ describe('redactSummary', () => {
     expect(run.variant.startUrl).toBe('https://***@staging.test/');
     expect(test.result?.startUrl).toBe('https://***@shop.test/?apiKey=***&pin=1');
     expect(test.result?.console[0]?.url).toBe('https://***@shop.test/');
-    expect(raw.runs[0]!.variant.startUrl).toBe('https://user:pass@staging.test/');
+    // In place: the same model, no second copy of its results.
+    expect(out).toBe(raw);
+    expect(test.result).toBe(raw.runs[0]!.tests[0]!.result);
   });
 
   it('a long enough value is removed from names, free text, every string of a step and page URLs', () => {

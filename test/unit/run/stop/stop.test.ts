@@ -237,10 +237,13 @@ function lyingList(others = 0) {
         started.push({ _id: `in-${sr._id}`, suiteResult: sr._id } as TestResult);
       return answer;
     },
-    listOrganizationRunning: async (...args: Parameters<typeof real.listOrganizationRunning>) => {
-      const listed = await real.listOrganizationRunning(...args);
+    listOrganizationRunningEntries: async (
+      ...args: Parameters<typeof real.listOrganizationRunningEntries>
+    ) => {
+      const listed = await real.listOrganizationRunningEntries(...args);
       const ours = new Set(started.map((r) => r._id));
-      return [...listed.filter((r) => !ours.has(r._id)), ...started, ...(elsewhere as TestResult[])];
+      const entries = started.map((r) => ({ _id: r._id, suiteResult: r.suiteResult }));
+      return [...listed.filter((r) => !ours.has(r._id)), ...entries, ...elsewhere];
     },
   };
 }
