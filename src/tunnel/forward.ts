@@ -58,6 +58,7 @@ export function forwardTo(appUrl: string): Forwarder {
         upstream.pipe(socket).pipe(upstream);
       });
       upstream.on('error', () => socket.destroy());
+      upstream.on('close', () => socket.destroy());
       socket.on('error', () => upstream.destroy());
       socket.on('close', () => upstream.destroy());
     },

@@ -73,9 +73,13 @@ export async function startPushListener(options: PushListenerOptions): Promise<P
   });
   // A webhook is small; the app's own requests keep Node's default bound, as without the step in between.
   if (!forward) server.requestTimeout = 10_000;
+  // An upgraded connection is no longer the server's: closing the listener ends those too.
+  const upgraded = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (forward && (req.url ?? '').split('?')[0] !== secretPath) forward.upgrade(req, socket, head);
-    else socket.destroy();
+    if (!forward || (req.url ?? '').split('?')[0] === secretPath) return void socket.destroy();
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    forward.upgrade(req, socket, head);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -92,6 +96,7 @@ export async function startPushListener(options: PushListenerOptions): Promise<P
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
       }),
   };
 }
