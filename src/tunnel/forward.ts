@@ -34,7 +34,13 @@ export function forwardTo(appUrl: string): Forwarder {
   const port = Number(app.port || 80);
   return {
     request(req, res) {
-      const out = request({ host, port, method: req.method, path: req.url, headers: endToEnd(req.rawHeaders) });
+      const out = request({
+        host,
+        port,
+        method: req.method,
+        path: req.url,
+        headers: endToEnd(req.rawHeaders),
+      });
       out.on('response', (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
         answer.pipe(res);
@@ -69,6 +75,6 @@ export function forwardTo(appUrl: string): Forwarder {
 function endToEnd(raw: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2)
-    if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+    if (!HOP_BY_HOP.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
   return out;
 }

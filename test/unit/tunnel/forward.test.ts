@@ -5,7 +5,13 @@
  * piped both ways; the secret path is never handed on; an app that does not answer is a 502, as the agents
  * answer then.
  */
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushListener, type PushListener } from '../../../src/run/follow/push.js';
