@@ -3,8 +3,8 @@
  * reachable (`notify: push`, `notify-url` a free loopback port: the emulator posts each ended test run's
  * webhook there, as the service does), with push on but every webhook lost (a second emulator that sends
  * none, as a service that cannot reach the runner: the safety net sends the step back to the 1-s tick),
- * and polled (`notify: poll`). Each round runs the three at once, each on an account of its own, with the
- * same jittered duration. Measures lag (finish → results.json written) and requests per run (its own and its
+ * and polled (`notify: poll`). Each round runs the three a third of the run apart, each on an account of its
+ * own, with the same jittered duration. Measures lag (finish → results.json written) and requests per run (its own and its
  * share of its account's running list), as the lag lanes do (`actionLagRun`).
  */
 import { createServer } from 'node:net';
@@ -13,7 +13,7 @@ import { actionLagRun, type CasePlan, type Context, type LagSample } from './cas
 import { jittered } from './jitter.js';
 import { passingScenario, SeedBuilder } from './seed.js';
 
-export const PUSH_MODES = ['push', 'lost', 'poll'] as const;
+const PUSH_MODES = ['push', 'lost', 'poll'] as const;
 export type PushMode = (typeof PUSH_MODES)[number];
 
 /** One lone test run of one mode. */
@@ -68,7 +68,9 @@ export async function runPush(ctx: Context, plan: CasePlan): Promise<PushSample[
   const samples: PushSample[] = [];
   try {
     for (let r = 1; r <= plan.push.rounds; r++) {
-      const round = PUSH_MODES.map(async (mode) => {
+      // Started a third of the run apart, so that no finish meets another process's start or finish.
+      const round = PUSH_MODES.map(async (mode, i) => {
+        await new Promise((resolve) => setTimeout(resolve, (i * durationMs(plan, r)) / PUSH_MODES.length));
         const c = contexts[mode];
         c.emulator.setScenario(testId(mode, r), passingScenario(durationMs(plan, r)));
         const measured = await actionLagRun(c, {

@@ -109,6 +109,38 @@ describe('push', () => {
     expect(f.lagsMs[0]).toBeLessThanOrEqual(1_500);
   });
 
+  it('a streamed body (no length declared) over 1 MiB is refused unread; the same within it is a hint', async () => {
+    const push = await listener();
+    const hints: string[] = [];
+    push.onHint((id) => hints.push(id));
+    const streamed = (padBytes: number) => {
+      const text = Buffer.from(
+        JSON.stringify({ type: 'result', data: { _id: 'named-run' }, pad: 'x'.repeat(padBytes) }),
+      );
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < text.length; i += 64 * 1024)
+            controller.enqueue(text.subarray(i, i + 64 * 1024));
+          controller.close();
+        },
+      });
+      const init = { method: 'POST', body, duplex: 'half' } as RequestInit;
+      // Refused before the whole body is sent, the answer may come as a closed connection (0).
+      return fetch(push.url, init).then(
+        (res) => res.status,
+        () => 0,
+      );
+    };
+    try {
+      expect([413, 0]).toContain(await streamed(PUSH_MAX_BODY_BYTES));
+      expect(hints).toEqual([]);
+      expect(await streamed(1_000)).toBe(200);
+      expect(hints).toEqual(['named-run']);
+    } finally {
+      await push.close();
+    }
+  });
+
   it('forged, flooding and oversized webhooks change nothing but timing', async () => {
     const specs = LONES.slice(0, 4);
     const poll = await measure([specs]);
