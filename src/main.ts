@@ -1,6 +1,6 @@
 /**
- * The action, as a table of contents: inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (docs/action-entry.md). The only place that fails the step for a verdict.
+ * The action, as a table of contents: inputs → push listener → tunnel → run → verdict → reports → outputs →
+ * pass or fail → extras (docs/action-entry.md). The only place that fails the step for a verdict.
  */
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
