@@ -76335,12 +76335,14 @@ class Watcher {
         else
             row.dueAtMs = Infinity;
     }
-    /** A read of `row` is over: it is read again at once if it was made due meanwhile. */
+    /** A read of `row` is over: made due meanwhile (a webhook, the list), it is read again now, not at a tick. */
     readDone(row) {
         row.reading = false;
         if (row.again) {
             row.again = false;
             this.readSoon(row, this.ctx.clock.now());
+            if (!this.ctx.stopper.signal.aborted)
+                this.readDue();
         }
     }
     /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
@@ -77830,8 +77832,8 @@ async function runExtras(context, options) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action, as a table of contents: inputs → tunnel → run → verdict → reports → outputs → pass or fail →
- * extras (docs/action-entry.md). The only place that fails the step for a verdict.
+ * The action, as a table of contents: inputs → push listener → tunnel → run → verdict → reports → outputs →
+ * pass or fail → extras (docs/action-entry.md). The only place that fails the step for a verdict.
  */
 
 
