@@ -5,12 +5,12 @@
  * its own, seed.ts). Measures detection lag and requests per run, start-up and overhead, scale (1,000 tests;
  * 2,000 results from a data file), 20 and 100 suites at once, an early failure and a run cancelled in the
  * app against a long history, and processes sharing one account (30 of a suite and a test, 30 of one test,
- * one suite beside 100); writes the goals against the figures
+ * one suite beside 100), and lone test runs pushed beside polled; writes the goals against the figures
  * to bench/RESULTS.md and prints them.
  *
  * Options: `--full`; `--action <file>` to measure another bundle than dist/index.js; `--action-label <text>`
  * to describe it in RESULTS.md; `--smoke` for a one-minute
- * check of the harness; `--case <names>` (comma-separated: startup, lag, concurrency, scale, early, shared)
+ * check of the harness; `--case <names>` (comma-separated: startup, lag, concurrency, scale, early, shared, push)
  * to run only those cases. `--smoke` and `--case` print the results and write nothing. `--render <file>`
  * renders the raw figures a run saved (its last line names the file) again, without measuring; `--note <text>`
  * quotes a line under the title of RESULTS.md.
@@ -41,9 +41,10 @@ import { SeedBuilder } from './lib/seed.js';
 import { runSharedAccount, seedSharedAccount } from './lib/shared-account.js';
 import { runConcurrency, seedConcurrency, type ConcurrencyFigure } from './lib/concurrency.js';
 import { runEarly, seedEarly, type EarlyFigure } from './lib/early.js';
+import { runPush, seedPush } from './lib/push.js';
 
 /** Names `--case` takes. */
-const CASE_NAMES = ['startup', 'lag', 'concurrency', 'scale', 'early', 'shared'] as const;
+const CASE_NAMES = ['startup', 'lag', 'concurrency', 'scale', 'early', 'shared', 'push'] as const;
 type CaseName = (typeof CASE_NAMES)[number];
 
 /** The cases `--case` names (all without it). Throws on an unknown name, naming it and the known ones. */
@@ -160,6 +161,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
   seedConcurrency(seed, plan);
   seedEarly(seed);
   seedSharedAccount(seed, plan);
+  seedPush(seed, plan);
   const emulator = await startEmulator({ seed: seed.build(), timeScale: 1, quiet: true });
   const official = await OfficialClient.start(emulator.origin);
   const ctx: Context = {
@@ -202,19 +204,20 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
       ctx.log('Several action processes on one account (only when the emulator limits the rate) ...');
       return runSharedAccount(ctx, plan);
     });
+    // Push beside poll once the processes on one account are done: its lags are tenths of a second.
+    const push = shared.then(async () => {
+      if (!only('push')) return undefined;
+      ctx.log('Push beside poll: lone test runs pushed, with the webhooks lost, and polled ...');
+      return runPush(ctx, plan);
+    });
     const shorter = plan.lanes.flatMap((l, i) => (l.durationS * l.rounds === longest ? [] : [lanes[i]]));
-    const scale = Promise.all([...shorter, shared, early]).then(() => {
+    const scale = Promise.all([...shorter, shared, early, push]).then(() => {
       if (!only('scale')) return [];
       ctx.log('Scale ...');
       return runScale(ctx, plan);
     });
-    const [laneSamples, concurrencyFigures, scaleFigures, sharedAccount, earlyFigures] = await Promise.all([
-      Promise.all(lanes),
-      concurrency,
-      scale,
-      shared,
-      early,
-    ]);
+    const [laneSamples, concurrencyFigures, scaleFigures, sharedAccount, earlyFigures, pushSamples] =
+      await Promise.all([Promise.all(lanes), concurrency, scale, shared, early, push]);
 
     const stray = emulator
       .requests()
@@ -235,6 +238,7 @@ async function measure(): Promise<{ results: Results; smoke: boolean }> {
       concurrency: concurrencyFigures,
       early: earlyFigures,
       ...(sharedAccount ? { sharedAccount } : {}),
+      ...(pushSamples ? { push: pushSamples } : {}),
       failures: ctx.failures,
       stray,
     };

@@ -72485,7 +72485,8 @@ async function startTunnel(options) {
         started.abort();
         throw error;
     });
-    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(tunnel), {
+    const agentTunnel = options.via ? viaFront(tunnel, options.via) : tunnel;
+    const child = (0,external_node_child_process_namespaceObject.spawn)(agentPath, provider.args(agentTunnel), {
         env: {
             ...Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name))),
             ...provider.env(tunnel),
@@ -72512,7 +72513,7 @@ async function startTunnel(options) {
     // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
     let recorded = Promise.resolve();
     try {
-        const url = await publicUrl(child, provider, bound, tunnel.address, exited);
+        const url = await publicUrl(child, provider, bound, tunnel.address, agentTunnel.address, exited);
         recorded = recordExecutable(child.pid, options.onSpawn);
         log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
         await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
@@ -72535,6 +72536,14 @@ async function startTunnel(options) {
         started.abort();
     }
 }
+/**
+ * `tunnel` as the agent sees it when it forwards to `via`: that address, and `rewrite` spelled out as the
+ * app's own host, so that the app gets the Host header it would get without the step in between.
+ */
+function viaFront(tunnel, via) {
+    const hostHeader = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
+    return { ...tunnel, address: via, hostHeader };
+}
 /** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
 async function recordExecutable(pid, onSpawn) {
     const running = pid === undefined ? null : await executableOf(pid);
@@ -72542,7 +72551,9 @@ async function recordExecutable(pid, onSpawn) {
         onSpawn?.({ pid, path: running });
 }
 /** The public URL the agent announces (ngrok: its local API first); rejects on a fatal line, exit or bound. */
-function publicUrl(child, provider, bound, address, exited) {
+function publicUrl(child, provider, bound, address, 
+/** The address the agent forwards to, as its API lists it. */
+agentAddress, exited) {
     const name = provider.name;
     const readLine = provider.lineReader();
     return new Promise((resolve, reject) => {
@@ -72572,7 +72583,7 @@ function publicUrl(child, provider, bound, address, exited) {
             else {
                 settled = true;
                 const fromLog = read.url;
-                const listed = name === 'ngrok' ? askNgrokApi(api, address, bound) : Promise.resolve(null);
+                const listed = name === 'ngrok' ? askNgrokApi(api, agentAddress, bound) : Promise.resolve(null);
                 void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
             }
         };
@@ -72708,10 +72719,11 @@ async function alive(pid) {
 /** The step state entry naming the running agent, `{"pid":…,"path":…}`; empty once it is stopped. */
 const AGENT_STATE = 'tunnel-agent';
 /**
- * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`).
+ * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`); the
+ * agent forwards to `via` when given (the step's listener in front of the app), else to the app.
  * @returns the open tunnel (the caller stops it), or null when the step has failed (no run triggered)
  */
-async function openTunnel(inputs, deps, deadlineAtMs, signal) {
+async function openTunnel(inputs, deps, deadlineAtMs, signal, via) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
     try {
         const tunnel = await startTunnel({
@@ -72721,6 +72733,7 @@ async function openTunnel(inputs, deps, deadlineAtMs, signal) {
             signal,
             timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
             onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
+            ...(via ? { via } : {}),
         });
         deps.sink.setOutput('tunnel-url', redact(tunnel.url));
         return {
@@ -76255,16 +76268,21 @@ const PUSH_TICK_MS = 5_000;
 const PUSH_HINT_EVERY_MS = 1_000;
 /**
  * Starts a listener: a POST to the secret path (the public URL's path, then the secret) whose JSON body is `{type: "result", data: {_id}}` tells the
- * receiver `data._id`; every other path answers 404, a body over {@link PUSH_MAX_BODY_BYTES} 413, a body
- * that names no result 400. Throws when the port cannot be listened on.
+ * receiver `data._id`; every other path answers 404 (or goes to `forward`: the secret path never does), a body
+ * over {@link PUSH_MAX_BODY_BYTES} 413, a body that names no result 400. Throws when the port cannot be
+ * listened on.
  */
 async function startPushListener(options) {
     const secret = (0,external_node_crypto_.randomBytes)(24).toString('hex');
     const publicPath = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
     const secretPath = `${publicPath}/${secret}`;
     let receiver = () => undefined;
+    const { forward } = options;
     const server = (0,external_node_http_.createServer)((req, res) => {
-        if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== secretPath)
+        const path = (req.url ?? '').split('?')[0];
+        if (forward && path !== secretPath)
+            return forward.request(req, res);
+        if (req.method !== 'POST' || path !== secretPath)
             return answer(res, 404);
         void readBody(req).then((body) => {
             const id = body === null ? undefined : resultIdOf(body);
@@ -76278,7 +76296,18 @@ async function startPushListener(options) {
             }
         }, () => answer(res, 400));
     });
-    server.requestTimeout = 10_000;
+    // A webhook is small; the app's own requests keep Node's default bound, as without the step in between.
+    if (!forward)
+        server.requestTimeout = 10_000;
+    // An upgraded connection is no longer the server's: closing the listener ends those too.
+    const upgraded = new Set();
+    server.on('upgrade', (req, socket, head) => {
+        if (!forward || (req.url ?? '').split('?')[0] === secretPath)
+            return void socket.destroy();
+        upgraded.add(socket);
+        socket.once('close', () => upgraded.delete(socket));
+        forward.upgrade(req, socket, head);
+    });
     await new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
@@ -76293,6 +76322,8 @@ async function startPushListener(options) {
         close: () => new Promise((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();
+            for (const socket of upgraded)
+                socket.destroy();
         }),
     };
 }
@@ -76581,12 +76612,14 @@ class Watcher {
         else
             row.dueAtMs = Infinity;
     }
-    /** A read of `row` is over: it is read again at once if it was made due meanwhile. */
+    /** A read of `row` is over: made due meanwhile (a webhook, the list), it is read again now, not at a tick. */
     readDone(row) {
         row.reading = false;
         if (row.again) {
             row.again = false;
             this.readSoon(row, this.ctx.clock.now());
+            if (!this.ctx.stopper.signal.aborted)
+                this.readDue();
         }
     }
     /** Makes a row due now (or when its back-off ends); a row being read is read again after that answer. */
@@ -77033,33 +77066,6 @@ function runLog(sink, redact) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/notify.ts
-
-
-/**
- * Starts the listener on all interfaces at the port of `notify-url` when the step waits and `notify` is
- * `push` or `auto` with a `notify-url`; its secret joins `inputs.secrets` (masked, redacted everywhere) before
- * any run. Null (the step polls) otherwise, or with a warning when the port cannot be listened on.
- */
-async function openPush(inputs, deps) {
-    const { notifyUrl } = inputs;
-    if (!inputs.wait || inputs.notify === 'poll' || !notifyUrl)
-        return null;
-    const port = Number(new URL(notifyUrl).port);
-    try {
-        const push = await startPushListener({ publicUrl: notifyUrl, port });
-        inputs.secrets.push(push.secret);
-        if (deps.github.onRunner)
-            deps.sink.setSecret(push.secret);
-        deps.sink.info(`Push: test runs post their webhook to ${notifyUrl} (a secret path), listened on port ${port}.`);
-        return push;
-    }
-    catch (error) {
-        deps.sink.warning(`notify: could not listen on port ${port} of notify-url (${(0,log/* messageOf */.bD)(error)}); polling instead.`);
-        return null;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/action/stop.ts
 /** Stopping from outside: a workflow cancel and the deadline's backstop (docs/architecture.md, "Time bounds"). */
 
@@ -77110,15 +77116,13 @@ function armDeadlineBackstop(deps, deadlineInMs, progress = new StepProgress()) 
 
 
 
-
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
+ * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`); test runs post their
+ * webhooks to `push` when given (its secret already among `inputs.secrets`; the caller closes it).
  * @returns the run model without secrets, and the client it was read with
  */
-async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
-    // Before the redactor: the listener's secret joins the secrets.
-    const push = await openPush(inputs, deps);
+async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl, push) {
     const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
     // One request budget for every request the client sends, retries included; it slows down on 429s.
     const budget = new RateBudget({ clock: deps.clock });
@@ -77180,8 +77184,125 @@ async function runTests(inputs, deps, startedAtMs, signal, tunnelUrl) {
     }
     finally {
         disarmBackstop();
-        await push?.close();
     }
+}
+
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(77030);
+;// CONCATENATED MODULE: ./src/tunnel/forward.ts
+/**
+ * The app's front door on loopback (docs/tunnel.md, "Push through the tunnel"): when the step's webhooks ride
+ * the tunnel, the agent forwards to the step's listener, which answers its secret path itself and hands every
+ * other request here, to go on to the app unchanged (method, path, headers, body; upgrades such as WebSocket
+ * piped both ways). A transparent hop: the Host header the agent set stays, nothing is added.
+ */
+
+
+/** Hop-by-hop headers (RFC 9110, section 7.6.1): they concern one connection, never forwarded. */
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-connection',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade',
+]);
+/** A forwarder to the app at `appUrl` (`http://host:port`; a path there is not used, as the agents do not). */
+function forwardTo(appUrl) {
+    const app = new URL(appUrl);
+    const host = app.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(app.port || 80);
+    return {
+        request(req, res) {
+            const out = (0,external_node_http_.request)({
+                host,
+                port,
+                method: req.method,
+                path: req.url,
+                headers: endToEnd(req.rawHeaders),
+            });
+            out.on('response', (answer) => {
+                res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
+                answer.pipe(res);
+                answer.on('error', () => res.destroy());
+            });
+            out.on('error', () => {
+                if (res.headersSent)
+                    res.destroy();
+                else
+                    res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway: the app did not answer');
+            });
+            req.on('error', () => out.destroy());
+            res.on('close', () => out.destroy());
+            req.pipe(out);
+        },
+        upgrade(req, socket, head) {
+            const upstream = (0,external_node_net_.connect)(port, host, () => {
+                const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+                for (let i = 0; i < req.rawHeaders.length; i += 2)
+                    lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+                upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+                if (head.length > 0)
+                    upstream.write(head);
+                upstream.pipe(socket).pipe(upstream);
+            });
+            upstream.on('error', () => socket.destroy());
+            upstream.on('close', () => socket.destroy());
+            socket.on('error', () => upstream.destroy());
+            socket.on('close', () => upstream.destroy());
+        },
+    };
+}
+/** `raw` (name, value, name, value, …) without the hop-by-hop headers, in the same form. */
+function endToEnd(raw) {
+    const out = [];
+    for (let i = 0; i < raw.length; i += 2)
+        if (!HOP_BY_HOP.has(raw[i].toLowerCase()))
+            out.push(raw[i], raw[i + 1]);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/action/notify.ts
+
+
+
+/**
+ * Starts the listener when the step waits and `notify` is `push`, or `auto` with a `notify-url` (all
+ * interfaces, that URL's port) or with a tunnel to an http address and test runs to notify (loopback, any
+ * port, in front of the app; its URL is the tunnel's once open: {@link throughTunnel}). Its secret joins
+ * `inputs.secrets` (masked, redacted everywhere) before any run. Null (the step polls) otherwise, or with a
+ * warning when the port cannot be listened on.
+ */
+async function openPush(inputs, deps) {
+    const { notifyUrl, tunnel } = inputs;
+    if (!inputs.wait || inputs.notify === 'poll')
+        return null;
+    const tests = inputs.testIds.length > 0 || inputs.repoTests.length > 0;
+    const viaTunnel = !notifyUrl && tests && tunnel !== null && new URL(tunnel.address).protocol === 'http:';
+    if (!notifyUrl && !viaTunnel)
+        return null;
+    const port = notifyUrl ? Number(new URL(notifyUrl).port) : 0;
+    try {
+        const listener = notifyUrl
+            ? await startPushListener({ publicUrl: notifyUrl, port })
+            : await startPushListener({ port, host: '127.0.0.1', forward: forwardTo(tunnel.address) });
+        inputs.secrets.push(listener.secret);
+        if (deps.github.onRunner)
+            deps.sink.setSecret(listener.secret);
+        deps.sink.info(notifyUrl
+            ? `Push: test runs post their webhook to ${notifyUrl} (a secret path), listened on port ${port}.`
+            : `Push: test runs post their webhook through the tunnel (a secret path); the tunnel leads to this step, which hands every other request on to ${tunnel.address}.`);
+        return { listener, tunnelVia: notifyUrl ? null : `http://127.0.0.1:${listener.port}` };
+    }
+    catch (error) {
+        deps.sink.warning(`notify: could not listen on port ${port}${notifyUrl ? ' of notify-url' : ''} (${(0,log/* messageOf */.bD)(error)}); polling instead.`);
+        return null;
+    }
+}
+/** `listener` as the service reaches it through the open tunnel at `tunnelUrl` (an origin): its secret path there. */
+function throughTunnel(listener, tunnelUrl) {
+    return { ...listener, url: `${tunnelUrl}/${listener.secret}` };
 }
 
 ;// CONCATENATED MODULE: ./src/action/verdict.ts
@@ -78095,9 +78216,10 @@ async function runExtras(context, options) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action, as a table of contents: inputs → tunnel → run → verdict → modules' names → reports → outputs →
- * pass or fail → extras (docs/architecture.md). The only place that fails the step for a verdict.
+ * The action, as a table of contents: inputs → push listener → tunnel → run → verdict → modules' names →
+ * reports → outputs → pass or fail → extras (docs/architecture.md). The only place that fails the step for a verdict.
  */
+
 
 
 
@@ -78122,10 +78244,13 @@ async function main_run(world = processDeps()) {
     const cancel = listenForWorkflowCancel(deps, progress);
     let interrupted = false;
     let tunnel = null;
+    let push = null;
     try {
         const inputs = await readActionInputs(deps);
         if (!inputs)
             return;
+        // Before the redactors and the tunnel: the listener's secret joins the secrets; the tunnel may lead to it.
+        push = await openPush(inputs, deps);
         progress.redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
         progress.summary = { title: inputs.summaryTitle, enabled: inputs.summary };
         const resultsDir = external_node_path_default().dirname(inputs.resultsPath);
@@ -78138,12 +78263,13 @@ async function main_run(world = processDeps()) {
         }
         if (inputs.tunnel) {
             progress.doing = 'opening the tunnel';
-            tunnel = await openTunnel({ ...inputs, tunnel: inputs.tunnel }, deps, startedAtMs + inputs.timeoutMs, cancel.signal);
+            tunnel = await openTunnel({ ...inputs, tunnel: inputs.tunnel }, deps, startedAtMs + inputs.timeoutMs, cancel.signal, push?.tunnelVia ?? undefined);
             if (!tunnel)
                 return;
         }
+        const listener = push?.tunnelVia && tunnel ? throughTunnel(push.listener, tunnel.url) : push?.listener;
         progress.doing = 'running the tests';
-        const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+        const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url, listener);
         progress.doing = 'writing the reports';
         await tunnel?.stop();
         if (tunnel)
@@ -78185,6 +78311,7 @@ async function main_run(world = processDeps()) {
     }
     finally {
         await tunnel?.stop();
+        await push?.listener.close();
         cancel.dispose();
         if (interrupted || cancel.signal.aborted)
             deps.exitAfterCancel();

@@ -1,6 +1,6 @@
 /**
- * The action, as a table of contents: inputs → tunnel → run → verdict → modules' names → reports → outputs →
- * pass or fail → extras (docs/architecture.md). The only place that fails the step for a verdict.
+ * The action, as a table of contents: inputs → push listener → tunnel → run → verdict → modules' names →
+ * reports → outputs → pass or fail → extras (docs/architecture.md). The only place that fails the step for a verdict.
  */
 import path from 'node:path';
 import { readActionInputs } from './action/inputs.js';
@@ -10,6 +10,7 @@ import { createRedactor } from './api/redact.js';
 import { StepProgress } from './action/boundary.js';
 import { ensureRunnerFiles } from './action/runner-files.js';
 import { runTests } from './action/run-tests.js';
+import { openPush, throughTunnel, type StepPush } from './action/notify.js';
 import { listenForWorkflowCancel } from './action/stop.js';
 import { killingAgentsOnForceExit, openTunnel, warnRunsAfterAgentExit } from './action/tunnel.js';
 import { announceVerdict, decideRunVerdict } from './action/verdict.js';
@@ -30,9 +31,12 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
   const cancel = listenForWorkflowCancel(deps, progress);
   let interrupted = false;
   let tunnel: Tunnel | null = null;
+  let push: StepPush | null = null;
   try {
     const inputs = await readActionInputs(deps);
     if (!inputs) return;
+    // Before the redactors and the tunnel: the listener's secret joins the secrets; the tunnel may lead to it.
+    push = await openPush(inputs, deps);
     progress.redact = createRedactor(inputs.secrets);
     progress.summary = { title: inputs.summaryTitle, enabled: inputs.summary };
     const resultsDir = path.dirname(inputs.resultsPath);
@@ -50,11 +54,13 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
         deps,
         startedAtMs + inputs.timeoutMs,
         cancel.signal,
+        push?.tunnelVia ?? undefined,
       );
       if (!tunnel) return;
     }
+    const listener = push?.tunnelVia && tunnel ? throughTunnel(push.listener, tunnel.url) : push?.listener;
     progress.doing = 'running the tests';
-    const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url);
+    const { summary, api } = await runTests(inputs, deps, startedAtMs, cancel.signal, tunnel?.url, listener);
     progress.doing = 'writing the reports';
     await tunnel?.stop();
     if (tunnel) warnRunsAfterAgentExit(tunnel, summary, deps);
@@ -93,6 +99,7 @@ export async function run(world: ActionDeps = processDeps()): Promise<void> {
     sink.setFailed(`Unexpected error: ${messageOf(error)}`);
   } finally {
     await tunnel?.stop();
+    await push?.listener.close();
     cancel.dispose();
     if (interrupted || cancel.signal.aborted) deps.exitAfterCancel();
   }

@@ -126,6 +126,8 @@ export interface CasePlan {
   scaleDurationS: number;
   /** Several action processes on one account (shared-account.ts), each shape on an account of its own. */
   sharedShapes: SharedShape[];
+  /** Push beside poll (push.ts): lone test runs of `durationS` (±30 %), `rounds` per mode. */
+  push: Durations;
 }
 
 export const QUICK: CasePlan = {
@@ -147,6 +149,7 @@ export const QUICK: CasePlan = {
   dataSuiteTests: 20,
   scaleDurationS: 12,
   sharedShapes: sharedShapes(30, [20, 35], 100, [31.5, 58.5]),
+  push: { durationS: 8, rounds: 8 },
 };
 
 export const FULL: CasePlan = {
@@ -178,6 +181,7 @@ export const SMOKE: CasePlan = {
   dataSuiteTests: 4,
   scaleDurationS: 3,
   sharedShapes: sharedShapes(3, [3, 4], 6, [3, 4]),
+  push: { durationS: 3, rounds: 2 },
 };
 
 /** The nominal run duration of the concurrency case with `suites` suites at once, s. */
@@ -378,6 +382,8 @@ export interface ActionLagRun {
   history: boolean;
   /** The run is expected to fail (exit code 1 is then no problem of the bench). */
   failing?: boolean;
+  /** Inputs besides the suite or test (e.g. `notify`). */
+  inputs?: Record<string, string>;
   /** Called once the process is spawned, with its spawn time (e.g. to cancel the run from outside). */
   onSpawn?: (spawnAt: number) => void;
   /**
@@ -402,7 +408,7 @@ export async function actionLagRun(
     entry: ctx.entry,
     baseUrl: ctx.emulator.baseUrl,
     apiKey: account(x.account).key,
-    inputs: inputsFor(kind, [id]),
+    inputs: { ...inputsFor(kind, [id]), ...x.inputs },
     ...(x.killAfterMs === undefined ? {} : { killAfterMs: x.killAfterMs }),
   });
   x.onSpawn?.(spawned);

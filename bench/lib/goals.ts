@@ -30,6 +30,8 @@ export const LIMITS = {
   },
   startupMs: 300,
   overheadMs: 1_500,
+  /** Lone test runs (push.ts): pushed, with every webhook lost, and polled beside them. */
+  push: { lagMs: 100, requests: 8, lostLagMs: 1_500, pollLagMs: 1_000 },
 } as const;
 
 /**
@@ -69,6 +71,18 @@ export const GOALS: Array<{ measure: string; goal: string }> = [
   {
     measure: 'A one-suite process beside a 100-suite process on one account',
     goal: `0 failed; the one-suite process's lag p95 ≤ ${sec(LIMITS.shared.beside.lagMs)}`,
+  },
+  {
+    measure: 'Lone test runs with push reachable (`notify-url`)',
+    goal: `lag p95 ≤ ${sec(LIMITS.push.lagMs)}; ≤ ${LIMITS.push.requests} requests per run`,
+  },
+  {
+    measure: 'Lone test runs with push on and every webhook lost',
+    goal: `lag p95 ≤ ${sec(LIMITS.push.lostLagMs)}`,
+  },
+  {
+    measure: 'Lone test runs polled, beside the push runs',
+    goal: `lag p95 ≤ ${sec(LIMITS.push.pollLagMs)}`,
   },
   {
     measure: 'Start-up to the first request; overhead on a 5-test suite',
@@ -345,6 +359,36 @@ function earlierGoals(results: Results): Goal[] {
   return out;
 }
 
+/** The push goals, one per mode (push.ts): lag p95, and requests per run where pushed. */
+function pushGoals(results: Results): Goal[] {
+  const samples = results.push ?? [];
+  const { push: limit } = LIMITS;
+  const rows = [
+    { mode: 'push', word: 'reachable (`notify-url`)', lagMs: limit.lagMs, requests: limit.requests },
+    { mode: 'lost', word: 'on and every webhook lost', lagMs: limit.lostLagMs, requests: Infinity },
+    { mode: 'poll', word: 'polled, beside the push runs', lagMs: limit.pollLagMs, requests: Infinity },
+  ] as const;
+  return rows.map((row) => {
+    const xs = samples.filter((x) => x.mode === row.mode);
+    const lag = lagP95(xs);
+    const perRun = reqMean(xs);
+    const capped = Number.isFinite(row.requests);
+    const goal = `Lone test runs ${row.mode === 'poll' ? '' : 'with push '}${row.word}: lag p95 ≤ ${sec(row.lagMs)}${capped ? `, ≤ ${row.requests} requests per run` : ''}`;
+    const misses = [
+      lag <= row.lagMs ? '' : Number.isFinite(lag) ? `lag p95 ${s(lag - row.lagMs)} over` : 'not measured',
+      perRun <= row.requests ? '' : `${n1(perRun - row.requests)} requests per run over`,
+    ].filter(Boolean);
+    return {
+      goal,
+      measured: xs.length
+        ? `lag p95 ${s(lag)}, max ${s(spread(xs.map((x) => x.lagMs)).max)}; ${n1(perRun)} requests per run; ${xs.length} runs`
+        : '–',
+      met: xs.length > 0 && misses.length === 0,
+      by: xs.length ? misses.join('; ') : 'not measured',
+    };
+  });
+}
+
 /** Every goal (the lag, cost and scale goals listed as "not measured" when their case did not run). */
 export function goals(results: Results): Goal[] {
   const conc = concurrencyGoals(results);
@@ -365,6 +409,7 @@ export function goals(results: Results): Goal[] {
     scaleGoal(results),
     ...costGoals(results),
     ...sharedGoals(results),
+    ...pushGoals(results),
     ...earlierGoals(results),
   ];
 }

@@ -2,6 +2,7 @@
 import type { LagSample, OverheadSample, ScaleFigure } from './cases.js';
 import type { ConcurrencyFigure } from './concurrency.js';
 import type { EarlyFigure } from './early.js';
+import type { PushSample } from './push.js';
 import type { SharedAccountResult } from './shared-account.js';
 
 export interface Machine {
@@ -33,6 +34,8 @@ export interface Results {
   early: EarlyFigure[];
   /** Several action processes on one account, per shape, or why a shape did not run (absent in older results). */
   sharedAccount?: SharedAccountResult[];
+  /** Lone test runs pushed, with the webhooks lost, and polled (absent in older results). */
+  push?: PushSample[];
   failures: string[];
   /** Requests of the log that no case claimed (should be 0). */
   stray: string[];

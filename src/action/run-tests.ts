@@ -8,15 +8,16 @@ import { consoleReporter } from '../report/console.js';
 import { runPlan } from '../run/engine.js';
 import { redactSummary } from '../run/outcome/redact-summary.js';
 import type { RunSummary } from '../run/types.js';
+import type { PushListener } from '../run/follow/push.js';
 import type { ActionDeps } from './deps.js';
 import { runLog } from './log.js';
-import { openPush } from './notify.js';
 import { runStateRecorder } from './post.js';
 import { armDeadlineBackstop } from './stop.js';
 
 /**
  * Triggers the runs the inputs ask for and waits for them (unless `wait: false`), until the deadline
- * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`).
+ * (`startedAtMs`, ms since the epoch on `deps.clock`) or a workflow cancel (`signal`); test runs post their
+ * webhooks to `push` when given (its secret already among `inputs.secrets`; the caller closes it).
  * @returns the run model without secrets, and the client it was read with
  */
 export async function runTests(
@@ -25,9 +26,8 @@ export async function runTests(
   startedAtMs: number,
   signal: AbortSignal,
   tunnelUrl?: string,
+  push?: PushListener | null,
 ): Promise<{ summary: RunSummary; api: GhostInspectorApi }> {
-  // Before the redactor: the listener's secret joins the secrets.
-  const push = await openPush(inputs, deps);
   const redact = createRedactor(inputs.secrets);
   // One request budget for every request the client sends, retries included; it slows down on 429s.
   const budget = new RateBudget({ clock: deps.clock });
@@ -95,6 +95,5 @@ export async function runTests(
     return { summary, api };
   } finally {
     disarmBackstop();
-    await push?.close();
   }
 }

@@ -12,7 +12,8 @@ import { logLine, messageOf } from '../common/log.js';
 const AGENT_STATE = 'tunnel-agent';
 
 /**
- * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`).
+ * Opens the tunnel `inputs.tunnel` asks for before `deadlineAtMs` (ms since the epoch on `deps.clock`); the
+ * agent forwards to `via` when given (the step's listener in front of the app), else to the app.
  * @returns the open tunnel (the caller stops it), or null when the step has failed (no run triggered)
  */
 export async function openTunnel(
@@ -20,6 +21,7 @@ export async function openTunnel(
   deps: ActionDeps,
   deadlineAtMs: number,
   signal: AbortSignal,
+  via?: string,
 ): Promise<Tunnel | null> {
   const redact = createRedactor(inputs.secrets);
   try {
@@ -30,6 +32,7 @@ export async function openTunnel(
       signal,
       timeoutMs: Math.max(0, Math.min(TUNNEL_START_MS, deadlineAtMs - deps.clock.now())),
       onSpawn: (agent) => deps.sink.saveState(AGENT_STATE, JSON.stringify(agent)),
+      ...(via ? { via } : {}),
     });
     deps.sink.setOutput('tunnel-url', redact(tunnel.url));
     return {

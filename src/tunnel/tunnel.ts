@@ -42,6 +42,11 @@ export interface StartTunnelOptions {
   /** Bound of the whole start, ms; default {@link TUNNEL_START_MS}. */
   timeoutMs?: number;
   /**
+   * The local address the agent forwards to instead of the app's (the step's listener in front of the app,
+   * docs/tunnel.md, "Push through the tunnel"); the app's address is still the one checked and named.
+   */
+  via?: string;
+  /**
    * Called once the agent runs, before anything else is awaited (`path`: as it was started); and again once
    * it announced its public URL, with the executable the OS reports for its pid (a shim that `exec`s the
    * agent has done so by then): what the post step recognises the pid by.
@@ -74,7 +79,8 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
     started.abort();
     throw error;
   });
-  const child = spawn(agentPath, provider.args(tunnel), {
+  const agentTunnel = options.via ? viaFront(tunnel, options.via) : tunnel;
+  const child = spawn(agentPath, provider.args(agentTunnel), {
     env: {
       ...Object.fromEntries(Object.entries(env).filter(([name]) => agentMaySee(provider.name, name))),
       ...provider.env(tunnel),
@@ -98,7 +104,7 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   // this function returns or throws, so that nothing is saved after the caller's last word on the agent.
   let recorded: Promise<void> = Promise.resolve();
   try {
-    const url = await publicUrl(child, provider, bound, tunnel.address, exited);
+    const url = await publicUrl(child, provider, bound, tunnel.address, agentTunnel.address, exited);
     recorded = recordExecutable(child.pid, options.onSpawn);
     log(`Tunnel (${provider.name}): ${url} -> ${tunnel.address}`);
     await waitUntilAnswering(url, tunnel.address, bound, options.signal, () => {
@@ -121,6 +127,15 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   }
 }
 
+/**
+ * `tunnel` as the agent sees it when it forwards to `via`: that address, and `rewrite` spelled out as the
+ * app's own host, so that the app gets the Host header it would get without the step in between.
+ */
+function viaFront(tunnel: TunnelInputs, via: string): TunnelInputs {
+  const hostHeader = tunnel.hostHeader === 'rewrite' ? new URL(tunnel.address).host : tunnel.hostHeader;
+  return { ...tunnel, address: via, hostHeader };
+}
+
 /** Calls `onSpawn` again with the executable the OS reports for `pid`, when it reports one. */
 async function recordExecutable(
   pid: number | undefined,
@@ -136,6 +151,8 @@ function publicUrl(
   provider: TunnelProvider,
   bound: AbortSignal,
   address: string,
+  /** The address the agent forwards to, as its API lists it. */
+  agentAddress: string,
   exited: Promise<void>,
 ): Promise<string> {
   const name = provider.name;
@@ -161,7 +178,7 @@ function publicUrl(
       } else {
         settled = true;
         const fromLog = read.url;
-        const listed = name === 'ngrok' ? askNgrokApi(api, address, bound) : Promise.resolve(null);
+        const listed = name === 'ngrok' ? askNgrokApi(api, agentAddress, bound) : Promise.resolve(null);
         void listed.then((url) => resolve(checkedPublicUrl(name, url ?? fromLog))).catch(reject);
       }
     };

@@ -2,7 +2,8 @@
  * The tunnel to an app started in the job, end to end through `dist/index.js`: the demo shop served on a
  * loopback port, the fake agents on PATH (they follow the agents' docs, see `test/support/fakes`), the
  * emulator's Chromium executor loading the test's start URL `{{ngrokUrl}}/…` through the tunnel.
- * The default cloudflared quick tunnel passes and its agent sees none of the job's secrets; ngrok's
+ * The default cloudflared quick tunnel passes (the run's webhook rides it to the step, which stands in
+ * front of the app) and its agent sees none of the job's secrets; ngrok's
  * free-plan warning page and a cloudflared that cannot get a quick tunnel fail the step before any run is
  * triggered, naming the cause; an agent that exits while the run goes on is a warning on the run; no agent
  * is left running: after a passing run, with an agent that ignores SIGTERM, after SIGTERM mid-run, after
@@ -129,8 +130,13 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     const result = [...emulator.store.results.values()].find((r) => idOf(r.test) === SIGN_IN);
     expect(result?.variables.ngrokUrl).toBe(tunnelUrl);
     expect(run.summary).toContain(tunnelUrl);
+    // A test run and notify auto: the agent forwards to the step's listener in front of the app, and the
+    // run's webhook crossed the tunnel to it.
     const { args, env } = await agent.started();
-    expect(args).toEqual(['tunnel', '--no-autoupdate', '--url', app.url]);
+    expect(args.slice(0, 3)).toEqual(['tunnel', '--no-autoupdate', '--url']);
+    expect(args[3]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(args[3]).not.toBe(app.url);
+    expect(await agent.requests()).toContainEqual(expect.stringMatching(/^POST \/[0-9a-f]{48} 200$/));
     expect(env.filter((name) => !agentMaySee('cloudflared', name))).toEqual([]);
     expect(run.state['tunnel-agent']).toBe('');
     expectNoSecret(run, await workspaceText(workspace));

@@ -51,6 +51,8 @@ export interface FakeAgent {
   alive(): Promise<number[]>;
   /** How the last agent was started: its arguments (a token shown as `<token>`), its variables' names. */
   started(): Promise<{ args: string[]; env: string[] }>;
+  /** Every request the agents answered through the tunnel so far, as `METHOD path status`. */
+  requests(): Promise<string[]>;
   remove(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function installFakeAgent(): Promise<FakeAgent> {
     await chmod(exe, 0o755);
   }
   const pidsFile = path.join(binDir, 'pids.txt');
+  const requestsFile = path.join(binDir, 'requests.txt');
   const pids = async (): Promise<number[]> =>
     existsSync(pidsFile) ? (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number) : [];
   return {
@@ -73,6 +76,8 @@ export async function installFakeAgent(): Promise<FakeAgent> {
     alive: async () => (await pids()).filter(isAlive),
     started: async () =>
       JSON.parse(await readFile(path.join(binDir, 'args.json'), 'utf8')) as { args: string[]; env: string[] },
+    requests: async () =>
+      existsSync(requestsFile) ? (await readFile(requestsFile, 'utf8')).split('\n').filter(Boolean) : [],
     remove: () => rm(binDir, { recursive: true, force: true }),
   };
 }

@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Clock } from '../../common/clock.js';
+import type { Forwarder } from '../../tunnel/forward.js';
 
 /** Largest webhook body read, bytes; a longer one is refused (413) unread. */
 export const PUSH_MAX_BODY_BYTES = 1024 * 1024;
@@ -36,20 +38,26 @@ export interface PushListenerOptions {
   port: number;
   /** Local address to listen on (default all interfaces). */
   host?: string;
+  /** Where every request off the secret path goes instead of a 404 (the app behind the tunnel). */
+  forward?: Forwarder;
 }
 
 /**
  * Starts a listener: a POST to the secret path (the public URL's path, then the secret) whose JSON body is `{type: "result", data: {_id}}` tells the
- * receiver `data._id`; every other path answers 404, a body over {@link PUSH_MAX_BODY_BYTES} 413, a body
- * that names no result 400. Throws when the port cannot be listened on.
+ * receiver `data._id`; every other path answers 404 (or goes to `forward`: the secret path never does), a body
+ * over {@link PUSH_MAX_BODY_BYTES} 413, a body that names no result 400. Throws when the port cannot be
+ * listened on.
  */
 export async function startPushListener(options: PushListenerOptions): Promise<PushListener> {
   const secret = randomBytes(24).toString('hex');
   const publicPath = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
   const secretPath = `${publicPath}/${secret}`;
   let receiver: (resultId: string) => void = () => undefined;
+  const { forward } = options;
   const server = createServer((req, res) => {
-    if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== secretPath) return answer(res, 404);
+    const path = (req.url ?? '').split('?')[0];
+    if (forward && path !== secretPath) return forward.request(req, res);
+    if (req.method !== 'POST' || path !== secretPath) return answer(res, 404);
     void readBody(req).then(
       (body) => {
         const id = body === null ? undefined : resultIdOf(body);
@@ -63,7 +71,16 @@ export async function startPushListener(options: PushListenerOptions): Promise<P
       () => answer(res, 400),
     );
   });
-  server.requestTimeout = 10_000;
+  // A webhook is small; the app's own requests keep Node's default bound, as without the step in between.
+  if (!forward) server.requestTimeout = 10_000;
+  // An upgraded connection is no longer the server's: closing the listener ends those too.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!forward || (req.url ?? '').split('?')[0] === secretPath) return void socket.destroy();
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    forward.upgrade(req, socket, head);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
@@ -79,6 +96,7 @@ export async function startPushListener(options: PushListenerOptions): Promise<P
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
       }),
   };
 }

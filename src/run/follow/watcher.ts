@@ -252,12 +252,13 @@ export class Watcher implements RunWatch {
     else row.dueAtMs = Infinity;
   }
 
-  /** A read of `row` is over: it is read again at once if it was made due meanwhile. */
+  /** A read of `row` is over: made due meanwhile (a webhook, the list), it is read again now, not at a tick. */
   private readDone(row: Row): void {
     row.reading = false;
     if (row.again) {
       row.again = false;
       this.readSoon(row, this.ctx.clock.now());
+      if (!this.ctx.stopper.signal.aborted) this.readDue();
     }
   }
 

@@ -26,7 +26,8 @@ export function recordStart(args, secret) {
 /**
  * A reverse proxy on loopback to `addr` (a URL), rewriting Host per `hostHeader` (`rewrite`, a host, or ''
  * for the public host). `intercept(req, res)` may answer first (returns true). When nothing answers at
- * `addr`, `onUpstreamError(res)` answers.
+ * `addr`, `onUpstreamError(res)` answers. Each request through it is traced as `METHOD path status` in
+ * `requests.txt` once answered (a test's view of what crossed the tunnel; no agent behaviour).
  * @returns the server, listening on a free port
  */
 export async function startProxy(addr, hostHeader, { intercept, onUpstreamError }) {
@@ -35,6 +36,7 @@ export async function startProxy(addr, hostHeader, { intercept, onUpstreamError 
   const server = createServer((req, res) => {
     // `exitAfterRequests`: the agent dies (exit 1) once it has answered that many requests.
     res.on('finish', () => {
+      appendFileSync(path.join(dir, 'requests.txt'), `${req.method} ${req.url} ${res.statusCode}\n`);
       if (++answered === exitAfterRequests) setTimeout(() => process.exit(1), 20);
     });
     if (intercept?.(req, res)) return;

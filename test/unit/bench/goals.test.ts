@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GOALS, goals, goalsTable } from '../../../bench/lib/goals.js';
 import { renderResults } from '../../../bench/lib/render.js';
+import type { PushMode, PushSample } from '../../../bench/lib/push.js';
 import type { Results } from '../../../bench/lib/results.js';
 import { concurrencyRound, EMPTY_RESULTS } from '../../support/bench-results.js';
 
@@ -28,6 +29,9 @@ describe('bench: goals', () => {
       '30 processes of one suite and ',
       '30 one-test processes on one a',
       'A one-suite process beside a 1',
+      'Lone test runs with push reach',
+      'Lone test runs with push on an',
+      'Lone test runs polled, beside ',
     ]);
     for (const g of all) expect(g).toMatchObject({ met: false, by: 'not measured' });
   });
@@ -141,6 +145,32 @@ describe('bench: the steady-state goal and the shared-account goal', () => {
     );
     expect(singles).toMatchObject({ met: false, by: 'not measured' });
   });
+
+  it('judges push by lag p95 and requests per run, the lost webhooks and polling by lag p95 alone', () => {
+    const sample = (mode: PushMode, lagMs: number, requests: number): PushSample => ({
+      mode,
+      client: 'action',
+      kind: 'test',
+      durationS: 8,
+      history: false,
+      lagMs,
+      requests,
+      listShare: 0,
+      runMs: 8_000,
+      pollDelayMs: 0,
+      afterLastAnswerMs: 0,
+    });
+    const judged = (push: PushSample[]) =>
+      goals({ ...empty, push }).filter((g) => g.goal.startsWith('Lone test runs'));
+    const met = judged([sample('push', 40, 7), sample('lost', 1_400, 20), sample('poll', 900, 30)]);
+    expect(met.map((g) => g.met)).toEqual([true, true, true]);
+    const missed = judged([sample('push', 40, 11), sample('push', 150, 7), sample('lost', 1_600, 5)]);
+    expect(missed.map((g) => [g.met, g.by])).toEqual([
+      [false, 'lag p95 0.05 s over; 1.0 requests per run over'],
+      [false, 'lag p95 0.10 s over'],
+      [false, 'not measured'],
+    ]);
+  });
 });
 
 describe('bench: one list of goals', () => {
@@ -151,7 +181,9 @@ describe('bench: one list of goals', () => {
 
   it('every goal the bench judges has its row in the list', () => {
     const judged = goals(empty).map((g) => g.goal);
-    for (const { measure } of GOALS.filter((g) => /processes|process beside/.test(g.measure))) {
+    for (const { measure } of GOALS.filter((g) =>
+      /processes|process beside|Lone test runs/.test(g.measure),
+    )) {
       expect(judged.some((g) => g.startsWith(measure))).toBe(true);
     }
   });

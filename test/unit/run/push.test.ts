@@ -103,10 +103,71 @@ describe('push', () => {
     expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(1_500);
   });
 
+  it('a webhook that comes while a read of its run is on the way back is read again at that answer, not at the next tick', async () => {
+    // Every read of a test result answers 2 s after the emulator handled it (a slow network): the tick's
+    // read at 5 s is handled before the finish at about 6 s and answers "running" after the webhook came.
+    const LATE_MS = 2_000;
+    const spec = { ...LONES[0]!, durationsMs: [6_000] };
+    setDurations(bed, spec);
+    const { api } = actionApi(bed);
+    const late = new Proxy(api, {
+      get: (target, name, receiver) =>
+        name === 'getTestResult'
+          ? async (...args: Parameters<typeof api.getTestResult>) => {
+              const answer = await api.getTestResult(...args);
+              await bed.clock.sleep(LATE_MS);
+              return answer;
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    const push = await listener();
+    try {
+      const summary = await runPlan(planOf([spec]), { api: late, clock: bed.clock, push });
+      const run = summary.runs[0]!;
+      const record = bed.emulator.runs().find((r) => r.resultId === run.testResultId)!;
+      // The read again at the late answer ends it one late read later; waiting for the next 5-s tick would not.
+      expect(Date.parse(run.endedAt!) - record.finishedAt).toBeLessThanOrEqual(2 * LATE_MS + 500);
+    } finally {
+      await push.close();
+    }
+  });
+
   it('a suite keeps polling: noticed within 1.5 s', async () => {
     const f = await measure([[SUITE]], listener);
     expect(f.lagsMs).toHaveLength(1);
     expect(f.lagsMs[0]).toBeLessThanOrEqual(1_500);
+  });
+
+  it('a streamed body (no length declared) over 1 MiB is refused unread; the same within it is a hint', async () => {
+    const push = await listener();
+    const hints: string[] = [];
+    push.onHint((id) => hints.push(id));
+    const streamed = (padBytes: number) => {
+      const text = Buffer.from(
+        JSON.stringify({ type: 'result', data: { _id: 'named-run' }, pad: 'x'.repeat(padBytes) }),
+      );
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < text.length; i += 64 * 1024)
+            controller.enqueue(text.subarray(i, i + 64 * 1024));
+          controller.close();
+        },
+      });
+      const init = { method: 'POST', body, duplex: 'half' } as RequestInit;
+      // Refused before the whole body is sent, the answer may come as a closed connection (0).
+      return fetch(push.url, init).then(
+        (res) => res.status,
+        () => 0,
+      );
+    };
+    try {
+      expect([413, 0]).toContain(await streamed(PUSH_MAX_BODY_BYTES));
+      expect(hints).toEqual([]);
+      expect(await streamed(1_000)).toBe(200);
+      expect(hints).toEqual(['named-run']);
+    } finally {
+      await push.close();
+    }
   });
 
   it('forged, flooding and oversized webhooks change nothing but timing', async () => {

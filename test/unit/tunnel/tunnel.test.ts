@@ -3,7 +3,8 @@
  * the public URL from cloudflared's announcement and from ngrok's local API; the agents' own errors quoted
  * and ending the wait at once; the public URL checked as a browser sees it (ngrok's free-plan warning page
  * refused, ngrok's error answers not taken for the app); the allow-listed environment; an agent that
- * ignores SIGTERM killed; an agent that exits after the tunnel opened noticed.
+ * ignores SIGTERM killed; an agent that exits after the tunnel opened noticed; an agent forwarding to the
+ * step's listener in front of the app, the app still given its own host by `rewrite`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
+import { startPushListener } from '../../../src/run/follow/push.js';
+import { forwardTo } from '../../../src/tunnel/forward.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
 import { checkedPublicUrl, startTunnel } from '../../../src/tunnel/tunnel.js';
 import { useAgentAndApp } from '../../support/fake-tunnel.js';
@@ -36,13 +39,14 @@ const ngrok = (over: Partial<TunnelInputs> = {}): Partial<TunnelInputs> => ({
   ...over,
 });
 
-function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000) {
+function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000, via?: string) {
   return startTunnel({
     tunnel: tunnel(over),
     env: { ...JOB_SECRETS, ...world.agent.env(), NGROK_AUTHTOKEN: '' },
     log: () => {},
     signal: new AbortController().signal,
     timeoutMs,
+    ...(via ? { via } : {}),
   });
 }
 
@@ -99,6 +103,21 @@ describe('startTunnel with ngrok', () => {
     expect(env.filter((name) => !agentMaySee('ngrok', name))).toEqual([]);
     await open.stop();
     expect(await world.agent.alive()).toEqual([]);
+  });
+
+  it("forwards to the step in front of the app when asked: the Host rewrite is still the app's own host", async () => {
+    const front = await startPushListener({ port: 0, host: '127.0.0.1', forward: forwardTo(world.appUrl) });
+    try {
+      const via = `http://127.0.0.1:${front.port}`;
+      const open = await start(ngrok({ hostHeader: 'rewrite' }), 20_000, via);
+      expect(await (await fetch(open.url)).text()).toBe('app');
+      expect(hosts.at(-1)).toBe(new URL(world.appUrl).host);
+      const { args } = await world.agent.started();
+      expect(args.slice(0, 2)).toEqual(['http', via]);
+      await open.stop();
+    } finally {
+      await front.close();
+    }
   });
 
   it('prefers the URL its local API lists to the one in its log', async () => {
