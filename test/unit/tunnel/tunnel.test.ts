@@ -12,9 +12,11 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
-import { checkedPublicUrl, startTunnel } from '../../../src/tunnel/tunnel.js';
+import { checkedPublicUrl, startTunnel, type StartTunnelOptions } from '../../../src/tunnel/tunnel.js';
 import { useAgentAndApp } from '../../support/fake-tunnel.js';
+import { until } from '../../support/emulator.js';
 import { waitFor } from '../../support/harness.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 const hosts: string[] = [];
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
@@ -36,13 +38,14 @@ const ngrok = (over: Partial<TunnelInputs> = {}): Partial<TunnelInputs> => ({
   ...over,
 });
 
-function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000) {
+function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000, more: Partial<StartTunnelOptions> = {}) {
   return startTunnel({
     tunnel: tunnel(over),
     env: { ...JOB_SECRETS, ...world.agent.env(), NGROK_AUTHTOKEN: '' },
     log: () => {},
     signal: new AbortController().signal,
     timeoutMs,
+    ...more,
   });
 }
 
@@ -157,9 +160,13 @@ describe('startTunnel with ngrok', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const address = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     closed.close();
-    await expect(start(ngrok({ address }), 4_000)).rejects.toThrow(
-      `nothing answers at ${address} (ECONNREFUSED)`,
-    );
+    // The bound (on a clock of the test's) ends once the agent has announced its URL, the tries begun.
+    const clock = new ManualClock();
+    let announced = false;
+    const ending = start(ngrok({ address }), 4_000, { clock, log: () => (announced = true) });
+    await until(() => announced);
+    await clock.advance(4_000);
+    await expect(ending).rejects.toThrow(`nothing answers at ${address} (ECONNREFUSED)`);
     expect(await world.agent.alive()).toEqual([]);
   });
 });
