@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
+import { systemClock } from '../../../src/common/clock.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
 import { checkedPublicUrl, startTunnel, type StartTunnelOptions } from '../../../src/tunnel/tunnel.js';
 import { useAgentAndApp } from '../../support/fake-tunnel.js';
@@ -47,6 +48,26 @@ function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000, more: Parti
     timeoutMs,
     ...more,
   });
+}
+
+/**
+ * The clock and log of a start whose bound counts from the agent's announcement of its URL (its log line),
+ * in real time: the tries through the tunnel get the whole bound, however long a busy machine takes to start
+ * the agent.
+ */
+function boundFromAnnouncement(): Pick<StartTunnelOptions, 'clock' | 'log'> {
+  let announced = (): void => {};
+  const announcement = new Promise<void>((resolve) => (announced = resolve));
+  return {
+    log: () => announced(),
+    clock: {
+      ...systemClock,
+      sleep: async (ms, signal) => {
+        await announcement;
+        await systemClock.sleep(ms, signal);
+      },
+    },
+  };
 }
 
 describe('startTunnel with cloudflared (the default)', () => {
@@ -137,7 +158,7 @@ describe('startTunnel with ngrok', () => {
 
   it('does not take an ngrok error answer (ERR_NGROK_3200, 404) for the app', async () => {
     await world.agent.behave({ tunnelNotFound: true });
-    await expect(start(ngrok(), 4_000)).rejects.toThrow(
+    await expect(start(ngrok(), 4_000, boundFromAnnouncement())).rejects.toThrow(
       /The app did not answer through the tunnel \(.*; last: HTTP 404 ERR_NGROK_3200\): the app answers at/,
     );
     expect(await world.agent.alive()).toEqual([]);
@@ -149,7 +170,9 @@ describe('startTunnel with ngrok', () => {
     const collecting = setInterval(gc, 50);
     try {
       await world.agent.behave({ tunnelNotFound: true });
-      await expect(start(ngrok(), 4_000)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
+      await expect(start(ngrok(), 4_000, boundFromAnnouncement())).rejects.toThrow(
+        /last: HTTP 404 ERR_NGROK_3200/,
+      );
     } finally {
       clearInterval(collecting);
     }
