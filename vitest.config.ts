@@ -21,6 +21,7 @@ const SLOW = [
   'test/unit/action/tunnel.test.ts',
   'test/unit/lint/imports.test.ts',
   'test/unit/tunnel/agent.test.ts',
+  'test/unit/tunnel/check-agents.test.ts',
   'test/unit/tunnel/left-agent.test.ts',
   'test/unit/tunnel/tunnel-failures.test.ts',
   'test/unit/run/follow/share.test.ts',
@@ -28,6 +29,7 @@ const SLOW = [
   'test/unit/run/follow/watch-failures.test.ts',
   'test/unit/run/follow/retry.test.ts',
   'test/unit/run/tails.test.ts',
+  'test/unit/run/push.test.ts',
   'test/unit/tunnel/tunnel.test.ts',
   'test/unit/action/readme.test.ts',
   'test/contract/official-client.test.ts',
@@ -73,7 +75,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'slow', include: SLOW, exclude: CHROMIUM },
+        test: {
+          name: 'slow',
+          include: SLOW,
+          exclude: CHROMIUM,
+          // As `fast`: one import of the modules per worker. Each file starts and stops its own processes,
+          // servers and emulators; none leaves module state behind (the mutation runs import them this way).
+          isolate: false,
+        },
       },
       {
         extends: true,

@@ -72479,7 +72479,7 @@ async function startTunnel(options) {
     // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
     // garbage-collected and never fire.
     const started = new AbortController();
-    const timeout = (0,common_clock/* timeoutSignal */._)(common_clock/* systemClock */.ml, options.timeoutMs ?? TUNNEL_START_MS, started.signal);
+    const timeout = (0,common_clock/* timeoutSignal */._)(options.clock ?? common_clock/* systemClock */.ml, options.timeoutMs ?? TUNNEL_START_MS, started.signal);
     const bound = AbortSignal.any([options.signal, timeout]);
     const agentPath = await findAgent(provider, env.PATH ?? env.Path ?? '', log).catch((error) => {
         started.abort();

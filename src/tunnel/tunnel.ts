@@ -7,7 +7,7 @@ import { askNgrokApi } from './ngrok-api.js';
 import { agentMaySee, NGROK_DEFAULT_API, tunnelProvider, type TunnelProvider } from './providers.js';
 import { seeAsBrowser } from './browser-check.js';
 import { executableOf } from './process-executable.js';
-import { systemClock, timeoutSignal } from '../common/clock.js';
+import { systemClock, timeoutSignal, type Clock } from '../common/clock.js';
 
 /** How long the agent may take to open the tunnel and the app to answer through it, ms. */
 export const TUNNEL_START_MS = 60_000;
@@ -41,6 +41,8 @@ export interface StartTunnelOptions {
   signal: AbortSignal;
   /** Bound of the whole start, ms; default {@link TUNNEL_START_MS}. */
   timeoutMs?: number;
+  /** The clock the bound runs on; default real time (tests end the bound when they choose). */
+  clock?: Clock;
   /**
    * The local address the agent forwards to instead of the app's (the step's listener in front of the app,
    * docs/tunnel.md, "Push through the tunnel"); the app's address is still the one checked and named.
@@ -73,7 +75,11 @@ export async function startTunnel(options: StartTunnelOptions): Promise<Tunnel> 
   // A timeout signal held by its own timer: one from AbortSignal.timeout() inside AbortSignal.any() can be
   // garbage-collected and never fire.
   const started = new AbortController();
-  const timeout = timeoutSignal(systemClock, options.timeoutMs ?? TUNNEL_START_MS, started.signal);
+  const timeout = timeoutSignal(
+    options.clock ?? systemClock,
+    options.timeoutMs ?? TUNNEL_START_MS,
+    started.signal,
+  );
   const bound = AbortSignal.any([options.signal, timeout]);
   const agentPath = await findAgent(provider, env.PATH ?? env.Path ?? '', log).catch((error: unknown) => {
     started.abort();

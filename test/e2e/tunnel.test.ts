@@ -6,8 +6,10 @@
  * front of the app) and its agent sees none of the job's secrets; ngrok's
  * free-plan warning page and a cloudflared that cannot get a quick tunnel fail the step before any run is
  * triggered, naming the cause; an agent that exits while the run goes on is a warning on the run; no agent
- * is left running: after a passing run, with an agent that ignores SIGTERM, after SIGTERM mid-run, after
- * SIGKILL mid-run (the post step stops it), and when the app never answers.
+ * is left running: after a passing run with an agent that ignores SIGTERM, after SIGTERM mid-run, after
+ * SIGKILL mid-run (the post step stops it). An app that never answers is `startTunnel`'s own case
+ * (test/unit/tunnel/tunnel.test.ts), and a tunnel that cannot open fails the step before any run
+ * (test/unit/action/tunnel.test.ts, and the cloudflared case here).
  */
 import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -112,7 +114,9 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   const triggered = (): unknown[] =>
     emulator.requests().filter((r) => r.method === 'POST' || r.path.includes('execute'));
 
-  it('loads {{ngrokUrl}} in Chromium through the default quick tunnel; the agent sees no job secret', async () => {
+  it('loads {{ngrokUrl}} in Chromium through the default quick tunnel; the agent sees no job secret; an agent that ignores SIGTERM is killed when the step ends', async () => {
+    await agent.behave({ ignoreSigterm: true });
+    const before = (await agent.pids()).length;
     const run = await runAction({
       workspace,
       inputs: inputsFor({}),
@@ -140,6 +144,8 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     expect(env.filter((name) => !agentMaySee('cloudflared', name))).toEqual([]);
     expect(run.state['tunnel-agent']).toBe('');
     expectNoSecret(run, await workspaceText(workspace));
+    // One agent ran, and none is left running (afterEach): the step killed it after SIGTERM did nothing.
+    expect(await agent.pids()).toHaveLength(before + 1);
   });
 
   it("refuses ngrok's free-plan warning page before triggering any run, naming it and the ways out", async () => {
@@ -171,14 +177,6 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     expect(run.stdout).not.toMatch(/Tunnel \(cloudflared\): https:\/\/api\.trycloudflare\.com/);
     expect(run.stdout).toContain('No run was triggered');
     expect(triggered()).toEqual([]);
-  });
-
-  it('kills an agent that ignores SIGTERM when the step ends', async () => {
-    await agent.behave({ ignoreSigterm: true });
-    const before = (await agent.pids()).length;
-    const run = await runAction({ workspace, inputs: inputsFor({}), env: agent.env() });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(await agent.pids()).toHaveLength(before + 1);
   });
 
   it('warns on the run that ended after the agent exited, naming the time', async () => {
@@ -218,24 +216,5 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     const post = await runAction({ workspace, inputs, env: { ...agent.env(), ...postStepEnv(main.state) } });
     expect(post.code).toBe(0);
     expect(post.stdout).toContain(`Stopped the tunnel agent the main step left running (pid ${pid})`);
-  });
-
-  it('fails naming the local address when the app never answers, triggers nothing, leaves no agent', async () => {
-    const closed = await startApp();
-    await closed.close();
-    // The app never answers: the action waits out its bound (30 s), which leaves the agent time to start on a
-    // busy machine, so that the failure names the app, not a slow agent.
-    const inputs = inputsFor({
-      tunnel: closed.url,
-      'timeout-minutes': '0.5',
-      'tunnel-provider': 'ngrok',
-      'ngrok-authtoken': TOKEN,
-    });
-    const run = await runAction({ workspace, inputs, env: agent.env() });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`nothing answers at ${closed.url}`);
-    expect(run.stdout).toContain('No run was triggered');
-    expect(triggered()).toEqual([]);
-    expectNoSecret(run, await workspaceText(workspace));
   });
 });

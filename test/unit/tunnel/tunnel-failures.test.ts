@@ -18,7 +18,9 @@ import {
   type StartTunnelOptions,
 } from '../../../src/tunnel/tunnel.js';
 import { isAlive, useAgentAndApp } from '../../support/fake-tunnel.js';
+import { until } from '../../support/emulator.js';
 import { waitFor } from '../../support/harness.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 const world = useAgentAndApp();
 const { tunnel } = world;
@@ -87,7 +89,14 @@ describe('startTunnel when the agent does not open the tunnel', () => {
 
   it('an agent that never gets its tunnel: the bound ends the wait, quoting its last error', async () => {
     await world.agent.behave({ unreachable: true });
-    const message = await failure(start(ngrok, { timeoutMs: 1_500 }));
+    // The bound runs on a clock of the test's: it ends once the agent has run and logged its error (it logs
+    // as it starts, then every second), however long a busy machine takes to start it.
+    const clock = new ManualClock();
+    const ending = failure(start(ngrok, { timeoutMs: 1_500, clock }));
+    await until(async () => (await world.agent.pids()).length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the agent's first line read from its pipe
+    await clock.advance(1_500);
+    const message = await ending;
     expect(message).toBe(
       `The ngrok agent did not open the tunnel to ${world.appUrl} in time: failed to reconnect session: failed to dial ngrok server with address "connect.ngrok-agent.com:443": dial tcp: lookup connect.ngrok-agent.com: no such host.`,
     );
@@ -145,13 +154,20 @@ describe('startTunnel after the tunnel opened', () => {
   it('a try cut short by the bound says nothing about the app', async () => {
     // Answers only when asked directly: a request through the tunnel (the agent's Host) is held.
     let address = '';
+    let tried = false;
     const held = createServer((req, res) => {
       if (req.headers.host === new URL(address).host) res.end('app');
+      else tried = true;
     });
     await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
     address = `http://127.0.0.1:${(held.address() as AddressInfo).port}`;
     try {
-      const message = await failure(start({ address }, { timeoutMs: 1_500 }));
+      // The bound (on a clock of the test's) ends once a try through the tunnel is held at the app.
+      const clock = new ManualClock();
+      const ending = failure(start({ address }, { timeoutMs: 1_500, clock }));
+      await until(() => tried);
+      await clock.advance(1_500);
+      const message = await ending;
       expect(message).toMatch(
         /^The app did not answer through the tunnel \(http:\/\/127\.0\.0\.1:\d+ -> .*; last: no answer\): the app answers at .* itself, but not through the tunnel\.$/,
       );

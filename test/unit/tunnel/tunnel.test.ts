@@ -14,10 +14,13 @@ import { describe, expect, it } from 'vitest';
 import type { TunnelInputs } from '../../../src/inputs/schema.js';
 import { startPushListener } from '../../../src/run/follow/push.js';
 import { forwardTo } from '../../../src/tunnel/forward.js';
+import { systemClock } from '../../../src/common/clock.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
-import { checkedPublicUrl, startTunnel } from '../../../src/tunnel/tunnel.js';
+import { checkedPublicUrl, startTunnel, type StartTunnelOptions } from '../../../src/tunnel/tunnel.js';
 import { useAgentAndApp } from '../../support/fake-tunnel.js';
+import { until } from '../../support/emulator.js';
 import { waitFor } from '../../support/harness.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 const hosts: string[] = [];
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
@@ -39,15 +42,35 @@ const ngrok = (over: Partial<TunnelInputs> = {}): Partial<TunnelInputs> => ({
   ...over,
 });
 
-function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000, via?: string) {
+function start(over: Partial<TunnelInputs> = {}, timeoutMs = 20_000, more: Partial<StartTunnelOptions> = {}) {
   return startTunnel({
     tunnel: tunnel(over),
     env: { ...JOB_SECRETS, ...world.agent.env(), NGROK_AUTHTOKEN: '' },
     log: () => {},
     signal: new AbortController().signal,
     timeoutMs,
-    ...(via ? { via } : {}),
+    ...more,
   });
+}
+
+/**
+ * The clock and log of a start whose bound counts from the agent's announcement of its URL (its log line),
+ * in real time: the tries through the tunnel get the whole bound, however long a busy machine takes to start
+ * the agent.
+ */
+function boundFromAnnouncement(): Pick<StartTunnelOptions, 'clock' | 'log'> {
+  let announced = (): void => {};
+  const announcement = new Promise<void>((resolve) => (announced = resolve));
+  return {
+    log: () => announced(),
+    clock: {
+      ...systemClock,
+      sleep: async (ms, signal) => {
+        await announcement;
+        await systemClock.sleep(ms, signal);
+      },
+    },
+  };
 }
 
 describe('startTunnel with cloudflared (the default)', () => {
@@ -109,7 +132,7 @@ describe('startTunnel with ngrok', () => {
     const front = await startPushListener({ port: 0, host: '127.0.0.1', forward: forwardTo(world.appUrl) });
     try {
       const via = `http://127.0.0.1:${front.port}`;
-      const open = await start(ngrok({ hostHeader: 'rewrite' }), 20_000, via);
+      const open = await start(ngrok({ hostHeader: 'rewrite' }), 20_000, { via });
       expect(await (await fetch(open.url)).text()).toBe('app');
       expect(hosts.at(-1)).toBe(new URL(world.appUrl).host);
       const { args } = await world.agent.started();
@@ -153,7 +176,7 @@ describe('startTunnel with ngrok', () => {
 
   it('does not take an ngrok error answer (ERR_NGROK_3200, 404) for the app', async () => {
     await world.agent.behave({ tunnelNotFound: true });
-    await expect(start(ngrok(), 4_000)).rejects.toThrow(
+    await expect(start(ngrok(), 4_000, boundFromAnnouncement())).rejects.toThrow(
       /The app did not answer through the tunnel \(.*; last: HTTP 404 ERR_NGROK_3200\): the app answers at/,
     );
     expect(await world.agent.alive()).toEqual([]);
@@ -165,7 +188,9 @@ describe('startTunnel with ngrok', () => {
     const collecting = setInterval(gc, 50);
     try {
       await world.agent.behave({ tunnelNotFound: true });
-      await expect(start(ngrok(), 4_000)).rejects.toThrow(/last: HTTP 404 ERR_NGROK_3200/);
+      await expect(start(ngrok(), 4_000, boundFromAnnouncement())).rejects.toThrow(
+        /last: HTTP 404 ERR_NGROK_3200/,
+      );
     } finally {
       clearInterval(collecting);
     }
@@ -176,9 +201,13 @@ describe('startTunnel with ngrok', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const address = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     closed.close();
-    await expect(start(ngrok({ address }), 4_000)).rejects.toThrow(
-      `nothing answers at ${address} (ECONNREFUSED)`,
-    );
+    // The bound (on a clock of the test's) ends once the agent has announced its URL, the tries begun.
+    const clock = new ManualClock();
+    let announced = false;
+    const ending = start(ngrok({ address }), 4_000, { clock, log: () => (announced = true) });
+    await until(() => announced);
+    await clock.advance(4_000);
+    await expect(ending).rejects.toThrow(`nothing answers at ${address} (ECONNREFUSED)`);
     expect(await world.agent.alive()).toEqual([]);
   });
 });
