@@ -7,11 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useE2ESetup } from '../support/e2e-setup.js';
-import { holdForWebhooks } from '../support/virtual-world.js';
+import { holdForWebhooks, useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('notify', { virtual: true, visuals: false });
-beforeAll(() => holdForWebhooks(setup.world!));
+const setup = useWorld({ fixtures: true, visuals: false });
+beforeAll(() => holdForWebhooks(setup));
 
 /** A port free on loopback now. */
 function freePort(): Promise<number> {

@@ -1,13 +1,13 @@
 /**
  * GitHub keeps 10 error annotations per step (docs/github-platform.md, "Annotations"), and a failing step
  * writes one of its own (`core.setFailed`). The action in-process (`run(deps)`) against suites of 9, 10
- * and 11 failing tests, it and the emulator on one virtual clock (`support/virtual-world.ts`): the step's error is always among the 10 kept, every failing test
+ * and 11 failing tests, it and the emulator on one virtual clock (`support/world.ts`): the step's error is always among the 10 kept, every failing test
  * has its own annotation while they fit (9), and past that the last slot counts the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
 import { runActionInProcess } from '../../support/run-action.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { startWorld, type World } from '../../support/world.js';
 import {
   makeTempWorkspace,
   ORG,
@@ -39,11 +39,11 @@ function seed(): SeedFile {
   return file;
 }
 
-let world: VirtualWorld;
+let world: World;
 const workspaces: string[] = [];
 
 beforeAll(async () => {
-  world = await startVirtualWorld({ timeScale: 0.01, seed: seed() });
+  world = await startWorld({ timeScale: 0.01, seed: seed() });
 });
 
 afterAll(async () => {

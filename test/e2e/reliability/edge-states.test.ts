@@ -6,7 +6,7 @@
  *   after the trigger), then `error` with the service's answer;
  * - a suite result whose tests list changes while it is paged: every test result is reported once.
  * The action runs in-process (`run(deps)`), each case with an emulator of its own on one virtual clock
- * (`support/virtual-world.ts`): the deadline, the 30 s grace and the runs keep their production values in
+ * (`support/world.ts`): the deadline, the 30 s grace and the runs keep their production values in
  * the action's time and take milliseconds of real time; time stands still while the emulator works, so its
  * 55 test results cost no time of the action. What a case does to the service mid-run, it does on that
  * clock too, looking every few ms of it. No case reads a screenshot: the emulator renders none.
@@ -14,7 +14,7 @@
 import { afterAll, describe, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
 import { runActionInProcess } from '../../support/run-action.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { startWorld, type World } from '../../support/world.js';
 import type { VirtualClock } from '../../support/virtual-clock.js';
 import {
   countsOf,
@@ -32,7 +32,7 @@ import {
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('edge');
-const worlds: VirtualWorld[] = [];
+const worlds: World[] = [];
 const workspaces: string[] = [];
 
 afterAll(async () => {
@@ -68,7 +68,7 @@ async function everyFewMs(clock: VirtualClock, everyMs: number, check: () => boo
 
 /** An emulator and the action in-process on one virtual clock, a workspace and a runner of the action. */
 async function setUp() {
-  const world = await startVirtualWorld({ seed: edgeSeed() });
+  const world = await startWorld({ seed: edgeSeed() });
   worlds.push(world);
   const { emulator, clock } = world;
   const workspace = await makeTempWorkspace('gi-rel-edge-');
