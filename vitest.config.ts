@@ -27,7 +27,7 @@ const SLOW = [
   'test/unit/run/follow/watch.test.ts',
   'test/unit/run/follow/watch-failures.test.ts',
   'test/unit/run/follow/retry.test.ts',
-  'test/unit/run/tails.test.ts',
+  'test/unit/run/follow/tails.test.ts',
   'test/unit/tunnel/tunnel.test.ts',
   'test/unit/action/readme.test.ts',
   'test/contract/official-client.test.ts',

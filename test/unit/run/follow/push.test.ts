@@ -6,9 +6,13 @@
  * webhooks change nothing but timing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPlan } from '../../../src/run/engine.js';
-import { PUSH_MAX_BODY_BYTES, startPushListener, type PushListener } from '../../../src/run/follow/push.js';
-import type { RunSummary } from '../../../src/run/types.js';
+import { runPlan } from '../../../../src/run/engine.js';
+import {
+  PUSH_MAX_BODY_BYTES,
+  startPushListener,
+  type PushListener,
+} from '../../../../src/run/follow/push.js';
+import type { RunSummary } from '../../../../src/run/types.js';
 import {
   actionApi,
   percentile,
@@ -16,8 +20,8 @@ import {
   setDurations,
   watchSeed,
   type RunSpec,
-} from '../../support/watch-scenario.js';
-import { holdForWebhooks, startWorld, type World } from '../../support/world.js';
+} from '../../../support/watch-scenario.js';
+import { holdForWebhooks, startWorld, type World } from '../../../support/world.js';
 
 const lone = (i: number, outcome: 'pass' | 'fail' = 'pass'): RunSpec => ({
   kind: 'test',

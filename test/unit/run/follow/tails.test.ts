@@ -11,15 +11,15 @@
  * needs its own read and one page of tests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../../src/api/limits.js';
 import {
   runWatch,
   watchSeed,
   WATCH_KEY,
   type RunSpec,
   type WatchFigures,
-} from '../../support/watch-scenario.js';
-import { startWorld, type World } from '../../support/world.js';
+} from '../../../support/watch-scenario.js';
+import { startWorld, type World } from '../../../support/world.js';
 
 /** The goal: the step ends within this factor of the bucket model after the last finish. */
 const MODEL_FACTOR = 1.2;
