@@ -153,20 +153,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
   };
   const workspace = fixtures ? await makeWorkspace('gi-world-') : await newWorkspace();
   if (fixtures) workspaces.push(workspace);
-  const client = (over: Partial<ClientOptions> = {}): Client => {
-    const base = { apiKey, baseUrl: emulator.baseUrl, ...over };
-    if (!virtual) return createTestClient(base);
-    const time = over.clock ?? virtual;
-    const api = createTestClient({
-      ...base,
-      clock: {
-        now: () => time.now(),
-        random: () => time.random(),
-        sleep: (ms, signal) => virtual.untracked(time.sleep(ms, signal)),
-      },
-    });
-    return trackCalls(virtual, api);
-  };
+  const client = (over: Partial<ClientOptions> = {}): Client =>
+    clientOf({ apiKey, baseUrl: emulator.baseUrl, ...over }, virtual);
   const start = async ({ bundle, ...run }: RunOptions): Promise<Started> => {
     const where = run.workspace ?? workspace;
     if (bundle) {
@@ -199,15 +187,15 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
     close: async () => {
       await emulator.close();
       await virtual?.stop();
-      for (const dir of workspaces) await rm(dir, { recursive: true, force: true });
+      for (const dir of workspaces) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
 
 /**
  * Registers a test file's hooks for one world shared by its tests: started before them, its request log
- * reset before each, closed after them. The fields (but `apiKey`, set at once) are set once the file's `beforeAll` hooks run (a file's
- * own `beforeAll` runs after this one).
+ * reset before each, closed after them. Its fields but `apiKey` are set once the file's `beforeAll` hooks
+ * run (a file's own `beforeAll` runs after this one).
  */
 export function useWorld(options?: WorldOptions & { clock?: 'virtual' }): World;
 export function useWorld(options: WorldOptions & { clock: 'scaled' }): ScaledWorld;
@@ -248,7 +236,7 @@ export function useWorlds(): {
     }) as never,
     newWorkspace: async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'gi-world-'));
-      later(() => rm(dir, { recursive: true, force: true }));
+      later(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
       return dir;
     },
   };
@@ -268,6 +256,21 @@ function scaledClock(factor: number): Clock {
     random: () => Math.random(),
     sleep: (ms, signal) => systemClock.sleep(ms / factor, signal),
   };
+}
+
+/** The real API client with `options`; on a virtual clock, its waits on it and every call tracked. */
+function clientOf(options: ClientOptions, virtual: VirtualClock | undefined): Client {
+  if (!virtual) return createTestClient(options);
+  const time = options.clock ?? virtual;
+  const api = createTestClient({
+    ...options,
+    clock: {
+      now: () => time.now(),
+      random: () => time.random(),
+      sleep: (ms, signal) => virtual.untracked(time.sleep(ms, signal)),
+    },
+  });
+  return trackCalls(virtual, api);
 }
 
 /**
