@@ -14,7 +14,6 @@ import type { Emulator } from '../../emulator/index.js';
 import { issueMarker } from '../../src/report/failure-issue-body.js';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
 import { startAction, type ActionRun } from '../support/harness.js';
-import { runActionInProcess } from '../support/run-action.js';
 import { FILES, leakForms, readResults, secretInputs, secretsFor } from '../support/reliability.js';
 import { useWorlds } from '../support/world.js';
 
@@ -417,12 +416,10 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
     github.hang = /\/issues/;
     const world = await open({ secrets, github });
     const workspace = await newWorkspace();
-    const run = await runActionInProcess({
+    const run = await world.run({
       workspace,
       inputs: nightlyInputs(world.emulator),
       env: nightlyEnv(github, 301),
-      clock: world.clock,
-      createApi: (options) => world.client(options),
     });
     const endedAt = world.clock.now();
     expectVerdictKept({ ...run, workspace }, 'failed');

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
-import { runActionInProcess } from '../../support/run-action.js';
 import { startWorld, type World } from '../../support/world.js';
 import {
   makeTempWorkspace,
@@ -55,7 +54,7 @@ afterAll(async () => {
 async function errorsOf(size: number): Promise<string[]> {
   const workspace = await makeTempWorkspace('gi-rel-slots-');
   workspaces.push(workspace);
-  const run = await runActionInProcess({
+  const run = await world.run({
     workspace,
     inputs: {
       ...secretInputs(secrets),
@@ -64,8 +63,6 @@ async function errorsOf(size: number): Promise<string[]> {
       screenshots: 'none',
       'timeout-minutes': '1',
     },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   expect(run.code).toBe(1);
   expect(run.outputs.failed, run.stdout).toBe(String(size));

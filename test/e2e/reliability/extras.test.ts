@@ -18,7 +18,6 @@ import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy, startProxy } from '../../support/proxy.js';
 import { FILES, listFiles, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
-import { runActionInProcess } from '../../support/run-action.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
 import { startTlsRedirect, TEST_CA_FILE } from '../../support/tls.js';
 import { useWorlds } from '../../support/world.js';
@@ -134,7 +133,7 @@ describe.concurrent('reports first, extras after', () => {
     github.hang = /./;
     const world = await open({ secrets, github });
     const workspace = await newWorkspace();
-    const run = await runActionInProcess({
+    const run = await world.run({
       workspace,
       inputs: {
         ...secretInputs(secrets),
@@ -146,8 +145,6 @@ describe.concurrent('reports first, extras after', () => {
         screenshots: 'none',
       },
       env: await pullRequestEnv(workspace, github),
-      clock: world.clock,
-      createApi: (options) => world.client(options),
     });
     const endedAt = world.clock.now();
     expect(run.code, run.stdout).toBe(0);

@@ -13,7 +13,6 @@ import type { SeedFile } from '../../../emulator/index.js';
 import type { FaultRule } from '../../../emulator/faults.js';
 import { startEchoProxy, type Bend } from '../../support/proxy.js';
 import { counts, type ActionRun } from '../../support/harness.js';
-import { runActionInProcess } from '../../support/run-action.js';
 import {
   ORG,
   parseAnnotations,
@@ -89,11 +88,9 @@ async function act(
   later(() => p.close());
   const workspace = await newWorkspace();
   const started = world.clock.now();
-  const run = await runActionInProcess({
+  const run = await world.run({
     workspace,
     inputs: { ...secretInputs(secrets), 'api-base-url': p.baseUrl, screenshots: 'none', ...inputs },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   return { run, results: readResults(workspace)!, seen, tookMs: world.clock.now() - started };
 }

@@ -6,7 +6,6 @@
  */
 import { expect, it } from 'vitest';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { runActionInProcess } from '../../support/run-action.js';
 import { findSecrets, leakForms, secretInputs, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
@@ -19,7 +18,7 @@ it('a secret in summary-title, comment-key or failure-issue-labels is *** in eve
   later(() => github.stop());
   const world = await open({ secrets, github });
   const workspace = await newWorkspace();
-  const run = await runActionInProcess({
+  const run = await world.run({
     workspace,
     inputs: {
       ...secretInputs(secrets),
@@ -42,8 +41,6 @@ it('a secret in summary-title, comment-key or failure-issue-labels is *** in eve
       GITHUB_RUN_ATTEMPT: '1',
       GITHUB_API_URL: github.baseUrl,
     },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   expect(run.code, run.stdout).toBe(1);
   expect(run.summary).toContain('Nightly &#42;&#42;&#42; shop');
