@@ -11,12 +11,12 @@ import {
   officialRequests,
   percentile,
   runWatch,
-  startWatchBed,
+  watchSeed,
   type RunSpec,
-  type WatchBed,
   type WatchFigures,
 } from '../test/support/watch-scenario.js';
 import { seededRandom } from '../emulator/util.js';
+import { startWorld, type World } from '../test/support/world.js';
 
 if (process.argv.length > 2) {
   console.log(
@@ -55,7 +55,7 @@ function line(name: string, specs: RunSpec[], f: WatchFigures): void {
   );
 }
 
-async function lanes(bed: WatchBed, d: number, together: boolean): Promise<void> {
+async function lanes(bed: World, d: number, together: boolean): Promise<void> {
   for (let r = 1; r <= 3; r++) {
     const specs = round(d, r, together ? 'a' : 'b');
     const f = await runWatch(bed, specs, together);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       id: `c${n}-${i}`,
       durationsMs: [1, 2, 3].map(() => jittered(20_000)),
     }));
-  const bed = await startWatchBed([...all, lone, loneSuite, ...many(20), ...many(100)]);
+  const bed = await startWorld({ seed: watchSeed([...all, lone, loneSuite, ...many(20), ...many(100)]) });
   try {
     for (let r = 1; r <= 2; r++) {
       const specs = [{ ...lone, durationsMs: [jittered(20_000)] }];

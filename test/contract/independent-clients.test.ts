@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { data, ISO, KEY, until } from '../support/emulator.js';
 import { ROOT } from '../support/harness.js';
-import { startVirtualWorld, type VirtualWorld } from '../support/virtual-world.js';
+import { startWorld, type World } from '../support/world.js';
 
 const run = promisify(execFile);
 const CLIENTS = path.join(ROOT, 'test', 'contract', 'clients');
@@ -93,9 +93,9 @@ describe('a webhook receiver written for live webhooks', () => {
 });
 
 describe("the official CLI's on-demand run (--immediate) at production durations", () => {
-  let world: VirtualWorld;
+  let world: World;
   beforeAll(async () => {
-    world = await startVirtualWorld();
+    world = await startWorld();
   });
   afterAll(() => world?.close());
 

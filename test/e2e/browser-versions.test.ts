@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { counts } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('browser-versions', { virtual: true });
+const setup = useWorld({ fixtures: true });
 
 interface ResultsJson {
   runs: Array<{ variant: { browser?: string }; error?: string }>;

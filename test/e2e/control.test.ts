@@ -1,7 +1,7 @@
 /**
  * The action against the emulator: the deadline with remote cancel, a workflow cancel (SIGINT) mid-run, and
  * retry-failed turning a test that fails once into a flaky one. The deadline and retry cases run in-process
- * (`run(deps)`) with their emulator on one virtual clock (`useE2ESetup(name, { virtual: true })`: production
+ * (`run(deps)`) with their emulator on one virtual clock (`useWorld`: production
  * durations and waits, so a 0.4 min timeout is 24 s of the clock and milliseconds of real time, and its time
  * figures are exact); the SIGINT case runs the bundle (`dist/index.js`) as a child process against an
  * emulator of its own on real time, since it proves the process's signal handling.
@@ -10,12 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { counts, startAction, waitFor } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { counts, waitFor } from '../support/harness.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('control', { virtual: true });
+const setup = useWorld({ fixtures: true });
 /** The bundle's emulator, on real time. */
-const bundle = useE2ESetup('control-bundle');
+const bundle = useWorld({ clock: 'scaled', timeScale: 0.02, speed: 10, fixtures: true });
 
 beforeEach(() => {
   setup.emulator.resetLog();
@@ -28,14 +28,14 @@ afterEach(() => {
       s.emulator.setScenario(id, s.seedScenarios.get(id) ?? null);
 });
 
-function inputs(extra: Record<string, string>, s = setup): Record<string, string> {
+function inputs(extra: Record<string, string>, s: { connection(): Record<string, string> } = setup) {
   return { ...s.connection(), screenshots: 'none', ...extra };
 }
 
 describe('deadline, workflow cancel and retries', () => {
   it('at the timeout: cancels the remote suite run, keeps what finished, marks the rest timed out', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
-    const clock = setup.world!.clock;
+    const clock = setup.clock;
     const t0 = clock.now();
     const r = await setup.run({
       inputs: inputs({ 'suite-ids': 'suite-smoke', 'timeout-minutes': '0.4', 'fail-on-timeout': 'false' }),
@@ -71,7 +71,7 @@ describe('deadline, workflow cancel and retries', () => {
 
   it('at the timeout under fail-on-timeout (default): the step fails', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
-    const clock = setup.world!.clock;
+    const clock = setup.clock;
     const t0 = clock.now();
     const r = await setup.run({ inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '0.05' }) });
     // At exactly the 3 s deadline: the cancel sent, the action done.
@@ -96,8 +96,8 @@ describe('deadline, workflow cancel and retries', () => {
   it('SIGINT mid-run: every active remote run is cancelled, reports are written, exit non-zero', async () => {
     bundle.emulator.setScenario('test-home', { hang: true });
     await rm(path.join(bundle.workspace, 'ghost-inspector-results.json'), { force: true });
-    const { child, done } = await startAction({
-      workspace: bundle.workspace,
+    const { cancel, done } = await bundle.start({
+      bundle: true,
       inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', 'timeout-minutes': '5' }, bundle),
     });
     // Both runs started and the action is polling.
@@ -109,7 +109,7 @@ describe('deadline, workflow cancel and retries', () => {
           .some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
     );
     const signalledAt = Date.now();
-    child.kill('SIGINT');
+    cancel('SIGINT');
     const r = await done;
     expect(Date.now() - signalledAt).toBeLessThan(9_000);
     expect(r.code).not.toBe(0);

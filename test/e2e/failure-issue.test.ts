@@ -14,26 +14,14 @@ import type { Emulator } from '../../emulator/index.js';
 import { issueMarker } from '../../src/report/failure-issue-body.js';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
 import { startAction, type ActionRun } from '../support/harness.js';
-import { runActionInProcess } from '../support/run-action.js';
-import {
-  closeAfterAll,
-  FILES,
-  leakForms,
-  makeTempWorkspace,
-  readResults,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startReliabilityEmulator,
-  startVirtualReliabilityWorld,
-} from '../support/reliability.js';
+import { FILES, leakForms, readResults, secretInputs, secretsFor } from '../support/reliability.js';
+import { useWorlds } from '../support/world.js';
 
 const secrets = secretsFor('failure-issue');
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 async function setUp(): Promise<{ emulator: Emulator; github: FakeGitHub }> {
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets });
   const github = new FakeGitHub();
   await github.start();
   later(() => github.stop());
@@ -80,8 +68,7 @@ async function nightly(
   runId: number,
   change: Change = {},
 ): Promise<ActionRun & { workspace: string; ms: number }> {
-  const workspace = await makeTempWorkspace('gi-failure-issue-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const started = Date.now();
   const { done } = await startAction({
     workspace,
@@ -427,16 +414,12 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
     await github.start();
     later(() => github.stop());
     github.hang = /\/issues/;
-    const world = await startVirtualReliabilityWorld(secrets, github);
-    later(() => world.close());
-    const workspace = await makeTempWorkspace('gi-failure-issue-');
-    later(() => removeWorkspace(workspace));
-    const run = await runActionInProcess({
+    const world = await open({ secrets, github });
+    const workspace = await newWorkspace();
+    const run = await world.run({
       workspace,
       inputs: nightlyInputs(world.emulator),
       env: nightlyEnv(github, 301),
-      clock: world.clock,
-      createApi: (options) => world.client(options),
     });
     const endedAt = world.clock.now();
     expectVerdictKept({ ...run, workspace }, 'failed');

@@ -4,7 +4,7 @@
  * same code in the bundle, which `e2e.test.ts` proves. Cases refused before any request keep the 10x
  * clock: they wait on no time, and a virtual clock would only watch their file reads. The runs that reach
  * the service (output files) share one virtual clock with an emulator of their own
- * (`useE2ESetup(name, { virtual: true })`), and take milliseconds of real time. No case reads a
+ * (`useWorld`), and take milliseconds of real time. No case reads a
  * screenshot: the emulators render none (`visuals: false`).
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BAD_INPUTS, makeWorkspace } from '../support/action-fixtures.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('inputs', { visuals: false });
+const setup = useWorld({ clock: 'scaled', timeScale: 0.02, speed: 10, fixtures: true, visuals: false });
 const API_KEY = setup.apiKey;
 
 describe('bad inputs', () => {
@@ -46,7 +46,7 @@ describe('bad inputs', () => {
 });
 
 describe('output files', () => {
-  const reports = useE2ESetup('inputs-reports', { virtual: true, visuals: false });
+  const reports = useWorld({ fixtures: true, visuals: false });
 
   it('a report that cannot be written is named by its input, and the run still reports', async () => {
     const own = await makeWorkspace('gi-e2e-write-');

@@ -3,8 +3,7 @@
  * every JUnit file of every e2e run (valid against the unmodified junit-10.xsd, consumer counts equal the
  * outputs); these cases pin what consumers show: the wall time, flaky and re-run attempts, a screenshot
  * comparison under fail-on-screenshot-compare, a timed-out and a cancelled test, names, and the failing
- * step's error once. The action and the emulator run on one virtual clock (`useE2ESetup(name, { virtual:
- * true })`): production durations and deadlines in milliseconds of real time, the wall time read on that
+ * step's error once. The action and the emulator run on one virtual clock (`useWorld`): production durations and deadlines in milliseconds of real time, the wall time read on that
  * clock. Its emulator renders screenshots: the first case reads them.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,9 +12,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consumerCounts, xpath } from '../support/junit.js';
 import { counts, type ActionRun } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('junit', { virtual: true });
+const setup = useWorld({ fixtures: true });
 
 beforeEach(async () => {
   setup.emulator.resetLog();
@@ -54,7 +53,7 @@ describe('JUnit as consumers read it', () => {
 
   it('several suites in parallel: <testsuites time> is the wall time, not the sum of the suites', async () => {
     // The file's time is compared with the wall time of the clock the action and the emulator share.
-    const clock = setup.world!.clock;
+    const clock = setup.clock;
     const started = clock.now();
     const r = await setup.run({
       inputs: inputs({ 'suite-ids': 'suite-smoke\nsuite-checkout\nsuite-visual' }),
@@ -134,11 +133,11 @@ describe('JUnit as consumers read it', () => {
 
   it('cancelled by the workflow: <skipped message="Cancelled: …">', async () => {
     setup.emulator.setScenario('test-home', { hang: true });
-    const { cancel, done } = setup.start({
+    const { cancel, done } = await setup.start({
       inputs: inputs({ 'test-ids': 'test-home', 'timeout-minutes': '5' }),
     });
     // Looked for every 100 ms of the shared clock: the cancel comes long before the 5 min deadline.
-    const clock = setup.world!.clock;
+    const clock = setup.clock;
     while (!setup.emulator.requests().some((q) => q.method === 'GET' && q.path.startsWith('/v1/results/')))
       await clock.sleep(100);
     cancel('SIGINT');

@@ -10,16 +10,15 @@ import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useE2ESetup } from '../support/e2e-setup.js';
 import { useAgentAndApp } from '../support/fake-tunnel.js';
-import { holdForWebhooks } from '../support/virtual-world.js';
+import { holdForWebhooks, useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('notify', { virtual: true, visuals: false });
+const setup = useWorld({ fixtures: true, visuals: false });
 /** What the app behind the tunnel was asked. */
 const appSeen: IncomingMessage[] = [];
 const world = useAgentAndApp((req) => appSeen.push(req));
 // A webhook through the tunnel crosses the agent's process too: time stands still a little longer.
-beforeAll(() => holdForWebhooks(setup.world!, 500));
+beforeAll(() => holdForWebhooks(setup, 500));
 
 /** A port free on loopback now. */
 function freePort(): Promise<number> {

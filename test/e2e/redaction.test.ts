@@ -2,7 +2,7 @@
  * Redaction end to end (the action in-process, `run(deps)`, against the emulator): secrets go where they can be, and the action's own
  * data (ids, result links, dates, screenshot downloads) is never rewritten, however short a private value
  * is; names are redacted like any service text. User-info of a URL is written nowhere. The action and the
- * emulator share one virtual clock (`useE2ESetup(name, { virtual: true })`): production durations in
+ * emulator share one virtual clock (`useWorld`): production durations in
  * milliseconds of real time. Its emulator renders screenshots: the first case reads them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,9 +10,9 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ActionRun } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('redaction', { virtual: true });
+const setup = useWorld({ fixtures: true });
 const API_KEY = setup.apiKey;
 
 beforeEach(async () => {

@@ -1,14 +1,14 @@
 /**
  * `result-ids`: runs started in one step with `wait: false` are waited for in another, with every report
- * as usual. In-process on one virtual clock with the emulator (`useE2ESetup(name, { virtual: true })`).
+ * as usual. In-process on one virtual clock with the emulator (`useWorld`).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counts } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('result-ids', { virtual: true });
+const setup = useWorld({ fixtures: true });
 
 beforeEach(() => setup.emulator.resetLog());
 afterEach(() => setup.emulator.setScenario('test-home', setup.seedScenarios.get('test-home') ?? null));

@@ -2,7 +2,7 @@
  * Recorder (.side) files under `start-url`, end to end: the action in-process (`run(deps)`) against the emulator. Relative `open`
  * targets resolve against the start URL as Selenium IDE's base-URL override does (the first one included),
  * absolute ones to the file's own site are rebased with a notice; without `start-url` nothing changes.
- * The action and the emulator share one virtual clock (`useE2ESetup(name, { virtual: true })`): production
+ * The action and the emulator share one virtual clock (`useWorld`): production
  * durations in milliseconds of real time.
  */
 import { readFileSync } from 'node:fs';
@@ -10,10 +10,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestResult } from '../../src/api/types.js';
 import type { ActionRun } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { useWorld } from '../support/world.js';
 import { xpath } from '../support/junit.js';
 
-const setup = useE2ESetup('side', { virtual: true });
+const setup = useWorld({ fixtures: true });
 const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {

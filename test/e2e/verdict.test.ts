@@ -1,8 +1,7 @@
 /**
  * One verdict everywhere (issue: "One verdict, computed once"): the action's step result, outputs,
  * results.json, job summary and JUnit agree, for `fail-on-empty` and `fail-on-screenshot-compare`. The
- * action runs in-process (`run(deps)`) with its emulator on one virtual clock (`useE2ESetup(name, {
- * virtual: true })`: production durations in milliseconds of real time); the pull-request comment runs the
+ * action runs in-process (`run(deps)`) with its emulator on one virtual clock (`useWorld`: production durations in milliseconds of real time); the pull-request comment runs the
  * bundle (`dist/index.js`), whose comment client is a chunk of its own, against an emulator of its own on
  * real time (a child's calls are not seen by a virtual clock), which renders no screenshots: that case
  * reads none.
@@ -12,10 +11,10 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
-import { counts, runAction as runBundle, type ActionRun } from '../support/harness.js';
-import { useE2ESetup } from '../support/e2e-setup.js';
+import { counts, type ActionRun } from '../support/harness.js';
+import { useWorld } from '../support/world.js';
 
-const setup = useE2ESetup('verdict', { virtual: true });
+const setup = useWorld({ fixtures: true });
 const API_KEY = setup.apiKey;
 
 function run(inputs: Record<string, string>): Promise<ActionRun> {
@@ -112,7 +111,7 @@ describe('one verdict everywhere', () => {
 });
 
 describe('one verdict everywhere, the bundle', () => {
-  const bundle = useE2ESetup('verdict-bundle', { visuals: false });
+  const bundle = useWorld({ clock: 'scaled', timeScale: 0.02, speed: 10, fixtures: true, visuals: false });
 
   it('pull-request comment: each matrix leg (comment-key) keeps its own sticky comment', async () => {
     const github = new FakeGitHub();
@@ -122,8 +121,8 @@ describe('one verdict everywhere, the bundle', () => {
       await writeFile(event, JSON.stringify({ pull_request: { number: 5 } }));
       // The bundle itself: the comment's client is a chunk of its own in dist/.
       const leg = (browser: string) =>
-        runBundle({
-          workspace: bundle.workspace,
+        bundle.run({
+          bundle: true,
           inputs: {
             ...bundle.connection(),
             'timeout-minutes': '5',

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SuiteResult, TestResult } from '../../emulator/api-types.js';
 import { RUN_LIMIT_MS } from '../../emulator/engine.js';
 import { SUITE_WAIT_MS } from '../../emulator/waits.js';
-import { startVirtualWorld, type VirtualWorld } from '../support/virtual-world.js';
+import { startWorld, type World } from '../support/world.js';
 
-let world: VirtualWorld;
+let world: World;
 afterEach(async () => {
   await world?.close();
 });
@@ -19,7 +19,7 @@ const one = <T>(x: T | T[]): T => (Array.isArray(x) ? x[0]! : x);
 
 describe('the emulator on a virtual clock', () => {
   it('a 60 s run takes exactly 60 s of the clock: dates, executionTime and the finish record', async () => {
-    world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 0 });
+    world = await startWorld({ rateLimit: false, notFoundWindowMs: 0 });
     const { clock, emulator } = world;
     emulator.setScenario('test-home', { runDurationMs: 60_000 });
     const api = world.client();
@@ -48,7 +48,7 @@ describe('the emulator on a virtual clock', () => {
 
   it('seeded and created records are dated on the clock', async () => {
     const start = Date.parse('2031-02-03T04:05:06.000Z');
-    world = await startVirtualWorld({ rateLimit: false }, { start });
+    world = await startWorld({ rateLimit: false, clockOptions: { start } });
     const { clock, emulator } = world;
     expect(emulator.store.suites.get('suite-smoke')!.dateCreated).toBe('2031-02-03T04:05:06.000Z');
     await clock.sleep(1_500);
@@ -57,7 +57,7 @@ describe('the emulator on a virtual clock', () => {
   });
 
   it('the not-found window (a fault) ends at exactly its length times the time scale after the trigger', async () => {
-    world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 2_000, timeScale: 0.5 });
+    world = await startWorld({ rateLimit: false, notFoundWindowMs: 2_000, timeScale: 0.5 });
     const { clock } = world;
     const api = world.client({ maxRetries: 0 });
     const started = one(await api.executeTest('test-home', { immediate: true }));
@@ -69,7 +69,7 @@ describe('the emulator on a virtual clock', () => {
   });
 
   it("the rate limit's bucket refills on the clock", async () => {
-    world = await startVirtualWorld({ rateLimit: { burst: 2, perSecond: 1 }, notFoundWindowMs: 0 });
+    world = await startWorld({ rateLimit: { burst: 2, perSecond: 1 }, notFoundWindowMs: 0 });
     const { clock, emulator } = world;
     const api = world.client({ maxRetries: 0 });
     await api.listSuites();
@@ -83,7 +83,7 @@ describe('the emulator on a virtual clock', () => {
   });
 
   it('a hanging run is cut at exactly the 10-minute run-time limit', async () => {
-    world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 0 });
+    world = await startWorld({ rateLimit: false, notFoundWindowMs: 0 });
     const { clock, emulator } = world;
     emulator.setScenario('test-home', { hang: true });
     const api = world.client();
@@ -97,7 +97,7 @@ describe('the emulator on a virtual clock', () => {
   });
 
   it('a suite execute that waits answers TIMEOUT_ERROR at exactly 20 minutes; time moves while it is held', async () => {
-    world = await startVirtualWorld({ rateLimit: false, notFoundWindowMs: 0 });
+    world = await startWorld({ rateLimit: false, notFoundWindowMs: 0 });
     const { clock, emulator } = world;
     // Three tests of 9 minutes, one at a time: 27 minutes in all.
     for (const id of ['test-home', 'test-login', 'test-search'])
@@ -115,7 +115,7 @@ describe('the emulator on a virtual clock', () => {
   });
 
   it('a request whose connection is reset before an answer is no longer counted in flight', async () => {
-    world = await startVirtualWorld({ rateLimit: false, faults: 'route=GET /v1/suites:reset-beforex1' });
+    world = await startWorld({ rateLimit: false, faults: 'route=GET /v1/suites:reset-beforex1' });
     const { clock, emulator } = world;
     const t0 = clock.now();
     // The client retries the read after its back-off, on the clock.
@@ -126,7 +126,7 @@ describe('the emulator on a virtual clock', () => {
   });
 
   it('a slow answer takes its delay on the clock (time moves while the request is parked)', async () => {
-    world = await startVirtualWorld({ rateLimit: false, faults: 'delay=45000,route=GET /v1/suites:slowx1' });
+    world = await startWorld({ rateLimit: false, faults: 'delay=45000,route=GET /v1/suites:slowx1' });
     const { clock, emulator } = world;
     const api = world.client();
     const t0 = clock.now();

@@ -89,7 +89,7 @@ export interface StartOptions {
 /** Starts the action; `done` resolves when it exits. */
 export async function startAction(
   options: StartOptions,
-): Promise<{ child: ChildProcess; done: Promise<ActionRun> }> {
+): Promise<{ child: ChildProcess; stdout(): string; done: Promise<ActionRun> }> {
   if (!FROM_SOURCE && !existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
   if (!existsSync(NODE_BINARY)) throw new Error(`the Node binary ${NODE_BINARY} does not exist`);
   const outputFile = path.join(options.workspace, '.runner-output.txt');
@@ -139,7 +139,7 @@ export async function startAction(
       }
     });
   });
-  return { child, done };
+  return { child, stdout: () => stdout, done };
 }
 
 /** The JUnit file an action run writes (input `junit-path`, default `ghost-inspector-junit.xml`). */

@@ -3,20 +3,15 @@
  * secrets, a workspace per action run, reading every report the action wrote, the secret scan, the
  * trigger count from the emulator's request log, XML validation with xmllint and the `::error` lines.
  *
- * Most action runs go through the e2e harness (`test/support/harness.ts`): the bundled action as a child
- * process, the way the runner starts it; {@link startVirtualReliabilityWorld} serves those that run in-process
- * on virtual time.
+ * A world with this seed: `startWorld({ secrets })` (`world.ts`).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
-import { startEmulator, type Emulator, type RequestRecord, type SeedFile } from '../../emulator/index.js';
-import type { FakeGitHub } from './fakes/github.js';
+import type { RequestRecord, SeedFile } from '../../emulator/index.js';
 import type { ActionRun } from './harness.js';
-import { startVirtualWorld, type VirtualWorld } from './virtual-world.js';
 
 /** The organization of the reliability seed. */
 export const ORG = 'org-rel';
@@ -109,39 +104,6 @@ export function reliabilitySeed(apiKeys: string[]): SeedFile {
       }),
     ],
   };
-}
-
-/** An emulator of a case's own, seeded with {@link reliabilitySeed} for `secrets`, its clock scaled by `timeScale`. */
-export function startReliabilityEmulator(secrets: Secrets, timeScale = 0.05): Promise<Emulator> {
-  return startEmulator({ timeScale, seed: reliabilitySeed([secrets.apiKey]), quiet: true });
-}
-
-/**
- * An emulator seeded with {@link reliabilitySeed} for `secrets` on a virtual clock (`virtual-world.ts`), for
- * in-process runs (`clock: world.clock`, `createApi: world.client`); `github`'s requests on their way keep
- * its time still and are timed on it.
- */
-export async function startVirtualReliabilityWorld(
-  secrets: Secrets,
-  github: FakeGitHub,
-): Promise<VirtualWorld> {
-  const world = await startVirtualWorld({ seed: reliabilitySeed([secrets.apiKey]) });
-  world.clock.addProbe(() => github.inFlight());
-  github.now = () => world.clock.now();
-  return world;
-}
-
-/**
- * What a test file opens (emulators, proxies, workspaces), closed after its last test: the function returned
- * registers one close; the last registered runs first (a proxy before the emulator behind it). Call it at
- * the top level of the file.
- */
-export function closeAfterAll(): (close: () => Promise<unknown>) => void {
-  const closes: Array<() => Promise<unknown>> = [];
-  afterAll(async () => {
-    for (const close of closes.reverse()) await close();
-  });
-  return (close) => void closes.push(close);
 }
 
 /** A fresh temporary workspace. */
@@ -332,18 +294,4 @@ export function parseAnnotations(stdout: string): Annotation[] {
 /** Counts of the action's `counts` output. */
 export function countsOf(run: ActionRun): Record<string, number> {
   return JSON.parse(run.outputs.counts ?? '{}') as Record<string, number>;
-}
-
-/** Runs `tasks` with at most `limit` running at once; results in input order. */
-export async function pool<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

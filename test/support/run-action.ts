@@ -54,6 +54,8 @@ export interface InProcessRun {
   cancel(signal?: NodeJS.Signals): void;
   /** The run's stdout so far. */
   stdout(): string;
+  /** Ends the run at once, as a forced exit does (the flow is left to finish unobserved). */
+  kill(): void;
   /** Resolves when the action returns (or is force-exited). */
   done: Promise<ActionRun>;
 }
@@ -180,6 +182,7 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
   return {
     cancel: (signal = 'SIGINT') => onSignal?.(signal),
     stdout: () => sink.stdout,
+    kill: () => finish('SIGKILL'),
     done,
   };
 }

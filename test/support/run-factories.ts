@@ -9,7 +9,7 @@ import type { RunEvent } from '../../src/run/events.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../../src/run/types.js';
 import type { RunLog } from '../../src/common/log.js';
 import type { Emulator } from '../../emulator/index.js';
-import type { VirtualWorld } from './virtual-world.js';
+import type { World } from './world.js';
 
 let counter = 0;
 function id(): string {
@@ -168,7 +168,7 @@ export const executePaths = (emulator: Emulator): string[] =>
  * `onEvent` hears each event as it comes.
  */
 export async function runInWorld(
-  world: VirtualWorld,
+  world: World,
   apiKey: string,
   plan: Partial<RunPlan>,
   options: Partial<EngineOptions> = {},

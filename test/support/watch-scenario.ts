@@ -1,6 +1,6 @@
 /**
  * Watch cost scenarios: suites and single tests of chosen durations run by the engine, in process, against
- * the emulator on loopback, both on one virtual clock (`virtual-world.ts`: production durations, the
+ * the emulator on loopback, both on one virtual clock (`world.ts`: production durations, the
  * emulator's not-found window and rate limit at their defaults, time figures exact virtual ms). The client
  * and the request budget are wired as the action wires them. Figures: requests counted at the emulator, by
  * kind; per run; the busiest second; lag from the emulator's finish record to the run's end in the engine.
@@ -9,9 +9,8 @@
 import { RateBudget } from '../../src/api/budget.js';
 import { runPlan, type RunPlan } from '../../src/run/engine.js';
 import type { RunSummary } from '../../src/run/types.js';
-import type { Emulator, SeedFile } from '../../emulator/index.js';
-import type { VirtualClock } from './virtual-clock.js';
-import { startVirtualWorld, type Client, type VirtualWorld } from './virtual-world.js';
+import type { SeedFile } from '../../emulator/index.js';
+import type { Client, World } from './world.js';
 
 export const WATCH_ORG = 'org-watch';
 export const WATCH_KEY = 'watch-cost-key';
@@ -33,8 +32,11 @@ function scenario(ms: number, outcome: 'pass' | 'fail' = 'pass') {
   return { outcome, stepDurationsMs: ms / (STEPS + 1), runDurationMs: ms };
 }
 
-/** A seed with one organization, suites of `suiteTests` tests and single tests (in a box suite). */
-function seedOf(specs: RunSpec[]): SeedFile {
+/**
+ * A seed with one organization, a suite of tests for each suite of `specs` and its single tests (in a box
+ * suite), for `startWorld({ seed: watchSeed(specs) })`.
+ */
+export function watchSeed(specs: RunSpec[]): SeedFile {
   const suites: NonNullable<SeedFile['suites']> = [
     { _id: 'box', name: 'Box', organization: WATCH_ORG, disableVisuals: true },
   ];
@@ -59,22 +61,8 @@ function seedOf(specs: RunSpec[]): SeedFile {
   } as SeedFile;
 }
 
-/** The emulator and virtual clock of a scenario set. */
-export interface WatchBed {
-  world: VirtualWorld;
-  emulator: Emulator;
-  clock: VirtualClock;
-  close(): Promise<void>;
-}
-
-/** Starts the emulator with every suite and test of `specs`, on a virtual world. */
-export async function startWatchBed(specs: RunSpec[]): Promise<WatchBed> {
-  const world = await startVirtualWorld({ seed: seedOf(specs) });
-  return { world, emulator: world.emulator, clock: world.clock, close: () => world.close() };
-}
-
 /** Gives the tests of `spec` new durations (ms) and outcome. */
-export function setDurations(bed: WatchBed, spec: RunSpec): void {
+export function setDurations(bed: World, spec: RunSpec): void {
   spec.durationsMs.forEach((ms, i) => {
     const id = spec.kind === 'suite' ? `${spec.id}-t${i + 1}` : spec.id;
     bed.emulator.setScenario(id, scenario(ms, spec.outcome));
@@ -82,9 +70,9 @@ export function setDurations(bed: WatchBed, spec: RunSpec): void {
 }
 
 /** The API client and request budget of one action process, wired as the action wires them. */
-export function actionApi(bed: WatchBed): { api: Client; budget: RateBudget } {
+export function actionApi(bed: World): { api: Client; budget: RateBudget } {
   const budget = new RateBudget({ clock: bed.clock });
-  return { api: bed.world.client({ apiKey: WATCH_KEY, budget }), budget };
+  return { api: bed.client({ apiKey: WATCH_KEY, budget }), budget };
 }
 
 /**
@@ -92,7 +80,7 @@ export function actionApi(bed: WatchBed): { api: Client; budget: RateBudget } {
  * `over` replaces fields of the plan.
  */
 export function startRuns(
-  bed: WatchBed,
+  bed: World,
   specs: RunSpec[],
   organization = true,
   over: Partial<RunPlan> = {},
@@ -158,7 +146,7 @@ export function officialRequests(kind: 'suite' | 'test', ms: number): number {
  * the `organization-id` input); `over` replaces fields of the plan.
  */
 export function runWatch(
-  bed: WatchBed,
+  bed: World,
   specs: RunSpec[],
   together = true,
   organization = true,
@@ -172,7 +160,7 @@ export function runWatch(
  * budget), all at once on the one account, and measures as `runWatch`.
  */
 export async function runProcesses(
-  bed: WatchBed,
+  bed: World,
   groups: RunSpec[][],
   organization = true,
   over: Partial<RunPlan> = {},

@@ -10,18 +10,12 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startGateProxy } from '../../support/proxy.js';
-import {
-  closeAfterAll,
-  makeTempWorkspace,
-  readResults,
-  removeWorkspace,
-  secretsFor,
-  startReliabilityEmulator,
-} from '../../support/reliability.js';
+import { readResults, secretsFor } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('adopt');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 const EXECUTE = 'POST /v1/suites/suite-green/execute';
 const isExecuteOf = (method: string, path: string) =>
@@ -42,8 +36,7 @@ function legInputs(baseUrl: string, browser: string | null): Record<string, stri
 }
 
 async function leg(emulator: Emulator, browser: string | null, baseUrl = emulator.baseUrl) {
-  const workspace = await makeTempWorkspace(`gi-rel-adopt-${browser ?? 'default'}-`);
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const inputs = legInputs(baseUrl, browser);
   const started = await startAction({ workspace, inputs });
   return { ...started, workspace, inputs };
@@ -71,8 +64,7 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   aInputs: Record<string, string>;
   bRunId: string;
 }> {
-  const emulator = await startReliabilityEmulator(secrets, 1);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets, timeScale: 1 });
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
   let bAnswered = (): void => undefined;
@@ -150,8 +142,7 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
   }, 60_000);
 
   it('one leg alone loses its answer: its run is proven by the marker, adopted, and cancelled with the workflow', async () => {
-    const emulator = await startReliabilityEmulator(secrets, 1);
-    later(() => emulator.close());
+    const { emulator } = await open({ clock: 'scaled', secrets, timeScale: 1 });
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);
     const a = await leg(emulator, 'chrome');

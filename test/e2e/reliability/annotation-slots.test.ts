@@ -1,13 +1,12 @@
 /**
  * GitHub keeps 10 error annotations per step (docs/api-contract.md, "Annotations"), and a failing step
  * writes one of its own (`core.setFailed`). The action in-process (`run(deps)`) against suites of 9, 10
- * and 11 failing tests, it and the emulator on one virtual clock (`support/virtual-world.ts`): the step's error is always among the 10 kept, every failing test
+ * and 11 failing tests, it and the emulator on one virtual clock (`support/world.ts`): the step's error is always among the 10 kept, every failing test
  * has its own annotation while they fit (9), and past that the last slot counts the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
-import { runActionInProcess } from '../../support/run-action.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { startWorld, type World } from '../../support/world.js';
 import {
   makeTempWorkspace,
   ORG,
@@ -39,11 +38,11 @@ function seed(): SeedFile {
   return file;
 }
 
-let world: VirtualWorld;
+let world: World;
 const workspaces: string[] = [];
 
 beforeAll(async () => {
-  world = await startVirtualWorld({ timeScale: 0.01, seed: seed() });
+  world = await startWorld({ timeScale: 0.01, seed: seed() });
 });
 
 afterAll(async () => {
@@ -55,7 +54,7 @@ afterAll(async () => {
 async function errorsOf(size: number): Promise<string[]> {
   const workspace = await makeTempWorkspace('gi-rel-slots-');
   workspaces.push(workspace);
-  const run = await runActionInProcess({
+  const run = await world.run({
     workspace,
     inputs: {
       ...secretInputs(secrets),
@@ -64,8 +63,6 @@ async function errorsOf(size: number): Promise<string[]> {
       screenshots: 'none',
       'timeout-minutes': '1',
     },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   expect(run.code).toBe(1);
   expect(run.outputs.failed, run.stdout).toBe(String(size));

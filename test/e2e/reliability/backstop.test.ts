@@ -10,22 +10,15 @@ import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
 import { startHoldProxy } from '../../support/proxy.js';
 import { runActionInProcess } from '../../support/run-action.js';
-import {
-  closeAfterAll,
-  makeTempWorkspace,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startReliabilityEmulator,
-} from '../../support/reliability.js';
+import { secretInputs, secretsFor } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('backstop');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets });
   emulator.setScenario('rel-green-1', { hang: true });
   // The suite result is read (still running); its list of tests hangs, and the client that lists it
   // ignores the abort of the deadline.
@@ -41,8 +34,7 @@ it('an engine that does not stop at the deadline is ended by the backstop within
         return (...args: unknown[]) => (value as (...a: unknown[]) => unknown)(...args.slice(0, -1), {});
       },
     });
-  const workspace = await makeTempWorkspace('gi-rel-backstop-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const started = Date.now();
   const run = await runActionInProcess({
     workspace,

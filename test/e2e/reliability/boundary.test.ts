@@ -9,17 +9,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runAction } from '../../support/harness.js';
-import {
-  closeAfterAll,
-  makeTempWorkspace,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startReliabilityEmulator,
-} from '../../support/reliability.js';
+import { secretInputs, secretsFor } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('boundary');
-const later = closeAfterAll();
+const { open, newWorkspace } = useWorlds();
 const PLANT = pathToFileURL(path.join(ROOT, 'test/support/fakes/planted-fault.mjs')).href;
 
 /**
@@ -27,11 +21,9 @@ const PLANT = pathToFileURL(path.join(ROOT, 'test/support/fakes/planted-fault.mj
  * with `fault` planted, `timeout-minutes: 0.05` (3 s).
  */
 async function withFault(fault: string) {
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets });
   emulator.setScenario('rel-green-1', { hang: true });
-  const workspace = await makeTempWorkspace('gi-rel-boundary-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const started = Date.now();
   const run = await runAction({
     workspace,

@@ -12,28 +12,24 @@ import { refId } from '../../../src/api/refs.js';
 import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startGateProxy } from '../../support/proxy.js';
 import {
-  closeAfterAll,
   FILES,
   findSecrets,
   JUNIT_SCHEMA,
-  makeTempWorkspace,
   readResults,
-  removeWorkspace,
   secretInputs,
   secretsFor,
-  startReliabilityEmulator,
   xmllint,
 } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('cancel');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 /** One case's own emulator, so that the cases run at once. */
 async function setUp(): Promise<Emulator> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets });
   return emulator;
 }
 
@@ -59,8 +55,7 @@ async function cancelMidRun(
   const ready = options.ready ?? (() => emulator.requests().some(isPoll));
   emulator.setScenario('rel-green-1', { hang: true });
   emulator.setScenario('rel-green-2', { hang: true });
-  const workspace = await makeTempWorkspace('gi-rel-cancel-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const { child, done } = await startAction({
     workspace,
     inputs: {

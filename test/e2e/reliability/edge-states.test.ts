@@ -6,39 +6,30 @@
  *   after the trigger), then `error` with the service's answer;
  * - a suite result whose tests list changes while it is paged: every test result is reported once.
  * The action runs in-process (`run(deps)`), each case with an emulator of its own on one virtual clock
- * (`support/virtual-world.ts`): the deadline, the 30 s grace and the runs keep their production values in
+ * (`support/world.ts`): the deadline, the 30 s grace and the runs keep their production values in
  * the action's time and take milliseconds of real time; time stands still while the emulator works, so its
  * 55 test results cost no time of the action. What a case does to the service mid-run, it does on that
  * clock too, looking every few ms of it. No case reads a screenshot: the emulator renders none.
  */
-import { afterAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
-import { runActionInProcess } from '../../support/run-action.js';
-import { startVirtualWorld, type VirtualWorld } from '../../support/virtual-world.js';
+import { useWorlds } from '../../support/world.js';
 import type { VirtualClock } from '../../support/virtual-clock.js';
 import {
   countsOf,
   FILES,
   findSecrets,
   JUNIT_SCHEMA,
-  makeTempWorkspace,
   ORG,
   readResults,
   reliabilitySeed,
-  removeWorkspace,
   secretInputs,
   secretsFor,
   xmllint,
 } from '../../support/reliability.js';
 
 const secrets = secretsFor('edge');
-const worlds: VirtualWorld[] = [];
-const workspaces: string[] = [];
-
-afterAll(async () => {
-  for (const w of worlds) await w.close();
-  for (const w of workspaces) await removeWorkspace(w);
-});
+const { open } = useWorlds();
 
 const BIG = 55;
 
@@ -68,22 +59,16 @@ async function everyFewMs(clock: VirtualClock, everyMs: number, check: () => boo
 
 /** An emulator and the action in-process on one virtual clock, a workspace and a runner of the action. */
 async function setUp() {
-  const world = await startVirtualWorld({ seed: edgeSeed() });
-  worlds.push(world);
-  const { emulator, clock } = world;
-  const workspace = await makeTempWorkspace('gi-rel-edge-');
-  workspaces.push(workspace);
+  const world = await open({ seed: edgeSeed() });
+  const { emulator, clock, workspace } = world;
   const run = (inputs: Record<string, string>) =>
-    runActionInProcess({
-      workspace,
+    world.run({
       inputs: {
         ...secretInputs(secrets),
         'api-base-url': emulator.baseUrl,
         'timeout-minutes': '1',
         ...inputs,
       },
-      clock,
-      createApi: (options) => world.client(options),
     });
   return { emulator, workspace, run, clock };
 }

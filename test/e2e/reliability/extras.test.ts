@@ -17,29 +17,17 @@ import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy, startProxy } from '../../support/proxy.js';
-import {
-  closeAfterAll,
-  FILES,
-  listFiles,
-  makeTempWorkspace,
-  readResults,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startReliabilityEmulator,
-  startVirtualReliabilityWorld,
-} from '../../support/reliability.js';
-import { runActionInProcess } from '../../support/run-action.js';
+import { FILES, listFiles, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
 import { startTlsRedirect, TEST_CA_FILE } from '../../support/tls.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('extras');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 async function emulatorOfItsOwn(): Promise<Emulator> {
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets });
   return emulator;
 }
 
@@ -94,8 +82,7 @@ async function act(
     env?: Record<string, string>;
   } = {},
 ): Promise<Timed> {
-  const workspace = await makeTempWorkspace('gi-rel-extras-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const env: Record<string, string> = {
     GITHUB_REPOSITORY: 'acme/shop',
     GITHUB_JOB: 'ghost',
@@ -144,11 +131,9 @@ describe.concurrent('reports first, extras after', () => {
     // In-process on virtual time: the 20 s time limit is the action's clock's, no real wait.
     const github = await fakeGitHub();
     github.hang = /./;
-    const world = await startVirtualReliabilityWorld(secrets, github);
-    later(() => world.close());
-    const workspace = await makeTempWorkspace('gi-rel-extras-');
-    later(() => removeWorkspace(workspace));
-    const run = await runActionInProcess({
+    const world = await open({ secrets, github });
+    const workspace = await newWorkspace();
+    const run = await world.run({
       workspace,
       inputs: {
         ...secretInputs(secrets),
@@ -160,8 +145,6 @@ describe.concurrent('reports first, extras after', () => {
         screenshots: 'none',
       },
       env: await pullRequestEnv(workspace, github),
-      clock: world.clock,
-      createApi: (options) => world.client(options),
     });
     const endedAt = world.clock.now();
     expect(run.code, run.stdout).toBe(0);

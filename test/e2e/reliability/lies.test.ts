@@ -6,32 +6,28 @@
  * of more than one page. The action never reports a pass the suite result denies, reads a bounded number of
  * pages, names a wrong answer in a warning and ends the run as an error, and reports every test of a
  * cancelled suite. It runs in-process (`run(deps)`), it and the emulator on one virtual clock
- * (`support/virtual-world.ts`): production waits and deadlines, no real time spent, whatever the load.
+ * (`support/world.ts`): production waits and deadlines, no real time spent, whatever the load.
  */
 import { describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
 import type { FaultRule } from '../../../emulator/faults.js';
 import { startEchoProxy, type Bend } from '../../support/proxy.js';
 import { counts, type ActionRun } from '../../support/harness.js';
-import { runActionInProcess } from '../../support/run-action.js';
-import { startVirtualWorld } from '../../support/virtual-world.js';
 import {
-  closeAfterAll,
-  makeTempWorkspace,
   ORG,
   parseAnnotations,
   readResults,
   reliabilitySeed,
-  removeWorkspace,
   type ResultsFile,
   type ResultsRun,
   secretInputs,
   secretsFor,
 } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('lies');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 const BIG = 55;
 const HUGE = 120;
@@ -78,12 +74,11 @@ async function act(
   proxy: { bend?: Bend; faults?: FaultRule[] },
   runMs = 100,
 ): Promise<Outcome> {
-  const world = await startVirtualWorld({
+  const world = await open({
     timeScale: 0.05,
     seed: seed(runMs),
     ...(proxy.faults ? { faults: { routes: proxy.faults, delayMs: 3_600_000 } } : {}),
   });
-  later(() => world.close());
   const seen: string[] = [];
   const p = await startEchoProxy(
     world.emulator.origin,
@@ -91,14 +86,11 @@ async function act(
     proxy.bend,
   );
   later(() => p.close());
-  const workspace = await makeTempWorkspace('gi-rel-lies-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const started = world.clock.now();
-  const run = await runActionInProcess({
+  const run = await world.run({
     workspace,
     inputs: { ...secretInputs(secrets), 'api-base-url': p.baseUrl, screenshots: 'none', ...inputs },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   return { run, results: readResults(workspace)!, seen, tookMs: world.clock.now() - started };
 }

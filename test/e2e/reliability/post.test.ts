@@ -10,27 +10,17 @@ import { postStepEnv, runAction, startAction, waitFor } from '../../support/harn
 import { RecordingSink, runActionInProcess, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { POST_STEP_LIMIT_MS, runPost } from '../../../src/action/post.js';
-import {
-  closeAfterAll,
-  findSecrets,
-  makeTempWorkspace,
-  ORG,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startReliabilityEmulator,
-} from '../../support/reliability.js';
+import { findSecrets, ORG, secretInputs, secretsFor } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('post');
 
-const later = closeAfterAll();
+const { open, newWorkspace } = useWorlds();
 
 async function setUp(): Promise<{ emulator: Emulator; workspace: string; inputs: Record<string, string> }> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the post step.
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
-  const workspace = await makeTempWorkspace('gi-rel-post-');
-  later(() => removeWorkspace(workspace));
+  const { emulator } = await open({ clock: 'scaled', secrets });
+  const workspace = await newWorkspace();
   const inputs = {
     ...secretInputs(secrets),
     'api-base-url': emulator.baseUrl,

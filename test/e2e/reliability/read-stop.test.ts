@@ -3,27 +3,18 @@
  * (`run(deps)`) against its own emulator, bent by a proxy (`support/proxy.ts`) or a fault of the
  * emulator: a page of a suite result's tests that fails once; a list read again whose first copy is stale;
  * a cancel that fails at the deadline; reads that all hang until the deadline. The action and the emulator
- * run on one virtual clock (`support/virtual-world.ts`): production deadlines, no real time spent, whatever
+ * run on one virtual clock (`support/world.ts`): production deadlines, no real time spent, whatever
  * the load. The deadline's backstop, a real-time timer by design, is proven in `backstop.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../../emulator/faults.js';
 import { startEchoProxy, type Bend } from '../../support/proxy.js';
-import { runActionInProcess } from '../../support/run-action.js';
-import { startVirtualWorld } from '../../support/virtual-world.js';
-import {
-  closeAfterAll,
-  makeTempWorkspace,
-  readResults,
-  reliabilitySeed,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-} from '../../support/reliability.js';
+import { readResults, secretInputs, secretsFor } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('read-stop');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 /** What a case bends: the answers (`bend`, through a proxy), the emulator's route faults, hanging tests. */
 interface Service {
@@ -39,25 +30,20 @@ interface Service {
  * run, results.json and the emulator.
  */
 async function act(inputs: Record<string, string>, service: Service = {}) {
-  const seed = reliabilitySeed([secrets.apiKey]);
   // No case here reads a screenshot: without them the emulator renders no images.
-  for (const test of seed.tests ?? []) test.disableVisuals = true;
-  const world = await startVirtualWorld({
+  const world = await open({
     timeScale: 0.05,
-    seed,
+    secrets,
+    visuals: false,
     ...(service.faults ? { faults: { routes: service.faults, delayMs: 3_600_000 } } : {}),
   });
-  later(() => world.close());
   for (const id of service.hang ?? []) world.emulator.setScenario(id, { hang: true });
   const proxy = await startEchoProxy(world.emulator.origin, () => null, service.bend);
   later(() => proxy.close());
-  const workspace = await makeTempWorkspace('gi-rel-read-');
-  later(() => removeWorkspace(workspace));
-  const run = await runActionInProcess({
+  const workspace = await newWorkspace();
+  const run = await world.run({
     workspace,
     inputs: { ...secretInputs(secrets), 'api-base-url': proxy.baseUrl, screenshots: 'none', ...inputs },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   return { run, results: readResults(workspace), emulator: world.emulator };
 }

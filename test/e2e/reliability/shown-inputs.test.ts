@@ -6,30 +6,19 @@
  */
 import { expect, it } from 'vitest';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { runActionInProcess } from '../../support/run-action.js';
-import {
-  closeAfterAll,
-  findSecrets,
-  leakForms,
-  makeTempWorkspace,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startVirtualReliabilityWorld,
-} from '../../support/reliability.js';
+import { findSecrets, leakForms, secretInputs, secretsFor } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('shown-inputs');
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 it('a secret in summary-title, comment-key or failure-issue-labels is *** in every report and the failure issue', async () => {
   const github = new FakeGitHub();
   await github.start();
   later(() => github.stop());
-  const world = await startVirtualReliabilityWorld(secrets, github);
-  later(() => world.close());
-  const workspace = await makeTempWorkspace('gi-shown-inputs-');
-  later(() => removeWorkspace(workspace));
-  const run = await runActionInProcess({
+  const world = await open({ secrets, github });
+  const workspace = await newWorkspace();
+  const run = await world.run({
     workspace,
     inputs: {
       ...secretInputs(secrets),
@@ -52,8 +41,6 @@ it('a secret in summary-title, comment-key or failure-issue-labels is *** in eve
       GITHUB_RUN_ATTEMPT: '1',
       GITHUB_API_URL: github.baseUrl,
     },
-    clock: world.clock,
-    createApi: (options) => world.client(options),
   });
   expect(run.code, run.stdout).toBe(1);
   expect(run.summary).toContain('Nightly &#42;&#42;&#42; shop');

@@ -13,29 +13,19 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/proxy.js';
-import {
-  closeAfterAll,
-  executesOf,
-  makeTempWorkspace,
-  readResults,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-  startReliabilityEmulator,
-  wasHandled,
-} from '../../support/reliability.js';
+import { executesOf, readResults, secretInputs, secretsFor, wasHandled } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('stop');
 
-const later = closeAfterAll();
+const { open, later, newWorkspace } = useWorlds();
 
 /**
  * One case's own emulator, so that the cases run at once; `holding` puts a hold proxy in front of it (closed
  * before the emulator), `act` runs the action against it.
  */
 async function setUp() {
-  const emulator = await startReliabilityEmulator(secrets);
-  later(() => emulator.close());
+  const { emulator } = await open({ clock: 'scaled', secrets });
   const holding = async (rule: HoldRule): Promise<HoldProxy> => {
     const proxy = await startHoldProxy(emulator.origin, rule);
     later(() => proxy.close());
@@ -66,8 +56,7 @@ async function actOn(
   inputs: Record<string, string>,
   options: ActOptions = {},
 ): Promise<Timed> {
-  const workspace = await makeTempWorkspace('gi-rel-stop-');
-  later(() => removeWorkspace(workspace));
+  const workspace = await newWorkspace();
   const started = Date.now();
   const { child, done } = await startAction({
     workspace,
@@ -266,8 +255,7 @@ describe.concurrent('stopping early', () => {
     it('SIGTERM while the main flow is stuck on a file-system call: the process still ends within 7.5 s', async () => {
       const { emulator } = await setUp();
       emulator.setScenario('rel-green-1', { hang: true });
-      const workspace = await makeTempWorkspace('gi-rel-stop-fifo-');
-      later(() => removeWorkspace(workspace));
+      const workspace = await newWorkspace();
       // Writing results.json to a FIFO nobody reads blocks forever.
       execFileSync('mkfifo', [path.join(workspace, 'stuck.json')]);
       const started = Date.now();

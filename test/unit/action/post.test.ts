@@ -5,29 +5,27 @@
  * reach the service or a cancel fails; it masks the API key only on a runner. The main step's recorder
  * keeps only the runs proven its own, forgets ended ones and clears the rest when it ended by itself.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { isPostStep, POST_CANCEL_CONCURRENCY, runPost, runStateRecorder } from '../../../src/action/post.js';
-import { createTestClient, type TestApi } from '../../support/api/client.js';
+import type { TestApi } from '../../support/api/client.js';
 import { postStepEnv } from '../../support/harness.js';
 import { startProxy, type Proxy, type ProxyAction } from '../../support/proxy.js';
-import { ORG, secretsFor, startReliabilityEmulator } from '../../support/reliability.js';
+import { ORG, secretsFor } from '../../support/reliability.js';
 import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
+import { useWorld } from '../../support/world.js';
 
 const secrets = secretsFor('post-unit');
+// A hanging test runs until the emulator cuts it (10 min × 0.05): long after each case.
+const world = useWorld({ clock: 'scaled', secrets });
 let emulator: Emulator;
 let api: TestApi;
 
-beforeAll(async () => {
-  // A hanging test runs until the emulator cuts it (10 min × 0.05): long after each case.
-  emulator = await startReliabilityEmulator(secrets);
+beforeAll(() => {
+  emulator = world.emulator;
   emulator.setScenario('rel-green-1', { hang: true });
-  api = createTestClient({ apiKey: secrets.apiKey, baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await emulator?.close();
+  api = world.client();
 });
 
 /** A sink that also keeps every `saveState` call, in order. */

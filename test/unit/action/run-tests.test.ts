@@ -15,10 +15,10 @@ import { reliabilitySeed, secretsFor } from '../../support/reliability.js';
 import { startEchoProxy } from '../../support/proxy.js';
 import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { useWorld } from '../../support/world.js';
 
 const secrets = secretsFor('run-tests-unit');
-const world = useVirtualWorld({ seed: reliabilitySeed([secrets.apiKey]) });
+const world = useWorld({ seed: reliabilitySeed([secrets.apiKey]) });
 
 /** A sink that also keeps every `saveState` call, in order. */
 class StateSink extends RecordingSink {

@@ -15,11 +15,11 @@ import {
   withModuleNames,
 } from '../../../src/report/module-names.js';
 import type { Report } from '../../../src/report/model-types.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { useWorld } from '../../support/world.js';
 import { Fixtures, summaryOf, suiteRun, type StepSpec } from './fixtures.js';
 import { reportOf } from './scenarios.js';
 
-const world = useVirtualWorld();
+const world = useWorld();
 afterEach(() => world.emulator.setFaults(''));
 
 /** A test that fails at its module's second step (`module` a test id), or passes through it. */

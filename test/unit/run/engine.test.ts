@@ -8,14 +8,14 @@ import { runPlan } from '../../../src/run/engine.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { useWorld } from '../../support/world.js';
 import { consoleReporter } from '../../../src/report/console.js';
 
 const API_KEY = 'engine-test-key';
 
-// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`): production durations
+// The emulator and the engine on one virtual clock (`test/support/world.ts`): production durations
 // and waits, every time exact.
-const world = useVirtualWorld({ apiKey: API_KEY });
+const world = useWorld({ apiKey: API_KEY });
 
 const plan = runPlanOf;
 

@@ -8,14 +8,14 @@ import { runPlan } from '../../../src/run/engine.js';
 import { csvDataRows, expectedVariants } from '../../../src/run/plan/execute.js';
 import { foldIds, problemLines } from '../../../src/run/progress.js';
 import type { TriggerProblem } from '../../../src/run/events.js';
-import { useVirtualWorld } from '../../support/virtual-world.js';
+import { useWorld } from '../../support/world.js';
 import { collectingLog } from '../../support/run-factories.js';
 import { consoleReporter } from '../../../src/report/console.js';
 
 const API_KEY = 'progress-test-key';
 
-// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-const world = useVirtualWorld({ apiKey: API_KEY });
+// The emulator and the engine on one virtual clock (`test/support/world.ts`).
+const world = useWorld({ apiKey: API_KEY });
 
 describe('log lines', () => {
   it('foldIds: up to 5 ids in full, then "and N more"', () => {

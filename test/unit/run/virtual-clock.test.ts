@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../support/virtual-clock.js';
-import { startVirtualWorld } from '../../support/virtual-world.js';
+import { startWorld } from '../../support/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 let clock: VirtualClock;
@@ -149,7 +149,7 @@ describe('VirtualClock', () => {
 
 describe('the virtual world', () => {
   it('stands still while this process waits on the file system (an action run writing its reports)', async () => {
-    const world = await startVirtualWorld({ rateLimit: false });
+    const world = await startWorld({ rateLimit: false });
     const dir = await mkdtemp(path.join(tmpdir(), 'virtual-world-'));
     try {
       const { clock } = world;

@@ -10,11 +10,11 @@ import type { Handle } from '../../../../src/run/book.js';
 import { runPlan } from '../../../../src/run/engine.js';
 import { organizationOf, readOrganization } from '../../../../src/run/follow/organization.js';
 import { runPlanOf } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'organization-test-key';
 
-const world = useVirtualWorld({ apiKey: API_KEY });
+const world = useWorld({ apiKey: API_KEY });
 
 describe('the organization of suites run without organization-id', () => {
   it('is read once from a suite, and the running list then watches every suite', async () => {

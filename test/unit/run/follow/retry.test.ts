@@ -9,12 +9,12 @@ import type { RunEvent } from '../../../../src/run/events.js';
 import type { TestDefinition } from '../../../../src/api/types.js';
 import type { RepoTest } from '../../../../src/inputs/test-files.js';
 import { executePaths, runInWorld } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'retry-test-key';
 
-// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-const world = useVirtualWorld({ apiKey: API_KEY });
+// The emulator and the engine on one virtual clock (`test/support/world.ts`).
+const world = useWorld({ apiKey: API_KEY });
 afterEach(() => {
   world.emulator.setFaults('');
   for (const id of ['test-home', 'test-login', 'test-receipt']) world.emulator.setScenario(id, null);

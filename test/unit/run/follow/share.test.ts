@@ -1,7 +1,7 @@
 /**
  * Sharing one account (docs/architecture.md, "A busy account"): several action processes, each an engine run with
  * its own client and request budget, against ONE emulator account with the service's rate limit on (a burst
- * of 300, 10 requests/s), all on one virtual clock (`test/support/virtual-world.ts`: production durations,
+ * of 300, 10 requests/s), all on one virtual clock (`test/support/world.ts`: production durations,
  * time figures exact). The bounds: 30 processes of one suite and one test each, lag p95 ≤ 4 s, at most 30
  * answers 429, nothing failed; 30 one-test processes, p95 ≤ 4.5 s, at most 30 answers 429; a one-suite
  * process beside a 100-suite process, its lag ≤ 4.5 s; a lone run on a quiet account, p95 ≤ 1 s with at most
@@ -14,13 +14,13 @@ import {
   percentile,
   requestKind,
   runProcesses,
-  startWatchBed,
+  watchSeed,
   type RunSpec,
-  type WatchBed,
   type WatchFigures,
   WATCH_KEY,
   WATCH_ORG,
 } from '../../../support/watch-scenario.js';
+import { startWorld, type World } from '../../../support/world.js';
 
 /** `n` runs of 20–35 s, spread evenly over that range, ms. */
 const between = (i: number, n: number): number => 20_000 + Math.round((15_000 * ((i * 7) % n)) / (n - 1));
@@ -52,9 +52,11 @@ const failedRuns = (f: WatchFigures): number =>
   f.summaries.flatMap((s) => s.runs).filter((r) => r.error || !r.tests.every((t) => t.state === 'passed'))
     .length;
 
-let bed: WatchBed;
+let bed: World;
 beforeAll(async () => {
-  bed = await startWatchBed([...pairs.flat(), ...singles.flat(), ...hundred, small, wide, ...lone]);
+  bed = await startWorld({
+    seed: watchSeed([...pairs.flat(), ...singles.flat(), ...hundred, small, wide, ...lone]),
+  });
 });
 afterAll(async () => {
   await bed?.close();
@@ -108,7 +110,7 @@ describe('runs of others on the account', () => {
     const others = singles.slice(0, 10).map(([spec]) => spec!);
     for (const spec of others)
       bed.emulator.setScenario(spec.id, { outcome: 'pass', stepDurationsMs: 1_000, runDurationMs: 40_000 });
-    const api = bed.world.client({ apiKey: WATCH_KEY });
+    const api = bed.client({ apiKey: WATCH_KEY });
     for (const spec of others) await api.executeTest(spec.id, { immediate: true });
     const f = await runProcesses(bed, [[lone[0]!, lone[1]!]]);
     expect(failedRuns(f)).toBe(0);
@@ -127,7 +129,7 @@ describe('runs of others on the account', () => {
 describe('how busy the account is', () => {
   /** Waits until the account runs nothing (the runs of earlier cases ended), whatever ran before. */
   async function quiet(): Promise<void> {
-    const api = bed.world.client({ apiKey: WATCH_KEY });
+    const api = bed.client({ apiKey: WATCH_KEY });
     while ((await api.listOrganizationRunning(WATCH_ORG)).length > 0) await bed.clock.sleep(5_000);
   }
 
@@ -153,7 +155,7 @@ describe('how busy the account is', () => {
 
   it('a hundred runs of other watchers beside a lone run: the tick slows, to 4 ticks at most', async () => {
     await quiet();
-    const api = bed.world.client({ apiKey: WATCH_KEY });
+    const api = bed.client({ apiKey: WATCH_KEY });
     for (const spec of hundred) await api.executeSuite(spec.id, { immediate: true });
     const f = await runProcesses(bed, [[lone[10]!]]);
     expect(failedRuns(f)).toBe(0);

@@ -21,12 +21,12 @@ import {
   planOf,
   requestKind,
   setDurations,
-  startWatchBed,
+  watchSeed,
   WATCH_KEY,
   type RunSpec,
-  type WatchBed,
 } from '../../../support/watch-scenario.js';
 import { startEchoProxy, type SeenRequest } from '../../../support/proxy.js';
+import { startWorld, type World } from '../../../support/world.js';
 
 /** The engine's default first back-off after a failed read, ms (`EngineWaits.pollBackoffMs`). */
 const POLL_BACKOFF_MS = 1_000;
@@ -54,22 +54,24 @@ const orgless: RunSpec[] = ['a', 'b'].map((x, i) => ({
 const unlisted: RunSpec = { kind: 'suite', id: 'wf-unlisted', durationsMs: [5_000, 5_000] };
 const cancelled: RunSpec = { kind: 'suite', id: 'wf-cancelled', durationsMs: [30_000, 30_000] };
 
-let bed: WatchBed;
+let bed: World;
 beforeAll(async () => {
-  bed = await startWatchBed([
-    unreadable,
-    unreadableSuite,
-    garbled,
-    ...listless,
-    loneListless,
-    ...held,
-    failing,
-    ...slowList,
-    ...hidden,
-    ...orgless,
-    unlisted,
-    cancelled,
-  ]);
+  bed = await startWorld({
+    seed: watchSeed([
+      unreadable,
+      unreadableSuite,
+      garbled,
+      ...listless,
+      loneListless,
+      ...held,
+      failing,
+      ...slowList,
+      ...hidden,
+      ...orgless,
+      unlisted,
+      cancelled,
+    ]),
+  });
 });
 afterAll(async () => {
   await bed?.close();
@@ -92,7 +94,7 @@ async function watchUnder(
   bed.emulator.setFaults(faults);
   const details: Watched['details'] = [];
   try {
-    const api = bed.world.client({
+    const api = bed.client({
       apiKey: WATCH_KEY,
       budget: new RateBudget({ clock: bed.clock }),
       maxRetries: 0,
@@ -379,7 +381,7 @@ describe('a suite result over whose list still shows a test running', () => {
       const target = [...bed.emulator.store.suiteResults.values()].find(
         (r) => refId(r.suite) === cancelled.id && r.passing === null && !r.dateExecutionFinished,
       )!;
-      await bed.world.client({ apiKey: WATCH_KEY }).cancelSuiteResult(target._id);
+      await bed.client({ apiKey: WATCH_KEY }).cancelSuiteResult(target._id);
       const w = await watching;
       expect(w.summary.runs[0]!.tests.map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
     } finally {

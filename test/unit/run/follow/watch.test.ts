@@ -1,6 +1,6 @@
 /**
  * The watch loop's goals (docs/architecture.md), as bounds, against the emulator on loopback (requests counted at
- * the emulator), both on one virtual clock (`test/support/virtual-world.ts`: production durations and engine
+ * the emulator), both on one virtual clock (`test/support/world.ts`: production durations and engine
  * waits, time figures exact): a finish, an early failure and an outside cancel are noticed within 1.5 s,
  * alone or among others, with or without the organization id; 100 runs at once stay at 1.5 requests/s in
  * steady state and within the budget, also while they end faster than the budget refills; reads of runs
@@ -20,11 +20,11 @@ import {
   runWatch,
   setDurations,
   startRuns,
-  startWatchBed,
+  watchSeed,
   WATCH_KEY,
   type RunSpec,
-  type WatchBed,
 } from '../../../support/watch-scenario.js';
+import { startWorld, type World } from '../../../support/world.js';
 
 /** The watch's goal: every end noticed within this time, ms. */
 const NOTICE_MS = 1_500;
@@ -58,7 +58,7 @@ const most = (times: number[], ms: number): number =>
   Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + ms).length));
 
 /** Times of the own reads of runs that were not over yet (each result's reads but its last). */
-function readsOfRunsGoing(bed: WatchBed): number[] {
+function readsOfRunsGoing(bed: World): number[] {
   const reads = bed.emulator.requests().filter((q) => requestKind(q.path) === 'poll');
   const last = new Map(reads.map((q) => [q.path, q]));
   return reads.filter((q) => last.get(q.path) !== q).map((q) => q.time);
@@ -79,24 +79,26 @@ const ROWS_CSV = ['user', ...Array.from({ length: 100 }, (_, i) => `user${i + 1}
 /** Goal: the reports of a data-file run written within this time of its last finish, ms. */
 const ROWS_NOTICE_MS = 2_000;
 
-let bed: WatchBed;
+let bed: World;
 
 beforeAll(async () => {
-  bed = await startWatchBed([
-    ...hundred,
-    ...twenty,
-    ...spread,
-    ...spread100,
-    ...mixed,
-    lone,
-    loneSuite,
-    ...early,
-    ...cancel,
-    ...fallback,
-    ...quiet,
-    unreadable,
-    rows,
-  ]);
+  bed = await startWorld({
+    seed: watchSeed([
+      ...hundred,
+      ...twenty,
+      ...spread,
+      ...spread100,
+      ...mixed,
+      lone,
+      loneSuite,
+      ...early,
+      ...cancel,
+      ...fallback,
+      ...quiet,
+      unreadable,
+      rows,
+    ]),
+  });
 });
 afterAll(async () => {
   await bed?.close();
@@ -156,7 +158,7 @@ describe('the watch loop', () => {
       const record = bed.emulator.runs().find((r) => r.resultId === id)!;
       expect(Date.parse(run.endedAt!) - record.finishedAt, failing.id).toBeLessThanOrEqual(NOTICE_MS);
     }
-    const api = bed.world.client({ apiKey: WATCH_KEY });
+    const api = bed.client({ apiKey: WATCH_KEY });
     for (const specs of [cancel, cancel.slice(0, 1)]) {
       bed.emulator.resetLog();
       const running = startRuns(bed, specs);

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_STARTED_ERROR } from '../../../../src/run/stop/deadline.js';
 import { runInWorld } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'folders-test-key';
-const world = useVirtualWorld({ apiKey: API_KEY });
+const world = useWorld({ apiKey: API_KEY });
 
 /** Runs `folderIds` (and `suiteIds`) to the end; the events told and the folder listings sent. */
 async function runFolders(

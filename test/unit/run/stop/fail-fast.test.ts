@@ -7,12 +7,12 @@ import { runPlan } from '../../../../src/run/engine.js';
 import type { RunEvent } from '../../../../src/run/events.js';
 import { decideVerdict } from '../../../../src/run/outcome/outcome.js';
 import { runPlanOf } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'fail-fast-test-key';
 
-// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-const world = useVirtualWorld({ apiKey: API_KEY });
+// The emulator and the engine on one virtual clock (`test/support/world.ts`).
+const world = useWorld({ apiKey: API_KEY });
 beforeAll(() => {
   // The smoke suite's first test never ends by itself: only a cancel ends its runs. Its other two tests
   // pass after 3 s, well before Pay by card fails (7.5 s: three steps of 1.5 s and the 3 s tail).

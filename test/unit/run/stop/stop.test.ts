@@ -1,17 +1,17 @@
 /**
  * The stop phase of the run engine (`src/run/stop/stop.ts`, docs/architecture.md): what a workflow cancel
  * and the deadline send to the service, what they tell, and how each open run ends. The real client against
- * the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`).
+ * the emulator on loopback, both on one virtual clock (`test/support/world.ts`).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestResult } from '../../../../src/api/types.js';
 import type { RunEvent } from '../../../../src/run/events.js';
 import { runInWorld } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'stop-test-key';
 
-const world = useVirtualWorld({ apiKey: API_KEY });
+const world = useWorld({ apiKey: API_KEY });
 beforeAll(() => {
   // The smoke suite's first test never ends by itself; its other two pass after 3 s.
   world.emulator.setScenario('test-home', { hang: true });

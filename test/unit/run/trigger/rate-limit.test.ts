@@ -3,7 +3,7 @@
  * attempts: a 429 means the request never reached the service (docs/api-contract.md, "Rate limit"), and
  * with several action processes on one account (matrix legs) the account can stay over its limit for a
  * while. The real client and request budget against the emulator's rate limit on loopback, both on one
- * virtual clock (`test/support/virtual-world.ts`: time figures exact); another process on the same account
+ * virtual clock (`test/support/world.ts`: time figures exact); another process on the same account
  * is played by a loop on the same clock that takes every request the account is allowed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,18 +12,18 @@ import { runPlan } from '../../../../src/run/engine.js';
 import { decideVerdict } from '../../../../src/run/outcome/outcome.js';
 import { runPlanOf } from '../../../support/run-factories.js';
 import type { RateLimitSpec } from '../../../../emulator/index.js';
-import { startVirtualWorld, type VirtualWorld, type Client } from '../../../support/virtual-world.js';
+import { startWorld, type World, type Client } from '../../../support/world.js';
 
 const API_KEY = 'rate-limit-test-key';
 /** The account's limit: a small burst, 2 requests/s, and a Retry-After of 1 s on each 429. */
 const LIMIT: RateLimitSpec = { burst: 5, perSecond: 2, retryAfterS: 1 };
-let world: VirtualWorld;
-let emulator: VirtualWorld['emulator'];
+let world: World;
+let emulator: World['emulator'];
 
 // A world of its own for each test: the account's bucket starts full at time 0, so which request earns
 // which token does not depend on what an earlier test left in the bucket.
 beforeEach(async () => {
-  world = await startVirtualWorld({ apiKey: API_KEY, rateLimit: LIMIT });
+  world = await startWorld({ apiKey: API_KEY, rateLimit: LIMIT });
   emulator = world.emulator;
 });
 afterEach(async () => {

@@ -17,13 +17,13 @@ import { ApiError } from '../../../../src/api/errors.js';
 import { mayHaveStartedAmong } from '../../../../src/run/stop/deadline.js';
 import { STEP_MARKER } from '../../../../src/inputs/schema.js';
 import { collectingLog, runPlanOf } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 import { consoleReporter } from '../../../../src/report/console.js';
 
 const API_KEY = 'reconcile-test-key';
 
-// The emulator and the engine on one virtual clock (`test/support/virtual-world.ts`).
-const world = useVirtualWorld({ apiKey: API_KEY });
+// The emulator and the engine on one virtual clock (`test/support/world.ts`).
+const world = useWorld({ apiKey: API_KEY });
 beforeEach(() => {
   world.emulator.setFaults('');
 });

@@ -2,7 +2,7 @@
  * Each run is watched from the moment its own execute is answered, not once every execute is: with many
  * runs and few executes in flight, an early failure is noticed while later executes still wait, and
  * `fail-fast` keeps those from being sent at all (they are reported "Not started: fail-fast"). The real
- * client against the emulator on loopback, both on one virtual clock (`test/support/virtual-world.ts`:
+ * client against the emulator on loopback, both on one virtual clock (`test/support/world.ts`:
  * production run durations and engine waits, time figures exact); every execute is held (the emulator's
  * `slow` fault, on the same clock) so that triggering takes seconds, as it does with many runs against the
  * service.
@@ -12,7 +12,7 @@ import { runPlan } from '../../../../src/run/engine.js';
 import type { RunEvent } from '../../../../src/run/events.js';
 import { decideVerdict } from '../../../../src/run/outcome/outcome.js';
 import { runPlanOf } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'trigger-early-test-key';
 /**
@@ -27,7 +27,7 @@ const RUNS = 12;
 /** How soon a finish is noticed at the latest, ms (the watch's goal). */
 const NOTICE_MS = 1_500;
 
-const world = useVirtualWorld({
+const world = useWorld({
   apiKey: API_KEY,
   faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
 });

@@ -1,18 +1,18 @@
 /**
  * Triggering: runs followed by their result ids, the runs an answer stands for (variants, data rows) and
  * the ones it leaves out, and the runs never started after a stop. The engine with the real client against the emulator on loopback, both on one virtual clock
- * (`test/support/virtual-world.ts`).
+ * (`test/support/world.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/api/errors.js';
 import type { EngineOptions, RunPlan } from '../../../../src/run/engine.js';
 import type { TestDefinition, TestResult } from '../../../../src/api/types.js';
 import { executePaths, runInWorld } from '../../../support/run-factories.js';
-import { useVirtualWorld } from '../../../support/virtual-world.js';
+import { useWorld } from '../../../support/world.js';
 
 const API_KEY = 'trigger-test-key';
 
-const world = useVirtualWorld({ apiKey: API_KEY });
+const world = useWorld({ apiKey: API_KEY });
 
 /** Runs `plan` with the real client (or `options.api`), one execute at a time; every event is kept. */
 const run = (plan: Partial<RunPlan>, options: Partial<EngineOptions> = {}) =>

@@ -1,24 +1,27 @@
 /**
  * Push (docs/architecture.md, "Push"): the emulator posts each ended test run to the execute's `webhook`, the step's
  * listener on loopback turns it into a read at once, the slower tick is the safety net. Engine and emulator on
- * one virtual clock (`test/support/virtual-world.ts`); requests counted at the emulator. Bounds: lone test lag
+ * one virtual clock (`test/support/world.ts`); requests counted at the emulator. Bounds: lone test lag
  * p95 ≤ 0.1 s and ≤ 8 requests per run; webhooks lost: lag p95 ≤ 1.5 s; forged, flooding and oversized
  * webhooks change nothing but timing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPlan } from '../../../src/run/engine.js';
-import { PUSH_MAX_BODY_BYTES, startPushListener, type PushListener } from '../../../src/run/follow/push.js';
-import type { RunSummary } from '../../../src/run/types.js';
+import { runPlan } from '../../../../src/run/engine.js';
+import {
+  PUSH_MAX_BODY_BYTES,
+  startPushListener,
+  type PushListener,
+} from '../../../../src/run/follow/push.js';
+import type { RunSummary } from '../../../../src/run/types.js';
 import {
   actionApi,
   percentile,
   planOf,
   setDurations,
-  startWatchBed,
+  watchSeed,
   type RunSpec,
-  type WatchBed,
-} from '../../support/watch-scenario.js';
-import { holdForWebhooks } from '../../support/virtual-world.js';
+} from '../../../support/watch-scenario.js';
+import { holdForWebhooks, startWorld, type World } from '../../../support/world.js';
 
 const lone = (i: number, outcome: 'pass' | 'fail' = 'pass'): RunSpec => ({
   kind: 'test',
@@ -34,9 +37,9 @@ const MANY: RunSpec[] = Array.from({ length: 20 }, (_, i) => ({
 }));
 const SUITE: RunSpec = { kind: 'suite', id: 'push-suite', durationsMs: [7_000, 12_000] };
 
-let bed: WatchBed;
+let bed: World;
 beforeAll(async () => {
-  bed = await startWatchBed([...LONES, ...MANY, SUITE]);
+  bed = await startWorld({ seed: watchSeed([...LONES, ...MANY, SUITE]) });
   holdForWebhooks(bed);
 });
 afterAll(() => bed.close());

@@ -2,7 +2,7 @@
  * Tails bound by the account's tokens (docs/requests.md, "The request budget"): when many runs end together,
  * the step reads their ends as fast as the account's token bucket lets it, even when another caller of the
  * account spent some of its burst just then. Against the emulator with the service's rate limit (a burst of
- * 300, then 10 requests/s per account), on one virtual clock (`test/support/virtual-world.ts`: time figures
+ * 300, then 10 requests/s per account), on one virtual clock (`test/support/world.ts`: time figures
  * exact).
  *
  * The bucket model: the requests the ends need at the least, let through by the account's bucket, full when
@@ -11,15 +11,15 @@
  * needs its own read and one page of tests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../src/api/limits.js';
+import { RATE_LIMIT_BURST, RATE_LIMIT_PER_SECOND } from '../../../../src/api/limits.js';
 import {
   runWatch,
-  startWatchBed,
+  watchSeed,
   WATCH_KEY,
   type RunSpec,
-  type WatchBed,
   type WatchFigures,
-} from '../../support/watch-scenario.js';
+} from '../../../support/watch-scenario.js';
+import { startWorld, type World } from '../../../support/world.js';
 
 /** The goal: the step ends within this factor of the bucket model after the last finish. */
 const MODEL_FACTOR = 1.2;
@@ -61,9 +61,9 @@ const BIG_TAIL_MS = 3_000;
 
 // A world of its own for each case: the account's bucket is full when it starts, whatever the case before
 // left of it.
-let bed: WatchBed;
+let bed: World;
 const startBed = async (specs: RunSpec[]): Promise<void> => {
-  bed = await startWatchBed(specs);
+  bed = await startWorld({ seed: watchSeed(specs) });
 };
 afterEach(async () => {
   await bed?.close();
