@@ -64,6 +64,25 @@ describe('endUnfinished', () => {
     expect(sink.stdout).not.toContain('Second');
   });
 
+  it('names five runs still followed and counts the rest; once the verdict is written, says so', async () => {
+    const named = [1, 2, 3, 4, 5].map((i) => `test result tr-${i}`).join(', ');
+    for (const [runs, listed] of [
+      [5, named],
+      [7, `${named}, …`],
+    ] as const) {
+      const progress = new StepProgress();
+      progress.doing = 'writing the reports';
+      progress.passed = false;
+      for (let i = 1; i <= runs; i += 1) progress.onRemote({ type: 'test', id: `tr-${i}`, active: true });
+      const { sink, end } = world(progress);
+      endUnfinished(end, 'Cause');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sink.stdout).toContain(
+        `::error::Cause. Stopped while writing the reports; ${runs} runs still followed (${listed}); the verdict was written.\n`,
+      );
+    }
+  });
+
   it('redacts the message with the inputs’ secrets', async () => {
     const { sink, progress, end } = world();
     progress.redact = createRedactor(['s3cret-key']);
@@ -135,7 +154,10 @@ describe('exitCodeAfterRun', () => {
     expect(exitCodeAfterRun(passed, new RecordingSink(), 1)).toBe(1);
     const failed = new StepProgress();
     failed.passed = false;
-    expect(exitCodeAfterRun(failed, new RecordingSink(), undefined)).toBe(1);
+    const failedSink = new RecordingSink();
+    expect(exitCodeAfterRun(failed, failedSink, undefined)).toBe(1);
+    // The failing verdict speaks for itself: no second error.
+    expect(failedSink.stdout).toBe('');
   });
 
   it('run() returned without a verdict and without failing the step: it fails, saying where it was', () => {
