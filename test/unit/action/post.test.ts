@@ -7,13 +7,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
-import { isPostStep, POST_CANCEL_CONCURRENCY, runPost, runStateRecorder } from '../../../src/action/post.js';
+import {
+  isPostStep,
+  POST_CANCEL_CONCURRENCY,
+  POST_STEP_LIMIT_MS,
+  runPost,
+  runStateRecorder,
+} from '../../../src/action/post.js';
+import type { Clock } from '../../../src/common/clock.js';
 import { createTestClient, type TestApi } from '../../support/api/client.js';
 import { postStepEnv } from '../../support/harness.js';
 import { startProxy, type Proxy, type ProxyAction } from '../../support/proxy.js';
 import { ORG, secretsFor, startReliabilityEmulator } from '../../support/reliability.js';
 import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
+import { scaledClock } from '../../support/scaled-clock.js';
 
 const secrets = secretsFor('post-unit');
 let emulator: Emulator;
@@ -69,7 +77,7 @@ function cancelsSeen(): string[] {
 async function post(
   state: Record<string, string>,
   inputs: Record<string, string> = {},
-  options: { onRunner?: boolean; sink?: RecordingSink; baseUrl?: string } = {},
+  options: { onRunner?: boolean; sink?: RecordingSink; baseUrl?: string; clock?: Clock } = {},
 ): Promise<RecordingSink> {
   const env: NodeJS.ProcessEnv = {
     ...(options.onRunner === false ? {} : { GITHUB_ACTIONS: 'true' }),
@@ -81,7 +89,7 @@ async function post(
     ...postStepEnv({ isPost: 'true', ...state }),
   };
   const sink = options.sink ?? new RecordingSink();
-  await runPost(stepDeps(env, sink));
+  await runPost(stepDeps(env, sink, options.clock ? { clock: options.clock } : {}));
   return sink;
 }
 
@@ -231,6 +239,36 @@ describe('runPost', () => {
       for (const id of ids) expect(left).not.toContain(id);
     } finally {
       await proxy.close();
+    }
+  });
+  it('cancels the service never answers: it ends within its limit, one warning names the runs not cancelled', async () => {
+    const ids = [await startTest(), await startSuite()];
+    const proxy = await startProxy(emulator.origin, (request) =>
+      /\/cancel\/?(\?|$)/.test(request.url) ? 'hold-before' : 'forward',
+    );
+    // Ten times real time: the limit takes 3 real seconds, each cancel's own 10 s timeout never comes.
+    const clock = scaledClock(10);
+    try {
+      const startedAt = clock.now();
+      const sink = await post(
+        { [`run-${ids[0]}`]: 'test', [`run-${ids[1]}`]: 'suite' },
+        {},
+        { baseUrl: proxy.baseUrl, clock },
+      );
+      const tookMs = clock.now() - startedAt;
+      expect(tookMs).toBeGreaterThanOrEqual(POST_STEP_LIMIT_MS - 5_000);
+      expect(tookMs).toBeLessThan(POST_STEP_LIMIT_MS);
+      expect(proxy.held).toHaveLength(2);
+      const warnings = sink.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+      expect(warnings).toEqual([
+        `::warning::2 Ghost Inspector runs may still be going: not cancelled within the post step's 30 s ` +
+          `(test result ${ids[0]}, suite result ${ids[1]}).`,
+      ]);
+      expect(sink.failed).toBe(false);
+    } finally {
+      await proxy.close();
+      await api.cancelTestResult(ids[0]!);
+      await api.cancelSuiteResult(ids[1]!);
     }
   });
 });
