@@ -15,6 +15,7 @@ import {
   type ProcessEvents,
 } from '../../../src/action/boundary.js';
 import { createRedactor } from '../../../src/api/redact.js';
+import { DEFAULT_TITLE } from '../../../src/report/summary.js';
 import { RecordingSink } from '../../support/run-action.js';
 
 /** A step's progress while running the tests: one test result and one suite result followed. */
@@ -53,6 +54,14 @@ describe('endUnfinished', () => {
       '(test result tr-1, suite result sr-2); no verdict was reached.';
     expect(sink.stdout).toContain(`::error::${message}\n`);
     expect(sink.summary).toBe(`## ❌ Nightly &lt;shop&gt;: did not finish\n\n${message}\n`);
+  });
+
+  it('before the inputs are read: the default title, the summary written, no verdict', async () => {
+    const { sink, end } = world(new StepProgress());
+    endUnfinished(end, 'Cause');
+    await vi.advanceTimersByTimeAsync(0);
+    const message = 'Cause. Stopped while reading the inputs; no verdict was reached.';
+    expect(sink.summary).toBe(`## ❌ ${DEFAULT_TITLE}: did not finish\n\n${message}\n`);
   });
 
   it('only the first end speaks and exits', async () => {
