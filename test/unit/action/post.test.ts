@@ -132,6 +132,8 @@ describe('runPost', () => {
     );
     expect(sink.stdout).toContain(`Cancelled suite result ${suiteResult}.`);
     expect(sink.stdout).toContain(`Cancelled test result ${testResult}.`);
+    // Every cancel answered: no run is said to be left going.
+    expect(sink.stdout).not.toContain('::warning::');
     expect(sink.failed).toBe(false);
     await api.cancelTestResult(ended);
     await api.cancelTestResult(other);
