@@ -95,6 +95,12 @@ describe('historyLine', () => {
       'failed 3 of its last 3 runs',
     );
     expect(historyLine([...foreign, ...later], scope())).toBe('new failure: no earlier runs');
+    // Started at the run's own start: not earlier. No execution start: the creation date counts.
+    const atStart = results('f', { dateExecutionStarted: new Date(RUN_START).toISOString() });
+    expect(historyLine(atStart, scope())).toBe('new failure: no earlier runs');
+    const created = results('p', { dateExecutionStarted: undefined } as Partial<TestResult>);
+    expect(historyLine(created, scope())).toBe('new failure after 1 passing run');
+    expect(isNewFailure(undefined)).toBe(false);
   });
 
   it('only the same browser (any version) and start URL (any query) where the service names them', () => {
@@ -231,6 +237,20 @@ describe('readHistory', () => {
     const answered = { listTestResults: () => Promise.resolve(results('p')) };
     expect((await readHistory(answered, report, { signal: stop.signal, warn })).size).toBe(1);
     expect(warnings).toEqual([]);
+  });
+
+  it('reads only the failing tests that have a test id', async () => {
+    const asked: string[] = [];
+    const api = {
+      listTestResults: (testId: string) => {
+        asked.push(testId);
+        return Promise.resolve(results('p'));
+      },
+    };
+    const passedToo = failingReport(true);
+    passedToo.runs[0]!.tests.push({ ...passedToo.runs[0]!.tests[0]!, testId: 'test-passed', failing: false });
+    await readHistory(api, passedToo, { signal: new AbortController().signal, warn: () => {} });
+    expect(asked).toEqual([TEST]);
   });
 
   it('a test-files failure says why it has no history, in the summary section too', () => {
