@@ -5,7 +5,8 @@ import base from './vitest.config.js';
 
 /**
  * The tests `npm run mutate` (stryker.config.mjs) runs against each mutant: those that call `src/run`,
- * `src/artifacts`, `src/tunnel` and `src/action` in the test process. Tests of the bundle (`dist/index.js`
+ * `src/artifacts`, `src/tunnel` and `src/action` in the test process, and the unit tests of `src/inputs`,
+ * `src/api/redact.ts` and `src/report/history.ts` (for a run of `--mutate` on those). Tests of the bundle (`dist/index.js`
  * as a child process) are left out: a mutant of `src/` never reaches them.
  */
 const IN_PROCESS = [
@@ -13,6 +14,9 @@ const IN_PROCESS = [
   'test/unit/artifacts/**/*.test.ts',
   'test/unit/tunnel/**/*.test.ts',
   'test/unit/action/**/*.test.ts',
+  'test/unit/inputs/**/*.test.ts',
+  'test/unit/api/redact.test.ts',
+  'test/unit/report/history.test.ts',
   'test/e2e/artifacts-upload.test.ts',
   'test/e2e/browser-versions.test.ts',
   'test/e2e/inputs.test.ts',

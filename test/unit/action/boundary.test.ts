@@ -15,6 +15,7 @@ import {
   type ProcessEvents,
 } from '../../../src/action/boundary.js';
 import { createRedactor } from '../../../src/api/redact.js';
+import { DEFAULT_TITLE } from '../../../src/report/summary.js';
 import { RecordingSink } from '../../support/run-action.js';
 
 /** A step's progress while running the tests: one test result and one suite result followed. */
@@ -55,6 +56,14 @@ describe('endUnfinished', () => {
     expect(sink.summary).toBe(`## ❌ Nightly &lt;shop&gt;: did not finish\n\n${message}\n`);
   });
 
+  it('before the inputs are read: the default title, the summary written, no verdict', async () => {
+    const { sink, end } = world(new StepProgress());
+    endUnfinished(end, 'Cause');
+    await vi.advanceTimersByTimeAsync(0);
+    const message = 'Cause. Stopped while reading the inputs; no verdict was reached.';
+    expect(sink.summary).toBe(`## ❌ ${DEFAULT_TITLE}: did not finish\n\n${message}\n`);
+  });
+
   it('only the first end speaks and exits', async () => {
     const { sink, state, end } = world();
     endUnfinished(end, 'First');
@@ -62,6 +71,25 @@ describe('endUnfinished', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(state.exits).toBe(1);
     expect(sink.stdout).not.toContain('Second');
+  });
+
+  it('names five runs still followed and counts the rest; once the verdict is written, says so', async () => {
+    const named = [1, 2, 3, 4, 5].map((i) => `test result tr-${i}`).join(', ');
+    for (const [runs, listed] of [
+      [5, named],
+      [7, `${named}, …`],
+    ] as const) {
+      const progress = new StepProgress();
+      progress.doing = 'writing the reports';
+      progress.passed = false;
+      for (let i = 1; i <= runs; i += 1) progress.onRemote({ type: 'test', id: `tr-${i}`, active: true });
+      const { sink, end } = world(progress);
+      endUnfinished(end, 'Cause');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sink.stdout).toContain(
+        `::error::Cause. Stopped while writing the reports; ${runs} runs still followed (${listed}); the verdict was written.\n`,
+      );
+    }
   });
 
   it('redacts the message with the inputs’ secrets', async () => {
@@ -135,7 +163,10 @@ describe('exitCodeAfterRun', () => {
     expect(exitCodeAfterRun(passed, new RecordingSink(), 1)).toBe(1);
     const failed = new StepProgress();
     failed.passed = false;
-    expect(exitCodeAfterRun(failed, new RecordingSink(), undefined)).toBe(1);
+    const failedSink = new RecordingSink();
+    expect(exitCodeAfterRun(failed, failedSink, undefined)).toBe(1);
+    // The failing verdict speaks for itself: no second error.
+    expect(failedSink.stdout).toBe('');
   });
 
   it('run() returned without a verdict and without failing the step: it fails, saying where it was', () => {

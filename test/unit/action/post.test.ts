@@ -7,7 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
-import { isPostStep, POST_CANCEL_CONCURRENCY, runPost, runStateRecorder } from '../../../src/action/post.js';
+import {
+  isPostStep,
+  POST_CANCEL_CONCURRENCY,
+  POST_STEP_LIMIT_MS,
+  runPost,
+  runStateRecorder,
+} from '../../../src/action/post.js';
+import { systemClock, type Clock } from '../../../src/common/clock.js';
 import type { TestApi } from '../../support/api/client.js';
 import { postStepEnv } from '../../support/harness.js';
 import { startProxy, type Proxy, type ProxyAction } from '../../support/proxy.js';
@@ -63,11 +70,24 @@ function cancelsSeen(): string[] {
     .sort();
 }
 
+/** A clock that stands still until `ready()`, then moves on at once by the length of each wait. */
+function clockWhen(ready: () => boolean): Clock {
+  let now = Date.now();
+  return {
+    now: () => now,
+    random: () => Math.random(),
+    sleep: async (ms, signal) => {
+      while (!ready() && !signal?.aborted) await systemClock.sleep(10, signal);
+      if (!signal?.aborted) now += ms;
+    },
+  };
+}
+
 /** Runs the post step with the main step's `state` and the step's `inputs`; on a runner unless told. */
 async function post(
   state: Record<string, string>,
   inputs: Record<string, string> = {},
-  options: { onRunner?: boolean; sink?: RecordingSink; baseUrl?: string } = {},
+  options: { onRunner?: boolean; sink?: RecordingSink; baseUrl?: string; clock?: Clock } = {},
 ): Promise<RecordingSink> {
   const env: NodeJS.ProcessEnv = {
     ...(options.onRunner === false ? {} : { GITHUB_ACTIONS: 'true' }),
@@ -79,7 +99,7 @@ async function post(
     ...postStepEnv({ isPost: 'true', ...state }),
   };
   const sink = options.sink ?? new RecordingSink();
-  await runPost(stepDeps(env, sink));
+  await runPost(stepDeps(env, sink, options.clock ? { clock: options.clock } : {}));
   return sink;
 }
 
@@ -122,6 +142,8 @@ describe('runPost', () => {
     );
     expect(sink.stdout).toContain(`Cancelled suite result ${suiteResult}.`);
     expect(sink.stdout).toContain(`Cancelled test result ${testResult}.`);
+    // Every cancel answered: no run is said to be left going.
+    expect(sink.stdout).not.toContain('::warning::');
     expect(sink.failed).toBe(false);
     await api.cancelTestResult(ended);
     await api.cancelTestResult(other);
@@ -229,6 +251,36 @@ describe('runPost', () => {
       for (const id of ids) expect(left).not.toContain(id);
     } finally {
       await proxy.close();
+    }
+  });
+  it('cancels the service never answers: it ends within its limit, one warning names the runs not cancelled', async () => {
+    const ids = [await startTest(), await startSuite()];
+    const proxy = await startProxy(emulator.origin, (request) =>
+      /\/cancel\/?(\?|$)/.test(request.url) ? 'hold-before' : 'forward',
+    );
+    // Time stands still until both cancels hang at the service, then the limit's wait passes at once.
+    const clock = clockWhen(() => proxy.held.length === ids.length);
+    try {
+      const startedAt = clock.now();
+      const sink = await post(
+        { [`run-${ids[0]}`]: 'test', [`run-${ids[1]}`]: 'suite' },
+        {},
+        { baseUrl: proxy.baseUrl, clock },
+      );
+      const tookMs = clock.now() - startedAt;
+      expect(tookMs).toBeGreaterThan(POST_STEP_LIMIT_MS - 5_000);
+      expect(tookMs).toBeLessThanOrEqual(POST_STEP_LIMIT_MS);
+      expect(proxy.held).toHaveLength(2);
+      const warnings = sink.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+      expect(warnings).toEqual([
+        `::warning::2 Ghost Inspector runs may still be going: not cancelled within the post step's 30 s ` +
+          `(test result ${ids[0]}, suite result ${ids[1]}).`,
+      ]);
+      expect(sink.failed).toBe(false);
+    } finally {
+      await proxy.close();
+      await api.cancelTestResult(ids[0]!);
+      await api.cancelSuiteResult(ids[1]!);
     }
   });
 });

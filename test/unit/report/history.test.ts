@@ -13,6 +13,7 @@ import {
   renderHistorySection,
   type HistoryScope,
 } from '../../../src/report/history.js';
+import { allTests } from '../../../src/report/model.js';
 import { Fixtures, summaryOf, suiteRun } from './fixtures.js';
 import { reportOf } from './scenarios.js';
 
@@ -94,6 +95,12 @@ describe('historyLine', () => {
       'failed 3 of its last 3 runs',
     );
     expect(historyLine([...foreign, ...later], scope())).toBe('new failure: no earlier runs');
+    // Started at the run's own start: not earlier. No execution start: the creation date counts.
+    const atStart = results('f', { dateExecutionStarted: new Date(RUN_START).toISOString() });
+    expect(historyLine(atStart, scope())).toBe('new failure: no earlier runs');
+    const created = results('p', { dateExecutionStarted: undefined } as Partial<TestResult>);
+    expect(historyLine(created, scope())).toBe('new failure after 1 passing run');
+    expect(isNewFailure(undefined)).toBe(false);
   });
 
   it('only the same browser (any version) and start URL (any query) where the service names them', () => {
@@ -112,7 +119,7 @@ describe('historyLine', () => {
 
 describe('readHistory', () => {
   /** A report of one failing test `TEST` on chrome, and one on-demand (test-files) failure when asked. */
-  function failingReport(withFile = false) {
+  function failingReport(withFile = false, tests = 1) {
     const fx = new Fixtures();
     const run = suiteRun(fx, {
       key: 'suite-a-0',
@@ -120,7 +127,13 @@ describe('readHistory', () => {
       suiteName: 'Shop',
       suiteResultId: 'sr-1',
       variant: { browser: 'chrome' },
-      tests: [{ name: 'Checkout', outcome: 'failed', testId: TEST, browser: 'chrome-120' }],
+      tests: Array.from({ length: tests }, (_, i) => ({
+        name: i === 0 ? 'Checkout' : `Checkout ${i}`,
+        outcome: 'failed' as const,
+        testId: i === 0 ? TEST : `test-1-${i}`,
+        browser: 'chrome-120',
+        attempts: [{ name: 'Checkout', outcome: 'failed' as const, testId: i === 0 ? TEST : `test-1-${i}` }],
+      })),
     });
     const file = {
       ...suiteRun(fx, {
@@ -161,6 +174,83 @@ describe('readHistory', () => {
     expect(asked[0]!.count).toBeGreaterThan(HISTORY_RUNS);
     expect(asked[0]!.count).toBeLessThanOrEqual(50);
     expect(history.get(TEST)).toBe('new failure: no earlier runs');
+  });
+
+  it("leaves out the run's own result and attempts, and results on another browser than the test's", async () => {
+    const report = failingReport();
+    const [{ test }] = allTests(report);
+    const before = results('ffp');
+    const listed = [
+      { ...before[0]!, _id: test!.resultId! },
+      { ...before[1]!, _id: test!.attempts[0]!.resultId },
+      { ...before[0]!, _id: 'firefox-run', browser: 'firefox-130' },
+      before[2]!,
+    ];
+    const history = await readHistory({ listTestResults: () => Promise.resolve(listed) }, report, {
+      signal: new AbortController().signal,
+      warn: () => {},
+    });
+    expect(history.get(TEST)).toBe('new failure after 1 passing run');
+  });
+
+  it('reads the first 20 failing tests, one request each; the section gives each its line', async () => {
+    const report = failingReport(false, 25);
+    const asked: string[] = [];
+    const history = await readHistory(
+      {
+        listTestResults: (testId) => {
+          asked.push(testId);
+          return Promise.resolve(results('pf', { test: { _id: testId, name: 'x' } } as Partial<TestResult>));
+        },
+      },
+      report,
+      { signal: new AbortController().signal, warn: () => {} },
+    );
+    expect(asked).toEqual([TEST, ...Array.from({ length: 19 }, (_, i) => `test-1-${i + 1}`)]);
+    expect(history.size).toBe(20);
+    const section = renderHistorySection(report, history);
+    expect(section).toMatch(
+      /^### History of the failed tests\n\n- Shop › Checkout: failed 2 of its last 3 runs\n/,
+    );
+    expect(section).toContain('- Shop › Checkout 19: failed 2 of its last 3 runs\n');
+    expect(section).not.toContain('Checkout 20');
+    expect(section.endsWith('runs\n\n')).toBe(true);
+  });
+
+  it('a read that fails warns naming the test, left without history; once stopped, one warning counts those unread', async () => {
+    const report = failingReport();
+    const failing = { listTestResults: () => Promise.reject(new Error('HTTP 502 Bad Gateway')) };
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    const history = await readHistory(failing, report, { signal: new AbortController().signal, warn });
+    expect(history.size).toBe(0);
+    expect(warnings).toEqual(['Could not read the history of Shop › Checkout: HTTP 502 Bad Gateway']);
+    warnings.length = 0;
+    const stop = new AbortController();
+    stop.abort(new Error('time limit of 20 s reached'));
+    expect((await readHistory(failing, report, { signal: stop.signal, warn })).size).toBe(0);
+    expect(warnings).toEqual([
+      'Could not read the history of 1 failed test: stopped: time limit of 20 s reached',
+    ]);
+    // Stopped after every read answered: nothing to warn of.
+    warnings.length = 0;
+    const answered = { listTestResults: () => Promise.resolve(results('p')) };
+    expect((await readHistory(answered, report, { signal: stop.signal, warn })).size).toBe(1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads only the failing tests that have a test id', async () => {
+    const asked: string[] = [];
+    const api = {
+      listTestResults: (testId: string) => {
+        asked.push(testId);
+        return Promise.resolve(results('p'));
+      },
+    };
+    const passedToo = failingReport(true);
+    passedToo.runs[0]!.tests.push({ ...passedToo.runs[0]!.tests[0]!, testId: 'test-passed', failing: false });
+    await readHistory(api, passedToo, { signal: new AbortController().signal, warn: () => {} });
+    expect(asked).toEqual([TEST]);
   });
 
   it('a test-files failure says why it has no history, in the summary section too', () => {

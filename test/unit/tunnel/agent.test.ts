@@ -93,6 +93,20 @@ describe.skipIf(process.platform === 'win32')('findAgent download', () => {
     expect(requested.length).toBe(downloads);
   });
 
+  it('downloads the pinned file when the entry under the pinned version holds only other files', async () => {
+    const provider = providerWith({ url: `${base}/good`, kind: 'binary', version: '4.0.0' }, 'gi-test-agent');
+    const dir = path.join(process.env.RUNNER_TOOL_CACHE ?? '', 'gi-test-agent', '4.0.0', process.arch);
+    await mkdir(dir, { recursive: true });
+    // The agent's own name, not the pinned file's: what an install by another tool leaves there.
+    await writeFile(path.join(dir, 'gi-test-agent'), GOOD, { mode: 0o755 });
+    await writeFile(`${dir}.complete`, '');
+    const downloads = requested.length;
+    const exe = await find(provider);
+    expect(exe).toBe(path.join(dir, 'good'));
+    expect(await readFile(exe)).toEqual(GOOD);
+    expect(requested.length).toBe(downloads + 1);
+  });
+
   it('refuses and deletes a download whose SHA-256 is not the pinned one', async () => {
     const provider = providerWith(
       { url: `${base}/corrupted`, kind: 'binary', version: '1.0.0' },
