@@ -79,9 +79,6 @@ export default defineConfig({
           name: 'slow',
           include: SLOW,
           exclude: CHROMIUM,
-          // As `fast`: one import of the modules per worker. Each file starts and stops its own processes,
-          // servers and emulators; none leaves module state behind (the mutation runs import them this way).
-          isolate: false,
         },
       },
       {
