@@ -18,9 +18,8 @@ import { describe, it, type ExpectStatic } from 'vitest';
 import type { RequestRecord } from '../../emulator/index.js';
 import { FAULT_KINDS, type FaultKind } from '../../emulator/faults.js';
 import { seededRandom } from '../../emulator/util.js';
-import type { ActionRun } from '../support/harness.js';
+import { counts, type ActionRun } from '../support/harness.js';
 import {
-  countsOf,
   executesOf,
   EXPECTED,
   FILES,
@@ -282,11 +281,11 @@ function checkRun(
   }
   for (const r of results.runs) if (!seen.has(r.key)) problem(`results.json has an extra run ${r.key}`);
 
-  const counts = countsOf(run);
+  const outs = counts(run);
   const failedReported = results.results.filter((t) => t.state === 'failed').length;
-  if (counts.failed !== failedReported) problem(`counts.failed ${counts.failed} != ${failedReported}`);
-  if (counts.total !== results.results.length) {
-    problem(`counts.total ${counts.total} != ${results.results.length} results`);
+  if (outs.failed !== failedReported) problem(`counts.failed ${outs.failed} != ${failedReported}`);
+  if (outs.total !== results.results.length) {
+    problem(`counts.total ${outs.total} != ${results.results.length} results`);
   }
   const junit = path.join(workspace, FILES.junit);
   if (existsSync(junit)) {

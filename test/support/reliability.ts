@@ -290,8 +290,3 @@ export function parseAnnotations(stdout: string): Annotation[] {
   }
   return out;
 }
-
-/** Counts of the action's `counts` output. */
-export function countsOf(run: ActionRun): Record<string, number> {
-  return JSON.parse(run.outputs.counts ?? '{}') as Record<string, number>;
-}

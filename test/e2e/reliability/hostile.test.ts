@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
-import { runAction, type ActionRun } from '../../support/harness.js';
+import { counts, runAction, type ActionRun } from '../../support/harness.js';
 import {
-  countsOf,
   FILES,
   findSecrets,
   JUNIT_SCHEMA,
@@ -106,7 +105,7 @@ afterAll(async () => {
 describe('hostile service text', () => {
   it('the run itself: right verdict and counts', () => {
     expect(run.code, run.stdout.slice(-2000)).toBe(1);
-    expect(countsOf(run)).toMatchObject({ total: TESTS, passed: 2, failed: TESTS - 2 });
+    expect(counts(run)).toMatchObject({ total: TESTS, passed: 2, failed: TESTS - 2 });
     expect(readResults(workspace)?.results).toHaveLength(TESTS);
   });
 
