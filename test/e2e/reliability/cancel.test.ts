@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { refId } from '../../../src/api/refs.js';
-import { startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { startAction, until, type ActionRun } from '../../support/harness.js';
 import { startGateProxy } from '../../support/proxy.js';
 import {
   FILES,
@@ -66,7 +66,7 @@ async function cancelMidRun(
       'timeout-minutes': '5',
     },
   });
-  await waitFor(ready, 20_000);
+  await until(ready, 20_000);
   const signalledAt = Date.now();
   child.kill(signal);
   options.signalled?.();
@@ -91,7 +91,7 @@ async function expectCancelledProperly(
   // Remote cancels: one per active run (the suite result and the test result), each sent within 2 s.
   let latest = NaN;
   if (cancelsLogged) {
-    await waitFor(() => emulator.requests().filter(isCancel).length >= 2, 10_000);
+    await until(() => emulator.requests().filter(isCancel).length >= 2, 10_000);
     const cancels = emulator.requests().filter(isCancel);
     expect(cancels.map((q) => q.path.split('/')[2]).sort()).toEqual(['results', 'suite-results']);
     latest = Math.max(...cancels.map((q) => q.time - signalledAt));
@@ -124,7 +124,7 @@ describe.concurrent('workflow cancel', () => {
     const latest = await expectCancelledProperly(emulator, c, 'SIGINT');
     console.log(`cancel figures: SIGINT cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
     // The emulator saw the cancels: both remote runs ended cancelled.
-    await waitFor(() => emulator.runs().filter((f) => f.condition === 'cancelled').length >= 2, 5_000);
+    await until(() => emulator.runs().filter((f) => f.condition === 'cancelled').length >= 2, 5_000);
   });
 
   it('SIGTERM alone behaves the same', async () => {

@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
+import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
 import { startHoldProxy, startProxy } from '../../support/proxy.js';
 import { FILES, listFiles, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
@@ -104,7 +104,7 @@ async function act(
   });
   let signalledAt = NaN;
   if (options.signal) {
-    await waitFor(options.ready ?? (() => true), 30_000);
+    await until(options.ready ?? (() => true), 30_000);
     signalledAt = Date.now();
     child.kill(options.signal);
   }

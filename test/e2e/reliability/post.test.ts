@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
-import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
+import { postStepEnv, runAction, startAction, until } from '../../support/harness.js';
 import { RecordingSink, runActionInProcess, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { POST_STEP_LIMIT_MS, runPost } from '../../../src/action/post.js';
@@ -47,7 +47,7 @@ describe('the post step', () => {
     emulator.setScenario('rel-green-2', { hang: true });
     const { child, done } = await startAction({ workspace, inputs });
     // Both runs started and followed (one poll each) before the kill.
-    await waitFor(
+    await until(
       () =>
         new Set(
           emulator
@@ -55,6 +55,7 @@ describe('the post step', () => {
             .filter(isPoll)
             .map((q) => q.path),
         ).size >= 2,
+      20_000,
     );
     child.kill('SIGKILL');
     const main = await done;
