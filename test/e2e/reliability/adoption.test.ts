@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { postStepEnv, runAction, startAction, until, type ActionRun } from '../../support/harness.js';
-import { startGateProxy } from '../../support/proxy.js';
+import { startProxy } from '../../support/proxy.js';
 import { readResults, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
@@ -67,14 +67,22 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   const { emulator } = await open({ clock: 'scaled', secrets, timeScale: 1 });
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
+  // Each leg's executes wait at its gate: B's until A's execute arrived at A's gate, A's until B's answered.
   let bAnswered = (): void => undefined;
-  const gate = async (open: Promise<unknown>) => {
-    const proxy = await startGateProxy(emulator.origin, (r) => isExecuteOf(r.method, r.url), open);
+  let aArrived = (): void => undefined;
+  const gate = async (arrive: () => void, open: Promise<unknown>) => {
+    const proxy = await startProxy(emulator.origin, async (r) => {
+      if (isExecuteOf(r.method, r.url)) {
+        arrive();
+        await open;
+      }
+      return null;
+    });
     later(() => proxy.close());
     return proxy;
   };
-  const aGate = await gate(new Promise<void>((resolve) => (bAnswered = resolve)));
-  const bGate = await gate(aGate.arrived);
+  const aGate = await gate(() => aArrived(), new Promise<void>((resolve) => (bAnswered = resolve)));
+  const bGate = await gate(() => undefined, new Promise<void>((resolve) => (aArrived = resolve)));
   const b = await leg(emulator, browsers[1], bGate.baseUrl);
   const a = await leg(emulator, browsers[0], aGate.baseUrl);
   await until(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);

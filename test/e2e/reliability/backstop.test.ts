@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
-import { startHoldProxy } from '../../support/proxy.js';
+import { startProxy } from '../../support/proxy.js';
 import { runActionInProcess } from '../../support/run-action.js';
 import { secretInputs, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
@@ -22,7 +22,7 @@ it('an engine that does not stop at the deadline is ended by the backstop within
   emulator.setScenario('rel-green-1', { hang: true });
   // The suite result is read (still running); its list of tests hangs, and the client that lists it
   // ignores the abort of the deadline.
-  const hold = await startHoldProxy(emulator.origin, ({ method, url }) =>
+  const hold = await startProxy(emulator.origin, ({ method, url }) =>
     method === 'GET' && /\/suite-results\/[^/]+\/results/.test(url) ? 'hold-before' : 'forward',
   );
   later(() => hold.close());

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { refId } from '../../../src/api/refs.js';
 import { startAction, until, type ActionRun } from '../../support/harness.js';
-import { startGateProxy } from '../../support/proxy.js';
+import { startProxy } from '../../support/proxy.js';
 import {
   FILES,
   findSecrets,
@@ -154,14 +154,16 @@ describe.concurrent('workflow cancel', () => {
     // The suite's execute waits at a gate, sent and unanswered, until the signal has been sent; then the
     // service handles it and answers.
     let open = (): void => undefined;
-    const gate = await startGateProxy(
-      emulator.origin,
-      ({ method, url }) => method === 'POST' && url.startsWith('/v1/suites/suite-green/execute'),
-      new Promise<void>((resolve) => (open = resolve)),
-    );
-    later(() => gate.close());
+    const opened = new Promise<void>((resolve) => (open = resolve));
     let inFlight = false;
-    void gate.arrived.then(() => (inFlight = true));
+    const gate = await startProxy(emulator.origin, async ({ method, url }) => {
+      if (method === 'POST' && url.startsWith('/v1/suites/suite-green/execute')) {
+        inFlight = true;
+        await opened;
+      }
+      return null;
+    });
+    later(() => gate.close());
     const c = await cancelMidRun(emulator, 'SIGINT', {
       baseUrl: gate.baseUrl,
       ready: () =>

@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
 import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy, startProxy } from '../../support/proxy.js';
+import { startProxy } from '../../support/proxy.js';
 import { FILES, listFiles, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
 import { useWorlds } from '../../support/world.js';
@@ -36,10 +36,8 @@ async function emulatorOfItsOwn(): Promise<Emulator> {
 /** The emulator's API behind a proxy that points every screenshot URL at `imageBase` instead. */
 async function withScreenshotsAt(emulator: Emulator, imageBase: string): Promise<string> {
   const files = `${emulator.origin}/_emulator/files/`;
-  const proxy = await startHoldProxy(
-    emulator.origin,
-    () => 'forward',
-    (body) => body.split(files).join(imageBase),
+  const proxy = await startProxy(emulator.origin, undefined, (_request, body) =>
+    JSON.parse(JSON.stringify(body).split(files).join(imageBase)),
   );
   later(() => proxy.close());
   return proxy.baseUrl;

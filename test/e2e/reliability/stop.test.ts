@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/proxy.js';
+import { startProxy, type Proxy, type ProxyRule } from '../../support/proxy.js';
 import { executesOf, readResults, secretInputs, secretsFor, wasHandled } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
@@ -26,8 +26,8 @@ const { open, later, newWorkspace } = useWorlds();
  */
 async function setUp() {
   const { emulator } = await open({ clock: 'scaled', secrets });
-  const holding = async (rule: HoldRule): Promise<HoldProxy> => {
-    const proxy = await startHoldProxy(emulator.origin, rule);
+  const holding = async (rule: ProxyRule): Promise<Proxy> => {
+    const proxy = await startProxy(emulator.origin, rule);
     later(() => proxy.close());
     return proxy;
   };
