@@ -7,22 +7,21 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
-import { counts, runAction, type ActionRun } from '../../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SeedFile } from '../../../emulator/index.js';
+import { counts, type ActionRun } from '../../support/harness.js';
 import {
   FILES,
   findSecrets,
   JUNIT_SCHEMA,
-  makeTempWorkspace,
   ORG,
   parseAnnotations,
   readResults,
-  removeWorkspace,
   secretInputs,
   secretsFor,
   xmllint,
 } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 
 /** A workflow command smuggled into service text after a line break. */
 const INJECTED = '::warning title=pwned::INJECTED';
@@ -78,28 +77,23 @@ function hostileSeed(apiKey: string): SeedFile {
 }
 
 const secrets = secretsFor('hostile');
-let emulator: Emulator;
+const { open } = useWorlds();
 let workspace: string;
 let run: ActionRun;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.01, seed: hostileSeed(secrets.apiKey), quiet: true });
-  workspace = await makeTempWorkspace('gi-rel-hostile-');
-  run = await runAction({
-    workspace,
+  const world = await open({ clock: 'scaled', timeScale: 0.01, seed: hostileSeed(secrets.apiKey) });
+  ({ workspace } = world);
+  run = await world.run({
+    bundle: true,
     inputs: {
       ...secretInputs(secrets),
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': world.emulator.baseUrl,
       'suite-ids': 'suite-hostile',
       'timeout-minutes': '0.5',
       screenshots: 'failed',
     },
   });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await removeWorkspace(workspace);
 });
 
 describe('hostile service text', () => {
