@@ -7,8 +7,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RequestRecord, SeedFile } from '../../emulator/index.js';
 import type { ActionRun } from './harness.js';
@@ -104,16 +102,6 @@ export function reliabilitySeed(apiKeys: string[]): SeedFile {
       }),
     ],
   };
-}
-
-/** A fresh temporary workspace. */
-export function makeTempWorkspace(prefix: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), prefix));
-}
-
-/** Removes a workspace. */
-export function removeWorkspace(dir: string): Promise<void> {
-  return rm(dir, { recursive: true, force: true });
 }
 
 /** The files the action writes by default, relative to the workspace. */
