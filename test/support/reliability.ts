@@ -5,7 +5,6 @@
  *
  * A world with this seed: `startWorld({ secrets })` (`world.ts`).
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestRecord, SeedFile } from '../../emulator/index.js';
@@ -228,23 +227,6 @@ export function executesOf(requests: RequestRecord[], target: string): RequestRe
     (r) => r.method === 'POST' && new RegExp(`^/v1/${type}/${id}/execute/?$`).test(r.path),
   );
 }
-
-/**
- * Runs `xmllint --noout` on a file, with `--schema` when given. Resolves with xmllint's exit code and its
- * messages.
- */
-export function xmllint(file: string, schema?: string): Promise<{ code: number; output: string }> {
-  const args = ['--noout', ...(schema ? ['--schema', schema] : []), file];
-  return new Promise((resolve) => {
-    execFile('xmllint', args, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
-
-/** The Jenkins xUnit JUnit schema as it is (test/support). */
-export { JUNIT_XSD as JUNIT_SCHEMA } from './junit.js';
 
 /** One workflow command line the action printed (`::error title=x::message`). */
 export interface Annotation {

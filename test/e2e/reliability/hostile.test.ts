@@ -13,14 +13,13 @@ import { counts, type ActionRun } from '../../support/harness.js';
 import {
   FILES,
   findSecrets,
-  JUNIT_SCHEMA,
   ORG,
   parseAnnotations,
   readResults,
   secretInputs,
   secretsFor,
-  xmllint,
 } from '../../support/reliability.js';
+import { schemaErrors } from '../../support/junit.js';
 import { useWorlds } from '../../support/world.js';
 
 /** A workflow command smuggled into service text after a line break. */
@@ -105,9 +104,8 @@ describe('hostile service text', () => {
 
   it('JUnit XML validates against the junit-10 schema and keeps the text readable', async () => {
     const file = path.join(workspace, FILES.junit);
-    const lint = await xmllint(file, JUNIT_SCHEMA);
-    expect(lint.code, lint.output).toBe(0);
     const xml = readFileSync(file, 'utf8');
+    expect(schemaErrors(xml)).toBe('');
     expect(xml.match(/<testcase /g)).toHaveLength(TESTS);
     expect(xml).toContain('🔥🚀');
     // No character XML 1.0 forbids, raw or as a character reference.
