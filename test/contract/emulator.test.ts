@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { Emulator } from '../../emulator/index.js';
-import { call, data, EPOCH, ISO, KEY, start, until } from '../support/emulator.js';
+import { call, data, EPOCH, ISO, KEY, start } from '../support/emulator.js';
+import { until } from '../support/harness.js';
 import { NEW_SUITE_SETTINGS as SUITE_DEFAULTS } from '../support/contract.js';
 
 let em: Emulator;

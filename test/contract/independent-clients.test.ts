@@ -14,7 +14,8 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { data, ISO, KEY, until } from '../support/emulator.js';
+import { data, ISO, KEY } from '../support/emulator.js';
+import { until } from '../support/harness.js';
 import { ROOT } from '../support/harness.js';
 import { startWorld, type World } from '../support/world.js';
 

@@ -27,10 +27,8 @@ describe('behind a proxy, every request of a step goes through it', () => {
   beforeAll(async () => {
     emulator = await startEmulator({ timeScale: 0.01, quiet: true });
     // The API's answers name the screenshots on a host of their own, as the service's storage is.
-    api = await startProxy(
-      emulator.origin,
-      () => 'forward',
-      (_request, answer) => answer.text.replaceAll(emulator.origin, 'http://shots.gi.test'),
+    api = await startProxy(emulator.origin, undefined, (_request, body) =>
+      JSON.parse(JSON.stringify(body).replaceAll(emulator.origin, 'http://shots.gi.test')),
     );
     artifacts = await startFakeArtifactService();
     github = new FakeGitHub();

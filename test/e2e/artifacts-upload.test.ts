@@ -19,7 +19,7 @@ import type { Logger } from '../../src/common/log.js';
 import type { DownloadedFile } from '../../src/artifacts/index.js';
 import { startFakeArtifactService } from '../support/fakes/artifact-service.js';
 import type { FakeArtifactService } from '../support/fakes/artifact-service.js';
-import { waitFor } from '../support/harness.js';
+import { until } from '../support/harness.js';
 import { runSummary, suiteRun, testRun } from '../support/run-factories.js';
 import { makeResult, randomPng, setEnv, startScreenshotServer } from '../support/screenshots.js';
 import type { ScreenshotServer } from '../support/screenshots.js';
@@ -312,7 +312,7 @@ describe('upload through the real @actions/artifact client', () => {
       signal: controller.signal,
       log,
     });
-    await waitFor(() => fake.heldCount() > heldBefore);
+    await until(() => fake.heldCount() > heldBefore, 20_000);
     controller.abort();
     const report = await publishing;
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -368,7 +368,7 @@ describe('upload through the real @actions/artifact client', () => {
     // This test's own file (its name ends in the result id): other tests leave PNGs under tmp too.
     const saved = (): boolean =>
       readdirSync(tmp, { recursive: true }).some((f) => String(f).endsWith('-okCancel.png'));
-    await waitFor(() => saved() && shots.hits.has('/hang/hangCancel.png'));
+    await until(() => saved() && shots.hits.has('/hang/hangCancel.png'), 20_000);
     controller.abort();
     const report = await publishing;
     // The upload's own time limit starts after the cancel: it must see the cancel already given.

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { counts, waitFor } from '../support/harness.js';
+import { counts, until } from '../support/harness.js';
 import { useWorld } from '../support/world.js';
 
 const setup = useWorld({ fixtures: true });
@@ -101,12 +101,13 @@ describe('deadline, workflow cancel and retries', () => {
       inputs: inputs({ 'suite-ids': 'suite-smoke', 'test-ids': 'test-home', 'timeout-minutes': '5' }, bundle),
     });
     // Both runs started and the action is polling.
-    await waitFor(
+    await until(
       () =>
         bundle.emulator.requests().filter((q) => q.path.endsWith('/execute/')).length === 2 &&
         bundle.emulator
           .requests()
           .some((q) => q.method === 'GET' && /^\/v1\/(suite-)?results\//.test(q.path)),
+      20_000,
     );
     const signalledAt = Date.now();
     cancel('SIGINT');

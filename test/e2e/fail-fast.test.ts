@@ -4,39 +4,29 @@
  * happened to every run asked for.
  */
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { counts, runAction } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../emulator/index.js';
+import { counts } from '../support/harness.js';
+import { useWorld, useWorlds } from '../support/world.js';
 
 const API_KEY = 'e2e-fail-fast-key-4711';
-let emulator: Emulator;
-let workspace: string;
+const world = useWorld({ clock: 'scaled', fixtures: true, apiKey: API_KEY, timeScale: 0.02 });
+const { open } = useWorlds();
 
-beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
+beforeAll(() => {
   // The smoke suite's first test never ends by itself: only a cancel ends its runs.
-  emulator.setScenario('test-home', { hang: true });
-  workspace = await makeWorkspace('gi-e2e-fail-fast-');
+  world.emulator.setScenario('test-home', { hang: true });
 });
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
-
-beforeEach(() => emulator.resetLog());
 
 function inputs(extra: Record<string, string>): Record<string, string> {
-  return { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, screenshots: 'none', ...extra };
+  return { 'api-key': API_KEY, 'api-base-url': world.emulator.baseUrl, screenshots: 'none', ...extra };
 }
 
 describe('fail-fast', () => {
   it('the first failed test cancels the other runs remotely; they are counted as cancelled', async () => {
-    const r = await runAction({
-      workspace,
+    const r = await world.run({
+      bundle: true,
       inputs: inputs({
         'test-ids': 'test-payment,test-home',
         'suite-ids': 'suite-smoke',
@@ -49,27 +39,29 @@ describe('fail-fast', () => {
     expect(counts(r)).toMatchObject({ total: 5, failed: 1, cancelled: 2 });
     expect(counts(r).passed).toBe(2);
     expect([r.outputs.total, r.outputs.failed, r.outputs.cancelled]).toEqual(['5', '1', '2']);
-    const cancels = emulator.requests().filter((q) => q.method === 'POST' && q.path.endsWith('/cancel/'));
+    const cancels = world.emulator
+      .requests()
+      .filter((q) => q.method === 'POST' && q.path.endsWith('/cancel/'));
     expect(cancels.map((q) => q.path.split('/')[2]).sort()).toEqual(['results', 'suite-results']);
-    const ended = emulator.runs();
+    const ended = world.emulator.runs();
     expect(ended.some((f) => f.kind === 'suite-result' && f.condition === 'cancelled')).toBe(true);
     expect(
       ended.some((f) => f.testId === 'test-home' && f.suiteResultId === null && f.condition === 'cancelled'),
     ).toBe(true);
     expect(ended.some((f) => f.testId === 'test-payment' && f.condition === 'cancelled')).toBe(false);
     expect(r.stdout).toContain('Fail-fast: Pay by card failed; cancelling 2 other remote runs');
-    const results = readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8');
+    const results = readFileSync(path.join(world.workspace, 'ghost-inspector-results.json'), 'utf8');
     expect(results).toContain('Cancelled by fail-fast: another test failed.');
   });
 
   it('off (the default): the other runs are not cancelled', async () => {
-    const r = await runAction({
-      workspace,
+    const r = await world.run({
+      bundle: true,
       inputs: inputs({ 'test-ids': 'test-payment,test-login', 'timeout-minutes': '5' }),
     });
     expect(r.code).toBe(1);
     expect(counts(r)).toMatchObject({ total: 2, failed: 1, passed: 1, cancelled: 0 });
-    expect(emulator.requests().filter((q) => q.path.endsWith('/cancel/'))).toEqual([]);
+    expect(world.emulator.requests().filter((q) => q.path.endsWith('/cancel/'))).toEqual([]);
   });
 });
 
@@ -78,17 +70,14 @@ describe('fail-fast with runs still to trigger', () => {
   const EXECUTE_MS = 2_500;
   let slow: Emulator;
   beforeAll(async () => {
-    slow = await startEmulator({
+    ({ emulator: slow } = await open({
+      clock: 'scaled',
       timeScale: 0.02,
       apiKey: API_KEY,
-      quiet: true,
       notFoundWindowMs: 0,
       faults: `delay=${EXECUTE_MS},route=POST /v1/tests/*/execute:slow`,
-    });
+    }));
     slow.setScenario('test-home', { hang: true });
-  });
-  afterAll(async () => {
-    await slow?.close();
   });
 
   it('the executes not sent when a test fails are never sent; their runs count as cancelled, "Not started: fail-fast"', async () => {
@@ -96,8 +85,8 @@ describe('fail-fast with runs still to trigger', () => {
     // time. The failure is seen while the second four are in flight: the last 10 are never sent.
     const testIds = ['test-payment', 'test-home', 'test-login', 'test-search', 'test-cart', 'test-receipt'];
     testIds.push('test-landing', 'test-pricing', 'test-login-data');
-    const r = await runAction({
-      workspace,
+    const r = await world.run({
+      bundle: true,
       inputs: {
         'api-key': API_KEY,
         'api-base-url': slow.baseUrl,
@@ -117,7 +106,7 @@ describe('fail-fast with runs still to trigger', () => {
     expect(c.cancelled + c.passed).toBe(17);
     expect(c.cancelled).toBeGreaterThanOrEqual(10 + 4 + 1);
     const results = JSON.parse(
-      readFileSync(path.join(workspace, 'ghost-inspector-results.json'), 'utf8'),
+      readFileSync(path.join(world.workspace, 'ghost-inspector-results.json'), 'utf8'),
     ) as { reasons: string[]; runs: Array<{ notStarted?: string; error?: string }> };
     const notStarted = results.runs.filter((run) => run.notStarted === 'fail-fast');
     expect(notStarted).toHaveLength(10);

@@ -7,17 +7,14 @@
  * run reads no name.
  */
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { counts, runAction } from '../support/harness.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { counts } from '../support/harness.js';
 import { data } from '../support/emulator.js';
+import { useWorld } from '../support/world.js';
 
 const API_KEY = 'e2e-modules-key';
-let emulator: Emulator;
-let workspace: string;
+const world = useWorld({ clock: 'scaled', fixtures: true, apiKey: API_KEY, timeScale: 0.02 });
 /** The module's test id, and two tests that import it after their first step. */
 let login: string;
 let hat: string;
@@ -26,15 +23,13 @@ let scarf: string;
 const click = (target: string) => ({ command: 'click', target, value: '' });
 const importTest = async (name: string, steps: object[], importOnly: boolean) =>
   (
-    await data(emulator, 'POST', '/suites/suite-smoke/import-test/json', {
+    await data(world.emulator, 'POST', '/suites/suite-smoke/import-test/json', {
       key: API_KEY,
       body: { name, startUrl: 'https://shop.example/', importOnly, steps },
     })
   )._id as string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
-  workspace = await makeWorkspace('gi-e2e-modules-');
   login = await importTest('Login module', [click('#user'), click('#go')], true);
   const buying = (name: string) =>
     importTest(
@@ -45,29 +40,22 @@ beforeAll(async () => {
   hat = await buying('Buy a hat');
   scarf = await buying('Buy a scarf');
 });
-beforeEach(() => {
-  emulator.setFaults('');
-  emulator.resetLog();
-});
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
-});
+beforeEach(() => world.emulator.setFaults(''));
 
 /** Runs the bundle on `testIds`; the JUnit file it wrote, and the reads of a test by id it sent. */
 async function run(testIds: string[]) {
-  const r = await runAction({
-    workspace,
+  const r = await world.run({
+    bundle: true,
     inputs: {
       'api-key': API_KEY,
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': world.emulator.baseUrl,
       'test-ids': testIds.join(','),
       screenshots: 'none',
       'timeout-minutes': '5',
     },
   });
-  const junit = readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
-  const testReads = emulator
+  const junit = readFileSync(path.join(world.workspace, 'ghost-inspector-junit.xml'), 'utf8');
+  const testReads = world.emulator
     .requests()
     .filter((q) => q.method === 'GET' && /^\/v1\/tests\/[^/]+\/?$/.test(q.path));
   return { r, junit, testReads };
@@ -76,7 +64,7 @@ async function run(testIds: string[]) {
 /** Both tests fail at the module's second step (step 3 of each test: the module's steps replace step 2). */
 function failInModule(): void {
   for (const id of [hat, scarf])
-    emulator.setScenario(id, { outcome: 'fail', failingStep: 2, error: 'Element not found: #go' });
+    world.emulator.setScenario(id, { outcome: 'fail', failingStep: 2, error: 'Element not found: #go' });
 }
 
 describe('a failing step imported from a module', () => {
@@ -94,7 +82,7 @@ describe('a failing step imported from a module', () => {
 
   it('is named by the module’s test id when its name cannot be read, the reports written all the same', async () => {
     failInModule();
-    emulator.setFaults(`route=GET /v1/tests/${login}:500`);
+    world.emulator.setFaults(`route=GET /v1/tests/${login}:500`);
     const { r, junit, testReads } = await run([hat]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(counts(r)).toMatchObject({ total: 1, failed: 1 });
@@ -107,7 +95,7 @@ describe('a failing step imported from a module', () => {
   });
 
   it('costs no read of a name when the tests pass', async () => {
-    for (const id of [hat, scarf]) emulator.setScenario(id, { outcome: 'pass' });
+    for (const id of [hat, scarf]) world.emulator.setScenario(id, { outcome: 'pass' });
     const { r, testReads } = await run([hat, scarf]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(counts(r)).toMatchObject({ total: 2, passed: 2 });

@@ -5,43 +5,35 @@
  * nulls included (`"notifications": null`, `"startUrl": null`: "the default").
  */
 import { copyFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { counts, ROOT, runAction } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { counts, ROOT } from '../support/harness.js';
+import { useWorld } from '../support/world.js';
 
 const API_KEY = 'e2e-on-demand-key';
 const STEPS = 60;
-let emulator: Emulator;
-let workspace: string;
+const world = useWorld({ clock: 'scaled', fixtures: true, apiKey: API_KEY, timeScale: 0.05 });
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.05, apiKey: API_KEY, quiet: true });
-  workspace = await makeWorkspace('gi-on-demand-');
   copyFileSync(
     path.join(ROOT, 'test', 'contract', 'clients', 'exported-test.json'),
-    path.join(workspace, 'tests', 'exported.json'),
+    path.join(world.workspace, 'tests', 'exported.json'),
   );
   const steps = Array.from({ length: STEPS }, () => ({ command: 'click', target: '#next' }));
   await writeFile(
-    path.join(workspace, 'tests', 'long.json'),
+    path.join(world.workspace, 'tests', 'long.json'),
     JSON.stringify({ name: 'Long flow', startUrl: 'https://shop.acme.example/', steps }),
   );
-});
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
 });
 
 describe('repository test files on demand', () => {
   it('each answer comes at once, running; the action follows the run to its verdict; a web-app export with nulls runs', async () => {
-    const r = await runAction({
-      workspace,
+    const r = await world.run({
+      bundle: true,
       inputs: {
         'api-key': API_KEY,
-        'api-base-url': emulator.baseUrl,
+        'api-base-url': world.emulator.baseUrl,
         'organization-id': 'org-acme',
         'test-files': 'tests/exported.json\ntests/long.json',
         'timeout-minutes': '2',
@@ -51,7 +43,7 @@ describe('repository test files on demand', () => {
     expect(counts(r)).toMatchObject({ total: 2, passed: 2, failed: 0, error: 0 });
 
     const ids = r.outputs['test-result-ids']!.split(',');
-    const results = ids.map((id) => emulator.store.results.get(id)!);
+    const results = ids.map((id) => world.emulator.store.results.get(id)!);
     expect(results.map((t) => t.name).sort()).toEqual(['Checkout shows the order total', 'Long flow']);
     const long = results.find((t) => t.name === 'Long flow')!;
     expect(long.passing).toBe(true);
@@ -59,8 +51,8 @@ describe('repository test files on demand', () => {
 
     // Both answers came before the long run ended (the emulator's clock), and the action read that run
     // again after its end: it followed the run rather than taking the answer as final.
-    const ended = emulator.runs().find((f) => f.resultId === long._id)!;
-    const log = emulator.requests();
+    const ended = world.emulator.runs().find((f) => f.resultId === long._id)!;
+    const log = world.emulator.requests();
     const executes = log.filter((q) => q.path.endsWith('/organizations/org-acme/on-demand/execute'));
     expect(executes).toHaveLength(2);
     for (const q of executes) expect(q.time + q.durationMs).toBeLessThan(ended.finishedAt);

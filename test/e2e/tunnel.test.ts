@@ -24,7 +24,7 @@ import { startDemoEmulator } from '../../demo/start.js';
 import { hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';
 import { agentMaySee } from '../../src/tunnel/providers.js';
-import { postStepEnv, runAction, startAction, waitFor, type ActionRun } from '../support/harness.js';
+import { postStepEnv, runAction, startAction, until, type ActionRun } from '../support/harness.js';
 
 const KEY = 'e2e-tunnel-key';
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     });
     const before = app.seen.length;
     const { child, done } = await startAction({ workspace, inputs, env: agent.env() });
-    await waitFor(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
+    await until(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
     expect(await agent.alive()).toHaveLength(1);
     child.kill('SIGTERM');
     const run = await done;
@@ -208,7 +208,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     const inputs = inputsFor({ 'start-url': '{{ngrokUrl}}/hold' });
     const before = app.seen.length;
     const { child, done } = await startAction({ workspace, inputs, env: agent.env() });
-    await waitFor(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
+    await until(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
     child.kill('SIGKILL');
     const main = await done;
     const [pid] = await agent.alive();

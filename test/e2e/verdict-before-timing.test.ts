@@ -5,38 +5,27 @@
  * the duration shows as unknown or as measured, never as a bogus figure.
  */
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { counts, runAction } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { counts } from '../support/harness.js';
+import { useWorld } from '../support/world.js';
 
 const API_KEY = 'e2e-verdict-timing-key';
-let emulator: Emulator;
-let workspace: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    timeScale: 0.02,
-    apiKey: API_KEY,
-    quiet: true,
-    verdictBeforeTiming: true,
-  });
-  workspace = await makeWorkspace('gi-e2e-verdict-timing-');
-});
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await rm(workspace, { recursive: true, force: true });
+const world = useWorld({
+  clock: 'scaled',
+  fixtures: true,
+  apiKey: API_KEY,
+  timeScale: 0.02,
+  verdictBeforeTiming: true,
 });
 
 describe('verdict before timing fields', () => {
   it('a passing and a failing test: verdicts, counts and every report written; durations sensible', async () => {
-    const r = await runAction({
-      workspace,
+    const r = await world.run({
+      bundle: true,
       inputs: {
         'api-key': API_KEY,
-        'api-base-url': emulator.baseUrl,
+        'api-base-url': world.emulator.baseUrl,
         'test-ids': 'test-home,test-payment',
         screenshots: 'none',
         'timeout-minutes': '5',
@@ -45,7 +34,9 @@ describe('verdict before timing fields', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(counts(r)).toMatchObject({ total: 2, passed: 1, failed: 1, error: 0 });
     // The action read a result while its timing fields were still null.
-    const reads = emulator.requests().filter((q) => q.method === 'GET' && q.path.startsWith('/v1/results/'));
+    const reads = world.emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && q.path.startsWith('/v1/results/'));
     expect(reads.length).toBeGreaterThanOrEqual(2);
 
     const results = JSON.parse(readFileSync(r.outputs['results-json']!, 'utf8')) as {
@@ -61,7 +52,7 @@ describe('verdict before timing fields', () => {
     expect(results.results.some((t) => t.durationMs === null)).toBe(true);
     expect(r.summary).toMatch(/<td>Home page loads<\/td><td>(–|\d[\d.]* m?s)<\/td>/);
     expect(r.summary).not.toMatch(/NaN|Invalid Date|-\d+(\.\d+)? s\b/);
-    const junit = readFileSync(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+    const junit = readFileSync(path.join(world.workspace, 'ghost-inspector-junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase [^>]*name="Home page loads"/);
     expect(junit).not.toMatch(/time="(NaN|-)/);
     expect(junit).toContain('Pay by card');

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
-import { call, data, ISO, KEY, start, until } from '../support/emulator.js';
+import { call, data, ISO, KEY, start } from '../support/emulator.js';
+import { until } from '../support/harness.js';
 
 let em: Emulator;
 beforeAll(async () => {

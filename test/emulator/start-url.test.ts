@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
-import { data, start, until } from '../support/emulator.js';
+import { data, start } from '../support/emulator.js';
+import { until } from '../support/harness.js';
 
 let em: Emulator;
 beforeAll(async () => {

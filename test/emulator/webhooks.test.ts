@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
-import { data, start, until } from '../support/emulator.js';
+import { data, start } from '../support/emulator.js';
+import { until } from '../support/harness.js';
 
 interface Hook {
   path: string;

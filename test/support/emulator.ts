@@ -75,16 +75,5 @@ export async function data(
   return res.json.data;
 }
 
-/** Polls `fn` until it returns a truthy value (every 10 ms, at most `timeoutMs`). */
-export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('until: condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const EPOCH = '1970-01-01T00:00:00.000Z';

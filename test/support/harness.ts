@@ -206,12 +206,17 @@ export async function runAction(options: StartOptions): Promise<ActionRun> {
   return (await startAction(options)).done;
 }
 
-/** Waits until `check` holds, polling every 20 ms, for at most `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
+/**
+ * Polls `fn` every 10 ms of real time until it returns a truthy value, and returns that value.
+ * @throws Error when it has not within `timeoutMs` (ms)
+ */
+export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('until: condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

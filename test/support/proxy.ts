@@ -3,8 +3,8 @@
  * those its rule handles itself. A rule may answer a request (e.g. an error that echoes the whole request,
  * URL with the API key and body with the secrets, as careless services do), or hold it open forever, before
  * forwarding (`hold-before`: the service never saw it) or after (`hold-after`: the service handled it and
- * the answer never comes). Held connections end only when the client gives up or the proxy closes. With
- * `bend`, every forwarded answer's text is rewritten on the way back (e.g. screenshot URLs pointed elsewhere).
+ * the answer never comes), or make it wait for an event. Held connections end only when the client gives up
+ * or the proxy closes. With `bend`, forwarded JSON answers are rewritten on the way back.
  *
  * Also a forward proxy, as a runner's `HTTPS_PROXY` names one ({@link startForwardProxy}).
  */
@@ -42,15 +42,22 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** What the proxy does with one request: `null` forwards it. */
+export type ProxyRule = (request: SeenRequest) => ProxyAction | null | Promise<ProxyAction | null>;
+
 /**
- * Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`). A rule may answer with a
- * promise: the request waits, unforwarded, until it settles (a gate another event opens).
+ * Rewrites the parsed JSON body of a forwarded 2xx answer; returns it (or a new value) to send instead,
+ * `undefined` to send it unchanged (a lying service: a test result left out of a list, a record where a
+ * list belongs; screenshot URLs pointed elsewhere).
  */
-export async function startProxy(
-  targetOrigin: string,
-  rule: (request: SeenRequest) => ProxyAction | Promise<ProxyAction>,
-  bend?: TextBend,
-): Promise<Proxy> {
+export type Bend = (request: SeenRequest, body: unknown) => unknown;
+
+/**
+ * Starts the proxy in front of `targetOrigin` (e.g. the emulator's `origin`): `rule` (default: forward all)
+ * says what to do with each request; a rule may answer with a promise, and the request waits, unforwarded,
+ * until it settles (a gate another event opens). `bend` rewrites forwarded JSON answers.
+ */
+export async function startProxy(targetOrigin: string, rule?: ProxyRule, bend?: Bend): Promise<Proxy> {
   const answered: SeenRequest[] = [];
   const held: string[] = [];
   const server = http.createServer((req, res) => {
@@ -64,7 +71,7 @@ export async function startProxy(
         headers: req.headers,
         body: body.toString('utf8'),
       };
-      const action = await rule(seen);
+      const action = (await rule?.(seen)) ?? 'forward';
       if (typeof action === 'object') {
         answered.push(seen);
         res
@@ -98,8 +105,9 @@ export async function startProxy(
           answer.on('end', () => {
             const status = answer.statusCode ?? 502;
             const original = Buffer.concat(parts).toString('utf8');
-            const contentType = answer.headers['content-type'] ?? '';
-            const text = Buffer.from(bend(seen, { status, contentType, text: original }) ?? original);
+            const json = status >= 200 && status <= 299 && /json/.test(answer.headers['content-type'] ?? '');
+            const bent = json ? bend(seen, JSON.parse(original) as unknown) : undefined;
+            const text = Buffer.from(bent === undefined ? original : JSON.stringify(bent));
             const { 'transfer-encoding': _chunked, ...rest } = answer.headers;
             res.writeHead(status, { ...rest, 'content-length': text.length });
             res.end(text);
@@ -124,68 +132,6 @@ export async function startProxy(
       }),
   };
 }
-
-/** Rewrites a forwarded answer's text; `undefined` sends it unchanged. */
-export type TextBend = (
-  request: SeenRequest,
-  answer: { status: number; contentType: string; text: string },
-) => string | undefined;
-
-/**
- * Rewrites the parsed JSON body of a forwarded 2xx answer; returns it (or a new value) to send instead,
- * `undefined` to send it unchanged (a lying service: a test result left out of a list, a record where a
- * list belongs).
- */
-export type Bend = (request: SeenRequest, body: unknown) => unknown;
-
-/** A proxy that answers what `rule` replies to, forwards the rest, and bends forwarded JSON with `bend`. */
-export function startEchoProxy(
-  targetOrigin: string,
-  rule: (request: SeenRequest) => ProxyReply | null,
-  bend?: Bend,
-): Promise<Proxy> {
-  const textBend: TextBend = (request, { status, contentType, text }) => {
-    if (status < 200 || status > 299 || !/json/.test(contentType)) return undefined;
-    const bent = bend?.(request, JSON.parse(text) as unknown);
-    return bent === undefined ? undefined : JSON.stringify(bent);
-  };
-  return startProxy(targetOrigin, (request) => rule(request) ?? 'forward', bend ? textBend : undefined);
-}
-
-/** A proxy that holds what `rule` says and forwards the rest, its answers rewritten by `bend` if given. */
-export function startHoldProxy(
-  targetOrigin: string,
-  rule: HoldRule,
-  bend?: (body: string) => string,
-): Promise<Proxy> {
-  return startProxy(targetOrigin, rule, bend && ((_request, answer) => bend(answer.text)));
-}
-
-/**
- * A proxy whose matching requests wait, unforwarded, until `open` settles (then go on to the service): a
- * request in flight for as long as a test needs, ended by an event instead of a time. `arrived` settles
- * when the first matching request reached the proxy.
- */
-export async function startGateProxy(
-  targetOrigin: string,
-  matches: (request: SeenRequest) => boolean,
-  open: Promise<unknown>,
-): Promise<Proxy & { arrived: Promise<void> }> {
-  let arrive = (): void => undefined;
-  const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const proxy = await startProxy(targetOrigin, async (request): Promise<ProxyAction> => {
-    if (!matches(request)) return 'forward';
-    arrive();
-    await open;
-    return 'forward';
-  });
-  return { ...proxy, arrived };
-}
-
-/** Which requests {@link startHoldProxy} holds. */
-export type HoldRule = (request: { method: string; url: string }) => 'forward' | 'hold-before' | 'hold-after';
-export type EchoProxy = Proxy;
-export type HoldProxy = Proxy;
 
 /** An error envelope (HTTP 200, like the service) whose message repeats the whole request. */
 export function echoEnvelope(request: SeenRequest, errorType = 'VALIDATION_ERROR'): ProxyReply {

@@ -5,10 +5,7 @@
  *
  * A world with this seed: `startWorld({ secrets })` (`world.ts`).
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RequestRecord, SeedFile } from '../../emulator/index.js';
 import type { ActionRun } from './harness.js';
@@ -104,16 +101,6 @@ export function reliabilitySeed(apiKeys: string[]): SeedFile {
       }),
     ],
   };
-}
-
-/** A fresh temporary workspace. */
-export function makeTempWorkspace(prefix: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), prefix));
-}
-
-/** Removes a workspace. */
-export function removeWorkspace(dir: string): Promise<void> {
-  return rm(dir, { recursive: true, force: true });
 }
 
 /** The files the action writes by default, relative to the workspace. */
@@ -241,23 +228,6 @@ export function executesOf(requests: RequestRecord[], target: string): RequestRe
   );
 }
 
-/**
- * Runs `xmllint --noout` on a file, with `--schema` when given. Resolves with xmllint's exit code and its
- * messages.
- */
-export function xmllint(file: string, schema?: string): Promise<{ code: number; output: string }> {
-  const args = ['--noout', ...(schema ? ['--schema', schema] : []), file];
-  return new Promise((resolve) => {
-    execFile('xmllint', args, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
-
-/** The Jenkins xUnit JUnit schema as it is (test/support). */
-export { JUNIT_XSD as JUNIT_SCHEMA } from './junit.js';
-
 /** One workflow command line the action printed (`::error title=x::message`). */
 export interface Annotation {
   kind: 'error' | 'warning' | 'notice';
@@ -289,9 +259,4 @@ export function parseAnnotations(stdout: string): Annotation[] {
     out.push({ kind: m[1] as Annotation['kind'], properties, message: unescapeCommand(m[3] ?? '') });
   }
   return out;
-}
-
-/** Counts of the action's `counts` output. */
-export function countsOf(run: ActionRun): Record<string, number> {
-  return JSON.parse(run.outputs.counts ?? '{}') as Record<string, number>;
 }

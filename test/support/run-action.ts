@@ -186,8 +186,3 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
     done,
   };
 }
-
-/** Runs the action in-process to its end. */
-export function runActionInProcess(options: InProcessOptions): Promise<ActionRun> {
-  return startActionInProcess(options).done;
-}

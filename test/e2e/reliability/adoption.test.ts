@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
-import { postStepEnv, runAction, startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startGateProxy } from '../../support/proxy.js';
+import { postStepEnv, runAction, startAction, until, type ActionRun } from '../../support/harness.js';
+import { startProxy } from '../../support/proxy.js';
 import { readResults, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
@@ -67,17 +67,25 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   const { emulator } = await open({ clock: 'scaled', secrets, timeScale: 1 });
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
+  // Each leg's executes wait at its gate: B's until A's execute arrived at A's gate, A's until B's answered.
   let bAnswered = (): void => undefined;
-  const gate = async (open: Promise<unknown>) => {
-    const proxy = await startGateProxy(emulator.origin, (r) => isExecuteOf(r.method, r.url), open);
+  let aArrived = (): void => undefined;
+  const gate = async (arrive: () => void, open: Promise<unknown>) => {
+    const proxy = await startProxy(emulator.origin, async (r) => {
+      if (isExecuteOf(r.method, r.url)) {
+        arrive();
+        await open;
+      }
+      return null;
+    });
     later(() => proxy.close());
     return proxy;
   };
-  const aGate = await gate(new Promise<void>((resolve) => (bAnswered = resolve)));
-  const bGate = await gate(aGate.arrived);
+  const aGate = await gate(() => aArrived(), new Promise<void>((resolve) => (bAnswered = resolve)));
+  const bGate = await gate(() => undefined, new Promise<void>((resolve) => (aArrived = resolve)));
   const b = await leg(emulator, browsers[1], bGate.baseUrl);
   const a = await leg(emulator, browsers[0], aGate.baseUrl);
-  await waitFor(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
+  await until(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
   // A's own run fails; A's execute is handled and its answer lost.
   emulator.setScenario('rel-green-1', { outcome: 'fail', failingStep: 1, error: 'Own run failed' });
   emulator.setFaults(`route=${EXECUTE}:${lost}x1`);
@@ -86,7 +94,7 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   a.child.stdout?.on('data', (d: Buffer) => (aOut += d.toString()));
   let aEnded = false;
   void a.done.finally(() => (aEnded = true)).catch(() => undefined);
-  await waitFor(() => aEnded || /Found the run|may have started/.test(aOut), 20_000);
+  await until(() => aEnded || /Found the run|may have started/.test(aOut), 20_000);
   whileRunning(a);
   const [aRun, bRun] = await Promise.all([a.done, b.done]);
   const bRunId = bRun.outputs['suite-result-ids'] ?? '';
@@ -148,7 +156,7 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
     const a = await leg(emulator, 'chrome');
     let out = '';
     a.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /Found the run/.test(out), 20_000);
+    await until(() => /Found the run/.test(out), 20_000);
     a.child.kill('SIGINT');
     const run = await a.done;
     const adopted = [...emulator.store.suiteResults.values()];

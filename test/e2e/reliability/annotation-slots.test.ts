@@ -7,14 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
 import { startWorld, type World } from '../../support/world.js';
-import {
-  makeTempWorkspace,
-  ORG,
-  reliabilitySeed,
-  removeWorkspace,
-  secretInputs,
-  secretsFor,
-} from '../../support/reliability.js';
+import { ORG, reliabilitySeed, secretInputs, secretsFor } from '../../support/reliability.js';
 
 const secrets = secretsFor('slots');
 const SIZES = [9, 10, 11];
@@ -39,7 +32,6 @@ function seed(): SeedFile {
 }
 
 let world: World;
-const workspaces: string[] = [];
 
 beforeAll(async () => {
   world = await startWorld({ timeScale: 0.01, seed: seed() });
@@ -47,13 +39,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close();
-  for (const w of workspaces) await removeWorkspace(w);
 });
 
 /** The error annotations (`::error ...::`) of a run of the suite with `size` failing tests. */
 async function errorsOf(size: number): Promise<string[]> {
-  const workspace = await makeTempWorkspace('gi-rel-slots-');
-  workspaces.push(workspace);
+  const workspace = await world.newWorkspace();
   const run = await world.run({
     workspace,
     inputs: {

@@ -8,21 +8,21 @@
 import { expect, it } from 'vitest';
 import type { GhostInspectorApi } from '../../../src/api/api.js';
 import { createClient } from '../../../src/api/client.js';
-import { startHoldProxy } from '../../support/proxy.js';
-import { runActionInProcess } from '../../support/run-action.js';
+import { startProxy } from '../../support/proxy.js';
 import { secretInputs, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('backstop');
 
-const { open, later, newWorkspace } = useWorlds();
+const { open, later } = useWorlds();
 
 it('an engine that does not stop at the deadline is ended by the backstop within timeout + 10 s', async () => {
-  const { emulator } = await open({ clock: 'scaled', secrets });
+  const world = await open({ clock: 'scaled', secrets });
+  const { emulator } = world;
   emulator.setScenario('rel-green-1', { hang: true });
   // The suite result is read (still running); its list of tests hangs, and the client that lists it
   // ignores the abort of the deadline.
-  const hold = await startHoldProxy(emulator.origin, ({ method, url }) =>
+  const hold = await startProxy(emulator.origin, ({ method, url }) =>
     method === 'GET' && /\/suite-results\/[^/]+\/results/.test(url) ? 'hold-before' : 'forward',
   );
   later(() => hold.close());
@@ -34,10 +34,8 @@ it('an engine that does not stop at the deadline is ended by the backstop within
         return (...args: unknown[]) => (value as (...a: unknown[]) => unknown)(...args.slice(0, -1), {});
       },
     });
-  const workspace = await newWorkspace();
   const started = Date.now();
-  const run = await runActionInProcess({
-    workspace,
+  const run = await world.run({
     inputs: {
       ...secretInputs(secrets),
       'api-base-url': hold.baseUrl,

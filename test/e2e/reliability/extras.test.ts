@@ -8,18 +8,20 @@
  * only start like an image, an `https` screenshot redirected to `http` while the API itself is `http`. Each
  * case has its own emulator and the cases run at once.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy, startProxy } from '../../support/proxy.js';
+import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
+import { startProxy } from '../../support/proxy.js';
 import { FILES, listFiles, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
-import { startTlsRedirect, TEST_CA_FILE } from '../../support/tls.js';
 import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('extras');
@@ -34,10 +36,8 @@ async function emulatorOfItsOwn(): Promise<Emulator> {
 /** The emulator's API behind a proxy that points every screenshot URL at `imageBase` instead. */
 async function withScreenshotsAt(emulator: Emulator, imageBase: string): Promise<string> {
   const files = `${emulator.origin}/_emulator/files/`;
-  const proxy = await startHoldProxy(
-    emulator.origin,
-    () => 'forward',
-    (body) => body.split(files).join(imageBase),
+  const proxy = await startProxy(emulator.origin, undefined, (_request, body) =>
+    JSON.parse(JSON.stringify(body).split(files).join(imageBase)),
   );
   later(() => proxy.close());
   return proxy.baseUrl;
@@ -102,7 +102,7 @@ async function act(
   });
   let signalledAt = NaN;
   if (options.signal) {
-    await waitFor(options.ready ?? (() => true), 30_000);
+    await until(options.ready ?? (() => true), 30_000);
     signalledAt = Date.now();
     child.kill(options.signal);
   }
@@ -269,16 +269,30 @@ describe.concurrent('reports first, extras after', () => {
     const emulator = await emulatorOfItsOwn();
     const shots = await startScreenshotServer();
     later(() => shots.close());
-    const tls = await startTlsRedirect(`${shots.url}/img/`);
-    later(() => tls.close());
-    const baseUrl = await withScreenshotsAt(emulator, `${tls.url}/`);
+    // An https host on 127.0.0.1 that answers every request with a 302 to the screenshot server. Its
+    // certificate (`tls/`) is made for this: self-signed for IP 127.0.0.1, valid until 2126, its key public,
+    // trusted only by a process told to with NODE_EXTRA_CA_CERTS; made with `openssl req -x509 -newkey ec
+    // -subj '/CN=127.0.0.1 test screenshot host' -addext subjectAltName=IP:127.0.0.1
+    // -addext basicConstraints=critical,CA:TRUE`.
+    const tlsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tls');
+    const cert = path.join(tlsDir, 'loopback-cert.pem');
+    let hits = 0;
+    const key = readFileSync(path.join(tlsDir, 'loopback-key.pem'));
+    const tls = https.createServer({ cert: readFileSync(cert), key }, (req, res) => {
+      hits++;
+      res.writeHead(302, { location: `${shots.url}/img${req.url ?? '/'}` }).end();
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    later(() => new Promise((resolve) => tls.close(resolve).closeAllConnections()));
+    const { port } = tls.address() as AddressInfo;
+    const baseUrl = await withScreenshotsAt(emulator, `https://127.0.0.1:${port}/`);
     const { run, workspace } = await act(
       baseUrl,
       { 'suite-ids': 'suite-red', screenshots: 'failed' },
-      { env: { NODE_EXTRA_CA_CERTS: TEST_CA_FILE } },
+      { env: { NODE_EXTRA_CA_CERTS: cert } },
     );
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(tls.hits()).toBeGreaterThan(0);
+    expect(hits).toBeGreaterThan(0);
     expect([...shots.hits.keys()]).toEqual([]);
     expect(listFiles(path.join(workspace, FILES.artifacts))).toEqual([]);
     expect(annotationsOf(run).find((l) => l.includes('screenshot(s) not downloaded'))).toMatch(

@@ -7,23 +7,20 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
-import { runAction, type ActionRun } from '../../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SeedFile } from '../../../emulator/index.js';
+import { counts, type ActionRun } from '../../support/harness.js';
 import {
-  countsOf,
   FILES,
   findSecrets,
-  JUNIT_SCHEMA,
-  makeTempWorkspace,
   ORG,
   parseAnnotations,
   readResults,
-  removeWorkspace,
   secretInputs,
   secretsFor,
-  xmllint,
 } from '../../support/reliability.js';
+import { schemaErrors } from '../../support/junit.js';
+import { useWorlds } from '../../support/world.js';
 
 /** A workflow command smuggled into service text after a line break. */
 const INJECTED = '::warning title=pwned::INJECTED';
@@ -79,18 +76,18 @@ function hostileSeed(apiKey: string): SeedFile {
 }
 
 const secrets = secretsFor('hostile');
-let emulator: Emulator;
+const { open } = useWorlds();
 let workspace: string;
 let run: ActionRun;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.01, seed: hostileSeed(secrets.apiKey), quiet: true });
-  workspace = await makeTempWorkspace('gi-rel-hostile-');
-  run = await runAction({
-    workspace,
+  const world = await open({ clock: 'scaled', timeScale: 0.01, seed: hostileSeed(secrets.apiKey) });
+  ({ workspace } = world);
+  run = await world.run({
+    bundle: true,
     inputs: {
       ...secretInputs(secrets),
-      'api-base-url': emulator.baseUrl,
+      'api-base-url': world.emulator.baseUrl,
       'suite-ids': 'suite-hostile',
       'timeout-minutes': '0.5',
       screenshots: 'failed',
@@ -98,23 +95,17 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await removeWorkspace(workspace);
-});
-
 describe('hostile service text', () => {
   it('the run itself: right verdict and counts', () => {
     expect(run.code, run.stdout.slice(-2000)).toBe(1);
-    expect(countsOf(run)).toMatchObject({ total: TESTS, passed: 2, failed: TESTS - 2 });
+    expect(counts(run)).toMatchObject({ total: TESTS, passed: 2, failed: TESTS - 2 });
     expect(readResults(workspace)?.results).toHaveLength(TESTS);
   });
 
   it('JUnit XML validates against the junit-10 schema and keeps the text readable', async () => {
     const file = path.join(workspace, FILES.junit);
-    const lint = await xmllint(file, JUNIT_SCHEMA);
-    expect(lint.code, lint.output).toBe(0);
     const xml = readFileSync(file, 'utf8');
+    expect(schemaErrors(xml)).toBe('');
     expect(xml.match(/<testcase /g)).toHaveLength(TESTS);
     expect(xml).toContain('🔥🚀');
     // No character XML 1.0 forbids, raw or as a character reference.

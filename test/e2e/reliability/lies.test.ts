@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../../emulator/index.js';
 import type { FaultRule } from '../../../emulator/faults.js';
-import { startEchoProxy, type Bend } from '../../support/proxy.js';
+import { startProxy, type Bend } from '../../support/proxy.js';
 import { counts, type ActionRun } from '../../support/harness.js';
 import {
   ORG,
@@ -80,7 +80,7 @@ async function act(
     ...(proxy.faults ? { faults: { routes: proxy.faults, delayMs: 3_600_000 } } : {}),
   });
   const seen: string[] = [];
-  const p = await startEchoProxy(
+  const p = await startProxy(
     world.emulator.origin,
     (r) => (seen.push(`${r.method} ${r.url}`), null),
     proxy.bend,

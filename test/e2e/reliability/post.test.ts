@@ -6,28 +6,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
-import { postStepEnv, runAction, startAction, waitFor } from '../../support/harness.js';
-import { RecordingSink, runActionInProcess, stepDeps } from '../../support/run-action.js';
+import { postStepEnv, until } from '../../support/harness.js';
+import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { POST_STEP_LIMIT_MS, runPost } from '../../../src/action/post.js';
 import { findSecrets, ORG, secretInputs, secretsFor } from '../../support/reliability.js';
-import { useWorlds } from '../../support/world.js';
+import { useWorlds, type ScaledWorld } from '../../support/world.js';
 
 const secrets = secretsFor('post');
 
-const { open, newWorkspace } = useWorlds();
+const { open } = useWorlds();
 
-async function setUp(): Promise<{ emulator: Emulator; workspace: string; inputs: Record<string, string> }> {
+async function setUp(): Promise<{ world: ScaledWorld; emulator: Emulator; inputs: Record<string, string> }> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the post step.
-  const { emulator } = await open({ clock: 'scaled', secrets });
-  const workspace = await newWorkspace();
+  const world = await open({ clock: 'scaled', secrets });
+  const { emulator } = world;
   const inputs = {
     ...secretInputs(secrets),
     'api-base-url': emulator.baseUrl,
     'suite-ids': 'suite-green',
     'test-ids': 'rel-green-1',
   };
-  return { emulator, workspace, inputs };
+  return { world, emulator, inputs };
 }
 
 /** Test results the emulator's organization is running now (its running list). */
@@ -42,12 +42,13 @@ const isPoll = (q: RequestRecord) => q.method === 'GET' && /^\/v1\/(suite-)?resu
 
 describe('the post step', () => {
   it('cancels the runs of a main step killed mid-run; none is left going', async () => {
-    const { emulator, workspace, inputs } = await setUp();
+    const { world, emulator, inputs } = await setUp();
+    const { workspace } = world;
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setScenario('rel-green-2', { hang: true });
-    const { child, done } = await startAction({ workspace, inputs });
+    const { kill, done } = await world.start({ bundle: true, inputs });
     // Both runs started and followed (one poll each) before the kill.
-    await waitFor(
+    await until(
       () =>
         new Set(
           emulator
@@ -55,14 +56,15 @@ describe('the post step', () => {
             .filter(isPoll)
             .map((q) => q.path),
         ).size >= 2,
+      20_000,
     );
-    child.kill('SIGKILL');
+    kill();
     const main = await done;
     expect(main.signal).toBe('SIGKILL');
     expect(emulator.requests().filter(isCancel)).toEqual([]);
     expect((await running(emulator)).length).toBeGreaterThanOrEqual(2);
 
-    const post = await runAction({ workspace, inputs, env: postStepEnv(main.state) });
+    const post = await world.run({ bundle: true, inputs, env: postStepEnv(main.state) });
     expect(post.code).toBe(0);
     expect(
       emulator
@@ -78,12 +80,12 @@ describe('the post step', () => {
   });
 
   it('ends within its 30 s whatever the service does: 40 runs left going, each cancel answered after 60 s', async () => {
-    const { emulator, workspace, inputs } = await setUp();
+    const { world, emulator, inputs } = await setUp();
     emulator.setFaults('delay=60000,route=POST /v1/*/cancel*:slow');
     const ids = Array.from({ length: 40 }, (_, i) => `5a1b2c3d4e5f6071829300${String(i).padStart(2, '0')}`);
     const state = Object.fromEntries(ids.map((id, i) => [`run-${id}`, i % 2 ? 'suite' : 'test']));
     const started = Date.now();
-    const post = await runAction({ workspace, inputs, env: postStepEnv({ isPost: 'true', ...state }) });
+    const post = await world.run({ bundle: true, inputs, env: postStepEnv({ isPost: 'true', ...state }) });
     const ms = Date.now() - started;
     emulator.setFaults('');
     console.log(`post step figures: 40 hanging cancels, ended after ${ms} ms`);
@@ -95,32 +97,31 @@ describe('the post step', () => {
   }, 150_000);
 
   it('does nothing after a main step that ended by itself', async () => {
-    const { emulator, workspace, inputs } = await setUp();
-    const main = await runAction({ workspace, inputs });
+    const { world, emulator, inputs } = await setUp();
+    const main = await world.run({ bundle: true, inputs });
     expect(main.code).toBe(0);
     emulator.resetLog();
-    const post = await runAction({ workspace, inputs, env: postStepEnv(main.state) });
+    const post = await world.run({ bundle: true, inputs, env: postStepEnv(main.state) });
     expect(post.code).toBe(0);
     expect(emulator.requests()).toEqual([]);
     expect(post.stdout).toBe('');
   });
 
   it('leaves the runs of wait: false going', async () => {
-    const { emulator, workspace, inputs } = await setUp();
+    const { world, emulator, inputs } = await setUp();
     emulator.setScenario('rel-green-1', { hang: true });
-    const main = await runAction({ workspace, inputs: { ...inputs, wait: 'false' } });
+    const main = await world.run({ bundle: true, inputs: { ...inputs, wait: 'false' } });
     expect(main.code).toBe(0);
-    const post = await runAction({ workspace, inputs, env: postStepEnv(main.state) });
+    const post = await world.run({ bundle: true, inputs, env: postStepEnv(main.state) });
     expect(post.code).toBe(0);
     expect(emulator.requests().filter(isCancel)).toEqual([]);
     expect((await running(emulator)).length).toBeGreaterThanOrEqual(1);
   });
 
   it('in-process: runs left going at the deadline under cancel-on-timeout: false are cleared from the state, left for no post step to cancel', async () => {
-    const { emulator, workspace, inputs } = await setUp();
+    const { world, emulator, inputs } = await setUp();
     emulator.setScenario('rel-green-1', { hang: true });
-    const main = await runActionInProcess({
-      workspace,
+    const main = await world.run({
       inputs: {
         ...inputs,
         'suite-ids': '',
@@ -136,10 +137,9 @@ describe('the post step', () => {
   });
 
   it('in-process: the post step on a runner masks the API key before it cancels', async () => {
-    const { emulator, workspace, inputs } = await setUp();
+    const { world, emulator, inputs } = await setUp();
     emulator.setScenario('rel-green-1', { hang: true });
-    const started = await runActionInProcess({
-      workspace,
+    const started = await world.run({
       inputs: { ...inputs, 'suite-ids': '', wait: 'false' },
     });
     const id = started.outputs['test-result-ids']!;

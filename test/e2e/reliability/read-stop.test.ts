@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../../emulator/faults.js';
-import { startEchoProxy, type Bend } from '../../support/proxy.js';
+import { startProxy, type Bend } from '../../support/proxy.js';
 import { readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
@@ -38,7 +38,7 @@ async function act(inputs: Record<string, string>, service: Service = {}) {
     ...(service.faults ? { faults: { routes: service.faults, delayMs: 3_600_000 } } : {}),
   });
   for (const id of service.hang ?? []) world.emulator.setScenario(id, { hang: true });
-  const proxy = await startEchoProxy(world.emulator.origin, () => null, service.bend);
+  const proxy = await startProxy(world.emulator.origin, undefined, service.bend);
   later(() => proxy.close());
   const workspace = await newWorkspace();
   const run = await world.run({

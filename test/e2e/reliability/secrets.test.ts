@@ -10,7 +10,7 @@ import { beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { type Emulator, type FaultSpec } from '../../../emulator/index.js';
 import { FAULT_KINDS } from '../../../emulator/faults.js';
 import { runAction, type ActionRun } from '../../support/harness.js';
-import { echoEnvelope, startEchoProxy, type EchoProxy, type SeenRequest } from '../../support/proxy.js';
+import { echoEnvelope, startProxy, type Proxy, type SeenRequest } from '../../support/proxy.js';
 import {
   findSecrets,
   listFiles,
@@ -41,7 +41,7 @@ async function scenario(
     keys?: string[];
     proxy?: (request: SeenRequest) => ReturnType<typeof echoEnvelope> | null;
   } = {},
-): Promise<Scenario & { proxy?: EchoProxy }> {
+): Promise<Scenario & { proxy?: Proxy }> {
   const secrets = options.secrets ?? secretsFor(tag);
   const { emulator } = await open({
     clock: 'scaled',
@@ -49,9 +49,9 @@ async function scenario(
     seed: reliabilitySeed(options.keys ?? [secrets.apiKey]),
     ...(options.faults ? { faults: options.faults } : {}),
   });
-  let proxy: EchoProxy | undefined;
+  let proxy: Proxy | undefined;
   if (options.proxy) {
-    const started = await startEchoProxy(emulator.origin, options.proxy);
+    const started = await startProxy(emulator.origin, options.proxy);
     later(() => started.close());
     proxy = started;
   }

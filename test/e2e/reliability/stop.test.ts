@@ -11,8 +11,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
-import { counts, startAction, waitFor, type ActionRun } from '../../support/harness.js';
-import { startHoldProxy, type HoldProxy, type HoldRule } from '../../support/proxy.js';
+import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
+import { startProxy, type Proxy, type ProxyRule } from '../../support/proxy.js';
 import { executesOf, readResults, secretInputs, secretsFor, wasHandled } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
@@ -26,8 +26,8 @@ const { open, later, newWorkspace } = useWorlds();
  */
 async function setUp() {
   const { emulator } = await open({ clock: 'scaled', secrets });
-  const holding = async (rule: HoldRule): Promise<HoldProxy> => {
-    const proxy = await startHoldProxy(emulator.origin, rule);
+  const holding = async (rule: ProxyRule): Promise<Proxy> => {
+    const proxy = await startProxy(emulator.origin, rule);
     later(() => proxy.close());
     return proxy;
   };
@@ -69,7 +69,7 @@ async function actOn(
   });
   let signalledAt = NaN;
   if (options.signal) {
-    await waitFor(options.ready ?? (() => true), 20_000);
+    await until(options.ready ?? (() => true), 20_000);
     signalledAt = Date.now();
     child.kill(options.signal);
   }
@@ -270,7 +270,7 @@ describe.concurrent('stopping early', () => {
           'timeout-minutes': '5',
         },
       });
-      await waitFor(() => emulator.requests().some((q) => q.method === 'POST' && isExecute(q.path)), 20_000);
+      await until(() => emulator.requests().some((q) => q.method === 'POST' && isExecute(q.path)), 20_000);
       await new Promise((r) => setTimeout(r, 300));
       const signalledAt = Date.now();
       child.kill('SIGTERM');

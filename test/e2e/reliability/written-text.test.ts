@@ -6,20 +6,12 @@
  * in names, and signed screenshot URLs (the `signed-urls` fault). None of it may reach a log line, a group
  * title, the summary, JUnit, results.json, the outputs or an artifact entry name as it came.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type SeedFile } from '../../../emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator, SeedFile } from '../../../emulator/index.js';
 import { SIGNED_URL_QUERY } from '../../../emulator/faults.js';
-import { runAction, type ActionRun } from '../../support/harness.js';
-import {
-  FILES,
-  findSecrets,
-  listFiles,
-  makeTempWorkspace,
-  ORG,
-  removeWorkspace,
-  secretInputs,
-  type Secrets,
-} from '../../support/reliability.js';
+import type { ActionRun } from '../../support/harness.js';
+import { FILES, findSecrets, listFiles, ORG, secretInputs, type Secrets } from '../../support/reliability.js';
+import { useWorlds } from '../../support/world.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -77,16 +69,17 @@ function seed(): SeedFile {
   } as unknown as SeedFile;
 }
 
+const { open } = useWorlds();
 let emulator: Emulator;
 let workspace: string;
 let run: ActionRun;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.01, seed: seed(), quiet: true });
+  const world = await open({ clock: 'scaled', timeScale: 0.01, seed: seed() });
+  ({ emulator, workspace } = world);
   emulator.setFaults('route=GET /v1/*:signed-urls');
-  workspace = await makeTempWorkspace('gi-rel-written-');
-  run = await runAction({
-    workspace,
+  run = await world.run({
+    bundle: true,
     inputs: {
       ...secretInputs(secrets),
       'api-base-url': emulator.baseUrl,
@@ -96,11 +89,6 @@ beforeAll(async () => {
     },
   });
 }, 60_000);
-
-afterAll(async () => {
-  await emulator?.close();
-  if (workspace) await removeWorkspace(workspace);
-});
 
 /** Every text the run wrote: stdout, the outputs, the summary and each file in the workspace. */
 function written(): Array<[string, string]> {

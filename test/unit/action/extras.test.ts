@@ -19,7 +19,7 @@ import { buildReport } from '../../../src/report/model.js';
 import { withModuleNames } from '../../../src/report/module-names.js';
 import { writeReports } from '../../../src/report/writers.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { makeTempWorkspace, removeWorkspace, secretInputs, secretsFor } from '../../support/reliability.js';
+import { secretInputs, secretsFor } from '../../support/reliability.js';
 import { RecordingSink } from '../../support/run-action.js';
 import { startFakeArtifactService } from '../../support/fakes/artifact-service.js';
 import {
@@ -31,13 +31,14 @@ import {
 } from '../../support/screenshots.js';
 import { runSummary, suiteRun, testRun } from '../../support/run-factories.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
+import { useWorlds } from '../../support/world.js';
 
 /** A screenshot's saved path in results.json (absent until the screenshots are published). */
 const SAVED = /"path":"[^"]*Checkout-fail\d+\.png"/;
 
 let shots: ScreenshotServer;
 let github: FakeGitHub;
-const workspaces: string[] = [];
+const { newWorkspace } = useWorlds();
 
 beforeAll(async () => {
   shots = await startScreenshotServer();
@@ -48,7 +49,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await shots?.close();
   await github?.stop();
-  for (const w of workspaces) await removeWorkspace(w);
 });
 
 /** A sink that sends the cancel when a line matching `cancelAt` is logged. */
@@ -87,8 +87,7 @@ interface Setup {
  * `screenshots: failed`, `pr-comment: true` and the job summary on.
  */
 async function extras(setup: Setup) {
-  const workspace = await makeTempWorkspace('gi-extras-');
-  workspaces.push(workspace);
+  const workspace = await newWorkspace();
   const event = path.join(workspace, 'event.json');
   await writeFile(event, JSON.stringify({ pull_request: { number: setup.pr } }));
   const env: NodeJS.ProcessEnv = {
@@ -267,8 +266,7 @@ describe('runExtras: what each extra is for', () => {
 
   it('screenshots uploaded as an artifact: its link in the job summary', async () => {
     const service = await startFakeArtifactService();
-    const runnerTemp = await makeTempWorkspace('gi-extras-temp-');
-    workspaces.push(runnerTemp);
+    const runnerTemp = await newWorkspace();
     const env = {
       ...service.env({ runId: 'run-25', jobId: 'job-25' }),
       GITHUB_RUN_ID: '2525',

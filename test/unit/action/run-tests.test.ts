@@ -12,7 +12,7 @@ import { readGitHubContext } from '../../../src/github.js';
 import { readInputs, type ActionInputs } from '../../../src/inputs/index.js';
 import { DEADLINE_BACKSTOP_MS } from '../../../src/run/stop/deadline.js';
 import { reliabilitySeed, secretsFor } from '../../support/reliability.js';
-import { startEchoProxy } from '../../support/proxy.js';
+import { startProxy } from '../../support/proxy.js';
 import { RecordingSink, stepDeps } from '../../support/run-action.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 import { useWorld } from '../../support/world.js';
@@ -210,7 +210,7 @@ describe('runTests', () => {
 
   it('an answer of the wrong shape is a warning, redacted', async () => {
     let bent = 0;
-    const proxy = await startEchoProxy(
+    const proxy = await startProxy(
       world.emulator.origin,
       () => null,
       (request, body) => {

@@ -7,19 +7,17 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureRunnerFiles } from '../../../src/action/runner-files.js';
 import { readGitHubContext } from '../../../src/github.js';
-import { makeTempWorkspace, removeWorkspace } from '../../support/reliability.js';
 import { RecordingSink } from '../../support/run-action.js';
+import { useWorlds } from '../../support/world.js';
 
+const { newWorkspace } = useWorlds();
 let workspace: string;
 
 beforeAll(async () => {
-  workspace = await makeTempWorkspace('gi-runner-files-');
-});
-afterAll(async () => {
-  await removeWorkspace(workspace);
+  workspace = await newWorkspace();
 });
 
 /** A sink that keeps each `useRunnerFiles` call. */

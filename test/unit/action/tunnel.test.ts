@@ -22,7 +22,7 @@ import { readGitHubContext } from '../../../src/github.js';
 import { readInputs, type ActionInputs } from '../../../src/inputs/index.js';
 import type { Tunnel } from '../../../src/tunnel/tunnel.js';
 import { installFakeAgent, isAlive, type FakeAgent } from '../../support/fake-tunnel.js';
-import { waitFor } from '../../support/harness.js';
+import { until } from '../../support/harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { runSummary, suiteRun } from '../../support/run-factories.js';
 import { RecordingSink, stepDeps } from '../../support/run-action.js';
@@ -238,7 +238,7 @@ describe('killingAgentsOnForceExit', () => {
     expect(deps.env).toBe(world.env);
     deps.forceExit();
     expect(exits).toBe(1);
-    await waitFor(() => !isAlive(pid));
+    await until(() => !isAlive(pid), 20_000);
     await tunnel!.stop();
   });
 });

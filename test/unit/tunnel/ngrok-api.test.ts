@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askNgrokApi } from '../../../src/tunnel/ngrok-api.js';
-import { waitFor } from '../../support/harness.js';
+import { until } from '../../support/harness.js';
 
 const APP = 'http://localhost:3000';
 
@@ -140,7 +140,7 @@ describe('askNgrokApi', () => {
   it('null at once when the bound has passed while the agent does not answer', async () => {
     const bound = new AbortController();
     const answer = ask('/hang', bound.signal);
-    await waitFor(() => seen.some((s) => s.url === '/hang/api/tunnels'));
+    await until(() => seen.some((s) => s.url === '/hang/api/tunnels'), 20_000);
     bound.abort();
     expect(await answer).toBeNull();
   });

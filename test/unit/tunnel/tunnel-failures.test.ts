@@ -18,8 +18,7 @@ import {
   type StartTunnelOptions,
 } from '../../../src/tunnel/tunnel.js';
 import { isAlive, useAgentAndApp } from '../../support/fake-tunnel.js';
-import { until } from '../../support/emulator.js';
-import { waitFor } from '../../support/harness.js';
+import { until } from '../../support/harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
 const world = useAgentAndApp();
@@ -190,7 +189,7 @@ describe('the agents still running', () => {
       expect(await world.agent.alive()).toHaveLength(2);
       killAgentsNow();
       const alive = await world.agent.alive();
-      await waitFor(() => alive.every((pid) => !isAlive(pid)), 10_000);
+      await until(() => alive.every((pid) => !isAlive(pid)), 10_000);
     } finally {
       await first.stop();
       await second.stop();

@@ -18,8 +18,7 @@ import { systemClock } from '../../../src/common/clock.js';
 import { agentMaySee } from '../../../src/tunnel/providers.js';
 import { checkedPublicUrl, startTunnel, type StartTunnelOptions } from '../../../src/tunnel/tunnel.js';
 import { useAgentAndApp } from '../../support/fake-tunnel.js';
-import { until } from '../../support/emulator.js';
-import { waitFor } from '../../support/harness.js';
+import { until } from '../../support/harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
 const hosts: string[] = [];
@@ -109,7 +108,7 @@ describe('startTunnel with cloudflared (the default)', () => {
   it('notices the agent exiting after the tunnel opened', async () => {
     await world.agent.behave({ exitAfterRequests: 1 }); // the action's own check through the tunnel
     const open = await start();
-    await waitFor(() => open.exitedAt() !== null, 10_000);
+    await until(() => open.exitedAt() !== null, 10_000);
     expect(open.exitedAt()).toBeLessThanOrEqual(Date.now());
     expect(await world.agent.alive()).toEqual([]);
     await open.stop();

@@ -25,7 +25,7 @@ import {
   WATCH_KEY,
   type RunSpec,
 } from '../../../support/watch-scenario.js';
-import { startEchoProxy, type SeenRequest } from '../../../support/proxy.js';
+import { startProxy, type SeenRequest } from '../../../support/proxy.js';
 import { startWorld, type World } from '../../../support/world.js';
 
 /** The engine's default first back-off after a failed read, ms (`EngineWaits.pollBackoffMs`). */
@@ -145,7 +145,7 @@ describe('a run whose own reads keep failing', () => {
   it('answering the wrong shape is given up after three such answers, before maxPollErrors', async () => {
     // A service answering a test result without its `_id`: an answer of the wrong shape.
     const noId = JSON.stringify({ code: 'SUCCESS', data: { passing: null } });
-    const proxy = await startEchoProxy(bed.emulator.origin, (r) =>
+    const proxy = await startProxy(bed.emulator.origin, (r) =>
       r.method === 'GET' && r.url.startsWith('/v1/results/') ? { status: 200, body: noId } : null,
     );
     try {
@@ -234,7 +234,7 @@ describe('runs the running list does not show', () => {
       const hiddenNow = now >= dipFrom && now < dipFrom + 3_000 ? [absent.id, dips.id] : [absent.id];
       return { ...(body as object), data: data.filter((t) => !hiddenNow.includes(refId(t.test) ?? '')) };
     };
-    const proxy = await startEchoProxy(bed.emulator.origin, () => null, hide);
+    const proxy = await startProxy(bed.emulator.origin, undefined, hide);
     try {
       const watching = watchUnder(hidden, '', { baseUrl: proxy.baseUrl });
       await bed.clock.sleep(6_000);
@@ -372,7 +372,7 @@ describe('a suite result over whose list still shows a test running', () => {
   };
 
   it('reports such a test as an error when the suite result has a verdict, as cancelled when it was cancelled', async () => {
-    const proxy = await startEchoProxy(bed.emulator.origin, () => null, stillRunning);
+    const proxy = await startProxy(bed.emulator.origin, undefined, stillRunning);
     try {
       const over = await watchUnder([unlisted], '', { baseUrl: proxy.baseUrl });
       expect(over.summary.runs[0]!.tests.map((t) => t.state)).toEqual(['error', 'error']);
