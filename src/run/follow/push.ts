@@ -12,8 +12,13 @@ import type { Forwarder } from '../../tunnel/forward.js';
 
 /** Largest webhook body read, bytes; a longer one is refused (413) unread. */
 export const PUSH_MAX_BODY_BYTES = 1024 * 1024;
-/** The watch tick while push is on, ms: the safety net under the webhooks. */
-export const PUSH_TICK_MS = 5_000;
+/**
+ * The watch tick while push is on, ms: the safety net under the webhooks (docs/architecture.md, "Push"),
+ * never faster than the tick a busy account stretches. A run whose webhook is lost is noticed within one
+ * tick and one read (1.5 s); each tick costs one request (its own read or the running list), so a lone run
+ * of D costs about D / tick of them besides its execute and the read its webhook hints at.
+ */
+export const PUSH_TICK_MS = 1_450;
 /** A run is read on a webhook's hint at most this often, ms. */
 const PUSH_HINT_EVERY_MS = 1_000;
 

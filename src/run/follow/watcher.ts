@@ -81,7 +81,7 @@ export class Watcher implements RunWatch {
   /** How much other watchers on the account slow the tick and the safety reads (1 to `BUSY_MAX`). */
   private busy = 1;
   private ticks = 0;
-  /** Webhooks arrive (docs/architecture.md, "Push"): the tick is slower while every row is a test run. */
+  /** Webhooks arrive (docs/architecture.md, "Push"): push's tick while every row is a test run. */
   private pushing: boolean;
   /** Ends the tick's wait at once (push ended: the slow tick's wait is cut short). */
   private wake = new AbortController();
@@ -149,12 +149,10 @@ export class Watcher implements RunWatch {
     try {
       let tickAtMs = ctx.clock.now();
       while (this.table.size > 0 && !stop.aborted) {
+        const pollMs = this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
         const slow = this.pushing && [...this.table.keys()].every((remote) => remote.type === 'test');
-        const periodMs = slow ? PUSH_TICK_MS : this.busy * (TICK_MS + TICK_JITTER_MS * ctx.clock.random());
-        await ctx.clock.sleep(
-          tickAtMs + periodMs - ctx.clock.now(),
-          AbortSignal.any([stop, this.wake.signal]),
-        );
+        const untilMs = tickAtMs + (slow ? Math.max(PUSH_TICK_MS, pollMs) : pollMs) - ctx.clock.now();
+        await ctx.clock.sleep(untilMs, AbortSignal.any([stop, this.wake.signal]));
         if (stop.aborted || this.table.size === 0) break;
         if (this.wake.signal.aborted) this.wake = new AbortController();
         tickAtMs = ctx.clock.now();
