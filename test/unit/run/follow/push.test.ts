@@ -3,12 +3,13 @@
  * listener on loopback turns it into a read at once, the slower tick is the safety net. Engine and emulator on
  * one virtual clock (`test/support/world.ts`); requests counted at the emulator. Bounds: lone test lag
  * p95 ≤ 0.1 s and ≤ 8 requests per run; webhooks lost: lag p95 ≤ 1.5 s; forged, flooding and oversized
- * webhooks change nothing but timing.
+ * webhooks change nothing but timing; on a busy account the tick slows as polling's does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPlan } from '../../../../src/run/engine.js';
 import {
   PUSH_MAX_BODY_BYTES,
+  PUSH_TICK_MS,
   startPushListener,
   type PushListener,
 } from '../../../../src/run/follow/push.js';
@@ -18,9 +19,11 @@ import {
   actionApi,
   percentile,
   planOf,
+  requestKind,
   setDurations,
   watchSeed,
   type RunSpec,
+  WATCH_KEY,
 } from '../../../support/watch-scenario.js';
 import { holdForWebhooks, startWorld, type World } from '../../../support/world.js';
 
@@ -255,5 +258,19 @@ describe('push', () => {
       const seconds = Math.ceil(spec.durationsMs[0]! / 1_000);
       expect(reads.get(run.testResultId!)).toBeLessThanOrEqual(seconds + Math.ceil(seconds / 5) + 2);
     }
+  });
+
+  it("on a busy account push's tick slows as polling's does (within the account's rate)", async () => {
+    const api = bed.client({ apiKey: WATCH_KEY });
+    // Forty runs of other watchers (the runs of MANY, twice: 8 to 48 s), then a lone pushed test run.
+    for (const spec of [...MANY, ...MANY]) await api.executeTest(spec.id, { immediate: true });
+    await measure([[LONES[9]!]], listener);
+    const times = bed.emulator
+      .requests()
+      .filter((q) => ['list', 'poll'].includes(requestKind(q.path)))
+      .map((q) => q.time);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    // About 40 watchers stretch the poll tick to several seconds; push's tick is never the shorter one.
+    expect(Math.max(...gaps)).toBeGreaterThan(2 * PUSH_TICK_MS);
   });
 });
