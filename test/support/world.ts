@@ -54,6 +54,8 @@ export interface WorldOptions extends Omit<EmulatorOptions, 'clock'> {
   fixtures?: boolean;
   /** A fake GitHub whose requests keep virtual time still and are timed on the world's clock. */
   github?: FakeGitHub;
+  /** Starts the emulator (default `startEmulator`; the demo's `startDemoEmulator` for a Chromium world). */
+  startEmulator?: (options: EmulatorOptions) => Promise<Emulator>;
 }
 
 /** How one action run starts: the harness's options, the workspace by default the world's. */
@@ -115,6 +117,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
     visuals,
     fixtures,
     github,
+    startEmulator: launch = startEmulator,
     ...emulatorOptions
   } = options;
   const seed =
@@ -124,7 +127,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
     for (const t of seed.tests ?? []) t.disableVisuals = true;
   const apiKey = apiKeyOf(options);
   const virtual = kind === 'scaled' ? undefined : new VirtualClock(clockOptions);
-  const emulator = await startEmulator({
+  const emulator = await launch({
     quiet: true,
     ...(virtual ? {} : { timeScale: 0.05 }),
     ...emulatorOptions,
