@@ -31,7 +31,7 @@ import { defaultSeed } from '../../emulator/seed.js';
 import { makeWorkspace } from './action-fixtures.js';
 import { createTestClient, type TestApi } from './api/client.js';
 import type { FakeGitHub } from './fakes/github.js';
-import { startAction, type ActionRun } from './harness.js';
+import { checkJUnit, fileStamp, junitFile, startAction, type ActionRun } from './harness.js';
 import { reliabilitySeed, type Secrets } from './reliability.js';
 import { startActionInProcess, type InProcessOptions } from './run-action.js';
 import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
@@ -158,23 +158,29 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
   if (fixtures) workspaces.push(workspace);
   const client = (over: Partial<ClientOptions> = {}): Client =>
     clientOf({ apiKey, baseUrl: emulator.baseUrl, ...over }, virtual);
-  const start = async ({ bundle, ...run }: RunOptions): Promise<Started> => {
-    const where = run.workspace ?? workspace;
+  /** Starts a run; its `done` checks the JUnit file it wrote, if it wrote one (`checkJUnit`). */
+  const start = async ({ bundle, ...options }: RunOptions): Promise<Started> => {
+    const run = { ...options, workspace: options.workspace ?? workspace };
+    const junit = junitFile(run);
+    const junitBefore = fileStamp(junit);
+    let started: Started;
     if (bundle) {
       if (virtual) throw new Error('the bundle runs in a scaled world only (its calls are not tracked)');
-      const action = await startAction({ ...run, workspace: where });
-      return {
+      const action = await startAction(run);
+      started = {
         ...action,
         cancel: (signal = 'SIGINT') => void action.child.kill(signal),
         kill: () => void action.child.kill('SIGKILL'),
       };
+    } else {
+      const createApi = virtual ? (o: Partial<ClientOptions>) => client(o) : undefined;
+      started = startActionInProcess({ clock, ...(createApi ? { createApi } : {}), ...run });
     }
-    return startActionInProcess({
-      clock,
-      ...(virtual ? { createApi: (o: Partial<ClientOptions>) => client(o) } : {}),
-      ...run,
-      workspace: where,
+    const done = started.done.then((result) => {
+      if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, result);
+      return result;
     });
+    return { ...started, done };
   };
   return {
     emulator,

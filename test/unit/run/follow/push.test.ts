@@ -13,14 +13,8 @@ import {
   type PushListener,
 } from '../../../../src/run/follow/push.js';
 import type { RunSummary } from '../../../../src/run/types.js';
-import {
-  actionApi,
-  percentile,
-  planOf,
-  setDurations,
-  watchSeed,
-  type RunSpec,
-} from '../../../support/watch-scenario.js';
+import { percentile } from '../../../../bench/lib/stats.js';
+import { actionApi, planOf, setDurations, watchSeed, type RunSpec } from '../../../support/watch-scenario.js';
 import { holdForWebhooks, startWorld, type World } from '../../../support/world.js';
 
 const lone = (i: number, outcome: 'pass' | 'fail' = 'pass'): RunSpec => ({
@@ -92,7 +86,7 @@ describe('push', () => {
     );
     const poll = await measure(LONES.map((s) => [s]));
     expect(push.lagsMs).toHaveLength(LONES.length);
-    expect(percentile(push.lagsMs, 0.95)).toBeLessThanOrEqual(100);
+    expect(percentile(push.lagsMs, 95)).toBeLessThanOrEqual(100);
     expect(push.perRun).toBeLessThanOrEqual(8);
     expect(verdicts(push)).toEqual(verdicts(poll));
   });
@@ -103,7 +97,7 @@ describe('push', () => {
     const lost = () => startPushListener({ port: 0, host: '127.0.0.1', publicUrl: dead.url });
     const f = await measure([MANY], lost);
     expect(f.lagsMs).toHaveLength(MANY.length);
-    expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(1_500);
+    expect(percentile(f.lagsMs, 95)).toBeLessThanOrEqual(1_500);
   });
 
   it('a webhook that comes while a read of its run is on the way back is read again at that answer, not at the next tick', async () => {
