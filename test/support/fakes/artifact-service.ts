@@ -15,10 +15,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { listen } from '../fake-server.js';
 
 export type FakeOperation = 'CreateArtifact' | 'FinalizeArtifact' | 'PutBlock' | 'PutBlockList' | 'PutBlob';
 
@@ -375,8 +375,8 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listen(server);
+  url = listening.url;
 
   return {
     url,
@@ -403,8 +403,7 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     },
     async close() {
       for (const res of held) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       if (ownDir) await rm(root, { recursive: true, force: true });
     },
   };
