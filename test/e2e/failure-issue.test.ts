@@ -191,7 +191,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('a token without push access: the labels GitHub dropped are added, so the next run finds the issue', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.noPushAccess = true;
     for (const runId of [501, 502]) expectVerdictKept(await nightly(world, github, runId), 'failed');
     expect(github.issues).toHaveLength(1);
@@ -224,7 +224,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('workflow and job names that join to the same text get one issue each; a digest marks each', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, github } = await setUp();
     const a = { env: { GITHUB_WORKFLOW: 'nightly', GITHUB_JOB: 'e2e-chrome' } };
     const b = { env: { GITHUB_WORKFLOW: 'nightly-e2e', GITHUB_JOB: 'chrome' } };
     expectVerdictKept(await nightly(world, github, 611, a), 'failed');
@@ -263,7 +263,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('two runs failing at once (a schedule and a manual dispatch): one issue left open, the newer closed as its duplicate', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.createBarrier = 2;
     const [a, b] = await Promise.all([
       nightly(world, github, 631),
@@ -294,7 +294,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('labels dropped and refused: a warning, and the next run still finds the one issue', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.noPushAccess = true;
     github.labelsRefused = true;
     const first = await nightly(world, github, 641);
@@ -309,7 +309,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
 
   for (const loop of ['loop', 'endless'] as const) {
     it(`next links that ${loop === 'loop' ? 'go round' : 'never end'}: at most 10 pages per list, the issue still written`, async () => {
-      const { world, emulator, github } = await setUp();
+      const { world, github } = await setUp();
       github.linkLoop = loop;
       for (let i = 0; i < 4; i += 1)
         github.addIssue({ body: `other ${i}`, labels: [{ name: 'ghost-inspector' }] });
@@ -332,7 +332,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   }
 
   it('an issue a person closed: reopened by a failure within failure-issue-reopen-days, else linked from a new one', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, github } = await setUp();
     const DAY = 86_400_000;
     expectVerdictKept(await nightly(world, github, 661), 'failed');
     const issue = github.issues[0]!;
@@ -358,7 +358,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('failure-issue-assignees: the logins GitHub can assign are assigned, the others named in a warning', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.assignable = new Set(['octo-dev']);
     const run = await nightly(world, github, 671, {
       inputs: { 'failure-issue-assignees': 'octo-dev, ghost-user' },
@@ -385,7 +385,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   ];
   for (const refusal of refusals) {
     it(`${refusal.name}: a warning naming the cause; verdict, reports and outputs kept`, async () => {
-      const { world, emulator, github } = await setUp();
+      const { world, github } = await setUp();
       refusal.set(github);
       const run = await nightly(world, github, 201);
       expectVerdictKept(run, 'failed');
