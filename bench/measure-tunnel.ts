@@ -6,23 +6,19 @@
  * (docs/tunnel.md, "Cost"). Prints each time, the medians and what each agent adds.
  * Usage: `npm run build && node --import tsx bench/measure-tunnel.ts [rounds]` (default 7).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startEmulator } from '../emulator/index.js';
 import { installFakeAgent } from '../test/support/fake-tunnel.js';
-import { runAction } from '../test/support/harness.js';
+import { startWorld } from '../test/support/world.js';
 
 const rounds = Number(process.argv[2] ?? 7);
 const KEY = 'measure-tunnel-key';
-const emulator = await startEmulator({ apiKey: KEY, quiet: true, timeScale: 0.01, rateLimit: false });
+const world = await startWorld({ clock: 'scaled', apiKey: KEY, timeScale: 0.01, rateLimit: false });
+const { emulator } = world;
 const app = createServer((_req, res) => res.end('ok'));
 await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
 const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 const agent = await installFakeAgent();
-const workspace = await mkdtemp(path.join(tmpdir(), 'gi-measure-tunnel-'));
 const suiteId = [...emulator.store.suites.keys()][0];
 
 type Mode = 'none' | 'cloudflared' | 'ngrok';
@@ -36,11 +32,10 @@ const TUNNEL_INPUTS: Record<Mode, Record<string, string>> = {
 async function firstTrigger(mode: Mode): Promise<number> {
   emulator.resetLog();
   const spawnedAt = Date.now();
-  const run = await runAction({
-    workspace,
+  const run = await world.run({
+    bundle: true,
     inputs: {
-      'api-key': KEY,
-      'api-base-url': emulator.baseUrl,
+      ...world.connection(),
       'suite-ids': suiteId,
       screenshots: 'none',
       ...TUNNEL_INPUTS[mode],
@@ -66,5 +61,5 @@ for (const mode of ['cloudflared', 'ngrok'] as const) {
     `added by the ${mode} stand-in (medians): ${added} ms (bound 1000 ms: ${added <= 1000 ? 'met' : 'NOT met'})`,
   );
 }
-await Promise.all([emulator.close(), agent.remove(), rm(workspace, { recursive: true, force: true })]);
+await Promise.all([world.close(), agent.remove()]);
 app.close();

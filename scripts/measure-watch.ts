@@ -7,9 +7,9 @@
  * request rate and lag. Usage: `npx tsx scripts/measure-watch.ts` (a few seconds). Not a benchmark:
  * bench/ is the reference; this is a quick check of the goals of docs/architecture.md, "run/follow: the watch".
  */
+import { percentile } from '../bench/lib/stats.js';
 import {
   officialRequests,
-  percentile,
   runWatch,
   watchSeed,
   type RunSpec,
@@ -50,7 +50,7 @@ function line(name: string, specs: RunSpec[], f: WatchFigures): void {
   console.log(
     `${name.padEnd(44)} runs ${String(f.runs).padStart(3)}  req/run ${f.perRun.toFixed(1).padStart(5)}` +
       ` (official ${official(specs).toFixed(1)})  rate ${f.ratePerSecond.toFixed(2)}/s  busiest 1 s ${f.busiestSecond}` +
-      `  lag p50 ${(percentile(f.lagsMs, 0.5) / 1000).toFixed(2)} s p95 ${(percentile(f.lagsMs, 0.95) / 1000).toFixed(2)} s` +
+      `  lag p50 ${(percentile(f.lagsMs, 50) / 1000).toFixed(2)} s p95 ${(percentile(f.lagsMs, 95) / 1000).toFixed(2)} s` +
       `  [${kinds}]`,
   );
 }

@@ -3,33 +3,20 @@
  * case has its own emulator and workspace, and the cases run at once.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
-import { makeWorkspace } from '../support/action-fixtures.js';
-import { counts, runAction, type ActionRun } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { counts, type ActionRun } from '../support/harness.js';
+import { useWorlds } from '../support/world.js';
 
 const API_KEY = 'e2e-secret-key-4711';
-const cleanups: Array<() => Promise<void>> = [];
+const { open } = useWorlds();
 
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
-
-/** One case's own emulator and workspace, so that the cases can run at once. */
+/** One case's own world (emulator and workspace), so that the cases can run at once. */
 async function setUp() {
-  const emulator: Emulator = await startEmulator({ timeScale: 0.02, apiKey: API_KEY, quiet: true });
-  const workspace = await makeWorkspace('gi-e2e-');
-  cleanups.push(async () => {
-    await emulator.close();
-    await rm(workspace, { recursive: true, force: true });
-  });
+  const world = await open({ clock: 'scaled', timeScale: 0.02, apiKey: API_KEY, fixtures: true });
+  const { emulator, workspace } = world;
   const run = (inputs: Record<string, string>): Promise<ActionRun> =>
-    runAction({
-      workspace,
-      inputs: { 'api-key': API_KEY, 'api-base-url': emulator.baseUrl, 'timeout-minutes': '2', ...inputs },
-    });
+    world.run({ bundle: true, inputs: { ...world.connection(), 'timeout-minutes': '2', ...inputs } });
   const executes = () => emulator.requests().filter((q) => /\/execute\/?$/.test(q.path));
   /** Secrets never reach the log, the outputs or a file. */
   const expectNoSecret = (r: ActionRun, secret = API_KEY): void => {

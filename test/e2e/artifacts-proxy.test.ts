@@ -5,59 +5,51 @@
  * works: the run, its failed test's screenshot, the artifact (its blob storage on loopback goes through the
  * proxy as well), the pull-request comment.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeArtifactService, type FakeArtifactService } from '../support/fakes/artifact-service.js';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
-import { runAction } from '../support/harness.js';
-import { startForwardProxy, startProxy, type ForwardProxy, type Proxy } from '../support/proxy.js';
+import { startForwardProxy, startProxy, type ForwardProxy } from '../support/proxy.js';
+import { useWorld, useWorlds } from '../support/world.js';
+
+const world = useWorld({ clock: 'scaled', timeScale: 0.01 });
+const { later } = useWorlds();
 
 describe('behind a proxy, every request of a step goes through it', () => {
-  let emulator: Emulator;
-  let api: Proxy;
   let artifacts: FakeArtifactService;
   let github: FakeGitHub;
   let proxy: ForwardProxy;
-  let workspace: string;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ timeScale: 0.01, quiet: true });
+    const { origin } = world.emulator;
     // The API's answers name the screenshots on a host of their own, as the service's storage is.
-    api = await startProxy(emulator.origin, undefined, (_request, body) =>
-      JSON.parse(JSON.stringify(body).replaceAll(emulator.origin, 'http://shots.gi.test')),
+    const api = await startProxy(origin, undefined, (_request, body) =>
+      JSON.parse(JSON.stringify(body).replaceAll(origin, 'http://shots.gi.test')),
     );
+    later(() => api.close());
     artifacts = await startFakeArtifactService();
+    later(() => artifacts.close());
     github = new FakeGitHub();
     await github.start();
+    later(() => github.stop());
     proxy = await startForwardProxy({
       'api.gi.test': new URL(api.baseUrl).host,
-      'shots.gi.test': new URL(emulator.origin).host,
+      'shots.gi.test': new URL(origin).host,
       'results.gi.test': new URL(artifacts.url).host,
       'github.gi.test': new URL(github.baseUrl).host,
     });
-    workspace = await mkdtemp(path.join(os.tmpdir(), 'gi-action-proxy-'));
-  });
-
-  afterAll(async () => {
-    await proxy?.close();
-    await api?.close();
-    await emulator?.close();
-    await artifacts?.close();
-    await github?.stop();
-    if (workspace) await rm(workspace, { recursive: true, force: true });
+    later(() => proxy.close());
   });
 
   it('the run, the screenshot, the artifact and the pull-request comment all get through', async () => {
-    const event = path.join(workspace, 'event.json');
+    const event = path.join(world.workspace, 'event.json');
     await writeFile(event, JSON.stringify({ pull_request: { number: 7 } }));
-    const run = await runAction({
-      workspace,
+    const run = await world.run({
+      bundle: true,
       inputs: {
-        'api-key': 'demo-api-key',
+        'api-key': world.apiKey,
         'api-base-url': 'http://api.gi.test/v1',
         'suite-ids': 'suite-checkout',
         screenshots: 'failed',
@@ -69,7 +61,7 @@ describe('behind a proxy, every request of a step goes through it', () => {
         ...artifacts.env({ runId: 'run-5', jobId: 'job-5' }),
         ACTIONS_RESULTS_URL: 'http://results.gi.test/',
         HTTP_PROXY: proxy.url,
-        RUNNER_TEMP: workspace,
+        RUNNER_TEMP: world.workspace,
         GITHUB_EVENT_PATH: event,
         GITHUB_REPOSITORY: 'octo/shop',
         GITHUB_API_URL: 'http://github.gi.test',
@@ -82,7 +74,7 @@ describe('behind a proxy, every request of a step goes through it', () => {
     expect(run.outputs.failed).toBe('1');
     expect(run.code).toBe(1);
 
-    const failed = [...emulator.store.results.values()].filter(
+    const failed = [...world.emulator.store.results.values()].filter(
       (r) => r.suiteResult !== null && r.passing === false,
     );
     expect(failed).toHaveLength(1);

@@ -4,45 +4,32 @@
  * artifact in its outputs, its log and the JUnit attachment lines; on GitHub Enterprise Server, whose
  * artifact service the client does not support, it keeps them in `artifacts-dir` with one warning.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../support/fakes/artifact-service.js';
-import { runAction } from '../support/harness.js';
+import { useWorld } from '../support/world.js';
+
+const world = useWorld({ clock: 'scaled', timeScale: 0.01 });
 
 describe('the action uploads screenshots as a workflow artifact', () => {
-  let emulator: Emulator;
   let fake: FakeArtifactService;
-  let workspace: string;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ timeScale: 0.01, quiet: true });
-    fake = await startFakeArtifactService();
-    workspace = await mkdtemp(path.join(os.tmpdir(), 'gi-action-artifacts-'));
-  });
-
-  afterAll(async () => {
-    await emulator?.close();
-    await fake?.close();
-    if (workspace) await rm(workspace, { recursive: true, force: true });
-  });
+  beforeAll(async () => void (fake = await startFakeArtifactService()));
+  afterAll(() => fake?.close());
 
   it('uploads exactly the failed test’s screenshot, byte for byte, and sets artifact-id and artifact-url', async () => {
-    const run = await runAction({
-      workspace,
+    const run = await world.run({
+      bundle: true,
       inputs: {
-        'api-key': 'demo-api-key',
-        'api-base-url': emulator.baseUrl,
+        ...world.connection(),
         'suite-ids': 'suite-checkout',
         screenshots: 'failed',
         'artifact-name': 'checkout-shots',
       },
       env: {
         ...fake.env({ runId: 'run-9', jobId: 'job-3' }),
-        RUNNER_TEMP: workspace,
+        RUNNER_TEMP: world.workspace,
         GITHUB_REPOSITORY: 'octo/shop',
         GITHUB_RUN_ID: '4242',
         GITHUB_RUN_ATTEMPT: '1',
@@ -61,7 +48,7 @@ describe('the action uploads screenshots as a workflow artifact', () => {
     );
 
     // The failed test result of the suite run, and its screenshot as the emulator serves it.
-    const failed = [...emulator.store.results.values()].filter(
+    const failed = [...world.emulator.store.results.values()].filter(
       (r) => r.suiteResult !== null && r.passing === false,
     );
     expect(failed).toHaveLength(1);
@@ -74,26 +61,25 @@ describe('the action uploads screenshots as a workflow artifact', () => {
     expect(names[0]).toMatch(new RegExp(`${failed[0]!._id}\\.png$`));
     expect(Buffer.from(entries[names[0]!]!).equals(served)).toBe(true);
 
-    const junit = await readFile(path.join(workspace, 'ghost-inspector-junit.xml'), 'utf8');
+    const junit = await readFile(path.join(world.workspace, 'ghost-inspector-junit.xml'), 'utf8');
     expect(junit).toContain(`[[ATTACHMENT|`);
     expect(junit).toContain(`${failed[0]!._id}.png]]`);
   });
 
   it('on GitHub Enterprise Server: no upload is tried; one warning names the reason and the folder kept', async () => {
     const before = fake.requests.length;
-    const kept = path.join(workspace, 'ghes-screenshots');
-    const run = await runAction({
-      workspace,
+    const kept = path.join(world.workspace, 'ghes-screenshots');
+    const run = await world.run({
+      bundle: true,
       inputs: {
-        'api-key': 'demo-api-key',
-        'api-base-url': emulator.baseUrl,
+        ...world.connection(),
         'suite-ids': 'suite-checkout',
         screenshots: 'failed',
         'artifacts-dir': kept,
       },
       env: {
         ...fake.env({ runId: 'run-10', jobId: 'job-4', serverUrl: 'https://ghes.acme.example' }),
-        RUNNER_TEMP: workspace,
+        RUNNER_TEMP: world.workspace,
         GITHUB_REPOSITORY: 'octo/shop',
         GITHUB_RUN_ID: '4243',
         GITHUB_JOB: 'browser-tests',

@@ -13,19 +13,19 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
 import { issueMarker } from '../../src/report/failure-issue-body.js';
 import { FakeGitHub, TOKEN } from '../support/fakes/github.js';
-import { startAction, type ActionRun } from '../support/harness.js';
+import type { ActionRun } from '../support/harness.js';
 import { FILES, leakForms, readResults, secretInputs, secretsFor } from '../support/reliability.js';
-import { useWorlds } from '../support/world.js';
+import { useWorlds, type ScaledWorld } from '../support/world.js';
 
 const secrets = secretsFor('failure-issue');
 const { open, later, newWorkspace } = useWorlds();
 
-async function setUp(): Promise<{ emulator: Emulator; github: FakeGitHub }> {
-  const { emulator } = await open({ clock: 'scaled', secrets });
+async function setUp(): Promise<{ world: ScaledWorld; emulator: Emulator; github: FakeGitHub }> {
+  const world = await open({ clock: 'scaled', secrets });
   const github = new FakeGitHub();
   await github.start();
   later(() => github.stop());
-  return { emulator, github };
+  return { world, emulator: world.emulator, github };
 }
 
 /** The inputs of a scheduled run of `suite-red` with `failure-issue: true`. */
@@ -63,19 +63,19 @@ interface Change {
 
 /** One run of `suite-red` with `failure-issue: true`, as workflow run `runId` (attempt 1); scheduled unless changed. */
 async function nightly(
-  emulator: Emulator,
+  world: ScaledWorld,
   github: FakeGitHub,
   runId: number,
   change: Change = {},
 ): Promise<ActionRun & { workspace: string; ms: number }> {
   const workspace = await newWorkspace();
   const started = Date.now();
-  const { done } = await startAction({
+  const run = await world.run({
+    bundle: true,
     workspace,
-    inputs: { ...nightlyInputs(emulator), ...change.inputs },
+    inputs: { ...nightlyInputs(world.emulator), ...change.inputs },
     env: { ...nightlyEnv(github, runId), ...change.env },
   });
-  const run = await done;
   return { ...run, workspace, ms: Date.now() - started };
 }
 
@@ -97,7 +97,7 @@ function expectVerdictKept(run: ActionRun & { workspace: string }, verdict: 'pas
 
 describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   it('fail, fail, the same attempt again, pass, pass: one own issue, one comment per failing run, closed once; others untouched', async () => {
-    const { emulator, github } = await setUp();
+    const { world, emulator, github } = await setUp();
     // The error quotes a private variable's value and the API key: neither may reach GitHub.
     const error = `Element not found: .done (session ${secrets.privateValue}, key ${secrets.apiKey})`;
     emulator.setScenario('rel-red-bad', { failFirst: 2, failingStep: 2, error });
@@ -115,7 +115,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
     const own = () => github.issues.filter((i) => i.user.login === 'github-actions[bot]' && !i.pull_request);
     const commentsOn = (n: number) => github.comments.filter((c) => c.issue === n);
 
-    const first = await nightly(emulator, github, 101);
+    const first = await nightly(world, github, 101);
     expectVerdictKept(first, 'failed');
     expect(own()).toHaveLength(1);
     const issue = own()[0]!;
@@ -129,7 +129,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
     expect(first.outputs['failure-issue-url']).toBe(issue.html_url);
     expect(commentsOn(issue.number)).toHaveLength(0);
 
-    const second = await nightly(emulator, github, 102);
+    const second = await nightly(world, github, 102);
     expectVerdictKept(second, 'failed');
     expect(second.summary).toMatch(
       /History of the failed tests[\s\S]*Red and broken: failed 2 of its last 2 runs/,
@@ -150,14 +150,14 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
       failingStep: 2,
       error: 'Element not found: .done',
     });
-    const again = await nightly(emulator, github, 102);
+    const again = await nightly(world, github, 102);
     expectVerdictKept(again, 'failed');
     expect(again.outputs['failure-issue-number']).toBe(String(issue.number));
     expect(commentsOn(issue.number)).toHaveLength(1);
     expect(issue.body).toContain('2 failed runs');
 
     emulator.setScenario('rel-red-bad', { outcome: 'pass' });
-    const recovered = await nightly(emulator, github, 103);
+    const recovered = await nightly(world, github, 103);
     expectVerdictKept(recovered, 'passed');
     expect(issue.state).toBe('closed');
     expect(issue.state_reason).toBe('completed');
@@ -167,7 +167,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
     );
     expect(recovered.outputs['failure-issue-number']).toBe(String(issue.number));
 
-    const stillGreen = await nightly(emulator, github, 104);
+    const stillGreen = await nightly(world, github, 104);
     expectVerdictKept(stillGreen, 'passed');
     expect(stillGreen.outputs['failure-issue-number']).toBeUndefined();
     expect(commentsOn(issue.number)).toHaveLength(2);
@@ -191,27 +191,27 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('a token without push access: the labels GitHub dropped are added, so the next run finds the issue', async () => {
-    const { emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.noPushAccess = true;
-    for (const runId of [501, 502]) expectVerdictKept(await nightly(emulator, github, runId), 'failed');
+    for (const runId of [501, 502]) expectVerdictKept(await nightly(world, github, runId), 'failed');
     expect(github.issues).toHaveLength(1);
     expect(github.issues[0]!.labels).toEqual([{ name: 'ghost-inspector' }]);
     expect(github.comments.filter((c) => c.issue === github.issues[0]!.number)).toHaveLength(1);
   });
 
   it('a pull-request run of the same workflow, failing or passing, never touches the scheduled run’s issue', async () => {
-    const { emulator, github } = await setUp();
-    expectVerdictKept(await nightly(emulator, github, 601), 'failed');
+    const { world, emulator, github } = await setUp();
+    expectVerdictKept(await nightly(world, github, 601), 'failed');
     expect(github.issues).toHaveLength(1);
     const issue = github.issues[0]!;
     const before = JSON.stringify(issue);
     const pullRequest = { env: { GITHUB_EVENT_NAME: 'pull_request', GITHUB_REF: 'refs/pull/7/merge' } };
-    const failing = await nightly(emulator, github, 602, pullRequest);
+    const failing = await nightly(world, github, 602, pullRequest);
     expectVerdictKept(failing, 'failed');
     expect(failing.stdout).toContain('a pull_request run does not own the failure issue');
     emulator.setScenario('rel-red-bad', { outcome: 'pass' });
     const requestsBefore = github.requests.length;
-    expectVerdictKept(await nightly(emulator, github, 603, pullRequest), 'passed');
+    expectVerdictKept(await nightly(world, github, 603, pullRequest), 'passed');
     expect(github.requests.slice(requestsBefore)).toEqual([]);
     expect(JSON.stringify(issue)).toBe(before);
     expect(issue.state).toBe('open');
@@ -219,16 +219,16 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
     expect(github.comments).toHaveLength(0);
     // A push run owns it once failure-issue-events names push, with the same ref.
     const push = { env: { GITHUB_EVENT_NAME: 'push' }, inputs: { 'failure-issue-events': 'schedule, push' } };
-    expectVerdictKept(await nightly(emulator, github, 604, push), 'passed');
+    expectVerdictKept(await nightly(world, github, 604, push), 'passed');
     expect(issue.state).toBe('closed');
   });
 
   it('workflow and job names that join to the same text get one issue each; a digest marks each', async () => {
-    const { emulator, github } = await setUp();
+    const { world, github } = await setUp();
     const a = { env: { GITHUB_WORKFLOW: 'nightly', GITHUB_JOB: 'e2e-chrome' } };
     const b = { env: { GITHUB_WORKFLOW: 'nightly-e2e', GITHUB_JOB: 'chrome' } };
-    expectVerdictKept(await nightly(emulator, github, 611, a), 'failed');
-    expectVerdictKept(await nightly(emulator, github, 612, b), 'failed');
+    expectVerdictKept(await nightly(world, github, 611, a), 'failed');
+    expectVerdictKept(await nightly(world, github, 612, b), 'failed');
     expect(github.issues).toHaveLength(2);
     expect(github.comments).toHaveLength(0);
     const markers = github.issues.map((i) => i.body.split('\n')[0]!);
@@ -241,33 +241,33 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
       ...a,
       env: { ...a.env, GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_REF: 'refs/heads/next' },
     };
-    expectVerdictKept(await nightly(emulator, github, 613, branch), 'failed');
+    expectVerdictKept(await nightly(world, github, 613, branch), 'failed');
     expect(github.issues).toHaveLength(3);
   });
 
   it('a GitHub App token (GET /user refused, issues written by my-app[bot]): one issue, commented, closed on the pass', async () => {
-    const { emulator, github } = await setUp();
+    const { world, emulator, github } = await setUp();
     github.appLogin = 'my-app[bot]';
     // A look-alike by a person is never the app's own.
     const label = [{ name: 'ghost-inspector' }];
     const forged = github.addIssue({ body: `${MARKER}\nforged`, labels: label }, 'mallory');
-    for (const runId of [621, 622]) expectVerdictKept(await nightly(emulator, github, runId), 'failed');
+    for (const runId of [621, 622]) expectVerdictKept(await nightly(world, github, runId), 'failed');
     const own = github.issues.filter((i) => i.user.login === 'my-app[bot]');
     expect(own).toHaveLength(1);
     expect(github.comments.filter((c) => c.issue === own[0]!.number)).toHaveLength(1);
     emulator.setScenario('rel-red-bad', { outcome: 'pass' });
-    expectVerdictKept(await nightly(emulator, github, 623), 'passed');
+    expectVerdictKept(await nightly(world, github, 623), 'passed');
     expect(own[0]!.state).toBe('closed');
     expect(forged.state).toBe('open');
     expect(github.comments.filter((c) => c.issue === forged.number)).toHaveLength(0);
   });
 
   it('two runs failing at once (a schedule and a manual dispatch): one issue left open, the newer closed as its duplicate', async () => {
-    const { emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.createBarrier = 2;
     const [a, b] = await Promise.all([
-      nightly(emulator, github, 631),
-      nightly(emulator, github, 632, { env: { GITHUB_EVENT_NAME: 'workflow_dispatch' } }),
+      nightly(world, github, 631),
+      nightly(world, github, 632, { env: { GITHUB_EVENT_NAME: 'workflow_dispatch' } }),
     ]);
     expectVerdictKept(a, 'failed');
     expectVerdictKept(b, 'failed');
@@ -288,20 +288,20 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
       String(older!.number),
       String(older!.number),
     ]);
-    expectVerdictKept(await nightly(emulator, github, 633), 'failed');
+    expectVerdictKept(await nightly(world, github, 633), 'failed');
     expect(github.issues).toHaveLength(2);
     expect(github.comments.filter((c) => c.issue === older!.number)).toHaveLength(2);
   });
 
   it('labels dropped and refused: a warning, and the next run still finds the one issue', async () => {
-    const { emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.noPushAccess = true;
     github.labelsRefused = true;
-    const first = await nightly(emulator, github, 641);
+    const first = await nightly(world, github, 641);
     expectVerdictKept(first, 'failed');
     expect(first.stdout).toMatch(/::warning::failure-issue: GitHub did not add the labels ghost-inspector/);
     expect(first.outputs['failure-issue-number']).toBe('1');
-    expectVerdictKept(await nightly(emulator, github, 642), 'failed');
+    expectVerdictKept(await nightly(world, github, 642), 'failed');
     expect(github.issues).toHaveLength(1);
     expect(github.issues[0]!.labels).toEqual([]);
     expect(github.comments.filter((c) => c.issue === 1)).toHaveLength(1);
@@ -309,11 +309,11 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
 
   for (const loop of ['loop', 'endless'] as const) {
     it(`next links that ${loop === 'loop' ? 'go round' : 'never end'}: at most 10 pages per list, the issue still written`, async () => {
-      const { emulator, github } = await setUp();
+      const { world, github } = await setUp();
       github.linkLoop = loop;
       for (let i = 0; i < 4; i += 1)
         github.addIssue({ body: `other ${i}`, labels: [{ name: 'ghost-inspector' }] });
-      const run = await nightly(emulator, github, 651);
+      const run = await nightly(world, github, 651);
       expectVerdictKept(run, 'failed');
       expect(run.stdout).not.toContain('Could not write');
       expect(github.issues.filter((i) => i.user.login === 'github-actions[bot]')).toHaveLength(1);
@@ -332,14 +332,14 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   }
 
   it('an issue a person closed: reopened by a failure within failure-issue-reopen-days, else linked from a new one', async () => {
-    const { emulator, github } = await setUp();
+    const { world, github } = await setUp();
     const DAY = 86_400_000;
-    expectVerdictKept(await nightly(emulator, github, 661), 'failed');
+    expectVerdictKept(await nightly(world, github, 661), 'failed');
     const issue = github.issues[0]!;
     issue.state = 'closed';
     issue.state_reason = 'completed';
     issue.closed_at = new Date(Date.now() - 2 * DAY).toISOString();
-    const reopened = await nightly(emulator, github, 662);
+    const reopened = await nightly(world, github, 662);
     expectVerdictKept(reopened, 'failed');
     expect(github.issues).toHaveLength(1);
     expect(issue.state).toBe('open');
@@ -350,7 +350,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
 
     issue.state = 'closed';
     issue.closed_at = new Date(Date.now() - 8 * DAY).toISOString();
-    expectVerdictKept(await nightly(emulator, github, 663), 'failed');
+    expectVerdictKept(await nightly(world, github, 663), 'failed');
     expect(github.issues).toHaveLength(2);
     expect(issue.state).toBe('closed');
     expect(github.issues[1]!.body).toContain(`Failed before in <a href="${issue.html_url}">#1</a>`);
@@ -358,9 +358,9 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('failure-issue-assignees: the logins GitHub can assign are assigned, the others named in a warning', async () => {
-    const { emulator, github } = await setUp();
+    const { world, github } = await setUp();
     github.assignable = new Set(['octo-dev']);
-    const run = await nightly(emulator, github, 671, {
+    const run = await nightly(world, github, 671, {
       inputs: { 'failure-issue-assignees': 'octo-dev, ghost-user' },
     });
     expectVerdictKept(run, 'failed');
@@ -385,9 +385,9 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   ];
   for (const refusal of refusals) {
     it(`${refusal.name}: a warning naming the cause; verdict, reports and outputs kept`, async () => {
-      const { emulator, github } = await setUp();
+      const { world, github } = await setUp();
       refusal.set(github);
-      const run = await nightly(emulator, github, 201);
+      const run = await nightly(world, github, 201);
       expectVerdictKept(run, 'failed');
       expect(run.stdout).toMatch(refusal.warning);
       expect(run.summary).toContain('Ghost Inspector: failed');
@@ -397,9 +397,9 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   }
 
   it('the history cannot be read: a warning, the issue opened without it, the verdict kept', async () => {
-    const { emulator, github } = await setUp();
+    const { world, emulator, github } = await setUp();
     emulator.setFaults('route=GET /v1/tests/*/results*:500');
-    const run = await nightly(emulator, github, 401);
+    const run = await nightly(world, github, 401);
     expectVerdictKept(run, 'failed');
     expect(run.stdout).toMatch(/::warning::Could not read the history of /);
     expect(run.summary).not.toContain('History of the failed tests');

@@ -11,20 +11,19 @@
  * (test/unit/tunnel/tunnel.test.ts), and a tunnel that cannot open fails the step before any run
  * (test/unit/action/tunnel.test.ts, and the cloudflared case here).
  */
-import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
-import type { Emulator } from '../../emulator/index.js';
 import { demoTestId } from '../../demo/seed.js';
 import { startDemoEmulator } from '../../demo/start.js';
 import { hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';
 import { agentMaySee } from '../../src/tunnel/providers.js';
-import { postStepEnv, runAction, startAction, until, type ActionRun } from '../support/harness.js';
+import { postStepEnv, until, type ActionRun } from '../support/harness.js';
+import { useWorld } from '../support/world.js';
 
 const KEY = 'e2e-tunnel-key';
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
@@ -66,36 +65,36 @@ async function workspaceText(workspace: string): Promise<string> {
 }
 
 describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents, Chromium)', () => {
-  let emulator: Emulator;
+  const world = useWorld({
+    clock: 'scaled',
+    apiKey: KEY,
+    timeScale: 1,
+    startEmulator: (options) => startDemoEmulator({ ...options, browser: { maxConcurrent: 1 } }),
+  });
   let app: Awaited<ReturnType<typeof startApp>>;
   let agent: FakeAgent;
   let workspace: string;
+  const bundle = (inputs: Record<string, string>, env: Record<string, string>) =>
+    world.start({ bundle: true, workspace, inputs, env });
 
   beforeAll(async () => {
-    [emulator, app, agent] = await Promise.all([
-      startDemoEmulator({ apiKey: KEY, quiet: true, browser: { maxConcurrent: 1 } }),
-      startApp(),
-      installFakeAgent(),
-    ]);
+    [app, agent] = await Promise.all([startApp(), installFakeAgent()]);
   });
   beforeEach(async () => {
     await agent.behave({});
-    emulator.resetLog();
-    workspace = await mkdtemp(path.join(tmpdir(), 'gi-e2e-tunnel-'));
+    workspace = await world.newWorkspace();
   });
   afterEach(async () => {
     expect(await agent.alive()).toEqual([]);
-    await rm(workspace, { recursive: true, force: true });
   });
   afterAll(async () => {
     for (const pid of (await agent?.alive()) ?? []) process.kill(pid, 'SIGKILL');
-    await Promise.all([emulator?.close(), app?.close(), agent?.remove()]);
+    await Promise.all([app?.close(), agent?.remove()]);
   });
 
   function inputsFor(over: Record<string, string>): Record<string, string> {
     return {
-      'api-key': KEY,
-      'api-base-url': emulator.baseUrl,
+      ...world.connection(),
       'test-ids': SIGN_IN,
       tunnel: app.url,
       'start-url': '{{ngrokUrl}}/demo/index.html',
@@ -112,16 +111,12 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   }
 
   const triggered = (): unknown[] =>
-    emulator.requests().filter((r) => r.method === 'POST' || r.path.includes('execute'));
+    world.emulator.requests().filter((r) => r.method === 'POST' || r.path.includes('execute'));
 
   it('loads {{ngrokUrl}} in Chromium through the default quick tunnel; the agent sees no job secret; an agent that ignores SIGTERM is killed when the step ends', async () => {
     await agent.behave({ ignoreSigterm: true });
     const before = (await agent.pids()).length;
-    const run = await runAction({
-      workspace,
-      inputs: inputsFor({}),
-      env: { ...agent.env(), ...JOB_SECRETS },
-    });
+    const run = await (await bundle(inputsFor({}), { ...agent.env(), ...JOB_SECRETS })).done;
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs.passed).toBe('1');
     const tunnelUrl = run.outputs['tunnel-url'] ?? '';
@@ -131,7 +126,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     expect(viaTunnel.map((req) => req.url)).toContain('/demo/index.html');
     const idOf = (test: unknown): unknown =>
       typeof test === 'string' ? test : (test as { _id?: string })?._id;
-    const result = [...emulator.store.results.values()].find((r) => idOf(r.test) === SIGN_IN);
+    const result = [...world.emulator.store.results.values()].find((r) => idOf(r.test) === SIGN_IN);
     expect(result?.variables.ngrokUrl).toBe(tunnelUrl);
     expect(run.summary).toContain(tunnelUrl);
     // A test run and notify auto: the agent forwards to the step's listener in front of the app, and the
@@ -151,7 +146,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   it("refuses ngrok's free-plan warning page before triggering any run, naming it and the ways out", async () => {
     await agent.behave({ plan: 'free' });
     const inputs = inputsFor({ 'tunnel-provider': 'ngrok', 'ngrok-authtoken': TOKEN });
-    const run = await runAction({ workspace, inputs, env: agent.env() });
+    const run = await (await bundle(inputs, agent.env())).done;
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("ngrok's browser warning page (ERR_NGROK_6024");
     expect(run.stdout).toContain('tunnel-provider: cloudflared');
@@ -164,11 +159,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
   it('fails within 15 s when cloudflared cannot get a quick tunnel, quoting its error, triggering nothing', async () => {
     await agent.behave({ failQuickTunnel: true });
     const started = Date.now();
-    const run = await runAction({
-      workspace,
-      inputs: inputsFor({ 'timeout-minutes': '5' }),
-      env: agent.env(),
-    });
+    const run = await (await bundle(inputsFor({ 'timeout-minutes': '5' }), agent.env())).done;
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
@@ -181,7 +172,7 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
 
   it('warns on the run that ended after the agent exited, naming the time', async () => {
     await agent.behave({ exitAfterRequests: 1 }); // the action's own check through the tunnel
-    const run = await runAction({ workspace, inputs: inputsFor({}), env: agent.env() });
+    const run = await (await bundle(inputsFor({}), agent.env())).done;
     expect(run.stdout).toMatch(
       /::warning::The tunnel agent exited at \d{4}-\d\d-\d\dT[\d:.]+Z, before "Sign in shows the products"[^\n]* ended \(\d{4}-[\d-]+T[\d:.]+Z\)/,
     );
@@ -194,10 +185,10 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
       'ngrok-authtoken': TOKEN,
     });
     const before = app.seen.length;
-    const { child, done } = await startAction({ workspace, inputs, env: agent.env() });
+    const { cancel, done } = await bundle(inputs, agent.env());
     await until(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
     expect(await agent.alive()).toHaveLength(1);
-    child.kill('SIGTERM');
+    cancel('SIGTERM');
     const run = await done;
     expect(run.code).not.toBe(0);
     expectNoSecret(run, await workspaceText(workspace));
@@ -207,13 +198,13 @@ describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents
     await agent.behave({ ignoreSigterm: true });
     const inputs = inputsFor({ 'start-url': '{{ngrokUrl}}/hold' });
     const before = app.seen.length;
-    const { child, done } = await startAction({ workspace, inputs, env: agent.env() });
+    const { kill, done } = await bundle(inputs, agent.env());
     await until(() => app.seen.slice(before).some((req) => req.url === '/hold'), 30_000);
-    child.kill('SIGKILL');
+    kill();
     const main = await done;
     const [pid] = await agent.alive();
     expect(JSON.parse(main.state['tunnel-agent'] ?? '{}')).toMatchObject({ pid });
-    const post = await runAction({ workspace, inputs, env: { ...agent.env(), ...postStepEnv(main.state) } });
+    const post = await (await bundle(inputs, { ...agent.env(), ...postStepEnv(main.state) })).done;
     expect(post.code).toBe(0);
     expect(post.stdout).toContain(`Stopped the tunnel agent the main step left running (pid ${pid})`);
   });

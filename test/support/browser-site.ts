@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
+import { listen } from './fake-server.js';
 
 export const AUTH = { username: 'tester', password: 's3cret-pass' };
 
@@ -67,14 +67,5 @@ export async function startSite(pages: Record<string, string>): Promise<TestSite
       res.writeHead(404).end('not found');
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen(server);
 }

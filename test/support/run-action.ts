@@ -13,7 +13,7 @@ import type { ActionDeps, EngineTuning } from '../../src/action/deps.js';
 import type { ActionSink, AnnotationProperties } from '../../src/common/sink.js';
 import { readGitHubContext } from '../../src/github.js';
 import { systemClock, type Clock } from '../../src/common/clock.js';
-import { checkJUnit, fileStamp, junitFile, type ActionRun, type StartOptions } from './harness.js';
+import type { ActionRun, StartOptions } from './harness.js';
 import { projectDefaults, runnerInputs } from './runner-inputs.js';
 
 /**
@@ -130,8 +130,7 @@ export class RecordingSink implements ActionSink {
 
 /**
  * Starts the action in-process with `INPUT_<NAME>` variables built from `options.inputs` and the defaults
- * of action.yml, `GITHUB_WORKSPACE` and `options.env` (never this process's environment). Each JUnit file the run writes is checked as the
- * child-process harness checks it.
+ * of action.yml, `GITHUB_WORKSPACE` and `options.env` (never this process's environment).
  */
 export function startActionInProcess(options: InProcessOptions): InProcessRun {
   const env: NodeJS.ProcessEnv = {
@@ -142,8 +141,6 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
     ...runnerInputs(options.inputs, options.env),
   };
   const sink = new RecordingSink();
-  const junit = junitFile(options);
-  const junitBefore = fileStamp(junit);
   let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
   let exitedAfterCancel = false;
   let finish: (signal: NodeJS.Signals | null) => void = () => {};
@@ -176,7 +173,6 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
     };
     // After a workflow cancel the process exits non-zero whatever the verdict (`process.exitCode || 1`).
     if (exitedAfterCancel) result.code = 1;
-    if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, result);
     return result;
   });
   return {

@@ -5,11 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { PNG } from 'pngjs';
 
 import type { ImageRef, TestResult } from '../../emulator/api-types.js';
+import { listen } from './fake-server.js';
 import { testResult } from './run-factories.js';
 
 /** A PNG of `width` x `height` random pixels (incompressible, so about 4 * w * h bytes). */
@@ -106,8 +106,7 @@ export async function startScreenshotServer(
     }
     res.writeHead(404).end('not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await listen(server);
   return {
     url,
     images,
@@ -117,10 +116,9 @@ export async function startScreenshotServer(
       images.set(key, png);
       return `${url}/img/${key}.png`;
     },
-    async close() {
+    close() {
       for (const res of held) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return close();
     },
   };
 }

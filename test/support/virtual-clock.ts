@@ -10,7 +10,7 @@
  *   answer is decoded (the HTTP exchange, gunzip on the thread pool, JSON), less the parts spent waiting on
  *   this clock (`untracked`: a retry's back-off);
  * - no probe saying busy (`addProbe`): e.g. the emulator's requests being answered, file-system requests;
- * - nothing new (a wait registered or ended, tracked work started or settled) for `quietTurns` turns of the
+ * - nothing new (a wait registered or ended, tracked work started or settled) for `QUIET_TURNS` turns of the
  *   event loop (`setImmediate`), so that work woken by a wait reaches its next wait or request first.
  *
  * Wake-ups due at the same virtual ms run one after the other in the order they were registered, each
@@ -31,11 +31,11 @@ export interface VirtualClockOptions {
   start?: number;
   /** Random source of `random()` (default: a PRNG seeded with 1, so jitter is the same on every run). */
   random?: () => number;
-  /** Event-loop turns of quiet before time moves (default 5). */
-  quietTurns?: number;
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Event-loop turns of quiet before time moves. */
+const QUIET_TURNS = 5;
 
 export class VirtualClock implements Clock {
   private time: number;
@@ -50,14 +50,12 @@ export class VirtualClock implements Clock {
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly rand: () => number;
-  private readonly quietTurns: number;
   /** Virtual ms jumped over so far and the number of jumps (for figures). */
   readonly stats = { jumps: 0, advancedMs: 0 };
 
   constructor(options: VirtualClockOptions = {}) {
     this.time = options.start ?? Date.now();
     this.rand = options.random ?? seededRandom(1);
-    this.quietTurns = options.quietTurns ?? 5;
   }
 
   now(): number {
@@ -199,11 +197,11 @@ export class VirtualClock implements Clock {
     }
   }
 
-  /** Resolves once nothing is busy and nothing changed for `quietTurns` turns (or on a stop). */
+  /** Resolves once nothing is busy and nothing changed for `QUIET_TURNS` turns (or on a stop). */
   private async settle(): Promise<void> {
     let quiet = 0;
     let seen = this.changes;
-    while (quiet < this.quietTurns && this.running) {
+    while (quiet < QUIET_TURNS && this.running) {
       if (this.busy()) {
         quiet = 0;
         // Tracked work tells when it settles (no spinning while a request is out); a probe does not (a

@@ -10,6 +10,7 @@ import { RateBudget } from '../../src/api/budget.js';
 import { runPlan, type RunPlan } from '../../src/run/engine.js';
 import type { RunSummary } from '../../src/run/types.js';
 import type { SeedFile } from '../../emulator/index.js';
+import { runPlanOf } from './run-factories.js';
 import type { Client, World } from './world.js';
 
 export const WATCH_ORG = 'org-watch';
@@ -90,20 +91,14 @@ export function startRuns(
   return runPlan(plan, { api: actionApi(bed).api, clock: bed.clock });
 }
 
+/** The plan of one engine run of `specs` (`runPlanOf`'s, in the watch organization, a 10 min timeout). */
 export function planOf(specs: RunSpec[]): RunPlan {
-  return {
+  return runPlanOf({
     suiteIds: specs.filter((s) => s.kind === 'suite').map((s) => s.id),
-    folderIds: [],
     testIds: specs.filter((s) => s.kind === 'test').map((s) => s.id),
-    repoTests: [],
     organizationId: WATCH_ORG,
-    execute: { disableVisuals: true },
-    startUrls: [],
-    wait: true,
     timeoutMs: 600_000,
-    cancelOnTimeout: true,
-    retryFailed: 0,
-  };
+  });
 }
 
 /** What a request was. */
@@ -200,11 +195,4 @@ export async function runProcesses(
     times: times.map((t) => t - (times[0] ?? 0)),
     rateLimited: requests.filter((q) => q.status === 429).length,
   };
-}
-
-/** The p-th percentile (0..1) of `values`. */
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }

@@ -31,7 +31,7 @@ import { defaultSeed } from '../../emulator/seed.js';
 import { makeWorkspace } from './action-fixtures.js';
 import { createTestClient, type TestApi } from './api/client.js';
 import type { FakeGitHub } from './fakes/github.js';
-import { startAction, type ActionRun } from './harness.js';
+import { checkJUnit, fileStamp, junitFile, startAction, type ActionRun } from './harness.js';
 import { reliabilitySeed, type Secrets } from './reliability.js';
 import { startActionInProcess, type InProcessOptions } from './run-action.js';
 import { VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
@@ -54,6 +54,8 @@ export interface WorldOptions extends Omit<EmulatorOptions, 'clock'> {
   fixtures?: boolean;
   /** A fake GitHub whose requests keep virtual time still and are timed on the world's clock. */
   github?: FakeGitHub;
+  /** Starts the emulator (default `startEmulator`; the demo's `startDemoEmulator` for a Chromium world). */
+  startEmulator?: (options: EmulatorOptions) => Promise<Emulator>;
 }
 
 /** How one action run starts: the harness's options, the workspace by default the world's. */
@@ -115,6 +117,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
     visuals,
     fixtures,
     github,
+    startEmulator: launch = startEmulator,
     ...emulatorOptions
   } = options;
   const seed =
@@ -124,7 +127,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
     for (const t of seed.tests ?? []) t.disableVisuals = true;
   const apiKey = apiKeyOf(options);
   const virtual = kind === 'scaled' ? undefined : new VirtualClock(clockOptions);
-  const emulator = await startEmulator({
+  const emulator = await launch({
     quiet: true,
     ...(virtual ? {} : { timeScale: 0.05 }),
     ...emulatorOptions,
@@ -155,23 +158,29 @@ export async function startWorld(options: WorldOptions = {}): Promise<World<Cloc
   if (fixtures) workspaces.push(workspace);
   const client = (over: Partial<ClientOptions> = {}): Client =>
     clientOf({ apiKey, baseUrl: emulator.baseUrl, ...over }, virtual);
-  const start = async ({ bundle, ...run }: RunOptions): Promise<Started> => {
-    const where = run.workspace ?? workspace;
+  /** Starts a run; its `done` checks the JUnit file it wrote, if it wrote one (`checkJUnit`). */
+  const start = async ({ bundle, ...options }: RunOptions): Promise<Started> => {
+    const run = { ...options, workspace: options.workspace ?? workspace };
+    const junit = junitFile(run);
+    const junitBefore = fileStamp(junit);
+    let started: Started;
     if (bundle) {
       if (virtual) throw new Error('the bundle runs in a scaled world only (its calls are not tracked)');
-      const action = await startAction({ ...run, workspace: where });
-      return {
+      const action = await startAction(run);
+      started = {
         ...action,
         cancel: (signal = 'SIGINT') => void action.child.kill(signal),
         kill: () => void action.child.kill('SIGKILL'),
       };
+    } else {
+      const createApi = virtual ? (o: Partial<ClientOptions>) => client(o) : undefined;
+      started = startActionInProcess({ clock, ...(createApi ? { createApi } : {}), ...run });
     }
-    return startActionInProcess({
-      clock,
-      ...(virtual ? { createApi: (o: Partial<ClientOptions>) => client(o) } : {}),
-      ...run,
-      workspace: where,
+    const done = started.done.then((result) => {
+      if (junit && fileStamp(junit) !== junitBefore) checkJUnit(junit, result);
+      return result;
     });
+    return { ...started, done };
   };
   return {
     emulator,

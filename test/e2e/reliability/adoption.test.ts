@@ -8,10 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
-import { postStepEnv, runAction, startAction, until, type ActionRun } from '../../support/harness.js';
+import { postStepEnv, until, type ActionRun } from '../../support/harness.js';
 import { startProxy } from '../../support/proxy.js';
 import { readResults, secretsFor } from '../../support/reliability.js';
-import { useWorlds } from '../../support/world.js';
+import { useWorlds, type ScaledWorld } from '../../support/world.js';
 
 const secrets = secretsFor('adopt');
 
@@ -35,10 +35,10 @@ function legInputs(baseUrl: string, browser: string | null): Record<string, stri
   };
 }
 
-async function leg(emulator: Emulator, browser: string | null, baseUrl = emulator.baseUrl) {
+async function leg(world: ScaledWorld, browser: string | null, baseUrl = world.emulator.baseUrl) {
   const workspace = await newWorkspace();
   const inputs = legInputs(baseUrl, browser);
-  const started = await startAction({ workspace, inputs });
+  const started = await world.start({ bundle: true, workspace, inputs });
   return { ...started, workspace, inputs };
 }
 
@@ -63,8 +63,10 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   aWorkspace: string;
   aInputs: Record<string, string>;
   bRunId: string;
+  world: ScaledWorld;
 }> {
-  const { emulator } = await open({ clock: 'scaled', secrets, timeScale: 1 });
+  const world = await open({ clock: 'scaled', secrets, timeScale: 1 });
+  const { emulator } = world;
   // B's runs last a few seconds: still running while A looks its run up.
   emulator.setScenario('rel-green-2', { outcome: 'pass', runDurationMs: 3_000 });
   // Each leg's executes wait at its gate: B's until A's execute arrived at A's gate, A's until B's answered.
@@ -83,22 +85,20 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   };
   const aGate = await gate(() => aArrived(), new Promise<void>((resolve) => (bAnswered = resolve)));
   const bGate = await gate(() => undefined, new Promise<void>((resolve) => (aArrived = resolve)));
-  const b = await leg(emulator, browsers[1], bGate.baseUrl);
-  const a = await leg(emulator, browsers[0], aGate.baseUrl);
+  const b = await leg(world, browsers[1], bGate.baseUrl);
+  const a = await leg(world, browsers[0], aGate.baseUrl);
   await until(() => emulator.requests().some((q) => isExecute(q) && q.status === 200), 30_000);
   // A's own run fails; A's execute is handled and its answer lost.
   emulator.setScenario('rel-green-1', { outcome: 'fail', failingStep: 1, error: 'Own run failed' });
   emulator.setFaults(`route=${EXECUTE}:${lost}x1`);
   bAnswered();
-  let aOut = '';
-  a.child.stdout?.on('data', (d: Buffer) => (aOut += d.toString()));
   let aEnded = false;
   void a.done.finally(() => (aEnded = true)).catch(() => undefined);
-  await until(() => aEnded || /Found the run|may have started/.test(aOut), 20_000);
+  await until(() => aEnded || /Found the run|may have started/.test(a.stdout()), 20_000);
   whileRunning(a);
   const [aRun, bRun] = await Promise.all([a.done, b.done]);
   const bRunId = bRun.outputs['suite-result-ids'] ?? '';
-  return { emulator, a: aRun, b: bRun, aWorkspace: a.workspace, aInputs: a.inputs, bRunId };
+  return { emulator, a: aRun, b: bRun, aWorkspace: a.workspace, aInputs: a.inputs, bRunId, world };
 }
 
 describe('two matrix legs start the same suite at once; leg A loses its execute answer', () => {
@@ -136,12 +136,17 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
   }, 60_000);
 
   it("the same, and A is cancelled with the workflow, then its post step runs: B's run is never cancelled", async () => {
-    const { emulator, a, b, aWorkspace, aInputs, bRunId } = await twoLegs({
+    const { emulator, a, b, aWorkspace, aInputs, bRunId, world } = await twoLegs({
       lost: '502',
       browsers: [null, null],
-      whileRunning: (legA) => legA.child.kill('SIGINT'),
+      whileRunning: (legA) => legA.cancel(),
     });
-    const post = await runAction({ workspace: aWorkspace, inputs: aInputs, env: postStepEnv(a.state) });
+    const post = await world.run({
+      bundle: true,
+      workspace: aWorkspace,
+      inputs: aInputs,
+      env: postStepEnv(a.state),
+    });
     expect(post.code).toBe(0);
     expect(a.outputs.passing).not.toBe('true');
     expect(cancelsOf(emulator, bRunId)).toEqual([]);
@@ -150,14 +155,13 @@ describe('two matrix legs start the same suite at once; leg A loses its execute 
   }, 60_000);
 
   it('one leg alone loses its answer: its run is proven by the marker, adopted, and cancelled with the workflow', async () => {
-    const { emulator } = await open({ clock: 'scaled', secrets, timeScale: 1 });
+    const world = await open({ clock: 'scaled', secrets, timeScale: 1 });
+    const { emulator } = world;
     emulator.setScenario('rel-green-1', { hang: true });
     emulator.setFaults(`route=${EXECUTE}:reset-afterx1`);
-    const a = await leg(emulator, 'chrome');
-    let out = '';
-    a.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    await until(() => /Found the run/.test(out), 20_000);
-    a.child.kill('SIGINT');
+    const a = await leg(world, 'chrome');
+    await until(() => /Found the run/.test(a.stdout()), 20_000);
+    a.cancel();
     const run = await a.done;
     const adopted = [...emulator.store.suiteResults.values()];
     expect(adopted).toHaveLength(1);

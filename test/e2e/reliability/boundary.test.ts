@@ -8,12 +8,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runAction } from '../../support/harness.js';
+import { ROOT } from '../../support/harness.js';
 import { secretInputs, secretsFor } from '../../support/reliability.js';
 import { useWorlds } from '../../support/world.js';
 
 const secrets = secretsFor('boundary');
-const { open, newWorkspace } = useWorlds();
+const { open } = useWorlds();
 const PLANT = pathToFileURL(path.join(ROOT, 'test/support/fakes/planted-fault.mjs')).href;
 
 /**
@@ -21,15 +21,14 @@ const PLANT = pathToFileURL(path.join(ROOT, 'test/support/fakes/planted-fault.mj
  * with `fault` planted, `timeout-minutes: 0.05` (3 s).
  */
 async function withFault(fault: string) {
-  const { emulator } = await open({ clock: 'scaled', secrets });
-  emulator.setScenario('rel-green-1', { hang: true });
-  const workspace = await newWorkspace();
+  const world = await open({ clock: 'scaled', secrets });
+  world.emulator.setScenario('rel-green-1', { hang: true });
   const started = Date.now();
-  const run = await runAction({
-    workspace,
+  const run = await world.run({
+    bundle: true,
     inputs: {
+      ...world.connection(),
       ...secretInputs(secrets),
-      'api-base-url': emulator.baseUrl,
       'suite-ids': 'suite-green',
       screenshots: 'none',
       'timeout-minutes': '0.05',

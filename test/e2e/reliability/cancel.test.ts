@@ -9,21 +9,21 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator, RequestRecord } from '../../../emulator/index.js';
 import { refId } from '../../../src/api/refs.js';
-import { startAction, until, type ActionRun } from '../../support/harness.js';
+import { until, type ActionRun } from '../../support/harness.js';
 import { startProxy } from '../../support/proxy.js';
 import { FILES, findSecrets, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { schemaErrors } from '../../support/junit.js';
-import { useWorlds } from '../../support/world.js';
+import { useWorlds, type ScaledWorld } from '../../support/world.js';
 
 const secrets = secretsFor('cancel');
 
-const { open, later, newWorkspace } = useWorlds();
+const { open, later } = useWorlds();
 
-/** One case's own emulator, so that the cases run at once. */
-async function setUp(): Promise<Emulator> {
+/** One case's own world, so that the cases run at once. */
+async function setUp(): Promise<{ world: ScaledWorld; emulator: Emulator }> {
   // A hanging test is cut by the emulator at 10 min × 0.05 = 30 s: long after the signal.
-  const { emulator } = await open({ clock: 'scaled', secrets });
-  return emulator;
+  const world = await open({ clock: 'scaled', secrets });
+  return { world, emulator: world.emulator };
 }
 
 const isCancel = (q: RequestRecord) => q.method === 'POST' && /\/cancel\/?$/.test(q.path);
@@ -37,20 +37,19 @@ interface Cancelled {
 }
 
 /**
- * Starts the action against `emulator` (or `baseUrl`) on suite-green and test rel-green-1 (both hanging),
- * waits until `ready` holds, sends `signal`, calls `signalled` and waits for the exit.
+ * Starts the bundle against `world`'s emulator (or `baseUrl`) on suite-green and test rel-green-1 (both
+ * hanging), waits until `ready` holds, sends `signal`, calls `signalled` and waits for the exit.
  */
 async function cancelMidRun(
-  emulator: Emulator,
+  { emulator, workspace, start }: ScaledWorld,
   signal: NodeJS.Signals,
   options: { ready?: () => boolean; baseUrl?: string; signalled?: () => void } = {},
 ): Promise<Cancelled> {
   const ready = options.ready ?? (() => emulator.requests().some(isPoll));
   emulator.setScenario('rel-green-1', { hang: true });
   emulator.setScenario('rel-green-2', { hang: true });
-  const workspace = await newWorkspace();
-  const { child, done } = await startAction({
-    workspace,
+  const { cancel, done } = await start({
+    bundle: true,
     inputs: {
       ...secretInputs(secrets),
       'api-base-url': options.baseUrl ?? emulator.baseUrl,
@@ -61,7 +60,7 @@ async function cancelMidRun(
   });
   await until(ready, 20_000);
   const signalledAt = Date.now();
-  child.kill(signal);
+  cancel(signal);
   options.signalled?.();
   const run = await done;
   const exitedAt = Date.now();
@@ -112,8 +111,8 @@ async function expectCancelledProperly(
 // Every case has its own emulator: they run at once.
 describe.concurrent('workflow cancel', () => {
   it('SIGINT mid-run: remote cancels within 2 s, exit within 7.5 s, reports with the cancelled runs', async () => {
-    const emulator = await setUp();
-    const c = await cancelMidRun(emulator, 'SIGINT');
+    const { world, emulator } = await setUp();
+    const c = await cancelMidRun(world, 'SIGINT');
     const latest = await expectCancelledProperly(emulator, c, 'SIGINT');
     console.log(`cancel figures: SIGINT cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
     // The emulator saw the cancels: both remote runs ended cancelled.
@@ -121,21 +120,21 @@ describe.concurrent('workflow cancel', () => {
   });
 
   it('SIGTERM alone behaves the same', async () => {
-    const emulator = await setUp();
-    const c = await cancelMidRun(emulator, 'SIGTERM');
+    const { world, emulator } = await setUp();
+    const c = await cancelMidRun(world, 'SIGTERM');
     const latest = await expectCancelledProperly(emulator, c, 'SIGTERM');
     console.log(`cancel figures: SIGTERM cancel ${latest} ms, exit ${c.exitedAt - c.signalledAt} ms`);
   });
 
   it('SIGINT while the service is slow to cancel: the process still exits within 7.5 s', async () => {
-    const emulator = await setUp();
+    const { world, emulator } = await setUp();
     // Every cancel answer takes 6 s: longer than the action may wait for it. (The emulator logs a request
     // when it answers, and it never answers one whose client left: the action's own lines tell.)
     emulator.setFaults({
       routes: [{ method: 'POST', pattern: '/v1/*/cancel', kind: 'slow' }],
       delayMs: 6_000,
     });
-    const c = await cancelMidRun(emulator, 'SIGINT');
+    const c = await cancelMidRun(world, 'SIGINT');
     await expectCancelledProperly(emulator, c, 'SIGINT', false);
     console.log(`cancel figures: SIGINT with a slow service, exit ${c.exitedAt - c.signalledAt} ms`);
     expect(c.run.stdout).toMatch(/Could not cancel suite result/);
@@ -143,7 +142,7 @@ describe.concurrent('workflow cancel', () => {
   });
 
   it('SIGINT while a trigger is in flight: the run it starts is cancelled too, never left running', async () => {
-    const emulator = await setUp();
+    const { world, emulator } = await setUp();
     // The suite's execute waits at a gate, sent and unanswered, until the signal has been sent; then the
     // service handles it and answers.
     let open = (): void => undefined;
@@ -157,7 +156,7 @@ describe.concurrent('workflow cancel', () => {
       return null;
     });
     later(() => gate.close());
-    const c = await cancelMidRun(emulator, 'SIGINT', {
+    const c = await cancelMidRun(world, 'SIGINT', {
       baseUrl: gate.baseUrl,
       ready: () =>
         inFlight && emulator.requests().some((q) => q.path.startsWith('/v1/tests/rel-green-1/execute')),

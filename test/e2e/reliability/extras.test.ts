@@ -16,25 +16,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../../../emulator/index.js';
 import { FakeGitHub, TOKEN } from '../../support/fakes/github.js';
-import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
+import { counts, until, type ActionRun } from '../../support/harness.js';
 import { startProxy } from '../../support/proxy.js';
 import { FILES, listFiles, readResults, secretInputs, secretsFor } from '../../support/reliability.js';
 import { startScreenshotServer } from '../../support/screenshots.js';
-import { useWorlds } from '../../support/world.js';
+import { useWorlds, type ScaledWorld } from '../../support/world.js';
 
 const secrets = secretsFor('extras');
 
 const { open, later, newWorkspace } = useWorlds();
 
-async function emulatorOfItsOwn(): Promise<Emulator> {
-  const { emulator } = await open({ clock: 'scaled', secrets });
-  return emulator;
-}
+const worldOfItsOwn = (): Promise<ScaledWorld> => open({ clock: 'scaled', secrets });
 
 /** The emulator's API behind a proxy that points every screenshot URL at `imageBase` instead. */
-async function withScreenshotsAt(emulator: Emulator, imageBase: string): Promise<string> {
+async function withScreenshotsAt({ emulator }: ScaledWorld, imageBase: string): Promise<string> {
   const files = `${emulator.origin}/_emulator/files/`;
   const proxy = await startProxy(emulator.origin, undefined, (_request, body) =>
     JSON.parse(JSON.stringify(body).split(files).join(imageBase)),
@@ -69,10 +65,11 @@ interface Timed {
 }
 
 /**
- * Runs the bundle against `baseUrl` with the reliability secrets; a pull request event when `github` is
- * given; `signal` is sent once `ready` holds.
+ * Runs the bundle in `world` against `baseUrl` with the reliability secrets; a pull request event when
+ * `github` is given; `signal` is sent once `ready` holds.
  */
 async function act(
+  world: ScaledWorld,
   baseUrl: string,
   inputs: Record<string, string>,
   options: {
@@ -89,7 +86,8 @@ async function act(
     ...options.env,
   };
   if (options.github) Object.assign(env, await pullRequestEnv(workspace, options.github));
-  const { child, done } = await startAction({
+  const { cancel, kill, done } = await world.start({
+    bundle: true,
     workspace,
     inputs: {
       ...secretInputs(secrets),
@@ -104,9 +102,9 @@ async function act(
   if (options.signal) {
     await until(options.ready ?? (() => true), 30_000);
     signalledAt = Date.now();
-    child.kill(options.signal);
+    cancel(options.signal);
   }
-  const hang = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const hang = setTimeout(kill, 90_000);
   const run = await done;
   clearTimeout(hang);
   const exitedAt = Date.now();
@@ -162,11 +160,12 @@ describe.concurrent('reports first, extras after', () => {
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} while a screenshot host hangs: results.json, JUnit, summary and outputs are all there`, async () => {
-      const emulator = await emulatorOfItsOwn();
+      const world = await worldOfItsOwn();
       const shots = await startScreenshotServer();
       later(() => shots.close());
-      const baseUrl = await withScreenshotsAt(emulator, `${shots.url}/hang/`);
+      const baseUrl = await withScreenshotsAt(world, `${shots.url}/hang/`);
       const t = await act(
+        world,
         baseUrl,
         { 'suite-ids': 'suite-red', screenshots: 'failed' },
         { signal, ready: () => [...shots.hits.keys()].some((p) => p.startsWith('/hang/')) },
@@ -183,9 +182,9 @@ describe.concurrent('reports first, extras after', () => {
   }
 
   it('a screenshot URL of another scheme (file:) is refused with a warning naming the screenshot', async () => {
-    const emulator = await emulatorOfItsOwn();
-    const baseUrl = await withScreenshotsAt(emulator, 'file:///etc/');
-    const t = await act(baseUrl, { 'suite-ids': 'suite-red', screenshots: 'failed' });
+    const world = await worldOfItsOwn();
+    const baseUrl = await withScreenshotsAt(world, 'file:///etc/');
+    const t = await act(world, baseUrl, { 'suite-ids': 'suite-red', screenshots: 'failed' });
     expect(t.run.code, t.run.stdout + t.run.stderr).toBe(1);
     expectEveryReport(t, 'failed');
     const warning = t.run.stdout
@@ -196,17 +195,19 @@ describe.concurrent('reports first, extras after', () => {
   });
 
   it('another user’s comment quoting the marker is left untouched; the action keeps its own comment', async () => {
-    const emulator = await emulatorOfItsOwn();
+    const world = await worldOfItsOwn();
     const github = await fakeGitHub();
     const marker = '<!-- ghost-inspector-action:ghost -->';
     const quoted = github.add(7, `${marker}\n### ✅ Ghost Inspector: passed (forged)`, 'mallory');
     const first = await act(
-      emulator.baseUrl,
+      world,
+      world.emulator.baseUrl,
       { 'suite-ids': 'suite-green', screenshots: 'none' },
       { github },
     );
     const second = await act(
-      emulator.baseUrl,
+      world,
+      world.emulator.baseUrl,
       { 'suite-ids': 'suite-green', screenshots: 'none' },
       { github },
     );
@@ -224,16 +225,16 @@ describe.concurrent('reports first, extras after', () => {
   });
 
   it('an answer over 64 MiB once decompressed: the warning gives the reason', async () => {
-    const emulator = await emulatorOfItsOwn();
+    const world = await worldOfItsOwn();
     const bomb = gzipSync(Buffer.alloc(65 * 1024 * 1024, 0x20));
     let bombs = 0;
-    const proxy = await startProxy(emulator.origin, (request) =>
+    const proxy = await startProxy(world.emulator.origin, (request) =>
       request.method === 'GET' && /^\/v1\/suite-results\/[^/]+\/\?/.test(request.url) && bombs++ < 2
         ? { status: 200, headers: { 'content-encoding': 'gzip' }, body: bomb }
         : 'forward',
     );
     later(() => proxy.close());
-    const { run } = await act(proxy.baseUrl, { 'suite-ids': 'suite-green', screenshots: 'none' });
+    const { run } = await act(world, proxy.baseUrl, { 'suite-ids': 'suite-green', screenshots: 'none' });
     expect(proxy.answered.length).toBeGreaterThan(0);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const seen = annotationsOf(run).join('\n');
@@ -243,7 +244,7 @@ describe.concurrent('reports first, extras after', () => {
   });
 
   it('a PNG signature followed by HTML, and a 3-byte JPEG signature, are not saved as screenshots', async () => {
-    const emulator = await emulatorOfItsOwn();
+    const world = await worldOfItsOwn();
     const lookAlikes = [
       Buffer.concat([
         Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -254,8 +255,8 @@ describe.concurrent('reports first, extras after', () => {
     let served = 0;
     const shots = await startScreenshotServer({ image: () => lookAlikes[served++ % 2]! });
     later(() => shots.close());
-    const baseUrl = await withScreenshotsAt(emulator, `${shots.url}/img/`);
-    const { run, workspace } = await act(baseUrl, { 'suite-ids': 'suite-red', screenshots: 'all' });
+    const baseUrl = await withScreenshotsAt(world, `${shots.url}/img/`);
+    const { run, workspace } = await act(world, baseUrl, { 'suite-ids': 'suite-red', screenshots: 'all' });
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(listFiles(path.join(workspace, FILES.artifacts))).toEqual([]);
     expect(served).toBeGreaterThanOrEqual(2);
@@ -266,7 +267,7 @@ describe.concurrent('reports first, extras after', () => {
   });
 
   it('an https screenshot redirected to http is refused although the API itself is http', async () => {
-    const emulator = await emulatorOfItsOwn();
+    const world = await worldOfItsOwn();
     const shots = await startScreenshotServer();
     later(() => shots.close());
     // An https host on 127.0.0.1 that answers every request with a 302 to the screenshot server. Its
@@ -285,8 +286,9 @@ describe.concurrent('reports first, extras after', () => {
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     later(() => new Promise((resolve) => tls.close(resolve).closeAllConnections()));
     const { port } = tls.address() as AddressInfo;
-    const baseUrl = await withScreenshotsAt(emulator, `https://127.0.0.1:${port}/`);
+    const baseUrl = await withScreenshotsAt(world, `https://127.0.0.1:${port}/`);
     const { run, workspace } = await act(
+      world,
       baseUrl,
       { 'suite-ids': 'suite-red', screenshots: 'failed' },
       { env: { NODE_EXTRA_CA_CERTS: cert } },

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { type Emulator, type FaultSpec } from '../../../emulator/index.js';
 import { FAULT_KINDS } from '../../../emulator/faults.js';
-import { runAction, type ActionRun } from '../../support/harness.js';
+import type { ActionRun } from '../../support/harness.js';
 import { echoEnvelope, startProxy, type Proxy, type SeenRequest } from '../../support/proxy.js';
 import {
   findSecrets,
@@ -43,21 +43,21 @@ async function scenario(
   } = {},
 ): Promise<Scenario & { proxy?: Proxy }> {
   const secrets = options.secrets ?? secretsFor(tag);
-  const { emulator } = await open({
+  const world = await open({
     clock: 'scaled',
     timeScale: 0.01,
     seed: reliabilitySeed(options.keys ?? [secrets.apiKey]),
     ...(options.faults ? { faults: options.faults } : {}),
   });
+  const { emulator, workspace } = world;
   let proxy: Proxy | undefined;
   if (options.proxy) {
     const started = await startProxy(emulator.origin, options.proxy);
     later(() => started.close());
     proxy = started;
   }
-  const workspace = await newWorkspace();
-  const run = await runAction({
-    workspace,
+  const run = await world.run({
+    bundle: true,
     inputs: {
       ...secretInputs(secrets),
       'api-base-url': proxy?.baseUrl ?? emulator.baseUrl,

@@ -10,11 +10,10 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../../../emulator/index.js';
-import { counts, startAction, until, type ActionRun } from '../../support/harness.js';
+import { counts, until, type ActionRun } from '../../support/harness.js';
 import { startProxy, type Proxy, type ProxyRule } from '../../support/proxy.js';
 import { executesOf, readResults, secretInputs, secretsFor, wasHandled } from '../../support/reliability.js';
-import { useWorlds } from '../../support/world.js';
+import { useWorlds, type ScaledWorld } from '../../support/world.js';
 
 const secrets = secretsFor('stop');
 
@@ -25,14 +24,15 @@ const { open, later, newWorkspace } = useWorlds();
  * before the emulator), `act` runs the action against it.
  */
 async function setUp() {
-  const { emulator } = await open({ clock: 'scaled', secrets });
+  const world = await open({ clock: 'scaled', secrets });
+  const { emulator } = world;
   const holding = async (rule: ProxyRule): Promise<Proxy> => {
     const proxy = await startProxy(emulator.origin, rule);
     later(() => proxy.close());
     return proxy;
   };
-  const act = (inputs: Record<string, string>, options: ActOptions = {}) => actOn(emulator, inputs, options);
-  return { emulator, holding, act };
+  const act = (inputs: Record<string, string>, options: ActOptions = {}) => actOn(world, inputs, options);
+  return { world, emulator, holding, act };
 }
 
 interface Timed {
@@ -50,19 +50,20 @@ interface ActOptions {
   ready?: () => boolean;
 }
 
-/** Runs the action against `emulator` (or `baseUrl`); with `signal`, sends it once `ready` holds. */
+/** Runs the bundle against `world`'s emulator (or `baseUrl`); with `signal`, sends it once `ready` holds. */
 async function actOn(
-  emulator: Emulator,
+  world: ScaledWorld,
   inputs: Record<string, string>,
   options: ActOptions = {},
 ): Promise<Timed> {
   const workspace = await newWorkspace();
   const started = Date.now();
-  const { child, done } = await startAction({
+  const { cancel, kill, done } = await world.start({
+    bundle: true,
     workspace,
     inputs: {
       ...secretInputs(secrets),
-      'api-base-url': options.baseUrl ?? emulator.baseUrl,
+      'api-base-url': options.baseUrl ?? world.emulator.baseUrl,
       screenshots: 'none',
       ...inputs,
     },
@@ -71,9 +72,9 @@ async function actOn(
   if (options.signal) {
     await until(options.ready ?? (() => true), 20_000);
     signalledAt = Date.now();
-    child.kill(options.signal);
+    cancel(options.signal);
   }
-  const hang = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const hang = setTimeout(kill, 60_000);
   const run = await done;
   clearTimeout(hang);
   const exitedAt = Date.now();
@@ -253,14 +254,13 @@ describe.concurrent('stopping early', () => {
     });
 
     it('SIGTERM while the main flow is stuck on a file-system call: the process still ends within 7.5 s', async () => {
-      const { emulator } = await setUp();
+      const { world, emulator } = await setUp();
       emulator.setScenario('rel-green-1', { hang: true });
-      const workspace = await newWorkspace();
       // Writing results.json to a FIFO nobody reads blocks forever.
-      execFileSync('mkfifo', [path.join(workspace, 'stuck.json')]);
+      execFileSync('mkfifo', [path.join(world.workspace, 'stuck.json')]);
       const started = Date.now();
-      const { child, done } = await startAction({
-        workspace,
+      const { cancel, kill, done } = await world.start({
+        bundle: true,
         inputs: {
           ...secretInputs(secrets),
           'api-base-url': emulator.baseUrl,
@@ -273,8 +273,8 @@ describe.concurrent('stopping early', () => {
       await until(() => emulator.requests().some((q) => q.method === 'POST' && isExecute(q.path)), 20_000);
       await new Promise((r) => setTimeout(r, 300));
       const signalledAt = Date.now();
-      child.kill('SIGTERM');
-      const hang = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      cancel('SIGTERM');
+      const hang = setTimeout(kill, 30_000);
       const run = await done;
       clearTimeout(hang);
       const afterSignal = Date.now() - signalledAt;

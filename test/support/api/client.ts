@@ -4,9 +4,9 @@
  * Same transport, retries and redaction as the action's client (`src/api/client.ts`).
  */
 import type { ClientOptions, GhostInspectorApi, RequestOptions } from '../../../src/api/api.js';
-
 import { clientOn, pagingQuery, seg } from '../../../src/api/client.js';
-import { getWith, readBinary, readText, type BinaryAnswer } from './answers.js';
+import { ApiError } from '../../../src/api/errors.js';
+import { getWith, readBinary, readDocument, readText, type BinaryAnswer } from './answers.js';
 import { Transport } from '../../../src/api/transport.js';
 import type * as Action from '../../../src/api/types.js';
 import type {
@@ -21,8 +21,6 @@ import type {
   TestDefinition,
   TestResult,
 } from '../../../emulator/api-types.js';
-import { dataSourceEndpoints } from './data-sources.js';
-import { importExportEndpoints } from './imports-exports.js';
 
 /** A record the action's client types by the fields the action reads, as the full contract resource. */
 type Full<T> = T extends Action.TestResult
@@ -114,6 +112,23 @@ export interface TestApi extends FullCalls {
   updateFolder(folderId: string, body: { name: string }, opts?: RequestOptions): Promise<Folder>;
 }
 
+type OneOrMore = DataSource | DataSource[];
+
+/** One data source out of an answer that may be a list; throws `INVALID_RESPONSE` for an empty list. */
+function single(t: Transport, value: OneOrMore, endpoint: string): DataSource {
+  if (!Array.isArray(value)) return value;
+  if (value.length > 0) return value[0];
+  throw new ApiError({
+    errorType: 'INVALID_RESPONSE',
+    endpoint: t.redact(endpoint),
+    attempts: 1,
+    message: t.redact(`${endpoint}: the service answered an empty list where one data source was expected.`),
+  });
+}
+
+const includeImportsQuery = (includeImports?: boolean): Array<[string, string]> =>
+  includeImports ? [['includeImports', '1']] : [];
+
 /** A client with every endpoint (see `TestApi`); options as `createClient()`'s. */
 export function createTestClient(options: ClientOptions): TestApi {
   const t = new Transport(options);
@@ -135,10 +150,70 @@ export function createTestClient(options: ClientOptions): TestApi {
       sendApiKey: false,
       opts,
     });
+  /** The data sources of an organization, or one of them (Data sources). */
+  const sources = (organizationId: string, dataSourceId?: string): string =>
+    `/organizations/${seg(organizationId)}/data-sources/${dataSourceId ? `${seg(dataSourceId)}/` : ''}`;
   return {
     ...(clientOn(t) as FullCalls),
-    ...importExportEndpoints(t),
-    ...dataSourceEndpoints(t),
+    importTestJson: (suiteId, test, opts) =>
+      t.postJson(`/suites/${seg(suiteId)}/import-test/json`, test, opts),
+    importTestRecorderHtml: (suiteId, file, opts) =>
+      t.request({
+        method: 'POST',
+        path: `/suites/${seg(suiteId)}/import-test/recorder-html`,
+        kind: 'write',
+        body: {
+          type: 'multipart',
+          fields: [['apiKey', t.apiKey]],
+          file: { name: file.name, content: file.content, type: 'text/html' },
+        },
+        opts,
+      }),
+    importTestRecorderSide: (suiteId, side, opts) =>
+      t.postJson(`/suites/${seg(suiteId)}/import-test/recorder-side`, side, opts),
+    importTestLegacy: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/import-test/`, body, opts),
+    exportSuiteJson: async (suiteId, includeImports, opts) =>
+      (
+        await getWith<BinaryAnswer>(
+          t,
+          `/suites/${seg(suiteId)}/export/json/`,
+          readBinary,
+          opts,
+          includeImportsQuery(includeImports),
+        )
+      ).body,
+    exportSuiteRecorderSide: (suiteId, opts) =>
+      getWith(t, `/suites/${seg(suiteId)}/export/recorder-side/`, readDocument, opts),
+    exportSuiteRecorderHtml: async (suiteId, opts) =>
+      (await getWith<BinaryAnswer>(t, `/suites/${seg(suiteId)}/export/recorder-html/`, readBinary, opts))
+        .body,
+    exportTestJson: (testId, includeImports, opts) =>
+      getWith(
+        t,
+        `/tests/${seg(testId)}/export/json/`,
+        readDocument,
+        opts,
+        includeImportsQuery(includeImports),
+      ),
+    exportTestRecorderSide: (testId, opts) =>
+      getWith(t, `/tests/${seg(testId)}/export/recorder-side/`, readDocument, opts),
+    exportTestRecorderHtml: (testId, opts) =>
+      getWith(t, `/tests/${seg(testId)}/export/recorder-html/`, readText, opts),
+    listDataSources: (organizationId, opts) => t.get(sources(organizationId), opts),
+    getDataSource: async (organizationId, dataSourceId, opts) => {
+      const path = sources(organizationId, dataSourceId);
+      return single(t, await t.get<OneOrMore>(path, opts), t.endpointOf('GET', path));
+    },
+    createDataSource: async (organizationId, body, opts) => {
+      const path = sources(organizationId);
+      return single(t, await t.postJson<OneOrMore>(path, body, opts), t.endpointOf('POST', path));
+    },
+    updateDataSource: async (organizationId, dataSourceId, body, opts) => {
+      const path = sources(organizationId, dataSourceId);
+      return single(t, await t.postJson<OneOrMore>(path, body, opts), t.endpointOf('POST', path));
+    },
+    deleteDataSource: (organizationId, dataSourceId, opts) =>
+      del(sources(organizationId, dataSourceId), opts),
     listSuites: (opts) => t.get('/suites/', opts),
     createSuite: (body, opts) => t.postJson('/suites/', body, opts),
     updateSuite: (suiteId, body, opts) => t.postJson(`/suites/${seg(suiteId)}/`, body, opts),

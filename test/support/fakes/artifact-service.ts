@@ -15,10 +15,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { listen } from '../fake-server.js';
 
 export type FakeOperation = 'CreateArtifact' | 'FinalizeArtifact' | 'PutBlock' | 'PutBlockList' | 'PutBlob';
 
@@ -55,13 +55,9 @@ export interface SeenRequest {
   name?: string;
 }
 
-interface Pending {
+/** An artifact being created: its upload token, folder and blob, and whether the blob was committed. */
+interface Pending extends Pick<StoredArtifact, 'name' | 'runId' | 'jobId' | 'expiresAt' | 'mimeType'> {
   token: string;
-  name: string;
-  runId: string;
-  jobId: string;
-  expiresAt?: string;
-  mimeType?: string;
   dir: string;
   blobPath: string;
   committed: boolean;
@@ -185,7 +181,9 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     send(res, seen, status, JSON.stringify({ code, msg }), { 'content-type': 'application/json' });
   }
 
+  /** An Azure Storage error; the request's body, if any, is left unread. */
   function azureError(res: http.ServerResponse, seen: SeenRequest, status: number, code: string): void {
+    res.req.resume();
     const xml = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`;
     send(res, seen, status, xml, { 'content-type': 'application/xml', 'x-ms-error-code': code });
   }
@@ -292,14 +290,9 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     const pending = pendingByToken.get(token);
     const comp = query.get('comp');
     seen.operation = comp === 'block' ? 'PutBlock' : comp === 'blocklist' ? 'PutBlockList' : 'PutBlob';
-    if (req.method !== 'PUT') {
-      req.resume();
-      return azureError(res, seen, 405, 'UnsupportedHttpVerb');
-    }
-    if (!pending || query.get('sig') !== 'fake-signature') {
-      req.resume();
+    if (req.method !== 'PUT') return azureError(res, seen, 405, 'UnsupportedHttpVerb');
+    if (!pending || query.get('sig') !== 'fake-signature')
       return azureError(res, seen, 403, 'AuthenticationFailed');
-    }
     const fault = takeFault(seen.operation);
     if (fault !== undefined) {
       req.resume();
@@ -317,10 +310,7 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     };
     if (comp === 'block') {
       const blockId = query.get('blockid');
-      if (!blockId) {
-        req.resume();
-        return azureError(res, seen, 400, 'InvalidQueryParameterValue');
-      }
+      if (!blockId) return azureError(res, seen, 400, 'InvalidQueryParameterValue');
       const file = path.join(pending.dir, 'blocks', Buffer.from(blockId, 'base64').toString('hex'));
       await pipeline(req, createWriteStream(file));
       return send(res, seen, 201, '', written);
@@ -346,10 +336,8 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
       pending.committed = true;
       return send(res, seen, 201, '', written);
     }
-    if (req.headers['x-ms-blob-type'] !== 'BlockBlob') {
-      req.resume();
+    if (req.headers['x-ms-blob-type'] !== 'BlockBlob')
       return azureError(res, seen, 400, 'MissingRequiredHeader');
-    }
     await pipeline(req, createWriteStream(pending.blobPath));
     pending.committed = true;
     return send(res, seen, 201, '', written);
@@ -375,8 +363,8 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listen(server);
+  url = listening.url;
 
   return {
     url,
@@ -403,8 +391,7 @@ export async function startFakeArtifactService(options: { dir?: string } = {}): 
     },
     async close() {
       for (const res of held) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       if (ownDir) await rm(root, { recursive: true, force: true });
     },
   };

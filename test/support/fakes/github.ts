@@ -39,7 +39,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../fake-server.js';
 
 const PAGE_CAP = 3;
 export const TOKEN = 'ghs_faketoken0123456789';
@@ -113,6 +113,7 @@ export class FakeGitHub {
   private readonly heldCreates: Array<() => void> = [];
   private nextId = 1000;
   private server: Server = createServer((req, res) => void this.handle(req, res));
+  private close = (): Promise<void> => Promise.resolve();
   baseUrl = '';
   /** This process's requests to the fake from their creation to their end (see {@link inFlight}). */
   private readonly onTheirWay = new Set<object>();
@@ -127,8 +128,7 @@ export class FakeGitHub {
   private readonly ended = ({ request }: { request: object }): void => void this.onTheirWay.delete(request);
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    ({ url: this.baseUrl, close: this.close } = await listen(this.server));
     subscribe('undici:request:create', this.created as (message: unknown) => void);
     for (const end of ['undici:request:trailers', 'undici:request:error']) {
       subscribe(end, this.ended as (message: unknown) => void);
@@ -140,8 +140,7 @@ export class FakeGitHub {
     for (const end of ['undici:request:trailers', 'undici:request:error']) {
       unsubscribe(end, this.ended as (message: unknown) => void);
     }
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.close();
   }
 
   /**

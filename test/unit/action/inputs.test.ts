@@ -5,7 +5,7 @@ import { InputError, readInputs } from '../../../src/inputs/index.js';
 import { splitList } from '../../../src/inputs/parse.js';
 import { parseVariables } from '../../../src/inputs/variables.js';
 import { definitionFor } from '../../../src/inputs/test-files.js';
-import { BAD_INPUTS, makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
+import { makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
 import { projectDefaults, inputVariable, runnerInputs } from '../../support/runner-inputs.js';
 
 let workspace: string;
@@ -242,18 +242,6 @@ describe('variables, secrets and warnings', () => {
 });
 
 describe('bad inputs', () => {
-  it.each(BAD_INPUTS.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const problems = await problemsOf({ 'suite-ids': SUITE, ...c.inputs });
-    const named = problems.filter((p) => p.input === c.input);
-    expect(named.length, JSON.stringify(problems)).toBeGreaterThan(0);
-    const message = new InputError(problems).message;
-    expect(message).toContain(`Input "${c.input}"`);
-    expect(message).toContain(c.message);
-    // Secrets never show in a message.
-    expect(message).not.toContain('secret-value');
-    expect(message).not.toContain('pw-secret');
-  });
-
   it('lists every bad input in one error', async () => {
     const problems = await problemsOf({ 'suite-ids': SUITE, browser: 'safari', delay: 'x', region: 'mars' });
     expect(problems.map((p) => p.input)).toEqual(['browser', 'region', 'delay']);

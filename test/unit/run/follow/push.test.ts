@@ -15,9 +15,9 @@ import {
 } from '../../../../src/run/follow/push.js';
 import type { RunSummary } from '../../../../src/run/types.js';
 import { TICK_JITTER_MS, TICK_MS } from '../../../../src/run/follow/watcher.js';
+import { percentile } from '../../../../bench/lib/stats.js';
 import {
   actionApi,
-  percentile,
   planOf,
   requestKind,
   setDurations,
@@ -103,7 +103,7 @@ describe('push', () => {
     );
     const poll = await measure(LONES.map((s) => [s]));
     expect(push.lagsMs).toHaveLength(LONES.length);
-    expect(percentile(push.lagsMs, 0.95)).toBeLessThanOrEqual(100);
+    expect(percentile(push.lagsMs, 95)).toBeLessThanOrEqual(100);
     expect(push.perRun).toBeLessThanOrEqual(8);
     expect(verdicts(push)).toEqual(verdicts(poll));
   });
@@ -120,7 +120,7 @@ describe('push', () => {
   it('webhooks lost: lag p95 ≤ 1.5 s, the step falls back to the 1-s tick', async () => {
     const f = await measure([MANY], lost);
     expect(f.lagsMs).toHaveLength(MANY.length);
-    expect(percentile(f.lagsMs, 0.95)).toBeLessThanOrEqual(1_500);
+    expect(percentile(f.lagsMs, 95)).toBeLessThanOrEqual(1_500);
     // The first run to end without its webhook sends the step back to the poll tick: the later runs (they
     // end one after the other, in the plan's order) are each noticed within that tick's longest wait.
     expect(Math.max(...f.lagsMs.slice(1))).toBeLessThanOrEqual(TICK_MS + TICK_JITTER_MS);
