@@ -1,9 +1,9 @@
 /**
- * The failure issue through the bundle (`dist/index.js`) against the emulator and a fake GitHub REST API
- * (`support/fakes/github.ts`, which follows GitHub's documented behaviour): a scheduled run that fails twice,
- * is run again with the same run id and attempt, then passes twice; a look-alike issue by someone else and a
- * pull request carrying the marker; pull-request runs of the same workflow; workflow and job names that join
- * alike; a GitHub App token; two runs failing at once; labels dropped for good; next links that loop; an
+ * The failure issue against the emulator and a fake GitHub REST API (`support/fakes/github.ts`, which
+ * follows GitHub's documented behaviour). Through the bundle (`dist/index.js`): a scheduled run that fails
+ * twice, is run again with the same run id and attempt, then passes twice; a look-alike issue by someone
+ * else and a pull request carrying the marker; pull-request runs of the same workflow. In-process
+ * (`run(deps)`, the same code without a process start): workflow and job names that join alike; a GitHub App token; two runs failing at once; labels dropped for good; next links that loop; an
  * issue closed by a person; assignees; a token refused writing issues, issues disabled, an API that never
  * answers (in-process, `run(deps)`, on virtual time: the time limit is the action's clock's). The verdict,
  * the reports and the outputs never depend on GitHub.
@@ -20,8 +20,15 @@ import { useWorlds, type ScaledWorld } from '../support/world.js';
 const secrets = secretsFor('failure-issue');
 const { open, later, newWorkspace } = useWorlds();
 
-async function setUp(): Promise<{ world: ScaledWorld; emulator: Emulator; github: FakeGitHub }> {
+/** The worlds whose runs are the bundle; the others' runs are in-process (`run(deps)`). */
+const bundled = new WeakSet<ScaledWorld>();
+
+/** A scaled world and a fake GitHub; `bundle`: its runs are the bundle, as the runner starts it. */
+async function setUp(
+  bundle = false,
+): Promise<{ world: ScaledWorld; emulator: Emulator; github: FakeGitHub }> {
   const world = await open({ clock: 'scaled', secrets });
+  if (bundle) bundled.add(world);
   const github = new FakeGitHub();
   await github.start();
   later(() => github.stop());
@@ -71,7 +78,7 @@ async function nightly(
   const workspace = await newWorkspace();
   const started = Date.now();
   const run = await world.run({
-    bundle: true,
+    bundle: bundled.has(world),
     workspace,
     inputs: { ...nightlyInputs(world.emulator), ...change.inputs },
     env: { ...nightlyEnv(github, runId), ...change.env },
@@ -97,7 +104,7 @@ function expectVerdictKept(run: ActionRun & { workspace: string }, verdict: 'pas
 
 describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   it('fail, fail, the same attempt again, pass, pass: one own issue, one comment per failing run, closed once; others untouched', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, emulator, github } = await setUp(true);
     // The error quotes a private variable's value and the API key: neither may reach GitHub.
     const error = `Element not found: .done (session ${secrets.privateValue}, key ${secrets.apiKey})`;
     emulator.setScenario('rel-red-bad', { failFirst: 2, failingStep: 2, error });
@@ -200,7 +207,7 @@ describe.concurrent('failure issue', { timeout: 240_000 }, () => {
   });
 
   it('a pull-request run of the same workflow, failing or passing, never touches the scheduled run’s issue', async () => {
-    const { world, emulator, github } = await setUp();
+    const { world, emulator, github } = await setUp(true);
     expectVerdictKept(await nightly(world, github, 601), 'failed');
     expect(github.issues).toHaveLength(1);
     const issue = github.issues[0]!;
