@@ -3,10 +3,11 @@
  * follows GitHub's documented behaviour). Through the bundle (`dist/index.js`): a scheduled run that fails
  * twice, is run again with the same run id and attempt, then passes twice; a look-alike issue by someone
  * else and a pull request carrying the marker; pull-request runs of the same workflow. In-process
- * (`run(deps)`, the same code without a process start): workflow and job names that join alike; a GitHub App token; two runs failing at once; labels dropped for good; next links that loop; an
- * issue closed by a person; assignees; a token refused writing issues, issues disabled, an API that never
- * answers (in-process, `run(deps)`, on virtual time: the time limit is the action's clock's). The verdict,
- * the reports and the outputs never depend on GitHub.
+ * (`run(deps)`, the same code without a process start each): workflow and job names that join alike; a
+ * GitHub App token; two runs failing at once; labels dropped for good; next links that loop; an issue
+ * closed by a person; assignees; a token refused writing issues, issues disabled, an API that never answers
+ * (on virtual time: the time limit is the action's clock's). The verdict, the reports and the outputs never
+ * depend on GitHub.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
