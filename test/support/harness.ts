@@ -46,6 +46,8 @@ export interface ActionRun {
   summary: string;
   /** What the step kept with `core.saveState` (the last value of each name). */
   state: Record<string, string>;
+  /** A bundle run: when its first output came (`Date.now()`), the action's start as a bound counts it. */
+  firstOutputAt?: number;
 }
 
 /** The environment the runner gives the post step for the main step's state: `STATE_<name>` each. */
@@ -108,7 +110,11 @@ export async function startAction(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  let firstOutputAt: number | undefined;
+  child.stdout?.on('data', (d: Buffer) => {
+    firstOutputAt ??= Date.now();
+    stdout += d.toString();
+  });
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<ActionRun>((resolve, reject) => {
     child.on('error', reject);
@@ -121,6 +127,7 @@ export async function startAction(
         outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
         summary: readFileSync(summaryFile, 'utf8'),
         state: parseOutputFile(readFileSync(stateFile, 'utf8')),
+        ...(firstOutputAt === undefined ? {} : { firstOutputAt }),
       }),
     );
   });
