@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 51072:
+/***/ 64752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -24809,13 +24809,13 @@ module.exports = index;
 
 /***/ }),
 
-/***/ 14006:
+/***/ 6310:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(98016);
-const utils = __nccwpck_require__(64059);
+const pico = __nccwpck_require__(53936);
+const utils = __nccwpck_require__(3211);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -24833,7 +24833,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 5595:
+/***/ 70667:
 /***/ ((module) => {
 
 
@@ -25024,13 +25024,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 78265:
+/***/ 83721:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(5595);
-const utils = __nccwpck_require__(64059);
+const constants = __nccwpck_require__(70667);
+const utils = __nccwpck_require__(3211);
 
 /**
  * Constants
@@ -26456,15 +26456,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 98016:
+/***/ 53936:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(31781);
-const parse = __nccwpck_require__(78265);
-const utils = __nccwpck_require__(64059);
-const constants = __nccwpck_require__(5595);
+const scan = __nccwpck_require__(20117);
+const parse = __nccwpck_require__(83721);
+const utils = __nccwpck_require__(3211);
+const constants = __nccwpck_require__(70667);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -26824,12 +26824,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 31781:
+/***/ 20117:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(64059);
+const utils = __nccwpck_require__(3211);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -26846,7 +26846,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(5595);
+} = __nccwpck_require__(70667);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -27234,7 +27234,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 64059:
+/***/ 3211:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -27245,7 +27245,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(5595);
+} = __nccwpck_require__(70667);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -27313,15 +27313,15 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 20770:
+/***/ 58482:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(20218);
+module.exports = __nccwpck_require__(29290);
 
 
 /***/ }),
 
-/***/ 20218:
+/***/ 29290:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -27592,33 +27592,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 46752:
+/***/ 42480:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(23701)
-const Dispatcher = __nccwpck_require__(30883)
-const Pool = __nccwpck_require__(30628)
-const BalancedPool = __nccwpck_require__(837)
-const Agent = __nccwpck_require__(57405)
-const ProxyAgent = __nccwpck_require__(76672)
-const EnvHttpProxyAgent = __nccwpck_require__(53137)
-const RetryAgent = __nccwpck_require__(30050)
-const errors = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
+const Client = __nccwpck_require__(81285)
+const Dispatcher = __nccwpck_require__(97939)
+const Pool = __nccwpck_require__(92244)
+const BalancedPool = __nccwpck_require__(2549)
+const Agent = __nccwpck_require__(58285)
+const ProxyAgent = __nccwpck_require__(39920)
+const EnvHttpProxyAgent = __nccwpck_require__(40929)
+const RetryAgent = __nccwpck_require__(71346)
+const errors = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(56615)
-const buildConnector = __nccwpck_require__(59136)
-const MockClient = __nccwpck_require__(47365)
-const MockAgent = __nccwpck_require__(47501)
-const MockPool = __nccwpck_require__(94004)
-const mockErrors = __nccwpck_require__(52429)
-const RetryHandler = __nccwpck_require__(17816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(32581)
-const DecoratorHandler = __nccwpck_require__(58155)
-const RedirectHandler = __nccwpck_require__(8754)
-const createRedirectInterceptor = __nccwpck_require__(25092)
+const api = __nccwpck_require__(88567)
+const buildConnector = __nccwpck_require__(32784)
+const MockClient = __nccwpck_require__(9493)
+const MockAgent = __nccwpck_require__(1437)
+const MockPool = __nccwpck_require__(45220)
+const mockErrors = __nccwpck_require__(49917)
+const RetryHandler = __nccwpck_require__(45640)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(78421)
+const DecoratorHandler = __nccwpck_require__(80091)
+const RedirectHandler = __nccwpck_require__(67970)
+const createRedirectInterceptor = __nccwpck_require__(66036)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -27636,10 +27636,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(21514),
-  retry: __nccwpck_require__(92026),
-  dump: __nccwpck_require__(88060),
-  dns: __nccwpck_require__(70379)
+  redirect: __nccwpck_require__(20730),
+  retry: __nccwpck_require__(74346),
+  dump: __nccwpck_require__(78412),
+  dns: __nccwpck_require__(48731)
 }
 
 module.exports.buildConnector = buildConnector
@@ -27701,7 +27701,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(54398).fetch)
+const fetchImpl = (__nccwpck_require__(58702).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -27713,39 +27713,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(60660).Headers
-module.exports.Response = __nccwpck_require__(99051).Response
-module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(35910).FormData
+module.exports.Headers = __nccwpck_require__(75524).Headers
+module.exports.Response = __nccwpck_require__(70715).Response
+module.exports.Request = __nccwpck_require__(30175).Request
+module.exports.FormData = __nccwpck_require__(41142).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(48355).FileReader
+module.exports.FileReader = __nccwpck_require__(54848).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(51059)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(30179)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(3245)
-const { kConstruct } = __nccwpck_require__(20109)
+const { CacheStorage } = __nccwpck_require__(15965)
+const { kConstruct } = __nccwpck_require__(40061)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(79061)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(16933)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(51900)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(57708)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(15188)
-module.exports.WebSocket = __nccwpck_require__(13726).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(77316)
+module.exports.WebSocket = __nccwpck_require__(71886).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -27761,18 +27761,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(21238)
+const { EventSource } = __nccwpck_require__(61670)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 80158:
+/***/ 90670:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(68707)
+const { addAbortListener } = __nccwpck_require__(84640)
+const { RequestAbortedError } = __nccwpck_require__(44627)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -27832,16 +27832,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 34660:
+/***/ 42004:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
+const { addSignal, removeSignal } = __nccwpck_require__(90670)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -27947,7 +27947,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 76862:
+/***/ 65646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -27961,10 +27961,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
+} = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const { addSignal, removeSignal } = __nccwpck_require__(90670)
 const assert = __nccwpck_require__(34589)
 
 const kResume = Symbol('resume')
@@ -28205,16 +28205,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 14043:
+/***/ 4203:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { Readable } = __nccwpck_require__(49927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
+const { Readable } = __nccwpck_require__(80471)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(32247)
 const { AsyncResource } = __nccwpck_require__(16698)
 
 class RequestHandler extends AsyncResource {
@@ -28426,18 +28426,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 3560:
+/***/ 29656:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { finished, PassThrough } = __nccwpck_require__(57075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(32247)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const { addSignal, removeSignal } = __nccwpck_require__(90670)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -28653,15 +28653,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 61882:
+/***/ 6730:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(44627)
 const { AsyncResource } = __nccwpck_require__(16698)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(80158)
+const util = __nccwpck_require__(84640)
+const { addSignal, removeSignal } = __nccwpck_require__(90670)
 const assert = __nccwpck_require__(34589)
 
 class UpgradeHandler extends AsyncResource {
@@ -28768,21 +28768,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 56615:
+/***/ 88567:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(14043)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(76862)
-module.exports.upgrade = __nccwpck_require__(61882)
-module.exports.connect = __nccwpck_require__(34660)
+module.exports.request = __nccwpck_require__(4203)
+module.exports.stream = __nccwpck_require__(29656)
+module.exports.pipeline = __nccwpck_require__(65646)
+module.exports.upgrade = __nccwpck_require__(6730)
+module.exports.connect = __nccwpck_require__(42004)
 
 
 /***/ }),
 
-/***/ 49927:
+/***/ 80471:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -28791,9 +28791,9 @@ module.exports.connect = __nccwpck_require__(34660)
 
 const assert = __nccwpck_require__(34589)
 const { Readable } = __nccwpck_require__(57075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { ReadableStreamFrom } = __nccwpck_require__(3440)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
+const { ReadableStreamFrom } = __nccwpck_require__(84640)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -29174,15 +29174,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 87655:
+/***/ 32247:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(34589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(44627)
 
-const { chunksDecode } = __nccwpck_require__(49927)
+const { chunksDecode } = __nccwpck_require__(80471)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -29274,16 +29274,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 59136:
+/***/ 32784:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(77030)
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(68707)
-const timers = __nccwpck_require__(96603)
+const util = __nccwpck_require__(84640)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(44627)
+const timers = __nccwpck_require__(91275)
 
 function noop () {}
 
@@ -29521,7 +29521,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 10735:
+/***/ 22303:
 /***/ ((module) => {
 
 
@@ -29646,7 +29646,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 42414:
+/***/ 53374:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29855,7 +29855,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 68707:
+/***/ 44627:
 /***/ ((module) => {
 
 
@@ -30287,7 +30287,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 44655:
+/***/ 37311:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30295,7 +30295,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(44627)
 const assert = __nccwpck_require__(34589)
 const {
   isValidHTTPToken,
@@ -30310,9 +30310,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(42414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
+} = __nccwpck_require__(84640)
+const { channels } = __nccwpck_require__(53374)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(22303)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -30776,7 +30776,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 36443:
+/***/ 64043:
 /***/ ((module) => {
 
 module.exports = {
@@ -30850,7 +30850,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 67752:
+/***/ 84152:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30858,7 +30858,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(10735)
+} = __nccwpck_require__(22303)
 
 class TstNode {
   /** @type {any} */
@@ -31009,13 +31009,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3440:
+/***/ 84640:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(36443)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(64043)
 const { IncomingMessage } = __nccwpck_require__(37067)
 const stream = __nccwpck_require__(57075)
 const net = __nccwpck_require__(77030)
@@ -31023,9 +31023,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 const { stringify } = __nccwpck_require__(41792)
 const { EventEmitter: EE } = __nccwpck_require__(78474)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
-const { tree } = __nccwpck_require__(67752)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(22303)
+const { tree } = __nccwpck_require__(84152)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -31735,18 +31735,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 57405:
+/***/ 58285:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
-const DispatcherBase = __nccwpck_require__(21841)
-const Pool = __nccwpck_require__(30628)
-const Client = __nccwpck_require__(23701)
-const util = __nccwpck_require__(3440)
-const createRedirectInterceptor = __nccwpck_require__(25092)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(64043)
+const DispatcherBase = __nccwpck_require__(19265)
+const Pool = __nccwpck_require__(92244)
+const Client = __nccwpck_require__(81285)
+const util = __nccwpck_require__(84640)
+const createRedirectInterceptor = __nccwpck_require__(66036)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -31875,7 +31875,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 837:
+/***/ 2549:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -31883,7 +31883,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(44627)
 const {
   PoolBase,
   kClients,
@@ -31891,10 +31891,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(42128)
-const Pool = __nccwpck_require__(30628)
-const { kUrl, kInterceptors } = __nccwpck_require__(36443)
-const { parseOrigin } = __nccwpck_require__(3440)
+} = __nccwpck_require__(73856)
+const Pool = __nccwpck_require__(92244)
+const { kUrl, kInterceptors } = __nccwpck_require__(64043)
+const { parseOrigin } = __nccwpck_require__(84640)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -32091,7 +32091,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 637:
+/***/ 29133:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32099,9 +32099,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(42414)
-const timers = __nccwpck_require__(96603)
+const util = __nccwpck_require__(84640)
+const { channels } = __nccwpck_require__(53374)
+const timers = __nccwpck_require__(91275)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -32114,7 +32114,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(44627)
 const {
   kUrl,
   kReset,
@@ -32147,9 +32147,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(36443)
+} = __nccwpck_require__(64043)
 
-const constants = __nccwpck_require__(52824)
+const constants = __nccwpck_require__(80776)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -32161,11 +32161,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(63870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(7630) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(53434))
+    mod = await WebAssembly.compile(__nccwpck_require__(88586))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -32173,7 +32173,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(63870))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(7630))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -33088,7 +33088,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(84492).extractBody)
+      extractBody = (__nccwpck_require__(46396).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -33611,7 +33611,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 88788:
+/***/ 4548:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -33619,13 +33619,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(34589)
 const { errorMonitor } = __nccwpck_require__(78474)
 const { pipeline } = __nccwpck_require__(57075)
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(84640)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(68707)
+} = __nccwpck_require__(44627)
 const {
   kUrl,
   kReset,
@@ -33644,7 +33644,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(36443)
+} = __nccwpck_require__(64043)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -34050,7 +34050,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(84492).extractBody)
+    extractBody ??= (__nccwpck_require__(46396).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -34410,7 +34410,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 23701:
+/***/ 81285:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -34420,16 +34420,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(34589)
 const net = __nccwpck_require__(77030)
 const http = __nccwpck_require__(37067)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(42414)
-const Request = __nccwpck_require__(44655)
-const DispatcherBase = __nccwpck_require__(21841)
+const util = __nccwpck_require__(84640)
+const { channels } = __nccwpck_require__(53374)
+const Request = __nccwpck_require__(37311)
+const DispatcherBase = __nccwpck_require__(19265)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(68707)
-const buildConnector = __nccwpck_require__(59136)
+} = __nccwpck_require__(44627)
+const buildConnector = __nccwpck_require__(32784)
 const {
   kUrl,
   kServerName,
@@ -34471,9 +34471,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(36443)
-const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(88788)
+} = __nccwpck_require__(64043)
+const connectH1 = __nccwpck_require__(29133)
+const connectH2 = __nccwpck_require__(4548)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -34781,7 +34781,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(25092)
+const createRedirectInterceptor = __nccwpck_require__(66036)
 
 function onError (client, err) {
   if (
@@ -35041,19 +35041,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 21841:
+/***/ 19265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(30883)
+const Dispatcher = __nccwpck_require__(97939)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(68707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(36443)
+} = __nccwpck_require__(44627)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(64043)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -35256,7 +35256,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 30883:
+/***/ 97939:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35328,15 +35328,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 53137:
+/***/ 40929:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(21841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(36443)
-const ProxyAgent = __nccwpck_require__(76672)
-const Agent = __nccwpck_require__(57405)
+const DispatcherBase = __nccwpck_require__(19265)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(64043)
+const ProxyAgent = __nccwpck_require__(39920)
+const Agent = __nccwpck_require__(58285)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -35495,7 +35495,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 64660:
+/***/ 95844:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -35619,15 +35619,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 42128:
+/***/ 73856:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(21841)
-const FixedQueue = __nccwpck_require__(64660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(36443)
-const PoolStats = __nccwpck_require__(43246)
+const DispatcherBase = __nccwpck_require__(19265)
+const FixedQueue = __nccwpck_require__(95844)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(64043)
+const PoolStats = __nccwpck_require__(15710)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -35820,10 +35820,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 43246:
+/***/ 15710:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(36443)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(64043)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -35861,7 +35861,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 30628:
+/***/ 92244:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35872,14 +35872,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(42128)
-const Client = __nccwpck_require__(23701)
+} = __nccwpck_require__(73856)
+const Client = __nccwpck_require__(81285)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(68707)
-const util = __nccwpck_require__(3440)
-const { kUrl, kInterceptors } = __nccwpck_require__(36443)
-const buildConnector = __nccwpck_require__(59136)
+} = __nccwpck_require__(44627)
+const util = __nccwpck_require__(84640)
+const { kUrl, kInterceptors } = __nccwpck_require__(64043)
+const buildConnector = __nccwpck_require__(32784)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -35975,19 +35975,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 76672:
+/***/ 39920:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(64043)
 const { URL } = __nccwpck_require__(73136)
-const Agent = __nccwpck_require__(57405)
-const Pool = __nccwpck_require__(30628)
-const DispatcherBase = __nccwpck_require__(21841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(68707)
-const buildConnector = __nccwpck_require__(59136)
-const Client = __nccwpck_require__(23701)
+const Agent = __nccwpck_require__(58285)
+const Pool = __nccwpck_require__(92244)
+const DispatcherBase = __nccwpck_require__(19265)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(44627)
+const buildConnector = __nccwpck_require__(32784)
+const Client = __nccwpck_require__(81285)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -36256,13 +36256,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 30050:
+/***/ 71346:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(30883)
-const RetryHandler = __nccwpck_require__(17816)
+const Dispatcher = __nccwpck_require__(97939)
+const RetryHandler = __nccwpck_require__(45640)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -36298,7 +36298,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 32581:
+/***/ 78421:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -36306,8 +36306,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const Agent = __nccwpck_require__(57405)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
+const Agent = __nccwpck_require__(58285)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -36337,7 +36337,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58155:
+/***/ 80091:
 /***/ ((module) => {
 
 
@@ -36388,15 +36388,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 8754:
+/***/ 67970:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { kBodyUsed } = __nccwpck_require__(36443)
+const util = __nccwpck_require__(84640)
+const { kBodyUsed } = __nccwpck_require__(64043)
 const assert = __nccwpck_require__(34589)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
 const EE = __nccwpck_require__(78474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -36627,20 +36627,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 17816:
+/***/ 45640:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(34589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(36443)
-const { RequestRetryError } = __nccwpck_require__(68707)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(64043)
+const { RequestRetryError } = __nccwpck_require__(44627)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(3440)
+} = __nccwpck_require__(84640)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -37071,14 +37071,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 70379:
+/***/ 48731:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(77030)
 const { lookup } = __nccwpck_require__(40610)
-const DecoratorHandler = __nccwpck_require__(58155)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(68707)
+const DecoratorHandler = __nccwpck_require__(80091)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(44627)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -37453,14 +37453,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 88060:
+/***/ 78412:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
-const DecoratorHandler = __nccwpck_require__(58155)
+const util = __nccwpck_require__(84640)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(44627)
+const DecoratorHandler = __nccwpck_require__(80091)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -37583,12 +37583,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 25092:
+/***/ 66036:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(67970)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -37611,11 +37611,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 21514:
+/***/ 20730:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(67970)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -37642,11 +37642,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 92026:
+/***/ 74346:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(17816)
+const RetryHandler = __nccwpck_require__(45640)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -37668,13 +37668,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 52824:
+/***/ 80776:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(50172);
+const utils_1 = __nccwpck_require__(11308);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -37952,7 +37952,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 63870:
+/***/ 7630:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37964,7 +37964,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 53434:
+/***/ 88586:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37976,7 +37976,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 50172:
+/***/ 11308:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37997,13 +37997,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 47501:
+/***/ 1437:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(36443)
-const Agent = __nccwpck_require__(57405)
+const { kClients } = __nccwpck_require__(64043)
+const Agent = __nccwpck_require__(58285)
 const {
   kAgent,
   kMockAgentSet,
@@ -38014,14 +38014,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(91117)
-const MockClient = __nccwpck_require__(47365)
-const MockPool = __nccwpck_require__(94004)
-const { matchValue, buildMockOptions } = __nccwpck_require__(53397)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
-const Dispatcher = __nccwpck_require__(30883)
-const Pluralizer = __nccwpck_require__(91529)
-const PendingInterceptorsFormatter = __nccwpck_require__(56142)
+} = __nccwpck_require__(90941)
+const MockClient = __nccwpck_require__(9493)
+const MockPool = __nccwpck_require__(45220)
+const { matchValue, buildMockOptions } = __nccwpck_require__(58981)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(44627)
+const Dispatcher = __nccwpck_require__(97939)
+const Pluralizer = __nccwpck_require__(43289)
+const PendingInterceptorsFormatter = __nccwpck_require__(81726)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -38164,14 +38164,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 47365:
+/***/ 9493:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Client = __nccwpck_require__(23701)
-const { buildMockDispatch } = __nccwpck_require__(53397)
+const Client = __nccwpck_require__(81285)
+const { buildMockDispatch } = __nccwpck_require__(58981)
 const {
   kDispatches,
   kMockAgent,
@@ -38180,10 +38180,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(91117)
-const { MockInterceptor } = __nccwpck_require__(31511)
-const Symbols = __nccwpck_require__(36443)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
+} = __nccwpck_require__(90941)
+const { MockInterceptor } = __nccwpck_require__(35015)
+const Symbols = __nccwpck_require__(64043)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -38230,12 +38230,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 52429:
+/***/ 49917:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(68707)
+const { UndiciError } = __nccwpck_require__(44627)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -38265,12 +38265,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 31511:
+/***/ 35015:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(53397)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(58981)
 const {
   kDispatches,
   kDispatchKey,
@@ -38278,9 +38278,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(91117)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(90941)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
+const { buildURL } = __nccwpck_require__(84640)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -38479,14 +38479,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 94004:
+/***/ 45220:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Pool = __nccwpck_require__(30628)
-const { buildMockDispatch } = __nccwpck_require__(53397)
+const Pool = __nccwpck_require__(92244)
+const { buildMockDispatch } = __nccwpck_require__(58981)
 const {
   kDispatches,
   kMockAgent,
@@ -38495,10 +38495,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(91117)
-const { MockInterceptor } = __nccwpck_require__(31511)
-const Symbols = __nccwpck_require__(36443)
-const { InvalidArgumentError } = __nccwpck_require__(68707)
+} = __nccwpck_require__(90941)
+const { MockInterceptor } = __nccwpck_require__(35015)
+const Symbols = __nccwpck_require__(64043)
+const { InvalidArgumentError } = __nccwpck_require__(44627)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -38545,7 +38545,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 91117:
+/***/ 90941:
 /***/ ((module) => {
 
 
@@ -38575,20 +38575,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 53397:
+/***/ 58981:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(52429)
+const { MockNotMatchedError } = __nccwpck_require__(49917)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(91117)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(90941)
+const { buildURL } = __nccwpck_require__(84640)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const {
   types: {
@@ -38949,7 +38949,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 56142:
+/***/ 81726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38999,7 +38999,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 91529:
+/***/ 43289:
 /***/ ((module) => {
 
 
@@ -39035,7 +39035,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 96603:
+/***/ 91275:
 /***/ ((module) => {
 
 
@@ -39465,20 +39465,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 89634:
+/***/ 78514:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(20109)
-const { urlEquals, getFieldValues } = __nccwpck_require__(76798)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(45893)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(99051)
-const { Request, fromInnerRequest } = __nccwpck_require__(9967)
-const { kState } = __nccwpck_require__(93627)
-const { fetching } = __nccwpck_require__(54398)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(73168)
+const { kConstruct } = __nccwpck_require__(40061)
+const { urlEquals, getFieldValues } = __nccwpck_require__(16814)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(84640)
+const { webidl } = __nccwpck_require__(15701)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(70715)
+const { Request, fromInnerRequest } = __nccwpck_require__(30175)
+const { kState } = __nccwpck_require__(61995)
+const { fetching } = __nccwpck_require__(58702)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(19520)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -40331,15 +40331,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3245:
+/***/ 15965:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(20109)
-const { Cache } = __nccwpck_require__(89634)
-const { webidl } = __nccwpck_require__(45893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(40061)
+const { Cache } = __nccwpck_require__(78514)
+const { webidl } = __nccwpck_require__(15701)
+const { kEnumerableProperty } = __nccwpck_require__(84640)
 
 class CacheStorage {
   /**
@@ -40490,26 +40490,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20109:
+/***/ 40061:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(36443).kConstruct)
+  kConstruct: (__nccwpck_require__(64043).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 76798:
+/***/ 16814:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { isValidHeaderName } = __nccwpck_require__(73168)
+const { URLSerializer } = __nccwpck_require__(57708)
+const { isValidHeaderName } = __nccwpck_require__(19520)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -40554,7 +40554,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 71276:
+/***/ 33404:
 /***/ ((module) => {
 
 
@@ -40573,15 +40573,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 79061:
+/***/ 16933:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(11978)
-const { stringify } = __nccwpck_require__(57797)
-const { webidl } = __nccwpck_require__(45893)
-const { Headers } = __nccwpck_require__(60660)
+const { parseSetCookie } = __nccwpck_require__(58906)
+const { stringify } = __nccwpck_require__(41077)
+const { webidl } = __nccwpck_require__(15701)
+const { Headers } = __nccwpck_require__(75524)
 
 /**
  * @typedef {Object} Cookie
@@ -40764,14 +40764,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 11978:
+/***/ 58906:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(71276)
-const { isCTLExcludingHtab } = __nccwpck_require__(57797)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(51900)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(33404)
+const { isCTLExcludingHtab } = __nccwpck_require__(41077)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(57708)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -41081,7 +41081,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 57797:
+/***/ 41077:
 /***/ ((module) => {
 
 
@@ -41440,13 +41440,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 24031:
+/***/ 335:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(57075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(94811)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(63691)
 
 /**
  * @type {number[]} BOM
@@ -42021,23 +42021,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 21238:
+/***/ 61670:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(57075)
-const { fetching } = __nccwpck_require__(54398)
-const { makeRequest } = __nccwpck_require__(9967)
-const { webidl } = __nccwpck_require__(45893)
-const { EventSourceStream } = __nccwpck_require__(24031)
-const { parseMIMEType } = __nccwpck_require__(51900)
-const { createFastMessageEvent } = __nccwpck_require__(15188)
-const { isNetworkError } = __nccwpck_require__(99051)
-const { delay } = __nccwpck_require__(94811)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { environmentSettingsObject } = __nccwpck_require__(73168)
-const { getGlobalDispatcher } = __nccwpck_require__(32581)
+const { fetching } = __nccwpck_require__(58702)
+const { makeRequest } = __nccwpck_require__(30175)
+const { webidl } = __nccwpck_require__(15701)
+const { EventSourceStream } = __nccwpck_require__(335)
+const { parseMIMEType } = __nccwpck_require__(57708)
+const { createFastMessageEvent } = __nccwpck_require__(77316)
+const { isNetworkError } = __nccwpck_require__(70715)
+const { delay } = __nccwpck_require__(63691)
+const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { environmentSettingsObject } = __nccwpck_require__(19520)
+const { getGlobalDispatcher } = __nccwpck_require__(78421)
 
 let experimentalWarned = false
 
@@ -42511,7 +42511,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 94811:
+/***/ 63691:
 /***/ ((module) => {
 
 
@@ -42555,12 +42555,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84492:
+/***/ 46396:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(84640)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -42570,16 +42570,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(73168)
-const { FormData } = __nccwpck_require__(35910)
-const { kState } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
+} = __nccwpck_require__(19520)
+const { FormData } = __nccwpck_require__(41142)
+const { kState } = __nccwpck_require__(61995)
+const { webidl } = __nccwpck_require__(15701)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(34589)
 const { isErrored, isDisturbed } = __nccwpck_require__(57075)
 const { isArrayBuffer } = __nccwpck_require__(73429)
-const { serializeAMimeType } = __nccwpck_require__(51900)
-const { multipartFormDataParser } = __nccwpck_require__(50116)
+const { serializeAMimeType } = __nccwpck_require__(57708)
+const { multipartFormDataParser } = __nccwpck_require__(23028)
 let random
 
 try {
@@ -43091,7 +43091,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4495:
+/***/ 27775:
 /***/ ((module) => {
 
 
@@ -43222,7 +43222,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 51900:
+/***/ 57708:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43973,12 +43973,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 66653:
+/***/ 69197:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(36443)
+const { kConnected, kSize } = __nccwpck_require__(64043)
 
 class CompatWeakRef {
   constructor (value) {
@@ -44026,14 +44026,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 27114:
+/***/ 92538:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
+const { kState } = __nccwpck_require__(61995)
+const { webidl } = __nccwpck_require__(15701)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -44159,16 +44159,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 50116:
+/***/ 23028:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { utf8DecodeBytes } = __nccwpck_require__(73168)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(51900)
-const { isFileLike } = __nccwpck_require__(27114)
-const { makeEntry } = __nccwpck_require__(35910)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(84640)
+const { utf8DecodeBytes } = __nccwpck_require__(19520)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(57708)
+const { isFileLike } = __nccwpck_require__(92538)
+const { makeEntry } = __nccwpck_require__(41142)
 const assert = __nccwpck_require__(34589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -44640,16 +44640,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 35910:
+/***/ 41142:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(73168)
-const { kState } = __nccwpck_require__(93627)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { FileLike, isFileLike } = __nccwpck_require__(27114)
-const { webidl } = __nccwpck_require__(45893)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(19520)
+const { kState } = __nccwpck_require__(61995)
+const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { FileLike, isFileLike } = __nccwpck_require__(92538)
+const { webidl } = __nccwpck_require__(15701)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 
@@ -44899,7 +44899,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 51059:
+/***/ 30179:
 /***/ ((module) => {
 
 
@@ -44946,21 +44946,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 60660:
+/***/ 75524:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(36443)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(64043)
+const { kEnumerableProperty } = __nccwpck_require__(84640)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(73168)
-const { webidl } = __nccwpck_require__(45893)
+} = __nccwpck_require__(19520)
+const { webidl } = __nccwpck_require__(15701)
 const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(57975)
 
@@ -45640,7 +45640,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 54398:
+/***/ 58702:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -45653,9 +45653,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(99051)
-const { HeadersList } = __nccwpck_require__(60660)
-const { Request, cloneRequest } = __nccwpck_require__(9967)
+} = __nccwpck_require__(70715)
+const { HeadersList } = __nccwpck_require__(75524)
+const { Request, cloneRequest } = __nccwpck_require__(30175)
 const zlib = __nccwpck_require__(38522)
 const {
   bytesMatch,
@@ -45691,23 +45691,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(73168)
-const { kState, kDispatcher } = __nccwpck_require__(93627)
+} = __nccwpck_require__(19520)
+const { kState, kDispatcher } = __nccwpck_require__(61995)
 const assert = __nccwpck_require__(34589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(84492)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(46396)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(27775)
 const EE = __nccwpck_require__(78474)
 const { Readable, pipeline, finished } = __nccwpck_require__(57075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(51900)
-const { getGlobalDispatcher } = __nccwpck_require__(32581)
-const { webidl } = __nccwpck_require__(45893)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(84640)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(57708)
+const { getGlobalDispatcher } = __nccwpck_require__(78421)
+const { webidl } = __nccwpck_require__(15701)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -47917,23 +47917,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9967:
+/***/ 30175:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(84492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(60660)
-const { FinalizationRegistry } = __nccwpck_require__(66653)()
-const util = __nccwpck_require__(3440)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(46396)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(75524)
+const { FinalizationRegistry } = __nccwpck_require__(69197)()
+const util = __nccwpck_require__(84640)
 const nodeUtil = __nccwpck_require__(57975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(73168)
+} = __nccwpck_require__(19520)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -47943,12 +47943,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(27775)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { kConstruct } = __nccwpck_require__(36443)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(61995)
+const { webidl } = __nccwpck_require__(15701)
+const { URLSerializer } = __nccwpck_require__(57708)
+const { kConstruct } = __nccwpck_require__(64043)
 const assert = __nccwpck_require__(34589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(78474)
 
@@ -48961,14 +48961,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 99051:
+/***/ 70715:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(60660)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(84492)
-const util = __nccwpck_require__(3440)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(75524)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(46396)
+const util = __nccwpck_require__(84640)
 const nodeUtil = __nccwpck_require__(57975)
 const { kEnumerableProperty } = util
 const {
@@ -48980,16 +48980,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(73168)
+} = __nccwpck_require__(19520)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(4495)
-const { kState, kHeaders } = __nccwpck_require__(93627)
-const { webidl } = __nccwpck_require__(45893)
-const { FormData } = __nccwpck_require__(35910)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { kConstruct } = __nccwpck_require__(36443)
+} = __nccwpck_require__(27775)
+const { kState, kHeaders } = __nccwpck_require__(61995)
+const { webidl } = __nccwpck_require__(15701)
+const { FormData } = __nccwpck_require__(41142)
+const { URLSerializer } = __nccwpck_require__(57708)
+const { kConstruct } = __nccwpck_require__(64043)
 const assert = __nccwpck_require__(34589)
 const { types } = __nccwpck_require__(57975)
 
@@ -49578,7 +49578,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 93627:
+/***/ 61995:
 /***/ ((module) => {
 
 
@@ -49594,21 +49594,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 73168:
+/***/ 19520:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(57075)
 const zlib = __nccwpck_require__(38522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(51059)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(51900)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(27775)
+const { getGlobalOrigin } = __nccwpck_require__(30179)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(57708)
 const { performance } = __nccwpck_require__(643)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(84640)
 const assert = __nccwpck_require__(34589)
 const { isUint8Array } = __nccwpck_require__(73429)
-const { webidl } = __nccwpck_require__(45893)
+const { webidl } = __nccwpck_require__(15701)
 
 let supportedHashes = []
 
@@ -51233,14 +51233,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 45893:
+/***/ 15701:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(57975)
 const { markAsUncloneable } = __nccwpck_require__(75919)
-const { toUSVString } = __nccwpck_require__(3440)
+const { toUSVString } = __nccwpck_require__(84640)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -51935,7 +51935,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 22607:
+/***/ 92927:
 /***/ ((module) => {
 
 
@@ -52232,7 +52232,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 48355:
+/***/ 54848:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52241,16 +52241,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(53610)
+} = __nccwpck_require__(20410)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(20961)
-const { webidl } = __nccwpck_require__(45893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+} = __nccwpck_require__(14929)
+const { webidl } = __nccwpck_require__(15701)
+const { kEnumerableProperty } = __nccwpck_require__(84640)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -52583,12 +52583,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 88573:
+/***/ 45549:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(45893)
+const { webidl } = __nccwpck_require__(15701)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -52668,7 +52668,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20961:
+/***/ 14929:
 /***/ ((module) => {
 
 
@@ -52685,7 +52685,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 53610:
+/***/ 20410:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52696,10 +52696,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(20961)
-const { ProgressEvent } = __nccwpck_require__(88573)
-const { getEncoding } = __nccwpck_require__(22607)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(51900)
+} = __nccwpck_require__(14929)
+const { ProgressEvent } = __nccwpck_require__(45549)
+const { getEncoding } = __nccwpck_require__(92927)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(57708)
 const { types } = __nccwpck_require__(57975)
 const { StringDecoder } = __nccwpck_require__(13193)
 const { btoa } = __nccwpck_require__(4573)
@@ -53083,27 +53083,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 86897:
+/***/ 7905:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(20736)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(26096)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(61216)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(98625)
-const { channels } = __nccwpck_require__(42414)
-const { CloseEvent } = __nccwpck_require__(15188)
-const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(54398)
-const { Headers, getHeadersList } = __nccwpck_require__(60660)
-const { getDecodeSplit } = __nccwpck_require__(73168)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
+} = __nccwpck_require__(90032)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(31025)
+const { channels } = __nccwpck_require__(53374)
+const { CloseEvent } = __nccwpck_require__(77316)
+const { makeRequest } = __nccwpck_require__(30175)
+const { fetching } = __nccwpck_require__(58702)
+const { Headers, getHeadersList } = __nccwpck_require__(75524)
+const { getDecodeSplit } = __nccwpck_require__(19520)
+const { WebsocketFrameSend } = __nccwpck_require__(89104)
 
 /** @type {import('crypto')} */
 let crypto
@@ -53461,7 +53461,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20736:
+/***/ 26096:
 /***/ ((module) => {
 
 
@@ -53534,14 +53534,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15188:
+/***/ 77316:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(45893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(36443)
+const { webidl } = __nccwpck_require__(15701)
+const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { kConstruct } = __nccwpck_require__(64043)
 const { MessagePort } = __nccwpck_require__(75919)
 
 /**
@@ -53870,12 +53870,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3264:
+/***/ 89104:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(20736)
+const { maxUnsigned16Bit } = __nccwpck_require__(26096)
 
 const BUFFER_SIZE = 16386
 
@@ -53973,14 +53973,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 19469:
+/***/ 31869:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(38522)
-const { isValidClientWindowBits } = __nccwpck_require__(98625)
-const { MessageSizeExceededError } = __nccwpck_require__(68707)
+const { isValidClientWindowBits } = __nccwpck_require__(31025)
+const { MessageSizeExceededError } = __nccwpck_require__(44627)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -54085,16 +54085,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 81652:
+/***/ 99332:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(57075)
 const assert = __nccwpck_require__(34589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(20736)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(61216)
-const { channels } = __nccwpck_require__(42414)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(26096)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(90032)
+const { channels } = __nccwpck_require__(53374)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -54104,11 +54104,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(98625)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { closeWebSocketConnection } = __nccwpck_require__(86897)
-const { PerMessageDeflate } = __nccwpck_require__(19469)
-const { MessageSizeExceededError } = __nccwpck_require__(68707)
+} = __nccwpck_require__(31025)
+const { WebsocketFrameSend } = __nccwpck_require__(89104)
+const { closeWebSocketConnection } = __nccwpck_require__(7905)
+const { PerMessageDeflate } = __nccwpck_require__(31869)
+const { MessageSizeExceededError } = __nccwpck_require__(44627)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -54619,14 +54619,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 13900:
+/***/ 59388:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { opcodes, sendHints } = __nccwpck_require__(20736)
-const FixedQueue = __nccwpck_require__(64660)
+const { WebsocketFrameSend } = __nccwpck_require__(89104)
+const { opcodes, sendHints } = __nccwpck_require__(26096)
+const FixedQueue = __nccwpck_require__(95844)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -54730,7 +54730,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 61216:
+/***/ 90032:
 /***/ ((module) => {
 
 
@@ -54749,16 +54749,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 98625:
+/***/ 31025:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(61216)
-const { states, opcodes } = __nccwpck_require__(20736)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(15188)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(90032)
+const { states, opcodes } = __nccwpck_require__(26096)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(77316)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(51900)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(57708)
 
 /* globals Blob */
 
@@ -55078,15 +55078,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 13726:
+/***/ 71886:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(45893)
-const { URLSerializer } = __nccwpck_require__(51900)
-const { environmentSettingsObject } = __nccwpck_require__(73168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(20736)
+const { webidl } = __nccwpck_require__(15701)
+const { URLSerializer } = __nccwpck_require__(57708)
+const { environmentSettingsObject } = __nccwpck_require__(19520)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(26096)
 const {
   kWebSocketURL,
   kReadyState,
@@ -55095,21 +55095,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(61216)
+} = __nccwpck_require__(90032)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(98625)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(86897)
-const { ByteParser } = __nccwpck_require__(81652)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
-const { getGlobalDispatcher } = __nccwpck_require__(32581)
+} = __nccwpck_require__(31025)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(7905)
+const { ByteParser } = __nccwpck_require__(99332)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(84640)
+const { getGlobalDispatcher } = __nccwpck_require__(78421)
 const { types } = __nccwpck_require__(57975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(15188)
-const { SendQueue } = __nccwpck_require__(13900)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(77316)
+const { SendQueue } = __nccwpck_require__(59388)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -55680,7 +55680,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 50304:
+/***/ 8390:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55723,7 +55723,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 
 /***/ }),
 
-/***/ 55330:
+/***/ 46972:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55739,7 +55739,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(57975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(44942);
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(15326);
 /**
  * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
  * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
@@ -55965,7 +55965,7 @@ async function sendHttp(req) {
 
 /***/ }),
 
-/***/ 50470:
+/***/ 51484:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56001,7 +56001,7 @@ const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 
 /***/ }),
 
-/***/ 22799:
+/***/ 27865:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56153,7 +56153,7 @@ function withoutQuery(url) {
 
 /***/ }),
 
-/***/ 93916:
+/***/ 43082:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56177,7 +56177,7 @@ function refName(ref) {
 
 /***/ }),
 
-/***/ 45309:
+/***/ 43487:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56204,7 +56204,7 @@ function resultImages(result) {
 
 /***/ }),
 
-/***/ 39987:
+/***/ 30373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56250,7 +56250,7 @@ function unrefTimer(ms, onExpire) {
 
 /***/ }),
 
-/***/ 81095:
+/***/ 63265:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56279,7 +56279,7 @@ function messageOf(error) {
 
 /***/ }),
 
-/***/ 51418:
+/***/ 12888:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56287,7 +56287,7 @@ function messageOf(error) {
 /* harmony export */   PJ: () => (/* binding */ stopReason),
 /* harmony export */   Si: () => (/* binding */ EXTRA_TIME_LIMIT_MS)
 /* harmony export */ });
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(39987);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30373);
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
@@ -56330,7 +56330,7 @@ async function withinTimeLimit(cancel, ms, task, clock = _clock_js__WEBPACK_IMPO
 
 /***/ }),
 
-/***/ 73596:
+/***/ 70014:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56362,7 +56362,7 @@ function formatDuration(ms) {
 
 /***/ }),
 
-/***/ 69248:
+/***/ 57582:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56375,7 +56375,7 @@ function formatDuration(ms) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(27865);
 /** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/architecture.md). */
 
 
@@ -56482,7 +56482,7 @@ function failureIssueKey(context, commentKeyInput) {
 
 /***/ }),
 
-/***/ 63352:
+/***/ 12490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56494,9 +56494,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(73596);
+var words = __nccwpck_require__(70014);
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(22800);
+var deadline = __nccwpck_require__(54142);
 ;// CONCATENATED MODULE: ./src/run/progress.ts
 /** `a, b, c` or, past five ids, `a, b, c, d, e and 95 more`. */
 function foldIds(ids) {
@@ -56523,15 +56523,15 @@ function problemLines(problems) {
 }
 
 // EXTERNAL MODULE: ./src/report/model-test.ts
-var model_test = __nccwpck_require__(18620);
+var model_test = __nccwpck_require__(13878);
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(64792);
+var phrases = __nccwpck_require__(56210);
 // EXTERNAL MODULE: ./src/api/redact.ts
-var redact = __nccwpck_require__(22799);
+var redact = __nccwpck_require__(27865);
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
+var refs = __nccwpck_require__(43082);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
+var report_text = __nccwpck_require__(76113);
 ;// CONCATENATED MODULE: ./src/report/console.ts
 
 
@@ -56661,7 +56661,7 @@ function consoleReporter(log) {
 
 /***/ }),
 
-/***/ 34518:
+/***/ 96448:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56671,14 +56671,14 @@ function consoleReporter(log) {
 /* harmony export */   uT: () => (/* binding */ noHistoryNote)
 /* harmony export */ });
 /* unused harmony exports HISTORY_RUNS, historyLine */
-/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(50470);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
-/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(93916);
-/* harmony import */ var _common_log_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(81095);
-/* harmony import */ var _common_time_limit_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51418);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(73596);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(96867);
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18296);
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(51484);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(27865);
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(43082);
+/* harmony import */ var _common_log_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(63265);
+/* harmony import */ var _common_time_limit_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(12888);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(70014);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(46997);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(14798);
 
 
 
@@ -56790,7 +56790,7 @@ function renderHistorySection(report, history) {
 
 /***/ }),
 
-/***/ 18620:
+/***/ 13878:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56800,11 +56800,11 @@ function renderHistorySection(report, history) {
 /* harmony export */   uu: () => (/* binding */ failingStepOf),
 /* harmony export */   wD: () => (/* binding */ numberOrNull)
 /* harmony export */ });
-/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(93916);
-/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(45309);
-/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(43082);
+/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(43487);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(68004);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(27865);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76113);
 /** Builds one test of the report model (`model.ts`) from a test result (pure). */
 
 
@@ -56992,7 +56992,7 @@ function numberOrNull(value) {
 
 /***/ }),
 
-/***/ 96867:
+/***/ 46997:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57000,12 +57000,12 @@ function numberOrNull(value) {
 /* harmony export */   FK: () => (/* binding */ buildReport),
 /* harmony export */   yv: () => (/* binding */ buildStartedReport)
 /* harmony export */ });
-/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
-/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22800);
-/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18620);
-/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(63352);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(64792);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(65655);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(68004);
+/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54142);
+/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(13878);
+/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(12490);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(56210);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(76113);
 /** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
 
 
@@ -57131,7 +57131,7 @@ function* allTests(report) {
 
 /***/ }),
 
-/***/ 64792:
+/***/ 56210:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57146,7 +57146,7 @@ function* allTests(report) {
 /* harmony export */   ow: () => (/* binding */ stepSentence),
 /* harmony export */   vO: () => (/* binding */ stepLabel)
 /* harmony export */ });
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(70014);
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
 
 /** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
@@ -57253,7 +57253,7 @@ function sameError(a, b) {
 
 /***/ }),
 
-/***/ 18296:
+/***/ 14798:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57268,9 +57268,9 @@ function sameError(a, b) {
 /* harmony export */   zV: () => (/* binding */ groupTests),
 /* harmony export */   zX: () => (/* binding */ groupBlock)
 /* harmony export */ });
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(96867);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46997);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(56210);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76113);
 
 
 
@@ -57444,7 +57444,7 @@ function count(groups) {
 
 /***/ }),
 
-/***/ 57994:
+/***/ 25880:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57454,10 +57454,10 @@ function count(groups) {
 /* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
 /* harmony export */ });
 /* unused harmony export DEFAULT_SUMMARY_MAX_BYTES */
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18296);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(14798);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(70014);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(56210);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76113);
 
 
 
@@ -57685,7 +57685,7 @@ function startedSummary(report, head, options, maxBytes) {
 
 /***/ }),
 
-/***/ 65655:
+/***/ 76113:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57757,7 +57757,7 @@ function safeUrl(url) {
 
 /***/ }),
 
-/***/ 44370:
+/***/ 68004:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57773,8 +57773,8 @@ function safeUrl(url) {
 /* harmony export */   q2: () => (/* binding */ isSuiteResultOver),
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
-/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(50470);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51484);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70014);
 /** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/architecture.md). */
 
 
@@ -58000,7 +58000,7 @@ function isSuiteResultOver(result) {
 
 /***/ }),
 
-/***/ 22800:
+/***/ 54142:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -58386,18 +58386,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 57349:
+/***/ 2197:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Scalar = __nccwpck_require__(63301);
-var YAMLMap = __nccwpck_require__(84454);
-var YAMLSeq = __nccwpck_require__(92223);
-var resolveBlockMap = __nccwpck_require__(87103);
-var resolveBlockSeq = __nccwpck_require__(90334);
-var resolveFlowCollection = __nccwpck_require__(13142);
+var identity = __nccwpck_require__(24919);
+var Scalar = __nccwpck_require__(50389);
+var YAMLMap = __nccwpck_require__(65462);
+var YAMLSeq = __nccwpck_require__(66831);
+var resolveBlockMap = __nccwpck_require__(143);
+var resolveBlockSeq = __nccwpck_require__(91854);
+var resolveFlowCollection = __nccwpck_require__(9030);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -58483,15 +58483,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 23683:
+/***/ 83:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(3021);
-var composeNode = __nccwpck_require__(45937);
-var resolveEnd = __nccwpck_require__(17788);
-var resolveProps = __nccwpck_require__(34631);
+var Document = __nccwpck_require__(573);
+var composeNode = __nccwpck_require__(84961);
+var resolveEnd = __nccwpck_require__(71020);
+var resolveProps = __nccwpck_require__(70775);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -58535,17 +58535,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 45937:
+/***/ 84961:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(41127);
-var composeCollection = __nccwpck_require__(57349);
-var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(17788);
-var utilEmptyScalarPosition = __nccwpck_require__(22599);
+var Alias = __nccwpck_require__(97105);
+var identity = __nccwpck_require__(24919);
+var composeCollection = __nccwpck_require__(2197);
+var composeScalar = __nccwpck_require__(43573);
+var resolveEnd = __nccwpck_require__(71020);
+var utilEmptyScalarPosition = __nccwpck_require__(28407);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -58654,15 +58654,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 5413:
+/***/ 43573:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Scalar = __nccwpck_require__(63301);
-var resolveBlockScalar = __nccwpck_require__(48913);
-var resolveFlowScalar = __nccwpck_require__(76842);
+var identity = __nccwpck_require__(24919);
+var Scalar = __nccwpck_require__(50389);
+var resolveBlockScalar = __nccwpck_require__(25089);
+var resolveFlowScalar = __nccwpck_require__(45882);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -58749,18 +58749,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 89984:
+/***/ 13104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(61342);
-var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(91464);
-var identity = __nccwpck_require__(41127);
-var composeDoc = __nccwpck_require__(23683);
-var resolveEnd = __nccwpck_require__(17788);
+var directives = __nccwpck_require__(2606);
+var Document = __nccwpck_require__(573);
+var errors = __nccwpck_require__(20152);
+var identity = __nccwpck_require__(24919);
+var composeDoc = __nccwpck_require__(83);
+var resolveEnd = __nccwpck_require__(71020);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -58980,17 +58980,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 87103:
+/***/ 143:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(57165);
-var YAMLMap = __nccwpck_require__(84454);
-var resolveProps = __nccwpck_require__(34631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(74051);
-var utilMapIncludes = __nccwpck_require__(81187);
+var Pair = __nccwpck_require__(75773);
+var YAMLMap = __nccwpck_require__(65462);
+var resolveProps = __nccwpck_require__(70775);
+var utilContainsNewline = __nccwpck_require__(74283);
+var utilFlowIndentCheck = __nccwpck_require__(11795);
+var utilMapIncludes = __nccwpck_require__(51091);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -59104,12 +59104,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 48913:
+/***/ 25089:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
+var Scalar = __nccwpck_require__(50389);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -59311,14 +59311,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 90334:
+/***/ 91854:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(92223);
-var resolveProps = __nccwpck_require__(34631);
-var utilFlowIndentCheck = __nccwpck_require__(74051);
+var YAMLSeq = __nccwpck_require__(66831);
+var resolveProps = __nccwpck_require__(70775);
+var utilFlowIndentCheck = __nccwpck_require__(11795);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -59369,7 +59369,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 17788:
+/***/ 71020:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -59415,19 +59415,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 13142:
+/***/ 9030:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Pair = __nccwpck_require__(57165);
-var YAMLMap = __nccwpck_require__(84454);
-var YAMLSeq = __nccwpck_require__(92223);
-var resolveEnd = __nccwpck_require__(17788);
-var resolveProps = __nccwpck_require__(34631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(81187);
+var identity = __nccwpck_require__(24919);
+var Pair = __nccwpck_require__(75773);
+var YAMLMap = __nccwpck_require__(65462);
+var YAMLSeq = __nccwpck_require__(66831);
+var resolveEnd = __nccwpck_require__(71020);
+var resolveProps = __nccwpck_require__(70775);
+var utilContainsNewline = __nccwpck_require__(74283);
+var utilMapIncludes = __nccwpck_require__(51091);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -59631,13 +59631,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 76842:
+/***/ 45882:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
-var resolveEnd = __nccwpck_require__(17788);
+var Scalar = __nccwpck_require__(50389);
+var resolveEnd = __nccwpck_require__(71020);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -59866,7 +59866,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 34631:
+/***/ 70775:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60021,7 +60021,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 9499:
+/***/ 74283:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60064,7 +60064,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 22599:
+/***/ 28407:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60099,12 +60099,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 74051:
+/***/ 11795:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(9499);
+var utilContainsNewline = __nccwpck_require__(74283);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -60123,12 +60123,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 81187:
+/***/ 51091:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
+var identity = __nccwpck_require__(24919);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -60145,22 +60145,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 3021:
+/***/ 573:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(40101);
-var identity = __nccwpck_require__(41127);
-var Pair = __nccwpck_require__(57165);
-var toJS = __nccwpck_require__(74043);
-var Schema = __nccwpck_require__(45840);
-var stringifyDocument = __nccwpck_require__(6829);
-var anchors = __nccwpck_require__(71596);
-var applyReviver = __nccwpck_require__(83661);
-var createNode = __nccwpck_require__(42404);
-var directives = __nccwpck_require__(61342);
+var Alias = __nccwpck_require__(97105);
+var Collection = __nccwpck_require__(44661);
+var identity = __nccwpck_require__(24919);
+var Pair = __nccwpck_require__(75773);
+var toJS = __nccwpck_require__(53899);
+var Schema = __nccwpck_require__(28224);
+var stringifyDocument = __nccwpck_require__(72285);
+var anchors = __nccwpck_require__(79196);
+var applyReviver = __nccwpck_require__(50909);
+var createNode = __nccwpck_require__(91732);
+var directives = __nccwpck_require__(2606);
 
 class Document {
     constructor(value, replacer, options) {
@@ -60489,13 +60489,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 71596:
+/***/ 79196:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(24919);
+var visit = __nccwpck_require__(12588);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -60572,7 +60572,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 83661:
+/***/ 50909:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60636,14 +60636,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 42404:
+/***/ 91732:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(41127);
-var Scalar = __nccwpck_require__(63301);
+var Alias = __nccwpck_require__(97105);
+var identity = __nccwpck_require__(24919);
+var Scalar = __nccwpck_require__(50389);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -60733,13 +60733,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 61342:
+/***/ 2606:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(24919);
+var visit = __nccwpck_require__(12588);
 
 const escapeChars = {
     '!': '%21',
@@ -60918,7 +60918,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 91464:
+/***/ 20152:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60987,28 +60987,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 38815:
+/***/ 43439:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(89984);
-var Document = __nccwpck_require__(3021);
-var Schema = __nccwpck_require__(45840);
-var errors = __nccwpck_require__(91464);
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(41127);
-var Pair = __nccwpck_require__(57165);
-var Scalar = __nccwpck_require__(63301);
-var YAMLMap = __nccwpck_require__(84454);
-var YAMLSeq = __nccwpck_require__(92223);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(40361);
-var lineCounter = __nccwpck_require__(66628);
-var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(84047);
-var visit = __nccwpck_require__(10204);
+var composer = __nccwpck_require__(13104);
+var Document = __nccwpck_require__(573);
+var Schema = __nccwpck_require__(28224);
+var errors = __nccwpck_require__(20152);
+var Alias = __nccwpck_require__(97105);
+var identity = __nccwpck_require__(24919);
+var Pair = __nccwpck_require__(75773);
+var Scalar = __nccwpck_require__(50389);
+var YAMLMap = __nccwpck_require__(65462);
+var YAMLSeq = __nccwpck_require__(66831);
+var cst = __nccwpck_require__(49877);
+var lexer = __nccwpck_require__(65145);
+var lineCounter = __nccwpck_require__(41460);
+var parser = __nccwpck_require__(2064);
+var publicApi = __nccwpck_require__(64543);
+var visit = __nccwpck_require__(12588);
 
 
 
@@ -61045,7 +61045,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 57249:
+/***/ 77297:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -61071,16 +61071,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 4065:
+/***/ 97105:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(71596);
-var visit = __nccwpck_require__(10204);
-var identity = __nccwpck_require__(41127);
-var Node = __nccwpck_require__(66673);
-var toJS = __nccwpck_require__(74043);
+var anchors = __nccwpck_require__(79196);
+var visit = __nccwpck_require__(12588);
+var identity = __nccwpck_require__(24919);
+var Node = __nccwpck_require__(44833);
+var toJS = __nccwpck_require__(53899);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -61198,14 +61198,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 40101:
+/***/ 44661:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(42404);
-var identity = __nccwpck_require__(41127);
-var Node = __nccwpck_require__(66673);
+var createNode = __nccwpck_require__(91732);
+var identity = __nccwpck_require__(24919);
+var Node = __nccwpck_require__(44833);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -61356,14 +61356,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 66673:
+/***/ 44833:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(83661);
-var identity = __nccwpck_require__(41127);
-var toJS = __nccwpck_require__(74043);
+var applyReviver = __nccwpck_require__(50909);
+var identity = __nccwpck_require__(24919);
+var toJS = __nccwpck_require__(53899);
 
 class NodeBase {
     constructor(type) {
@@ -61403,15 +61403,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 57165:
+/***/ 75773:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(42404);
-var stringifyPair = __nccwpck_require__(59748);
-var addPairToJSMap = __nccwpck_require__(97104);
-var identity = __nccwpck_require__(41127);
+var createNode = __nccwpck_require__(91732);
+var stringifyPair = __nccwpck_require__(27764);
+var addPairToJSMap = __nccwpck_require__(88768);
+var identity = __nccwpck_require__(24919);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -61449,14 +61449,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 63301:
+/***/ 50389:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Node = __nccwpck_require__(66673);
-var toJS = __nccwpck_require__(74043);
+var identity = __nccwpck_require__(24919);
+var Node = __nccwpck_require__(44833);
+var toJS = __nccwpck_require__(53899);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -61483,17 +61483,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 84454:
+/***/ 65462:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(61212);
-var addPairToJSMap = __nccwpck_require__(97104);
-var Collection = __nccwpck_require__(40101);
-var identity = __nccwpck_require__(41127);
-var Pair = __nccwpck_require__(57165);
-var Scalar = __nccwpck_require__(63301);
+var stringifyCollection = __nccwpck_require__(94156);
+var addPairToJSMap = __nccwpck_require__(88768);
+var Collection = __nccwpck_require__(44661);
+var identity = __nccwpck_require__(24919);
+var Pair = __nccwpck_require__(75773);
+var Scalar = __nccwpck_require__(50389);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -61637,17 +61637,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 92223:
+/***/ 66831:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(42404);
-var stringifyCollection = __nccwpck_require__(61212);
-var Collection = __nccwpck_require__(40101);
-var identity = __nccwpck_require__(41127);
-var Scalar = __nccwpck_require__(63301);
-var toJS = __nccwpck_require__(74043);
+var createNode = __nccwpck_require__(91732);
+var stringifyCollection = __nccwpck_require__(94156);
+var Collection = __nccwpck_require__(44661);
+var identity = __nccwpck_require__(24919);
+var Scalar = __nccwpck_require__(50389);
+var toJS = __nccwpck_require__(53899);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -61759,16 +61759,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 97104:
+/***/ 88768:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(57249);
-var merge = __nccwpck_require__(90452);
-var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(41127);
-var toJS = __nccwpck_require__(74043);
+var log = __nccwpck_require__(77297);
+var merge = __nccwpck_require__(29380);
+var stringify = __nccwpck_require__(9300);
+var identity = __nccwpck_require__(24919);
+var toJS = __nccwpck_require__(53899);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -61831,7 +61831,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 41127:
+/***/ 24919:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -61891,12 +61891,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 74043:
+/***/ 53899:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
+var identity = __nccwpck_require__(24919);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -61937,15 +61937,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 60110:
+/***/ 90334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(48913);
-var resolveFlowScalar = __nccwpck_require__(76842);
-var errors = __nccwpck_require__(91464);
-var stringifyString = __nccwpck_require__(83069);
+var resolveBlockScalar = __nccwpck_require__(25089);
+var resolveFlowScalar = __nccwpck_require__(45882);
+var errors = __nccwpck_require__(20152);
+var stringifyString = __nccwpck_require__(81773);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -62162,7 +62162,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 91733:
+/***/ 13701:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62232,7 +62232,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 97715:
+/***/ 15235:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62338,14 +62338,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 3461:
+/***/ 49877:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(60110);
-var cstStringify = __nccwpck_require__(91733);
-var cstVisit = __nccwpck_require__(97715);
+var cstScalar = __nccwpck_require__(90334);
+var cstStringify = __nccwpck_require__(13701);
+var cstVisit = __nccwpck_require__(15235);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -62457,12 +62457,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 40361:
+/***/ 65145:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(3461);
+var cst = __nccwpck_require__(49877);
 
 /*
 START -> stream
@@ -63187,7 +63187,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 66628:
+/***/ 41460:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -63235,14 +63235,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 3456:
+/***/ 2064:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(40361);
+var cst = __nccwpck_require__(49877);
+var lexer = __nccwpck_require__(65145);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -64222,18 +64222,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 84047:
+/***/ 64543:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(89984);
-var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(91464);
-var log = __nccwpck_require__(57249);
-var identity = __nccwpck_require__(41127);
-var lineCounter = __nccwpck_require__(66628);
-var parser = __nccwpck_require__(3456);
+var composer = __nccwpck_require__(13104);
+var Document = __nccwpck_require__(573);
+var errors = __nccwpck_require__(20152);
+var log = __nccwpck_require__(77297);
+var identity = __nccwpck_require__(24919);
+var lineCounter = __nccwpck_require__(41460);
+var parser = __nccwpck_require__(2064);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -64336,16 +64336,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 45840:
+/***/ 28224:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var map = __nccwpck_require__(47451);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(66464);
-var tags = __nccwpck_require__(90018);
+var identity = __nccwpck_require__(24919);
+var map = __nccwpck_require__(24043);
+var seq = __nccwpck_require__(17562);
+var string = __nccwpck_require__(94704);
+var tags = __nccwpck_require__(36178);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -64382,13 +64382,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 47451:
+/***/ 24043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var YAMLMap = __nccwpck_require__(84454);
+var identity = __nccwpck_require__(24919);
+var YAMLMap = __nccwpck_require__(65462);
 
 const map = {
     collection: 'map',
@@ -64408,12 +64408,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 73632:
+/***/ 15632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
+var Scalar = __nccwpck_require__(50389);
 
 const nullTag = {
     identify: value => value == null,
@@ -64432,13 +64432,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 1706:
+/***/ 17562:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var YAMLSeq = __nccwpck_require__(92223);
+var identity = __nccwpck_require__(24919);
+var YAMLSeq = __nccwpck_require__(66831);
 
 const seq = {
     collection: 'seq',
@@ -64458,12 +64458,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 66464:
+/***/ 94704:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(83069);
+var stringifyString = __nccwpck_require__(81773);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -64481,12 +64481,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 73959:
+/***/ 74359:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
+var Scalar = __nccwpck_require__(50389);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -64509,13 +64509,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 38405:
+/***/ 66229:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
-var stringifyNumber = __nccwpck_require__(28689);
+var Scalar = __nccwpck_require__(50389);
+var stringifyNumber = __nccwpck_require__(13569);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -64563,12 +64563,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 59874:
+/***/ 27602:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(28689);
+var stringifyNumber = __nccwpck_require__(13569);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -64612,18 +64612,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 70896:
+/***/ 27904:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(47451);
-var _null = __nccwpck_require__(73632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(66464);
-var bool = __nccwpck_require__(73959);
-var float = __nccwpck_require__(38405);
-var int = __nccwpck_require__(59874);
+var map = __nccwpck_require__(24043);
+var _null = __nccwpck_require__(15632);
+var seq = __nccwpck_require__(17562);
+var string = __nccwpck_require__(94704);
+var bool = __nccwpck_require__(74359);
+var float = __nccwpck_require__(66229);
+var int = __nccwpck_require__(27602);
 
 const schema = [
     map.map,
@@ -64644,14 +64644,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 33559:
+/***/ 48647:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
-var map = __nccwpck_require__(47451);
-var seq = __nccwpck_require__(1706);
+var Scalar = __nccwpck_require__(50389);
+var map = __nccwpck_require__(24043);
+var seq = __nccwpck_require__(17562);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -64715,27 +64715,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 90018:
+/***/ 36178:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(47451);
-var _null = __nccwpck_require__(73632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(66464);
-var bool = __nccwpck_require__(73959);
-var float = __nccwpck_require__(38405);
-var int = __nccwpck_require__(59874);
-var schema = __nccwpck_require__(70896);
-var schema$1 = __nccwpck_require__(33559);
-var binary = __nccwpck_require__(56083);
-var merge = __nccwpck_require__(90452);
-var omap = __nccwpck_require__(50303);
-var pairs = __nccwpck_require__(18385);
-var schema$2 = __nccwpck_require__(35913);
-var set = __nccwpck_require__(81528);
-var timestamp = __nccwpck_require__(24371);
+var map = __nccwpck_require__(24043);
+var _null = __nccwpck_require__(15632);
+var seq = __nccwpck_require__(17562);
+var string = __nccwpck_require__(94704);
+var bool = __nccwpck_require__(74359);
+var float = __nccwpck_require__(66229);
+var int = __nccwpck_require__(27602);
+var schema = __nccwpck_require__(27904);
+var schema$1 = __nccwpck_require__(48647);
+var binary = __nccwpck_require__(64355);
+var merge = __nccwpck_require__(29380);
+var omap = __nccwpck_require__(96431);
+var pairs = __nccwpck_require__(49281);
+var schema$2 = __nccwpck_require__(93081);
+var set = __nccwpck_require__(62504);
+var timestamp = __nccwpck_require__(54960);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -64821,14 +64821,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 56083:
+/***/ 64355:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(20181);
-var Scalar = __nccwpck_require__(63301);
-var stringifyString = __nccwpck_require__(83069);
+var Scalar = __nccwpck_require__(50389);
+var stringifyString = __nccwpck_require__(81773);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -64898,12 +64898,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 88398:
+/***/ 36158:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
+var Scalar = __nccwpck_require__(50389);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -64934,13 +64934,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 35782:
+/***/ 10838:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
-var stringifyNumber = __nccwpck_require__(28689);
+var Scalar = __nccwpck_require__(50389);
+var stringifyNumber = __nccwpck_require__(13569);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -64991,12 +64991,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 10873:
+/***/ 45609:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(28689);
+var stringifyNumber = __nccwpck_require__(13569);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -65074,13 +65074,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 90452:
+/***/ 29380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Scalar = __nccwpck_require__(63301);
+var identity = __nccwpck_require__(24919);
+var Scalar = __nccwpck_require__(50389);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -65152,16 +65152,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 50303:
+/***/ 96431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var toJS = __nccwpck_require__(74043);
-var YAMLMap = __nccwpck_require__(84454);
-var YAMLSeq = __nccwpck_require__(92223);
-var pairs = __nccwpck_require__(18385);
+var identity = __nccwpck_require__(24919);
+var toJS = __nccwpck_require__(53899);
+var YAMLMap = __nccwpck_require__(65462);
+var YAMLSeq = __nccwpck_require__(66831);
+var pairs = __nccwpck_require__(49281);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -65236,15 +65236,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 18385:
+/***/ 49281:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Pair = __nccwpck_require__(57165);
-var Scalar = __nccwpck_require__(63301);
-var YAMLSeq = __nccwpck_require__(92223);
+var identity = __nccwpck_require__(24919);
+var Pair = __nccwpck_require__(75773);
+var Scalar = __nccwpck_require__(50389);
+var YAMLSeq = __nccwpck_require__(66831);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -65325,24 +65325,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 35913:
+/***/ 93081:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(47451);
-var _null = __nccwpck_require__(73632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(66464);
-var binary = __nccwpck_require__(56083);
-var bool = __nccwpck_require__(88398);
-var float = __nccwpck_require__(35782);
-var int = __nccwpck_require__(10873);
-var merge = __nccwpck_require__(90452);
-var omap = __nccwpck_require__(50303);
-var pairs = __nccwpck_require__(18385);
-var set = __nccwpck_require__(81528);
-var timestamp = __nccwpck_require__(24371);
+var map = __nccwpck_require__(24043);
+var _null = __nccwpck_require__(15632);
+var seq = __nccwpck_require__(17562);
+var string = __nccwpck_require__(94704);
+var binary = __nccwpck_require__(64355);
+var bool = __nccwpck_require__(36158);
+var float = __nccwpck_require__(10838);
+var int = __nccwpck_require__(45609);
+var merge = __nccwpck_require__(29380);
+var omap = __nccwpck_require__(96431);
+var pairs = __nccwpck_require__(49281);
+var set = __nccwpck_require__(62504);
+var timestamp = __nccwpck_require__(54960);
 
 const schema = [
     map.map,
@@ -65373,14 +65373,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 81528:
+/***/ 62504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Pair = __nccwpck_require__(57165);
-var YAMLMap = __nccwpck_require__(84454);
+var identity = __nccwpck_require__(24919);
+var Pair = __nccwpck_require__(75773);
+var YAMLMap = __nccwpck_require__(65462);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -65476,12 +65476,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 24371:
+/***/ 54960:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(28689);
+var stringifyNumber = __nccwpck_require__(13569);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -65588,7 +65588,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 34475:
+/***/ 69915:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65746,15 +65746,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 2148:
+/***/ 9300:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(71596);
-var identity = __nccwpck_require__(41127);
-var stringifyComment = __nccwpck_require__(59799);
-var stringifyString = __nccwpck_require__(83069);
+var anchors = __nccwpck_require__(79196);
+var identity = __nccwpck_require__(24919);
+var stringifyComment = __nccwpck_require__(66599);
+var stringifyString = __nccwpck_require__(81773);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -65885,14 +65885,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 61212:
+/***/ 94156:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(59799);
+var identity = __nccwpck_require__(24919);
+var stringify = __nccwpck_require__(9300);
+var stringifyComment = __nccwpck_require__(66599);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -66047,7 +66047,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 59799:
+/***/ 66599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -66078,14 +66078,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 72285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(59799);
+var identity = __nccwpck_require__(24919);
+var stringify = __nccwpck_require__(9300);
+var stringifyComment = __nccwpck_require__(66599);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -66172,7 +66172,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 28689:
+/***/ 13569:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -66206,15 +66206,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 59748:
+/***/ 27764:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
-var Scalar = __nccwpck_require__(63301);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(59799);
+var identity = __nccwpck_require__(24919);
+var Scalar = __nccwpck_require__(50389);
+var stringify = __nccwpck_require__(9300);
+var stringifyComment = __nccwpck_require__(66599);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -66365,13 +66365,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 83069:
+/***/ 81773:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(63301);
-var foldFlowLines = __nccwpck_require__(34475);
+var Scalar = __nccwpck_require__(50389);
+var foldFlowLines = __nccwpck_require__(69915);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -66710,12 +66710,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 10204:
+/***/ 12588:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(41127);
+var identity = __nccwpck_require__(24919);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -66953,7 +66953,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 33838:
+/***/ 94846:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66978,7 +66978,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(70857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -67014,7 +67014,7 @@ function toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -67110,7 +67110,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(76982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(79896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -67147,11 +67147,11 @@ function file_command_prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(44942);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth = __nccwpck_require__(92145);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(15326);
+// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
+var auth = __nccwpck_require__(63873);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67225,7 +67225,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67506,7 +67506,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -67540,9 +67540,9 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
-var lib_exec = __nccwpck_require__(75260);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+// EXTERNAL MODULE: ../main/node_modules/@actions/exec/lib/exec.js + 2 modules
+var lib_exec = __nccwpck_require__(97964);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67607,7 +67607,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67928,7 +67928,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 75260:
+/***/ 97964:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67949,13 +67949,13 @@ var external_events_ = __nccwpck_require__(24434);
 var external_child_process_ = __nccwpck_require__(35317);
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
-var io = __nccwpck_require__(88701);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util = __nccwpck_require__(90);
+// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(86413);
+// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(50378);
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/toolrunner.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -68543,7 +68543,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -68626,7 +68626,7 @@ function getExecOutput(commandLine, args, options) {
 
 /***/ }),
 
-/***/ 92145:
+/***/ 63873:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -68711,7 +68711,7 @@ class PersonalAccessTokenCredentialHandler {
 
 /***/ }),
 
-/***/ 44942:
+/***/ 15326:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68729,7 +68729,7 @@ var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(65692);
 var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -68820,11 +68820,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(20770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(46752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ../main/node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(58482);
+// EXTERNAL MODULE: ../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(42480);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -69524,7 +69524,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 90:
+/***/ 50378:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -69728,7 +69728,7 @@ function getCmdPath() {
 
 /***/ }),
 
-/***/ 88701:
+/***/ 86413:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -69740,7 +69740,7 @@ function getCmdPath() {
 /* unused harmony exports mv, findInPath */
 /* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42613);
 /* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(16928);
-/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(50378);
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -70015,7 +70015,7 @@ function copyFile(srcFile, destFile, force) {
 
 /***/ }),
 
-/***/ 70370:
+/***/ 46354:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70026,7 +70026,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: limitFunction
 
-;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
+;// CONCATENATED MODULE: ../main/node_modules/yocto-queue/index.js
 /*
 How it works:
 `this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
@@ -70118,7 +70118,7 @@ class Queue {
 	}
 }
 
-;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
+;// CONCATENATED MODULE: ../main/node_modules/p-limit/index.js
 
 
 function pLimit(concurrency) {
@@ -70481,11 +70481,11 @@ function validateConcurrency(concurrency) {
 var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/github.ts
-var src_github = __nccwpck_require__(69248);
+var src_github = __nccwpck_require__(57582);
 // EXTERNAL MODULE: ./src/common/clock.ts
-var common_clock = __nccwpck_require__(39987);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __nccwpck_require__(33838);
+var common_clock = __nccwpck_require__(30373);
+// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 7 modules
+var core = __nccwpck_require__(94846);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
 /** Where the action's words go: the part of `@actions/core` the action uses, so a test can hand in its own. */
 
@@ -70524,8 +70524,8 @@ var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(38815);
+// EXTERNAL MODULE: ../main/node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(43439);
 ;// CONCATENATED MODULE: ./src/inputs/action-defaults.ts
 /**
  * The defaults of `action.yml`. The runner applies them to inputs a workflow leaves out; the action applies
@@ -70584,15 +70584,15 @@ function processDeps() {
 }
 
 // EXTERNAL MODULE: ./src/api/redact.ts
-var api_redact = __nccwpck_require__(22799);
+var api_redact = __nccwpck_require__(27865);
 // EXTERNAL MODULE: ./src/common/log.ts
-var log = __nccwpck_require__(81095);
+var log = __nccwpck_require__(63265);
 // EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(73596);
+var words = __nccwpck_require__(70014);
 // EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(57994);
+var summary = __nccwpck_require__(25880);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(65655);
+var report_text = __nccwpck_require__(76113);
 ;// CONCATENATED MODULE: ./src/action/boundary.ts
 /**
  * The process boundary of the main step (docs/architecture.md, "The process boundary"): the process exits 0
@@ -70682,8 +70682,8 @@ function exitCodeAfterRun(progress, sink, exitCode) {
     return 1;
 }
 
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(70370);
+// EXTERNAL MODULE: ../main/node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(46354);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
 /** An error of the API client; `message` names endpoint, cause and what to do, the fields (all redacted) the same facts. */
@@ -70730,7 +70730,7 @@ function endSentence(text) {
 }
 
 // EXTERNAL MODULE: ./src/api/http.ts
-var http = __nccwpck_require__(55330);
+var http = __nccwpck_require__(46972);
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /** Reading answers: tolerant JSON, envelopes (docs/api-contract.md, "Conventions", "Errors"), excerpts. */
 const CONTROL_ESCAPES = {
@@ -70808,7 +70808,7 @@ function readEnvelope(value) {
 }
 
 // EXTERNAL MODULE: ./src/api/backoff.ts
-var backoff = __nccwpck_require__(50304);
+var backoff = __nccwpck_require__(8390);
 ;// CONCATENATED MODULE: ./src/api/failures.ts
 /** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md, "Errors"). */
 
@@ -71082,7 +71082,9 @@ class RecordSplitter {
         }
     }
     endRecord() {
-        const raw = Buffer.concat(this.record).toString('utf8');
+        // A record within one chunk is read from that chunk: no copy of its bytes.
+        const [only, ...more] = this.record;
+        const raw = (more.length === 0 ? only : Buffer.concat(this.record)).toString('utf8');
         this.record = [];
         this.inRecord = false;
         let parsed;
@@ -71292,7 +71294,7 @@ function encodeExecuteOptions(options, target) {
 }
 
 // EXTERNAL MODULE: ./src/api/limits.ts
-var limits = __nccwpck_require__(50470);
+var limits = __nccwpck_require__(51484);
 ;// CONCATENATED MODULE: ./src/api/execute.ts
 
 
@@ -71640,7 +71642,7 @@ class Transport {
 }
 
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(93916);
+var refs = __nccwpck_require__(43082);
 ;// CONCATENATED MODULE: ./src/api/client.ts
 
 
@@ -71673,6 +71675,8 @@ function keepRunningEntry(item) {
     };
     return entry;
 }
+/** A list's record kept whole. */
+const keepRecord = (item) => item;
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 function createClient(options) {
     return clientOn(new Transport(options));
@@ -71682,7 +71686,17 @@ function createClient(options) {
  * come newest first, a suite result's test results in creation order; cancelling an ended run answers it.
  */
 function clientOn(t) {
-    const list = (path, opts, paging) => t.get(path, opts, pagingQuery(paging), 'list');
+    // Every list is read record by record as it arrives, each record kept by `keep` (whole by default): a page
+    // of test results is never held whole as bytes or text (docs/performance.md, "Memory").
+    const list = (path, opts, paging, keep = keepRecord) => t.request({
+        method: 'GET',
+        path,
+        query: pagingQuery(paging),
+        kind: 'read',
+        opts,
+        shape: 'list',
+        stream: readEnvelopeList(keep),
+    });
     const record = (path, opts) => t.get(path, opts, [], 'record');
     const cancel = (path, opts) => t.postJson(path, {}, opts, 'cancel', 'record');
     return {
@@ -71700,14 +71714,7 @@ function clientOn(t) {
         listSuiteResultTestResults: (suiteResultId, paging, opts) => list(`/suite-results/${seg(suiteResultId)}/results/`, opts, paging),
         cancelSuiteResult: (suiteResultId, opts) => cancel(`/suite-results/${seg(suiteResultId)}/cancel/`, opts),
         listOrganizationRunning: (organizationId, opts) => list(`/organizations/${seg(organizationId)}/running/`, opts),
-        listOrganizationRunningEntries: (organizationId, opts) => t.request({
-            method: 'GET',
-            path: `/organizations/${seg(organizationId)}/running/`,
-            kind: 'read',
-            opts,
-            shape: 'list',
-            stream: readEnvelopeList(keepRunningEntry),
-        }),
+        listOrganizationRunningEntries: (organizationId, opts) => list(`/organizations/${seg(organizationId)}/running/`, opts, undefined, keepRunningEntry),
         listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
     };
 }
@@ -72040,9 +72047,9 @@ function shortSecretWarnings(values) {
 }
 
 // EXTERNAL MODULE: ./src/common/time-limit.ts
-var time_limit = __nccwpck_require__(51418);
+var time_limit = __nccwpck_require__(12888);
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
-var report_console = __nccwpck_require__(63352);
+var report_console = __nccwpck_require__(12490);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:readline"
@@ -72076,7 +72083,7 @@ async function findAgent(provider, searchPath, log) {
         throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
     }
     // Loaded only here: most runs never download an agent.
-    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
+    const toolCache = await __nccwpck_require__.e(/* import() */ 213).then(__nccwpck_require__.bind(__nccwpck_require__, 39213));
     const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
     const actual = await sha256Of(file);
     if (actual !== asset.sha256.toLowerCase()) {
@@ -73069,7 +73076,7 @@ var external_path_ = __nccwpck_require__(16928);
 var external_url_ = __nccwpck_require__(87016);
 ;// CONCATENATED MODULE: external "module"
 const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+;// CONCATENATED MODULE: ../main/node_modules/fdir/dist/index.mjs
 
 
 
@@ -73640,9 +73647,9 @@ var Builder = class {
 
 //#endregion
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(14006);
-;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
+// EXTERNAL MODULE: ../main/node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(6310);
+;// CONCATENATED MODULE: ../main/node_modules/tinyglobby/dist/index.mjs
 
 
 
@@ -74848,7 +74855,7 @@ class RateBudget {
 }
 
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
-var outcome = __nccwpck_require__(44370);
+var outcome = __nccwpck_require__(68004);
 ;// CONCATENATED MODULE: ./src/run/kinds.ts
 
 /** The calls and links of each kind of remote result (docs/api-contract.md, "Polling a run"). */
@@ -75437,7 +75444,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
 }
 
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(22800);
+var deadline = __nccwpck_require__(54142);
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
 
 
@@ -77348,7 +77355,7 @@ async function publishForReport(inputs, summary, options) {
     let published = null;
     try {
         // Loaded on demand: the artifact client is large and most of the run does not need it.
-        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 554).then(__nccwpck_require__.bind(__nccwpck_require__, 16554));
+        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 722).then(__nccwpck_require__.bind(__nccwpck_require__, 58722));
         published = await publishScreenshots(summary, {
             mode: inputs.screenshots,
             artifactName: inputs.artifactName,
@@ -77389,9 +77396,9 @@ function workspacePath(file, workspace) {
 }
 
 // EXTERNAL MODULE: ./src/report/history.ts
-var report_history = __nccwpck_require__(34518);
+var report_history = __nccwpck_require__(96448);
 // EXTERNAL MODULE: ./src/report/model.ts
-var model = __nccwpck_require__(96867);
+var model = __nccwpck_require__(46997);
 ;// CONCATENATED MODULE: ./src/report/module-names.ts
 
 
@@ -77467,7 +77474,7 @@ function withModuleNames(report, names) {
 }
 
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(64792);
+var phrases = __nccwpck_require__(56210);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 
 
@@ -77560,8 +77567,8 @@ function cap(list, level, what, slots) {
     return kept;
 }
 
-// EXTERNAL MODULE: ./node_modules/junit-report-builder/dist/index.js
-var junit_report_builder_dist = __nccwpck_require__(51072);
+// EXTERNAL MODULE: ../main/node_modules/junit-report-builder/dist/index.js
+var junit_report_builder_dist = __nccwpck_require__(64752);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(junit_report_builder_dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
@@ -77580,23 +77587,36 @@ function cdataText(text) {
     return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
 /**
- * A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. Each
- * suite is a document of its own until the whole is written: one suite's XML tree at a time, never the
- * tree of thousands of test cases (docs/performance.md, "Memory").
+ * A JUnit document written piece by piece: suites and test cases of the library, plus {@link TestCaseExtras}
+ * per test case. Each suite is a document of its own, made into text by {@link JUnitReport.take} and let go:
+ * one suite's XML tree at a time, never the tree or the text of thousands of test cases (docs/performance.md,
+ * "Memory"). The `<testsuites>` head comes first, so its counts are given up front and checked at the end.
  */
 class JUnitReport {
     name;
-    /** One builder per suite, in order; each is let go once its suite is written. */
-    suites = [];
-    constructor(name) {
+    counts;
+    seconds;
+    /** The suites not yet made into text, in order. */
+    pending = [];
+    /** Whether the head was written. */
+    started = false;
+    /** What the suites written so far count, summed. */
+    written = { tests: 0, failures: 0, errors: 0 };
+    /**
+     * @param counts what the test cases to come will count, for the head
+     * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+     */
+    constructor(name, counts, seconds) {
         this.name = name;
+        this.counts = counts;
+        this.seconds = seconds;
     }
     testSuite() {
         const builder = stock.newBuilder().name(this.name);
-        this.suites.push(builder);
+        this.pending.push(builder);
         return builder.testSuite();
     }
-    /** Adds a test case to `suite`; its extras are written when the document is built. */
+    /** Adds a test case to `suite`; its extras are written when its suite is made into text. */
     testCase(suite) {
         const testCase = suite.testCase();
         const extras = { reruns: [] };
@@ -77605,43 +77625,47 @@ class JUnitReport {
         return { testCase, extras };
     }
     /**
-     * The document, the library's text for all suites at once: each suite's lines as the library writes
-     * them inside `<testsuites>`, under a `<testsuites>` whose counts are the suites' sums. Once only: the
-     * suites are let go as they are written.
-     * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
-     * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
+     * The text of the suites added since the last call, as the library writes them inside `<testsuites>`
+     * (pretty printed, two spaces a level); the first call's text starts with the UTF-8 declaration and the
+     * `<testsuites>` head. The suites are let go as they are made into text.
      */
-    toXml(seconds) {
-        const time = seconds === undefined ? '' : ` time="${seconds}"`;
-        const withTime = (tag) => tag.replace(/ skipped="\d+"/, time);
-        const suites = this.suites;
-        this.suites = [];
-        if (suites.length === 0) {
-            return stock
-                .newBuilder()
-                .name(this.name)
-                .build()
-                .replace(/<testsuites\b[^>]*>/, withTime);
-        }
-        const counts = { tests: 0, failures: 0, errors: 0 };
-        let head = '';
-        const bodies = [];
-        // Each suite's builder (and its test cases) is let go once its text is made.
-        for (let suite = suites.shift(); suite; suite = suites.shift()) {
+    *take() {
+        for (let suite = this.pending.shift(); suite; suite = this.pending.shift()) {
             const text = suite.build();
             const open = /<testsuites\b[^>]*>\n/.exec(text);
-            for (const key of Object.keys(counts)) {
-                counts[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])[1]);
+            for (const key of Object.keys(this.written)) {
+                this.written[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])[1]);
             }
-            head ||= text.slice(0, open.index + open[0].length);
-            bodies.push(text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>')));
+            if (!this.started) {
+                this.started = true;
+                yield this.head(text.slice(0, open.index + open[0].length));
+            }
+            yield text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>'));
         }
-        const root = head.replace(/ (tests|failures|errors)="\d+"/g, (_, key) => {
-            return ` ${key}="${counts[key]}"`;
-        });
-        return `${withTime(root)}${bodies.join('')}</testsuites>`;
+    }
+    /**
+     * The end of the document after {@link JUnitReport.take}'s pieces (the whole document when there was no
+     * suite). @throws Error when the suites do not count what the constructor was told
+     */
+    end() {
+        const rest = [...this.take()].join('');
+        const told = countWords(this.counts);
+        const found = countWords(this.written);
+        if (told !== found)
+            throw new Error(`the JUnit head counts ${told}, its test cases ${found}`);
+        if (!this.started)
+            return this.head(stock.newBuilder().name(this.name).build());
+        return `${rest}</testsuites>`;
+    }
+    /** The library's `<testsuites>` head with the given counts and the wall time instead of `skipped`. */
+    head(text) {
+        const time = this.seconds === undefined ? '' : ` time="${this.seconds}"`;
+        return text.replace(/<testsuites\b[^>]*>/, (tag) => tag
+            .replace(/ (tests|failures|errors)="\d+"/g, (_, key) => ` ${key}="${this.counts[key]}"`)
+            .replace(/ skipped="\d+"/, time));
     }
 }
+const countWords = (c) => `${c.tests} tests, ${c.failures} failures, ${c.errors} errors`;
 /** Adds a skipped message and the reruns (before `<system-out>`, as Surefire writes them) to a built test case. */
 function withExtras(testCase, extras) {
     const children = testCase.children;
@@ -77659,9 +77683,37 @@ function withExtras(testCase, extras) {
     return testCase;
 }
 
-;// CONCATENATED MODULE: ./src/report/junit.ts
-/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/architecture.md). */
+;// CONCATENATED MODULE: ./src/report/text-file.ts
+/** Report files written piece by piece, so that a report of thousands of tests never exists whole as text. */
 
+
+
+
+/**
+ * Writes the pieces of a text to `path` (UTF-8) in order, each as it is made, creating the folder; the
+ * pieces are made one at a time, as the writes drain (docs/performance.md, "Memory").
+ * @throws the file system's error, or what making a piece throws
+ */
+async function writeTextFile(path, pieces) {
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
+    const stream = (0,external_node_fs_.createWriteStream)(path, { encoding: 'utf8' });
+    const failed = (0,external_node_events_.once)(stream, 'error').then(([err]) => Promise.reject(err));
+    failed.catch(() => undefined);
+    try {
+        for (const piece of pieces) {
+            if (!stream.write(piece))
+                await Promise.race([(0,external_node_events_.once)(stream, 'drain'), failed]);
+        }
+    }
+    catch (err) {
+        stream.destroy();
+        throw err;
+    }
+    stream.end();
+    await Promise.race([(0,external_node_events_.once)(stream, 'finish'), failed]);
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
 
 
 
@@ -77674,7 +77726,18 @@ const MAX_MESSAGE = 1000;
 const STANDALONE_CLASSNAME = 'Ghost Inspector';
 /** Renders the report as a JUnit XML document (pure; docs/architecture.md). */
 function renderJUnit(report) {
-    const doc = new JUnitReport('Ghost Inspector');
+    return [...junitPieces(report)].join('');
+}
+/**
+ * Writes the JUnit XML of a report to `path`, creating the folder, one suite at a time.
+ * @throws the file system's error
+ */
+function writeJUnit(report, path) {
+    return writeTextFile(path, junitPieces(report));
+}
+/** The JUnit document in pieces: the head, then each suite's text once its test cases are built. */
+function* junitPieces(report) {
+    const doc = new JUnitReport('Ghost Inspector', junitCounts(report), seconds(report.totals.duration));
     const usedNames = new Set();
     for (const run of report.runs) {
         const suite = doc.testSuite().name(xmlName(run.name));
@@ -77701,13 +77764,42 @@ function renderJUnit(report) {
                 testCase.file(xmlAttr(run.file));
             renderTestCase(testCase, extras, run, test);
         }
+        yield* doc.take();
     }
-    return doc.toXml(seconds(report.totals.duration));
+    yield doc.end();
 }
-/** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
-async function writeJUnit(report, path) {
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
-    await (0,promises_.writeFile)(path, renderJUnit(report), 'utf8');
+/** Which element a test case gets: the one rule for {@link renderTestCase} and the document's counts. */
+function caseElement(test) {
+    switch (test.state) {
+        case 'failed':
+            return 'failure';
+        case 'timed-out':
+        case 'error':
+            return 'error';
+        case 'cancelled':
+            return 'skipped';
+        default:
+            return comparisonFails(test) ? 'failure' : null;
+    }
+}
+/** The verdict (report model) decides whether a failed comparison fails a test that otherwise passed. */
+function comparisonFails(test) {
+    return test.failing && (test.state === 'passed' || test.state === 'flaky');
+}
+/** What the document's test cases count, for its head (written before them). */
+function junitCounts(report) {
+    const counts = { tests: 0, failures: 0, errors: 0 };
+    for (const run of report.runs) {
+        for (const test of run.tests) {
+            const element = caseElement(test);
+            counts.tests += 1;
+            if (element === 'failure')
+                counts.failures += 1;
+            if (element === 'error')
+                counts.errors += 1;
+        }
+    }
+    return counts;
 }
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(used, run, testName) {
@@ -77722,34 +77814,32 @@ function caseNames(used, run, testName) {
 /** Writes the state's element, the earlier attempts and `<system-out>`. */
 function renderTestCase(tc, extras, run, test) {
     extras.reruns.push(...reruns(test));
-    // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
-    const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
+    const compareFails = comparisonFails(test);
     const out = [stateLine(test, compareFails)];
     const message = xmlAttr((0,phrases/* failureMessage */.oh)(test));
-    switch (test.state) {
-        case 'failed': {
-            const details = failureText(test);
-            if (test.screenshotCompareFailed)
-                details.push('', (0,phrases/* comparisonLine */.iF)(test));
-            tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
-            tc.stacktrace(xmlCdata(details.join('\n')));
-            break;
-        }
-        case 'timed-out':
-        case 'error':
-            tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
-            break;
-        case 'cancelled':
-            tc.skipped();
-            extras.skippedMessage = message;
-            break;
-        case 'passed':
-        case 'flaky':
-            if (compareFails) {
+    switch (caseElement(test)) {
+        case 'failure':
+            if (test.state === 'failed') {
+                const details = failureText(test);
+                if (test.screenshotCompareFailed)
+                    details.push('', (0,phrases/* comparisonLine */.iF)(test));
+                tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
+                tc.stacktrace(xmlCdata(details.join('\n')));
+            }
+            else {
                 const text = [(0,phrases/* comparisonLine */.iF)(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])];
                 tc.failure(message, 'ScreenshotComparison');
                 tc.stacktrace(xmlCdata(text.join('\n')));
             }
+            break;
+        case 'error':
+            tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
+            break;
+        case 'skipped':
+            tc.skipped();
+            extras.skippedMessage = message;
+            break;
+        case null:
             break;
     }
     if (test.screenshotCompare || test.screenshotCompareFailed) {
@@ -77931,13 +78021,6 @@ function computeOutputs(summary, verdict, resultsPath) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
-/**
- * results.json (docs/results-json.md): the verdict, counts, policy and runs, then `"results":[` with one
- * ReportTest (plus `run` and `suite`) per line, so the file streams.
- */
-
-
-
 
 
 /** Version of the results.json layout; raised on a breaking change. */
@@ -77947,17 +78030,8 @@ function renderResultsJson(report) {
     return [...resultsJsonChunks(report)].join('');
 }
 /** Writes results.json to `path`, one result per write. @throws the file system's error */
-async function writeResultsJson(report, path) {
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
-    const stream = (0,external_node_fs_.createWriteStream)(path, { encoding: 'utf8' });
-    const failed = (0,external_node_events_.once)(stream, 'error').then(([err]) => Promise.reject(err));
-    failed.catch(() => undefined);
-    for (const chunk of resultsJsonChunks(report)) {
-        if (!stream.write(chunk))
-            await Promise.race([(0,external_node_events_.once)(stream, 'drain'), failed]);
-    }
-    stream.end();
-    await Promise.race([(0,external_node_events_.once)(stream, 'finish'), failed]);
+function writeResultsJson(report, path) {
+    return writeTextFile(path, resultsJsonChunks(report));
 }
 /** The pieces of results.json in order: the head, one line per result, the tail. */
 function* resultsJsonChunks(report) {
@@ -77989,7 +78063,7 @@ function* resultsJsonChunks(report) {
 }
 
 // EXTERNAL MODULE: ./src/report/summary-failures.ts
-var summary_failures = __nccwpck_require__(18296);
+var summary_failures = __nccwpck_require__(14798);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 
 
@@ -78073,7 +78147,7 @@ const pullRequestComment = {
             sink.warning('pr-comment: no github-token; no comment.');
             return;
         }
-        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
+        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(823), __nccwpck_require__.e(980)]).then(__nccwpck_require__.bind(__nccwpck_require__, 30980));
         const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
         const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
         await (0,time_limit/* withinTimeLimit */.A0)(cancel, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (signal) => upsertPullRequestComment({
@@ -78111,7 +78185,7 @@ const failureIssue = {
             sink.info(`failure-issue: ${eventName ? `a ${eventName} run` : 'a run of no known event'} does not own the failure issue (failure-issue-events: ${inputs.failureIssueEvents.join(', ')}); no issue.`);
             return;
         }
-        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(992)]).then(__nccwpck_require__.bind(__nccwpck_require__, 95992));
+        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(823), __nccwpck_require__.e(601)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2601));
         const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
         const attempt = github.runAttempt ?? '1';
         const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;
