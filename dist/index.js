@@ -71082,7 +71082,9 @@ class RecordSplitter {
         }
     }
     endRecord() {
-        const raw = Buffer.concat(this.record).toString('utf8');
+        // A record within one chunk is read from that chunk: no copy of its bytes.
+        const [only, ...more] = this.record;
+        const raw = (more.length === 0 ? only : Buffer.concat(this.record)).toString('utf8');
         this.record = [];
         this.inRecord = false;
         let parsed;
@@ -71673,6 +71675,8 @@ function keepRunningEntry(item) {
     };
     return entry;
 }
+/** A list's record kept whole. */
+const keepRecord = (item) => item;
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 function createClient(options) {
     return clientOn(new Transport(options));
@@ -71682,7 +71686,17 @@ function createClient(options) {
  * come newest first, a suite result's test results in creation order; cancelling an ended run answers it.
  */
 function clientOn(t) {
-    const list = (path, opts, paging) => t.get(path, opts, pagingQuery(paging), 'list');
+    // Every list is read record by record as it arrives, each record kept by `keep` (whole by default): a page
+    // of test results is never held whole as bytes or text (docs/performance.md, "Memory").
+    const list = (path, opts, paging, keep = keepRecord) => t.request({
+        method: 'GET',
+        path,
+        query: pagingQuery(paging),
+        kind: 'read',
+        opts,
+        shape: 'list',
+        stream: readEnvelopeList(keep),
+    });
     const record = (path, opts) => t.get(path, opts, [], 'record');
     const cancel = (path, opts) => t.postJson(path, {}, opts, 'cancel', 'record');
     return {
@@ -71700,14 +71714,7 @@ function clientOn(t) {
         listSuiteResultTestResults: (suiteResultId, paging, opts) => list(`/suite-results/${seg(suiteResultId)}/results/`, opts, paging),
         cancelSuiteResult: (suiteResultId, opts) => cancel(`/suite-results/${seg(suiteResultId)}/cancel/`, opts),
         listOrganizationRunning: (organizationId, opts) => list(`/organizations/${seg(organizationId)}/running/`, opts),
-        listOrganizationRunningEntries: (organizationId, opts) => t.request({
-            method: 'GET',
-            path: `/organizations/${seg(organizationId)}/running/`,
-            kind: 'read',
-            opts,
-            shape: 'list',
-            stream: readEnvelopeList(keepRunningEntry),
-        }),
+        listOrganizationRunningEntries: (organizationId, opts) => list(`/organizations/${seg(organizationId)}/running/`, opts, undefined, keepRunningEntry),
         listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
     };
 }
@@ -77586,23 +77593,36 @@ function cdataText(text) {
     return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
 /**
- * A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. Each
- * suite is a document of its own until the whole is written: one suite's XML tree at a time, never the
- * tree of thousands of test cases (docs/performance.md, "Memory").
+ * A JUnit document written piece by piece: suites and test cases of the library, plus {@link TestCaseExtras}
+ * per test case. Each suite is a document of its own, made into text by {@link JUnitReport.take} and let go:
+ * one suite's XML tree at a time, never the tree or the text of thousands of test cases (docs/performance.md,
+ * "Memory"). The `<testsuites>` head comes first, so its counts are given up front and checked at the end.
  */
 class JUnitReport {
     name;
-    /** One builder per suite, in order; each is let go once its suite is written. */
-    suites = [];
-    constructor(name) {
+    counts;
+    seconds;
+    /** The suites not yet made into text, in order. */
+    pending = [];
+    /** Whether the head was written. */
+    started = false;
+    /** What the suites written so far count, summed. */
+    written = { tests: 0, failures: 0, errors: 0 };
+    /**
+     * @param counts what the test cases to come will count, for the head
+     * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+     */
+    constructor(name, counts, seconds) {
         this.name = name;
+        this.counts = counts;
+        this.seconds = seconds;
     }
     testSuite() {
         const builder = stock.newBuilder().name(this.name);
-        this.suites.push(builder);
+        this.pending.push(builder);
         return builder.testSuite();
     }
-    /** Adds a test case to `suite`; its extras are written when the document is built. */
+    /** Adds a test case to `suite`; its extras are written when its suite is made into text. */
     testCase(suite) {
         const testCase = suite.testCase();
         const extras = { reruns: [] };
@@ -77611,43 +77631,47 @@ class JUnitReport {
         return { testCase, extras };
     }
     /**
-     * The document, the library's text for all suites at once: each suite's lines as the library writes
-     * them inside `<testsuites>`, under a `<testsuites>` whose counts are the suites' sums. Once only: the
-     * suites are let go as they are written.
-     * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
-     * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
+     * The text of the suites added since the last call, as the library writes them inside `<testsuites>`
+     * (pretty printed, two spaces a level); the first call's text starts with the UTF-8 declaration and the
+     * `<testsuites>` head. The suites are let go as they are made into text.
      */
-    toXml(seconds) {
-        const time = seconds === undefined ? '' : ` time="${seconds}"`;
-        const withTime = (tag) => tag.replace(/ skipped="\d+"/, time);
-        const suites = this.suites;
-        this.suites = [];
-        if (suites.length === 0) {
-            return stock
-                .newBuilder()
-                .name(this.name)
-                .build()
-                .replace(/<testsuites\b[^>]*>/, withTime);
-        }
-        const counts = { tests: 0, failures: 0, errors: 0 };
-        let head = '';
-        const bodies = [];
-        // Each suite's builder (and its test cases) is let go once its text is made.
-        for (let suite = suites.shift(); suite; suite = suites.shift()) {
+    *take() {
+        for (let suite = this.pending.shift(); suite; suite = this.pending.shift()) {
             const text = suite.build();
             const open = /<testsuites\b[^>]*>\n/.exec(text);
-            for (const key of Object.keys(counts)) {
-                counts[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])[1]);
+            for (const key of Object.keys(this.written)) {
+                this.written[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])[1]);
             }
-            head ||= text.slice(0, open.index + open[0].length);
-            bodies.push(text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>')));
+            if (!this.started) {
+                this.started = true;
+                yield this.head(text.slice(0, open.index + open[0].length));
+            }
+            yield text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>'));
         }
-        const root = head.replace(/ (tests|failures|errors)="\d+"/g, (_, key) => {
-            return ` ${key}="${counts[key]}"`;
-        });
-        return `${withTime(root)}${bodies.join('')}</testsuites>`;
+    }
+    /**
+     * The end of the document after {@link JUnitReport.take}'s pieces (the whole document when there was no
+     * suite). @throws Error when the suites do not count what the constructor was told
+     */
+    end() {
+        const rest = [...this.take()].join('');
+        const told = countWords(this.counts);
+        const found = countWords(this.written);
+        if (told !== found)
+            throw new Error(`the JUnit head counts ${told}, its test cases ${found}`);
+        if (!this.started)
+            return this.head(stock.newBuilder().name(this.name).build());
+        return `${rest}</testsuites>`;
+    }
+    /** The library's `<testsuites>` head with the given counts and the wall time instead of `skipped`. */
+    head(text) {
+        const time = this.seconds === undefined ? '' : ` time="${this.seconds}"`;
+        return text.replace(/<testsuites\b[^>]*>/, (tag) => tag
+            .replace(/ (tests|failures|errors)="\d+"/g, (_, key) => ` ${key}="${this.counts[key]}"`)
+            .replace(/ skipped="\d+"/, time));
     }
 }
+const countWords = (c) => `${c.tests} tests, ${c.failures} failures, ${c.errors} errors`;
 /** Adds a skipped message and the reruns (before `<system-out>`, as Surefire writes them) to a built test case. */
 function withExtras(testCase, extras) {
     const children = testCase.children;
@@ -77665,9 +77689,37 @@ function withExtras(testCase, extras) {
     return testCase;
 }
 
-;// CONCATENATED MODULE: ./src/report/junit.ts
-/** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/architecture.md). */
+;// CONCATENATED MODULE: ./src/report/text-file.ts
+/** Report files written piece by piece, so that a report of thousands of tests never exists whole as text. */
 
+
+
+
+/**
+ * Writes the pieces of a text to `path` (UTF-8) in order, each as it is made, creating the folder; the
+ * pieces are made one at a time, as the writes drain (docs/performance.md, "Memory").
+ * @throws the file system's error, or what making a piece throws
+ */
+async function writeTextFile(path, pieces) {
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
+    const stream = (0,external_node_fs_.createWriteStream)(path, { encoding: 'utf8' });
+    const failed = (0,external_node_events_.once)(stream, 'error').then(([err]) => Promise.reject(err));
+    failed.catch(() => undefined);
+    try {
+        for (const piece of pieces) {
+            if (!stream.write(piece))
+                await Promise.race([(0,external_node_events_.once)(stream, 'drain'), failed]);
+        }
+    }
+    catch (err) {
+        stream.destroy();
+        throw err;
+    }
+    stream.end();
+    await Promise.race([(0,external_node_events_.once)(stream, 'finish'), failed]);
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
 
 
 
@@ -77680,7 +77732,18 @@ const MAX_MESSAGE = 1000;
 const STANDALONE_CLASSNAME = 'Ghost Inspector';
 /** Renders the report as a JUnit XML document (pure; docs/architecture.md). */
 function renderJUnit(report) {
-    const doc = new JUnitReport('Ghost Inspector');
+    return [...junitPieces(report)].join('');
+}
+/**
+ * Writes the JUnit XML of a report to `path`, creating the folder, one suite at a time.
+ * @throws the file system's error
+ */
+function writeJUnit(report, path) {
+    return writeTextFile(path, junitPieces(report));
+}
+/** The JUnit document in pieces: the head, then each suite's text once its test cases are built. */
+function* junitPieces(report) {
+    const doc = new JUnitReport('Ghost Inspector', junitCounts(report), seconds(report.totals.duration));
     const usedNames = new Set();
     for (const run of report.runs) {
         const suite = doc.testSuite().name(xmlName(run.name));
@@ -77707,13 +77770,42 @@ function renderJUnit(report) {
                 testCase.file(xmlAttr(run.file));
             renderTestCase(testCase, extras, run, test);
         }
+        yield* doc.take();
     }
-    return doc.toXml(seconds(report.totals.duration));
+    yield doc.end();
 }
-/** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
-async function writeJUnit(report, path) {
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
-    await (0,promises_.writeFile)(path, renderJUnit(report), 'utf8');
+/** Which element a test case gets: the one rule for {@link renderTestCase} and the document's counts. */
+function caseElement(test) {
+    switch (test.state) {
+        case 'failed':
+            return 'failure';
+        case 'timed-out':
+        case 'error':
+            return 'error';
+        case 'cancelled':
+            return 'skipped';
+        default:
+            return comparisonFails(test) ? 'failure' : null;
+    }
+}
+/** The verdict (report model) decides whether a failed comparison fails a test that otherwise passed. */
+function comparisonFails(test) {
+    return test.failing && (test.state === 'passed' || test.state === 'flaky');
+}
+/** What the document's test cases count, for its head (written before them). */
+function junitCounts(report) {
+    const counts = { tests: 0, failures: 0, errors: 0 };
+    for (const run of report.runs) {
+        for (const test of run.tests) {
+            const element = caseElement(test);
+            counts.tests += 1;
+            if (element === 'failure')
+                counts.failures += 1;
+            if (element === 'error')
+                counts.errors += 1;
+        }
+    }
+    return counts;
 }
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
 function caseNames(used, run, testName) {
@@ -77728,34 +77820,32 @@ function caseNames(used, run, testName) {
 /** Writes the state's element, the earlier attempts and `<system-out>`. */
 function renderTestCase(tc, extras, run, test) {
     extras.reruns.push(...reruns(test));
-    // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
-    const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
+    const compareFails = comparisonFails(test);
     const out = [stateLine(test, compareFails)];
     const message = xmlAttr((0,phrases/* failureMessage */.oh)(test));
-    switch (test.state) {
-        case 'failed': {
-            const details = failureText(test);
-            if (test.screenshotCompareFailed)
-                details.push('', (0,phrases/* comparisonLine */.iF)(test));
-            tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
-            tc.stacktrace(xmlCdata(details.join('\n')));
-            break;
-        }
-        case 'timed-out':
-        case 'error':
-            tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
-            break;
-        case 'cancelled':
-            tc.skipped();
-            extras.skippedMessage = message;
-            break;
-        case 'passed':
-        case 'flaky':
-            if (compareFails) {
+    switch (caseElement(test)) {
+        case 'failure':
+            if (test.state === 'failed') {
+                const details = failureText(test);
+                if (test.screenshotCompareFailed)
+                    details.push('', (0,phrases/* comparisonLine */.iF)(test));
+                tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
+                tc.stacktrace(xmlCdata(details.join('\n')));
+            }
+            else {
                 const text = [(0,phrases/* comparisonLine */.iF)(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])];
                 tc.failure(message, 'ScreenshotComparison');
                 tc.stacktrace(xmlCdata(text.join('\n')));
             }
+            break;
+        case 'error':
+            tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
+            break;
+        case 'skipped':
+            tc.skipped();
+            extras.skippedMessage = message;
+            break;
+        case null:
             break;
     }
     if (test.screenshotCompare || test.screenshotCompareFailed) {
@@ -77937,13 +78027,6 @@ function computeOutputs(summary, verdict, resultsPath) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/results-json.ts
-/**
- * results.json (docs/results-json.md): the verdict, counts, policy and runs, then `"results":[` with one
- * ReportTest (plus `run` and `suite`) per line, so the file streams.
- */
-
-
-
 
 
 /** Version of the results.json layout; raised on a breaking change. */
@@ -77953,17 +78036,8 @@ function renderResultsJson(report) {
     return [...resultsJsonChunks(report)].join('');
 }
 /** Writes results.json to `path`, one result per write. @throws the file system's error */
-async function writeResultsJson(report, path) {
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
-    const stream = (0,external_node_fs_.createWriteStream)(path, { encoding: 'utf8' });
-    const failed = (0,external_node_events_.once)(stream, 'error').then(([err]) => Promise.reject(err));
-    failed.catch(() => undefined);
-    for (const chunk of resultsJsonChunks(report)) {
-        if (!stream.write(chunk))
-            await Promise.race([(0,external_node_events_.once)(stream, 'drain'), failed]);
-    }
-    stream.end();
-    await Promise.race([(0,external_node_events_.once)(stream, 'finish'), failed]);
+function writeResultsJson(report, path) {
+    return writeTextFile(path, resultsJsonChunks(report));
 }
 /** The pieces of results.json in order: the head, one line per result, the tail. */
 function* resultsJsonChunks(report) {

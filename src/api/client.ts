@@ -35,6 +35,9 @@ function keepRunningEntry(item: unknown): unknown {
   return entry;
 }
 
+/** A list's record kept whole. */
+const keepRecord = (item: unknown): unknown => item;
+
 /** Create a client for the Ghost Inspector API v1 (see `ClientOptions`; errors: a redacted `ApiError`). */
 export function createClient(options: ClientOptions): GhostInspectorApi {
   return clientOn(new Transport(options));
@@ -45,8 +48,18 @@ export function createClient(options: ClientOptions): GhostInspectorApi {
  * come newest first, a suite result's test results in creation order; cancelling an ended run answers it.
  */
 export function clientOn(t: Transport): GhostInspectorApi {
-  const list = <T>(path: string, opts?: RequestOptions, paging?: Paging) =>
-    t.get<T>(path, opts, pagingQuery(paging), 'list');
+  // Every list is read record by record as it arrives, each record kept by `keep` (whole by default): a page
+  // of test results is never held whole as bytes or text (docs/performance.md, "Memory").
+  const list = <T>(path: string, opts?: RequestOptions, paging?: Paging, keep = keepRecord) =>
+    t.request<T>({
+      method: 'GET',
+      path,
+      query: pagingQuery(paging),
+      kind: 'read',
+      opts,
+      shape: 'list',
+      stream: readEnvelopeList(keep),
+    });
   const record = <T>(path: string, opts?: RequestOptions) => t.get<T>(path, opts, [], 'record');
   const cancel = <T>(path: string, opts?: RequestOptions) =>
     t.postJson<T>(path, {}, opts, 'cancel', 'record');
@@ -71,14 +84,7 @@ export function clientOn(t: Transport): GhostInspectorApi {
     listOrganizationRunning: (organizationId, opts) =>
       list(`/organizations/${seg(organizationId)}/running/`, opts),
     listOrganizationRunningEntries: (organizationId, opts) =>
-      t.request({
-        method: 'GET',
-        path: `/organizations/${seg(organizationId)}/running/`,
-        kind: 'read',
-        opts,
-        shape: 'list',
-        stream: readEnvelopeList(keepRunningEntry),
-      }),
+      list(`/organizations/${seg(organizationId)}/running/`, opts, undefined, keepRunningEntry),
     listFolderSuites: (folderId, opts) => t.get(`/folders/${seg(folderId)}/suites/`, opts),
   };
 }

@@ -135,7 +135,9 @@ class RecordSplitter {
   }
 
   private endRecord(): void {
-    const raw = Buffer.concat(this.record).toString('utf8');
+    // A record within one chunk is read from that chunk: no copy of its bytes.
+    const [only, ...more] = this.record;
+    const raw = (more.length === 0 ? only : Buffer.concat(this.record)).toString('utf8');
     this.record = [];
     this.inRecord = false;
     let parsed: unknown;

@@ -36,24 +36,44 @@ export function cdataText(text: string): string {
   return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
 }
 
+/** The counts of a `<testsuites>` element: test cases, those with a `<failure>`, those with an `<error>`. */
+export interface JUnitCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+}
+
 /**
- * A JUnit document: suites and test cases of the library, plus {@link TestCaseExtras} per test case. Each
- * suite is a document of its own until the whole is written: one suite's XML tree at a time, never the
- * tree of thousands of test cases (docs/performance.md, "Memory").
+ * A JUnit document written piece by piece: suites and test cases of the library, plus {@link TestCaseExtras}
+ * per test case. Each suite is a document of its own, made into text by {@link JUnitReport.take} and let go:
+ * one suite's XML tree at a time, never the tree or the text of thousands of test cases (docs/performance.md,
+ * "Memory"). The `<testsuites>` head comes first, so its counts are given up front and checked at the end.
  */
 export class JUnitReport {
-  /** One builder per suite, in order; each is let go once its suite is written. */
-  private suites: Builder[] = [];
+  /** The suites not yet made into text, in order. */
+  private pending: Builder[] = [];
+  /** Whether the head was written. */
+  private started = false;
+  /** What the suites written so far count, summed. */
+  private written: JUnitCounts = { tests: 0, failures: 0, errors: 0 };
 
-  constructor(private readonly name: string) {}
+  /**
+   * @param counts what the test cases to come will count, for the head
+   * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
+   */
+  constructor(
+    private readonly name: string,
+    private readonly counts: JUnitCounts,
+    private readonly seconds?: number,
+  ) {}
 
   testSuite(): TestSuite {
     const builder = stock.newBuilder().name(this.name);
-    this.suites.push(builder);
+    this.pending.push(builder);
     return builder.testSuite();
   }
 
-  /** Adds a test case to `suite`; its extras are written when the document is built. */
+  /** Adds a test case to `suite`; its extras are written when its suite is made into text. */
   testCase(suite: TestSuite): { testCase: TestCase; extras: TestCaseExtras } {
     const testCase = suite.testCase();
     const extras: TestCaseExtras = { reruns: [] };
@@ -63,43 +83,53 @@ export class JUnitReport {
   }
 
   /**
-   * The document, the library's text for all suites at once: each suite's lines as the library writes
-   * them inside `<testsuites>`, under a `<testsuites>` whose counts are the suites' sums. Once only: the
-   * suites are let go as they are written.
-   * @param seconds the action's wall time in seconds (at most 3 decimals), not the suites' sum
-   * @returns the document: UTF-8 declaration, pretty printed (two spaces a level)
+   * The text of the suites added since the last call, as the library writes them inside `<testsuites>`
+   * (pretty printed, two spaces a level); the first call's text starts with the UTF-8 declaration and the
+   * `<testsuites>` head. The suites are let go as they are made into text.
    */
-  toXml(seconds?: number): string {
-    const time = seconds === undefined ? '' : ` time="${seconds}"`;
-    const withTime = (tag: string): string => tag.replace(/ skipped="\d+"/, time);
-    const suites = this.suites;
-    this.suites = [];
-    if (suites.length === 0) {
-      return stock
-        .newBuilder()
-        .name(this.name)
-        .build()
-        .replace(/<testsuites\b[^>]*>/, withTime);
-    }
-    const counts = { tests: 0, failures: 0, errors: 0 };
-    let head = '';
-    const bodies: string[] = [];
-    // Each suite's builder (and its test cases) is let go once its text is made.
-    for (let suite = suites.shift(); suite; suite = suites.shift()) {
+  *take(): Generator<string> {
+    for (let suite = this.pending.shift(); suite; suite = this.pending.shift()) {
       const text = suite.build();
       const open = /<testsuites\b[^>]*>\n/.exec(text)!;
-      for (const key of Object.keys(counts) as Array<keyof typeof counts>) {
-        counts[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])![1]);
+      for (const key of Object.keys(this.written) as Array<keyof JUnitCounts>) {
+        this.written[key] += Number(new RegExp(` ${key}="(\\d+)"`).exec(open[0])![1]);
       }
-      head ||= text.slice(0, open.index + open[0].length);
-      bodies.push(text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>')));
+      if (!this.started) {
+        this.started = true;
+        yield this.head(text.slice(0, open.index + open[0].length));
+      }
+      yield text.slice(open.index + open[0].length, text.lastIndexOf('</testsuites>'));
     }
-    const root = head.replace(/ (tests|failures|errors)="\d+"/g, (_, key: keyof typeof counts) => {
-      return ` ${key}="${counts[key]}"`;
-    });
-    return `${withTime(root)}${bodies.join('')}</testsuites>`;
+  }
+
+  /**
+   * The end of the document after {@link JUnitReport.take}'s pieces (the whole document when there was no
+   * suite). @throws Error when the suites do not count what the constructor was told
+   */
+  end(): string {
+    const rest = [...this.take()].join('');
+    const told = countWords(this.counts);
+    const found = countWords(this.written);
+    if (told !== found) throw new Error(`the JUnit head counts ${told}, its test cases ${found}`);
+    if (!this.started) return this.head(stock.newBuilder().name(this.name).build());
+    return `${rest}</testsuites>`;
+  }
+
+  /** The library's `<testsuites>` head with the given counts and the wall time instead of `skipped`. */
+  private head(text: string): string {
+    const time = this.seconds === undefined ? '' : ` time="${this.seconds}"`;
+    return text.replace(/<testsuites\b[^>]*>/, (tag) =>
+      tag
+        .replace(
+          / (tests|failures|errors)="\d+"/g,
+          (_, key: keyof JUnitCounts) => ` ${key}="${this.counts[key]}"`,
+        )
+        .replace(/ skipped="\d+"/, time),
+    );
   }
 }
+
+const countWords = (c: JUnitCounts): string => `${c.tests} tests, ${c.failures} failures, ${c.errors} errors`;
 
 type XmlElement = ReturnType<TestCase['build']>;
 

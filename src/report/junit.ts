@@ -1,9 +1,12 @@
 /** JUnit XML from the report model, valid against Jenkins xUnit's `junit-10.xsd` (docs/architecture.md). */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-
 import type { TestCase } from 'junit-report-builder';
-import { cdataText, JUnitReport, type Rerun, type TestCaseExtras } from './junit-builder.js';
+import {
+  cdataText,
+  JUnitReport,
+  type JUnitCounts,
+  type Rerun,
+  type TestCaseExtras,
+} from './junit-builder.js';
 import type { Report, ReportAttempt, ReportSuiteRun, ReportTest } from './model-types.js';
 import {
   attemptReason,
@@ -18,6 +21,7 @@ import {
 import { formatDuration } from '../common/words.js';
 import { redactUrl } from '../api/redact.js';
 import { cleanText, truncate } from './text.js';
+import { writeTextFile } from './text-file.js';
 
 /** Longest `message` attribute, in characters. */
 const MAX_MESSAGE = 1000;
@@ -27,7 +31,20 @@ const STANDALONE_CLASSNAME = 'Ghost Inspector';
 
 /** Renders the report as a JUnit XML document (pure; docs/architecture.md). */
 export function renderJUnit(report: Report): string {
-  const doc = new JUnitReport('Ghost Inspector');
+  return [...junitPieces(report)].join('');
+}
+
+/**
+ * Writes the JUnit XML of a report to `path`, creating the folder, one suite at a time.
+ * @throws the file system's error
+ */
+export function writeJUnit(report: Report, path: string): Promise<void> {
+  return writeTextFile(path, junitPieces(report));
+}
+
+/** The JUnit document in pieces: the head, then each suite's text once its test cases are built. */
+function* junitPieces(report: Report): Generator<string> {
+  const doc = new JUnitReport('Ghost Inspector', junitCounts(report), seconds(report.totals.duration));
   const usedNames = new Set<string>();
   for (const run of report.runs) {
     const suite = doc.testSuite().name(xmlName(run.name));
@@ -46,14 +63,46 @@ export function renderJUnit(report: Report): string {
       if (run.file) testCase.file(xmlAttr(run.file));
       renderTestCase(testCase, extras, run, test);
     }
+    yield* doc.take();
   }
-  return doc.toXml(seconds(report.totals.duration));
+  yield doc.end();
 }
 
-/** Writes the JUnit XML of a report to `path`, creating the folder. @throws the file system's error */
-export async function writeJUnit(report: Report, path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, renderJUnit(report), 'utf8');
+/** The element of a test case's state: `<failure>`, `<error>`, `<skipped>` or none. */
+type CaseElement = 'failure' | 'error' | 'skipped' | null;
+
+/** Which element a test case gets: the one rule for {@link renderTestCase} and the document's counts. */
+function caseElement(test: ReportTest): CaseElement {
+  switch (test.state) {
+    case 'failed':
+      return 'failure';
+    case 'timed-out':
+    case 'error':
+      return 'error';
+    case 'cancelled':
+      return 'skipped';
+    default:
+      return comparisonFails(test) ? 'failure' : null;
+  }
+}
+
+/** The verdict (report model) decides whether a failed comparison fails a test that otherwise passed. */
+function comparisonFails(test: ReportTest): boolean {
+  return test.failing && (test.state === 'passed' || test.state === 'flaky');
+}
+
+/** What the document's test cases count, for its head (written before them). */
+function junitCounts(report: Report): JUnitCounts {
+  const counts: JUnitCounts = { tests: 0, failures: 0, errors: 0 };
+  for (const run of report.runs) {
+    for (const test of run.tests) {
+      const element = caseElement(test);
+      counts.tests += 1;
+      if (element === 'failure') counts.failures += 1;
+      if (element === 'error') counts.errors += 1;
+    }
+  }
+  return counts;
 }
 
 /** `classname` = suite, `name` = test plus the variant once, made unique with ` (2)`, ` (3)`... */
@@ -75,34 +124,31 @@ function caseNames(
 /** Writes the state's element, the earlier attempts and `<system-out>`. */
 function renderTestCase(tc: TestCase, extras: TestCaseExtras, run: ReportSuiteRun, test: ReportTest): void {
   extras.reruns.push(...reruns(test));
-  // The verdict (report model) decides whether a failed comparison fails a test that otherwise passed.
-  const compareFails = test.failing && (test.state === 'passed' || test.state === 'flaky');
+  const compareFails = comparisonFails(test);
   const out: string[] = [stateLine(test, compareFails)];
 
   const message = xmlAttr(failureMessage(test));
-  switch (test.state) {
-    case 'failed': {
-      const details = failureText(test);
-      if (test.screenshotCompareFailed) details.push('', comparisonLine(test));
-      tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
-      tc.stacktrace(xmlCdata(details.join('\n')));
-      break;
-    }
-    case 'timed-out':
-    case 'error':
-      tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
-      break;
-    case 'cancelled':
-      tc.skipped();
-      extras.skippedMessage = message;
-      break;
-    case 'passed':
-    case 'flaky':
-      if (compareFails) {
+  switch (caseElement(test)) {
+    case 'failure':
+      if (test.state === 'failed') {
+        const details = failureText(test);
+        if (test.screenshotCompareFailed) details.push('', comparisonLine(test));
+        tc.failure(message, test.failingStep ? 'StepFailure' : 'TestFailure');
+        tc.stacktrace(xmlCdata(details.join('\n')));
+      } else {
         const text = [comparisonLine(test), ...(test.resultUrl ? [`Result: ${test.resultUrl}`] : [])];
         tc.failure(message, 'ScreenshotComparison');
         tc.stacktrace(xmlCdata(text.join('\n')));
       }
+      break;
+    case 'error':
+      tc.error(message, errorType(run, test), xmlCdata(failureText(test).join('\n')));
+      break;
+    case 'skipped':
+      tc.skipped();
+      extras.skippedMessage = message;
+      break;
+    case null:
       break;
   }
   if (test.screenshotCompare || test.screenshotCompareFailed) {

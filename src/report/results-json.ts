@@ -2,12 +2,8 @@
  * results.json (docs/results-json.md): the verdict, counts, policy and runs, then `"results":[` with one
  * ReportTest (plus `run` and `suite`) per line, so the file streams.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { once } from 'node:events';
-
 import type { Report } from './model-types.js';
+import { writeTextFile } from './text-file.js';
 import { countValues, startedCountValues } from '../run/outcome/outputs.js';
 
 /** Version of the results.json layout; raised on a breaking change. */
@@ -19,16 +15,8 @@ export function renderResultsJson(report: Report): string {
 }
 
 /** Writes results.json to `path`, one result per write. @throws the file system's error */
-export async function writeResultsJson(report: Report, path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const stream = createWriteStream(path, { encoding: 'utf8' });
-  const failed = once(stream, 'error').then(([err]) => Promise.reject(err as Error));
-  failed.catch(() => undefined);
-  for (const chunk of resultsJsonChunks(report)) {
-    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), failed]);
-  }
-  stream.end();
-  await Promise.race([once(stream, 'finish'), failed]);
+export function writeResultsJson(report: Report, path: string): Promise<void> {
+  return writeTextFile(path, resultsJsonChunks(report));
 }
 
 /** The pieces of results.json in order: the head, one line per result, the tail. */
