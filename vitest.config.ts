@@ -7,8 +7,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - `slow`: the whole action end to end (`test/e2e/`), the other files that start processes (the emulator's
  *   CLI, fake tunnel agents, other clients, the import lint), and the in-process files that take longest
  *   (virtual time over thousands of results, the official client's whole surface, real-time bounds);
- * - `chromium`: the files that drive Chromium, one at a time once the others are done, so that no other file
- *   shares the cores with the browser.
+ * - `chromium`: the files that drive Chromium, two at a time once the others are done, so that only the
+ *   browser files share the cores (one browser file per core).
  * `npm test` runs all three.
  */
 const CHROMIUM = ['test/emulator/browser/**/*.test.ts', 'test/e2e/tunnel.test.ts'];
@@ -86,7 +86,7 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: CHROMIUM,
-          maxWorkers: 1,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
           // A bound against a hang, not a speed goal: with both cores busy a file's start-up (a browser, a
           // whole demo run) takes minutes.
