@@ -51,8 +51,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   const { suiteIds, testIds, folderIds, testFilePatterns } = targets;
   const waiting = parseWaiting(r);
   const resultIds = parseResultIds(r, waiting.wait);
-  const targetCount = suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length;
-  if (targetCount + resultIds.length === 0) {
+  if ([suiteIds, testIds, folderIds, testFilePatterns, resultIds].every((ids) => ids.length === 0)) {
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
   const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
@@ -136,7 +135,7 @@ async function readTestFiles(
   workspace: string,
   options: Parameters<typeof loadTestFiles>[2],
 ): Promise<RepoTest[]> {
-  if (patterns.length > 0 && !r.problems.some((p) => p.input === 'test-files')) {
+  if (!r.problems.some((p) => p.input === 'test-files')) {
     try {
       return await loadTestFiles(patterns, workspace, options);
     } catch (error) {

@@ -1,19 +1,26 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, readInputs } from '../../../src/inputs/index.js';
-import { makeWorkspace, ORG, SUITE } from '../../support/action-fixtures.js';
+import { makeWorkspace, ORG, SUITE, TEST } from '../../support/action-fixtures.js';
 import { runnerInputs } from '../../support/runner-inputs.js';
 
 let workspace: string;
+/** A directory outside the workspace, with a file the workspace links to. */
+let outside: string;
 
 beforeAll(async () => {
   workspace = await makeWorkspace('gi-from-env-');
   await mkdir(path.join(workspace, 'data-dir'));
+  outside = await mkdtemp(path.join(tmpdir(), 'gi-from-env-outside-'));
+  await writeFile(path.join(outside, 'elsewhere.csv'), 'a\n1\n');
+  await symlink(path.join(outside, 'elsewhere.csv'), path.join(workspace, 'outside.csv'));
 });
 
 afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
 });
 
 /** Reads `values` as a step `with:` them (the runner adds the defaults of action.yml). */
@@ -39,9 +46,19 @@ describe('readInputs: what to run', () => {
     ]);
   });
 
-  it('takes suites with folders, and suites with result ids to follow, as something to run', async () => {
+  it('takes any one of them, or several, as something to run', async () => {
+    const suites = await read({ 'suite-ids': SUITE });
+    expect([suites.suiteIds, suites.repoTests]).toEqual([[SUITE], []]);
     const both = await read({ 'suite-ids': SUITE, 'folder-ids': ORG });
     expect([both.suiteIds, both.folderIds]).toEqual([[SUITE], [ORG]]);
+    const tests = await read({ 'suite-ids': SUITE, 'test-ids': TEST });
+    expect(tests.testIds).toEqual([TEST]);
+    const files = await read({
+      'suite-ids': SUITE,
+      'organization-id': ORG,
+      'test-files': 'tests/login.json',
+    });
+    expect(files.repoTests.map((t) => t.name)).toEqual(['Login']);
     const following = await read({ 'suite-ids': SUITE, 'result-ids': `suite-result:${ORG}` });
     expect(following.resultIds).toHaveLength(1);
   });
@@ -50,6 +67,24 @@ describe('readInputs: what to run', () => {
     const problems = await problemsOf({ 'organization-id': ORG, 'test-files': '../*.json' });
     expect(problems.map((p) => p.input)).toEqual(['test-files']);
     expect(problems[0]?.expected).toContain('without ".."');
+  });
+
+  it('a bad test file is reported with the problems of other inputs', async () => {
+    const problems = await problemsOf({
+      'organization-id': ORG,
+      'test-files': 'bad/broken.json',
+      delay: 'soon',
+    });
+    expect(problems.map((p) => p.input).sort()).toEqual(['delay', 'test-files']);
+  });
+});
+
+describe('readInputs: the workspace', () => {
+  it('is GITHUB_WORKSPACE, else the current directory', async () => {
+    const env = runnerInputs({ 'api-key': 'key-123456', 'suite-ids': SUITE });
+    const inputs = await readInputs({ env: { ...env, GITHUB_WORKSPACE: workspace } });
+    expect(inputs.workspace).toBe(path.resolve(workspace));
+    expect((await readInputs({ env })).workspace).toBe(process.cwd());
   });
 });
 
@@ -74,6 +109,7 @@ describe('readInputs: data-file', () => {
     ['data-dir', 'not a file'],
     ['missing.csv', 'not found'],
     ['data.csv/inner.csv', 'cannot be read (ENOTDIR)'],
+    ['outside.csv', 'it leads out of the workspace: its real path is outside it'],
   ])('%s: the problem says why (%s)', async (file, why) => {
     const problems = await problemsOf({ 'suite-ids': SUITE, 'data-file': file });
     expect(problems).toEqual([
