@@ -204,7 +204,7 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
   }
   for (const field of DROPPED_FIELDS) delete record[field];
   const steps = (record.steps as unknown[]).map((raw, i) => {
-    if (!raw || typeof raw !== 'object' || typeof (raw as { command?: unknown }).command !== 'string') {
+    if (typeof (raw as { command?: unknown } | null)?.command !== 'string') {
       throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
     }
     const s = raw as Record<string, unknown>;

@@ -72,6 +72,7 @@ describe('parseTestFile: a file that is not a test', () => {
       side([home, { id: 'x', name: 'X', commands: {} }]),
       side([home, { id: 'x', name: 'X', commands: [{ target: '#a' }] }]),
       side([home, { id: 'x', name: 'X', commands: [null] }]),
+      side([home, { id: 'x', name: 'X', commands: [{ command: 'open', target: '/' }, { target: '#a' }] }]),
     ]) {
       expect(refusal('flows.side', doc), doc).toBe(notSide);
     }
