@@ -45,9 +45,9 @@ function base64Forms(secret: string): string[] {
   const bytes = Buffer.from(secret);
   return [0, 1, 2].flatMap((skip) => {
     const part = bytes.subarray(skip);
-    const digits = part.toString('base64').replace(/=+$/, '');
+    const digits = part.toString('base64url');
     const whole = part.length % 3 === 0 ? digits : digits.slice(0, -1);
-    return [whole, whole.replace(/\+/g, '-').replace(/\//g, '_')];
+    return [whole, whole.replace(/-/g, '+').replace(/_/g, '/')];
   });
 }
 

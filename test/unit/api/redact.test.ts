@@ -115,7 +115,7 @@ describe('base64 and HTML-escaped forms', () => {
     expect(createRedactor(['abcd'])('Y2K, Y2 and Ym are words')).toBe('Y2K, Y2 and Ym are words');
   });
 
-  it('a secret holding > or < is replaced HTML-escaped', () => {
+  it('a secret holding angle brackets is replaced HTML-escaped', () => {
     expect(createRedactor(['a>b<c-pw'])('<td>a&gt;b&lt;c-pw</td>')).toBe('<td>***</td>');
   });
 
@@ -153,6 +153,7 @@ describe('a secret split or in another letter case', () => {
   it('a secret with regular-expression characters is matched literally', () => {
     const special = createRedactor(['a.b*c+d?(e)[f]{g}|h/i\\j^k$']);
     expect(special('x a.b*c+d?(e)[f]{g}|h/i\\j^k$ y')).toBe('x *** y');
+    expect(special('x a.b*c+d?(e)[f]{g}|h/i\\j^\nk$ y')).toBe('x *** y');
     expect(special('x aXbbc+d?(e)[f]{g}|h/i\\j^k$ y')).toBe('x aXbbc+d?(e)[f]{g}|h/i\\j^k$ y');
   });
 
@@ -195,6 +196,7 @@ describe('lower-case percent-encoding and signed URLs', () => {
       'https://***@shots.test/a/b.png',
     );
     expect(withoutQuery('/v1/x?apiKey=k&b=1')).toBe('/v1/x?apiKey=***&b=1');
+    expect(withoutQuery('b.png?v=2 from https://shots.test/')).toBe('b.png?v=2 from https://shots.test/');
   });
 });
 
