@@ -182,6 +182,16 @@ describe('the URL-safe base64 form', () => {
       expect(Buffer.from(kept.split('***').join(''), 'base64url').toString('latin1')).not.toContain('secret');
     }
   });
+  it('and its standard form holding + or / is replaced at every alignment', () => {
+    const redact = createRedactor([secret]);
+    for (const before of ['', 'u', 'us']) {
+      const standard = Buffer.from(`${before}${secret}`).toString('base64');
+      expect(standard).toMatch(/[+/]/);
+      const kept = redact(`token=${standard};`).replace(/^token=|;$/g, '');
+      expect(kept, before).toContain('***');
+      expect(Buffer.from(kept.split('***').join(''), 'base64').toString('latin1')).not.toContain('secret');
+    }
+  });
 });
 
 describe('lower-case percent-encoding and signed URLs', () => {
