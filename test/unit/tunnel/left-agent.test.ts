@@ -63,6 +63,17 @@ describe.skipIf(process.platform === 'win32')('stopLeftAgent', () => {
     }
   });
 
+  it('waits for an agent that takes a while to end on SIGTERM, and sends no SIGKILL once it is gone', async () => {
+    const script =
+      "process.on('SIGTERM', () => setTimeout(() => process.exit(0), 300)); setInterval(() => {}, 1000); console.log('ready')";
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const ended = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const pid = child.pid ?? 0;
+    expect(await stopLeftAgent({ pid, path: process.execPath })).toBe(pid);
+    expect(await ended).toEqual({ code: 0, signal: null });
+  });
+
   it('does nothing for a pid that is gone', async () => {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const pid = child.pid ?? 0;
