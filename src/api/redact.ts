@@ -11,12 +11,14 @@ export function isRedactable(secret: string): boolean {
   return secret.length >= MIN_REDACTED_LENGTH;
 }
 
-/** A secret's forms in text: as is, percent-encoded (either hex case), JSON-, HTML- and base64-encoded. */
+/** A secret's encoded forms in text: percent-encoded (either hex case), JSON-, HTML- and base64-encoded. */
 function encodedForms(secret: string): string[] {
-  const forms = new Set<string>([secret]);
-  forms.add(encodeURIComponent(secret));
-  forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
-  forms.add(JSON.stringify(secret).slice(1, -1));
+  // The secret as is is its `looseForm`.
+  const forms = new Set<string>([
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
   // Percent-encoding with lower-case hex digits (`%2f`), as some servers and clients write it.
   for (const form of [...forms]) forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   for (const form of htmlForms(secret)) forms.add(form);
@@ -40,15 +42,13 @@ function htmlForms(secret: string): string[] {
  * holds bits of the byte after the secret is left out, so the form matches whatever follows it.
  */
 function base64Forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
-  const forms: string[] = [];
-  for (let skip = 0; skip <= 2; skip++) {
+  const bytes = Buffer.from(secret);
+  return [0, 1, 2].flatMap((skip) => {
     const part = bytes.subarray(skip);
-    const digits = part.toString('base64').replace(/=+$/, '');
+    const digits = part.toString('base64url');
     const whole = part.length % 3 === 0 ? digits : digits.slice(0, -1);
-    forms.push(whole, whole.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return forms;
+    return [whole, whole.replace(/-/g, '+').replace(/_/g, '/')];
+  });
 }
 
 /** What can split a secret in text without being seen as part of it: line breaks and invisible characters. */
@@ -78,23 +78,21 @@ function insideData(start: number, end: number, spans: Span[]): boolean {
   return spans.some(([s, e]) => s <= start && end <= e && !(s === start && e === end));
 }
 
-/** Replaces the (merged) spans of `text` by `***`. */
+/** Replaces the spans of `text` by `***`, one for spans that overlap or touch. */
 function replaceSpans(text: string, hits: Span[]): string {
-  hits.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Span[] = [];
+  for (const [start, end] of hits.sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
   let out = '';
   let at = 0;
-  let open: Span | null = null;
-  for (const hit of hits) {
-    if (open && hit[0] <= open[1]) {
-      open[1] = Math.max(open[1], hit[1]);
-      continue;
-    }
-    if (open) out += text.slice(at, open[0]) + REDACTED;
-    at = open ? open[1] : at;
-    open = [hit[0], hit[1]];
+  for (const [start, end] of merged) {
+    out += text.slice(at, start) + REDACTED;
+    at = end;
   }
-  if (open) out += text.slice(at, open[0]) + REDACTED + text.slice(open[1]);
-  return out;
+  return out + text.slice(at);
 }
 
 /**
@@ -102,28 +100,22 @@ function replaceSpans(text: string, hits: Span[]): string {
  * `MIN_REDACTED_LENGTH` or more characters, as `***` (docs/redaction.md).
  */
 export function createRedactor(secrets: ReadonlyArray<string | undefined | null>): (text: string) => string {
-  const needles = new Set<string>();
-  const loose: RegExp[] = [];
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || !isRedactable(secret)) continue;
-    for (const form of encodedForms(secret)) needles.add(form);
-    loose.push(looseForm(secret));
-  }
-  const ordered = [...needles];
+  const redactable = secrets.filter((s): s is string => typeof s === 'string' && isRedactable(s));
+  const needles = [...new Set(redactable.flatMap(encodedForms))];
+  const loose = redactable.map(looseForm);
   return (text: string): string => {
     const out = redactUrl(String(text));
-    if (ordered.length === 0) return out;
     let spans: Span[] | null = null;
     const hits: Span[] = [];
     const hit = (start: number, end: number): void => {
       spans ??= dataSpans(out);
       if (!insideData(start, end, spans)) hits.push([start, end]);
     };
-    for (const needle of ordered) {
+    for (const needle of needles) {
       for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1)) hit(i, i + needle.length);
     }
     for (const form of loose) for (const m of out.matchAll(form)) hit(m.index, m.index + m[0].length);
-    return hits.length === 0 ? out : replaceSpans(out, hits);
+    return replaceSpans(out, hits);
   };
 }
 
@@ -143,5 +135,5 @@ export function redactUrl(url: string): string {
 /** A URL as the reports write it: without query, fragment (signatures) and user-info. */
 export function withoutQuery(url: string): string {
   const text = String(url);
-  return redactUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text.replace(/[?#].*$/s, '') : text);
+  return redactUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text.replace(/[?#].*/s, '') : text);
 }

@@ -51,8 +51,7 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
   const { suiteIds, testIds, folderIds, testFilePatterns } = targets;
   const waiting = parseWaiting(r);
   const resultIds = parseResultIds(r, waiting.wait);
-  const targetCount = suiteIds.length + testIds.length + folderIds.length + testFilePatterns.length;
-  if (targetCount + resultIds.length === 0) {
+  if ([suiteIds, testIds, folderIds, testFilePatterns, resultIds].every((ids) => ids.length === 0)) {
     r.fail('suite-ids', '', 'at least one of suite-ids, test-ids, folder-ids, test-files or result-ids');
   }
   const dataFilePath = r.text('data-file') ? r.path('data-file', workspace) : null;
@@ -79,24 +78,22 @@ export async function readInputs(options: ReadInputsOptions = {}): Promise<Actio
     ...base,
     ...redactShownInputs(base, secrets),
     secrets,
-    warnings: [],
+    warnings: [
+      ...stepMarkerWarning(execute.variables, privateVariables),
+      ...shortSecretWarnings({
+        'api-key': connection.apiKey,
+        'http-auth-password': execute.httpAuthPassword,
+        'ngrok-authtoken': tunnel?.authtoken,
+        ...Object.fromEntries(
+          Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
+        ),
+      }),
+    ],
     notices,
   };
   checkCombinations(r, inputs);
   checkTunnelCombinations(r, inputs);
   if (r.problems.length > 0) throw new InputError(r.problems);
-
-  inputs.warnings = [
-    ...stepMarkerWarning(execute.variables, privateVariables),
-    ...shortSecretWarnings({
-      'api-key': connection.apiKey,
-      'http-auth-password': execute.httpAuthPassword ?? '',
-      'ngrok-authtoken': tunnel?.authtoken ?? '',
-      ...Object.fromEntries(
-        Object.entries(privateVariables).map(([name, value]) => [`private-variables ${name}`, value]),
-      ),
-    }),
-  ];
   return inputs;
 }
 
@@ -138,18 +135,19 @@ async function readTestFiles(
   workspace: string,
   options: Parameters<typeof loadTestFiles>[2],
 ): Promise<RepoTest[]> {
-  if (patterns.length === 0 || r.problems.some((p) => p.input === 'test-files')) return [];
-  try {
-    return await loadTestFiles(patterns, workspace, options);
-  } catch (error) {
-    if (!(error instanceof TestFileError)) throw error;
-    r.fail(
-      'test-files',
-      error.subject,
-      `glob patterns matching native JSON tests (.json) or recorder files (.side): ${error.reason}`,
-    );
-    return [];
+  if (!r.problems.some((p) => p.input === 'test-files')) {
+    try {
+      return await loadTestFiles(patterns, workspace, options);
+    } catch (error) {
+      if (!(error instanceof TestFileError)) throw error;
+      r.fail(
+        'test-files',
+        error.subject,
+        `glob patterns matching native JSON tests (.json) or recorder files (.side): ${error.reason}`,
+      );
+    }
   }
+  return [];
 }
 
 /**
@@ -172,7 +170,7 @@ async function readDataFile(
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    problem = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'not readable' : 'cannot be read';
+    problem = code === 'ENOENT' ? 'not found' : `cannot be read (${code})`;
   }
   const expected = `the path of a readable CSV file inside the workspace (${problem})`;
   r.fail('data-file', r.text('data-file'), expected);

@@ -337,11 +337,11 @@ export function collectSecrets(
   return [...new Set(secrets.filter((s) => s !== ''))];
 }
 
-/** One warning per secret too short to be removed from free text, naming the input, never the value. */
-export function shortSecretWarnings(values: Record<string, string>): string[] {
+/** One warning per secret given too short to be removed from free text, naming the input, never the value. */
+export function shortSecretWarnings(values: Record<string, string | undefined>): string[] {
   const warnings: string[] = [];
   for (const [what, value] of Object.entries(values)) {
-    if (value === '' || isRedactable(value)) continue;
+    if (!value || isRedactable(value)) continue;
     warnings.push(
       `${what}: the value is shorter than ${MIN_REDACTED_LENGTH} characters, too short to be removed from ` +
         'free text (error messages, step errors, console lines) without damaging other text. It is hidden ' +

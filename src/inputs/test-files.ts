@@ -41,7 +41,6 @@ export class TestFileError extends Error {
     readonly reason: string,
   ) {
     super(`${subject}: ${reason}`);
-    this.name = 'TestFileError';
   }
 }
 
@@ -129,12 +128,12 @@ async function readText(cwd: string, file: string): Promise<string> {
   }
 }
 
-/** Where `JSON.parse` stopped (`line 1 column 2`), without the text it quotes: a file's content stays out of errors. */
+/** Where `JSON.parse` stopped (`at position 2`), without the text it quotes: a file's content stays out of errors. */
 function jsonErrorPlace(error: unknown): string {
-  const message = error instanceof Error ? error.message : '';
-  const place = /\(line \d+ column \d+\)|at position \d+/.exec(message)?.[0];
-  if (place) return ` (${place.replace(/[()]/g, '')})`;
-  return /^Unexpected end of JSON input/.test(message) ? ' (it ends too early)' : '';
+  const { message } = error as SyntaxError;
+  const place = /at position \d+/.exec(message)?.[0];
+  if (place) return ` (${place})`;
+  return /Unexpected end of JSON input/.test(message) ? ' (it ends too early)' : '';
 }
 
 /**
@@ -205,7 +204,7 @@ function toDefinition(file: string, item: unknown, position: number | undefined)
   }
   for (const field of DROPPED_FIELDS) delete record[field];
   const steps = (record.steps as unknown[]).map((raw, i) => {
-    if (!raw || typeof raw !== 'object' || typeof (raw as { command?: unknown }).command !== 'string') {
+    if (typeof (raw as { command?: unknown } | null)?.command !== 'string') {
       throw new TestFileError(file, `step ${i + 1}${where} needs a "command" string`);
     }
     const s = raw as Record<string, unknown>;

@@ -40,8 +40,8 @@ export async function runsExecutable(pid: number, executable: string): Promise<b
   const running = await executableOf(pid);
   if (!running) return false;
   const real = await realpath(executable).catch(() => executable);
-  // Stryker disable next-line all: Windows only; the tests run on Linux
   const same = (a: string, b: string): boolean =>
+    // Stryker disable next-line all: Windows only; the tests run on Linux
     process.platform === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b;
   return same(running, executable) || same(running, real);
 }

@@ -2,6 +2,7 @@
  * The tunnel agents behind one interface: pinned download, arguments, and what their log lines say
  * (docs/tunnel.md, "What the action relies on", lists each behaviour with its source).
  */
+import path from 'node:path';
 import type { TunnelInputs, TunnelProviderName } from '../inputs/schema.js';
 
 /** What a log line says that the action uses (`fatal`: the agent will not open the tunnel). */
@@ -56,7 +57,7 @@ function pinned(pins: Pins, version: string): TunnelProvider['asset'] {
   return (platform, arch) => {
     const pin = pins[`${platform}-${arch}`];
     if (!pin) return null;
-    const file = new URL(pin.url).pathname.split('/').pop() ?? '';
+    const file = path.posix.basename(new URL(pin.url).pathname);
     return { ...pin, file, kind: kindOf(file), version };
   };
 }

@@ -45,8 +45,16 @@ describe('createRedactor', () => {
     expect(createRedactor(['000000000000000000001e31'])('id 000000000000000000001e31')).toBe('id ***');
   });
 
-  it('hides overlapping secrets as one and removes URL credentials too', () => {
+  it('a secret reaching over the edge of an id or timestamp is replaced, the id with it', () => {
+    const redact = createRedactor(['pw-5a1b2c', '93a4b5-pw']);
+    expect(redact('id pw-5a1b2c3d4e5f60718293a4b5 .')).toBe('id ***3d4e5f60718293a4b5 .');
+    expect(redact('id 5a1b2c3d4e5f60718293a4b5-pw .')).toBe('id 5a1b2c3d4e5f607182*** .');
+  });
+
+  it('hides overlapping, nested or touching secrets as one and removes URL credentials too', () => {
     expect(createRedactor(['abcd', 'cdef'])('xabcdefx')).toBe('x***x');
+    expect(createRedactor(['abcd', 'efgh'])('xabcdefghx abcd')).toBe('x***x ***');
+    expect(createRedactor(['bcde', 'abcdefgh'])('xabcdefghx')).toBe('x***x');
     expect(createRedactor(['s3cret-pw'])('open https://qa:s3cret-pw@host/?apiKey=k1 now')).toBe(
       'open https://***@host/?apiKey=*** now',
     );
@@ -86,6 +94,31 @@ describe('base64 and HTML-escaped forms', () => {
       expect(quoted(`v=it${apostrophe}s-&quot;pw&quot;;`)).toBe('v=***;');
   });
 
+  it('a base64 form is exactly the digits that hold only the secret, whatever follows it', () => {
+    for (const word of ['abcdef', 'abcdefg', 'abcdefgh']) {
+      const hide = createRedactor([word]);
+      for (const before of ['', 'u', 'us']) {
+        const bytes = Buffer.from(`${before}${word}`);
+        // From the first 3-byte group it fills to the last digit it fills: the digits shared with others stay.
+        const alone = bytes.toString('base64');
+        const whole = Math.floor((bytes.length * 8) / 6);
+        const start = Math.ceil(before.length / 3) * 4;
+        expect(hide(alone), `${before}${word}`).toBe(`${alone.slice(0, start)}***${alone.slice(whole)}`);
+        // Followed by other bytes: the secret's digits are still found.
+        expect(hide(Buffer.from(`${before}${word}~~~`).toString('base64'))).toContain('***');
+      }
+    }
+  });
+
+  it("a secret's short base64 tail does not damage ordinary text", () => {
+    // "cd", the last two bytes of the secret, are "Y2" in base64.
+    expect(createRedactor(['abcd'])('Y2K, Y2 and Ym are words')).toBe('Y2K, Y2 and Ym are words');
+  });
+
+  it('a secret holding angle brackets is replaced HTML-escaped', () => {
+    expect(createRedactor(['a>b<c-pw'])('<td>a&gt;b&lt;c-pw</td>')).toBe('<td>***</td>');
+  });
+
   it('ordinary text, ids and timestamps are left alone', () => {
     const line = 'result 5a1b2c3d4e5f60718293a4b5 at 2026-01-02T03:04:05Z: Element not found';
     expect(redact(line)).toBe(line);
@@ -120,6 +153,7 @@ describe('a secret split or in another letter case', () => {
   it('a secret with regular-expression characters is matched literally', () => {
     const special = createRedactor(['a.b*c+d?(e)[f]{g}|h/i\\j^k$']);
     expect(special('x a.b*c+d?(e)[f]{g}|h/i\\j^k$ y')).toBe('x *** y');
+    expect(special('x a.b*c+d?(e)[f]{g}|h/i\\j^\nk$ y')).toBe('x *** y');
     expect(special('x aXbbc+d?(e)[f]{g}|h/i\\j^k$ y')).toBe('x aXbbc+d?(e)[f]{g}|h/i\\j^k$ y');
   });
 
@@ -148,6 +182,16 @@ describe('the URL-safe base64 form', () => {
       expect(Buffer.from(kept.split('***').join(''), 'base64url').toString('latin1')).not.toContain('secret');
     }
   });
+  it('and its standard form holding + or / is replaced at every alignment', () => {
+    const redact = createRedactor([secret]);
+    for (const before of ['', 'u', 'us']) {
+      const standard = Buffer.from(`${before}${secret}`).toString('base64');
+      expect(standard).toMatch(/[+/]/);
+      const kept = redact(`token=${standard};`).replace(/^token=|;$/g, '');
+      expect(kept, before).toContain('***');
+      expect(Buffer.from(kept.split('***').join(''), 'base64').toString('latin1')).not.toContain('secret');
+    }
+  });
 });
 
 describe('lower-case percent-encoding and signed URLs', () => {
@@ -162,6 +206,7 @@ describe('lower-case percent-encoding and signed URLs', () => {
       'https://***@shots.test/a/b.png',
     );
     expect(withoutQuery('/v1/x?apiKey=k&b=1')).toBe('/v1/x?apiKey=***&b=1');
+    expect(withoutQuery('b.png?v=2 from https://shots.test/')).toBe('b.png?v=2 from https://shots.test/');
   });
 });
 

@@ -4,7 +4,7 @@
  * SIGTERM is killed; an agent started through a shim that `exec`s it is recognised.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,30 @@ describe.skipIf(process.platform === 'win32')('stopLeftAgent', () => {
       expect(isAlive(pid)).toBe(true);
     } finally {
       process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('waits for an agent that takes a while to end on SIGTERM, and sends no SIGKILL once it is gone', async () => {
+    const script =
+      "process.on('SIGTERM', () => setTimeout(() => process.exit(0), 300)); setInterval(() => {}, 1000); console.log('ready')";
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const ended = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const pid = child.pid ?? 0;
+    expect(await stopLeftAgent({ pid, path: process.execPath })).toBe(pid);
+    expect(await ended).toEqual({ code: 0, signal: null });
+  });
+
+  it('knows the agent saved by a symbolic link to its executable', async () => {
+    const links = await mkdtemp(path.join(tmpdir(), 'gi-agent-link-'));
+    try {
+      const link = path.join(links, 'agent');
+      await symlink(process.execPath, link);
+      const { pid, ended } = await agent(false);
+      expect(await stopLeftAgent({ pid, path: link })).toBe(pid);
+      expect(await ended).toBe('SIGTERM');
+    } finally {
+      await rm(links, { recursive: true, force: true });
     }
   });
 

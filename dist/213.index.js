@@ -1,8 +1,8 @@
-export const id = 805;
-export const ids = [805];
+export const id = 213;
+export const ids = [213];
 export const modules = {
 
-/***/ 37712:
+/***/ 61920:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -142,17 +142,17 @@ class Comparator {
 
 module.exports = Comparator
 
-const parseOptions = __webpack_require__(35131)
-const { safeRe: re, t } = __webpack_require__(76102)
-const cmp = __webpack_require__(89647)
-const debug = __webpack_require__(11736)
-const SemVer = __webpack_require__(86644)
-const Range = __webpack_require__(54535)
+const parseOptions = __webpack_require__(76939)
+const { safeRe: re, t } = __webpack_require__(72214)
+const cmp = __webpack_require__(36191)
+const debug = __webpack_require__(18312)
+const SemVer = __webpack_require__(45348)
+const Range = __webpack_require__(45335)
 
 
 /***/ }),
 
-/***/ 54535:
+/***/ 45335:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -374,22 +374,22 @@ class Range {
 
 module.exports = Range
 
-const LRU = __webpack_require__(61018)
+const LRU = __webpack_require__(59210)
 const cache = new LRU()
 
-const parseOptions = __webpack_require__(35131)
-const Comparator = __webpack_require__(37712)
-const debug = __webpack_require__(11736)
-const SemVer = __webpack_require__(86644)
-const trimComparatorWhitespace = __webpack_require__(33316)
+const parseOptions = __webpack_require__(76939)
+const Comparator = __webpack_require__(61920)
+const debug = __webpack_require__(18312)
+const SemVer = __webpack_require__(45348)
+const trimComparatorWhitespace = __webpack_require__(15412)
 const {
   safeRe: re,
   src,
   t,
   tildeTrimReplace,
   caretTrimReplace,
-} = __webpack_require__(76102)
-const { FLAG_INCLUDE_PRERELEASE, FLAG_LOOSE } = __webpack_require__(89962)
+} = __webpack_require__(72214)
+const { FLAG_INCLUDE_PRERELEASE, FLAG_LOOSE } = __webpack_require__(94266)
 
 // unbounded global build-metadata stripper used by parseRange
 const BUILDSTRIPRE = new RegExp(src[t.BUILD], 'g')
@@ -736,17 +736,17 @@ const testSet = (set, version, options) => {
 
 /***/ }),
 
-/***/ 86644:
+/***/ 45348:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const debug = __webpack_require__(11736)
-const { MAX_LENGTH, MAX_SAFE_INTEGER } = __webpack_require__(89962)
-const { safeRe: re, t } = __webpack_require__(76102)
+const debug = __webpack_require__(18312)
+const { MAX_LENGTH, MAX_SAFE_INTEGER } = __webpack_require__(94266)
+const { safeRe: re, t } = __webpack_require__(72214)
 
-const parseOptions = __webpack_require__(35131)
-const { compareIdentifiers } = __webpack_require__(73411)
+const parseOptions = __webpack_require__(76939)
+const { compareIdentifiers } = __webpack_require__(40435)
 
 const isPrereleaseIdentifier = (prerelease, identifier) => {
   const identifiers = identifier.split('.')
@@ -1093,12 +1093,12 @@ module.exports = SemVer
 
 /***/ }),
 
-/***/ 63590:
+/***/ 30326:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(22080)
+const parse = __webpack_require__(75728)
 const clean = (version, options) => {
   const s = parse(version.trim().replace(/^[=v]+/, ''), options)
   return s ? s.version : null
@@ -1108,17 +1108,17 @@ module.exports = clean
 
 /***/ }),
 
-/***/ 89647:
+/***/ 36191:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const eq = __webpack_require__(273)
-const neq = __webpack_require__(62991)
-const gt = __webpack_require__(83740)
-const gte = __webpack_require__(96297)
-const lt = __webpack_require__(72115)
-const lte = __webpack_require__(79824)
+const eq = __webpack_require__(85121)
+const neq = __webpack_require__(32831)
+const gt = __webpack_require__(16748)
+const gte = __webpack_require__(78137)
+const lt = __webpack_require__(54211)
+const lte = __webpack_require__(77824)
 
 const cmp = (a, op, b, loose) => {
   switch (op) {
@@ -1169,14 +1169,14 @@ module.exports = cmp
 
 /***/ }),
 
-/***/ 78522:
+/***/ 46282:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
-const parse = __webpack_require__(22080)
-const { safeRe: re, t } = __webpack_require__(76102)
+const SemVer = __webpack_require__(45348)
+const parse = __webpack_require__(75728)
+const { safeRe: re, t } = __webpack_require__(72214)
 
 const coerce = (version, options) => {
   if (version instanceof SemVer) {
@@ -1238,12 +1238,12 @@ module.exports = coerce
 
 /***/ }),
 
-/***/ 12237:
+/***/ 60733:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 const compareBuild = (a, b, loose) => {
   const versionA = new SemVer(a, loose)
   const versionB = new SemVer(b, loose)
@@ -1254,24 +1254,24 @@ module.exports = compareBuild
 
 /***/ }),
 
-/***/ 99539:
+/***/ 48675:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const compareLoose = (a, b) => compare(a, b, true)
 module.exports = compareLoose
 
 
 /***/ }),
 
-/***/ 11136:
+/***/ 61232:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 const compare = (a, b, loose) =>
   new SemVer(a, loose).compare(new SemVer(b, loose))
 
@@ -1280,12 +1280,12 @@ module.exports = compare
 
 /***/ }),
 
-/***/ 53496:
+/***/ 90248:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(22080)
+const parse = __webpack_require__(75728)
 
 const diff = (version1, version2) => {
   const v1 = parse(version1, null, true)
@@ -1347,48 +1347,48 @@ module.exports = diff
 
 /***/ }),
 
-/***/ 273:
+/***/ 85121:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const eq = (a, b, loose) => compare(a, b, loose) === 0
 module.exports = eq
 
 
 /***/ }),
 
-/***/ 83740:
+/***/ 16748:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const gt = (a, b, loose) => compare(a, b, loose) > 0
 module.exports = gt
 
 
 /***/ }),
 
-/***/ 96297:
+/***/ 78137:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const gte = (a, b, loose) => compare(a, b, loose) >= 0
 module.exports = gte
 
 
 /***/ }),
 
-/***/ 41999:
+/***/ 67551:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 
 const inc = (version, release, options, identifier, identifierBase) => {
   if (typeof (options) === 'string') {
@@ -1411,72 +1411,72 @@ module.exports = inc
 
 /***/ }),
 
-/***/ 72115:
+/***/ 54211:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const lt = (a, b, loose) => compare(a, b, loose) < 0
 module.exports = lt
 
 
 /***/ }),
 
-/***/ 79824:
+/***/ 77824:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const lte = (a, b, loose) => compare(a, b, loose) <= 0
 module.exports = lte
 
 
 /***/ }),
 
-/***/ 10474:
+/***/ 41754:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 const major = (a, loose) => new SemVer(a, loose).major
 module.exports = major
 
 
 /***/ }),
 
-/***/ 52430:
+/***/ 26686:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 const minor = (a, loose) => new SemVer(a, loose).minor
 module.exports = minor
 
 
 /***/ }),
 
-/***/ 62991:
+/***/ 32831:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const neq = (a, b, loose) => compare(a, b, loose) !== 0
 module.exports = neq
 
 
 /***/ }),
 
-/***/ 22080:
+/***/ 75728:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 const parse = (version, options, throwErrors = false) => {
   if (version instanceof SemVer) {
     return version
@@ -1496,24 +1496,24 @@ module.exports = parse
 
 /***/ }),
 
-/***/ 99629:
+/***/ 62589:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
+const SemVer = __webpack_require__(45348)
 const patch = (a, loose) => new SemVer(a, loose).patch
 module.exports = patch
 
 
 /***/ }),
 
-/***/ 16593:
+/***/ 28641:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(22080)
+const parse = __webpack_require__(75728)
 const prerelease = (version, options) => {
   const parsed = parse(version, options)
   return (parsed && parsed.prerelease.length) ? parsed.prerelease : null
@@ -1523,36 +1523,36 @@ module.exports = prerelease
 
 /***/ }),
 
-/***/ 4018:
+/***/ 49314:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(11136)
+const compare = __webpack_require__(61232)
 const rcompare = (a, b, loose) => compare(b, a, loose)
 module.exports = rcompare
 
 
 /***/ }),
 
-/***/ 11749:
+/***/ 69365:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compareBuild = __webpack_require__(12237)
+const compareBuild = __webpack_require__(60733)
 const rsort = (list, loose) => list.sort((a, b) => compareBuild(b, a, loose))
 module.exports = rsort
 
 
 /***/ }),
 
-/***/ 96326:
+/***/ 70102:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(54535)
+const Range = __webpack_require__(45335)
 const satisfies = (version, range, options) => {
   try {
     range = new Range(range, options)
@@ -1566,26 +1566,26 @@ module.exports = satisfies
 
 /***/ }),
 
-/***/ 5783:
+/***/ 64359:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compareBuild = __webpack_require__(12237)
+const compareBuild = __webpack_require__(60733)
 const sort = (list, loose) => list.sort((a, b) => compareBuild(a, b, loose))
 module.exports = sort
 
 
 /***/ }),
 
-/***/ 97537:
+/***/ 26353:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(22080)
-const constants = __webpack_require__(89962)
-const SemVer = __webpack_require__(86644)
+const parse = __webpack_require__(75728)
+const constants = __webpack_require__(94266)
+const SemVer = __webpack_require__(45348)
 
 const truncate = (version, truncation, options) => {
   if (!constants.RELEASE_TYPES.includes(truncation)) {
@@ -1633,12 +1633,12 @@ module.exports = truncate
 
 /***/ }),
 
-/***/ 43769:
+/***/ 69097:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(22080)
+const parse = __webpack_require__(75728)
 const valid = (version, options) => {
   const v = parse(version, options)
   return v ? v.version : null
@@ -1648,54 +1648,54 @@ module.exports = valid
 
 /***/ }),
 
-/***/ 50885:
+/***/ 62901:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // just pre-load all the stuff that index.js lazily exports
-const internalRe = __webpack_require__(76102)
-const constants = __webpack_require__(89962)
-const SemVer = __webpack_require__(86644)
-const identifiers = __webpack_require__(73411)
-const parse = __webpack_require__(22080)
-const valid = __webpack_require__(43769)
-const clean = __webpack_require__(63590)
-const inc = __webpack_require__(41999)
-const diff = __webpack_require__(53496)
-const major = __webpack_require__(10474)
-const minor = __webpack_require__(52430)
-const patch = __webpack_require__(99629)
-const prerelease = __webpack_require__(16593)
-const compare = __webpack_require__(11136)
-const rcompare = __webpack_require__(4018)
-const compareLoose = __webpack_require__(99539)
-const compareBuild = __webpack_require__(12237)
-const sort = __webpack_require__(5783)
-const rsort = __webpack_require__(11749)
-const gt = __webpack_require__(83740)
-const lt = __webpack_require__(72115)
-const eq = __webpack_require__(273)
-const neq = __webpack_require__(62991)
-const gte = __webpack_require__(96297)
-const lte = __webpack_require__(79824)
-const cmp = __webpack_require__(89647)
-const coerce = __webpack_require__(78522)
-const truncate = __webpack_require__(97537)
-const Comparator = __webpack_require__(37712)
-const Range = __webpack_require__(54535)
-const satisfies = __webpack_require__(96326)
-const toComparators = __webpack_require__(67583)
-const maxSatisfying = __webpack_require__(13036)
-const minSatisfying = __webpack_require__(27534)
-const minVersion = __webpack_require__(19725)
-const validRange = __webpack_require__(19282)
-const outside = __webpack_require__(39955)
-const gtr = __webpack_require__(52915)
-const ltr = __webpack_require__(31102)
-const intersects = __webpack_require__(27116)
-const simplifyRange = __webpack_require__(36077)
-const subset = __webpack_require__(21880)
+const internalRe = __webpack_require__(72214)
+const constants = __webpack_require__(94266)
+const SemVer = __webpack_require__(45348)
+const identifiers = __webpack_require__(40435)
+const parse = __webpack_require__(75728)
+const valid = __webpack_require__(69097)
+const clean = __webpack_require__(30326)
+const inc = __webpack_require__(67551)
+const diff = __webpack_require__(90248)
+const major = __webpack_require__(41754)
+const minor = __webpack_require__(26686)
+const patch = __webpack_require__(62589)
+const prerelease = __webpack_require__(28641)
+const compare = __webpack_require__(61232)
+const rcompare = __webpack_require__(49314)
+const compareLoose = __webpack_require__(48675)
+const compareBuild = __webpack_require__(60733)
+const sort = __webpack_require__(64359)
+const rsort = __webpack_require__(69365)
+const gt = __webpack_require__(16748)
+const lt = __webpack_require__(54211)
+const eq = __webpack_require__(85121)
+const neq = __webpack_require__(32831)
+const gte = __webpack_require__(78137)
+const lte = __webpack_require__(77824)
+const cmp = __webpack_require__(36191)
+const coerce = __webpack_require__(46282)
+const truncate = __webpack_require__(26353)
+const Comparator = __webpack_require__(61920)
+const Range = __webpack_require__(45335)
+const satisfies = __webpack_require__(70102)
+const toComparators = __webpack_require__(61423)
+const maxSatisfying = __webpack_require__(89660)
+const minSatisfying = __webpack_require__(81342)
+const minVersion = __webpack_require__(48189)
+const validRange = __webpack_require__(25826)
+const outside = __webpack_require__(611)
+const gtr = __webpack_require__(8931)
+const ltr = __webpack_require__(22990)
+const intersects = __webpack_require__(30108)
+const simplifyRange = __webpack_require__(2813)
+const subset = __webpack_require__(70664)
 module.exports = {
   parse,
   valid,
@@ -1748,7 +1748,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 89962:
+/***/ 94266:
 /***/ ((module) => {
 
 
@@ -1822,7 +1822,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 11736:
+/***/ 18312:
 /***/ ((module) => {
 
 
@@ -1840,7 +1840,7 @@ module.exports = debug
 
 /***/ }),
 
-/***/ 73411:
+/***/ 40435:
 /***/ ((module) => {
 
 
@@ -1876,7 +1876,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 61018:
+/***/ 59210:
 /***/ ((module) => {
 
 
@@ -1925,7 +1925,7 @@ module.exports = LRUCache
 
 /***/ }),
 
-/***/ 35131:
+/***/ 76939:
 /***/ ((module) => {
 
 
@@ -1949,7 +1949,7 @@ module.exports = parseOptions
 
 /***/ }),
 
-/***/ 76102:
+/***/ 72214:
 /***/ ((module, exports, __webpack_require__) => {
 
 
@@ -1958,8 +1958,8 @@ const {
   MAX_SAFE_COMPONENT_LENGTH,
   MAX_SAFE_BUILD_LENGTH,
   MAX_LENGTH,
-} = __webpack_require__(89962)
-const debug = __webpack_require__(11736)
+} = __webpack_require__(94266)
+const debug = __webpack_require__(18312)
 exports = module.exports = {}
 
 // The actual regexps go on exports.re
@@ -2179,7 +2179,7 @@ createToken('GTE0PRE', '^\\s*>=\\s*0\\.0\\.0-0\\s*$')
 
 /***/ }),
 
-/***/ 33316:
+/***/ 15412:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // @ts-check
@@ -2194,7 +2194,7 @@ const {
   MAX_LENGTH,
   MAX_SAFE_BUILD_LENGTH,
   WHITESPACE_CHARACTERS,
-} = __webpack_require__(89962)
+} = __webpack_require__(94266)
 
 /**
  * Remembers the last two rows of digits so their characters need not be reread.
@@ -2624,25 +2624,25 @@ module.exports = trimComparatorWhitespace
 
 /***/ }),
 
-/***/ 52915:
+/***/ 8931:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // Determine if version is greater than all the versions possible in the range.
-const outside = __webpack_require__(39955)
+const outside = __webpack_require__(611)
 const gtr = (version, range, options) => outside(version, range, '>', options)
 module.exports = gtr
 
 
 /***/ }),
 
-/***/ 27116:
+/***/ 30108:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(54535)
+const Range = __webpack_require__(45335)
 const intersects = (r1, r2, options) => {
   r1 = new Range(r1, options)
   r2 = new Range(r2, options)
@@ -2653,12 +2653,12 @@ module.exports = intersects
 
 /***/ }),
 
-/***/ 31102:
+/***/ 22990:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const outside = __webpack_require__(39955)
+const outside = __webpack_require__(611)
 // Determine if version is less than all the versions possible in the range
 const ltr = (version, range, options) => outside(version, range, '<', options)
 module.exports = ltr
@@ -2666,13 +2666,13 @@ module.exports = ltr
 
 /***/ }),
 
-/***/ 13036:
+/***/ 89660:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
-const Range = __webpack_require__(54535)
+const SemVer = __webpack_require__(45348)
+const Range = __webpack_require__(45335)
 
 const maxSatisfying = (versions, range, options) => {
   let max = null
@@ -2700,13 +2700,13 @@ module.exports = maxSatisfying
 
 /***/ }),
 
-/***/ 27534:
+/***/ 81342:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
-const Range = __webpack_require__(54535)
+const SemVer = __webpack_require__(45348)
+const Range = __webpack_require__(45335)
 const minSatisfying = (versions, range, options) => {
   let min = null
   let minSV = null
@@ -2733,14 +2733,14 @@ module.exports = minSatisfying
 
 /***/ }),
 
-/***/ 19725:
+/***/ 48189:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
-const Range = __webpack_require__(54535)
-const gt = __webpack_require__(83740)
+const SemVer = __webpack_require__(45348)
+const Range = __webpack_require__(45335)
+const gt = __webpack_require__(16748)
 
 const minVersion = (range, loose) => {
   range = new Range(range, loose)
@@ -2803,20 +2803,20 @@ module.exports = minVersion
 
 /***/ }),
 
-/***/ 39955:
+/***/ 611:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(86644)
-const Comparator = __webpack_require__(37712)
+const SemVer = __webpack_require__(45348)
+const Comparator = __webpack_require__(61920)
 const { ANY } = Comparator
-const Range = __webpack_require__(54535)
-const satisfies = __webpack_require__(96326)
-const gt = __webpack_require__(83740)
-const lt = __webpack_require__(72115)
-const lte = __webpack_require__(79824)
-const gte = __webpack_require__(96297)
+const Range = __webpack_require__(45335)
+const satisfies = __webpack_require__(70102)
+const gt = __webpack_require__(16748)
+const lt = __webpack_require__(54211)
+const lte = __webpack_require__(77824)
+const gte = __webpack_require__(78137)
 
 const outside = (version, range, hilo, options) => {
   version = new SemVer(version, options)
@@ -2892,7 +2892,7 @@ module.exports = outside
 
 /***/ }),
 
-/***/ 36077:
+/***/ 2813:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -2900,8 +2900,8 @@ module.exports = outside
 // given a set of versions and a range, create a "simplified" range
 // that includes the same versions that the original range does
 // If the original range is shorter than the simplified one, return that.
-const satisfies = __webpack_require__(96326)
-const compare = __webpack_require__(11136)
+const satisfies = __webpack_require__(70102)
+const compare = __webpack_require__(61232)
 module.exports = (versions, range, options) => {
   const set = []
   let first = null
@@ -2948,16 +2948,16 @@ module.exports = (versions, range, options) => {
 
 /***/ }),
 
-/***/ 21880:
+/***/ 70664:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(54535)
-const Comparator = __webpack_require__(37712)
+const Range = __webpack_require__(45335)
+const Comparator = __webpack_require__(61920)
 const { ANY } = Comparator
-const satisfies = __webpack_require__(96326)
-const compare = __webpack_require__(11136)
+const satisfies = __webpack_require__(70102)
+const compare = __webpack_require__(61232)
 
 // Complex range `r1 || r2 || ...` is a subset of `R1 || R2 || ...` iff:
 // - Every simple range `r1, r2, ...` is a null set, OR
@@ -3204,12 +3204,12 @@ module.exports = subset
 
 /***/ }),
 
-/***/ 67583:
+/***/ 61423:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(54535)
+const Range = __webpack_require__(45335)
 
 // Mostly just for testing and legacy API reasons
 const toComparators = (range, options) =>
@@ -3221,12 +3221,12 @@ module.exports = toComparators
 
 /***/ }),
 
-/***/ 19282:
+/***/ 25826:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(54535)
+const Range = __webpack_require__(45335)
 const validRange = (range, options) => {
   try {
     // Return '*' instead of '' so that truthiness works.
@@ -3241,7 +3241,7 @@ module.exports = validRange
 
 /***/ }),
 
-/***/ 59805:
+/***/ 39213:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -3265,21 +3265,21 @@ __webpack_require__.d(__webpack_exports__, {
   isExplicitVersion: () => (/* binding */ isExplicitVersion)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(33838);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
-var io = __webpack_require__(88701);
+// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 7 modules
+var core = __webpack_require__(94846);
+// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io.js
+var io = __webpack_require__(86413);
 // EXTERNAL MODULE: external "crypto"
 var external_crypto_ = __webpack_require__(76982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __webpack_require__(79896);
-// EXTERNAL MODULE: ./node_modules/@actions/tool-cache/node_modules/semver/index.js
-var semver = __webpack_require__(50885);
+// EXTERNAL MODULE: ../main/node_modules/@actions/tool-cache/node_modules/semver/index.js
+var semver = __webpack_require__(62901);
 // EXTERNAL MODULE: external "os"
 var external_os_ = __webpack_require__(70857);
 // EXTERNAL MODULE: external "child_process"
 var external_child_process_ = __webpack_require__(35317);
-;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/manifest.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/tool-cache/lib/manifest.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -3387,17 +3387,17 @@ function _readLinuxVersionFile() {
 //# sourceMappingURL=manifest.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __webpack_require__(16928);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __webpack_require__(44942);
+// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __webpack_require__(15326);
 // EXTERNAL MODULE: external "stream"
 var external_stream_ = __webpack_require__(2203);
 // EXTERNAL MODULE: external "util"
 var external_util_ = __webpack_require__(39023);
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __webpack_require__(42613);
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
-var exec = __webpack_require__(75260);
-;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/retry-helper.js
+// EXTERNAL MODULE: ../main/node_modules/@actions/exec/lib/exec.js + 2 modules
+var exec = __webpack_require__(97964);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/tool-cache/lib/retry-helper.js
 var retry_helper_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -3458,7 +3458,7 @@ class RetryHelper {
     }
 }
 //# sourceMappingURL=retry-helper.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/tool-cache.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/tool-cache/lib/tool-cache.js
 var tool_cache_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
